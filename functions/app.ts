@@ -1,0 +1,28 @@
+// The functions app: stateless HTTP handlers over web-standard APIs, the same on Node and workerd.
+// Middleware order (DESIGN.md 2): request id -> error envelope -> write-admission guard -> route.
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./deps.ts";
+import { notFound, onError } from "./errors.ts";
+import { limitBody } from "./middleware/body-limit.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { writeGuard } from "./middleware/write-guard.ts";
+import { documentRoutes } from "./openapi/document.ts";
+import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
+import { goneRoutes } from "./routes/gone.ts";
+import { healthRoutes } from "./routes/health/index.ts";
+
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.notFound(notFound);
+  app.use("*", requestContext(deps));
+  app.use("/api/*", writeGuard);
+  app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES));
+
+  healthRoutes(app);
+  goneRoutes(app);
+  bootstrapRoutes(app);
+
+  documentRoutes(app, deps.config.version);
+  return app;
+}

@@ -1,0 +1,9 @@
+import type { Context } from "hono";
+import type { ServiceContext } from "../shared/services/context.ts";
+import type { AppEnv } from "./deps.ts";
+
+/** The service context of this request, for handing to a verb. */
+export function serviceContext(c: Context<AppEnv>): ServiceContext {
+  const deps = c.get("deps");
+  return { db: c.get("db"), clock: deps.clock, random: deps.random };
+}

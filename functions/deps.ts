@@ -1,0 +1,32 @@
+// What a process hands the app: built once from validated configuration by an entry
+// (functions/node.ts, functions/worker.ts, sidecar/main.ts), never read from the environment below it.
+import type { Clock, Random } from "../shared/clock.ts";
+import type { Config } from "../shared/config.ts";
+import type { DatabaseProvider, Db } from "../shared/db/database.ts";
+import type { HealthMonitor } from "../shared/health.ts";
+import type { Lifecycle } from "../shared/lifecycle.ts";
+import type { Logger } from "../shared/logger.ts";
+
+/** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
+export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
+
+export interface Deps {
+  config: Config;
+  database: DatabaseProvider;
+  health: HealthMonitor;
+  /** Present only where a lifespan drives the process (spec 7.4.3). */
+  lifecycle?: Lifecycle;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  startedAt: Date;
+  assets?: AssetLoader;
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: Deps;
+    db: Db;
+    requestId: string;
+  };
+};

@@ -1,0 +1,45 @@
+// The one error envelope (spec 7.1-7.3). app.onError, app.notFound and the validation step of every
+// route all end here, so no path can answer with an HTML page or a stack trace.
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "../shared/errors.ts";
+import { isDatabaseUnavailable } from "../shared/db/unavailable.ts";
+import type { AppEnv } from "./deps.ts";
+
+export function errorResponse(c: Context, err: ApiError): Response {
+  for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+  return c.json({ error_code: err.code, detail: err.detail, ...err.extra }, err.status as ContentfulStatusCode);
+}
+
+function fromHttpException(err: HTTPException): ApiError {
+  if (err.status === 413) return new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body is larger than the limit.");
+  if (err.status === 404) return new ApiError(404, "RESOURCE_NOT_FOUND", err.message || "Not found.");
+  if (err.status === 400)
+    return ApiError.validation([{ loc: ["body"], msg: err.message || "Bad request.", type: "value_error" }]);
+  return new ApiError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+}
+
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status !== 500) return errorResponse(c, fromHttpException(err));
+  const deps = c.get("deps");
+  if (isDatabaseUnavailable(err)) {
+    deps?.logger.warn("database unavailable", { request_id: c.get("requestId"), error: String(err) });
+    return errorResponse(
+      c,
+      new ApiError(503, "SERVICE_NOT_READY", "The database cannot answer right now; try again shortly.", { health: "not_ready" }, { "Retry-After": "5" }),
+    );
+  }
+  deps?.logger.error("unhandled exception", {
+    request_id: c.get("requestId"),
+    error: err instanceof Error ? err.message : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
+  const extra: Record<string, unknown> = {};
+  if (deps?.config.DEV_MODE) extra.traceback = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  return errorResponse(c, new ApiError(500, "INTERNAL_SERVER_ERROR", "Internal server error", extra));
+};
+
+export const notFound: NotFoundHandler<AppEnv> = (c) =>
+  errorResponse(c, new ApiError(404, "RESOURCE_NOT_FOUND", `No route matches ${c.req.method} ${c.req.path}.`));

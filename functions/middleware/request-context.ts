@@ -1,0 +1,39 @@
+// First middleware of every request: request id, the deps and a database lease on the context, the
+// in-flight count the drain waits on, and one structured log line when the response is ready.
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Deps } from "../deps.ts";
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && SAFE_ID.test(incoming) ? incoming : deps.random.uuid();
+    const leave = deps.lifecycle?.enter();
+    const lease = deps.database.lease();
+    c.set("deps", deps);
+    c.set("requestId", requestId);
+    c.set("db", lease.db);
+    try {
+      await next();
+    } finally {
+      c.header("X-Request-ID", requestId);
+      const released = lease.release();
+      try {
+        // On workerd the per-request client ends after the response; Node has no execution context.
+        c.executionCtx.waitUntil(released);
+      } catch {
+        await released;
+      }
+      leave?.();
+      deps.logger.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        request_id: requestId,
+      });
+    }
+  };
+}

@@ -1,0 +1,15 @@
+// The functions half as its own Node process (`npm run start:functions`), for split deployments.
+// It shares PostgreSQL with the sidecar, which applies the migrations; this process only checks the level.
+import { loadConfig, openRuntime } from "../sidecar/runtime/node-deps.ts";
+import { serveWithLifespan } from "../sidecar/runtime/serve.ts";
+import { createApp } from "./app.ts";
+
+const config = loadConfig();
+if (!config.DATABASE_URL) {
+  process.stderr.write("invalid configuration: DATABASE_URL expects a postgres:// URL (the functions process shares PostgreSQL with the sidecar)\n");
+  process.exit(1);
+}
+const runtime = await openRuntime(config);
+await serveWithLifespan(runtime, createApp(runtime.deps).fetch);
+runtime.deps.lifecycle.markReady();
+runtime.deps.logger.info("ready", { mode: "functions" });

@@ -1,0 +1,59 @@
+// GET /api/openapi.json (generated from the routes' valibot schemas) and the two documentation pages.
+// The pages load their scripts from this service, never from a CDN: operators run it on closed networks.
+import { Scalar } from "@scalar/hono-api-reference";
+import type { Hono } from "hono";
+import { openAPIRouteHandler } from "hono-openapi";
+import type { AppEnv } from "../deps.ts";
+import { errorComponents } from "./errors.ts";
+import { TAGS } from "./tags.ts";
+
+export const OPENAPI_PATH = "/api/openapi.json";
+const ASSETS = "/api/docs/assets";
+
+export function documentRoutes(app: Hono<AppEnv>, version: string): void {
+  app.get(
+    OPENAPI_PATH,
+    openAPIRouteHandler(app, {
+      // Only tenants registers OPTIONS (the catalogue lists it); HEAD is implicit and stays out.
+      excludeMethods: [],
+      documentation: {
+        openapi: "3.1.0",
+        info: {
+          title: "Infrastructure control plane API",
+          version,
+          description: "Inventory, monitoring and intelligence control plane. Not a stable public API in the 1.0 line.",
+        },
+        tags: TAGS.map((name) => ({ name })),
+        components: {
+          securitySchemes: {
+            bearer: { type: "http", scheme: "bearer", description: "Session JWT or API token" },
+            session: { type: "apiKey", in: "cookie", name: "svc_session" },
+          },
+          responses: errorComponents(),
+        },
+        security: [{ bearer: [] }, { session: [] }],
+      },
+    }),
+  );
+
+  app.get(
+    "/api/docs",
+    Scalar({ url: OPENAPI_PATH, cdn: `${ASSETS}/scalar.js`, pageTitle: "API reference", withDefaultFonts: false }),
+  );
+
+  app.get("/api/redoc", (c) =>
+    c.html(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>API reference (ReDoc)</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><redoc spec-url="${OPENAPI_PATH}"></redoc><script src="${ASSETS}/redoc.js"></script></body></html>`),
+  );
+
+  app.get(`${ASSETS}/:name{(scalar|redoc)\\.js}`, async (c) => {
+    const name = c.req.param("name") as "scalar.js" | "redoc.js";
+    const bytes = await c.get("deps").assets?.(name);
+    if (!bytes) return c.notFound();
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(bytes as Uint8Array<ArrayBuffer>);
+  });
+}

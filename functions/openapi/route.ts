@@ -1,0 +1,144 @@
+// Registers one operation: its OpenAPI description, the validation of path, query and JSON body with
+// valibot, and the handler, which receives the parsed input. Every route of the app goes through here,
+// so every route is in the document with its schemas, tag and error responses.
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { Context, Hono } from "hono";
+import { describeRoute, resolver } from "hono-openapi";
+import * as v from "valibot";
+import { ApiError, type ValidationIssue } from "../../shared/errors.ts";
+import type { AppEnv } from "../deps.ts";
+import { errorComponentName } from "./errors.ts";
+import type { Tag } from "./tags.ts";
+
+type AnySchema = v.GenericSchema;
+type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
+type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+
+export interface RouteDef<P, Q, B> {
+  method: Method | Method[];
+  /** Hono path syntax (`/api/v1/hardware/:hardware_id`). */
+  path: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Public routes need no credential (spec 5.4 and the probes); everything else does. */
+  auth?: "public" | "user";
+  params?: P;
+  query?: Q;
+  body?: B;
+  response?: { status?: number; schema?: AnySchema; description?: string; contentType?: string };
+  /** Statuses this route can answer besides the ones every route of its kind can. */
+  errors?: number[];
+}
+
+export interface RouteInput<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+export type RouteHandler<P, Q, B> = (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => Response | Promise<Response>;
+
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
+const WRITES: Method[] = ["post", "put", "patch", "delete"];
+
+function toIssues(where: string, issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] {
+  return issues.map((i) => ({
+    loc: [where, ...(i.path ?? []).map((p) => p.key as string | number)],
+    msg: i.message,
+    type: i.type,
+  }));
+}
+
+function parse<S extends AnySchema | undefined>(where: string, schema: S, value: unknown, raw?: string): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = v.safeParse(schema, value);
+  if (!result.success) throw ApiError.validation(toIssues(where, result.issues), raw);
+  return result.output as Out<S>;
+}
+
+async function readJson(c: Context<AppEnv>): Promise<{ raw: string; value: unknown }> {
+  const raw = await c.req.text();
+  if (raw.trim() === "") return { raw, value: undefined };
+  const type = c.req.header("content-type") ?? "";
+  if (!JSON_TYPE.test(type))
+    throw ApiError.validation(
+      [{ loc: ["body"], msg: `Content-Type must be application/json, got "${type || "none"}".`, type: "content_type" }],
+      raw,
+    );
+  try {
+    return { raw, value: JSON.parse(raw) };
+  } catch (e) {
+    throw ApiError.validation([{ loc: ["body"], msg: `Malformed JSON: ${(e as Error).message}`, type: "json_invalid" }], raw);
+  }
+}
+
+function parameters(where: "path" | "query", schema: AnySchema | undefined) {
+  if (!schema) return [];
+  const json = toJsonSchema(schema, { errorMode: "ignore" }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === "path" || (json.required ?? []).includes(name),
+    description: typeof s.description === "string" ? s.description : undefined,
+    schema: s,
+  }));
+}
+
+function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Method[]) {
+  const statuses = new Set(def.errors ?? []);
+  statuses.add(500);
+  if (def.auth !== "public") [401, 403].forEach((s) => statuses.add(s));
+  if (def.params) statuses.add(404);
+  if (def.params || def.query || def.body) statuses.add(422);
+  if (def.body) statuses.add(413);
+  if (methods.some((m) => WRITES.includes(m))) statuses.add(503);
+  statuses.add(429);
+  return Object.fromEntries(
+    [...statuses].sort().map((s) => [String(s), { $ref: `#/components/responses/${errorComponentName(s)}` }]),
+  );
+}
+
+export function route<P extends AnySchema | undefined = undefined, Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined>(
+  app: Hono<AppEnv>,
+  def: RouteDef<P, Q, B>,
+  handler: RouteHandler<P, Q, B>,
+): void {
+  const methods = Array.isArray(def.method) ? def.method : [def.method];
+  const ok = def.response;
+  const okStatus = String(ok?.status ?? 200);
+  const responses: Record<string, unknown> = errorResponses(def as RouteDef<unknown, unknown, unknown>, methods);
+  if (ok) {
+    responses[okStatus] = {
+      description: ok.description ?? "Success",
+      ...(ok.schema ? { content: { [ok.contentType ?? "application/json"]: { schema: resolver(ok.schema) } } } : {}),
+    };
+  }
+  const spec = describeRoute({
+    tags: [def.tag],
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    ...(def.auth === "public" ? { security: [] } : {}),
+    parameters: [...parameters("path", def.params), ...parameters("query", def.query)] as never,
+    ...(def.body ? { requestBody: { required: true, content: { "application/json": { schema: resolver(def.body) } } } } : {}),
+    responses: responses as never,
+  });
+  app.on(
+    methods.map((m) => m.toUpperCase()),
+    def.path,
+    spec,
+    async (c) => {
+      const params = parse("path", def.params, c.req.param()) as Out<P>;
+      const query = parse("query", def.query, c.req.query()) as Out<Q>;
+      let body = undefined as Out<B>;
+      if (def.body) {
+        const { raw, value } = await readJson(c);
+        body = parse("body", def.body, value, raw);
+      }
+      return handler(c, { params, query, body });
+    },
+  );
+}

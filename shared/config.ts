@@ -1,0 +1,87 @@
+// Every environment variable the service reads, parsed and validated once at start.
+// docs/configuration.md lists the same variables; keep the two in step.
+import * as v from "valibot";
+
+const bool = (fallback: boolean) =>
+  v.pipe(
+    v.optional(v.picklist(["true", "false", "1", "0", "yes", "no"], "expects true or false"), fallback ? "true" : "false"),
+    v.transform((s) => s === "true" || s === "1" || s === "yes"),
+  );
+
+const int = (fallback: number, min: number, max: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, `expects a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `expects a whole number from ${min} to ${max}`),
+    v.maxValue(max, `expects a whole number from ${min} to ${max}`),
+  );
+
+const optionalString = v.pipe(
+  v.optional(v.string()),
+  v.transform((s) => (s === undefined || s.trim() === "" ? undefined : s.trim())),
+);
+
+const url = (schemes: string[]) =>
+  v.pipe(
+    optionalString,
+    v.check(
+      (s) => s === undefined || schemes.some((p) => s.startsWith(`${p}://`)),
+      `expects a URL starting with ${schemes.map((p) => `${p}://`).join(" or ")}`,
+    ),
+  );
+
+const cidrList = v.pipe(
+  v.optional(v.string(), ""),
+  v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean)),
+  v.check(
+    (list) => list.every((c) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(c)),
+    "expects a comma-separated list of IP addresses or CIDR ranges",
+  ),
+);
+
+export const ConfigSchema = v.object({
+  PORT: int(8080, 1, 65535),
+  HOST: v.optional(v.string(), "0.0.0.0"),
+  DATA_DIR: v.optional(v.string(), "./data"),
+  DATABASE_URL: url(["postgres", "postgresql"]),
+  DB_POOL_MAX: int(10, 1, 200),
+  REDIS_URL: url(["redis", "rediss"]),
+  APP_VERSION: optionalString,
+  DEV_MODE: bool(false),
+  LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "expects debug, info, warn or error"), "info"),
+  TRUSTED_PROXIES: cidrList,
+  MAX_BODY_BYTES: int(1_048_576, 1024, 104_857_600),
+  DRAIN_TIMEOUT_S: int(25, 0, 600),
+  HEALTH_CACHE_MS: int(2000, 0, 60_000),
+  RATE_LIMIT_RPM: int(600, 1, 1_000_000),
+  SVC_SETUP_TOKEN: optionalString,
+  SVC_API_TOKEN: optionalString,
+  SVC_LEGACY_AUTH: bool(false),
+  WS_REQUIRE_WSS: bool(false),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema> & { version: string };
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses the raw environment. On a bad value it throws a ConfigError whose message is one line naming
+ * the variable and what it expects, which the entry prints before exiting.
+ */
+export function parseConfig(env: Record<string, string | undefined>, fileVersion?: string): Config {
+  const known = Object.fromEntries(
+    Object.keys(ConfigSchema.entries).filter((k) => env[k] !== undefined).map((k) => [k, env[k]]),
+  );
+  const result = v.safeParse(ConfigSchema, known);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const name = issue.path?.map((p) => String(p.key)).join(".") ?? "configuration";
+    const got = typeof issue.input === "string" ? ` (got "${issue.input.slice(0, 60)}")` : "";
+    throw new ConfigError(`invalid configuration: ${name} ${issue.message}${got}`);
+  }
+  const version = result.output.APP_VERSION ?? fileVersion?.trim() ?? "0.0.0-unknown";
+  return { ...result.output, version };
+}

@@ -1,0 +1,32 @@
+// The database handle both halves use. On Node one pool serves the whole process; on the edge a client
+// lives for one request (workerd forbids sharing I/O objects across requests), hence the lease.
+import type { SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DbLease {
+  db: Db;
+  /** Gives the handle back; on the edge this ends the per-request client. */
+  release(): Promise<void>;
+}
+
+export interface DatabaseProvider {
+  readonly kind: "postgres" | "pglite";
+  lease(): DbLease;
+  close(): Promise<void>;
+}
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath (postgres.js or PGlite). */
+export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/** A provider around one long-lived handle (Node: postgres.js pool or PGlite). */
+export function sharedProvider(kind: DatabaseProvider["kind"], db: Db, close: () => Promise<void>): DatabaseProvider {
+  const lease: DbLease = { db, release: async () => {} };
+  return { kind, lease: () => lease, close };
+}

@@ -1,0 +1,17 @@
+// `npm run migrate`: applies the migrations to DATABASE_URL and exits (split and edge deployments).
+import { applyMigrations } from "./runtime/migrate.ts";
+import { loadConfig } from "./runtime/node-deps.ts";
+import { openDatabase } from "./runtime/database.ts";
+
+const config = loadConfig();
+if (!config.DATABASE_URL) {
+  process.stderr.write("invalid configuration: DATABASE_URL expects a postgres:// URL to migrate\n");
+  process.exit(1);
+}
+const database = await openDatabase(config);
+try {
+  await applyMigrations(database);
+  process.stdout.write("migrations applied\n");
+} finally {
+  await database.provider.close();
+}

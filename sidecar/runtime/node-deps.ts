@@ -1,0 +1,67 @@
+// Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
+import { readFileSync } from "node:fs";
+import type { Redis } from "ioredis";
+import type { Deps } from "../../functions/deps.ts";
+import { cryptoRandom, systemClock } from "../../shared/clock.ts";
+import { type Config, parseConfig } from "../../shared/config.ts";
+import { HealthMonitor } from "../../shared/health.ts";
+import { Lifecycle } from "../../shared/lifecycle.ts";
+import { jsonLogger } from "../../shared/logger.ts";
+import { packageAssets } from "./assets.ts";
+import { type NodeDatabase, openDatabase } from "./database.ts";
+import { openRedis } from "./redis.ts";
+
+export interface NodeRuntime {
+  deps: Deps & { lifecycle: Lifecycle };
+  database: NodeDatabase;
+  redis?: Redis;
+  close(): Promise<void>;
+}
+
+function versionFile(): string | undefined {
+  try {
+    return readFileSync(new URL("../../VERSION", import.meta.url), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses the environment; on a bad value prints one line naming the variable and exits 1. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return parseConfig(env, versionFile());
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+export async function openRuntime(config: Config): Promise<NodeRuntime> {
+  const logger = jsonLogger(config.LOG_LEVEL);
+  const lifecycle = new Lifecycle();
+  const database = await openDatabase(config);
+  const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, logger) : undefined;
+  const health = new HealthMonitor({
+    database: database.provider,
+    redis,
+    lifecycle,
+    clock: systemClock,
+    cacheMs: config.HEALTH_CACHE_MS,
+  });
+  const deps = {
+    config,
+    database: database.provider,
+    health,
+    lifecycle,
+    clock: systemClock,
+    random: cryptoRandom,
+    logger,
+    startedAt: systemClock.now(),
+    assets: packageAssets(),
+  };
+  const close = async () => {
+    redis?.disconnect();
+    await database.provider.close();
+  };
+  return { deps, database, ...(redis ? { redis } : {}), close };
+}
