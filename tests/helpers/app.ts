@@ -1,0 +1,42 @@
+// Builds the real app on a fresh test database the way a Node entry does (openRuntime), for
+// `app.request()` tests. Nothing is mocked: PostgreSQL and Redis are the machine's own.
+import type { Hono } from "hono";
+import postgres from "postgres";
+import { createApp } from "../../functions/app.ts";
+import type { AppEnv } from "../../functions/deps.ts";
+import { parseConfig } from "../../shared/config.ts";
+import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+
+export interface TestApp {
+  app: Hono<AppEnv>;
+  runtime: NodeRuntime;
+  database: TestDatabase;
+  /** A separate client on the same database, for arranging and checking rows directly. */
+  sql: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", ...env }, "0.0.0-test");
+  const runtime = await openRuntime(config);
+  runtime.deps.lifecycle.markReady();
+  const app = createApp(runtime.deps);
+  const sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  return {
+    app,
+    runtime,
+    database,
+    sql,
+    close: async () => {
+      await sql.end({ timeout: 1 });
+      await runtime.close();
+      await database.drop();
+    },
+  };
+}
+
+export function json(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } };
+}
