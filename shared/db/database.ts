@@ -2,7 +2,7 @@
 // lives for one request (workerd forbids sharing I/O objects across requests), hence the lease.
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type * as schema from "./schema.ts";
+import type * as schema from "./schema/index.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 

@@ -6,7 +6,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../../shared/config.ts";
 import { type DatabaseProvider, type Db, sharedProvider } from "../../shared/db/database.ts";
-import * as schema from "../../shared/db/schema.ts";
+import * as schema from "../../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
 export interface NodeDatabase {

@@ -1,5 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
-import { users } from "../../db/schema.ts";
+import { users } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 
 export interface BootstrapStatus {

@@ -1,0 +1,4 @@
+// The database schema, one file per area. drizzle-kit generates migrations/ from these files
+// (`npm run db:generate -- --name <what>`); a generated migration is never edited by hand.
+export * from "./foundation.ts";
+export * from "./identity.ts";
