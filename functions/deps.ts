@@ -4,8 +4,10 @@ import type { Clock, Random } from "../shared/clock.ts";
 import type { Config } from "../shared/config.ts";
 import type { DatabaseProvider, Db } from "../shared/db/database.ts";
 import type { HealthMonitor } from "../shared/health.ts";
+import type { IdentityState } from "../shared/identity/identity-state.ts";
 import type { Lifecycle } from "../shared/lifecycle.ts";
 import type { Logger } from "../shared/logger.ts";
+import type { Actor } from "../shared/services/actor.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -20,6 +22,8 @@ export interface Deps {
   random: Random;
   logger: Logger;
   startedAt: Date;
+  /** Signing key and first-run caches of this process. */
+  identity: IdentityState;
   assets?: AssetLoader;
 }
 
@@ -28,5 +32,9 @@ export type AppEnv = {
     deps: Deps;
     db: Db;
     requestId: string;
+    /** The authenticated caller, when a valid credential was presented. */
+    actor?: Actor;
+    /** Why a presented credential was refused (said in the 401 of a protected route). */
+    authError?: string;
   };
 };

@@ -5,6 +5,7 @@ import type { Deps } from "../../functions/deps.ts";
 import { cryptoRandom, systemClock } from "../../shared/clock.ts";
 import { type Config, parseConfig } from "../../shared/config.ts";
 import { HealthMonitor } from "../../shared/health.ts";
+import { IdentityState } from "../../shared/identity/identity-state.ts";
 import { Lifecycle } from "../../shared/lifecycle.ts";
 import { jsonLogger } from "../../shared/logger.ts";
 import { packageAssets } from "./assets.ts";
@@ -57,6 +58,7 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     random: cryptoRandom,
     logger,
     startedAt: systemClock.now(),
+    identity: new IdentityState(cryptoRandom),
     assets: packageAssets(),
   };
   const close = async () => {
