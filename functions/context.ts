@@ -5,5 +5,13 @@ import type { AppEnv } from "./deps.ts";
 /** The service context of this request, for handing to a verb. */
 export function serviceContext(c: Context<AppEnv>): ServiceContext {
   const deps = c.get("deps");
-  return { db: c.get("db"), clock: deps.clock, random: deps.random };
+  const ip = c.get("clientIp");
+  return {
+    db: c.get("db"),
+    clock: deps.clock,
+    random: deps.random,
+    actor: c.get("actor"),
+    ip: ip && ip !== "unknown" ? ip : null,
+    requestId: c.get("requestId"),
+  };
 }

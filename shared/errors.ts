@@ -14,7 +14,8 @@ export type ErrorCode =
   | "GONE"
   | "CONFLICT"
   | "PRECONDITION_FAILED"
-  | "CONFIRMATION_REQUIRED";
+  | "CONFIRMATION_REQUIRED"
+  | "ACCOUNT_LOCKED";
 
 export interface ValidationIssue {
   loc: (string | number)[];

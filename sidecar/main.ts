@@ -3,6 +3,7 @@
 // sidecar of a split deployment (`npm run start:sidecar`), which needs DATABASE_URL.
 import { createApp } from "../functions/app.ts";
 import { applyMigrations } from "./runtime/migrate.ts";
+import { announceSetupToken } from "./runtime/setup-token.ts";
 import { loadConfig, openRuntime } from "./runtime/node-deps.ts";
 import { serveWithLifespan } from "./runtime/serve.ts";
 
@@ -36,5 +37,6 @@ for (let attempt = 1; ; attempt++) {
     await new Promise((r) => setTimeout(r, Math.min(attempt, 5) * 1000));
   }
 }
+await announceSetupToken(runtime);
 deps.lifecycle.markReady();
 deps.logger.info("ready", { mode: sidecarOnly ? "sidecar" : "all-in-one", database: runtime.database.provider.kind });

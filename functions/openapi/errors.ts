@@ -27,6 +27,7 @@ const described: Record<number, [name: string, description: string]> = {
   410: ["Gone", "The operation was removed by decision."],
   412: ["PreconditionFailed", "If-Match did not match the stored version."],
   413: ["PayloadTooLarge", "The request body is over the size limit."],
+  423: ["Locked", "ACCOUNT_LOCKED: too many failed sign-ins; `retry_after` says when to try again."],
   422: ["ValidationError", "VALIDATION_ERROR: a list of {loc, msg, type}, `fields`, and `body` (first 500 characters)."],
   428: ["ConfirmationRequired", "CONFIRMATION_REQUIRED: the high-impact action needs its confirmation headers."],
   429: ["RateLimited", "RATE_LIMITED with `retry_after`; see the Retry-After header."],

@@ -6,6 +6,7 @@ import type { Context, Hono } from "hono";
 import { describeRoute, resolver } from "hono-openapi";
 import * as v from "valibot";
 import { ApiError, type ValidationIssue } from "../../shared/errors.ts";
+import { enforceAccess } from "../access.ts";
 import type { AppEnv } from "../deps.ts";
 import { errorComponentName } from "./errors.ts";
 import type { Tag } from "./tags.ts";
@@ -23,9 +24,13 @@ export interface RouteDef<P, Q, B> {
   description?: string;
   /** Public routes need no credential (spec 5.4 and the probes); everything else does. */
   auth?: "public" | "user";
+  /** The scope the caller needs (checked before validation; the verb checks it again). */
+  scope?: string;
   params?: P;
   query?: Q;
   body?: B;
+  /** Also accept the body as application/x-www-form-urlencoded (OAuth2 password-form clients). */
+  acceptsForm?: boolean;
   response?: { status?: number; schema?: AnySchema; description?: string; contentType?: string };
   /** Statuses this route can answer besides the ones every route of its kind can. */
   errors?: number[];
@@ -57,10 +62,13 @@ function parse<S extends AnySchema | undefined>(where: string, schema: S, value:
   return result.output as Out<S>;
 }
 
-async function readJson(c: Context<AppEnv>): Promise<{ raw: string; value: unknown }> {
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+async function readBody(c: Context<AppEnv>, acceptsForm: boolean): Promise<{ raw: string; value: unknown }> {
   const raw = await c.req.text();
   if (raw.trim() === "") return { raw, value: undefined };
   const type = c.req.header("content-type") ?? "";
+  if (acceptsForm && FORM_TYPE.test(type)) return { raw, value: Object.fromEntries(new URLSearchParams(raw)) };
   if (!JSON_TYPE.test(type))
     throw ApiError.validation(
       [{ loc: ["body"], msg: `Content-Type must be application/json, got "${type || "none"}".`, type: "content_type" }],
@@ -86,6 +94,12 @@ function parameters(where: "path" | "query", schema: AnySchema | undefined) {
     description: typeof s.description === "string" ? s.description : undefined,
     schema: s,
   }));
+}
+
+function requestContent(body: AnySchema, acceptsForm: boolean) {
+  const content: Record<string, { schema: ReturnType<typeof resolver> }> = { "application/json": { schema: resolver(body) } };
+  if (acceptsForm) content["application/x-www-form-urlencoded"] = { schema: resolver(body) };
+  return content;
 }
 
 function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Method[]) {
@@ -120,10 +134,10 @@ export function route<P extends AnySchema | undefined = undefined, Q extends Any
   const spec = describeRoute({
     tags: [def.tag],
     summary: def.summary,
-    ...(def.description ? { description: def.description } : {}),
+    ...(def.scope || def.description ? { description: [def.description, def.scope && `Needs scope \`${def.scope}\`.`].filter(Boolean).join("\n\n") } : {}),
     ...(def.auth === "public" ? { security: [] } : {}),
     parameters: [...parameters("path", def.params), ...parameters("query", def.query)] as never,
-    ...(def.body ? { requestBody: { required: true, content: { "application/json": { schema: resolver(def.body) } } } } : {}),
+    ...(def.body ? { requestBody: { required: true, content: requestContent(def.body, def.acceptsForm ?? false) } } : {}),
     responses: responses as never,
   });
   app.on(
@@ -131,11 +145,12 @@ export function route<P extends AnySchema | undefined = undefined, Q extends Any
     def.path,
     spec,
     async (c) => {
+      await enforceAccess(c, def.auth ?? "user", def.scope);
       const params = parse("path", def.params, c.req.param()) as Out<P>;
       const query = parse("query", def.query, c.req.query()) as Out<Q>;
       let body = undefined as Out<B>;
       if (def.body) {
-        const { raw, value } = await readJson(c);
+        const { raw, value } = await readBody(c, def.acceptsForm ?? false);
         body = parse("body", def.body, value, raw);
       }
       return handler(c, { params, query, body });

@@ -1,10 +1,14 @@
-// What every service verb receives: the database handle and the injected clock and randomness.
-// Identity (actor, role, scopes, ip) joins it with the access layer.
+// What every service verb receives: the database handle, the injected clock and randomness, and who
+// is acting from where.
 import type { Clock, Random } from "../clock.ts";
 import type { Db } from "../db/database.ts";
+import type { Actor } from "./actor.ts";
 
 export interface ServiceContext {
   db: Db;
   clock: Clock;
   random: Random;
+  actor?: Actor | undefined;
+  ip?: string | null;
+  requestId?: string;
 }

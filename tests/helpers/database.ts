@@ -1,6 +1,6 @@
 // One database per test file, cloned from the migrated template (cheap: a file copy in PostgreSQL).
 import postgres from "postgres";
-import { databaseUrl, PG_ADMIN_URL, TEMPLATE_DB } from "./env.ts";
+import { databaseUrl, PG_ADMIN_URL, templateDb } from "./env.ts";
 
 export interface TestDatabase {
   name: string;
@@ -9,10 +9,10 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `cp_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = `cp_test_${process.env.CP_TEST_RUNNER_PID ?? process.pid}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`create database "${name}" template "${TEMPLATE_DB}"`);
+    await admin.unsafe(`create database "${name}" template "${templateDb()}"`);
   } finally {
     await admin.end();
   }

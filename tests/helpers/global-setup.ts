@@ -1,24 +1,42 @@
 // Runs once before the suite: builds the migrated template database that every test file clones, and
-// drops databases left behind by an earlier interrupted run.
+// drops databases left behind by earlier runs whose runner process is gone. Databases are named
+// cp_test_<runner pid>_..., so runs in parallel (two terminals, CI and a developer) never touch each
+// other's databases.
 import postgres from "postgres";
 import { parseConfig } from "../../shared/config.ts";
 import { openDatabase } from "../../sidecar/runtime/database.ts";
 import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
-import { databaseUrl, PG_ADMIN_URL, TEMPLATE_DB } from "./env.ts";
+import { databaseUrl, PG_ADMIN_URL, templateDb } from "./env.ts";
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function dropWhere(admin: postgres.Sql, keep: (runnerPid: number) => boolean): Promise<void> {
+  const dbs = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'cp_test_%'`;
+  for (const { datname } of dbs) {
+    const pid = Number(/^cp_test_(?:template_)?(\d+)/.exec(datname)?.[1]);
+    if (!keep(pid)) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+  }
+}
 
 export default async function setup(): Promise<() => Promise<void>> {
+  process.env.CP_TEST_RUNNER_PID = String(process.pid);
   const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-  const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'cp_test_%'`;
-  for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
-  await admin.unsafe(`create database "${TEMPLATE_DB}"`);
-  const database = await openDatabase(parseConfig({ DATABASE_URL: databaseUrl(TEMPLATE_DB), DB_POOL_MAX: "2" }));
+  await dropWhere(admin, (pid) => pid !== process.pid && alive(pid));
+  await admin.unsafe(`create database "${templateDb()}"`);
+  const database = await openDatabase(parseConfig({ DATABASE_URL: databaseUrl(templateDb()), DB_POOL_MAX: "2" }));
   await applyMigrations(database);
   await database.provider.close();
   await admin.end();
   return async () => {
     const a = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-    const dbs = await a<{ datname: string }[]>`select datname from pg_database where datname like 'cp_test_%'`;
-    for (const { datname } of dbs) await a.unsafe(`drop database if exists "${datname}" with (force)`);
+    await dropWhere(a, (pid) => pid !== process.pid);
     await a.end();
   };
 }

@@ -8,7 +8,7 @@ export interface BootstrapStatus {
 }
 
 /** First run is over once an active administrator exists (spec 5.4). */
-export async function bootstrapStatus({ ctx }: { ctx: ServiceContext }): Promise<BootstrapStatus> {
+export async function bootstrapStatus({ ctx }: { ctx: Pick<ServiceContext, "db"> }): Promise<BootstrapStatus> {
   const [row] = await ctx.db
     .select({ n: count() })
     .from(users)

@@ -1,0 +1,34 @@
+// Route-level access: public routes pass; before first run only the first-run routes pass (with the
+// admin-equivalent grant of spec 5.4); otherwise a valid credential is required, and the route's
+// scope is checked early so a caller without it gets 403 before any validation. The service verb
+// checks the scope again: it is the authority.
+import type { Context } from "hono";
+import { ApiError } from "../shared/errors.ts";
+import { FIRST_RUN_ACTOR } from "../shared/identity/resolve.ts";
+import { actorCan } from "../shared/services/actor.ts";
+import type { AppEnv } from "./deps.ts";
+
+export function isFirstRunRoute(method: string, path: string): boolean {
+  if (path.startsWith("/api/v1/bootstrap/") || path.startsWith("/api/v1/auth/")) return true;
+  if (path === "/api/v1/settings" && (method === "GET" || method === "HEAD")) return true;
+  return path === "/api/v1/settings/oauth" && method === "PATCH";
+}
+
+function unauthorized(detail: string): ApiError {
+  return new ApiError(401, "UNAUTHORIZED", detail, {}, { "WWW-Authenticate": 'Bearer realm="api"' });
+}
+
+export async function enforceAccess(c: Context<AppEnv>, auth: "public" | "user", scope?: string): Promise<void> {
+  if (auth === "public") return;
+  const deps = c.get("deps");
+  const bootstrapped = await deps.identity.isBootstrapped(c.get("db"), deps.clock.now().getTime());
+  if (!bootstrapped) {
+    if (!isFirstRunRoute(c.req.method, c.req.path))
+      throw unauthorized("First-run set-up is not complete: create the administrator with POST /api/v1/bootstrap/initialize.");
+    if (!c.get("actor")) c.set("actor", FIRST_RUN_ACTOR);
+    return;
+  }
+  const actor = c.get("actor");
+  if (!actor) throw unauthorized(c.get("authError") ?? "Authentication required.");
+  if (scope && !actorCan(actor, scope)) throw new ApiError(403, "PERMISSION_DENIED", `This operation needs the ${scope} scope.`);
+}

@@ -1,0 +1,22 @@
+// Every application setting with its default. Stored values live in app_settings (one JSON per key);
+// a key never written answers its default here.
+export const SETTING_DEFAULTS = {
+  rate_limit_profile: "normal",
+  session_timeout_hours: 24,
+  lockout_threshold: 5,
+  lockout_minutes: 15,
+  allow_registration: false,
+  registration_default_role: "viewer",
+  demo_enabled: false,
+  telemetry_hot_days: 7,
+  telemetry_warm_days: 30,
+  masquerade_minutes: 30,
+  invite_expiry_hours: 72,
+} as const;
+
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
+export type SettingValue<K extends SettingKey> = (typeof SETTING_DEFAULTS)[K] extends number
+  ? number
+  : (typeof SETTING_DEFAULTS)[K] extends boolean
+    ? boolean
+    : string;
