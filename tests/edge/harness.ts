@@ -1,0 +1,46 @@
+// Runs the bundled Workers entry in miniflare (workerd) with the compatibility settings of wrangler.toml,
+// so the suite exercises what a deployment would run.
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Miniflare, type MiniflareOptions } from "miniflare";
+import { buildEdge, type EdgeBuild } from "../../scripts/build-edge.ts";
+
+export interface WranglerSettings {
+  compatibilityDate: string;
+  compatibilityFlags: string[];
+}
+
+/** The two settings workerd needs, read from wrangler.toml so tests and deployment stay in step. */
+export function wranglerSettings(): WranglerSettings {
+  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  if (!date) throw new Error("wrangler.toml has no compatibility_date");
+  return { compatibilityDate: date, compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]!) };
+}
+
+export interface EdgeBundle extends EdgeBuild {
+  remove(): Promise<void>;
+}
+
+/** Builds dist/worker.js and the assets into a fresh temporary directory. */
+export async function buildBundle(): Promise<EdgeBundle> {
+  const dir = await mkdtemp(join(tmpdir(), "cp-edge-"));
+  const build = await buildEdge(dir);
+  return { ...build, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export type WorkerOptions = Omit<MiniflareOptions, "modules" | "scriptPath" | "modulesRoot" | "compatibilityDate" | "compatibilityFlags">;
+
+export function startWorker(bundle: EdgeBuild, options: WorkerOptions = {}): Miniflare {
+  return new Miniflare({
+    ...wranglerSettings(),
+    modules: true,
+    scriptPath: bundle.script,
+    // Module names are relative to this root; workerd refuses names that climb out of it with "..".
+    modulesRoot: dirname(bundle.script),
+    ...options,
+  } as MiniflareOptions);
+}
