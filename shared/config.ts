@@ -1,6 +1,7 @@
 // Every environment variable the service reads, parsed and validated once at start.
 // docs/configuration.md lists the same variables; keep the two in step.
 import * as v from "valibot";
+import { isIpOrCidr } from "./net/cidr.ts";
 
 const bool = (fallback: boolean) =>
   v.pipe(
@@ -35,7 +36,7 @@ const cidrList = v.pipe(
   v.optional(v.string(), ""),
   v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean)),
   v.check(
-    (list) => list.every((c) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(c)),
+    (list) => list.every(isIpOrCidr),
     "expects a comma-separated list of IP addresses or CIDR ranges",
   ),
 );
@@ -55,13 +56,20 @@ export const ConfigSchema = v.object({
   DRAIN_TIMEOUT_S: int(25, 0, 600),
   HEALTH_CACHE_MS: int(2000, 0, 60_000),
   RATE_LIMIT_RPM: int(600, 1, 1_000_000),
+  // Unset: redis when REDIS_URL is set, else database. "memory" is listed only to be refused by name.
+  RATE_LIMIT_STORE: v.optional(v.picklist(["redis", "database", "memory"], "expects redis or database")),
   SVC_SETUP_TOKEN: optionalString,
   SVC_API_TOKEN: optionalString,
   SVC_LEGACY_AUTH: bool(false),
   WS_REQUIRE_WSS: bool(false),
 });
 
-export type Config = v.InferOutput<typeof ConfigSchema> & { version: string };
+export type RateLimitStoreKind = "redis" | "database";
+
+export type Config = Omit<v.InferOutput<typeof ConfigSchema>, "RATE_LIMIT_STORE"> & {
+  RATE_LIMIT_STORE: RateLimitStoreKind;
+  version: string;
+};
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -83,5 +91,16 @@ export function parseConfig(env: Record<string, string | undefined>, fileVersion
     throw new ConfigError(`invalid configuration: ${name} ${issue.message}${got}`);
   }
   const version = result.output.APP_VERSION ?? fileVersion?.trim() ?? "0.0.0-unknown";
-  return { ...result.output, version };
+  return { ...result.output, RATE_LIMIT_STORE: rateLimitStore(result.output), version };
+}
+
+/** Spec 8.1.1: the counters must be shared and external, so an in-process store stops the start. */
+function rateLimitStore(c: v.InferOutput<typeof ConfigSchema>): RateLimitStoreKind {
+  if (c.RATE_LIMIT_STORE === "memory")
+    throw new ConfigError(
+      "invalid configuration: RATE_LIMIT_STORE=memory is refused: rate-limit counters must be shared by every instance (spec 8.1.1); use redis (with REDIS_URL) or database",
+    );
+  if (c.RATE_LIMIT_STORE === "redis" && !c.REDIS_URL)
+    throw new ConfigError("invalid configuration: RATE_LIMIT_STORE=redis expects REDIS_URL to be set");
+  return c.RATE_LIMIT_STORE ?? (c.REDIS_URL ? "redis" : "database");
 }

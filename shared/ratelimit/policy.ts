@@ -1,0 +1,93 @@
+// The per-route rate limits of spec 8.1: which category a request falls in, and how many requests each
+// category allows per window under each profile. Pure data and string matching, no I/O.
+
+export const CATEGORIES = ["auth", "ip_check", "mfa_verify", "scan", "telemetry", "default"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const PROFILES = ["relaxed", "normal", "strict"] as const;
+export type Profile = (typeof PROFILES)[number];
+export const DEFAULT_PROFILE: Profile = "normal";
+
+export interface Rule {
+  /** Requests allowed per window. */
+  limit: number;
+  windowMs: number;
+}
+
+const MINUTE = 60_000;
+const per = (limit: number, minutes: number): Rule => ({ limit, windowMs: minutes * MINUTE });
+
+/** Spec 8.1, row by row. */
+export const POLICY: Readonly<Record<Category, Readonly<Record<Profile, Rule>>>> = {
+  auth: { relaxed: per(20, 1), normal: per(5, 1), strict: per(3, 1) },
+  ip_check: { relaxed: per(30, 1), normal: per(10, 1), strict: per(5, 1) },
+  mfa_verify: { relaxed: per(10, 15), normal: per(5, 15), strict: per(3, 15) },
+  scan: { relaxed: per(5, 1), normal: per(1, 1), strict: per(1, 5) },
+  telemetry: { relaxed: per(30, 1), normal: per(15, 1), strict: per(5, 1) },
+  default: { relaxed: per(60, 1), normal: per(30, 1), strict: per(10, 1) },
+};
+
+/** The longest window of the table; the database store keeps counters at least twice this long. */
+export const LONGEST_WINDOW_MS = Math.max(
+  ...CATEGORIES.flatMap((c) => PROFILES.map((p) => POLICY[c][p].windowMs)),
+);
+
+export function ruleFor(category: Category, profile: Profile): Rule {
+  return POLICY[category][profile];
+}
+
+export function isProfile(value: unknown): value is Profile {
+  return typeof value === "string" && (PROFILES as readonly string[]).includes(value);
+}
+
+const V1 = "/api/v1";
+
+const AUTH_POSTS = new Set(
+  [
+    "/auth/login",
+    "/auth/jwt/login",
+    "/auth/register",
+    "/auth/demo",
+    "/auth/accept-invite",
+    "/auth/force-change-password",
+    "/auth/vault-reset",
+    "/bootstrap/initialize",
+  ].map((p) => V1 + p),
+);
+
+const SCAN_POST_PATTERNS = [
+  /^\/api\/v1\/discovery\/scan$/,
+  /^\/api\/v1\/ipam\/scan\/[^/]+$/,
+  /^\/api\/v1\/discovery\/profiles\/[^/]+\/run$/,
+];
+
+const IP_CHECK_PATHS = new Set([`${V1}/ip-check`, `${V1}/services/check-ip`]);
+
+const TELEMETRY_PATTERNS = [/^\/api\/v1\/telemetry\/./, /^\/api\/v1\/hardware\/[^/]+\/telemetry/];
+
+/** A trailing slash does not change the route: "/api/v1/auth/login/" is the login route. */
+function normalise(path: string): string {
+  return path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") : path;
+}
+
+/** The category of a request under /api/ (spec 8.1). Matching is exact on method and path. */
+export function categoryFor(method: string, rawPath: string): Category {
+  const path = normalise(rawPath);
+  const post = method.toUpperCase() === "POST";
+  if (post && AUTH_POSTS.has(path)) return "auth";
+  if (post && path === `${V1}/auth/mfa/verify`) return "mfa_verify";
+  if (IP_CHECK_PATHS.has(path)) return "ip_check";
+  if (post && SCAN_POST_PATTERNS.some((p) => p.test(path))) return "scan";
+  if (TELEMETRY_PATTERNS.some((p) => p.test(path))) return "telemetry";
+  return "default";
+}
+
+const SKIPPED = new Set(["livez", "startupz", "readyz", "health"].map((p) => `${V1}/${p}`));
+
+/** The probes and the metrics scrape are never limited; they are skipped by name (spec 8.2.3). */
+export function isSkipped(rawPath: string): boolean {
+  const path = normalise(rawPath);
+  if (SKIPPED.has(path)) return true;
+  if (path.startsWith(`${V1}/health/`)) return true;
+  return path.startsWith(`${V1}/metrics`);
+}
