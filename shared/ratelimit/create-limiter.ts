@@ -1,0 +1,18 @@
+// Wires a rate limiter the way every entry needs it: the given store (the database store when none is
+// given, e.g. on the edge or without Redis) and the profile from app_settings through the 5 s cache.
+import type { Clock } from "../clock.ts";
+import type { DatabaseProvider } from "../db/database.ts";
+import type { Logger } from "../logger.ts";
+import { DatabaseRateLimitStore } from "./database-store.ts";
+import { type RateLimitStore, RateLimiter } from "./limiter.ts";
+import { cachedProfileReader } from "./profile-setting.ts";
+
+export function createRateLimiter(opts: { database: DatabaseProvider; clock: Clock; logger: Logger; store?: RateLimitStore | undefined }): RateLimiter {
+  const { database, clock, logger } = opts;
+  return new RateLimiter({
+    store: opts.store ?? new DatabaseRateLimitStore({ database, clock }),
+    profile: cachedProfileReader({ database, clock }),
+    logger,
+    clock,
+  });
+}

@@ -1,0 +1,93 @@
+// The rate limiter of spec 8.1: a category and a client identity in, a decision out. The counting lives
+// in a shared, external store (Redis, or the database when no Redis is configured); the limits come from
+// the policy table under the profile currently set in app_settings.
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../logger.ts";
+import { type Category, type Profile, ruleFor } from "./policy.ts";
+
+export interface StoreHit {
+  success: boolean;
+  remaining: number;
+  /** When the client may expect to be admitted again (epoch ms). */
+  resetAt: number;
+}
+
+export interface RateLimitStore {
+  /** Counts one request against `key` unless that would pass `limit` within the sliding `windowMs`. */
+  hit(key: string, limit: number, windowMs: number): Promise<StoreHit>;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Whole seconds to wait before retrying (at least 1); meaningful when refused. */
+  retryAfterS: number;
+  limit: number;
+  remaining: number;
+  /** True when the store could not answer and the request was let through unlimited. */
+  unchecked: boolean;
+}
+
+export interface RateLimiterOptions {
+  store: RateLimitStore;
+  /** The active profile; the settings reader caches it, so this is cheap per request. */
+  profile: () => Promise<Profile>;
+  logger: Logger;
+  clock: Clock;
+  /** At most one "store unavailable" warning per this many ms. */
+  warnEveryMs?: number;
+}
+
+export class RateLimiter {
+  readonly #store: RateLimitStore;
+  readonly #profile: () => Promise<Profile>;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #warnEveryMs: number;
+  #lastWarnAt = Number.NEGATIVE_INFINITY;
+  #suppressed = 0;
+
+  constructor(opts: RateLimiterOptions) {
+    this.#store = opts.store;
+    this.#profile = opts.profile;
+    this.#logger = opts.logger;
+    this.#clock = opts.clock;
+    this.#warnEveryMs = opts.warnEveryMs ?? 30_000;
+  }
+
+  async check(category: Category, identity: string): Promise<RateLimitDecision> {
+    const profile = await this.#profile();
+    const { limit, windowMs } = ruleFor(category, profile);
+    const key = `${category}:${identity}`;
+    let hit: StoreHit;
+    try {
+      hit = await this.#store.hit(key, limit, windowMs);
+    } catch (e) {
+      // Policy (DESIGN.md 7): an unavailable store never turns into a 5xx or a 429. The request is served,
+      // the health probe reports the dependency degraded, and the event is logged (at most every 30 s).
+      this.#warnUnavailable(e);
+      return { allowed: true, retryAfterS: 0, limit, remaining: limit, unchecked: true };
+    }
+    const now = this.#clock.now().getTime();
+    return {
+      allowed: hit.success,
+      retryAfterS: Math.max(1, Math.ceil((hit.resetAt - now) / 1000)),
+      limit,
+      remaining: Math.max(0, hit.remaining),
+      unchecked: false,
+    };
+  }
+
+  #warnUnavailable(e: unknown): void {
+    const now = this.#clock.now().getTime();
+    if (now - this.#lastWarnAt < this.#warnEveryMs) {
+      this.#suppressed++;
+      return;
+    }
+    this.#logger.warn("rate-limit store unavailable; requests are served without a limit", {
+      error: e instanceof Error ? e.message : String(e),
+      suppressed_since_last: this.#suppressed,
+    });
+    this.#lastWarnAt = now;
+    this.#suppressed = 0;
+  }
+}
