@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "./deps.ts";
 import { notFound, onError } from "./errors.ts";
 import { limitBody } from "./middleware/body-limit.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
@@ -18,6 +19,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.use("*", requestContext(deps));
   app.use("/api/*", writeGuard);
   app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES));
+  // Last before the routes (DESIGN.md 2): authentication and CSRF are inserted before this line.
+  app.use("/api/*", rateLimit(deps));
 
   healthRoutes(app);
   goneRoutes(app);

@@ -8,8 +8,11 @@ import { HealthMonitor } from "../../shared/health.ts";
 import { IdentityState } from "../../shared/identity/identity-state.ts";
 import { Lifecycle } from "../../shared/lifecycle.ts";
 import { jsonLogger } from "../../shared/logger.ts";
+import { createRateLimiter } from "../../shared/ratelimit/create-limiter.ts";
 import { packageAssets } from "./assets.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
+import { nodePeerAddress } from "./peer-address.ts";
+import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
 
 export interface NodeRuntime {
@@ -60,6 +63,14 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     startedAt: systemClock.now(),
     identity: new IdentityState(cryptoRandom),
     assets: packageAssets(),
+    // Redis when configured (and not overridden by RATE_LIMIT_STORE=database), else the database.
+    rateLimiter: createRateLimiter({
+      database: database.provider,
+      clock: systemClock,
+      logger,
+      store: redis && config.RATE_LIMIT_STORE === "redis" ? new RedisRateLimitStore(redis) : undefined,
+    }),
+    peerAddress: nodePeerAddress,
   };
   const close = async () => {
     redis?.disconnect();

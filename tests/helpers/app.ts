@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import postgres from "postgres";
 import { createApp } from "../../functions/app.ts";
-import type { AppEnv } from "../../functions/deps.ts";
+import type { AppEnv, Deps } from "../../functions/deps.ts";
 import { parseConfig } from "../../shared/config.ts";
 import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
@@ -17,11 +17,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `deps` replaces parts of the runtime's deps before the app is built (e.g. a peerAddress provider). */
+export async function createTestApp(env: Record<string, string> = {}, deps: Partial<Deps> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", ...env }, "0.0.0-test");
   const runtime = await openRuntime(config);
   runtime.deps.lifecycle.markReady();
+  Object.assign(runtime.deps, deps);
   const app = createApp(runtime.deps);
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   return {
