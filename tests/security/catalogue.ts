@@ -1,0 +1,60 @@
+// The spec's catalogue (../shared/spec/catalogue.tsv) and the access classes the security suite checks
+// every catalogued route against.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface CatalogueOp {
+  method: string;
+  path: string;
+  group: string;
+}
+
+const CATALOGUE = fileURLToPath(new URL("../../../shared/spec/catalogue.tsv", import.meta.url));
+
+export function readCatalogue(): CatalogueOp[] {
+  return readFileSync(CATALOGUE, "utf8")
+    .split("\n")
+    .slice(1)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const [method, path, group] = l.split("\t");
+      return { method: method!, path: path!, group: group! };
+    });
+}
+
+const key = (method: string, path: string) => `${method} ${path}`;
+
+/** Routes anyone may call (spec 4.2, 5.3, 5.4, 7.3): probes, first-run status, sign-in flows, 410s. */
+const PUBLIC = new Set([
+  ...["livez", "startupz", "readyz", "health"].map((p) => key("GET", `/api/v1/${p}`)),
+  key("GET", "/api/v1/bootstrap/status"),
+  key("POST", "/api/v1/bootstrap/initialize"),
+  ...["login", "register", "demo", "accept-invite", "force-change-password", "mfa/verify", "jwt/login", "logout", "jwt/logout", "forgot-password", "reset-password", "vault-reset"].map((p) =>
+    key("POST", `/api/v1/auth/${p}`),
+  ),
+]);
+
+export function isPublic(op: CatalogueOp): boolean {
+  return PUBLIC.has(key(op.method, op.path)) || op.group === "tenants" || op.group === "oauth";
+}
+
+/** Writes any signed-in user may make on their own account (a viewer is not refused them). */
+const SELF_SERVICE = [
+  /^POST \/api\/v1\/auth\/(api-token|mfa\/.+)$/,
+  /^(DELETE|POST) \/api\/v1\/auth\/api-tokens\/\{token_id\}(\/rotate)?$/,
+  /^(DELETE|PUT) \/api\/v1\/auth\/me(\/avatar)?$/,
+  /^(PATCH|DELETE) \/api\/v1\/users\/me(\/password|\/sessions(\/\{session_id\})?)?$/,
+];
+
+export function isSelfService(op: CatalogueOp): boolean {
+  return SELF_SERVICE.some((r) => r.test(key(op.method, op.path)));
+}
+
+export function isWrite(op: CatalogueOp): boolean {
+  return ["POST", "PUT", "PATCH", "DELETE"].includes(op.method);
+}
+
+/** A concrete URL for a catalogue path: every parameter becomes 1. */
+export function concretePath(path: string): string {
+  return path.replace(/\{[^}]+\}/g, "1");
+}
