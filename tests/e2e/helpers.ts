@@ -1,0 +1,213 @@
+// Starts the product the way an operator does (`npm start` in the repository root) on a free port and
+// drives it over HTTP. npm runs the script through `sh -c`, and neither npm nor dash forward SIGTERM to
+// the node process (npm exits at once and leaves node running), so stop() signals the node process
+// itself and waits for npm, which exits with node's own exit code. The child gets its own process group
+// (detached) so that cleanup can kill npm, sh and node together.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const SETUP_TOKEN = "e2e-setup-token-0123456789";
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface Product {
+  readonly port: number;
+  readonly url: string;
+  /** npm's pid, also the process group id. */
+  readonly pid: number;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves when npm exits (with node's exit code). */
+  readonly exited: Promise<Exit>;
+  /** Resolves once GET /api/v1/readyz answers 200; rejects (with the output) on exit or timeout. */
+  waitReady(timeoutMs?: number): Promise<void>;
+  /** Sends `signal` to the node process and resolves with the exit code; kills the group on timeout. */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
+  /** SIGKILL to the whole process group (cleanup). */
+  kill(): void;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+const running = new Set<Product>();
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "cp-e2e-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function children(pid: number): number[] {
+  try {
+    const ids: number[] = [];
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const list = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      if (list) ids.push(...list.split(/\s+/).map(Number));
+    }
+    return ids;
+  } catch {
+    return [];
+  }
+}
+
+/** The node process npm started (npm -> sh -c -> node), found by walking /proc. */
+function serverPid(npmPid: number): number | undefined {
+  const queue = [...children(npmPid)];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (/(^|\/)node$/.test(argv[0] ?? "") && argv.some((a) => a.endsWith(".ts"))) return pid;
+    } catch {
+      continue;
+    }
+    queue.push(...children(pid));
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Spawns `npm start` (or another package script) with the given environment on a free port. Does not
+ * wait: call waitReady() (or use startProduct).
+ */
+export async function spawnProduct(env: Record<string, string>, script: string[] = ["start"]): Promise<Product> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", SVC_SETUP_TOKEN: SETUP_TOKEN, ...env, PORT: String(port) };
+  // The test runner's own settings must not leak into the product.
+  delete childEnv.NODE_OPTIONS;
+  delete childEnv.VITEST;
+  delete childEnv.VITEST_POOL_ID;
+  delete childEnv.VITEST_WORKER_ID;
+  delete childEnv.NODE_ENV;
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  if (!env.REDIS_URL) delete childEnv.REDIS_URL;
+
+  const child: ChildProcess = spawn("npm", script, {
+    cwd: REPO_ROOT,
+    env: childEnv,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  let done: Exit | undefined;
+  const exited = new Promise<Exit>((resolve) => {
+    child.once("exit", (code, signal) => {
+      done = { code, signal };
+      resolve(done);
+    });
+    child.once("error", (e) => {
+      out += `\nspawn failed: ${e.message}`;
+      done = { code: null, signal: null };
+      resolve(done);
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const pid = child.pid!;
+
+  const kill = () => {
+    if (done) return;
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+
+  const product: Product = {
+    port,
+    url,
+    pid,
+    exited,
+    output: () => out,
+    fetch: (path, init) => fetch(`${url}${path}`, { signal: AbortSignal.timeout(20_000), ...init }),
+    kill,
+    async waitReady(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last = "no answer";
+      while (Date.now() < deadline) {
+        if (done) throw new Error(`npm start exited (${JSON.stringify(done)}) before readyz answered 200:\n${out}`);
+        try {
+          const res = await fetch(`${url}/api/v1/readyz`, { signal: AbortSignal.timeout(5000) });
+          last = `${res.status} ${await res.text()}`;
+          if (res.status === 200) return;
+        } catch (e) {
+          last = String(e);
+        }
+        await sleep(250);
+      }
+      throw new Error(`readyz did not answer 200 within ${timeoutMs} ms (last: ${last}):\n${out}`);
+    },
+    async stop(signal = "SIGTERM", timeoutMs = 30_000) {
+      if (!done) {
+        const target = serverPid(pid);
+        try {
+          if (target) process.kill(target, signal);
+          else process.kill(-pid, signal);
+        } catch {
+          // exited meanwhile
+        }
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs)));
+      const result = await Promise.race([exited, timedOut]);
+      clearTimeout(timer);
+      if (result === "timeout") {
+        kill();
+        await exited;
+        throw new Error(`npm start did not exit within ${timeoutMs} ms of ${signal}:\n${out}`);
+      }
+      running.delete(product);
+      return result.code;
+    },
+  };
+  running.add(product);
+  void exited.then(() => running.delete(product));
+  return product;
+}
+
+/** spawnProduct + waitReady; kills the process if it never gets ready. */
+export async function startProduct(env: Record<string, string>, timeoutMs = 60_000): Promise<Product> {
+  const p = await spawnProduct(env);
+  try {
+    await p.waitReady(timeoutMs);
+  } catch (e) {
+    p.kill();
+    await p.exited;
+    throw e;
+  }
+  return p;
+}
+
+/** Kills every product still running (afterAll / afterEach). */
+export async function killAll(): Promise<void> {
+  const all = [...running];
+  for (const p of all) p.kill();
+  await Promise.all(all.map((p) => p.exited));
+}
+
+export function jsonBody(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } };
+}
