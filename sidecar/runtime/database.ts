@@ -1,6 +1,7 @@
 // Opens the database of a Node process: PostgreSQL through postgres.js when DATABASE_URL is set,
 // otherwise embedded PGlite under DATA_DIR (the all-in-one default).
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -30,7 +31,8 @@ export async function openDatabase(config: Config): Promise<NodeDatabase> {
   }
   const unlock = lockDataDir(config.DATA_DIR);
   try {
-    const pglite = await PGlite.create(config.DATA_DIR);
+    // pg_trgm backs the name-search indexes (migration 0001); PGlite loads contrib extensions explicitly.
+    const pglite = await PGlite.create(config.DATA_DIR, { extensions: { pg_trgm } });
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
     const close = async () => {
       await pglite.close();

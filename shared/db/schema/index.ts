@@ -2,3 +2,5 @@
 // (`npm run db:generate -- --name <what>`); a generated migration is never edited by hand.
 export * from "./foundation.ts";
 export * from "./identity.ts";
+export * from "./inventory.ts";
+export * from "./content.ts";
