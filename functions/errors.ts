@@ -4,6 +4,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../shared/errors.ts";
+import { constraintError } from "../shared/db/constraint-errors.ts";
 import { isDatabaseUnavailable } from "../shared/db/unavailable.ts";
 import type { AppEnv } from "./deps.ts";
 
@@ -24,6 +25,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException && err.status !== 500) return errorResponse(c, fromHttpException(err));
   const deps = c.get("deps");
+  const constraint = constraintError(err);
+  if (constraint) return errorResponse(c, constraint);
   if (isDatabaseUnavailable(err)) {
     deps?.logger.warn("database unavailable", { request_id: c.get("requestId"), error: String(err) });
     return errorResponse(

@@ -1,5 +1,6 @@
-// First middleware of every request: request id, the deps and a database lease on the context, the
-// in-flight count the drain waits on, and one structured log line when the response is ready.
+// First middleware of every request: request id, the deps and a database lease on the context, and one
+// structured log line when the response is ready. (The in-flight count the drain waits on is kept by
+// the Node server, until the response is written: sidecar/runtime/serve.ts.)
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "../deps.ts";
 
@@ -10,7 +11,6 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && SAFE_ID.test(incoming) ? incoming : deps.random.uuid();
-    const leave = deps.lifecycle?.enter();
     const lease = deps.database.lease();
     c.set("deps", deps);
     c.set("requestId", requestId);
@@ -26,7 +26,6 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       } catch {
         await released;
       }
-      leave?.();
       deps.logger.info("request", {
         method: c.req.method,
         path: c.req.path,

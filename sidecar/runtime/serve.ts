@@ -14,6 +14,12 @@ export async function serveWithLifespan(runtime: NodeRuntime, fetch: (req: Reque
     server.once("listening", resolve);
     server.once("error", reject);
   });
+  // A request counts as in flight until its response is fully written, not merely until the handler
+  // returns: the drain must not cut a committed write's answer off.
+  server.on("request", (_req, res) => {
+    const leave = lifecycle.enter();
+    res.once("close", leave);
+  });
   const address = server.address();
   logger.info("listening", { port: typeof address === "object" && address ? address.port : config.PORT, version: config.version });
 
