@@ -4,20 +4,16 @@
 // RateLimit-* headers of the IETF draft (limit, remaining, reset in seconds).
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../shared/errors.ts";
-import { CidrSet } from "../../shared/net/cidr.ts";
-import { clientIdentity } from "../../shared/net/client-ip.ts";
 import { categoryFor, isSkipped } from "../../shared/ratelimit/policy.ts";
-import type { AppEnv, Deps } from "../deps.ts";
+import { identityOfText, UNKNOWN_CLIENT } from "../../shared/net/client-ip.ts";
+import type { AppEnv } from "../deps.ts";
 
-export function rateLimit(deps: Deps): MiddlewareHandler<AppEnv> {
-  const trustedProxies = new CidrSet(deps.config.TRUSTED_PROXIES);
+export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const path = c.req.path;
     if (!path.startsWith("/api/") || isSkipped(path)) return next();
-    const { rateLimiter, peerAddress } = c.get("deps");
-    // Node hands the socket peer in through deps; workerd has no socket but Cloudflare sets this header.
-    const peer = peerAddress ? peerAddress(c) : c.req.header("cf-connecting-ip");
-    const identity = clientIdentity({ peer, forwardedFor: c.req.header("x-forwarded-for"), trustedProxies });
+    const { rateLimiter } = c.get("deps");
+    const identity = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
     const category = categoryFor(c.req.method, path);
     const d = await rateLimiter.check(category, identity);
     if (!d.allowed) {

@@ -8,7 +8,7 @@ import { CidrSet, formatIp, type IpAddress, parseIp } from "./cidr.ts";
 export const UNKNOWN_CLIENT = "unknown";
 
 /** "1.2.3.4:5678" and "[2001:db8::1]:443" (some proxies append the port) -> the bare address. */
-function stripPort(entry: string): string {
+export function stripPort(entry: string): string {
   const s = entry.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s);
   if (bracketed) return bracketed[1]!;
@@ -57,5 +57,11 @@ export function clientAddress({ peer, forwardedFor, trustedProxies }: ClientIpIn
 /** The rate-limit identity of a request: see clientAddress; "unknown" without a usable peer. */
 export function clientIdentity(input: ClientIpInput): string {
   const ip = clientAddress(input);
+  return ip ? identityOf(ip) : UNKNOWN_CLIENT;
+}
+
+/** The rate-limit identity of an address already worked out (text form), "unknown" passing through. */
+export function identityOfText(address: string): string {
+  const ip = parseIp(address);
   return ip ? identityOf(ip) : UNKNOWN_CLIENT;
 }
