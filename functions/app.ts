@@ -8,6 +8,7 @@ import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
+import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
@@ -25,6 +26,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   healthRoutes(app);
   goneRoutes(app);
   bootstrapRoutes(app);
+  mfaRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

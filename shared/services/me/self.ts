@@ -1,0 +1,66 @@
+// Who may use the self-service routes, and the steps they share: confirming the current password and
+// committing an audited refusal. (Loading and locking rows: admin-users/user-rows.ts.)
+import { verifyPassword } from "../../auth/password.ts";
+import { ApiError } from "../../errors.ts";
+import type { UserRow } from "../admin-users/user-rows.ts";
+import type { ServiceContext } from "../context.ts";
+import { auditOnly, runInTransaction, type VerbScope } from "../verb.ts";
+
+export interface Self {
+  userId: number;
+  /** The caller's own session (absent for API tokens). */
+  sessionId?: string | undefined;
+}
+
+/** Any credential that belongs to a user (session or API token) may read its own account. */
+export function requireUser(ctx: ServiceContext): Self {
+  const actor = ctx.actor;
+  if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (actor.userId == null) throw new ApiError(403, "PERMISSION_DENIED", "This operation needs a signed-in user account.");
+  return { userId: actor.userId, sessionId: actor.sessionId };
+}
+
+/**
+ * Changing one's own account needs the user's own sign-in: an API token (however narrow), an
+ * administrator masquerading as the user and the shared read-only demo account are all refused.
+ */
+export function requireSelfWrite(ctx: ServiceContext): Self & { sessionId: string } {
+  const self = requireUser(ctx);
+  const actor = ctx.actor!;
+  if (actor.kind !== "session" || !self.sessionId)
+    throw new ApiError(403, "PERMISSION_DENIED", "Changing your own account needs a signed-in session, not an API token.");
+  if (actor.masqueradeBy != null)
+    throw new ApiError(403, "PERMISSION_DENIED", "Not while masquerading: only the user can change their own account.");
+  if (actor.role === "demo") throw new ApiError(403, "PERMISSION_DENIED", "The demo account is read-only.");
+  return { userId: self.userId, sessionId: self.sessionId };
+}
+
+/** Confirms the current password; a wrong one is audited as `action` (a denied confirmation) and is 403. */
+export async function confirmPassword(ctx: ServiceContext, user: UserRow, password: string, action: string): Promise<void> {
+  if ((await verifyPassword(password, user.password_hash)).ok) return;
+  const reason = user.password_hash ? "wrong password" : "no password";
+  await auditOnly(ctx, [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }]);
+  throw new ApiError(
+    403,
+    "PERMISSION_DENIED",
+    user.password_hash ? "The current password is wrong." : "This account has no password to confirm with.",
+  );
+}
+
+/**
+ * One transaction whose body may answer a refusal instead of a result: the transaction then commits
+ * (keeping the audit entries that record the refusal) and the refusal is thrown.
+ */
+export async function runOrRefuse<O>(ctx: ServiceContext, body: (s: VerbScope) => Promise<O | ApiError>): Promise<O> {
+  const result = await runInTransaction(ctx, {}, body);
+  if (result instanceof ApiError) throw result;
+  return result;
+}
+
+/** What every verb that ends in a sign-in receives (register, demo, MFA verify, forced password change). */
+export interface SignInRequest<I> {
+  ctx: ServiceContext;
+  input: I;
+  signingKey: Uint8Array;
+  userAgent?: string | null;
+}
