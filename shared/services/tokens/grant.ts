@@ -1,0 +1,60 @@
+// What a caller may hand out (spec 5.1-5.2): a credential never mints anything wider than itself, i.e. the
+// user's role scopes and, when the caller is itself an API token, that token's scopes too.
+import { scopeAllows } from "../../auth/scopes.ts";
+import { ApiError } from "../../errors.ts";
+import type { Actor } from "../actor.ts";
+import type { ServiceContext } from "../context.ts";
+import { grantableScopes } from "../roles/grantable-scopes.ts";
+
+export type UserActor = Actor & { userId: number };
+
+/** Any real credential: the first-run grant (spec 5.4) reaches /auth/* but manages no tokens. */
+export function requireCredential(ctx: ServiceContext): Actor {
+  const actor = ctx.actor;
+  if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (actor.kind === "first_run")
+    throw new ApiError(403, "PERMISSION_DENIED", "First-run set-up is not complete: create the administrator first.");
+  return actor;
+}
+
+/** The signed-in user behind the request: tokens belong to a user, so the legacy and first-run grants have none. */
+export function requireUser(ctx: ServiceContext): UserActor {
+  const actor = requireCredential(ctx);
+  if (actor.userId == null)
+    throw new ApiError(403, "PERMISSION_DENIED", "API tokens belong to a user account: sign in as a user to manage them.");
+  return actor as UserActor;
+}
+
+/** A user who may mint a new credential: not while masquerading, since the credential would outlive the masquerade. */
+export function requireGrantor(ctx: ServiceContext): UserActor {
+  const actor = requireUser(ctx);
+  if (actor.masqueradeBy != null)
+    throw new ApiError(403, "PERMISSION_DENIED", "Credentials cannot be created while masquerading as another user.");
+  return actor;
+}
+
+/** 403 naming the first scope the caller's own credential does not cover. */
+export function requireWithinGrant(actor: Actor, scopes: readonly string[]): void {
+  for (const scope of scopes) {
+    if (!scopeAllows(actor.roleScopes, scope))
+      throw new ApiError(403, "PERMISSION_DENIED", `You cannot grant ${scope}: it is wider than the scopes of your role (${actor.role}).`);
+    if (actor.tokenScopes && !scopeAllows(actor.tokenScopes, scope))
+      throw new ApiError(403, "PERMISSION_DENIED", `You cannot grant ${scope}: it is wider than the scopes of the API token you are using.`);
+  }
+}
+
+/** The scopes a new token gets when none are asked for: everything the caller's credential has. */
+export function defaultGrant(actor: Actor): string[] {
+  const token = actor.tokenScopes;
+  if (!token) return [...actor.roleScopes];
+  const both = [...actor.roleScopes.filter((s) => scopeAllows(token, s)), ...token.filter((s) => scopeAllows(actor.roleScopes, s))];
+  return [...new Set(both)];
+}
+
+/** The scopes asked for (each grantable) or else `fallback`; either way within the caller's grant. */
+export function scopesToGrant(actor: Actor, requested: string[] | undefined, fallback: string[] = defaultGrant(actor)): string[] {
+  const scopes = requested ? grantableScopes(requested) : fallback;
+  if (scopes.length === 0) throw new ApiError(403, "PERMISSION_DENIED", "Your credential has no scopes to grant.");
+  requireWithinGrant(actor, scopes);
+  return scopes;
+}
