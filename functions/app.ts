@@ -9,6 +9,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
+import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
@@ -27,6 +28,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   goneRoutes(app);
   bootstrapRoutes(app);
   mfaRoutes(app);
+  tokenRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

@@ -1,0 +1,137 @@
+// API tokens and service accounts (DESIGN.md 3 "API tokens", spec 5.1-5.2): /auth/api-token,
+// /auth/api-tokens[/{token_id}[/rotate]], /auth/service-account, /auth/scopes.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { MAX_TOKEN_DAYS } from "../../../shared/services/tokens/expiry.ts";
+import { createApiToken } from "../../../shared/services/tokens/create-token.ts";
+import { createServiceAccount } from "../../../shared/services/tokens/create-service-account.ts";
+import { listApiTokens } from "../../../shared/services/tokens/list-tokens.ts";
+import { listScopes } from "../../../shared/services/tokens/list-scopes.ts";
+import { revokeApiToken } from "../../../shared/services/tokens/revoke-token.ts";
+import { rotateApiToken } from "../../../shared/services/tokens/rotate-token.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { PublicUser } from "./schemas.ts";
+
+/** A list of grantable scopes (tokens and custom roles; the service checks each one). */
+export const Scopes = v.pipe(
+  v.array(v.pipe(v.string(), v.maxLength(100))),
+  v.minLength(1, "Give at least one scope."),
+  v.maxLength(50, "At most 50 scopes."),
+);
+/** A role as GET /auth/scopes and GET /settings/roles answer it (built-in ones have no id). */
+export const Role = v.object({
+  id: v.nullable(v.number()),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  scopes: v.array(v.string()),
+  built_in: v.boolean(),
+  created_at: v.nullable(v.string()),
+  updated_at: v.nullable(v.string()),
+});
+const Expiry = {
+  expires_at: v.optional(v.pipe(v.string(), v.isoTimestamp("expires_at must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z."))),
+  expires_in_days: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1, "expires_in_days must be at least 1."), v.maxValue(MAX_TOKEN_DAYS, `expires_in_days must be at most ${MAX_TOKEN_DAYS}.`)),
+  ),
+};
+const Name = (what: string) => v.pipe(v.string(), v.trim(), v.minLength(1, `${what} is required.`), v.maxLength(100, `${what} must be at most 100 characters.`));
+
+const IssuedToken = v.object({
+  id: v.number(),
+  token: v.pipe(v.string(), v.description("The plaintext token: shown in this answer only.")),
+  label: v.string(),
+  scopes: v.array(v.string()),
+  expires_at: v.nullable(v.string()),
+  created_at: v.string(),
+  prefix: v.string(),
+});
+const TokenSummary = v.object({
+  id: v.number(),
+  user_id: v.number(),
+  email: v.string(),
+  label: v.string(),
+  prefix: v.string(),
+  scopes: v.array(v.string()),
+  expires_at: v.nullable(v.string()),
+  last_used_at: v.nullable(v.string()),
+  revoked_at: v.nullable(v.string()),
+  created_at: v.string(),
+  expired: v.boolean(),
+});
+const TokenId = v.object({
+  token_id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, "token_id must be a positive integer."), v.transform(Number)),
+});
+
+export function tokenRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/auth/api-token", tag: "auth",
+      summary: "Create an API token for yourself (scopes never wider than your own); the token is shown once",
+      body: v.object({ label: Name("label"), scopes: v.optional(Scopes), ...Expiry }),
+      response: { status: 201, schema: IssuedToken }, errors: [409],
+    },
+    async (c, { body }) => c.json(await createApiToken({ ctx: serviceContext(c), input: body }), 201),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/auth/api-tokens", tag: "auth",
+      summary: "Your API tokens (administrators: ?all=true for everyone's); never the secret",
+      query: v.object({ all: v.pipe(v.optional(v.picklist(["true", "false"], "all must be true or false."), "false"), v.transform((s) => s === "true")) }),
+      response: { schema: v.array(TokenSummary) },
+    },
+    async (c, { query }) => c.json(await listApiTokens({ ctx: serviceContext(c), input: { all: query.all } })),
+  );
+
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/auth/api-tokens/:token_id", tag: "auth",
+      summary: "Revoke an API token (yours; administrators: anyone's); it fails from the next request on",
+      params: TokenId, response: { schema: v.object({ detail: v.string() }) },
+    },
+    async (c, { params }) => c.json(await revokeApiToken({ ctx: serviceContext(c), input: { tokenId: params.token_id } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/auth/api-tokens/:token_id/rotate", tag: "auth",
+      summary: "Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once",
+      params: TokenId, response: { schema: IssuedToken }, errors: [409],
+    },
+    async (c, { params }) => c.json(await rotateApiToken({ ctx: serviceContext(c), input: { tokenId: params.token_id } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/auth/service-account", tag: "auth", scope: "admin:*",
+      summary: "Create a service account (a user that cannot sign in with a password) and its first API token",
+      body: v.object({
+        name: Name("name"),
+        role: v.optional(v.picklist(["viewer", "editor", "admin"], "role must be viewer, editor or admin.")),
+        scopes: v.optional(Scopes),
+        ...Expiry,
+      }),
+      response: { status: 201, schema: v.object({ user: PublicUser, token: IssuedToken }) }, errors: [409],
+    },
+    async (c, { body }) => c.json(await createServiceAccount({ ctx: serviceContext(c), input: body }), 201),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/auth/scopes", tag: "auth",
+      summary: "The grantable scopes with what each means, and the roles with their default scopes",
+      response: {
+        schema: v.object({ scopes: v.array(v.object({ scope: v.string(), description: v.string() })), narrower: v.string(), roles: v.array(Role) }),
+      },
+    },
+    async (c) => c.json(await listScopes({ ctx: serviceContext(c) })),
+  );
+}

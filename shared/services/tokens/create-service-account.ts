@@ -1,0 +1,65 @@
+// POST /auth/service-account (admin): a user row that can never sign in with a password (no hash; login
+// refuses null hashes) plus its first API token, in one transaction.
+import { ROLE_SCOPES, scopesWithin } from "../../auth/scopes.ts";
+import { users } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors.ts";
+import { publicUser } from "../auth/public-user.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireScope, runInTransaction } from "../verb.ts";
+import { type ExpiryInput, resolveExpiry } from "./expiry.ts";
+import { requireGrantor, requireWithinGrant, scopesToGrant } from "./grant.ts";
+import { insertToken } from "./insert-token.ts";
+import { isUniqueViolation } from "./unique-violation.ts";
+
+export const SERVICE_ACCOUNT_DOMAIN = "service-accounts.invalid";
+
+export interface CreateServiceAccountInput extends ExpiryInput {
+  name: string;
+  role?: "viewer" | "editor" | "admin" | undefined;
+  scopes?: string[] | undefined;
+}
+
+function slugify(name: string): string {
+  return name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64)
+    .replace(/-+$/, "");
+}
+
+function invalid(field: string, msg: string): ApiError {
+  return ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
+}
+
+export async function createServiceAccount({ ctx, input }: { ctx: ServiceContext; input: CreateServiceAccountInput }) {
+  requireScope(ctx, "admin:*");
+  const actor = requireGrantor(ctx);
+  const role = input.role ?? "viewer";
+  const roleScopes = [...ROLE_SCOPES[role]];
+  // An admin service account only from a caller whose own credential covers everything admin has.
+  requireWithinGrant(actor, roleScopes);
+  const scopes = scopesToGrant(actor, input.scopes, roleScopes);
+  if (!scopesWithin(scopes, roleScopes))
+    throw invalid("scopes", `The token's scopes must be within the service account's role (${role}: ${roleScopes.join(", ")}).`);
+  const slug = slugify(input.name);
+  if (!slug) throw invalid("name", "The name needs at least one letter or digit.");
+  const email = `${slug}@${SERVICE_ACCOUNT_DOMAIN}`;
+  const expiresAt = resolveExpiry(input, ctx.clock.now());
+  return runInTransaction(ctx, {}, async (s) => {
+    const created = await s.tx
+      .insert(users)
+      .values({ email, display_name: input.name, role, is_service_account: true, password_hash: null, created_at: s.now, updated_at: s.now })
+      .returning()
+      .catch((e: unknown) => {
+        if (isUniqueViolation(e, "users_email_lower_idx"))
+          throw new ApiError(409, "CONFLICT", `A user with the email ${email} already exists; choose another service-account name.`);
+        throw e;
+      });
+    const user = created[0]!;
+    s.audit({ action: "service_account.created", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email, role, is_service_account: true } } });
+    const token = await insertToken(s, { userId: user.id, label: input.name, scopes, expiresAt, createdBy: actor.userId });
+    return { user: publicUser(user, roleScopes), token };
+  });
+}

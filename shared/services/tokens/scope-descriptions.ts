@@ -1,0 +1,18 @@
+// What each grantable scope (spec 5.2) means, for GET /auth/scopes.
+import { GRANTABLE_SCOPES } from "../../auth/scopes.ts";
+
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  "read:*": "Read every resource.",
+  "write:*": "Create and change every resource.",
+  "delete:*": "Delete every resource.",
+  "admin:*": "Administer users, tokens, roles and settings.",
+  "write:telemetry": "Push telemetry samples for hardware, and nothing else.",
+  "*:*": "Everything: every action on every resource.",
+};
+
+export const SCOPE_NARROWING_HINT =
+  "A narrower <read|write|delete|admin>:<resource> scope (for example write:hardware) may be granted too.";
+
+export function grantableScopeList(): { scope: string; description: string }[] {
+  return GRANTABLE_SCOPES.map((scope) => ({ scope, description: DESCRIPTIONS[scope] ?? scope }));
+}
