@@ -13,6 +13,7 @@ import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
+import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -29,6 +30,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   bootstrapRoutes(app);
   mfaRoutes(app);
   tokenRoutes(app);
+  rolesRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;
