@@ -1,0 +1,88 @@
+// [hardware] /hardware, /hardware/{id} (GET, PATCH, PUT, DELETE), connections, clusters, network
+// memberships and /hardware-connections/{id}.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { IdParam, OptionalInt, OptionalText } from "../../../shared/schemas/fields.ts";
+import { Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
+import { hardwareDef } from "../../../shared/services/inventory/hardware/def.ts";
+import {
+  addConnection, hardwareClustersOf, hardwareNetworkMemberships, listConnections, removeConnection,
+} from "../../../shared/services/inventory/hardware/connections.ts";
+import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
+import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
+import { hardware } from "../../../shared/db/schema/index.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { resourceRoutes } from "./resource-routes.ts";
+
+export const hardwareVerbs = resourceVerbs(hardwareDef);
+
+const Connection = v.object({
+  id: v.number(), source_hardware_id: v.number(), target_hardware_id: v.number(), connection_type: v.string(),
+  bandwidth_mbps: v.nullable(v.number()), notes: v.nullable(v.string()), created_at: v.nullable(v.string()), updated_at: v.nullable(v.string()),
+});
+
+export function hardwareRoutes(app: Hono<AppEnv>): void {
+  resourceRoutes(app, {
+    verbs: hardwareVerbs, tag: "hardware", basePath: "/api/v1/hardware", idParam: "hardware_id", noun: ["hardware node", "hardware nodes"],
+    item: Hardware, create: HardwareCreate, patch: HardwarePatch, put: HardwareCreate, query: HardwareListQuery,
+    filters: (q) => [
+      eqFilter(hardware.status, q.status), eqFilter(hardware.role, q.role), eqFilter(hardware.vendor, q.vendor),
+      eqFilter(hardware.environment_id, q.environment_id), eqFilter(hardware.site_id, q.site_id), tagFilter(hardware.tags, q.tag),
+    ],
+  });
+  const params = IdParam("hardware_id");
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: "write:hardware", params,
+      summary: "Connect this node to another (a blast-radius edge)",
+      body: v.object({
+        target_hardware_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        connection_type: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50))),
+        bandwidth_mbps: OptionalInt(0, 10_000_000),
+        notes: OptionalText(2000),
+      }),
+      response: { status: 201, schema: Connection }, errors: [409],
+    },
+    async (c, { params: p, body }) => c.json(await addConnection({ ctx: serviceContext(c), hardwareId: p.hardware_id!, input: body }), 201),
+  );
+
+  route(
+    app,
+    { method: "get", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: "read:hardware", params, summary: "This node's connections, both directions", response: { schema: v.array(Connection) } },
+    async (c, { params: p }) => c.json(await listConnections({ ctx: serviceContext(c), hardwareId: p.hardware_id! })),
+  );
+
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/hardware-connections/:connection_id", tag: "hardware", scope: "write:hardware", params: IdParam("connection_id"),
+      summary: "Remove a connection", response: { status: 204, description: "Deleted" },
+    },
+    async (c, { params: p }) => {
+      await removeConnection({ ctx: serviceContext(c), connectionId: p.connection_id! });
+      return c.body(null, 204);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/hardware/:hardware_id/clusters", tag: "hardware", scope: "read:hardware", params, summary: "Clusters this node belongs to",
+      response: { schema: v.array(v.object({ id: v.number(), name: v.string(), type: v.nullable(v.string()), member_id: v.number(), role: v.nullable(v.string()) })) },
+    },
+    async (c, { params: p }) => c.json(await hardwareClustersOf({ ctx: serviceContext(c), hardwareId: p.hardware_id! })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/hardware/:hardware_id/network-memberships", tag: "hardware", scope: "read:hardware", params, summary: "Networks this node is a member of",
+      response: { schema: v.array(v.object({ network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), vlan_id: v.nullable(v.number()), ip_address: v.nullable(v.string()) })) },
+    },
+    async (c, { params: p }) => c.json(await hardwareNetworkMemberships({ ctx: serviceContext(c), hardwareId: p.hardware_id! })),
+  );
+}

@@ -1,0 +1,70 @@
+import * as v from "valibot";
+import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { IpAddress, Name, OptionalInt, OptionalNumber, OptionalText, patchBody, RefId, Tags, writeBody } from "./fields.ts";
+
+export const HARDWARE_STATUSES = ["up", "down", "degraded", "maintenance", "unknown"] as const;
+
+const writable = {
+  name: Name,
+  role: OptionalText(100),
+  vendor: OptionalText(100),
+  model: OptionalText(100),
+  cpu: OptionalText(200),
+  cpu_brand: OptionalText(100),
+  memory_gb: OptionalNumber(0, 1_000_000),
+  ip_address: IpAddress,
+  mac_address: OptionalText(64),
+  status: v.optional(v.picklist(HARDWARE_STATUSES, `Must be one of: ${HARDWARE_STATUSES.join(", ")}.`)),
+  status_override: v.optional(v.nullable(v.picklist(HARDWARE_STATUSES))),
+  location: OptionalText(200),
+  u_height: OptionalInt(0, 100),
+  rack_unit: OptionalInt(0, 100),
+  environment_id: RefId,
+  site_id: RefId,
+  vendor_catalog_key: OptionalText(200),
+  model_catalog_key: OptionalText(200),
+  notes: OptionalText(10_000),
+  tags: Tags,
+};
+const readOnly = ["environment_name", "effective_status"];
+
+export const HardwareCreate = writeBody(writable, readOnly);
+export const HardwarePatch = patchBody(writable, readOnly);
+
+export const Hardware = v.object({
+  id: v.number(),
+  name: v.string(),
+  role: v.nullable(v.string()),
+  vendor: v.nullable(v.string()),
+  model: v.nullable(v.string()),
+  cpu: v.nullable(v.string()),
+  cpu_brand: v.nullable(v.string()),
+  memory_gb: v.nullable(v.number()),
+  ip_address: v.nullable(v.string()),
+  mac_address: v.nullable(v.string()),
+  status: v.string(),
+  status_override: v.nullable(v.string()),
+  effective_status: v.string(),
+  location: v.nullable(v.string()),
+  u_height: v.nullable(v.number()),
+  rack_unit: v.nullable(v.number()),
+  environment_id: v.nullable(v.number()),
+  environment_name: v.nullable(v.string()),
+  site_id: v.nullable(v.number()),
+  vendor_catalog_key: v.nullable(v.string()),
+  model_catalog_key: v.nullable(v.string()),
+  notes: v.nullable(v.string()),
+  tags: v.array(v.string()),
+  version: v.number(),
+  created_at: v.string(),
+  updated_at: v.string(),
+});
+
+export const HardwareListQuery = listQuery(["name", "role", "status", "vendor", "ip_address", "created_at", "updated_at", "memory_gb"], {
+  status: TextFilter,
+  role: TextFilter,
+  vendor: TextFilter,
+  environment_id: IntFilter,
+  site_id: IntFilter,
+  tag: TextFilter,
+});

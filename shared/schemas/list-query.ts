@@ -1,0 +1,48 @@
+// The list contract of DESIGN.md 3: limit (default 25, clamped to 100), offset, sort, direction, q,
+// plus per-resource filters. Query values arrive as strings.
+import * as v from "valibot";
+
+const intString = (fallback: number, min: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d{1,9}$/, "Must be a whole number."),
+    v.transform(Number),
+    v.minValue(min, `Must be at least ${min}.`),
+  );
+
+export const Limit = v.pipe(intString(25, 1), v.transform((n) => Math.min(n, 100)));
+export const Offset = intString(0, 0);
+export const Direction = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "asc");
+export const Q = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)));
+export const IntFilter = v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number)));
+export const TextFilter = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)));
+
+export function listQuery<const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(sortKeys: S, filters: F, defaultSort: S[number] = sortKeys[0]) {
+  return v.object({
+    limit: Limit,
+    offset: Offset,
+    sort: v.optional(v.picklist(sortKeys, `Must be one of: ${sortKeys.join(", ")}.`), defaultSort),
+    direction: Direction,
+    q: Q,
+    ...filters,
+  });
+}
+
+export interface ListParams {
+  limit: number;
+  offset: number;
+  sort: string;
+  direction: "asc" | "desc";
+  q?: string | undefined;
+}
+
+export function listResponse<T extends v.GenericSchema>(item: T) {
+  return v.object({
+    items: v.array(item),
+    total: v.number(),
+    limit: v.number(),
+    offset: v.number(),
+    sort: v.string(),
+    direction: v.picklist(["asc", "desc"]),
+  });
+}

@@ -1,0 +1,72 @@
+// Hardware nodes. Deleting one that still hosts compute units, services or storage answers 409 listing
+// them; its connections, cluster and network memberships go with it (they are links, not things).
+import { eq } from "drizzle-orm";
+import { computeUnits, environments, hardware, services, storage } from "../../../db/schema/index.ts";
+import { dependentsConflict, type ResourceDef } from "../resource.ts";
+import { iso, namesById } from "../present.ts";
+
+type Row = typeof hardware.$inferSelect;
+
+export const hardwareDef: ResourceDef<ReturnType<typeof presentOne>> = {
+  label: "Hardware node",
+  entityType: "hardware",
+  table: hardware,
+  columns: { id: hardware.id, version: hardware.version, tags: hardware.tags },
+  channels: ["inventory", "topology"],
+  list: {
+    sortable: {
+      name: hardware.name, role: hardware.role, status: hardware.status, vendor: hardware.vendor, ip_address: hardware.ip_address,
+      created_at: hardware.created_at, updated_at: hardware.updated_at, memory_gb: hardware.memory_gb,
+    },
+    search: [hardware.name, hardware.ip_address, hardware.role, hardware.vendor, hardware.model],
+  },
+  async beforeDelete(s, row) {
+    const id = row.id;
+    const [cus, svcs, sts] = await Promise.all([
+      s.tx.select({ id: computeUnits.id, name: computeUnits.name }).from(computeUnits).where(eq(computeUnits.hardware_id, id)),
+      s.tx.select({ id: services.id, name: services.name }).from(services).where(eq(services.hardware_id, id)),
+      s.tx.select({ id: storage.id, name: storage.name }).from(storage).where(eq(storage.hardware_id, id)),
+    ]);
+    const dependents = [
+      ...cus.map((r) => ({ type: "compute_unit", ...r })),
+      ...svcs.map((r) => ({ type: "service", ...r })),
+      ...sts.map((r) => ({ type: "storage", ...r })),
+    ];
+    if (dependents.length > 0) throw dependentsConflict("Hardware node", id, dependents);
+  },
+  async present(db, rows) {
+    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id as number | null));
+    return rows.map((r) => presentOne(r as Row, envs));
+  },
+};
+
+function presentOne(r: Row, envs: Map<number, string>) {
+  return {
+    id: r.id,
+    name: r.name,
+    role: r.role,
+    vendor: r.vendor,
+    model: r.model,
+    cpu: r.cpu,
+    cpu_brand: r.cpu_brand,
+    memory_gb: r.memory_gb,
+    ip_address: r.ip_address,
+    mac_address: r.mac_address,
+    status: r.status,
+    status_override: r.status_override,
+    effective_status: r.status_override ?? r.status,
+    location: r.location,
+    u_height: r.u_height,
+    rack_unit: r.rack_unit,
+    environment_id: r.environment_id,
+    environment_name: r.environment_id == null ? null : (envs.get(r.environment_id) ?? null),
+    site_id: r.site_id,
+    vendor_catalog_key: r.vendor_catalog_key,
+    model_catalog_key: r.model_catalog_key,
+    notes: r.notes,
+    tags: r.tags,
+    version: r.version,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+  };
+}

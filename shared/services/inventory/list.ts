@@ -1,0 +1,59 @@
+// Runs one list page: a filtered, searched, stably sorted page plus its total: two statements whatever
+// the page size (no per-row queries; enrichment of a page is one more query at most).
+import { and, asc, count, desc, type AnyColumn, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/database.ts";
+import type { ListParams } from "../../schemas/list-query.ts";
+
+export interface ListSpec {
+  table: PgTable;
+  id: AnyColumn;
+  /** API sort key -> column. */
+  sortable: Record<string, AnyColumn | SQL>;
+  /** Columns `q` searches (case-insensitive substring; LIKE wildcards in q are literal). */
+  search: AnyColumn[];
+}
+
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+  sort: string;
+  direction: "asc" | "desc";
+}
+
+export function escapeLike(q: string): string {
+  return q.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+export function searchCondition(columns: AnyColumn[], q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const pattern = `%${escapeLike(q.toLowerCase())}%`;
+  const parts = columns.map((c) => sql`lower(${c}) like ${pattern} escape '\\'`);
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+export async function listPage<Row>(db: Db, spec: ListSpec, params: ListParams, where: (SQL | undefined)[] = []): Promise<ListPage<Row>> {
+  const condition = and(...where, searchCondition(spec.search, params.q));
+  const sortColumn = spec.sortable[params.sort] ?? spec.id;
+  const order = params.direction === "desc" ? sql`${sortColumn} desc nulls last` : sql`${sortColumn} asc nulls last`;
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(spec.table)
+      .where(condition)
+      .orderBy(order, params.direction === "desc" ? desc(spec.id) : asc(spec.id))
+      .limit(params.limit)
+      .offset(params.offset),
+    db.select({ n: count() }).from(spec.table).where(condition),
+  ]);
+  return {
+    items: rows as Row[],
+    total: totalRow?.n ?? 0,
+    limit: params.limit,
+    offset: params.offset,
+    sort: params.sort,
+    direction: params.direction,
+  };
+}
