@@ -14,6 +14,7 @@ import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
+import { meRoutes } from "./routes/users/me-routes.ts";
 
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -31,6 +32,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   mfaRoutes(app);
   tokenRoutes(app);
   rolesRoutes(app);
+  meRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;
