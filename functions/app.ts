@@ -9,6 +9,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
+import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
@@ -33,6 +34,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   tokenRoutes(app);
   rolesRoutes(app);
   meRoutes(app);
+  selfRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

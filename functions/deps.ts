@@ -10,6 +10,7 @@ import type { Lifecycle } from "../shared/lifecycle.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { RateLimiter } from "../shared/ratelimit/limiter.ts";
 import type { Actor } from "../shared/services/actor.ts";
+import type { AvatarStore } from "../shared/services/me/avatar-store.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -27,6 +28,8 @@ export interface Deps {
   /** Signing key and first-run caches of this process. */
   identity: IdentityState;
   assets?: AssetLoader;
+  /** Uploaded avatars (Node: DATA_DIR/user-icons); absent on the edge, where uploads answer 503. */
+  avatarStore?: AvatarStore;
   /** Per-route rate limits (spec 8.1), counting in Redis or the database, never in memory. */
   rateLimiter: RateLimiter;
   /**

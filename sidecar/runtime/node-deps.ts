@@ -1,5 +1,6 @@
 // Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Redis } from "ioredis";
 import type { Deps } from "../../functions/deps.ts";
 import { cryptoRandom, systemClock } from "../../shared/clock.ts";
@@ -10,6 +11,7 @@ import { Lifecycle } from "../../shared/lifecycle.ts";
 import { jsonLogger } from "../../shared/logger.ts";
 import { createRateLimiter } from "../../shared/ratelimit/create-limiter.ts";
 import { packageAssets } from "./assets.ts";
+import { fileAvatarStore } from "./avatar-store.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
@@ -63,6 +65,7 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     startedAt: systemClock.now(),
     identity: new IdentityState(cryptoRandom),
     assets: packageAssets(),
+    avatarStore: fileAvatarStore(join(config.DATA_DIR, "user-icons")),
     // Redis when configured (and not overridden by RATE_LIMIT_STORE=database), else the database.
     rateLimiter: createRateLimiter({
       database: database.provider,

@@ -20,7 +20,7 @@ let backupCodes: string[];
 const nextStep = () => (now += 30_000);
 const code = () => totpCode(secret, now);
 
-function call(method: string, path: string, token?: string, body?: unknown): Promise<Response> {
+async function call(method: string, path: string, token?: string, body?: unknown): Promise<Response> {
   const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   return t.app.request(`/api/v1${path}`, { method, ...(body === undefined ? { headers: auth } : json(body, auth)) });
 }
