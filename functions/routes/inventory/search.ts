@@ -1,0 +1,30 @@
+// [search] GET /search: one query across every resource.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { search, SEARCH_TYPES, type SearchType } from "../../../shared/services/search/search.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+export function searchRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/search", tag: "search", scope: "read:search",
+      summary: "Search every resource by name and its other identifying fields (case-insensitive substring)",
+      query: v.object({
+        q: v.pipe(v.string(), v.trim(), v.minLength(1, "Say what to search for."), v.maxLength(200)),
+        types: v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(SEARCH_TYPES, `Types are: ${SEARCH_TYPES.join(", ")}.`)))),
+        limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(50)), "10"),
+      }),
+      response: {
+        schema: v.object({
+          query: v.string(),
+          results: v.array(v.object({ type: v.picklist(SEARCH_TYPES), id: v.number(), name: v.string(), subtitle: v.nullable(v.string()) })),
+          counts: v.record(v.string(), v.number()),
+        }),
+      },
+    },
+    async (c, { query }) => c.json(await search({ ctx: serviceContext(c), q: query.q, types: query.types as SearchType[] | undefined, limit: query.limit as number })),
+  );
+}
