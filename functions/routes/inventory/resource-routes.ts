@@ -30,6 +30,8 @@ export interface ResourceRouteOptions<Api, Q extends AnySchema> {
   /** PUT replaces the writable fields (clients send the whole record back). */
   put?: AnySchema;
   query: Q;
+  /** What deleting does to the things that point at the row (409 or unlink), for the DELETE description. */
+  deleteDescription?: string;
   /** Turns the parsed list query's filters into conditions. */
   filters?: (query: v.InferOutput<Q>) => (SQL | undefined)[];
 }
@@ -84,7 +86,7 @@ export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: R
   route(
     app,
     {
-      method: "delete", path: idPath, tag, summary: `Delete a ${noun[0]}`, scope: verbs.scopes.delete, params,
+      method: "delete", path: idPath, tag, summary: `Delete a ${noun[0]}`, scope: verbs.scopes.delete, params, description: o.deleteDescription,
       response: { status: 204, description: "Deleted" }, errors: [409, 412],
     },
     async (c, { params: p }) => {
