@@ -15,6 +15,7 @@ import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
+import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { meRoutes } from "./routes/users/me-routes.ts";
 
 export function createApp(deps: Deps): Hono<AppEnv> {
@@ -35,6 +36,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   rolesRoutes(app);
   meRoutes(app);
   selfRoutes(app);
+  settingsRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

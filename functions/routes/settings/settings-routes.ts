@@ -1,0 +1,78 @@
+// Application settings: GET /settings, PUT /settings (merges like a PATCH), POST /settings/reset
+// (high-impact), and the OAuth provider configuration at /settings/oauth. GET /settings and PATCH
+// /settings/oauth are also open before first run (spec 5.4; functions/access.ts).
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { getOAuthSettings, OAuthPatchSchema, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
+import { getSettings, SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "../../../shared/services/settings/read-all.ts";
+import { resetSettings } from "../../../shared/services/settings/reset.ts";
+import { SettingsPatchSchema } from "../../../shared/services/settings/rules.ts";
+import { updateSettings } from "../../../shared/services/settings/update.ts";
+import { confirmationDoc, confirmed } from "../../confirmation.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+const RESET_SETTINGS = { action: "reset-settings" } as const;
+const SettingsSchema = v.record(v.string(), v.unknown());
+const OAuthSchema = v.object({
+  providers: v.record(
+    v.string(),
+    v.object({ client_id: v.nullable(v.string()), issuer: v.nullable(v.string()), enabled: v.boolean(), client_secret_set: v.boolean() }),
+  ),
+});
+
+export function settingsRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/settings", tag: "settings", scope: SETTINGS_READ_SCOPE,
+      summary: "Every application setting with its value (defaults for those never set)",
+      response: { schema: SettingsSchema },
+    },
+    async (c) => c.json(await getSettings({ ctx: serviceContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "put", path: "/api/v1/settings", tag: "settings", scope: SETTINGS_WRITE_SCOPE,
+      summary: "Change settings: only the keys given change (null restores a key's default)",
+      description: "Merges like a PATCH. Unknown keys answer 422 naming each; telemetry_warm_days must stay above telemetry_hot_days.",
+      body: SettingsPatchSchema, response: { schema: SettingsSchema },
+    },
+    async (c, { body }) => c.json(await updateSettings({ ctx: serviceContext(c), input: body })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/settings/reset", tag: "settings", scope: SETTINGS_WRITE_SCOPE,
+      summary: "Put every setting of GET /settings back to its default",
+      description: `${confirmationDoc(RESET_SETTINGS)} OAuth, SMTP and the other settings with routes of their own are not touched.`,
+      response: { schema: SettingsSchema }, errors: [409, 428],
+    },
+    async (c) => confirmed(c, RESET_SETTINGS, (ctx) => resetSettings({ ctx })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/settings/oauth", tag: "settings", scope: SETTINGS_READ_SCOPE,
+      summary: "OAuth/OIDC providers (client secrets are never shown: client_secret_set says whether one is stored)",
+      response: { schema: OAuthSchema },
+    },
+    async (c) => c.json(await getOAuthSettings({ ctx: serviceContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "patch", path: "/api/v1/settings/oauth", tag: "settings", scope: SETTINGS_WRITE_SCOPE,
+      summary: "Add, change or remove OAuth/OIDC providers ({providers: {name: {...} | null}})",
+      description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id and issuer.",
+      body: OAuthPatchSchema, response: { schema: OAuthSchema },
+    },
+    async (c, { body }) => c.json(await updateOAuthSettings({ ctx: serviceContext(c), input: body })),
+  );
+}

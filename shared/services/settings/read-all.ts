@@ -1,0 +1,26 @@
+// GET /settings: every application setting with its effective value (the stored one, or the default
+// when unset or no longer valid). No setting of this list is a secret; secrets live elsewhere.
+import { inArray } from "drizzle-orm";
+import type { Db } from "../../db/database.ts";
+import { appSettings } from "../../db/schema/index.ts";
+import type { SettingKey } from "../../settings/defaults.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireScope } from "../verb.ts";
+import { effectiveValue, SETTING_KEYS } from "./rules.ts";
+
+export const SETTINGS_READ_SCOPE = "read:settings";
+/** Changing settings is an administrator's job. */
+export const SETTINGS_WRITE_SCOPE = "admin:*";
+
+export type Settings = Record<SettingKey, unknown>;
+
+export async function readAllSettings(db: Db): Promise<Settings> {
+  const rows = await db.select().from(appSettings).where(inArray(appSettings.key, SETTING_KEYS));
+  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  return Object.fromEntries(SETTING_KEYS.map((k) => [k, effectiveValue(k, stored.get(k))])) as Settings;
+}
+
+export async function getSettings({ ctx }: { ctx: ServiceContext }): Promise<Settings> {
+  requireScope(ctx, SETTINGS_READ_SCOPE);
+  return readAllSettings(ctx.db);
+}

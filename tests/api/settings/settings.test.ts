@@ -1,0 +1,194 @@
+// GET/PUT /settings, POST /settings/reset and /settings/oauth: validation, merge semantics, audit
+// diffs, write-only client secrets, and the first-run gate (spec 5.4).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SETTING_DEFAULTS } from "../../../shared/settings/defaults.ts";
+import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { confirmHeaders, createHarness, type Harness, json } from "../audit/harness.ts";
+
+let h: Harness;
+let fresh: TestApp;
+beforeAll(async () => {
+  h = await createHarness();
+  fresh = await createTestApp({ SVC_SETUP_TOKEN: "settings-first-run" });
+});
+afterAll(async () => {
+  await h?.t.close();
+  await fresh?.close();
+});
+
+const put = (body: unknown, token?: string) => h.call("/api/v1/settings", { method: "PUT", ...json(body), ...(token === undefined ? {} : { token }) });
+const patchOAuth = (body: unknown, token?: string) => h.call("/api/v1/settings/oauth", { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
+
+describe("GET /settings", () => {
+  it("answers every key with its default when nothing is stored", async () => {
+    const res = await h.call("/api/v1/settings", { token: h.viewerToken });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(SETTING_DEFAULTS);
+  });
+
+  it("shows a stored value, and the default for a stored value that is no longer valid", async () => {
+    await h.t.sql`insert into app_settings (key, value) values ('session_timeout_hours', '48'), ('lockout_minutes', '"soon"')`;
+    const body = await (await h.call("/api/v1/settings")).json();
+    expect(body.session_timeout_hours).toBe(48);
+    expect(body.lockout_minutes).toBe(SETTING_DEFAULTS.lockout_minutes);
+    await h.t.sql`delete from app_settings where key in ('session_timeout_hours', 'lockout_minutes')`;
+  });
+
+  it("needs a credential once an administrator exists", async () => {
+    expect((await h.call("/api/v1/settings", { token: "" })).status).toBe(401);
+  });
+});
+
+describe("PUT /settings", () => {
+  it("changes only the keys given and audits their before and after", async () => {
+    const res = await put({ session_timeout_hours: 12, allow_registration: true });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ session_timeout_hours: 12, allow_registration: true, lockout_threshold: 5 });
+    const [entry] = await h.t.sql`select actor_id, diff from audit_log where action = 'settings.updated' order by id desc limit 1`;
+    expect(entry).toMatchObject({
+      actor_id: h.adminId,
+      diff: { before: { session_timeout_hours: 24, allow_registration: false }, after: { session_timeout_hours: 12, allow_registration: true } },
+    });
+    expect((await (await h.call("/api/v1/settings")).json()).session_timeout_hours).toBe(12);
+  });
+
+  it("accepts the whole read shape back; unchanged keys are not audited", async () => {
+    const whole = await (await h.call("/api/v1/settings")).json();
+    const before = await h.t.sql`select count(*)::int as n from audit_log where action = 'settings.updated'`;
+    expect((await put(whole)).status).toBe(200);
+    const after = await h.t.sql`select count(*)::int as n from audit_log where action = 'settings.updated'`;
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it("null puts a key back to its default", async () => {
+    const body = await (await put({ session_timeout_hours: null })).json();
+    expect(body.session_timeout_hours).toBe(24);
+    expect(await h.t.sql`select 1 from app_settings where key = 'session_timeout_hours'`).toHaveLength(0);
+  });
+
+  it("refuses out-of-range and wrongly typed values with 422 per field, changing nothing", async () => {
+    const cases: [string, unknown][] = [
+      ["rate_limit_profile", "turbo"],
+      ["session_timeout_hours", 0],
+      ["session_timeout_hours", 721],
+      ["session_timeout_hours", 1.5],
+      ["lockout_threshold", 101],
+      ["lockout_minutes", 1441],
+      ["telemetry_hot_days", 366],
+      ["telemetry_warm_days", 3651],
+      ["allow_registration", "yes"],
+      ["registration_default_role", "admin"],
+    ];
+    for (const [key, value] of cases) {
+      const res = await put({ lockout_threshold: 3, [key]: value });
+      expect(res.status, `${key}=${value}`).toBe(422);
+      expect(Object.keys((await res.json()).fields), `${key}=${value}`).toEqual([key]);
+    }
+    expect((await (await h.call("/api/v1/settings")).json()).lockout_threshold).toBe(5);
+  });
+
+  it("names every unknown key", async () => {
+    const res = await put({ lockout_threshold: 3, colour: "red", oauth: {} });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(Object.keys(body.fields).sort()).toEqual(["colour", "oauth"]);
+    expect(body.detail[0]).toMatchObject({ loc: ["body", "colour"] });
+    expect(body.fields.colour).toMatch(/Unknown/);
+    expect((await (await h.call("/api/v1/settings")).json()).lockout_threshold).toBe(5);
+  });
+
+  it("keeps telemetry_hot_days below telemetry_warm_days, against the stored values too", async () => {
+    expect((await put({ telemetry_hot_days: 30, telemetry_warm_days: 30 })).status).toBe(422);
+    expect((await put({ telemetry_hot_days: 30 })).status).toBe(422); // warm is 30 (default)
+    expect((await put({ telemetry_warm_days: 90 })).status).toBe(200);
+    expect((await put({ telemetry_hot_days: 30 })).status).toBe(200);
+    const res = await put({ telemetry_warm_days: 10 });
+    expect(res.status).toBe(422);
+    expect((await res.json()).fields).toHaveProperty("telemetry_warm_days");
+  });
+
+  it("rejects a body that is not an object, and a viewer", async () => {
+    expect((await h.call("/api/v1/settings", { method: "PUT", ...json([1, 2]) })).status).toBe(422);
+    expect((await put({ lockout_threshold: 3 }, h.viewerToken)).status).toBe(403);
+    expect((await put({ lockout_threshold: 3 }, "")).status).toBe(401);
+  });
+});
+
+describe("POST /settings/reset", () => {
+  it("needs confirmation, then puts every key back to its default and audits it", async () => {
+    expect((await h.call("/api/v1/settings/reset", { method: "POST" })).status).toBe(428);
+    const res = await h.call("/api/v1/settings/reset", { method: "POST", headers: confirmHeaders("reset-settings", "settings-reset-0001") });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(SETTING_DEFAULTS);
+    const [entry] = await h.t.sql`select diff from audit_log where action = 'settings.reset'`;
+    expect(entry!.diff).toMatchObject({ before: { telemetry_hot_days: 30, telemetry_warm_days: 90 }, after: { telemetry_hot_days: 7, telemetry_warm_days: 30 } });
+  });
+});
+
+describe("/settings/oauth", () => {
+  it("starts empty", async () => {
+    expect(await (await h.call("/api/v1/settings/oauth")).json()).toEqual({ providers: {} });
+  });
+
+  it("stores a provider; the client secret is write-only and never in a response, a log or the audit", async () => {
+    const res = await patchOAuth({ providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret: "s3cret-value-xyz" } } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain("s3cret-value-xyz");
+    expect(JSON.parse(text)).toEqual({ providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret_set: true } } });
+    const read = await (await h.call("/api/v1/settings/oauth", { token: h.viewerToken })).text();
+    expect(read).not.toContain("s3cret-value-xyz");
+    const audit = await h.t.sql`select diff::text as d from audit_log where action = 'settings.oauth_updated'`;
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.d).not.toContain("s3cret-value-xyz");
+    const settingsRow = await h.t.sql`select value::text as v from app_settings where key = 'oauth'`;
+    expect(settingsRow[0]!.v).not.toContain("s3cret-value-xyz");
+  });
+
+  it("merges: fields not given stay, client_secret_set sent back is ignored, null removes", async () => {
+    const body = await (await patchOAuth({ providers: { github: { enabled: false, client_secret_set: false }, gitlab: { client_id: "gl" } } })).json();
+    expect(body.providers.github).toEqual({ client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: true });
+    expect(body.providers.gitlab).toEqual({ client_id: "gl", issuer: null, enabled: false, client_secret_set: false });
+    const cleared = await (await patchOAuth({ providers: { github: { client_secret: null }, gitlab: null } })).json();
+    expect(cleared).toEqual({ providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: false } } });
+    expect(await h.t.sql`select 1 from server_secrets where name like 'oauth.%'`).toHaveLength(0);
+  });
+
+  it("refuses bad input with 422 and changes nothing", async () => {
+    const bad: unknown[] = [
+      { providers: { GitHub: { client_id: "x" } } },
+      { providers: { github: { issuer: "not a url" } } },
+      { providers: { github: { issuer: "ftp://example.com" } } },
+      { providers: { github: { scopes: ["x"] } } },
+      { providers: { okta: { enabled: true } } },
+      { github: {} },
+    ];
+    for (const b of bad) expect((await patchOAuth(b)).status, JSON.stringify(b)).toBe(422);
+    expect(Object.keys((await (await h.call("/api/v1/settings/oauth")).json()).providers)).toEqual(["github"]);
+  });
+
+  it("is written by administrators only", async () => {
+    expect((await patchOAuth({ providers: {} }, h.viewerToken)).status).toBe(403);
+    expect((await h.call("/api/v1/settings/oauth", { token: "" })).status).toBe(401);
+  });
+});
+
+describe("before first run (spec 5.4)", () => {
+  it("GET /settings and PATCH /settings/oauth are open; everything else here answers 401", async () => {
+    const get = await fresh.app.request("/api/v1/settings");
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual(SETTING_DEFAULTS);
+    expect((await fresh.app.request("/api/v1/settings", { method: "HEAD" })).status).toBe(200);
+    const patch = await fresh.app.request("/api/v1/settings/oauth", {
+      method: "PATCH",
+      ...json({ providers: { oidc: { client_id: "first-run", issuer: "https://id.example.com", enabled: true } } }),
+    });
+    expect(patch.status).toBe(200);
+    const [entry] = await fresh.sql`select actor_id, role_at_time from audit_log where action = 'settings.oauth_updated'`;
+    expect(entry).toEqual({ actor_id: null, role_at_time: "admin" });
+    expect((await fresh.app.request("/api/v1/settings/oauth")).status).toBe(401);
+    expect((await fresh.app.request("/api/v1/settings", { method: "PUT", ...json({ lockout_threshold: 3 }) })).status).toBe(401);
+    expect((await fresh.app.request("/api/v1/logs")).status).toBe(401);
+  });
+});
