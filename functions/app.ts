@@ -8,12 +8,14 @@ import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
+import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
+import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { meRoutes } from "./routes/users/me-routes.ts";
@@ -37,6 +39,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   meRoutes(app);
   selfRoutes(app);
   settingsRoutes(app);
+  logRoutes(app);
+  auditAdminRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

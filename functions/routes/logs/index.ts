@@ -1,0 +1,59 @@
+// The audit log: GET /logs (filtered list), GET /logs/actions, GET /logs/stream (SSE) and DELETE /logs
+// (high-impact: confirmation headers, a verified backup, and a new chain).
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { deleteLogs } from "../../../shared/services/audit/delete-logs.ts";
+import { AUDIT_SCOPE } from "../../../shared/services/audit/entry.ts";
+import { listAuditActions } from "../../../shared/services/audit/list-actions.ts";
+import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts";
+import { confirmationDoc, confirmed } from "../../confirmation.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { AuditPageSchema, LogQuery } from "./schemas.ts";
+import { logStreamRoute } from "./stream.ts";
+
+const DELETE_LOGS = { action: "delete-logs", requiresBackup: true } as const;
+const Reason = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)));
+
+export function logRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/logs", tag: "logs", scope: AUDIT_SCOPE,
+      summary: "The audit log, filtered and paged (newest first by default)",
+      description: "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
+      query: LogQuery, response: { schema: AuditPageSchema },
+    },
+    async (c, { query }) => c.json(await listAuditEntries({ ctx: serviceContext(c), input: query })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/logs/actions", tag: "logs", scope: AUDIT_SCOPE,
+      summary: "Every action name in the audit log with its number of entries",
+      response: { schema: v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() }) },
+    },
+    async (c) => c.json(await listAuditActions({ ctx: serviceContext(c) })),
+  );
+
+  logStreamRoute(app);
+
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/logs", tag: "logs", scope: AUDIT_SCOPE,
+      summary: "Delete every audit entry; the deletion becomes the first entry of a new chain",
+      description: `${confirmationDoc(DELETE_LOGS)} The reason (?reason= or body {reason}) is recorded.`,
+      query: v.object({ reason: Reason }),
+      body: v.optional(v.object({ reason: Reason })),
+      response: { schema: v.object({ deleted_count: v.number(), reason: v.nullable(v.string()), detail: v.string() }) },
+      errors: [409, 428],
+    },
+    async (c, { query, body }) => {
+      const reason = query.reason ?? body?.reason ?? null;
+      return confirmed(c, DELETE_LOGS, (ctx) => deleteLogs({ ctx, input: { reason } }));
+    },
+  );
+}

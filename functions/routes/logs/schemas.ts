@@ -1,0 +1,67 @@
+// Query and response schemas of the audit-log routes (GET /logs, the stream and the admin audit
+// reads), on the shared list contract; audit lists run newest first by default.
+import * as v from "valibot";
+import { IdParam } from "../../../shared/schemas/fields.ts";
+import { IntFilter, Limit, listQuery, listResponse, Offset, TextFilter } from "../../../shared/schemas/list-query.ts";
+import { AUDIT_LEVELS, AUDIT_SORTS } from "../../../shared/services/audit/list-entries.ts";
+
+const When = v.pipe(
+  v.string(),
+  v.check((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), "Use an ISO 8601 date or timestamp (2026-01-31T12:00:00Z)."),
+  v.transform((s) => new Date(s)),
+);
+const NewestFirst = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "desc");
+
+export const Paging = v.object({ limit: Limit, offset: Offset, direction: NewestFirst });
+export const UserId = IdParam("user_id");
+
+export const LogQuery = listQuery(
+  AUDIT_SORTS,
+  {
+    direction: NewestFirst,
+    level: v.optional(v.picklist(AUDIT_LEVELS, `Must be one of: ${AUDIT_LEVELS.join(", ")}.`)),
+    category: TextFilter,
+    action: TextFilter,
+    actor_id: IntFilter,
+    entity_type: TextFilter,
+    entity_id: TextFilter,
+    since: v.optional(When),
+    until: v.optional(When),
+  },
+  "timestamp",
+);
+
+/** GET /logs/stream: how many recent entries to send first, and how long to keep the stream open. */
+export const StreamQuery = v.object({
+  limit: Limit,
+  max_seconds: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}$/, "Must be a whole number."), v.transform(Number), v.minValue(1), v.maxValue(3600, "max_seconds is at most 3600.")),
+    "300",
+  ),
+});
+
+export const AuditEntrySchema = v.object({
+  id: v.number(),
+  timestamp: v.string(),
+  level: v.string(),
+  category: v.string(),
+  action: v.string(),
+  actor_id: v.nullable(v.number()),
+  actor_email: v.nullable(v.string()),
+  role_at_time: v.nullable(v.string()),
+  entity_type: v.nullable(v.string()),
+  entity_id: v.nullable(v.string()),
+  diff: v.unknown(),
+  ip_address: v.nullable(v.string()),
+  previous_hash: v.nullable(v.string()),
+  log_hash: v.string(),
+});
+
+export const AuditPageSchema = listResponse(AuditEntrySchema);
+
+export const ChainVerificationSchema = v.object({
+  valid: v.boolean(),
+  first_failure_id: v.nullable(v.number()),
+  message: v.string(),
+  checked_count: v.number(),
+});
