@@ -61,6 +61,9 @@ export function healthRoutes(app: Hono<AppEnv>): void {
       const body: Record<string, unknown> = {
         state: s.state, ready: s.ready, uptime_s: uptime(c), checks: s.checks, health: s.health, degraded: s.degraded,
       };
+      // Spec 9.2: the version only for a caller who presented a valid credential.
+      const actor = c.get("actor");
+      if (actor && actor.kind !== "first_run") body.version = c.get("deps").config.version;
       return c.json(body, s.ready ? 200 : 503);
     },
   );
