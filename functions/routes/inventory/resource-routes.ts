@@ -32,6 +32,8 @@ export interface ResourceRouteOptions<Api, Q extends AnySchema> {
   query: Q;
   /** What deleting does to the things that point at the row (409 or unlink), for the DELETE description. */
   deleteDescription?: string;
+  /** Rules of the writable fields or of who may write, for the create/patch/put descriptions. */
+  writeDescription?: string;
   /** Turns the parsed list query's filters into conditions. */
   filters?: (query: v.InferOutput<Q>) => (SQL | undefined)[];
 }
@@ -63,7 +65,7 @@ export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: R
 
   route(
     app,
-    { method: "post", path: basePath, tag, summary: `Create a ${noun[0]}`, scope: verbs.scopes.write, body: o.create, response: { status: 201, schema: o.item }, errors: [409] },
+    { method: "post", path: basePath, tag, summary: `Create a ${noun[0]}`, scope: verbs.scopes.write, description: o.writeDescription, body: o.create, response: { status: 201, schema: o.item }, errors: [409] },
     async (c, { body }) => withEtag(c, await verbs.create({ ctx: serviceContext(c), input: body as Record<string, unknown> }), 201),
   );
 
@@ -76,7 +78,7 @@ export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: R
   const update = (body: AnySchema, method: "patch" | "put", summary: string) =>
     route(
       app,
-      { method, path: idPath, tag, summary, scope: verbs.scopes.write, params, body, response: { schema: o.item }, errors: [409, 412] },
+      { method, path: idPath, tag, summary, scope: verbs.scopes.write, description: o.writeDescription, params, body, response: { schema: o.item }, errors: [409, 412] },
       async (c, { params: p, body: b }) =>
         withEtag(c, await verbs.update({ ctx: serviceContext(c), id: id(p), input: b as Record<string, unknown>, ifMatch: ifMatch(c) })),
     );
