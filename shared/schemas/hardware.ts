@@ -26,7 +26,7 @@ const writable = {
   notes: OptionalText(10_000),
   tags: Tags,
 };
-const readOnly = ["environment_name", "effective_status"];
+const readOnly = ["environment_name", "effective_status", "status_changed_at"];
 
 export const HardwareCreate = writeBody(writable, readOnly);
 export const HardwarePatch = patchBody(writable, readOnly);
@@ -43,6 +43,7 @@ export const Hardware = v.object({
   ip_address: v.nullable(v.string()),
   mac_address: v.nullable(v.string()),
   status: v.string(),
+  status_changed_at: v.nullable(v.string()),
   status_override: v.nullable(v.string()),
   effective_status: v.string(),
   location: v.nullable(v.string()),

@@ -4,3 +4,4 @@ export * from "./foundation.ts";
 export * from "./identity.ts";
 export * from "./inventory.ts";
 export * from "./content.ts";
+export * from "./telemetry.ts";

@@ -4,7 +4,7 @@
 // carries optimistic concurrency (ETag / If-Match).
 import { sql } from "drizzle-orm";
 import { check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { timestamps } from "./columns.ts";
+import { timestamps, tz } from "./columns.ts";
 
 const versioned = { version: integer("version").notNull().default(1) };
 const tagsColumn = { tags: text("tags").array().notNull().default(sql`'{}'::text[]`) };
@@ -60,6 +60,8 @@ export const hardware = pgTable(
     ip_address: text("ip_address"),
     mac_address: text("mac_address"),
     status: text("status").notNull().default("unknown"),
+    /** When `status` last changed: the status worker's "offline for more than 5 minutes" reads it. */
+    status_changed_at: tz("status_changed_at"),
     status_override: text("status_override"),
     location: text("location"),
     u_height: integer("u_height"),

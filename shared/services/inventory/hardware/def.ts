@@ -20,6 +20,11 @@ export const hardwareDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [hardware.name, hardware.ip_address, hardware.role, hardware.vendor, hardware.model],
   },
+  // A status change records when it happened: the status worker's "offline for more than 5 minutes".
+  async toValues(s, input, existing) {
+    const changed = input.status !== undefined && input.status !== existing?.status;
+    return changed ? { ...input, status_changed_at: s.now } : input;
+  },
   async beforeDelete(s, row) {
     const id = row.id;
     const [cus, svcs, sts] = await Promise.all([
@@ -53,6 +58,7 @@ function presentOne(r: Row, envs: Map<number, string>) {
     ip_address: r.ip_address,
     mac_address: r.mac_address,
     status: r.status,
+    status_changed_at: iso(r.status_changed_at),
     status_override: r.status_override,
     effective_status: r.status_override ?? r.status,
     location: r.location,
