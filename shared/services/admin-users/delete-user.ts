@@ -1,0 +1,33 @@
+// DELETE /admin/users/{id} and DELETE /users/{id}. High-impact: the route runs this behind the
+// confirmation headers (functions/confirmation.ts). Never the caller's own account, never the last active
+// administrator. Sessions, tokens and backup codes go with the row (foreign keys cascade); the audit
+// history stays.
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireScope, runInTransaction } from "../verb.ts";
+import { assertAnotherAdminRemains } from "./last-admin.ts";
+import { lockUser } from "./user-rows.ts";
+
+export const DELETE_USER_ACTION = "delete-user";
+
+export async function deleteUser({ ctx, input }: { ctx: ServiceContext; input: { userId: number } }): Promise<{ detail: string; id: number }> {
+  requireScope(ctx, "admin:*");
+  if (ctx.actor?.userId === input.userId)
+    throw new ApiError(409, "CONFLICT", "You cannot delete your own account here; ask another administrator.");
+  return runInTransaction(ctx, {}, async (s) => {
+    const before = await lockUser(s.tx, input.userId);
+    await assertAnotherAdminRemains(s.tx, before, "deleted");
+    await s.tx.delete(users).where(eq(users.id, before.id));
+    s.audit({
+      action: "user.deleted",
+      category: "security",
+      level: "warning",
+      entity_type: "user",
+      entity_id: before.id,
+      diff: { before: { email: before.email, display_name: before.display_name, role: before.role, is_active: before.is_active } },
+    });
+    return { detail: `User ${before.id} was deleted.`, id: before.id };
+  });
+}
