@@ -9,6 +9,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
+import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
@@ -19,6 +20,7 @@ import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { meRoutes } from "./routes/users/me-routes.ts";
+import { userRoutes } from "./routes/users/user-routes.ts";
 
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -41,6 +43,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   settingsRoutes(app);
   logRoutes(app);
   auditAdminRoutes(app);
+  adminUsersRoutes(app);
+  userRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

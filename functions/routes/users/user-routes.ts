@@ -1,0 +1,44 @@
+// /users/{id}: read (administrators anyone, others only themselves), change and delete (administrators,
+// the same verbs and rules as /admin/users/{id}). The id is digits only, so /users/me stays its own route.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { getUser } from "../../../shared/services/admin-users/get-user.ts";
+import { IdParam } from "../../../shared/schemas/fields.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { AdminUser, DELETE_USER_DOC, patchUser, removeUser, UserPatch } from "../admin/users-routes.ts";
+import { PublicUser } from "../auth/schemas.ts";
+
+const PATH = "/api/v1/users/:id{[0-9]+}";
+const Params = IdParam("id");
+
+export function userRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: PATH, tag: "users", scope: "read:*",
+      summary: "A user: administrators read anyone, everyone else only themselves",
+      params: Params, response: { schema: v.union([AdminUser, PublicUser]) },
+    },
+    async (c, { params }) => c.json(await getUser({ ctx: serviceContext(c), input: { userId: params.id! } })),
+  );
+
+  route(
+    app,
+    {
+      method: "patch", path: PATH, tag: "users", scope: "admin:*",
+      summary: "Change a user (as PATCH /admin/users/{user_id})",
+      params: Params, body: UserPatch, response: { schema: AdminUser }, errors: [409],
+    },
+    async (c, { params, body }) => patchUser(c, params.id!, body),
+  );
+
+  route(
+    app,
+    {
+      method: "delete", path: PATH, tag: "users", scope: "admin:*", params: Params, ...DELETE_USER_DOC,
+    },
+    async (c, { params }) => removeUser(c, params.id!),
+  );
+}
