@@ -9,8 +9,10 @@ import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
+import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
+import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
 import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
@@ -43,6 +45,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   settingsRoutes(app);
   logRoutes(app);
   auditAdminRoutes(app);
+  adminInvitesRoutes(app);
+  inviteAcceptRoutes(app);
   adminUsersRoutes(app);
   userRoutes(app);
 

@@ -1,0 +1,32 @@
+// GET /admin/invites: invites with their state, searchable by e-mail (DESIGN.md 3 list contract).
+import { eq, sql } from "drizzle-orm";
+import { invites } from "../../db/schema/index.ts";
+import type { ListParams } from "../../schemas/list-query.ts";
+import type { ServiceContext } from "../context.ts";
+import { type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
+import { requireScope } from "../verb.ts";
+import { type InviteRow, type InviteStatus, inviteStatusIs, type PublicInvite, publicInvite } from "./invite-rows.ts";
+
+export const INVITE_SORTS = ["created_at", "email", "role", "expires_at"] as const;
+
+export interface ListInvitesInput extends ListParams {
+  status?: InviteStatus | undefined;
+  role?: string | undefined;
+}
+
+const SPEC: ListSpec = {
+  table: invites,
+  id: invites.id,
+  sortable: { created_at: invites.created_at, email: sql`lower(${invites.email})`, role: invites.role, expires_at: invites.expires_at },
+  search: [invites.email],
+};
+
+export async function listInvites({ ctx, input }: { ctx: ServiceContext; input: ListInvitesInput }): Promise<ListPage<PublicInvite>> {
+  requireScope(ctx, "admin:*");
+  const now = ctx.clock.now();
+  const page = await listPage<InviteRow>(ctx.db, SPEC, input, [
+    input.status ? inviteStatusIs(input.status, now) : undefined,
+    input.role !== undefined ? eq(invites.role, input.role) : undefined,
+  ]);
+  return { ...page, items: page.items.map((r) => publicInvite(r, now)) };
+}
