@@ -11,6 +11,7 @@ import { Lifecycle } from "../../shared/lifecycle.ts";
 import { jsonLogger } from "../../shared/logger.ts";
 import { createRateLimiter } from "../../shared/ratelimit/create-limiter.ts";
 import { packageAssets } from "./assets.ts";
+import { BackgroundTasks } from "./background.ts";
 import { fileAvatarStore } from "./avatar-store.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { nodePeerAddress } from "./peer-address.ts";
@@ -21,6 +22,8 @@ export interface NodeRuntime {
   deps: Deps & { lifecycle: Lifecycle };
   database: NodeDatabase;
   redis?: Redis;
+  /** Sidecar work (scheduler, workers) stopped before the database closes. */
+  background: BackgroundTasks;
   close(): Promise<void>;
 }
 
@@ -75,9 +78,11 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     }),
     peerAddress: nodePeerAddress,
   };
+  const background = new BackgroundTasks(logger);
   const close = async () => {
+    await background.stopAll();
     redis?.disconnect();
     await database.provider.close();
   };
-  return { deps, database, ...(redis ? { redis } : {}), close };
+  return { deps, database, ...(redis ? { redis } : {}), background, close };
 }
