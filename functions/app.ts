@@ -1,9 +1,13 @@
 // The functions app: stateless HTTP handlers over web-standard APIs, the same on Node and workerd.
-// Middleware order (DESIGN.md 2): request id -> error envelope -> write-admission guard -> route.
+// Middleware order (DESIGN.md 2): request id -> error envelope -> write-admission guard -> body limit
+// -> authentication -> CSRF -> rate limit -> route (access and scope are enforced per route).
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./deps.ts";
 import { notFound, onError } from "./errors.ts";
+import { authenticate } from "./middleware/authenticate.ts";
+import { clientAddress } from "./middleware/client-address.ts";
 import { limitBody } from "./middleware/body-limit.ts";
+import { csrf } from "./middleware/csrf.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
@@ -14,10 +18,14 @@ import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
 import { selfRoutes } from "./routes/auth/self-routes.ts";
+import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
+import { graphRoutes } from "./routes/inventory/graph.ts";
+import { hardwareRoutes } from "./routes/inventory/hardware.ts";
+import { searchRoutes } from "./routes/inventory/search.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
@@ -29,26 +37,35 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.onError(onError);
   app.notFound(notFound);
   app.use("*", requestContext(deps));
+  app.use("*", clientAddress(deps));
   app.use("/api/*", writeGuard);
   app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES));
+  app.use("/api/*", authenticate);
+  app.use("/api/*", csrf);
   // Last before the routes (DESIGN.md 2): authentication and CSRF are inserted before this line.
-  app.use("/api/*", rateLimit(deps));
+  app.use("/api/*", rateLimit());
 
   healthRoutes(app);
   goneRoutes(app);
   bootstrapRoutes(app);
+  sessionRoutes(app);
   mfaRoutes(app);
+  selfRoutes(app);
+  meRoutes(app);
   tokenRoutes(app);
   rolesRoutes(app);
-  meRoutes(app);
-  selfRoutes(app);
-  settingsRoutes(app);
   logRoutes(app);
   auditAdminRoutes(app);
+  adminUsersRoutes(app);
   adminInvitesRoutes(app);
   inviteAcceptRoutes(app);
-  adminUsersRoutes(app);
   userRoutes(app);
+  settingsRoutes(app);
+
+  hardwareRoutes(app);
+  graphRoutes(app);
+  searchRoutes(app);
+
 
   documentRoutes(app, deps.config.version);
   return app;
