@@ -21,6 +21,7 @@ import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
+import { docsRoutes } from "./routes/content/docs.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
@@ -29,6 +30,7 @@ import { searchRoutes } from "./routes/inventory/search.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
+import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { meRoutes } from "./routes/users/me-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 
@@ -65,6 +67,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   hardwareRoutes(app);
   graphRoutes(app);
   searchRoutes(app);
+
+  docsRoutes(app);
+  staticUploadRoutes(app);
 
 
   documentRoutes(app, deps.config.version);

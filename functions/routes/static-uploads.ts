@@ -1,0 +1,36 @@
+// Static mounts of uploaded files (spec 4.6: outside /api and outside the OpenAPI document): GET
+// /uploads/<kind>/<name>, /branding/<name> and /favicon.ico, from the `uploads` table. /user-icons is
+// served from the avatar store by functions/routes/auth/self-routes.ts.
+// Raster images are shown inline; anything else (SVG above all) only as a sandboxed download.
+import type { Context, Hono } from "hono";
+import { ApiError } from "../../shared/errors.ts";
+import { isRasterImage } from "../../shared/services/uploads/image-kinds.ts";
+import { readUpload } from "../../shared/services/uploads/read-upload.ts";
+import type { AppEnv } from "../deps.ts";
+
+async function serve(c: Context<AppEnv>, kind: string, name: string): Promise<Response> {
+  const file = await readUpload({ db: c.get("db"), kind, name });
+  const headers: Record<string, string> = {
+    "Content-Type": file.content_type,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "public, max-age=3600",
+    ETag: `"${file.sha256}"`,
+  };
+  if (!isRasterImage(file.content_type)) {
+    headers["Content-Disposition"] = "attachment";
+    headers["Content-Security-Policy"] = "sandbox";
+  }
+  const tags = (c.req.header("if-none-match") ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
+  if (tags.includes(headers.ETag!) || tags.includes("*")) return c.body(null, 304, headers);
+  return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
+}
+
+export function staticUploadRoutes(app: Hono<AppEnv>): void {
+  app.get("/uploads/:kind/:name", (c) => serve(c, c.req.param("kind"), c.req.param("name")));
+  app.get("/branding/:name", (c) => serve(c, "branding", c.req.param("name")));
+  app.get("/favicon.ico", (c) =>
+    serve(c, "branding", "favicon").catch((e: unknown) => {
+      throw e instanceof ApiError && e.status === 404 ? ApiError.notFound("Favicon", "/favicon.ico") : e;
+    }),
+  );
+}
