@@ -8,15 +8,20 @@ import { publicUser } from "../auth/public-user.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
+/** False for ids a serial column cannot hold (the path accepts 10 digits): those are simply not found. */
+export function fitsSerial(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+}
+
 /** The user row, locked for the rest of the transaction so concurrent changes queue behind it; 404 when absent. */
 export async function lockUser(tx: Db, id: number): Promise<UserRow> {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).for("update");
+  const [row] = fitsSerial(id) ? await tx.select().from(users).where(eq(users.id, id)).for("update") : [];
   if (!row) throw ApiError.notFound("User", id);
   return row;
 }
 
 export async function findUser(db: Db, id: number): Promise<UserRow> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
+  const [row] = fitsSerial(id) ? await db.select().from(users).where(eq(users.id, id)) : [];
   if (!row) throw ApiError.notFound("User", id);
   return row;
 }

@@ -3,6 +3,7 @@ import { and, eq, gt, isNotNull, isNull, lte, ne, type SQL, sql } from "drizzle-
 import type { Db } from "../../db/database.ts";
 import { invites } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
+import { fitsSerial } from "../admin-users/user-rows.ts";
 
 export type InviteRow = typeof invites.$inferSelect;
 export const INVITE_STATUSES = ["pending", "accepted", "revoked", "expired"] as const;
@@ -38,7 +39,7 @@ export function publicInvite(row: InviteRow, now: Date) {
 export type PublicInvite = ReturnType<typeof publicInvite>;
 
 export async function lockInvite(tx: Db, id: number): Promise<InviteRow> {
-  const [row] = await tx.select().from(invites).where(eq(invites.id, id)).for("update");
+  const [row] = fitsSerial(id) ? await tx.select().from(invites).where(eq(invites.id, id)).for("update") : [];
   if (!row) throw ApiError.notFound("Invite", id);
   return row;
 }

@@ -164,6 +164,7 @@ describe("PATCH /admin/invites/{id}", () => {
     const missing = await a.req("PATCH", "/api/v1/admin/invites/99999", a.admin, { revoke: true });
     expect(missing.status).toBe(404);
     expect((await missing.json()).detail).toBe("Invite 99999 was not found.");
+    expect((await a.req("PATCH", "/api/v1/admin/invites/9999999999", a.admin, { revoke: true })).status).toBe(404);
   });
 
   it("extending an expired invite while another is open for the address is a conflict", async () => {

@@ -166,6 +166,8 @@ describe("PATCH /admin/users/{id} and the last administrator", () => {
     expect((await call(`/api/v1/admin/users/${viewer.id}`, "PATCH", admin.token, { role: "wizard" })).status).toBe(422);
     expect((await call(`/api/v1/admin/users/${viewer.id}`, "PATCH", admin.token, { email: "Editor@example.com" })).status).toBe(409);
     expect((await call("/api/v1/admin/users/abc", "PATCH", admin.token, { role: "viewer" })).status).toBe(422);
+    // Beyond what the id column can hold is just another unknown id, not a database error.
+    expect((await call("/api/v1/admin/users/9999999999/unlock", "POST", admin.token)).status).toBe(404);
   });
 
   it("the last active administrator can be neither demoted nor deactivated nor deleted", async () => {
