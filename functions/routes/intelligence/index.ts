@@ -1,0 +1,64 @@
+// [intelligence] spec 4.1: bare arrays and objects exactly as the spec names them.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { ASSET_TYPES } from "../../../shared/domain/blast-radius.ts";
+import { getBlastRadius, listCapacityForecasts, listRecommendations } from "../../../shared/services/intelligence/read.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+const Item = v.object({ asset_type: v.picklist(ASSET_TYPES), asset_id: v.number(), name: v.string(), status: v.nullable(v.string()) });
+const BlastRadius = v.object({
+  root_asset: Item,
+  impacted_hardware: v.array(Item),
+  impacted_compute_units: v.array(Item),
+  impacted_services: v.array(Item),
+  impacted_storage: v.array(Item),
+  total_impact_count: v.number(),
+  summary: v.string(),
+});
+const Forecast = v.object({
+  id: v.number(), hardware_id: v.number(), metric: v.string(), slope_per_day: v.number(), current_value: v.number(),
+  projected_full_at: v.nullable(v.string()), warning_threshold_days: v.number(), evaluated_at: v.string(),
+});
+const Recommendation = v.object({
+  id: v.number(), asset_type: v.string(), asset_id: v.number(), classification: v.picklist(["under_provisioned", "over_provisioned", "balanced"]),
+  cpu_avg_pct: v.number(), cpu_peak_pct: v.number(), mem_avg_pct: v.number(), recommendation: v.string(), evaluated_at: v.string(),
+});
+
+export function intelligenceRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/intel/blast-radius/:asset_type/:asset_id", tag: "intelligence",
+      summary: "What breaks if this asset goes down: a breadth-first walk over the six dependency edge kinds",
+      description: "Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted.",
+      params: v.object({
+        asset_type: v.picklist(ASSET_TYPES, `asset_type is one of: ${ASSET_TYPES.join(", ")}.`),
+        asset_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)),
+      }),
+      response: { schema: BlastRadius },
+    },
+    async (c, { params }) => c.json(await getBlastRadius({ ctx: serviceContext(c), type: params.asset_type, id: params.asset_id })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/intel/capacity-forecasts", tag: "intelligence",
+      summary: "Disk and memory saturation forecasts, soonest first (no projection last)",
+      response: { schema: v.array(Forecast) },
+    },
+    async (c) => c.json(await listCapacityForecasts({ ctx: serviceContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/intel/resource-efficiency", tag: "intelligence",
+      summary: "Right-sizing recommendations, most recent first",
+      response: { schema: v.array(Recommendation) },
+    },
+    async (c) => c.json(await listRecommendations({ ctx: serviceContext(c) })),
+  );
+}
