@@ -27,6 +27,7 @@ import { healthRoutes } from "./routes/health/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
+import { serviceRoutes } from "./routes/inventory/services.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
@@ -65,6 +66,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   settingsRoutes(app);
 
   hardwareRoutes(app);
+  serviceRoutes(app);
   graphRoutes(app);
   searchRoutes(app);
 
