@@ -22,6 +22,7 @@ import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
+import { mapsRoutes } from "./routes/content/maps.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
@@ -71,6 +72,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   searchRoutes(app);
 
   docsRoutes(app);
+  mapsRoutes(app);
   staticUploadRoutes(app);
 
 

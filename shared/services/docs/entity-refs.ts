@@ -1,6 +1,6 @@
 // The inventory objects documents and maps point at, by (entity_type, entity_id). There is no foreign
 // key behind such a pair, so writes check that the object exists, and reads look names up in one query.
-import { type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { queryRows } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
@@ -53,6 +53,15 @@ export async function entityNames(db: Db, refs: EntityRef[]): Promise<Map<string
   );
   const rows = await queryRows<{ type: string; id: number; name: string }>(db, sql.join(parts, sql` union all `));
   return new Map(rows.map((r) => [refKey(r.type, Number(r.id)), r.name]));
+}
+
+/**
+ * The name of the object a (type, id) column pair points at, as one SQL expression (a scalar lookup by
+ * primary key for the matching type only), so a list can carry names without a second query.
+ */
+export function entityNameSql(typeColumn: SQL | AnyColumn, idColumn: SQL | AnyColumn): SQL<string | null> {
+  const branches = ENTITY_TYPES.map((t) => sql`when ${t} then (select name from ${TABLES[t]} where id = ${idColumn})`);
+  return sql<string | null>`(case ${typeColumn} ${sql.join(branches, sql` `)} end)`;
 }
 
 /** 422 on `loc` unless the object exists (the pair has no foreign key to catch it). */
