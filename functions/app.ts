@@ -27,6 +27,7 @@ import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
+import { networkRoutes } from "./routes/inventory/networks.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
 import { logRoutes } from "./routes/logs/index.ts";
@@ -76,6 +77,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   staticUploadRoutes(app);
 
 
+  networkRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }

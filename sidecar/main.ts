@@ -4,6 +4,7 @@
 import { createApp } from "../functions/app.ts";
 import { applyMigrations } from "./runtime/migrate.ts";
 import { announceSetupToken } from "./runtime/setup-token.ts";
+import { startStatusWorker } from "./workers/status-worker.ts";
 import { loadConfig, openRuntime } from "./runtime/node-deps.ts";
 import { serveWithLifespan } from "./runtime/serve.ts";
 
@@ -39,4 +40,5 @@ for (let attempt = 1; ; attempt++) {
 }
 await announceSetupToken(runtime);
 deps.lifecycle.markReady();
+startStatusWorker(runtime);
 deps.logger.info("ready", { mode: sidecarOnly ? "sidecar" : "all-in-one", database: runtime.database.provider.kind });
