@@ -1,0 +1,81 @@
+// Network memberships of compute units (/members) and hardware nodes (/hardware-members): one link
+// row per pair with an optional address, which must lie in the network's cidr. Every change needs
+// write:networks, is audited and goes out on the `topology` channel.
+import { and, asc, eq } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Db } from "../../../db/database.ts";
+import { computeUnits, hardware, networkHardwareMembers, networkMembers } from "../../../db/schema/index.ts";
+import { ApiError } from "../../../errors.ts";
+import type { ServiceContext } from "../../context.ts";
+import { requireScope, runInTransaction } from "../../verb.ts";
+import { requireRow } from "../row-checks.ts";
+import { loadNetwork, requireInside } from "./network-ref.ts";
+
+interface MemberKind {
+  /** The link table and its columns. */
+  table: PgTable;
+  networkId: PgColumn;
+  refId: PgColumn;
+  ip: PgColumn;
+  /** The member's own table, for existence and the listed fields. */
+  ref: { table: PgTable; id: PgColumn; label: string; fields: Record<string, PgColumn> };
+  /** The body's field naming the member: compute_id | hardware_id. */
+  field: "compute_id" | "hardware_id";
+  entity: string;
+}
+
+export const COMPUTE_MEMBERS: MemberKind = {
+  table: networkMembers, networkId: networkMembers.network_id, refId: networkMembers.compute_id, ip: networkMembers.ip_address,
+  ref: { table: computeUnits, id: computeUnits.id, label: "Compute unit", fields: { name: computeUnits.name, kind: computeUnits.kind, status: computeUnits.status } },
+  field: "compute_id", entity: "network_member",
+};
+
+export const HARDWARE_MEMBERS: MemberKind = {
+  table: networkHardwareMembers, networkId: networkHardwareMembers.network_id, refId: networkHardwareMembers.hardware_id, ip: networkHardwareMembers.ip_address,
+  ref: { table: hardware, id: hardware.id, label: "Hardware node", fields: { name: hardware.name, status: hardware.status } },
+  field: "hardware_id", entity: "network_hardware_member",
+};
+
+function memberQuery(db: Db, kind: MemberKind) {
+  return db
+    .select({ network_id: kind.networkId, [kind.field]: kind.refId, ...kind.ref.fields, ip_address: kind.ip })
+    .from(kind.table)
+    .innerJoin(kind.ref.table, eq(kind.ref.id, kind.refId));
+}
+
+export async function listMembers(kind: MemberKind, { ctx, networkId }: { ctx: ServiceContext; networkId: number }) {
+  requireScope(ctx, "read:networks");
+  await loadNetwork(ctx.db, networkId);
+  return memberQuery(ctx.db, kind).where(eq(kind.networkId, networkId)).orderBy(asc(kind.ref.fields.name!), asc(kind.refId));
+}
+
+export async function addMember(
+  kind: MemberKind,
+  { ctx, networkId, input }: { ctx: ServiceContext; networkId: number; input: { ip_address?: string | null | undefined } & Partial<Record<MemberKind["field"], number>> },
+) {
+  requireScope(ctx, "write:networks");
+  const refId = input[kind.field]!;
+  return runInTransaction(ctx, {}, async (s) => {
+    const network = await loadNetwork(s.tx, networkId, { lock: true });
+    await requireRow(s.tx, kind.ref.table, kind.ref.id, refId, kind.ref.label, kind.field);
+    requireInside(network, input.ip_address, "ip_address");
+    const [dup] = await s.tx.select({ id: kind.refId }).from(kind.table).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)));
+    if (dup) throw new ApiError(409, "CONFLICT", `${kind.ref.label} ${refId} is already a member of network ${networkId}.`);
+    const [row] = await s.tx.insert(kind.table).values({ network_id: networkId, [kind.field]: refId, ip_address: input.ip_address ?? null } as never).returning();
+    s.audit({ action: `${kind.entity}.create`, category: "inventory", entity_type: "network", entity_id: networkId, diff: { after: row } });
+    s.emit("topology", { entity: kind.entity, action: "create", network_id: networkId, [kind.field]: refId });
+    const [member] = await memberQuery(s.tx, kind).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)));
+    return member!;
+  });
+}
+
+export async function removeMember(kind: MemberKind, { ctx, networkId, refId }: { ctx: ServiceContext; networkId: number; refId: number }): Promise<void> {
+  requireScope(ctx, "write:networks");
+  await runInTransaction(ctx, {}, async (s) => {
+    await loadNetwork(s.tx, networkId);
+    const [row] = await s.tx.delete(kind.table).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId))).returning();
+    if (!row) throw new ApiError(404, "RESOURCE_NOT_FOUND", `${kind.ref.label} ${refId} is not a member of network ${networkId}.`);
+    s.audit({ action: `${kind.entity}.delete`, category: "inventory", entity_type: "network", entity_id: networkId, diff: { before: row } });
+    s.emit("topology", { entity: kind.entity, action: "delete", network_id: networkId, [kind.field]: refId });
+  });
+}
