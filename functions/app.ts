@@ -25,6 +25,7 @@ import { docsRoutes } from "./routes/content/docs.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
+import { intelligenceRoutes } from "./routes/intelligence/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
@@ -69,15 +70,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   hardwareRoutes(app);
   serviceRoutes(app);
+  networkRoutes(app);
   graphRoutes(app);
   searchRoutes(app);
+  intelligenceRoutes(app);
 
   docsRoutes(app);
   mapsRoutes(app);
   staticUploadRoutes(app);
 
-
-  networkRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }
