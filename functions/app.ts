@@ -28,6 +28,7 @@ import { healthRoutes } from "./routes/health/index.ts";
 import { intelligenceRoutes } from "./routes/intelligence/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
+import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
@@ -79,6 +80,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   mapsRoutes(app);
   staticUploadRoutes(app);
 
+  ipamRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }
