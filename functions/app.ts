@@ -32,6 +32,7 @@ import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
+import { vlanRoutes } from "./routes/inventory/vlans.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
@@ -81,6 +82,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   staticUploadRoutes(app);
 
   ipamRoutes(app);
+  vlanRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }

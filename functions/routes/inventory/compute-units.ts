@@ -1,0 +1,101 @@
+// [compute-units] /compute-units (list, create), /compute-units/{cu_id} (GET, PATCH, DELETE), the
+// unit's network memberships, and its icons (built-in set + uploads, served by the static /uploads mount).
+import type { Context, Hono } from "hono";
+import * as v from "valibot";
+import { computeUnits } from "../../../shared/db/schema/index.ts";
+import { ApiError } from "../../../shared/errors.ts";
+import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlug } from "../../../shared/schemas/compute-units.ts";
+import { IdParam } from "../../../shared/schemas/fields.ts";
+import { computeUnitDef, inEnvironmentNamed } from "../../../shared/services/inventory/compute-units/def.ts";
+import {
+  deleteComputeIcon, ICON_KIND, ICON_MAX_BYTES, listComputeIcons, uploadComputeIcon,
+} from "../../../shared/services/inventory/compute-units/icons.ts";
+import { computeUnitNetworks } from "../../../shared/services/inventory/compute-units/networks.ts";
+import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
+import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { resourceRoutes } from "./resource-routes.ts";
+
+export const computeUnitVerbs = resourceVerbs(computeUnitDef);
+
+/** The multipart form of an icon upload: the file's bytes and name, and the optional slug/name fields. */
+async function iconForm(c: Context<AppEnv>) {
+  const refuse = (msg: string, loc: string[] = ["body"]) => ApiError.validation([{ loc, msg, type: "upload" }]);
+  if (!/^multipart\/form-data\s*;/i.test(c.req.header("content-type") ?? ""))
+    throw refuse("Send the icon as multipart/form-data with the image in a field named file.");
+  let form: Record<string, string | File>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw refuse("The multipart/form-data body could not be read.");
+  }
+  const file = form.file;
+  if (!(file instanceof File)) throw refuse("A file field named file is required.", ["body", "file"]);
+  const text = (key: string) => (typeof form[key] === "string" && form[key] !== "" ? form[key] : undefined);
+  return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name || undefined, slug: text("slug"), name: text("name") };
+}
+
+export function computeUnitRoutes(app: Hono<AppEnv>): void {
+  // Before /compute-units/:cu_id, which would otherwise take "icons" for an id.
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/compute-units/icons", tag: "compute-units", scope: "read:compute",
+      summary: "The icons a compute unit can show: the built-in set, then uploaded ones",
+      response: { schema: v.array(ComputeIcon) },
+    },
+    async (c) => c.json(await listComputeIcons({ ctx: serviceContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/compute-units/icons/upload", tag: "compute-units", scope: "write:compute",
+      summary: "Upload a compute icon: multipart/form-data with the image in the field `file`",
+      description:
+        `Request body: multipart/form-data with \`file\` (the image) and optionally \`slug\` (lowercase letters, digits, dashes; ` +
+        `otherwise derived from \`name\` or the file name). PNG, JPEG, GIF or WebP, told by the file's content; SVG is refused. ` +
+        `At most ${ICON_MAX_BYTES} bytes (256 KiB), else 413. A slug already in use (built-in or uploaded) is 409. ` +
+        `The image is served at the answer's \`path\` (/uploads/${ICON_KIND}/<slug>).`,
+      response: { status: 201, schema: ComputeIcon }, errors: [409, 413, 422],
+    },
+    async (c) => c.json(await uploadComputeIcon({ ctx: serviceContext(c), input: await iconForm(c) }), 201),
+  );
+
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/compute-units/icons/:slug", tag: "compute-units", scope: "write:compute",
+      params: v.object({ slug: IconSlug }),
+      summary: "Delete an uploaded compute icon",
+      description: "Built-in icons cannot be deleted (409). Compute units that showed the icon are left without one (icon_slug null).",
+      response: { status: 204, description: "Deleted" }, errors: [409],
+    },
+    async (c, { params }) => {
+      await deleteComputeIcon({ ctx: serviceContext(c), slug: params.slug });
+      return c.body(null, 204);
+    },
+  );
+
+  resourceRoutes(app, {
+    verbs: computeUnitVerbs, tag: "compute-units", basePath: "/api/v1/compute-units", idParam: "cu_id", noun: ["compute unit", "compute units"],
+    item: ComputeUnit, create: ComputeUnitCreate, patch: ComputeUnitPatch, query: ComputeUnitListQuery,
+    deleteDescription: "Refused (409, listing them) while services run on the unit; its network memberships are removed with it.",
+    filters: (q) => [
+      eqFilter(computeUnits.kind, q.kind), eqFilter(computeUnits.status, q.status), eqFilter(computeUnits.hardware_id, q.hardware_id),
+      eqFilter(computeUnits.environment_id, q.environment_id), tagFilter(computeUnits.tags, q.tag),
+      inEnvironmentNamed(q.environment),
+    ],
+  });
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/compute-units/:cu_id/networks", tag: "compute-units", scope: "read:compute", params: IdParam("cu_id"),
+      summary: "Networks this compute unit is a member of", response: { schema: v.array(ComputeNetwork) },
+    },
+    async (c, { params }) => c.json(await computeUnitNetworks({ ctx: serviceContext(c), computeId: params.cu_id! })),
+  );
+}
