@@ -23,6 +23,7 @@ import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
+import { topologyRoutes } from "./routes/content/topologies.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { intelligenceRoutes } from "./routes/intelligence/index.ts";
@@ -79,6 +80,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   docsRoutes(app);
   mapsRoutes(app);
+  topologyRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);
