@@ -1,9 +1,9 @@
-// Compute unit icons: a built-in set shipped as data (shared/data/compute-icons.json, drawn by the
+// Compute unit icons: a built-in set shipped as data (shared/icons/compute-icons.json, drawn by the
 // frontend) plus images uploaded into `uploads` (kind "compute-icon", name = slug). Uploads are checked
 // by their bytes (PNG, JPEG, GIF, WebP; never SVG, which can carry script), capped at 256 KiB, and served
 // by the static /uploads mount.
 import { and, eq, sql } from "drizzle-orm";
-import builtinIcons from "../../../data/compute-icons.json" with { type: "json" };
+import builtinIcons from "../../../icons/compute-icons.json" with { type: "json" };
 import type { Db } from "../../../db/database.ts";
 import { computeUnits, uploads } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
