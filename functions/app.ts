@@ -29,6 +29,7 @@ import { healthRoutes } from "./routes/health/index.ts";
 import { intelligenceRoutes } from "./routes/intelligence/index.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
+import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
 import { miscRoutes } from "./routes/inventory/misc.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { computeUnitRoutes } from "./routes/inventory/compute-units.ts";
@@ -79,6 +80,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   serviceRoutes(app);
   storageRoutes(app);
   miscRoutes(app);
+  externalNodeRoutes(app);
   networkRoutes(app);
   graphRoutes(app);
   searchRoutes(app);

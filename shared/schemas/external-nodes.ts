@@ -1,0 +1,64 @@
+import * as v from "valibot";
+import { listQuery, TextFilter } from "./list-query.ts";
+import { IpAddress, Name, OptionalText, patchBody, Tags, writeBody } from "./fields.ts";
+import { HttpUrl } from "./misc.ts";
+
+const writable = {
+  name: Name,
+  provider: OptionalText(200),
+  kind: OptionalText(100),
+  region: OptionalText(200),
+  ip_address: IpAddress,
+  url: HttpUrl,
+  notes: OptionalText(10_000),
+  tags: Tags,
+};
+
+export const ExternalNodeCreate = writeBody(writable);
+export const ExternalNodePatch = patchBody(writable);
+
+export const ExternalNode = v.object({
+  id: v.number(),
+  name: v.string(),
+  provider: v.nullable(v.string()),
+  kind: v.nullable(v.string()),
+  region: v.nullable(v.string()),
+  ip_address: v.nullable(v.string()),
+  url: v.nullable(v.string()),
+  notes: v.nullable(v.string()),
+  tags: v.array(v.string()),
+  version: v.number(),
+  created_at: v.string(),
+  updated_at: v.string(),
+});
+
+export const ExternalNodeListQuery = listQuery(["name", "provider", "kind", "region", "ip_address", "created_at", "updated_at"], {
+  provider: TextFilter,
+  kind: TextFilter,
+  region: TextFilter,
+  tag: TextFilter,
+});
+
+export const ExternalNetworkLinkBody = v.object({
+  network_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  link_type: OptionalText(100),
+});
+
+export const ExternalNetworkLink = v.object({
+  id: v.number(),
+  external_node_id: v.number(),
+  network_id: v.number(),
+  network_name: v.string(),
+  cidr: v.nullable(v.string()),
+  link_type: v.nullable(v.string()),
+});
+
+export const ExternalNodeService = v.object({
+  id: v.number(),
+  name: v.string(),
+  slug: v.string(),
+  status: v.string(),
+  /** The service_external_dependencies row (DELETE /services/{service_id}/external-dependencies/{relation_id}). */
+  relation_id: v.number(),
+  description: v.nullable(v.string()),
+});
