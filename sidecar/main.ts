@@ -2,6 +2,7 @@
 // PORT, on embedded PGlite under DATA_DIR unless DATABASE_URL is set. With --sidecar-only it is the
 // sidecar of a split deployment (`npm run start:sidecar`), which needs DATABASE_URL.
 import { createApp } from "../functions/app.ts";
+import { sidecarRoutes } from "./metrics/routes.ts";
 import { applyMigrations } from "./runtime/migrate.ts";
 import { announceSetupToken } from "./runtime/setup-token.ts";
 import { startStatusWorker } from "./workers/status-worker.ts";
@@ -21,6 +22,7 @@ const runtime = await openRuntime(config).catch((e: unknown) => {
 });
 const { deps } = runtime;
 const app = createApp(deps);
+sidecarRoutes(app, runtime);
 await serveWithLifespan(runtime, app.fetch);
 
 // Migrations are applied on start; while the database cannot be reached the process keeps trying and
