@@ -27,6 +27,7 @@ import { topologyRoutes } from "./routes/content/topologies.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
 import { intelligenceRoutes } from "./routes/intelligence/index.ts";
+import { clusterRoutes } from "./routes/inventory/clusters.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
@@ -93,6 +94,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   ipamRoutes(app);
   vlanRoutes(app);
+  clusterRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }

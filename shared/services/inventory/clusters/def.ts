@@ -1,0 +1,45 @@
+// Hardware clusters: the name is unique (409 naming the cluster that has it). Deleting a cluster
+// removes its memberships (links); the hardware stays.
+import { environments, hardwareClusters } from "../../../db/schema/index.ts";
+import { iso, namesById } from "../present.ts";
+import type { ResourceDef } from "../resource.ts";
+import { requireOptionalRow, requireUnique } from "../row-checks.ts";
+
+type Row = typeof hardwareClusters.$inferSelect;
+
+export const clusterDef: ResourceDef<ReturnType<typeof presentOne>> = {
+  label: "Hardware cluster",
+  entityType: "cluster",
+  scopeResource: "clusters",
+  table: hardwareClusters,
+  columns: { id: hardwareClusters.id, version: hardwareClusters.version },
+  channels: ["inventory", "topology"],
+  list: {
+    sortable: { name: hardwareClusters.name, type: hardwareClusters.type, created_at: hardwareClusters.created_at, updated_at: hardwareClusters.updated_at },
+    search: [hardwareClusters.name, hardwareClusters.type, hardwareClusters.description],
+  },
+  async toValues(s, input, existing) {
+    await requireOptionalRow(s.tx, environments, environments.id, input.environment_id, "Environment", "environment_id");
+    if ("name" in input)
+      await requireUnique(s.tx, { table: hardwareClusters, id: hardwareClusters.id, column: hardwareClusters.name, value: input.name, exceptId: existing?.id, field: "name", label: "Hardware cluster" });
+    return input;
+  },
+  async present(db, rows) {
+    const names = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id as number | null));
+    return rows.map((r) => presentOne(r as Row, names));
+  },
+};
+
+function presentOne(r: Row, envNames: Map<number, string>) {
+  return {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    description: r.description,
+    environment_id: r.environment_id,
+    environment_name: r.environment_id == null ? null : (envNames.get(r.environment_id) ?? null),
+    version: r.version,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+  };
+}
