@@ -3,7 +3,7 @@ import { type Actors, createActors } from "../../helpers/actors.ts";
 import { auditActions } from "./support.ts";
 
 let a: Actors;
-const ids: Record<string, number> = {};
+const ids = { h1: 0, h2: 0, conn: 0, cu: 0, svc: 0, st: 0, net: 0 };
 beforeAll(async () => {
   a = await createActors();
   const one = async (q: Promise<{ id: number }[]>) => (await q)[0]!.id;
