@@ -32,6 +32,7 @@ import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
 import { miscRoutes } from "./routes/inventory/misc.ts";
+import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { computeUnitRoutes } from "./routes/inventory/compute-units.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   ipamRoutes(app);
   vlanRoutes(app);
   clusterRoutes(app);
+  siteRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }

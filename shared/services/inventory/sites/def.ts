@@ -1,0 +1,41 @@
+// Sites: the name is unique. Deleting a site detaches what was there (hardware, networks, VLANs get
+// site_id null, the foreign keys do it), unless a VLAN of the site would then collide with a site-less
+// VLAN of the same tag: that is a 409 naming both.
+import { and, eq, isNull } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { sites, vlans } from "../../../db/schema/index.ts";
+import { iso } from "../present.ts";
+import { dependentsConflict, type ResourceDef } from "../resource.ts";
+import { requireUnique } from "../row-checks.ts";
+
+type Row = typeof sites.$inferSelect;
+
+export const siteDef: ResourceDef<Omit<Row, "created_at" | "updated_at"> & { created_at: string; updated_at: string }> = {
+  label: "Site",
+  entityType: "site",
+  scopeResource: "sites",
+  table: sites,
+  columns: { id: sites.id, version: sites.version },
+  channels: ["inventory"],
+  list: {
+    sortable: { name: sites.name, created_at: sites.created_at, updated_at: sites.updated_at },
+    search: [sites.name, sites.description, sites.address],
+  },
+  async toValues(s, input, existing) {
+    if ("name" in input) await requireUnique(s.tx, { table: sites, id: sites.id, column: sites.name, value: input.name, exceptId: existing?.id, field: "name", label: "Site" });
+    return input;
+  },
+  async beforeDelete(s, row) {
+    const loose = alias(vlans, "loose");
+    const clashes = await s.tx
+      .select({ id: vlans.id, name: vlans.name, vlan_id: vlans.vlan_id, loose_id: loose.id })
+      .from(vlans)
+      .innerJoin(loose, and(eq(loose.vlan_id, vlans.vlan_id), isNull(loose.site_id)))
+      .where(eq(vlans.site_id, row.id));
+    if (clashes.length > 0)
+      throw dependentsConflict("Site", row.id, clashes.map((c) => ({ type: "vlan", id: c.id, name: `${c.name}: tag ${c.vlan_id} also on site-less VLAN record ${c.loose_id}` })));
+  },
+  async present(_db, rows) {
+    return (rows as Row[]).map((r) => ({ ...r, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! }));
+  },
+};
