@@ -42,7 +42,7 @@ const cidrList = v.pipe(
 );
 
 export const ConfigSchema = v.object({
-  PORT: int(8080, 1, 65535),
+  PORT: int(8080, 0, 65535),
   HOST: v.optional(v.string(), "0.0.0.0"),
   DATA_DIR: v.optional(v.string(), "./data"),
   DATABASE_URL: url(["postgres", "postgresql"]),

@@ -12,6 +12,12 @@ import { AUDIENCE, verifyToken } from "./tokens.ts";
 export type Resolution = { actor: Actor } | { error: string };
 
 const TOUCH_INTERVAL = sql`interval '1 minute'`;
+const TOUCH_MS = 60_000;
+
+/** Whether a "last used" stamp is due for rewriting (the update re-checks, for concurrent requests). */
+function isStale(stamp: Date | null, now: Date): boolean {
+  return stamp === null || now.getTime() - stamp.getTime() >= TOUCH_MS;
+}
 
 export function isApiToken(credential: string): boolean {
   return parseApiToken(credential) !== null;
@@ -29,11 +35,12 @@ export async function resolveSession(db: Db, key: Uint8Array, jwt: string, now: 
   if (row.session.revoked_at) return { error: "The session was revoked." };
   if (row.session.expires_at <= now) return { error: "The session has expired." };
   if (!row.user.is_active) return { error: "The account is disabled." };
-  // last_seen_at is written at most once a minute, not on every request.
-  await db
-    .update(sessions)
-    .set({ last_seen_at: now })
-    .where(and(eq(sessions.id, row.session.id), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`))));
+  // last_seen_at is written at most once a minute, not on every request (and not even read back twice).
+  if (isStale(row.session.last_seen_at, now))
+    await db
+      .update(sessions)
+      .set({ last_seen_at: now })
+      .where(and(eq(sessions.id, row.session.id), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`))));
   const actor: Actor = {
     userId: row.user.id,
     email: row.user.email,
@@ -59,7 +66,8 @@ export async function resolveApiToken(db: Db, token: string, now: Date): Promise
   if (row.token.revoked_at) return { error: "The API token was revoked." };
   if (row.token.expires_at && row.token.expires_at <= now) return { error: "The API token has expired." };
   if (!row.user.is_active) return { error: "The account that owns this token is disabled." };
-  await db
+  if (isStale(row.token.last_used_at, now))
+    await db
     .update(apiTokens)
     .set({ last_used_at: now })
     .where(and(eq(apiTokens.id, row.token.id), or(isNull(apiTokens.last_used_at), lt(apiTokens.last_used_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`))));

@@ -17,8 +17,9 @@ export const COMMON_READ_ONLY = ["id", "created_at", "updated_at", "version"] as
 type Entries = v.ObjectEntries;
 
 function unknownFieldCheck<T extends Record<string, unknown>>(known: Set<string>, ignored: Set<string>) {
+  // Runs even when a known field failed, so one 422 names every problem at once.
   return v.rawCheck<T>(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
+    if (typeof dataset.value !== "object" || dataset.value === null || Array.isArray(dataset.value)) return;
     const value = dataset.value as Record<string, unknown>;
     for (const key of Object.keys(value)) {
       if (known.has(key) || ignored.has(key)) continue;
@@ -51,4 +52,6 @@ export function patchBody<E extends Entries>(entries: E, readOnly: readonly stri
 }
 
 export const IdParam = (name: string) =>
-  v.object({ [name]: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)) });
+  v.object({
+    [name]: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number), v.maxValue(2_147_483_647, "Must be a positive integer id.")),
+  });

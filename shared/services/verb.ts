@@ -71,7 +71,10 @@ export async function runInTransaction<O>(
       emit: (channel, payload) => events.push([channel, payload]),
     };
     const result = await body(scope);
-    await appendAudit(scope.tx, now, auditActor(ctx), entries, { genesis: options.auditGenesis ?? false });
+    // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.
+    const by = ctx.actor?.masqueradeBy;
+    const recorded = by == null ? entries : entries.map((e) => ({ ...e, diff: { ...(e.diff as object | undefined), masquerade_by: by } }));
+    await appendAudit(scope.tx, now, auditActor(ctx), recorded, { genesis: options.auditGenesis ?? false });
     for (const [channel, payload] of events)
       await scope.tx.execute(sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`);
     return result;

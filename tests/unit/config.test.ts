@@ -14,7 +14,7 @@ describe("configuration", () => {
 
   it.each([
     ["PORT", "abc", /PORT expects a whole number/],
-    ["PORT", "70000", /PORT expects a whole number from 1 to 65535/],
+    ["PORT", "70000", /PORT expects a whole number from 0 to 65535/],
     ["DATABASE_URL", "mysql://x", /DATABASE_URL expects a URL starting with postgres:\/\//],
     ["DEV_MODE", "maybe", /DEV_MODE expects true or false/],
     ["TRUSTED_PROXIES", "not a cidr", /TRUSTED_PROXIES expects a comma-separated list/],

@@ -1,6 +1,6 @@
 // Runs one list page: a filtered, searched, stably sorted page plus its total: two statements whatever
 // the page size (no per-row queries; enrichment of a page is one more query at most).
-import { and, asc, count, desc, type AnyColumn, type SQL, sql } from "drizzle-orm";
+import { and, asc, Column, count, desc, is, type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
@@ -37,7 +37,11 @@ export function searchCondition(columns: AnyColumn[], q: string | undefined): SQ
 export async function listPage<Row>(db: Db, spec: ListSpec, params: ListParams, where: (SQL | undefined)[] = []): Promise<ListPage<Row>> {
   const condition = and(...where, searchCondition(spec.search, params.q));
   const sortColumn = spec.sortable[params.sort] ?? spec.id;
-  const order = params.direction === "desc" ? sql`${sortColumn} desc nulls last` : sql`${sortColumn} asc nulls last`;
+  // "nulls last" only where nulls can occur: on a NOT NULL column it would stop a descending list
+  // from walking its index backwards.
+  const nullable = !(is(sortColumn, Column) && sortColumn.notNull);
+  const dir = params.direction === "desc" ? sql`desc` : sql`asc`;
+  const order = nullable ? sql`${sortColumn} ${dir} nulls last` : sql`${sortColumn} ${dir}`;
   const [rows, [totalRow]] = await Promise.all([
     db
       .select()

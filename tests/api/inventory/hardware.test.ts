@@ -114,3 +114,11 @@ describe("hardware: security", () => {
     expect((await a.req("POST", "hardware", a.viewer, { name: "" })).status).toBe(403);
   });
 });
+
+describe("hardware: one 422 for every problem", () => {
+  it("names an unknown field even when a known one is also wrong", async () => {
+    const res = await a.req("POST", "hardware", a.editor, { name: "x", status: "exploded", colour: "red" });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await res.json()).fields).sort()).toEqual(["colour", "status"]);
+  });
+});

@@ -1,0 +1,116 @@
+// What every benchmark gets: a migrated PostgreSQL database seeded with the inventory of issue 4 (scaled
+// by BENCH_SCALE), the real server started in this process on a loopback port, an admin bearer token,
+// and a direct postgres.js client for timing the bare SQL beside each figure.
+import type { Server } from "node:http";
+import postgres from "postgres";
+import { createApp } from "../../functions/app.ts";
+import { parseConfig } from "../../shared/config.ts";
+import { openDatabase } from "../../sidecar/runtime/database.ts";
+import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
+import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
+import { serveWithLifespan } from "../../sidecar/runtime/serve.ts";
+import { databaseUrl, PG_ADMIN_URL } from "../helpers/env.ts";
+import { seedInventory, type SeedCounts } from "./seed.ts";
+
+export interface BenchRow {
+  name: string;
+  p50_ms?: number;
+  p99_ms?: number;
+  rps?: number;
+  total_ms?: number;
+  baseline_sql_ms?: number;
+  note?: string;
+}
+
+export interface BenchContext {
+  baseUrl: string;
+  token: string;
+  sql: postgres.Sql;
+  dbUrl: string;
+  runtime: NodeRuntime;
+  counts: SeedCounts;
+  scale: number;
+}
+
+export const SCALE = Number(process.env.BENCH_SCALE ?? "1");
+
+export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise<void> }> {
+  const name = `cp_bench_${process.pid}`;
+  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  const dbUrl = databaseUrl(name);
+  const migrator = await openDatabase(parseConfig({ DATABASE_URL: dbUrl, DB_POOL_MAX: "2" }));
+  await applyMigrations(migrator);
+  await migrator.provider.close();
+  const sql = postgres(dbUrl, { max: 4, onnotice: () => {} });
+  const counts = await seedInventory(sql, SCALE);
+  // The rate limiter stays on (its database store is part of every figure). The benchmark plays many
+  // clients behind a trusted reverse proxy: each request carries its own X-Forwarded-For address.
+  const config = parseConfig(
+    { DATABASE_URL: dbUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", DB_POOL_MAX: "10", TRUSTED_PROXIES: "127.0.0.1,::1" },
+    "bench",
+  );
+  const runtime = await openRuntime(config);
+  const app = createApp(runtime.deps);
+  const server: Server = await serveWithLifespan(runtime, app.fetch);
+  runtime.deps.lifecycle.markReady();
+  const address = server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const init = await fetch(`${baseUrl}/api/v1/bootstrap/initialize`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": nextClient() },
+    body: JSON.stringify({ email: "bench@example.com", password: "benchmark admin password", setup_token: "bench-setup-token" }),
+  });
+  const token = ((await init.json()) as { token: string }).token;
+  return {
+    ctx: { baseUrl, token, sql, dbUrl, runtime, counts, scale: SCALE },
+    close: async () => {
+      server.close();
+      server.closeAllConnections();
+      await runtime.close();
+      await sql.end();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Runs `fn` `n` times after `warm` warm-up calls; latency percentiles and requests per second. */
+export async function measure(n: number, fn: (i: number) => Promise<unknown>, warm = Math.min(20, n)): Promise<{ p50: number; p99: number; rps: number }> {
+  for (let i = 0; i < warm; i++) await fn(i);
+  const times: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    times.push(performance.now() - t);
+  }
+  const total = performance.now() - start;
+  times.sort((a, b) => a - b);
+  const pick = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round((n / total) * 1000) };
+}
+
+export const round = (x: number) => Math.round(x * 100) / 100;
+
+let client = 0;
+/** A client address per request (documentation range 198.51.100.0/24 and beyond: only a header value). */
+export function nextClient(): string {
+  client = (client + 1) % 60_000;
+  return `198.51.${100 + Math.floor(client / 250)}.${1 + (client % 250)}`;
+}
+
+export async function api(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${ctx.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ctx.token}`,
+      "x-forwarded-for": nextClient(),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status}: ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}

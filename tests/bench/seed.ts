@@ -1,0 +1,55 @@
+// Seeds the issue-4 inventory with set-based SQL (generate_series), so a full-size seed takes seconds:
+// 10,000 hardware nodes, 50,000 compute units, 100,000 services with 200,000 dependency edges (each
+// service depends on two older ones: acyclic), 20,000 storage items and 2,000 networks at scale 1.
+import type postgres from "postgres";
+
+export interface SeedCounts {
+  hardware: number;
+  compute_units: number;
+  services: number;
+  dependencies: number;
+  storage: number;
+  networks: number;
+}
+
+export async function seedInventory(sql: postgres.Sql, scale: number): Promise<SeedCounts> {
+  const n = (x: number) => Math.max(10, Math.round(x * scale));
+  const c: SeedCounts = { hardware: n(10_000), compute_units: n(50_000), services: n(100_000), dependencies: 0, storage: n(20_000), networks: n(2_000) };
+  await sql`insert into environments (name) values ('production'), ('staging'), ('lab')`;
+  await sql`
+    insert into hardware (name, role, vendor, memory_gb, ip_address, status, environment_id, tags)
+    select 'node-' || lpad(i::text, 6, '0'), (array['hypervisor','nas','switch','router'])[1 + i % 4],
+           (array['Dell','HPE','Supermicro','Lenovo'])[1 + i % 4], (16 * (1 + i % 8))::float8,
+           '10.' || (i / 65536) % 256 || '.' || (i / 256) % 256 || '.' || i % 256,
+           (array['up','up','up','down','degraded'])[1 + i % 5], 1 + i % 3, array['rack-' || (i % 20)]
+    from generate_series(1, ${c.hardware}) i`;
+  await sql`
+    insert into compute_units (name, kind, hardware_id, memory_mb, cpu_cores, status)
+    select 'cu-' || lpad(i::text, 6, '0'), case when i % 3 = 0 then 'container' else 'vm' end,
+           1 + i % ${c.hardware}, 1024 * (1 + i % 16), 1 + i % 8, 'running'
+    from generate_series(1, ${c.compute_units}) i`;
+  await sql`
+    insert into services (name, slug, environment, status, compute_id, hardware_id, ports)
+    select 'service-' || lpad(i::text, 6, '0'), 'service-' || i, (array['production','staging','lab'])[1 + i % 3],
+           (array['running','running','running','stopped','degraded','maintenance'])[1 + i % 6],
+           case when i % 4 = 0 then null else 1 + i % ${c.compute_units} end,
+           case when i % 4 = 0 then 1 + i % ${c.hardware} else null end, '[]'::jsonb
+    from generate_series(1, ${c.services}) i`;
+  await sql`
+    insert into service_dependencies (service_id, depends_on_id)
+    select i, i - k from generate_series(3, ${c.services}) i, (values (1), (2)) d(k)`;
+  c.dependencies = Number((await sql`select count(*)::int as n from service_dependencies`)[0]!.n);
+  await sql`
+    insert into storage (name, kind, capacity_gb, used_gb, hardware_id)
+    select 'vol-' || lpad(i::text, 6, '0'), (array['disk','pool','dataset','share'])[1 + i % 4], 1000, (i % 1000)::float8, 1 + i % ${c.hardware}
+    from generate_series(1, ${c.storage}) i`;
+  await sql`
+    insert into networks (name, cidr, vlan_id)
+    select 'net-' || lpad(i::text, 5, '0'), '10.' || (i / 256) % 256 || '.' || i % 256 || '.0/24', 1 + i % 4000
+    from generate_series(1, ${c.networks}) i`;
+  await sql`
+    insert into network_hardware_members (network_id, hardware_id)
+    select 1 + i % ${c.networks}, i from generate_series(1, ${c.hardware}) i`;
+  await sql`analyze`;
+  return c;
+}
