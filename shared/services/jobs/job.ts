@@ -1,0 +1,41 @@
+// What a scheduled job is: a name, its advisory-lock key, its cron schedule (UTC) and a body that takes
+// the database, the injected clock and a logger. The sidecar's scheduler and POST /admin/jobs/{name}/run
+// both run jobs through run-job.ts, so a job behaves the same whoever starts it.
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
+import type { Logger } from "../../logger.ts";
+
+export interface JobContext {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** Aborted when the sidecar drains: long jobs stop at their next batch boundary. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface JobResult {
+  rows_touched: number;
+  detail: Record<string, unknown>;
+}
+
+export interface JobDefinition {
+  name: string;
+  /** The PostgreSQL advisory lock (pg_try_advisory_lock(hashtext(lockKey))) that makes a run exclusive. */
+  lockKey: string;
+  /** Five-field cron pattern, read in UTC. */
+  schedule: string;
+  description: string;
+  run(ctx: JobContext): Promise<JobResult>;
+}
+
+export class JobStopped extends Error {
+  override name = "JobStopped";
+  constructor() {
+    super("Stopped before finishing (the process is shutting down); the next run completes the work.");
+  }
+}
+
+/** Called between batches and passes, so a drain never waits for more than one batch. */
+export function throwIfStopped(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new JobStopped();
+}
