@@ -1,0 +1,34 @@
+// The analytics job (spec 6.7): daily at 02:30 UTC under the advisory lock analytics_job, three passes
+// in order: capacity forecast, right-sizing, flap detection. Every pass reads "now" from the injected
+// clock once, so one run evaluates one instant.
+import type { JobDefinition } from "../jobs/job.ts";
+import { throwIfStopped } from "../jobs/job.ts";
+import { forecastCapacity } from "./capacity-forecast.ts";
+import { detectFlaps } from "./flap-detection.ts";
+import { RIGHT_SIZING_NOTE, rightSize } from "./right-sizing.ts";
+
+export const analyticsJob: JobDefinition = {
+  name: "analytics",
+  lockKey: "analytics_job",
+  schedule: "30 2 * * *",
+  description: "Capacity forecast (14-day least squares of disk and memory), right-sizing (30-day CPU and memory), flap detection (30-minute windows).",
+  async run({ db, clock, signal }) {
+    const now = clock.now();
+    const capacity = await forecastCapacity(db, now);
+    throwIfStopped(signal);
+    const rightSizing = await rightSize(db, now);
+    throwIfStopped(signal);
+    const flaps = await detectFlaps(db, now);
+    const rows_touched =
+      capacity.upserted + capacity.removed + rightSizing.recommendations + rightSizing.removed + flaps.opened + flaps.recorded_resolved + flaps.updated + flaps.resolved;
+    return {
+      rows_touched,
+      detail: {
+        evaluated_at: now.toISOString(),
+        capacity_forecast: capacity,
+        right_sizing: { ...rightSizing, note: RIGHT_SIZING_NOTE },
+        flap_detection: flaps,
+      },
+    };
+  },
+};
