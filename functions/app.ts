@@ -31,6 +31,7 @@ import { clusterRoutes } from "./routes/inventory/clusters.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
+import { labelRoutes } from "./routes/inventory/labels.ts";
 import { miscRoutes } from "./routes/inventory/misc.ts";
 import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
@@ -97,6 +98,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   vlanRoutes(app);
   clusterRoutes(app);
   siteRoutes(app);
+  labelRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }

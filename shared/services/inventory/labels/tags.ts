@@ -1,0 +1,47 @@
+// The tag set: every tag the resources carry (registered in `tags` when a resource is written with it),
+// its colour and how many resources use it, counted in one statement across every tagged table. The
+// colour is UI layout, so changing it needs write:layout (editors hold it).
+import { inArray, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../../db/database.ts";
+import { computeUnits, externalNodes, hardware, miscItems, networks, services, storage, tags } from "../../../db/schema/index.ts";
+import type { ServiceContext } from "../../context.ts";
+import { requireScope } from "../../verb.ts";
+import type { ResourceDef } from "../resource.ts";
+
+export interface TagView {
+  id: number;
+  name: string;
+  color: string | null;
+  usage_count: number;
+}
+
+const TAGGED = [hardware, computeUnits, services, storage, networks, externalNodes, miscItems];
+
+/** Tags with their usage counts; `ids` limits to those tags. One statement. */
+async function tagsWithUsage(db: Db, ids?: number[]): Promise<TagView[]> {
+  const used = sql.join(TAGGED.map((t) => sql`select unnest(${t.tags}) as tag from ${t}`), sql` union all `);
+  return queryRows<TagView>(db, sql`
+    select ${tags.id} as id, ${tags.name} as name, ${tags.color} as color, coalesce(u.n, 0)::int as usage_count
+    from ${tags}
+    left join (select tag, count(*) as n from (${used}) x group by tag) u on u.tag = ${tags.name}
+    ${ids ? sql`where ${inArray(tags.id, ids)}` : sql``}
+    order by ${tags.name}`);
+}
+
+export const tagDef: ResourceDef<TagView> = {
+  label: "Tag",
+  entityType: "tag",
+  scopeResource: "layout",
+  table: tags,
+  columns: { id: tags.id },
+  channels: ["inventory", "topology"],
+  list: { sortable: { name: tags.name }, search: [tags.name] },
+  async present(db, rows) {
+    return tagsWithUsage(db, rows.map((r) => r.id));
+  },
+};
+
+export async function listTags({ ctx }: { ctx: ServiceContext }): Promise<TagView[]> {
+  requireScope(ctx, "read:layout");
+  return tagsWithUsage(ctx.db);
+}
