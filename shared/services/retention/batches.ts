@@ -1,0 +1,125 @@
+// How retention walks big tables in short transactions. Each batch is ONE statement (delete the raw
+// rows, write their aggregate, in one implicit transaction): killed at any moment, a batch either
+// happened completely or not at all, and the next run carries on where the rows say. No table locks;
+// ingestion of new rows goes on beside it.
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/database.ts";
+import { throwIfStopped } from "../jobs/job.ts";
+import { HOUR_MS } from "./cutoffs.ts";
+
+export const DEFAULT_BATCH_ROWS = 50_000;
+
+/** Counts batches; stops the run at `max` batches (tests: "killed" after one) or when the drain aborts. */
+export class BatchBudget {
+  used = 0;
+  readonly #max: number | undefined;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(max: number | undefined, signal: AbortSignal | undefined) {
+    this.#max = max;
+    this.#signal = signal;
+  }
+
+  /** False once the budget is spent; throws JobStopped when the process is draining. */
+  take(): boolean {
+    throwIfStopped(this.#signal);
+    if (this.#max !== undefined && this.used >= this.#max) return false;
+    this.used++;
+    return true;
+  }
+
+  get exhausted(): boolean {
+    return this.#max !== undefined && this.used >= this.#max;
+  }
+}
+
+interface Key {
+  id: number;
+  hour: Date;
+}
+
+export interface BandSpec {
+  /** Table and entity column (the index on (entity, ts) orders the walk). */
+  table: "hardware_live_metrics" | "agent_host_samples";
+  entity: "hardware_id" | "agent_id";
+  /** Which rows of the table are to be aggregated. */
+  band: SQL;
+}
+
+/** The key where the next batch ends: the hour of the row `rows` rows past `start`, or null (to the end). */
+async function boundary(db: Db, spec: BandSpec, start: Key | null, rows: number): Promise<Key | null> {
+  const entity = sql.raw(spec.entity);
+  const [row] = await queryRows<Key>(
+    db,
+    sql`select ${entity} as id, date_trunc('hour', ts, 'UTC') as hour from ${sql.raw(spec.table)}
+      where ${spec.band} and ${from(spec, start)}
+      order by ${entity}, ts offset ${rows} limit 1`,
+  );
+  return row ? { id: Number(row.id), hour: new Date(row.hour) } : null;
+}
+
+const from = (spec: BandSpec, k: Key | null) =>
+  k ? sql`(${sql.raw(spec.entity)}, ts) >= (${k.id}::int, ${k.hour.toISOString()}::timestamptz)` : sql`true`;
+const before = (spec: BandSpec, k: Key | null) =>
+  k ? sql`(${sql.raw(spec.entity)}, ts) < (${k.id}::int, ${k.hour.toISOString()}::timestamptz)` : sql`true`;
+
+/**
+ * Walks the band in (entity, ts) order, about `rows` rows a batch, cut on hour boundaries so an
+ * entity's hour is always aggregated by a single batch; `step` receives the batch's range predicate.
+ * Returns false when the budget ran out before the end.
+ */
+export async function eachBatch(db: Db, spec: BandSpec, rows: number, budget: BatchBudget, step: (range: SQL) => Promise<void>): Promise<boolean> {
+  let start: Key | null = null;
+  for (;;) {
+    if (!budget.take()) return false;
+    let end = await boundary(db, spec, start, rows);
+    // One entity-hour holding more than `rows` rows: take that hour whole.
+    if (end && start && end.id === start.id && end.hour.getTime() === start.hour.getTime()) end = { id: end.id, hour: new Date(end.hour.getTime() + HOUR_MS) };
+    await step(sql`${from(spec, start)} and ${before(spec, end)}`);
+    if (!end) return true;
+    start = end;
+  }
+}
+
+/**
+ * Deletes the rows matching `expired` in batches of `rows`, oldest first (walking the ts index forward,
+ * so no batch rescans what an earlier one deleted). Returns how many went, or null if the budget ran out.
+ */
+export async function deleteInBatches(
+  db: Db,
+  t: { table: string; key: string; ts: string; expired: SQL },
+  rows: number,
+  budget: BatchBudget,
+): Promise<{ deleted: number; complete: boolean }> {
+  const table = sql.raw(t.table);
+  const ts = sql.raw(t.ts);
+  const key = sql.raw(t.key);
+  let deleted = 0;
+  let last: string | null = null;
+  for (;;) {
+    if (!budget.take()) return { deleted, complete: false };
+    const after: SQL = last ? sql`${ts} >= ${last}::timestamptz` : sql`true`;
+    const [r]: { n: number; last: Date | null }[] = await queryRows<{ n: number; last: Date | null }>(
+      db,
+      sql`with gone as (
+        delete from ${table} where (${key}) in (select ${key} from ${table} where ${t.expired} and ${after} order by ${ts} limit ${rows})
+        returning ${ts} as ts
+      ) select count(*)::int as n, max(ts) as last from gone`,
+    );
+    deleted += r?.n ?? 0;
+    if (!r || r.n < rows || !r.last) return { deleted, complete: true };
+    last = new Date(r.last).toISOString();
+  }
+}
+
+/**
+ * The SET expression that folds a new hourly average into an existing one, each weighted by its
+ * sample count (so a late row merged into its hour keeps the average exact); null sides give way.
+ */
+export function weightedMerge(column: string, old: { alias: string; count: string }, add: { alias: string; count: string }): SQL {
+  const o = `${old.alias}.${column}`;
+  const a = `${add.alias}.${column}`;
+  return sql.raw(
+    `${column} = case when ${a} is null then ${o} when ${o} is null then ${a} else (${o}::float8 * ${old.count} + ${a}::float8 * ${add.count}) / (${old.count} + ${add.count}) end`,
+  );
+}

@@ -1,0 +1,71 @@
+// The retention job (spec 2.6, 6.7): daily at 03:30 UTC under the advisory lock retention_job. First
+// expires what is older than telemetry_warm_days (all three tables), then downsamples live metrics in
+// place and collapses agent samples into their hourly table for the band between hot and warm. Every
+// batch is one short statement (see batches.ts): stopped or killed between or inside batches it loses
+// nothing, and the next run finishes; run twice at the same instant, the second run changes nothing.
+import { sql } from "drizzle-orm";
+import { readSetting } from "../../settings/read.ts";
+import type { JobContext, JobDefinition, JobResult } from "../jobs/job.ts";
+import { collapseAgentSamples } from "./agent-samples.ts";
+import { BatchBudget, DEFAULT_BATCH_ROWS, deleteInBatches } from "./batches.ts";
+import { retentionCutoffs } from "./cutoffs.ts";
+import { downsampleLiveMetrics } from "./live-metrics.ts";
+
+export interface RetentionOptions {
+  /** Rows per batch (default 50,000). */
+  batchRows?: number;
+  /** Stop after this many batches, as if killed there (tests). */
+  maxBatches?: number;
+}
+
+export async function runRetention(ctx: JobContext, opts: RetentionOptions = {}): Promise<JobResult> {
+  const { db } = ctx;
+  const rows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
+  const budget = new BatchBudget(opts.maxBatches, ctx.signal);
+  const hotDays = await readSetting(db, "telemetry_hot_days");
+  const warmDays = await readSetting(db, "telemetry_warm_days");
+  const c = retentionCutoffs(ctx.clock.now(), hotDays, warmDays);
+
+  const expired = {
+    hardware_live_metrics: await deleteInBatches(
+      db,
+      { table: "hardware_live_metrics", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz and (source <> 'hourly_agg' or ts < ${c.warmHour}::timestamptz)` },
+      rows,
+      budget,
+    ),
+    agent_host_samples: await deleteInBatches(db, { table: "agent_host_samples", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
+    agent_host_samples_hourly: await deleteInBatches(
+      db,
+      { table: "agent_host_samples_hourly", key: "agent_id, hour", ts: "hour", expired: sql`hour < ${c.warmHour}::timestamptz` },
+      rows,
+      budget,
+    ),
+  };
+  const liveMetrics = await downsampleLiveMetrics(db, c, rows, budget);
+  const agentSamples = await collapseAgentSamples(db, c, rows, budget);
+
+  const deleted = Object.values(expired).reduce((s, e) => s + e.deleted, 0);
+  const complete = Object.values(expired).every((e) => e.complete) && liveMetrics.complete && agentSamples.complete;
+  return {
+    rows_touched:
+      deleted + liveMetrics.raw_rows + liveMetrics.hourly_rows_written + liveMetrics.hourly_rows_merged + agentSamples.raw_rows + agentSamples.hourly_rows,
+    detail: {
+      hot_days: hotDays,
+      warm_days: warmDays,
+      cutoffs: c,
+      expired: Object.fromEntries(Object.entries(expired).map(([k, e]) => [k, e.deleted])),
+      live_metrics: { raw_rows: liveMetrics.raw_rows, hourly_rows_written: liveMetrics.hourly_rows_written, hourly_rows_merged: liveMetrics.hourly_rows_merged },
+      agent_samples: { raw_rows: agentSamples.raw_rows, hourly_rows: agentSamples.hourly_rows },
+      batches: budget.used,
+      complete,
+    },
+  };
+}
+
+export const retentionJob: JobDefinition = {
+  name: "retention",
+  lockKey: "retention_job",
+  schedule: "30 3 * * *",
+  description: "Telemetry lifecycle: hourly averages between telemetry_hot_days and telemetry_warm_days, deletion past warm.",
+  run: (ctx) => runRetention(ctx),
+};
