@@ -14,6 +14,7 @@ import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
+import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
@@ -74,6 +75,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   auditAdminRoutes(app);
   adminUsersRoutes(app);
   adminInvitesRoutes(app);
+  jobsRoutes(app);
   inviteAcceptRoutes(app);
   userRoutes(app);
   settingsRoutes(app);
