@@ -1,0 +1,41 @@
+// API shapes of live-metric rows and poll configurations. The community never leaves the server:
+// a configuration says only whether one is set.
+import type { hardwareLiveMetrics, telemetryConfigs } from "../../db/schema/index.ts";
+import { iso } from "../inventory/present.ts";
+
+type SampleRow = typeof hardwareLiveMetrics.$inferSelect;
+type ConfigRow = typeof telemetryConfigs.$inferSelect;
+
+export function presentSample(r: SampleRow) {
+  return {
+    id: r.id,
+    ts: iso(r.ts)!,
+    cpu_pct: r.cpu_pct,
+    mem_pct: r.mem_pct,
+    disk_pct: r.disk_pct,
+    temp_c: r.temp_c,
+    net_rx_bps: r.net_rx_bps,
+    net_tx_bps: r.net_tx_bps,
+    uptime_s: r.uptime_s,
+    status: r.status,
+    source: r.source,
+    sample_count: r.sample_count,
+  };
+}
+
+export function presentConfig(r: ConfigRow) {
+  return {
+    hardware_id: r.hardware_id,
+    protocol: r.protocol,
+    enabled: r.enabled,
+    host: r.host,
+    port: r.port,
+    snmp_version: r.snmp_version,
+    community_set: r.community != null && r.community !== "",
+    interval_s: r.interval_s,
+    options: r.options ?? {},
+    last_polled_at: iso(r.last_polled_at),
+    last_error: r.last_error,
+    updated_at: iso(r.updated_at)!,
+  };
+}

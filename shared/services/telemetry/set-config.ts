@@ -1,0 +1,63 @@
+// POST /hardware/{id}/telemetry/config: how the sidecar polls a node. Fields given change; the rest keep
+// their stored values (or the defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s).
+// The community is write-only: the audit diff and the answer say only whether it is set or changed.
+import { eq } from "drizzle-orm";
+import { hardware, telemetryConfigs } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors.ts";
+import { DEFAULT_SNMP_PORT, type TelemetryConfigInput } from "../../schemas/telemetry.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireScope, runInTransaction } from "../verb.ts";
+import { presentConfig } from "./present.ts";
+
+export const CONFIG_SCOPE = "write:hardware";
+
+type ConfigRow = typeof telemetryConfigs.$inferSelect;
+
+function given<T>(value: T | undefined, stored: T | undefined, fallback: T): T {
+  return value !== undefined ? value : stored !== undefined ? stored : fallback;
+}
+
+/** The audit view of a configuration: everything but the secret. */
+function auditView(r: ConfigRow | undefined) {
+  if (!r) return null;
+  const { community: _secret, last_polled_at: _p, last_error: _e, updated_at: _u, ...rest } = r;
+  return { ...rest, community_set: presentConfig(r).community_set };
+}
+
+export async function setTelemetryConfig({ ctx, hardwareId, input }: { ctx: ServiceContext; hardwareId: number; input: TelemetryConfigInput }) {
+  requireScope(ctx, CONFIG_SCOPE);
+  return runInTransaction(ctx, {}, async (s) => {
+    const [node] = await s.tx.select({ ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, hardwareId));
+    if (!node) throw ApiError.notFound("Hardware node", hardwareId);
+    const [before] = await s.tx.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, hardwareId)).for("update");
+    const values = {
+      protocol: given(input.protocol, before?.protocol, "snmp"),
+      enabled: given(input.enabled, before?.enabled, true),
+      host: given(input.host, before?.host, node.ip ? node.ip.replace(/\/\d+$/, "") : null),
+      port: given(input.port, before?.port ?? undefined, DEFAULT_SNMP_PORT),
+      snmp_version: given(input.snmp_version, before?.snmp_version ?? undefined, "v2c"),
+      community: given(input.community, before?.community, null),
+      interval_s: given(input.interval_s, before?.interval_s, 60),
+      options: given<Record<string, unknown>>(input.options, before?.options, {}),
+      updated_at: s.now,
+    };
+    if (values.protocol === "snmp" && values.enabled && !values.host)
+      throw ApiError.validation([{ loc: ["body", "host"], msg: "An enabled SNMP configuration needs a host (the node has no IP address to default to).", type: "missing" }]);
+    const [row] = await s.tx
+      .insert(telemetryConfigs)
+      .values({ hardware_id: hardwareId, ...values })
+      .onConflictDoUpdate({ target: telemetryConfigs.hardware_id, set: values })
+      .returning();
+    const after = auditView(row);
+    const communityChanged = input.community !== undefined && input.community !== (before?.community ?? null);
+    s.audit({
+      action: before ? "telemetry.config.update" : "telemetry.config.create",
+      category: "telemetry",
+      entity_type: "hardware",
+      entity_id: hardwareId,
+      diff: { before: auditView(before), after, ...(communityChanged ? { community_changed: true } : {}) },
+    });
+    s.emit("telemetry", { hardware_id: hardwareId, action: "config" });
+    return presentConfig(row!);
+  });
+}
