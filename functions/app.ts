@@ -46,6 +46,7 @@ import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
+import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { meRoutes } from "./routes/users/me-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 
@@ -90,6 +91,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   graphRoutes(app);
   searchRoutes(app);
   intelligenceRoutes(app);
+  telemetryRoutes(app);
 
   docsRoutes(app);
   mapsRoutes(app);
