@@ -23,6 +23,7 @@ import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
+import { kbRoutes } from "./routes/content/kb.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
 import { topologyRoutes } from "./routes/content/topologies.ts";
 import { goneRoutes } from "./routes/gone.ts";
@@ -96,6 +97,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   docsRoutes(app);
   mapsRoutes(app);
   topologyRoutes(app);
+  kbRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);

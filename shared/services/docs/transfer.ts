@@ -9,6 +9,7 @@ import type { ServiceContext } from "../context.ts";
 import { iso } from "../inventory/present.ts";
 import { requireScope, runInTransaction, type VerbScope } from "../verb.ts";
 import { type EntityRef, entityNames, refKey } from "./entity-refs.ts";
+import { refuseRepeats } from "./repeats.ts";
 
 export const EXPORT_FORMAT = "docs-export/v1";
 
@@ -51,16 +52,6 @@ export interface ImportDoc {
   attachments?: EntityRef[] | undefined;
 }
 
-function refuseDuplicateTitles(items: ImportDoc[]): void {
-  const seen = new Map<string, number>();
-  const issues = items.flatMap((d, i) => {
-    const first = seen.get(d.title);
-    seen.set(d.title, first ?? i);
-    return first === undefined ? [] : [{ loc: ["body", "docs", i, "title"], msg: `Same title as docs[${first}]: titles identify documents on import.`, type: "duplicate" }];
-  });
-  if (issues.length > 0) throw ApiError.validation(issues);
-}
-
 /** title -> id of the existing documents with these titles; a title held by two documents is ambiguous (409). */
 async function existingByTitle(s: VerbScope, titles: string[]): Promise<Map<string, number>> {
   if (titles.length === 0) return new Map();
@@ -74,7 +65,7 @@ async function existingByTitle(s: VerbScope, titles: string[]): Promise<Map<stri
 
 export async function importDocs({ ctx, input }: { ctx: ServiceContext; input: { docs: ImportDoc[] } }) {
   requireScope(ctx, "write:docs");
-  refuseDuplicateTitles(input.docs);
+  refuseRepeats(input.docs, (d) => d.title, (i) => ["docs", i, "title"], "titles identify documents on import");
   return runInTransaction(ctx, {}, async (s) => {
     const existing = await existingByTitle(s, input.docs.map((d) => d.title));
     const known = await entityNames(s.tx, input.docs.flatMap((d) => d.attachments ?? []));

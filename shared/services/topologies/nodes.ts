@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { topologies, topologyNodes } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { refuseRepeats } from "../docs/repeats.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { topologiesDef } from "./def.ts";
 import { inventoryNodes } from "./graph.ts";
@@ -14,18 +15,9 @@ export interface NodePlacement {
   y?: number | null | undefined;
 }
 
-function refuseRepeats(nodes: NodePlacement[]): void {
-  const first = new Map<string, number>();
-  const issues = nodes.flatMap((n, i) => {
-    if (!first.has(n.node_id)) return (first.set(n.node_id, i), []);
-    return [{ loc: ["body", "nodes", i, "node_id"], msg: `${n.node_id} is already at nodes[${first.get(n.node_id)}].`, type: "duplicate" }];
-  });
-  if (issues.length > 0) throw ApiError.validation(issues);
-}
-
 export async function replaceTopologyNodes({ ctx, topologyId, nodes }: { ctx: ServiceContext; topologyId: number; nodes: NodePlacement[] }) {
   requireScope(ctx, "write:layout");
-  refuseRepeats(nodes);
+  refuseRepeats(nodes, (n) => n.node_id, (i) => ["nodes", i, "node_id"], "a topology holds each node once");
   return runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.select().from(topologies).where(eq(topologies.id, topologyId)).for("update");
     if (!row) throw ApiError.notFound("Topology", topologyId);
