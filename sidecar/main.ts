@@ -5,6 +5,7 @@ import { createApp } from "../functions/app.ts";
 import { sidecarRoutes } from "./metrics/routes.ts";
 import { applyMigrations } from "./runtime/migrate.ts";
 import { announceSetupToken } from "./runtime/setup-token.ts";
+import { startScheduler } from "./scheduler/scheduler.ts";
 import { startStatusWorker } from "./workers/status-worker.ts";
 import { loadConfig, openRuntime } from "./runtime/node-deps.ts";
 import { serveWithLifespan } from "./runtime/serve.ts";
@@ -42,5 +43,6 @@ for (let attempt = 1; ; attempt++) {
 }
 await announceSetupToken(runtime);
 deps.lifecycle.markReady();
+runtime.background.add(startScheduler(runtime));
 startStatusWorker(runtime);
 deps.logger.info("ready", { mode: sidecarOnly ? "sidecar" : "all-in-one", database: runtime.database.provider.kind });
