@@ -52,6 +52,4 @@ export function patchBody<E extends Entries>(entries: E, readOnly: readonly stri
 }
 
 export const IdParam = (name: string) =>
-  v.object({
-    [name]: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number), v.maxValue(2_147_483_647, "Must be a positive integer id.")),
-  });
+  v.object({ [name]: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)) });

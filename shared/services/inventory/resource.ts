@@ -46,7 +46,11 @@ export function parseIfMatch(header: string | undefined): number | undefined {
   return Number(m[1]);
 }
 
+const MAX_ID = 2_147_483_647;
+
 async function loadRow(db: Db, def: ResourceDef<unknown>, id: number, lock = false): Promise<Row> {
+  // A well-formed id past the serial range names nothing: 404, not a database error.
+  if (id > MAX_ID) throw ApiError.notFound(def.label, id);
   const query = db.select().from(def.table).where(eq(def.columns.id, id));
   const [row] = (await (lock ? query.for("update") : query)) as Row[];
   if (!row) throw ApiError.notFound(def.label, id);
