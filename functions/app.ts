@@ -22,6 +22,7 @@ import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
+import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
@@ -98,6 +99,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   mapsRoutes(app);
   topologyRoutes(app);
   kbRoutes(app);
+  catalogRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);

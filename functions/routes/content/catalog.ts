@@ -1,0 +1,41 @@
+// [catalog] The shipped vendor and device catalogue: vendors, a vendor's devices, and search.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { listVendors, searchCatalog, vendorDevices } from "../../../shared/services/catalog/catalog.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+const tag = "catalog" as const;
+const Vendor = v.object({ key: v.string(), name: v.string(), website: v.string(), device_count: v.number() });
+const Device = v.object({
+  key: v.string(), name: v.string(), type: v.string(), u_height: v.nullable(v.number()), memory_gb: v.nullable(v.number()), cpu: v.nullable(v.string()),
+  vendor_key: v.string(), vendor_name: v.string(),
+});
+
+export function catalogRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    { method: "get", path: "/api/v1/catalog/vendors", tag, scope: "read:hardware", summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
+    (c) => c.json(listVendors({ ctx: serviceContext(c) })),
+  );
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/catalog/vendors/:vendor_key/devices", tag, scope: "read:hardware",
+      params: v.object({ vendor_key: v.pipe(v.string(), v.maxLength(100)) }),
+      summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: v.array(Device) },
+    },
+    (c, { params }) => c.json(vendorDevices({ ctx: serviceContext(c), vendorKey: params.vendor_key })),
+  );
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/catalog/search", tag, scope: "read:hardware",
+      query: v.object({ q: v.pipe(v.string(), v.trim(), v.minLength(1, "Give something to search for."), v.maxLength(100)) }),
+      summary: "Search vendors and devices (case-insensitive, by name, key, type or CPU)",
+      response: { schema: v.object({ query: v.string(), vendors: v.array(Vendor), devices: v.array(Device) }) },
+    },
+    (c, { query }) => c.json(searchCatalog({ ctx: serviceContext(c), q: query.q })),
+  );
+}
