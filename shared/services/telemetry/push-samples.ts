@@ -1,10 +1,11 @@
 // POST /hardware/{id}/telemetry/samples (DESIGN.md 3): a batch of up to 1000 samples from a token with
 // write:telemetry. All or nothing: every bad timestamp is named by index and nothing is stored; good
 // batches go in with one multi-row insert, status changes apply in ts order, one audit entry per request.
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/database.ts";
+import { ApiError } from "../../errors.ts";
 import type { SampleInput } from "../../schemas/telemetry.ts";
 import { readSetting } from "../../settings/read.ts";
-import { hardwareLiveMetrics } from "../../db/schema/index.ts";
-import { ApiError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { applyStatusSamples, type StatusSample } from "./apply-status.ts";
@@ -12,6 +13,20 @@ import { requireHardwareRow } from "./hardware-row.ts";
 import { sampleTimeIssues } from "./sample-window.ts";
 
 export const PUSH_SCOPE = "write:telemetry";
+
+/**
+ * One INSERT for the whole batch. The rows travel as one JSON parameter expanded by jsonb_to_recordset:
+ * the same on postgres.js and PGlite, and several times faster than 11 parameters per row.
+ */
+async function insertSamples(tx: Db, hardwareId: number, samples: SampleInput[]): Promise<void> {
+  const rows = samples.map((x) => ({ ...x, ts: x.ts.toISOString() }));
+  await tx.execute(sql`
+    insert into hardware_live_metrics (hardware_id, ts, cpu_pct, mem_pct, disk_pct, temp_c, net_rx_bps, net_tx_bps, uptime_s, status, source)
+    select ${hardwareId}::integer, r.ts, r.cpu_pct, r.mem_pct, r.disk_pct, r.temp_c, r.net_rx_bps, r.net_tx_bps, r.uptime_s, r.status, 'push'
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
+      ts timestamptz, cpu_pct real, mem_pct real, disk_pct real, temp_c real,
+      net_rx_bps double precision, net_tx_bps double precision, uptime_s double precision, status text)`);
+}
 
 export async function pushSamples({ ctx, hardwareId, samples }: { ctx: ServiceContext; hardwareId: number; samples: SampleInput[] }) {
   requireScope(ctx, PUSH_SCOPE);
@@ -21,21 +36,7 @@ export async function pushSamples({ ctx, hardwareId, samples }: { ctx: ServiceCo
     const issues = sampleTimeIssues(samples.map((x) => x.ts), s.now, warmDays);
     if (issues.length > 0) throw ApiError.validation(issues);
 
-    await s.tx.insert(hardwareLiveMetrics).values(
-      samples.map((x) => ({
-        hardware_id: hardwareId,
-        ts: x.ts,
-        cpu_pct: x.cpu_pct ?? null,
-        mem_pct: x.mem_pct ?? null,
-        disk_pct: x.disk_pct ?? null,
-        temp_c: x.temp_c ?? null,
-        net_rx_bps: x.net_rx_bps ?? null,
-        net_tx_bps: x.net_tx_bps ?? null,
-        uptime_s: x.uptime_s ?? null,
-        status: x.status ?? null,
-        source: "push",
-      })),
-    );
+    await insertSamples(s.tx, hardwareId, samples);
     const reported = samples.filter((x): x is SampleInput & StatusSample => x.status === "up" || x.status === "down");
     const outcome = await applyStatusSamples(s, node, reported, "push");
     s.audit({
