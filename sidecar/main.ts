@@ -7,6 +7,7 @@ import { applyMigrations } from "./runtime/migrate.ts";
 import { announceSetupToken } from "./runtime/setup-token.ts";
 import { startScheduler } from "./scheduler/scheduler.ts";
 import { startStatusWorker } from "./workers/status-worker.ts";
+import { startTelemetryPoller } from "./telemetry/start.ts";
 import { loadConfig, openRuntime } from "./runtime/node-deps.ts";
 import { serveWithLifespan } from "./runtime/serve.ts";
 
@@ -45,4 +46,5 @@ await announceSetupToken(runtime);
 deps.lifecycle.markReady();
 runtime.background.add(startScheduler(runtime));
 startStatusWorker(runtime);
+startTelemetryPoller(runtime);
 deps.logger.info("ready", { mode: sidecarOnly ? "sidecar" : "all-in-one", database: runtime.database.provider.kind });
