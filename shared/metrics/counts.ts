@@ -81,10 +81,15 @@ function familyLines(f: CountFamily, rows: CountRow[]): string {
   return out;
 }
 
+/** Every count family's rows (metric, a, b, v) in one query. */
+export function countsQuery(): SQL {
+  const parts = COUNT_FAMILIES.map((f) => sql`select ${f.name}::text as metric, q.a, q.b, q.v from (${f.query}) q`);
+  return sql.join(parts, sql` union all `);
+}
+
 /** svc_info and every count family, from one round trip. */
 export async function countsText(db: Db, version: string): Promise<string> {
-  const parts = COUNT_FAMILIES.map((f) => sql`select ${f.name}::text as metric, q.a, q.b, q.v from (${f.query}) q`);
-  const rows = await queryRows<CountRow>(db, sql.join(parts, sql` union all `));
+  const rows = await queryRows<CountRow>(db, countsQuery());
   const byFamily = new Map<string, CountRow[]>();
   for (const r of rows) {
     const list = byFamily.get(r.metric);

@@ -18,8 +18,11 @@ export type LabelValue = string | null | undefined;
 
 /** Label values escape backslash, double quote and newline. */
 export function escapeLabelValue(value: LabelValue): string {
-  return (value ?? "").replace(/[\\"\n]/g, (ch) => (ch === "\n" ? "\\n" : `\\${ch}`));
+  if (value == null) return "";
+  // Most values need nothing; testing first keeps a large scrape cheap.
+  return NEEDS_ESCAPE.test(value) ? value.replace(/[\\"\n]/g, (ch) => (ch === "\n" ? "\\n" : `\\${ch}`)) : value;
 }
+const NEEDS_ESCAPE = /[\\"\n]/;
 
 /** HELP text escapes backslash and newline only. */
 export function escapeHelp(text: string): string {
@@ -39,9 +42,31 @@ export function familyHeader(f: Family): string {
   return `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
 }
 
+function labelCount(f: Family, n: number): void {
+  if (n !== f.labels.length) throw new Error(`${f.name} takes ${f.labels.length} label values, got ${n}`);
+}
+
+/** `name{l1="v1",l2="v2"` for the first values.length labels (no closing brace). */
+function openSeries(f: Family, values: readonly LabelValue[]): string {
+  let line = f.name;
+  for (let i = 0; i < values.length; i++) line += `${i ? "," : "{"}${f.labels[i]}="${escapeLabelValue(values[i])}"`;
+  return line;
+}
+
 /** One sample line; `values` follow the family's label names position by position. */
 export function sampleLine(f: Family, values: readonly LabelValue[], value: number): string {
-  if (values.length !== f.labels.length) throw new Error(`${f.name} takes ${f.labels.length} label values, got ${values.length}`);
-  const labels = f.labels.length ? `{${f.labels.map((l, i) => `${l}="${escapeLabelValue(values[i])}"`).join(",")}}` : "";
-  return `${f.name}${labels} ${formatValue(value)}\n`;
+  labelCount(f, values.length);
+  return `${openSeries(f, values)}${values.length ? "}" : ""} ${formatValue(value)}\n`;
+}
+
+/**
+ * Sample lines that share every label but the last, one per [last label value, value] pair: the shared
+ * values are escaped once (svc_service_status writes four lines per service).
+ */
+export function sampleLinesOverLast(f: Family, shared: readonly LabelValue[], last: readonly (readonly [LabelValue, number])[]): string {
+  labelCount(f, shared.length + 1);
+  const head = `${openSeries(f, shared)}${shared.length ? "," : "{"}${f.labels[shared.length]}="`;
+  let out = "";
+  for (const [label, value] of last) out += `${head}${escapeLabelValue(label)}"} ${formatValue(value)}\n`;
+  return out;
 }

@@ -5,9 +5,11 @@ import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db } from "../db/database.ts";
 import { computeUnits, environments, hardware, services, storage } from "../db/schema/index.ts";
 import { SERVICE_STATUSES } from "../schemas/services.ts";
-import { type Family, sampleLine } from "./exposition.ts";
+import { type Family, sampleLine, sampleLinesOverLast } from "./exposition.ts";
 
 export interface PagedFamily extends Family {
+  /** Up to `limit` rows with id > `after`, ordered by id (the bare SQL of one page). */
+  query(after: number, limit: number): SQL;
   /** The family's sample lines, one chunk per page of `pageSize` resources. */
   chunks(db: Db, pageSize: number): AsyncGenerator<string>;
 }
@@ -43,6 +45,7 @@ function valueFamily(
       from ${table} where ${cols.value} is not null and ${cols.id} > ${after} order by ${cols.id} limit ${limit}`;
   return {
     ...family,
+    query,
     chunks: (db, pageSize) => keyset<ValueRow>(db, pageSize, query, (r) => sampleLine(family, [r.name, r.second], Number(r.value))),
   };
 }
@@ -62,19 +65,19 @@ const serviceStatusFamily: Family = {
   labels: ["name", "slug", "environment", "status"],
 };
 
+// The environment label is the service's own text, else the name of its linked environment.
+const serviceQuery = (after: number, limit: number) =>
+  sql`select s.id, s.name, s.slug, coalesce(s.environment, e.name) as environment, s.status
+    from ${services} s left join ${environments} e on e.id = s.environment_id
+    where s.id > ${after} order by s.id limit ${limit}`;
+
+const serviceLines = (r: ServiceRow) =>
+  sampleLinesOverLast(serviceStatusFamily, [r.name, r.slug, r.environment], SERVICE_STATUSES.map((status) => [status, r.status === status ? 1 : 0] as const));
+
 const serviceStatus: PagedFamily = {
   ...serviceStatusFamily,
-  chunks: (db, pageSize) =>
-    keyset<ServiceRow>(
-      db,
-      pageSize,
-      // The environment label is the service's own text, else the name of its linked environment.
-      (after, limit) => sql`select s.id, s.name, s.slug, coalesce(s.environment, e.name) as environment, s.status
-        from ${services} s left join ${environments} e on e.id = s.environment_id
-        where s.id > ${after} order by s.id limit ${limit}`,
-      (r) =>
-        SERVICE_STATUSES.map((status) => sampleLine(serviceStatusFamily, [r.name, r.slug, r.environment, status], r.status === status ? 1 : 0)).join(""),
-    ),
+  query: serviceQuery,
+  chunks: (db, pageSize) => keyset<ServiceRow>(db, pageSize, serviceQuery, serviceLines),
 };
 
 /** Spec 4.3, "Per-resource series", in the table's order. */

@@ -6,7 +6,7 @@ import { countsText } from "./counts.ts";
 import { familyHeader } from "./exposition.ts";
 import { PER_RESOURCE_FAMILIES } from "./per-resource.ts";
 
-export const SCRAPE_PAGE_SIZE = 2000;
+export const SCRAPE_PAGE_SIZE = 5000;
 
 /** The exposition text in chunks: svc_info and the counts, then each per-resource family page by page. */
 export async function* scrapeChunks(db: Db, version: string, pageSize = SCRAPE_PAGE_SIZE): AsyncGenerator<string> {

@@ -1,6 +1,6 @@
 // The hand-written exposition encoder (text format 0.0.4): escaping, number formatting, line shape.
 import { describe, expect, it } from "vitest";
-import { escapeHelp, escapeLabelValue, type Family, familyHeader, formatValue, sampleLine } from "../../../shared/metrics/exposition.ts";
+import { escapeHelp, escapeLabelValue, type Family, familyHeader, formatValue, sampleLine, sampleLinesOverLast } from "../../../shared/metrics/exposition.ts";
 
 const plain: Family = { name: "svc_x_total", help: "Things.", type: "gauge", labels: [] };
 const labelled: Family = { name: "svc_y", help: "Per thing.", type: "gauge", labels: ["name", "kind"] };
@@ -76,5 +76,23 @@ describe("sampleLine", () => {
   it("keeps a value with a newline on one line", () => {
     const line = sampleLine(labelled, ["x\ny", "vm"], 1);
     expect(line.split("\n")).toEqual(['svc_y{name="x\\ny",kind="vm"} 1', ""]);
+  });
+});
+
+describe("sampleLinesOverLast", () => {
+  it("writes the same lines as sampleLine, one per value of the last label", () => {
+    const f: Family = { name: "svc_z", help: "", type: "gauge", labels: ["name", "status"] };
+    const pairs = [["up", 1], ['do"wn', 0]] as const;
+    expect(sampleLinesOverLast(f, ["a\\b\n"], pairs)).toBe(pairs.map(([s, v]) => sampleLine(f, ["a\\b\n", s], v)).join(""));
+    expect(sampleLinesOverLast(f, ["x"], pairs)).toBe('svc_z{name="x",status="up"} 1\nsvc_z{name="x",status="do\\"wn"} 0\n');
+  });
+
+  it("works for a family with a single label", () => {
+    const f: Family = { name: "svc_one", help: "", type: "gauge", labels: ["kind"] };
+    expect(sampleLinesOverLast(f, [], [["vm", 2]])).toBe('svc_one{kind="vm"} 2\n');
+  });
+
+  it("refuses a label count that does not match the family", () => {
+    expect(() => sampleLinesOverLast(labelled, [], [["x", 1]])).toThrow(/takes 2 label values/);
   });
 });
