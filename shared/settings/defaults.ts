@@ -12,6 +12,9 @@ export const SETTING_DEFAULTS = {
   telemetry_warm_days: 30,
   masquerade_minutes: 30,
   invite_expiry_hours: 72,
+  /** The address operators reach this deployment at (set in first run by POST /bootstrap/domain). */
+  public_url: "",
+  onboarding_dismissed: false,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

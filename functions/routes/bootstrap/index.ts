@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { initializeFirstAdmin } from "../../../shared/services/bootstrap/initialize.ts";
+import { getOnboarding, setDomain, setOnboardingDismissed } from "../../../shared/services/bootstrap/onboarding.ts";
 import { bootstrapStatus } from "../../../shared/services/bootstrap/status.ts";
 import { serviceContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -49,5 +50,39 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
       deps.identity.markBootstrapped();
       return respondLogin(c, { kind: "session", ...result });
     },
+  );
+
+  const Step = v.object({ key: v.string(), title: v.string(), done: v.boolean() });
+  const Onboarding = v.object({ steps: v.array(Step), completed: v.number(), total: v.number(), dismissed: v.boolean(), public_url: v.nullable(v.string()) });
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: "read:settings",
+      summary: "The set-up checklist, computed from the data (before first run too)", response: { schema: Onboarding },
+    },
+    async (c) => c.json(await getOnboarding({ ctx: serviceContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "patch", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: "admin:*",
+      summary: "Dismiss (or bring back) the set-up checklist", body: v.strictObject({ dismissed: v.boolean() }), response: { schema: Onboarding },
+    },
+    async (c, { body }) => c.json(await setOnboardingDismissed({ ctx: serviceContext(c), dismissed: body.dismissed })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/bootstrap/domain", tag: "bootstrap", scope: "admin:*",
+      summary: "Record the address operators reach this deployment at (used in invite links)",
+      body: v.strictObject({
+        public_url: v.pipe(v.string(), v.trim(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path.")),
+      }),
+      response: { schema: v.object({ public_url: v.string() }) },
+    },
+    async (c, { body }) => c.json(await setDomain({ ctx: serviceContext(c), publicUrl: body.public_url })),
   );
 }
