@@ -22,6 +22,7 @@ import { selfRoutes } from "./routes/auth/self-routes.ts";
 import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
+import { assetRoutes } from "./routes/content/assets.ts";
 import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
@@ -100,6 +101,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   topologyRoutes(app);
   kbRoutes(app);
   catalogRoutes(app);
+  assetRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);

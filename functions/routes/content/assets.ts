@@ -1,0 +1,34 @@
+// [assets] Uploads of a custom node icon and of the deployment's favicon (multipart, field `file`).
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { FAVICON_MAX_BYTES, uploadFavicon, uploadUserIcon, USER_ICON_MAX_BYTES } from "../../../shared/services/uploads/assets.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { fileField, MULTIPART_DESCRIPTION } from "./multipart.ts";
+
+const tag = "assets" as const;
+const Stored = v.object({ url: v.string(), content_type: v.string(), size: v.number() });
+
+export function assetRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/assets/user-icon", tag, scope: "write:graph", errors: [413, 422],
+      summary: "Upload a custom icon for graph nodes; answers the URL it is served at",
+      description: `${MULTIPART_DESCRIPTION} PNG, JPEG, GIF or WebP, at most ${USER_ICON_MAX_BYTES} bytes (512 KiB). Served from /uploads/user-icon/<name> (GET /user-icons/* serves avatars).`,
+      response: { status: 201, schema: Stored },
+    },
+    async (c) => c.json(await uploadUserIcon({ ctx: serviceContext(c), bytes: await fileField(c) }), 201),
+  );
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/assets/branding/favicon", tag, scope: "admin:*", errors: [413, 422],
+      summary: "Upload the favicon (administrators); GET /favicon.ico serves it from then on",
+      description: `${MULTIPART_DESCRIPTION} PNG or ICO, at most ${FAVICON_MAX_BYTES} bytes (256 KiB); replaces the previous favicon.`,
+      response: { schema: Stored },
+    },
+    async (c) => c.json(await uploadFavicon({ ctx: serviceContext(c), bytes: await fileField(c) })),
+  );
+}
