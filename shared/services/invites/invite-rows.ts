@@ -44,9 +44,12 @@ export async function lockInvite(tx: Db, id: number): Promise<InviteRow> {
   return row;
 }
 
-/** Where the web UI takes the invitee; the token travels in the query and is never stored in clear. */
-export function inviteUrl(token: string): string {
-  return `/accept-invite?token=${encodeURIComponent(token)}`;
+/**
+ * Where the web UI takes the invitee: absolute when the deployment's public address is known (set at
+ * POST /bootstrap/domain), else relative. The token travels in the query and is never stored in clear.
+ */
+export function inviteUrl(token: string, publicUrl = ""): string {
+  return `${publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
 }
 
 const INVITE_LOCK = 7_246_011; // fixed advisory lock key: making invites live (one live invite per e-mail)
