@@ -31,6 +31,11 @@ export interface RouteDef<P, Q, B> {
   body?: B;
   /** Also accept the body as application/x-www-form-urlencoded (OAuth2 password-form clients). */
   acceptsForm?: boolean;
+  /**
+   * A multipart/form-data upload, documented here and read by the handler itself (`c.req.parseBody()`):
+   * the file field's name and any extra text fields with their descriptions.
+   */
+  upload?: { file: string; description: string; fields?: Record<string, string> };
   response?: { status?: number; schema?: AnySchema; description?: string; contentType?: string };
   /** Statuses this route can answer besides the ones every route of its kind can. */
   errors?: number[];
@@ -102,13 +107,20 @@ function requestContent(body: AnySchema, acceptsForm: boolean) {
   return content;
 }
 
+function uploadBody(u: NonNullable<RouteDef<unknown, unknown, unknown>["upload"]>) {
+  const properties: Record<string, unknown> = { [u.file]: { type: "string", format: "binary", description: u.description } };
+  for (const [name, description] of Object.entries(u.fields ?? {})) properties[name] = { type: "string", description };
+  return { required: true, content: { "multipart/form-data": { schema: { type: "object", properties, required: [u.file] } } } };
+}
+
 function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Method[]) {
   const statuses = new Set(def.errors ?? []);
   statuses.add(500);
   if (def.auth !== "public") [401, 403].forEach((s) => statuses.add(s));
   if (def.params) statuses.add(404);
   if (def.params || def.query || def.body) statuses.add(422);
-  if (def.body) statuses.add(413);
+  if (def.body || def.upload) statuses.add(413);
+  if (def.upload) statuses.add(422);
   if (methods.some((m) => WRITES.includes(m))) statuses.add(503);
   statuses.add(429);
   return Object.fromEntries(
@@ -138,6 +150,7 @@ export function route<P extends AnySchema | undefined = undefined, Q extends Any
     ...(def.auth === "public" ? { security: [] } : {}),
     parameters: [...parameters("path", def.params), ...parameters("query", def.query)] as never,
     ...(def.body ? { requestBody: { required: true, content: requestContent(def.body, def.acceptsForm ?? false) } } : {}),
+    ...(def.upload ? { requestBody: uploadBody(def.upload) } : {}),
     responses: responses as never,
   });
   app.on(

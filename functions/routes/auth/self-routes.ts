@@ -97,6 +97,7 @@ export function selfRoutes(app: Hono<AppEnv>): void {
       method: "put", path: "/api/v1/auth/me/avatar", tag: "auth",
       summary: "Upload your avatar: multipart/form-data with the image in the field `file`",
       description: `PNG, JPEG, GIF or WebP, told by the file's content (SVG is refused), at most ${AVATAR_MAX_BYTES} bytes (512 KiB). Served at the answer's avatar_url. 503 where the deployment has no avatar storage (edge workers).`,
+      upload: { file: "file", description: "The image: PNG, JPEG, GIF or WebP (by content), at most 512 KiB." },
       response: { schema: PublicUser }, errors: [413, 422],
     },
     async (c) => {

@@ -53,6 +53,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "post", path: "/api/v1/compute-units/icons/upload", tag: "compute-units", scope: "write:compute",
+      upload: { file: "file", description: "The icon: PNG, JPEG, GIF or WebP (by content), at most 256 KiB.", fields: { slug: "Optional slug (lower-case letters, digits, dashes).", name: "Optional name to derive the slug from." } },
       summary: "Upload a compute icon: multipart/form-data with the image in the field `file`",
       description:
         `Request body: multipart/form-data with \`file\` (the image) and optionally \`slug\` (lowercase letters, digits, dashes; ` +
