@@ -150,7 +150,7 @@ export function route<P extends AnySchema | undefined = undefined, Q extends Any
     ...(def.auth === "public" ? { security: [] } : {}),
     parameters: [...parameters("path", def.params), ...parameters("query", def.query)] as never,
     ...(def.body ? { requestBody: { required: true, content: requestContent(def.body, def.acceptsForm ?? false) } } : {}),
-    ...(def.upload ? { requestBody: uploadBody(def.upload) } : {}),
+    ...(def.upload ? { requestBody: uploadBody(def.upload) as never } : {}),
     responses: responses as never,
   });
   app.on(
