@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 let a: Actors;
-let ids: Record<string, number>;
+let ids: Record<"hw1" | "hw2" | "vm" | "web" | "db" | "net" | "conn", number>;
 
 beforeAll(async () => {
   a = await createActors();
