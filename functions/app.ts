@@ -27,6 +27,7 @@ import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
+import { timezoneRoutes } from "./routes/content/timezones.ts";
 import { topologyRoutes } from "./routes/content/topologies.ts";
 import { goneRoutes } from "./routes/gone.ts";
 import { healthRoutes } from "./routes/health/index.ts";
@@ -102,6 +103,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   kbRoutes(app);
   catalogRoutes(app);
   assetRoutes(app);
+  timezoneRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);
