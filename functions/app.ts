@@ -23,6 +23,7 @@ import { sessionRoutes } from "./routes/auth/session-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { assetRoutes } from "./routes/content/assets.ts";
+import { capabilityRoutes } from "./routes/content/capabilities.ts";
 import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
@@ -104,6 +105,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   catalogRoutes(app);
   assetRoutes(app);
   timezoneRoutes(app);
+  capabilityRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);

@@ -1,0 +1,39 @@
+// [capabilities] GET /capabilities: what this deployment can do, from the process's own dependencies.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { capabilities } from "../../../shared/services/system/capabilities.ts";
+import { serviceContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+const Capabilities = v.object({
+  database: v.picklist(["postgres", "pglite"]),
+  redis: v.boolean(),
+  edge: v.boolean(),
+  features: v.object({
+    uploads: v.boolean(), avatars: v.boolean(), markdown_docs: v.boolean(), device_catalog: v.boolean(), api_reference_offline: v.boolean(),
+    rate_limit_store: v.picklist(["redis", "database"]), update_check: v.boolean(),
+  }),
+});
+
+export function capabilityRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/capabilities", tag: "capabilities", summary: "What this deployment can do (database, Redis, edge, features)",
+      description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false and avatars are unavailable.",
+      response: { schema: Capabilities },
+    },
+    (c) => {
+      const deps = c.get("deps");
+      const facts = {
+        database: deps.database.kind,
+        redisConfigured: Boolean(deps.config.REDIS_URL),
+        rateLimitStore: deps.config.RATE_LIMIT_STORE,
+        avatarStore: deps.avatarStore !== undefined,
+        apiDocsAssets: deps.assets !== undefined,
+      };
+      return c.json(capabilities({ ctx: serviceContext(c), facts }));
+    },
+  );
+}
