@@ -28,6 +28,7 @@ import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
+import { systemRoutes } from "./routes/content/system.ts";
 import { timezoneRoutes } from "./routes/content/timezones.ts";
 import { topologyRoutes } from "./routes/content/topologies.ts";
 import { goneRoutes } from "./routes/gone.ts";
@@ -106,6 +107,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   assetRoutes(app);
   timezoneRoutes(app);
   capabilityRoutes(app);
+  systemRoutes(app);
   staticUploadRoutes(app);
 
   ipamRoutes(app);
