@@ -34,16 +34,30 @@ export interface BenchContext {
 
 export const SCALE = Number(process.env.BENCH_SCALE ?? "1");
 
-export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise<void> }> {
-  const name = `cp_bench_${process.pid}`;
+/** A fresh, migrated database for a benchmark, with a direct client; `drop` removes it. */
+export async function createBenchDatabase(name: string): Promise<{ url: string; sql: postgres.Sql; drop(): Promise<void> }> {
   const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.unsafe(`create database "${name}"`);
-  const dbUrl = databaseUrl(name);
-  const migrator = await openDatabase(parseConfig({ DATABASE_URL: dbUrl, DB_POOL_MAX: "2" }));
+  const url = databaseUrl(name);
+  const migrator = await openDatabase(parseConfig({ DATABASE_URL: url, DB_POOL_MAX: "2" }));
   await applyMigrations(migrator);
   await migrator.provider.close();
-  const sql = postgres(dbUrl, { max: 4, onnotice: () => {} });
+  const sql = postgres(url, { max: 4, onnotice: () => {} });
+  return {
+    url,
+    sql,
+    drop: async () => {
+      await sql.end({ timeout: 1 });
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise<void> }> {
+  const bench = await createBenchDatabase(`cp_bench_${process.pid}`);
+  const { sql, url: dbUrl } = bench;
   const counts = await seedInventory(sql, SCALE);
   // The rate limiter stays on (its database store is part of every figure). The benchmark plays many
   // clients behind a trusted reverse proxy: each request carries its own X-Forwarded-For address.
@@ -69,9 +83,7 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
       server.close();
       server.closeAllConnections();
       await runtime.close();
-      await sql.end();
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      await bench.drop();
     },
   };
 }

@@ -16,11 +16,8 @@ import { countsQuery } from "../../shared/metrics/counts.ts";
 import { PER_RESOURCE_FAMILIES } from "../../shared/metrics/per-resource.ts";
 import { SCRAPE_PAGE_SIZE } from "../../shared/metrics/scrape.ts";
 import { sidecarRoutes } from "../../sidecar/metrics/routes.ts";
-import { openDatabase } from "../../sidecar/runtime/database.ts";
-import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
 import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
-import { databaseUrl, PG_ADMIN_URL } from "../helpers/env.ts";
-import { type BenchContext, type BenchRow, measure, nextClient, round } from "./harness.ts";
+import { type BenchContext, type BenchRow, createBenchDatabase, measure, nextClient, round } from "./harness.ts";
 import { seedInventory } from "./seed.ts";
 
 const SERVICES = 10_000;
@@ -118,15 +115,8 @@ async function memory(baseUrl: string, token: string, n: number): Promise<string
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   // A database of its own holding the benchmark inventory at exactly 10,000 services.
-  const name = `cp_bench_metrics_${process.pid}`;
-  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const url = databaseUrl(name);
-  const migrator = await openDatabase(parseConfig({ DATABASE_URL: url, DB_POOL_MAX: "2" }));
-  await applyMigrations(migrator);
-  await migrator.provider.close();
-  const sql = postgres(url, { max: 2, onnotice: () => {} });
+  const db = await createBenchDatabase(`cp_bench_metrics_${process.pid}`);
+  const { url, sql } = db;
   const counts = await seedInventory(sql, SERVICES / 100_000);
   const runtime = await openRuntime(
     parseConfig({ DATABASE_URL: url, LOG_LEVEL: "error", SVC_SETUP_TOKEN: SETUP, DB_POOL_MAX: "4", TRUSTED_PROXIES: "127.0.0.1,::1" }, "bench"),
@@ -165,8 +155,6 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     await small.close();
     await full.close();
     await runtime.close();
-    await sql.end({ timeout: 1 });
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
+    await db.drop();
   }
 }
