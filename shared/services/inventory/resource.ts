@@ -10,6 +10,7 @@ import { ApiError } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import type { ServiceContext } from "../context.ts";
 import { type EventChannel, requireScope, runInTransaction, type VerbScope } from "../verb.ts";
+import { forgetReferences } from "./forget-references.ts";
 import { type ListPage, listPage, type ListSpec } from "./list.ts";
 
 type Row = Record<string, unknown> & { id: number };
@@ -150,7 +151,8 @@ export function resourceVerbs<Api>(def: ResourceDef<Api>) {
         checkVersion(generic, row, ifMatch);
         await def.beforeDelete?.(s, row);
         await s.tx.delete(def.table).where(eq(def.columns.id, id));
-        s.audit({ action: `${def.entityType}.delete`, category: "inventory", entity_type: def.entityType, entity_id: id, diff: { before: row } });
+        const forgotten = await forgetReferences(s, def.entityType, id);
+        s.audit({ action: `${def.entityType}.delete`, category: "inventory", entity_type: def.entityType, entity_id: id, diff: { before: row, references_removed: forgotten } });
         emitAll(s, generic, "delete", id);
       });
     },

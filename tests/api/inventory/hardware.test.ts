@@ -122,3 +122,26 @@ describe("hardware: one 422 for every problem", () => {
     expect(Object.keys((await res.json()).fields).sort()).toEqual(["colour", "status"]);
   });
 });
+
+describe("hardware: deleting forgets references", () => {
+  it("drops doc attachments, map pins, topology nodes, layout positions and IPAM assignments", async () => {
+    const hw = await (await a.req("POST", "hardware", a.editor, { name: "to-forget" })).json();
+    const s = a.t.sql;
+    const [doc] = await s`insert into docs (title) values ('runbook') returning id`;
+    await s`insert into doc_entities (doc_id, entity_type, entity_id) values (${doc!.id}, 'hardware', ${hw.id})`;
+    await s`insert into map_pins (entity_type, entity_id, latitude, longitude) values ('hardware', ${hw.id}, 1, 2)`;
+    const [topo] = await s`insert into topologies (name) values ('t') returning id`;
+    await s`insert into topology_nodes (topology_id, node_id) values (${topo!.id}, ${`hw-${hw.id}`})`;
+    await s`insert into graph_layouts (name, positions) values ('default', ${s.json({ [`hw-${hw.id}`]: { x: 1, y: 1 }, "hw-999999": { x: 2, y: 2 } })}) on conflict (name) do update set positions = excluded.positions`;
+    await s`insert into ip_addresses (address, assigned_type, assigned_id) values ('10.99.0.9', 'hardware', ${hw.id})`;
+    expect((await a.req("DELETE", `hardware/${hw.id}`, a.admin)).status).toBe(204);
+    const [left] = await s`select
+      (select count(*)::int from doc_entities where entity_id = ${hw.id}) as docs,
+      (select count(*)::int from map_pins where entity_id = ${hw.id}) as pins,
+      (select count(*)::int from topology_nodes where node_id = ${`hw-${hw.id}`}) as topo,
+      (select positions from graph_layouts where name = 'default') as layout,
+      (select assigned_id from ip_addresses where address = '10.99.0.9') as ip`;
+    expect(left).toMatchObject({ docs: 0, pins: 0, topo: 0, ip: null });
+    expect(Object.keys(left!.layout)).toEqual(["hw-999999"]);
+  });
+});
