@@ -36,13 +36,13 @@ import { healthRoutes } from "./routes/health/index.ts";
 import { intelligenceRoutes } from "./routes/intelligence/index.ts";
 import { clusterRoutes } from "./routes/inventory/clusters.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
+import { computeUnitRoutes } from "./routes/inventory/compute-units.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
 import { labelRoutes } from "./routes/inventory/labels.ts";
 import { miscRoutes } from "./routes/inventory/misc.ts";
 import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
-import { computeUnitRoutes } from "./routes/inventory/compute-units.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
@@ -63,7 +63,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.use("*", requestContext(deps));
   app.use("*", clientAddress(deps));
   app.use("/api/*", writeGuard);
-  app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES));
+  app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES));
   app.use("/api/*", authenticate);
   app.use("/api/*", csrf);
   // Last before the routes (DESIGN.md 2): authentication and CSRF are inserted before this line.
@@ -88,12 +88,17 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   settingsRoutes(app);
 
   hardwareRoutes(app);
-  computeUnitRoutes(app);
   serviceRoutes(app);
+  computeUnitRoutes(app);
   storageRoutes(app);
   miscRoutes(app);
   externalNodeRoutes(app);
   networkRoutes(app);
+  ipamRoutes(app);
+  labelRoutes(app);
+  siteRoutes(app);
+  clusterRoutes(app);
+  vlanRoutes(app);
   graphRoutes(app);
   searchRoutes(app);
   intelligenceRoutes(app);
@@ -110,11 +115,6 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   systemRoutes(app);
   staticUploadRoutes(app);
 
-  ipamRoutes(app);
-  vlanRoutes(app);
-  clusterRoutes(app);
-  siteRoutes(app);
-  labelRoutes(app);
   documentRoutes(app, deps.config.version);
   return app;
 }

@@ -53,6 +53,7 @@ export const ConfigSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error"], "expects debug, info, warn or error"), "info"),
   TRUSTED_PROXIES: cidrList,
   MAX_BODY_BYTES: int(1_048_576, 1024, 104_857_600),
+  MAX_UPLOAD_BYTES: int(8_388_608, 1024, 1_073_741_824),
   DRAIN_TIMEOUT_S: int(25, 0, 600),
   HEALTH_CACHE_MS: int(2000, 0, 60_000),
   RATE_LIMIT_RPM: int(600, 1, 1_000_000),

@@ -1,14 +1,21 @@
-// Refuses bodies over MAX_BODY_BYTES with 413 in the error envelope, by Content-Length or while streaming.
+// Refuses bodies over the limit with 413 in the error envelope, by Content-Length or while streaming.
+// Multipart uploads have their own, larger ceiling; each upload route then applies its own cap.
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../shared/errors.ts";
 import type { AppEnv } from "../deps.ts";
 
-export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+function limiter(maxSize: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize,
     onError: () => {
       throw new ApiError(413, "PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${maxSize} bytes.`);
     },
   });
+}
+
+export function limitBody(maxBody: number, maxUpload: number): MiddlewareHandler<AppEnv> {
+  const body = limiter(maxBody);
+  const upload = limiter(maxUpload);
+  return (c, next) => (/^multipart\/form-data/i.test(c.req.header("content-type") ?? "") ? upload(c, next) : body(c, next));
 }

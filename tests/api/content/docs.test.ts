@@ -5,8 +5,7 @@ import { auditActions, GIF, PNG, sized, SVG, upload } from "./support.ts";
 let a: Actors;
 let hwId: number;
 beforeAll(async () => {
-  // Above the 2 MiB image limit, so the upload's own 413 is what answers.
-  a = await createActors({ MAX_BODY_BYTES: String(4 * 1024 * 1024) });
+  a = await createActors();
   hwId = (await a.t.sql`insert into hardware (name) values ('pve-01') returning id`)[0]!.id as number;
 });
 afterAll(async () => a.t.close());
