@@ -4,30 +4,34 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { timingSafeEqualString } from "../../shared/auth/constant-time.ts";
-import { isApiToken, LEGACY_ACTOR, resolveApiToken, resolveSession } from "../../shared/identity/resolve.ts";
-import type { AppEnv } from "../deps.ts";
+import type { Db } from "../../shared/db/database.ts";
+import { isApiToken, LEGACY_ACTOR, type Resolution, resolveApiToken, resolveSession } from "../../shared/identity/resolve.ts";
+import type { AppEnv, Deps } from "../deps.ts";
 
 export const SESSION_COOKIE = "svc_session";
 export const CSRF_COOKIE = "svc_csrf";
 
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const bearer = c.req.header("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  const credential = bearer ?? getCookie(c, SESSION_COOKIE);
-  if (!credential) return next();
-  const deps = c.get("deps");
-  const db = c.get("db");
+/** The bearer credential of an Authorization header value, if it carries one. */
+export function bearerCredential(header: string | undefined | null): string | undefined {
+  return header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+}
+
+/** Any presented credential (legacy static token, API token or session JWT) -> actor or refusal. */
+export async function resolveCredential(deps: Deps, db: Db, credential: string): Promise<Resolution> {
   const now = deps.clock.now();
   const legacy = deps.config.SVC_API_TOKEN;
-  let resolution;
-  if (legacy && timingSafeEqualString(credential, legacy)) {
-    resolution = deps.config.SVC_LEGACY_AUTH
+  if (legacy && timingSafeEqualString(credential, legacy))
+    return deps.config.SVC_LEGACY_AUTH
       ? { actor: LEGACY_ACTOR }
       : { error: "The static SVC_API_TOKEN is deprecated and refused; create an API token instead." };
-  } else if (isApiToken(credential)) {
-    resolution = await resolveApiToken(db, credential, now);
-  } else {
-    resolution = await resolveSession(db, await deps.identity.signingKey(db), credential, now);
-  }
+  if (isApiToken(credential)) return resolveApiToken(db, credential, now);
+  return resolveSession(db, await deps.identity.signingKey(db), credential, now);
+}
+
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const credential = bearerCredential(c.req.header("authorization")) ?? getCookie(c, SESSION_COOKIE);
+  if (!credential) return next();
+  const resolution = await resolveCredential(c.get("deps"), c.get("db"), credential);
   if ("actor" in resolution) c.set("actor", resolution.actor);
   else c.set("authError", resolution.error);
   return next();
