@@ -30,6 +30,9 @@ export async function serveWithLifespan(runtime: NodeRuntime, fetch: (req: Reque
     lifecycle.beginStopping();
     logger.info("draining", { signal, in_flight: lifecycle.inFlight });
     const clean = await lifecycle.waitIdle(config.DRAIN_TIMEOUT_S * 1000);
+    // Background tasks first: the WebSocket streams hold upgraded sockets that server.close() would
+    // otherwise wait on forever (closeAllConnections does not reach them). runtime.close() repeats it harmlessly.
+    await runtime.background.stopAll();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
