@@ -8,6 +8,7 @@ import { announceSetupToken } from "./runtime/setup-token.ts";
 import { startScheduler } from "./scheduler/scheduler.ts";
 import { startStatusWorker } from "./workers/status-worker.ts";
 import { startTelemetryPoller } from "./telemetry/start.ts";
+import { uiStreams } from "./streams/streams.ts";
 import { loadConfig, openRuntime } from "./runtime/node-deps.ts";
 import { serveWithLifespan } from "./runtime/serve.ts";
 
@@ -25,7 +26,8 @@ const runtime = await openRuntime(config).catch((e: unknown) => {
 const { deps } = runtime;
 const app = createApp(deps);
 sidecarRoutes(app, runtime);
-await serveWithLifespan(runtime, app.fetch);
+const streams = uiStreams(app, runtime);
+const server = await serveWithLifespan(runtime, app.fetch);
 
 // Migrations are applied on start; while the database cannot be reached the process keeps trying and
 // startupz answers 503, as an orchestrator expects of a dependency that comes up later.
@@ -47,4 +49,5 @@ deps.lifecycle.markReady();
 runtime.background.add(startScheduler(runtime));
 startStatusWorker(runtime);
 startTelemetryPoller(runtime);
+runtime.background.add(streams.start(server));
 deps.logger.info("ready", { mode: sidecarOnly ? "sidecar" : "all-in-one", database: runtime.database.provider.kind });
