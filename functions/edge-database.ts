@@ -27,6 +27,7 @@ export function edgeDatabase(url: string, opts: EdgeDatabaseOptions = {}): Datab
     let released: Promise<void> | undefined;
     return {
       db,
+      perRequest: true,
       release: () =>
         (released ??= sql
           .end({ timeout: 5 })

@@ -19,13 +19,8 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       await next();
     } finally {
       c.header("X-Request-ID", requestId);
-      const released = lease.release();
-      try {
-        // On workerd the per-request client ends after the response; Node has no execution context.
-        c.executionCtx.waitUntil(released);
-      } catch {
-        await released;
-      }
+      // On workerd the per-request client ends after the response; a shared pool has nothing to end.
+      if (lease.perRequest) c.executionCtx.waitUntil(lease.release());
       deps.logger.info("request", {
         method: c.req.method,
         path: c.req.path,

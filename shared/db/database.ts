@@ -10,6 +10,8 @@ export interface DbLease {
   db: Db;
   /** Gives the handle back; on the edge this ends the per-request client. */
   release(): Promise<void>;
+  /** True for a per-request client that must be ended after the response (the edge). */
+  perRequest?: boolean;
 }
 
 export interface DatabaseProvider {

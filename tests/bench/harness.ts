@@ -1,14 +1,15 @@
 // What every benchmark gets: a migrated PostgreSQL database seeded with the inventory of issue 4 (scaled
-// by BENCH_SCALE), the real server started in this process on a loopback port, an admin bearer token,
+// by BENCH_SCALE), the real server started as its own process on a loopback port, an admin bearer token,
 // and a direct postgres.js client for timing the bare SQL beside each figure.
-import type { Server } from "node:http";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { createApp } from "../../functions/app.ts";
 import { parseConfig } from "../../shared/config.ts";
 import { openDatabase } from "../../sidecar/runtime/database.ts";
 import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
 import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
-import { serveWithLifespan } from "../../sidecar/runtime/serve.ts";
 import { databaseUrl, PG_ADMIN_URL } from "../helpers/env.ts";
 import { seedInventory, type SeedCounts } from "./seed.ts";
 
@@ -33,6 +34,42 @@ export interface BenchContext {
 }
 
 export const SCALE = Number(process.env.BENCH_SCALE ?? "1");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `node sidecar/main.ts` (the all-in-one entry) and waits until it is ready. */
+async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [fileURLToPath(new URL("../../sidecar/main.ts", import.meta.url))], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error("the benchmark server exited during start");
+    const ready = await fetch(`${baseUrl}/api/v1/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (i > 600) throw new Error("the benchmark server did not become ready in 60 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
 
 /** A fresh, migrated database for a benchmark, with a direct client; `drop` removes it. */
 export async function createBenchDatabase(name: string): Promise<{ url: string; sql: postgres.Sql; drop(): Promise<void> }> {
@@ -61,16 +98,13 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   const counts = await seedInventory(sql, SCALE);
   // The rate limiter stays on (its database store is part of every figure). The benchmark plays many
   // clients behind a trusted reverse proxy: each request carries its own X-Forwarded-For address.
-  const config = parseConfig(
-    { DATABASE_URL: dbUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", DB_POOL_MAX: "10", TRUSTED_PROXIES: "127.0.0.1,::1" },
-    "bench",
-  );
-  const runtime = await openRuntime(config);
-  const app = createApp(runtime.deps);
-  const server: Server = await serveWithLifespan(runtime, app.fetch);
+  const env = { DATABASE_URL: dbUrl, HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", DB_POOL_MAX: "10", TRUSTED_PROXIES: "127.0.0.1,::1" };
+  // The server runs in its own process, as `npm start` would, so the load generator's CPU is not the server's.
+  const server = await startServer(env);
+  const baseUrl = server.baseUrl;
+  // An in-process runtime on the same database, for benchmarks that drive verbs and jobs directly.
+  const runtime = await openRuntime(parseConfig({ ...env, PORT: "0" }, "bench"));
   runtime.deps.lifecycle.markReady();
-  const address = server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   const init = await fetch(`${baseUrl}/api/v1/bootstrap/initialize`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": nextClient() },
@@ -80,8 +114,7 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   return {
     ctx: { baseUrl, token, sql, dbUrl, runtime, counts, scale: SCALE },
     close: async () => {
-      server.close();
-      server.closeAllConnections();
+      await server.stop();
       await runtime.close();
       await bench.drop();
     },

@@ -15,7 +15,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   // The same two statements the list verb runs, straight through postgres.js.
   const sql100 = await measure(300, async (i) => {
     await Promise.all([
-      ctx.sql`select * from services where environment = 'production' order by name desc nulls last, id desc limit 100 offset ${(i % 50) * 100}`,
+      ctx.sql`select * from services where environment = 'production' order by name desc, id desc limit 100 offset ${(i % 50) * 100}`,
       ctx.sql`select count(*) from services where environment = 'production'`,
     ]);
   });
