@@ -3,8 +3,8 @@
 // already has a row (late samples) is merged weighted by sample_count, so the hourly average stays the
 // average of every sample and a rerun is exact. hardware_id is the hour's last known one.
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
-import { type BatchBudget, eachBatch, weightedMerge } from "./batches.ts";
+import type { Db } from "../../db/database.ts";
+import { type BatchBudget, type BatchRange, batchStatement, eachBatch, weightedMerge } from "./batches.ts";
 import type { RetentionCutoffs } from "./cutoffs.ts";
 
 const AVERAGED = ["cpu_pct", "mem_pct", "disk_pct", "load_1", "net_rx_bps", "net_tx_bps"] as const;
@@ -14,7 +14,7 @@ export interface AgentSampleCounts {
   hourly_rows: number;
 }
 
-function batchStatement(band: SQL, range: SQL): SQL {
+function statement(band: SQL, range: BatchRange): SQL {
   const cols = sql.raw(AVERAGED.join(", "));
   const avgs = sql.raw(AVERAGED.map((c) => `avg(${c}) as ${c}`).join(", "));
   const merges = sql.join(
@@ -22,7 +22,7 @@ function batchStatement(band: SQL, range: SQL): SQL {
     sql`, `,
   );
   return sql`with raw as (
-      delete from agent_host_samples where ${band} and ${range}
+      delete from agent_host_samples where ${band} and ${range()}
       returning agent_id, hardware_id, ts, ${cols}
     ), agg as (
       select agent_id, date_trunc('hour', ts, 'UTC') as hour, count(*)::int as n, ${avgs},
@@ -41,8 +41,8 @@ function batchStatement(band: SQL, range: SQL): SQL {
 export async function collapseAgentSamples(db: Db, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<AgentSampleCounts & { complete: boolean }> {
   const band = sql`ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
   const totals: AgentSampleCounts = { raw_rows: 0, hourly_rows: 0 };
-  const complete = await eachBatch(db, { table: "agent_host_samples", entity: "agent_id", band }, rows, budget, async (range) => {
-    const [r] = await queryRows<AgentSampleCounts>(db, batchStatement(band, range));
+  const complete = await eachBatch(db, { table: "agent_host_samples", entity: "agent_id", bounds: band }, rows, budget, async (range) => {
+    const r = await batchStatement<AgentSampleCounts>(db, statement(band, range));
     if (r) {
       totals.raw_rows += r.raw_rows;
       totals.hourly_rows += r.hourly_rows;

@@ -42,40 +42,71 @@ export interface BandSpec {
   /** Table and entity column (the index on (entity, ts) orders the walk). */
   table: "hardware_live_metrics" | "agent_host_samples";
   entity: "hardware_id" | "agent_id";
-  /** Which rows of the table are to be aggregated. */
-  band: SQL;
+  /** The band's time bounds alone (columns of the index), for sizing batches. */
+  bounds: SQL;
 }
 
-/** The key where the next batch ends: the hour of the row `rows` rows past `start`, or null (to the end). */
+/**
+ * Runs one batch statement in its own short transaction with JIT off: a batch's estimated cost is
+ * above jit_above_cost, and compiling it would cost more than running it, once per batch.
+ */
+export async function batchStatement<T>(db: Db, statement: SQL): Promise<T | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    const [row] = await queryRows<T>(tx as unknown as Db, statement);
+    return row;
+  });
+}
+
+/**
+ * The key where the next batch ends: the hour of the row `rows` rows past `start`, or null (to the end).
+ * It reads only the (entity, ts) index (an index-only scan on settled pages), so hourly rows already in
+ * the band count towards a batch's size too, which only makes batches a little smaller.
+ */
 async function boundary(db: Db, spec: BandSpec, start: Key | null, rows: number): Promise<Key | null> {
   const entity = sql.raw(spec.entity);
   const [row] = await queryRows<Key>(
     db,
     sql`select ${entity} as id, date_trunc('hour', ts, 'UTC') as hour from ${sql.raw(spec.table)}
-      where ${spec.band} and ${from(spec, start)}
+      where ${spec.bounds} and ${from(spec, start)}
       order by ${entity}, ts offset ${rows} limit 1`,
   );
   return row ? { id: Number(row.id), hour: new Date(row.hour) } : null;
 }
 
-const from = (spec: BandSpec, k: Key | null) =>
-  k ? sql`(${sql.raw(spec.entity)}, ts) >= (${k.id}::int, ${k.hour.toISOString()}::timestamptz)` : sql`true`;
-const before = (spec: BandSpec, k: Key | null) =>
-  k ? sql`(${sql.raw(spec.entity)}, ts) < (${k.id}::int, ${k.hour.toISOString()}::timestamptz)` : sql`true`;
+/**
+ * `(entity, ts) <op> key`, its columns qualified by `q` (a table name or alias) when given. The plain
+ * bound on the entity alone repeats what the row comparison says, because the planner cannot estimate a
+ * row comparison: without it, it may walk the ts index across the whole band for every batch.
+ */
+function keyCompare(spec: BandSpec, op: ">=" | "<", k: Key | null, q?: string): SQL {
+  if (!k) return sql`true`;
+  const entity = q ? `${q}.${spec.entity}` : spec.entity;
+  const ts = q ? `${q}.ts` : "ts";
+  return sql`${sql.raw(entity)} ${sql.raw(op === ">=" ? ">=" : "<=")} ${k.id}::int
+    and (${sql.raw(`${entity}, ${ts}`)}) ${sql.raw(op)} (${k.id}::int, ${k.hour.toISOString()}::timestamptz)`;
+}
+const from = (spec: BandSpec, k: Key | null) => keyCompare(spec, ">=", k);
+
+/** A batch's key range; `q` qualifies the columns, for statements that join the table to itself. */
+export type BatchRange = (q?: string) => SQL;
 
 /**
  * Walks the band in (entity, ts) order, about `rows` rows a batch, cut on hour boundaries so an
  * entity's hour is always aggregated by a single batch; `step` receives the batch's range predicate.
+ * (Statements must repeat the range on every reference to the big table: a join on the table without
+ * it lets the planner scan all of it, once per batch.)
  * Returns false when the budget ran out before the end.
  */
-export async function eachBatch(db: Db, spec: BandSpec, rows: number, budget: BatchBudget, step: (range: SQL) => Promise<void>): Promise<boolean> {
+export async function eachBatch(db: Db, spec: BandSpec, rows: number, budget: BatchBudget, step: (range: BatchRange) => Promise<void>): Promise<boolean> {
   let start: Key | null = null;
   for (;;) {
     if (!budget.take()) return false;
     let end = await boundary(db, spec, start, rows);
     // One entity-hour holding more than `rows` rows: take that hour whole.
     if (end && start && end.id === start.id && end.hour.getTime() === start.hour.getTime()) end = { id: end.id, hour: new Date(end.hour.getTime() + HOUR_MS) };
-    await step(sql`${from(spec, start)} and ${before(spec, end)}`);
+    const [lo, hi] = [start, end];
+    await step((q) => sql`${keyCompare(spec, ">=", lo, q)} and ${keyCompare(spec, "<", hi, q)}`);
     if (!end) return true;
     start = end;
   }
@@ -99,7 +130,7 @@ export async function deleteInBatches(
   for (;;) {
     if (!budget.take()) return { deleted, complete: false };
     const after: SQL = last ? sql`${ts} >= ${last}::timestamptz` : sql`true`;
-    const [r]: { n: number; last: Date | null }[] = await queryRows<{ n: number; last: Date | null }>(
+    const r = await batchStatement<{ n: number; last: Date | null }>(
       db,
       sql`with gone as (
         delete from ${table} where (${key}) in (select ${key} from ${table} where ${t.expired} and ${after} order by ${ts} limit ${rows})

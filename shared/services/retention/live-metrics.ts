@@ -4,8 +4,8 @@
 // rows for an hour already aggregated are folded into its row, weighted by sample_count (its status is
 // kept unless it had none).
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
-import { type BatchBudget, eachBatch, weightedMerge } from "./batches.ts";
+import type { Db } from "../../db/database.ts";
+import { type BatchBudget, type BatchRange, batchStatement, eachBatch, weightedMerge } from "./batches.ts";
 import type { RetentionCutoffs } from "./cutoffs.ts";
 
 const AVERAGED = ["cpu_pct", "mem_pct", "disk_pct", "temp_c", "net_rx_bps", "net_tx_bps"] as const;
@@ -16,7 +16,7 @@ export interface LiveMetricsCounts {
   hourly_rows_merged: number;
 }
 
-function batchStatement(band: SQL, range: SQL): SQL {
+function statement(band: SQL, range: BatchRange): SQL {
   const avgs = sql.raw(AVERAGED.map((c) => `avg(${c}) as ${c}`).join(", "));
   const merges = sql.join(
     AVERAGED.map((c) => weightedMerge(c, { alias: "m", count: "coalesce(m.sample_count, 1)" }, { alias: "a", count: "a.n" })),
@@ -25,7 +25,7 @@ function batchStatement(band: SQL, range: SQL): SQL {
   const cols = sql.raw(AVERAGED.join(", "));
   const aCols = sql.raw(AVERAGED.map((c) => `a.${c}`).join(", "));
   return sql`with raw as (
-      delete from hardware_live_metrics where ${band} and ${range}
+      delete from hardware_live_metrics where ${band} and ${range()}
       returning hardware_id, ts, ${cols}, uptime_s, status
     ), agg as (
       select hardware_id, date_trunc('hour', ts, 'UTC') as hour, count(*)::int as n, ${avgs}, max(uptime_s) as uptime_s,
@@ -36,7 +36,7 @@ function batchStatement(band: SQL, range: SQL): SQL {
         uptime_s = greatest(m.uptime_s, a.uptime_s), status = coalesce(m.status, a.status),
         sample_count = coalesce(m.sample_count, 1) + a.n
       from agg a
-      where m.hardware_id = a.hardware_id and m.ts = a.hour and m.source = 'hourly_agg'
+      where m.source = 'hourly_agg' and ${range("m")} and m.hardware_id = a.hardware_id and m.ts = a.hour
       returning m.hardware_id, m.ts
     ), inserted as (
       insert into hardware_live_metrics (hardware_id, ts, ${cols}, uptime_s, status, source, sample_count)
@@ -49,10 +49,11 @@ function batchStatement(band: SQL, range: SQL): SQL {
 }
 
 export async function downsampleLiveMetrics(db: Db, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<LiveMetricsCounts & { complete: boolean }> {
-  const band = sql`source <> 'hourly_agg' and ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
+  const bounds = sql`ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
+  const band = sql`source <> 'hourly_agg' and ${bounds}`;
   const totals: LiveMetricsCounts = { raw_rows: 0, hourly_rows_written: 0, hourly_rows_merged: 0 };
-  const complete = await eachBatch(db, { table: "hardware_live_metrics", entity: "hardware_id", band }, rows, budget, async (range) => {
-    const [r] = await queryRows<LiveMetricsCounts>(db, batchStatement(band, range));
+  const complete = await eachBatch(db, { table: "hardware_live_metrics", entity: "hardware_id", bounds }, rows, budget, async (range) => {
+    const r = await batchStatement<LiveMetricsCounts>(db, statement(band, range));
     if (r) for (const k of Object.keys(totals) as (keyof LiveMetricsCounts)[]) totals[k] += r[k];
   });
   return { ...totals, complete };
