@@ -34,9 +34,18 @@ export class Scheduler implements BackgroundTask {
     this.#opts = opts;
     for (const job of opts.jobs ?? JOBS) {
       // protect: a slot that comes while the previous run is still going is skipped in this process.
-      const cron = new Cron(job.schedule, { ...CRON_OPTIONS, protect: () => opts.logger.warn("job slot skipped: previous run still going", { job: job.name }) }, async () => {
-        await this.#run(job);
-      });
+      const cron = new Cron(
+        job.schedule,
+        {
+          ...CRON_OPTIONS,
+          protect: () => opts.logger.warn("job slot skipped: previous run still going", { job: job.name }),
+          // #run catches everything; this is the belt to its braces, so a slot can never crash the process.
+          catch: (e: unknown) => opts.logger.error("scheduled job threw", { job: job.name, error: String(e) }),
+        },
+        async () => {
+          await this.#run(job);
+        },
+      );
       this.#crons.set(job.name, { job, cron });
     }
     opts.logger.info("scheduler started", { jobs: [...this.#crons.values()].map(({ job, cron }) => ({ job: job.name, next_run_at: cron.nextRun()?.toISOString() })) });
