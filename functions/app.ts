@@ -8,7 +8,7 @@ import { authenticate } from "./middleware/authenticate.ts";
 import { clientAddress } from "./middleware/client-address.ts";
 import { limitBody } from "./middleware/body-limit.ts";
 import { csrf } from "./middleware/csrf.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
+import { rateLimit, startRateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
@@ -64,9 +64,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.use("*", clientAddress(deps));
   app.use("/api/*", writeGuard);
   app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES));
+  app.use("/api/*", startRateLimit());
   app.use("/api/*", authenticate);
   app.use("/api/*", csrf);
-  // Last before the routes (DESIGN.md 2): authentication and CSRF are inserted before this line.
   app.use("/api/*", rateLimit());
 
   healthRoutes(app);

@@ -8,7 +8,7 @@ import type { HealthMonitor } from "../shared/health.ts";
 import type { IdentityState } from "../shared/identity/identity-state.ts";
 import type { Lifecycle } from "../shared/lifecycle.ts";
 import type { Logger } from "../shared/logger.ts";
-import type { RateLimiter } from "../shared/ratelimit/limiter.ts";
+import type { RateLimitDecision, RateLimiter } from "../shared/ratelimit/limiter.ts";
 import type { Actor } from "../shared/services/actor.ts";
 import type { AvatarStore } from "../shared/services/me/avatar-store.ts";
 
@@ -52,5 +52,7 @@ export type AppEnv = {
     actor?: Actor;
     /** Why a presented credential was refused (said in the 401 of a protected route). */
     authError?: string;
+    /** The rate limiter's answer for this request, started early (functions/middleware/rate-limit.ts). */
+    rateLimit?: Promise<RateLimitDecision>;
   };
 };

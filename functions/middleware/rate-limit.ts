@@ -8,14 +8,29 @@ import { categoryFor, isSkipped } from "../../shared/ratelimit/policy.ts";
 import { identityOfText, UNKNOWN_CLIENT } from "../../shared/net/client-ip.ts";
 import type { AppEnv } from "../deps.ts";
 
-export function rateLimit(): MiddlewareHandler<AppEnv> {
+/**
+ * Starts the limiter's check as soon as the client is known, so its round trip to the store overlaps
+ * authentication's instead of following it; `rateLimit` (after CSRF, DESIGN.md 2) acts on the answer.
+ */
+export function startRateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const path = c.req.path;
-    if (!path.startsWith("/api/") || isSkipped(path)) return next();
-    const { rateLimiter } = c.get("deps");
-    const identity = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
-    const category = categoryFor(c.req.method, path);
-    const d = await rateLimiter.check(category, identity);
+    if (path.startsWith("/api/") && !isSkipped(path)) {
+      const identity = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
+      const pending = c.get("deps").rateLimiter.check(categoryFor(c.req.method, path), identity);
+      // A request refused before it reaches `rateLimit` (a CSRF failure) never awaits it.
+      pending.catch(() => {});
+      c.set("rateLimit", pending);
+    }
+    return next();
+  };
+}
+
+export function rateLimit(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const pending = c.get("rateLimit");
+    if (!pending) return next();
+    const d = await pending;
     if (!d.allowed) {
       const n = d.retryAfterS;
       throw new ApiError(
