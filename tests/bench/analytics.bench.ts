@@ -26,7 +26,8 @@ export interface TelemetrySeed {
   cleanup(): Promise<void>;
 }
 
-const time = async (fn: () => Promise<unknown>): Promise<number> => {
+/** Milliseconds one call takes. */
+export const time = async (fn: () => Promise<unknown>): Promise<number> => {
   const t = performance.now();
   await fn();
   return Math.round(performance.now() - t);

@@ -9,17 +9,11 @@ import { jobLockFor } from "../../shared/services/jobs/job-lock.ts";
 import { runJob } from "../../shared/services/jobs/run-job.ts";
 import { retentionCutoffs } from "../../shared/services/retention/cutoffs.ts";
 import { retentionJob } from "../../shared/services/retention/retention-job.ts";
-import { seedTelemetry } from "./analytics.bench.ts";
+import { seedTelemetry, time } from "./analytics.bench.ts";
 import { api, type BenchContext, type BenchRow, nextClient, round } from "./harness.ts";
 
 const DAY = 86_400_000;
 const PER_PUSH = 10;
-
-const time = async (fn: () => Promise<unknown>): Promise<number> => {
-  const t = performance.now();
-  await fn();
-  return Math.round(performance.now() - t);
-};
 
 function stats(times: number[]) {
   const s = [...times].sort((a, b) => a - b);
