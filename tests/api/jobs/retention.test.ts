@@ -64,7 +64,7 @@ afterAll(async () => t.close());
 describe("one run at T (hot 7 days, warm 30 days)", () => {
   let reference: Awaited<ReturnType<typeof snapshot>>;
   let expected: Record<string, { n: number; cpu: number; mem: number; status: string | null }>;
-  let hot: unknown[];
+  let hot: unknown;
 
   beforeAll(async () => {
     now = T;
