@@ -1,6 +1,7 @@
 // Seeds the issue-4 inventory with set-based SQL (generate_series), so a full-size seed takes seconds:
-// 10,000 hardware nodes, 50,000 compute units, 100,000 services with 200,000 dependency edges (each
-// service depends on two older ones: acyclic), 20,000 storage items and 2,000 networks at scale 1.
+// 10,000 hardware nodes, 50,000 compute units, 100,000 services with ~200,000 dependency edges (each
+// service depends on the two before it within its block of 500: acyclic, and chains of realistic length
+// rather than one chain through the whole inventory), 20,000 storage items and 2,000 networks at scale 1.
 import type postgres from "postgres";
 
 export interface SeedCounts {
@@ -37,7 +38,8 @@ export async function seedInventory(sql: postgres.Sql, scale: number): Promise<S
     from generate_series(1, ${c.services}) i`;
   await sql`
     insert into service_dependencies (service_id, depends_on_id)
-    select i, i - k from generate_series(3, ${c.services}) i, (values (1), (2)) d(k)`;
+    select i, i - k from generate_series(3, ${c.services}) i, (values (1), (2)) d(k)
+    where (i - k - 1) / 500 = (i - 1) / 500`;
   c.dependencies = Number((await sql`select count(*)::int as n from service_dependencies`)[0]!.n);
   await sql`
     insert into storage (name, kind, capacity_gb, used_gb, hardware_id)

@@ -31,15 +31,13 @@ export async function computeBlastRadius(db: Db, type: AssetType, id: number): P
           union
           select e.dt, e.did from reach r cross join lateral (${STEP}) e
         )
-        select reach.t, reach.id,
-          coalesce(h.name, cu.name, s.name, st.name) as name,
-          coalesce(h.status_override, h.status, cu.status, s.status) as status
-        from reach
-        left join hardware h on reach.t = 'hardware' and h.id = reach.id
-        left join compute_units cu on reach.t = 'compute_unit' and cu.id = reach.id
-        left join services s on reach.t = 'service' and s.id = reach.id
-        left join storage st on reach.t = 'storage' and st.id = reach.id
-        where coalesce(h.id, cu.id, s.id, st.id) is not null`,
+        -- One index lookup per reached asset (a join would let the planner hash whole tables).
+        select r.t, r.id, x.name, x.status from reach r cross join lateral (
+          select name, coalesce(status_override, status) as status from hardware where r.t = 'hardware' and id = r.id
+          union all select name, status from compute_units where r.t = 'compute_unit' and id = r.id
+          union all select name, status from services where r.t = 'service' and id = r.id
+          union all select name, null from storage where r.t = 'storage' and id = r.id
+        ) x`,
   );
   const items: BlastItem[] = rows.map((r) => ({ asset_type: r.t, asset_id: Number(r.id), name: r.name, status: r.status }));
   const root = items.find((i) => i.asset_type === type && i.asset_id === id);
