@@ -5,6 +5,7 @@ import type { Clock } from "./clock.ts";
 import { type DatabaseProvider, queryRows } from "./db/database.ts";
 import { type MigrationStatus, readMigrationLevel } from "./db/migration-level.ts";
 import type { Lifecycle, LifecycleState } from "./lifecycle.ts";
+import { withTimeout } from "./timeout.ts";
 
 export type DerivedHealth = "starting" | "ready" | "degraded" | "not_ready" | "stopping";
 export type ProbeResult = "ok" | "error";
@@ -28,16 +29,6 @@ export interface HealthSnapshot {
 type ProbeOutcome = { checks: HealthSnapshot["checks"]; degraded: string[]; checked_at: Date };
 
 const PROBE_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    p.then(
-      (v) => (clearTimeout(t), resolve(v)),
-      (e) => (clearTimeout(t), reject(e)),
-    );
-  });
-}
 
 export class HealthMonitor {
   readonly #database: DatabaseProvider;

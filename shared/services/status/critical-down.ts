@@ -8,6 +8,7 @@ import { statusHistory } from "../../db/schema/index.ts";
 import { type BlastRadius, blastRadiusSummary } from "../../domain/blast-radius.ts";
 import type { Logger } from "../../logger.ts";
 import { computeBlastRadius } from "../intelligence/blast-radius.ts";
+import { withTimeout } from "../../timeout.ts";
 
 export const CRITICAL_DOWN_AFTER_MS = 5 * 60_000;
 const BLAST_TIMEOUT_MS = 5000;
@@ -19,10 +20,6 @@ export interface CriticalDownDeps {
   logger: Logger;
   /** Injected so a test can force a failure; production uses the real traversal. */
   blastRadius?: (db: Db, type: "hardware", id: number) => Promise<BlastRadius>;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref?.())]);
 }
 
 /** Records the critical DOWN events that are due; returns how many. Safe to run from several sidecars. */
