@@ -74,7 +74,8 @@ describe("POST /auth/api-token", () => {
     expect(created.token).toMatch(new RegExp(`^svc_${created.prefix}_[A-Za-z0-9_-]{43}$`));
     const [row] = await t.sql<{ token_hash: string }[]>`select token_hash from api_tokens where id = ${created.id}`;
     expect(row!.token_hash).toMatch(/^[0-9a-f]{32}:[0-9a-f]{64}$/);
-    expect(row!.token_hash).not.toContain(created.token.split("_")[2]);
+    // The secret is everything after `svc_<8-char prefix>_` (it may itself contain "_").
+    expect(row!.token_hash).not.toContain(created.token.slice("svc_".length + 8 + 1));
     const me = await call("GET", "/auth/me", created.token);
     expect(me.status).toBe(200);
     expect((await me.json()).scopes).toEqual(["read:*", "write:hardware"]);
