@@ -4,7 +4,7 @@
 // hands that to waitUntil so the response is not held up by the goodbye.
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import type { DatabaseProvider, Db, DbLease } from "../shared/db/database.ts";
+import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, type DbLease } from "../shared/db/database.ts";
 import * as schema from "../shared/db/schema/index.ts";
 
 export interface EdgeDatabaseOptions {
@@ -20,6 +20,7 @@ export function edgeDatabase(url: string, opts: EdgeDatabaseOptions = {}): Datab
       // Skips the array-type lookup every new connection would otherwise run before its first query.
       fetch_types: false,
       connect_timeout: opts.connectTimeoutS ?? 5,
+      connection: CONNECTION_PARAMETERS,
       onnotice: () => {},
     });
     open.add(sql);

@@ -20,6 +20,13 @@ export interface DatabaseProvider {
   close(): Promise<void>;
 }
 
+/**
+ * Startup parameters of every PostgreSQL connection we open. JIT is off: our statements are short index
+ * walks whose cost estimates (recursive traversals especially) cross jit_above_cost, and compiling them
+ * took ~35 ms of a 40 ms blast radius; the long jobs lose little without it (see docs/decisions.md).
+ */
+export const CONNECTION_PARAMETERS = { application_name: "infra-control-plane", jit: "off" } as const;
+
 /** Runs raw SQL and returns its rows, whichever driver is underneath (postgres.js or PGlite). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result: unknown = await db.execute(query);

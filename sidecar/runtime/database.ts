@@ -6,7 +6,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../../shared/config.ts";
-import { type DatabaseProvider, type Db, sharedProvider } from "../../shared/db/database.ts";
+import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../../shared/db/database.ts";
 import * as schema from "../../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
@@ -20,7 +20,7 @@ export interface NodeDatabase {
 
 export function postgresClient(url: string, max: number): postgres.Sql {
   // connect_timeout keeps a probe against an unreachable server from hanging for postgres.js's 30 s.
-  return postgres(url, { max, connect_timeout: 5, idle_timeout: 60, onnotice: () => {} });
+  return postgres(url, { max, connect_timeout: 5, idle_timeout: 60, connection: CONNECTION_PARAMETERS, onnotice: () => {} });
 }
 
 export async function openDatabase(config: Config): Promise<NodeDatabase> {

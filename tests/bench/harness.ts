@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { parseConfig } from "../../shared/config.ts";
+import { CONNECTION_PARAMETERS } from "../../shared/db/database.ts";
 import { openDatabase } from "../../sidecar/runtime/database.ts";
 import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
 import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
@@ -80,7 +81,8 @@ export async function createBenchDatabase(name: string): Promise<{ url: string; 
   const migrator = await openDatabase(parseConfig({ DATABASE_URL: url, DB_POOL_MAX: "2" }));
   await applyMigrations(migrator);
   await migrator.provider.close();
-  const sql = postgres(url, { max: 4, onnotice: () => {} });
+  // The same session parameters as the server, so the bare figures are for the same SQL under the same settings.
+  const sql = postgres(url, { max: 4, connection: CONNECTION_PARAMETERS, onnotice: () => {} });
   return {
     url,
     sql,
@@ -146,7 +148,7 @@ export function nextClient(): string {
   return `198.51.${100 + Math.floor(client / 250)}.${1 + (client % 250)}`;
 }
 
-export async function api(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<unknown> {
+async function send(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<Response> {
   const res = await fetch(`${ctx.baseUrl}${path}`, {
     method,
     headers: {
@@ -157,5 +159,20 @@ export async function api(ctx: BenchContext, method: string, path: string, body?
     body: body === undefined ? null : JSON.stringify(body),
   });
   if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status}: ${await res.text()}`);
+  return res;
+}
+
+/** A request whose answer the caller reads (parsed JSON). */
+export async function api(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await send(ctx, method, path, body);
   return res.status === 204 ? null : res.json();
+}
+
+/**
+ * A timed request: done when the last byte of the answer has arrived, as wrk or autocannon count it.
+ * Parsing the JSON would time the load generator (a 400 kB answer costs it milliseconds), not the server.
+ */
+export async function hit(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<number> {
+  const res = await send(ctx, method, path, body);
+  return (await res.arrayBuffer()).byteLength;
 }
