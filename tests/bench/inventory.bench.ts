@@ -1,6 +1,6 @@
 // Issue 4: list pages (25 and 100 rows, sorted and filtered), a detail, a create, search and the graph,
 // each through the real HTTP server; the list page of 100 beside the same SQL run directly.
-import { api, type BenchContext, type BenchRow, measure } from "./harness.ts";
+import { api, type BenchContext, type BenchRow, hit, measure } from "./harness.ts";
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -8,10 +8,10 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const add = (name: string, m: { p50: number; p99: number; rps: number }, extra: Partial<BenchRow> = {}) =>
     rows.push({ name, p50_ms: m.p50, p99_ms: m.p99, rps: m.rps, ...extra });
 
-  add("GET /hardware?limit=25&sort=name&status=up", await measure(300, (i) => api(ctx, "GET", `/api/v1/hardware?limit=25&sort=name&status=up&offset=${(i % 40) * 25}`)));
+  add("GET /hardware?limit=25&sort=name&status=up", await measure(300, (i) => hit(ctx, "GET", `/api/v1/hardware?limit=25&sort=name&status=up&offset=${(i % 40) * 25}`)));
 
   const page100 = (i: number) => `/api/v1/services?limit=100&sort=name&direction=desc&environment=production&offset=${(i % 50) * 100}`;
-  const http100 = await measure(300, (i) => api(ctx, "GET", page100(i)));
+  const http100 = await measure(300, (i) => hit(ctx, "GET", page100(i)));
   // The same two statements the list verb runs, straight through postgres.js.
   const sql100 = await measure(300, async (i) => {
     await Promise.all([
@@ -21,14 +21,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   });
   add("GET /services?limit=100 sorted+filtered", http100, { baseline_sql_ms: sql100.p50, note: `${(http100.p50 / sql100.p50).toFixed(2)}x the bare SQL (target <= 2x, p50 < 10 ms)` });
 
-  add("GET /hardware/{id}", await measure(500, (i) => api(ctx, "GET", `/api/v1/hardware/${1 + ((i * 7919) % hw)}`)));
-  add("POST /hardware", await measure(200, (i) => api(ctx, "POST", "/api/v1/hardware", { name: `bench-new-${process.pid}-${i}`, role: "hypervisor", tags: ["bench"] })));
-  add("GET /search?q=node-0042", await measure(100, () => api(ctx, "GET", "/api/v1/search?q=node-0042")));
+  add("GET /hardware/{id}", await measure(500, (i) => hit(ctx, "GET", `/api/v1/hardware/${1 + ((i * 7919) % hw)}`)));
+  add("POST /hardware", await measure(200, (i) => hit(ctx, "POST", "/api/v1/hardware", { name: `bench-new-${process.pid}-${i}`, role: "hypervisor", tags: ["bench"] })));
+  add("GET /search?q=node-0042", await measure(100, () => hit(ctx, "GET", "/api/v1/search?q=node-0042")));
 
-  const graph = await measure(5, () => api(ctx, "GET", "/api/v1/graph/topology"), 1);
+  const graph = await measure(5, () => hit(ctx, "GET", "/api/v1/graph/topology"), 1);
   const sizes = (await api(ctx, "GET", "/api/v1/graph/topology?types=hardware,network")) as { counts: { nodes: number; edges: number } };
   add("GET /graph/topology (everything)", graph, { note: `all ${ctx.counts.hardware + ctx.counts.compute_units + ctx.counts.services + ctx.counts.storage + ctx.counts.networks}+ nodes` });
-  add("GET /graph/topology?types=hardware,network", await measure(20, () => api(ctx, "GET", "/api/v1/graph/topology?types=hardware,network"), 2), {
+  add("GET /graph/topology?types=hardware,network", await measure(20, () => hit(ctx, "GET", "/api/v1/graph/topology?types=hardware,network"), 2), {
     note: `${sizes.counts.nodes} nodes, ${sizes.counts.edges} edges`,
   });
   return rows;

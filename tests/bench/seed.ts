@@ -1,7 +1,10 @@
 // Seeds the issue-4 inventory with set-based SQL (generate_series), so a full-size seed takes seconds:
-// 10,000 hardware nodes, 50,000 compute units, 100,000 services with ~200,000 dependency edges (each
-// service depends on the two before it within its block of 500: acyclic, and chains of realistic length
-// rather than one chain through the whole inventory), 20,000 storage items and 2,000 networks at scale 1.
+// 10,000 hardware nodes, 50,000 compute units, 100,000 services with ~200,000 dependency edges, 20,000
+// storage items and 2,000 networks at scale 1. The shape is a lab's, not random noise:
+// - racks of 20 nodes: the first node of each rack is its switch, connected to the other 19, and every
+//   5 consecutive nodes share a network, so a switch going down takes its rack with it;
+// - services form application stacks of 500: each depends on two earlier services of its stack, picked
+//   by a fixed hash, so stacks are acyclic and a few levels deep, as real dependency graphs are.
 import type postgres from "postgres";
 
 export interface SeedCounts {
@@ -38,8 +41,11 @@ export async function seedInventory(sql: postgres.Sql, scale: number): Promise<S
     from generate_series(1, ${c.services}) i`;
   await sql`
     insert into service_dependencies (service_id, depends_on_id)
-    select i, i - k from generate_series(3, ${c.services}) i, (values (1), (2)) d(k)
-    where (i - k - 1) / 500 = (i - 1) / 500`;
+    select i, i - p + q from (
+      select i, (i - 1) % 500 as p, ((i::bigint * 2654435761) % ((i - 1) % 500))::int as q1,
+             ((i::bigint * 40503) % ((i - 1) % 500 - 1))::int as off
+      from generate_series(1, ${c.services}) i where (i - 1) % 500 >= 2
+    ) s, lateral (values (q1), ((q1 + 1 + off) % p)) d(q)`;
   c.dependencies = Number((await sql`select count(*)::int as n from service_dependencies`)[0]!.n);
   await sql`
     insert into storage (name, kind, capacity_gb, used_gb, hardware_id)
@@ -51,7 +57,10 @@ export async function seedInventory(sql: postgres.Sql, scale: number): Promise<S
     from generate_series(1, ${c.networks}) i`;
   await sql`
     insert into network_hardware_members (network_id, hardware_id)
-    select 1 + i % ${c.networks}, i from generate_series(1, ${c.hardware}) i`;
+    select 1 + ((i - 1) / 5) % ${c.networks}, i from generate_series(1, ${c.hardware}) i`;
+  await sql`
+    insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type, bandwidth_mbps)
+    select (i - 1) / 20 * 20 + 1, i, 'ethernet', 10000 from generate_series(1, ${c.hardware}) i where (i - 1) % 20 <> 0`;
   // As autovacuum would have by now: visibility map and statistics, so counts can use index-only scans.
   await sql`vacuum analyze`;
   return c;

@@ -170,7 +170,8 @@ export const serviceDependencies = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.service_id, t.depends_on_id] }),
-    index("service_dependencies_target_idx").on(t.depends_on_id),
+    // The dependent is in the key so the blast-radius walk reads dependents from the index alone.
+    index("service_dependencies_target_idx").on(t.depends_on_id, t.service_id),
     check("service_dependencies_not_self", sql`${t.service_id} <> ${t.depends_on_id}`),
   ],
 );
