@@ -5,6 +5,7 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, type DbLease } from "../shared/db/database.ts";
+import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
 
 export interface EdgeDatabaseOptions {
@@ -24,7 +25,7 @@ export function edgeDatabase(url: string, opts: EdgeDatabaseOptions = {}): Datab
       onnotice: () => {},
     });
     open.add(sql);
-    const db = drizzle(sql, { schema }) as unknown as Db;
+    const db = drizzle(preparingClient(sql), { schema }) as unknown as Db;
     let released: Promise<void> | undefined;
     return {
       db,

@@ -7,6 +7,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../../shared/config.ts";
 import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../../shared/db/database.ts";
+import { preparingClient } from "../../shared/db/preparing-client.ts";
 import * as schema from "../../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
@@ -26,7 +27,7 @@ export function postgresClient(url: string, max: number): postgres.Sql {
 export async function openDatabase(config: Config): Promise<NodeDatabase> {
   if (config.DATABASE_URL) {
     const sql = postgresClient(config.DATABASE_URL, config.DB_POOL_MAX);
-    const db = drizzlePostgres(sql, { schema }) as unknown as Db;
+    const db = drizzlePostgres(preparingClient(sql), { schema }) as unknown as Db;
     return { provider: sharedProvider("postgres", db, () => sql.end({ timeout: 5 })), db, sql };
   }
   const unlock = lockDataDir(config.DATA_DIR);
