@@ -2,6 +2,7 @@
 // by BENCH_SCALE), the real server started as its own process on a loopback port, an admin bearer token,
 // and a direct postgres.js client for timing the bare SQL beside each figure.
 import { spawn } from "node:child_process";
+import { Agent, request } from "node:http";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -168,11 +169,37 @@ export async function api(ctx: BenchContext, method: string, path: string, body?
   return res.status === 204 ? null : res.json();
 }
 
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
 /**
  * A timed request: done when the last byte of the answer has arrived, as wrk or autocannon count it.
- * Parsing the JSON would time the load generator (a 400 kB answer costs it milliseconds), not the server.
+ * node:http on a keep-alive agent, not fetch: undici's web streams cost the load generator about a
+ * millisecond per request, and parsing a 400 kB JSON answer several more; neither is the server's time.
  */
-export async function hit(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<number> {
-  const res = await send(ctx, method, path, body);
-  return (await res.arrayBuffer()).byteLength;
+export function hit(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<number> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(`${ctx.baseUrl}${path}`, {
+      method,
+      agent,
+      headers: {
+        authorization: `Bearer ${ctx.token}`,
+        "x-forwarded-for": nextClient(),
+        ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+      },
+    });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const answer = Buffer.concat(chunks);
+        const status = res.statusCode ?? 0;
+        if (status >= 400) reject(new Error(`${method} ${path} -> ${status}: ${answer.toString("utf8").slice(0, 300)}`));
+        else resolve(answer.byteLength);
+      });
+    });
+    req.end(payload);
+  });
 }
