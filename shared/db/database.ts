@@ -21,11 +21,13 @@ export interface DatabaseProvider {
 }
 
 /**
- * Startup parameters of every PostgreSQL connection we open. JIT is off: our statements are short index
- * walks whose cost estimates (recursive traversals especially) cross jit_above_cost, and compiling them
- * took ~35 ms of a 40 ms blast radius; the long jobs lose little without it (see docs/decisions.md).
+ * Startup parameters of every PostgreSQL connection we open (docs/decisions.md, "Database access").
+ * - JIT off: our statements are short index walks whose cost estimates (recursive traversals
+ *   especially) cross jit_above_cost, and compiling them took ~35 ms of a 40 ms blast radius.
+ * - Custom plans always: statements are prepared (shared/db/preparing-client.ts) to save a round trip,
+ *   not to reuse plans; a generic plan for a time-range batch of the retention job made it 7x slower.
  */
-export const CONNECTION_PARAMETERS = { application_name: "infra-control-plane", jit: "off" } as const;
+export const CONNECTION_PARAMETERS = { application_name: "infra-control-plane", jit: "off", plan_cache_mode: "force_custom_plan" } as const;
 
 /** Runs raw SQL and returns its rows, whichever driver is underneath (postgres.js or PGlite). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {

@@ -3,7 +3,7 @@
 // previous window by how much of it still overlaps the sliding window, exactly like the Redis store's
 // script (@upstash/ratelimit slidingWindow). Refused requests are not counted there either, so a client
 // that waits Retry-After is admitted.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
 import { type DatabaseProvider, queryRows } from "../db/database.ts";
 import type { RateLimitStore, StoreHit } from "./limiter.ts";
@@ -31,6 +31,30 @@ export function admittedAgainAt(p: { now: number; windowStart: number; windowMs:
   return windowStart + windowMs + windowMs * (1 - limit / Math.max(current, limit));
 }
 
+/**
+ * One hit as one statement: the insert admits only while (weighted previous + current) < limit. On a
+ * conflict the existing row is locked and the WHERE sees its latest count, so parallel hits on one key
+ * serialise on that row and never under-count or over-admit. (Exported for the benchmark's bare figure.)
+ */
+export function hitStatement(h: { key: string; current: string; previous: string; weight: number; limit: number }): SQL {
+  const { key, current, previous, weight, limit } = h;
+  return sql`with prev as (
+        select coalesce((select hits from rate_limit_counters
+                         where key = ${key} and window_start = ${previous}::timestamptz), 0)::int as hits
+      ), admitted as (
+        insert into rate_limit_counters as c (key, window_start, hits)
+        select ${key}, ${current}::timestamptz, 1 from prev
+        where floor(prev.hits * ${weight}::float8) < ${limit}::int
+        on conflict (key, window_start) do update set hits = c.hits + 1
+        where c.hits + (select floor(prev.hits * ${weight}::float8) from prev) < ${limit}::int
+        returning c.hits
+      )
+      select (select hits from admitted) as hits,
+             (select hits from prev) as prev_hits,
+             (select hits from rate_limit_counters
+               where key = ${key} and window_start = ${current}::timestamptz) as seen_hits`;
+}
+
 export class DatabaseRateLimitStore implements RateLimitStore {
   readonly #database: DatabaseProvider;
   readonly #clock: Clock;
@@ -55,27 +79,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const previous = new Date(previousStart).toISOString();
     const lease = this.#database.lease();
     try {
-      // One statement: the insert admits only while (weighted previous + current) < limit. On a
-      // conflict the existing row is locked and the WHERE sees its latest count, so parallel hits on one
-      // key serialise on that row and never under-count or over-admit.
-      const [row] = await queryRows<Row>(
-        lease.db,
-        sql`with prev as (
-              select coalesce((select hits from rate_limit_counters
-                               where key = ${key} and window_start = ${previous}::timestamptz), 0)::int as hits
-            ), admitted as (
-              insert into rate_limit_counters as c (key, window_start, hits)
-              select ${key}, ${current}::timestamptz, 1 from prev
-              where floor(prev.hits * ${weight}::float8) < ${limit}::int
-              on conflict (key, window_start) do update set hits = c.hits + 1
-              where c.hits + (select floor(prev.hits * ${weight}::float8) from prev) < ${limit}::int
-              returning c.hits
-            )
-            select (select hits from admitted) as hits,
-                   (select hits from prev) as prev_hits,
-                   (select hits from rate_limit_counters
-                     where key = ${key} and window_start = ${current}::timestamptz) as seen_hits`,
-      );
+      const [row] = await queryRows<Row>(lease.db, hitStatement({ key, current, previous, weight, limit }));
       if (++this.#hits % this.#pruneEvery === 0) await this.#prune(lease.db, now);
       const prevHits = Number(row?.prev_hits ?? 0);
       const weightedPrev = Math.floor(prevHits * weight);

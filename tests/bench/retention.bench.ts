@@ -22,9 +22,10 @@ function stats(times: number[]) {
 }
 
 /** Pushes PER_PUSH fresh samples per request, one request after another, until `done()`. */
-async function ingest(ctx: BenchContext, token: string, nodes: number[], done: () => boolean): Promise<{ times: number[]; errors: number; elapsed: number }> {
+async function ingest(ctx: BenchContext, token: string, nodes: number[], done: () => boolean): Promise<{ times: number[]; errors: number; elapsed: number; firstError?: string }> {
   const times: number[] = [];
   let errors = 0;
+  let firstError: string | undefined;
   const start = performance.now();
   for (let i = 0; !done(); i++) {
     const id = nodes[i % nodes.length]!;
@@ -36,11 +37,14 @@ async function ingest(ctx: BenchContext, token: string, nodes: number[], done: (
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-forwarded-for": nextClient() },
       body: JSON.stringify({ samples }),
     });
-    await res.arrayBuffer();
+    const answer = await res.text();
     times.push(performance.now() - t);
-    if (res.status !== 201) errors++;
+    if (res.status !== 201) {
+      errors++;
+      firstError ??= `${res.status} ${answer.slice(0, 160)}`;
+    }
   }
-  return { times, errors, elapsed: performance.now() - start };
+  return { times, errors, elapsed: performance.now() - start, ...(firstError ? { firstError } : {}) };
 }
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
@@ -103,7 +107,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         p50_ms: i1.p50,
         p99_ms: i1.p99,
         rps: Math.round((i1.n / during.elapsed) * 1000),
-        note: `${i1.n} pushes, ${during.errors} errors, max ${i1.max} ms; idle before: p50 ${i0.p50} ms, p99 ${i0.p99} ms, ${Math.round((i0.n / idle.elapsed) * 1000)} req/s`,
+        note: `${i1.n} pushes, ${during.errors} errors${during.firstError ? ` (first: ${during.firstError})` : ""}, max ${i1.max} ms; idle before: p50 ${i0.p50} ms, p99 ${i0.p99} ms, ${Math.round((i0.n / idle.elapsed) * 1000)} req/s`,
       },
       { name: "retention rerun (nothing left to do)", total_ms: (rerun.detail as { elapsed_ms: number }).elapsed_ms, note: `rows touched: ${rerun.rows_touched}` },
     ];
