@@ -13,5 +13,6 @@ export function serviceContext(c: Context<AppEnv>): ServiceContext {
     actor: c.get("actor"),
     ip: ip && ip !== "unknown" ? ip : null,
     requestId: c.get("requestId"),
+    credentialCache: deps.credentialCache,
   };
 }

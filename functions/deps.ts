@@ -5,6 +5,7 @@ import type { Clock, Random } from "../shared/clock.ts";
 import type { Config } from "../shared/config.ts";
 import type { DatabaseProvider, Db } from "../shared/db/database.ts";
 import type { HealthMonitor } from "../shared/health.ts";
+import type { CredentialCache } from "../shared/identity/credential-cache.ts";
 import type { IdentityState } from "../shared/identity/identity-state.ts";
 import type { Lifecycle } from "../shared/lifecycle.ts";
 import type { Logger } from "../shared/logger.ts";
@@ -30,6 +31,11 @@ export interface Deps {
   assets?: AssetLoader;
   /** Uploaded avatars (Node: DATA_DIR/user-icons); absent on the edge, where uploads answer 503. */
   avatarStore?: AvatarStore;
+  /**
+   * Successful credential resolutions remembered for a few seconds (Node, while its LISTEN on the
+   * `credentials` channel is up); absent on the edge and when CREDENTIAL_CACHE_S is 0.
+   */
+  credentialCache?: CredentialCache;
   /** Per-route rate limits (spec 8.1), counting in Redis or the database, never in memory. */
   rateLimiter: RateLimiter;
   /**

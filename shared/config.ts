@@ -56,6 +56,8 @@ export const ConfigSchema = v.object({
   MAX_UPLOAD_BYTES: int(8_388_608, 1024, 1_073_741_824),
   DRAIN_TIMEOUT_S: int(25, 0, 600),
   HEALTH_CACHE_MS: int(2000, 0, 60_000),
+  // How long a process may reuse a successful credential lookup (0: look every request up).
+  CREDENTIAL_CACHE_S: int(10, 0, 300),
   RATE_LIMIT_RPM: int(600, 1, 1_000_000),
   // Unset: redis when REDIS_URL is set, else database. "memory" is listed only to be refused by name.
   RATE_LIMIT_STORE: v.optional(v.picklist(["redis", "database", "memory"], "expects redis or database")),

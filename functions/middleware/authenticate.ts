@@ -24,6 +24,19 @@ export async function resolveCredential(deps: Deps, db: Db, credential: string):
     return deps.config.SVC_LEGACY_AUTH
       ? { actor: LEGACY_ACTOR }
       : { error: "The static SVC_API_TOKEN is deprecated and refused; create an API token instead." };
+  const cache = deps.credentialCache;
+  if (!cache?.live) return resolveFromDatabase(deps, db, credential, now);
+  const key = cache.keyOf(credential);
+  const remembered = cache.get(key, now.getTime());
+  if (remembered) return { actor: remembered };
+  const generation = cache.generation;
+  const resolution = await resolveFromDatabase(deps, db, credential, now);
+  if ("actor" in resolution && resolution.expiresAt !== undefined)
+    cache.set(key, resolution.actor, resolution.expiresAt, generation, deps.clock.now().getTime());
+  return resolution;
+}
+
+async function resolveFromDatabase(deps: Deps, db: Db, credential: string, now: Date): Promise<Resolution> {
   if (isApiToken(credential)) return resolveApiToken(db, credential, now);
   return resolveSession(db, await deps.identity.signingKey(db), credential, now);
 }

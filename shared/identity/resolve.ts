@@ -1,5 +1,6 @@
 // Turns a presented credential into an Actor, or says why it is refused. Revocation, expiry and
-// deactivation are checked against the database on every request, so they apply at once.
+// deactivation are checked against the database on every resolution; a process remembers successes
+// for a few seconds at most and forgets them on any credential change (credential-cache.ts).
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { parseApiToken, verifyApiToken } from "../auth/api-token.ts";
 import { ROLE_SCOPES } from "../auth/scopes.ts";
@@ -10,7 +11,8 @@ import type { Actor } from "../services/actor.ts";
 import { roleScopes } from "./role-scopes.ts";
 import { AUDIENCE, verifyToken } from "./tokens.ts";
 
-export type Resolution = { actor: Actor } | { error: string };
+/** A success says until when (epoch ms) the credential itself stays valid, for the credential cache. */
+export type Resolution = { actor: Actor; expiresAt?: number } | { error: string };
 
 const TOUCH_INTERVAL = sql`interval '1 minute'`;
 const TOUCH_MS = 60_000;
@@ -83,7 +85,8 @@ export async function resolveSession(db: Db, key: Uint8Array, jwt: string, now: 
     sessionId: row.id,
   };
   if (row.masquerade_by != null) actor.masqueradeBy = row.masquerade_by;
-  return { actor };
+  const jwtExpiry = claims.exp === undefined ? Number.POSITIVE_INFINITY : claims.exp * 1000;
+  return { actor, expiresAt: Math.min(row.expires_at.getTime(), jwtExpiry) };
 }
 
 export async function resolveApiToken(db: Db, token: string, now: Date): Promise<Resolution> {
@@ -110,6 +113,7 @@ export async function resolveApiToken(db: Db, token: string, now: Date): Promise
       kind: "api_token",
       tokenId: row.id,
     },
+    expiresAt: row.expires_at ? row.expires_at.getTime() : Number.POSITIVE_INFINITY,
   };
 }
 

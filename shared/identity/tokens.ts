@@ -15,6 +15,8 @@ export interface TokenClaims {
   userId: number;
   /** Session id for session tokens. */
   sid?: string;
+  /** When the token expires (epoch seconds); set on verified tokens. */
+  exp?: number;
 }
 
 export async function signToken(key: Uint8Array, audience: Audience, claims: TokenClaims, now: Date, ttlSeconds: number): Promise<string> {
@@ -35,7 +37,8 @@ export async function verifyToken(key: Uint8Array, audience: Audience, token: st
     const { payload } = await jwtVerify(token, key, { audience, issuer: ISSUER, algorithms: ["HS256"], currentDate: now });
     const userId = Number(payload.sub);
     if (!Number.isInteger(userId)) return null;
-    return typeof payload.sid === "string" ? { userId, sid: payload.sid } : { userId };
+    const exp = typeof payload.exp === "number" ? { exp: payload.exp } : {};
+    return typeof payload.sid === "string" ? { userId, sid: payload.sid, ...exp } : { userId, ...exp };
   } catch {
     return null;
   }

@@ -11,4 +11,6 @@ export interface ServiceContext {
   actor?: Actor | undefined;
   ip?: string | null;
   requestId?: string;
+  /** This process's credential cache, flushed when a verb commits a security-relevant change. */
+  credentialCache?: { flush(): void } | undefined;
 }

@@ -36,6 +36,9 @@ export function auditActor(ctx: ServiceContext) {
   };
 }
 
+/** Audit categories of changes that can never alter what a credential resolves to. */
+const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs"]);
+
 export interface VerbOptions {
   /** The scope the actor needs; null for verbs open to anonymous callers (login, bootstrap). */
   scope: string | null;
@@ -59,7 +62,8 @@ export async function runInTransaction<O>(
   options: Pick<VerbOptions, "auditGenesis">,
   body: (scope: VerbScope) => Promise<O>,
 ): Promise<O> {
-  return ctx.db.transaction(async (tx) => {
+  let securityRelevant = false;
+  const result = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     const entries: AuditEntryInput[] = [];
     const events: [EventChannel, Record<string, unknown>][] = [];
@@ -77,8 +81,13 @@ export async function runInTransaction<O>(
     await appendAudit(scope.tx, now, auditActor(ctx), recorded, { genesis: options.auditGenesis ?? false });
     for (const [channel, payload] of events)
       await scope.tx.execute(sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`);
+    securityRelevant = entries.some((e) => !CREDENTIAL_NEUTRAL.has(e.category));
     return result;
   });
+  // The database announces credential changes to every process (migration 0007), but asynchronously:
+  // this process forgets its cached credentials before its own caller hears that the change is done.
+  if (securityRelevant) ctx.credentialCache?.flush();
+  return result;
 }
 
 /**

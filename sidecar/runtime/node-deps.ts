@@ -6,6 +6,7 @@ import type { Deps } from "../../functions/deps.ts";
 import { cryptoRandom, systemClock } from "../../shared/clock.ts";
 import { type Config, parseConfig } from "../../shared/config.ts";
 import { HealthMonitor } from "../../shared/health.ts";
+import { CredentialCache } from "../../shared/identity/credential-cache.ts";
 import { IdentityState } from "../../shared/identity/identity-state.ts";
 import { Lifecycle } from "../../shared/lifecycle.ts";
 import { jsonLogger } from "../../shared/logger.ts";
@@ -14,6 +15,7 @@ import { packageAssets } from "./assets.ts";
 import { BackgroundTasks } from "./background.ts";
 import { fileAvatarStore } from "./avatar-store.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
+import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
@@ -57,6 +59,7 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     clock: systemClock,
     cacheMs: config.HEALTH_CACHE_MS,
   });
+  const credentialCache = config.CREDENTIAL_CACHE_S > 0 ? new CredentialCache({ ttlMs: config.CREDENTIAL_CACHE_S * 1000 }) : undefined;
   const deps = {
     config,
     database: database.provider,
@@ -67,6 +70,7 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     logger,
     startedAt: systemClock.now(),
     identity: new IdentityState(cryptoRandom),
+    ...(credentialCache ? { credentialCache } : {}),
     assets: packageAssets(),
     avatarStore: fileAvatarStore(join(config.DATA_DIR, "user-icons")),
     // Redis when configured (and not overridden by RATE_LIMIT_STORE=database), else the database.
@@ -79,6 +83,7 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     peerAddress: nodePeerAddress,
   };
   const background = new BackgroundTasks(logger);
+  if (credentialCache) background.add(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));
   const close = async () => {
     await background.stopAll();
     redis?.disconnect();

@@ -42,3 +42,16 @@ export async function createTestApp(env: Record<string, string> = {}, deps: Part
 export function json(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return { body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } };
 }
+
+/**
+ * Runs SQL that changes what a credential resolves to, then waits until the app's credential cache has
+ * heard of it through the database (migration 0007's triggers -> NOTIFY), as another instance would.
+ */
+export async function changeCredentials(t: Pick<TestApp, "runtime">, change: () => Promise<unknown>): Promise<void> {
+  const cache = t.runtime.deps.credentialCache;
+  const before = cache?.generation;
+  await change();
+  if (!cache) return;
+  for (let i = 0; i < 300 && cache.generation === before; i++) await new Promise((r) => setTimeout(r, 10));
+  if (cache.generation === before) throw new Error("the credential change was not announced within 3 s");
+}

@@ -10,6 +10,7 @@ import { runConfirmed } from "../../../shared/services/confirm/run-confirmed.ts"
 import type { ServiceContext } from "../../../shared/services/context.ts";
 import { runInTransaction } from "../../../shared/services/verb.ts";
 import { confirmHeaders, createHarness, type Harness } from "./harness.ts";
+import { changeCredentials } from "../../helpers/app.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -91,9 +92,9 @@ describe("idempotency keys", () => {
     expect(await actions("logs.deleted")).toBe(0);
 
     // An editor-like second admin reusing the first admin's key.
-    await h.t.sql`update users set role = 'admin' where id = ${h.viewerId}`;
+    await changeCredentials(h.t, () => h.t.sql`update users set role = 'admin' where id = ${h.viewerId}`);
     const otherActor = await h.call("/api/v1/settings/reset", { method: "POST", token: h.viewerToken, headers: confirmHeaders("reset-settings", "reset-key-0000001") });
-    await h.t.sql`update users set role = 'viewer' where id = ${h.viewerId}`;
+    await changeCredentials(h.t, () => h.t.sql`update users set role = 'viewer' where id = ${h.viewerId}`);
     expect(otherActor.status).toBe(409);
     expect(await actions("settings.reset")).toBe(1);
     const failed = await h.t.sql`select diff from audit_log where action = 'confirmation.failed'`;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { base32ToBytes } from "../../../shared/auth/encoding.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
-import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { changeCredentials, createTestApp, json, type TestApp } from "../../helpers/app.ts";
 
 const SETUP = "setup-token-for-token-tests";
 const LEGACY = "legacy-static-token-0123456789";
@@ -306,7 +306,7 @@ describe("expiry and last use", () => {
   it("an expired token is 401 and listed as expired", async () => {
     const token = await mint(viewer.token, { label: "expiring", scopes: ["read:*"], expires_in_days: 1 });
     expect((await call("GET", "/auth/me", token.token)).status).toBe(200);
-    await t.sql`update api_tokens set expires_at = now() - interval '1 second' where id = ${token.id}`;
+    await changeCredentials(t, () => t.sql`update api_tokens set expires_at = now() - interval '1 second' where id = ${token.id}`);
     const res = await call("GET", "/auth/me", token.token);
     expect(res.status).toBe(401);
     expect((await res.json()).detail).toContain("expired");
@@ -327,6 +327,8 @@ describe("expiry and last use", () => {
     expect((await read())!.getTime()).toBe(first!.getTime());
     // Older than a minute: the next use writes it again.
     await t.sql`update api_tokens set last_used_at = now() - interval '2 minutes' where id = ${token.id}`;
+    // As if the cached resolution had expired (last use is not a credential change, so nothing flushes it).
+    t.runtime.deps.credentialCache?.flush();
     const stale = await read();
     await call("GET", "/auth/me", token.token);
     expect((await read())!.getTime()).toBeGreaterThan(stale!.getTime());

@@ -2,7 +2,7 @@
 // custom role gets exactly its scopes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../../shared/auth/password.ts";
-import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { changeCredentials, createTestApp, json, type TestApp } from "../../helpers/app.ts";
 
 const SETUP = "setup-token-for-role-tests";
 const admin = { email: "root@example.com", password: "a very long admin password" };
@@ -119,7 +119,7 @@ describe("POST /settings/roles", () => {
 describe("PUT /settings/roles/{role_id}", () => {
   it("changes the scopes, effective on the user's next request, with a before/after audit entry", async () => {
     const role = await created(await call("POST", "/settings/roles", adminJwt, { name: "ops", scopes: ["read:*"] }));
-    await t.sql`update users set role = 'ops' where email = ${member.email}`;
+    await changeCredentials(t, () => t.sql`update users set role = 'ops' where email = ${member.email}`);
     expect((await (await call("GET", "/auth/me", memberJwt)).json()).scopes).toEqual(["read:*"]);
     const res = await call("PUT", `/settings/roles/${role.id}`, adminJwt, { scopes: ["read:*", "write:hardware"] });
     expect(res.status).toBe(200);
@@ -164,7 +164,7 @@ describe("DELETE /settings/roles/{role_id}", () => {
     expect(body.detail).toContain(member.email);
     expect(body.users).toEqual([{ id: expect.any(Number), email: member.email }]);
     expect((await call("DELETE", `/settings/roles/${ops!.id}`, viewerToken)).status).toBe(403);
-    await t.sql`update users set role = 'viewer' where email = ${member.email}`;
+    await changeCredentials(t, () => t.sql`update users set role = 'viewer' where email = ${member.email}`);
     const res = await call("DELETE", `/settings/roles/${ops!.id}`, adminJwt);
     expect(res.status).toBe(200);
     expect((await t.sql`select 1 from custom_roles where id = ${ops!.id}`).length).toBe(0);

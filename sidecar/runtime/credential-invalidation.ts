@@ -1,0 +1,81 @@
+// Keeps a process's credential cache honest: LISTEN on `credentials` (announced by the triggers of
+// migration 0007) and flush on every notification. The cache is used only while that LISTEN is up: a
+// dedicated connection whose loss turns the cache off at once, and which is re-established every
+// second until it listens again (postgres.js's own `listen` re-listens quietly, without telling us that
+// notifications may have been missed). PGlite is one in-process session, so its LISTEN cannot drop.
+import postgres from "postgres";
+import type { CredentialCache } from "../../shared/identity/credential-cache.ts";
+import type { Logger } from "../../shared/logger.ts";
+import type { BackgroundTask } from "./background.ts";
+import type { NodeDatabase } from "./database.ts";
+
+export const CREDENTIALS_CHANNEL = "credentials";
+const RETRY_MS = 1000;
+
+export function listenForCredentialChanges(database: NodeDatabase, cache: CredentialCache, logger: Logger, url?: string): BackgroundTask {
+  if (database.pglite) {
+    const pending = database.pglite.listen(CREDENTIALS_CHANNEL, () => cache.flush()).then((unlisten) => {
+      cache.setLive(true);
+      return unlisten;
+    });
+    return {
+      name: "credential-invalidation",
+      stop: async () => {
+        cache.setLive(false);
+        await (await pending)();
+      },
+    };
+  }
+  if (!url) return { name: "credential-invalidation", stop: async () => {} };
+
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+  const client = postgres(url, {
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: null,
+    connect_timeout: 5,
+    fetch_types: false,
+    onnotice: () => {},
+    // Not in postgres.js's typings, but it is how a connection hands NotificationResponse messages on.
+    ...({ onnotify: (channel: string) => channel === CREDENTIALS_CHANNEL && cache.flush() } as object),
+    onclose: () => {
+      cache.setLive(false);
+      schedule();
+    },
+  });
+
+  function schedule(): void {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void attempt();
+    }, RETRY_MS);
+  }
+
+  async function attempt(): Promise<void> {
+    try {
+      await client.unsafe(`listen "${CREDENTIALS_CHANNEL}"`);
+      if (stopped) return;
+      cache.setLive(true);
+      if (failures > 0) logger.info("credential cache listening again", { after_failures: failures });
+      failures = 0;
+    } catch (e) {
+      // Without the LISTEN every request looks its credential up: slower, never wrong.
+      if (failures++ === 0) logger.warn("credential cache off: cannot LISTEN for credential changes", { error: (e as Error).message });
+      schedule();
+    }
+  }
+
+  void attempt();
+  return {
+    name: "credential-invalidation",
+    stop: async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      cache.setLive(false);
+      await client.end({ timeout: 1 });
+    },
+  };
+}
