@@ -10,6 +10,7 @@ import type { IdentityState } from "../shared/identity/identity-state.ts";
 import type { Lifecycle } from "../shared/lifecycle.ts";
 import type { Logger } from "../shared/logger.ts";
 import type { RateLimitDecision, RateLimiter } from "../shared/ratelimit/limiter.ts";
+import type { Category } from "../shared/ratelimit/policy.ts";
 import type { Actor } from "../shared/services/actor.ts";
 import type { AvatarStore } from "../shared/services/me/avatar-store.ts";
 
@@ -59,6 +60,6 @@ export type AppEnv = {
     /** Why a presented credential was refused (said in the 401 of a protected route). */
     authError?: string;
     /** The rate limiter's answer for this request, started early (functions/middleware/rate-limit.ts). */
-    rateLimit?: Promise<RateLimitDecision>;
+    rateLimit?: { pending: Promise<RateLimitDecision>; category: Category; identity: string };
   };
 };

@@ -8,9 +8,17 @@ import { constraintError } from "../shared/db/constraint-errors.ts";
 import { isDatabaseUnavailable } from "../shared/db/unavailable.ts";
 import type { AppEnv } from "./deps.ts";
 
+const envelope = (err: ApiError) => ({ error_code: err.code, detail: err.detail, ...err.extra });
+
 export function errorResponse(c: Context, err: ApiError): Response {
   for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-  return c.json({ error_code: err.code, detail: err.detail, ...err.extra }, err.status as ContentfulStatusCode);
+  return c.json(envelope(err), err.status as ContentfulStatusCode);
+}
+
+/** Replaces whatever the request has answered so far (its headers too) with the error's envelope. */
+export function replaceWithError(c: Context, err: ApiError): void {
+  c.res = undefined;
+  c.res = new Response(JSON.stringify(envelope(err)), { status: err.status, headers: { "content-type": "application/json", ...err.headers } });
 }
 
 function fromHttpException(err: HTTPException): ApiError {

@@ -2,11 +2,14 @@
 // scrape: category (from method and path) + client identity (trusted-proxy aware) -> the limiter. A
 // refusal is 429 RATE_LIMITED with retry_after and Retry-After; an admitted request carries the
 // RateLimit-* headers of the IETF draft (limit, remaining, reset in seconds).
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "../../shared/errors.ts";
-import { categoryFor, isSkipped } from "../../shared/ratelimit/policy.ts";
+import { replaceWithError } from "../errors.ts";
+import type { RateLimitDecision } from "../../shared/ratelimit/limiter.ts";
+import { type Category, categoryFor, isSkipped } from "../../shared/ratelimit/policy.ts";
 import { identityOfText, UNKNOWN_CLIENT } from "../../shared/net/client-ip.ts";
 import type { AppEnv } from "../deps.ts";
+import { RecentRefusals } from "./recent-refusals.ts";
 
 /**
  * Starts the limiter's check as soon as the client is known, so its round trip to the store overlaps
@@ -16,36 +19,73 @@ export function startRateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const path = c.req.path;
     if (path.startsWith("/api/") && !isSkipped(path)) {
+      const category = categoryFor(c.req.method, path);
       const identity = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
-      const pending = c.get("deps").rateLimiter.check(categoryFor(c.req.method, path), identity);
+      const pending = c.get("deps").rateLimiter.check(category, identity);
       // A request refused before it reaches `rateLimit` (a CSRF failure) never awaits it.
       pending.catch(() => {});
-      c.set("rateLimit", pending);
+      c.set("rateLimit", { pending, category, identity });
     }
     return next();
   };
 }
 
+function refusal(d: RateLimitDecision): ApiError {
+  const n = d.retryAfterS;
+  return new ApiError(
+    429,
+    "RATE_LIMITED",
+    `Too many requests; retry after ${n} seconds.`,
+    { retry_after: n },
+    { "Retry-After": String(n), "RateLimit-Limit": String(d.limit), "RateLimit-Remaining": "0", "RateLimit-Reset": String(n) },
+  );
+}
+
+function admitted(c: Context<AppEnv>, d: RateLimitDecision): void {
+  if (d.unchecked) return;
+  c.header("RateLimit-Limit", String(d.limit));
+  c.header("RateLimit-Remaining", String(d.remaining));
+  c.header("RateLimit-Reset", String(d.retryAfterS));
+}
+
+/** Plain reads of the default category: nothing to protect but the read itself (see rateLimit). */
+function overlappable(method: string, category: Category): boolean {
+  return category === "default" && (method === "GET" || method === "HEAD");
+}
+
+/**
+ * Acts on the verdict. Writes and the sensitive categories (sign-in, MFA, scans, IP checks, telemetry
+ * pushes) wait for it before the route runs. A plain read by a client not refused lately runs while the
+ * verdict is on its way, and the verdict still decides the answer: refused, the read is thrown away and
+ * the client gets its 429, and until its Retry-After its reads here wait for the verdict first. So the
+ * limiter's round trip is not added to every read, and a client over its limit costs at most one
+ * wasted read per refusal (docs/decisions.md).
+ */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
+  const recentRefusals = new RecentRefusals();
   return async (c, next) => {
-    const pending = c.get("rateLimit");
-    if (!pending) return next();
+    const started = c.get("rateLimit");
+    if (!started) return next();
+    const { pending, category, identity } = started;
+    const key = `${category}:${identity}`;
+    const now = () => c.get("deps").clock.now().getTime();
+    if (overlappable(c.req.method, category) && !recentRefusals.has(key, now())) {
+      await next();
+      const d = await pending;
+      if (!d.allowed) {
+        recentRefusals.add(key, now() + d.retryAfterS * 1000);
+        replaceWithError(c, refusal(d));
+        return;
+      }
+      admitted(c, d);
+      return;
+    }
     const d = await pending;
     if (!d.allowed) {
-      const n = d.retryAfterS;
-      throw new ApiError(
-        429,
-        "RATE_LIMITED",
-        `Too many requests; retry after ${n} seconds.`,
-        { retry_after: n },
-        { "Retry-After": String(n), "RateLimit-Limit": String(d.limit), "RateLimit-Remaining": "0", "RateLimit-Reset": String(n) },
-      );
+      recentRefusals.add(key, now() + d.retryAfterS * 1000);
+      throw refusal(d);
     }
     await next();
-    if (!d.unchecked) {
-      c.header("RateLimit-Limit", String(d.limit));
-      c.header("RateLimit-Remaining", String(d.remaining));
-      c.header("RateLimit-Reset", String(d.retryAfterS));
-    }
+    admitted(c, d);
   };
 }

@@ -7,7 +7,7 @@ import { burst, count, PEER_HEADER, testPeer } from "./support.ts";
 let t: TestApp;
 let proxied: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({}, { peerAddress: testPeer });
+  t = await createTestApp({ SVC_SETUP_TOKEN: "setup-token-for-rate-limit-reads" }, { peerAddress: testPeer });
   proxied = await createTestApp({ TRUSTED_PROXIES: "10.0.0.0/8" }, { peerAddress: testPeer });
 });
 afterAll(async () => {
@@ -80,6 +80,33 @@ describe("rate limits with the database store", () => {
     }
     const res = await t.app.request("/api/v1/livez", { headers: { [PEER_HEADER]: "203.0.113.40" } });
     expect(res.headers.get("ratelimit-limit")).toBeNull();
+  });
+
+  it("a read past the limit: the read's own answer is dropped whole for the 429, and so are the next ones", async () => {
+    const setup = "setup-token-for-rate-limit-reads";
+    const init = await t.app.request("/api/v1/bootstrap/initialize", {
+      method: "POST",
+      headers: { "content-type": "application/json", [PEER_HEADER]: "203.0.113.50" },
+      body: JSON.stringify({ email: "rl@example.com", password: "a long enough password", setup_token: setup }),
+    });
+    expect(init.status).toBe(200);
+    const auth = { authorization: `Bearer ${(await init.json()).token}` };
+    const made = await t.app.request("/api/v1/hardware", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", [PEER_HEADER]: "203.0.113.50" },
+      body: JSON.stringify({ name: "rl-node" }),
+    });
+    const path = `/api/v1/hardware/${(await made.json()).id}`;
+    const reads = await burst(t.app, 30, path, { method: "GET", peer: "203.0.113.51", headers: auth });
+    expect(count(reads.statuses, 200)).toBe(30);
+    expect(reads.last.headers.get("etag")).toBeTruthy();
+    for (let i = 0; i < 2; i++) {
+      const refused = await t.app.request(path, { headers: { ...auth, [PEER_HEADER]: "203.0.113.51" } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("etag")).toBeNull();
+      expect(refused.headers.get("ratelimit-remaining")).toBe("0");
+      expect(await refused.json()).toMatchObject({ error_code: "RATE_LIMITED" });
+    }
   });
 
   it("without a known peer every request shares the 'unknown' bucket", async () => {
