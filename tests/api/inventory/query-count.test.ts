@@ -23,7 +23,8 @@ beforeAll(async () => {
   // A second app on the same database whose pool counts every statement it sends.
   counter = postgres(a.t.database.url, { max: 4, onnotice: () => {}, debug: () => void statements++ });
   const db = drizzle(counter, { schema }) as unknown as Db;
-  counted = await createTestApp({}, { database: sharedProvider("postgres", db, async () => {}), peerAddress: (c: Context) => c.req.header("x-test-peer") });
+  // Credentials looked up on every request (no cache), so each request's count is complete and the same.
+  counted = await createTestApp({ CREDENTIAL_CACHE_S: "0" }, { database: sharedProvider("postgres", db, async () => {}), peerAddress: (c: Context) => c.req.header("x-test-peer") });
 });
 afterAll(async () => {
   await counter.end();
