@@ -17,5 +17,10 @@ function limiter(maxSize: number): MiddlewareHandler<AppEnv> {
 export function limitBody(maxBody: number, maxUpload: number): MiddlewareHandler<AppEnv> {
   const body = limiter(maxBody);
   const upload = limiter(maxUpload);
-  return (c, next) => (/^multipart\/form-data/i.test(c.req.header("content-type") ?? "") ? upload(c, next) : body(c, next));
+  return (c, next) => {
+    // GET and HEAD carry no body (fetch says so); asking for one would make Node's server adapter build
+    // a full Request object on every read just to find that out.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    return /^multipart\/form-data/i.test(c.req.header("content-type") ?? "") ? upload(c, next) : body(c, next);
+  };
 }
