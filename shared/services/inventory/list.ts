@@ -3,6 +3,7 @@
 import { and, asc, Column, count, desc, is, type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
+import { tableRows } from "../../db/table-rows.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 
 export interface ListSpec {
@@ -42,14 +43,15 @@ export async function listPage<Row>(db: Db, spec: ListSpec, params: ListParams, 
   const nullable = !(is(sortColumn, Column) && sortColumn.notNull);
   const dir = params.direction === "desc" ? sql`desc` : sql`asc`;
   const order = nullable ? sql`${sortColumn} ${dir} nulls last` : sql`${sortColumn} ${dir}`;
+  const page = db
+    .select()
+    .from(spec.table)
+    .where(condition)
+    .orderBy(order, params.direction === "desc" ? desc(spec.id) : asc(spec.id))
+    .limit(params.limit)
+    .offset(params.offset);
   const [rows, [totalRow]] = await Promise.all([
-    db
-      .select()
-      .from(spec.table)
-      .where(condition)
-      .orderBy(order, params.direction === "desc" ? desc(spec.id) : asc(spec.id))
-      .limit(params.limit)
-      .offset(params.offset),
+    tableRows<Row>(db, spec.table, page.getSQL()),
     db.select({ n: count() }).from(spec.table).where(condition),
   ]);
   return {
