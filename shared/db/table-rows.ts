@@ -1,25 +1,39 @@
 // Whole rows of one table, decoded column by column. drizzle's general result mapping re-inspects
 // every field of every row (which kind of selection it came from, which path to write it to), about a
 // tenth of a millisecond per 100-row page; a table's own columns need only their decoders, looked up once.
-import { type Column, getTableColumns, type SQL } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+// Likewise the select list ("select <every column> from <table>") is rendered once per table: drizzle
+// would walk it again for every page.
+import { type Column, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { PgDialect, type PgTable, QueryBuilder } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "./database.ts";
 
-type Plan = { key: string; name: string; column: Column }[];
+interface Plan {
+  columns: { key: string; name: string; column: Column }[];
+  selectAll: SQL;
+}
 const plans = new WeakMap<PgTable, Plan>();
 
 function planOf(table: PgTable): Plan {
   let plan = plans.get(table);
   if (!plan) {
-    plan = Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name, column }));
+    const text = new PgDialect().sqlToQuery(new QueryBuilder().select().from(table).getSQL()).sql;
+    plan = {
+      columns: Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name, column })),
+      selectAll: sql.raw(text),
+    };
     plans.set(table, plan);
   }
   return plan;
 }
 
-/** Runs `query` (a select of `table`'s own columns) and returns rows shaped as drizzle's select() would. */
+/** `select <every column of table> from <table>`, to be followed by where/order/limit clauses. */
+export function selectAllFrom(table: PgTable): SQL {
+  return planOf(table).selectAll;
+}
+
+/** Runs `query` (a select of `table`'s own columns, as selectAllFrom) and returns rows shaped as drizzle's select() would. */
 export async function tableRows<Row>(db: Db, table: PgTable, query: SQL): Promise<Row[]> {
-  const plan = planOf(table);
+  const plan = planOf(table).columns;
   const raw = await queryRows(db, query);
   const rows = new Array<Row>(raw.length);
   for (let i = 0; i < raw.length; i++) {

@@ -1,9 +1,9 @@
 // Runs one list page: a filtered, searched, stably sorted page plus its total: two statements whatever
 // the page size (no per-row queries; enrichment of a page is one more query at most).
-import { and, asc, Column, count, desc, is, type AnyColumn, type SQL, sql } from "drizzle-orm";
+import { and, Column, is, type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { Db } from "../../db/database.ts";
-import { tableRows } from "../../db/table-rows.ts";
+import { type Db, queryRows } from "../../db/database.ts";
+import { selectAllFrom, tableRows } from "../../db/table-rows.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 
 export interface ListSpec {
@@ -43,19 +43,14 @@ export async function listPage<Row>(db: Db, spec: ListSpec, params: ListParams, 
   const nullable = !(is(sortColumn, Column) && sortColumn.notNull);
   const dir = params.direction === "desc" ? sql`desc` : sql`asc`;
   const order = nullable ? sql`${sortColumn} ${dir} nulls last` : sql`${sortColumn} ${dir}`;
-  const page = db
-    .select()
-    .from(spec.table)
-    .where(condition)
-    .orderBy(order, params.direction === "desc" ? desc(spec.id) : asc(spec.id))
-    .limit(params.limit)
-    .offset(params.offset);
+  const whereClause = condition ? sql` where ${condition}` : sql``;
+  const tieBreak = params.direction === "desc" ? sql`${spec.id} desc` : sql`${spec.id} asc`;
   const [rows, [totalRow]] = await Promise.all([
-    tableRows<Row>(db, spec.table, page.getSQL()),
-    db.select({ n: count() }).from(spec.table).where(condition),
+    tableRows<Row>(db, spec.table, sql`${selectAllFrom(spec.table)}${whereClause} order by ${order}, ${tieBreak} limit ${params.limit} offset ${params.offset}`),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${whereClause}`),
   ]);
   return {
-    items: rows as Row[],
+    items: rows,
     total: totalRow?.n ?? 0,
     limit: params.limit,
     offset: params.offset,
