@@ -12,7 +12,6 @@ import type { Logger } from "../shared/logger.ts";
 import type { RateLimitDecision, RateLimiter } from "../shared/ratelimit/limiter.ts";
 import type { Category } from "../shared/ratelimit/policy.ts";
 import type { Actor } from "../shared/services/actor.ts";
-import type { AvatarStore } from "../shared/services/me/avatar-store.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -30,8 +29,6 @@ export interface Deps {
   /** Signing key and first-run caches of this process. */
   identity: IdentityState;
   assets?: AssetLoader;
-  /** Uploaded avatars (Node: DATA_DIR/user-icons); absent on the edge, where uploads answer 503. */
-  avatarStore?: AvatarStore;
   /**
    * Successful credential resolutions remembered for a few seconds (Node, while its LISTEN on the
    * `credentials` channel is up); absent on the edge and when CREDENTIAL_CACHE_S is 0.

@@ -4,6 +4,7 @@
 import { createApp } from "../functions/app.ts";
 import { sidecarRoutes } from "./metrics/routes.ts";
 import { applyMigrations } from "./runtime/migrate.ts";
+import { importFileAvatars } from "./runtime/import-file-avatars.ts";
 import { announceSetupToken } from "./runtime/setup-token.ts";
 import { startScheduler } from "./scheduler/scheduler.ts";
 import { startStatusWorker } from "./workers/status-worker.ts";
@@ -45,6 +46,7 @@ for (let attempt = 1; ; attempt++) {
   }
 }
 await announceSetupToken(runtime);
+await importFileAvatars(runtime);
 deps.lifecycle.markReady();
 runtime.background.add(startScheduler(runtime));
 startStatusWorker(runtime);

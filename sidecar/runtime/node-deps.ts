@@ -1,6 +1,5 @@
 // Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Redis } from "ioredis";
 import type { Deps } from "../../functions/deps.ts";
 import { cryptoRandom, systemClock } from "../../shared/clock.ts";
@@ -13,7 +12,6 @@ import { jsonLogger } from "../../shared/logger.ts";
 import { createRateLimiter } from "../../shared/ratelimit/create-limiter.ts";
 import { packageAssets } from "./assets.ts";
 import { BackgroundTasks } from "./background.ts";
-import { fileAvatarStore } from "./avatar-store.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
@@ -72,7 +70,6 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     identity: new IdentityState(cryptoRandom),
     ...(credentialCache ? { credentialCache } : {}),
     assets: packageAssets(),
-    avatarStore: fileAvatarStore(join(config.DATA_DIR, "user-icons")),
     // Redis when configured (and not overridden by RATE_LIMIT_STORE=database), else the database.
     rateLimiter: createRateLimiter({
       database: database.provider,

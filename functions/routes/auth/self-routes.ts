@@ -85,7 +85,7 @@ export function selfRoutes(app: Hono<AppEnv>): void {
       body: v.object({ password: Password }), response: { schema: Detail }, errors: [409],
     },
     async (c, { body }) => {
-      const result = await deleteMyAccount({ ctx: serviceContext(c), input: body, avatarStore: c.get("deps").avatarStore });
+      const result = await deleteMyAccount({ ctx: serviceContext(c), input: body });
       clearSessionCookies(c);
       return c.json(result);
     },
@@ -96,20 +96,20 @@ export function selfRoutes(app: Hono<AppEnv>): void {
     {
       method: "put", path: "/api/v1/auth/me/avatar", tag: "auth",
       summary: "Upload your avatar: multipart/form-data with the image in the field `file`",
-      description: `PNG, JPEG, GIF or WebP, told by the file's content (SVG is refused), at most ${AVATAR_MAX_BYTES} bytes (512 KiB). Served at the answer's avatar_url. 503 where the deployment has no avatar storage (edge workers).`,
+      description: `PNG, JPEG, GIF or WebP, told by the file's content (SVG is refused), at most ${AVATAR_MAX_BYTES} bytes (512 KiB). Served at the answer's avatar_url.`,
       upload: { file: "file", description: "The image: PNG, JPEG, GIF or WebP (by content), at most 512 KiB." },
       response: { schema: PublicUser }, errors: [413, 422],
     },
     async (c) => {
       const bytes = await uploadedFile(c);
-      return c.json(await setMyAvatar({ ctx: serviceContext(c), input: { bytes }, avatarStore: c.get("deps").avatarStore }));
+      return c.json(await setMyAvatar({ ctx: serviceContext(c), input: { bytes } }));
     },
   );
 
   // Static (spec 4.6: outside /api and outside the OpenAPI document). Names are unique per upload, so
   // a served file never changes and may be cached for good.
   app.get("/user-icons/:name", async (c) => {
-    const { bytes, contentType } = await readAvatar({ name: c.req.param("name"), avatarStore: c.get("deps").avatarStore });
+    const { bytes, contentType } = await readAvatar({ db: c.get("db"), name: c.req.param("name") });
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": contentType,
       "X-Content-Type-Options": "nosniff",

@@ -21,7 +21,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/capabilities", tag: "capabilities", summary: "What this deployment can do (database, Redis, edge, features)",
-      description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false and avatars are unavailable.",
+      description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false.",
       response: { schema: Capabilities },
     },
     (c) => {
@@ -30,7 +30,6 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
         database: deps.database.kind,
         redisConfigured: Boolean(deps.config.REDIS_URL),
         rateLimitStore: deps.config.RATE_LIMIT_STORE,
-        avatarStore: deps.avatarStore !== undefined,
         apiDocsAssets: deps.assets !== undefined,
       };
       return c.json(capabilities({ ctx: serviceContext(c), facts }));

@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { removeAvatar } from "../me/avatar-store.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { assertAnotherAdminRemains } from "./last-admin.ts";
 import { lockUser } from "./user-rows.ts";
@@ -20,6 +21,7 @@ export async function deleteUser({ ctx, input }: { ctx: ServiceContext; input: {
     const before = await lockUser(s.tx, input.userId);
     await assertAnotherAdminRemains(s.tx, before, "deleted");
     await s.tx.delete(users).where(eq(users.id, before.id));
+    await removeAvatar(s.tx, before.avatar_path);
     s.audit({
       action: "user.deleted",
       category: "security",

@@ -6,32 +6,22 @@ import { ApiError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import { runInTransaction } from "../verb.ts";
 import { assertAnotherAdminRemains } from "../admin-users/last-admin.ts";
-import type { AvatarStore } from "./avatar-store.ts";
+import { removeAvatar } from "./avatar-store.ts";
 import { findUser, lockUser } from "../admin-users/user-rows.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
 
-export async function deleteMyAccount({
-  ctx,
-  input,
-  avatarStore,
-}: {
-  ctx: ServiceContext;
-  input: { password: string };
-  avatarStore?: AvatarStore | undefined;
-}): Promise<{ detail: string }> {
+export async function deleteMyAccount({ ctx, input }: { ctx: ServiceContext; input: { password: string } }): Promise<{ detail: string }> {
   const me = requireSelfWrite(ctx);
   await confirmPassword(ctx, await findUser(ctx.db, me.userId), input.password, "user.delete_denied");
-  const removed = await runInTransaction(ctx, {}, async (s) => {
+  await runInTransaction(ctx, {}, async (s) => {
     await assertAnotherAdminRemains(s.tx, await lockUser(s.tx, me.userId), "deleted");
     const [row] = await s.tx.delete(users).where(eq(users.id, me.userId)).returning();
     if (!row) throw ApiError.notFound("User", me.userId);
+    await removeAvatar(s.tx, row.avatar_path);
     s.audit({
       action: "user.deleted", category: "security", level: "warning", entity_type: "user", entity_id: row.id,
       diff: { before: { email: row.email, role: row.role, display_name: row.display_name }, self: true },
     });
-    return row;
   });
-  // After the commit: a leftover file would be harmless, a row pointing at a deleted file would not.
-  if (removed.avatar_path) await avatarStore?.remove(removed.avatar_path).catch(() => {});
   return { detail: "Your account is deleted." };
 }

@@ -1,14 +1,18 @@
 // GET /user-icons/<name>: the stored bytes and the type they really are (sniffed again, never trusted
-// from the name alone).
+// from the name or the stored type alone).
+import type { Db } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
-import { type AvatarStore, isAvatarName } from "./avatar-store.ts";
+import { readUpload } from "../uploads/read-upload.ts";
+import { AVATAR_KIND, isAvatarName } from "./avatar-store.ts";
 import { sniffImageType } from "./image-type.ts";
-import { NO_AVATAR_STORE } from "./set-avatar.ts";
 
-export async function readAvatar({ name, avatarStore }: { name: string; avatarStore?: AvatarStore | undefined }) {
-  if (!avatarStore) throw new ApiError(503, "SERVICE_NOT_READY", NO_AVATAR_STORE);
-  const bytes = isAvatarName(name) ? await avatarStore.read(name) : undefined;
-  const type = bytes ? sniffImageType(bytes) : null;
-  if (!bytes || !type) throw ApiError.notFound("User icon", name);
+export async function readAvatar({ db, name }: { db: Db; name: string }) {
+  const notFound = ApiError.notFound("User icon", name.slice(0, 120));
+  if (!isAvatarName(name)) throw notFound;
+  const { bytes } = await readUpload({ db, kind: AVATAR_KIND, name }).catch(() => {
+    throw notFound;
+  });
+  const type = sniffImageType(bytes);
+  if (!type) throw notFound;
   return { bytes, contentType: type.contentType };
 }

@@ -8,8 +8,6 @@ export interface DeploymentFacts {
   /** REDIS_URL is set (Node only: workers never open Redis). */
   redisConfigured: boolean;
   rateLimitStore: "redis" | "database";
-  /** An avatar store was handed to the app (Node processes). */
-  avatarStore: boolean;
   /** The API reference pages' scripts are served locally. */
   apiDocsAssets: boolean;
 }
@@ -27,9 +25,9 @@ export function capabilities({ ctx, facts }: { ctx: ServiceContext; facts: Deplo
     redis: facts.redisConfigured && !edge,
     edge,
     features: {
-      // Uploads live in the database, so every instance (the edge included) stores and serves them.
+      // Uploads (avatars too) live in the database, so every instance (the edge included) stores and serves them.
       uploads: true,
-      avatars: facts.avatarStore,
+      avatars: true,
       markdown_docs: true,
       device_catalog: true,
       api_reference_offline: facts.apiDocsAssets,

@@ -1,10 +1,11 @@
 // Self-service sign-in and account routes: forced password change, registration, the demo user,
 // deleting one's own account, and avatars (upload by multipart field `file`, served from /user-icons).
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../../shared/auth/password.ts";
+import { importFileAvatars } from "../../../sidecar/runtime/import-file-avatars.ts";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
 
 const SETUP = "setup-token-self-service-tests";
@@ -219,13 +220,16 @@ describe("avatars", () => {
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
     expect(served.headers.get("cache-control")).toContain("max-age");
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
-    expect(await readdir(join(dataDir, "user-icons"))).toEqual([url.split("/").pop()]);
+    const avatars = async () => (await t.sql<{ name: string }[]>`select name from uploads where kind = 'avatar' order by id`).map((r) => r.name);
+    expect(await avatars()).toEqual([url.split("/").pop()]);
 
     const replaced = await upload(JPEG, "file", "image/png");
     const next: string = (await replaced.json()).avatar_url;
     expect(next).toMatch(/\.jpg$/);
     expect((await t.app.request(next)).headers.get("content-type")).toBe("image/jpeg");
     expect((await t.app.request(url)).status).toBe(404);
+    // The previous image went in the same transaction that replaced it.
+    expect(await avatars()).toEqual([next.split("/").pop()]);
     expect(await actions()).toContain("user.avatar_changed");
   });
 
@@ -256,15 +260,29 @@ describe("avatars", () => {
     }
   });
 
-  it("answers 503 with a clear detail where there is no avatar store (the edge)", async () => {
-    const store = t.runtime.deps.avatarStore;
-    delete t.runtime.deps.avatarStore;
-    try {
-      const res = await upload(PNG);
-      expect(res.status).toBe(503);
-      expect((await res.json()).detail).toMatch(/Avatar storage is not available/);
-    } finally {
-      t.runtime.deps.avatarStore = store;
-    }
+  it("an account that is deleted takes its avatar with it", async () => {
+    await addUser("gail@example.com", "gail's long password");
+    const token = await signIn("gail@example.com", "gail's long password");
+    const form = new FormData();
+    form.append("file", new Blob([PNG as Uint8Array<ArrayBuffer>], { type: "image/png" }), "avatar");
+    const res = await t.app.request("/api/v1/auth/me/avatar", { method: "PUT", body: form, headers: { authorization: `Bearer ${token}` } });
+    const url: string = (await res.json()).avatar_url;
+    expect((await t.app.request(url)).status).toBe(200);
+    expect((await call("DELETE", "/auth/me", token, { password: "gail's long password" })).status).toBe(200);
+    expect((await t.app.request(url)).status).toBe(404);
+    expect((await t.sql`select 1 from uploads where kind = 'avatar' and name = ${url.split("/").pop()!}`).length).toBe(0);
+  });
+
+  it("imports an avatar file left by release 0.1.0 (DATA_DIR/user-icons) on start, once", async () => {
+    const [me] = await t.sql<{ id: number }[]>`select id from users where email = ${admin.email}`;
+    const name = `${me!.id}-${"ab".repeat(16)}.png`;
+    await mkdir(join(dataDir, "user-icons"), { recursive: true });
+    await writeFile(join(dataDir, "user-icons", name), PNG);
+    await t.sql`update users set avatar_path = ${name} where id = ${me!.id}`;
+    expect(await importFileAvatars(t.runtime)).toBe(1);
+    const served = await t.app.request(`/user-icons/${name}`);
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    expect(await importFileAvatars(t.runtime)).toBe(0);
   });
 });
