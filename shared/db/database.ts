@@ -22,12 +22,13 @@ export interface DatabaseProvider {
 
 /**
  * Startup parameters of every PostgreSQL connection we open (docs/decisions.md, "Database access").
- * - JIT off: our statements are short index walks whose cost estimates (recursive traversals
- *   especially) cross jit_above_cost, and compiling them took ~35 ms of a 40 ms blast radius.
- * - Custom plans always: statements are prepared (shared/db/preparing-client.ts) to save a round trip,
- *   not to reuse plans; a generic plan for a time-range batch of the retention job made it 7x slower.
+ * JIT off: our statements are short index walks whose cost estimates (recursive traversals
+ * especially) cross jit_above_cost, and compiling them took ~35 ms of a 40 ms blast radius.
+ * Plan caching stays PostgreSQL's own (auto): the hot statements are prepared (preparing-client.ts)
+ * and keep their plans; the retention walk, which a generic plan served badly, asks for custom plans
+ * in its own transactions (shared/services/retention/batches.ts).
  */
-export const CONNECTION_PARAMETERS = { application_name: "infra-control-plane", jit: "off", plan_cache_mode: "force_custom_plan" } as const;
+export const CONNECTION_PARAMETERS = { application_name: "infra-control-plane", jit: "off" } as const;
 
 /** Runs raw SQL and returns its rows, whichever driver is underneath (postgres.js or PGlite). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
