@@ -30,9 +30,8 @@ const SPEC: ListSpec = {
 
 export async function listUsers({ ctx, input }: { ctx: ServiceContext; input: ListUsersInput }): Promise<ListPage<AdminUser>> {
   requireScope(ctx, "admin:*");
-  const page = await listPage<UserRow>(ctx.db, SPEC, input, [
+  return listPage<UserRow, AdminUser>(ctx.db, SPEC, input, [
     input.role !== undefined ? eq(users.role, input.role) : undefined,
     input.is_active !== undefined ? eq(users.is_active, input.is_active) : undefined,
-  ]);
-  return { ...page, items: await adminUsersOf(ctx.db, page.items) };
+  ], (rows) => adminUsersOf(ctx.db, rows));
 }

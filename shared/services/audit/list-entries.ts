@@ -43,7 +43,7 @@ function searchEntries(q: string | undefined): SQL | undefined {
 export async function listAuditEntries({ ctx, input }: { ctx: ServiceContext; input: AuditListInput }): Promise<ListPage<AuditEntry>> {
   requireScope(ctx, AUDIT_SCOPE);
   const { q, ...params } = input;
-  const page = await listPage<typeof auditLog.$inferSelect>(ctx.db, SPEC, params, [
+  return listPage<typeof auditLog.$inferSelect, AuditEntry>(ctx.db, SPEC, params, [
     eqFilter(auditLog.level, input.level),
     eqFilter(auditLog.category, input.category),
     eqFilter(auditLog.action, input.action),
@@ -54,6 +54,5 @@ export async function listAuditEntries({ ctx, input }: { ctx: ServiceContext; in
     input.until && lte(auditLog.timestamp, input.until),
     input.changes_only ? sql`${auditLog.diff} ?| array['before', 'after']` : undefined,
     searchEntries(q),
-  ]);
-  return { ...page, items: page.items.map(toAuditEntry) };
+  ], (rows) => rows.map(toAuditEntry));
 }

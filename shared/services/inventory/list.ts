@@ -35,7 +35,17 @@ export function searchCondition(columns: AnyColumn[], q: string | undefined): SQ
   return sql`(${sql.join(parts, sql` or `)})`;
 }
 
-export async function listPage<Row>(db: Db, spec: ListSpec, params: ListParams, where: (SQL | undefined)[] = []): Promise<ListPage<Row>> {
+/**
+ * `present` turns the page's rows into their API shape; it runs as soon as the rows arrive, while the
+ * total is still being counted.
+ */
+export async function listPage<Row, Item = Row>(
+  db: Db,
+  spec: ListSpec,
+  params: ListParams,
+  where: (SQL | undefined)[] = [],
+  present: (rows: Row[]) => Item[] | Promise<Item[]> = (rows) => rows as unknown as Item[],
+): Promise<ListPage<Item>> {
   const condition = and(...where, searchCondition(spec.search, params.q));
   const sortColumn = spec.sortable[params.sort] ?? spec.id;
   // "nulls last" only where nulls can occur: on a NOT NULL column it would stop a descending list
@@ -45,12 +55,12 @@ export async function listPage<Row>(db: Db, spec: ListSpec, params: ListParams, 
   const order = nullable ? sql`${sortColumn} ${dir} nulls last` : sql`${sortColumn} ${dir}`;
   const whereClause = condition ? sql` where ${condition}` : sql``;
   const tieBreak = params.direction === "desc" ? sql`${spec.id} desc` : sql`${spec.id} asc`;
-  const [rows, [totalRow]] = await Promise.all([
-    tableRows<Row>(db, spec.table, sql`${selectAllFrom(spec.table)}${whereClause} order by ${order}, ${tieBreak} limit ${params.limit} offset ${params.offset}`),
+  const [items, [totalRow]] = await Promise.all([
+    tableRows<Row>(db, spec.table, sql`${selectAllFrom(spec.table)}${whereClause} order by ${order}, ${tieBreak} limit ${params.limit} offset ${params.offset}`).then(present),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${whereClause}`),
   ]);
   return {
-    items: rows,
+    items,
     total: totalRow?.n ?? 0,
     limit: params.limit,
     offset: params.offset,

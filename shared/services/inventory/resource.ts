@@ -109,8 +109,7 @@ export function resourceVerbs<Api>(def: ResourceDef<Api>) {
 
     async list({ ctx, params, where = [] }: { ctx: ServiceContext; params: ListParams; where?: (SQL | undefined)[] }): Promise<ListPage<Api>> {
       requireScope(ctx, scopes.read);
-      const page = await listPage<Row>(ctx.db, { ...def.list, table: def.table, id: def.columns.id }, params, where);
-      return { ...page, items: await def.present(ctx.db, page.items) };
+      return listPage<Row, Api>(ctx.db, { ...def.list, table: def.table, id: def.columns.id }, params, where, (rows) => def.present(ctx.db, rows));
     },
 
     async create({ ctx, input }: { ctx: ServiceContext; input: Record<string, unknown> }): Promise<Versioned<Api>> {

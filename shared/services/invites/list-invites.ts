@@ -24,9 +24,8 @@ const SPEC: ListSpec = {
 export async function listInvites({ ctx, input }: { ctx: ServiceContext; input: ListInvitesInput }): Promise<ListPage<PublicInvite>> {
   requireScope(ctx, "admin:*");
   const now = ctx.clock.now();
-  const page = await listPage<InviteRow>(ctx.db, SPEC, input, [
+  return listPage<InviteRow, PublicInvite>(ctx.db, SPEC, input, [
     input.status ? inviteStatusIs(input.status, now) : undefined,
     input.role !== undefined ? eq(invites.role, input.role) : undefined,
-  ]);
-  return { ...page, items: page.items.map((r) => publicInvite(r, now)) };
+  ], (rows) => rows.map((r) => publicInvite(r, now)));
 }

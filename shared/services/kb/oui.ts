@@ -22,8 +22,7 @@ const LIST = { table: kbOui, id: kbOui.prefix, sortable: { prefix: kbOui.prefix,
 
 export async function listOui({ ctx, params }: { ctx: ServiceContext; params: ListParams }) {
   requireScope(ctx, "read:kb");
-  const page = await listPage<Row>(ctx.db, LIST, params);
-  return { ...page, items: page.items.map(present) };
+  return listPage<Row, ReturnType<typeof present>>(ctx.db, LIST, params, [], (rows) => rows.map(present));
 }
 
 async function lockOui(s: VerbScope, prefix: string): Promise<Row> {
