@@ -2,9 +2,10 @@
 import { inArray } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
+import { isoTimestamp } from "../../domain/iso-timestamp.ts";
 
 export function iso(d: unknown): string | null {
-  return d instanceof Date ? d.toISOString() : d == null ? null : String(d);
+  return d instanceof Date ? isoTimestamp(d) : d == null ? null : String(d);
 }
 
 /** id -> name for the ids a page refers to, in one query. */
