@@ -15,8 +15,12 @@ export function errorResponse(c: Context, err: ApiError): Response {
   return c.json(envelope(err), err.status as ContentfulStatusCode);
 }
 
-/** Replaces whatever the request has answered so far (its headers too) with the error's envelope. */
+/**
+ * Replaces whatever the request has answered so far (its headers too) with the error's envelope. The
+ * answer's body is cancelled, so a stream (SSE) behind it stops producing instead of waiting forever.
+ */
 export function replaceWithError(c: Context, err: ApiError): void {
+  c.res.body?.cancel().catch(() => {});
   c.res = undefined;
   c.res = new Response(JSON.stringify(envelope(err)), { status: err.status, headers: { "content-type": "application/json", ...err.headers } });
 }
