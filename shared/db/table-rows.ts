@@ -9,6 +9,8 @@ import { type Db, queryRows } from "./database.ts";
 
 interface Plan {
   columns: { key: string; name: string; column: Column }[];
+  /** Every property is named as its column, so the driver's row objects are decoded where they are. */
+  inPlace: boolean;
   selectAll: SQL;
 }
 const plans = new WeakMap<PgTable, Plan>();
@@ -17,10 +19,8 @@ function planOf(table: PgTable): Plan {
   let plan = plans.get(table);
   if (!plan) {
     const text = new PgDialect().sqlToQuery(new QueryBuilder().select().from(table).getSQL()).sql;
-    plan = {
-      columns: Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name, column })),
-      selectAll: sql.raw(text),
-    };
+    const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name, column }));
+    plan = { columns, inPlace: columns.every((c) => c.key === c.name), selectAll: sql.raw(text) };
     plans.set(table, plan);
   }
   return plan;
@@ -33,13 +33,13 @@ export function selectAllFrom(table: PgTable): SQL {
 
 /** Runs `query` (a select of `table`'s own columns, as selectAllFrom) and returns rows shaped as drizzle's select() would. */
 export async function tableRows<Row>(db: Db, table: PgTable, query: SQL): Promise<Row[]> {
-  const plan = planOf(table).columns;
+  const { columns, inPlace } = planOf(table);
   const raw = await queryRows(db, query);
   const rows = new Array<Row>(raw.length);
   for (let i = 0; i < raw.length; i++) {
     const r = raw[i]!;
-    const out: Record<string, unknown> = {};
-    for (const { key, name, column } of plan) {
+    const out: Record<string, unknown> = inPlace ? r : {};
+    for (const { key, name, column } of columns) {
       const v = r[name];
       out[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
     }
