@@ -3,16 +3,22 @@
 // tenth of a millisecond per 100-row page; a table's own columns need only their decoders, looked up once.
 // Likewise the select list ("select <every column> from <table>") is rendered once per table: drizzle
 // would walk it again for every page.
-import { type Column, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { Column, getTableColumns, type SQL, sql } from "drizzle-orm";
 import { PgDialect, type PgTable, QueryBuilder } from "drizzle-orm/pg-core";
 import { type Db, queryRows } from "./database.ts";
 
 interface Plan {
   columns: { key: string; name: string; column: Column }[];
-  /** Every property is named as its column, so the driver's row objects are decoded where they are. */
-  inPlace: boolean;
+  /**
+   * When every property is named as its column, the driver's row objects are decoded where they are,
+   * and only the columns whose type has a decoder of its own (timestamps, arrays, numbers sent as text)
+   * are visited; text columns pass as the driver gave them.
+   */
+  inPlace: { name: string; column: Column }[] | null;
   selectAll: SQL;
 }
+
+const plainDecoder = Column.prototype.mapFromDriverValue;
 const plans = new WeakMap<PgTable, Plan>();
 
 function planOf(table: PgTable): Plan {
@@ -20,7 +26,8 @@ function planOf(table: PgTable): Plan {
   if (!plan) {
     const text = new PgDialect().sqlToQuery(new QueryBuilder().select().from(table).getSQL()).sql;
     const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({ key, name: column.name, column }));
-    plan = { columns, inPlace: columns.every((c) => c.key === c.name), selectAll: sql.raw(text) };
+    const inPlace = columns.every((c) => c.key === c.name) ? columns.filter((c) => c.column.mapFromDriverValue !== plainDecoder) : null;
+    plan = { columns, inPlace, selectAll: sql.raw(text) };
     plans.set(table, plan);
   }
   return plan;
@@ -35,15 +42,22 @@ export function selectAllFrom(table: PgTable): SQL {
 export async function tableRows<Row>(db: Db, table: PgTable, query: SQL): Promise<Row[]> {
   const { columns, inPlace } = planOf(table);
   const raw = await queryRows(db, query);
-  const rows = new Array<Row>(raw.length);
-  for (let i = 0; i < raw.length; i++) {
-    const r = raw[i]!;
-    const out: Record<string, unknown> = inPlace ? r : {};
+  if (inPlace) {
+    for (const r of raw)
+      for (const { name, column } of inPlace) {
+        const v = r[name];
+        if (v === null || v === undefined) continue;
+        const decoded = column.mapFromDriverValue(v);
+        if (decoded !== v) r[name] = decoded;
+      }
+    return raw as Row[];
+  }
+  return raw.map((r) => {
+    const out: Record<string, unknown> = {};
     for (const { key, name, column } of columns) {
       const v = r[name];
       out[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
     }
-    rows[i] = out as Row;
-  }
-  return rows;
+    return out as Row;
+  });
 }
