@@ -140,6 +140,35 @@ export async function measure(n: number, fn: (i: number) => Promise<unknown>, wa
   return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round((n / total) * 1000) };
 }
 
+/**
+ * Times two operations call by call in alternation (a, b, a, b, ...), so both see the same state of the
+ * machine (caches, JIT, background work) and a drift between two separate loops cannot skew their ratio.
+ */
+export async function measurePair(
+  n: number,
+  a: (i: number) => Promise<unknown>,
+  b: (i: number) => Promise<unknown>,
+  warm = Math.min(20, n),
+): Promise<[{ p50: number; p99: number; rps: number }, { p50: number; p99: number; rps: number }]> {
+  for (let i = 0; i < warm; i++) {
+    await a(i);
+    await b(i);
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < n; i++)
+    for (const [k, fn] of [a, b].entries()) {
+      const t = performance.now();
+      await fn(i);
+      times[k]!.push(performance.now() - t);
+    }
+  const stats = (ts: number[]) => {
+    const sorted = [...ts].sort((x, y) => x - y);
+    const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round(1000 / (ts.reduce((x, y) => x + y, 0) / ts.length)) };
+  };
+  return [stats(times[0]), stats(times[1])];
+}
+
 export const round = (x: number) => Math.round(x * 100) / 100;
 
 let client = 0;

@@ -2,7 +2,7 @@
 // each through the real HTTP server; the list page of 100 beside the same SQL run directly.
 import { PgDialect } from "drizzle-orm/pg-core";
 import { hitStatement } from "../../shared/ratelimit/database-store.ts";
-import { api, type BenchContext, type BenchRow, hit, measure } from "./harness.ts";
+import { api, type BenchContext, type BenchRow, hit, measure, measurePair } from "./harness.ts";
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -13,16 +13,15 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   add("GET /hardware?limit=25&sort=name&status=up", await measure(300, (i) => hit(ctx, "GET", `/api/v1/hardware?limit=25&sort=name&status=up&offset=${(i % 40) * 25}`)));
 
   const page100 = (i: number) => `/api/v1/services?limit=100&sort=name&direction=desc&environment=production&offset=${(i % 50) * 100}`;
-  // Steady state, for the figures compared with each other: 200 warm-up calls (the server's code paths
-  // compiled by the JIT, the pool's statements prepared), then 1,000 timed, the same for each side.
-  const http100 = await measure(1000, (i) => hit(ctx, "GET", page100(i)), 200);
   // The same two statements the list verb runs, straight through postgres.js.
   const page = (i: number) =>
     Promise.all([
       ctx.sql`select * from services where environment = 'production' order by name desc, id desc limit 100 offset ${(i % 50) * 100}`,
       ctx.sql`select count(*) from services where environment = 'production'`,
     ]);
-  const sql100 = await measure(1000, page, 200);
+  // Steady state, the two sides timed call by call in alternation: 200 warm-up pairs (the server's code
+  // paths compiled by the JIT, the pool's statements prepared), then 1,000 timed pairs.
+  const [http100, sql100] = await measurePair(1000, (i) => hit(ctx, "GET", page100(i)), page, 200);
   // And every statement the request runs, as it runs them: its credential is remembered by the
   // process (CREDENTIAL_CACHE_S), and a read's rate-limit hit goes beside the page instead of before it.
   const dialect = new PgDialect();
