@@ -69,23 +69,16 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     const { pending, category, identity } = started;
     const key = `${category}:${identity}`;
     const now = () => c.get("deps").clock.now().getTime();
-    if (overlappable(c.req.method, category) && !recentRefusals.has(key, now())) {
-      await next();
-      const d = await pending;
-      if (!d.allowed) {
-        recentRefusals.add(key, now() + d.retryAfterS * 1000);
-        replaceWithError(c, refusal(d));
-        return;
-      }
-      admitted(c, d);
-      return;
-    }
+    const overlapped = overlappable(c.req.method, category) && !recentRefusals.has(key, now());
+    if (overlapped) await next();
     const d = await pending;
     if (!d.allowed) {
       recentRefusals.add(key, now() + d.retryAfterS * 1000);
+      // An overlapped read has answered already: its answer is thrown away for the 429.
+      if (overlapped) return replaceWithError(c, refusal(d));
       throw refusal(d);
     }
-    await next();
+    if (!overlapped) await next();
     admitted(c, d);
   };
 }

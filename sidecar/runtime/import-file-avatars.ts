@@ -5,11 +5,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "../../shared/auth/encoding.ts";
 import { uploads, users } from "../../shared/db/schema/index.ts";
 import { AVATAR_KIND, AVATAR_MAX_BYTES, isAvatarName } from "../../shared/services/me/avatar-store.ts";
 import { sniffImageType } from "../../shared/services/me/image-type.ts";
+import { uploadRow } from "../../shared/services/uploads/store-upload.ts";
 import type { NodeRuntime } from "./node-deps.ts";
 
 export async function importFileAvatars({ deps, database }: Pick<NodeRuntime, "deps" | "database">): Promise<number> {
@@ -30,7 +29,7 @@ export async function importFileAvatars({ deps, database }: Pick<NodeRuntime, "d
     }
     await db
       .insert(uploads)
-      .values({ kind: AVATAR_KIND, name, content_type: type.contentType, size: bytes.length, sha256: bytesToHex(sha256(bytes)), bytes, created_by: id })
+      .values(uploadRow({ kind: AVATAR_KIND, name, contentType: type.contentType, bytes }, id))
       .onConflictDoNothing();
     imported++;
   }

@@ -134,10 +134,14 @@ export async function measure(n: number, fn: (i: number) => Promise<unknown>, wa
     await fn(i);
     times.push(performance.now() - t);
   }
-  const total = performance.now() - start;
-  times.sort((a, b) => a - b);
-  const pick = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round((n / total) * 1000) };
+  return latencies(times, performance.now() - start);
+}
+
+/** p50 and p99 of call times, and calls per second over `totalMs`. */
+function latencies(times: number[], totalMs: number): { p50: number; p99: number; rps: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round((times.length / totalMs) * 1000) };
 }
 
 /**
@@ -161,12 +165,8 @@ export async function measurePair(
       await fn(i);
       times[k]!.push(performance.now() - t);
     }
-  const stats = (ts: number[]) => {
-    const sorted = [...ts].sort((x, y) => x - y);
-    const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-    return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round(1000 / (ts.reduce((x, y) => x + y, 0) / ts.length)) };
-  };
-  return [stats(times[0]), stats(times[1])];
+  const busy = (ts: number[]) => ts.reduce((x, y) => x + y, 0);
+  return [latencies(times[0], busy(times[0])), latencies(times[1], busy(times[1]))];
 }
 
 export const round = (x: number) => Math.round(x * 100) / 100;

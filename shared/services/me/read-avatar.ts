@@ -9,8 +9,8 @@ import { sniffImageType } from "./image-type.ts";
 export async function readAvatar({ db, name }: { db: Db; name: string }) {
   const notFound = ApiError.notFound("User icon", name.slice(0, 120));
   if (!isAvatarName(name)) throw notFound;
-  const { bytes } = await readUpload({ db, kind: AVATAR_KIND, name }).catch(() => {
-    throw notFound;
+  const { bytes } = await readUpload({ db, kind: AVATAR_KIND, name }).catch((e: unknown) => {
+    throw e instanceof ApiError && e.status === 404 ? notFound : e;
   });
   const type = sniffImageType(bytes);
   if (!type) throw notFound;

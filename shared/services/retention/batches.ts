@@ -53,17 +53,12 @@ export interface BandSpec {
  * (612 s instead of about 90 s); and a batch's estimated cost is above jit_above_cost, where compiling
  * would cost more than running it.
  */
-async function planned<T>(db: Db, statement: SQL): Promise<T | undefined> {
+export async function batchStatement<T>(db: Db, statement: SQL): Promise<T | undefined> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true)`);
     const [row] = await queryRows<T>(tx as unknown as Db, statement);
     return row;
   });
-}
-
-/** Runs one batch statement (see `planned`). */
-export async function batchStatement<T>(db: Db, statement: SQL): Promise<T | undefined> {
-  return planned<T>(db, statement);
 }
 
 /**
@@ -73,7 +68,7 @@ export async function batchStatement<T>(db: Db, statement: SQL): Promise<T | und
  */
 async function boundary(db: Db, spec: BandSpec, start: Key | null, rows: number): Promise<Key | null> {
   const entity = sql.raw(spec.entity);
-  const row = await planned<Key>(
+  const row = await batchStatement<Key>(
     db,
     sql`select ${entity} as id, date_trunc('hour', ts, 'UTC') as hour from ${sql.raw(spec.table)}
       where ${spec.bounds} and ${from(spec, start)}

@@ -32,23 +32,35 @@ export function freshName(s: VerbScope, prefix: string, ext: string): string {
   return `${prefix}-${bytesToHex(s.ctx.random.bytes(16))}.${ext}`;
 }
 
-/**
- * Inserts the file, or with `replace` overwrites the one of the same kind and name (a fixed name like
- * the favicon). Audited without the bytes.
- */
-export async function storeUpload(
-  s: VerbScope,
-  file: { kind: string; name: string; contentType: string; bytes: Uint8Array; replace?: boolean },
-): Promise<StoredUpload> {
-  const values = {
+export interface UploadFileInput {
+  kind: string;
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** The `uploads` row of a file: its size and SHA-256 taken from the bytes themselves. */
+export function uploadRow(file: UploadFileInput, createdBy: number | null) {
+  return {
     kind: file.kind,
     name: file.name,
     content_type: file.contentType,
     size: file.bytes.length,
     sha256: bytesToHex(sha256(file.bytes)),
     bytes: file.bytes,
-    created_by: s.ctx.actor?.userId ?? null,
+    created_by: createdBy,
   };
+}
+
+/**
+ * Inserts the file, or with `replace` overwrites the one of the same kind and name (a fixed name like
+ * the favicon). Audited without the bytes.
+ */
+export async function storeUpload(
+  s: VerbScope,
+  file: UploadFileInput & { replace?: boolean },
+): Promise<StoredUpload> {
+  const values = uploadRow(file, s.ctx.actor?.userId ?? null);
   const insert = s.tx.insert(uploads).values(values);
   const returning = { id: uploads.id, kind: uploads.kind, name: uploads.name, content_type: uploads.content_type, size: uploads.size, sha256: uploads.sha256 };
   const [row] = await (file.replace
