@@ -20,7 +20,7 @@ export interface EdgeBuild {
   assets: string;
 }
 
-// Resolved the way sidecar/runtime/assets.ts does at run time.
+// Resolved the way runtime/assets.ts does at run time.
 function docScripts(): Record<"scalar.js" | "redoc.js", string> {
   const require = createRequire(import.meta.url);
   return {

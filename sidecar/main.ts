@@ -3,15 +3,15 @@
 // sidecar of a split deployment (`npm run start:sidecar`), which needs DATABASE_URL.
 import { createApp } from "../functions/app.ts";
 import { sidecarRoutes } from "./metrics/routes.ts";
-import { applyMigrations } from "./runtime/migrate.ts";
-import { importFileAvatars } from "./runtime/import-file-avatars.ts";
-import { announceSetupToken } from "./runtime/setup-token.ts";
+import { applyMigrations } from "./startup/migrate.ts";
+import { importFileAvatars } from "./startup/import-file-avatars.ts";
+import { announceSetupToken } from "./startup/setup-token.ts";
 import { startScheduler } from "./scheduler/scheduler.ts";
 import { startStatusWorker } from "./workers/status-worker.ts";
 import { startTelemetryPoller } from "./telemetry/start.ts";
 import { uiStreams } from "./streams/streams.ts";
-import { loadConfig, openRuntime } from "./runtime/node-deps.ts";
-import { serveWithLifespan } from "./runtime/serve.ts";
+import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
+import { serveWithLifespan } from "../runtime/serve.ts";
 
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const config = loadConfig();

@@ -1,6 +1,6 @@
 // First middleware of every request: request id, the deps and a database lease on the context, and one
 // structured log line when the response is ready. (The in-flight count the drain waits on is kept by
-// the Node server, until the response is written: sidecar/runtime/serve.ts.)
+// the Node server, until the response is written: runtime/serve.ts.)
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "../deps.ts";
 

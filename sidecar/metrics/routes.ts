@@ -7,7 +7,7 @@ import type { AppEnv } from "../../functions/deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { EXPOSITION_CONTENT_TYPE } from "../../shared/metrics/exposition.ts";
 import { scrapeStream } from "../../shared/metrics/scrape.ts";
-import type { NodeRuntime } from "../runtime/node-deps.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
 
 export const METRICS_PATHS = ["/api/v1/metrics", "/api/v1/metrics/metrics"] as const;
 

@@ -14,7 +14,7 @@ import type { JobRun } from "../../shared/services/jobs/job-runs.ts";
 import { JOBS } from "../../shared/services/jobs/registry.ts";
 import { runJob } from "../../shared/services/jobs/run-job.ts";
 import { CRON_OPTIONS } from "../../shared/services/jobs/schedule.ts";
-import type { BackgroundTask } from "../runtime/background.ts";
+import type { BackgroundTask } from "../../runtime/background.ts";
 
 export interface SchedulerOptions {
   database: DatabaseProvider;

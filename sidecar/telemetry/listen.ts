@@ -1,6 +1,6 @@
 // LISTEN on a PostgreSQL channel, whichever driver the sidecar runs on: postgres.js (a dedicated
 // connection it re-establishes by itself) or embedded PGlite (one session, same process).
-import type { NodeDatabase } from "../runtime/database.ts";
+import type { NodeDatabase } from "../../runtime/database.ts";
 
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 

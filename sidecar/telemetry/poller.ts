@@ -7,7 +7,7 @@ import type { Db } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { ServiceContext } from "../../shared/services/context.ts";
 import { claimPoll, listPollSchedules, type PollReading, recordPoll } from "../../shared/services/telemetry/poll-targets.ts";
-import type { BackgroundTask } from "../runtime/background.ts";
+import type { BackgroundTask } from "../../runtime/background.ts";
 import type { Listen } from "./listen.ts";
 import type { CpuCounters } from "./snmp-metrics.ts";
 import { readSnmp } from "./snmp-read.ts";

@@ -1,6 +1,6 @@
 // Starts the SNMP poller and registers it as a background task (the drain stops it before the database
 // closes). Starting never throws: a poller that cannot load its schedules logs and retries each minute.
-import type { NodeRuntime } from "../runtime/node-deps.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import { databaseListener } from "./listen.ts";
 import { createSnmpPoller, type SnmpPoller } from "./poller.ts";
 

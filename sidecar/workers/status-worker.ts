@@ -1,7 +1,7 @@
 // Runs the critical-DOWN rule every 30 s in the sidecar. A failing round is logged and the next one
 // tries again; it never takes the process down.
 import { recordCriticalDowns } from "../../shared/services/status/critical-down.ts";
-import type { NodeRuntime } from "../runtime/node-deps.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
 
 const INTERVAL_MS = 30_000;
 

@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { parseConfig } from "../../shared/config.ts";
 import { CONNECTION_PARAMETERS } from "../../shared/db/database.ts";
-import { openDatabase } from "../../sidecar/runtime/database.ts";
-import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
-import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
+import { openDatabase } from "../../runtime/database.ts";
+import { applyMigrations } from "../../sidecar/startup/migrate.ts";
+import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
 import { databaseUrl, PG_ADMIN_URL } from "../helpers/env.ts";
 import { seedInventory, type SeedCounts } from "./seed.ts";
 

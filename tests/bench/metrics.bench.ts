@@ -16,7 +16,7 @@ import { countsQuery } from "../../shared/metrics/counts.ts";
 import { PER_RESOURCE_FAMILIES } from "../../shared/metrics/per-resource.ts";
 import { SCRAPE_PAGE_SIZE } from "../../shared/metrics/scrape.ts";
 import { sidecarRoutes } from "../../sidecar/metrics/routes.ts";
-import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
+import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
 import { type BenchContext, type BenchRow, createBenchDatabase, measure, nextClient, round } from "./harness.ts";
 import { seedInventory } from "./seed.ts";
 

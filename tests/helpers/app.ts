@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { createApp } from "../../functions/app.ts";
 import type { AppEnv, Deps } from "../../functions/deps.ts";
 import { parseConfig } from "../../shared/config.ts";
-import { type NodeRuntime, openRuntime } from "../../sidecar/runtime/node-deps.ts";
+import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export interface TestApp {

@@ -4,8 +4,8 @@
 // other's databases.
 import postgres from "postgres";
 import { parseConfig } from "../../shared/config.ts";
-import { openDatabase } from "../../sidecar/runtime/database.ts";
-import { applyMigrations } from "../../sidecar/runtime/migrate.ts";
+import { openDatabase } from "../../runtime/database.ts";
+import { applyMigrations } from "../../sidecar/startup/migrate.ts";
 import { databaseUrl, PG_ADMIN_URL, templateDb } from "./env.ts";
 
 function alive(pid: number): boolean {

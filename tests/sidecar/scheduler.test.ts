@@ -8,7 +8,7 @@ import { parseConfig } from "../../shared/config.ts";
 import type { Logger } from "../../shared/logger.ts";
 import { type JobDefinition, throwIfStopped } from "../../shared/services/jobs/job.ts";
 import { Scheduler } from "../../sidecar/scheduler/scheduler.ts";
-import { type NodeDatabase, openDatabase } from "../../sidecar/runtime/database.ts";
+import { type NodeDatabase, openDatabase } from "../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
 let tdb: TestDatabase;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../shared/config.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { recordCriticalDowns } from "../../shared/services/status/critical-down.ts";
-import { type NodeDatabase, openDatabase } from "../../sidecar/runtime/database.ts";
+import { type NodeDatabase, openDatabase } from "../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
 let tdb: TestDatabase;

@@ -54,4 +54,14 @@ describe("runtime-neutral code", () => {
     expect(hits("// process.env is read only by the entry\nconst x = 1;")).toEqual([]);
     expect(hits("const preprocess = x; deps.process.run(); const t = 'subprocess';")).toEqual([]);
   });
+
+  it("functions/ and shared/ never import sidecar/; shared/ never imports functions/ or runtime/", () => {
+    const importsOf = (file: string) =>
+      [...stripComments(readFileSync(join(root, file), "utf8")).matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => join(file, "..", m[1]!).split("\\").join("/"));
+    const offences = [
+      ...[...tsFiles("functions"), ...tsFiles("shared")].flatMap((f) => importsOf(f).filter((i) => i.startsWith("sidecar/")).map((i) => `${f} -> ${i}`)),
+      ...tsFiles("shared").flatMap((f) => importsOf(f).filter((i) => i.startsWith("functions/") || i.startsWith("runtime/")).map((i) => `${f} -> ${i}`)),
+    ];
+    expect(offences, offences.join("\n")).toEqual([]);
+  });
 });

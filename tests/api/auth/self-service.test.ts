@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../../shared/auth/password.ts";
-import { importFileAvatars } from "../../../sidecar/runtime/import-file-avatars.ts";
+import { importFileAvatars } from "../../../sidecar/startup/import-file-avatars.ts";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
 
 const SETUP = "setup-token-self-service-tests";

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../functions/app.ts";
 import type { AppEnv } from "../../../functions/deps.ts";
 import { parseConfig } from "../../../shared/config.ts";
-import { type NodeRuntime, openRuntime } from "../../../sidecar/runtime/node-deps.ts";
+import { type NodeRuntime, openRuntime } from "../../../runtime/node-deps.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
 import { REDIS_URL } from "../../helpers/env.ts";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy.ts";

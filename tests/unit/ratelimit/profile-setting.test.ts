@@ -3,7 +3,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../shared/config.ts";
 import { cachedProfileReader, readRateLimitProfile } from "../../../shared/ratelimit/profile-setting.ts";
-import { type NodeDatabase, openDatabase } from "../../../sidecar/runtime/database.ts";
+import { type NodeDatabase, openDatabase } from "../../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
 import { drivenClock } from "./support.ts";
 

@@ -9,7 +9,7 @@ import { uploads, users } from "../../shared/db/schema/index.ts";
 import { AVATAR_KIND, AVATAR_MAX_BYTES, isAvatarName } from "../../shared/services/me/avatar-store.ts";
 import { sniffImageType } from "../../shared/services/me/image-type.ts";
 import { uploadRow } from "../../shared/services/uploads/store-upload.ts";
-import type { NodeRuntime } from "./node-deps.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
 
 export async function importFileAvatars({ deps, database }: Pick<NodeRuntime, "deps" | "database">): Promise<number> {
   const db = database.db;

@@ -1,7 +1,7 @@
 // Long-running work of the sidecar (scheduler, status worker, pollers). Each task registers how to stop
 // it; the drain stops them all before the database closes, so no job is cut off mid-transaction by a
 // closed pool.
-import type { Logger } from "../../shared/logger.ts";
+import type { Logger } from "../shared/logger.ts";
 
 export interface BackgroundTask {
   name: string;

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import type { NodeDatabase } from "./database.ts";
+import type { NodeDatabase } from "../../runtime/database.ts";
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
 const MIGRATION_LOCK = 7_246_001; // arbitrary, fixed: the advisory lock key of "migrations"

@@ -2,7 +2,7 @@
 // token and logs it once (DESIGN.md 3 "First run"); only its hash is stored.
 import { generateSetupToken } from "../../shared/identity/setup-token.ts";
 import { bootstrapStatus } from "../../shared/services/bootstrap/status.ts";
-import type { NodeRuntime } from "./node-deps.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
 
 export async function announceSetupToken({ deps, database }: NodeRuntime): Promise<void> {
   if (deps.config.SVC_SETUP_TOKEN) return;

@@ -1,7 +1,7 @@
 // The Redis client of a Node process. Commands fail fast while Redis is down (no offline queue), so a
 // Redis outage degrades the service instead of stalling requests; the client reconnects by itself.
 import { Redis } from "ioredis";
-import type { Logger } from "../../shared/logger.ts";
+import type { Logger } from "../shared/logger.ts";
 
 export function openRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {

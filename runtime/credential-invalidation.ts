@@ -4,8 +4,8 @@
 // second until it listens again (postgres.js's own `listen` re-listens quietly, without telling us that
 // notifications may have been missed). PGlite is one in-process session, so its LISTEN cannot drop.
 import postgres from "postgres";
-import type { CredentialCache } from "../../shared/identity/credential-cache.ts";
-import type { Logger } from "../../shared/logger.ts";
+import type { CredentialCache } from "../shared/identity/credential-cache.ts";
+import type { Logger } from "../shared/logger.ts";
 import type { BackgroundTask } from "./background.ts";
 import type { NodeDatabase } from "./database.ts";
 

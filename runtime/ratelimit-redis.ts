@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "ioredis";
-import type { RateLimitStore, StoreHit } from "../../shared/ratelimit/limiter.ts";
+import type { RateLimitStore, StoreHit } from "../shared/ratelimit/limiter.ts";
 
 const sha1 = (s: string) => createHash("sha1").update(s).digest("hex");
 

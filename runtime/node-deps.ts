@@ -1,15 +1,15 @@
 // Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
-import type { Deps } from "../../functions/deps.ts";
-import { cryptoRandom, systemClock } from "../../shared/clock.ts";
-import { type Config, parseConfig } from "../../shared/config.ts";
-import { HealthMonitor } from "../../shared/health.ts";
-import { CredentialCache } from "../../shared/identity/credential-cache.ts";
-import { IdentityState } from "../../shared/identity/identity-state.ts";
-import { Lifecycle } from "../../shared/lifecycle.ts";
-import { jsonLogger } from "../../shared/logger.ts";
-import { createRateLimiter } from "../../shared/ratelimit/create-limiter.ts";
+import type { Deps } from "../functions/deps.ts";
+import { cryptoRandom, systemClock } from "../shared/clock.ts";
+import { type Config, parseConfig } from "../shared/config.ts";
+import { HealthMonitor } from "../shared/health.ts";
+import { CredentialCache } from "../shared/identity/credential-cache.ts";
+import { IdentityState } from "../shared/identity/identity-state.ts";
+import { Lifecycle } from "../shared/lifecycle.ts";
+import { jsonLogger } from "../shared/logger.ts";
+import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { packageAssets } from "./assets.ts";
 import { BackgroundTasks } from "./background.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
@@ -29,7 +29,7 @@ export interface NodeRuntime {
 
 function versionFile(): string | undefined {
   try {
-    return readFileSync(new URL("../../VERSION", import.meta.url), "utf8");
+    return readFileSync(new URL("../VERSION", import.meta.url), "utf8");
   } catch {
     return undefined;
   }

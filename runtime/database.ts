@@ -5,10 +5,10 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import type { Config } from "../../shared/config.ts";
-import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../../shared/db/database.ts";
-import { preparingClient } from "../../shared/db/preparing-client.ts";
-import * as schema from "../../shared/db/schema/index.ts";
+import type { Config } from "../shared/config.ts";
+import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../shared/db/database.ts";
+import { preparingClient } from "../shared/db/preparing-client.ts";
+import * as schema from "../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 
 export interface NodeDatabase {
