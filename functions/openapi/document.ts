@@ -38,7 +38,18 @@ export function documentRoutes(app: Hono<AppEnv>, version: string): void {
 
   app.get(
     "/api/docs",
-    Scalar({ url: OPENAPI_PATH, cdn: `${ASSETS}/scalar.js`, pageTitle: "API reference", withDefaultFonts: false }),
+    Scalar({
+      url: OPENAPI_PATH,
+      cdn: `${ASSETS}/scalar.js`,
+      pageTitle: "API reference",
+      withDefaultFonts: false,
+      // Scalar's cloud features (Ask AI, Generate MCP, the Deploy popover of the developer tools) and
+      // its telemetry need Scalar's servers: hidden, so the page shows only what works offline.
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: "never",
+      telemetry: false,
+    }),
   );
 
   app.get("/api/redoc", (c) =>

@@ -178,7 +178,10 @@ describe("worker with Hyperdrive and the static assets of wrangler.toml", () => 
   it("serves the documentation pages and their scripts with no CDN", async () => {
     const page = await get("/api/docs");
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("/api/docs/assets/scalar.js");
+    const html = await page.text();
+    expect(html).toContain("/api/docs/assets/scalar.js");
+    // Scalar's cloud-only features (Ask AI, Generate MCP, Deploy) are switched off: they cannot work offline.
+    expect(html.replace(/\s/g, "")).toContain('"agent":{"disabled":true},"mcp":{"disabled":true},"showDeveloperTools":"never","telemetry":false');
     for (const name of ["scalar.js", "redoc.js"]) {
       const res = await get(`/api/docs/assets/${name}`);
       expect(res.status, name).toBe(200);

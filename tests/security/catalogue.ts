@@ -1,4 +1,4 @@
-// The spec's catalogue (../shared/spec/catalogue.tsv) and the access classes the security suite checks
+// The spec's catalogue (spec/catalogue.tsv, a copy of the specification's) and the access classes the security suite checks
 // every catalogued route against.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -9,7 +9,7 @@ export interface CatalogueOp {
   group: string;
 }
 
-const CATALOGUE = fileURLToPath(new URL("../../../shared/spec/catalogue.tsv", import.meta.url));
+const CATALOGUE = fileURLToPath(new URL("../../spec/catalogue.tsv", import.meta.url));
 
 export function readCatalogue(): CatalogueOp[] {
   return readFileSync(CATALOGUE, "utf8")
