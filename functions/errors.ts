@@ -4,7 +4,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../shared/errors.ts";
-import { constraintError } from "../shared/db/constraint-errors.ts";
+import { inputError } from "../shared/db/input-errors.ts";
+import { safeErrorFields } from "../shared/safe-error.ts";
 import { isDatabaseUnavailable } from "../shared/db/unavailable.ts";
 import type { AppEnv } from "./deps.ts";
 
@@ -37,22 +38,19 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException && err.status !== 500) return errorResponse(c, fromHttpException(err));
   const deps = c.get("deps");
-  const constraint = constraintError(err);
-  if (constraint) return errorResponse(c, constraint);
+  const input = inputError(err);
+  if (input) return errorResponse(c, input);
   if (isDatabaseUnavailable(err)) {
-    deps?.logger.warn("database unavailable", { request_id: c.get("requestId"), error: String(err) });
+    deps?.logger.warn("database unavailable", { request_id: c.get("requestId"), error: err });
     return errorResponse(
       c,
       new ApiError(503, "SERVICE_NOT_READY", "The database cannot answer right now; try again shortly.", { health: "not_ready" }, { "Retry-After": "5" }),
     );
   }
-  deps?.logger.error("unhandled exception", {
-    request_id: c.get("requestId"),
-    error: err instanceof Error ? err.message : String(err),
-    stack: err instanceof Error ? err.stack : undefined,
-  });
+  // The logger describes the error by SQLSTATE, constraint and statement, never the query's values.
+  deps?.logger.error("unhandled exception", { request_id: c.get("requestId"), error: err });
   const extra: Record<string, unknown> = {};
-  if (deps?.config.DEV_MODE) extra.traceback = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  if (deps?.config.DEV_MODE) extra.traceback = JSON.stringify(safeErrorFields(err), null, 2);
   return errorResponse(c, new ApiError(500, "INTERNAL_SERVER_ERROR", "Internal server error", extra));
 };
 

@@ -6,6 +6,8 @@ import type { Context, Hono } from "hono";
 import { describeRoute, resolver } from "hono-openapi";
 import * as v from "valibot";
 import { ApiError, type ValidationIssue } from "../../shared/errors.ts";
+import { idInRange } from "../../shared/schemas/fields.ts";
+import { unsafeTextIssues } from "../../shared/schemas/unsafe-text.ts";
 import { enforceAccess } from "../access.ts";
 import type { AppEnv } from "../deps.ts";
 import { errorComponentName } from "./errors.ts";
@@ -62,9 +64,29 @@ function toIssues(where: string, issues: readonly v.BaseIssue<unknown>[]): Valid
 
 function parse<S extends AnySchema | undefined>(where: string, schema: S, value: unknown, raw?: string): Out<S> {
   if (!schema) return undefined as Out<S>;
+  const unsafe = unsafeTextIssues(where, value);
+  if (unsafe.length > 0) throw ApiError.validation(unsafe, raw);
   const result = v.safeParse(schema, value);
-  if (!result.success) throw ApiError.validation(toIssues(where, result.issues), raw);
+  if (!result.success) {
+    if (where === "path") throw pathNotFound(result.issues, value as Record<string, string>) ?? ApiError.validation(toIssues(where, result.issues));
+    throw ApiError.validation(toIssues(where, result.issues), raw);
+  }
   return result.output as Out<S>;
+}
+
+/** `hardware_id` -> "hardware", `vlan_pk` -> "vlan", `id` -> "resource": the noun of a 404's sentence. */
+const nounOf = (param: string) => param.replace(/_(id|pk)$/, "").replace(/_/g, " ").replace(/^id$/, "resource");
+
+/**
+ * A well-formed id past the integer range names no row, so it is the same 404 as any missing row
+ * (IdParam's range check), not a validation error; any other path problem stays a 422.
+ */
+function pathNotFound(issues: readonly v.BaseIssue<unknown>[], raw: Record<string, string>): ApiError | undefined {
+  const outOfRange = issues.filter((i) => (i as { requirement?: unknown }).requirement === idInRange);
+  if (outOfRange.length === 0 || outOfRange.length !== issues.length) return undefined;
+  const param = String(outOfRange[0]!.path?.[0]?.key ?? "id");
+  const noun = nounOf(param);
+  return ApiError.notFound(noun.charAt(0).toUpperCase() + noun.slice(1), raw[param] ?? "");
 }
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;

@@ -1,6 +1,6 @@
 // Hardware clusters (name unique) and their members (a hardware node once per cluster, with a role).
 import * as v from "valibot";
-import { Name, OptionalText, patchBody, RefId, writeBody } from "./fields.ts";
+import { Name, OptionalText, patchBody, Ref, RefId, writeBody } from "./fields.ts";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
 
 const writable = {
@@ -30,7 +30,7 @@ export const ClusterListQuery = listQuery(["name", "type", "created_at", "update
 
 const Role = OptionalText(100);
 const memberReadOnly = ["id", "cluster_id", "hardware_id", "hardware_name", "created_at", "updated_at"];
-export const ClusterMemberCreate = v.object({ hardware_id: v.pipe(v.number(), v.integer(), v.minValue(1)), role: Role });
+export const ClusterMemberCreate = v.object({ hardware_id: Ref, role: Role });
 /** Only the role changes; a member is a (cluster, node) pair, so another node is another member. */
 export const ClusterMemberPatch = writeBody({ role: Role }, memberReadOnly);
 

@@ -3,7 +3,7 @@
 import * as v from "valibot";
 import { ENTITY_TYPES } from "../services/docs/entity-refs.ts";
 import { listQuery, TextFilter } from "./list-query.ts";
-import { OptionalText, patchBody, writeBody } from "./fields.ts";
+import { OptionalText, patchBody, Ref, writeBody } from "./fields.ts";
 
 export const DOC_BODY_MAX = 200_000;
 
@@ -38,9 +38,8 @@ export const DocListQuery = listQuery(["title", "category", "created_at", "updat
 });
 
 export const EntityTypeSchema = v.picklist(ENTITY_TYPES, `Must be one of: ${ENTITY_TYPES.join(", ")}.`);
-const PositiveId = v.pipe(v.number(), v.integer(), v.minValue(1, "Must be a positive integer id."), v.maxValue(2_147_483_647));
 
-export const Attachment = v.object({ doc_id: PositiveId, entity_type: EntityTypeSchema, entity_id: PositiveId });
+export const Attachment = v.object({ doc_id: Ref, entity_type: EntityTypeSchema, entity_id: Ref });
 export const AttachmentView = v.object({ doc_id: v.number(), entity_type: v.string(), entity_id: v.number(), entity_name: v.nullable(v.string()) });
 
 export const ByEntityQuery = v.object({
@@ -57,7 +56,7 @@ export const DocExportItem = v.object({
   pinned: v.optional(v.boolean(), false),
   created_at: v.optional(v.nullable(v.string())),
   updated_at: v.optional(v.nullable(v.string())),
-  attachments: v.optional(v.pipe(v.array(v.object({ entity_type: EntityTypeSchema, entity_id: PositiveId })), v.maxLength(500))),
+  attachments: v.optional(v.pipe(v.array(v.object({ entity_type: EntityTypeSchema, entity_id: Ref })), v.maxLength(500))),
 });
 export const DocsExport = v.object({
   format: v.optional(v.literal("docs-export/v1")),

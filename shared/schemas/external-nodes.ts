@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { listQuery, TextFilter } from "./list-query.ts";
-import { IpAddress, Name, OptionalText, patchBody, Tags, writeBody } from "./fields.ts";
+import { IpAddress, Name, OptionalText, patchBody, Ref, Tags, writeBody } from "./fields.ts";
 import { HttpUrl } from "./misc.ts";
 
 const writable = {
@@ -40,7 +40,7 @@ export const ExternalNodeListQuery = listQuery(["name", "provider", "kind", "reg
 });
 
 export const ExternalNetworkLinkBody = v.object({
-  network_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  network_id: Ref,
   link_type: OptionalText(100),
 });
 

@@ -5,8 +5,12 @@ import * as v from "valibot";
 export const Name = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(200));
 export const OptionalText = (max = 2000) => v.optional(v.nullable(v.pipe(v.string(), v.maxLength(max))));
 export const OptionalNumber = (min = 0, max = 1e12) => v.optional(v.nullable(v.pipe(v.number(), v.minValue(min), v.maxValue(max))));
-export const OptionalInt = (min = 0, max = 2_147_483_647) => v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))));
-export const RefId = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))));
+/** The largest PostgreSQL integer: every serial id and integer reference column is bounded by it. */
+export const MAX_INT4 = 2_147_483_647;
+export const OptionalInt = (min = 0, max = MAX_INT4) => v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))));
+/** A reference to another row by its integer id, in a body: past the column's range it is a 422. */
+export const Ref = v.pipe(v.number(), v.integer("Must be an integer id."), v.minValue(1, "Must be a positive integer id."), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`));
+export const RefId = v.optional(v.nullable(Ref));
 export const TagName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
 export const Tags = v.optional(v.pipe(v.array(TagName), v.maxLength(50), v.transform((t) => [...new Set(t)])));
 export const IpAddress = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100), v.check((s) => s === "" || /^[0-9a-fA-F.:/%]+$/.test(s), "Not an IP address."))));
@@ -51,5 +55,11 @@ export function patchBody<E extends Entries>(entries: E, readOnly: readonly stri
   return writeBody(partial, readOnly);
 }
 
-export const IdParam = (name: string) =>
-  v.object({ [name]: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)) });
+/** A well-formed id past the integer range names no row: the route answers 404 for it (route.ts). */
+export const idInRange = (n: number) => n <= MAX_INT4;
+
+const PathId = v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number), v.check(idInRange, "No such id."));
+
+/** The path parameters `{[name]: id, ...}` of a route addressing rows by their integer ids. */
+export const IdParam = <const N extends readonly string[]>(...names: N) =>
+  v.object(Object.fromEntries(names.map((n) => [n, PathId])) as { [K in N[number]]: typeof PathId });

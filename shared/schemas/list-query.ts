@@ -1,6 +1,7 @@
 // The list contract of DESIGN.md 3: limit (default 25, clamped to 100), offset, sort, direction, q,
 // plus per-resource filters. Query values arrive as strings.
 import * as v from "valibot";
+import { MAX_INT4 } from "./fields.ts";
 
 const intString = (fallback: number, min: number) =>
   v.pipe(
@@ -14,7 +15,7 @@ export const Limit = v.pipe(intString(25, 1), v.transform((n) => Math.min(n, 100
 export const Offset = intString(0, 0);
 export const Direction = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "asc");
 export const Q = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)));
-export const IntFilter = v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number)));
+export const IntFilter = v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`)));
 export const TextFilter = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)));
 
 export function listQuery<const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(sortKeys: S, filters: F, defaultSort: S[number] = sortKeys[0]) {

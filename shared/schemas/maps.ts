@@ -2,14 +2,13 @@
 import * as v from "valibot";
 import { EntityTypeSchema } from "./docs.ts";
 import { listQuery, listResponse } from "./list-query.ts";
-import { Name, OptionalNumber, OptionalText, patchBody, writeBody } from "./fields.ts";
+import { Name, OptionalNumber, OptionalText, patchBody, Ref, writeBody } from "./fields.ts";
 
 const writable = { name: Name, description: OptionalText(2000), background: OptionalText(2000) };
 const readOnly = ["entities"];
 export const MapCreate = writeBody(writable, readOnly);
 export const MapPatch = patchBody(writable, readOnly);
 
-const PositiveId = v.pipe(v.number(), v.integer(), v.minValue(1, "Must be a positive integer id."), v.maxValue(2_147_483_647));
 const Coordinate = OptionalNumber(-1e7, 1e7);
 
 export const MapEntity = v.object({ entity_type: v.string(), entity_id: v.number(), name: v.nullable(v.string()), x: v.nullable(v.number()), y: v.nullable(v.number()) });
@@ -34,13 +33,13 @@ export const Pin = v.object({
 });
 export const PinInput = v.object({
   entity_type: EntityTypeSchema,
-  entity_id: PositiveId,
+  entity_id: Ref,
   latitude: v.pipe(v.number(), v.minValue(-90, "Must be between -90 and 90."), v.maxValue(90, "Must be between -90 and 90.")),
   longitude: v.pipe(v.number(), v.minValue(-180, "Must be between -180 and 180."), v.maxValue(180, "Must be between -180 and 180.")),
   label: OptionalText(200),
 });
 
-export const PlaceInput = v.object({ entity_type: EntityTypeSchema, entity_id: PositiveId, x: Coordinate, y: Coordinate });
+export const PlaceInput = v.object({ entity_type: EntityTypeSchema, entity_id: Ref, x: Coordinate, y: Coordinate });
 
 const IdString = v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number));
 export const EntityPath = v.object({ entity_type: EntityTypeSchema, entity_id: IdString });

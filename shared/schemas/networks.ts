@@ -3,7 +3,7 @@
 import * as v from "valibot";
 import { parseAddress, parseNetwork } from "../domain/cidr-math.ts";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
-import { Name, OptionalInt, OptionalText, patchBody, RefId, Tags, writeBody } from "./fields.ts";
+import { Name, OptionalInt, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
 type Parse = typeof parseAddress | typeof parseNetwork;
 
@@ -62,7 +62,7 @@ export const NetworkListQuery = listQuery(["name", "cidr", "vlan_id", "created_a
   tag: TextFilter,
 });
 
-const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
+const Id = Ref;
 
 export const ComputeMemberBody = v.object({ compute_id: Id, ip_address: OptionalAddress });
 export const HardwareMemberBody = v.object({ hardware_id: Id, ip_address: OptionalAddress });

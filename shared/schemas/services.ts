@@ -2,12 +2,12 @@
 // shapes of their dependency edges, links, IP check and discovery view.
 import * as v from "valibot";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
-import { IpAddress, Name, OptionalText, patchBody, RefId, Tags, writeBody } from "./fields.ts";
+import { IpAddress, Name, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
 export const SERVICE_STATUSES = ["running", "stopped", "degraded", "maintenance"] as const;
 export const PORT_PROTOCOLS = ["tcp", "udp"] as const;
 
-const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
+const Id = Ref;
 const Slug = v.pipe(
   v.string(),
   v.trim(),

@@ -2,7 +2,6 @@
 // DELETE /auth/me, PUT /auth/me/avatar, and the static GET /user-icons/<file> that serves avatars.
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { ApiError } from "../../../shared/errors.ts";
 import { AVATAR_MAX_BYTES } from "../../../shared/services/me/avatar-store.ts";
 import { deleteMyAccount } from "../../../shared/services/me/delete-account.ts";
 import { demoSignIn } from "../../../shared/services/me/demo.ts";
@@ -15,6 +14,7 @@ import { serviceContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { clearSessionCookies } from "../../session-cookies.ts";
+import { fileField } from "../content/multipart.ts";
 import { respondLogin } from "./respond.ts";
 import { Email, Password, PublicUser, SessionResponse } from "./schemas.ts";
 
@@ -24,22 +24,6 @@ const Detail = v.object({ detail: v.string() });
 async function signIn(c: Context<AppEnv>) {
   const ctx = serviceContext(c);
   return { ctx, signingKey: await c.get("deps").identity.signingKey(ctx.db), userAgent: c.req.header("user-agent") ?? null };
-}
-
-/** The bytes of the multipart field `file`; anything else is a 422 saying how to send it. */
-async function uploadedFile(c: Context<AppEnv>): Promise<Uint8Array> {
-  const refuse = (msg: string, loc: string[] = ["body"]) => ApiError.validation([{ loc, msg, type: "upload" }]);
-  if (!/^multipart\/form-data\s*;/i.test(c.req.header("content-type") ?? ""))
-    throw refuse("Send the image as multipart/form-data with the image in a field named file.");
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw refuse("The multipart/form-data body could not be read.");
-  }
-  const file = form.get("file");
-  if (file === null || typeof file === "string") throw refuse("A file field named file is required.", ["body", "file"]);
-  return new Uint8Array(await file.arrayBuffer());
 }
 
 export function selfRoutes(app: Hono<AppEnv>): void {
@@ -101,7 +85,7 @@ export function selfRoutes(app: Hono<AppEnv>): void {
       response: { schema: PublicUser }, errors: [413, 422],
     },
     async (c) => {
-      const bytes = await uploadedFile(c);
+      const bytes = await fileField(c, "the image");
       return c.json(await setMyAvatar({ ctx: serviceContext(c), input: { bytes } }));
     },
   );

@@ -3,7 +3,6 @@
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
 import { computeUnits } from "../../../shared/db/schema/index.ts";
-import { ApiError } from "../../../shared/errors.ts";
 import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlug } from "../../../shared/schemas/compute-units.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { computeUnitDef, inEnvironmentNamed } from "../../../shared/services/inventory/compute-units/def.ts";
@@ -16,25 +15,15 @@ import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
 import { serviceContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
+import { readUpload } from "../content/multipart.ts";
 import { resourceRoutes } from "./resource-routes.ts";
 
 export const computeUnitVerbs = resourceVerbs(computeUnitDef);
 
 /** The multipart form of an icon upload: the file's bytes and name, and the optional slug/name fields. */
 async function iconForm(c: Context<AppEnv>) {
-  const refuse = (msg: string, loc: string[] = ["body"]) => ApiError.validation([{ loc, msg, type: "upload" }]);
-  if (!/^multipart\/form-data\s*;/i.test(c.req.header("content-type") ?? ""))
-    throw refuse("Send the icon as multipart/form-data with the image in a field named file.");
-  let form: Record<string, string | File>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw refuse("The multipart/form-data body could not be read.");
-  }
-  const file = form.file;
-  if (!(file instanceof File)) throw refuse("A file field named file is required.", ["body", "file"]);
-  const text = (key: string) => (typeof form[key] === "string" && form[key] !== "" ? form[key] : undefined);
-  return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name || undefined, slug: text("slug"), name: text("name") };
+  const { bytes, fileName, fields } = await readUpload(c, "the icon", ["slug", "name"] as const);
+  return { bytes, fileName, slug: fields.slug, name: fields.name };
 }
 
 export function computeUnitRoutes(app: Hono<AppEnv>): void {

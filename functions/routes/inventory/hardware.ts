@@ -2,7 +2,7 @@
 // memberships and /hardware-connections/{id}.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { IdParam, OptionalInt, OptionalText } from "../../../shared/schemas/fields.ts";
+import { IdParam, OptionalInt, OptionalText, Ref } from "../../../shared/schemas/fields.ts";
 import { Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
 import { hardwareDef } from "../../../shared/services/inventory/hardware/def.ts";
 import {
@@ -40,7 +40,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: "write:hardware", params,
       summary: "Connect this node to another (a blast-radius edge)",
       body: v.object({
-        target_hardware_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        target_hardware_id: Ref,
         connection_type: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50))),
         bandwidth_mbps: OptionalInt(0, 10_000_000),
         notes: OptionalText(2000),

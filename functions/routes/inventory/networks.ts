@@ -21,7 +21,7 @@ export const networkVerbs = resourceVerbs(networkDef);
 
 const base = "/api/v1/networks/:network_id";
 const params = IdParam("network_id");
-const pair = (second: string) => v.object({ ...IdParam("network_id").entries, ...IdParam(second).entries });
+const pair = <const S extends string>(second: S) => IdParam("network_id", second);
 
 export function networkRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {

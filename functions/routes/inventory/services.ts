@@ -24,7 +24,7 @@ export const serviceVerbs = resourceVerbs(serviceDef);
 
 const BASE = "/api/v1/services";
 const serviceParam = IdParam("service_id");
-const withKey = (key: string) => v.object({ ...serviceParam.entries, ...IdParam(key).entries });
+const withKey = <const K extends string>(key: K) => IdParam("service_id", key);
 
 type Links = typeof storageLinks;
 
