@@ -1,5 +1,6 @@
 // The two cookies of a browser session (spec 5.1, 5.3): svc_session (HttpOnly, SameSite=Strict) and
-// the readable svc_csrf for the double-submit header. Secure under TLS or a trusted proxy's https.
+// the readable svc_csrf for the double-submit header, a token bound to that session
+// (shared/auth/csrf-token.ts). Secure under TLS or a trusted proxy's https.
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { IssuedSession } from "../shared/services/auth/issue-session.ts";

@@ -1,11 +1,14 @@
-// Double-submit CSRF (spec 5.3): a write that carries the svc_session cookie must repeat the readable
-// svc_csrf cookie in X-CSRF-Token. Bearer-only requests carry no cookie and are not checked.
+// Signed double-submit CSRF (spec 5.3, OWASP): a write that carries the svc_session cookie must repeat
+// the readable svc_csrf cookie in X-CSRF-Token, and that token must carry a valid MAC for the session
+// the cookie authenticated (shared/auth/csrf-token.ts). Bearer-only requests carry no cookie and are
+// not checked.
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { timingSafeEqualString } from "../../shared/auth/constant-time.ts";
+import { verifyCsrfToken } from "../../shared/auth/csrf-token.ts";
 import { ApiError } from "../../shared/errors.ts";
 import type { AppEnv } from "../deps.ts";
-import { CSRF_COOKIE, SESSION_COOKIE } from "./authenticate.ts";
+import { CSRF_COOKIE, cookieSessionId, SESSION_COOKIE } from "./authenticate.ts";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const EXEMPT = [
@@ -27,5 +30,12 @@ export const csrf: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("x-csrf-token");
   if (!cookie || !header || !timingSafeEqualString(cookie, header))
     throw new ApiError(403, "PERMISSION_DENIED", "CSRF check failed: send the svc_csrf cookie's value in the X-CSRF-Token header.");
+  // Without a session from the cookie (a bearer header authenticated, or the cookie was refused) the
+  // cookie grants nothing here, so there is no session to bind to; a protected route answers 401.
+  const sessionId = cookieSessionId(c);
+  if (sessionId === undefined) return next();
+  const key = await c.get("deps").identity.signingKey(c.get("db"));
+  if (!verifyCsrfToken(key, sessionId, header))
+    throw new ApiError(403, "PERMISSION_DENIED", "CSRF check failed: the X-CSRF-Token does not belong to this session; sign in again for a fresh svc_csrf cookie.");
   return next();
 };

@@ -1,6 +1,6 @@
 // Creates a server-side session row and its signed JWT. The row is what makes revocation immediate:
 // every request checks it (shared/identity/resolve.ts).
-import { bytesToBase64Url } from "../../auth/encoding.ts";
+import { mintCsrfToken } from "../../auth/csrf-token.ts";
 import { sessions } from "../../db/schema/index.ts";
 import { readSetting } from "../../settings/read.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
@@ -9,6 +9,7 @@ import type { VerbScope } from "../verb.ts";
 export interface IssuedSession {
   sessionId: string;
   token: string;
+  /** Bound to this session (shared/auth/csrf-token.ts): what functions/middleware/csrf.ts accepts. */
   csrfToken: string;
   expiresAt: Date;
   maxAgeSeconds: number;
@@ -35,5 +36,5 @@ export async function issueSession(
     masquerade_by: opts.masqueradeBy ?? null,
   });
   const token = await signToken(key, AUDIENCE.session, { userId, sid: sessionId }, now, maxAgeSeconds);
-  return { sessionId, token, csrfToken: bytesToBase64Url(ctx.random.bytes(32)), expiresAt, maxAgeSeconds };
+  return { sessionId, token, csrfToken: mintCsrfToken(key, sessionId, ctx.random), expiresAt, maxAgeSeconds };
 }

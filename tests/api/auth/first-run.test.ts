@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { csrfHeaders, sessionCookies } from "../../helpers/session-cookies.ts";
 
 let t: TestApp;
 const SETUP = "setup-token-for-tests-123";
@@ -48,6 +49,11 @@ describe("first run", () => {
     expect(cookies.find((c) => c.startsWith("svc_session="))).toMatch(/HttpOnly/i);
     expect(cookies.find((c) => c.startsWith("svc_session="))).toMatch(/SameSite=Strict/i);
     expect(cookies.find((c) => c.startsWith("svc_csrf="))).not.toMatch(/HttpOnly/i);
+    // The csrf_token is the svc_csrf cookie, bound to this session: a cookie write with it passes.
+    const session = sessionCookies(res);
+    expect(body.csrf_token).toBe(session.csrf);
+    const write = await t.app.request("/api/v1/users/me", { method: "PATCH", ...json({ display_name: "Ada" }, csrfHeaders(session)) });
+    expect(write.status).toBe(200);
 
     const me = await t.app.request("/api/v1/auth/me", { headers: { authorization: `Bearer ${body.token}` } });
     expect(me.status).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { sessionCookies } from "../../helpers/session-cookies.ts";
 
 let t: TestApp;
 const admin = { email: "root@example.com", password: "a very long admin password" };
@@ -13,11 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function cookieHeader(res: Response): { cookie: string; csrf: string } {
-  const jar = Object.fromEntries(res.headers.getSetCookie().map((c) => c.split(";")[0]!.split("=") as [string, string]));
-  return { cookie: `svc_session=${jar.svc_session}; svc_csrf=${jar.svc_csrf}`, csrf: jar.svc_csrf! };
-}
-
 describe("login, sessions and CSRF", () => {
   it("wrong password is 401 with one message for both unknown email and bad password", async () => {
     const a = await t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email: admin.email, password: "nope nope nope" }) });
@@ -30,7 +26,7 @@ describe("login, sessions and CSRF", () => {
   it("the cookie session works and logout revokes it on the very next request", async () => {
     const res = await t.app.request("/api/v1/auth/login", { method: "POST", ...json(admin) });
     expect(res.status).toBe(200);
-    const { cookie, csrf } = cookieHeader(res);
+    const { cookie, csrf } = sessionCookies(res);
     expect((await t.app.request("/api/v1/auth/me", { headers: { cookie } })).status).toBe(200);
     // A cookie write without the CSRF header fails...
     const noCsrf = await t.app.request("/api/v1/auth/logout", { method: "POST", headers: { cookie } });

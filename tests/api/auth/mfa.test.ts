@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../../shared/auth/password.ts";
 import { totpCode } from "../../../shared/auth/totp.ts";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { csrfHeaders, sessionCookies } from "../../helpers/session-cookies.ts";
 
 const SETUP = "setup-token-mfa-tests";
 const admin = { email: "root@example.com", password: "a very long admin password" };
@@ -105,8 +106,12 @@ describe("MFA sign-in", () => {
     expect(first.status).toBe(200);
     const body = await first.json();
     expect(body).toMatchObject({ token: expect.any(String), csrf_token: expect.any(String), user: { email: alice.email, mfa_enabled: true } });
-    expect(first.headers.getSetCookie().some((c) => c.startsWith("svc_session="))).toBe(true);
     expect((await call("GET", "/auth/me", body.token)).status).toBe(200);
+    // The cookie session it starts takes writes with its csrf_token (bound to that session).
+    const session = sessionCookies(first);
+    expect(body.csrf_token).toBe(session.csrf);
+    const write = await t.app.request("/api/v1/users/me", { method: "PATCH", ...json({ display_name: "Alice" }, csrfHeaders(session)) });
+    expect(write.status).toBe(200);
     // Replay: the same code (same time step) with a fresh MFA token.
     const replay = await call("POST", "/auth/mfa/verify", undefined, { mfa_token: await mfaToken(), code: code() });
     expect(replay.status).toBe(401);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "../../../shared/auth/password.ts";
 import { importFileAvatars } from "../../../sidecar/startup/import-file-avatars.ts";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { csrfHeaders, sessionCookies } from "../../helpers/session-cookies.ts";
 
 const SETUP = "setup-token-self-service-tests";
 const admin = { email: "root@example.com", password: "a very long admin password" };
@@ -99,8 +100,12 @@ describe("POST /auth/force-change-password", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.user).toMatchObject({ email: bob.email, must_change_password: false });
-    expect(res.headers.getSetCookie().some((c) => c.startsWith("svc_session="))).toBe(true);
     expect((await call("GET", "/auth/me", body.token)).status).toBe(200);
+    // The new cookie session takes writes with its csrf_token (bound to that session).
+    const session = sessionCookies(res);
+    expect(body.csrf_token).toBe(session.csrf);
+    const write = await t.app.request("/api/v1/users/me", { method: "PATCH", ...json({ display_name: "Bob" }, csrfHeaders(session)) });
+    expect(write.status).toBe(200);
     const [old] = await t.sql`select revoked_at from sessions where id = 'bob-old-session'`;
     expect(old!.revoked_at).not.toBeNull();
     expect(await signIn(bob.email, "a brand new password")).toEqual(expect.any(String));
