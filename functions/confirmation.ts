@@ -6,8 +6,8 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { BACKUP_HEADER, CONFIRMATION_HEADER, type ConfirmationSpec, IDEMPOTENCY_HEADER } from "../shared/services/confirm/confirm.ts";
 import { runConfirmed } from "../shared/services/confirm/run-confirmed.ts";
-import type { ServiceContext } from "../shared/services/context.ts";
-import { serviceContext } from "./context.ts";
+import type { VerbContext } from "../shared/services/verb-context.ts";
+import { verbContext } from "./context.ts";
 import type { AppEnv } from "./deps.ts";
 
 export interface ConfirmedRoute extends ConfirmationSpec {
@@ -24,10 +24,10 @@ export function confirmationDoc(spec: ConfirmationSpec): string {
 export async function confirmed(
   c: Context<AppEnv>,
   spec: ConfirmedRoute,
-  act: (ctx: ServiceContext) => Promise<unknown>,
+  act: (ctx: VerbContext) => Promise<unknown>,
 ): Promise<Response> {
   const status = spec.status ?? 200;
-  const { outcome, replayed } = await runConfirmed(serviceContext(c), spec, (name) => c.req.header(name), async (ctx) => ({ status, body: await act(ctx) }));
+  const { outcome, replayed } = await runConfirmed(verbContext(c), spec, (name) => c.req.header(name), async (ctx) => ({ status, body: await act(ctx) }));
   if (replayed) c.header("Idempotent-Replayed", "true");
   return c.json(outcome.body, outcome.status as ContentfulStatusCode);
 }

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { ServiceContext } from "../shared/services/context.ts";
+import type { VerbContext } from "../shared/services/verb-context.ts";
 import type { AppEnv } from "./deps.ts";
 
-/** The service context of this request, for handing to a verb. */
-export function serviceContext(c: Context<AppEnv>): ServiceContext {
+/** The verb context of this request (who acts, from where, with which database and clock), for handing to a verb. */
+export function verbContext(c: Context<AppEnv>): VerbContext {
   const deps = c.get("deps");
   const ip = c.get("clientIp");
   return {

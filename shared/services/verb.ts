@@ -6,13 +6,13 @@ import { type AuditEntryInput, appendAudit } from "../audit/chain.ts";
 import type { Db } from "../db/database.ts";
 import { ApiError } from "../errors.ts";
 import { actorCan } from "./actor.ts";
-import type { ServiceContext } from "./context.ts";
+import type { VerbContext } from "./verb-context.ts";
 
 export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit";
 
 export interface VerbScope {
   tx: Db;
-  ctx: ServiceContext;
+  ctx: VerbContext;
   now: Date;
   /** Records an audit entry, written in this transaction just before commit. */
   audit(entry: AuditEntryInput): void;
@@ -21,13 +21,13 @@ export interface VerbScope {
 }
 
 /** 401 without an actor, 403 PERMISSION_DENIED when the actor lacks the scope. */
-export function requireScope(ctx: ServiceContext, scope: string): void {
+export function requireScope(ctx: VerbContext, scope: string): void {
   if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
   if (!actorCan(ctx.actor, scope))
     throw new ApiError(403, "PERMISSION_DENIED", `This operation needs the ${scope} scope.`);
 }
 
-export function auditActor(ctx: ServiceContext) {
+export function auditActor(ctx: VerbContext) {
   return {
     actor_id: ctx.actor?.userId ?? null,
     actor_email: ctx.actor?.email ?? null,
@@ -49,7 +49,7 @@ export interface VerbOptions {
 export function defineVerb<I, O>(
   options: VerbOptions,
   body: (scope: VerbScope, input: I) => Promise<O>,
-): (args: { ctx: ServiceContext; input: I }) => Promise<O> {
+): (args: { ctx: VerbContext; input: I }) => Promise<O> {
   return async ({ ctx, input }) => {
     if (options.scope) requireScope(ctx, options.scope);
     return runInTransaction(ctx, options, (scope) => body(scope, input));
@@ -58,7 +58,7 @@ export function defineVerb<I, O>(
 
 /** The transaction part of a verb, for verbs whose checks need the database first. */
 export async function runInTransaction<O>(
-  ctx: ServiceContext,
+  ctx: VerbContext,
   options: Pick<VerbOptions, "auditGenesis">,
   body: (scope: VerbScope) => Promise<O>,
 ): Promise<O> {
@@ -94,7 +94,7 @@ export async function runInTransaction<O>(
  * Records security events that must persist even though the request fails (a failed login, a denied
  * confirmation): its own small transaction, then the caller throws.
  */
-export async function auditOnly(ctx: ServiceContext, entries: AuditEntryInput[]): Promise<void> {
+export async function auditOnly(ctx: VerbContext, entries: AuditEntryInput[]): Promise<void> {
   await runInTransaction(ctx, {}, async (scope) => {
     entries.forEach((e) => scope.audit(e));
   });

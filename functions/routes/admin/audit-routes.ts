@@ -8,7 +8,7 @@ import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts
 import { repairAuditChain } from "../../../shared/services/audit/repair-chain.ts";
 import { listUserActions } from "../../../shared/services/audit/user-actions.ts";
 import { verifyChain } from "../../../shared/services/audit/verify-chain.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { AuditPageSchema, ChainVerificationSchema, Paging, UserId } from "../logs/schemas.ts";
@@ -27,7 +27,7 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
       query: v.object({ limit: Limit, offset: Offset }), response: { schema: AuditPageSchema },
     },
     async (c, { query }) =>
-      c.json(await listAuditEntries({ ctx: serviceContext(c), input: { ...query, sort: "timestamp", direction: "desc", changes_only: true } })),
+      c.json(await listAuditEntries({ ctx: verbContext(c), input: { ...query, sort: "timestamp", direction: "desc", changes_only: true } })),
   );
 
   route(
@@ -37,7 +37,7 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
       summary: "What one user did, from the audit log, newest first",
       params: UserId, query: Paging, response: { schema: AuditPageSchema },
     },
-    async (c, { params, query }) => c.json(await listUserActions({ ctx: serviceContext(c), input: { user_id: params.user_id!, page: query } })),
+    async (c, { params, query }) => c.json(await listUserActions({ ctx: verbContext(c), input: { user_id: params.user_id!, page: query } })),
   );
 
   route(
@@ -47,7 +47,7 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
       summary: "Recompute every hash and link of the audit chain",
       response: { schema: ChainVerificationSchema },
     },
-    async (c) => c.json(await verifyChain({ ctx: serviceContext(c) })),
+    async (c) => c.json(await verifyChain({ ctx: verbContext(c) })),
   );
 
   route(
@@ -59,6 +59,6 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
       body: RepairBody,
       response: { schema: v.object({ repaired_count: v.number(), first_repaired_id: v.nullable(v.number()), verification: ChainVerificationSchema }) },
     },
-    async (c, { body }) => c.json(await repairAuditChain({ ctx: serviceContext(c), input: { reason: body.reason } })),
+    async (c, { body }) => c.json(await repairAuditChain({ ctx: verbContext(c), input: { reason: body.reason } })),
   );
 }

@@ -8,7 +8,7 @@ import { createInvite } from "../../../shared/services/invites/create-invite.ts"
 import { INVITE_STATUSES, MAX_INVITE_HOURS } from "../../../shared/services/invites/invite-rows.ts";
 import { INVITE_SORTS, listInvites } from "../../../shared/services/invites/list-invites.ts";
 import { updateInvite } from "../../../shared/services/invites/update-invite.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { Email } from "../auth/schemas.ts";
@@ -39,7 +39,7 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
       query: listQuery(INVITE_SORTS, { status: v.optional(v.picklist(INVITE_STATUSES)), role: v.optional(v.string()) }),
       response: { schema: listResponse(Invite) },
     },
-    async (c, { query }) => c.json(await listInvites({ ctx: serviceContext(c), input: query })),
+    async (c, { query }) => c.json(await listInvites({ ctx: verbContext(c), input: query })),
   );
 
   route(
@@ -52,7 +52,7 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
       response: { status: 201, schema: v.object({ ...Invite.entries, token: v.string(), invite_url: v.string() }) },
       errors: [409],
     },
-    async (c, { body }) => c.json(await createInvite({ ctx: serviceContext(c), input: body }), 201),
+    async (c, { body }) => c.json(await createInvite({ ctx: verbContext(c), input: body }), 201),
   );
 
   route(
@@ -68,6 +68,6 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
       response: { schema: Invite },
       errors: [409],
     },
-    async (c, { params, body }) => c.json(await updateInvite({ ctx: serviceContext(c), input: { inviteId: params.invite_id!, ...body } })),
+    async (c, { params, body }) => c.json(await updateInvite({ ctx: verbContext(c), input: { inviteId: params.invite_id!, ...body } })),
   );
 }

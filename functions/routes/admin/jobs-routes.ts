@@ -8,7 +8,7 @@ import { JOB_OUTCOMES, JOB_TRIGGERS } from "../../../shared/services/jobs/job-ru
 import { JOBS_SCOPE, listJobs } from "../../../shared/services/jobs/list-jobs.ts";
 import { JOBS } from "../../../shared/services/jobs/registry.ts";
 import { triggerJob } from "../../../shared/services/jobs/trigger-job.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -46,7 +46,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
       query: v.object({ limit: Limit, job: v.optional(v.picklist(JOB_NAMES, `Must be one of: ${JOB_NAMES.join(", ")}.`)) }),
       response: { schema: v.object({ jobs: v.array(Job), runs: v.array(JobRun) }) },
     },
-    async (c, { query }) => c.json(await listJobs({ ctx: serviceContext(c), input: query })),
+    async (c, { query }) => c.json(await listJobs({ ctx: verbContext(c), input: query })),
   );
 
   route(
@@ -62,7 +62,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params }) => {
       const deps = c.get("deps");
-      return c.json(await triggerJob({ ctx: serviceContext(c), input: { name: params.name, lock: jobLockFor(deps.database), logger: deps.logger } }));
+      return c.json(await triggerJob({ ctx: verbContext(c), input: { name: params.name, lock: jobLockFor(deps.database), logger: deps.logger } }));
     },
   );
 }

@@ -14,7 +14,7 @@ import { revokeUserSessions } from "../../../shared/services/admin-users/revoke-
 import { unlockUser } from "../../../shared/services/admin-users/unlock-user.ts";
 import { updateUser } from "../../../shared/services/admin-users/update-user.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { setSessionCookies } from "../../session-cookies.ts";
@@ -39,7 +39,7 @@ const UserCreate = writeBody(
 
 /** The handlers PATCH and DELETE share with /users/{id}. */
 export async function patchUser(c: Context<AppEnv>, userId: number, body: v.InferOutput<typeof UserPatch>): Promise<Response> {
-  return c.json(await updateUser({ ctx: serviceContext(c), input: { userId, ...body } }));
+  return c.json(await updateUser({ ctx: verbContext(c), input: { userId, ...body } }));
 }
 
 const DELETE_SPEC = { action: DELETE_USER_ACTION };
@@ -65,7 +65,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
       query: listQuery(USER_SORTS, { role: v.optional(v.string()), is_active: v.optional(BooleanParam) }),
       response: { schema: listResponse(AdminUser) },
     },
-    async (c, { query }) => c.json(await listUsers({ ctx: serviceContext(c), input: query })),
+    async (c, { query }) => c.json(await listUsers({ ctx: verbContext(c), input: query })),
   );
 
   for (const path of ["/api/v1/admin/users", "/api/v1/admin/users/local"]) {
@@ -77,7 +77,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
         description: "Without a password the account gets a random one: its owner signs in after an invite or a password reset. must_change_password defaults to true.",
         body: UserCreate, response: { status: 201, schema: AdminUser }, errors: [409],
       },
-      async (c, { body }) => c.json(await createUser({ ctx: serviceContext(c), input: body }), 201),
+      async (c, { body }) => c.json(await createUser({ ctx: verbContext(c), input: body }), 201),
     );
   }
 
@@ -107,7 +107,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
       summary: "Lift a sign-in lockout (clears failed sign-ins and locked_until)",
       params: UserIdParams, response: { schema: AdminUser },
     },
-    async (c, { params }) => c.json(await unlockUser({ ctx: serviceContext(c), input: { userId: params.user_id! } })),
+    async (c, { params }) => c.json(await unlockUser({ ctx: verbContext(c), input: { userId: params.user_id! } })),
   );
 
   route(
@@ -120,7 +120,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
       body: v.optional(v.object({ new_password: v.optional(Password) }), {}),
       response: { schema: v.object({ user: AdminUser, temporary_password: v.nullable(v.string()), sessions_revoked: v.number() }) },
     },
-    async (c, { params, body }) => c.json(await resetPassword({ ctx: serviceContext(c), input: { userId: params.user_id!, ...body } })),
+    async (c, { params, body }) => c.json(await resetPassword({ ctx: verbContext(c), input: { userId: params.user_id!, ...body } })),
   );
 
   route(
@@ -131,7 +131,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
       params: UserIdParams, response: { schema: v.object({ detail: v.string(), revoked: v.number() }) },
     },
     async (c, { params }) => {
-      const { revoked } = await revokeUserSessions({ ctx: serviceContext(c), input: { userId: params.user_id! } });
+      const { revoked } = await revokeUserSessions({ ctx: verbContext(c), input: { userId: params.user_id! } });
       return c.json({ detail: `Revoked ${revoked} session(s) of user ${params.user_id!}.`, revoked });
     },
   );
@@ -148,7 +148,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
       errors: [409],
     },
     async (c, { params, body }) => {
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       const signingKey = await c.get("deps").identity.signingKey(ctx.db);
       const result = await masquerade({ ctx, input: { userId: params.user_id!, ...body }, signingKey, userAgent: c.req.header("user-agent") ?? null });
       setSessionCookies(c, result.session);

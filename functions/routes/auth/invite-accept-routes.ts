@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { DisplayName } from "../../../shared/services/admin-users/input-schemas.ts";
 import { acceptInvite } from "../../../shared/services/invites/accept-invite.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "./respond.ts";
@@ -21,7 +21,7 @@ export function inviteAcceptRoutes(app: Hono<AppEnv>): void {
       errors: [409],
     },
     async (c, { body }) => {
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       const signingKey = await c.get("deps").identity.signingKey(ctx.db);
       return respondLogin(c, await acceptInvite({ ctx, input: body, signingKey, userAgent: c.req.header("user-agent") ?? null }));
     },

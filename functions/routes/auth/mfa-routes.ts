@@ -8,7 +8,7 @@ import { disableMfa } from "../../../shared/services/mfa/disable.ts";
 import { regenerateBackupCodes } from "../../../shared/services/mfa/regenerate-backup-codes.ts";
 import { setupMfa } from "../../../shared/services/mfa/setup.ts";
 import { verifyMfa } from "../../../shared/services/mfa/verify.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "./respond.ts";
@@ -33,7 +33,7 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
       summary: "Start MFA enrolment: a new TOTP secret (pending until activated) and its otpauth:// URI",
       response: { schema: v.object({ secret: v.string(), otpauth_uri: v.string() }) }, errors: [409],
     },
-    async (c) => c.json(await setupMfa({ ctx: serviceContext(c) })),
+    async (c) => c.json(await setupMfa({ ctx: verbContext(c) })),
   );
 
   route(
@@ -43,7 +43,7 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
       summary: "Turn MFA on with a code for the pending secret; answers the backup codes once",
       body: v.object({ code: Code }), response: { schema: BackupCodes }, errors: [409],
     },
-    async (c, { body }) => c.json(await activateMfa({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await activateMfa({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -55,7 +55,7 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
       response: { schema: SessionResponse },
     },
     async (c, { body }) => {
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       const signingKey = await c.get("deps").identity.signingKey(ctx.db);
       return respondLogin(c, await verifyMfa({ ctx, input: body, signingKey, userAgent: c.req.header("user-agent") ?? null }));
     },
@@ -68,7 +68,7 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
       summary: "Turn MFA off (needs the current password and a valid code)",
       body: v.object({ password: Password, code: Code }), response: { schema: v.object({ detail: v.string() }) }, errors: [409],
     },
-    async (c, { body }) => c.json(await disableMfa({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await disableMfa({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -78,6 +78,6 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
       summary: "A new set of backup codes (needs a valid code); every older backup code stops working",
       body: v.object({ code: Code }), response: { schema: BackupCodes }, errors: [409],
     },
-    async (c, { body }) => c.json(await regenerateBackupCodes({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await regenerateBackupCodes({ ctx: verbContext(c), input: body })),
   );
 }

@@ -10,7 +10,7 @@ import { readAvatar } from "../../../shared/services/me/read-avatar.ts";
 import { register } from "../../../shared/services/me/register.ts";
 import { setMyAvatar } from "../../../shared/services/me/set-avatar.ts";
 import { DisplayName } from "../../../shared/services/admin-users/input-schemas.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { clearSessionCookies } from "../../session-cookies.ts";
@@ -22,7 +22,7 @@ const Detail = v.object({ detail: v.string() });
 
 /** What every sign-in verb needs from the request besides its body. */
 async function signIn(c: Context<AppEnv>) {
-  const ctx = serviceContext(c);
+  const ctx = verbContext(c);
   return { ctx, signingKey: await c.get("deps").identity.signingKey(ctx.db), userAgent: c.req.header("user-agent") ?? null };
 }
 
@@ -69,7 +69,7 @@ export function selfRoutes(app: Hono<AppEnv>): void {
       body: v.object({ password: Password }), response: { schema: Detail }, errors: [409],
     },
     async (c, { body }) => {
-      const result = await deleteMyAccount({ ctx: serviceContext(c), input: body });
+      const result = await deleteMyAccount({ ctx: verbContext(c), input: body });
       clearSessionCookies(c);
       return c.json(result);
     },
@@ -86,7 +86,7 @@ export function selfRoutes(app: Hono<AppEnv>): void {
     },
     async (c) => {
       const bytes = await fileField(c, "the image");
-      return c.json(await setMyAvatar({ ctx: serviceContext(c), input: { bytes } }));
+      return c.json(await setMyAvatar({ ctx: verbContext(c), input: { bytes } }));
     },
   );
 

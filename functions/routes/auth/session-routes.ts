@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { login } from "../../../shared/services/auth/login.ts";
 import { logout } from "../../../shared/services/auth/logout.ts";
 import { getMe } from "../../../shared/services/users/get-me.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { clearSessionCookies } from "../../session-cookies.ts";
@@ -24,7 +24,7 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { body }) => {
       const deps = c.get("deps");
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       const outcome = await login({ ctx, input: body, signingKey: await deps.identity.signingKey(ctx.db), userAgent: c.req.header("user-agent") ?? null });
       return respondLogin(c, outcome);
     },
@@ -52,7 +52,7 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { body }) => {
       const deps = c.get("deps");
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       const outcome = await login({ ctx, input: body, signingKey: await deps.identity.signingKey(ctx.db), userAgent: c.req.header("user-agent") ?? null });
       if (outcome.kind !== "session") return respondLogin(c, outcome);
       return c.json({ access_token: outcome.session.token, token_type: "bearer" as const });
@@ -68,7 +68,7 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
         response: { schema: v.object({ detail: v.string() }) },
       },
       async (c) => {
-        await logout({ ctx: serviceContext(c) });
+        await logout({ ctx: verbContext(c) });
         clearSessionCookies(c);
         return c.json({ detail: "Signed out." });
       },
@@ -78,6 +78,6 @@ export function sessionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/auth/me", tag: "auth", summary: "The signed-in user", response: { schema: Me } },
-    async (c) => c.json(await getMe({ ctx: serviceContext(c) })),
+    async (c) => c.json(await getMe({ ctx: verbContext(c) })),
   );
 }

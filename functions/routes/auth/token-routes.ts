@@ -9,7 +9,7 @@ import { listApiTokens } from "../../../shared/services/tokens/list-tokens.ts";
 import { listScopes } from "../../../shared/services/tokens/list-scopes.ts";
 import { revokeApiToken } from "../../../shared/services/tokens/revoke-token.ts";
 import { rotateApiToken } from "../../../shared/services/tokens/rotate-token.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { PublicUser } from "./schemas.ts";
@@ -73,7 +73,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
       body: v.object({ label: Name("label"), scopes: v.optional(Scopes), ...Expiry }),
       response: { status: 201, schema: IssuedToken }, errors: [409],
     },
-    async (c, { body }) => c.json(await createApiToken({ ctx: serviceContext(c), input: body }), 201),
+    async (c, { body }) => c.json(await createApiToken({ ctx: verbContext(c), input: body }), 201),
   );
 
   route(
@@ -84,7 +84,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
       query: v.object({ all: v.pipe(v.optional(v.picklist(["true", "false"], "all must be true or false."), "false"), v.transform((s) => s === "true")) }),
       response: { schema: v.array(TokenSummary) },
     },
-    async (c, { query }) => c.json(await listApiTokens({ ctx: serviceContext(c), input: { all: query.all } })),
+    async (c, { query }) => c.json(await listApiTokens({ ctx: verbContext(c), input: { all: query.all } })),
   );
 
   route(
@@ -94,7 +94,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
       summary: "Revoke an API token (yours; administrators: anyone's); it fails from the next request on",
       params: TokenId, response: { schema: v.object({ detail: v.string() }) },
     },
-    async (c, { params }) => c.json(await revokeApiToken({ ctx: serviceContext(c), input: { tokenId: params.token_id } })),
+    async (c, { params }) => c.json(await revokeApiToken({ ctx: verbContext(c), input: { tokenId: params.token_id } })),
   );
 
   route(
@@ -104,7 +104,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
       summary: "Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once",
       params: TokenId, response: { schema: IssuedToken }, errors: [409],
     },
-    async (c, { params }) => c.json(await rotateApiToken({ ctx: serviceContext(c), input: { tokenId: params.token_id } })),
+    async (c, { params }) => c.json(await rotateApiToken({ ctx: verbContext(c), input: { tokenId: params.token_id } })),
   );
 
   route(
@@ -120,7 +120,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
       }),
       response: { status: 201, schema: v.object({ user: PublicUser, token: IssuedToken }) }, errors: [409],
     },
-    async (c, { body }) => c.json(await createServiceAccount({ ctx: serviceContext(c), input: body }), 201),
+    async (c, { body }) => c.json(await createServiceAccount({ ctx: verbContext(c), input: body }), 201),
   );
 
   route(
@@ -132,6 +132,6 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
         schema: v.object({ scopes: v.array(v.object({ scope: v.string(), description: v.string() })), narrower: v.string(), roles: v.array(Role) }),
       },
     },
-    async (c) => c.json(await listScopes({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listScopes({ ctx: verbContext(c) })),
   );
 }

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { initializeFirstAdmin } from "../../../shared/services/bootstrap/initialize.ts";
 import { getOnboarding, setDomain, setOnboardingDismissed } from "../../../shared/services/bootstrap/onboarding.ts";
 import { bootstrapStatus } from "../../../shared/services/bootstrap/status.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "../auth/respond.ts";
@@ -19,7 +19,7 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
       summary: "Whether first-run set-up is still needed (anonymous, always)",
       response: { schema: BootstrapStatus },
     },
-    async (c) => c.json(await bootstrapStatus({ ctx: serviceContext(c) })),
+    async (c) => c.json(await bootstrapStatus({ ctx: verbContext(c) })),
   );
 
   route(
@@ -39,7 +39,7 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { body }) => {
       const deps = c.get("deps");
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       const result = await initializeFirstAdmin({
         ctx,
         input: body,
@@ -61,7 +61,7 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: "read:settings",
       summary: "The set-up checklist, computed from the data (before first run too)", response: { schema: Onboarding },
     },
-    async (c) => c.json(await getOnboarding({ ctx: serviceContext(c) })),
+    async (c) => c.json(await getOnboarding({ ctx: verbContext(c) })),
   );
 
   route(
@@ -70,7 +70,7 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
       method: "patch", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: "admin:*",
       summary: "Dismiss (or bring back) the set-up checklist", body: v.strictObject({ dismissed: v.boolean() }), response: { schema: Onboarding },
     },
-    async (c, { body }) => c.json(await setOnboardingDismissed({ ctx: serviceContext(c), dismissed: body.dismissed })),
+    async (c, { body }) => c.json(await setOnboardingDismissed({ ctx: verbContext(c), dismissed: body.dismissed })),
   );
 
   route(
@@ -83,6 +83,6 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
       }),
       response: { schema: v.object({ public_url: v.string() }) },
     },
-    async (c, { body }) => c.json(await setDomain({ ctx: serviceContext(c), publicUrl: body.public_url })),
+    async (c, { body }) => c.json(await setDomain({ ctx: verbContext(c), publicUrl: body.public_url })),
   );
 }

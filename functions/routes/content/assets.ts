@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { FAVICON_MAX_BYTES, uploadFavicon, uploadUserIcon, USER_ICON_MAX_BYTES } from "../../../shared/services/uploads/assets.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { fileField, MULTIPART_DESCRIPTION } from "./multipart.ts";
@@ -19,7 +19,7 @@ export function assetRoutes(app: Hono<AppEnv>): void {
       description: `${MULTIPART_DESCRIPTION} PNG, JPEG, GIF or WebP, at most ${USER_ICON_MAX_BYTES} bytes (512 KiB). Served from /uploads/user-icon/<name> (GET /user-icons/* serves avatars).`,
       response: { status: 201, schema: Stored },
     },
-    async (c) => c.json(await uploadUserIcon({ ctx: serviceContext(c), bytes: await fileField(c) }), 201),
+    async (c) => c.json(await uploadUserIcon({ ctx: verbContext(c), bytes: await fileField(c) }), 201),
   );
   route(
     app,
@@ -29,6 +29,6 @@ export function assetRoutes(app: Hono<AppEnv>): void {
       description: `${MULTIPART_DESCRIPTION} PNG or ICO, at most ${FAVICON_MAX_BYTES} bytes (256 KiB); replaces the previous favicon.`,
       response: { schema: Stored },
     },
-    async (c) => c.json(await uploadFavicon({ ctx: serviceContext(c), bytes: await fileField(c) })),
+    async (c) => c.json(await uploadFavicon({ ctx: verbContext(c), bytes: await fileField(c) })),
   );
 }

@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { capabilities } from "../../../shared/services/system/capabilities.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -32,7 +32,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
         rateLimitStore: deps.config.RATE_LIMIT_STORE,
         apiDocsAssets: deps.assets !== undefined,
       };
-      return c.json(capabilities({ ctx: serviceContext(c), facts }));
+      return c.json(capabilities({ ctx: verbContext(c), facts }));
     },
   );
 }

@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { listVendors, searchCatalog, vendorDevices } from "../../../shared/services/catalog/catalog.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -17,7 +17,7 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/catalog/vendors", tag, scope: "read:hardware", summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
-    (c) => c.json(listVendors({ ctx: serviceContext(c) })),
+    (c) => c.json(listVendors({ ctx: verbContext(c) })),
   );
   route(
     app,
@@ -26,7 +26,7 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
       params: v.object({ vendor_key: v.pipe(v.string(), v.maxLength(100)) }),
       summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: v.array(Device) },
     },
-    (c, { params }) => c.json(vendorDevices({ ctx: serviceContext(c), vendorKey: params.vendor_key })),
+    (c, { params }) => c.json(vendorDevices({ ctx: verbContext(c), vendorKey: params.vendor_key })),
   );
   route(
     app,
@@ -36,6 +36,6 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
       summary: "Search vendors and devices (case-insensitive, by name, key, type or CPU)",
       response: { schema: v.object({ query: v.string(), vendors: v.array(Vendor), devices: v.array(Device) }) },
     },
-    (c, { query }) => c.json(searchCatalog({ ctx: serviceContext(c), q: query.q })),
+    (c, { query }) => c.json(searchCatalog({ ctx: verbContext(c), q: query.q })),
   );
 }

@@ -11,7 +11,7 @@ import { docFilters, docsDef } from "../../../shared/services/docs/def.ts";
 import { exportDocs, importDocs } from "../../../shared/services/docs/transfer.ts";
 import { DOC_IMAGE_MAX_BYTES, uploadDocImage } from "../../../shared/services/docs/upload-image.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "../inventory/resource-routes.ts";
@@ -29,7 +29,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       summary: "Attach a document to an inventory object (the object must exist: 422 otherwise)",
       response: { status: 201, schema: AttachmentView },
     },
-    async (c, { body }) => c.json(await attachDoc({ ctx: serviceContext(c), input: body }), 201),
+    async (c, { body }) => c.json(await attachDoc({ ctx: verbContext(c), input: body }), 201),
   );
 
   route(
@@ -39,7 +39,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       summary: "Detach a document from an inventory object (JSON body like the attach)", response: { status: 204, description: "Detached" },
     },
     async (c, { body }) => {
-      await detachDoc({ ctx: serviceContext(c), input: body });
+      await detachDoc({ ctx: verbContext(c), input: body });
       return c.body(null, 204);
     },
   );
@@ -50,7 +50,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/docs/by-entity", tag, scope: "read:docs", query: ByEntityQuery,
       summary: "Documents attached to one inventory object", response: { schema: v.array(Doc) },
     },
-    async (c, { query }) => c.json(await docsByEntity({ ctx: serviceContext(c), ref: query })),
+    async (c, { query }) => c.json(await docsByEntity({ ctx: verbContext(c), ref: query })),
   );
 
   route(
@@ -60,7 +60,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       summary: "Every document with its attachments as one JSON file (what POST /docs/import reads)",
       response: { schema: DocsExport },
     },
-    async (c) => c.json(await exportDocs({ ctx: serviceContext(c) })),
+    async (c) => c.json(await exportDocs({ ctx: verbContext(c) })),
   );
 
   route(
@@ -71,7 +71,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       description: "A document's `attachments`, when given, replace its attachments; objects this inventory does not have are skipped and counted in attachments_skipped. Two documents with the same title in the file are a 422; a title held by two existing documents is a 409.",
       response: { schema: ImportReport },
     },
-    async (c, { body }) => c.json(await importDocs({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await importDocs({ ctx: verbContext(c), input: body })),
   );
 
   resourceRoutes(app, {
@@ -88,7 +88,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       summary: "The inventory objects a document is attached to, with their names (null once an object is deleted)",
       response: { schema: v.array(DocEntity) },
     },
-    async (c, { params: p }) => c.json(await entitiesOfDoc({ ctx: serviceContext(c), docId: p.doc_id! })),
+    async (c, { params: p }) => c.json(await entitiesOfDoc({ ctx: verbContext(c), docId: p.doc_id! })),
   );
 
   route(
@@ -99,6 +99,6 @@ export function docsRoutes(app: Hono<AppEnv>): void {
       description: `${MULTIPART_DESCRIPTION} PNG, JPEG, GIF or WebP, at most ${DOC_IMAGE_MAX_BYTES} bytes (2 MiB; the server-wide MAX_BODY_BYTES also applies).`,
       response: { status: 201, schema: UploadedImage },
     },
-    async (c, { params: p }) => c.json(await uploadDocImage({ ctx: serviceContext(c), docId: p.doc_id!, bytes: await fileField(c) }), 201),
+    async (c, { params: p }) => c.json(await uploadDocImage({ ctx: verbContext(c), docId: p.doc_id!, bytes: await fileField(c) }), 201),
   );
 }

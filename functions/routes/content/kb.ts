@@ -10,7 +10,7 @@ import {
 import { exportHostnames, hostnamesDef, importHostnames } from "../../../shared/services/kb/hostnames.ts";
 import { createOui, deleteOui, exportOui, importOui, listOui, type OuiInput, updateOui } from "../../../shared/services/kb/oui.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -30,12 +30,12 @@ export function kbRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/kb/hostname/export", tag, scope: "read:kb", summary: "Every hostname pattern as JSON (POST /kb/hostname reads it back)", response: { schema: HostnameExport } },
-    async (c) => c.json(await exportHostnames({ ctx: serviceContext(c) })),
+    async (c) => c.json(await exportHostnames({ ctx: verbContext(c) })),
   );
   route(
     app,
     { method: "get", path: "/api/v1/kb/hostname", tag, scope: scopes.read, query: HostnameListQuery, summary: "List hostname patterns", response: { schema: HostnameList } },
-    async (c, { query }) => c.json(await hostnameVerbs.list({ ctx: serviceContext(c), params: query })),
+    async (c, { query }) => c.json(await hostnameVerbs.list({ ctx: verbContext(c), params: query })),
   );
   route(
     app,
@@ -44,7 +44,7 @@ export function kbRoutes(app: Hono<AppEnv>): void {
       summary: "Add a hostname pattern, or bulk-import patterns", description: BULK, response: { status: 201, schema: v.union([HostnameView, BulkReport]) },
     },
     async (c, { body }) => {
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       return createOrImport<Record<string, unknown>>(c, body, async (input) => (await hostnameVerbs.create({ ctx, input })).item, (entries) => importHostnames({ ctx, entries }));
     },
   );
@@ -53,13 +53,13 @@ export function kbRoutes(app: Hono<AppEnv>): void {
     app,
     { method: "put", path: "/api/v1/kb/hostname/:entry_id", tag, scope: scopes.write, params, body: HostnameEntry, errors: [409], summary: "Replace a hostname pattern entry", response: { schema: HostnameView } },
     async (c, { params: p, body }) =>
-      c.json((await hostnameVerbs.update({ ctx: serviceContext(c), id: p.entry_id!, input: { vendor: null, device_type: null, notes: null, ...body } })).item),
+      c.json((await hostnameVerbs.update({ ctx: verbContext(c), id: p.entry_id!, input: { vendor: null, device_type: null, notes: null, ...body } })).item),
   );
   route(
     app,
     { method: "delete", path: "/api/v1/kb/hostname/:entry_id", tag, scope: scopes.delete, params, summary: "Delete a hostname pattern entry", response: { status: 204, description: "Deleted" } },
     async (c, { params: p }) => {
-      await hostnameVerbs.remove({ ctx: serviceContext(c), id: p.entry_id! });
+      await hostnameVerbs.remove({ ctx: verbContext(c), id: p.entry_id! });
       return c.body(null, 204);
     },
   );
@@ -67,12 +67,12 @@ export function kbRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/kb/oui/export", tag, scope: "read:kb", summary: "Every OUI prefix as JSON (POST /kb/oui reads it back)", response: { schema: OuiExport } },
-    async (c) => c.json(await exportOui({ ctx: serviceContext(c) })),
+    async (c) => c.json(await exportOui({ ctx: verbContext(c) })),
   );
   route(
     app,
     { method: "get", path: "/api/v1/kb/oui", tag, scope: "read:kb", query: OuiListQuery, summary: "List OUI prefixes", response: { schema: OuiList } },
-    async (c, { query }) => c.json(await listOui({ ctx: serviceContext(c), params: query })),
+    async (c, { query }) => c.json(await listOui({ ctx: verbContext(c), params: query })),
   );
   route(
     app,
@@ -82,7 +82,7 @@ export function kbRoutes(app: Hono<AppEnv>): void {
       response: { status: 201, schema: v.union([OuiView, BulkReport]) },
     },
     async (c, { body }) => {
-      const ctx = serviceContext(c);
+      const ctx = verbContext(c);
       return createOrImport<OuiInput>(c, body, (input) => createOui({ ctx, input }), (entries) => importOui({ ctx, entries }));
     },
   );
@@ -92,13 +92,13 @@ export function kbRoutes(app: Hono<AppEnv>): void {
       method: "put", path: "/api/v1/kb/oui/:prefix", tag, scope: "write:kb", params: PrefixParam, body: OuiUpdate,
       summary: "Replace an OUI prefix's vendor and notes (the prefix in any of its spellings)", response: { schema: OuiView },
     },
-    async (c, { params: p, body }) => c.json(await updateOui({ ctx: serviceContext(c), prefix: p.prefix, input: body })),
+    async (c, { params: p, body }) => c.json(await updateOui({ ctx: verbContext(c), prefix: p.prefix, input: body })),
   );
   route(
     app,
     { method: "delete", path: "/api/v1/kb/oui/:prefix", tag, scope: "delete:kb", params: PrefixParam, summary: "Delete an OUI prefix", response: { status: 204, description: "Deleted" } },
     async (c, { params: p }) => {
-      await deleteOui({ ctx: serviceContext(c), prefix: p.prefix });
+      await deleteOui({ ctx: verbContext(c), prefix: p.prefix });
       return c.body(null, 204);
     },
   );

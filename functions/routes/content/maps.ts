@@ -6,7 +6,7 @@ import { EntityPath, MapCreate, MapEntityPath, MapEntity, MapList, MapListQuery,
 import { removePin, setPin } from "../../../shared/services/maps/pins.ts";
 import { placeOnMap, removeFromMap } from "../../../shared/services/maps/placements.ts";
 import { listMaps, mapsVerbs } from "../../../shared/services/maps/verbs.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -23,26 +23,26 @@ export function mapsRoutes(app: Hono<AppEnv>): void {
       description: "Paged like every list (limit, offset, sort, direction, q). The body also carries `pins`: all geographic pins (one per object), whatever the page.",
       response: { schema: MapList },
     },
-    async (c, { query }) => c.json(await listMaps({ ctx: serviceContext(c), params: query })),
+    async (c, { query }) => c.json(await listMaps({ ctx: verbContext(c), params: query })),
   );
 
   route(
     app,
     { method: "post", path: "/api/v1/maps", tag, scope: scopes.write, body: MapCreate, summary: "Create a map", response: { status: 201, schema: MapView } },
-    async (c, { body }) => c.json((await mapsVerbs.create({ ctx: serviceContext(c), input: body })).item, 201),
+    async (c, { body }) => c.json((await mapsVerbs.create({ ctx: verbContext(c), input: body })).item, 201),
   );
 
   route(
     app,
     { method: "patch", path: "/api/v1/maps/:map_id", tag, scope: scopes.write, params, body: MapPatch, summary: "Change some fields of a map", response: { schema: MapView } },
-    async (c, { params: p, body }) => c.json((await mapsVerbs.update({ ctx: serviceContext(c), id: p.map_id!, input: body })).item),
+    async (c, { params: p, body }) => c.json((await mapsVerbs.update({ ctx: verbContext(c), id: p.map_id!, input: body })).item),
   );
 
   route(
     app,
     { method: "delete", path: "/api/v1/maps/:map_id", tag, scope: scopes.delete, params, summary: "Delete a map (its placements go with it)", response: { status: 204, description: "Deleted" } },
     async (c, { params: p }) => {
-      await mapsVerbs.remove({ ctx: serviceContext(c), id: p.map_id! });
+      await mapsVerbs.remove({ ctx: verbContext(c), id: p.map_id! });
       return c.body(null, 204);
     },
   );
@@ -56,7 +56,7 @@ export function mapsRoutes(app: Hono<AppEnv>): void {
       response: { status: 201, schema: Pin },
     },
     async (c, { body }) => {
-      const { pin, created } = await setPin({ ctx: serviceContext(c), input: body });
+      const { pin, created } = await setPin({ ctx: verbContext(c), input: body });
       return c.json(pin, created ? 201 : 200);
     },
   );
@@ -68,7 +68,7 @@ export function mapsRoutes(app: Hono<AppEnv>): void {
       summary: "Remove an object's pin", response: { status: 204, description: "Removed" },
     },
     async (c, { params: p }) => {
-      await removePin({ ctx: serviceContext(c), ref: p });
+      await removePin({ ctx: verbContext(c), ref: p });
       return c.body(null, 204);
     },
   );
@@ -82,7 +82,7 @@ export function mapsRoutes(app: Hono<AppEnv>): void {
       response: { status: 201, schema: MapEntity },
     },
     async (c, { params: p, body }) => {
-      const { entity, created } = await placeOnMap({ ctx: serviceContext(c), mapId: p.map_id!, input: body });
+      const { entity, created } = await placeOnMap({ ctx: verbContext(c), mapId: p.map_id!, input: body });
       return c.json(entity, created ? 201 : 200);
     },
   );
@@ -95,7 +95,7 @@ export function mapsRoutes(app: Hono<AppEnv>): void {
       summary: "Take an object off a map", response: { status: 204, description: "Removed" },
     },
     async (c, { params: p }) => {
-      await removeFromMap({ ctx: serviceContext(c), mapId: p.map_id, ref: p });
+      await removeFromMap({ ctx: verbContext(c), mapId: p.map_id, ref: p });
       return c.body(null, 204);
     },
   );

@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { systemStats, updateStatus } from "../../../shared/services/system/stats.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -25,7 +25,7 @@ export function systemRoutes(app: Hono<AppEnv>): void {
     },
     async (c) => {
       const deps = c.get("deps");
-      return c.json(await systemStats({ ctx: serviceContext(c), facts: { version: deps.config.version, startedAt: deps.startedAt, database: deps.database.kind } }));
+      return c.json(await systemStats({ ctx: verbContext(c), facts: { version: deps.config.version, startedAt: deps.startedAt, database: deps.database.kind } }));
     },
   );
   route(
@@ -34,6 +34,6 @@ export function systemRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/system/update", tag: "system", scope: "read:system",
       summary: "Update status: this deployment does not look for releases over the network", response: { schema: Update },
     },
-    (c) => c.json(updateStatus({ ctx: serviceContext(c), version: c.get("deps").config.version })),
+    (c) => c.json(updateStatus({ ctx: verbContext(c), version: c.get("deps").config.version })),
   );
 }

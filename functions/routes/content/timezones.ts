@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { listTimezones } from "../../../shared/services/system/timezones.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -13,6 +13,6 @@ export function timezoneRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/timezones", tag: "timezones", summary: "Time zones with their UTC offset right now (UTC first, then IANA names A-Z)",
       response: { schema: v.array(v.object({ name: v.string(), utc_offset: v.string(), offset_minutes: v.number() })) },
     },
-    (c) => c.json(listTimezones({ ctx: serviceContext(c) })),
+    (c) => c.json(listTimezones({ ctx: verbContext(c) })),
   );
 }

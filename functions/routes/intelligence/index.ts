@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { ASSET_TYPES } from "../../../shared/domain/blast-radius.ts";
 import { getBlastRadius, listCapacityForecasts, listRecommendations } from "../../../shared/services/intelligence/read.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -39,7 +39,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       }),
       response: { schema: BlastRadius },
     },
-    async (c, { params }) => c.json(await getBlastRadius({ ctx: serviceContext(c), type: params.asset_type, id: params.asset_id })),
+    async (c, { params }) => c.json(await getBlastRadius({ ctx: verbContext(c), type: params.asset_type, id: params.asset_id })),
   );
 
   route(
@@ -49,7 +49,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       summary: "Disk and memory saturation forecasts, soonest first (no projection last)",
       response: { schema: v.array(Forecast) },
     },
-    async (c) => c.json(await listCapacityForecasts({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listCapacityForecasts({ ctx: verbContext(c) })),
   );
 
   route(
@@ -59,6 +59,6 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       summary: "Right-sizing recommendations, most recent first",
       response: { schema: v.array(Recommendation) },
     },
-    async (c) => c.json(await listRecommendations({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listRecommendations({ ctx: verbContext(c) })),
   );
 }

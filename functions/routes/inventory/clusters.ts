@@ -8,7 +8,7 @@ import { clusterDef } from "../../../shared/services/inventory/clusters/def.ts";
 import { addClusterMember, listClusterMembers, removeClusterMember, updateClusterMember } from "../../../shared/services/inventory/clusters/members.ts";
 import { eqFilter } from "../../../shared/services/inventory/filters.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
@@ -31,7 +31,7 @@ export function clusterRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: members, tag: "clusters", scope: "read:clusters", params, summary: "The hardware nodes in this cluster", response: { schema: v.array(ClusterMember) } },
-    async (c, { params: p }) => c.json(await listClusterMembers({ ctx: serviceContext(c), clusterId: p.cluster_id! })),
+    async (c, { params: p }) => c.json(await listClusterMembers({ ctx: verbContext(c), clusterId: p.cluster_id! })),
   );
   route(
     app,
@@ -39,18 +39,18 @@ export function clusterRoutes(app: Hono<AppEnv>): void {
       method: "post", path: members, tag: "clusters", scope: "write:clusters", params, body: ClusterMemberCreate, summary: "Add a hardware node to this cluster",
       description: "A node is in a cluster once (409); an unknown hardware_id is 422.", response: { status: 201, schema: ClusterMember }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await addClusterMember({ ctx: serviceContext(c), clusterId: p.cluster_id!, input: body }), 201),
+    async (c, { params: p, body }) => c.json(await addClusterMember({ ctx: verbContext(c), clusterId: p.cluster_id!, input: body }), 201),
   );
   route(
     app,
     { method: "patch", path: `${members}/:member_id`, tag: "clusters", scope: "write:clusters", params: memberParams, body: ClusterMemberPatch, summary: "Change a member's role", response: { schema: ClusterMember } },
-    async (c, { params: p, body }) => c.json(await updateClusterMember({ ctx: serviceContext(c), clusterId: p.cluster_id!, memberId: p.member_id!, input: body })),
+    async (c, { params: p, body }) => c.json(await updateClusterMember({ ctx: verbContext(c), clusterId: p.cluster_id!, memberId: p.member_id!, input: body })),
   );
   route(
     app,
     { method: "delete", path: `${members}/:member_id`, tag: "clusters", scope: "write:clusters", params: memberParams, summary: "Take a node out of this cluster", response: { status: 204, description: "Removed" } },
     async (c, { params: p }) => {
-      await removeClusterMember({ ctx: serviceContext(c), clusterId: p.cluster_id!, memberId: p.member_id! });
+      await removeClusterMember({ ctx: verbContext(c), clusterId: p.cluster_id!, memberId: p.member_id! });
       return c.body(null, 204);
     },
   );

@@ -12,7 +12,7 @@ import {
 import { computeUnitNetworks } from "../../../shared/services/inventory/compute-units/networks.ts";
 import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { readUpload } from "../content/multipart.ts";
@@ -35,7 +35,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
       summary: "The icons a compute unit can show: the built-in set, then uploaded ones",
       response: { schema: v.array(ComputeIcon) },
     },
-    async (c) => c.json(await listComputeIcons({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listComputeIcons({ ctx: verbContext(c) })),
   );
 
   route(
@@ -51,7 +51,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
         `The image is served at the answer's \`path\` (/uploads/${ICON_KIND}/<slug>).`,
       response: { status: 201, schema: ComputeIcon }, errors: [409, 413, 422],
     },
-    async (c) => c.json(await uploadComputeIcon({ ctx: serviceContext(c), input: await iconForm(c) }), 201),
+    async (c) => c.json(await uploadComputeIcon({ ctx: verbContext(c), input: await iconForm(c) }), 201),
   );
 
   route(
@@ -64,7 +64,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
       response: { status: 204, description: "Deleted" }, errors: [409],
     },
     async (c, { params }) => {
-      await deleteComputeIcon({ ctx: serviceContext(c), slug: params.slug });
+      await deleteComputeIcon({ ctx: verbContext(c), slug: params.slug });
       return c.body(null, 204);
     },
   );
@@ -86,6 +86,6 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/compute-units/:cu_id/networks", tag: "compute-units", scope: "read:compute", params: IdParam("cu_id"),
       summary: "Networks this compute unit is a member of", response: { schema: v.array(ComputeNetwork) },
     },
-    async (c, { params }) => c.json(await computeUnitNetworks({ ctx: serviceContext(c), computeId: params.cu_id! })),
+    async (c, { params }) => c.json(await computeUnitNetworks({ ctx: verbContext(c), computeId: params.cu_id! })),
   );
 }

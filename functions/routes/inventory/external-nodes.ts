@@ -13,7 +13,7 @@ import {
 } from "../../../shared/services/inventory/external-nodes/links.ts";
 import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
@@ -37,7 +37,7 @@ export function externalNodeRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/external-nodes/:node_id/networks", tag: "external-nodes", scope: "read:external", params,
       summary: "Networks this external node is linked to", response: { schema: v.array(ExternalNetworkLink) },
     },
-    async (c, { params: p }) => c.json(await externalNodeNetworkLinks({ ctx: serviceContext(c), nodeId: p.node_id! })),
+    async (c, { params: p }) => c.json(await externalNodeNetworkLinks({ ctx: verbContext(c), nodeId: p.node_id! })),
   );
 
   route(
@@ -48,7 +48,7 @@ export function externalNodeRoutes(app: Hono<AppEnv>): void {
       description: "A node links to a network once (409 for a second link); an unknown network_id is a 422 naming it.",
       body: ExternalNetworkLinkBody, response: { status: 201, schema: ExternalNetworkLink }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await linkExternalNodeNetwork({ ctx: serviceContext(c), nodeId: p.node_id!, input: body }), 201),
+    async (c, { params: p, body }) => c.json(await linkExternalNodeNetwork({ ctx: verbContext(c), nodeId: p.node_id!, input: body }), 201),
   );
 
   route(
@@ -58,7 +58,7 @@ export function externalNodeRoutes(app: Hono<AppEnv>): void {
       summary: "Remove an external node's network link", response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await unlinkExternalNodeNetwork({ ctx: serviceContext(c), relationId: p.relation_id! });
+      await unlinkExternalNodeNetwork({ ctx: verbContext(c), relationId: p.relation_id! });
       return c.body(null, 204);
     },
   );
@@ -69,6 +69,6 @@ export function externalNodeRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/external-nodes/:node_id/services", tag: "external-nodes", scope: "read:external", params,
       summary: "Services that depend on this external node", response: { schema: v.array(ExternalNodeService) },
     },
-    async (c, { params: p }) => c.json(await externalNodeServices({ ctx: serviceContext(c), nodeId: p.node_id! })),
+    async (c, { params: p }) => c.json(await externalNodeServices({ ctx: verbContext(c), nodeId: p.node_id! })),
   );
 }

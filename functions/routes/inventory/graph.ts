@@ -5,7 +5,7 @@ import { NODE_ID, NODE_TYPES, type NodeType } from "../../../shared/domain/graph
 import { deleteEdge, patchEdge } from "../../../shared/services/graph/edges.ts";
 import { getLayout, saveLayout } from "../../../shared/services/graph/layout.ts";
 import { graphTopology } from "../../../shared/services/graph/topology.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -31,7 +31,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       }),
       response: { schema: v.object({ nodes: v.array(Node), edges: v.array(Edge), counts: v.object({ nodes: v.number(), edges: v.number() }) }) },
     },
-    async (c, { query }) => c.json(await graphTopology({ ctx: serviceContext(c), options: { types: query.types as NodeType[] | undefined, layout: query.layout } })),
+    async (c, { query }) => c.json(await graphTopology({ ctx: verbContext(c), options: { types: query.types as NodeType[] | undefined, layout: query.layout } })),
   );
 
   route(
@@ -42,7 +42,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       body: v.record(v.string(), v.union([v.string(), v.number(), v.null()])),
       response: { schema: v.looseObject({ id: v.string() }) },
     },
-    async (c, { params, body }) => c.json(await patchEdge({ ctx: serviceContext(c), edgeId: params.edge_id, input: body })),
+    async (c, { params, body }) => c.json(await patchEdge({ ctx: verbContext(c), edgeId: params.edge_id, input: body })),
   );
 
   route(
@@ -53,7 +53,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       response: { status: 204, description: "Deleted" },
     },
     async (c, { params }) => {
-      await deleteEdge({ ctx: serviceContext(c), edgeId: params.edge_id });
+      await deleteEdge({ ctx: verbContext(c), edgeId: params.edge_id });
       return c.body(null, 204);
     },
   );
@@ -61,7 +61,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/graph/layout", tag: "graph", scope: "read:layout", summary: "Saved node positions of a layout", query: v.object({ name: LayoutName }), response: { schema: Layout } },
-    async (c, { query }) => c.json(await getLayout({ ctx: serviceContext(c), name: query.name })),
+    async (c, { query }) => c.json(await getLayout({ ctx: verbContext(c), name: query.name })),
   );
 
   route(
@@ -72,7 +72,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       body: v.object({ name: LayoutName, positions: v.record(v.string(), Position), replace: v.optional(v.boolean(), false) }),
       response: { schema: Layout },
     },
-    async (c, { body }) => c.json(await saveLayout({ ctx: serviceContext(c), name: body.name, positions: body.positions, replace: body.replace })),
+    async (c, { body }) => c.json(await saveLayout({ ctx: verbContext(c), name: body.name, positions: body.positions, replace: body.replace })),
   );
 
   route(
@@ -84,6 +84,6 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       response: { schema: Layout },
     },
     async (c, { body }) =>
-      c.json(await saveLayout({ ctx: serviceContext(c), name: body.layout, positions: { [body.node_id]: { x: body.x, y: body.y } }, replace: false })),
+      c.json(await saveLayout({ ctx: verbContext(c), name: body.layout, positions: { [body.node_id]: { x: body.x, y: body.y } }, replace: false })),
   );
 }

@@ -11,7 +11,7 @@ import {
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
 import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
 import { hardware } from "../../../shared/db/schema/index.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
@@ -47,13 +47,13 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       }),
       response: { status: 201, schema: Connection }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await addConnection({ ctx: serviceContext(c), hardwareId: p.hardware_id!, input: body }), 201),
+    async (c, { params: p, body }) => c.json(await addConnection({ ctx: verbContext(c), hardwareId: p.hardware_id!, input: body }), 201),
   );
 
   route(
     app,
     { method: "get", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: "read:hardware", params, summary: "This node's connections, both directions", response: { schema: v.array(Connection) } },
-    async (c, { params: p }) => c.json(await listConnections({ ctx: serviceContext(c), hardwareId: p.hardware_id! })),
+    async (c, { params: p }) => c.json(await listConnections({ ctx: verbContext(c), hardwareId: p.hardware_id! })),
   );
 
   route(
@@ -63,7 +63,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       summary: "Remove a connection", response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await removeConnection({ ctx: serviceContext(c), connectionId: p.connection_id! });
+      await removeConnection({ ctx: verbContext(c), connectionId: p.connection_id! });
       return c.body(null, 204);
     },
   );
@@ -74,7 +74,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/hardware/:hardware_id/clusters", tag: "hardware", scope: "read:hardware", params, summary: "Clusters this node belongs to",
       response: { schema: v.array(v.object({ id: v.number(), name: v.string(), type: v.nullable(v.string()), member_id: v.number(), role: v.nullable(v.string()) })) },
     },
-    async (c, { params: p }) => c.json(await hardwareClustersOf({ ctx: serviceContext(c), hardwareId: p.hardware_id! })),
+    async (c, { params: p }) => c.json(await hardwareClustersOf({ ctx: verbContext(c), hardwareId: p.hardware_id! })),
   );
 
   route(
@@ -83,6 +83,6 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/hardware/:hardware_id/network-memberships", tag: "hardware", scope: "read:hardware", params, summary: "Networks this node is a member of",
       response: { schema: v.array(v.object({ network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), vlan_id: v.nullable(v.number()), ip_address: v.nullable(v.string()) })) },
     },
-    async (c, { params: p }) => c.json(await hardwareNetworkMemberships({ ctx: serviceContext(c), hardwareId: p.hardware_id! })),
+    async (c, { params: p }) => c.json(await hardwareNetworkMemberships({ ctx: verbContext(c), hardwareId: p.hardware_id! })),
   );
 }

@@ -9,7 +9,7 @@ import { checkAddress } from "../../../shared/services/inventory/ipam/check-addr
 import { ipamDef } from "../../../shared/services/inventory/ipam/def.ts";
 import { nextFreeAddress } from "../../../shared/services/inventory/ipam/next-free.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
@@ -27,7 +27,7 @@ export function ipamRoutes(app: Hono<AppEnv>): void {
         "Skips the IPv4 network and broadcast addresses (except /31, /32), the IPv6 subnet-router anycast address, the gateway and every address recorded in IPAM (status other than free) or used by hardware, compute units, services, their ports and network members. A suggestion, not a reservation. 409 when the network is full; 422 when it has no cidr.",
       response: { schema: NextFree }, errors: [404, 409],
     },
-    async (c, { query }) => c.json(await nextFreeAddress({ ctx: serviceContext(c), networkId: query.network_id! })),
+    async (c, { query }) => c.json(await nextFreeAddress({ ctx: verbContext(c), networkId: query.network_id! })),
   );
 
   route(
@@ -38,7 +38,7 @@ export function ipamRoutes(app: Hono<AppEnv>): void {
       description: "Lists every IPAM record, hardware node, compute unit, service (address or port), network membership and gateway using the address, and the networks whose cidr holds it. `in_use` is false when nothing but free IPAM records name it. Changes nothing.",
       response: { schema: CheckResult },
     },
-    async (c, { body }) => c.json(await checkAddress({ ctx: serviceContext(c), address: body.address })),
+    async (c, { body }) => c.json(await checkAddress({ ctx: verbContext(c), address: body.address })),
   );
 
   resourceRoutes(app, {

@@ -8,7 +8,7 @@ import {
 import { categoryDef, environmentDef } from "../../../shared/services/inventory/labels/def.ts";
 import { listTags, tagDef } from "../../../shared/services/inventory/labels/tags.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes, withEtag } from "./resource-routes.ts";
@@ -38,7 +38,7 @@ export function labelRoutes(app: Hono<AppEnv>): void {
       description: "Every tag resources carry (a tag is registered when a resource is written with it), with usage_count across hardware, compute units, services, storage, networks, external nodes and misc items. A bare array, sorted by name.",
       response: { schema: v.array(Tag) },
     },
-    async (c) => c.json(await listTags({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listTags({ ctx: verbContext(c) })),
   );
   route(
     app,
@@ -48,6 +48,6 @@ export function labelRoutes(app: Hono<AppEnv>): void {
       description: "Only color is writable (name and usage_count are ignored when sent back). A tag's colour is UI layout, so this needs write:layout, which editors hold.",
       response: { schema: Tag },
     },
-    async (c, { params: p, body }) => withEtag(c, await tagVerbs.update({ ctx: serviceContext(c), id: p.tag_id!, input: body })),
+    async (c, { params: p, body }) => withEtag(c, await tagVerbs.update({ ctx: verbContext(c), id: p.tag_id!, input: body })),
   );
 }

@@ -12,7 +12,7 @@ import { networkDef } from "../../../shared/services/inventory/networks/def.ts";
 import { addMember, COMPUTE_MEMBERS, HARDWARE_MEMBERS, listMembers, removeMember } from "../../../shared/services/inventory/networks/members.ts";
 import { addPeer, listPeers, removePeer } from "../../../shared/services/inventory/networks/peers.ts";
 import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
@@ -41,7 +41,7 @@ export function networkRoutes(app: Hono<AppEnv>): void {
     route(
       app,
       { method: "get", path: `${base}/${m.path}`, tag: "networks", scope: "read:networks", params, summary: `The ${m.noun}s on this network`, response: { schema: v.array(m.item) } },
-      async (c, { params: p }) => c.json(await listMembers(m.kind, { ctx: serviceContext(c), networkId: p.network_id! })),
+      async (c, { params: p }) => c.json(await listMembers(m.kind, { ctx: verbContext(c), networkId: p.network_id! })),
     );
     route(
       app,
@@ -50,7 +50,7 @@ export function networkRoutes(app: Hono<AppEnv>): void {
         summary: `Put a ${m.noun} on this network`, description: "ip_address, when given, must lie inside the network's cidr.",
         response: { status: 201, schema: m.item }, errors: [409],
       },
-      async (c, { params: p, body }) => c.json(await addMember(m.kind, { ctx: serviceContext(c), networkId: p.network_id!, input: body }), 201),
+      async (c, { params: p, body }) => c.json(await addMember(m.kind, { ctx: verbContext(c), networkId: p.network_id!, input: body }), 201),
     );
     route(
       app,
@@ -59,7 +59,7 @@ export function networkRoutes(app: Hono<AppEnv>): void {
         summary: `Take a ${m.noun} off this network`, response: { status: 204, description: "Removed" },
       },
       async (c, { params: p }) => {
-        await removeMember(m.kind, { ctx: serviceContext(c), networkId: p.network_id!, refId: p[m.field]! });
+        await removeMember(m.kind, { ctx: verbContext(c), networkId: p.network_id!, refId: p[m.field]! });
         return c.body(null, 204);
       },
     );
@@ -68,7 +68,7 @@ export function networkRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: `${base}/peers`, tag: "networks", scope: "read:networks", params, summary: "Networks peered with this one (either side)", response: { schema: v.array(Peer) } },
-    async (c, { params: p }) => c.json(await listPeers({ ctx: serviceContext(c), networkId: p.network_id! })),
+    async (c, { params: p }) => c.json(await listPeers({ ctx: verbContext(c), networkId: p.network_id! })),
   );
   route(
     app,
@@ -77,7 +77,7 @@ export function networkRoutes(app: Hono<AppEnv>): void {
       summary: "Peer this network with another", description: "Peering is symmetric: the pair shows on both networks, exists once, and never pairs a network with itself.",
       response: { status: 201, schema: Peer }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await addPeer({ ctx: serviceContext(c), networkId: p.network_id!, input: body }), 201),
+    async (c, { params: p, body }) => c.json(await addPeer({ ctx: verbContext(c), networkId: p.network_id!, input: body }), 201),
   );
   route(
     app,
@@ -86,7 +86,7 @@ export function networkRoutes(app: Hono<AppEnv>): void {
       summary: "End a peering (whichever side created it)", response: { status: 204, description: "Removed" },
     },
     async (c, { params: p }) => {
-      await removePeer({ ctx: serviceContext(c), networkId: p.network_id!, peerId: p.peer_network_id! });
+      await removePeer({ ctx: verbContext(c), networkId: p.network_id!, peerId: p.peer_network_id! });
       return c.body(null, 204);
     },
   );

@@ -7,7 +7,7 @@ import type { ListParams } from "../../../shared/schemas/list-query.ts";
 import { listResponse } from "../../../shared/schemas/list-query.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { parseIfMatch, type resourceVerbs, type Versioned } from "../../../shared/services/inventory/resource.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import type { Tag } from "../../openapi/tags.ts";
@@ -59,20 +59,20 @@ export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: R
     },
     async (c, { query }) => {
       const where = o.filters ? o.filters(query) : [];
-      return c.json(await verbs.list({ ctx: serviceContext(c), params: query as ListParams, where }));
+      return c.json(await verbs.list({ ctx: verbContext(c), params: query as ListParams, where }));
     },
   );
 
   route(
     app,
     { method: "post", path: basePath, tag, summary: `Create a ${noun[0]}`, scope: verbs.scopes.write, description: o.writeDescription, body: o.create, response: { status: 201, schema: o.item }, errors: [409] },
-    async (c, { body }) => withEtag(c, await verbs.create({ ctx: serviceContext(c), input: body as Record<string, unknown> }), 201),
+    async (c, { body }) => withEtag(c, await verbs.create({ ctx: verbContext(c), input: body as Record<string, unknown> }), 201),
   );
 
   route(
     app,
     { method: "get", path: idPath, tag, summary: `Get a ${noun[0]}`, scope: verbs.scopes.read, params, response: { schema: o.item } },
-    async (c, { params: p }) => withEtag(c, await verbs.get({ ctx: serviceContext(c), id: id(p) })),
+    async (c, { params: p }) => withEtag(c, await verbs.get({ ctx: verbContext(c), id: id(p) })),
   );
 
   const update = (body: AnySchema, method: "patch" | "put", summary: string) =>
@@ -80,7 +80,7 @@ export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: R
       app,
       { method, path: idPath, tag, summary, scope: verbs.scopes.write, description: o.writeDescription, params, body, response: { schema: o.item }, errors: [409, 412] },
       async (c, { params: p, body: b }) =>
-        withEtag(c, await verbs.update({ ctx: serviceContext(c), id: id(p), input: b as Record<string, unknown>, ifMatch: ifMatch(c) })),
+        withEtag(c, await verbs.update({ ctx: verbContext(c), id: id(p), input: b as Record<string, unknown>, ifMatch: ifMatch(c) })),
     );
   update(o.patch, "patch", `Change some fields of a ${noun[0]} (only the given fields; If-Match honoured)`);
   if (o.put) update(o.put, "put", `Replace a ${noun[0]}'s writable fields (If-Match honoured)`);
@@ -92,7 +92,7 @@ export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: R
       response: { status: 204, description: "Deleted" }, errors: [409, 412],
     },
     async (c, { params: p }) => {
-      await verbs.remove({ ctx: serviceContext(c), id: id(p), ifMatch: ifMatch(c) });
+      await verbs.remove({ ctx: verbContext(c), id: id(p), ifMatch: ifMatch(c) });
       return c.body(null, 204);
     },
   );

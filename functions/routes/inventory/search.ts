@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { search, SEARCH_TYPES, type SearchType } from "../../../shared/services/search/search.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -25,6 +25,6 @@ export function searchRoutes(app: Hono<AppEnv>): void {
         }),
       },
     },
-    async (c, { query }) => c.json(await search({ ctx: serviceContext(c), q: query.q, types: query.types as SearchType[] | undefined, limit: query.limit as number })),
+    async (c, { query }) => c.json(await search({ ctx: verbContext(c), q: query.q, types: query.types as SearchType[] | undefined, limit: query.limit as number })),
   );
 }

@@ -15,7 +15,7 @@ import { serviceDef } from "../../../shared/services/inventory/services/def.ts";
 import { addDependency, listDependencies, removeDependency } from "../../../shared/services/inventory/services/dependencies.ts";
 import { serviceDiscovery } from "../../../shared/services/inventory/services/discovery.ts";
 import { externalDependencies, miscLinks, storageLinks } from "../../../shared/services/inventory/services/links.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
@@ -34,7 +34,7 @@ function linkRoutes(app: Hono<AppEnv>, o: { segment: string; key: string; noun: 
   route(
     app,
     { method: "get", path, tag: "services", scope: "read:services", params: serviceParam, summary: `This service's ${o.noun} links`, response: { schema: v.array(o.item) } },
-    async (c, { params: p }) => c.json(await o.verbs.list({ ctx: serviceContext(c), serviceId: p.service_id! })),
+    async (c, { params: p }) => c.json(await o.verbs.list({ ctx: verbContext(c), serviceId: p.service_id! })),
   );
   route(
     app,
@@ -42,7 +42,7 @@ function linkRoutes(app: Hono<AppEnv>, o: { segment: string; key: string; noun: 
       method: "post", path, tag: "services", scope: "write:services", params: serviceParam, body: o.body, summary: `Link a ${o.noun} to this service`,
       description: "A missing target is a 422 naming the field; an existing link is a 409.", response: { status: 201, schema: o.item }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await o.verbs.add({ ctx: serviceContext(c), serviceId: p.service_id!, input: body as Record<string, unknown> }), 201),
+    async (c, { params: p, body }) => c.json(await o.verbs.add({ ctx: verbContext(c), serviceId: p.service_id!, input: body as Record<string, unknown> }), 201),
   );
   route(
     app,
@@ -51,7 +51,7 @@ function linkRoutes(app: Hono<AppEnv>, o: { segment: string; key: string; noun: 
       response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await o.verbs.remove({ ctx: serviceContext(c), serviceId: p.service_id!, key: (p as Record<string, number>)[o.key]! });
+      await o.verbs.remove({ ctx: verbContext(c), serviceId: p.service_id!, key: (p as Record<string, number>)[o.key]! });
       return c.body(null, 204);
     },
   );
@@ -67,7 +67,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
       description: "exclude_service_id leaves that service (and IPAM records assigned to it) out, for checking a service's own address while editing it.",
       response: { schema: CheckIpResult },
     },
-    async (c, { body }) => c.json(await checkIp({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await checkIp({ ctx: verbContext(c), input: body })),
   );
 
   resourceRoutes(app, {
@@ -89,7 +89,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
       method: "get", path: `${BASE}/:service_id/dependencies`, tag: "services", scope: "read:services", params: serviceParam, query: DependencyQuery,
       summary: "Services this one depends on (direction=dependents: the services that depend on it)", response: { schema: v.array(RelatedService) },
     },
-    async (c, { params: p, query }) => c.json(await listDependencies({ ctx: serviceContext(c), serviceId: p.service_id!, direction: query.direction })),
+    async (c, { params: p, query }) => c.json(await listDependencies({ ctx: verbContext(c), serviceId: p.service_id!, direction: query.direction })),
   );
   route(
     app,
@@ -99,7 +99,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
       description: "A self-dependency is a 422; a duplicate is a 409; an edge that would close a cycle is a 409 whose detail names the cycle (\"a -> b -> a\") and whose `cycle` lists the ids.",
       response: { status: 201, schema: Dependency }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await addDependency({ ctx: serviceContext(c), serviceId: p.service_id!, dependsOnId: body.depends_on_id }), 201),
+    async (c, { params: p, body }) => c.json(await addDependency({ ctx: verbContext(c), serviceId: p.service_id!, dependsOnId: body.depends_on_id }), 201),
   );
   route(
     app,
@@ -108,7 +108,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
       summary: "Remove a dependency edge", response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await removeDependency({ ctx: serviceContext(c), serviceId: p.service_id!, dependsOnId: p.depends_on_id! });
+      await removeDependency({ ctx: verbContext(c), serviceId: p.service_id!, dependsOnId: p.depends_on_id! });
       return c.body(null, 204);
     },
   );
@@ -120,7 +120,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
       summary: "What is known about where this service runs (host, addresses, IPAM); discovery findings once discovery runs",
       response: { schema: ServiceDiscovery },
     },
-    async (c, { params: p }) => c.json(await serviceDiscovery({ ctx: serviceContext(c), serviceId: p.service_id! })),
+    async (c, { params: p }) => c.json(await serviceDiscovery({ ctx: verbContext(c), serviceId: p.service_id! })),
   );
 
   linkRoutes(app, { segment: "storage", key: "storage_id", noun: "storage item", verbs: storageLinks, body: StorageLinkCreate, item: StorageLink });

@@ -7,7 +7,7 @@ import { AUDIT_SCOPE } from "../../../shared/services/audit/entry.ts";
 import { listAuditActions } from "../../../shared/services/audit/list-actions.ts";
 import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { AuditPageSchema, LogQuery } from "./schemas.ts";
@@ -25,7 +25,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
       description: "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
       query: LogQuery, response: { schema: AuditPageSchema },
     },
-    async (c, { query }) => c.json(await listAuditEntries({ ctx: serviceContext(c), input: query })),
+    async (c, { query }) => c.json(await listAuditEntries({ ctx: verbContext(c), input: query })),
   );
 
   route(
@@ -35,7 +35,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
       summary: "Every action name in the audit log with its number of entries",
       response: { schema: v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() }) },
     },
-    async (c) => c.json(await listAuditActions({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listAuditActions({ ctx: verbContext(c) })),
   );
 
   logStreamRoute(app);

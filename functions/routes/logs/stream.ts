@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { AUDIT_SCOPE, type AuditEntry } from "../../../shared/services/audit/entry.ts";
 import { auditFeed } from "../../../shared/services/audit/feed.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { AuditEntrySchema, StreamQuery } from "./schemas.ts";
@@ -31,7 +31,7 @@ export function logStreamRoute(app: Hono<AppEnv>): void {
     },
     async (c, { query }) => {
       const deps = c.get("deps");
-      const base = serviceContext(c);
+      const base = verbContext(c);
       // The stream outlives the request's database lease (released when this handler returns), so
       // every poll takes its own: on the edge a lease is one client, on Node the shared pool.
       const feed = async (after_id: number | null, limit: number) => {

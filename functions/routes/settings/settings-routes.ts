@@ -9,7 +9,7 @@ import { resetSettings } from "../../../shared/services/settings/reset.ts";
 import { SettingsPatchSchema } from "../../../shared/services/settings/rules.ts";
 import { updateSettings } from "../../../shared/services/settings/update.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
@@ -30,7 +30,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       summary: "Every application setting with its value (defaults for those never set)",
       response: { schema: SettingsSchema },
     },
-    async (c) => c.json(await getSettings({ ctx: serviceContext(c) })),
+    async (c) => c.json(await getSettings({ ctx: verbContext(c) })),
   );
 
   route(
@@ -41,7 +41,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: "Merges like a PATCH. Unknown keys answer 422 naming each; telemetry_warm_days must stay above telemetry_hot_days.",
       body: SettingsPatchSchema, response: { schema: SettingsSchema },
     },
-    async (c, { body }) => c.json(await updateSettings({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await updateSettings({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -62,7 +62,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       summary: "OAuth/OIDC providers (client secrets are never shown: client_secret_set says whether one is stored)",
       response: { schema: OAuthSchema },
     },
-    async (c) => c.json(await getOAuthSettings({ ctx: serviceContext(c) })),
+    async (c) => c.json(await getOAuthSettings({ ctx: verbContext(c) })),
   );
 
   route(
@@ -73,6 +73,6 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id and issuer.",
       body: OAuthPatchSchema, response: { schema: OAuthSchema },
     },
-    async (c, { body }) => c.json(await updateOAuthSettings({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await updateOAuthSettings({ ctx: verbContext(c), input: body })),
   );
 }

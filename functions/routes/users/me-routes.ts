@@ -10,7 +10,7 @@ import { revokeMySession } from "../../../shared/services/me/revoke-my-session.t
 import { revokeMyOtherSessions } from "../../../shared/services/me/revoke-other-sessions.ts";
 import { updateMyProfile } from "../../../shared/services/me/update-profile.ts";
 import { getMe } from "../../../shared/services/users/get-me.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { Email, Password, PublicUser } from "../auth/schemas.ts";
@@ -41,7 +41,7 @@ export function meRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/users/me", tag: "users", summary: "Your own account", response: { schema: Me } },
-    async (c) => c.json(await getMe({ ctx: serviceContext(c) })),
+    async (c) => c.json(await getMe({ ctx: verbContext(c) })),
   );
 
   route(
@@ -52,7 +52,7 @@ export function meRoutes(app: Hono<AppEnv>): void {
       description: "Read-only fields of the user shape (id, role, scopes, ...) are ignored; any other unknown field is a 422 naming it.",
       body: ProfilePatch, response: { schema: PublicUser }, errors: [409],
     },
-    async (c, { body }) => c.json(await updateMyProfile({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await updateMyProfile({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -63,7 +63,7 @@ export function meRoutes(app: Hono<AppEnv>): void {
       body: v.object({ current_password: Password, new_password: Password }),
       response: { schema: v.object({ detail: v.string(), revoked_sessions: v.number() }) },
     },
-    async (c, { body }) => c.json(await changeMyPassword({ ctx: serviceContext(c), input: body })),
+    async (c, { body }) => c.json(await changeMyPassword({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -73,7 +73,7 @@ export function meRoutes(app: Hono<AppEnv>): void {
       summary: "Your live sessions (never their tokens); the one making this request is marked current",
       response: { schema: v.array(Session) },
     },
-    async (c) => c.json(await listMySessions({ ctx: serviceContext(c) })),
+    async (c) => c.json(await listMySessions({ ctx: verbContext(c) })),
   );
 
   route(
@@ -83,7 +83,7 @@ export function meRoutes(app: Hono<AppEnv>): void {
       summary: "Sign out everywhere else: revokes all your sessions but this one",
       response: { schema: v.object({ revoked: v.number() }) },
     },
-    async (c) => c.json(await revokeMyOtherSessions({ ctx: serviceContext(c) })),
+    async (c) => c.json(await revokeMyOtherSessions({ ctx: verbContext(c) })),
   );
 
   route(
@@ -92,6 +92,6 @@ export function meRoutes(app: Hono<AppEnv>): void {
       method: "delete", path: "/api/v1/users/me/sessions/:session_id", tag: "users",
       summary: "Revoke one of your sessions", params: SessionId, response: { schema: v.object({ detail: v.string() }) },
     },
-    async (c, { params }) => c.json(await revokeMySession({ ctx: serviceContext(c), input: { sessionId: params.session_id } })),
+    async (c, { params }) => c.json(await revokeMySession({ ctx: verbContext(c), input: { sessionId: params.session_id } })),
   );
 }

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { getUser } from "../../../shared/services/admin-users/get-user.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { serviceContext } from "../../context.ts";
+import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { AdminUser, DELETE_USER_DOC, patchUser, removeUser, UserPatch } from "../admin/users-routes.ts";
@@ -21,7 +21,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
       summary: "A user: administrators read anyone, everyone else only themselves",
       params: Params, response: { schema: v.union([AdminUser, PublicUser]) },
     },
-    async (c, { params }) => c.json(await getUser({ ctx: serviceContext(c), input: { userId: params.id! } })),
+    async (c, { params }) => c.json(await getUser({ ctx: verbContext(c), input: { userId: params.id! } })),
   );
 
   route(

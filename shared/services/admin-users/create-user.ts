@@ -3,7 +3,7 @@
 import { hashPassword, validatePasswordPolicy } from "../../auth/password.ts";
 import { users } from "../../db/schema/index.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { randomPassword } from "./random-password.ts";
 import { assertRoleExists } from "./roles.ts";
@@ -18,7 +18,7 @@ export interface CreateUserInput {
   must_change_password?: boolean | undefined;
 }
 
-export async function createUser({ ctx, input }: { ctx: ServiceContext; input: CreateUserInput }): Promise<AdminUser> {
+export async function createUser({ ctx, input }: { ctx: VerbContext; input: CreateUserInput }): Promise<AdminUser> {
   requireScope(ctx, "admin:*");
   if (input.password !== undefined) passwordProblems(validatePasswordPolicy(input.password, input.email));
   // Cheap refusals before the slow hash; the unique index settles a race.

@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { removeAvatar } from "../me/avatar-store.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { assertAnotherAdminRemains } from "./last-admin.ts";
@@ -13,7 +13,7 @@ import { lockUser } from "./user-rows.ts";
 
 export const DELETE_USER_ACTION = "delete-user";
 
-export async function deleteUser({ ctx, input }: { ctx: ServiceContext; input: { userId: number } }): Promise<{ detail: string; id: number }> {
+export async function deleteUser({ ctx, input }: { ctx: VerbContext; input: { userId: number } }): Promise<{ detail: string; id: number }> {
   requireScope(ctx, "admin:*");
   if (ctx.actor?.userId === input.userId)
     throw new ApiError(409, "CONFLICT", "You cannot delete your own account here; ask another administrator.");

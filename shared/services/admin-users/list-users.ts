@@ -2,7 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
 import { requireScope } from "../verb.ts";
 import { type AdminUser, adminUsersOf, type UserRow } from "./user-rows.ts";
@@ -28,7 +28,7 @@ const SPEC: ListSpec = {
   search: [users.email, users.display_name],
 };
 
-export async function listUsers({ ctx, input }: { ctx: ServiceContext; input: ListUsersInput }): Promise<ListPage<AdminUser>> {
+export async function listUsers({ ctx, input }: { ctx: VerbContext; input: ListUsersInput }): Promise<ListPage<AdminUser>> {
   requireScope(ctx, "admin:*");
   return listPage<UserRow, AdminUser>(ctx.db, SPEC, input, [
     input.role !== undefined ? eq(users.role, input.role) : undefined,

@@ -7,7 +7,7 @@ import { roleScopes } from "../../identity/role-scopes.ts";
 import { readSetting } from "../../settings/read.ts";
 import { type IssuedSession, issueSession } from "../auth/issue-session.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly, requireScope, runInTransaction } from "../verb.ts";
 import { lockUser } from "./user-rows.ts";
 
@@ -28,7 +28,7 @@ export async function masquerade({
   signingKey,
   userAgent,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: { userId: number; minutes?: number | undefined };
   signingKey: Uint8Array;
   userAgent?: string | null;

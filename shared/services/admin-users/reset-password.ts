@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { hashPassword, validatePasswordPolicy } from "../../auth/password.ts";
 import { users } from "../../db/schema/index.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { endAllSessions } from "./end-sessions.ts";
 import { randomPassword } from "./random-password.ts";
@@ -18,7 +18,7 @@ export interface ResetPasswordResult {
   sessions_revoked: number;
 }
 
-export async function resetPassword({ ctx, input }: { ctx: ServiceContext; input: { userId: number; new_password?: string | undefined } }): Promise<ResetPasswordResult> {
+export async function resetPassword({ ctx, input }: { ctx: VerbContext; input: { userId: number; new_password?: string | undefined } }): Promise<ResetPasswordResult> {
   requireScope(ctx, "admin:*");
   const target = await findUser(ctx.db, input.userId);
   if (input.new_password !== undefined) passwordProblems(validatePasswordPolicy(input.new_password, target.email), "new_password");

@@ -4,11 +4,11 @@
 import { sql } from "drizzle-orm";
 import { AUDIT_CHAIN_LOCK } from "../../audit/chain.ts";
 import { queryRows } from "../../db/database.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { AUDIT_SCOPE } from "./entry.ts";
 
-export async function deleteLogs({ ctx, input }: { ctx: ServiceContext; input: { reason: string | null } }) {
+export async function deleteLogs({ ctx, input }: { ctx: VerbContext; input: { reason: string | null } }) {
   requireScope(ctx, AUDIT_SCOPE);
   return runInTransaction(ctx, { auditGenesis: true }, async (s) => {
     await s.tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);

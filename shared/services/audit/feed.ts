@@ -2,12 +2,12 @@
 // sent. Ids only grow (a bigserial taken under the chain lock), so "after id N" never misses a commit.
 import { asc, desc, gt } from "drizzle-orm";
 import { auditLog } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { AUDIT_SCOPE, type AuditEntry, toAuditEntry } from "./entry.ts";
 
 /** Entries in id order: the newest `limit` when `after_id` is null, else up to `limit` after it. */
-export async function auditFeed({ ctx, input }: { ctx: ServiceContext; input: { after_id: number | null; limit: number } }): Promise<AuditEntry[]> {
+export async function auditFeed({ ctx, input }: { ctx: VerbContext; input: { after_id: number | null; limit: number } }): Promise<AuditEntry[]> {
   requireScope(ctx, AUDIT_SCOPE);
   if (input.after_id === null) {
     const newest = await ctx.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(input.limit);

@@ -3,7 +3,7 @@
 import { gte, lte, type SQL, sql } from "drizzle-orm";
 import { auditLog } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { eqFilter } from "../inventory/filters.ts";
 import { escapeLike, type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
 import { requireScope } from "../verb.ts";
@@ -40,7 +40,7 @@ function searchEntries(q: string | undefined): SQL | undefined {
   return sql`(${sql.join([...columns.map((c) => sql`${c} ilike ${p}`), sql`${auditLog.diff}::text ilike ${p}`], sql` or `)})`;
 }
 
-export async function listAuditEntries({ ctx, input }: { ctx: ServiceContext; input: AuditListInput }): Promise<ListPage<AuditEntry>> {
+export async function listAuditEntries({ ctx, input }: { ctx: VerbContext; input: AuditListInput }): Promise<ListPage<AuditEntry>> {
   requireScope(ctx, AUDIT_SCOPE);
   const { q, ...params } = input;
   return listPage<typeof auditLog.$inferSelect, AuditEntry>(ctx.db, SPEC, params, [

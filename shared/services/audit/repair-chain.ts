@@ -5,7 +5,7 @@ import { asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { AUDIT_CHAIN_LOCK, auditHash, type ChainVerification, verifyAuditChain } from "../../audit/chain.ts";
 import type { Db } from "../../db/database.ts";
 import { auditLog } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { AUDIT_SCOPE } from "./entry.ts";
 
@@ -43,7 +43,7 @@ async function relinkFrom(tx: Db, fromId: number) {
   return { count, first, last };
 }
 
-export async function repairAuditChain({ ctx, input }: { ctx: ServiceContext; input: { reason: string } }): Promise<RepairResult> {
+export async function repairAuditChain({ ctx, input }: { ctx: VerbContext; input: { reason: string } }): Promise<RepairResult> {
   requireScope(ctx, AUDIT_SCOPE);
   const repaired = await runInTransaction(ctx, {}, async (s) => {
     await s.tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import type { ListPage } from "../inventory/list.ts";
 import { requireScope } from "../verb.ts";
 import { AUDIT_SCOPE, type AuditEntry } from "./entry.ts";
@@ -13,7 +13,7 @@ export async function listUserActions({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: { user_id: number; page: Pick<AuditListInput, "limit" | "offset" | "direction"> };
 }): Promise<ListPage<AuditEntry>> {
   requireScope(ctx, AUDIT_SCOPE);

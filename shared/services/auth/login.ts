@@ -8,7 +8,7 @@ import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
 import { readSetting } from "../../settings/read.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { type IssuedSession, issueSession } from "./issue-session.ts";
 import { type PublicUser, publicUser } from "./public-user.ts";
@@ -23,7 +23,7 @@ const INVALID = "Invalid email or password.";
 // A real hash to verify against when the e-mail is unknown, so both failures take the same time.
 let decoy: Promise<string> | undefined;
 
-export async function findUserByEmail(ctx: Pick<ServiceContext, "db">, email: string) {
+export async function findUserByEmail(ctx: Pick<VerbContext, "db">, email: string) {
   const [user] = await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   return user;
 }
@@ -34,7 +34,7 @@ export async function login({
   signingKey,
   userAgent,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: { email: string; password: string };
   signingKey: Uint8Array;
   userAgent?: string | null;

@@ -1,9 +1,9 @@
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { revokeSession } from "./sessions.ts";
 
 /** Ends the caller's session, if the caller is signed in with one; a no-op otherwise. */
-export async function logout({ ctx }: { ctx: ServiceContext }): Promise<void> {
+export async function logout({ ctx }: { ctx: VerbContext }): Promise<void> {
   const actor = ctx.actor;
   if (actor?.kind !== "session" || !actor.sessionId || actor.userId == null) return;
   await runInTransaction(ctx, {}, async (s) => {

@@ -9,7 +9,7 @@ import { forgetSetupToken, setupTokenMatches } from "../../identity/setup-token.
 import { issueSession } from "../auth/issue-session.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
 import { publicUser } from "../auth/public-user.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly, runInTransaction } from "../verb.ts";
 import { bootstrapStatus } from "./status.ts";
 
@@ -29,7 +29,7 @@ export async function initializeFirstAdmin({
   configuredSetupToken,
   userAgent,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: InitializeInput;
   signingKey: Uint8Array;
   configuredSetupToken: string | undefined;

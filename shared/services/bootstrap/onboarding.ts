@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { readSetting } from "../../settings/read.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { applySettingChanges, settingsTransaction } from "../settings/apply.ts";
 import { requireScope } from "../verb.ts";
 
@@ -14,7 +14,7 @@ export interface OnboardingStep {
   done: boolean;
 }
 
-export async function getOnboarding({ ctx }: { ctx: ServiceContext }) {
+export async function getOnboarding({ ctx }: { ctx: VerbContext }) {
   requireScope(ctx, "read:settings");
   const [counts] = await queryRows<Record<string, number>>(
     ctx.db,
@@ -41,13 +41,13 @@ export async function getOnboarding({ ctx }: { ctx: ServiceContext }) {
   return { steps, completed: steps.filter((s) => s.done).length, total: steps.length, dismissed, public_url: publicUrl || null };
 }
 
-export async function setOnboardingDismissed({ ctx, dismissed }: { ctx: ServiceContext; dismissed: boolean }) {
+export async function setOnboardingDismissed({ ctx, dismissed }: { ctx: VerbContext; dismissed: boolean }) {
   requireScope(ctx, "admin:*");
   await settingsTransaction(ctx, (s) => applySettingChanges(s, { onboarding_dismissed: dismissed }, "onboarding.update"));
   return getOnboarding({ ctx });
 }
 
-export async function setDomain({ ctx, publicUrl }: { ctx: ServiceContext; publicUrl: string }) {
+export async function setDomain({ ctx, publicUrl }: { ctx: VerbContext; publicUrl: string }) {
   requireScope(ctx, "admin:*");
   const normalized = publicUrl.replace(/\/+$/, "");
   await settingsTransaction(ctx, (s) => applySettingChanges(s, { public_url: normalized }, "bootstrap.domain"));

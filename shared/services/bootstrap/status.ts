@@ -1,6 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 
 export interface BootstrapStatus {
   bootstrapped: boolean;
@@ -8,7 +8,7 @@ export interface BootstrapStatus {
 }
 
 /** First run is over once an active administrator exists (spec 5.4). */
-export async function bootstrapStatus({ ctx }: { ctx: Pick<ServiceContext, "db"> }): Promise<BootstrapStatus> {
+export async function bootstrapStatus({ ctx }: { ctx: Pick<VerbContext, "db"> }): Promise<BootstrapStatus> {
   const [row] = await ctx.db
     .select({ n: count() })
     .from(users)

@@ -2,7 +2,7 @@
 // statically so the edge bundle carries it too. Read-only: any signed-in user with read:hardware.
 import data from "../../data/device-catalog.json" with { type: "json" };
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 
 export const DEVICE_TYPES = ["server", "switch", "router", "nas", "sbc", "mini-pc", "firewall", "ap"] as const;
@@ -27,12 +27,12 @@ export const VENDORS = (data as { vendors: CatalogVendor[] }).vendors;
 const vendorView = (v: CatalogVendor) => ({ key: v.key, name: v.name, website: v.website, device_count: v.devices.length });
 const deviceView = (v: CatalogVendor, d: CatalogDevice) => ({ ...d, vendor_key: v.key, vendor_name: v.name });
 
-export function listVendors({ ctx }: { ctx: ServiceContext }) {
+export function listVendors({ ctx }: { ctx: VerbContext }) {
   requireScope(ctx, "read:hardware");
   return VENDORS.map(vendorView).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export function vendorDevices({ ctx, vendorKey }: { ctx: ServiceContext; vendorKey: string }) {
+export function vendorDevices({ ctx, vendorKey }: { ctx: VerbContext; vendorKey: string }) {
   requireScope(ctx, "read:hardware");
   const vendor = VENDORS.find((v) => v.key === vendorKey.toLowerCase());
   if (!vendor) throw ApiError.notFound("Vendor", vendorKey);
@@ -40,7 +40,7 @@ export function vendorDevices({ ctx, vendorKey }: { ctx: ServiceContext; vendorK
 }
 
 /** Case-insensitive substring search over vendor keys and names, and device keys, names, types and CPUs. */
-export function searchCatalog({ ctx, q }: { ctx: ServiceContext; q: string }) {
+export function searchCatalog({ ctx, q }: { ctx: VerbContext; q: string }) {
   requireScope(ctx, "read:hardware");
   const needle = q.trim().toLowerCase();
   const hit = (...texts: (string | null)[]) => texts.some((t) => t !== null && t.toLowerCase().includes(needle));

@@ -2,7 +2,7 @@
 // the request names the action in x-svc-confirmation, carries an idempotency key, and, where the action
 // needs one, asserts a verified backup. Anything else is 428 CONFIRMATION_REQUIRED, audited as denied.
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly } from "../verb.ts";
 
 export const CONFIRMATION_HEADER = "x-svc-confirmation";
@@ -45,7 +45,7 @@ export function confirmationProblems(spec: ConfirmationSpec, header: HeaderReade
  * Checks the headers and answers the idempotency key. A refusal is audited (committed although the
  * request fails) and thrown as 428 with the header names the action requires.
  */
-export async function requireConfirmation(ctx: ServiceContext, spec: ConfirmationSpec, header: HeaderReader): Promise<string> {
+export async function requireConfirmation(ctx: VerbContext, spec: ConfirmationSpec, header: HeaderReader): Promise<string> {
   const problems = confirmationProblems(spec, header);
   const invalid = Object.keys(problems);
   if (invalid.length === 0) return header(IDEMPOTENCY_HEADER)!.trim();

@@ -3,7 +3,7 @@
 // transaction. The action's verb gets a context whose database is that transaction, so its own
 // transaction nests (a savepoint) and everything commits or vanishes together.
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly, runInTransaction } from "../verb.ts";
 import { type ConfirmationSpec, type HeaderReader, requireConfirmation } from "./confirm.ts";
 import { claimKey, type Outcome, storeOutcome } from "./idempotency.ts";
@@ -15,10 +15,10 @@ export interface ConfirmedResult {
 }
 
 export async function runConfirmed(
-  ctx: ServiceContext,
+  ctx: VerbContext,
   spec: ConfirmationSpec,
   header: HeaderReader,
-  act: (ctx: ServiceContext) => Promise<Outcome>,
+  act: (ctx: VerbContext) => Promise<Outcome>,
 ): Promise<ConfirmedResult> {
   const key = await requireConfirmation(ctx, spec, header);
   const entity = { category: "security", entity_type: "confirmation", entity_id: spec.action } as const;

@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { docEntities, docs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { presentDoc } from "./def.ts";
 import { type EntityRef, entityNames, LABELS, type EntityType, refKey, requireEntity } from "./entity-refs.ts";
@@ -25,7 +25,7 @@ const matches = (a: Attachment) =>
 
 const describe = (a: Attachment) => `${LABELS[a.entity_type as EntityType]} ${a.entity_id}`;
 
-export async function attachDoc({ ctx, input }: { ctx: ServiceContext; input: Attachment }) {
+export async function attachDoc({ ctx, input }: { ctx: VerbContext; input: Attachment }) {
   requireScope(ctx, "write:docs");
   return runInTransaction(ctx, {}, async (s) => {
     await requireDoc(s.tx, input.doc_id, ["body", "doc_id"]);
@@ -38,7 +38,7 @@ export async function attachDoc({ ctx, input }: { ctx: ServiceContext; input: At
   });
 }
 
-export async function detachDoc({ ctx, input }: { ctx: ServiceContext; input: Attachment }): Promise<void> {
+export async function detachDoc({ ctx, input }: { ctx: VerbContext; input: Attachment }): Promise<void> {
   requireScope(ctx, "write:docs");
   await runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.delete(docEntities).where(matches(input)).returning();
@@ -49,7 +49,7 @@ export async function detachDoc({ ctx, input }: { ctx: ServiceContext; input: At
 }
 
 /** The documents attached to one object (the object need not exist any more). */
-export async function docsByEntity({ ctx, ref }: { ctx: ServiceContext; ref: EntityRef }) {
+export async function docsByEntity({ ctx, ref }: { ctx: VerbContext; ref: EntityRef }) {
   requireScope(ctx, "read:docs");
   const rows = await ctx.db
     .select({ doc: docs })
@@ -61,7 +61,7 @@ export async function docsByEntity({ ctx, ref }: { ctx: ServiceContext; ref: Ent
 }
 
 /** What one document is attached to, with names (null where the object has since been deleted). */
-export async function entitiesOfDoc({ ctx, docId }: { ctx: ServiceContext; docId: number }) {
+export async function entitiesOfDoc({ ctx, docId }: { ctx: VerbContext; docId: number }) {
   requireScope(ctx, "read:docs");
   await requireDoc(ctx.db, docId);
   const rows = await ctx.db

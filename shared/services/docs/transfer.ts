@@ -5,7 +5,7 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { docEntities, docs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { iso } from "../inventory/present.ts";
 import { requireScope, runInTransaction, type VerbScope } from "../verb.ts";
 import { type EntityRef, entityNames, refKey } from "./entity-refs.ts";
@@ -22,7 +22,7 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   return out;
 }
 
-export async function exportDocs({ ctx }: { ctx: ServiceContext }) {
+export async function exportDocs({ ctx }: { ctx: VerbContext }) {
   requireScope(ctx, "read:docs");
   const [rows, links] = await Promise.all([
     ctx.db.select().from(docs).orderBy(asc(docs.id)),
@@ -63,7 +63,7 @@ async function existingByTitle(s: VerbScope, titles: string[]): Promise<Map<stri
   return new Map(rows.map((r) => [r.title, r.id]));
 }
 
-export async function importDocs({ ctx, input }: { ctx: ServiceContext; input: { docs: ImportDoc[] } }) {
+export async function importDocs({ ctx, input }: { ctx: VerbContext; input: { docs: ImportDoc[] } }) {
   requireScope(ctx, "write:docs");
   refuseRepeats(input.docs, (d) => d.title, (i) => ["docs", i, "title"], "titles identify documents on import");
   return runInTransaction(ctx, {}, async (s) => {

@@ -4,14 +4,14 @@
 import { eq } from "drizzle-orm";
 import { docs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { sniffImageType } from "../me/image-type.ts";
 import { checkSize, freshName, storeUpload } from "../uploads/store-upload.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 
 export const DOC_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
-export async function uploadDocImage({ ctx, docId, bytes }: { ctx: ServiceContext; docId: number; bytes: Uint8Array }) {
+export async function uploadDocImage({ ctx, docId, bytes }: { ctx: VerbContext; docId: number; bytes: Uint8Array }) {
   requireScope(ctx, "write:docs");
   return runInTransaction(ctx, {}, async (s) => {
     const [doc] = await s.tx.select({ id: docs.id }).from(docs).where(eq(docs.id, docId));

@@ -9,7 +9,7 @@ import {
 } from "../../db/schema/index.ts";
 import { type EdgeKind, parseEdgeId } from "../../domain/graph-ids.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 
 interface EdgeRow {
@@ -44,7 +44,7 @@ function resolve(edgeIdText: string) {
   return { ...parsed, row: ROWS[parsed.kind] };
 }
 
-export async function deleteEdge({ ctx, edgeId }: { ctx: ServiceContext; edgeId: string }): Promise<void> {
+export async function deleteEdge({ ctx, edgeId }: { ctx: VerbContext; edgeId: string }): Promise<void> {
   requireScope(ctx, "write:graph");
   const { a, b, row, kind } = resolve(edgeId);
   await runInTransaction(ctx, {}, async (s) => {
@@ -59,7 +59,7 @@ export async function deleteEdge({ ctx, edgeId }: { ctx: ServiceContext; edgeId:
   });
 }
 
-export async function patchEdge({ ctx, edgeId, input }: { ctx: ServiceContext; edgeId: string; input: Record<string, unknown> }) {
+export async function patchEdge({ ctx, edgeId, input }: { ctx: VerbContext; edgeId: string; input: Record<string, unknown> }) {
   requireScope(ctx, "write:graph");
   const { a, b, row } = resolve(edgeId);
   const bad = Object.keys(input).filter((k) => !row.editable.includes(k));

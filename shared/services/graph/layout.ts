@@ -3,12 +3,12 @@ import { eq, sql } from "drizzle-orm";
 import { graphLayouts } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { NODE_ID } from "../../domain/graph-ids.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 
 export type Positions = Record<string, { x: number; y: number }>;
 
-export async function getLayout({ ctx, name }: { ctx: ServiceContext; name: string }) {
+export async function getLayout({ ctx, name }: { ctx: VerbContext; name: string }) {
   requireScope(ctx, "read:layout");
   const [row] = await ctx.db.select().from(graphLayouts).where(eq(graphLayouts.name, name));
   return { name, positions: row?.positions ?? {}, updated_at: row?.updated_at.toISOString() ?? null };
@@ -21,7 +21,7 @@ function checkIds(positions: Positions): void {
 }
 
 /** Saves positions: `replace` swaps the whole layout, otherwise the given nodes are merged in. */
-export async function saveLayout({ ctx, name, positions, replace }: { ctx: ServiceContext; name: string; positions: Positions; replace: boolean }) {
+export async function saveLayout({ ctx, name, positions, replace }: { ctx: VerbContext; name: string; positions: Positions; replace: boolean }) {
   requireScope(ctx, "write:layout");
   checkIds(positions);
   return runInTransaction(ctx, {}, async (s) => {

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { EDGE_KINDS, type EdgeKind, edgeId, NODE_TYPES, nodeId, type NodeType } from "../../domain/graph-ids.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { edgesSql, nodesSql } from "./sources.ts";
 import { requireScope } from "../verb.ts";
 
@@ -28,7 +28,7 @@ export interface TopologyOptions {
   layout?: string | undefined;
 }
 
-export async function graphTopology({ ctx, options = {} }: { ctx: ServiceContext; options?: TopologyOptions }) {
+export async function graphTopology({ ctx, options = {} }: { ctx: VerbContext; options?: TopologyOptions }) {
   requireScope(ctx, "read:graph");
   const types = options.types && options.types.length > 0 ? options.types : NODE_TYPES;
   const [nodeRows, edgeRows, layoutRows] = await Promise.all([

@@ -3,20 +3,20 @@ import { asc, desc, sql } from "drizzle-orm";
 import { capacityForecasts, resourceRecommendations } from "../../db/schema/index.ts";
 import type { AssetType } from "../../domain/blast-radius.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { computeBlastRadius } from "./blast-radius.ts";
 
-function signedIn(ctx: ServiceContext): void {
+function signedIn(ctx: VerbContext): void {
   if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
 }
 
-export async function getBlastRadius({ ctx, type, id }: { ctx: ServiceContext; type: AssetType; id: number }) {
+export async function getBlastRadius({ ctx, type, id }: { ctx: VerbContext; type: AssetType; id: number }) {
   signedIn(ctx);
   return computeBlastRadius(ctx.db, type, id);
 }
 
 /** Ordered by projected_full_at ascending, nulls last (spec 4.1). */
-export async function listCapacityForecasts({ ctx }: { ctx: ServiceContext }) {
+export async function listCapacityForecasts({ ctx }: { ctx: VerbContext }) {
   signedIn(ctx);
   const rows = await ctx.db
     .select()
@@ -26,7 +26,7 @@ export async function listCapacityForecasts({ ctx }: { ctx: ServiceContext }) {
 }
 
 /** Most recent first (spec 4.1). */
-export async function listRecommendations({ ctx }: { ctx: ServiceContext }) {
+export async function listRecommendations({ ctx }: { ctx: VerbContext }) {
   signedIn(ctx);
   const rows = await ctx.db.select().from(resourceRecommendations).orderBy(desc(resourceRecommendations.evaluated_at), asc(resourceRecommendations.id));
   return rows.map((r) => ({ ...r, evaluated_at: r.evaluated_at.toISOString() }));

@@ -8,7 +8,7 @@ import type { Db } from "../../db/database.ts";
 import { tags } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { type EventChannel, requireScope, runInTransaction, type VerbScope } from "../verb.ts";
 import { forgetReferences } from "./forget-references.ts";
 import { type ListPage, listPage, type ListSpec } from "./list.ts";
@@ -102,17 +102,17 @@ export function resourceVerbs<Api>(def: ResourceDef<Api>) {
 
   return {
     scopes,
-    async get({ ctx, id }: { ctx: ServiceContext; id: number }): Promise<Versioned<Api>> {
+    async get({ ctx, id }: { ctx: VerbContext; id: number }): Promise<Versioned<Api>> {
       requireScope(ctx, scopes.read);
       return one(ctx.db, await loadRow(ctx.db, generic, id));
     },
 
-    async list({ ctx, params, where = [] }: { ctx: ServiceContext; params: ListParams; where?: (SQL | undefined)[] }): Promise<ListPage<Api>> {
+    async list({ ctx, params, where = [] }: { ctx: VerbContext; params: ListParams; where?: (SQL | undefined)[] }): Promise<ListPage<Api>> {
       requireScope(ctx, scopes.read);
       return listPage<Row, Api>(ctx.db, { ...def.list, table: def.table, id: def.columns.id }, params, where, (rows) => def.present(ctx.db, rows));
     },
 
-    async create({ ctx, input }: { ctx: ServiceContext; input: Record<string, unknown> }): Promise<Versioned<Api>> {
+    async create({ ctx, input }: { ctx: VerbContext; input: Record<string, unknown> }): Promise<Versioned<Api>> {
       requireScope(ctx, scopes.write);
       return runInTransaction(ctx, {}, async (s) => {
         const values = def.toValues ? await def.toValues(s, input, undefined) : input;
@@ -124,7 +124,7 @@ export function resourceVerbs<Api>(def: ResourceDef<Api>) {
       });
     },
 
-    async update({ ctx, id, input, ifMatch }: { ctx: ServiceContext; id: number; input: Record<string, unknown>; ifMatch?: number | undefined }): Promise<Versioned<Api>> {
+    async update({ ctx, id, input, ifMatch }: { ctx: VerbContext; id: number; input: Record<string, unknown>; ifMatch?: number | undefined }): Promise<Versioned<Api>> {
       requireScope(ctx, scopes.write);
       return runInTransaction(ctx, {}, async (s) => {
         const before = await loadRow(s.tx, generic, id, true);
@@ -143,7 +143,7 @@ export function resourceVerbs<Api>(def: ResourceDef<Api>) {
       });
     },
 
-    async remove({ ctx, id, ifMatch }: { ctx: ServiceContext; id: number; ifMatch?: number | undefined }): Promise<void> {
+    async remove({ ctx, id, ifMatch }: { ctx: VerbContext; id: number; ifMatch?: number | undefined }): Promise<void> {
       requireScope(ctx, scopes.delete);
       await runInTransaction(ctx, {}, async (s) => {
         const row = await loadRow(s.tx, generic, id, true);

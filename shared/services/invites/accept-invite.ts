@@ -9,7 +9,7 @@ import { ApiError } from "../../errors.ts";
 import { assertEmailFree, rethrowEmailTaken } from "../admin-users/user-rows.ts";
 import { completeLogin, type LoginOutcome } from "../auth/login.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly, runInTransaction } from "../verb.ts";
 import { type InviteRow, inviteStatus, lockInvite } from "./invite-rows.ts";
 
@@ -28,7 +28,7 @@ function invalid(): ApiError {
 }
 
 /** The invite this token opens, or why it opens none. */
-async function openInvite(ctx: ServiceContext, token: string): Promise<{ invite: InviteRow } | { reason: string; inviteId: number | null }> {
+async function openInvite(ctx: VerbContext, token: string): Promise<{ invite: InviteRow } | { reason: string; inviteId: number | null }> {
   const parsed = parseApiToken(token, INVITE_TOKEN_WORD);
   const [row] = parsed ? await ctx.db.select().from(invites).where(eq(invites.prefix, parsed.prefix)) : [];
   const matches = verifyApiToken(token, row?.token_hash ?? (decoy ??= hashApiToken(`${INVITE_TOKEN_WORD}_decoy`)));
@@ -43,7 +43,7 @@ export async function acceptInvite({
   signingKey,
   userAgent,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: AcceptInviteInput;
   signingKey: Uint8Array;
   userAgent?: string | null;

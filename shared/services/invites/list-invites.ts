@@ -2,7 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import { invites } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
 import { requireScope } from "../verb.ts";
 import { type InviteRow, type InviteStatus, inviteStatusIs, type PublicInvite, publicInvite } from "./invite-rows.ts";
@@ -21,7 +21,7 @@ const SPEC: ListSpec = {
   search: [invites.email],
 };
 
-export async function listInvites({ ctx, input }: { ctx: ServiceContext; input: ListInvitesInput }): Promise<ListPage<PublicInvite>> {
+export async function listInvites({ ctx, input }: { ctx: VerbContext; input: ListInvitesInput }): Promise<ListPage<PublicInvite>> {
   requireScope(ctx, "admin:*");
   const now = ctx.clock.now();
   return listPage<InviteRow, PublicInvite>(ctx.db, SPEC, input, [

@@ -1,6 +1,6 @@
 // GET /admin/jobs: each scheduled job with its schedule, next run (from the injected clock) and last
 // run, plus the most recent runs of all jobs (or of one).
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { type JobRun, lastRuns, recentRuns } from "./job-runs.ts";
 import { JOBS } from "./registry.ts";
@@ -18,7 +18,7 @@ export interface JobView {
   last_run: JobRun | null;
 }
 
-export async function listJobs({ ctx, input }: { ctx: ServiceContext; input: { limit: number; job?: string | undefined } }): Promise<{ jobs: JobView[]; runs: JobRun[] }> {
+export async function listJobs({ ctx, input }: { ctx: VerbContext; input: { limit: number; job?: string | undefined } }): Promise<{ jobs: JobView[]; runs: JobRun[] }> {
   requireScope(ctx, JOBS_SCOPE);
   const now = ctx.clock.now();
   const last = await lastRuns(ctx.db, JOBS.map((j) => j.name));

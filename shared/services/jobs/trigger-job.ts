@@ -4,7 +4,7 @@
 // outcome.
 import { ApiError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly, requireScope } from "../verb.ts";
 import type { JobLock } from "./job-lock.ts";
 import type { JobRun } from "./job-runs.ts";
@@ -18,7 +18,7 @@ export interface TriggerJobInput {
   logger: Logger;
 }
 
-export async function triggerJob({ ctx, input }: { ctx: ServiceContext; input: TriggerJobInput }): Promise<JobRun> {
+export async function triggerJob({ ctx, input }: { ctx: VerbContext; input: TriggerJobInput }): Promise<JobRun> {
   requireScope(ctx, JOBS_SCOPE);
   const job = findJob(input.name);
   if (!job) throw ApiError.notFound("Job", input.name);

@@ -3,7 +3,7 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import { kbHostnames } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { iso } from "../inventory/present.ts";
 import type { ResourceDef } from "../inventory/resource.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
@@ -40,12 +40,12 @@ export function presentHostname(r: Row) {
   return { id: r.id, pattern: r.pattern, vendor: r.vendor, device_type: r.device_type, notes: r.notes, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! };
 }
 
-export async function importHostnames({ ctx, entries }: { ctx: ServiceContext; entries: Record<string, unknown>[] }) {
+export async function importHostnames({ ctx, entries }: { ctx: VerbContext; entries: Record<string, unknown>[] }) {
   requireScope(ctx, "write:kb");
   return runInTransaction(ctx, {}, (s) => bulkUpsert(s, { table: kbHostnames, key: kbHostnames.pattern, keyName: "pattern", action: "kb.hostname" }, entries));
 }
 
-export async function exportHostnames({ ctx }: { ctx: ServiceContext }) {
+export async function exportHostnames({ ctx }: { ctx: VerbContext }) {
   requireScope(ctx, "read:kb");
   const rows = await ctx.db.select().from(kbHostnames).orderBy(asc(kbHostnames.pattern));
   return {

@@ -4,7 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import { kbOui } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { listPage } from "../inventory/list.ts";
 import { iso } from "../inventory/present.ts";
 import { requireScope, runInTransaction, type VerbScope } from "../verb.ts";
@@ -20,7 +20,7 @@ export interface OuiInput {
 const present = (r: Row) => ({ prefix: r.prefix, vendor: r.vendor, notes: r.notes, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! });
 const LIST = { table: kbOui, id: kbOui.prefix, sortable: { prefix: kbOui.prefix, vendor: kbOui.vendor, created_at: kbOui.created_at, updated_at: kbOui.updated_at }, search: [kbOui.prefix, kbOui.vendor] };
 
-export async function listOui({ ctx, params }: { ctx: ServiceContext; params: ListParams }) {
+export async function listOui({ ctx, params }: { ctx: VerbContext; params: ListParams }) {
   requireScope(ctx, "read:kb");
   return listPage<Row, ReturnType<typeof present>>(ctx.db, LIST, params, [], (rows) => rows.map(present));
 }
@@ -34,7 +34,7 @@ async function lockOui(s: VerbScope, prefix: string): Promise<Row> {
 const audit = (s: VerbScope, action: string, prefix: string, diff: unknown) =>
   s.audit({ action: `kb.oui.${action}`, category: "inventory", entity_type: "kb_oui", entity_id: prefix, diff });
 
-export async function createOui({ ctx, input }: { ctx: ServiceContext; input: OuiInput }) {
+export async function createOui({ ctx, input }: { ctx: VerbContext; input: OuiInput }) {
   requireScope(ctx, "write:kb");
   return runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.insert(kbOui).values({ ...input, notes: input.notes ?? null }).onConflictDoNothing().returning();
@@ -44,7 +44,7 @@ export async function createOui({ ctx, input }: { ctx: ServiceContext; input: Ou
   });
 }
 
-export async function updateOui({ ctx, prefix, input }: { ctx: ServiceContext; prefix: string; input: Omit<OuiInput, "prefix"> }) {
+export async function updateOui({ ctx, prefix, input }: { ctx: VerbContext; prefix: string; input: Omit<OuiInput, "prefix"> }) {
   requireScope(ctx, "write:kb");
   return runInTransaction(ctx, {}, async (s) => {
     const before = await lockOui(s, prefix);
@@ -55,7 +55,7 @@ export async function updateOui({ ctx, prefix, input }: { ctx: ServiceContext; p
   });
 }
 
-export async function deleteOui({ ctx, prefix }: { ctx: ServiceContext; prefix: string }): Promise<void> {
+export async function deleteOui({ ctx, prefix }: { ctx: VerbContext; prefix: string }): Promise<void> {
   requireScope(ctx, "delete:kb");
   await runInTransaction(ctx, {}, async (s) => {
     const row = await lockOui(s, prefix);
@@ -64,12 +64,12 @@ export async function deleteOui({ ctx, prefix }: { ctx: ServiceContext; prefix: 
   });
 }
 
-export async function importOui({ ctx, entries }: { ctx: ServiceContext; entries: OuiInput[] }) {
+export async function importOui({ ctx, entries }: { ctx: VerbContext; entries: OuiInput[] }) {
   requireScope(ctx, "write:kb");
   return runInTransaction(ctx, {}, (s) => bulkUpsert(s, { table: kbOui, key: kbOui.prefix, keyName: "prefix", action: "kb.oui" }, entries as unknown as Record<string, unknown>[]));
 }
 
-export async function exportOui({ ctx }: { ctx: ServiceContext }) {
+export async function exportOui({ ctx }: { ctx: VerbContext }) {
   requireScope(ctx, "read:kb");
   const rows = await ctx.db.select().from(kbOui).orderBy(asc(kbOui.prefix));
   return { format: "kb-oui/v1", exported_at: ctx.clock.now().toISOString(), entries: rows.map(({ prefix, vendor, notes }) => ({ prefix, vendor, notes })) };

@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { mapPins } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { type EntityRef, entityNameSql, LABELS, type EntityType, requireEntity } from "../docs/entity-refs.ts";
 import { iso } from "../inventory/present.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
@@ -30,7 +30,7 @@ export async function allPins(db: Db) {
 const samePin = (ref: EntityRef) => and(eq(mapPins.entity_type, ref.entity_type), eq(mapPins.entity_id, ref.entity_id));
 
 /** Creates or moves the object's pin; `created` tells which. */
-export async function setPin({ ctx, input }: { ctx: ServiceContext; input: PinInput }) {
+export async function setPin({ ctx, input }: { ctx: VerbContext; input: PinInput }) {
   requireScope(ctx, "write:layout");
   return runInTransaction(ctx, {}, async (s) => {
     await requireEntity(s.tx, input);
@@ -45,7 +45,7 @@ export async function setPin({ ctx, input }: { ctx: ServiceContext; input: PinIn
   });
 }
 
-export async function removePin({ ctx, ref }: { ctx: ServiceContext; ref: EntityRef }): Promise<void> {
+export async function removePin({ ctx, ref }: { ctx: VerbContext; ref: EntityRef }): Promise<void> {
   requireScope(ctx, "write:layout");
   await runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.delete(mapPins).where(samePin(ref)).returning();

@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import { mapEntities, maps } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { type EntityRef, LABELS, type EntityType, requireEntity } from "../docs/entity-refs.ts";
 import { requireScope, runInTransaction, type VerbScope } from "../verb.ts";
 
@@ -19,7 +19,7 @@ async function lockMap(s: VerbScope, mapId: number): Promise<void> {
 const placement = (mapId: number, ref: EntityRef) =>
   and(eq(mapEntities.map_id, mapId), eq(mapEntities.entity_type, ref.entity_type), eq(mapEntities.entity_id, ref.entity_id));
 
-export async function placeOnMap({ ctx, mapId, input }: { ctx: ServiceContext; mapId: number; input: PlaceInput }) {
+export async function placeOnMap({ ctx, mapId, input }: { ctx: VerbContext; mapId: number; input: PlaceInput }) {
   requireScope(ctx, "write:layout");
   return runInTransaction(ctx, {}, async (s) => {
     await lockMap(s, mapId);
@@ -34,7 +34,7 @@ export async function placeOnMap({ ctx, mapId, input }: { ctx: ServiceContext; m
   });
 }
 
-export async function removeFromMap({ ctx, mapId, ref }: { ctx: ServiceContext; mapId: number; ref: EntityRef }): Promise<void> {
+export async function removeFromMap({ ctx, mapId, ref }: { ctx: VerbContext; mapId: number; ref: EntityRef }): Promise<void> {
   requireScope(ctx, "write:layout");
   await runInTransaction(ctx, {}, async (s) => {
     await lockMap(s, mapId);

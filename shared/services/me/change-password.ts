@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { findUser } from "../admin-users/user-rows.ts";
 import { revokeAllSessions } from "../auth/sessions.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { newPasswordHash } from "./new-password.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
@@ -13,7 +13,7 @@ export async function changeMyPassword({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: { current_password: string; new_password: string };
 }): Promise<{ detail: string; revoked_sessions: number }> {
   const me = requireSelfWrite(ctx);

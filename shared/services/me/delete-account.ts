@@ -3,14 +3,14 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { assertAnotherAdminRemains } from "../admin-users/last-admin.ts";
 import { removeAvatar } from "./avatar-store.ts";
 import { findUser, lockUser } from "../admin-users/user-rows.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
 
-export async function deleteMyAccount({ ctx, input }: { ctx: ServiceContext; input: { password: string } }): Promise<{ detail: string }> {
+export async function deleteMyAccount({ ctx, input }: { ctx: VerbContext; input: { password: string } }): Promise<{ detail: string }> {
   const me = requireSelfWrite(ctx);
   await confirmPassword(ctx, await findUser(ctx.db, me.userId), input.password, "user.delete_denied");
   await runInTransaction(ctx, {}, async (s) => {

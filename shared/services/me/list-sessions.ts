@@ -1,10 +1,10 @@
 // GET /users/me/sessions: the caller's live sessions (never their tokens), the current one marked.
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { sessions } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireUser } from "./self.ts";
 
-export async function listMySessions({ ctx }: { ctx: ServiceContext }) {
+export async function listMySessions({ ctx }: { ctx: VerbContext }) {
   const me = requireUser(ctx);
   const rows = await ctx.db
     .select()

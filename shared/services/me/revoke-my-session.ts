@@ -1,11 +1,11 @@
 // DELETE /users/me/sessions/{session_id}: ends one of the caller's sessions; anyone else's is "not found".
 import { ApiError } from "../../errors.ts";
 import { revokeSession } from "../auth/sessions.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { requireSelfWrite } from "./self.ts";
 
-export async function revokeMySession({ ctx, input }: { ctx: ServiceContext; input: { sessionId: string } }): Promise<{ detail: string }> {
+export async function revokeMySession({ ctx, input }: { ctx: VerbContext; input: { sessionId: string } }): Promise<{ detail: string }> {
   const me = requireSelfWrite(ctx);
   return runInTransaction(ctx, {}, async (s) => {
     if (!(await revokeSession(s, input.sessionId, me.userId))) throw ApiError.notFound("Session", input.sessionId);

@@ -1,10 +1,10 @@
 // DELETE /users/me/sessions: signs out everywhere else; the session making the request stays.
 import { revokeAllSessions } from "../auth/sessions.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { requireSelfWrite } from "./self.ts";
 
-export async function revokeMyOtherSessions({ ctx }: { ctx: ServiceContext }): Promise<{ revoked: number }> {
+export async function revokeMyOtherSessions({ ctx }: { ctx: VerbContext }): Promise<{ revoked: number }> {
   const me = requireSelfWrite(ctx);
   return runInTransaction(ctx, {}, async (s) => {
     const revoked = await revokeAllSessions(s, me.userId, me.sessionId);

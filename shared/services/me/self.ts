@@ -3,7 +3,7 @@
 import { verifyPassword } from "../../auth/password.ts";
 import { ApiError } from "../../errors.ts";
 import type { UserRow } from "../admin-users/user-rows.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { auditOnly, runInTransaction, type VerbScope } from "../verb.ts";
 
 export interface Self {
@@ -13,7 +13,7 @@ export interface Self {
 }
 
 /** Any credential that belongs to a user (session or API token) may read its own account. */
-export function requireUser(ctx: ServiceContext): Self {
+export function requireUser(ctx: VerbContext): Self {
   const actor = ctx.actor;
   if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
   if (actor.userId == null) throw new ApiError(403, "PERMISSION_DENIED", "This operation needs a signed-in user account.");
@@ -24,7 +24,7 @@ export function requireUser(ctx: ServiceContext): Self {
  * Changing one's own account needs the user's own sign-in: an API token (however narrow), an
  * administrator masquerading as the user and the shared read-only demo account are all refused.
  */
-export function requireSelfWrite(ctx: ServiceContext): Self & { sessionId: string } {
+export function requireSelfWrite(ctx: VerbContext): Self & { sessionId: string } {
   const self = requireUser(ctx);
   const actor = ctx.actor!;
   if (actor.kind !== "session" || !self.sessionId)
@@ -36,7 +36,7 @@ export function requireSelfWrite(ctx: ServiceContext): Self & { sessionId: strin
 }
 
 /** Confirms the current password; a wrong one is audited as `action` (a denied confirmation) and is 403. */
-export async function confirmPassword(ctx: ServiceContext, user: UserRow, password: string, action: string): Promise<void> {
+export async function confirmPassword(ctx: VerbContext, user: UserRow, password: string, action: string): Promise<void> {
   if ((await verifyPassword(password, user.password_hash)).ok) return;
   const reason = user.password_hash ? "wrong password" : "no password";
   await auditOnly(ctx, [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }]);
@@ -51,7 +51,7 @@ export async function confirmPassword(ctx: ServiceContext, user: UserRow, passwo
  * One transaction whose body may answer a refusal instead of a result: the transaction then commits
  * (keeping the audit entries that record the refusal) and the refusal is thrown.
  */
-export async function runOrRefuse<O>(ctx: ServiceContext, body: (s: VerbScope) => Promise<O | ApiError>): Promise<O> {
+export async function runOrRefuse<O>(ctx: VerbContext, body: (s: VerbScope) => Promise<O | ApiError>): Promise<O> {
   const result = await runInTransaction(ctx, {}, body);
   if (result instanceof ApiError) throw result;
   return result;
@@ -59,7 +59,7 @@ export async function runOrRefuse<O>(ctx: ServiceContext, body: (s: VerbScope) =
 
 /** What every verb that ends in a sign-in receives (register, demo, MFA verify, forced password change). */
 export interface SignInRequest<I> {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: I;
   signingKey: Uint8Array;
   userAgent?: string | null;

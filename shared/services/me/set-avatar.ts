@@ -7,14 +7,14 @@ import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { storeUpload } from "../uploads/store-upload.ts";
 import { runInTransaction } from "../verb.ts";
 import { AVATAR_KIND, AVATAR_MAX_BYTES, removeAvatar } from "./avatar-store.ts";
 import { sniffImageType } from "./image-type.ts";
 import { requireSelfWrite } from "./self.ts";
 
-export async function setMyAvatar({ ctx, input }: { ctx: ServiceContext; input: { bytes: Uint8Array } }): Promise<PublicUser> {
+export async function setMyAvatar({ ctx, input }: { ctx: VerbContext; input: { bytes: Uint8Array } }): Promise<PublicUser> {
   const me = requireSelfWrite(ctx);
   if (input.bytes.length > AVATAR_MAX_BYTES)
     throw new ApiError(413, "PAYLOAD_TOO_LARGE", `The image is larger than the limit of ${AVATAR_MAX_BYTES} bytes (512 KiB).`);

@@ -6,7 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { findUser, lockUser } from "../admin-users/user-rows.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
 
@@ -16,7 +16,7 @@ export interface ProfileInput {
   current_password?: string | undefined;
 }
 
-export async function updateMyProfile({ ctx, input }: { ctx: ServiceContext; input: ProfileInput }): Promise<PublicUser> {
+export async function updateMyProfile({ ctx, input }: { ctx: VerbContext; input: ProfileInput }): Promise<PublicUser> {
   const me = requireSelfWrite(ctx);
   const current = await findUser(ctx.db, me.userId);
   const emailChanges = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();

@@ -5,11 +5,11 @@ import { verifyTotp } from "../../auth/totp.ts";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireSelfWrite, runOrRefuse } from "../me/self.ts";
 import { issueBackupCodes } from "./second-factor.ts";
 
-export async function activateMfa({ ctx, input }: { ctx: ServiceContext; input: { code: string } }): Promise<{ backup_codes: string[] }> {
+export async function activateMfa({ ctx, input }: { ctx: VerbContext; input: { code: string } }): Promise<{ backup_codes: string[] }> {
   const me = requireSelfWrite(ctx);
   return runOrRefuse(ctx, async (s) => {
     const user = await lockUser(s.tx, me.userId);

@@ -3,11 +3,11 @@ import { eq } from "drizzle-orm";
 import { mfaBackupCodes, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { findUser } from "../admin-users/user-rows.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { confirmPassword, requireSelfWrite } from "../me/self.ts";
 import { withSecondFactor } from "./second-factor.ts";
 
-export async function disableMfa({ ctx, input }: { ctx: ServiceContext; input: { password: string; code: string } }): Promise<{ detail: string }> {
+export async function disableMfa({ ctx, input }: { ctx: VerbContext; input: { password: string; code: string } }): Promise<{ detail: string }> {
   const me = requireSelfWrite(ctx);
   const user = await findUser(ctx.db, me.userId);
   if (!user.mfa_enabled) throw new ApiError(409, "CONFLICT", "MFA is not enabled for this account.");

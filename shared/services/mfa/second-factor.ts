@@ -6,7 +6,7 @@ import { verifyTotp } from "../../auth/totp.ts";
 import { mfaBackupCodes, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { lockUser, type UserRow } from "../admin-users/user-rows.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runOrRefuse } from "../me/self.ts";
 import type { VerbScope } from "../verb.ts";
 
@@ -48,7 +48,7 @@ export async function issueBackupCodes(s: VerbScope, userId: number): Promise<st
  * same transaction. A bad code is audited (mfa.failed) and answered 403.
  */
 export async function withSecondFactor<O>(
-  ctx: ServiceContext,
+  ctx: VerbContext,
   userId: number,
   input: { code: string; stage: string },
   body: (s: VerbScope, user: UserRow, used: FactorUsed) => Promise<O>,

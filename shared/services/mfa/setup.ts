@@ -4,12 +4,12 @@ import { generateTotpSecret, otpauthUri } from "../../auth/totp.ts";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireSelfWrite } from "../me/self.ts";
 import { runInTransaction } from "../verb.ts";
 import { MFA_ISSUER } from "./second-factor.ts";
 
-export async function setupMfa({ ctx }: { ctx: ServiceContext }): Promise<{ secret: string; otpauth_uri: string }> {
+export async function setupMfa({ ctx }: { ctx: VerbContext }): Promise<{ secret: string; otpauth_uri: string }> {
   const me = requireSelfWrite(ctx);
   return runInTransaction(ctx, {}, async (s) => {
     const user = await lockUser(s.tx, me.userId);

@@ -2,7 +2,7 @@
 // grantable and no wider than the administrator's own credential, and the name is unique.
 import { isBuiltInRole } from "../../auth/scopes.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireWithinGrant } from "../tokens/grant.ts";
 import { isUniqueViolation } from "../tokens/unique-violation.ts";
 import { grantableScopes } from "./grantable-scopes.ts";
@@ -13,7 +13,7 @@ export function checkRoleName(name: string): string {
   return name;
 }
 
-export function checkRoleScopes(ctx: ServiceContext, scopes: string[]): string[] {
+export function checkRoleScopes(ctx: VerbContext, scopes: string[]): string[] {
   const checked = grantableScopes(scopes);
   requireWithinGrant(ctx.actor!, checked);
   return checked;

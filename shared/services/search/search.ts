@@ -3,7 +3,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { escapeLike } from "../inventory/list.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 
 /** type -> [table, name column, subtitle expression, extra searched columns]. */
@@ -55,7 +55,7 @@ function branch(type: SearchType, pattern: string, limit: number): SQL {
     limit ${limit})`;
 }
 
-export async function search({ ctx, q, types, limit }: { ctx: ServiceContext; q: string; types?: SearchType[] | undefined; limit: number }) {
+export async function search({ ctx, q, types, limit }: { ctx: VerbContext; q: string; types?: SearchType[] | undefined; limit: number }) {
   requireScope(ctx, "read:search");
   const pattern = `%${escapeLike(q.toLowerCase())}%`;
   const chosen = types && types.length > 0 ? types : SEARCH_TYPES;

@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { appSettings } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction, type VerbScope } from "../verb.ts";
 import { readAllSettings, type Settings } from "./read-all.ts";
 import { crossKeyIssues } from "./rules.ts";
@@ -13,7 +13,7 @@ import { crossKeyIssues } from "./rules.ts";
 const SETTINGS_LOCK = 7_246_021; // fixed advisory lock key: writes to app_settings made through the settings API
 
 /** Runs `body` in a transaction holding the settings lock. */
-export function settingsTransaction<O>(ctx: ServiceContext, body: (s: VerbScope) => Promise<O>): Promise<O> {
+export function settingsTransaction<O>(ctx: VerbContext, body: (s: VerbScope) => Promise<O>): Promise<O> {
   return runInTransaction(ctx, {}, async (s) => {
     await s.tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK})`);
     return body(s);

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { changedKeys, settingsTransaction } from "./apply.ts";
 import { SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
@@ -72,7 +72,7 @@ async function present(db: Db, providers: Record<string, StoredProvider>): Promi
   };
 }
 
-export async function getOAuthSettings({ ctx }: { ctx: ServiceContext }): Promise<OAuthSettings> {
+export async function getOAuthSettings({ ctx }: { ctx: VerbContext }): Promise<OAuthSettings> {
   requireScope(ctx, SETTINGS_READ_SCOPE);
   return present(ctx.db, await readStored(ctx.db));
 }
@@ -100,7 +100,7 @@ function providerIssues(providers: Record<string, StoredProvider>): ValidationIs
   return issues;
 }
 
-export async function updateOAuthSettings({ ctx, input }: { ctx: ServiceContext; input: OAuthPatch }): Promise<OAuthSettings> {
+export async function updateOAuthSettings({ ctx, input }: { ctx: VerbContext; input: OAuthPatch }): Promise<OAuthSettings> {
   requireScope(ctx, SETTINGS_WRITE_SCOPE);
   return settingsTransaction(ctx, async (s) => {
     const stored = await readStored(s.tx);

@@ -4,7 +4,7 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { appSettings } from "../../db/schema/index.ts";
 import type { SettingKey } from "../../settings/defaults.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { effectiveValue, SETTING_KEYS } from "./rules.ts";
 
@@ -20,7 +20,7 @@ export async function readAllSettings(db: Db): Promise<Settings> {
   return Object.fromEntries(SETTING_KEYS.map((k) => [k, effectiveValue(k, stored.get(k))])) as Settings;
 }
 
-export async function getSettings({ ctx }: { ctx: ServiceContext }): Promise<Settings> {
+export async function getSettings({ ctx }: { ctx: VerbContext }): Promise<Settings> {
   requireScope(ctx, SETTINGS_READ_SCOPE);
   return readAllSettings(ctx.db);
 }

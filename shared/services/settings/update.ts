@@ -2,13 +2,13 @@
 // key back to its default, an unknown key is a 422 naming it.
 import { ApiError } from "../../errors.ts";
 import type { SettingKey } from "../../settings/defaults.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { applySettingChanges, settingsTransaction } from "./apply.ts";
 import { type Settings, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { unknownKeyIssues } from "./rules.ts";
 
-export async function updateSettings({ ctx, input }: { ctx: ServiceContext; input: Record<string, unknown> }): Promise<Settings> {
+export async function updateSettings({ ctx, input }: { ctx: VerbContext; input: Record<string, unknown> }): Promise<Settings> {
   requireScope(ctx, SETTINGS_WRITE_SCOPE);
   const unknown = unknownKeyIssues(input);
   if (unknown.length) throw ApiError.validation(unknown);

@@ -1,6 +1,6 @@
 // GET /capabilities: what this deployment can do, from what its process was actually given (never a
 // configured wish): the database driver, whether Redis is in use, whether this is an edge worker.
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireSignedIn } from "./signed-in.ts";
 
 export interface DeploymentFacts {
@@ -17,7 +17,7 @@ export function isEdgeRuntime(): boolean {
   return typeof navigator !== "undefined" && navigator.userAgent === "Cloudflare-Workers";
 }
 
-export function capabilities({ ctx, facts }: { ctx: ServiceContext; facts: DeploymentFacts }) {
+export function capabilities({ ctx, facts }: { ctx: VerbContext; facts: DeploymentFacts }) {
   requireSignedIn(ctx);
   const edge = isEdgeRuntime();
   return {

@@ -1,7 +1,7 @@
 // Reads any signed-in user may make, whatever their scopes (timezones, capabilities).
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 
-export function requireSignedIn(ctx: ServiceContext): void {
+export function requireSignedIn(ctx: VerbContext): void {
   if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
 }

@@ -3,7 +3,7 @@
 // for releases over the network, and says so.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 
 const COUNTED = [
@@ -18,7 +18,7 @@ export interface RuntimeFacts {
   database: "postgres" | "pglite";
 }
 
-export async function systemStats({ ctx, facts }: { ctx: ServiceContext; facts: RuntimeFacts }) {
+export async function systemStats({ ctx, facts }: { ctx: VerbContext; facts: RuntimeFacts }) {
   requireScope(ctx, "read:system");
   const [counts] = await queryRows<Record<(typeof COUNTED)[number], number>>(ctx.db, COUNTS);
   // PGlite and restricted roles may not answer pg_database_size: then the size is unknown (null).
@@ -33,7 +33,7 @@ export async function systemStats({ ctx, facts }: { ctx: ServiceContext; facts: 
   };
 }
 
-export function updateStatus({ ctx, version }: { ctx: ServiceContext; version: string }) {
+export function updateStatus({ ctx, version }: { ctx: VerbContext; version: string }) {
   requireScope(ctx, "read:system");
   return {
     current_version: version,

@@ -6,7 +6,7 @@ import type { Db } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { SampleInput } from "../../schemas/telemetry.ts";
 import { readSetting } from "../../settings/read.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { applyStatusSamples, type StatusSample } from "./apply-status.ts";
 import { requireHardwareRow } from "./hardware-row.ts";
@@ -28,7 +28,7 @@ async function insertSamples(tx: Db, hardwareId: number, samples: SampleInput[])
       net_rx_bps double precision, net_tx_bps double precision, uptime_s double precision, status text)`);
 }
 
-export async function pushSamples({ ctx, hardwareId, samples }: { ctx: ServiceContext; hardwareId: number; samples: SampleInput[] }) {
+export async function pushSamples({ ctx, hardwareId, samples }: { ctx: VerbContext; hardwareId: number; samples: SampleInput[] }) {
   requireScope(ctx, PUSH_SCOPE);
   return runInTransaction(ctx, {}, async (s) => {
     const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });

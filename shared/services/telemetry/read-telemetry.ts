@@ -5,7 +5,7 @@ import type { Db } from "../../db/database.ts";
 import { computeUnits, hardwareLiveMetrics, services, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { SERIES_LIMIT_DEFAULT, type TelemetryEntityType, type TelemetryQueryInput } from "../../schemas/telemetry.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { type HardwareStatusRow, requireHardwareRow } from "./hardware-row.ts";
 import { presentConfig, presentSample } from "./present.ts";
@@ -41,7 +41,7 @@ async function telemetryOf(db: Db, node: HardwareStatusRow | null, query: Teleme
   };
 }
 
-export async function hardwareTelemetry({ ctx, hardwareId, query }: { ctx: ServiceContext; hardwareId: number; query: TelemetryQueryInput }) {
+export async function hardwareTelemetry({ ctx, hardwareId, query }: { ctx: VerbContext; hardwareId: number; query: TelemetryQueryInput }) {
   requireScope(ctx, READ_SCOPE);
   const node = await requireHardwareRow(ctx.db, hardwareId);
   return telemetryOf(ctx.db, node, query, ctx.clock.now());
@@ -64,7 +64,7 @@ async function hardwareOfEntity(db: Db, type: TelemetryEntityType, id: number): 
   return svc.direct ?? svc.viaUnit;
 }
 
-export async function entityTelemetry({ ctx, entityType, entityId, query }: { ctx: ServiceContext; entityType: TelemetryEntityType; entityId: number; query: TelemetryQueryInput }) {
+export async function entityTelemetry({ ctx, entityType, entityId, query }: { ctx: VerbContext; entityType: TelemetryEntityType; entityId: number; query: TelemetryQueryInput }) {
   requireScope(ctx, READ_SCOPE);
   const hardwareId = await hardwareOfEntity(ctx.db, entityType, entityId);
   const node = hardwareId == null ? null : await requireHardwareRow(ctx.db, hardwareId);

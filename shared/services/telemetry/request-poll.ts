@@ -4,12 +4,12 @@
 import { eq } from "drizzle-orm";
 import { telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { requireHardwareRow } from "./hardware-row.ts";
 import { CONFIG_SCOPE } from "./set-config.ts";
 
-export async function requestPoll({ ctx, hardwareId }: { ctx: ServiceContext; hardwareId: number }) {
+export async function requestPoll({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
   requireScope(ctx, CONFIG_SCOPE);
   return runInTransaction(ctx, {}, async (s) => {
     await requireHardwareRow(s.tx, hardwareId);

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { hardware, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { DEFAULT_SNMP_PORT, type TelemetryConfigInput } from "../../schemas/telemetry.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { presentConfig } from "./present.ts";
 
@@ -24,7 +24,7 @@ function auditView(r: ConfigRow | undefined) {
   return { ...rest, community_set: presentConfig(r).community_set };
 }
 
-export async function setTelemetryConfig({ ctx, hardwareId, input }: { ctx: ServiceContext; hardwareId: number; input: TelemetryConfigInput }) {
+export async function setTelemetryConfig({ ctx, hardwareId, input }: { ctx: VerbContext; hardwareId: number; input: TelemetryConfigInput }) {
   requireScope(ctx, CONFIG_SCOPE);
   return runInTransaction(ctx, {}, async (s) => {
     const [node] = await s.tx.select({ ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, hardwareId));

@@ -4,7 +4,7 @@ import { ROLE_SCOPES, scopesWithin } from "../../auth/scopes.ts";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { publicUser } from "../auth/public-user.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { type ExpiryInput, resolveExpiry } from "./expiry.ts";
 import { requireGrantor, requireWithinGrant, scopesToGrant } from "./grant.ts";
@@ -33,7 +33,7 @@ function invalid(field: string, msg: string): ApiError {
   return ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
 }
 
-export async function createServiceAccount({ ctx, input }: { ctx: ServiceContext; input: CreateServiceAccountInput }) {
+export async function createServiceAccount({ ctx, input }: { ctx: VerbContext; input: CreateServiceAccountInput }) {
   requireScope(ctx, "admin:*");
   const actor = requireGrantor(ctx);
   const role = input.role ?? "viewer";

@@ -1,6 +1,6 @@
 // POST /auth/api-token: any signed-in user mints a token for themself, never wider than the credential
 // they are using (DESIGN.md 3 "API tokens").
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { type ExpiryInput, resolveExpiry } from "./expiry.ts";
 import { requireGrantor, scopesToGrant } from "./grant.ts";
@@ -12,7 +12,7 @@ export interface CreateTokenInput extends ExpiryInput {
   scopes?: string[] | undefined;
 }
 
-export async function createApiToken({ ctx, input }: { ctx: ServiceContext; input: CreateTokenInput }): Promise<IssuedToken> {
+export async function createApiToken({ ctx, input }: { ctx: VerbContext; input: CreateTokenInput }): Promise<IssuedToken> {
   const actor = requireGrantor(ctx);
   const scopes = scopesToGrant(actor, input.scopes);
   const expiresAt = resolveExpiry(input, ctx.clock.now());

@@ -3,13 +3,13 @@
 import { scopeAllows } from "../../auth/scopes.ts";
 import { ApiError } from "../../errors.ts";
 import type { Actor } from "../actor.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { grantableScopes } from "../roles/grantable-scopes.ts";
 
 export type UserActor = Actor & { userId: number };
 
 /** Any real credential: the first-run grant (spec 5.4) reaches /auth/* but manages no tokens. */
-export function requireCredential(ctx: ServiceContext): Actor {
+export function requireCredential(ctx: VerbContext): Actor {
   const actor = ctx.actor;
   if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
   if (actor.kind === "first_run")
@@ -18,7 +18,7 @@ export function requireCredential(ctx: ServiceContext): Actor {
 }
 
 /** The signed-in user behind the request: tokens belong to a user, so the legacy and first-run grants have none. */
-export function requireUser(ctx: ServiceContext): UserActor {
+export function requireUser(ctx: VerbContext): UserActor {
   const actor = requireCredential(ctx);
   if (actor.userId == null)
     throw new ApiError(403, "PERMISSION_DENIED", "API tokens belong to a user account: sign in as a user to manage them.");
@@ -26,7 +26,7 @@ export function requireUser(ctx: ServiceContext): UserActor {
 }
 
 /** A user who may mint a new credential: not while masquerading, since the credential would outlive the masquerade. */
-export function requireGrantor(ctx: ServiceContext): UserActor {
+export function requireGrantor(ctx: VerbContext): UserActor {
   const actor = requireUser(ctx);
   if (actor.masqueradeBy != null)
     throw new ApiError(403, "PERMISSION_DENIED", "Credentials cannot be created while masquerading as another user.");

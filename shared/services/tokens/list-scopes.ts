@@ -1,10 +1,10 @@
 // GET /auth/scopes: what may be granted, and the roles with their default scopes.
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { allRoles } from "../roles/role-view.ts";
 import { grantableScopeList, SCOPE_NARROWING_HINT } from "./scope-descriptions.ts";
 
-export async function listScopes({ ctx }: { ctx: ServiceContext }) {
+export async function listScopes({ ctx }: { ctx: VerbContext }) {
   if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
   return { scopes: grantableScopeList(), narrower: SCOPE_NARROWING_HINT, roles: await allRoles(ctx.db) };
 }

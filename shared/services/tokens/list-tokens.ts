@@ -1,12 +1,12 @@
 // GET /auth/api-tokens: the caller's own tokens, or (admins, ?all=true) everyone's, service accounts included.
 import { desc, eq } from "drizzle-orm";
 import { apiTokens, users } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { requireScope } from "../verb.ts";
 import { requireCredential, requireUser } from "./grant.ts";
 import { tokenSummary } from "./token-view.ts";
 
-export async function listApiTokens({ ctx, input }: { ctx: ServiceContext; input: { all: boolean } }) {
+export async function listApiTokens({ ctx, input }: { ctx: VerbContext; input: { all: boolean } }) {
   let owner: number | undefined;
   if (input.all) {
     requireScope(ctx, "admin:*");

@@ -2,11 +2,11 @@
 // revoked_at on every use). Revoking twice is harmless and recorded once.
 import { eq } from "drizzle-orm";
 import { apiTokens } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { lockManagedToken } from "./managed-token.ts";
 
-export async function revokeApiToken({ ctx, input }: { ctx: ServiceContext; input: { tokenId: number } }) {
+export async function revokeApiToken({ ctx, input }: { ctx: VerbContext; input: { tokenId: number } }) {
   return runInTransaction(ctx, {}, async (s) => {
     const row = await lockManagedToken(s, input.tokenId);
     if (row.revoked_at) return { detail: `API token ${row.id} was already revoked.` };

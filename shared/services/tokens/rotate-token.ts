@@ -3,14 +3,14 @@
 import { eq } from "drizzle-orm";
 import { apiTokens } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { runInTransaction } from "../verb.ts";
 import { withFreshToken } from "./fresh-token.ts";
 import { requireGrantor } from "./grant.ts";
 import { lockManagedToken } from "./managed-token.ts";
 import { type IssuedToken, issuedToken } from "./token-view.ts";
 
-export async function rotateApiToken({ ctx, input }: { ctx: ServiceContext; input: { tokenId: number } }): Promise<IssuedToken> {
+export async function rotateApiToken({ ctx, input }: { ctx: VerbContext; input: { tokenId: number } }): Promise<IssuedToken> {
   requireGrantor(ctx);
   return runInTransaction(ctx, {}, async (s) => {
     const row = await lockManagedToken(s, input.tokenId);

@@ -7,7 +7,7 @@ import { queryRows } from "../../db/database.ts";
 import { topologies, topologyNodes } from "../../db/schema/index.ts";
 import { EDGE_KINDS, type EdgeKind, edgeId, NODE_ID, nodeId, type NodeType, parseNodeId } from "../../domain/graph-ids.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { edgesSql, NODE_SOURCES } from "../graph/sources.ts";
 import type { GraphNode } from "../graph/topology.ts";
 import { requireScope } from "../verb.ts";
@@ -42,7 +42,7 @@ export async function edgesAmong(db: Db, ids: string[]) {
   return rows.map((e) => ({ id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)), source: e.source, target: e.target, relation: EDGE_KINDS[e.kind].relation }));
 }
 
-export async function topologyGraph({ ctx, topologyId }: { ctx: ServiceContext; topologyId: number }) {
+export async function topologyGraph({ ctx, topologyId }: { ctx: VerbContext; topologyId: number }) {
   requireScope(ctx, "read:layout");
   const [topology] = await ctx.db
     .select({ id: topologies.id, name: topologies.name, description: topologies.description })

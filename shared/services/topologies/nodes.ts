@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { topologies, topologyNodes } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { refuseRepeats } from "../docs/repeats.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { topologiesDef } from "./def.ts";
@@ -15,7 +15,7 @@ export interface NodePlacement {
   y?: number | null | undefined;
 }
 
-export async function replaceTopologyNodes({ ctx, topologyId, nodes }: { ctx: ServiceContext; topologyId: number; nodes: NodePlacement[] }) {
+export async function replaceTopologyNodes({ ctx, topologyId, nodes }: { ctx: VerbContext; topologyId: number; nodes: NodePlacement[] }) {
   requireScope(ctx, "write:layout");
   refuseRepeats(nodes, (n) => n.node_id, (i) => ["nodes", i, "node_id"], "a topology holds each node once");
   return runInTransaction(ctx, {}, async (s) => {

@@ -2,7 +2,7 @@
 // POST /assets/branding/favicon (PNG or ICO, 256 KiB, replacing the one before; served at /favicon.ico).
 // Types are told by the bytes, never the name; SVG is refused (it can carry script).
 import { ApiError } from "../../errors.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { sniffImageType } from "../me/image-type.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 import { isIco } from "./image-kinds.ts";
@@ -13,7 +13,7 @@ export const FAVICON_MAX_BYTES = 256 * 1024;
 
 const notAn = (what: string) => ApiError.validation([{ loc: ["body", "file"], msg: `The file is not ${what} (told by its content; SVG is not accepted).`, type: "image_type" }]);
 
-export async function uploadUserIcon({ ctx, bytes }: { ctx: ServiceContext; bytes: Uint8Array }) {
+export async function uploadUserIcon({ ctx, bytes }: { ctx: VerbContext; bytes: Uint8Array }) {
   // Icons decorate graph nodes, so they take the graph's write scope (editors hold it).
   requireScope(ctx, "write:graph");
   checkSize(bytes, USER_ICON_MAX_BYTES, "icon");
@@ -25,7 +25,7 @@ export async function uploadUserIcon({ ctx, bytes }: { ctx: ServiceContext; byte
   });
 }
 
-export async function uploadFavicon({ ctx, bytes }: { ctx: ServiceContext; bytes: Uint8Array }) {
+export async function uploadFavicon({ ctx, bytes }: { ctx: VerbContext; bytes: Uint8Array }) {
   requireScope(ctx, "admin:*");
   checkSize(bytes, FAVICON_MAX_BYTES, "favicon");
   const png = sniffImageType(bytes)?.ext === "png";

@@ -3,10 +3,10 @@ import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { publicUser } from "../auth/public-user.ts";
-import type { ServiceContext } from "../context.ts";
+import type { VerbContext } from "../verb-context.ts";
 
 /** The signed-in user, with the scopes this credential actually has. */
-export async function getMe({ ctx }: { ctx: ServiceContext }) {
+export async function getMe({ ctx }: { ctx: VerbContext }) {
   const actor = ctx.actor;
   if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
   if (actor.userId == null) throw ApiError.notFound("User", actor.kind);

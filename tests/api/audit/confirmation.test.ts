@@ -7,7 +7,7 @@ import { ROLE_SCOPES } from "../../../shared/auth/scopes.ts";
 import { ApiError } from "../../../shared/errors.ts";
 import type { Actor } from "../../../shared/services/actor.ts";
 import { runConfirmed } from "../../../shared/services/confirm/run-confirmed.ts";
-import type { ServiceContext } from "../../../shared/services/context.ts";
+import type { VerbContext } from "../../../shared/services/verb-context.ts";
 import { runInTransaction } from "../../../shared/services/verb.ts";
 import { confirmHeaders, createHarness, type Harness } from "./harness.ts";
 import { changeCredentials } from "../../helpers/app.ts";
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.t.close());
 
-const serviceDeps = (): ServiceContext => {
+const serviceDeps = (): VerbContext => {
   const deps = h.t.runtime.deps;
   return { db: deps.database.lease().db, clock: deps.clock, random: deps.random, ip: null };
 };

@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { clusterMembers, hardware, hardwareClusters } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction, type VerbScope } from "../../verb.ts";
 import { iso } from "../present.ts";
 import { requireRow } from "../row-checks.ts";
@@ -23,7 +23,7 @@ async function membersOf(db: Db, clusterId: number, memberId?: number) {
   }));
 }
 
-export async function listClusterMembers({ ctx, clusterId }: { ctx: ServiceContext; clusterId: number }) {
+export async function listClusterMembers({ ctx, clusterId }: { ctx: VerbContext; clusterId: number }) {
   requireScope(ctx, "read:clusters");
   await requireCluster(ctx.db, clusterId);
   return membersOf(ctx.db, clusterId);
@@ -34,7 +34,7 @@ function record(s: VerbScope, clusterId: number, action: "create" | "update" | "
   s.emit("topology", { entity: "cluster_member", action, cluster_id: clusterId, id: memberId });
 }
 
-export async function addClusterMember({ ctx, clusterId, input }: { ctx: ServiceContext; clusterId: number; input: { hardware_id: number; role?: string | null | undefined } }) {
+export async function addClusterMember({ ctx, clusterId, input }: { ctx: VerbContext; clusterId: number; input: { hardware_id: number; role?: string | null | undefined } }) {
   requireScope(ctx, "write:clusters");
   return runInTransaction(ctx, {}, async (s) => {
     await requireCluster(s.tx, clusterId);
@@ -54,7 +54,7 @@ async function lockMember(s: VerbScope, clusterId: number, memberId: number) {
   return row;
 }
 
-export async function updateClusterMember({ ctx, clusterId, memberId, input }: { ctx: ServiceContext; clusterId: number; memberId: number; input: { role?: string | null | undefined } }) {
+export async function updateClusterMember({ ctx, clusterId, memberId, input }: { ctx: VerbContext; clusterId: number; memberId: number; input: { role?: string | null | undefined } }) {
   requireScope(ctx, "write:clusters");
   return runInTransaction(ctx, {}, async (s) => {
     const before = await lockMember(s, clusterId, memberId);
@@ -66,7 +66,7 @@ export async function updateClusterMember({ ctx, clusterId, memberId, input }: {
   });
 }
 
-export async function removeClusterMember({ ctx, clusterId, memberId }: { ctx: ServiceContext; clusterId: number; memberId: number }): Promise<void> {
+export async function removeClusterMember({ ctx, clusterId, memberId }: { ctx: VerbContext; clusterId: number; memberId: number }): Promise<void> {
   requireScope(ctx, "write:clusters");
   await runInTransaction(ctx, {}, async (s) => {
     const row = await lockMember(s, clusterId, memberId);

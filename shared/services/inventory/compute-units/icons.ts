@@ -8,7 +8,7 @@ import type { Db } from "../../../db/database.ts";
 import { computeUnits, uploads } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { ICON_SLUG } from "../../../schemas/compute-units.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { sniffImageType } from "../../me/image-type.ts";
 import { checkSize, storeUpload, uploadUrl } from "../../uploads/store-upload.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
@@ -24,7 +24,7 @@ export async function iconExists(db: Db, slug: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function listComputeIcons({ ctx }: { ctx: ServiceContext }) {
+export async function listComputeIcons({ ctx }: { ctx: VerbContext }) {
   requireScope(ctx, "read:compute");
   const uploaded = await ctx.db
     .select({ name: uploads.name, content_type: uploads.content_type, size: uploads.size })
@@ -64,7 +64,7 @@ export async function uploadComputeIcon({
   ctx,
   input,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   input: { bytes: Uint8Array; slug?: string | undefined; name?: string | undefined; fileName?: string | undefined };
 }) {
   requireScope(ctx, "write:compute");
@@ -83,7 +83,7 @@ export async function uploadComputeIcon({
 }
 
 /** Removes an uploaded icon; compute units that showed it fall back to no icon (icon_slug null). */
-export async function deleteComputeIcon({ ctx, slug }: { ctx: ServiceContext; slug: string }): Promise<void> {
+export async function deleteComputeIcon({ ctx, slug }: { ctx: VerbContext; slug: string }): Promise<void> {
   requireScope(ctx, "write:compute");
   if (BUILTIN.has(slug)) throw new ApiError(409, "CONFLICT", `"${slug}" is a built-in compute icon; only uploaded icons can be deleted.`);
   await runInTransaction(ctx, {}, async (s) => {

@@ -2,10 +2,10 @@
 import { eq } from "drizzle-orm";
 import { computeUnits, networkMembers, networks } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope } from "../../verb.ts";
 
-export async function computeUnitNetworks({ ctx, computeId }: { ctx: ServiceContext; computeId: number }) {
+export async function computeUnitNetworks({ ctx, computeId }: { ctx: VerbContext; computeId: number }) {
   requireScope(ctx, "read:compute");
   const [unit] = await ctx.db.select({ id: computeUnits.id }).from(computeUnits).where(eq(computeUnits.id, computeId));
   if (!unit) throw ApiError.notFound("Compute unit", computeId);

@@ -3,13 +3,13 @@
 import { and, eq } from "drizzle-orm";
 import { externalNodeNetworks, externalNodes, networks, serviceExternalDependencies, services } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 import { requireRow } from "../row-checks.ts";
 
-const requireNode = (db: ServiceContext["db"], id: number) => requireRow(db, externalNodes, externalNodes.id, id, "External node");
+const requireNode = (db: VerbContext["db"], id: number) => requireRow(db, externalNodes, externalNodes.id, id, "External node");
 
-const networkLinks = (db: ServiceContext["db"]) =>
+const networkLinks = (db: VerbContext["db"]) =>
   db
     .select({
       id: externalNodeNetworks.id, external_node_id: externalNodeNetworks.external_node_id, network_id: externalNodeNetworks.network_id,
@@ -18,7 +18,7 @@ const networkLinks = (db: ServiceContext["db"]) =>
     .from(externalNodeNetworks)
     .innerJoin(networks, eq(networks.id, externalNodeNetworks.network_id));
 
-export async function externalNodeNetworkLinks({ ctx, nodeId }: { ctx: ServiceContext; nodeId: number }) {
+export async function externalNodeNetworkLinks({ ctx, nodeId }: { ctx: VerbContext; nodeId: number }) {
   requireScope(ctx, "read:external");
   await requireNode(ctx.db, nodeId);
   return networkLinks(ctx.db).where(eq(externalNodeNetworks.external_node_id, nodeId)).orderBy(networks.name, externalNodeNetworks.id);
@@ -29,7 +29,7 @@ export async function linkExternalNodeNetwork({
   nodeId,
   input,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   nodeId: number;
   input: { network_id: number; link_type?: string | null | undefined };
 }) {
@@ -53,7 +53,7 @@ export async function linkExternalNodeNetwork({
   });
 }
 
-export async function unlinkExternalNodeNetwork({ ctx, relationId }: { ctx: ServiceContext; relationId: number }): Promise<void> {
+export async function unlinkExternalNodeNetwork({ ctx, relationId }: { ctx: VerbContext; relationId: number }): Promise<void> {
   requireScope(ctx, "write:external");
   await runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.delete(externalNodeNetworks).where(eq(externalNodeNetworks.id, relationId)).returning();
@@ -63,7 +63,7 @@ export async function unlinkExternalNodeNetwork({ ctx, relationId }: { ctx: Serv
   });
 }
 
-export async function externalNodeServices({ ctx, nodeId }: { ctx: ServiceContext; nodeId: number }) {
+export async function externalNodeServices({ ctx, nodeId }: { ctx: VerbContext; nodeId: number }) {
   requireScope(ctx, "read:external");
   await requireNode(ctx.db, nodeId);
   return ctx.db

@@ -3,11 +3,11 @@
 import { and, eq, or } from "drizzle-orm";
 import { clusterMembers, hardware, hardwareClusters, hardwareConnections, networkHardwareMembers, networks } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 import { iso } from "../present.ts";
 
-async function requireHardware(db: ServiceContext["db"], id: number, field?: string): Promise<void> {
+async function requireHardware(db: VerbContext["db"], id: number, field?: string): Promise<void> {
   const [row] = await db.select({ id: hardware.id }).from(hardware).where(eq(hardware.id, id));
   if (row) return;
   if (field) throw ApiError.validation([{ loc: ["body", field], msg: `Hardware node ${id} was not found.`, type: "foreign_key" }]);
@@ -23,7 +23,7 @@ export async function addConnection({
   hardwareId,
   input,
 }: {
-  ctx: ServiceContext;
+  ctx: VerbContext;
   hardwareId: number;
   input: { target_hardware_id: number; connection_type?: string | undefined; bandwidth_mbps?: number | null | undefined; notes?: string | null | undefined };
 }) {
@@ -49,7 +49,7 @@ export async function addConnection({
   });
 }
 
-export async function removeConnection({ ctx, connectionId }: { ctx: ServiceContext; connectionId: number }): Promise<void> {
+export async function removeConnection({ ctx, connectionId }: { ctx: VerbContext; connectionId: number }): Promise<void> {
   requireScope(ctx, "write:hardware");
   await runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.delete(hardwareConnections).where(eq(hardwareConnections.id, connectionId)).returning();
@@ -59,7 +59,7 @@ export async function removeConnection({ ctx, connectionId }: { ctx: ServiceCont
   });
 }
 
-export async function listConnections({ ctx, hardwareId }: { ctx: ServiceContext; hardwareId: number }) {
+export async function listConnections({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
   requireScope(ctx, "read:hardware");
   await requireHardware(ctx.db, hardwareId);
   const rows = await ctx.db
@@ -70,7 +70,7 @@ export async function listConnections({ ctx, hardwareId }: { ctx: ServiceContext
   return rows.map(presentConnection);
 }
 
-export async function hardwareClustersOf({ ctx, hardwareId }: { ctx: ServiceContext; hardwareId: number }) {
+export async function hardwareClustersOf({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
   requireScope(ctx, "read:hardware");
   await requireHardware(ctx.db, hardwareId);
   return ctx.db
@@ -81,7 +81,7 @@ export async function hardwareClustersOf({ ctx, hardwareId }: { ctx: ServiceCont
     .orderBy(hardwareClusters.name);
 }
 
-export async function hardwareNetworkMemberships({ ctx, hardwareId }: { ctx: ServiceContext; hardwareId: number }) {
+export async function hardwareNetworkMemberships({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
   requireScope(ctx, "read:hardware");
   await requireHardware(ctx.db, hardwareId);
   return ctx.db

@@ -3,11 +3,11 @@
 import { isNotNull } from "drizzle-orm";
 import { contains, hostCidr, parseAddress, parseNetwork } from "../../../domain/cidr-math.ts";
 import { networks } from "../../../db/schema/index.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope } from "../../verb.ts";
 import { addressUses } from "./address-uses.ts";
 
-export async function checkAddress({ ctx, address }: { ctx: ServiceContext; address: string }) {
+export async function checkAddress({ ctx, address }: { ctx: VerbContext; address: string }) {
   requireScope(ctx, "read:networks");
   const parsed = parseAddress(address);
   if (!parsed.ok) throw new Error(parsed.message); // the body schema already refused it

@@ -3,12 +3,12 @@
 // free). A suggestion, not a reservation: record it with POST /ipam, whose unique address settles races.
 import { formatAddress, lowestFree, parseNetwork } from "../../../domain/cidr-math.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope } from "../../verb.ts";
 import { loadNetwork } from "../networks/network-ref.ts";
 import { addressUses } from "./address-uses.ts";
 
-export async function nextFreeAddress({ ctx, networkId }: { ctx: ServiceContext; networkId: number }) {
+export async function nextFreeAddress({ ctx, networkId }: { ctx: VerbContext; networkId: number }) {
   requireScope(ctx, "read:networks");
   const network = await loadNetwork(ctx.db, networkId);
   const parsed = network.cidr ? parseNetwork(network.cidr) : undefined;

@@ -4,7 +4,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
 import { computeUnits, externalNodes, hardware, miscItems, networks, services, storage, tags } from "../../../db/schema/index.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope } from "../../verb.ts";
 import type { ResourceDef } from "../resource.ts";
 
@@ -41,7 +41,7 @@ export const tagDef: ResourceDef<TagView> = {
   },
 };
 
-export async function listTags({ ctx }: { ctx: ServiceContext }): Promise<TagView[]> {
+export async function listTags({ ctx }: { ctx: VerbContext }): Promise<TagView[]> {
   requireScope(ctx, "read:layout");
   return tagsWithUsage(ctx.db);
 }

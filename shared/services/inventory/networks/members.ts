@@ -6,7 +6,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/database.ts";
 import { computeUnits, hardware, networkHardwareMembers, networkMembers } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 import { requireRow } from "../row-checks.ts";
 import { loadNetwork, requireInside } from "./network-ref.ts";
@@ -43,7 +43,7 @@ function memberQuery(db: Db, kind: MemberKind) {
     .innerJoin(kind.ref.table, eq(kind.ref.id, kind.refId));
 }
 
-export async function listMembers(kind: MemberKind, { ctx, networkId }: { ctx: ServiceContext; networkId: number }) {
+export async function listMembers(kind: MemberKind, { ctx, networkId }: { ctx: VerbContext; networkId: number }) {
   requireScope(ctx, "read:networks");
   await loadNetwork(ctx.db, networkId);
   return memberQuery(ctx.db, kind).where(eq(kind.networkId, networkId)).orderBy(asc(kind.ref.fields.name!), asc(kind.refId));
@@ -51,7 +51,7 @@ export async function listMembers(kind: MemberKind, { ctx, networkId }: { ctx: S
 
 export async function addMember(
   kind: MemberKind,
-  { ctx, networkId, input }: { ctx: ServiceContext; networkId: number; input: { ip_address?: string | null | undefined } & Partial<Record<MemberKind["field"], number>> },
+  { ctx, networkId, input }: { ctx: VerbContext; networkId: number; input: { ip_address?: string | null | undefined } & Partial<Record<MemberKind["field"], number>> },
 ) {
   requireScope(ctx, "write:networks");
   const refId = input[kind.field]!;
@@ -69,7 +69,7 @@ export async function addMember(
   });
 }
 
-export async function removeMember(kind: MemberKind, { ctx, networkId, refId }: { ctx: ServiceContext; networkId: number; refId: number }): Promise<void> {
+export async function removeMember(kind: MemberKind, { ctx, networkId, refId }: { ctx: VerbContext; networkId: number; refId: number }): Promise<void> {
   requireScope(ctx, "write:networks");
   await runInTransaction(ctx, {}, async (s) => {
     await loadNetwork(s.tx, networkId);

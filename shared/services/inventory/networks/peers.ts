@@ -4,7 +4,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
 import { networkPeers, networks } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 import { loadNetwork } from "./network-ref.ts";
 
@@ -28,13 +28,13 @@ async function peersOf(db: Db, id: number, only?: number): Promise<PeerView[]> {
     order by n.name, n.id`);
 }
 
-export async function listPeers({ ctx, networkId }: { ctx: ServiceContext; networkId: number }): Promise<PeerView[]> {
+export async function listPeers({ ctx, networkId }: { ctx: VerbContext; networkId: number }): Promise<PeerView[]> {
   requireScope(ctx, "read:networks");
   await loadNetwork(ctx.db, networkId);
   return peersOf(ctx.db, networkId);
 }
 
-export async function addPeer({ ctx, networkId, input }: { ctx: ServiceContext; networkId: number; input: { peer_network_id: number; description?: string | null | undefined } }): Promise<PeerView> {
+export async function addPeer({ ctx, networkId, input }: { ctx: VerbContext; networkId: number; input: { peer_network_id: number; description?: string | null | undefined } }): Promise<PeerView> {
   requireScope(ctx, "write:networks");
   const peerId = input.peer_network_id;
   if (peerId === networkId)
@@ -54,7 +54,7 @@ export async function addPeer({ ctx, networkId, input }: { ctx: ServiceContext; 
   });
 }
 
-export async function removePeer({ ctx, networkId, peerId }: { ctx: ServiceContext; networkId: number; peerId: number }): Promise<void> {
+export async function removePeer({ ctx, networkId, peerId }: { ctx: VerbContext; networkId: number; peerId: number }): Promise<void> {
   requireScope(ctx, "write:networks");
   await runInTransaction(ctx, {}, async (s) => {
     await loadNetwork(s.tx, networkId);

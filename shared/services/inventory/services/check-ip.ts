@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
 import { formatIp, parseIp } from "../../../net/cidr.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope } from "../../verb.ts";
 
 export interface IpConflict {
@@ -19,7 +19,7 @@ export function ipSpellings(ip: string): string[] {
   return [...new Set([ip.toLowerCase(), ...(parsed ? [formatIp(parsed)] : [])])];
 }
 
-export async function checkIp({ ctx, input }: { ctx: ServiceContext; input: { ip_address: string; exclude_service_id?: number | null | undefined } }) {
+export async function checkIp({ ctx, input }: { ctx: VerbContext; input: { ip_address: string; exclude_service_id?: number | null | undefined } }) {
   // A POST in the catalogue, so it is treated as a write: editors ask it while assigning an address.
   requireScope(ctx, "write:services");
   const spellings = ipSpellings(input.ip_address);

@@ -8,7 +8,7 @@ import type { Db } from "../../../db/database.ts";
 import { serviceDependencies, services } from "../../../db/schema/index.ts";
 import { cyclePath, type DependencyEdge, describeCycle } from "../../../domain/dependency-cycle.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 import { iso, namesById } from "../present.ts";
 import { missingReference } from "./references.ts";
@@ -17,7 +17,7 @@ import { requireService } from "./require-service.ts";
 const DEPENDENCY_LOCK = 7_246_040; // fixed advisory lock key: inserts into service_dependencies
 
 /** Services this one depends on, or (dependents) the services that depend on it. */
-export async function listDependencies({ ctx, serviceId, direction }: { ctx: ServiceContext; serviceId: number; direction: "dependencies" | "dependents" }) {
+export async function listDependencies({ ctx, serviceId, direction }: { ctx: VerbContext; serviceId: number; direction: "dependencies" | "dependents" }) {
   requireScope(ctx, "read:services");
   await requireService(ctx.db, serviceId);
   const [self, other] =
@@ -52,7 +52,7 @@ async function edgesClosingCycle(tx: Db, serviceId: number, dependsOnId: number)
   );
 }
 
-export async function addDependency({ ctx, serviceId, dependsOnId }: { ctx: ServiceContext; serviceId: number; dependsOnId: number }) {
+export async function addDependency({ ctx, serviceId, dependsOnId }: { ctx: VerbContext; serviceId: number; dependsOnId: number }) {
   requireScope(ctx, "write:services");
   if (serviceId === dependsOnId)
     throw ApiError.validation([{ loc: ["body", "depends_on_id"], msg: "A service cannot depend on itself.", type: "value_error" }]);
@@ -79,7 +79,7 @@ export async function addDependency({ ctx, serviceId, dependsOnId }: { ctx: Serv
   });
 }
 
-export async function removeDependency({ ctx, serviceId, dependsOnId }: { ctx: ServiceContext; serviceId: number; dependsOnId: number }): Promise<void> {
+export async function removeDependency({ ctx, serviceId, dependsOnId }: { ctx: VerbContext; serviceId: number; dependsOnId: number }): Promise<void> {
   requireScope(ctx, "write:services");
   await runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx

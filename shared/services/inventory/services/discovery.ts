@@ -4,7 +4,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { computeUnits, hardware, ipAddresses } from "../../../db/schema/index.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope } from "../../verb.ts";
 import { ipSpellings } from "./check-ip.ts";
 import { presentService } from "./def.ts";
@@ -33,7 +33,7 @@ async function hostOf(db: Db, computeId: number | null, hardwareId: number | nul
   return hw ? { type: "hardware" as const, ...hw, kind: null, hardware: null } : null;
 }
 
-export async function serviceDiscovery({ ctx, serviceId }: { ctx: ServiceContext; serviceId: number }) {
+export async function serviceDiscovery({ ctx, serviceId }: { ctx: VerbContext; serviceId: number }) {
   requireScope(ctx, "read:services");
   const service = presentService(await requireService(ctx.db, serviceId), new Map());
   const addresses = [service.ip_address, ...service.ports.map((p) => p.ip)].filter((a): a is string => !!a);

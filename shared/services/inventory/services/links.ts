@@ -7,7 +7,7 @@ import {
   externalNodes, miscItems, serviceExternalDependencies, serviceMisc, serviceStorage, storage,
 } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 import { missingReference } from "./references.ts";
 import { requireService } from "./require-service.ts";
@@ -35,7 +35,7 @@ function linkVerbs(k: LinkKind) {
   const targetId = (input: LinkRow) => input[k.field] as number;
   const whereLink = (serviceId: number, column: PgColumn, value: number) => and(eq(k.serviceColumn, serviceId), eq(column, value));
   return {
-    async list({ ctx, serviceId }: { ctx: ServiceContext; serviceId: number }): Promise<LinkRow[]> {
+    async list({ ctx, serviceId }: { ctx: VerbContext; serviceId: number }): Promise<LinkRow[]> {
       requireScope(ctx, "read:services");
       await requireService(ctx.db, serviceId);
       const rows = (await ctx.db
@@ -47,7 +47,7 @@ function linkVerbs(k: LinkKind) {
       return rows.map((r) => ({ ...r.link, name: r.name, kind: r.kind }));
     },
 
-    async add({ ctx, serviceId, input }: { ctx: ServiceContext; serviceId: number; input: LinkRow }): Promise<LinkRow> {
+    async add({ ctx, serviceId, input }: { ctx: VerbContext; serviceId: number; input: LinkRow }): Promise<LinkRow> {
       requireScope(ctx, "write:services");
       return runInTransaction(ctx, {}, async (s) => {
         const service = await requireService(s.tx, serviceId);
@@ -66,7 +66,7 @@ function linkVerbs(k: LinkKind) {
       });
     },
 
-    async remove({ ctx, serviceId, key }: { ctx: ServiceContext; serviceId: number; key: number }): Promise<void> {
+    async remove({ ctx, serviceId, key }: { ctx: VerbContext; serviceId: number; key: number }): Promise<void> {
       requireScope(ctx, "write:services");
       await runInTransaction(ctx, {}, async (s) => {
         const [row] = (await s.tx.delete(k.table).where(whereLink(serviceId, k.keyColumn, key)).returning()) as LinkRow[];

@@ -4,7 +4,7 @@ import type { Clock, Random } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import type { Actor } from "./actor.ts";
 
-export interface ServiceContext {
+export interface VerbContext {
   db: Db;
   clock: Clock;
   random: Random;
