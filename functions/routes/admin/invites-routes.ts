@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { IdParam, writeBody } from "../../../shared/schemas/fields.ts";
 import { listQuery, listResponse } from "../../../shared/schemas/list-query.ts";
-import { Role } from "../../../shared/services/admin-users/input-schemas.ts";
+import { RoleName } from "../../../shared/services/admin-users/input-schemas.ts";
 import { createInvite } from "../../../shared/services/invites/create-invite.ts";
 import { INVITE_STATUSES, MAX_INVITE_HOURS } from "../../../shared/services/invites/invite-rows.ts";
 import { INVITE_SORTS, listInvites } from "../../../shared/services/invites/list-invites.ts";
@@ -48,7 +48,7 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/admin/invites", tag: "admin-users", scope: ADMIN,
       summary: "Invite someone: a single-use, expiring token (shown once) and its accept link",
       description: "expires_in_hours defaults to the invite_expiry_hours setting. 409 when a user with the email exists or an invite for it is still open.",
-      body: writeBody({ email: Email, role: Role, expires_in_hours: v.optional(Hours) }, INVITE_READ_ONLY),
+      body: writeBody({ email: Email, role: RoleName, expires_in_hours: v.optional(Hours) }, INVITE_READ_ONLY),
       response: { status: 201, schema: v.object({ ...Invite.entries, token: v.string(), invite_url: v.string() }) },
       errors: [409],
     },

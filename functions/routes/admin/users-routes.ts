@@ -6,7 +6,7 @@ import { createUser } from "../../../shared/services/admin-users/create-user.ts"
 import { DELETE_USER_ACTION, deleteUser } from "../../../shared/services/admin-users/delete-user.ts";
 import { IdParam, writeBody } from "../../../shared/schemas/fields.ts";
 import { listQuery, listResponse } from "../../../shared/schemas/list-query.ts";
-import { BooleanParam, DisplayName, Role, USER_READ_ONLY } from "../../../shared/services/admin-users/input-schemas.ts";
+import { BooleanParam, DisplayName, RoleName, USER_READ_ONLY } from "../../../shared/services/admin-users/input-schemas.ts";
 import { listUsers, USER_SORTS } from "../../../shared/services/admin-users/list-users.ts";
 import { MASQUERADE_MAX_MINUTES, masquerade } from "../../../shared/services/admin-users/masquerade.ts";
 import { resetPassword } from "../../../shared/services/admin-users/reset-password.ts";
@@ -28,12 +28,12 @@ const UserIdParams = IdParam("user_id");
 
 /** PATCH /admin/users/{id} and PATCH /users/{id}. */
 export const UserPatch = writeBody(
-  { display_name: v.optional(DisplayName), email: v.optional(Email), role: v.optional(Role), is_active: v.optional(v.boolean()) },
+  { display_name: v.optional(DisplayName), email: v.optional(Email), role: v.optional(RoleName), is_active: v.optional(v.boolean()) },
   USER_READ_ONLY,
 );
 
 const UserCreate = writeBody(
-  { email: Email, password: v.optional(Password), display_name: v.optional(DisplayName), role: Role, must_change_password: v.optional(v.boolean()) },
+  { email: Email, password: v.optional(Password), display_name: v.optional(DisplayName), role: RoleName, must_change_password: v.optional(v.boolean()) },
   USER_READ_ONLY,
 );
 

@@ -21,7 +21,7 @@ export const Scopes = v.pipe(
   v.maxLength(50, "At most 50 scopes."),
 );
 /** A role as GET /auth/scopes and GET /settings/roles answer it (built-in ones have no id). */
-export const Role = v.object({
+export const RoleView = v.object({
   id: v.nullable(v.number()),
   name: v.string(),
   description: v.nullable(v.string()),
@@ -129,7 +129,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/auth/scopes", tag: "auth",
       summary: "The grantable scopes with what each means, and the roles with their default scopes",
       response: {
-        schema: v.object({ scopes: v.array(v.object({ scope: v.string(), description: v.string() })), narrower: v.string(), roles: v.array(Role) }),
+        schema: v.object({ scopes: v.array(v.object({ scope: v.string(), description: v.string() })), narrower: v.string(), roles: v.array(RoleView) }),
       },
     },
     async (c) => c.json(await listScopes({ ctx: verbContext(c) })),

@@ -9,7 +9,7 @@ import { updateRole } from "../../../shared/services/roles/update-role.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { Role, Scopes } from "../auth/token-routes.ts";
+import { RoleView, Scopes } from "../auth/token-routes.ts";
 
 const RoleName = v.pipe(
   v.string(),
@@ -26,7 +26,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/settings/roles", tag: "settings", scope: "read:settings",
       summary: "Roles: the built-in ones (read-only) and the custom ones, with their scopes",
-      response: { schema: v.array(Role) },
+      response: { schema: v.array(RoleView) },
     },
     async (c) => c.json(await listRoles({ ctx: verbContext(c) })),
   );
@@ -37,7 +37,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/settings/roles", tag: "settings", scope: "admin:*",
       summary: "Create a custom role from grantable scopes",
       body: v.object({ name: RoleName, description: Description, scopes: Scopes }),
-      response: { status: 201, schema: Role }, errors: [409],
+      response: { status: 201, schema: RoleView }, errors: [409],
     },
     async (c, { body }) => c.json(await createRole({ ctx: verbContext(c), input: body }), 201),
   );
@@ -52,7 +52,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
         v.object({ name: v.optional(RoleName), description: Description, scopes: v.optional(Scopes) }),
         v.check((b) => b.name !== undefined || b.description !== undefined || b.scopes !== undefined, "Send at least one of name, description, scopes."),
       ),
-      response: { schema: Role }, errors: [409],
+      response: { schema: RoleView }, errors: [409],
     },
     async (c, { params, body }) => c.json(await updateRole({ ctx: verbContext(c), input: { roleId: params.role_id, ...body } })),
   );

@@ -7,7 +7,7 @@ export const DisplayName = v.pipe(
   v.transform((s) => (s ? s : null)),
 );
 
-export const Role = v.pipe(v.string(), v.trim(), v.minLength(1, "A role is required."), v.maxLength(64));
+export const RoleName = v.pipe(v.string(), v.trim(), v.minLength(1, "A role is required."), v.maxLength(64));
 
 /** A boolean list filter (query values are strings). */
 export const BooleanParam = v.pipe(v.picklist(["true", "false"], "Use true or false."), v.transform((s) => s === "true"));
