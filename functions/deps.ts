@@ -9,8 +9,8 @@ import type { CredentialCache } from "../shared/identity/credential-cache.ts";
 import type { IdentityState } from "../shared/identity/identity-state.ts";
 import type { Lifecycle } from "../shared/lifecycle.ts";
 import type { Logger } from "../shared/logger.ts";
+import type { Bucket } from "../shared/ratelimit/bucket.ts";
 import type { RateLimitDecision, RateLimiter } from "../shared/ratelimit/limiter.ts";
-import type { Category } from "../shared/ratelimit/policy.ts";
 import type { Actor } from "../shared/services/actor.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
@@ -57,6 +57,6 @@ export type AppEnv = {
     /** Why a presented credential was refused (said in the 401 of a protected route). */
     authError?: string;
     /** The rate limiter's answer for this request, started early (functions/middleware/rate-limit.ts). */
-    rateLimit?: { pending: Promise<RateLimitDecision>; category: Category; identity: string };
+    rateLimit?: { pending: Promise<RateLimitDecision>; bucket: Bucket };
   };
 };

@@ -100,6 +100,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async #prune(db: Parameters<typeof queryRows>[0], now: number): Promise<void> {
     const cutoff = new Date(now - this.#retainMs).toISOString();
+    // A range walk of the window_start index (migration 0008), however many per-route keys there are.
     // Best effort: a failed prune is retried on a later hit and never fails the request.
     await queryRows(db, sql`delete from rate_limit_counters where window_start < ${cutoff}::timestamptz`).catch(() => {});
   }

@@ -1,9 +1,10 @@
-// The rate limiter of spec 8.1: a category and a client identity in, a decision out. The counting lives
-// in a shared, external store (Redis, or the database when no Redis is configured); the limits come from
-// the policy table under the profile currently set in app_settings.
+// The rate limiter of spec 8.1: a bucket (category, route and client; bucket.ts) in, a decision out. The
+// counting lives in a shared, external store (Redis, or the database when no Redis is configured); the
+// limits come from the policy table under the profile currently set in app_settings.
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
-import { type Category, type Profile, ruleFor } from "./policy.ts";
+import type { Bucket } from "./bucket.ts";
+import { type Profile, ruleFor } from "./policy.ts";
 
 export interface StoreHit {
   success: boolean;
@@ -54,13 +55,12 @@ export class RateLimiter {
     this.#warnEveryMs = opts.warnEveryMs ?? 30_000;
   }
 
-  async check(category: Category, identity: string): Promise<RateLimitDecision> {
+  async check(bucket: Bucket): Promise<RateLimitDecision> {
     const profile = await this.#profile();
-    const { limit, windowMs } = ruleFor(category, profile);
-    const key = `${category}:${identity}`;
+    const { limit, windowMs } = ruleFor(bucket.category, profile);
     let hit: StoreHit;
     try {
-      hit = await this.#store.hit(key, limit, windowMs);
+      hit = await this.#store.hit(bucket.key, limit, windowMs);
     } catch (e) {
       // Policy (DESIGN.md 7): an unavailable store never turns into a 5xx or a 429. The request is served,
       // the health probe reports the dependency degraded, and the event is logged (at most every 30 s).

@@ -148,5 +148,7 @@ export const rateLimitCounters = pgTable(
     window_start: tz("window_start").notNull(),
     hits: integer("hits").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.key, t.window_start] })],
+  // The prune deletes by window_start: with per-route keys the table holds many rows per client, and
+  // without this index every prune scanned all of them.
+  (t) => [primaryKey({ columns: [t.key, t.window_start] }), index("rate_limit_counters_window_start_idx").on(t.window_start)],
 );

@@ -33,7 +33,7 @@ describe("rate limits with the database store", () => {
     expect(last.headers.get("retry-after")).toBe(String(body.retry_after));
     expect(body.detail).toBe(`Too many requests; retry after ${body.retry_after} seconds.`);
     expect(last.headers.get("x-request-id")).toBeTruthy();
-    const rows = await t.sql<{ hits: number }[]>`select hits from rate_limit_counters where key = 'default:203.0.113.10'`;
+    const rows = await t.sql<{ hits: number }[]>`select hits from rate_limit_counters where key = 'default:203.0.113.10:POST /api/v1/tenants'`;
     expect(rows.reduce((n, r) => n + r.hits, 0)).toBe(30);
   });
 
@@ -112,7 +112,7 @@ describe("rate limits with the database store", () => {
   it("without a known peer every request shares the 'unknown' bucket", async () => {
     const { last } = await burst(t.app, 31, "/api/v1/tenants");
     expect(last.status).toBe(429);
-    const rows = await t.sql`select 1 from rate_limit_counters where key = 'default:unknown'`;
+    const rows = await t.sql`select 1 from rate_limit_counters where key = 'default:unknown:POST /api/v1/tenants'`;
     expect(rows.length).toBe(1);
   });
 });

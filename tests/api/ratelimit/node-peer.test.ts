@@ -32,6 +32,6 @@ describe("socket peer on Node", () => {
     expect(statuses.filter((s) => s === 410)).toHaveLength(30);
     expect(statuses[30]).toBe(429);
     const keys = await t.sql<{ key: string }[]>`select distinct key from rate_limit_counters`;
-    expect(keys.map((k) => k.key)).toEqual(["default:127.0.0.1"]);
+    expect(keys.map((k) => k.key)).toEqual(["default:127.0.0.1:POST /api/v1/tenants"]);
   });
 });

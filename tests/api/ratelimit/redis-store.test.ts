@@ -38,7 +38,7 @@ describe("rate limits with the Redis store", () => {
     expect(body.retry_after).toBeGreaterThanOrEqual(1);
     expect(body.retry_after).toBeLessThanOrEqual(60);
     expect(last.headers.get("retry-after")).toBe(String(body.retry_after));
-    expect(await t.runtime.redis!.keys(`cp:ratelimit:default:${peer}:*`)).toHaveLength(1);
+    expect(await t.runtime.redis!.keys(`cp:ratelimit:default:${peer}:POST /api/v1/tenants:*`)).toHaveLength(1);
   });
 
   it("two app instances on one Redis share a client's count", async () => {

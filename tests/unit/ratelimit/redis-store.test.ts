@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bucketFor } from "../../../shared/ratelimit/bucket.ts";
 import { RateLimiter } from "../../../shared/ratelimit/limiter.ts";
 import { RedisRateLimitStore, stripShebang, UpstashRedisAdapter } from "../../../runtime/ratelimit-redis.ts";
 import { openRedis } from "../../../runtime/redis.ts";
@@ -121,15 +122,16 @@ describe("the limiter when its store is down", () => {
       const clock = drivenClock(Date.now());
       const logger = capturingLogger();
       const limiter = new RateLimiter({ store: new RedisRateLimitStore(down, { prefix }), profile: async () => "strict", logger, clock });
+      const bucket = bucketFor("default", "GET /api/v1/hardware", "203.0.113.1");
       for (let i = 0; i < 15; i++) {
-        expect(await limiter.check("default", "203.0.113.1")).toMatchObject({ allowed: true, unchecked: true, limit: 10 });
+        expect(await limiter.check(bucket)).toMatchObject({ allowed: true, unchecked: true, limit: 10 });
       }
       expect(logger.lines.filter((l) => l.level === "warn")).toHaveLength(1);
       clock.advance(29_000);
-      await limiter.check("default", "203.0.113.1");
+      await limiter.check(bucket);
       expect(logger.lines.filter((l) => l.level === "warn")).toHaveLength(1);
       clock.advance(1_000);
-      await limiter.check("default", "203.0.113.1");
+      await limiter.check(bucket);
       const warns = logger.lines.filter((l) => l.level === "warn");
       expect(warns).toHaveLength(2);
       expect(warns[1]!.fields.suppressed_since_last).toBe(15);
@@ -142,12 +144,15 @@ describe("the limiter when its store is down", () => {
     const clock = drivenClock(Date.now());
     const limiter = new RateLimiter({ store: new RedisRateLimitStore(redis, { prefix }), profile: async () => "normal", logger: silentLogger, clock });
     const id = `limiter-${Math.random()}`;
-    expect(await limiter.check("scan", id)).toMatchObject({ allowed: true, limit: 1, remaining: 0, unchecked: false });
-    const refused = await limiter.check("scan", id);
+    const scan = bucketFor("scan", "POST /api/v1/discovery/scan", id);
+    expect(await limiter.check(scan)).toMatchObject({ allowed: true, limit: 1, remaining: 0, unchecked: false });
+    const refused = await limiter.check(scan);
     expect(refused.allowed).toBe(false);
     expect(Number.isInteger(refused.retryAfterS)).toBe(true);
     expect(refused.retryAfterS).toBeGreaterThanOrEqual(1);
     expect(refused.retryAfterS).toBeLessThanOrEqual(60);
-    expect(await redis.keys(`${prefix}:scan:${id}:*`)).toHaveLength(1);
+    expect(await redis.keys(`${prefix}:scan:${id}:POST /api/v1/discovery/scan:*`)).toHaveLength(1);
+    // Another scan route of the same client has its own bucket.
+    expect((await limiter.check(bucketFor("scan", "POST /api/v1/ipam/scan/:network_id", id))).allowed).toBe(true);
   });
 });
