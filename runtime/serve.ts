@@ -2,46 +2,89 @@
 // can answer 503), the entry marks it ready once initialised; on SIGTERM or SIGINT
 // the state turns to stopping (readyz 503, writes 503 SERVER_DRAINING), requests in flight finish and
 // commit, then connections close, resources are released and the process exits 0.
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import { serve } from "@hono/node-server";
+import { answerClientError } from "./client-error.ts";
 import type { NodeRuntime } from "./node-deps.ts";
 
 export async function serveWithLifespan(runtime: NodeRuntime, fetch: (req: Request, env?: unknown) => Response | Promise<Response>): Promise<Server> {
   const { deps } = runtime;
   const { config, lifecycle, logger } = deps;
-  const server = serve({ fetch, port: config.PORT, hostname: config.HOST }) as Server;
+  const headersTimeout = config.HEADERS_TIMEOUT_S * 1000;
+  const server = serve({
+    fetch,
+    port: config.PORT,
+    hostname: config.HOST,
+    // Node looks for expired requests only every connectionsCheckingInterval (30 s by default).
+    serverOptions: { headersTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)) },
+  }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
   });
+  server.on("clientError", answerClientError);
+
+  let stopping = false;
+  const open = new Set<ServerResponse>();
+  // Prepended so it runs before the app's listener, which may write a ready answer synchronously.
   // A request counts as in flight until its response is fully written, not merely until the handler
   // returns: the drain must not cut a committed write's answer off.
-  server.on("request", (_req, res) => {
+  server.prependListener("request", (_req, res: ServerResponse) => {
     const leave = lifecycle.enter();
-    res.once("close", leave);
+    open.add(res);
+    if (stopping) res.setHeader("Connection", "close");
+    res.once("close", () => {
+      open.delete(res);
+      leave();
+    });
   });
   const address = server.address();
   logger.info("listening", { port: typeof address === "object" && address ? address.port : config.PORT, version: config.version });
 
-  let stopping = false;
   const drain = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const deadline = Date.now() + config.DRAIN_TIMEOUT_S * 1000;
+    const remaining = () => Math.max(0, deadline - Date.now());
     lifecycle.beginStopping();
+    // From here every answer says Connection: close, so clients stop reusing their sockets; a socket
+    // with no request on it is closed now, one with a request once its answer is written.
+    for (const res of open) if (!res.headersSent) res.setHeader("Connection", "close");
+    server.closeIdleConnections();
     logger.info("draining", { signal, in_flight: lifecycle.inFlight });
-    const clean = await lifecycle.waitIdle(config.DRAIN_TIMEOUT_S * 1000);
+    await lifecycle.waitIdle(remaining());
     // Background tasks first: the WebSocket streams hold upgraded sockets that server.close() would
     // otherwise wait on forever (closeAllConnections does not reach them). runtime.close() repeats it harmlessly.
     await runtime.background.stopAll();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    const cutOff = await closeServer(server, remaining(), () => lifecycle.inFlight);
     await runtime.close().catch((e: unknown) => logger.error("close failed", { error: String(e) }));
-    logger.info("stopped", { signal, drained: clean });
-    process.exit(clean ? 0 : 1);
+    const stopped = { signal, drained: cutOff === 0, cut_off: cutOff };
+    if (cutOff === 0) logger.info("stopped", stopped);
+    else logger.warn("stopped", stopped);
+    process.exit(cutOff === 0 ? 0 : 1);
   };
   process.once("SIGTERM", () => void drain("SIGTERM"));
   process.once("SIGINT", () => void drain("SIGINT"));
   return server;
+}
+
+/**
+ * Stops listening and waits, up to `timeoutMs`, for the remaining sockets to close by themselves: each
+ * request still arriving on one is answered (Connection: close) before Node ends it. Whatever is left at
+ * the deadline is destroyed (not awaited: a socket outside Node's HTTP connection list, such as a refused
+ * upgrade whose peer never closes, would hold it; the process exits regardless). Resolves with the number
+ * of requests that were in flight then (0: none cut off).
+ */
+async function closeServer(server: Server, timeoutMs: number, inFlight: () => number): Promise<number> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([
+    closed.then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (inTime) return 0;
+  const cutOff = inFlight();
+  server.closeAllConnections();
+  return cutOff;
 }

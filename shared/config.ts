@@ -55,6 +55,8 @@ export const ConfigSchema = v.object({
   MAX_BODY_BYTES: int(1_048_576, 1024, 104_857_600),
   MAX_UPLOAD_BYTES: int(8_388_608, 1024, 1_073_741_824),
   DRAIN_TIMEOUT_S: int(25, 0, 600),
+  // How long a client may take to send a request's headers before Node answers 408 (at most its 300 s request timeout).
+  HEADERS_TIMEOUT_S: int(60, 1, 300),
   HEALTH_CACHE_MS: int(2000, 0, 60_000),
   // How long a process may reuse a successful credential lookup (0: look every request up).
   CREDENTIAL_CACHE_S: int(10, 0, 300),

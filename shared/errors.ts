@@ -15,7 +15,8 @@ export type ErrorCode =
   | "CONFLICT"
   | "PRECONDITION_FAILED"
   | "CONFIRMATION_REQUIRED"
-  | "ACCOUNT_LOCKED";
+  | "ACCOUNT_LOCKED"
+  | "BAD_REQUEST" | "REQUEST_TIMEOUT" | "REQUEST_HEADER_FIELDS_TOO_LARGE";
 
 export interface ValidationIssue {
   loc: (string | number)[];

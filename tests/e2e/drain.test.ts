@@ -5,7 +5,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct } from "./helpers.ts";
+import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter } from "./helpers.ts";
 
 let database: TestDatabase;
 let sql: postgres.Sql;
@@ -22,16 +22,6 @@ afterAll(async () => {
   await sql?.end({ timeout: 1 });
   await database?.drop();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${p.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function expectDraining(res: Response) {
   expect(res.status).toBe(503);
@@ -67,22 +57,21 @@ describe("SIGTERM drain", () => {
         .then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }))
         .catch((e: Error) => ({ error: `${e.message}: ${String((e.cause as Error | undefined)?.message ?? "")}` }));
 
-      const blocked = await until("the write to wait on the lock", async () => {
-        const rows = await sql<{ pid: number; query: string }[]>`
-          select pid, query from pg_stat_activity
-          where datname = ${database.name} and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
-        return rows.length > 0 ? rows : undefined;
-      });
-      expect(blocked.length).toBeGreaterThan(0);
+      await waitForLockWaiter(sql, database.name, p.output);
 
       const stopped = p.stop("SIGTERM", 60_000);
       stopped.catch(() => {});
 
       // The signal is asynchronous: wait until readiness reports stopping.
-      const ready = await until("readyz to report stopping", async () => {
-        const res = await p.fetch("/api/v1/readyz");
-        return res.status === 503 ? res : (await res.body?.cancel(), undefined);
-      });
+      const ready = await until(
+        "readyz to report stopping",
+        async () => {
+          const res = await p.fetch("/api/v1/readyz");
+          return res.status === 503 ? res : (await res.body?.cancel(), undefined);
+        },
+        15_000,
+        p.output,
+      );
       expect(await ready.json()).toMatchObject({ ready: false, state: "stopping", health: "stopping", writes_permitted: false });
 
       await expectDraining(await p.fetch("/api/v1/tenants", { method: "POST" }));

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type postgres from "postgres";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const SETUP_TOKEN = "e2e-setup-token-0123456789";
@@ -210,4 +211,35 @@ export async function killAll(): Promise<void> {
 
 export function jsonBody(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } };
+}
+
+/** Polls `probe` until it gives something other than undefined; throws (with `detail()`) after `ms`. */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  ms = 15_000,
+  detail: () => string = () => "",
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${detail()}`);
+    await sleep(20);
+  }
+}
+
+/** Resolves once a session on `database` waits on a lock: a request the test holds with a lock it took. */
+export async function waitForLockWaiter(sql: postgres.Sql, database: string, detail?: () => string): Promise<void> {
+  await until(
+    "a request to wait on the lock",
+    async () => {
+      const rows = await sql`
+        select 1 from pg_stat_activity
+        where datname = ${database} and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
+      return rows.length > 0 ? true : undefined;
+    },
+    15_000,
+    detail,
+  );
 }
