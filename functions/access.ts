@@ -15,7 +15,7 @@ export function isFirstRunRoute(method: string, path: string): boolean {
 }
 
 function unauthorized(detail: string): ApiError {
-  return new ApiError(401, "UNAUTHORIZED", detail, {}, { "WWW-Authenticate": 'Bearer realm="api"' });
+  return ApiError.unauthorized(detail, {}, { "WWW-Authenticate": 'Bearer realm="api"' });
 }
 
 export async function enforceAccess(c: Context<AppEnv>, auth: "public" | "user", scope?: string): Promise<void> {
@@ -30,5 +30,5 @@ export async function enforceAccess(c: Context<AppEnv>, auth: "public" | "user",
   }
   const actor = c.get("actor");
   if (!actor) throw unauthorized(c.get("authError") ?? "Authentication required.");
-  if (scope && !actorCan(actor, scope)) throw new ApiError(403, "PERMISSION_DENIED", `This operation needs the ${scope} scope.`);
+  if (scope && !actorCan(actor, scope)) throw ApiError.forbidden(`This operation needs the ${scope} scope.`);
 }

@@ -1,19 +1,17 @@
-// The one error envelope (spec 7.1-7.3). app.onError, app.notFound and the validation step of every
-// route all end here, so no path can answer with an HTML page or a stack trace.
+// The app's answers for errors (spec 7.1-7.3, the envelope of shared/errors.ts). app.onError, app.notFound and
+// the validation step of every route all end here, so no path can answer with an HTML page or a stack trace.
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../shared/errors.ts";
+import { ApiError, errorEnvelope } from "../shared/errors.ts";
 import { inputError } from "../shared/db/input-errors.ts";
 import { safeErrorFields } from "../shared/safe-error.ts";
 import { isDatabaseUnavailable } from "../shared/db/unavailable.ts";
 import type { AppEnv } from "./deps.ts";
 
-const envelope = (err: ApiError) => ({ error_code: err.code, detail: err.detail, ...err.extra });
-
 export function errorResponse(c: Context, err: ApiError): Response {
   for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-  return c.json(envelope(err), err.status as ContentfulStatusCode);
+  return c.json(errorEnvelope(err), err.status as ContentfulStatusCode);
 }
 
 /**
@@ -23,15 +21,15 @@ export function errorResponse(c: Context, err: ApiError): Response {
 export function replaceWithError(c: Context, err: ApiError): void {
   c.res.body?.cancel().catch(() => {});
   c.res = undefined;
-  c.res = new Response(JSON.stringify(envelope(err)), { status: err.status, headers: { "content-type": "application/json", ...err.headers } });
+  c.res = new Response(JSON.stringify(errorEnvelope(err)), { status: err.status, headers: { "content-type": "application/json", ...err.headers } });
 }
 
 function fromHttpException(err: HTTPException): ApiError {
-  if (err.status === 413) return new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body is larger than the limit.");
-  if (err.status === 404) return new ApiError(404, "RESOURCE_NOT_FOUND", err.message || "Not found.");
+  if (err.status === 413) return new ApiError("PAYLOAD_TOO_LARGE", "Request body is larger than the limit.");
+  if (err.status === 404) return new ApiError("RESOURCE_NOT_FOUND", err.message || "Not found.");
   if (err.status === 400)
     return ApiError.validation([{ loc: ["body"], msg: err.message || "Bad request.", type: "value_error" }]);
-  return new ApiError(500, "INTERNAL_SERVER_ERROR", "Internal server error");
+  return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
 }
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
@@ -44,15 +42,15 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     deps?.logger.warn("database unavailable", { request_id: c.get("requestId"), error: err });
     return errorResponse(
       c,
-      new ApiError(503, "SERVICE_NOT_READY", "The database cannot answer right now; try again shortly.", { health: "not_ready" }, { "Retry-After": "5" }),
+      new ApiError("SERVICE_NOT_READY", "The database cannot answer right now; try again shortly.", { health: "not_ready" }, { "Retry-After": "5" }),
     );
   }
   // The logger describes the error by SQLSTATE, constraint and statement, never the query's values.
   deps?.logger.error("unhandled exception", { request_id: c.get("requestId"), error: err });
   const extra: Record<string, unknown> = {};
   if (deps?.config.DEV_MODE) extra.traceback = JSON.stringify(safeErrorFields(err), null, 2);
-  return errorResponse(c, new ApiError(500, "INTERNAL_SERVER_ERROR", "Internal server error", extra));
+  return errorResponse(c, new ApiError("INTERNAL_SERVER_ERROR", "Internal server error", extra));
 };
 
 export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  errorResponse(c, new ApiError(404, "RESOURCE_NOT_FOUND", `No route matches ${c.req.method} ${c.req.path}.`));
+  errorResponse(c, new ApiError("RESOURCE_NOT_FOUND", `No route matches ${c.req.method} ${c.req.path}.`));

@@ -4,6 +4,7 @@
 // probes report "ready" whenever the dependencies answer. Migrations are applied by Node, never here.
 import type { ExecutionContext } from "hono";
 import { cryptoRandom, systemClock } from "../shared/clock.ts";
+import { ApiError, errorEnvelope } from "../shared/errors.ts";
 import { type Config, parseConfig } from "../shared/config.ts";
 import { HealthMonitor } from "../shared/health.ts";
 import { IdentityState } from "../shared/identity/identity-state.ts";
@@ -37,7 +38,7 @@ function configFromBindings(env: WorkerEnv): Config {
 function misconfigured(detail: string): Handler {
   jsonLogger("error").error("worker misconfigured", { detail });
   return () =>
-    new Response(JSON.stringify({ error_code: "INTERNAL_SERVER_ERROR", detail }), {
+    new Response(JSON.stringify(errorEnvelope(new ApiError("INTERNAL_SERVER_ERROR", detail))), {
       status: 500,
       headers: { "content-type": "application/json; charset=utf-8" },
     });

@@ -3,21 +3,21 @@
 // is the spec's envelope (7.1) instead, written straight to the socket, which is then closed.
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError } from "../shared/errors.ts";
+import { ApiError, errorEnvelope } from "../shared/errors.ts";
 
 const REFUSALS: Record<string, () => ApiError> = {
   HPE_HEADER_OVERFLOW: () =>
-    new ApiError(431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request headers are larger than the server accepts."),
+    new ApiError("REQUEST_HEADER_FIELDS_TOO_LARGE", "The request headers are larger than the server accepts."),
   HPE_CHUNK_EXTENSIONS_OVERFLOW: () =>
-    new ApiError(413, "PAYLOAD_TOO_LARGE", "The request's chunk extensions are larger than the server accepts."),
+    new ApiError("PAYLOAD_TOO_LARGE", "The request's chunk extensions are larger than the server accepts."),
   ERR_HTTP_REQUEST_TIMEOUT: () =>
-    new ApiError(408, "REQUEST_TIMEOUT", "The request was not received in full within the server's timeout."),
+    new ApiError("REQUEST_TIMEOUT", "The request was not received in full within the server's timeout."),
 };
-const malformed = () => new ApiError(400, "BAD_REQUEST", "The request is not a well-formed HTTP/1.1 message.");
+const malformed = () => new ApiError("BAD_REQUEST", "The request is not a well-formed HTTP/1.1 message.");
 
 /** An ApiError's envelope as a whole raw HTTP/1.1 response that closes the connection. */
 export function rawErrorResponse(error: ApiError): string {
-  const body = JSON.stringify({ error_code: error.code, detail: error.detail, ...error.extra });
+  const body = JSON.stringify(errorEnvelope(error));
   const headers = {
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(body)),

@@ -9,7 +9,7 @@ function limiter(maxSize: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize,
     onError: () => {
-      throw new ApiError(413, "PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${maxSize} bytes.`);
+      throw new ApiError("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${maxSize} bytes.`);
     },
   });
 }

@@ -29,13 +29,13 @@ export const csrf: MiddlewareHandler<AppEnv> = async (c, next) => {
   const cookie = getCookie(c, CSRF_COOKIE);
   const header = c.req.header("x-csrf-token");
   if (!cookie || !header || !timingSafeEqualString(cookie, header))
-    throw new ApiError(403, "PERMISSION_DENIED", "CSRF check failed: send the svc_csrf cookie's value in the X-CSRF-Token header.");
+    throw ApiError.forbidden("CSRF check failed: send the svc_csrf cookie's value in the X-CSRF-Token header.");
   // Without a session from the cookie (a bearer header authenticated, or the cookie was refused) the
   // cookie grants nothing here, so there is no session to bind to; a protected route answers 401.
   const sessionId = cookieSessionId(c);
   if (sessionId === undefined) return next();
   const key = await c.get("deps").identity.signingKey(c.get("db"));
   if (!verifyCsrfToken(key, sessionId, header))
-    throw new ApiError(403, "PERMISSION_DENIED", "CSRF check failed: the X-CSRF-Token does not belong to this session; sign in again for a fresh svc_csrf cookie.");
+    throw ApiError.forbidden("CSRF check failed: the X-CSRF-Token does not belong to this session; sign in again for a fresh svc_csrf cookie.");
   return next();
 };

@@ -9,7 +9,7 @@ const ALL = ["get", "post", "put", "patch", "delete", "options"] as const;
 
 export function goneRoutes(app: Hono<AppEnv>): void {
   const tenantsGone = () => {
-    throw new ApiError(410, "GONE", "Tenants were removed: this service is single-tenant.");
+    throw new ApiError("GONE", "Tenants were removed: this service is single-tenant.");
   };
   route(app, { method: [...ALL], path: "/api/v1/tenants", tag: "tenants", summary: "Removed (single-tenant)", auth: "public", errors: [410] }, tenantsGone);
   route(
@@ -22,7 +22,7 @@ export function goneRoutes(app: Hono<AppEnv>): void {
   );
   for (const path of ["/api/v1/auth/forgot-password", "/api/v1/auth/reset-password"]) {
     route(app, { method: "post", path, tag: "auth", summary: "Removed: no self-service password reset", auth: "public", errors: [410] }, () => {
-      throw new ApiError(410, "GONE", "Self-service password reset is not offered; ask an administrator to reset it, or use the vault key.");
+      throw new ApiError("GONE", "Self-service password reset is not offered; ask an administrator to reset it, or use the vault key.");
     });
   }
 }

@@ -53,12 +53,12 @@ export function inputError(err: unknown): ApiError | undefined {
   switch (e.code) {
     case "23503": {
       const still = /is still referenced from table "([^"]+)"/.exec(detail);
-      if (still) return new ApiError(409, "CONFLICT", `Still referenced by ${still[1]}: remove those first.`, { dependents: [{ type: still[1] }] });
+      if (still) return ApiError.conflict(`Still referenced by ${still[1]}: remove those first.`, { dependents: [{ type: still[1] }] });
       const table = /is not present in table "([^"]+)"/.exec(detail)?.[1] ?? "the referenced table";
       return ApiError.validation([{ loc: ["body", column], msg: `No ${table} with id ${value}.`, type: "foreign_key" }]);
     }
     case "23505":
-      return new ApiError(409, "CONFLICT", `${column} "${value}" is already taken.`, { fields: { [column]: "already taken" } });
+      return ApiError.conflict(`${column} "${value}" is already taken.`, { fields: { [column]: "already taken" } });
     case "23514":
     case "23502":
       return ApiError.validation([{ loc: ["body", column], msg: `The value breaks the rule ${e.constraint_name ?? e.constraint ?? e.code}.`, type: "constraint" }]);

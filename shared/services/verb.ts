@@ -22,9 +22,9 @@ export interface VerbScope {
 
 /** 401 without an actor, 403 PERMISSION_DENIED when the actor lacks the scope. */
 export function requireScope(ctx: VerbContext, scope: string): void {
-  if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
   if (!actorCan(ctx.actor, scope))
-    throw new ApiError(403, "PERMISSION_DENIED", `This operation needs the ${scope} scope.`);
+    throw ApiError.forbidden(`This operation needs the ${scope} scope.`);
 }
 
 export function auditActor(ctx: VerbContext) {

@@ -16,7 +16,7 @@ export function sidecarRoutes(app: Hono<AppEnv>, runtime: NodeRuntime): void {
   const scrape = async (c: Context<AppEnv>) => {
     // Spec 5.1: a scrape presents `Authorization: Bearer`; a session cookie alone does not do.
     if (!/^Bearer\s+\S/i.test(c.req.header("authorization") ?? ""))
-      throw new ApiError(401, "UNAUTHORIZED", "The metrics endpoint needs Authorization: Bearer <token>.", {}, { "WWW-Authenticate": 'Bearer realm="metrics"' });
+      throw ApiError.unauthorized("The metrics endpoint needs Authorization: Bearer <token>.", {}, { "WWW-Authenticate": 'Bearer realm="metrics"' });
     await enforceAccess(c, "user", "read:metrics");
     const body = await scrapeStream(deps.database, deps.config.version, {
       onError: (e) => deps.logger.error("metrics scrape failed mid-stream", { request_id: c.get("requestId"), error: String(e) }),

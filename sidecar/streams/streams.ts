@@ -65,7 +65,7 @@ export function uiStreams(app: Hono<AppEnv>, runtime: NodeRuntime, overrides: Pa
     for (const def of STREAMS)
       router.add(def.path, (req, socket, head) => {
         if (!accepting || deps.lifecycle.state !== "ready")
-          return refuseUpgrade(socket, new ApiError(503, "SERVER_DRAINING", "This process is not taking new streams; reconnect shortly.", {}, { "Retry-After": "5" }));
+          return refuseUpgrade(socket, new ApiError("SERVER_DRAINING", "This process is not taking new streams; reconnect shortly.", {}, { "Retry-After": "5" }));
         wss.handleUpgrade(req, socket, head, (ws) => new StreamClient(ws, def, env, req));
       });
     hub.start(STREAMS.map((s) => s.channel));

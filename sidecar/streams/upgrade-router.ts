@@ -2,9 +2,10 @@
 // streams now, agent links later), and an upgrade to any other path is answered 404 in the error
 // envelope instead of being upgraded. Refusals before the upgrade are plain HTTP responses with the
 // same JSON body as every other error.
-import { type IncomingMessage, type Server, STATUS_CODES } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError } from "../../shared/errors.ts";
+import { rawErrorResponse } from "../../runtime/client-error.ts";
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -26,7 +27,7 @@ function routesOf(server: Server): Map<string, UpgradeHandler> {
     const path = new URL(req.url ?? "/", "http://upgrade.invalid").pathname;
     const handler = routes.get(path);
     if (handler) handler(req, socket, head);
-    else refuseUpgrade(socket, new ApiError(404, "RESOURCE_NOT_FOUND", `No WebSocket endpoint at ${path}.`));
+    else refuseUpgrade(socket, new ApiError("RESOURCE_NOT_FOUND", `No WebSocket endpoint at ${path}.`));
   });
   return routes;
 }
@@ -39,13 +40,5 @@ export function upgradeRouter(server: Server): UpgradeRouter {
 /** Answers the handshake with `error` as an HTTP response and closes the connection. */
 export function refuseUpgrade(socket: Duplex, error: ApiError): void {
   if (!socket.writable) return void socket.destroy();
-  const body = JSON.stringify({ error_code: error.code, detail: error.detail, ...error.extra });
-  const headers = {
-    "Content-Type": "application/json",
-    "Content-Length": String(Buffer.byteLength(body)),
-    Connection: "close",
-    ...error.headers,
-  };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
-  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ""}\r\n${head}\r\n${body}`);
+  socket.end(rawErrorResponse(error));
 }

@@ -16,7 +16,7 @@ export const DELETE_USER_ACTION = "delete-user";
 export async function deleteUser({ ctx, input }: { ctx: VerbContext; input: { userId: number } }): Promise<{ detail: string; id: number }> {
   requireScope(ctx, "admin:*");
   if (ctx.actor?.userId === input.userId)
-    throw new ApiError(409, "CONFLICT", "You cannot delete your own account here; ask another administrator.");
+    throw ApiError.conflict("You cannot delete your own account here; ask another administrator.");
   return runInTransaction(ctx, {}, async (s) => {
     const before = await lockUser(s.tx, input.userId);
     await assertAnotherAdminRemains(s.tx, before, "deleted");

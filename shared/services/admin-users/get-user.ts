@@ -12,7 +12,7 @@ export async function getUser({ ctx, input }: { ctx: VerbContext; input: { userI
   const isAdmin = actorCan(ctx.actor!, "admin:*");
   // Checked before the lookup, so a non-administrator cannot probe which ids exist.
   if (!isAdmin && ctx.actor!.userId !== input.userId)
-    throw new ApiError(403, "PERMISSION_DENIED", "Only administrators can read other users.");
+    throw ApiError.forbidden("Only administrators can read other users.");
   const row = await findUser(ctx.db, input.userId);
   return isAdmin ? adminUserOf(ctx.db, row) : publicUser(row, await roleScopes(ctx.db, row.role));
 }

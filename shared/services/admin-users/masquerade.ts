@@ -35,10 +35,10 @@ export async function masquerade({
 }): Promise<MasqueradeResult> {
   requireScope(ctx, "admin:*");
   const adminId = ctx.actor?.userId;
-  if (adminId == null) throw new ApiError(403, "PERMISSION_DENIED", "Masquerade needs a signed-in administrator account.");
+  if (adminId == null) throw ApiError.forbidden("Masquerade needs a signed-in administrator account.");
   const refuse = async (status: 403 | 409, reason: string): Promise<never> => {
     await auditOnly(ctx, [{ action: "user.masquerade_denied", category: "security", level: "warning", entity_type: "user", entity_id: input.userId, diff: { reason } }]);
-    throw new ApiError(status, status === 403 ? "PERMISSION_DENIED" : "CONFLICT", reason);
+    throw status === 403 ? ApiError.forbidden(reason) : ApiError.conflict(reason);
   };
   if (input.userId === adminId) return refuse(403, "You cannot masquerade as yourself.");
   const outcome = await runInTransaction(ctx, {}, async (s) => {

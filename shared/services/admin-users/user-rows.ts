@@ -44,7 +44,7 @@ export async function adminUsersOf(db: Db, rows: UserRow[]): Promise<AdminUser[]
 }
 
 export function emailTaken(email: string): ApiError {
-  return new ApiError(409, "CONFLICT", `A user with the email ${email} already exists.`);
+  return ApiError.conflict(`A user with the email ${email} already exists.`);
 }
 
 /** 409 when another account already uses this e-mail (compared case-insensitively, like sign-in). */

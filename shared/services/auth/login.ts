@@ -46,14 +46,14 @@ export async function login({
     await runInTransaction(ctx, {}, async (s) =>
       s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: user?.id ?? null, diff: { email: input.email } }),
     );
-    throw new ApiError(401, "UNAUTHORIZED", INVALID);
+    throw ApiError.unauthorized(INVALID);
   }
   if (user.locked_until && user.locked_until > now) {
     await runInTransaction(ctx, {}, async (s) =>
       s.audit({ action: "login.locked", category: "security", level: "warning", entity_type: "user", entity_id: user.id }),
     );
     const seconds = Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000);
-    throw new ApiError(423, "ACCOUNT_LOCKED", "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.", { retry_after: seconds });
+    throw new ApiError("ACCOUNT_LOCKED", "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.", { retry_after: seconds });
   }
   const check = await verifyPassword(input.password, user.password_hash);
   if (!check.ok) {
@@ -75,8 +75,8 @@ export async function login({
       }
       return false;
     });
-    if (locked) throw new ApiError(423, "ACCOUNT_LOCKED", "Too many failed sign-ins: the account is now locked.");
-    throw new ApiError(401, "UNAUTHORIZED", INVALID);
+    if (locked) throw new ApiError("ACCOUNT_LOCKED", "Too many failed sign-ins: the account is now locked.");
+    throw ApiError.unauthorized(INVALID);
   }
   const rehash = check.needsRehash ? await hashPassword(input.password) : null;
   return runInTransaction(ctx, {}, async (s) => {

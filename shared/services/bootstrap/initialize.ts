@@ -35,11 +35,11 @@ export async function initializeFirstAdmin({
   configuredSetupToken: string | undefined;
   userAgent?: string | null;
 }) {
-  const alreadyDone = () => new ApiError(409, "CONFLICT", "First-run set-up is already complete; an administrator exists.");
+  const alreadyDone = () => ApiError.conflict("First-run set-up is already complete; an administrator exists.");
   if ((await bootstrapStatus({ ctx })).bootstrapped) throw alreadyDone();
   if (!(await setupTokenMatches(ctx.db, configuredSetupToken, input.setup_token))) {
     await auditOnly(ctx, [{ action: "bootstrap.denied", category: "security", level: "warning", diff: { email: input.email, reason: "wrong setup token" } }]);
-    throw new ApiError(403, "PERMISSION_DENIED", "The setup token is wrong.");
+    throw ApiError.forbidden("The setup token is wrong.");
   }
   passwordProblems(validatePasswordPolicy(input.password, input.email));
   // Hash outside the transaction: it is the slow part and needs no lock.

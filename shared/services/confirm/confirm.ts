@@ -53,5 +53,5 @@ export async function requireConfirmation(ctx: VerbContext, spec: ConfirmationSp
     { action: "confirmation.denied", category: "security", level: "warning", entity_type: "confirmation", entity_id: spec.action, diff: { action: spec.action, invalid } },
   ]);
   const detail = `"${spec.action}" is a high-impact action: ${invalid.map((h) => `${h} ${problems[h]}`).join("; ")}.`;
-  throw new ApiError(428, "CONFIRMATION_REQUIRED", detail, { required: requiredHeaders(spec), invalid, action: spec.action });
+  throw new ApiError("CONFIRMATION_REQUIRED", detail, { required: requiredHeaders(spec), invalid, action: spec.action });
 }

@@ -30,7 +30,7 @@ export async function claimKey(s: VerbScope, key: string, action: string): Promi
   if (rows.length === 0) return null;
   const mine = rows.find((r) => r.action === action && r.actor_id === (s.ctx.actor?.userId ?? null));
   if (!mine || rows.length > 1)
-    throw new ApiError(409, "CONFLICT", "This idempotency key was already used for a different request; send a new key for a new request.");
+    throw ApiError.conflict("This idempotency key was already used for a different request; send a new key for a new request.");
   return { status: mine.status, body: mine.body };
 }
 

@@ -31,7 +31,7 @@ export async function attachDoc({ ctx, input }: { ctx: VerbContext; input: Attac
     await requireDoc(s.tx, input.doc_id, ["body", "doc_id"]);
     const name = await requireEntity(s.tx, input);
     const [row] = await s.tx.insert(docEntities).values(input).onConflictDoNothing().returning();
-    if (!row) throw new ApiError(409, "CONFLICT", `Document ${input.doc_id} is already attached to ${describe(input)}.`);
+    if (!row) throw ApiError.conflict(`Document ${input.doc_id} is already attached to ${describe(input)}.`);
     s.audit({ action: "doc.attach", category: "inventory", entity_type: "doc", entity_id: input.doc_id, diff: { after: input } });
     s.emit("inventory", { entity: "doc", action: "attach", id: input.doc_id });
     return { ...row, entity_name: name };

@@ -59,7 +59,7 @@ async function existingByTitle(s: VerbScope, titles: string[]): Promise<Map<stri
   const byTitle = groupBy(rows, (r) => r.title);
   const ambiguous = [...byTitle].filter(([, list]) => list.length > 1).map(([t]) => t);
   if (ambiguous.length > 0)
-    throw new ApiError(409, "CONFLICT", `More than one document is titled ${ambiguous.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}: rename them before importing.`);
+    throw ApiError.conflict(`More than one document is titled ${ambiguous.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}: rename them before importing.`);
   return new Map(rows.map((r) => [r.title, r.id]));
 }
 

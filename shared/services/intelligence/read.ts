@@ -7,7 +7,7 @@ import type { VerbContext } from "../verb-context.ts";
 import { computeBlastRadius } from "./blast-radius.ts";
 
 function signedIn(ctx: VerbContext): void {
-  if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
 }
 
 export async function getBlastRadius({ ctx, type, id }: { ctx: VerbContext; type: AssetType; id: number }) {

@@ -43,7 +43,7 @@ export function scopesOf(def: ResourceDef<unknown>) {
 export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const m = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
-  if (!m) throw new ApiError(412, "PRECONDITION_FAILED", "If-Match must be the ETag of the current version.");
+  if (!m) throw new ApiError("PRECONDITION_FAILED", "If-Match must be the ETag of the current version.");
   return Number(m[1]);
 }
 
@@ -61,7 +61,7 @@ async function loadRow(db: Db, def: ResourceDef<unknown>, id: number, lock = fal
 function checkVersion(def: ResourceDef<unknown>, row: Row, ifMatch: number | undefined): void {
   if (ifMatch === undefined || !def.columns.version) return;
   if (row.version !== ifMatch)
-    throw new ApiError(412, "PRECONDITION_FAILED", `${def.label} ${row.id} changed since it was read (version ${String(row.version)}, If-Match ${ifMatch}).`);
+    throw new ApiError("PRECONDITION_FAILED", `${def.label} ${row.id} changed since it was read (version ${String(row.version)}, If-Match ${ifMatch}).`);
 }
 
 async function syncTags(s: VerbScope, values: Record<string, unknown>): Promise<void> {
@@ -162,5 +162,5 @@ export function resourceVerbs<Api>(def: ResourceDef<Api>) {
 export function dependentsConflict(label: string, id: number, dependents: { type: string; id: number; name: string }[]): ApiError {
   const names = dependents.slice(0, 10).map((d) => `${d.type} ${d.id} (${d.name})`).join(", ");
   const more = dependents.length > 10 ? ` and ${dependents.length - 10} more` : "";
-  return new ApiError(409, "CONFLICT", `${label} ${id} cannot be deleted while these depend on it: ${names}${more}.`, { dependents });
+  return ApiError.conflict(`${label} ${id} cannot be deleted while these depend on it: ${names}${more}.`, { dependents });
 }

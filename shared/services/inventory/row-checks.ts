@@ -38,5 +38,5 @@ export async function requireUnique(db: Db, c: UniqueCheck, describe = (id: numb
   const [row] = (await db.select({ id: c.id }).from(c.table).where(where).limit(1)) as { id: number }[];
   if (!row) return;
   const msg = `${describe(row.id)} already has ${c.field} ${JSON.stringify(c.value)}.`;
-  throw new ApiError(409, "CONFLICT", msg, { fields: { [c.field]: msg } });
+  throw ApiError.conflict(msg, { fields: { [c.field]: msg } });
 }

@@ -24,7 +24,7 @@ const INVALID = "The invite is invalid or has expired.";
 let decoy: string | undefined;
 
 function invalid(): ApiError {
-  return new ApiError(401, "UNAUTHORIZED", INVALID);
+  return ApiError.unauthorized(INVALID);
 }
 
 /** The invite this token opens, or why it opens none. */

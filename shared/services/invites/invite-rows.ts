@@ -61,7 +61,7 @@ export async function assertNoOtherLiveInvite(tx: Db, email: string, now: Date, 
     .select({ id: invites.id })
     .from(invites)
     .where(and(sql`lower(${invites.email}) = lower(${email})`, inviteStatusIs("pending", now), exceptId ? ne(invites.id, exceptId) : undefined));
-  if (live) throw new ApiError(409, "CONFLICT", `Invite ${live.id} for ${email} is still open; revoke or extend it instead.`);
+  if (live) throw ApiError.conflict(`Invite ${live.id} for ${email} is still open; revoke or extend it instead.`);
 }
 
 export const MAX_INVITE_HOURS = 24 * 30;

@@ -11,7 +11,7 @@ export type UpdateInviteInput = { inviteId: number } & ({ revoke: true } | { exp
 export const updateInvite = defineVerb<UpdateInviteInput, PublicInvite>({ scope: "admin:*" }, async (s, input) => {
   const before = await lockInvite(s.tx, input.inviteId);
   const status = inviteStatus(before, s.now);
-  if (status === "accepted") throw new ApiError(409, "CONFLICT", `Invite ${before.id} was already accepted.`);
+  if (status === "accepted") throw ApiError.conflict(`Invite ${before.id} was already accepted.`);
   const entity = { category: "security", entity_type: "invite", entity_id: before.id } as const;
   if ("revoke" in input) {
     // Revoking twice changes nothing and is not an error.
@@ -20,7 +20,7 @@ export const updateInvite = defineVerb<UpdateInviteInput, PublicInvite>({ scope:
     s.audit({ ...entity, action: "invite.revoked", diff: { before: { status }, after: { status: "revoked" } } });
     return publicInvite(after!, s.now);
   }
-  if (status === "revoked") throw new ApiError(409, "CONFLICT", `Invite ${before.id} was revoked; create a new one instead.`);
+  if (status === "revoked") throw ApiError.conflict(`Invite ${before.id} was revoked; create a new one instead.`);
   // Reviving an expired invite must not make a second open invite for the address.
   if (status === "expired") await assertNoOtherLiveInvite(s.tx, before.email, s.now, before.id);
   const expires_at = new Date(s.now.getTime() + input.expires_in_hours * 3_600_000);

@@ -34,6 +34,6 @@ export async function triggerJob({ ctx, input }: { ctx: VerbContext; input: Trig
     },
   ]);
   if (run.outcome === "skipped")
-    throw new ApiError(409, "CONFLICT", `Job ${job.name} is already running (its lock ${job.lockKey} is held); this request was recorded as skipped.`, { run });
+    throw ApiError.conflict(`Job ${job.name} is already running (its lock ${job.lockKey} is held); this request was recorded as skipped.`, { run });
   return run;
 }

@@ -27,7 +27,7 @@ export const hostnamesDef: ResourceDef<ReturnType<typeof presentHostname>> = {
         .select({ id: kbHostnames.id })
         .from(kbHostnames)
         .where(and(eq(kbHostnames.pattern, input.pattern), existing ? ne(kbHostnames.id, existing.id) : undefined));
-      if (taken) throw new ApiError(409, "CONFLICT", `The pattern "${input.pattern}" is already entry ${taken.id}.`, { fields: { pattern: "already taken" } });
+      if (taken) throw ApiError.conflict(`The pattern "${input.pattern}" is already entry ${taken.id}.`, { fields: { pattern: "already taken" } });
     }
     return input;
   },

@@ -38,7 +38,7 @@ export async function createOui({ ctx, input }: { ctx: VerbContext; input: OuiIn
   requireScope(ctx, "write:kb");
   return runInTransaction(ctx, {}, async (s) => {
     const [row] = await s.tx.insert(kbOui).values({ ...input, notes: input.notes ?? null }).onConflictDoNothing().returning();
-    if (!row) throw new ApiError(409, "CONFLICT", `The OUI prefix ${input.prefix} is already in the knowledge base.`, { fields: { prefix: "already taken" } });
+    if (!row) throw ApiError.conflict(`The OUI prefix ${input.prefix} is already in the knowledge base.`, { fields: { prefix: "already taken" } });
     audit(s, "create", row.prefix, { after: { prefix: row.prefix, vendor: row.vendor, notes: row.notes } });
     return present(row);
   });

@@ -39,7 +39,7 @@ export async function removeFromMap({ ctx, mapId, ref }: { ctx: VerbContext; map
   await runInTransaction(ctx, {}, async (s) => {
     await lockMap(s, mapId);
     const [row] = await s.tx.delete(mapEntities).where(placement(mapId, ref)).returning();
-    if (!row) throw new ApiError(404, "RESOURCE_NOT_FOUND", `${LABELS[ref.entity_type as EntityType]} ${ref.entity_id} was not found on map ${mapId}.`);
+    if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `${LABELS[ref.entity_type as EntityType]} ${ref.entity_id} was not found on map ${mapId}.`);
     await s.tx.update(maps).set({ updated_at: s.now }).where(eq(maps.id, mapId));
     s.audit({ action: "map.entity.delete", category: "inventory", entity_type: "map", entity_id: mapId, diff: { before: row } });
     s.emit("inventory", { entity: "map", action: "update", id: mapId });

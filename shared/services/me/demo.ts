@@ -12,7 +12,7 @@ import type { SignInRequest } from "./self.ts";
 export const DEMO_EMAIL = "demo@demo.invalid";
 
 export async function demoSignIn({ ctx, signingKey, userAgent }: Omit<SignInRequest<never>, "input">): Promise<LoginOutcome> {
-  if (!(await readSetting(ctx.db, "demo_enabled"))) throw new ApiError(403, "PERMISSION_DENIED", "The demo is disabled.");
+  if (!(await readSetting(ctx.db, "demo_enabled"))) throw ApiError.forbidden("The demo is disabled.");
   return runInTransaction(ctx, {}, async (s) => {
     const created = await s.tx
       .insert(users)
@@ -22,7 +22,7 @@ export async function demoSignIn({ ctx, signingKey, userAgent }: Omit<SignInRequ
     if (created[0]) s.audit({ action: "user.created", category: "security", entity_type: "user", entity_id: created[0].id, diff: { after: { email: DEMO_EMAIL, role: "demo" } } });
     const [user] = await s.tx.select().from(users).where(sql`lower(${users.email}) = ${DEMO_EMAIL}`);
     // An administrator may have disabled the demo account, or changed its role: then it is not the demo.
-    if (!user || user.role !== "demo" || !user.is_active) throw new ApiError(403, "PERMISSION_DENIED", "The demo account is not available.");
+    if (!user || user.role !== "demo" || !user.is_active) throw ApiError.forbidden("The demo account is not available.");
     return completeLogin(s, signingKey, user, userAgent, "login.demo");
   });
 }

@@ -18,13 +18,13 @@ export async function forceChangePassword({ ctx, input, signingKey, userAgent }:
   const [user] = claims ? await ctx.db.select().from(users).where(eq(users.id, claims.userId)) : [];
   if (!user || !user.is_active || !user.must_change_password) {
     await auditOnly(ctx, [{ action: "password.change_failed", category: "security", level: "warning", entity_type: "user", entity_id: claims?.userId ?? null, diff: { reason: "invalid change token" } }]);
-    throw new ApiError(401, "UNAUTHORIZED", REFUSED);
+    throw ApiError.unauthorized(REFUSED);
   }
   const password_hash = await newPasswordHash(user, input.new_password, "new_password");
   return runOrRefuse(ctx, async (s) => {
     const locked = await lockUser(s.tx, user.id);
     // A concurrent request with the same token got here first.
-    if (!locked.must_change_password) return new ApiError(401, "UNAUTHORIZED", REFUSED);
+    if (!locked.must_change_password) return ApiError.unauthorized(REFUSED);
     await s.tx
       .update(users)
       .set({ password_hash, must_change_password: false, failed_logins: 0, locked_until: null, updated_at: s.now })

@@ -12,7 +12,7 @@ import { runInTransaction } from "../verb.ts";
 import type { SignInRequest } from "./self.ts";
 
 const FALLBACK_ROLE = "viewer";
-const TAKEN = () => new ApiError(409, "CONFLICT", "An account with this email address already exists.");
+const TAKEN = () => ApiError.conflict("An account with this email address already exists.");
 
 /** The configured role, unless it is unknown or could administer anything (then viewer). */
 async function registrationRole(db: Db): Promise<string> {
@@ -23,7 +23,7 @@ async function registrationRole(db: Db): Promise<string> {
 }
 
 export async function register({ ctx, input, signingKey, userAgent }: SignInRequest<{ email: string; password: string; display_name?: string | null | undefined }>): Promise<LoginOutcome> {
-  if (!(await readSetting(ctx.db, "allow_registration"))) throw new ApiError(403, "PERMISSION_DENIED", "Registration is disabled");
+  if (!(await readSetting(ctx.db, "allow_registration"))) throw ApiError.forbidden("Registration is disabled");
   passwordProblems(validatePasswordPolicy(input.password, input.email));
   if (await findUserByEmail(ctx, input.email)) throw TAKEN();
   const password_hash = await hashPassword(input.password);

@@ -15,8 +15,8 @@ export interface Self {
 /** Any credential that belongs to a user (session or API token) may read its own account. */
 export function requireUser(ctx: VerbContext): Self {
   const actor = ctx.actor;
-  if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
-  if (actor.userId == null) throw new ApiError(403, "PERMISSION_DENIED", "This operation needs a signed-in user account.");
+  if (!actor) throw ApiError.unauthorized("Authentication required.");
+  if (actor.userId == null) throw ApiError.forbidden("This operation needs a signed-in user account.");
   return { userId: actor.userId, sessionId: actor.sessionId };
 }
 
@@ -28,10 +28,10 @@ export function requireSelfWrite(ctx: VerbContext): Self & { sessionId: string }
   const self = requireUser(ctx);
   const actor = ctx.actor!;
   if (actor.kind !== "session" || !self.sessionId)
-    throw new ApiError(403, "PERMISSION_DENIED", "Changing your own account needs a signed-in session, not an API token.");
+    throw ApiError.forbidden("Changing your own account needs a signed-in session, not an API token.");
   if (actor.masqueradeBy != null)
-    throw new ApiError(403, "PERMISSION_DENIED", "Not while masquerading: only the user can change their own account.");
-  if (actor.role === "demo") throw new ApiError(403, "PERMISSION_DENIED", "The demo account is read-only.");
+    throw ApiError.forbidden("Not while masquerading: only the user can change their own account.");
+  if (actor.role === "demo") throw ApiError.forbidden("The demo account is read-only.");
   return { userId: self.userId, sessionId: self.sessionId };
 }
 
@@ -40,10 +40,7 @@ export async function confirmPassword(ctx: VerbContext, user: UserRow, password:
   if ((await verifyPassword(password, user.password_hash)).ok) return;
   const reason = user.password_hash ? "wrong password" : "no password";
   await auditOnly(ctx, [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }]);
-  throw new ApiError(
-    403,
-    "PERMISSION_DENIED",
-    user.password_hash ? "The current password is wrong." : "This account has no password to confirm with.",
+  throw ApiError.forbidden(user.password_hash ? "The current password is wrong." : "This account has no password to confirm with.",
   );
 }
 

@@ -17,7 +17,7 @@ import { requireSelfWrite } from "./self.ts";
 export async function setMyAvatar({ ctx, input }: { ctx: VerbContext; input: { bytes: Uint8Array } }): Promise<PublicUser> {
   const me = requireSelfWrite(ctx);
   if (input.bytes.length > AVATAR_MAX_BYTES)
-    throw new ApiError(413, "PAYLOAD_TOO_LARGE", `The image is larger than the limit of ${AVATAR_MAX_BYTES} bytes (512 KiB).`);
+    throw new ApiError("PAYLOAD_TOO_LARGE", `The image is larger than the limit of ${AVATAR_MAX_BYTES} bytes (512 KiB).`);
   const type = sniffImageType(input.bytes);
   if (!type)
     throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" }]);

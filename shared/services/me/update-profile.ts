@@ -34,7 +34,7 @@ export async function updateMyProfile({ ctx, input }: { ctx: VerbContext; input:
         .select({ id: users.id })
         .from(users)
         .where(and(sql`lower(${users.email}) = lower(${input.email!})`, ne(users.id, user.id)));
-      if (taken) throw new ApiError(409, "CONFLICT", "An account with this email address already exists.");
+      if (taken) throw ApiError.conflict("An account with this email address already exists.");
       changes.email = input.email!;
     }
     let fresh = user;

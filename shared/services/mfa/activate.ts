@@ -13,8 +13,8 @@ export async function activateMfa({ ctx, input }: { ctx: VerbContext; input: { c
   const me = requireSelfWrite(ctx);
   return runOrRefuse(ctx, async (s) => {
     const user = await lockUser(s.tx, me.userId);
-    if (user.mfa_enabled) throw new ApiError(409, "CONFLICT", "MFA is already enabled.");
-    if (!user.mfa_pending_secret) throw new ApiError(409, "CONFLICT", "There is no pending MFA secret: start with POST /api/v1/auth/mfa/setup.");
+    if (user.mfa_enabled) throw ApiError.conflict("MFA is already enabled.");
+    if (!user.mfa_pending_secret) throw ApiError.conflict("There is no pending MFA secret: start with POST /api/v1/auth/mfa/setup.");
     const check = verifyTotp(user.mfa_pending_secret, input.code, s.now.getTime());
     if (!check.ok) {
       s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { stage: "activate" } });

@@ -10,7 +10,7 @@ import { withSecondFactor } from "./second-factor.ts";
 export async function disableMfa({ ctx, input }: { ctx: VerbContext; input: { password: string; code: string } }): Promise<{ detail: string }> {
   const me = requireSelfWrite(ctx);
   const user = await findUser(ctx.db, me.userId);
-  if (!user.mfa_enabled) throw new ApiError(409, "CONFLICT", "MFA is not enabled for this account.");
+  if (!user.mfa_enabled) throw ApiError.conflict("MFA is not enabled for this account.");
   await confirmPassword(ctx, user, input.password, "mfa.disable_denied");
   return withSecondFactor(ctx, me.userId, { code: input.code, stage: "disable" }, async (s, locked) => {
     await s.tx

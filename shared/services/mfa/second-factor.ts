@@ -55,11 +55,11 @@ export async function withSecondFactor<O>(
 ): Promise<O> {
   return runOrRefuse(ctx, async (s) => {
     const user = await lockUser(s.tx, userId);
-    if (!user.mfa_enabled) throw new ApiError(409, "CONFLICT", "MFA is not enabled for this account.");
+    if (!user.mfa_enabled) throw ApiError.conflict("MFA is not enabled for this account.");
     const used = await spendSecondFactor(s, user, input.code);
     if (!used) {
       s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { stage: input.stage } });
-      return new ApiError(403, "PERMISSION_DENIED", "The MFA code is wrong or was already used.");
+      return ApiError.forbidden("The MFA code is wrong or was already used.");
     }
     return body(s, user, used);
   });

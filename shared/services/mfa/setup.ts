@@ -13,7 +13,7 @@ export async function setupMfa({ ctx }: { ctx: VerbContext }): Promise<{ secret:
   const me = requireSelfWrite(ctx);
   return runInTransaction(ctx, {}, async (s) => {
     const user = await lockUser(s.tx, me.userId);
-    if (user.mfa_enabled) throw new ApiError(409, "CONFLICT", "MFA is already enabled; disable it first to enrol another authenticator.");
+    if (user.mfa_enabled) throw ApiError.conflict("MFA is already enabled; disable it first to enrol another authenticator.");
     const secret = generateTotpSecret(20, ctx.random);
     await s.tx.update(users).set({ mfa_pending_secret: secret, updated_at: s.now }).where(eq(users.id, user.id));
     s.audit({ action: "mfa.setup", category: "security", entity_type: "user", entity_id: user.id });

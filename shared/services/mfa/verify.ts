@@ -15,14 +15,14 @@ export async function verifyMfa({ ctx, input, signingKey, userAgent }: SignInReq
   const claims = await verifyToken(signingKey, AUDIENCE.mfa, input.mfa_token, ctx.clock.now());
   if (!claims) {
     await auditOnly(ctx, [{ action: "mfa.failed", category: "security", level: "warning", diff: { stage: "verify", reason: "invalid mfa token" } }]);
-    throw new ApiError(401, "UNAUTHORIZED", REFUSED);
+    throw ApiError.unauthorized(REFUSED);
   }
   return runOrRefuse(ctx, async (s) => {
     // Locked, so two verifications of one code cannot both pass; a deleted user is one more refusal.
     const [user] = await s.tx.select().from(users).where(eq(users.id, claims.userId)).for("update");
     const failed = (reason: string) => {
       s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: claims.userId, diff: { stage: "verify", reason } });
-      return new ApiError(401, "UNAUTHORIZED", REFUSED);
+      return ApiError.unauthorized(REFUSED);
     };
     if (!user || !user.is_active || !user.mfa_enabled) return failed("account not eligible");
     const used = await spendSecondFactor(s, user, input.code);

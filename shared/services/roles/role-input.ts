@@ -22,7 +22,7 @@ export function checkRoleScopes(ctx: VerbContext, scopes: string[]): string[] {
 /** Turns the unique-name violation of a racing writer into the same 409 as the pre-check. */
 export function nameTaken(name: string): (e: unknown) => never {
   return (e) => {
-    if (isUniqueViolation(e, "custom_roles_name_unique")) throw new ApiError(409, "CONFLICT", `A role named ${name} already exists.`);
+    if (isUniqueViolation(e, "custom_roles_name_unique")) throw ApiError.conflict(`A role named ${name} already exists.`);
     throw e;
   };
 }

@@ -3,5 +3,5 @@ import { ApiError } from "../../errors.ts";
 import type { VerbContext } from "../verb-context.ts";
 
 export function requireSignedIn(ctx: VerbContext): void {
-  if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
 }

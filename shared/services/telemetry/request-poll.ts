@@ -16,7 +16,7 @@ export async function requestPoll({ ctx, hardwareId }: { ctx: VerbContext; hardw
     const [config] = await s.tx.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, hardwareId));
     if (!config || config.protocol !== "snmp" || !config.enabled || !config.host) {
       const why = !config ? "has no telemetry configuration" : config.protocol !== "snmp" ? `is configured for ${config.protocol}, not SNMP polling` : !config.enabled ? "has its SNMP polling disabled" : "has no SNMP host";
-      throw new ApiError(409, "CONFLICT", `Hardware node ${hardwareId} ${why}: there is nothing to poll. Set an enabled SNMP configuration with POST /api/v1/hardware/${hardwareId}/telemetry/config first.`);
+      throw ApiError.conflict(`Hardware node ${hardwareId} ${why}: there is nothing to poll. Set an enabled SNMP configuration with POST /api/v1/hardware/${hardwareId}/telemetry/config first.`);
     }
     s.audit({ action: "telemetry.poll.request", category: "telemetry", entity_type: "hardware", entity_id: hardwareId, diff: { host: config.host, port: config.port } });
     s.emit("telemetry", { hardware_id: hardwareId, action: "poll" });

@@ -54,7 +54,7 @@ export async function createServiceAccount({ ctx, input }: { ctx: VerbContext; i
       .returning()
       .catch((e: unknown) => {
         if (isUniqueViolation(e, "users_email_lower_idx"))
-          throw new ApiError(409, "CONFLICT", `A user with the email ${email} already exists; choose another service-account name.`);
+          throw ApiError.conflict(`A user with the email ${email} already exists; choose another service-account name.`);
         throw e;
       });
     const user = created[0]!;

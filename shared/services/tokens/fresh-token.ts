@@ -21,7 +21,7 @@ export async function withFreshToken<T>(
       return { result, token: generated.token };
     } catch (e) {
       if (!isUniqueViolation(e, PREFIX_INDEX)) throw e;
-      if (attempt >= 2) throw new ApiError(409, "CONFLICT", "Could not allocate a unique token prefix; please retry.");
+      if (attempt >= 2) throw ApiError.conflict("Could not allocate a unique token prefix; please retry.");
     }
   }
 }

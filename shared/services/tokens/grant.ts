@@ -11,9 +11,9 @@ export type UserActor = Actor & { userId: number };
 /** Any real credential: the first-run grant (spec 5.4) reaches /auth/* but manages no tokens. */
 export function requireCredential(ctx: VerbContext): Actor {
   const actor = ctx.actor;
-  if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (!actor) throw ApiError.unauthorized("Authentication required.");
   if (actor.kind === "first_run")
-    throw new ApiError(403, "PERMISSION_DENIED", "First-run set-up is not complete: create the administrator first.");
+    throw ApiError.forbidden("First-run set-up is not complete: create the administrator first.");
   return actor;
 }
 
@@ -21,7 +21,7 @@ export function requireCredential(ctx: VerbContext): Actor {
 export function requireUser(ctx: VerbContext): UserActor {
   const actor = requireCredential(ctx);
   if (actor.userId == null)
-    throw new ApiError(403, "PERMISSION_DENIED", "API tokens belong to a user account: sign in as a user to manage them.");
+    throw ApiError.forbidden("API tokens belong to a user account: sign in as a user to manage them.");
   return actor as UserActor;
 }
 
@@ -29,7 +29,7 @@ export function requireUser(ctx: VerbContext): UserActor {
 export function requireGrantor(ctx: VerbContext): UserActor {
   const actor = requireUser(ctx);
   if (actor.masqueradeBy != null)
-    throw new ApiError(403, "PERMISSION_DENIED", "Credentials cannot be created while masquerading as another user.");
+    throw ApiError.forbidden("Credentials cannot be created while masquerading as another user.");
   return actor;
 }
 
@@ -37,9 +37,9 @@ export function requireGrantor(ctx: VerbContext): UserActor {
 export function requireWithinGrant(actor: Actor, scopes: readonly string[]): void {
   for (const scope of scopes) {
     if (!scopeAllows(actor.roleScopes, scope))
-      throw new ApiError(403, "PERMISSION_DENIED", `You cannot grant ${scope}: it is wider than the scopes of your role (${actor.role}).`);
+      throw ApiError.forbidden(`You cannot grant ${scope}: it is wider than the scopes of your role (${actor.role}).`);
     if (actor.tokenScopes && !scopeAllows(actor.tokenScopes, scope))
-      throw new ApiError(403, "PERMISSION_DENIED", `You cannot grant ${scope}: it is wider than the scopes of the API token you are using.`);
+      throw ApiError.forbidden(`You cannot grant ${scope}: it is wider than the scopes of the API token you are using.`);
   }
 }
 
@@ -54,7 +54,7 @@ export function defaultGrant(actor: Actor): string[] {
 /** The scopes asked for (each grantable) or else `fallback`; either way within the caller's grant. */
 export function scopesToGrant(actor: Actor, requested: string[] | undefined, fallback: string[] = defaultGrant(actor)): string[] {
   const scopes = requested ? grantableScopes(requested) : fallback;
-  if (scopes.length === 0) throw new ApiError(403, "PERMISSION_DENIED", "Your credential has no scopes to grant.");
+  if (scopes.length === 0) throw ApiError.forbidden("Your credential has no scopes to grant.");
   requireWithinGrant(actor, scopes);
   return scopes;
 }

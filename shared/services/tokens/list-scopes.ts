@@ -5,6 +5,6 @@ import { allRoles } from "../roles/role-view.ts";
 import { grantableScopeList, SCOPE_NARROWING_HINT } from "./scope-descriptions.ts";
 
 export async function listScopes({ ctx }: { ctx: VerbContext }) {
-  if (!ctx.actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
   return { scopes: grantableScopeList(), narrower: SCOPE_NARROWING_HINT, roles: await allRoles(ctx.db) };
 }

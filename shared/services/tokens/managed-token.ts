@@ -14,6 +14,6 @@ export async function lockManagedToken(s: VerbScope, tokenId: number) {
   const [row] = await s.tx.select().from(apiTokens).where(eq(apiTokens.id, tokenId)).for("update");
   if (!row || (row.user_id !== actor.userId && !actorCan(actor, "admin:*"))) throw ApiError.notFound("API token", tokenId);
   if (actor.tokenScopes && !scopesWithin(row.scopes, actor.tokenScopes))
-    throw new ApiError(403, "PERMISSION_DENIED", `API token ${tokenId} has scopes wider than the API token you are using.`);
+    throw ApiError.forbidden(`API token ${tokenId} has scopes wider than the API token you are using.`);
   return row;
 }

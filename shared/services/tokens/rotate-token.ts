@@ -14,9 +14,9 @@ export async function rotateApiToken({ ctx, input }: { ctx: VerbContext; input: 
   requireGrantor(ctx);
   return runInTransaction(ctx, {}, async (s) => {
     const row = await lockManagedToken(s, input.tokenId);
-    if (row.revoked_at) throw new ApiError(409, "CONFLICT", `API token ${row.id} is revoked; create a new one instead.`);
+    if (row.revoked_at) throw ApiError.conflict(`API token ${row.id} is revoked; create a new one instead.`);
     if (row.expires_at && row.expires_at <= s.now)
-      throw new ApiError(409, "CONFLICT", `API token ${row.id} has expired; create a new one instead.`);
+      throw ApiError.conflict(`API token ${row.id} has expired; create a new one instead.`);
     const { result: rotated, token } = await withFreshToken(s, async (tx, fresh) => {
       const [updated] = await tx
         .update(apiTokens)

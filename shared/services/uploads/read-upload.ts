@@ -16,11 +16,11 @@ export interface UploadFile {
 
 export async function readUpload({ db, kind, name }: { db: Db; kind: string; name: string }): Promise<UploadFile> {
   const label = `Upload ${kind}/${name}`;
-  if (!KIND.test(kind) || !NAME.test(name)) throw new ApiError(404, "RESOURCE_NOT_FOUND", `${label.slice(0, 120)} was not found.`);
+  if (!KIND.test(kind) || !NAME.test(name)) throw new ApiError("RESOURCE_NOT_FOUND", `${label.slice(0, 120)} was not found.`);
   const [row] = await db
     .select({ bytes: uploads.bytes, content_type: uploads.content_type, sha256: uploads.sha256 })
     .from(uploads)
     .where(and(eq(uploads.kind, kind), eq(uploads.name, name)));
-  if (!row) throw new ApiError(404, "RESOURCE_NOT_FOUND", `${label} was not found.`);
+  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `${label} was not found.`);
   return { ...row, bytes: new Uint8Array(row.bytes) };
 }

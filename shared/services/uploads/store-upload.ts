@@ -24,7 +24,7 @@ export function uploadUrl(kind: string, name: string): string {
 /** 413 in the envelope when `bytes` is over `max` (`what` names the limit for the message). */
 export function checkSize(bytes: Uint8Array, max: number, what: string): void {
   if (bytes.length > max)
-    throw new ApiError(413, "PAYLOAD_TOO_LARGE", `The ${what} is ${bytes.length} bytes, over the limit of ${max} bytes (${max / 1024} KiB).`);
+    throw new ApiError("PAYLOAD_TOO_LARGE", `The ${what} is ${bytes.length} bytes, over the limit of ${max} bytes (${max / 1024} KiB).`);
 }
 
 /** A fresh, unguessable file name: `<prefix>-<32 hex>.<ext>`. */

@@ -8,7 +8,7 @@ import type { VerbContext } from "../verb-context.ts";
 /** The signed-in user, with the scopes this credential actually has. */
 export async function getMe({ ctx }: { ctx: VerbContext }) {
   const actor = ctx.actor;
-  if (!actor) throw new ApiError(401, "UNAUTHORIZED", "Authentication required.");
+  if (!actor) throw ApiError.unauthorized("Authentication required.");
   if (actor.userId == null) throw ApiError.notFound("User", actor.kind);
   const [user] = await ctx.db.select().from(users).where(eq(users.id, actor.userId));
   if (!user) throw ApiError.notFound("User", actor.userId);

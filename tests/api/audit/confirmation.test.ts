@@ -130,7 +130,7 @@ describe("idempotency keys", () => {
         await s.tx.execute(sql`insert into app_settings (key, value) values ('demo_enabled', 'true')`);
         s.audit({ action: "test.wrote", category: "test" });
       });
-      throw new ApiError(422, "VALIDATION_ERROR", "the action failed late");
+      throw new ApiError("VALIDATION_ERROR", "the action failed late");
     });
     await expect(failing).rejects.toMatchObject({ status: 422 });
     expect(await h.t.sql`select 1 from app_settings where key = 'demo_enabled'`).toHaveLength(0);

@@ -40,7 +40,7 @@ export async function addClusterMember({ ctx, clusterId, input }: { ctx: VerbCon
     await requireCluster(s.tx, clusterId);
     await requireRow(s.tx, hardware, hardware.id, input.hardware_id, "Hardware node", "hardware_id");
     const [dup] = await s.tx.select({ id: clusterMembers.id }).from(clusterMembers).where(and(eq(clusterMembers.cluster_id, clusterId), eq(clusterMembers.hardware_id, input.hardware_id)));
-    if (dup) throw new ApiError(409, "CONFLICT", `Hardware node ${input.hardware_id} is already in cluster ${clusterId} (member ${dup.id}).`);
+    if (dup) throw ApiError.conflict(`Hardware node ${input.hardware_id} is already in cluster ${clusterId} (member ${dup.id}).`);
     const [row] = await s.tx.insert(clusterMembers).values({ cluster_id: clusterId, hardware_id: input.hardware_id, role: input.role ?? null }).returning();
     record(s, clusterId, "create", row!.id, { after: row });
     return (await membersOf(s.tx, clusterId, row!.id))[0]!;
@@ -50,7 +50,7 @@ export async function addClusterMember({ ctx, clusterId, input }: { ctx: VerbCon
 async function lockMember(s: VerbScope, clusterId: number, memberId: number) {
   await requireCluster(s.tx, clusterId);
   const [row] = await s.tx.select().from(clusterMembers).where(and(eq(clusterMembers.id, memberId), eq(clusterMembers.cluster_id, clusterId))).for("update");
-  if (!row) throw new ApiError(404, "RESOURCE_NOT_FOUND", `Cluster member ${memberId} was not found in cluster ${clusterId}.`);
+  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `Cluster member ${memberId} was not found in cluster ${clusterId}.`);
   return row;
 }
 

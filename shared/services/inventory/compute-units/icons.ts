@@ -73,9 +73,9 @@ export async function uploadComputeIcon({
   if (!type)
     throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" }]);
   const slug = chooseSlug(input);
-  if (BUILTIN.has(slug)) throw new ApiError(409, "CONFLICT", `"${slug}" is a built-in compute icon; upload under another slug.`);
+  if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; upload under another slug.`);
   return runInTransaction(ctx, {}, async (s) => {
-    if (await iconExists(s.tx, slug)) throw new ApiError(409, "CONFLICT", `A compute icon "${slug}" was already uploaded; delete it first or pick another slug.`);
+    if (await iconExists(s.tx, slug)) throw ApiError.conflict(`A compute icon "${slug}" was already uploaded; delete it first or pick another slug.`);
     const stored = await storeUpload(s, { kind: ICON_KIND, name: slug, contentType: type.contentType, bytes: input.bytes });
     s.emit("inventory", { entity: "compute_icon", action: "create", slug });
     return { slug, label: slug, group: "Uploaded", path: stored.url, builtin: false, content_type: stored.content_type, size: stored.size };
@@ -85,7 +85,7 @@ export async function uploadComputeIcon({
 /** Removes an uploaded icon; compute units that showed it fall back to no icon (icon_slug null). */
 export async function deleteComputeIcon({ ctx, slug }: { ctx: VerbContext; slug: string }): Promise<void> {
   requireScope(ctx, "write:compute");
-  if (BUILTIN.has(slug)) throw new ApiError(409, "CONFLICT", `"${slug}" is a built-in compute icon; only uploaded icons can be deleted.`);
+  if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; only uploaded icons can be deleted.`);
   await runInTransaction(ctx, {}, async (s) => {
     const [gone] = await s.tx
       .delete(uploads)

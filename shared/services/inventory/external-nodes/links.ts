@@ -41,7 +41,7 @@ export async function linkExternalNodeNetwork({
       .select({ id: externalNodeNetworks.id })
       .from(externalNodeNetworks)
       .where(and(eq(externalNodeNetworks.external_node_id, nodeId), eq(externalNodeNetworks.network_id, input.network_id)));
-    if (dup) throw new ApiError(409, "CONFLICT", `External node ${nodeId} is already linked to network ${input.network_id} (link ${dup.id}).`);
+    if (dup) throw ApiError.conflict(`External node ${nodeId} is already linked to network ${input.network_id} (link ${dup.id}).`);
     const [row] = await s.tx
       .insert(externalNodeNetworks)
       .values({ external_node_id: nodeId, network_id: input.network_id, link_type: input.link_type ?? null })

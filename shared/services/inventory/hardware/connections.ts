@@ -38,7 +38,7 @@ export async function addConnection({
       .select({ id: hardwareConnections.id })
       .from(hardwareConnections)
       .where(and(eq(hardwareConnections.source_hardware_id, hardwareId), eq(hardwareConnections.target_hardware_id, input.target_hardware_id), eq(hardwareConnections.connection_type, type)));
-    if (dup) throw new ApiError(409, "CONFLICT", `Hardware node ${hardwareId} already has a ${type} connection to ${input.target_hardware_id} (connection ${dup.id}).`);
+    if (dup) throw ApiError.conflict(`Hardware node ${hardwareId} already has a ${type} connection to ${input.target_hardware_id} (connection ${dup.id}).`);
     const [row] = await s.tx
       .insert(hardwareConnections)
       .values({ source_hardware_id: hardwareId, target_hardware_id: input.target_hardware_id, connection_type: type, bandwidth_mbps: input.bandwidth_mbps ?? null, notes: input.notes ?? null })

@@ -40,7 +40,7 @@ export const ipamDef: ResourceDef<ReturnType<typeof presentOne>> = {
       const [holder] = await s.tx.select().from(ipAddresses).where(eq(ipAddresses.address, merged.address!));
       if (holder && holder.id !== existing?.id) {
         const msg = `${merged.address} is already recorded (IP address ${holder.id}${holder.hostname ? `, ${holder.hostname}` : ""}).`;
-        throw new ApiError(409, "CONFLICT", msg, { fields: { address: msg }, existing_id: holder.id });
+        throw ApiError.conflict(msg, { fields: { address: msg }, existing_id: holder.id });
       }
     }
     if (merged.network_id != null && ("address" in input || "network_id" in input)) {

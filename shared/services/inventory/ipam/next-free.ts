@@ -16,6 +16,6 @@ export async function nextFreeAddress({ ctx, networkId }: { ctx: VerbContext; ne
     throw ApiError.validation([{ loc: ["query", "network_id"], msg: `Network ${networkId} has no usable cidr (${network.cidr ?? "none"}).`, type: "value_error" }]);
   const uses = await addressUses(ctx.db, parsed.value);
   const free = lowestFree(parsed.value, uses.filter((u) => u.status !== "free").map((u) => u.ip.value));
-  if (free === undefined) throw new ApiError(409, "CONFLICT", `Network ${networkId} (${network.cidr}) has no free address.`);
+  if (free === undefined) throw ApiError.conflict(`Network ${networkId} (${network.cidr}) has no free address.`);
   return { network_id: networkId, cidr: parsed.text, address: formatAddress(parsed.value.version, free) };
 }

@@ -33,7 +33,7 @@ async function addressesLeftOutside(s: VerbScope, id: number, cidrText: string):
   });
   if (off.length === 0) return;
   const names = off.slice(0, 10).map((r) => `${r.ip} (${r.what} ${r.ref})`).join(", ");
-  throw new ApiError(409, "CONFLICT", `Network ${id} cannot change to ${cidrText}: these addresses would be outside it: ${names}${off.length > 10 ? ` and ${off.length - 10} more` : ""}.`);
+  throw ApiError.conflict(`Network ${id} cannot change to ${cidrText}: these addresses would be outside it: ${names}${off.length > 10 ? ` and ${off.length - 10} more` : ""}.`);
 }
 
 export const networkDef: ResourceDef<ReturnType<typeof presentOne>> = {

@@ -60,7 +60,7 @@ export async function addMember(
     await requireRow(s.tx, kind.ref.table, kind.ref.id, refId, kind.ref.label, kind.field);
     requireInside(network, input.ip_address, "ip_address");
     const [dup] = await s.tx.select({ id: kind.refId }).from(kind.table).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)));
-    if (dup) throw new ApiError(409, "CONFLICT", `${kind.ref.label} ${refId} is already a member of network ${networkId}.`);
+    if (dup) throw ApiError.conflict(`${kind.ref.label} ${refId} is already a member of network ${networkId}.`);
     const [row] = await s.tx.insert(kind.table).values({ network_id: networkId, [kind.field]: refId, ip_address: input.ip_address ?? null } as never).returning();
     s.audit({ action: `${kind.entity}.create`, category: "inventory", entity_type: "network", entity_id: networkId, diff: { after: row } });
     s.emit("topology", { entity: kind.entity, action: "create", network_id: networkId, [kind.field]: refId });
@@ -74,7 +74,7 @@ export async function removeMember(kind: MemberKind, { ctx, networkId, refId }: 
   await runInTransaction(ctx, {}, async (s) => {
     await loadNetwork(s.tx, networkId);
     const [row] = await s.tx.delete(kind.table).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId))).returning();
-    if (!row) throw new ApiError(404, "RESOURCE_NOT_FOUND", `${kind.ref.label} ${refId} is not a member of network ${networkId}.`);
+    if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `${kind.ref.label} ${refId} is not a member of network ${networkId}.`);
     s.audit({ action: `${kind.entity}.delete`, category: "inventory", entity_type: "network", entity_id: networkId, diff: { before: row } });
     s.emit("topology", { entity: kind.entity, action: "delete", network_id: networkId, [kind.field]: refId });
   });

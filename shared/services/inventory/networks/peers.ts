@@ -46,7 +46,7 @@ export async function addPeer({ ctx, networkId, input }: { ctx: VerbContext; net
     if (!locked.some((r) => r.id === peerId))
       throw ApiError.validation([{ loc: ["body", "peer_network_id"], msg: `Network ${peerId} was not found.`, type: "foreign_key" }]);
     const [dup] = await s.tx.select().from(networkPeers).where(eitherWay(networkId, peerId));
-    if (dup) throw new ApiError(409, "CONFLICT", `Networks ${networkId} and ${peerId} are already peered.`);
+    if (dup) throw ApiError.conflict(`Networks ${networkId} and ${peerId} are already peered.`);
     const [row] = await s.tx.insert(networkPeers).values({ network_id: networkId, peer_network_id: peerId, description: input.description ?? null }).returning();
     s.audit({ action: "network_peer.create", category: "inventory", entity_type: "network", entity_id: networkId, diff: { after: row } });
     s.emit("topology", { entity: "network_peer", action: "create", network_id: networkId, peer_network_id: peerId });
@@ -59,7 +59,7 @@ export async function removePeer({ ctx, networkId, peerId }: { ctx: VerbContext;
   await runInTransaction(ctx, {}, async (s) => {
     await loadNetwork(s.tx, networkId);
     const [row] = await s.tx.delete(networkPeers).where(eitherWay(networkId, peerId)).returning();
-    if (!row) throw new ApiError(404, "RESOURCE_NOT_FOUND", `Network ${networkId} is not peered with network ${peerId}.`);
+    if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `Network ${networkId} is not peered with network ${peerId}.`);
     s.audit({ action: "network_peer.delete", category: "inventory", entity_type: "network", entity_id: networkId, diff: { before: row } });
     s.emit("topology", { entity: "network_peer", action: "delete", network_id: networkId, peer_network_id: peerId });
   });

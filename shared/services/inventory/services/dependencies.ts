@@ -65,11 +65,11 @@ export async function addDependency({ ctx, serviceId, dependsOnId }: { ctx: Verb
       .select({ service_id: serviceDependencies.service_id })
       .from(serviceDependencies)
       .where(and(eq(serviceDependencies.service_id, serviceId), eq(serviceDependencies.depends_on_id, dependsOnId)));
-    if (dup) throw new ApiError(409, "CONFLICT", `Service ${serviceId} (${service.name}) already depends on service ${dependsOnId} (${target.name}).`);
+    if (dup) throw ApiError.conflict(`Service ${serviceId} (${service.name}) already depends on service ${dependsOnId} (${target.name}).`);
     const cycle = cyclePath(serviceId, dependsOnId, await edgesClosingCycle(s.tx, serviceId, dependsOnId));
     if (cycle) {
       const names = await namesById(s.tx, services, services.id, services.name, cycle);
-      throw new ApiError(409, "CONFLICT", `Adding this dependency would form a cycle: ${describeCycle(cycle, names)}.`, { cycle });
+      throw ApiError.conflict(`Adding this dependency would form a cycle: ${describeCycle(cycle, names)}.`, { cycle });
     }
     const [row] = await s.tx.insert(serviceDependencies).values({ service_id: serviceId, depends_on_id: dependsOnId }).returning();
     const edge = { service_id: row!.service_id, depends_on_id: row!.depends_on_id, created_at: iso(row!.created_at) };
@@ -88,7 +88,7 @@ export async function removeDependency({ ctx, serviceId, dependsOnId }: { ctx: V
       .returning();
     if (!row) {
       await requireService(s.tx, serviceId);
-      throw new ApiError(404, "RESOURCE_NOT_FOUND", `Dependency of service ${serviceId} on service ${dependsOnId} was not found.`);
+      throw new ApiError("RESOURCE_NOT_FOUND", `Dependency of service ${serviceId} on service ${dependsOnId} was not found.`);
     }
     s.audit({ action: "service.dependency.delete", category: "inventory", entity_type: "service", entity_id: serviceId, diff: { before: { service_id: serviceId, depends_on_id: dependsOnId } } });
     s.emit("topology", { entity: "service_dependency", action: "delete", service_id: serviceId, depends_on_id: dependsOnId });

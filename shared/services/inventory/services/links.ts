@@ -58,7 +58,7 @@ function linkVerbs(k: LinkKind) {
         }[];
         if (!target) throw ApiError.validation([missingReference(k.field, k.target.label, id)]);
         const [dup] = await s.tx.select({ n: k.targetColumn }).from(k.table).where(whereLink(serviceId, k.targetColumn, id));
-        if (dup) throw new ApiError(409, "CONFLICT", `Service ${serviceId} (${service.name}) is already linked to ${k.target.label.toLowerCase()} ${id} (${target.name}).`);
+        if (dup) throw ApiError.conflict(`Service ${serviceId} (${service.name}) is already linked to ${k.target.label.toLowerCase()} ${id} (${target.name}).`);
         const [row] = (await s.tx.insert(k.table).values({ ...input, service_id: serviceId } as never).returning()) as LinkRow[];
         s.audit({ action: `service.${k.name}.link`, category: "inventory", entity_type: "service", entity_id: serviceId, diff: { after: row } });
         s.emit("topology", { entity: k.entity, action: "create", service_id: serviceId, [k.field]: id });
@@ -72,7 +72,7 @@ function linkVerbs(k: LinkKind) {
         const [row] = (await s.tx.delete(k.table).where(whereLink(serviceId, k.keyColumn, key)).returning()) as LinkRow[];
         if (!row) {
           await requireService(s.tx, serviceId);
-          throw new ApiError(404, "RESOURCE_NOT_FOUND", `${k.keyLabel} ${key} of service ${serviceId} was not found.`);
+          throw new ApiError("RESOURCE_NOT_FOUND", `${k.keyLabel} ${key} of service ${serviceId} was not found.`);
         }
         s.audit({ action: `service.${k.name}.unlink`, category: "inventory", entity_type: "service", entity_id: serviceId, diff: { before: row } });
         s.emit("topology", { entity: k.entity, action: "delete", service_id: serviceId, [k.field]: row[k.field] });

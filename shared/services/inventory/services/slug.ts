@@ -41,5 +41,5 @@ export async function requireFreeSlug(tx: Db, slug: string, exceptId?: number): 
     .from(services)
     .where(and(eq(services.slug, slug), exceptId === undefined ? undefined : ne(services.id, exceptId)));
   if (holder)
-    throw new ApiError(409, "CONFLICT", `Slug "${slug}" is already taken by service ${holder.id} (${holder.name}).`, { fields: { slug: "already taken" } });
+    throw ApiError.conflict(`Slug "${slug}" is already taken by service ${holder.id} (${holder.name}).`, { fields: { slug: "already taken" } });
 }
