@@ -17,7 +17,7 @@ export const writeGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
       code === "SERVER_DRAINING"
         ? "The server is shutting down and accepts no more writes; retry against another instance."
         : "A required dependency cannot answer (database unreachable or schema behind this build); the write was not accepted.";
-    throw new ApiError(503, code, detail, { health: snapshot?.health ?? "stopping" }, { "Retry-After": "5" });
+    throw new ApiError(code, detail, { health: snapshot?.health ?? "stopping" }, { "Retry-After": "5" });
   }
   return next();
 };
