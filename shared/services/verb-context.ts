@@ -2,7 +2,7 @@
 // is acting from where.
 import type { Clock, Random } from "../clock.ts";
 import type { Db } from "../db/database.ts";
-import type { Actor } from "./actor.ts";
+import { type Actor, SYSTEM_ACTOR } from "./actor.ts";
 
 export interface VerbContext {
   db: Db;
@@ -13,4 +13,9 @@ export interface VerbContext {
   requestId?: string;
   /** This process's credential cache, flushed when a verb commits a security-relevant change. */
   credentialCache?: { flush(): void } | undefined;
+}
+
+/** The context of work the system does on its own (jobs, workers, pollers): the system actor, no address. */
+export function systemContext(deps: Pick<VerbContext, "db" | "clock" | "random">): VerbContext {
+  return { db: deps.db, clock: deps.clock, random: deps.random, actor: SYSTEM_ACTOR, ip: null };
 }

@@ -1,6 +1,10 @@
-// The shape of every write: `defineVerb` checks the scope first, runs the body in one transaction,
-// appends the audit entries the body recorded in that same transaction, and queues NOTIFY events that
-// PostgreSQL delivers only if the transaction commits. Handlers call verbs; only verbs write.
+// The one shape of a verb. A write is `defineVerb({scope, prepare?}, body)`: the scope is checked
+// first, `prepare` does what must happen outside the transaction (reads that refuse early, slow password
+// hashing), then the body runs in one transaction, the audit entries it recorded are appended in that
+// same transaction, and its NOTIFY events are delivered by PostgreSQL only if it commits. A read is
+// `defineRead({scope}, body)`: the same scope check, no transaction. Either way the verb carries its
+// scope, so a route reads it from the verb (`scope: createUser.scope`) instead of repeating the string.
+// Handlers call verbs; only verbs write; nothing outside this file opens a transaction.
 import { sql } from "drizzle-orm";
 import { type AuditEntryInput, appendAudit } from "../audit/chain.ts";
 import type { Db } from "../db/database.ts";
@@ -18,13 +22,78 @@ export interface VerbScope {
   audit(entry: AuditEntryInput): void;
   /** Queues a NOTIFY on `channel`; delivered on commit only. */
   emit(channel: EventChannel, payload: Record<string, unknown>): void;
+  /**
+   * Ends the verb with `error` after the transaction commits: what the body recorded (a failed sign-in's
+   * counter, the audit entry of a denied action) is kept, and the caller still gets the refusal.
+   */
+  refuse(error: ApiError): Refusal;
+}
+
+/** What `s.refuse()` returns for the body to return; the verb throws its error after the commit. */
+export class Refusal {
+  readonly error: ApiError;
+  constructor(error: ApiError) {
+    this.error = error;
+  }
+}
+
+/**
+ * Who may call a verb:
+ * - a scope such as `"write:hardware"`: the actor must hold it (the system actor holds every scope);
+ * - `"public"`: anyone, signed in or not (sign-in, first run): the verb makes its own checks;
+ * - a function: a rule the scope vocabulary cannot say (the caller's own account, a session only):
+ *   it throws the 401/403 itself.
+ */
+export type VerbAccess<I> = string | "public" | ((ctx: VerbContext, input: I) => void);
+
+export interface VerbOptions<I, P> {
+  scope: VerbAccess<I>;
+  /** Work before the transaction: checks that refuse early, slow work (hashing). Its result goes to the body. */
+  prepare?: (ctx: VerbContext, input: I) => Promise<P>;
+  /** Starts a new audit chain with this verb's entries (only DELETE /logs). */
+  auditGenesis?: boolean;
+}
+
+export interface Verb<I, O> {
+  (args: { ctx: VerbContext; input: I }): Promise<O>;
+  /** The scope a route documents and checks before validation; undefined when access is not one scope. */
+  readonly scope: string | undefined;
 }
 
 /** 401 without an actor, 403 PERMISSION_DENIED when the actor lacks the scope. */
 export function requireScope(ctx: VerbContext, scope: string): void {
   if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
-  if (!actorCan(ctx.actor, scope))
-    throw ApiError.forbidden(`This operation needs the ${scope} scope.`);
+  if (!actorCan(ctx.actor, scope)) throw ApiError.forbidden(`This operation needs the ${scope} scope.`);
+}
+
+function checkAccess<I>(access: VerbAccess<I>, ctx: VerbContext, input: I): void {
+  if (typeof access === "function") access(ctx, input);
+  else if (access !== "public") requireScope(ctx, access);
+}
+
+const scopeOf = (access: VerbAccess<never>): string | undefined => (typeof access === "string" && access !== "public" ? access : undefined);
+
+function asVerb<I, O>(access: VerbAccess<I>, run: (args: { ctx: VerbContext; input: I }) => Promise<O>): Verb<I, O> {
+  return Object.assign(run, { scope: scopeOf(access as VerbAccess<never>) });
+}
+
+/** A write: access first, then `prepare`, then the body in one transaction with its audit and events. */
+export function defineVerb<I, O, P = undefined>(options: VerbOptions<I, P>, body: (s: VerbScope, input: I, prepared: P) => Promise<O | Refusal>): Verb<I, O> {
+  return asVerb(options.scope, async ({ ctx, input }) => {
+    checkAccess(options.scope, ctx, input);
+    const prepared = (options.prepare ? await options.prepare(ctx, input) : undefined) as P;
+    const result = await inTransaction(ctx, options.auditGenesis ?? false, (s) => body(s, input, prepared));
+    if (result instanceof Refusal) throw result.error;
+    return result;
+  });
+}
+
+/** A read: access first, then the body on the request's database handle, no transaction. */
+export function defineRead<I, O>(options: { scope: VerbAccess<I> }, body: (ctx: VerbContext, input: I) => Promise<O>): Verb<I, O> {
+  return asVerb(options.scope, async ({ ctx, input }) => {
+    checkAccess(options.scope, ctx, input);
+    return body(ctx, input);
+  });
 }
 
 export function auditActor(ctx: VerbContext) {
@@ -39,48 +108,27 @@ export function auditActor(ctx: VerbContext) {
 /** Audit categories of changes that can never alter what a credential resolves to. */
 const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs"]);
 
-export interface VerbOptions {
-  /** The scope the actor needs; null for verbs open to anonymous callers (login, bootstrap). */
-  scope: string | null;
-  /** Starts a new audit chain with this verb's entries (only DELETE /logs). */
-  auditGenesis?: boolean;
-}
-
-export function defineVerb<I, O>(
-  options: VerbOptions,
-  body: (scope: VerbScope, input: I) => Promise<O>,
-): (args: { ctx: VerbContext; input: I }) => Promise<O> {
-  return async ({ ctx, input }) => {
-    if (options.scope) requireScope(ctx, options.scope);
-    return runInTransaction(ctx, options, (scope) => body(scope, input));
-  };
-}
-
-/** The transaction part of a verb, for verbs whose checks need the database first. */
-export async function runInTransaction<O>(
-  ctx: VerbContext,
-  options: Pick<VerbOptions, "auditGenesis">,
-  body: (scope: VerbScope) => Promise<O>,
-): Promise<O> {
+async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;
   const result = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     const entries: AuditEntryInput[] = [];
     const events: [EventChannel, Record<string, unknown>][] = [];
     const scope: VerbScope = {
+      // drizzle types a transaction apart from its database; everything a verb does works on both.
       tx: tx as unknown as Db,
       ctx,
       now,
       audit: (e) => entries.push(e),
       emit: (channel, payload) => events.push([channel, payload]),
+      refuse: (error) => new Refusal(error),
     };
     const result = await body(scope);
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.
     const by = ctx.actor?.masqueradeBy;
     const recorded = by == null ? entries : entries.map((e) => ({ ...e, diff: { ...(e.diff as object | undefined), masquerade_by: by } }));
-    await appendAudit(scope.tx, now, auditActor(ctx), recorded, { genesis: options.auditGenesis ?? false });
-    for (const [channel, payload] of events)
-      await scope.tx.execute(sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`);
+    await appendAudit(scope.tx, now, auditActor(ctx), recorded, { genesis });
+    for (const [channel, payload] of events) await scope.tx.execute(sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`);
     securityRelevant = entries.some((e) => !CREDENTIAL_NEUTRAL.has(e.category));
     return result;
   });
@@ -91,11 +139,19 @@ export async function runInTransaction<O>(
 }
 
 /**
- * Records security events that must persist even though the request fails (a failed login, a denied
- * confirmation): its own small transaction, then the caller throws.
+ * Records security events that must persist although the request fails (a failed sign-in, a denied
+ * confirmation) when no verb body runs to `refuse` with them: a verb of its own, open to any caller.
  */
+export const recordRefusal = defineVerb<AuditEntryInput[], void>({ scope: "public" }, async (s, entries) => {
+  entries.forEach((e) => s.audit(e));
+});
+
+/** @deprecated transitional: the old transaction helper, until every verb is defined with defineVerb. */
+export function runInTransaction<O>(ctx: VerbContext, options: { auditGenesis?: boolean }, body: (scope: VerbScope) => Promise<O>): Promise<O> {
+  return inTransaction(ctx, options.auditGenesis ?? false, body);
+}
+
+/** @deprecated transitional: use recordRefusal. */
 export async function auditOnly(ctx: VerbContext, entries: AuditEntryInput[]): Promise<void> {
-  await runInTransaction(ctx, {}, async (scope) => {
-    entries.forEach((e) => scope.audit(e));
-  });
+  await recordRefusal({ ctx, input: entries });
 }

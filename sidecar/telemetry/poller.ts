@@ -5,7 +5,7 @@
 import { cryptoRandom, type Clock } from "../../shared/clock.ts";
 import type { Db } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
-import type { VerbContext } from "../../shared/services/verb-context.ts";
+import { systemContext, type VerbContext } from "../../shared/services/verb-context.ts";
 import { claimPoll, listPollSchedules, type PollReading, recordPoll } from "../../shared/services/telemetry/poll-targets.ts";
 import type { BackgroundTask } from "../../runtime/background.ts";
 import type { Listen } from "./listen.ts";
@@ -44,7 +44,8 @@ interface Slot {
 export function createSnmpPoller(deps: PollerDeps): SnmpPoller {
   const { logger } = deps;
   const jitter = deps.jitter ?? Math.random;
-  const ctx: VerbContext = { db: deps.db, clock: deps.clock, random: cryptoRandom };
+  // Polls are the system's own work: verbs run as the system actor.
+  const ctx: VerbContext = systemContext({ db: deps.db, clock: deps.clock, random: cryptoRandom });
   const slots = new Map<number, Slot>();
   const inFlight = new Map<number, Promise<PollOutcome>>();
   const counters = new Map<number, CpuCounters>();

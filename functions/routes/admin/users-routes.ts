@@ -72,7 +72,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
     route(
       app,
       {
-        method: "post", path, tag: "admin-users", scope: ADMIN,
+        method: "post", path, tag: "admin-users", scope: createUser.scope,
         summary: "Create a local user",
         description: "Without a password the account gets a random one: its owner signs in after an invite or a password reset. must_change_password defaults to true.",
         body: UserCreate, response: { status: 201, schema: AdminUser }, errors: [409],

@@ -3,8 +3,7 @@
 import { hashPassword, validatePasswordPolicy } from "../../auth/password.ts";
 import { users } from "../../db/schema/index.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { randomPassword } from "./random-password.ts";
 import { assertRoleExists } from "./roles.ts";
 import { type AdminUser, adminUserOf, assertEmailFree, rethrowEmailTaken } from "./user-rows.ts";
@@ -18,14 +17,18 @@ export interface CreateUserInput {
   must_change_password?: boolean | undefined;
 }
 
-export async function createUser({ ctx, input }: { ctx: VerbContext; input: CreateUserInput }): Promise<AdminUser> {
-  requireScope(ctx, "admin:*");
-  if (input.password !== undefined) passwordProblems(validatePasswordPolicy(input.password, input.email));
-  // Cheap refusals before the slow hash; the unique index settles a race.
-  await assertRoleExists(ctx.db, input.role);
-  await assertEmailFree(ctx.db, input.email);
-  const password_hash = await hashPassword(input.password ?? randomPassword(ctx.random));
-  return runInTransaction(ctx, {}, async (s) => {
+export const createUser = defineVerb<CreateUserInput, AdminUser, string>(
+  {
+    scope: "admin:*",
+    // Cheap refusals before the slow hash, and the hash before the transaction; the unique index settles a race.
+    prepare: async (ctx, input) => {
+      if (input.password !== undefined) passwordProblems(validatePasswordPolicy(input.password, input.email));
+      await assertRoleExists(ctx.db, input.role);
+      await assertEmailFree(ctx.db, input.email);
+      return hashPassword(input.password ?? randomPassword(ctx.random));
+    },
+  },
+  async (s, input, password_hash) => {
     const values = {
       email: input.email,
       display_name: input.display_name ?? null,
@@ -51,5 +54,5 @@ export async function createUser({ ctx, input }: { ctx: VerbContext; input: Crea
       },
     });
     return adminUserOf(s.tx, row!);
-  });
-}
+  },
+);

@@ -27,7 +27,7 @@ export interface PollTarget {
 }
 
 /** Claims the next poll of a node unless one was claimed less than `minGapMs` ago; null when not due. */
-export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, PollTarget | null>({ scope: null }, async (s, { hardwareId, minGapMs }) => {
+export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, PollTarget | null>({ scope: "write:telemetry" }, async (s, { hardwareId, minGapMs }) => {
   const dueBefore = new Date(s.now.getTime() - minGapMs);
   const [row] = await s.tx
     .update(telemetryConfigs)
@@ -58,7 +58,7 @@ export interface PollReading {
  * timeout, unreachable), the status change applied exactly as for pushed samples, and last_error.
  */
 export const recordPoll = defineVerb<{ hardwareId: number; reading: PollReading | null; error: string | null }, { status: string; changes: number }>(
-  { scope: null },
+  { scope: "write:telemetry" },
   async (s, { hardwareId, reading, error }) => {
     const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
     const status = reading ? "up" : "down";
