@@ -12,14 +12,14 @@ import { rateLimit, startRateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { writeGuard } from "./middleware/write-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
+import { accountRoutes } from "./routes/account/index.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
-import { selfRoutes } from "./routes/auth/self-routes.ts";
-import { sessionRoutes } from "./routes/auth/session-routes.ts";
+import { signInRoutes } from "./routes/auth/sign-in-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { assetRoutes } from "./routes/content/assets.ts";
@@ -53,7 +53,6 @@ import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
-import { meRoutes } from "./routes/users/me-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 
 export function createApp(deps: Deps): Hono<AppEnv> {
@@ -72,10 +71,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   healthRoutes(app);
   goneRoutes(app);
   bootstrapRoutes(app);
-  sessionRoutes(app);
+  signInRoutes(app);
   mfaRoutes(app);
-  selfRoutes(app);
-  meRoutes(app);
+  accountRoutes(app);
   tokenRoutes(app);
   rolesRoutes(app);
   logRoutes(app);

@@ -27,7 +27,10 @@ export async function confirmed(
   act: (ctx: VerbContext) => Promise<unknown>,
 ): Promise<Response> {
   const status = spec.status ?? 200;
-  const { outcome, replayed } = await runConfirmed(verbContext(c), spec, (name) => c.req.header(name), async (ctx) => ({ status, body: await act(ctx) }));
+  const { outcome, replayed } = await runConfirmed({
+    ctx: verbContext(c),
+    input: { spec, header: (name) => c.req.header(name), act: async (ctx) => ({ status, body: await act(ctx) }) },
+  });
   if (replayed) c.header("Idempotent-Replayed", "true");
   return c.json(outcome.body, outcome.status as ContentfulStatusCode);
 }

@@ -1,6 +1,6 @@
 // Static mounts of uploaded files (spec 4.6: outside /api and outside the OpenAPI document): GET
 // /uploads/<kind>/<name>, /branding/<name> and /favicon.ico, from the `uploads` table. /user-icons is
-// served from the avatar store by functions/routes/auth/self-routes.ts.
+// served from the avatar store by functions/routes/account/avatar-routes.ts.
 // Raster images are shown inline; anything else (SVG above all) only as a sandboxed download.
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../shared/errors.ts";

@@ -24,15 +24,18 @@ export interface VerbScope {
   emit(channel: EventChannel, payload: Record<string, unknown>): void;
   /**
    * Ends the verb with `error` after the transaction commits: what the body recorded (a failed sign-in's
-   * counter, the audit entry of a denied action) is kept, and the caller still gets the refusal.
+   * counter, the audit entry of a denied action) is kept, and the caller still gets the refusal. Usually
+   * an ApiError; any other error (one a savepoint contained) is thrown as it is.
    */
-  refuse(error: ApiError): Refusal;
+  refuse(error: Error): Refusal;
+  /** Runs `body` in a savepoint: when it throws, its writes are undone and this transaction goes on. */
+  savepoint<T>(body: (tx: Db) => Promise<T>): Promise<T>;
 }
 
 /** What `s.refuse()` returns for the body to return; the verb throws its error after the commit. */
 export class Refusal {
-  readonly error: ApiError;
-  constructor(error: ApiError) {
+  readonly error: Error;
+  constructor(error: Error) {
     this.error = error;
   }
 }
@@ -54,8 +57,11 @@ export interface VerbOptions<I, P> {
   auditGenesis?: boolean;
 }
 
+/** What a verb is called with; `input` may be left out when the verb takes none. */
+export type VerbArgs<I> = { ctx: VerbContext } & (undefined extends I ? { input?: I } : { input: I });
+
 export interface Verb<I, O> {
-  (args: { ctx: VerbContext; input: I }): Promise<O>;
+  (args: VerbArgs<I>): Promise<O>;
   /** The scope a route documents and checks before validation; undefined when access is not one scope. */
   readonly scope: string | undefined;
 }
@@ -73,13 +79,14 @@ function checkAccess<I>(access: VerbAccess<I>, ctx: VerbContext, input: I): void
 
 const scopeOf = (access: VerbAccess<never>): string | undefined => (typeof access === "string" && access !== "public" ? access : undefined);
 
-function asVerb<I, O>(access: VerbAccess<I>, run: (args: { ctx: VerbContext; input: I }) => Promise<O>): Verb<I, O> {
-  return Object.assign(run, { scope: scopeOf(access as VerbAccess<never>) });
+function asVerb<I, O>(access: VerbAccess<I>, run: (ctx: VerbContext, input: I) => Promise<O>): Verb<I, O> {
+  const verb = (args: VerbArgs<I>) => run(args.ctx, (args as { input: I }).input);
+  return Object.assign(verb, { scope: scopeOf(access as VerbAccess<never>) });
 }
 
 /** A write: access first, then `prepare`, then the body in one transaction with its audit and events. */
 export function defineVerb<I, O, P = undefined>(options: VerbOptions<I, P>, body: (s: VerbScope, input: I, prepared: P) => Promise<O | Refusal>): Verb<I, O> {
-  return asVerb(options.scope, async ({ ctx, input }) => {
+  return asVerb(options.scope, async (ctx, input) => {
     checkAccess(options.scope, ctx, input);
     const prepared = (options.prepare ? await options.prepare(ctx, input) : undefined) as P;
     const result = await inTransaction(ctx, options.auditGenesis ?? false, (s) => body(s, input, prepared));
@@ -90,7 +97,7 @@ export function defineVerb<I, O, P = undefined>(options: VerbOptions<I, P>, body
 
 /** A read: access first, then the body on the request's database handle, no transaction. */
 export function defineRead<I, O>(options: { scope: VerbAccess<I> }, body: (ctx: VerbContext, input: I) => Promise<O>): Verb<I, O> {
-  return asVerb(options.scope, async ({ ctx, input }) => {
+  return asVerb(options.scope, async (ctx, input) => {
     checkAccess(options.scope, ctx, input);
     return body(ctx, input);
   });
@@ -122,6 +129,7 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       audit: (e) => entries.push(e),
       emit: (channel, payload) => events.push([channel, payload]),
       refuse: (error) => new Refusal(error),
+      savepoint: (body) => tx.transaction(body),
     };
     const result = await body(scope);
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.

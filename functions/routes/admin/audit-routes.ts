@@ -3,7 +3,6 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { Limit, Offset } from "../../../shared/schemas/list-query.ts";
-import { AUDIT_SCOPE } from "../../../shared/services/audit/entry.ts";
 import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts";
 import { repairAuditChain } from "../../../shared/services/audit/repair-chain.ts";
 import { listUserActions } from "../../../shared/services/audit/user-actions.ts";
@@ -22,7 +21,7 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/recent-changes", tag: "admin", scope: AUDIT_SCOPE,
+      method: "get", path: "/api/v1/admin/recent-changes", tag: "admin", scope: listAuditEntries.scope,
       summary: "The latest audit entries that changed something (a before/after diff), newest first",
       query: v.object({ limit: Limit, offset: Offset }), response: { schema: AuditPageSchema },
     },
@@ -33,7 +32,7 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/user-actions/:user_id", tag: "admin-users", scope: AUDIT_SCOPE,
+      method: "get", path: "/api/v1/admin/user-actions/:user_id", tag: "admin-users", scope: listUserActions.scope,
       summary: "What one user did, from the audit log, newest first",
       params: UserId, query: Paging, response: { schema: AuditPageSchema },
     },
@@ -43,7 +42,7 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/audit-log/verify-chain", tag: "admin-audit", scope: AUDIT_SCOPE,
+      method: "get", path: "/api/v1/admin/audit-log/verify-chain", tag: "admin-audit", scope: verifyChain.scope,
       summary: "Recompute every hash and link of the audit chain",
       response: { schema: ChainVerificationSchema },
     },
@@ -53,12 +52,17 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/audit-log/repair-chain", tag: "admin-audit", scope: AUDIT_SCOPE,
+      method: "post", path: "/api/v1/admin/audit-log/repair-chain", tag: "admin-audit", scope: repairAuditChain.scope,
       summary: "Relink and rehash the chain from its first failure on, recording who repaired it and why",
       description: 'Body {authorization: "REPAIR_AUDIT_CHAIN", reason (12-500 characters)}. The repair is itself audited (audit.chain_repaired, with the range).',
       body: RepairBody,
       response: { schema: v.object({ repaired_count: v.number(), first_repaired_id: v.nullable(v.number()), verification: ChainVerificationSchema }) },
     },
-    async (c, { body }) => c.json(await repairAuditChain({ ctx: verbContext(c), input: { reason: body.reason } })),
+    async (c, { body }) => {
+      const ctx = verbContext(c);
+      const repaired = await repairAuditChain({ ctx, input: { reason: body.reason } });
+      // Verified after the repair commits, so the verification covers the repair's own entry too.
+      return c.json({ ...repaired, verification: await verifyChain({ ctx }) });
+    },
   );
 }

@@ -13,8 +13,6 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { Email } from "../auth/schemas.ts";
 
-const ADMIN = "admin:*";
-
 const Invite = v.object({
   id: v.number(),
   email: v.string(),
@@ -34,7 +32,7 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/invites", tag: "admin-users", scope: ADMIN,
+      method: "get", path: "/api/v1/admin/invites", tag: "admin-users", scope: listInvites.scope,
       summary: "List invites (q on email; filters status, role)",
       query: listQuery(INVITE_SORTS, { status: v.optional(v.picklist(INVITE_STATUSES)), role: v.optional(v.string()) }),
       response: { schema: listResponse(Invite) },
@@ -45,7 +43,7 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/invites", tag: "admin-users", scope: ADMIN,
+      method: "post", path: "/api/v1/admin/invites", tag: "admin-users", scope: createInvite.scope,
       summary: "Invite someone: a single-use, expiring token (shown once) and its accept link",
       description: "expires_in_hours defaults to the invite_expiry_hours setting. 409 when a user with the email exists or an invite for it is still open.",
       body: writeBody({ email: Email, role: RoleName, expires_in_hours: v.optional(Hours) }, INVITE_READ_ONLY),
@@ -58,7 +56,7 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/admin/invites/:invite_id", tag: "admin-users", scope: ADMIN,
+      method: "patch", path: "/api/v1/admin/invites/:invite_id", tag: "admin-users", scope: updateInvite.scope,
       summary: "Revoke an invite ({revoke: true}) or extend it ({expires_in_hours}: from now)",
       params: IdParam("invite_id"),
       body: v.union(

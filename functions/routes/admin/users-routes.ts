@@ -19,8 +19,7 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { setSessionCookies } from "../../session-cookies.ts";
 import { Email, Password, PublicUser, SessionResponse } from "../auth/schemas.ts";
-
-const ADMIN = "admin:*";
+import { signInArgs } from "../auth/sign-in-args.ts";
 
 /** The user as an administrator sees it: the public shape plus the lockout state. */
 export const AdminUser = v.object({ ...PublicUser.entries, failed_logins: v.number(), locked_until: v.nullable(v.string()) });
@@ -60,7 +59,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/users", tag: "admin-users", scope: ADMIN,
+      method: "get", path: "/api/v1/admin/users", tag: "admin-users", scope: listUsers.scope,
       summary: "List users (search q on email and display name; filters role, is_active)",
       query: listQuery(USER_SORTS, { role: v.optional(v.string()), is_active: v.optional(BooleanParam) }),
       response: { schema: listResponse(AdminUser) },
@@ -84,7 +83,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: ADMIN,
+      method: "patch", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: updateUser.scope,
       summary: "Change a user's display name, email, role or active flag",
       description: "Demoting or deactivating the last active administrator answers 409. Deactivation signs the user out everywhere.",
       params: UserIdParams, body: UserPatch, response: { schema: AdminUser }, errors: [409],
@@ -95,7 +94,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: ADMIN, params: UserIdParams, ...DELETE_USER_DOC,
+      method: "delete", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: deleteUser.scope, params: UserIdParams, ...DELETE_USER_DOC,
     },
     async (c, { params }) => removeUser(c, params.user_id!),
   );
@@ -103,7 +102,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/users/:user_id/unlock", tag: "admin-users", scope: ADMIN,
+      method: "post", path: "/api/v1/admin/users/:user_id/unlock", tag: "admin-users", scope: unlockUser.scope,
       summary: "Lift a sign-in lockout (clears failed sign-ins and locked_until)",
       params: UserIdParams, response: { schema: AdminUser },
     },
@@ -113,7 +112,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/users/:user_id/reset-password", tag: "admin-users", scope: ADMIN,
+      method: "post", path: "/api/v1/admin/users/:user_id/reset-password", tag: "admin-users", scope: resetPassword.scope,
       summary: "Administrator-mediated password reset",
       description: "Sets new_password, or generates a temporary password returned once; the user must change it at the next sign-in and is signed out everywhere.",
       params: UserIdParams,
@@ -126,7 +125,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/admin/users/:user_id/sessions", tag: "admin-users", scope: ADMIN,
+      method: "delete", path: "/api/v1/admin/users/:user_id/sessions", tag: "admin-users", scope: revokeUserSessions.scope,
       summary: "Sign a user out everywhere (their sessions and any masquerade they opened)",
       params: UserIdParams, response: { schema: v.object({ detail: v.string(), revoked: v.number() }) },
     },
@@ -139,7 +138,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/users/:user_id/masquerade", tag: "admin-users", scope: ADMIN,
+      method: "post", path: "/api/v1/admin/users/:user_id/masquerade", tag: "admin-users", scope: masquerade.scope,
       summary: "Act as a non-administrator for a limited time (answers like a sign-in)",
       description: `Opens a session for the user lasting \`minutes\` (1-${MASQUERADE_MAX_MINUTES}, default setting masquerade_minutes), marked with masquerade_by and audited. Not for administrators or oneself.`,
       params: UserIdParams,
@@ -148,9 +147,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
       errors: [409],
     },
     async (c, { params, body }) => {
-      const ctx = verbContext(c);
-      const signingKey = await c.get("deps").identity.signingKey(ctx.db);
-      const result = await masquerade({ ctx, input: { userId: params.user_id!, ...body }, signingKey, userAgent: c.req.header("user-agent") ?? null });
+      const result = await masquerade(await signInArgs(c, { userId: params.user_id!, ...body }));
       setSessionCookies(c, result.session);
       return c.json({ token: result.session.token, user: result.user, csrf_token: result.session.csrfToken, masquerade: result.masquerade });
     },

@@ -3,11 +3,11 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { DisplayName } from "../../../shared/services/admin-users/input-schemas.ts";
 import { acceptInvite } from "../../../shared/services/invites/accept-invite.ts";
-import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "./respond.ts";
 import { Password, SessionResponse } from "./schemas.ts";
+import { signInArgs } from "./sign-in-args.ts";
 
 export function inviteAcceptRoutes(app: Hono<AppEnv>): void {
   route(
@@ -20,10 +20,6 @@ export function inviteAcceptRoutes(app: Hono<AppEnv>): void {
       response: { schema: SessionResponse },
       errors: [409],
     },
-    async (c, { body }) => {
-      const ctx = verbContext(c);
-      const signingKey = await c.get("deps").identity.signingKey(ctx.db);
-      return respondLogin(c, await acceptInvite({ ctx, input: body, signingKey, userAgent: c.req.header("user-agent") ?? null }));
-    },
+    async (c, { body }) => respondLogin(c, await acceptInvite(await signInArgs(c, body))),
   );
 }

@@ -13,6 +13,7 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "./respond.ts";
 import { Password, SessionResponse } from "./schemas.ts";
+import { signInArgs } from "./sign-in-args.ts";
 
 const Code = v.pipe(
   v.string(),
@@ -54,11 +55,7 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
       body: v.object({ mfa_token: v.pipe(v.string(), v.minLength(1, "The mfa_token is required."), v.maxLength(4096)), code: Code }),
       response: { schema: SessionResponse },
     },
-    async (c, { body }) => {
-      const ctx = verbContext(c);
-      const signingKey = await c.get("deps").identity.signingKey(ctx.db);
-      return respondLogin(c, await verifyMfa({ ctx, input: body, signingKey, userAgent: c.req.header("user-agent") ?? null }));
-    },
+    async (c, { body }) => respondLogin(c, await verifyMfa(await signInArgs(c, body))),
   );
 
   route(

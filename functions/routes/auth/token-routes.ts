@@ -110,7 +110,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/service-account", tag: "auth", scope: "admin:*",
+      method: "post", path: "/api/v1/auth/service-account", tag: "auth", scope: createServiceAccount.scope,
       summary: "Create a service account (a user that cannot sign in with a password) and its first API token",
       body: v.object({
         name: Name("name"),

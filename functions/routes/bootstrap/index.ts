@@ -8,6 +8,7 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "../auth/respond.ts";
 import { Email, Password, SessionResponse } from "../auth/schemas.ts";
+import { signInArgs } from "../auth/sign-in-args.ts";
 
 const BootstrapStatus = v.object({ bootstrapped: v.boolean(), needs_bootstrap: v.boolean() });
 
@@ -39,14 +40,7 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { body }) => {
       const deps = c.get("deps");
-      const ctx = verbContext(c);
-      const result = await initializeFirstAdmin({
-        ctx,
-        input: body,
-        signingKey: await deps.identity.signingKey(ctx.db),
-        configuredSetupToken: deps.config.SVC_SETUP_TOKEN,
-        userAgent: c.req.header("user-agent") ?? null,
-      });
+      const result = await initializeFirstAdmin(await signInArgs(c, { ...body, configuredSetupToken: deps.config.SVC_SETUP_TOKEN }));
       deps.identity.markBootstrapped();
       return respondLogin(c, { kind: "session", ...result });
     },
@@ -58,7 +52,7 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: "read:settings",
+      method: "get", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: getOnboarding.scope,
       summary: "The set-up checklist, computed from the data (before first run too)", response: { schema: Onboarding },
     },
     async (c) => c.json(await getOnboarding({ ctx: verbContext(c) })),
@@ -67,22 +61,22 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: "admin:*",
+      method: "patch", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: setOnboardingDismissed.scope,
       summary: "Dismiss (or bring back) the set-up checklist", body: v.strictObject({ dismissed: v.boolean() }), response: { schema: Onboarding },
     },
-    async (c, { body }) => c.json(await setOnboardingDismissed({ ctx: verbContext(c), dismissed: body.dismissed })),
+    async (c, { body }) => c.json(await setOnboardingDismissed({ ctx: verbContext(c), input: body })),
   );
 
   route(
     app,
     {
-      method: "post", path: "/api/v1/bootstrap/domain", tag: "bootstrap", scope: "admin:*",
+      method: "post", path: "/api/v1/bootstrap/domain", tag: "bootstrap", scope: setDomain.scope,
       summary: "Record the address operators reach this deployment at (used in invite links)",
       body: v.strictObject({
         public_url: v.pipe(v.string(), v.trim(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path.")),
       }),
       response: { schema: v.object({ public_url: v.string() }) },
     },
-    async (c, { body }) => c.json(await setDomain({ ctx: verbContext(c), publicUrl: body.public_url })),
+    async (c, { body }) => c.json(await setDomain({ ctx: verbContext(c), input: { publicUrl: body.public_url } })),
   );
 }

@@ -24,7 +24,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
       description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false.",
       response: { schema: Capabilities },
     },
-    (c) => {
+    async (c) => {
       const deps = c.get("deps");
       const facts = {
         database: deps.database.kind,
@@ -32,7 +32,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
         rateLimitStore: deps.config.RATE_LIMIT_STORE,
         apiDocsAssets: deps.assets !== undefined,
       };
-      return c.json(capabilities({ ctx: verbContext(c), facts }));
+      return c.json(await capabilities({ ctx: verbContext(c), input: facts }));
     },
   );
 }

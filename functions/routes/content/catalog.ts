@@ -16,26 +16,26 @@ const Device = v.object({
 export function catalogRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: "/api/v1/catalog/vendors", tag, scope: "read:hardware", summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
-    (c) => c.json(listVendors({ ctx: verbContext(c) })),
+    { method: "get", path: "/api/v1/catalog/vendors", tag, scope: listVendors.scope, summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
+    async (c) => c.json(await listVendors({ ctx: verbContext(c) })),
   );
   route(
     app,
     {
-      method: "get", path: "/api/v1/catalog/vendors/:vendor_key/devices", tag, scope: "read:hardware",
+      method: "get", path: "/api/v1/catalog/vendors/:vendor_key/devices", tag, scope: vendorDevices.scope,
       params: v.object({ vendor_key: v.pipe(v.string(), v.maxLength(100)) }),
       summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: v.array(Device) },
     },
-    (c, { params }) => c.json(vendorDevices({ ctx: verbContext(c), vendorKey: params.vendor_key })),
+    async (c, { params }) => c.json(await vendorDevices({ ctx: verbContext(c), input: { vendorKey: params.vendor_key } })),
   );
   route(
     app,
     {
-      method: "get", path: "/api/v1/catalog/search", tag, scope: "read:hardware",
+      method: "get", path: "/api/v1/catalog/search", tag, scope: searchCatalog.scope,
       query: v.object({ q: v.pipe(v.string(), v.trim(), v.minLength(1, "Give something to search for."), v.maxLength(100)) }),
       summary: "Search vendors and devices (case-insensitive, by name, key, type or CPU)",
       response: { schema: v.object({ query: v.string(), vendors: v.array(Vendor), devices: v.array(Device) }) },
     },
-    (c, { query }) => c.json(searchCatalog({ ctx: verbContext(c), q: query.q })),
+    async (c, { query }) => c.json(await searchCatalog({ ctx: verbContext(c), input: { q: query.q } })),
   );
 }

@@ -20,20 +20,20 @@ export function systemRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/system/stats", tag: "system", scope: "read:system",
+      method: "get", path: "/api/v1/system/stats", tag: "system", scope: systemStats.scope,
       summary: "Counts per inventory table, database size (null where PostgreSQL will not say), uptime and version", response: { schema: Stats },
     },
     async (c) => {
       const deps = c.get("deps");
-      return c.json(await systemStats({ ctx: verbContext(c), facts: { version: deps.config.version, startedAt: deps.startedAt, database: deps.database.kind } }));
+      return c.json(await systemStats({ ctx: verbContext(c), input: { version: deps.config.version, startedAt: deps.startedAt, database: deps.database.kind } }));
     },
   );
   route(
     app,
     {
-      method: "get", path: "/api/v1/system/update", tag: "system", scope: "read:system",
+      method: "get", path: "/api/v1/system/update", tag: "system", scope: updateStatus.scope,
       summary: "Update status: this deployment does not look for releases over the network", response: { schema: Update },
     },
-    (c) => c.json(updateStatus({ ctx: verbContext(c), version: c.get("deps").config.version })),
+    async (c) => c.json(await updateStatus({ ctx: verbContext(c), input: { version: c.get("deps").config.version } })),
   );
 }

@@ -39,7 +39,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       }),
       response: { schema: BlastRadius },
     },
-    async (c, { params }) => c.json(await getBlastRadius({ ctx: verbContext(c), type: params.asset_type, id: params.asset_id })),
+    async (c, { params }) => c.json(await getBlastRadius({ ctx: verbContext(c), input: { type: params.asset_type, id: params.asset_id } })),
   );
 
   route(

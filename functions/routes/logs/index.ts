@@ -3,7 +3,6 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { deleteLogs } from "../../../shared/services/audit/delete-logs.ts";
-import { AUDIT_SCOPE } from "../../../shared/services/audit/entry.ts";
 import { listAuditActions } from "../../../shared/services/audit/list-actions.ts";
 import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
@@ -20,7 +19,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/logs", tag: "logs", scope: AUDIT_SCOPE,
+      method: "get", path: "/api/v1/logs", tag: "logs", scope: listAuditEntries.scope,
       summary: "The audit log, filtered and paged (newest first by default)",
       description: "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
       query: LogQuery, response: { schema: AuditPageSchema },
@@ -31,7 +30,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/logs/actions", tag: "logs", scope: AUDIT_SCOPE,
+      method: "get", path: "/api/v1/logs/actions", tag: "logs", scope: listAuditActions.scope,
       summary: "Every action name in the audit log with its number of entries",
       response: { schema: v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() }) },
     },
@@ -43,7 +42,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/logs", tag: "logs", scope: AUDIT_SCOPE,
+      method: "delete", path: "/api/v1/logs", tag: "logs", scope: deleteLogs.scope,
       summary: "Delete every audit entry; the deletion becomes the first entry of a new chain",
       description: `${confirmationDoc(DELETE_LOGS)} The reason (?reason= or body {reason}) is recorded.`,
       query: v.object({ reason: Reason }),

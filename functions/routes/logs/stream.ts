@@ -4,7 +4,7 @@
 // when the process starts stopping; a reconnecting client resumes where it left off.
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { AUDIT_SCOPE, type AuditEntry } from "../../../shared/services/audit/entry.ts";
+import type { AuditEntry } from "../../../shared/services/audit/entry.ts";
 import { auditFeed } from "../../../shared/services/audit/feed.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -23,7 +23,7 @@ export function logStreamRoute(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/logs/stream", tag: "logs", scope: AUDIT_SCOPE,
+      method: "get", path: "/api/v1/logs/stream", tag: "logs", scope: auditFeed.scope,
       summary: "Live audit entries as Server-Sent Events (newest first batch, then new ones every 2 s)",
       description: "Events: `audit` (data: one entry, id: its id), `end` (data: {reason}), `error`. Send Last-Event-ID to resume after an entry. The stream closes after max_seconds (default 300).",
       query: StreamQuery,

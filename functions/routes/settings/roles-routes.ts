@@ -24,7 +24,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/settings/roles", tag: "settings", scope: "read:settings",
+      method: "get", path: "/api/v1/settings/roles", tag: "settings", scope: listRoles.scope,
       summary: "Roles: the built-in ones (read-only) and the custom ones, with their scopes",
       response: { schema: v.array(RoleView) },
     },
@@ -34,7 +34,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/settings/roles", tag: "settings", scope: "admin:*",
+      method: "post", path: "/api/v1/settings/roles", tag: "settings", scope: createRole.scope,
       summary: "Create a custom role from grantable scopes",
       body: v.object({ name: RoleName, description: Description, scopes: Scopes }),
       response: { status: 201, schema: RoleView }, errors: [409],
@@ -45,7 +45,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "put", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: "admin:*",
+      method: "put", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: updateRole.scope,
       summary: "Change a custom role (a rename moves its users along)",
       params: RoleId,
       body: v.pipe(
@@ -60,7 +60,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: "admin:*",
+      method: "delete", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: deleteRole.scope,
       summary: "Delete a custom role; 409 naming the users that still have it",
       params: RoleId, response: { schema: v.object({ detail: v.string() }) }, errors: [409],
     },

@@ -4,7 +4,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { getOAuthSettings, OAuthPatchSchema, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
-import { getSettings, SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "../../../shared/services/settings/read-all.ts";
+import { getSettings } from "../../../shared/services/settings/read-all.ts";
 import { resetSettings } from "../../../shared/services/settings/reset.ts";
 import { SettingsPatchSchema } from "../../../shared/services/settings/rules.ts";
 import { updateSettings } from "../../../shared/services/settings/update.ts";
@@ -26,7 +26,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/settings", tag: "settings", scope: SETTINGS_READ_SCOPE,
+      method: "get", path: "/api/v1/settings", tag: "settings", scope: getSettings.scope,
       summary: "Every application setting with its value (defaults for those never set)",
       response: { schema: SettingsSchema },
     },
@@ -36,7 +36,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "put", path: "/api/v1/settings", tag: "settings", scope: SETTINGS_WRITE_SCOPE,
+      method: "put", path: "/api/v1/settings", tag: "settings", scope: updateSettings.scope,
       summary: "Change settings: only the keys given change (null restores a key's default)",
       description: "Merges like a PATCH. Unknown keys answer 422 naming each; telemetry_warm_days must stay above telemetry_hot_days.",
       body: SettingsPatchSchema, response: { schema: SettingsSchema },
@@ -47,7 +47,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/settings/reset", tag: "settings", scope: SETTINGS_WRITE_SCOPE,
+      method: "post", path: "/api/v1/settings/reset", tag: "settings", scope: resetSettings.scope,
       summary: "Put every setting of GET /settings back to its default",
       description: `${confirmationDoc(RESET_SETTINGS)} OAuth, SMTP and the other settings with routes of their own are not touched.`,
       response: { schema: SettingsSchema }, errors: [409, 428],
@@ -58,7 +58,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/settings/oauth", tag: "settings", scope: SETTINGS_READ_SCOPE,
+      method: "get", path: "/api/v1/settings/oauth", tag: "settings", scope: getOAuthSettings.scope,
       summary: "OAuth/OIDC providers (client secrets are never shown: client_secret_set says whether one is stored)",
       response: { schema: OAuthSchema },
     },
@@ -68,7 +68,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/settings/oauth", tag: "settings", scope: SETTINGS_WRITE_SCOPE,
+      method: "patch", path: "/api/v1/settings/oauth", tag: "settings", scope: updateOAuthSettings.scope,
       summary: "Add, change or remove OAuth/OIDC providers ({providers: {name: {...} | null}})",
       description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id and issuer.",
       body: OAuthPatchSchema, response: { schema: OAuthSchema },

@@ -2,7 +2,9 @@
 // the same verbs and rules as /admin/users/{id}). The id is digits only, so /users/me stays its own route.
 import type { Hono } from "hono";
 import * as v from "valibot";
+import { deleteUser } from "../../../shared/services/admin-users/delete-user.ts";
 import { getUser } from "../../../shared/services/admin-users/get-user.ts";
+import { updateUser } from "../../../shared/services/admin-users/update-user.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -17,7 +19,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: PATH, tag: "users", scope: "read:*",
+      method: "get", path: PATH, tag: "users", scope: getUser.scope,
       summary: "A user: administrators read anyone, everyone else only themselves",
       params: Params, response: { schema: v.union([AdminUser, PublicUser]) },
     },
@@ -27,7 +29,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: PATH, tag: "users", scope: "admin:*",
+      method: "patch", path: PATH, tag: "users", scope: updateUser.scope,
       summary: "Change a user (as PATCH /admin/users/{user_id})",
       params: Params, body: UserPatch, response: { schema: AdminUser }, errors: [409],
     },
@@ -37,7 +39,7 @@ export function userRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: PATH, tag: "users", scope: "admin:*", params: Params, ...DELETE_USER_DOC,
+      method: "delete", path: PATH, tag: "users", scope: deleteUser.scope, params: Params, ...DELETE_USER_DOC,
     },
     async (c, { params }) => removeUser(c, params.id!),
   );

@@ -5,31 +5,27 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { removeAvatar } from "../me/avatar-store.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { removeAvatar } from "../account/avatar-store.ts";
+import { defineVerb } from "../verb.ts";
 import { assertAnotherAdminRemains } from "./last-admin.ts";
 import { lockUser } from "./user-rows.ts";
 
 export const DELETE_USER_ACTION = "delete-user";
 
-export async function deleteUser({ ctx, input }: { ctx: VerbContext; input: { userId: number } }): Promise<{ detail: string; id: number }> {
-  requireScope(ctx, "admin:*");
-  if (ctx.actor?.userId === input.userId)
+export const deleteUser = defineVerb<{ userId: number }, { detail: string; id: number }>({ scope: "admin:*" }, async (s, input) => {
+  if (s.ctx.actor?.userId === input.userId)
     throw ApiError.conflict("You cannot delete your own account here; ask another administrator.");
-  return runInTransaction(ctx, {}, async (s) => {
-    const before = await lockUser(s.tx, input.userId);
-    await assertAnotherAdminRemains(s.tx, before, "deleted");
-    await s.tx.delete(users).where(eq(users.id, before.id));
-    await removeAvatar(s.tx, before.avatar_path);
-    s.audit({
-      action: "user.deleted",
-      category: "security",
-      level: "warning",
-      entity_type: "user",
-      entity_id: before.id,
-      diff: { before: { email: before.email, display_name: before.display_name, role: before.role, is_active: before.is_active } },
-    });
-    return { detail: `User ${before.id} was deleted.`, id: before.id };
+  const before = await lockUser(s.tx, input.userId);
+  await assertAnotherAdminRemains(s.tx, before, "deleted");
+  await s.tx.delete(users).where(eq(users.id, before.id));
+  await removeAvatar(s.tx, before.avatar_path);
+  s.audit({
+    action: "user.deleted",
+    category: "security",
+    level: "warning",
+    entity_type: "user",
+    entity_id: before.id,
+    diff: { before: { email: before.email, display_name: before.display_name, role: before.role, is_active: before.is_active } },
   });
-}
+  return { detail: `User ${before.id} was deleted.`, id: before.id };
+});

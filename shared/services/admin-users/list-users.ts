@@ -2,9 +2,8 @@
 import { eq, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 import { type AdminUser, adminUsersOf, type UserRow } from "./user-rows.ts";
 
 export const USER_SORTS = ["name", "email", "role", "created_at", "last_login_at"] as const;
@@ -28,10 +27,9 @@ const SPEC: ListSpec = {
   search: [users.email, users.display_name],
 };
 
-export async function listUsers({ ctx, input }: { ctx: VerbContext; input: ListUsersInput }): Promise<ListPage<AdminUser>> {
-  requireScope(ctx, "admin:*");
-  return listPage<UserRow, AdminUser>(ctx.db, SPEC, input, [
+export const listUsers = defineRead<ListUsersInput, ListPage<AdminUser>>({ scope: "admin:*" }, async (ctx, input) =>
+  listPage<UserRow, AdminUser>(ctx.db, SPEC, input, [
     input.role !== undefined ? eq(users.role, input.role) : undefined,
     input.is_active !== undefined ? eq(users.is_active, input.is_active) : undefined,
-  ], (rows) => adminUsersOf(ctx.db, rows));
-}
+  ], (rows) => adminUsersOf(ctx.db, rows)),
+);

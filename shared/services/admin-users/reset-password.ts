@@ -5,8 +5,7 @@ import { eq } from "drizzle-orm";
 import { hashPassword, validatePasswordPolicy } from "../../auth/password.ts";
 import { users } from "../../db/schema/index.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { endAllSessions } from "./end-sessions.ts";
 import { randomPassword } from "./random-password.ts";
 import { type AdminUser, adminUserOf, findUser, lockUser } from "./user-rows.ts";
@@ -18,13 +17,18 @@ export interface ResetPasswordResult {
   sessions_revoked: number;
 }
 
-export async function resetPassword({ ctx, input }: { ctx: VerbContext; input: { userId: number; new_password?: string | undefined } }): Promise<ResetPasswordResult> {
-  requireScope(ctx, "admin:*");
-  const target = await findUser(ctx.db, input.userId);
-  if (input.new_password !== undefined) passwordProblems(validatePasswordPolicy(input.new_password, target.email), "new_password");
-  const temporary = input.new_password === undefined ? randomPassword(ctx.random) : null;
-  const password_hash = await hashPassword(input.new_password ?? temporary!);
-  return runInTransaction(ctx, {}, async (s) => {
+export const resetPassword = defineVerb<{ userId: number; new_password?: string | undefined }, ResetPasswordResult, { temporary: string | null; password_hash: string }>(
+  {
+    scope: "admin:*",
+    // The policy check and the slow hash come before the transaction.
+    prepare: async (ctx, input) => {
+      const target = await findUser(ctx.db, input.userId);
+      if (input.new_password !== undefined) passwordProblems(validatePasswordPolicy(input.new_password, target.email), "new_password");
+      const temporary = input.new_password === undefined ? randomPassword(ctx.random) : null;
+      return { temporary, password_hash: await hashPassword(input.new_password ?? temporary!) };
+    },
+  },
+  async (s, input, { temporary, password_hash }) => {
     await lockUser(s.tx, input.userId);
     const [after] = await s.tx
       .update(users)
@@ -41,5 +45,5 @@ export async function resetPassword({ ctx, input }: { ctx: VerbContext; input: {
       diff: { password: temporary ? "generated" : "set by administrator", must_change_password: true, sessions_revoked: revoked },
     });
     return { user: await adminUserOf(s.tx, after!), temporary_password: temporary, sessions_revoked: revoked };
-  });
-}
+  },
+);

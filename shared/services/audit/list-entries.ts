@@ -3,10 +3,9 @@
 import { gte, lte, type SQL, sql } from "drizzle-orm";
 import { auditLog } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { eqFilter } from "../inventory/filters.ts";
 import { escapeLike, type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 import { AUDIT_SCOPE, type AuditEntry, toAuditEntry } from "./entry.ts";
 
 export const AUDIT_SORTS = ["timestamp", "id", "action", "level", "category", "actor_id", "entity_type"] as const;
@@ -40,8 +39,7 @@ function searchEntries(q: string | undefined): SQL | undefined {
   return sql`(${sql.join([...columns.map((c) => sql`${c} ilike ${p}`), sql`${auditLog.diff}::text ilike ${p}`], sql` or `)})`;
 }
 
-export async function listAuditEntries({ ctx, input }: { ctx: VerbContext; input: AuditListInput }): Promise<ListPage<AuditEntry>> {
-  requireScope(ctx, AUDIT_SCOPE);
+export const listAuditEntries = defineRead<AuditListInput, ListPage<AuditEntry>>({ scope: AUDIT_SCOPE }, async (ctx, input) => {
   const { q, ...params } = input;
   return listPage<typeof auditLog.$inferSelect, AuditEntry>(ctx.db, SPEC, params, [
     eqFilter(auditLog.level, input.level),
@@ -55,4 +53,4 @@ export async function listAuditEntries({ ctx, input }: { ctx: VerbContext; input
     input.changes_only ? sql`${auditLog.diff} ?| array['before', 'after']` : undefined,
     searchEntries(q),
   ], (rows) => rows.map(toAuditEntry));
-}
+});

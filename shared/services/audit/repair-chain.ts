@@ -1,12 +1,12 @@
 // POST /admin/audit-log/repair-chain: from the first entry that fails verification on, recomputes each
 // entry's link and hash over its stored content, so the chain verifies again, and records the repair
 // (who, why, which range) as a new entry. One transaction under the chain lock: no append can interleave.
+// The route verifies the chain again after the commit (verify-chain.ts), the repair's own entry included.
 import { asc, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { AUDIT_CHAIN_LOCK, auditHash, type ChainVerification, verifyAuditChain } from "../../audit/chain.ts";
+import { AUDIT_CHAIN_LOCK, auditHash, verifyAuditChain } from "../../audit/chain.ts";
 import type { Db } from "../../db/database.ts";
 import { auditLog } from "../../db/schema/index.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { AUDIT_SCOPE } from "./entry.ts";
 
 const BATCH = 1000;
@@ -14,7 +14,6 @@ const BATCH = 1000;
 export interface RepairResult {
   repaired_count: number;
   first_repaired_id: number | null;
-  verification: ChainVerification;
 }
 
 /** Relinks and rehashes every entry from `fromId` on; answers how many changed and the range. */
@@ -43,20 +42,16 @@ async function relinkFrom(tx: Db, fromId: number) {
   return { count, first, last };
 }
 
-export async function repairAuditChain({ ctx, input }: { ctx: VerbContext; input: { reason: string } }): Promise<RepairResult> {
-  requireScope(ctx, AUDIT_SCOPE);
-  const repaired = await runInTransaction(ctx, {}, async (s) => {
-    await s.tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
-    const found = await verifyAuditChain(s.tx);
-    const range = found.first_failure_id === null ? { count: 0, first: null, last: null } : await relinkFrom(s.tx, found.first_failure_id);
-    s.audit({
-      action: "audit.chain_repaired",
-      category: "audit",
-      level: "critical",
-      entity_type: "audit_log",
-      diff: { reason: input.reason, failure: found.valid ? null : found.message, repaired_count: range.count, first_repaired_id: range.first, last_repaired_id: range.last },
-    });
-    return { repaired_count: range.count, first_repaired_id: range.first };
+export const repairAuditChain = defineVerb<{ reason: string }, RepairResult>({ scope: AUDIT_SCOPE }, async (s, input) => {
+  await s.tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
+  const found = await verifyAuditChain(s.tx);
+  const range = found.first_failure_id === null ? { count: 0, first: null, last: null } : await relinkFrom(s.tx, found.first_failure_id);
+  s.audit({
+    action: "audit.chain_repaired",
+    category: "audit",
+    level: "critical",
+    entity_type: "audit_log",
+    diff: { reason: input.reason, failure: found.valid ? null : found.message, repaired_count: range.count, first_repaired_id: range.first, last_repaired_id: range.last },
   });
-  return { ...repaired, verification: await verifyAuditChain(ctx.db) };
-}
+  return { repaired_count: range.count, first_repaired_id: range.first };
+});

@@ -3,23 +3,18 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
 import type { ListPage } from "../inventory/list.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 import { AUDIT_SCOPE, type AuditEntry } from "./entry.ts";
 import { type AuditListInput, listAuditEntries } from "./list-entries.ts";
 
-export async function listUserActions({
-  ctx,
-  input,
-}: {
-  ctx: VerbContext;
-  input: { user_id: number; page: Pick<AuditListInput, "limit" | "offset" | "direction"> };
-}): Promise<ListPage<AuditEntry>> {
-  requireScope(ctx, AUDIT_SCOPE);
+export const listUserActions = defineRead<
+  { user_id: number; page: Pick<AuditListInput, "limit" | "offset" | "direction"> },
+  ListPage<AuditEntry>
+>({ scope: AUDIT_SCOPE }, async (ctx, input) => {
   const page = await listAuditEntries({ ctx, input: { ...input.page, sort: "timestamp", actor_id: input.user_id } });
   if (page.total > 0) return page;
   const [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, input.user_id));
   if (!user) throw ApiError.notFound("User", input.user_id);
   return page;
-}
+});

@@ -1,10 +1,6 @@
 // GET /admin/audit-log/verify-chain: recomputes every hash and link of the chain (read-only).
-import { type ChainVerification, verifyAuditChain } from "../../audit/chain.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { verifyAuditChain } from "../../audit/chain.ts";
+import { defineRead } from "../verb.ts";
 import { AUDIT_SCOPE } from "./entry.ts";
 
-export async function verifyChain({ ctx }: { ctx: VerbContext }): Promise<ChainVerification> {
-  requireScope(ctx, AUDIT_SCOPE);
-  return verifyAuditChain(ctx.db);
-}
+export const verifyChain = defineRead({ scope: AUDIT_SCOPE }, async (ctx) => verifyAuditChain(ctx.db));

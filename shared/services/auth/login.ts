@@ -1,6 +1,6 @@
 // Password sign-in (DESIGN.md 3 "Sign-in"): lockout after repeated failures, an MFA token or a
 // password-change token instead of a session where the account needs one, and an audit entry for
-// every outcome. Failure bookkeeping commits even though the request fails.
+// every outcome. Failure bookkeeping commits even though the request fails (s.refuse).
 import { eq, sql } from "drizzle-orm";
 import { hashPassword, verifyPassword } from "../../auth/password.ts";
 import { users } from "../../db/schema/index.ts";
@@ -8,15 +8,26 @@ import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
 import { readSetting } from "../../settings/read.ts";
+import type { UserRow } from "../admin-users/user-rows.ts";
 import type { VerbContext } from "../verb-context.ts";
-import { runInTransaction } from "../verb.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
 import { type IssuedSession, issueSession } from "./issue-session.ts";
 import { type PublicUser, publicUser } from "./public-user.ts";
+import type { SignInClient } from "./sign-in-client.ts";
 
 export type LoginOutcome =
   | { kind: "session"; session: IssuedSession; user: PublicUser }
   | { kind: "mfa"; mfa_token: string }
   | { kind: "change"; change_token: string };
+
+export type LoginInput = { email: string; password: string } & SignInClient;
+
+/** What the password check (outside the transaction) found. */
+type Checked =
+  | { kind: "unknown"; userId: number | null }
+  | { kind: "locked"; userId: number; retryAfter: number }
+  | { kind: "wrong"; userId: number }
+  | { kind: "right"; user: UserRow; rehash: string | null };
 
 const SHORT_TOKEN_SECONDS = 300;
 const INVALID = "Invalid email or password.";
@@ -28,83 +39,73 @@ export async function findUserByEmail(ctx: Pick<VerbContext, "db">, email: strin
   return user;
 }
 
-export async function login({
-  ctx,
-  input,
-  signingKey,
-  userAgent,
-}: {
-  ctx: VerbContext;
-  input: { email: string; password: string };
-  signingKey: Uint8Array;
-  userAgent?: string | null;
-}): Promise<LoginOutcome> {
-  const now = ctx.clock.now();
-  const user = await findUserByEmail(ctx, input.email);
-  if (!user || !user.password_hash || !user.is_active) {
-    await verifyPassword(input.password, await (decoy ??= hashPassword("decoy-password-never-used")));
-    await runInTransaction(ctx, {}, async (s) =>
-      s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: user?.id ?? null, diff: { email: input.email } }),
-    );
-    throw ApiError.unauthorized(INVALID);
-  }
-  if (user.locked_until && user.locked_until > now) {
-    await runInTransaction(ctx, {}, async (s) =>
-      s.audit({ action: "login.locked", category: "security", level: "warning", entity_type: "user", entity_id: user.id }),
-    );
-    const seconds = Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000);
-    throw new ApiError("ACCOUNT_LOCKED", "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.", { retry_after: seconds });
-  }
-  const check = await verifyPassword(input.password, user.password_hash);
-  if (!check.ok) {
-    const locked = await runInTransaction(ctx, {}, async (s) => {
-      const threshold = await readSetting(s.tx, "lockout_threshold");
-      const minutes = await readSetting(s.tx, "lockout_minutes");
-      // Increment in SQL so parallel failures all count.
-      const [row] = await s.tx
-        .update(users)
-        .set({ failed_logins: sql`${users.failed_logins} + 1` })
-        .where(eq(users.id, user.id))
-        .returning({ failed: users.failed_logins });
-      const failed = row?.failed ?? 0;
-      s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { failed_logins: failed } });
-      if (failed >= threshold) {
-        await s.tx.update(users).set({ locked_until: new Date(s.now.getTime() + minutes * 60_000) }).where(eq(users.id, user.id));
-        s.audit({ action: "user.locked", category: "security", level: "critical", entity_type: "user", entity_id: user.id, diff: { failed_logins: failed } });
-        return true;
+/** Counts a wrong password (in SQL, so parallel failures all count) and locks at the threshold; answers the refusal. */
+async function countFailure(s: VerbScope, userId: number): Promise<ApiError> {
+  const threshold = await readSetting(s.tx, "lockout_threshold");
+  const minutes = await readSetting(s.tx, "lockout_minutes");
+  const [row] = await s.tx
+    .update(users)
+    .set({ failed_logins: sql`${users.failed_logins} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ failed: users.failed_logins });
+  const failed = row?.failed ?? 0;
+  s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: userId, diff: { failed_logins: failed } });
+  if (failed < threshold) return ApiError.unauthorized(INVALID);
+  await s.tx.update(users).set({ locked_until: new Date(s.now.getTime() + minutes * 60_000) }).where(eq(users.id, userId));
+  s.audit({ action: "user.locked", category: "security", level: "critical", entity_type: "user", entity_id: userId, diff: { failed_logins: failed } });
+  return new ApiError("ACCOUNT_LOCKED", "Too many failed sign-ins: the account is now locked.");
+}
+
+export const login = defineVerb<LoginInput, LoginOutcome, Checked>(
+  {
+    scope: "public",
+    // The password check is the slow part: it runs before the transaction, which records its outcome.
+    prepare: async (ctx, input) => {
+      const now = ctx.clock.now();
+      const user = await findUserByEmail(ctx, input.email);
+      if (!user || !user.password_hash || !user.is_active) {
+        await verifyPassword(input.password, await (decoy ??= hashPassword("decoy-password-never-used")));
+        return { kind: "unknown", userId: user?.id ?? null };
       }
-      return false;
-    });
-    if (locked) throw new ApiError("ACCOUNT_LOCKED", "Too many failed sign-ins: the account is now locked.");
-    throw ApiError.unauthorized(INVALID);
-  }
-  const rehash = check.needsRehash ? await hashPassword(input.password) : null;
-  return runInTransaction(ctx, {}, async (s) => {
+      if (user.locked_until && user.locked_until > now)
+        return { kind: "locked", userId: user.id, retryAfter: Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000) };
+      const check = await verifyPassword(input.password, user.password_hash);
+      if (!check.ok) return { kind: "wrong", userId: user.id };
+      return { kind: "right", user, rehash: check.needsRehash ? await hashPassword(input.password) : null };
+    },
+  },
+  async (s, input, checked) => {
+    if (checked.kind === "unknown") {
+      s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: checked.userId, diff: { email: input.email } });
+      return s.refuse(ApiError.unauthorized(INVALID));
+    }
+    if (checked.kind === "locked") {
+      s.audit({ action: "login.locked", category: "security", level: "warning", entity_type: "user", entity_id: checked.userId });
+      return s.refuse(
+        new ApiError("ACCOUNT_LOCKED", "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.", { retry_after: checked.retryAfter }),
+      );
+    }
+    if (checked.kind === "wrong") return s.refuse(await countFailure(s, checked.userId));
+    const { user, rehash } = checked;
     await s.tx
       .update(users)
       .set({ failed_logins: 0, locked_until: null, ...(rehash ? { password_hash: rehash } : {}) })
       .where(eq(users.id, user.id));
     if (user.must_change_password) {
       s.audit({ action: "login.password_change_required", category: "security", entity_type: "user", entity_id: user.id });
-      return { kind: "change", change_token: await signToken(signingKey, AUDIENCE.passwordChange, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS) };
+      return { kind: "change", change_token: await signToken(input.signingKey, AUDIENCE.passwordChange, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS) };
     }
     if (user.mfa_enabled) {
       s.audit({ action: "login.mfa_required", category: "security", entity_type: "user", entity_id: user.id });
-      return { kind: "mfa", mfa_token: await signToken(signingKey, AUDIENCE.mfa, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS) };
+      return { kind: "mfa", mfa_token: await signToken(input.signingKey, AUDIENCE.mfa, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS) };
     }
-    return completeLogin(s, signingKey, user, userAgent);
-  });
-}
+    return completeLogin(s, input, user);
+  },
+);
 
 /** The last step of every successful sign-in: the session, last_login_at and the audit entry. */
-export async function completeLogin(
-  s: Parameters<Parameters<typeof runInTransaction>[2]>[0],
-  signingKey: Uint8Array,
-  user: typeof users.$inferSelect,
-  userAgent?: string | null,
-  action = "login",
-): Promise<LoginOutcome> {
-  const session = await issueSession(s, signingKey, user.id, { userAgent });
+export async function completeLogin(s: VerbScope, client: SignInClient, user: UserRow, action = "login"): Promise<LoginOutcome> {
+  const session = await issueSession(s, client.signingKey, user.id, { userAgent: client.userAgent });
   const [fresh] = await s.tx.update(users).set({ last_login_at: s.now }).where(eq(users.id, user.id)).returning();
   s.audit({ action, category: "security", entity_type: "user", entity_id: user.id });
   return { kind: "session", session, user: publicUser(fresh!, await roleScopes(s.tx, user.role)) };

@@ -2,11 +2,10 @@
 // data itself, so it never goes stale), PATCH dismisses it; POST /bootstrap/domain records the public
 // address the deployment is reached at.
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../db/database.ts";
+import { type Db, queryRows } from "../../db/database.ts";
 import { readSetting } from "../../settings/read.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { applySettingChanges, settingsTransaction } from "../settings/apply.ts";
-import { requireScope } from "../verb.ts";
+import { applySettingChanges } from "../settings/apply.ts";
+import { defineRead, defineVerb } from "../verb.ts";
 
 export interface OnboardingStep {
   key: string;
@@ -14,10 +13,9 @@ export interface OnboardingStep {
   done: boolean;
 }
 
-export async function getOnboarding({ ctx }: { ctx: VerbContext }) {
-  requireScope(ctx, "read:settings");
+async function onboarding(db: Db) {
   const [counts] = await queryRows<Record<string, number>>(
-    ctx.db,
+    db,
     sql`select
       (select count(*)::int from users where role = 'admin' and is_active) as admins,
       (select count(*)::int from users) as users,
@@ -27,7 +25,7 @@ export async function getOnboarding({ ctx }: { ctx: VerbContext }) {
       (select count(*)::int from api_tokens where revoked_at is null) as tokens`,
   );
   const c = counts ?? {};
-  const publicUrl = await readSetting(ctx.db, "public_url");
+  const publicUrl = await readSetting(db, "public_url");
   const steps: OnboardingStep[] = [
     { key: "admin", title: "Create the first administrator", done: (c.admins ?? 0) > 0 },
     { key: "domain", title: "Set the address this deployment is reached at", done: publicUrl !== "" },
@@ -37,19 +35,20 @@ export async function getOnboarding({ ctx }: { ctx: VerbContext }) {
     { key: "users", title: "Invite another user", done: (c.users ?? 0) > 1 },
     { key: "token", title: "Create an API token for the CLI or Prometheus", done: (c.tokens ?? 0) > 0 },
   ];
-  const dismissed = await readSetting(ctx.db, "onboarding_dismissed");
+  const dismissed = await readSetting(db, "onboarding_dismissed");
   return { steps, completed: steps.filter((s) => s.done).length, total: steps.length, dismissed, public_url: publicUrl || null };
 }
 
-export async function setOnboardingDismissed({ ctx, dismissed }: { ctx: VerbContext; dismissed: boolean }) {
-  requireScope(ctx, "admin:*");
-  await settingsTransaction(ctx, (s) => applySettingChanges(s, { onboarding_dismissed: dismissed }, "onboarding.update"));
-  return getOnboarding({ ctx });
-}
+export const getOnboarding = defineRead({ scope: "read:settings" }, async (ctx) => onboarding(ctx.db));
 
-export async function setDomain({ ctx, publicUrl }: { ctx: VerbContext; publicUrl: string }) {
-  requireScope(ctx, "admin:*");
-  const normalized = publicUrl.replace(/\/+$/, "");
-  await settingsTransaction(ctx, (s) => applySettingChanges(s, { public_url: normalized }, "bootstrap.domain"));
+/** Answers the checklist as this transaction leaves it. */
+export const setOnboardingDismissed = defineVerb({ scope: "admin:*" }, async (s, input: { dismissed: boolean }) => {
+  await applySettingChanges(s, { onboarding_dismissed: input.dismissed }, "onboarding.update");
+  return onboarding(s.tx);
+});
+
+export const setDomain = defineVerb({ scope: "admin:*" }, async (s, input: { publicUrl: string }) => {
+  const normalized = input.publicUrl.replace(/\/+$/, "");
+  await applySettingChanges(s, { public_url: normalized }, "bootstrap.domain");
   return { public_url: normalized };
-}
+});

@@ -3,7 +3,7 @@
 // needs one, asserts a verified backup. Anything else is 428 CONFIRMATION_REQUIRED, audited as denied.
 import { ApiError } from "../../errors.ts";
 import type { VerbContext } from "../verb-context.ts";
-import { auditOnly } from "../verb.ts";
+import { recordRefusal } from "../verb.ts";
 
 export const CONFIRMATION_HEADER = "x-svc-confirmation";
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -49,9 +49,10 @@ export async function requireConfirmation(ctx: VerbContext, spec: ConfirmationSp
   const problems = confirmationProblems(spec, header);
   const invalid = Object.keys(problems);
   if (invalid.length === 0) return header(IDEMPOTENCY_HEADER)!.trim();
-  await auditOnly(ctx, [
-    { action: "confirmation.denied", category: "security", level: "warning", entity_type: "confirmation", entity_id: spec.action, diff: { action: spec.action, invalid } },
-  ]);
+  await recordRefusal({
+    ctx,
+    input: [{ action: "confirmation.denied", category: "security", level: "warning", entity_type: "confirmation", entity_id: spec.action, diff: { action: spec.action, invalid } }],
+  });
   const detail = `"${spec.action}" is a high-impact action: ${invalid.map((h) => `${h} ${problems[h]}`).join("; ")}.`;
   throw new ApiError("CONFIRMATION_REQUIRED", detail, { required: requiredHeaders(spec), invalid, action: spec.action });
 }

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { docs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { VerbContext } from "../verb-context.ts";
-import { sniffImageType } from "../me/image-type.ts";
+import { sniffImageType } from "../uploads/image-type.ts";
 import { checkSize, freshName, storeUpload } from "../uploads/store-upload.ts";
 import { requireScope, runInTransaction } from "../verb.ts";
 

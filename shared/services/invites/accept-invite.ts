@@ -9,15 +9,16 @@ import { ApiError } from "../../errors.ts";
 import { assertEmailFree, rethrowEmailTaken } from "../admin-users/user-rows.ts";
 import { completeLogin, type LoginOutcome } from "../auth/login.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
+import type { SignInClient } from "../auth/sign-in-client.ts";
 import type { VerbContext } from "../verb-context.ts";
-import { auditOnly, runInTransaction } from "../verb.ts";
+import { defineVerb, recordRefusal } from "../verb.ts";
 import { type InviteRow, inviteStatus, lockInvite } from "./invite-rows.ts";
 
-export interface AcceptInviteInput {
+export type AcceptInviteInput = {
   token: string;
   password: string;
   display_name?: string | null | undefined;
-}
+} & SignInClient;
 
 const INVALID = "The invite is invalid or has expired.";
 // Made on first use: workerd forbids randomness at module scope.
@@ -37,28 +38,24 @@ async function openInvite(ctx: VerbContext, token: string): Promise<{ invite: In
   return status === "pending" ? { invite: row } : { reason: status, inviteId: row.id };
 }
 
-export async function acceptInvite({
-  ctx,
-  input,
-  signingKey,
-  userAgent,
-}: {
-  ctx: VerbContext;
-  input: AcceptInviteInput;
-  signingKey: Uint8Array;
-  userAgent?: string | null;
-}): Promise<LoginOutcome> {
-  const opened = await openInvite(ctx, input.token);
-  if ("reason" in opened) {
-    await auditOnly(ctx, [{ action: "invite.accept_failed", category: "security", level: "warning", entity_type: "invite", entity_id: opened.inviteId, diff: { reason: opened.reason } }]);
-    throw invalid();
-  }
-  const { invite } = opened;
-  passwordProblems(validatePasswordPolicy(input.password, invite.email));
-  const password_hash = await hashPassword(input.password);
-  return runInTransaction(ctx, {}, async (s) => {
+export const acceptInvite = defineVerb<AcceptInviteInput, LoginOutcome, { inviteId: number; password_hash: string }>(
+  {
+    scope: "public",
+    // The token (audited when it opens nothing), the policy and the slow hash, before the transaction.
+    prepare: async (ctx, input) => {
+      const opened = await openInvite(ctx, input.token);
+      if ("reason" in opened) {
+        const entry = { action: "invite.accept_failed", category: "security", level: "warning", entity_type: "invite", entity_id: opened.inviteId, diff: { reason: opened.reason } } as const;
+        await recordRefusal({ ctx, input: [entry] });
+        throw invalid();
+      }
+      passwordProblems(validatePasswordPolicy(input.password, opened.invite.email));
+      return { inviteId: opened.invite.id, password_hash: await hashPassword(input.password) };
+    },
+  },
+  async (s, input, { inviteId, password_hash }) => {
     // Re-read under the row lock: of two racing accepts, the second finds the invite used.
-    const locked = await lockInvite(s.tx, invite.id);
+    const locked = await lockInvite(s.tx, inviteId);
     if (inviteStatus(locked, s.now) !== "pending") throw invalid();
     await assertEmailFree(s.tx, locked.email);
     const [user] = await s.tx
@@ -68,6 +65,6 @@ export async function acceptInvite({
       .catch(rethrowEmailTaken(locked.email));
     await s.tx.update(invites).set({ accepted_at: s.now }).where(eq(invites.id, locked.id));
     s.audit({ action: "invite.accepted", category: "security", entity_type: "invite", entity_id: locked.id, diff: { user_id: user!.id, email: locked.email, role: locked.role } });
-    return completeLogin(s, signingKey, user!, userAgent, "login.invite");
-  });
-}
+    return completeLogin(s, input, user!, "login.invite");
+  },
+);

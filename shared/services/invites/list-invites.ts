@@ -2,9 +2,8 @@
 import { eq, sql } from "drizzle-orm";
 import { invites } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 import { type InviteRow, type InviteStatus, inviteStatusIs, type PublicInvite, publicInvite } from "./invite-rows.ts";
 
 export const INVITE_SORTS = ["created_at", "email", "role", "expires_at"] as const;
@@ -21,11 +20,10 @@ const SPEC: ListSpec = {
   search: [invites.email],
 };
 
-export async function listInvites({ ctx, input }: { ctx: VerbContext; input: ListInvitesInput }): Promise<ListPage<PublicInvite>> {
-  requireScope(ctx, "admin:*");
+export const listInvites = defineRead<ListInvitesInput, ListPage<PublicInvite>>({ scope: "admin:*" }, async (ctx, input) => {
   const now = ctx.clock.now();
   return listPage<InviteRow, PublicInvite>(ctx.db, SPEC, input, [
     input.status ? inviteStatusIs(input.status, now) : undefined,
     input.role !== undefined ? eq(invites.role, input.role) : undefined,
   ], (rows) => rows.map((r) => publicInvite(r, now)));
-}
+});

@@ -1,13 +1,12 @@
 // POST /auth/mfa/backup-codes/regenerate: a valid code buys a fresh set; every older code stops working.
-import type { VerbContext } from "../verb-context.ts";
-import { requireSelfWrite } from "../me/self.ts";
+import { requireSelfWrite } from "../account/self.ts";
+import { defineVerb } from "../verb.ts";
 import { issueBackupCodes, withSecondFactor } from "./second-factor.ts";
 
-export async function regenerateBackupCodes({ ctx, input }: { ctx: VerbContext; input: { code: string } }): Promise<{ backup_codes: string[] }> {
-  const me = requireSelfWrite(ctx);
-  return withSecondFactor(ctx, me.userId, { code: input.code, stage: "regenerate" }, async (s, user, used) => {
+export const regenerateBackupCodes = defineVerb<{ code: string }, { backup_codes: string[] }>({ scope: requireSelfWrite }, async (s, input) =>
+  withSecondFactor(s, requireSelfWrite(s.ctx).userId, { code: input.code, stage: "regenerate" }, async (user, used) => {
     const backup_codes = await issueBackupCodes(s, user.id);
     s.audit({ action: "mfa.backup_codes_regenerated", category: "security", entity_type: "user", entity_id: user.id, diff: { confirmed_with: used, count: backup_codes.length } });
     return { backup_codes };
-  });
-}
+  }),
+);

@@ -6,9 +6,7 @@ import { verifyTotp } from "../../auth/totp.ts";
 import { mfaBackupCodes, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { lockUser, type UserRow } from "../admin-users/user-rows.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { runOrRefuse } from "../me/self.ts";
-import type { VerbScope } from "../verb.ts";
+import type { Refusal, VerbScope } from "../verb.ts";
 
 export type FactorUsed = "totp" | "backup_code";
 
@@ -44,23 +42,21 @@ export async function issueBackupCodes(s: VerbScope, userId: number): Promise<st
 }
 
 /**
- * For a signed-in MFA user changing their MFA: locks the row, spends `code`, then runs `body` in the
- * same transaction. A bad code is audited (mfa.failed) and answered 403.
+ * For a signed-in MFA user changing their MFA, inside the verb's transaction: locks the row, spends
+ * `code`, then runs `body`. A bad code is audited (mfa.failed) and refused with 403.
  */
 export async function withSecondFactor<O>(
-  ctx: VerbContext,
+  s: VerbScope,
   userId: number,
   input: { code: string; stage: string },
-  body: (s: VerbScope, user: UserRow, used: FactorUsed) => Promise<O>,
-): Promise<O> {
-  return runOrRefuse(ctx, async (s) => {
-    const user = await lockUser(s.tx, userId);
-    if (!user.mfa_enabled) throw ApiError.conflict("MFA is not enabled for this account.");
-    const used = await spendSecondFactor(s, user, input.code);
-    if (!used) {
-      s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { stage: input.stage } });
-      return ApiError.forbidden("The MFA code is wrong or was already used.");
-    }
-    return body(s, user, used);
-  });
+  body: (user: UserRow, used: FactorUsed) => Promise<O>,
+): Promise<O | Refusal> {
+  const user = await lockUser(s.tx, userId);
+  if (!user.mfa_enabled) throw ApiError.conflict("MFA is not enabled for this account.");
+  const used = await spendSecondFactor(s, user, input.code);
+  if (!used) {
+    s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { stage: input.stage } });
+    return s.refuse(ApiError.forbidden("The MFA code is wrong or was already used."));
+  }
+  return body(user, used);
 }

@@ -5,29 +5,25 @@ import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { AUDIENCE, verifyToken } from "../../identity/tokens.ts";
 import { completeLogin, type LoginOutcome } from "../auth/login.ts";
-import { runOrRefuse, type SignInRequest } from "../me/self.ts";
-import { auditOnly } from "../verb.ts";
+import type { SignInClient } from "../auth/sign-in-client.ts";
+import { defineVerb } from "../verb.ts";
 import { spendSecondFactor } from "./second-factor.ts";
 
 const REFUSED = "The MFA token or the code is invalid, expired or already used; sign in again if the token has expired.";
 
-export async function verifyMfa({ ctx, input, signingKey, userAgent }: SignInRequest<{ mfa_token: string; code: string }>): Promise<LoginOutcome> {
-  const claims = await verifyToken(signingKey, AUDIENCE.mfa, input.mfa_token, ctx.clock.now());
-  if (!claims) {
-    await auditOnly(ctx, [{ action: "mfa.failed", category: "security", level: "warning", diff: { stage: "verify", reason: "invalid mfa token" } }]);
-    throw ApiError.unauthorized(REFUSED);
-  }
-  return runOrRefuse(ctx, async (s) => {
-    // Locked, so two verifications of one code cannot both pass; a deleted user is one more refusal.
-    const [user] = await s.tx.select().from(users).where(eq(users.id, claims.userId)).for("update");
-    const failed = (reason: string) => {
-      s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: claims.userId, diff: { stage: "verify", reason } });
-      return ApiError.unauthorized(REFUSED);
-    };
-    if (!user || !user.is_active || !user.mfa_enabled) return failed("account not eligible");
-    const used = await spendSecondFactor(s, user, input.code);
-    if (!used) return failed("wrong code");
-    s.audit({ action: "mfa.verified", category: "security", entity_type: "user", entity_id: user.id, diff: { method: used } });
-    return completeLogin(s, signingKey, user, userAgent);
-  });
-}
+export const verifyMfa = defineVerb<{ mfa_token: string; code: string } & SignInClient, LoginOutcome>({ scope: "public" }, async (s, input) => {
+  const claims = await verifyToken(input.signingKey, AUDIENCE.mfa, input.mfa_token, s.now);
+  const failed = (reason: string) => {
+    const entity = claims ? { entity_type: "user", entity_id: claims.userId } : {};
+    s.audit({ action: "mfa.failed", category: "security", level: "warning", ...entity, diff: { stage: "verify", reason } });
+    return s.refuse(ApiError.unauthorized(REFUSED));
+  };
+  if (!claims) return failed("invalid mfa token");
+  // Locked, so two verifications of one code cannot both pass; a deleted user is one more refusal.
+  const [user] = await s.tx.select().from(users).where(eq(users.id, claims.userId)).for("update");
+  if (!user || !user.is_active || !user.mfa_enabled) return failed("account not eligible");
+  const used = await spendSecondFactor(s, user, input.code);
+  if (!used) return failed("wrong code");
+  s.audit({ action: "mfa.verified", category: "security", entity_type: "user", entity_id: user.id, diff: { method: used } });
+  return completeLogin(s, input, user);
+});

@@ -1,23 +1,19 @@
-// The write path shared by PUT /settings and POST /settings/reset: one transaction under the settings
-// lock (so checks across keys see the latest values), rows written or removed, and one audit entry
-// with the before/after of the keys that really changed.
+// The write path shared by PUT /settings, POST /settings/reset and the first-run settings: under the
+// settings lock (so checks across keys see the latest values), rows written or removed, and one audit
+// entry with the before/after of the keys that really changed.
 import { eq, sql } from "drizzle-orm";
 import { appSettings } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { runInTransaction, type VerbScope } from "../verb.ts";
+import type { VerbScope } from "../verb.ts";
 import { readAllSettings, type Settings } from "./read-all.ts";
 import { crossKeyIssues } from "./rules.ts";
 
 const SETTINGS_LOCK = 7_246_021; // fixed advisory lock key: writes to app_settings made through the settings API
 
-/** Runs `body` in a transaction holding the settings lock. */
-export function settingsTransaction<O>(ctx: VerbContext, body: (s: VerbScope) => Promise<O>): Promise<O> {
-  return runInTransaction(ctx, {}, async (s) => {
-    await s.tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK})`);
-    return body(s);
-  });
+/** Takes the settings lock for the rest of the verb's transaction. */
+export async function lockSettings(s: VerbScope): Promise<void> {
+  await s.tx.execute(sql`select pg_advisory_xact_lock(${SETTINGS_LOCK})`);
 }
 
 /** Which keys differ between two JSON-like records, as {before, after} of just those keys. */
@@ -26,8 +22,9 @@ export function changedKeys(before: Record<string, unknown>, after: Record<strin
   return { keys, before: Object.fromEntries(keys.map((k) => [k, before[k] ?? null])), after: Object.fromEntries(keys.map((k) => [k, after[k] ?? null])) };
 }
 
-/** Applies `changes` (null: back to the default, the row removed) and answers the settings after. */
+/** Applies `changes` under the settings lock (null: back to the default, the row removed) and answers the settings after. */
 export async function applySettingChanges(s: VerbScope, changes: Partial<Record<SettingKey, unknown>>, action: string): Promise<Settings> {
+  await lockSettings(s);
   const before = await readAllSettings(s.tx);
   const after: Settings = { ...before };
   for (const [k, value] of Object.entries(changes) as [SettingKey, unknown][]) after[k] = value === null ? SETTING_DEFAULTS[k] : value;

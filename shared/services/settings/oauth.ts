@@ -7,9 +7,8 @@ import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
-import { changedKeys, settingsTransaction } from "./apply.ts";
+import { defineRead, defineVerb } from "../verb.ts";
+import { changedKeys, lockSettings } from "./apply.ts";
 import { SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 
 const OAUTH_KEY = "oauth";
@@ -72,10 +71,7 @@ async function present(db: Db, providers: Record<string, StoredProvider>): Promi
   };
 }
 
-export async function getOAuthSettings({ ctx }: { ctx: VerbContext }): Promise<OAuthSettings> {
-  requireScope(ctx, SETTINGS_READ_SCOPE);
-  return present(ctx.db, await readStored(ctx.db));
-}
+export const getOAuthSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => present(ctx.db, await readStored(ctx.db)));
 
 function mergeProviders(stored: Record<string, StoredProvider>, patch: OAuthPatch): Record<string, StoredProvider> {
   const next = { ...stored };
@@ -100,31 +96,29 @@ function providerIssues(providers: Record<string, StoredProvider>): ValidationIs
   return issues;
 }
 
-export async function updateOAuthSettings({ ctx, input }: { ctx: VerbContext; input: OAuthPatch }): Promise<OAuthSettings> {
-  requireScope(ctx, SETTINGS_WRITE_SCOPE);
-  return settingsTransaction(ctx, async (s) => {
-    const stored = await readStored(s.tx);
-    const next = mergeProviders(stored, input);
-    const issues = providerIssues(next);
-    if (issues.length) throw ApiError.validation(issues);
-    const before = await present(s.tx, stored);
-    await s.tx
-      .insert(appSettings)
-      .values({ key: OAUTH_KEY, value: { providers: next }, updated_at: s.now })
-      .onConflictDoUpdate({ target: appSettings.key, set: { value: { providers: next }, updated_at: s.now } });
-    const secretsChanged: string[] = [];
-    for (const [name, p] of Object.entries(input.providers)) {
-      const secret = p === null ? null : p.client_secret;
-      if (secret === undefined) continue;
-      await s.tx.delete(serverSecrets).where(eq(serverSecrets.name, secretName(name)));
-      if (secret !== null) await s.tx.insert(serverSecrets).values({ name: secretName(name), value: secret, created_at: s.now });
-      secretsChanged.push(name);
-    }
-    const after = await present(s.tx, next);
-    const diff = changedKeys(before.providers, after.providers);
-    // A replaced secret leaves client_secret_set as it was; the entry still records the change.
-    if (diff.keys.length || secretsChanged.length)
-      s.audit({ action: "settings.oauth_updated", category: "settings", entity_type: "settings", entity_id: OAUTH_KEY, diff: { before: diff.before, after: diff.after, client_secrets_changed: secretsChanged } });
-    return after;
-  });
-}
+export const updateOAuthSettings = defineVerb<OAuthPatch, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, input) => {
+  await lockSettings(s);
+  const stored = await readStored(s.tx);
+  const next = mergeProviders(stored, input);
+  const issues = providerIssues(next);
+  if (issues.length) throw ApiError.validation(issues);
+  const before = await present(s.tx, stored);
+  await s.tx
+    .insert(appSettings)
+    .values({ key: OAUTH_KEY, value: { providers: next }, updated_at: s.now })
+    .onConflictDoUpdate({ target: appSettings.key, set: { value: { providers: next }, updated_at: s.now } });
+  const secretsChanged: string[] = [];
+  for (const [name, p] of Object.entries(input.providers)) {
+    const secret = p === null ? null : p.client_secret;
+    if (secret === undefined) continue;
+    await s.tx.delete(serverSecrets).where(eq(serverSecrets.name, secretName(name)));
+    if (secret !== null) await s.tx.insert(serverSecrets).values({ name: secretName(name), value: secret, created_at: s.now });
+    secretsChanged.push(name);
+  }
+  const after = await present(s.tx, next);
+  const diff = changedKeys(before.providers, after.providers);
+  // A replaced secret leaves client_secret_set as it was; the entry still records the change.
+  if (diff.keys.length || secretsChanged.length)
+    s.audit({ action: "settings.oauth_updated", category: "settings", entity_type: "settings", entity_id: OAUTH_KEY, diff: { before: diff.before, after: diff.after, client_secrets_changed: secretsChanged } });
+  return after;
+});

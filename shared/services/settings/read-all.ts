@@ -4,8 +4,7 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { appSettings } from "../../db/schema/index.ts";
 import type { SettingKey } from "../../settings/defaults.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 import { effectiveValue, SETTING_KEYS } from "./rules.ts";
 
 export const SETTINGS_READ_SCOPE = "read:settings";
@@ -20,7 +19,4 @@ export async function readAllSettings(db: Db): Promise<Settings> {
   return Object.fromEntries(SETTING_KEYS.map((k) => [k, effectiveValue(k, stored.get(k))])) as Settings;
 }
 
-export async function getSettings({ ctx }: { ctx: VerbContext }): Promise<Settings> {
-  requireScope(ctx, SETTINGS_READ_SCOPE);
-  return readAllSettings(ctx.db);
-}
+export const getSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => readAllSettings(ctx.db));

@@ -1,6 +1,6 @@
 // GET /capabilities: what this deployment can do, from what its process was actually given (never a
 // configured wish): the database driver, whether Redis is in use, whether this is an edge worker.
-import type { VerbContext } from "../verb-context.ts";
+import { defineRead } from "../verb.ts";
 import { requireSignedIn } from "./signed-in.ts";
 
 export interface DeploymentFacts {
@@ -17,8 +17,7 @@ export function isEdgeRuntime(): boolean {
   return typeof navigator !== "undefined" && navigator.userAgent === "Cloudflare-Workers";
 }
 
-export function capabilities({ ctx, facts }: { ctx: VerbContext; facts: DeploymentFacts }) {
-  requireSignedIn(ctx);
+export const capabilities = defineRead({ scope: requireSignedIn }, async (_ctx, facts: DeploymentFacts) => {
   const edge = isEdgeRuntime();
   return {
     database: facts.database,
@@ -36,4 +35,4 @@ export function capabilities({ ctx, facts }: { ctx: VerbContext; facts: Deployme
       update_check: false,
     },
   };
-}
+});

@@ -1,4 +1,4 @@
-// Reads any signed-in user may make, whatever their scopes (timezones, capabilities).
+// Reads any signed-in user may make, whatever their scopes (timezones, capabilities, intelligence, /auth/me).
 import { ApiError } from "../../errors.ts";
 import type { VerbContext } from "../verb-context.ts";
 

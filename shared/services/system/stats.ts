@@ -3,8 +3,7 @@
 // for releases over the network, and says so.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 
 const COUNTED = [
   "hardware", "compute_units", "services", "storage", "networks", "vlans", "ip_addresses", "hardware_clusters", "external_nodes",
@@ -18,8 +17,9 @@ export interface RuntimeFacts {
   database: "postgres" | "pglite";
 }
 
-export async function systemStats({ ctx, facts }: { ctx: VerbContext; facts: RuntimeFacts }) {
-  requireScope(ctx, "read:system");
+const SYSTEM_READ = { scope: "read:system" };
+
+export const systemStats = defineRead(SYSTEM_READ, async (ctx, facts: RuntimeFacts) => {
   const [counts] = await queryRows<Record<(typeof COUNTED)[number], number>>(ctx.db, COUNTS);
   // PGlite and restricted roles may not answer pg_database_size: then the size is unknown (null).
   const size = await queryRows<{ bytes: string | number }>(ctx.db, sql`select pg_database_size(current_database()) as bytes`).catch(() => []);
@@ -31,14 +31,11 @@ export async function systemStats({ ctx, facts }: { ctx: VerbContext; facts: Run
     started_at: facts.startedAt.toISOString(),
     uptime_s: Math.max(0, Math.floor((now.getTime() - facts.startedAt.getTime()) / 1000)),
   };
-}
+});
 
-export function updateStatus({ ctx, version }: { ctx: VerbContext; version: string }) {
-  requireScope(ctx, "read:system");
-  return {
-    current_version: version,
-    latest_version: null,
-    update_available: false,
-    detail: "This deployment does not check for updates over the network.",
-  };
-}
+export const updateStatus = defineRead(SYSTEM_READ, async (_ctx, { version }: { version: string }) => ({
+  current_version: version,
+  latest_version: null,
+  update_available: false,
+  detail: "This deployment does not check for updates over the network.",
+}));

@@ -1,6 +1,6 @@
 // GET /timezones: every IANA zone this runtime knows (Intl.supportedValuesOf, plus UTC, which it leaves
 // out) with its UTC offset at this moment, so a picker can show "Europe/Berlin (+02:00)".
-import type { VerbContext } from "../verb-context.ts";
+import { defineRead } from "../verb.ts";
 import { requireSignedIn } from "./signed-in.ts";
 
 let formatters: [string, Intl.DateTimeFormat][] | undefined;
@@ -19,11 +19,10 @@ function offsetOf(label: string): [string, number] {
   return [`${m[1]}${m[2]}:${m[3]}`, minutes];
 }
 
-export function listTimezones({ ctx }: { ctx: VerbContext }) {
-  requireSignedIn(ctx);
+export const listTimezones = defineRead({ scope: requireSignedIn }, async (ctx) => {
   const now = ctx.clock.now();
   return zoneFormatters().map(([name, format]) => {
     const [utc_offset, offset_minutes] = offsetOf(format.formatToParts(now).find((p) => p.type === "timeZoneName")?.value ?? "GMT");
     return { name, utc_offset, offset_minutes };
   });
-}
+});

@@ -6,13 +6,10 @@ import type { Db } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { SampleInput } from "../../schemas/telemetry.ts";
 import { readSetting } from "../../settings/read.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { applyStatusSamples, type StatusSample } from "./apply-status.ts";
 import { requireHardwareRow } from "./hardware-row.ts";
 import { sampleTimeIssues } from "./sample-window.ts";
-
-export const PUSH_SCOPE = "write:telemetry";
 
 /**
  * One INSERT for the whole batch. The rows travel as one JSON parameter expanded by jsonb_to_recordset:
@@ -28,25 +25,22 @@ async function insertSamples(tx: Db, hardwareId: number, samples: SampleInput[])
       net_rx_bps double precision, net_tx_bps double precision, uptime_s double precision, status text)`);
 }
 
-export async function pushSamples({ ctx, hardwareId, samples }: { ctx: VerbContext; hardwareId: number; samples: SampleInput[] }) {
-  requireScope(ctx, PUSH_SCOPE);
-  return runInTransaction(ctx, {}, async (s) => {
-    const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
-    const warmDays = await readSetting(s.tx, "telemetry_warm_days");
-    const issues = sampleTimeIssues(samples.map((x) => x.ts), s.now, warmDays);
-    if (issues.length > 0) throw ApiError.validation(issues);
+export const pushSamples = defineVerb({ scope: "write:telemetry" }, async (s, { hardwareId, samples }: { hardwareId: number; samples: SampleInput[] }) => {
+  const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
+  const warmDays = await readSetting(s.tx, "telemetry_warm_days");
+  const issues = sampleTimeIssues(samples.map((x) => x.ts), s.now, warmDays);
+  if (issues.length > 0) throw ApiError.validation(issues);
 
-    await insertSamples(s.tx, hardwareId, samples);
-    const reported = samples.filter((x): x is SampleInput & StatusSample => x.status === "up" || x.status === "down");
-    const outcome = await applyStatusSamples(s, node, reported, "push");
-    s.audit({
-      action: "telemetry.push",
-      category: "telemetry",
-      entity_type: "hardware",
-      entity_id: hardwareId,
-      diff: { count: samples.length, status_changes: outcome.changes, ...(outcome.changes > 0 ? { status: { before: node.status, after: outcome.status } } : {}) },
-    });
-    s.emit("telemetry", { hardware_id: hardwareId, count: samples.length });
-    return { hardware_id: hardwareId, stored: samples.length, status: outcome.status, status_changes: outcome.changes };
+  await insertSamples(s.tx, hardwareId, samples);
+  const reported = samples.filter((x): x is SampleInput & StatusSample => x.status === "up" || x.status === "down");
+  const outcome = await applyStatusSamples(s, node, reported, "push");
+  s.audit({
+    action: "telemetry.push",
+    category: "telemetry",
+    entity_type: "hardware",
+    entity_id: hardwareId,
+    diff: { count: samples.length, status_changes: outcome.changes, ...(outcome.changes > 0 ? { status: { before: node.status, after: outcome.status } } : {}) },
   });
-}
+  s.emit("telemetry", { hardware_id: hardwareId, count: samples.length });
+  return { hardware_id: hardwareId, stored: samples.length, status: outcome.status, status_changes: outcome.changes };
+});

@@ -5,12 +5,11 @@ import type { Db } from "../../db/database.ts";
 import { computeUnits, hardwareLiveMetrics, services, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { SERIES_LIMIT_DEFAULT, type TelemetryEntityType, type TelemetryQueryInput } from "../../schemas/telemetry.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 import { type HardwareStatusRow, requireHardwareRow } from "./hardware-row.ts";
 import { presentConfig, presentSample } from "./present.ts";
 
-export const READ_SCOPE = "read:telemetry";
+const READ_TELEMETRY = { scope: "read:telemetry" };
 const HOUR_MS = 3_600_000;
 
 async function telemetryOf(db: Db, node: HardwareStatusRow | null, query: TelemetryQueryInput, now: Date) {
@@ -41,11 +40,10 @@ async function telemetryOf(db: Db, node: HardwareStatusRow | null, query: Teleme
   };
 }
 
-export async function hardwareTelemetry({ ctx, hardwareId, query }: { ctx: VerbContext; hardwareId: number; query: TelemetryQueryInput }) {
-  requireScope(ctx, READ_SCOPE);
+export const hardwareTelemetry = defineRead(READ_TELEMETRY, async (ctx, { hardwareId, query }: { hardwareId: number; query: TelemetryQueryInput }) => {
   const node = await requireHardwareRow(ctx.db, hardwareId);
   return telemetryOf(ctx.db, node, query, ctx.clock.now());
-}
+});
 
 /** The hardware an entity's telemetry comes from: its own, its host's, or where it runs; null for none. */
 async function hardwareOfEntity(db: Db, type: TelemetryEntityType, id: number): Promise<number | null> {
@@ -64,9 +62,11 @@ async function hardwareOfEntity(db: Db, type: TelemetryEntityType, id: number): 
   return svc.direct ?? svc.viaUnit;
 }
 
-export async function entityTelemetry({ ctx, entityType, entityId, query }: { ctx: VerbContext; entityType: TelemetryEntityType; entityId: number; query: TelemetryQueryInput }) {
-  requireScope(ctx, READ_SCOPE);
-  const hardwareId = await hardwareOfEntity(ctx.db, entityType, entityId);
-  const node = hardwareId == null ? null : await requireHardwareRow(ctx.db, hardwareId);
-  return { entity_type: entityType, entity_id: entityId, ...(await telemetryOf(ctx.db, node, query, ctx.clock.now())) };
-}
+export const entityTelemetry = defineRead(
+  READ_TELEMETRY,
+  async (ctx, { entityType, entityId, query }: { entityType: TelemetryEntityType; entityId: number; query: TelemetryQueryInput }) => {
+    const hardwareId = await hardwareOfEntity(ctx.db, entityType, entityId);
+    const node = hardwareId == null ? null : await requireHardwareRow(ctx.db, hardwareId);
+    return { entity_type: entityType, entity_id: entityId, ...(await telemetryOf(ctx.db, node, query, ctx.clock.now())) };
+  },
+);

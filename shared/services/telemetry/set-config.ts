@@ -5,8 +5,7 @@ import { eq } from "drizzle-orm";
 import { hardware, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { DEFAULT_SNMP_PORT, type TelemetryConfigInput } from "../../schemas/telemetry.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { presentConfig } from "./present.ts";
 
 export const CONFIG_SCOPE = "write:hardware";
@@ -24,9 +23,9 @@ function auditView(r: ConfigRow | undefined) {
   return { ...rest, community_set: presentConfig(r).community_set };
 }
 
-export async function setTelemetryConfig({ ctx, hardwareId, input }: { ctx: VerbContext; hardwareId: number; input: TelemetryConfigInput }) {
-  requireScope(ctx, CONFIG_SCOPE);
-  return runInTransaction(ctx, {}, async (s) => {
+export const setTelemetryConfig = defineVerb(
+  { scope: CONFIG_SCOPE },
+  async (s, { hardwareId, config: input }: { hardwareId: number; config: TelemetryConfigInput }) => {
     const [node] = await s.tx.select({ ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, hardwareId));
     if (!node) throw ApiError.notFound("Hardware node", hardwareId);
     const [before] = await s.tx.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, hardwareId)).for("update");
@@ -59,5 +58,5 @@ export async function setTelemetryConfig({ ctx, hardwareId, input }: { ctx: Verb
     });
     s.emit("telemetry", { hardware_id: hardwareId, action: "config" });
     return presentConfig(row!);
-  });
-}
+  },
+);

@@ -3,12 +3,12 @@
 import { ROLE_SCOPES, scopesWithin } from "../../auth/scopes.ts";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import { publicUser } from "../auth/public-user.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { type PublicUser, publicUser } from "../auth/public-user.ts";
+import { defineVerb } from "../verb.ts";
 import { type ExpiryInput, resolveExpiry } from "./expiry.ts";
 import { requireGrantor, requireWithinGrant, scopesToGrant } from "./grant.ts";
 import { insertToken } from "./insert-token.ts";
+import type { IssuedToken } from "./token-view.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
 
 export const SERVICE_ACCOUNT_DOMAIN = "service-accounts.invalid";
@@ -33,21 +33,34 @@ function invalid(field: string, msg: string): ApiError {
   return ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
 }
 
-export async function createServiceAccount({ ctx, input }: { ctx: VerbContext; input: CreateServiceAccountInput }) {
-  requireScope(ctx, "admin:*");
-  const actor = requireGrantor(ctx);
-  const role = input.role ?? "viewer";
-  const roleScopes = [...ROLE_SCOPES[role]];
-  // An admin service account only from a caller whose own credential covers everything admin has.
-  requireWithinGrant(actor, roleScopes);
-  const scopes = scopesToGrant(actor, input.scopes, roleScopes);
-  if (!scopesWithin(scopes, roleScopes))
-    throw invalid("scopes", `The token's scopes must be within the service account's role (${role}: ${roleScopes.join(", ")}).`);
-  const slug = slugify(input.name);
-  if (!slug) throw invalid("name", "The name needs at least one letter or digit.");
-  const email = `${slug}@${SERVICE_ACCOUNT_DOMAIN}`;
-  const expiresAt = resolveExpiry(input, ctx.clock.now());
-  return runInTransaction(ctx, {}, async (s) => {
+/** What the checks before the transaction settle. */
+interface Planned {
+  actorId: number;
+  role: NonNullable<CreateServiceAccountInput["role"]>;
+  roleScopes: string[];
+  scopes: string[];
+  email: string;
+  expiresAt: Date | null;
+}
+
+export const createServiceAccount = defineVerb<CreateServiceAccountInput, { user: PublicUser; token: IssuedToken }, Planned>(
+  {
+    scope: "admin:*",
+    prepare: async (ctx, input) => {
+      const actor = requireGrantor(ctx);
+      const role = input.role ?? "viewer";
+      const roleScopes = [...ROLE_SCOPES[role]];
+      // An admin service account only from a caller whose own credential covers everything admin has.
+      requireWithinGrant(actor, roleScopes);
+      const scopes = scopesToGrant(actor, input.scopes, roleScopes);
+      if (!scopesWithin(scopes, roleScopes))
+        throw invalid("scopes", `The token's scopes must be within the service account's role (${role}: ${roleScopes.join(", ")}).`);
+      const slug = slugify(input.name);
+      if (!slug) throw invalid("name", "The name needs at least one letter or digit.");
+      return { actorId: actor.userId, role, roleScopes, scopes, email: `${slug}@${SERVICE_ACCOUNT_DOMAIN}`, expiresAt: resolveExpiry(input, ctx.clock.now()) };
+    },
+  },
+  async (s, input, { actorId, role, roleScopes, scopes, email, expiresAt }) => {
     const created = await s.tx
       .insert(users)
       .values({ email, display_name: input.name, role, is_service_account: true, password_hash: null, created_at: s.now, updated_at: s.now })
@@ -59,7 +72,7 @@ export async function createServiceAccount({ ctx, input }: { ctx: VerbContext; i
       });
     const user = created[0]!;
     s.audit({ action: "service_account.created", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email, role, is_service_account: true } } });
-    const token = await insertToken(s, { userId: user.id, label: input.name, scopes, expiresAt, createdBy: actor.userId });
+    const token = await insertToken(s, { userId: user.id, label: input.name, scopes, expiresAt, createdBy: actorId });
     return { user: publicUser(user, roleScopes), token };
-  });
-}
+  },
+);

@@ -17,7 +17,7 @@ export async function withFreshToken<T>(
     const generated = generateApiToken(API_TOKEN_WORD, s.ctx.random);
     const fresh = { ...generated, token_hash: hashApiToken(generated.token) };
     try {
-      const result = await s.tx.transaction((savepoint) => write(savepoint as unknown as Db, fresh));
+      const result = await s.savepoint((tx) => write(tx, fresh));
       return { result, token: generated.token };
     } catch (e) {
       if (!isUniqueViolation(e, PREFIX_INDEX)) throw e;

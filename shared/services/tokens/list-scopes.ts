@@ -1,10 +1,11 @@
 // GET /auth/scopes: what may be granted, and the roles with their default scopes.
-import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { allRoles } from "../roles/role-view.ts";
+import { requireSignedIn } from "../system/signed-in.ts";
+import { defineRead } from "../verb.ts";
 import { grantableScopeList, SCOPE_NARROWING_HINT } from "./scope-descriptions.ts";
 
-export async function listScopes({ ctx }: { ctx: VerbContext }) {
-  if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
-  return { scopes: grantableScopeList(), narrower: SCOPE_NARROWING_HINT, roles: await allRoles(ctx.db) };
-}
+export const listScopes = defineRead({ scope: requireSignedIn }, async (ctx) => ({
+  scopes: grantableScopeList(),
+  narrower: SCOPE_NARROWING_HINT,
+  roles: await allRoles(ctx.db),
+}));

@@ -2,16 +2,24 @@
 import { desc, eq } from "drizzle-orm";
 import { apiTokens, users } from "../../db/schema/index.ts";
 import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead, requireScope } from "../verb.ts";
 import { requireCredential, requireUser } from "./grant.ts";
 import { tokenSummary } from "./token-view.ts";
 
-export async function listApiTokens({ ctx, input }: { ctx: VerbContext; input: { all: boolean } }) {
-  let owner: number | undefined;
-  if (input.all) {
-    requireScope(ctx, "admin:*");
-    requireCredential(ctx);
-  } else owner = requireUser(ctx).userId;
+type ListTokensInput = { all: boolean };
+
+/** Everyone's tokens take an administrator; one's own, any user. */
+function mayList(ctx: VerbContext, input: ListTokensInput): void {
+  if (!input.all) {
+    requireUser(ctx);
+    return;
+  }
+  requireScope(ctx, "admin:*");
+  requireCredential(ctx);
+}
+
+export const listApiTokens = defineRead({ scope: mayList }, async (ctx, input: ListTokensInput) => {
+  const owner = input.all ? undefined : requireUser(ctx).userId;
   const rows = await ctx.db
     .select({ token: apiTokens, email: users.email })
     .from(apiTokens)
@@ -20,4 +28,4 @@ export async function listApiTokens({ ctx, input }: { ctx: VerbContext; input: {
     .orderBy(desc(apiTokens.created_at), desc(apiTokens.id));
   const now = ctx.clock.now();
   return rows.map((r) => tokenSummary(r.token, r.email, now));
-}
+});

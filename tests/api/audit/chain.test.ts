@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../shared/db/database.ts";
 import * as schema from "../../../shared/db/schema/index.ts";
-import { runInTransaction } from "../../../shared/services/verb.ts";
+import { recordRefusal } from "../../../shared/services/verb.ts";
 import { createHarness, type Harness, json } from "./harness.ts";
 
 let h: Harness;
@@ -117,9 +117,12 @@ describe("parallel writers", () => {
       const deps = h.t.runtime.deps;
       await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          runInTransaction({ db, clock: deps.clock, random: deps.random, ip: `192.0.2.${i}` }, {}, async (s) => {
-            s.audit({ action: "test.parallel", category: "test", entity_id: i });
-            s.audit({ action: "test.parallel.second", category: "test", entity_id: i });
+          recordRefusal({
+            ctx: { db, clock: deps.clock, random: deps.random, ip: `192.0.2.${i}` },
+            input: [
+              { action: "test.parallel", category: "test", entity_id: i },
+              { action: "test.parallel.second", category: "test", entity_id: i },
+            ],
           }),
         ),
       );

@@ -8,7 +8,7 @@ import { ApiError } from "../../../shared/errors.ts";
 import type { Actor } from "../../../shared/services/actor.ts";
 import { runConfirmed } from "../../../shared/services/confirm/run-confirmed.ts";
 import type { VerbContext } from "../../../shared/services/verb-context.ts";
-import { runInTransaction } from "../../../shared/services/verb.ts";
+import { defineVerb } from "../../../shared/services/verb.ts";
 import { confirmHeaders, createHarness, type Harness } from "./harness.ts";
 import { changeCredentials } from "../../helpers/app.ts";
 
@@ -124,14 +124,16 @@ describe("idempotency keys", () => {
   it("an action that fails rolls back with its writes, stores no outcome, and is audited as failed", async () => {
     const ctx = { ...serviceDeps(), actor: adminActor() };
     const header = (name: string) => confirmHeaders("test-action", "failing-key-00001")[name];
-    const failing = runConfirmed(ctx, { action: "test-action" }, header, async (inner) => {
-      // The verb writes (and audits) inside the confirmation's transaction, then fails.
-      await runInTransaction(inner, {}, async (s) => {
-        await s.tx.execute(sql`insert into app_settings (key, value) values ('demo_enabled', 'true')`);
-        s.audit({ action: "test.wrote", category: "test" });
-      });
-      throw new ApiError("VALIDATION_ERROR", "the action failed late");
+    const writes = defineVerb({ scope: "public" }, async (s) => {
+      await s.tx.execute(sql`insert into app_settings (key, value) values ('demo_enabled', 'true')`);
+      s.audit({ action: "test.wrote", category: "test" });
     });
+    const act = async (inner: VerbContext) => {
+      // The verb writes (and audits) inside the confirmation's transaction, then fails.
+      await writes({ ctx: inner });
+      throw new ApiError("VALIDATION_ERROR", "the action failed late");
+    };
+    const failing = runConfirmed({ ctx, input: { spec: { action: "test-action" }, header, act } });
     await expect(failing).rejects.toMatchObject({ status: 422 });
     expect(await h.t.sql`select 1 from app_settings where key = 'demo_enabled'`).toHaveLength(0);
     expect(await actions("test.wrote")).toBe(0);
@@ -140,7 +142,7 @@ describe("idempotency keys", () => {
     expect(failed!.diff).toEqual({ action: "test-action", status: 422, error_code: "VALIDATION_ERROR" });
 
     // The same key then acts normally.
-    const ok = await runConfirmed(ctx, { action: "test-action" }, header, async () => ({ status: 201, body: { done: true } }));
+    const ok = await runConfirmed({ ctx, input: { spec: { action: "test-action" }, header, act: async () => ({ status: 201, body: { done: true } }) } });
     expect(ok).toEqual({ outcome: { status: 201, body: { done: true } }, replayed: false });
     const verified = await h.call("/api/v1/admin/audit-log/verify-chain");
     expect((await verified.json()).valid).toBe(true);

@@ -9,7 +9,7 @@ import { computeUnits, uploads } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { ICON_SLUG } from "../../../schemas/compute-units.ts";
 import type { VerbContext } from "../../verb-context.ts";
-import { sniffImageType } from "../../me/image-type.ts";
+import { sniffImageType } from "../../uploads/image-type.ts";
 import { checkSize, storeUpload, uploadUrl } from "../../uploads/store-upload.ts";
 import { requireScope, runInTransaction } from "../../verb.ts";
 

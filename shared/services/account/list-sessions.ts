@@ -1,11 +1,11 @@
 // GET /users/me/sessions: the caller's live sessions (never their tokens), the current one marked.
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { sessions } from "../../db/schema/index.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireUser } from "./self.ts";
+import { defineRead } from "../verb.ts";
+import { requireOwnAccount } from "./self.ts";
 
-export async function listMySessions({ ctx }: { ctx: VerbContext }) {
-  const me = requireUser(ctx);
+export const listMySessions = defineRead({ scope: requireOwnAccount }, async (ctx) => {
+  const me = requireOwnAccount(ctx);
   const rows = await ctx.db
     .select()
     .from(sessions)
@@ -20,4 +20,5 @@ export async function listMySessions({ ctx }: { ctx: VerbContext }) {
     user_agent: r.user_agent,
     current: r.id === me.sessionId,
   }));
-}
+});
+

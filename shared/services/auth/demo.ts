@@ -4,16 +4,21 @@ import { sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { readSetting } from "../../settings/read.ts";
-import { completeLogin, type LoginOutcome } from "../auth/login.ts";
-import { runInTransaction } from "../verb.ts";
-import type { SignInRequest } from "./self.ts";
+import { defineVerb } from "../verb.ts";
+import { completeLogin, type LoginOutcome } from "./login.ts";
+import type { SignInClient } from "./sign-in-client.ts";
 
 /** A reserved domain (RFC 2606), so no real address can collide with it. */
 export const DEMO_EMAIL = "demo@demo.invalid";
 
-export async function demoSignIn({ ctx, signingKey, userAgent }: Omit<SignInRequest<never>, "input">): Promise<LoginOutcome> {
-  if (!(await readSetting(ctx.db, "demo_enabled"))) throw ApiError.forbidden("The demo is disabled.");
-  return runInTransaction(ctx, {}, async (s) => {
+export const demoSignIn = defineVerb<SignInClient, LoginOutcome>(
+  {
+    scope: "public",
+    prepare: async (ctx) => {
+      if (!(await readSetting(ctx.db, "demo_enabled"))) throw ApiError.forbidden("The demo is disabled.");
+    },
+  },
+  async (s, client) => {
     const created = await s.tx
       .insert(users)
       .values({ email: DEMO_EMAIL, display_name: "Demo", role: "demo", password_hash: null, created_at: s.now, updated_at: s.now })
@@ -23,6 +28,6 @@ export async function demoSignIn({ ctx, signingKey, userAgent }: Omit<SignInRequ
     const [user] = await s.tx.select().from(users).where(sql`lower(${users.email}) = ${DEMO_EMAIL}`);
     // An administrator may have disabled the demo account, or changed its role: then it is not the demo.
     if (!user || user.role !== "demo" || !user.is_active) throw ApiError.forbidden("The demo account is not available.");
-    return completeLogin(s, signingKey, user, userAgent, "login.demo");
-  });
-}
+    return completeLogin(s, client, user, "login.demo");
+  },
+);

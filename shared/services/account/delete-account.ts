@@ -3,17 +3,22 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { runInTransaction } from "../verb.ts";
 import { assertAnotherAdminRemains } from "../admin-users/last-admin.ts";
-import { removeAvatar } from "./avatar-store.ts";
 import { findUser, lockUser } from "../admin-users/user-rows.ts";
+import { defineVerb } from "../verb.ts";
+import { removeAvatar } from "./avatar-store.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
 
-export async function deleteMyAccount({ ctx, input }: { ctx: VerbContext; input: { password: string } }): Promise<{ detail: string }> {
-  const me = requireSelfWrite(ctx);
-  await confirmPassword(ctx, await findUser(ctx.db, me.userId), input.password, "user.delete_denied");
-  await runInTransaction(ctx, {}, async (s) => {
+export const deleteMyAccount = defineVerb<{ password: string }, { detail: string }>(
+  {
+    scope: requireSelfWrite,
+    prepare: async (ctx, input) => {
+      const me = requireSelfWrite(ctx);
+      await confirmPassword(ctx, await findUser(ctx.db, me.userId), input.password, "user.delete_denied");
+    },
+  },
+  async (s) => {
+    const me = requireSelfWrite(s.ctx);
     await assertAnotherAdminRemains(s.tx, await lockUser(s.tx, me.userId), "deleted");
     const [row] = await s.tx.delete(users).where(eq(users.id, me.userId)).returning();
     if (!row) throw ApiError.notFound("User", me.userId);
@@ -22,6 +27,6 @@ export async function deleteMyAccount({ ctx, input }: { ctx: VerbContext; input:
       action: "user.deleted", category: "security", level: "warning", entity_type: "user", entity_id: row.id,
       diff: { before: { email: row.email, role: row.role, display_name: row.display_name }, self: true },
     });
-  });
-  return { detail: "Your account is deleted." };
-}
+    return { detail: "Your account is deleted." };
+  },
+);

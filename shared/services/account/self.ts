@@ -1,10 +1,10 @@
-// Who may use the self-service routes, and the steps they share: confirming the current password and
-// committing an audited refusal. (Loading and locking rows: admin-users/user-rows.ts.)
+// Who may use the caller's own account (the access rules of the account verbs), and confirming the
+// current password. (Loading and locking rows: admin-users/user-rows.ts.)
 import { verifyPassword } from "../../auth/password.ts";
 import { ApiError } from "../../errors.ts";
 import type { UserRow } from "../admin-users/user-rows.ts";
 import type { VerbContext } from "../verb-context.ts";
-import { auditOnly, runInTransaction, type VerbScope } from "../verb.ts";
+import { recordRefusal } from "../verb.ts";
 
 export interface Self {
   userId: number;
@@ -13,7 +13,7 @@ export interface Self {
 }
 
 /** Any credential that belongs to a user (session or API token) may read its own account. */
-export function requireUser(ctx: VerbContext): Self {
+export function requireOwnAccount(ctx: VerbContext): Self {
   const actor = ctx.actor;
   if (!actor) throw ApiError.unauthorized("Authentication required.");
   if (actor.userId == null) throw ApiError.forbidden("This operation needs a signed-in user account.");
@@ -25,7 +25,7 @@ export function requireUser(ctx: VerbContext): Self {
  * administrator masquerading as the user and the shared read-only demo account are all refused.
  */
 export function requireSelfWrite(ctx: VerbContext): Self & { sessionId: string } {
-  const self = requireUser(ctx);
+  const self = requireOwnAccount(ctx);
   const actor = ctx.actor!;
   if (actor.kind !== "session" || !self.sessionId)
     throw ApiError.forbidden("Changing your own account needs a signed-in session, not an API token.");
@@ -35,29 +35,13 @@ export function requireSelfWrite(ctx: VerbContext): Self & { sessionId: string }
   return { userId: self.userId, sessionId: self.sessionId };
 }
 
-/** Confirms the current password; a wrong one is audited as `action` (a denied confirmation) and is 403. */
+/**
+ * Confirms the current password (in a verb's `prepare`: the check is slow and comes before any write);
+ * a wrong one is audited as `action` (a denied confirmation) and is 403.
+ */
 export async function confirmPassword(ctx: VerbContext, user: UserRow, password: string, action: string): Promise<void> {
   if ((await verifyPassword(password, user.password_hash)).ok) return;
   const reason = user.password_hash ? "wrong password" : "no password";
-  await auditOnly(ctx, [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }]);
-  throw ApiError.forbidden(user.password_hash ? "The current password is wrong." : "This account has no password to confirm with.",
-  );
-}
-
-/**
- * One transaction whose body may answer a refusal instead of a result: the transaction then commits
- * (keeping the audit entries that record the refusal) and the refusal is thrown.
- */
-export async function runOrRefuse<O>(ctx: VerbContext, body: (s: VerbScope) => Promise<O | ApiError>): Promise<O> {
-  const result = await runInTransaction(ctx, {}, body);
-  if (result instanceof ApiError) throw result;
-  return result;
-}
-
-/** What every verb that ends in a sign-in receives (register, demo, MFA verify, forced password change). */
-export interface SignInRequest<I> {
-  ctx: VerbContext;
-  input: I;
-  signingKey: Uint8Array;
-  userAgent?: string | null;
+  await recordRefusal({ ctx, input: [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }] });
+  throw ApiError.forbidden(user.password_hash ? "The current password is wrong." : "This account has no password to confirm with.");
 }

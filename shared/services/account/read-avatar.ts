@@ -4,7 +4,7 @@ import type { Db } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import { readUpload } from "../uploads/read-upload.ts";
 import { AVATAR_KIND, isAvatarName } from "./avatar-store.ts";
-import { sniffImageType } from "./image-type.ts";
+import { sniffImageType } from "../uploads/image-type.ts";
 
 export async function readAvatar({ db, name }: { db: Db; name: string }) {
   const notFound = ApiError.notFound("User icon", name.slice(0, 120));

@@ -6,8 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { findUser, lockUser } from "../admin-users/user-rows.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
 
 export interface ProfileInput {
@@ -16,17 +15,23 @@ export interface ProfileInput {
   current_password?: string | undefined;
 }
 
-export async function updateMyProfile({ ctx, input }: { ctx: VerbContext; input: ProfileInput }): Promise<PublicUser> {
-  const me = requireSelfWrite(ctx);
-  const current = await findUser(ctx.db, me.userId);
-  const emailChanges = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
-  if (emailChanges) {
-    if (!input.current_password)
-      throw ApiError.validation([{ loc: ["body", "current_password"], msg: "Changing the email address needs the current password.", type: "missing" }]);
-    await confirmPassword(ctx, current, input.current_password, "user.email_change_denied");
-  }
-  return runInTransaction(ctx, {}, async (s) => {
-    const user = await lockUser(s.tx, me.userId);
+export const updateMyProfile = defineVerb<ProfileInput, PublicUser, boolean>(
+  {
+    scope: requireSelfWrite,
+    // Answers whether the e-mail address changes; that needs the current password, confirmed here.
+    prepare: async (ctx, input) => {
+      const current = await findUser(ctx.db, requireSelfWrite(ctx).userId);
+      const emailChanges = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
+      if (emailChanges) {
+        if (!input.current_password)
+          throw ApiError.validation([{ loc: ["body", "current_password"], msg: "Changing the email address needs the current password.", type: "missing" }]);
+        await confirmPassword(ctx, current, input.current_password, "user.email_change_denied");
+      }
+      return emailChanges;
+    },
+  },
+  async (s, input, emailChanges) => {
+    const user = await lockUser(s.tx, requireSelfWrite(s.ctx).userId);
     const changes: { display_name?: string | null; email?: string } = {};
     if (input.display_name !== undefined && input.display_name !== user.display_name) changes.display_name = input.display_name;
     if (emailChanges) {
@@ -47,5 +52,5 @@ export async function updateMyProfile({ ctx, input }: { ctx: VerbContext; input:
       });
     }
     return publicUser(fresh, await roleScopes(s.tx, fresh.role));
-  });
-}
+  },
+);

@@ -6,13 +6,15 @@ import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { readSetting } from "../../settings/read.ts";
-import { completeLogin, findUserByEmail, type LoginOutcome } from "../auth/login.ts";
-import { passwordProblems } from "../auth/password-problems.ts";
-import { runInTransaction } from "../verb.ts";
-import type { SignInRequest } from "./self.ts";
+import { defineVerb } from "../verb.ts";
+import { completeLogin, findUserByEmail, type LoginOutcome } from "./login.ts";
+import { passwordProblems } from "./password-problems.ts";
+import type { SignInClient } from "./sign-in-client.ts";
 
 const FALLBACK_ROLE = "viewer";
 const TAKEN = () => ApiError.conflict("An account with this email address already exists.");
+
+export type RegisterInput = { email: string; password: string; display_name?: string | null | undefined } & SignInClient;
 
 /** The configured role, unless it is unknown or could administer anything (then viewer). */
 async function registrationRole(db: Db): Promise<string> {
@@ -22,12 +24,18 @@ async function registrationRole(db: Db): Promise<string> {
   return scopes.length > 0 && !administrative ? role : FALLBACK_ROLE;
 }
 
-export async function register({ ctx, input, signingKey, userAgent }: SignInRequest<{ email: string; password: string; display_name?: string | null | undefined }>): Promise<LoginOutcome> {
-  if (!(await readSetting(ctx.db, "allow_registration"))) throw ApiError.forbidden("Registration is disabled");
-  passwordProblems(validatePasswordPolicy(input.password, input.email));
-  if (await findUserByEmail(ctx, input.email)) throw TAKEN();
-  const password_hash = await hashPassword(input.password);
-  return runInTransaction(ctx, {}, async (s) => {
+export const register = defineVerb<RegisterInput, LoginOutcome, string>(
+  {
+    scope: "public",
+    // Cheap refusals, then the slow hash, all before the transaction.
+    prepare: async (ctx, input) => {
+      if (!(await readSetting(ctx.db, "allow_registration"))) throw ApiError.forbidden("Registration is disabled");
+      passwordProblems(validatePasswordPolicy(input.password, input.email));
+      if (await findUserByEmail(ctx, input.email)) throw TAKEN();
+      return hashPassword(input.password);
+    },
+  },
+  async (s, input, password_hash) => {
     const role = await registrationRole(s.tx);
     // The unique index on lower(email) settles a race with another registration of the same address.
     const [user] = await s.tx
@@ -40,6 +48,6 @@ export async function register({ ctx, input, signingKey, userAgent }: SignInRequ
       action: "user.registered", category: "security", entity_type: "user", entity_id: user.id,
       diff: { after: { email: user.email, role, display_name: user.display_name } },
     });
-    return completeLogin(s, signingKey, user, userAgent);
-  });
-}
+    return completeLogin(s, input, user);
+  },
+);
