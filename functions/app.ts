@@ -1,6 +1,7 @@
 // The functions app: stateless HTTP handlers over web-standard APIs, the same on Node and workerd.
-// Middleware order (DESIGN.md 2): request id -> error envelope -> write-admission guard -> body limit
-// -> authentication -> CSRF -> rate limit -> route (access and scope are enforced per route).
+// Middleware order (DESIGN.md 2): request id -> error envelope -> admission guard (writes; reads while the
+// database is down) -> body limit -> authentication -> CSRF -> rate limit -> route (access and scope are
+// enforced per route).
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./deps.ts";
 import { notFound, onError } from "./errors.ts";
@@ -10,7 +11,7 @@ import { limitBody } from "./middleware/body-limit.ts";
 import { csrf } from "./middleware/csrf.ts";
 import { rateLimit, startRateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
-import { writeGuard } from "./middleware/write-guard.ts";
+import { admissionGuard } from "./middleware/admission-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { accountRoutes } from "./routes/account/index.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
@@ -61,7 +62,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.notFound(notFound);
   app.use("*", requestContext(deps));
   app.use("*", clientAddress(deps));
-  app.use("/api/*", writeGuard);
+  app.use("/api/*", admissionGuard);
   app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES));
   app.use("/api/*", startRateLimit());
   app.use("/api/*", authenticate);

@@ -8,8 +8,20 @@ import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, type DbLease } f
 import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
 
+/**
+ * How every postgres.js client of ours (this one and the Node pool) connects. An attempt gives up after
+ * 2 s (postgres.js waits 30). Reconnects back off the driver's way (3^n / 100 s) but at most 50 ms, not
+ * 20 s: while the server is gone each failed attempt settles exactly one waiting query, so a longer delay
+ * spares the server no attempt and only holds the queued queries (a read that raced an outage took over
+ * 10 s to get its 503). The admission guard stops adding reads to that queue once the database is known down.
+ */
+export const CONNECT_TIMING = {
+  connect_timeout: 2,
+  backoff: (retries: number) => Math.min(0.05, 3 ** retries / 100),
+};
+
 export interface EdgeDatabaseOptions {
-  /** Seconds to wait for the TCP connection (postgres.js waits 30 s by default). */
+  /** Seconds to wait for the connection (CONNECT_TIMING's by default). */
   connectTimeoutS?: number;
 }
 
@@ -20,7 +32,8 @@ export function edgeDatabase(url: string, opts: EdgeDatabaseOptions = {}): Datab
       max: 1,
       // Skips the array-type lookup every new connection would otherwise run before its first query.
       fetch_types: false,
-      connect_timeout: opts.connectTimeoutS ?? 5,
+      ...CONNECT_TIMING,
+      connect_timeout: opts.connectTimeoutS ?? CONNECT_TIMING.connect_timeout,
       connection: CONNECTION_PARAMETERS,
       onnotice: () => {},
     });

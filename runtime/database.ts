@@ -1,11 +1,13 @@
 // Opens the database of a Node process: PostgreSQL through postgres.js when DATABASE_URL is set,
 // otherwise embedded PGlite under DATA_DIR (the all-in-one default).
+import { connect, type Socket } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../shared/config.ts";
+import { CONNECT_TIMING } from "../functions/edge-database.ts";
 import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../shared/db/database.ts";
 import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
@@ -19,9 +21,35 @@ export interface NodeDatabase {
   pglite?: PGlite;
 }
 
+/**
+ * postgres.js's sockets, opened as the driver opens them (documented `socket` option), except that a
+ * server closing the connection before it has sent a byte (a TCP proxy or pooler with no database
+ * behind it) is a connection error. postgres.js 3.4.9 instead keeps the waiting query and reconnects at
+ * once, forever: the query never settles and the process spins (porsager/postgres#1193; drop this once
+ * the driver has the fix of #1214). A query cancel request, which the server never answers, would now
+ * reject instead of resolving: we cancel no queries.
+ */
+export function answeredSockets(): (o: postgres.ParsedOptions) => Socket {
+  let attempt = 0;
+  return ({ host, port, path }) => {
+    const i = attempt++ % host.length;
+    const [h, p] = [host[i]!, port[i] ?? port[0]!];
+    const socket = path ? connect(path) : connect(p, h);
+    let answered = false;
+    socket.on("data", () => (answered = true));
+    socket.once("end", () => {
+      if (!answered) socket.destroy(Object.assign(new Error(`${h}:${p} closed the connection before answering`), { code: "ECONNRESET" }));
+    });
+    // postgres.js names the server in its errors from these.
+    return Object.assign(socket, { host: path || h, port: p });
+  };
+}
+
 export function postgresClient(url: string, max: number): postgres.Sql {
-  // connect_timeout keeps a probe against an unreachable server from hanging for postgres.js's 30 s.
-  return postgres(url, { max, connect_timeout: 5, idle_timeout: 60, connection: CONNECTION_PARAMETERS, onnotice: () => {} });
+  // CONNECT_TIMING bounds how long a query waits on a pool whose server is gone (2 s attempts, short backoff).
+  const options = { max, ...CONNECT_TIMING, idle_timeout: 60, connection: CONNECTION_PARAMETERS, onnotice: () => {}, socket: answeredSockets() };
+  // `socket` is in the driver's README, not in its type definitions.
+  return postgres(url, options as postgres.Options<{}>);
 }
 
 export async function openDatabase(config: Config): Promise<NodeDatabase> {

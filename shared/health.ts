@@ -1,9 +1,10 @@
-// Dependency probes and the derived health state of DESIGN.md 3. The write-admission guard and the
-// probes read the same snapshot, so what readyz reports is exactly what the guard enforces.
+// Dependency probes and the derived health state of DESIGN.md 3. The admission guard and the probes
+// read the same state, so what readyz reports is exactly what the guard enforces.
 import { sql } from "drizzle-orm";
 import type { Clock } from "./clock.ts";
-import { type DatabaseProvider, queryRows } from "./db/database.ts";
+import { type DatabaseProvider, type DbLease, queryRows } from "./db/database.ts";
 import { type MigrationStatus, readMigrationLevel } from "./db/migration-level.ts";
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import type { Lifecycle, LifecycleState } from "./lifecycle.ts";
 import { withTimeout } from "./timeout.ts";
 
@@ -26,9 +27,17 @@ export interface HealthSnapshot {
   checked_at: Date;
 }
 
-type ProbeOutcome = { checks: HealthSnapshot["checks"]; degraded: string[]; checked_at: Date };
+type ProbeOutcome = {
+  checks: HealthSnapshot["checks"];
+  degraded: string[];
+  checked_at: Date;
+  /** The database failed with a connection-level error (not merely slowly): reads are refused. */
+  unreachable: boolean;
+};
 
 const PROBE_TIMEOUT_MS = 2000;
+/** While the database is down, the monitor re-probes at most this often, one probe at a time. */
+const RECHECK_MS = 1000;
 
 export class HealthMonitor {
   readonly #database: DatabaseProvider;
@@ -38,6 +47,11 @@ export class HealthMonitor {
   readonly #cacheMs: number;
   #last: ProbeOutcome | undefined;
   #inflight: Promise<void> | undefined;
+  #probes = 0;
+  #lastStartMs = Number.NEGATIVE_INFINITY;
+  /** Failures reported so far: a probe that began before the latest one cannot clear it. */
+  #reports = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: {
     database: DatabaseProvider;
@@ -58,25 +72,98 @@ export class HealthMonitor {
    * probe; `fresh` forces a new probe (readyz does, so an operator always sees the truth).
    */
   async snapshot(fresh = false): Promise<HealthSnapshot> {
-    const stale = !this.#last || this.#clock.now().getTime() - this.#last.checked_at.getTime() >= this.#cacheMs;
-    if (fresh || stale) {
-      this.#inflight ??= this.#probe().finally(() => (this.#inflight = undefined));
-      await this.#inflight;
-    }
+    const stale = !this.#last || this.#now() - this.#last.checked_at.getTime() >= this.#cacheMs;
+    if (fresh || stale) await this.#run();
     return this.#derive(this.#last!);
   }
 
+  /**
+   * True while the database is known unreachable: a query, or the last conclusive probe, failed with a
+   * connection-level error. A probe that only timed out (a saturated pool is slow, not gone) changes
+   * nothing here. Never probes.
+   */
+  get databaseDown(): boolean {
+    return this.#last?.unreachable === true;
+  }
+
+  /** The health as last known, without probing; undefined before the first probe. */
+  lastKnown(): HealthSnapshot | undefined {
+    return this.#last && this.#derive(this.#last);
+  }
+
+  /** Probes run so far (tests count them: a read while healthy must start none). */
+  get probes(): number {
+    return this.#probes;
+  }
+
+  /**
+   * A query failed because the database cannot answer (shared/db/unavailable.ts): marks it down at once,
+   * so the reads after it fail fast, and probes right away (a lone dropped connection is cleared by
+   * that probe), then at the re-probe pace while down. Only a connection-level failure comes here,
+   * never a slow query. Returns the probe it started, if it started one.
+   */
+  reportUnavailable(): Promise<void> | undefined {
+    this.#reports++;
+    if (this.databaseDown) return this.recheck();
+    const checks: HealthSnapshot["checks"] = { ...this.#last?.checks, database: "error", migrations: "unknown" };
+    this.#last = { checks, degraded: this.#last?.degraded ?? [], checked_at: this.#clock.now(), unreachable: true };
+    return this.#inflight ? undefined : this.#run();
+  }
+
+  /**
+   * While the database is down: starts a re-probe unless one is running or one began less than
+   * RECHECK_MS ago (then one is scheduled). Returns the probe it started, if it started one.
+   */
+  recheck(): Promise<void> | undefined {
+    if (!this.databaseDown || this.#inflight) return undefined;
+    const wait = this.#lastStartMs + RECHECK_MS - this.#now();
+    if (wait <= 0) return this.#run();
+    this.#schedule(wait);
+    return undefined;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#timer !== undefined || this.#lifecycle?.state === "stopping") return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.recheck();
+    }, ms);
+    // Node: the re-probe never holds a finished process open (workerd timers have no unref).
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  #cancelRecheck(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #run(): Promise<void> {
+    this.#inflight ??= this.#probe().finally(() => {
+      this.#inflight = undefined;
+      if (this.databaseDown) this.recheck();
+      else this.#cancelRecheck();
+    });
+    return this.#inflight;
+  }
+
+  /** Never rejects: whatever fails is recorded as a failed check. */
   async #probe(): Promise<void> {
-    const lease = this.#database.lease();
+    this.#probes++;
+    this.#lastStartMs = this.#now();
+    const reports = this.#reports;
+    let lease: DbLease | undefined;
     let database: ProbeResult = "ok";
     let migrations: MigrationStatus | "unknown" = "unknown";
+    let unreachable = false;
     try {
+      lease = this.#database.lease();
       await withTimeout(queryRows(lease.db, sql`select 1`), PROBE_TIMEOUT_MS);
       migrations = (await withTimeout(readMigrationLevel(lease.db), PROBE_TIMEOUT_MS)).status;
-    } catch {
+    } catch (e) {
       database = "error";
+      unreachable = isDatabaseUnavailable(e) || this.databaseDown;
     } finally {
-      await lease.release().catch(() => {});
+      await lease?.release().catch(() => {});
     }
     const checks: HealthSnapshot["checks"] = { database, migrations };
     const degraded: string[] = [];
@@ -87,7 +174,16 @@ export class HealthMonitor {
       );
       if (checks.redis === "error") degraded.push("redis");
     }
-    this.#last = { checks, degraded, checked_at: this.#clock.now() };
+    // A failure reported while this probe ran may be newer than its success: the next probe decides.
+    if (this.#reports !== reports) {
+      Object.assign(checks, { database: "error", migrations: "unknown" });
+      unreachable = true;
+    }
+    this.#last = { checks, degraded, checked_at: this.#clock.now(), unreachable };
+  }
+
+  #now(): number {
+    return this.#clock.now().getTime();
   }
 
   #derive(p: ProbeOutcome): HealthSnapshot {
@@ -114,5 +210,4 @@ export class HealthMonitor {
     if (!writes_permitted) snap.refusal = state === "stopping" ? "SERVER_DRAINING" : "SERVICE_NOT_READY";
     return snap;
   }
-
 }

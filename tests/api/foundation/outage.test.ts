@@ -6,18 +6,11 @@ import { createServer } from "node:net";
 import type { Hono } from "hono";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../functions/app.ts";
 import type { AppEnv } from "../../../functions/deps.ts";
-import { parseConfig } from "../../../shared/config.ts";
-import { type NodeRuntime, openRuntime } from "../../../runtime/node-deps.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
 import { REDIS_URL } from "../../helpers/env.ts";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy.ts";
-
-interface Instance {
-  app: Hono<AppEnv>;
-  runtime: NodeRuntime;
-}
+import { expectWriteAdmitted, type Instance, openInstance, readyzUntil, through } from "./outage-harness.ts";
 
 let database: TestDatabase;
 let pgProxy: TcpProxy;
@@ -26,29 +19,9 @@ let sql: postgres.Sql;
 const instances: Instance[] = [];
 
 async function instance(env: Record<string, string>): Promise<Instance> {
-  const config = parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", ...env }, "0.0.0-test");
-  const runtime = await openRuntime(config);
-  runtime.deps.lifecycle.markReady();
-  const made = { app: createApp(runtime.deps), runtime };
+  const made = await openInstance({ DATABASE_URL: database.url, ...env });
   instances.push(made);
   return made;
-}
-
-function through(proxy: TcpProxy, url: string): string {
-  const u = new URL(url);
-  u.host = proxy.address;
-  return u.toString();
-}
-
-/** Polls readyz until `done` holds (a reconnect may take a retry interval); returns the last body. */
-async function readyzUntil(app: Hono<AppEnv>, done: (status: number, body: Record<string, unknown>) => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await app.request("/api/v1/readyz");
-    const body = (await res.json()) as Record<string, unknown>;
-    if (done(res.status, body) || Date.now() > deadline) return { status: res.status, body };
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A port nobody listens on (bound once by the system, then released). */
@@ -70,12 +43,6 @@ async function expectWriteRefused(app: Hono<AppEnv>, health: string) {
   expect(res.headers.get("retry-after")).toBe("5");
   expect(await res.json()).toMatchObject({ error_code: "SERVICE_NOT_READY", health });
   expect(Date.now() - started).toBeLessThan(5000);
-}
-
-/** The guard admits the write and the route answers (tenants are gone by decision: 410). */
-async function expectWriteAdmitted(app: Hono<AppEnv>) {
-  const res = await app.request("/api/v1/tenants", { method: "POST" });
-  expect(res.status).toBe(410);
 }
 
 beforeAll(async () => {

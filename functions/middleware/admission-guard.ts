@@ -1,0 +1,70 @@
+// The admission guard of spec 7.4, for reads too. A POST, PUT, PATCH or DELETE under /api/ is admitted
+// only while the health state says it can be persisted. A GET or HEAD is refused at once while the
+// health monitor last found the database unreachable, instead of queueing behind a dead pool; while it
+// is healthy a read only reads that flag (no probe, no await). Both refusals are the 503 of spec 7.3.
+import type { Context, MiddlewareHandler } from "hono";
+import { isDatabaseUnavailable } from "../../shared/db/unavailable.ts";
+import { ApiError } from "../../shared/errors.ts";
+import type { DerivedHealth } from "../../shared/health.ts";
+import type { AppEnv } from "../deps.ts";
+
+type Refusal = "SERVICE_NOT_READY" | "SERVER_DRAINING";
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const READ_METHODS = new Set(["GET", "HEAD"]);
+const PROBES = ["livez", "startupz", "readyz", "health"].map((p) => `/api/v1/${p}`);
+const NO_DATABASE = new Set([...PROBES, "/api/v1/metrics", "/api/docs", "/api/openapi.json", "/api/redoc"]);
+
+const WRITE_DETAIL: Record<Refusal, string> = {
+  SERVER_DRAINING: "The server is shutting down and accepts no more writes; retry against another instance.",
+  SERVICE_NOT_READY:
+    "A required dependency cannot answer (database unreachable or schema behind this build); the write was not accepted.",
+};
+const READ_DETAIL = "The database cannot be reached right now; the read was not attempted.";
+
+/** The 503 of spec 7.3: the refusal's code, the derived health state and `Retry-After: 5`. */
+export function refusal(code: Refusal, detail: string, health: DerivedHealth): ApiError {
+  return new ApiError(code, detail, { health }, { "Retry-After": "5" });
+}
+
+/** What a read meets while the database is known down (before it touches the pool). */
+export function readRefusal(health: DerivedHealth): ApiError {
+  return refusal("SERVICE_NOT_READY", READ_DETAIL, health);
+}
+
+/** The probes (they report the outage themselves), the metrics scrape and the API documents. */
+function needsNoDatabase(path: string): boolean {
+  return NO_DATABASE.has(path) || path.startsWith("/api/v1/metrics/") || path.startsWith("/api/docs/");
+}
+
+async function admitWrite(c: Context<AppEnv>): Promise<void> {
+  const deps = c.get("deps");
+  // Draining needs no dependency probe: answer at once.
+  if (deps.lifecycle?.state === "stopping") throw refusal("SERVER_DRAINING", WRITE_DETAIL.SERVER_DRAINING, "stopping");
+  const snapshot = await deps.health.snapshot();
+  if (snapshot.writes_permitted) return;
+  const code = snapshot.refusal ?? "SERVICE_NOT_READY";
+  throw refusal(code, WRITE_DETAIL[code], snapshot.health);
+}
+
+/** workerd drops a request's unfinished work with its response unless handed to waitUntil. */
+function inBackground(c: Context<AppEnv>, work: Promise<void> | undefined): void {
+  if (!work) return;
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // No execution context (Node): the probe runs on by itself.
+  }
+}
+
+export const admissionGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { health } = c.get("deps");
+  if (WRITE_METHODS.has(c.req.method)) await admitWrite(c);
+  else if (health.databaseDown && READ_METHODS.has(c.req.method) && !needsNoDatabase(c.req.path)) {
+    inBackground(c, health.recheck());
+    throw readRefusal(health.lastKnown()?.health ?? "not_ready");
+  }
+  await next();
+  // A query that lost the database tells the monitor now, not at its next probe: the reads after it fail fast.
+  if (c.error && isDatabaseUnavailable(c.error)) inBackground(c, health.reportUnavailable());
+};
