@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "../../shared/errors.ts";
 import { replaceWithError } from "../errors.ts";
+import { setHeader } from "../response-headers.ts";
 import { bucketFor } from "../../shared/ratelimit/bucket.ts";
 import type { RateLimitDecision } from "../../shared/ratelimit/limiter.ts";
 import { type Category, categoryFor, isSkipped } from "../../shared/ratelimit/policy.ts";
@@ -43,9 +44,9 @@ function refusal(d: RateLimitDecision): ApiError {
 
 function admitted(c: Context<AppEnv>, d: RateLimitDecision): void {
   if (d.unchecked) return;
-  c.header("RateLimit-Limit", String(d.limit));
-  c.header("RateLimit-Remaining", String(d.remaining));
-  c.header("RateLimit-Reset", String(d.retryAfterS));
+  setHeader(c, "RateLimit-Limit", String(d.limit));
+  setHeader(c, "RateLimit-Remaining", String(d.remaining));
+  setHeader(c, "RateLimit-Reset", String(d.retryAfterS));
 }
 
 /** Plain reads of the default category: nothing to protect but the read itself (see rateLimit). */

@@ -3,6 +3,7 @@
 // the Node server, until the response is written: runtime/serve.ts.)
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Deps } from "../deps.ts";
+import { setHeader } from "../response-headers.ts";
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -15,10 +16,12 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set("deps", deps);
     c.set("requestId", requestId);
     c.set("db", lease.db);
+    // Before the route, so hono puts it on the answer as it builds it; answers built elsewhere get it after.
+    c.header("X-Request-ID", requestId);
     try {
       await next();
     } finally {
-      c.header("X-Request-ID", requestId);
+      if (!c.res.headers.has("X-Request-ID")) setHeader(c, "X-Request-ID", requestId);
       // On workerd the per-request client ends after the response; a shared pool has nothing to end.
       if (lease.perRequest) c.executionCtx.waitUntil(lease.release());
       deps.logger.info("request", {
