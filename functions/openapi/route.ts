@@ -3,6 +3,7 @@
 // so every route is in the document with its schemas, tag and error responses.
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { describeRoute, resolver } from "hono-openapi";
 import * as v from "valibot";
 import { ApiError, type ValidationIssue } from "../../shared/errors.ts";
@@ -16,8 +17,10 @@ import type { Tag } from "./tags.ts";
 type AnySchema = v.GenericSchema;
 type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+/** What a handler may answer for a response schema: its input type (what the schema accepts). */
+type Answer<R extends AnySchema | undefined> = v.InferInput<NonNullable<R>>;
 
-export interface RouteDef<P, Q, B> {
+export interface RouteDef<P, Q, B, R extends AnySchema | undefined = AnySchema | undefined> {
   method: Method | Method[];
   /** Hono path syntax (`/api/v1/hardware/:hardware_id`). */
   path: string;
@@ -38,18 +41,23 @@ export interface RouteDef<P, Q, B> {
    * the file field's name and any extra text fields with their descriptions.
    */
   upload?: { file: string; description: string; fields?: Record<string, string> };
-  response?: { status?: number; schema?: AnySchema; description?: string; contentType?: string };
+  response?: { status?: number; schema?: R; description?: string; contentType?: string };
   /** Statuses this route can answer besides the ones every route of its kind can. */
   errors?: number[];
 }
 
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, R extends AnySchema | undefined = AnySchema | undefined> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /**
+   * Answers `value` as JSON, type-checked against the response schema, with the route's success status
+   * unless another is given (an upsert's 200 beside its 201).
+   */
+  reply: (value: Answer<R>, status?: ContentfulStatusCode) => Response;
 }
 
-export type RouteHandler<P, Q, B> = (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => Response | Promise<Response>;
+export type RouteHandler<P, Q, B, R extends AnySchema | undefined = AnySchema | undefined> = (c: Context<AppEnv>, input: RouteInput<P, Q, B, R>) => Response | Promise<Response>;
 
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 const WRITES: Method[] = ["post", "put", "patch", "delete"];
@@ -150,11 +158,12 @@ function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Metho
   );
 }
 
-export function route<P extends AnySchema | undefined = undefined, Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined>(
-  app: Hono<AppEnv>,
-  def: RouteDef<P, Q, B>,
-  handler: RouteHandler<P, Q, B>,
-): void {
+export function route<
+  P extends AnySchema | undefined = undefined,
+  Q extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+  R extends AnySchema | undefined = undefined,
+>(app: Hono<AppEnv>, def: RouteDef<P, Q, B, R>, handler: RouteHandler<P, Q, B, R>): void {
   const methods = Array.isArray(def.method) ? def.method : [def.method];
   const ok = def.response;
   const okStatus = String(ok?.status ?? 200);
@@ -188,7 +197,8 @@ export function route<P extends AnySchema | undefined = undefined, Q extends Any
         const { raw, value } = await readBody(c, def.acceptsForm ?? false);
         body = parse("body", def.body, value, raw);
       }
-      return handler(c, { params, query, body });
+      const reply = (value: Answer<R>, status = Number(okStatus) as ContentfulStatusCode) => c.json(value as object, status);
+      return handler(c, { params, query, body, reply });
     },
   );
 }

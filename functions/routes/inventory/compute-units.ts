@@ -2,23 +2,18 @@
 // unit's network memberships, and its icons (built-in set + uploads, served by the static /uploads mount).
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { computeUnits } from "../../../shared/db/schema/index.ts";
 import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlug } from "../../../shared/schemas/compute-units.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { computeUnitDef, inEnvironmentNamed } from "../../../shared/services/inventory/compute-units/def.ts";
+import { computeUnitVerbs } from "../../../shared/services/inventory/compute-units/def.ts";
 import {
   deleteComputeIcon, ICON_KIND, ICON_MAX_BYTES, listComputeIcons, uploadComputeIcon,
 } from "../../../shared/services/inventory/compute-units/icons.ts";
 import { computeUnitNetworks } from "../../../shared/services/inventory/compute-units/networks.ts";
-import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
-import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { readUpload } from "../content/multipart.ts";
 import { resourceRoutes } from "./resource-routes.ts";
-
-export const computeUnitVerbs = resourceVerbs(computeUnitDef);
 
 /** The multipart form of an icon upload: the file's bytes and name, and the optional slug/name fields. */
 async function iconForm(c: Context<AppEnv>) {
@@ -31,17 +26,17 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/compute-units/icons", tag: "compute-units", scope: "read:compute",
+      method: "get", path: "/api/v1/compute-units/icons", tag: "compute-units", scope: listComputeIcons.scope,
       summary: "The icons a compute unit can show: the built-in set, then uploaded ones",
       response: { schema: v.array(ComputeIcon) },
     },
-    async (c) => c.json(await listComputeIcons({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listComputeIcons({ ctx: verbContext(c) })),
   );
 
   route(
     app,
     {
-      method: "post", path: "/api/v1/compute-units/icons/upload", tag: "compute-units", scope: "write:compute",
+      method: "post", path: "/api/v1/compute-units/icons/upload", tag: "compute-units", scope: uploadComputeIcon.scope,
       upload: { file: "file", description: "The icon: PNG, JPEG, GIF or WebP (by content), at most 256 KiB.", fields: { slug: "Optional slug (lower-case letters, digits, dashes).", name: "Optional name to derive the slug from." } },
       summary: "Upload a compute icon: multipart/form-data with the image in the field `file`",
       description:
@@ -51,20 +46,20 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
         `The image is served at the answer's \`path\` (/uploads/${ICON_KIND}/<slug>).`,
       response: { status: 201, schema: ComputeIcon }, errors: [409, 413, 422],
     },
-    async (c) => c.json(await uploadComputeIcon({ ctx: verbContext(c), input: await iconForm(c) }), 201),
+    async (c, { reply }) => reply(await uploadComputeIcon({ ctx: verbContext(c), input: await iconForm(c) })),
   );
 
   route(
     app,
     {
-      method: "delete", path: "/api/v1/compute-units/icons/:slug", tag: "compute-units", scope: "write:compute",
+      method: "delete", path: "/api/v1/compute-units/icons/:slug", tag: "compute-units", scope: deleteComputeIcon.scope,
       params: v.object({ slug: IconSlug }),
       summary: "Delete an uploaded compute icon",
       description: "Built-in icons cannot be deleted (409). Compute units that showed the icon are left without one (icon_slug null).",
       response: { status: 204, description: "Deleted" }, errors: [409],
     },
     async (c, { params }) => {
-      await deleteComputeIcon({ ctx: verbContext(c), slug: params.slug });
+      await deleteComputeIcon({ ctx: verbContext(c), input: { slug: params.slug } });
       return c.body(null, 204);
     },
   );
@@ -73,19 +68,14 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
     verbs: computeUnitVerbs, tag: "compute-units", basePath: "/api/v1/compute-units", idParam: "cu_id", noun: ["compute unit", "compute units"],
     item: ComputeUnit, create: ComputeUnitCreate, patch: ComputeUnitPatch, query: ComputeUnitListQuery,
     deleteDescription: "Refused (409, listing them) while services run on the unit; its network memberships are removed with it.",
-    filters: (q) => [
-      eqFilter(computeUnits.kind, q.kind), eqFilter(computeUnits.status, q.status), eqFilter(computeUnits.hardware_id, q.hardware_id),
-      eqFilter(computeUnits.environment_id, q.environment_id), tagFilter(computeUnits.tags, q.tag),
-      inEnvironmentNamed(q.environment),
-    ],
   });
 
   route(
     app,
     {
-      method: "get", path: "/api/v1/compute-units/:cu_id/networks", tag: "compute-units", scope: "read:compute", params: IdParam("cu_id"),
+      method: "get", path: "/api/v1/compute-units/:cu_id/networks", tag: "compute-units", scope: computeUnitNetworks.scope, params: IdParam("cu_id"),
       summary: "Networks this compute unit is a member of", response: { schema: v.array(ComputeNetwork) },
     },
-    async (c, { params }) => c.json(await computeUnitNetworks({ ctx: verbContext(c), computeId: params.cu_id! })),
+    async (c, { params, reply }) => reply(await computeUnitNetworks({ ctx: verbContext(c), input: { computeId: params.cu_id } })),
   );
 }

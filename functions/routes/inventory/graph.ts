@@ -1,7 +1,7 @@
 // [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { NODE_ID, NODE_TYPES, type NodeType } from "../../../shared/domain/graph-ids.ts";
+import { NODE_ID, NODE_TYPES } from "../../../shared/domain/graph-ids.ts";
 import { deleteEdge, patchEdge } from "../../../shared/services/graph/edges.ts";
 import { getLayout, saveLayout } from "../../../shared/services/graph/layout.ts";
 import { graphTopology } from "../../../shared/services/graph/topology.ts";
@@ -23,7 +23,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/graph/topology", tag: "graph", scope: "read:graph",
+      method: "get", path: "/api/v1/graph/topology", tag: "graph", scope: graphTopology.scope,
       summary: "The whole inventory as a graph: nodes (hw-N, cu-N, svc-N, ...) and edges with their relation",
       query: v.object({
         types: v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(NODE_TYPES, `Types are: ${NODE_TYPES.join(", ")}.`)))),
@@ -31,59 +31,59 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       }),
       response: { schema: v.object({ nodes: v.array(Node), edges: v.array(Edge), counts: v.object({ nodes: v.number(), edges: v.number() }) }) },
     },
-    async (c, { query }) => c.json(await graphTopology({ ctx: verbContext(c), options: { types: query.types as NodeType[] | undefined, layout: query.layout } })),
+    async (c, { query, reply }) => reply(await graphTopology({ ctx: verbContext(c), input: query })),
   );
 
   route(
     app,
     {
-      method: "patch", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: "write:graph", params: EdgeParam,
+      method: "patch", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: patchEdge.scope, params: EdgeParam,
       summary: "Change an edge's own attributes (e.g. a connection's bandwidth, a membership's IP)",
       body: v.record(v.string(), v.union([v.string(), v.number(), v.null()])),
       response: { schema: v.looseObject({ id: v.string() }) },
     },
-    async (c, { params, body }) => c.json(await patchEdge({ ctx: verbContext(c), edgeId: params.edge_id, input: body })),
+    async (c, { params, body, reply }) => reply(await patchEdge({ ctx: verbContext(c), input: { edgeId: params.edge_id, changes: body } })),
   );
 
   route(
     app,
     {
-      method: "delete", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: "write:graph", params: EdgeParam,
+      method: "delete", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: deleteEdge.scope, params: EdgeParam,
       summary: "Remove an edge: deletes the link, or clears the reference it stands for (a VM's host, a service's host)",
       response: { status: 204, description: "Deleted" },
     },
     async (c, { params }) => {
-      await deleteEdge({ ctx: verbContext(c), edgeId: params.edge_id });
+      await deleteEdge({ ctx: verbContext(c), input: { edgeId: params.edge_id } });
       return c.body(null, 204);
     },
   );
 
   route(
     app,
-    { method: "get", path: "/api/v1/graph/layout", tag: "graph", scope: "read:layout", summary: "Saved node positions of a layout", query: v.object({ name: LayoutName }), response: { schema: Layout } },
-    async (c, { query }) => c.json(await getLayout({ ctx: verbContext(c), name: query.name })),
+    { method: "get", path: "/api/v1/graph/layout", tag: "graph", scope: getLayout.scope, summary: "Saved node positions of a layout", query: v.object({ name: LayoutName }), response: { schema: Layout } },
+    async (c, { query, reply }) => reply(await getLayout({ ctx: verbContext(c), input: query })),
   );
 
   route(
     app,
     {
-      method: "post", path: "/api/v1/graph/layout", tag: "graph", scope: "write:layout",
+      method: "post", path: "/api/v1/graph/layout", tag: "graph", scope: saveLayout.scope,
       summary: "Save node positions (merged into the layout, or replacing it with replace: true)",
       body: v.object({ name: LayoutName, positions: v.record(v.string(), Position), replace: v.optional(v.boolean(), false) }),
       response: { schema: Layout },
     },
-    async (c, { body }) => c.json(await saveLayout({ ctx: verbContext(c), name: body.name, positions: body.positions, replace: body.replace })),
+    async (c, { body, reply }) => reply(await saveLayout({ ctx: verbContext(c), input: body })),
   );
 
   route(
     app,
     {
-      method: "post", path: "/api/v1/graph/place-node", tag: "graph", scope: "write:layout",
+      method: "post", path: "/api/v1/graph/place-node", tag: "graph", scope: saveLayout.scope,
       summary: "Place one node in a layout",
       body: v.object({ node_id: v.pipe(v.string(), v.regex(NODE_ID, "A graph node id like hw-1.")), x: v.pipe(v.number(), v.finite()), y: v.pipe(v.number(), v.finite()), layout: LayoutName }),
       response: { schema: Layout },
     },
-    async (c, { body }) =>
-      c.json(await saveLayout({ ctx: verbContext(c), name: body.layout, positions: { [body.node_id]: { x: body.x, y: body.y } }, replace: false })),
+    async (c, { body, reply }) =>
+      reply(await saveLayout({ ctx: verbContext(c), input: { name: body.layout, positions: { [body.node_id]: { x: body.x, y: body.y } }, replace: false } })),
   );
 }

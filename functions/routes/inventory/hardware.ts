@@ -4,19 +4,14 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { IdParam, OptionalInt, OptionalText, Ref } from "../../../shared/schemas/fields.ts";
 import { Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
-import { hardwareDef } from "../../../shared/services/inventory/hardware/def.ts";
+import { hardwareVerbs } from "../../../shared/services/inventory/hardware/def.ts";
 import {
   addConnection, hardwareClustersOf, hardwareNetworkMemberships, listConnections, removeConnection,
 } from "../../../shared/services/inventory/hardware/connections.ts";
-import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
-import { hardware } from "../../../shared/db/schema/index.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
-
-export const hardwareVerbs = resourceVerbs(hardwareDef);
 
 const Connection = v.object({
   id: v.number(), source_hardware_id: v.number(), target_hardware_id: v.number(), connection_type: v.string(),
@@ -27,17 +22,13 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
     verbs: hardwareVerbs, tag: "hardware", basePath: "/api/v1/hardware", idParam: "hardware_id", noun: ["hardware node", "hardware nodes"],
     item: Hardware, create: HardwareCreate, patch: HardwarePatch, put: HardwareCreate, query: HardwareListQuery,
-    filters: (q) => [
-      eqFilter(hardware.status, q.status), eqFilter(hardware.role, q.role), eqFilter(hardware.vendor, q.vendor),
-      eqFilter(hardware.environment_id, q.environment_id), eqFilter(hardware.site_id, q.site_id), tagFilter(hardware.tags, q.tag),
-    ],
   });
   const params = IdParam("hardware_id");
 
   route(
     app,
     {
-      method: "post", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: "write:hardware", params,
+      method: "post", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: addConnection.scope, params,
       summary: "Connect this node to another (a blast-radius edge)",
       body: v.object({
         target_hardware_id: Ref,
@@ -47,23 +38,26 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       }),
       response: { status: 201, schema: Connection }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await addConnection({ ctx: verbContext(c), hardwareId: p.hardware_id!, input: body }), 201),
-  );
-
-  route(
-    app,
-    { method: "get", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: "read:hardware", params, summary: "This node's connections, both directions", response: { schema: v.array(Connection) } },
-    async (c, { params: p }) => c.json(await listConnections({ ctx: verbContext(c), hardwareId: p.hardware_id! })),
+    async (c, { params: p, body, reply }) => reply(await addConnection({ ctx: verbContext(c), input: { hardwareId: p.hardware_id, connection: body } })),
   );
 
   route(
     app,
     {
-      method: "delete", path: "/api/v1/hardware-connections/:connection_id", tag: "hardware", scope: "write:hardware", params: IdParam("connection_id"),
+      method: "get", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: listConnections.scope, params,
+      summary: "This node's connections, both directions", response: { schema: v.array(Connection) },
+    },
+    async (c, { params: p, reply }) => reply(await listConnections({ ctx: verbContext(c), input: { hardwareId: p.hardware_id } })),
+  );
+
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/hardware-connections/:connection_id", tag: "hardware", scope: removeConnection.scope, params: IdParam("connection_id"),
       summary: "Remove a connection", response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await removeConnection({ ctx: verbContext(c), connectionId: p.connection_id! });
+      await removeConnection({ ctx: verbContext(c), input: { connectionId: p.connection_id } });
       return c.body(null, 204);
     },
   );
@@ -71,18 +65,19 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/hardware/:hardware_id/clusters", tag: "hardware", scope: "read:hardware", params, summary: "Clusters this node belongs to",
+      method: "get", path: "/api/v1/hardware/:hardware_id/clusters", tag: "hardware", scope: hardwareClustersOf.scope, params, summary: "Clusters this node belongs to",
       response: { schema: v.array(v.object({ id: v.number(), name: v.string(), type: v.nullable(v.string()), member_id: v.number(), role: v.nullable(v.string()) })) },
     },
-    async (c, { params: p }) => c.json(await hardwareClustersOf({ ctx: verbContext(c), hardwareId: p.hardware_id! })),
+    async (c, { params: p, reply }) => reply(await hardwareClustersOf({ ctx: verbContext(c), input: { hardwareId: p.hardware_id } })),
   );
 
   route(
     app,
     {
-      method: "get", path: "/api/v1/hardware/:hardware_id/network-memberships", tag: "hardware", scope: "read:hardware", params, summary: "Networks this node is a member of",
+      method: "get", path: "/api/v1/hardware/:hardware_id/network-memberships", tag: "hardware", scope: hardwareNetworkMemberships.scope, params,
+      summary: "Networks this node is a member of",
       response: { schema: v.array(v.object({ network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), vlan_id: v.nullable(v.number()), ip_address: v.nullable(v.string()) })) },
     },
-    async (c, { params: p }) => c.json(await hardwareNetworkMemberships({ ctx: verbContext(c), hardwareId: p.hardware_id! })),
+    async (c, { params: p, reply }) => reply(await hardwareNetworkMemberships({ ctx: verbContext(c), input: { hardwareId: p.hardware_id } })),
   );
 }

@@ -5,17 +5,12 @@ import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   Category, CategoryCreate, CategoryPatch, Environment, EnvironmentCreate, EnvironmentPatch, LabelListQuery, Tag, TagPatch,
 } from "../../../shared/schemas/labels.ts";
-import { categoryDef, environmentDef } from "../../../shared/services/inventory/labels/def.ts";
-import { listTags, tagDef } from "../../../shared/services/inventory/labels/tags.ts";
-import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
+import { categoryVerbs, environmentVerbs } from "../../../shared/services/inventory/labels/def.ts";
+import { listTags, tagVerbs } from "../../../shared/services/inventory/labels/tags.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes, withEtag } from "./resource-routes.ts";
-
-export const environmentVerbs = resourceVerbs(environmentDef);
-export const categoryVerbs = resourceVerbs(categoryDef);
-export const tagVerbs = resourceVerbs(tagDef);
 
 const LABEL_WRITES = "Labels services carry, so they share the services scopes (write:services, delete:services). name is unique (409); color is #rrggbb.";
 
@@ -34,20 +29,20 @@ export function labelRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/tags", tag: "tags", scope: tagVerbs.scopes.read, summary: "The unique tag set with colours and usage counts",
+      method: "get", path: "/api/v1/tags", tag: "tags", scope: listTags.scope, summary: "The unique tag set with colours and usage counts",
       description: "Every tag resources carry (a tag is registered when a resource is written with it), with usage_count across hardware, compute units, services, storage, networks, external nodes and misc items. A bare array, sorted by name.",
       response: { schema: v.array(Tag) },
     },
-    async (c) => c.json(await listTags({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listTags({ ctx: verbContext(c) })),
   );
   route(
     app,
     {
-      method: "patch", path: "/api/v1/tags/:tag_id", tag: "tags", scope: tagVerbs.scopes.write, params: IdParam("tag_id"), body: TagPatch,
+      method: "patch", path: "/api/v1/tags/:tag_id", tag: "tags", scope: tagVerbs.update.scope, params: IdParam("tag_id"), body: TagPatch,
       summary: "Change a tag's colour",
       description: "Only color is writable (name and usage_count are ignored when sent back). A tag's colour is UI layout, so this needs write:layout, which editors hold.",
       response: { schema: Tag },
     },
-    async (c, { params: p, body }) => withEtag(c, await tagVerbs.update({ ctx: verbContext(c), id: p.tag_id!, input: body })),
+    async (c, { params: p, body, reply }) => withEtag(c, await tagVerbs.update({ ctx: verbContext(c), input: { id: p.tag_id, values: body } }), reply),
   );
 }

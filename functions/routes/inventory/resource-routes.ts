@@ -1,98 +1,119 @@
-// Registers the standard operations of an inventory resource (list, create, get, patch, put, delete)
-// on top of its shared verbs, so every resource answers lists, 404s, 201s, ETags and If-Match alike.
-import type { SQL } from "drizzle-orm";
+// Registers the standard operations of a resource of the resource engine (list, create, get, patch, put,
+// delete) on top of its verbs, so every resource answers lists, 404s, 201s, ETags and If-Match alike.
+// A resource that lists or creates in its own way registers that route itself and leaves it out here.
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import type { ListParams } from "../../../shared/schemas/list-query.ts";
-import { listResponse } from "../../../shared/schemas/list-query.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { parseIfMatch, type resourceVerbs, type Versioned } from "../../../shared/services/inventory/resource.ts";
+import { listResponse } from "../../../shared/schemas/list-query.ts";
+import { parseIfMatch } from "../../../shared/services/resources/if-match.ts";
+import type { ResourceVerbs, Versioned } from "../../../shared/services/resources/resource-verbs.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import type { Tag } from "../../openapi/tags.ts";
 
 type AnySchema = v.GenericSchema;
-type Verbs<Api> = ReturnType<typeof resourceVerbs<Api>>;
+/** A request schema whose parsed value the verb accepts. */
+type Accepted<T> = v.GenericSchema<unknown, NoInfer<T>>;
+type Operation = "list" | "create" | "get" | "patch" | "put" | "delete";
 
-export interface ResourceRouteOptions<Api, Q extends AnySchema> {
-  verbs: Verbs<Api>;
+export interface ResourceRouteOptions<IS extends AnySchema, Q, V, K, N extends string> {
+  /** The read shape the verbs answer must be what `item` describes. */
+  verbs: ResourceVerbs<v.InferInput<IS>, Q, V, K>;
   tag: Tag;
   /** e.g. "/api/v1/hardware" */
   basePath: string;
   /** e.g. "hardware_id" (the catalogue's parameter name) */
-  idParam: string;
+  idParam: N;
+  /** The path parameter's schema when the key is not an integer id (an OUI prefix). */
+  params?: v.GenericSchema<unknown, Record<N, NoInfer<K>>>;
   /** Singular and plural nouns for summaries. */
   noun: [string, string];
-  item: AnySchema;
-  create: AnySchema;
-  patch: AnySchema;
+  item: IS;
+  /** GET basePath; left out where the resource lists in its own way. */
+  query?: Accepted<Q>;
+  /** POST basePath; left out where the resource creates in its own way. */
+  create?: Accepted<V>;
+  patch?: Accepted<V>;
   /** PUT replaces the writable fields (clients send the whole record back). */
-  put?: AnySchema;
-  query: Q;
+  put?: Accepted<V>;
+  /** What the fields a PUT leaves out become (a replace clears them), when not left as they are. */
+  putDefaults?: NoInfer<V>;
+  /** GET {id}; on unless false. */
+  get?: boolean;
+  /** Summaries other than the standard ones. */
+  summaries?: Partial<Record<Operation, string>>;
   /** What deleting does to the things that point at the row (409 or unlink), for the DELETE description. */
   deleteDescription?: string;
   /** Rules of the writable fields or of who may write, for the create/patch/put descriptions. */
   writeDescription?: string;
-  /** Turns the parsed list query's filters into conditions. */
-  filters?: (query: v.InferOutput<Q>) => (SQL | undefined)[];
 }
 
-export function withEtag<Api>(c: Context<AppEnv>, { item, version }: Versioned<Api>, status: 200 | 201 = 200): Response {
+/** Answers a read or write of the engine: its ETag when the resource is versioned, then the item. */
+export function withEtag<Api>(c: Context<AppEnv>, { item, version }: Versioned<Api>, reply: (item: Api) => Response): Response {
   if (version !== undefined) c.header("ETag", `W/"${version}"`);
-  return c.json(item as object, status);
+  return reply(item);
 }
 
-export function resourceRoutes<Api, Q extends AnySchema>(app: Hono<AppEnv>, o: ResourceRouteOptions<Api, Q>): void {
+export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(app: Hono<AppEnv>, o: ResourceRouteOptions<IS, Q, V, K, N>): void {
   const { verbs, tag, basePath, noun } = o;
   const idPath = `${basePath}/:${o.idParam}`;
-  const params = IdParam(o.idParam);
-  const id = (p: Record<string, number>) => p[o.idParam]!;
+  // Without a schema of its own the key is an integer id, which is what IdParam reads.
+  const params = (o.params ?? IdParam(o.idParam)) as v.GenericSchema<unknown, Record<N, K>>;
   const ifMatch = (c: Context<AppEnv>) => parseIfMatch(c.req.header("if-match"));
+  const summary = (op: Operation, standard: string) => o.summaries?.[op] ?? standard;
 
-  route(
-    app,
-    {
-      method: "get", path: basePath, tag, summary: `List ${noun[1]}`, scope: verbs.scopes.read,
-      description: "Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.",
-      query: o.query, response: { schema: listResponse(o.item) },
-    },
-    async (c, { query }) => {
-      const where = o.filters ? o.filters(query) : [];
-      return c.json(await verbs.list({ ctx: verbContext(c), params: query as ListParams, where }));
-    },
-  );
-
-  route(
-    app,
-    { method: "post", path: basePath, tag, summary: `Create a ${noun[0]}`, scope: verbs.scopes.write, description: o.writeDescription, body: o.create, response: { status: 201, schema: o.item }, errors: [409] },
-    async (c, { body }) => withEtag(c, await verbs.create({ ctx: verbContext(c), input: body as Record<string, unknown> }), 201),
-  );
-
-  route(
-    app,
-    { method: "get", path: idPath, tag, summary: `Get a ${noun[0]}`, scope: verbs.scopes.read, params, response: { schema: o.item } },
-    async (c, { params: p }) => withEtag(c, await verbs.get({ ctx: verbContext(c), id: id(p) })),
-  );
-
-  const update = (body: AnySchema, method: "patch" | "put", summary: string) =>
+  if (o.query)
     route(
       app,
-      { method, path: idPath, tag, summary, scope: verbs.scopes.write, description: o.writeDescription, params, body, response: { schema: o.item }, errors: [409, 412] },
-      async (c, { params: p, body: b }) =>
-        withEtag(c, await verbs.update({ ctx: verbContext(c), id: id(p), input: b as Record<string, unknown>, ifMatch: ifMatch(c) })),
+      {
+        method: "get", path: basePath, tag, summary: summary("list", `List ${noun[1]}`), scope: verbs.list.scope,
+        description: "Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.",
+        query: o.query, response: { schema: listResponse(o.item) },
+      },
+      async (c, { query, reply }) => reply(await verbs.list({ ctx: verbContext(c), input: query })),
     );
-  update(o.patch, "patch", `Change some fields of a ${noun[0]} (only the given fields; If-Match honoured)`);
-  if (o.put) update(o.put, "put", `Replace a ${noun[0]}'s writable fields (If-Match honoured)`);
+
+  if (o.create)
+    route(
+      app,
+      {
+        method: "post", path: basePath, tag, summary: summary("create", `Create a ${noun[0]}`), scope: verbs.create.scope, description: o.writeDescription,
+        body: o.create, response: { status: 201, schema: o.item }, errors: [409],
+      },
+      async (c, { body, reply }) => withEtag(c, await verbs.create({ ctx: verbContext(c), input: body }), reply),
+    );
+
+  if (o.get !== false)
+    route(
+      app,
+      { method: "get", path: idPath, tag, summary: summary("get", `Get a ${noun[0]}`), scope: verbs.get.scope, params, response: { schema: o.item } },
+      async (c, { params: p, reply }) => withEtag(c, await verbs.get({ ctx: verbContext(c), input: { id: p[o.idParam] } }), reply),
+    );
+
+  const update = (body: Accepted<V>, method: "patch" | "put", standard: string, defaults?: V) =>
+    route(
+      app,
+      {
+        method, path: idPath, tag, summary: summary(method, standard), scope: verbs.update.scope, description: o.writeDescription, params, body,
+        response: { schema: o.item }, errors: [409, 412],
+      },
+      async (c, { params: p, body: b, reply }) => {
+        const values = defaults ? { ...defaults, ...b } : b;
+        return withEtag(c, await verbs.update({ ctx: verbContext(c), input: { id: p[o.idParam], values, ifMatch: ifMatch(c) } }), reply);
+      },
+    );
+  if (o.patch) update(o.patch, "patch", `Change some fields of a ${noun[0]} (only the given fields; If-Match honoured)`);
+  if (o.put) update(o.put, "put", `Replace a ${noun[0]}'s writable fields (If-Match honoured)`, o.putDefaults);
 
   route(
     app,
     {
-      method: "delete", path: idPath, tag, summary: `Delete a ${noun[0]}`, scope: verbs.scopes.delete, params, description: o.deleteDescription,
+      method: "delete", path: idPath, tag, summary: summary("delete", `Delete a ${noun[0]}`), scope: verbs.remove.scope, params, description: o.deleteDescription,
       response: { status: 204, description: "Deleted" }, errors: [409, 412],
     },
     async (c, { params: p }) => {
-      await verbs.remove({ ctx: verbContext(c), id: id(p), ifMatch: ifMatch(c) });
+      await verbs.remove({ ctx: verbContext(c), input: { id: p[o.idParam], ifMatch: ifMatch(c) } });
       return c.body(null, 204);
     },
   );

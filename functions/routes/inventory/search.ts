@@ -1,7 +1,7 @@
 // [search] GET /search: one query across every resource.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { search, SEARCH_TYPES, type SearchType } from "../../../shared/services/search/search.ts";
+import { search, SEARCH_TYPES } from "../../../shared/services/search/search.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -10,7 +10,7 @@ export function searchRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/search", tag: "search", scope: "read:search",
+      method: "get", path: "/api/v1/search", tag: "search", scope: search.scope,
       summary: "Search every resource by name and its other identifying fields (case-insensitive substring)",
       query: v.object({
         q: v.pipe(v.string(), v.trim(), v.minLength(1, "Say what to search for."), v.maxLength(200)),
@@ -25,6 +25,6 @@ export function searchRoutes(app: Hono<AppEnv>): void {
         }),
       },
     },
-    async (c, { query }) => c.json(await search({ ctx: verbContext(c), q: query.q, types: query.types as SearchType[] | undefined, limit: query.limit as number })),
+    async (c, { query, reply }) => reply(await search({ ctx: verbContext(c), input: query })),
   );
 }

@@ -2,56 +2,51 @@
 // storage, misc and external-dependency links.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { services } from "../../../shared/db/schema/index.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   CheckIpBody, CheckIpResult, Dependency, DependencyCreate, DependencyQuery, ExternalDependency, ExternalDependencyCreate, MiscLink,
   MiscLinkCreate, RelatedService, Service, ServiceCreate, ServiceDiscovery, ServiceListQuery, ServicePatch, StorageLink, StorageLinkCreate,
 } from "../../../shared/schemas/services.ts";
-import { eqFilter, tagFilter } from "../../../shared/services/inventory/filters.ts";
-import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
 import { checkIp } from "../../../shared/services/inventory/services/check-ip.ts";
-import { serviceDef } from "../../../shared/services/inventory/services/def.ts";
+import { serviceVerbs } from "../../../shared/services/inventory/services/def.ts";
 import { addDependency, listDependencies, removeDependency } from "../../../shared/services/inventory/services/dependencies.ts";
 import { serviceDiscovery } from "../../../shared/services/inventory/services/discovery.ts";
-import { externalDependencies, miscLinks, storageLinks } from "../../../shared/services/inventory/services/links.ts";
+import { externalDependencies, type LinkVerbs, miscLinks, storageLinks } from "../../../shared/services/inventory/services/links.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
 
-export const serviceVerbs = resourceVerbs(serviceDef);
-
 const BASE = "/api/v1/services";
 const serviceParam = IdParam("service_id");
-const withKey = <const K extends string>(key: K) => IdParam("service_id", key);
-
-type Links = typeof storageLinks;
 
 /** GET, POST and DELETE of one kind of link: /services/{service_id}/<segment>[/{key}]. */
-function linkRoutes(app: Hono<AppEnv>, o: { segment: string; key: string; noun: string; verbs: Links; body: v.GenericSchema; item: v.GenericSchema }) {
+function linkRoutes<B, I extends v.GenericSchema>(
+  app: Hono<AppEnv>,
+  o: { segment: string; key: "storage_id" | "misc_id" | "relation_id"; noun: string; verbs: LinkVerbs<B, v.InferInput<I>>; body: v.GenericSchema<unknown, B>; item: I },
+) {
   const path = `${BASE}/:service_id/${o.segment}`;
   route(
     app,
-    { method: "get", path, tag: "services", scope: "read:services", params: serviceParam, summary: `This service's ${o.noun} links`, response: { schema: v.array(o.item) } },
-    async (c, { params: p }) => c.json(await o.verbs.list({ ctx: verbContext(c), serviceId: p.service_id! })),
+    { method: "get", path, tag: "services", scope: o.verbs.list.scope, params: serviceParam, summary: `This service's ${o.noun} links`, response: { schema: v.array(o.item) } },
+    async (c, { params: p, reply }) => reply(await o.verbs.list({ ctx: verbContext(c), input: { serviceId: p.service_id } })),
   );
   route(
     app,
     {
-      method: "post", path, tag: "services", scope: "write:services", params: serviceParam, body: o.body, summary: `Link a ${o.noun} to this service`,
+      method: "post", path, tag: "services", scope: o.verbs.add.scope, params: serviceParam, body: o.body, summary: `Link a ${o.noun} to this service`,
       description: "A missing target is a 422 naming the field; an existing link is a 409.", response: { status: 201, schema: o.item }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await o.verbs.add({ ctx: verbContext(c), serviceId: p.service_id!, input: body as Record<string, unknown> }), 201),
+    async (c, { params: p, body, reply }) => reply(await o.verbs.add({ ctx: verbContext(c), input: { serviceId: p.service_id, link: body } })),
   );
   route(
     app,
     {
-      method: "delete", path: `${path}/:${o.key}`, tag: "services", scope: "write:services", params: withKey(o.key), summary: `Remove a ${o.noun} link`,
+      method: "delete", path: `${path}/:${o.key}`, tag: "services", scope: o.verbs.remove.scope, params: IdParam("service_id", o.key), summary: `Remove a ${o.noun} link`,
       response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await o.verbs.remove({ ctx: verbContext(c), serviceId: p.service_id!, key: (p as Record<string, number>)[o.key]! });
+      await o.verbs.remove({ ctx: verbContext(c), input: { serviceId: p.service_id, key: p[o.key] } });
       return c.body(null, 204);
     },
   );
@@ -62,12 +57,12 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: `${BASE}/check-ip`, tag: "services", scope: "write:services", body: CheckIpBody,
+      method: "post", path: `${BASE}/check-ip`, tag: "services", scope: checkIp.scope, body: CheckIpBody,
       summary: "Which services, compute units, hardware nodes and IPAM records already use an IP",
       description: "exclude_service_id leaves that service (and IPAM records assigned to it) out, for checking a service's own address while editing it.",
       response: { schema: CheckIpResult },
     },
-    async (c, { body }) => c.json(await checkIp({ ctx: verbContext(c), input: body })),
+    async (c, { body, reply }) => reply(await checkIp({ ctx: verbContext(c), input: body })),
   );
 
   resourceRoutes(app, {
@@ -76,39 +71,34 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
     deleteDescription:
       "The service's dependency edges (both directions) and its storage, misc and external-dependency links are removed with it; " +
       "a service.unlink audit entry lists them and counts the removed edges.",
-    filters: (q) => [
-      eqFilter(services.status, q.status), eqFilter(services.environment, q.environment), eqFilter(services.environment_id, q.environment_id),
-      eqFilter(services.hardware_id, q.hardware_id), eqFilter(services.compute_id, q.compute_id), eqFilter(services.category_id, q.category_id),
-      tagFilter(services.tags, q.tag),
-    ],
   });
 
   route(
     app,
     {
-      method: "get", path: `${BASE}/:service_id/dependencies`, tag: "services", scope: "read:services", params: serviceParam, query: DependencyQuery,
+      method: "get", path: `${BASE}/:service_id/dependencies`, tag: "services", scope: listDependencies.scope, params: serviceParam, query: DependencyQuery,
       summary: "Services this one depends on (direction=dependents: the services that depend on it)", response: { schema: v.array(RelatedService) },
     },
-    async (c, { params: p, query }) => c.json(await listDependencies({ ctx: verbContext(c), serviceId: p.service_id!, direction: query.direction })),
+    async (c, { params: p, query, reply }) => reply(await listDependencies({ ctx: verbContext(c), input: { serviceId: p.service_id, direction: query.direction } })),
   );
   route(
     app,
     {
-      method: "post", path: `${BASE}/:service_id/dependencies`, tag: "services", scope: "write:services", params: serviceParam, body: DependencyCreate,
+      method: "post", path: `${BASE}/:service_id/dependencies`, tag: "services", scope: addDependency.scope, params: serviceParam, body: DependencyCreate,
       summary: "Make this service depend on another",
       description: "A self-dependency is a 422; a duplicate is a 409; an edge that would close a cycle is a 409 whose detail names the cycle (\"a -> b -> a\") and whose `cycle` lists the ids.",
       response: { status: 201, schema: Dependency }, errors: [409],
     },
-    async (c, { params: p, body }) => c.json(await addDependency({ ctx: verbContext(c), serviceId: p.service_id!, dependsOnId: body.depends_on_id }), 201),
+    async (c, { params: p, body, reply }) => reply(await addDependency({ ctx: verbContext(c), input: { serviceId: p.service_id, dependsOnId: body.depends_on_id } })),
   );
   route(
     app,
     {
-      method: "delete", path: `${BASE}/:service_id/dependencies/:depends_on_id`, tag: "services", scope: "write:services", params: withKey("depends_on_id"),
+      method: "delete", path: `${BASE}/:service_id/dependencies/:depends_on_id`, tag: "services", scope: removeDependency.scope, params: IdParam("service_id", "depends_on_id"),
       summary: "Remove a dependency edge", response: { status: 204, description: "Deleted" },
     },
     async (c, { params: p }) => {
-      await removeDependency({ ctx: verbContext(c), serviceId: p.service_id!, dependsOnId: p.depends_on_id! });
+      await removeDependency({ ctx: verbContext(c), input: { serviceId: p.service_id, dependsOnId: p.depends_on_id } });
       return c.body(null, 204);
     },
   );
@@ -116,11 +106,11 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${BASE}/:service_id/discovery`, tag: "services", scope: "read:services", params: serviceParam,
+      method: "get", path: `${BASE}/:service_id/discovery`, tag: "services", scope: serviceDiscovery.scope, params: serviceParam,
       summary: "What is known about where this service runs (host, addresses, IPAM); discovery findings once discovery runs",
       response: { schema: ServiceDiscovery },
     },
-    async (c, { params: p }) => c.json(await serviceDiscovery({ ctx: verbContext(c), serviceId: p.service_id! })),
+    async (c, { params: p, reply }) => reply(await serviceDiscovery({ ctx: verbContext(c), input: { serviceId: p.service_id } })),
   );
 
   linkRoutes(app, { segment: "storage", key: "storage_id", noun: "storage item", verbs: storageLinks, body: StorageLinkCreate, item: StorageLink });

@@ -1,12 +1,9 @@
 // [sites] /sites, /sites/{site_id} (GET, PATCH, DELETE).
 import type { Hono } from "hono";
 import { Site, SiteCreate, SiteListQuery, SitePatch } from "../../../shared/schemas/sites.ts";
-import { resourceVerbs } from "../../../shared/services/inventory/resource.ts";
-import { siteDef } from "../../../shared/services/inventory/sites/def.ts";
+import { siteVerbs } from "../../../shared/services/inventory/sites/def.ts";
 import type { AppEnv } from "../../deps.ts";
 import { resourceRoutes } from "./resource-routes.ts";
-
-export const siteVerbs = resourceVerbs(siteDef);
 
 export function siteRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {

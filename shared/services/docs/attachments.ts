@@ -4,8 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { docEntities, docs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineRead, defineVerb } from "../verb.ts";
 import { presentDoc } from "./def.ts";
 import { type EntityRef, entityNames, LABELS, type EntityType, refKey, requireEntity } from "./entity-refs.ts";
 
@@ -25,32 +24,25 @@ const matches = (a: Attachment) =>
 
 const describe = (a: Attachment) => `${LABELS[a.entity_type as EntityType]} ${a.entity_id}`;
 
-export async function attachDoc({ ctx, input }: { ctx: VerbContext; input: Attachment }) {
-  requireScope(ctx, "write:docs");
-  return runInTransaction(ctx, {}, async (s) => {
-    await requireDoc(s.tx, input.doc_id, ["body", "doc_id"]);
-    const name = await requireEntity(s.tx, input);
-    const [row] = await s.tx.insert(docEntities).values(input).onConflictDoNothing().returning();
-    if (!row) throw ApiError.conflict(`Document ${input.doc_id} is already attached to ${describe(input)}.`);
-    s.audit({ action: "doc.attach", category: "inventory", entity_type: "doc", entity_id: input.doc_id, diff: { after: input } });
-    s.emit("inventory", { entity: "doc", action: "attach", id: input.doc_id });
-    return { ...row, entity_name: name };
-  });
-}
+export const attachDoc = defineVerb({ scope: "write:docs" }, async (s, input: Attachment) => {
+  await requireDoc(s.tx, input.doc_id, ["body", "doc_id"]);
+  const name = await requireEntity(s.tx, input);
+  const [row] = await s.tx.insert(docEntities).values(input).onConflictDoNothing().returning();
+  if (!row) throw ApiError.conflict(`Document ${input.doc_id} is already attached to ${describe(input)}.`);
+  s.audit({ action: "doc.attach", category: "inventory", entity_type: "doc", entity_id: input.doc_id, diff: { after: input } });
+  s.emit("inventory", { entity: "doc", action: "attach", id: input.doc_id });
+  return { ...row, entity_name: name };
+});
 
-export async function detachDoc({ ctx, input }: { ctx: VerbContext; input: Attachment }): Promise<void> {
-  requireScope(ctx, "write:docs");
-  await runInTransaction(ctx, {}, async (s) => {
-    const [row] = await s.tx.delete(docEntities).where(matches(input)).returning();
-    if (!row) throw ApiError.notFound("Attachment of document", `${input.doc_id} to ${describe(input)}`);
-    s.audit({ action: "doc.detach", category: "inventory", entity_type: "doc", entity_id: input.doc_id, diff: { before: input } });
-    s.emit("inventory", { entity: "doc", action: "detach", id: input.doc_id });
-  });
-}
+export const detachDoc = defineVerb({ scope: "write:docs" }, async (s, input: Attachment) => {
+  const [row] = await s.tx.delete(docEntities).where(matches(input)).returning();
+  if (!row) throw ApiError.notFound("Attachment of document", `${input.doc_id} to ${describe(input)}`);
+  s.audit({ action: "doc.detach", category: "inventory", entity_type: "doc", entity_id: input.doc_id, diff: { before: input } });
+  s.emit("inventory", { entity: "doc", action: "detach", id: input.doc_id });
+});
 
 /** The documents attached to one object (the object need not exist any more). */
-export async function docsByEntity({ ctx, ref }: { ctx: VerbContext; ref: EntityRef }) {
-  requireScope(ctx, "read:docs");
+export const docsByEntity = defineRead({ scope: "read:docs" }, async (ctx, ref: EntityRef) => {
   const rows = await ctx.db
     .select({ doc: docs })
     .from(docEntities)
@@ -58,11 +50,10 @@ export async function docsByEntity({ ctx, ref }: { ctx: VerbContext; ref: Entity
     .where(and(eq(docEntities.entity_type, ref.entity_type), eq(docEntities.entity_id, ref.entity_id)))
     .orderBy(asc(docs.title), asc(docs.id));
   return rows.map((r) => presentDoc(r.doc));
-}
+});
 
 /** What one document is attached to, with names (null where the object has since been deleted). */
-export async function entitiesOfDoc({ ctx, docId }: { ctx: VerbContext; docId: number }) {
-  requireScope(ctx, "read:docs");
+export const entitiesOfDoc = defineRead({ scope: "read:docs" }, async (ctx, { docId }: { docId: number }) => {
   await requireDoc(ctx.db, docId);
   const rows = await ctx.db
     .select({ entity_type: docEntities.entity_type, entity_id: docEntities.entity_id })
@@ -71,4 +62,4 @@ export async function entitiesOfDoc({ ctx, docId }: { ctx: VerbContext; docId: n
     .orderBy(asc(docEntities.entity_type), asc(docEntities.entity_id));
   const names = await entityNames(ctx.db, rows);
   return rows.map((r) => ({ ...r, name: names.get(refKey(r.entity_type, r.entity_id)) ?? null }));
-}
+});

@@ -5,13 +5,12 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { docEntities, docs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { iso } from "../inventory/present.ts";
-import { requireScope, runInTransaction, type VerbScope } from "../verb.ts";
-import { type EntityRef, entityNames, refKey } from "./entity-refs.ts";
+import { iso } from "../resources/present.ts";
+import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
+import { type EntityRef, entityNames, type EntityType, refKey } from "./entity-refs.ts";
 import { refuseRepeats } from "./repeats.ts";
 
-export const EXPORT_FORMAT = "docs-export/v1";
+export const EXPORT_FORMAT = "docs-export/v1" as const;
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   const out = new Map<K, T[]>();
@@ -22,8 +21,7 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   return out;
 }
 
-export async function exportDocs({ ctx }: { ctx: VerbContext }) {
-  requireScope(ctx, "read:docs");
+export const exportDocs = defineRead({ scope: "read:docs" }, async (ctx, _input: void) => {
   const [rows, links] = await Promise.all([
     ctx.db.select().from(docs).orderBy(asc(docs.id)),
     ctx.db.select().from(docEntities).orderBy(asc(docEntities.doc_id), asc(docEntities.entity_type), asc(docEntities.entity_id)),
@@ -39,10 +37,11 @@ export async function exportDocs({ ctx }: { ctx: VerbContext }) {
       pinned: d.pinned,
       created_at: iso(d.created_at),
       updated_at: iso(d.updated_at),
-      attachments: (byDoc.get(d.id) ?? []).map(({ entity_type, entity_id }) => ({ entity_type, entity_id })),
+      // Attach and import store only the known entity types (the column is plain text).
+      attachments: (byDoc.get(d.id) ?? []).map(({ entity_type, entity_id }) => ({ entity_type: entity_type as EntityType, entity_id })),
     })),
   };
-}
+});
 
 export interface ImportDoc {
   title: string;
@@ -63,10 +62,12 @@ async function existingByTitle(s: VerbScope, titles: string[]): Promise<Map<stri
   return new Map(rows.map((r) => [r.title, r.id]));
 }
 
-export async function importDocs({ ctx, input }: { ctx: VerbContext; input: { docs: ImportDoc[] } }) {
-  requireScope(ctx, "write:docs");
-  refuseRepeats(input.docs, (d) => d.title, (i) => ["docs", i, "title"], "titles identify documents on import");
-  return runInTransaction(ctx, {}, async (s) => {
+export const importDocs = defineVerb(
+  {
+    scope: "write:docs",
+    prepare: async (_ctx, input: { docs: ImportDoc[] }) => refuseRepeats(input.docs, (d) => d.title, (i) => ["docs", i, "title"], "titles identify documents on import"),
+  },
+  async (s, input) => {
     const existing = await existingByTitle(s, input.docs.map((d) => d.title));
     const known = await entityNames(s.tx, input.docs.flatMap((d) => d.attachments ?? []));
     let created = 0;
@@ -77,7 +78,7 @@ export async function importDocs({ ctx, input }: { ctx: VerbContext; input: { do
       const id = existing.get(d.title);
       let docId: number;
       if (id === undefined) {
-        const [row] = await s.tx.insert(docs).values({ ...values, created_by: ctx.actor?.userId ?? null }).returning();
+        const [row] = await s.tx.insert(docs).values({ ...values, created_by: s.ctx.actor?.userId ?? null }).returning();
         docId = row!.id;
         created++;
         s.audit({ action: "doc.create", category: "inventory", entity_type: "doc", entity_id: docId, diff: { after: values, source: "import" } });
@@ -101,5 +102,5 @@ export async function importDocs({ ctx, input }: { ctx: VerbContext; input: { do
     }
     if (created + updated > 0) s.emit("inventory", { entity: "doc", action: "import", created, updated });
     return { created, updated, attachments_skipped: skipped };
-  });
-}
+  },
+);

@@ -9,8 +9,7 @@ import {
 } from "../../db/schema/index.ts";
 import { type EdgeKind, parseEdgeId } from "../../domain/graph-ids.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 
 interface EdgeRow {
   table: PgTable;
@@ -44,44 +43,53 @@ function resolve(edgeIdText: string) {
   return { ...parsed, row: ROWS[parsed.kind] };
 }
 
-export async function deleteEdge({ ctx, edgeId }: { ctx: VerbContext; edgeId: string }): Promise<void> {
-  requireScope(ctx, "write:graph");
-  const { a, b, row, kind } = resolve(edgeId);
-  await runInTransaction(ctx, {}, async (s) => {
+export const deleteEdge = defineVerb(
+  { scope: "write:graph", prepare: async (_ctx, { edgeId }: { edgeId: string }) => resolve(edgeId) },
+  async (s, { edgeId }, { a, b, row, kind }) => {
     const where = row.where(a, b ?? 0);
     const changed = row.clear
-      ? await s.tx.update(row.table).set(row.clear as never).where(and(where, ...Object.keys(row.clear).map((k) => isSet(row.table, k))))
+      ? await s.tx.update(row.table).set(row.clear).where(and(where, ...Object.keys(row.clear).map((k) => isSet(row.table, k))))
           .returning()
       : await s.tx.delete(row.table).where(where).returning();
     if (changed.length === 0) throw ApiError.notFound("Edge", edgeId);
     s.audit({ action: "graph.edge.delete", category: "inventory", entity_type: "edge", entity_id: edgeId, diff: { kind, before: changed[0] } });
     s.emit("topology", { entity: "edge", action: "delete", id: edgeId });
-  });
+  },
+);
+
+export interface EdgePatch {
+  edgeId: string;
+  changes: Record<string, string | number | null>;
 }
 
-export async function patchEdge({ ctx, edgeId, input }: { ctx: VerbContext; edgeId: string; input: Record<string, unknown> }) {
-  requireScope(ctx, "write:graph");
-  const { a, b, row } = resolve(edgeId);
-  const bad = Object.keys(input).filter((k) => !row.editable.includes(k));
-  if (bad.length > 0)
-    throw ApiError.validation(
-      bad.map((k) => ({
-        loc: ["body", k],
-        msg: row.editable.length ? `Not editable on this edge; editable: ${row.editable.join(", ")}.` : "This edge has no editable attributes.",
-        type: "extra_forbidden",
-      })),
-    );
-  return runInTransaction(ctx, {}, async (s) => {
+export const patchEdge = defineVerb(
+  {
+    scope: "write:graph",
+    prepare: async (_ctx, { edgeId, changes }: EdgePatch) => {
+      const edge = resolve(edgeId);
+      const bad = Object.keys(changes).filter((k) => !edge.row.editable.includes(k));
+      if (bad.length > 0)
+        throw ApiError.validation(
+          bad.map((k) => ({
+            loc: ["body", k],
+            msg: edge.row.editable.length ? `Not editable on this edge; editable: ${edge.row.editable.join(", ")}.` : "This edge has no editable attributes.",
+            type: "extra_forbidden",
+          })),
+        );
+      return edge;
+    },
+  },
+  async (s, { edgeId, changes }, { a, b, row }) => {
     const where = row.where(a, b ?? 0);
     const [before] = await s.tx.select().from(row.table).where(where);
     if (!before) throw ApiError.notFound("Edge", edgeId);
-    if (Object.keys(input).length === 0) return { id: edgeId, ...before };
-    const [after] = await s.tx.update(row.table).set(input as never).where(where).returning();
+    if (Object.keys(changes).length === 0) return { id: edgeId, ...before };
+    const [after] = await s.tx.update(row.table).set(changes).where(where).returning();
     s.audit({ action: "graph.edge.update", category: "inventory", entity_type: "edge", entity_id: edgeId, diff: { before, after } });
     s.emit("topology", { entity: "edge", action: "update", id: edgeId });
     return { id: edgeId, ...after };
-  });
-}
+  },
+);
 
 /** The key being cleared must be set now, or there is no such edge. */
 function isSet(table: PgTable, column: string): SQL {

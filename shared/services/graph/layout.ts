@@ -3,16 +3,14 @@ import { eq, sql } from "drizzle-orm";
 import { graphLayouts } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { NODE_ID } from "../../domain/graph-ids.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineRead, defineVerb } from "../verb.ts";
 
 export type Positions = Record<string, { x: number; y: number }>;
 
-export async function getLayout({ ctx, name }: { ctx: VerbContext; name: string }) {
-  requireScope(ctx, "read:layout");
+export const getLayout = defineRead({ scope: "read:layout" }, async (ctx, { name }: { name: string }) => {
   const [row] = await ctx.db.select().from(graphLayouts).where(eq(graphLayouts.name, name));
   return { name, positions: row?.positions ?? {}, updated_at: row?.updated_at.toISOString() ?? null };
-}
+});
 
 function checkIds(positions: Positions): void {
   const bad = Object.keys(positions).filter((id) => !NODE_ID.test(id));
@@ -21,10 +19,15 @@ function checkIds(positions: Positions): void {
 }
 
 /** Saves positions: `replace` swaps the whole layout, otherwise the given nodes are merged in. */
-export async function saveLayout({ ctx, name, positions, replace }: { ctx: VerbContext; name: string; positions: Positions; replace: boolean }) {
-  requireScope(ctx, "write:layout");
-  checkIds(positions);
-  return runInTransaction(ctx, {}, async (s) => {
+export interface LayoutSave {
+  name: string;
+  positions: Positions;
+  replace: boolean;
+}
+
+export const saveLayout = defineVerb(
+  { scope: "write:layout", prepare: async (_ctx, { positions }: LayoutSave) => checkIds(positions) },
+  async (s, { name, positions, replace }) => {
     const value = replace ? sql`${JSON.stringify(positions)}::jsonb` : sql`${graphLayouts.positions} || ${JSON.stringify(positions)}::jsonb`;
     const [row] = await s.tx
       .insert(graphLayouts)
@@ -34,5 +37,5 @@ export async function saveLayout({ ctx, name, positions, replace }: { ctx: VerbC
     s.audit({ action: "graph.layout.save", category: "inventory", entity_type: "layout", entity_id: name, diff: { nodes: Object.keys(positions).length, replace } });
     s.emit("topology", { entity: "layout", action: "update", id: name });
     return { name, positions: row!.positions, updated_at: row!.updated_at.toISOString() };
-  });
-}
+  },
+);

@@ -3,9 +3,8 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { EDGE_KINDS, type EdgeKind, edgeId, NODE_TYPES, nodeId, type NodeType } from "../../domain/graph-ids.ts";
-import type { VerbContext } from "../verb-context.ts";
+import { defineRead } from "../verb.ts";
 import { edgesSql, nodesSql } from "./sources.ts";
-import { requireScope } from "../verb.ts";
 
 export interface GraphNode {
   id: string;
@@ -28,8 +27,7 @@ export interface TopologyOptions {
   layout?: string | undefined;
 }
 
-export async function graphTopology({ ctx, options = {} }: { ctx: VerbContext; options?: TopologyOptions }) {
-  requireScope(ctx, "read:graph");
+export const graphTopology = defineRead({ scope: "read:graph" }, async (ctx, options: TopologyOptions) => {
   const types = options.types && options.types.length > 0 ? options.types : NODE_TYPES;
   const [nodeRows, edgeRows, layoutRows] = await Promise.all([
     queryRows<{ type: NodeType; id: number; name: string; status: string | null; subtitle: string | null }>(ctx.db, nodesSql(types)),
@@ -52,4 +50,4 @@ export async function graphTopology({ ctx, options = {} }: { ctx: VerbContext; o
   for (const e of edgeRows)
     edges.push({ id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)), source: e.source, target: e.target, relation: EDGE_KINDS[e.kind].relation });
   return { nodes, edges, counts: { nodes: nodes.length, edges: edges.length } };
-}
+});

@@ -1,17 +1,3 @@
-// Helpers every resource's `present` uses: ISO timestamps, and one lookup of related names per page.
-import { inArray } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Db } from "../../db/database.ts";
-import { isoTimestamp } from "../../domain/iso-timestamp.ts";
-
-export function iso(d: unknown): string | null {
-  return d instanceof Date ? isoTimestamp(d) : d == null ? null : String(d);
-}
-
-/** id -> name for the ids a page refers to, in one query. */
-export async function namesById(db: Db, table: PgTable, id: PgColumn, name: PgColumn, ids: (number | null | undefined)[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((x): x is number => typeof x === "number"))];
-  if (wanted.length === 0) return new Map();
-  const rows = (await db.select({ id, name }).from(table).where(inArray(id, wanted))) as { id: number; name: string }[];
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
+// Moved to the resource engine (shared/services/resources/present.ts); this re-export keeps the imports of
+// services outside the inventory (audit, users, invites, telemetry) working until they import it there.
+export * from "../resources/present.ts";

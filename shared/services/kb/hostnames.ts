@@ -1,17 +1,16 @@
-// Hostname patterns of the knowledge base (discovery matches a device's hostname against them).
-// Writes need write:kb, deletes delete:kb: by the spec's role table only administrators hold them.
+// Hostname patterns of the knowledge base (discovery matches a device's hostname against them), a
+// resource of the resource engine keyed by id. Writes need write:kb, deletes delete:kb: by the spec's
+// role table only administrators hold them.
 import { and, asc, eq, ne } from "drizzle-orm";
 import { kbHostnames } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { iso } from "../inventory/present.ts";
-import type { ResourceDef } from "../inventory/resource.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
-import { bulkUpsert } from "./bulk-upsert.ts";
+import { iso } from "../resources/present.ts";
+import { defineResource } from "../resources/resource-def.ts";
+import { resourceVerbs } from "../resources/resource-verbs.ts";
+import { defineRead } from "../verb.ts";
+import { bulkImport } from "./bulk-upsert.ts";
 
-type Row = typeof kbHostnames.$inferSelect;
-
-export const hostnamesDef: ResourceDef<ReturnType<typeof presentHostname>> = {
+export const hostnameVerbs = resourceVerbs(defineResource({
   label: "Hostname pattern",
   entityType: "kb_hostname",
   scopeResource: "kb",
@@ -32,25 +31,17 @@ export const hostnamesDef: ResourceDef<ReturnType<typeof presentHostname>> = {
     return input;
   },
   async present(_db, rows) {
-    return rows.map((r) => presentHostname(r as Row));
+    return rows.map((r) => ({ id: r.id, pattern: r.pattern, vendor: r.vendor, device_type: r.device_type, notes: r.notes, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! }));
   },
-};
+}));
 
-export function presentHostname(r: Row) {
-  return { id: r.id, pattern: r.pattern, vendor: r.vendor, device_type: r.device_type, notes: r.notes, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! };
-}
+export const importHostnames = bulkImport({ table: kbHostnames, key: kbHostnames.pattern, keyName: "pattern", action: "kb.hostname" });
 
-export async function importHostnames({ ctx, entries }: { ctx: VerbContext; entries: Record<string, unknown>[] }) {
-  requireScope(ctx, "write:kb");
-  return runInTransaction(ctx, {}, (s) => bulkUpsert(s, { table: kbHostnames, key: kbHostnames.pattern, keyName: "pattern", action: "kb.hostname" }, entries));
-}
-
-export async function exportHostnames({ ctx }: { ctx: VerbContext }) {
-  requireScope(ctx, "read:kb");
+export const exportHostnames = defineRead({ scope: "read:kb" }, async (ctx, _input: void) => {
   const rows = await ctx.db.select().from(kbHostnames).orderBy(asc(kbHostnames.pattern));
   return {
     format: "kb-hostname/v1",
     exported_at: ctx.clock.now().toISOString(),
     entries: rows.map(({ pattern, vendor, device_type, notes }) => ({ pattern, vendor, device_type, notes })),
   };
-}
+});

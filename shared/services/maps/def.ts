@@ -1,14 +1,16 @@
-// Maps as a resource (list, create, patch, delete with audit diff); each read carries the map's placed
-// objects with their names, in one extra query per page.
+// Maps as a resource of the resource engine (create, patch, delete with audit diff; the list carries
+// the pins too: list-maps.ts); each read carries the map's placed objects with their names, in one extra query
+// per page.
 import { asc, inArray } from "drizzle-orm";
 import { mapEntities, maps } from "../../db/schema/index.ts";
 import { entityNameSql } from "../docs/entity-refs.ts";
-import type { ResourceDef } from "../inventory/resource.ts";
-import { iso } from "../inventory/present.ts";
+import { iso } from "../resources/present.ts";
+import { defineResource } from "../resources/resource-def.ts";
+import { resourceVerbs } from "../resources/resource-verbs.ts";
 
 type Row = typeof maps.$inferSelect;
 
-export const mapsDef: ResourceDef<ReturnType<typeof presentMap>> = {
+export const mapsVerbs = resourceVerbs(defineResource({
   label: "Map",
   entityType: "map",
   // Editors hold write:layout (spec 5.2); deletes need delete:layout (administrators).
@@ -26,11 +28,11 @@ export const mapsDef: ResourceDef<ReturnType<typeof presentMap>> = {
       .from(mapEntities)
       .where(inArray(mapEntities.map_id, ids))
       .orderBy(asc(mapEntities.entity_type), asc(mapEntities.entity_id));
-    return rows.map((r) => presentMap(r as Row, placed.filter((p) => p.map_id === r.id).map(({ map_id: _m, ...p }) => p)));
+    return rows.map((r) => presentMap(r, placed.filter((p) => p.map_id === r.id).map(({ map_id: _m, ...p }) => p)));
   },
-};
+}));
 
-export function presentMap(r: Row, entities: { entity_type: string; entity_id: number; name: string | null; x: number | null; y: number | null }[]) {
+function presentMap(r: Row, entities: { entity_type: string; entity_id: number; name: string | null; x: number | null; y: number | null }[]) {
   return {
     id: r.id,
     name: r.name,

@@ -4,10 +4,9 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { mapPins } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { type EntityRef, entityNameSql, LABELS, type EntityType, requireEntity } from "../docs/entity-refs.ts";
-import { iso } from "../inventory/present.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { iso } from "../resources/present.ts";
+import { defineVerb } from "../verb.ts";
 
 export interface PinInput extends EntityRef {
   latitude: number;
@@ -20,7 +19,9 @@ const pinColumns = {
   latitude: mapPins.latitude, longitude: mapPins.longitude, label: mapPins.label, updated_at: mapPins.updated_at,
 };
 
-const present = (p: { updated_at: Date } & Record<string, unknown>) => ({ ...p, updated_at: iso(p.updated_at)! });
+function present<P extends { updated_at: Date }>({ updated_at, ...pin }: P): Omit<P, "updated_at"> & { updated_at: string } {
+  return { ...pin, updated_at: iso(updated_at)! };
+}
 
 export async function allPins(db: Db) {
   const rows = await db.select(pinColumns).from(mapPins).orderBy(asc(mapPins.entity_type), asc(mapPins.entity_id));
@@ -30,27 +31,21 @@ export async function allPins(db: Db) {
 const samePin = (ref: EntityRef) => and(eq(mapPins.entity_type, ref.entity_type), eq(mapPins.entity_id, ref.entity_id));
 
 /** Creates or moves the object's pin; `created` tells which. */
-export async function setPin({ ctx, input }: { ctx: VerbContext; input: PinInput }) {
-  requireScope(ctx, "write:layout");
-  return runInTransaction(ctx, {}, async (s) => {
-    await requireEntity(s.tx, input);
-    const [before] = await s.tx.select().from(mapPins).where(samePin(input)).for("update");
-    const values = { entity_type: input.entity_type, entity_id: input.entity_id, latitude: input.latitude, longitude: input.longitude, label: input.label ?? null };
-    await s.tx.insert(mapPins).values(values).onConflictDoUpdate({ target: [mapPins.entity_type, mapPins.entity_id], set: { ...values, updated_at: s.now } });
-    const { updated_at: _u, created_at: _c, ...old } = before ?? ({} as Partial<typeof mapPins.$inferSelect>);
-    s.audit({ action: "map.pin.set", category: "inventory", entity_type: input.entity_type, entity_id: input.entity_id, diff: before ? { before: old, after: values } : { after: values } });
-    s.emit("inventory", { entity: "map_pin", action: before ? "update" : "create", entity_type: input.entity_type, id: input.entity_id });
-    const [pin] = await s.tx.select(pinColumns).from(mapPins).where(samePin(input));
-    return { pin: present(pin!), created: !before };
-  });
-}
+export const setPin = defineVerb({ scope: "write:layout" }, async (s, input: PinInput) => {
+  await requireEntity(s.tx, input);
+  const [before] = await s.tx.select().from(mapPins).where(samePin(input)).for("update");
+  const values = { entity_type: input.entity_type, entity_id: input.entity_id, latitude: input.latitude, longitude: input.longitude, label: input.label ?? null };
+  await s.tx.insert(mapPins).values(values).onConflictDoUpdate({ target: [mapPins.entity_type, mapPins.entity_id], set: { ...values, updated_at: s.now } });
+  const { updated_at: _u, created_at: _c, ...old } = before ?? ({} as Partial<typeof mapPins.$inferSelect>);
+  s.audit({ action: "map.pin.set", category: "inventory", entity_type: input.entity_type, entity_id: input.entity_id, diff: before ? { before: old, after: values } : { after: values } });
+  s.emit("inventory", { entity: "map_pin", action: before ? "update" : "create", entity_type: input.entity_type, id: input.entity_id });
+  const [pin] = await s.tx.select(pinColumns).from(mapPins).where(samePin(input));
+  return { pin: present(pin!), created: !before };
+});
 
-export async function removePin({ ctx, ref }: { ctx: VerbContext; ref: EntityRef }): Promise<void> {
-  requireScope(ctx, "write:layout");
-  await runInTransaction(ctx, {}, async (s) => {
-    const [row] = await s.tx.delete(mapPins).where(samePin(ref)).returning();
-    if (!row) throw ApiError.notFound("Pin of", `${LABELS[ref.entity_type as EntityType]} ${ref.entity_id}`);
-    s.audit({ action: "map.pin.delete", category: "inventory", entity_type: ref.entity_type, entity_id: ref.entity_id, diff: { before: row } });
-    s.emit("inventory", { entity: "map_pin", action: "delete", entity_type: ref.entity_type, id: ref.entity_id });
-  });
-}
+export const removePin = defineVerb({ scope: "write:layout" }, async (s, ref: EntityRef) => {
+  const [row] = await s.tx.delete(mapPins).where(samePin(ref)).returning();
+  if (!row) throw ApiError.notFound("Pin of", `${LABELS[ref.entity_type as EntityType]} ${ref.entity_id}`);
+  s.audit({ action: "map.pin.delete", category: "inventory", entity_type: ref.entity_type, entity_id: ref.entity_id, diff: { before: row } });
+  s.emit("inventory", { entity: "map_pin", action: "delete", entity_type: ref.entity_type, id: ref.entity_id });
+});

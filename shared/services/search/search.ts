@@ -2,9 +2,8 @@
 // own limit, so a common word in services cannot crowd out the one matching hardware node.
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { escapeLike } from "../inventory/list.ts";
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { escapeLike } from "../resources/list.ts";
+import { defineRead } from "../verb.ts";
 
 /** type -> [table, name column, subtitle expression, extra searched columns]. */
 const SOURCES = {
@@ -55,11 +54,16 @@ function branch(type: SearchType, pattern: string, limit: number): SQL {
     limit ${limit})`;
 }
 
-export async function search({ ctx, q, types, limit }: { ctx: VerbContext; q: string; types?: SearchType[] | undefined; limit: number }) {
-  requireScope(ctx, "read:search");
+export interface SearchQuery {
+  q: string;
+  types?: SearchType[] | undefined;
+  limit: number;
+}
+
+export const search = defineRead({ scope: "read:search" }, async (ctx, { q, types, limit }: SearchQuery) => {
   const pattern = `%${escapeLike(q.toLowerCase())}%`;
   const chosen = types && types.length > 0 ? types : SEARCH_TYPES;
   const rows = await queryRows<SearchHit>(ctx.db, sql.join(chosen.map((t) => branch(t, pattern, limit)), sql` union all `));
   const counts = Object.fromEntries(chosen.map((t) => [t, rows.filter((r) => r.type === t).length]));
   return { query: q, results: rows.map((r) => ({ ...r, id: Number(r.id) })), counts };
-}
+});

@@ -2,13 +2,14 @@
 // topology's nodes and positions, in one extra query per page.
 import { asc, inArray } from "drizzle-orm";
 import { topologies, topologyNodes } from "../../db/schema/index.ts";
-import type { ResourceDef } from "../inventory/resource.ts";
-import { iso } from "../inventory/present.ts";
+import { iso } from "../resources/present.ts";
+import { defineResource } from "../resources/resource-def.ts";
+import { resourceVerbs } from "../resources/resource-verbs.ts";
 
 type Row = typeof topologies.$inferSelect;
 type NodeRow = { node_id: string; x: number | null; y: number | null };
 
-export const topologiesDef: ResourceDef<ReturnType<typeof presentTopology>> = {
+export const topologiesDef = defineResource({
   label: "Topology",
   entityType: "topology",
   // Editors hold write:layout (spec 5.2); deletes need delete:layout (administrators).
@@ -20,10 +21,12 @@ export const topologiesDef: ResourceDef<ReturnType<typeof presentTopology>> = {
   async present(db, rows) {
     const ids = rows.map((r) => r.id);
     const nodes = ids.length === 0 ? [] : await db.select().from(topologyNodes).where(inArray(topologyNodes.topology_id, ids)).orderBy(asc(topologyNodes.node_id));
-    return rows.map((r) => presentTopology(r as Row, nodes.filter((n) => n.topology_id === r.id).map(({ node_id, x, y }) => ({ node_id, x, y }))));
+    return rows.map((r) => presentTopology(r, nodes.filter((n) => n.topology_id === r.id).map(({ node_id, x, y }) => ({ node_id, x, y }))));
   },
-};
+});
 
-export function presentTopology(r: Row, nodes: NodeRow[]) {
+export const topologyVerbs = resourceVerbs(topologiesDef);
+
+function presentTopology(r: Row, nodes: NodeRow[]) {
   return { id: r.id, name: r.name, description: r.description, nodes, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! };
 }

@@ -7,10 +7,9 @@ import { queryRows } from "../../db/database.ts";
 import { topologies, topologyNodes } from "../../db/schema/index.ts";
 import { EDGE_KINDS, type EdgeKind, edgeId, NODE_ID, nodeId, type NodeType, parseNodeId } from "../../domain/graph-ids.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { edgesSql, NODE_SOURCES } from "../graph/sources.ts";
 import type { GraphNode } from "../graph/topology.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
 
 export type InventoryNode = Omit<GraphNode, "position">;
 
@@ -42,8 +41,7 @@ export async function edgesAmong(db: Db, ids: string[]) {
   return rows.map((e) => ({ id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)), source: e.source, target: e.target, relation: EDGE_KINDS[e.kind].relation }));
 }
 
-export async function topologyGraph({ ctx, topologyId }: { ctx: VerbContext; topologyId: number }) {
-  requireScope(ctx, "read:layout");
+export const topologyGraph = defineRead({ scope: "read:layout" }, async (ctx, { topologyId }: { topologyId: number }) => {
   const [topology] = await ctx.db
     .select({ id: topologies.id, name: topologies.name, description: topologies.description })
     .from(topologies)
@@ -57,4 +55,4 @@ export async function topologyGraph({ ctx, topologyId }: { ctx: VerbContext; top
     return node ? [{ ...node, position: { x: n.x, y: n.y } }] : [];
   });
   return { topology, nodes, edges, missing: ids.filter((id) => !known.has(id)) };
-}
+});

@@ -3,9 +3,8 @@
 import { eq } from "drizzle-orm";
 import { topologies, topologyNodes } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { VerbContext } from "../verb-context.ts";
 import { refuseRepeats } from "../docs/repeats.ts";
-import { requireScope, runInTransaction } from "../verb.ts";
+import { defineVerb } from "../verb.ts";
 import { topologiesDef } from "./def.ts";
 import { inventoryNodes } from "./graph.ts";
 
@@ -15,10 +14,17 @@ export interface NodePlacement {
   y?: number | null | undefined;
 }
 
-export async function replaceTopologyNodes({ ctx, topologyId, nodes }: { ctx: VerbContext; topologyId: number; nodes: NodePlacement[] }) {
-  requireScope(ctx, "write:layout");
-  refuseRepeats(nodes, (n) => n.node_id, (i) => ["nodes", i, "node_id"], "a topology holds each node once");
-  return runInTransaction(ctx, {}, async (s) => {
+export interface NodesReplace {
+  topologyId: number;
+  nodes: NodePlacement[];
+}
+
+export const replaceTopologyNodes = defineVerb(
+  {
+    scope: "write:layout",
+    prepare: async (_ctx, { nodes }: NodesReplace) => refuseRepeats(nodes, (n) => n.node_id, (i) => ["nodes", i, "node_id"], "a topology holds each node once"),
+  },
+  async (s, { topologyId, nodes }) => {
     const [row] = await s.tx.select().from(topologies).where(eq(topologies.id, topologyId)).for("update");
     if (!row) throw ApiError.notFound("Topology", topologyId);
     const known = await inventoryNodes(s.tx, nodes.map((n) => n.node_id));
@@ -32,5 +38,5 @@ export async function replaceTopologyNodes({ ctx, topologyId, nodes }: { ctx: Ve
     s.audit({ action: "topology.nodes.replace", category: "inventory", entity_type: "topology", entity_id: topologyId, diff: { before: { nodes: before }, after: { nodes: after } } });
     s.emit("topology", { entity: "topology", action: "update", id: topologyId });
     return (await topologiesDef.present(s.tx, [fresh!]))[0]!;
-  });
-}
+  },
+);

@@ -4,10 +4,9 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { clusterMembers, hardware, hardwareClusters } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope, runInTransaction, type VerbScope } from "../../verb.ts";
-import { iso } from "../present.ts";
-import { requireRow } from "../row-checks.ts";
+import { iso } from "../../resources/present.ts";
+import { requireRow } from "../../resources/row-checks.ts";
+import { defineRead, defineVerb, type VerbScope } from "../../verb.ts";
 
 const requireCluster = (db: Db, id: number) => requireRow(db, hardwareClusters, hardwareClusters.id, id, "Hardware cluster");
 
@@ -23,29 +22,30 @@ async function membersOf(db: Db, clusterId: number, memberId?: number) {
   }));
 }
 
-export async function listClusterMembers({ ctx, clusterId }: { ctx: VerbContext; clusterId: number }) {
-  requireScope(ctx, "read:clusters");
+export const listClusterMembers = defineRead({ scope: "read:clusters" }, async (ctx, { clusterId }: { clusterId: number }) => {
   await requireCluster(ctx.db, clusterId);
   return membersOf(ctx.db, clusterId);
-}
+});
 
 function record(s: VerbScope, clusterId: number, action: "create" | "update" | "delete", memberId: number, diff: unknown): void {
   s.audit({ action: `cluster_member.${action}`, category: "inventory", entity_type: "cluster", entity_id: clusterId, diff });
   s.emit("topology", { entity: "cluster_member", action, cluster_id: clusterId, id: memberId });
 }
 
-export async function addClusterMember({ ctx, clusterId, input }: { ctx: VerbContext; clusterId: number; input: { hardware_id: number; role?: string | null | undefined } }) {
-  requireScope(ctx, "write:clusters");
-  return runInTransaction(ctx, {}, async (s) => {
-    await requireCluster(s.tx, clusterId);
-    await requireRow(s.tx, hardware, hardware.id, input.hardware_id, "Hardware node", "hardware_id");
-    const [dup] = await s.tx.select({ id: clusterMembers.id }).from(clusterMembers).where(and(eq(clusterMembers.cluster_id, clusterId), eq(clusterMembers.hardware_id, input.hardware_id)));
-    if (dup) throw ApiError.conflict(`Hardware node ${input.hardware_id} is already in cluster ${clusterId} (member ${dup.id}).`);
-    const [row] = await s.tx.insert(clusterMembers).values({ cluster_id: clusterId, hardware_id: input.hardware_id, role: input.role ?? null }).returning();
-    record(s, clusterId, "create", row!.id, { after: row });
-    return (await membersOf(s.tx, clusterId, row!.id))[0]!;
-  });
+export interface MemberAdd {
+  clusterId: number;
+  member: { hardware_id: number; role?: string | null | undefined };
 }
+
+export const addClusterMember = defineVerb({ scope: "write:clusters" }, async (s, { clusterId, member }: MemberAdd) => {
+  await requireCluster(s.tx, clusterId);
+  await requireRow(s.tx, hardware, hardware.id, member.hardware_id, "Hardware node", "hardware_id");
+  const [dup] = await s.tx.select({ id: clusterMembers.id }).from(clusterMembers).where(and(eq(clusterMembers.cluster_id, clusterId), eq(clusterMembers.hardware_id, member.hardware_id)));
+  if (dup) throw ApiError.conflict(`Hardware node ${member.hardware_id} is already in cluster ${clusterId} (member ${dup.id}).`);
+  const [row] = await s.tx.insert(clusterMembers).values({ cluster_id: clusterId, hardware_id: member.hardware_id, role: member.role ?? null }).returning();
+  record(s, clusterId, "create", row!.id, { after: row });
+  return (await membersOf(s.tx, clusterId, row!.id))[0]!;
+});
 
 async function lockMember(s: VerbScope, clusterId: number, memberId: number) {
   await requireCluster(s.tx, clusterId);
@@ -54,23 +54,25 @@ async function lockMember(s: VerbScope, clusterId: number, memberId: number) {
   return row;
 }
 
-export async function updateClusterMember({ ctx, clusterId, memberId, input }: { ctx: VerbContext; clusterId: number; memberId: number; input: { role?: string | null | undefined } }) {
-  requireScope(ctx, "write:clusters");
-  return runInTransaction(ctx, {}, async (s) => {
-    const before = await lockMember(s, clusterId, memberId);
-    if ("role" in input && input.role !== before.role) {
-      await s.tx.update(clusterMembers).set({ role: input.role ?? null, updated_at: s.now }).where(eq(clusterMembers.id, memberId));
-      record(s, clusterId, "update", memberId, { before: { role: before.role }, after: { role: input.role ?? null } });
-    }
-    return (await membersOf(s.tx, clusterId, memberId))[0]!;
-  });
+export interface MemberRef {
+  clusterId: number;
+  memberId: number;
 }
 
-export async function removeClusterMember({ ctx, clusterId, memberId }: { ctx: VerbContext; clusterId: number; memberId: number }): Promise<void> {
-  requireScope(ctx, "write:clusters");
-  await runInTransaction(ctx, {}, async (s) => {
-    const row = await lockMember(s, clusterId, memberId);
-    await s.tx.delete(clusterMembers).where(eq(clusterMembers.id, memberId));
-    record(s, clusterId, "delete", memberId, { before: row });
-  });
-}
+export const updateClusterMember = defineVerb(
+  { scope: "write:clusters" },
+  async (s, { clusterId, memberId, changes }: MemberRef & { changes: { role?: string | null | undefined } }) => {
+    const before = await lockMember(s, clusterId, memberId);
+    if ("role" in changes && changes.role !== before.role) {
+      await s.tx.update(clusterMembers).set({ role: changes.role ?? null, updated_at: s.now }).where(eq(clusterMembers.id, memberId));
+      record(s, clusterId, "update", memberId, { before: { role: before.role }, after: { role: changes.role ?? null } });
+    }
+    return (await membersOf(s.tx, clusterId, memberId))[0]!;
+  },
+);
+
+export const removeClusterMember = defineVerb({ scope: "write:clusters" }, async (s, { clusterId, memberId }: MemberRef) => {
+  const row = await lockMember(s, clusterId, memberId);
+  await s.tx.delete(clusterMembers).where(eq(clusterMembers.id, memberId));
+  record(s, clusterId, "delete", memberId, { before: row });
+});

@@ -1,18 +1,23 @@
 // Compute units (VMs and containers). Deleting one that services still run on answers 409 listing
 // them; its network memberships go with it (links, not things). An icon_slug must name a known icon.
 import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import type * as v from "valibot";
 import { computeUnits, environments, hardware, networkMembers, services } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import { dependentsConflict, type ResourceDef } from "../resource.ts";
-import { iso } from "../present.ts";
-import { requireOptionalRow } from "../row-checks.ts";
-import { removeLinks } from "../storage/remove-links.ts";
+import type { ComputeUnitListQuery } from "../../../schemas/compute-units.ts";
+import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { eqFilter, tagFilter } from "../../resources/filters.ts";
+import { iso } from "../../resources/present.ts";
+import { removeLinks } from "../../resources/remove-links.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireOptionalRow } from "../../resources/row-checks.ts";
 import { iconExists } from "./icons.ts";
 
 type Row = typeof computeUnits.$inferSelect;
 type Names = Map<number, { hardware_name: string | null; environment_name: string | null }>;
 
-export const computeUnitDef: ResourceDef<ReturnType<typeof presentOne>> = {
+const computeUnitDef = defineResource({
   label: "Compute unit",
   entityType: "compute_unit",
   scopeResource: "compute",
@@ -27,6 +32,10 @@ export const computeUnitDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [computeUnits.name, computeUnits.ip_address, computeUnits.os, computeUnits.status],
   },
+  filters: (q: v.InferOutput<typeof ComputeUnitListQuery>) => [
+    eqFilter(computeUnits.kind, q.kind), eqFilter(computeUnits.status, q.status), eqFilter(computeUnits.hardware_id, q.hardware_id),
+    eqFilter(computeUnits.environment_id, q.environment_id), tagFilter(computeUnits.tags, q.tag), inEnvironmentNamed(q.environment),
+  ],
   async toValues(s, input, existing) {
     await requireOptionalRow(s.tx, hardware, hardware.id, input.hardware_id, "Hardware node", "hardware_id");
     await requireOptionalRow(s.tx, environments, environments.id, input.environment_id, "Environment", "environment_id");
@@ -50,12 +59,14 @@ export const computeUnitDef: ResourceDef<ReturnType<typeof presentOne>> = {
       .leftJoin(environments, eq(environments.id, computeUnits.environment_id))
       .where(inArray(computeUnits.id, ids));
     const names: Names = new Map(named.map((n) => [n.id, n]));
-    return rows.map((r) => presentOne(r as Row, names));
+    return rows.map((r) => presentOne(r, names));
   },
-};
+});
+
+export const computeUnitVerbs = resourceVerbs(computeUnitDef);
 
 /** The `environment` list filter: units whose environment has this name. */
-export function inEnvironmentNamed(name: string | undefined): SQL | undefined {
+function inEnvironmentNamed(name: string | undefined): SQL | undefined {
   if (name === undefined) return undefined;
   return sql`${computeUnits.environment_id} in (select ${environments.id} from ${environments} where ${environments.name} = ${name})`;
 }

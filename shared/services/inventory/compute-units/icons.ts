@@ -8,10 +8,9 @@ import type { Db } from "../../../db/database.ts";
 import { computeUnits, uploads } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { ICON_SLUG } from "../../../schemas/compute-units.ts";
-import type { VerbContext } from "../../verb-context.ts";
 import { sniffImageType } from "../../uploads/image-type.ts";
 import { checkSize, storeUpload, uploadUrl } from "../../uploads/store-upload.ts";
-import { requireScope, runInTransaction } from "../../verb.ts";
+import { defineRead, defineVerb } from "../../verb.ts";
 
 export const ICON_KIND = "compute-icon";
 export const ICON_MAX_BYTES = 256 * 1024;
@@ -24,8 +23,7 @@ export async function iconExists(db: Db, slug: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function listComputeIcons({ ctx }: { ctx: VerbContext }) {
-  requireScope(ctx, "read:compute");
+export const listComputeIcons = defineRead({ scope: "read:compute" }, async (ctx, _input: void) => {
   const uploaded = await ctx.db
     .select({ name: uploads.name, content_type: uploads.content_type, size: uploads.size })
     .from(uploads)
@@ -35,7 +33,7 @@ export async function listComputeIcons({ ctx }: { ctx: VerbContext }) {
     ...builtinIcons.map((i) => ({ ...i, builtin: true, content_type: null, size: null })),
     ...uploaded.map((u) => ({ slug: u.name, label: u.name, group: "Uploaded", path: uploadUrl(ICON_KIND, u.name), builtin: false, content_type: u.content_type, size: u.size })),
   ];
-}
+});
 
 /** A file name or label made into a slug ("My Icon.png" -> "my-icon"); "" when nothing is left. */
 export function slugify(text: string): string {
@@ -60,33 +58,44 @@ function chooseSlug(input: { slug?: string | undefined; name?: string | undefine
   return slug;
 }
 
-export async function uploadComputeIcon({
-  ctx,
-  input,
-}: {
-  ctx: VerbContext;
-  input: { bytes: Uint8Array; slug?: string | undefined; name?: string | undefined; fileName?: string | undefined };
-}) {
-  requireScope(ctx, "write:compute");
-  checkSize(input.bytes, ICON_MAX_BYTES, "icon");
-  const type = sniffImageType(input.bytes);
-  if (!type)
-    throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" }]);
-  const slug = chooseSlug(input);
-  if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; upload under another slug.`);
-  return runInTransaction(ctx, {}, async (s) => {
-    if (await iconExists(s.tx, slug)) throw ApiError.conflict(`A compute icon "${slug}" was already uploaded; delete it first or pick another slug.`);
-    const stored = await storeUpload(s, { kind: ICON_KIND, name: slug, contentType: type.contentType, bytes: input.bytes });
-    s.emit("inventory", { entity: "compute_icon", action: "create", slug });
-    return { slug, label: slug, group: "Uploaded", path: stored.url, builtin: false, content_type: stored.content_type, size: stored.size };
-  });
+export interface IconUpload {
+  bytes: Uint8Array;
+  slug?: string | undefined;
+  name?: string | undefined;
+  fileName?: string | undefined;
 }
 
+export const uploadComputeIcon = defineVerb(
+  {
+    scope: "write:compute",
+    // The bytes and the slug are judged before the transaction: a refused file costs no database work.
+    prepare: async (_ctx, input: IconUpload) => {
+      checkSize(input.bytes, ICON_MAX_BYTES, "icon");
+      const type = sniffImageType(input.bytes);
+      if (!type)
+        throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" }]);
+      const slug = chooseSlug(input);
+      if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; upload under another slug.`);
+      return { slug, contentType: type.contentType };
+    },
+  },
+  async (s, input, { slug, contentType }) => {
+    if (await iconExists(s.tx, slug)) throw ApiError.conflict(`A compute icon "${slug}" was already uploaded; delete it first or pick another slug.`);
+    const stored = await storeUpload(s, { kind: ICON_KIND, name: slug, contentType, bytes: input.bytes });
+    s.emit("inventory", { entity: "compute_icon", action: "create", slug });
+    return { slug, label: slug, group: "Uploaded", path: stored.url, builtin: false, content_type: stored.content_type, size: stored.size };
+  },
+);
+
 /** Removes an uploaded icon; compute units that showed it fall back to no icon (icon_slug null). */
-export async function deleteComputeIcon({ ctx, slug }: { ctx: VerbContext; slug: string }): Promise<void> {
-  requireScope(ctx, "write:compute");
-  if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; only uploaded icons can be deleted.`);
-  await runInTransaction(ctx, {}, async (s) => {
+export const deleteComputeIcon = defineVerb(
+  {
+    scope: "write:compute",
+    prepare: async (_ctx, { slug }: { slug: string }) => {
+      if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; only uploaded icons can be deleted.`);
+    },
+  },
+  async (s, { slug }) => {
     const [gone] = await s.tx
       .delete(uploads)
       .where(and(eq(uploads.kind, ICON_KIND), eq(uploads.name, slug)))
@@ -103,5 +112,5 @@ export async function deleteComputeIcon({ ctx, slug }: { ctx: VerbContext; slug:
     });
     s.emit("inventory", { entity: "compute_icon", action: "delete", slug });
     for (const c of cleared) s.emit("inventory", { entity: "compute_unit", action: "update", id: c.id });
-  });
-}
+  },
+);

@@ -2,11 +2,9 @@
 import { eq } from "drizzle-orm";
 import { computeUnits, networkMembers, networks } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope } from "../../verb.ts";
+import { defineRead } from "../../verb.ts";
 
-export async function computeUnitNetworks({ ctx, computeId }: { ctx: VerbContext; computeId: number }) {
-  requireScope(ctx, "read:compute");
+export const computeUnitNetworks = defineRead({ scope: "read:compute" }, async (ctx, { computeId }: { computeId: number }) => {
   const [unit] = await ctx.db.select({ id: computeUnits.id }).from(computeUnits).where(eq(computeUnits.id, computeId));
   if (!unit) throw ApiError.notFound("Compute unit", computeId);
   return ctx.db
@@ -15,4 +13,4 @@ export async function computeUnitNetworks({ ctx, computeId }: { ctx: VerbContext
     .innerJoin(networks, eq(networks.id, networkMembers.network_id))
     .where(eq(networkMembers.compute_id, computeId))
     .orderBy(networks.name, networks.id);
-}
+});

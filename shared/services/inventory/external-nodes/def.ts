@@ -1,13 +1,15 @@
 // External nodes (cloud hosts, SaaS, ISPs: things outside the lab). Deleting one removes its network
 // links and unlinks the services that depend on it (service_external_dependencies).
+import type * as v from "valibot";
 import { externalNodeNetworks, externalNodes, serviceExternalDependencies } from "../../../db/schema/index.ts";
-import type { ResourceDef } from "../resource.ts";
-import { iso } from "../present.ts";
-import { removeLinks } from "../storage/remove-links.ts";
+import type { ExternalNodeListQuery } from "../../../schemas/external-nodes.ts";
+import { eqFilter, tagFilter } from "../../resources/filters.ts";
+import { withIsoTimestamps } from "../../resources/present.ts";
+import { removeLinks } from "../../resources/remove-links.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
 
-type Row = typeof externalNodes.$inferSelect;
-
-export const externalNodeDef: ResourceDef<ReturnType<typeof presentOne>> = {
+const externalNodeDef = defineResource({
   label: "External node",
   entityType: "external_node",
   scopeResource: "external",
@@ -21,6 +23,9 @@ export const externalNodeDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [externalNodes.name, externalNodes.provider, externalNodes.region, externalNodes.ip_address, externalNodes.url],
   },
+  filters: (q: v.InferOutput<typeof ExternalNodeListQuery>) => [
+    eqFilter(externalNodes.provider, q.provider), eqFilter(externalNodes.kind, q.kind), eqFilter(externalNodes.region, q.region), tagFilter(externalNodes.tags, q.tag),
+  ],
   async beforeDelete(s, row) {
     await removeLinks(s, { entityType: "external_node", id: row.id }, [
       { name: "external_node_networks", table: externalNodeNetworks, column: externalNodeNetworks.external_node_id },
@@ -28,11 +33,8 @@ export const externalNodeDef: ResourceDef<ReturnType<typeof presentOne>> = {
     ]);
   },
   async present(_db, rows) {
-    return rows.map((r) => presentOne(r as Row));
+    return rows.map(withIsoTimestamps);
   },
-};
+});
 
-/** The row as it is, with ISO timestamps (every column is part of the API shape). */
-function presentOne(r: Row) {
-  return { ...r, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! };
-}
+export const externalNodeVerbs = resourceVerbs(externalNodeDef);

@@ -2,35 +2,32 @@
 // cluster and network memberships.
 import { and, eq, or } from "drizzle-orm";
 import { clusterMembers, hardware, hardwareClusters, hardwareConnections, networkHardwareMembers, networks } from "../../../db/schema/index.ts";
+import type { Db } from "../../../db/database.ts";
 import { ApiError } from "../../../errors.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope, runInTransaction } from "../../verb.ts";
-import { iso } from "../present.ts";
+import { iso } from "../../resources/present.ts";
+import { requireRow } from "../../resources/row-checks.ts";
+import { defineRead, defineVerb } from "../../verb.ts";
 
-async function requireHardware(db: VerbContext["db"], id: number, field?: string): Promise<void> {
-  const [row] = await db.select({ id: hardware.id }).from(hardware).where(eq(hardware.id, id));
-  if (row) return;
-  if (field) throw ApiError.validation([{ loc: ["body", field], msg: `Hardware node ${id} was not found.`, type: "foreign_key" }]);
-  throw ApiError.notFound("Hardware node", id);
-}
+const requireHardware = (db: Db, id: number, field?: string) => requireRow(db, hardware, hardware.id, id, "Hardware node", field);
 
 function presentConnection(r: typeof hardwareConnections.$inferSelect) {
   return { ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) };
 }
 
-export async function addConnection({
-  ctx,
-  hardwareId,
-  input,
-}: {
-  ctx: VerbContext;
+export interface ConnectionAdd {
   hardwareId: number;
-  input: { target_hardware_id: number; connection_type?: string | undefined; bandwidth_mbps?: number | null | undefined; notes?: string | null | undefined };
-}) {
-  requireScope(ctx, "write:hardware");
-  if (input.target_hardware_id === hardwareId)
-    throw ApiError.validation([{ loc: ["body", "target_hardware_id"], msg: "A node cannot connect to itself.", type: "value_error" }]);
-  return runInTransaction(ctx, {}, async (s) => {
+  connection: { target_hardware_id: number; connection_type?: string | undefined; bandwidth_mbps?: number | null | undefined; notes?: string | null | undefined };
+}
+
+export const addConnection = defineVerb(
+  {
+    scope: "write:hardware",
+    prepare: async (_ctx, { hardwareId, connection }: ConnectionAdd) => {
+      if (connection.target_hardware_id === hardwareId)
+        throw ApiError.validation([{ loc: ["body", "target_hardware_id"], msg: "A node cannot connect to itself.", type: "value_error" }]);
+    },
+  },
+  async (s, { hardwareId, connection: input }) => {
     await requireHardware(s.tx, hardwareId);
     await requireHardware(s.tx, input.target_hardware_id, "target_hardware_id");
     const type = input.connection_type ?? "ethernet";
@@ -46,48 +43,46 @@ export async function addConnection({
     s.audit({ action: "hardware.connection.create", category: "inventory", entity_type: "hardware_connection", entity_id: row!.id, diff: { after: row } });
     s.emit("topology", { entity: "hardware_connection", action: "create", id: row!.id });
     return presentConnection(row!);
-  });
-}
+  },
+);
 
-export async function removeConnection({ ctx, connectionId }: { ctx: VerbContext; connectionId: number }): Promise<void> {
-  requireScope(ctx, "write:hardware");
-  await runInTransaction(ctx, {}, async (s) => {
-    const [row] = await s.tx.delete(hardwareConnections).where(eq(hardwareConnections.id, connectionId)).returning();
-    if (!row) throw ApiError.notFound("Hardware connection", connectionId);
-    s.audit({ action: "hardware.connection.delete", category: "inventory", entity_type: "hardware_connection", entity_id: connectionId, diff: { before: row } });
-    s.emit("topology", { entity: "hardware_connection", action: "delete", id: connectionId });
-  });
-}
+export const removeConnection = defineVerb({ scope: "write:hardware" }, async (s, { connectionId }: { connectionId: number }) => {
+  const [row] = await s.tx.delete(hardwareConnections).where(eq(hardwareConnections.id, connectionId)).returning();
+  if (!row) throw ApiError.notFound("Hardware connection", connectionId);
+  s.audit({ action: "hardware.connection.delete", category: "inventory", entity_type: "hardware_connection", entity_id: connectionId, diff: { before: row } });
+  s.emit("topology", { entity: "hardware_connection", action: "delete", id: connectionId });
+});
 
-export async function listConnections({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
-  requireScope(ctx, "read:hardware");
-  await requireHardware(ctx.db, hardwareId);
-  const rows = await ctx.db
+/** The reads of one node's links: its connections, clusters and network memberships (404 for an unknown node). */
+const nodeRead = <O>(read: (db: Db, hardwareId: number) => Promise<O>) =>
+  defineRead({ scope: "read:hardware" }, async (ctx, { hardwareId }: { hardwareId: number }) => {
+    await requireHardware(ctx.db, hardwareId);
+    return read(ctx.db, hardwareId);
+  });
+
+export const listConnections = nodeRead(async (db, hardwareId) => {
+  const rows = await db
     .select()
     .from(hardwareConnections)
     .where(or(eq(hardwareConnections.source_hardware_id, hardwareId), eq(hardwareConnections.target_hardware_id, hardwareId)))
     .orderBy(hardwareConnections.id);
   return rows.map(presentConnection);
-}
+});
 
-export async function hardwareClustersOf({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
-  requireScope(ctx, "read:hardware");
-  await requireHardware(ctx.db, hardwareId);
-  return ctx.db
+export const hardwareClustersOf = nodeRead((db, hardwareId) =>
+  db
     .select({ id: hardwareClusters.id, name: hardwareClusters.name, type: hardwareClusters.type, member_id: clusterMembers.id, role: clusterMembers.role })
     .from(clusterMembers)
     .innerJoin(hardwareClusters, eq(hardwareClusters.id, clusterMembers.cluster_id))
     .where(eq(clusterMembers.hardware_id, hardwareId))
-    .orderBy(hardwareClusters.name);
-}
+    .orderBy(hardwareClusters.name),
+);
 
-export async function hardwareNetworkMemberships({ ctx, hardwareId }: { ctx: VerbContext; hardwareId: number }) {
-  requireScope(ctx, "read:hardware");
-  await requireHardware(ctx.db, hardwareId);
-  return ctx.db
+export const hardwareNetworkMemberships = nodeRead((db, hardwareId) =>
+  db
     .select({ network_id: networks.id, name: networks.name, cidr: networks.cidr, vlan_id: networks.vlan_id, ip_address: networkHardwareMembers.ip_address })
     .from(networkHardwareMembers)
     .innerJoin(networks, eq(networks.id, networkHardwareMembers.network_id))
     .where(eq(networkHardwareMembers.hardware_id, hardwareId))
-    .orderBy(networks.name);
-}
+    .orderBy(networks.name),
+);

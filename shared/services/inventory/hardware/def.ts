@@ -1,13 +1,18 @@
 // Hardware nodes. Deleting one that still hosts compute units, services or storage answers 409 listing
 // them; its connections, cluster and network memberships go with it (they are links, not things).
 import { eq } from "drizzle-orm";
+import type * as v from "valibot";
 import { computeUnits, environments, hardware, services, storage } from "../../../db/schema/index.ts";
-import { dependentsConflict, type ResourceDef } from "../resource.ts";
-import { iso, namesById } from "../present.ts";
+import type { HardwareListQuery } from "../../../schemas/hardware.ts";
+import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { eqFilter, tagFilter } from "../../resources/filters.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
 
 type Row = typeof hardware.$inferSelect;
 
-export const hardwareDef: ResourceDef<ReturnType<typeof presentOne>> = {
+const hardwareDef = defineResource({
   label: "Hardware node",
   entityType: "hardware",
   table: hardware,
@@ -20,6 +25,10 @@ export const hardwareDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [hardware.name, hardware.ip_address, hardware.role, hardware.vendor, hardware.model],
   },
+  filters: (q: v.InferOutput<typeof HardwareListQuery>) => [
+    eqFilter(hardware.status, q.status), eqFilter(hardware.role, q.role), eqFilter(hardware.vendor, q.vendor),
+    eqFilter(hardware.environment_id, q.environment_id), eqFilter(hardware.site_id, q.site_id), tagFilter(hardware.tags, q.tag),
+  ],
   // A status change records when it happened: the status worker's "offline for more than 5 minutes".
   async toValues(s, input, existing) {
     const changed = input.status !== undefined && input.status !== existing?.status;
@@ -40,10 +49,12 @@ export const hardwareDef: ResourceDef<ReturnType<typeof presentOne>> = {
     if (dependents.length > 0) throw dependentsConflict("Hardware node", id, dependents);
   },
   async present(db, rows) {
-    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id as number | null));
-    return rows.map((r) => presentOne(r as Row, envs));
+    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id));
+    return rows.map((r) => presentOne(r, envs));
   },
-};
+});
+
+export const hardwareVerbs = resourceVerbs(hardwareDef);
 
 function presentOne(r: Row, envs: Map<number, string>) {
   return {

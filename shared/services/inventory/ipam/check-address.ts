@@ -3,12 +3,10 @@
 import { isNotNull } from "drizzle-orm";
 import { contains, hostCidr, parseAddress, parseNetwork } from "../../../domain/cidr-math.ts";
 import { networks } from "../../../db/schema/index.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope } from "../../verb.ts";
+import { defineRead } from "../../verb.ts";
 import { addressUses } from "./address-uses.ts";
 
-export async function checkAddress({ ctx, address }: { ctx: VerbContext; address: string }) {
-  requireScope(ctx, "read:networks");
+export const checkAddress = defineRead({ scope: "read:networks" }, async (ctx, { address }: { address: string }) => {
   const parsed = parseAddress(address);
   if (!parsed.ok) throw new Error(parsed.message); // the body schema already refused it
   const ip = parsed.value;
@@ -26,4 +24,4 @@ export async function checkAddress({ ctx, address }: { ctx: VerbContext; address
       return c.ok && contains(c.value, ip);
     }) as { id: number; name: string; cidr: string }[],
   };
-}
+});

@@ -2,13 +2,17 @@
 // it); with a network it must lie in the network's cidr; an assignment names a hardware node, compute
 // unit or service that exists. Nothing points at a record, so deleting one just removes it.
 import { eq } from "drizzle-orm";
+import type * as v from "valibot";
 import { computeUnits, hardware, ipAddresses, networks, services } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
+import type { IpListQuery } from "../../../schemas/ipam.ts";
+import { eqFilter } from "../../resources/filters.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireRow } from "../../resources/row-checks.ts";
 import { inetSortKey } from "../networks/inet-sort.ts";
 import { loadNetwork, requireInside } from "../networks/network-ref.ts";
-import { iso, namesById } from "../present.ts";
-import type { ResourceDef } from "../resource.ts";
-import { requireRow } from "../row-checks.ts";
 
 type Row = typeof ipAddresses.$inferSelect;
 
@@ -20,7 +24,7 @@ const ASSIGNABLE = {
 
 const invalid = (field: string, msg: string) => ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
 
-export const ipamDef: ResourceDef<ReturnType<typeof presentOne>> = {
+const ipamDef = defineResource({
   label: "IP address",
   entityType: "ip_address",
   scopeResource: "networks",
@@ -34,6 +38,7 @@ export const ipamDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [ipAddresses.address, ipAddresses.hostname, ipAddresses.mac_address, ipAddresses.description],
   },
+  filters: (q: v.InferOutput<typeof IpListQuery>) => [eqFilter(ipAddresses.network_id, q.network_id), eqFilter(ipAddresses.status, q.status), eqFilter(ipAddresses.assigned_type, q.assigned_type)],
   async toValues(s, input, existing) {
     const merged = { ...existing, ...input } as Partial<Row>;
     if ("address" in input) {
@@ -58,10 +63,12 @@ export const ipamDef: ResourceDef<ReturnType<typeof presentOne>> = {
     return input;
   },
   async present(db, rows) {
-    const names = await namesById(db, networks, networks.id, networks.name, rows.map((r) => r.network_id as number | null));
-    return rows.map((r) => presentOne(r as Row, names));
+    const names = await namesById(db, networks, networks.id, networks.name, rows.map((r) => r.network_id));
+    return rows.map((r) => presentOne(r, names));
   },
-};
+});
+
+export const ipamVerbs = resourceVerbs(ipamDef);
 
 function presentOne(r: Row, networkNames: Map<number, string>) {
   return {

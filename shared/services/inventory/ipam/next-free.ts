@@ -3,13 +3,11 @@
 // free). A suggestion, not a reservation: record it with POST /ipam, whose unique address settles races.
 import { formatAddress, lowestFree, parseNetwork } from "../../../domain/cidr-math.ts";
 import { ApiError } from "../../../errors.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope } from "../../verb.ts";
+import { defineRead } from "../../verb.ts";
 import { loadNetwork } from "../networks/network-ref.ts";
 import { addressUses } from "./address-uses.ts";
 
-export async function nextFreeAddress({ ctx, networkId }: { ctx: VerbContext; networkId: number }) {
-  requireScope(ctx, "read:networks");
+export const nextFreeAddress = defineRead({ scope: "read:networks" }, async (ctx, { networkId }: { networkId: number }) => {
   const network = await loadNetwork(ctx.db, networkId);
   const parsed = network.cidr ? parseNetwork(network.cidr) : undefined;
   if (!parsed?.ok)
@@ -18,4 +16,4 @@ export async function nextFreeAddress({ ctx, networkId }: { ctx: VerbContext; ne
   const free = lowestFree(parsed.value, uses.filter((u) => u.status !== "free").map((u) => u.ip.value));
   if (free === undefined) throw ApiError.conflict(`Network ${networkId} (${network.cidr}) has no free address.`);
   return { network_id: networkId, cidr: parsed.text, address: formatAddress(parsed.value.version, free) };
-}
+});

@@ -3,34 +3,35 @@
 // foreign keys do it): hardware, compute units, services and clusters lose the environment, services
 // the category.
 import { categories, environments } from "../../../db/schema/index.ts";
-import { iso } from "../present.ts";
-import type { ResourceDef } from "../resource.ts";
-import { requireUnique } from "../row-checks.ts";
+import { withIsoTimestamps } from "../../resources/present.ts";
+import { defineResource, type RowOf, type ValuesOf } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireUnique } from "../../resources/row-checks.ts";
+import type { EventChannel, VerbScope } from "../../verb.ts";
 
 type LabelTable = typeof environments | typeof categories;
-type LabelRow = Record<string, unknown> & { id: number; created_at: Date; updated_at: Date };
 
-function labelDef(label: string, entityType: string, table: LabelTable): ResourceDef<Record<string, unknown>> {
+/** What the two kinds of label share; each keeps its own table and read shape (present). */
+function labelRules(label: string, table: LabelTable) {
   return {
     label,
-    entityType,
     scopeResource: "services",
-    table,
     columns: { id: table.id },
-    channels: ["inventory"],
+    channels: ["inventory"] satisfies EventChannel[],
     list: {
       sortable: { name: table.name, created_at: table.created_at, updated_at: table.updated_at },
       search: [table.name, table.description],
     },
-    async toValues(s, input, existing) {
+    async toValues<V extends ValuesOf<LabelTable>>(s: VerbScope, input: V, existing: RowOf<LabelTable> | undefined): Promise<V> {
       if ("name" in input) await requireUnique(s.tx, { table, id: table.id, column: table.name, value: input.name, exceptId: existing?.id, field: "name", label });
       return input;
-    },
-    async present(_db, rows) {
-      return (rows as LabelRow[]).map((r) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) }));
     },
   };
 }
 
-export const environmentDef = labelDef("Environment", "environment", environments);
-export const categoryDef = labelDef("Category", "category", categories);
+export const environmentVerbs = resourceVerbs(
+  defineResource({ entityType: "environment", table: environments, ...labelRules("Environment", environments), present: async (_db, rows) => rows.map(withIsoTimestamps) }),
+);
+export const categoryVerbs = resourceVerbs(
+  defineResource({ entityType: "category", table: categories, ...labelRules("Category", categories), present: async (_db, rows) => rows.map(withIsoTimestamps) }),
+);

@@ -4,9 +4,9 @@
 import { inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
 import { computeUnits, externalNodes, hardware, miscItems, networks, services, storage, tags } from "../../../db/schema/index.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope } from "../../verb.ts";
-import type { ResourceDef } from "../resource.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { defineRead } from "../../verb.ts";
 
 export interface TagView {
   id: number;
@@ -28,7 +28,7 @@ async function tagsWithUsage(db: Db, ids?: number[]): Promise<TagView[]> {
     order by ${tags.name}`);
 }
 
-export const tagDef: ResourceDef<TagView> = {
+export const tagVerbs = resourceVerbs(defineResource({
   label: "Tag",
   entityType: "tag",
   scopeResource: "layout",
@@ -39,9 +39,7 @@ export const tagDef: ResourceDef<TagView> = {
   async present(db, rows) {
     return tagsWithUsage(db, rows.map((r) => r.id));
   },
-};
+}));
 
-export async function listTags({ ctx }: { ctx: VerbContext }): Promise<TagView[]> {
-  requireScope(ctx, "read:layout");
-  return tagsWithUsage(ctx.db);
-}
+/** GET /tags: every tag, a bare array sorted by name. */
+export const listTags = defineRead({ scope: tagVerbs.scopes.read }, (ctx, _input: void) => tagsWithUsage(ctx.db));

@@ -3,15 +3,19 @@
 // network removes its memberships, peerings and external-node links (links, not things); its IPAM
 // records stay, detached (network_id null).
 import { eq, sql } from "drizzle-orm";
+import type * as v from "valibot";
 import { contains, parseHost, parseNetwork } from "../../../domain/cidr-math.ts";
 import { queryRows } from "../../../db/database.ts";
 import { ipAddresses, networks, sites } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
+import type { NetworkListQuery } from "../../../schemas/networks.ts";
+import { eqFilter, tagFilter } from "../../resources/filters.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireOptionalRow } from "../../resources/row-checks.ts";
 import type { VerbScope } from "../../verb.ts";
-import { iso, namesById } from "../present.ts";
 import { inetSortKey } from "./inet-sort.ts";
-import type { ResourceDef } from "../resource.ts";
-import { requireOptionalRow } from "../row-checks.ts";
 
 type Row = typeof networks.$inferSelect;
 
@@ -36,7 +40,7 @@ async function addressesLeftOutside(s: VerbScope, id: number, cidrText: string):
   throw ApiError.conflict(`Network ${id} cannot change to ${cidrText}: these addresses would be outside it: ${names}${off.length > 10 ? ` and ${off.length - 10} more` : ""}.`);
 }
 
-export const networkDef: ResourceDef<ReturnType<typeof presentOne>> = {
+const networkDef = defineResource({
   label: "Network",
   entityType: "network",
   scopeResource: "networks",
@@ -50,10 +54,11 @@ export const networkDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [networks.name, networks.cidr, networks.gateway, networks.description],
   },
+  filters: (q: v.InferOutput<typeof NetworkListQuery>) => [eqFilter(networks.site_id, q.site_id), eqFilter(networks.vlan_id, q.vlan_id), tagFilter(networks.tags, q.tag)],
   async toValues(s, input, existing) {
     await requireOptionalRow(s.tx, sites, sites.id, input.site_id, "Site", "site_id");
-    const cidr = ("cidr" in input ? input.cidr : existing?.cidr) as string | null | undefined;
-    const gateway = ("gateway" in input ? input.gateway : existing?.gateway) as string | null | undefined;
+    const cidr = "cidr" in input ? input.cidr : existing?.cidr;
+    const gateway = "gateway" in input ? input.gateway : existing?.gateway;
     if (gateway) {
       const net = cidr ? parseNetwork(cidr) : undefined;
       if (!net) throw outside("gateway", "A gateway needs the network's cidr.");
@@ -69,10 +74,12 @@ export const networkDef: ResourceDef<ReturnType<typeof presentOne>> = {
       s.audit({ action: "network.ipam_detached", category: "inventory", entity_type: "network", entity_id: row.id, diff: { ip_address_ids: detached.map((d) => d.id) } });
   },
   async present(db, rows) {
-    const names = await namesById(db, sites, sites.id, sites.name, rows.map((r) => r.site_id as number | null));
-    return rows.map((r) => presentOne(r as Row, names));
+    const names = await namesById(db, sites, sites.id, sites.name, rows.map((r) => r.site_id));
+    return rows.map((r) => presentOne(r, names));
   },
-};
+});
+
+export const networkVerbs = resourceVerbs(networkDef);
 
 function presentOne(r: Row, siteNames: Map<number, string>) {
   return {

@@ -4,8 +4,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
 import { networkPeers, networks } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope, runInTransaction } from "../../verb.ts";
+import { defineRead, defineVerb } from "../../verb.ts";
 import { loadNetwork } from "./network-ref.ts";
 
 export interface PeerView {
@@ -28,18 +27,26 @@ async function peersOf(db: Db, id: number, only?: number): Promise<PeerView[]> {
     order by n.name, n.id`);
 }
 
-export async function listPeers({ ctx, networkId }: { ctx: VerbContext; networkId: number }): Promise<PeerView[]> {
-  requireScope(ctx, "read:networks");
+export const listPeers = defineRead({ scope: "read:networks" }, async (ctx, { networkId }: { networkId: number }) => {
   await loadNetwork(ctx.db, networkId);
   return peersOf(ctx.db, networkId);
+});
+
+export interface PeerAdd {
+  networkId: number;
+  peer: { peer_network_id: number; description?: string | null | undefined };
 }
 
-export async function addPeer({ ctx, networkId, input }: { ctx: VerbContext; networkId: number; input: { peer_network_id: number; description?: string | null | undefined } }): Promise<PeerView> {
-  requireScope(ctx, "write:networks");
-  const peerId = input.peer_network_id;
-  if (peerId === networkId)
-    throw ApiError.validation([{ loc: ["body", "peer_network_id"], msg: "A network cannot peer with itself.", type: "value_error" }]);
-  return runInTransaction(ctx, {}, async (s) => {
+export const addPeer = defineVerb(
+  {
+    scope: "write:networks",
+    prepare: async (_ctx, { networkId, peer }: PeerAdd) => {
+      if (peer.peer_network_id === networkId)
+        throw ApiError.validation([{ loc: ["body", "peer_network_id"], msg: "A network cannot peer with itself.", type: "value_error" }]);
+    },
+  },
+  async (s, { networkId, peer: input }): Promise<PeerView> => {
+    const peerId = input.peer_network_id;
     // Both rows locked in id order, so two opposite requests for the same pair cannot both insert.
     const locked = await s.tx.select({ id: networks.id }).from(networks).where(inArray(networks.id, [networkId, peerId])).orderBy(networks.id).for("update");
     if (!locked.some((r) => r.id === networkId)) throw ApiError.notFound("Network", networkId);
@@ -51,16 +58,13 @@ export async function addPeer({ ctx, networkId, input }: { ctx: VerbContext; net
     s.audit({ action: "network_peer.create", category: "inventory", entity_type: "network", entity_id: networkId, diff: { after: row } });
     s.emit("topology", { entity: "network_peer", action: "create", network_id: networkId, peer_network_id: peerId });
     return (await peersOf(s.tx, networkId, peerId))[0]!;
-  });
-}
+  },
+);
 
-export async function removePeer({ ctx, networkId, peerId }: { ctx: VerbContext; networkId: number; peerId: number }): Promise<void> {
-  requireScope(ctx, "write:networks");
-  await runInTransaction(ctx, {}, async (s) => {
-    await loadNetwork(s.tx, networkId);
-    const [row] = await s.tx.delete(networkPeers).where(eitherWay(networkId, peerId)).returning();
-    if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `Network ${networkId} is not peered with network ${peerId}.`);
-    s.audit({ action: "network_peer.delete", category: "inventory", entity_type: "network", entity_id: networkId, diff: { before: row } });
-    s.emit("topology", { entity: "network_peer", action: "delete", network_id: networkId, peer_network_id: peerId });
-  });
-}
+export const removePeer = defineVerb({ scope: "write:networks" }, async (s, { networkId, peerId }: { networkId: number; peerId: number }) => {
+  await loadNetwork(s.tx, networkId);
+  const [row] = await s.tx.delete(networkPeers).where(eitherWay(networkId, peerId)).returning();
+  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `Network ${networkId} is not peered with network ${peerId}.`);
+  s.audit({ action: "network_peer.delete", category: "inventory", entity_type: "network", entity_id: networkId, diff: { before: row } });
+  s.emit("topology", { entity: "network_peer", action: "delete", network_id: networkId, peer_network_id: peerId });
+});

@@ -4,8 +4,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
 import { formatIp, parseIp } from "../../../net/cidr.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope } from "../../verb.ts";
+import { defineRead } from "../../verb.ts";
 
 export interface IpConflict {
   type: "service" | "compute_unit" | "hardware" | "ipam";
@@ -19,9 +18,8 @@ export function ipSpellings(ip: string): string[] {
   return [...new Set([ip.toLowerCase(), ...(parsed ? [formatIp(parsed)] : [])])];
 }
 
-export async function checkIp({ ctx, input }: { ctx: VerbContext; input: { ip_address: string; exclude_service_id?: number | null | undefined } }) {
-  // A POST in the catalogue, so it is treated as a write: editors ask it while assigning an address.
-  requireScope(ctx, "write:services");
+// A POST in the catalogue, so it needs the write scope: editors ask it while assigning an address.
+export const checkIp = defineRead({ scope: "write:services" }, async (ctx, input: { ip_address: string; exclude_service_id?: number | null | undefined }) => {
   const spellings = ipSpellings(input.ip_address);
   const list = sql.join(spellings.map((s) => sql`${s}`), sql`, `);
   const bare = (column: string) => sql`lower(split_part(${sql.raw(column)}, '/', 1)) in (${list})`;
@@ -41,4 +39,4 @@ export async function checkIp({ ctx, input }: { ctx: VerbContext; input: { ip_ad
         order by 1, 3, 2`,
   );
   return { ip_address: spellings.at(-1)!, in_use: conflicts.length > 0, conflicts };
-}
+});

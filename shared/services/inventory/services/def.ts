@@ -4,17 +4,21 @@
 // entry in the same transaction lists them and counts the removed edges.
 import { eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type * as v from "valibot";
 import {
   environments, serviceDependencies, serviceExternalDependencies, serviceMisc, services, serviceStorage,
 } from "../../../db/schema/index.ts";
-import { iso, namesById } from "../present.ts";
-import type { ResourceDef } from "../resource.ts";
+import type { ServiceListQuery } from "../../../schemas/services.ts";
+import { eqFilter, tagFilter } from "../../resources/filters.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
 import { checkServiceReferences } from "./references.ts";
 import { requireFreeSlug, slugify, uniqueSlug } from "./slug.ts";
 
 type Row = typeof services.$inferSelect;
 
-export const serviceDef: ResourceDef<ReturnType<typeof presentService>> = {
+const serviceDef = defineResource({
   label: "Service",
   entityType: "service",
   scopeResource: "services",
@@ -28,6 +32,11 @@ export const serviceDef: ResourceDef<ReturnType<typeof presentService>> = {
     },
     search: [services.name, services.slug, services.ip_address, services.url, services.environment],
   },
+  filters: (q: v.InferOutput<typeof ServiceListQuery>) => [
+    eqFilter(services.status, q.status), eqFilter(services.environment, q.environment), eqFilter(services.environment_id, q.environment_id),
+    eqFilter(services.hardware_id, q.hardware_id), eqFilter(services.compute_id, q.compute_id), eqFilter(services.category_id, q.category_id),
+    tagFilter(services.tags, q.tag),
+  ],
   async toValues(s, input, existing) {
     const values = { ...input };
     if (values.ip_address === "") values.ip_address = null;
@@ -56,10 +65,12 @@ export const serviceDef: ResourceDef<ReturnType<typeof presentService>> = {
     s.audit({ action: "service.unlink", category: "inventory", entity_type: "service", entity_id: row.id, diff: { before, removed } });
   },
   async present(db, rows) {
-    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id as number | null));
-    return rows.map((r) => presentService(r as Row, envs));
+    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id));
+    return rows.map((r) => presentService(r, envs));
   },
-};
+});
+
+export const serviceVerbs = resourceVerbs(serviceDef);
 
 export function presentService(r: Row, envs: Map<number, string>) {
   return {

@@ -8,17 +8,15 @@ import type { Db } from "../../../db/database.ts";
 import { serviceDependencies, services } from "../../../db/schema/index.ts";
 import { cyclePath, type DependencyEdge, describeCycle } from "../../../domain/dependency-cycle.ts";
 import { ApiError } from "../../../errors.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope, runInTransaction } from "../../verb.ts";
-import { iso, namesById } from "../present.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { defineRead, defineVerb } from "../../verb.ts";
 import { missingReference } from "./references.ts";
 import { requireService } from "./require-service.ts";
 
 const DEPENDENCY_LOCK = 7_246_040; // fixed advisory lock key: inserts into service_dependencies
 
 /** Services this one depends on, or (dependents) the services that depend on it. */
-export async function listDependencies({ ctx, serviceId, direction }: { ctx: VerbContext; serviceId: number; direction: "dependencies" | "dependents" }) {
-  requireScope(ctx, "read:services");
+export const listDependencies = defineRead({ scope: "read:services" }, async (ctx, { serviceId, direction }: { serviceId: number; direction: "dependencies" | "dependents" }) => {
   await requireService(ctx.db, serviceId);
   const [self, other] =
     direction === "dependencies"
@@ -31,7 +29,7 @@ export async function listDependencies({ ctx, serviceId, direction }: { ctx: Ver
     .where(eq(self, serviceId))
     .orderBy(services.name, services.id);
   return rows.map((r) => ({ ...r, linked_at: iso(r.linked_at) }));
-}
+});
 
 /**
  * The edges reachable from `dependsOnId`, but only when they lead back to `serviceId` (else none): one
@@ -52,11 +50,20 @@ async function edgesClosingCycle(tx: Db, serviceId: number, dependsOnId: number)
   );
 }
 
-export async function addDependency({ ctx, serviceId, dependsOnId }: { ctx: VerbContext; serviceId: number; dependsOnId: number }) {
-  requireScope(ctx, "write:services");
-  if (serviceId === dependsOnId)
-    throw ApiError.validation([{ loc: ["body", "depends_on_id"], msg: "A service cannot depend on itself.", type: "value_error" }]);
-  return runInTransaction(ctx, {}, async (s) => {
+export interface DependencyEdgeRef {
+  serviceId: number;
+  dependsOnId: number;
+}
+
+export const addDependency = defineVerb(
+  {
+    scope: "write:services",
+    prepare: async (_ctx, { serviceId, dependsOnId }: DependencyEdgeRef) => {
+      if (serviceId === dependsOnId)
+        throw ApiError.validation([{ loc: ["body", "depends_on_id"], msg: "A service cannot depend on itself.", type: "value_error" }]);
+    },
+  },
+  async (s, { serviceId, dependsOnId }) => {
     await s.tx.execute(sql`select pg_advisory_xact_lock(${DEPENDENCY_LOCK})`);
     const service = await requireService(s.tx, serviceId);
     const [target] = await s.tx.select({ id: services.id, name: services.name }).from(services).where(eq(services.id, dependsOnId));
@@ -76,21 +83,18 @@ export async function addDependency({ ctx, serviceId, dependsOnId }: { ctx: Verb
     s.audit({ action: "service.dependency.create", category: "inventory", entity_type: "service", entity_id: serviceId, diff: { after: edge } });
     s.emit("topology", { entity: "service_dependency", action: "create", service_id: serviceId, depends_on_id: dependsOnId });
     return edge;
-  });
-}
+  },
+);
 
-export async function removeDependency({ ctx, serviceId, dependsOnId }: { ctx: VerbContext; serviceId: number; dependsOnId: number }): Promise<void> {
-  requireScope(ctx, "write:services");
-  await runInTransaction(ctx, {}, async (s) => {
-    const [row] = await s.tx
-      .delete(serviceDependencies)
-      .where(and(eq(serviceDependencies.service_id, serviceId), eq(serviceDependencies.depends_on_id, dependsOnId)))
-      .returning();
-    if (!row) {
-      await requireService(s.tx, serviceId);
-      throw new ApiError("RESOURCE_NOT_FOUND", `Dependency of service ${serviceId} on service ${dependsOnId} was not found.`);
-    }
-    s.audit({ action: "service.dependency.delete", category: "inventory", entity_type: "service", entity_id: serviceId, diff: { before: { service_id: serviceId, depends_on_id: dependsOnId } } });
-    s.emit("topology", { entity: "service_dependency", action: "delete", service_id: serviceId, depends_on_id: dependsOnId });
-  });
-}
+export const removeDependency = defineVerb({ scope: "write:services" }, async (s, { serviceId, dependsOnId }: DependencyEdgeRef) => {
+  const [row] = await s.tx
+    .delete(serviceDependencies)
+    .where(and(eq(serviceDependencies.service_id, serviceId), eq(serviceDependencies.depends_on_id, dependsOnId)))
+    .returning();
+  if (!row) {
+    await requireService(s.tx, serviceId);
+    throw new ApiError("RESOURCE_NOT_FOUND", `Dependency of service ${serviceId} on service ${dependsOnId} was not found.`);
+  }
+  s.audit({ action: "service.dependency.delete", category: "inventory", entity_type: "service", entity_id: serviceId, diff: { before: { service_id: serviceId, depends_on_id: dependsOnId } } });
+  s.emit("topology", { entity: "service_dependency", action: "delete", service_id: serviceId, depends_on_id: dependsOnId });
+});

@@ -4,8 +4,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { computeUnits, hardware, ipAddresses } from "../../../db/schema/index.ts";
-import type { VerbContext } from "../../verb-context.ts";
-import { requireScope } from "../../verb.ts";
+import { defineRead } from "../../verb.ts";
 import { ipSpellings } from "./check-ip.ts";
 import { presentService } from "./def.ts";
 import { requireService } from "./require-service.ts";
@@ -33,8 +32,7 @@ async function hostOf(db: Db, computeId: number | null, hardwareId: number | nul
   return hw ? { type: "hardware" as const, ...hw, kind: null, hardware: null } : null;
 }
 
-export async function serviceDiscovery({ ctx, serviceId }: { ctx: VerbContext; serviceId: number }) {
-  requireScope(ctx, "read:services");
+export const serviceDiscovery = defineRead({ scope: "read:services" }, async (ctx, { serviceId }: { serviceId: number }) => {
   const service = presentService(await requireService(ctx.db, serviceId), new Map());
   const addresses = [service.ip_address, ...service.ports.map((p) => p.ip)].filter((a): a is string => !!a);
   const spellings = [...new Set(addresses.flatMap((a) => ipSpellings(a.split("/")[0]!)))];
@@ -58,4 +56,4 @@ export async function serviceDiscovery({ ctx, serviceId }: { ctx: VerbContext; s
     findings: [] as unknown[],
     note: NOTE,
   };
-}
+});

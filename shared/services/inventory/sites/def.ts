@@ -4,13 +4,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { sites, vlans } from "../../../db/schema/index.ts";
-import { iso } from "../present.ts";
-import { dependentsConflict, type ResourceDef } from "../resource.ts";
-import { requireUnique } from "../row-checks.ts";
+import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { withIsoTimestamps } from "../../resources/present.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireUnique } from "../../resources/row-checks.ts";
 
-type Row = typeof sites.$inferSelect;
-
-export const siteDef: ResourceDef<Omit<Row, "created_at" | "updated_at"> & { created_at: string; updated_at: string }> = {
+export const siteVerbs = resourceVerbs(defineResource({
   label: "Site",
   entityType: "site",
   scopeResource: "sites",
@@ -36,6 +36,6 @@ export const siteDef: ResourceDef<Omit<Row, "created_at" | "updated_at"> & { cre
       throw dependentsConflict("Site", row.id, clashes.map((c) => ({ type: "vlan", id: c.id, name: `${c.name}: tag ${c.vlan_id} also on site-less VLAN record ${c.loose_id}` })));
   },
   async present(_db, rows) {
-    return (rows as Row[]).map((r) => ({ ...r, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! }));
+    return rows.map(withIsoTimestamps);
   },
-};
+}));

@@ -1,19 +1,22 @@
 // Storage items (disks, pools, datasets, shares). used_gb may not exceed capacity_gb when both are
 // known (after the change). Deleting one unlinks it from the services that use it (service_storage).
+import type * as v from "valibot";
 import { hardware, serviceStorage, storage } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { ResourceDef } from "../resource.ts";
-import { iso, namesById } from "../present.ts";
-import { requireOptionalRow } from "../row-checks.ts";
-import { removeLinks } from "./remove-links.ts";
+import type { StorageListQuery } from "../../../schemas/storage.ts";
+import { eqFilter, tagFilter } from "../../resources/filters.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { removeLinks } from "../../resources/remove-links.ts";
+import { defineResource, type ValuesOf } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireOptionalRow } from "../../resources/row-checks.ts";
 
 type Row = typeof storage.$inferSelect;
 
-/** The value a field has after the change: the given one, else the stored one. */
-const after = (input: Record<string, unknown>, existing: Record<string, unknown> | undefined, key: string) =>
-  (key in input && input[key] !== undefined ? input[key] : existing?.[key]) as number | null | undefined;
+/** The value a size has after the change: the given one, else the stored one. */
+const after = (input: ValuesOf<typeof storage>, existing: Row | undefined, key: "capacity_gb" | "used_gb") => input[key] !== undefined ? input[key] : existing?.[key];
 
-export const storageDef: ResourceDef<ReturnType<typeof presentOne>> = {
+const storageDef = defineResource({
   label: "Storage item",
   entityType: "storage",
   table: storage,
@@ -26,6 +29,7 @@ export const storageDef: ResourceDef<ReturnType<typeof presentOne>> = {
     },
     search: [storage.name, storage.path, storage.notes],
   },
+  filters: (q: v.InferOutput<typeof StorageListQuery>) => [eqFilter(storage.kind, q.kind), eqFilter(storage.hardware_id, q.hardware_id), tagFilter(storage.tags, q.tag)],
   async toValues(s, input, existing) {
     const capacity = after(input, existing, "capacity_gb");
     const used = after(input, existing, "used_gb");
@@ -38,10 +42,12 @@ export const storageDef: ResourceDef<ReturnType<typeof presentOne>> = {
     await removeLinks(s, { entityType: "storage", id: row.id }, [{ name: "service_storage", table: serviceStorage, column: serviceStorage.storage_id }]);
   },
   async present(db, rows) {
-    const hosts = await namesById(db, hardware, hardware.id, hardware.name, rows.map((r) => r.hardware_id as number | null));
-    return rows.map((r) => presentOne(r as Row, hosts));
+    const hosts = await namesById(db, hardware, hardware.id, hardware.name, rows.map((r) => r.hardware_id));
+    return rows.map((r) => presentOne(r, hosts));
   },
-};
+});
+
+export const storageVerbs = resourceVerbs(storageDef);
 
 function presentOne(r: Row, hosts: Map<number, string>) {
   return {

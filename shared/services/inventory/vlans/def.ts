@@ -1,14 +1,18 @@
 // VLAN records: a tag is unique per site (and once among the records without a site). Networks carry
 // the tag as a number, not a reference, so deleting a record changes no network.
 import { eq, isNull } from "drizzle-orm";
+import type * as v from "valibot";
 import { sites, vlans } from "../../../db/schema/index.ts";
-import { iso, namesById } from "../present.ts";
-import type { ResourceDef } from "../resource.ts";
-import { requireOptionalRow, requireUnique } from "../row-checks.ts";
+import type { VlanListQuery } from "../../../schemas/vlans.ts";
+import { eqFilter } from "../../resources/filters.ts";
+import { iso, namesById } from "../../resources/present.ts";
+import { defineResource } from "../../resources/resource-def.ts";
+import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { requireOptionalRow, requireUnique } from "../../resources/row-checks.ts";
 
 type Row = typeof vlans.$inferSelect;
 
-export const vlanDef: ResourceDef<ReturnType<typeof presentOne>> = {
+export const vlanVerbs = resourceVerbs(defineResource({
   label: "VLAN",
   entityType: "vlan",
   scopeResource: "networks",
@@ -19,6 +23,7 @@ export const vlanDef: ResourceDef<ReturnType<typeof presentOne>> = {
     sortable: { name: vlans.name, vlan_id: vlans.vlan_id, created_at: vlans.created_at, updated_at: vlans.updated_at },
     search: [vlans.name, vlans.description],
   },
+  filters: (q: v.InferOutput<typeof VlanListQuery>) => [eqFilter(vlans.site_id, q.site_id), eqFilter(vlans.vlan_id, q.vlan_id)],
   async toValues(s, input, existing) {
     await requireOptionalRow(s.tx, sites, sites.id, input.site_id, "Site", "site_id");
     if ("vlan_id" in input || "site_id" in input) {
@@ -33,10 +38,10 @@ export const vlanDef: ResourceDef<ReturnType<typeof presentOne>> = {
     return input;
   },
   async present(db, rows) {
-    const names = await namesById(db, sites, sites.id, sites.name, rows.map((r) => r.site_id as number | null));
-    return rows.map((r) => presentOne(r as Row, names));
+    const names = await namesById(db, sites, sites.id, sites.name, rows.map((r) => r.site_id));
+    return rows.map((r) => presentOne(r, names));
   },
-};
+}));
 
 function presentOne(r: Row, siteNames: Map<number, string>) {
   return {

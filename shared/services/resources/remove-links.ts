@@ -2,7 +2,7 @@
 // cascade anyway; deleting them here first puts what went into the audit trail, so no unlink is silent.
 import { eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { VerbScope } from "../../verb.ts";
+import type { VerbScope } from "../verb.ts";
 
 export interface LinkTable {
   /** The key the removed rows are listed under in the audit diff ("network_members"). */

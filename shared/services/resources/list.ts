@@ -1,0 +1,70 @@
+// Runs one list page: a filtered, searched, stably sorted page plus its total: two statements whatever
+// the page size (no per-row queries; enrichment of a page is one more query at most).
+import { and, Column, is, type AnyColumn, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { type Db, queryRows } from "../../db/database.ts";
+import { selectAllFrom, tableRows } from "../../db/table-rows.ts";
+import type { ListParams } from "../../schemas/list-query.ts";
+
+export interface ListSpec {
+  table: PgTable;
+  id: AnyColumn;
+  /** API sort key -> column. */
+  sortable: Record<string, AnyColumn | SQL>;
+  /** Columns `q` searches (case-insensitive substring; LIKE wildcards in q are literal). */
+  search: AnyColumn[];
+}
+
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+  sort: string;
+  direction: "asc" | "desc";
+}
+
+export function escapeLike(q: string): string {
+  return q.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+export function searchCondition(columns: AnyColumn[], q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const pattern = `%${escapeLike(q.toLowerCase())}%`;
+  const parts = columns.map((c) => sql`lower(${c}) like ${pattern} escape '\\'`);
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+/**
+ * `present` turns the page's rows into their API shape; it runs as soon as the rows arrive, while the
+ * total is still being counted.
+ */
+export async function listPage<Row, Item = Row>(
+  db: Db,
+  spec: ListSpec,
+  params: ListParams,
+  where: (SQL | undefined)[] = [],
+  present: (rows: Row[]) => Item[] | Promise<Item[]> = (rows) => rows as unknown as Item[],
+): Promise<ListPage<Item>> {
+  const condition = and(...where, searchCondition(spec.search, params.q));
+  const sortColumn = spec.sortable[params.sort] ?? spec.id;
+  // "nulls last" only where nulls can occur: on a NOT NULL column it would stop a descending list
+  // from walking its index backwards.
+  const nullable = !(is(sortColumn, Column) && sortColumn.notNull);
+  const dir = params.direction === "desc" ? sql`desc` : sql`asc`;
+  const order = nullable ? sql`${sortColumn} ${dir} nulls last` : sql`${sortColumn} ${dir}`;
+  const whereClause = condition ? sql` where ${condition}` : sql``;
+  const tieBreak = params.direction === "desc" ? sql`${spec.id} desc` : sql`${spec.id} asc`;
+  const [items, [totalRow]] = await Promise.all([
+    tableRows<Row>(db, spec.table, sql`${selectAllFrom(spec.table)}${whereClause} order by ${order}, ${tieBreak} limit ${params.limit} offset ${params.offset}`).then(present),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${whereClause}`),
+  ]);
+  return {
+    items,
+    total: totalRow?.n ?? 0,
+    limit: params.limit,
+    offset: params.offset,
+    sort: params.sort,
+    direction: params.direction,
+  };
+}

@@ -1,0 +1,54 @@
+// The resource engine: a resource describes itself once (a ResourceDef over its table) and the engine
+// serves it the same way as every other: get, list, create, update and delete verbs with scopes,
+// optimistic concurrency on `version`, tag sync, audit diffs and events (resource-verbs.ts). Inventory,
+// documents, maps, topologies and the knowledge base are built on it; what differs stays in the def's
+// hooks, or in a sub-verb of the resource's own folder.
+import type { AnyColumn, Column, GetColumnData, InferInsertModel, InferSelectModel, SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/database.ts";
+import type { ListParams } from "../../schemas/list-query.ts";
+import type { EventChannel, VerbScope } from "../verb.ts";
+import type { ListSpec } from "./list.ts";
+
+/** A stored row of the table, as drizzle reads it. */
+export type RowOf<T extends PgTable> = InferSelectModel<T>;
+/** Column values a write gives: any subset of the table's insertable columns. */
+export type ValuesOf<T extends PgTable> = Partial<InferInsertModel<T>>;
+/** What a row is addressed by: the id column's value (a number, or a string key such as an OUI prefix). */
+export type KeyOf<I extends Column> = GetColumnData<I> & (number | string);
+
+export interface ResourceDef<T extends PgTable, Api, Q extends ListParams = ListParams, I extends AnyColumn = AnyColumn> {
+  /** For messages: "Hardware node". */
+  label: string;
+  /** For scopes, audit and events: "hardware" (scopes read:hardware, write:hardware, delete:hardware). */
+  entityType: string;
+  /** The audit actions' prefix when it differs from entityType ("kb.oui" -> kb.oui.create). */
+  auditPrefix?: string;
+  table: T;
+  columns: { id: I; version?: AnyColumn; tags?: AnyColumn };
+  /** The scope names' resource part when it differs from entityType (e.g. "compute" for compute units). */
+  scopeResource?: string;
+  /** Where changes are announced (default ["inventory"]; [] announces nothing). */
+  channels?: EventChannel[];
+  list: Omit<ListSpec, "table" | "id">;
+  /** The list query's filters as conditions (an absent filter adds nothing). */
+  filters?(query: Q): (SQL | undefined)[];
+  /** Validated input -> column values: derive fields, check references with clear errors. */
+  toValues?(s: VerbScope, input: ValuesOf<T>, existing: RowOf<T> | undefined): Promise<ValuesOf<T>>;
+  /** Refuses (409 listing dependents) or unlinks before the row goes. */
+  beforeDelete?(s: VerbScope, row: RowOf<T>): Promise<void>;
+  /** Rows -> API shapes; at most one extra query for the whole page. */
+  present(db: Db, rows: RowOf<T>[]): Promise<Api[]>;
+}
+
+/** Declares a resource, inferring its table, API shape, list query and key from what it says. */
+export function defineResource<T extends PgTable, Api, Q extends ListParams = ListParams, I extends AnyColumn = AnyColumn>(
+  def: ResourceDef<T, Api, Q, I>,
+): ResourceDef<T, Api, Q, I> {
+  return def;
+}
+
+export function scopesOf(def: { scopeResource?: string; entityType: string }) {
+  const r = def.scopeResource ?? def.entityType;
+  return { read: `read:${r}`, write: `write:${r}`, delete: `delete:${r}` };
+}
