@@ -2,7 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import { type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
+import { type ListPage, type ListSpec, listPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
 import { type AdminUser, adminUsersOf, type UserRow } from "./user-rows.ts";
 

@@ -3,8 +3,8 @@
 import { gte, lte, type SQL, sql } from "drizzle-orm";
 import { auditLog } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import { eqFilter } from "../inventory/filters.ts";
-import { escapeLike, type ListPage, type ListSpec, listPage } from "../inventory/list.ts";
+import { eqFilter } from "../resources/filters.ts";
+import { escapeLike, type ListPage, type ListSpec, listPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
 import { AUDIT_SCOPE, type AuditEntry, toAuditEntry } from "./entry.ts";
 

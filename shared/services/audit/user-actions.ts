@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { ListPage } from "../inventory/list.ts";
+import type { ListPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
 import { AUDIT_SCOPE, type AuditEntry } from "./entry.ts";
 import { type AuditListInput, listAuditEntries } from "./list-entries.ts";

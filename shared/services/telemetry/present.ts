@@ -1,7 +1,7 @@
 // API shapes of live-metric rows and poll configurations. The community never leaves the server:
 // a configuration says only whether one is set.
 import type { hardwareLiveMetrics, telemetryConfigs } from "../../db/schema/index.ts";
-import { iso } from "../inventory/present.ts";
+import { iso } from "../resources/present.ts";
 
 type SampleRow = typeof hardwareLiveMetrics.$inferSelect;
 type ConfigRow = typeof telemetryConfigs.$inferSelect;
