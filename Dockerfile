@@ -1,9 +1,10 @@
 # The control plane image: one image, three roles (DESIGN.md 1). The app runs TypeScript directly with
 # Node 24's type stripping, so there is no build step: install the production dependencies, copy the
 # source, run as the unprivileged `node` user.
-#   all-in-one (default CMD): node sidecar/main.ts            (= npm start; PGlite under /data unless DATABASE_URL)
-#   split sidecar:            node sidecar/main.ts --sidecar-only   (= npm run start:sidecar; applies migrations)
-#   split functions:          node functions/node.ts           (= npm run start:functions)
+#   all-in-one (default CMD): node bin/start.ts                  (= npm start; PGlite under /data unless DATABASE_URL)
+#   split sidecar:            node bin/start.ts --sidecar-only   (= npm run start:sidecar; applies migrations)
+#   split functions:          node bin/functions.ts              (= npm run start:functions)
+#   migrations only:          node bin/migrate.ts                (= npm run migrate)
 # The commands run node directly, not through npm: npm runs scripts via `sh -c` and on SIGTERM exits at
 # once without passing the signal on to node, which would skip the drain (tests/e2e/helpers.ts).
 FROM node:24-slim
@@ -31,4 +32,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
 
 # Draining waits up to DRAIN_TIMEOUT_S (25 s): give `docker stop` at least 30 s (--stop-timeout / stop_grace_period).
 STOPSIGNAL SIGTERM
-CMD ["node", "sidecar/main.ts"]
+CMD ["node", "bin/start.ts"]

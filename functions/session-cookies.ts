@@ -3,9 +3,9 @@
 // (shared/auth/csrf-token.ts). Secure under TLS or a trusted proxy's https.
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
+import { CSRF_COOKIE, SESSION_COOKIE } from "../shared/identity/credential.ts";
 import type { IssuedSession } from "../shared/services/auth/issue-session.ts";
 import type { AppEnv } from "./deps.ts";
-import { CSRF_COOKIE, SESSION_COOKIE } from "./middleware/authenticate.ts";
 
 function isSecure(c: Context<AppEnv>): boolean {
   if (new URL(c.req.url).protocol === "https:") return true;

@@ -1,7 +1,7 @@
 // The documentation pages' scripts, read once from the installed packages (no CDN: closed networks).
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { AssetLoader } from "../functions/deps.ts";
+import type { AssetLoader } from "../shared/deps.ts";
 
 const sources: Record<"scalar.js" | "redoc.js", () => string> = {
   "scalar.js": () => fileURLToPath(new URL("./browser/standalone.js", import.meta.resolve("@scalar/api-reference"))),

@@ -2,35 +2,43 @@
 // migration 0007) and flush on every notification. The cache is used only while that LISTEN is up: a
 // dedicated connection whose loss turns the cache off at once, and which is re-established every
 // second until it listens again (postgres.js's own `listen` re-listens quietly, without telling us that
-// notifications may have been missed). PGlite is one in-process session, so its LISTEN cannot drop.
+// notifications may have been missed), hence not the generic helper of listen.ts. PGlite is one
+// in-process session, so its LISTEN cannot drop. A worker of every Node process (runtime/node-deps.ts).
 import postgres from "postgres";
 import type { CredentialCache } from "../shared/identity/credential-cache.ts";
 import type { Logger } from "../shared/logger.ts";
-import type { BackgroundTask } from "./background.ts";
 import type { NodeDatabase } from "./database.ts";
+import type { Worker } from "./worker.ts";
 
 export const CREDENTIALS_CHANNEL = "credentials";
 const RETRY_MS = 1000;
 
-export function listenForCredentialChanges(database: NodeDatabase, cache: CredentialCache, logger: Logger, url?: string): BackgroundTask {
-  if (database.pglite) {
-    const pending = database.pglite.listen(CREDENTIALS_CHANNEL, () => cache.flush()).then((unlisten) => {
-      cache.setLive(true);
-      return unlisten;
-    });
+const NAME = "credential-invalidation";
+
+export function listenForCredentialChanges(database: NodeDatabase, cache: CredentialCache, logger: Logger, url?: string): Worker {
+  const { pglite } = database;
+  if (pglite) {
+    let pending: Promise<() => Promise<void>> | undefined;
     return {
-      name: "credential-invalidation",
+      name: NAME,
+      start: () => {
+        pending = pglite.listen(CREDENTIALS_CHANNEL, () => cache.flush()).then((unlisten) => {
+          cache.setLive(true);
+          return unlisten;
+        });
+      },
       stop: async () => {
         cache.setLive(false);
-        await (await pending)();
+        await (await pending)?.();
       },
     };
   }
-  if (!url) return { name: "credential-invalidation", stop: async () => {} };
+  if (!url) return { name: NAME, start: () => {}, stop: async () => {} };
 
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   let failures = 0;
+  // postgres.js connects lazily: creating the client opens nothing until start() LISTENs.
   const client = postgres(url, {
     max: 1,
     idle_timeout: 0,
@@ -68,9 +76,9 @@ export function listenForCredentialChanges(database: NodeDatabase, cache: Creden
     }
   }
 
-  void attempt();
   return {
-    name: "credential-invalidation",
+    name: NAME,
+    start: () => void attempt(),
     stop: async () => {
       stopped = true;
       if (retry) clearTimeout(retry);

@@ -7,7 +7,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../shared/config.ts";
-import { CONNECT_TIMING } from "../functions/edge-database.ts";
+import { CONNECT_TIMING } from "../shared/db/edge-database.ts";
 import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../shared/db/database.ts";
 import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";

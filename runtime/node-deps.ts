@@ -1,9 +1,9 @@
 // Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
-import type { Deps } from "../functions/deps.ts";
 import { cryptoRandom, systemClock } from "../shared/clock.ts";
 import { type Config, parseConfig } from "../shared/config.ts";
+import type { Deps } from "../shared/deps.ts";
 import { HealthMonitor } from "../shared/health.ts";
 import { CredentialCache } from "../shared/identity/credential-cache.ts";
 import { IdentityState } from "../shared/identity/identity-state.ts";
@@ -11,19 +11,20 @@ import { Lifecycle } from "../shared/lifecycle.ts";
 import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { packageAssets } from "./assets.ts";
-import { BackgroundTasks } from "./background.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
+import { Workers } from "./worker.ts";
 
 export interface NodeRuntime {
-  deps: Deps & { lifecycle: Lifecycle };
+  /** The process's deps; on Node with a lifespan and the socket peer of a request (for the app). */
+  deps: Deps & { lifecycle: Lifecycle; peerAddress: typeof nodePeerAddress };
   database: NodeDatabase;
   redis?: Redis;
-  /** Sidecar work (scheduler, workers) stopped before the database closes. */
-  background: BackgroundTasks;
+  /** The process's workers (the sidecar's, the credential cache's LISTEN), stopped before the database closes. */
+  background: Workers;
   close(): Promise<void>;
 }
 
@@ -79,8 +80,8 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
     }),
     peerAddress: nodePeerAddress,
   };
-  const background = new BackgroundTasks(logger);
-  if (credentialCache) background.add(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));
+  const background = new Workers(logger);
+  if (credentialCache) void background.start(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));
   const close = async () => {
     await background.stopAll();
     redis?.disconnect();

@@ -53,8 +53,8 @@ export async function serveWithLifespan(runtime: NodeRuntime, fetch: (req: Reque
     server.closeIdleConnections();
     logger.info("draining", { signal, in_flight: lifecycle.inFlight });
     await lifecycle.waitIdle(remaining());
-    // Background tasks first: the WebSocket streams hold upgraded sockets that server.close() would
-    // otherwise wait on forever (closeAllConnections does not reach them). runtime.close() repeats it harmlessly.
+    // Workers first: the WebSocket streams hold upgraded sockets that server.close() would otherwise
+    // wait on forever (closeAllConnections does not reach them). runtime.close() repeats it harmlessly.
     await runtime.background.stopAll();
     const cutOff = await closeServer(server, remaining(), () => lifecycle.inFlight);
     await runtime.close().catch((e: unknown) => logger.error("close failed", { error: String(e) }));

@@ -1,4 +1,4 @@
-// Bundles the Workers entry (functions/worker.ts) into dist/worker.js and copies the documentation
+// Bundles the Workers entry (bin/worker.ts) into dist/worker.js and copies the documentation
 // pages' scripts into dist/edge-assets (wrangler.toml [assets]), so /api/docs and /api/redoc work
 // offline on the edge too. `npm run build:edge`, or buildEdge(outDir) from the edge tests.
 import { copyFile, mkdir, readFile } from "node:fs/promises";
@@ -47,7 +47,7 @@ export async function buildEdge(outDir: string = join(root, "dist")): Promise<Ed
   const version = (await readFile(join(root, "VERSION"), "utf8").catch(() => "")).trim();
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [join(root, "functions/worker.ts")],
+    entryPoints: [join(root, "bin/worker.ts")],
     outfile: script,
     bundle: true,
     format: "esm",

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Clock } from "./clock.ts";
 import { type DatabaseProvider, type DbLease, queryRows } from "./db/database.ts";
 import { type MigrationStatus, readMigrationLevel } from "./db/migration-level.ts";
-import { isDatabaseUnavailable } from "./db/unavailable.ts";
+import { isDatabaseUnavailable } from "./services/database-errors/unavailable.ts";
 import type { Lifecycle, LifecycleState } from "./lifecycle.ts";
 import { withTimeout } from "./timeout.ts";
 

@@ -3,7 +3,7 @@
 // health monitor last found the database unreachable, instead of queueing behind a dead pool; while it
 // is healthy a read only reads that flag (no probe, no await). Both refusals are the 503 of spec 7.3.
 import type { Context, MiddlewareHandler } from "hono";
-import { isDatabaseUnavailable } from "../../shared/db/unavailable.ts";
+import { isDatabaseUnavailable } from "../../shared/services/database-errors/unavailable.ts";
 import { ApiError } from "../../shared/errors.ts";
 import type { DerivedHealth } from "../../shared/health.ts";
 import type { AppEnv } from "../deps.ts";

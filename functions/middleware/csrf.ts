@@ -7,8 +7,9 @@ import { getCookie } from "hono/cookie";
 import { timingSafeEqualString } from "../../shared/auth/constant-time.ts";
 import { verifyCsrfToken } from "../../shared/auth/csrf-token.ts";
 import { ApiError } from "../../shared/errors.ts";
+import { CSRF_COOKIE, SESSION_COOKIE } from "../../shared/identity/credential.ts";
 import type { AppEnv } from "../deps.ts";
-import { CSRF_COOKIE, cookieSessionId, SESSION_COOKIE } from "./authenticate.ts";
+import { cookieSessionId } from "./authenticate.ts";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const EXEMPT = [

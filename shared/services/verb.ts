@@ -153,13 +153,3 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
 export const recordRefusal = defineVerb<AuditEntryInput[], void>({ scope: "public" }, async (s, entries) => {
   entries.forEach((e) => s.audit(e));
 });
-
-/** @deprecated transitional: the old transaction helper, until every verb is defined with defineVerb. */
-export function runInTransaction<O>(ctx: VerbContext, options: { auditGenesis?: boolean }, body: (scope: VerbScope) => Promise<O>): Promise<O> {
-  return inTransaction(ctx, options.auditGenesis ?? false, body);
-}
-
-/** @deprecated transitional: use recordRefusal. */
-export async function auditOnly(ctx: VerbContext, entries: AuditEntryInput[]): Promise<void> {
-  await recordRefusal({ ctx, input: entries });
-}

@@ -1,20 +1,20 @@
 // The sidecar's scheduler (spec 6.7, DESIGN.md 1): croner fires each job at its UTC slot (analytics
 // 02:30, retention 03:30) and the shared runner runs it under its advisory lock, so any number of
 // sidecars can schedule the same jobs and only one runs each slot (the others record "skipped"). A run
-// that fails is recorded and logged; the job simply runs again at its next slot. Registered as a
-// background task: stop() ends the timers, asks a running job to stop at its next batch, and waits
-// for it, before the database closes.
+// that fails is recorded and logged; the job simply runs again at its next slot. Jobs run as the system
+// actor. The crons begin when it is constructed (scheduler-worker.ts does so at the worker's start);
+// stop() ends the timers, asks a running job to stop at its next batch, and waits for it.
 import { Cron } from "croner";
-import type { Clock } from "../../shared/clock.ts";
+import { type Clock, cryptoRandom } from "../../shared/clock.ts";
+import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import type { DatabaseProvider } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { JobDefinition } from "../../shared/services/jobs/job.ts";
-import { jobLockFor } from "../../shared/services/jobs/job-lock.ts";
 import type { JobRun } from "../../shared/services/jobs/job-runs.ts";
 import { JOBS } from "../../shared/services/jobs/registry.ts";
 import { runJob } from "../../shared/services/jobs/run-job.ts";
 import { CRON_OPTIONS } from "../../shared/services/jobs/schedule.ts";
-import type { BackgroundTask } from "../../runtime/background.ts";
+import { systemContext } from "../../shared/services/verb-context.ts";
 
 export interface SchedulerOptions {
   database: DatabaseProvider;
@@ -23,8 +23,7 @@ export interface SchedulerOptions {
   jobs?: readonly JobDefinition[];
 }
 
-export class Scheduler implements BackgroundTask {
-  readonly name = "scheduler";
+export class Scheduler {
   readonly #opts: SchedulerOptions;
   readonly #crons = new Map<string, { job: JobDefinition; cron: Cron }>();
   readonly #inFlight = new Set<Promise<JobRun | undefined>>();
@@ -83,7 +82,8 @@ export class Scheduler implements BackgroundTask {
     if (this.#abort.signal.aborted) return undefined;
     const { database, clock, logger } = this.#opts;
     const lease = database.lease();
-    const run = runJob({ db: lease.db, lock: jobLockFor(database), clock, logger, signal: this.#abort.signal }, job, "schedule")
+    const ctx = systemContext({ db: lease.db, clock, random: cryptoRandom });
+    const run = runJob({ ctx, lock: advisoryLockFor(database), logger, signal: this.#abort.signal }, job, "schedule")
       // Only recording can throw (the database is away): logged, and the next slot tries again.
       .catch((e: unknown) => {
         logger.error("scheduled job could not run", { job: job.name, error: e instanceof Error ? e.message : String(e) });
@@ -97,10 +97,4 @@ export class Scheduler implements BackgroundTask {
       this.#inFlight.delete(run);
     }
   }
-}
-
-/** Starts the scheduler of a sidecar (all-in-one or --sidecar-only) on the runtime's database. */
-export function startScheduler(runtime: { deps: { database: DatabaseProvider; clock: Clock; logger: Logger } }): Scheduler {
-  const { database, clock, logger } = runtime.deps;
-  return new Scheduler({ database, clock, logger });
 }

@@ -5,12 +5,12 @@
 // unexpected errors, 1001 on drain, 1000 when an idle peer is let go.
 import type { IncomingMessage } from "node:http";
 import type { RawData, WebSocket } from "ws";
-import type { Deps } from "../../functions/deps.ts";
-import { resolveCredential } from "../../functions/middleware/authenticate.ts";
 import type { Db } from "../../shared/db/database.ts";
+import type { Deps } from "../../shared/deps.ts";
+import { resolveCredential } from "../../shared/identity/credential.ts";
 import type { CidrSet } from "../../shared/net/cidr.ts";
 import { type Actor, actorCan } from "../../shared/services/actor.ts";
-import type { StreamDef } from "./catalogue.ts";
+import type { StreamDef } from "../../shared/streams/catalogue.ts";
 import { type ClientFrame, handshakeCredential, isSecureHandshake, parseClientFrame } from "./handshake.ts";
 import type { ChannelHub, Subscriber } from "./hub.ts";
 import type { StreamOptions } from "./options.ts";

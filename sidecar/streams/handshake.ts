@@ -4,7 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { parse as parseCookies } from "hono/utils/cookie";
-import { bearerCredential, SESSION_COOKIE } from "../../functions/middleware/authenticate.ts";
+import { bearerCredential, SESSION_COOKIE } from "../../shared/identity/credential.ts";
 import { type CidrSet, parseIp } from "../../shared/net/cidr.ts";
 import { stripPort } from "../../shared/net/client-ip.ts";
 

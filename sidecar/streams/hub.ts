@@ -3,7 +3,7 @@
 import type { Clock } from "../../shared/clock.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { EventChannel } from "../../shared/services/verb.ts";
-import type { Listen } from "../telemetry/listen.ts";
+import type { Listen } from "../../runtime/listen.ts";
 
 export interface Subscriber {
   deliver(frame: string): void;

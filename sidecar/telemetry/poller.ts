@@ -7,8 +7,8 @@ import type { Db } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
 import { systemContext, type VerbContext } from "../../shared/services/verb-context.ts";
 import { claimPoll, listPollSchedules, type PollReading, recordPoll } from "../../shared/services/telemetry/poll-targets.ts";
-import type { BackgroundTask } from "../../runtime/background.ts";
-import type { Listen } from "./listen.ts";
+import type { Listen } from "../../runtime/listen.ts";
+import type { Worker } from "../../runtime/worker.ts";
 import type { CpuCounters } from "./snmp-metrics.ts";
 import { readSnmp } from "./snmp-read.ts";
 
@@ -29,7 +29,7 @@ export interface PollerDeps {
 
 export type PollOutcome = "polled" | "skipped" | "failed";
 
-export interface SnmpPoller extends BackgroundTask {
+export interface SnmpPoller extends Worker {
   start(): Promise<void>;
   /** Polls one node now unless it was polled within `minGapMs` (the poller's own code path). */
   pollNow(hardwareId: number, minGapMs?: number): Promise<PollOutcome>;

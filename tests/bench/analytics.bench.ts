@@ -4,13 +4,15 @@
 // lock, recorded) is timed beside the bare SQL each pass rests on: the regression aggregate, the 30-day
 // average/peak aggregate and the 30-minute window count.
 import type postgres from "postgres";
+import { cryptoRandom } from "../../shared/clock.ts";
+import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../shared/logger.ts";
 import { analyticsJob } from "../../shared/services/analytics/analytics-job.ts";
 import { forecastCapacity } from "../../shared/services/analytics/capacity-forecast.ts";
 import { detectFlaps } from "../../shared/services/analytics/flap-detection.ts";
 import { rightSize } from "../../shared/services/analytics/right-sizing.ts";
-import { jobLockFor } from "../../shared/services/jobs/job-lock.ts";
 import { runJob } from "../../shared/services/jobs/run-job.ts";
+import { systemContext } from "../../shared/services/verb-context.ts";
 import type { BenchContext, BenchRow } from "./harness.ts";
 
 const DAY = 86_400_000;
@@ -108,14 +110,15 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         from status_history where entity_type = 'hardware' and created_at >= ${new Date(seed.end - DAY)}
       ) w group by entity_id`);
 
-    const job = await runJob({ db, lock: jobLockFor(provider), clock, logger: silentLogger }, analyticsJob, "manual");
+    const system = systemContext({ db, clock, random: cryptoRandom });
+    const job = await runJob({ ctx: system, lock: advisoryLockFor(provider), logger: silentLogger }, analyticsJob, "manual");
     if (job.outcome !== "success") throw new Error(`analytics ${job.outcome}: ${job.error}`);
     const d = job.detail as { elapsed_ms: number; capacity_forecast: { upserted: number }; right_sizing: { recommendations: number }; flap_detection: { opened: number } };
 
     // Each pass again on its own (second run: upserts over existing rows).
-    const capacity = await time(() => forecastCapacity(db, now));
-    const sizing = await time(() => rightSize(db, now));
-    const flaps = await time(() => detectFlaps(db, now));
+    const capacity = await time(() => forecastCapacity({ ctx: system, input: { now } }));
+    const sizing = await time(() => rightSize({ ctx: system, input: { now } }));
+    const flaps = await time(() => detectFlaps({ ctx: system, input: { now } }));
 
     const scope = `${seed.nodes.length} nodes, ${(seed.rows / 1e6).toFixed(2)}M rows (seeded in ${Math.round(seed.seed_ms / 1000)} s)`;
     return [

@@ -27,6 +27,8 @@ export interface BenchRow {
 
 export interface BenchContext {
   baseUrl: string;
+  /** The server process's pid, for benchmarks that read its CPU time. */
+  serverPid: number;
   token: string;
   sql: postgres.Sql;
   dbUrl: string;
@@ -48,10 +50,16 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `node sidecar/main.ts` (the all-in-one entry) and waits until it is ready. */
-async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+/** The product's pool size in every benchmark; a bare comparison server takes the same. */
+export const BENCH_POOL_MAX = "10";
+
+/**
+ * Starts a server entry (`node bin/start.ts`, the all-in-one entry, unless told otherwise) as its
+ * own process on a free loopback port and waits until its /api/v1/readyz answers.
+ */
+export async function startServer(env: Record<string, string>, entry = "../../bin/start.ts"): Promise<{ baseUrl: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL("../../sidecar/main.ts", import.meta.url))], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -61,11 +69,15 @@ async function startServer(env: Record<string, string>): Promise<{ baseUrl: stri
     if (child.exitCode !== null) throw new Error("the benchmark server exited during start");
     const ready = await fetch(`${baseUrl}/api/v1/readyz`).then((r) => r.ok, () => false);
     if (ready) break;
-    if (i > 600) throw new Error("the benchmark server did not become ready in 60 s");
+    if (i > 600) {
+      child.kill("SIGTERM");
+      throw new Error("the benchmark server did not become ready in 60 s");
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
@@ -98,12 +110,20 @@ export async function createBenchDatabase(name: string): Promise<{ url: string; 
 export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise<void> }> {
   const bench = await createBenchDatabase(`cp_bench_${process.pid}`);
   const { sql, url: dbUrl } = bench;
-  const counts = await seedInventory(sql, SCALE);
   // The rate limiter stays on (its database store is part of every figure). The benchmark plays many
   // clients behind a trusted reverse proxy: each request carries its own X-Forwarded-For address.
-  const env = { DATABASE_URL: dbUrl, HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", DB_POOL_MAX: "10", TRUSTED_PROXIES: "127.0.0.1,::1" };
-  // The server runs in its own process, as `npm start` would, so the load generator's CPU is not the server's.
-  const server = await startServer(env);
+  const env = { DATABASE_URL: dbUrl, HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", DB_POOL_MAX: BENCH_POOL_MAX, TRUSTED_PROXIES: "127.0.0.1,::1" };
+  let counts: SeedCounts;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    counts = await seedInventory(sql, SCALE);
+    // The server runs in its own process, as `npm start` would, so the load generator's CPU is not the server's.
+    server = await startServer(env);
+  } catch (e) {
+    // A run that cannot start leaves no seeded database behind.
+    await bench.drop();
+    throw e;
+  }
   const baseUrl = server.baseUrl;
   // An in-process runtime on the same database, for benchmarks that drive verbs and jobs directly.
   const runtime = await openRuntime(parseConfig({ ...env, PORT: "0" }, "bench"));
@@ -115,7 +135,7 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   });
   const token = ((await init.json()) as { token: string }).token;
   return {
-    ctx: { baseUrl, token, sql, dbUrl, runtime, counts, scale: SCALE },
+    ctx: { baseUrl, serverPid: server.pid, token, sql, dbUrl, runtime, counts, scale: SCALE },
     close: async () => {
       await server.stop();
       await runtime.close();

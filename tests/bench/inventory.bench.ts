@@ -4,6 +4,9 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { hitStatement } from "../../shared/ratelimit/database-store.ts";
 import { api, type BenchContext, type BenchRow, hit, measure, measurePair } from "./harness.ts";
 
+/** The issue's list page of 100 rows, sorted and filtered; `&offset=` follows. */
+export const PAGE_100 = "/api/v1/services?limit=100&sort=name&direction=desc&environment=production";
+
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const hw = ctx.counts.hardware;
@@ -12,7 +15,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
 
   add("GET /hardware?limit=25&sort=name&status=up", await measure(300, (i) => hit(ctx, "GET", `/api/v1/hardware?limit=25&sort=name&status=up&offset=${(i % 40) * 25}`)));
 
-  const page100 = (i: number) => `/api/v1/services?limit=100&sort=name&direction=desc&environment=production&offset=${(i % 50) * 100}`;
+  const page100 = (i: number) => `${PAGE_100}&offset=${(i % 50) * 100}`;
   // The same two statements the list verb runs, straight through postgres.js.
   const page = (i: number) =>
     Promise.all([

@@ -11,11 +11,11 @@ import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { createApp } from "../../functions/app.ts";
+import { metricsRoutes } from "../../functions/routes/metrics.ts";
 import { parseConfig } from "../../shared/config.ts";
 import { countsQuery } from "../../shared/metrics/counts.ts";
 import { PER_RESOURCE_FAMILIES } from "../../shared/metrics/per-resource.ts";
 import { SCRAPE_PAGE_SIZE } from "../../shared/metrics/scrape.ts";
-import { sidecarRoutes } from "../../sidecar/metrics/routes.ts";
 import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
 import { type BenchContext, type BenchRow, createBenchDatabase, measure, nextClient, round } from "./harness.ts";
 import { seedInventory } from "./seed.ts";
@@ -30,10 +30,10 @@ interface Sidecar {
   close(): Promise<void>;
 }
 
-/** The app as sidecar/main.ts builds it (functions app + sidecar routes) on a loopback port. */
+/** The app as bin/start.ts builds it (functions app + the metrics route) on a loopback port. */
 async function serveSidecar(runtime: NodeRuntime): Promise<Sidecar> {
   const app = createApp(runtime.deps);
-  sidecarRoutes(app, runtime);
+  metricsRoutes(app);
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as Server;
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const address = server.address();

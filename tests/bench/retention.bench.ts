@@ -4,11 +4,13 @@
 // (POST /hardware/{id}/telemetry/samples with a write:telemetry token); its latency is reported beside
 // the same loop's latency before the job. The bare SQL beside the job: the same work as two unbatched
 // statements (expiry, then delete-band-and-insert-aggregate) in one transaction, rolled back.
+import { cryptoRandom } from "../../shared/clock.ts";
+import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { jobLockFor } from "../../shared/services/jobs/job-lock.ts";
 import { runJob } from "../../shared/services/jobs/run-job.ts";
 import { retentionCutoffs } from "../../shared/services/retention/cutoffs.ts";
 import { retentionJob } from "../../shared/services/retention/retention-job.ts";
+import { systemContext } from "../../shared/services/verb-context.ts";
 import { seedTelemetry, time } from "./analytics.bench.ts";
 import { api, type BenchContext, type BenchRow, nextClient, round } from "./harness.ts";
 
@@ -54,6 +56,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const db = provider.lease().db;
     const now = new Date(seed.end + DAY);
     const clock = { now: () => now };
+    const env = { ctx: systemContext({ db, clock, random: cryptoRandom }), lock: advisoryLockFor(provider), logger: silentLogger };
     const c = retentionCutoffs(now, 7, 30);
     const band = ctx.sql`source <> 'hourly_agg' and ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
     const token = ((await api(ctx, "POST", "/api/v1/auth/api-token", { label: "bench retention pusher", scopes: ["write:telemetry"] })) as { token: string }).token;
@@ -79,7 +82,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const idle = await ingest(ctx, token, seed.nodes, () => performance.now() > idleUntil);
 
     let finished = false;
-    const job = runJob({ db, lock: jobLockFor(provider), clock, logger: silentLogger }, retentionJob, "manual").finally(() => (finished = true));
+    const job = runJob(env, retentionJob, "manual").finally(() => (finished = true));
     const during = await ingest(ctx, token, seed.nodes, () => finished);
     const result = await job;
     if (result.outcome !== "success") throw new Error(`retention ${result.outcome}: ${result.error}`);
@@ -89,7 +92,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       expired: { hardware_live_metrics: number };
       live_metrics: { raw_rows: number; hourly_rows_written: number };
     };
-    const rerun = await runJob({ db, lock: jobLockFor(provider), clock, logger: silentLogger }, retentionJob, "manual");
+    const rerun = await runJob(env, retentionJob, "manual");
 
     const i0 = stats(idle.times);
     const i1 = stats(during.times);

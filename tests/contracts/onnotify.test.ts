@@ -67,6 +67,7 @@ describe("the credential invalidation's effect", () => {
     const cache = new CredentialCache({ ttlMs: 60_000 });
     // On PostgreSQL only `pglite` of the database is read (to choose this path): it is absent.
     const task = listenForCredentialChanges({} as NodeDatabase, cache, silentLogger, database.url);
+    await task.start();
     try {
       expect(await eventually(() => cache.live), "the credential cache starts listening").toBe(true);
 

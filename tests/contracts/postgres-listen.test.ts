@@ -1,15 +1,15 @@
-// Contract of the LISTEN helpers of the sidecar (sidecar/telemetry/listen.ts, used by the SNMP poller
-// and by sidecar/streams/hub.ts). They rely on postgres.js's own sql.listen: a dedicated connection
+// Contract of the generic LISTEN helper (runtime/listen.ts, used by the SNMP poller and by
+// sidecar/streams/hub.ts). They rely on postgres.js's own sql.listen: a dedicated connection
 // that, when lost, is re-established and LISTENs again by itself; the hub therefore retries only a
 // first LISTEN that failed, never a lost one.
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NodeDatabase } from "../../runtime/database.ts";
-import { databaseListener } from "../../sidecar/telemetry/listen.ts";
+import { databaseListener } from "../../runtime/listen.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { because, eventually, pgClient, type Workaround } from "./support.ts";
 
-const W: Workaround = { name: "postgres-listen", file: "sidecar/telemetry/listen.ts, sidecar/streams/hub.ts", libs: { postgres: "3.4.9" } };
+const W: Workaround = { name: "postgres-listen", file: "runtime/listen.ts, sidecar/streams/hub.ts", libs: { postgres: "3.4.9" } };
 const CHANNEL = "contract_relisten";
 
 let database: TestDatabase;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../shared/logger.ts";
-import { databaseListener } from "../../sidecar/telemetry/listen.ts";
+import { databaseListener } from "../../runtime/listen.ts";
 import { createSnmpPoller, type SnmpPoller } from "../../sidecar/telemetry/poller.ts";
 import { readSnmp } from "../../sidecar/telemetry/snmp-read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";

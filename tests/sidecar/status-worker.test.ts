@@ -1,8 +1,10 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Clock, cryptoRandom } from "../../shared/clock.ts";
 import { parseConfig } from "../../shared/config.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { recordCriticalDowns } from "../../shared/services/status/critical-down.ts";
+import { type CriticalDownInput, recordCriticalDowns } from "../../shared/services/status/critical-down.ts";
+import { systemContext } from "../../shared/services/verb-context.ts";
 import { type NodeDatabase, openDatabase } from "../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
@@ -29,13 +31,17 @@ beforeEach(async () => {
   await sql`insert into services (name, slug, hardware_id) values ('svc-a', 'svc-a', 1)`;
 });
 
+/** One round of the rule as the status worker runs it: as the system actor, at `clock`. */
+const round = (clock: Clock, input: Partial<CriticalDownInput> = {}) =>
+  recordCriticalDowns({ ctx: systemContext({ db: database.db, clock, random: cryptoRandom }), input: { logger: silentLogger, ...input } });
+
 const events = () => sql<{ entity_id: number; severity: string; metrics: Record<string, unknown> }[]>`select entity_id, severity, metrics from status_history order by id`;
 
 describe("status worker: critical DOWN", () => {
   it("waits more than 5 minutes, then records one critical event with the blast radius summary", async () => {
-    expect(await recordCriticalDowns({ db: database.db, clock: at(5), logger: silentLogger })).toBe(0);
-    expect(await recordCriticalDowns({ db: database.db, clock: at(6), logger: silentLogger })).toBe(1);
-    expect(await recordCriticalDowns({ db: database.db, clock: at(7), logger: silentLogger })).toBe(0);
+    expect(await round(at(5))).toBe(0);
+    expect(await round(at(6))).toBe(1);
+    expect(await round(at(7))).toBe(0);
     const [e] = await events();
     expect(e).toMatchObject({ entity_id: 1, severity: "critical" });
     expect(e!.metrics.blast_radius).toEqual({
@@ -51,7 +57,7 @@ describe("status worker: critical DOWN", () => {
     const failing = async () => {
       throw new Error("graph unavailable");
     };
-    expect(await recordCriticalDowns({ db: database.db, clock: at(10), logger: silentLogger, blastRadius: failing })).toBe(1);
+    expect(await round(at(10), { blastRadius: failing })).toBe(1);
     const [e] = await events();
     expect(e!.severity).toBe("critical");
     expect(e!.metrics.blast_radius).toBeUndefined();
@@ -59,9 +65,9 @@ describe("status worker: critical DOWN", () => {
   });
 
   it("a new outage after recovery gets its own event", async () => {
-    await recordCriticalDowns({ db: database.db, clock: at(6), logger: silentLogger });
+    await round(at(6));
     await sql`update hardware set status = 'down', status_changed_at = ${at(30).now()} where id = 1`;
-    expect(await recordCriticalDowns({ db: database.db, clock: at(36), logger: silentLogger })).toBe(1);
+    expect(await round(at(36))).toBe(1);
     expect((await events()).length).toBe(2);
   });
 });

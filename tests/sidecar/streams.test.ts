@@ -5,13 +5,15 @@ import type { IncomingMessage, Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createApp } from "../../functions/app.ts";
+import { streamStatusRoutes } from "../../functions/routes/stream-status.ts";
 import { hashPassword } from "../../shared/auth/password.ts";
 import { parseConfig } from "../../shared/config.ts";
 import { CidrSet } from "../../shared/net/cidr.ts";
 import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
 import { serveWithLifespan } from "../../runtime/serve.ts";
+import { upgradeRouter } from "../../runtime/upgrade-router.ts";
 import { isSecureHandshake, parseClientFrame } from "../../sidecar/streams/handshake.ts";
-import { type UiStreams, uiStreams } from "../../sidecar/streams/streams.ts";
+import { type StreamsWorker, streamsWorker } from "../../sidecar/streams/streams-worker.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const SETUP = "streams-setup-token";
@@ -31,7 +33,7 @@ interface Probe {
 let tdb: TestDatabase;
 let runtime: NodeRuntime;
 let server: Server;
-let streams: UiStreams;
+let streams: StreamsWorker;
 let base = "";
 let admin = "";
 let apiToken = "";
@@ -94,7 +96,8 @@ beforeAll(async () => {
   );
   runtime = await openRuntime(config);
   const app = createApp(runtime.deps);
-  streams = uiStreams(app, runtime, {
+  const upgrades = upgradeRouter();
+  streams = streamsWorker(runtime, upgrades, {
     firstFrameTimeoutMs: 300,
     pingIntervalMs: 100,
     idleTimeoutMs: 1000,
@@ -102,11 +105,13 @@ beforeAll(async () => {
     maxConnectionsPerUser: MAX_PER_USER,
     maxBufferedBytes: 64 * 1024,
   });
+  streamStatusRoutes(app, streams);
   server = await serveWithLifespan(runtime, app.fetch);
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   runtime.deps.lifecycle.markReady();
-  runtime.background.add(streams.start(server));
+  upgrades.attach(server);
+  await runtime.background.start(streams);
 });
 
 afterEach(async () => {

@@ -3,9 +3,8 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { Limit } from "../../../shared/schemas/list-query.ts";
-import { jobLockFor } from "../../../shared/services/jobs/job-lock.ts";
 import { JOB_OUTCOMES, JOB_TRIGGERS } from "../../../shared/services/jobs/job-runs.ts";
-import { JOBS_SCOPE, listJobs } from "../../../shared/services/jobs/list-jobs.ts";
+import { listJobs } from "../../../shared/services/jobs/list-jobs.ts";
 import { JOBS } from "../../../shared/services/jobs/registry.ts";
 import { triggerJob } from "../../../shared/services/jobs/trigger-job.ts";
 import { verbContext } from "../../context.ts";
@@ -40,7 +39,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/jobs", tag: "admin", scope: JOBS_SCOPE,
+      method: "get", path: "/api/v1/admin/jobs", tag: "admin", scope: listJobs.scope,
       summary: "Scheduled jobs (analytics, retention): schedule, next run, last run; and the recent runs, newest first",
       description: "`limit` (default 25, at most 100) bounds `runs`; `job` keeps only that job's runs. Outcomes: running, success, failed, skipped (another run held the lock).",
       query: v.object({ limit: Limit, job: v.optional(v.picklist(JOB_NAMES, `Must be one of: ${JOB_NAMES.join(", ")}.`)) }),
@@ -52,7 +51,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/jobs/:name/run", tag: "admin", scope: JOBS_SCOPE,
+      method: "post", path: "/api/v1/admin/jobs/:name/run", tag: "admin", scope: triggerJob.scope,
       summary: "Run a job now under its advisory lock and answer the run record",
       description:
         "Runs to the end before answering. A job that fails answers 200 with outcome \"failed\" and its error. 409 when another run holds the job's lock (the attempt is recorded as skipped and returned in `run`). Audited.",
@@ -62,7 +61,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params }) => {
       const deps = c.get("deps");
-      return c.json(await triggerJob({ ctx: verbContext(c), input: { name: params.name, lock: jobLockFor(deps.database), logger: deps.logger } }));
+      return c.json(await triggerJob({ ctx: verbContext(c), input: { name: params.name, database: deps.database, logger: deps.logger } }));
     },
   );
 }

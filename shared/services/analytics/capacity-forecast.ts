@@ -8,7 +8,7 @@
 // - projected_full_at: only for slope > 0, the instant the line reaches 100 (UTC); a line already above
 //   100 gives the past instant it crossed; one that would cross after year 9999 gives null.
 import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
+import { queryRows } from "../../db/database.ts";
 import {
   DAY_MS,
   EARLIEST_PROJECTION_MS,
@@ -19,6 +19,8 @@ import {
   LATEST_PROJECTION_MS,
   WARNING_THRESHOLD_DAYS,
 } from "../../domain/regression.ts";
+import { JOBS_SCOPE } from "../jobs/job.ts";
+import { defineVerb } from "../verb.ts";
 
 export const FORECAST_METRICS = ["disk_pct", "mem_pct"] as const;
 
@@ -33,7 +35,8 @@ function fitColumns(metric: (typeof FORECAST_METRICS)[number]) {
     date_part('epoch', max(ts) filter (where ${present}) - min(ts) filter (where ${present})) / 86400 as ${sql.raw(`${p}_span`)}`;
 }
 
-export async function forecastCapacity(db: Db, now: Date): Promise<{ upserted: number; removed: number }> {
+/** Pass 1 of the analytics job, as whoever runs it. */
+export const forecastCapacity = defineVerb<{ now: Date }, { upserted: number; removed: number }>({ scope: JOBS_SCOPE }, async ({ tx: db }, { now }) => {
   const from = new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS).toISOString();
   const at = now.toISOString();
   const [row] = await queryRows<{ upserted: number; removed: number }>(
@@ -83,4 +86,4 @@ export async function forecastCapacity(db: Db, now: Date): Promise<{ upserted: n
     select (select count(*) from upsert)::int as upserted, (select count(*) from removed)::int as removed`,
   );
   return { upserted: row?.upserted ?? 0, removed: row?.removed ?? 0 };
-}
+});

@@ -10,6 +10,8 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
 import { FLAP_EVALUATION_MS, FLAP_THRESHOLD, FLAP_WINDOW_MS, flapAction } from "../../domain/flap-window.ts";
+import { JOBS_SCOPE } from "../jobs/job.ts";
+import { defineVerb } from "../verb.ts";
 
 interface NodeWindow {
   hardware_id: number;
@@ -94,38 +96,36 @@ export interface FlapCounts {
   resolved: number;
 }
 
-export async function detectFlaps(db: Db, now: Date): Promise<FlapCounts> {
+/** Pass 3 of the analytics job, as whoever runs it: the windows read and every incident change in one transaction. */
+export const detectFlaps = defineVerb<{ now: Date }, FlapCounts>({ scope: JOBS_SCOPE }, async ({ tx }, { now }) => {
   const counts: FlapCounts = { opened: 0, recorded_resolved: 0, updated: 0, resolved: 0 };
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
-    const nodes = await nodeWindows(tx, now);
-    const active = new Map(
-      (await queryRows<ActiveIncident>(tx, sql`select id, hardware_id from flap_incidents where status = 'active'`)).map((r) => [r.hardware_id, r.id]),
-    );
-    const at = now.toISOString();
-    for (const n of nodes) {
-      const incident = active.get(n.hardware_id);
-      const action = flapAction({ active: incident !== undefined, busiest: n.busiest, latest: n.latest });
-      const first = n.first_ts === null ? null : new Date(n.first_ts).toISOString();
-      const last = n.last_ts === null ? null : new Date(n.last_ts).toISOString();
-      if (action === "open" || action === "open_resolved") {
-        const resolved = action === "open_resolved";
-        await tx.execute(sql`insert into flap_incidents (hardware_id, status, transition_count, window_start, window_end, started_at, resolved_at, last_evaluated_at)
-          values (${n.hardware_id}, ${resolved ? "resolved" : "active"}, ${n.busiest}, ${first}::timestamptz, ${last}::timestamptz,
-            ${first}::timestamptz, ${resolved ? at : null}::timestamptz, ${at}::timestamptz)`);
-        counts[resolved ? "recorded_resolved" : "opened"]++;
-      } else if (action === "update" && incident !== undefined) {
-        // A still-flapping node: the count and window of its busiest stretch in this period.
-        await tx.execute(sql`update flap_incidents set last_evaluated_at = ${at}::timestamptz,
-            transition_count = coalesce(${n.busiest > 0 ? n.busiest : null}::int, transition_count),
-            window_start = coalesce(${first}::timestamptz, window_start), window_end = coalesce(${last}::timestamptz, window_end)
-          where id = ${incident}`);
-        counts.updated++;
-      } else if (action === "resolve" && incident !== undefined) {
-        await tx.execute(sql`update flap_incidents set status = 'resolved', resolved_at = ${at}::timestamptz, last_evaluated_at = ${at}::timestamptz where id = ${incident}`);
-        counts.resolved++;
-      }
+  const nodes = await nodeWindows(tx, now);
+  const active = new Map(
+    (await queryRows<ActiveIncident>(tx, sql`select id, hardware_id from flap_incidents where status = 'active'`)).map((r) => [r.hardware_id, r.id]),
+  );
+  const at = now.toISOString();
+  for (const n of nodes) {
+    const incident = active.get(n.hardware_id);
+    const action = flapAction({ active: incident !== undefined, busiest: n.busiest, latest: n.latest });
+    const first = n.first_ts === null ? null : new Date(n.first_ts).toISOString();
+    const last = n.last_ts === null ? null : new Date(n.last_ts).toISOString();
+    if (action === "open" || action === "open_resolved") {
+      const resolved = action === "open_resolved";
+      await tx.execute(sql`insert into flap_incidents (hardware_id, status, transition_count, window_start, window_end, started_at, resolved_at, last_evaluated_at)
+        values (${n.hardware_id}, ${resolved ? "resolved" : "active"}, ${n.busiest}, ${first}::timestamptz, ${last}::timestamptz,
+          ${first}::timestamptz, ${resolved ? at : null}::timestamptz, ${at}::timestamptz)`);
+      counts[resolved ? "recorded_resolved" : "opened"]++;
+    } else if (action === "update" && incident !== undefined) {
+      // A still-flapping node: the count and window of its busiest stretch in this period.
+      await tx.execute(sql`update flap_incidents set last_evaluated_at = ${at}::timestamptz,
+          transition_count = coalesce(${n.busiest > 0 ? n.busiest : null}::int, transition_count),
+          window_start = coalesce(${first}::timestamptz, window_start), window_end = coalesce(${last}::timestamptz, window_end)
+        where id = ${incident}`);
+      counts.updated++;
+    } else if (action === "resolve" && incident !== undefined) {
+      await tx.execute(sql`update flap_incidents set status = 'resolved', resolved_at = ${at}::timestamptz, last_evaluated_at = ${at}::timestamptz where id = ${incident}`);
+      counts.resolved++;
     }
-  });
+  }
   return counts;
-}
+});

@@ -5,9 +5,11 @@
 // (for downsampled days, the highest hourly average). An asset needs both CPU and memory samples.
 // Balanced assets get no row, and lose any old one; so do assets without samples in the window.
 import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
+import { queryRows } from "../../db/database.ts";
 import { classify, RIGHT_SIZING_WINDOW_DAYS, recommendationText, type Usage } from "../../domain/classification.ts";
 import { DAY_MS } from "../../domain/regression.ts";
+import { JOBS_SCOPE } from "../jobs/job.ts";
+import { defineVerb } from "../verb.ts";
 
 export const RIGHT_SIZING_NOTE = "Only hardware nodes are evaluated: compute units have no telemetry table yet.";
 
@@ -16,7 +18,8 @@ const weightedAvg = (column: string) => {
   return sql`sum(${c}::float8 * coalesce(sample_count, 1)) filter (where ${c} is not null) / nullif(sum(coalesce(sample_count, 1)) filter (where ${c} is not null), 0)`;
 };
 
-export async function rightSize(db: Db, now: Date): Promise<{ assets_evaluated: number; recommendations: number; removed: number }> {
+/** Pass 2 of the analytics job, as whoever runs it: the usage read and the upsert in one transaction. */
+export const rightSize = defineVerb<{ now: Date }, { assets_evaluated: number; recommendations: number; removed: number }>({ scope: JOBS_SCOPE }, async ({ tx: db }, { now }) => {
   const from = new Date(now.getTime() - RIGHT_SIZING_WINDOW_DAYS * DAY_MS).toISOString();
   const usage = await queryRows<Usage & { hardware_id: number }>(
     db,
@@ -50,4 +53,4 @@ export async function rightSize(db: Db, now: Date): Promise<{ assets_evaluated: 
     select (select count(*) from upsert)::int as upserted, (select count(*) from removed)::int as removed`,
   );
   return { assets_evaluated: usage.length, recommendations: row?.upserted ?? 0, removed: row?.removed ?? 0 };
-}
+});

@@ -1,7 +1,10 @@
-// The job_runs table: one row per run (start, end, outcome, rows touched, detail), as admins see it.
+// The job_runs table: one row per run (start, end, outcome, rows touched, detail), as admins see it,
+// and the verbs that write it (run-job.ts calls them as whoever runs the job).
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { jobRuns } from "../../db/schema/index.ts";
+import { defineVerb } from "../verb.ts";
+import { JOBS_SCOPE } from "./job.ts";
 
 export const JOB_TRIGGERS = ["schedule", "manual"] as const;
 export type JobTrigger = (typeof JOB_TRIGGERS)[number];
@@ -36,27 +39,42 @@ export function presentRun(r: Row): JobRun {
   };
 }
 
-export async function insertRun(db: Db, values: typeof jobRuns.$inferInsert): Promise<JobRun> {
+async function insertRun(db: Db, values: typeof jobRuns.$inferInsert): Promise<JobRun> {
   const [row] = await db.insert(jobRuns).values(values).returning();
   return presentRun(row!);
 }
 
-export async function finishRun(
-  db: Db,
-  id: number,
-  values: { outcome: JobOutcome; finished_at: Date; rows_touched?: number | null; detail?: unknown; error?: string | null },
-): Promise<JobRun> {
-  const [row] = await db.update(jobRuns).set(values).where(eq(jobRuns.id, id)).returning();
-  return presentRun(row!);
-}
-
-/** Runs left "running" by a process that died: whoever holds the lock now knows they are over. */
-export async function closeInterrupted(db: Db, job: string, now: Date): Promise<void> {
-  await db
+/**
+ * A run begins (its lock is held): runs left "running" by a process that died are closed as failed,
+ * since whoever holds the lock now knows they are over, and the new run is recorded as running.
+ */
+export const startRun = defineVerb<{ job: string; trigger: JobTrigger }, JobRun>({ scope: JOBS_SCOPE }, async ({ tx, now }, { job, trigger }) => {
+  await tx
     .update(jobRuns)
     .set({ outcome: "failed", finished_at: now, error: "Interrupted: the process running it stopped before it finished." })
     .where(and(eq(jobRuns.job, job), eq(jobRuns.outcome, "running")));
+  return insertRun(tx, { job, trigger, started_at: now, outcome: "running" });
+});
+
+export interface RunEnd {
+  id: number;
+  outcome: "success" | "failed";
+  rows_touched?: number;
+  detail: Record<string, unknown>;
+  error?: string;
 }
+
+/** A run ends, finished now with its outcome. */
+export const endRun = defineVerb<RunEnd, JobRun>({ scope: JOBS_SCOPE }, async ({ tx, now }, { id, ...values }) => {
+  const [row] = await tx.update(jobRuns).set({ ...values, finished_at: now }).where(eq(jobRuns.id, id)).returning();
+  return presentRun(row!);
+});
+
+/** An attempt that found the lock held: recorded as a run that was skipped, started and finished now. */
+export const recordSkippedRun = defineVerb<{ job: string; trigger: JobTrigger; reason: string }, JobRun>(
+  { scope: JOBS_SCOPE },
+  async ({ tx, now }, { job, trigger, reason }) => insertRun(tx, { job, trigger, started_at: now, finished_at: now, outcome: "skipped", detail: { reason } }),
+);
 
 /** The latest run of each named job. */
 export async function lastRuns(db: Db, jobs: readonly string[]): Promise<Map<string, JobRun>> {

@@ -1,13 +1,16 @@
 // What a scheduled job is: a name, its advisory-lock key, its cron schedule (UTC) and a body that takes
-// the database, the injected clock and a logger. The sidecar's scheduler and POST /admin/jobs/{name}/run
-// both run jobs through run-job.ts, so a job behaves the same whoever starts it.
-import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
+// the verb context of whoever runs it and a logger. The sidecar's scheduler (as the system actor) and
+// POST /admin/jobs/{name}/run (as the administrator) both run jobs through run-job.ts, so a job behaves
+// the same whoever starts it. A job writes through verbs, each its own short transaction.
 import type { Logger } from "../../logger.ts";
+import type { VerbContext } from "../verb-context.ts";
+
+/** Who may run a job, and so the scope of the verbs a job's body calls (the system actor holds every scope). */
+export const JOBS_SCOPE = "admin:*";
 
 export interface JobContext {
-  db: Db;
-  clock: Clock;
+  /** The database, the injected clock and who runs the job: its verbs' context. */
+  ctx: VerbContext;
   logger: Logger;
   /** Aborted when the sidecar drains: long jobs stop at their next batch boundary. */
   signal?: AbortSignal | undefined;
@@ -25,7 +28,7 @@ export interface JobDefinition {
   /** Five-field cron pattern, read in UTC. */
   schedule: string;
   description: string;
-  run(ctx: JobContext): Promise<JobResult>;
+  run(env: JobContext): Promise<JobResult>;
 }
 
 export class JobStopped extends Error {

@@ -1,12 +1,10 @@
 // GET /admin/jobs: each scheduled job with its schedule, next run (from the injected clock) and last
 // run, plus the most recent runs of all jobs (or of one).
-import type { VerbContext } from "../verb-context.ts";
-import { requireScope } from "../verb.ts";
+import { defineRead } from "../verb.ts";
+import { JOBS_SCOPE } from "./job.ts";
 import { type JobRun, lastRuns, recentRuns } from "./job-runs.ts";
 import { JOBS } from "./registry.ts";
 import { nextRunAt } from "./schedule.ts";
-
-export const JOBS_SCOPE = "admin:*";
 
 export interface JobView {
   name: string;
@@ -18,8 +16,7 @@ export interface JobView {
   last_run: JobRun | null;
 }
 
-export async function listJobs({ ctx, input }: { ctx: VerbContext; input: { limit: number; job?: string | undefined } }): Promise<{ jobs: JobView[]; runs: JobRun[] }> {
-  requireScope(ctx, JOBS_SCOPE);
+export const listJobs = defineRead<{ limit: number; job?: string | undefined }, { jobs: JobView[]; runs: JobRun[] }>({ scope: JOBS_SCOPE }, async (ctx, input) => {
   const now = ctx.clock.now();
   const last = await lastRuns(ctx.db, JOBS.map((j) => j.name));
   const jobs = JOBS.map((j) => ({
@@ -32,4 +29,4 @@ export async function listJobs({ ctx, input }: { ctx: VerbContext; input: { limi
     last_run: last.get(j.name) ?? null,
   }));
   return { jobs, runs: await recentRuns(ctx.db, input.limit, input.job) };
-}
+});

@@ -1,18 +1,19 @@
 // Runs one job under its advisory lock and records the run: the one way jobs run, for the sidecar's
-// scheduler and for POST /admin/jobs/{name}/run alike. When another run holds the lock the attempt is
-// recorded as "skipped"; a job that throws is recorded as "failed" and logged, never rethrown, so a
-// failing job waits for its next slot and never takes the sidecar down.
-import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
+// scheduler (as the system actor) and for POST /admin/jobs/{name}/run (as the administrator) alike.
+// When another run holds the lock the attempt is recorded as "skipped"; a job that throws is recorded
+// as "failed" and logged, never rethrown, so a failing job waits for its next slot and never takes the
+// sidecar down. Every write is a verb of its own (job-runs.ts, the job's batches): the run is no one
+// transaction, only the lock spans it.
+import type { AdvisoryLock } from "../../db/advisory-lock.ts";
 import type { Logger } from "../../logger.ts";
+import type { VerbContext } from "../verb-context.ts";
 import type { JobDefinition } from "./job.ts";
-import type { JobLock } from "./job-lock.ts";
-import { closeInterrupted, finishRun, insertRun, type JobRun, type JobTrigger } from "./job-runs.ts";
+import { endRun, type JobRun, type JobTrigger, recordSkippedRun, startRun } from "./job-runs.ts";
 
 export interface JobEnv {
-  db: Db;
-  lock: JobLock;
-  clock: Clock;
+  /** Whoever runs the job: the system actor (scheduler) or the caller of the route. */
+  ctx: VerbContext;
+  lock: AdvisoryLock;
   logger: Logger;
   signal?: AbortSignal | undefined;
 }
@@ -25,32 +26,24 @@ export function failureMessage(e: unknown): string {
 }
 
 export async function runJob(env: JobEnv, job: JobDefinition, trigger: JobTrigger): Promise<JobRun> {
-  const { db, clock, logger } = env;
+  const { ctx, logger } = env;
   const locked = await env.lock.withLock(job.lockKey, async () => {
     const started = performance.now();
-    await closeInterrupted(db, job.name, clock.now());
-    const run = await insertRun(db, { job: job.name, trigger, started_at: clock.now(), outcome: "running" });
+    const run = await startRun({ ctx, input: { job: job.name, trigger } });
     try {
-      const result = await job.run({ db, clock, logger, signal: env.signal });
+      const result = await job.run({ ctx, logger, signal: env.signal });
       const detail = { ...result.detail, elapsed_ms: Math.round(performance.now() - started) };
-      const done = await finishRun(db, run.id, { outcome: "success", finished_at: clock.now(), rows_touched: result.rows_touched, detail });
+      const done = await endRun({ ctx, input: { id: run.id, outcome: "success", rows_touched: result.rows_touched, detail } });
       logger.info("job finished", { job: job.name, trigger, run_id: run.id, rows_touched: result.rows_touched, elapsed_ms: detail.elapsed_ms });
       return done;
     } catch (e) {
       const error = failureMessage(e);
       logger.error("job failed", { job: job.name, trigger, run_id: run.id, error });
-      return finishRun(db, run.id, { outcome: "failed", finished_at: clock.now(), error, detail: { elapsed_ms: Math.round(performance.now() - started) } });
+      return endRun({ ctx, input: { id: run.id, outcome: "failed", error, detail: { elapsed_ms: Math.round(performance.now() - started) } } });
     }
   });
   if (locked.acquired) return locked.value;
-  const now = clock.now();
   logger.warn("job skipped: its lock is held by another run", { job: job.name, trigger, lock: job.lockKey });
-  return insertRun(db, {
-    job: job.name,
-    trigger,
-    started_at: now,
-    finished_at: now,
-    outcome: "skipped",
-    detail: { reason: `The advisory lock ${job.lockKey} is held: another run of ${job.name} is in progress.` },
-  });
+  const reason = `The advisory lock ${job.lockKey} is held: another run of ${job.name} is in progress.`;
+  return recordSkippedRun({ ctx, input: { job: job.name, trigger, reason } });
 }

@@ -3,8 +3,8 @@
 // already has a row (late samples) is merged weighted by sample_count, so the hourly average stays the
 // average of every sample and a rerun is exact. hardware_id is the hour's last known one.
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/database.ts";
 import { type BatchBudget, type BatchRange, batchStatement, eachBatch, weightedMerge } from "./batches.ts";
+import type { VerbContext } from "../verb-context.ts";
 import type { RetentionCutoffs } from "./cutoffs.ts";
 
 const AVERAGED = ["cpu_pct", "mem_pct", "disk_pct", "load_1", "net_rx_bps", "net_tx_bps"] as const;
@@ -38,11 +38,11 @@ function statement(band: SQL, range: BatchRange): SQL {
     select (select count(*) from raw)::int as raw_rows, (select count(*) from upserted)::int as hourly_rows`;
 }
 
-export async function collapseAgentSamples(db: Db, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<AgentSampleCounts & { complete: boolean }> {
+export async function collapseAgentSamples(ctx: VerbContext, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<AgentSampleCounts & { complete: boolean }> {
   const band = sql`ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
   const totals: AgentSampleCounts = { raw_rows: 0, hourly_rows: 0 };
-  const complete = await eachBatch(db, { table: "agent_host_samples", entity: "agent_id", bounds: band }, rows, budget, async (range) => {
-    const r = await batchStatement<AgentSampleCounts>(db, statement(band, range));
+  const complete = await eachBatch(ctx, { table: "agent_host_samples", entity: "agent_id", bounds: band }, rows, budget, async (range) => {
+    const r = await batchStatement<AgentSampleCounts>(ctx, statement(band, range));
     if (r) {
       totals.raw_rows += r.raw_rows;
       totals.hourly_rows += r.hourly_rows;

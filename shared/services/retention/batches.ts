@@ -1,10 +1,12 @@
 // How retention walks big tables in short transactions. Each batch is ONE statement (delete the raw
-// rows, write their aggregate, in one implicit transaction): killed at any moment, a batch either
-// happened completely or not at all, and the next run carries on where the rows say. No table locks;
-// ingestion of new rows goes on beside it.
+// rows, write their aggregate) in a transaction of its own, a verb run as whoever runs the job: killed
+// at any moment, a batch either happened completely or not at all, and the next run carries on where
+// the rows say. No table locks; ingestion of new rows goes on beside it.
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
-import { throwIfStopped } from "../jobs/job.ts";
+import { queryRows } from "../../db/database.ts";
+import { JOBS_SCOPE, throwIfStopped } from "../jobs/job.ts";
+import type { VerbContext } from "../verb-context.ts";
+import { defineVerb } from "../verb.ts";
 import { HOUR_MS } from "./cutoffs.ts";
 
 export const DEFAULT_BATCH_ROWS = 50_000;
@@ -47,18 +49,21 @@ export interface BandSpec {
 }
 
 /**
- * Runs one statement of the walk in its own short transaction, planned for its own parameters and
- * with JIT off. The walk repeats the same statements with new time ranges, and after five runs
- * PostgreSQL may switch a prepared statement to a generic plan, which for these ranges chose badly
- * (612 s instead of about 90 s); and a batch's estimated cost is above jit_above_cost, where compiling
- * would cost more than running it.
+ * One statement of the walk in its own short transaction, planned for its own parameters and with JIT
+ * off. The walk repeats the same statements with new time ranges, and after five runs PostgreSQL may
+ * switch a prepared statement to a generic plan, which for these ranges chose badly (612 s instead of
+ * about 90 s); and a batch's estimated cost is above jit_above_cost, where compiling would cost more
+ * than running it. A verb with no audit entry and no event: BEGIN, the settings, the statement, COMMIT.
  */
-export async function batchStatement<T>(db: Db, statement: SQL): Promise<T | undefined> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true)`);
-    const [row] = await queryRows<T>(tx as unknown as Db, statement);
-    return row;
-  });
+const batch = defineVerb<SQL, unknown>({ scope: JOBS_SCOPE }, async ({ tx }, statement) => {
+  await tx.execute(sql`select set_config('plan_cache_mode', 'force_custom_plan', true), set_config('jit', 'off', true)`);
+  const [row] = await queryRows(tx, statement);
+  return row;
+});
+
+/** The first row `statement` answers, as one batch. */
+export async function batchStatement<T>(ctx: VerbContext, statement: SQL): Promise<T | undefined> {
+  return (await batch({ ctx, input: statement })) as T | undefined;
 }
 
 /**
@@ -66,10 +71,10 @@ export async function batchStatement<T>(db: Db, statement: SQL): Promise<T | und
  * It reads only the (entity, ts) index (an index-only scan on settled pages), so hourly rows already in
  * the band count towards a batch's size too, which only makes batches a little smaller.
  */
-async function boundary(db: Db, spec: BandSpec, start: Key | null, rows: number): Promise<Key | null> {
+async function boundary(ctx: VerbContext, spec: BandSpec, start: Key | null, rows: number): Promise<Key | null> {
   const entity = sql.raw(spec.entity);
   const row = await batchStatement<Key>(
-    db,
+    ctx,
     sql`select ${entity} as id, date_trunc('hour', ts, 'UTC') as hour from ${sql.raw(spec.table)}
       where ${spec.bounds} and ${from(spec, start)}
       order by ${entity}, ts offset ${rows} limit 1`,
@@ -101,11 +106,11 @@ export type BatchRange = (q?: string) => SQL;
  * it lets the planner scan all of it, once per batch.)
  * Returns false when the budget ran out before the end.
  */
-export async function eachBatch(db: Db, spec: BandSpec, rows: number, budget: BatchBudget, step: (range: BatchRange) => Promise<void>): Promise<boolean> {
+export async function eachBatch(ctx: VerbContext, spec: BandSpec, rows: number, budget: BatchBudget, step: (range: BatchRange) => Promise<void>): Promise<boolean> {
   let start: Key | null = null;
   for (;;) {
     if (!budget.take()) return false;
-    let end = await boundary(db, spec, start, rows);
+    let end = await boundary(ctx, spec, start, rows);
     // One entity-hour holding more than `rows` rows: take that hour whole.
     if (end && start && end.id === start.id && end.hour.getTime() === start.hour.getTime()) end = { id: end.id, hour: new Date(end.hour.getTime() + HOUR_MS) };
     const [lo, hi] = [start, end];
@@ -120,7 +125,7 @@ export async function eachBatch(db: Db, spec: BandSpec, rows: number, budget: Ba
  * so no batch rescans what an earlier one deleted). Returns how many went, or null if the budget ran out.
  */
 export async function deleteInBatches(
-  db: Db,
+  ctx: VerbContext,
   t: { table: string; key: string; ts: string; expired: SQL },
   rows: number,
   budget: BatchBudget,
@@ -134,7 +139,7 @@ export async function deleteInBatches(
     if (!budget.take()) return { deleted, complete: false };
     const after: SQL = last ? sql`${ts} >= ${last}::timestamptz` : sql`true`;
     const r = await batchStatement<{ n: number; last: Date | null }>(
-      db,
+      ctx,
       sql`with gone as (
         delete from ${table} where (${key}) in (select ${key} from ${table} where ${t.expired} and ${after} order by ${ts} limit ${rows})
         returning ${ts} as ts

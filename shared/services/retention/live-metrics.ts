@@ -4,8 +4,8 @@
 // rows for an hour already aggregated are folded into its row, weighted by sample_count (its status is
 // kept unless it had none).
 import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/database.ts";
 import { type BatchBudget, type BatchRange, batchStatement, eachBatch, weightedMerge } from "./batches.ts";
+import type { VerbContext } from "../verb-context.ts";
 import type { RetentionCutoffs } from "./cutoffs.ts";
 
 const AVERAGED = ["cpu_pct", "mem_pct", "disk_pct", "temp_c", "net_rx_bps", "net_tx_bps"] as const;
@@ -48,12 +48,12 @@ function statement(band: SQL, range: BatchRange): SQL {
       (select count(*) from merged)::int as hourly_rows_merged`;
 }
 
-export async function downsampleLiveMetrics(db: Db, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<LiveMetricsCounts & { complete: boolean }> {
+export async function downsampleLiveMetrics(ctx: VerbContext, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<LiveMetricsCounts & { complete: boolean }> {
   const bounds = sql`ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
   const band = sql`source <> 'hourly_agg' and ${bounds}`;
   const totals: LiveMetricsCounts = { raw_rows: 0, hourly_rows_written: 0, hourly_rows_merged: 0 };
-  const complete = await eachBatch(db, { table: "hardware_live_metrics", entity: "hardware_id", bounds }, rows, budget, async (range) => {
-    const r = await batchStatement<LiveMetricsCounts>(db, statement(band, range));
+  const complete = await eachBatch(ctx, { table: "hardware_live_metrics", entity: "hardware_id", bounds }, rows, budget, async (range) => {
+    const r = await batchStatement<LiveMetricsCounts>(ctx, statement(band, range));
     if (r) for (const k of Object.keys(totals) as (keyof LiveMetricsCounts)[]) totals[k] += r[k];
   });
   return { ...totals, complete };

@@ -18,31 +18,30 @@ export interface RetentionOptions {
   maxBatches?: number;
 }
 
-export async function runRetention(ctx: JobContext, opts: RetentionOptions = {}): Promise<JobResult> {
-  const { db } = ctx;
+export async function runRetention({ ctx, signal }: JobContext, opts: RetentionOptions = {}): Promise<JobResult> {
   const rows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
-  const budget = new BatchBudget(opts.maxBatches, ctx.signal);
-  const hotDays = await readSetting(db, "telemetry_hot_days");
-  const warmDays = await readSetting(db, "telemetry_warm_days");
+  const budget = new BatchBudget(opts.maxBatches, signal);
+  const hotDays = await readSetting(ctx.db, "telemetry_hot_days");
+  const warmDays = await readSetting(ctx.db, "telemetry_warm_days");
   const c = retentionCutoffs(ctx.clock.now(), hotDays, warmDays);
 
   const expired = {
     hardware_live_metrics: await deleteInBatches(
-      db,
+      ctx,
       { table: "hardware_live_metrics", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz and (source <> 'hourly_agg' or ts < ${c.warmHour}::timestamptz)` },
       rows,
       budget,
     ),
-    agent_host_samples: await deleteInBatches(db, { table: "agent_host_samples", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
+    agent_host_samples: await deleteInBatches(ctx, { table: "agent_host_samples", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
     agent_host_samples_hourly: await deleteInBatches(
-      db,
+      ctx,
       { table: "agent_host_samples_hourly", key: "agent_id, hour", ts: "hour", expired: sql`hour < ${c.warmHour}::timestamptz` },
       rows,
       budget,
     ),
   };
-  const liveMetrics = await downsampleLiveMetrics(db, c, rows, budget);
-  const agentSamples = await collapseAgentSamples(db, c, rows, budget);
+  const liveMetrics = await downsampleLiveMetrics(ctx, c, rows, budget);
+  const agentSamples = await collapseAgentSamples(ctx, c, rows, budget);
 
   const deleted = Object.values(expired).reduce((s, e) => s + e.deleted, 0);
   const complete = Object.values(expired).every((e) => e.complete) && liveMetrics.complete && agentSamples.complete;
@@ -67,5 +66,5 @@ export const retentionJob: JobDefinition = {
   lockKey: "retention_job",
   schedule: "30 3 * * *",
   description: "Telemetry lifecycle: hourly averages between telemetry_hot_days and telemetry_warm_days, deletion past warm.",
-  run: (ctx) => runRetention(ctx),
+  run: (env) => runRetention(env),
 };

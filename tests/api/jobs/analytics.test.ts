@@ -4,10 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busiestWindow } from "../../../shared/domain/flap-window.ts";
 import { DAY_MS, epochDays, leastSquares, projectedFullAt } from "../../../shared/domain/regression.ts";
+import { cryptoRandom } from "../../../shared/clock.ts";
+import { advisoryLockFor } from "../../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
 import { analyticsJob } from "../../../shared/services/analytics/analytics-job.ts";
-import { jobLockFor } from "../../../shared/services/jobs/job-lock.ts";
 import { runJob } from "../../../shared/services/jobs/run-job.ts";
+import { systemContext } from "../../../shared/services/verb-context.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 
 const T = Date.parse("2026-06-15T02:30:00Z");
@@ -19,7 +21,7 @@ const clock = { now: () => new Date(now) };
 
 const run = async () => {
   const provider = t.runtime.database.provider;
-  const r = await runJob({ db: provider.lease().db, lock: jobLockFor(provider), clock, logger: silentLogger }, analyticsJob, "schedule");
+  const r = await runJob({ ctx: systemContext({ db: provider.lease().db, clock, random: cryptoRandom }), lock: advisoryLockFor(provider), logger: silentLogger }, analyticsJob, "schedule");
   expect(r.outcome, r.error ?? "").toBe("success");
   return r;
 };

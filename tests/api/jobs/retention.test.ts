@@ -3,8 +3,10 @@
 // and kill safety: stopped after any number of batches, or its connection killed inside a batch, a
 // rerun ends with exactly the contents of an uninterrupted run.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { cryptoRandom } from "../../../shared/clock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
 import { type RetentionOptions, runRetention } from "../../../shared/services/retention/retention-job.ts";
+import { systemContext } from "../../../shared/services/verb-context.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 
 const DAY = 86_400_000;
@@ -17,7 +19,8 @@ let now = T;
 const clock = { now: () => new Date(now) };
 let nodes: number[] = [];
 
-const retain = (opts: RetentionOptions = {}) => runRetention({ db: t.runtime.database.provider.lease().db, clock, logger: silentLogger }, opts);
+const retain = (opts: RetentionOptions = {}) =>
+  runRetention({ ctx: systemContext({ db: t.runtime.database.provider.lease().db, clock, random: cryptoRandom }), logger: silentLogger }, opts);
 
 /** 35 days of 10-minute samples for two nodes and two agents, values derived from the time. */
 async function seed(): Promise<void> {

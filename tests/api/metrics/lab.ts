@@ -1,9 +1,9 @@
-// The metrics tests' fixture: a test app with the sidecar routes registered (before any request, as
-// sidecar/main.ts does), optionally bootstrapped with an admin, and a small lab covering every family.
+// The metrics tests' fixture: a test app with the metrics routes registered (before any request, as
+// bin/start.ts does), optionally bootstrapped with an admin, and a small lab covering every family.
 import type { Context } from "hono";
 import type postgres from "postgres";
 import { expect } from "vitest";
-import { sidecarRoutes } from "../../../sidecar/metrics/routes.ts";
+import { metricsRoutes } from "../../../functions/routes/metrics.ts";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
 
 const SETUP = "metrics-setup-token";
@@ -26,7 +26,7 @@ export async function metricsApp(env: Record<string, string> = {}): Promise<Metr
     { SVC_SETUP_TOKEN: SETUP, ...env },
     { peerAddress: (c: Context) => c.req.header("x-test-peer") ?? `198.51.100.${++peer % 250}` },
   );
-  sidecarRoutes(t.app, t.runtime);
+  metricsRoutes(t.app);
   const headersFor = (token?: string, extra: Record<string, string> = {}) => ({ ...extra, ...(token ? { authorization: `Bearer ${token}` } : {}) });
   const get: MetricsApp["get"] = async (path, token, headers) => t.app.request(path, { headers: headersFor(token, headers) });
   const post: MetricsApp["post"] = async (path, token, body) => t.app.request(path, { method: "POST", ...json(body, headersFor(token)) });

@@ -1,14 +1,17 @@
-// One run of a job at a time, across every sidecar and functions instance (spec 6.7): the job's
-// advisory lock. On PostgreSQL the lock is a transaction-scoped lock held by a transaction that stays
-// open on its own connection for the whole run (the job's batches commit on other connections), so the
-// lock ends with the run, or with the connection if the process dies. PGlite has one session, where
-// advisory locks are re-entrant and guard nothing (DESIGN.md 7), so there a per-process guard does it.
+// An advisory lock held for the length of some work, across every process on the database: one run of
+// a job at a time (spec 6.7), for every sidecar and functions instance. On PostgreSQL the lock is a
+// transaction-scoped lock held by a transaction that stays open on its own connection for the whole
+// body (whose writes commit on other connections, each in its verb), so the lock ends with the body, or
+// with the connection if the process dies. That transaction writes nothing: it is the one transaction
+// opened outside shared/services/verb.ts, because a lock that must outlive many short verbs cannot be
+// one of them (tests/unit/runtime-neutral.test.ts lists it). PGlite has one session, where advisory
+// locks are re-entrant and guard nothing (DESIGN.md 7), so there a per-process guard does it.
 import { sql } from "drizzle-orm";
-import { type DatabaseProvider, type Db, type DbLease, queryRows } from "../../db/database.ts";
+import { type DatabaseProvider, type Db, type DbLease, queryRows } from "./database.ts";
 
 export type LockOutcome<T> = { acquired: false } | { acquired: true; value: T };
 
-export interface JobLock {
+export interface AdvisoryLock {
   /** Runs `body` while holding `key`, or answers { acquired: false } at once when another holder has it. */
   withLock<T>(key: string, body: () => Promise<T>): Promise<LockOutcome<T>>;
 }
@@ -19,7 +22,7 @@ const tryLock = async (db: Db, fn: "pg_try_advisory_xact_lock" | "pg_try_advisor
 };
 
 /** PostgreSQL: the lock lives in a transaction on a connection of its own (a second lease on the edge). */
-export function transactionLock(lease: () => DbLease): JobLock {
+export function transactionLock(lease: () => DbLease): AdvisoryLock {
   return {
     async withLock(key, body) {
       const holder = lease();
@@ -39,7 +42,7 @@ export function transactionLock(lease: () => DbLease): JobLock {
 const heldInProcess = new Set<string>();
 
 /** PGlite: session lock (kept for symmetry and visibility in pg_locks) plus the in-process guard. */
-export function sessionLock(db: Db): JobLock {
+export function sessionLock(db: Db): AdvisoryLock {
   return {
     async withLock(key, body) {
       if (heldInProcess.has(key)) return { acquired: false };
@@ -58,6 +61,6 @@ export function sessionLock(db: Db): JobLock {
   };
 }
 
-export function jobLockFor(provider: DatabaseProvider): JobLock {
+export function advisoryLockFor(provider: DatabaseProvider): AdvisoryLock {
   return provider.kind === "pglite" ? sessionLock(provider.lease().db) : transactionLock(() => provider.lease());
 }

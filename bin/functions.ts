@@ -1,8 +1,8 @@
 // The functions half as its own Node process (`npm run start:functions`), for split deployments.
 // It shares PostgreSQL with the sidecar, which applies the migrations; this process only checks the level.
+import { createApp } from "../functions/app.ts";
 import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
-import { createApp } from "./app.ts";
 
 const config = loadConfig();
 if (!config.DATABASE_URL) {

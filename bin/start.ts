@@ -1,17 +1,22 @@
-// The all-in-one entry (`npm start`): one Node process serving the functions app and the sidecar on
-// PORT, on embedded PGlite under DATA_DIR unless DATABASE_URL is set. With --sidecar-only it is the
-// sidecar of a split deployment (`npm run start:sidecar`), which needs DATABASE_URL.
+// The all-in-one entry (`npm start`): one Node process serving the functions app and running the
+// sidecar's workers on PORT, on embedded PGlite under DATA_DIR unless DATABASE_URL is set. With
+// --sidecar-only it is the sidecar of a split deployment (`npm run start:sidecar`), which needs
+// DATABASE_URL. Either way it serves the routes only the sidecar can answer (the metrics scrape, the
+// stream status) and the WebSocket upgrades.
 import { createApp } from "../functions/app.ts";
-import { sidecarRoutes } from "./metrics/routes.ts";
-import { applyMigrations } from "./startup/migrate.ts";
-import { importFileAvatars } from "./startup/import-file-avatars.ts";
-import { announceSetupToken } from "./startup/setup-token.ts";
-import { startScheduler } from "./scheduler/scheduler.ts";
-import { startStatusWorker } from "./workers/status-worker.ts";
-import { startTelemetryPoller } from "./telemetry/start.ts";
-import { uiStreams } from "./streams/streams.ts";
+import { metricsRoutes } from "../functions/routes/metrics.ts";
+import { streamStatusRoutes } from "../functions/routes/stream-status.ts";
 import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
+import { upgradeRouter } from "../runtime/upgrade-router.ts";
+import type { Worker } from "../runtime/worker.ts";
+import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
+import { importFileAvatars } from "../sidecar/startup/import-file-avatars.ts";
+import { applyMigrations } from "../sidecar/startup/migrate.ts";
+import { announceSetupToken } from "../sidecar/startup/setup-token.ts";
+import { statusWorker } from "../sidecar/status/status-worker.ts";
+import { streamsWorker } from "../sidecar/streams/streams-worker.ts";
+import { telemetryWorker } from "../sidecar/telemetry/telemetry-worker.ts";
 
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const config = loadConfig();
@@ -25,9 +30,13 @@ const runtime = await openRuntime(config).catch((e: unknown) => {
   process.exit(1);
 });
 const { deps } = runtime;
+const upgrades = upgradeRouter();
+const streams = streamsWorker(runtime, upgrades);
+const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams];
+
 const app = createApp(deps);
-sidecarRoutes(app, runtime);
-const streams = uiStreams(app, runtime);
+metricsRoutes(app);
+streamStatusRoutes(app, streams);
 const server = await serveWithLifespan(runtime, app.fetch);
 
 // Migrations are applied on start; while the database cannot be reached the process keeps trying and
@@ -48,8 +57,6 @@ for (let attempt = 1; ; attempt++) {
 await announceSetupToken(runtime);
 await importFileAvatars(runtime);
 deps.lifecycle.markReady();
-runtime.background.add(startScheduler(runtime));
-startStatusWorker(runtime);
-startTelemetryPoller(runtime);
-runtime.background.add(streams.start(server));
+upgrades.attach(server);
+await Promise.all(workers.map((worker) => runtime.background.start(worker)));
 deps.logger.info("ready", { mode: sidecarOnly ? "sidecar" : "all-in-one", database: runtime.database.provider.kind });

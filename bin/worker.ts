@@ -10,9 +10,9 @@ import { HealthMonitor } from "../shared/health.ts";
 import { IdentityState } from "../shared/identity/identity-state.ts";
 import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
-import { createApp } from "./app.ts";
-import type { Deps } from "./deps.ts";
-import { edgeDatabase } from "./edge-database.ts";
+import { createApp } from "../functions/app.ts";
+import type { Deps } from "../functions/deps.ts";
+import { edgeDatabase } from "../shared/db/edge-database.ts";
 
 // The VERSION file, substituted by scripts/build-edge.ts; absent when another bundler builds this file.
 declare const __APP_VERSION__: string | undefined;

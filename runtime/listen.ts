@@ -1,6 +1,8 @@
-// LISTEN on a PostgreSQL channel, whichever driver the sidecar runs on: postgres.js (a dedicated
-// connection it re-establishes by itself) or embedded PGlite (one session, same process).
-import type { NodeDatabase } from "../../runtime/database.ts";
+// LISTEN on a PostgreSQL channel, whichever driver the process runs on: postgres.js (its shared LISTEN
+// connection, which it re-establishes and re-listens by itself) or embedded PGlite (one session, same
+// process). Used by the sidecar's workers (the UI streams' hub, the SNMP poller). The credential cache
+// listens on its own connection instead (credential-invalidation.ts): it must know when LISTEN drops.
+import type { NodeDatabase } from "./database.ts";
 
 export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 

@@ -1,7 +1,7 @@
 // `npm run migrate`: applies the migrations to DATABASE_URL and exits (split and edge deployments).
-import { applyMigrations } from "./startup/migrate.ts";
-import { loadConfig } from "../runtime/node-deps.ts";
 import { openDatabase } from "../runtime/database.ts";
+import { loadConfig } from "../runtime/node-deps.ts";
+import { applyMigrations } from "../sidecar/startup/migrate.ts";
 
 const config = loadConfig();
 if (!config.DATABASE_URL) {

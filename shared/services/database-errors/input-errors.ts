@@ -3,7 +3,7 @@
 // (class 22: a number past its column's range, text the database cannot store, a malformed value), so
 // bad input is a 4xx whichever verb ran into it. Request validation refuses such values first (shared/
 // schemas, functions/openapi/route.ts); this is the last line of defence.
-import { ApiError } from "../errors.ts";
+import { ApiError } from "../../errors.ts";
 
 interface PgError {
   code?: string;

@@ -4,9 +4,9 @@
 // hands that to waitUntil so the response is not held up by the goodbye.
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, type DbLease } from "../shared/db/database.ts";
-import { preparingClient } from "../shared/db/preparing-client.ts";
-import * as schema from "../shared/db/schema/index.ts";
+import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, type DbLease } from "./database.ts";
+import { preparingClient } from "./preparing-client.ts";
+import * as schema from "./schema/index.ts";
 
 /**
  * How every postgres.js client of ours (this one and the Node pool) connects. An attempt gives up after

@@ -1,0 +1,37 @@
+// What a process hands the app and its workers: built once from validated configuration by an entry
+// (bin/start.ts, bin/functions.ts, bin/worker.ts), never read from the environment below it.
+// Web-standard types only, so both halves (and workerd) can type against it.
+import type { Clock, Random } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { DatabaseProvider } from "./db/database.ts";
+import type { HealthMonitor } from "./health.ts";
+import type { CredentialCache } from "./identity/credential-cache.ts";
+import type { IdentityState } from "./identity/identity-state.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { Logger } from "./logger.ts";
+import type { RateLimiter } from "./ratelimit/limiter.ts";
+
+/** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
+export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
+
+export interface Deps {
+  config: Config;
+  database: DatabaseProvider;
+  health: HealthMonitor;
+  /** Present only where a lifespan drives the process (spec 7.4.3). */
+  lifecycle?: Lifecycle;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  startedAt: Date;
+  /** Signing key and first-run caches of this process. */
+  identity: IdentityState;
+  assets?: AssetLoader;
+  /**
+   * Successful credential resolutions remembered for a few seconds (Node, while its LISTEN on the
+   * `credentials` channel is up); absent on the edge and when CREDENTIAL_CACHE_S is 0.
+   */
+  credentialCache?: CredentialCache;
+  /** Per-route rate limits (spec 8.1), counting in Redis or the database, never in memory. */
+  rateLimiter: RateLimiter;
+}
