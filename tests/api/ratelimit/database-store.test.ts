@@ -37,6 +37,22 @@ describe("rate limits with the database store", () => {
     expect(rows.reduce((n, r) => n + r.hits, 0)).toBe(30);
   });
 
+  it("concurrent requests are counted exactly: one client's 35 get 30 through, the other clients' are unaffected", async () => {
+    const send = (peer: string) => t.app.request("/api/v1/tenants", { method: "POST", headers: { [PEER_HEADER]: peer } });
+    const others = Array.from({ length: 10 }, (_, i) => `203.0.113.${70 + i}`);
+    // One client's requests among the others', all in flight at once: their hits share statements.
+    const peers = [...Array.from({ length: 35 }, () => "203.0.113.60"), ...others];
+    const answers = await Promise.all(peers.map(send));
+    const mine = answers.slice(0, 35);
+    expect(count(mine.map((r) => r.status), 410)).toBe(30);
+    expect(count(mine.map((r) => r.status), 429)).toBe(5);
+    const remaining = mine.filter((r) => r.status === 410).map((r) => Number(r.headers.get("ratelimit-remaining")));
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(answers.slice(35).map((r) => [r.status, r.headers.get("ratelimit-remaining")])).toEqual(others.map(() => [410, "29"]));
+    const rows = await t.sql<{ hits: number }[]>`select hits from rate_limit_counters where key = 'default:203.0.113.60:POST /api/v1/tenants'`;
+    expect(rows.reduce((n, r) => n + r.hits, 0)).toBe(30);
+  });
+
   it("admitted responses carry RateLimit-* headers counting down", async () => {
     const first = await t.app.request("/api/v1/tenants", { method: "POST", headers: { [PEER_HEADER]: "203.0.113.11" } });
     expect(first.status).toBe(410);
