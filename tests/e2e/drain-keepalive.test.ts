@@ -13,7 +13,7 @@ import { Agent, request } from "node:http";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter } from "./helpers.ts";
+import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter, holdTableLock } from "./helpers.ts";
 
 const CLIENTS = 8;
 const MAX_REQUESTS_PER_CLIENT = 400;
@@ -129,18 +129,9 @@ async function client(n: number, outcomes: Outcome[], resets: Reset[], progress:
 
 describe("SIGTERM drain with keep-alive clients", () => {
   it("answers every request sent on a keep-alive socket, the 503s with Connection: close, then exits 0", async () => {
-    const holder = await sql.reserve();
-    let released = false;
-    const release = async () => {
-      if (released) return;
-      released = true;
-      await holder`commit`;
-      holder.release();
-    };
+    // SHARE blocks inserts into networks only: the clients' reads and writes (hardware) run freely.
+    const release = await holdTableLock(sql, "networks", "share");
     try {
-      // SHARE blocks inserts into networks only: the clients' reads and writes (hardware) run freely.
-      await holder`begin`;
-      await holder`lock table networks in share mode`;
       const held = send(new Agent({ keepAlive: false }), 100, "POST", "/api/v1/networks", { name: "held-during-drain" });
       await waitForLockWaiter(sql, database.name, p.output);
 

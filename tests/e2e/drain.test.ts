@@ -5,7 +5,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter } from "./helpers.ts";
+import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter, holdTableLock } from "./helpers.ts";
 
 let database: TestDatabase;
 let sql: postgres.Sql;
@@ -35,18 +35,8 @@ describe("SIGTERM drain", () => {
     const password = "correct horse battery staple";
 
     // Hold the users table so the product's write blocks inside its transaction.
-    const holder = await sql.reserve();
-    let released = false;
-    const release = async () => {
-      if (released) return;
-      released = true;
-      await holder`commit`;
-      holder.release();
-    };
+    const release = await holdTableLock(sql, "users", "access exclusive");
     try {
-      await holder`begin`;
-      await holder`lock table users in access exclusive mode`;
-
       // Settles to the response or to the transport error (a drain that closes the connection before
       // the response is written shows up here as "other side closed").
       const inFlight: Promise<{ status: number; body: Record<string, unknown> } | { error: string }> = p

@@ -243,3 +243,26 @@ export async function waitForLockWaiter(sql: postgres.Sql, database: string, det
     detail,
   );
 }
+
+/**
+ * Takes a table lock in a transaction of its own, so the product's write on that table blocks in flight;
+ * the returned release commits it, once (later calls do nothing).
+ */
+export async function holdTableLock(sql: postgres.Sql, table: string, mode: "access exclusive" | "share"): Promise<() => Promise<void>> {
+  const holder = await sql.reserve();
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await holder`commit`.catch(() => {});
+    holder.release();
+  };
+  try {
+    await holder`begin`;
+    await holder.unsafe(`lock table ${table} in ${mode} mode`);
+  } catch (e) {
+    await release();
+    throw e;
+  }
+  return release;
+}
