@@ -7,7 +7,7 @@
 import postgres from "postgres";
 import type { CredentialCache } from "../shared/identity/credential-cache.ts";
 import type { Logger } from "../shared/logger.ts";
-import type { NodeDatabase } from "./database.ts";
+import { answeredSockets, type NodeDatabase } from "./database.ts";
 import type { Worker } from "./worker.ts";
 
 export const CREDENTIALS_CHANNEL = "credentials";
@@ -46,6 +46,9 @@ export function listenForCredentialChanges(database: NodeDatabase, cache: Creden
     connect_timeout: 5,
     fetch_types: false,
     onnotice: () => {},
+    // A server that hangs up before answering is a connection error here too (runtime/database.ts);
+    // `socket` is documented but missing from postgres.js's typings.
+    ...({ socket: answeredSockets() } as object),
     // Not in postgres.js's typings, but it is how a connection hands NotificationResponse messages on.
     ...({ onnotify: (channel: string) => channel === CREDENTIALS_CHANNEL && cache.flush() } as object),
     onclose: () => {
