@@ -7,7 +7,8 @@ export class DataDirLockedError extends Error {
   override name = "DataDirLockedError";
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -29,7 +30,7 @@ export function lockDataDir(dir: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       const pid = Number(readFileSync(file, "utf8").trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid))
         throw new DataDirLockedError(
           `DATA_DIR ${dir} is in use by process ${pid}; only one process may open the embedded database (set DATABASE_URL to share PostgreSQL instead)`,
         );

@@ -6,16 +6,8 @@ import postgres from "postgres";
 import { parseConfig } from "../../shared/config.ts";
 import { openDatabase } from "../../runtime/database.ts";
 import { applyMigrations } from "../../sidecar/startup/migrate.ts";
+import { processAlive } from "../../runtime/data-dir-lock.ts";
 import { databaseUrl, PG_ADMIN_URL, templateDb } from "./env.ts";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 async function dropWhere(admin: postgres.Sql, keep: (runnerPid: number) => boolean): Promise<void> {
   const dbs = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'cp_test_%'`;
@@ -28,7 +20,7 @@ async function dropWhere(admin: postgres.Sql, keep: (runnerPid: number) => boole
 export default async function setup(): Promise<() => Promise<void>> {
   process.env.CP_TEST_RUNNER_PID = String(process.pid);
   const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-  await dropWhere(admin, (pid) => pid !== process.pid && alive(pid));
+  await dropWhere(admin, (pid) => pid !== process.pid && processAlive(pid));
   await admin.unsafe(`create database "${templateDb()}"`);
   const database = await openDatabase(parseConfig({ DATABASE_URL: databaseUrl(templateDb()), DB_POOL_MAX: "2" }));
   await applyMigrations(database);
