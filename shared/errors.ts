@@ -25,9 +25,6 @@ const STATUS = {
 
 export type ErrorCode = keyof typeof STATUS;
 
-/** The status an error code answers with. */
-export const statusOf = (code: ErrorCode): number => STATUS[code];
-
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;
