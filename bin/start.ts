@@ -25,7 +25,7 @@ if (sidecarOnly && !config.DATABASE_URL) {
   process.exit(1);
 }
 
-const runtime = await openRuntime(config).catch((e: unknown) => {
+const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly }).catch((e: unknown) => {
   process.stderr.write(`start failed: ${(e as Error).message}\n`);
   process.exit(1);
 });

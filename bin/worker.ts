@@ -2,6 +2,8 @@
 // env bindings; the app is built once per isolate on the first request (env is stable per isolate).
 // No lifespan here (spec 7.4.3): a worker is never drained or closed by the lifecycle guard, so the
 // probes report "ready" whenever the dependencies answer. Migrations are applied by Node, never here.
+import { vaultFromEnvironment } from "../shared/vault/key-config.ts";
+import type { Vault } from "../shared/vault/vault.ts";
 import type { ExecutionContext } from "hono";
 import { cryptoRandom, systemClock } from "../shared/clock.ts";
 import { ApiError, errorEnvelope } from "../shared/errors.ts";
@@ -23,7 +25,7 @@ export type WorkerEnv = Record<string, unknown> & { HYPERDRIVE?: { connectionStr
 
 type Handler = (request: Request, env: WorkerEnv, ctx: ExecutionContext) => Response | Promise<Response>;
 
-let handler: Handler | undefined;
+let handler: Promise<Handler> | undefined;
 
 /** The string bindings, with a Hyperdrive binding's connection string standing in for DATABASE_URL. */
 function configFromBindings(env: WorkerEnv): Config {
@@ -44,7 +46,7 @@ function misconfigured(detail: string): Handler {
     });
 }
 
-function build(env: WorkerEnv): Handler {
+async function build(env: WorkerEnv): Promise<Handler> {
   let config: Config;
   try {
     config = configFromBindings(env);
@@ -56,6 +58,14 @@ function build(env: WorkerEnv): Handler {
       "The worker has no database: set the DATABASE_URL secret (a postgres:// URL) or bind Hyperdrive as HYPERDRIVE.",
     );
   }
+  // Every functions instance holds the installation's vault key; the edge has no data directory to keep one.
+  let vault: Vault | undefined;
+  try {
+    vault = await vaultFromEnvironment(config);
+  } catch (e) {
+    return misconfigured((e as Error).message);
+  }
+  if (!vault) return misconfigured("The worker has no vault key: set the SVC_VAULT_KEY secret (base64 of 32 bytes, the same as the sidecar's).");
   const database = edgeDatabase(config.DATABASE_URL);
   const logger = jsonLogger(config.LOG_LEVEL);
   const deps: Deps = {
@@ -70,6 +80,7 @@ function build(env: WorkerEnv): Handler {
     random: cryptoRandom,
     logger,
     startedAt: systemClock.now(),
+    vault,
     // No peerAddress: the rate limiter reads CF-Connecting-IP on workerd.
   };
   if (config.REDIS_URL) logger.warn("REDIS_URL is not used on the edge: rate-limit counters are kept in the database");
@@ -78,8 +89,8 @@ function build(env: WorkerEnv): Handler {
 }
 
 export default {
-  fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Response | Promise<Response> {
+  async fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> {
     handler ??= build(env);
-    return handler(request, env, ctx);
+    return (await handler)(request, env, ctx);
   },
 };

@@ -16,6 +16,7 @@ import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
+import { openVault } from "./vault-key.ts";
 import { Workers } from "./worker.ts";
 
 export interface NodeRuntime {
@@ -46,8 +47,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
-export async function openRuntime(config: Config): Promise<NodeRuntime> {
+export interface RuntimeOptions {
+  /** Only the all-in-one process may generate its vault key into DATA_DIR (runtime/vault-key.ts). */
+  vaultKeyFile?: boolean;
+}
+
+export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<NodeRuntime> {
   const logger = jsonLogger(config.LOG_LEVEL);
+  const vault = await openVault(config, { keyFile: options.vaultKeyFile ?? false });
   const lifecycle = new Lifecycle();
   const database = await openDatabase(config);
   const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, logger) : undefined;
@@ -79,6 +86,7 @@ export async function openRuntime(config: Config): Promise<NodeRuntime> {
       store: redis && config.RATE_LIMIT_STORE === "redis" ? new RedisRateLimitStore(redis) : undefined,
     }),
     peerAddress: nodePeerAddress,
+    vault,
   };
   const background = new Workers(logger);
   if (credentialCache) void background.start(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));

@@ -66,6 +66,14 @@ export const ConfigSchema = v.object({
   SVC_SETUP_TOKEN: optionalString,
   SVC_API_TOKEN: optionalString,
   SVC_LEGACY_AUTH: bool(false),
+  /** The vault key, base64 of 32 bytes (DESIGN.md 3b); required by a split deployment. */
+  SVC_VAULT_KEY: optionalString,
+  /** Earlier vault keys, comma-separated, that still open values written before a rotation. */
+  SVC_VAULT_KEY_PREVIOUS: optionalString,
+  /** Where an operator places agent builds, served at /agents/binary/{version}/{os}/{arch} (spec 4.4). */
+  AGENT_BINARY_DIR: optionalString,
+  /** The URL agents are told to reach this server at (install script); else taken from the request. */
+  PUBLIC_URL: optionalString,
   WS_REQUIRE_WSS: bool(false),
 });
 

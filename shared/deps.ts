@@ -10,6 +10,7 @@ import type { IdentityState } from "./identity/identity-state.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
+import type { Vault } from "./vault/vault.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -34,4 +35,6 @@ export interface Deps {
   credentialCache?: CredentialCache;
   /** Per-route rate limits (spec 8.1), counting in Redis or the database, never in memory. */
   rateLimiter: RateLimiter;
+  /** Secrets at rest (DESIGN.md 3b): the installation's vault key, from SVC_VAULT_KEY or the data directory. */
+  vault: Vault;
 }

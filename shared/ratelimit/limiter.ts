@@ -4,7 +4,7 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { Bucket } from "./bucket.ts";
-import { type Profile, ruleFor } from "./policy.ts";
+import { type Profile, type Rule, ruleFor } from "./policy.ts";
 
 export interface StoreHit {
   success: boolean;
@@ -57,10 +57,17 @@ export class RateLimiter {
 
   async check(bucket: Bucket): Promise<RateLimitDecision> {
     const profile = await this.#profile();
-    const { limit, windowMs } = ruleFor(bucket.category, profile);
+    return this.checkRule(bucket.key, ruleFor(bucket.category, profile));
+  }
+
+  /**
+   * Counts one hit against a fixed rule that is not one of spec 8.1's categories (the agent enrollment
+   * gates, wrong pairing codes). `key` must be unique to its purpose.
+   */
+  async checkRule(key: string, { limit, windowMs }: Rule): Promise<RateLimitDecision> {
     let hit: StoreHit;
     try {
-      hit = await this.#store.hit(bucket.key, limit, windowMs);
+      hit = await this.#store.hit(key, limit, windowMs);
     } catch (e) {
       // Policy (DESIGN.md 7): an unavailable store never turns into a 5xx or a 429. The request is served,
       // the health probe reports the dependency degraded, and the event is logged (at most every 30 s).

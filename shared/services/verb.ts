@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
 import { actorCan } from "./actor.ts";
 import type { VerbContext } from "./verb-context.ts";
 
-export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit";
+export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit" | "agent_control";
 
 export interface VerbScope {
   tx: Db;

@@ -12,7 +12,7 @@ import { CONNECTION_PARAMETERS } from "../../shared/db/database.ts";
 import { openDatabase } from "../../runtime/database.ts";
 import { applyMigrations } from "../../sidecar/startup/migrate.ts";
 import { type NodeRuntime, openRuntime } from "../../runtime/node-deps.ts";
-import { databaseUrl, PG_ADMIN_URL } from "../helpers/env.ts";
+import { databaseUrl, PG_ADMIN_URL, TEST_VAULT_KEY } from "../helpers/env.ts";
 import { seedInventory, type SeedCounts } from "./seed.ts";
 
 export interface BenchRow {
@@ -126,7 +126,7 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   }
   const baseUrl = server.baseUrl;
   // An in-process runtime on the same database, for benchmarks that drive verbs and jobs directly.
-  const runtime = await openRuntime(parseConfig({ ...env, PORT: "0" }, "bench"));
+  const runtime = await openRuntime(parseConfig({ SVC_VAULT_KEY: TEST_VAULT_KEY, ...env, PORT: "0" }, "bench"));
   runtime.deps.lifecycle.markReady();
   const init = await fetch(`${baseUrl}/api/v1/bootstrap/initialize`, {
     method: "POST",

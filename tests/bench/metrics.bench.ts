@@ -4,6 +4,7 @@
 // postgres.js), and the memory it costs; then the same scrape on the harness's full-size inventory,
 // whose peak memory shows the stream staying bounded. Target: p50 under 250 ms at 10,000 services.
 // `npm run bench metrics`; with `node --expose-gc` the memory figures are live heap, not garbage.
+import { TEST_VAULT_KEY } from "../helpers/env.ts";
 import type { Server } from "node:http";
 import { loadavg } from "node:os";
 import { serve } from "@hono/node-server";
@@ -119,7 +120,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const { url, sql } = db;
   const counts = await seedInventory(sql, SERVICES / 100_000);
   const runtime = await openRuntime(
-    parseConfig({ DATABASE_URL: url, LOG_LEVEL: "error", SVC_SETUP_TOKEN: SETUP, DB_POOL_MAX: "4", TRUSTED_PROXIES: "127.0.0.1,::1" }, "bench"),
+    parseConfig({ SVC_VAULT_KEY: TEST_VAULT_KEY, DATABASE_URL: url, LOG_LEVEL: "error", SVC_SETUP_TOKEN: SETUP, DB_POOL_MAX: "4", TRUSTED_PROXIES: "127.0.0.1,::1" }, "bench"),
   );
   runtime.deps.lifecycle.markReady();
   const small = await serveSidecar(runtime);

@@ -1,6 +1,7 @@
 // Node's own refusals (spec 7.1) against the real server (serveWithLifespan on a loopback port, real
 // PostgreSQL) over raw sockets: headers over 16 KB, a request never finished within HEADERS_TIMEOUT_S,
 // and bytes that are not HTTP are answered in the JSON envelope with Connection: close, not an empty body.
+import { TEST_VAULT_KEY } from "../helpers/env.ts";
 import type { Server } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ let port = 0;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = parseConfig(
-    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "2", HEADERS_TIMEOUT_S: "1" },
+    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "2", HEADERS_TIMEOUT_S: "1", SVC_VAULT_KEY: TEST_VAULT_KEY },
     "0.0.0-test",
   );
   runtime = await openRuntime(config);

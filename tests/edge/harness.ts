@@ -1,5 +1,6 @@
 // Runs the bundled Workers entry in miniflare (workerd) with the compatibility settings of wrangler.toml,
 // so the suite exercises what a deployment would run.
+import { TEST_VAULT_KEY } from "../helpers/env.ts";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -42,5 +43,7 @@ export function startWorker(bundle: EdgeBuild, options: WorkerOptions = {}): Min
     // Module names are relative to this root; workerd refuses names that climb out of it with "..".
     modulesRoot: dirname(bundle.script),
     ...options,
+    // Every functions instance holds the installation's vault key (a test may leave it out on purpose).
+    bindings: { SVC_VAULT_KEY: TEST_VAULT_KEY, ...(options.bindings as Record<string, unknown> | undefined) },
   } as MiniflareOptions);
 }

@@ -1,6 +1,9 @@
 // Where the real services of the test suite are (PostgreSQL and Redis on this machine, and in CI).
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+/** The vault key of in-process test runtimes (SVC_VAULT_KEY; a split-style process must be given one). */
+export const TEST_VAULT_KEY = "dGVzdC12YXVsdC1rZXktb2YtMzItYnl0ZXMtZXhhY3Q=";
+
 /** Each run of the suite has its own template (named by the runner's pid), so parallel runs never collide. */
 export function templateDb(pid: number = Number(process.env.CP_TEST_RUNNER_PID ?? process.pid)): string {
   return `cp_test_template_${pid}`;

@@ -1,6 +1,7 @@
 // The UI live streams against the real server (serveWithLifespan on a loopback port, real PostgreSQL,
 // LISTEN/NOTIFY) with real `ws` clients. Intervals are injected small so nothing waits on the real
 // 10 s / 20 s / 60 s figures.
+import { TEST_VAULT_KEY } from "../helpers/env.ts";
 import type { IncomingMessage, Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -91,7 +92,7 @@ async function api(method: string, path: string, token: string | undefined, body
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = parseConfig(
-    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_SETUP_TOKEN: SETUP, TRUSTED_PROXIES: "127.0.0.1" },
+    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_SETUP_TOKEN: SETUP, TRUSTED_PROXIES: "127.0.0.1", SVC_VAULT_KEY: TEST_VAULT_KEY },
     "0.0.0-test",
   );
   runtime = await openRuntime(config);

@@ -5,3 +5,4 @@ export * from "./identity.ts";
 export * from "./inventory.ts";
 export * from "./content.ts";
 export * from "./telemetry.ts";
+export * from "./agents.ts";

@@ -41,8 +41,19 @@ export const agentHostSamples = pgTable(
     load_1: real("load_1"),
     net_rx_bps: doublePrecision("net_rx_bps"),
     net_tx_bps: doublePrecision("net_tx_bps"),
+    swap_pct: real("swap_pct"),
+    max_temp_c: real("max_temp_c"),
+    uptime_s: doublePrecision("uptime_s"),
+    /** healthy | degraded, as the agent reported it. */
+    status: text("status"),
+    /** The agent's sample id (32 hex): a frame sent again after a reconnect is stored once. */
+    sample_id: text("sample_id"),
   },
-  (t) => [index("ahs_agent_ts_idx").on(t.agent_id, t.ts), index("ahs_ts_idx").on(t.ts)],
+  (t) => [
+    index("ahs_agent_ts_idx").on(t.agent_id, t.ts),
+    index("ahs_ts_idx").on(t.ts),
+    uniqueIndex("ahs_agent_sample_idx").on(t.agent_id, t.sample_id),
+  ],
 );
 
 /** Agent samples collapsed to hourly averages by retention (spec 6.7). */

@@ -1,5 +1,6 @@
 // Shared by the outage suites: the app opened the way a Node entry opens it (openRuntime), on a test
 // database it may reach through a TCP proxy (tests/helpers/tcp-proxy.ts) that a test cuts and restores.
+import { TEST_VAULT_KEY } from "../../helpers/env.ts";
 import type { Hono } from "hono";
 import { expect } from "vitest";
 import { createApp } from "../../../functions/app.ts";
@@ -18,7 +19,7 @@ export interface Instance {
  * replaces parts of the runtime's deps before the app is built.
  */
 export async function openInstance(env: Record<string, string> & { DATABASE_URL: string }, deps: Partial<Deps> = {}): Promise<Instance> {
-  const config = parseConfig({ LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", ...env }, "0.0.0-test");
+  const config = parseConfig({ LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY, ...env }, "0.0.0-test");
   const runtime = await openRuntime(config);
   runtime.deps.lifecycle.markReady();
   Object.assign(runtime.deps, deps);
