@@ -14,6 +14,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { admissionGuard } from "./middleware/admission-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { accountRoutes } from "./routes/account/index.ts";
+import { agentsRoutes } from "./routes/agents/index.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
@@ -52,6 +53,7 @@ import { vlanRoutes } from "./routes/inventory/vlans.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
+import { installScriptRoutes } from "./routes/install-script.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
@@ -102,6 +104,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   searchRoutes(app);
   intelligenceRoutes(app);
   telemetryRoutes(app);
+  agentsRoutes(app);
 
   docsRoutes(app);
   mapsRoutes(app);
@@ -113,6 +116,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   capabilityRoutes(app);
   systemRoutes(app);
   staticUploadRoutes(app);
+  installScriptRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

@@ -10,6 +10,7 @@ import { IdentityState } from "../shared/identity/identity-state.ts";
 import { Lifecycle } from "../shared/lifecycle.ts";
 import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
+import { directoryBinaries } from "./agent-binaries.ts";
 import { packageAssets } from "./assets.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { listenForCredentialChanges } from "./credential-invalidation.ts";
@@ -87,6 +88,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     }),
     peerAddress: nodePeerAddress,
     vault,
+    ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
   };
   const background = new Workers(logger);
   if (credentialCache) void background.start(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));

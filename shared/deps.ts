@@ -11,6 +11,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { Vault } from "./vault/vault.ts";
+import type { AgentBinarySource } from "./services/agents/binaries.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -37,4 +38,6 @@ export interface Deps {
   rateLimiter: RateLimiter;
   /** Secrets at rest (DESIGN.md 3b): the installation's vault key, from SVC_VAULT_KEY or the data directory. */
   vault: Vault;
+  /** The agent builds under AGENT_BINARY_DIR (Node, when set); absent where no binaries are served. */
+  agentBinaries?: AgentBinarySource;
 }

@@ -24,11 +24,13 @@ export function readCatalogue(): CatalogueOp[] {
 
 const key = (method: string, path: string) => `${method} ${path}`;
 
-/** Routes anyone may call (spec 4.2, 5.3, 5.4, 7.3): probes, first-run status, sign-in flows, 410s. */
+/** Routes anyone may call (spec 4.2, 5.3, 5.4, 7.3, DESIGN.md 3b): probes, first-run status, sign-in flows, 410s, agent builds. */
 const PUBLIC = new Set([
   ...["livez", "startupz", "readyz", "health"].map((p) => key("GET", `/api/v1/${p}`)),
   key("GET", "/api/v1/bootstrap/status"),
   key("POST", "/api/v1/bootstrap/initialize"),
+  // DESIGN.md 3b: agent builds are fetched by the installer before the host holds any credential.
+  key("GET", "/api/v1/agents/binary/{version}/{os_name}/{arch}"),
   ...["login", "register", "demo", "accept-invite", "force-change-password", "mfa/verify", "jwt/login", "logout", "jwt/logout", "forgot-password", "reset-password", "vault-reset"].map((p) =>
     key("POST", `/api/v1/auth/${p}`),
   ),

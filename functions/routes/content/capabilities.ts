@@ -1,6 +1,8 @@
 // [capabilities] GET /capabilities: what this deployment can do, from the process's own dependencies.
 import type { Hono } from "hono";
 import * as v from "valibot";
+import { AgentFeatures } from "../../../shared/schemas/agents.ts";
+import { agentFeatures } from "../../../shared/services/agents/agent-features.ts";
 import { capabilities } from "../../../shared/services/system/capabilities.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -14,13 +16,14 @@ const Capabilities = v.object({
     uploads: v.boolean(), avatars: v.boolean(), markdown_docs: v.boolean(), device_catalog: v.boolean(), api_reference_offline: v.boolean(),
     rate_limit_store: v.picklist(["redis", "database"]), update_check: v.boolean(),
   }),
+  ...AgentFeatures.entries,
 });
 
 export function capabilityRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/capabilities", tag: "capabilities", summary: "What this deployment can do (database, Redis, edge, features)",
+      method: "get", path: "/api/v1/capabilities", tag: "capabilities", summary: "What this deployment can do (database, Redis, edge, features, agents, vault)",
       description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false.",
       response: { schema: Capabilities },
     },
@@ -32,7 +35,12 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
         rateLimitStore: deps.config.RATE_LIMIT_STORE,
         apiDocsAssets: deps.assets !== undefined,
       };
-      return c.json(await capabilities({ ctx: verbContext(c), input: facts }));
+      const builds = await deps.agentBinaries?.list();
+      const [system, agents] = await Promise.all([
+        capabilities({ ctx: verbContext(c), input: facts }),
+        agentFeatures({ ctx: verbContext(c), input: { vault: deps.vault, builds } }),
+      ]);
+      return c.json({ ...system, ...agents });
     },
   );
 }

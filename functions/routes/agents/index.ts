@@ -1,0 +1,19 @@
+// The agents' HTTP routes (catalogue groups agents and agents-binary). Fixed paths first: Hono tries
+// routes in registration order, and /agents/{agent_id} would otherwise claim /agents/pending and friends.
+import type { Hono } from "hono";
+import type { AppEnv } from "../../deps.ts";
+import { adminRoutes } from "./admin-routes.ts";
+import { agentRoutes } from "./agent-routes.ts";
+import { binaryRoutes } from "./binary-routes.ts";
+import { decisionRoutes } from "./decision-routes.ts";
+import { fleetRoutes } from "./fleet-routes.ts";
+import { pairingRoutes } from "./pairing-routes.ts";
+
+export function agentsRoutes(app: Hono<AppEnv>): void {
+  fleetRoutes(app);
+  adminRoutes(app);
+  pairingRoutes(app);
+  binaryRoutes(app);
+  agentRoutes(app);
+  decisionRoutes(app);
+}

@@ -1,0 +1,155 @@
+// The agent installer (GET /install-agent.sh) and the command that runs it (GET /agents/install-command).
+// The script is POSIX sh carrying only public material: the server's URL (SERVER_URL=), its Noise static
+// public key (SERVER_STATIC_PK=) and, per Linux architecture, the newest build's version and SHA-256. It
+// downloads that build from /api/v1/agents/binary/..., refuses it unless the SHA-256 matches, installs
+// it, writes the agent's config and runs its enrollment (which prints the pairing code to approve).
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
+import type { AgentBinary } from "./binaries.ts";
+
+export interface InstallFacts {
+  /** Checked by serverUrlPattern: it goes into the script between quotes. */
+  serverUrl: string;
+  /** 64 hex. */
+  serverPublicKey: string;
+  /** Every build this instance serves, newest version first. */
+  builds: readonly AgentBinary[];
+}
+
+/** What a server URL embedded in the script may contain: nothing a shell or TOML string would interpret. */
+export const SERVER_URL_PATTERN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+(\/[A-Za-z0-9._~\-/]*)?$/;
+
+/** `uname -m` names of each architecture the layout names the Go way. */
+const UNAME: Record<string, string> = { amd64: "x86_64|amd64", arm64: "aarch64|arm64", arm: "armv7l|armv6l|arm", "386": "i386|i686" };
+
+/** The newest build of each Linux architecture. */
+export function linuxBuilds(builds: readonly AgentBinary[]): AgentBinary[] {
+  const byArch = new Map<string, AgentBinary>();
+  for (const b of builds) if (b.os === "linux" && !byArch.has(b.arch)) byArch.set(b.arch, b);
+  return [...byArch.values()].sort((a, b) => a.arch.localeCompare(b.arch));
+}
+
+export function installScript({ serverUrl, serverPublicKey, builds }: InstallFacts): string {
+  if (!SERVER_URL_PATTERN.test(serverUrl)) throw new Error("server URL not safe to embed");
+  if (!/^[0-9a-f]{64}$/.test(serverPublicKey)) throw new Error("server public key must be 64 hex");
+  const linux = linuxBuilds(builds);
+  const archCases = linux.map((b) => `  ${UNAME[b.arch] ?? b.arch}) ARCH='${b.arch}' ;;`).join("\n");
+  const buildCases = linux.map((b) => `  ${b.arch}) VERSION='${b.version}'; SHA256='${b.sha256}' ;;`).join("\n");
+  return `#!/bin/sh
+# Installs this control plane's host agent and enrolls it: approve the pairing code it prints in the UI
+# (or with POST /api/v1/agents/pairing/lookup). Everything below is public; the download is accepted
+# only if its SHA-256 is the one listed here.
+set -eu
+
+SERVER_URL='${serverUrl}'
+SERVER_STATIC_PK='${serverPublicKey}'
+
+# Where things go; each may be moved with the environment variable named.
+AGENT_BIN="\${SVC_AGENT_BIN:-/usr/local/bin/svc-agent}"
+CONFIG_DIR="\${SVC_AGENT_CONFIG_DIR:-/etc/svc-agent}"
+CONFIG_FILE="$CONFIG_DIR/agent.toml"
+UNIT_FILE="\${SVC_AGENT_UNIT_FILE:-/etc/systemd/system/svc-agent.service}"
+
+fail() {
+  echo "install-agent: $*" >&2
+  exit 1
+}
+
+[ "$(id -u)" = 0 ] || fail "run me as root (sudo sh install-agent.sh)"
+[ "$(uname -s)" = Linux ] || fail "this installer is for Linux"
+command -v curl >/dev/null 2>&1 || fail "curl is required"
+
+MACHINE=$(uname -m)
+case "$MACHINE" in
+${archCases}
+  *) ARCH="$MACHINE" ;;
+esac
+
+# The newest build for each architecture this server has, with its SHA-256.
+case "$ARCH" in
+${buildCases}
+  *) fail "this server has no agent build for linux/$ARCH" ;;
+esac
+
+# SVC_AGENT_INSECURE_TLS=1 (the self-signed install command sets it): the SHA-256 check, not TLS,
+# is what vouches for the download.
+# -g: brackets of an IPv6 address are not a curl URL pattern.
+CURL_FLAGS=-fsSLg
+if [ "\${SVC_AGENT_INSECURE_TLS:-0}" = 1 ]; then CURL_FLAGS=-fsSLgk; fi
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+curl "$CURL_FLAGS" -o "$TMP/svc-agent" "$SERVER_URL/api/v1/agents/binary/$VERSION/linux/$ARCH" || fail "download of agent $VERSION for linux/$ARCH failed"
+
+if command -v sha256sum >/dev/null 2>&1; then
+  GOT=$(sha256sum "$TMP/svc-agent" | cut -d ' ' -f 1)
+elif command -v shasum >/dev/null 2>&1; then
+  GOT=$(shasum -a 256 "$TMP/svc-agent" | cut -d ' ' -f 1)
+else
+  fail "sha256sum or shasum is required"
+fi
+[ "$GOT" = "$SHA256" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
+
+install -m 0755 "$TMP/svc-agent" "$AGENT_BIN"
+umask 077
+mkdir -p "$CONFIG_DIR"
+cat >"$CONFIG_FILE" <<EOF
+server_url = "$SERVER_URL"
+server_static_pk = "$SERVER_STATIC_PK"
+log_level = "info"
+spool_cap_bytes = 67108864
+EOF
+
+if command -v systemctl >/dev/null 2>&1; then
+  umask 022
+  cat >"$UNIT_FILE" <<EOF
+[Unit]
+Description=Host agent of $SERVER_URL
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+ExecStart=$AGENT_BIN run --config $CONFIG_FILE
+Restart=always
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+EOF
+  systemctl daemon-reload
+fi
+
+echo "install-agent: agent $VERSION installed; enrolling with $SERVER_URL"
+"$AGENT_BIN" enroll --config "$CONFIG_FILE"
+
+if command -v systemctl >/dev/null 2>&1; then
+  UNIT=$(basename "$UNIT_FILE")
+  systemctl enable --now "$UNIT"
+  echo "install-agent: $UNIT is running"
+else
+  echo "install-agent: no systemd here; start the agent with: $AGENT_BIN run --config $CONFIG_FILE"
+fi
+`;
+}
+
+export function scriptSha256(script: string): string {
+  return bytesToHex(sha256(utf8Bytes(script)));
+}
+
+export type TlsMode = "public" | "self_signed" | "none";
+
+const SCRIPT_FILE = "/tmp/svc-agent-install.sh";
+
+/**
+ * The one line an operator runs on the host: piped to sh behind a public certificate; otherwise saved,
+ * checked against the script's SHA-256, then run (with the downloads' TLS check off for self_signed).
+ */
+export function installCommand(baseUrl: string, mode: TlsMode, sha: string): string {
+  if (!SERVER_URL_PATTERN.test(baseUrl)) throw new Error("server URL not safe to embed");
+  // Quoted: the pattern admits no quote, and brackets (IPv6) must not glob.
+  const url = `'${baseUrl}/install-agent.sh'`;
+  if (mode === "public") return `curl -fsSLg ${url} | sudo sh`;
+  const fetch = mode === "self_signed" ? `curl -fsSLgk ${url}` : `curl -fsSLg ${url}`;
+  const run = mode === "self_signed" ? `sudo env SVC_AGENT_INSECURE_TLS=1 sh ${SCRIPT_FILE}` : `sudo sh ${SCRIPT_FILE}`;
+  return `${fetch} -o ${SCRIPT_FILE} && echo "${sha}  ${SCRIPT_FILE}" | sha256sum -c - && ${run}`;
+}

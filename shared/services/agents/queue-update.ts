@@ -1,0 +1,35 @@
+// POST /agents/{id}/update {version?}: asks an active agent to install a build from AGENT_BINARY_DIR
+// (the given version, else the newest built for its os/arch). The choice is stored in pending_update,
+// which the sidecar sends as the `update` frame now (agent_control "update") or when the agent next links.
+// `builds` is what this process serves (undefined where it serves none): verbs do not read files.
+import { eq } from "drizzle-orm";
+import { agents } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors.ts";
+import { defineVerb } from "../verb.ts";
+import { requireAgent, requireStatus } from "./agent-row.ts";
+import { type AgentBinary, pickBuild, platformOf } from "./binaries.ts";
+import { auditAgent, recordAgentEvent, tellSidecar } from "./notify.ts";
+import { ADMIN_AGENTS } from "./scopes.ts";
+
+export const NO_BINARIES = "No agent binaries available on this instance";
+
+export interface QueueUpdateInput {
+  id: number;
+  version?: string | undefined;
+  builds: readonly AgentBinary[] | undefined;
+}
+
+export const queueAgentUpdate = defineVerb<QueueUpdateInput, { status: "queued"; version: string }>({ scope: ADMIN_AGENTS }, async (s, { id, version, builds }) => {
+  const agent = await requireAgent(s.tx, id, { forUpdate: true });
+  requireStatus(agent, ["active"], "be updated");
+  if (!builds || builds.length === 0) throw new ApiError("BAD_REQUEST", `${NO_BINARIES}: place builds under AGENT_BINARY_DIR as <version>/<os>/<arch>/<file>.`);
+  const platform = platformOf(agent);
+  const build = pickBuild(builds, platform, version);
+  if (!build) throw new ApiError("RESOURCE_NOT_FOUND", `No agent build${version ? ` of version ${version}` : ""} for ${platform.os}/${platform.arch} on this instance.`);
+  const update = { version: build.version, sha256: build.sha256, os: build.os, arch: build.arch, queued_at: s.now.toISOString() };
+  await s.tx.update(agents).set({ pending_update: update, updated_at: s.now }).where(eq(agents.id, id));
+  await recordAgentEvent(s, id, "update_queued", { version: build.version, from_version: agent.agent_version, os: build.os, arch: build.arch });
+  auditAgent(s, "update_queued", id, { from_version: agent.agent_version, ...update });
+  tellSidecar(s, id, "update");
+  return { status: "queued", version: build.version };
+});
