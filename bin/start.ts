@@ -2,7 +2,7 @@
 // sidecar's workers on PORT, on embedded PGlite under DATA_DIR unless DATABASE_URL is set. With
 // --sidecar-only it is the sidecar of a split deployment (`npm run start:sidecar`), which needs
 // DATABASE_URL. Either way it serves the routes only the sidecar can answer (the metrics scrape, the
-// stream status) and the WebSocket upgrades.
+// stream status, the server-sent events) and the WebSocket upgrades.
 import { createApp } from "../functions/app.ts";
 import { metricsRoutes } from "../functions/routes/metrics.ts";
 import { streamStatusRoutes } from "../functions/routes/stream-status.ts";
@@ -34,7 +34,7 @@ const upgrades = upgradeRouter();
 const streams = streamsWorker(runtime, upgrades);
 const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams];
 
-const app = createApp(deps);
+const app = createApp(deps, { events: streams.events });
 metricsRoutes(app);
 streamStatusRoutes(app, streams);
 const server = await serveWithLifespan(runtime, app.fetch);

@@ -3,6 +3,7 @@
 // database is down) -> body limit -> authentication -> CSRF -> rate limit -> route (access and scope are
 // enforced per route).
 import { Hono } from "hono";
+import type { EventFeed } from "../shared/streams/event-feed.ts";
 import type { AppEnv, Deps } from "./deps.ts";
 import { notFound, onError } from "./errors.ts";
 import { authenticate } from "./middleware/authenticate.ts";
@@ -28,6 +29,7 @@ import { assetRoutes } from "./routes/content/assets.ts";
 import { capabilityRoutes } from "./routes/content/capabilities.ts";
 import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
+import { eventsRoutes } from "./routes/events.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
 import { mapsRoutes } from "./routes/content/maps.ts";
 import { systemRoutes } from "./routes/content/system.ts";
@@ -58,7 +60,12 @@ import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 
-export function createApp(deps: Deps): Hono<AppEnv> {
+/** What only the sidecar's process holds; absent elsewhere, where its routes answer 503 saying so. */
+export interface SidecarSources {
+  events?: EventFeed;
+}
+
+export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError);
   app.notFound(notFound);
@@ -105,6 +112,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   intelligenceRoutes(app);
   telemetryRoutes(app);
   agentsRoutes(app);
+  eventsRoutes(app, sidecar.events);
 
   docsRoutes(app);
   mapsRoutes(app);

@@ -8,7 +8,7 @@ import { bearerCredential, resolveCredential, SESSION_COOKIE } from "../../share
 import type { AppEnv } from "../deps.ts";
 
 /** The credential a request presents and where: a bearer header wins over the session cookie. */
-function presentedCredential(c: Context<AppEnv>): { credential: string; via: "bearer" | "cookie" } | undefined {
+export function presentedCredential(c: Context<AppEnv>): { credential: string; via: "bearer" | "cookie" } | undefined {
   const bearer = bearerCredential(c.req.header("authorization"));
   if (bearer) return { credential: bearer, via: "bearer" };
   const cookie = getCookie(c, SESSION_COOKIE);

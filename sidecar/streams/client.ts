@@ -31,8 +31,8 @@ export interface ClientEnv {
 
 export type ClientState = "handshake" | "awaiting_token" | "open" | "closed";
 
-/** The user a connection cap counts against; the legacy static token has no user of its own. */
-const userKey = (actor: Actor) => (actor.userId === null ? actor.kind : `user:${actor.userId}`);
+/** The user a connection cap counts against (WebSocket and event streams alike); the legacy static token has no user of its own. */
+export const userKey = (actor: Actor) => (actor.userId === null ? actor.kind : `user:${actor.userId}`);
 
 export class StreamClient implements Subscriber {
   readonly def: StreamDef;

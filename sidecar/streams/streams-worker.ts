@@ -1,11 +1,13 @@
 // The UI live streams worker (spec 4.5, 5.5): plain `ws` with noServer on the HTTP server's upgrade
 // event (DESIGN.md 7). Made before the server starts, it is also the source of the stream status routes
-// (functions/routes/stream-status.ts); start() takes its paths' upgrades and LISTENs; stop() (the drain)
-// closes every socket 1001 and ends LISTEN.
+// (functions/routes/stream-status.ts) and of the server-sent events (`events`, for functions/routes/events.ts);
+// start() takes its paths' upgrades and LISTENs; stop() (the drain) closes every socket 1001, ends every
+// event stream and ends LISTEN.
 import { WebSocketServer } from "ws";
 import { ApiError } from "../../shared/errors.ts";
 import { CidrSet } from "../../shared/net/cidr.ts";
 import type { EventChannel } from "../../shared/services/verb.ts";
+import type { EventFeed } from "../../shared/streams/event-feed.ts";
 import { STREAMS, streamByChannel } from "../../shared/streams/catalogue.ts";
 import type { StreamStatus, StreamStatusSource } from "../../shared/streams/stream-status.ts";
 import { databaseListener } from "../../runtime/listen.ts";
@@ -15,13 +17,23 @@ import type { Worker } from "../../runtime/worker.ts";
 import { type ClientEnv, StreamClient } from "./client.ts";
 import { ChannelHub } from "./hub.ts";
 import { DEFAULT_STREAM_OPTIONS, type StreamOptions } from "./options.ts";
+import { SseFeed } from "./sse-feed.ts";
+import { DEFAULT_SSE_OPTIONS, type SseOptions } from "./sse-options.ts";
 
 /** How long the drain waits for peers to answer the 1001 close before cutting them off. */
 const CLOSE_GRACE_MS = 2000;
 
-export interface StreamsWorker extends Worker, StreamStatusSource {}
+export interface StreamsWorker extends Worker, StreamStatusSource {
+  /** The same events as server-sent events (GET /events/stream). */
+  events: EventFeed;
+}
 
-export function streamsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, upgrades: UpgradeRouter, overrides: Partial<StreamOptions> = {}): StreamsWorker {
+export function streamsWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  upgrades: UpgradeRouter,
+  overrides: Partial<StreamOptions> = {},
+  sseOverrides: Partial<SseOptions> = {},
+): StreamsWorker {
   const { deps } = runtime;
   const options = { ...DEFAULT_STREAM_OPTIONS, ...overrides };
   const hub = new ChannelHub({ listen: databaseListener(runtime.database), clock: deps.clock, logger: deps.logger, retryMs: options.listenRetryMs });
@@ -35,6 +47,10 @@ export function streamsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, u
     users: new Map(),
     pending: { count: 0 },
   };
+  const events = new SseFeed(
+    { hub, random: deps.random, streams: STREAMS, users: env.users, maxConnectionsPerUser: options.maxConnectionsPerUser, revalidateMs: options.revalidateMs },
+    { ...DEFAULT_SSE_OPTIONS, ...sseOverrides },
+  );
   let accepting = false;
   let ticker: NodeJS.Timeout | undefined;
 
@@ -61,6 +77,7 @@ export function streamsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, u
         wss.handleUpgrade(req, socket, head, (ws) => new StreamClient(ws, def, env, req));
       });
     hub.start(STREAMS.map((s) => s.channel));
+    events.start();
     ticker = setInterval(() => {
       const now = performance.now();
       for (const client of env.clients) client.tick(now);
@@ -72,9 +89,10 @@ export function streamsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, u
   const stop = async (): Promise<void> => {
     accepting = false;
     clearInterval(ticker);
+    events.stop();
     await Promise.all([...env.clients].map((c) => c.closeAndWait(1001, "going_away", CLOSE_GRACE_MS)));
     await hub.stop();
   };
 
-  return { name: "ui-streams", status, start, stop };
+  return { name: "ui-streams", status, events, start, stop };
 }
