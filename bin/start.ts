@@ -14,6 +14,7 @@ import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
 import { importFileAvatars } from "../sidecar/startup/import-file-avatars.ts";
 import { applyMigrations } from "../sidecar/startup/migrate.ts";
 import { announceSetupToken } from "../sidecar/startup/setup-token.ts";
+import { encryptStoredSecrets } from "../sidecar/startup/vault-secrets.ts";
 import { statusWorker } from "../sidecar/status/status-worker.ts";
 import { streamsWorker } from "../sidecar/streams/streams-worker.ts";
 import { telemetryWorker } from "../sidecar/telemetry/telemetry-worker.ts";
@@ -54,6 +55,7 @@ for (let attempt = 1; ; attempt++) {
     await new Promise((r) => setTimeout(r, Math.min(attempt, 5) * 1000));
   }
 }
+await encryptStoredSecrets(runtime);
 await announceSetupToken(runtime);
 await importFileAvatars(runtime);
 deps.lifecycle.markReady();

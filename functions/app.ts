@@ -59,6 +59,7 @@ import { installScriptRoutes } from "./routes/install-script.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
+import { vaultRoutes } from "./routes/vault/index.ts";
 
 /** What only the sidecar's process holds; absent elsewhere, where its routes answer 503 saying so. */
 export interface SidecarSources {
@@ -112,6 +113,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   intelligenceRoutes(app);
   telemetryRoutes(app);
   agentsRoutes(app);
+  vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
 
   docsRoutes(app);

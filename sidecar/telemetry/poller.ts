@@ -6,7 +6,8 @@ import { cryptoRandom, type Clock } from "../../shared/clock.ts";
 import type { Db } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
 import { systemContext, type VerbContext } from "../../shared/services/verb-context.ts";
-import { claimPoll, listPollSchedules, type PollReading, recordPoll } from "../../shared/services/telemetry/poll-targets.ts";
+import { type ClaimedPoll, claimPoll, listPollSchedules, openPollTarget, type PollReading, type PollTarget, recordPoll } from "../../shared/services/telemetry/poll-targets.ts";
+import type { Vault } from "../../shared/vault/vault.ts";
 import type { Listen } from "../../runtime/listen.ts";
 import type { Worker } from "../../runtime/worker.ts";
 import type { CpuCounters } from "./snmp-metrics.ts";
@@ -20,6 +21,8 @@ export interface PollerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** Opens the SNMP communities, which are stored sealed. */
+  vault: Vault;
   /** LISTEN on a channel; absent, only the minute reload picks up changes. */
   listen?: Listen | undefined;
   /** 0..1, for spreading the polls (tests pin it). */
@@ -53,19 +56,32 @@ export function createSnmpPoller(deps: PollerDeps): SnmpPoller {
   let reloadTimer: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
 
+  /** Opens the community; a failure is the poll's outcome (last_error, status down), seen on the node. */
+  async function openTarget(claimed: ClaimedPoll): Promise<PollTarget | string> {
+    try {
+      return await openPollTarget(deps.vault, claimed);
+    } catch {
+      logger.error("snmp poll skipped: the community does not open with this process's vault key", { hardware_id: claimed.hardware_id });
+      return "the SNMP community could not be decrypted with this process's vault key";
+    }
+  }
+
   async function poll(hardwareId: number, minGapMs: number): Promise<PollOutcome> {
     try {
-      const target = await claimPoll({ ctx, input: { hardwareId, minGapMs } });
-      if (!target) return "skipped";
+      const claimed = await claimPoll({ ctx, input: { hardwareId, minGapMs } });
+      if (!claimed) return "skipped";
+      const target = await openTarget(claimed);
       let reading: PollReading | null = null;
-      let error: string | null = null;
-      try {
-        const read = await readSnmp(target, counters.get(hardwareId));
-        reading = read.reading;
-        if (read.counters) counters.set(hardwareId, read.counters);
-      } catch (e) {
-        error = e instanceof Error ? e.message : String(e);
-        logger.warn("snmp poll failed", { hardware_id: hardwareId, host: target.host, port: target.port, error });
+      let error: string | null = typeof target === "string" ? target : null;
+      if (typeof target !== "string") {
+        try {
+          const read = await readSnmp(target, counters.get(hardwareId));
+          reading = read.reading;
+          if (read.counters) counters.set(hardwareId, read.counters);
+        } catch (e) {
+          error = e instanceof Error ? e.message : String(e);
+          logger.warn("snmp poll failed", { hardware_id: hardwareId, host: target.host, port: target.port, error });
+        }
       }
       await recordPoll({ ctx, input: { hardwareId, reading, error } });
       return "polled";

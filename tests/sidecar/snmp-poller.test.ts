@@ -68,6 +68,7 @@ beforeAll(async () => {
     db: t.runtime.database.db,
     clock,
     logger: jsonLogger("debug", (line) => logLines.push(line)),
+    vault: t.runtime.deps.vault,
     listen: databaseListener(t.runtime.database),
     jitter: () => 0.999, // the hourly schedule stays out of the way; this test polls by hand and by NOTIFY
   });

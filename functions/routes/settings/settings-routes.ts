@@ -73,6 +73,6 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id and issuer.",
       body: OAuthPatchSchema, response: { schema: OAuthSchema },
     },
-    async (c, { body }) => c.json(await updateOAuthSettings({ ctx: verbContext(c), input: body })),
+    async (c, { body }) => c.json(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
   );
 }

@@ -1,19 +1,21 @@
 // GET and PATCH /settings/oauth: the OAuth/OIDC provider configuration (sign-in through it is not built
 // yet). The config is the `oauth` row of app_settings; each client secret is write-only and kept apart
 // in server_secrets, so no settings read, export or audit diff can carry it (`client_secret_set` says
-// whether one is stored).
+// whether one is stored). A stored secret is sealed by the vault (shared/services/vault/secret-columns.ts).
 import { eq, inArray } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
+import type { Vault } from "../../vault/vault.ts";
+import { OAUTH_CLIENT_SECRET, oauthSecretName, sealSecret } from "../vault/secret-columns.ts";
+import { assertVaultWritable } from "../vault/writable.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import { changedKeys, lockSettings } from "./apply.ts";
 import { SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 
 const OAUTH_KEY = "oauth";
 const MAX_PROVIDERS = 20;
-const secretName = (provider: string) => `oauth.${provider}.client_secret`;
 
 const ProviderName = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Provider names are 1-32 lower-case letters, digits, - or _, starting with a letter."));
 const Issuer = v.pipe(
@@ -63,11 +65,11 @@ async function readStored(db: Db): Promise<Record<string, StoredProvider>> {
 async function present(db: Db, providers: Record<string, StoredProvider>): Promise<OAuthSettings> {
   const names = Object.keys(providers);
   const secrets = names.length
-    ? await db.select({ name: serverSecrets.name }).from(serverSecrets).where(inArray(serverSecrets.name, names.map(secretName)))
+    ? await db.select({ name: serverSecrets.name }).from(serverSecrets).where(inArray(serverSecrets.name, names.map(oauthSecretName)))
     : [];
   const set = new Set(secrets.map((s) => s.name));
   return {
-    providers: Object.fromEntries(names.sort().map((n) => [n, { ...providers[n]!, client_secret_set: set.has(secretName(n)) }])),
+    providers: Object.fromEntries(names.sort().map((n) => [n, { ...providers[n]!, client_secret_set: set.has(oauthSecretName(n)) }])),
   };
 }
 
@@ -96,7 +98,9 @@ function providerIssues(providers: Record<string, StoredProvider>): ValidationIs
   return issues;
 }
 
-export const updateOAuthSettings = defineVerb<OAuthPatch, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, input) => {
+export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault }, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...input }) => {
+  // Before any lock: in the order a rotation locks (the vault's state, then the secret rows).
+  if (Object.values(input.providers).some((p) => p?.client_secret != null)) await assertVaultWritable(s.tx, vault, s.now);
   await lockSettings(s);
   const stored = await readStored(s.tx);
   const next = mergeProviders(stored, input);
@@ -111,8 +115,11 @@ export const updateOAuthSettings = defineVerb<OAuthPatch, OAuthSettings>({ scope
   for (const [name, p] of Object.entries(input.providers)) {
     const secret = p === null ? null : p.client_secret;
     if (secret === undefined) continue;
-    await s.tx.delete(serverSecrets).where(eq(serverSecrets.name, secretName(name)));
-    if (secret !== null) await s.tx.insert(serverSecrets).values({ name: secretName(name), value: secret, created_at: s.now });
+    await s.tx.delete(serverSecrets).where(eq(serverSecrets.name, oauthSecretName(name)));
+    if (secret !== null) {
+      const value = await sealSecret(vault, OAUTH_CLIENT_SECRET, oauthSecretName(name), secret);
+      await s.tx.insert(serverSecrets).values({ name: oauthSecretName(name), value, created_at: s.now });
+    }
     secretsChanged.push(name);
   }
   const after = await present(s.tx, next);

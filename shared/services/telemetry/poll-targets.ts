@@ -5,6 +5,8 @@ import { and, eq, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { hardwareLiveMetrics, telemetryConfigs } from "../../db/schema/index.ts";
 import { DEFAULT_SNMP_PORT } from "../../schemas/telemetry.ts";
+import type { Vault } from "../../vault/vault.ts";
+import { openSecret, SNMP_COMMUNITY } from "../vault/secret-columns.ts";
 import { defineVerb } from "../verb.ts";
 import { applyStatusSamples } from "./apply-status.ts";
 import { requireHardwareRow } from "./hardware-row.ts";
@@ -26,8 +28,11 @@ export interface PollTarget {
   options: { timeout_ms?: number; retries?: number };
 }
 
+/** A claimed poll as stored: the community still sealed by the vault (or null: none configured). */
+export type ClaimedPoll = Omit<PollTarget, "community"> & { sealedCommunity: string | null };
+
 /** Claims the next poll of a node unless one was claimed less than `minGapMs` ago; null when not due. */
-export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, PollTarget | null>({ scope: "write:telemetry" }, async (s, { hardwareId, minGapMs }) => {
+export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, ClaimedPoll | null>({ scope: "write:telemetry" }, async (s, { hardwareId, minGapMs }) => {
   const dueBefore = new Date(s.now.getTime() - minGapMs);
   const [row] = await s.tx
     .update(telemetryConfigs)
@@ -40,11 +45,18 @@ export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, Po
     host: row.host!,
     port: row.port ?? DEFAULT_SNMP_PORT,
     snmp_version: row.snmp_version === "v1" ? "v1" : "v2c",
-    // SNMP's conventional read community when none was configured.
-    community: row.community || "public",
+    sealedCommunity: row.community || null,
     options: (row.options ?? {}) as PollTarget["options"],
   };
 });
+
+/** Opens a claimed poll's community with the vault (throws VaultError when this process's key cannot). */
+export async function openPollTarget(vault: Vault, claimed: ClaimedPoll): Promise<PollTarget> {
+  const { sealedCommunity, ...target } = claimed;
+  // SNMP's conventional read community when none was configured.
+  const community = sealedCommunity ? await openSecret(vault, SNMP_COMMUNITY, claimed.hardware_id, sealedCommunity) : "public";
+  return { ...target, community };
+}
 
 export interface PollReading {
   cpu_pct: number | null;

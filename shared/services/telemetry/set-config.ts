@@ -1,10 +1,14 @@
 // POST /hardware/{id}/telemetry/config: how the sidecar polls a node. Fields given change; the rest keep
 // their stored values (or the defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s).
-// The community is write-only: the audit diff and the answer say only whether it is set or changed.
+// The community is write-only: the audit diff and the answer say only whether it is set or changed. It is
+// stored sealed by the vault (shared/services/vault/secret-columns.ts), bound to this node's row.
 import { eq } from "drizzle-orm";
 import { hardware, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { DEFAULT_SNMP_PORT, type TelemetryConfigInput } from "../../schemas/telemetry.ts";
+import type { Vault } from "../../vault/vault.ts";
+import { openSecret, sealSecret, SNMP_COMMUNITY } from "../vault/secret-columns.ts";
+import { assertVaultWritable } from "../vault/writable.ts";
 import { defineVerb } from "../verb.ts";
 import { presentConfig } from "./present.ts";
 
@@ -25,17 +29,27 @@ function auditView(r: ConfigRow | undefined) {
 
 export const setTelemetryConfig = defineVerb(
   { scope: CONFIG_SCOPE },
-  async (s, { hardwareId, config: input }: { hardwareId: number; config: TelemetryConfigInput }) => {
+  async (s, { hardwareId, config: input, vault }: { hardwareId: number; config: TelemetryConfigInput; vault: Vault }) => {
     const [node] = await s.tx.select({ ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, hardwareId));
     if (!node) throw ApiError.notFound("Hardware node", hardwareId);
+    // Only a new community needs the vault: other changes go on while it cannot write (a pending rotation).
+    // Checked before the row is locked, in the order a rotation locks (the vault's state, then the rows).
+    if (input.community != null) await assertVaultWritable(s.tx, vault, s.now);
     const [before] = await s.tx.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, hardwareId)).for("update");
+    let community = before?.community ?? null;
+    let communityChanged = false;
+    if (input.community !== undefined) {
+      const previous = before?.community ? await openSecret(vault, SNMP_COMMUNITY, hardwareId, before.community).catch(() => undefined) : null;
+      communityChanged = input.community !== previous;
+      community = input.community === null ? null : await sealSecret(vault, SNMP_COMMUNITY, hardwareId, input.community);
+    }
     const values = {
       protocol: given(input.protocol, before?.protocol, "snmp"),
       enabled: given(input.enabled, before?.enabled, true),
       host: given(input.host, before?.host, node.ip ? node.ip.replace(/\/\d+$/, "") : null),
       port: given(input.port, before?.port ?? undefined, DEFAULT_SNMP_PORT),
       snmp_version: given(input.snmp_version, before?.snmp_version ?? undefined, "v2c"),
-      community: given(input.community, before?.community, null),
+      community,
       interval_s: given(input.interval_s, before?.interval_s, 60),
       options: given<Record<string, unknown>>(input.options, before?.options, {}),
       updated_at: s.now,
@@ -48,7 +62,6 @@ export const setTelemetryConfig = defineVerb(
       .onConflictDoUpdate({ target: telemetryConfigs.hardware_id, set: values })
       .returning();
     const after = auditView(row);
-    const communityChanged = input.community !== undefined && input.community !== (before?.community ?? null);
     s.audit({
       action: before ? "telemetry.config.update" : "telemetry.config.create",
       category: "telemetry",

@@ -1,0 +1,80 @@
+// POST /admin/vault/rotate (DESIGN.md 3b "Vault"). The operator has restarted every process with the new
+// key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS; this re-encrypts every stored secret
+// (secret-columns.ts) under the new key and moves the canary to it, in one transaction. Every value is
+// opened before anything is written: a value that fails its authentication tag (a wrong key, a tampered
+// or misplaced ciphertext) refuses the whole rotation, so nothing changes and nothing is written with a
+// key that cannot vouch for what it read.
+import { eq } from "drizzle-orm";
+import { vaultState } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors.ts";
+import type { VaultStatusShape } from "../../schemas/vault.ts";
+import { isCiphertext, Vault, VaultError } from "../../vault/vault.ts";
+import { defineVerb } from "../verb.ts";
+import { VAULT_STATE_LOCK } from "./initialize.ts";
+import { SECRET_COLUMNS, replaceSecret, type StoredSecret, storedSecrets } from "./secret-columns.ts";
+import { VAULT_ADMIN, vaultStatusOf } from "./status.ts";
+import { CANARY_CONTEXT, CANARY_TEXT, forgetVaultVerification, vaultCondition, vaultNotWritable } from "./writable.ts";
+
+const HOW = "set the new key in SVC_VAULT_KEY and the current one in SVC_VAULT_KEY_PREVIOUS, restart every process, then rotate";
+
+function unreadable(secret: StoredSecret, e: unknown): ApiError {
+  const reason = e instanceof VaultError ? e.reason : "error";
+  const why = reason === "wrong_key" ? "fails its authentication tag" : reason === "unknown_key" ? `was made with key ${Vault.keyIdIn(secret.value)}, which is not loaded` : "is not a vault ciphertext";
+  return ApiError.conflict(`The stored secret ${secret.column.name} of row ${secret.key} ${why}; nothing was re-encrypted and nothing changed.`, {
+    column: secret.column.name,
+    reason,
+  });
+}
+
+export const rotateVault = defineVerb<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s, { vault }) => {
+  if (!vault.loaded) throw vaultNotWritable("ephemeral");
+  await s.tx.execute(VAULT_STATE_LOCK);
+  // Locked before any secret is read: a secret write holds this row FOR SHARE (writable.ts), so it either
+  // commits before the rotation reads or sees the new key after it.
+  const [state] = await s.tx.select().from(vaultState).where(eq(vaultState.id, 1)).for("update");
+  if (!state) throw ApiError.conflict(`The vault is not initialized: nothing is stored under a key yet, so there is nothing to rotate.`);
+  const condition = await vaultCondition(s.tx, vault);
+  if (condition === "healthy") throw ApiError.conflict(`No rotation is pending: the stored secrets are already under key ${vault.keyId}. To rotate, ${HOW}.`);
+  if (condition !== "rotation_pending")
+    throw new ApiError(
+      "SERVICE_NOT_READY",
+      `The installation's secrets are under key ${state.key_id}, and no key this process holds opens them; nothing was changed. To rotate, ${HOW}.`,
+      { health: "vault_degraded" },
+      { "Retry-After": "5" },
+    );
+
+  // Open everything first (rows locked): one value that does not open refuses the rotation before any write.
+  const plan: { secret: StoredSecret; sealed: string }[] = [];
+  for (const column of SECRET_COLUMNS) {
+    for (const secret of await storedSecrets(s.tx, column, true)) {
+      // Clear values are the startup migration's (sidecar/startup/vault-secrets.ts); ours are ciphertexts.
+      if (!isCiphertext(secret.value) || Vault.keyIdIn(secret.value) === vault.keyId) continue;
+      const context = column.context(String(secret.key));
+      let plaintext: string;
+      try {
+        plaintext = await vault.decrypt(secret.value, context);
+      } catch (e) {
+        throw unreadable(secret, e);
+      }
+      plan.push({ secret, sealed: await vault.encrypt(plaintext, context) });
+    }
+  }
+  for (const { secret, sealed } of plan) await replaceSecret(s.tx, secret, sealed);
+  await s.tx
+    .update(vaultState)
+    .set({ key_id: vault.keyId!, canary: await vault.encrypt(CANARY_TEXT, CANARY_CONTEXT), last_rotation_at: s.now })
+    .where(eq(vaultState.id, 1));
+
+  const counts: Record<string, number> = {};
+  for (const { secret } of plan) counts[secret.column.name] = (counts[secret.column.name] ?? 0) + 1;
+  s.audit({
+    action: "vault.rotate",
+    category: "security",
+    level: "warning",
+    entity_type: "vault",
+    entity_id: vault.keyId!,
+    diff: { from_key_id: state.key_id, to_key_id: vault.keyId, re_encrypted: plan.length, columns: counts },
+  });
+  forgetVaultVerification(vault);
+  return vaultStatusOf(s.tx, vault);
+});
