@@ -10,6 +10,7 @@ import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
 import { upgradeRouter } from "../runtime/upgrade-router.ts";
 import type { Worker } from "../runtime/worker.ts";
+import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
 import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
 import { importFileAvatars } from "../sidecar/startup/import-file-avatars.ts";
 import { applyMigrations } from "../sidecar/startup/migrate.ts";
@@ -33,7 +34,7 @@ const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly }).catch(
 const { deps } = runtime;
 const upgrades = upgradeRouter();
 const streams = streamsWorker(runtime, upgrades);
-const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams];
+const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentsWorker(runtime, upgrades)];
 
 const app = createApp(deps, { events: streams.events });
 metricsRoutes(app);

@@ -75,6 +75,8 @@ export const ConfigSchema = v.object({
   /** The URL agents are told to reach this server at (install script); else taken from the request. */
   PUBLIC_URL: optionalString,
   WS_REQUIRE_WSS: bool(false),
+  /** Agent link handshakes one sidecar admits per 10 s from all addresses (the enroll gate stays 200 per 60 s). */
+  AGENT_LINK_GLOBAL_RATE: int(1000, 1, 1_000_000),
 });
 
 export type RateLimitStoreKind = "redis" | "database";
