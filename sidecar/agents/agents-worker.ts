@@ -68,10 +68,14 @@ export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, up
     {
       commit: (batch) => applyLinkBatch({ ctx, input: batch }),
       committed(marks) {
+        const now = performance.now();
         for (const [session, seq] of marks)
           if (session.open && seq > session.ackSeq) {
             session.ackSeq = seq;
-            env.ackDirty.add(session);
+            if (session.coversSpooled(seq)) {
+              session.ping(now);
+              env.ackDirty.delete(session);
+            } else env.ackDirty.add(session);
           }
       },
       lost(sessions) {

@@ -44,6 +44,7 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
       break;
     case "telemetry.host": {
       const p = parsed.payload as TelemetryHostPayload;
+      session.noteSpooled(frame.seq);
       batcher.sample({
         agent_id: agentId,
         sample_id: p.sample_id,
@@ -56,6 +57,7 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
     }
     case "probe.result": {
       const p = parsed.payload as ProbeResultPayload;
+      session.noteSpooled(frame.seq);
       batcher.result({
         agent_id: agentId,
         run_id: p.run_id,

@@ -31,7 +31,7 @@ export interface AgentLinkOptions {
   telemetryStaleMs: number;
   /** The one shared tick that scans every session's deadlines. */
   tickMs: number;
-  /** Coalesced ack pings go out at most this often per session after a commit. */
+  /** Acks of frames the agent does not spool (heartbeats, events) are coalesced into a ping this often; spooled frames are acknowledged at commit. */
   ackFlushMs: number;
   /** The write-behind batcher commits every flushMs, or at once when maxBatchFrames are waiting. */
   flushMs: number;

@@ -48,6 +48,13 @@ export class AgentSession {
   lastRekey = 0;
   /** Highest seq whose effects are committed; sent as ping {ack_seq}. */
   ackSeq = -1;
+  /**
+   * The frames the agent keeps until acknowledged (telemetry.host, probe.result): the oldest not yet
+   * covered by an ack, and the newest. A commit that covers one is acknowledged at once, so the agent's
+   * spool (and frame-to-ack latency) stays short; other frames ride on the coalesced or periodic ping.
+   */
+  #unackedSpooledFrom = Number.POSITIVE_INFINITY;
+  #lastSpooledSeq = -1;
   /** Enroll: when the shown pairing code lapses (epoch ms). */
   codeExpiresAt = 0;
   reminting = false;
@@ -106,6 +113,20 @@ export class AgentSession {
     } catch (e) {
       this.env.logger.warn("agent frame not sent", { agent_id: this.agentId, type, error: String(e) });
     }
+  }
+
+  /** A frame the agent spools arrived with this seq. */
+  noteSpooled(seq: number): void {
+    this.#lastSpooledSeq = seq;
+    if (this.#unackedSpooledFrom === Number.POSITIVE_INFINITY) this.#unackedSpooledFrom = seq;
+  }
+
+  /** Whether an ack up to `seq` covers a spooled frame not yet acknowledged (then it should go out now). */
+  coversSpooled(seq: number): boolean {
+    if (this.#unackedSpooledFrom > seq) return false;
+    // Spooled frames after `seq` wait for a later commit; the newest stands for them (at most a batch later).
+    this.#unackedSpooledFrom = this.#lastSpooledSeq > seq ? this.#lastSpooledSeq : Number.POSITIVE_INFINITY;
+    return true;
   }
 
   ping(now: number): void {
