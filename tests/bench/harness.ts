@@ -112,7 +112,7 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   const { sql, url: dbUrl } = bench;
   // The rate limiter stays on (its database store is part of every figure). The benchmark plays many
   // clients behind a trusted reverse proxy: each request carries its own X-Forwarded-For address.
-  const env = { DATABASE_URL: dbUrl, HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", DB_POOL_MAX: BENCH_POOL_MAX, TRUSTED_PROXIES: "127.0.0.1,::1" };
+  const env = { DATABASE_URL: dbUrl, HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", SVC_VAULT_KEY: TEST_VAULT_KEY, DB_POOL_MAX: BENCH_POOL_MAX, TRUSTED_PROXIES: "127.0.0.1,::1" };
   let counts: SeedCounts;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -126,7 +126,7 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   }
   const baseUrl = server.baseUrl;
   // An in-process runtime on the same database, for benchmarks that drive verbs and jobs directly.
-  const runtime = await openRuntime(parseConfig({ SVC_VAULT_KEY: TEST_VAULT_KEY, ...env, PORT: "0" }, "bench"));
+  const runtime = await openRuntime(parseConfig({ ...env, PORT: "0" }, "bench"));
   runtime.deps.lifecycle.markReady();
   const init = await fetch(`${baseUrl}/api/v1/bootstrap/initialize`, {
     method: "POST",

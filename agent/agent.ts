@@ -1,0 +1,295 @@
+// The reference agent: enrolls once (printing its pairing code), then keeps a link up, reconnecting with
+// jittered exponential backoff, until it is stopped, revoked or rejected. Telemetry is sampled at the
+// granted interval whether or not a link is up (the spool carries it over an outage); probe results go
+// the same way. Everything it needs comes in through AgentOptions, so tests run it in-process as well as
+// through bin/agent.ts.
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import type { KeyPair } from "../shared/noise/index.ts";
+import { Backoff, type BackoffOptions } from "./backoff.ts";
+import { Connection, LinkClosed } from "./connection.ts";
+import { enroll, type PairingCode } from "./enroll.ts";
+import type { AgentGrants } from "./grants.ts";
+import { hostFacts, readinessOfHost } from "./host.ts";
+import { type AgentLog, silentLog } from "./log.ts";
+import { buildHello } from "./payloads.ts";
+import { ProbeRunner } from "./probes/runner.ts";
+import { refusalOf, Session, type SessionEnd } from "./session.ts";
+import { Spool } from "./spool.ts";
+import { AgentState, type ServerTrust } from "./state.ts";
+import { HostSampler } from "./telemetry/sampler.ts";
+import { establishTrust, handshakeKeys, promoteIfSuccessor } from "./trust.ts";
+
+export const EXIT = { stopped: 0, error: 1, usage: 2, revoked: 3, rejected: 4 } as const;
+
+export type AgentEvent =
+  | { type: "pairing_code"; code: PairingCode }
+  | { type: "enrolled"; agent_id: number | null }
+  | { type: "linked"; agent_id: number; connection: number }
+  | { type: "link_lost"; code: number | null; reason: string }
+  | { type: "telemetry"; sample_id: string }
+  /** The server committed these spooled frames: their sample_id / run_id. */
+  | { type: "acked"; ack_seq: number; sample_ids: string[]; run_ids: string[] }
+  | { type: "grants"; grants: AgentGrants }
+  | { type: "server_key_rotation"; successor_pk: string };
+
+export interface AgentExit {
+  code: (typeof EXIT)[keyof typeof EXIT];
+  reason: keyof typeof EXIT;
+  message: string;
+}
+
+export interface AgentOptions {
+  /** http(s)://host[:port] of the control plane. */
+  serverUrl: string;
+  stateDir: string;
+  /** 64 hex; else the stored key, else fetched from /install-agent.sh (trust on first use). */
+  serverKey?: string;
+  /** The hostname to report (default: this machine's). */
+  name?: string;
+  log?: AgentLog;
+  spoolCapBytes?: number;
+  heartbeatMs?: number;
+  rekeyMs?: number;
+  backoff?: BackoffOptions;
+  /** "enroll": stop once enrolled (the installer's `enroll` step); "run" (default): link and stay. */
+  mode?: "run" | "enroll";
+  /** A telemetry interval in ms that overrides the grant's interval_s (tests). */
+  telemetryIntervalMs?: number;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export const DEFAULT_SPOOL_CAP = 64 * 1024 * 1024;
+/** A link that held this long was healthy: the next reconnect starts the backoff over. */
+const HEALTHY_LINK_MS = 30_000;
+
+export class Agent {
+  readonly spool: Spool;
+  readonly #o: AgentOptions;
+  readonly #log: AgentLog;
+  readonly #state: AgentState;
+  readonly #device: KeyPair;
+  readonly #backoff: Backoff;
+  readonly #runner: ProbeRunner;
+  readonly #sampler = new HostSampler();
+  #trust: ServerTrust | undefined;
+  #grants: AgentGrants | undefined;
+  #session: Session | undefined;
+  /** The socket up now (enrolling or linked): stop() closes it. */
+  #conn: Connection | undefined;
+  #telemetryTimer: NodeJS.Timeout | undefined;
+  #telemetryMs: number | undefined;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+
+  constructor(options: AgentOptions) {
+    this.#o = options;
+    this.#log = options.log ?? silentLog;
+    this.#state = new AgentState(options.stateDir);
+    this.#device = this.#state.deviceKey();
+    this.#backoff = new Backoff(options.backoff);
+    this.spool = new Spool(options.spoolCapBytes ?? DEFAULT_SPOOL_CAP);
+    this.#runner = new ProbeRunner({ log: this.#log, report: (r) => this.#offer(this.spool.add("probe.result", r)) });
+  }
+
+  /** The device's public key, 64 hex. */
+  get devicePublicKey(): string {
+    return bytesToHex(this.#device.publicKey);
+  }
+
+  /** Runs until stopped, revoked or rejected. */
+  async run(): Promise<AgentExit> {
+    try {
+      while (!this.#stopped) {
+        const exit = await this.#round().catch((e: unknown) => {
+          this.#log.warn(`${(e as Error).message}`);
+          return undefined;
+        });
+        if (exit) return exit;
+        if (this.#stopped) break;
+        const delay = this.#backoff.next();
+        this.#log.info(`reconnecting in ${(delay / 1000).toFixed(1)} s`);
+        await this.#sleep(delay);
+      }
+      return { code: EXIT.stopped, reason: "stopped", message: "stopped" };
+    } finally {
+      this.#setTelemetry(undefined);
+      this.#runner.cancelAll("agent stopping");
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#conn?.close(1000, "agent stopping");
+    this.#wake?.();
+  }
+
+  /** One connection: an enrollment while not active, else a link. Answers an exit, or undefined to retry. */
+  async #round(): Promise<AgentExit | undefined> {
+    this.#trust ??= await establishTrust(this.#state, this.#o.serverUrl, this.#o.serverKey, this.#log);
+    if (this.#trust.status === "revoked") return this.#exit("revoked", "this agent was revoked; it cannot link again");
+    if (this.#trust.status === "rejected") return this.#exit("rejected", "this agent's enrollment was rejected");
+    if (this.#trust.status !== "active") return this.#enroll();
+    if (this.#o.mode === "enroll") return { code: EXIT.stopped, reason: "stopped", message: "enrolled" };
+    return this.#link();
+  }
+
+  async #enroll(): Promise<AgentExit | undefined> {
+    const conn = await this.#open("enroll");
+    const end = await enroll(conn, this.#hello(), this.#log, (code) => {
+      this.#emit({ type: "pairing_code", code });
+      this.#log.warn(`pairing code ${code.pairing_code}: approve it in the control plane (agent ${code.agent_id ?? "?"})`);
+    });
+    if (end.kind === "active") {
+      this.#trust = this.#state.updateServer({ status: "active", agent_id: end.agentId ?? this.#trust!.agent_id });
+      this.#emit({ type: "enrolled", agent_id: this.#trust.agent_id });
+      this.#log.info("enrollment approved; linking");
+      this.#backoff.reset();
+      return this.#stopped ? undefined : this.#round();
+    }
+    if (end.kind === "lost") {
+      this.#emit({ type: "link_lost", code: end.code, reason: end.reason });
+      return undefined;
+    }
+    this.#trust = this.#state.updateServer({ status: end.kind });
+    return this.#exit(end.kind, end.reason);
+  }
+
+  async #link(): Promise<AgentExit | undefined> {
+    let conn: Connection;
+    try {
+      conn = await this.#open("link");
+    } catch (e) {
+      // A device the server will not link may be refused right after handshake message 1.
+      const refusal = e instanceof LinkClosed && e.code === 1008 ? refusalOf(e.reason) : undefined;
+      if (refusal) return this.#ended({ kind: refusal, reason: (e as LinkClosed).reason });
+      throw e;
+    }
+    const session = new Session(conn, {
+      spool: this.spool,
+      runner: this.#runner,
+      log: this.#log,
+      heartbeatMs: this.#o.heartbeatMs,
+      rekeyMs: this.#o.rekeyMs,
+      hello: () => this.#hello(),
+      onLinked: (agentId) => {
+        if (this.#trust!.agent_id !== agentId) this.#trust = this.#state.updateServer({ agent_id: agentId });
+        this.#log.info(`linked as agent ${agentId}`);
+        this.#emit({ type: "linked", agent_id: agentId, connection: session.id });
+      },
+      onGrants: (grants) => this.#applyGrants(grants),
+      onServerKeyRotation: (successor, expiry) => {
+        this.#trust = this.#state.updateServer({ successor_pk: successor, successor_expiry: expiry });
+        this.#log.info(`the server announced a key rotation: successor key stored (overlap until ${expiry ?? "unknown"})`);
+        this.#emit({ type: "server_key_rotation", successor_pk: successor });
+      },
+      onAck: (ackSeq, entries) => {
+        const ids = (type: string, key: string) => entries.filter((e) => e.type === type).map((e) => String(e.payload[key]));
+        this.#emit({ type: "acked", ack_seq: ackSeq, sample_ids: ids("telemetry.host", "sample_id"), run_ids: ids("probe.result", "run_id") });
+      },
+    });
+    this.#session = session;
+    const end = await session.run();
+    this.#session = undefined;
+    return this.#ended(end);
+  }
+
+  #ended(end: SessionEnd): AgentExit | undefined {
+    if (end.kind === "lost") {
+      // Not reset on every accepted link: a server that accepts and drops at once must not be hammered.
+      if (end.heldMs >= HEALTHY_LINK_MS) this.#backoff.reset();
+      this.#emit({ type: "link_lost", code: end.code, reason: end.reason });
+      if (!this.#stopped) this.#log.warn(`link closed (${end.code}${end.reason ? ` ${end.reason}` : ""})`);
+      return undefined;
+    }
+    if (end.kind === "unknown") {
+      // The server no longer knows this device (its database was reset): enroll again.
+      this.#log.warn(`the server does not know this agent (${end.reason}); enrolling again`);
+      this.#trust = this.#state.updateServer({ status: null, agent_id: null });
+      return undefined;
+    }
+    this.#trust = this.#state.updateServer({ status: end.kind });
+    return this.#exit(end.kind, end.reason);
+  }
+
+  /** A connection to enroll or link, trying a rotated successor key before the current one. */
+  async #open(path: "enroll" | "link"): Promise<Connection> {
+    const url = new URL(`/api/v1/agents/${path}`, this.#o.serverUrl);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const keys = handshakeKeys(this.#trust!, new Date());
+    for (const [i, key] of keys.entries()) {
+      try {
+        const conn = await Connection.open({ url: url.toString(), device: this.#device, serverKey: hexToBytes(key) });
+        this.#trust = promoteIfSuccessor(this.#state, this.#trust!, key);
+        this.#conn = conn;
+        if (this.#stopped) conn.close(1000, "agent stopping");
+        return conn;
+      } catch (e) {
+        const failedKey = e instanceof LinkClosed && e.stage === "handshake" && e.code !== 1013;
+        if (!failedKey || i === keys.length - 1) throw e;
+        this.#log.warn(`handshake with the successor server key failed (${(e as Error).message}); trying the current key`);
+      }
+    }
+    throw new Error("no server key to try");
+  }
+
+  #hello(): Record<string, unknown> {
+    const facts = hostFacts(this.#o.name);
+    return buildHello({ ...facts, device_pk: this.devicePublicKey, readiness: readinessOfHost(), spool_depth: this.spool.depth });
+  }
+
+  #applyGrants(grants: AgentGrants): void {
+    this.#grants = grants;
+    this.#runner.maxConcurrent = grants.probes.maxConcurrent;
+    this.#setTelemetry(grants.telemetry.enabled ? (this.#o.telemetryIntervalMs ?? grants.telemetry.intervalS * 1000) : undefined);
+    this.#emit({ type: "grants", grants });
+  }
+
+  /** (Re)starts the telemetry timer at `ms`, or stops it (undefined: the grant is disabled). */
+  #setTelemetry(ms: number | undefined): void {
+    if (ms === this.#telemetryMs && (ms === undefined || this.#telemetryTimer)) return;
+    clearInterval(this.#telemetryTimer);
+    this.#telemetryTimer = undefined;
+    this.#telemetryMs = ms;
+    if (ms === undefined) return;
+    this.#sampleTelemetry();
+    this.#telemetryTimer = setInterval(() => this.#sampleTelemetry(), ms);
+  }
+
+  #sampleTelemetry(): void {
+    try {
+      const payload = this.#sampler.sample(this.#grants?.telemetry.config ?? {});
+      this.#offer(this.spool.add("telemetry.host", payload));
+      this.#emit({ type: "telemetry", sample_id: payload.sample_id });
+    } catch (e) {
+      this.#log.warn(`telemetry sample failed: ${(e as Error).message}`);
+    }
+  }
+
+  #offer(entry: ReturnType<Spool["add"]>): void {
+    this.#session?.offer(entry);
+  }
+
+  #exit(reason: "revoked" | "rejected", message: string): AgentExit {
+    this.#log.error(reason === "revoked" ? `this agent was revoked by the server: ${message}` : `this agent was rejected by the server: ${message}`);
+    return { code: EXIT[reason], reason, message };
+  }
+
+  #emit(event: AgentEvent): void {
+    try {
+      this.#o.onEvent?.(event);
+    } catch (e) {
+      this.#log.warn(`event handler failed: ${(e as Error).message}`);
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = done;
+    });
+  }
+}
