@@ -21,15 +21,16 @@ describe("security", () => {
 });
 
 describe("GET /admin/jobs", () => {
-  it("lists both jobs with their UTC schedule, next run and no last run yet", async () => {
+  it("lists every job with its UTC schedule, next run and no last run yet", async () => {
     const res = await a.req("GET", "/api/v1/admin/jobs", a.admin);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.runs).toEqual([]);
-    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual(["analytics", "retention"]);
+    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual(["analytics", "retention", "server_key_rotation"]);
     const [analytics, retention] = body.jobs;
     expect(analytics).toMatchObject({ schedule: "30 2 * * *", timezone: "UTC", lock_key: "analytics_job", last_run: null });
     expect(retention).toMatchObject({ schedule: "30 3 * * *", timezone: "UTC", lock_key: "retention_job", last_run: null });
+    expect(body.jobs[2]).toMatchObject({ schedule: "17 * * * *", timezone: "UTC", lock_key: "server_key_rotation_job", last_run: null });
     for (const [job, hour] of [[analytics, 2], [retention, 3]] as const) {
       const next = new Date(job.next_run_at);
       expect(next.getUTCHours()).toBe(hour);
@@ -43,7 +44,7 @@ describe("GET /admin/jobs", () => {
     expect((await a.req("GET", "/api/v1/admin/jobs?limit=many", a.admin)).status).toBe(422);
     const res = await a.req("GET", "/api/v1/admin/jobs?job=backup", a.admin);
     expect(res.status).toBe(422);
-    expect((await res.json()).fields.job).toBe("Must be one of: analytics, retention.");
+    expect((await res.json()).fields.job).toBe("Must be one of: analytics, retention, server_key_rotation.");
   });
 });
 
