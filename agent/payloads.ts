@@ -3,21 +3,15 @@
 // calls the same functions with numbers of its own, so a simulated fleet sends exactly these frames.
 // Typed against shared/agents/payloads.ts, the schemas the sidecar parses them with.
 import { MAX_FRAME_BYTES } from "../shared/agents/frames.ts";
-import type { AgentPayloadInput, NetworkPayload, ReadinessPayload, TelemetrySummaryPayload } from "../shared/agents/payloads.ts";
+import type { HostFacts } from "./host.ts";
+import type { AgentPayloadInput, ReadinessPayload, TelemetrySummaryPayload } from "../shared/agents/payloads.ts";
 
 export const AGENT_VERSION = "0.1.0-ts";
 /** 2: capabilities.set carries {enabled, config}, so the agent learns interval_s and max_concurrent. */
 export const CAPABILITY_SCHEMA = 2;
 
-export interface HelloFacts {
+export interface HelloFacts extends HostFacts {
   device_pk: string;
-  hostname: string;
-  machine_id_hash: string | null;
-  os: string;
-  os_version: string | null;
-  arch: string;
-  primary_macs: string[];
-  networks: NetworkPayload[];
   readiness: ReadinessPayload[];
   spool_depth: number;
   agent_version?: string;

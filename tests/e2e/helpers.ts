@@ -191,7 +191,11 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
 
 /** spawnProduct + waitReady; kills the process if it never gets ready. */
 export async function startProduct(env: Record<string, string>, timeoutMs = 60_000): Promise<Product> {
-  const p = await spawnProduct(env);
+  return readyOrKilled(await spawnProduct(env), timeoutMs);
+}
+
+/** Waits for a spawned product to be ready; kills it if it never gets there. */
+export async function readyOrKilled(p: Product, timeoutMs = 60_000): Promise<Product> {
   try {
     await p.waitReady(timeoutMs);
   } catch (e) {

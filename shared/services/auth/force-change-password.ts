@@ -8,7 +8,7 @@ import { newPasswordHash } from "../account/new-password.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
 import { completeLogin, type LoginOutcome } from "./login.ts";
-import { revokeAllSessions } from "./sessions.ts";
+import { replacePassword } from "./sessions.ts";
 import type { SignInClient } from "./sign-in-client.ts";
 
 const REFUSED = "The password-change token is invalid, expired or already used; sign in again.";
@@ -34,11 +34,7 @@ export const forceChangePassword = defineVerb<ForceChangeInput, LoginOutcome, { 
     const locked = await lockUser(s.tx, userId);
     // A concurrent request with the same token got here first.
     if (!locked.must_change_password) return s.refuse(ApiError.unauthorized(REFUSED));
-    await s.tx
-      .update(users)
-      .set({ password_hash, must_change_password: false, failed_logins: 0, locked_until: null, updated_at: s.now })
-      .where(eq(users.id, locked.id));
-    const revoked = await revokeAllSessions(s, locked.id);
+    const revoked = await replacePassword(s, locked.id, password_hash);
     s.audit({
       action: "password.changed", category: "security", entity_type: "user", entity_id: locked.id,
       diff: { forced: true, before: { must_change_password: true }, after: { must_change_password: false }, revoked_sessions: revoked },

@@ -1,6 +1,6 @@
 // Ending sessions: one (logout, revoke one of mine), or all of a user's (admin, password change).
 import { and, eq, isNull, ne } from "drizzle-orm";
-import { sessions } from "../../db/schema/index.ts";
+import { sessions, users } from "../../db/schema/index.ts";
 import type { VerbScope } from "../verb.ts";
 
 export async function revokeSession(s: VerbScope, sessionId: string, userId: number): Promise<boolean> {
@@ -20,4 +20,17 @@ export async function revokeAllSessions(s: VerbScope, userId: number, keep?: str
     .where(and(eq(sessions.user_id, userId), isNull(sessions.revoked_at), keep ? ne(sessions.id, keep) : undefined))
     .returning({ id: sessions.id });
   return rows.length;
+}
+
+/**
+ * A password set by someone who proved a right to it without the old one (a forced change, a
+ * vault-key recovery): the new hash, the lockout and the forced-change flag cleared, every session
+ * ended. Answers how many sessions were revoked.
+ */
+export async function replacePassword(s: VerbScope, userId: number, passwordHash: string): Promise<number> {
+  await s.tx
+    .update(users)
+    .set({ password_hash: passwordHash, must_change_password: false, failed_logins: 0, locked_until: null, updated_at: s.now })
+    .where(eq(users.id, userId));
+  return revokeAllSessions(s, userId);
 }

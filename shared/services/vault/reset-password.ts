@@ -4,15 +4,13 @@
 // user, not an administrator, a wrong or malformed key) is the same 401 and is audited; the caller is
 // rate-limited as a sign-in (spec 8.1 "auth"). Success sets the password, clears the lockout and any
 // forced change, revokes the user's other sessions and signs the caller in.
-import { eq } from "drizzle-orm";
 import { base64ToBytes } from "../../auth/encoding.ts";
-import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { KEY_BYTES, type Vault } from "../../vault/vault.ts";
 import { newPasswordHash } from "../account/new-password.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
 import { findUserByEmail, type LoginOutcome, completeLogin } from "../auth/login.ts";
-import { revokeAllSessions } from "../auth/sessions.ts";
+import { replacePassword } from "../auth/sessions.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
 
@@ -71,11 +69,7 @@ export const vaultResetPassword = defineVerb<VaultResetInput, LoginOutcome, { us
   },
   async (s, input, { userId, password_hash }) => {
     const locked = await lockUser(s.tx, userId);
-    await s.tx
-      .update(users)
-      .set({ password_hash, must_change_password: false, failed_logins: 0, locked_until: null, updated_at: s.now })
-      .where(eq(users.id, locked.id));
-    const revoked = await revokeAllSessions(s, locked.id);
+    const revoked = await replacePassword(s, locked.id, password_hash);
     s.audit({
       action: "password.vault_reset", category: "security", level: "warning", entity_type: "user", entity_id: locked.id,
       diff: { unlocked: locked.locked_until !== null && locked.locked_until > s.now, revoked_sessions: revoked },

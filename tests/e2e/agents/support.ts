@@ -13,7 +13,7 @@ import { requestProbe as requestProbeVerb } from "../../../shared/services/agent
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
 import { TEST_VAULT_KEY } from "../../helpers/env.ts";
-import { jsonBody, type Product, REPO_ROOT, SETUP_TOKEN, spawnProduct, until } from "../helpers.ts";
+import { jsonBody, type Product, readyOrKilled, REPO_ROOT, SETUP_TOKEN, spawnProduct, until } from "../helpers.ts";
 
 export { until };
 
@@ -25,16 +25,7 @@ export const productEnv = (db: TestDatabase, extra: Record<string, string> = {})
   ...extra,
 });
 
-export async function ready(p: Product, timeoutMs = 60_000): Promise<Product> {
-  try {
-    await p.waitReady(timeoutMs);
-  } catch (e) {
-    p.kill();
-    await p.exited;
-    throw e;
-  }
-  return p;
-}
+export const ready = readyOrKilled;
 
 export async function startOn(db: TestDatabase, extra: Record<string, string> = {}, script: string[] = ["start"]): Promise<Product> {
   return ready(await spawnProduct(productEnv(db, extra), script));
