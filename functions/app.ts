@@ -16,6 +16,8 @@ import { admissionGuard } from "./middleware/admission-guard.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { accountRoutes } from "./routes/account/index.ts";
 import { agentsRoutes } from "./routes/agents/index.ts";
+import { monitorsRoutes } from "./routes/monitors/index.ts";
+import { notificationsRoutes } from "./routes/notifications/index.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
@@ -113,6 +115,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   intelligenceRoutes(app);
   telemetryRoutes(app);
   agentsRoutes(app);
+  monitorsRoutes(app);
+  notificationsRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
 

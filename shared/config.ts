@@ -77,6 +77,10 @@ export const ConfigSchema = v.object({
   WS_REQUIRE_WSS: bool(false),
   /** Agent link handshakes one sidecar admits per 10 s from all addresses (the enroll gate stays 200 per 60 s). */
   AGENT_LINK_GLOBAL_RATE: int(1000, 1, 1_000_000),
+  /** Notifications: attempts per delivery before the dead letter, the wait that groups dependent failures, one request's timeout. */
+  NOTIFICATION_MAX_ATTEMPTS: int(5, 1, 50),
+  NOTIFICATION_GROUPING_DELAY_S: int(10, 0, 600),
+  NOTIFICATION_TIMEOUT_MS: int(10_000, 100, 120_000),
 });
 
 export type RateLimitStoreKind = "redis" | "database";

@@ -6,3 +6,5 @@ export * from "./inventory.ts";
 export * from "./content.ts";
 export * from "./telemetry.ts";
 export * from "./agents.ts";
+export * from "./monitors.ts";
+export * from "./notifications.ts";

@@ -7,7 +7,7 @@
 import { and, isNotNull, like, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
-import { agentServerKeys, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
+import { agentServerKeys, monitors, notificationSinks, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
 import { isCiphertext, type Vault } from "../../vault/vault.ts";
 
 export interface SecretColumn {
@@ -58,7 +58,28 @@ export const AGENT_SERVER_PRIVATE_KEY: SecretColumn = {
   migrateClear: false,
 };
 
-export const SECRET_COLUMNS: readonly SecretColumn[] = [SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY];
+export const NOTIFICATION_SINK_SECRETS: SecretColumn = {
+  name: "notification_sinks.secrets",
+  table: notificationSinks,
+  key: notificationSinks.id,
+  value: notificationSinks.secrets,
+  // One sealed JSON object {key: secret} per sink (shared/services/notifications/sink-secrets.ts).
+  context: (sinkId) => `notification_sinks.secrets:${sinkId}`,
+  migrateClear: false,
+};
+
+/** An http monitor's password, token and credential headers, as one sealed JSON object (shared/services/monitors/secrets.ts). */
+export const MONITOR_SECRET_CONFIG: SecretColumn = {
+  name: "monitors.secret_config",
+  table: monitors,
+  key: monitors.id,
+  value: monitors.secret_config,
+  context: (monitorId) => `monitors.secret_config:${monitorId}`,
+  // Always written encrypted (monitors arrived with the vault).
+  migrateClear: false,
+};
+
+export const SECRET_COLUMNS: readonly SecretColumn[] = [SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG];
 
 export interface StoredSecret {
   column: SecretColumn;

@@ -1,0 +1,15 @@
+// The monitors' HTTP routes (catalogue group monitors, plus maintenance windows). Fixed paths first: Hono
+// tries routes in registration order, and /monitors/{monitor_id} would otherwise claim /monitors/overview.
+import type { Hono } from "hono";
+import type { AppEnv } from "../../deps.ts";
+import { collectionRoutes } from "./collection-routes.ts";
+import { maintenanceRoutes } from "./maintenance-routes.ts";
+import { monitorRoutes } from "./monitor-routes.ts";
+import { targetRoutes } from "./target-routes.ts";
+
+export function monitorsRoutes(app: Hono<AppEnv>): void {
+  collectionRoutes(app);
+  maintenanceRoutes(app);
+  targetRoutes(app);
+  monitorRoutes(app);
+}

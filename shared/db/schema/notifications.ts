@@ -1,0 +1,123 @@
+// Notifications (issue 12 items 3 and 4; DESIGN.md 3b; reference-contracts.md 2): sinks (where a message
+// goes), routes (which alerts reach which sink), alerts (what happened, written in the transaction of the
+// state change that caused it), deliveries (one per alert and sink, with their attempts).
+//
+// Alerts keep `monitor_id` without a foreign key: an alert is history and outlives its monitor.
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { timestamps, tz } from "./columns.ts";
+import { environments, sites } from "./inventory.ts";
+
+export const notificationSinks = pgTable("notification_sinks", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  /** webhook | slack | discord | teams | ntfy | gotify | telegram | email */
+  provider_type: text("provider_type").notNull(),
+  /** The provider's settings without its secrets. */
+  provider_config: jsonb("provider_config").$type<Record<string, unknown>>().notNull().default({}),
+  /** Vault ciphertext of a JSON object {key: secret} (webhook_url, secret, token, ...); null when none. */
+  secrets: text("secrets"),
+  enabled: boolean("enabled").notNull().default(true),
+  ...timestamps,
+});
+
+export const notificationRoutes = pgTable(
+  "notification_routes",
+  {
+    id: serial("id").primaryKey(),
+    sink_id: integer("sink_id")
+      .notNull()
+      .references(() => notificationSinks.id, { onDelete: "cascade" }),
+    /** A minimum: * | info | warning | critical. */
+    alert_severity: text("alert_severity").notNull().default("*"),
+    /** Alert kinds admitted (`monitor.down`, `monitor.*`); empty admits every kind. */
+    event_kinds: text("event_kinds").array().notNull().default(sql`'{}'::text[]`),
+    /** Inventory scope: null admits any; set, the alert's target must lie in it. */
+    site_id: integer("site_id").references(() => sites.id, { onDelete: "cascade" }),
+    environment_id: integer("environment_id").references(() => environments.id, { onDelete: "cascade" }),
+    tag: text("tag"),
+    enabled: boolean("enabled").notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index("notification_routes_sink_idx").on(t.sink_id)],
+);
+
+export const notificationAlerts = pgTable(
+  "notification_alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    severity: text("severity").notNull(),
+    monitor_id: integer("monitor_id"),
+    target_type: text("target_type"),
+    target_id: integer("target_id"),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default({}),
+    occurred_at: tz("occurred_at").notNull(),
+    /**
+     * waiting (inside the grouping delay) | dispatched (deliveries made) | suppressed (folded into the
+     * alert of `suppressed_by`) | debounced (a flapping monitor) | unrouted (no route matched)
+     */
+    state: text("state").notNull().default("waiting"),
+    /** The root cause's alert this one was folded into. */
+    suppressed_by: bigint("suppressed_by", { mode: "number" }),
+    /** Only for `notification.test`: the one sink the test goes to, routes aside. */
+    test_sink_id: integer("test_sink_id").references(() => notificationSinks.id, { onDelete: "cascade" }),
+    dispatched_at: tz("dispatched_at"),
+    created_at: tz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("notification_alerts_waiting_idx").on(t.occurred_at).where(sql`state = 'waiting'`),
+    index("notification_alerts_monitor_idx").on(t.monitor_id, t.occurred_at),
+    index("notification_alerts_suppressed_by_idx").on(t.suppressed_by),
+  ],
+);
+
+export const notificationDeliveries = pgTable(
+  "notification_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    alert_id: bigint("alert_id", { mode: "number" })
+      .notNull()
+      .references(() => notificationAlerts.id, { onDelete: "cascade" }),
+    sink_id: integer("sink_id")
+      .notNull()
+      .references(() => notificationSinks.id, { onDelete: "cascade" }),
+    /** pending | retrying | delivered | dead */
+    state: text("state").notNull().default("pending"),
+    attempt_count: integer("attempt_count").notNull().default(0),
+    /** Attempts allowed before the dead letter (a replay grants a fresh budget). */
+    max_attempts: integer("max_attempts").notNull(),
+    next_attempt_at: tz("next_attempt_at").notNull().defaultNow(),
+    /** A worker's claim: until then no other worker takes it (a worker that died loses only the lease). */
+    claimed_until: tz("claimed_until"),
+    last_error: text("last_error"),
+    delivered_at: tz("delivered_at"),
+    replayed_at: tz("replayed_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("notification_deliveries_alert_sink_idx").on(t.alert_id, t.sink_id),
+    index("notification_deliveries_due_idx").on(t.next_attempt_at).where(sql`state in ('pending', 'retrying')`),
+    index("notification_deliveries_sink_idx").on(t.sink_id),
+  ],
+);
+
+export const notificationAttempts = pgTable(
+  "notification_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    delivery_id: bigint("delivery_id", { mode: "number" })
+      .notNull()
+      .references(() => notificationDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    /** delivered | failed | timeout */
+    outcome: text("outcome").notNull(),
+    http_status: integer("http_status"),
+    error: text("error"),
+    duration_ms: integer("duration_ms").notNull(),
+    started_at: tz("started_at").notNull(),
+  },
+  (t) => [index("notification_attempts_delivery_idx").on(t.delivery_id, t.attempt)],
+);

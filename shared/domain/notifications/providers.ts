@@ -1,0 +1,133 @@
+// The sink provider types and their `provider_config` keys (reference-contracts.md 2 for slack, discord,
+// teams and email; ours for webhook, ntfy, gotify and telegram). Secret keys are kept apart from the plain
+// ones: they are sealed by the vault and only ever answered masked with a `<key>_set` flag. Every chat
+// provider takes its base URL from the config, so an installation (or a test) can point it anywhere.
+import type { ValidationIssue } from "../../errors.ts";
+
+export const PROVIDER_TYPES = ["webhook", "slack", "discord", "teams", "ntfy", "gotify", "telegram", "email"] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+type Kind = "url" | "string" | "port" | "bool" | "priority";
+
+interface Field {
+  kind: Kind;
+  secret?: boolean;
+  required?: boolean;
+}
+
+export const PROVIDERS: Record<ProviderType, Record<string, Field>> = {
+  // `secret` is generated (whsec_...) when none is given: see create-sink.ts.
+  webhook: { url: { kind: "url", required: true }, secret: { kind: "string", secret: true } },
+  slack: { webhook_url: { kind: "url", secret: true, required: true } },
+  discord: { webhook_url: { kind: "url", secret: true, required: true } },
+  teams: { webhook_url: { kind: "url", secret: true, required: true } },
+  ntfy: { base_url: { kind: "url" }, topic: { kind: "string", required: true }, token: { kind: "string", secret: true }, priority: { kind: "priority" } },
+  gotify: { base_url: { kind: "url", required: true }, token: { kind: "string", secret: true, required: true }, priority: { kind: "priority" } },
+  telegram: { base_url: { kind: "url" }, bot_token: { kind: "string", secret: true, required: true }, chat_id: { kind: "string", required: true } },
+  // The SMTP server is the sink's own: this release has no global SMTP settings (docs/decisions.md).
+  email: {
+    to: { kind: "string", required: true },
+    from_email: { kind: "string" },
+    subject_prefix: { kind: "string" },
+    smtp_host: { kind: "string", required: true },
+    smtp_port: { kind: "port" },
+    smtp_username: { kind: "string" },
+    smtp_password: { kind: "string", secret: true },
+    /** true: TLS from the first byte (465); false (default): STARTTLS, required before any credential or message. */
+    smtp_secure: { kind: "bool" },
+    /** false accepts a self-signed certificate on the SMTP server. */
+    smtp_verify_tls: { kind: "bool" },
+  },
+};
+
+export const DEFAULT_BASE_URL: Partial<Record<ProviderType, string>> = { ntfy: "https://ntfy.sh", telegram: "https://api.telegram.org" };
+
+export const EMAIL_NEEDS_RECIPIENT = "An email sink needs a recipient — set the 'to' address.";
+
+export const isProviderType = (t: string): t is ProviderType => (PROVIDER_TYPES as readonly string[]).includes(t);
+
+export const secretKeys = (type: ProviderType): string[] => Object.entries(PROVIDERS[type]).filter(([, f]) => f.secret).map(([k]) => k);
+
+export interface SplitConfig {
+  plain: Record<string, unknown>;
+  /** Secrets given in this request (null: not given, or sent back masked: keep the stored one). */
+  secrets: Record<string, string>;
+}
+
+function checkValue(key: string, f: Field, value: unknown): string | null {
+  switch (f.kind) {
+    case "url": {
+      if (typeof value !== "string") return "must be a URL string";
+      try {
+        const u = new URL(value);
+        return u.protocol === "http:" || u.protocol === "https:" ? null : "must be an http or https URL";
+      } catch {
+        return "must be an absolute http or https URL";
+      }
+    }
+    case "string":
+      return typeof value === "string" && value.trim() !== "" ? null : "must be a non-empty string";
+    case "port":
+      return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 65535 ? null : "must be a port number 1..65535";
+    case "bool":
+      return typeof value === "boolean" ? null : "must be true or false";
+    case "priority":
+      return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10 ? null : "must be an integer 1..10";
+  }
+  return `unknown field kind for ${key}`;
+}
+
+/**
+ * Validates `config` for `type` and splits it. `stored` is what the sink holds (plain keys and which
+ * secrets are set), for an update: required keys may then come from there. Empty, null or masked secrets
+ * mean "keep". Issues name `body.provider_config.<key>`.
+ */
+export function splitProviderConfig(
+  type: ProviderType,
+  config: Record<string, unknown>,
+  stored?: { plain: Record<string, unknown>; secretsSet: ReadonlySet<string> },
+): { value: SplitConfig; issues: ValidationIssue[] } {
+  const fields = PROVIDERS[type];
+  const issues: ValidationIssue[] = [];
+  const input = { ...config };
+  // The original's legacy alias.
+  if (type === "email" && input.to === undefined && input.to_address !== undefined) {
+    input.to = input.to_address;
+    delete input.to_address;
+  }
+  const plain: Record<string, unknown> = { ...(stored?.plain ?? {}) };
+  const secrets: Record<string, string> = {};
+  const loc = (key: string) => ["body", "provider_config", key];
+  for (const [key, value] of Object.entries(input)) {
+    const f = fields[key];
+    // `<key>_set` flags a client echoes back from a read are not settings.
+    if (!f && key.endsWith("_set") && fields[key.slice(0, -4)]?.secret) continue;
+    if (!f) {
+      issues.push({ loc: loc(key), msg: `Unknown key for a ${type} sink; allowed: ${Object.keys(fields).join(", ")}.`, type: "extra_forbidden" });
+      continue;
+    }
+    if (f.secret) {
+      if (value === null || value === undefined || value === "" || (typeof value === "string" && value.includes("•"))) continue;
+      const problem = checkValue(key, f, value);
+      if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
+      else secrets[key] = value as string;
+      continue;
+    }
+    if (value === null) {
+      if (f.required) issues.push({ loc: loc(key), msg: `${key} is required for a ${type} sink.`, type: "missing" });
+      else delete plain[key];
+      continue;
+    }
+    const problem = checkValue(key, f, value);
+    if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
+    else plain[key] = typeof value === "string" ? value.trim() : value;
+  }
+  for (const [key, f] of Object.entries(fields)) {
+    if (!f.required) continue;
+    const present = f.secret ? key in secrets || (stored?.secretsSet.has(key) ?? false) : plain[key] !== undefined;
+    if (present || issues.some((i) => i.loc[2] === key)) continue;
+    const msg = type === "email" && key === "to" ? EMAIL_NEEDS_RECIPIENT : `${key} is required for a ${type} sink.`;
+    issues.push({ loc: loc(key), msg, type: "missing" });
+  }
+  return { value: { plain, secrets }, issues };
+}

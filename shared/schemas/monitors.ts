@@ -1,0 +1,247 @@
+// [monitors] request and response shapes (reference-contracts.md 1, with DESIGN.md 3b: the list envelope
+// for /monitors, /monitors/overview, events and probe runs; 201 on create). `config` is checked per check
+// type by the verbs (shared/domain/monitors/config.ts), since PATCH checks it against the stored type.
+import * as v from "valibot";
+import { CHECK_TYPES } from "../domain/monitors/config.ts";
+import { Name, patchBody, Ref, RefId, writeBody } from "./fields.ts";
+import { IntFilter, listQuery, listResponse, Offset } from "./list-query.ts";
+
+export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "service", "ip"] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+export const MONITOR_STATUSES = ["up", "pending", "down", "maintenance"] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+export const MONITOR_EVENT_TYPES = ["up", "down", "pending", "paused", "resumed"] as const;
+export const MONITOR_SORTS = ["name", "status", "check_type", "host", "last_polled_at", "created_at", "id"] as const;
+/** The metrics a sample holds as columns; others live in its `extra` (history reads both). */
+export const SAMPLE_METRICS = ["avail", "latency_ms", "packet_loss_pct", "http_status", "cert_days_remaining"] as const;
+
+const oneOf = <const T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of: ${values.join(", ")}.`);
+const Timestamp = v.nullable(v.string());
+const Json = v.record(v.string(), v.unknown());
+const boundedInt = (min: number, max: number) => v.pipe(v.number(), v.integer("Must be a whole number."), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
+const queryInt = (fallback: number, min: number, max: number) =>
+  v.pipe(v.optional(v.string(), String(fallback)), v.regex(/^\d{1,9}$/, "Must be a whole number."), v.transform(Number), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
+
+// A host name, an IP address or (http) a URL's host: printable, no spaces.
+const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(255), v.regex(/^[^\s\u0000-\u001f\u007f]+$/, "Must be a host name, an address or a URL, without spaces."));
+const BoolQuery = v.optional(v.pipe(oneOf(["true", "false"] as const), v.transform((s) => s === "true")));
+
+// ---- requests ----
+
+export const MonitorListQuery = listQuery(
+  MONITOR_SORTS,
+  {
+    target_type: v.optional(oneOf(TARGET_TYPES)),
+    target_id: IntFilter,
+    enabled: BoolQuery,
+    status: v.optional(oneOf(MONITOR_STATUSES)),
+    check_type: v.optional(oneOf(CHECK_TYPES)),
+    probe_agent_id: IntFilter,
+  },
+  "name",
+);
+
+/** MonitorRead fields a client may send back; they are ignored. */
+const MONITOR_READ_ONLY = [
+  "status", "retries", "last_polled_at", "last_status_change_at", "uptime_pct_24h", "latency_ms", "probe_mode", "probe_agent",
+  "probe_execution_status", "probe_execution_reason", "probe_last_dispatched_at", "probe_last_result_at", "next_check_at", "last_msg",
+  "latency_series", "recent_checks",
+];
+
+const monitorFields = {
+  name: Name,
+  host: Host,
+  config: v.optional(Json),
+  interval_secs: v.optional(boundedInt(10, 86_400)),
+  max_retries: v.optional(boundedInt(0, 10)),
+  retry_interval_secs: v.optional(v.nullable(boundedInt(5, 86_400))),
+  enabled: v.optional(v.boolean()),
+  target_type: v.optional(v.nullable(oneOf(TARGET_TYPES))),
+  target_id: RefId,
+  probe_agent_id: RefId,
+};
+
+export const MonitorCreateBody = writeBody({ ...monitorFields, check_type: oneOf(CHECK_TYPES) }, MONITOR_READ_ONLY);
+// check_type is read-only here: sent back unchanged it is ignored; the verb refuses a different one.
+export const MonitorPatchBody = patchBody({ ...monitorFields, check_type: v.optional(oneOf(CHECK_TYPES)) }, MONITOR_READ_ONLY);
+export type MonitorCreateInput = v.InferOutput<typeof MonitorCreateBody>;
+export type MonitorPatchInput = v.InferOutput<typeof MonitorPatchBody>;
+
+export const TargetParams = v.object({
+  target_type: oneOf(TARGET_TYPES),
+  target_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number), v.minValue(1, "Must be a positive integer id."), v.maxValue(2_147_483_647, "No such id.")),
+});
+export const TargetMonitorCreateBody = v.optional(writeBody({ check_type: v.optional(oneOf(CHECK_TYPES)), config: v.optional(Json) }));
+
+export const TargetSummaryQuery = v.object({
+  target_type: oneOf(TARGET_TYPES),
+  target_ids: v.optional(v.pipe(v.string(), v.description("Target ids, repeated (target_ids=1&target_ids=2) or comma-separated; present but empty answers []."))),
+});
+export const MAX_TARGET_IDS = 500;
+
+export const MonitorEventsQuery = v.object({ limit: v.pipe(queryInt(50, 1, 500)), offset: Offset, event_type: v.optional(oneOf(MONITOR_EVENT_TYPES)) });
+export const HistoryQuery = v.object({
+  metric: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, "Must be a metric name such as latency_ms.")), "latency_ms"),
+  hours: queryInt(24, 1, 720),
+});
+export const ProbeRunsQuery = v.object({ limit: queryInt(20, 1, 200), offset: Offset });
+
+// ---- maintenance windows ----
+
+const Instant = v.pipe(v.string(), v.check((s) => /(Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)), "Must be an ISO 8601 time with a zone, e.g. 2026-11-02T22:00:00Z."));
+const windowFields = {
+  name: Name,
+  description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000)))),
+  enabled: v.optional(v.boolean()),
+  starts_at: v.optional(v.nullable(Instant)),
+  ends_at: v.optional(v.nullable(Instant)),
+  cron: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))),
+  duration_minutes: v.optional(v.nullable(boundedInt(1, 10_080))),
+  timezone: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
+  monitor_ids: v.optional(v.pipe(v.array(Ref), v.maxLength(1000), v.transform((ids) => [...new Set(ids)]))),
+  target_type: v.optional(v.nullable(oneOf(TARGET_TYPES))),
+  target_id: RefId,
+  site_id: RefId,
+  tag: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)))),
+};
+const WINDOW_READ_ONLY = ["kind", "active", "next_starts_at", "current_ends_at"];
+export const MaintenanceWindowBody = writeBody(windowFields, WINDOW_READ_ONLY);
+export const MaintenanceWindowPatchBody = patchBody(windowFields, WINDOW_READ_ONLY);
+export type MaintenanceWindowInput = v.InferOutput<typeof MaintenanceWindowPatchBody>;
+export const MaintenanceListQuery = listQuery(["name", "id", "created_at"] as const, { enabled: BoolQuery, monitor_id: IntFilter }, "name");
+
+// ---- responses ----
+
+const ProbeBlock = {
+  probe_agent_id: v.nullable(v.number()),
+  probe_mode: oneOf(["server", "agent"] as const),
+  probe_agent: v.nullable(v.object({ id: v.number(), name: v.nullable(v.string()) })),
+  probe_execution_status: v.nullable(v.string()),
+  probe_execution_reason: v.nullable(v.string()),
+  probe_last_dispatched_at: Timestamp,
+  probe_last_result_at: Timestamp,
+};
+
+export const MonitorRead = v.object({
+  id: v.number(),
+  name: v.string(),
+  check_type: oneOf(CHECK_TYPES),
+  host: v.string(),
+  config: Json,
+  interval_secs: v.number(),
+  max_retries: v.number(),
+  retry_interval_secs: v.nullable(v.number()),
+  enabled: v.boolean(),
+  target_type: v.nullable(v.string()),
+  target_id: v.nullable(v.number()),
+  status: oneOf(MONITOR_STATUSES),
+  retries: v.number(),
+  last_polled_at: Timestamp,
+  last_status_change_at: Timestamp,
+  next_check_at: v.string(),
+  last_msg: v.nullable(v.string()),
+  uptime_pct_24h: v.nullable(v.number()),
+  latency_ms: v.nullable(v.number()),
+  created_at: v.string(),
+  updated_at: v.string(),
+  ...ProbeBlock,
+});
+export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
+export const MonitorList = listResponse(MonitorRead);
+
+export const RecentCheck = v.object({ id: v.number(), status_to: v.nullable(v.string()), msg: v.nullable(v.string()), created_at: v.string() });
+export const MonitorOverview = v.object({ ...MonitorRead.entries, latency_series: v.array(v.number()), recent_checks: v.array(RecentCheck) });
+export type MonitorOverviewShape = v.InferInput<typeof MonitorOverview>;
+export const MonitorOverviewList = listResponse(MonitorOverview);
+
+export const TargetSummary = v.object({
+  target_type: v.string(),
+  target_id: v.number(),
+  monitor_id: v.number(),
+  monitor_ids: v.array(v.number()),
+  enabled: v.boolean(),
+  status: oneOf(MONITOR_STATUSES),
+  latency_ms: v.nullable(v.number()),
+  uptime_pct_24h: v.nullable(v.number()),
+  last_polled_at: Timestamp,
+  ...ProbeBlock,
+});
+export type TargetSummaryShape = v.InferInput<typeof TargetSummary>;
+export const TargetSummaryList = v.array(TargetSummary);
+
+export const StatusOk = v.object({ status: v.literal("ok") });
+
+export const MonitorEvent = v.object({
+  id: v.number(),
+  monitor_id: v.number(),
+  event_type: v.string(),
+  status_from: v.nullable(v.string()),
+  status_to: v.nullable(v.string()),
+  msg: v.nullable(v.string()),
+  duration_secs: v.nullable(v.number()),
+  suppressed_by: v.nullable(v.number()),
+  created_at: v.string(),
+});
+export type MonitorEventShape = v.InferInput<typeof MonitorEvent>;
+export const MonitorEventList = listResponse(MonitorEvent);
+
+export const HistoryPoints = v.array(v.object({ ts: v.string(), value: v.number() }));
+
+export const ProbeRun = v.object({
+  run_id: v.string(),
+  agent_id: v.number(),
+  status: v.string(),
+  outcome: v.nullable(v.string()),
+  msg: v.nullable(v.string()),
+  error_code: v.nullable(v.string()),
+  scheduled_at: v.string(),
+  dispatched_at: Timestamp,
+  deadline_at: v.string(),
+  started_at: Timestamp,
+  completed_at: Timestamp,
+  attempt_count: v.number(),
+  created_at: v.string(),
+});
+export type ProbeRunShape = v.InferInput<typeof ProbeRun>;
+export const ProbeRunList = listResponse(ProbeRun);
+
+const Coverage = v.nullable(v.object({ observed_minutes: v.number(), window_minutes: v.number(), pct: v.number() }));
+export const Uptime = v.object({
+  pct_24h: v.nullable(v.number()),
+  pct_7d: v.nullable(v.number()),
+  pct_30d: v.nullable(v.number()),
+  pct_365d: v.nullable(v.number()),
+  pct_total: v.nullable(v.number()),
+  last_polled_at: Timestamp,
+  coverage_24h: Coverage,
+  coverage_7d: Coverage,
+  coverage_30d: Coverage,
+});
+export type UptimeShape = v.InferInput<typeof Uptime>;
+
+export const MaintenanceWindow = v.object({
+  id: v.number(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  enabled: v.boolean(),
+  kind: oneOf(["one_off", "recurring"] as const),
+  starts_at: Timestamp,
+  ends_at: Timestamp,
+  cron: v.nullable(v.string()),
+  duration_minutes: v.nullable(v.number()),
+  timezone: v.nullable(v.string()),
+  monitor_ids: v.array(v.number()),
+  target_type: v.nullable(v.string()),
+  target_id: v.nullable(v.number()),
+  site_id: v.nullable(v.number()),
+  tag: v.nullable(v.string()),
+  /** Whether the window covers now. */
+  active: v.boolean(),
+  /** The next occurrence's start (recurring), or starts_at while still ahead (one-off). */
+  next_starts_at: Timestamp,
+  created_at: v.string(),
+  updated_at: v.string(),
+});
+export type MaintenanceWindowShape = v.InferInput<typeof MaintenanceWindow>;
+export const MaintenanceWindowList = listResponse(MaintenanceWindow);
+

@@ -1,0 +1,131 @@
+// Request and answer shapes of /notifications/sinks*, /routes* and /deliveries* (reference-contracts.md 2,
+// DESIGN.md 3b). provider_config is an object here; its keys are checked per provider type by
+// shared/domain/notifications/providers.ts, so one 422 names the key and the type.
+import * as v from "valibot";
+import { PROVIDER_TYPES } from "../domain/notifications/providers.ts";
+import { ROUTE_SEVERITIES } from "../domain/notifications/severity.ts";
+import { IntFilter, listQuery, listResponse, TextFilter } from "./list-query.ts";
+import { Name, patchBody, Ref, TagName, writeBody } from "./fields.ts";
+
+const ProviderType = v.picklist(PROVIDER_TYPES, `Must be one of: ${PROVIDER_TYPES.join(", ")}.`);
+const ProviderConfig = v.record(v.string(), v.unknown());
+
+export const SinkCreateBody = writeBody({
+  name: Name,
+  provider_type: ProviderType,
+  provider_config: ProviderConfig,
+  enabled: v.optional(v.boolean(), true),
+});
+export type SinkCreate = v.InferOutput<typeof SinkCreateBody>;
+
+export const SinkPatchBody = patchBody(
+  { name: Name, provider_type: ProviderType, provider_config: ProviderConfig, enabled: v.boolean() },
+  ["secret_shown_once"],
+);
+export type SinkPatch = v.InferOutput<typeof SinkPatchBody>;
+
+export const SinkOut = v.object({
+  id: v.number(),
+  name: v.string(),
+  provider_type: v.string(),
+  /** Secrets masked, with `<key>_set` flags. */
+  provider_config: v.record(v.string(), v.unknown()),
+  enabled: v.boolean(),
+  created_at: v.string(),
+  updated_at: v.string(),
+  /** Only in the create answer of a webhook sink whose secret was generated: shown once. */
+  secret: v.optional(v.string()),
+});
+export type SinkShape = v.InferInput<typeof SinkOut>;
+
+export const SINK_SORTS = ["name", "provider_type", "created_at", "id"] as const;
+export const SinkListQuery = listQuery(SINK_SORTS, { provider_type: TextFilter }, "name");
+export const SinkList = listResponse(SinkOut);
+
+/** The original's answer to a delete. */
+export const StatusOk = v.object({ status: v.literal("ok") });
+
+export const TestResult = v.object({
+  ok: v.boolean(),
+  error: v.nullable(v.string()),
+  /** The queued test delivery (GET /notifications/deliveries?alert_kind=notification.test shows how it went). */
+  delivery_id: v.nullable(v.number()),
+  state: v.nullable(v.string()),
+});
+
+const EventKind = v.pipe(v.string(), v.trim(), v.regex(/^(\*|[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?)$/, "Must be an event kind such as monitor.down or monitor.*."));
+
+export const RouteCreateBody = writeBody({
+  sink_id: Ref,
+  alert_severity: v.optional(v.picklist(ROUTE_SEVERITIES, 'Must be one of "*", "info", "warning", "critical".'), "*"),
+  event_kinds: v.optional(v.pipe(v.array(EventKind), v.maxLength(50)), []),
+  site_id: v.optional(v.nullable(Ref), null),
+  environment_id: v.optional(v.nullable(Ref), null),
+  tag: v.optional(v.nullable(TagName), null),
+  enabled: v.optional(v.boolean(), true),
+});
+export type RouteCreate = v.InferOutput<typeof RouteCreateBody>;
+
+export const RouteOut = v.object({
+  id: v.number(),
+  sink_id: v.number(),
+  alert_severity: v.string(),
+  event_kinds: v.array(v.string()),
+  site_id: v.nullable(v.number()),
+  environment_id: v.nullable(v.number()),
+  tag: v.nullable(v.string()),
+  enabled: v.boolean(),
+  created_at: v.string(),
+});
+export type RouteShape = v.InferInput<typeof RouteOut>;
+export const ROUTE_SORTS = ["id", "sink_id", "created_at"] as const;
+export const RouteListQuery = listQuery(ROUTE_SORTS, { sink_id: IntFilter }, "id");
+export const RouteList = listResponse(RouteOut);
+
+export const DELIVERY_STATES = ["pending", "retrying", "delivered", "dead"] as const;
+
+export const AttemptOut = v.object({
+  attempt: v.number(),
+  outcome: v.string(),
+  http_status: v.nullable(v.number()),
+  error: v.nullable(v.string()),
+  duration_ms: v.number(),
+  started_at: v.string(),
+});
+
+export const DeliveryOut = v.object({
+  id: v.number(),
+  alert_id: v.number(),
+  sink_id: v.number(),
+  sink_name: v.nullable(v.string()),
+  state: v.string(),
+  attempt_count: v.number(),
+  max_attempts: v.number(),
+  next_attempt_at: v.nullable(v.string()),
+  last_error: v.nullable(v.string()),
+  delivered_at: v.nullable(v.string()),
+  replayed_at: v.nullable(v.string()),
+  created_at: v.string(),
+  alert: v.object({
+    kind: v.string(),
+    severity: v.string(),
+    title: v.string(),
+    monitor_id: v.nullable(v.number()),
+    occurred_at: v.string(),
+  }),
+  attempts: v.array(AttemptOut),
+});
+export type DeliveryShape = v.InferInput<typeof DeliveryOut>;
+
+export const DELIVERY_SORTS = ["created_at", "id", "state", "next_attempt_at"] as const;
+export const DeliveryListQuery = listQuery(
+  DELIVERY_SORTS,
+  {
+    state: v.optional(v.picklist(DELIVERY_STATES, `Must be one of: ${DELIVERY_STATES.join(", ")}.`)),
+    sink_id: IntFilter,
+    alert_id: IntFilter,
+    alert_kind: TextFilter,
+  },
+  "created_at",
+);
+export const DeliveryList = listResponse(DeliveryOut);

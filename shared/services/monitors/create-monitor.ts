@@ -1,0 +1,70 @@
+// POST /monitors (and the insert a target-scoped create shares): a new monitor starts `pending` and due
+// at once; its secrets are sealed bound to the new row; the runner is woken.
+import { eq } from "drizzle-orm";
+import { monitors } from "../../db/schema/index.ts";
+import type { CheckType } from "../../domain/monitors/config.ts";
+import type { MonitorCreateInput, MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
+import type { Vault } from "../../vault/vault.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
+import type { MonitorRow } from "./monitor-row.ts";
+import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
+import { presentMonitor } from "./present.ts";
+import { WRITE_MONITORS } from "./scopes.ts";
+import { sealSecrets } from "./secrets.ts";
+import { checkConfig, checkRefs, vaultReadyFor } from "./write-fields.ts";
+
+export interface NewMonitor {
+  name: string;
+  check_type: CheckType;
+  host: string;
+  config: Record<string, unknown>;
+  interval_secs: number;
+  max_retries: number;
+  retry_interval_secs: number | null;
+  enabled: boolean;
+  target_type: TargetType | null;
+  target_id: number | null;
+  probe_agent_id: number | null;
+}
+
+/** The audit view of a row: what the API shows (masks, never the sealed secrets). */
+export function auditView(r: MonitorRow) {
+  const { secret_config, claimed_by: _c, claimed_at: _a, last_msg: _m, last_latency_ms: _l, ...rest } = r;
+  return { ...rest, secrets_set: secret_config != null };
+}
+
+export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
+  await vaultReadyFor(s, vault, m.check_type === "http" ? m.config : undefined);
+  const { config, secrets } = checkConfig(m.check_type, m.config, null);
+  await checkRefs(s.tx, m);
+  const [inserted] = await s.tx
+    .insert(monitors)
+    .values({ ...m, config, status: "pending", next_check_at: s.now, created_at: s.now, updated_at: s.now })
+    .returning();
+  let row = inserted!;
+  if (secrets) {
+    const [sealed] = await s.tx.update(monitors).set({ secret_config: await sealSecrets(vault, row.id, secrets) }).where(eq(monitors.id, row.id)).returning();
+    row = sealed!;
+  }
+  auditMonitor(s, action, row.id, { after: auditView(row) });
+  announceMonitor(s, row.id, "created");
+  if (row.enabled) wakeRunner(s, [row.id], "created");
+  return row;
+}
+
+export const createMonitor = defineVerb<{ body: MonitorCreateInput; vault: Vault }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { body, vault }) => {
+  const row = await insertMonitor(s, vault, {
+    name: body.name,
+    check_type: body.check_type,
+    host: body.host,
+    config: body.config ?? {},
+    interval_secs: body.interval_secs ?? 60,
+    max_retries: body.max_retries ?? 0,
+    retry_interval_secs: body.retry_interval_secs ?? null,
+    enabled: body.enabled ?? true,
+    target_type: body.target_type ?? null,
+    target_id: body.target_id ?? null,
+    probe_agent_id: body.probe_agent_id ?? null,
+  });
+  return presentMonitor(s.tx, row, s.now);
+});

@@ -1,0 +1,72 @@
+// /monitors/target/{target_type}/{target_id}: create the target's monitor (idempotent per target and check
+// type: the existing one is answered unchanged), and pause, resume or check every monitor of a target.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { monitors } from "../../db/schema/index.ts";
+import type { CheckType } from "../../domain/monitors/config.ts";
+import { ApiError } from "../../errors.ts";
+import type { MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
+import type { Vault } from "../../vault/vault.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
+import { insertMonitor } from "./create-monitor.ts";
+import { checkRow, pauseRow, resumeRow } from "./lifecycle.ts";
+import type { MonitorRow } from "./monitor-row.ts";
+import { presentMonitor } from "./present.ts";
+import { WRITE_MONITORS } from "./scopes.ts";
+import { defaultMonitor, findTarget } from "./targets.ts";
+
+export interface TargetRef {
+  target_type: TargetType;
+  target_id: number;
+}
+
+const NO_TARGET = "Target not found or has no address to probe";
+
+export const createTargetMonitor = defineVerb<TargetRef & { check_type?: CheckType | undefined; config?: Record<string, unknown> | undefined; vault: Vault }, { created: boolean; monitor: MonitorReadShape }>(
+  { scope: WRITE_MONITORS },
+  async (s, input) => {
+    const target = await findTarget(s.tx, input.target_type, input.target_id);
+    const plan = target && defaultMonitor(input.target_type, target, input.check_type);
+    if (!target || !plan) throw new ApiError("RESOURCE_NOT_FOUND", `${NO_TARGET}: ${input.target_type} ${input.target_id}.`);
+    // Serialises creates for one target, so two concurrent requests make one monitor.
+    await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`monitor-target:${input.target_type}:${input.target_id}`}))`);
+    const [existing] = await s.tx
+      .select()
+      .from(monitors)
+      .where(and(eq(monitors.target_type, input.target_type), eq(monitors.target_id, input.target_id), eq(monitors.check_type, plan.check_type)))
+      .orderBy(asc(monitors.id))
+      .limit(1);
+    if (existing) return { created: false, monitor: await presentMonitor(s.tx, existing, s.now) };
+    const row = await insertMonitor(s, input.vault, {
+      name: `${target.label} (${plan.check_type})`.slice(0, 200),
+      check_type: plan.check_type,
+      host: plan.host,
+      config: input.config ?? plan.config,
+      interval_secs: 60,
+      max_retries: 0,
+      retry_interval_secs: null,
+      enabled: true,
+      target_type: input.target_type,
+      target_id: input.target_id,
+      probe_agent_id: null,
+    });
+    return { created: true, monitor: await presentMonitor(s.tx, row, s.now) };
+  },
+);
+
+const eachTargetMonitor = (step: (s: VerbScope, row: MonitorRow) => Promise<MonitorRow>) =>
+  defineVerb<TargetRef, { status: "ok" }>({ scope: WRITE_MONITORS }, async (s, { target_type, target_id }) => {
+    const rows = await s.tx
+      .select()
+      .from(monitors)
+      .where(and(eq(monitors.target_type, target_type), eq(monitors.target_id, target_id)))
+      .orderBy(asc(monitors.id))
+      .for("update");
+    if (rows.length === 0) throw new ApiError("RESOURCE_NOT_FOUND", `Monitor not found: ${target_type} ${target_id} has no monitors.`);
+    for (const row of rows) await step(s, row);
+    return { status: "ok" };
+  });
+
+export const pauseTargetMonitors = eachTargetMonitor(pauseRow);
+export const resumeTargetMonitors = eachTargetMonitor(resumeRow);
+// A paused monitor among them is skipped rather than refusing the whole target.
+export const checkTargetMonitors = eachTargetMonitor((s, row) => (row.enabled ? checkRow(s, row) : Promise.resolve(row)));

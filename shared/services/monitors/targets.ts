@@ -1,0 +1,80 @@
+// The inventory rows a monitor may watch (target_type hardware | compute_unit | external_node | service;
+// `ip` names no row) and what a target-scoped create probes by default (reference-contracts.md 1).
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/database.ts";
+import { computeUnits, externalNodes, hardware, services } from "../../db/schema/index.ts";
+import type { CheckType } from "../../domain/monitors/config.ts";
+import type { TargetType } from "../../schemas/monitors.ts";
+
+export interface TargetInfo {
+  label: string;
+  ip: string | null;
+  url: string | null;
+  ports: number[];
+}
+
+const bareIp = (ip: string | null) => (ip ? ip.replace(/\/\d+$/, "") || null : null);
+
+/** The target row's label and addresses, or undefined when there is no such row (always for `ip`). */
+export async function findTarget(db: Db, type: TargetType, id: number): Promise<TargetInfo | undefined> {
+  switch (type) {
+    case "hardware": {
+      const [r] = await db.select({ name: hardware.name, ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, id));
+      return r && { label: r.name, ip: bareIp(r.ip), url: null, ports: [] };
+    }
+    case "compute_unit": {
+      const [r] = await db.select({ name: computeUnits.name, ip: computeUnits.ip_address }).from(computeUnits).where(eq(computeUnits.id, id));
+      return r && { label: r.name, ip: bareIp(r.ip), url: null, ports: [] };
+    }
+    case "external_node": {
+      const [r] = await db.select({ name: externalNodes.name, ip: externalNodes.ip_address, url: externalNodes.url }).from(externalNodes).where(eq(externalNodes.id, id));
+      return r && { label: r.name, ip: bareIp(r.ip), url: null, ports: [] };
+    }
+    case "service": {
+      const [r] = await db.select({ name: services.name, ip: services.ip_address, url: services.url, ports: services.ports }).from(services).where(eq(services.id, id));
+      return r && { label: r.name, ip: bareIp(r.ip), url: r.url, ports: (r.ports ?? []).map((p) => p.port).filter((p) => Number.isInteger(p)) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+export interface DefaultMonitor {
+  check_type: CheckType;
+  host: string;
+  config: Record<string, unknown>;
+}
+
+/**
+ * What to probe for a target: hardware -> icmp {packet_count: 5}; compute unit and external node -> icmp;
+ * service -> http {url} when it has a URL, else tcp {port} when it has an address and a port, else icmp.
+ * A requested check type overrides the choice (its config then starts from what the target offers).
+ * Undefined when there is no address to probe.
+ */
+export function defaultMonitor(type: TargetType, t: TargetInfo, requested?: CheckType): DefaultMonitor | undefined {
+  const urlHost = t.url ? hostOf(t.url) : null;
+  const host = t.ip ?? urlHost;
+  const choice: CheckType = requested ?? (type === "service" ? (t.url ? "http" : t.ip && t.ports.length > 0 ? "tcp" : "icmp") : "icmp");
+  switch (choice) {
+    case "http":
+      if (!t.url && !host) return undefined;
+      return { check_type: "http", host: urlHost ?? host!, config: t.url ? { url: t.url } : {} };
+    case "tcp":
+      if (!host) return undefined;
+      return { check_type: "tcp", host, config: t.ports.length > 0 ? { port: t.ports[0] } : {} };
+    case "dns":
+      if (!host) return undefined;
+      return { check_type: "dns", host, config: {} };
+    default:
+      if (!host) return undefined;
+      return { check_type: "icmp", host, config: type === "hardware" ? { packet_count: 5 } : {} };
+  }
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, "") || null;
+  } catch {
+    return null;
+  }
+}

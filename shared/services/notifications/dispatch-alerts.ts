@@ -1,0 +1,216 @@
+// The delivery worker's first step: alerts past the grouping delay become deliveries. In order:
+// 1. a down alert whose target lies in the blast radius of a target already down (another monitor's
+//    latest alert is a down, even one still waiting) is folded into that root's alert: state
+//    `suppressed`, `suppressed_by` on the alert and on the monitor's latest down event. Recoveries are
+//    never folded.
+// 2. a flapping monitor (FLAP_THRESHOLD changes within FLAP_WINDOW_MS, the rule flap detection uses) is
+//    debounced: its alerts are kept but not sent until it settles.
+// 3. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
+//    inventory scope), once per sink. A root alert is sent naming every monitor folded into it so far.
+// Alerts are locked with SKIP LOCKED, so several sidecars dispatch without sending anything twice.
+import { and, eq, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/database.ts";
+import { notificationAlerts, notificationDeliveries, notificationRoutes, notificationSinks } from "../../db/schema/index.ts";
+import { ASSET_TYPES, type AssetType } from "../../domain/blast-radius.ts";
+import { FLAP_THRESHOLD, FLAP_WINDOW_MS } from "../../domain/flap-window.ts";
+import { chooseRoot, type DownTarget, groupedMessage, targetKey } from "../../domain/notifications/grouping.ts";
+import { kindAdmitted, routeAdmits } from "../../domain/notifications/severity.ts";
+import { computeBlastRadius } from "../intelligence/blast-radius.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
+import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
+import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
+import { targetScope } from "./target-scope.ts";
+
+type AlertRow = typeof notificationAlerts.$inferSelect;
+
+export interface DispatchOptions {
+  groupingDelayMs: number;
+  maxAttempts: number;
+  /** Alerts handled per call (the worker calls again while there are more). */
+  batch?: number;
+}
+
+export interface DispatchResult {
+  dispatched: number;
+  suppressed: number;
+  debounced: number;
+  unrouted: number;
+  deliveries: number;
+}
+
+const DOWN = "monitor.down";
+const UP = "monitor.up";
+/** How far back a monitor's latest alert still says it is down (older state is the monitors' own). */
+const DOWN_LOOKBACK = "7 days";
+
+const isAsset = (t: string | null): t is AssetType => t != null && (ASSET_TYPES as readonly string[]).includes(t);
+
+async function radiusOf(db: Db, cache: Map<string, Set<string>>, type: AssetType, id: number): Promise<Set<string>> {
+  const key = targetKey(type, id);
+  let set = cache.get(key);
+  if (!set) {
+    set = new Set<string>();
+    try {
+      const r = await computeBlastRadius(db, type, id);
+      for (const i of [...r.impacted_hardware, ...r.impacted_compute_units, ...r.impacted_services, ...r.impacted_storage]) set.add(targetKey(i.asset_type, i.asset_id));
+    } catch {
+      // A target deleted since its monitor failed reaches nothing.
+    }
+    cache.set(key, set);
+  }
+  return set;
+}
+
+/** Monitors whose latest alert is a down, with their targets (assets only: the graph knows nothing else). */
+async function downTargets(db: Db, now: Date): Promise<{ alert_id: number; monitor_id: number; target_type: AssetType; target_id: number; suppressed_by: number | null }[]> {
+  const rows = await queryRows<{ id: number; monitor_id: number; kind: string; target_type: string | null; target_id: number | null; suppressed_by: number | null }>(
+    db,
+    sql`select distinct on (monitor_id) id::int as id, monitor_id, kind, target_type, target_id, suppressed_by::int as suppressed_by
+      from notification_alerts
+      where monitor_id is not null and kind in (${DOWN}, ${UP}) and occurred_at > ${now.toISOString()}::timestamptz - interval '${sql.raw(DOWN_LOOKBACK)}'
+      order by monitor_id, occurred_at desc, id desc`,
+  );
+  return rows
+    .filter((r) => r.kind === DOWN && isAsset(r.target_type) && r.target_id != null)
+    .map((r) => ({ alert_id: r.id, monitor_id: r.monitor_id, target_type: r.target_type as AssetType, target_id: r.target_id!, suppressed_by: r.suppressed_by }));
+}
+
+async function isFlapping(db: Db, alert: AlertRow): Promise<boolean> {
+  if (alert.monitor_id == null) return false;
+  const from = new Date(alert.occurred_at.getTime() - FLAP_WINDOW_MS).toISOString();
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from notification_alerts
+      where monitor_id = ${alert.monitor_id} and kind in (${DOWN}, ${UP}) and occurred_at >= ${from}::timestamptz and occurred_at <= ${alert.occurred_at.toISOString()}::timestamptz`,
+  );
+  return (row?.n ?? 0) >= FLAP_THRESHOLD;
+}
+
+async function foldInto(s: VerbScope, alert: AlertRow, rootId: number): Promise<void> {
+  await s.tx.update(notificationAlerts).set({ state: "suppressed", suppressed_by: rootId, dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
+  if (alert.monitor_id != null)
+    await s.tx.execute(sql`update monitor_events set suppressed_by = ${rootId}
+      where id = (select id from monitor_events where monitor_id = ${alert.monitor_id} and event_type = 'down' order by id desc limit 1)`);
+}
+
+/**
+ * A root about to be sent takes in the down alerts of its blast radius that are still waiting (they failed
+ * after it, inside the grouping delay), so its message names them all instead of sending them later.
+ */
+async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string>>, root: AlertRow, folded: Set<number>): Promise<number> {
+  const own = await radiusOf(s.tx, radii, root.target_type as AssetType, root.target_id!);
+  if (own.size === 0) return 0;
+  const waiting = await s.tx
+    .select()
+    .from(notificationAlerts)
+    .where(and(eq(notificationAlerts.state, "waiting"), eq(notificationAlerts.kind, DOWN), sql`${notificationAlerts.id} <> ${root.id}`))
+    .orderBy(notificationAlerts.id)
+    .for("update", { skipLocked: true });
+  let n = 0;
+  for (const other of waiting) {
+    if (!isAsset(other.target_type) || other.target_id == null) continue;
+    const key = targetKey(other.target_type, other.target_id);
+    if (key === targetKey(root.target_type!, root.target_id!) || !own.has(key)) continue;
+    // Each in the other's radius: the older alert is the root (as chooseRoot decides).
+    const theirs = await radiusOf(s.tx, radii, other.target_type, other.target_id);
+    if (theirs.has(targetKey(root.target_type!, root.target_id!)) && other.id < root.id) continue;
+    await foldInto(s, other, root.id);
+    folded.add(other.id);
+    n++;
+  }
+  return n;
+}
+
+/** The sinks whose enabled routes admit `alert`, each once. */
+async function sinksFor(db: Db, alert: AlertRow): Promise<number[]> {
+  if (alert.test_sink_id != null) return [alert.test_sink_id];
+  const routes = await db
+    .select({ sink_id: notificationRoutes.sink_id, alert_severity: notificationRoutes.alert_severity, event_kinds: notificationRoutes.event_kinds, site_id: notificationRoutes.site_id, environment_id: notificationRoutes.environment_id, tag: notificationRoutes.tag })
+    .from(notificationRoutes)
+    .innerJoin(notificationSinks, eq(notificationSinks.id, notificationRoutes.sink_id))
+    .where(and(eq(notificationRoutes.enabled, true), eq(notificationSinks.enabled, true)));
+  const admitted = routes.filter((r) => routeAdmits(r.alert_severity, alert.severity) && kindAdmitted(r.event_kinds, alert.kind));
+  const scoped = admitted.some((r) => r.site_id != null || r.environment_id != null || r.tag != null);
+  const scope = scoped ? await targetScope(db, alert.target_type, alert.target_id) : null;
+  const inScope = (r: (typeof admitted)[number]) =>
+    (r.site_id == null || r.site_id === scope?.site_id) && (r.environment_id == null || r.environment_id === scope?.environment_id) && (r.tag == null || (scope?.tags.includes(r.tag) ?? false));
+  return [...new Set(admitted.filter(inScope).map((r) => r.sink_id))];
+}
+
+export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, options: DispatchOptions): Promise<DispatchResult> => {
+  const result: DispatchResult = { dispatched: 0, suppressed: 0, debounced: 0, unrouted: 0, deliveries: 0 };
+  const ripe = new Date(s.now.getTime() - options.groupingDelayMs);
+  const alerts = await s.tx
+    .select()
+    .from(notificationAlerts)
+    .where(and(eq(notificationAlerts.state, "waiting"), sql`${notificationAlerts.occurred_at} <= ${ripe.toISOString()}::timestamptz`))
+    .orderBy(notificationAlerts.occurred_at, notificationAlerts.id)
+    .limit(options.batch ?? 200)
+    .for("update", { skipLocked: true });
+  if (alerts.length === 0) return result;
+
+  const radii = new Map<string, Set<string>>();
+  let down: DownTarget[] | null = null;
+  const deliveryIds: number[] = [];
+  const folded = new Set<number>();
+  for (const alert of alerts) {
+    if (folded.has(alert.id)) continue;
+    if (alert.kind === DOWN && isAsset(alert.target_type) && alert.target_id != null) {
+      if (!down) {
+        const targets = await downTargets(s.tx, s.now);
+        down = [];
+        for (const t of targets) down.push({ alert_id: t.alert_id, target: targetKey(t.target_type, t.target_id), suppressed_by: t.suppressed_by, radius: await radiusOf(s.tx, radii, t.target_type, t.target_id) });
+      }
+      const own = await radiusOf(s.tx, radii, alert.target_type, alert.target_id);
+      const root = chooseRoot(alert.id, targetKey(alert.target_type, alert.target_id), own, down);
+      if (root != null) {
+        await foldInto(s, alert, root);
+        const mine = down.find((d) => d.alert_id === alert.id);
+        if (mine) mine.suppressed_by = root;
+        result.suppressed++;
+        continue;
+      }
+    }
+    if ((alert.kind === DOWN || alert.kind === UP) && (await isFlapping(s.tx, alert))) {
+      await s.tx.update(notificationAlerts).set({ state: "debounced", dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
+      result.debounced++;
+      continue;
+    }
+    if (alert.kind === DOWN && isAsset(alert.target_type) && alert.target_id != null) {
+      const n = await foldWaitingDependents(s, radii, alert, folded);
+      result.suppressed += n;
+    }
+    const members = await s.tx
+      .select({ monitor_id: notificationAlerts.monitor_id, title: notificationAlerts.title, target_type: notificationAlerts.target_type, target_id: notificationAlerts.target_id })
+      .from(notificationAlerts)
+      .where(eq(notificationAlerts.suppressed_by, alert.id))
+      .orderBy(notificationAlerts.id);
+    const message = groupedMessage(alert.title, alert.body, members);
+    const sinks = await sinksFor(s.tx, alert);
+    await s.tx
+      .update(notificationAlerts)
+      .set({
+        state: sinks.length > 0 ? "dispatched" : "unrouted",
+        dispatched_at: s.now,
+        title: message.title,
+        body: message.body,
+        ...(members.length > 0 ? { detail: { ...alert.detail, affected: members } } : {}),
+      })
+      .where(eq(notificationAlerts.id, alert.id));
+    if (sinks.length === 0) {
+      result.unrouted++;
+      continue;
+    }
+    const inserted = await s.tx
+      .insert(notificationDeliveries)
+      .values(sinks.map((sink_id) => ({ alert_id: alert.id, sink_id, max_attempts: options.maxAttempts, next_attempt_at: s.now, created_at: s.now, updated_at: s.now })))
+      .onConflictDoNothing()
+      .returning({ id: notificationDeliveries.id });
+    deliveryIds.push(...inserted.map((d) => d.id));
+    result.dispatched++;
+  }
+  result.deliveries = deliveryIds.length;
+  if (deliveryIds.length > 0) await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ deliveries: deliveryIds.length })})`);
+  return result;
+});
+

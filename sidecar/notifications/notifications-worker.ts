@@ -1,0 +1,137 @@
+// The notification delivery worker (issue 12 item 3): LISTEN `notifications` (new alerts, test
+// deliveries, replays) plus a steady tick (the grouping delay, retries coming due, leases run out). Each
+// round dispatches the alerts past the grouping delay (dispatch-alerts.ts), claims due deliveries under
+// a lease and sends them with bounded concurrency, each with its own timeout, and records every attempt.
+// stop() takes no new work and waits for the sends in flight: the drain loses nothing.
+import { databaseListener } from "../../runtime/listen.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
+import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts";
+import { type DeliveryJob, claimDeliveries, recordAttempt } from "../../shared/services/notifications/delivery-work.ts";
+import { dispatchAlerts } from "../../shared/services/notifications/dispatch-alerts.ts";
+import { NOTIFICATIONS_CHANNEL } from "../../shared/services/notifications/enqueue-alert.ts";
+import { systemContext } from "../../shared/services/verb-context.ts";
+import type { Worker } from "../../runtime/worker.ts";
+import { sendEmail } from "./send-email.ts";
+import { type SendOutcome, sendHttp } from "./send-http.ts";
+
+export interface NotificationOptions {
+  groupingDelayMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  backoff: BackoffPolicy;
+  concurrency: number;
+  tickMs: number;
+  /** How long a claim holds a delivery: past it, another worker may take it (the sender died). */
+  leaseMs: number;
+}
+
+export function notificationOptions(config: NodeRuntime["deps"]["config"]): NotificationOptions {
+  return {
+    groupingDelayMs: config.NOTIFICATION_GROUPING_DELAY_S * 1000,
+    maxAttempts: config.NOTIFICATION_MAX_ATTEMPTS,
+    timeoutMs: config.NOTIFICATION_TIMEOUT_MS,
+    backoff: { baseMs: 1000, capMs: 5 * 60_000 },
+    concurrency: 16,
+    tickMs: 1000,
+    leaseMs: config.NOTIFICATION_TIMEOUT_MS * 3 + 30_000,
+  };
+}
+
+export interface NotificationsWorker extends Worker {
+  /** Runs one round now (tests; the LISTEN does the same). */
+  kick(): Promise<void>;
+}
+
+export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: Partial<NotificationOptions> = {}): NotificationsWorker {
+  const { deps, database } = runtime;
+  const options = { ...notificationOptions(deps.config), ...overrides };
+  const ctx = systemContext({ db: database.db, clock: deps.clock, random: deps.random });
+  const logger = deps.logger;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let round: Promise<void> | null = null;
+  let again = false;
+
+  async function send(job: DeliveryJob): Promise<void> {
+    const started = deps.clock.now();
+    const t0 = performance.now();
+    let outcome: SendOutcome;
+    try {
+      outcome = job.sink.provider_type === "email" ? await sendEmail(job, options.timeoutMs) : await sendHttp(job, options.timeoutMs, Math.floor(started.getTime() / 1000));
+    } catch (e) {
+      outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
+    }
+    await recordAttempt({ ctx, input: { delivery_id: job.delivery_id, ...outcome, duration_ms: performance.now() - t0, started_at: started, backoff: options.backoff } });
+    if (outcome.outcome !== "delivered") logger.warn("notification delivery failed", { delivery_id: job.delivery_id, sink_id: job.sink.id, attempt: job.attempt, error: outcome.error });
+  }
+
+  async function runRound(): Promise<void> {
+    for (let i = 0; i < 10 && !stopped; i++) {
+      const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
+      if (r.dispatched + r.suppressed + r.debounced + r.unrouted < 200) break;
+    }
+    const room = options.concurrency - inFlight.size;
+    if (stopped || room <= 0) return;
+    const { jobs, failed } = await claimDeliveries({ ctx, input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault } });
+    for (const f of failed)
+      await recordAttempt({ ctx, input: { delivery_id: f.id, outcome: "failed", http_status: null, error: f.error, duration_ms: 0, started_at: deps.clock.now(), backoff: options.backoff, permanent: true } });
+    for (const job of jobs) {
+      const p = send(job)
+        .catch((e: unknown) => logger.error("notification attempt could not be recorded", { delivery_id: job.delivery_id, error: String(e) }))
+        .finally(() => {
+          inFlight.delete(p);
+          if (!stopped) void kick();
+        });
+      inFlight.add(p);
+    }
+  }
+
+  /** One round at a time; a kick during a round asks for one more after it. */
+  function kick(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (round) {
+      again = true;
+      return round;
+    }
+    round = (async () => {
+      try {
+        do {
+          again = false;
+          await runRound();
+        } while (again && !stopped);
+      } catch (e) {
+        logger.error("notification round failed", { error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        round = null;
+      }
+    })();
+    return round;
+  }
+
+  return {
+    name: "notifications",
+    kick,
+    async start() {
+      timer = setInterval(() => void kick(), options.tickMs);
+      timer.unref?.();
+      const listen = databaseListener(database);
+      if (listen) {
+        try {
+          unlisten = await listen(NOTIFICATIONS_CHANNEL, () => void kick());
+        } catch (e) {
+          logger.error("could not LISTEN on notifications; deliveries still run on the tick", { error: e instanceof Error ? e.message : String(e) });
+        }
+      }
+      void kick();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await unlisten?.().catch(() => {});
+      await round?.catch(() => {});
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

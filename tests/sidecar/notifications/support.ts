@@ -1,0 +1,117 @@
+// Shared set-up of the delivery worker tests: the app with signed-in actors, the worker on the app's
+// runtime with fast timers, a loopback HTTP peer with programmable answers, and alerts enqueued through
+// the agreed hand-off (enqueueAlert) in a verb's transaction, as the monitor runner does.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
+import { type NotificationsWorker, notificationsWorker } from "../../../sidecar/notifications/notifications-worker.ts";
+import { type AlertInput, enqueueAlert } from "../../../shared/services/notifications/enqueue-alert.ts";
+import { defineVerb } from "../../../shared/services/verb.ts";
+import { systemContext } from "../../../shared/services/verb-context.ts";
+import { type Actors, createActors } from "../../helpers/actors.ts";
+
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+export interface Peer {
+  url: string;
+  received: Received[];
+  /** Answers request number n (0-based) of this peer. */
+  answer: (n: number, r: Received) => { status: number; body?: string; contentType?: string | null } | "hang";
+  close(): Promise<void>;
+}
+
+export async function startPeer(answer: Peer["answer"] = () => ({ status: 200 })): Promise<Peer> {
+  const peer: Peer = { url: "", received: [], answer, close: async () => {} };
+  const hanging = new Set<import("node:http").ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const n = peer.received.push(r) - 1;
+      const a = peer.answer(n, r);
+      if (a === "hang") return void hanging.add(res);
+      if (a.contentType) res.setHeader("content-type", a.contentType);
+      res.statusCode = a.status;
+      res.end(a.body ?? "");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  peer.close = async () => {
+    for (const res of hanging) res.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
+  return peer;
+}
+
+const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) => Promise.all(alerts.map((a) => enqueueAlert(s, a))).then(() => undefined));
+
+export interface Harness extends Actors {
+  worker: NotificationsWorker;
+  enqueue(...alerts: Partial<AlertInput>[]): Promise<void>;
+  /** Polls `check` until it holds (bounded: 10 s). */
+  until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T>;
+  sink(provider_type: string, provider_config: Record<string, unknown>, route?: Record<string, unknown>): Promise<{ id: number; secret?: string }>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number } = {}): Promise<Harness> {
+  const a = await createActors();
+  const worker = notificationsWorker(a.t.runtime, {
+    groupingDelayMs: options.groupingDelayMs ?? 0,
+    maxAttempts: options.maxAttempts ?? 5,
+    timeoutMs: options.timeoutMs ?? 2000,
+    backoff: { baseMs: 20, capMs: 100 },
+    tickMs: 50,
+    concurrency: 8,
+    leaseMs: 10_000,
+  });
+  await worker.start();
+  const ctx = systemContext({ db: a.t.runtime.database.db, clock: a.t.runtime.deps.clock, random: a.t.runtime.deps.random });
+  return {
+    ...a,
+    worker,
+    async enqueue(...alerts) {
+      const full = alerts.map((x) => ({
+        kind: "monitor.down",
+        severity: "critical" as const,
+        monitor_id: null,
+        target_type: null,
+        target_id: null,
+        title: "Server down",
+        body: "The server did not answer",
+        detail: {},
+        occurred_at: new Date(),
+        ...x,
+      }));
+      await enqueueVerb({ ctx, input: full });
+    },
+    async until(check, what) {
+      for (let i = 0; i < 200; i++) {
+        const v = await check();
+        if (v) return v;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`timed out waiting for ${what}`);
+    },
+    async sink(provider_type, provider_config, route = {}) {
+      const res = await a.req("POST", "notifications/sinks", a.admin, { name: `${provider_type}-${Math.random()}`, provider_type, provider_config });
+      expect(res.status).toBe(201);
+      const sink = await res.json();
+      const r = await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, ...route });
+      expect(r.status).toBe(201);
+      return sink;
+    },
+    async close() {
+      await worker.stop();
+      await a.t.close();
+    },
+  };
+}
