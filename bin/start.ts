@@ -11,8 +11,9 @@ import { serveWithLifespan } from "../runtime/serve.ts";
 import { upgradeRouter } from "../runtime/upgrade-router.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
-import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
+import { monitorsWorker } from "../sidecar/monitors/monitors-worker.ts";
 import { notificationsWorker } from "../sidecar/notifications/notifications-worker.ts";
+import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
 import { importFileAvatars } from "../sidecar/startup/import-file-avatars.ts";
 import { applyMigrations } from "../sidecar/startup/migrate.ts";
 import { announceSetupToken } from "../sidecar/startup/setup-token.ts";
@@ -35,7 +36,7 @@ const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly }).catch(
 const { deps } = runtime;
 const upgrades = upgradeRouter();
 const streams = streamsWorker(runtime, upgrades);
-const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentsWorker(runtime, upgrades), notificationsWorker(runtime)];
+const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentsWorker(runtime, upgrades), monitorsWorker(runtime), notificationsWorker(runtime)];
 
 const app = createApp(deps, { events: streams.events });
 metricsRoutes(app);

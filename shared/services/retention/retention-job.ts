@@ -10,6 +10,7 @@ import { collapseAgentSamples } from "./agent-samples.ts";
 import { BatchBudget, DEFAULT_BATCH_ROWS, deleteInBatches } from "./batches.ts";
 import { retentionCutoffs } from "./cutoffs.ts";
 import { downsampleLiveMetrics } from "./live-metrics.ts";
+import { rollupMonitorUptime } from "./monitor-uptime.ts";
 
 export interface RetentionOptions {
   /** Rows per batch (default 50,000). */
@@ -42,12 +43,14 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
   };
   const liveMetrics = await downsampleLiveMetrics(ctx, c, rows, budget);
   const agentSamples = await collapseAgentSamples(ctx, c, rows, budget);
+  const monitorUptime = await rollupMonitorUptime(ctx, ctx.clock.now(), rows, budget);
 
   const deleted = Object.values(expired).reduce((s, e) => s + e.deleted, 0);
-  const complete = Object.values(expired).every((e) => e.complete) && liveMetrics.complete && agentSamples.complete;
+  const complete = Object.values(expired).every((e) => e.complete) && liveMetrics.complete && agentSamples.complete && monitorUptime.complete;
   return {
     rows_touched:
-      deleted + liveMetrics.raw_rows + liveMetrics.hourly_rows_written + liveMetrics.hourly_rows_merged + agentSamples.raw_rows + agentSamples.hourly_rows,
+      deleted + liveMetrics.raw_rows + liveMetrics.hourly_rows_written + liveMetrics.hourly_rows_merged + agentSamples.raw_rows + agentSamples.hourly_rows +
+      monitorUptime.daily_rows + monitorUptime.minute_rows_deleted,
     detail: {
       hot_days: hotDays,
       warm_days: warmDays,
@@ -55,6 +58,7 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       expired: Object.fromEntries(Object.entries(expired).map(([k, e]) => [k, e.deleted])),
       live_metrics: { raw_rows: liveMetrics.raw_rows, hourly_rows_written: liveMetrics.hourly_rows_written, hourly_rows_merged: liveMetrics.hourly_rows_merged },
       agent_samples: { raw_rows: agentSamples.raw_rows, hourly_rows: agentSamples.hourly_rows },
+      monitor_uptime: { days_rolled: monitorUptime.days_rolled, daily_rows: monitorUptime.daily_rows, minute_rows_deleted: monitorUptime.minute_rows_deleted },
       batches: budget.used,
       complete,
     },

@@ -42,7 +42,8 @@ describe("families", () => {
 
   it("writes HELP then TYPE gauge once per family, before its samples, in that order", () => {
     const helps = text.split("\n").filter((l) => l.startsWith("# HELP ")).map((l) => l.split(" ")[2]);
-    expect(helps).toEqual(ALL);
+    // The spec's families, then the monitors' (issue 12 item 5).
+    expect(helps).toEqual([...ALL, "monitor_up", "monitor_response_ms"]);
     for (const name of ALL) {
       const lines = text.split("\n");
       const help = lines.indexOf(lines.find((l) => l.startsWith(`# HELP ${name} `))!);

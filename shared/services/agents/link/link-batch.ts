@@ -9,6 +9,8 @@
 // (bounded numbers, no NUL), so one agent cannot make the batch fail either.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
+import type { CheckSample } from "../../../domain/monitors/state.ts";
+import { type MonitorResult, recordMonitorResults } from "../../monitors/run/record-results.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { announcePresence } from "../notify.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
@@ -133,17 +135,23 @@ async function storeSamples(tx: Db, samples: SampleRow[], now: Date): Promise<{ 
  * A result finishes its run once: a run already answered (or cancelled) ignores a second result; one that
  * arrives after its deadline (the run may have expired meanwhile) is kept and marked late.
  */
-async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ stored: number; late: number }> {
+async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ stored: number; late: number; monitors: MonitorResult[] }> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const out = await queryRows<{ late: boolean }>(tx, sql`
+  const out = await queryRows<{ late: boolean; monitor_id: number | null; outcome: string; up: boolean; samples: CheckSample[] | null; msg: string | null; finished_at: string | Date }>(tx, sql`
     update agent_probe_runs p set
       state = r.outcome, up = r.up, samples = r.samples, msg = r.msg, details = r.details,
       finished_at = coalesce(r.finished_at, ${at}), received_at = ${at},
       late = (p.state = 'expired' or ${at} > p.deadline_at)
     from jsonb_to_recordset(${rows(results)}) as r(agent_id integer, run_id text, outcome text, up boolean, finished_at timestamptz, samples jsonb, msg text, details jsonb)
     where p.run_id = r.run_id and p.agent_id = r.agent_id and p.state in ('queued', 'dispatched', 'expired')
-    returning p.late`);
-  return { stored: out.length, late: out.filter((r) => r.late).length };
+    returning p.late, p.monitor_id, p.state as outcome, p.up, p.samples, p.msg, p.finished_at`);
+  // A monitor's run answered (or failed to run) is that monitor's result (monitors/run/record-results.ts).
+  const monitors = out.flatMap((r): MonitorResult[] =>
+    r.monitor_id === null || (r.outcome !== "completed" && r.outcome !== "execution_error")
+      ? []
+      : [{ monitor_id: r.monitor_id, checked_at: new Date(r.finished_at).toISOString(), up: r.outcome === "completed" && r.up, latency_ms: r.samples?.find((x) => x.metric === "latency_ms")?.value ?? null, samples: r.samples ?? [], msg: r.msg ?? r.outcome, source: "agent" }],
+  );
+  return { stored: out.length, late: out.filter((r) => r.late).length, monitors };
 }
 
 async function storeReadiness(tx: Db, list: ReadinessRow[]): Promise<void> {
@@ -194,6 +202,7 @@ export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: A
     const results = await storeResults(s.tx, batch.results, s.now);
     outcome.results_stored = results.stored;
     outcome.late_results = results.late;
+    if (results.monitors.length) await recordMonitorResults(s, results.monitors);
   }
   if (batch.readiness.length) await storeReadiness(s.tx, batch.readiness);
   if (batch.events.length) await storeEvents(s.tx, batch.events);

@@ -1,0 +1,43 @@
+// Which of some monitors an open maintenance window covers now: listed by id, or by their target
+// (target_type/target_id), or through the target's site or tag. Read inside the result-recording
+// transaction, so the status a result sets and the window it obeys are of the same instant.
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../../db/database.ts";
+import { maintenanceWindows } from "../../../db/schema/index.ts";
+import { windowOpen } from "../../../domain/monitors/maintenance-window.ts";
+
+export async function monitorsInMaintenance(tx: Db, monitorIds: readonly number[], now: Date): Promise<Set<number>> {
+  if (monitorIds.length === 0) return new Set();
+  const windows = (await tx.select().from(maintenanceWindows)).filter((w) => windowOpen(w, now));
+  if (windows.length === 0) return new Set();
+  const covered = new Set<number>();
+  const ids = `{${monitorIds.join(",")}}`;
+  for (const w of windows) {
+    for (const id of w.monitor_ids) if (monitorIds.includes(id)) covered.add(id);
+    if (w.target_type && w.target_id !== null) {
+      const rows = await queryRows<{ id: number }>(tx, sql`select id from monitors where id = any(${ids}::int[]) and target_type = ${w.target_type} and target_id = ${w.target_id}`);
+      for (const r of rows) covered.add(r.id);
+    }
+    if (w.site_id !== null || w.tag) {
+      for (const id of await bySiteOrTag(tx, ids, w.site_id, w.tag)) covered.add(id);
+    }
+  }
+  return covered;
+}
+
+/** Monitors whose hardware target (or the hardware a compute unit or service runs on) is in the site or carries the tag. */
+async function bySiteOrTag(tx: Db, ids: string, siteId: number | null, tag: string | null): Promise<number[]> {
+  const rows = await queryRows<{ id: number }>(tx, sql`
+    with m as (
+      select m.id,
+        case m.target_type
+          when 'hardware' then m.target_id
+          when 'compute_unit' then (select c.hardware_id from compute_units c where c.id = m.target_id)
+          when 'service' then (select coalesce(s.hardware_id, (select c.hardware_id from compute_units c where c.id = s.compute_id)) from services s where s.id = m.target_id)
+        end as hardware_id
+      from monitors m where m.id = any(${ids}::int[])
+    )
+    select m.id from m join hardware h on h.id = m.hardware_id
+    where (${siteId}::int is null or h.site_id = ${siteId}) and (${tag}::text is null or ${tag} = any(h.tags))`);
+  return rows.map((r) => r.id);
+}

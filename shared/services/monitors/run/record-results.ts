@@ -1,0 +1,193 @@
+// Records a batch of check results (the runner's, or the agents' probe results committed by the link
+// batch) in the caller's transaction, through the state machine (shared/domain/monitors/state.ts):
+// one statement per kind of row for the whole batch (samples, minute buckets, monitor rows, events),
+// the rows travelling as one jsonb parameter each, as the agent link batch does. At 167 results a
+// second one transaction per result would be 167 commits a second; a batch of ~100 ms is one or two.
+// Each state change is announced on NOTIFY `monitors`, results in compact chunks (NOTIFY payloads stop
+// at 8000 bytes), and a monitor going down or recovering from down hands an alert to the notifications
+// (enqueueAlert, in this same transaction: the alert exists iff the change committed). A monitor in a
+// maintenance window is `maintenance`, raises no alert, and its results do not count in its uptime.
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../../db/database.ts";
+import { type CheckSample, decide, type MonitorState, type MonitorStatus } from "../../../domain/monitors/state.ts";
+import { enqueueAlert } from "../../notifications/enqueue-alert.ts";
+import { defineVerb, type VerbScope } from "../../verb.ts";
+import { WRITE_MONITORS } from "../scopes.ts";
+import { monitorsInMaintenance } from "./maintenance-cover.ts";
+
+export interface MonitorResult {
+  monitor_id: number;
+  /** ISO instant the check finished (samples and the minute bucket are stamped with it). */
+  checked_at: string;
+  up: boolean;
+  latency_ms: number | null;
+  samples: CheckSample[];
+  msg: string;
+  source: "server" | "agent";
+}
+
+export interface RecordOutcome {
+  recorded: number;
+  /** Results of monitors deleted or paused meanwhile. */
+  skipped: number;
+  events: number;
+  alerts: number;
+}
+
+interface LockedMonitor extends MonitorState {
+  id: number;
+  name: string;
+  host: string;
+  check_type: string;
+  target_type: string | null;
+  target_id: number | null;
+  enabled: boolean;
+}
+
+/** Metrics with a column of their own; any other numeric metric goes into `extra`. */
+const COLUMNS = new Set(["avail", "latency_ms", "packet_loss_pct", "http_status", "cert_days_remaining"]);
+const RESULTS_PER_NOTIFY = 40;
+const rows = (list: readonly unknown[]) => sql`${JSON.stringify(list)}::jsonb`;
+
+async function lockMonitors(tx: Db, ids: number[]): Promise<Map<number, LockedMonitor>> {
+  // Locked in id order, so two batches touching the same monitors never deadlock.
+  const list = await queryRows<LockedMonitor & { last_status_change_at: string | Date | null }>(tx, sql`
+    select id, name, host, check_type, target_type, target_id, enabled, status, retries, max_retries, interval_secs, retry_interval_secs, last_status_change_at
+    from monitors where id = any(${`{${ids.join(",")}}`}::int[]) order by id for update`);
+  return new Map(list.map((m) => [m.id, { ...m, last_status_change_at: m.last_status_change_at ? new Date(m.last_status_change_at) : null }]));
+}
+
+function sampleRow(r: MonitorResult, status: MonitorStatus) {
+  const value = (name: string) => r.samples.find((s) => s.metric === name)?.value ?? null;
+  const extra = Object.fromEntries(r.samples.filter((s) => !COLUMNS.has(s.metric) && typeof s.value === "number").map((s) => [s.metric, s.value]));
+  const int = (v: number | null) => (v === null ? null : Math.round(v));
+  return {
+    monitor_id: r.monitor_id,
+    ts: r.checked_at,
+    avail: r.up,
+    latency_ms: r.latency_ms ?? value("latency_ms"),
+    packet_loss_pct: value("packet_loss_pct"),
+    http_status: int(value("http_status")),
+    cert_days_remaining: int(value("cert_days_remaining")),
+    extra: Object.keys(extra).length ? extra : null,
+    msg: r.msg.slice(0, 2000),
+    source: r.source,
+    status,
+  };
+}
+
+/** The core, for callers already in a transaction (the agent link batch); the runner uses the verb below. */
+export async function recordMonitorResults(s: VerbScope, results: readonly MonitorResult[]): Promise<RecordOutcome> {
+  const outcome: RecordOutcome = { recorded: 0, skipped: 0, events: 0, alerts: 0 };
+  if (results.length === 0) return outcome;
+  const ids = [...new Set(results.map((r) => r.monitor_id))].sort((a, b) => a - b);
+  const locked = await lockMonitors(s.tx, ids);
+  const inMaintenance = await monitorsInMaintenance(s.tx, [...locked.keys()], s.now);
+
+  const samples: ReturnType<typeof sampleRow>[] = [];
+  const buckets = new Map<string, { monitor_id: number; minute: string; up: number; total: number }>();
+  const events: { monitor_id: number; event_type: string; status_from: string; status_to: string; msg: string; duration_secs: number | null; at: string }[] = [];
+  const alerts: { monitor: LockedMonitor; kind: "down" | "up"; eventIndex: number; result: MonitorResult; from: MonitorStatus }[] = [];
+  const finals = new Map<number, { id: number; status: string; retries: number; changed_at: string | null; polled_at: string; latency_ms: number | null; msg: string; retry_at: string | null; agent: boolean }>();
+
+  for (const r of [...results].sort((a, b) => a.checked_at.localeCompare(b.checked_at))) {
+    const m = locked.get(r.monitor_id);
+    if (!m || !m.enabled) {
+      outcome.skipped++;
+      continue;
+    }
+    const at = new Date(r.checked_at);
+    const maintenance = inMaintenance.has(m.id);
+    const d = decide(m, r, at, maintenance);
+    const from = m.status;
+    if (d.event) {
+      events.push({ monitor_id: m.id, ...d.event, at: r.checked_at });
+      if (d.alert) alerts.push({ monitor: m, kind: d.alert, eventIndex: events.length - 1, result: r, from });
+    }
+    m.status = d.status;
+    m.retries = d.retries;
+    if (d.event) m.last_status_change_at = at;
+    samples.push(sampleRow(r, d.status));
+    if (!maintenance) {
+      const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString();
+      const key = `${m.id}|${minute}`;
+      const b = buckets.get(key) ?? { monitor_id: m.id, minute, up: 0, total: 0 };
+      b.total++;
+      if (r.up) b.up++;
+      buckets.set(key, b);
+    }
+    finals.set(m.id, {
+      id: m.id,
+      status: d.status,
+      retries: d.retries,
+      changed_at: m.last_status_change_at?.toISOString() ?? null,
+      polled_at: r.checked_at,
+      latency_ms: r.latency_ms,
+      msg: r.msg.slice(0, 2000),
+      // A pending monitor is checked again after its retry interval, sooner than its next turn.
+      retry_at: d.status === "pending" ? new Date(at.getTime() + d.next_check_secs * 1000).toISOString() : null,
+      agent: r.source === "agent",
+    });
+    outcome.recorded++;
+  }
+  if (outcome.recorded === 0) return outcome;
+
+  await s.tx.execute(sql`
+    insert into monitor_samples (monitor_id, ts, avail, latency_ms, packet_loss_pct, http_status, cert_days_remaining, extra, msg, source)
+    select r.monitor_id, r.ts, r.avail, r.latency_ms, r.packet_loss_pct, r.http_status, r.cert_days_remaining, r.extra, r.msg, r.source
+    from jsonb_to_recordset(${rows(samples)}) as r(monitor_id integer, ts timestamptz, avail boolean, latency_ms real, packet_loss_pct real, http_status integer, cert_days_remaining integer, extra jsonb, msg text, source text)`);
+  if (buckets.size)
+    await s.tx.execute(sql`
+      insert into monitor_uptime_minutes (monitor_id, minute, up, total)
+      select r.monitor_id, r.minute, r.up, r.total
+      from jsonb_to_recordset(${rows([...buckets.values()].sort((a, b) => a.monitor_id - b.monitor_id || a.minute.localeCompare(b.minute)))}) as r(monitor_id integer, minute timestamptz, up integer, total integer)
+      on conflict (monitor_id, minute) do update set up = monitor_uptime_minutes.up + excluded.up, total = monitor_uptime_minutes.total + excluded.total`);
+  await s.tx.execute(sql`
+    update monitors m set
+      status = r.status, retries = r.retries, last_status_change_at = r.changed_at, last_polled_at = r.polled_at,
+      last_latency_ms = r.latency_ms, last_msg = r.msg, claimed_by = null, claimed_at = null,
+      next_check_at = case when r.retry_at is not null then least(m.next_check_at, r.retry_at) else m.next_check_at end,
+      probe_last_result_at = case when r.agent then ${s.now.toISOString()}::timestamptz else m.probe_last_result_at end,
+      probe_execution_status = case when r.agent then 'ready' else m.probe_execution_status end
+    from jsonb_to_recordset(${rows([...finals.values()])}) as r(id integer, status text, retries integer, changed_at timestamptz, polled_at timestamptz, latency_ms real, msg text, retry_at timestamptz, agent boolean)
+    where m.id = r.id`);
+
+  let eventIds: number[] = [];
+  if (events.length) {
+    const inserted = await queryRows<{ id: number }>(s.tx, sql`
+      insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, duration_secs, created_at)
+      select r.monitor_id, r.event_type, r.status_from, r.status_to, r.msg, r.duration_secs, r.at
+      from jsonb_to_recordset(${rows(events.map((e, ord) => ({ ...e, ord })))}) as r(monitor_id integer, event_type text, status_from text, status_to text, msg text, duration_secs integer, at timestamptz, ord integer)
+      order by r.ord
+      returning id`);
+    // Rows are inserted, and returned, in the order of the select.
+    eventIds = inserted.map((e) => Number(e.id));
+    outcome.events = events.length;
+    for (const e of events) s.emit("monitors", { type: "status", monitor_id: e.monitor_id, status: e.status_to, status_from: e.status_from, msg: e.msg.slice(0, 500), ts: e.at });
+  }
+  for (const a of alerts) {
+    const down = a.kind === "down";
+    const label = a.monitor.name;
+    await enqueueAlert(s, {
+      kind: down ? "monitor.down" : "monitor.up",
+      severity: down ? "critical" : "info",
+      monitor_id: a.monitor.id,
+      target_type: a.monitor.target_type,
+      target_id: a.monitor.target_id,
+      title: down ? `${label} is down` : `${label} is up again`,
+      body: down ? `${label} (${a.monitor.check_type} ${a.monitor.host}) is down: ${a.result.msg}` : `${label} (${a.monitor.check_type} ${a.monitor.host}) recovered: ${a.result.msg}`,
+      detail: { event_id: eventIds[a.eventIndex] ?? null, status_from: a.from, status: down ? "down" : "up", msg: a.result.msg.slice(0, 500), latency_ms: a.result.latency_ms, host: a.monitor.host, check_type: a.monitor.check_type },
+      occurred_at: new Date(a.result.checked_at),
+    });
+    outcome.alerts++;
+  }
+  for (let i = 0; i < samples.length; i += RESULTS_PER_NOTIFY)
+    s.emit("monitors", {
+      type: "results",
+      results: samples.slice(i, i + RESULTS_PER_NOTIFY).map((r) => ({ monitor_id: r.monitor_id, status: r.status, up: r.avail, latency_ms: r.latency_ms, ts: r.ts })),
+    });
+  return outcome;
+}
+
+/** The runner's batch: one transaction for everything its checks answered since the last flush. */
+export const recordCheckResults = defineVerb<{ results: MonitorResult[] }, RecordOutcome>({ scope: WRITE_MONITORS }, (s, { results }) => recordMonitorResults(s, results));

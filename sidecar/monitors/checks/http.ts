@@ -1,0 +1,133 @@
+// http(s): one request with the monitor's method, headers, body and basic or bearer auth, redirects
+// followed by hand (each hop counted against max_redirects), up when the final status is accepted
+// (default 200-299) and the keyword / JSON-path rules hold. node:http rather than fetch: ignoring TLS
+// per request and reading the peer certificate (cert_days_remaining) need the socket. No connection
+// pool: every check opens its own connection, as a user's browser would on its first visit.
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { TLSSocket } from "node:tls";
+import { type Check, type CheckSample, CheckConfigError, ConfigReader, elapsed, failed, reasonOf, succeeded } from "./result.ts";
+import { jsonPathValue } from "./json-path.ts";
+
+/** Enough of a body for a keyword or a JSON value; the rest is not read. */
+const BODY_LIMIT = 1 << 20;
+const DEFAULT_MAX_REDIRECTS = 20;
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+interface Answer {
+  status: number;
+  location: string | undefined;
+  body: string;
+  certValidTo: Date | null;
+}
+
+interface Init {
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  verifyTls: boolean;
+}
+
+/** "200-299" or "301": true when `status` is in one of them. */
+export function statusAccepted(status: number, accepted: string[]): boolean {
+  return accepted.some((rule) => {
+    const m = /^\s*(\d{3})\s*(?:-\s*(\d{3})\s*)?$/.exec(rule);
+    if (!m) throw new CheckConfigError(`accepted_statuses entry ${JSON.stringify(rule)} is not NNN or NNN-NNN`);
+    return status >= Number(m[1]) && status <= Number(m[2] ?? m[1]);
+  });
+}
+
+function peerCertValidTo(res: IncomingMessage): Date | null {
+  const socket = res.socket as TLSSocket | null;
+  if (!socket || typeof socket.getPeerCertificate !== "function") return null;
+  const cert = socket.getPeerCertificate();
+  if (!cert?.valid_to) return null;
+  const at = new Date(cert.valid_to);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+function send(url: URL, init: Init, signal: AbortSignal): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = request(url, { method: init.method, headers: init.headers, signal, agent: false, rejectUnauthorized: init.verifyTls }, (res) => {
+      const certValidTo = peerCertValidTo(res);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        if (size < BODY_LIMIT) chunks.push(c);
+        size += c.length;
+        if (size >= BODY_LIMIT) res.destroy();
+      });
+      const done = () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8").slice(0, BODY_LIMIT), certValidTo });
+      res.on("end", done);
+      res.on("close", done);
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(init.body ?? undefined);
+  });
+}
+
+function initOf(config: ConfigReader): Init {
+  const headers: Record<string, string> = { "user-agent": "infra-control-plane-monitor/1", ...config.record("headers") };
+  const auth = config.string("auth_type", "none");
+  if (auth === "basic") headers.authorization = `Basic ${Buffer.from(`${config.string("username", "")}:${config.string("password", "")}`).toString("base64")}`;
+  else if (auth === "bearer") headers.authorization = `Bearer ${config.string("token", "")}`;
+  else if (auth !== "none") throw new CheckConfigError(`auth_type ${auth} is not none, basic or bearer`);
+  const method = config.string("method", "GET").toUpperCase();
+  if (!METHODS.has(method)) throw new CheckConfigError(`method ${method} is not supported`);
+  return { method, headers, body: config.string("body", null), verifyTls: config.boolean("verify_tls", !config.boolean("ignore_tls", false)) };
+}
+
+export const httpCheck: Check = async (spec, signal) => {
+  const start = performance.now();
+  try {
+    const config = new ConfigReader(spec.config);
+    const host = spec.host.includes(":") && !spec.host.startsWith("[") ? `[${spec.host}]` : spec.host;
+    let url: URL;
+    try {
+      url = new URL(config.string("url", `http://${host}/`));
+    } catch {
+      throw new CheckConfigError("config.url is not a URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new CheckConfigError("config.url must be http or https");
+    const init = initOf(config);
+    const maxRedirects = config.boolean("follow_redirects", true) ? config.number("max_redirects", DEFAULT_MAX_REDIRECTS) : 0;
+    const accepted = config.strings("accepted_statuses", ["200-299"]);
+    const keyword = config.string("keyword", null);
+    const invert = config.boolean("keyword_invert", false);
+    const jsonPath = config.string("json_path", null);
+    const expected = config.string("expected_value", null);
+    const certMinDays = config.number("cert_expiry_days", null);
+
+    let answer = await send(url, init, signal);
+    let hops = 0;
+    while (answer.status >= 300 && answer.status < 400 && answer.location && config.boolean("follow_redirects", true)) {
+      if (hops >= maxRedirects) return failed(`too many redirects (more than ${maxRedirects})`, elapsed(start), [{ metric: "http_status", value: answer.status }]);
+      hops++;
+      url = new URL(answer.location, url);
+      if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`redirect to a ${url.protocol} URL`, elapsed(start));
+      // 303 (and, as browsers do, 301/302 of a POST) continue as GET without a body.
+      const asGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && init.method === "POST");
+      answer = await send(url, asGet ? { ...init, method: "GET", body: null } : init, signal);
+    }
+    const latency = elapsed(start);
+    const extra: CheckSample[] = [{ metric: "http_status", value: answer.status }];
+    const certDays = url.protocol === "https:" && answer.certValidTo ? Math.floor((answer.certValidTo.getTime() - Date.now()) / 86_400_000) : null;
+    if (certDays !== null) extra.push({ metric: "cert_days_remaining", value: certDays });
+
+    if (!statusAccepted(answer.status, accepted)) return failed(`status ${answer.status} not accepted (${accepted.join(", ")})`, latency, extra);
+    if (keyword !== null && answer.body.includes(keyword) === invert)
+      return failed(invert ? `keyword ${JSON.stringify(keyword)} present` : `keyword ${JSON.stringify(keyword)} not found`, latency, extra);
+    if (jsonPath !== null) {
+      const found = jsonPathValue(answer.body, jsonPath);
+      if (!found.ok) return failed(found.reason, latency, extra);
+      if (expected !== null && found.text !== expected) return failed(`${jsonPath} is ${JSON.stringify(found.text)}, expected ${JSON.stringify(expected)}`, latency, extra);
+    }
+    if (certMinDays !== null && certDays !== null && certDays < certMinDays) return failed(`certificate expires in ${certDays} days (under ${certMinDays})`, latency, extra);
+    return succeeded(`HTTP ${answer.status}${certDays !== null ? `, certificate valid ${certDays} more days` : ""}`, latency, extra);
+  } catch (e) {
+    if (e instanceof CheckConfigError) return failed(`invalid config: ${e.message}`);
+    return failed(`request failed: ${reasonOf(e)}`, signal.aborted ? null : elapsed(start));
+  }
+};

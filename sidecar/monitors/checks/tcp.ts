@@ -1,0 +1,43 @@
+// tcp: connect to config.ports in order (else [config.port or 80]); the first port that accepts makes the
+// check up, with its connect time as latency_ms. The whole list shares the check's one timeout.
+import { Socket } from "node:net";
+import { type Check, CheckConfigError, ConfigReader, elapsed, failed, succeeded } from "./result.ts";
+
+type Attempt = { ok: true; ms: number } | { ok: false; reason: string };
+
+function connect(host: string, port: number, signal: AbortSignal): Promise<Attempt> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const socket = new Socket();
+    const done = (r: Attempt) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      resolve(r);
+    };
+    const onAbort = () => done({ ok: false, reason: "timeout" });
+    if (signal.aborted) return done({ ok: false, reason: "timeout" });
+    signal.addEventListener("abort", onAbort);
+    socket.once("connect", () => done({ ok: true, ms: elapsed(start) }));
+    socket.once("error", (e: NodeJS.ErrnoException) => done({ ok: false, reason: e.code ?? e.message }));
+    socket.connect({ host, port });
+  });
+}
+
+export const tcpCheck: Check = async (spec, signal) => {
+  let ports: number[];
+  try {
+    const config = new ConfigReader(spec.config);
+    ports = config.numbers("ports", null) ?? [config.number("port", 80)];
+    if (!ports.length || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new CheckConfigError("port(s) must be integers 1..65535");
+  } catch (e) {
+    return failed(`invalid config: ${(e as Error).message}`);
+  }
+  const reasons: string[] = [];
+  for (const port of ports) {
+    const r = await connect(spec.host, port, signal);
+    if (r.ok) return succeeded(`port ${port} open`, r.ms);
+    reasons.push(`${port}: ${r.reason}`);
+    if (signal.aborted) break;
+  }
+  return failed(`no port open (${reasons.join(", ")})`);
+};

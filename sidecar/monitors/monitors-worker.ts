@@ -1,0 +1,225 @@
+// The monitor runner (issue 12 item 2): a scheduler loop that claims due checks (FOR UPDATE SKIP
+// LOCKED, so several sidecars share the work and none runs a check twice), runs at most `concurrency`
+// at once, each inside its own time budget (a hanging target costs only its own check), and records the
+// results in batches through the state machine (shared/services/monitors/run/record-results.ts).
+// Monitors assigned to an agent are not checked here: their probe is queued on the agent
+// (requestProbe) and the agent's answer is recorded when the link batch commits it.
+// LISTEN monitor_control wakes the loop at once ("check now", resume, create). stop() claims nothing
+// more, waits for the checks in flight (each bounded by its timeout) and records their results; a
+// sidecar killed outright loses only the checks in flight, which come due again next interval. A drain
+// that waits longer than drainMs aborts the checks still running (they answer "timeout").
+import { ApiError } from "../../shared/errors.ts";
+import { effectiveConfig, type CheckType } from "../../shared/domain/monitors/config.ts";
+import { requestProbe } from "../../shared/services/agents/request-probe.ts";
+import { type ClaimedCheck, claimDueChecks } from "../../shared/services/monitors/run/claim-due.ts";
+import { markProbeDispatch, markStaleProbes } from "../../shared/services/monitors/run/probe-dispatch.ts";
+import { type MonitorResult, recordCheckResults } from "../../shared/services/monitors/run/record-results.ts";
+import { MONITOR_CONTROL_CHANNEL } from "../../shared/services/monitors/notify.ts";
+import { runtimeConfig } from "../../shared/services/monitors/secrets.ts";
+import { systemContext } from "../../shared/services/verb-context.ts";
+import { databaseListener } from "../../runtime/listen.ts";
+import type { NodeRuntime } from "../../runtime/node-deps.ts";
+import type { Worker } from "../../runtime/worker.ts";
+import { checkBudget, runCheck } from "./checks/run-check.ts";
+import { defaultMonitorsOptions, type MonitorsWorkerOptions } from "./options.ts";
+
+export interface MonitorsStats {
+  in_flight: number;
+  claimed: number;
+  checked: number;
+  recorded: number;
+  probes_queued: number;
+  buffered: number;
+  dropped: number;
+  /** Recent lags in ms (check start minus due time), oldest first. */
+  lags_ms: number[];
+}
+
+export interface MonitorsWorker extends Worker {
+  stats(): MonitorsStats;
+  /** Runs one scheduler round now (tests). */
+  tick(): Promise<void>;
+  /** Records what is buffered now (tests, the drain). */
+  flush(): Promise<void>;
+}
+
+export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: Partial<MonitorsWorkerOptions> = {}): MonitorsWorker {
+  const { deps } = runtime;
+  const options: MonitorsWorkerOptions = { ...defaultMonitorsOptions(overrides.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`), ...overrides };
+  const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random });
+  const listen = databaseListener(runtime.database);
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let buffer: MonitorResult[] = [];
+  const lags: number[] = [];
+  const counters = { claimed: 0, checked: 0, recorded: 0, probes_queued: 0, dropped: 0 };
+  let running = false;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
+  let staleTimer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let round: Promise<void> | undefined;
+  let again = false;
+  /** A manual round (tick()) is going on: freed slots do not start rounds of their own meanwhile. */
+  let ticking = false;
+  let flushing: Promise<void> | undefined;
+
+  const noteLag = (ms: number) => {
+    lags.push(ms);
+    if (lags.length > options.lagWindow) lags.splice(0, lags.length - options.lagWindow);
+  };
+
+  const checkLocally = async (claimed: ClaimedCheck): Promise<void> => {
+    let config: Record<string, unknown>;
+    try {
+      config = effectiveConfig(claimed.check_type as CheckType, await runtimeConfig(deps.vault, claimed));
+    } catch (e) {
+      // A config this process cannot open (another vault key) is a failed check with the reason.
+      buffer.push(resultOf(claimed, { up: false, latency_ms: null, samples: [{ metric: "avail", value: 0 }], msg: `cannot open the monitor's secrets: ${(e as Error).message}` }));
+      return;
+    }
+    const outcome = await runCheck({ check_type: claimed.check_type, host: claimed.host, config }, { pingCommand: options.pingCommand, signal: stopping.signal });
+    counters.checked++;
+    buffer.push(resultOf(claimed, outcome));
+    if (buffer.length >= options.flushSize) void flush();
+  };
+
+  const resultOf = (claimed: ClaimedCheck, o: Pick<MonitorResult, "up" | "latency_ms" | "samples" | "msg">): MonitorResult => ({
+    monitor_id: claimed.id,
+    checked_at: deps.clock.now().toISOString(),
+    up: o.up,
+    latency_ms: o.latency_ms,
+    samples: o.samples,
+    msg: o.msg,
+    source: "server",
+  });
+
+  /** Queues the check on its agent; a refusal is the monitor's probe status, not a failed check. */
+  const queueProbe = async (claimed: ClaimedCheck): Promise<void> => {
+    try {
+      const config = await runtimeConfig(deps.vault, claimed);
+      const { budgetMs } = checkBudget({ check_type: claimed.check_type, host: claimed.host, config });
+      await requestProbe({ ctx, input: { agent_id: claimed.probe_agent_id!, check_type: claimed.check_type as "tcp", host: claimed.host, config, monitor_id: claimed.id, timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + 5)) } });
+      counters.probes_queued++;
+      await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "queued", reason: null } });
+    } catch (e) {
+      const reason = e instanceof ApiError ? String(e.extra.reason ?? e.message) : String(e);
+      await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "unavailable", reason } }).catch(() => {});
+    }
+  };
+
+  const begin = (claimed: ClaimedCheck): void => {
+    noteLag(deps.clock.now().getTime() - claimed.due_at.getTime());
+    const work = (claimed.probe_agent_id !== null ? queueProbe(claimed) : checkLocally(claimed)).catch((e: unknown) =>
+      deps.logger.warn("monitor check failed", { monitor_id: claimed.id, error: String(e) }),
+    );
+    inFlight.add(work);
+    void work.finally(() => {
+      inFlight.delete(work);
+      // A slot freed: fill it while checks are waiting.
+      if (running && again && !ticking) schedule();
+    });
+  };
+
+  /** One round: claim while there is room and work, bounded to a few claims per round. */
+  const runRound = async (): Promise<void> => {
+    for (let i = 0; i < 20 && running; i++) {
+      const room = options.concurrency - inFlight.size;
+      if (room <= 0) {
+        again = true;
+        return;
+      }
+      const want = Math.min(room, options.claimBatch);
+      const claimed = await claimDueChecks({ ctx, input: { owner: options.owner, limit: want } });
+      counters.claimed += claimed.length;
+      for (const c of claimed) begin(c);
+      if (claimed.length < want) {
+        again = false;
+        return;
+      }
+    }
+    again = true;
+  };
+
+  const schedule = (): void => {
+    if (round || !running) return;
+    round = runRound()
+      .catch((e: unknown) => deps.logger.warn("monitor claim failed; retrying", { error: String(e) }))
+      .finally(() => {
+        round = undefined;
+      });
+  };
+
+  const flush = (): Promise<void> => {
+    if (flushing) return flushing;
+    if (buffer.length === 0) return Promise.resolve();
+    const batch = buffer;
+    buffer = [];
+    flushing = recordCheckResults({ ctx, input: { results: batch } })
+      .then((r) => void (counters.recorded += r.recorded))
+      .catch((e: unknown) => {
+        // Kept for the next flush (the database may be back); beyond the bound the oldest go.
+        buffer = [...batch, ...buffer];
+        if (buffer.length > options.maxBuffered) {
+          counters.dropped += buffer.length - options.maxBuffered;
+          buffer.splice(0, buffer.length - options.maxBuffered);
+        }
+        deps.logger.warn("recording monitor results failed; retrying", { error: String(e), buffered: buffer.length });
+      })
+      .finally(() => {
+        flushing = undefined;
+      });
+    return flushing;
+  };
+
+  return {
+    name: "monitors",
+    async start() {
+      running = true;
+      if (listen)
+        unlisten = await listen(MONITOR_CONTROL_CHANNEL, () => schedule()).catch((e: unknown) => {
+          deps.logger.warn("monitor_control LISTEN failed; polling only", { error: String(e) });
+          return undefined;
+        });
+      pollTimer = setInterval(schedule, options.pollMs);
+      flushTimer = setInterval(() => void flush(), options.flushMs);
+      staleTimer = setInterval(() => void markStaleProbes({ ctx }).catch((e: unknown) => deps.logger.warn("marking stale probes failed", { error: String(e) })), options.staleProbeMs);
+      schedule();
+    },
+    async stop() {
+      running = false;
+      clearInterval(pollTimer);
+      clearInterval(flushTimer);
+      clearInterval(staleTimer);
+      await unlisten?.().catch(() => {});
+      await round;
+      // Checks in flight finish within their budgets (or are cut at drainMs); then all they answered is recorded.
+      const settled = Promise.allSettled([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise<void>((r) => (timer = setTimeout(r, options.drainMs)))]);
+      clearTimeout(timer);
+      stopping.abort();
+      await settled;
+      await flushing;
+      await flush();
+      if (buffer.length) await flush();
+    },
+    stats: () => ({ in_flight: inFlight.size, buffered: buffer.length, ...counters, lags_ms: [...lags] }),
+    async tick() {
+      const wasRunning = running;
+      running = true;
+      ticking = true;
+      try {
+        await runRound();
+        await Promise.allSettled([...inFlight]);
+      } finally {
+        running = wasRunning;
+        ticking = false;
+      }
+    },
+    flush: async () => {
+      await flushing;
+      await flush();
+    },
+  };
+}

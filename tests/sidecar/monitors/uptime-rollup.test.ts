@@ -1,0 +1,71 @@
+// The retention job's step for monitors: whole UTC days of minute buckets summed into daily rows (exact
+// on a rerun, a late result folded in), minute buckets past 35 days deleted; and the monitors' series
+// in the metrics scrape (monitor_up, monitor_response_ms).
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cryptoRandom } from "../../../shared/clock.ts";
+import { silentLogger } from "../../../shared/logger.ts";
+import { scrapeText } from "../../../shared/metrics/scrape.ts";
+import { runRetention } from "../../../shared/services/retention/retention-job.ts";
+import { systemContext } from "../../../shared/services/verb-context.ts";
+import type { NodeRuntime } from "../../../runtime/node-deps.ts";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
+import { DrivenClock, insertMonitor, openTestRuntime, rowsOf } from "./support.ts";
+
+let db: TestDatabase;
+let runtime: NodeRuntime;
+const clock = new DrivenClock(Date.parse("2026-11-02T04:00:00Z"));
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  runtime = await openTestRuntime(db.url, clock);
+});
+afterAll(async () => {
+  await runtime?.close();
+  await db?.drop();
+});
+
+const retain = () => runRetention({ ctx: systemContext({ db: runtime.database.db, clock, random: cryptoRandom }), logger: silentLogger });
+
+describe("monitor uptime rollup", () => {
+  it("sums each whole day into one daily row, exactly on a rerun, and expires old minute buckets", async () => {
+    const id = await insertMonitor(runtime, { check_type: "tcp", host: "127.0.0.1", config: { port: 1 } });
+    // Two whole days (Oct 31, Nov 1) of a check a minute, one failure an hour; today's minutes stay unrolled;
+    // and one bucket 40 days old.
+    await runtime.database.db.execute(sql`
+      insert into monitor_uptime_minutes (monitor_id, minute, up, total)
+      select ${id}, m, case when extract(minute from m) = 0 then 0 else 1 end, 1
+      from generate_series('2026-10-31T00:00:00Z'::timestamptz, '2026-11-02T03:59:00Z'::timestamptz, interval '1 minute') m`);
+    await runtime.database.db.execute(sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${id}, '2026-09-20T12:00:00Z', 1, 1)`);
+
+    const r = await retain();
+    expect(r.detail).toMatchObject({ complete: true, monitor_uptime: { minute_rows_deleted: 1 } });
+    const daily = async () => rowsOf<{ day: string; up: number; total: number; minutes: number }>(runtime, sql`select day::text, up, total, minutes from monitor_uptime_daily where monitor_id = ${id} order by day`);
+    const expected = [{ day: "2026-09-20", up: 1, total: 1, minutes: 1 }, { day: "2026-10-31", up: 1416, total: 1440, minutes: 1440 }, { day: "2026-11-01", up: 1416, total: 1440, minutes: 1440 }];
+    expect(await daily()).toEqual(expected);
+    const [old] = await rowsOf<{ n: number }>(runtime, sql`select count(*)::int as n from monitor_uptime_minutes where minute < '2026-10-01'`);
+    expect(old!.n).toBe(0);
+
+    await retain();
+    expect(await daily()).toEqual(expected);
+    // A late result for yesterday: the next run recomputes that day.
+    await runtime.database.db.execute(sql`update monitor_uptime_minutes set up = up + 1, total = total + 1 where monitor_id = ${id} and minute = '2026-11-01T00:00:00Z'`);
+    await retain();
+    expect((await daily())[2]).toEqual({ day: "2026-11-01", up: 1417, total: 1441, minutes: 1440 });
+  });
+});
+
+describe("metrics", () => {
+  it("writes monitor_up and monitor_response_ms for checked, enabled monitors", async () => {
+    const up = await insertMonitor(runtime, { name: "web", check_type: "http", host: "10.0.0.1", status: "up", last_polled_at: clock.now(), last_latency_ms: 12.5 });
+    const down = await insertMonitor(runtime, { name: "db", check_type: "tcp", host: "10.0.0.2", status: "down", last_polled_at: clock.now() });
+    await insertMonitor(runtime, { name: "never", check_type: "icmp", host: "10.0.0.3" });
+    const text = await scrapeText(runtime.database.db, "0.0.0-test");
+    expect(text).toContain("# TYPE monitor_up gauge\n");
+    expect(text).toContain(`monitor_up{id="${up}",name="web",check_type="http",host="10.0.0.1"} 1\n`);
+    expect(text).toContain(`monitor_up{id="${down}",name="db",check_type="tcp",host="10.0.0.2"} 0\n`);
+    expect(text).toContain(`monitor_response_ms{id="${up}",name="web",check_type="http",host="10.0.0.1"} 12.5\n`);
+    expect(text).not.toContain(`monitor_response_ms{id="${down}"`);
+    expect(text).not.toContain('name="never"');
+  });
+});
