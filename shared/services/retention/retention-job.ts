@@ -34,6 +34,9 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       budget,
     ),
     agent_host_samples: await deleteInBatches(ctx, { table: "agent_host_samples", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
+    // One row per check result has no key of its own; ctid names the row for the batch's delete. Uptime
+    // outlives the samples: it is kept in the daily rollup.
+    monitor_samples: await deleteInBatches(ctx, { table: "monitor_samples", key: "ctid", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
     agent_host_samples_hourly: await deleteInBatches(
       ctx,
       { table: "agent_host_samples_hourly", key: "agent_id, hour", ts: "hour", expired: sql`hour < ${c.warmHour}::timestamptz` },
@@ -69,6 +72,6 @@ export const retentionJob: JobDefinition = {
   name: "retention",
   lockKey: "retention_job",
   schedule: "30 3 * * *",
-  description: "Telemetry lifecycle: hourly averages between telemetry_hot_days and telemetry_warm_days, deletion past warm.",
+  description: "Telemetry lifecycle: hourly averages between telemetry_hot_days and telemetry_warm_days, deletion past warm (monitor samples too; their uptime stays in the daily rollup).",
   run: (env) => runRetention(env),
 };

@@ -53,6 +53,18 @@ describe("monitor uptime rollup", () => {
     await retain();
     expect((await daily())[2]).toEqual({ day: "2026-11-01", up: 1417, total: 1441, minutes: 1440 });
   });
+
+  it("deletes check results older than telemetry_warm_days (30 by default) and keeps the rest", async () => {
+    const id = await insertMonitor(runtime, { check_type: "tcp", host: "127.0.0.1", config: { port: 1 } });
+    await runtime.database.db.execute(sql`
+      insert into monitor_samples (monitor_id, ts, avail, latency_ms)
+      select ${id}, t, true, 1 from generate_series('2026-09-20T00:00:00Z'::timestamptz, '2026-11-02T00:00:00Z'::timestamptz, interval '1 day') t`);
+    const run = await retain();
+    expect((run.detail.expired as Record<string, number>).monitor_samples).toBe(14);
+    const left = await rowsOf<{ n: number; first: Date }>(runtime, sql`select count(*)::int as n, min(ts) as first from monitor_samples where monitor_id = ${id}`);
+    expect(left[0]!.n).toBe(30);
+    expect(new Date(left[0]!.first).toISOString()).toBe("2026-10-04T00:00:00.000Z");
+  });
 });
 
 describe("metrics", () => {
