@@ -43,6 +43,8 @@ const SAMPLES: Record<string, [string, string]> = {
   "text[]": [`'{a,"b c","d,e","q\\"uote",NULL}'`, "'{}'"],
   boolean: ["true", "false"],
   bytea: ["'\\x00ff10'", "''"],
+  date: ["'2026-11-03'", "'1999-12-31'"],
+  "integer[]": ["'{1,-2,NULL}'", "'{}'"],
 };
 
 function rowsSql(t: PgTable): string {
