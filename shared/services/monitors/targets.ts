@@ -1,8 +1,10 @@
-// The inventory rows a monitor may watch (target_type hardware | compute_unit | external_node | service;
-// `ip` names no row) and what a target-scoped create probes by default (reference-contracts.md 1).
+// The inventory rows a monitor may watch (target_type hardware | compute_unit | external_node | service,
+// and `ip`: an IPAM address row, so a plain address can be watched from the IPAM view) and what a
+// target-scoped create probes by default (reference-contracts.md 1). The reference resolved no row for
+// `ip` (404); the issue asks for plain addresses, and the IPAM row is the inventory's name for one.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
-import { computeUnits, externalNodes, hardware, services } from "../../db/schema/index.ts";
+import { computeUnits, externalNodes, hardware, ipAddresses, services } from "../../db/schema/index.ts";
 import type { CheckType } from "../../domain/monitors/config.ts";
 import type { TargetType } from "../../schemas/monitors.ts";
 
@@ -15,7 +17,7 @@ export interface TargetInfo {
 
 const bareIp = (ip: string | null) => (ip ? ip.replace(/\/\d+$/, "") || null : null);
 
-/** The target row's label and addresses, or undefined when there is no such row (always for `ip`). */
+/** The target row's label and addresses, or undefined when there is no such row. */
 export async function findTarget(db: Db, type: TargetType, id: number): Promise<TargetInfo | undefined> {
   switch (type) {
     case "hardware": {
@@ -33,6 +35,10 @@ export async function findTarget(db: Db, type: TargetType, id: number): Promise<
     case "service": {
       const [r] = await db.select({ name: services.name, ip: services.ip_address, url: services.url, ports: services.ports }).from(services).where(eq(services.id, id));
       return r && { label: r.name, ip: bareIp(r.ip), url: r.url, ports: (r.ports ?? []).map((p) => p.port).filter((p) => Number.isInteger(p)) };
+    }
+    case "ip": {
+      const [r] = await db.select({ address: ipAddresses.address, hostname: ipAddresses.hostname }).from(ipAddresses).where(eq(ipAddresses.id, id));
+      return r && { label: r.hostname ?? bareIp(r.address)!, ip: bareIp(r.address), url: null, ports: [] };
     }
     default:
       return undefined;

@@ -93,7 +93,10 @@ describe("/monitors/target/{type}/{id}", () => {
     expect(none.status).toBe(404);
     expect((await none.json()).detail).toContain("Target not found or has no address to probe");
     expect((await a.req("POST", "monitors/target/hardware/999999", a.admin)).status).toBe(404);
-    expect((await a.req("POST", "monitors/target/ip/1", a.admin)).status).toBe(404);
+    expect((await a.req("POST", "monitors/target/ip/999999", a.admin)).status).toBe(404);
+    // A plain address is an IPAM row: pinged by default, named by its hostname.
+    const [row] = await a.t.sql<{ id: number }[]>`insert into ip_addresses (address, hostname) values ('10.0.7.7', 'printer') returning id`;
+    expect(await (await a.req("POST", `monitors/target/ip/${row!.id}`, a.admin)).json()).toMatchObject({ check_type: "icmp", host: "10.0.7.7", name: "printer (icmp)", target_type: "ip", target_id: row!.id });
     expect((await a.req("POST", "monitors/target/router/1", a.admin)).status).toBe(422);
     expect((await a.req("POST", `monitors/target/service/${web}`, a.admin, { config: { nope: 1 } })).status).toBe(200);
     expect((await a.req("POST", `monitors/target/service/${db}`, a.admin, { check_type: "dns", config: { nope: 1 } })).status).toBe(422);
