@@ -2,7 +2,9 @@
 // 1. a down alert whose target lies in the blast radius of a target already down (another monitor's
 //    latest alert is a down, even one still waiting) is folded into that root's alert: state
 //    `suppressed`, `suppressed_by` on the alert and on the monitor's latest down event. Recoveries are
-//    never folded.
+//    never folded. A root waits (HOLD_MAX_MS at most) until every monitor in its radius has been
+//    checked once since it failed, so dependents found on their next round still fold in; one found
+//    after the root was sent anyway is sent on its own, naming the root, never silently folded.
 // 2. a flapping monitor (FLAP_THRESHOLD changes within FLAP_WINDOW_MS, the rule flap detection uses) is
 //    debounced: its alerts are kept but not sent until it settles.
 // 3. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
@@ -32,6 +34,8 @@ export interface DispatchOptions {
 
 export interface DispatchResult {
   dispatched: number;
+  /** Root alerts kept waiting for the monitors behind them to be checked. */
+  held: number;
   suppressed: number;
   debounced: number;
   unrouted: number;
@@ -42,6 +46,11 @@ const DOWN = "monitor.down";
 const UP = "monitor.up";
 /** How far back a monitor's latest alert still says it is down (older state is the monitors' own). */
 const DOWN_LOOKBACK = "7 days";
+
+/** The longest a root alert waits for the monitors behind it to be checked (their next round). */
+const HOLD_MAX_MS = 5 * 60_000;
+/** Slack beyond a dependent's interval for its check to start and be recorded. */
+const HOLD_SLACK_S = 15;
 
 const isAsset = (t: string | null): t is AssetType => t != null && (ASSET_TYPES as readonly string[]).includes(t);
 
@@ -73,6 +82,33 @@ async function downTargets(db: Db, now: Date): Promise<{ alert_id: number; monit
   return rows
     .filter((r) => r.kind === DOWN && isAsset(r.target_type) && r.target_id != null)
     .map((r) => ({ alert_id: r.id, monitor_id: r.monitor_id, target_type: r.target_type as AssetType, target_id: r.target_id!, suppressed_by: r.suppressed_by }));
+}
+
+/**
+ * Whether monitors in `alert`'s blast radius, still up or pending, have not been checked since it failed
+ * and are within one interval (plus slack) of it: their failure, if it comes, belongs in this alert.
+ */
+async function dependentsUnchecked(db: Db, radii: Map<string, Set<string>>, alert: AlertRow, now: Date): Promise<boolean> {
+  if (now.getTime() - alert.occurred_at.getTime() >= HOLD_MAX_MS) return false;
+  const radius = await radiusOf(db, radii, alert.target_type as AssetType, alert.target_id!);
+  if (radius.size === 0) return false;
+  const byType = new Map<string, number[]>();
+  for (const key of radius) {
+    const [type, id] = key.split(":");
+    byType.set(type!, [...(byType.get(type!) ?? []), Number(id)]);
+  }
+  const at = alert.occurred_at.toISOString();
+  for (const [type, ids] of byType) {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from monitors
+        where enabled and status not in ('down', 'maintenance') and target_type = ${type} and target_id = any(${`{${ids.join(",")}}`}::int[])
+          and (last_polled_at is null or last_polled_at < ${at}::timestamptz)
+          and ${now.toISOString()}::timestamptz < ${at}::timestamptz + make_interval(secs => interval_secs + ${HOLD_SLACK_S})`,
+    );
+    if ((row?.n ?? 0) > 0) return true;
+  }
+  return false;
 }
 
 async function isFlapping(db: Db, alert: AlertRow): Promise<boolean> {
@@ -138,7 +174,7 @@ async function sinksFor(db: Db, alert: AlertRow): Promise<number[]> {
 }
 
 export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, options: DispatchOptions): Promise<DispatchResult> => {
-  const result: DispatchResult = { dispatched: 0, suppressed: 0, debounced: 0, unrouted: 0, deliveries: 0 };
+  const result: DispatchResult = { dispatched: 0, held: 0, suppressed: 0, debounced: 0, unrouted: 0, deliveries: 0 };
   const ripe = new Date(s.now.getTime() - options.groupingDelayMs);
   const alerts = await s.tx
     .select()
@@ -155,6 +191,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
   const folded = new Set<number>();
   for (const alert of alerts) {
     if (folded.has(alert.id)) continue;
+    let lateRoot: { id: number; title: string } | null = null;
     if (alert.kind === DOWN && isAsset(alert.target_type) && alert.target_id != null) {
       if (!down) {
         const targets = await downTargets(s.tx, s.now);
@@ -164,10 +201,18 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       const own = await radiusOf(s.tx, radii, alert.target_type, alert.target_id);
       const root = chooseRoot(alert.id, targetKey(alert.target_type, alert.target_id), own, down);
       if (root != null) {
-        await foldInto(s, alert, root);
-        const mine = down.find((d) => d.alert_id === alert.id);
-        if (mine) mine.suppressed_by = root;
-        result.suppressed++;
+        const [rootRow] = await s.tx.select({ state: notificationAlerts.state, title: notificationAlerts.title }).from(notificationAlerts).where(eq(notificationAlerts.id, root));
+        if (rootRow?.state === "waiting" || rootRow?.state === "suppressed") {
+          await foldInto(s, alert, root);
+          const mine = down.find((d) => d.alert_id === alert.id);
+          if (mine) mine.suppressed_by = root;
+          result.suppressed++;
+          continue;
+        }
+        // The root went out before this failure was seen: say so here rather than fold it unseen.
+        lateRoot = rootRow ? { id: root, title: rootRow.title } : null;
+      } else if (await dependentsUnchecked(s.tx, radii, alert, s.now)) {
+        result.held++;
         continue;
       }
     }
@@ -185,7 +230,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       .from(notificationAlerts)
       .where(eq(notificationAlerts.suppressed_by, alert.id))
       .orderBy(notificationAlerts.id);
-    const message = groupedMessage(alert.title, alert.body, members);
+    const message = groupedMessage(alert.title, lateRoot ? `${alert.body}\n\nBehind "${lateRoot.title}", already reported.` : alert.body, members);
     const sinks = await sinksFor(s.tx, alert);
     await s.tx
       .update(notificationAlerts)
@@ -194,7 +239,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
         dispatched_at: s.now,
         title: message.title,
         body: message.body,
-        ...(members.length > 0 ? { detail: { ...alert.detail, affected: members } } : {}),
+        ...(members.length > 0 || lateRoot ? { detail: { ...alert.detail, ...(members.length > 0 ? { affected: members } : {}), ...(lateRoot ? { root_alert_id: lateRoot.id } : {}) } } : {}),
       })
       .where(eq(notificationAlerts.id, alert.id));
     if (sinks.length === 0) {

@@ -24,15 +24,16 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
     for (let i = 0; i < 5; i++) {
       const name = `svc-${s}-${i}`;
       const [svc] = await sql<{ id: number }[]>`insert into services (name, slug, hardware_id) values (${name}, ${name}, ${server!.id}) returning id`;
-      const [m] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id) values (${`${name} (http)`}, 'http', '127.0.0.1', 'service', ${svc!.id}) returning id`;
+      const [m] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at) values (${`${name} (http)`}, 'http', '127.0.0.1', 'service', ${svc!.id}, 'down', now()) returning id`;
       services.push({ id: svc!.id, monitor: m!.id, name });
     }
   }
-  const [swMonitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id) values ('switch-3 (icmp)', 'icmp', '127.0.0.2', 'hardware', ${sw!.id}) returning id`;
+  const [swMonitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at) values ('switch-3 (icmp)', 'icmp', '127.0.0.2', 'hardware', ${sw!.id}, 'down', now()) returning id`;
   const allMonitors = [swMonitor!.id, ...services.map((s) => s.monitor)];
   for (const m of allMonitors) await sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg) values (${m}, 'down', 'up', 'down', 'no answer')`;
 
-  // The switch fails first, its services a moment later, all inside the grouping delay.
+  // The switch fails first, its services a moment later, all inside the grouping delay (the monitors
+  // rows say down, checked, as the runner leaves them).
   await h.enqueue({ kind: "monitor.down", monitor_id: swMonitor!.id, target_type: "hardware", target_id: sw!.id, title: "switch-3 down" });
   await h.enqueue(
     ...services.map((s) => ({ kind: "monitor.down", monitor_id: s.monitor, target_type: "service", target_id: s.id, title: `${s.name} (http) down` })),
@@ -82,5 +83,35 @@ it("debounces a flapping monitor", async () => {
   await h.until(async () => (await h.t.sql`select count(*)::int as n from notification_alerts where monitor_id = 777001 and state <> 'waiting'`)[0]!.n === 6, "flaps handled");
   const states = await h.t.sql`select state from notification_alerts where monitor_id = 777001 order by occurred_at, id`;
   expect(states.map((r) => r.state)).toEqual(["dispatched", "dispatched", "dispatched", "dispatched", "debounced", "debounced"]);
+  await peer.close();
+});
+
+it("holds a root until the monitors behind it are checked, and names it in a dependent seen only after it went out", async () => {
+  const peer = await startPeer();
+  await h.sink("webhook", { url: peer.url }, { event_kinds: ["monitor.*"] });
+  const sql = h.t.sql;
+  const [sw] = await sql<{ id: number }[]>`insert into hardware (name) values ('switch-9') returning id`;
+  const [server] = await sql<{ id: number }[]>`insert into hardware (name) values ('server-9') returning id`;
+  await sql`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type) values (${sw!.id}, ${server!.id}, 'ethernet')`;
+  const [svc] = await sql<{ id: number }[]>`insert into services (name, slug, hardware_id) values ('svc-9', 'svc-9', ${server!.id}) returning id`;
+  // The service's monitor was last checked before the switch failed: its next round is still to come.
+  const [behind] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at, interval_secs)
+    values ('svc-9 (tcp)', 'tcp', '127.0.0.1', 'service', ${svc!.id}, 'up', now() - interval '30 seconds', 60) returning id`;
+  const [swMonitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at)
+    values ('switch-9 (icmp)', 'icmp', '127.0.0.2', 'hardware', ${sw!.id}, 'down', now()) returning id`;
+  await h.enqueue({ kind: "monitor.down", monitor_id: swMonitor!.id, target_type: "hardware", target_id: sw!.id, title: "switch-9 down" });
+  await new Promise((r) => setTimeout(r, 2000));
+  expect(peer.received).toHaveLength(0);
+  // Its round came and it is still up: nothing more to wait for.
+  await sql`update monitors set last_polled_at = now() where id = ${behind!.id}`;
+  await h.until(async () => peer.received.length >= 1, "the held root");
+  expect(JSON.parse(peer.received[0]!.body).data.title).toBe("switch-9 down");
+  // It fails on a later round: sent on its own, naming the root, not folded out of sight.
+  await sql`update monitors set status = 'down' where id = ${behind!.id}`;
+  await h.enqueue({ kind: "monitor.down", monitor_id: behind!.id, target_type: "service", target_id: svc!.id, title: "svc-9 (tcp) down" });
+  await h.until(async () => peer.received.length >= 2, "the late dependent");
+  const late = JSON.parse(peer.received[1]!.body).data;
+  expect(late.title).toBe("svc-9 (tcp) down");
+  expect(late.message).toContain('Behind "switch-9 down", already reported.');
   await peer.close();
 });
