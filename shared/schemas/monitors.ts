@@ -10,7 +10,8 @@ export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "servi
 export type TargetType = (typeof TARGET_TYPES)[number];
 export const MONITOR_STATUSES = ["up", "pending", "down", "maintenance"] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
-export const MONITOR_EVENT_TYPES = ["up", "down", "pending", "paused", "resumed"] as const;
+/** The reference's five, and `maintenance` (ours: the runner records entering a window). */
+export const MONITOR_EVENT_TYPES = ["up", "down", "pending", "paused", "resumed", "maintenance"] as const;
 export const MONITOR_SORTS = ["name", "status", "check_type", "host", "last_polled_at", "created_at", "id"] as const;
 /** The metrics a sample holds as columns; others live in its `extra` (history reads both). */
 export const SAMPLE_METRICS = ["avail", "latency_ms", "packet_loss_pct", "http_status", "cert_days_remaining"] as const;
