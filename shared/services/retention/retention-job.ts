@@ -37,6 +37,19 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
     // One row per check result has no key of its own; ctid names the row for the batch's delete. Uptime
     // outlives the samples: it is kept in the daily rollup.
     monitor_samples: await deleteInBatches(ctx, { table: "monitor_samples", key: "ctid", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
+    // Settled alerts go with their deliveries and attempts (cascade); one still being delivered stays.
+    notification_alerts: await deleteInBatches(
+      ctx,
+      {
+        table: "notification_alerts",
+        key: "id",
+        ts: "occurred_at",
+        expired: sql`occurred_at < ${c.warm}::timestamptz and state <> 'waiting'
+          and not exists (select 1 from notification_deliveries d where d.alert_id = notification_alerts.id and d.state in ('pending', 'retrying'))`,
+      },
+      rows,
+      budget,
+    ),
     agent_host_samples_hourly: await deleteInBatches(
       ctx,
       { table: "agent_host_samples_hourly", key: "agent_id, hour", ts: "hour", expired: sql`hour < ${c.warmHour}::timestamptz` },

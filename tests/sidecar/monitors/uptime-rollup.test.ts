@@ -1,6 +1,7 @@
 // The retention job's step for monitors: whole UTC days of minute buckets summed into daily rows (exact
 // on a rerun, a late result folded in), minute buckets past 35 days deleted; and the monitors' series
-// in the metrics scrape (monitor_up, monitor_response_ms).
+// in the metrics scrape (monitor_up, monitor_response_ms); and what retention expires for them: old
+// check results and settled notification alerts.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
@@ -64,6 +65,22 @@ describe("monitor uptime rollup", () => {
     const left = await rowsOf<{ n: number; first: Date }>(runtime, sql`select count(*)::int as n, min(ts) as first from monitor_samples where monitor_id = ${id}`);
     expect(left[0]!.n).toBe(30);
     expect(new Date(left[0]!.first).toISOString()).toBe("2026-10-04T00:00:00.000Z");
+  });
+
+  it("deletes settled alerts older than telemetry_warm_days with their deliveries, and keeps one still being delivered", async () => {
+    const old = "2026-09-01T00:00:00Z";
+    const [sent, retrying, recent] = await rowsOf<{ id: number }>(runtime, sql`
+      insert into notification_alerts (kind, severity, title, body, detail, occurred_at, state)
+      values ('monitor.down', 'critical', 'old', '', '{}', ${old}, 'dispatched'), ('monitor.down', 'critical', 'old, retrying', '', '{}', ${old}, 'dispatched'),
+             ('monitor.down', 'critical', 'recent', '', '{}', '2026-11-01T00:00:00Z', 'dispatched')
+      returning id::int as id`);
+    const [sink] = await rowsOf<{ id: number }>(runtime, sql`insert into notification_sinks (name, provider_type, provider_config) values ('s', 'webhook', '{}') returning id`);
+    await runtime.database.db.execute(sql`insert into notification_deliveries (alert_id, sink_id, state, max_attempts, next_attempt_at)
+      values (${sent!.id}, ${sink!.id}, 'delivered', 5, now()), (${retrying!.id}, ${sink!.id}, 'retrying', 5, now())`);
+    await retain();
+    const left = await rowsOf<{ id: number }>(runtime, sql`select id::int as id from notification_alerts order by id`);
+    expect(left.map((r) => r.id)).toEqual([retrying!.id, recent!.id]);
+    expect(await rowsOf(runtime, sql`select 1 from notification_deliveries where alert_id = ${sent!.id}`)).toEqual([]);
   });
 });
 
