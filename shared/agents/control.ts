@@ -16,7 +16,7 @@ export type AgentControlAction =
   | "capabilities"
   /** agents.pending_update set: the `update` frame. */
   | "update"
-  /** queued rows in agent_probe_runs: `probe.assign` for each. */
+  /** queued rows in agent_probe_runs: `probe.assign` for each; runs it sent that were cancelled since: `probe.cancel`. */
   | "probe"
   /** a server-key rotation started or ended: reload the keys; `key.rotate` to every link (agent_id null). */
   | "server_key";

@@ -6,7 +6,7 @@ import { grantsOnWire } from "../../shared/domain/agents/capabilities.ts";
 import { remintPairingCode } from "../../shared/services/agents/link/enroll.ts";
 import { readLinkStates } from "../../shared/services/agents/link/link-state.ts";
 import type { LinkEnv } from "./env.ts";
-import { dispatchProbes, sendUpdate } from "./outbound.ts";
+import { cancelProbes, dispatchProbes, sendUpdate } from "./outbound.ts";
 import { type AgentSession, grantMask } from "./session.ts";
 
 export { AGENT_CONTROL_CHANNEL };
@@ -62,7 +62,10 @@ function cut(session: AgentSession, reason: string): void {
 }
 
 async function onLinkNotice(env: LinkEnv, session: AgentSession, action: AgentControlMessage["action"]): Promise<void> {
-  if (action === "probe") return dispatchProbes(session);
+  if (action === "probe") {
+    await cancelProbes(session);
+    return dispatchProbes(session);
+  }
   const state = (await readLinkStates({ ctx: env.ctx, input: { ids: [session.agentId] } })).get(session.agentId);
   if (!session.open) return;
   if (!state || state.status !== "active") return cut(session, state ? state.status : "deleted");

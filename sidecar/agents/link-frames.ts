@@ -58,6 +58,7 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
     case "probe.result": {
       const p = parsed.payload as ProbeResultPayload;
       session.noteSpooled(frame.seq);
+      session.openRuns.delete(p.run_id);
       batcher.result({
         agent_id: agentId,
         run_id: p.run_id,

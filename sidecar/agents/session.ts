@@ -48,6 +48,8 @@ export class AgentSession {
   lastRekey = 0;
   /** Highest seq whose effects are committed; sent as ping {ack_seq}. */
   ackSeq = -1;
+  /** Runs sent with probe.assign and not answered yet (at most the grant's max_concurrent, 100). */
+  readonly openRuns = new Set<string>();
   /**
    * The frames the agent keeps until acknowledged (telemetry.host, probe.result): the oldest not yet
    * covered by an ack, and the newest. A commit that covers one is acknowledged at once, so the agent's

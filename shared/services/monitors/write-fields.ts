@@ -13,6 +13,7 @@ import { assertVaultWritable } from "../vault/writable.ts";
 import type { VerbScope } from "../verb.ts";
 import { type MonitorSecrets, sendsSecret, splitSecrets } from "./secrets.ts";
 import { findTarget } from "./targets.ts";
+import { tellSidecar } from "../agents/notify.ts";
 
 const issue = (loc: (string | number)[], msg: string, type = "invalid"): ValidationIssue => ({ loc: ["body", ...loc], msg, type });
 
@@ -58,7 +59,9 @@ export async function cancelOpenRuns(s: VerbScope, monitorId: number, errorCode:
     .update(agentProbeRuns)
     .set({ state: "cancelled", finished_at: s.now, msg: `cancelled: ${errorCode}`, details: { error_code: errorCode } })
     .where(and(eq(agentProbeRuns.monitor_id, monitorId), inArray(agentProbeRuns.state, [...OPEN_RUN_STATES])))
-    .returning({ run_id: agentProbeRuns.run_id });
+    .returning({ run_id: agentProbeRuns.run_id, agent_id: agentProbeRuns.agent_id });
+  // The sidecar holding each agent's link sends probe.cancel for the runs it had sent out.
+  for (const agentId of new Set(cancelled.map((r) => r.agent_id))) tellSidecar(s, agentId, "probe");
   return cancelled.length;
 }
 

@@ -166,6 +166,14 @@ describe("link", () => {
     await until(async () => (await sql`select state from agent_probe_runs where run_id = ${lateRun}`)[0]?.state === "expired");
     l.frame("probe.result", { run_id: lateRun, outcome: "completed", up: false });
     await until(async () => (await sql`select state, late from agent_probe_runs where run_id = ${lateRun}`)[0]?.late === true);
+    // A run sent out and then cancelled (its monitor paused): the agent hears probe.cancel with the reason.
+    const cancelled = randomBytes(16).toString("hex");
+    await sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${cancelled}, ${id}, 'tcp', '127.0.0.1', 'queued', now(), now() + interval '1 minute')`;
+    await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
+    expect((await l.next("probe.assign")).payload.run_id).toBe(cancelled);
+    await sql`update agent_probe_runs set state = 'cancelled', details = ${sql.json({ error_code: "monitor_paused" })} where run_id = ${cancelled}`;
+    await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
+    expect((await l.next("probe.cancel")).payload).toEqual({ run_id: cancelled, reason: "monitor_paused" });
 
     await revokeAgent({ ctx: a.ctx, input: { id, reason: "test revoke" } });
     expect((await l.next("disconnect")).payload).toEqual({ reason: "revoked" });

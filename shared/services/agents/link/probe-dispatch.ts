@@ -3,7 +3,7 @@
 // without an answer become `expired` (a result that still arrives is kept, marked late: link-batch.ts).
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
 import { agentProbeRuns } from "../../../db/schema/index.ts";
-import { defineVerb } from "../../verb.ts";
+import { defineRead, defineVerb } from "../../verb.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
 
 /** The probe.assign payload of one run (reference-contracts.md 3). */
@@ -57,4 +57,17 @@ export const expireProbeRuns = defineVerb<undefined, { expired: number }>({ scop
     .where(and(inArray(agentProbeRuns.state, ["queued", "dispatched"]), lte(agentProbeRuns.deadline_at, s.now)))
     .returning({ run_id: agentProbeRuns.run_id });
   return { expired: rows.length };
+});
+
+/**
+ * Of the runs a link sent out and has not heard back from, those cancelled since (monitor paused,
+ * reassigned or deleted): the sidecar tells the agent with probe.cancel {run_id, reason}.
+ */
+export const cancelledProbeRuns = defineRead<{ run_ids: string[] }, { run_id: string; reason: string }[]>({ scope: ADMIN_AGENTS }, async (ctx, { run_ids }) => {
+  if (run_ids.length === 0) return [];
+  const rows = await ctx.db
+    .select({ run_id: agentProbeRuns.run_id, details: agentProbeRuns.details })
+    .from(agentProbeRuns)
+    .where(and(inArray(agentProbeRuns.run_id, run_ids), eq(agentProbeRuns.state, "cancelled")));
+  return rows.map((r) => ({ run_id: r.run_id, reason: typeof r.details?.error_code === "string" ? r.details.error_code : "cancelled" }));
 });
