@@ -174,6 +174,16 @@ describe("link", () => {
     await sql`update agent_probe_runs set state = 'cancelled', details = ${sql.json({ error_code: "monitor_paused" })} where run_id = ${cancelled}`;
     await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
     expect((await l.next("probe.cancel")).payload).toEqual({ run_id: cancelled, reason: "monitor_paused" });
+    // A run the agent refuses is no result for its monitor: the probe status says why, the state stays.
+    const [monitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, probe_agent_id) values ('via agent', 'tcp', '127.0.0.1', ${id}) returning id`;
+    const refused = randomBytes(16).toString("hex");
+    await sql`insert into agent_probe_runs (run_id, agent_id, monitor_id, check_type, host, state, scheduled_at, deadline_at) values (${refused}, ${id}, ${monitor!.id}, 'tcp', '127.0.0.1', 'queued', now(), now() + interval '1 minute')`;
+    await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
+    expect((await l.next("probe.assign")).payload.run_id).toBe(refused);
+    l.frame("probe.result", { run_id: refused, outcome: "rejected", up: false, msg: "max_concurrent reached" });
+    await until(async () => (await sql`select probe_execution_status from monitors where id = ${monitor!.id}`)[0]?.probe_execution_status === "unavailable");
+    const [after] = await sql`select status, probe_execution_reason from monitors where id = ${monitor!.id}`;
+    expect(after).toEqual({ status: "pending", probe_execution_reason: "max_concurrent reached" });
 
     await revokeAgent({ ctx: a.ctx, input: { id, reason: "test revoke" } });
     expect((await l.next("disconnect")).payload).toEqual({ reason: "revoked" });

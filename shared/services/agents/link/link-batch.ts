@@ -151,6 +151,14 @@ async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ 
       ? []
       : [{ monitor_id: r.monitor_id, checked_at: new Date(r.finished_at).toISOString(), up: r.outcome === "completed" && r.up, latency_ms: r.samples?.find((x) => x.metric === "latency_ms")?.value ?? null, samples: r.samples ?? [], msg: r.msg ?? r.outcome, source: "agent" }],
   );
+  // A run the agent refused (over its max_concurrent, out of scope) is no result: the monitor's probe
+  // status says why, and its check state stays as it was.
+  const refused = out.flatMap((r) => (r.monitor_id !== null && r.outcome === "rejected" ? [{ monitor_id: r.monitor_id, reason: (r.msg ?? "rejected by the agent").slice(0, 500) }] : []));
+  if (refused.length)
+    await tx.execute(sql`
+      update monitors m set probe_execution_status = 'unavailable', probe_execution_reason = r.reason, probe_last_result_at = ${at}
+      from jsonb_to_recordset(${rows(refused)}) as r(monitor_id integer, reason text)
+      where m.id = r.monitor_id`);
   return { stored: out.length, late: out.filter((r) => r.late).length, monitors };
 }
 
