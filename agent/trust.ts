@@ -1,14 +1,14 @@
 // Which server key the agent trusts. Given one (--server-key, server_static_pk) it uses it; otherwise it
 // reads SERVER_STATIC_PK from GET {server}/install-agent.sh once, prints the key's fingerprint for the
 // operator to compare with the UI, and stores it (trust on first use: later runs use the stored key).
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { hexToBytes } from "@noble/hashes/utils.js";
+import { keyFingerprint } from "../shared/domain/agents/fingerprint.ts";
 import type { AgentLog } from "./log.ts";
 import { type AgentState, isServerKeyHex, type ServerTrust } from "./state.ts";
 
-/** First 32 hex of sha256(public key), as the server's status route shows it. */
+/** The key's fingerprint as the server's status route shows it (shared/domain/agents/fingerprint.ts). */
 export function fingerprintOf(publicKeyHex: string): string {
-  return bytesToHex(sha256(hexToBytes(publicKeyHex))).slice(0, 32);
+  return keyFingerprint(hexToBytes(publicKeyHex));
 }
 
 export async function fetchServerKey(serverUrl: string, timeoutMs = 10_000): Promise<string> {

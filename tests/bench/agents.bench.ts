@@ -6,7 +6,6 @@
 // runs, frame-to-acknowledgement latency of telemetry (the server acknowledges a frame only once its
 // sample is committed, so this bounds frame-to-commit from above), and a loss check against the
 // database. Then a burst of enrollments up to the pending cap.
-import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { Worker } from "node:worker_threads";
 import { Connection } from "../../agent/connection.ts";
@@ -14,20 +13,12 @@ import { generateKeyPair } from "../../shared/noise/index.ts";
 import { BENCH_AGENT_VERSION, benchHello } from "./agents/frames.ts";
 import type { Command, WorkerInit } from "./agents/fleet-worker.ts";
 import { api, type BenchContext, type BenchRow, round } from "./harness.ts";
+import { processCpuMs, processRssBytes } from "./proc-cpu.ts";
 
 const SIZES = (process.env.BENCH_AGENTS ?? "1000,10000").split(",").map(Number).filter((n) => n > 0);
 const WINDOW_MS = Number(process.env.BENCH_AGENTS_WINDOW_S ?? "75") * 1000;
 const WORKERS = Math.max(1, Math.min(2, cpus().length));
 
-const TICK_MS = 10;
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
-}
-function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(m![1]) * 1024;
-}
 const percentile = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -78,25 +69,25 @@ async function fleet(ctx: BenchContext, n: number, serverKeyHex: string, wsBase:
       const rows = keys.slice(i, i + 1000).map((k, j) => ({ name: `${tag}-${i + j}`, status: "active", device_pk: k.publicHex, fingerprint: k.publicHex.slice(0, 32), approved_at: new Date() }));
       await ctx.sql`insert into agents ${ctx.sql(rows)}`;
     }
-    const rssBefore = rssBytes(ctx.serverPid);
-    const cpuBeforeLink = cpuMs(ctx.serverPid);
+    const rssBefore = processRssBytes(ctx.serverPid);
+    const cpuBeforeLink = processCpuMs(ctx.serverPid);
     const linkStarted = performance.now();
     const assignments = pool.workers.map((_, w) => keys.flatMap((k, i) => (i % WORKERS === w ? [{ secretHex: k.secretHex, localAddress: sourceAddress(i) }] : [])));
     const linked = await pool.all<{ handshakeMs: number[]; failed: number; firstError?: string }>(assignments.map((agents) => ({ type: "link", agents })));
     const linkMs = performance.now() - linkStarted;
-    const linkCpu = cpuMs(ctx.serverPid) - cpuBeforeLink;
+    const linkCpu = processCpuMs(ctx.serverPid) - cpuBeforeLink;
     const handshakes = linked.flatMap((l) => l.handshakeMs);
     const failed = linked.reduce((s, l) => s + l.failed, 0);
     const firstError = linked.find((l) => l.firstError)?.firstError;
     // Let the links settle (connected events written, buffers sized) before reading memory.
     await new Promise((r) => setTimeout(r, 3000));
-    const rssLinked = rssBytes(ctx.serverPid);
+    const rssLinked = processRssBytes(ctx.serverPid);
 
     await pool.all({ type: "measure" });
-    const cpu0 = cpuMs(ctx.serverPid);
+    const cpu0 = processCpuMs(ctx.serverPid);
     await new Promise((r) => setTimeout(r, WINDOW_MS));
-    const cpuWindow = cpuMs(ctx.serverPid) - cpu0;
-    const rssRunning = rssBytes(ctx.serverPid);
+    const cpuWindow = processCpuMs(ctx.serverPid) - cpu0;
+    const rssRunning = processRssBytes(ctx.serverPid);
     const reports = await pool.all<{ latencies: number[]; sent: number; acked: number; lost: number; open: number; unacked: number }>({ type: "report" });
     const lat = reports.flatMap((r) => r.latencies);
     const sent = reports.reduce((s, r) => s + r.sent, 0);

@@ -7,25 +7,15 @@
 // the window with no result), the server's CPU and RSS, database rows written per second (inserts and
 // updates of the monitor tables, from pg_stat_user_tables), and GET /monitors/{id}/uptime over a year
 // of daily rollups (seeded for every monitor).
-import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { type BenchContext, type BenchRow, hit, measure, round } from "./harness.ts";
+import { processCpuMs, processRssBytes } from "./proc-cpu.ts";
 
 const COUNT = Number(process.env.BENCH_MONITORS ?? "10000");
 const INTERVAL_S = 60;
 const WINDOW_S = Number(process.env.BENCH_MONITORS_WINDOW_S ?? "180");
 const LISTENERS = 8;
-const TICK_MS = 10;
-
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
-}
-function rssMiB(pid: number): number {
-  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
-}
 const pick = (sorted: number[], q: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : NaN);
 
 async function targets(): Promise<{ http: string[]; tcp: { host: string; port: number }[]; close(): Promise<void> }> {
@@ -97,14 +87,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     // Warm-up: one interval, then the measured window.
     await new Promise((r) => setTimeout(r, 5000 + INTERVAL_S * 1000));
     const from = Date.now();
-    const cpu0 = cpuMs(ctx.serverPid);
+    const cpu0 = processCpuMs(ctx.serverPid);
     const w0 = await writes(ctx);
-    const rss0 = rssMiB(ctx.serverPid);
+    const rss0 = Math.round(processRssBytes(ctx.serverPid) / 2 ** 20);
     await new Promise((r) => setTimeout(r, WINDOW_S * 1000));
     const to = Date.now();
-    const cpu = cpuMs(ctx.serverPid) - cpu0;
+    const cpu = processCpuMs(ctx.serverPid) - cpu0;
     const written = (await writes(ctx)) - w0;
-    const rss1 = rssMiB(ctx.serverPid);
+    const rss1 = Math.round(processRssBytes(ctx.serverPid) / 2 ** 20);
 
     // Each result's start (its time minus its latency) against the due time it answered.
     const samples = await ctx.sql<{ idx: number; start_ms: number }[]>`

@@ -1,4 +1,4 @@
-// CPU time a run costs the server process and the bench database's PostgreSQL backends, read from
+// CPU time (and memory) a run costs the server process and the bench database's PostgreSQL backends, read from
 // /proc (Linux, PostgreSQL on this machine). Requests per second swing with whatever else the machine
 // runs; CPU milliseconds per request barely do, so they tell where a change moved the cost.
 import { readFileSync } from "node:fs";
@@ -7,12 +7,22 @@ import type postgres from "postgres";
 // USER_HZ: /proc counts CPU time in ticks of 10 ms on every Linux build that matters here.
 const TICK_MS = 10;
 
-/** User + system CPU ms of a process so far; undefined where /proc cannot tell (not Linux, another host). */
+/** User + system CPU ms of a process so far, from /proc (Linux); throws where /proc cannot tell. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** A process's resident memory in bytes, from /proc (Linux). */
+export function processRssBytes(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+}
+
+/** processCpuMs, or undefined where /proc cannot tell (not Linux, another host). */
 function cpuMs(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return processCpuMs(pid);
   } catch {
     return undefined;
   }

@@ -99,8 +99,7 @@ async function fleetCounts(db: Db, current: KeyRow, successor: KeyRow) {
   return { total, successor: onSuccessor, current: onCurrent, unseen: total - onSuccessor - onCurrent };
 }
 
-async function statusOf(db: Db, current: KeyRow) {
-  const { successor } = await keyRows(db);
+async function statusOf(db: Db, current: KeyRow, successor: KeyRow | undefined) {
   const key = (r: KeyRow) => ({ public_key: r.public_key, fingerprint: r.fingerprint, created_at: r.created_at.toISOString() });
   return {
     ...key(current),
@@ -117,9 +116,9 @@ async function statusOf(db: Db, current: KeyRow) {
 export type ServerKeyStatusShape = Awaited<ReturnType<typeof statusOf>>;
 
 export const serverKeyStatus = defineRead<{ vault: Vault }, ServerKeyStatusShape>({ scope: ADMIN_AGENTS }, async (ctx, { vault }) => {
-  const current = await currentServerPublicKey(ctx.db, vault, ctx.clock.now());
-  const [row] = await ctx.db.select().from(agentServerKeys).where(eq(agentServerKeys.id, current.id));
-  return statusOf(ctx.db, row!);
+  await currentServerPublicKey(ctx.db, vault, ctx.clock.now());
+  const { current, successor } = await keyRows(ctx.db);
+  return statusOf(ctx.db, current!, successor);
 });
 
 export const pendingServerKeyAgents = defineRead<undefined, { id: number; hostname: string | null; name: string | null; last_seen_at: string | null; bucket: "current" | "unseen" }[]>(
@@ -155,7 +154,7 @@ export const rotateServerKey = defineVerb<{ vault: Vault }, ServerKeyStatusShape
   if (successor) throw ApiError.conflict(`A server key rotation is already running; it ends at ${successor.overlap_expires_at?.toISOString()}.`);
   const overlap_expires_at = new Date(s.now.getTime() + ROTATION_OVERLAP_MS);
   const row = await newKeyRow(s.tx, vault, s.now, "successor", { rotation_started_at: s.now, overlap_expires_at });
-  await s.tx.insert(agentServerKeys).values(row);
+  const [inserted] = await s.tx.insert(agentServerKeys).values(row).returning();
   s.audit({
     action: "agents.server_key_rotate",
     category: "agents",
@@ -164,7 +163,7 @@ export const rotateServerKey = defineVerb<{ vault: Vault }, ServerKeyStatusShape
     diff: { current_key_fingerprint: current!.fingerprint, successor_key_fingerprint: row.fingerprint, overlap_expires_at: overlap_expires_at.toISOString() },
   });
   announceRotation(s);
-  return statusOf(s.tx, current!);
+  return statusOf(s.tx, current!, inserted);
 });
 
 /**
