@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
 import { actorCan } from "./actor.ts";
 import type { VerbContext } from "./verb-context.ts";
 
-export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit" | "agent_control" | "monitor_control";
+export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit" | "agent_control" | "monitor_control" | "discovery_control";
 
 export interface VerbScope {
   tx: Db;

@@ -8,3 +8,4 @@ export * from "./telemetry.ts";
 export * from "./agents.ts";
 export * from "./monitors.ts";
 export * from "./notifications.ts";
+export * from "./discovery.ts";

@@ -81,6 +81,10 @@ export const hardware = pgTable(
     index("hardware_env_idx").on(t.environment_id),
     index("hardware_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
     index("hardware_tags_idx").using("gin", t.tags),
+    // Discovery matches findings by MAC, then address, then hostname (issue 13).
+    index("hardware_mac_idx").on(sql`lower(${t.mac_address})`),
+    index("hardware_ip_idx").on(t.ip_address),
+    index("hardware_lower_name_idx").on(sql`lower(${t.name})`),
   ],
 );
 
@@ -126,6 +130,7 @@ export const computeUnits = pgTable(
     index("compute_units_hardware_idx").on(t.hardware_id),
     index("compute_units_name_idx").on(t.name),
     index("compute_units_kind_idx").on(t.kind),
+    index("compute_units_ip_idx").on(t.ip_address),
     index("compute_units_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
     check("compute_units_kind", sql`${t.kind} in ('vm', 'container')`),
   ],
@@ -372,4 +377,26 @@ export const serviceMisc = pgTable(
     misc_id: integer("misc_id").notNull().references(() => miscItems.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.service_id, t.misc_id] }), index("service_misc_misc_idx").on(t.misc_id)],
+);
+
+/**
+ * Where an inventory row came from in another system: a Docker container or network, a Proxmox guest.
+ * A sync matches its objects by (source, external_id) here instead of by name, so a rename on either side
+ * updates the same row; `attributes` keeps what the source said that has no inventory column (driver, ...).
+ */
+export const externalRefs = pgTable(
+  "external_refs",
+  {
+    id: serial("id").primaryKey(),
+    /** docker | proxmox | ... plus the instance, e.g. "docker:/var/run/docker.sock". */
+    source: text("source").notNull(),
+    external_id: text("external_id").notNull(),
+    /** hardware | compute_unit | service | network */
+    entity_type: text("entity_type").notNull(),
+    entity_id: integer("entity_id").notNull(),
+    attributes: jsonb("attributes").$type<Record<string, unknown>>().notNull().default({}),
+    last_seen_at: tz("last_seen_at").notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("external_refs_source_idx").on(t.source, t.external_id), index("external_refs_entity_idx").on(t.entity_type, t.entity_id)],
 );
