@@ -138,6 +138,20 @@ export const ServiceDiscovery = v.object({
       assigned_id: v.nullable(v.number()),
     }),
   ),
-  findings: v.array(v.unknown()),
+  findings: v.array(
+    v.object({
+      result_id: v.number(),
+      scan_job_id: v.number(),
+      ip_address: v.string(),
+      mac_address: v.nullable(v.string()),
+      hostname: v.nullable(v.string()),
+      vendor: v.nullable(v.string()),
+      open_ports: v.array(v.looseObject({ port: v.number(), protocol: v.string() })),
+      service_ports_open: v.array(v.number()),
+      state: v.string(),
+      merge_status: v.string(),
+      seen_at: v.string(),
+    }),
+  ),
   note: v.string(),
 });

@@ -107,7 +107,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: `${BASE}/:service_id/discovery`, tag: "services", scope: serviceDiscovery.scope, params: serviceParam,
-      summary: "What is known about where this service runs (host, addresses, IPAM); discovery findings once discovery runs",
+      summary: "What is known about where this service runs: host, addresses, IPAM, and what discovery last saw at those addresses",
       response: { schema: ServiceDiscovery },
     },
     async (c, { params: p, reply }) => reply(await serviceDiscovery({ ctx: verbContext(c), input: { serviceId: p.service_id } })),

@@ -170,7 +170,7 @@ describe("services: happy", () => {
     expect(found).toMatchObject({ ip_address: "2001:db8::7", in_use: true, conflicts: [{ type: "service", id: v6.id }] });
   });
 
-  it("discovery answers what the inventory knows, with no findings until discovery runs", async () => {
+  it("discovery answers what the inventory knows, and what scans saw at the service's and its host's addresses", async () => {
     const [hw] = await a.t.sql`insert into hardware (name, ip_address, status) values ('disc-host', '10.30.0.1', 'up') returning id`;
     const [cu] = await a.t.sql`insert into compute_units (name, kind, hardware_id, ip_address, status) values ('disc-vm', 'vm', ${hw!.id}, '10.30.0.2', 'running') returning id`;
     const [ipam] = await a.t.sql`insert into ip_addresses (address, status, hostname) values ('10.30.0.2/24', 'allocated', 'disc-vm.lab') returning id`;
@@ -186,7 +186,17 @@ describe("services: happy", () => {
       ipam: [{ id: ipam!.id, address: "10.30.0.2/24", hostname: "disc-vm.lab" }],
       findings: [],
     });
-    expect(body.note).toMatch(/once discovery runs/);
+    expect(body.note).toMatch(/once a scan covers them/);
+    // A scan that saw the VM's address shows up, with the service's port it found open.
+    const [job] = await a.t.sql`insert into scan_jobs (status, targets) values ('completed', '["10.30.0.0/24"]') returning id`;
+    const ports = [{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }, { port: 8080, protocol: "tcp" }];
+    await a.t.sql`insert into scan_results (scan_job_id, ip_address, mac_address, open_ports) values (${job!.id}, '10.30.0.1', null, '[]'), (${job!.id}, '10.30.0.2', 'aa:bb:cc:00:00:02', ${a.t.sql.json(ports)})`;
+    const seen = await (await a.req("GET", `services/${svc.id}/discovery`, a.viewer)).json();
+    expect(seen.findings).toHaveLength(2);
+    expect(seen.findings.find((f: { ip_address: string }) => f.ip_address === "10.30.0.2")).toMatchObject({
+      scan_job_id: job!.id, mac_address: "aa:bb:cc:00:00:02", open_ports: ports, service_ports_open: [8080], state: "new", merge_status: "pending",
+    });
+    expect(seen.note).toMatch(/newest discovery result/);
     const bare = await (await a.req("GET", `services/${(await service()).id}/discovery`, a.viewer)).json();
     expect(bare).toMatchObject({ ip_address: null, ports: [], host: null, ipam: [], findings: [] });
   });

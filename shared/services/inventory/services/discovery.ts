@@ -1,15 +1,17 @@
-// What is known about where a service lives, from what exists today: its address and ports, the
-// compute unit or hardware node it runs on (with their addresses), and IPAM records of its addresses.
-// Discovery itself is not built yet, so `findings` is empty and `note` says so; nothing is invented.
-import { eq, inArray, sql } from "drizzle-orm";
+// What is known about where a service lives: its address and ports, the compute unit or hardware node it
+// runs on (with their addresses), IPAM records of its addresses, and what discovery last saw at each of
+// those addresses (the newest scan result per address, with which of the service's ports it found open).
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
-import { computeUnits, hardware, ipAddresses } from "../../../db/schema/index.ts";
+import { computeUnits, hardware, ipAddresses, scanResults } from "../../../db/schema/index.ts";
+import { iso } from "../../resources/present.ts";
 import { defineRead } from "../../verb.ts";
 import { ipSpellings } from "./check-ip.ts";
 import { presentService } from "./def.ts";
 import { requireService } from "./require-service.ts";
 
-const NOTE = "Discovery has not run for this service: findings appear here once discovery runs. Host and IPAM data come from the inventory.";
+const NONE_YET = "No discovery scan has seen these addresses yet: findings appear here once a scan covers them. Host and IPAM data come from the inventory.";
+const SEEN = "Findings are the newest discovery result per address of the service and its host. Host and IPAM data come from the inventory.";
 
 async function hardwareAddress(db: Db, id: number | null) {
   if (id == null) return null;
@@ -32,10 +34,27 @@ async function hostOf(db: Db, computeId: number | null, hardwareId: number | nul
   return hw ? { type: "hardware" as const, ...hw, kind: null, hardware: null } : null;
 }
 
+/** The newest scan result per address; `service_ports_open` are the service's ports that scan found open. */
+async function latestFindings(db: Db, addresses: string[], servicePorts: number[]) {
+  if (addresses.length === 0) return [];
+  const rows = await db
+    .selectDistinctOn([scanResults.ip_address])
+    .from(scanResults)
+    .where(inArray(scanResults.ip_address, addresses))
+    .orderBy(scanResults.ip_address, desc(scanResults.id));
+  return rows.map((r) => ({
+    result_id: r.id, scan_job_id: r.scan_job_id, ip_address: r.ip_address, mac_address: r.mac_address, hostname: r.hostname, vendor: r.vendor,
+    open_ports: r.open_ports, service_ports_open: servicePorts.filter((p) => r.open_ports.some((o) => o.port === p)),
+    state: r.state, merge_status: r.merge_status, seen_at: iso(r.created_at)!,
+  }));
+}
+
 export const serviceDiscovery = defineRead({ scope: "read:services" }, async (ctx, { serviceId }: { serviceId: number }) => {
   const service = presentService(await requireService(ctx.db, serviceId), new Map());
   const addresses = [service.ip_address, ...service.ports.map((p) => p.ip)].filter((a): a is string => !!a);
   const spellings = [...new Set(addresses.flatMap((a) => ipSpellings(a.split("/")[0]!)))];
+  const host = await hostOf(ctx.db, service.compute_id, service.hardware_id);
+  const seenAt = [...new Set([...spellings, ...[host?.ip_address, host?.hardware?.ip_address].filter((a): a is string => !!a).flatMap((a) => ipSpellings(a.split("/")[0]!))])];
   const ipam =
     spellings.length === 0
       ? []
@@ -47,13 +66,14 @@ export const serviceDiscovery = defineRead({ scope: "read:services" }, async (ct
           .from(ipAddresses)
           .where(inArray(sql`lower(split_part(${ipAddresses.address}, '/', 1))`, spellings))
           .orderBy(ipAddresses.address);
+  const findings = await latestFindings(ctx.db, seenAt, service.ports.map((p) => p.port));
   return {
     service_id: service.id,
     ip_address: service.ip_address,
     ports: service.ports,
-    host: await hostOf(ctx.db, service.compute_id, service.hardware_id),
+    host,
     ipam,
-    findings: [] as unknown[],
-    note: NOTE,
+    findings,
+    note: findings.length ? SEEN : NONE_YET,
   };
 });
