@@ -17,6 +17,7 @@ import { documentRoutes } from "./openapi/document.ts";
 import { accountRoutes } from "./routes/account/index.ts";
 import { agentsRoutes } from "./routes/agents/index.ts";
 import { monitorsRoutes } from "./routes/monitors/index.ts";
+import { discoveryRoutes } from "./routes/discovery/index.ts";
 import { notificationsRoutes } from "./routes/notifications/index.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
@@ -116,6 +117,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   telemetryRoutes(app);
   agentsRoutes(app);
   monitorsRoutes(app);
+  discoveryRoutes(app);
   notificationsRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

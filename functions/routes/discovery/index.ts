@@ -1,0 +1,8 @@
+// The discovery routes (catalogue groups discovery and discovery-ws). Fixed paths first: Hono tries routes
+// in registration order, and /discovery/jobs/{job_id} would otherwise claim paths below it.
+import type { Hono } from "hono";
+import type { AppEnv } from "../../deps.ts";
+
+export function discoveryRoutes(app: Hono<AppEnv>): void {
+  void app;
+}
