@@ -81,6 +81,8 @@ export const ConfigSchema = v.object({
   NOTIFICATION_MAX_ATTEMPTS: int(5, 1, 50),
   NOTIFICATION_GROUPING_DELAY_S: int(10, 0, 600),
   NOTIFICATION_TIMEOUT_MS: int(10_000, 100, 120_000),
+  /** Where discovery scans may reach: comma-separated CIDRs (default the private, CGNAT and loopback ranges). */
+  SVC_DISCOVERY_ALLOWED_TARGETS: optionalString,
 });
 
 export type RateLimitStoreKind = "redis" | "database";
