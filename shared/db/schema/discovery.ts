@@ -8,15 +8,16 @@ import { agents } from "./agents.ts";
 import { timestamps, tz } from "./columns.ts";
 import { hardware, networks } from "./inventory.ts";
 
-/** One open port as a scan saw it; `open_ports` of a result is an array of these. */
-export interface OpenPortRow {
+/** One open port as a scan saw it; `open_ports` of a result is an array of these. A type, not an
+ * interface, so it fits the loose response schemas (an interface has no implicit index signature). */
+export type OpenPortRow = {
   port: number;
   protocol: string;
   service?: string | null;
   banner?: string | null;
   http_title?: string | null;
   tls?: { subject: string | null; issuer: string | null; not_after: string | null; san: string[] } | null;
-}
+};
 
 export const discoveryProfiles = pgTable(
   "discovery_profiles",
