@@ -2,7 +2,9 @@
 // in registration order, and /discovery/jobs/{job_id} would otherwise claim paths below it.
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import { ipCheckRoutes } from "./ip-check-routes.ts";
 
 export function discoveryRoutes(app: Hono<AppEnv>): void {
   void app;
+  ipCheckRoutes(app);
 }
