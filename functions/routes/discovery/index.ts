@@ -3,8 +3,10 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
 import { ipCheckRoutes } from "./ip-check-routes.ts";
+import { resultsRoutes } from "./results-routes.ts";
 
 export function discoveryRoutes(app: Hono<AppEnv>): void {
   void app;
   ipCheckRoutes(app);
+  resultsRoutes(app);
 }

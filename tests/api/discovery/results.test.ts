@@ -1,0 +1,251 @@
+// Discovery results: recording findings matched against the inventory (MAC, then address, then hostname,
+// with conflicts and the OUI vendor), the result lists, suggest, merge / bulk-merge into the inventory
+// and the undo of a merge through its audit entry.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emptyFinding, type HostFinding } from "../../../shared/domain/discovery/finding.ts";
+import { cryptoRandom } from "../../../shared/clock.ts";
+import { recordFindings } from "../../../shared/services/discovery/results/record-findings.ts";
+import { systemContext } from "../../../shared/services/verb-context.ts";
+import { eventually } from "../agents/support.ts";
+import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";
+
+let a: DiscoveryActors;
+beforeAll(async () => {
+  a = await createDiscoveryActors();
+});
+afterAll(async () => {
+  await a.t.close();
+});
+
+const finding = (ip: string, f: Partial<HostFinding> = {}): HostFinding => ({ ...emptyFinding(ip), sources: ["icmp"], ...f });
+
+async function record(jobId: number, findings: HostFinding[]) {
+  const ctx = systemContext({ db: a.t.runtime.database.provider.lease().db, clock: a.clock, random: cryptoRandom });
+  return recordFindings({ ctx, input: { job_id: jobId, findings } });
+}
+
+async function resultsOf(jobId: number): Promise<Record<string, any>[]> {
+  const res = await a.req("GET", `discovery/jobs/${jobId}/results?limit=100&sort=ip_address&direction=asc`, a.viewer);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()).items;
+}
+
+describe("recording findings", () => {
+  it("matches by MAC, then address, then hostname, flags conflicts, fills the vendor from the OUI and counts on the job", async () => {
+    const hwMac = await a.node("rec-mac", { ip: "127.0.1.10", mac: "AA:BB:CC:00:00:01" });
+    const hwIp = await a.node("rec-ip", { ip: "127.0.1.11", mac: "aa:bb:cc:00:00:02" });
+    const [cu] = await a.t.sql<{ id: number }[]>`insert into compute_units (name, kind, ip_address) values ('rec-vm', 'vm', '127.0.1.12') returning id`;
+    const hwName = await a.node("rec-nas01");
+    await a.t.sql`insert into kb_oui (prefix, vendor) values ('DE:AD:BE', 'Deadbeef Networks') on conflict do nothing`;
+    const job = await a.job({ status: "running" });
+    const events = await a.listen("discovery");
+
+    const out = await record(job, [
+      finding("127.0.1.10", { mac_address: "aa-bb-cc-00-00-01", open_ports: [{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }] }),
+      finding("127.0.1.11", { mac_address: "aa:bb:cc:99:99:99" }),
+      finding("127.0.1.12"),
+      finding("127.0.1.13", { hostname: "REC-NAS01.lan" }),
+      finding("127.0.1.14", { mac_address: "de:ad:be:00:00:01" }),
+      finding("127.0.1.15", { mac_address: "aa:bb:cc:00:00:01", vendor: "Named By Nmap" }),
+    ]);
+    expect(out).toEqual({ recorded: 6, new: 1, matched: 3, conflict: 2 });
+
+    const rows = await resultsOf(job);
+    const at = (ip: string) => rows.find((r) => r.ip_address === ip)!;
+    expect(at("127.0.1.10")).toMatchObject({ state: "matched", matched_by: "mac", matched_entity_type: "hardware", matched_entity_id: hwMac, mac_address: "aa:bb:cc:00:00:01", merge_status: "pending" });
+    expect(at("127.0.1.10").open_ports).toEqual([{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }]);
+    expect(JSON.parse(at("127.0.1.10").open_ports_json)).toEqual(at("127.0.1.10").open_ports);
+    expect(at("127.0.1.11")).toMatchObject({ state: "conflict", matched_by: "ip", matched_entity_id: hwIp });
+    expect(at("127.0.1.11").conflicts).toEqual([{ field: "mac_address", discovered: "aa:bb:cc:99:99:99", existing: "aa:bb:cc:00:00:02", entity_type: "hardware", entity_id: hwIp }]);
+    expect(at("127.0.1.12")).toMatchObject({ state: "matched", matched_by: "ip", matched_entity_type: "compute_unit", matched_entity_id: cu!.id });
+    expect(at("127.0.1.13")).toMatchObject({ state: "matched", matched_by: "hostname", matched_entity_id: hwName });
+    expect(at("127.0.1.14")).toMatchObject({ state: "new", vendor: "Deadbeef Networks", matched_entity_id: null });
+    expect(at("127.0.1.15")).toMatchObject({ state: "conflict", matched_by: "mac", vendor: "Named By Nmap" });
+    expect(JSON.parse(at("127.0.1.15").conflicts_json)).toEqual([{ field: "ip_address", discovered: "127.0.1.15", existing: "127.0.1.10", entity_type: "hardware", entity_id: hwMac }]);
+
+    const [counters] = await a.t.sql`select hosts_found, hosts_new, hosts_updated, hosts_conflict from scan_jobs where id = ${job}`;
+    expect(counters).toEqual({ hosts_found: 6, hosts_new: 1, hosts_updated: 3, hosts_conflict: 2 });
+    await eventually(() => events.payloads.some((p) => p.type === "results" && p.job_id === job));
+    expect(events.payloads.find((p) => p.type === "results")).toMatchObject({ job_id: job, count: 6 });
+    await events.stop();
+  });
+
+  it("answers 404 for an unknown job and records nothing", async () => {
+    await expect(record(999_999, [finding("127.0.1.99")])).rejects.toMatchObject({ status: 404 });
+    const [n] = await a.t.sql`select count(*)::int as n from scan_results where ip_address = '127.0.1.99'`;
+    expect(n!.n).toBe(0);
+  });
+});
+
+describe("result lists and suggest", () => {
+  it("filters by merge status, job and agent, and infers roles with_inference", async () => {
+    const job = await a.job({ status: "completed" });
+    const agent = await a.agent({ status: "active" });
+    await a.t.sql`insert into scan_results (scan_job_id, ip_address, hostname, open_ports, state, discovery_agent_id, merge_status)
+      values (${job}, '127.0.2.1', 'pve1', ${a.t.sql.json([{ port: 8006, protocol: "tcp" }, { port: 22, protocol: "tcp" }])}, 'new', ${agent}, 'pending'),
+             (${job}, '127.0.2.2', null, ${a.t.sql.json([{ port: 9100, protocol: "tcp" }])}, 'new', null, 'rejected')`;
+    const pending = await (await a.req("GET", `discovery/results?job_id=${job}`, a.viewer)).json();
+    expect(pending.items.map((r: any) => r.ip_address)).toEqual(["127.0.2.1"]);
+    const all = await (await a.req("GET", `discovery/results?job_id=${job}&status=all`, a.viewer)).json();
+    expect(all.total).toBe(2);
+    const byAgent = await (await a.req("GET", `discovery/results?agent_id=${agent}&status=all`, a.viewer)).json();
+    expect(byAgent.items.map((r: any) => r.ip_address)).toEqual(["127.0.2.1"]);
+
+    const inferred = await (await a.req("GET", `discovery/jobs/${job}/results?with_inference=true&sort=ip_address&direction=asc`, a.viewer)).json();
+    expect(inferred.items[0]).toMatchObject({ inferred_role: "hypervisor", is_new: true, exists_in_hardware: false });
+    expect(inferred.items[1]).toMatchObject({ inferred_role: "printer", inferred_icon_slug: "printer" });
+
+    const ids = inferred.items.map((r: any) => r.id);
+    const res = await a.req("POST", "discovery/results/suggest", a.viewer, { result_ids: ids });
+    expect(res.status).toBe(200);
+    const { suggestions } = await res.json();
+    expect(suggestions[0]).toMatchObject({ name: "pve1", role: "hypervisor", action: "create" });
+    expect(suggestions[1]).toMatchObject({ name: "host-127-0-2-2", role: "printer" });
+  });
+
+  it("refuses bad queries with 422 naming the field, and an unknown job with 404", async () => {
+    const bad = await a.req("GET", "discovery/results?status=maybe", a.viewer);
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).fields).toHaveProperty("status");
+    expect((await a.req("GET", "discovery/jobs/987654/results", a.viewer)).status).toBe(404);
+    const noIds = await a.req("POST", "discovery/results/suggest", a.viewer, { result_ids: [] });
+    expect(noIds.status).toBe(422);
+  });
+});
+
+describe("merging and undoing", () => {
+  it("accepts a new result as a hardware node, audited with its undo; undo removes it once, a second undo is 409", async () => {
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.3.1", { hostname: "merge-new.lan", mac_address: "02:00:00:00:03:01", vendor: "Acme", open_ports: [{ port: 22, protocol: "tcp" }] })]);
+    const [result] = await resultsOf(job);
+    const inventory = await a.listen("inventory");
+
+    const res = await a.req("POST", `discovery/results/${result!.id}/merge`, a.admin, { action: "accept", overrides: { role: "server" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ entity_type: "hardware", ports: [{ port: 22, protocol: "tcp" }] });
+    expect(body.audit_id).toEqual(expect.any(Number));
+    const [hw] = await a.t.sql`select name, ip_address, mac_address, vendor, role from hardware where id = ${body.entity_id}`;
+    expect(hw).toEqual({ name: "merge-new", ip_address: "127.0.3.1", mac_address: "02:00:00:00:03:01", vendor: "Acme", role: "server" });
+    await eventually(() => inventory.payloads.some((p) => p.action === "create" && p.id === body.entity_id));
+    expect(inventory.payloads).toContainEqual({ entity: "hardware", action: "create", id: body.entity_id });
+    const [merged] = await resultsOf(job);
+    expect(merged).toMatchObject({ merge_status: "merged", matched_entity_id: body.entity_id, reviewed_by: "admin@example.com", merge_audit_id: body.audit_id });
+    const [entry] = await a.t.sql`select action, diff from audit_log where id = ${body.audit_id}`;
+    expect(entry!.action).toBe("discovery.merge.accept");
+    expect(entry!.diff.undo.created).toEqual([{ table: "hardware", id: body.entity_id, version: 1 }]);
+
+    expect((await a.req("POST", `discovery/results/${result!.id}/merge`, a.admin, { action: "reject" })).status).toBe(409);
+
+    const undo = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
+    expect(undo.status, await undo.clone().text()).toBe(200);
+    expect(await undo.json()).toMatchObject({ undone: true, rows_deleted: 1, results_reset: 1 });
+    expect(await a.t.sql`select id from hardware where id = ${body.entity_id}`).toHaveLength(0);
+    const [back] = await resultsOf(job);
+    expect(back).toMatchObject({ merge_status: "pending", matched_entity_id: null, reviewed_by: null, merge_audit_id: null });
+
+    const again = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
+    expect(again.status).toBe(409);
+    await inventory.stop();
+  });
+
+  it("accepts a matched result onto its node, and refuses the undo once the node changed since", async () => {
+    const hw = await a.node("merge-matched", { ip: "127.0.3.10", mac: null });
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.3.10", { mac_address: "02:00:00:00:03:10", vendor: "Acme" })]);
+    const [result] = await resultsOf(job);
+    expect(result).toMatchObject({ state: "matched", matched_entity_id: hw });
+
+    const res = await a.req("POST", `discovery/results/${result!.id}/merge`, a.admin, { action: "accept", overrides: { model: "X1" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ updated: true, entity_type: "hardware", entity_id: hw });
+    const [after] = await a.t.sql`select mac_address, vendor, model, version from hardware where id = ${hw}`;
+    expect(after).toEqual({ mac_address: "02:00:00:00:03:10", vendor: "Acme", model: "X1", version: 2 });
+
+    // Someone edits the node through the inventory API: the merge can no longer be undone as it was.
+    const patch = await a.req("PATCH", `hardware/${hw}`, a.admin, { notes: "edited" });
+    expect(patch.status, await patch.clone().text()).toBe(200);
+    const undo = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
+    expect(undo.status).toBe(409);
+    expect((await undo.json()).detail).toContain(`Hardware node ${hw}`);
+    const [kept] = await a.t.sql`select mac_address, model from hardware where id = ${hw}`;
+    expect(kept).toEqual({ mac_address: "02:00:00:00:03:10", model: "X1" });
+    expect((await resultsOf(job))[0]).toMatchObject({ merge_status: "accepted" });
+  });
+
+  it("undoes an update by restoring the previous values", async () => {
+    const hw = await a.node("merge-restore", { ip: "127.0.3.20" });
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.3.20", { mac_address: "02:00:00:00:03:20" })]);
+    const [result] = await resultsOf(job);
+    const body = await (await a.req("POST", `discovery/results/${result!.id}/merge`, a.admin, { action: "accept" })).json();
+    const undo = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
+    expect(undo.status, await undo.clone().text()).toBe(200);
+    const [restored] = await a.t.sql`select mac_address, ip_address from hardware where id = ${hw}`;
+    expect(restored).toEqual({ mac_address: null, ip_address: "127.0.3.20" });
+  });
+
+  it("bulk-merges in one audited transaction, skipping conflicts and reviewed results, and undoes it as a whole", async () => {
+    const hw = await a.node("bulk-known", { ip: "127.0.4.1", mac: "02:00:00:00:04:01" });
+    const job = await a.job({ status: "completed" });
+    await record(job, [
+      finding("127.0.4.1", { mac_address: "02:00:00:00:04:01", vendor: "Known" }),
+      finding("127.0.4.2", { hostname: "bulk-a" }),
+      finding("127.0.4.3", { hostname: "bulk-b" }),
+      finding("127.0.4.4", { mac_address: "02:00:00:00:04:01" }),
+    ]);
+    const rows = await resultsOf(job);
+    expect(rows.map((r) => r.state)).toEqual(["matched", "new", "new", "conflict"]);
+    const before = await a.t.sql`select count(*)::int as n from audit_log`;
+
+    const res = await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: [...rows.map((r) => r.id), 999_999], action: "accept" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ accepted: 3, rejected: 0, skipped: 2 });
+    const after = await a.t.sql`select count(*)::int as n from audit_log`;
+    expect(after[0]!.n - before[0]!.n).toBe(1);
+    const created = await a.t.sql`select name, ip_address from hardware where name like 'bulk-_' order by name`;
+    expect(created).toEqual([{ name: "bulk-a", ip_address: "127.0.4.2" }, { name: "bulk-b", ip_address: "127.0.4.3" }]);
+    const [known] = await a.t.sql`select vendor from hardware where id = ${hw}`;
+    expect(known!.vendor).toBe("Known");
+    expect((await resultsOf(job)).map((r) => r.merge_status)).toEqual(["accepted", "merged", "merged", "pending"]);
+
+    const undo = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
+    expect(undo.status, await undo.clone().text()).toBe(200);
+    expect(await a.t.sql`select id from hardware where name like 'bulk-_'`).toHaveLength(0);
+    const [unknown] = await a.t.sql`select vendor from hardware where id = ${hw}`;
+    expect(unknown!.vendor).toBeNull();
+    expect((await resultsOf(job)).map((r) => r.merge_status)).toEqual(["pending", "pending", "pending", "pending"]);
+  });
+
+  it("rejects in bulk; an empty outcome has no audit entry", async () => {
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.5.1"), finding("127.0.5.2")]);
+    const ids = (await resultsOf(job)).map((r) => r.id);
+    const body = await (await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: ids, action: "reject" })).json();
+    expect(body).toMatchObject({ accepted: 0, rejected: 2, skipped: 0 });
+    const again = await (await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: ids, action: "reject" })).json();
+    expect(again).toEqual({ accepted: 0, rejected: 0, skipped: 2, audit_id: null });
+  });
+
+  it("refuses bad input with 422, unknown ids with 404, non-merges with 404, and viewers with 403", async () => {
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.6.1")]);
+    const [r] = await resultsOf(job);
+    const bad = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "maybe" });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).fields).toHaveProperty("action");
+    const badOverride = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "accept", overrides: { ip_address: "1.2.3.4" } });
+    expect(badOverride.status).toBe(422);
+    const emptyName = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "accept", overrides: { name: "  " } });
+    expect(emptyName.status).toBe(422);
+    expect((await resultsOf(job))[0]!.merge_status).toBe("pending");
+    expect((await a.req("POST", "discovery/results/999999/merge", a.admin, { action: "accept" })).status).toBe(404);
+    expect((await a.req("POST", `discovery/results/${r!.id}/merge`, a.viewer, { action: "accept" })).status).toBe(403);
+    expect((await a.req("POST", "discovery/results/bulk-merge", a.editor, { result_ids: [r!.id], action: "accept" })).status).toBe(403);
+    const [other] = await a.t.sql`select id::int as id from audit_log where entity_type is distinct from 'discovery_merge' order by id desc limit 1`;
+    expect((await a.req("POST", `discovery/merges/${other!.id}/undo`, a.admin)).status).toBe(404);
+    expect((await a.req("POST", "discovery/merges/77777777/undo", a.admin)).status).toBe(404);
+  });
+});
