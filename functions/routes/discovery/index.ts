@@ -2,11 +2,13 @@
 // in registration order, and /discovery/jobs/{job_id} would otherwise claim paths below it.
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import { dockerRoutes } from "./docker-routes.ts";
 import { ipCheckRoutes } from "./ip-check-routes.ts";
 import { resultsRoutes } from "./results-routes.ts";
 
 export function discoveryRoutes(app: Hono<AppEnv>): void {
   void app;
   ipCheckRoutes(app);
+  dockerRoutes(app);
   resultsRoutes(app);
 }

@@ -1,0 +1,42 @@
+// The runner of a `docker` scan job (contracts D): reads the engine over its unix socket (the job's
+// options.docker_socket_path) and hands the snapshot to the sync verb, which writes the inventory in one
+// transaction. A socket that is missing or refuses fails the job with the reason in its log.
+import { DockerError, dockerClient } from "../../../net/docker/docker-client.ts";
+import { syncDocker } from "../../../shared/services/discovery/docker/sync-docker.ts";
+import type { VerbContext } from "../../../shared/services/verb-context.ts";
+import type { JobRun } from "../job-runner.ts";
+
+export const DEFAULT_DOCKER_SOCKET = "/var/run/docker.sock";
+
+/**
+ * The worker's system context: a runner that writes needs one, and JobRun carries it as `ctx` (added
+ * to the contract by the worker's openJobRun; the runner refuses to guess a database without it).
+ */
+export function runContext(run: JobRun): VerbContext {
+  const ctx = (run as JobRun & { ctx?: VerbContext }).ctx;
+  if (!ctx) throw new Error("This job runner needs the worker's database context (JobRun.ctx).");
+  return ctx;
+}
+
+export async function runDockerJob(run: JobRun): Promise<void> {
+  const ctx = runContext(run);
+  const options = run.job.options as { docker_socket_path?: string; docker_network_types?: string[] };
+  const socketPath = options.docker_socket_path ?? DEFAULT_DOCKER_SOCKET;
+  run.progress({ done: 0, total: 1, phase: "docker", message: `Reading the Docker Engine API at ${socketPath}` });
+  run.log("INFO", "docker", `Reading the Docker Engine API at ${socketPath}`);
+  let snapshot;
+  try {
+    snapshot = await dockerClient(socketPath, { signal: run.signal, timeoutMs: 15_000 }).snapshot();
+  } catch (e) {
+    if (run.signal.aborted) return;
+    const code = e instanceof DockerError ? e.code : "EIO";
+    const hint = code === "ENOENT" ? " (no such socket: is Docker installed, and the socket mounted into the sidecar?)" : code === "EACCES" ? " (permission denied: the sidecar's user needs the docker group)" : "";
+    throw new Error(`Docker Engine API at ${socketPath} unavailable: ${(e as Error).message}${hint}`);
+  }
+  if (run.signal.aborted) return;
+  run.log("INFO", "docker", `Docker ${snapshot.version.Version} (API ${snapshot.version.ApiVersion}): ${snapshot.containers.length} containers, ${snapshot.networks.length} networks`);
+  const summary = await syncDocker({ ctx, input: { socket_path: socketPath, snapshot, job_id: run.job.id, network_types: options.docker_network_types ?? null } });
+  const message = `Synced ${summary.containers} containers (${summary.running} running), ${summary.services} with published ports, ${summary.networks} networks: ${summary.created.length} created, ${summary.updated.length} updated, ${summary.removed.length} marked removed`;
+  run.log("INFO", "docker", message, { created: summary.created.length, updated: summary.updated.length, removed: summary.removed.length });
+  run.progress({ done: 1, total: 1, phase: "docker", message });
+}
