@@ -11,6 +11,7 @@ import { serveWithLifespan } from "../runtime/serve.ts";
 import { upgradeRouter } from "../runtime/upgrade-router.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
+import { discoveryWorker } from "../sidecar/discovery/discovery-worker.ts";
 import { monitorsWorker } from "../sidecar/monitors/monitors-worker.ts";
 import { notificationsWorker } from "../sidecar/notifications/notifications-worker.ts";
 import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
@@ -36,7 +37,11 @@ const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly }).catch(
 const { deps } = runtime;
 const upgrades = upgradeRouter();
 const streams = streamsWorker(runtime, upgrades);
-const workers: Worker[] = [schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentsWorker(runtime, upgrades), monitorsWorker(runtime), notificationsWorker(runtime)];
+const agentLinks = agentsWorker(runtime, upgrades);
+const workers: Worker[] = [
+  schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentLinks, monitorsWorker(runtime), notificationsWorker(runtime),
+  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }),
+];
 
 const app = createApp(deps, { events: streams.events });
 metricsRoutes(app);

@@ -64,6 +64,7 @@ export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, up
     holds: new Map(),
     ackDirty: new Set(),
   };
+  env.discovery.attach(env.links);
   env.batcher = new LinkBatcher<AgentSession>(
     {
       commit: (batch) => applyLinkBatch({ ctx, input: batch }),

@@ -339,6 +339,7 @@ export class AgentSession {
     this.sendKeyRotate();
     if (outcome.pending_update) sendUpdate(this, outcome.pending_update);
     void dispatchProbes(this);
+    this.env.discovery.linked(outcome.agent_id);
   }
 
   /** key.rotate {kind: "server"} while a rotation runs, unless the agent already handshook with the successor. */

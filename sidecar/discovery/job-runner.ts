@@ -1,0 +1,28 @@
+// What a runner of one scan job gets (contracts D): the job row, the signal that stops it (cancel or the
+// drain), the vault to open the job's secrets, and the buffered outlets for its log, progress and
+// findings. A runner returns when its work is done or the signal aborted; the worker then ends the job.
+import type { HostFinding } from "../../shared/domain/discovery/finding.ts";
+import type { ScanLogLevel } from "../../shared/services/discovery/run/append-logs.ts";
+import type { ScanJobRow } from "../../shared/services/discovery/run/job-events.ts";
+import type { Vault } from "../../shared/vault/vault.ts";
+
+export type { ScanJobRow };
+
+export interface JobProgress {
+  done: number;
+  total: number;
+  phase: string;
+  message: string;
+}
+
+export interface JobRun {
+  job: ScanJobRow;
+  signal: AbortSignal;
+  vault: Vault;
+  log(level: ScanLogLevel, phase: string, message: string, details?: Record<string, unknown>): void;
+  progress(p: JobProgress): void;
+  /** Records findings now (the runner batches them); dropped once the signal aborted. */
+  recordHosts(findings: HostFinding[]): Promise<void>;
+}
+
+export type JobRunner = (run: JobRun) => Promise<void>;
