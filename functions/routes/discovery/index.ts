@@ -4,6 +4,9 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
 import { dockerRoutes } from "./docker-routes.ts";
 import { ipCheckRoutes } from "./ip-check-routes.ts";
+import { jobsRoutes } from "./jobs-routes.ts";
+import { controlRoutes } from "./control-routes.ts";
+import { profilesRoutes } from "./profiles-routes.ts";
 import { resultsRoutes } from "./results-routes.ts";
 
 export function discoveryRoutes(app: Hono<AppEnv>): void {
@@ -11,4 +14,7 @@ export function discoveryRoutes(app: Hono<AppEnv>): void {
   ipCheckRoutes(app);
   dockerRoutes(app);
   resultsRoutes(app);
+  jobsRoutes(app);
+  controlRoutes(app);
+  profilesRoutes(app);
 }

@@ -1,10 +1,11 @@
 // The scheduled jobs (spec 6.7), in the order GET /admin/jobs lists them.
 import { serverKeyRotationJob } from "../agents/server-key-job.ts";
 import { analyticsJob } from "../analytics/analytics-job.ts";
+import { discoveryProfilesJob } from "../discovery/profiles/scheduled-runs.ts";
 import { retentionJob } from "../retention/retention-job.ts";
 import type { JobDefinition } from "./job.ts";
 
-export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob];
+export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob, discoveryProfilesJob];
 
 export function findJob(name: string, jobs: readonly JobDefinition[] = JOBS): JobDefinition | undefined {
   return jobs.find((j) => j.name === name);

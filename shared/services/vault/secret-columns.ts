@@ -7,7 +7,7 @@
 import { and, isNotNull, like, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
-import { agentServerKeys, monitors, notificationSinks, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
+import { agentServerKeys, discoveryProfiles, monitors, notificationSinks, scanJobs, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
 import { isCiphertext, type Vault } from "../../vault/vault.ts";
 
 export interface SecretColumn {
@@ -79,7 +79,29 @@ export const MONITOR_SECRET_CONFIG: SecretColumn = {
   migrateClear: false,
 };
 
-export const SECRET_COLUMNS: readonly SecretColumn[] = [SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG];
+/** A discovery profile's SNMP community (shared/services/discovery/jobs/snmp-community.ts). */
+export const DISCOVERY_PROFILE_SNMP_COMMUNITY: SecretColumn = {
+  name: "discovery_profiles.snmp_community",
+  table: discoveryProfiles,
+  key: discoveryProfiles.id,
+  value: discoveryProfiles.snmp_community,
+  context: (profileId) => `discovery_profiles.snmp_community:${profileId}`,
+  migrateClear: false,
+};
+
+/** The SNMP community an ad-hoc scan job was given (a profile's jobs read their profile's). */
+export const SCAN_JOB_SNMP_COMMUNITY: SecretColumn = {
+  name: "scan_jobs.snmp_community",
+  table: scanJobs,
+  key: scanJobs.id,
+  value: scanJobs.snmp_community,
+  context: (jobId) => `scan_jobs.snmp_community:${jobId}`,
+  migrateClear: false,
+};
+
+export const SECRET_COLUMNS: readonly SecretColumn[] = [
+  SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG, DISCOVERY_PROFILE_SNMP_COMMUNITY, SCAN_JOB_SNMP_COMMUNITY,
+];
 
 export interface StoredSecret {
   column: SecretColumn;
