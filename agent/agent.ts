@@ -9,7 +9,8 @@ import { Backoff, type BackoffOptions } from "./backoff.ts";
 import { Connection, LinkClosed } from "./connection.ts";
 import { enroll, type PairingCode } from "./enroll.ts";
 import type { AgentGrants } from "./grants.ts";
-import { hostFacts, readinessOfHost } from "./host.ts";
+import { hostFacts, interfacesOfHost, readinessOfHost } from "./host.ts";
+import { DiscoveryScanner } from "./discovery/scanner.ts";
 import { type AgentLog, silentLog } from "./log.ts";
 import { buildHello } from "./payloads.ts";
 import { ProbeRunner } from "./probes/runner.ts";
@@ -70,6 +71,7 @@ export class Agent {
   readonly #device: KeyPair;
   readonly #backoff: Backoff;
   readonly #runner: ProbeRunner;
+  readonly #scanner: DiscoveryScanner;
   readonly #sampler = new HostSampler();
   #trust: ServerTrust | undefined;
   #grants: AgentGrants | undefined;
@@ -89,6 +91,11 @@ export class Agent {
     this.#backoff = new Backoff(options.backoff);
     this.spool = new Spool(options.spoolCapBytes ?? DEFAULT_SPOOL_CAP);
     this.#runner = new ProbeRunner({ log: this.#log, report: (r) => this.#offer(this.spool.add("probe.result", r)) });
+    this.#scanner = new DiscoveryScanner({
+      log: this.#log,
+      send: (payload) => void this.#session?.sendLive("discovery.finding", payload),
+      scope: () => ({ networks: interfacesOfHost().networks, enabled: this.#grants?.discovery.enabled ?? false, config: this.#grants?.discovery.config ?? {} }),
+    });
   }
 
   /** The device's public key, 64 hex. */
@@ -114,6 +121,7 @@ export class Agent {
     } finally {
       this.#setTelemetry(undefined);
       this.#runner.cancelAll("agent stopping");
+      this.#scanner.cancelAll("agent stopping");
     }
   }
 
@@ -167,6 +175,7 @@ export class Agent {
     const session = new Session(conn, {
       spool: this.spool,
       runner: this.#runner,
+      discovery: this.#scanner,
       log: this.#log,
       heartbeatMs: this.#o.heartbeatMs,
       rekeyMs: this.#o.rekeyMs,
@@ -190,6 +199,8 @@ export class Agent {
     this.#session = session;
     const end = await session.run();
     this.#session = undefined;
+    // Findings go on the live link only: a scan without one is over (the server ends its job).
+    this.#scanner.cancelAll("link lost");
     return this.#ended(end);
   }
 

@@ -4,6 +4,8 @@
 export interface AgentGrants {
   telemetry: { enabled: boolean; intervalS: number; config: Record<string, unknown> };
   probes: { enabled: boolean; maxConcurrent: number };
+  /** local_discovery: the scans the server may send (discovery.request) and their limits. */
+  discovery: { enabled: boolean; config: Record<string, unknown> };
 }
 
 export const DEFAULT_INTERVAL_S = 30;
@@ -24,8 +26,10 @@ export function parseGrants(capabilities: unknown): AgentGrants {
   const caps = typeof capabilities === "object" && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
   const telemetry = grant(caps.host_telemetry);
   const probes = grant(caps.remote_probe);
+  const discovery = grant(caps.local_discovery);
   return {
     telemetry: { enabled: telemetry?.enabled ?? false, intervalS: positiveInt(telemetry?.config.interval_s, DEFAULT_INTERVAL_S), config: telemetry?.config ?? {} },
     probes: { enabled: probes?.enabled ?? false, maxConcurrent: positiveInt(probes?.config.max_concurrent, DEFAULT_MAX_CONCURRENT) },
+    discovery: { enabled: discovery?.enabled ?? false, config: discovery?.config ?? {} },
   };
 }

@@ -6,6 +6,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { arch, hostname, networkInterfaces, platform } from "node:os";
 import type { NetworkPayload, ReadinessPayload } from "../shared/agents/payloads.ts";
 import { readText } from "./telemetry/proc.ts";
+import { discoveryReadiness } from "./discovery/readiness.ts";
 import { PROBE_READINESS } from "./probes/readiness.ts";
 
 const GO_ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64", arm: "arm", ia32: "386" };
@@ -69,5 +70,6 @@ export function readinessOfHost(): ReadinessPayload[] {
       missing: proc ? [] : ["/proc/stat"],
     },
     ...PROBE_READINESS,
+    ...discoveryReadiness(),
   ];
 }

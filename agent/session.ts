@@ -7,6 +7,7 @@ import type { AgentLog } from "./log.ts";
 import type { Connection, ServerFrame } from "./connection.ts";
 import { parseGrants, type AgentGrants } from "./grants.ts";
 import { buildHeartbeat } from "./payloads.ts";
+import type { DiscoveryScanner } from "./discovery/scanner.ts";
 import type { ProbeRunner } from "./probes/runner.ts";
 import type { Spool, SpoolEntry } from "./spool.ts";
 
@@ -21,6 +22,8 @@ export type SessionEnd =
 export interface SessionHooks {
   spool: Spool;
   runner: ProbeRunner;
+  /** Runs discovery.request scans; without one they are ignored. */
+  discovery?: DiscoveryScanner;
   log: AgentLog;
   hello(): Record<string, unknown>;
   onLinked(agentId: number): void;
@@ -71,6 +74,18 @@ export class Session {
     return { kind: "lost", code: closed.code, reason: closed.reason, heldMs: this.#linked ? performance.now() - this.#linkedAt : 0 };
   }
 
+  /** Sends a frame that is not spooled (discovery findings) if the link is up; false when it is not. */
+  sendLive(type: "discovery.finding", payload: Record<string, unknown>): boolean {
+    if (!this.linked) return false;
+    try {
+      this.#conn.send(type, payload);
+      return true;
+    } catch (e) {
+      this.#h.log.error(`${type} dropped: ${(e as Error).message}`);
+      return false;
+    }
+  }
+
   /** Sends one spooled entry now if the link is up (else it waits in the spool for the next link). */
   offer(entry: SpoolEntry): void {
     if (!this.linked) return;
@@ -105,6 +120,12 @@ export class Session {
         return this.#h.runner.assign(p);
       case "probe.cancel":
         return this.#h.runner.cancel(p.run_id, p.reason);
+      case "discovery.request":
+        if (this.#h.discovery) return this.#h.discovery.request(p);
+        this.#h.log.debug("discovery.request ignored: no scanner");
+        return;
+      case "discovery.cancel":
+        return this.#h.discovery?.cancel(p);
       case "update":
         this.#conn.send("update.status", {
           version: typeof p.version === "string" ? p.version.slice(0, 64) : "unknown",
@@ -120,7 +141,7 @@ export class Session {
         return;
       }
       default:
-        // transport.rekey is the FrameChannel's; discovery.* and tls.pin.rotate are not this agent's.
+        // transport.rekey is the FrameChannel's; tls.pin.rotate is not this agent's.
         this.#h.log.debug(`${f.type} frame ignored`);
     }
   }

@@ -24,6 +24,9 @@ export function findingOf(p: DiscoveryFindingPayload): HostFinding | null {
   return f;
 }
 
+const BATCH_MS = 200;
+const BATCH_SIZE = 100;
+
 export interface AgentDiscovery {
   start(): void;
   poll(): void;
@@ -61,32 +64,48 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
       });
   };
 
-  const handle = async (agentId: number, p: DiscoveryFindingPayload): Promise<void> => {
-    const job = await agentJobOf({ ctx, input: { agent_id: agentId, dispatch_id: p.dispatch_id } });
+  /** One dispatch's frames in arrival order: its hosts recorded in one call, then the last summary acted on. */
+  const handle = async (agentId: number, dispatchId: string, frames: DiscoveryFindingPayload[]): Promise<void> => {
+    const job = await agentJobOf({ ctx, input: { agent_id: agentId, dispatch_id: dispatchId } });
     if (!job || job.status !== "running") return; // cancelled, ended or unknown: what arrives after is dropped
-    const finding = findingOf(p);
-    if (finding) await recordFindings({ ctx, input: { job_id: job.id, agent_id: agentId, findings: [finding] } });
-    const done = p.addresses_scanned ?? undefined;
-    if (!p.terminal) {
-      if (p.kind === "summary" && done !== undefined)
-        await reportScanProgress({ ctx, input: { job_id: job.id, phase: "scanning", message: p.msg ?? `${done} addresses scanned by the agent`, addresses_done: done } });
+    const findings = frames.map(findingOf).filter((f): f is HostFinding => f !== null);
+    if (findings.length) await recordFindings({ ctx, input: { job_id: job.id, agent_id: agentId, findings } });
+    const summaries = frames.filter((p) => p.kind === "summary");
+    const last = summaries.find((p) => p.terminal) ?? summaries.at(-1);
+    if (!last) return;
+    const done = last.addresses_scanned ?? undefined;
+    if (!last.terminal) {
+      if (done !== undefined) await reportScanProgress({ ctx, input: { job_id: job.id, phase: "scanning", message: last.msg ?? `${done} addresses scanned by the agent`, addresses_done: done } });
       return;
     }
-    const outcome = p.outcome ?? "completed";
-    if (outcome === "completed") await finishScanJob({ ctx, input: { job_id: job.id, ...(done !== undefined ? { addresses_done: done } : {}), message: p.msg ?? "Scan completed by the agent" } });
+    const outcome = last.outcome ?? "completed";
+    if (outcome === "completed") await finishScanJob({ ctx, input: { job_id: job.id, ...(done !== undefined ? { addresses_done: done } : {}), message: last.msg ?? "Scan completed by the agent" } });
     else if (outcome !== "cancelled")
-      await failScanJob({ ctx, input: { job_id: job.id, error_text: p.msg ?? `The agent ended the scan: ${outcome}`, error_reason: p.error_code ?? outcome } });
+      await failScanJob({ ctx, input: { job_id: job.id, error_text: last.msg ?? `The agent ended the scan: ${outcome}`, error_reason: last.error_code ?? outcome } });
+  };
+
+  /** Frames wait BATCH_MS (or until BATCH_SIZE, or a terminal one) so a sweep's hosts cost few transactions. */
+  const buffers = new Map<string, { agentId: number; frames: DiscoveryFindingPayload[]; timer: NodeJS.Timeout | undefined }>();
+  const flush = (dispatchId: string): void => {
+    const buffer = buffers.get(dispatchId);
+    if (!buffer) return;
+    buffers.delete(dispatchId);
+    clearTimeout(buffer.timer);
+    const next = (chains.get(dispatchId) ?? Promise.resolve())
+      .then(() => handle(buffer.agentId, dispatchId, buffer.frames))
+      .catch((e: unknown) => logger.warn("agent discovery findings not recorded", { agent_id: buffer.agentId, dispatch_id: dispatchId, frames: buffer.frames.length, error: String(e) }));
+    chains.set(dispatchId, next);
+    void next.finally(() => {
+      if (chains.get(dispatchId) === next) chains.delete(dispatchId);
+    });
   };
 
   const onFinding = (agentId: number, p: DiscoveryFindingPayload): void => {
-    const key = p.dispatch_id;
-    const next = (chains.get(key) ?? Promise.resolve())
-      .then(() => handle(agentId, p))
-      .catch((e: unknown) => logger.warn("agent discovery finding not recorded", { agent_id: agentId, dispatch_id: key, error: String(e) }));
-    chains.set(key, next);
-    void next.finally(() => {
-      if (chains.get(key) === next) chains.delete(key);
-    });
+    let buffer = buffers.get(p.dispatch_id);
+    if (!buffer) buffers.set(p.dispatch_id, (buffer = { agentId, frames: [], timer: undefined }));
+    buffer.frames.push(p);
+    if (p.terminal || buffer.frames.length >= BATCH_SIZE) flush(p.dispatch_id);
+    else buffer.timer ??= setTimeout(() => flush(p.dispatch_id), BATCH_MS);
   };
 
   return {
@@ -108,6 +127,7 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
       if (message.type === "resume" || message.type === "resumed" || message.type === "agent_resumed") dispatch(resumed);
     },
     async stop() {
+      for (const id of [...buffers.keys()]) flush(id);
       await dispatching;
       await Promise.allSettled([...chains.values()]);
     },

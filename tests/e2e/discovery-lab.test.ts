@@ -1,0 +1,154 @@
+// Issue 13's lab through the product as users run it (`npm start` on a test database, HTTP and the
+// /discovery/stream WebSocket only): fake hosts are TCP listeners of this test on 127.0.0.x addresses.
+// 1. POST /discovery/scan of a loopback range -> the sidecar's discovery worker runs it; the stream
+//    carries the job's job_update events from queued through running to completed, and
+//    /discovery/jobs/{id}/results lists each listening host with its open port and banner.
+// 2. The reference agent (`node bin/agent.ts`), enrolled and approved with a local_discovery grant
+//    reaching 127.0.0.0/24, runs an agent_connect scan of the same range sent to it as discovery.request;
+//    its discovery.finding frames become results carrying its agent id, and the job completes.
+import { createServer, type Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { jsonBody, killAll, type Product, SETUP_TOKEN } from "./helpers.ts";
+import { createTestDatabase, spawnAgent, startOn, stopAgents, tempDir, TEST_GRANTS, type TestDatabase, until } from "./agents/support.ts";
+
+let db: TestDatabase;
+let p: Product;
+let token = "";
+const servers: Server[] = [];
+let port = 0;
+const state = tempDir("discovery-agent-");
+
+async function listen(host: string, at: number, banner: string): Promise<number> {
+  const server = createServer((s) => {
+    s.on("error", () => {});
+    s.end(banner);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(at, host, resolve);
+  });
+  servers.push(server);
+  return (server.address() as { port: number }).port;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const init: RequestInit = body === undefined ? { method } : { ...jsonBody(body), method };
+  init.headers = { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` };
+  const r = await p.fetch(`/api/v1/${path}`, init);
+  return { status: r.status, body: (r.status === 204 ? {} : await r.json()) as T };
+}
+
+interface Job {
+  id: number;
+  status: string;
+  hosts_found: number;
+  scan_agent_id: number | null;
+  error_reason: string | null;
+}
+interface Result {
+  ip_address: string;
+  open_ports: { port: number; banner?: string | null }[];
+  discovery_agent_id: number | null;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  p = await startOn(db);
+  const res = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "lab@example.com", password: "a long discovery lab password", setup_token: SETUP_TOKEN }));
+  token = ((await res.json()) as { token: string }).token;
+  port = await listen("127.0.0.2", 0, "SSH-2.0-OpenSSH_9.6\r\n");
+  await listen("127.0.0.3", port, "SSH-2.0-OpenSSH_9.6\r\n");
+  await listen("127.0.0.4", port, "SSH-2.0-OpenSSH_9.6\r\n");
+}, 90_000);
+
+afterAll(async () => {
+  stopAgents();
+  await killAll();
+  for (const s of servers) s.close();
+  await db?.drop();
+  state.remove();
+});
+
+/** The discovery stream's events, collected from the moment it opens. */
+async function openStream(): Promise<{ events: Record<string, unknown>[]; close(): void }> {
+  const ws = new WebSocket(`${p.url.replace("http", "ws")}/api/v1/discovery/stream`, { headers: { authorization: `Bearer ${token}` } });
+  const events: Record<string, unknown>[] = [];
+  ws.on("message", (data) => {
+    try {
+      const m = JSON.parse(String(data)) as Record<string, unknown>;
+      // The event itself, or wrapped by the stream ({data} / {payload}).
+      const inner = (typeof m.type === "string" && m.type !== "event" ? m : (m.data ?? m.payload ?? m)) as Record<string, unknown>;
+      events.push(inner);
+    } catch {
+      // not JSON: ignored
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return { events, close: () => ws.close() };
+}
+
+const jobUpdates = (events: Record<string, unknown>[], id: number) =>
+  events.filter((e) => e.type === "job_update" && (e.job as Job | undefined)?.id === id).map((e) => (e.job as Job).status);
+
+describe("discovery lab", () => {
+  it("scans loopback hosts from the sidecar, streaming the job to completed, and lists their open ports", async () => {
+    const stream = await openStream();
+    try {
+      const created = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.6"], scan_types: ["tcp", "banner"], tcp_ports: [port], label: "lab" });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id;
+      await until("completed on the stream", () => (jobUpdates(stream.events, id).includes("completed") ? true : undefined), 30_000, () => JSON.stringify(stream.events.slice(-5)));
+      const statuses = jobUpdates(stream.events, id);
+      expect(statuses).toContain("running");
+      expect(statuses.indexOf("running")).toBeLessThan(statuses.indexOf("completed"));
+    } finally {
+      stream.close();
+    }
+    const jobs = await call<{ items?: Job[] } | Job[]>("GET", "discovery/jobs");
+    const list = Array.isArray(jobs.body) ? jobs.body : (jobs.body.items ?? []);
+    const job = list.find((j) => j.status === "completed")!;
+    const results = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${job.id}/results`);
+    const rows = Array.isArray(results.body) ? results.body : results.body.items;
+    const listening = rows.filter((r) => r.open_ports.some((o) => o.port === port)).map((r) => r.ip_address).sort();
+    expect(listening).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
+    const banner = rows.find((r) => r.ip_address === "127.0.0.2")!.open_ports.find((o) => o.port === port)!.banner;
+    expect(banner).toContain("SSH-2.0-OpenSSH_9.6");
+  }, 60_000);
+
+  it("runs an agent_connect scan through a real enrolled agent and records its findings with the agent's id", async () => {
+    const agent = spawnAgent(["--server", p.url, "--state-dir", state.dir, "--log-level", "info"], false);
+    const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1], 30_000, agent.output);
+    const lookup = await call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
+    const agentId = lookup.body.agent_id;
+    const grants = { ...TEST_GRANTS, local_discovery: { enabled: true, config: { additional_cidrs: ["127.0.0.0/24"], host_timeout_ms: 500 } } };
+    const approved = await call("POST", `agents/${agentId}/approve`, { host_link_action: "create", capabilities: grants });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await until("the link", () => (agent.output().includes(`linked as agent ${agentId}`) ? true : undefined), 20_000, agent.output);
+
+    const eligible = await call<{ agent_id: number; eligible: boolean; reason: string | null; in_scope: boolean | null }[]>("GET", "discovery/eligible-agents?cidr=127.0.0.0/29");
+    expect(eligible.body.find((a) => a.agent_id === agentId)).toMatchObject({ eligible: true, reason: null, in_scope: true });
+
+    const created = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.6"], scan_types: ["agent_connect"], tcp_ports: [port], scan_agent_id: agentId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id;
+    const done = await until("the agent's scan completed", async () => {
+      const j = (await call<Job>("GET", `discovery/jobs/${id}`)).body;
+      return j.status === "completed" || j.status === "failed" ? j : undefined;
+    }, 30_000, agent.output);
+    expect(done.status, JSON.stringify(done)).toBe("completed");
+    const results = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${id}/results`);
+    const rows = Array.isArray(results.body) ? results.body : results.body.items;
+    const listening = rows.filter((r) => r.open_ports.some((o) => o.port === port));
+    expect(listening.map((r) => r.ip_address).sort()).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
+    for (const r of rows) expect(r.discovery_agent_id).toBe(agentId);
+    expect(done.hosts_found).toBe(rows.length);
+
+    const view = await call<{ agent_id: number; recent_jobs: Job[]; paused: boolean }>("GET", `agents/${agentId}/discovery`);
+    expect(view.body.recent_jobs.map((j) => j.id)).toContain(id);
+    expect(view.body.paused).toBe(false);
+  }, 90_000);
+});
