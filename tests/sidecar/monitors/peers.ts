@@ -122,7 +122,7 @@ export async function closedPort(): Promise<number> {
   return peer.port;
 }
 
-export type Zone = Record<string, { A?: string[]; MX?: { exchange: string; priority: number }[]; TXT?: string[]; CNAME?: string }>;
+export type Zone = Record<string, { A?: string[]; MX?: { exchange: string; priority: number }[]; TXT?: string[]; CNAME?: string; PTR?: string }>;
 
 export interface DnsPeer {
   address: string;
@@ -153,6 +153,7 @@ export async function startDnsPeer(zone: Zone, address = "127.0.0.53"): Promise<
       if (question.type === Packet.TYPE.MX) for (const m of entry.MX ?? []) answer({ ...base, type: Packet.TYPE.MX, exchange: m.exchange, priority: m.priority });
       if (question.type === Packet.TYPE.TXT) for (const t of entry.TXT ?? []) answer({ ...base, type: Packet.TYPE.TXT, data: t });
       if (question.type === Packet.TYPE.CNAME && entry.CNAME) answer({ ...base, type: Packet.TYPE.CNAME, domain: entry.CNAME });
+      if (question.type === Packet.TYPE.PTR && entry.PTR) answer({ ...base, type: Packet.TYPE.PTR, domain: entry.PTR });
       send(response);
     },
   });

@@ -1,0 +1,87 @@
+// Is this address a live host? ICMP echo, TCP connects and (when chosen) an SNMP GET, all under the
+// host's clock and the shared socket budget. A refused connect proves the host is up as much as an
+// open port. Like nmap's host discovery, a few discovery ports are tried with the ping first: when
+// neither they nor the ping answered, the host counts as down and its other ports are not tried, so a
+// sweep of mostly empty address space costs a few sockets per address, not the whole port list.
+import { emptyFinding, type HostFinding, type OpenPort } from "../../../shared/domain/discovery/finding.ts";
+import { ping, type PingResult } from "../../../net/ping.ts";
+import { snmpSystem, type SnmpSystem } from "../../../net/snmp-system.ts";
+import { type ProbeResult, tcpProbe } from "../../../net/tcp-connect.ts";
+import { type EngineContext, type HostClock, slot } from "./context.ts";
+import { has } from "./plan.ts";
+
+const DISCOVERY_PREFERENCE = [80, 443, 22];
+const DISCOVERY_PORTS = 3;
+const PING_CAP_MS = 1000;
+const SNMP_CAP_MS = 1500;
+
+/** The ports tried with the ping: 80, 443, 22 when in the list, then the list's first ones. */
+export function discoveryPorts(ports: number[]): number[] {
+  const preferred = DISCOVERY_PREFERENCE.filter((p) => ports.includes(p));
+  return [...new Set([...preferred, ...ports])].slice(0, DISCOVERY_PORTS);
+}
+
+const NO_PING: PingResult = { alive: false, rtt_ms: null, fault: null };
+const ABORTED: ProbeResult = { state: "aborted", ms: null, code: "ABORTED" };
+
+async function pingHost(ctx: EngineContext, ip: string, clock: HostClock): Promise<PingResult> {
+  let release: () => void;
+  try {
+    release = await ctx.pings.acquire(clock.signal);
+  } catch {
+    return NO_PING;
+  }
+  try {
+    const r = await slot(ctx, clock.signal, NO_PING, () => ping(ip, { timeoutMs: clock.budget(PING_CAP_MS), signal: clock.signal, command: ctx.pingCommand }));
+    if (!r.alive && r.fault) ctx.warnOnce("ping", "icmp", `ICMP sweep unavailable: ${r.fault}; hosts are found by the other methods only`);
+    return r;
+  } finally {
+    release();
+  }
+}
+
+function connectAll(ctx: EngineContext, ip: string, ports: number[], clock: HostClock): Promise<[number, ProbeResult][]> {
+  return Promise.all(
+    ports.map(async (port): Promise<[number, ProbeResult]> => [
+      port,
+      await slot(ctx, clock.signal, ABORTED, () => tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal })),
+    ]),
+  );
+}
+
+const answered = (r: ProbeResult) => r.state === "open" || r.state === "closed";
+
+/** The finding of a live host (open ports sorted, rtt, sources), or null when nothing answered. */
+export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock): Promise<HostFinding | null> {
+  const { plan } = ctx;
+  const useTcp = has(plan, "tcp") && plan.tcp_ports.length > 0;
+  const first = useTcp ? discoveryPorts(plan.tcp_ports) : [];
+  const snmpWanted = has(plan, "snmp") && plan.snmp !== null;
+  const [pinged, firstResults, snmp] = await Promise.all([
+    has(plan, "icmp") ? pingHost(ctx, ip, clock) : NO_PING,
+    connectAll(ctx, ip, first, clock),
+    snmpWanted
+      ? slot<SnmpSystem | null>(ctx, clock.signal, null, () => snmpSystem(ip, { ...plan.snmp!, timeoutMs: clock.budget(SNMP_CAP_MS), signal: clock.signal }))
+      : null,
+  ]);
+  const up = pinged.alive || firstResults.some(([, r]) => answered(r)) || snmp !== null;
+  if (!up) return null;
+  const rest = useTcp ? plan.tcp_ports.filter((p) => !first.includes(p)) : [];
+  const results = [...firstResults, ...(await connectAll(ctx, ip, rest, clock))];
+
+  const f = emptyFinding(ip);
+  f.open_ports = results
+    .filter(([, r]) => r.state === "open")
+    .map(([port]): OpenPort => ({ port, protocol: "tcp", service: null, banner: null }))
+    .sort((a, b) => a.port - b.port);
+  const tcpTimes = results.filter(([, r]) => answered(r) && r.ms !== null).map(([, r]) => r.ms!);
+  f.rtt_ms = pinged.alive ? pinged.rtt_ms : tcpTimes.length ? Math.min(...tcpTimes) : null;
+  if (pinged.alive) f.sources.push("icmp");
+  if (results.some(([, r]) => answered(r))) f.sources.push("tcp");
+  if (snmp) {
+    f.snmp_sys_name = snmp.sys_name;
+    f.snmp_sys_descr = snmp.sys_descr;
+    f.sources.push("snmp");
+  }
+  return f;
+}
