@@ -156,9 +156,9 @@ describe("POST /discovery/scan", () => {
     const [row] = await a.t.sql`select snmp_community, options, profile_id from scan_jobs where id = ${job.id}`;
     expect(row!.snmp_community).toMatch(/^vault:v1:/);
     expect(row!.options).toEqual({ snmp_port: 1161, snmp_version: "2c" });
-    expect(await openJobCommunity(a.t.runtime.deps.database.db, a.t.runtime.deps.vault, { id: job.id, profile_id: null, snmp_community: row!.snmp_community })).toBe("s3cret-community");
+    expect(await openJobCommunity(a.t.runtime.deps.database.lease().db, a.t.runtime.deps.vault, { id: job.id, profile_id: null, snmp_community: row!.snmp_community })).toBe("s3cret-community");
     // Bound to the row: the same ciphertext under another job's id does not open.
-    await expect(openJobCommunity(a.t.runtime.deps.database.db, a.t.runtime.deps.vault, { id: job.id + 1, profile_id: null, snmp_community: row!.snmp_community })).rejects.toThrow();
+    await expect(openJobCommunity(a.t.runtime.deps.database.lease().db, a.t.runtime.deps.vault, { id: job.id + 1, profile_id: null, snmp_community: row!.snmp_community })).rejects.toThrow();
     const audits = await a.t.sql`select diff::text as d from audit_log where entity_type = 'scan_job' and entity_id = ${String(job.id)}`;
     expect(audits.length).toBeGreaterThan(0);
     for (const x of audits) expect(x.d).not.toContain("s3cret");

@@ -28,14 +28,17 @@ export function mergeProfile(body: Partial<ProfileCreateInput>, stored: ProfileR
   return merged;
 }
 
-export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly string[], now: Date, typesGiven: boolean): Promise<ProfileValues> {
+/** Where the body gave the targets, so a 422 names what the caller sent (`cidr`, or `targets[n]`). */
+export const targetsField = (body: { cidr?: unknown; targets?: unknown }): "cidr" | "targets" => (body.targets === undefined && body.cidr !== undefined ? "cidr" : "targets");
+
+export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly string[], now: Date, typesGiven: boolean, field: "cidr" | "targets" = "targets"): Promise<ProfileValues> {
   const agentId = p.scan_agent_id ?? null;
   const scanTypes = checkScanTypes(typesGiven || (p.scan_types?.length ?? 0) > 0 ? (p.scan_types ?? []) : null, agentId);
   if (scanTypes.includes("lldp")) throw invalid("scan_types", "Scan type 'lldp' reads chosen nodes: start it with POST /discovery/lldp-enrich.", "scan_type");
   const docker = scanTypes.includes("docker");
   const targets = p.targets ?? [];
   if (!docker && targets.length === 0) throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
-  const set = targets.length > 0 ? checkTargets(targets, p.exclude ?? [], allowed, "targets") : null;
+  const set = targets.length > 0 ? checkTargets(targets, p.exclude ?? [], allowed, field, field === "cidr") : null;
   checkPorts({ tcp_ports: p.tcp_ports, ports_preset: p.ports_preset });
   await checkTools(db, scanTypes);
   if (agentId !== null) await checkAgent(db, agentId, set, now);

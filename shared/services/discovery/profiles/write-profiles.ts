@@ -8,7 +8,7 @@ import type { Vault } from "../../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { DELETE_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
 import { storeProfileCommunity } from "../jobs/snmp-community.ts";
-import { checkProfile, mergeProfile } from "./profile-fields.ts";
+import { checkProfile, mergeProfile, targetsField } from "./profile-fields.ts";
 import { auditProfile, presentProfile, type ProfileRow, requireProfile } from "./profile-row.ts";
 
 export function announceProfile(s: VerbScope, action: string, profile: ProfileRow | { id: number }): void {
@@ -26,7 +26,7 @@ interface WriteInput<B> {
 }
 
 export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { body, vault, allowed }) => {
-  const values = await checkProfile(s.tx, mergeProfile(body, null), allowed, s.now, body.scan_types !== undefined);
+  const values = await checkProfile(s.tx, mergeProfile(body, null), allowed, s.now, body.scan_types !== undefined, targetsField(body));
   const [inserted] = await s.tx.insert(discoveryProfiles).values({ ...values, created_at: s.now, updated_at: s.now }).returning();
   let row = inserted!;
   if (body.snmp_community) {
@@ -40,7 +40,7 @@ export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, Discover
 
 export const updateProfile = defineVerb<WriteInput<ProfilePatchInput> & { id: number }, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { id, body, vault, allowed }) => {
   const before = await requireProfile(s.tx, id, true);
-  const values = await checkProfile(s.tx, mergeProfile(body, before), allowed, s.now, body.scan_types !== undefined);
+  const values = await checkProfile(s.tx, mergeProfile(body, before), allowed, s.now, body.scan_types !== undefined, targetsField(body));
   const [updated] = await s.tx.update(discoveryProfiles).set({ ...values, updated_at: s.now }).where(eq(discoveryProfiles.id, id)).returning();
   let row = updated!;
   if (body.snmp_community !== undefined) {
