@@ -2,7 +2,8 @@
 // addresses these tests reach): a queued job runs to completed with its results and log recorded; a
 // cancel mid-scan stops it within a second and nothing is recorded after; the drain marks the job it
 // aborts failed "shutdown"; jobs a dead sidecar left running are recovered as "interrupted"; nothing is
-// claimed while discovery is paused; two workers never run one job twice.
+// claimed while discovery is paused; an IPAM scan updates its network in the finish; two workers never
+// run one job twice.
 import { createServer, type Server } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -155,6 +156,15 @@ describe("the discovery worker", () => {
       await runtime.database.db.update(appSettings).set({ value: false }).where(sql`key = 'discovery_paused'`);
       await until("completed", async () => ((await jobRow(id)).status === "completed" ? true : undefined));
     });
+  });
+
+  it("applies an IPAM scan's answers to its network in the finish", async () => {
+    const [net] = await rowsOf<{ id: number }>(runtime, sql`insert into networks (name, cidr) values ('lab', '127.0.0.0/29') returning id`);
+    const id = await queueJob({ options: { ipam_network_id: net!.id } });
+    await withWorker({ owner: "w-ipam" }, () => until("completed", async () => ((await jobRow(id)).status === "completed" ? true : undefined)));
+    const used = await rowsOf<{ address: string; status: string }>(runtime, sql`select address, status from ip_addresses where network_id = ${net!.id} order by address`);
+    expect(used.map((u) => u.address)).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]);
+    expect(used.every((u) => u.status === "allocated")).toBe(true);
   });
 
   it("never runs one job on two workers", async () => {

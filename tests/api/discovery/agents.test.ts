@@ -85,8 +85,8 @@ describe("one agent's discovery, paused and resumed", () => {
     expect(audit?.action).toBe("agents.discovery_paused");
     // Pausing again changes nothing (no second audit entry).
     await a.req("POST", `agents/${good}/discovery/pause`, a.admin);
-    const [{ n }] = await a.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log where action = 'agents.discovery_paused' and entity_id = ${String(good)}`;
-    expect(n).toBe(1);
+    const [counted] = await a.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log where action = 'agents.discovery_paused' and entity_id = ${String(good)}`;
+    expect(counted?.n).toBe(1);
 
     res = await a.req("POST", "discovery/scan", a.admin, { targets: ["127.0.0.2-127.0.0.4"], scan_types: ["agent_connect"], scan_agent_id: good });
     expect(res.status).toBe(422);

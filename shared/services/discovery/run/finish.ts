@@ -4,6 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { scanJobs } from "../../../db/schema/index.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
+import { applyIpamScan } from "../ipam/apply-ipam-scan.ts";
 import { reportDrift } from "../results/drift.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
 import { emitJobUpdate, type ScanJobRow } from "./job-events.ts";
@@ -35,9 +36,9 @@ export const finishScanJob = defineVerb<FinishInput, ScanJobRow | null>({ scope:
   return row;
 });
 
-/** TODO(E): call applyIpamScan(s, row.id) from E's IPAM service once it exists (options.ipam_network_id). */
-async function applyIpamIfAsked(_s: VerbScope, row: ScanJobRow): Promise<void> {
-  if (row.options.ipam_network_id == null) return;
+/** An IPAM scan (POST /ipam/scan/{network_id}) updates the network's addresses in the same transaction. */
+async function applyIpamIfAsked(s: VerbScope, row: ScanJobRow): Promise<void> {
+  if (row.options.ipam_network_id != null) await applyIpamScan(s, row.id);
 }
 
 export interface FailInput {
