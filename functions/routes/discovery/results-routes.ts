@@ -2,9 +2,10 @@
 // through its audit entry (ours). Every merge answers `audit_id`, the entry POST /discovery/merges/{audit_id}/undo takes.
 import type { Hono } from "hono";
 import {
-  AuditIdParams, BulkMergeBody, BulkMergeOut, JobIdParams, JobResultsQuery, MergeBody, MergeOut, ResultIdParams, ResultsQuery, ScanResultList,
+  AuditIdParams, BatchImportBody, BatchImportOut, BulkMergeBody, ImportAsNetworkBody, ImportAsNetworkOut, BulkMergeOut, JobIdParams, JobResultsQuery, MergeBody, MergeOut, ResultIdParams, ResultsQuery, ScanResultList,
   SuggestBody, SuggestOut, UndoOut,
 } from "../../../shared/schemas/discovery-results.ts";
+import { batchImport, importAsNetwork } from "../../../shared/services/discovery/results/import-results.ts";
 import { bulkMerge, mergeResult, withAuditId } from "../../../shared/services/discovery/results/merge-results.ts";
 import { listJobResults, listResults, suggestResults } from "../../../shared/services/discovery/results/read-results.ts";
 import { undoMerge } from "../../../shared/services/discovery/results/undo-merge.ts";
@@ -68,6 +69,32 @@ export function resultsRoutes(app: Hono<AppEnv>): void {
       summary: "The results of one scan job", description: `${LIST_NOTE} \`with_inference=true\` adds what suggest would make of each result. 404 \"Job not found\".`,
     },
     async (c, { params, query, reply }) => reply(await listJobResults({ ctx: verbContext(c), input: { ...query, job_id: params.job_id } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/jobs/:job_id/batch-import`, tag: "discovery", scope: batchImport.scope, params: JobIdParams, body: BatchImportBody, response: { schema: BatchImportOut },
+      summary: "Import chosen results of a job into the inventory",
+      description: "One transaction and one audit entry: new results become hardware nodes (with the item's overrides), matched ones update their node; conflicts are listed, not merged; results of other jobs, unknown or already reviewed are `skipped`. 404 \"Scan job not found\".",
+    },
+    async (c, { params, body, reply }) => {
+      const ctx = verbContext(c);
+      return reply(await withAuditId(ctx, batchImport({ ctx, input: { job_id: params.job_id, items: body.items } })));
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/jobs/:job_id/import-as-network`, tag: "discovery", scope: importAsNetwork.scope, params: JobIdParams, body: ImportAsNetworkBody, response: { schema: ImportAsNetworkOut },
+      summary: "Import chosen results as a network",
+      description: "As batch-import, and the nodes join the network of the job's subnet (a placeholder network is made when none has that CIDR; `placeholders` lists it, `edges_created` counts the memberships). With `map_id` (needs write:layout as well) new nodes are placed on that map in a grid; unknown map 404 \"Map not found\".",
+    },
+    async (c, { params, body, reply }) => {
+      const ctx = verbContext(c);
+      return reply(await withAuditId(ctx, importAsNetwork({ ctx, input: { job_id: params.job_id, ...body } })));
+    },
   );
 
   route(

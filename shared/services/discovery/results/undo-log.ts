@@ -4,7 +4,7 @@
 export const MERGE_ENTITY = "discovery_merge";
 export const UNDO_ENTITY = "discovery_merge_undo";
 
-export type VersionedTable = "hardware" | "compute_units" | "networks";
+export type VersionedTable = "hardware" | "compute_units" | "networks" | "hardware_clusters";
 
 export interface CreatedRow {
   table: VersionedTable;
@@ -27,6 +27,12 @@ export interface AddedLink {
   hardware_id: number;
 }
 
+export interface AddedPlacement {
+  map_id: number;
+  entity_type: string;
+  entity_id: number;
+}
+
 export interface ResultBefore {
   id: number;
   /** What the merge set, checked again by undo. */
@@ -43,6 +49,8 @@ export interface UndoLog {
   created: CreatedRow[];
   updated: UpdatedRow[];
   links: AddedLink[];
+  /** Map placements the merge made (import-as-network with a map). */
+  placements?: AddedPlacement[];
   results: ResultBefore[];
 }
 

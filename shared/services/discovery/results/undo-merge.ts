@@ -5,10 +5,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows } from "../../../db/database.ts";
-import { auditLog, computeUnits, hardware, networkHardwareMembers, networks, scanResults, services, storage } from "../../../db/schema/index.ts";
+import { auditLog, computeUnits, hardware, hardwareClusters, mapEntities, networkHardwareMembers, networks, scanResults, services, storage } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
+import { forgetReferences } from "../../resources/forget-references.ts";
 import { announce } from "./merge-writes.ts";
 import { MERGE_ENTITY, UNDO_ENTITY, type UndoLog, type VersionedTable } from "./undo-log.ts";
 
@@ -16,7 +17,9 @@ const TABLES: Record<VersionedTable, { table: PgTable; id: PgColumn; version: Pg
   hardware: { table: hardware, id: hardware.id, version: hardware.version, label: "Hardware node" },
   compute_units: { table: computeUnits, id: computeUnits.id, version: computeUnits.version, label: "Compute unit" },
   networks: { table: networks, id: networks.id, version: networks.version, label: "Network" },
+  hardware_clusters: { table: hardwareClusters, id: hardwareClusters.id, version: hardwareClusters.version, label: "Hardware cluster" },
 };
+const ENTITY: Record<VersionedTable, string> = { hardware: "hardware", compute_units: "compute_unit", networks: "network", hardware_clusters: "cluster" };
 
 const changed = (what: string) => ApiError.conflict(`The merge cannot be undone: ${what} changed since the merge.`);
 
@@ -46,6 +49,9 @@ async function checkUnchanged(s: VerbScope, undo: UndoLog): Promise<void> {
 }
 
 async function restoreRows(s: VerbScope, undo: UndoLog): Promise<{ deleted: number; restored: number }> {
+  for (const p of undo.placements ?? []) {
+    await s.tx.delete(mapEntities).where(and(eq(mapEntities.map_id, p.map_id), eq(mapEntities.entity_type, p.entity_type), eq(mapEntities.entity_id, p.entity_id)));
+  }
   for (const l of undo.links) {
     await s.tx.delete(networkHardwareMembers).where(and(eq(networkHardwareMembers.network_id, l.network_id), eq(networkHardwareMembers.hardware_id, l.hardware_id)));
   }
@@ -56,10 +62,12 @@ async function restoreRows(s: VerbScope, undo: UndoLog): Promise<{ deleted: numb
   }
   // Nodes before networks: nothing the merge created refers to what it created after.
   const created = [...undo.created].reverse();
-  for (const name of ["hardware", "compute_units", "networks"] as VersionedTable[]) {
+  for (const name of ["hardware", "compute_units", "networks", "hardware_clusters"] as VersionedTable[]) {
     const ids = created.filter((r) => r.table === name).map((r) => r.id);
     if (ids.length === 0) continue;
     await s.tx.delete(TABLES[name].table).where(inArray(TABLES[name].id, ids));
+    // What points at the deleted rows by (type, id) goes too, as when the inventory deletes them.
+    for (const id of ids) await forgetReferences(s, ENTITY[name], id);
     ids.forEach((id) => announce(s, name, "delete", id));
   }
   if (undo.results.length > 0) {
