@@ -62,6 +62,7 @@ describe("POST /discovery/profiles", () => {
       [{ name: "x", cidr: "127.0.0.0/24", ports_preset: "every" }, "ports_preset", /Unknown ports preset/],
       [{ name: "x", cidr: "127.0.0.0/24", docker_socket_path: "relative.sock" }, "docker_socket_path", /absolute/],
       [{ name: "x", cidr: "127.0.0.0/24", snmp_version: "3" }, "snmp_version", /.+/],
+      [{ name: "x", cidr: "127.0.0.0/24", nmap_arguments: "--script vuln" }, "nmap_arguments", /not allowed/],
       [{ name: "x", cidr: "127.0.0.0/24", managed_by: "system", paused_at: "2020-01-01", flavour: 1 }, "flavour", /Unknown field/],
     ];
     for (const [body, field, msg] of cases) {

@@ -12,7 +12,7 @@ import type { VerbContext } from "../../verb-context.ts";
 import { emitJobUpdate } from "../run/job-events.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
 import { presentJob, type ScanJobRow } from "./present-job.ts";
-import { checkAgent, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "./scan-checks.ts";
+import { checkAgent, checkNmapArguments, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "./scan-checks.ts";
 import { storeJobCommunity } from "./snmp-community.ts";
 
 /** Open server jobs at which a new scan request is refused with 429 (agents' jobs count against their agent). */
@@ -33,14 +33,16 @@ export function triggeredBy(ctx: VerbContext): { triggered_by: string; triggered
 
 /**
  * Inserts one job `queued`, audited, and tells the worker (discovery_control job_queued) and the UI
- * (discovery job_update). E's docker, LLDP and IPAM jobs come through here too.
+ * (discovery job_update). E's docker, LLDP and IPAM jobs come through here too. `snmp` seals the job's
+ * SNMP community bound to the new row before anything is announced.
  */
-export async function insertScanJob(s: VerbScope, fields: NewScanJob): Promise<ScanJobRow> {
+export async function insertScanJob(s: VerbScope, fields: NewScanJob, snmp?: { vault: Vault; community: string }): Promise<ScanJobRow> {
   const [row] = await s.tx
     .insert(scanJobs)
     .values({ ...triggeredBy(s.ctx), ...fields, status: "queued", created_at: s.now, updated_at: s.now })
     .returning();
-  const job = row!;
+  let job = row!;
+  if (snmp) job = await storeJobCommunity(s, snmp.vault, job.id, snmp.community);
   s.audit({
     action: "discovery.job.create", category: "discovery", entity_type: "scan_job", entity_id: job.id,
     diff: { after: { ...presentJob(job), options: job.options } },
@@ -77,6 +79,7 @@ async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise
   const solo = scanTypes.find((t) => t === "docker" || t === "lldp");
   if (solo) throw invalid("scan_types", `Scan type '${solo}' has its own route (${solo === "docker" ? "POST /discovery/docker/sync" : "POST /discovery/lldp-enrich"}).`, "scan_type");
   const ports = checkPorts(body);
+  const nmapArguments = checkNmapArguments(body.nmap_arguments);
   await checkTools(ctx.db, scanTypes);
 
   const exclude = body.exclude ?? [];
@@ -86,7 +89,7 @@ async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise
   const options: Record<string, unknown> = {};
   if (body.host_timeout_ms != null) options.host_timeout_ms = body.host_timeout_ms;
   if (body.ports_preset != null && !body.tcp_ports?.length) options.ports_preset = body.ports_preset;
-  if (scanTypes.includes("nmap") && body.nmap_arguments) options.nmap_arguments = body.nmap_arguments;
+  if (scanTypes.includes("nmap") && nmapArguments) options.nmap_arguments = nmapArguments;
   if (scanTypes.includes("snmp")) Object.assign(options, { snmp_port: body.snmp_port ?? 161, snmp_version: body.snmp_version ?? "2c" });
   return sets.map(({ set }) => ({
     fields: {
@@ -122,13 +125,10 @@ export const createScanJobs = defineVerb<ScanInput, ScanJobOut[], PlannedJob[]>(
   async (s, input, planned) => {
     if (input.body.scan_agent_id == null) await refuseOverOpenLimit(s);
     const out: ScanJobOut[] = [];
+    const community = input.body.snmp_community;
     for (const { fields } of planned) {
-      let job = await insertScanJob(s, fields);
-      if (input.body.snmp_community && job.scan_types.includes("snmp")) {
-        await storeJobCommunity(s, input.vault, job.id, input.body.snmp_community);
-        job = { ...job, snmp_community: "sealed" };
-      }
-      out.push(presentJob(job));
+      const snmp = community && fields.scan_types.includes("snmp") ? { vault: input.vault, community } : undefined;
+      out.push(presentJob(await insertScanJob(s, fields, snmp)));
     }
     return out;
   },

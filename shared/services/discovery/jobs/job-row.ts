@@ -7,8 +7,9 @@ import type { ScanJobRow } from "./present-job.ts";
 
 export const jobNotFound = (id: number) => new ApiError("RESOURCE_NOT_FOUND", `Job not found: there is no scan job ${id}.`);
 
-export async function requireJob(db: Db, id: number): Promise<ScanJobRow> {
-  const [row] = await db.select().from(scanJobs).where(eq(scanJobs.id, id));
+export async function requireJob(db: Db, id: number, lock = false): Promise<ScanJobRow> {
+  const query = db.select().from(scanJobs).where(eq(scanJobs.id, id));
+  const [row] = lock ? await query.for("update") : await query;
   if (!row) throw jobNotFound(id);
   return row;
 }

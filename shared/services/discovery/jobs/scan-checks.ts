@@ -3,6 +3,7 @@
 // sweep), a port list or preset, nmap only when the worker found it installed, and an agent that may run
 // the job (D's eligibility). Pure where they can be; the database ones only read.
 import type { Db } from "../../../db/database.ts";
+import { parseNmapArguments } from "../../../domain/discovery/nmap-arguments.ts";
 import { resolvePorts } from "../../../domain/discovery/ports.ts";
 import { AGENT_SCAN_TYPES, DEFAULT_SCAN_TYPES, normaliseScanTypes } from "../../../domain/discovery/scan-types.ts";
 import { MAX_SCAN_ADDRESSES, parseTargets, type TargetSet } from "../../../domain/discovery/targets.ts";
@@ -43,6 +44,14 @@ export function checkPorts(input: { tcp_ports?: number[] | null | undefined; por
   const result = resolvePorts({ tcp_ports: input.tcp_ports ?? null, ports_preset: input.ports_preset ?? null });
   if (!result.ok) throw invalid(result.field, result.message, "ports");
   return result.value;
+}
+
+/** nmap arguments pass the engine's whitelist (no output files, scripts, target lists or spoofing). */
+export function checkNmapArguments(raw: string | null | undefined): string | null {
+  if (!raw?.trim()) return null;
+  const parsed = parseNmapArguments(raw);
+  if (!parsed.ok) throw invalid("nmap_arguments", parsed.message, "nmap_arguments");
+  return raw.trim();
 }
 
 /** A type whose tool the worker found missing is refused now, never run into an empty result. */

@@ -9,11 +9,12 @@ import { DISCOVERY_PROFILE_SNMP_COMMUNITY, openSecret, SCAN_JOB_SNMP_COMMUNITY, 
 import { assertVaultWritable } from "../../vault/writable.ts";
 import type { VerbScope } from "../../verb.ts";
 
-/** Seals `community` into scan job `jobId` (refused with 503 while the vault cannot write). */
-export async function storeJobCommunity(s: VerbScope, vault: Vault, jobId: number, community: string): Promise<void> {
+/** Seals `community` into scan job `jobId` (refused with 503 while the vault cannot write); answers the row. */
+export async function storeJobCommunity(s: VerbScope, vault: Vault, jobId: number, community: string): Promise<typeof scanJobs.$inferSelect> {
   await assertVaultWritable(s.tx, vault, s.now);
   const sealed = await sealSecret(vault, SCAN_JOB_SNMP_COMMUNITY, jobId, community);
-  await s.tx.update(scanJobs).set({ snmp_community: sealed }).where(eq(scanJobs.id, jobId));
+  const [row] = await s.tx.update(scanJobs).set({ snmp_community: sealed }).where(eq(scanJobs.id, jobId)).returning();
+  return row!;
 }
 
 /** Seals (or with null clears) the community of profile `profileId`. */

@@ -5,7 +5,7 @@
 import type { Db } from "../../../db/database.ts";
 import type { discoveryProfiles } from "../../../db/schema/index.ts";
 import type { ProfileCreateInput } from "../../../schemas/discovery.ts";
-import { checkAgent, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "../jobs/scan-checks.ts";
+import { checkAgent, checkNmapArguments, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "../jobs/scan-checks.ts";
 import { cronProblem, profileNextRun } from "./next-run.ts";
 import type { ProfileRow } from "./profile-row.ts";
 
@@ -40,6 +40,7 @@ export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly s
   if (!docker && targets.length === 0) throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
   const set = targets.length > 0 ? checkTargets(targets, p.exclude ?? [], allowed, field, field === "cidr") : null;
   checkPorts({ tcp_ports: p.tcp_ports, ports_preset: p.ports_preset });
+  const nmap_arguments = checkNmapArguments(p.nmap_arguments);
   await checkTools(db, scanTypes);
   if (agentId !== null) await checkAgent(db, agentId, set, now);
   if (p.schedule_cron) {
@@ -48,5 +49,5 @@ export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly s
   }
   const schedule_cron = p.schedule_cron || null;
   const next_run_at = profileNextRun({ schedule_cron, enabled: p.enabled ?? true, paused_at: p.paused_at ?? null }, now);
-  return { ...p, scan_types: scanTypes, schedule_cron, next_run_at, tcp_ports: [...new Set(p.tcp_ports ?? [])].sort((a, b) => a - b) };
+  return { ...p, nmap_arguments, scan_types: scanTypes, schedule_cron, next_run_at, tcp_ports: [...new Set(p.tcp_ports ?? [])].sort((a, b) => a - b) };
 }
