@@ -74,7 +74,9 @@ export class DiscoveryScanner {
     void this.#scan(scan)
       .then(
         ({ done, found }) => {
-          if (controller.signal.aborted) end("cancelled", `cancelled: ${String(controller.signal.reason)}`, { hosts_found: found, addresses_scanned: done });
+          const cancelled = controller.signal.aborted;
+          this.#o.log.info(`discovery ${dispatchId}: ${cancelled ? `cancelled (${String(controller.signal.reason)})` : "completed"} after ${done} addresses, ${found} hosts`);
+          if (cancelled) end("cancelled", `cancelled: ${String(controller.signal.reason)}`, { hosts_found: found, addresses_scanned: done });
           else end("completed", `${found} hosts found in ${done} addresses`, { hosts_found: found, addresses_scanned: done });
         },
         (e: unknown) => end("failed", `scan failed: ${(e as Error).message}`, { error_code: "agent_error" }),

@@ -57,6 +57,10 @@ beforeAll(async () => {
   p = await startOn(db);
   const res = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "lab@example.com", password: "a long discovery lab password", setup_token: SETUP_TOKEN }));
   token = ((await res.json()) as { token: string }).token;
+  // Three scans within a minute: the relaxed profile allows five (normal allows one).
+  const profile = await call("PUT", "settings", { rate_limit_profile: "relaxed" });
+  if (profile.status !== 200) throw new Error(`settings: ${profile.status} ${JSON.stringify(profile.body)}`);
+  await new Promise((r) => setTimeout(r, 5_500)); // the limiter reads the profile through a 5 s cache
   port = await listen("127.0.0.2", 0, "SSH-2.0-OpenSSH_9.6\r\n");
   await listen("127.0.0.3", port, "SSH-2.0-OpenSSH_9.6\r\n");
   await listen("127.0.0.4", port, "SSH-2.0-OpenSSH_9.6\r\n");
@@ -124,7 +128,7 @@ describe("discovery lab", () => {
     const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1], 30_000, agent.output);
     const lookup = await call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
     const agentId = lookup.body.agent_id;
-    const grants = { ...TEST_GRANTS, local_discovery: { enabled: true, config: { additional_cidrs: ["127.0.0.0/24"], host_timeout_ms: 500 } } };
+    const grants = { ...TEST_GRANTS, local_discovery: { enabled: true, config: { additional_cidrs: ["127.0.0.0/23"], host_timeout_ms: 500, max_concurrent_hosts: 1 } } };
     const approved = await call("POST", `agents/${agentId}/approve`, { host_link_action: "create", capabilities: grants });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     await until("the link", () => (agent.output().includes(`linked as agent ${agentId}`) ? true : undefined), 20_000, agent.output);
@@ -150,5 +154,28 @@ describe("discovery lab", () => {
     const view = await call<{ agent_id: number; recent_jobs: Job[]; paused: boolean }>("GET", `agents/${agentId}/discovery`);
     expect(view.body.recent_jobs.map((j) => j.id)).toContain(id);
     expect(view.body.paused).toBe(false);
+
+    // DELETE of a running agent scan: discovery.cancel reaches the agent, which stops within a second;
+    // nothing it sends after is recorded.
+    const slow = await call<Job>("POST", "discovery/scan", { targets: ["127.0.1.0/24"], scan_types: ["agent_connect"], tcp_ports: Array.from({ length: 500 }, (_, i) => 30_000 + i), scan_agent_id: agentId });
+    expect(slow.status, JSON.stringify(slow.body)).toBe(201);
+    await until("the slow scan running with results", async () => {
+      const r = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${slow.body.id}/results`);
+      return (Array.isArray(r.body) ? r.body : r.body.items).length > 0 ? true : undefined;
+    }, 30_000, agent.output);
+    const before = agent.output().length;
+    const t0 = Date.now();
+    const cancelled = await call<{ cancelled: boolean }>("DELETE", `discovery/jobs/${slow.body.id}`);
+    expect(cancelled.body).toEqual({ cancelled: true });
+    await until("the agent stopped the scan", () => (/discovery [0-9a-f]{32}: cancelled/.test(agent.output().slice(before)) ? true : undefined), 5_000, agent.output);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    const count = async () => {
+      const r = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${slow.body.id}/results?limit=1000`);
+      return (Array.isArray(r.body) ? r.body : r.body.items).length;
+    };
+    const after = await count();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await count()).toBe(after);
+    expect((await call<Job>("GET", `discovery/jobs/${slow.body.id}`)).body.status).toBe("cancelled");
   }, 90_000);
 });
