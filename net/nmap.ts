@@ -23,7 +23,11 @@ function portOf(p: Node): OpenPort | null {
   if (state !== "open" || port === null) return null;
   const service = (p.service as Node | undefined) ?? {};
   const banner = [str(service.product), str(service.version), str(service.extrainfo) && `(${str(service.extrainfo)})`].filter(Boolean).join(" ");
-  return { port, protocol: str(p.protocol) ?? "tcp", service: str(service.name), banner: banner || null };
+  // "unknown" is no name; a service nmap found inside TLS is "ssl/<name>", and "https" for http.
+  let name = str(service.name);
+  if (name === "unknown") name = null;
+  if (name && service.tunnel === "ssl") name = name === "http" ? "https" : `ssl/${name}`;
+  return { port, protocol: str(p.protocol) ?? "tcp", service: name, banner: banner || null };
 }
 
 function hostOf(h: Node): HostFinding | null {

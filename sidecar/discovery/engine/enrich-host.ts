@@ -20,7 +20,8 @@ async function enrichPort(ctx: EngineContext, f: HostFinding, port: OpenPort, cl
   const ip = f.ip_address;
   const { plan } = ctx;
   let tls: boolean | null = null;
-  let httpSeen = HTTP_PORTS.has(port.port) || port.service === "http" || port.service === "https";
+  // nmap names web services http, https, http-proxy, http-alt...
+  let httpSeen = HTTP_PORTS.has(port.port) || (port.service?.startsWith("http") ?? false);
   const cert = () => slot(ctx, clock.signal, null, () => tlsCert(ip, port.port, { timeoutMs: clock.budget(GRAB_CAP_MS), signal: clock.signal }));
   if (has(plan, "banner")) {
     // A TLS port answers nothing in clear text, so its handshake comes first.

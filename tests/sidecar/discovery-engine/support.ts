@@ -53,6 +53,11 @@ export function greetingPeer(host: string, greeting: string, port = 0): Promise<
   return serve(createServer((s) => s.write(greeting)), host, port);
 }
 
+/** Answers whatever the client sends first with `answer`, then closes (a minimal HTTP/1.0-style server). */
+export function answeringPeer(host: string, answer: string, port = 0): Promise<Peer> {
+  return serve(createServer((s) => s.once("data", () => s.end(answer))), host, port);
+}
+
 /** Accepts and never says a word. */
 export function silentPeer(host: string, port = 0): Promise<Peer> {
   return serve(createServer(() => {}), host, port);
