@@ -18,6 +18,7 @@ export interface DiscoveryLink {
 export class DiscoveryHandlers {
   #finding: DiscoveryFindingHandler | undefined;
   #linked: ((agentId: number) => void) | undefined;
+  #unlinked: ((agentId: number) => void) | undefined;
   #links: ReadonlyMap<number, DiscoveryLink> = new Map();
   readonly #logger: Logger;
 
@@ -40,6 +41,11 @@ export class DiscoveryHandlers {
     this.#linked = handler;
   }
 
+  /** The discovery worker's entry point for a link that ended (its scans on the agent stopped with it). */
+  onUnlinked(handler: (agentId: number) => void): void {
+    this.#unlinked = handler;
+  }
+
   finding(agentId: number, finding: DiscoveryFindingPayload): void {
     if (this.#finding) return this.#finding(agentId, finding);
     this.#logger.debug("discovery.finding dropped: no discovery handler yet", { agent_id: agentId, dispatch_id: finding.dispatch_id, kind: finding.kind });
@@ -47,6 +53,10 @@ export class DiscoveryHandlers {
 
   linked(agentId: number): void {
     this.#linked?.(agentId);
+  }
+
+  unlinked(agentId: number): void {
+    this.#unlinked?.(agentId);
   }
 
   /** The linked session of `agentId` on this sidecar, if any. */

@@ -361,7 +361,10 @@ export class AgentSession {
     env.sessions.delete(this);
     env.ackDirty.delete(this);
     if (env.holds.get(this.agentId) === this) env.holds.delete(this.agentId);
-    if (env.links.get(this.agentId) === this) env.links.delete(this.agentId);
+    if (env.links.get(this.agentId) === this) {
+      env.links.delete(this.agentId);
+      env.discovery.unlinked(this.agentId);
+    }
     this.#ended(this.#closeReason ?? "closed_by_agent");
     this.#onClosed?.();
   }

@@ -6,7 +6,7 @@
 import type { DiscoveryFindingPayload } from "../../shared/agents/payloads.ts";
 import { emptyFinding, type HostFinding } from "../../shared/domain/discovery/finding.ts";
 import type { Logger } from "../../shared/logger.ts";
-import { agentJobOf, dispatchAgentJobs, markWaitingAgentJobs } from "../../shared/services/discovery/agents/dispatch.ts";
+import { agentJobOf, dispatchAgentJobs, failAgentJobs, markWaitingAgentJobs } from "../../shared/services/discovery/agents/dispatch.ts";
 import { failScanJob, finishScanJob } from "../../shared/services/discovery/run/finish.ts";
 import { reportScanProgress } from "../../shared/services/discovery/run/progress.ts";
 import { recordFindings } from "../../shared/services/discovery/results/record-findings.ts";
@@ -112,6 +112,14 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
     start() {
       links.onFinding(onFinding);
       links.onLinked((agentId) => dispatch([agentId]));
+      links.onUnlinked((agentId) => {
+        // Frames already received are recorded first; then what was still running ends.
+        for (const [id, b] of buffers) if (b.agentId === agentId) flush(id);
+        const pending = [...chains.values()];
+        void Promise.allSettled(pending)
+          .then(() => failAgentJobs({ ctx, input: { agent_id: agentId, owner: deps.owner } }))
+          .catch((e: unknown) => logger.warn("failing an unlinked agent's jobs failed", { agent_id: agentId, error: String(e) }));
+      });
       dispatch(links.linkedIds());
     },
     poll() {

@@ -5,7 +5,8 @@
 //    /discovery/jobs/{id}/results lists each listening host with its open port and banner.
 // 2. The reference agent (`node bin/agent.ts`), enrolled and approved with a local_discovery grant
 //    reaching 127.0.0.0/24, runs an agent_connect scan of the same range sent to it as discovery.request;
-//    its discovery.finding frames become results carrying its agent id, and the job completes.
+//    its discovery.finding frames become results carrying its agent id, and the job completes; DELETE
+//    stops a running agent scan within a second; an agent killed mid-scan fails its job agent_offline.
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -177,5 +178,16 @@ describe("discovery lab", () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await count()).toBe(after);
     expect((await call<Job>("GET", `discovery/jobs/${slow.body.id}`)).body.status).toBe("cancelled");
+
+    // The agent dies mid-scan: its link ends, and the job fails at once with reason agent_offline.
+    const orphan = await call<Job>("POST", "discovery/scan", { targets: ["127.0.1.0/24"], scan_types: ["agent_connect"], tcp_ports: Array.from({ length: 500 }, (_, i) => 31_000 + i), scan_agent_id: agentId });
+    expect(orphan.status, JSON.stringify(orphan.body)).toBe(201);
+    await until("the orphan scan running", async () => ((await call<Job>("GET", `discovery/jobs/${orphan.body.id}`)).body.status === "running" ? true : undefined), 30_000, agent.output);
+    agent.kill();
+    const ended = await until("the orphan failed", async () => {
+      const j = (await call<Job>("GET", `discovery/jobs/${orphan.body.id}`)).body;
+      return j.status === "running" ? undefined : j;
+    }, 10_000);
+    expect([ended.status, ended.error_reason]).toEqual(["failed", "agent_offline"]);
   }, 90_000);
 });

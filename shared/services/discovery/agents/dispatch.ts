@@ -121,3 +121,19 @@ export const agentJobOf = defineRead<{ agent_id: number; dispatch_id: string }, 
     .limit(1);
   return row ?? null;
 });
+
+/**
+ * The link that carried an agent's scans ended: the agent stops them with it (findings travel on the live
+ * link only), so its running jobs dispatched by this sidecar fail now with reason agent_offline instead of
+ * waiting for recovery.
+ */
+export const failAgentJobs = defineVerb<{ agent_id: number; owner: string }, { failed: number[] }>({ scope: WRITE_DISCOVERY }, async (s, input) => {
+  const text = "The agent's link ended while it was scanning.";
+  const rows = await s.tx
+    .update(scanJobs)
+    .set({ status: "failed", completed_at: s.now, updated_at: s.now, error_reason: "agent_offline", error_text: text, progress_phase: "failed", progress_message: text })
+    .where(and(eq(scanJobs.scan_agent_id, input.agent_id), eq(scanJobs.status, "running"), eq(scanJobs.claimed_by, input.owner)))
+    .returning();
+  for (const row of rows) emitJobUpdate(s, row);
+  return { failed: rows.map((r) => r.id) };
+});
