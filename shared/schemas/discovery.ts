@@ -93,11 +93,13 @@ export const ScanJobList = listResponse(ScanJobOut);
 /** One job when the request made one, else one per CIDR (reference). */
 export const ScanCreated = v.union([ScanJobOut, v.array(ScanJobOut)]);
 
+/** Newest first unless asked otherwise: the reference answered its last jobs newest first. */
 export const JobListQuery = listQuery(JOB_SORTS, {
   status: v.optional(oneOf(JOB_STATUSES)),
   source_type: v.optional(oneOf(JOB_SOURCE_TYPES)),
   profile_id: IntFilter,
   scan_agent_id: IntFilter,
+  direction: v.optional(oneOf(["asc", "desc"] as const), "desc"),
 }, "id");
 
 export const JobParams = v.object({

@@ -36,7 +36,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: `${BASE}/jobs`, tag: "discovery", scope: listScanJobs.scope, query: JobListQuery, response: { schema: ScanJobList }, summary: "List scan jobs",
-      description: "The list envelope; `sort` id (default; use direction=desc for newest first), created_at, status, started_at, completed_at or hosts_found; filters status, source_type, profile_id, scan_agent_id; `q` over label and target.",
+      description: "The list envelope, newest first by default (`sort` id, `direction` desc); `sort` id, created_at, status, started_at, completed_at or hosts_found; filters status, source_type, profile_id, scan_agent_id; `q` over label and target.",
     },
     async (c, { query, reply }) => reply(await listScanJobs({ ctx: verbContext(c), input: query })),
   );

@@ -209,12 +209,14 @@ describe("GET /discovery/jobs and /jobs/{id}", () => {
   it("lists jobs in the list envelope with filters, newest first on request, to any reader", async () => {
     const p = await a.profile();
     const mine = await a.job({ status: "completed", profile_id: p, source_type: "scheduled", label: "nightly-sweep" });
-    const res = await a.req("GET", "discovery/jobs?sort=id&direction=desc&limit=2", a.viewer);
+    const res = await a.req("GET", "discovery/jobs?limit=2", a.viewer);
     expect(res.status).toBe(200);
     const page = await res.json();
     expect(page).toMatchObject({ limit: 2, offset: 0, sort: "id", direction: "desc" });
     expect(page.total).toBeGreaterThan(2);
     expect(page.items[0].id).toBeGreaterThan(page.items[1].id);
+    const oldest = await (await a.req("GET", "discovery/jobs?direction=asc&limit=1", a.viewer)).json();
+    expect(oldest.items[0].id).toBeLessThan(page.items[1].id);
     const filtered = await (await a.req("GET", `discovery/jobs?profile_id=${p}&status=completed&source_type=scheduled`, a.viewer)).json();
     expect(filtered.items.map((j: any) => j.id)).toEqual([mine]);
     const searched = await (await a.req("GET", "discovery/jobs?q=NIGHTLY", a.viewer)).json();
