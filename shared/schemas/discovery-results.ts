@@ -162,3 +162,27 @@ export const ImportAsNetworkOut = v.object({
   created: v.array(Imported), updated: v.array(Imported), placeholders: v.array(v.object({ id: v.number(), subnet: v.string() })),
   edges_created: v.number(), conflicts: v.array(ImportConflict), audit_id: Num,
 });
+
+const Cidr = v.pipe(v.string(), v.trim(), v.maxLength(64));
+export const EnhancedBulkMergeBody = v.strictObject({
+  result_ids: ResultIds,
+  cluster: v.optional(v.nullable(v.strictObject({ name: Name, description: OptionalText(2000), environment: OptionalText(100), location: OptionalText(200) }))),
+  network: v.optional(v.nullable(v.strictObject({
+    name: v.optional(v.nullable(Name)), cidr: v.optional(v.nullable(Cidr)), vlan_id: v.optional(v.nullable(v.number())), gateway: v.optional(v.nullable(Cidr)),
+    description: OptionalText(2000), existing_id: v.optional(v.nullable(Ref)),
+  }))),
+  assignments: v.optional(v.array(v.strictObject({
+    result_id: Ref, vendor: OptionalText(100), vendor_catalog_key: OptionalText(200), model_catalog_key: OptionalText(200),
+    vendor_icon_slug: OptionalText(200), role: OptionalText(100), name: v.optional(v.nullable(Name)),
+  })), []),
+  create_services: v.optional(v.boolean(), false),
+});
+
+export const EnhancedBulkMergeOut = v.object({
+  merged: v.number(),
+  skipped: v.number(),
+  created: v.object({ clusters: v.number(), networks: v.number(), services: v.number() }),
+  hardware_ids: v.array(v.number()),
+  errors: v.array(v.string()),
+  audit_id: Num,
+});

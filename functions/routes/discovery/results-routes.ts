@@ -2,9 +2,10 @@
 // through its audit entry (ours). Every merge answers `audit_id`, the entry POST /discovery/merges/{audit_id}/undo takes.
 import type { Hono } from "hono";
 import {
-  AuditIdParams, BatchImportBody, BatchImportOut, BulkMergeBody, ImportAsNetworkBody, ImportAsNetworkOut, BulkMergeOut, JobIdParams, JobResultsQuery, MergeBody, MergeOut, ResultIdParams, ResultsQuery, ScanResultList,
+  AuditIdParams, BatchImportBody, BatchImportOut, BulkMergeBody, EnhancedBulkMergeBody, EnhancedBulkMergeOut, ImportAsNetworkBody, ImportAsNetworkOut, BulkMergeOut, JobIdParams, JobResultsQuery, MergeBody, MergeOut, ResultIdParams, ResultsQuery, ScanResultList,
   SuggestBody, SuggestOut, UndoOut,
 } from "../../../shared/schemas/discovery-results.ts";
+import { enhancedBulkMerge } from "../../../shared/services/discovery/results/enhanced-merge.ts";
 import { batchImport, importAsNetwork } from "../../../shared/services/discovery/results/import-results.ts";
 import { bulkMerge, mergeResult, withAuditId } from "../../../shared/services/discovery/results/merge-results.ts";
 import { listJobResults, listResults, suggestResults } from "../../../shared/services/discovery/results/read-results.ts";
@@ -45,6 +46,20 @@ export function resultsRoutes(app: Hono<AppEnv>): void {
     async (c, { body, reply }) => {
       const ctx = verbContext(c);
       return reply(await withAuditId(ctx, bulkMerge({ ctx, input: body })));
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/results/enhanced-bulk-merge`, tag: "discovery", scope: enhancedBulkMerge.scope, body: EnhancedBulkMergeBody, response: { schema: EnhancedBulkMergeOut },
+      summary: "Accept results with assignments, a cluster, a network and services",
+      description: "One transaction and one audit entry: the results (conflicts and reviewed ones skipped) are accepted with their `assignments` (name, role, vendor, catalogue keys); `cluster` makes a cluster of the nodes (409 when its name is taken), `network` joins them to an existing network (`existing_id`) or a new one, `create_services` makes a service per open port. `errors` lists what was left out without failing.",
+      errors: [409],
+    },
+    async (c, { body, reply }) => {
+      const ctx = verbContext(c);
+      return reply(await withAuditId(ctx, enhancedBulkMerge({ ctx, input: body })));
     },
   );
 

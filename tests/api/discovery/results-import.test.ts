@@ -102,3 +102,57 @@ describe("import-as-network", () => {
     expect(await a.t.sql`select id from networks where cidr = '127.0.13.0/24'`).toHaveLength(0);
   });
 });
+
+describe("enhanced-bulk-merge", () => {
+  it("accepts with assignments, a new cluster, a new network and services per open port, and undoes all of it", async () => {
+    const job = await a.job({ status: "completed", target_cidr: "127.0.14.0/24" });
+    const r1 = await a.result(job, { ip_address: "127.0.14.1", hostname: "enh-a", open_ports: [{ port: 22, protocol: "tcp", service: "ssh" }, { port: 443, protocol: "tcp" }] });
+    const r2 = await a.result(job, { ip_address: "127.0.14.2", hostname: "enh-b" });
+    const conflict = await a.result(job, { ip_address: "127.0.14.3", state: "conflict" });
+    await a.t.sql`insert into environments (name) values ('enh-env') on conflict do nothing`;
+    const res = await a.req("POST", "discovery/results/enhanced-bulk-merge", a.admin, {
+      result_ids: [r1, r2, conflict],
+      cluster: { name: "enh-cluster", environment: "enh-env", location: "rack 7" },
+      network: { name: "enh-net", cidr: "127.0.14.0/24", gateway: "127.0.14.254" },
+      assignments: [{ result_id: r1, name: "enh-renamed", role: "nas", vendor: "Synology" }, { result_id: 999_999, role: "x" }],
+      create_services: true,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ merged: 2, skipped: 1, created: { clusters: 1, networks: 1, services: 2 } });
+    expect(body.errors).toEqual(["Assignment for result 999999 ignored: it is not among the merged results."]);
+    const nodes = await a.t.sql`select id, name, role, vendor, location from hardware where id in ${a.t.sql(body.hardware_ids)} order by name`;
+    expect(nodes.map((n) => [n.name, n.role, n.vendor, n.location])).toEqual([["enh-b", null, null, "rack 7"], ["enh-renamed", "nas", "Synology", "rack 7"]]);
+    const [cluster] = await a.t.sql`select c.id, e.name as env, (select count(*)::int from cluster_members m where m.cluster_id = c.id) as members
+      from hardware_clusters c left join environments e on e.id = c.environment_id where c.name = 'enh-cluster'`;
+    expect(cluster).toMatchObject({ env: "enh-env", members: 2 });
+    const svc = await a.t.sql`select name, ports from services where hardware_id in ${a.t.sql(body.hardware_ids)} order by name`;
+    expect(svc.map((x) => x.name)).toEqual(["port 443 on enh-renamed", "ssh on enh-renamed"]);
+    const [net] = await a.t.sql`select id, (select count(*)::int from network_hardware_members m where m.network_id = n.id) as members from networks n where name = 'enh-net'`;
+    expect(net!.members).toBe(2);
+
+    const taken = await a.req("POST", "discovery/results/enhanced-bulk-merge", a.admin, { result_ids: [conflict], cluster: { name: "enh-cluster" } });
+    expect(await taken.json()).toMatchObject({ merged: 0, skipped: 1 });
+
+    const undo = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
+    expect(undo.status, await undo.clone().text()).toBe(200);
+    expect(await a.t.sql`select id from hardware where id in ${a.t.sql(body.hardware_ids)}`).toHaveLength(0);
+    expect(await a.t.sql`select id from hardware_clusters where name = 'enh-cluster'`).toHaveLength(0);
+    expect(await a.t.sql`select id from networks where name = 'enh-net'`).toHaveLength(0);
+    expect(await a.t.sql`select id from services where name like '% on enh-renamed'`).toHaveLength(0);
+  });
+
+  it("refuses a taken cluster name with 409 and a gateway outside the network with 422, merging nothing", async () => {
+    await a.t.sql`insert into hardware_clusters (name) values ('enh-taken')`;
+    const job = await a.job({ status: "completed" });
+    const r = await a.result(job, { ip_address: "127.0.15.1", hostname: "enh-refused" });
+    const taken = await a.req("POST", "discovery/results/enhanced-bulk-merge", a.admin, { result_ids: [r], cluster: { name: "enh-taken" } });
+    expect(taken.status).toBe(409);
+    const gw = await a.req("POST", "discovery/results/enhanced-bulk-merge", a.admin, { result_ids: [r], network: { cidr: "127.0.15.0/24", gateway: "127.0.16.1" } });
+    expect(gw.status).toBe(422);
+    expect((await gw.json()).fields).toHaveProperty("network.gateway");
+    expect(await a.t.sql`select id from hardware where name = 'enh-refused'`).toHaveLength(0);
+    const [row] = await a.t.sql`select merge_status from scan_results where id = ${r}`;
+    expect(row!.merge_status).toBe("pending");
+  });
+});

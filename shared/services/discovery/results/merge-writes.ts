@@ -15,7 +15,7 @@ import { inferResult } from "./infer.ts";
 import type { ScanResultRow } from "./present-result.ts";
 import { MERGE_ENTITY, type UndoLog } from "./undo-log.ts";
 
-const ENTITY_OF = { hardware: "hardware", compute_units: "compute_unit", networks: "network", hardware_clusters: "cluster" } as const;
+const ENTITY_OF = { hardware: "hardware", compute_units: "compute_unit", networks: "network", hardware_clusters: "cluster", services: "service" } as const;
 
 export function announce(s: VerbScope, table: keyof typeof ENTITY_OF, action: "create" | "update" | "delete", id: number): void {
   for (const channel of ["inventory", "topology"] as const) s.emit(channel, { entity: ENTITY_OF[table], action, id });

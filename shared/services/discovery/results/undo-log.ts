@@ -4,7 +4,7 @@
 export const MERGE_ENTITY = "discovery_merge";
 export const UNDO_ENTITY = "discovery_merge_undo";
 
-export type VersionedTable = "hardware" | "compute_units" | "networks" | "hardware_clusters";
+export type VersionedTable = "hardware" | "compute_units" | "networks" | "hardware_clusters" | "services";
 
 export interface CreatedRow {
   table: VersionedTable;

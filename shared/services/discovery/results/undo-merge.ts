@@ -2,7 +2,7 @@
 // transaction with its own audit entry. Refused with 409, changing nothing, when a row the merge touched
 // moved on since (another version, a result reviewed again, a new node that now hosts something) or when
 // the merge was undone already; 404 for an entry that is no merge.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows } from "../../../db/database.ts";
 import { auditLog, computeUnits, hardware, hardwareClusters, mapEntities, networkHardwareMembers, networks, scanResults, services, storage } from "../../../db/schema/index.ts";
@@ -18,8 +18,9 @@ const TABLES: Record<VersionedTable, { table: PgTable; id: PgColumn; version: Pg
   compute_units: { table: computeUnits, id: computeUnits.id, version: computeUnits.version, label: "Compute unit" },
   networks: { table: networks, id: networks.id, version: networks.version, label: "Network" },
   hardware_clusters: { table: hardwareClusters, id: hardwareClusters.id, version: hardwareClusters.version, label: "Hardware cluster" },
+  services: { table: services, id: services.id, version: services.version, label: "Service" },
 };
-const ENTITY: Record<VersionedTable, string> = { hardware: "hardware", compute_units: "compute_unit", networks: "network", hardware_clusters: "cluster" };
+const ENTITY: Record<VersionedTable, string> = { hardware: "hardware", compute_units: "compute_unit", networks: "network", hardware_clusters: "cluster", services: "service" };
 
 const changed = (what: string) => ApiError.conflict(`The merge cannot be undone: ${what} changed since the merge.`);
 
@@ -35,8 +36,11 @@ async function checkUnchanged(s: VerbScope, undo: UndoLog): Promise<void> {
   }
   const createdHw = undo.created.filter((r) => r.table === "hardware").map((r) => r.id);
   if (createdHw.length > 0) {
-    for (const [table, column, label] of [[computeUnits, computeUnits.hardware_id, "compute unit"], [services, services.hardware_id, "service"], [storage, storage.hardware_id, "storage"]] as const) {
-      const [dep] = (await s.tx.select({ hw: column }).from(table).where(inArray(column, createdHw)).limit(1)) as { hw: number }[];
+    // Services the merge made itself go with it; anything else now on a new node keeps the node.
+    const ownServices = undo.created.filter((r) => r.table === "services").map((r) => r.id);
+    const notOwn = ownServices.length > 0 ? notInArray(services.id, ownServices) : undefined;
+    for (const [table, column, label, except] of [[computeUnits, computeUnits.hardware_id, "compute unit", undefined], [services, services.hardware_id, "service", notOwn], [storage, storage.hardware_id, "storage", undefined]] as const) {
+      const [dep] = (await s.tx.select({ hw: column }).from(table).where(and(inArray(column, createdHw), except)).limit(1)) as { hw: number }[];
       if (dep) throw changed(`Hardware node ${dep.hw} (it now has a ${label})`);
     }
   }
@@ -62,7 +66,7 @@ async function restoreRows(s: VerbScope, undo: UndoLog): Promise<{ deleted: numb
   }
   // Nodes before networks: nothing the merge created refers to what it created after.
   const created = [...undo.created].reverse();
-  for (const name of ["hardware", "compute_units", "networks", "hardware_clusters"] as VersionedTable[]) {
+  for (const name of ["services", "hardware", "compute_units", "networks", "hardware_clusters"] as VersionedTable[]) {
     const ids = created.filter((r) => r.table === name).map((r) => r.id);
     if (ids.length === 0) continue;
     await s.tx.delete(TABLES[name].table).where(inArray(TABLES[name].id, ids));
