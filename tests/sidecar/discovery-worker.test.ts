@@ -167,6 +167,17 @@ describe("the discovery worker", () => {
     expect(used.every((u) => u.status === "allocated")).toBe(true);
   });
 
+  it("stores the scan tools' readiness at start", async () => {
+    await runtime.database.db.delete(appSettings).where(sql`key = 'discovery_readiness'`);
+    await withWorker({ owner: "w-ready" }, () =>
+      until("readiness stored", async () => ((await rowsOf(runtime, sql`select 1 from app_settings where key = 'discovery_readiness'`)).length ? true : undefined)),
+    );
+    const [row] = await rowsOf<{ value: { capabilities: { key: string; state: string }[]; probed_at: string } }>(runtime, sql`select value from app_settings where key = 'discovery_readiness'`);
+    expect(row!.value.capabilities.map((c) => c.key).sort()).toEqual(["arp", "dns", "docker", "icmp", "nmap", "snmp", "tcp"]);
+    expect(row!.value.capabilities.find((c) => c.key === "tcp")!.state).toBe("ready");
+    expect(Date.parse(row!.value.probed_at)).not.toBeNaN();
+  });
+
   it("never runs one job on two workers", async () => {
     const ids = await Promise.all([1, 2, 3, 4].map(() => queueJob({})));
     const a = discoveryWorker(runtime, { ...FAST, owner: "w-a" });
