@@ -96,7 +96,8 @@ describe("result lists and suggest", () => {
     expect(inferred.items[1]).toMatchObject({ inferred_role: "printer", inferred_icon_slug: "printer" });
 
     const ids = inferred.items.map((r: any) => r.id);
-    const res = await a.req("POST", "discovery/results/suggest", a.viewer, { result_ids: ids });
+    expect((await a.req("POST", "discovery/results/suggest", a.viewer, { result_ids: ids })).status).toBe(403);
+    const res = await a.req("POST", "discovery/results/suggest", a.admin, { result_ids: ids });
     expect(res.status).toBe(200);
     const { suggestions } = await res.json();
     expect(suggestions[0]).toMatchObject({ name: "pve1", role: "hypervisor", action: "create" });
@@ -108,7 +109,7 @@ describe("result lists and suggest", () => {
     expect(bad.status).toBe(422);
     expect((await bad.json()).fields).toHaveProperty("status");
     expect((await a.req("GET", "discovery/jobs/987654/results", a.viewer)).status).toBe(404);
-    const noIds = await a.req("POST", "discovery/results/suggest", a.viewer, { result_ids: [] });
+    const noIds = await a.req("POST", "discovery/results/suggest", a.admin, { result_ids: [] });
     expect(noIds.status).toBe(422);
   });
 });

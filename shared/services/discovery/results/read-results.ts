@@ -9,7 +9,7 @@ import type { ListParams } from "../../../schemas/list-query.ts";
 import { eqFilter } from "../../resources/filters.ts";
 import { listPage, type ListSpec } from "../../resources/list.ts";
 import { defineRead } from "../../verb.ts";
-import { READ_DISCOVERY } from "../scopes.ts";
+import { READ_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
 import { inferResult } from "./infer.ts";
 import { presentResult, type ScanResultRow } from "./present-result.ts";
 
@@ -64,8 +64,11 @@ export const listResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, q: 
   return listPage<ScanResultRow, ReturnType<typeof presentResult>>(ctx.db, spec, q, where, (rows) => rows.map(presentResult));
 });
 
-/** POST /discovery/results/suggest: per result, the node a merge would make or update. */
-export const suggestResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, { result_ids }: { result_ids: number[] }) => {
+/**
+ * POST /discovery/results/suggest: per result, the node a merge would make or update. It writes nothing,
+ * but as a POST it is gated like the merges it prepares (every POST refuses a viewer, DESIGN.md 6).
+ */
+export const suggestResults = defineRead({ scope: WRITE_DISCOVERY }, async (ctx, { result_ids }: { result_ids: number[] }) => {
   const rows = await ctx.db.select().from(scanResults).where(inArray(scanResults.id, result_ids)).orderBy(scanResults.id);
   const missing = result_ids.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length > 0) throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: ${missing.slice(0, 20).join(", ")}`);
