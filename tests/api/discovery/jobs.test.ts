@@ -112,7 +112,8 @@ describe("POST /discovery/scan", () => {
     const before = await jobCount();
     const res = await a.req("POST", "discovery/scan", a.admin, { targets: ["127.0.0.2"] });
     expect(res.status).toBe(429);
-    expect((await res.json()).detail).toMatch(/^Too many scans/);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(await res.json()).toMatchObject({ error_code: "RATE_LIMITED", detail: expect.stringMatching(/^Too many scans/), retry_after: 30 });
     expect(await jobCount()).toBe(before);
   });
 

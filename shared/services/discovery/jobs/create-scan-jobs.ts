@@ -17,6 +17,8 @@ import { storeJobCommunity } from "./snmp-community.ts";
 
 /** Open server jobs at which a new scan request is refused with 429 (agents' jobs count against their agent). */
 export const MAX_OPEN_SERVER_JOBS = 3;
+/** What the 429 suggests: a sweep of a few hundred addresses takes about this long. */
+const RETRY_AFTER_S = 30;
 
 export type NewScanJob = Partial<Omit<typeof scanJobs.$inferInsert, "id" | "status" | "created_at" | "updated_at">> & {
   source_type: string;
@@ -116,7 +118,12 @@ export async function refuseOverOpenLimit(s: VerbScope): Promise<void> {
     .from(scanJobs)
     .where(and(inArray(scanJobs.status, [...OPEN_JOB_STATUSES]), isNull(scanJobs.scan_agent_id)));
   if ((open?.n ?? 0) >= MAX_OPEN_SERVER_JOBS) {
-    throw new ApiError("RATE_LIMITED", `Too many scans: ${open!.n} server scans are queued or running (at most ${MAX_OPEN_SERVER_JOBS}); wait for one to finish or cancel one.`);
+    throw new ApiError(
+      "RATE_LIMITED",
+      `Too many scans: ${open!.n} server scans are queued or running (at most ${MAX_OPEN_SERVER_JOBS}); wait for one to finish or cancel one.`,
+      { retry_after: RETRY_AFTER_S },
+      { "retry-after": String(RETRY_AFTER_S) },
+    );
   }
 }
 
