@@ -2,9 +2,9 @@
 // ports) and agent_icmp (one echo per address), over the targets within this agent's own scope, at most
 // max_concurrent_hosts addresses at once and one open socket per host in flight. Each live host becomes
 // one discovery.finding {kind: "host"}; every 2 s a summary reports progress; the last frame is a
-// terminal summary (completed, cancelled, rejected or failed). discovery.cancel stops a scan within a
-// second. Findings travel on the live link only (not spooled): a scan whose link drops is ended by
-// the server as interrupted, never half-replayed.
+// terminal summary (completed, cancelled, rejected or failed: timeout past the grant's job_timeout_seconds).
+// discovery.cancel stops a scan within a second. Findings travel on the live link only (not spooled): a
+// scan whose link drops stops, and the server fails its job (agent_offline), never half-replayed.
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { AgentPayloadInput, NetworkPayload } from "../../shared/agents/payloads.ts";
 import type { AgentLog } from "../log.ts";
@@ -60,6 +60,8 @@ export class DiscoveryScanner {
     if (useIcmp && !ping && !useTcp) return end("failed", "agent_icmp needs a ping executable", { error_code: "tool_missing" });
     const controller = new AbortController();
     this.#running.set(dispatchId, controller);
+    // The grant's job_timeout_seconds bounds every scan, whatever the request asked.
+    const deadline = setTimeout(() => controller.abort("timeout"), clamp(config.job_timeout_seconds, 300, 30, 1800) * 1000);
     const scan = {
       dispatchId,
       jobId,
@@ -74,14 +76,19 @@ export class DiscoveryScanner {
     void this.#scan(scan)
       .then(
         ({ done, found }) => {
-          const cancelled = controller.signal.aborted;
-          this.#o.log.info(`discovery ${dispatchId}: ${cancelled ? `cancelled (${String(controller.signal.reason)})` : "completed"} after ${done} addresses, ${found} hosts`);
-          if (cancelled) end("cancelled", `cancelled: ${String(controller.signal.reason)}`, { hosts_found: found, addresses_scanned: done });
-          else end("completed", `${found} hosts found in ${done} addresses`, { hosts_found: found, addresses_scanned: done });
+          const reason = controller.signal.aborted ? String(controller.signal.reason) : null;
+          this.#o.log.info(`discovery ${dispatchId}: ${reason === null ? "completed" : reason === "timeout" ? "timed out" : `cancelled (${reason})`} after ${done} addresses, ${found} hosts`);
+          const counts = { hosts_found: found, addresses_scanned: done };
+          if (reason === "timeout") end("failed", `the scan ran past the grant's job_timeout_seconds after ${done} addresses`, { ...counts, error_code: "timeout" });
+          else if (reason !== null) end("cancelled", `cancelled: ${reason}`, counts);
+          else end("completed", `${found} hosts found in ${done} addresses`, counts);
         },
         (e: unknown) => end("failed", `scan failed: ${(e as Error).message}`, { error_code: "agent_error" }),
       )
-      .finally(() => this.#running.delete(dispatchId));
+      .finally(() => {
+        clearTimeout(deadline);
+        this.#running.delete(dispatchId);
+      });
   }
 
   cancel(p: Record<string, unknown>): void {
