@@ -70,6 +70,26 @@ describe("recording findings", () => {
     await events.stop();
   });
 
+  it("updates the pending result of a host reported again in the job, uniting ports and sources, and leaves a reviewed one alone", async () => {
+    const hw = await a.node("again-mac", { ip: "127.0.1.50", mac: "02:00:00:00:01:50" });
+    const job = await a.job({ status: "running" });
+    await record(job, [finding("127.0.1.51", { open_ports: [{ port: 22, protocol: "tcp" }] }), finding("127.0.1.52")]);
+    // The MAC arrives with a second source: the host now matches the node by MAC (a conflict: other address).
+    const again = await record(job, [finding("127.0.1.51", { mac_address: "02:00:00:00:01:50", sources: ["arp"], open_ports: [{ port: 80, protocol: "tcp" }] })]);
+    expect(again).toEqual({ recorded: 1, new: 0, matched: 0, conflict: 1 });
+    const rows = await resultsOf(job);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ ip_address: "127.0.1.51", mac_address: "02:00:00:00:01:50", state: "conflict", matched_entity_id: hw, matched_by: "mac" });
+    expect(rows[0]!.open_ports.map((p: any) => p.port)).toEqual([22, 80]);
+    expect([...rows[0]!.sources].sort()).toEqual(["arp", "icmp"]);
+    const [counters] = await a.t.sql`select hosts_found, hosts_new, hosts_updated, hosts_conflict from scan_jobs where id = ${job}`;
+    expect(counters).toEqual({ hosts_found: 2, hosts_new: 1, hosts_updated: 0, hosts_conflict: 1 });
+
+    await a.t.sql`update scan_results set merge_status = 'rejected' where scan_job_id = ${job} and ip_address = '127.0.1.52'`;
+    expect(await record(job, [finding("127.0.1.52", { hostname: "late" })])).toEqual({ recorded: 0, new: 0, matched: 0, conflict: 0 });
+    expect((await resultsOf(job))[1]).toMatchObject({ hostname: null, merge_status: "rejected" });
+  });
+
   it("answers 404 for an unknown job and records nothing", async () => {
     await expect(record(999_999, [finding("127.0.1.99")])).rejects.toMatchObject({ status: 404 });
     const [n] = await a.t.sql`select count(*)::int as n from scan_results where ip_address = '127.0.1.99'`;
