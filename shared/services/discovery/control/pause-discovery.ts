@@ -3,9 +3,9 @@
 // running go on (cancel them to stop them). The worker hears the change on discovery_control at once.
 import { sql } from "drizzle-orm";
 import { appSettings } from "../../../db/schema/index.ts";
-import { defineRead, defineVerb } from "../../verb.ts";
+import { defineVerb } from "../../verb.ts";
 import { DISCOVERY_PAUSED_KEY, discoveryPaused } from "../run/pause-state.ts";
-import { READ_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
+import { WRITE_DISCOVERY } from "../scopes.ts";
 
 export const setDiscoveryPaused = defineVerb<{ paused: boolean }, { paused: boolean }>({ scope: WRITE_DISCOVERY }, async (s, { paused }) => {
   const was = await discoveryPaused(s.tx);
@@ -20,5 +20,3 @@ export const setDiscoveryPaused = defineVerb<{ paused: boolean }, { paused: bool
   }
   return { paused };
 });
-
-export const getDiscoveryPaused = defineRead<void, { paused: boolean }>({ scope: READ_DISCOVERY }, async (ctx) => ({ paused: await discoveryPaused(ctx.db) }));

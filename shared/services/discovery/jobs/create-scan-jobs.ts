@@ -4,6 +4,7 @@
 // discovery_control; the UI gets the job on /discovery/stream.
 import { and, count, inArray, isNull, sql } from "drizzle-orm";
 import { scanJobs } from "../../../db/schema/index.ts";
+import { SOLO_SCAN_TYPES } from "../../../domain/discovery/scan-types.ts";
 import { ApiError } from "../../../errors.ts";
 import { OPEN_JOB_STATUSES, type ScanJobOut, type ScanRequest } from "../../../schemas/discovery.ts";
 import type { Vault } from "../../../vault/vault.ts";
@@ -61,12 +62,8 @@ export interface ScanInput {
   allowed: readonly string[];
 }
 
-interface PlannedJob {
-  fields: NewScanJob;
-}
-
 /** The jobs a request asks for, every check done (reads only): one per `cidr`/`cidrs` entry, one for `targets`. */
-async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise<PlannedJob[]> {
+async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise<NewScanJob[]> {
   const agentId = body.scan_agent_id ?? null;
   const groups: { field: string; targets: string[]; single: boolean }[] = [];
   if (body.cidr) groups.push({ field: "cidr", targets: [body.cidr], single: true });
@@ -78,35 +75,33 @@ async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise
   if (groups.length === 0) throw invalid("targets", "Give cidr, cidrs or targets: a scan never runs over an unbounded range.", "missing");
 
   const scanTypes = checkScanTypes(body.scan_types, agentId);
-  const solo = scanTypes.find((t) => t === "docker" || t === "lldp");
+  const solo = scanTypes.find((t) => SOLO_SCAN_TYPES.has(t));
   if (solo) throw invalid("scan_types", `Scan type '${solo}' has its own route (${solo === "docker" ? "POST /discovery/docker/sync" : "POST /discovery/lldp-enrich"}).`, "scan_type");
   const ports = checkPorts(body);
   const nmapArguments = checkNmapArguments(body.nmap_arguments);
   await checkTools(ctx.db, scanTypes);
 
   const exclude = body.exclude ?? [];
-  const sets = groups.map((g) => ({ group: g, set: checkTargets(g.targets, exclude, allowed, g.field, g.single) }));
-  if (agentId !== null) for (const { set } of sets) await checkAgent(ctx.db, agentId, set, ctx.clock.now());
+  const sets = groups.map((g) => checkTargets(g.targets, exclude, allowed, g.field, g.single));
+  if (agentId !== null) for (const set of sets) await checkAgent(ctx.db, agentId, set, ctx.clock.now());
 
   const options: Record<string, unknown> = {};
   if (body.host_timeout_ms != null) options.host_timeout_ms = body.host_timeout_ms;
   if (body.ports_preset != null && !body.tcp_ports?.length) options.ports_preset = body.ports_preset;
   if (scanTypes.includes("nmap") && nmapArguments) options.nmap_arguments = nmapArguments;
   if (scanTypes.includes("snmp")) Object.assign(options, { snmp_port: body.snmp_port ?? 161, snmp_version: body.snmp_version ?? "2c" });
-  return sets.map(({ set }) => ({
-    fields: {
-      source_type: "manual",
-      label: body.label ?? null,
-      target_cidr: set.targets[0] ?? null,
-      targets: set.targets,
-      exclude: set.exclude,
-      vlan_ids: body.vlan_ids ?? [],
-      scan_types: scanTypes,
-      tcp_ports: ports,
-      options,
-      scan_agent_id: agentId,
-      addresses_total: set.count,
-    },
+  return sets.map((set) => ({
+    source_type: "manual",
+    label: body.label ?? null,
+    target_cidr: set.targets[0] ?? null,
+    targets: set.targets,
+    exclude: set.exclude,
+    vlan_ids: body.vlan_ids ?? [],
+    scan_types: scanTypes,
+    tcp_ports: ports,
+    options,
+    scan_agent_id: agentId,
+    addresses_total: set.count,
   }));
 }
 
@@ -127,13 +122,13 @@ export async function refuseOverOpenLimit(s: VerbScope): Promise<void> {
   }
 }
 
-export const createScanJobs = defineVerb<ScanInput, ScanJobOut[], PlannedJob[]>(
+export const createScanJobs = defineVerb<ScanInput, ScanJobOut[], NewScanJob[]>(
   { scope: WRITE_DISCOVERY, prepare: planJobs },
   async (s, input, planned) => {
     if (input.body.scan_agent_id == null) await refuseOverOpenLimit(s);
     const out: ScanJobOut[] = [];
     const community = input.body.snmp_community;
-    for (const { fields } of planned) {
+    for (const fields of planned) {
       const snmp = community && fields.scan_types.includes("snmp") ? { vault: input.vault, community } : undefined;
       out.push(presentJob(await insertScanJob(s, fields, snmp)));
     }
