@@ -8,7 +8,7 @@ import { findJob } from "../../../shared/services/jobs/registry.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
-import { eventually } from "../agents/support.ts";
+import { eventually, lan } from "../agents/support.ts";
 import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";
 
 let a: DiscoveryActors;
@@ -229,6 +229,29 @@ describe("the discovery_profiles job", () => {
     const fourth = await runJob();
     expect(fourth.rows_touched).toBe(2);
     expect((await a.t.sql`select count(*)::int as n from scan_jobs where profile_id = ${held.id}`)[0]!.n).toBe(0);
+  });
+
+  it("gives an agent's profile to its agent; one the agent may no longer run is skipped and moves on", async () => {
+    await closeOpenJobs();
+    await a.t.sql`update discovery_profiles set enabled = false`;
+    const ready = [{ collector: "discovery.tcp", state: "ready", reason: null, remediation: null, missing: [] }];
+    const agent = await a.agent({ status: "active", online: true, networks: lan("192.168.50.10/24"), readiness: ready });
+    const refused = await a.req("POST", "discovery/profiles", a.admin, { name: "too wide", cidr: "192.168.0.0/20", scan_agent_id: agent, scan_types: ["agent_connect"] });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).detail).toMatchObject({ reason: "out_of_scope" });
+    const p = await create({ name: "from the agent", cidr: "192.168.50.0/28", scan_agent_id: agent, scan_types: ["agent_connect", "agent_icmp"], schedule_cron: "*/10 * * * *" });
+    a.clock.at = new Date(p.next_run_at);
+    expect((await runJob()).rows_touched).toBe(1);
+    const [job] = await a.t.sql`select scan_agent_id, scan_types, source_type from scan_jobs where profile_id = ${p.id}`;
+    expect(job).toEqual({ scan_agent_id: agent, scan_types: ["agent_connect", "agent_icmp"], source_type: "scheduled" });
+    await closeOpenJobs();
+    await a.t.sql`update agents set status = 'revoked' where id = ${agent}`;
+    a.clock.advance(10 * 60_000);
+    const r = await runJob();
+    expect(r.rows_touched).toBe(0);
+    expect(r.detail.skipped).toEqual([expect.objectContaining({ profile_id: p.id })]);
+    const [row] = await a.t.sql`select next_run_at from discovery_profiles where id = ${p.id}`;
+    expect(row!.next_run_at.getTime()).toBe(a.clock.now().getTime() + 10 * 60_000);
   });
 
   it("runs through POST /admin/jobs/discovery_profiles/run under its lock", async () => {
