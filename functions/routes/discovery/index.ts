@@ -2,6 +2,7 @@
 // in registration order, and /discovery/jobs/{job_id} would otherwise claim paths below it.
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import { lldpRoutes } from "./lldp-routes.ts";
 import { ipamScanRoutes } from "./ipam-scan-routes.ts";
 import { agentsDiscoveryRoutes } from "./agents-routes.ts";
 import { dockerRoutes } from "./docker-routes.ts";
@@ -13,6 +14,7 @@ import { resultsRoutes } from "./results-routes.ts";
 
 export function discoveryRoutes(app: Hono<AppEnv>): void {
   void app;
+  lldpRoutes(app);
   ipamScanRoutes(app);
   ipCheckRoutes(app);
   agentsDiscoveryRoutes(app);
