@@ -6,7 +6,8 @@
 // 2. The reference agent (`node bin/agent.ts`), enrolled and approved with a local_discovery grant
 //    reaching 127.0.0.0/24, runs an agent_connect scan of the same range sent to it as discovery.request;
 //    its discovery.finding frames become results carrying its agent id, and the job completes; DELETE
-//    stops a running agent scan within a second; an agent killed mid-scan fails its job agent_offline.
+//    stops a running agent scan within a second; an agent killed mid-scan fails its job agent_offline;
+//    a scan queued while the agent is offline waits for it (waiting_for_agent) and runs when it links.
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -58,7 +59,7 @@ beforeAll(async () => {
   p = await startOn(db);
   const res = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "lab@example.com", password: "a long discovery lab password", setup_token: SETUP_TOKEN }));
   token = ((await res.json()) as { token: string }).token;
-  // Three scans within a minute: the relaxed profile allows five (normal allows one).
+  // Five scans within a minute: the relaxed profile allows five (normal allows one).
   const profile = await call("PUT", "settings", { rate_limit_profile: "relaxed" });
   if (profile.status !== 200) throw new Error(`settings: ${profile.status} ${JSON.stringify(profile.body)}`);
   await new Promise((r) => setTimeout(r, 5_500)); // the limiter reads the profile through a 5 s cache
@@ -96,6 +97,10 @@ async function openStream(): Promise<{ events: Record<string, unknown>[]; close(
   return { events, close: () => ws.close() };
 }
 
+/** The job as its latest job_update on the stream shows it (the UI's view; no polling of the rate-limited API). */
+const latestJob = (events: Record<string, unknown>[], id: number): Job | undefined =>
+  events.filter((e) => e.type === "job_update" && (e.job as Job | undefined)?.id === id).map((e) => e.job as Job).at(-1);
+
 const jobUpdates = (events: Record<string, unknown>[], id: number) =>
   events.filter((e) => e.type === "job_update" && (e.job as Job | undefined)?.id === id).map((e) => (e.job as Job).status);
 
@@ -125,6 +130,12 @@ describe("discovery lab", () => {
   }, 60_000);
 
   it("runs an agent_connect scan through a real enrolled agent and records its findings with the agent's id", async () => {
+    const stream = await openStream();
+    const jobWhen = (what: string, id: number, ok: (j: Job) => boolean, ms = 30_000, detail = () => "") =>
+      until(what, () => {
+        const j = latestJob(stream.events, id);
+        return j && ok(j) ? j : undefined;
+      }, ms, detail);
     const agent = spawnAgent(["--server", p.url, "--state-dir", state.dir, "--log-level", "info"], false);
     const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1], 30_000, agent.output);
     const lookup = await call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
@@ -140,10 +151,7 @@ describe("discovery lab", () => {
     const created = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.6"], scan_types: ["agent_connect"], tcp_ports: [port], scan_agent_id: agentId });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id;
-    const done = await until("the agent's scan completed", async () => {
-      const j = (await call<Job>("GET", `discovery/jobs/${id}`)).body;
-      return j.status === "completed" || j.status === "failed" ? j : undefined;
-    }, 30_000, agent.output);
+    const done = await jobWhen("the agent's scan completed", id, (j) => j.status === "completed" || j.status === "failed", 30_000, agent.output);
     expect(done.status, JSON.stringify(done)).toBe("completed");
     const results = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${id}/results`);
     const rows = Array.isArray(results.body) ? results.body : results.body.items;
@@ -160,10 +168,7 @@ describe("discovery lab", () => {
     // nothing it sends after is recorded.
     const slow = await call<Job>("POST", "discovery/scan", { targets: ["127.0.1.0/24"], scan_types: ["agent_connect"], tcp_ports: Array.from({ length: 500 }, (_, i) => 30_000 + i), scan_agent_id: agentId });
     expect(slow.status, JSON.stringify(slow.body)).toBe(201);
-    await until("the slow scan running with results", async () => {
-      const r = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${slow.body.id}/results`);
-      return (Array.isArray(r.body) ? r.body : r.body.items).length > 0 ? true : undefined;
-    }, 30_000, agent.output);
+    await jobWhen("the slow scan running with results", slow.body.id, (j) => j.status === "running" && j.hosts_found > 0, 30_000, agent.output);
     const before = agent.output().length;
     const t0 = Date.now();
     const cancelled = await call<{ cancelled: boolean }>("DELETE", `discovery/jobs/${slow.body.id}`);
@@ -177,17 +182,23 @@ describe("discovery lab", () => {
     const after = await count();
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await count()).toBe(after);
-    expect((await call<Job>("GET", `discovery/jobs/${slow.body.id}`)).body.status).toBe("cancelled");
+    expect(latestJob(stream.events, slow.body.id)?.status).toBe("cancelled");
 
     // The agent dies mid-scan: its link ends, and the job fails at once with reason agent_offline.
     const orphan = await call<Job>("POST", "discovery/scan", { targets: ["127.0.1.0/24"], scan_types: ["agent_connect"], tcp_ports: Array.from({ length: 500 }, (_, i) => 31_000 + i), scan_agent_id: agentId });
     expect(orphan.status, JSON.stringify(orphan.body)).toBe(201);
-    await until("the orphan scan running", async () => ((await call<Job>("GET", `discovery/jobs/${orphan.body.id}`)).body.status === "running" ? true : undefined), 30_000, agent.output);
+    await jobWhen("the orphan scan running", orphan.body.id, (j) => j.status === "running", 30_000, agent.output);
     agent.kill();
-    const ended = await until("the orphan failed", async () => {
-      const j = (await call<Job>("GET", `discovery/jobs/${orphan.body.id}`)).body;
-      return j.status === "running" ? undefined : j;
-    }, 10_000);
+    const ended = await jobWhen("the orphan failed", orphan.body.id, (j) => j.status !== "running", 10_000);
     expect([ended.status, ended.error_reason]).toEqual(["failed", "agent_offline"]);
-  }, 90_000);
+
+    // A scan for the agent while it is offline waits (queued, waiting_for_agent) and goes out when it links again.
+    const waiting = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.4"], scan_types: ["agent_connect"], tcp_ports: [port], scan_agent_id: agentId });
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(201);
+    await jobWhen("waiting_for_agent", waiting.body.id, (j) => j.status === "queued" && j.error_reason === "waiting_for_agent", 15_000);
+    const again = spawnAgent(["--server", p.url, "--state-dir", state.dir, "--log-level", "info"], false);
+    const back = await jobWhen("the waiting scan completed", waiting.body.id, (j) => j.status !== "queued" && j.status !== "running", 30_000, again.output);
+    expect([back.status, back.hosts_found]).toEqual(["completed", 3]);
+    stream.close();
+  }, 120_000);
 });
