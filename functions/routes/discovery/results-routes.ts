@@ -9,7 +9,7 @@ import { enhancedBulkMerge } from "../../../shared/services/discovery/results/en
 import { batchImport, importAsNetwork } from "../../../shared/services/discovery/results/import-results.ts";
 import { bulkMerge, mergeResult, withAuditId } from "../../../shared/services/discovery/results/merge-results.ts";
 import { listJobResults, listResults, suggestResults } from "../../../shared/services/discovery/results/read-results.ts";
-import { undoMerge } from "../../../shared/services/discovery/results/undo-merge.ts";
+import { undoAuditId, undoMerge } from "../../../shared/services/discovery/results/undo-merge.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -120,6 +120,10 @@ export function resultsRoutes(app: Hono<AppEnv>): void {
       description: "Deletes the rows the merge created, restores the previous values of the rows it updated and puts its results back to their previous review, in one transaction. 409 when any of those rows changed since the merge, or when it was undone already; 404 for an entry that is no merge.",
       errors: [409],
     },
-    async (c, { params, reply }) => reply(await undoMerge({ ctx: verbContext(c), input: { audit_id: params.audit_id } })),
+    async (c, { params, reply }) => {
+      const ctx = verbContext(c);
+      const out = await undoMerge({ ctx, input: { audit_id: params.audit_id } });
+      return reply({ ...out, undo_audit_id: await undoAuditId({ ctx, input: params.audit_id }) });
+    },
   );
 }

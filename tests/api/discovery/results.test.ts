@@ -116,6 +116,12 @@ describe("result lists and suggest", () => {
     expect(inferred.items[1]).toMatchObject({ inferred_role: "printer", inferred_icon_slug: "printer" });
 
     const ids = inferred.items.map((r: any) => r.id);
+    // A knowledge-base hostname pattern wins over the port guess.
+    await a.t.sql`insert into kb_hostnames (pattern, vendor, device_type) values ('PVE*', 'Proxmox Server Solutions', 'server')`;
+    const byKb = await (await a.req("GET", `discovery/jobs/${job}/results?with_inference=true&sort=ip_address&direction=asc`, a.viewer)).json();
+    expect(byKb.items[0]).toMatchObject({ inferred_role: "server", inferred_vendor: "Proxmox Server Solutions" });
+    expect(byKb.items[0].signals_used).toContain("kb_hostname");
+    await a.t.sql`delete from kb_hostnames where pattern = 'PVE*'`;
     expect((await a.req("POST", "discovery/results/suggest", a.viewer, { result_ids: ids })).status).toBe(403);
     const res = await a.req("POST", "discovery/results/suggest", a.admin, { result_ids: ids });
     expect(res.status).toBe(200);
@@ -160,7 +166,10 @@ describe("merging and undoing", () => {
 
     const undo = await a.req("POST", `discovery/merges/${body.audit_id}/undo`, a.admin);
     expect(undo.status, await undo.clone().text()).toBe(200);
-    expect(await undo.json()).toMatchObject({ undone: true, rows_deleted: 1, results_reset: 1 });
+    const undone = await undo.json();
+    expect(undone).toMatchObject({ undone: true, rows_deleted: 1, results_reset: 1, undo_audit_id: expect.any(Number) });
+    const [undoEntry] = await a.t.sql`select action, entity_id from audit_log where id = ${undone.undo_audit_id}`;
+    expect(undoEntry).toEqual({ action: "discovery.merge.undo", entity_id: String(body.audit_id) });
     expect(await a.t.sql`select id from hardware where id = ${body.entity_id}`).toHaveLength(0);
     const [back] = await resultsOf(job);
     expect(back).toMatchObject({ merge_status: "pending", matched_entity_id: null, reviewed_by: null, merge_audit_id: null });

@@ -1,6 +1,7 @@
-// What a result would become in the inventory (suggest, results?with_inference): a role guessed from its
-// open ports and names, the vendor it already carries (a source's or the OUI's), and a node name. Pure:
-// the signals are the result's own facts, so the same result always gives the same suggestion.
+// What a result would become in the inventory (suggest, results?with_inference, new nodes of a merge): a
+// role from the knowledge base's hostname patterns, else guessed from its names and open ports; the vendor
+// it already carries (a source's or the OUI's) or the pattern's; and a node name. Pure: the signals are the
+// result's own facts and the rules given, so the same result always gives the same suggestion.
 import type { ScanResultRow } from "./present-result.ts";
 
 export interface Inference {
@@ -43,20 +44,44 @@ const NAME_ROLES: [RegExp, string][] = [
   [/\b(cam|camera|nvr)\d*\b/i, "camera"],
 ];
 
+/** A knowledge-base hostname pattern (kb_hostnames): a case-insensitive glob, `*` any run, `?` one character. */
+export interface HostnameRule {
+  pattern: RegExp;
+  vendor: string | null;
+  device_type: string | null;
+}
+
+export function hostnameRule(row: { pattern: string; vendor: string | null; device_type: string | null }): HostnameRule {
+  const body = row.pattern.trim().split("").map((ch) => (ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
+  return { pattern: new RegExp(`^${body}$`, "i"), vendor: row.vendor, device_type: row.device_type };
+}
+
 /** The node name a result would get: its hostname's first label, the SNMP name, or one made from the address. */
 export function suggestedName(r: Pick<ScanResultRow, "hostname" | "snmp_sys_name" | "ip_address">): string {
   const host = r.hostname?.split(".")[0]?.trim() || r.snmp_sys_name?.trim();
   return (host || `host-${r.ip_address.replace(/[.:]/g, "-")}`).slice(0, 200);
 }
 
-export function inferResult(r: ScanResultRow): Inference {
+export function inferResult(r: ScanResultRow, rules: HostnameRule[] = []): Inference {
   const signals: string[] = [];
   let role: string | null = null;
   let icon: string | null = null;
   let confidence = 0.1;
+  let vendor = r.vendor;
+  const hostNames = [r.hostname, r.hostname?.split(".")[0], r.snmp_sys_name].filter((n): n is string => !!n);
+  const rule = rules.find((k) => hostNames.some((n) => k.pattern.test(n)));
+  if (rule) {
+    signals.push("kb_hostname");
+    vendor ??= rule.vendor;
+    if (rule.device_type) {
+      role = rule.device_type;
+      icon = rule.device_type;
+      confidence = 0.85;
+    }
+  }
   const names = [r.hostname, r.snmp_sys_name].filter((n): n is string => !!n).map((n) => n.replace(/[._-]/g, " "));
   for (const [pattern, named] of NAME_ROLES) {
-    if (names.some((n) => pattern.test(n))) {
+    if (role === null && names.some((n) => pattern.test(n))) {
       role = named;
       icon = named;
       confidence = 0.7;
@@ -80,5 +105,5 @@ export function inferResult(r: ScanResultRow): Inference {
     signals.push("device_type");
   }
   if (r.vendor) signals.push(r.sources.includes("nmap") || r.sources.includes("snmp") ? "vendor" : "oui");
-  return { name: suggestedName(r), vendor: r.vendor, role, icon_slug: icon, confidence: Math.round(confidence * 100) / 100, signals_used: signals };
+  return { name: suggestedName(r), vendor, role, icon_slug: icon, confidence: Math.round(confidence * 100) / 100, signals_used: signals };
 }

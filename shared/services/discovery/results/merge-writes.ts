@@ -12,6 +12,7 @@ import type { MergeOverridesT } from "../../../schemas/discovery-results.ts";
 import { iso } from "../../resources/present.ts";
 import type { VerbScope } from "../../verb.ts";
 import { inferResult } from "./infer.ts";
+import { loadHostnameRules } from "./kb-rules.ts";
 import type { ScanResultRow } from "./present-result.ts";
 import { MERGE_ENTITY, type UndoLog } from "./undo-log.ts";
 
@@ -45,12 +46,13 @@ export async function createNodes(s: VerbScope, nodes: NewNode[], undo: UndoLog)
   const out = new Map<number, number>();
   if (nodes.length === 0) return out;
   const issues: ValidationIssue[] = [];
+  const rules = await loadHostnameRules(s.tx);
   const values = nodes.map((n) => {
-    const inf = inferResult(n.result);
+    const inf = inferResult(n.result, rules);
     const body = {
       name: n.overrides.name ?? inf.name,
       role: n.overrides.role ?? inf.role,
-      vendor: n.overrides.vendor ?? n.result.vendor,
+      vendor: n.overrides.vendor ?? inf.vendor,
       model: n.overrides.model ?? null,
       notes: n.overrides.notes ?? null,
       vendor_catalog_key: n.overrides.vendor_catalog_key ?? null,

@@ -11,6 +11,7 @@ import { listPage, type ListSpec } from "../../resources/list.ts";
 import { defineRead } from "../../verb.ts";
 import { READ_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
 import { inferResult } from "./infer.ts";
+import { loadHostnameRules } from "./kb-rules.ts";
 import { presentResult, type ScanResultRow } from "./present-result.ts";
 
 const spec: ListSpec = {
@@ -23,9 +24,10 @@ const spec: ListSpec = {
 async function withInference(db: Db, rows: ScanResultRow[]) {
   const hwIds = rows.filter((r) => r.matched_entity_type === "hardware" && r.matched_entity_id != null).map((r) => r.matched_entity_id!);
   const roles = new Map<number, string | null>();
+  const rules = await loadHostnameRules(db);
   if (hwIds.length > 0) for (const h of await db.select({ id: hardware.id, role: hardware.role }).from(hardware).where(inArray(hardware.id, hwIds))) roles.set(h.id, h.role);
   return rows.map((r) => {
-    const inf = inferResult(r);
+    const inf = inferResult(r, rules);
     const hwId = r.matched_entity_type === "hardware" && r.matched_entity_id != null && roles.has(r.matched_entity_id) ? r.matched_entity_id : null;
     return {
       ...presentResult(r),
@@ -72,9 +74,10 @@ export const suggestResults = defineRead({ scope: WRITE_DISCOVERY }, async (ctx,
   const rows = await ctx.db.select().from(scanResults).where(inArray(scanResults.id, result_ids)).orderBy(scanResults.id);
   const missing = result_ids.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length > 0) throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: ${missing.slice(0, 20).join(", ")}`);
+  const rules = await loadHostnameRules(ctx.db);
   return {
     suggestions: rows.map((r) => {
-      const inf = inferResult(r);
+      const inf = inferResult(r, rules);
       const existing = r.matched_entity_type === "hardware" ? r.matched_entity_id : null;
       return {
         result_id: r.id, ip_address: r.ip_address, name: inf.name, vendor: inf.vendor, role: inf.role, icon_slug: inf.icon_slug,

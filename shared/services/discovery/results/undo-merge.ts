@@ -7,7 +7,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows } from "../../../db/database.ts";
 import { auditLog, computeUnits, hardware, hardwareClusters, mapEntities, networkHardwareMembers, networks, scanResults, services, storage } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import { defineVerb, type VerbScope } from "../../verb.ts";
+import { defineRead, defineVerb, type VerbScope } from "../../verb.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
 import { forgetReferences } from "../../resources/forget-references.ts";
 import { announce } from "./merge-writes.ts";
@@ -100,5 +100,11 @@ export const undoMerge = defineVerb({ scope: WRITE_DISCOVERY }, async (s, { audi
   const { deleted, restored } = await restoreRows(s, undo);
   s.audit({ action: "discovery.merge.undo", category: "inventory", entity_type: UNDO_ENTITY, entity_id: audit_id, diff: { merge_id: entry.entity_id, undone: undo } });
   s.emit("discovery", { type: "merge_undone", audit_id, results: undo.results.length });
-  return { audit_id, undone: true, undo_audit_id: null, results_reset: undo.results.length, rows_deleted: deleted, rows_restored: restored };
+  return { audit_id, undone: true, undo_audit_id: null as number | null, results_reset: undo.results.length, rows_deleted: deleted, rows_restored: restored };
+});
+
+/** The audit entry an undo recorded (known once it committed), for its answer. */
+export const undoAuditId = defineRead({ scope: WRITE_DISCOVERY }, async (ctx, auditId: number): Promise<number | null> => {
+  const [row] = await queryRows<{ id: number }>(ctx.db, sql`select id::int as id from audit_log where entity_type = ${UNDO_ENTITY} and entity_id = ${String(auditId)} limit 1`);
+  return row?.id ?? null;
 });
