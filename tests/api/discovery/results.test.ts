@@ -279,3 +279,24 @@ describe("merging and undoing", () => {
     expect((await a.req("POST", "discovery/merges/77777777/undo", a.admin)).status).toBe(404);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents every results and merge route under the discovery tag with its schemas and errors", async () => {
+    const doc = await (await a.req("GET", "/api/openapi.json")).json();
+    const ops: [string, string, boolean][] = [
+      ["/api/v1/discovery/results", "get", false], ["/api/v1/discovery/results/suggest", "post", true], ["/api/v1/discovery/results/bulk-merge", "post", true],
+      ["/api/v1/discovery/results/enhanced-bulk-merge", "post", true], ["/api/v1/discovery/results/{result_id}/merge", "post", true],
+      ["/api/v1/discovery/jobs/{job_id}/results", "get", false], ["/api/v1/discovery/jobs/{job_id}/batch-import", "post", true],
+      ["/api/v1/discovery/jobs/{job_id}/import-as-network", "post", true], ["/api/v1/discovery/merges/{audit_id}/undo", "post", false],
+    ];
+    for (const [path, method, hasBody] of ops) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.tags).toEqual(["discovery"]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "422", "429"]));
+      expect(op.responses["200"].content["application/json"].schema, `${method} ${path} response`).toBeDefined();
+      if (hasBody) expect(op.requestBody?.content["application/json"].schema, `${method} ${path} body`).toBeDefined();
+    }
+    expect(Object.keys(doc.paths["/api/v1/discovery/merges/{audit_id}/undo"].post.responses)).toEqual(expect.arrayContaining(["404", "409"]));
+  });
+});
