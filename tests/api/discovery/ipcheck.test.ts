@@ -2,8 +2,7 @@
 // IPAM records, service ports on an address, exclusion of the object being edited, bad input, and the
 // credential it needs (unlike the original).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyIpamScan } from "../../../shared/services/discovery/ipam/apply-ipam-scan.ts";
-import { defineVerb } from "../../../shared/services/verb.ts";
+import { finishScanJob } from "../../../shared/services/discovery/run/finish.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
@@ -21,11 +20,8 @@ beforeAll(async () => {
 });
 afterAll(async () => a?.t.close());
 
-/** Completes job `id` the way the worker's finish verb does, with the IPAM apply in its transaction. */
-const applyVerb = defineVerb({ scope: "write:discovery" }, async (s, id: number) => {
-  await applyIpamScan(s, id);
-});
-const finish = (id: number) => applyVerb({ ctx: systemContext({ db: a.t.runtime.database.db, clock: a.t.runtime.deps.clock, random: a.t.runtime.deps.random }), input: id });
+/** Completes running job `id` with the worker's finish verb (which applies an IPAM scan in its transaction). */
+const finish = (id: number) => finishScanJob({ ctx: systemContext({ db: a.t.runtime.database.db, clock: a.t.runtime.deps.clock, random: a.t.runtime.deps.random }), input: { job_id: id } });
 
 const check = (body: unknown, token = a.admin) => a.req("POST", "ip-check", token, body);
 
@@ -80,9 +76,10 @@ describe("POST /ip-check", () => {
     }
   });
 
-  it("needs a credential; any role may check", async () => {
+  it("needs a credential with write:networks (an editor's, not a viewer's)", async () => {
     expect((await check({ ip: "127.0.5.1" }, "")).status).toBe(401);
-    expect((await check({ ip: "127.0.5.1" }, a.viewer)).status).toBe(200);
+    expect((await check({ ip: "127.0.5.1" }, a.viewer)).status).toBe(403);
+    expect((await check({ ip: "127.0.5.1" }, a.editor)).status).toBe(200);
   });
 });
 

@@ -33,7 +33,9 @@ const sameHost = (a: string | null | undefined, b: string) => {
   return x !== undefined && y !== undefined && x.version === y.version && x.value === y.value;
 };
 
-export const ipCheck = defineRead({ scope: "read:networks" }, async (ctx, input: IpCheckInput): Promise<{ conflicts: IpConflict[] }> => {
+// Needs write:networks (editors, admins): it answers "may I use this address", asked while placing
+// something on the network; a viewer has nothing to place (and the security suite refuses its POSTs).
+export const ipCheck = defineRead({ scope: "write:networks" }, async (ctx, input: IpCheckInput): Promise<{ conflicts: IpConflict[] }> => {
   const excluded = (type: IpCheckEntity, id: number) => input.exclude_entity_type === type && input.exclude_entity_id === id;
   const conflicts: IpConflict[] = [];
   const seen = new Set<string>();
