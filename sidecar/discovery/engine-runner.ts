@@ -5,6 +5,7 @@
 import { DEFAULT_PORT_PRESET, PORT_PRESETS } from "../../shared/domain/discovery/ports.ts";
 import type { HostFinding } from "../../shared/domain/discovery/finding.ts";
 import { allowedTargetsFromEnv, MAX_SCAN_ADDRESSES, parseTargets } from "../../shared/domain/discovery/targets.ts";
+import { SocketBudget } from "../../net/socket-budget.ts";
 import type { Db } from "../../shared/db/database.ts";
 import { openJobCommunity } from "../../shared/services/discovery/jobs/snmp-community.ts";
 import type { ScanPlan } from "./engine/plan.ts";
@@ -44,23 +45,25 @@ export async function planOf(db: Db, run: JobRun, options: Pick<DiscoveryWorkerO
 }
 
 export function engineRunner(db: Db, options: Pick<DiscoveryWorkerOptions, "maxSockets" | "hostTimeoutMs" | "maxConcurrentHosts" | "findingsMs" | "findingsBatch">): JobRunner {
+  // One budget for every job this runner runs: the sidecar never holds more than maxSockets scan sockets.
+  const budget = new SocketBudget(options.maxSockets);
   return async (run) => {
     const plan = await planOf(db, run, options);
     run.log("INFO", "plan", `Scanning ${plan.targets.count} addresses: ${plan.scan_types.join(", ")}`, { targets: plan.targets.targets, tcp_ports: plan.tcp_ports.length });
     run.progress({ done: 0, total: plan.targets.count, phase: "scanning", message: `0 of ${plan.targets.count} addresses` });
     const batcher = findingsBatcher(run, options);
+    let outcome: Awaited<ReturnType<typeof runScan>>;
     try {
-      const outcome = await runScan(plan, {
+      outcome = await runScan(plan, {
         signal: run.signal,
         onHost: (f) => batcher.add(f),
         onProgress: (p) => run.progress(p),
         onLog: (level, phase, message, details) => run.log(level, phase, message, details),
-      });
-      await batcher.close();
-      if (!outcome.cancelled) run.log("INFO", "done", `Scanned ${outcome.addresses_scanned} addresses; ${outcome.hosts_found} hosts answered`);
+      }, { budget });
     } finally {
       await batcher.close();
     }
+    if (!outcome.cancelled) run.log("INFO", "done", `Scanned ${outcome.addresses_scanned} addresses; ${outcome.hosts_found} hosts answered`);
   };
 }
 

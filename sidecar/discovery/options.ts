@@ -21,7 +21,7 @@ export interface DiscoveryWorkerOptions {
   staleMs: number;
   /** How often the readiness of the scan tools is probed and stored (app_settings discovery_readiness). */
   readinessMs: number;
-  /** Sockets the engine may hold open at once, per job. */
+  /** Sockets the engine may hold open at once, all jobs of this sidecar together. */
   maxSockets: number;
   /** The engine's defaults when a job's options do not say. */
   hostTimeoutMs: number;
