@@ -9,8 +9,10 @@ import type { JobRun } from "../job-runner.ts";
 export const DEFAULT_DOCKER_SOCKET = "/var/run/docker.sock";
 
 /**
- * The worker's system context: a runner that writes needs one, and JobRun carries it as `ctx` (added
- * to the contract by the worker's openJobRun; the runner refuses to guess a database without it).
+ * The worker's system context: a runner that writes needs one, and JobRun carries it as `ctx` (the
+ * runner refuses to guess a database without it).
+ * TODO(D): add `ctx: VerbContext` to JobRun (job-runner.ts) and `ctx: deps.ctx` to the run object of
+ * openJobRun (job-run.ts); until then docker and lldp jobs fail with the message below.
  */
 export function runContext(run: JobRun): VerbContext {
   const ctx = (run as JobRun & { ctx?: VerbContext }).ctx;
