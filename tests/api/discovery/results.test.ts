@@ -249,6 +249,20 @@ describe("merging and undoing", () => {
     expect((await resultsOf(job)).map((r) => r.merge_status)).toEqual(["pending", "pending", "pending", "pending"]);
   });
 
+  it("lets one of two concurrent merges of a result through and one of two concurrent undos", async () => {
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.5.10", { hostname: "race-one" })]);
+    const [r] = await resultsOf(job);
+    const merges = await Promise.all([0, 1].map(() => a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "accept" })));
+    expect(merges.map((m) => m.status).sort()).toEqual([200, 409]);
+    expect(await a.t.sql`select id from hardware where name = 'race-one'`).toHaveLength(1);
+    const auditId = (await merges.find((m) => m.status === 200)!.json()).audit_id;
+    const undos = await Promise.all([0, 1].map(() => a.req("POST", `discovery/merges/${auditId}/undo`, a.admin)));
+    expect(undos.map((u) => u.status).sort()).toEqual([200, 409]);
+    expect(await a.t.sql`select id from hardware where name = 'race-one'`).toHaveLength(0);
+    expect(await a.t.sql`select id from audit_log where action = 'discovery.merge.undo' and entity_id = ${String(auditId)}`).toHaveLength(1);
+  });
+
   it("rejects in bulk; an empty outcome has no audit entry", async () => {
     const job = await a.job({ status: "completed" });
     await record(job, [finding("127.0.5.1"), finding("127.0.5.2")]);
