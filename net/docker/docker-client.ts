@@ -49,16 +49,18 @@ export function dockerClient(socketPath: string, options: DockerClientOptions = 
           const text = Buffer.concat(chunks).toString("utf8");
           const status = res.statusCode ?? 0;
           if (status < 200 || status >= 300) {
-            let message = text.slice(0, 300);
+            // Only the engine's own error message is repeated: a socket that is not Docker's must not
+            // have its answer copied into a job log.
+            let message = "not a Docker Engine API error";
             try {
-              message = (JSON.parse(text) as { message?: string }).message ?? message;
+              message = String((JSON.parse(text) as { message?: unknown }).message ?? message).slice(0, 300);
             } catch {}
             return reject(new DockerError(status, `GET ${path}: HTTP ${status}: ${message}`));
           }
           try {
             resolve(JSON.parse(text) as T);
-          } catch (e) {
-            reject(new DockerError("EPROTO", `GET ${path}: not JSON: ${(e as Error).message}`));
+          } catch {
+            reject(new DockerError("EPROTO", `GET ${path}: the answer is not JSON (is this a Docker Engine API socket?)`));
           }
         });
       });

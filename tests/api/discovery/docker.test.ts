@@ -175,3 +175,52 @@ describe("POST /discovery/docker/sync and the docker job", () => {
     await expect(runJob(job_id)).rejects.toThrow(/unavailable: .*ENOENT.*no such socket/);
   });
 });
+
+describe("a socket that is not a Docker engine", () => {
+  it("is refused without copying its answer into the error", async () => {
+    const { createServer } = await import("node:http");
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "not-docker-"));
+    const socketPath = join(dir, "other.sock");
+    const server = createServer((req, res) => {
+      if (req.url === "/version") res.end("secret-token=hunter2");
+      else res.writeHead(500).end("secret-token=hunter2");
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const client = dockerClient(socketPath, { timeoutMs: 1000 });
+      const e1 = await client.version().catch((e: Error) => e);
+      const e2 = await client.networks().catch((e: Error) => e);
+      expect(e1).toMatchObject({ code: "EPROTO" });
+      expect(e2).toMatchObject({ code: 500 });
+      expect(`${(e1 as Error).message} ${(e2 as Error).message}`).not.toContain("hunter2");
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("lists the Docker, LLDP, ip-check and IPAM scan routes with their errors", async () => {
+    const doc = await (await a.t.app.request("/api/openapi.json")).json();
+    const ops: [string, string, string[]][] = [
+      ["/api/v1/discovery/docker/status", "get", ["401", "403"]],
+      ["/api/v1/discovery/docker/sync", "post", ["409", "422"]],
+      ["/api/v1/discovery/docker/networks", "get", ["401"]],
+      ["/api/v1/discovery/lldp-enrich", "post", ["400", "422"]],
+      ["/api/v1/discovery/lldp-jobs/{job_id}/results", "get", ["404"]],
+      ["/api/v1/discovery/lldp-jobs/{job_id}/apply", "post", ["404", "422"]],
+      ["/api/v1/ip-check", "post", ["422", "429"]],
+      ["/api/v1/ipam/scan/{network_id}", "post", ["409", "422"]],
+    ];
+    for (const [path, method, errors] of ops) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      for (const status of errors) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+    }
+  });
+});
