@@ -97,7 +97,7 @@ describe("import-as-network", () => {
     const r = await a.result(job, { ip_address: "127.0.13.1", hostname: "nomap" });
     const res = await a.req("POST", `discovery/jobs/${job}/import-as-network`, a.admin, { items: [{ scan_result_id: r }], map_id: 999_999 });
     expect(res.status).toBe(404);
-    expect((await res.json()).detail).toBe("Map not found");
+    expect((await res.json()).detail).toBe("Map not found: there is no map 999999.");
     expect(await a.t.sql`select id from hardware where name = 'nomap'`).toHaveLength(0);
     expect(await a.t.sql`select id from networks where cidr = '127.0.13.0/24'`).toHaveLength(0);
   });

@@ -46,7 +46,7 @@ const conflictReason = (r: ScanResultRow) =>
 
 async function loadJob(s: VerbScope, jobId: number) {
   const [job] = await s.tx.select({ id: scanJobs.id, target_cidr: scanJobs.target_cidr, targets: scanJobs.targets }).from(scanJobs).where(eq(scanJobs.id, jobId));
-  if (!job) throw new ApiError("RESOURCE_NOT_FOUND", "Scan job not found");
+  if (!job) throw new ApiError("RESOURCE_NOT_FOUND", `Scan job not found: there is no scan job ${jobId}.`);
   return job;
 }
 
@@ -105,7 +105,7 @@ export const importAsNetwork = defineVerb({ scope: WRITE_DISCOVERY }, async (s, 
     // Placing on a map is a layout change: the caller needs write:layout as well.
     requireScope(s.ctx, "write:layout");
     const [map] = await s.tx.select({ id: maps.id }).from(maps).where(eq(maps.id, input.map_id)).for("update");
-    if (!map) throw new ApiError("RESOURCE_NOT_FOUND", "Map not found");
+    if (!map) throw new ApiError("RESOURCE_NOT_FOUND", `Map not found: there is no map ${input.map_id}.`);
   }
   if (input.environment_id != null) {
     const [env] = await s.tx.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environment_id));

@@ -78,7 +78,7 @@ export interface MergeAnswer {
 
 export const mergeResult = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: MergeInput): Promise<MergeOutcome<MergeAnswer>> => {
   const [row] = await lockResults(s, [input.result_id]);
-  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", "Scan result not found");
+  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: there is no scan result ${input.result_id}.`);
   if (row.merge_status !== "pending") throw ApiError.conflict(`Scan result ${row.id} is already ${row.merge_status}.`);
   const undo = emptyUndo();
   if (input.action === "reject") {

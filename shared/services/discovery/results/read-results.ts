@@ -9,6 +9,7 @@ import type { ListParams } from "../../../schemas/list-query.ts";
 import { eqFilter } from "../../resources/filters.ts";
 import { listPage, type ListSpec } from "../../resources/list.ts";
 import { defineRead } from "../../verb.ts";
+import { jobNotFound } from "../jobs/job-row.ts";
 import { READ_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
 import { inferResult } from "./infer.ts";
 import { loadHostnameRules } from "./kb-rules.ts";
@@ -46,7 +47,7 @@ export interface JobResultsInput extends ListParams {
 
 export const listJobResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, q: JobResultsInput) => {
   const [job] = await ctx.db.select({ id: scanJobs.id }).from(scanJobs).where(eq(scanJobs.id, q.job_id));
-  if (!job) throw new ApiError("RESOURCE_NOT_FOUND", "Job not found");
+  if (!job) throw jobNotFound(q.job_id);
   const where = [eq(scanResults.scan_job_id, q.job_id), eqFilter(scanResults.state, q.state), eqFilter(scanResults.merge_status, q.merge_status)];
   return listPage<ScanResultRow, ReturnType<typeof presentResult>>(ctx.db, spec, q, where, (rows) => (q.with_inference ? withInference(ctx.db, rows) : rows.map(presentResult)));
 });
@@ -73,7 +74,7 @@ export const listResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, q: 
 export const suggestResults = defineRead({ scope: WRITE_DISCOVERY }, async (ctx, { result_ids }: { result_ids: number[] }) => {
   const rows = await ctx.db.select().from(scanResults).where(inArray(scanResults.id, result_ids)).orderBy(scanResults.id);
   const missing = result_ids.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length > 0) throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: ${missing.slice(0, 20).join(", ")}`);
+  if (missing.length > 0) throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: there is no scan result ${missing.slice(0, 20).join(", ")}.`);
   const rules = await loadHostnameRules(ctx.db);
   return {
     suggestions: rows.map((r) => {

@@ -163,7 +163,7 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
 export const recordFindings = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: RecordFindingsInput): Promise<RecordFindingsOutcome> => {
   // Locks the job row: concurrent batches of one job add to its counters one after the other.
   const [job] = await queryRows<{ id: number }>(s.tx, sql`select id from scan_jobs where id = ${input.job_id} for update`);
-  if (!job) throw new ApiError("RESOURCE_NOT_FOUND", "Scan job not found");
+  if (!job) throw new ApiError("RESOURCE_NOT_FOUND", `Scan job not found: there is no scan job ${input.job_id}.`);
   const c = await insertFindings(s, input.job_id, input.agent_id ?? null, input.findings);
   const out = { recorded: c.recorded, new: c.new, matched: c.matched, conflict: c.conflict };
   if (c.recorded === 0) return out;
