@@ -8,15 +8,11 @@ import { allowedTargetsFromEnv, MAX_SCAN_ADDRESSES, parseTargets } from "../../s
 import { SocketBudget } from "../../net/socket-budget.ts";
 import type { Db } from "../../shared/db/database.ts";
 import { openJobCommunity } from "../../shared/services/discovery/jobs/snmp-community.ts";
+import { jobTargets } from "../../shared/services/discovery/run/job-targets.ts";
 import type { ScanPlan } from "./engine/plan.ts";
 import { runScan } from "./engine/run-scan.ts";
-import type { JobRun, JobRunner, ScanJobRow } from "./job-runner.ts";
+import type { JobRun, JobRunner } from "./job-runner.ts";
 import type { DiscoveryWorkerOptions } from "./options.ts";
-
-/** The job's targets: its list, or the reference's single target_cidr. */
-export function jobTargets(job: Pick<ScanJobRow, "targets" | "target_cidr">): string[] {
-  return job.targets.length > 0 ? job.targets : job.target_cidr ? [job.target_cidr] : [];
-}
 
 const num = (v: unknown, fallback: number, min: number, max: number) => (typeof v === "number" && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : fallback);
 

@@ -14,6 +14,7 @@ import { PRESENCE_TTL_MS } from "../../../agents/control.ts";
 import { findAgent } from "../../agents/agent-row.ts";
 import { defineRead, defineVerb, type VerbScope } from "../../verb.ts";
 import { emitJobUpdate, type ScanJobRow } from "../run/job-events.ts";
+import { jobTargets } from "../run/job-targets.ts";
 import { discoveryPaused } from "../run/pause-state.ts";
 import { rowOf } from "../run/row-of.ts";
 import { READ_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
@@ -35,7 +36,6 @@ export interface DiscoveryRequest {
 /** Reasons that may pass on their own: the job stays queued, naming it. */
 const TRANSIENT = new Set(["paused", "readiness_unknown", "readiness_degraded", "readiness_unavailable"]);
 
-const jobTargets = (job: ScanJobRow) => (job.targets.length > 0 ? job.targets : job.target_cidr ? [job.target_cidr] : []);
 const num = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) ? Math.trunc(v) : fallback);
 
 async function setWaiting(s: VerbScope, job: ScanJobRow, reason: string, text: string | null): Promise<void> {
