@@ -64,7 +64,7 @@ export async function applyIpamScan(s: VerbScope, jobId: number): Promise<IpamSc
     if (!key.ok) continue;
     usesByIp.set(key.text, [...(usesByIp.get(key.text) ?? []), u]);
   }
-  const records = new Map((await s.tx.select().from(ipAddresses).where(inArray(ipAddresses.address, [...answered.keys(), "-"]))).map((r) => [r.address, r]));
+  const records = new Map(answered.size === 0 ? [] : (await s.tx.select().from(ipAddresses).where(inArray(ipAddresses.address, [...answered.keys()]))).map((r) => [r.address, r]));
   const answeredMacs = [...answered.values()].map((r) => normMac(r.mac_address)).filter((m): m is string => m !== null);
   const knownMacs = new Set<string>();
   if (answeredMacs.length > 0) {
@@ -84,6 +84,7 @@ export async function applyIpamScan(s: VerbScope, jobId: number): Promise<IpamSc
   };
   const who = (list: typeof uses) => list.map((u) => ({ type: u.type, id: u.id, name: u.name }));
 
+  const fresh: (typeof ipAddresses.$inferInsert)[] = [];
   for (const [ip, r] of answered) {
     const mac = normMac(r.mac_address);
     const record = records.get(ip);
@@ -96,15 +97,7 @@ export async function applyIpamScan(s: VerbScope, jobId: number): Promise<IpamSc
       report({ kind: "unknown_mac", ip_address: ip, mac_address: mac, inventory: who(held), message: `${ip} is in use by ${mac}, a MAC no inventory object records.` }, r.id);
 
     if (!record) {
-      const [row] = await s.tx
-        .insert(ipAddresses)
-        .values({ address: ip, network_id: networkId, status: "allocated", hostname: r.hostname, mac_address: mac, description: `In use: seen by IPAM scan job ${jobId}` })
-        .onConflictDoNothing()
-        .returning({ id: ipAddresses.id });
-      if (row) {
-        summary.created++;
-        s.emit("inventory", { entity: "ip_address", action: "create", id: row.id });
-      }
+      fresh.push({ address: ip, network_id: networkId, status: "allocated", hostname: r.hostname, mac_address: mac, description: `In use: seen by IPAM scan job ${jobId}` });
       continue;
     }
     if (record.status === "free") report({ kind: "marked_free", ip_address: ip, mac_address: mac, inventory: [{ type: "ipam", id: record.id, name: record.hostname }], message: `${ip} was recorded free but answered: now allocated.` }, r.id);
@@ -119,6 +112,13 @@ export async function applyIpamScan(s: VerbScope, jobId: number): Promise<IpamSc
       summary.updated++;
       s.emit("inventory", { entity: "ip_address", action: "update", id: record.id });
     }
+  }
+
+  // New records in one statement (a loopback /22 answers on every address).
+  for (let i = 0; i < fresh.length; i += 1000) {
+    const rows = await s.tx.insert(ipAddresses).values(fresh.slice(i, i + 1000)).onConflictDoNothing().returning({ id: ipAddresses.id });
+    summary.created += rows.length;
+    for (const row of rows) s.emit("inventory", { entity: "ip_address", action: "create", id: row.id });
   }
 
   for (const [ip, held] of usesByIp) {
