@@ -204,6 +204,16 @@ describe("merging and undoing", () => {
     expect((await resultsOf(job))[0]).toMatchObject({ merge_status: "accepted" });
   });
 
+  it("cuts what a scan named to the inventory's limits when it makes a node", async () => {
+    const job = await a.job({ status: "completed" });
+    await record(job, [finding("127.0.3.30", { vendor: "V".repeat(150), hostname: "long-vendor" })]);
+    const [result] = await resultsOf(job);
+    const res = await a.req("POST", `discovery/results/${result!.id}/merge`, a.admin, { action: "accept" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [hw] = await a.t.sql`select vendor from hardware where id = ${(await res.json()).entity_id}`;
+    expect(hw!.vendor).toBe("V".repeat(100));
+  });
+
   it("undoes an update by restoring the previous values", async () => {
     const hw = await a.node("merge-restore", { ip: "127.0.3.20" });
     const job = await a.job({ status: "completed" });

@@ -51,8 +51,9 @@ export async function createNodes(s: VerbScope, nodes: NewNode[], undo: UndoLog)
     const inf = inferResult(n.result, rules);
     const body = {
       name: n.overrides.name ?? inf.name,
-      role: n.overrides.role ?? inf.role,
-      vendor: n.overrides.vendor ?? inf.vendor,
+      // What a scan or the knowledge base named is cut to the column's limit; overrides were checked against it.
+      role: n.overrides.role ?? inf.role?.slice(0, 100) ?? null,
+      vendor: n.overrides.vendor ?? inf.vendor?.slice(0, 100) ?? null,
       model: n.overrides.model ?? null,
       notes: n.overrides.notes ?? null,
       vendor_catalog_key: n.overrides.vendor_catalog_key ?? null,
@@ -64,7 +65,7 @@ export async function createNodes(s: VerbScope, nodes: NewNode[], undo: UndoLog)
     };
     const parsed = v.safeParse(HardwareCreate, body);
     if (!parsed.success) for (const i of parsed.issues) issues.push({ loc: [...n.loc, ...(i.path ?? []).map((p) => p.key as string)], msg: i.message, type: i.type });
-    return { ...body, vendor: body.vendor?.slice(0, 100) ?? null, status_changed_at: s.now };
+    return { ...(parsed.success ? parsed.output : body), status_changed_at: s.now };
   });
   if (issues.length > 0) throw ApiError.validation(issues);
   const created = await s.tx.insert(hardware).values(values).returning({ id: hardware.id, version: hardware.version });
