@@ -1,8 +1,12 @@
 // What every stage of one scan shares: the plan, the socket budget (one for all hosts), the ping-process
 // budget, the neighbour table reader and the log. `slot` runs one network operation holding a socket.
 import { NeighbourTable } from "../../../net/neighbours.ts";
+import { PingBatcher } from "../../../net/ping-batch.ts";
 import { SocketBudget } from "../../../net/socket-budget.ts";
 import { DEFAULT_BANNER_WINDOW_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_PINGS, type EngineOptions, type ScanPlan } from "./plan.ts";
+
+/** One echo's wait for its reply (ping -W counts whole seconds). */
+export const PING_TIMEOUT_MS = 1000;
 
 export type LogLevel = "DEBUG" | "INFO" | "WARNING" | "ERROR";
 export type LogFn = (level: LogLevel, phase: string, message: string, details?: Record<string, unknown>) => void;
@@ -12,11 +16,11 @@ export interface EngineContext {
   signal: AbortSignal;
   sockets: SocketBudget;
   pings: SocketBudget;
+  pinger: PingBatcher;
   neighbours: NeighbourTable;
   connectTimeoutMs: number;
   bannerWindowMs: number;
   dnsServers: string[] | undefined;
-  pingCommand: string;
   nmapCommand: string;
   log: LogFn;
   /** Logs a warning once per key (ping not permitted, ...), not once per host. */
@@ -30,11 +34,11 @@ export function engineContext(plan: ScanPlan, signal: AbortSignal, options: Engi
     signal,
     sockets: options.budget ?? new SocketBudget(Math.max(1, plan.max_sockets)),
     pings: new SocketBudget(Math.max(1, Math.min(options.maxPings ?? DEFAULT_MAX_PINGS, plan.max_sockets))),
+    pinger: new PingBatcher({ timeoutMs: PING_TIMEOUT_MS, signal, command: options.pingCommand }),
     neighbours: new NeighbourTable(options.arpTablePath),
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     bannerWindowMs: options.bannerWindowMs ?? DEFAULT_BANNER_WINDOW_MS,
     dnsServers: options.dnsServers,
-    pingCommand: options.pingCommand ?? "ping",
     nmapCommand: options.nmapCommand ?? "nmap",
     log,
     warnOnce(key, phase, message) {

@@ -24,7 +24,7 @@ export interface EngineOptions {
   arpTablePath?: string;
   pingCommand?: string;
   nmapCommand?: string;
-  /** Ping processes at once (each also counts against max_sockets). Default 64. */
+  /** Ping processes at once (each also counts against max_sockets). Default 128: spawning is the cost of a ping, so many overlap. */
   maxPings?: number;
   /** One TCP connect's timeout, capped by the host's remaining time. Default 1000 ms. */
   connectTimeoutMs?: number;
@@ -32,7 +32,7 @@ export interface EngineOptions {
   bannerWindowMs?: number;
 }
 
-export const DEFAULT_MAX_PINGS = 64;
+export const DEFAULT_MAX_PINGS = 128;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 1000;
 export const DEFAULT_BANNER_WINDOW_MS = 400;
 

@@ -4,15 +4,15 @@
 // neither they nor the ping answered, the host counts as down and its other ports are not tried, so a
 // sweep of mostly empty address space costs a few sockets per address, not the whole port list.
 import { emptyFinding, type HostFinding, type OpenPort } from "../../../shared/domain/discovery/finding.ts";
-import { ping, type PingResult } from "../../../net/ping.ts";
+import type { PingResult } from "../../../net/ping.ts";
 import { snmpSystem, type SnmpSystem } from "../../../net/snmp-system.ts";
+import { SocketBudget } from "../../../net/socket-budget.ts";
 import { type ProbeResult, tcpProbe } from "../../../net/tcp-connect.ts";
 import { type EngineContext, type HostClock, slot } from "./context.ts";
 import { has } from "./plan.ts";
 
 const DISCOVERY_PREFERENCE = [80, 443, 22];
 const DISCOVERY_PORTS = 3;
-const PING_CAP_MS = 1000;
 const SNMP_CAP_MS = 1500;
 
 /** The ports tried with the ping: 80, 443, 22 when in the list, then the list's first ones. */
@@ -32,7 +32,7 @@ async function pingHost(ctx: EngineContext, ip: string, clock: HostClock): Promi
     return NO_PING;
   }
   try {
-    const r = await slot(ctx, clock.signal, NO_PING, () => ping(ip, { timeoutMs: clock.budget(PING_CAP_MS), signal: clock.signal, command: ctx.pingCommand }));
+    const r = await slot(ctx, clock.signal, NO_PING, () => ctx.pinger.ping(ip, clock.signal));
     if (!r.alive && r.fault) ctx.warnOnce("ping", "icmp", `ICMP sweep unavailable: ${r.fault}; hosts are found by the other methods only`);
     return r;
   } finally {
@@ -40,16 +40,37 @@ async function pingHost(ctx: EngineContext, ip: string, clock: HostClock): Promi
   }
 }
 
-function connectAll(ctx: EngineContext, ip: string, ports: number[], clock: HostClock): Promise<[number, ProbeResult][]> {
+/**
+ * Connects to `ports`, at most `perHost` at once: each host gets its fair share of the socket budget, so
+ * its ports do not queue behind every other host's and its timeout measures the host, not the queue.
+ */
+function connectAll(ctx: EngineContext, ip: string, ports: number[], clock: HostClock, perHost: SocketBudget): Promise<[number, ProbeResult][]> {
   return Promise.all(
-    ports.map(async (port): Promise<[number, ProbeResult]> => [
-      port,
-      await slot(ctx, clock.signal, ABORTED, () => tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal })),
-    ]),
+    ports.map(async (port): Promise<[number, ProbeResult]> => {
+      let release: () => void;
+      try {
+        release = await perHost.acquire(clock.signal);
+      } catch {
+        return [port, ABORTED];
+      }
+      try {
+        return [port, await slot(ctx, clock.signal, ABORTED, () => tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal }))];
+      } finally {
+        release();
+      }
+    }),
   );
 }
 
 const answered = (r: ProbeResult) => r.state === "open" || r.state === "closed";
+
+/** True as soon as one of the checks is true; false once all are false. */
+function anyTrue(checks: Promise<boolean>[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    let pending = checks.length;
+    for (const c of checks) void c.then((yes) => (yes ? resolve(true) : --pending === 0 && resolve(false)));
+  });
+}
 
 /** The finding of a live host (open ports sorted, rtt, sources), or null when nothing answered. */
 export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock): Promise<HostFinding | null> {
@@ -57,17 +78,17 @@ export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock
   const useTcp = has(plan, "tcp") && plan.tcp_ports.length > 0;
   const first = useTcp ? discoveryPorts(plan.tcp_ports) : [];
   const snmpWanted = has(plan, "snmp") && plan.snmp !== null;
-  const [pinged, firstResults, snmp] = await Promise.all([
-    has(plan, "icmp") ? pingHost(ctx, ip, clock) : NO_PING,
-    connectAll(ctx, ip, first, clock),
-    snmpWanted
-      ? slot<SnmpSystem | null>(ctx, clock.signal, null, () => snmpSystem(ip, { ...plan.snmp!, timeoutMs: clock.budget(SNMP_CAP_MS), signal: clock.signal }))
-      : null,
-  ]);
-  const up = pinged.alive || firstResults.some(([, r]) => answered(r)) || snmp !== null;
-  if (!up) return null;
+  const pingDone = has(plan, "icmp") ? pingHost(ctx, ip, clock) : Promise.resolve(NO_PING);
+  const perHost = new SocketBudget(Math.max(2, Math.ceil(plan.max_sockets / Math.max(1, plan.max_concurrent_hosts))));
+  const firstDone = connectAll(ctx, ip, first, clock, perHost);
+  const snmpDone = snmpWanted
+    ? slot<SnmpSystem | null>(ctx, clock.signal, null, () => snmpSystem(ip, { ...plan.snmp!, timeoutMs: clock.budget(SNMP_CAP_MS), signal: clock.signal }))
+    : Promise.resolve(null);
+  // The first answer that proves the host is up starts the other ports; the slower methods finish alongside.
+  if (!(await anyTrue([pingDone.then((r) => r.alive), firstDone.then((rs) => rs.some(([, r]) => answered(r))), snmpDone.then((r) => r !== null)]))) return null;
   const rest = useTcp ? plan.tcp_ports.filter((p) => !first.includes(p)) : [];
-  const results = [...firstResults, ...(await connectAll(ctx, ip, rest, clock))];
+  const [pinged, firstResults, snmp, restResults] = await Promise.all([pingDone, firstDone, snmpDone, connectAll(ctx, ip, rest, clock, perHost)]);
+  const results = [...firstResults, ...restResults];
 
   const f = emptyFinding(ip);
   f.open_ports = results

@@ -1,14 +1,19 @@
 // The scan primitives of net/ against real loopback peers on 127.0.12.x: connect (open, refused, black
 // hole, abort), ping, reverse DNS, banner, TLS certificate and HTTP title.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grabBanner } from "../../../net/banner.ts";
 import { httpTitle } from "../../../net/http-title.ts";
 import { ping } from "../../../net/ping.ts";
+import { parseReplies, PingBatcher } from "../../../net/ping-batch.ts";
 import { reverseDns } from "../../../net/reverse-dns.ts";
 import { connectSocket, tcpProbe } from "../../../net/tcp-connect.ts";
 import { tlsCert } from "../../../net/tls-cert.ts";
 import { type DnsPeer, type HttpPeer, startDnsPeer, startHttpPeer } from "../monitors/peers.ts";
-import { blackHole, childCommands, greetingPeer, havePython, mutedUdp, openTcpSockets, type Peer, silentPeer, TLS_FIXTURE, tcpSocketsAfterClose, tlsPeer } from "./support.ts";
+import { blackHole, childCommands, greetingPeer, havePython, mutedUdp, openTcpSockets, type Peer, silentPeer, sleep, TLS_FIXTURE, tcpSocketsAfterClose, tlsPeer } from "./support.ts";
 
 const H = "127.0.12.";
 let ssh: Peer;
@@ -72,6 +77,56 @@ describe("ping", () => {
     controller.abort();
     expect(await ping("127.0.0.1", { timeoutMs: 1000, signal: controller.signal })).toEqual({ alive: false, rtt_ms: null, fault: null });
     expect(childCommands()).not.toContain("ping");
+  });
+});
+
+describe("batched ping", () => {
+  it("pings many addresses through one shell and gives each its own answer", async () => {
+    const batcher = new PingBatcher({ timeoutMs: 1000, signal: new AbortController().signal, batchSize: 8 });
+    const ips = Array.from({ length: 20 }, (_, i) => `${H}${100 + i}`);
+    const results = await Promise.all(ips.map((ip) => batcher.ping(ip)));
+    expect(results.filter((r) => r.alive)).toHaveLength(20);
+    for (const r of results) expect(r.rtt_ms).toBeGreaterThan(0);
+    expect(await batcher.ping("127.0.0.1 127.0.0.2")).toEqual({ alive: false, rtt_ms: null, fault: "not an IPv4 address: 127.0.0.1 127.0.0.2" });
+  });
+
+  it("names a missing ping command for every address of the batch", async () => {
+    const batcher = new PingBatcher({ timeoutMs: 1000, signal: new AbortController().signal, command: "/nonexistent/ping" });
+    const fault = "the system ping command (/nonexistent/ping) is not installed";
+    expect(await Promise.all([batcher.ping(`${H}2`), batcher.ping(`${H}3`)])).toEqual([
+      { alive: false, rtt_ms: null, fault },
+      { alive: false, rtt_ms: null, fault },
+    ]);
+  });
+
+  it("answers at once and leaves no process behind when the scan aborts", async () => {
+    // A "ping" that waits 5 s stands in for one waiting on a silent address.
+    const dir = mkdtempSync(join(tmpdir(), "slow-ping-"));
+    const slowPing = join(dir, "slow-ping");
+    writeFileSync(slowPing, "#!/bin/sh\nsleep 5\n", { mode: 0o755 });
+    const running = () => execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(slowPing));
+    try {
+      const controller = new AbortController();
+      const batcher = new PingBatcher({ timeoutMs: 5000, signal: controller.signal, command: slowPing });
+      const pending = Promise.all([batcher.ping(`${H}2`), batcher.ping(`${H}3`)]);
+      await sleep(200);
+      expect(childCommands()).toEqual(["sh"]);
+      expect(running().length).toBeGreaterThanOrEqual(2);
+      const abortedAt = performance.now();
+      controller.abort();
+      expect(await pending).toEqual([{ alive: false, rtt_ms: null, fault: null }, { alive: false, rtt_ms: null, fault: null }]);
+      expect(performance.now() - abortedAt).toBeLessThan(500);
+      await sleep(50);
+      expect(childCommands()).toEqual([]);
+      expect(running()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads the reply lines of interleaved ping output", () => {
+    const out = "PING 127.0.0.2 (127.0.0.2) 56(84) bytes of data.\n64 bytes from 127.0.0.3: icmp_seq=1 ttl=64 time=0.031 ms\n64 bytes from 127.0.0.2: icmp_seq=1 ttl=64 time=1.5 ms\n";
+    expect([...parseReplies(out)]).toEqual([["127.0.0.3", 0.031], ["127.0.0.2", 1.5]]);
   });
 });
 
