@@ -3,78 +3,37 @@
 // the route queues the job with the community sealed, the runner walks LLDP-MIB with the telemetry
 // poller's SNMP reader, neighbours are matched to the inventory (address, name, chassis), and apply makes
 // hardware connections and stubs. Not tested here: real switches' LLDP agents and SNMPv3 (not supported).
-import { type ChildProcess, spawn } from "node:child_process";
-import { createSocket } from "node:dgram";
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../../shared/logger.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import type { JobRun } from "../../../sidecar/discovery/job-runner.ts";
 import { openJobRun } from "../../../sidecar/discovery/job-run.ts";
 import { runLldpJob } from "../../../sidecar/discovery/lldp/run-lldp-job.ts";
-import { openSnmpSession, snmpGet } from "../../../sidecar/telemetry/snmp-read.ts";
+import { freeUdpPort, type Snmpd, startSnmpd } from "../../helpers/snmpd.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";
 
 const COMMUNITY = "lldp-s3cret-community";
 const FIXTURES = join(import.meta.dirname, "../../fixtures/lldp");
 
-function findSnmpd(): string {
-  for (const dir of [...(process.env.PATH ?? "").split(delimiter), "/usr/sbin", "/sbin"]) {
-    try {
-      accessSync(join(dir, "snmpd"), constants.X_OK);
-      return join(dir, "snmpd");
-    } catch {}
-  }
-  throw new Error("snmpd is not installed: this test needs Debian's snmpd package (apt-get install snmpd).");
-}
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.8.1", resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let a: AgentActors;
 let port: number;
-const dirs: string[] = [];
-const daemons: ChildProcess[] = [];
+const daemons: Snmpd[] = [];
 const hw: Record<string, number> = {};
 
-/** snmpd on `address` answering sysName `name` and the LLDP-MIB of `walk`. */
-async function startSnmpd(address: string, name: string, walk: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "snmpd-lldp-"));
-  dirs.push(dir);
-  const conf = join(dir, "snmpd.conf");
-  writeFileSync(conf, [
-    `agentAddress udp:${address}:${port}`,
-    `rocommunity ${COMMUNITY} 127.0.0.0/8`,
-    `sysName ${name}`,
-    `pass_persist .1.0.8802.1.1.2 ${process.execPath} ${join(FIXTURES, "pass-persist.mjs")} ${join(FIXTURES, walk)}`,
-    "",
-  ].join("\n"));
-  daemons.push(spawn(findSnmpd(), ["-f", "-Lo", "-C", "-c", conf], { env: { ...process.env, SNMP_PERSISTENT_DIR: dir, MIBS: "" }, stdio: "ignore" }));
-  // Ready when it answers sysName (bounded).
-  for (let i = 0; i < 50; i++) {
-    const session = openSnmpSession(address, COMMUNITY, { port, version: "2c", timeoutMs: 200, retries: 0 });
-    const up = await snmpGet(session, ["1.3.6.1.2.1.1.5.0"]).then(() => true, () => false);
-    session.close();
-    if (up) return;
-    await sleep(100);
-  }
-  throw new Error(`snmpd on ${address}:${port} did not answer`);
+/** snmpd on `address` answering sysName `name` and the LLDP-MIB of the recorded `walk`. */
+async function lldpAgent(address: string, name: string, walk: string): Promise<void> {
+  const passPersist = `pass_persist .1.0.8802.1.1.2 ${process.execPath} ${join(FIXTURES, "pass-persist.mjs")} ${join(FIXTURES, walk)}`;
+  daemons.push(await startSnmpd({ address, port, community: COMMUNITY, lines: [`sysName ${name}`, passPersist] }));
 }
 
 beforeAll(async () => {
   a = await createAgentActors();
-  port = await freeUdpPort();
-  await startSnmpd("127.0.8.1", "core-sw", "core-sw.walk");
-  await startSnmpd("127.0.8.2", "dist-sw", "dist-sw.walk");
+  port = await freeUdpPort("127.0.8.1");
+  await lldpAgent("127.0.8.1", "core-sw", "core-sw.walk");
+  await lldpAgent("127.0.8.2", "dist-sw", "dist-sw.walk");
   hw.core = await a.node("core-sw", { ip: "127.0.8.1" });
   hw.dist = await a.node("dist-sw", { ip: "127.0.8.2/24" });
   hw.nas = await a.node("nas01", { ip: "10.1.1.1" });
@@ -83,9 +42,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const d of daemons) d.kill("SIGKILL");
+  for (const d of daemons) d.stop();
   await a?.t.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 async function runJob(id: number, signal = new AbortController().signal): Promise<void> {
