@@ -71,6 +71,7 @@ export function openJobRun(
     job,
     signal,
     vault: deps.vault,
+    ctx,
     log(level, phase, message, details) {
       logs.push({ job_id: job.id, level, phase, message, details: details ?? null, at: new Date().toISOString() });
       if (logs.length >= options.logsBatch) void flushLogs();

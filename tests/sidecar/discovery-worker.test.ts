@@ -13,6 +13,7 @@ import { systemContext } from "../../shared/services/verb-context.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import { discoveryWorker, type DiscoveryWorker } from "../../sidecar/discovery/discovery-worker.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { startFakeDocker } from "../helpers/fake-docker.ts";
 import { openTestRuntime, rowsOf } from "./monitors/support.ts";
 
 let db: TestDatabase;
@@ -176,6 +177,25 @@ describe("the discovery worker", () => {
     expect(row!.value.capabilities.map((c) => c.key).sort()).toEqual(["arp", "dns", "docker", "icmp", "nmap", "snmp", "tcp"]);
     expect(row!.value.capabilities.find((c) => c.key === "tcp")!.state).toBe("ready");
     expect(Date.parse(row!.value.probed_at)).not.toBeNaN();
+  });
+
+  it("hands a docker job to the docker runner (with the system context), which syncs the fake engine", async () => {
+    const fake = await startFakeDocker();
+    try {
+      const id = await queueJob({ scan_types: ["docker"], targets: [], tcp_ports: [], addresses_total: 0, options: { docker_socket_path: fake.socketPath } });
+      const job = await withWorker({ owner: "w-docker" }, () =>
+        until("docker job ended", async () => {
+          const r = await jobRow(id);
+          return r.status === "completed" || r.status === "failed" ? r : undefined;
+        }),
+      );
+      expect([job.status, job.error_text]).toEqual(["completed", null]);
+      expect(fake.requests.some((p) => p.startsWith("/containers/json"))).toBe(true);
+      const logs = await rowsOf<{ message: string }>(runtime, sql`select message from scan_logs where scan_job_id = ${id} and phase = 'docker'`);
+      expect(logs.some((l) => l.message.startsWith("Synced "))).toBe(true);
+    } finally {
+      await fake.close();
+    }
   });
 
   it("never runs one job on two workers", async () => {
