@@ -90,6 +90,20 @@ describe("recording findings", () => {
     expect((await resultsOf(job))[1]).toMatchObject({ hostname: null, merge_status: "rejected" });
   });
 
+  it("drops findings whose address is not one and bounds what sources say", async () => {
+    const job = await a.job({ status: "running" });
+    const out = await record(job, [
+      finding("not-an-ip"),
+      finding("127.0.1.0/24"),
+      finding("127.0.1.60", { hostname: "h".repeat(400), os_accuracy: 250, open_ports: [{ port: 0, protocol: "tcp" }, { port: 70000, protocol: "tcp" }, { port: 22, protocol: "tcp", banner: "b".repeat(5000) }, { port: 22, protocol: "tcp" }] }),
+    ]);
+    expect(out.recorded).toBe(1);
+    const [row] = await resultsOf(job);
+    expect(row!.hostname).toHaveLength(255);
+    expect(row!.os_accuracy).toBe(100);
+    expect(row!.open_ports).toEqual([{ port: 22, protocol: "tcp" }]);
+  });
+
   it("answers 404 for an unknown job and records nothing", async () => {
     await expect(record(999_999, [finding("127.0.1.99")])).rejects.toMatchObject({ status: 404 });
     const [n] = await a.t.sql`select count(*)::int as n from scan_results where ip_address = '127.0.1.99'`;

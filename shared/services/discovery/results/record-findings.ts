@@ -7,7 +7,8 @@
 // host reported again within the job updates its result instead of adding a second one.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
-import type { HostFinding } from "../../../domain/discovery/finding.ts";
+import { parseHost } from "../../../domain/cidr-math.ts";
+import type { HostFinding, OpenPort } from "../../../domain/discovery/finding.ts";
 import { ApiError } from "../../../errors.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
@@ -32,23 +33,50 @@ export function normaliseMac(mac: string | null | undefined): string | null {
   return /^[0-9a-f]{12}$/.test(hex) ? hex.match(/../g)!.join(":") : null;
 }
 
-/** The batch as jsonb rows; a host reported twice in one batch keeps its last report. */
+/** Text a source gave, trimmed and cut to `max`; empty is null. */
+const text = (value: string | null | undefined, max: number): string | null => (typeof value === "string" ? value.trim().slice(0, max) || null : null);
+const num = (value: number | null | undefined): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+
+const MAX_PORTS = 1024;
+
+/** Open ports as stored: valid port numbers once each (per protocol), texts bounded. */
+function portsOf(ports: OpenPort[] | null | undefined): OpenPort[] {
+  const seen = new Map<string, OpenPort>();
+  for (const p of Array.isArray(ports) ? ports : []) {
+    if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535) continue;
+    const protocol = text(p.protocol, 10) ?? "tcp";
+    const tls = p.tls ? { subject: text(p.tls.subject, 500), issuer: text(p.tls.issuer, 500), not_after: text(p.tls.not_after, 64), san: (p.tls.san ?? []).slice(0, 50).map((x) => String(x).slice(0, 255)) } : null;
+    const facts = { service: text(p.service, 100), banner: text(p.banner, 1000), http_title: text(p.http_title, 500), tls };
+    // Only the facts a source gave: most ports carry none, and the stored arrays stay small.
+    seen.set(`${p.port}/${protocol}`, { port: p.port, protocol, ...Object.fromEntries(Object.entries(facts).filter(([, x]) => x !== null)) });
+    if (seen.size >= MAX_PORTS) break;
+  }
+  return [...seen.values()].sort((x, y) => x.port - y.port);
+}
+
+/**
+ * The batch as jsonb rows: findings come from the engine and from agents alike, so what is not an IP
+ * address is dropped and every text is bounded; a host reported twice in one batch keeps its last report.
+ */
 function rowsOf(findings: HostFinding[]) {
   const byIp = new Map<string, Record<string, unknown>>();
   for (const f of findings) {
-    byIp.set(f.ip_address, {
-      ip_address: f.ip_address,
+    const ip = typeof f.ip_address === "string" ? f.ip_address.trim() : "";
+    if (!ip || ip.includes("/") || !parseHost(ip)) continue;
+    const accuracy = num(f.os_accuracy);
+    byIp.set(ip, {
+      ip_address: ip,
       mac_address: normaliseMac(f.mac_address),
-      hostname: f.hostname?.trim() || null,
-      open_ports: f.open_ports ?? [],
-      vendor: f.vendor?.trim() || null,
-      os_family: f.os_family,
-      os_vendor: f.os_vendor,
-      os_accuracy: f.os_accuracy == null ? null : Math.round(f.os_accuracy),
-      snmp_sys_name: f.snmp_sys_name,
-      snmp_sys_descr: f.snmp_sys_descr,
-      rtt_ms: f.rtt_ms,
-      sources: [...new Set(f.sources ?? [])],
+      hostname: text(f.hostname, 255),
+      open_ports: portsOf(f.open_ports),
+      vendor: text(f.vendor, 200),
+      os_family: text(f.os_family, 100),
+      os_vendor: text(f.os_vendor, 100),
+      os_accuracy: accuracy == null ? null : Math.max(0, Math.min(100, Math.round(accuracy))),
+      snmp_sys_name: text(f.snmp_sys_name, 255),
+      snmp_sys_descr: text(f.snmp_sys_descr, 2000),
+      rtt_ms: num(f.rtt_ms),
+      sources: [...new Set((Array.isArray(f.sources) ? f.sources : []).map((x) => String(x).slice(0, 32)))].slice(0, 20),
     });
   }
   return [...byIp.values()];
