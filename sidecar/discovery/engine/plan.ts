@@ -24,7 +24,7 @@ export interface EngineOptions {
   arpTablePath?: string;
   pingCommand?: string;
   nmapCommand?: string;
-  /** Ping processes at once (each also counts against max_sockets). Default 128: spawning is the cost of a ping, so many overlap. */
+  /** Pings in flight (each also holds a socket of max_sockets). Default 128, in shells of 64 (net/ping-batch.ts). */
   maxPings?: number;
   /** One TCP connect's timeout, capped by the host's remaining time. Default 1000 ms. */
   connectTimeoutMs?: number;

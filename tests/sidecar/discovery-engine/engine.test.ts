@@ -135,6 +135,24 @@ describe("runScan", () => {
     expect(run.logs).toContain("INFO plan No host-discovery method chosen; ICMP and TCP connect find the hosts");
   });
 
+  it("stops at the first failure of onHost (a results write) and rejects with it", async () => {
+    let calls = 0;
+    const scanning = runScan(
+      plan({ targets: targets([`${H}100-${H}160`]), scan_types: ["tcp"], tcp_ports: [ssh.port], max_concurrent_hosts: 4 }),
+      {
+        signal: new AbortController().signal,
+        onHost: async () => {
+          calls++;
+          throw new Error("database unavailable");
+        },
+        onProgress: () => {},
+        onLog: () => {},
+      },
+    );
+    await expect(scanning).rejects.toThrow("database unavailable");
+    expect(calls).toBeLessThanOrEqual(4);
+  });
+
   it("bounds each host by host_timeout_ms", async () => {
     const muted = await mutedUdp(`${H}54`);
     try {
