@@ -33,7 +33,7 @@ describe("drift", () => {
     const h1 = await a.node("drift-1", { ip: "127.0.7.1" });
     const h2 = await a.node("drift-2", { ip: "127.0.7.2" });
     const profile = await a.profile({ targets: ["127.0.7.0/29"] });
-    const first = await a.job({ status: "completed", profile_id: profile, targets: ["127.0.7.0/29"] });
+    const first = await a.job({ status: "completed", profile_id: profile, targets: ["127.0.7.0/29"], tcp_ports: [22, 443, 8080] });
     await a.result(first, { ip_address: "127.0.7.1", mac_address: "02:00:00:00:07:01", open_ports: tcp(22), state: "matched", matched_entity_type: "hardware", matched_entity_id: h1 });
     await a.result(first, { ip_address: "127.0.7.2", state: "matched", matched_entity_type: "hardware", matched_entity_id: h2 });
     await a.result(first, { ip_address: "127.0.7.3", mac_address: "02:00:00:00:07:03" });
@@ -90,9 +90,24 @@ describe("drift", () => {
     await finish({ ctx: ctx(), input: second });
     expect(await a.t.sql`select message from scan_logs where scan_job_id = ${second}`).toEqual([]);
 
+    // Port 8443 was not in the first scan's list (22, 80): no news. 80 was, and is new.
+    const portsJob = await a.job({ status: "completed", targets: ["127.0.9.0/29"] });
+    await a.result(portsJob, { ip_address: "127.0.9.5", state: "conflict", matched_entity_type: "hardware", matched_entity_id: h, open_ports: tcp(22, 80, 8443) });
+    await finish({ ctx: ctx(), input: portsJob });
+    const portLines = await a.t.sql`select message from scan_logs where scan_job_id = ${portsJob}`;
+    expect(portLines.map((l) => l.message)).toEqual([`New open port 80/tcp on 127.0.9.5 (hardware ${h})`]);
+
     const third = await a.job({ status: "completed", targets: ["127.0.9.0/29"] });
     await finish({ ctx: ctx(), input: third });
     const [line] = await a.t.sql`select message from scan_logs where scan_job_id = ${third}`;
     expect(line!.message).toBe(`Known host 127.0.9.5 (hardware ${h}) was not seen by scan ${third}`);
+
+    // The profile's targets changed: a host outside the new ones is not missing.
+    const profile = await a.profile({ targets: ["127.0.9.0/29"] });
+    const before = await a.job({ status: "completed", profile_id: profile, targets: ["127.0.9.0/29"] });
+    await a.result(before, { ip_address: "127.0.9.6", state: "matched", matched_entity_type: "hardware", matched_entity_id: h });
+    const narrowed = await a.job({ status: "completed", profile_id: profile, targets: ["127.0.9.0/30"] });
+    await finish({ ctx: ctx(), input: narrowed });
+    expect(await a.t.sql`select message from scan_logs where scan_job_id = ${narrowed}`).toEqual([]);
   });
 });

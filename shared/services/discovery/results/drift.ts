@@ -8,6 +8,7 @@
 // notification routes (kind discovery.drift.<kind>), one per drift up to MAX_ALERTS, then one summary.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
+import { parseTargets } from "../../../domain/discovery/targets.ts";
 import { enqueueAlert } from "../../notifications/enqueue-alert.ts";
 import type { VerbScope } from "../../verb.ts";
 
@@ -27,7 +28,7 @@ interface JobRef {
   profile_id: number | null;
   scan_agent_id: number | null;
   targets: string[];
-  label: string | null;
+  exclude: string[];
 }
 
 async function previousJob(s: VerbScope, job: JobRef): Promise<number | null> {
@@ -48,8 +49,10 @@ export async function findDrifts(s: VerbScope, jobId: number, prevId: number): P
       select c.ip_address, c.matched_entity_type, c.matched_entity_id,
         (select jsonb_agg(np order by (np->>'port')::int) from jsonb_array_elements(c.open_ports) np
           where not exists (select 1 from jsonb_array_elements(p.open_ports) op
-            where op->>'port' = np->>'port' and coalesce(op->>'protocol', 'tcp') = coalesce(np->>'protocol', 'tcp'))) as ports
-      from cur c join prev p on p.ip_address = c.ip_address
+            where op->>'port' = np->>'port' and coalesce(op->>'protocol', 'tcp') = coalesce(np->>'protocol', 'tcp'))
+            -- A port the previous scan did not probe is no news (its port list was another).
+            and (jsonb_array_length(pj.tcp_ports) = 0 or pj.tcp_ports @> jsonb_build_array((np->>'port')::int))) as ports
+      from cur c join prev p on p.ip_address = c.ip_address, (select tcp_ports from scan_jobs where id = ${prevId}) pj
       where c.matched_entity_id is not null
     )
     select 'missing' as kind, p.ip_address, p.matched_entity_type as entity_type, p.matched_entity_id as entity_id,
@@ -80,11 +83,13 @@ function describe(d: Drift, jobId: number): string {
 }
 
 export async function reportDrift(s: VerbScope, jobId: number): Promise<void> {
-  const [job] = await queryRows<JobRef>(s.tx, sql`select id, profile_id, scan_agent_id, targets, label from scan_jobs where id = ${jobId}`);
+  const [job] = await queryRows<JobRef>(s.tx, sql`select id, profile_id, scan_agent_id, targets, exclude from scan_jobs where id = ${jobId}`);
   if (!job || (job.profile_id === null && job.targets.length === 0)) return;
   const prevId = await previousJob(s, job);
   if (prevId === null) return;
-  const drifts = await findDrifts(s, jobId, prevId);
+  const scanned = parseTargets({ targets: job.targets, exclude: job.exclude, allowed: ["0.0.0.0/0"], cap: Number.MAX_SAFE_INTEGER });
+  // A host outside what this run scanned (the profile's targets changed since) is not missing.
+  const drifts = (await findDrifts(s, jobId, prevId)).filter((d) => d.kind !== "missing" || !scanned.ok || scanned.value.contains(d.ip_address));
   if (drifts.length === 0) return;
   const lines = drifts.map((d) => ({ message: describe(d, jobId), details: { drift: d.kind, ip_address: d.ip_address, entity_type: d.entity_type, entity_id: d.entity_id, ...d.detail } }));
   await s.tx.execute(sql`
