@@ -135,6 +135,15 @@ describe("runScan", () => {
     expect(run.logs).toContain("INFO plan No host-discovery method chosen; ICMP and TCP connect find the hosts");
   });
 
+  it("without a working ping, warns once and finds the hosts by TCP", async () => {
+    const run = await scan(plan({ targets: targets([`${H}2-${H}4`]), scan_types: ["icmp", "tcp"], tcp_ports: [ssh.port] }), { pingCommand: "/nonexistent/ping" });
+    expect(run.outcome).toEqual({ addresses_scanned: 3, hosts_found: 3, cancelled: false });
+    expect(run.hosts.get(`${H}2`)).toMatchObject({ open_ports: [{ port: ssh.port }], sources: ["tcp"] });
+    expect(run.logs.filter((l) => l.startsWith("WARNING"))).toEqual([
+      "WARNING icmp ICMP sweep unavailable: the system ping command (/nonexistent/ping) is not installed; hosts are found by the other methods only",
+    ]);
+  });
+
   it("stops at the first failure of onHost (a results write) and rejects with it", async () => {
     let calls = 0;
     const scanning = runScan(
