@@ -2,28 +2,14 @@
 // options.docker_socket_path) and hands the snapshot to the sync verb, which writes the inventory in one
 // transaction. A socket that is missing or refuses fails the job with the reason in its log.
 import { DockerError, dockerClient } from "../../../net/docker/docker-client.ts";
+import { DEFAULT_SOCKET_PATH } from "../../../shared/services/discovery/docker/docker-reads.ts";
 import { syncDocker } from "../../../shared/services/discovery/docker/sync-docker.ts";
-import type { VerbContext } from "../../../shared/services/verb-context.ts";
 import type { JobRun } from "../job-runner.ts";
 
-export const DEFAULT_DOCKER_SOCKET = "/var/run/docker.sock";
-
-/**
- * The worker's system context: a runner that writes needs one, and JobRun carries it as `ctx` (the
- * runner refuses to guess a database without it).
- * TODO(D): add `ctx: VerbContext` to JobRun (job-runner.ts) and `ctx: deps.ctx` to the run object of
- * openJobRun (job-run.ts); until then docker and lldp jobs fail with the message below.
- */
-export function runContext(run: JobRun): VerbContext {
-  const ctx = (run as JobRun & { ctx?: VerbContext }).ctx;
-  if (!ctx) throw new Error("This job runner needs the worker's database context (JobRun.ctx).");
-  return ctx;
-}
-
 export async function runDockerJob(run: JobRun): Promise<void> {
-  const ctx = runContext(run);
+  const { ctx } = run;
   const options = run.job.options as { docker_socket_path?: string; docker_network_types?: string[] };
-  const socketPath = options.docker_socket_path ?? DEFAULT_DOCKER_SOCKET;
+  const socketPath = options.docker_socket_path ?? DEFAULT_SOCKET_PATH;
   run.progress({ done: 0, total: 1, phase: "docker", message: `Reading the Docker Engine API at ${socketPath}` });
   run.log("INFO", "docker", `Reading the Docker Engine API at ${socketPath}`);
   let snapshot;

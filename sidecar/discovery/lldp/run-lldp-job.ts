@@ -8,7 +8,6 @@ import type { LldpNodeRead } from "../../../shared/services/discovery/lldp/lldp-
 import { recordLldpNeighbors } from "../../../shared/services/discovery/lldp/record-lldp.ts";
 import { openJobCommunity } from "../../../shared/services/discovery/jobs/snmp-community.ts";
 import { openSnmpSession, snmpGet, snmpWalk } from "../../telemetry/snmp-read.ts";
-import { runContext } from "../docker/run-docker-job.ts";
 import type { JobRun } from "../job-runner.ts";
 import { LLDP_OID, parseLldp } from "./lldp-mib.ts";
 
@@ -32,7 +31,7 @@ async function readNode(session: Session, node: { hardware_id: number; ip_addres
 }
 
 export async function runLldpJob(run: JobRun): Promise<void> {
-  const ctx = runContext(run);
+  const { ctx } = run;
   const options = run.job.options as LldpOptions;
   const nodes = options.nodes ?? [];
   for (const s of options.skipped ?? []) run.log("WARNING", "lldp", `Hardware ${s.hardware_id} skipped: ${s.reason}`);

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../../shared/logger.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import { dockerClient } from "../../../net/docker/docker-client.ts";
-import type { JobRun } from "../../../sidecar/discovery/job-runner.ts";
 import { openJobRun } from "../../../sidecar/discovery/job-run.ts";
 import { runDockerJob } from "../../../sidecar/discovery/docker/run-docker-job.ts";
-import { type FakeDocker, startFakeDocker } from "../../helpers/fake-docker.ts";
+import { discoveryWorker } from "../../../sidecar/discovery/discovery-worker.ts";
+import { type FakeDocker, recordedDockerState, startFakeDocker } from "../../helpers/fake-docker.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";
 
 let a: AgentActors;
@@ -35,7 +35,7 @@ async function runJob(id: number): Promise<string[]> {
   const row = (await ctx.db.query.scanJobs.findFirst({ where: (j, { eq }) => eq(j.id, job!.id) }))!;
   const handle = openJobRun({ ctx, vault: a.t.runtime.deps.vault, logger: jsonLogger("error", () => {}) }, row, new AbortController().signal, { progressMs: 50, heartbeatMs: 1000, logsMs: 50, logsBatch: 100 });
   try {
-    await runDockerJob({ ...handle.run, ctx } as JobRun);
+    await runDockerJob(handle.run);
   } finally {
     await handle.close();
   }
@@ -221,6 +221,30 @@ describe("the OpenAPI document", () => {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
       for (const status of errors) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+    }
+  });
+});
+
+describe("through the sidecar's discovery worker", () => {
+  it("a sync queued over HTTP is claimed, run against the engine and completed; the status says so", async () => {
+    await a.t.sql`update scan_jobs set status = 'completed' where status in ('queued', 'running')`;
+    Object.assign(fake.state, recordedDockerState());
+    const worker = discoveryWorker(a.t.runtime, { pollMs: 100, progressMs: 50, logsMs: 50, readinessMs: 3_600_000, recoverMs: 3_600_000 });
+    await worker.start();
+    try {
+      const id = await sync();
+      let job: Record<string, any> | undefined;
+      for (let i = 0; i < 200; i++) {
+        [job] = await a.t.sql`select status, error_text, claimed_by from scan_jobs where id = ${id}`;
+        if (job!.status === "completed" || job!.status === "failed") break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(job).toMatchObject({ status: "completed", error_text: null });
+      expect(await a.t.sql`select name, status from compute_units where name = 'db'`).toEqual([{ name: "db", status: "running" }]);
+      const status = await (await a.req("GET", `discovery/docker/status?socket_path=${encodeURIComponent(fake.socketPath)}`, a.viewer)).json();
+      expect(status).toMatchObject({ available: true, container_count: 3, running_count: 2, last_job: { id, status: "completed" } });
+    } finally {
+      await worker.stop();
     }
   });
 });

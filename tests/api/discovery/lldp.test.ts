@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../../shared/logger.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
-import type { JobRun } from "../../../sidecar/discovery/job-runner.ts";
 import { openJobRun } from "../../../sidecar/discovery/job-run.ts";
+import { discoveryWorker } from "../../../sidecar/discovery/discovery-worker.ts";
 import { runLldpJob } from "../../../sidecar/discovery/lldp/run-lldp-job.ts";
 import { freeUdpPort, type Snmpd, startSnmpd } from "../../helpers/snmpd.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";
@@ -51,7 +51,7 @@ async function runJob(id: number, signal = new AbortController().signal): Promis
   const row = (await ctx.db.query.scanJobs.findFirst({ where: (j, { eq }) => eq(j.id, id) }))!;
   const handle = openJobRun({ ctx, vault: a.t.runtime.deps.vault, logger: jsonLogger("error", () => {}) }, row, signal, { progressMs: 50, heartbeatMs: 1000, logsMs: 50, logsBatch: 100 });
   try {
-    await runLldpJob({ ...handle.run, ctx } as JobRun);
+    await runLldpJob(handle.run);
   } finally {
     await handle.close();
   }
@@ -184,5 +184,27 @@ describe("failures", () => {
     setTimeout(() => ac.abort(), 100);
     await runJob(second.job_id, ac.signal);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("through the sidecar's discovery worker", () => {
+  it("an enrichment queued over HTTP is claimed, walked and completed", async () => {
+    await a.t.sql`update scan_jobs set status = 'completed' where status in ('queued', 'running')`;
+    const worker = discoveryWorker(a.t.runtime, { pollMs: 100, progressMs: 50, logsMs: 50, readinessMs: 3_600_000, recoverMs: 3_600_000 });
+    await worker.start();
+    try {
+      const { job_id } = await (await enrich({ hardware_ids: [hw.dist], snmp_community: COMMUNITY, snmp_port: port })).json();
+      let job: Record<string, any> | undefined;
+      for (let i = 0; i < 200; i++) {
+        [job] = await a.t.sql`select status, error_text from scan_jobs where id = ${job_id}`;
+        if (job!.status === "completed" || job!.status === "failed") break;
+        await sleep(50);
+      }
+      expect(job).toMatchObject({ status: "completed", error_text: null });
+      const body = await (await a.req("GET", `discovery/lldp-jobs/${job_id}/results`, a.viewer)).json();
+      expect(body.neighbors.map((n: Record<string, unknown>) => [n.source_hardware_name, n.remote_sys_name, n.remote_hardware_name])).toEqual([["dist-sw", "core-sw", "core-sw"]]);
+    } finally {
+      await worker.stop();
+    }
   });
 });
