@@ -83,6 +83,20 @@ describe("POST /ip-check", () => {
   });
 });
 
+describe("POST /ip-check rate limit", () => {
+  it("counts in the ip_check category: one client gets 429 with retry_after within 31 checks a minute", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31 && !statuses.includes(429); i++) {
+      const res = await a.t.app.request("/api/v1/ip-check", { method: "POST", body: JSON.stringify({ ip: "127.0.5.1" }), headers: { "content-type": "application/json", authorization: `Bearer ${a.editor}`, "x-test-peer": "10.77.0.1" } });
+      statuses.push(res.status);
+      if (res.status === 429) expect((await res.json()).retry_after).toBeGreaterThan(0);
+    }
+    expect(statuses[0]).toBe(200);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.length).toBeLessThanOrEqual(31);
+  });
+});
+
 describe("POST /ipam/scan/{network_id} and the IPAM apply of its findings", () => {
   const net = async (name: string, cidr: string | null) => (await a.t.sql<{ id: number }[]>`insert into networks (name, cidr) values (${name}, ${cidr}) returning id`)[0]!.id;
 
