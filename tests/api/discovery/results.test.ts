@@ -287,6 +287,20 @@ describe("merging and undoing", () => {
     expect(await a.t.sql`select id from audit_log where action = 'discovery.merge.undo' and entity_id = ${String(auditId)}`).toHaveLength(1);
   });
 
+  it("makes one node of two new results of one address from two scans", async () => {
+    const first = await a.job({ status: "completed" });
+    const second = await a.job({ status: "completed" });
+    await record(first, [finding("127.0.5.20", { hostname: "twice-seen" })]);
+    await record(second, [finding("127.0.5.20", { hostname: "twice-seen", open_ports: [{ port: 22, protocol: "tcp" }] })]);
+    const ids = [...(await resultsOf(first)), ...(await resultsOf(second))].map((r) => r.id);
+    const body = await (await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: ids, action: "accept" })).json();
+    expect(body).toMatchObject({ accepted: 2 });
+    const nodes = await a.t.sql`select id from hardware where name = 'twice-seen'`;
+    expect(nodes).toHaveLength(1);
+    const linked = await a.t.sql`select distinct matched_entity_id from scan_results where id in ${a.t.sql(ids)}`;
+    expect(linked).toEqual([{ matched_entity_id: nodes[0]!.id }]);
+  });
+
   it("rejects in bulk; an empty outcome has no audit entry", async () => {
     const job = await a.job({ status: "completed" });
     await record(job, [finding("127.0.5.1"), finding("127.0.5.2")]);

@@ -45,7 +45,11 @@ export async function acceptResults(s: VerbScope, items: AcceptItem[], undo = em
   const live = await stillMatched(s, items.map((i) => i.result));
   const fresh: NewNode[] = items.filter((i) => !live.has(i.result.id));
   const known: NodeUpdate[] = items.filter((i) => live.has(i.result.id));
-  const created = await createNodes(s, fresh, undo);
+  // Two new results of one address (two scans of it, neither merged yet) become one node.
+  const firstByIp = new Map<string, NewNode>();
+  for (const f of fresh) if (!firstByIp.has(f.result.ip_address)) firstByIp.set(f.result.ip_address, f);
+  const created = await createNodes(s, [...firstByIp.values()], undo);
+  for (const f of fresh) if (!created.has(f.result.id)) created.set(f.result.id, created.get(firstByIp.get(f.result.ip_address)!.result.id)!);
   await updateMatched(s, known, undo);
   const updated = new Map(known.map((k) => [k.result.id, { type: k.result.matched_entity_type!, id: k.result.matched_entity_id! }]));
   const marks: ResultMark[] = [
