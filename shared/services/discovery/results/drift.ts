@@ -1,8 +1,9 @@
 // Drift between two scans of the same ground (issue 13), reported when a job completes, in the finish
 // verb's transaction: the job's results against those of the previous completed job of the same profile
 // (or, without a profile, of the same targets from the same place). Three kinds:
-// - missing:     a host matched to a known node before is not seen now (neither at its address nor matched elsewhere);
-// - new_port:    a matched host has an open port the previous scan did not see;
+// - missing:     a host matched to a known node before is not seen now (neither at its address nor matched
+//                elsewhere), though this run scanned its address;
+// - new_port:    a matched host has an open port the previous scan probed and did not see open;
 // - mac_changed: the same address answers with another MAC.
 // Each drift is a job log line (WARNING, phase drift) and an event on `discovery`; alerts go to the
 // notification routes (kind discovery.drift.<kind>), one per drift up to MAX_ALERTS, then one summary.
