@@ -34,6 +34,8 @@ export async function runLldpJob(run: JobRun): Promise<void> {
   const { ctx } = run;
   const options = run.job.options as LldpOptions;
   const nodes = options.nodes ?? [];
+  // A job from POST /discovery/scan names addresses, not nodes: the neighbours would have no source node.
+  if (nodes.length === 0) throw new Error("An lldp job reads the LLDP neighbours of inventory nodes: start it with POST /discovery/lldp-enrich {hardware_ids}.");
   for (const s of options.skipped ?? []) run.log("WARNING", "lldp", `Hardware ${s.hardware_id} skipped: ${s.reason}`);
   const community = (await openJobCommunity(ctx.db, run.vault, run.job)) ?? "public";
   const port = options.snmp_port ?? 161;

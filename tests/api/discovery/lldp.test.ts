@@ -187,6 +187,13 @@ describe("failures", () => {
   });
 });
 
+describe("an lldp job without nodes", () => {
+  it("(from POST /discovery/scan) fails saying how to start one", async () => {
+    const [job] = await a.t.sql<{ id: number }[]>`insert into scan_jobs (scan_types, targets) values ('["lldp"]', '["127.0.8.1"]') returning id`;
+    await expect(runJob(job!.id)).rejects.toThrow("start it with POST /discovery/lldp-enrich");
+  });
+});
+
 describe("through the sidecar's discovery worker", () => {
   it("an enrichment queued over HTTP is claimed, walked and completed", async () => {
     await a.t.sql`update scan_jobs set status = 'completed' where status in ('queued', 'running')`;
