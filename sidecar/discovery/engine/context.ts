@@ -16,6 +16,8 @@ export interface EngineContext {
   signal: AbortSignal;
   sockets: SocketBudget;
   pings: SocketBudget;
+  /** Hosts in the ports phase at once (probe-host.ts). */
+  portGate: SocketBudget;
   pinger: PingBatcher;
   neighbours: NeighbourTable;
   connectTimeoutMs: number;
@@ -27,6 +29,11 @@ export interface EngineContext {
   warnOnce(key: string, phase: string, message: string): void;
 }
 
+/** How many hosts may be in the ports phase at once: their ports fill three quarters of the budget (pings and discovery keep the rest). */
+export function portPhaseHosts(maxSockets: number, portsPerHost: number): number {
+  return Math.max(1, Math.floor((maxSockets * 3) / 4 / Math.max(1, portsPerHost)));
+}
+
 export function engineContext(plan: ScanPlan, signal: AbortSignal, options: EngineOptions & { budget?: SocketBudget }, log: LogFn): EngineContext {
   const warned = new Set<string>();
   return {
@@ -34,6 +41,7 @@ export function engineContext(plan: ScanPlan, signal: AbortSignal, options: Engi
     signal,
     sockets: options.budget ?? new SocketBudget(Math.max(1, plan.max_sockets)),
     pings: new SocketBudget(Math.max(1, Math.min(options.maxPings ?? DEFAULT_MAX_PINGS, plan.max_sockets))),
+    portGate: new SocketBudget(portPhaseHosts(plan.max_sockets, plan.tcp_ports.length)),
     pinger: new PingBatcher({ timeoutMs: PING_TIMEOUT_MS, signal, command: options.pingCommand }),
     neighbours: new NeighbourTable(options.arpTablePath),
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,

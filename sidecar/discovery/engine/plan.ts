@@ -7,7 +7,7 @@ export interface ScanPlan {
   /** Normalised scan types (scan-types.ts); the engine acts on icmp, tcp, dns, arp, banner, http, nmap, snmp. */
   scan_types: string[];
   tcp_ports: number[];
-  /** The most one host may take, from its first probe to its last enrichment. */
+  /** Bounds each phase of one host: its discovery (ping, first ports), then its other ports and enrichment together. */
   host_timeout_ms: number;
   /** Open sockets (and ping processes) at once, over all hosts. */
   max_sockets: number;

@@ -1,14 +1,17 @@
-// Is this address a live host? ICMP echo, TCP connects and (when chosen) an SNMP GET, all under the
-// host's clock and the shared socket budget. A refused connect proves the host is up as much as an
-// open port. Like nmap's host discovery, a few discovery ports are tried with the ping first: when
-// neither they nor the ping answered, the host counts as down and its other ports are not tried, so a
-// sweep of mostly empty address space costs a few sockets per address, not the whole port list.
+// Is this address a live host, and which of its ports are open? Two phases, each under its own clock of
+// host_timeout_ms and the shared socket budget:
+// - discovery: ICMP echo, a few discovery ports and (when chosen) an SNMP GET. Like nmap's host
+//   discovery, when neither the ping nor those ports answered the host counts as down and its other
+//   ports are never tried, so empty address space costs a few sockets per address, not the port list.
+//   A refused connect proves the host is up as much as an open port.
+// - ports: a live host's other ports all at once (a firewalled host's silent ports then cost one connect
+//   timeout, not one per port). Hosts enter this phase through a gate sized so that their ports fit the
+//   socket budget together; the wait at the gate is the scan's, not the host's, so the clock starts after it.
 import { emptyFinding, type HostFinding, type OpenPort } from "../../../shared/domain/discovery/finding.ts";
 import type { PingResult } from "../../../net/ping.ts";
 import { snmpSystem, type SnmpSystem } from "../../../net/snmp-system.ts";
-import { SocketBudget } from "../../../net/socket-budget.ts";
 import { type ProbeResult, tcpProbe } from "../../../net/tcp-connect.ts";
-import { type EngineContext, type HostClock, slot } from "./context.ts";
+import { type EngineContext, type HostClock, hostClock, slot } from "./context.ts";
 import { has } from "./plan.ts";
 
 const DISCOVERY_PREFERENCE = [80, 443, 22];
@@ -40,25 +43,12 @@ async function pingHost(ctx: EngineContext, ip: string, clock: HostClock): Promi
   }
 }
 
-/**
- * Connects to `ports`, at most `perHost` at once: each host gets its fair share of the socket budget, so
- * its ports do not queue behind every other host's and its timeout measures the host, not the queue.
- */
-function connectAll(ctx: EngineContext, ip: string, ports: number[], clock: HostClock, perHost: SocketBudget): Promise<[number, ProbeResult][]> {
+function connectAll(ctx: EngineContext, ip: string, ports: number[], clock: HostClock): Promise<[number, ProbeResult][]> {
   return Promise.all(
-    ports.map(async (port): Promise<[number, ProbeResult]> => {
-      let release: () => void;
-      try {
-        release = await perHost.acquire(clock.signal);
-      } catch {
-        return [port, ABORTED];
-      }
-      try {
-        return [port, await slot(ctx, clock.signal, ABORTED, () => tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal }))];
-      } finally {
-        release();
-      }
-    }),
+    ports.map(async (port): Promise<[number, ProbeResult]> => [
+      port,
+      await slot(ctx, clock.signal, ABORTED, () => tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal })),
+    ]),
   );
 }
 
@@ -72,23 +62,42 @@ function anyTrue(checks: Promise<boolean>[]): Promise<boolean> {
   });
 }
 
-/** The finding of a live host (open ports sorted, rtt, sources), or null when nothing answered. */
-export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock): Promise<HostFinding | null> {
+/** The other ports of a live host, all at once, once the gate lets it in; its clock starts then. */
+async function portsPhase(ctx: EngineContext, ip: string, ports: number[]): Promise<{ results: [number, ProbeResult][]; clock: HostClock }> {
+  if (ports.length === 0) return { results: [], clock: hostClock(ctx.signal, ctx.plan.host_timeout_ms) };
+  let release: () => void;
+  try {
+    release = await ctx.portGate.acquire(ctx.signal);
+  } catch {
+    return { results: [], clock: hostClock(ctx.signal, ctx.plan.host_timeout_ms) };
+  }
+  try {
+    const clock = hostClock(ctx.signal, ctx.plan.host_timeout_ms);
+    return { results: await connectAll(ctx, ip, ports, clock), clock };
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The finding of a live host (open ports sorted, rtt, sources) and the clock its enrichment continues
+ * under, or null when nothing answered.
+ */
+export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock): Promise<{ finding: HostFinding; clock: HostClock } | null> {
   const { plan } = ctx;
   const useTcp = has(plan, "tcp") && plan.tcp_ports.length > 0;
   const first = useTcp ? discoveryPorts(plan.tcp_ports) : [];
   const snmpWanted = has(plan, "snmp") && plan.snmp !== null;
   const pingDone = has(plan, "icmp") ? pingHost(ctx, ip, clock) : Promise.resolve(NO_PING);
-  const perHost = new SocketBudget(Math.max(2, Math.ceil(plan.max_sockets / Math.max(1, plan.max_concurrent_hosts))));
-  const firstDone = connectAll(ctx, ip, first, clock, perHost);
+  const firstDone = connectAll(ctx, ip, first, clock);
   const snmpDone = snmpWanted
     ? slot<SnmpSystem | null>(ctx, clock.signal, null, () => snmpSystem(ip, { ...plan.snmp!, timeoutMs: clock.budget(SNMP_CAP_MS), signal: clock.signal }))
     : Promise.resolve(null);
   // The first answer that proves the host is up starts the other ports; the slower methods finish alongside.
   if (!(await anyTrue([pingDone.then((r) => r.alive), firstDone.then((rs) => rs.some(([, r]) => answered(r))), snmpDone.then((r) => r !== null)]))) return null;
   const rest = useTcp ? plan.tcp_ports.filter((p) => !first.includes(p)) : [];
-  const [pinged, firstResults, snmp, restResults] = await Promise.all([pingDone, firstDone, snmpDone, connectAll(ctx, ip, rest, clock, perHost)]);
-  const results = [...firstResults, ...restResults];
+  const [pinged, firstResults, snmp, ports] = await Promise.all([pingDone, firstDone, snmpDone, portsPhase(ctx, ip, rest)]);
+  const results = [...firstResults, ...ports.results];
 
   const f = emptyFinding(ip);
   f.open_ports = results
@@ -104,5 +113,5 @@ export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock
     f.snmp_sys_descr = snmp.sys_descr;
     f.sources.push("snmp");
   }
-  return f;
+  return { finding: f, clock: ports.clock };
 }

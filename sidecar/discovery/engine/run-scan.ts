@@ -112,11 +112,10 @@ export async function runScan(plan: ScanPlan, hooks: ScanHooks, options: EngineO
 async function sweep(ctx: EngineContext, state: { done: number }, report: (f: HostFinding) => Promise<void>, progress: (phase: string) => void): Promise<void> {
   const { plan } = ctx;
   await eachConcurrent(plan.targets.addresses(), plan.max_concurrent_hosts, ctx.signal, async (ip) => {
-    const clock = hostClock(ctx.signal, plan.host_timeout_ms);
-    const f = await probeHost(ctx, ip, clock);
-    if (f && !ctx.signal.aborted) {
-      await enrichHost(ctx, f, clock, performance.now());
-      await report(f);
+    const probed = await probeHost(ctx, ip, hostClock(ctx.signal, plan.host_timeout_ms));
+    if (probed && !ctx.signal.aborted) {
+      await enrichHost(ctx, probed.finding, probed.clock, performance.now());
+      await report(probed.finding);
     }
     state.done++;
     progress("sweep");

@@ -135,6 +135,22 @@ describe("runScan", () => {
     expect(run.logs).toContain("INFO plan No host-discovery method chosen; ICMP and TCP connect find the hosts");
   });
 
+  it.skipIf(!havePython)("tries all ports of a firewalled host at once: an open port after twenty silent ones is found in time", async () => {
+    const host = `${H}70`;
+    const dropped = Array.from({ length: 20 }, (_, i) => 4500 + i);
+    const hole = await blackHole([host], dropped);
+    const open = await greetingPeer(host, "SSH-2.0-behind-a-firewall\r\n");
+    try {
+      const started = performance.now();
+      const run = await scan(plan({ targets: targets([host]), scan_types: ["icmp", "tcp"], tcp_ports: [...dropped, open.port], host_timeout_ms: 1500, max_sockets: 512, max_concurrent_hosts: 128 }));
+      expect(performance.now() - started).toBeLessThan(3500);
+      expect(run.hosts.get(host)).toMatchObject({ open_ports: [{ port: open.port, protocol: "tcp" }], sources: ["icmp", "tcp"] });
+    } finally {
+      hole.close();
+      await open.close();
+    }
+  });
+
   it("without a working ping, warns once and finds the hosts by TCP", async () => {
     const run = await scan(plan({ targets: targets([`${H}2-${H}4`]), scan_types: ["icmp", "tcp"], tcp_ports: [ssh.port] }), { pingCommand: "/nonexistent/ping" });
     expect(run.outcome).toEqual({ addresses_scanned: 3, hosts_found: 3, cancelled: false });

@@ -89,8 +89,9 @@ export const havePython = (() => {
 // address with a backlog of 0 whose one queue slot it fills itself; later SYNs are dropped unanswered.
 const BLACK_HOLE = `
 import socket, sys, time
-port = int(sys.argv[1]); keep = []
+ports = [int(p) for p in sys.argv[1].split(",")]; keep = []
 for host in sys.argv[2:]:
+  for port in ports:
     s = socket.socket(); s.bind((host, port)); s.listen(0)
     c = socket.socket(); c.setblocking(False); c.connect_ex((host, port))
     keep += [s, c]
@@ -99,9 +100,9 @@ print("ready", flush=True)
 sys.stdin.read()
 `;
 
-/** Connects to `port` on each of `hosts` hang until the caller gives up. */
-export async function blackHole(hosts: string[], port: number): Promise<{ close(): void }> {
-  const child = spawn("python3", ["-c", BLACK_HOLE, String(port), ...hosts], { stdio: ["pipe", "pipe", "inherit"] });
+/** Connects to `ports` on each of `hosts` hang until the caller gives up (as to a firewall that drops them). */
+export async function blackHole(hosts: string[], ports: number | number[]): Promise<{ close(): void }> {
+  const child = spawn("python3", ["-c", BLACK_HOLE, [ports].flat().join(","), ...hosts], { stdio: ["pipe", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the black hole exited with ${code}`)));
     child.stdout.once("data", () => resolve());
