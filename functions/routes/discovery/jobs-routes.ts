@@ -18,7 +18,7 @@ const SCAN_NOTE = [
   "Every target must lie inside SVC_DISCOVERY_ALLOWED_TARGETS (default: private, CGNAT and loopback ranges) and a job holds at most 4096 addresses; no target is a 422 (a scan never runs unbounded).",
   "`scan_types` defaults to icmp, tcp, dns, arp; `nmap` while the worker found nmap missing is a 422; docker and lldp have their own routes.",
   "`tcp_ports` or `ports_preset` (common, top100, web, infrastructure; default common). `snmp_community` is sealed by the vault and never returned.",
-  "With `scan_agent_id` the job runs on that agent (agent_connect, agent_icmp); an agent that may not run it is a 422 whose `detail` is `{reason, detail, message}`.",
+  "With `scan_agent_id` the job runs on that agent (agent_connect, agent_icmp); an agent that may not run it is a 422 with the message in `detail`, the eligibility reason in `reason` and its detail in `reason_detail`.",
   "Answers one ScanJobOut when one job was made, else an array. 429 \"Too many scans\" while 3 server scans are queued or running.",
 ].join(" ");
 

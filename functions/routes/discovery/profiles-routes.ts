@@ -50,7 +50,7 @@ export function profilesRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "post", path: `${BASE}/:profile_id/run`, tag: "discovery", scope: runProfile.scope, params: ProfileParams, response: { status: 201, schema: ScanJobOut }, errors: [400, 429],
-      summary: "Run a profile now (a queued job)", description: "Makes a `manual` job from the profile, checked again like a scan request. 400 \"Profile is disabled\"; an agent that may not run it is a 422 with `detail` {reason, detail, message}; 429 while 3 server scans are open.",
+      summary: "Run a profile now (a queued job)", description: "Makes a `manual` job from the profile, checked again like a scan request. 400 \"Profile is disabled\"; an agent that may not run it is a 422 with `reason` and `reason_detail` beside the message; 429 while 3 server scans are open.",
     },
     async (c, { params, reply }) => reply(await runProfile({ ctx: verbContext(c), input: { id: params.profile_id, allowed: allowedTargets(c) } })),
   );

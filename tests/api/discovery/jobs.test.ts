@@ -117,20 +117,20 @@ describe("POST /discovery/scan", () => {
     expect(await jobCount()).toBe(before);
   });
 
-  it("refuses an agent that may not run the job with a 422 whose detail is {reason, detail, message}", async () => {
+  it("refuses an agent that may not run the job with a 422 naming the reason beside the message", async () => {
     await closeOpenJobs();
     const pending = await a.agent({ status: "pending" });
     const res = await a.req("POST", "discovery/scan", a.admin, { targets: ["192.168.7.0/28"], scan_agent_id: pending, scan_types: ["agent_connect"] });
     expect(res.status).toBe(422);
     const err = await res.json();
-    expect(err.detail).toMatchObject({ reason: "agent_inactive" });
-    expect(typeof err.detail.message).toBe("string");
-    expect(err.fields.scan_agent_id).toBe(err.detail.message);
+    expect(err).toMatchObject({ error_code: "VALIDATION_ERROR", reason: "agent_inactive" });
+    expect(typeof err.detail).toBe("string");
+    expect(err.fields.scan_agent_id).toBe(err.detail);
     const server = await a.req("POST", "discovery/scan", a.admin, { targets: ["192.168.7.0/28"], scan_agent_id: pending, scan_types: ["tcp"] });
     expect(server.status).toBe(422);
     expect((await server.json()).fields.scan_types).toMatch(/runs on the server only/);
     const missing = await a.req("POST", "discovery/scan", a.admin, { targets: ["192.168.7.0/28"], scan_agent_id: 999_999 });
-    expect((await missing.json()).detail).toMatchObject({ reason: "agent_missing" });
+    expect(await missing.json()).toMatchObject({ reason: "agent_missing" });
   });
 
   it("queues an eligible agent's job (not counted against the server's open scans)", async () => {

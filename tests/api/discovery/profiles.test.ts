@@ -238,7 +238,7 @@ describe("the discovery_profiles job", () => {
     const agent = await a.agent({ status: "active", online: true, networks: lan("192.168.50.10/24"), readiness: ready });
     const refused = await a.req("POST", "discovery/profiles", a.admin, { name: "too wide", cidr: "192.168.0.0/20", scan_agent_id: agent, scan_types: ["agent_connect"] });
     expect(refused.status).toBe(422);
-    expect((await refused.json()).detail).toMatchObject({ reason: "out_of_scope" });
+    expect(await refused.json()).toMatchObject({ reason: "out_of_scope", reason_detail: expect.stringContaining("192.168.0.0/20") });
     const p = await create({ name: "from the agent", cidr: "192.168.50.0/28", scan_agent_id: agent, scan_types: ["agent_connect", "agent_icmp"], schedule_cron: "*/10 * * * *" });
     a.clock.at = new Date(p.next_run_at);
     expect((await runJob()).rows_touched).toBe(1);

@@ -64,16 +64,12 @@ export async function checkTools(db: Db, scanTypes: readonly string[], field = "
   }
 }
 
-/** An ApiError whose `detail` is an object (the reference's agent refusal: {reason, detail, message}). */
-function objectDetail(message: string, detail: Record<string, unknown>, fields: Record<string, string>): ApiError {
-  const err = new ApiError("VALIDATION_ERROR", message, { fields });
-  Object.defineProperty(err, "detail", { value: detail });
-  return err;
-}
 
 /** The agent may run a job over `targets` (or, for a profile without targets yet, at all). */
 export async function checkAgent(db: Db, agentId: number, targets: TargetSet | null, now: Date): Promise<void> {
   const verdict = await agentEligibility(db, agentId, targets, { now });
   if (verdict.eligible) return;
-  throw objectDetail(verdict.message, { reason: verdict.reason, detail: verdict.detail, message: verdict.message }, { scan_agent_id: verdict.message });
+  // The reference answered detail {reason, detail, message}; spec 7.1 keeps `detail` a string, so the
+  // machine reason rides beside it like the monitors' agent refusals (`reason`, plus its `reason_detail`).
+  throw new ApiError("VALIDATION_ERROR", verdict.message, { fields: { scan_agent_id: verdict.message }, reason: verdict.reason, reason_detail: verdict.detail });
 }
