@@ -9,6 +9,7 @@ import { jsonLogger } from "../../../shared/logger.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import { openJobRun } from "../../../sidecar/discovery/job-run.ts";
 import { discoveryWorker } from "../../../sidecar/discovery/discovery-worker.ts";
+import { capsOf, parseLldp } from "../../../sidecar/discovery/lldp/lldp-mib.ts";
 import { runLldpJob } from "../../../sidecar/discovery/lldp/run-lldp-job.ts";
 import { freeUdpPort, type Snmpd, startSnmpd } from "../../helpers/snmpd.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";
@@ -213,5 +214,19 @@ describe("through the sidecar's discovery worker", () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe("LLDP-MIB parsing", () => {
+  const vb = (oid: string, value: unknown) => ({ oid, type: 4, value }) as never;
+  it("reads capability bits most significant first, takes the first IPv4 management address and ignores IPv6", () => {
+    expect(capsOf(Buffer.from([0x28, 0x00]))).toEqual(["bridge", "router"]);
+    expect(capsOf(Buffer.from([0x80, 0x40]))).toEqual(["other", "sVLANComponent"]);
+    expect(capsOf("not bits")).toEqual([]);
+    const rem = [vb("1.0.8802.1.1.2.1.4.1.1.4.0.7.3", 4), vb("1.0.8802.1.1.2.1.4.1.1.5.0.7.3", Buffer.from([0, 1, 2, 3, 4, 5])), vb("1.0.8802.1.1.2.1.4.1.1.9.0.7.3", Buffer.from("sw"))];
+    const v6 = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1].join(".");
+    const man = [vb(`1.0.8802.1.1.2.1.4.2.1.3.0.7.3.2.16.${v6}`, 2), vb("1.0.8802.1.1.2.1.4.2.1.3.0.7.3.1.4.10.0.0.7", 2), vb("1.0.8802.1.1.2.1.4.2.1.3.0.7.3.1.4.10.0.0.8", 2)];
+    const [n] = parseLldp(rem, man, []);
+    expect(n).toMatchObject({ local_port_num: 7, rem_index: 3, local_port_desc: null, remote_chassis_id: "00:01:02:03:04:05", remote_sys_name: "sw", remote_mgmt_ip: "10.0.0.7", remote_caps: [] });
   });
 });
