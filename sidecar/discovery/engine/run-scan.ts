@@ -117,6 +117,8 @@ async function sweep(ctx: EngineContext, state: { done: number }, report: (f: Ho
       await enrichHost(ctx, probed.finding, probed.clock, performance.now());
       await report(probed.finding);
     }
+    // A host the cancel cut short was not scanned.
+    if (ctx.signal.aborted) return;
     state.done++;
     progress("sweep");
   });
