@@ -1,5 +1,5 @@
-// What every stage of one scan shares: the plan, the socket budget (one for all hosts), the ping-process
-// budget, the neighbour table reader and the log. `slot` runs one network operation holding a socket.
+// What every stage of one scan shares: the plan, the socket budget (one for all hosts), the ping budget and
+// batcher, the ports-phase gate, the neighbour table reader and the log. `slot` runs one operation holding a socket.
 import { NeighbourTable } from "../../../net/neighbours.ts";
 import { PingBatcher } from "../../../net/ping-batch.ts";
 import { SocketBudget } from "../../../net/socket-budget.ts";
