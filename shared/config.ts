@@ -83,6 +83,8 @@ export const ConfigSchema = v.object({
   NOTIFICATION_TIMEOUT_MS: int(10_000, 100, 120_000),
   /** Where discovery scans may reach: comma-separated CIDRs (default the private, CGNAT and loopback ranges). */
   SVC_DISCOVERY_ALLOWED_TARGETS: optionalString,
+  /** Server-side discovery jobs one sidecar runs at once (they share its 512-socket budget). */
+  SVC_DISCOVERY_CONCURRENCY: int(2, 1, 16),
 });
 
 export type RateLimitStoreKind = "redis" | "database";

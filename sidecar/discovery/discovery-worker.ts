@@ -56,7 +56,7 @@ interface Held {
 export function discoveryWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: DiscoveryWorkerOverrides = {}): DiscoveryWorker {
   const { deps } = runtime;
   const { runners: runnerOverrides, agentLinks, ...rest } = overrides;
-  const options: DiscoveryWorkerOptions = { ...defaultDiscoveryOptions(rest.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, process.env), ...rest };
+  const options: DiscoveryWorkerOptions = { ...defaultDiscoveryOptions(rest.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, deps.config.SVC_DISCOVERY_CONCURRENCY), ...rest };
   const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random });
   const listen = databaseListener(runtime.database);
   const held = new Map<number, Held>();

@@ -28,10 +28,9 @@ export interface DiscoveryWorkerOptions {
   maxConcurrentHosts: number;
 }
 
-export function defaultDiscoveryOptions(owner: string, env: Record<string, string | undefined> = {}): DiscoveryWorkerOptions {
-  const concurrency = Number.parseInt(env.SVC_DISCOVERY_CONCURRENCY ?? "", 10);
+export function defaultDiscoveryOptions(owner: string, concurrency = 2): DiscoveryWorkerOptions {
   return {
-    concurrency: Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 16 ? concurrency : 2,
+    concurrency,
     pollMs: 3_000,
     owner,
     progressMs: 1_000,
