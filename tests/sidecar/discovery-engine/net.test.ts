@@ -82,7 +82,7 @@ describe("ping", () => {
 
 describe("batched ping", () => {
   it("pings many addresses through one shell and gives each its own answer", async () => {
-    const batcher = new PingBatcher({ timeoutMs: 1000, signal: new AbortController().signal, batchSize: 8 });
+    const batcher = new PingBatcher({ timeoutMs: 2000, signal: new AbortController().signal, batchSize: 8 });
     const ips = Array.from({ length: 20 }, (_, i) => `${H}${100 + i}`);
     const results = await Promise.all(ips.map((ip) => batcher.ping(ip)));
     expect(results.filter((r) => r.alive)).toHaveLength(20);
