@@ -2,6 +2,7 @@
 // timeMark.localPortNum.remIndex), lldpRemManAddrTable (the neighbour's management addresses, carried in
 // the row index as subtype.length.bytes) and lldpLocPortTable (what the local port is called).
 import type { Varbind } from "net-snmp";
+import type { LldpNeighborRead } from "../../../shared/services/discovery/lldp/lldp-neighbor.ts";
 
 export const LLDP_OID = {
   remTable: "1.0.8802.1.1.2.1.4.1",
@@ -16,19 +17,6 @@ const LOC_PORT_ENTRY = "1.0.8802.1.1.2.1.3.7.1.";
 
 /** LldpSystemCapabilitiesMap: bit 0 is the most significant bit of the first octet. */
 const CAPS = ["other", "repeater", "bridge", "wlanAccessPoint", "router", "telephone", "docsisCableDevice", "stationOnly", "cVLANComponent", "sVLANComponent", "twoPortMACRelay"];
-
-export interface LldpNeighbor {
-  local_port_num: number;
-  rem_index: number;
-  local_port_desc: string | null;
-  remote_chassis_id: string | null;
-  remote_port_id: string | null;
-  remote_port_desc: string | null;
-  remote_sys_name: string | null;
-  remote_sys_descr: string | null;
-  remote_mgmt_ip: string | null;
-  remote_caps: string[];
-}
 
 const mac = (b: Buffer) => [...b].map((x) => x.toString(16).padStart(2, "0")).join(":");
 
@@ -56,7 +44,7 @@ function split(oid: string, prefix: string): [number, number[]] | null {
   return [parts[0]!, parts.slice(1)];
 }
 
-export function parseLldp(rem: Varbind[], manAddr: Varbind[], locPort: Varbind[]): LldpNeighbor[] {
+export function parseLldp(rem: Varbind[], manAddr: Varbind[], locPort: Varbind[]): LldpNeighborRead[] {
   const ports = new Map<number, { id?: string | null; desc?: string | null }>();
   for (const vb of locPort) {
     const s = split(vb.oid, LOC_PORT_ENTRY);
@@ -87,7 +75,7 @@ export function parseLldp(rem: Varbind[], manAddr: Varbind[], locPort: Varbind[]
     if (subtype === 1 && len === 4 && bytes.length >= 4 && !addrs.has(key)) addrs.set(key, bytes.slice(0, 4).join("."));
   }
 
-  const out: LldpNeighbor[] = [];
+  const out: LldpNeighborRead[] = [];
   for (const [key, r] of rows) {
     const [, localPort, remIndex] = key.split(".").map(Number);
     const chassisSubtype = Number(r[4]);
