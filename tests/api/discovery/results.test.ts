@@ -66,7 +66,9 @@ describe("recording findings", () => {
     const [counters] = await a.t.sql`select hosts_found, hosts_new, hosts_updated, hosts_conflict from scan_jobs where id = ${job}`;
     expect(counters).toEqual({ hosts_found: 6, hosts_new: 1, hosts_updated: 3, hosts_conflict: 2 });
     await eventually(() => events.payloads.some((p) => p.type === "results" && p.job_id === job));
-    expect(events.payloads.find((p) => p.type === "results")).toMatchObject({ job_id: job, count: 6 });
+    expect(events.payloads.find((p) => p.type === "results")).toMatchObject({
+      job_id: job, count: 6, addresses: ["127.0.1.10", "127.0.1.11", "127.0.1.12", "127.0.1.13", "127.0.1.14", "127.0.1.15"],
+    });
     await events.stop();
   });
 

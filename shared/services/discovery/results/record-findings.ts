@@ -84,6 +84,8 @@ function rowsOf(findings: HostFinding[]) {
 
 /** Counts of one batch: its rows' states, and how the job's counters move (a re-reported host moves between states). */
 interface BatchCounts extends RecordFindingsOutcome {
+  /** The first 100 addresses recorded, for the stream (a NOTIFY payload must stay under 8,000 bytes). */
+  addresses: string[];
   inserted: number;
   d_new: number;
   d_matched: number;
@@ -97,7 +99,7 @@ interface BatchCounts extends RecordFindingsOutcome {
  */
 export async function insertFindings(s: VerbScope, jobId: number, agentId: number | null, findings: HostFinding[]): Promise<BatchCounts> {
   const rows = rowsOf(findings);
-  if (rows.length === 0) return { recorded: 0, new: 0, matched: 0, conflict: 0, inserted: 0, d_new: 0, d_matched: 0, d_conflict: 0 };
+  if (rows.length === 0) return { addresses: [], recorded: 0, new: 0, matched: 0, conflict: 0, inserted: 0, d_new: 0, d_matched: 0, d_conflict: 0 };
   const now = s.now.toISOString();
   const [counts] = await queryRows<BatchCounts>(s.tx, sql`
     with raw as (
@@ -167,7 +169,7 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
         c.os_accuracy, c.snmp_sys_name, c.snmp_sys_descr, c.rtt_ms, c.sources, c.state, c.conflicts, c.entity_type, c.entity_id, c.matched_by,
         ${agentId}, ${now}::timestamptz
       from c where c.old_id is null
-      returning state
+      returning state, ip_address
     ),
     upd as (
       update scan_results r set mac_address = c.mac_address, hostname = c.hostname, open_ports = c.open_ports, vendor = coalesce(c.vendor, c.oui_vendor),
@@ -175,10 +177,10 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
         rtt_ms = c.rtt_ms, sources = c.sources, state = c.state, conflicts = c.conflicts, matched_entity_type = c.entity_type,
         matched_entity_id = c.entity_id, matched_by = c.matched_by, discovery_agent_id = coalesce(r.discovery_agent_id, ${agentId})
       from c where r.id = c.old_id
-      returning c.old_state, r.state
+      returning c.old_state, r.state, r.ip_address
     ),
-    states as (select state, null::text as old_state from ins union all select state, old_state from upd)
-    select count(*)::int as recorded,
+    states as (select state, null::text as old_state, ip_address from ins union all select state, old_state, ip_address from upd)
+    select count(*)::int as recorded, coalesce((array_agg(ip_address order by ip_address))[1:100], '{}') as addresses,
       (count(*) filter (where state = 'new'))::int as new, (count(*) filter (where state = 'matched'))::int as matched,
       (count(*) filter (where state = 'conflict'))::int as conflict, (count(*) filter (where old_state is null))::int as inserted,
       ((count(*) filter (where state = 'new')) - (count(*) filter (where old_state = 'new')))::int as d_new,
@@ -199,6 +201,6 @@ export const recordFindings = defineVerb({ scope: WRITE_DISCOVERY }, async (s, i
     update scan_jobs set hosts_found = hosts_found + ${c.inserted}, hosts_new = hosts_new + ${c.d_new},
       hosts_updated = hosts_updated + ${c.d_matched}, hosts_conflict = hosts_conflict + ${c.d_conflict}, updated_at = ${s.now.toISOString()}::timestamptz
     where id = ${input.job_id}`);
-  s.emit("discovery", { type: "results", job_id: input.job_id, count: c.recorded, ...out });
+  s.emit("discovery", { type: "results", job_id: input.job_id, count: c.recorded, ...out, addresses: c.addresses });
   return out;
 });
