@@ -50,6 +50,24 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       rows,
       budget,
     ),
+    // The scheduler's run log: discovery's every-minute job alone writes 525,600 rows a year.
+    job_runs: await deleteInBatches(ctx, { table: "job_runs", key: "id", ts: "started_at", expired: sql`started_at < ${c.warm}::timestamptz and outcome <> 'running'` }, rows, budget),
+    // Closed scan jobs go with their results, logs and LLDP neighbours (cascade), except the newest completed
+    // job of each profile (or of the same targets and agent): the baseline the next run's drift compares with.
+    scan_jobs: await deleteInBatches(
+      ctx,
+      {
+        table: "scan_jobs",
+        key: "id",
+        ts: "completed_at",
+        expired: sql`completed_at < ${c.warm}::timestamptz and status in ('completed', 'failed', 'cancelled')
+          and (status <> 'completed' or exists (select 1 from scan_jobs n where n.status = 'completed' and n.completed_at > scan_jobs.completed_at
+            and case when scan_jobs.profile_id is not null then n.profile_id = scan_jobs.profile_id
+              else n.profile_id is null and n.targets = scan_jobs.targets and n.scan_agent_id is not distinct from scan_jobs.scan_agent_id end))`,
+      },
+      rows,
+      budget,
+    ),
     agent_host_samples_hourly: await deleteInBatches(
       ctx,
       { table: "agent_host_samples_hourly", key: "agent_id, hour", ts: "hour", expired: sql`hour < ${c.warmHour}::timestamptz` },

@@ -213,3 +213,35 @@ describe("kill safety", () => {
     expect(await snapshot()).toEqual(reference);
   });
 });
+
+describe("the run log and discovery's scan jobs", () => {
+  it("expire past warm, except each profile's and each target set's newest completed scan (the drift baseline)", async () => {
+    now = T;
+    await t.sql`truncate job_runs, scan_jobs cascade`;
+    const old = new Date(WARM - DAY);
+    const recent = new Date(T - DAY);
+    await t.sql`insert into job_runs (job, trigger, started_at, finished_at, outcome) values
+      ('discovery_profiles', 'schedule', ${old}, ${old}, 'success'), ('discovery_profiles', 'schedule', ${recent}, ${recent}, 'success')`;
+    const [profile] = await t.sql`insert into discovery_profiles (name, targets) values ('lab', '["127.0.0.0/24"]') returning id`;
+    const job = async (status: string, at: Date, fields: { profile?: number | null; targets?: string[] } = {}) =>
+      (
+        await t.sql`insert into scan_jobs (profile_id, targets, status, completed_at) values (${fields.profile ?? null}, ${t.sql.json(fields.targets ?? ["127.0.0.0/24"])}, ${status}, ${at}) returning id`
+      )[0]!.id as number;
+    const olderOfProfile = await job("completed", new Date(WARM - 2 * DAY), { profile: profile!.id });
+    const baselineOfProfile = await job("completed", old, { profile: profile!.id });
+    const failedOld = await job("failed", old, { profile: profile!.id });
+    const adHocOlder = await job("completed", new Date(WARM - 3 * DAY), { targets: ["127.0.1.0/24"] });
+    const adHocBaseline = await job("completed", old, { targets: ["127.0.1.0/24"] });
+    const recentJob = await job("completed", recent, { targets: ["127.0.2.0/24"] });
+    await t.sql`insert into scan_results (scan_job_id, ip_address) values (${olderOfProfile}, '127.0.0.5'), (${baselineOfProfile}, '127.0.0.5')`;
+
+    const out = await retain();
+    expect(out.detail).toMatchObject({ expired: { job_runs: 1, scan_jobs: 3 } });
+    expect((await t.sql`select started_at from job_runs`).map((r) => r.started_at.getTime())).toEqual([recent.getTime()]);
+    const kept = (await t.sql`select id from scan_jobs order by id`).map((r) => r.id);
+    expect(kept).toEqual([baselineOfProfile, adHocBaseline, recentJob]);
+    expect(kept).not.toContain(failedOld);
+    expect(kept).not.toContain(adHocOlder);
+    expect((await t.sql`select scan_job_id from scan_results`).map((r) => r.scan_job_id)).toEqual([baselineOfProfile]);
+  });
+});
