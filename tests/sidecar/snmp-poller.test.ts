@@ -2,64 +2,30 @@
 // installs nothing and fails saying so when snmpd is missing). One poll through the poller's own code
 // path stores a plausible "snmp" row; a NOTIFY {action: "poll"} triggers one; with snmpd killed the
 // next poll records status "down" and last_error. The community never reaches a log line.
-import { type ChildProcess, spawn } from "node:child_process";
-import { createSocket } from "node:dgram";
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../shared/logger.ts";
 import { databaseListener } from "../../runtime/listen.ts";
 import { createSnmpPoller, type SnmpPoller } from "../../sidecar/telemetry/poller.ts";
-import { readSnmp } from "../../sidecar/telemetry/snmp-read.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { freeUdpPort, type Snmpd, startSnmpd } from "../helpers/snmpd.ts";
 
 const COMMUNITY = "s3cret-ro-community";
-
-function findSnmpd(): string {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/sbin", "/sbin"];
-  for (const dir of dirs) {
-    try {
-      accessSync(join(dir, "snmpd"), constants.X_OK);
-      return join(dir, "snmpd");
-    } catch {}
-  }
-  throw new Error("snmpd is not installed: this test needs Debian's snmpd package (.ci/run installs it: apt-get install snmpd).");
-}
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let t: TestApp;
-let dir: string;
-let snmpd: ChildProcess | undefined;
+let snmpd: Snmpd | undefined;
 let port: number;
 let hw: number;
 let poller: SnmpPoller;
 const logLines: string[] = [];
 const clock = { at: new Date(), now: () => new Date(clock.at), advance: (ms: number) => void (clock.at = new Date(clock.at.getTime() + ms)) };
-const target = () => ({ hardware_id: hw, host: "127.0.0.1", port, snmp_version: "v2c" as const, community: COMMUNITY, options: { timeout_ms: 300, retries: 0 } });
 
 beforeAll(async () => {
-  const binary = findSnmpd();
   t = await createTestApp();
-  dir = mkdtempSync(join(tmpdir(), "snmpd-"));
   port = await freeUdpPort();
-  const conf = join(dir, "snmpd.conf");
-  writeFileSync(conf, `agentAddress udp:127.0.0.1:${port}\nrocommunity ${COMMUNITY} 127.0.0.1\n`);
-  snmpd = spawn(binary, ["-f", "-Lo", "-C", "-c", conf], { env: { ...process.env, SNMP_PERSISTENT_DIR: dir, MIBS: "" }, stdio: "ignore" });
-  // Ready when it answers sysUpTime (bounded: a daemon that never answers fails the test below).
-  for (let i = 0; i < 50; i++) {
-    if (await readSnmp(target(), undefined).then(() => true, () => false)) break;
-    await sleep(100);
-  }
+  // Ready once it answers (bounded); a missing package fails here saying so.
+  snmpd = await startSnmpd({ address: "127.0.0.1", port, community: COMMUNITY });
   const [row] = await t.sql<{ id: number }[]>`insert into hardware (name) values ('snmp-lab') returning id`;
   hw = row!.id;
   await t.sql`insert into telemetry_configs (hardware_id, protocol, enabled, host, port, snmp_version, community, interval_s, options)
@@ -77,9 +43,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await poller?.stop();
-  snmpd?.kill("SIGKILL");
+  snmpd?.stop();
   await t?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const rows = () => t.sql`select ts, cpu_pct, mem_pct, disk_pct, uptime_s, status, source from hardware_live_metrics where hardware_id = ${hw} order by id`;
@@ -120,8 +85,8 @@ describe("SNMP poller against snmpd on loopback", () => {
   });
 
   it("with snmpd gone the next poll records status down, last_error and a status transition", async () => {
-    snmpd!.kill("SIGTERM");
-    await new Promise((r) => snmpd!.once("exit", r));
+    snmpd!.process.kill("SIGTERM");
+    await new Promise((r) => snmpd!.process.once("exit", r));
     clock.advance(10_000);
     expect(await poller.pollNow(hw)).toBe("polled");
     const last = (await rows()).at(-1)!;
