@@ -2,6 +2,7 @@
 // at most maxBytes of the body, no redirects followed (a redirect's status is reported instead).
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { settleOnce } from "./settle.ts";
 
 export interface HttpTitleOptions {
   tls: boolean;
@@ -41,17 +42,7 @@ export function httpTitle(host: string, port: number, options: HttpTitleOptions)
   const maxBytes = options.maxBytes ?? 65536;
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve(null);
-    let settled = false;
-    const finish = (r: HttpTitle | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      req.destroy();
-      resolve(r);
-    };
-    const onAbort = () => finish(null);
-    const timer = setTimeout(() => finish(null), options.timeoutMs);
+    const finish = settleOnce<HttpTitle | null>(resolve, { fallback: null, timeoutMs: options.timeoutMs, signal: options.signal, release: () => req.destroy() });
     const hostHeader = port === (options.tls ? 443 : 80) ? host : `${host}:${port}`;
     const common = { host, port, path: "/", method: "GET", agent: false as const, headers: { Host: hostHeader, "User-Agent": "infra-discovery", Accept: "text/html" } };
     const onResponse = (res: IncomingMessage) => {
@@ -68,7 +59,6 @@ export function httpTitle(host: string, port: number, options: HttpTitleOptions)
     };
     const req = options.tls ? httpsRequest({ ...common, rejectUnauthorized: false }, onResponse) : httpRequest(common, onResponse);
     req.on("error", () => finish(null));
-    options.signal?.addEventListener("abort", onAbort, { once: true });
     req.end();
   });
 }

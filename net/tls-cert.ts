@@ -1,6 +1,7 @@
 // The certificate a TLS server presents, read without trusting it (a discovery sweep meets self-signed
 // certificates everywhere): subject, issuer, expiry and subject alternative names.
 import { connect, type DetailedPeerCertificate, type PeerCertificate } from "node:tls";
+import { settleOnce } from "./settle.ts";
 
 export interface TlsCertInfo {
   subject: string | null;
@@ -40,18 +41,7 @@ export function tlsCert(host: string, port: number, options: TlsCertOptions): Pr
     if (options.signal?.aborted) return resolve(null);
     const servername = options.servername ?? (/^[\d.]+$/.test(host) ? undefined : host);
     const socket = connect({ host, port, servername, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
-    let settled = false;
-    const finish = (info: TlsCertInfo | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      socket.destroy();
-      resolve(info);
-    };
-    const onAbort = () => finish(null);
-    const timer = setTimeout(() => finish(null), options.timeoutMs);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const finish = settleOnce<TlsCertInfo | null>(resolve, { fallback: null, timeoutMs: options.timeoutMs, signal: options.signal, release: () => socket.destroy() });
     socket.once("secureConnect", () => {
       const cert = socket.getPeerCertificate();
       finish(cert && Object.keys(cert).length ? certInfo(cert) : null);
