@@ -9,3 +9,4 @@ export * from "./agents.ts";
 export * from "./monitors.ts";
 export * from "./notifications.ts";
 export * from "./discovery.ts";
+export * from "./integrations.ts";
