@@ -18,6 +18,7 @@ import { accountRoutes } from "./routes/account/index.ts";
 import { agentsRoutes } from "./routes/agents/index.ts";
 import { monitorsRoutes } from "./routes/monitors/index.ts";
 import { discoveryRoutes } from "./routes/discovery/index.ts";
+import { integrationsRoutes } from "./routes/integrations/index.ts";
 import { notificationsRoutes } from "./routes/notifications/index.ts";
 import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
@@ -118,6 +119,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   agentsRoutes(app);
   monitorsRoutes(app);
   discoveryRoutes(app);
+  integrationsRoutes(app);
   notificationsRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

@@ -1,0 +1,9 @@
+// The integrations routes (catalogue groups integrations and the hypervisor integration, and
+// /discovery/proxmox-runs*). Fixed paths first: Hono tries routes in registration order, and
+// /integrations/{id} would otherwise claim /integrations/monitors and /integrations/registry.
+import type { Hono } from "hono";
+import type { AppEnv } from "../../deps.ts";
+
+export function integrationsRoutes(app: Hono<AppEnv>): void {
+  void app;
+}
