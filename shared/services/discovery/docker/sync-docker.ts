@@ -22,6 +22,8 @@ export interface DockerSyncInput {
   socket_path: string;
   snapshot: DockerSnapshot;
   job_id?: number | null;
+  /** The Docker provider config (integration_configs) the sync ran for, when it was not a scan job. */
+  integration_config_id?: number | null;
   /** Docker network drivers to record (bridge, overlay, macvlan ...); null or empty = every one with a range. */
   network_types?: string[] | null;
 }
@@ -61,7 +63,12 @@ function changedFields(before: Record<string, unknown>, values: Record<string, u
   return out;
 }
 
-export const syncDocker = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: DockerSyncInput): Promise<DockerSyncSummary> => {
+/**
+ * The sync's body in the caller's transaction: the discovery's docker job runs it as syncDocker, the
+ * Docker provider (shared/services/integrations/docker/sync-provider.ts) inside its own verb, so a scan of
+ * a socket and the provider of that socket update the same rows.
+ */
+export async function applyDockerSnapshot(s: VerbScope, input: DockerSyncInput): Promise<DockerSyncSummary> {
   const source = dockerSource(input.socket_path);
   const { networks: nets, containers } = dockerInventory(input.snapshot, input.network_types ?? null);
   // Two syncs of one socket would race on the same refs: the second waits for the first to commit.
@@ -135,10 +142,12 @@ export const syncDocker = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input
     .onConflictDoUpdate({ target: appSettings.key, set: { value: syncRecord(input, summary, s.now), updated_at: s.now } });
   s.audit({
     action: "discovery.docker.sync", category: "inventory", entity_type: "docker_engine", entity_id: input.socket_path,
-    diff: { source, job_id: input.job_id ?? null, created: summary.created, updated: summary.updated, removed: summary.removed },
+    diff: { source, job_id: input.job_id ?? null, integration_config_id: input.integration_config_id ?? null, created: summary.created, updated: summary.updated, removed: summary.removed },
   });
   return summary;
-});
+}
+
+export const syncDocker = defineVerb({ scope: WRITE_DISCOVERY }, applyDockerSnapshot);
 
 function syncRecord(input: DockerSyncInput, summary: DockerSyncSummary, now: Date) {
   return {
