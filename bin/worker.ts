@@ -15,6 +15,7 @@ import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { createApp } from "../functions/app.ts";
 import type { Deps } from "../functions/deps.ts";
 import { edgeDatabase } from "../shared/db/edge-database.ts";
+import { fetchOutboundHttp } from "../functions/outbound-fetch.ts";
 
 // The VERSION file, substituted by scripts/build-edge.ts; absent when another bundler builds this file.
 declare const __APP_VERSION__: string | undefined;
@@ -81,6 +82,7 @@ async function build(env: WorkerEnv): Promise<Handler> {
     logger,
     startedAt: systemClock.now(),
     vault,
+    outbound: fetchOutboundHttp(),
     // No peerAddress: the rate limiter reads CF-Connecting-IP on workerd.
   };
   if (config.REDIS_URL) logger.warn("REDIS_URL is not used on the edge: rate-limit counters are kept in the database");

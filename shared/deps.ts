@@ -11,6 +11,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { Vault } from "./vault/vault.ts";
+import type { OutboundHttp } from "./net/outbound.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
@@ -40,4 +41,6 @@ export interface Deps {
   vault: Vault;
   /** The agent builds under AGENT_BINARY_DIR (Node, when set); absent where no binaries are served. */
   agentBinaries?: AgentBinarySource;
+  /** Every request to an operator-configured URL (integrations, notification sinks), under the SSRF policy. */
+  outbound: OutboundHttp;
 }

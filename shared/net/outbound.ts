@@ -51,3 +51,9 @@ export interface OutboundHttp {
 }
 
 export const DEFAULT_OUTBOUND_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The response both implementations hand back (and test fakes may build). */
+export function outboundResponse(status: number, headers: Record<string, string>, body: Uint8Array, elapsedMs: number): OutboundResponse {
+  const text = () => new TextDecoder().decode(body);
+  return { status, headers, body, elapsedMs, text, json: <T>() => JSON.parse(text()) as T };
+}

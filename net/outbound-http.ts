@@ -1,0 +1,110 @@
+// The Node OutboundHttp (shared/net/outbound.ts): one HTTP(S) request, no redirects followed (a 3xx is
+// returned as it came), no connection reuse. The SSRF policy is enforced on the address each connection
+// actually uses: a custom `lookup` refuses resolved addresses the policy forbids, so a name that
+// resolves (or re-resolves, DNS rebinding) to loopback or metadata cannot pass. IP literals never reach
+// `lookup`; checkOutboundUrl judges them first. A unix socketPath (the Docker engine) has no address.
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import { addressAllowed, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
+import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse } from "../shared/net/outbound.ts";
+import { settleOnce } from "./settle.ts";
+
+/** Marks a lookup refused by the policy, so the request's error maps to "refused", not "connect". */
+class PolicyRefusal extends Error {
+  readonly code = "EOUTBOUNDPOLICY";
+}
+
+/** dns.lookup, keeping only the addresses the policy allows; none left is a PolicyRefusal. */
+export function policyLookup(policy: OutboundPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, "", 4);
+      const allowed = addresses.filter((a) => addressAllowed(a.address, policy) === null);
+      if (allowed.length === 0) {
+        const reason = addresses.length ? addressAllowed(addresses[0]!.address, policy) : "no address";
+        return callback(new PolicyRefusal(`${hostname} resolves to a refused address (${reason})`), "", 4);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      callback(null, allowed[0]!.address, allowed[0]!.family);
+    });
+  };
+}
+
+const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|HOSTNAME_MISMATCH|EPROTO)/;
+
+/** An operator-safe error: the destination (host, never path or query) and the system's code. */
+function mapError(e: unknown, where: string): OutboundError {
+  if (e instanceof OutboundError) return e;
+  if (e instanceof PolicyRefusal) return new OutboundError("refused", `${e.message}.`);
+  const code = String((e as { code?: unknown }).code ?? "");
+  if (TLS_CODES.test(code)) return new OutboundError("tls", `TLS with ${where} failed: ${code}.`);
+  return new OutboundError("connect", `Could not reach ${where}: ${code || (e as Error).message || "connection failed"}.`);
+}
+
+function headerRecord(res: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+type Outcome = { response: OutboundResponse } | { error: OutboundError } | "expired";
+
+function send(req: OutboundRequest): Promise<OutboundResponse> {
+  const started = performance.now();
+  const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
+  // With a socket path the URL names only the request path; the host is not connected to.
+  const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true, allow_link_local: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
+  if (!check.ok) return Promise.reject(new OutboundError("refused", check.message));
+  const url = check.url;
+  const where = req.socketPath ? "the unix socket" : url.host;
+  if (req.signal?.aborted) return Promise.reject(new OutboundError("aborted", `The request to ${where} was cancelled.`));
+  const tls = url.protocol === "https:";
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const options: RequestOptions & { rejectUnauthorized?: boolean; ca?: string; servername?: string } = {
+    method: req.method ?? "GET",
+    path: `${url.pathname}${url.search}`,
+    headers: { host: url.host, ...req.headers },
+    agent: false,
+    ...(req.socketPath ? { socketPath: req.socketPath } : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy) }),
+  };
+  if (tls) {
+    options.rejectUnauthorized = req.verifySsl !== false;
+    if (req.caPem) options.ca = req.caPem;
+  }
+  return new Promise<Outcome>((resolve) => {
+    const finish = settleOnce<Outcome>(resolve, { fallback: "expired", timeoutMs: req.timeoutMs, signal: req.signal, release: () => request.destroy() });
+    const onResponse = (res: IncomingMessage) => {
+      const declared = Number(res.headers["content-length"]);
+      const tooLarge = () => finish({ error: new OutboundError("too_large", `The answer from ${where} is larger than ${maxBytes} bytes.`) });
+      if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > maxBytes) return tooLarge();
+        chunks.push(c);
+      });
+      res.on("end", () => {
+        const body = new Uint8Array(Buffer.concat(chunks, size));
+        finish({ response: outboundResponse(res.statusCode ?? 0, headerRecord(res), body, Math.round(performance.now() - started)) });
+      });
+      res.on("error", (e) => finish({ error: mapError(e, where) }));
+    };
+    const request = tls ? httpsRequest(options, onResponse) : httpRequest(options, onResponse);
+    request.on("error", (e) => finish({ error: mapError(e, where) }));
+    request.end(req.body === undefined ? undefined : typeof req.body === "string" ? req.body : Buffer.from(req.body));
+  }).then((outcome) => {
+    if (outcome === "expired") {
+      if (req.signal?.aborted) throw new OutboundError("aborted", `The request to ${where} was cancelled.`);
+      throw new OutboundError("timeout", `${where} did not answer within ${req.timeoutMs} ms.`);
+    }
+    if ("error" in outcome) throw outcome.error;
+    return outcome.response;
+  });
+}
+
+export function nodeOutboundHttp(): OutboundHttp {
+  return { request: send };
+}
