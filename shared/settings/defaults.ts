@@ -1,5 +1,7 @@
 // Every application setting with its default. Stored values live in app_settings (one JSON per key);
 // a key never written answers its default here.
+import { DEFAULT_OUTBOUND_POLICY } from "../domain/net/outbound-policy.ts";
+
 export const SETTING_DEFAULTS = {
   rate_limit_profile: "normal",
   session_timeout_hours: 24,
@@ -15,6 +17,8 @@ export const SETTING_DEFAULTS = {
   /** The address operators reach this deployment at (set in first run by POST /bootstrap/domain). */
   public_url: "",
   onboarding_dismissed: false,
+  /** The SSRF policy of operator-configured URLs (integrations, notification sinks); an administrator relaxes it for a lab. */
+  outbound_policy: DEFAULT_OUTBOUND_POLICY,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -22,4 +26,6 @@ export type SettingValue<K extends SettingKey> = (typeof SETTING_DEFAULTS)[K] ex
   ? number
   : (typeof SETTING_DEFAULTS)[K] extends boolean
     ? boolean
-    : string;
+    : (typeof SETTING_DEFAULTS)[K] extends string
+      ? string
+      : (typeof SETTING_DEFAULTS)[K];

@@ -7,7 +7,7 @@ import { parseConfig } from "../../shared/config.ts";
 import { openDatabase } from "../../runtime/database.ts";
 import { applyMigrations } from "../../sidecar/startup/migrate.ts";
 import { processAlive } from "../../runtime/data-dir-lock.ts";
-import { databaseUrl, PG_ADMIN_URL, templateDb } from "./env.ts";
+import { databaseUrl, PG_ADMIN_URL, templateDb, TEST_OUTBOUND_POLICY } from "./env.ts";
 
 async function dropWhere(admin: postgres.Sql, keep: (runnerPid: number) => boolean): Promise<void> {
   const dbs = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'cp_test_%'`;
@@ -25,6 +25,9 @@ export default async function setup(): Promise<() => Promise<void>> {
   const database = await openDatabase(parseConfig({ DATABASE_URL: databaseUrl(templateDb()), DB_POOL_MAX: "2" }));
   await applyMigrations(database);
   await database.provider.close();
+  const template = postgres(databaseUrl(templateDb()), { max: 1, onnotice: () => {} });
+  await template`insert into app_settings (key, value) values ('outbound_policy', ${template.json(TEST_OUTBOUND_POLICY)})`;
+  await template.end();
   await admin.end();
   return async () => {
     const a = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });

@@ -20,6 +20,7 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
   telemetry_warm_days: int(2, 3650),
   masquerade_minutes: int(1, 1440),
   invite_expiry_hours: int(1, 720),
+  outbound_policy: v.strictObject({ allow_private: v.boolean(), allow_loopback: v.boolean(), allow_link_local: v.boolean() }),
   public_url: v.union([v.literal(""), v.pipe(v.string(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path."))]),
 };
 

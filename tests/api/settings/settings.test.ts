@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTING_DEFAULTS } from "../../../shared/settings/defaults.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
+import { TEST_OUTBOUND_POLICY } from "../../helpers/env.ts";
 import { confirmHeaders, createHarness, type Harness, json } from "../audit/harness.ts";
 
 let h: Harness;
@@ -23,7 +24,8 @@ describe("GET /settings", () => {
   it("answers every key with its default when nothing is stored", async () => {
     const res = await h.call("/api/v1/settings", { token: h.viewerToken });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(SETTING_DEFAULTS);
+    // The test template stores a loopback-allowing outbound policy (tests/helpers/env.ts).
+    expect(await res.json()).toEqual({ ...SETTING_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
   });
 
   it("shows a stored value, and the default for a stored value that is no longer valid", async () => {
@@ -86,6 +88,24 @@ describe("PUT /settings", () => {
       expect(Object.keys((await res.json()).fields), `${key}=${value}`).toEqual([key]);
     }
     expect((await (await h.call("/api/v1/settings")).json()).lockout_threshold).toBe(5);
+  });
+
+  it("takes the outbound policy as a whole object of three booleans, naming a bad member", async () => {
+    const cases: [unknown, string][] = [
+      [{ allow_private: true, allow_loopback: "yes", allow_link_local: false }, "outbound_policy.allow_loopback"],
+      [{ allow_private: true, allow_loopback: true }, "outbound_policy.allow_link_local"],
+      [{ allow_private: true, allow_loopback: true, allow_link_local: false, allow_all: true }, "outbound_policy.allow_all"],
+      ["open", "outbound_policy"],
+    ];
+    for (const [value, field] of cases) {
+      const res = await put({ outbound_policy: value });
+      expect(res.status, field).toBe(422);
+      expect(Object.keys((await res.json()).fields), JSON.stringify(value)).toEqual([field]);
+    }
+    const strict = { allow_private: false, allow_loopback: false, allow_link_local: false };
+    expect((await (await put({ outbound_policy: strict })).json()).outbound_policy).toEqual(strict);
+    expect((await (await put({ outbound_policy: null })).json()).outbound_policy).toEqual(SETTING_DEFAULTS.outbound_policy);
+    expect(await h.t.sql`select 1 from app_settings where key = 'outbound_policy'`).toHaveLength(0);
   });
 
   it("names every unknown key", async () => {
@@ -178,7 +198,7 @@ describe("before first run (spec 5.4)", () => {
   it("GET /settings and PATCH /settings/oauth are open; everything else here answers 401", async () => {
     const get = await fresh.app.request("/api/v1/settings");
     expect(get.status).toBe(200);
-    expect(await get.json()).toEqual(SETTING_DEFAULTS);
+    expect(await get.json()).toEqual({ ...SETTING_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
     expect((await fresh.app.request("/api/v1/settings", { method: "HEAD" })).status).toBe(200);
     const patch = await fresh.app.request("/api/v1/settings/oauth", {
       method: "PATCH",
