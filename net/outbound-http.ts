@@ -16,19 +16,27 @@ class PolicyRefusal extends Error {
   readonly code = "EOUTBOUNDPOLICY";
 }
 
-/** dns.lookup, keeping only the addresses the policy allows; none left is a PolicyRefusal. */
-export function policyLookup(policy: OutboundPolicy): LookupFunction {
+/** Every address a name resolves to (the system resolver, as a connection would use it). */
+export type Resolve = (hostname: string, family: number) => Promise<LookupAddress[]>;
+
+const systemResolve: Resolve = (hostname, family) =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+
+/** A connection's lookup keeping only the addresses the policy allows; none left is a PolicyRefusal. */
+export function policyLookup(policy: OutboundPolicy, resolveName: Resolve = systemResolve): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, "", 4);
-      const allowed = addresses.filter((a) => addressAllowed(a.address, policy) === null);
-      if (allowed.length === 0) {
-        const reason = addresses.length ? addressAllowed(addresses[0]!.address, policy) : "no address";
-        return callback(new PolicyRefusal(`${hostname} resolves to a refused address (${reason})`), "", 4);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-      callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
+    resolveName(hostname, options.family === 4 || options.family === 6 ? options.family : 0).then(
+      (addresses) => {
+        const allowed = addresses.filter((a) => addressAllowed(a.address, policy) === null);
+        if (allowed.length === 0) {
+          const reason = addresses.length ? addressAllowed(addresses[0]!.address, policy) : "no address";
+          return callback(new PolicyRefusal(`${hostname} resolves to a refused address (${reason})`), "", 4);
+        }
+        if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+        callback(null, allowed[0]!.address, allowed[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, "", 4),
+    );
   };
 }
 
@@ -51,7 +59,7 @@ function headerRecord(res: IncomingMessage): Record<string, string> {
 
 type Outcome = { response: OutboundResponse } | { error: OutboundError } | "expired";
 
-function send(req: OutboundRequest): Promise<OutboundResponse> {
+function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<OutboundResponse> {
   const started = performance.now();
   const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
   // With a socket path the URL names only the request path; the host is not connected to.
@@ -67,7 +75,7 @@ function send(req: OutboundRequest): Promise<OutboundResponse> {
     path: `${url.pathname}${url.search}`,
     headers: { host: url.host, ...req.headers },
     agent: false,
-    ...(req.socketPath ? { socketPath: req.socketPath } : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy) }),
+    ...(req.socketPath ? { socketPath: req.socketPath } : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy, resolveName) }),
   };
   if (tls) {
     options.rejectUnauthorized = req.verifySsl !== false;
@@ -105,6 +113,7 @@ function send(req: OutboundRequest): Promise<OutboundResponse> {
   });
 }
 
-export function nodeOutboundHttp(): OutboundHttp {
-  return { request: send };
+/** `resolve` replaces the system resolver (tests: a name that resolves to loopback, as a rebinding DNS would). */
+export function nodeOutboundHttp(options: { resolve?: Resolve } = {}): OutboundHttp {
+  return { request: (req) => send(req, options.resolve) };
 }

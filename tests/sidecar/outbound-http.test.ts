@@ -1,0 +1,177 @@
+// The Node OutboundHttp against real listeners on 127.0.0.x: the policy on literal and resolved
+// addresses, TLS (untrusted refused, custom CA, verifySsl off), size cap, timeout, cancel, unix socket.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeOutboundHttp, policyLookup, type Resolve } from "../../net/outbound-http.ts";
+import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
+import { OutboundError, type OutboundRequest } from "../../shared/net/outbound.ts";
+import { closedPort, type HttpPeer, selfSignedCert, startHttpPeer } from "./monitors/peers.ts";
+
+const LAB: OutboundPolicy = { ...DEFAULT_OUTBOUND_POLICY, allow_loopback: true };
+const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true, allow_link_local: true };
+const http = nodeOutboundHttp();
+
+let plain: HttpPeer;
+let secure: HttpPeer;
+let cert: { key: string; cert: string };
+beforeAll(async () => {
+  plain = await startHttpPeer({ host: "127.0.0.2" });
+  cert = selfSignedCert();
+  secure = await startHttpPeer({ tls: cert });
+  plain.on("/hello", { status: 200, headers: { "content-type": "application/json", "x-a": "1" }, body: '{"hi":true}' });
+  plain.on("/echo", (req, body) => ({ status: 201, body: `${req.method} ${body}` }));
+  plain.on("/moved", { status: 302, headers: { location: "http://169.254.169.254/" }, body: "" });
+  plain.on("/big", { status: 200, headers: { "content-type": "text/plain" }, body: "x".repeat(5000) });
+  plain.on("/hang", { hang: true });
+  secure.on("/", { status: 200, body: "secure" });
+});
+afterAll(async () => {
+  await plain?.close();
+  await secure?.close();
+});
+
+async function failure(req: Promise<unknown>): Promise<OutboundError> {
+  const e = await req.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(OutboundError);
+  return e as OutboundError;
+}
+
+const get = (url: string, extra: Partial<OutboundRequest> = {}) => http.request({ url, timeoutMs: 3000, policy: LAB, ...extra });
+
+describe("requests", () => {
+  it("answers status, lower-case headers, body, text and json", async () => {
+    const res = await get(`${plain.url}/hello`);
+    expect(res.status).toBe(200);
+    expect(res.headers["x-a"]).toBe("1");
+    expect(res.json()).toEqual({ hi: true });
+    expect(res.text()).toBe('{"hi":true}');
+    expect(res.elapsedMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("sends the method, headers and body", async () => {
+    const res = await get(`${plain.url}/echo`, { method: "POST", body: new TextEncoder().encode("payload"), headers: { "x-token": "t" } });
+    expect(res.status).toBe(201);
+    expect(res.text()).toBe("POST payload");
+    expect(plain.seen.at(-1)!.headers["x-token"]).toBe("t");
+  });
+
+  it("returns a redirect as it came instead of following it", async () => {
+    const res = await get(`${plain.url}/moved`);
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe("http://169.254.169.254/");
+  });
+});
+
+describe("the policy", () => {
+  it("refuses a loopback literal by default before connecting", async () => {
+    const before = plain.seen.length;
+    const e = await failure(get(`${plain.url}/hello`, { policy: DEFAULT_OUTBOUND_POLICY }));
+    expect(e.code).toBe("refused");
+    expect(e.message).toMatch(/allow_loopback/);
+    expect(plain.seen.length).toBe(before);
+  });
+
+  it("refuses a name that resolves to loopback (DNS rebinding), and connects when loopback is allowed", async () => {
+    const rebinding: Resolve = async () => [{ address: "127.0.0.2", family: 4 }];
+    const client = nodeOutboundHttp({ resolve: rebinding });
+    const url = `http://rebind.test:${plain.port}/hello`;
+    const before = plain.seen.length;
+    const e = await failure(client.request({ url, timeoutMs: 3000, policy: DEFAULT_OUTBOUND_POLICY }));
+    expect(e.code).toBe("refused");
+    expect(e.message).toMatch(/rebind\.test resolves to a refused address .*loopback/);
+    expect(plain.seen.length).toBe(before);
+    expect((await client.request({ url, timeoutMs: 3000, policy: LAB })).status).toBe(200);
+  });
+
+  it("never reaches a name that resolves to the metadata address, whatever the policy", async () => {
+    const client = nodeOutboundHttp({ resolve: async () => [{ address: "169.254.169.254", family: 4 }] });
+    const e = await failure(client.request({ url: "http://meta.test/latest/meta-data/", timeoutMs: 3000, policy: OPEN }));
+    expect(e.code).toBe("refused");
+    expect(e.message).toMatch(/metadata/);
+    expect((await failure(http.request({ url: "http://169.254.169.254/", timeoutMs: 3000, policy: OPEN }))).code).toBe("refused");
+  });
+
+  it("the system resolver's localhost is refused by default; private and link-local follow the policy", async () => {
+    const lookup = (policy: OutboundPolicy, resolve?: Resolve) =>
+      new Promise<{ err: Error | null; address: string }>((done) => policyLookup(policy, resolve)("localhost", { family: 4 }, (err, address) => done({ err, address: String(address) })));
+    expect((await lookup(DEFAULT_OUTBOUND_POLICY)).err?.message).toMatch(/localhost resolves to a refused address/);
+    expect(await lookup(LAB)).toEqual({ err: null, address: "127.0.0.1" });
+    const lan: Resolve = async () => [{ address: "192.168.1.20", family: 4 }];
+    expect(await lookup(DEFAULT_OUTBOUND_POLICY, lan)).toEqual({ err: null, address: "192.168.1.20" });
+    expect((await lookup({ ...DEFAULT_OUTBOUND_POLICY, allow_private: false }, lan)).err).not.toBeNull();
+    const linkLocal: Resolve = async () => [{ address: "169.254.7.7", family: 4 }];
+    expect((await lookup(DEFAULT_OUTBOUND_POLICY, linkLocal)).err?.message).toMatch(/link-local/);
+    // Mixed answers: only the allowed addresses are offered to the connection.
+    const mixed: Resolve = async () => [{ address: "169.254.169.254", family: 4 }, { address: "192.168.1.21", family: 4 }];
+    expect(await lookup(DEFAULT_OUTBOUND_POLICY, mixed)).toEqual({ err: null, address: "192.168.1.21" });
+  });
+});
+
+describe("TLS", () => {
+  it("refuses an untrusted self-signed certificate, accepts it with its CA or with verifySsl false", async () => {
+    const e = await failure(get(`${secure.url}/`));
+    expect(e.code).toBe("tls");
+    expect((await get(`${secure.url}/`, { caPem: cert.cert })).text()).toBe("secure");
+    expect((await get(`${secure.url}/`, { verifySsl: false })).text()).toBe("secure");
+    const other = selfSignedCert();
+    expect((await failure(get(`${secure.url}/`, { caPem: other.cert }))).code).toBe("tls");
+  });
+});
+
+describe("limits", () => {
+  it("fails too_large past maxBytes, declared or streamed", async () => {
+    expect((await failure(get(`${plain.url}/big`, { maxBytes: 1000 }))).code).toBe("too_large");
+    plain.on("/stream", (_req) => ({ status: 200, headers: { "transfer-encoding": "chunked" }, body: "y".repeat(5000) }));
+    expect((await failure(get(`${plain.url}/stream`, { maxBytes: 1000 }))).code).toBe("too_large");
+    expect((await get(`${plain.url}/big`, { maxBytes: 5000 })).body.byteLength).toBe(5000);
+  });
+
+  it("times out a server that never answers, within the budget", async () => {
+    const started = Date.now();
+    const e = await failure(get(`${plain.url}/hang`, { timeoutMs: 200 }));
+    expect(e.code).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("answers aborted when the caller cancels", async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    expect((await failure(get(`${plain.url}/hang`, { signal: ac.signal }))).code).toBe("aborted");
+    expect((await failure(get(`${plain.url}/hang`, { signal: AbortSignal.abort() }))).code).toBe("aborted");
+  });
+
+  it("reports a refused connection without the path or query", async () => {
+    const port = await closedPort();
+    const e = await failure(get(`http://127.0.0.1:${port}/api?token=secret-value`));
+    expect(e.code).toBe("connect");
+    expect(e.message).toContain(`127.0.0.1:${port}`);
+    expect(e.message).not.toContain("secret-value");
+  });
+});
+
+describe("unix socket", () => {
+  let server: Server;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "outbound-sock-"));
+    server = createServer((req, res) => res.end(`sock ${req.url}`));
+    await new Promise<void>((r) => server.listen(join(dir, "engine.sock"), r));
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("speaks HTTP over the socket; the URL's host is not connected to", async () => {
+    const res = await http.request({ url: "http://localhost/v1.43/_ping", socketPath: join(dir, "engine.sock"), timeoutMs: 3000, policy: DEFAULT_OUTBOUND_POLICY });
+    expect(res.text()).toBe("sock /v1.43/_ping");
+    const missing = await failure(http.request({ url: "http://localhost/_ping", socketPath: join(dir, "absent.sock"), timeoutMs: 3000, policy: DEFAULT_OUTBOUND_POLICY }));
+    expect(missing.code).toBe("connect");
+  });
+});
