@@ -1,8 +1,10 @@
 // A fake Docker Engine API: an HTTP server on a unix socket in a temp dir that replays the recorded
 // answers of tests/fixtures/docker/ (GET /version, /containers/json, /containers/{id}/json, /networks,
 // with or without a /v1.xx prefix). A test edits `state` to make the engine change between syncs.
+// startFakeDockerTcp serves the same answers on a 127.0.0.x port, over TLS or plain (the Docker provider's tcp://).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DockerContainerInspect, DockerContainerSummary, DockerNetwork, DockerVersion } from "../../shared/services/discovery/docker/docker-api.ts";
@@ -34,12 +36,9 @@ export function recordedDockerState(): FakeDockerState {
   return { version: read("version.json"), containers: read("containers.json"), inspects, networks: read("networks.json") };
 }
 
-export async function startFakeDocker(): Promise<FakeDocker> {
-  const dir = mkdtempSync(join(tmpdir(), "fake-docker-"));
-  const socketPath = join(dir, "docker.sock");
-  const state = recordedDockerState();
-  const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
+/** The recorded engine's answers to `req`, logging the path asked in `requests`. */
+function engineHandler(state: FakeDockerState, requests: string[]) {
+  return (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://docker");
     const path = url.pathname.replace(/^\/v1\.\d+/, "");
     requests.push(path);
@@ -58,7 +57,15 @@ export async function startFakeDocker(): Promise<FakeDocker> {
       return found ? send(200, found) : send(404, { message: `No such container: ${id}` });
     }
     send(404, { message: "page not found" });
-  });
+  };
+}
+
+export async function startFakeDocker(): Promise<FakeDocker> {
+  const dir = mkdtempSync(join(tmpdir(), "fake-docker-"));
+  const socketPath = join(dir, "docker.sock");
+  const state = recordedDockerState();
+  const requests: string[] = [];
+  const server: Server = createServer(engineHandler(state, requests));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(socketPath, resolve);
@@ -71,6 +78,36 @@ export async function startFakeDocker(): Promise<FakeDocker> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface FakeDockerTcp {
+  /** tcp://host:port, as a Docker provider config names it. */
+  url: string;
+  state: FakeDockerState;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** The same engine on TCP at `host` (a 127.0.0.x address), over TLS with `tls` (the engine's --tlsverify port) or plain. */
+export async function startFakeDockerTcp(options: { host: string; tls?: { key: string; cert: string } }): Promise<FakeDockerTcp> {
+  const state = recordedDockerState();
+  const requests: string[] = [];
+  const handle = engineHandler(state, requests);
+  const server: Server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, options.host, resolve);
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    url: `tcp://${options.host}:${port}`,
+    state,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
