@@ -70,10 +70,12 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
   if (req.signal?.aborted) return Promise.reject(new OutboundError("aborted", `The request to ${where} was cancelled.`));
   const tls = url.protocol === "https:";
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  // A known length rather than chunked encoding: some receivers refuse chunked POSTs.
+  const body = req.body === undefined ? undefined : typeof req.body === "string" ? Buffer.from(req.body) : Buffer.from(req.body);
   const options: RequestOptions & { rejectUnauthorized?: boolean; ca?: string; servername?: string } = {
     method: req.method ?? "GET",
     path: `${url.pathname}${url.search}`,
-    headers: { host: url.host, ...req.headers },
+    headers: { host: url.host, ...(body ? { "content-length": String(body.byteLength) } : {}), ...req.headers },
     agent: false,
     ...(req.socketPath ? { socketPath: req.socketPath } : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy, resolveName) }),
   };
@@ -102,7 +104,7 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
     };
     const request = tls ? httpsRequest(options, onResponse) : httpRequest(options, onResponse);
     request.on("error", (e) => finish({ error: mapError(e, where) }));
-    request.end(req.body === undefined ? undefined : typeof req.body === "string" ? req.body : Buffer.from(req.body));
+    request.end(body);
   }).then((outcome) => {
     if (outcome === "expired") {
       if (req.signal?.aborted) throw new OutboundError("aborted", `The request to ${where} was cancelled.`);

@@ -9,6 +9,7 @@ import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts
 import { type DeliveryJob, claimDeliveries, recordAttempt } from "../../shared/services/notifications/delivery-work.ts";
 import { dispatchAlerts } from "../../shared/services/notifications/dispatch-alerts.ts";
 import { NOTIFICATIONS_CHANNEL } from "../../shared/services/notifications/enqueue-alert.ts";
+import { readOutboundPolicy } from "../../shared/services/integrations/outbound-policy.ts";
 import { systemContext } from "../../shared/services/verb-context.ts";
 import type { Worker } from "../../runtime/worker.ts";
 import { sendEmail } from "./send-email.ts";
@@ -59,7 +60,10 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
     const t0 = performance.now();
     let outcome: SendOutcome;
     try {
-      outcome = job.sink.provider_type === "email" ? await sendEmail(job, options.timeoutMs) : await sendHttp(job, options.timeoutMs, Math.floor(started.getTime() / 1000));
+      outcome =
+        job.sink.provider_type === "email"
+          ? await sendEmail(job, options.timeoutMs)
+          : await sendHttp(job, options.timeoutMs, Math.floor(started.getTime() / 1000), { outbound: deps.outbound, policy: await readOutboundPolicy(database.db) });
     } catch (e) {
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }

@@ -1,7 +1,11 @@
 // Sends one rendered HTTP notification: a POST with a per-request timeout; webhook sinks signed at send
 // time (the timestamp is part of the signature). The response body is read (bounded) only to settle the
 // connection and, for telegram, its `ok`; it is never logged or stored (a provider may echo secrets).
+// The request goes through OutboundHttp, so the SSRF policy holds for the address actually connected
+// to (a sink URL whose name later resolves to loopback or metadata is refused, not sent).
+import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { renderHttp } from "../../shared/domain/notifications/render.ts";
+import { OutboundError, type OutboundHttp, type OutboundResponse } from "../../shared/net/outbound.ts";
 import { webhookSignatureHeaders } from "../../shared/domain/notifications/signing.ts";
 import type { DeliveryJob } from "../../shared/services/notifications/delivery-work.ts";
 
@@ -11,24 +15,23 @@ export interface SendOutcome {
   error: string | null;
 }
 
-const BODY_LIMIT = 64 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
-export async function sendHttp(job: DeliveryJob, timeoutMs: number, nowSecs: number): Promise<SendOutcome> {
+export async function sendHttp(job: DeliveryJob, timeoutMs: number, nowSecs: number, net: { outbound: OutboundHttp; policy: OutboundPolicy }): Promise<SendOutcome> {
   const type = job.sink.provider_type;
   if (type === "email") throw new Error("sendHttp does not send email");
   const spec = renderHttp(type, job.sink.config, job.sink.secrets, job.message);
   const headers: Record<string, string> = { "user-agent": "infra-control-plane-notifications/1", ...spec.headers };
   if (type === "webhook" && job.sink.secrets.secret) Object.assign(headers, await webhookSignatureHeaders(job.sink.secrets.secret, job.message.id, nowSecs, spec.body));
-  let response: Response;
+  let response: OutboundResponse;
   try {
-    response = await fetch(spec.url, { method: "POST", headers, body: spec.body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    response = await net.outbound.request({ method: "POST", url: spec.url, headers, body: spec.body, timeoutMs, maxBytes: BODY_LIMIT, policy: net.policy });
   } catch (e) {
-    const name = (e as Error).name;
-    if (name === "TimeoutError" || name === "AbortError") return { outcome: "timeout", http_status: null, error: `No answer within ${timeoutMs} ms` };
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
-    return { outcome: "failed", http_status: null, error: `Request failed: ${cause ?? name}` };
+    if (!(e instanceof OutboundError)) return { outcome: "failed", http_status: null, error: `Request failed: ${(e as Error).name}` };
+    if (e.code === "timeout") return { outcome: "timeout", http_status: null, error: `No answer within ${timeoutMs} ms` };
+    return { outcome: "failed", http_status: null, error: e.code === "refused" ? `Refused by the outbound policy: ${e.message}` : `Request failed: ${e.message}` };
   }
-  const text = await response.text().then((t) => t.slice(0, BODY_LIMIT)).catch(() => "");
+  const text = response.text();
   if (response.status < 200 || response.status >= 300) return { outcome: "failed", http_status: response.status, error: `Endpoint returned HTTP ${response.status}` };
   if (spec.expectOkField) {
     let ok = false;

@@ -3,6 +3,7 @@
 // ones: they are sealed by the vault and only ever answered masked with a `<key>_set` flag. Every chat
 // provider takes its base URL from the config, so an installation (or a test) can point it anywhere.
 import type { ValidationIssue } from "../../errors.ts";
+import { checkOutboundUrl, type OutboundPolicy } from "../net/outbound-policy.ts";
 
 export const PROVIDER_TYPES = ["webhook", "slack", "discord", "teams", "ntfy", "gotify", "telegram", "email"] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -54,16 +55,20 @@ export interface SplitConfig {
   secrets: Record<string, string>;
 }
 
-function checkValue(key: string, f: Field, value: unknown): string | null {
+function checkValue(key: string, f: Field, value: unknown, policy: OutboundPolicy | undefined): string | null {
   switch (f.kind) {
     case "url": {
       if (typeof value !== "string") return "must be a URL string";
+      let u: URL;
       try {
-        const u = new URL(value);
-        return u.protocol === "http:" || u.protocol === "https:" ? null : "must be an http or https URL";
+        u = new URL(value);
       } catch {
         return "must be an absolute http or https URL";
       }
+      if (u.protocol !== "http:" && u.protocol !== "https:") return "must be an http or https URL";
+      // The SSRF policy (the message names the host only: a chat webhook's path is its secret).
+      const check = policy ? checkOutboundUrl(value, policy) : null;
+      return check && !check.ok ? `is refused: ${check.message.replace(/\.$/, "")}` : null;
     }
     case "string":
       return typeof value === "string" && value.trim() !== "" ? null : "must be a non-empty string";
@@ -80,12 +85,14 @@ function checkValue(key: string, f: Field, value: unknown): string | null {
 /**
  * Validates `config` for `type` and splits it. `stored` is what the sink holds (plain keys and which
  * secrets are set), for an update: required keys may then come from there. Empty, null or masked secrets
- * mean "keep". Issues name `body.provider_config.<key>`.
+ * mean "keep". Issues name `body.provider_config.<key>`. `policy`: URLs given are checked against the
+ * installation's outbound (SSRF) policy.
  */
 export function splitProviderConfig(
   type: ProviderType,
   config: Record<string, unknown>,
   stored?: { plain: Record<string, unknown>; secretsSet: ReadonlySet<string> },
+  policy?: OutboundPolicy,
 ): { value: SplitConfig; issues: ValidationIssue[] } {
   const fields = PROVIDERS[type];
   const issues: ValidationIssue[] = [];
@@ -108,7 +115,7 @@ export function splitProviderConfig(
     }
     if (f.secret) {
       if (value === null || value === undefined || value === "" || (typeof value === "string" && value.includes("•"))) continue;
-      const problem = checkValue(key, f, value);
+      const problem = checkValue(key, f, value, policy);
       if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
       else secrets[key] = value as string;
       continue;
@@ -118,7 +125,7 @@ export function splitProviderConfig(
       else delete plain[key];
       continue;
     }
-    const problem = checkValue(key, f, value);
+    const problem = checkValue(key, f, value, policy);
     if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
     else plain[key] = typeof value === "string" ? value.trim() : value;
   }

@@ -7,6 +7,7 @@ import { type ProviderType, secretKeys, splitProviderConfig } from "../../domain
 import { ApiError } from "../../errors.ts";
 import type { SinkPatch, SinkShape } from "../../schemas/notifications.ts";
 import type { Vault } from "../../vault/vault.ts";
+import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
 import { defineVerb } from "../verb.ts";
 import { presentSink } from "./present-sink.ts";
@@ -24,7 +25,7 @@ export const patchSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { 
   if (body.provider_config !== undefined || typeChanged) {
     const stored = typeChanged ? {} : await openSinkSecrets(vault, before);
     const storedView = { plain: typeChanged ? {} : before.provider_config, secretsSet: new Set(Object.keys(stored)) };
-    const { value, issues } = splitProviderConfig(type, body.provider_config ?? {}, storedView);
+    const { value, issues } = splitProviderConfig(type, body.provider_config ?? {}, storedView, await readOutboundPolicy(s.tx));
     if (issues.length > 0) throw ApiError.validation(issues);
     secretsChanged = Object.keys(value.secrets).filter((k) => value.secrets[k] !== stored[k]);
     const allowed = new Set(secretKeys(type));
