@@ -6,8 +6,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
-import { addressAllowed, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
+import { isIP, type LookupFunction } from "node:net";
+import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
 import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse } from "../shared/net/outbound.ts";
 import { settleOnce } from "./settle.ts";
 
@@ -22,22 +22,43 @@ export type Resolve = (hostname: string, family: number) => Promise<LookupAddres
 const systemResolve: Resolve = (hostname, family) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
+/** The addresses of `hostname` the policy allows (a PolicyRefusal when none is). */
+async function allowedAddresses(hostname: string, policy: OutboundPolicy, family: number, resolveName: Resolve): Promise<LookupAddress[]> {
+  const addresses = await resolveName(hostname, family);
+  const allowed = addresses.filter((a) => addressAllowed(a.address, policy) === null);
+  if (allowed.length > 0) return allowed;
+  const reason = addresses.length ? addressAllowed(addresses[0]!.address, policy) : "no address";
+  throw new PolicyRefusal(`${hostname} resolves to a refused address (${reason})`);
+}
+
 /** A connection's lookup keeping only the addresses the policy allows; none left is a PolicyRefusal. */
 export function policyLookup(policy: OutboundPolicy, resolveName: Resolve = systemResolve): LookupFunction {
   return (hostname, options, callback) => {
-    resolveName(hostname, options.family === 4 || options.family === 6 ? options.family : 0).then(
-      (addresses) => {
-        const allowed = addresses.filter((a) => addressAllowed(a.address, policy) === null);
-        if (allowed.length === 0) {
-          const reason = addresses.length ? addressAllowed(addresses[0]!.address, policy) : "no address";
-          return callback(new PolicyRefusal(`${hostname} resolves to a refused address (${reason})`), "", 4);
-        }
+    allowedAddresses(hostname, policy, options.family === 4 || options.family === 6 ? options.family : 0, resolveName).then(
+      (allowed) => {
         if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
         callback(null, allowed[0]!.address, allowed[0]!.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, "", 4),
     );
   };
+}
+
+/**
+ * For a client that cannot take a custom lookup (SMTP through nodemailer): the one address to connect
+ * to, checked against the policy, so the caller pins it (and keeps the name for TLS). OutboundError
+ * "refused" when the policy forbids it, "connect" when the name does not resolve.
+ */
+export async function pinAllowedAddress(host: string, policy: OutboundPolicy, resolveName: Resolve = systemResolve): Promise<string> {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  const literal = checkOutboundHost(bare, policy);
+  if (literal !== null) throw new OutboundError("refused", `${literal}.`);
+  if (isIP(bare)) return bare;
+  try {
+    return (await allowedAddresses(bare, policy, 0, resolveName))[0]!.address;
+  } catch (e) {
+    throw mapError(e, bare);
+  }
 }
 
 const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|HOSTNAME_MISMATCH|EPROTO)/;

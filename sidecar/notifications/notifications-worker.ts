@@ -60,10 +60,11 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
     const t0 = performance.now();
     let outcome: SendOutcome;
     try {
+      const policy = await readOutboundPolicy(database.db);
       outcome =
         job.sink.provider_type === "email"
-          ? await sendEmail(job, options.timeoutMs)
-          : await sendHttp(job, options.timeoutMs, Math.floor(started.getTime() / 1000), { outbound: deps.outbound, policy: await readOutboundPolicy(database.db) });
+          ? await sendEmail(job, options.timeoutMs, policy)
+          : await sendHttp(job, options.timeoutMs, Math.floor(started.getTime() / 1000), { outbound: deps.outbound, policy });
     } catch (e) {
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeOutboundHttp, policyLookup, type Resolve } from "../../net/outbound-http.ts";
+import { nodeOutboundHttp, pinAllowedAddress, policyLookup, type Resolve } from "../../net/outbound-http.ts";
 import { DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { OutboundError, type OutboundRequest } from "../../shared/net/outbound.ts";
 import { closedPort, type HttpPeer, selfSignedCert, startHttpPeer } from "./monitors/peers.ts";
@@ -110,6 +110,18 @@ describe("the policy", () => {
     // Mixed answers: only the allowed addresses are offered to the connection.
     const mixed: Resolve = async () => [{ address: "169.254.169.254", family: 4 }, { address: "192.168.1.21", family: 4 }];
     expect(await lookup(DEFAULT_OUTBOUND_POLICY, mixed)).toEqual({ err: null, address: "192.168.1.21" });
+  });
+});
+
+describe("pinAllowedAddress (clients without a custom lookup)", () => {
+  it("answers the allowed address of a name or literal, refuses forbidden ones", async () => {
+    expect(await pinAllowedAddress("localhost", LAB)).toBe("127.0.0.1");
+    expect(await pinAllowedAddress("[::1]", LAB)).toBe("::1");
+    expect((await failure(pinAllowedAddress("localhost", DEFAULT_OUTBOUND_POLICY))).code).toBe("refused");
+    expect((await failure(pinAllowedAddress("127.0.0.1", DEFAULT_OUTBOUND_POLICY))).code).toBe("refused");
+    expect((await failure(pinAllowedAddress("mail.test", DEFAULT_OUTBOUND_POLICY, async () => [{ address: "127.0.0.5", family: 4 }]))).message).toMatch(/mail\.test resolves to a refused address/);
+    expect(await pinAllowedAddress("mail.test", DEFAULT_OUTBOUND_POLICY, async () => [{ address: "10.0.0.25", family: 4 }])).toBe("10.0.0.25");
+    expect((await failure(pinAllowedAddress("169.254.169.254", OPEN))).code).toBe("refused");
   });
 });
 

@@ -75,15 +75,21 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy, opts?: { s
   if (!schemes.includes(scheme)) return { ok: false, message: `The URL scheme must be ${schemes.join(" or ")}.` };
   if (url.username || url.password) return { ok: false, message: "The URL must not contain a user name or password." };
   // The WHATWG parser already canonicalised IPv4 forms such as 0x7f.1 or 2130706433 to dotted quads.
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (!host) return { ok: false, message: "The URL has no host." };
-  if (parseIp(host)) {
-    const reason = addressAllowed(host, policy);
-    return reason === null ? { ok: true, url } : { ok: false, message: `The URL's host is not allowed: ${reason}.` };
-  }
-  if (METADATA_HOSTS.has(host)) return { ok: false, message: "The URL's host is a cloud metadata endpoint, which is never reachable." };
-  if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allow_loopback) {
-    return { ok: false, message: "The URL's host is loopback, refused by the outbound policy (allow_loopback)." };
-  }
-  return { ok: true, url };
+  const reason = checkOutboundHost(host, policy);
+  return reason === null ? { ok: true, url } : { ok: false, message: `The URL's host is not allowed: ${reason}.` };
+}
+
+/**
+ * A bare host (an SMTP server, a URL's host): null when allowed as far as can be told without resolving
+ * it (IP literals classified; names that always mean loopback or metadata refused), else the reason.
+ */
+export function checkOutboundHost(raw: string, policy: OutboundPolicy): string | null {
+  const host = raw.trim().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+  if (!host) return "no host";
+  if (parseIp(host)) return addressAllowed(host, policy);
+  if (METADATA_HOSTS.has(host)) return `${host} is a cloud metadata endpoint, never reachable`;
+  if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allow_loopback) return `${host} is loopback, refused by the outbound policy (allow_loopback)`;
+  return null;
 }

@@ -3,12 +3,12 @@
 // ones: they are sealed by the vault and only ever answered masked with a `<key>_set` flag. Every chat
 // provider takes its base URL from the config, so an installation (or a test) can point it anywhere.
 import type { ValidationIssue } from "../../errors.ts";
-import { checkOutboundUrl, type OutboundPolicy } from "../net/outbound-policy.ts";
+import { checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../net/outbound-policy.ts";
 
 export const PROVIDER_TYPES = ["webhook", "slack", "discord", "teams", "ntfy", "gotify", "telegram", "email"] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
-type Kind = "url" | "string" | "port" | "bool" | "priority";
+type Kind = "url" | "host" | "string" | "port" | "bool" | "priority";
 
 interface Field {
   kind: Kind;
@@ -30,7 +30,7 @@ export const PROVIDERS: Record<ProviderType, Record<string, Field>> = {
     to: { kind: "string", required: true },
     from_email: { kind: "string" },
     subject_prefix: { kind: "string" },
-    smtp_host: { kind: "string", required: true },
+    smtp_host: { kind: "host", required: true },
     smtp_port: { kind: "port" },
     smtp_username: { kind: "string" },
     smtp_password: { kind: "string", secret: true },
@@ -72,6 +72,11 @@ function checkValue(key: string, f: Field, value: unknown, policy: OutboundPolic
     }
     case "string":
       return typeof value === "string" && value.trim() !== "" ? null : "must be a non-empty string";
+    case "host": {
+      if (typeof value !== "string" || value.trim() === "") return "must be a non-empty string";
+      const reason = policy ? checkOutboundHost(value, policy) : null;
+      return reason === null ? null : `is refused: ${reason}`;
+    }
     case "port":
       return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 65535 ? null : "must be a port number 1..65535";
     case "bool":

@@ -36,6 +36,10 @@ describe("sink URLs on create and update", () => {
     expect(text).toContain("provider_config.webhook_url");
     expect(text).toMatch(/metadata/);
     expect(text).not.toContain("SECRETPATH");
+    await setPolicy(DEFAULT_OUTBOUND_POLICY);
+    const mail = await h.req("POST", "notifications/sinks", h.admin, { name: "mail", provider_type: "email", provider_config: { to: "ops@example.com", smtp_host: "localhost" } });
+    expect(mail.status).toBe(422);
+    expect(Object.keys((await mail.json()).fields)).toEqual(["provider_config.smtp_host"]);
     expect(await sinkCount()).toBe(before);
   });
 
@@ -69,5 +73,18 @@ describe("delivery", () => {
     expect(peer.received).toHaveLength(0);
     await setPolicy(TEST_OUTBOUND_POLICY);
     await peer.close();
+  });
+
+  it("refuses an SMTP server the policy now forbids, before connecting", async () => {
+    await setPolicy(TEST_OUTBOUND_POLICY);
+    const sink = await h.sink("email", { to: "ops@example.com", smtp_host: "127.0.0.1", smtp_port: 9 }, { event_kinds: ["lab.policy.mail"] });
+    await setPolicy(DEFAULT_OUTBOUND_POLICY);
+    await h.enqueue({ kind: "lab.policy.mail" });
+    const attempt = await h.until(async () => {
+      const items = (await (await h.req("GET", `notifications/deliveries?sink_id=${sink.id}`, h.admin)).json()).items;
+      return items[0]?.attempts?.[0];
+    }, "a refused attempt");
+    expect(attempt.error).toMatch(/Refused by the outbound policy.*allow_loopback/);
+    await setPolicy(TEST_OUTBOUND_POLICY);
   });
 });
