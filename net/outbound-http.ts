@@ -4,7 +4,7 @@
 // resolves (or re-resolves, DNS rebinding) to loopback or metadata cannot pass. IP literals never reach
 // `lookup`; checkOutboundUrl judges them first. A unix socketPath (the Docker engine) has no address.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { type ClientRequest, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
@@ -105,7 +105,8 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
     if (req.caPem) options.ca = req.caPem;
   }
   return new Promise<Outcome>((resolve) => {
-    const finish = settleOnce<Outcome>(resolve, { fallback: "expired", timeoutMs: req.timeoutMs, signal: req.signal, release: () => request.destroy() });
+    const finish = settleOnce<Outcome>(resolve, { fallback: "expired", timeoutMs: req.timeoutMs, signal: req.signal, release: () => request?.destroy() });
+    let request: ClientRequest | undefined;
     const onResponse = (res: IncomingMessage) => {
       const declared = Number(res.headers["content-length"]);
       const tooLarge = () => finish({ error: new OutboundError("too_large", `The answer from ${where} is larger than ${maxBytes} bytes.`) });
@@ -123,7 +124,12 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
       });
       res.on("error", (e) => finish({ error: mapError(e, where) }));
     };
-    const request = tls ? httpsRequest(options, onResponse) : httpRequest(options, onResponse);
+    try {
+      request = tls ? httpsRequest(options, onResponse) : httpRequest(options, onResponse);
+    } catch (e) {
+      // Node refuses a header value with a line break or an invalid method before sending anything.
+      return finish({ error: new OutboundError("unsupported", `The request to ${where} could not be sent: ${String((e as { code?: unknown }).code ?? "invalid request")}.`) });
+    }
     request.on("error", (e) => finish({ error: mapError(e, where) }));
     request.end(body);
   }).then((outcome) => {

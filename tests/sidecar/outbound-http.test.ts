@@ -61,6 +61,13 @@ describe("requests", () => {
     expect(plain.seen.at(-1)!.headers["x-token"]).toBe("t");
   });
 
+  it("refuses a header that would split the request, without sending", async () => {
+    const before = plain.seen.length;
+    const e = await failure(get(`${plain.url}/hello`, { headers: { "x-bad": "a\r\nx-injected: 1" } }));
+    expect(e.code).toBe("unsupported");
+    expect(plain.seen.length).toBe(before);
+  });
+
   it("returns a redirect as it came instead of following it", async () => {
     const res = await get(`${plain.url}/moved`);
     expect(res.status).toBe(302);
