@@ -3,6 +3,7 @@
 // loopback was allowed is refused once the administrator tightens the policy; the peer hears nothing).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OUTBOUND_POLICY } from "../../../shared/domain/net/outbound-policy.ts";
+import { readOutboundPolicy } from "../../../shared/services/integrations/outbound-policy.ts";
 import { TEST_OUTBOUND_POLICY } from "../../helpers/env.ts";
 import { createHarness, type Harness, startPeer } from "./support.ts";
 
@@ -17,6 +18,19 @@ const setPolicy = async (policy: object) => {
   expect(res.status).toBe(200);
 };
 const sinkCount = async () => (await h.t.sql`select count(*)::int as n from notification_sinks`)[0]!.n;
+
+describe("readOutboundPolicy", () => {
+  it("answers the stored policy, and the default when none or an invalid one is stored", async () => {
+    const db = h.t.runtime.database.db;
+    expect(await readOutboundPolicy(db)).toEqual(TEST_OUTBOUND_POLICY);
+    await h.t.sql`update app_settings set value = ${h.t.sql.json({ allow_loopback: "sure" })} where key = 'outbound_policy'`;
+    expect(await readOutboundPolicy(db)).toEqual(DEFAULT_OUTBOUND_POLICY);
+    await h.t.sql`delete from app_settings where key = 'outbound_policy'`;
+    expect(await readOutboundPolicy(db)).toEqual(DEFAULT_OUTBOUND_POLICY);
+    await setPolicy(TEST_OUTBOUND_POLICY);
+    expect(await readOutboundPolicy(db)).toEqual(TEST_OUTBOUND_POLICY);
+  });
+});
 
 describe("sink URLs on create and update", () => {
   it("refuses loopback by default and metadata always, naming the field and writing nothing", async () => {
