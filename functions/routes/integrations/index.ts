@@ -3,7 +3,11 @@
 // /integrations/{id} would otherwise claim /integrations/monitors and /integrations/registry.
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import { providersRoutes } from "./providers-routes.ts";
+import { hvRoutes } from "./hv-routes.ts";
 
 export function integrationsRoutes(app: Hono<AppEnv>): void {
+  providersRoutes(app); // before hvRoutes: /integrations/hv/config is the provider hv's configs
+  hvRoutes(app);
   void app;
 }

@@ -7,7 +7,7 @@
 import { and, isNotNull, like, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
-import { agentServerKeys, discoveryProfiles, monitors, notificationSinks, scanJobs, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
+import { agentServerKeys, discoveryProfiles, integrationConfigs, monitors, notificationSinks, scanJobs, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
 import { isCiphertext, type Vault } from "../../vault/vault.ts";
 
 export interface SecretColumn {
@@ -99,8 +99,19 @@ export const SCAN_JOB_SNMP_COMMUNITY: SecretColumn = {
   migrateClear: false,
 };
 
+/** A provider config's credential: the hypervisor's API token, a Docker client certificate (shared/services/integrations/providers/credential.ts). */
+export const INTEGRATION_CONFIG_CREDENTIAL: SecretColumn = {
+  name: "integration_configs.credential",
+  table: integrationConfigs,
+  key: integrationConfigs.id,
+  value: integrationConfigs.credential,
+  context: (configId) => `integration_configs.credential:${configId}`,
+  migrateClear: false,
+};
+
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG, DISCOVERY_PROFILE_SNMP_COMMUNITY, SCAN_JOB_SNMP_COMMUNITY,
+  INTEGRATION_CONFIG_CREDENTIAL,
 ];
 
 export interface StoredSecret {

@@ -1,0 +1,116 @@
+// [hypervisor integration] /integrations/hv* (reference-contracts.md 5.C; the reference's "proxmox"
+// segment is "hv"): the Proxmox VE configs, test, discover, status, the cluster overview and the guests'
+// power actions. Fixed paths (cluster-overview) are registered before /hv/{integration_id}.
+import type { Hono } from "hono";
+import {
+  ClusterOverviewOut, GuestActionBody, GuestActionOut, GuestActionParams, HvConfigCreate, HvConfigList, HvConfigOut, HvConfigUpdate, HvParams, HvStatusOut, HvTestOut, OkOut, OverviewQuery,
+} from "../../../shared/schemas/integration-providers.ts";
+import { clusterOverview } from "../../../shared/services/integrations/hv/cluster-overview.ts";
+import { guestActionName, requireGuestType, runGuestAction } from "../../../shared/services/integrations/hv/guest-action.ts";
+import { hvStatus } from "../../../shared/services/integrations/hv/hv-status.ts";
+import { testHv } from "../../../shared/services/integrations/hv/test-hv.ts";
+import { presentHvConfig } from "../../../shared/services/integrations/providers/provider-config.ts";
+import { getConfig, listConfigs } from "../../../shared/services/integrations/providers/read-configs.ts";
+import { type ConfigFields, createConfig, deleteConfig, updateConfig } from "../../../shared/services/integrations/providers/write-configs.ts";
+import { confirmationDoc, confirmed } from "../../confirmation.ts";
+import { verbContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+const BASE = "/api/v1/integrations/hv";
+const TAG = "hypervisor integration" as const;
+
+const WRITE_NOTE = [
+  "`config_url` https://host:8006 (https:// and port 8006 added when left out), checked against the outbound (SSRF) policy.",
+  "`api_token` is one string `user@realm!tokenid=secret` (422 naming the field otherwise), sealed by the vault and never returned (`api_token_set`).",
+  "`verify_ssl` default true; `ca_cert` a PEM CA to trust (a homelab's own). `sync_interval_s` 30..86400 (default 300).",
+].join(" ");
+
+/** The hypervisor body in the provider configs' terms: the token is the config's credential. */
+function hvFields(body: { api_token?: string } & Omit<ConfigFields, "credential_value" | "credential_type">): ConfigFields {
+  const { api_token, ...rest } = body;
+  return { ...rest, ...(api_token !== undefined && { credential_value: api_token, credential_type: "proxmox_api" }) };
+}
+
+export function hvRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    { method: "get", path: BASE, tag: TAG, scope: listConfigs.scope, response: { schema: HvConfigList }, summary: "List hypervisor (Proxmox VE) configs", description: "An array, by id." },
+    async (c, { reply }) => reply((await listConfigs({ ctx: verbContext(c), input: { provider: "hv" } })).map(presentHvConfig)),
+  );
+
+  route(
+    app,
+    { method: "post", path: BASE, tag: TAG, scope: createConfig.scope, body: HvConfigCreate, response: { schema: HvConfigOut }, errors: [503], summary: "Add a hypervisor (Proxmox VE)", description: `200 as the reference answers. ${WRITE_NOTE}` },
+    async (c, { body, reply }) => reply(presentHvConfig(await createConfig({ ctx: verbContext(c), input: { provider: "hv", fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token" } }))),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: `${BASE}/cluster-overview`, tag: TAG, scope: clusterOverview.scope, query: OverviewQuery, response: { schema: ClusterOverviewOut }, errors: [400],
+      summary: "Cluster overview",
+      description: "Quorum, nodes online, guests, problems (offline nodes, lost quorum, storages 90% full, failed tasks), an hour of per-node cpu/memory (percent) and network (bytes/s) series, and the storages (a shared one once). Cached 90 s per config in each API process; a changed config is asked afresh. A cluster that cannot be reached is a 400 with the reason.",
+    },
+    async (c, { query, reply }) => {
+      const { outbound, vault } = c.get("deps");
+      return reply(await clusterOverview({ ctx: verbContext(c), input: { id: query.integration_id, deps: { outbound, vault } } }));
+    },
+  );
+
+  route(
+    app,
+    { method: "get", path: `${BASE}/:integration_id`, tag: TAG, scope: getConfig.scope, params: HvParams, response: { schema: HvConfigOut }, summary: "One hypervisor config", description: "404 \"Integration config not found\"." },
+    async (c, { params, reply }) => reply(presentHvConfig(await getConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id } }))),
+  );
+
+  route(
+    app,
+    { method: "put", path: `${BASE}/:integration_id`, tag: TAG, scope: updateConfig.scope, params: HvParams, body: HvConfigUpdate, response: { schema: HvConfigOut }, errors: [503], summary: "Change a hypervisor config", description: `Only the fields given change; leaving api_token out keeps it. ${WRITE_NOTE}` },
+    async (c, { params, body, reply }) =>
+      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token" } }))),
+  );
+
+  route(
+    app,
+    { method: "delete", path: `${BASE}/:integration_id`, tag: TAG, scope: deleteConfig.scope, params: HvParams, response: { schema: OkOut }, summary: "Remove a hypervisor config", description: "Answers {\"ok\": true}. The inventory rows it imported stay; their external_refs (source `hv:<id>`) go, so they no longer follow the cluster. Its discover runs stay, without a config." },
+    async (c, { params, reply }) => {
+      await deleteConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id } });
+      return reply({ ok: true });
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/:integration_id/test`, tag: TAG, scope: testHv.scope, params: HvParams, response: { schema: HvTestOut }, errors: [400],
+      summary: "Test a hypervisor config", description: "The Proxmox VE version, release and cluster name; a failure (refused token, untrusted certificate, timeout, policy) is {ok: false, error}. A stored token that is not user@realm!tokenid=secret is a 400.",
+    },
+    async (c, { params, reply }) => {
+      const { outbound, vault } = c.get("deps");
+      return reply(await testHv({ ctx: verbContext(c), input: { id: params.integration_id, deps: { outbound, vault } } }));
+    },
+  );
+
+  route(
+    app,
+    { method: "get", path: `${BASE}/:integration_id/status`, tag: TAG, scope: hvStatus.scope, params: HvParams, response: { schema: HvStatusOut }, summary: "Hypervisor sync status", description: "The last sync and the counts of the newest completed discover run." },
+    async (c, { params, reply }) => reply(await hvStatus({ ctx: verbContext(c), input: { id: params.integration_id } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/:integration_id/nodes/:node/:vm_type/:vmid/action`, tag: TAG, scope: runGuestAction.scope, params: GuestActionParams, body: GuestActionBody, response: { schema: GuestActionOut }, errors: [400, 409, 428],
+      summary: "Power action on a guest",
+      description: `vm_type qemu or lxc (else 400); action start, stop, reboot, shutdown, reset, suspend or resume (else 422). ${confirmationDoc({ action: "hv-guest-<action>" })} Answers {ok: true, upid} or, when Proxmox refuses or cannot be reached, {ok: false, error} with 200; audited either way.`,
+    },
+    async (c, { params, body }) => {
+      const vmType = requireGuestType(params.vm_type);
+      const { outbound, vault } = c.get("deps");
+      return confirmed(c, { action: guestActionName(body.action) }, (ctx) =>
+        runGuestAction({ ctx, input: { id: params.integration_id, node: params.node, vmType, vmid: params.vmid, action: body.action, deps: { outbound, vault } } }),
+      );
+    },
+  );
+}
