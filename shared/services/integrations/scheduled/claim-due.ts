@@ -1,6 +1,8 @@
 // The scheduled sync's claim: enabled monitoring integrations and auto-sync provider configs whose
-// next_sync_at has passed (or was never set), taken with FOR UPDATE SKIP LOCKED and moved one
-// sync_interval_s ahead in the same statement. Two sidecars claiming at once get different rows, and a
+// next_sync_at has passed, taken with FOR UPDATE SKIP LOCKED and moved one sync_interval_s ahead in the
+// same statement. A null next_sync_at is "not scheduled": the writers set it to now on create (the first
+// sync) and to null where nothing is to be scheduled (disabled, auto_sync off, the native integration
+// after its sync, which follows our own monitors rather than a clock). Two sidecars claiming at once get different rows, and a
 // claimed row is not due again before its interval, so no integration is synced twice; a sidecar that dies
 // after claiming only delays that row to its next interval.
 import { sql } from "drizzle-orm";
@@ -23,8 +25,8 @@ export const claimDueSyncs = defineVerb<{ limit: number }, DueSync[]>({ scope: W
   const monitoring = await queryRows<{ id: number; name: string }>(s.tx, sql`
     with due as (
       select id from integrations
-      where enabled and (next_sync_at is null or next_sync_at <= ${now}::timestamptz)
-      order by next_sync_at nulls first, id
+      where enabled and next_sync_at <= ${now}::timestamptz
+      order by next_sync_at, id
       limit ${take}
       for update skip locked
     )
@@ -38,8 +40,8 @@ export const claimDueSyncs = defineVerb<{ limit: number }, DueSync[]>({ scope: W
       : await queryRows<{ id: number; name: string; type: "hv" | "docker" }>(s.tx, sql`
     with due as (
       select id from integration_configs
-      where auto_sync and type in ('hv', 'docker') and (next_sync_at is null or next_sync_at <= ${now}::timestamptz)
-      order by next_sync_at nulls first, id
+      where auto_sync and type in ('hv', 'docker') and next_sync_at <= ${now}::timestamptz
+      order by next_sync_at, id
       limit ${room}
       for update skip locked
     )
