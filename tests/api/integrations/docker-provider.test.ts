@@ -57,7 +57,8 @@ describe("Docker provider endpoints", () => {
     expect(parseDockerUrl("unix:///var/run/docker.sock")).toEqual({ ok: true, value: { kind: "unix", socketPath: "/var/run/docker.sock", source: "docker:/var/run/docker.sock", key: "/var/run/docker.sock" } });
     expect(parseDockerUrl("tcp://dockerhost:2376")).toEqual({ ok: true, value: { kind: "tcp", baseUrl: "https://dockerhost:2376", tls: true, source: "docker:tcp://dockerhost:2376", key: "tcp://dockerhost:2376" } });
     expect(parseDockerUrl("tcp://dockerhost", { tls: false })).toMatchObject({ ok: true, value: { baseUrl: "http://dockerhost:2375", tls: false } });
-    for (const bad of ["unix://relative.sock", "unix:///run/../etc/x.sock", "tcp://user:pw@host:2376", "tcp://host:2376/v1.43", "http://host:2375", "ssh://host", ""]) expect(parseDockerUrl(bad).ok, bad).toBe(false);
+    expect(parseDockerUrl("https://dockerhost:2376/", { tls: false })).toMatchObject({ ok: true, value: { baseUrl: "https://dockerhost:2376", tls: true, source: "docker:tcp://dockerhost:2376" } });
+    for (const bad of ["unix://relative.sock", "unix:///run/../etc/x.sock", "tcp://user:pw@host:2376", "tcp://host:2376/v1.43", "https://host:2376/api", "http://host:2375", "ssh://host", ""]) expect(parseDockerUrl(bad).ok, bad).toBe(false);
     expect(parseDockerCredential(null)).toEqual({ ok: true, value: null });
     expect(parseDockerCredential("not json").ok).toBe(false);
     expect(parseDockerCredential(JSON.stringify({ cert: cert.cert })).ok).toBe(false);

@@ -1,6 +1,7 @@
 // Where a Docker provider config points: `unix:///var/run/docker.sock` (the engine's socket, mounted
 // into the sidecar) or `tcp://host:2376` (TLS, the engine's --tlsverify port; plain HTTP only when the
-// config says `extra_config.tls: false`, for an engine on a trusted lab network). The inventory source is
+// config says `extra_config.tls: false`, for an engine on a trusted lab network); `https://host:port` is
+// the same as tcp:// with TLS. The inventory source is
 // `docker:<socket path>` for a socket, the same one the discovery scan of that socket uses, so a scan
 // and the provider update the same rows; `docker:tcp://host:port` for an engine over TCP.
 import { dockerSource } from "../../discovery/docker/sync-docker.ts";
@@ -21,16 +22,18 @@ export function parseDockerUrl(raw: string, extra: Record<string, unknown> = {})
     if (socketPath.length > MAX_SOCKET_PATH || socketPath.split("/").includes("..") || /[\0\n\r?#]/.test(socketPath)) return { ok: false, message: "The socket path must be at most 107 bytes, without '..' segments or control characters." };
     return { ok: true, value: { kind: "unix", socketPath, source: dockerSource(socketPath), key: socketPath } };
   }
-  if (text.startsWith("tcp://")) {
+  // https://host:port is the same engine as tcp://host:port with TLS (and shares its inventory source).
+  const https = text.startsWith("https://");
+  if (text.startsWith("tcp://") || https) {
     let url: URL;
     try {
-      url = new URL(`http://${text.slice("tcp://".length)}`);
+      url = new URL(`http://${text.slice(https ? "https://".length : "tcp://".length)}`);
     } catch {
       return { ok: false, message: "A tcp:// URL names a host and port (tcp://docker-host:2376)." };
     }
     if (url.username || url.password) return { ok: false, message: "A tcp:// URL must not carry credentials: a client certificate goes in the credential." };
     if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) return { ok: false, message: "A tcp:// URL names only a host and port (tcp://docker-host:2376)." };
-    const tls = extra.tls !== false;
+    const tls = https || extra.tls !== false;
     const port = url.port || (tls ? "2376" : "2375");
     const key = `tcp://${url.hostname}:${port}`;
     return { ok: true, value: { kind: "tcp", baseUrl: `${tls ? "https" : "http"}://${url.hostname}:${port}`, tls, source: dockerSource(key), key } };
