@@ -7,7 +7,7 @@
 import { and, isNotNull, like, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
-import { agentServerKeys, discoveryProfiles, integrationConfigs, monitors, notificationSinks, scanJobs, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
+import { agentServerKeys, discoveryProfiles, integrationConfigs, integrations, monitors, notificationSinks, scanJobs, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
 import { isCiphertext, type Vault } from "../../vault/vault.ts";
 
 export interface SecretColumn {
@@ -109,9 +109,19 @@ export const INTEGRATION_CONFIG_CREDENTIAL: SecretColumn = {
   migrateClear: false,
 };
 
+/** A monitoring integration's API key (Uptime Kuma's /metrics; shared/services/integrations/monitoring/api-key.ts). */
+export const INTEGRATION_API_KEY: SecretColumn = {
+  name: "integrations.api_key",
+  table: integrations,
+  key: integrations.id,
+  value: integrations.api_key,
+  context: (integrationId) => `integrations.api_key:${integrationId}`,
+  migrateClear: false,
+};
+
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG, DISCOVERY_PROFILE_SNMP_COMMUNITY, SCAN_JOB_SNMP_COMMUNITY,
-  INTEGRATION_CONFIG_CREDENTIAL,
+  INTEGRATION_CONFIG_CREDENTIAL, INTEGRATION_API_KEY,
 ];
 
 export interface StoredSecret {
