@@ -108,7 +108,7 @@ export async function syncHvRows(s: VerbScope, source: string, refs: Map<string,
   for (const part of chunks(updates)) {
     const set = sql.raw(cols.map((c) => `${c} = x.${c}`).join(", "));
     const shape = sql.raw(["id int", ...cols.map((c) => `${c} ${spec.columns[c]}`)].join(", "));
-    await s.tx.execute(sql`update ${sql.raw(spec.name)} t set ${set}, version = t.version + 1, updated_at = ${s.now}
+    await s.tx.execute(sql`update ${sql.raw(spec.name)} t set ${set}, version = t.version + 1, updated_at = ${s.now.toISOString()}::timestamptz
       from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as x(${shape}) where t.id = x.id`);
   }
   tally.rows += updates.length;
@@ -187,15 +187,15 @@ export async function markHvVanished(s: VerbScope, source: string, refs: Map<str
     const rows = await queryRows<{ id: number; name: string }>(
       s.tx,
       type === "compute_unit"
-        ? sql`update compute_units set status = 'removed', version = version + 1, updated_at = ${s.now} where ${ids} returning id, name`
+        ? sql`update compute_units set status = 'removed', version = version + 1, updated_at = ${s.now.toISOString()}::timestamptz where ${ids} returning id, name`
         : type === "hardware"
-          ? sql`update hardware set status = 'unknown', status_changed_at = ${s.now}, version = version + 1, updated_at = ${s.now} where ${ids} returning id, name`
+          ? sql`update hardware set status = 'unknown', status_changed_at = ${s.now.toISOString()}::timestamptz, version = version + 1, updated_at = ${s.now.toISOString()}::timestamptz where ${ids} returning id, name`
           : sql`select id, name from ${sql.raw(spec.name)} where ${ids}`,
     );
     if (mark) tally.rows += rows.length;
     for (const r of rows) names.set(`${type}:${r.id}`, r.name);
   }
-  await s.tx.execute(sql`update external_refs set attributes = attributes || ${JSON.stringify({ removed_at: s.now.toISOString() })}::jsonb, updated_at = ${s.now}
+  await s.tx.execute(sql`update external_refs set attributes = attributes || ${JSON.stringify({ removed_at: s.now.toISOString() })}::jsonb, updated_at = ${s.now.toISOString()}::timestamptz
     where source = ${source} and external_id = any(${`{${gone.map((r) => `"${r.external_id.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[])`);
   return gone.map((r) => ({ entity_type: r.entity_type as HvEntityType, entity_id: r.entity_id, external_id: r.external_id, name: names.get(`${r.entity_type}:${r.entity_id}`) ?? null }));
 }

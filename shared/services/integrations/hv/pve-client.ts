@@ -80,7 +80,7 @@ export function pveClient(opts: PveClientOptions) {
         policy: opts.policy,
       });
     } catch (e) {
-      throw transportError(e, baseUrl, timeoutMs);
+      throw transportError(e, baseUrl);
     }
     if (res.status === 401) throw new PveError("auth", `The API token was refused by ${baseUrl} (401): check user@realm!tokenid=secret, that the token exists and has not expired.`, 401);
     if (res.status === 403) throw new PveError("forbidden", `The API token lacks the permission for ${method} ${path} (403): give its user (or the token, with privilege separation) PVEAuditor on / to discover, VM.PowerMgmt for guest actions.`, 403);
@@ -125,13 +125,14 @@ function pveReason(res: OutboundResponse): string {
   }
 }
 
-function transportError(e: unknown, baseUrl: string, timeoutMs: number): PveError {
+function transportError(e: unknown, baseUrl: string): PveError {
   if (!(e instanceof OutboundError)) return new PveError("connect", `Could not reach ${baseUrl}: ${e instanceof Error ? e.message : String(e)}`);
   switch (e.code) {
     case "tls":
       return new PveError("tls", `The certificate of ${baseUrl} is not trusted (${e.message.replace(/\.$/, "")}): give the cluster's CA certificate (ca_cert), or turn verify_ssl off for a self-signed one.`);
     case "timeout":
-      return new PveError("timeout", `Proxmox VE at ${baseUrl} did not answer within ${timeoutMs} ms.`);
+      // The transport's message names the timeout it applied (a caller may shorten ours).
+      return new PveError("timeout", `Proxmox VE: ${e.message}`);
     case "refused":
       return new PveError("refused", `The outbound policy refuses ${baseUrl}: ${e.message}`);
     case "too_large":
