@@ -12,6 +12,7 @@ import { upgradeRouter } from "../runtime/upgrade-router.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
 import { discoveryWorker } from "../sidecar/discovery/discovery-worker.ts";
+import { integrationsWorker } from "../sidecar/integrations/integrations-worker.ts";
 import { monitorsWorker } from "../sidecar/monitors/monitors-worker.ts";
 import { notificationsWorker } from "../sidecar/notifications/notifications-worker.ts";
 import { schedulerWorker } from "../sidecar/scheduler/scheduler-worker.ts";
@@ -40,7 +41,7 @@ const streams = streamsWorker(runtime, upgrades);
 const agentLinks = agentsWorker(runtime, upgrades);
 const workers: Worker[] = [
   schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentLinks, monitorsWorker(runtime), notificationsWorker(runtime),
-  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }),
+  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }), integrationsWorker(runtime),
 ];
 
 const app = createApp(deps, { events: streams.events });
