@@ -3,15 +3,17 @@
 // power actions. Fixed paths (cluster-overview) are registered before /hv/{integration_id}.
 import type { Hono } from "hono";
 import {
-  ClusterOverviewOut, GuestActionBody, GuestActionOut, GuestActionParams, HvConfigCreate, HvConfigList, HvConfigOut, HvConfigUpdate, HvParams, HvStatusOut, HvTestOut, OkOut, OverviewQuery,
+  ClusterOverviewOut, GuestActionBody, HvDiscoverOut, GuestActionOut, GuestActionParams, HvConfigCreate, HvConfigList, HvConfigOut, HvConfigUpdate, HvParams, HvStatusOut, HvTestOut, OkOut, OverviewQuery,
 } from "../../../shared/schemas/integration-providers.ts";
+import { discoverHv } from "../../../shared/services/integrations/hv/discover.ts";
 import { clusterOverview } from "../../../shared/services/integrations/hv/cluster-overview.ts";
 import { guestActionName, requireGuestType, runGuestAction } from "../../../shared/services/integrations/hv/guest-action.ts";
 import { hvStatus } from "../../../shared/services/integrations/hv/hv-status.ts";
 import { testHv } from "../../../shared/services/integrations/hv/test-hv.ts";
+import { WRITE_INTEGRATIONS } from "../../../shared/services/integrations/scopes.ts";
 import { presentHvConfig } from "../../../shared/services/integrations/providers/provider-config.ts";
 import { getConfig, listConfigs } from "../../../shared/services/integrations/providers/read-configs.ts";
-import { type ConfigFields, createConfig, deleteConfig, updateConfig } from "../../../shared/services/integrations/providers/write-configs.ts";
+import { type ConfigFields, createConfig, deleteConfig, HV_NOT_FOUND, updateConfig } from "../../../shared/services/integrations/providers/write-configs.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -60,22 +62,22 @@ export function hvRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "get", path: `${BASE}/:integration_id`, tag: TAG, scope: getConfig.scope, params: HvParams, response: { schema: HvConfigOut }, summary: "One hypervisor config", description: "404 \"Integration config not found\"." },
-    async (c, { params, reply }) => reply(presentHvConfig(await getConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id } }))),
+    { method: "get", path: `${BASE}/:integration_id`, tag: TAG, scope: getConfig.scope, params: HvParams, response: { schema: HvConfigOut }, summary: "One hypervisor config", description: "404 \"Integration not found\"." },
+    async (c, { params, reply }) => reply(presentHvConfig(await getConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, notFound: HV_NOT_FOUND } }))),
   );
 
   route(
     app,
     { method: "put", path: `${BASE}/:integration_id`, tag: TAG, scope: updateConfig.scope, params: HvParams, body: HvConfigUpdate, response: { schema: HvConfigOut }, errors: [503], summary: "Change a hypervisor config", description: `Only the fields given change; leaving api_token out keeps it. ${WRITE_NOTE}` },
     async (c, { params, body, reply }) =>
-      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token" } }))),
+      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token", notFound: HV_NOT_FOUND } }))),
   );
 
   route(
     app,
     { method: "delete", path: `${BASE}/:integration_id`, tag: TAG, scope: deleteConfig.scope, params: HvParams, response: { schema: OkOut }, summary: "Remove a hypervisor config", description: "Answers {\"ok\": true}. The inventory rows it imported stay; their external_refs (source `hv:<id>`) go, so they no longer follow the cluster. Its discover runs stay, without a config." },
     async (c, { params, reply }) => {
-      await deleteConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id } });
+      await deleteConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, notFound: HV_NOT_FOUND } });
       return reply({ ok: true });
     },
   );
@@ -89,6 +91,21 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     async (c, { params, reply }) => {
       const { outbound, vault } = c.get("deps");
       return reply(await testHv({ ctx: verbContext(c), input: { id: params.integration_id, deps: { outbound, vault } } }));
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/:integration_id/discover`, tag: TAG, scope: WRITE_INTEGRATIONS, params: HvParams, response: { schema: HvDiscoverOut }, errors: [400, 409],
+      summary: "Discover the cluster into the inventory",
+      description: "Reads nodes, VMs, containers, bridges and storages, then writes what changed in one audited transaction matched by the Proxmox ids (external_refs `hv:<id>`), and reports what vanished. Recorded as a run at /discovery/proxmox-runs (`run_id`). A cluster that cannot be read is {ok: false, errors} with 200 and changes nothing; a malformed stored token is a 400.",
+    },
+    async (c, { params, reply }) => {
+      const ctx = verbContext(c);
+      const { outbound, vault } = c.get("deps");
+      const out = await discoverHv(ctx, { outbound, vault }, params.integration_id, "manual", ctx.actor?.email ?? null);
+      return reply({ ...out, vanished: out.vanished.map((v) => ({ ...v })) });
     },
   );
 

@@ -101,6 +101,44 @@ describe("hypervisor test", () => {
   });
 });
 
+describe("hypervisor discover", () => {
+  it("imports the cluster through the route, records the run, and status follows it; delete keeps the imported rows", async () => {
+    const hv = await addHv();
+    const res = await a.req("POST", `integrations/hv/${hv.id}/discover`, a.admin);
+    expect(res.status).toBe(200);
+    const out = await res.json();
+    expect(out).toMatchObject({ ok: true, cluster_name: "homelab", nodes_imported: 3, vms_imported: 3, cts_imported: 3, results_queued: 0, review_job_id: null, errors: [] });
+    expect(out.rows_written).toBeGreaterThan(0);
+    const run = await (await a.req("GET", `discovery/proxmox-runs/${out.run_id}`, a.viewer)).json();
+    expect(run).toMatchObject({ id: out.run_id, integration_id: hv.id, status: "completed", trigger: "manual", triggered_by: "admin@example.com" });
+    const status = await (await a.req("GET", `integrations/hv/${hv.id}/status`, a.viewer)).json();
+    expect(status).toMatchObject({ integration_id: hv.id, cluster_name: "homelab", nodes_count: 3, vms_count: 3, cts_count: 3, storage_count: out.storage_imported });
+
+    const refs = Number((await a.t.sql`select count(*)::int as n from external_refs where source = ${`hv:${hv.id}`}`)[0]!.n);
+    expect(refs).toBeGreaterThan(0);
+    const units = Number((await a.t.sql`select count(*)::int as n from compute_units`)[0]!.n);
+    expect((await a.req("DELETE", `integrations/hv/${hv.id}`, a.admin)).status).toBe(200);
+    expect(Number((await a.t.sql`select count(*)::int as n from external_refs where source = ${`hv:${hv.id}`}`)[0]!.n)).toBe(0);
+    expect(Number((await a.t.sql`select count(*)::int as n from compute_units`)[0]!.n)).toBe(units);
+    expect((await a.req("GET", `discovery/proxmox-runs/${out.run_id}`, a.viewer)).status).toBe(200);
+  });
+
+  it("a malformed stored token is the reference's 400 and records no run; a missing config 404; a viewer 403", async () => {
+    const hv = await addHv();
+    await a.req("PUT", `integrations/hv/config/${hv.id}`, a.admin, { credential_value: null });
+    const runs = async () => Number((await a.t.sql`select count(*)::int as n from hv_discover_runs`)[0]!.n);
+    const before = await runs();
+    const res = await a.req("POST", `integrations/hv/${hv.id}/discover`, a.admin);
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toBe("Invalid Proxmox API token format. Expected: user@realm!tokenname=secret");
+    expect(await runs()).toBe(before);
+    const missing = await a.req("POST", "integrations/hv/999999/discover", a.admin);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).detail).toBe("Integration not found");
+    expect((await a.req("POST", `integrations/hv/${hv.id}/discover`, a.viewer)).status).toBe(403);
+  });
+});
+
 describe("hypervisor status and overview", () => {
   it("status counts the newest completed discover run", async () => {
     const hv = await addHv();

@@ -10,6 +10,7 @@ import type { Clock } from "../../../clock.ts";
 import { defineRead } from "../../verb.ts";
 import { READ_INTEGRATIONS } from "../scopes.ts";
 import { findConfig } from "../providers/read-configs.ts";
+import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { ApiError } from "../../../errors.ts";
 import { type HvDeps, openHvApi } from "./hv-connection.ts";
 import { PveError } from "./pve-client.ts";
@@ -87,7 +88,7 @@ function remember(key: string, value: ClusterOverview, clock: Clock) {
 }
 
 export const clusterOverview = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id, deps }: { id: number; deps: HvDeps }): Promise<ClusterOverview> => {
-  const row = await findConfig(ctx.db, "hv", id);
+  const row = await findConfig(ctx.db, "hv", id, HV_NOT_FOUND);
   const key = `${row.id}:${row.updated_at.getTime()}`;
   const hit = cache.get(key);
   if (hit && ctx.clock.now().getTime() - hit.at < OVERVIEW_TTL_MS) return hit.value;

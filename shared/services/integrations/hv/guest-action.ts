@@ -5,6 +5,7 @@
 import { ApiError } from "../../../errors.ts";
 import { defineVerb } from "../../verb.ts";
 import { findConfig } from "../providers/read-configs.ts";
+import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { safeMessage } from "../providers/test-config.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { type HvDeps, openHvApi } from "./hv-connection.ts";
@@ -34,7 +35,7 @@ export interface GuestActionIn {
 export type GuestActionOut = { ok: true; upid: string } | { ok: false; error: string };
 
 export const runGuestAction = defineVerb<GuestActionIn, GuestActionOut>({ scope: WRITE_INTEGRATIONS }, async (s, { id, node, vmType, vmid, action, deps }) => {
-  const row = await findConfig(s.tx, "hv", id);
+  const row = await findConfig(s.tx, "hv", id, HV_NOT_FOUND);
   const api = await openHvApi(s.tx, deps, row);
   let out: GuestActionOut;
   try {

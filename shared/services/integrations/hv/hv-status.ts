@@ -4,10 +4,11 @@ import { and, desc, eq } from "drizzle-orm";
 import { hvDiscoverRuns } from "../../../db/schema/index.ts";
 import { defineRead } from "../../verb.ts";
 import { findConfig } from "../providers/read-configs.ts";
+import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { READ_INTEGRATIONS } from "../scopes.ts";
 
 export const hvStatus = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id }: { id: number }) => {
-  const row = await findConfig(ctx.db, "hv", id);
+  const row = await findConfig(ctx.db, "hv", id, HV_NOT_FOUND);
   const [run] = await ctx.db
     .select()
     .from(hvDiscoverRuns)

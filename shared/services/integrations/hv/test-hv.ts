@@ -5,6 +5,7 @@ import type { OutboundPolicy } from "../../../domain/net/outbound-policy.ts";
 import type { ConfigRow } from "../providers/provider-config.ts";
 import { safeMessage } from "../providers/test-config.ts";
 import { findConfig } from "../providers/read-configs.ts";
+import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { defineRead } from "../../verb.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { type HvDeps, hvApiFor } from "./hv-connection.ts";
@@ -32,6 +33,6 @@ export async function testHvConnection(deps: HvDeps & { policy: OutboundPolicy }
 }
 
 export const testHv = defineRead({ scope: WRITE_INTEGRATIONS }, async (ctx, { id, deps }: { id: number; deps: HvDeps }) => {
-  const row = await findConfig(ctx.db, "hv", id);
+  const row = await findConfig(ctx.db, "hv", id, HV_NOT_FOUND);
   return testHvConnection({ ...deps, policy: await readOutboundPolicy(ctx.db) }, row);
 });

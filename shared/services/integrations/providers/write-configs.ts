@@ -11,6 +11,7 @@ import { defineVerb, type VerbScope } from "../../verb.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
 import { DELETE_INTEGRATIONS, WRITE_INTEGRATIONS } from "../scopes.ts";
 import { storeCredential } from "./credential.ts";
+import { hvSource } from "../hv/discover.ts";
 import { parsePveToken } from "../hv/pve-token.ts";
 import { checkCaPem, checkConfigUrl, type ConfigRow, fieldError, type Provider } from "./provider-config.ts";
 
@@ -34,12 +35,13 @@ export interface ConfigWrite {
   vault: Vault;
   /** The body's name of the credential field, for the 422 and the audit (credential_value or api_token). */
   credentialField?: string;
+  /** The 404's detail (the hypervisor routes' differs). */
+  notFound?: string;
 }
 
+/** The 404 of the provider config routes (5.B); the hypervisor routes say HV_NOT_FOUND (5.C). */
 export const NOT_FOUND = "Integration config not found";
-
-/** The hypervisor's inventory source: what its discover writes into external_refs. */
-export const hvSource = (id: number) => `hv:${id}`;
+export const HV_NOT_FOUND = "Integration not found";
 
 /** A hypervisor token must parse (user@realm!tokenid=secret): a typo is a 422 naming the field, not a 401 later. */
 function checkCredential({ provider, fields, credentialField = "credential_value" }: ConfigWrite): void {
@@ -64,9 +66,9 @@ function audit(s: VerbScope, what: string, row: ConfigRow, diff: Record<string, 
 }
 
 /** The row of `id` for `provider` (another provider's row is not found here), locked for the write. */
-export async function lockConfig(s: VerbScope, provider: Provider, id: number): Promise<ConfigRow> {
+export async function lockConfig(s: VerbScope, provider: Provider, id: number, notFound = NOT_FOUND): Promise<ConfigRow> {
   const [row] = await s.tx.select().from(integrationConfigs).where(and(eq(integrationConfigs.id, id), eq(integrationConfigs.type, provider))).for("update");
-  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", NOT_FOUND);
+  if (!row) throw new ApiError("RESOURCE_NOT_FOUND", notFound);
   return row;
 }
 
@@ -123,8 +125,8 @@ export const updateConfig = defineVerb<ConfigWrite & { id: number }, ConfigRow, 
       return checkConfigUrl(provider, fields.config_url, await readOutboundPolicy(ctx.db), "config_url", fields.extra_config);
     },
   },
-  async (s, { provider, id, fields, vault, credentialField = "credential_value" }, configUrl) => {
-    const before = await lockConfig(s, provider, id);
+  async (s, { provider, id, fields, vault, credentialField = "credential_value", notFound }, configUrl) => {
+    const before = await lockConfig(s, provider, id, notFound);
     const autoSync = fields.auto_sync ?? before.auto_sync;
     const interval = fields.sync_interval_s ?? before.sync_interval_s;
     const rescheduled = fields.auto_sync !== undefined || fields.sync_interval_s !== undefined;
@@ -155,8 +157,8 @@ export const updateConfig = defineVerb<ConfigWrite & { id: number }, ConfigRow, 
   },
 );
 
-export const deleteConfig = defineVerb<{ provider: Provider; id: number }, void>({ scope: DELETE_INTEGRATIONS }, async (s, { provider, id }) => {
-  const row = await lockConfig(s, provider, id);
+export const deleteConfig = defineVerb<{ provider: Provider; id: number; notFound?: string }, void>({ scope: DELETE_INTEGRATIONS }, async (s, { provider, id, notFound }) => {
+  const row = await lockConfig(s, provider, id, notFound);
   let refs = 0;
   if (provider === "hv") refs = (await s.tx.delete(externalRefs).where(eq(externalRefs.source, hvSource(id))).returning({ id: externalRefs.id })).length;
   await s.tx.delete(integrationConfigs).where(eq(integrationConfigs.id, id));
