@@ -4,6 +4,10 @@
 // path through /metrics, and failures (timeout, bad answer, refused key) that record sync_status error
 // with a clear sync_error and change nothing else. The API key is never answered.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { kumaTime } from "../../../shared/services/integrations/monitoring/kuma-client.ts";
+import { parseKumaMetrics } from "../../../shared/services/integrations/monitoring/kuma-metrics.ts";
 import { FAKE_KUMA_KEY, FAKE_KUMA_SLUG, type FakeKuma, recordedKumaState, startFakeKuma } from "../../helpers/fake-uptime-kuma.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";
 
@@ -194,6 +198,26 @@ describe("test and sync against Uptime Kuma", () => {
     // "Backup job" is on no status page and 1.23's metrics name no monitor id: not imported.
     expect(byName(monitors, "Backup job")).toBeUndefined();
     expect(seen.join("\n")).not.toContain(FAKE_KUMA_KEY);
+  });
+
+  it("reads Uptime Kuma 2.0's /metrics by monitor_id, importing a monitor that is on no status page", async () => {
+    kuma.state.metrics = readFileSync(join(import.meta.dirname, "../../fixtures/uptime-kuma/metrics-2.0.txt"), "utf8");
+    const integ = await kumaIntegration({ api_key: FAKE_KUMA_KEY });
+    expect((await call("POST", `integrations/${integ.id}/sync`)).body).toMatchObject({ sync_status: "ok", monitor_count: 4 });
+    const monitors = await monitorsOf(integ.id);
+    expect(byName(monitors, "Backup job")).toMatchObject({ external_id: "7", status: "up", avg_response_ms: 0, uptime_30d: null });
+    expect(byName(monitors, "Proxmox UI")).toMatchObject({ external_id: "1", cert_expiry_days: 41 });
+  });
+
+  it("parses the recordings: metrics by label, -1 response time as none, heartbeat times as UTC; refuses what is not Prometheus text", () => {
+    const parsed = parseKumaMetrics(readFileSync(join(import.meta.dirname, "../../fixtures/uptime-kuma/metrics.txt"), "utf8"));
+    expect(parsed.find((m) => m.name === "NAS")).toEqual({ id: null, name: "NAS", url: "https://", status: "down", response_ms: null, cert_days: null });
+    expect(parsed.find((m) => m.name === "Proxmox UI")).toMatchObject({ status: "up", response_ms: 43, cert_days: 41, url: "https://pve1.lan:8006" });
+    expect(parsed.map((m) => m.name).sort()).toEqual(["Backup job", "NAS", "Proxmox UI", "Router DNS"]);
+    expect(() => parseKumaMetrics('monitor_status{monitor_name="x" 1\n')).toThrow(/not Prometheus text/);
+    expect(kumaTime("2026-11-25 02:01:00.118")?.toISOString()).toBe("2026-11-25T02:01:00.118Z");
+    expect(kumaTime("2026-11-25T02:01:00+01:00")?.toISOString()).toBe("2026-11-25T01:01:00.000Z");
+    expect(kumaTime("garbage")).toBeNull();
   });
 
   it("a refused key, a bad answer and a timeout each record sync_status error with a clear sync_error and change nothing else", { timeout: 30_000 }, async () => {
