@@ -53,6 +53,9 @@ export function integrationsWorker(runtime: Pick<NodeRuntime, "deps" | "database
     const claimed = await claimDueSyncs({ ctx, input: { limit: room } });
     for (const due of claimed) {
       const key = `${due.kind}:${due.id}`;
+      // A sync still running past its interval is not started twice here: this turn is skipped (the
+      // claim already moved the row to its next interval).
+      if (held.has(key)) continue;
       held.set(key, execute(due).finally(() => held.delete(key)));
     }
     return claimed;

@@ -126,6 +126,19 @@ describe("integrations worker", () => {
     expect(rec.maxInFlight()).toBe(2);
   });
 
+  it("a sync still running when its row comes due again is not started a second time", async () => {
+    const id = await integration({ sync_interval_s: 30 });
+    const rec = recordingRunners(400);
+    const worker = integrationsWorker(runtime, { concurrency: 2, runners: rec.runners });
+    const first = worker.tick();
+    for (let i = 0; i < 100 && worker.running().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    clock.advance(31_000);
+    await worker.tick();
+    await first;
+    expect(rec.calls).toEqual([`monitoring:${id}`]);
+    expect(rec.maxInFlight()).toBe(1);
+  });
+
   it("a sync that throws records its error on the row and the others still run", async () => {
     const bad = await integration();
     const good = await integration();
