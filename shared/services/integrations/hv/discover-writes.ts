@@ -161,12 +161,13 @@ export async function syncHvMembers(s: VerbScope, kind: "compute" | "hardware", 
   return upserts.length + deletes.length;
 }
 
-export interface Vanished {
+/** A type (not an interface) so it is assignable to Record<string, unknown> in the run's jsonb and the route's schema. */
+export type Vanished = {
   entity_type: HvEntityType;
   entity_id: number;
   external_id: string;
   name: string | null;
-}
+};
 
 /**
  * Marks what the previous runs saw and this one did not, once: guests "removed", nodes "unknown"

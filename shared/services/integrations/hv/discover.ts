@@ -118,7 +118,7 @@ const applyRun = defineVerb<{ configId: number; runId: number; configUrl: string
       networks_imported: inv.counts.networks,
       storage_imported: inv.counts.storage,
       rows_written: tally.rows,
-      vanished: vanished as unknown as Record<string, unknown>[],
+      vanished,
       errors,
     })
     .where(eq(hvDiscoverRuns.id, runId));
