@@ -1,7 +1,8 @@
 // The integrations worker against real PostgreSQL with a driven clock: due monitoring integrations and
 // provider configs are claimed once even by two workers racing (SKIP LOCKED, next_sync_at advanced by
 // sync_interval_s in the claim), disabled and unscheduled (next_sync_at null) ones never; at most
-// `concurrency` run at once; a sync that throws has its reason recorded on its row and the worker goes on;
+// `concurrency` run at once, and a sync still running when its row comes due again is not started twice;
+// a sync that throws has its reason recorded on its row and the worker goes on;
 // the built-in runners sync a fake Docker engine on its unix socket (and record an unreachable one's
 // error), record an unreachable Uptime Kuma's error, and discover a fake Proxmox VE as a scheduled run;
 // stop() waits for the syncs in flight.
