@@ -165,6 +165,14 @@ describe("hypervisor status and overview", () => {
     expect(pve.requests.length).toBe(asked);
 
     expect((await a.req("GET", "integrations/hv/cluster-overview", a.viewer)).status).toBe(422);
+    // A cluster that cannot be reached: a 400 with the reason, and a guest action answers ok=false.
+    const down = await addHv({ config_url: "https://127.0.44.7:1" });
+    const unreachable = await a.req("GET", `integrations/hv/cluster-overview?integration_id=${down.id}`, a.viewer);
+    expect(unreachable.status).toBe(400);
+    expect((await unreachable.json()).detail).toMatch(/^Cluster overview unavailable: .*127\.0\.44\.7/);
+    const action = await a.req("POST", `integrations/hv/${down.id}/nodes/pve1/qemu/101/action`, a.admin, { action: "start" }, confirm("start", "g2-down-start-key"));
+    expect(action.status).toBe(200);
+    expect(await action.json()).toMatchObject({ ok: false, error: expect.stringContaining("127.0.44.7") });
     expect((await a.req("GET", "integrations/hv/cluster-overview?integration_id=999999", a.viewer)).status).toBe(404);
   });
 });
@@ -193,7 +201,7 @@ describe("guest actions", () => {
     const r = await refused.json();
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/501/);
-    const audit = await a.t.sql`select action, level from audit_log where action like 'integrations.hv.guest.%' order by id`;
+    const audit = await a.t.sql`select action, level from audit_log where action like 'integrations.hv.guest.%' and entity_id = ${String(hv.id)} order by id`;
     expect(audit.map((x) => [x.action, x.level])).toEqual([["integrations.hv.guest.stop", "info"], ["integrations.hv.guest.reset", "warning"]]);
   });
 
