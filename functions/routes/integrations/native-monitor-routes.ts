@@ -14,7 +14,7 @@ const BASE = "/api/v1/integrations/native/monitors";
 export function nativeMonitorRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: BASE, tag: "integrations", scope: listNativeMonitors.scope, response: { schema: IntegrationMonitorArray }, summary: "Built-in monitors", description: "An array by name; creates the singleton integration \"Built-in Monitors\" on first use. Status, last check, latency and uptime are the monitor's own." },
+    { method: "get", path: BASE, tag: "integrations", scope: listNativeMonitors.scope, response: { schema: IntegrationMonitorArray }, summary: "Built-in monitors", description: "An array by name (empty until the first native monitor creates the singleton integration \"Built-in Monitors\"). Status, last check, latency and uptime are the monitor's own." },
     async (c, { reply }) => reply(await listNativeMonitors({ ctx: verbContext(c) })),
   );
 

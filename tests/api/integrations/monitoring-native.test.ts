@@ -18,17 +18,13 @@ afterAll(async () => {
 });
 
 describe("native monitors", () => {
-  it("GET creates the singleton integration once and lists its monitors", async () => {
+  it("a viewer's GET lists nothing and writes nothing before the first native monitor", async () => {
     for (let i = 0; i < 2; i++) {
       const res = await a.req("GET", "integrations/native/monitors", a.viewer);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual([]);
     }
-    const rows = await a.t.sql`select name, type, next_sync_at from integrations where type = 'native'`;
-    expect(rows).toEqual([{ name: "Built-in Monitors", type: "native", next_sync_at: null }]);
-    const [{ id }] = (await a.t.sql`select id from integrations where type = 'native'`) as any;
-    expect(await (await a.req("POST", `integrations/${id}/test`, a.admin)).json()).toEqual({ ok: true, message: "Native monitors are always available" });
-    expect((await a.req("POST", "integrations", a.admin, { type: "native", name: "again" })).status).toBe(409);
+    expect(await a.t.sql`select id from integrations where type = 'native'`).toHaveLength(0);
   });
 
   it("derives the probe: service url → http, service ip → tcp on its first port, node → icmp on its address", async () => {
@@ -47,6 +43,12 @@ describe("native monitors", () => {
     expect(tcp).toMatchObject({ external_id: `native-svc-${db}`, probe_type: "tcp", probe_target: "192.168.1.31", probe_port: 5432, probe_interval_s: 30 });
     const icmp = await (await post({ entity_type: "hardware", entity_id: node, name: "Node ping" })).json();
     expect(icmp).toMatchObject({ external_id: `native-hw-${node}`, name: "Node ping", probe_type: "icmp", probe_target: "192.168.1.40", linked_hardware_id: node });
+
+    // The first native monitor made the singleton integration, once.
+    const rows = await a.t.sql`select id, name, type, next_sync_at from integrations where type = 'native'`;
+    expect(rows).toEqual([{ id: expect.any(Number), name: "Built-in Monitors", type: "native", next_sync_at: null }]);
+    expect(await (await a.req("POST", `integrations/${rows[0]!.id}/test`, a.admin)).json()).toEqual({ ok: true, message: "Native monitors are always available" });
+    expect((await a.req("POST", "integrations", a.admin, { type: "native", name: "again" })).status).toBe(409);
 
     // Reads take status, last check and latency from our monitor.
     await a.t.sql`update monitors set status = 'up', last_latency_ms = 12.5, last_polled_at = now() where id = ${icmp.monitor_id}`;

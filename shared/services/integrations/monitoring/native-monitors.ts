@@ -1,7 +1,7 @@
 // The built-in monitors (reference "native" integration): each is one of OUR monitors (made with the
 // monitors' own insert, so the runner, samples, uptime and alerts are the monitors feature's) mirrored by
 // an integration_monitors row (is_native, monitor_id, external_id native-hw-<id> / native-svc-<id>) of the
-// singleton integration "Built-in Monitors", created on first use. The probe is derived as the reference
+// singleton integration "Built-in Monitors", created with the first native monitor. The probe is derived as the reference
 // does: a service's URL → http; its IP → tcp on its first port; a node → icmp on its address (our
 // hardware has no hostname column: the address is what we have).
 import { and, eq } from "drizzle-orm";
@@ -34,10 +34,13 @@ async function ensureNative(s: VerbScope): Promise<IntegrationRow> {
   return row!;
 }
 
-/** GET /integrations/native/monitors: creates the singleton on first use, as the reference does. */
-export const listNativeMonitors = defineVerb<undefined, Awaited<ReturnType<typeof readIntegrationMonitors>>>({ scope: READ_INTEGRATIONS }, async (s) => {
-  const native = await ensureNative(s);
-  return readIntegrationMonitors(s.tx, eq(integrationMonitors.integration_id, native.id), s.now);
+/**
+ * GET /integrations/native/monitors. The reference created the singleton here; a read never writes
+ * (a viewer's GET would otherwise leave an audit entry), so before the first native monitor it is empty.
+ */
+export const listNativeMonitors = defineRead<undefined, Awaited<ReturnType<typeof readIntegrationMonitors>>>({ scope: READ_INTEGRATIONS }, async (ctx) => {
+  const [native] = await ctx.db.select({ id: integrations.id }).from(integrations).where(eq(integrations.type, "native"));
+  return native ? readIntegrationMonitors(ctx.db, eq(integrationMonitors.integration_id, native.id), ctx.clock.now()) : [];
 });
 
 interface Probe {
