@@ -210,4 +210,40 @@ describe("hypervisor discover", () => {
     await expect(discover(bad)).rejects.toMatchObject({ status: 400 });
     expect(await a.t.sql`select id from hv_discover_runs where integration_id = ${bad}`).toHaveLength(0);
   });
+
+  it("adopts a node already in the inventory; a guest config that cannot be read is a partial run that leaves that guest's read fields alone; reads run in parallel, at most 8 at once", async () => {
+    const [manual] = await a.t.sql`insert into hardware (name, role, ip_address, status) values ('PVE2', 'server', '10.1.1.1', 'unknown') returning id`;
+    const second = await addHv({ name: "second" });
+    const saved = pve.state.configs.get("qemu/103")!;
+    pve.state.configs.delete("qemu/103");
+    pve.delayMs = 5;
+    pve.maxInFlight = 0;
+    try {
+      const out = await discover(second);
+      expect(out.ok).toBe(true);
+      expect(out.errors).toHaveLength(1);
+      expect(out.errors[0]).toMatch(/^config of qemu\/103: Proxmox VE answered 500 .*qemu-server\/103\.conf' does not exist/);
+      expect(pve.maxInFlight).toBeGreaterThan(1);
+      expect(pve.maxInFlight).toBeLessThanOrEqual(8);
+      const [cfg] = await a.t.sql`select last_sync_status, last_sync_error from integration_configs where id = ${second}`;
+      expect(cfg).toMatchObject({ last_sync_status: "partial", last_sync_error: out.errors[0] });
+      const inv = await imported(second);
+      // Matched by name (case-insensitive), updated to what the cluster says; the first config's nodes are not taken.
+      expect(inv.get("node/pve2")).toMatchObject({ entity_id: manual!.id, name: "pve2", status: "up", hw_ip: "192.168.10.12" });
+      expect(inv.get("node/pve1")!.entity_id).not.toBe((await imported(id)).get("node/pve1")!.entity_id);
+      expect(inv.get("qemu/103")).toMatchObject({ name: "win-test", status: "stopped", cu_ip: null, os: null });
+
+      // The guest's address, once read, stays when a later read of its config fails.
+      pve.state.configs.set("qemu/103", { ...saved, ipconfig0: "ip=192.168.10.103/24" });
+      await discover(second);
+      expect((await imported(second)).get("qemu/103")).toMatchObject({ cu_ip: "192.168.10.103", os: "win11" });
+      pve.state.configs.delete("qemu/103");
+      const partial = await discover(second);
+      expect(partial).toMatchObject({ ok: true, rows_written: 0 });
+      expect((await imported(second)).get("qemu/103")).toMatchObject({ cu_ip: "192.168.10.103", os: "win11" });
+    } finally {
+      pve.state.configs.set("qemu/103", saved);
+      pve.delayMs = 0;
+    }
+  });
 });

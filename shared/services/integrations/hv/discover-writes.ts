@@ -200,3 +200,30 @@ export async function markHvVanished(s: VerbScope, source: string, refs: Map<str
     where source = ${source} and external_id = any(${`{${gone.map((r) => `"${r.external_id.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[])`);
   return gone.map((r) => ({ entity_type: r.entity_type as HvEntityType, entity_id: r.entity_id, external_id: r.external_id, name: names.get(`${r.entity_type}:${r.entity_id}`) ?? null }));
 }
+
+/**
+ * A node seen for the first time may already be in the inventory, entered by hand or found by a scan:
+ * the hardware row with its name (case-insensitive), else its address, that no hypervisor source keys
+ * yet, is adopted (a ref to it is put in `refs`, so the row is updated, not duplicated).
+ */
+export async function adoptHvNodes(s: VerbScope, source: string, refs: Map<string, RefRow>, rows: HvRow[]): Promise<void> {
+  const fresh = rows.filter((r) => !refs.has(r.external_id));
+  if (fresh.length === 0) return;
+  const names = fresh.map((r) => String(r.values.name).toLowerCase());
+  const ips = fresh.map((r) => r.values.ip_address).filter((ip): ip is string => typeof ip === "string");
+  const candidates = await queryRows<{ id: number; name: string; ip_address: string | null }>(
+    s.tx,
+    sql`select id, lower(name) as name, ip_address from hardware h
+      where (lower(h.name) = any(${`{${names.map((n) => `"${n.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[]) or h.ip_address = any(${`{${ips.join(",")}}`}::text[]))
+        and not exists (select 1 from external_refs r where r.entity_type = 'hardware' and r.entity_id = h.id and r.source like 'hv:%')
+      order by h.id`,
+  );
+  const taken = new Set<number>();
+  const pick = (match: (c: { name: string; ip_address: string | null }) => boolean) => candidates.find((c) => !taken.has(c.id) && match(c));
+  for (const r of fresh) {
+    const found = pick((c) => c.name === String(r.values.name).toLowerCase()) ?? (r.values.ip_address ? pick((c) => c.ip_address === r.values.ip_address) : undefined);
+    if (!found) continue;
+    taken.add(found.id);
+    refs.set(r.external_id, { id: 0, source, external_id: r.external_id, entity_type: "hardware", entity_id: found.id, attributes: { adopted: true }, last_seen_at: s.now, created_at: s.now, updated_at: s.now } as RefRow);
+  }
+}

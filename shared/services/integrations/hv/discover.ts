@@ -10,7 +10,7 @@ import { ApiError } from "../../../errors.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import type { VerbContext } from "../../verb-context.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
-import { type HvChange, markHvVanished, type RefRow, syncHvMembers, syncHvRows, type Vanished, type WriteTally } from "./discover-writes.ts";
+import { adoptHvNodes, type HvChange, markHvVanished, type RefRow, syncHvMembers, syncHvRows, type Vanished, type WriteTally } from "./discover-writes.ts";
 import { type HvDeps, openHvApi } from "./hv-connection.ts";
 import { hvInventory, type HvEntityType, type HvInventory } from "./hv-inventory.ts";
 import { readHvSnapshot } from "./hv-read.ts";
@@ -81,6 +81,7 @@ const applyRun = defineVerb<{ configId: number; runId: number; configUrl: string
   const inv = hvInventory(snap);
   const tally: WriteTally = { created: [], updated: [], rows: 0 };
 
+  await adoptHvNodes(s, source, refs, inv.hardware);
   const hw = await syncHvRows(s, source, refs, "hardware", inv.hardware, tally);
   const computeRows = inv.compute.map((c) => ({ ...c, values: { ...c.values, hardware_id: hw.get(c.node) ?? null } }));
   const cu = await syncHvRows(s, source, refs, "compute_unit", computeRows, tally);
