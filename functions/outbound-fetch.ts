@@ -34,8 +34,8 @@ async function readCapped(res: Response, maxBytes: number, where: string): Promi
 }
 
 async function send(req: OutboundRequest): Promise<OutboundResponse> {
-  if (req.verifySsl === false || req.caPem || req.socketPath) {
-    throw new OutboundError("unsupported", "This runtime cannot skip certificate checks, trust a custom CA or use a unix socket; run the request from the Node sidecar.");
+  if (req.verifySsl === false || req.caPem || req.socketPath || req.clientCertPem) {
+    throw new OutboundError("unsupported", "This runtime cannot skip certificate checks, trust a custom CA, present a client certificate or use a unix socket; run the request from the Node sidecar.");
   }
   const check = checkOutboundUrl(req.url, req.policy);
   if (!check.ok) throw new OutboundError("refused", check.message);

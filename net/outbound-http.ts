@@ -93,7 +93,7 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   // A known length rather than chunked encoding: some receivers refuse chunked POSTs.
   const body = req.body === undefined ? undefined : typeof req.body === "string" ? Buffer.from(req.body) : Buffer.from(req.body);
-  const options: RequestOptions & { rejectUnauthorized?: boolean; ca?: string; servername?: string } = {
+  const options: RequestOptions & { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string; servername?: string } = {
     method: req.method ?? "GET",
     path: `${url.pathname}${url.search}`,
     headers: { host: url.host, ...(body ? { "content-length": String(body.byteLength) } : {}), ...req.headers },
@@ -103,6 +103,10 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
   if (tls) {
     options.rejectUnauthorized = req.verifySsl !== false;
     if (req.caPem) options.ca = req.caPem;
+    if (req.clientCertPem && req.clientKeyPem) {
+      options.cert = req.clientCertPem;
+      options.key = req.clientKeyPem;
+    }
   }
   return new Promise<Outcome>((resolve) => {
     const finish = settleOnce<Outcome>(resolve, { fallback: "expired", timeoutMs: req.timeoutMs, signal: req.signal, release: () => request?.destroy() });

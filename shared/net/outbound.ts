@@ -17,6 +17,9 @@ export interface OutboundRequest {
   verifySsl?: boolean;
   /** A PEM CA bundle trusted for this request (instead of the system roots). */
   caPem?: string | null;
+  /** A client certificate and its key (PEM) presented over TLS: a Docker engine run with --tlsverify. */
+  clientCertPem?: string | null;
+  clientKeyPem?: string | null;
   /** A unix socket to speak HTTP over (the Docker engine); the URL then names only the path. */
   socketPath?: string | null;
   signal?: AbortSignal;

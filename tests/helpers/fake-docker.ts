@@ -90,12 +90,18 @@ export interface FakeDockerTcp {
   close(): Promise<void>;
 }
 
-/** The same engine on TCP at `host` (a 127.0.0.x address), over TLS with `tls` (the engine's --tlsverify port) or plain. */
-export async function startFakeDockerTcp(options: { host: string; tls?: { key: string; cert: string } }): Promise<FakeDockerTcp> {
+/**
+ * The same engine on TCP at `host` (a 127.0.0.x address), over TLS with `tls` or plain. With
+ * `tls.clientCa` it requires a client certificate signed by that CA, as dockerd --tlsverify does.
+ */
+export async function startFakeDockerTcp(options: { host: string; tls?: { key: string; cert: string; clientCa?: string } }): Promise<FakeDockerTcp> {
   const state = recordedDockerState();
   const requests: string[] = [];
   const handle = engineHandler(state, requests);
-  const server: Server = options.tls ? createHttpsServer(options.tls, handle) : createServer(handle);
+  const tls = options.tls;
+  const server: Server = tls
+    ? createHttpsServer({ key: tls.key, cert: tls.cert, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, handle)
+    : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, options.host, resolve);

@@ -19,7 +19,10 @@ import { type AgentActors, createAgentActors } from "../agents/support.ts";
 let a: AgentActors;
 let fake: FakeDocker;
 let tls: FakeDockerTcp;
+/** An engine run with --tlsverify: it accepts only clients whose certificate `client` is. */
+let verify: FakeDockerTcp;
 let cert: { key: string; cert: string };
+let client: { key: string; cert: string };
 const LAB_POLICY = { ...DEFAULT_OUTBOUND_POLICY, allow_loopback: true };
 
 const ctx = () => systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: a.t.runtime.deps.random });
@@ -44,11 +47,14 @@ beforeAll(async () => {
   fake = await startFakeDocker();
   cert = selfSignedCert();
   tls = await startFakeDockerTcp({ host: "127.0.0.1", tls: cert });
+  client = selfSignedCert();
+  verify = await startFakeDockerTcp({ host: "127.0.0.1", tls: { ...cert, clientCa: client.cert } });
   await setPolicy(LAB_POLICY);
 });
 afterAll(async () => {
   await fake?.close();
   await tls?.close();
+  await verify?.close();
   await a?.t.close();
 });
 
@@ -72,8 +78,12 @@ describe("Docker provider endpoints", () => {
     expect(overTls.version.Version).toBe("24.0.7");
     await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: tls.url, verify_ssl: true, ca_cert: null, credential: null, policy: LAB_POLICY })).rejects.toMatchObject({ code: "tls" });
     await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: tls.url, verify_ssl: true, ca_cert: cert.cert, credential: null, policy: DEFAULT_OUTBOUND_POLICY })).rejects.toMatchObject({ code: "refused" });
-    // A client certificate is not silently dropped: OutboundHttp cannot present one yet.
-    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: tls.url, verify_ssl: true, ca_cert: cert.cert, credential: JSON.stringify(cert), policy: LAB_POLICY })).rejects.toThrow(/Client certificates/);
+    // An engine with --tlsverify: refused without the client certificate, answered with it.
+    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: verify.url, verify_ssl: true, ca_cert: cert.cert, credential: null, policy: LAB_POLICY })).rejects.toBeTruthy();
+    const mutual = await dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: verify.url, verify_ssl: true, ca_cert: cert.cert, credential: JSON.stringify(client), policy: LAB_POLICY });
+    expect(mutual.version.Version).toBe("24.0.7");
+    // A client certificate means nothing on the socket: refused, not silently unused.
+    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: `unix://${fake.socketPath}`, verify_ssl: true, ca_cert: null, credential: JSON.stringify(client), policy: LAB_POLICY })).rejects.toThrow(/unix socket takes none/);
   });
 });
 
@@ -138,15 +148,16 @@ describe("syncDockerProvider", () => {
     expect(sources).toEqual([{ source: `docker:${fake.socketPath}`, n: 7 }, { source: `docker:${tls.url}`, n: 7 }]);
   });
 
-  it("opens the sealed credential and refuses a client certificate plainly, without repeating it", async () => {
-    const id = await dockerConfig(tls.url, { ca_cert: cert.cert });
-    const sealed = await sealSecret(a.t.runtime.deps.vault, INTEGRATION_CONFIG_CREDENTIAL, id, JSON.stringify(cert));
+  it("syncs an engine that requires a client certificate with the one sealed in the credential, and never repeats it", async () => {
+    const id = await dockerConfig(verify.url, { ca_cert: cert.cert });
+    const without = await syncDockerProvider(ctx(), deps(), id);
+    expect(without.ok).toBe(false);
+    const sealed = await sealSecret(a.t.runtime.deps.vault, INTEGRATION_CONFIG_CREDENTIAL, id, JSON.stringify(client));
     await a.t.sql`update integration_configs set credential = ${sealed} where id = ${id}`;
     const out = await syncDockerProvider(ctx(), deps(), id);
-    expect(out.ok).toBe(false);
-    expect(out.error).toContain("Client certificates for a Docker engine are not supported yet");
+    expect(out).toMatchObject({ ok: true, source: `docker:${verify.url}`, containers: 3 });
     const row = await configRow(id);
-    expect(row.last_sync_error).toBe(out.error);
+    expect(row).toMatchObject({ last_sync_status: "ok", last_sync_error: null });
     expect(JSON.stringify(row)).not.toContain("PRIVATE KEY");
   });
 

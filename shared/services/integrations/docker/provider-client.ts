@@ -29,9 +29,8 @@ export function dockerProviderClient(outbound: OutboundHttp, config: DockerProvi
   const credential = parseDockerCredential(config.credential);
   if (!credential.ok) throw new DockerError("EINVAL", credential.message);
   const endpoint = parsed.value;
-  // OutboundHttp has no client certificates yet (OutboundRequest, contracts14 F1): refused plainly
-  // rather than connecting without the certificate the operator gave.
-  if (credential.value) throw new DockerError("EINVAL", "Client certificates for a Docker engine are not supported yet: use a CA-verified TLS endpoint without client auth, or the unix socket.");
+  // A client certificate means nothing on a unix socket: refused rather than silently unused.
+  if (credential.value && endpoint.kind === "unix") throw new DockerError("EINVAL", "A client certificate is for a tcp:// engine; a unix socket takes none.");
   const timeoutMs = config.timeoutMs ?? 15_000;
   const client = dockerEngine(async (path) => {
     const res = await outbound.request({
@@ -43,6 +42,8 @@ export function dockerProviderClient(outbound: OutboundHttp, config: DockerProvi
       maxBytes: MAX_BYTES,
       verifySsl: config.verify_ssl,
       caPem: config.ca_cert,
+      clientCertPem: credential.value?.cert ?? null,
+      clientKeyPem: credential.value?.key ?? null,
       policy: config.policy,
     });
     return { status: res.status, text: res.text() };
