@@ -213,8 +213,9 @@ export async function startFakePve(options: { host?: string; state?: FakePveStat
     fake.requests.push(`${method} ${url.pathname}`);
     inFlight++;
     fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
+    // Answered or abandoned by the client (a timeout): either way no longer in flight.
+    res.once("close", () => inFlight--);
     const send = (status: number, body: unknown) => {
-      inFlight--;
       if (res.destroyed) return;
       // The real API puts its error text in the status line and answers `{ data: null }` (or `{ errors }`).
       const reason = status >= 400 && typeof body === "string" ? body : undefined;

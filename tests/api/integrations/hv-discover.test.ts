@@ -246,4 +246,12 @@ describe("hypervisor discover", () => {
       pve.delayMs = 0;
     }
   });
+
+  it("a run left running by a stopped process is marked failed by the next run", async () => {
+    const [stale] = await a.t.sql`insert into hv_discover_runs (integration_id, status, started_at) values (${id}, 'running', now() - interval '2 hours') returning id`;
+    const [recent] = await a.t.sql`insert into hv_discover_runs (integration_id, status, started_at) values (${id}, 'running', now() - interval '1 minute') returning id`;
+    await discover(id);
+    expect(await runRow(stale!.id)).toMatchObject({ status: "failed", errors: ["The run was interrupted: the process stopped before it finished."] });
+    expect(await runRow(recent!.id)).toMatchObject({ status: "running" });
+  });
 });

@@ -4,7 +4,7 @@
 // what changed and marking what vanished. Each run is a hv_discover_runs row: inserted "running" before
 // the read (its own small transaction, so the run is visible while the cluster is read), then
 // "completed" with the counts in the inventory transaction, or "failed" with the reason, changing nothing else.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { externalRefs, hvDiscoverRuns, integrationConfigs } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
@@ -38,6 +38,9 @@ export interface HvDiscoverOut {
 /** More changed rows than this are announced as one "import" event per entity type, not one each. */
 const EVENTS_PER_ROW_MAX = 100;
 const RUN_ENTITY = "hv_discover_run";
+/** Far above a 2,000-guest read (seconds): a run still "running" after this was interrupted. */
+const STALE_RUN_MS = 30 * 60_000;
+const INTERRUPTED = "The run was interrupted: the process stopped before it finished.";
 
 const startRun = defineVerb<{ deps: HvDeps; configId: number; trigger: string; triggeredBy: string | null }, { runId: number; client: PveClient }, PveClient>(
   {
@@ -50,6 +53,11 @@ const startRun = defineVerb<{ deps: HvDeps; configId: number; trigger: string; t
     },
   },
   async (s, { configId, trigger, triggeredBy }, client) => {
+    // A run whose process stopped mid-read would say "running" for ever: older than any real read, it failed.
+    await s.tx
+      .update(hvDiscoverRuns)
+      .set({ status: "failed", completed_at: s.now, errors: [INTERRUPTED] })
+      .where(and(eq(hvDiscoverRuns.integration_id, configId), eq(hvDiscoverRuns.status, "running"), lt(hvDiscoverRuns.started_at, new Date(s.now.getTime() - STALE_RUN_MS))));
     const [run] = await s.tx.insert(hvDiscoverRuns).values({ integration_id: configId, status: "running", trigger, triggered_by: triggeredBy, started_at: s.now }).returning({ id: hvDiscoverRuns.id });
     await s.tx.update(integrationConfigs).set({ last_sync_status: "syncing", updated_at: s.now }).where(eq(integrationConfigs.id, configId));
     return { runId: run!.id, client };
