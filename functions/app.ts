@@ -58,7 +58,9 @@ import { serviceRoutes } from "./routes/inventory/services.ts";
 import { vlanRoutes } from "./routes/inventory/vlans.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
+import { acmeDnsSettingsRoutes } from "./routes/settings/acme-dns-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
+import { smtpSettingsRoutes } from "./routes/settings/smtp-routes.ts";
 import { installScriptRoutes } from "./routes/install-script.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
@@ -99,6 +101,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   inviteAcceptRoutes(app);
   userRoutes(app);
   settingsRoutes(app);
+  smtpSettingsRoutes(app);
+  acmeDnsSettingsRoutes(app);
 
   hardwareRoutes(app);
   serviceRoutes(app);

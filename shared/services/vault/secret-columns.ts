@@ -47,6 +47,20 @@ export const OAUTH_CLIENT_SECRET: SecretColumn = {
   migrateClear: true,
 };
 
+/** A settings section's secret in server_secrets (settings.<section>.<field>: the SMTP password, ACME DNS tokens). */
+export const settingsSecretName = (section: string, field: string) => `settings.${section}.${field}`;
+
+export const SETTINGS_SECRETS: SecretColumn = {
+  name: "server_secrets.value (settings secrets)",
+  table: serverSecrets,
+  key: serverSecrets.name,
+  value: serverSecrets.value,
+  rows: like(serverSecrets.name, settingsSecretName("%", "%")),
+  context: (name) => `server_secrets.value:${name}`,
+  // Always written encrypted (these settings arrived with the vault).
+  migrateClear: false,
+};
+
 export const AGENT_SERVER_PRIVATE_KEY: SecretColumn = {
   name: "agent_server_keys.private_key",
   table: agentServerKeys,
@@ -121,7 +135,7 @@ export const INTEGRATION_API_KEY: SecretColumn = {
 
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG, DISCOVERY_PROFILE_SNMP_COMMUNITY, SCAN_JOB_SNMP_COMMUNITY,
-  INTEGRATION_CONFIG_CREDENTIAL, INTEGRATION_API_KEY,
+  INTEGRATION_CONFIG_CREDENTIAL, INTEGRATION_API_KEY, SETTINGS_SECRETS,
 ];
 
 export interface StoredSecret {

@@ -1,0 +1,21 @@
+// PATCH /settings/acme-dns: the DNS-01 credentials (cloudflare api_token, rfc2136 TSIG), secrets read as *_set.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { AcmeDnsPatchSchema, AcmeDnsReadSchema } from "../../../shared/schemas/settings-admin.ts";
+import { updateAcmeDnsSettings } from "../../../shared/services/settings/acme-dns.ts";
+import { verbContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+export function acmeDnsSettingsRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "patch", path: "/api/v1/settings/acme-dns", tag: "settings", scope: updateAcmeDnsSettings.scope,
+      summary: "Set, change or clear the ACME DNS-01 provider credentials",
+      description: "provider cloudflare (api_token) or rfc2136 (server, port 53, tsig_name, tsig_algorithm hmac-sha256, tsig_secret base64). Secrets are write-only: absent or \"•••\" keeps the stored one. Switching provider drops the old credential; provider null clears everything.",
+      body: AcmeDnsPatchSchema, response: { schema: v.looseObject(AcmeDnsReadSchema.entries) }, errors: [503],
+    },
+    async (c, { body }) => c.json(await updateAcmeDnsSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+  );
+}

@@ -1,0 +1,63 @@
+// Bodies and answers of PATCH /settings/smtp and PATCH /settings/acme-dns (reference-contracts 6 "settings").
+import * as v from "valibot";
+
+const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(253));
+const Secret = v.nullable(v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(4096)));
+const Port = v.pipe(v.number(), v.integer("Must be an integer."), v.minValue(1), v.maxValue(65535));
+
+export const SmtpPatchSchema = v.strictObject({
+  smtp_enabled: v.optional(v.boolean()),
+  smtp_host: v.optional(v.nullable(Host)),
+  smtp_port: v.optional(v.nullable(Port)),
+  smtp_username: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(320)))),
+  /** Write-only: a string stores it (sealed), null removes it, absent or "•••" keeps it. */
+  smtp_password: v.optional(Secret),
+  smtp_from_email: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.email("Must be an email address."), v.maxLength(320)))),
+  smtp_from_name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200)))),
+  smtp_tls: v.optional(v.nullable(v.boolean())),
+  /** Part of the read shape, ignored on write. */
+  smtp_password_set: v.optional(v.boolean()),
+});
+export type SmtpPatch = v.InferOutput<typeof SmtpPatchSchema>;
+
+export const SmtpReadSchema = v.object({
+  smtp_enabled: v.boolean(),
+  smtp_host: v.nullable(v.string()),
+  smtp_port: v.number(),
+  smtp_username: v.nullable(v.string()),
+  smtp_password_set: v.boolean(),
+  smtp_from_email: v.nullable(v.string()),
+  smtp_from_name: v.string(),
+  smtp_tls: v.boolean(),
+});
+export type SmtpRead = v.InferOutput<typeof SmtpReadSchema>;
+
+export const ACME_DNS_PROVIDERS = ["cloudflare", "rfc2136"] as const;
+export const TSIG_ALGORITHMS = ["hmac-sha256", "hmac-sha512", "hmac-sha384", "hmac-sha224", "hmac-sha1", "hmac-md5"] as const;
+
+/** One body for every provider: which fields a provider needs is checked in the verb, naming each. */
+export const AcmeDnsPatchSchema = v.strictObject({
+  provider: v.nullable(v.picklist(ACME_DNS_PROVIDERS, `Unsupported provider: one of ${ACME_DNS_PROVIDERS.join(", ")}, or null.`)),
+  api_token: v.optional(Secret),
+  server: v.optional(v.nullable(Host)),
+  port: v.optional(v.nullable(Port)),
+  tsig_name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(253)))),
+  tsig_algorithm: v.optional(v.nullable(v.picklist(TSIG_ALGORITHMS))),
+  tsig_secret: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, "Must be base64."), v.maxLength(1024)))),
+  api_token_set: v.optional(v.boolean()),
+  tsig_secret_set: v.optional(v.boolean()),
+});
+export type AcmeDnsPatch = v.InferOutput<typeof AcmeDnsPatchSchema>;
+
+export const AcmeDnsReadSchema = v.object({
+  acme_dns: v.object({
+    provider: v.nullable(v.picklist(ACME_DNS_PROVIDERS)),
+    api_token_set: v.optional(v.boolean()),
+    server: v.optional(v.nullable(v.string())),
+    port: v.optional(v.number()),
+    tsig_name: v.optional(v.nullable(v.string())),
+    tsig_algorithm: v.optional(v.string()),
+    tsig_secret_set: v.optional(v.boolean()),
+  }),
+});
+export type AcmeDnsRead = v.InferOutput<typeof AcmeDnsReadSchema>;
