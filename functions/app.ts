@@ -30,6 +30,8 @@ import { signInRoutes } from "./routes/auth/sign-in-routes.ts";
 import { tokenRoutes } from "./routes/auth/token-routes.ts";
 import { bootstrapRoutes } from "./routes/bootstrap/index.ts";
 import { assetRoutes } from "./routes/content/assets.ts";
+import { brandingRoutes } from "./routes/branding/index.ts";
+import { securityStatusRoutes } from "./routes/security-status.ts";
 import { capabilityRoutes } from "./routes/content/capabilities.ts";
 import { catalogRoutes } from "./routes/content/catalog.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
@@ -134,6 +136,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   kbRoutes(app);
   catalogRoutes(app);
   assetRoutes(app);
+  brandingRoutes(app);
+  securityStatusRoutes(app);
   timezoneRoutes(app);
   capabilityRoutes(app);
   systemRoutes(app);

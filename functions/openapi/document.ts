@@ -16,6 +16,9 @@ export function documentRoutes(app: Hono<AppEnv>, version: string): void {
     openAPIRouteHandler(app, {
       // Only tenants registers OPTIONS (the catalogue lists it); HEAD is implicit and stays out.
       excludeMethods: [],
+      // The catalogue has one API path that looks like a file (GET /branding/manifest.json); static
+      // mounts are not documented routes, so nothing else is added by keeping such paths.
+      excludeStaticFile: false,
       documentation: {
         openapi: "3.1.0",
         info: {

@@ -31,6 +31,9 @@ const PUBLIC = new Set([
   key("POST", "/api/v1/bootstrap/initialize"),
   // DESIGN.md 3b: agent builds are fetched by the installer before the host holds any credential.
   key("GET", "/api/v1/agents/binary/{version}/{os_name}/{arch}"),
+  // DESIGN.md 3b: the login page asks these before anyone signs in.
+  key("GET", "/api/v1/security/status"),
+  key("GET", "/api/v1/branding/manifest.json"),
   ...["login", "register", "demo", "accept-invite", "force-change-password", "mfa/verify", "jwt/login", "logout", "jwt/logout", "forgot-password", "reset-password", "vault-reset"].map((p) =>
     key("POST", `/api/v1/auth/${p}`),
   ),
