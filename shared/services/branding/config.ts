@@ -1,9 +1,10 @@
 // The branding settings (one app_settings row, "branding") and the paths of the uploaded assets, read from
 // the uploads table so a path is only ever answered for a file that is really served.
 import { and, eq, like, or } from "drizzle-orm";
+import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { appSettings, uploads } from "../../db/schema/index.ts";
-import type { BrandingAssetType } from "../../schemas/branding.ts";
+import { AccentColours, AppName, type BrandingAssetType, HexColour } from "../../schemas/branding.ts";
 
 export const BRANDING_KEY = "branding";
 
@@ -34,7 +35,17 @@ export function assetNameFilter(type: BrandingAssetType) {
 
 export async function readBrandingSettings(db: Db): Promise<BrandingSettings> {
   const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, BRANDING_KEY));
-  return { ...BRANDING_DEFAULTS, ...((row?.value ?? {}) as Partial<BrandingSettings>) };
+  const stored = (row?.value ?? {}) as Record<string, unknown>;
+  // A stored value that no longer passes its rule (edited by hand, an older build) reads as the default.
+  const valid = <T>(schema: v.GenericSchema<unknown, T>, value: unknown, fallback: T): T => {
+    const r = v.safeParse(schema, value);
+    return r.success ? r.output : fallback;
+  };
+  return {
+    app_name: valid(AppName, stored.app_name, BRANDING_DEFAULTS.app_name),
+    primary_color: valid(HexColour, stored.primary_color, BRANDING_DEFAULTS.primary_color),
+    accent_colors: valid(AccentColours, stored.accent_colors, BRANDING_DEFAULTS.accent_colors),
+  };
 }
 
 export async function readBrandingAssets(db: Db): Promise<Partial<Record<BrandingAssetType, BrandingAsset>>> {

@@ -62,6 +62,13 @@ describe("branding: export and import", () => {
     expect(await brandingRows()).toEqual(stored);
   });
 
+  it("a stored value that breaks its rule reads as the default", async () => {
+    const [row] = await a.t.sql`select value from app_settings where key = 'branding'`;
+    await a.t.sql`update app_settings set value = ${a.t.sql.json({ ...row!.value, primary_color: "javascript:alert(1)", accent_colors: "nope" })} where key = 'branding'`;
+    expect(await (await a.req("GET", "branding/export", a.admin)).json()).toEqual({ app_name: "Home Lab Control", primary_color: "#fe8019", accent_colors: DEFAULTS.accent_colors });
+    await a.t.sql`update app_settings set value = ${a.t.sql.json(row!.value)} where key = 'branding'`;
+  });
+
   it("security: anonymous 401; import is for administrators (editor and viewer 403)", async () => {
     expect((await a.req("GET", "branding/export")).status).toBe(401);
     expect((await a.req("POST", "branding/import", undefined, { app_name: "X" })).status).toBe(401);
@@ -95,6 +102,13 @@ describe("branding: login assets", () => {
     expect((await res.json()).login_bg_path).toBe("/branding/login-bg.jpg");
     const [entry] = await a.t.sql`select diff from audit_log where action = 'branding.asset.upload' and entity_id = 'login-bg'`;
     expect(entry!.diff).toEqual({ after: { name: "login-bg.jpg", width: 3840, height: 2160 } });
+    // A JPEG whose tables (DHT, C4: inside the SOF marker range but not a frame) come before the frame.
+    const dht = [0xff, 0xc4, 0, 5, 0, 0, 0];
+    const withTables = jpeg(800, 600);
+    const tabled = new Uint8Array([...withTables.subarray(0, 20), ...dht, ...withTables.subarray(20)]);
+    expect((await upload(a, "branding/upload-login-bg", a.admin, tabled)).status).toBe(200);
+    const [tabledEntry] = await a.t.sql`select diff from audit_log where action = 'branding.asset.upload' and entity_id = 'login-bg' order by id desc limit 1`;
+    expect(tabledEntry!.diff.after).toMatchObject({ width: 800, height: 600 });
     expect((await upload(a, "branding/upload-login-bg", a.admin, png(1920, 1080))).status).toBe(200);
     expect(await brandingUploads()).toEqual(["login-bg.png image/png", "login-logo.jpg image/jpeg"]);
   });
