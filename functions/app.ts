@@ -61,6 +61,7 @@ import { vlanRoutes } from "./routes/inventory/vlans.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { acmeDnsSettingsRoutes } from "./routes/settings/acme-dns-routes.ts";
+import { firewallSettingsRoutes } from "./routes/settings/firewall-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { smtpSettingsRoutes } from "./routes/settings/smtp-routes.ts";
 import { installScriptRoutes } from "./routes/install-script.ts";
@@ -105,6 +106,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   settingsRoutes(app);
   smtpSettingsRoutes(app);
   acmeDnsSettingsRoutes(app);
+  firewallSettingsRoutes(app);
 
   hardwareRoutes(app);
   serviceRoutes(app);

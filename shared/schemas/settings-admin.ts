@@ -61,3 +61,33 @@ export const AcmeDnsReadSchema = v.object({
   }),
 });
 export type AcmeDnsRead = v.InferOutput<typeof AcmeDnsReadSchema>;
+
+/** PATCH /settings/firewall: where GET /settings/firewall/test finds the OPNsense API and its key pair. */
+export const FirewallPatchSchema = v.strictObject({
+  firewall_url: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.url("Must be a URL."), v.regex(/^https?:\/\//i, "Must be an http(s) URL."), v.maxLength(2048)))),
+  firewall_verify_tls: v.optional(v.nullable(v.boolean())),
+  /** Write-only, like every secret here: absent or "•••" keeps, null removes. */
+  firewall_api_key: v.optional(Secret),
+  firewall_api_secret: v.optional(Secret),
+  firewall_api_key_set: v.optional(v.boolean()),
+  firewall_api_secret_set: v.optional(v.boolean()),
+});
+export type FirewallPatch = v.InferOutput<typeof FirewallPatchSchema>;
+
+export const FirewallReadSchema = v.object({
+  firewall_url: v.nullable(v.string()),
+  firewall_verify_tls: v.boolean(),
+  firewall_api_key_set: v.boolean(),
+  firewall_api_secret_set: v.boolean(),
+});
+export type FirewallRead = v.InferOutput<typeof FirewallReadSchema>;
+
+export const FirewallTestSchema = v.object({
+  ok: v.boolean(),
+  version: v.nullable(v.string()),
+  arp_count: v.nullable(v.number()),
+  lease_count: v.nullable(v.number()),
+  kea: v.boolean(),
+  error: v.nullable(v.string()),
+});
+export type FirewallTest = v.InferOutput<typeof FirewallTestSchema>;
