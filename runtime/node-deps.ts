@@ -11,6 +11,7 @@ import { Lifecycle } from "../shared/lifecycle.ts";
 import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { nodeOutboundHttp } from "../net/outbound-http.ts";
+import { nodeMailer } from "../net/smtp-mailer.ts";
 import { directoryBinaries } from "./agent-binaries.ts";
 import { packageAssets } from "./assets.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
@@ -90,6 +91,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     peerAddress: nodePeerAddress,
     vault,
     outbound: nodeOutboundHttp(),
+    mailer: nodeMailer(),
     ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
   };
   const background = new Workers(logger);

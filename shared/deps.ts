@@ -11,6 +11,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { Vault } from "./vault/vault.ts";
+import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
 
@@ -43,4 +44,6 @@ export interface Deps {
   agentBinaries?: AgentBinarySource;
   /** Every request to an operator-configured URL (integrations, notification sinks), under the SSRF policy. */
   outbound: OutboundHttp;
+  /** Sends through an operator's SMTP server (Node); absent on the edge, which has no SMTP sockets. */
+  mailer?: Mailer;
 }

@@ -15,8 +15,12 @@ export const SmtpPatchSchema = v.strictObject({
   smtp_from_email: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.email("Must be an email address."), v.maxLength(320)))),
   smtp_from_name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200)))),
   smtp_tls: v.optional(v.nullable(v.boolean())),
+  /** false accepts a self-signed certificate (a homelab's own mail server). */
+  smtp_verify_tls: v.optional(v.nullable(v.boolean())),
   /** Part of the read shape, ignored on write. */
   smtp_password_set: v.optional(v.boolean()),
+  smtp_last_test_at: v.optional(v.nullable(v.string())),
+  smtp_last_test_status: v.optional(v.nullable(v.string())),
 });
 export type SmtpPatch = v.InferOutput<typeof SmtpPatchSchema>;
 
@@ -29,6 +33,9 @@ export const SmtpReadSchema = v.object({
   smtp_from_email: v.nullable(v.string()),
   smtp_from_name: v.string(),
   smtp_tls: v.boolean(),
+  smtp_verify_tls: v.boolean(),
+  smtp_last_test_at: v.nullable(v.string()),
+  smtp_last_test_status: v.nullable(v.picklist(["ok", "error"])),
 });
 export type SmtpRead = v.InferOutput<typeof SmtpReadSchema>;
 
@@ -91,3 +98,7 @@ export const FirewallTestSchema = v.object({
   error: v.nullable(v.string()),
 });
 export type FirewallTest = v.InferOutput<typeof FirewallTestSchema>;
+
+export const SmtpTestQuery = v.object({ send_to: v.optional(v.pipe(v.string(), v.trim(), v.email("Must be an email address."), v.maxLength(320))) });
+export const SmtpTestSchema = v.object({ status: v.picklist(["ok", "error"]), message: v.string() });
+export type SmtpTest = v.InferOutput<typeof SmtpTestSchema>;

@@ -1,7 +1,9 @@
-// PATCH /settings/smtp: the installation's own mail server (the password write-only, read as smtp_password_set).
+// PATCH /settings/smtp: the installation's own mail server (the password write-only, read as
+// smtp_password_set), and POST /settings/smtp/test.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { SmtpPatchSchema, SmtpReadSchema } from "../../../shared/schemas/settings-admin.ts";
+import { SmtpPatchSchema, SmtpReadSchema, SmtpTestQuery, SmtpTestSchema } from "../../../shared/schemas/settings-admin.ts";
+import { testSmtp } from "../../../shared/services/settings/smtp-test.ts";
 import { updateSmtpSettings } from "../../../shared/services/settings/smtp.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -17,5 +19,19 @@ export function smtpSettingsRoutes(app: Hono<AppEnv>): void {
       body: SmtpPatchSchema, response: { schema: v.looseObject(SmtpReadSchema.entries) }, errors: [503],
     },
     async (c, { body }) => c.json(await updateSmtpSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/settings/smtp/test", tag: "settings", scope: testSmtp.scope,
+      summary: "Test the SMTP settings: send a test email to send_to, or (without it) connect and log in only",
+      description: "Answers {status, message}; an unreachable or refusing server is status error, not an HTTP error. Records smtp_last_test_at/status; a success turns SMTP on. Needs the Node server (the edge has no SMTP sockets).",
+      query: SmtpTestQuery, response: { schema: SmtpTestSchema },
+    },
+    async (c, { query }) => {
+      const deps = c.get("deps");
+      return c.json(await testSmtp({ ctx: verbContext(c), input: { mailer: deps.mailer, vault: deps.vault, sendTo: query.send_to } }));
+    },
   );
 }

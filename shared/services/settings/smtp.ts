@@ -14,9 +14,12 @@ import { readAllSettings, type Settings, SETTINGS_WRITE_SCOPE } from "./read-all
 import { lockSection, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
 
 export const SMTP_SECTION = "smtp";
-const DEFAULTS = { smtp_enabled: false, smtp_host: null, smtp_port: 587, smtp_username: null, smtp_from_email: null, smtp_from_name: "Circuit Breaker", smtp_tls: true };
+const DEFAULTS = { smtp_enabled: false, smtp_host: null, smtp_port: 587, smtp_username: null, smtp_from_email: null, smtp_from_name: "Circuit Breaker", smtp_tls: true, smtp_verify_tls: true,
+  smtp_last_test_at: null, smtp_last_test_status: null };
 type Plain = Omit<SmtpRead, "smtp_password_set">;
 const PLAIN_KEYS = Object.keys(DEFAULTS) as (keyof Plain)[];
+/** The last test's outcome is the test's to write (smtp-test.ts), not a client's. */
+const PATCHABLE = PLAIN_KEYS.filter((k) => k !== "smtp_last_test_at" && k !== "smtp_last_test_status") as Exclude<keyof Plain, "smtp_last_test_at" | "smtp_last_test_status">[];
 
 function present(section: Section): SmtpRead {
   const plain = Object.fromEntries(PLAIN_KEYS.map((k) => [k, section.fields[k] ?? DEFAULTS[k]])) as Plain;
@@ -29,7 +32,7 @@ export async function readSmtp(db: Db): Promise<SmtpRead> {
 
 function merge(before: Plain, patch: SmtpPatch): Plain {
   const next = { ...before } as Record<string, unknown>;
-  for (const k of PLAIN_KEYS) if (patch[k] !== undefined) next[k] = patch[k] ?? DEFAULTS[k];
+  for (const k of PATCHABLE) if (patch[k] !== undefined) next[k] = patch[k] ?? DEFAULTS[k];
   // The reference turns SMTP on when a host and sender arrive together without a word about smtp_enabled.
   if (patch.smtp_enabled === undefined && patch.smtp_host && patch.smtp_from_email) next.smtp_enabled = true;
   return next as Plain;
