@@ -12,6 +12,7 @@ import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { nodeOutboundHttp } from "../net/outbound-http.ts";
 import { nodeMailer } from "../net/smtp-mailer.ts";
+import { sharpResizer } from "./image-resizer.ts";
 import { directoryBinaries } from "./agent-binaries.ts";
 import { packageAssets } from "./assets.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
@@ -92,6 +93,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     vault,
     outbound: nodeOutboundHttp(),
     mailer: nodeMailer(),
+    images: sharpResizer(),
     ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
   };
   const background = new Workers(logger);

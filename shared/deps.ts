@@ -11,6 +11,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { Vault } from "./vault/vault.ts";
+import type { ImageResizer } from "./images/resizer.ts";
 import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
@@ -46,4 +47,6 @@ export interface Deps {
   outbound: OutboundHttp;
   /** Sends through an operator's SMTP server (Node); absent on the edge, which has no SMTP sockets. */
   mailer?: Mailer;
+  /** Scales uploaded images down (Node, sharp); absent on the edge, where uploads are stored as sent. */
+  images?: ImageResizer;
 }

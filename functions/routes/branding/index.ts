@@ -64,9 +64,9 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
       upload: { file: "file", description: "The login background: PNG or JPEG." },
       response: { schema: BrandingConfig },
       summary: "Upload the login page's background (administrators); served at /branding/login-bg.<png|jpg>",
-      description: `${MULTIPART_DESCRIPTION} PNG or JPEG with a readable header, at most ${LOGIN_BG_MAX_BYTES} bytes (5 MiB); stored as uploaded (not resized).`,
+      description: `${MULTIPART_DESCRIPTION} PNG or JPEG with a readable header, at most ${LOGIN_BG_MAX_BYTES} bytes (5 MiB); scaled down to fit 1920×1080 (on the edge, where no image library runs, stored as uploaded).`,
     },
-    async (c, { reply }) => reply(await uploadLoginBg({ ctx: verbContext(c), input: { bytes: await fileField(c, "the background") } })),
+    async (c, { reply }) => reply(await uploadLoginBg({ ctx: verbContext(c), input: { bytes: await fileField(c, "the background"), resizer: c.get("deps").images } })),
   );
   route(
     app,

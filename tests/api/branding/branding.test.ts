@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 import { bytesOf, GIF, ICO, jpeg, png, sized, SVG, upload } from "./support.ts";
@@ -96,12 +97,17 @@ describe("branding: login assets", () => {
     expect((await a.t.app.request("/branding/login-logo.png")).status).toBe(404);
   });
 
-  it("background: PNG or JPEG with a readable header, stored as uploaded with its size audited", async () => {
-    const res = await upload(a, "branding/upload-login-bg", a.admin, jpeg(3840, 2160));
+  it("background: PNG or JPEG with a readable header, scaled down to fit 1920x1080, its stored size audited", async () => {
+    const big = new Uint8Array(await sharp({ create: { width: 3840, height: 2400, channels: 3, background: "#285577" } }).jpeg().toBuffer());
+    const res = await upload(a, "branding/upload-login-bg", a.admin, big);
     expect(res.status).toBe(200);
     expect((await res.json()).login_bg_path).toBe("/branding/login-bg.jpg");
     const [entry] = await a.t.sql`select diff from audit_log where action = 'branding.asset.upload' and entity_id = 'login-bg'`;
-    expect(entry!.diff).toEqual({ after: { name: "login-bg.jpg", width: 3840, height: 2160 } });
+    expect(entry!.diff).toEqual({ after: { name: "login-bg.jpg", width: 1728, height: 1080 } });
+    const served = await a.t.sql`select bytes from uploads where kind = 'branding' and name = 'login-bg.jpg'`;
+    expect(await sharp(served[0]!.bytes).metadata()).toMatchObject({ format: "jpeg", width: 1728, height: 1080 });
+    // Over the size, a header that announces an image nobody can decode is no image: 422.
+    expect((await upload(a, "branding/upload-login-bg", a.admin, jpeg(4000, 3000))).status).toBe(422);
     // A JPEG whose tables (DHT, C4: inside the SOF marker range but not a frame) come before the frame.
     const dht = [0xff, 0xc4, 0, 5, 0, 0, 0];
     const withTables = jpeg(800, 600);

@@ -1,0 +1,6 @@
+// Image resizing, which needs a native library (sharp) the edge cannot load: the Node entries provide
+// it in Deps.images, the edge does not, and callers store what they have when it is absent.
+export interface ImageResizer {
+  /** Scales `bytes` down (never up) to fit within maxWidth × maxHeight, keeping its format and aspect. */
+  fitWithin(bytes: Uint8Array, options: { maxWidth: number; maxHeight: number; format: "png" | "jpg" }): Promise<{ bytes: Uint8Array; width: number; height: number }>;
+}
