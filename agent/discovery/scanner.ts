@@ -8,7 +8,8 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { AgentPayloadInput, NetworkPayload } from "../../shared/agents/payloads.ts";
 import type { AgentLog } from "../log.ts";
-import { connectPort, ping } from "./probe.ts";
+import { ping } from "../../net/ping.ts";
+import { tcpProbe } from "../../net/tcp-connect.ts";
 import { pingPath } from "./readiness.ts";
 import { checkScope } from "./scope.ts";
 
@@ -115,15 +116,16 @@ export class DiscoveryScanner {
       const open: number[] = [];
       let up = false;
       const evidence: string[] = [];
-      if (s.ping && (await ping(s.ping, ip, s.timeoutMs, s.signal))) {
+      if (s.ping && (await ping(ip, { command: s.ping, timeoutMs: s.timeoutMs, signal: s.signal })).alive) {
         up = true;
         evidence.push("icmp");
       }
       for (const port of s.ports) {
         if (s.signal.aborted) return;
-        const r = await connectPort(ip, port, s.timeoutMs, s.signal);
-        if (r === "open") open.push(port);
-        if (r !== "silent") up = true;
+        // Open, or refused (the host answered): either proves it up.
+        const { state } = await tcpProbe(ip, port, { timeoutMs: s.timeoutMs, signal: s.signal });
+        if (state === "open") open.push(port);
+        if (state === "open" || state === "closed") up = true;
       }
       if (s.ports.length && up) evidence.push("tcp");
       if (!up || s.signal.aborted) return;

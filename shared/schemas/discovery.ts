@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { MAX_PORTS_PER_JOB } from "../domain/discovery/ports.ts";
 import { Name, patchBody, RefId, writeBody } from "./fields.ts";
-import { IntFilter, listQuery, listResponse } from "./list-query.ts";
+import { IntFilter, listQuery, listResponse, queryInt } from "./list-query.ts";
 
 export const JOB_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export const OPEN_JOB_STATUSES = ["queued", "running"] as const;
@@ -17,8 +17,6 @@ export const PROFILE_SORTS = ["name", "created_at", "next_run_at", "last_run", "
 
 const oneOf = <const T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of: ${values.join(", ")}.`);
 const int = (min: number, max: number) => v.pipe(v.number(), v.integer("Must be a whole number."), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
-const queryInt = (fallback: number, min: number, max: number) =>
-  v.pipe(v.optional(v.string(), String(fallback)), v.regex(/^\d{1,9}$/, "Must be a whole number."), v.transform(Number), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters.`));
 const Timestamp = v.nullable(v.string());
 

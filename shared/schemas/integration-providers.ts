@@ -2,11 +2,11 @@
 // hypervisor integration (/integrations/hv*, 5.C): bodies, answers, path parameters.
 import * as v from "valibot";
 import { IdParam, Name, patchBody, writeBody } from "./fields.ts";
+import { SyncInterval } from "./integrations.ts";
 
 const CREDENTIAL_TYPES = ["snmp", "ssh", "ipmi", "smtp", "api_key", "proxmox_api"] as const;
 const Url = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(2000));
 const Secret = v.pipe(v.string(), v.maxLength(16_384));
-const Interval = v.pipe(v.number(), v.integer("Must be a whole number of seconds."), v.minValue(30, "Must be at least 30."), v.maxValue(86_400, "Must be at most 86400."));
 const CaPem = v.nullable(v.pipe(v.string(), v.maxLength(65_536)));
 const ExtraConfig = v.pipe(
   v.record(v.string(), v.unknown()),
@@ -20,7 +20,7 @@ const providerEntries = {
   credential_type: v.optional(v.picklist(CREDENTIAL_TYPES)),
   credential_value: v.optional(v.nullable(Secret)),
   auto_sync: v.optional(v.boolean()),
-  sync_interval_s: v.optional(Interval),
+  sync_interval_s: v.optional(SyncInterval),
   verify_ssl: v.optional(v.boolean()),
   ca_cert: v.optional(CaPem),
   extra_config: v.optional(ExtraConfig),
@@ -62,7 +62,7 @@ const hvEntries = {
   config_url: Url,
   api_token: v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(1024)),
   auto_sync: v.optional(v.boolean()),
-  sync_interval_s: v.optional(Interval),
+  sync_interval_s: v.optional(SyncInterval),
   verify_ssl: v.optional(v.boolean()),
   ca_cert: v.optional(CaPem),
 };

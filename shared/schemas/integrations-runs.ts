@@ -2,14 +2,9 @@
 // (reference-contracts.md 4 "Proxmox runs": a plain array, limit 1..500 default 100; plus our
 // rows_written and vanished).
 import * as v from "valibot";
-import { MAX_INT4 } from "./fields.ts";
+import { IntFilter, queryInt } from "./list-query.ts";
 
-const WholeNumber = v.pipe(v.string(), v.regex(/^\d{1,9}$/, "Must be a whole number."), v.transform(Number));
-
-export const HvRunListQuery = v.object({
-  integration_id: v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`))),
-  limit: v.optional(v.pipe(WholeNumber, v.minValue(1, "Must be at least 1."), v.maxValue(500, "Must be at most 500.")), "100"),
-});
+export const HvRunListQuery = v.object({ integration_id: IntFilter, limit: queryInt(100, 1, 500) });
 
 /** Any whole number: one past the integer range names no run and answers the reference's 404 sentence (read-runs.ts). */
 export const HvRunParams = v.object({ run_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number)) });

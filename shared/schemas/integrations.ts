@@ -9,7 +9,8 @@ const Url = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v
 const Slug = v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9_-]{0,64}$/, "Must be a status page slug (letters, digits, - and _).")));
 // Sent as the password of HTTP basic auth: printable ASCII only.
 const ApiKey = v.nullable(v.pipe(v.string(), v.maxLength(1024), v.regex(/^[\x20-\x7e]*$/, "Must be printable ASCII.")));
-const Interval = v.pipe(v.number(), v.integer("Must be a whole number of seconds."), v.minValue(30, "Must be at least 30."), v.maxValue(86_400, "Must be at most 86400."));
+/** How often an integration or provider config syncs: 30 s to a day. */
+export const SyncInterval = v.pipe(v.number(), v.integer("Must be a whole number of seconds."), v.minValue(30, "Must be at least 30."), v.maxValue(86_400, "Must be at most 86400."));
 const READ_ONLY = ["last_synced_at", "sync_status", "sync_error", "monitor_count", "api_key_set", "next_sync_at"];
 
 const entries = {
@@ -17,7 +18,7 @@ const entries = {
   base_url: v.optional(v.nullable(Url)),
   slug: v.optional(Slug),
   api_key: v.optional(ApiKey),
-  sync_interval_s: v.optional(Interval),
+  sync_interval_s: v.optional(SyncInterval),
   enabled: v.optional(v.boolean()),
 };
 /** `type` is checked by the verb: an unknown one is the reference's 400, not a 422. */

@@ -3,16 +3,18 @@
 import * as v from "valibot";
 import { MAX_INT4 } from "./fields.ts";
 
-const intString = (fallback: number, min: number) =>
+/** A whole number in a query string, `fallback` when absent, between `min` and `max` (the 9 digits allowed). */
+export const queryInt = (fallback: number, min: number, max = 999_999_999) =>
   v.pipe(
     v.optional(v.string(), String(fallback)),
     v.regex(/^\d{1,9}$/, "Must be a whole number."),
     v.transform(Number),
     v.minValue(min, `Must be at least ${min}.`),
+    v.maxValue(max, `Must be at most ${max}.`),
   );
 
-export const Limit = v.pipe(intString(25, 1), v.transform((n) => Math.min(n, 100)));
-export const Offset = intString(0, 0);
+export const Limit = v.pipe(queryInt(25, 1), v.transform((n) => Math.min(n, 100)));
+export const Offset = queryInt(0, 0);
 export const Direction = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "asc");
 export const Q = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)));
 export const IntFilter = v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`)));
