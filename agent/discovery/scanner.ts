@@ -12,6 +12,7 @@ import { ping } from "../../net/ping.ts";
 import { tcpProbe } from "../../net/tcp-connect.ts";
 import { pingPath } from "./readiness.ts";
 import { checkScope } from "./scope.ts";
+import { eachConcurrent } from "../../shared/each-concurrent.ts";
 
 export type FindingFrame = AgentPayloadInput<"discovery.finding">;
 
@@ -105,7 +106,6 @@ export class DiscoveryScanner {
   }
 
   async #scan(s: { dispatchId: string; jobId: number | null; addresses: string[]; ports: number[]; ping: string | undefined; timeoutMs: number; concurrency: number; signal: AbortSignal }) {
-    let next = 0;
     let done = 0;
     let found = 0;
     const progress = setInterval(
@@ -132,15 +132,11 @@ export class DiscoveryScanner {
       found++;
       this.#send({ dispatch_id: s.dispatchId, scan_job_id: s.jobId, kind: "host", ip_address: ip, open_ports: open.slice(0, 64).map((port) => ({ port, protocol: "tcp" })), evidence });
     };
-    const lane = async () => {
-      while (!s.signal.aborted && next < s.addresses.length) {
-        const ip = s.addresses[next++]!;
+    try {
+      await eachConcurrent(s.addresses, s.concurrency, s.signal, async (ip) => {
         await probeHost(ip);
         done++;
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(s.concurrency, s.addresses.length) }, lane));
+      });
     } finally {
       clearInterval(progress);
     }

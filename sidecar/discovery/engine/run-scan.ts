@@ -7,7 +7,7 @@ import type { HostFinding } from "../../../shared/domain/discovery/finding.ts";
 import type { SocketBudget } from "../../../net/socket-budget.ts";
 import { emptyFinding } from "../../../shared/domain/discovery/finding.ts";
 import { engineContext, type EngineContext, hostClock, type LogFn } from "./context.ts";
-import { eachConcurrent } from "./each-concurrent.ts";
+import { eachConcurrent } from "../../../shared/each-concurrent.ts";
 import { enrichHost } from "./enrich-host.ts";
 import { nmapSweep } from "./nmap-sweep.ts";
 import { type EngineOptions, has, type ScanPlan } from "./plan.ts";

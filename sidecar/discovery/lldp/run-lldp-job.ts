@@ -10,6 +10,7 @@ import { openJobCommunity } from "../../../shared/services/discovery/jobs/snmp-c
 import { openSnmpSession, snmpGet, snmpWalk } from "../../telemetry/snmp-read.ts";
 import type { JobRun } from "../job-runner.ts";
 import { LLDP_OID, parseLldp } from "./lldp-mib.ts";
+import { eachConcurrent } from "../../../shared/each-concurrent.ts";
 
 const CONCURRENCY = 4;
 const TIMEOUT_MS = 2000;
@@ -46,30 +47,26 @@ export async function runLldpJob(run: JobRun): Promise<void> {
   };
   run.signal.addEventListener("abort", closeAll, { once: true });
   const reads: LldpNodeRead[] = [];
-  let next = 0;
   let done = 0;
-  const worker = async () => {
-    while (next < nodes.length && !run.signal.aborted) {
-      const node = nodes[next++]!;
-      const session = openSnmpSession(node.ip_address, community, { port, version: options.snmp_version ?? "2c", timeoutMs: TIMEOUT_MS, retries: 1 });
-      open.add(session);
-      try {
-        const read = await readNode(session, node);
-        reads.push(read);
-        run.log("INFO", "lldp", `${node.ip_address} (${read.sys_name ?? "no sysName"}): ${read.neighbors.length} LLDP neighbours`, { hardware_id: node.hardware_id });
-      } catch (e) {
-        if (run.signal.aborted) return;
-        const error = (e as Error).message ?? String(e);
-        reads.push({ ...node, sys_name: null, neighbors: [], error });
-        run.log("WARNING", "lldp", `${node.ip_address}: no LLDP answer (${error})`, { hardware_id: node.hardware_id });
-      } finally {
-        if (open.delete(session)) session.close();
-      }
-      run.progress({ done: ++done, total: nodes.length, phase: "lldp", message: `Read ${done} of ${nodes.length} nodes` });
+  const readOne = async (node: (typeof nodes)[number]) => {
+    const session = openSnmpSession(node.ip_address, community, { port, version: options.snmp_version ?? "2c", timeoutMs: TIMEOUT_MS, retries: 1 });
+    open.add(session);
+    try {
+      const read = await readNode(session, node);
+      reads.push(read);
+      run.log("INFO", "lldp", `${node.ip_address} (${read.sys_name ?? "no sysName"}): ${read.neighbors.length} LLDP neighbours`, { hardware_id: node.hardware_id });
+    } catch (e) {
+      if (run.signal.aborted) return;
+      const error = (e as Error).message ?? String(e);
+      reads.push({ ...node, sys_name: null, neighbors: [], error });
+      run.log("WARNING", "lldp", `${node.ip_address}: no LLDP answer (${error})`, { hardware_id: node.hardware_id });
+    } finally {
+      if (open.delete(session)) session.close();
     }
+    run.progress({ done: ++done, total: nodes.length, phase: "lldp", message: `Read ${done} of ${nodes.length} nodes` });
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, nodes.length) }, worker));
+    await eachConcurrent(nodes, CONCURRENCY, run.signal, readOne);
   } finally {
     run.signal.removeEventListener("abort", closeAll);
     closeAll();

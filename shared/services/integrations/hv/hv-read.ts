@@ -2,7 +2,7 @@
 // /cluster/resources (one call each: nodes, guests, storages), then each online node's network and each
 // guest's config with at most HV_READ_CONCURRENCY calls in flight. A failure of the first two fails the
 // run (PveError); a failed per-node or per-guest call is recorded and the rest goes on.
-import { mapLimit } from "./map-limit.ts";
+import { mapConcurrent } from "../../../each-concurrent.ts";
 import type { HvSnapshot } from "./hv-snapshot.ts";
 import type { PveGuestConfig, PveGuestType, PveNetworkIface } from "./pve-api.ts";
 import { type PveClient, PveError } from "./pve-client.ts";
@@ -38,7 +38,7 @@ export async function readHvSnapshot(client: PveClient): Promise<HvSnapshot> {
       }
     }),
   ];
-  await mapLimit(jobs, HV_READ_CONCURRENCY, (job) => job());
+  await mapConcurrent(jobs, HV_READ_CONCURRENCY, (job) => job());
   const clusterName = status.find((e) => e.type === "cluster")?.name ?? null;
   const nodeCount = resources.filter((r) => r.type === "node").length;
   return { clusterName, status, resources, configs, networks, networksPartial: networks.size < nodeCount, errors };
