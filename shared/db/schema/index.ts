@@ -10,3 +10,5 @@ export * from "./monitors.ts";
 export * from "./notifications.ts";
 export * from "./discovery.ts";
 export * from "./integrations.ts";
+export * from "./administration.ts";
+export * from "./oauth.ts";
