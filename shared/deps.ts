@@ -15,6 +15,7 @@ import type { ImageResizer } from "./images/resizer.ts";
 import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
+import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -49,4 +50,6 @@ export interface Deps {
   mailer?: Mailer;
   /** Scales uploaded images down (Node, sharp); absent on the edge, where uploads are stored as sent. */
   images?: ImageResizer;
+  /** Issues certificates over ACME (Node, acme-client); absent on the edge, where letsencrypt certificates cannot be issued. */
+  acme?: AcmeIssuer;
 }
