@@ -12,3 +12,4 @@ export * from "./discovery.ts";
 export * from "./integrations.ts";
 export * from "./administration.ts";
 export * from "./oauth.ts";
+export * from "./exposure.ts";

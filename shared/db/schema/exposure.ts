@@ -1,0 +1,106 @@
+// Exposure (issue 17; reference-contracts.md 7): the CVE feed imported from NVD's CVE API 2.0 format,
+// its CPE applicability rows indexed for matching, the identity (vendor, product, version) an asset is
+// assessed under, and the privacy and threat analysis of the network: its ignores and the snapshots
+// (score, deductions, checks) taken after each discovery run or on demand.
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, real, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tz } from "./columns.ts";
+import { hardware } from "./inventory.ts";
+
+export const cveEntries = pgTable(
+  "cve_entries",
+  {
+    cve_id: text("cve_id").primaryKey(),
+    published_at: tz("published_at"),
+    /** NVD's lastModified: the incremental import's cursor. */
+    last_modified_at: tz("last_modified_at").notNull(),
+    vuln_status: text("vuln_status"),
+    summary: text("summary"),
+    /** critical | high | medium | low | none, from the best CVSS metric present (v4.0, v3.1, v3.0, v2). */
+    severity: text("severity"),
+    cvss_score: real("cvss_score"),
+    cvss_vector: text("cvss_vector"),
+    /** NVD's `configurations` as imported (nodes with operator, negate and cpeMatch), for AND/OR evaluation. */
+    configurations: jsonb("configurations").notNull().default([]),
+    /** The feed generation that last wrote this row. */
+    generation: integer("generation").notNull().default(0),
+  },
+  (t) => [index("cve_entries_modified_idx").on(t.last_modified_at), index("cve_entries_severity_idx").on(t.severity)],
+);
+
+export const cveCpeMatches = pgTable(
+  "cve_cpe_matches",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    cve_id: text("cve_id")
+      .notNull()
+      .references(() => cveEntries.cve_id, { onDelete: "cascade" }),
+    /** Position in configurations: configuration index and node index, for evidence. */
+    config_index: integer("config_index").notNull(),
+    node_index: integer("node_index").notNull(),
+    /** The CPE 2.3 formatted string (cpe:2.3:part:vendor:product:version:...). */
+    criteria: text("criteria").notNull(),
+    part: text("part").notNull(),
+    vendor: text("vendor").notNull(),
+    product: text("product").notNull(),
+    /** The CPE's own version field (`*`, `-` or a value). */
+    version: text("version").notNull(),
+    version_start_including: text("version_start_including"),
+    version_start_excluding: text("version_start_excluding"),
+    version_end_including: text("version_end_including"),
+    version_end_excluding: text("version_end_excluding"),
+    vulnerable: boolean("vulnerable").notNull(),
+  },
+  (t) => [index("cve_cpe_matches_product_idx").on(t.vendor, t.product), index("cve_cpe_matches_cve_idx").on(t.cve_id)],
+);
+
+export const assetIdentities = pgTable(
+  "asset_identities",
+  {
+    /** hardware | compute_unit | service */
+    entity_type: text("entity_type").notNull(),
+    entity_id: integer("entity_id").notNull(),
+    /** CPE-normalised vendor and product (lower case, `_` for spaces). */
+    vendor: text("vendor"),
+    product: text("product"),
+    version: text("version"),
+    /** operator (set through the API) | inventory (derived from the inventory's fields) */
+    provenance: text("provenance").notNull().default("operator"),
+    revision: integer("revision").notNull().default(1),
+    updated_at: tz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.entity_type, t.entity_id] }), index("asset_identities_product_idx").on(t.vendor, t.product)],
+);
+
+export const privacyIgnores = pgTable(
+  "privacy_ignores",
+  {
+    id: serial("id").primaryKey(),
+    rule_id: text("rule_id").notNull(),
+    /** null = the rule is ignored for every device. */
+    hardware_id: integer("hardware_id").references(() => hardware.id, { onDelete: "cascade" }),
+    created_at: tz("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("privacy_ignores_rule_idx").on(t.rule_id, sql`coalesce(${t.hardware_id}, 0)`)],
+);
+
+export const privacySnapshots = pgTable(
+  "privacy_snapshots",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    taken_at: tz("taken_at").notNull().defaultNow(),
+    score: integer("score").notNull(),
+    grade: text("grade").notNull(),
+    critical_count: integer("critical_count").notNull().default(0),
+    warning_count: integer("warning_count").notNull().default(0),
+    info_count: integer("info_count").notNull().default(0),
+    /** [{rule_id, title, points, severity, remediation_id, hardware_id, category, evidence}] */
+    deductions: jsonb("deductions").notNull().default([]),
+    /** [{check_id, status, evidence, detected_at, hardware_id?}] */
+    checks: jsonb("checks").notNull().default([]),
+    /** discovery | manual | schedule, and the scan job that triggered it */
+    trigger: text("trigger").notNull().default("manual"),
+    scan_job_id: integer("scan_job_id"),
+  },
+  (t) => [index("privacy_snapshots_taken_idx").on(t.taken_at)],
+);
