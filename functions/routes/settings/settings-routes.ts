@@ -4,10 +4,9 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { getOAuthSettings, OAuthPatchSchema, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
-import { getSettings } from "../../../shared/services/settings/read-all.ts";
 import { resetSettings } from "../../../shared/services/settings/reset.ts";
-import { SettingsPatchSchema } from "../../../shared/services/settings/rules.ts";
 import { updateSettings } from "../../../shared/services/settings/update.ts";
+import { getSettings, SettingsPutSchema } from "../../../shared/services/settings/view.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -27,7 +26,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/settings", tag: "settings", scope: getSettings.scope,
-      summary: "Every application setting with its value (defaults for those never set)",
+      summary: "Every application setting with its value (defaults for those never set), with the SMTP, ACME DNS and firewall sections (secrets as *_set flags)",
       response: { schema: SettingsSchema },
     },
     async (c) => c.json(await getSettings({ ctx: verbContext(c) })),
@@ -38,8 +37,8 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
     {
       method: "put", path: "/api/v1/settings", tag: "settings", scope: updateSettings.scope,
       summary: "Change settings: only the keys given change (null restores a key's default)",
-      description: "Merges like a PATCH. Unknown keys answer 422 naming each; telemetry_warm_days must stay above telemetry_hot_days.",
-      body: SettingsPatchSchema, response: { schema: SettingsSchema },
+      description: "Merges like a PATCH. Unknown keys answer 422 naming each; telemetry_warm_days must stay above telemetry_hot_days. The SMTP, ACME DNS and firewall keys of the read shape may be sent back unchanged; a changed one is a 422 naming the route that writes it.",
+      body: SettingsPutSchema, response: { schema: SettingsSchema },
     },
     async (c, { body }) => c.json(await updateSettings({ ctx: verbContext(c), input: body })),
   );

@@ -6,7 +6,8 @@ import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { AcmeDnsPatch, AcmeDnsRead } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
-import { readAllSettings, type Settings, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
+import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
+import { readSettingsView, type SettingsView } from "./view.ts";
 import { dropSectionSecrets, lockSection, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
 
 export const ACME_DNS_SECTION = "acme_dns";
@@ -30,7 +31,7 @@ export async function readAcmeDns(db: Db): Promise<AcmeDnsRead> {
   return present(await readSection(db, ACME_DNS_SECTION));
 }
 
-export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault }, Settings & AcmeDnsRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault }, SettingsView>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
   const spec = patch.provider ? PROVIDERS[patch.provider] : null;
   const allowed = new Set(spec ? [...spec.plain, ...spec.secrets, ...spec.secrets.map((k) => `${k}_set`)] : []);
   const problems: ValidationIssue[] = Object.keys(patch)
@@ -58,5 +59,5 @@ export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault },
   await writeSection(s, vault, ACME_DNS_SECTION, fields, secrets);
   const after = await readAcmeDns(s.tx);
   s.audit({ action: "settings.acme_dns_updated", category: "settings", entity_type: "settings", entity_id: ACME_DNS_SECTION, diff: { before: before.acme_dns, after: after.acme_dns, secrets_changed: Object.keys(secrets) } });
-  return { ...(await readAllSettings(s.tx)), ...after };
+  return { ...(await readSettingsView(s.tx)), ...after };
 });

@@ -2,7 +2,6 @@
 // accept a value of their default's type, so a new key is writable the day it appears.
 import * as v from "valibot";
 import { PROFILES } from "../../ratelimit/policy.ts";
-import { patchBody } from "../../schemas/fields.ts";
 import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
 import type { ValidationIssue } from "../../errors.ts";
 
@@ -39,8 +38,9 @@ export function settingRule(key: SettingKey): Rule {
   return v.pipe(v.string(), v.maxLength(1000));
 }
 
-/** The body of PUT /settings: any subset of the keys (unknown ones named, all of them); null restores a default. */
-export const SettingsPatchSchema = patchBody(Object.fromEntries(SETTING_KEYS.map((k) => [k, v.nullable(settingRule(k))])) as Record<string, Rule>);
+/** Each key's rule for a write (null restores a default); PUT /settings's body is built from these (view.ts). */
+export const SETTING_ENTRIES = Object.fromEntries(SETTING_KEYS.map((k) => [k, v.nullable(settingRule(k))])) as Record<string, Rule>;
+
 
 /** Unknown keys of a patch, one issue each: the verb's own check, for callers other than the route. */
 export function unknownKeyIssues(patch: Record<string, unknown>): ValidationIssue[] {

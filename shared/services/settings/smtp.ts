@@ -10,7 +10,8 @@ import type { Vault } from "../../vault/vault.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { defineVerb } from "../verb.ts";
 import { changedKeys } from "./apply.ts";
-import { readAllSettings, type Settings, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
+import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
+import { readSettingsView, type SettingsView } from "./view.ts";
 import { lockSection, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
 
 export const SMTP_SECTION = "smtp";
@@ -46,7 +47,7 @@ function issues(next: Plain, patch: SmtpPatch, policyReason: string | null): Val
   return out;
 }
 
-export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, Settings & SmtpRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, SettingsView>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
   const secrets = secretChanges(patch, ["smtp_password"]);
   await lockSection(s, vault, secrets);
   const section = await readSection(s.tx, SMTP_SECTION);
@@ -60,5 +61,5 @@ export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, Setti
   const diff = changedKeys(before, after);
   if (diff.keys.length || "smtp_password" in secrets)
     s.audit({ action: "settings.smtp_updated", category: "settings", entity_type: "settings", entity_id: SMTP_SECTION, diff: { before: diff.before, after: diff.after, password_changed: "smtp_password" in secrets } });
-  return { ...(await readAllSettings(s.tx)), ...after };
+  return { ...(await readSettingsView(s.tx)), ...after };
 });

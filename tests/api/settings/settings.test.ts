@@ -17,6 +17,14 @@ afterAll(async () => {
   await fresh?.close();
 });
 
+/** The sections GET /settings carries beside the plain keys, as they read before anything is configured. */
+const SECTION_DEFAULTS = {
+  smtp_enabled: false, smtp_host: null, smtp_port: 587, smtp_username: null, smtp_from_email: null, smtp_from_name: "Circuit Breaker",
+  smtp_tls: true, smtp_verify_tls: true, smtp_last_test_at: null, smtp_last_test_status: null, smtp_password_set: false,
+  acme_dns: { provider: null },
+  firewall_url: null, firewall_verify_tls: true, firewall_api_key_set: false, firewall_api_secret_set: false,
+};
+
 const put = (body: unknown, token?: string) => h.call("/api/v1/settings", { method: "PUT", ...json(body), ...(token === undefined ? {} : { token }) });
 const patchOAuth = (body: unknown, token?: string) => h.call("/api/v1/settings/oauth", { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
 
@@ -25,7 +33,7 @@ describe("GET /settings", () => {
     const res = await h.call("/api/v1/settings", { token: h.viewerToken });
     expect(res.status).toBe(200);
     // The test template stores a loopback-allowing outbound policy (tests/helpers/env.ts).
-    expect(await res.json()).toEqual({ ...SETTING_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
+    expect(await res.json()).toEqual({ ...SETTING_DEFAULTS, ...SECTION_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
   });
 
   it("shows a stored value, and the default for a stored value that is no longer valid", async () => {
@@ -61,6 +69,17 @@ describe("PUT /settings", () => {
     expect((await put(whole)).status).toBe(200);
     const after = await h.t.sql`select count(*)::int as n from audit_log where action = 'settings.updated'`;
     expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it("refuses a changed SMTP, ACME DNS or firewall key with 422 naming its own route, changing nothing", async () => {
+    const before = await h.t.sql`select key, value from app_settings order by key`;
+    const res = await put({ session_timeout_hours: 6, smtp_host: "mail.example.com", acme_dns: { provider: "cloudflare" }, firewall_api_key_set: true });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    const fields = body.detail.map((d: { loc: string[] }) => d.loc.at(-1)).sort();
+    expect(fields).toEqual(["acme_dns", "firewall_api_key_set", "smtp_host"]);
+    expect(body.detail.find((d: { loc: string[] }) => d.loc.at(-1) === "smtp_host").msg).toContain("PATCH /api/v1/settings/smtp");
+    expect(await h.t.sql`select key, value from app_settings order by key`).toEqual(before);
   });
 
   it("null puts a key back to its default", async () => {
@@ -198,7 +217,7 @@ describe("before first run (spec 5.4)", () => {
   it("GET /settings and PATCH /settings/oauth are open; everything else here answers 401", async () => {
     const get = await fresh.app.request("/api/v1/settings");
     expect(get.status).toBe(200);
-    expect(await get.json()).toEqual({ ...SETTING_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
+    expect(await get.json()).toEqual({ ...SETTING_DEFAULTS, ...SECTION_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
     expect((await fresh.app.request("/api/v1/settings", { method: "HEAD" })).status).toBe(200);
     const patch = await fresh.app.request("/api/v1/settings/oauth", {
       method: "PATCH",

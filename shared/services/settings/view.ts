@@ -1,0 +1,49 @@
+// What GET /settings answers (reference AppSettingsRead): the plain settings plus the sections that have
+// routes of their own (SMTP, ACME DNS, the firewall API), with their secrets only as `*_set` flags. PUT
+// /settings takes the whole read shape back: a section key equal to what it holds is ignored, a changed
+// one is a 422 naming the route that writes it, so nothing is dropped silently.
+import * as v from "valibot";
+import type { Db } from "../../db/database.ts";
+import { ApiError, type ValidationIssue } from "../../errors.ts";
+import { AcmeDnsReadSchema, FirewallReadSchema, SmtpReadSchema } from "../../schemas/settings-admin.ts";
+import { defineRead } from "../verb.ts";
+import { readAcmeDns } from "./acme-dns.ts";
+import { readFirewall } from "./firewall-settings.ts";
+import { patchBody } from "../../schemas/fields.ts";
+import { readAllSettings, type Settings, SETTINGS_READ_SCOPE } from "./read-all.ts";
+import { SETTING_ENTRIES } from "./rules.ts";
+import { readSmtp } from "./smtp.ts";
+
+/** Each section key of the read shape with the route that changes it. */
+export const SECTION_KEYS: ReadonlyMap<string, string> = new Map([
+  ...Object.keys(SmtpReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/smtp"] as const),
+  ...Object.keys(AcmeDnsReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/acme-dns"] as const),
+  ...Object.keys(FirewallReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/firewall"] as const),
+]);
+
+/** The body of PUT /settings: the plain keys (validated by their rules) and the sections' keys (compared by the verb). */
+export const SettingsPutSchema = patchBody({ ...SETTING_ENTRIES, ...Object.fromEntries([...SECTION_KEYS.keys()].map((k) => [k, v.unknown()])) });
+
+export type SettingsView = Settings & Record<string, unknown>;
+
+export async function readSettingsView(db: Db): Promise<SettingsView> {
+  const [plain, smtp, acme, firewall] = await Promise.all([readAllSettings(db), readSmtp(db), readAcmeDns(db), readFirewall(db)]);
+  return { ...plain, ...smtp, ...acme, ...firewall };
+}
+
+export const getSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => readSettingsView(ctx.db));
+
+/**
+ * Splits a PUT body: answers the plain keys, and refuses (422) a section key whose value differs from
+ * the stored one. Equal section keys are the read shape sent back and change nothing.
+ */
+export async function withoutSectionKeys(db: Db, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const given = Object.keys(body).filter((k) => SECTION_KEYS.has(k) && body[k] !== undefined);
+  if (given.length === 0) return body;
+  const view = await readSettingsView(db);
+  const issues: ValidationIssue[] = given
+    .filter((k) => JSON.stringify(body[k]) !== JSON.stringify(view[k]))
+    .map((k) => ({ loc: ["body", k], msg: `"${k}" is changed through ${SECTION_KEYS.get(k)}, not PUT /api/v1/settings.`, type: "value_error" }));
+  if (issues.length) throw ApiError.validation(issues);
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !SECTION_KEYS.has(k)));
+}
