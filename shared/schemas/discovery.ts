@@ -5,7 +5,7 @@
 // the readiness), so a 422 names the field either way.
 import * as v from "valibot";
 import { MAX_PORTS_PER_JOB } from "../domain/discovery/ports.ts";
-import { Name, patchBody, RefId, writeBody } from "./fields.ts";
+import { IdParam, Name, patchBody, RefId, writeBody } from "./fields.ts";
 import { IntFilter, listQuery, listResponse, queryInt } from "./list-query.ts";
 
 export const JOB_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
@@ -100,9 +100,7 @@ export const JobListQuery = listQuery(JOB_SORTS, {
   direction: v.optional(oneOf(["asc", "desc"] as const), "desc"),
 }, "id");
 
-export const JobParams = v.object({
-  job_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number), v.check((n) => n <= 2_147_483_647, "No such id.")),
-});
+export const JobParams = IdParam("job_id");
 
 export const Cancelled = v.object({ cancelled: v.literal(true) });
 

@@ -121,11 +121,7 @@ const applyRun = defineVerb<{ configId: number; runId: number; configUrl: string
       status: "completed",
       completed_at: s.now,
       cluster_name: snap.clusterName,
-      nodes_imported: inv.counts.nodes,
-      vms_imported: inv.counts.vms,
-      cts_imported: inv.counts.cts,
-      networks_imported: inv.counts.networks,
-      storage_imported: inv.counts.storage,
+      ...importedCounts(inv.counts),
       rows_written: tally.rows,
       vanished,
       errors,
@@ -146,6 +142,11 @@ const applyRun = defineVerb<{ configId: number; runId: number; configUrl: string
   });
   return { inv, rows: tally.rows, vanished, errors };
 });
+
+/** The five per-kind counts of a run, as the run row and the answer name them. */
+function importedCounts(c: { nodes: number; vms: number; cts: number; networks: number; storage: number }) {
+  return { nodes_imported: c.nodes, vms_imported: c.vms, cts_imported: c.cts, networks_imported: c.networks, storage_imported: c.storage };
+}
 
 /** The run's audit entry is appended when its transaction commits; the run row points at it after. */
 const linkRunAudit = defineVerb<{ runId: number }, void>({ scope: WRITE_INTEGRATIONS }, async (s, { runId }) => {
@@ -176,7 +177,7 @@ export async function discoverHv(ctx: VerbContext, deps: HvDeps, configId: numbe
   const failed = async (error: string): Promise<HvDiscoverOut> => {
     await failRun({ ctx, input: { configId, runId, error } });
     await linkRunAudit({ ctx, input: { runId } });
-    return { ...base, ok: false, cluster_name: null, nodes_imported: 0, vms_imported: 0, cts_imported: 0, networks_imported: 0, storage_imported: 0, errors: [error], rows_written: 0, vanished: [] };
+    return { ...base, ok: false, cluster_name: null, ...importedCounts({ nodes: 0, vms: 0, cts: 0, networks: 0, storage: 0 }), errors: [error], rows_written: 0, vanished: [] };
   };
   let snap: HvSnapshot;
   try {
@@ -201,11 +202,7 @@ export async function discoverHv(ctx: VerbContext, deps: HvDeps, configId: numbe
     ...base,
     ok: true,
     cluster_name: snap.clusterName,
-    nodes_imported: inv.counts.nodes,
-    vms_imported: inv.counts.vms,
-    cts_imported: inv.counts.cts,
-    networks_imported: inv.counts.networks,
-    storage_imported: inv.counts.storage,
+    ...importedCounts(inv.counts),
     errors: applied.errors,
     rows_written: applied.rows,
     vanished: applied.vanished,
