@@ -59,6 +59,7 @@ import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
 import { vlanRoutes } from "./routes/inventory/vlans.ts";
 import { logRoutes } from "./routes/logs/index.ts";
+import { oauthRoutes } from "./routes/auth/oauth-routes.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { acmeDnsSettingsRoutes } from "./routes/settings/acme-dns-routes.ts";
 import { firewallSettingsRoutes } from "./routes/settings/firewall-routes.ts";
@@ -93,6 +94,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   bootstrapRoutes(app);
   signInRoutes(app);
   mfaRoutes(app);
+  oauthRoutes(app);
   accountRoutes(app);
   tokenRoutes(app);
   rolesRoutes(app);

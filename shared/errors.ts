@@ -19,6 +19,8 @@ const STATUS = {
   RATE_LIMITED: 429,
   REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
   INTERNAL_SERVER_ERROR: 500,
+  /** A peer this request depends on (an OAuth provider) failed or answered something unusable. */
+  UPSTREAM_FAILED: 502,
   SERVICE_NOT_READY: 503,
   SERVER_DRAINING: 503,
 } as const;

@@ -32,6 +32,7 @@ const described: Record<number, [name: string, description: string]> = {
   428: ["ConfirmationRequired", "CONFIRMATION_REQUIRED: the high-impact action needs its confirmation headers."],
   429: ["RateLimited", "RATE_LIMITED with `retry_after`; see the Retry-After header."],
   500: ["InternalError", "INTERNAL_SERVER_ERROR / Internal server error."],
+  502: ["BadGateway", "UPSTREAM_FAILED: a peer the operation depends on (an OAuth provider) failed; the detail says which step."],
   503: ["Unavailable", "SERVICE_NOT_READY or SERVER_DRAINING, with `health` and Retry-After: 5."],
 };
 

@@ -55,6 +55,9 @@ const AUTH_POSTS = new Set(
   ].map((p) => V1 + p),
 );
 
+/** The OAuth start and callback routes and the code exchange (not the public provider list). */
+const OAUTH_GETS = /^\/api\/v1\/auth\/(exchange|oauth\/(github|google|oidc\/[^/]+)(\/callback)?)$/;
+
 const SCAN_POST_PATTERNS = [
   /^\/api\/v1\/discovery\/scan$/,
   /^\/api\/v1\/ipam\/scan\/[^/]+$/,
@@ -75,6 +78,7 @@ export function categoryFor(method: string, rawPath: string): Category {
   const path = normalise(rawPath);
   const post = method.toUpperCase() === "POST";
   if (post && AUTH_POSTS.has(path)) return "auth";
+  if (method.toUpperCase() === "GET" && OAUTH_GETS.test(path)) return "auth";
   if (post && path === `${V1}/auth/mfa/verify`) return "mfa_verify";
   if (IP_CHECK_PATHS.has(path)) return "ip_check";
   if (post && SCAN_POST_PATTERNS.some((p) => p.test(path))) return "scan";

@@ -3,7 +3,7 @@
 // /settings/oauth are also open before first run (spec 5.4; functions/access.ts).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { getOAuthSettings, OAuthPatchSchema, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
+import { getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
 import { resetSettings } from "../../../shared/services/settings/reset.ts";
 import { updateSettings } from "../../../shared/services/settings/update.ts";
 import { getSettings, SettingsPutSchema } from "../../../shared/services/settings/view.ts";
@@ -17,7 +17,11 @@ const SettingsSchema = v.record(v.string(), v.unknown());
 const OAuthSchema = v.object({
   providers: v.record(
     v.string(),
-    v.object({ client_id: v.nullable(v.string()), issuer: v.nullable(v.string()), enabled: v.boolean(), client_secret_set: v.boolean() }),
+    v.object({
+      type: v.picklist(PROVIDER_TYPES), client_id: v.nullable(v.string()), issuer: v.nullable(v.string()), enabled: v.boolean(), label: v.nullable(v.string()),
+      allow_registration: v.boolean(), default_role: v.string(), tenant: v.nullable(v.string()), base_url: v.nullable(v.string()), api_url: v.nullable(v.string()),
+      client_secret_set: v.boolean(),
+    }),
   ),
 });
 
@@ -69,7 +73,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
     {
       method: "patch", path: "/api/v1/settings/oauth", tag: "settings", scope: updateOAuthSettings.scope,
       summary: "Add, change or remove OAuth/OIDC providers ({providers: {name: {...} | null}})",
-      description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id and issuer.",
+      description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id (and issuer for type oidc, tenant for microsoft); default_role must name a role. See docs/oauth.md.",
       body: OAuthPatchSchema, response: { schema: OAuthSchema },
     },
     async (c, { body }) => c.json(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),

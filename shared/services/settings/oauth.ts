@@ -1,5 +1,5 @@
-// GET and PATCH /settings/oauth: the OAuth/OIDC provider configuration (sign-in through it is not built
-// yet). The config is the `oauth` row of app_settings; each client secret is write-only and kept apart
+// GET and PATCH /settings/oauth: the OAuth/OIDC provider configuration that sign-in through a provider
+// reads (shared/services/oauth/, docs/oauth.md). The config is the `oauth` row of app_settings; each client secret is write-only and kept apart
 // in server_secrets, so no settings read, export or audit diff can carry it (`client_secret_set` says
 // whether one is stored). A stored secret is sealed by the vault (shared/services/vault/secret-columns.ts).
 import { eq, inArray } from "drizzle-orm";
@@ -7,8 +7,9 @@ import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
+import { roleScopes } from "../../identity/role-scopes.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { OAUTH_CLIENT_SECRET, oauthSecretName, sealSecret } from "../vault/secret-columns.ts";
+import { OAUTH_CLIENT_SECRET, oauthSecretName, openSecret, sealSecret } from "../vault/secret-columns.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import { changedKeys, lockSettings } from "./apply.ts";
@@ -26,10 +27,26 @@ const Issuer = v.pipe(
   v.maxLength(2048),
 );
 
+export const PROVIDER_TYPES = ["oidc", "github", "google", "microsoft"] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+const Tenant = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9.-]{1,64}$/, "tenant is a Microsoft tenant id or domain (letters, digits, . and -)."));
+
 const ProviderPatch = v.strictObject({
+  /** oidc (any issuer), github, google or microsoft; absent on a new provider: the name's preset, else oidc. */
+  type: v.optional(v.picklist(PROVIDER_TYPES, "type is one of oidc, github, google, microsoft.")),
   client_id: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(256)))),
   issuer: v.optional(v.nullable(Issuer)),
   enabled: v.optional(v.boolean()),
+  label: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)))),
+  /** Create a user on the first sign-in of an unknown identity (with default_role). */
+  allow_registration: v.optional(v.boolean()),
+  default_role: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64))),
+  /** Microsoft only: the tenant (id, domain, or organizations/common). */
+  tenant: v.optional(v.nullable(Tenant)),
+  /** GitHub only (GitHub Enterprise): where /login/oauth/* lives (default https://github.com). */
+  base_url: v.optional(v.nullable(Issuer)),
+  /** GitHub only: the REST API root (default https://api.github.com). */
+  api_url: v.optional(v.nullable(Issuer)),
   /** Write-only: a string stores it, null removes it, absent keeps it. */
   client_secret: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(1024)))),
   /** Part of the read shape, ignored on write (clients send whole records back). */
@@ -40,10 +57,17 @@ const ProviderPatch = v.strictObject({
 export const OAuthPatchSchema = v.strictObject({ providers: v.record(ProviderName, v.nullable(ProviderPatch)) });
 export type OAuthPatch = v.InferOutput<typeof OAuthPatchSchema>;
 
-interface StoredProvider {
+export interface StoredProvider {
+  type: ProviderType;
   client_id: string | null;
   issuer: string | null;
   enabled: boolean;
+  label: string | null;
+  allow_registration: boolean;
+  default_role: string;
+  tenant: string | null;
+  base_url: string | null;
+  api_url: string | null;
 }
 export interface OAuthProvider extends StoredProvider {
   client_secret_set: boolean;
@@ -52,14 +76,40 @@ export interface OAuthSettings {
   providers: Record<string, OAuthProvider>;
 }
 
+const DEFAULT_ROLE = "viewer";
+const presetType = (name: string): ProviderType => ((PROVIDER_TYPES as readonly string[]).includes(name) ? (name as ProviderType) : "oidc");
+const optionalText = v.optional(v.nullable(v.string()), null);
+
+// Rows stored before the provider fields existed read with their defaults.
 const StoredSchema = v.object({
-  providers: v.record(v.string(), v.object({ client_id: v.nullable(v.string()), issuer: v.nullable(v.string()), enabled: v.boolean() })),
+  providers: v.record(
+    v.string(),
+    v.object({
+      type: v.optional(v.picklist(PROVIDER_TYPES)),
+      client_id: v.nullable(v.string()),
+      issuer: v.nullable(v.string()),
+      enabled: v.boolean(),
+      label: optionalText,
+      allow_registration: v.optional(v.boolean(), false),
+      default_role: v.optional(v.string(), DEFAULT_ROLE),
+      tenant: optionalText,
+      base_url: optionalText,
+      api_url: optionalText,
+    }),
+  ),
 });
+
+/** The stored provider configuration (no secrets), for the sign-in flow. */
+export async function readOAuthProviders(db: Db): Promise<Record<string, StoredProvider>> {
+  const stored = await readStored(db);
+  return Object.fromEntries(Object.entries(stored).map(([n, p]) => [n, { ...p, type: p.type ?? presetType(n) }]));
+}
 
 async function readStored(db: Db): Promise<Record<string, StoredProvider>> {
   const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, OAUTH_KEY));
   const parsed = v.safeParse(StoredSchema, row?.value);
-  return parsed.success ? parsed.output.providers : {};
+  if (!parsed.success) return {};
+  return Object.fromEntries(Object.entries(parsed.output.providers).map(([n, p]) => [n, { ...p, type: p.type ?? presetType(n) }]));
 }
 
 async function present(db: Db, providers: Record<string, StoredProvider>): Promise<OAuthSettings> {
@@ -73,6 +123,12 @@ async function present(db: Db, providers: Record<string, StoredProvider>): Promi
   };
 }
 
+/** A provider's client secret, opened by the vault; null when none is stored. */
+export async function readClientSecret(db: Db, vault: Vault, provider: string): Promise<string | null> {
+  const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, oauthSecretName(provider)));
+  return row ? openSecret(vault, OAUTH_CLIENT_SECRET, oauthSecretName(provider), row.value) : null;
+}
+
 export const getOAuthSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => present(ctx.db, await readStored(ctx.db)));
 
 function mergeProviders(stored: Record<string, StoredProvider>, patch: OAuthPatch): Record<string, StoredProvider> {
@@ -82,19 +138,36 @@ function mergeProviders(stored: Record<string, StoredProvider>, patch: OAuthPatc
       delete next[name];
       continue;
     }
-    const cur = next[name] ?? { client_id: null, issuer: null, enabled: false };
-    next[name] = { client_id: p.client_id === undefined ? cur.client_id : p.client_id, issuer: p.issuer === undefined ? cur.issuer : p.issuer, enabled: p.enabled ?? cur.enabled };
+    const cur: StoredProvider = next[name] ?? {
+      type: presetType(name), client_id: null, issuer: null, enabled: false, label: null, allow_registration: false, default_role: DEFAULT_ROLE, tenant: null, base_url: null, api_url: null,
+    };
+    const { client_secret: _secret, client_secret_set: _set, ...fields } = p;
+    const merged = { ...cur };
+    for (const [k, value] of Object.entries(fields)) if (value !== undefined) (merged as Record<string, unknown>)[k] = value;
+    next[name] = merged;
   }
   return next;
 }
 
-function providerIssues(providers: Record<string, StoredProvider>): ValidationIssue[] {
+/** What an enabled provider of each type needs besides its client_id. */
+const NEEDS: Record<ProviderType, { field: keyof StoredProvider | null; text: string }> = {
+  oidc: { field: "issuer", text: "client_id and issuer" },
+  microsoft: { field: "tenant", text: "client_id and tenant" },
+  github: { field: null, text: "client_id" },
+  google: { field: null, text: "client_id" },
+};
+
+async function providerIssues(db: Db, providers: Record<string, StoredProvider>, patched: string[]): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (Object.keys(providers).length > MAX_PROVIDERS)
     issues.push({ loc: ["body", "providers"], msg: `At most ${MAX_PROVIDERS} providers.`, type: "too_many" });
-  for (const [name, p] of Object.entries(providers))
-    if (p.enabled && (!p.client_id || !p.issuer))
-      issues.push({ loc: ["body", "providers", name, "enabled"], msg: `Provider "${name}" needs client_id and issuer before it can be enabled.`, type: "value_error" });
+  for (const [name, p] of Object.entries(providers)) {
+    const need = NEEDS[p.type];
+    if (p.enabled && (!p.client_id || (need.field && !p[need.field])))
+      issues.push({ loc: ["body", "providers", name, "enabled"], msg: `Provider "${name}" needs ${need.text} before it can be enabled.`, type: "value_error" });
+    if (patched.includes(name) && (await roleScopes(db, p.default_role)).length === 0)
+      issues.push({ loc: ["body", "providers", name, "default_role"], msg: `Unknown role "${p.default_role}".`, type: "value_error" });
+  }
   return issues;
 }
 
@@ -104,7 +177,7 @@ export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault }, OAu
   await lockSettings(s);
   const stored = await readStored(s.tx);
   const next = mergeProviders(stored, input);
-  const issues = providerIssues(next);
+  const issues = await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n]));
   if (issues.length) throw ApiError.validation(issues);
   const before = await present(s.tx, stored);
   await s.tx

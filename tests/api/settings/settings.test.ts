@@ -165,6 +165,9 @@ describe("POST /settings/reset", () => {
   });
 });
 
+/** The provider fields a PATCH did not set, as they read. */
+const PROVIDER_DEFAULTS = { label: null, allow_registration: false, default_role: "viewer", tenant: null, base_url: null, api_url: null };
+
 describe("/settings/oauth", () => {
   it("starts empty", async () => {
     expect(await (await h.call("/api/v1/settings/oauth")).json()).toEqual({ providers: {} });
@@ -175,7 +178,7 @@ describe("/settings/oauth", () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain("s3cret-value-xyz");
-    expect(JSON.parse(text)).toEqual({ providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret_set: true } } });
+    expect(JSON.parse(text)).toEqual({ providers: { github: { ...PROVIDER_DEFAULTS, type: "github", client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret_set: true } } });
     const read = await (await h.call("/api/v1/settings/oauth", { token: h.viewerToken })).text();
     expect(read).not.toContain("s3cret-value-xyz");
     const audit = await h.t.sql`select diff::text as d from audit_log where action = 'settings.oauth_updated'`;
@@ -187,10 +190,11 @@ describe("/settings/oauth", () => {
 
   it("merges: fields not given stay, client_secret_set sent back is ignored, null removes", async () => {
     const body = await (await patchOAuth({ providers: { github: { enabled: false, client_secret_set: false }, gitlab: { client_id: "gl" } } })).json();
-    expect(body.providers.github).toEqual({ client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: true });
-    expect(body.providers.gitlab).toEqual({ client_id: "gl", issuer: null, enabled: false, client_secret_set: false });
+    expect(body.providers.github).toEqual({ ...PROVIDER_DEFAULTS, type: "github", client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: true });
+    // A name that is no preset is an OpenID Connect provider unless the type says otherwise.
+    expect(body.providers.gitlab).toEqual({ ...PROVIDER_DEFAULTS, type: "oidc", client_id: "gl", issuer: null, enabled: false, client_secret_set: false });
     const cleared = await (await patchOAuth({ providers: { github: { client_secret: null }, gitlab: null } })).json();
-    expect(cleared).toEqual({ providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: false } } });
+    expect(cleared).toEqual({ providers: { github: { ...PROVIDER_DEFAULTS, type: "github", client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: false } } });
     expect(await h.t.sql`select 1 from server_secrets where name like 'oauth.%'`).toHaveLength(0);
   });
 
@@ -201,6 +205,10 @@ describe("/settings/oauth", () => {
       { providers: { github: { issuer: "ftp://example.com" } } },
       { providers: { github: { scopes: ["x"] } } },
       { providers: { okta: { enabled: true } } },
+      { providers: { okta: { client_id: "o", enabled: true } } }, // an OIDC provider needs its issuer
+      { providers: { ms: { type: "microsoft", client_id: "m", enabled: true } } }, // Microsoft needs its tenant
+      { providers: { github: { default_role: "no-such-role" } } },
+      { providers: { github: { type: "saml" } } },
       { github: {} },
     ];
     for (const b of bad) expect((await patchOAuth(b)).status, JSON.stringify(b)).toBe(422);

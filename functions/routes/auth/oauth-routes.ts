@@ -1,0 +1,96 @@
+// Sign-in through OAuth 2.0 / OpenID Connect (issue 16, docs/oauth.md): the public provider list, the
+// start routes (302 to the provider), the callbacks (302 to the UI with a one-time code, or with the
+// MFA challenge; JSON errors 400/403/502), and GET /auth/exchange (the code for a session token).
+import type { Context, Hono } from "hono";
+import * as v from "valibot";
+import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase } from "../../../shared/services/oauth/flow.ts";
+import { listPublicProviders } from "../../../shared/services/oauth/public-providers.ts";
+import type { ProviderRoute } from "../../../shared/services/oauth/provider.ts";
+import { verbContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { setSessionCookies } from "../../session-cookies.ts";
+import { signInArgs } from "./sign-in-args.ts";
+
+const Slug = v.object({ slug: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Unknown provider slug.")) });
+const StartQuery = v.object({ invite_token: v.optional(v.pipe(v.string(), v.maxLength(512))) });
+const CallbackQuery = v.object({
+  code: v.pipe(v.string("The provider sent no code."), v.minLength(1, "The provider sent no code."), v.maxLength(2048)),
+  state: v.pipe(v.string("The provider sent no state."), v.minLength(1, "The provider sent no state."), v.maxLength(512)),
+});
+const REDIRECT = { status: 302, description: "Found: Location is the next step (no body)." };
+
+function oauthDeps(c: Context<AppEnv>) {
+  const deps = c.get("deps");
+  return { outbound: deps.outbound, vault: deps.vault, publicUrl: deps.config.PUBLIC_URL };
+}
+
+function redirect(c: Context<AppEnv>, location: string): Response {
+  c.header("Cache-Control", "no-store");
+  return c.redirect(location, 302);
+}
+
+async function start(c: Context<AppEnv>, name: string, via: ProviderRoute, inviteToken: string | undefined): Promise<Response> {
+  return redirect(c, await beginOAuth({ ctx: verbContext(c), input: { ...oauthDeps(c), name, via, inviteToken } }));
+}
+
+async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q: v.InferOutput<typeof CallbackQuery>): Promise<Response> {
+  const args = await signInArgs(c, { ...oauthDeps(c), name, via, code: q.code, state: q.state });
+  const outcome = await completeOAuth(args);
+  const base = await publicBase(args.ctx.db, oauthDeps(c).publicUrl);
+  if (outcome.kind === "mfa") return redirect(c, `${base}/?cb_mfa_token=${encodeURIComponent(outcome.mfa_token)}`);
+  setSessionCookies(c, outcome.session);
+  return redirect(c, `${base}/?cb_auth_code=${encodeURIComponent(outcome.code)}`);
+}
+
+export function oauthRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/auth/oauth/providers", tag: "oauth", auth: "public",
+      summary: "The providers the sign-in page offers (enabled, with a client id)",
+      response: { schema: v.object({ providers: v.array(v.object({ name: v.string(), type: v.picklist(["oauth", "oidc"]), label: v.string() })) }) },
+    },
+    async (c, { reply }) => reply({ providers: await listPublicProviders({ ctx: verbContext(c), input: undefined }) }),
+  );
+
+  const startDoc = "302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.";
+  const callbackDoc = "Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 502 (provider failed).";
+  for (const name of ["github", "google"] as const) {
+    route(
+      app,
+      { method: "get", path: `/api/v1/auth/oauth/${name}`, tag: "oauth", auth: "public", summary: `Start signing in with ${name === "github" ? "GitHub" : "Google"}`, description: startDoc, query: StartQuery, response: REDIRECT, errors: [502] },
+      (c, { query }) => start(c, name, name, query.invite_token),
+    );
+    route(
+      app,
+      { method: "get", path: `/api/v1/auth/oauth/${name}/callback`, tag: "oauth", auth: "public", summary: `The ${name === "github" ? "GitHub" : "Google"} callback`, description: callbackDoc, query: CallbackQuery, response: REDIRECT, errors: [403, 502] },
+      (c, { query }) => callback(c, name, name, query),
+    );
+  }
+  route(
+    app,
+    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug", tag: "oauth", auth: "public", summary: "Start signing in with an OpenID Connect provider (Microsoft included)", description: startDoc, params: Slug, query: StartQuery, response: REDIRECT, errors: [502] },
+    (c, { params, query }) => start(c, params.slug, "oidc", query.invite_token),
+  );
+  route(
+    app,
+    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug/callback", tag: "oauth", auth: "public", summary: "An OpenID Connect provider's callback", description: callbackDoc, params: Slug, query: CallbackQuery, response: REDIRECT, errors: [403, 502] },
+    (c, { params, query }) => callback(c, params.slug, "oidc", query),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/auth/exchange", tag: "oauth", auth: "public",
+      summary: "Turn the callback's one-time code into a session token",
+      description: "The code works once, for 60 seconds. Unknown, used or expired: 400 \"Invalid or expired auth code\".",
+      query: v.object({ code: v.pipe(v.string("The code is required."), v.minLength(1, "The code is required."), v.maxLength(256)) }),
+      response: { schema: v.object({ token: v.string() }) },
+    },
+    async (c, { query, reply }) => {
+      const { ctx, input } = await signInArgs(c, { code: query.code });
+      return reply(await exchangeAuthCode({ ctx, input }));
+    },
+  );
+}

@@ -1,0 +1,189 @@
+// The sign-in flow's writes (DESIGN.md 3b, reference-contracts.md 8): the authorization request kept
+// server-side (state hashed, nonce, PKCE verifier; 10 minutes, single use), the callback's account
+// rules, and the 60-second one-time code GET /auth/exchange turns into a session token.
+import { and, eq, lt, sql } from "drizzle-orm";
+import { bytesToBase64Url, bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
+import { authExchangeCodes, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
+import { ApiError } from "../../errors.ts";
+import { AUDIENCE, signToken } from "../../identity/tokens.ts";
+import type { OutboundHttp } from "../../net/outbound.ts";
+import { readSetting } from "../../settings/read.ts";
+import type { Vault } from "../../vault/vault.ts";
+import type { IssuedSession } from "../auth/issue-session.ts";
+import { completeLogin, findUserByEmail } from "../auth/login.ts";
+import type { SignInClient } from "../auth/sign-in-client.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
+import type { ProviderIdentity } from "./identity.ts";
+import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute } from "./provider.ts";
+
+const STATE_TTL_MS = 10 * 60_000;
+const CODE_TTL_MS = 60_000;
+const MFA_TOKEN_SECONDS = 300;
+
+async function sha256Hex(text: string): Promise<string> {
+  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(text))));
+}
+
+const randomText = (s: Pick<VerbScope["ctx"], "random">) => bytesToBase64Url(s.random.bytes(32));
+
+/** Where the provider sends the browser back: under the configured public URL, never the Host header. */
+export async function callbackUrl(db: VerbScope["tx"], configuredBase: string | undefined, name: string, via: ProviderRoute): Promise<string> {
+  return `${await publicBase(db, configuredBase)}/api/v1/auth/oauth/${via === "oidc" ? `oidc/${name}` : name}/callback`;
+}
+
+/** The UI's origin: the public_url setting, else PUBLIC_URL; 400 when neither is set. */
+export async function publicBase(db: VerbScope["tx"], configuredBase: string | undefined): Promise<string> {
+  const base = (await readSetting(db, "public_url")) || configuredBase || "";
+  if (!base) throw new ApiError("BAD_REQUEST", "OAuth sign-in needs the public_url setting (or PUBLIC_URL) to build its redirect URI.");
+  return base.replace(/\/+$/, "");
+}
+
+export interface OAuthDeps {
+  outbound: OutboundHttp;
+  vault: Vault;
+  /** PUBLIC_URL from the configuration, used when the public_url setting is empty. */
+  publicUrl: string | undefined;
+}
+
+export interface BeginInput extends OAuthDeps {
+  name: string;
+  via: ProviderRoute;
+  inviteToken?: string | undefined;
+}
+
+interface Begun {
+  url: string;
+  row: typeof oauthStates.$inferInsert;
+}
+
+/** GET /auth/oauth/...: stores the request and answers the provider's authorization URL. */
+export const beginOAuth = defineVerb<BeginInput, string, Begun>(
+  {
+    scope: "public",
+    prepare: async (ctx, input) => {
+      const provider = await loadProvider(ctx.db, input, input.name, input.via);
+      const redirectUri = await callbackUrl(ctx.db, input.publicUrl, input.name, input.via);
+      const [state, nonce, codeVerifier] = [randomText(ctx), randomText(ctx), randomText(ctx)];
+      const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(codeVerifier))));
+      const url = await authorizationUrl(provider, { state, nonce, codeChallenge: challenge, redirectUri });
+      const now = ctx.clock.now();
+      return {
+        url,
+        row: {
+          state_hash: await sha256Hex(state), provider: input.name, purpose: "login", nonce, code_verifier: codeVerifier, redirect_uri: redirectUri,
+          invite_token: input.inviteToken ?? null, created_at: now, expires_at: new Date(now.getTime() + STATE_TTL_MS),
+        },
+      };
+    },
+  },
+  async (s, _input, begun) => {
+    // Expired requests and codes go as new ones come in, so neither table grows without bound.
+    await s.tx.delete(oauthStates).where(lt(oauthStates.expires_at, s.now));
+    await s.tx.delete(authExchangeCodes).where(lt(authExchangeCodes.expires_at, s.now));
+    await s.tx.insert(oauthStates).values(begun.row);
+    return begun.url;
+  },
+);
+
+type StateRow = typeof oauthStates.$inferSelect;
+
+/** Takes the request back out (deleted whatever happens next: single use). */
+const consumeState = defineVerb<{ name: string; state: string }, StateRow>({ scope: "public" }, async (s, input) => {
+  const [row] = await s.tx
+    .delete(oauthStates)
+    .where(and(eq(oauthStates.state_hash, await sha256Hex(input.state)), eq(oauthStates.provider, input.name)))
+    .returning();
+  if (!row) throw new ApiError("BAD_REQUEST", "Invalid OAuth state");
+  if (row.expires_at <= s.now) return s.refuse(new ApiError("BAD_REQUEST", "OAuth state expired. Please try signing in again."));
+  return row;
+});
+
+export type OAuthOutcome = { kind: "session"; code: string; session: IssuedSession; userId: number } | { kind: "mfa"; mfa_token: string };
+
+export interface CallbackInput extends OAuthDeps, SignInClient {
+  name: string;
+  via: ProviderRoute;
+  code: string;
+  state: string;
+}
+
+/** The user the identity signs in as, by the account rules (no silent take-over of an existing e-mail). */
+async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity) {
+  const [bound] = await s.tx
+    .select({ user: users })
+    .from(oauthIdentities)
+    .innerJoin(users, eq(users.id, oauthIdentities.user_id))
+    .where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
+  if (bound) {
+    await s.tx.update(oauthIdentities).set({ email: id.email, last_login_at: s.now }).where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
+    return bound.user;
+  }
+  if (await findUserByEmail({ db: s.tx }, id.email))
+    throw ApiError.forbidden("This email is already registered. Ask an administrator to link it, or sign in and link the provider from your account.");
+  if (!p.config.allow_registration) throw ApiError.forbidden("Registration is currently closed");
+  const [user] = await s.tx
+    .insert(users)
+    .values({ email: id.email, password_hash: null, display_name: id.name, role: p.config.default_role, created_at: s.now, updated_at: s.now })
+    .onConflictDoNothing()
+    .returning();
+  if (!user) throw ApiError.forbidden("This email is already registered. Ask an administrator to link it.");
+  await s.tx.insert(oauthIdentities).values({ user_id: user.id, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now, last_login_at: s.now });
+  s.audit({ action: "user.registered", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role: user.role, provider: p.name } } });
+  return user;
+}
+
+interface Resolved {
+  provider: Provider;
+  identity: ProviderIdentity;
+}
+
+/** GET .../callback: the state, the provider's word on who signed in, then the account rules. */
+export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
+  {
+    scope: "public",
+    prepare: async (ctx, input) => {
+      const provider = await loadProvider(ctx.db, input, input.name, input.via);
+      const row = await consumeState({ ctx, input: { name: input.name, state: input.state } });
+      const identity = await identityFromCallback(provider, { code: input.code, codeVerifier: row.code_verifier ?? "", nonce: row.nonce ?? "", redirectUri: row.redirect_uri, now: ctx.clock.now() });
+      return { provider, identity };
+    },
+  },
+  async (s, input, { provider, identity }) => {
+    let user;
+    try {
+      user = await accountFor(s, provider, identity);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason: String(e.detail) } });
+      return s.refuse(e);
+    }
+    if (!user.is_active) {
+      s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { provider: provider.name, reason: "deactivated" } });
+      return s.refuse(ApiError.forbidden("This account is deactivated."));
+    }
+    if (user.mfa_enabled) {
+      s.audit({ action: "login.mfa_required", category: "security", entity_type: "user", entity_id: user.id, diff: { provider: provider.name } });
+      return { kind: "mfa", mfa_token: await signToken(input.signingKey, AUDIENCE.mfa, { userId: user.id }, s.now, MFA_TOKEN_SECONDS) };
+    }
+    const outcome = await completeLogin(s, input, user, "login.oauth");
+    if (outcome.kind !== "session") throw new Error("completeLogin answers a session");
+    const code = randomText(s.ctx);
+    await s.tx.insert(authExchangeCodes).values({ code_hash: await sha256Hex(code), session_id: outcome.session.sessionId, expires_at: new Date(s.now.getTime() + CODE_TTL_MS) });
+    return { kind: "session", code, session: outcome.session, userId: user.id };
+  },
+);
+
+/** GET /auth/exchange: the one-time code (consumed atomically) for a token of the session it names. */
+export const exchangeAuthCode = defineVerb<{ code: string; signingKey: Uint8Array }, { token: string }>({ scope: "public" }, async (s, input) => {
+  const invalid = () => new ApiError("BAD_REQUEST", "Invalid or expired auth code");
+  const [row] = await s.tx.delete(authExchangeCodes).where(eq(authExchangeCodes.code_hash, await sha256Hex(input.code))).returning();
+  if (!row) throw invalid();
+  if (row.expires_at <= s.now) return s.refuse(invalid());
+  const [session] = await s.tx
+    .select({ userId: sessions.user_id, expiresAt: sessions.expires_at })
+    .from(sessions)
+    .where(and(eq(sessions.id, row.session_id), sql`${sessions.revoked_at} is null`));
+  if (!session || session.expiresAt <= s.now) return s.refuse(invalid());
+  const ttl = Math.max(1, Math.floor((session.expiresAt.getTime() - s.now.getTime()) / 1000));
+  return { token: await signToken(input.signingKey, AUDIENCE.session, { userId: session.userId, sid: row.session_id }, s.now, ttl) };
+});

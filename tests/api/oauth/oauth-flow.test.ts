@@ -1,0 +1,218 @@
+// Sign-in through OpenID Connect and GitHub, driven over HTTP only against peers on loopback: the
+// jose-built OpenID provider (tests/helpers/oidc-fakes.ts, 127.0.0.93) and the GitHub fake replaying
+// recorded answers (127.0.0.92). Each refusal leaves no session behind.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type FakeGitHub, type FakeOidc, startFakeGitHub, startFakeOidc } from "../../helpers/oidc-fakes.ts";
+import { createHarness, type Harness, json } from "../audit/harness.ts";
+
+const BASE = "http://cp.example.test";
+let h: Harness;
+let oidc: FakeOidc;
+let gh: FakeGitHub;
+let offsetMs = 0;
+
+const countSessions = async () => Number((await h.t.sql`select count(*)::int as n from sessions`)[0]!.n);
+
+beforeAll(async () => {
+  h = await createHarness();
+  h.t.runtime.deps.clock = { now: () => new Date(Date.now() + offsetMs) };
+  oidc = await startFakeOidc();
+  gh = await startFakeGitHub();
+  expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ public_url: BASE }) })).status).toBe(200);
+  const res = await h.call("/api/v1/settings/oauth", {
+    method: "PATCH",
+    ...json({
+      providers: {
+        keycloak: { type: "oidc", issuer: oidc.issuer, client_id: oidc.clientId, client_secret: oidc.clientSecret, enabled: true, label: "Keycloak", allow_registration: true, default_role: "editor" },
+        github: { client_id: gh.clientId, client_secret: gh.clientSecret, enabled: true, base_url: gh.url, api_url: gh.url, allow_registration: false },
+        google: { client_id: "google-client", enabled: false },
+      },
+    }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+});
+afterEach(() => {
+  offsetMs = 0;
+  oidc.faults = { tamper: false, wrongNonce: false, signWith: null };
+  gh.state.unverified = false;
+});
+afterAll(async () => {
+  await oidc?.close();
+  await gh?.close();
+  await h?.t.close();
+});
+
+/** Start at the app, follow the provider's redirect back, answer the app's callback response. */
+async function signIn(start: string): Promise<{ callback: string; res: Response }> {
+  const begin = await h.call(start, { token: "" });
+  expect(begin.status, await begin.clone().text()).toBe(302);
+  expect(begin.headers.get("cache-control")).toBe("no-store");
+  const atProvider = await fetch(begin.headers.get("location")!, { redirect: "manual" });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get("location")!);
+  expect(back.origin).toBe(BASE);
+  const callback = back.pathname + back.search;
+  return { callback, res: await h.call(callback, { token: "" }) };
+}
+
+async function expectRefused(res: Response, status: number, detail: RegExp): Promise<void> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/json/);
+  expect(res.headers.get("set-cookie")).toBeNull();
+  expect((await res.json()).detail).toMatch(detail);
+}
+
+const authCodeOf = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("cb_auth_code");
+
+describe("GET /auth/oauth/providers", () => {
+  it("lists the enabled providers with a client id, without credentials", async () => {
+    const res = await h.call("/api/v1/auth/oauth/providers", { token: "" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ providers: [{ name: "github", type: "oauth", label: "GitHub" }, { name: "keycloak", type: "oidc", label: "Keycloak" }] });
+  });
+});
+
+describe("OpenID Connect", () => {
+  it("the start redirect carries state, nonce and PKCE S256, and redirect_uri under public_url", async () => {
+    const res = await h.call("/api/v1/auth/oauth/oidc/keycloak", { token: "" });
+    expect(res.status).toBe(302);
+    const to = new URL(res.headers.get("location")!);
+    expect(to.origin + to.pathname).toBe(`${oidc.issuer}/authorize`);
+    expect(to.searchParams.get("redirect_uri")).toBe(`${BASE}/api/v1/auth/oauth/oidc/keycloak/callback`);
+    expect(to.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(to.searchParams.get("scope")).toBe("openid email profile");
+    for (const p of ["state", "nonce", "code_challenge"]) expect(to.searchParams.get(p)?.length).toBeGreaterThanOrEqual(43);
+    // Stored hashed: the state itself is nowhere in the table.
+    const rows = await h.t.sql`select state_hash, nonce from oauth_states where provider = 'keycloak'`;
+    expect(rows.some((r) => r.state_hash === to.searchParams.get("state"))).toBe(false);
+    expect(rows.some((r) => r.nonce === to.searchParams.get("nonce"))).toBe(true);
+  });
+
+  it("full flow: a new user is registered with the default role, cookie set, code exchanged once for a session token", async () => {
+    oidc.user = { sub: "alice-sub", email: "Alice@Example.com", email_verified: true, name: "Alice" };
+    const { callback, res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("set-cookie")).toMatch(/svc_session=/);
+    const location = new URL(res.headers.get("location")!);
+    expect(location.origin + location.pathname).toBe(`${BASE}/`);
+    const code = authCodeOf(res)!;
+    expect(code).toBeTruthy();
+    // The token exchange authenticated with client_secret_basic, as the discovery document allows.
+    expect(oidc.tokenRequests.at(-1)!.authorization).toMatch(/^Basic /);
+    const ex = await h.call(`/api/v1/auth/exchange?code=${encodeURIComponent(code)}`, { token: "" });
+    expect(ex.status).toBe(200);
+    const { token } = await ex.json();
+    const me = await (await h.call("/api/v1/auth/me", { token })).json();
+    expect(me).toMatchObject({ email: "alice@example.com", role: "editor" });
+    const [identity] = await h.t.sql`select provider, issuer, subject, email from oauth_identities where subject = 'alice-sub'`;
+    expect(identity).toEqual({ provider: "keycloak", issuer: oidc.issuer, subject: "alice-sub", email: "alice@example.com" });
+    // Single use.
+    await expectRefused(await h.call(`/api/v1/auth/exchange?code=${encodeURIComponent(code)}`, { token: "" }), 400, /Invalid or expired auth code/);
+    // The state was single use too.
+    await expectRefused(await h.call(callback, { token: "" }), 400, /Invalid OAuth state/);
+    const audit = await h.t.sql`select action from audit_log where action in ('user.registered', 'login.oauth') order by id`;
+    expect(audit.map((a) => a.action)).toEqual(["user.registered", "login.oauth"]);
+  });
+
+  it("a returning identity signs in to its user even after the e-mail changed at the provider", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice.new@example.com", email_verified: true };
+    const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
+    expect(res.status).toBe(302);
+    const { token } = await (await h.call(`/api/v1/auth/exchange?code=${authCodeOf(res)}`, { token: "" })).json();
+    expect((await (await h.call("/api/v1/auth/me", { token })).json()).email).toBe("alice@example.com");
+  });
+
+  it("refuses a tampered ID token, a wrong nonce and an unverified e-mail, with no session", async () => {
+    oidc.user = { sub: "bob-sub", email: "bob@example.com", email_verified: true };
+    const before = await countSessions();
+    oidc.faults.tamper = true;
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /ID token was refused: its signature does not verify/);
+    oidc.faults = { tamper: false, wrongNonce: true, signWith: null };
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /nonce does not match/);
+    oidc.faults.wrongNonce = false;
+    oidc.user = { sub: "bob-sub", email: "bob@example.com", email_verified: false };
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /not verified the e-mail/);
+    expect(await countSessions()).toBe(before);
+    expect(await h.t.sql`select 1 from users where email = 'bob@example.com'`).toHaveLength(0);
+  });
+
+  it("refuses an expired state and an exchange code older than 60 seconds", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    const begin = await h.call("/api/v1/auth/oauth/oidc/keycloak", { token: "" });
+    const back = new URL((await fetch(begin.headers.get("location")!, { redirect: "manual" })).headers.get("location")!);
+    offsetMs = 11 * 60_000;
+    await expectRefused(await h.call(back.pathname + back.search, { token: "" }), 400, /OAuth state expired/);
+    offsetMs = 0;
+    const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
+    expect(res.status).toBe(302);
+    offsetMs = 61_000;
+    await expectRefused(await h.call(`/api/v1/auth/exchange?code=${authCodeOf(res)}`, { token: "" }), 400, /Invalid or expired auth code/);
+    expect(await h.t.sql`select 1 from auth_exchange_codes`).toHaveLength(0);
+  });
+
+  it("JWKS rotated mid-session: the new kid is fetched and accepted, a key removed from the JWKS is refused", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302); // caches the JWKS
+    const fetches = oidc.jwksFetches;
+    const { oldKid } = await oidc.rotate(true);
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
+    expect(oidc.jwksFetches).toBe(fetches + 1);
+    oidc.faults.signWith = oldKid;
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /not signed by a key the provider publishes/);
+  });
+
+  it("refuses an unknown identity whose e-mail is an existing account (no take-over), and a deactivated user", async () => {
+    oidc.user = { sub: "intruder", email: "viewer@example.com", email_verified: true };
+    const before = await countSessions();
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /already registered/);
+    await h.t.sql`update users set is_active = false where email = 'alice@example.com'`;
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /deactivated/);
+    await h.t.sql`update users set is_active = true where email = 'alice@example.com'`;
+    expect(await countSessions()).toBe(before);
+  });
+
+  it("an MFA user gets the challenge token instead of a session", async () => {
+    await h.t.sql`update users set mfa_enabled = true where email = 'alice@example.com'`;
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    const before = await countSessions();
+    const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
+    await h.t.sql`update users set mfa_enabled = false where email = 'alice@example.com'`;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    const to = new URL(res.headers.get("location")!);
+    expect(to.searchParams.get("cb_auth_code")).toBeNull();
+    expect(to.searchParams.get("cb_mfa_token")).toBeTruthy();
+    expect(await countSessions()).toBe(before);
+  });
+});
+
+describe("GitHub", () => {
+  it("refuses an unknown account while registration through GitHub is off", async () => {
+    await expectRefused((await signIn("/api/v1/auth/oauth/github")).res, 403, /Registration is currently closed/);
+  });
+
+  it("full flow with PKCE and the primary verified e-mail from /user/emails", async () => {
+    await h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { github: { allow_registration: true } } }) });
+    const { res } = await signIn("/api/v1/auth/oauth/github");
+    expect(res.status, await res.clone().text()).toBe(302);
+    const { token } = await (await h.call(`/api/v1/auth/exchange?code=${authCodeOf(res)}`, { token: "" })).json();
+    expect(await (await h.call("/api/v1/auth/me", { token })).json()).toMatchObject({ email: "octocat@example.com", role: "viewer" });
+    const [identity] = await h.t.sql`select issuer, subject from oauth_identities where provider = 'github'`;
+    expect(identity).toEqual({ issuer: gh.url, subject: "583231" });
+  });
+
+  it("refuses an account whose e-mail GitHub has not verified", async () => {
+    gh.state.unverified = true;
+    await h.t.sql`delete from oauth_identities where provider = 'github'`;
+    await h.t.sql`delete from users where email = 'octocat@example.com'`;
+    await expectRefused((await signIn("/api/v1/auth/oauth/github")).res, 400, /verified e-mail/);
+  });
+
+  it("a provider that is not enabled or not configured is a 400", async () => {
+    await expectRefused(await h.call("/api/v1/auth/oauth/google", { token: "" }), 400, /OAuth provider 'google' not enabled/);
+    await expectRefused(await h.call("/api/v1/auth/oauth/oidc/nobody", { token: "" }), 400, /OIDC provider 'nobody' not configured/);
+    await expectRefused(await h.call("/api/v1/auth/oauth/oidc/github", { token: "" }), 400, /not configured/);
+  });
+});
