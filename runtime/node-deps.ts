@@ -13,6 +13,7 @@ import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { nodeOutboundHttp } from "../net/outbound-http.ts";
 import { nodeMailer } from "../net/smtp-mailer.ts";
 import { sharpResizer } from "./image-resizer.ts";
+import { nodeBackupStore } from "./backups/node-backup-store.ts";
 import { directoryBinaries } from "./agent-binaries.ts";
 import { packageAssets } from "./assets.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
@@ -94,6 +95,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     outbound: nodeOutboundHttp(),
     mailer: nodeMailer(),
     images: sharpResizer(),
+    backups: nodeBackupStore({
+      dir: config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`,
+      ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),
+      ...(database.pglite ? { pglite: database.pglite } : {}),
+    }),
     ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
   };
   const background = new Workers(logger);

@@ -45,6 +45,8 @@ export const ConfigSchema = v.object({
   PORT: int(8080, 0, 65535),
   HOST: v.optional(v.string(), "0.0.0.0"),
   DATA_DIR: v.optional(v.string(), "./data"),
+  /** Where database backups are written (docs/backups.md); <DATA_DIR>/backups when unset. */
+  BACKUP_DIR: v.optional(v.pipe(v.string(), v.minLength(1))),
   DATABASE_URL: url(["postgres", "postgresql"]),
   DB_POOL_MAX: int(10, 1, 200),
   REDIS_URL: url(["redis", "rediss"]),

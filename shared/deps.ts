@@ -16,6 +16,7 @@ import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
 import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
+import type { BackupStore } from "./services/backups/store.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -52,4 +53,6 @@ export interface Deps {
   images?: ImageResizer;
   /** Issues certificates over ACME (Node, acme-client); absent on the edge, where letsencrypt certificates cannot be issued. */
   acme?: AcmeIssuer;
+  /** Dumps the database into the backup directory (Node: pg_dump or PGlite); absent on the edge, whose database its provider backs up. */
+  backups?: BackupStore;
 }

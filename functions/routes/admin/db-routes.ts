@@ -1,0 +1,102 @@
+// /admin/db (catalogue group admin-db, admin only): database health, a backup taken now, the list of
+// archives, and (ours, not in the catalogue) the download of one archive. docs/backups.md.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { dbHealth, listBackups, readBackup, takeBackup } from "../../../shared/services/backups/backups.ts";
+import { verbContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+
+const BackupInfo = v.object({
+  filename: v.string(),
+  kind: v.string(),
+  size_mb: v.number(),
+  size_bytes: v.number(),
+  sha256: v.string(),
+  method: v.string(),
+  created_at: v.string(),
+  verified_at: v.nullable(v.string()),
+  s3_key: v.nullable(v.string()),
+  trigger: v.string(),
+});
+
+const Health = v.object({
+  status: v.picklist(["healthy", "degraded"]),
+  dialect: v.picklist(["postgresql", "pglite"]),
+  alembic_version: v.pipe(v.nullable(v.string()), v.description("The reference's slot for the schema level: here the tag of the newest applied migration.")),
+  migration_level: v.number(),
+  migration_expected: v.number(),
+  timescaledb_available: v.boolean(),
+  db_size_mb: v.number(),
+  connections_active: v.number(),
+  connections_max: v.number(),
+  backup_last_at: v.nullable(v.string()),
+  backup_last_filename: v.nullable(v.string()),
+  backup_last_size_mb: v.nullable(v.number()),
+  backups_available: v.pipe(v.boolean(), v.description("Whether this process can take backups (the Node server); false on the edge.")),
+});
+
+export function dbRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/admin/db/health", tag: "admin-db", scope: dbHealth.scope,
+      summary: "Database health: dialect, migration level, size, connections, the newest backup",
+      response: { schema: Health },
+    },
+    async (c) => {
+      const deps = c.get("deps");
+      return c.json(await dbHealth({ ctx: verbContext(c), input: { kind: deps.database.kind, backupsAvailable: deps.backups !== undefined } }));
+    },
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/admin/db/backup", tag: "admin-db", scope: takeBackup.scope,
+      summary: "Take a database backup now (pg_dump | gzip, or the embedded database's dump) and verify it",
+      description:
+        "Runs to the end before answering. The archive is written to <name>.partial, fsynced, renamed, read back and its SHA-256 compared; only then is it recorded (and listed). Recorded as a db_backup job run. 503 where this process has no backup capability (the edge); 500 with the reason when the dump fails (nothing is recorded).",
+      response: { schema: v.object({ status: v.literal("ok"), backup: v.object({ ...BackupInfo.entries, path: v.string() }) }) },
+      errors: [500, 503],
+    },
+    async (c) => c.json(await takeBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, signal: c.req.raw.signal } })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/admin/db/snapshots", tag: "admin-db", scope: listBackups.scope,
+      summary: "The archives on disk (backups and snapshots), sorted by filename, with how to restore one",
+      description: "An envelope, as the reference: {snapshots, restore_command, restore_note}. Plain backups are listed too (kind backup), so one list serves both.",
+      response: { schema: v.object({ snapshots: v.array(BackupInfo), restore_command: v.string(), restore_note: v.string() }) },
+    },
+    async (c) => c.json(await listBackups({ ctx: verbContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/admin/db/backups/:filename", tag: "admin-db", scope: readBackup.scope,
+      params: v.object({ filename: v.pipe(v.string(), v.maxLength(100)) }),
+      summary: "Download one recorded archive",
+      description: "The name must be one listed by GET /admin/db/snapshots (anything else, including paths, is 404). X-Checksum-Sha256 carries the recorded SHA-256.",
+      response: { contentType: "application/gzip", description: "The archive" },
+      errors: [503],
+    },
+    async (c, { params }) => {
+      const { info, size, body } = await readBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, filename: params.filename } });
+      return new Response(body, {
+        status: 200,
+        headers: {
+          "Content-Type": "application/gzip",
+          "Content-Length": String(size),
+          "Content-Disposition": `attachment; filename="${info.filename}"`,
+          "X-Checksum-Sha256": info.sha256,
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
+      });
+    },
+  );
+}

@@ -1,0 +1,150 @@
+// Deps.backups on Node: pg_dump (plain SQL through gzip, streamed) when the database is PostgreSQL and
+// a pg_dump at least as new as the server is on PATH; PGlite's own dumpDataDir (a gzip tarball of the
+// embedded data directory) on the embedded default. Every archive is written to <name>.partial,
+// hashed while streaming, fsynced, renamed into place, then read back and its SHA-256 compared.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+import type { PGlite } from "@electric-sql/pglite";
+import type postgres from "postgres";
+import { ARCHIVE_NAME, type BackupMethod, type BackupStore, type WrittenArchive } from "../../shared/services/backups/store.ts";
+
+export interface NodeBackupOptions {
+  dir: string;
+  /** PostgreSQL: the connection URL pg_dump uses and a client to ask the server's version. */
+  postgres?: { url: string; sql: postgres.Sql };
+  pglite?: PGlite;
+  /** The pg_dump binary (PATH lookup by default). */
+  pgDump?: string;
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(path), hash);
+  return hash.digest("hex");
+}
+
+async function pgDumpMajor(bin: string): Promise<number | null> {
+  return new Promise((done) => {
+    const child = spawn(bin, ["--version"], { stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", () => done(null));
+    child.on("close", () => {
+      const m = /\s(\d+)(?:\.\d+)?/.exec(out);
+      done(m ? Number(m[1]) : null);
+    });
+  });
+}
+
+/** A pass-through that hashes and counts what flows to the file. */
+function hashing(hash: ReturnType<typeof createHash>, counter: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      counter.bytes += chunk.length;
+      cb(null, chunk);
+    },
+  });
+}
+
+export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
+  const dir = resolve(options.dir);
+  const pgDump = options.pgDump ?? "pg_dump";
+
+  /** Streams `source` into <filename>.partial (hashing it), fsyncs, renames, reads back, compares. */
+  async function writeArchive(filename: string, method: BackupMethod, source: () => Readable, manifest: Record<string, unknown>, signal?: AbortSignal): Promise<WrittenArchive> {
+    await mkdir(dir, { recursive: true });
+    const final = join(dir, filename);
+    const partial = `${final}.partial`;
+    const hash = createHash("sha256");
+    const counter = { bytes: 0 };
+    try {
+      await pipeline(source(), hashing(hash, counter), createWriteStream(partial, { flags: "wx" }), ...(signal ? [{ signal }] : []));
+      const fh = await open(partial, "r+");
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(partial, final);
+    } catch (e) {
+      await rm(partial, { force: true });
+      throw e;
+    }
+    const sha256 = hash.digest("hex");
+    const readBack = await sha256File(final);
+    if (readBack !== sha256) {
+      await rm(final, { force: true });
+      throw new Error(`The archive ${filename} read back with a different SHA-256 (${readBack}, written ${sha256}); it was removed.`);
+    }
+    return { filename, size_bytes: counter.bytes, sha256, method, verified_at: new Date(), manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 } };
+  }
+
+  async function pgDumpSource(url: string, sql: postgres.Sql): Promise<{ source: () => Readable; manifest: Record<string, unknown> }> {
+    const [row] = await sql<{ v: string }[]>`select current_setting('server_version_num') as v`;
+    const serverMajor = Math.floor(Number(row!.v) / 10000);
+    const dumpMajor = await pgDumpMajor(pgDump);
+    if (dumpMajor === null) throw new Error(`No pg_dump on PATH (${pgDump}); install the PostgreSQL ${serverMajor} client tools.`);
+    if (dumpMajor < serverMajor) throw new Error(`pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor}); install pg_dump ${serverMajor} or newer.`);
+    return {
+      manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, format: "plain SQL, gzip" },
+      source: () => {
+        const child = spawn(pgDump, ["--no-owner", "--no-privileges", "--clean", "--if-exists", "--dbname", url], { stdio: ["ignore", "pipe", "pipe"] });
+        let stderr = "";
+        child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+        const gzip = createGzip({ level: 6 });
+        child.stdout.pipe(gzip);
+        // pg_dump failing (exit code) must fail the pipeline even though its stdout ended cleanly.
+        child.on("close", (code) => {
+          if (code !== 0) gzip.destroy(new Error(`pg_dump exited with ${code}: ${stderr.trim()}`));
+        });
+        child.on("error", (e) => gzip.destroy(e));
+        gzip.on("close", () => child.kill());
+        return gzip;
+      },
+    };
+  }
+
+  return {
+    dir,
+    async writeBackup(stem, signal) {
+      await this.removeStale();
+      if (options.postgres) {
+        const { source, manifest } = await pgDumpSource(options.postgres.url, options.postgres.sql);
+        return writeArchive(`${stem}.sql.gz`, "pg_dump", source, manifest, signal);
+      }
+      if (options.pglite) {
+        const dump = await options.pglite.dumpDataDir("gzip");
+        return writeArchive(`${stem}.tar.gz`, "pglite", () => Readable.fromWeb(dump.stream() as never), { format: "PGlite data directory, tar.gz" }, signal);
+      }
+      throw new Error("No database to back up.");
+    },
+    async openArchive(filename) {
+      if (!ARCHIVE_NAME.test(filename)) return null;
+      const path = join(dir, filename);
+      try {
+        const { size } = await stat(path);
+        return { size, body: Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array> };
+      } catch {
+        return null;
+      }
+    },
+    async removeStale() {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch {
+        return 0;
+      }
+      const stale = names.filter((n) => n.endsWith(".partial"));
+      await Promise.all(stale.map((n) => rm(join(dir, n), { force: true })));
+      return stale.length;
+    },
+  };
+}
