@@ -20,7 +20,7 @@ const CallbackQuery = v.object({
 });
 const REDIRECT = { status: 302, description: "Found: Location is the next step (no body)." };
 
-function oauthDeps(c: Context<AppEnv>) {
+export function oauthDeps(c: Context<AppEnv>) {
   const deps = c.get("deps");
   return { outbound: deps.outbound, vault: deps.vault, publicUrl: deps.config.PUBLIC_URL };
 }
@@ -39,6 +39,7 @@ async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q:
   const outcome = await completeOAuth(args);
   const base = await publicBase(args.ctx.db, oauthDeps(c).publicUrl);
   if (outcome.kind === "mfa") return redirect(c, `${base}/?cb_mfa_token=${encodeURIComponent(outcome.mfa_token)}`);
+  if (outcome.kind === "linked") return redirect(c, `${base}/?oauth_linked=${encodeURIComponent(outcome.provider)}`);
   setSessionCookies(c, outcome.session);
   return redirect(c, `${base}/?cb_auth_code=${encodeURIComponent(outcome.code)}`);
 }
@@ -55,7 +56,7 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
   );
 
   const startDoc = "302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.";
-  const callbackDoc = "Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 502 (provider failed).";
+  const callbackDoc = "Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).";
   for (const name of ["github", "google"] as const) {
     route(
       app,
@@ -64,7 +65,7 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
     );
     route(
       app,
-      { method: "get", path: `/api/v1/auth/oauth/${name}/callback`, tag: "oauth", auth: "public", summary: `The ${name === "github" ? "GitHub" : "Google"} callback`, description: callbackDoc, query: CallbackQuery, response: REDIRECT, errors: [403, 502] },
+      { method: "get", path: `/api/v1/auth/oauth/${name}/callback`, tag: "oauth", auth: "public", summary: `The ${name === "github" ? "GitHub" : "Google"} callback`, description: callbackDoc, query: CallbackQuery, response: REDIRECT, errors: [403, 409, 502] },
       (c, { query }) => callback(c, name, name, query),
     );
   }
@@ -75,7 +76,7 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
   );
   route(
     app,
-    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug/callback", tag: "oauth", auth: "public", summary: "An OpenID Connect provider's callback", description: callbackDoc, params: Slug, query: CallbackQuery, response: REDIRECT, errors: [403, 502] },
+    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug/callback", tag: "oauth", auth: "public", summary: "An OpenID Connect provider's callback", description: callbackDoc, params: Slug, query: CallbackQuery, response: REDIRECT, errors: [403, 409, 502] },
     (c, { params, query }) => callback(c, params.slug, "oidc", query),
   );
 

@@ -14,7 +14,8 @@ import { completeLogin, findUserByEmail } from "../auth/login.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import type { ProviderIdentity } from "./identity.ts";
-import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute } from "./provider.ts";
+import { requireSelfWrite } from "../account/self.ts";
+import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute, routeOf } from "./provider.ts";
 
 const STATE_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
@@ -56,33 +57,41 @@ interface Begun {
   row: typeof oauthStates.$inferInsert;
 }
 
+/** The provider's authorization URL and the request row to store (outside the transaction: HTTP). */
+async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: string; via?: ProviderRoute; inviteToken?: string | undefined }, linkUserId: number | null): Promise<Begun> {
+  const provider = await loadProvider(ctx.db, input, input.name, input.via);
+  const redirectUri = await callbackUrl(ctx.db, input.publicUrl, input.name, routeOf(provider.config));
+  const [state, nonce, codeVerifier] = [randomText(ctx), randomText(ctx), randomText(ctx)];
+  const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(codeVerifier))));
+  const url = await authorizationUrl(provider, { state, nonce, codeChallenge: challenge, redirectUri });
+  const now = ctx.clock.now();
+  return {
+    url,
+    row: {
+      state_hash: await sha256Hex(state), provider: input.name, purpose: linkUserId === null ? "login" : "link", nonce, code_verifier: codeVerifier,
+      redirect_uri: redirectUri, invite_token: input.inviteToken ?? null, link_user_id: linkUserId, created_at: now, expires_at: new Date(now.getTime() + STATE_TTL_MS),
+    },
+  };
+}
+
+async function storeBegin(s: VerbScope, begun: Begun): Promise<string> {
+  // Expired requests and codes go as new ones come in, so neither table grows without bound.
+  await s.tx.delete(oauthStates).where(lt(oauthStates.expires_at, s.now));
+  await s.tx.delete(authExchangeCodes).where(lt(authExchangeCodes.expires_at, s.now));
+  await s.tx.insert(oauthStates).values(begun.row);
+  return begun.url;
+}
+
 /** GET /auth/oauth/...: stores the request and answers the provider's authorization URL. */
 export const beginOAuth = defineVerb<BeginInput, string, Begun>(
-  {
-    scope: "public",
-    prepare: async (ctx, input) => {
-      const provider = await loadProvider(ctx.db, input, input.name, input.via);
-      const redirectUri = await callbackUrl(ctx.db, input.publicUrl, input.name, input.via);
-      const [state, nonce, codeVerifier] = [randomText(ctx), randomText(ctx), randomText(ctx)];
-      const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(codeVerifier))));
-      const url = await authorizationUrl(provider, { state, nonce, codeChallenge: challenge, redirectUri });
-      const now = ctx.clock.now();
-      return {
-        url,
-        row: {
-          state_hash: await sha256Hex(state), provider: input.name, purpose: "login", nonce, code_verifier: codeVerifier, redirect_uri: redirectUri,
-          invite_token: input.inviteToken ?? null, created_at: now, expires_at: new Date(now.getTime() + STATE_TTL_MS),
-        },
-      };
-    },
-  },
-  async (s, _input, begun) => {
-    // Expired requests and codes go as new ones come in, so neither table grows without bound.
-    await s.tx.delete(oauthStates).where(lt(oauthStates.expires_at, s.now));
-    await s.tx.delete(authExchangeCodes).where(lt(authExchangeCodes.expires_at, s.now));
-    await s.tx.insert(oauthStates).values(begun.row);
-    return begun.url;
-  },
+  { scope: "public", prepare: (ctx, input) => prepareBegin(ctx, input, null) },
+  async (s, _input, begun) => storeBegin(s, begun),
+);
+
+/** POST /account/oauth/{provider}/link: the same request, bound to the signed-in user (purpose link). */
+export const beginOAuthLink = defineVerb<OAuthDeps & { name: string }, { authorization_url: string }, Begun>(
+  { scope: requireSelfWrite, prepare: (ctx, input) => prepareBegin(ctx, input, requireSelfWrite(ctx).userId) },
+  async (s, _input, begun) => ({ authorization_url: await storeBegin(s, begun) }),
 );
 
 type StateRow = typeof oauthStates.$inferSelect;
@@ -98,7 +107,10 @@ const consumeState = defineVerb<{ name: string; state: string }, StateRow>({ sco
   return row;
 });
 
-export type OAuthOutcome = { kind: "session"; code: string; session: IssuedSession; userId: number } | { kind: "mfa"; mfa_token: string };
+export type OAuthOutcome =
+  | { kind: "session"; code: string; session: IssuedSession; userId: number }
+  | { kind: "mfa"; mfa_token: string }
+  | { kind: "linked"; provider: string };
 
 export interface CallbackInput extends OAuthDeps, SignInClient {
   name: string;
@@ -135,6 +147,18 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity) {
 interface Resolved {
   provider: Provider;
   identity: ProviderIdentity;
+  row: StateRow;
+}
+
+/** A link request's end: the identity is bound to the user who asked, unless another user holds it. */
+async function linkIdentity(s: VerbScope, p: Provider, id: ProviderIdentity, userId: number): Promise<OAuthOutcome> {
+  const [bound] = await s.tx.select().from(oauthIdentities).where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
+  if (bound && bound.user_id !== userId) throw ApiError.conflict("This provider account is already linked to another user.");
+  if (!bound) {
+    const [row] = await s.tx.insert(oauthIdentities).values({ user_id: userId, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now }).returning();
+    s.audit({ action: "user.oauth_linked", category: "security", entity_type: "user", entity_id: userId, diff: { after: { identity_id: row!.id, provider: p.name, issuer: id.issuer, email: id.email } } });
+  }
+  return { kind: "linked", provider: p.name };
 }
 
 /** GET .../callback: the state, the provider's word on who signed in, then the account rules. */
@@ -145,12 +169,13 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
       const provider = await loadProvider(ctx.db, input, input.name, input.via);
       const row = await consumeState({ ctx, input: { name: input.name, state: input.state } });
       const identity = await identityFromCallback(provider, { code: input.code, codeVerifier: row.code_verifier ?? "", nonce: row.nonce ?? "", redirectUri: row.redirect_uri, now: ctx.clock.now() });
-      return { provider, identity };
+      return { provider, identity, row };
     },
   },
-  async (s, input, { provider, identity }) => {
+  async (s, input, { provider, identity, row }) => {
     let user;
     try {
+      if (row.purpose === "link" && row.link_user_id !== null) return await linkIdentity(s, provider, identity, row.link_user_id);
       user = await accountFor(s, provider, identity);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;

@@ -27,13 +27,16 @@ export interface Provider {
 /** What the route path says: /auth/oauth/github, /auth/oauth/google, or /auth/oauth/oidc/{slug}. */
 export type ProviderRoute = "github" | "google" | "oidc";
 
-const routeOf = (c: StoredProvider): ProviderRoute => (c.type === "github" || c.type === "google" ? c.type : "oidc");
+export const routeOf = (c: StoredProvider): ProviderRoute => (c.type === "github" || c.type === "google" ? c.type : "oidc");
 
-/** The enabled provider `name` reached through `via`; 400 when it is not configured or not enabled. */
-export async function loadProvider(db: Db, deps: { outbound: OutboundHttp; vault: Vault }, name: string, via: ProviderRoute): Promise<Provider> {
+/**
+ * The enabled provider `name` reached through `via` (any route when absent: linking names the provider
+ * only); 400 when it is not configured or not enabled.
+ */
+export async function loadProvider(db: Db, deps: { outbound: OutboundHttp; vault: Vault }, name: string, via?: ProviderRoute): Promise<Provider> {
   const config = (await readOAuthProviders(db))[name];
   const kind = via === "oidc" ? "OIDC provider" : "OAuth provider";
-  if (!config || routeOf(config) !== via || !config.client_id) throw new ApiError("BAD_REQUEST", `${kind} '${name}' not configured`);
+  if (!config || (via && routeOf(config) !== via) || !config.client_id) throw new ApiError("BAD_REQUEST", `${kind} '${name}' not configured`);
   if (!config.enabled) throw new ApiError("BAD_REQUEST", `${kind} '${name}' not enabled`);
   const label = config.label ?? LABELS[config.type] ?? name;
   return {

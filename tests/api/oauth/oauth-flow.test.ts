@@ -216,3 +216,44 @@ describe("GitHub", () => {
     await expectRefused(await h.call("/api/v1/auth/oauth/oidc/github", { token: "" }), 400, /not configured/);
   });
 });
+
+describe("linking", () => {
+  /** POST .../link as `token`, then through the provider to the callback. */
+  async function link(token: string): Promise<Response> {
+    const res = await h.call("/api/v1/account/oauth/keycloak/link", { method: "POST", token });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { authorization_url } = await res.json();
+    const back = new URL((await fetch(authorization_url, { redirect: "manual" })).headers.get("location")!);
+    return h.call(back.pathname + back.search, { token: "" });
+  }
+
+  it("a signed-in user links a provider account explicitly, then signs in with it; another user cannot take it", async () => {
+    oidc.user = { sub: "admin-sub", email: "admin@example.com", email_verified: true };
+    // Before linking, the same e-mail is refused (no silent take-over).
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /already registered/);
+    const linked = await link(h.adminToken);
+    expect(linked.status, await linked.clone().text()).toBe(302);
+    expect(linked.headers.get("location")).toBe(`${BASE}/?oauth_linked=keycloak`);
+    expect(linked.headers.get("set-cookie")).toBeNull();
+    const mine = await (await h.call("/api/v1/account/oauth-identities")).json();
+    expect(mine).toMatchObject([{ provider: "keycloak", issuer: oidc.issuer, subject: "admin-sub", email: "admin@example.com" }]);
+    const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
+    const { token } = await (await h.call(`/api/v1/auth/exchange?code=${authCodeOf(res)}`, { token: "" })).json();
+    expect((await (await h.call("/api/v1/auth/me", { token })).json()).id).toBe(h.adminId);
+    await expectRefused(await link(h.viewerToken), 409, /already linked to another user/);
+    expect(await (await h.call("/api/v1/account/oauth-identities", { token: h.viewerToken })).json()).toEqual([]);
+  });
+
+  it("an administrator lists and removes a user's links; a user cannot remove another's; audited", async () => {
+    const [row] = await (await h.call(`/api/v1/admin/users/${h.adminId}/oauth-identities`)).json();
+    expect(row.subject).toBe("admin-sub");
+    expect((await h.call(`/api/v1/admin/users/${h.adminId}/oauth-identities`, { token: h.viewerToken })).status).toBe(403);
+    expect((await h.call(`/api/v1/account/oauth-identities/${row.id}`, { method: "DELETE", token: h.viewerToken })).status).toBe(404);
+    expect((await h.call(`/api/v1/admin/users/99999/oauth-identities`)).status).toBe(404);
+    const del = await h.call(`/api/v1/admin/users/${h.adminId}/oauth-identities/${row.id}`, { method: "DELETE" });
+    expect(del.status).toBe(200);
+    expect(await (await h.call("/api/v1/account/oauth-identities")).json()).toEqual([]);
+    const audit = await h.t.sql`select action from audit_log where action like 'user.oauth_%' order by id`;
+    expect(audit.map((a) => a.action)).toEqual(["user.oauth_linked", "user.oauth_unlinked"]);
+  });
+});

@@ -1,0 +1,61 @@
+// Provider accounts linked to a user (issue 16): the signed-in user links one explicitly (the answer is
+// the provider's authorization URL; the callback binds the identity), lists and removes their own; an
+// administrator lists and removes any user's.
+import type { Hono } from "hono";
+import * as v from "valibot";
+import { beginOAuthLink } from "../../../shared/services/oauth/flow.ts";
+import { listMyIdentities, listUserIdentities, unlinkMyIdentity, unlinkUserIdentity } from "../../../shared/services/oauth/identities.ts";
+import { IdParam } from "../../../shared/schemas/fields.ts";
+import { verbContext } from "../../context.ts";
+import type { AppEnv } from "../../deps.ts";
+import { route } from "../../openapi/route.ts";
+import { oauthDeps } from "../auth/oauth-routes.ts";
+
+const Identity = v.object({
+  id: v.number(), provider: v.string(), issuer: v.string(), subject: v.string(), email: v.nullable(v.string()),
+  created_at: v.string(), last_login_at: v.nullable(v.string()),
+});
+const Detail = v.object({ detail: v.string() });
+const ProviderParam = v.object({ provider: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Unknown provider.")) });
+
+export function oauthIdentityRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/account/oauth/:provider/link", tag: "oauth",
+      summary: "Link a provider account to yours: answers the URL to send the browser to",
+      description: "The provider's callback then binds that identity to you (409 when it is bound to another user) and redirects to `<public_url>/?oauth_linked=<provider>`. Needs your own signed-in session.",
+      params: ProviderParam, response: { schema: v.object({ authorization_url: v.string() }) }, errors: [502],
+    },
+    async (c, { params, reply }) => reply(await beginOAuthLink({ ctx: verbContext(c), input: { ...oauthDeps(c), name: params.provider } })),
+  );
+  route(
+    app,
+    { method: "get", path: "/api/v1/account/oauth-identities", tag: "oauth", summary: "The provider accounts linked to yours", response: { schema: v.array(Identity) } },
+    async (c, { reply }) => reply(await listMyIdentities({ ctx: verbContext(c), input: undefined })),
+  );
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/account/oauth-identities/:identity_id", tag: "oauth",
+      summary: "Unlink one of your provider accounts", params: IdParam("identity_id"), response: { schema: Detail },
+    },
+    async (c, { params, reply }) => reply(await unlinkMyIdentity({ ctx: verbContext(c), input: { identityId: params.identity_id! } })),
+  );
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/admin/users/:user_id/oauth-identities", tag: "oauth", scope: listUserIdentities.scope,
+      summary: "A user's linked provider accounts", params: IdParam("user_id"), response: { schema: v.array(Identity) },
+    },
+    async (c, { params, reply }) => reply(await listUserIdentities({ ctx: verbContext(c), input: { userId: params.user_id! } })),
+  );
+  route(
+    app,
+    {
+      method: "delete", path: "/api/v1/admin/users/:user_id/oauth-identities/:identity_id", tag: "oauth", scope: unlinkUserIdentity.scope,
+      summary: "Unlink a user's provider account", params: IdParam("user_id", "identity_id"), response: { schema: Detail },
+    },
+    async (c, { params, reply }) => reply(await unlinkUserIdentity({ ctx: verbContext(c), input: { userId: params.user_id!, identityId: params.identity_id! } })),
+  );
+}
