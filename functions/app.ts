@@ -62,6 +62,7 @@ import { vlanRoutes } from "./routes/inventory/vlans.ts";
 import { logRoutes } from "./routes/logs/index.ts";
 import { oauthRoutes } from "./routes/auth/oauth-routes.ts";
 import { oauthIdentityRoutes } from "./routes/account/oauth-identity-routes.ts";
+import { initializeOAuthRoutes } from "./routes/bootstrap/initialize-oauth-routes.ts";
 import { rolesRoutes } from "./routes/settings/roles-routes.ts";
 import { acmeDnsSettingsRoutes } from "./routes/settings/acme-dns-routes.ts";
 import { firewallSettingsRoutes } from "./routes/settings/firewall-routes.ts";
@@ -98,6 +99,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   mfaRoutes(app);
   oauthRoutes(app);
   oauthIdentityRoutes(app);
+  initializeOAuthRoutes(app);
   accountRoutes(app);
   tokenRoutes(app);
   rolesRoutes(app);

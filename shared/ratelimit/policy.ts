@@ -52,6 +52,7 @@ const AUTH_POSTS = new Set(
     "/auth/force-change-password",
     "/auth/vault-reset",
     "/bootstrap/initialize",
+    "/bootstrap/initialize-oauth",
   ].map((p) => V1 + p),
 );
 

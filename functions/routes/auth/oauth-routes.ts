@@ -41,7 +41,9 @@ async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q:
   if (outcome.kind === "mfa") return redirect(c, `${base}/?cb_mfa_token=${encodeURIComponent(outcome.mfa_token)}`);
   if (outcome.kind === "linked") return redirect(c, `${base}/?oauth_linked=${encodeURIComponent(outcome.provider)}`);
   setSessionCookies(c, outcome.session);
-  return redirect(c, `${base}/?cb_auth_code=${encodeURIComponent(outcome.code)}`);
+  const code = encodeURIComponent(outcome.code);
+  if (outcome.firstRun) return redirect(c, `${base}/oobe?cb_auth_code=${code}&bootstrap=1&provider=${encodeURIComponent(name)}`);
+  return redirect(c, `${base}/?cb_auth_code=${code}`);
 }
 
 export function oauthRoutes(app: Hono<AppEnv>): void {
@@ -56,7 +58,7 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
   );
 
   const startDoc = "302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.";
-  const callbackDoc = "Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).";
+  const callbackDoc = "Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).";
   for (const name of ["github", "google"] as const) {
     route(
       app,

@@ -13,7 +13,7 @@ import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
 import { bootstrapStatus } from "./status.ts";
 
-const BOOTSTRAP_LOCK = 7_246_003;
+export const BOOTSTRAP_LOCK = 7_246_003;
 
 export type InitializeInput = {
   email: string;

@@ -15,6 +15,7 @@ import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import type { ProviderIdentity } from "./identity.ts";
 import { requireSelfWrite } from "../account/self.ts";
+import { bootstrapStatus } from "../bootstrap/status.ts";
 import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute, routeOf } from "./provider.ts";
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -108,7 +109,7 @@ const consumeState = defineVerb<{ name: string; state: string }, StateRow>({ sco
 });
 
 export type OAuthOutcome =
-  | { kind: "session"; code: string; session: IssuedSession; userId: number }
+  | { kind: "session"; code: string; session: IssuedSession; userId: number; firstRun: boolean }
   | { kind: "mfa"; mfa_token: string }
   | { kind: "linked"; provider: string };
 
@@ -132,7 +133,10 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity) {
   }
   if (await findUserByEmail({ db: s.tx }, id.email))
     throw ApiError.forbidden("This email is already registered. Ask an administrator to link it, or sign in and link the provider from your account.");
-  if (!p.config.allow_registration) throw ApiError.forbidden("Registration is currently closed");
+  // Before first run a provider account may be created, only so it can become the administrator
+  // through POST /bootstrap/initialize-oauth (which still needs the setup token).
+  const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
+  if (!p.config.allow_registration && !firstRun) throw ApiError.forbidden("Registration is currently closed");
   const [user] = await s.tx
     .insert(users)
     .values({ email: id.email, password_hash: null, display_name: id.name, role: p.config.default_role, created_at: s.now, updated_at: s.now })
@@ -194,7 +198,8 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
     if (outcome.kind !== "session") throw new Error("completeLogin answers a session");
     const code = randomText(s.ctx);
     await s.tx.insert(authExchangeCodes).values({ code_hash: await sha256Hex(code), session_id: outcome.session.sessionId, expires_at: new Date(s.now.getTime() + CODE_TTL_MS) });
-    return { kind: "session", code, session: outcome.session, userId: user.id };
+    const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
+    return { kind: "session", code, session: outcome.session, userId: user.id, firstRun };
   },
 );
 
