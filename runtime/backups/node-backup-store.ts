@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -23,7 +23,7 @@ export interface NodeBackupOptions {
   pgDump?: string;
 }
 
-async function sha256File(path: string): Promise<string> {
+export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   await pipeline(createReadStream(path), hash);
   return hash.digest("hex");
@@ -83,6 +83,8 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
       await rm(final, { force: true });
       throw new Error(`The archive ${filename} read back with a different SHA-256 (${readBack}, written ${sha256}); it was removed.`);
     }
+    // The checksum beside the archive (sha256sum format): what `npm run restore` checks offline.
+    await writeFile(`${final}.sha256`, `${sha256}  ${filename}\n`);
     return { filename, size_bytes: counter.bytes, sha256, method, verified_at: new Date(), manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 } };
   }
 

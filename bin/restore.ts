@@ -1,0 +1,20 @@
+// `npm run restore -- <archive> [--force]`: offline restore of a backup archive (runtime/backups/restore.ts,
+// docs/backups.md). Exit 0 restored, 1 refused or failed (nothing changed when refused), 2 usage.
+import { loadConfig } from "../runtime/node-deps.ts";
+import { RestoreRefused, restore } from "../runtime/backups/restore.ts";
+
+const args = process.argv.slice(2);
+const force = args.includes("--force");
+const rest = args.filter((a) => a !== "--force");
+if (rest.length !== 1 || rest[0]!.startsWith("-")) {
+  process.stderr.write("usage: npm run restore -- <archive> [--force]\n");
+  process.exit(2);
+}
+const config = loadConfig();
+try {
+  await restore(config, { archive: rest[0]!, force, log: (line) => process.stdout.write(`${line}\n`) });
+  process.stdout.write("restore complete: start the server\n");
+} catch (e) {
+  process.stderr.write(`restore ${e instanceof RestoreRefused ? "refused" : "failed"}: ${(e as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,154 @@
+// `npm run restore -- <archive> [--force]` (docs/backups.md): an offline restore of an archive written
+// by POST /admin/db/backup. It verifies before touching anything: the archive's SHA-256 against the
+// `<archive>.sha256` written beside it, and the whole gzip stream (a truncated or altered archive fails
+// its CRC). Then it refuses while the server is live (the PGlite data directory lock, or other
+// connections of ours on PostgreSQL) unless --force, and loads the dump:
+// - PostgreSQL (.sql.gz, pg_dump plain SQL): in ONE psql transaction, drops our schemas (public and
+//   drizzle, the migration record) and replays the dump; any error rolls everything back.
+// - PGlite (.tar.gz, dumpDataDir): loads the tarball into a fresh directory, then swaps PGlite's files
+//   in DATA_DIR for it; the replaced files are kept in DATA_DIR/.before-restore-<ts>/.
+// Afterwards the archives in the backup directory are re-recorded in db_backups (the restored database
+// knew only the ones older than itself).
+import { spawn } from "node:child_process";
+import { createReadStream, existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import type { Config } from "../../shared/config.ts";
+import { ARCHIVE_NAME } from "../../shared/services/backups/store.ts";
+import { lockDataDir } from "../data-dir-lock.ts";
+import { openDatabase } from "../database.ts";
+import { sha256File } from "./node-backup-store.ts";
+
+export class RestoreRefused extends Error {
+  override name = "RestoreRefused";
+}
+
+export interface RestoreOptions {
+  archive: string;
+  force?: boolean;
+  /** The psql binary (PATH lookup by default). */
+  psql?: string;
+  log?: (line: string) => void;
+}
+
+/** Verifies the archive: its recorded checksum and the integrity of the whole gzip stream. */
+export async function verifyArchive(path: string): Promise<{ sha256: string; size: number; kind: "sql" | "pglite" }> {
+  const name = basename(path);
+  if (!ARCHIVE_NAME.test(name)) throw new RestoreRefused(`${name} is not an archive name we write (cb-<timestamp>.sql.gz or .tar.gz).`);
+  if (!existsSync(path)) throw new RestoreRefused(`${path} does not exist.`);
+  const sidecar = `${path}.sha256`;
+  if (!existsSync(sidecar)) throw new RestoreRefused(`${sidecar} is missing: without the recorded checksum the archive cannot be verified.`);
+  const recorded = (await readFile(sidecar, "utf8")).trim().split(/\s+/)[0] ?? "";
+  const actual = await sha256File(path);
+  if (actual !== recorded) throw new RestoreRefused(`${name} is corrupt: its SHA-256 is ${actual}, the recorded one ${recorded}. Nothing was changed.`);
+  try {
+    await pipeline(createReadStream(path), createGunzip(), new Writable({ write: (_c, _e, cb) => cb() }));
+  } catch (e) {
+    throw new RestoreRefused(`${name} is not a complete gzip stream (${(e as Error).message}). Nothing was changed.`);
+  }
+  return { sha256: actual, size: (await stat(path)).size, kind: name.endsWith(".sql.gz") ? "sql" : "pglite" };
+}
+
+async function restorePostgres(config: Config, path: string, options: RestoreOptions): Promise<void> {
+  const url = config.DATABASE_URL!;
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [live] = await client<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'infra-control-plane' and pid <> pg_backend_pid()`;
+    if (live!.n > 0 && !options.force) throw new RestoreRefused(`${live!.n} connection(s) of a running server are open on this database: stop the server first (or pass --force).`);
+  } finally {
+    await client.end({ timeout: 1 });
+  }
+  await new Promise<void>((done, fail) => {
+    const child = spawn(options.psql ?? "psql", ["--quiet", "--no-psqlrc", "-v", "ON_ERROR_STOP=1", "--single-transaction", "--dbname", url], { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    child.on("error", fail);
+    child.on("close", (code) => (code === 0 ? done() : fail(new Error(`psql exited with ${code}; the transaction was rolled back, nothing changed: ${stderr.trim()}`))));
+    child.stdin.write("DROP SCHEMA IF EXISTS drizzle CASCADE;\nDROP SCHEMA IF EXISTS public CASCADE;\nCREATE SCHEMA public;\n");
+    pipeline(createReadStream(path), createGunzip(), child.stdin).catch(fail);
+  });
+}
+
+async function restorePglite(config: Config, path: string, options: RestoreOptions): Promise<void> {
+  const dataDir = resolve(config.DATA_DIR);
+  let unlock: () => void = () => {};
+  try {
+    unlock = lockDataDir(dataDir);
+  } catch (e) {
+    if (!options.force) throw new RestoreRefused(`${(e as Error).message}: stop the server first (or pass --force).`);
+  }
+  try {
+    const staging = join(dataDir, `.restore-${Date.now()}`);
+    await rm(staging, { recursive: true, force: true });
+    const blob = new Blob([await readFile(path)]);
+    const loaded = await PGlite.create(staging, { loadDataDir: blob, extensions: { pg_trgm } });
+    await loaded.close();
+    const aside = join(dataDir, `.before-restore-${Date.now()}`);
+    await mkdir(aside, { recursive: true });
+    for (const entry of await readdir(staging)) {
+      if (existsSync(join(dataDir, entry))) await rename(join(dataDir, entry), join(aside, entry));
+      await rename(join(staging, entry), join(dataDir, entry));
+    }
+    await rm(staging, { recursive: true, force: true });
+    options.log?.(`PGlite files replaced; the previous ones are in ${aside}`);
+  } finally {
+    unlock();
+  }
+}
+
+/** Records every verified archive of the backup directory that the restored database does not list. */
+async function rerecord(config: Config, backupDir: string, log: (line: string) => void): Promise<number> {
+  const names = existsSync(backupDir) ? (await readdir(backupDir)).filter((n) => ARCHIVE_NAME.test(n)) : [];
+  const database = await openDatabase(config);
+  let added = 0;
+  try {
+    for (const name of names) {
+      const file = join(backupDir, name);
+      let checked: Awaited<ReturnType<typeof verifyArchive>>;
+      try {
+        checked = await verifyArchive(file);
+      } catch (e) {
+        log(`not recorded: ${(e as Error).message}`);
+        continue;
+      }
+      const method = checked.kind === "sql" ? "pg_dump" : "pglite";
+      const created = new Date((await stat(file)).mtimeMs);
+      const result: unknown = await database.db.execute(
+        sql`insert into db_backups (kind, filename, size_bytes, sha256, method, verified_at, manifest, trigger, created_at)
+            values ('backup', ${name}, ${checked.size}, ${checked.sha256}, ${method}, now(), ${JSON.stringify({ method, sha256: checked.sha256, rerecorded_by_restore: true })}::jsonb, 'manual', ${created.toISOString()}::timestamptz)
+            on conflict (filename) do nothing returning id`,
+      );
+      const rows = Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
+      added += rows.length;
+    }
+  } finally {
+    await database.provider.close();
+  }
+  return added;
+}
+
+export async function restore(config: Config, options: RestoreOptions): Promise<{ sha256: string; rerecorded: number }> {
+  const log = options.log ?? (() => {});
+  const path = resolve(options.archive);
+  const checked = await verifyArchive(path);
+  log(`verified ${basename(path)}: ${checked.size} bytes, sha256 ${checked.sha256}`);
+  if (checked.kind === "sql") {
+    if (!config.DATABASE_URL) throw new RestoreRefused("This is a PostgreSQL (pg_dump) archive: set DATABASE_URL to the database to restore into.");
+    await restorePostgres(config, path, options);
+    log("PostgreSQL: schemas public and drizzle dropped and the dump loaded in one transaction");
+  } else {
+    if (config.DATABASE_URL) throw new RestoreRefused("This is an embedded-database (PGlite) archive: unset DATABASE_URL to restore it into DATA_DIR.");
+    await restorePglite(config, path, options);
+  }
+  const backupDir = config.BACKUP_DIR ?? join(config.DATA_DIR, "backups");
+  const rerecorded = await rerecord(config, existsSync(backupDir) ? backupDir : dirname(path), log);
+  log(`re-recorded ${rerecorded} archive(s) of ${backupDir} in db_backups`);
+  return { sha256: checked.sha256, rerecorded };
+}
