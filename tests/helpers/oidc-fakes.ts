@@ -27,6 +27,15 @@ async function listen(server: Server, host: string): Promise<string> {
   return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
+/** The authorization endpoint's answer: back to the client's redirect_uri with the code and its state. */
+function redirectBack(res: ServerResponse, params: URLSearchParams, code: string): void {
+  const back = new URL(params.get("redirect_uri")!);
+  back.searchParams.set("code", code);
+  back.searchParams.set("state", params.get("state")!);
+  res.writeHead(302, { location: back.toString() });
+  res.end();
+}
+
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 interface SigningKey {
@@ -105,11 +114,7 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
           return send(res, 400, { error: "invalid_request" });
         const code = b64url(randomBytes(16));
         codes.set(code, { nonce: p.get("nonce")!, challenge: p.get("code_challenge")!, redirectUri: p.get("redirect_uri")!, user: { ...fake.user } });
-        const back = new URL(p.get("redirect_uri")!);
-        back.searchParams.set("code", code);
-        back.searchParams.set("state", p.get("state")!);
-        res.writeHead(302, { location: back.toString() });
-        return res.end();
+        return redirectBack(res, p, code);
       }
       if (url.pathname === "/token" && req.method === "POST") {
         const body = await readBody(req);
@@ -168,11 +173,7 @@ export async function startFakeGitHub(host = "127.0.0.92"): Promise<FakeGitHub> 
         if (p.get("client_id") !== clientId || p.get("scope") !== "user:email") return send(res, 400, "bad request", { "content-type": "text/plain" });
         const code = b64url(randomBytes(10));
         codes.set(code, { challenge: p.get("code_challenge") ?? "", redirectUri: p.get("redirect_uri")! });
-        const back = new URL(p.get("redirect_uri")!);
-        back.searchParams.set("code", code);
-        back.searchParams.set("state", p.get("state")!);
-        res.writeHead(302, { location: back.toString() });
-        return res.end();
+        return redirectBack(res, p, code);
       }
       if (url.pathname === "/login/oauth/access_token" && req.method === "POST") {
         const body = await readBody(req);
