@@ -29,7 +29,7 @@ function invalid(): ApiError {
 }
 
 /** The invite this token opens, or why it opens none. */
-async function openInvite(ctx: VerbContext, token: string): Promise<{ invite: InviteRow } | { reason: string; inviteId: number | null }> {
+export async function openInvite(ctx: VerbContext, token: string): Promise<{ invite: InviteRow } | { reason: string; inviteId: number | null }> {
   const parsed = parseApiToken(token, INVITE_TOKEN_WORD);
   const [row] = parsed ? await ctx.db.select().from(invites).where(eq(invites.prefix, parsed.prefix)) : [];
   const matches = verifyApiToken(token, row?.token_hash ?? (decoy ??= hashApiToken(`${INVITE_TOKEN_WORD}_decoy`)));

@@ -3,7 +3,7 @@
 // rules, and the 60-second one-time code GET /auth/exchange turns into a session token.
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bytesToBase64Url, bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
-import { authExchangeCodes, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
+import { authExchangeCodes, invites, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
 import type { OutboundHttp } from "../../net/outbound.ts";
@@ -12,7 +12,9 @@ import type { Vault } from "../../vault/vault.ts";
 import type { IssuedSession } from "../auth/issue-session.ts";
 import { completeLogin, findUserByEmail } from "../auth/login.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
-import { defineVerb, type VerbScope } from "../verb.ts";
+import { openInvite } from "../invites/accept-invite.ts";
+import { inviteStatus, lockInvite } from "../invites/invite-rows.ts";
+import { defineVerb, recordRefusal, type VerbScope } from "../verb.ts";
 import type { ProviderIdentity } from "./identity.ts";
 import { requireSelfWrite } from "../account/self.ts";
 import { bootstrapStatus } from "../bootstrap/status.ts";
@@ -120,8 +122,32 @@ export interface CallbackInput extends OAuthDeps, SignInClient {
   state: string;
 }
 
+/** Creates the account for an unknown identity, bound to it, and audits it. */
+async function createAccount(s: VerbScope, p: Provider, id: ProviderIdentity, role: string) {
+  const [user] = await s.tx
+    .insert(users)
+    .values({ email: id.email, password_hash: null, display_name: id.name, role, created_at: s.now, updated_at: s.now })
+    .onConflictDoNothing()
+    .returning();
+  if (!user) throw ApiError.forbidden("This email is already registered. Ask an administrator to link it.");
+  await s.tx.insert(oauthIdentities).values({ user_id: user.id, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now, last_login_at: s.now });
+  s.audit({ action: "user.registered", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role, provider: p.name } } });
+  return user;
+}
+
+/** An invite presented with the sign-in: its role, for the e-mail it names only; used up. */
+async function acceptInviteFor(s: VerbScope, p: Provider, id: ProviderIdentity, inviteId: number) {
+  const invite = await lockInvite(s.tx, inviteId);
+  if (inviteStatus(invite, s.now) !== "pending") throw ApiError.unauthorized("The invite is invalid or has expired.");
+  if (invite.email.toLowerCase() !== id.email) throw ApiError.forbidden(`The invite is for another e-mail address than the one ${p.label} verified.`);
+  const user = await createAccount(s, p, id, invite.role);
+  await s.tx.update(invites).set({ accepted_at: s.now }).where(eq(invites.id, invite.id));
+  s.audit({ action: "invite.accepted", category: "security", entity_type: "invite", entity_id: invite.id, diff: { user_id: user.id, email: invite.email, role: invite.role, provider: p.name } });
+  return user;
+}
+
 /** The user the identity signs in as, by the account rules (no silent take-over of an existing e-mail). */
-async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity) {
+async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity, inviteId: number | null) {
   const [bound] = await s.tx
     .select({ user: users })
     .from(oauthIdentities)
@@ -133,25 +159,27 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity) {
   }
   if (await findUserByEmail({ db: s.tx }, id.email))
     throw ApiError.forbidden("This email is already registered. Ask an administrator to link it, or sign in and link the provider from your account.");
+  if (inviteId !== null) return acceptInviteFor(s, p, id, inviteId);
   // Before first run a provider account may be created, only so it can become the administrator
   // through POST /bootstrap/initialize-oauth (which still needs the setup token).
   const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
   if (!p.config.allow_registration && !firstRun) throw ApiError.forbidden("Registration is currently closed");
-  const [user] = await s.tx
-    .insert(users)
-    .values({ email: id.email, password_hash: null, display_name: id.name, role: p.config.default_role, created_at: s.now, updated_at: s.now })
-    .onConflictDoNothing()
-    .returning();
-  if (!user) throw ApiError.forbidden("This email is already registered. Ask an administrator to link it.");
-  await s.tx.insert(oauthIdentities).values({ user_id: user.id, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now, last_login_at: s.now });
-  s.audit({ action: "user.registered", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role: user.role, provider: p.name } } });
-  return user;
+  return createAccount(s, p, id, p.config.default_role);
+}
+
+/** The open invite a start request carried; a refused one is audited and answered 401 as on /auth/accept-invite. */
+async function inviteOf(ctx: VerbScope["ctx"], token: string): Promise<number> {
+  const opened = await openInvite(ctx, token);
+  if ("invite" in opened) return opened.invite.id;
+  await recordRefusal({ ctx, input: [{ action: "invite.accept_failed", category: "security", level: "warning", entity_type: "invite", entity_id: opened.inviteId, diff: { reason: opened.reason, via: "oauth" } }] });
+  throw ApiError.unauthorized("The invite is invalid or has expired.");
 }
 
 interface Resolved {
   provider: Provider;
   identity: ProviderIdentity;
   row: StateRow;
+  inviteId: number | null;
 }
 
 /** A link request's end: the identity is bound to the user who asked, unless another user holds it. */
@@ -172,15 +200,16 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
     prepare: async (ctx, input) => {
       const provider = await loadProvider(ctx.db, input, input.name, input.via);
       const row = await consumeState({ ctx, input: { name: input.name, state: input.state } });
+      const inviteId = row.invite_token ? await inviteOf(ctx, row.invite_token) : null;
       const identity = await identityFromCallback(provider, { code: input.code, codeVerifier: row.code_verifier ?? "", nonce: row.nonce ?? "", redirectUri: row.redirect_uri, now: ctx.clock.now() });
-      return { provider, identity, row };
+      return { provider, identity, row, inviteId };
     },
   },
-  async (s, input, { provider, identity, row }) => {
+  async (s, input, { provider, identity, row, inviteId }) => {
     let user;
     try {
       if (row.purpose === "link" && row.link_user_id !== null) return await linkIdentity(s, provider, identity, row.link_user_id);
-      user = await accountFor(s, provider, identity);
+      user = await accountFor(s, provider, identity, inviteId);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason: String(e.detail) } });

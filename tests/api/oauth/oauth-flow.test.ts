@@ -257,3 +257,35 @@ describe("linking", () => {
     expect(audit.map((a) => a.action)).toEqual(["user.oauth_linked", "user.oauth_unlinked"]);
   });
 });
+
+describe("invites", () => {
+  const invite = async (email: string) => {
+    const res = await h.call("/api/v1/admin/invites", { method: "POST", ...json({ email, role: "editor" }) });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return (await res.json()).token as string;
+  };
+  const setRegistration = (on: boolean) => h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: on } } }) });
+
+  it("an invite carried through the sign-in gives its role even with registration off, once; another e-mail is refused", async () => {
+    await setRegistration(false);
+    try {
+      const token = await invite("dave@example.com");
+      oidc.user = { sub: "dave-sub", email: "dave@example.com", email_verified: true };
+      const { res } = await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(token)}`);
+      expect(res.status, await res.clone().text()).toBe(302);
+      const { token: session } = await (await h.call(`/api/v1/auth/exchange?code=${authCodeOf(res)}`, { token: "" })).json();
+      expect(await (await h.call("/api/v1/auth/me", { token: session })).json()).toMatchObject({ email: "dave@example.com", role: "editor" });
+      const [row] = await h.t.sql`select accepted_at from invites where email = 'dave@example.com'`;
+      expect(row!.accepted_at).not.toBeNull();
+
+      const other = await invite("erin@example.com");
+      oidc.user = { sub: "frank-sub", email: "frank@example.com", email_verified: true };
+      await expectRefused((await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(other)}`)).res, 403, /invite is for another e-mail/);
+      oidc.user = { sub: "erin-sub", email: "erin@example.com", email_verified: true };
+      await expectRefused((await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(token)}`)).res, 401, /invite is invalid/);
+      expect(await h.t.sql`select 1 from users where email in ('frank@example.com', 'erin@example.com')`).toHaveLength(0);
+    } finally {
+      await setRegistration(true);
+    }
+  });
+});
