@@ -12,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 import type postgres from "postgres";
+import { s3Operations } from "./s3.ts";
 import { ARCHIVE_NAME, type BackupMethod, type BackupStore, type WrittenArchive } from "../../shared/services/backups/store.ts";
 
 export interface NodeBackupOptions {
@@ -115,6 +116,12 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
 
   return {
     dir,
+    ...s3Operations(dir),
+    async removeArchive(filename) {
+      if (!ARCHIVE_NAME.test(filename)) return;
+      await rm(join(dir, filename), { force: true });
+      await rm(join(dir, `${filename}.sha256`), { force: true });
+    },
     async writeBackup(stem, signal) {
       await this.removeStale();
       if (options.postgres) {

@@ -3,6 +3,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { dbHealth, listBackups, readBackup, takeBackup } from "../../../shared/services/backups/backups.ts";
+import { readBackupSettings, testBackupTarget, updateBackupSettings } from "../../../shared/services/backups/settings.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -36,7 +37,66 @@ const Health = v.object({
   backups_available: v.pipe(v.boolean(), v.description("Whether this process can take backups (the Node server); false on the edge.")),
 });
 
+const Settings = v.object({
+  backup_s3_bucket: v.nullable(v.string()),
+  backup_s3_endpoint_url: v.nullable(v.string()),
+  backup_s3_access_key_id: v.nullable(v.string()),
+  backup_s3_secret_key_set: v.boolean(),
+  backup_s3_region: v.string(),
+  backup_s3_prefix: v.string(),
+  backup_s3_retention_count: v.number(),
+  backup_local_retention_count: v.number(),
+  backup_schedule: v.pipe(v.nullable(v.string()), v.description("Cron (minute hour day month weekday) in the server's local time; null: no scheduled backups.")),
+});
+
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const SettingsPut = v.strictObject({
+  backup_s3_bucket: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(63), v.regex(/^$|^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "Not an S3 bucket name.")))),
+  backup_s3_endpoint_url: v.optional(v.nullable(text(2048))),
+  backup_s3_access_key_id: v.optional(v.nullable(text(256))),
+  backup_s3_secret_key: v.optional(v.nullable(text(1024))),
+  backup_s3_region: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+  backup_s3_prefix: v.optional(v.pipe(v.string(), v.maxLength(512), v.regex(/^(?:[^/].*\/)?$/, "A prefix is empty or ends with / (and does not start with one)."))),
+  backup_s3_retention_count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
+  backup_local_retention_count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
+  backup_schedule: v.optional(v.nullable(text(100))),
+});
+
 export function dbRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/admin/settings/backup", tag: "admin-db", scope: readBackupSettings.scope,
+      summary: "Backup settings: the S3 target (secret key as backup_s3_secret_key_set), retention counts, schedule",
+      response: { schema: Settings },
+    },
+    async (c) => c.json(await readBackupSettings({ ctx: verbContext(c) })),
+  );
+
+  route(
+    app,
+    {
+      method: "put", path: "/api/v1/admin/settings/backup", tag: "admin-db", scope: updateBackupSettings.scope,
+      summary: "Change the backup settings (only the keys given change)",
+      description:
+        "PATCH semantics: absent keeps; \"\" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, \"\" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron in the server's local time (null disables). backup_age_recipient is not supported (no age implementation here).",
+      body: SettingsPut, response: { schema: Settings }, errors: [503],
+    },
+    async (c, { body }) => c.json(await updateBackupSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/admin/settings/backup/test", tag: "admin-db", scope: testBackupTarget.scope,
+      summary: "Check the S3 target with the stored settings (lists one key under the prefix)",
+      description: "400 \"S3 bucket not configured\" without a bucket; 502 with the store's message when it refuses or cannot be reached; 503 on the edge.",
+      response: { schema: v.object({ status: v.literal("ok"), bucket: v.string(), endpoint: v.nullable(v.string()) }) },
+      errors: [400, 502, 503],
+    },
+    async (c) => c.json(await testBackupTarget({ ctx: verbContext(c), input: { store: c.get("deps").backups, vault: c.get("deps").vault } })),
+  );
+
   route(
     app,
     {
@@ -57,10 +117,16 @@ export function dbRoutes(app: Hono<AppEnv>): void {
       summary: "Take a database backup now (pg_dump | gzip, or the embedded database's dump) and verify it",
       description:
         "Runs to the end before answering. The archive is written to <name>.partial, fsynced, renamed, read back and its SHA-256 compared; only then is it recorded (and listed). Recorded as a db_backup job run. 503 where this process has no backup capability (the edge); 500 with the reason when the dump fails (nothing is recorded).",
-      response: { schema: v.object({ status: v.literal("ok"), backup: v.object({ ...BackupInfo.entries, path: v.string() }) }) },
+      response: {
+        schema: v.object({
+          status: v.literal("ok"),
+          backup: v.object({ ...BackupInfo.entries, path: v.string() }),
+          retention: v.object({ local_deleted: v.array(v.string()), s3_key: v.nullable(v.string()), s3_deleted: v.array(v.string()), s3_error: v.nullable(v.string()) }),
+        }),
+      },
       errors: [500, 503],
     },
-    async (c) => c.json(await takeBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, signal: c.req.raw.signal } })),
+    async (c) => c.json(await takeBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, vault: c.get("deps").vault, signal: c.req.raw.signal } })),
   );
 
   route(

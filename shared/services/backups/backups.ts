@@ -2,19 +2,19 @@
 // back. The dump runs outside any transaction through Deps.backups (Node); the archive is recorded in
 // db_backups only once it is complete and verified, with its audit entry and a job_runs row
 // (job db_backup) so GET /admin/jobs shows it. Where Deps.backups is absent (the edge) they answer 503.
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import journal from "../../../migrations/meta/_journal.json" with { type: "json" };
 import { type Db, queryRows } from "../../db/database.ts";
 import { readMigrationLevel } from "../../db/migration-level.ts";
 import { dbBackups } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
-import { JOBS_SCOPE } from "../jobs/job.ts";
 import { endRun, startRun } from "../jobs/job-runs.ts";
 import type { JobTrigger } from "../jobs/job-runs.ts";
 import { defineRead, defineVerb } from "../verb.ts";
-import { ARCHIVE_NAME, archiveStem, type BackupStore, type WrittenArchive } from "./store.ts";
+import type { Vault } from "../../vault/vault.ts";
+import { readBackupSettingsRow, readS3Target } from "./settings.ts";
+import { ARCHIVE_NAME, archiveStem, BACKUPS_SCOPE, type BackupStore, requireStore, S3Error, type WrittenArchive } from "./store.ts";
 
-export const BACKUPS_SCOPE = JOBS_SCOPE;
 export const RESTORE_COMMAND = "npm run restore -- <archive>";
 export const RESTORE_NOTE =
   "Restore is an offline operation: stop the server, run the restore command with the archive's path (it verifies the archive's checksum first and refuses a corrupt one), then start the server again. See docs/backups.md.";
@@ -22,10 +22,6 @@ export const RESTORE_NOTE =
 const MB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
 
-export function requireStore(store: BackupStore | undefined): BackupStore {
-  if (!store) throw new ApiError("SERVICE_NOT_READY", "Backups need the Node server (pg_dump or the embedded database's dump); this deployment has no backup capability: its database provider takes its backups.");
-  return store;
-}
 
 export interface BackupInfo {
   filename: string;
@@ -122,30 +118,76 @@ const recordBackup = defineVerb<{ archive: WrittenArchive; trigger: JobTrigger }
   return row!;
 });
 
+const recordUpload = defineVerb<{ id: number; key: string }, void>({ scope: BACKUPS_SCOPE }, async (s, { id, key }) => {
+  await s.tx.update(dbBackups).set({ s3_key: key, s3_uploaded_at: s.now }).where(eq(dbBackups.id, id));
+});
+
+/** Marks all but the `keep` newest present archives deleted; answers their names (the files go next). */
+const markExpired = defineVerb<{ keep: number }, string[]>({ scope: BACKUPS_SCOPE }, async (s, { keep }) => {
+  const present = await s.tx.select({ id: dbBackups.id, filename: dbBackups.filename }).from(dbBackups).where(isNull(dbBackups.deleted_at)).orderBy(desc(dbBackups.created_at), desc(dbBackups.id));
+  const doomed = present.slice(keep);
+  if (doomed.length === 0) return [];
+  await s.tx.update(dbBackups).set({ deleted_at: s.now }).where(inArray(dbBackups.id, doomed.map((d) => d.id)));
+  s.audit({ action: "db_backup_retention", category: "settings", entity_type: "db_backup", diff: { deleted: doomed.map((d) => d.filename), kept: keep } });
+  return doomed.map((d) => d.filename);
+});
+
+export interface AfterBackup {
+  local_deleted: string[];
+  s3_key: string | null;
+  s3_deleted: string[];
+  s3_error: string | null;
+}
+
+/**
+ * After a verified archive: the local retention (rows get deleted_at, then the files go), then the S3
+ * copy and the S3 retention when a bucket is configured. An S3 failure does not undo the local backup:
+ * it is reported (s3_error) and recorded in the run's detail.
+ */
+async function afterBackup(ctx: Parameters<typeof recordBackup>[0]["ctx"], store: BackupStore, vault: Vault, row: Row): Promise<AfterBackup> {
+  const settings = await readBackupSettingsRow(ctx.db);
+  const local_deleted = await markExpired({ ctx, input: { keep: settings.backup_local_retention_count } });
+  for (const name of local_deleted) await store.removeArchive(name);
+  const out: AfterBackup = { local_deleted, s3_key: null, s3_deleted: [], s3_error: null };
+  try {
+    const found = await readS3Target(ctx.db, vault);
+    if (!found) return out;
+    out.s3_key = await store.upload(found.target, row.filename);
+    await recordUpload({ ctx, input: { id: row.id, key: out.s3_key } });
+    out.s3_deleted = await store.pruneS3(found.target, found.settings.backup_s3_retention_count);
+  } catch (e) {
+    if (!(e instanceof S3Error)) throw e;
+    out.s3_error = e.message;
+  }
+  return out;
+}
+
 /**
  * Takes a backup now: dumps through the store (outside any transaction), then records the verified
- * archive. The run is a job_runs row (db_backup) ending success with bytes and method, or failed with
- * the reason; a failed dump leaves no archive and no db_backups row.
+ * archive, applies retention and copies it to S3. The run is a job_runs row (db_backup) ending success
+ * with bytes and method, or failed with the reason; a failed dump leaves no archive and no db_backups row.
  */
-export const takeBackup = defineRead<{ store: BackupStore | undefined; trigger?: JobTrigger; signal?: AbortSignal }, { status: "ok"; backup: BackupInfo & { path: string } }>(
-  { scope: BACKUPS_SCOPE },
-  async (ctx, input) => {
-    const store = requireStore(input.store);
-    const trigger = input.trigger ?? "manual";
-    const run = await startRun({ ctx, input: { job: "db_backup", trigger } });
-    let archive: WrittenArchive;
-    try {
-      archive = await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
-    } catch (e) {
-      const message = (e as Error).message;
-      await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: message } });
-      throw new ApiError("INTERNAL_SERVER_ERROR", `Backup failed: ${message}`);
-    }
-    const row = await recordBackup({ ctx, input: { archive, trigger } });
-    await endRun({ ctx, input: { id: run.id, outcome: "success", detail: { filename: archive.filename, bytes: archive.size_bytes, method: archive.method } } });
-    return { status: "ok", backup: { ...present(row), path: `${store.dir}/${row.filename}` } };
-  },
-);
+export const takeBackup = defineRead<
+  { store: BackupStore | undefined; vault: Vault; trigger?: JobTrigger; signal?: AbortSignal },
+  { status: "ok"; backup: BackupInfo & { path: string }; retention: AfterBackup }
+>({ scope: BACKUPS_SCOPE }, async (ctx, input) => {
+  const store = requireStore(input.store);
+  const trigger = input.trigger ?? "manual";
+  const run = await startRun({ ctx, input: { job: "db_backup", trigger } });
+  let archive: WrittenArchive;
+  try {
+    archive = await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
+  } catch (e) {
+    const message = (e as Error).message;
+    await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: message } });
+    throw new ApiError("INTERNAL_SERVER_ERROR", `Backup failed: ${message}`);
+  }
+  const row = await recordBackup({ ctx, input: { archive, trigger } });
+  const after = await afterBackup(ctx, store, input.vault, row);
+  const [fresh] = await ctx.db.select().from(dbBackups).where(eq(dbBackups.id, row.id));
+  await endRun({ ctx, input: { id: run.id, outcome: "success", detail: { filename: archive.filename, bytes: archive.size_bytes, method: archive.method, ...after } } });
+  return { status: "ok", backup: { ...present(fresh!), path: `${store.dir}/${row.filename}` }, retention: after };
+});
 
 /** GET /admin/db/snapshots: every archive still on disk (backups and snapshots), sorted by filename. */
 export const listBackups = defineRead<undefined, { snapshots: BackupInfo[]; restore_command: string; restore_note: string }>({ scope: BACKUPS_SCOPE }, async (ctx) => {

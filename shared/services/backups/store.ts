@@ -2,6 +2,12 @@
 // the backup directory and reading archives back. The verbs (backups.ts) record what it wrote in
 // db_backups; on the edge the capability is absent and the routes answer 503.
 
+import { ApiError } from "../../errors.ts";
+import { JOBS_SCOPE } from "../jobs/job.ts";
+
+/** Backups are the administrators' (the scope of the jobs they appear among). */
+export const BACKUPS_SCOPE = JOBS_SCOPE;
+
 export type BackupMethod = "pg_dump" | "copy" | "pglite";
 
 /** A complete archive: written to <name>.partial, fsynced, renamed, read back and its SHA-256 matched. */
@@ -15,6 +21,21 @@ export interface WrittenArchive {
   manifest: Record<string, unknown>;
 }
 
+/** Where archives are copied after a verified local backup (any S3-compatible store, path-style). */
+export interface S3Target {
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  prefix: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+}
+
+/** An S3 store's refusal or unreachability, with the store's own message. */
+export class S3Error extends Error {
+  override name = "S3Error";
+}
+
 export interface BackupStore {
   /** The backup directory (absolute). */
   readonly dir: string;
@@ -25,6 +46,14 @@ export interface BackupStore {
   writeBackup(stem: string, signal?: AbortSignal): Promise<WrittenArchive>;
   /** An archive's bytes, or null when the file is gone. `filename` must already be validated by the caller. */
   openArchive(filename: string): Promise<{ size: number; body: ReadableStream<Uint8Array> } | null>;
+  /** Deletes a local archive and its checksum file (retention). */
+  removeArchive(filename: string): Promise<void>;
+  /** Uploads a local archive to `<prefix><filename>`; answers the key. Throws S3Error. */
+  upload(target: S3Target, filename: string): Promise<string>;
+  /** Checks the bucket answers a listing of the prefix with the credentials. Throws S3Error. */
+  testS3(target: S3Target): Promise<void>;
+  /** Deletes all but the `keep` newest archives under the prefix; answers the deleted keys. Throws S3Error. */
+  pruneS3(target: S3Target, keep: number): Promise<string[]>;
   /** Removes leftover `*.partial` files (from an interrupted backup); answers how many. */
   removeStale(): Promise<number>;
 }
@@ -35,4 +64,9 @@ export const ARCHIVE_NAME = /^cb-(?:snapshot-)?\d{8}T\d{6}(?:\d{3})?Z\.(?:sql\.g
 /** cb-20261125T074500123Z, from a date (UTC, millisecond precision so two backups in a second differ). */
 export function archiveStem(now: Date): string {
   return `cb-${now.toISOString().replace(/[-:.]/g, "")}`;
+}
+
+export function requireStore(store: BackupStore | undefined): BackupStore {
+  if (!store) throw new ApiError("SERVICE_NOT_READY", "Backups need the Node server (pg_dump or the embedded database's dump); this deployment has no backup capability: its database provider takes its backups.");
+  return store;
 }

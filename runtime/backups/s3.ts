@@ -1,0 +1,66 @@
+// The S3 half of Deps.backups, on @aws-sdk/client-s3: path-style addressing (MinIO, Garage, s3rver and
+// other S3-compatible stores), one PutObject per archive streamed from the file (S3 takes up to 5 GB in
+// one PutObject; archives of this product stay far below: docs/backups.md), a one-key listing for the test,
+// and retention by listing the prefix. Every failure becomes an S3Error carrying the store's message.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { ARCHIVE_NAME, S3Error, type S3Target } from "../../shared/services/backups/store.ts";
+
+function client(t: S3Target): S3Client {
+  return new S3Client({
+    region: t.region,
+    forcePathStyle: true,
+    maxAttempts: 2,
+    // No aws-chunked CRC trailers unless the operation requires them: many S3-compatible stores
+    // (s3rver, older MinIO and Ceph) store the chunk framing as the object's bytes.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    ...(t.endpoint ? { endpoint: t.endpoint } : {}),
+    ...(t.accessKeyId && t.secretAccessKey ? { credentials: { accessKeyId: t.accessKeyId, secretAccessKey: t.secretAccessKey } } : {}),
+  });
+}
+
+async function s3<T>(what: string, t: S3Target, body: (c: S3Client) => Promise<T>): Promise<T> {
+  const c = client(t);
+  try {
+    return await body(c);
+  } catch (e) {
+    const message = e instanceof S3ServiceException ? `${e.name}${e.message && e.message !== e.name ? `: ${e.message}` : ""} (HTTP ${e.$metadata.httpStatusCode ?? "?"})` : (e as Error).message;
+    throw new S3Error(`S3 ${what} failed on bucket ${t.bucket}: ${message}`);
+  } finally {
+    c.destroy();
+  }
+}
+
+export const s3Operations = (dir: string) => ({
+  async upload(t: S3Target, filename: string): Promise<string> {
+    const path = join(dir, filename);
+    const { size } = await stat(path);
+    const key = `${t.prefix}${filename}`;
+    await s3("upload", t, (c) => c.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: createReadStream(path), ContentLength: size, ContentType: "application/gzip" })));
+    return key;
+  },
+  async testS3(t: S3Target): Promise<void> {
+    // A listing, not HeadBucket: some stores answer HEAD without checking the signature.
+    await s3("test", t, (c) => c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, MaxKeys: 1 })));
+  },
+  async pruneS3(t: S3Target, keep: number): Promise<string[]> {
+    return s3("retention", t, async (c) => {
+      const keys: string[] = [];
+      let token: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const res = await c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, ContinuationToken: token }));
+        for (const o of res.Contents ?? []) if (o.Key && ARCHIVE_NAME.test(o.Key.slice(t.prefix.length))) keys.push(o.Key);
+        if (!res.IsTruncated) break;
+        token = res.NextContinuationToken;
+      }
+      // Archive names sort by their timestamp.
+      const doomed = keys.sort().slice(0, Math.max(0, keys.length - keep));
+      for (let i = 0; i < doomed.length; i += 1000)
+        await c.send(new DeleteObjectsCommand({ Bucket: t.bucket, Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })) } }));
+      return doomed;
+    });
+  },
+});
