@@ -29,6 +29,8 @@ const PUBLIC = new Set([
   ...["livez", "startupz", "readyz", "health"].map((p) => key("GET", `/api/v1/${p}`)),
   key("GET", "/api/v1/bootstrap/status"),
   key("POST", "/api/v1/bootstrap/initialize"),
+  // Like /bootstrap/initialize: no credential yet, the setup token and the provider sign-in's token instead.
+  key("POST", "/api/v1/bootstrap/initialize-oauth"),
   // DESIGN.md 3b: agent builds are fetched by the installer before the host holds any credential.
   key("GET", "/api/v1/agents/binary/{version}/{os_name}/{arch}"),
   // DESIGN.md 3b: the login page asks these before anyone signs in.
