@@ -102,10 +102,12 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
         let stderr = "";
         child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
         const gzip = createGzip({ level: 6 });
-        child.stdout.pipe(gzip);
-        // pg_dump failing (exit code) must fail the pipeline even though its stdout ended cleanly.
-        child.on("close", (code) => {
-          if (code !== 0) gzip.destroy(new Error(`pg_dump exited with ${code}: ${stderr.trim()}`));
+        // The gzip stream ends only once pg_dump has exited 0: a pg_dump failing mid-way (its stdout
+        // ends cleanly, truncated) must fail the archive, not complete it. 'close' comes after stdout's data.
+        child.stdout.pipe(gzip, { end: false });
+        child.on("close", (code, signal) => {
+          if (code === 0) gzip.end();
+          else gzip.destroy(new Error(`pg_dump exited with ${code ?? signal}: ${stderr.trim()}`));
         });
         child.on("error", (e) => gzip.destroy(e));
         gzip.on("close", () => child.kill());

@@ -54,7 +54,7 @@ export async function run(_ctx: BenchContext): Promise<BenchRow[]> {
       note: `db ${dbMb.toFixed(0)} MB -> archive ${(size / MB).toFixed(1)} MB, ${(dbMb / (ms / 1000)).toFixed(1)} MB/s of database${extra}`,
     });
     return [
-      row("pg_dump | gzip -6 (baseline)", baseMs, baseSize),
+      row("pg_dump piped to gzip -6 (baseline)", baseMs, baseSize),
       row("our backup (pg_dump path, verified)", oursMs, archive.size_bytes, `; ${(oursMs / baseMs).toFixed(2)}x baseline (target <= 1.5x)`),
     ];
   } finally {

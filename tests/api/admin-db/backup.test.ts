@@ -109,6 +109,25 @@ describe("/admin/db", () => {
     expect(run).toMatchObject({ outcome: "failed" });
   });
 
+  it("a pg_dump that dies mid-way (stdout ends cleanly, truncated) fails the backup and records nothing", async () => {
+    const fake = join(dir, "..", `fake-pg-dump-${process.pid}.sh`);
+    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi\necho "-- PostgreSQL database dump"\necho "CREATE TABLE half (" \necho "connection lost" >&2\nexit 1\n', { mode: 0o755 });
+    const good = h.t.runtime.deps.backups;
+    const { config } = h.t.runtime.deps;
+    const before = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length;
+    h.t.runtime.deps.backups = nodeBackupStore({ dir, pgDump: fake, postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! } });
+    try {
+      const res = await h.call("/api/v1/admin/db/backup", { method: "POST" });
+      expect(res.status).toBe(500);
+      expect((await res.json()).detail).toContain("pg_dump exited with 1: connection lost");
+    } finally {
+      h.t.runtime.deps.backups = good;
+      rmSync(fake, { force: true });
+    }
+    expect(readdirSync(dir).filter((n) => n.endsWith(".partial"))).toEqual([]);
+    expect((await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length).toBe(before);
+  });
+
   it("an aborted dump leaves no archive and no .partial", async () => {
     const store = h.t.runtime.deps.backups!;
     const controller = new AbortController();
