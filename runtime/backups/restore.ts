@@ -78,11 +78,12 @@ async function restorePostgres(config: Config, path: string, options: RestoreOpt
 
 async function restorePglite(config: Config, path: string, options: RestoreOptions): Promise<void> {
   const dataDir = resolve(config.DATA_DIR);
-  let unlock: () => void = () => {};
+  // No --force here: a live embedded server would keep writing its own files over the restored ones.
+  let unlock: () => void;
   try {
     unlock = lockDataDir(dataDir);
   } catch (e) {
-    if (!options.force) throw new RestoreRefused(`${(e as Error).message}: stop the server first (or pass --force).`);
+    throw new RestoreRefused(`${(e as Error).message}: stop the server first (--force does not apply to the embedded database).`);
   }
   try {
     const staging = join(dataDir, `.restore-${Date.now()}`);

@@ -1,7 +1,7 @@
 // The operator's round trip, on PostgreSQL and on the embedded PGlite default: start the real server,
 // build some inventory, take a backup over HTTP, change things, stop, (wipe,) `npm run restore --
 // <archive>` as a child process, start again: the inventory is the one backed up. A corrupt or
-// truncated archive is refused (exit 1) and nothing changes.
+// truncated archive is refused (exit 1) and nothing changes; so is a restore while the server runs.
 import { execFile } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -51,6 +51,10 @@ async function roundTrip(env: Record<string, string>, wipe?: () => Promise<void>
   const before = await names(p, token);
   const { backup } = await call<{ backup: { filename: string; path: string } }>(p, token, "POST", "admin/db/backup");
   await call(p, token, "POST", "hardware", { name: "after-backup", role: "server", status: "up" });
+  expect(await names(p, token)).toContain("after-backup");
+  const live = await runRestore(env, backup.path);
+  expect(live.code).toBe(1);
+  expect(live.out).toContain("stop the server first");
   expect(await names(p, token)).toContain("after-backup");
   expect(await p.stop()).toBe(0);
 
