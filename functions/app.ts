@@ -69,6 +69,7 @@ import { firewallSettingsRoutes } from "./routes/settings/firewall-routes.ts";
 import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { smtpSettingsRoutes } from "./routes/settings/smtp-routes.ts";
 import { installScriptRoutes } from "./routes/install-script.ts";
+import { acmeChallengeRoutes } from "./routes/acme-challenge.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
@@ -153,6 +154,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   systemRoutes(app);
   staticUploadRoutes(app);
   installScriptRoutes(app);
+  acmeChallengeRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

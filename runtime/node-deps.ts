@@ -12,6 +12,8 @@ import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { nodeOutboundHttp } from "../net/outbound-http.ts";
 import { nodeMailer } from "../net/smtp-mailer.ts";
+import { nodeAcmeIssuer } from "./acme/issuer.ts";
+import { systemContext } from "../shared/services/verb-context.ts";
 import { sharpResizer } from "./image-resizer.ts";
 import { nodeBackupStore } from "./backups/node-backup-store.ts";
 import { directoryBinaries } from "./agent-binaries.ts";
@@ -95,6 +97,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     outbound: nodeOutboundHttp(),
     mailer: nodeMailer(),
     images: sharpResizer(),
+    acme: nodeAcmeIssuer({ config, vault, logger, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom }) }),
     backups: nodeBackupStore({
       dir: config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`,
       ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),

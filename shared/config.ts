@@ -47,6 +47,12 @@ export const ConfigSchema = v.object({
   DATA_DIR: v.optional(v.string(), "./data"),
   /** Where database backups are written (docs/backups.md); <DATA_DIR>/backups when unset. */
   BACKUP_DIR: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** ACME directories (docs/acme.md): production and staging (Let's Encrypt by default), an optional contact. */
+  SVC_ACME_DIRECTORY_URL: v.optional(url(["https", "http"]), "https://acme-v02.api.letsencrypt.org/directory"),
+  SVC_ACME_STAGING_DIRECTORY_URL: v.optional(url(["https", "http"]), "https://acme-staging-v02.api.letsencrypt.org/directory"),
+  SVC_ACME_EMAIL: v.optional(v.pipe(v.string(), v.email())),
+  /** A PEM file of CA certificates trusted for the ACME directory's own TLS only (a private or test CA). */
+  SVC_ACME_CA_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
   DATABASE_URL: url(["postgres", "postgresql"]),
   DB_POOL_MAX: int(10, 1, 200),
   REDIS_URL: url(["redis", "rediss"]),

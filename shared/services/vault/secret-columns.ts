@@ -61,6 +61,20 @@ export const SETTINGS_SECRETS: SecretColumn = {
   migrateClear: false,
 };
 
+/** An ACME account's private key in server_secrets, one per directory URL (acme.account_key.<url>). */
+export const acmeAccountKeyName = (directoryUrl: string) => `acme.account_key.${directoryUrl}`;
+
+export const ACME_ACCOUNT_KEY: SecretColumn = {
+  name: "server_secrets.value (ACME account keys)",
+  table: serverSecrets,
+  key: serverSecrets.name,
+  value: serverSecrets.value,
+  rows: like(serverSecrets.name, "acme.account_key.%"),
+  context: (name) => `server_secrets.value:${name}`,
+  // Always written encrypted (ACME arrived with the vault).
+  migrateClear: false,
+};
+
 export const AGENT_SERVER_PRIVATE_KEY: SecretColumn = {
   name: "agent_server_keys.private_key",
   table: agentServerKeys,
@@ -135,7 +149,7 @@ export const INTEGRATION_API_KEY: SecretColumn = {
 
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG, DISCOVERY_PROFILE_SNMP_COMMUNITY, SCAN_JOB_SNMP_COMMUNITY,
-  INTEGRATION_CONFIG_CREDENTIAL, INTEGRATION_API_KEY, SETTINGS_SECRETS,
+  INTEGRATION_CONFIG_CREDENTIAL, INTEGRATION_API_KEY, SETTINGS_SECRETS, ACME_ACCOUNT_KEY,
 ];
 
 export interface StoredSecret {
