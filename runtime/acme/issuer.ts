@@ -51,6 +51,10 @@ async function order(options: AcmeIssuerOptions, req: AcmeIssueRequest): Promise
   try {
     const accountKey = await acmeAccountKey({ ctx, input: { directoryUrl, vault, create: async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString() } });
     const client = new acme.Client({ directoryUrl, accountKey });
+    // newAccount answers an existing key's account (200) with its URL; asking for it here means
+    // acme-client's auto() finds the account instead of sending an empty update, which CAs refuse.
+    const contact = config.SVC_ACME_EMAIL ? { contact: [`mailto:${config.SVC_ACME_EMAIL}`] } : {};
+    await (client as unknown as { api: { createAccount(data: object): Promise<unknown> } }).api.createAccount({ termsOfServiceAgreed: true, ...contact });
     const [key, csr] = await acme.crypto.createCsr({ commonName: req.domain, altNames: [req.domain] }, await acme.crypto.createPrivateEcdsaKey("P-256"));
     const cert = await client.auto({
       csr,
