@@ -7,8 +7,8 @@ import type { Vault } from "../../vault/vault.ts";
 import { ACME_ACCOUNT_KEY, acmeAccountKeyName, openSecret, sealSecret } from "../vault/secret-columns.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 
-/** Issuance is the system's work (the certificates verbs already checked the caller's scope). */
-const ACME_SCOPE = "write:certificates";
+/** Issuance is the system's work (the certificates verbs already checked the caller's scope); no invented scope name. */
+const ACME_SCOPE = "admin:*";
 
 /** RFC 8555 8.3: a token is base64url; we also bound its length. */
 export const ACME_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
