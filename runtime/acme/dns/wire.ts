@@ -86,8 +86,9 @@ export function buildTxtUpdate(id: number, zone: string, fqdn: string, value: st
     .done();
 }
 
-function tsigVariables(key: TsigKey, timeSigned: number, error: number, other: Uint8Array): Buffer {
-  return new Writer().name(key.name).u16(CLASS_ANY).u32(0).name(TSIG_ALGORITHM[key.algorithm]!.name).u48(timeSigned).u16(FUDGE).u16(error).u16(other.length).bytes(other).done();
+/** The TSIG variables a MAC covers after the message (RFC 8945 4.3.3). */
+function tsigVariables(keyName: string, algorithm: string, timeSigned: number, fudge: number, error: number, other: Uint8Array): Buffer {
+  return new Writer().name(keyName).u16(CLASS_ANY).u32(0).name(algorithm).u48(timeSigned).u16(fudge).u16(error).u16(other.length).bytes(other).done();
 }
 
 function hmac(key: TsigKey, ...parts: Uint8Array[]): Buffer {
@@ -100,7 +101,7 @@ function hmac(key: TsigKey, ...parts: Uint8Array[]): Buffer {
 
 /** Appends a TSIG record to `message` (RFC 8945 4.3.3); returns the signed message and the MAC a response is verified against. */
 export function signMessage(message: Buffer, key: TsigKey, nowSeconds: number): { signed: Buffer; mac: Buffer } {
-  const mac = hmac(key, message, tsigVariables(key, nowSeconds, 0, new Uint8Array()));
+  const mac = hmac(key, message, tsigVariables(key.name, TSIG_ALGORITHM[key.algorithm]!.name, nowSeconds, FUDGE, 0, new Uint8Array()));
   const id = message.readUInt16BE(0);
   const rdata = new Writer().name(TSIG_ALGORITHM[key.algorithm]!.name).u48(nowSeconds).u16(FUDGE).u16(mac.length).bytes(mac).u16(id).u16(0).u16(0).done();
   const rr = new Writer().name(key.name).u16(TYPE.TSIG).u16(CLASS_ANY).u32(0).u16(rdata.length).bytes(rdata).done();
@@ -186,8 +187,44 @@ export function txtValue(msg: ParsedMessage, rr: ResourceRecord): string {
 export interface TsigCheck {
   /** null when the answer is signed and its MAC verifies. */
   problem: string | null;
-  /** The TSIG error field (BADSIG, BADKEY, BADTIME) when the server reported one. */
-  error: string | null;
+}
+
+interface TsigFields {
+  record: ResourceRecord;
+  algorithm: string;
+  timeSigned: number;
+  fudge: number;
+  mac: Buffer;
+  originalId: number;
+  error: number;
+  other: Buffer;
+}
+
+/** The TSIG record closing a message's additional section, parsed (null when the message is unsigned). */
+function readTsig(msg: ParsedMessage): TsigFields | null {
+  const record = msg.additional.at(-1);
+  if (!record || record.type !== TYPE.TSIG) return null;
+  const raw = msg.raw;
+  const [algorithm, pos] = readName(raw, record.rdataStart);
+  const macSize = raw.readUInt16BE(pos + 8);
+  const after = pos + 10 + macSize;
+  const otherLen = raw.readUInt16BE(after + 4);
+  return {
+    record,
+    algorithm,
+    timeSigned: raw.readUIntBE(pos, 6),
+    fudge: raw.readUInt16BE(pos + 6),
+    mac: raw.subarray(pos + 10, after),
+    originalId: raw.readUInt16BE(after),
+    error: raw.readUInt16BE(after + 2),
+    other: raw.subarray(after + 6, after + 6 + otherLen),
+  };
+}
+
+/** The TSIG error of an answer (a server refusing our key answers NOTAUTH with BADSIG, BADKEY or BADTIME). */
+export function tsigError(msg: ParsedMessage): string | null {
+  const code = readTsig(msg)?.error ?? 0;
+  return code ? (TSIG_ERRORS[code] ?? `TSIG error ${code}`) : null;
 }
 
 /**
@@ -196,43 +233,19 @@ export interface TsigCheck {
  * compared in constant time, and the time within the fudge.
  */
 export function verifyAnswer(msg: ParsedMessage, key: TsigKey, requestMac: Buffer, nowSeconds: number): TsigCheck {
-  const tsig = msg.additional.at(-1);
-  if (!tsig || tsig.type !== TYPE.TSIG) return { problem: "the answer is not signed", error: null };
-  const raw = msg.raw;
-  let pos = tsig.rdataStart;
-  const [algorithm, afterAlg] = readName(raw, pos);
-  pos = afterAlg;
-  const timeSigned = raw.readUIntBE(pos, 6);
-  const fudge = raw.readUInt16BE(pos + 6);
-  const macSize = raw.readUInt16BE(pos + 8);
-  const mac = raw.subarray(pos + 10, pos + 10 + macSize);
-  pos += 10 + macSize;
-  const originalId = raw.readUInt16BE(pos);
-  const errorCode = raw.readUInt16BE(pos + 2);
-  const otherLen = raw.readUInt16BE(pos + 4);
-  const other = raw.subarray(pos + 6, pos + 6 + otherLen);
-  const error = errorCode ? (TSIG_ERRORS[errorCode] ?? `TSIG error ${errorCode}`) : null;
-  if (error) return { problem: `the server's TSIG error is ${error}`, error };
-  if (tsig.name !== key.name.replace(/\.$/, "").toLowerCase()) return { problem: `the answer is signed with another key (${tsig.name})`, error: null };
-  if (algorithm !== TSIG_ALGORITHM[key.algorithm]!.name) return { problem: `the answer is signed with another algorithm (${algorithm})`, error: null };
-  const unsigned = Buffer.from(raw.subarray(0, tsig.start));
-  unsigned.writeUInt16BE(originalId, 0);
-  unsigned.writeUInt16BE(raw.readUInt16BE(10) - 1, 10);
+  const tsig = readTsig(msg);
+  if (!tsig) return { problem: "the answer is not signed" };
+  const error = tsigError(msg);
+  if (error) return { problem: `the server's TSIG error is ${error}` };
+  if (tsig.record.name !== key.name.replace(/\.$/, "").toLowerCase()) return { problem: `the answer is signed with another key (${tsig.record.name})` };
+  if (tsig.algorithm !== TSIG_ALGORITHM[key.algorithm]!.name) return { problem: `the answer is signed with another algorithm (${tsig.algorithm})` };
+  const unsigned = Buffer.from(msg.raw.subarray(0, tsig.record.start));
+  unsigned.writeUInt16BE(tsig.originalId, 0);
+  unsigned.writeUInt16BE(msg.raw.readUInt16BE(10) - 1, 10);
   const lengthPrefix = Buffer.alloc(2);
   lengthPrefix.writeUInt16BE(requestMac.length);
-  const vars = new Writer().name(key.name).u16(CLASS_ANY).u32(0).name(algorithm).u48(timeSigned).u16(fudge).u16(errorCode).u16(otherLen).bytes(other).done();
-  const expected = hmac(key, lengthPrefix, requestMac, unsigned, vars);
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return { problem: "the answer's TSIG signature does not verify", error: null };
-  if (Math.abs(nowSeconds - timeSigned) > fudge) return { problem: "the answer's TSIG time is outside the fudge", error: null };
-  return { problem: null, error: null };
-}
-
-/** The TSIG error of an unsigned or signed answer (a server refusing our key answers NOTAUTH with one). */
-export function tsigError(msg: ParsedMessage): string | null {
-  const tsig = msg.additional.at(-1);
-  if (!tsig || tsig.type !== TYPE.TSIG) return null;
-  const [, afterAlg] = readName(msg.raw, tsig.rdataStart);
-  const macSize = msg.raw.readUInt16BE(afterAlg + 8);
-  const code = msg.raw.readUInt16BE(afterAlg + 10 + macSize + 2);
-  return code ? (TSIG_ERRORS[code] ?? `TSIG error ${code}`) : null;
+  const expected = hmac(key, lengthPrefix, requestMac, unsigned, tsigVariables(key.name, tsig.algorithm, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other));
+  if (tsig.mac.length !== expected.length || !timingSafeEqual(tsig.mac, expected)) return { problem: "the answer's TSIG signature does not verify" };
+  if (Math.abs(nowSeconds - tsig.timeSigned) > tsig.fudge) return { problem: "the answer's TSIG time is outside the fudge" };
+  return { problem: null };
 }
