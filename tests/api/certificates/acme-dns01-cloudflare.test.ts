@@ -92,6 +92,20 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     expect(cf.records()).toEqual([]);
   }, 60_000);
 
+  it("answers 502 at once when the caller cancels during the propagation wait, and the record is still removed", async () => {
+    const caller = new AbortController();
+    const pending = failure(a.t.runtime.deps.acme!.issue({ domain: "cancel.unpublished.test", challenge: "dns-01", staging: false }, caller.signal));
+    for (let i = 0; i < 100 && cf.records().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(cf.records()).toEqual([{ name: "_acme-challenge.cancel.unpublished.test", content: expect.any(String) }]);
+    caller.abort();
+    const err = await pending;
+    expect(err.status).toBe(502);
+    expect(err.detail).toBe("The ACME order was cancelled.");
+    // The order winds down in the background (the CA is told, then refuses); the record goes with it.
+    for (let i = 0; i < 250 && cf.records().length > 0; i++) await new Promise((r) => setTimeout(r, 40));
+    expect(cf.records()).toEqual([]);
+  }, 30_000);
+
   it("answers 502 when no zone of the account holds the name, and creates nothing", async () => {
     cf.requests.length = 0;
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "www.elsewhere.test", challenge: "dns-01", staging: false }));
