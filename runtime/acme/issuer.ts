@@ -19,7 +19,7 @@ import { acmeAccountKey, putAcmeChallenge, removeAcmeChallenge } from "../../sha
 import { readOutboundPolicy } from "../../shared/services/integrations/outbound-policy.ts";
 import { readAcmeDnsCredentials } from "../../shared/services/settings/acme-dns.ts";
 import type { VerbContext } from "../../shared/services/verb-context.ts";
-import type { Vault } from "../../shared/vault/vault.ts";
+import { type Vault, VaultError } from "../../shared/vault/vault.ts";
 import { CLOUDFLARE_API_URL, cloudflareProvider } from "./dns/cloudflare.ts";
 import { challengeRecordName, type DnsProvider } from "./dns/provider.ts";
 import { waitForTxt } from "./dns/propagation.ts";
@@ -64,7 +64,10 @@ interface DnsSetup {
 /** The provider of the ACME DNS settings; 422 naming the settings route when none is configured. */
 async function dnsProvider(options: AcmeIssuerOptions): Promise<DnsSetup> {
   const ctx = options.context();
-  const credentials = await readAcmeDnsCredentials({ ctx, input: { vault: options.vault } });
+  const credentials = await readAcmeDnsCredentials({ ctx, input: { vault: options.vault } }).catch((err: unknown) => {
+    if (err instanceof VaultError) throw new ApiError("SERVICE_NOT_READY", `The ACME DNS credentials cannot be opened with this server's vault key (${err.reason}); set them again with PATCH /api/v1/settings/acme-dns.`);
+    throw err;
+  });
   if (!credentials)
     throw ApiError.validation([{ loc: ["body", "challenge"], msg: "dns-01 needs the ACME DNS settings: set a provider (cloudflare or rfc2136) and its credentials with PATCH /api/v1/settings/acme-dns.", type: "value_error" }]);
   const policy = await readOutboundPolicy(ctx.db);
@@ -135,7 +138,10 @@ async function order(options: AcmeIssuerOptions, req: AcmeIssueRequest, dns: Dns
     });
     return { cert_pem: cert, key_pem: toPkcs8(key.toString()) };
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (err instanceof ApiError) {
+      options.logger.warn("acme issuance failed", { domain: req.domain, directory: directoryUrl, detail: String(err.detail) });
+      throw err;
+    }
     const detail = err instanceof Error ? err.message : String(err);
     options.logger.warn("acme issuance failed", { domain: req.domain, directory: directoryUrl, detail });
     throw new ApiError("UPSTREAM_FAILED", `The ACME CA did not issue a certificate for ${req.domain}: ${detail}`, { directory_url: directoryUrl });

@@ -113,4 +113,15 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     expect(err.detail).toMatch(/no active zone of this account holds the name/);
     expect(cf.requests.every((r) => r.method === "GET")).toBe(true);
   }, 30_000);
+
+  it("answers 503 when the stored token cannot be opened with this vault key, and calls nobody", async () => {
+    const [row] = await a.t.sql<{ value: string }[]>`select value from server_secrets where name = 'settings.acme_dns.api_token'`;
+    expect(row!.value).toMatch(/^vault:v1:/);
+    await a.t.sql`update server_secrets set value = ${`${row!.value.slice(0, -8)}AAAAAAAA`} where name = 'settings.acme_dns.api_token'`;
+    cf.requests.length = 0;
+    const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "*.cf.test", challenge: "dns-01", staging: false }));
+    expect(err.status).toBe(503);
+    expect(err.detail).toMatch(/^The ACME DNS credentials cannot be opened with this server's vault key \(\w+\); set them again with PATCH \/api\/v1\/settings\/acme-dns\.$/);
+    expect(cf.requests).toHaveLength(0);
+  });
 });
