@@ -114,6 +114,21 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     expect(cf.requests.every((r) => r.method === "GET")).toBe(true);
   }, 30_000);
 
+  it("reaches the API only as the outbound policy allows: loopback refused answers 502 naming the policy", async () => {
+    const strict = a.t.sql.json({ allow_private: true, allow_loopback: false, allow_link_local: false });
+    await a.t.sql`update app_settings set value = ${strict} where key = 'outbound_policy'`;
+    cf.requests.length = 0;
+    try {
+      const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "*.cf.test", challenge: "dns-01", staging: false }));
+      expect(err.status).toBe(502);
+      expect(err.detail).toMatch(/^Cloudflare could not find the zone of the TXT record _acme-challenge\.cf\.test: refused by the outbound policy: .*loopback/);
+      expect(cf.requests).toHaveLength(0);
+    } finally {
+      const open = a.t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false });
+      await a.t.sql`update app_settings set value = ${open} where key = 'outbound_policy'`;
+    }
+  });
+
   it("answers 503 when the stored token cannot be opened with this vault key, and calls nobody", async () => {
     const [row] = await a.t.sql<{ value: string }[]>`select value from server_secrets where name = 'settings.acme_dns.api_token'`;
     expect(row!.value).toMatch(/^vault:v1:/);
