@@ -16,10 +16,28 @@ import { join } from "node:path";
 export const NAMED = "/usr/sbin/named";
 
 const hasAlias = (host: string) => execFileSync("ip", ["-4", "-o", "addr", "show", "dev", "lo"], { encoding: "utf8" }).includes(`inet ${host}/`);
+const aliases = new Set<string>();
+
+/** Puts `host` on lo unless it is there; true when this call added it (removeAlias takes it away). */
+function addAlias(host: string): boolean {
+  if (hasAlias(host)) return false;
+  execFileSync("ip", ["addr", "add", `${host}/32`, "dev", "lo"], { stdio: "ignore" });
+  aliases.add(host);
+  return true;
+}
+
+function removeAlias(host: string): void {
+  if (!aliases.delete(host)) return;
+  try {
+    execFileSync("ip", ["addr", "del", `${host}/32`, "dev", "lo"], { stdio: "ignore" });
+  } catch {
+    // already gone
+  }
+}
 
 /**
- * Why BIND cannot be used here (null when it can): named missing, or `host` not on lo and not addable.
- * Adds the alias when missing; `removeAlias` takes it away again.
+ * Why BIND cannot be used here (null when it can): named missing, or `host` not on lo and not addable
+ * (probed by adding and removing it at once, so a file whose tests never start leaves nothing behind).
  */
 export function bindUnusable(host: string): string | null {
   try {
@@ -28,23 +46,10 @@ export function bindUnusable(host: string): string | null {
     return "named (bind9) is not installed";
   }
   try {
-    if (hasAlias(host)) return null;
-    execFileSync("ip", ["addr", "add", `${host}/32`, "dev", "lo"], { stdio: "ignore" });
-    added.add(host);
+    if (addAlias(host)) removeAlias(host);
     return null;
   } catch {
     return `${host} is not on lo and cannot be added (ip addr add needs CAP_NET_ADMIN)`;
-  }
-}
-
-const added = new Set<string>();
-
-function removeAlias(host: string): void {
-  if (!added.delete(host)) return;
-  try {
-    execFileSync("ip", ["addr", "del", `${host}/32`, "dev", "lo"], { stdio: "ignore" });
-  } catch {
-    // already gone
   }
 }
 
@@ -68,6 +73,7 @@ export interface Bind {
 }
 
 export async function startBind(opts: { host: string; port: number; keys: BindKey[]; zones: BindZone[] }): Promise<Bind> {
+  addAlias(opts.host);
   const dir = mkdtempSync(join(tmpdir(), "named-"));
   const keys = opts.keys.map((k) => `key "${k.name}" { algorithm ${k.algorithm}; secret "${k.secret}"; };`).join("\n");
   const zones = opts.zones
