@@ -73,6 +73,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     cacheMs: config.HEALTH_CACHE_MS,
   });
   const credentialCache = config.CREDENTIAL_CACHE_S > 0 ? new CredentialCache({ ttlMs: config.CREDENTIAL_CACHE_S * 1000 }) : undefined;
+  const outbound = nodeOutboundHttp();
   const deps = {
     config,
     database: database.provider,
@@ -94,10 +95,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     }),
     peerAddress: nodePeerAddress,
     vault,
-    outbound: nodeOutboundHttp(),
+    outbound,
     mailer: nodeMailer(),
     images: sharpResizer(),
-    acme: nodeAcmeIssuer({ config, vault, logger, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom }) }),
+    acme: nodeAcmeIssuer({ config, vault, logger, outbound, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom }) }),
     backups: nodeBackupStore({
       dir: config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`,
       ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),

@@ -53,6 +53,10 @@ export const ConfigSchema = v.object({
   SVC_ACME_EMAIL: v.optional(v.pipe(v.string(), v.email())),
   /** A PEM file of CA certificates trusted for the ACME directory's own TLS only (a private or test CA). */
   SVC_ACME_CA_FILE: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /** The Cloudflare v4 API dns-01 records are written through (docs/acme.md); reached under the outbound policy. */
+  SVC_CLOUDFLARE_API_URL: v.optional(url(["https", "http"]), "https://api.cloudflare.com/client/v4"),
+  /** How long a dns-01 order waits for the zone's authoritative servers to answer the TXT record (0: no check). */
+  SVC_ACME_DNS_PROPAGATION_S: int(60, 0, 600),
   DATABASE_URL: url(["postgres", "postgresql"]),
   DB_POOL_MAX: int(10, 1, 200),
   REDIS_URL: url(["redis", "rediss"]),

@@ -1,14 +1,16 @@
 // A real Pebble ACME CA (with pebble-challtestsrv as its DNS) for the ACME tests (docs/acme.md).
 // Pebble listens on 127.0.0.81 with a throw-away TLS certificate made here by openssl; challtestsrv
 // answers DNS on 127.0.0.82 with `answerIp` for every name, so http-01 validation reaches the test's
-// own server on answerIp:httpPort. Both are stopped by close(); every wait is bounded.
+// own server on answerIp:httpPort. The addresses and ports are parameters (each test file its own);
+// `dnsServer` points Pebble at another DNS server (a real BIND) instead of starting challtestsrv. Both
+// are stopped by close(); every wait is bounded.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const PEBBLE_HOST = "127.0.0.81";
+const DEFAULT_PEBBLE_HOST = "127.0.0.81";
 export const CHALLTESTSRV_HOST = "127.0.0.82";
 
 export function pebbleInstalled(): boolean {
@@ -22,6 +24,8 @@ export function pebbleInstalled(): boolean {
 
 export interface Pebble {
   directoryUrl: string;
+  /** host:port of challtestsrv's management API (POST /set-txt, /clear-txt). */
+  challtestsrvManagement: string;
   /** The PEM to trust for Pebble's own TLS (SVC_ACME_CA_FILE). */
   caFile: string;
   /** The PEM of the intermediate that signs the certificates Pebble issues. */
@@ -29,8 +33,22 @@ export interface Pebble {
   close(): Promise<void>;
 }
 
-export async function startPebble(opts: { answerIp: string; httpPort: number; port?: number }): Promise<Pebble> {
+export interface PebbleOptions {
+  answerIp: string;
+  httpPort: number;
+  port?: number;
+  /** Pebble's own address (default 127.0.0.81). */
+  host?: string;
+  /** challtestsrv's address and ports (default 127.0.0.82, DNS 8053, management 8055). */
+  challtestsrv?: { host: string; dnsPort?: number; managementPort?: number };
+  /** A DNS server (host:port) Pebble resolves through instead of challtestsrv, which is then not started. */
+  dnsServer?: string;
+}
+
+export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
   const port = opts.port ?? 14000;
+  const PEBBLE_HOST = opts.host ?? DEFAULT_PEBBLE_HOST;
+  const cts = { host: opts.challtestsrv?.host ?? CHALLTESTSRV_HOST, dns: opts.challtestsrv?.dnsPort ?? 8053, management: opts.challtestsrv?.managementPort ?? 8055 };
   const dir = mkdtempSync(join(tmpdir(), "pebble-"));
   const cert = join(dir, "cert.pem");
   const key = join(dir, "key.pem");
@@ -39,8 +57,9 @@ export async function startPebble(opts: { answerIp: string; httpPort: number; po
   writeFileSync(config, JSON.stringify({ pebble: { listenAddress: `${PEBBLE_HOST}:${port}`, managementListenAddress: `${PEBBLE_HOST}:${port + 1}`, certificate: cert, privateKey: key, httpPort: opts.httpPort, tlsPort: 5001, ocspResponderURL: "", externalAccountBindingRequired: false } }));
   const children: ChildProcess[] = [];
   const env = { ...process.env, PEBBLE_VA_NOSLEEP: "1", PEBBLE_WFE_NONCEREJECT: "0", PEBBLE_AUTHZREUSE: "0" };
-  children.push(spawn("pebble-challtestsrv", ["-defaultIPv4", opts.answerIp, "-defaultIPv6", "", "-dns01", `${CHALLTESTSRV_HOST}:8053`, "-http01", "", "-https01", "", "-tlsalpn01", "", "-management", `${CHALLTESTSRV_HOST}:8055`], { stdio: "ignore" }));
-  children.push(spawn("pebble", ["-config", config, "-dnsserver", `${CHALLTESTSRV_HOST}:8053`], { env, stdio: "ignore" }));
+  if (!opts.dnsServer)
+    children.push(spawn("pebble-challtestsrv", ["-defaultIPv4", opts.answerIp, "-defaultIPv6", "", "-dns01", `${cts.host}:${cts.dns}`, "-http01", "", "-https01", "", "-tlsalpn01", "", "-management", `${cts.host}:${cts.management}`], { stdio: "ignore" }));
+  children.push(spawn("pebble", ["-config", config, "-dnsserver", opts.dnsServer ?? `${cts.host}:${cts.dns}`], { env, stdio: "ignore" }));
   const agent = new Agent({ ca: execFileSync("cat", [cert]) });
   const get = (url: string) =>
     new Promise<string>((resolve, reject) => {
@@ -58,7 +77,7 @@ export async function startPebble(opts: { answerIp: string; httpPort: number; po
     rmSync(dir, { recursive: true, force: true });
   };
   const directoryUrl = `https://${PEBBLE_HOST}:${port}/dir`;
-  const challtestsrvUp = () => fetch(`http://${CHALLTESTSRV_HOST}:8055/`, { signal: AbortSignal.timeout(2000) });
+  const challtestsrvUp = () => (opts.dnsServer ? Promise.resolve() : fetch(`http://${cts.host}:${cts.management}/`, { signal: AbortSignal.timeout(2000) }));
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
@@ -73,5 +92,5 @@ export async function startPebble(opts: { answerIp: string; httpPort: number; po
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  return { directoryUrl, caFile: cert, intermediatePem: () => get(`https://${PEBBLE_HOST}:${port + 1}/intermediates/0`), close };
+  return { directoryUrl, challtestsrvManagement: `${cts.host}:${cts.management}`, caFile: cert, intermediatePem: () => get(`https://${PEBBLE_HOST}:${port + 1}/intermediates/0`), close };
 }

@@ -5,10 +5,10 @@ import type { Db } from "../../db/database.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { AcmeDnsPatch, AcmeDnsRead } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { defineVerb } from "../verb.ts";
+import { defineRead, defineVerb } from "../verb.ts";
 import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { readSettingsView, type SettingsView } from "./view.ts";
-import { dropSectionSecrets, lockSection, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
+import { dropSectionSecrets, lockSection, openSectionSecret, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
 
 export const ACME_DNS_SECTION = "acme_dns";
 type Provider = NonNullable<AcmeDnsPatch["provider"]>;
@@ -60,4 +60,28 @@ export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault },
   const after = await readAcmeDns(s.tx);
   s.audit({ action: "settings.acme_dns_updated", category: "settings", entity_type: "settings", entity_id: ACME_DNS_SECTION, diff: { before: before.acme_dns, after: after.acme_dns, secrets_changed: Object.keys(secrets) } });
   return { ...(await readSettingsView(s.tx)), ...after };
+});
+
+/** What a dns-01 order needs of the settings, secrets opened (never returned by any route). */
+export type AcmeDnsCredentials =
+  | { provider: "cloudflare"; api_token: string }
+  | { provider: "rfc2136"; server: string; port: number; tsig_name: string; tsig_algorithm: string; tsig_secret: string };
+
+/**
+ * The ACME DNS credentials for issuance, or null when no provider is configured (or its secret is
+ * missing). Issuance is the system's work, so this is read under admin:* like the other ACME state.
+ */
+export const readAcmeDnsCredentials = defineRead<{ vault: Vault }, AcmeDnsCredentials | null>({ scope: "admin:*" }, async (ctx, { vault }) => {
+  const section = await readSection(ctx.db, ACME_DNS_SECTION);
+  const read = present(section).acme_dns;
+  if (read.provider === "cloudflare") {
+    const api_token = await openSectionSecret(ctx.db, vault, ACME_DNS_SECTION, "api_token");
+    return api_token ? { provider: "cloudflare", api_token } : null;
+  }
+  if (read.provider === "rfc2136") {
+    const tsig_secret = await openSectionSecret(ctx.db, vault, ACME_DNS_SECTION, "tsig_secret");
+    if (!tsig_secret || !read.server || !read.tsig_name) return null;
+    return { provider: "rfc2136", server: read.server, port: read.port ?? 53, tsig_name: read.tsig_name, tsig_algorithm: read.tsig_algorithm ?? "hmac-sha256", tsig_secret };
+  }
+  return null;
 });

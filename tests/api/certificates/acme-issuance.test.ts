@@ -1,6 +1,7 @@
 // ACME issuance against a real Pebble CA (tests/helpers/pebble.ts): http-01 end to end through
 // deps.acme.issue with the challenge served by our own GET /.well-known/acme-challenge/{token}; one
-// account row reused across orders; a CA that cannot validate → 502 with its detail; dns-01 → 422.
+// account row reused across orders; a CA that cannot validate → 502 with its detail; dns-01 without
+// DNS settings → 422 (dns-01 itself: acme-dns01-*.test.ts).
 import { serve } from "@hono/node-server";
 import { X509Certificate, createPrivateKey, createPublicKey } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,7 +75,7 @@ describe.skipIf(!installed)("ACME issuance against Pebble", () => {
     }
   }, 60_000);
 
-  it("refuses dns-01 (not supported yet) and a wildcard over http-01 with 422", async () => {
+  it("refuses dns-01 without ACME DNS settings and a wildcard over http-01 with 422", async () => {
     for (const req of [{ domain: "cp.test", challenge: "dns-01" as const }, { domain: "*.cp.test", challenge: "http-01" as const }]) {
       const err = await t.runtime.deps.acme!.issue({ ...req, staging: false }).catch((e: unknown) => e);
       expect((err as ApiError).status).toBe(422);
