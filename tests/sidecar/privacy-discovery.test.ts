@@ -4,13 +4,15 @@
 // already in the inventory, an FTP greeting, SMB/NetBIOS, a UPnP device description server (miniupnpd
 // Server header) and a DVR page whose title is known for default credentials. The run's finish takes a
 // snapshot; the new hosts are merged through the API and a refresh scores them all; the new findings go
-// through a notification route to a webhook receiver on 127.0.0.119 (the delivery worker, signed).
+// through a notification route to a webhook receiver on 127.0.0.119 (the delivery worker, signed). A real
+// snmpd on 127.0.0.117 answers the default community "public", which the scan asks with.
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoveryWorker, type DiscoveryWorker } from "../../sidecar/discovery/discovery-worker.ts";
 import { type NotificationsWorker, notificationsWorker } from "../../sidecar/notifications/notifications-worker.ts";
 import { createPrivacyActors, type PrivacyActors } from "../api/privacy/support.ts";
+import { type Snmpd, startSnmpd } from "../helpers/snmpd.ts";
 
 const HOST = (n: number) => `127.0.0.${n}`;
 const PORTS = [21, 22, 23, 80, 139, 445, 1900, 5000];
@@ -20,6 +22,8 @@ const sockets = new Set<Socket>();
 let a: PrivacyActors;
 let scanner: DiscoveryWorker;
 let notifier: NotificationsWorker;
+let snmpd: Snmpd | undefined;
+const SCAN = { targets: [`${HOST(111)}-${HOST(118)}`], scan_types: ["tcp", "banner", "http", "snmp"], tcp_ports: PORTS };
 const received: { headers: IncomingMessage["headers"]; body: any }[] = [];
 let hookUrl = "";
 
@@ -77,6 +81,7 @@ beforeAll(async () => {
   await web(HOST(114), 5000, { "content-type": "text/xml", server: "Linux/5.10 UPnP/1.0 miniupnpd/2.3.4" }, UPNP_DESCRIPTION);
   await web(HOST(115), 80, { "content-type": "text/html" }, "<html><head><title>NETSurveillance WEB</title></head></html>");
   await greeting(HOST(116), 22, "SSH-2.0-OpenSSH_9.6\r\n");
+  snmpd = await startSnmpd({ address: HOST(117), port: 161, community: "public", lines: ["sysDescr Lab switch 24 ports"] });
   // The webhook receiver of the notification route.
   const hook = createHttpServer((req, res) => {
     let body = "";
@@ -105,6 +110,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await scanner?.stop();
   await notifier?.stop();
+  snmpd?.stop();
   for (const s of sockets) s.destroy();
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   await a?.t.close();
@@ -114,7 +120,7 @@ const score = async () => (await a.get("network/privacy-score")).body;
 
 describe("the privacy rules over a real discovery run of loopback hosts", () => {
   it("takes a snapshot when the run completes, scoring the node the inventory already had", async () => {
-    const job = await a.scan({ targets: [`${HOST(111)}-${HOST(118)}`], scan_types: ["tcp", "banner", "http"], tcp_ports: PORTS });
+    const job = await a.scan(SCAN);
     jobId = job.id;
     await until("the scan to complete", async () => {
       const [row] = await a.t.sql<{ status: string }[]>`select status from scan_jobs where id = ${jobId}`;
@@ -137,7 +143,7 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
     const merge = await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: pending.items.map((r: { id: number }) => r.id), action: "accept" });
     expect(merge.status, await merge.clone().text()).toBe(200);
     const out = await a.refresh();
-    expect(out).toMatchObject({ enabled: true, score: 29, grade: "F", new_findings: 4 });
+    expect(out).toMatchObject({ enabled: true, score: 19, grade: "F", new_findings: 5 });
     const ids = new Map((await a.t.sql<{ id: number; ip_address: string }[]>`select id, ip_address from hardware`).map((h) => [h.ip_address, h.id]));
     const body = await score();
     expect(body.deductions.map((d: any) => [d.rule_id, d.hardware_id, d.points, d.severity])).toEqual([
@@ -147,20 +153,23 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
       ["smb_open", ids.get(HOST(113)), 8, "warning"],
       ["upnp_exposed", ids.get(HOST(114)), 10, "warning"],
       ["gateway_admin_http", gateway, 7.5, "warning"],
+      ["snmp_public_community", ids.get(HOST(117)), 10, "warning"],
     ]);
     const by = (rule: string) => body.deductions.find((d: any) => d.rule_id === rule);
     expect(by("ftp_open").evidence).toBe(`FTP reachable at 21/tcp on ${HOST(112)} ("220 (vsFTPd 3.0.5)")`);
     expect(by("smb_open").ports).toEqual([139, 445]);
     expect(by("upnp_exposed").evidence).toBe(`UPnP reachable at 5000/tcp on ${HOST(114)} ("HTTP/1.1 200 OK")`);
     expect(by("default_credentials").evidence).toBe(`XMeye/NETSurveillance DVR (ships with admin and an empty password): "http | HTTP/1.1 200 OK | NETSurveillance WEB" at 80/tcp on ${HOST(115)}`);
-    // The SSH host and the two addresses with nothing open cost nothing.
-    expect(body.deductions.some((d: any) => [HOST(116), HOST(117), HOST(118)].map((ip) => ids.get(ip)).includes(d.hardware_id))).toBe(false);
+    expect(by("snmp_public_community").evidence).toBe(`SNMP on ${HOST(117)} answered the community "public" (sysDescr "Lab switch 24 ports")`);
+    expect(body.checks.find((c: any) => c.check_id === "snmp_coverage")).toMatchObject({ status: "info", evidence: "8 device(s) asked with the default community, 1 answered." });
+    // The SSH host and the address with nothing open cost nothing.
+    expect(body.deductions.some((d: any) => [HOST(116), HOST(118)].map((ip) => ids.get(ip)).includes(d.hardware_id))).toBe(false);
   });
 
   it("answers the alerts, the attack surface and a device's threat profile", async () => {
     const alerts = (await a.get("network/threat-alerts")).body;
     expect(alerts.status).toBe("critical");
-    expect(alerts.alerts).toHaveLength(6);
+    expect(alerts.alerts).toHaveLength(7);
     // Listed by hardware id; the merge made the new nodes in its own order, so compare by address.
     const surface = (await a.get("network/attack-surface")).body.attack_surface.sort((x: any, y: any) => x.ip_address.localeCompare(y.ip_address));
     expect(surface.map((s: any) => [s.ip_address, s.ports.map((p: any) => p.port)])).toEqual([
@@ -176,9 +185,11 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
   });
 
   it("delivers each new finding once through the notification route", async () => {
-    const deliveries = await until("six deliveries", async () => (received.length >= 6 ? received : false));
+    const deliveries = await until("seven deliveries", async () => (received.length >= 7 ? received : false));
     await new Promise((r) => setTimeout(r, 300));
-    expect(received).toHaveLength(6);
+    expect(received).toHaveLength(7);
+    // The SNMP host is named after its sysName (this machine's hostname, as snmpd reports it).
+    const [snmpHost] = await a.t.sql<{ name: string }[]>`select name from hardware where ip_address = ${HOST(117)}`;
     const titles = deliveries.map((d) => d.body.data.title).sort();
     expect(titles).toEqual([
       "Device known for default credentials on host-127-0-0-115",
@@ -186,14 +197,15 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
       "Gateway admin page over plain HTTP on edge-gw",
       "SMB / NetBIOS file sharing is open on host-127-0-0-113",
       "Telnet is open on edge-gw",
+      `SNMP answers the default community "public" on ${snmpHost!.name}`,
       "UPnP is exposed on host-127-0-0-114",
-    ]);
+    ].sort());
     expect(deliveries.every((d) => d.body.type === "privacy.finding" && typeof d.headers["webhook-signature"] === "string")).toBe(true);
     // A second run that finds the same things says nothing new.
-    const again = await a.scan({ targets: [`${HOST(111)}-${HOST(118)}`], scan_types: ["tcp", "banner", "http"], tcp_ports: PORTS });
+    const again = await a.scan(SCAN);
     await until("the second discovery snapshot", async () => (await a.t.sql`select 1 from privacy_snapshots where scan_job_id = ${again.id}`).length > 0);
-    expect((await score()).score).toBe(29);
+    expect((await score()).score).toBe(19);
     await new Promise((r) => setTimeout(r, 300));
-    expect(received).toHaveLength(6);
+    expect(received).toHaveLength(7);
   });
 });
