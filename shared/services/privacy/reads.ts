@@ -2,7 +2,7 @@
 // with the ignores in force, except the attack surface, which lists what discovery knows now. With the
 // analysis turned off (setting privacy_analysis_enabled) or before the first snapshot, each answers its
 // empty shape with 200, never an error.
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
 import { hardware, privacySnapshots } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
@@ -32,12 +32,19 @@ interface Current {
   analysis: Analysis;
 }
 
-/** The newest snapshot with today's ignores, or null when the analysis is off or has never run. */
+/**
+ * The newest snapshot with today's ignores, or null when the analysis is off or has never run. Findings
+ * and checks of hardware deleted since the snapshot are left out (their device is gone, and so is the risk).
+ */
 async function current(db: Db): Promise<Current | null> {
   if (!(await readSetting(db, "privacy_analysis_enabled"))) return null;
   const row = await latestSnapshot(db);
   if (!row) return null;
-  return { row, analysis: withIgnores(storedAnalysis(row), await readIgnores(db)) };
+  const stored = storedAnalysis(row);
+  const ids = [...new Set(stored.findings.map((f) => f.hardware_id))];
+  const live = new Set(ids.length === 0 ? [] : (await db.select({ id: hardware.id }).from(hardware).where(inArray(hardware.id, ids))).map((h) => h.id));
+  const kept = { findings: stored.findings.filter((f) => live.has(f.hardware_id)), checks: stored.checks.filter((c) => c.hardware_id === null || live.has(c.hardware_id)) };
+  return { row, analysis: withIgnores(kept, await readIgnores(db)) };
 }
 
 export const readPrivacyScore = defineRead({ scope: READ_PRIVACY }, async (ctx) => {

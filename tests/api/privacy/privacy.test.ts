@@ -227,3 +227,24 @@ describe("with the analysis turned off", () => {
     expect((await a.req("PUT", "settings", a.admin, { privacy_analysis_enabled: true })).status).toBe(200);
   });
 });
+
+describe("a device deleted after the snapshot", () => {
+  it("leaves the reads until the next snapshot, with its ignores", async () => {
+    expect((await a.req("POST", "privacy-findings/ignore", a.admin, { rule_id: "default_credentials", hardware_id: cam })).status).toBe(201);
+    expect((await a.req("POST", "privacy-findings/ignore", a.admin, { rule_id: "default_credentials", hardware_id: null })).status).toBe(201);
+    const before = (await a.get("network/privacy-score")).body;
+    expect(before.ignored.map((d: any) => d.hardware_id)).toEqual([cam]);
+    await a.t.sql`delete from hardware where id = ${cam}`;
+    const after = (await a.get("network/privacy-score")).body;
+    expect(after.score).toBe(before.score);
+    expect(after.ignored).toEqual([]);
+    expect(after.checks.some((c: any) => c.hardware_id === cam)).toBe(false);
+    expect((await a.get("privacy-findings/ignores")).body.ignores).toEqual([{ rule_id: "default_credentials", hardware_id: null }]);
+    expect((await a.get(`devices/${cam}/threat-profile`)).status).toBe(404);
+    expect((await a.req("DELETE", "privacy-findings/ignore?rule_id=default_credentials", a.admin)).status).toBe(204);
+    const unignored = (await a.get("network/privacy-score")).body;
+    expect(unignored.score).toBe(before.score);
+    expect(unignored.deductions.some((d: any) => d.hardware_id === cam)).toBe(false);
+    expect((await a.get("network/threat-alerts")).body.alerts.some((x: any) => x.hardware_id === cam)).toBe(false);
+  });
+});
