@@ -1,5 +1,6 @@
 // History per day with a driven clock (the last snapshot of each UTC day, oldest first, days clamped to
-// 90), and the daily job: a snapshot, then snapshots older than 90 days pruned (the newest always kept).
+// 90), and the daily job: a snapshot, then snapshots older than 90 days pruned (the newest always kept)
+// and past days thinned to their last snapshot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { advisoryLockFor } from "../../../shared/db/advisory-lock.ts";
@@ -74,19 +75,27 @@ describe("history per day", () => {
 
 describe("the daily job", () => {
   it("takes a snapshot and prunes those older than 90 days, keeping the newest", async () => {
-    // Now 2026-09-01 08:00: snapshots of 06-01 and 06-02 are more than 90 days old, 06-04 is not.
+    // Now 2026-09-01 10:00: snapshots of 06-01 and 06-02 are more than 90 days old, 06-04 (10:00) is not.
     const before = await a.t.sql<{ n: number }[]>`select count(*)::int as n from privacy_snapshots`;
     expect(before[0]!.n).toBe(4);
+    // Two of yesterday (a profile scanning often) and one earlier today: yesterday keeps its last only.
+    for (const [at, score] of [["2026-08-31T09:00:00Z", 50], ["2026-08-31T18:00:00Z", 60], ["2026-09-01T01:00:00Z", 70]] as const)
+      await a.t.sql`insert into privacy_snapshots (taken_at, score, grade, trigger) values (${at}, ${score}, 'F', 'discovery')`;
     const run = await runPrivacyJob();
-    expect(run).toMatchObject({ job: "privacy_analysis", outcome: "success", rows_touched: 4 });
-    expect(run.detail).toMatchObject({ enabled: true, score: 100, pruned: 3, new_findings: 0 });
-    const left = await a.t.sql<{ trigger: string; d: string }[]>`select trigger, to_char(taken_at at time zone 'UTC', 'YYYY-MM-DD') as d from privacy_snapshots order by taken_at`;
-    expect(left.map((r) => [r.d, r.trigger])).toEqual([["2026-06-04", "manual"], ["2026-09-01", "schedule"]]);
+    expect(run).toMatchObject({ job: "privacy_analysis", outcome: "success", rows_touched: 5 });
+    expect(run.detail).toMatchObject({ enabled: true, score: 100, pruned: 3, thinned: 1, new_findings: 0 });
+    const left = await a.t.sql<{ trigger: string; at: Date }[]>`select trigger, taken_at as at from privacy_snapshots order by taken_at`;
+    expect(left.map((r) => [r.at.toISOString(), r.trigger])).toEqual([
+      ["2026-06-04T10:00:00.000Z", "manual"],
+      ["2026-08-31T18:00:00.000Z", "discovery"],
+      ["2026-09-01T01:00:00.000Z", "discovery"],
+      ["2026-09-01T10:00:00.000Z", "schedule"],
+    ]);
     // Far later, the newest snapshot stays whatever its age when the analysis is off (nothing new is taken).
     await setEnabled(false);
     a.clock.advance(200 * DAY);
-    expect((await runPrivacyJob()).detail).toMatchObject({ enabled: false, snapshot_id: null, pruned: 1 });
-    const kept = await a.t.sql<{ d: string }[]>`select to_char(taken_at at time zone 'UTC', 'YYYY-MM-DD') as d from privacy_snapshots`;
-    expect(kept.map((r) => r.d)).toEqual(["2026-09-01"]);
+    expect((await runPrivacyJob()).detail).toMatchObject({ enabled: false, snapshot_id: null, pruned: 3, thinned: 0 });
+    const kept = await a.t.sql<{ at: Date }[]>`select taken_at as at from privacy_snapshots`;
+    expect(kept.map((r) => r.at.toISOString())).toEqual(["2026-09-01T10:00:00.000Z"]);
   });
 });
