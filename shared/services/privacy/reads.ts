@@ -92,10 +92,11 @@ export const readThreatAlerts = defineRead({ scope: READ_PRIVACY }, async (ctx) 
 });
 
 export const readThreatProfile = defineRead({ scope: READ_PRIVACY }, async (ctx, input: { hardware_id: number }) => {
-  const [hw] = await ctx.db.select({ id: hardware.id, name: hardware.name }).from(hardware).where(eq(hardware.id, input.hardware_id));
+  const [hw] = await ctx.db.select({ id: hardware.id, name: hardware.name, created_at: hardware.created_at }).from(hardware).where(eq(hardware.id, input.hardware_id));
   if (!hw) throw ApiError.notFound("Hardware", input.hardware_id);
   const now = await current(ctx.db);
-  if (!now) return { hardware_id: hw.id, name: hw.name, score: null, grade: null, deductions: [], ignored: [], checked_at: null };
+  // A node added after the newest snapshot has not been analysed yet: no score rather than a clean 100.
+  if (!now || hw.created_at > now.row.taken_at) return { hardware_id: hw.id, name: hw.name, score: null, grade: null, deductions: [], ignored: [], checked_at: now ? iso(now.row.taken_at) : null };
   const mine = now.analysis.findings.filter((f) => f.hardware_id === hw.id);
   const s = summarize(mine);
   return {

@@ -128,6 +128,11 @@ describe("a snapshot of the inventory", () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error_code: "RESOURCE_NOT_FOUND", detail: "Hardware 999999 was not found." });
     expect((await a.get("devices/abc/threat-profile")).status).toBe(422);
+    // A node added after the newest snapshot has not been analysed: no score yet, not a clean 100.
+    a.clock.advance(1000);
+    const fresh = await a.device("fresh", "10.1.0.9", null, [{ port: 23 }]);
+    expect((await a.get(`devices/${fresh}/threat-profile`)).body).toMatchObject({ hardware_id: fresh, score: null, grade: null, deductions: [] });
+    await a.t.sql`delete from hardware where id = ${fresh}`;
   });
 });
 

@@ -27,7 +27,8 @@ export async function createPrivacyActors(): Promise<PrivacyActors> {
   return {
     ...a,
     async device(name, ip, role, ports) {
-      const [row] = await sql<{ id: number }[]>`insert into hardware (name, role, ip_address) values (${name}, ${role}, ${ip}) returning id`;
+      const at = a.clock.now();
+      const [row] = await sql<{ id: number }[]>`insert into hardware (name, role, ip_address, created_at, updated_at) values (${name}, ${role}, ${ip}, ${at}, ${at}) returning id`;
       if (ports) await scanned(row!.id, ip, ports);
       return row!.id;
     },
