@@ -35,6 +35,7 @@ import { brandingRoutes } from "./routes/branding/index.ts";
 import { securityStatusRoutes } from "./routes/security-status.ts";
 import { capabilityRoutes } from "./routes/content/capabilities.ts";
 import { catalogRoutes } from "./routes/content/catalog.ts";
+import { privacyRoutes } from "./routes/privacy/privacy-routes.ts";
 import { docsRoutes } from "./routes/content/docs.ts";
 import { eventsRoutes } from "./routes/events.ts";
 import { kbRoutes } from "./routes/content/kb.ts";
@@ -146,6 +147,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   topologyRoutes(app);
   kbRoutes(app);
   catalogRoutes(app);
+  privacyRoutes(app);
   assetRoutes(app);
   brandingRoutes(app);
   securityStatusRoutes(app);

@@ -113,7 +113,7 @@ export function auditActor(ctx: VerbContext) {
 }
 
 /** Audit categories of changes that can never alter what a credential resolves to. */
-const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs", "monitors"]);
+const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs", "monitors", "privacy"]);
 
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;

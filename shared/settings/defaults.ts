@@ -19,6 +19,8 @@ export const SETTING_DEFAULTS = {
   onboarding_dismissed: false,
   /** The SSRF policy of operator-configured URLs (integrations, notification sinks); an administrator relaxes it for a lab. */
   outbound_policy: DEFAULT_OUTBOUND_POLICY,
+  /** The privacy and threat analysis of the network (docs/privacy.md); off: its reads answer empty shapes and no snapshots are taken. */
+  privacy_analysis_enabled: true,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -7,7 +7,7 @@ import type { DiscoveryFindingPayload } from "../../shared/agents/payloads.ts";
 import { emptyFinding, type HostFinding } from "../../shared/domain/discovery/finding.ts";
 import type { Logger } from "../../shared/logger.ts";
 import { agentJobOf, dispatchAgentJobs, failAgentJobs, markWaitingAgentJobs } from "../../shared/services/discovery/agents/dispatch.ts";
-import { failScanJob, finishScanJob } from "../../shared/services/discovery/run/finish.ts";
+import { completeScanJob, failScanJob } from "../../shared/services/discovery/run/finish.ts";
 import { reportScanProgress } from "../../shared/services/discovery/run/progress.ts";
 import { recordFindings } from "../../shared/services/discovery/results/record-findings.ts";
 import type { VerbContext } from "../../shared/services/verb-context.ts";
@@ -79,7 +79,7 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
       return;
     }
     const outcome = last.outcome ?? "completed";
-    if (outcome === "completed") await finishScanJob({ ctx, input: { job_id: job.id, ...(done !== undefined ? { addresses_done: done } : {}), message: last.msg ?? "Scan completed by the agent" } });
+    if (outcome === "completed") await completeScanJob(ctx, logger, { job_id: job.id, ...(done !== undefined ? { addresses_done: done } : {}), message: last.msg ?? "Scan completed by the agent" });
     else if (outcome !== "cancelled")
       await failScanJob({ ctx, input: { job_id: job.id, error_text: last.msg ?? `The agent ended the scan: ${outcome}`, error_reason: last.error_code ?? outcome } });
   };

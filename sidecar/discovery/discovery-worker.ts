@@ -8,7 +8,7 @@
 // recovers jobs a dead sidecar left running, and serves agents' discovery (agent-jobs.ts).
 import { SOLO_SCAN_TYPES } from "../../shared/domain/discovery/scan-types.ts";
 import { claimScanJobs } from "../../shared/services/discovery/run/claim-jobs.ts";
-import { failScanJob, finishScanJob } from "../../shared/services/discovery/run/finish.ts";
+import { completeScanJob, failScanJob } from "../../shared/services/discovery/run/finish.ts";
 import { readJobStatuses } from "../../shared/services/discovery/run/job-status.ts";
 import { storeDiscoveryReadiness } from "../../shared/services/discovery/run/readiness.ts";
 import { recoverScanJobs } from "../../shared/services/discovery/run/recover.ts";
@@ -93,7 +93,7 @@ export function discoveryWorker(runtime: Pick<NodeRuntime, "deps" | "database">,
       return;
     }
     if (failure) await failScanJob({ ctx, input: { job_id: job.id, error_text: failure.text, error_reason: failure.reason } });
-    else await finishScanJob({ ctx, input: { job_id: job.id } });
+    else await completeScanJob(ctx, deps.logger, { job_id: job.id });
   };
 
   const begin = (job: ScanJobRow): void => {

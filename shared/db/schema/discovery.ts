@@ -16,6 +16,8 @@ export type OpenPortRow = {
   service?: string | null;
   banner?: string | null;
   http_title?: string | null;
+  /** The Server header of an HTTP answer on the port (UPnP stacks and appliances name themselves there). */
+  server?: string | null;
   tls?: { subject: string | null; issuer: string | null; not_after: string | null; san: string[] } | null;
 };
 

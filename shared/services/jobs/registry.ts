@@ -2,10 +2,11 @@
 import { serverKeyRotationJob } from "../agents/server-key-job.ts";
 import { analyticsJob } from "../analytics/analytics-job.ts";
 import { discoveryProfilesJob } from "../discovery/profiles/scheduled-runs.ts";
+import { privacyJob } from "../privacy/privacy-job.ts";
 import { retentionJob } from "../retention/retention-job.ts";
 import type { JobDefinition } from "./job.ts";
 
-export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob, discoveryProfilesJob];
+export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob, discoveryProfilesJob, privacyJob];
 
 export function findJob(name: string, jobs: readonly JobDefinition[] = JOBS): JobDefinition | undefined {
   return jobs.find((j) => j.name === name);

@@ -34,6 +34,7 @@ async function enrichPort(ctx: EngineContext, f: HostFinding, port: OpenPort, cl
       if (b?.banner) {
         port.banner = b.banner;
         port.service ??= serviceFromBanner(b);
+        if (b.server) port.server = b.server;
         httpSeen ||= b.http;
         tls = false;
         addSource(f, "banner");
@@ -56,6 +57,7 @@ async function enrichPort(ctx: EngineContext, f: HostFinding, port: OpenPort, cl
       port.http_title = page.title;
       if (!port.service || port.service === "http") port.service = useTls ? "https" : "http";
       if (!port.banner && page.server) port.banner = page.server;
+      if (page.server) port.server = page.server;
       addSource(f, "http");
     }
   }

@@ -93,7 +93,7 @@ describe("runScan", () => {
     });
     expect(host(3)).toMatchObject({
       hostname: "hass.lab.test",
-      open_ports: [{ port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Home Assistant" }],
+      open_ports: [{ port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Home Assistant", server: "nginx/1.24.0" }],
       sources: ["icmp", "tcp", "banner", "http", "dns"],
     });
     const cert = { subject: "CN=scan-target.test, O=Discovery Test", issuer: "CN=scan-target.test, O=Discovery Test", not_after: "2126-11-01T01:27:26.000Z", san: ["DNS:scan-target.test", "IP Address:127.0.3.5"] };

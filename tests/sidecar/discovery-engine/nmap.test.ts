@@ -66,7 +66,7 @@ describe.skipIf(!haveNmap)("nmap scan type", () => {
   it("enriches nmap's hosts with the chosen built-in methods (banner, http title)", async () => {
     // Without -sV nmap cannot name a service on an unusual port; the banner grab tells it is HTTP.
     const run = await scan({ targets: targets([`${H}2`]), scan_types: ["nmap", "banner", "http"], tcp_ports: [web.port] });
-    expect(run.hosts[0]!.open_ports).toEqual([{ port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Lab" }]);
+    expect(run.hosts[0]!.open_ports).toEqual([{ port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Lab", server: "nginx/1.24.0" }]);
     expect(run.hosts[0]!.sources).toEqual(["nmap", "banner", "http"]);
   });
 

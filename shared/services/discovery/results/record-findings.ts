@@ -46,7 +46,7 @@ function portsOf(ports: OpenPort[] | null | undefined): OpenPort[] {
     if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535) continue;
     const protocol = text(p.protocol, 10) ?? "tcp";
     const tls = p.tls ? { subject: text(p.tls.subject, 500), issuer: text(p.tls.issuer, 500), not_after: text(p.tls.not_after, 64), san: (p.tls.san ?? []).slice(0, 50).map((x) => String(x).slice(0, 255)) } : null;
-    const facts = { service: text(p.service, 100), banner: text(p.banner, 1000), http_title: text(p.http_title, 500), tls };
+    const facts = { service: text(p.service, 100), banner: text(p.banner, 1000), http_title: text(p.http_title, 500), server: text(p.server, 200), tls };
     // Only the facts a source gave: most ports carry none, and the stored arrays stay small.
     seen.set(`${p.port}/${protocol}`, { port: p.port, protocol, ...Object.fromEntries(Object.entries(facts).filter(([, x]) => x !== null)) });
     if (seen.size >= MAX_PORTS) break;

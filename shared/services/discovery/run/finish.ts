@@ -3,7 +3,10 @@
 // running job: a job cancelled meanwhile stays cancelled and null is answered.
 import { and, eq } from "drizzle-orm";
 import { scanJobs } from "../../../db/schema/index.ts";
+import type { Logger } from "../../../logger.ts";
+import { analyseAfterDiscovery } from "../../privacy/after-discovery.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
+import type { VerbContext } from "../../verb-context.ts";
 import { applyIpamScan } from "../ipam/apply-ipam-scan.ts";
 import { reportDrift } from "../results/drift.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
@@ -35,6 +38,16 @@ export const finishScanJob = defineVerb<FinishInput, ScanJobRow | null>({ scope:
   emitJobUpdate(s, row);
   return row;
 });
+
+/**
+ * What a runner calls when a scan ran to its end: the job completed (finishScanJob), then the privacy
+ * analysis of what it found, in its own transaction, whose failure is logged and changes nothing here.
+ */
+export async function completeScanJob(ctx: VerbContext, logger: Logger, input: FinishInput): Promise<ScanJobRow | null> {
+  const row = await finishScanJob({ ctx, input });
+  if (row) await analyseAfterDiscovery(ctx, logger, row.id);
+  return row;
+}
 
 /** An IPAM scan (POST /ipam/scan/{network_id}) updates the network's addresses in the same transaction. */
 async function applyIpamIfAsked(s: VerbScope, row: ScanJobRow): Promise<void> {
