@@ -35,7 +35,13 @@ const ImportResult = v.object({
 
 const ImportBody = v.strictObject({
   wipe_before_import: v.optional(v.boolean(), false),
-  data: v.pipe(v.record(v.string(), v.unknown()), v.description("An export document (GET /admin/export).")),
+  data: v.pipe(
+    // Checked before the record: valibot's record takes an array's indexes for keys.
+    v.unknown(),
+    v.check((d) => typeof d === "object" && d !== null && !Array.isArray(d), "Must be an export document (an object)."),
+    v.record(v.string(), v.unknown()),
+    v.description("An export document (GET /admin/export)."),
+  ),
 });
 
 const DryRunQuery = v.object({

@@ -94,3 +94,191 @@ describe("POST /admin/import", () => {
     expect(audit[0]!.diff.counts.hardware).toEqual({ created: 2, updated: 0, unchanged: 0 });
   });
 });
+
+describe("POST /admin/import merging and refusing", () => {
+  it("merges into existing rows: changed rows updated, new rows created, the rest unchanged", async () => {
+    const doc = await exportOf(b);
+    const hw = doc.hardware as Doc[];
+    hw[0]!.name = "pve-1-renamed";
+    hw.push({ ...hw[1], id: 900, name: "added", tags: [] });
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data: { hardware: hw } });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.kinds).toEqual({ hardware: { created: 1, updated: 1, unchanged: hw.length - 2, conflicts: [], conflict_count: 0 } });
+    const rows = await b.t.sql`select id, name from hardware where id in (${hw[0]!.id}, 900) order by id`;
+    expect(rows.map((r) => r.name)).toEqual(["pve-1-renamed", "added"]);
+    // The sequence moved past 900.
+    const created = await b.req("POST", "/api/v1/hardware", b.admin, { name: "after-900" });
+    expect((await created.json()).id).toBe(901);
+  });
+
+  it("a row breaking the create rules is a 422 with its JSON path, and nothing is written", async () => {
+    const doc = await exportOf(b);
+    const before = await tableCounts(b.t.sql);
+    const data = { sites: [{ id: 70, name: "new site" }], hardware: [{ ...doc.hardware[0], name: "   " }], compute_units: [{ ...doc.compute_units[0], kind: "lpar" }] };
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body.error_code).toBe("VALIDATION_ERROR");
+    expect(Object.keys(body.fields)).toEqual(expect.arrayContaining(["data.hardware.0.name", "data.compute_units.0.kind"]));
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+
+  it("a reference to a row neither in the document nor in the database rolls the whole import back (422 naming kind and id)", async () => {
+    const before = await tableCounts(b.t.sql);
+    const data = {
+      sites: [{ id: 71, name: "written first, rolled back" }],
+      hardware: [{ id: 950, name: "orphan-parent-ok" }],
+      compute_units: [{ id: 951, name: "orphan", kind: "vm", hardware_id: 4242 }],
+    };
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body).toMatchObject({ error_code: "VALIDATION_ERROR", kind: "compute_units", id: 951 });
+    expect(body.fields["data.compute_units.0"]).toMatch(/hardware_id 4242 names a hardware row that is neither in the document nor in the database/);
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+    expect(await b.t.sql`select 1 from sites where id = 71`).toHaveLength(0);
+  });
+
+  it("a unique value held by another row is a conflict naming both, and nothing is written", async () => {
+    const before = await tableCounts(b.t.sql);
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data: { tags: [{ id: 77, name: "core" }] } });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body).toMatchObject({ kind: "tags", id: 77 });
+    expect(body.fields["data.tags.0"]).toMatch(/name is already held by tags \d+/);
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+
+  it("refuses a body that is not {wipe_before_import?, data}", async () => {
+    for (const body of [{}, { data: [] }, { data: {}, wipe: true }, { data: { hardware: {} } }, { data: { hardware: [42] } }]) {
+      const res = await b.req("POST", "/api/v1/admin/import", b.admin, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect((await res.json()).error_code).toBe("VALIDATION_ERROR");
+    }
+  });
+
+  it("a viewer and an editor may not import or clear the lab", async () => {
+    for (const token of [b.viewer, b.editor]) {
+      expect((await b.req("POST", "/api/v1/admin/import", token, { data: {} })).status).toBe(403);
+      expect((await b.req("POST", "/api/v1/admin/clear-lab", token)).status).toBe(403);
+    }
+  });
+});
+
+describe("POST /admin/import?dry_run=true", () => {
+  it("answers the diff (created, updated, unchanged, conflicts) and writes nothing", async () => {
+    const doc = await exportOf(b);
+    const hw = doc.hardware as Doc[];
+    const data = {
+      ...doc,
+      hardware: [...hw.slice(0, -1), { ...hw[hw.length - 1], notes: "changed" }, { id: 990, name: "would be new" }],
+      compute_units: [...doc.compute_units, { id: 991, name: "dangling", kind: "container", hardware_id: 5555 }],
+      services: [...doc.services, { id: 992, name: "needs the dangling unit", compute_id: 991 }],
+    };
+    const before = await tableCounts(b.t.sql);
+    const audits = (await b.t.sql`select count(*)::int as n from audit_log`)[0]!.n;
+    const seq = (await b.t.sql`select last_value from hardware_id_seq`)[0]!.last_value;
+    const res = await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { data });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ imported: false, dry_run: true });
+    expect(body.kinds.hardware).toEqual({ created: 1, updated: 1, unchanged: hw.length - 1, conflicts: [], conflict_count: 0 });
+    expect(body.kinds.compute_units).toMatchObject({ created: 0, updated: 0, unchanged: doc.compute_units.length, conflict_count: 1 });
+    expect(body.kinds.compute_units.conflicts[0]).toMatchObject({ id: 991, index: doc.compute_units.length });
+    expect(body.kinds.compute_units.conflicts[0].reason).toMatch(/hardware_id 5555/);
+    // A row referring to a conflicting row conflicts too.
+    expect(body.kinds.services.conflicts).toEqual([expect.objectContaining({ id: 992, reason: expect.stringMatching(/compute_id 991/) })]);
+    expect(body.kinds.tags).toMatchObject({ unchanged: doc.tags.length, created: 0, updated: 0 });
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+    expect((await b.t.sql`select count(*)::int as n from audit_log`)[0]!.n).toBe(audits);
+    expect((await b.t.sql`select last_value from hardware_id_seq`)[0]!.last_value).toBe(seq);
+    expect((await b.t.sql`select notes from hardware where id = ${hw[hw.length - 1]!.id}`)[0]!.notes).not.toBe("changed");
+  });
+
+  it("with wipe_before_import it needs no confirmation and still writes nothing", async () => {
+    const before = await tableCounts(b.t.sql);
+    const res = await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { wipe_before_import: true, data: { tags: [{ id: 1, name: "only" }] } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ imported: false, dry_run: true, wiped: true });
+    expect(body.kinds.tags).toMatchObject({ created: 1, updated: 0, unchanged: 0 });
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+});
+
+describe("wipe_before_import (RESTORE_WITH_WIPE)", () => {
+  it("without the confirmation headers: 428 naming them, nothing changed", async () => {
+    const before = await tableCounts(b.t.sql);
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: {} });
+    expect(res.status).toBe(428);
+    const body = await res.json();
+    expect(body.error_code).toBe("CONFIRMATION_REQUIRED");
+    expect(body.required).toEqual(["x-svc-confirmation", "idempotency-key", "x-svc-backup-verified"]);
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+
+  it("with the headers but no verified backup: 428 no_verified_backup, nothing changed", async () => {
+    const before = await tableCounts(b.t.sql);
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: {} }, wipeHeaders("wipe-without-backup-1"));
+    expect(res.status).toBe(428);
+    expect((await res.json()).reason).toBe("no_verified_backup");
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+
+  it("with a verified backup: the inventory becomes the document's, documents included; users stay", async () => {
+    await recordVerifiedBackup(b, "cb-20261125T000000000Z.sql.gz");
+    const source = await exportOf(a);
+    const users = (await tableCounts(b.t.sql)).users;
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: source }, wipeHeaders("wipe-with-backup-01"));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ imported: true, wiped: true });
+    expect(withoutStamp(await exportOf(b))).toEqual(withoutStamp(source));
+    expect((await tableCounts(b.t.sql)).users).toBe(users);
+    const audit = await b.t.sql`select level, diff from audit_log where action = 'inventory_restore_with_wipe'`;
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.diff.backup).toBe("cb-20261125T000000000Z.sql.gz");
+    // The same idempotency key replays the answer instead of wiping again.
+    const again = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: source }, wipeHeaders("wipe-with-backup-01"));
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+  });
+});
+
+describe("POST /admin/clear-lab", () => {
+  const clearHeaders = (key: string) => ({ "x-svc-confirmation": "CLEAR_LAB", "idempotency-key": key, "x-svc-backup-verified": "true" });
+
+  it("is refused without the headers and without a verified backup, changing nothing", async () => {
+    const before = await tableCounts(a.t.sql);
+    const bare = await a.req("POST", "/api/v1/admin/clear-lab", a.admin);
+    expect(bare.status).toBe(428);
+    expect((await bare.json()).required).toEqual(["x-svc-confirmation", "idempotency-key", "x-svc-backup-verified"]);
+    const noBackup = await a.req("POST", "/api/v1/admin/clear-lab", a.admin, undefined, clearHeaders("clear-no-backup-1"));
+    expect(noBackup.status).toBe(428);
+    expect((await noBackup.json()).reason).toBe("no_verified_backup");
+    expect(await tableCounts(a.t.sql)).toEqual(before);
+  });
+
+  it("with a verified backup deletes the inventory, its monitors and telemetry; documents, users and settings stay", async () => {
+    const [hw] = await a.t.sql`select id from hardware order by id limit 1`;
+    const [mon] = await a.t.sql`insert into monitors (name, check_type, host, target_type, target_id) values ('ping', 'icmp', '10.0.0.2', 'hardware', ${hw!.id}) returning id`;
+    await a.t.sql`insert into monitor_events (monitor_id, event_type) values (${mon!.id}, 'up')`;
+    await a.t.sql`insert into status_history (entity_type, entity_id, status) values ('hardware', ${hw!.id}, 'up')`.catch(() => undefined);
+    await recordVerifiedBackup(a, "cb-20261125T000000001Z.sql.gz");
+    const before = await tableCounts(a.t.sql);
+    const res = await a.req("POST", "/api/v1/admin/clear-lab", a.admin, undefined, clearHeaders("clear-with-backup-1"));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ cleared: true, hardware: before.hardware, services: before.services, monitors: 1 });
+    const after = await tableCounts(a.t.sql);
+    for (const [table, n] of Object.entries(after)) {
+      if (["docs", "users"].includes(table)) expect(n, table).toBe(before[table]);
+      else expect(n, table).toBe(0);
+    }
+    expect(await a.t.sql`select 1 from monitor_events`).toHaveLength(0);
+    expect(await a.t.sql`select 1 from status_history`).toHaveLength(0);
+    const audit = await a.t.sql`select diff from audit_log where action = 'clear_lab'`;
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.diff.deleted.hardware).toBe(before.hardware);
+  });
+});
