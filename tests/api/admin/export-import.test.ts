@@ -150,6 +150,40 @@ describe("POST /admin/import merging and refusing", () => {
     expect(await tableCounts(b.t.sql)).toEqual(before);
   });
 
+  it("takes a reference-format document: columns we lack are dropped, a missing slug derived, entity_tags fill the tags arrays", async () => {
+    const data = {
+      version: 2,
+      exported_at: "2024-01-01T00:00:00Z",
+      layouts: [{ id: 1 }],
+      tags: [{ id: 600, name: "from-reference", color: "#123456" }],
+      hardware: [{ id: 601, name: "ref-box", vendor_icon_slug: "dell", wan_uplink: "fiber", created_at: "2024-01-01T00:00:00Z", updated_at: "2024-01-02T00:00:00Z" }],
+      services: [{ id: 602, name: "Ref Service", hardware_id: 601 }],
+      entity_tags: [{ id: 1, entity_type: "hardware", entity_id: 601, tag_id: 600 }],
+    };
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.ignored_keys).toEqual(["layouts"]);
+    expect(body.kinds.entity_tags).toMatchObject({ created: 1, unchanged: 0 });
+    const [hw] = await b.t.sql`select tags, created_at, version from hardware where id = 601`;
+    expect(hw).toMatchObject({ tags: ["from-reference"], version: 2 });
+    expect(new Date(hw!.created_at).toISOString()).toBe("2024-01-01T00:00:00.000Z");
+    const [svc] = await b.t.sql`select slug, tags from services where id = 602`;
+    expect(svc).toEqual({ slug: "ref-service-602", tags: [] });
+  });
+
+  it("a row the database refuses (a check constraint) is a 422 with its message, nothing written", async () => {
+    const before = await tableCounts(b.t.sql);
+    const [hw] = await b.t.sql`select id from hardware order by id limit 1`;
+    const data = { sites: [{ id: 72, name: "rolled back too" }], hardware_connections: [{ id: 700, source_hardware_id: hw!.id, target_hardware_id: hw!.id }] };
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body).toMatchObject({ kind: "hardware_connections", id: 700 });
+    expect(body.fields["data.hardware_connections.0"]).toMatch(/hardware_connections_not_self/);
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+
   it("refuses a body that is not {wipe_before_import?, data}", async () => {
     for (const body of [{}, { data: [] }, { data: {}, wipe: true }, { data: { hardware: {} } }, { data: { hardware: [42] } }]) {
       const res = await b.req("POST", "/api/v1/admin/import", b.admin, body);
