@@ -2,6 +2,9 @@
 // a merge into existing rows, a bad row or reference rolls the whole import back, a dry run reports the
 // diff and writes nothing, wipe_before_import behind RESTORE_WITH_WIPE and a verified backup.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cryptoRandom, systemClock } from "../../../shared/clock.ts";
+import { exportInventory } from "../../../shared/services/transfer/export-inventory.ts";
+import { systemContext } from "../../../shared/services/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 import { seedRichInventory, tableCounts } from "../../helpers/inventory-seed.ts";
 
@@ -58,6 +61,32 @@ describe("GET /admin/export", () => {
     for (const secret of ["password", "admin@example.com", "token"]) expect(text).not.toContain(secret);
   });
 
+  it("is one snapshot: rows written and deleted while it streams (one row per page) do not show", async () => {
+    const ctx = systemContext({ db: a.t.runtime.database.provider.lease().db, clock: systemClock, random: cryptoRandom });
+    const before = await exportOf(a);
+    let text = "";
+    let writes = 0;
+    await exportInventory({
+      ctx,
+      input: {
+        pageSize: 1,
+        write: async (chunk) => {
+          text += chunk;
+          // After the first hardware page, another connection adds a row and removes a link.
+          if (++writes === 3) {
+            await a.t.sql`insert into hardware (name) values ('written during the export')`;
+            await a.t.sql`delete from service_misc`;
+          }
+        },
+      },
+    });
+    const during = JSON.parse(text);
+    expect(withoutStamp(during)).toEqual(withoutStamp(before));
+    const after = await exportOf(a);
+    expect(after.hardware).toHaveLength(before.hardware.length + 1);
+    expect(after.service_misc).toHaveLength(0);
+  });
+
   it("is refused to a viewer, an editor and a token without admin scope", async () => {
     expect((await a.req("GET", "/api/v1/admin/export", a.viewer)).status).toBe(403);
     expect((await a.req("GET", "/api/v1/admin/export", a.editor)).status).toBe(403);
@@ -79,8 +108,8 @@ describe("POST /admin/import", () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body).toMatchObject({ imported: true, dry_run: false, wiped: false, ignored_keys: [] });
-    expect(body.kinds.hardware).toMatchObject({ created: 2, updated: 0, unchanged: 0, conflict_count: 0 });
-    expect(body.kinds.entity_tags).toMatchObject({ created: 0, unchanged: 7 });
+    expect(body.kinds.hardware).toMatchObject({ created: first.hardware.length, updated: 0, unchanged: 0, conflict_count: 0 });
+    expect(body.kinds.entity_tags).toMatchObject({ created: 0, unchanged: first.entity_tags.length });
     const second = await exportOf(b);
     expect(withoutStamp(second)).toEqual(withoutStamp(first));
     const after = await tableCounts(b.t.sql);
@@ -91,7 +120,7 @@ describe("POST /admin/import", () => {
     expect((await created.json()).id).toBeGreaterThan(Math.max(...first.hardware.map((h: Doc) => h.id)));
     const audit = await b.t.sql`select diff from audit_log where action = 'inventory_import'`;
     expect(audit).toHaveLength(1);
-    expect(audit[0]!.diff.counts.hardware).toEqual({ created: 2, updated: 0, unchanged: 0 });
+    expect(audit[0]!.diff.counts.hardware).toEqual({ created: first.hardware.length, updated: 0, unchanged: 0 });
   });
 });
 
