@@ -33,6 +33,14 @@ const ImportResult = v.object({
   kinds: v.record(v.string(), KindDiff),
 });
 
+/** The export document, for the OpenAPI document (the route streams it; rows are our tables' columns). */
+const ExportDocument = v.object({
+  version: v.literal(EXPORT_VERSION),
+  format: v.literal(EXPORT_FORMAT),
+  exported_at: v.string(),
+  ...Object.fromEntries(EXPORT_ORDER.map((key) => [key, v.array(v.record(v.string(), v.unknown()))])),
+});
+
 const ImportBody = v.strictObject({
   wipe_before_import: v.optional(v.boolean(), false),
   data: v.pipe(
@@ -89,7 +97,7 @@ export function transferRoutes(app: Hono<AppEnv>): void {
       summary: "Export the inventory and its relations as one versioned JSON document (streamed)",
       description:
         `{version: ${EXPORT_VERSION}, format: "${EXPORT_FORMAT}", exported_at, ${EXPORT_ORDER.join(", ")}}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).`,
-      response: { contentType: "application/json", description: "The export document" },
+      response: { schema: ExportDocument, description: "The export document" },
     },
     (c) => streamExport(c),
   );
@@ -101,14 +109,14 @@ export function transferRoutes(app: Hono<AppEnv>): void {
       summary: "Import an export document: merge by id in one transaction, or answer the diff (dry_run)",
       description: [
         "Rows are upserted by their key; every row is checked with the create rules (422 with its JSON path), every reference must name a row of the document or of the database (422 naming the kind and id), a unique value another row holds is a 422; any of them rolls the whole import back. Sequences are moved past the imported ids. 201 with the per-kind counts.",
-        "dry_run=true answers 200 with the diff the import would apply ({created, updated, unchanged, conflicts} per kind) and changes nothing.",
+        "dry_run=true answers 200 (not 201) with the same shape, imported false: the diff the import would apply ({created, updated, unchanged, conflicts} per kind); it changes nothing.",
         `wipe_before_import=true first deletes the inventory and the documents: ${confirmationDoc(RESTORE_WITH_WIPE)} A verified backup from the last 24 hours is also required (428 with reason no_verified_backup). A dry run needs no confirmation.`,
         "The body limit of this route is MAX_IMPORT_BYTES (256 MiB by default), not MAX_BODY_BYTES.",
       ].join("\n\n"),
       query: DryRunQuery,
       body: ImportBody,
       response: { status: 201, schema: ImportResult },
-      errors: [200, 409, 428],
+      errors: [409, 428],
     },
     async (c, { query, body, reply }) => {
       const input = { data: body.data, wipe: body.wipe_before_import, dryRun: query.dry_run, backupsAvailable: c.get("deps").backups !== undefined };

@@ -345,3 +345,22 @@ describe("POST /admin/clear-lab", () => {
     expect(audit[0]!.diff.deleted.hardware).toBe(before.hardware);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the three operations under tag admin with their schemas and errors", async () => {
+    const doc = await (await a.req("GET", "/api/openapi.json")).json();
+    const exp = doc.paths["/api/v1/admin/export"].get;
+    const imp = doc.paths["/api/v1/admin/import"].post;
+    const clear = doc.paths["/api/v1/admin/clear-lab"].post;
+    for (const op of [exp, imp, clear]) {
+      expect(op.tags).toEqual(["admin"]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "403"]));
+    }
+    expect(Object.keys(exp.responses["200"].content["application/json"].schema.properties ?? {})).toEqual(expect.arrayContaining(["version", "hardware", "entity_tags", "sites"]));
+    expect(Object.keys(imp.responses)).toEqual(expect.arrayContaining(["201", "413", "422", "428"]));
+    expect(imp.requestBody.content["application/json"]).toBeDefined();
+    expect(imp.parameters.map((p: { name: string }) => p.name)).toEqual(["dry_run"]);
+    expect(Object.keys(clear.responses)).toEqual(expect.arrayContaining(["200", "428"]));
+    expect(clear.description).toContain("x-svc-confirmation: CLEAR_LAB");
+  });
+});
