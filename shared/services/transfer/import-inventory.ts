@@ -206,9 +206,17 @@ class ImportRun {
   async kind(kind: Kind, all: Row[]): Promise<void> {
     const diff = (this.kinds[kind.key] ??= emptyDiff());
     const values = kind.columns.filter((c) => !kind.pk.includes(c));
+    // A key given twice would be written twice in one statement, or silently overwrite itself.
+    const seen = new Map<number | string, number>();
     for (let start = 0; start < all.length; start += IMPORT_CHUNK) {
       const chunk = all.slice(start, start + IMPORT_CHUNK);
       const problems = await this.referenceProblems(kind, chunk);
+      chunk.forEach((r, i) => {
+        const key = keyOf(kind, r);
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, start + i);
+        else problems.set(i, `the key ${String(key)} is already at index ${first} of ${kind.key}`);
+      });
       await this.uniqueProblems(kind, chunk, problems);
       this.fail(kind.key, problems, chunk, start, (r) => keyOf(kind, r));
       const rows = chunk.filter((_, i) => !problems.has(i));

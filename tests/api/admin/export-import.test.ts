@@ -213,6 +213,19 @@ describe("POST /admin/import merging and refusing", () => {
     expect(await tableCounts(b.t.sql)).toEqual(before);
   });
 
+  it("a key given twice in one kind is a conflict naming both positions", async () => {
+    const before = await tableCounts(b.t.sql);
+    const data = { misc_items: [{ id: 880, name: "one" }, { id: 881, name: "two" }, { id: 880, name: "again" }] };
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body).toMatchObject({ kind: "misc_items", id: 880 });
+    expect(body.fields["data.misc_items.2"]).toBe("the key 880 is already at index 0 of misc_items");
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+    const dry = await (await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { data })).json();
+    expect(dry.kinds.misc_items).toMatchObject({ created: 2, conflict_count: 1, conflicts: [{ id: 880, index: 2, reason: "the key 880 is already at index 0 of misc_items" }] });
+  });
+
   it("refuses a body that is not {wipe_before_import?, data}", async () => {
     for (const body of [{}, { data: [] }, { data: {}, wipe: true }, { data: { hardware: {} } }, { data: { hardware: [42] } }]) {
       const res = await b.req("POST", "/api/v1/admin/import", b.admin, body);
