@@ -377,3 +377,28 @@ describe("OpenAPI", () => {
     expect(clear.description).toContain("x-svc-confirmation: CLEAR_LAB");
   });
 });
+
+describe("body limit", () => {
+  it("the import takes a body over MAX_BODY_BYTES (its own MAX_IMPORT_BYTES applies), other routes do not", async () => {
+    const rows = Array.from({ length: 6000 }, (_, i) => ({ id: 10_000 + i, name: `bulk-${i}`, description: "x".repeat(200) }));
+    const body = { data: { misc_items: rows } };
+    expect(JSON.stringify(body).length).toBeGreaterThan(1_048_576);
+    const res = await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, body);
+    expect(res.status).toBe(200);
+    expect((await res.json()).kinds.misc_items.created).toBe(6000);
+    const other = await b.req("POST", "/api/v1/misc", b.admin, { name: "big", description: "x".repeat(1_100_000) });
+    expect(other.status).toBe(413);
+  });
+
+  it("MAX_IMPORT_BYTES bounds the import: over it, 413 in the envelope", async () => {
+    const small = await createActors({ MAX_IMPORT_BYTES: "4096" });
+    try {
+      const res = await small.req("POST", "/api/v1/admin/import", small.admin, { data: { misc_items: [{ id: 1, name: "x".repeat(5000) }] } });
+      expect(res.status).toBe(413);
+      expect((await res.json()).error_code).toBe("PAYLOAD_TOO_LARGE");
+      expect(await small.t.sql`select 1 from misc_items`).toHaveLength(0);
+    } finally {
+      await small.t.close();
+    }
+  });
+});
