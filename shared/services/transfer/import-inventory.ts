@@ -219,27 +219,41 @@ class ImportRun {
       });
       await this.uniqueProblems(kind, chunk, problems);
       this.fail(kind.key, problems, chunk, start, (r) => keyOf(kind, r));
-      const rows = chunk.filter((_, i) => !problems.has(i));
-      if (rows.length === 0) continue;
+      const kept = chunk.map((row, at) => ({ row, at })).filter(({ at }) => !problems.has(at));
+      if (kept.length === 0) continue;
       const states = await queryRows<{ i: number; created: boolean; same: boolean }>(
         this.tx,
         sql`select e.i::int as i, t.${ident(kind.pk[0]!)} is null as created, ${jsonbObject("t", values)} = ${jsonbObject("d", values)} as same
-            from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality e(j, i)
+            from jsonb_array_elements(${JSON.stringify(kept.map((k) => k.row))}::jsonb) with ordinality e(j, i)
             cross join lateral jsonb_populate_record(null::${ident(kind.name)}, e.j) d
             left join ${ident(kind.name)} t on ${keyJoin("t", "d", kind.pk)}`,
       );
-      const changed: Row[] = [];
+      const changed: { row: Row; at: number; created: boolean }[] = [];
       for (const s of states) {
-        if (s.created) diff.created++;
-        else if (s.same) diff.unchanged++;
-        else diff.updated++;
-        if (s.created || !s.same) changed.push(rows[Number(s.i) - 1]!);
+        const { row, at } = kept[Number(s.i) - 1]!;
+        if (s.created || !s.same) changed.push({ row, at, created: s.created });
+        else diff.unchanged++;
       }
-      if (changed.length > 0) await this.upsert(kind, values, changed, start);
+      if (changed.length === 0) continue;
+      let written = changed;
+      if ((await this.upsert(kind, values, changed.map((c) => c.row))) !== null) {
+        // The database refused something in the chunk: row by row, to name the rows it refuses.
+        const refused = new Map<number, string>();
+        written = [];
+        for (const c of changed) {
+          const reason = await this.upsert(kind, values, [c.row]);
+          if (reason === null) written.push(c);
+          else refused.set(c.at, reason);
+          if (!this.dryRun && refused.size > 0) break;
+        }
+        this.fail(kind.key, refused, chunk, start, (r) => keyOf(kind, r));
+      }
+      for (const c of written) c.created ? diff.created++ : diff.updated++;
     }
   }
 
-  private async upsert(kind: Kind, values: string[], rows: Row[], start: number): Promise<void> {
+  /** Upserts `rows` in a savepoint; answers null, or why the database refused them. */
+  private async upsert(kind: Kind, values: string[], rows: Row[]): Promise<string | null> {
     const cols = list(kind.columns.map(ident));
     const onConflict =
       values.length === 0
@@ -253,11 +267,10 @@ class ImportRun {
               on conflict (${list(kind.pk.map(ident))}) ${onConflict}`,
         );
       });
+      return null;
     } catch (err) {
-      if (err instanceof ApiError) throw err;
       const cause = (err as { cause?: { message?: string; detail?: string } }).cause ?? (err as { message?: string; detail?: string });
-      const reason = `the database refused a row: ${cause.message ?? "unknown error"}${cause.detail ? ` (${cause.detail})` : ""}`;
-      this.fail(kind.key, new Map([[0, reason]]), rows, start, (r) => keyOf(kind, r));
+      return `the database refused the row: ${cause.message ?? "unknown error"}${cause.detail ? ` (${cause.detail})` : ""}`;
     }
   }
 

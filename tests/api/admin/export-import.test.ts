@@ -201,15 +201,24 @@ describe("POST /admin/import merging and refusing", () => {
     expect(svc).toEqual({ slug: "ref-service-602", tags: [] });
   });
 
-  it("a row the database refuses (a check constraint) is a 422 with its message, nothing written", async () => {
+  it("a row the database refuses (a check constraint) is a 422 naming that row, nothing written; a dry run lists it", async () => {
     const before = await tableCounts(b.t.sql);
-    const [hw] = await b.t.sql`select id from hardware order by id limit 1`;
-    const data = { sites: [{ id: 72, name: "rolled back too" }], hardware_connections: [{ id: 700, source_hardware_id: hw!.id, target_hardware_id: hw!.id }] };
+    const [h1, h2] = await b.t.sql`select id from hardware order by id limit 2`;
+    const data = {
+      sites: [{ id: 72, name: "rolled back too" }],
+      hardware_connections: [
+        { id: 700, source_hardware_id: h1!.id, target_hardware_id: h2!.id, connection_type: "fiber" },
+        { id: 701, source_hardware_id: h1!.id, target_hardware_id: h1!.id },
+      ],
+    };
     const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
     expect(res.status).toBe(422);
     const body = await res.json();
-    expect(body).toMatchObject({ kind: "hardware_connections", id: 700 });
-    expect(body.fields["data.hardware_connections.0"]).toMatch(/hardware_connections_not_self/);
+    expect(body).toMatchObject({ kind: "hardware_connections", id: 701 });
+    expect(body.fields["data.hardware_connections.1"]).toMatch(/hardware_connections_not_self/);
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+    const dry = await (await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { data })).json();
+    expect(dry.kinds.hardware_connections).toMatchObject({ created: 1, conflict_count: 1, conflicts: [{ id: 701, index: 1 }] });
     expect(await tableCounts(b.t.sql)).toEqual(before);
   });
 
