@@ -70,13 +70,15 @@ function streamExport(c: Parameters<Parameters<typeof route>[2]>[0]): Response {
     await writer.ready;
     await writer.write(encoder.encode(chunk));
   };
-  exportInventory({ ctx, input: { write } }).then(
+  const done = exportInventory({ ctx, input: { write } }).then(
     () => writer.close(),
     (err: unknown) => {
       c.get("deps").logger.error("inventory export failed", { error: (err as Error).message });
       return writer.abort(err);
     },
   ).catch(() => {});
+  // The request's database lease (a per-request client on the edge) stays until the document is written.
+  c.set("streaming", done);
   const stamp = ctx.clock.now().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   return new Response(readable, {
     status: 200,
