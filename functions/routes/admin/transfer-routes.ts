@@ -4,7 +4,9 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { CLEAR_LAB, clearLab } from "../../../shared/services/transfer/clear-lab.ts";
 import { exportInventory } from "../../../shared/services/transfer/export-inventory.ts";
-import { importInventory, RESTORE_WITH_WIPE } from "../../../shared/services/transfer/import-inventory.ts";
+import { confirmationProblems } from "../../../shared/services/confirm/confirm.ts";
+import { endRun, startRun } from "../../../shared/services/jobs/job-runs.ts";
+import { IMPORT_JOB, importInventory, RESTORE_WITH_WIPE } from "../../../shared/services/transfer/import-inventory.ts";
 import { EXPORT_FORMAT, EXPORT_ORDER, EXPORT_VERSION } from "../../../shared/services/transfer/kinds.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
@@ -61,7 +63,7 @@ const DryRunQuery = v.object({
 });
 
 /** The export as a stream: an error after the first byte aborts the response rather than ending it. */
-function streamExport(c: Parameters<Parameters<typeof route>[2]>[0]): Response {
+function streamExport(c: Ctx): Response {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 4 });
   const writer = writable.getWriter();
   const encoder = new TextEncoder();
@@ -89,6 +91,36 @@ function streamExport(c: Parameters<Parameters<typeof route>[2]>[0]): Response {
       "X-Content-Type-Options": "nosniff",
     },
   });
+}
+
+type Ctx = Parameters<Parameters<typeof route>[2]>[0];
+
+/**
+ * A real import is a job run (`inventory_import`, DESIGN.md 4: long work reports its state): running
+ * while it works (its own committed row, so GET /admin/jobs shows it), then success with the counts or
+ * failed with the error code.
+ */
+async function asJobRun(c: Ctx, act: () => Promise<Response>): Promise<Response> {
+  const ctx = verbContext(c);
+  const run = await startRun({ ctx, input: { job: IMPORT_JOB, trigger: "manual" } });
+  let res: Response;
+  try {
+    res = await act();
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? "INTERNAL_SERVER_ERROR";
+    await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: `${code}: ${(err as Error).message}`.slice(0, 1000) } });
+    throw err;
+  }
+  const body = (await res.clone().json()) as { kinds?: Record<string, { created: number; updated: number; unchanged: number }>; wiped?: boolean; error_code?: string };
+  if (res.status >= 300) {
+    await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: `${res.status} ${body.error_code ?? ""}`.trim() } });
+    return res;
+  }
+  const kinds = body.kinds ?? {};
+  const touched = Object.values(kinds).reduce((n, k) => n + k.created + k.updated, 0);
+  const counts = Object.fromEntries(Object.entries(kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]));
+  await endRun({ ctx, input: { id: run.id, outcome: "success", rows_touched: touched, detail: { wiped: body.wiped ?? false, counts } } });
+  return res;
 }
 
 export function transferRoutes(app: Hono<AppEnv>): void {
@@ -122,9 +154,14 @@ export function transferRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { query, body, reply }) => {
       const input = { data: body.data, wipe: body.wipe_before_import, dryRun: query.dry_run, backupsAvailable: c.get("deps").backups !== undefined };
-      if (input.wipe && !input.dryRun) return confirmed(c, { ...RESTORE_WITH_WIPE, status: 201 }, (ctx) => importInventory({ ctx, input }));
-      const result = await importInventory({ ctx: verbContext(c), input });
-      return reply(result, input.dryRun ? 200 : 201);
+      if (input.dryRun) return reply(await importInventory({ ctx: verbContext(c), input }), 200);
+      if (input.wipe) {
+        const wipe = () => confirmed(c, { ...RESTORE_WITH_WIPE, status: 201 }, (ctx) => importInventory({ ctx, input }));
+        // Refused for its headers (428) before anything ran: not a run of the job.
+        const refused = Object.keys(confirmationProblems(RESTORE_WITH_WIPE, (name) => c.req.header(name))).length > 0;
+        return refused ? wipe() : asJobRun(c, wipe);
+      }
+      return asJobRun(c, async () => reply(await importInventory({ ctx: verbContext(c), input }), 201));
     },
   );
 

@@ -8,7 +8,7 @@ import { queryRows } from "../../db/database.ts";
 import { requireVerifiedBackup } from "../backups/verified-backup.ts";
 import { defineVerb } from "../verb.ts";
 import { KINDS } from "./kinds.ts";
-import { ADMIN_SCOPE } from "./scope.ts";
+import { ADMIN_SCOPE, INVENTORY_IMPORT_LOCK } from "./scope.ts";
 import { ident } from "./sql-parts.ts";
 
 export const CLEAR_LAB = { action: "CLEAR_LAB", requiresBackup: true } as const;
@@ -40,6 +40,7 @@ export const clearLab = defineVerb<{ backupsAvailable: boolean }, { cleared: tru
   { scope: ADMIN_SCOPE },
   async (s, { backupsAvailable }) => {
     const backup = await requireVerifiedBackup(s.tx, s.now, CLEAR_LAB, backupsAvailable);
+    await s.tx.execute(sql`select pg_advisory_xact_lock(${INVENTORY_IMPORT_LOCK})`);
     const counts = await wipeInventory(s.tx, false);
     s.audit({ action: "clear_lab", category: "inventory", level: "warning", entity_type: "inventory", diff: { deleted: counts, backup: backup?.filename ?? null } });
     s.emit("inventory", { action: "cleared" });

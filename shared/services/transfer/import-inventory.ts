@@ -15,10 +15,13 @@ import { requireVerifiedBackup } from "../backups/verified-backup.ts";
 import { defineVerb } from "../verb.ts";
 import { wipeInventory } from "./clear-lab.ts";
 import { columnDefault, KIND_BY_KEY, KINDS, type Kind, TAGGED_KINDS } from "./kinds.ts";
-import { ADMIN_SCOPE } from "./scope.ts";
+import { ADMIN_SCOPE, INVENTORY_IMPORT_LOCK } from "./scope.ts";
 import { ident, jsonbObject, keyJoin, list, qualified } from "./sql-parts.ts";
 
 export const RESTORE_WITH_WIPE = { action: "RESTORE_WITH_WIPE", requiresBackup: true } as const;
+
+/** The job_runs name an import is recorded under (GET /admin/jobs shows it). */
+export const IMPORT_JOB = "inventory_import";
 
 /** Rows per statement: a chunk's JSON goes to PostgreSQL as one parameter. */
 export const IMPORT_CHUNK = 1000;
@@ -315,6 +318,7 @@ class ImportRun {
 }
 
 async function runImport(tx: Db, data: Record<string, unknown>, wipe: boolean, dryRun: boolean, now: Date): Promise<ImportRun> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${INVENTORY_IMPORT_LOCK})`);
   if (wipe) await wipeInventory(tx, true);
   const run = new ImportRun(tx, dryRun, now);
   for (const kind of KINDS) {

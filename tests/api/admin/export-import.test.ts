@@ -120,6 +120,10 @@ describe("POST /admin/import", () => {
     expect((await created.json()).id).toBeGreaterThan(Math.max(...first.hardware.map((h: Doc) => h.id)));
     const audit = await b.t.sql`select diff from audit_log where action = 'inventory_import'`;
     expect(audit).toHaveLength(1);
+    const runs = await b.t.sql`select outcome, rows_touched, detail from job_runs where job = 'inventory_import'`;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ outcome: "success", detail: { wiped: false, counts: { hardware: { created: first.hardware.length } } } });
+    expect(runs[0]!.rows_touched).toBeGreaterThan(20);
     expect(audit[0]!.diff.counts.hardware).toEqual({ created: first.hardware.length, updated: 0, unchanged: 0 });
   });
 });
@@ -177,6 +181,9 @@ describe("POST /admin/import merging and refusing", () => {
     expect(body).toMatchObject({ kind: "tags", id: 77 });
     expect(body.fields["data.tags.0"]).toMatch(/name is already held by tags \d+/);
     expect(await tableCounts(b.t.sql)).toEqual(before);
+    const [run] = await b.t.sql`select outcome, error from job_runs where job = 'inventory_import' order by id desc limit 1`;
+    expect(run!.outcome).toBe("failed");
+    expect(run!.error).toMatch(/^VALIDATION_ERROR: .*tags 77/);
   });
 
   it("takes a reference-format document: columns we lack are dropped, a missing slug derived, entity_tags fill the tags arrays", async () => {
