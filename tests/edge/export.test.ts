@@ -4,9 +4,8 @@ import type { Miniflare } from "miniflare";
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { PG_ADMIN_URL } from "../helpers/env.ts";
 import { seedRichInventory } from "../helpers/inventory-seed.ts";
-import { buildBundle, type EdgeBundle, startWorker } from "./harness.ts";
+import { buildBundle, type EdgeBundle, openConnectionsAfterWait, startWorker } from "./harness.ts";
 
 const BASE = "http://edge.test";
 let bundle: EdgeBundle;
@@ -50,16 +49,5 @@ it("streams the whole export from the per-request client and then closes it", as
   expect(doc.hardware.at(-1)!.name).toBe("edge-4500");
   expect(doc.services).toHaveLength(2);
 
-  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-  try {
-    const open = async () => Number((await admin`select count(*)::int as n from pg_stat_activity where datname = ${database.name}`)[0]!.n);
-    let n = await open();
-    for (let i = 0; i < 50 && n > 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      n = await open();
-    }
-    expect(n).toBe(0);
-  } finally {
-    await admin.end();
-  }
+  expect(await openConnectionsAfterWait(database.name)).toBe(0);
 });
