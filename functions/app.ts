@@ -24,6 +24,7 @@ import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { dbRoutes } from "./routes/admin/db-routes.ts";
+import { IMPORT_PATH, transferRoutes } from "./routes/admin/transfer-routes.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
@@ -88,7 +89,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   app.use("*", requestContext(deps));
   app.use("*", clientAddress(deps));
   app.use("/api/*", admissionGuard);
-  app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES));
+  app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES, { [IMPORT_PATH]: deps.config.MAX_IMPORT_BYTES }));
   app.use("/api/*", startRateLimit());
   app.use("/api/*", authenticate);
   app.use("/api/*", csrf);
@@ -111,6 +112,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   adminInvitesRoutes(app);
   jobsRoutes(app);
   dbRoutes(app);
+  transferRoutes(app);
   inviteAcceptRoutes(app);
   userRoutes(app);
   settingsRoutes(app);

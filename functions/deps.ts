@@ -30,5 +30,7 @@ export type AppEnv = {
     authError?: string;
     /** The rate limiter's answer for this request, started early (functions/middleware/rate-limit.ts). */
     rateLimit?: { pending: Promise<RateLimitDecision>; bucket: Bucket };
+    /** Work that goes on reading the database after the handler returned (a streamed export). */
+    streaming?: Promise<unknown>;
   };
 };

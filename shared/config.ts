@@ -66,6 +66,8 @@ export const ConfigSchema = v.object({
   TRUSTED_PROXIES: cidrList,
   MAX_BODY_BYTES: int(1_048_576, 1024, 104_857_600),
   MAX_UPLOAD_BYTES: int(8_388_608, 1024, 1_073_741_824),
+  // The body limit of POST /admin/import alone: an inventory document of 100,000 objects is ~40 MB.
+  MAX_IMPORT_BYTES: int(268_435_456, 1024, 2_147_483_647),
   DRAIN_TIMEOUT_S: int(25, 0, 600),
   // How long a client may take to send a request's headers before Node answers 408 (at most its 300 s request timeout).
   HEADERS_TIMEOUT_S: int(60, 1, 300),

@@ -103,6 +103,18 @@ export function defineRead<I, O>(options: { scope: VerbAccess<I> }, body: (ctx: 
   });
 }
 
+/**
+ * A read that must see one consistent state across many statements (the streamed export): access
+ * first, then the body in a read-only repeatable-read transaction, so every page it reads belongs to
+ * the same snapshot while writers go on.
+ */
+export function defineSnapshotRead<I, O>(options: { scope: VerbAccess<I> }, body: (ctx: VerbContext, input: I) => Promise<O>): Verb<I, O> {
+  return asVerb(options.scope, async (ctx, input) => {
+    checkAccess(options.scope, ctx, input);
+    return ctx.db.transaction((tx) => body({ ...ctx, db: tx as unknown as Db }, input), { isolationLevel: "repeatable read", accessMode: "read only" });
+  });
+}
+
 export function auditActor(ctx: VerbContext) {
   return {
     actor_id: ctx.actor?.userId ?? null,

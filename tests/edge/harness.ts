@@ -1,6 +1,7 @@
 // Runs the bundled Workers entry in miniflare (workerd) with the compatibility settings of wrangler.toml,
 // so the suite exercises what a deployment would run.
-import { TEST_VAULT_KEY } from "../helpers/env.ts";
+import postgres from "postgres";
+import { PG_ADMIN_URL, TEST_VAULT_KEY } from "../helpers/env.ts";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -46,4 +47,20 @@ export function startWorker(bundle: EdgeBuild, options: WorkerOptions = {}): Min
     // Every functions instance holds the installation's vault key (a test may leave it out on purpose).
     bindings: { SVC_VAULT_KEY: TEST_VAULT_KEY, ...(options.bindings as Record<string, unknown> | undefined) },
   } as MiniflareOptions);
+}
+
+/** How many connections `database` still has once they had up to 5 s to close (0 when all did). */
+export async function openConnectionsAfterWait(database: string): Promise<number> {
+  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    const open = async () => Number((await admin`select count(*)::int as n from pg_stat_activity where datname = ${database}`)[0]!.n);
+    let n = await open();
+    for (let i = 0; i < 50 && n > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      n = await open();
+    }
+    return n;
+  } finally {
+    await admin.end();
+  }
 }

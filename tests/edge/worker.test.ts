@@ -2,11 +2,9 @@
 // against the same PostgreSQL as the API suites.
 import type { Readable } from "node:stream";
 import type { Miniflare } from "miniflare";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { PG_ADMIN_URL } from "../helpers/env.ts";
-import { buildBundle, type EdgeBundle, startWorker } from "./harness.ts";
+import { buildBundle, type EdgeBundle, openConnectionsAfterWait, startWorker } from "./harness.ts";
 
 const BASE = "http://edge.test";
 const VERSION = "0.0.0-edge";
@@ -114,19 +112,7 @@ describe("worker with DATABASE_URL", () => {
   });
 
   it("leaves no database connection open once the responses are done", async () => {
-    const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-    try {
-      const open = async () =>
-        Number((await admin`select count(*)::int as n from pg_stat_activity where datname = ${database.name}`)[0]!.n);
-      let n = await open();
-      for (let i = 0; i < 50 && n > 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        n = await open();
-      }
-      expect(n).toBe(0);
-    } finally {
-      await admin.end();
-    }
+    expect(await openConnectionsAfterWait(database.name)).toBe(0);
   });
 
   it("answers an unknown API path with the JSON 404 envelope", async () => {
