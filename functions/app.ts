@@ -24,6 +24,7 @@ import { auditAdminRoutes } from "./routes/admin/audit-routes.ts";
 import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { dbRoutes } from "./routes/admin/db-routes.ts";
+import { cveRoutes } from "./routes/cve/index.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
@@ -138,6 +139,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   discoveryRoutes(app);
   integrationsRoutes(app);
   notificationsRoutes(app);
+  cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
 

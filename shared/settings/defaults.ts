@@ -19,6 +19,10 @@ export const SETTING_DEFAULTS = {
   onboarding_dismissed: false,
   /** The SSRF policy of operator-configured URLs (integrations, notification sinks); an administrator relaxes it for a lab. */
   outbound_policy: DEFAULT_OUTBOUND_POLICY,
+  /** The CVE feed (docs/cve.md): whether the daily sync runs, and what it reads (file paths or http(s) URLs of NVD CVE API 2.0 JSON, gzip or not). */
+  cve_enabled: true,
+  cve_feed_sources: [] as readonly string[],
+  cve_sync_interval_hours: 24,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

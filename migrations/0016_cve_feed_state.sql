@@ -1,0 +1,1 @@
+CREATE INDEX "cve_entries_summary_trgm_idx" ON "cve_entries" USING gin (lower("summary") gin_trgm_ops);
