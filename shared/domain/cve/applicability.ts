@@ -7,7 +7,7 @@
 // - a `vulnerable:false` criterion naming another product is a platform condition ("running on/with"
 //   that hardware or OS) we cannot check from one identity: unknown, reported as a limitation.
 import { CPE_ANY, CPE_NA, type Cpe23, isSpecific, parseCpe23 } from "./cpe.ts";
-import { hasBounds, inRange, compareVersions, versionScheme, type VersionScheme } from "./version.ts";
+import { compareAsset, hasBounds, inRange, versionScheme, type VersionScheme } from "./version.ts";
 
 export interface NvdCpeMatch {
   vulnerable: boolean;
@@ -85,7 +85,7 @@ export function checkVersion(cpe: Cpe23, m: NvdCpeMatch, version: string | null)
   if (cpe.version !== CPE_ANY) {
     const full = isSpecific(cpe.update) ? [cpe.version + cpe.update, `${cpe.version}-${cpe.update}`, `${cpe.version}_${cpe.update}`, `${cpe.version}.${cpe.update}`] : [cpe.version];
     if (full.some((f) => f.toLowerCase() === v.toLowerCase())) return { result: true, reason: "version_equal" };
-    const c = compareVersions(v, cpe.version);
+    const c = compareAsset(v, cpe.version);
     if (c === null) return { result: null, reason: "version_unsupported" };
     // Same numeric version with an update qualifier (9.3 with update p1) we cannot compare: unknown.
     if (c === 0 && isSpecific(cpe.update)) return { result: null, reason: "version_unsupported" };

@@ -99,7 +99,7 @@ interface Batch {
 const applyBatch = defineVerb<Batch, { inserted: number; updated: number; removed: number; cpe_rows: number; changed: string[] }>({ scope: JOBS_SCOPE }, async ({ tx }, b) => {
   let removed = 0;
   if (b.rejected.length) {
-    const gone = await queryRows<{ cve_id: string }>(tx, sql`delete from cve_entries where cve_id = any(${b.rejected}::text[]) returning cve_id`);
+    const gone = await queryRows<{ cve_id: string }>(tx, sql`delete from cve_entries where cve_id in (select jsonb_array_elements_text(${JSON.stringify(b.rejected)}::jsonb)) returning cve_id`);
     removed = gone.length;
   }
   if (!b.rows.length) return { inserted: 0, updated: 0, removed, cpe_rows: 0, changed: [] };
@@ -116,7 +116,7 @@ const applyBatch = defineVerb<Batch, { inserted: number; updated: number; remove
   );
   const changed = written.map((w) => w.cve_id);
   const updatedIds = written.filter((w) => !w.inserted).map((w) => w.cve_id);
-  if (updatedIds.length) await tx.execute(sql`delete from cve_cpe_matches where cve_id = any(${updatedIds}::text[])`);
+  if (updatedIds.length) await tx.execute(sql`delete from cve_cpe_matches where cve_id in (select jsonb_array_elements_text(${JSON.stringify(updatedIds)}::jsonb))`);
   const byId = new Map(b.rows.map((r) => [r.cve_id, r]));
   const matches: CpeMatchRow[] = changed.flatMap((id) => toCpeMatchRows(id, byId.get(id)!.configurations));
   if (matches.length)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CpeParseError, normaliseName, parseCpe23 } from "../../../shared/domain/cve/cpe.ts";
-import { compareVersions, inRange, versionScheme } from "../../../shared/domain/cve/version.ts";
+import { compareAsset, compareLoose, compareVersions, inRange, versionScheme } from "../../../shared/domain/cve/version.ts";
 
 describe("CPE 2.3 formatted strings", () => {
   it("parses the eleven fields with ANY and NA kept as * and -", () => {
@@ -55,6 +55,36 @@ describe("version comparison", () => {
     expect(inRange("2.0", { start_excluding: "2.0" })).toBe(false);
     expect(inRange("2.0.1", { start_excluding: "2.0" })).toBe(true);
     expect(inRange("1.1.1", { end_including: "1.1.1" })).toBe(true);
+  });
+
+  it("orders versions of another scheme only outside their window (P to the next sibling of P)", () => {
+    expect(compareLoose("3.0.5", "1.0.2zd")).toBe(1);
+    expect(compareLoose("1.0.1", "1.0.2zd")).toBe(-1);
+    expect(compareLoose("1.0.2", "1.0.2zd")).toBeNull();
+    expect(compareLoose("9.6", "9.3p2")).toBe(1);
+    expect(compareLoose("7.0.1", "7.1-42661")).toBe(-1);
+    expect(compareLoose("7.1.1", "7.1-42661")).toBeNull();
+    expect(compareLoose("1.9.9", "2.0-rc1")).toBe(-1);
+    expect(compareLoose("2.0", "2.0-rc1")).toBeNull();
+    expect(compareLoose("1.0", "h5.0.1")).toBeNull();
+    expect(inRange("7.0.1", { end_excluding: "7.1-42661" })).toBe(true);
+    // Both sides of another scheme, or the suffixed one first.
+    expect(compareLoose("1.1.1k", "3.0.0")).toBe(-1);
+    expect(compareLoose("1.1.1k", "1.1.1")).toBeNull();
+    expect(compareLoose("1.1.1k", "1.1.1n")).toBeNull();
+    expect(compareLoose("1.1.1k", "1.1.1K")).toBe(0);
+    expect(compareLoose("1.1.1k", "1.0.2zd")).toBe(1);
+    expect(compareLoose("2.0-rc1", "2.0")).toBeNull();
+    expect(compareLoose("2.0-rc1", "1.9")).toBe(1);
+    expect(inRange("3.0.5", { start_including: "1.0.2", end_excluding: "1.0.2zd" })).toBe(false);
+  });
+
+  it("never orders an asset version of another scheme, only the same text", () => {
+    expect(compareAsset("1.1.1k", "3.0.0")).toBeNull();
+    expect(compareAsset("1.2.3a", "2.0")).toBeNull();
+    expect(compareAsset("9.3P1", "9.3p1")).toBe(0);
+    expect(compareAsset("3.0.5", "1.0.1a")).toBe(1);
+    expect(inRange("2.0-rc1", { start_including: "1.0", end_excluding: "3.0" })).toBeNull();
   });
 
   it("is unknown when a bound is unorderable, but false when another bound already excludes", () => {
