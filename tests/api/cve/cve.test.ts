@@ -388,10 +388,46 @@ describe("alerts", () => {
   });
 });
 
+describe("states and concurrency", () => {
+  it("a sync already running (its lock held) is 409 and recorded as skipped", async () => {
+    await a.t.sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(hashtext('cve_sync_job'))`;
+      const res = await a.req("POST", "/api/v1/cve/sync", a.admin);
+      expect(res.status).toBe(409);
+      const body = await res.json();
+      expect(body).toMatchObject({ error_code: "CONFLICT", run_id: expect.any(Number) });
+      const [run] = await a.t.sql`select outcome from job_runs where id = ${body.run_id}`;
+      expect(run!.outcome).toBe("skipped");
+    });
+  });
+
+  it("a feed whose last success is older than 7 days is stale, and so are its assessments", async () => {
+    await a.t.sql`update cve_feed_state set completed_at = now() - interval '8 days', last_success_at = now() - interval '8 days', last_attempt_at = now() - interval '8 days'`;
+    const status = await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json();
+    expect(status).toMatchObject({ state: "stale" });
+    expect(status.age_seconds).toBeGreaterThan(7 * 86400);
+    const { body } = await assess("service", ids.ssh96!);
+    expect(body).toMatchObject({ state: "stale", reason_code: "feed_stale", completeness: "partial" });
+    expect(findingIds(body)).toEqual(["CVE-2024-6387"]);
+    expect(body.feed_age_seconds).toBeGreaterThan(7 * 86400);
+  });
+});
+
 describe("the scheduled job", () => {
-  it("runs through POST /admin/jobs/cve_sync/run and skips when not due", async () => {
+  it("syncs when the last attempt is older than the interval, then skips until it is due again", async () => {
     const res = await a.req("POST", "/api/v1/admin/jobs/cve_sync/run", a.admin);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ job: "cve_sync", outcome: "success", detail: { skipped: "not due" } });
+    const run = await res.json();
+    expect(run).toMatchObject({ job: "cve_sync", outcome: "success", detail: { read: REAL + SYNTHETIC } });
+    expect((await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json()).state).toBe("ready");
+    const again = await (await a.req("POST", "/api/v1/admin/jobs/cve_sync/run", a.admin)).json();
+    expect(again).toMatchObject({ outcome: "success", detail: { skipped: "not due" } });
+  });
+
+  it("skips while cve_enabled is false", async () => {
+    await settings({ cve_enabled: false });
+    const run = await (await a.req("POST", "/api/v1/admin/jobs/cve_sync/run", a.admin)).json();
+    expect(run).toMatchObject({ outcome: "success", detail: { skipped: "cve_enabled is false" } });
+    expect((await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json()).enabled).toBe(false);
   });
 });
