@@ -61,19 +61,23 @@ beforeAll(async () => {
   serverUrl = `http://127.0.0.101:${(server.address() as { port: number }).port}/feeds/nvdcve-2.0-slice.json.gz`;
   const ins = async (q: Promise<{ id: number }[]>, key: string) => (ids[key] = (await q)[0]!.id);
   const sql = a.t.sql;
-  await ins(sql`insert into services (name, slug) values ('OpenSSH 9.6', 'ssh-96') returning id`, "ssh96");
-  await ins(sql`insert into services (name, slug) values ('OpenSSH 9.3p1', 'ssh-93p1') returning id`, "ssh93p1");
-  await ins(sql`insert into services (name, slug) values ('OpenSSH 9.8', 'ssh-98') returning id`, "ssh98");
-  await ins(sql`insert into services (name, slug) values ('OpenSSH 9.9', 'ssh-99') returning id`, "ssh99");
-  await ins(sql`insert into services (name, slug) values ('nginx 1.20.0', 'nginx-old') returning id`, "nginxOld");
-  await ins(sql`insert into services (name, slug) values ('nginx 1.20.1', 'nginx-fixed') returning id`, "nginxFixed");
-  await ins(sql`insert into services (name, slug) values ('Apache httpd 2.4.49', 'httpd-49') returning id`, "httpd49");
-  await ins(sql`insert into services (name, slug) values ('Apache httpd 2.4.55', 'httpd-55') returning id`, "httpd55");
-  await ins(sql`insert into services (name, slug) values ('log4j 2.14.1', 'log4j-old') returning id`, "log4jOld");
-  await ins(sql`insert into services (name, slug) values ('log4j 2.17.1', 'log4j-new') returning id`, "log4jNew");
-  await ins(sql`insert into services (name, slug) values ('OpenSSL 1.1.1k', 'openssl-k') returning id`, "opensslK");
-  await ins(sql`insert into services (name, slug) values ('OpenSSL 3.0.5', 'openssl-305') returning id`, "openssl305");
-  await ins(sql`insert into services (name, slug) values ('Our own app', 'own-app') returning id`, "ownApp");
+  // Services named the way inventory-identity.ts derives identities from (name, slug, key here).
+  const named: [string, string, string][] = [
+    ["OpenSSH 9.6", "ssh-96", "ssh96"],
+    ["OpenSSH 9.3p1", "ssh-93p1", "ssh93p1"],
+    ["OpenSSH 9.8", "ssh-98", "ssh98"],
+    ["OpenSSH 9.9", "ssh-99", "ssh99"],
+    ["nginx 1.20.0", "nginx-old", "nginxOld"],
+    ["nginx 1.20.1", "nginx-fixed", "nginxFixed"],
+    ["Apache httpd 2.4.49", "httpd-49", "httpd49"],
+    ["Apache httpd 2.4.55", "httpd-55", "httpd55"],
+    ["log4j 2.14.1", "log4j-old", "log4jOld"],
+    ["log4j 2.17.1", "log4j-new", "log4jNew"],
+    ["OpenSSL 1.1.1k", "openssl-k", "opensslK"],
+    ["OpenSSL 3.0.5", "openssl-305", "openssl305"],
+    ["Our own app", "own-app", "ownApp"],
+  ];
+  for (const [name, slug, key] of named) await ins(sql`insert into services (name, slug) values (${name}, ${slug}) returning id`, key);
   await ins(sql`insert into compute_units (name, kind, os) values ('web-vm', 'vm', 'Ubuntu 22.04') returning id`, "ubuntu");
   await ins(sql`insert into compute_units (name, kind, os) values ('router', 'vm', 'RouterOS 6.42') returning id`, "routeros");
   await ins(sql`insert into compute_units (name, kind, os) values ('bare', 'container', null) returning id`, "noOs");
