@@ -19,4 +19,5 @@ CREATE TABLE "cve_notified" (
 	CONSTRAINT "cve_notified_entity_type_entity_id_cve_id_pk" PRIMARY KEY("entity_type","entity_id","cve_id")
 );
 --> statement-breakpoint
+CREATE INDEX "cve_entries_published_idx" ON "cve_entries" USING btree ("published_at" DESC NULLS LAST,"cve_id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "cve_entries_summary_trgm_idx" ON "cve_entries" USING gin (lower("summary") gin_trgm_ops);

@@ -46,7 +46,7 @@ export function cveRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/cve/search", tag: "cve", scope: searchCves.scope,
       summary: "Search the imported CVEs by text (id and summary), vendor, product and severity",
-      description: "Newest CVE ids first. vendor and product are compared as CPE names (lower case, spaces as _); each item shows the first criterion that names them (or the CVE's first vulnerable one).",
+      description: "Newest published first. q: an id, the beginning of one (CVE-2021-4), or text in the summary. vendor and product are compared as CPE names (lower case, spaces as _); each item shows the first criterion that names them (or the CVE's first vulnerable one).",
       query: SearchQuery,
       response: { schema: v.object({ items: v.array(SearchItem), total: v.number() }) },
     },

@@ -28,6 +28,8 @@ export const cveEntries = pgTable(
   (t) => [
     index("cve_entries_modified_idx").on(t.last_modified_at),
     index("cve_entries_severity_idx").on(t.severity),
+    // GET /cve/search's order: newest published first.
+    index("cve_entries_published_idx").on(t.published_at.desc().nullsLast(), t.cve_id.desc()),
     // GET /cve/search's text filter (ILIKE over the summary).
     index("cve_entries_summary_trgm_idx").using("gin", sql`lower(${t.summary}) gin_trgm_ops`),
   ],

@@ -53,10 +53,13 @@ export const searchCves = defineRead<SearchInput, { items: SearchItem[]; total: 
   const where: SQL[] = [];
   const q = input.q?.trim();
   if (q) {
-    if (/^CVE-\d{4}-\d{4,}$/i.test(q)) where.push(sql`e.cve_id = ${q.toUpperCase()}`);
-    else {
+    if (/^CVE-[\d-]*$/i.test(q)) {
+      // An id or its beginning ("CVE-2021-44228", "CVE-2021-44"): a range of the primary key.
+      const prefix = q.toUpperCase();
+      where.push(sql`e.cve_id >= ${prefix} and e.cve_id < ${`${prefix}\u{10FFFF}`}`);
+    } else {
       const pattern = `%${likeEscape(q.toLowerCase())}%`;
-      where.push(sql`(lower(e.summary) like ${pattern} or e.cve_id ilike ${pattern})`);
+      where.push(sql`lower(e.summary) like ${pattern}`);
     }
   }
   if (input.severity) where.push(sql`e.severity = ${input.severity}`);
@@ -74,7 +77,7 @@ export const searchCves = defineRead<SearchInput, { items: SearchItem[]; total: 
         left join lateral (select m.vendor, m.product, m.version_start_including, m.version_start_excluding, m.version_end_including, m.version_end_excluding
           from cve_cpe_matches m where ${matchFilter} order by m.vulnerable desc, m.id limit 1) m on true
         ${filter}
-        order by e.cve_id desc limit ${input.limit} offset ${input.offset}`,
+        order by e.published_at desc nulls last, e.cve_id desc nulls last limit ${input.limit} offset ${input.offset}`,
     ),
     queryRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from cve_entries e ${filter}`),
   ]);

@@ -220,6 +220,8 @@ describe("GET /cve/search", () => {
     const text = await search("q=heartbeat");
     expect(text.body.items.map((i: { cve_id: string }) => i.cve_id)).toEqual(["CVE-2014-0160"]);
     expect((await search("q=50%25")).body.total).toBe(0);
+    const prefix = await search("q=cve-2021-4&limit=100");
+    expect(prefix.body.items.map((i: { cve_id: string }) => i.cve_id)).toEqual(["CVE-2021-45046", "CVE-2021-44228", "CVE-2021-42013", "CVE-2021-41773"]);
   });
 
   it("filters by vendor, product and severity, and pages", async () => {
