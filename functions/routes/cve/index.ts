@@ -25,7 +25,7 @@ export function cveRoutes(app: Hono<AppEnv>): void {
     async (c, { reply }) => {
       const deps = c.get("deps");
       if (!deps.cveFeed) throw new ApiError("SERVICE_NOT_READY", "The CVE sync runs in the Node server; this process cannot run it.");
-      const started = await startCveSync({ ctx: verbContext(c), input: { database: deps.database, outbound: deps.outbound, cveFeed: deps.cveFeed, logger: deps.logger } });
+      const started = await startCveSync({ ctx: verbContext(c), input: { database: deps.database, outbound: deps.outbound, cveFeed: deps.cveFeed, logger: deps.logger, lifecycle: deps.lifecycle } });
       return reply({ status: "sync_started", ...started });
     },
   );

@@ -5,6 +5,7 @@
 import { advisoryLockFor } from "../../db/advisory-lock.ts";
 import type { DatabaseProvider } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
+import type { Lifecycle } from "../../lifecycle.ts";
 import type { Logger } from "../../logger.ts";
 import type { OutboundHttp } from "../../net/outbound.ts";
 import { readSetting } from "../../settings/read.ts";
@@ -52,6 +53,8 @@ export interface StartSyncInput {
   outbound: OutboundHttp;
   cveFeed?: CveFeedFiles | undefined;
   logger: Logger;
+  /** The process's lifecycle (Node): the run counts as in flight, and stops at its next batch once the process drains. */
+  lifecycle?: Lifecycle | undefined;
 }
 
 const auditStart = defineVerb<{ run: JobRun }, void>({ scope: CVE_SCOPE_SYNC }, async (s, { run }) => {
@@ -68,13 +71,24 @@ export const startCveSync = defineRead<StartSyncInput, { run_id: number; started
   // The run outlives the request: its own connection lease, released when it ends.
   const lease = input.database.lease();
   const runCtx: VerbContext = { ...ctx, db: lease.db, actor: ctx.actor ?? SYSTEM_ACTOR };
+  // A drain waits for the run (it is in flight) and asks it to stop at its next batch boundary.
+  const leave = input.lifecycle?.enter();
+  const stop = new AbortController();
+  const watch = setInterval(() => {
+    if (input.lifecycle?.state === "stopping") stop.abort();
+  }, 500);
+  const done = () => {
+    clearInterval(watch);
+    leave?.();
+    return lease.release();
+  };
   const started = new Promise<JobRun>((resolve) => {
-    void runJob({ ctx: runCtx, lock: advisoryLockFor(input.database), logger: input.logger, deps: { outbound: input.outbound, cveFeed: input.cveFeed, database: input.database }, onStart: resolve }, manualSyncJob, "manual")
+    void runJob({ ctx: runCtx, lock: advisoryLockFor(input.database), logger: input.logger, signal: stop.signal, deps: { outbound: input.outbound, cveFeed: input.cveFeed, database: input.database }, onStart: resolve }, manualSyncJob, "manual")
       .then(resolve, (e: unknown) => {
         input.logger.error("cve sync could not run", { error: e instanceof Error ? e.message : String(e) });
         resolve({ id: 0, job: "cve_sync", trigger: "manual", started_at: ctx.clock.now().toISOString(), finished_at: null, outcome: "failed", rows_touched: null, detail: null, error: String(e) });
       })
-      .finally(() => lease.release());
+      .finally(done);
   });
   const run = await started;
   if (run.outcome === "skipped") throw ApiError.conflict("A CVE sync is already running; this request was recorded as skipped.", { run_id: run.id });
