@@ -25,6 +25,7 @@ import { adminInvitesRoutes } from "./routes/admin/invites-routes.ts";
 import { jobsRoutes } from "./routes/admin/jobs-routes.ts";
 import { dbRoutes } from "./routes/admin/db-routes.ts";
 import { IMPORT_PATH, transferRoutes } from "./routes/admin/transfer-routes.ts";
+import { cveRoutes } from "./routes/cve/index.ts";
 import { adminUsersRoutes } from "./routes/admin/users-routes.ts";
 import { mfaRoutes } from "./routes/auth/mfa-routes.ts";
 import { inviteAcceptRoutes } from "./routes/auth/invite-accept-routes.ts";
@@ -141,6 +142,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   discoveryRoutes(app);
   integrationsRoutes(app);
   notificationsRoutes(app);
+  cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
 

@@ -16,6 +16,7 @@ import { nodeAcmeIssuer } from "./acme/issuer.ts";
 import { systemContext } from "../shared/services/verb-context.ts";
 import { sharpResizer } from "./image-resizer.ts";
 import { nodeBackupStore } from "./backups/node-backup-store.ts";
+import { nodeCveFeedFiles } from "./cve/feed-files.ts";
 import { directoryBinaries } from "./agent-binaries.ts";
 import { packageAssets } from "./assets.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
@@ -104,6 +105,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),
       ...(database.pglite ? { pglite: database.pglite } : {}),
     }),
+    cveFeed: nodeCveFeedFiles(),
     ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
   };
   const background = new Workers(logger);

@@ -17,6 +17,7 @@ import type { OutboundHttp } from "./net/outbound.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
 import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
 import type { BackupStore } from "./services/backups/store.ts";
+import type { CveFeedFiles } from "./services/cve/sync.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -55,4 +56,6 @@ export interface Deps {
   acme?: AcmeIssuer;
   /** Dumps the database into the backup directory (Node: pg_dump or PGlite); absent on the edge, whose database its provider backs up. */
   backups?: BackupStore;
+  /** Opens CVE feed files for the import (Node, the file system); absent on the edge, where only URL feeds are read. */
+  cveFeed?: CveFeedFiles;
 }

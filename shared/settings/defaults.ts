@@ -21,6 +21,10 @@ export const SETTING_DEFAULTS = {
   outbound_policy: DEFAULT_OUTBOUND_POLICY,
   /** The privacy and threat analysis of the network (docs/privacy.md); off: its reads answer empty shapes and no snapshots are taken. */
   privacy_analysis_enabled: true,
+  /** The CVE feed (docs/cve.md): whether the daily sync runs, and what it reads (file paths or http(s) URLs of NVD CVE API 2.0 JSON, gzip or not). */
+  cve_enabled: true,
+  cve_feed_sources: [] as readonly string[],
+  cve_sync_interval_hours: 24,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

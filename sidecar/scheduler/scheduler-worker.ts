@@ -9,7 +9,7 @@ export function schedulerWorker({ deps }: Pick<NodeRuntime, "deps">): Worker {
   return {
     name: "scheduler",
     start() {
-      scheduler = new Scheduler({ database: deps.database, clock: deps.clock, logger: deps.logger });
+      scheduler = new Scheduler({ database: deps.database, clock: deps.clock, logger: deps.logger, deps });
     },
     stop: async () => scheduler?.stop(),
   };

@@ -9,7 +9,7 @@ import { type Clock, cryptoRandom } from "../../shared/clock.ts";
 import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import type { DatabaseProvider } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
-import type { JobDefinition } from "../../shared/services/jobs/job.ts";
+import type { JobDefinition, JobDeps } from "../../shared/services/jobs/job.ts";
 import type { JobRun } from "../../shared/services/jobs/job-runs.ts";
 import { JOBS } from "../../shared/services/jobs/registry.ts";
 import { runJob } from "../../shared/services/jobs/run-job.ts";
@@ -21,6 +21,8 @@ export interface SchedulerOptions {
   clock: Clock;
   logger: Logger;
   jobs?: readonly JobDefinition[];
+  /** Capabilities handed to the jobs (the CVE sync's outbound HTTP and feed files). */
+  deps?: JobDeps;
 }
 
 export class Scheduler {
@@ -83,7 +85,7 @@ export class Scheduler {
     const { database, clock, logger } = this.#opts;
     const lease = database.lease();
     const ctx = systemContext({ db: lease.db, clock, random: cryptoRandom });
-    const run = runJob({ ctx, lock: advisoryLockFor(database), logger, signal: this.#abort.signal }, job, "schedule")
+    const run = runJob({ ctx, lock: advisoryLockFor(database), logger, signal: this.#abort.signal, deps: this.#opts.deps }, job, "schedule")
       // Only recording can throw (the database is away): logged, and the next slot tries again.
       .catch((e: unknown) => {
         logger.error("scheduled job could not run", { job: job.name, error: e instanceof Error ? e.message : String(e) });

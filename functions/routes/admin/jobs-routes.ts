@@ -61,7 +61,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params }) => {
       const deps = c.get("deps");
-      return c.json(await triggerJob({ ctx: verbContext(c), input: { name: params.name, database: deps.database, logger: deps.logger } }));
+      return c.json(await triggerJob({ ctx: verbContext(c), input: { name: params.name, database: deps.database, logger: deps.logger, deps } }));
     },
   );
 }

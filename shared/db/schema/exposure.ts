@@ -25,7 +25,14 @@ export const cveEntries = pgTable(
     /** The feed generation that last wrote this row. */
     generation: integer("generation").notNull().default(0),
   },
-  (t) => [index("cve_entries_modified_idx").on(t.last_modified_at), index("cve_entries_severity_idx").on(t.severity)],
+  (t) => [
+    index("cve_entries_modified_idx").on(t.last_modified_at),
+    index("cve_entries_severity_idx").on(t.severity),
+    // GET /cve/search's order: newest published first.
+    index("cve_entries_published_idx").on(t.published_at.desc().nullsLast(), t.cve_id.desc()),
+    // GET /cve/search's text filter (ILIKE over the summary).
+    index("cve_entries_summary_trgm_idx").using("gin", sql`lower(${t.summary}) gin_trgm_ops`),
+  ],
 );
 
 export const cveCpeMatches = pgTable(
@@ -103,4 +110,35 @@ export const privacySnapshots = pgTable(
     scan_job_id: integer("scan_job_id"),
   },
   (t) => [index("privacy_snapshots_taken_idx").on(t.taken_at)],
+);
+
+/** The CVE feed's state: one row (id 1), written by each sync (docs/cve.md). */
+export const cveFeedState = pgTable("cve_feed_state", {
+  id: integer("id").primaryKey().default(1),
+  /** Completed syncs so far; 0 = never completed. */
+  generation: integer("generation").notNull().default(0),
+  /** The newest lastModified imported: the incremental cursor. */
+  newest_modified_at: tz("newest_modified_at"),
+  /** The sources the cursor was built from; another list means a full pass again. */
+  sources: jsonb("sources").$type<string[]>().notNull().default([]),
+  /** Whether the last completed sync read every configured source to its end. */
+  coverage_complete: boolean("coverage_complete").notNull().default(false),
+  completed_at: tz("completed_at"),
+  last_attempt_at: tz("last_attempt_at"),
+  last_success_at: tz("last_success_at"),
+  last_error: text("last_error"),
+  /** Counts of the last completed sync: {read, inserted, updated, unchanged, removed, invalid}. */
+  last_counts: jsonb("last_counts").notNull().default({}),
+});
+
+/** Which (asset, CVE) findings were already notified: each is sent once. */
+export const cveNotified = pgTable(
+  "cve_notified",
+  {
+    entity_type: text("entity_type").notNull(),
+    entity_id: integer("entity_id").notNull(),
+    cve_id: text("cve_id").notNull(),
+    notified_at: tz("notified_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.entity_type, t.entity_id, t.cve_id] })],
 );

@@ -2,6 +2,7 @@
 // the verb context of whoever runs it and a logger. The sidecar's scheduler (as the system actor) and
 // POST /admin/jobs/{name}/run (as the administrator) both run jobs through run-job.ts, so a job behaves
 // the same whoever starts it. A job writes through verbs, each its own short transaction.
+import type { Deps } from "../../deps.ts";
 import type { Logger } from "../../logger.ts";
 import type { VerbContext } from "../verb-context.ts";
 
@@ -14,7 +15,12 @@ export interface JobContext {
   logger: Logger;
   /** Aborted when the sidecar drains: long jobs stop at their next batch boundary. */
   signal?: AbortSignal | undefined;
+  /** The process's capabilities (outbound HTTP, files), for jobs that reach beyond the database; absent in bare runs. */
+  deps?: JobDeps | undefined;
 }
+
+/** What of Deps a job may use. */
+export type JobDeps = Pick<Deps, "outbound" | "cveFeed" | "database">;
 
 export interface JobResult {
   rows_touched: number;

@@ -7,7 +7,7 @@
 import type { AdvisoryLock } from "../../db/advisory-lock.ts";
 import type { Logger } from "../../logger.ts";
 import type { VerbContext } from "../verb-context.ts";
-import type { JobDefinition } from "./job.ts";
+import type { JobDefinition, JobDeps } from "./job.ts";
 import { endRun, type JobRun, type JobTrigger, recordSkippedRun, startRun } from "./job-runs.ts";
 
 export interface JobEnv {
@@ -16,6 +16,9 @@ export interface JobEnv {
   lock: AdvisoryLock;
   logger: Logger;
   signal?: AbortSignal | undefined;
+  deps?: JobDeps | undefined;
+  /** Called once the lock is held and the run is recorded (a caller that answers before the run ends). */
+  onStart?: ((run: JobRun) => void) | undefined;
 }
 
 /** The driver's own words (drizzle wraps them in "Failed query: <the whole SQL>"). */
@@ -30,8 +33,9 @@ export async function runJob(env: JobEnv, job: JobDefinition, trigger: JobTrigge
   const locked = await env.lock.withLock(job.lockKey, async () => {
     const started = performance.now();
     const run = await startRun({ ctx, input: { job: job.name, trigger } });
+    env.onStart?.(run);
     try {
-      const result = await job.run({ ctx, logger, signal: env.signal });
+      const result = await job.run({ ctx, logger, signal: env.signal, deps: env.deps });
       const detail = { ...result.detail, elapsed_ms: Math.round(performance.now() - started) };
       const done = await endRun({ ctx, input: { id: run.id, outcome: "success", rows_touched: result.rows_touched, detail } });
       logger.info("job finished", { job: job.name, trigger, run_id: run.id, rows_touched: result.rows_touched, elapsed_ms: detail.elapsed_ms });

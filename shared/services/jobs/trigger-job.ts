@@ -7,7 +7,7 @@ import type { DatabaseProvider } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
 import { defineRead, defineVerb } from "../verb.ts";
-import { type JobDefinition, JOBS_SCOPE } from "./job.ts";
+import { type JobDefinition, type JobDeps, JOBS_SCOPE } from "./job.ts";
 import type { JobRun } from "./job-runs.ts";
 import { findJob } from "./registry.ts";
 import { runJob } from "./run-job.ts";
@@ -17,6 +17,8 @@ export interface TriggerJobInput {
   /** The process's database: the job's lock is taken on a connection of its own. */
   database: DatabaseProvider;
   logger: Logger;
+  /** The capabilities a job may need (outbound HTTP, files). */
+  deps?: JobDeps;
 }
 
 const auditTrigger = defineVerb<{ job: JobDefinition; run: JobRun }, void>({ scope: JOBS_SCOPE }, async (s, { job, run }) => {
@@ -35,7 +37,7 @@ const auditTrigger = defineVerb<{ job: JobDefinition; run: JobRun }, void>({ sco
 export const triggerJob = defineRead<TriggerJobInput, JobRun>({ scope: JOBS_SCOPE }, async (ctx, input) => {
   const job = findJob(input.name);
   if (!job) throw ApiError.notFound("Job", input.name);
-  const run = await runJob({ ctx, lock: advisoryLockFor(input.database), logger: input.logger }, job, "manual");
+  const run = await runJob({ ctx, lock: advisoryLockFor(input.database), logger: input.logger, deps: input.deps }, job, "manual");
   await auditTrigger({ ctx, input: { job, run } });
   if (run.outcome === "skipped")
     throw ApiError.conflict(`Job ${job.name} is already running (its lock ${job.lockKey} is held); this request was recorded as skipped.`, { run });

@@ -20,6 +20,11 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
   masquerade_minutes: int(1, 1440),
   invite_expiry_hours: int(1, 720),
   outbound_policy: v.strictObject({ allow_private: v.boolean(), allow_loopback: v.boolean(), allow_link_local: v.boolean() }),
+  cve_feed_sources: v.pipe(
+    v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."))),
+    v.maxLength(50),
+  ),
+  cve_sync_interval_hours: int(1, 24 * 30),
   public_url: v.union([v.literal(""), v.pipe(v.string(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path."))]),
 };
 
