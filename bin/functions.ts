@@ -3,6 +3,7 @@
 import { createApp } from "../functions/app.ts";
 import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
+import { startHttps } from "../runtime/tls/https-server.ts";
 
 const config = loadConfig();
 if (!config.DATABASE_URL) {
@@ -10,6 +11,9 @@ if (!config.DATABASE_URL) {
   process.exit(1);
 }
 const runtime = await openRuntime(config);
-await serveWithLifespan(runtime, createApp(runtime.deps).fetch);
+const app = createApp(runtime.deps);
+await serveWithLifespan(runtime, app.fetch);
+// SVC_TLS=on: HTTPS with the active certificate too (the sidecar has migrated the database).
+await startHttps(runtime, app.fetch);
 runtime.deps.lifecycle.markReady();
 runtime.deps.logger.info("ready", { mode: "functions" });

@@ -8,6 +8,7 @@ import { metricsRoutes } from "../functions/routes/metrics.ts";
 import { streamStatusRoutes } from "../functions/routes/stream-status.ts";
 import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
+import { startHttps } from "../runtime/tls/https-server.ts";
 import { upgradeRouter } from "../runtime/upgrade-router.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
@@ -67,6 +68,8 @@ for (let attempt = 1; ; attempt++) {
 await encryptStoredSecrets(runtime);
 await announceSetupToken(runtime);
 await importFileAvatars(runtime);
+// SVC_TLS=on: HTTPS on SVC_HTTPS_PORT with the active certificate (generated when none is), before ready.
+await startHttps(runtime, app.fetch, upgrades);
 deps.lifecycle.markReady();
 upgrades.attach(server);
 await Promise.all(workers.map((worker) => runtime.background.start(worker)));

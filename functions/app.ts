@@ -73,6 +73,7 @@ import { settingsRoutes } from "./routes/settings/settings-routes.ts";
 import { smtpSettingsRoutes } from "./routes/settings/smtp-routes.ts";
 import { installScriptRoutes } from "./routes/install-script.ts";
 import { acmeChallengeRoutes } from "./routes/acme-challenge.ts";
+import { certificateRoutes } from "./routes/certificates/certificate-routes.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
@@ -114,6 +115,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   jobsRoutes(app);
   dbRoutes(app);
   transferRoutes(app);
+  certificateRoutes(app);
   inviteAcceptRoutes(app);
   userRoutes(app);
   settingsRoutes(app);

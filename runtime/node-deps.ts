@@ -25,6 +25,7 @@ import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
 import { openVault } from "./vault-key.ts";
+import { NodeTls } from "./tls/node-tls.ts";
 import { Workers } from "./worker.ts";
 
 export interface NodeRuntime {
@@ -106,6 +107,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       ...(database.pglite ? { pglite: database.pglite } : {}),
     }),
     cveFeed: nodeCveFeedFiles(),
+    // Reloads the HTTPS listener the entry starts once migrated (runtime/tls/); absent when TLS is off.
+    ...(config.SVC_TLS ? { tls: new NodeTls(logger) } : {}),
     ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
   };
   const background = new Workers(logger);

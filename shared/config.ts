@@ -57,6 +57,14 @@ export const ConfigSchema = v.object({
   SVC_CLOUDFLARE_API_URL: v.optional(url(["https", "http"]), "https://api.cloudflare.com/client/v4"),
   /** How long a dns-01 order waits for the zone's authoritative servers to answer the TXT record (0: no check). */
   SVC_ACME_DNS_PROPAGATION_S: int(60, 0, 600),
+  /** HTTPS with the active certificate (docs/certificates.md): on | off; plain HTTP on PORT is served either way. */
+  SVC_TLS: v.pipe(
+    v.optional(v.picklist(["on", "off", "true", "false", "1", "0", "yes", "no"], "expects on or off"), "off"),
+    v.transform((s) => s === "on" || s === "true" || s === "1" || s === "yes"),
+  ),
+  SVC_HTTPS_PORT: int(8443, 0, 65535),
+  /** The name of the self-signed certificate generated when TLS is on and none is active (default: localhost). */
+  SVC_TLS_DOMAIN: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(253)), "localhost"),
   DATABASE_URL: url(["postgres", "postgresql"]),
   DB_POOL_MAX: int(10, 1, 200),
   REDIS_URL: url(["redis", "rediss"]),

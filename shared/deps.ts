@@ -18,6 +18,7 @@ import type { AgentBinarySource } from "./services/agents/binaries.ts";
 import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
 import type { BackupStore } from "./services/backups/store.ts";
 import type { CveFeedFiles } from "./services/cve/sync.ts";
+import type { TlsReloader } from "./services/certificates/tls-reloader.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -58,4 +59,6 @@ export interface Deps {
   backups?: BackupStore;
   /** Opens CVE feed files for the import (Node, the file system); absent on the edge, where only URL feeds are read. */
   cveFeed?: CveFeedFiles;
+  /** Reloads the HTTPS server's certificate (Node with SVC_TLS=on); absent where this process serves no HTTPS. */
+  tls?: TlsReloader;
 }

@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
 import { actorCan } from "./actor.ts";
 import type { VerbContext } from "./verb-context.ts";
 
-export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit" | "agent_control" | "monitor_control" | "discovery_control";
+export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit" | "agent_control" | "monitor_control" | "discovery_control" | "certificates";
 
 export interface VerbScope {
   tx: Db;
@@ -125,7 +125,7 @@ export function auditActor(ctx: VerbContext) {
 }
 
 /** Audit categories of changes that can never alter what a credential resolves to. */
-const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs", "monitors", "privacy"]);
+const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs", "monitors", "privacy", "certificates"]);
 
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;

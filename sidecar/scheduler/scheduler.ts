@@ -21,7 +21,7 @@ export interface SchedulerOptions {
   clock: Clock;
   logger: Logger;
   jobs?: readonly JobDefinition[];
-  /** Capabilities handed to the jobs (the CVE sync's outbound HTTP and feed files). */
+  /** Capabilities handed to the jobs (the CVE sync's outbound HTTP and feed files; the certificates job's vault, ACME and HTTPS reload). */
   deps?: JobDeps;
 }
 

@@ -125,7 +125,8 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
       resolve(done);
     });
   });
-  const url = `http://127.0.0.1:${port}`;
+  // HOST, when a test binds the product to an address of its own (127.0.0.x), is where it is reached.
+  const url = `http://${env.HOST ?? "127.0.0.1"}:${port}`;
   const pid = child.pid!;
 
   const kill = () => {

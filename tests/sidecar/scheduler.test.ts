@@ -6,7 +6,7 @@ process.env.TZ = "America/New_York"; // the slots must not move with the host's 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../shared/config.ts";
 import type { Logger } from "../../shared/logger.ts";
-import { type JobDefinition, throwIfStopped } from "../../shared/services/jobs/job.ts";
+import { type JobDefinition, type JobDeps, throwIfStopped } from "../../shared/services/jobs/job.ts";
 import { Scheduler } from "../../sidecar/scheduler/scheduler.ts";
 import { type NodeDatabase, openDatabase } from "../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
@@ -72,6 +72,17 @@ describe("slots", () => {
     // A daylight-saving change in the host's zone (New York, 2026-11-01) does not shift a UTC slot.
     expect(s.nextRun("analytics", new Date("2026-10-31T12:00:00Z"))!.toISOString()).toBe("2026-11-01T02:30:00.000Z");
     expect(s.nextRun("analytics", new Date("2026-11-01T12:00:00Z"))!.toISOString()).toBe("2026-11-02T02:30:00.000Z");
+  });
+
+  it("hands its capabilities (vault, acme, tls) to the jobs it runs; certificates runs daily at 04:40 UTC", async () => {
+    const seen: unknown[] = [];
+    const services = { vault: { marker: "vault" } } as unknown as JobDeps;
+    const job: JobDefinition = { name: "services", lockKey: "services_job", schedule: "0 0 1 1 *", description: "", run: async (env) => (seen.push(env.deps), { rows_touched: 0, detail: {} }) };
+    const s = new Scheduler({ database: db.provider, clock, logger: recordingLogger().logger, jobs: [job], deps: services });
+    open.push(s);
+    await s.trigger("services");
+    expect(seen).toEqual([services]);
+    expect(scheduler().nextRun("certificates", new Date("2026-11-03T05:00:00Z"))!.toISOString()).toBe("2026-11-04T04:40:00.000Z");
   });
 
   it("a slot fires the job through the runner with the injected clock", async () => {

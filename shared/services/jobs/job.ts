@@ -15,12 +15,12 @@ export interface JobContext {
   logger: Logger;
   /** Aborted when the sidecar drains: long jobs stop at their next batch boundary. */
   signal?: AbortSignal | undefined;
-  /** The process's capabilities (outbound HTTP, files), for jobs that reach beyond the database; absent in bare runs. */
+  /** The process's capabilities (outbound HTTP, feed files, the vault, ACME, the HTTPS reload), for jobs that reach beyond the database; absent in bare runs. */
   deps?: JobDeps | undefined;
 }
 
 /** What of Deps a job may use. */
-export type JobDeps = Pick<Deps, "outbound" | "cveFeed" | "database">;
+export type JobDeps = Pick<Deps, "outbound" | "cveFeed" | "database"> & Partial<Pick<Deps, "vault" | "acme" | "tls">>;
 
 export interface JobResult {
   rows_touched: number;

@@ -2,12 +2,13 @@
 import { serverKeyRotationJob } from "../agents/server-key-job.ts";
 import { analyticsJob } from "../analytics/analytics-job.ts";
 import { cveSyncJob } from "../cve/sync-job.ts";
+import { certificatesJob } from "../certificates/certificates-job.ts";
 import { discoveryProfilesJob } from "../discovery/profiles/scheduled-runs.ts";
 import { privacyJob } from "../privacy/privacy-job.ts";
 import { retentionJob } from "../retention/retention-job.ts";
 import type { JobDefinition } from "./job.ts";
 
-export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob, discoveryProfilesJob, privacyJob, cveSyncJob];
+export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob, discoveryProfilesJob, privacyJob, cveSyncJob, certificatesJob];
 
 export function findJob(name: string, jobs: readonly JobDefinition[] = JOBS): JobDefinition | undefined {
   return jobs.find((j) => j.name === name);

@@ -17,7 +17,7 @@ export interface TriggerJobInput {
   /** The process's database: the job's lock is taken on a connection of its own. */
   database: DatabaseProvider;
   logger: Logger;
-  /** The capabilities a job may need (outbound HTTP, files). */
+  /** The capabilities a job may need (outbound HTTP, files, the vault, ACME, TLS). */
   deps?: JobDeps;
 }
 
