@@ -127,6 +127,14 @@ export function auditActor(ctx: VerbContext) {
 /** Audit categories of changes that can never alter what a credential resolves to. */
 const CREDENTIAL_NEUTRAL = new Set(["inventory", "telemetry", "uploads", "jobs", "monitors", "privacy", "certificates"]);
 
+/**
+ * A savepoint on a transaction a verb already holds, also a nested one (the import's dry run is a
+ * rolled-back savepoint whose chunks each take their own), so that only this file opens transactions.
+ */
+export function savepointOn<T>(tx: Db, body: (tx: Db) => Promise<T>): Promise<T> {
+  return tx.transaction(body as never) as Promise<T>;
+}
+
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;
   const result = await ctx.db.transaction(async (tx) => {
@@ -141,7 +149,7 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       audit: (e) => entries.push(e),
       emit: (channel, payload) => events.push([channel, payload]),
       refuse: (error) => new Refusal(error),
-      savepoint: (body) => tx.transaction(body),
+      savepoint: (body) => savepointOn(tx as unknown as Db, body),
     };
     const result = await body(scope);
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.

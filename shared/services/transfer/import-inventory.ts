@@ -12,7 +12,7 @@ import type { Db } from "../../db/database.ts";
 import { queryRows } from "../../db/database.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import { requireVerifiedBackup } from "../backups/verified-backup.ts";
-import { defineVerb } from "../verb.ts";
+import { defineVerb, savepointOn } from "../verb.ts";
 import { wipeInventory } from "./clear-lab.ts";
 import { columnDefault, KIND_BY_KEY, KINDS, type Kind, TAGGED_KINDS } from "./kinds.ts";
 import { ADMIN_SCOPE, INVENTORY_IMPORT_LOCK } from "./scope.ts";
@@ -263,7 +263,7 @@ class ImportRun {
         ? sql`do nothing`
         : sql`do update set ${list(values.map((c) => sql`${ident(c)} = excluded.${ident(c)}`))}`;
     try {
-      await this.tx.transaction(async (sp) => {
+      await savepointOn(this.tx, async (sp) => {
         await sp.execute(
           sql`insert into ${ident(kind.name)} (${cols})
               select ${list(kind.columns.map((c) => qualified("d", c)))} from jsonb_populate_recordset(null::${ident(kind.name)}, ${JSON.stringify(rows)}::jsonb) d
