@@ -38,6 +38,14 @@ export function MonitoringOverview() {
   });
 
   const items = (page.data?.items ?? []).map((m) => (changed[m.id] ? { ...m, status: changed[m.id]!.status, last_msg: changed[m.id]!.msg ?? m.last_msg } : m));
+  // The server's counts, moved by the changes that arrived since they were read (until the next reload).
+  const delta: Record<string, number> = {};
+  for (const m of page.data?.items ?? []) {
+    const now = changed[m.id]?.status;
+    if (!now || now === m.status) continue;
+    delta[m.status] = (delta[m.status] ?? 0) - 1;
+    delta[now] = (delta[now] ?? 0) + 1;
+  }
   const byKind = new Map<string, Record<string, number>>();
   for (const m of items) {
     const kind = m.target_type ?? "address";
@@ -54,7 +62,8 @@ export function MonitoringOverview() {
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <ul class="tiles" aria-label="Monitors by state">
         {STATES.map((s) => {
-          const n = counts.data?.find(([k]) => k === s)?.[1];
+          const counted = counts.data?.find(([k]) => k === s)?.[1];
+          const n = counted === undefined ? undefined : counted + (delta[s] ?? 0);
           return (
             <li key={s} class={`tile tile-${s}`}>
               <span class="tile-count">{n ?? "…"}</span>
