@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, ok, onUnauthorized } from "./api/client.ts";
 import { ApiProblem, messageOf } from "./api/problem.ts";
 import { FirstRun } from "./auth/first-run.tsx";
+import { takeOAuthCallback } from "./auth/oauth.tsx";
 import { SessionProvider, sessionOf, type Session, useSession } from "./auth/session.tsx";
 import { SignIn } from "./auth/sign-in.tsx";
 import { AgentsPage } from "./agents/agents-page.tsx";
@@ -17,6 +18,9 @@ import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
 
 type Gate = { kind: "loading" } | { kind: "first-run" } | { kind: "sign-in"; notice?: string } | { kind: "ready"; session: Session } | { kind: "error"; message: string };
+
+// Read once, before the first render, so a reload does not replay a provider's one-time code.
+const callback = takeOAuthCallback();
 
 export function App() {
   const [gate, setGate] = useState<Gate>({ kind: "loading" });
@@ -44,8 +48,8 @@ export function App() {
 
   if (gate.kind === "loading") return <p class="splash" aria-busy="true">Loading…</p>;
   if (gate.kind === "error") return <main class="auth-card"><Notice kind="error">{gate.message}</Notice><button type="button" onClick={() => void load()}>Try again</button></main>;
-  if (gate.kind === "first-run") return <FirstRun onDone={() => void load()} />;
-  if (gate.kind === "sign-in") return <SignIn notice={gate.notice} onDone={() => void load()} />;
+  if (gate.kind === "first-run") return <FirstRun providerCode={callback.bootstrapCode} provider={callback.provider} onDone={() => void load()} />;
+  if (gate.kind === "sign-in") return <SignIn notice={gate.notice} mfaToken={callback.mfaToken} onDone={() => void load()} />;
   return (
     <SessionProvider value={gate.session}>
       <Shell />

@@ -4,10 +4,12 @@
 // and a viewer who sees everything read-only. Screenshots of each screen in test-artifacts/web-ui.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RealOidc, startRealOidc } from "../../helpers/oidc-provider.ts";
 import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir } from "../helpers.ts";
 import { hasChromium, launch, seen, shot } from "./browser.ts";
 
 const HOST = "127.0.0.122";
+const OIDC_HOST = "127.0.0.125";
 const ADMIN = { email: "admin@example.com", password: "a long passphrase here" };
 
 if (!hasChromium) console.warn("web UI tests skipped: /usr/bin/chromium is missing (apt-get install chromium; .ci/run installs it)");
@@ -19,6 +21,7 @@ describe.skipIf(!hasChromium)("web UI in a real browser", () => {
   let context: BrowserContext;
   let page: Page;
   let bearer = "";
+  let op: RealOidc | undefined;
 
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await product.fetch(`/api/v1${path}`, {
@@ -37,6 +40,7 @@ describe.skipIf(!hasChromium)("web UI in a real browser", () => {
   }, 300_000);
 
   afterAll(async () => {
+    await op?.close();
     await browser?.close();
     await killAll();
     data.remove();
@@ -169,5 +173,21 @@ describe.skipIf(!hasChromium)("web UI in a real browser", () => {
     expect(await p.getByRole("link", { name: "Edit" }).count()).toBe(0);
     expect(await p.getByRole("button", { name: "Delete" }).count()).toBe(0);
     await viewer.close();
+  });
+
+  it("signs in through an OpenID provider with the provider's button", async () => {
+    op = await startRealOidc(`${product.url}/api/v1/auth/oauth/oidc/op/callback`, OIDC_HOST);
+    // The provider is on loopback, which the outbound policy refuses unless allowed.
+    expect((await api("PUT", "/settings", { public_url: product.url, outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } })).status).toBe(200);
+    const providers = { op: { issuer: op.issuer, client_id: op.clientId, client_secret: op.clientSecret, enabled: true, allow_registration: true } };
+    expect((await api("PATCH", "/settings/oauth", { providers })).status).toBe(200);
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    await p.goto(product.url);
+    await p.getByRole("link", { name: /^Sign in with / }).click();
+    await seen(p.getByRole("heading", { name: "Monitoring overview" }), 30_000);
+    await seen(p.getByText(op.account.name));
+    expect(new URL(p.url()).search).toBe("");
+    await ctx.close();
   });
 });

@@ -4,12 +4,13 @@
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { Notice, TextInput } from "../components/field.tsx";
+import { OAuthButtons } from "./oauth.tsx";
 import { useSubmit } from "./use-submit.ts";
 
 type Step = { kind: "password" } | { kind: "mfa"; mfa_token: string } | { kind: "change"; change_token: string };
 
-export function SignIn({ onDone, notice }: { onDone: () => void; notice?: string | undefined }) {
-  const [step, setStep] = useState<Step>({ kind: "password" });
+export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notice?: string | undefined; mfaToken?: string | undefined }) {
+  const [step, setStep] = useState<Step>(mfaToken ? { kind: "mfa", mfa_token: mfaToken } : { kind: "password" });
   const [form, setForm] = useState({ email: "", password: "", code: "", new_password: "", confirm: "" });
   const submit = useSubmit();
   const set = (k: keyof typeof form) => (value: string) => setForm({ ...form, [k]: value });
@@ -57,6 +58,7 @@ export function SignIn({ onDone, notice }: { onDone: () => void; notice?: string
         <button type="submit" class="primary" disabled={submit.busy}>
           {submit.busy ? "Checking…" : step.kind === "password" ? "Sign in" : "Continue"}
         </button>
+        {step.kind === "password" && <OAuthButtons verb="Sign in" />}
         {step.kind !== "password" && (
           <button type="button" class="link" onClick={() => setStep({ kind: "password" })}>
             Back to sign-in
