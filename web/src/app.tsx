@@ -9,6 +9,7 @@ import { SessionProvider, sessionOf, type Session, useSession } from "./auth/ses
 import { SignIn } from "./auth/sign-in.tsx";
 import { AgentsPage } from "./agents/agents-page.tsx";
 import { Notice } from "./components/field.tsx";
+import { DiscoveryPage } from "./discovery/discovery-page.tsx";
 import { DetailPage } from "./inventory/detail-page.tsx";
 import { FormPage } from "./inventory/form-page.tsx";
 import { GROUPS, groupOf } from "./inventory/groups.ts";
@@ -25,13 +26,15 @@ const callback = takeOAuthCallback();
 export function App() {
   const [gate, setGate] = useState<Gate>({ kind: "loading" });
 
-  const load = async (notice?: string) => {
+  const load = async (notice?: string): Promise<void> => {
     try {
+      // Who is signed in first: a returning operator's screen needs one round trip less.
+      const { data, response } = await api.GET("/api/v1/auth/me");
+      if (data) return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
+      if (response.status !== 401) throw new ApiProblem(response.status, undefined);
       const status = await ok(api.GET("/api/v1/bootstrap/status"));
       if (status.needs_bootstrap) return setGate({ kind: "first-run" });
-      const { data, response } = await api.GET("/api/v1/auth/me");
-      if (response.status === 401 || !data) return setGate({ kind: "sign-in", ...(notice ? { notice } : {}) });
-      setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
+      setGate({ kind: "sign-in", ...(notice ? { notice } : {}) });
     } catch (e) {
       setGate({ kind: "error", message: e instanceof ApiProblem ? e.message : `The server cannot be reached (${messageOf(e)}).` });
     }
@@ -61,6 +64,7 @@ const NAV = [
   { href: "/", label: "Overview" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
   { href: "/agents", label: "Agents" },
+  { href: "/discovery", label: "Discovery" },
 ];
 
 function Shell() {
@@ -108,6 +112,7 @@ function Screen() {
   const path = loc.path;
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
+  if (path === "/discovery") return <DiscoveryPage />;
   let m = match("/inventory/:group", path);
   if (m) {
     const g = groupOf(m.group);

@@ -1,6 +1,7 @@
 // The web UI's live screens against the product started as the README says: the reference agent
 // (`npm run agent`) enrolls and an administrator approves it in the browser with its pairing code; a tcp
-// monitor's target stops listening and the overview shows it down without a reload (/monitors/stream).
+// monitor's target stops listening and the overview shows it down without a reload (/monitors/stream); a
+// scan started in the browser finds a listener, and its result is merged into the inventory.
 import { createServer, type Server } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,4 +91,27 @@ describe.skipIf(!hasChromium)("web UI live screens in a real browser", () => {
     expect(page.url()).toBe(url);
     await shot(page, "11-monitor-down-live");
   }, 90_000);
+
+  it("starts a scan, shows its result and merges it", async () => {
+    const listener = createServer((s) => s.destroy());
+    await new Promise<void>((r) => listener.listen(0, TARGET_HOST, r));
+    const port = (listener.address() as { port: number }).port;
+    try {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Discovery" }).click();
+      await page.getByLabel("Targets").fill(TARGET_HOST);
+      await page.getByLabel("icmp").uncheck();
+      await page.getByLabel("TCP ports").fill(String(port));
+      await page.getByRole("button", { name: "Start scan" }).click();
+      const row = page.locator("tbody tr").filter({ hasText: TARGET_HOST });
+      await seen(row.getByRole("button", { name: "Merge" }), 60_000);
+      await seen(row.getByText(String(port)));
+      await shot(page, "12-discovery-result");
+      await row.getByRole("button", { name: "Merge" }).click();
+      await seen(row.locator(".status"), 15_000);
+      const merged = (await api("GET", `/hardware?q=${TARGET_HOST}`)) as { total: number };
+      expect(merged.total).toBe(1);
+    } finally {
+      listener.close();
+    }
+  }, 120_000);
 });

@@ -96,6 +96,15 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             )}
           </label>
         ))}
+        <label class="filter">
+          <span>Sort</span>
+          <select value={`${sort}:${direction}`} onChange={(e) => { const [s, d] = (e.currentTarget as HTMLSelectElement).value.split(":"); setQuery({ sort: s, direction: d }); }}>
+            {group.sorts.flatMap((s) => [
+              <option key={`${s}:asc`} value={`${s}:asc`}>{s.replace(/_/g, " ")} ↑</option>,
+              <option key={`${s}:desc`} value={`${s}:desc`}>{s.replace(/_/g, " ")} ↓</option>,
+            ])}
+          </select>
+        </label>
       </form>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <div class="table-wrap" aria-busy={page.loading}>
