@@ -7,6 +7,16 @@
 #   migrations only:          node bin/migrate.ts                (= npm run migrate)
 # The commands run node directly, not through npm: npm runs scripts via `sh -c` and on SIGTERM exits at
 # once without passing the signal on to node, which would skip the drain (tests/e2e/helpers.ts).
+# The web UI (docs/web-ui.md) is built in a stage of its own, with the dev dependencies Vite needs, and
+# only its output is copied into the image.
+FROM node:24-slim AS web
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY patches ./patches
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN node scripts/build-web.ts
+
 FROM node:24-slim
 
 ENV NODE_ENV=production \
@@ -20,6 +30,7 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY . .
+COPY --from=web /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
 
 USER node

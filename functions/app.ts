@@ -75,6 +75,7 @@ import { installScriptRoutes } from "./routes/install-script.ts";
 import { acmeChallengeRoutes } from "./routes/acme-challenge.ts";
 import { certificateRoutes } from "./routes/certificates/certificate-routes.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
+import { webAppRoutes, withWebAppPage } from "./routes/web-app.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 import { vaultRoutes } from "./routes/vault/index.ts";
@@ -87,7 +88,7 @@ export interface SidecarSources {
 export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError);
-  app.notFound(notFound);
+  app.notFound(withWebAppPage(notFound));
   app.use("*", requestContext(deps));
   app.use("*", clientAddress(deps));
   app.use("/api/*", admissionGuard);
@@ -163,6 +164,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   staticUploadRoutes(app);
   installScriptRoutes(app);
   acmeChallengeRoutes(app);
+  webAppRoutes(app);
 
   documentRoutes(app, deps.config.version);
   return app;

@@ -19,6 +19,7 @@ import { nodeBackupStore } from "./backups/node-backup-store.ts";
 import { nodeCveFeedFiles } from "./cve/feed-files.ts";
 import { directoryBinaries } from "./agent-binaries.ts";
 import { packageAssets } from "./assets.ts";
+import { loadWebApp } from "./web-app.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
@@ -76,6 +77,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   });
   const credentialCache = config.CREDENTIAL_CACHE_S > 0 ? new CredentialCache({ ttlMs: config.CREDENTIAL_CACHE_S * 1000 }) : undefined;
   const outbound = nodeOutboundHttp();
+  const webApp = await loadWebApp(config.WEB_DIR);
   const deps = {
     config,
     database: database.provider,
@@ -88,6 +90,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     identity: new IdentityState(cryptoRandom),
     ...(credentialCache ? { credentialCache } : {}),
     assets: packageAssets(),
+    ...(webApp ? { webApp } : {}),
     // Redis when configured (and not overridden by RATE_LIMIT_STORE=database), else the database.
     rateLimiter: createRateLimiter({
       database: database.provider,

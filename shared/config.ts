@@ -45,6 +45,8 @@ export const ConfigSchema = v.object({
   PORT: int(8080, 0, 65535),
   HOST: v.optional(v.string(), "0.0.0.0"),
   DATA_DIR: v.optional(v.string(), "./data"),
+  /** The built web UI served at / (docs/web-ui.md); the repository's web/dist when unset. No UI when the directory is absent. */
+  WEB_DIR: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Where database backups are written (docs/backups.md); <DATA_DIR>/backups when unset. */
   BACKUP_DIR: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** ACME directories (docs/acme.md): production and staging (Let's Encrypt by default), an optional contact. */

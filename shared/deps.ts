@@ -23,6 +23,15 @@ import type { TlsReloader } from "./services/certificates/tls-reloader.ts";
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
 
+/** One file of the built web UI (docs/web-ui.md). */
+export interface WebFile {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+/** The built web UI by path relative to its directory (`index.html`, `assets/index-3f2a.js`). */
+export type WebAppFiles = (path: string) => WebFile | undefined;
+
 export interface Deps {
   config: Config;
   database: DatabaseProvider;
@@ -36,6 +45,8 @@ export interface Deps {
   /** Signing key and first-run caches of this process. */
   identity: IdentityState;
   assets?: AssetLoader;
+  /** The web UI served at / (Node, when WEB_DIR holds a build); absent on the edge, where Workers static assets serve it. */
+  webApp?: WebAppFiles;
   /**
    * Successful credential resolutions remembered for a few seconds (Node, while its LISTEN on the
    * `credentials` channel is up); absent on the edge and when CREDENTIAL_CACHE_S is 0.

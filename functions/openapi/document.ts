@@ -2,7 +2,7 @@
 // The pages load their scripts from this service, never from a CDN: operators run it on closed networks.
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Hono } from "hono";
-import { openAPIRouteHandler } from "hono-openapi";
+import { type GenerateSpecOptions, openAPIRouteHandler } from "hono-openapi";
 import type { AppEnv } from "../deps.ts";
 import { errorComponents } from "./errors.ts";
 import { TAGS } from "./tags.ts";
@@ -10,34 +10,36 @@ import { TAGS } from "./tags.ts";
 export const OPENAPI_PATH = "/api/openapi.json";
 const ASSETS = "/api/docs/assets";
 
-export function documentRoutes(app: Hono<AppEnv>, version: string): void {
-  app.get(
-    OPENAPI_PATH,
-    openAPIRouteHandler(app, {
-      // Only tenants registers OPTIONS (the catalogue lists it); HEAD is implicit and stays out.
-      excludeMethods: [],
-      // The catalogue has one API path that looks like a file (GET /branding/manifest.json); static
-      // mounts are not documented routes, so nothing else is added by keeping such paths.
-      excludeStaticFile: false,
-      documentation: {
-        openapi: "3.1.0",
-        info: {
-          title: "Infrastructure control plane API",
-          version,
-          description: "Inventory, monitoring and intelligence control plane. Not a stable public API in the 1.0 line.",
-        },
-        tags: TAGS.map((name) => ({ name })),
-        components: {
-          securitySchemes: {
-            bearer: { type: "http", scheme: "bearer", description: "Session JWT or API token" },
-            session: { type: "apiKey", in: "cookie", name: "svc_session" },
-          },
-          responses: errorComponents(),
-        },
-        security: [{ bearer: [] }, { session: [] }],
+/** How the document is generated: served at OPENAPI_PATH, and read by scripts/web-api-types.ts for the web client. */
+export function documentOptions(version: string): Partial<GenerateSpecOptions> {
+  return {
+    // Only tenants registers OPTIONS (the catalogue lists it); HEAD is implicit and stays out.
+    excludeMethods: [],
+    // The catalogue has one API path that looks like a file (GET /branding/manifest.json); static
+    // mounts are not documented routes, so nothing else is added by keeping such paths.
+    excludeStaticFile: false,
+    documentation: {
+      openapi: "3.1.0",
+      info: {
+        title: "Infrastructure control plane API",
+        version,
+        description: "Inventory, monitoring and intelligence control plane. Not a stable public API in the 1.0 line.",
       },
-    }),
-  );
+      tags: TAGS.map((name) => ({ name })),
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", description: "Session JWT or API token" },
+          session: { type: "apiKey", in: "cookie", name: "svc_session" },
+        },
+        responses: errorComponents(),
+      },
+      security: [{ bearer: [] }, { session: [] }],
+    },
+  };
+}
+
+export function documentRoutes(app: Hono<AppEnv>, version: string): void {
+  app.get(OPENAPI_PATH, openAPIRouteHandler(app, documentOptions(version)));
 
   app.get(
     "/api/docs",

@@ -20,6 +20,7 @@ export const ErrorBodySchema = v.object({
 });
 
 const described: Record<number, [name: string, description: string]> = {
+  400: ["BadRequest", "The request cannot be carried out as asked (the detail says why)."],
   401: ["Unauthorized", "No credential, or an invalid one."],
   403: ["Forbidden", "PERMISSION_DENIED: the credential lacks the scope this operation needs."],
   404: ["NotFound", "RESOURCE_NOT_FOUND: the detail names the resource and id."],

@@ -1,0 +1,32 @@
+// Real-browser tests of the web UI: playwright-core drives the system Chromium (Debian's `chromium`, which
+// .ci/run installs; no browser is downloaded). Screenshots go to test-artifacts/web-ui (gitignored).
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
+import { REPO_ROOT } from "../helpers.ts";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+export const ARTIFACTS = join(REPO_ROOT, "test-artifacts", "web-ui");
+
+export async function launch(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+let failures = 0;
+
+/** Waits (bounded) for the locator to be visible; fails naming it, with a screenshot of the page then. */
+export async function seen(locator: Locator, timeout = 15_000): Promise<Locator> {
+  try {
+    await locator.first().waitFor({ state: "visible", timeout });
+  } catch (e) {
+    await shot(locator.page(), `failure-${++failures}`).catch(() => undefined);
+    throw e;
+  }
+  return locator.first();
+}

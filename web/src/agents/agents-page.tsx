@@ -1,0 +1,116 @@
+// Agents: the enrollments waiting for approval, the pairing code an agent printed looked up to its
+// enrollment, approval (creating a hardware node for it, or linking it to one), and every agent with its
+// live presence from /agents/stream.
+import { useState } from "preact/hooks";
+import { api, ok, type paths } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Notice, TextInput } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { LiveBadge, useStream } from "../live.tsx";
+import { Link } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+
+type Lookup = paths["/api/v1/agents/pairing/lookup"]["post"]["responses"][200]["content"]["application/json"];
+
+export function AgentsPage() {
+  const session = useSession();
+  const canApprove = session.can("admin:agents");
+  const pending = useLoad(() => ok(api.GET("/api/v1/agents/pending", { params: { query: { limit: "100", sort: "enrolled_at", direction: "desc" } } })), []);
+  const all = useLoad(() => ok(api.GET("/api/v1/agents", { params: { query: { limit: "100", sort: "name" } } })), []);
+  const live = useStream("/api/v1/agents/stream", () => {
+    pending.reload();
+    all.reload();
+  });
+  const [code, setCode] = useState("");
+  const [found, setFound] = useState<Lookup | undefined>();
+  const [done, setDone] = useState<string | undefined>();
+  const lookup = useSubmit();
+  const approve = useSubmit();
+
+  const find = (e: Event) => {
+    e.preventDefault();
+    setFound(undefined);
+    setDone(undefined);
+    void lookup.run(async () => setFound(await ok(api.POST("/api/v1/agents/pairing/lookup", { body: { code: code.trim().toUpperCase() } }))));
+  };
+  const decide = (agentId: number, hardwareId: number | null | undefined) =>
+    approve.run(async () => {
+      const body = hardwareId ? { host_link_action: "select" as const, hardware_id: hardwareId } : { host_link_action: "create" as const };
+      const agent = await ok(api.POST("/api/v1/agents/{agent_id}/approve", { params: { path: { agent_id: String(agentId) } }, body }));
+      setDone(`Approved ${agent.hostname ?? `agent ${agent.id}`}${agent.hardware_name ? `, linked to ${agent.hardware_name}` : ""}.`);
+      setFound(undefined);
+      setCode("");
+      pending.reload();
+      all.reload();
+    });
+
+  return (
+    <section aria-labelledby="agents-title">
+      <header class="page-head">
+        <h1 id="agents-title">Agents</h1>
+        <LiveBadge state={live} />
+      </header>
+      {canApprove && (
+        <form class="card" onSubmit={find} aria-labelledby="pairing-title">
+          <h2 id="pairing-title">Approve by pairing code</h2>
+          <TextInput id="pairing-code" label="Pairing code the agent printed" placeholder="XXXX-XXXX-XXXX" autoComplete="off" value={code} error={lookup.fields.code} onValue={setCode} />
+          <Notice kind="error">{lookup.error}</Notice>
+          <button type="submit" disabled={lookup.busy || !code.trim()}>Look up</button>
+          {found && (
+            <div class="found">
+              <p>
+                Agent {found.agent_id}: <strong>{found.hostname ?? "unknown host"}</strong> ({found.os ?? "?"}/{found.arch ?? "?"}), key fingerprint <code>{found.fingerprint}</code>
+                {found.duplicate_machine_id && <> — <strong>another agent already uses this machine id</strong></>}
+              </p>
+              <button type="button" class="primary" disabled={approve.busy} onClick={() => void decide(found.agent_id, found.proposed_hardware_id)}>
+                {found.proposed_hardware_name ? `Approve and link to ${found.proposed_hardware_name}` : "Approve and create a hardware node"}
+              </button>
+            </div>
+          )}
+          <Notice kind="error">{approve.error}</Notice>
+          <Notice kind="success">{done}</Notice>
+        </form>
+      )}
+      <h2>Pending enrollments</h2>
+      {pending.error !== undefined && <Notice kind="error">{messageOf(pending.error)}</Notice>}
+      {pending.data?.items.length === 0 && <p class="empty">No agent is waiting. Run <code>npm run agent -- --server {location.origin}</code> on a host.</p>}
+      <ul class="cards">
+        {pending.data?.items.map((a) => (
+          <li key={a.id} class="card">
+            <strong>{a.hostname ?? a.name ?? `agent ${a.id}`}</strong> <span class="meta">{a.os}/{a.arch} from {a.reported_ip ?? "?"}, enrolled {new Date(a.enrolled_at).toLocaleString()}</span>
+            <div class="meta">Fingerprint <code>{a.fingerprint}</code>. Approve it with the pairing code it printed, which proves you are at that host.</div>
+          </li>
+        ))}
+      </ul>
+      <h2>All agents</h2>
+      {all.error !== undefined && <Notice kind="error">{messageOf(all.error)}</Notice>}
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">All agents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Host</th>
+              <th scope="col">Status</th>
+              <th scope="col">Presence</th>
+              <th scope="col">Hardware</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {all.data?.items.map((a) => (
+              <tr key={a.id}>
+                <td data-label="Host">{a.hostname ?? a.name ?? `agent ${a.id}`}</td>
+                <td data-label="Status"><Status value={a.status} /></td>
+                <td data-label="Presence"><Status value={a.online ? "up" : "down"} /></td>
+                <td data-label="Hardware">{a.hardware_id ? <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link> : "—"}</td>
+                <td data-label="Last seen">{a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+// The console's shell: first run while no administrator exists, sign-in while nobody is signed in, then
+// the navigation and the screen of the current path.
+import { useEffect, useState } from "preact/hooks";
+import { api, ok, onUnauthorized } from "./api/client.ts";
+import { ApiProblem, messageOf } from "./api/problem.ts";
+import { FirstRun } from "./auth/first-run.tsx";
+import { takeOAuthCallback } from "./auth/oauth.tsx";
+import { SessionProvider, sessionOf, type Session, useSession } from "./auth/session.tsx";
+import { SignIn } from "./auth/sign-in.tsx";
+import { AgentsPage } from "./agents/agents-page.tsx";
+import { Notice } from "./components/field.tsx";
+import { DiscoveryPage } from "./discovery/discovery-page.tsx";
+import { DetailPage } from "./inventory/detail-page.tsx";
+import { FormPage } from "./inventory/form-page.tsx";
+import { GROUPS, groupOf } from "./inventory/groups.ts";
+import { ListPage } from "./inventory/list-page.tsx";
+import { MonitoringOverview } from "./monitoring/overview.tsx";
+import { Link, match, navigate, useLocation } from "./router.tsx";
+import { ThemeToggle } from "./theme.tsx";
+
+type Gate = { kind: "loading" } | { kind: "first-run" } | { kind: "sign-in"; notice?: string } | { kind: "ready"; session: Session } | { kind: "error"; message: string };
+
+// Read once, before the first render, so a reload does not replay a provider's one-time code.
+const callback = takeOAuthCallback();
+
+export function App() {
+  const [gate, setGate] = useState<Gate>({ kind: "loading" });
+
+  const load = async (notice?: string): Promise<void> => {
+    try {
+      // Who is signed in first: a returning operator's screen needs one round trip less.
+      const { data, response } = await api.GET("/api/v1/auth/me");
+      if (data) return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
+      if (response.status !== 401) throw new ApiProblem(response.status, undefined);
+      const status = await ok(api.GET("/api/v1/bootstrap/status"));
+      if (status.needs_bootstrap) return setGate({ kind: "first-run" });
+      setGate({ kind: "sign-in", ...(notice ? { notice } : {}) });
+    } catch (e) {
+      setGate({ kind: "error", message: e instanceof ApiProblem ? e.message : `The server cannot be reached (${messageOf(e)}).` });
+    }
+  };
+  const signOut = async () => {
+    await api.POST("/api/v1/auth/logout").catch(() => undefined);
+    setGate({ kind: "sign-in", notice: "You are signed out." });
+  };
+
+  useEffect(() => {
+    void load();
+    return onUnauthorized(() => setGate({ kind: "sign-in", notice: "Your session has ended; sign in again." }));
+  }, []);
+
+  if (gate.kind === "loading") return <p class="splash" aria-busy="true">Loading…</p>;
+  if (gate.kind === "error") return <main class="auth-card"><Notice kind="error">{gate.message}</Notice><button type="button" onClick={() => void load()}>Try again</button></main>;
+  if (gate.kind === "first-run") return <FirstRun providerCode={callback.bootstrapCode} provider={callback.provider} onDone={() => void load()} />;
+  if (gate.kind === "sign-in") return <SignIn notice={gate.notice} mfaToken={callback.mfaToken} onDone={() => void load()} />;
+  return (
+    <SessionProvider value={gate.session}>
+      <Shell />
+    </SessionProvider>
+  );
+}
+
+const NAV = [
+  { href: "/", label: "Overview" },
+  ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
+  { href: "/agents", label: "Agents" },
+  { href: "/discovery", label: "Discovery" },
+];
+
+function Shell() {
+  const session = useSession();
+  const loc = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [loc.path]);
+  const readOnly = !session.can("write:hardware");
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="topbar">
+        <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <Link href="/" class="brand">Control plane</Link>
+        <div class="topbar-right">
+          {readOnly && <span class="badge" title="Your role can read everything and change nothing">read-only</span>}
+          <span class="who">{session.user.display_name ?? session.user.email} <span class="meta">({session.user.role})</span></span>
+          <ThemeToggle />
+          <button type="button" onClick={() => void session.signOut()}>Sign out</button>
+        </div>
+      </header>
+      <nav id="nav" class={`sidenav${menuOpen ? " open" : ""}`} aria-label="Main">
+        <ul>
+          {NAV.map((n) => {
+            const current = n.href === "/" ? loc.path === "/" : loc.path.startsWith(n.href);
+            return (
+              <li key={n.href}>
+                <Link href={n.href} aria-current={current ? "page" : undefined}>{n.label}</Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Screen />
+      </main>
+    </div>
+  );
+}
+
+function Screen() {
+  const loc = useLocation();
+  const path = loc.path;
+  if (path === "/" || path === "") return <MonitoringOverview />;
+  if (path === "/agents") return <AgentsPage />;
+  if (path === "/discovery") return <DiscoveryPage />;
+  let m = match("/inventory/:group", path);
+  if (m) {
+    const g = groupOf(m.group);
+    if (g) return <ListPage key={g.key} group={g} loc={loc} />;
+  }
+  m = match("/inventory/:group/new", path);
+  if (m && groupOf(m.group)) return <FormPage key={`${m.group}-new`} group={groupOf(m.group)!} />;
+  m = match("/inventory/:group/:id/edit", path);
+  if (m && groupOf(m.group)) return <FormPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id} />;
+  m = match("/inventory/:group/:id", path);
+  if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} />;
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>There is no screen at {path}.</p>
+      <button type="button" onClick={() => navigate("/")}>Go to the overview</button>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+// Sign-in (DESIGN.md 3): email and password, then the MFA code when the account has MFA, or a new password
+// when an administrator set one that must be changed. Each step answers like a login: the server sets the
+// svc_session and svc_csrf cookies, and the app reloads who is signed in.
+import { useState } from "preact/hooks";
+import { api, ok } from "../api/client.ts";
+import { Notice, TextInput } from "../components/field.tsx";
+import { OAuthButtons } from "./oauth.tsx";
+import { useSubmit } from "./use-submit.ts";
+
+type Step = { kind: "password" } | { kind: "mfa"; mfa_token: string } | { kind: "change"; change_token: string };
+
+export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notice?: string | undefined; mfaToken?: string | undefined }) {
+  const [step, setStep] = useState<Step>(mfaToken ? { kind: "mfa", mfa_token: mfaToken } : { kind: "password" });
+  const [form, setForm] = useState({ email: "", password: "", code: "", new_password: "", confirm: "" });
+  const submit = useSubmit();
+  const set = (k: keyof typeof form) => (value: string) => setForm({ ...form, [k]: value });
+
+  const send = (e: Event) => {
+    e.preventDefault();
+    void submit.run(async () => {
+      if (step.kind === "password") {
+        const answer = await ok(api.POST("/api/v1/auth/login", { body: { email: form.email, password: form.password } }));
+        if ("requires_mfa" in answer) return setStep({ kind: "mfa", mfa_token: answer.mfa_token });
+        if ("requires_change" in answer) return setStep({ kind: "change", change_token: answer.change_token });
+      } else if (step.kind === "mfa") {
+        await ok(api.POST("/api/v1/auth/mfa/verify", { body: { mfa_token: step.mfa_token, code: form.code.trim() } }));
+      } else {
+        if (form.new_password !== form.confirm) throw new Error("The two new passwords differ.");
+        await ok(api.POST("/api/v1/auth/force-change-password", { body: { change_token: step.change_token, new_password: form.new_password } }));
+      }
+      onDone();
+    });
+  };
+
+  const title = step.kind === "password" ? "Sign in" : step.kind === "mfa" ? "Two-factor code" : "Choose a new password";
+  return (
+    <main class="auth-card" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">{title}</h1>
+      <Notice kind="info">{notice}</Notice>
+      <form onSubmit={send} noValidate>
+        {step.kind === "password" && (
+          <>
+            <TextInput id="email" label="Email" type="email" autoComplete="username" required value={form.email} error={submit.fields.email} onValue={set("email")} />
+            <TextInput id="password" label="Password" type="password" autoComplete="current-password" required value={form.password} error={submit.fields.password} onValue={set("password")} />
+          </>
+        )}
+        {step.kind === "mfa" && (
+          <TextInput id="mfa-code" label="Code from your authenticator app (or a backup code)" inputMode="numeric" autoComplete="one-time-code" required value={form.code} error={submit.fields.code} onValue={set("code")} />
+        )}
+        {step.kind === "change" && (
+          <>
+            <p>An administrator set your password; choose your own before going on.</p>
+            <TextInput id="new-password" label="New password" type="password" autoComplete="new-password" required value={form.new_password} error={submit.fields.new_password} onValue={set("new_password")} />
+            <TextInput id="confirm-password" label="New password again" type="password" autoComplete="new-password" required value={form.confirm} onValue={set("confirm")} />
+          </>
+        )}
+        <Notice kind="error">{submit.error}</Notice>
+        <button type="submit" class="primary" disabled={submit.busy}>
+          {submit.busy ? "Checking…" : step.kind === "password" ? "Sign in" : "Continue"}
+        </button>
+        {step.kind === "password" && <OAuthButtons verb="Sign in" />}
+        {step.kind !== "password" && (
+          <button type="button" class="link" onClick={() => setStep({ kind: "password" })}>
+            Back to sign-in
+          </button>
+        )}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,11 @@
+// A status word with a colour that also carries a shape (dot, ring, square), so it reads without colour.
+const TONE: Record<string, string> = {
+  up: "good", running: "good", active: "good", delivered: "good", healthy: "good", completed: "good",
+  down: "bad", stopped: "bad", failed: "bad", revoked: "bad", rejected: "bad", dead: "bad",
+  degraded: "warn", pending: "warn", maintenance: "muted", paused: "muted", unknown: "muted",
+};
+
+export function Status({ value }: { value: string | null | undefined }) {
+  const v = value ?? "unknown";
+  return <span class={`status status-${TONE[v] ?? "muted"}`}>{v}</span>;
+}

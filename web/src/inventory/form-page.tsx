@@ -1,0 +1,148 @@
+// Create and edit forms for a group. An edit sends If-Match with the version it loaded, so a concurrent
+// change answers 412 and is shown (with a way to load that change), never silently overwritten. The API's
+// 422 messages are shown on their fields.
+import { useEffect, useState } from "preact/hooks";
+import { anyApi, ok } from "../api/client.ts";
+import { ApiProblem, messageOf } from "../api/problem.ts";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Field, Notice } from "../components/field.tsx";
+import { navigate } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import { GROUPS } from "./groups.ts";
+import type { AnyField, Group, GroupKey } from "./types.ts";
+
+type Values = Record<string, string>;
+type Item = Record<string, unknown> & { id: number; version?: number };
+
+function toValues(fields: readonly AnyField[], item: Item | undefined): Values {
+  const out: Values = {};
+  for (const f of fields) {
+    const v = item?.[f.name];
+    out[f.name] = v === null || v === undefined ? "" : Array.isArray(v) ? v.join(", ") : String(v);
+  }
+  return out;
+}
+
+/** The request body: numbers as numbers, tags as a list, an emptied optional field as null. */
+function toBody(fields: readonly AnyField[], values: Values, creating: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = (values[f.name] ?? "").trim();
+    if (f.kind === "tags") body[f.name] = raw ? raw.split(",").map((t) => t.trim()).filter(Boolean) : [];
+    else if (raw === "") {
+      // The name stays so that the API says it is required; other empty fields are left out or cleared.
+      if (f.name === "name") body[f.name] = "";
+      else if (!creating && f.kind !== "select") body[f.name] = null;
+    } else if (f.kind === "number" || f.kind === "ref") body[f.name] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    else body[f.name] = raw;
+  }
+  return body;
+}
+
+function RefSelect({ group, value, onValue, a11y }: { group: GroupKey; value: string; onValue: (v: string) => void; a11y: Record<string, unknown> }) {
+  const def = GROUPS[group];
+  const options = useLoad(
+    () => ok(anyApi.GET(def.listPath, { params: { query: { limit: "100", sort: "name" } } })) as Promise<{ items: Item[] }>,
+    [group],
+  );
+  const items = options.data?.items ?? [];
+  return (
+    <select {...a11y} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+      <option value="">None</option>
+      {value && !items.some((i) => String(i.id) === value) && <option value={value}>#{value}</option>}
+      {items.map((i) => (
+        <option key={i.id} value={String(i.id)}>
+          {String(i.name)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export function FormPage({ group, id }: { group: Group; id?: string | undefined }) {
+  const creating = id === undefined;
+  const fields = group.fields as readonly AnyField[];
+  const [values, setValues] = useState<Values>(() => toValues(fields, undefined));
+  const [version, setVersion] = useState<number | undefined>();
+  const [conflict, setConflict] = useState(false);
+  const submit = useSubmit();
+  const itemPath = { path: { [group.idParam]: id ?? "" } };
+  const loaded = useLoad(async () => (creating ? undefined : ((await ok(anyApi.GET(group.itemPath, { params: itemPath }))) as Item)), [group.key, id]);
+
+  useEffect(() => {
+    if (!loaded.data) return;
+    setValues(toValues(fields, loaded.data));
+    setVersion(loaded.data.version);
+    setConflict(false);
+  }, [loaded.data]);
+
+  const send = (e: Event) => {
+    e.preventDefault();
+    void submit.run(async () => {
+      setConflict(false);
+      const body = toBody(fields, values, creating);
+      try {
+        const saved = creating
+          ? ((await ok(anyApi.POST(group.listPath, { body }))) as Item)
+          : ((await ok(anyApi.PATCH(group.itemPath, { params: itemPath, body, headers: version !== undefined ? { "If-Match": `"${version}"` } : {} }))) as Item);
+        navigate(`/inventory/${group.key}/${saved.id}`);
+      } catch (err) {
+        if (err instanceof ApiProblem && err.status === 412) setConflict(true);
+        throw err;
+      }
+    });
+  };
+
+  if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
+  if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
+  const title = creating ? `New ${group.noun}` : `Edit ${String(loaded.data?.name ?? group.noun)}`;
+  return (
+    <section aria-labelledby="form-title" class="form-page">
+      <h1 id="form-title">{title}</h1>
+      <form onSubmit={send} noValidate>
+        {fields.map((f) => {
+          const fid = `field-${f.name}`;
+          const value = values[f.name] ?? "";
+          const set = (v: string) => setValues((old) => ({ ...old, [f.name]: v }));
+          const onInput = (e: Event) => set((e.currentTarget as HTMLInputElement).value);
+          return (
+            <Field key={f.name} id={fid} label={f.label} error={submit.fields[f.name]} {...(f.hint ? { hint: f.hint } : {})}>
+              {(a11y) =>
+                f.kind === "textarea" ? (
+                  <textarea {...a11y} rows={4} value={value} onInput={onInput} />
+                ) : f.kind === "select" ? (
+                  <select {...a11y} value={value} onChange={onInput}>
+                    <option value="">{creating ? "Default" : "Unchanged"}</option>
+                    {(f.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
+                  </select>
+                ) : f.kind === "ref" && f.ref ? (
+                  <RefSelect group={f.ref} value={value} onValue={set} a11y={a11y} />
+                ) : (
+                  <input {...a11y} type="text" inputMode={f.kind === "number" ? "decimal" : undefined} value={value} onInput={onInput} />
+                )
+              }
+            </Field>
+          );
+        })}
+        {conflict ? (
+          <div class="notice notice-error" role="alert">
+            <p>{submit.error}</p>
+            <button type="button" onClick={() => loaded.reload()}>
+              Load their version
+            </button>
+          </div>
+        ) : (
+          <Notice kind="error">{submit.error}</Notice>
+        )}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={submit.busy}>
+            {submit.busy ? "Saving…" : creating ? `Create ${group.noun}` : "Save changes"}
+          </button>
+          <button type="button" onClick={() => history.back()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+// A group's list over the list envelope (DESIGN.md 3): search, filters, sort and paging, all in the URL so
+// a list can be bookmarked and the back button works. Paged by the server: one page is all that is loaded.
+import { useEffect, useState } from "preact/hooks";
+import { anyApi, ok } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
+import { Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { Link, navigate, type Location } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import type { Group } from "./types.ts";
+
+const PAGE = 25;
+
+interface Envelope {
+  items: Record<string, unknown>[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export function cell(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (Array.isArray(value)) return value.join(", ") || "—";
+  return String(value);
+}
+
+export function ListPage({ group, loc }: { group: Group; loc: Location }) {
+  const session = useSession();
+  const q = loc.query;
+  const sort = q.get("sort") ?? "name";
+  const direction = q.get("direction") === "desc" ? "desc" : "asc";
+  const offset = Math.max(0, Number(q.get("offset") ?? 0) || 0);
+  const [search, setSearch] = useState(q.get("q") ?? "");
+  useEffect(() => setSearch(q.get("q") ?? ""), [group.key]);
+
+  const setQuery = (changes: Record<string, string | undefined>, resetOffset = true) => {
+    const next = new URLSearchParams(q);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === undefined || v === "") next.delete(k);
+      else next.set(k, v);
+    }
+    if (resetOffset && !("offset" in changes)) next.delete("offset");
+    navigate(`${loc.path}?${next}`, { replace: true });
+  };
+
+  // Search as the user types, a moment after the last key.
+  useEffect(() => {
+    if (search === (q.get("q") ?? "")) return;
+    const t = setTimeout(() => setQuery({ q: search.trim() }), 300);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  const query: Record<string, string> = { limit: String(PAGE), offset: String(offset), sort, direction };
+  for (const f of group.filters) {
+    const v = q.get(f.name);
+    if (v) query[f.name] = v;
+  }
+  const text = q.get("q");
+  if (text) query.q = text;
+  const key = JSON.stringify(query);
+  const page = useLoad(() => ok(anyApi.GET(group.listPath, { params: { query } })) as Promise<Envelope>, [group.key, key]);
+
+  const sortBy = (name: string) =>
+    (group.sorts as readonly string[]).includes(name)
+      ? () => setQuery({ sort: name, direction: sort === name && direction === "asc" ? "desc" : "asc" })
+      : undefined;
+  const data = page.data;
+  const base = `/inventory/${group.key}`;
+
+  return (
+    <section aria-labelledby="list-title">
+      <header class="page-head">
+        <h1 id="list-title">{group.title}</h1>
+        {session.can(group.writeScope) && (
+          <Link class="button primary" href={`${base}/new`}>
+            New {group.noun}
+          </Link>
+        )}
+      </header>
+      <form class="toolbar" role="search" onSubmit={(e) => { e.preventDefault(); setQuery({ q: search.trim() }); }}>
+        <label class="grow">
+          <span class="visually-hidden">Search {group.title.toLowerCase()}</span>
+          <input type="search" placeholder={`Search ${group.title.toLowerCase()}`} value={search} onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)} />
+        </label>
+        {group.filters.map((f) => (
+          <label key={f.name} class="filter">
+            <span>{f.label}</span>
+            {f.options ? (
+              <select value={q.get(f.name) ?? ""} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLSelectElement).value })}>
+                <option value="">Any</option>
+                {f.options.map((o) => <option key={o} value={o}>{o}</option>)}
+              </select>
+            ) : (
+              <input value={q.get(f.name) ?? ""} size={10} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLInputElement).value.trim() })} />
+            )}
+          </label>
+        ))}
+        <label class="filter">
+          <span>Sort</span>
+          <select value={`${sort}:${direction}`} onChange={(e) => { const [s, d] = (e.currentTarget as HTMLSelectElement).value.split(":"); setQuery({ sort: s, direction: d }); }}>
+            {group.sorts.flatMap((s) => [
+              <option key={`${s}:asc`} value={`${s}:asc`}>{s.replace(/_/g, " ")} ↑</option>,
+              <option key={`${s}:desc`} value={`${s}:desc`}>{s.replace(/_/g, " ")} ↓</option>,
+            ])}
+          </select>
+        </label>
+      </form>
+      {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
+      <div class="table-wrap" aria-busy={page.loading}>
+        <table>
+          <caption class="visually-hidden">{group.title}, sorted by {sort} {direction === "asc" ? "ascending" : "descending"}</caption>
+          <thead>
+            <tr>
+              {group.columns.map((c) => {
+                const onSort = sortBy(c.name);
+                const active = sort === c.name;
+                return (
+                  <th key={c.name} scope="col" aria-sort={active ? (direction === "asc" ? "ascending" : "descending") : undefined}>
+                    {onSort ? (
+                      <button type="button" class="sort" onClick={onSort}>
+                        {c.label}
+                        <span aria-hidden="true">{active ? (direction === "asc" ? " ▲" : " ▼") : ""}</span>
+                      </button>
+                    ) : (
+                      c.label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {data?.items.map((item) => (
+              <tr key={String(item.id)}>
+                {group.columns.map((c, i) => (
+                  <td key={c.name} data-label={c.label}>
+                    {i === 0 ? (
+                      <Link href={`${base}/${String(item.id)}`}>{cell(item[c.name])}</Link>
+                    ) : c.name.endsWith("status") ? (
+                      <Status value={item[c.name] as string} />
+                    ) : (
+                      cell(item[c.name])
+                    )}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data && data.items.length === 0 && <p class="empty">No {group.title.toLowerCase()} match.</p>}
+      </div>
+      {data && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" disabled={offset === 0} onClick={() => setQuery({ offset: String(Math.max(0, offset - PAGE)) }, false)}>
+            Previous
+          </button>
+          <span aria-live="polite">
+            {data.total === 0 ? "0" : `${offset + 1}–${Math.min(offset + data.items.length, data.total)}`} of {data.total.toLocaleString()}
+          </span>
+          <button type="button" disabled={offset + PAGE >= data.total} onClick={() => setQuery({ offset: String(offset + PAGE) }, false)}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+// The shape of a resource group's screens, typed against the generated API types: a list path whose GET
+// answers the list envelope, its item's fields for columns, its query's sort and filter names, its create
+// body's fields for the form. Renaming a field, sort or filter in a route breaks `npm run build:web` here.
+import type { paths } from "../api/client.ts";
+
+type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type Get<P extends keyof paths> = paths[P] extends { get: infer G } ? G : never;
+type Post<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
+
+/** Paths whose GET answers the list envelope. */
+export type ListPath = {
+  [P in keyof paths]: Get<P> extends { responses: { 200: infer R } } ? (Json<R> extends { items: unknown[]; total: number } ? P : never) : never;
+}[keyof paths];
+
+export type ListItem<P extends ListPath> = Get<P> extends { responses: { 200: infer R } } ? (Json<R> extends { items: (infer I)[] } ? I : never) : never;
+export type ListQuery<P extends ListPath> = Get<P> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type CreateBody<P extends ListPath> = Post<P> extends { requestBody: infer B } ? Json<B> : never;
+
+/** Paths whose GET takes one path parameter (a detail or a relation of one record). */
+export type OnePath = {
+  [P in keyof paths]: Get<P> extends { parameters: { path: infer A } } ? (keyof A extends never ? never : P) : never;
+}[keyof paths];
+
+export type FieldKind = "text" | "textarea" | "number" | "select" | "tags" | "ref";
+
+export interface FormField<B> {
+  name: keyof B & string;
+  label: string;
+  kind: FieldKind;
+  /** For select. */
+  options?: readonly string[];
+  /** For ref: the group whose records are offered. */
+  ref?: GroupKey;
+  hint?: string;
+}
+
+export interface Column<I> {
+  name: keyof I & string;
+  label: string;
+  /** Links to this group's record whose id is the value (hardware_id -> a hardware node). */
+  ref?: GroupKey;
+}
+
+export interface Relation {
+  label: string;
+  /** GET of the related rows: a list filtered by this record, or a path under it. */
+  path: keyof paths;
+  /** The request for record `id`. */
+  params: (id: string) => { path?: Record<string, string>; query?: Record<string, string> };
+  /** The group the rows are, and the field holding their id. */
+  group: GroupKey;
+  idField: string;
+  /** Extra fields shown after the name. */
+  show: readonly string[];
+}
+
+export type GroupKey = "hardware" | "compute" | "services" | "networks";
+
+export interface GroupDef<L extends ListPath = ListPath> {
+  key: GroupKey;
+  title: string;
+  noun: string;
+  listPath: L;
+  itemPath: OnePath;
+  idParam: string;
+  /** The scope a write needs (hidden for users without it). */
+  writeScope: string;
+  deleteScope: string;
+  columns: readonly Column<ListItem<L>>[];
+  sorts: readonly NonNullable<ListQuery<L> extends { sort?: infer S } ? S : never>[];
+  filters: readonly { name: keyof ListQuery<L> & string; label: string; options?: readonly string[] }[];
+  fields: readonly FormField<CreateBody<L>>[];
+  relations: readonly Relation[];
+}
+
+/** A group as the generic screens use it: any definition fits, its names as plain strings. */
+export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields"> {
+  columns: readonly (Omit<Column<never>, "name"> & { name: string })[];
+  sorts: readonly string[];
+  filters: readonly { name: string; label: string; options?: readonly string[] }[];
+  fields: readonly AnyField[];
+}
+
+export type AnyField = Omit<FormField<never>, "name"> & { name: string };
+
+/** Checks a definition against its paths and keeps its literal types. */
+export const defineGroup = <L extends ListPath>(def: GroupDef<L>): GroupDef<L> => def;
