@@ -25,7 +25,7 @@ export const FIREWALL_NO_CREDENTIALS = "OPNsense API credentials are not configu
 
 /** A fault of the firewall or of the way to it; `reason` is a scan job's error_reason. */
 export class FirewallError extends Error {
-  readonly reason: "firewall_refused" | "firewall_error" | "firewall_unreachable";
+  readonly reason: "firewall_not_configured" | "firewall_refused" | "firewall_error" | "firewall_unreachable";
   constructor(message: string, reason: FirewallError["reason"] = "firewall_error") {
     super(message);
     this.reason = reason;
