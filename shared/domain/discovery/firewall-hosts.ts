@@ -69,13 +69,16 @@ function leaseOf(r: Row, kea: boolean): Lease | null {
 
 export function firewallHosts(arp: unknown, leases: unknown, kea: boolean): FirewallHosts {
   const byIp = new Map<string, FirewallHost>();
+  const order = new Map<FirewallHost, number>();
   let skipped = 0;
   const take = (ip: string): FirewallHost | null => {
     const known = byIp.get(ip);
     if (known) return known;
-    if (ipToInt(ip) === null || byIp.size >= MAX_FIREWALL_HOSTS) return null;
+    const n = ipToInt(ip);
+    if (n === null || byIp.size >= MAX_FIREWALL_HOSTS) return null;
     const host: FirewallHost = { ip_address: ip, mac_address: null, hostname: null, interface: null, interface_description: null, lease_state: null, lease_type: null, sources: [] };
     byIp.set(ip, host);
+    order.set(host, n);
     return host;
   };
   for (const r of answerRows(arp) ?? []) {
@@ -107,7 +110,7 @@ export function firewallHosts(arp: unknown, leases: unknown, kea: boolean): Fire
     host.lease_type = lease.type;
     if (!host.sources.includes("opnsense_dhcp")) host.sources.push("opnsense_dhcp");
   }
-  const hosts = [...byIp.values()].sort((a, b) => ipToInt(a.ip_address)! - ipToInt(b.ip_address)!);
+  const hosts = [...byIp.values()].sort((a, b) => order.get(a)! - order.get(b)!);
   return { hosts, skipped };
 }
 
