@@ -180,7 +180,8 @@ export function route<
     ...(def.scope || def.description ? { description: [def.description, def.scope && `Needs scope \`${def.scope}\`.`].filter(Boolean).join("\n\n") } : {}),
     ...(def.auth === "public" ? { security: [] } : {}),
     parameters: [...parameters("path", def.params), ...parameters("query", def.query)] as never,
-    ...(def.body ? { requestBody: { required: true, content: requestContent(def.body, def.acceptsForm ?? false) } } : {}),
+    // A body schema wrapped in v.optional (a POST whose body may be left out) is documented as optional.
+    ...(def.body ? { requestBody: { required: (def.body as { type?: string }).type !== "optional", content: requestContent(def.body, def.acceptsForm ?? false) } } : {}),
     ...(def.upload ? { requestBody: uploadBody(def.upload) as never } : {}),
     responses: responses as never,
   });

@@ -63,6 +63,7 @@ const SCAN_POST_PATTERNS = [
   /^\/api\/v1\/discovery\/scan$/,
   /^\/api\/v1\/ipam\/scan\/[^/]+$/,
   /^\/api\/v1\/discovery\/profiles\/[^/]+\/run$/,
+  /^\/api\/v1\/discovery\/jobs\/[^/]+\/enrich$/,
 ];
 
 const IP_CHECK_PATHS = new Set([`${V1}/ip-check`, `${V1}/services/check-ip`]);

@@ -53,6 +53,20 @@ export const ScanRequestBody = writeBody({
 });
 export type ScanRequest = v.InferOutput<typeof ScanRequestBody>;
 
+/** POST /discovery/jobs/{job_id}/enrich: the reference sends no body; ours may choose the follow-up scan's types and ports. */
+export const EnrichRequestBody = v.optional(
+  writeBody({
+    scan_types: v.optional(v.nullable(ScanTypes)),
+    tcp_ports: v.optional(v.nullable(Ports)),
+    ports_preset: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(32)))),
+    nmap_arguments: v.optional(NmapArguments),
+    label: v.optional(v.nullable(Text(200))),
+    host_timeout_ms: v.optional(v.nullable(HostTimeout)),
+  }),
+  {},
+);
+export type EnrichRequest = v.InferOutput<typeof EnrichRequestBody>;
+
 export const ScanJobOut = v.object({
   id: v.number(),
   profile_id: v.nullable(v.number()),

@@ -1,12 +1,13 @@
 // The discovery worker (issue 13 items 1 and 4): claims queued server jobs (FOR UPDATE SKIP LOCKED, at
 // most `concurrency` at once, none while discovery is paused) and runs each with the runner of its scan
-// type: docker and lldp have their own, everything else is the engine's. LISTEN discovery_control wakes
+// type: docker, lldp and opnsense have their own, everything else is the engine's. LISTEN discovery_control wakes
 // it at once for a queued job and aborts a cancelled one (within a second: runScan closes its sockets and
 // children on abort); the poll is the safety net under a missed notice. The job ends completed, or failed
 // with the reason; a cancelled job is left as the cancel verb set it. The drain aborts every job and
 // marks it failed "shutdown". It also probes the scan tools' readiness at start and every readinessMs,
 // recovers jobs a dead sidecar left running, and serves agents' discovery (agent-jobs.ts).
 import { SOLO_SCAN_TYPES } from "../../shared/domain/discovery/scan-types.ts";
+import { FirewallError } from "../../shared/services/settings/firewall-api.ts";
 import { claimScanJobs } from "../../shared/services/discovery/run/claim-jobs.ts";
 import { completeScanJob, failScanJob } from "../../shared/services/discovery/run/finish.ts";
 import { readJobStatuses } from "../../shared/services/discovery/run/job-status.ts";
@@ -24,6 +25,7 @@ import { engineRunner, PlanError } from "./engine-runner.ts";
 import { openJobRun } from "./job-run.ts";
 import type { JobRunner, ScanJobRow } from "./job-runner.ts";
 import { runLldpJob } from "./lldp/run-lldp-job.ts";
+import { opnsenseRunner } from "./opnsense/run-opnsense-job.ts";
 import { defaultDiscoveryOptions, type DiscoveryWorkerOptions } from "./options.ts";
 
 export const DISCOVERY_CONTROL_CHANNEL = "discovery_control";
@@ -61,7 +63,7 @@ export function discoveryWorker(runtime: Pick<NodeRuntime, "deps" | "database">,
   const listen = databaseListener(runtime.database);
   const held = new Map<number, Held>();
   const engine = engineRunner(runtime.database.db, options);
-  const runners: Record<string, JobRunner> = { docker: runDockerJob, lldp: runLldpJob, ...(runnerOverrides as Record<string, JobRunner>) };
+  const runners: Record<string, JobRunner> = { docker: runDockerJob, lldp: runLldpJob, opnsense: opnsenseRunner(deps.outbound), ...(runnerOverrides as Record<string, JobRunner>) };
   const agents = agentLinks ? agentDiscovery({ ctx, logger: deps.logger, links: agentLinks, owner: options.owner }) : undefined;
   let running = false;
   let round: Promise<void> | undefined;
@@ -81,7 +83,8 @@ export function discoveryWorker(runtime: Pick<NodeRuntime, "deps" | "database">,
       await runnerOf(job)(handle.run);
     } catch (e) {
       if (!controller.signal.aborted) {
-        failure = e instanceof PlanError ? { text: e.message, reason: "invalid_targets" } : { text: String(e instanceof Error ? e.message : e), reason: "engine_error" };
+        const reason = e instanceof PlanError ? "invalid_targets" : e instanceof FirewallError ? e.reason : "engine_error";
+        failure = { text: String(e instanceof Error ? e.message : e), reason };
         handle.run.log("ERROR", "failed", failure.text);
       }
     }

@@ -1,10 +1,11 @@
-// [discovery] scan jobs: POST /discovery/scan (rate category "scan", by path in the rate-limit policy),
-// the jobs list, one job, its cancel and its log. /discovery/scan and /discovery/jobs are fixed paths,
+// [discovery] scan jobs: POST /discovery/scan and POST /discovery/jobs/{job_id}/enrich (rate category
+// "scan", by path in the rate-limit policy), the jobs list, one job, its cancel and its log. /discovery/scan and /discovery/jobs are fixed paths,
 // registered before any /discovery/jobs/{job_id}.
 import type { Hono } from "hono";
-import { Cancelled, JobListQuery, JobParams, LogQuery, ScanCreated, ScanJobList, ScanJobOut, ScanLogList, ScanRequestBody } from "../../../shared/schemas/discovery.ts";
+import { Cancelled, EnrichRequestBody, JobListQuery, JobParams, LogQuery, ScanCreated, ScanJobList, ScanJobOut, ScanLogList, ScanRequestBody } from "../../../shared/schemas/discovery.ts";
 import { cancelScanJob } from "../../../shared/services/discovery/jobs/cancel-scan-job.ts";
 import { createScanJobs } from "../../../shared/services/discovery/jobs/create-scan-jobs.ts";
+import { ENRICH_SCAN_TYPES, enrichScanJob } from "../../../shared/services/discovery/jobs/enrich-job.ts";
 import { getScanJob, listJobLogs, listScanJobs } from "../../../shared/services/discovery/jobs/read-jobs.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -19,7 +20,15 @@ const SCAN_NOTE = [
   "`scan_types` defaults to icmp, tcp, dns, arp; `nmap` while the worker found nmap missing is a 422; docker and lldp have their own routes.",
   "`tcp_ports` or `ports_preset` (common, top100, web, infrastructure; default common). `snmp_community` is sealed by the vault and never returned.",
   "With `scan_agent_id` the job runs on that agent (agent_connect, agent_icmp); an agent that may not run it is a 422 with the message in `detail`, the eligibility reason in `reason` and its detail in `reason_detail`.",
+  "`scan_types: [\"opnsense\"]` (alone) reads the ARP table and DHCP leases of the firewall set with PATCH /settings/firewall instead of sweeping addresses: it takes no targets or ports, and a firewall not configured is a 422.",
   "Answers one ScanJobOut when one job was made, else an array. 429 \"Too many scans\" while 3 server scans are queued or running.",
+].join(" ");
+
+const ENRICH_NOTE = [
+  "The follow-up of an `opnsense` job (the reference's OPNsense enrichment): queues a scan of the job's private addresses for their open ports, banners, TLS and HTTP facts, and answers the new job.",
+  "Private means inside both the private ranges (10/8, 172.16/12, 192.168/16, CGNAT 100.64/10, loopback) and SVC_DISCOVERY_ALLOWED_TARGETS.",
+  `No body, or \`scan_types\` (default ${ENRICH_SCAN_TYPES.join(", ")}), \`tcp_ports\` or \`ports_preset\`, \`nmap_arguments\`, \`host_timeout_ms\`, \`label\`.`,
+  "400 for a job that is not an opnsense job, one without addresses, or without private ones; 409 when `nmap` is asked for and the worker found nmap missing (\"nmap disabled\"); 429 while 3 server scans are open.",
 ].join(" ");
 
 export function jobsRoutes(app: Hono<AppEnv>): void {
@@ -30,6 +39,15 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
       const jobs = await createScanJobs({ ctx: verbContext(c), input: { body, vault: c.get("deps").vault, allowed: allowedTargets(c) } });
       return reply(jobs.length === 1 ? jobs[0]! : jobs);
     },
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: `${BASE}/jobs/:job_id/enrich`, tag: "discovery", scope: enrichScanJob.scope, params: JobParams, body: EnrichRequestBody,
+      response: { status: 201, schema: ScanJobOut }, summary: "Scan the private hosts an OPNsense job found (a queued job)", description: ENRICH_NOTE, errors: [400, 409, 429],
+    },
+    async (c, { params, body, reply }) => reply(await enrichScanJob({ ctx: verbContext(c), input: { job_id: params.job_id, body, allowed: allowedTargets(c) } })),
   );
 
   route(

@@ -9,10 +9,13 @@ export type ScanType = (typeof SERVER_SCAN_TYPES)[number] | (typeof AGENT_SCAN_T
 export const DEFAULT_SCAN_TYPES: readonly ScanType[] = ["icmp", "tcp", "dns", "arp"];
 
 /** The types this build runs. The others are known (kept for the original's clients) but refused with 422. */
-export const BUILT_SCAN_TYPES: ReadonlySet<string> = new Set(["icmp", "tcp", "dns", "arp", "banner", "http", "nmap", "snmp", "docker", "lldp", "agent_connect", "agent_icmp"]);
+export const BUILT_SCAN_TYPES: ReadonlySet<string> = new Set(["icmp", "tcp", "dns", "arp", "banner", "http", "nmap", "snmp", "docker", "lldp", "opnsense", "agent_connect", "agent_icmp"]);
 
 /** Types that need their own runner and job (not a sweep of addresses): they never mix with the others. */
-export const SOLO_SCAN_TYPES: ReadonlySet<string> = new Set(["docker", "lldp"]);
+export const SOLO_SCAN_TYPES: ReadonlySet<string> = new Set(["docker", "lldp", "opnsense"]);
+
+/** Solo types that read a source instead of sweeping addresses: their jobs and profiles take no targets. */
+export const UNTARGETED_SCAN_TYPES: ReadonlySet<string> = new Set(["docker", "opnsense"]);
 
 const KNOWN: ReadonlySet<string> = new Set<string>([...SERVER_SCAN_TYPES, ...AGENT_SCAN_TYPES]);
 const AGENT: ReadonlySet<string> = new Set<string>(AGENT_SCAN_TYPES);

@@ -2771,6 +2771,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/discovery/jobs/{job_id}/enrich": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan the private hosts an OPNsense job found (a queued job)
+         * @description The follow-up of an `opnsense` job (the reference's OPNsense enrichment): queues a scan of the job's private addresses for their open ports, banners, TLS and HTTP facts, and answers the new job. Private means inside both the private ranges (10/8, 172.16/12, 192.168/16, CGNAT 100.64/10, loopback) and SVC_DISCOVERY_ALLOWED_TARGETS. No body, or `scan_types` (default icmp, tcp, banner, http, dns), `tcp_ports` or `ports_preset`, `nmap_arguments`, `host_timeout_ms`, `label`. 400 for a job that is not an opnsense job, one without addresses, or without private ones; 409 when `nmap` is asked for and the worker found nmap missing ("nmap disabled"); 429 while 3 server scans are open.
+         *
+         *     Needs scope `write:discovery`.
+         */
+        post: operations["postApiV1DiscoveryJobsByJobIdEnrich"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/discovery/jobs/{job_id}/import-as-network": {
         parameters: {
             query?: never;
@@ -3276,7 +3298,7 @@ export interface paths {
         put?: never;
         /**
          * Start a scan (queued jobs)
-         * @description Targets: `cidr`, `cidrs` (at most 10, one job each) and/or `targets` (CIDRs, ranges `a.b.c.d-e.f.g.h` or `a.b.c.d-n`, addresses; one job), minus `exclude`. Every target must lie inside SVC_DISCOVERY_ALLOWED_TARGETS (default: private, CGNAT and loopback ranges) and a job holds at most 4096 addresses; no target is a 422 (a scan never runs unbounded). `scan_types` defaults to icmp, tcp, dns, arp; `nmap` while the worker found nmap missing is a 422; docker and lldp have their own routes. `tcp_ports` or `ports_preset` (common, top100, web, infrastructure; default common). `snmp_community` is sealed by the vault and never returned. With `scan_agent_id` the job runs on that agent (agent_connect, agent_icmp); an agent that may not run it is a 422 with the message in `detail`, the eligibility reason in `reason` and its detail in `reason_detail`. Answers one ScanJobOut when one job was made, else an array. 429 "Too many scans" while 3 server scans are queued or running.
+         * @description Targets: `cidr`, `cidrs` (at most 10, one job each) and/or `targets` (CIDRs, ranges `a.b.c.d-e.f.g.h` or `a.b.c.d-n`, addresses; one job), minus `exclude`. Every target must lie inside SVC_DISCOVERY_ALLOWED_TARGETS (default: private, CGNAT and loopback ranges) and a job holds at most 4096 addresses; no target is a 422 (a scan never runs unbounded). `scan_types` defaults to icmp, tcp, dns, arp; `nmap` while the worker found nmap missing is a 422; docker and lldp have their own routes. `tcp_ports` or `ports_preset` (common, top100, web, infrastructure; default common). `snmp_community` is sealed by the vault and never returned. With `scan_agent_id` the job runs on that agent (agent_connect, agent_icmp); an agent that may not run it is a 422 with the message in `detail`, the eligibility reason in `reason` and its detail in `reason_detail`. `scan_types: ["opnsense"]` (alone) reads the ARP table and DHCP leases of the firewall set with PATCH /settings/firewall instead of sweeping addresses: it takes no targets or ports, and a firewall not configured is a 422. Answers one ScanJobOut when one job was made, else an array. 429 "Too many scans" while 3 server scans are queued or running.
          *
          *     Needs scope `write:discovery`.
          */
@@ -9123,7 +9145,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     minutes?: number;
@@ -9250,7 +9272,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     new_password?: string;
@@ -9802,7 +9824,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     capabilities?: {
@@ -10642,7 +10664,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     version?: string;
@@ -14595,7 +14617,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     docker_network_types?: string[] | null;
@@ -14911,6 +14933,80 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1DiscoveryJobsByJobIdEnrich: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    host_timeout_ms?: number | null;
+                    label?: string | null;
+                    nmap_arguments?: string | null;
+                    ports_preset?: string | null;
+                    scan_types?: string[] | null;
+                    tcp_ports?: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        addresses_done: number;
+                        addresses_total: number;
+                        completed_at: string | null;
+                        created_at: string;
+                        error_reason: string | null;
+                        error_text: string | null;
+                        exclude: string[];
+                        hosts_conflict: number;
+                        hosts_found: number;
+                        hosts_new: number;
+                        hosts_updated: number;
+                        id: number;
+                        label: string | null;
+                        network_ids: number[];
+                        profile_id: number | null;
+                        progress_message: string | null;
+                        progress_phase: string | null;
+                        scan_agent_id: number | null;
+                        scan_types: string[];
+                        scan_types_json: string;
+                        snmp_community_set: boolean;
+                        source_type: string;
+                        started_at: string | null;
+                        status: string;
+                        target_cidr: string | null;
+                        targets: string[];
+                        tcp_ports: number[];
+                        triggered_by: string | null;
+                        updated_at: string;
+                        vlan_ids: number[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
@@ -21898,7 +21994,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     reason?: string;
@@ -23717,7 +23813,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @enum {string} */

@@ -1,5 +1,5 @@
 // POST /discovery/scan (and a profile's run, and the scheduled profiles job): validates the request into
-// one job per CIDR (or one job for a `targets` list), refuses a fourth open server scan (429), and inserts
+// one job per CIDR (or one job for a `targets` list; one target-less job for an `opnsense` read), refuses a fourth open server scan (429), and inserts
 // the jobs `queued` in one transaction. The worker (or, for an agent job, the dispatcher) hears of each on
 // discovery_control; the UI gets the job on /discovery/stream.
 import { and, count, inArray, isNull, sql } from "drizzle-orm";
@@ -13,6 +13,7 @@ import type { VerbContext } from "../../verb-context.ts";
 import { emitJobUpdate } from "../run/job-events.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
 import { presentJob, type ScanJobRow } from "./present-job.ts";
+import { planFirewallJob } from "./firewall-job.ts";
 import { checkAgent, checkNmapArguments, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "./scan-checks.ts";
 import { storeJobCommunity } from "./snmp-community.ts";
 
@@ -64,6 +65,7 @@ export interface ScanInput {
 
 /** The jobs a request asks for, every check done (reads only): one per `cidr`/`cidrs` entry, one for `targets`. */
 async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise<NewScanJob[]> {
+  if (body.scan_types?.includes("opnsense")) return [await planFirewallJob(ctx.db, body)];
   const agentId = body.scan_agent_id ?? null;
   const groups: { field: string; targets: string[]; single: boolean }[] = [];
   if (body.cidr) groups.push({ field: "cidr", targets: [body.cidr], single: true });

@@ -1,10 +1,12 @@
 // The checks create and PATCH share, against the profile as it would be stored (the reference checks the
-// scan-type rule on the merged state): targets (not needed by a docker profile), scan types, ports, nmap
+// scan-type rule on the merged state): targets (not needed by a docker profile, refused by an opnsense one, which needs the firewall configured), scan types, ports, nmap
 // available, the agent eligible, a 5-field schedule. Every problem is a 422 naming its field, raised
 // before anything is written; the answer is the row's values with next_run_at computed.
 import type { Db } from "../../../db/database.ts";
 import type { discoveryProfiles } from "../../../db/schema/index.ts";
 import type { ProfileCreateInput } from "../../../schemas/discovery.ts";
+import { UNTARGETED_SCAN_TYPES } from "../../../domain/discovery/scan-types.ts";
+import { checkFirewall, FIREWALL_NO_TARGETS } from "../jobs/firewall-job.ts";
 import { checkAgent, checkNmapArguments, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "../jobs/scan-checks.ts";
 import { cronProblem, profileNextRun } from "./next-run.ts";
 import type { ProfileRow } from "./profile-row.ts";
@@ -35,9 +37,13 @@ export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly s
   const agentId = p.scan_agent_id ?? null;
   const scanTypes = checkScanTypes(typesGiven || (p.scan_types?.length ?? 0) > 0 ? (p.scan_types ?? []) : null, agentId);
   if (scanTypes.includes("lldp")) throw invalid("scan_types", "Scan type 'lldp' reads chosen nodes: start it with POST /discovery/lldp-enrich.", "scan_type");
-  const docker = scanTypes.includes("docker");
+  const untargeted = scanTypes.some((t) => UNTARGETED_SCAN_TYPES.has(t));
   const targets = p.targets ?? [];
-  if (!docker && targets.length === 0) throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
+  if (scanTypes.includes("opnsense")) {
+    if (targets.length > 0) throw invalid(field, FIREWALL_NO_TARGETS, "not_applicable");
+    await checkFirewall(db);
+  }
+  if (!untargeted && targets.length === 0) throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
   const set = targets.length > 0 ? checkTargets(targets, p.exclude ?? [], allowed, field, field === "cidr") : null;
   checkPorts({ tcp_ports: p.tcp_ports, ports_preset: p.ports_preset });
   const nmap_arguments = checkNmapArguments(p.nmap_arguments);

@@ -11,6 +11,7 @@ import { WRITE_DISCOVERY } from "../scopes.ts";
 import { insertScanJob, type NewScanJob, refuseOverOpenLimit } from "../jobs/create-scan-jobs.ts";
 import { presentJob, type ScanJobRow } from "../jobs/present-job.ts";
 import { checkAgent, checkPorts, checkScanTypes, checkTargets, checkTools } from "../jobs/scan-checks.ts";
+import { checkFirewall } from "../jobs/firewall-job.ts";
 import { profileNextRun } from "./next-run.ts";
 import { type ProfileRow, requireProfile } from "./profile-row.ts";
 
@@ -21,6 +22,7 @@ export async function profileJobFields(s: VerbScope, p: ProfileRow, allowed: rea
   const set = p.targets.length > 0 ? checkTargets(p.targets, p.exclude, allowed, "targets") : null;
   const ports = checkPorts({ tcp_ports: p.tcp_ports, ports_preset: p.ports_preset });
   await checkTools(s.tx, scanTypes);
+  if (scanTypes.includes("opnsense")) await checkFirewall(s.tx);
   if (agentId !== null) await checkAgent(s.tx, agentId, set, s.now);
   const options: Record<string, unknown> = {};
   if (p.ports_preset && p.tcp_ports.length === 0) options.ports_preset = p.ports_preset;
