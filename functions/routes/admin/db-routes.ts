@@ -46,7 +46,7 @@ const Settings = v.object({
   backup_s3_prefix: v.string(),
   backup_s3_retention_count: v.number(),
   backup_local_retention_count: v.number(),
-  backup_schedule: v.pipe(v.nullable(v.string()), v.description("Cron (minute hour day month weekday) in the server's local time; null: no scheduled backups.")),
+  backup_schedule: v.pipe(v.nullable(v.string()), v.description("Cron (minute hour day month weekday) read in UTC, followed by the db_backup job within a minute of a change; null: no scheduled backups.")),
 });
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
@@ -79,7 +79,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
       method: "put", path: "/api/v1/admin/settings/backup", tag: "admin-db", scope: updateBackupSettings.scope,
       summary: "Change the backup settings (only the keys given change)",
       description:
-        "PATCH semantics: absent keeps; \"\" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, \"\" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron in the server's local time (null disables). backup_age_recipient is not supported (no age implementation here).",
+        "PATCH semantics: absent keeps; \"\" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, \"\" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron read in UTC (null disables scheduled backups). backup_age_recipient is not supported (no age implementation here).",
       body: SettingsPut, response: { schema: Settings }, errors: [503],
     },
     async (c, { body }) => c.json(await updateBackupSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),

@@ -10,6 +10,7 @@ import { dbBackups } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { endRun, startRun } from "../jobs/job-runs.ts";
 import type { JobTrigger } from "../jobs/job-runs.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { readBackupSettingsRow, readS3Target } from "./settings.ts";
@@ -144,7 +145,7 @@ export interface AfterBackup {
  * copy and the S3 retention when a bucket is configured. An S3 failure does not undo the local backup:
  * it is reported (s3_error) and recorded in the run's detail.
  */
-async function afterBackup(ctx: Parameters<typeof recordBackup>[0]["ctx"], store: BackupStore, vault: Vault, row: Row): Promise<AfterBackup> {
+async function afterBackup(ctx: VerbContext, store: BackupStore, vault: Vault, row: Row): Promise<AfterBackup> {
   const settings = await readBackupSettingsRow(ctx.db);
   const local_deleted = await markExpired({ ctx, input: { keep: settings.backup_local_retention_count } });
   for (const name of local_deleted) await store.removeArchive(name);
@@ -162,10 +163,34 @@ async function afterBackup(ctx: Parameters<typeof recordBackup>[0]["ctx"], store
   return out;
 }
 
+export interface BackupOutcome {
+  backup: BackupInfo & { path: string };
+  retention: AfterBackup;
+  /** The job run's detail (job_runs.detail of db_backup). */
+  detail: Record<string, unknown>;
+}
+
 /**
- * Takes a backup now: dumps through the store (outside any transaction), then records the verified
- * archive, applies retention and copies it to S3. The run is a job_runs row (db_backup) ending success
- * with bytes and method, or failed with the reason; a failed dump leaves no archive and no db_backups row.
+ * The body of every backup, whoever asks (POST /admin/db/backup, the scheduled db_backup job): dumps
+ * through the store (outside any transaction), records the verified archive, applies retention and
+ * copies it to S3. Throws when the dump fails (no archive and no db_backups row are left).
+ */
+export async function backupNow(ctx: VerbContext, input: { store: BackupStore; vault: Vault; trigger: JobTrigger; signal?: AbortSignal | undefined }): Promise<BackupOutcome> {
+  const { store } = input;
+  const archive = await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
+  const row = await recordBackup({ ctx, input: { archive, trigger: input.trigger } });
+  const after = await afterBackup(ctx, store, input.vault, row);
+  const [fresh] = await ctx.db.select().from(dbBackups).where(eq(dbBackups.id, row.id));
+  return {
+    backup: { ...present(fresh!), path: `${store.dir}/${row.filename}` },
+    retention: after,
+    detail: { filename: archive.filename, bytes: archive.size_bytes, method: archive.method, ...after },
+  };
+}
+
+/**
+ * POST /admin/db/backup: a backup now (backupNow), recorded as a job_runs row (db_backup) ending
+ * success with bytes and method, or failed with the reason.
  */
 export const takeBackup = defineRead<
   { store: BackupStore | undefined; vault: Vault; trigger?: JobTrigger; signal?: AbortSignal },
@@ -174,19 +199,16 @@ export const takeBackup = defineRead<
   const store = requireStore(input.store);
   const trigger = input.trigger ?? "manual";
   const run = await startRun({ ctx, input: { job: "db_backup", trigger } });
-  let archive: WrittenArchive;
+  let done: BackupOutcome;
   try {
-    archive = await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
+    done = await backupNow(ctx, { store, vault: input.vault, trigger, signal: input.signal });
   } catch (e) {
     const message = (e as Error).message;
     await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: message } });
     throw new ApiError("INTERNAL_SERVER_ERROR", `Backup failed: ${message}`);
   }
-  const row = await recordBackup({ ctx, input: { archive, trigger } });
-  const after = await afterBackup(ctx, store, input.vault, row);
-  const [fresh] = await ctx.db.select().from(dbBackups).where(eq(dbBackups.id, row.id));
-  await endRun({ ctx, input: { id: run.id, outcome: "success", detail: { filename: archive.filename, bytes: archive.size_bytes, method: archive.method, ...after } } });
-  return { status: "ok", backup: { ...present(fresh!), path: `${store.dir}/${row.filename}` }, retention: after };
+  await endRun({ ctx, input: { id: run.id, outcome: "success", detail: done.detail } });
+  return { status: "ok", backup: done.backup, retention: done.retention };
 });
 
 /** GET /admin/db/snapshots: every archive still on disk (backups and snapshots), sorted by filename. */
