@@ -1,5 +1,5 @@
 // Deps.backups on Node: pg_dump (plain SQL through gzip, streamed) when the database is PostgreSQL and
-// a pg_dump at least as new as the server is on PATH; PGlite's own dumpDataDir (a gzip tarball of the
+// a pg_dump at least as new as the server is on PATH, else the COPY fallback (copy-dump.ts, method copy); PGlite's own dumpDataDir (a gzip tarball of the
 // embedded data directory) on the embedded default. Every archive is written to <name>.partial,
 // hashed while streaming, fsynced, renamed into place, then read back and its SHA-256 compared.
 import { spawn } from "node:child_process";
@@ -12,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 import type postgres from "postgres";
+import { copyDumpPreflight, copyDumpStream } from "./copy-dump.ts";
 import { s3Operations } from "./s3.ts";
 import { ARCHIVE_NAME, type BackupMethod, type BackupStore, type WrittenArchive } from "../../shared/services/backups/store.ts";
 
@@ -20,7 +21,7 @@ export interface NodeBackupOptions {
   /** PostgreSQL: the connection URL pg_dump uses and a client to ask the server's version. */
   postgres?: { url: string; sql: postgres.Sql };
   pglite?: PGlite;
-  /** The pg_dump binary (PATH lookup by default). */
+  /** The pg_dump binary (PATH lookup by default); missing or older than the server: the COPY fallback. */
   pgDump?: string;
 }
 
@@ -52,6 +53,13 @@ function hashing(hash: ReturnType<typeof createHash>, counter: { bytes: number }
       cb(null, chunk);
     },
   });
+}
+
+/** `plain` through gzip level 6 (as the pg_dump path); an error of either side fails the stream. */
+function gzipped(plain: Readable): Readable {
+  const gzip = createGzip({ level: 6 });
+  pipeline(plain, gzip).catch(() => {});
+  return gzip;
 }
 
 export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
@@ -89,13 +97,22 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     return { filename, size_bytes: counter.bytes, sha256, method, verified_at: new Date(), manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 } };
   }
 
-  async function pgDumpSource(url: string, sql: postgres.Sql): Promise<{ source: () => Readable; manifest: Record<string, unknown> }> {
+  /** pg_dump when a suitable one is on PATH, else the COPY fallback (copy-dump.ts), with the reason. */
+  async function postgresSource(url: string, sql: postgres.Sql): Promise<{ method: BackupMethod; source: () => Readable; manifest: Record<string, unknown> }> {
     const [row] = await sql<{ v: string }[]>`select current_setting('server_version_num') as v`;
     const serverMajor = Math.floor(Number(row!.v) / 10000);
     const dumpMajor = await pgDumpMajor(pgDump);
-    if (dumpMajor === null) throw new Error(`No pg_dump on PATH (${pgDump}); install the PostgreSQL ${serverMajor} client tools.`);
-    if (dumpMajor < serverMajor) throw new Error(`pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor}); install pg_dump ${serverMajor} or newer.`);
+    if (dumpMajor === null || dumpMajor < serverMajor) {
+      const fallback_reason = dumpMajor === null ? `no pg_dump on PATH (${pgDump})` : `pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor})`;
+      const { migration_level } = await copyDumpPreflight(sql);
+      return {
+        method: "copy",
+        manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, fallback_reason, migration_level, format: "plain SQL (our migrations, then COPY blocks), gzip" },
+        source: () => gzipped(copyDumpStream(sql)),
+      };
+    }
     return {
+      method: "pg_dump",
       manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, format: "plain SQL, gzip" },
       source: () => {
         const child = spawn(pgDump, ["--no-owner", "--no-privileges", "--clean", "--if-exists", "--dbname", url], { stdio: ["ignore", "pipe", "pipe"] });
@@ -127,8 +144,8 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     async writeBackup(stem, signal) {
       await this.removeStale();
       if (options.postgres) {
-        const { source, manifest } = await pgDumpSource(options.postgres.url, options.postgres.sql);
-        return writeArchive(`${stem}.sql.gz`, "pg_dump", source, manifest, signal);
+        const { method, source, manifest } = await postgresSource(options.postgres.url, options.postgres.sql);
+        return writeArchive(`${stem}.sql.gz`, method, source, manifest, signal);
       }
       if (options.pglite) {
         const dump = await options.pglite.dumpDataDir("gzip");

@@ -15,7 +15,7 @@ import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGunzip } from "node:zlib";
+import { constants, createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
@@ -104,6 +104,18 @@ async function restorePglite(config: Config, path: string, options: RestoreOptio
   }
 }
 
+/** A plain SQL archive's method: the COPY fallback names itself on its first line. */
+async function sqlArchiveMethod(path: string): Promise<"copy" | "pg_dump"> {
+  const file = createReadStream(path, { end: 4095 });
+  try {
+    for await (const chunk of file.pipe(createGunzip({ finishFlush: constants.Z_SYNC_FLUSH })))
+      return (chunk as Buffer).toString("utf8").split("\n", 1)[0]!.includes("method copy") ? "copy" : "pg_dump";
+    return "pg_dump";
+  } finally {
+    file.destroy();
+  }
+}
+
 /** Records every verified archive of the backup directory that the restored database does not list. */
 async function rerecord(config: Config, backupDir: string, log: (line: string) => void): Promise<number> {
   const names = existsSync(backupDir) ? (await readdir(backupDir)).filter((n) => ARCHIVE_NAME.test(n)) : [];
@@ -119,7 +131,7 @@ async function rerecord(config: Config, backupDir: string, log: (line: string) =
         log(`not recorded: ${(e as Error).message}`);
         continue;
       }
-      const method = checked.kind === "sql" ? "pg_dump" : "pglite";
+      const method = checked.kind === "sql" ? await sqlArchiveMethod(file) : "pglite";
       const created = new Date((await stat(file)).mtimeMs);
       const result: unknown = await database.db.execute(
         sql`insert into db_backups (kind, filename, size_bytes, sha256, method, verified_at, manifest, trigger, created_at)
