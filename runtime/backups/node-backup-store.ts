@@ -7,12 +7,13 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 import type postgres from "postgres";
 import { copyDumpPreflight, copyDumpStream } from "./copy-dump.ts";
+import { hashing } from "./hashing.ts";
 import { s3Operations } from "./s3.ts";
 import { type MemberSource, packSnapshot, SNAPSHOT_FORMAT, spool, uploadMemberName, VAULT_KEY_MEMBER } from "./snapshot.ts";
 import { decodeVaultKey } from "../../shared/vault/key-config.ts";
@@ -49,16 +50,6 @@ async function pgDumpMajor(bin: string): Promise<number | null> {
   });
 }
 
-/** A pass-through that hashes and counts what flows to the file. */
-function hashing(hash: ReturnType<typeof createHash>, counter: { bytes: number }): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      counter.bytes += chunk.length;
-      cb(null, chunk);
-    },
-  });
-}
 
 /** `plain` through gzip level 6 (as the pg_dump path); an error of either side fails the stream. */
 function gzipped(plain: Readable): Readable {

@@ -13,10 +13,11 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join, normalize, sep } from "node:path";
-import { PassThrough, type Readable, Transform } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { extract, pack } from "tar-stream";
+import { hashing } from "./hashing.ts";
 
 export const SNAPSHOT_FORMAT = 1;
 export const MANIFEST = "manifest.json";
@@ -97,17 +98,6 @@ export class SnapshotRefused extends Error {
   override name = "SnapshotRefused";
 }
 
-/** Hashes and counts what passes through. */
-function hashing(hash: ReturnType<typeof createHash>, counter: { size: number }): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _e, cb) {
-      hash.update(chunk);
-      counter.size += chunk.length;
-      cb(null, chunk);
-    },
-  });
-}
-
 /**
  * Extracts a snapshot into `into` (created, must be empty) and checks every member against the
  * manifest: same names, sizes and SHA-256, nothing missing, nothing extra. Throws SnapshotRefused.
@@ -127,11 +117,11 @@ export async function unpackSnapshot(archive: string, into: string): Promise<Sna
     if (seen.has(name)) return fail(`the member ${name} appears twice`);
     const target = join(into, name);
     const hash = createHash("sha256");
-    const counter = { size: 0 };
+    const counter = { bytes: 0 };
     mkdir(dirname(target), { recursive: true })
       .then(() => pipeline(stream, hashing(hash, counter), createWriteStream(target, { flags: "wx", mode: name === VAULT_KEY_MEMBER ? 0o600 : 0o644 })))
       .then(() => {
-        seen.set(name, { name, size: counter.size, sha256: hash.digest("hex") });
+        seen.set(name, { name, size: counter.bytes, sha256: hash.digest("hex") });
         next();
       })
       .catch((e: unknown) => ex.destroy(e as Error));
