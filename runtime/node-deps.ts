@@ -1,5 +1,6 @@
 // Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { Redis } from "ioredis";
 import { cryptoRandom, systemClock } from "../shared/clock.ts";
 import { type Config, parseConfig } from "../shared/config.ts";
@@ -25,7 +26,7 @@ import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
-import { openVault } from "./vault-key.ts";
+import { openVault, vaultKeyPath } from "./vault-key.ts";
 import { NodeTls } from "./tls/node-tls.ts";
 import { Workers } from "./worker.ts";
 
@@ -108,6 +109,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       dir: config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`,
       ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),
       ...(database.pglite ? { pglite: database.pglite } : {}),
+      // Only a snapshot the operator asked to bundle the key with reads it.
+      vaultKey: async () => config.SVC_VAULT_KEY ?? (await readFile(vaultKeyPath(config.DATA_DIR), "utf8").catch(() => null)),
     }),
     cveFeed: nodeCveFeedFiles(),
     // Reloads the HTTPS listener the entry starts once migrated (runtime/tls/); absent when TLS is off.

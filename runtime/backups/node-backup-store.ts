@@ -1,5 +1,5 @@
 // Deps.backups on Node: pg_dump (plain SQL through gzip, streamed) when the database is PostgreSQL and
-// a pg_dump at least as new as the server is on PATH; PGlite's own dumpDataDir (a gzip tarball of the
+// a pg_dump at least as new as the server is on PATH, else the COPY fallback (copy-dump.ts, method copy); PGlite's own dumpDataDir (a gzip tarball of the
 // embedded data directory) on the embedded default. Every archive is written to <name>.partial,
 // hashed while streaming, fsynced, renamed into place, then read back and its SHA-256 compared.
 import { spawn } from "node:child_process";
@@ -7,12 +7,17 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 import type postgres from "postgres";
+import { copyDumpPreflight, copyDumpStream } from "./copy-dump.ts";
+import { hashing } from "./hashing.ts";
 import { s3Operations } from "./s3.ts";
+import { type MemberSource, packSnapshot, SNAPSHOT_FORMAT, spool, uploadMemberName, VAULT_KEY_MEMBER } from "./snapshot.ts";
+import { decodeVaultKey } from "../../shared/vault/key-config.ts";
+import { keyIdOf } from "../../shared/vault/vault.ts";
 import { ARCHIVE_NAME, type BackupMethod, type BackupStore, type WrittenArchive } from "../../shared/services/backups/store.ts";
 
 export interface NodeBackupOptions {
@@ -20,7 +25,9 @@ export interface NodeBackupOptions {
   /** PostgreSQL: the connection URL pg_dump uses and a client to ask the server's version. */
   postgres?: { url: string; sql: postgres.Sql };
   pglite?: PGlite;
-  /** The pg_dump binary (PATH lookup by default). */
+  /** The vault key's text (base64) for a snapshot that bundles it: SVC_VAULT_KEY or DATA_DIR/vault.key. */
+  vaultKey?: () => Promise<string | null>;
+  /** The pg_dump binary (PATH lookup by default); missing or older than the server: the COPY fallback. */
   pgDump?: string;
 }
 
@@ -43,15 +50,12 @@ async function pgDumpMajor(bin: string): Promise<number | null> {
   });
 }
 
-/** A pass-through that hashes and counts what flows to the file. */
-function hashing(hash: ReturnType<typeof createHash>, counter: { bytes: number }): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      counter.bytes += chunk.length;
-      cb(null, chunk);
-    },
-  });
+
+/** `plain` through gzip level 6 (as the pg_dump path); an error of either side fails the stream. */
+function gzipped(plain: Readable): Readable {
+  const gzip = createGzip({ level: 6 });
+  pipeline(plain, gzip).catch(() => {});
+  return gzip;
 }
 
 export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
@@ -89,13 +93,22 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     return { filename, size_bytes: counter.bytes, sha256, method, verified_at: new Date(), manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 } };
   }
 
-  async function pgDumpSource(url: string, sql: postgres.Sql): Promise<{ source: () => Readable; manifest: Record<string, unknown> }> {
+  /** pg_dump when a suitable one is on PATH, else the COPY fallback (copy-dump.ts), with the reason. */
+  async function postgresSource(url: string, sql: postgres.Sql): Promise<{ method: BackupMethod; source: () => Readable; manifest: Record<string, unknown> }> {
     const [row] = await sql<{ v: string }[]>`select current_setting('server_version_num') as v`;
     const serverMajor = Math.floor(Number(row!.v) / 10000);
     const dumpMajor = await pgDumpMajor(pgDump);
-    if (dumpMajor === null) throw new Error(`No pg_dump on PATH (${pgDump}); install the PostgreSQL ${serverMajor} client tools.`);
-    if (dumpMajor < serverMajor) throw new Error(`pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor}); install pg_dump ${serverMajor} or newer.`);
+    if (dumpMajor === null || dumpMajor < serverMajor) {
+      const fallback_reason = dumpMajor === null ? `no pg_dump on PATH (${pgDump})` : `pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor})`;
+      const { migration_level } = await copyDumpPreflight(sql);
+      return {
+        method: "copy",
+        manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, fallback_reason, migration_level, format: "plain SQL (our migrations, then COPY blocks), gzip" },
+        source: () => gzipped(copyDumpStream(sql)),
+      };
+    }
     return {
+      method: "pg_dump",
       manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, format: "plain SQL, gzip" },
       source: () => {
         const child = spawn(pgDump, ["--no-owner", "--no-privileges", "--clean", "--if-exists", "--dbname", url], { stdio: ["ignore", "pipe", "pipe"] });
@@ -116,6 +129,32 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     };
   }
 
+  /** The database's dump: its method, its member name in a snapshot (db.<ext>) and its stream. */
+  async function dumpSource(): Promise<{ method: BackupMethod; member: string; source: () => Readable; manifest: Record<string, unknown> }> {
+    if (options.postgres) return { member: "db.sql.gz", ...(await postgresSource(options.postgres.url, options.postgres.sql)) };
+    if (options.pglite) {
+      const dump = await options.pglite.dumpDataDir("gzip");
+      return { method: "pglite", member: "db.tar.gz", source: () => Readable.fromWeb(dump.stream() as never), manifest: { format: "PGlite data directory, tar.gz" } };
+    }
+    throw new Error("No database to back up.");
+  }
+
+  /** Every upload as a snapshot member, read one row at a time (uploads are rows of `uploads`). */
+  async function* uploads(): AsyncGenerator<MemberSource> {
+    type Upload = { id: number; kind: string; name: string; content_type: string };
+    const pg = options.postgres?.sql;
+    const list: Upload[] = pg
+      ? await pg<Upload[]>`select id, kind, name, content_type from uploads order by id`
+      : ((await options.pglite?.query<Upload>("select id, kind, name, content_type from uploads order by id"))?.rows ?? []);
+    for (const u of list) {
+      const name = uploadMemberName(u.kind, u.name);
+      if (!name) throw new Error(`The upload ${u.id} has a name that is not a safe archive path (${u.kind}/${u.name}).`);
+      const rows: { bytes: Uint8Array }[] = pg ? await pg<{ bytes: Uint8Array }[]>`select bytes from uploads where id = ${u.id}` : ((await options.pglite!.query<{ bytes: Uint8Array }>("select bytes from uploads where id = $1", [u.id])).rows);
+      // Deleted since the listing: it is not in the snapshot's uploads (nor, then, in a later dump).
+      if (rows[0]) yield { name, bytes: rows[0].bytes, content_type: u.content_type };
+    }
+  }
+
   return {
     dir,
     ...s3Operations(dir),
@@ -126,15 +165,36 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     },
     async writeBackup(stem, signal) {
       await this.removeStale();
-      if (options.postgres) {
-        const { source, manifest } = await pgDumpSource(options.postgres.url, options.postgres.sql);
-        return writeArchive(`${stem}.sql.gz`, "pg_dump", source, manifest, signal);
+      const { method, member, source, manifest } = await dumpSource();
+      return writeArchive(`${stem}.${member.slice(3)}`, method, source, manifest, signal);
+    },
+    async writeSnapshot(stem, request, signal) {
+      await this.removeStale();
+      let key: Uint8Array | null = null;
+      if (request.includeVaultKey) {
+        const text = (await options.vaultKey?.()) ?? null;
+        if (!text) throw new Error("This process has no vault key to bundle (neither SVC_VAULT_KEY nor DATA_DIR/vault.key).");
+        key = Buffer.from(`${text.trim()}\n`);
+        if ((await keyIdOf(decodeVaultKey(text, "the vault key"))) !== request.vaultKeyId) throw new Error("The vault key found is not the vault's current key; the snapshot was not taken.");
       }
-      if (options.pglite) {
-        const dump = await options.pglite.dumpDataDir("gzip");
-        return writeArchive(`${stem}.tar.gz`, "pglite", () => Readable.fromWeb(dump.stream() as never), { format: "PGlite data directory, tar.gz" }, signal);
+      const dump = await dumpSource();
+      await mkdir(dir, { recursive: true });
+      // Spooled (a tar header needs the size); a .partial name, so an interrupted snapshot's is swept.
+      const spooled = join(dir, `${stem}.${dump.member}.partial`);
+      await spool(dump.source(), spooled, signal);
+      try {
+        async function* members(): AsyncGenerator<MemberSource> {
+          yield { name: dump.member, file: spooled };
+          yield* uploads();
+          if (key) yield { name: VAULT_KEY_MEMBER, bytes: key };
+        }
+        const created_at = new Date().toISOString();
+        const head = { format: SNAPSHOT_FORMAT, version: request.version, created_at, vault_key_id: request.vaultKeyId, vault_key_included: key !== null, method: dump.method };
+        const archive = await writeArchive(`${stem}.tar.gz`, dump.method, () => packSnapshot(members(), head), { ...dump.manifest, snapshot: head }, signal);
+        return archive;
+      } finally {
+        await rm(spooled, { force: true });
       }
-      throw new Error("No database to back up.");
     },
     async openArchive(filename) {
       if (!ARCHIVE_NAME.test(filename)) return null;

@@ -1,12 +1,12 @@
 // The S3 half of Deps.backups, on @aws-sdk/client-s3: path-style addressing (MinIO, Garage, s3rver and
 // other S3-compatible stores), one PutObject per archive streamed from the file (S3 takes up to 5 GB in
 // one PutObject; archives of this product stay far below: docs/backups.md), a one-key listing for the test,
-// and retention by listing the prefix. Every failure becomes an S3Error carrying the store's message.
+// and retention by listing the prefix (backups and snapshots counted apart). Every failure becomes an S3Error carrying the store's message.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import { ARCHIVE_NAME, S3Error, type S3Target } from "../../shared/services/backups/store.ts";
+import { ARCHIVE_NAME, type ArchiveKind, archiveKind, S3Error, type S3Target } from "../../shared/services/backups/store.ts";
 
 function client(t: S3Target): S3Client {
   return new S3Client({
@@ -46,13 +46,16 @@ export const s3Operations = (dir: string) => ({
     // A listing, not HeadBucket: some stores answer HEAD without checking the signature.
     await s3("test", t, (c) => c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, MaxKeys: 1 })));
   },
-  async pruneS3(t: S3Target, keep: number): Promise<string[]> {
+  async pruneS3(t: S3Target, keep: number, kind: ArchiveKind): Promise<string[]> {
     return s3("retention", t, async (c) => {
       const keys: string[] = [];
       let token: string | undefined;
       for (let page = 0; page < 100; page++) {
         const res = await c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, ContinuationToken: token }));
-        for (const o of res.Contents ?? []) if (o.Key && ARCHIVE_NAME.test(o.Key.slice(t.prefix.length))) keys.push(o.Key);
+        for (const o of res.Contents ?? []) {
+          const name = o.Key?.slice(t.prefix.length) ?? "";
+          if (ARCHIVE_NAME.test(name) && archiveKind(name) === kind) keys.push(o.Key!);
+        }
         if (!res.IsTruncated) break;
         token = res.NextContinuationToken;
       }

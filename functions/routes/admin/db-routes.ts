@@ -1,9 +1,11 @@
-// /admin/db (catalogue group admin-db, admin only): database health, a backup taken now, the list of
-// archives, and (ours, not in the catalogue) the download of one archive. docs/backups.md.
+// /admin/db (catalogue group admin-db, admin only): database health, a backup or a snapshot taken now,
+// the list of archives, and (ours, not in the catalogue) the download of one archive. docs/backups.md.
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { dbHealth, listBackups, readBackup, takeBackup } from "../../../shared/services/backups/backups.ts";
 import { readBackupSettings, testBackupTarget, updateBackupSettings } from "../../../shared/services/backups/settings.ts";
+import type { VerbContext } from "../../../shared/services/verb-context.ts";
+import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -20,6 +22,17 @@ const BackupInfo = v.object({
   s3_key: v.nullable(v.string()),
   trigger: v.string(),
 });
+
+const Retention = v.object({ local_deleted: v.array(v.string()), s3_key: v.nullable(v.string()), s3_deleted: v.array(v.string()), s3_error: v.nullable(v.string()) });
+
+/** Bundling the vault key is high-impact: whoever holds the archive then opens every sealed secret in it. */
+const SNAPSHOT_WITH_VAULT_KEY = { action: "SNAPSHOT_WITH_VAULT_KEY" } as const;
+
+const SnapshotBody = v.optional(
+  v.strictObject({
+    include_vault_key: v.optional(v.pipe(v.boolean(), v.description("Bundle the vault key (vault.key) too; needs the confirmation headers. Default false: the manifest names the key id only."))),
+  }),
+);
 
 const Health = v.object({
   status: v.picklist(["healthy", "degraded"]),
@@ -46,7 +59,7 @@ const Settings = v.object({
   backup_s3_prefix: v.string(),
   backup_s3_retention_count: v.number(),
   backup_local_retention_count: v.number(),
-  backup_schedule: v.pipe(v.nullable(v.string()), v.description("Cron (minute hour day month weekday) in the server's local time; null: no scheduled backups.")),
+  backup_schedule: v.pipe(v.nullable(v.string()), v.description("Cron (minute hour day month weekday) read in UTC, followed by the db_backup job within a minute of a change; null: no scheduled backups.")),
 });
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
@@ -79,7 +92,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
       method: "put", path: "/api/v1/admin/settings/backup", tag: "admin-db", scope: updateBackupSettings.scope,
       summary: "Change the backup settings (only the keys given change)",
       description:
-        "PATCH semantics: absent keeps; \"\" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, \"\" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron in the server's local time (null disables). backup_age_recipient is not supported (no age implementation here).",
+        "PATCH semantics: absent keeps; \"\" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, \"\" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron read in UTC (null disables scheduled backups). backup_age_recipient is not supported (no age implementation here).",
       body: SettingsPut, response: { schema: Settings }, errors: [503],
     },
     async (c, { body }) => c.json(await updateBackupSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
@@ -121,12 +134,36 @@ export function dbRoutes(app: Hono<AppEnv>): void {
         schema: v.object({
           status: v.literal("ok"),
           backup: v.object({ ...BackupInfo.entries, path: v.string() }),
-          retention: v.object({ local_deleted: v.array(v.string()), s3_key: v.nullable(v.string()), s3_deleted: v.array(v.string()), s3_error: v.nullable(v.string()) }),
+          retention: Retention,
         }),
       },
       errors: [500, 503],
     },
     async (c) => c.json(await takeBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, vault: c.get("deps").vault, signal: c.req.raw.signal } })),
+  );
+
+  route(
+    app,
+    {
+      method: "post", path: "/api/v1/admin/db/snapshot", tag: "admin-db", scope: takeBackup.scope,
+      summary: "Take a snapshot now: cb-snapshot-<ts>.tar.gz bundling the database dump, the uploads and a manifest",
+      description:
+        `The manifest (manifest.json, the last member) records the version, created_at, the vault key id and the size and SHA-256 of every member; the restore (npm run restore -- <archive> [--with-vault-key]) checks each. The vault key itself is bundled only with include_vault_key: true, which is high-impact: ${confirmationDoc(SNAPSHOT_WITH_VAULT_KEY)} Such a snapshot is never uploaded to S3. Recorded in the list (kind snapshot) with its own retention count (backup_local_retention_count, counted apart from backups), audited (db_snapshot). 500 with the reason when the dump fails (nothing recorded); 503 on the edge.`,
+      body: SnapshotBody,
+      response: { schema: v.object({ ...BackupInfo.entries, path: v.string(), vault_key_included: v.boolean(), retention: Retention }) },
+      errors: [409, 428, 500, 503],
+    },
+    async (c, { body }) => {
+      const deps = c.get("deps");
+      const includeVaultKey = body?.include_vault_key === true;
+      const snapshot = { version: deps.config.version, vaultKeyId: deps.vault.keyId ?? null, includeVaultKey };
+      const take = async (ctx: VerbContext) => {
+        const { backup, retention } = await takeBackup({ ctx, input: { store: deps.backups, vault: deps.vault, signal: c.req.raw.signal, snapshot } });
+        return { ...backup, vault_key_included: includeVaultKey, retention };
+      };
+      if (includeVaultKey) return confirmed(c, SNAPSHOT_WITH_VAULT_KEY, take);
+      return c.json(await take(verbContext(c)));
+    },
   );
 
   route(

@@ -26,7 +26,7 @@ const JobRun = v.object({
 const Job = v.object({
   name: v.string(),
   description: v.string(),
-  schedule: v.pipe(v.string(), v.description("Cron pattern (minute hour day month weekday), read in UTC.")),
+  schedule: v.pipe(v.nullable(v.string()), v.description("Cron pattern (minute hour day month weekday), read in UTC; db_backup follows backup_schedule, null when that disables it.")),
   timezone: v.literal("UTC"),
   lock_key: v.pipe(v.string(), v.description("PostgreSQL advisory lock: pg_try_advisory_lock(hashtext(lock_key)).")),
   next_run_at: v.nullable(v.string()),

@@ -10,10 +10,11 @@ import { dbBackups } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { endRun, startRun } from "../jobs/job-runs.ts";
 import type { JobTrigger } from "../jobs/job-runs.ts";
+import type { VerbContext } from "../verb-context.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { readBackupSettingsRow, readS3Target } from "./settings.ts";
-import { ARCHIVE_NAME, archiveStem, BACKUPS_SCOPE, type BackupStore, requireStore, S3Error, type WrittenArchive } from "./store.ts";
+import { ARCHIVE_NAME, type ArchiveKind, archiveKind, archiveStem, type SnapshotRequest, BACKUPS_SCOPE, type BackupStore, requireStore, S3Error, type WrittenArchive } from "./store.ts";
 
 export const RESTORE_COMMAND = "npm run restore -- <archive>";
 export const RESTORE_NOTE =
@@ -101,10 +102,11 @@ export const dbHealth = defineRead<{ kind: "postgres" | "pglite"; backupsAvailab
 });
 
 const recordBackup = defineVerb<{ archive: WrittenArchive; trigger: JobTrigger }, Row>({ scope: BACKUPS_SCOPE }, async (s, { archive, trigger }) => {
+  const kind = archiveKind(archive.filename);
   const [row] = await s.tx
     .insert(dbBackups)
     .values({
-      kind: "backup",
+      kind,
       filename: archive.filename,
       size_bytes: archive.size_bytes,
       sha256: archive.sha256,
@@ -114,7 +116,15 @@ const recordBackup = defineVerb<{ archive: WrittenArchive; trigger: JobTrigger }
       trigger,
     })
     .returning();
-  s.audit({ action: "db_backup", category: "settings", entity_type: "db_backup", entity_id: row!.id, diff: { filename: archive.filename, size_bytes: archive.size_bytes, method: archive.method, sha256: archive.sha256 } });
+  const snapshot = archive.manifest.snapshot as { vault_key_included?: boolean } | undefined;
+  s.audit({
+    action: kind === "snapshot" ? "db_snapshot" : "db_backup",
+    category: "settings",
+    level: snapshot?.vault_key_included ? "warning" : "info",
+    entity_type: "db_backup",
+    entity_id: row!.id,
+    diff: { filename: archive.filename, size_bytes: archive.size_bytes, method: archive.method, sha256: archive.sha256, ...(snapshot ? { vault_key_included: snapshot.vault_key_included === true } : {}) },
+  });
   return row!;
 });
 
@@ -122,13 +132,17 @@ const recordUpload = defineVerb<{ id: number; key: string }, void>({ scope: BACK
   await s.tx.update(dbBackups).set({ s3_key: key, s3_uploaded_at: s.now }).where(eq(dbBackups.id, id));
 });
 
-/** Marks all but the `keep` newest present archives deleted; answers their names (the files go next). */
-const markExpired = defineVerb<{ keep: number }, string[]>({ scope: BACKUPS_SCOPE }, async (s, { keep }) => {
-  const present = await s.tx.select({ id: dbBackups.id, filename: dbBackups.filename }).from(dbBackups).where(isNull(dbBackups.deleted_at)).orderBy(desc(dbBackups.created_at), desc(dbBackups.id));
+/** Marks all but the `keep` newest present archives of `kind` deleted; answers their names (the files go next). */
+const markExpired = defineVerb<{ keep: number; kind: ArchiveKind }, string[]>({ scope: BACKUPS_SCOPE }, async (s, { keep, kind }) => {
+  const present = await s.tx
+    .select({ id: dbBackups.id, filename: dbBackups.filename })
+    .from(dbBackups)
+    .where(and(isNull(dbBackups.deleted_at), eq(dbBackups.kind, kind)))
+    .orderBy(desc(dbBackups.created_at), desc(dbBackups.id));
   const doomed = present.slice(keep);
   if (doomed.length === 0) return [];
   await s.tx.update(dbBackups).set({ deleted_at: s.now }).where(inArray(dbBackups.id, doomed.map((d) => d.id)));
-  s.audit({ action: "db_backup_retention", category: "settings", entity_type: "db_backup", diff: { deleted: doomed.map((d) => d.filename), kept: keep } });
+  s.audit({ action: "db_backup_retention", category: "settings", entity_type: "db_backup", diff: { kind, deleted: doomed.map((d) => d.filename), kept: keep } });
   return doomed.map((d) => d.filename);
 });
 
@@ -144,17 +158,23 @@ export interface AfterBackup {
  * copy and the S3 retention when a bucket is configured. An S3 failure does not undo the local backup:
  * it is reported (s3_error) and recorded in the run's detail.
  */
-async function afterBackup(ctx: Parameters<typeof recordBackup>[0]["ctx"], store: BackupStore, vault: Vault, row: Row): Promise<AfterBackup> {
+async function afterBackup(ctx: VerbContext, store: BackupStore, vault: Vault, row: Row, withVaultKey: boolean): Promise<AfterBackup> {
   const settings = await readBackupSettingsRow(ctx.db);
-  const local_deleted = await markExpired({ ctx, input: { keep: settings.backup_local_retention_count } });
+  const kind = archiveKind(row.filename);
+  const local_deleted = await markExpired({ ctx, input: { keep: settings.backup_local_retention_count, kind } });
   for (const name of local_deleted) await store.removeArchive(name);
   const out: AfterBackup = { local_deleted, s3_key: null, s3_deleted: [], s3_error: null };
   try {
     const found = await readS3Target(ctx.db, vault);
     if (!found) return out;
+    // The key beside the secrets it opens, in a bucket: that is what the vault exists to prevent.
+    if (withVaultKey) {
+      out.s3_error = "not uploaded: this snapshot holds the vault key, which never leaves this machine through S3";
+      return out;
+    }
     out.s3_key = await store.upload(found.target, row.filename);
     await recordUpload({ ctx, input: { id: row.id, key: out.s3_key } });
-    out.s3_deleted = await store.pruneS3(found.target, found.settings.backup_s3_retention_count);
+    out.s3_deleted = await store.pruneS3(found.target, found.settings.backup_s3_retention_count, kind);
   } catch (e) {
     if (!(e instanceof S3Error)) throw e;
     out.s3_error = e.message;
@@ -162,31 +182,61 @@ async function afterBackup(ctx: Parameters<typeof recordBackup>[0]["ctx"], store
   return out;
 }
 
+export interface BackupOutcome {
+  backup: BackupInfo & { path: string };
+  retention: AfterBackup;
+  /** The job run's detail (job_runs.detail of db_backup). */
+  detail: Record<string, unknown>;
+}
+
 /**
- * Takes a backup now: dumps through the store (outside any transaction), then records the verified
- * archive, applies retention and copies it to S3. The run is a job_runs row (db_backup) ending success
- * with bytes and method, or failed with the reason; a failed dump leaves no archive and no db_backups row.
+ * The body of every backup, whoever asks (POST /admin/db/backup, the scheduled db_backup job): dumps
+ * through the store (outside any transaction), records the verified archive, applies retention and
+ * copies it to S3. Throws when the dump fails (no archive and no db_backups row are left).
  */
+export async function backupNow(ctx: VerbContext, input: BackupInput & { store: BackupStore; trigger: JobTrigger }): Promise<BackupOutcome> {
+  const { store, snapshot } = input;
+  const archive = snapshot
+    ? await store.writeSnapshot(archiveStem(ctx.clock.now(), "snapshot"), snapshot, input.signal)
+    : await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
+  const row = await recordBackup({ ctx, input: { archive, trigger: input.trigger } });
+  const after = await afterBackup(ctx, store, input.vault, row, snapshot?.includeVaultKey === true);
+  const [fresh] = await ctx.db.select().from(dbBackups).where(eq(dbBackups.id, row.id));
+  return {
+    backup: { ...present(fresh!), path: `${store.dir}/${row.filename}` },
+    retention: after,
+    detail: { kind: row.kind, filename: archive.filename, bytes: archive.size_bytes, method: archive.method, ...after },
+  };
+}
+
+/**
+ * POST /admin/db/backup: a backup now (backupNow), recorded as a job_runs row (db_backup) ending
+ * success with bytes and method, or failed with the reason.
+ */
+export interface BackupInput {
+  vault: Vault;
+  signal?: AbortSignal | undefined;
+  /** A snapshot (dump, uploads, manifest, the vault key when asked) rather than a plain backup. */
+  snapshot?: SnapshotRequest | undefined;
+}
+
 export const takeBackup = defineRead<
-  { store: BackupStore | undefined; vault: Vault; trigger?: JobTrigger; signal?: AbortSignal },
+  BackupInput & { store: BackupStore | undefined; trigger?: JobTrigger },
   { status: "ok"; backup: BackupInfo & { path: string }; retention: AfterBackup }
 >({ scope: BACKUPS_SCOPE }, async (ctx, input) => {
   const store = requireStore(input.store);
   const trigger = input.trigger ?? "manual";
   const run = await startRun({ ctx, input: { job: "db_backup", trigger } });
-  let archive: WrittenArchive;
+  let done: BackupOutcome;
   try {
-    archive = await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
+    done = await backupNow(ctx, { ...input, store, trigger });
   } catch (e) {
     const message = (e as Error).message;
     await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: message } });
-    throw new ApiError("INTERNAL_SERVER_ERROR", `Backup failed: ${message}`);
+    throw new ApiError("INTERNAL_SERVER_ERROR", `${input.snapshot ? "Snapshot" : "Backup"} failed: ${message}`);
   }
-  const row = await recordBackup({ ctx, input: { archive, trigger } });
-  const after = await afterBackup(ctx, store, input.vault, row);
-  const [fresh] = await ctx.db.select().from(dbBackups).where(eq(dbBackups.id, row.id));
-  await endRun({ ctx, input: { id: run.id, outcome: "success", detail: { filename: archive.filename, bytes: archive.size_bytes, method: archive.method, ...after } } });
-  return { status: "ok", backup: { ...present(fresh!), path: `${store.dir}/${row.filename}` }, retention: after };
+  await endRun({ ctx, input: { id: run.id, outcome: "success", detail: done.detail } });
+  return { status: "ok", backup: done.backup, retention: done.retention };
 });
 
 /** GET /admin/db/snapshots: every archive still on disk (backups and snapshots), sorted by filename. */

@@ -27,7 +27,7 @@ export interface BackupSettings {
   backup_s3_prefix: string;
   backup_s3_retention_count: number;
   backup_local_retention_count: number;
-  /** Cron (minute hour day month weekday) read in the server's local time; null: no scheduled backups. */
+  /** Cron (minute hour day month weekday) read in UTC like every job's (the db_backup job follows it); null: no scheduled backups. */
   backup_schedule: string | null;
 }
 type Plain = Omit<BackupSettings, "backup_s3_secret_key_set">;

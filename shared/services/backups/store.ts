@@ -36,6 +36,21 @@ export class S3Error extends Error {
   override name = "S3Error";
 }
 
+/** What a snapshot bundles beyond the dump and the uploads. */
+export interface SnapshotRequest {
+  /** The product version, recorded in the manifest. */
+  version: string;
+  /** The id of the vault's current key (the manifest records it; the key on disk must match it). */
+  vaultKeyId: string | null;
+  /** Bundle the vault key itself (only when the operator asked, with the confirmation headers). */
+  includeVaultKey: boolean;
+}
+
+export type ArchiveKind = "backup" | "snapshot";
+
+/** Snapshots are named cb-snapshot-<ts>.tar.gz; everything else we write is a backup. */
+export const archiveKind = (filename: string): ArchiveKind => (filename.startsWith("cb-snapshot-") ? "snapshot" : "backup");
+
 export interface BackupStore {
   /** The backup directory (absolute). */
   readonly dir: string;
@@ -44,6 +59,8 @@ export interface BackupStore {
    * a failed or aborted dump leaves no archive (its .partial is removed).
    */
   writeBackup(stem: string, signal?: AbortSignal): Promise<WrittenArchive>;
+  /** A snapshot `<stem>.tar.gz` (runtime/backups/snapshot.ts): the dump, the uploads, the manifest, the vault key when asked. */
+  writeSnapshot(stem: string, request: SnapshotRequest, signal?: AbortSignal): Promise<WrittenArchive>;
   /** An archive's bytes, or null when the file is gone. `filename` must already be validated by the caller. */
   openArchive(filename: string): Promise<{ size: number; body: ReadableStream<Uint8Array> } | null>;
   /** Deletes a local archive and its checksum file (retention). */
@@ -52,8 +69,8 @@ export interface BackupStore {
   upload(target: S3Target, filename: string): Promise<string>;
   /** Checks the bucket answers a listing of the prefix with the credentials. Throws S3Error. */
   testS3(target: S3Target): Promise<void>;
-  /** Deletes all but the `keep` newest archives under the prefix; answers the deleted keys. Throws S3Error. */
-  pruneS3(target: S3Target, keep: number): Promise<string[]>;
+  /** Deletes all but the `keep` newest archives of `kind` under the prefix; answers the deleted keys. Throws S3Error. */
+  pruneS3(target: S3Target, keep: number, kind: ArchiveKind): Promise<string[]>;
   /** Removes leftover `*.partial` files (from an interrupted backup); answers how many. */
   removeStale(): Promise<number>;
 }
@@ -61,9 +78,9 @@ export interface BackupStore {
 /** Archive names we write and accept: cb-<timestamp>.sql.gz (pg_dump) / .tar.gz (PGlite data dir). */
 export const ARCHIVE_NAME = /^cb-(?:snapshot-)?\d{8}T\d{6}(?:\d{3})?Z\.(?:sql\.gz|tar\.gz)$/;
 
-/** cb-20261125T074500123Z, from a date (UTC, millisecond precision so two backups in a second differ). */
-export function archiveStem(now: Date): string {
-  return `cb-${now.toISOString().replace(/[-:.]/g, "")}`;
+/** cb-20261125T074500123Z (cb-snapshot-... for a snapshot), from a date (UTC, millisecond precision so two backups in a second differ). */
+export function archiveStem(now: Date, kind: ArchiveKind = "backup"): string {
+  return `cb-${kind === "snapshot" ? "snapshot-" : ""}${now.toISOString().replace(/[-:.]/g, "")}`;
 }
 
 export function requireStore(store: BackupStore | undefined): BackupStore {

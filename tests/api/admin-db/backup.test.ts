@@ -92,15 +92,18 @@ describe("/admin/db", () => {
   it("a failed dump records a failed run and lists nothing new; stale .partial files are removed", async () => {
     const before = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length;
     writeFileSync(join(dir, "cb-20000101T000000000Z.sql.gz.partial"), "left by a killed process");
+    const fake = join(dir, "..", `refusing-pg-dump-${process.pid}.sh`);
+    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi\necho "connection refused" >&2\nexit 1\n', { mode: 0o755 });
     const good = h.t.runtime.deps.backups;
     const { config } = h.t.runtime.deps;
-    h.t.runtime.deps.backups = nodeBackupStore({ dir, pgDump: "/nonexistent/pg_dump", postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! } });
+    h.t.runtime.deps.backups = nodeBackupStore({ dir, pgDump: fake, postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! } });
     try {
       const res = await h.call("/api/v1/admin/db/backup", { method: "POST" });
       expect(res.status).toBe(500);
-      expect((await res.json()).detail).toContain("No pg_dump");
+      expect((await res.json()).detail).toContain("connection refused");
     } finally {
       h.t.runtime.deps.backups = good;
+      rmSync(fake, { force: true });
     }
     expect(readdirSync(dir).filter((n) => n.endsWith(".partial"))).toEqual([]);
     const after = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length;

@@ -26,7 +26,7 @@ describe("GET /admin/jobs", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.runs).toEqual([]);
-    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual(["analytics", "retention", "server_key_rotation", "discovery_profiles", "privacy_analysis", "cve_sync", "certificates"]);
+    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual(["analytics", "retention", "server_key_rotation", "discovery_profiles", "privacy_analysis", "cve_sync", "certificates", "db_backup"]);
     const [analytics, retention] = body.jobs;
     expect(analytics).toMatchObject({ schedule: "30 2 * * *", timezone: "UTC", lock_key: "analytics_job", last_run: null });
     expect(retention).toMatchObject({ schedule: "30 3 * * *", timezone: "UTC", lock_key: "retention_job", last_run: null });
@@ -44,7 +44,7 @@ describe("GET /admin/jobs", () => {
     expect((await a.req("GET", "/api/v1/admin/jobs?limit=many", a.admin)).status).toBe(422);
     const res = await a.req("GET", "/api/v1/admin/jobs?job=backup", a.admin);
     expect(res.status).toBe(422);
-    expect((await res.json()).fields.job).toBe("Must be one of: analytics, retention, server_key_rotation, discovery_profiles, privacy_analysis, cve_sync, certificates.");
+    expect((await res.json()).fields.job).toBe("Must be one of: analytics, retention, server_key_rotation, discovery_profiles, privacy_analysis, cve_sync, certificates, db_backup.");
   });
 });
 

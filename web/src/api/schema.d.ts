@@ -182,6 +182,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/db/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a snapshot now: cb-snapshot-<ts>.tar.gz bundling the database dump, the uploads and a manifest
+         * @description The manifest (manifest.json, the last member) records the version, created_at, the vault key id and the size and SHA-256 of every member; the restore (npm run restore -- <archive> [--with-vault-key]) checks each. The vault key itself is bundled only with include_vault_key: true, which is high-impact: High-impact: send `x-svc-confirmation: SNAPSHOT_WITH_VAULT_KEY`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. Such a snapshot is never uploaded to S3. Recorded in the list (kind snapshot) with its own retention count (backup_local_retention_count, counted apart from backups), audited (db_snapshot). 500 with the reason when the dump fails (nothing recorded); 503 on the edge.
+         *
+         *     Needs scope `admin:*`.
+         */
+        post: operations["postApiV1AdminDbSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/db/snapshots": {
         parameters: {
             query?: never;
@@ -378,7 +400,7 @@ export interface paths {
         get: operations["getApiV1AdminSettingsBackup"];
         /**
          * Change the backup settings (only the keys given change)
-         * @description PATCH semantics: absent keeps; "" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, "" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron in the server's local time (null disables). backup_age_recipient is not supported (no age implementation here).
+         * @description PATCH semantics: absent keeps; "" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, "" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron read in UTC (null disables scheduled backups). backup_age_recipient is not supported (no age implementation here).
          *
          *     Needs scope `admin:*`.
          */
@@ -8226,6 +8248,61 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1AdminDbSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Bundle the vault key (vault.key) too; needs the confirmation headers. Default false: the manifest names the key id only. */
+                    include_vault_key?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        filename: string;
+                        kind: string;
+                        method: string;
+                        path: string;
+                        retention: {
+                            local_deleted: string[];
+                            s3_deleted: string[];
+                            s3_error: string | null;
+                            s3_key: string | null;
+                        };
+                        s3_key: string | null;
+                        sha256: string;
+                        size_bytes: number;
+                        size_mb: number;
+                        trigger: string;
+                        vault_key_included: boolean;
+                        verified_at: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1AdminDbSnapshots: {
         parameters: {
             query?: never;
@@ -8597,7 +8674,7 @@ export interface operations {
     getApiV1AdminJobs: {
         parameters: {
             query?: {
-                job?: "analytics" | "retention" | "server_key_rotation" | "discovery_profiles" | "privacy_analysis" | "cve_sync" | "certificates";
+                job?: "analytics" | "retention" | "server_key_rotation" | "discovery_profiles" | "privacy_analysis" | "cve_sync" | "certificates" | "db_backup";
                 limit?: string;
             };
             header?: never;
@@ -8634,8 +8711,8 @@ export interface operations {
                             lock_key: string;
                             name: string;
                             next_run_at: string | null;
-                            /** @description Cron pattern (minute hour day month weekday), read in UTC. */
-                            schedule: string;
+                            /** @description Cron pattern (minute hour day month weekday), read in UTC; db_backup follows backup_schedule, null when that disables it. */
+                            schedule: string | null;
                             /** @constant */
                             timezone: "UTC";
                         }[];
@@ -8783,7 +8860,7 @@ export interface operations {
                         backup_s3_region: string;
                         backup_s3_retention_count: number;
                         backup_s3_secret_key_set: boolean;
-                        /** @description Cron (minute hour day month weekday) in the server's local time; null: no scheduled backups. */
+                        /** @description Cron (minute hour day month weekday) read in UTC, followed by the db_backup job within a minute of a change; null: no scheduled backups. */
                         backup_schedule: string | null;
                     };
                 };
@@ -8832,7 +8909,7 @@ export interface operations {
                         backup_s3_region: string;
                         backup_s3_retention_count: number;
                         backup_s3_secret_key_set: boolean;
-                        /** @description Cron (minute hour day month weekday) in the server's local time; null: no scheduled backups. */
+                        /** @description Cron (minute hour day month weekday) read in UTC, followed by the db_backup job within a minute of a change; null: no scheduled backups. */
                         backup_schedule: string | null;
                     };
                 };
