@@ -121,6 +121,9 @@ describe("POST /discovery/scan {scan_types: [opnsense]}", () => {
     const bad = await a.req("POST", "discovery/profiles", a.admin, { name: "fw-bad", scan_types: ["opnsense"], cidr: "127.0.0.0/30" });
     expect(bad.status).toBe(422);
     expect((await bad.json()).fields.cidr).toMatch(/takes no targets/);
+    const ports = await a.req("POST", "discovery/profiles", a.admin, { name: "fw-ports", scan_types: ["opnsense"], tcp_ports: [22] });
+    expect(ports.status).toBe(422);
+    expect((await ports.json()).fields.tcp_ports).toMatch(/no targets, ports/);
     const created = await a.req("POST", "discovery/profiles", a.admin, { name: "firewall", scan_types: ["opnsense"] });
     expect(created.status).toBe(201);
     const run = await a.req("POST", `discovery/profiles/${(await created.json()).id}/run`, a.admin);

@@ -1,7 +1,7 @@
 // POST /discovery/scan (and a profile's run, and the scheduled profiles job): validates the request into
-// one job per CIDR (or one job for a `targets` list; one target-less job for an `opnsense` read), refuses a fourth open server scan (429), and inserts
-// the jobs `queued` in one transaction. The worker (or, for an agent job, the dispatcher) hears of each on
-// discovery_control; the UI gets the job on /discovery/stream.
+// one job per CIDR (or one job for a `targets` list; one target-less job for an `opnsense` read), refuses
+// a fourth open server scan (429), and inserts the jobs `queued` in one transaction. The worker (or, for
+// an agent job, the dispatcher) hears of each on discovery_control; the UI gets the job on /discovery/stream.
 import { and, count, inArray, isNull, sql } from "drizzle-orm";
 import { scanJobs } from "../../../db/schema/index.ts";
 import { SOLO_SCAN_TYPES } from "../../../domain/discovery/scan-types.ts";

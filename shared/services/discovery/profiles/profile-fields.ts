@@ -1,6 +1,7 @@
 // The checks create and PATCH share, against the profile as it would be stored (the reference checks the
-// scan-type rule on the merged state): targets (not needed by a docker profile, refused by an opnsense one, which needs the firewall configured), scan types, ports, nmap
-// available, the agent eligible, a 5-field schedule. Every problem is a 422 naming its field, raised
+// scan-type rule on the merged state): targets (not needed by a docker profile; refused, like ports, by an
+// opnsense one, which needs the firewall configured), scan types, ports, nmap available, the agent
+// eligible, a 5-field schedule. Every problem is a 422 naming its field, raised
 // before anything is written; the answer is the row's values with next_run_at computed.
 import type { Db } from "../../../db/database.ts";
 import type { discoveryProfiles } from "../../../db/schema/index.ts";
@@ -41,6 +42,7 @@ export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly s
   const targets = p.targets ?? [];
   if (scanTypes.includes("opnsense")) {
     if (targets.length > 0) throw invalid(field, FIREWALL_NO_TARGETS, "not_applicable");
+    if ((p.tcp_ports ?? []).length > 0) throw invalid("tcp_ports", FIREWALL_NO_TARGETS, "not_applicable");
     await checkFirewall(db);
   }
   if (!untargeted && targets.length === 0) throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
