@@ -31,7 +31,8 @@ export function App() {
       // Who is signed in first: a returning operator's screen needs one round trip less.
       const { data, response } = await api.GET("/api/v1/auth/me");
       if (data) return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
-      if (response.status !== 401) throw new ApiProblem(response.status, undefined);
+      // 401 signed out; before first run there is no user to be (404).
+      if (response.status >= 500) throw new ApiProblem(response.status, undefined);
       const status = await ok(api.GET("/api/v1/bootstrap/status"));
       if (status.needs_bootstrap) return setGate({ kind: "first-run" });
       setGate({ kind: "sign-in", ...(notice ? { notice } : {}) });
