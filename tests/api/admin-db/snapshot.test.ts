@@ -14,6 +14,8 @@ import { extract, pack } from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeBackupStore } from "../../../runtime/backups/node-backup-store.ts";
 import { restore } from "../../../runtime/backups/restore.ts";
+import { unpackSnapshot } from "../../../runtime/backups/snapshot.ts";
+import { PGlite } from "@electric-sql/pglite";
 import { TEST_VAULT_KEY } from "../../helpers/env.ts";
 import { seedRichInventory } from "../../helpers/inventory-seed.ts";
 import { confirmHeaders, createHarness, type Harness, json } from "../audit/harness.ts";
@@ -169,4 +171,25 @@ describe("POST /admin/db/snapshot", () => {
       rmSync(scratch, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("snapshot of the embedded database (PGlite)", () => {
+  it("bundles PGlite's data directory and the uploads rows; the members check against the manifest", async () => {
+    const pdir = mkdtempSync(join(tmpdir(), "svc-pglite-snapshot-"));
+    const db = new PGlite();
+    try {
+      await db.exec("create table uploads (id serial primary key, kind text not null, name text not null, content_type text not null, bytes bytea not null)");
+      await db.query("insert into uploads (kind, name, content_type, bytes) values ('avatars', 'avatar-01.png', 'image/png', $1)", [LOGO]);
+      const store = nodeBackupStore({ dir: pdir, pglite: db });
+      const archive = await store.writeSnapshot("cb-snapshot-20260101T000000000Z", { version: "9.9.9", vaultKeyId: "k1", includeVaultKey: false });
+      expect(archive).toMatchObject({ filename: "cb-snapshot-20260101T000000000Z.tar.gz", method: "pglite" });
+      const manifest = await unpackSnapshot(join(pdir, archive.filename), join(pdir, "unpacked"));
+      expect(manifest).toMatchObject({ version: "9.9.9", vault_key_id: "k1", vault_key_included: false, method: "pglite" });
+      expect(manifest.members.map((m) => m.name)).toEqual(["db.tar.gz", "uploads/avatars/avatar-01.png"]);
+      expect(readFileSync(join(pdir, "unpacked", "uploads/avatars/avatar-01.png")).equals(LOGO)).toBe(true);
+    } finally {
+      await db.close();
+      rmSync(pdir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
