@@ -14,6 +14,7 @@ import { FormPage } from "./inventory/form-page.tsx";
 import { GROUPS, groupOf } from "./inventory/groups.ts";
 import { ListPage } from "./inventory/list-page.tsx";
 import { MonitoringOverview } from "./monitoring/overview.tsx";
+import { SettingsPage } from "./settings/settings-page.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
 
@@ -61,6 +62,7 @@ const NAV = [
   { href: "/", label: "Overview" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
   { href: "/agents", label: "Agents" },
+  { href: "/settings", label: "Settings" },
 ];
 
 function Shell() {
@@ -108,6 +110,7 @@ function Screen() {
   const path = loc.path;
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
+  if (path === "/settings" || path.startsWith("/settings/")) return <SettingsPage section={path.split("/")[2]} />;
   let m = match("/inventory/:group", path);
   if (m) {
     const g = groupOf(m.group);
