@@ -17,6 +17,7 @@ import { MonitoringOverview } from "./monitoring/overview.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
+import { LazyTopology } from "./topology/lazy-topology.tsx";
 
 type Gate = { kind: "loading" } | { kind: "first-run" } | { kind: "sign-in"; notice?: string } | { kind: "ready"; session: Session } | { kind: "error"; message: string };
 
@@ -61,6 +62,7 @@ export function App() {
 const NAV = [
   { href: "/", label: "Overview" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
+  { href: "/topology", label: "Topology" },
   { href: "/agents", label: "Agents" },
   { href: "/settings", label: "Settings" },
 ];
@@ -110,6 +112,7 @@ function Screen() {
   const path = loc.path;
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
+  if (path === "/topology") return <LazyTopology loc={loc} />;
   if (path === "/settings" || path.startsWith("/settings/")) return <SettingsPage section={path.split("/")[2]} />;
   let m = match("/inventory/:group", path);
   if (m) {
