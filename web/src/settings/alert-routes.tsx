@@ -4,6 +4,7 @@ import { api, ok } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
+import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 
 const SEVERITIES = ["*", "info", "warning", "critical"] as const;
@@ -36,19 +37,7 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
       <LoadError error={routes.error} what="the routes" />
       <Notice kind="error">{act.error}</Notice>
       {routes.data?.items.length === 0 && <p class="empty">No routes: a sink receives only its tests.</p>}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Notification routes</caption>
-          <thead>
-            <tr>
-              <th scope="col">Sink</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Event kinds</th>
-              <th scope="col">Tag</th>
-              {canEdit && <th scope="col"><span class="visually-hidden">Actions</span></th>}
-            </tr>
-          </thead>
-          <tbody>
+      <Table caption="Notification routes" columns={["Sink", "Severity", "Event kinds", "Tag"]} actions={canEdit}>
             {routes.data?.items.map((r) => (
               <tr key={r.id}>
                 <td data-label="Sink">{nameOf(r.sink_id)}</td>
@@ -67,9 +56,7 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
                 )}
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
       {canEdit && sinks.length > 0 && (
         <form class="card" onSubmit={send} noValidate aria-labelledby="route-new">
           <h3 id="route-new">New route</h3>

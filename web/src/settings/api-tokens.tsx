@@ -7,6 +7,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
+import { Table } from "./table.tsx";
 import { LoadError, when } from "./load-error.tsx";
 
 type Created = paths["/api/v1/auth/api-token"]["post"]["responses"][201]["content"]["application/json"];
@@ -78,22 +79,7 @@ export function ApiTokensSection() {
       <LoadError error={tokens.error} what="API tokens" />
       <Notice kind="error">{revoke.error}</Notice>
       {tokens.data?.length === 0 && <p class="empty">No API tokens yet.</p>}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">API tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Prefix</th>
-              {everyone && <th scope="col">Owner</th>}
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
+      <Table caption="API tokens" columns={["Label", "Prefix", ...(everyone ? ["Owner"] : []), "Scopes", "Expires", "Last used", "State"]} actions>
             {tokens.data?.map((t) => {
               const state = t.revoked_at ? "revoked" : t.expired ? "expired" : "active";
               return (
@@ -123,9 +109,7 @@ export function ApiTokensSection() {
                 </tr>
               );
             })}
-          </tbody>
-        </table>
-      </div>
+      </Table>
     </>
   );
 }

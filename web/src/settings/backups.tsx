@@ -5,6 +5,7 @@ import { api, ok } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
+import { Table } from "./table.tsx";
 import { LoadError, when } from "./load-error.tsx";
 
 export function BackupsSection() {
@@ -32,20 +33,7 @@ export function BackupsSection() {
       <Notice kind="error">{take.error}</Notice>
       <Notice kind="success">{done}</Notice>
       {archives.data && list.length === 0 && <p class="empty">No archives on disk yet.</p>}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Backups and snapshots</caption>
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Size</th>
-              <th scope="col">Taken</th>
-              <th scope="col">Verified</th>
-              <th scope="col">Copy</th>
-            </tr>
-          </thead>
-          <tbody>
+      <Table caption="Backups and snapshots" columns={["File", "Kind", "Size", "Taken", "Verified", "Copy"]}>
             {list.map((b) => (
               <tr key={b.filename}>
                 <td data-label="File"><a href={`/api/v1/admin/db/backups/${encodeURIComponent(b.filename)}`} download={b.filename}>{b.filename}</a></td>
@@ -56,9 +44,7 @@ export function BackupsSection() {
                 <td data-label="Copy">{b.s3_key ? <code>{b.s3_key}</code> : "local only"}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
       {archives.data && (
         <p class="meta">
           To restore: <code>{archives.data.restore_command}</code>. {archives.data.restore_note}

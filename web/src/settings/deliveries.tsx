@@ -6,6 +6,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
+import { Table } from "./table.tsx";
 import { LoadError, when } from "./load-error.tsx";
 
 const STATES = ["", "dead", "pending", "retrying", "delivered"] as const;
@@ -37,21 +38,7 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
       <LoadError error={deliveries.error} what="the deliveries" />
       <Notice kind="error">{replay.error}</Notice>
       {deliveries.data?.items.length === 0 && <p class="empty">{state === "dead" ? "No dead letters." : "No deliveries."}</p>}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Notification deliveries</caption>
-          <thead>
-            <tr>
-              <th scope="col">Alert</th>
-              <th scope="col">Sink</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last error</th>
-              <th scope="col">Created</th>
-              {canReplay && <th scope="col"><span class="visually-hidden">Actions</span></th>}
-            </tr>
-          </thead>
-          <tbody>
+      <Table caption="Notification deliveries" columns={["Alert", "Sink", "State", "Attempts", "Last error", "Created"]} actions={canReplay}>
             {deliveries.data?.items.map((d) => (
               <tr key={d.id} data-delivery={d.id}>
                 <td data-label="Alert">{d.alert.title} <span class="meta">({d.alert.kind})</span></td>
@@ -74,9 +61,7 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
                 )}
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
     </>
   );
 }

@@ -9,6 +9,7 @@ import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { AlertRoutes } from "./alert-routes.tsx";
 import { Deliveries } from "./deliveries.tsx";
+import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { SinkForm } from "./sink-form.tsx";
 
@@ -64,19 +65,7 @@ export function NotificationsSection() {
       <Notice kind="error">{act.error}</Notice>
       <Notice kind="success">{tested}</Notice>
       {sinks.data && list.length === 0 && <p class="empty">No sinks yet: alerts are recorded but sent nowhere.</p>}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Notification sinks</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Settings</th>
-              <th scope="col">State</th>
-              {canEdit && <th scope="col"><span class="visually-hidden">Actions</span></th>}
-            </tr>
-          </thead>
-          <tbody>
+      <Table caption="Notification sinks" columns={["Name", "Provider", "Settings", "State"]} actions={canEdit}>
             {list.map((s) => (
               <tr key={s.id} data-sink={s.id}>
                 <td data-label="Name">{s.name}</td>
@@ -94,9 +83,7 @@ export function NotificationsSection() {
                 )}
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
       <AlertRoutes sinks={list} canEdit={canEdit} />
       <Deliveries canReplay={canEdit} refresh={deliveriesTick} />
     </>

@@ -8,6 +8,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
+import { Table } from "./table.tsx";
 import { LoadError, when } from "./load-error.tsx";
 
 type Invite = paths["/api/v1/admin/invites"]["post"]["responses"][201]["content"]["application/json"];
@@ -84,21 +85,7 @@ export function UsersSection() {
       <LoadError error={users.error} what="the users" />
       <Notice kind="error">{act.error}</Notice>
       {users.data && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Users</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">MFA</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">State</th>
-                <th scope="col"><span class="visually-hidden">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
+        <Table caption="Users" columns={["Email", "Name", "Role", "MFA", "Last sign-in", "State"]} actions>
               {users.data.items.map((u) => {
                 const self = u.id === session.user.id;
                 return (
@@ -123,19 +110,11 @@ export function UsersSection() {
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-        </div>
+        </Table>
       )}
       <h2>Roles</h2>
       <LoadError error={roles.error} what="the roles" />
-      <div class="table-wrap">
-        <table class="compact">
-          <caption class="visually-hidden">Roles</caption>
-          <thead>
-            <tr><th scope="col">Role</th><th scope="col">Scopes</th><th scope="col">Kind</th></tr>
-          </thead>
-          <tbody>
+      <Table caption="Roles" columns={["Role", "Scopes", "Kind"]} compact>
             {roles.data?.map((r) => (
               <tr key={r.name}>
                 <td data-label="Role">{r.name}{r.description && <div class="meta">{r.description}</div>}</td>
@@ -143,9 +122,7 @@ export function UsersSection() {
                 <td data-label="Kind">{r.built_in ? "built-in" : "custom"}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </Table>
     </>
   );
 }
