@@ -15,8 +15,10 @@ import { FormPage } from "./inventory/form-page.tsx";
 import { GROUPS, groupOf } from "./inventory/groups.ts";
 import { ListPage } from "./inventory/list-page.tsx";
 import { MonitoringOverview } from "./monitoring/overview.tsx";
+import { SettingsPage } from "./settings/settings-page.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
+import { LazyTopology } from "./topology/lazy-topology.tsx";
 
 type Gate = { kind: "loading" } | { kind: "first-run" } | { kind: "sign-in"; notice?: string } | { kind: "ready"; session: Session } | { kind: "error"; message: string };
 
@@ -64,8 +66,10 @@ export function App() {
 const NAV = [
   { href: "/", label: "Overview" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
+  { href: "/topology", label: "Topology" },
   { href: "/agents", label: "Agents" },
   { href: "/discovery", label: "Discovery" },
+  { href: "/settings", label: "Settings" },
 ];
 
 function Shell() {
@@ -114,6 +118,8 @@ function Screen() {
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
   if (path === "/discovery") return <DiscoveryPage />;
+  if (path === "/topology") return <LazyTopology loc={loc} />;
+  if (path === "/settings" || path.startsWith("/settings/")) return <SettingsPage section={path.split("/")[2]} />;
   let m = match("/inventory/:group", path);
   if (m) {
     const g = groupOf(m.group);

@@ -9,7 +9,7 @@ import type { ListParams } from "../../schemas/list-query.ts";
 import type { DeliveryShape } from "../../schemas/notifications.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
 import { defineRead, defineVerb } from "../verb.ts";
-import type { VerbContext } from "../verb-context.ts";
+import type { Db } from "../../db/database.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 
@@ -17,13 +17,15 @@ type DeliveryRow = typeof notificationDeliveries.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function present(ctx: VerbContext, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
+// `db` is the verb's transaction when there is one: the embedded database has one connection, so a read
+// outside an open transaction waits for it forever.
+async function present(db: Db, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [alerts, sinks, attempts] = await Promise.all([
-    ctx.db.select().from(notificationAlerts).where(inArray(notificationAlerts.id, [...new Set(rows.map((r) => r.alert_id))])),
-    ctx.db.select({ id: notificationSinks.id, name: notificationSinks.name }).from(notificationSinks).where(inArray(notificationSinks.id, [...new Set(rows.map((r) => r.sink_id))])),
-    ctx.db.select().from(notificationAttempts).where(inArray(notificationAttempts.delivery_id, ids)).orderBy(asc(notificationAttempts.delivery_id), asc(notificationAttempts.id)),
+    db.select().from(notificationAlerts).where(inArray(notificationAlerts.id, [...new Set(rows.map((r) => r.alert_id))])),
+    db.select({ id: notificationSinks.id, name: notificationSinks.name }).from(notificationSinks).where(inArray(notificationSinks.id, [...new Set(rows.map((r) => r.sink_id))])),
+    db.select().from(notificationAttempts).where(inArray(notificationAttempts.delivery_id, ids)).orderBy(asc(notificationAttempts.delivery_id), asc(notificationAttempts.id)),
   ]);
   const alertOf = new Map(alerts.map((a) => [a.id, a]));
   const sinkName = new Map(sinks.map((s) => [s.id, s.name]));
@@ -80,7 +82,7 @@ export const listDeliveries = defineRead<DeliveryListInput, ListPage<DeliverySha
       q.alert_id !== undefined ? eq(notificationDeliveries.alert_id, q.alert_id) : undefined,
       q.alert_kind ? sql`${notificationDeliveries.alert_id} in (select id from notification_alerts where kind = ${q.alert_kind})` : undefined,
     ],
-    (rows) => present(ctx, rows),
+    (rows) => present(ctx.db, rows),
   ),
 );
 
@@ -96,5 +98,5 @@ export const replayDelivery = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
     .returning();
   await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ delivery_id: id })})`);
   s.audit({ action: "notification_delivery.replay", category: "notifications", entity_type: "notification_delivery", entity_id: id, diff: { state_before: before.state } });
-  return (await present(s.ctx, [row!]))[0]!;
+  return (await present(s.tx, [row!]))[0]!;
 });

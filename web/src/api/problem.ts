@@ -34,6 +34,9 @@ export class ApiProblem extends Error {
       const path = issue.loc.filter((p) => p !== "body" && p !== "query" && p !== "path");
       const field = path[0];
       if (typeof field === "string" && !(field in out)) out[field] = issue.msg;
+      // A nested field (provider_config.url) is also addressable by its whole path.
+      const dotted = path.join(".");
+      if (path.length > 1 && !(dotted in out)) out[dotted] = issue.msg;
     }
     return out;
   }

@@ -1,0 +1,37 @@
+// A product started as the README says with its administrator created, an API client with the
+// administrator's bearer token, and a browser page signed in as them: the start of most browser tests.
+import type { Browser, Page } from "playwright-core";
+import { jsonBody, type Product, SETUP_TOKEN, startProduct } from "../helpers.ts";
+import { launch, seen } from "./browser.ts";
+
+export interface SignedIn {
+  product: Product;
+  browser: Browser;
+  page: Page;
+  /** An API call as the administrator; throws on a status of 300 or more. */
+  api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
+}
+
+export async function signedIn(host: string, dataDir: string, admin: { email: string; password: string }): Promise<SignedIn> {
+  const product = await startProduct({ HOST: host, DATA_DIR: dataDir, SVC_SETUP_TOKEN: SETUP_TOKEN }, 240_000);
+  const init = await product.fetch("/api/v1/bootstrap/initialize", jsonBody({ ...admin, setup_token: SETUP_TOKEN }));
+  if (init.status !== 200) throw new Error(`bootstrap answered ${init.status}: ${await init.text()}`);
+  const bearer = ((await init.json()) as { token: string }).token;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await product.fetch(`/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
+    return (res.status === 204 ? {} : await res.json()) as Record<string, unknown>;
+  };
+  const browser = await launch();
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await page.goto(product.url);
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await seen(page.getByRole("heading", { name: "Monitoring overview" }));
+  return { product, browser, page, api };
+}

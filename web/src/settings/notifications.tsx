@@ -1,0 +1,91 @@
+// Notifications: the sinks (create, enable/disable, send a test, delete), the routes that send alerts to
+// them, and the deliveries with their attempts; a dead one (attempts used up) can be replayed.
+import { useState } from "preact/hooks";
+import { api, ok } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { useLoad } from "../use-load.ts";
+import { AlertRoutes } from "./alert-routes.tsx";
+import { Deliveries } from "./deliveries.tsx";
+import { Table } from "./table.tsx";
+import { LoadError } from "./load-error.tsx";
+import { SinkForm } from "./sink-form.tsx";
+
+export function NotificationsSection() {
+  const session = useSession();
+  const canEdit = session.can("admin:notifications");
+  const sinks = useLoad(() => ok(api.GET("/api/v1/notifications/sinks", { params: { query: { limit: "100", sort: "name" } } })), []);
+  const [secret, setSecret] = useState<string | undefined>();
+  const [tested, setTested] = useState<string | undefined>();
+  const [deliveriesTick, setDeliveriesTick] = useState(0);
+  const act = useSubmit();
+  const sinkPath = (id: number) => ({ params: { path: { sink_id: String(id) } } });
+
+  const test = (id: number, name: string) =>
+    act.run(async () => {
+      setTested(undefined);
+      const answer = await ok(api.POST("/api/v1/notifications/sinks/{sink_id}/test", sinkPath(id)));
+      setTested(answer.ok ? `A test to "${name}" is queued as delivery ${answer.delivery_id}; its outcome shows in Deliveries below.` : `The test to "${name}" cannot be sent: ${answer.error}.`);
+      setDeliveriesTick((t) => t + 1);
+    });
+  const toggle = (id: number) =>
+    act.run(async () => {
+      await ok(api.PUT("/api/v1/notifications/sinks/{sink_id}/toggle", sinkPath(id)));
+      sinks.reload();
+    });
+  const remove = (id: number, name: string) =>
+    confirm(`Delete the sink "${name}" with its routes and deliveries?`) &&
+    act.run(async () => {
+      await ok(api.DELETE("/api/v1/notifications/sinks/{sink_id}", sinkPath(id)));
+      sinks.reload();
+    });
+
+  if (sinks.error !== undefined) return <LoadError error={sinks.error} what="the notification settings" />;
+  const list = sinks.data?.items ?? [];
+  return (
+    <>
+      {canEdit && (
+        <SinkForm
+          onCreated={(s) => {
+            setSecret(s);
+            sinks.reload();
+          }}
+        />
+      )}
+      {secret && (
+        <div class="card secret-once" role="status">
+          <p>The webhook's signing secret, shown this once (requests carry its HMAC signature):</p>
+          <p><code class="secret">{secret}</code></p>
+          <button type="button" onClick={() => setSecret(undefined)}>I have copied it</button>
+        </div>
+      )}
+      <h2>Sinks</h2>
+      <Notice kind="error">{act.error}</Notice>
+      <Notice kind="success">{tested}</Notice>
+      {sinks.data && list.length === 0 && <p class="empty">No sinks yet: alerts are recorded but sent nowhere.</p>}
+      <Table caption="Notification sinks" columns={["Name", "Provider", "Settings", "State"]} actions={canEdit}>
+            {list.map((s) => (
+              <tr key={s.id} data-sink={s.id}>
+                <td data-label="Name">{s.name}</td>
+                <td data-label="Provider">{s.provider_type}</td>
+                <td data-label="Settings" class="meta">
+                  {Object.entries(s.provider_config).map(([k, v]) => `${k}: ${String(v)}`).join(", ")}
+                </td>
+                <td data-label="State"><Status value={s.enabled ? "active" : "paused"} /></td>
+                {canEdit && (
+                  <td class="actions">
+                    <button type="button" disabled={act.busy} onClick={() => void test(s.id, s.name)}>Send a test</button>
+                    <button type="button" disabled={act.busy} onClick={() => void toggle(s.id)}>{s.enabled ? "Disable" : "Enable"}</button>
+                    <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s.id, s.name)}>Delete</button>
+                  </td>
+                )}
+              </tr>
+            ))}
+      </Table>
+      <AlertRoutes sinks={list} canEdit={canEdit} />
+      <Deliveries canReplay={canEdit} refresh={deliveriesTick} />
+    </>
+  );
+}

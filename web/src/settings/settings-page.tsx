@@ -1,0 +1,36 @@
+// Settings: one screen per section under /settings/<section>, with a row of tabs between them. Each
+// section loads only its own data; one the user's role cannot read says so instead of failing.
+import { Link } from "../router.tsx";
+import { ApiTokensSection } from "./api-tokens.tsx";
+import { BackupsSection } from "./backups.tsx";
+import { NotificationsSection } from "./notifications.tsx";
+import { SystemSection } from "./system.tsx";
+import { UsersSection } from "./users.tsx";
+
+const SECTIONS = [
+  { key: "notifications", label: "Notifications", Screen: NotificationsSection },
+  { key: "tokens", label: "API tokens", Screen: ApiTokensSection },
+  { key: "users", label: "Users and roles", Screen: UsersSection },
+  { key: "backups", label: "Backups", Screen: BackupsSection },
+  { key: "system", label: "Vault and rate limits", Screen: SystemSection },
+] as const;
+
+export function SettingsPage({ section }: { section: string | undefined }) {
+  const current = SECTIONS.find((s) => s.key === section) ?? SECTIONS[0];
+  const { Screen } = current;
+  return (
+    <section aria-labelledby="settings-title">
+      <header class="page-head">
+        <h1 id="settings-title">Settings</h1>
+      </header>
+      <nav class="tabs" aria-label="Settings sections">
+        {SECTIONS.map((s) => (
+          <Link key={s.key} href={`/settings/${s.key}`} aria-current={s === current ? "page" : undefined}>
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+      <Screen />
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+// The vault (whether this server holds the installation's key, where it comes from, how many secrets it
+// seals) and the rate-limit profile every route's limits follow (read:settings to see it, admin to change it).
+import { useEffect, useState } from "preact/hooks";
+import { POLICY, PROFILES, type Profile } from "../../../shared/ratelimit/policy.ts";
+import { api, ok } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Field, Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { useLoad } from "../use-load.ts";
+import { LoadError, when } from "./load-error.tsx";
+
+/** What a profile allows, from the table the server enforces (spec 8.1). */
+function describe(profile: Profile): string {
+  const rate = (c: keyof typeof POLICY) => {
+    const r = POLICY[c][profile];
+    return `${r.limit} per ${r.windowMs / 60_000} min`;
+  };
+  return `Per route and address: ${rate("default")}; sign-ins ${rate("auth")}; MFA codes ${rate("mfa_verify")}; scans ${rate("scan")}.`;
+}
+
+function VaultStatus() {
+  const vault = useLoad(() => ok(api.GET("/api/v1/health/vault")), []);
+  const v = vault.data;
+  return (
+    <div class="card" aria-labelledby="vault-title">
+      <h2 id="vault-title">Vault</h2>
+      <LoadError error={vault.error} what="the vault" />
+      {v && (
+        <dl class="fields">
+          <dt>Status</dt>
+          <dd><Status value={v.status} /></dd>
+          <dt>Key from</dt>
+          <dd>{v.key_source === "none" ? "nowhere: secrets cannot be sealed" : v.key_source}</dd>
+          <dt>Key id</dt>
+          <dd>{v.key_id ?? "—"}</dd>
+          <dt>Sealed secrets</dt>
+          <dd>{v.encrypted_secrets}</dd>
+          <dt>Last rotation</dt>
+          <dd>{when(v.last_rotation)}{v.rotation_pending ? " (a rotation is pending)" : ""}</dd>
+        </dl>
+      )}
+    </div>
+  );
+}
+
+function RateLimitProfile() {
+  const session = useSession();
+  const canEdit = session.can("admin:*");
+  const settings = useLoad(() => ok(api.GET("/api/v1/settings")), []);
+  const stored = settings.data?.rate_limit_profile as Profile | undefined;
+  const [profile, setProfile] = useState<Profile>("normal");
+  useEffect(() => stored && setProfile(stored), [stored]);
+  const save = useSubmit();
+  const [saved, setSaved] = useState(false);
+  const send = (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    void save.run(async () => {
+      await ok(api.PUT("/api/v1/settings", { body: { rate_limit_profile: profile } }));
+      setSaved(true);
+      settings.reload();
+    });
+  };
+  return (
+    <form class="card" onSubmit={send} aria-labelledby="rate-title">
+      <h2 id="rate-title">Rate-limit profile</h2>
+      <LoadError error={settings.error} what="the settings" />
+      {stored && (
+        <>
+          <Field id="rate-profile" label="Profile" error={save.fields.rate_limit_profile} hint={describe(profile)}>
+            {(a11y) => (
+              <select {...a11y} value={profile} disabled={!canEdit} onChange={(e) => setProfile((e.currentTarget as HTMLSelectElement).value as Profile)}>
+                {PROFILES.map((p) => <option key={p} value={p}>{p}</option>)}
+              </select>
+            )}
+          </Field>
+          <Notice kind="error">{save.error}</Notice>
+          <Notice kind="success">{saved ? `The ${stored} profile applies from now on.` : undefined}</Notice>
+          {canEdit && <button type="submit" disabled={save.busy || profile === stored}>Save</button>}
+        </>
+      )}
+    </form>
+  );
+}
+
+export function SystemSection() {
+  return (
+    <>
+      <VaultStatus />
+      <RateLimitProfile />
+    </>
+  );
+}

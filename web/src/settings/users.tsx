@@ -1,0 +1,128 @@
+// Users and roles: every user with their role (changed in place) and whether they may sign in
+// (deactivate / reactivate), a local user created with a first password or invited by email (the invite
+// link shown once), and the roles with their scopes. Administrators only: the API refuses the rest.
+import { useState } from "preact/hooks";
+import { api, ok, type paths } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Field, Notice, TextInput } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { useLoad } from "../use-load.ts";
+import { Table } from "./table.tsx";
+import { LoadError, when } from "./load-error.tsx";
+
+type Invite = paths["/api/v1/admin/invites"]["post"]["responses"][201]["content"]["application/json"];
+
+function RoleSelect({ roles, value, onValue, a11y }: { roles: readonly string[]; value: string; onValue: (v: string) => void; a11y: Record<string, unknown> }) {
+  return (
+    <select {...a11y} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+      {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+    </select>
+  );
+}
+
+function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => void }) {
+  const [mode, setMode] = useState<"invite" | "create">("invite");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState("viewer");
+  const [invite, setInvite] = useState<Invite | undefined>();
+  const submit = useSubmit();
+  const send = (e: Event) => {
+    e.preventDefault();
+    setInvite(undefined);
+    void submit.run(async () => {
+      if (mode === "invite") setInvite(await ok(api.POST("/api/v1/admin/invites", { body: { email: email.trim(), role } })));
+      else await ok(api.POST("/api/v1/admin/users", { body: { email: email.trim(), password, role, must_change_password: true } }));
+      setEmail("");
+      setPassword("");
+      onDone();
+    });
+  };
+  return (
+    <form class="card" onSubmit={send} noValidate aria-labelledby="user-new">
+      <h2 id="user-new">Add a user</h2>
+      <fieldset class="choice">
+        <legend>How</legend>
+        <label class="check"><input type="radio" name="user-mode" checked={mode === "invite"} onChange={() => setMode("invite")} /> Invite by email</label>
+        <label class="check"><input type="radio" name="user-mode" checked={mode === "create"} onChange={() => setMode("create")} /> Create with a first password</label>
+      </fieldset>
+      <TextInput id="user-email" label="Email" type="email" autoComplete="off" value={email} error={submit.fields.email} onValue={setEmail} />
+      {mode === "create" && (
+        <TextInput id="user-password" label="First password" type="password" autoComplete="new-password" hint="They must change it at their first sign-in." value={password} error={submit.fields.password} onValue={setPassword} />
+      )}
+      <Field id="user-role" label="Role" error={submit.fields.role}>
+        {(a11y) => <RoleSelect roles={roles} value={role} onValue={setRole} a11y={a11y} />}
+      </Field>
+      <Notice kind="error">{submit.error}</Notice>
+      <button type="submit" class="primary" disabled={submit.busy}>{mode === "invite" ? "Send invite" : "Create user"}</button>
+      {invite && (
+        <div class="secret-once" role="status">
+          <p>Invite for {invite.email} ({invite.role}), valid until {when(invite.expires_at)}. Give them this link; it is shown once:</p>
+          <p><code class="secret">{invite.invite_url}</code></p>
+        </div>
+      )}
+    </form>
+  );
+}
+
+export function UsersSection() {
+  const session = useSession();
+  const users = useLoad(() => ok(api.GET("/api/v1/admin/users", { params: { query: { limit: "100", sort: "email" } } })), []);
+  const roles = useLoad(() => ok(api.GET("/api/v1/settings/roles")), []);
+  const act = useSubmit();
+  const roleNames = roles.data?.map((r) => r.name) ?? ["viewer", "editor", "admin"];
+  const change = (id: number, body: { role?: string; is_active?: boolean }) =>
+    act.run(async () => {
+      await ok(api.PATCH("/api/v1/admin/users/{user_id}", { params: { path: { user_id: String(id) } }, body }));
+      users.reload();
+    });
+
+  return (
+    <>
+      {users.error === undefined && <NewUser roles={roleNames} onDone={() => users.reload()} />}
+      <h2>Users</h2>
+      <LoadError error={users.error} what="the users" />
+      <Notice kind="error">{act.error}</Notice>
+      {users.data && (
+        <Table caption="Users" columns={["Email", "Name", "Role", "MFA", "Last sign-in", "State"]} actions>
+              {users.data.items.map((u) => {
+                const self = u.id === session.user.id;
+                return (
+                  <tr key={u.id} data-user={u.id}>
+                    <td data-label="Email">{u.email}</td>
+                    <td data-label="Name">{u.display_name ?? "—"}</td>
+                    <td data-label="Role">
+                      {self ? u.role : (
+                        <RoleSelect roles={roleNames.includes(u.role) ? roleNames : [u.role, ...roleNames]} value={u.role} onValue={(role) => void change(u.id, { role })} a11y={{ "aria-label": `Role of ${u.email}`, disabled: act.busy }} />
+                      )}
+                    </td>
+                    <td data-label="MFA">{u.mfa_enabled ? "on" : "off"}</td>
+                    <td data-label="Last sign-in">{when(u.last_login_at)}</td>
+                    <td data-label="State"><Status value={u.is_active ? "active" : "stopped"} /></td>
+                    <td>
+                      {!self && (
+                        <button type="button" class={u.is_active ? "danger" : ""} disabled={act.busy} onClick={() => void change(u.id, { is_active: !u.is_active })}>
+                          {u.is_active ? "Deactivate" : "Reactivate"}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+        </Table>
+      )}
+      <h2>Roles</h2>
+      <LoadError error={roles.error} what="the roles" />
+      <Table caption="Roles" columns={["Role", "Scopes", "Kind"]} compact>
+            {roles.data?.map((r) => (
+              <tr key={r.name}>
+                <td data-label="Role">{r.name}{r.description && <div class="meta">{r.description}</div>}</td>
+                <td data-label="Scopes"><code>{r.scopes.join(" ")}</code></td>
+                <td data-label="Kind">{r.built_in ? "built-in" : "custom"}</td>
+              </tr>
+            ))}
+      </Table>
+    </>
+  );
+}

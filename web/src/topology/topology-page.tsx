@@ -1,0 +1,136 @@
+// The topology: GET /graph/topology drawn with cytoscape, filtered by kind (kept in the URL), live from
+// /topology/stream (a change reloads the graph, the view stays put), a selected node's details with a
+// link to its page, and its blast radius (/intel/blast-radius) highlighted on demand. The node list
+// under the graph is the keyboard and screen-reader way to the same selection.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, ok, type paths } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { LiveBadge, useStream } from "../live.tsx";
+import { Link, navigate, type Location } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import { DETAIL_GROUP, isBlastKind, KINDS, MAX_NODES, type NodeKind, sample, type TopoNode } from "./graph-data.ts";
+import { GraphView } from "./graph-view.tsx";
+
+type Blast = paths["/api/v1/intel/blast-radius/{asset_type}/{asset_id}"]["get"]["responses"][200]["content"]["application/json"];
+const LIST_LIMIT = 200;
+
+const detailHref = (n: TopoNode) => (DETAIL_GROUP[n.type] ? `/inventory/${DETAIL_GROUP[n.type]}/${n.ref_id}` : undefined);
+
+export function TopologyPage({ loc }: { loc: Location }) {
+  const chosen = loc.query.get("types");
+  const types = (chosen ? chosen.split(",").filter((k): k is NodeKind => (KINDS as readonly string[]).includes(k)) : [...KINDS]) as NodeKind[];
+  // The route reads one comma-separated `types` (its document shows the parsed list); all kinds: none sent.
+  const query = chosen && types.length < KINDS.length ? { types: [types.join(",")] as NodeKind[] } : {};
+  const topo = useLoad(() => ok(api.GET("/api/v1/graph/topology", { params: { query } })), [types.join(",")]);
+  // A burst of changes (a discovery merge) reloads once.
+  const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const live = useStream("/api/v1/topology/stream", () => {
+    clearTimeout(pendingReload.current);
+    pendingReload.current = setTimeout(() => topo.reload(), 300);
+  });
+  useEffect(() => () => clearTimeout(pendingReload.current), []);
+
+  const data = useMemo(() => (topo.data ? sample(topo.data) : undefined), [topo.data]);
+  const [selected, setSelected] = useState<string | undefined>();
+  const [blast, setBlast] = useState<Blast | undefined>();
+  const [filter, setFilter] = useState("");
+  const walk = useSubmit();
+  const node = data?.nodes.find((n) => n.id === selected);
+  const idOf = useMemo(() => new Map(data?.nodes.map((n) => [`${n.type}:${n.ref_id}`, n.id]) ?? []), [data]);
+
+  const select = (id: string | undefined) => {
+    setSelected(id);
+    setBlast(undefined);
+  };
+  const setTypes = (next: NodeKind[]) => {
+    const q = new URLSearchParams(loc.query);
+    if (next.length === KINDS.length || next.length === 0) q.delete("types");
+    else q.set("types", next.join(","));
+    navigate(`${loc.path}${q.size ? `?${q}` : ""}`, { replace: true });
+  };
+  const showBlast = (n: TopoNode) =>
+    walk.run(async () => {
+      if (!isBlastKind(n.type)) return;
+      setBlast(await ok(api.GET("/api/v1/intel/blast-radius/{asset_type}/{asset_id}", { params: { path: { asset_type: n.type, asset_id: String(n.ref_id) } } })));
+    });
+  const impacted = blast ? [...blast.impacted_hardware, ...blast.impacted_compute_units, ...blast.impacted_services, ...blast.impacted_storage] : [];
+  const blastIds = blast && selected ? { root: selected, impacted: new Set(impacted.map((a) => idOf.get(`${a.asset_type}:${a.asset_id}`)).filter((x): x is string => Boolean(x))) } : undefined;
+  const listed = (data?.nodes ?? []).filter((n) => !filter || n.label.toLowerCase().includes(filter.toLowerCase()));
+
+  return (
+    <section aria-labelledby="topology-title" class="topology">
+      <header class="page-head">
+        <h1 id="topology-title">Topology</h1>
+        <LiveBadge state={live} />
+      </header>
+      <fieldset class="scopes kinds">
+        <legend>Kinds</legend>
+        {KINDS.map((k) => (
+          <label key={k} class="check">
+            <input type="checkbox" checked={types.includes(k)} onChange={(e) => setTypes((e.currentTarget as HTMLInputElement).checked ? [...types, k] : types.filter((t) => t !== k))} /> {k.replace("_", " ")}
+          </label>
+        ))}
+      </fieldset>
+      {topo.error !== undefined && <Notice kind="error">{messageOf(topo.error)}</Notice>}
+      {data && (
+        <p class="meta" role="status">
+          {data.nodes.length} nodes, {data.edges.length} edges
+          {data.total > data.nodes.length && ` — showing the ${MAX_NODES} most connected of ${data.total} nodes; untick kinds to see the others`}
+        </p>
+      )}
+      <div class="topology-body">
+        {data && <GraphView data={data} selected={selected} blast={blastIds} onSelect={select} onOpen={(id) => {
+          const n = data.nodes.find((x) => x.id === id);
+          const href = n && detailHref(n);
+          if (href) navigate(href);
+        }} />}
+        <aside class="card node-panel" aria-live="polite">
+          {!node && <p class="meta">Select a node (tap it, or pick it from the list below) to see it and its blast radius. Double-tap opens its page.</p>}
+          {node && (
+            <>
+              <h2>{node.label}</h2>
+              <p>
+                {node.type.replace("_", " ")} {node.subtitle && <span class="meta">({node.subtitle})</span>} {node.status && <Status value={node.status} />}
+              </p>
+              <div class="actions">
+                {detailHref(node) && <Link href={detailHref(node)!} class="button">Open details</Link>}
+                {isBlastKind(node.type) && (
+                  <button type="button" class="primary" disabled={walk.busy} onClick={() => void (blast ? setBlast(undefined) : showBlast(node))}>
+                    {blast ? "Hide blast radius" : "Show blast radius"}
+                  </button>
+                )}
+              </div>
+              <Notice kind="error">{walk.error}</Notice>
+              {blast && (
+                <div class="blast">
+                  <p><strong>{blast.total_impact_count} impacted</strong> if {node.label} goes down. {blast.summary}</p>
+                  <ul>
+                    {impacted.map((a) => (
+                      <li key={`${a.asset_type}:${a.asset_id}`}>{a.name} <span class="meta">({a.asset_type.replace("_", " ")})</span></li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+            </>
+          )}
+        </aside>
+      </div>
+      <h2>Nodes</h2>
+      <label class="filter">
+        Find a node
+        <input type="search" value={filter} onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)} />
+      </label>
+      <ul class="node-list">
+        {listed.slice(0, LIST_LIMIT).map((n) => (
+          <li key={n.id}>
+            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => select(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}</span>
+          </li>
+        ))}
+      </ul>
+      {listed.length > LIST_LIMIT && <p class="meta">{listed.length - LIST_LIMIT} more: narrow the search.</p>}
+    </section>
+  );
+}
