@@ -2,7 +2,8 @@
 // records are drawn as groups (one per kind, a big kind split into groups of consecutive names), a tap on
 // a group on the canvas opens it as a compound node, the list of groups opens them from the keyboard, a
 // record inside can be selected and its blast radius marks the closed group holding its impacted
-// records, and opening past 1,500 drawn nodes is refused until another group is closed.
+// records, opening past 1,500 drawn nodes is refused until another group is closed, and a node found by
+// name in a closed group opens the groups holding it.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, tempDataDir } from "../helpers.ts";
@@ -111,4 +112,19 @@ describe.skipIf(!hasChromium)("web UI topology past 1,500 nodes in a real browse
     await groups.getByRole("button", { name: /^vm-0001 … / }).click();
     await seen(page.locator(`.graph[data-nodes='${SERVICES + 150}']`));
   }, 120_000);
+
+  it("finds a node hidden in a closed group and opens the groups holding it", async () => {
+    const { page } = s;
+    await page.getByLabel("Find a node").fill("hw-1200");
+    const found = page.getByRole("listitem").filter({ hasText: "hw-1200" });
+    await seen(found.getByText("in a closed group"));
+    await found.getByRole("button", { name: "hw-1200" }).click();
+    await seen(page.getByRole("heading", { name: "hw-1200" }));
+    const groups = page.getByRole("list").filter({ has: page.getByRole("button", { name: "hardware", exact: true }) });
+    expect(await groups.getByRole("button", { name: "hardware", exact: true }).getAttribute("aria-expanded")).toBe("true");
+    expect(await groups.getByRole("button", { name: /^hw-1161 … hw-1300$/ }).getAttribute("aria-expanded")).toBe("true");
+    await seen(page.locator(`.graph[data-nodes='${SERVICES + 150 + 140}']`));
+    expect(await graph<boolean>(page, "(cy) => cy.$id('hw-1200').selected()")).toBe(true);
+    await shot(page, "35-topology-found-in-group");
+  }, 60_000);
 });

@@ -104,7 +104,7 @@ export function RefPicker({ source, value, onValue, a11y }: {
         inFlight.current = false;
         const next = waiting.current;
         waiting.current = undefined;
-        if (next !== undefined && next !== query) search(next);
+        if (next !== undefined && next !== query && mounted.current) search(next);
         else if (mounted.current) setSearching(false);
       });
   };

@@ -98,6 +98,14 @@ export function findCluster(clusters: readonly Cluster[], id: string): Cluster |
   return undefined;
 }
 
+/** The groups holding record `id`, outermost first (none when the graph is not grouped). */
+export function groupsHolding(clusters: readonly Cluster[], id: string): string[] {
+  for (const c of clusters) {
+    if (c.members.some((m) => m.id === id)) return [c.id, ...(c.children ? groupsHolding(c.children, id) : [])];
+  }
+  return [];
+}
+
 /** What is drawn: every record when there are no clusters, else the open groups' contents. */
 export function drawn(topo: Topology, clusters: readonly Cluster[], open: ReadonlySet<string>): GraphData {
   const total = topo.nodes.length;

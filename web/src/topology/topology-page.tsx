@@ -12,7 +12,7 @@ import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
-import { clustersOf, drawn, drawnCount, findCluster, firstOpen } from "./clusters.ts";
+import { clustersOf, drawn, drawnCount, findCluster, firstOpen, groupsHolding } from "./clusters.ts";
 import { DETAIL_GROUP, isBlastKind, KINDS, MAX_NODES, type NodeKind, type TopoNode } from "./graph-data.ts";
 import { GraphView } from "./graph-view.tsx";
 
@@ -51,25 +51,32 @@ export function TopologyPage({ loc }: { loc: Location }) {
   const group = data?.groups.find((g) => g.id === selected);
   const idOf = useMemo(() => new Map(topo.data?.nodes.map((n) => [`${n.type}:${n.ref_id}`, n.id]) ?? []), [topo.data]);
 
-  /** Opens a closed group (when the drawing stays within MAX_NODES) or closes an open one with what it holds. */
-  const toggle = (id: string) => {
-    const next = new Set(openIds);
-    setRefused(undefined);
-    if (next.has(id)) {
-      for (const o of openIds) if (o === id || o.startsWith(`${id}.`)) next.delete(o);
-      const holder = selected && (data?.parents.get(selected) ?? selected);
-      if (holder && (holder === id || holder.startsWith(`${id}.`))) setSelected(undefined);
-    } else {
-      next.add(id);
-      const count = drawnCount(clusters, next);
-      if (count > MAX_NODES) {
-        const c = findCluster(clusters, id);
-        setRefused(`Opening ${c?.label ?? id} would draw ${count.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: close another group first.`);
-        return;
-      }
-      setFocus((f) => ({ id, seq: (f?.seq ?? 0) + 1 }));
+  /** Opens `ids` (and fits the view to `focusOn`) unless the drawing would pass MAX_NODES. */
+  const openGroups = (ids: readonly string[], focusOn: string): boolean => {
+    const next = new Set([...openIds, ...ids]);
+    const count = drawnCount(clusters, next);
+    if (count > MAX_NODES) {
+      const names = ids.filter((id) => !openIds.has(id)).map((id) => findCluster(clusters, id)?.label ?? id);
+      setRefused(`Opening ${names.join(", ")} would draw ${count.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: close another group first.`);
+      return false;
     }
+    setRefused(undefined);
     setOpened({ key: typesKey, ids: next });
+    setFocus((f) => ({ id: focusOn, seq: (f?.seq ?? 0) + 1 }));
+    return true;
+  };
+  /** Opens a closed group, or closes an open one with the groups inside it. */
+  const toggle = (id: string) => {
+    if (!openIds.has(id)) return void openGroups([id], id);
+    setRefused(undefined);
+    const next = new Set([...openIds].filter((o) => o !== id && !o.startsWith(`${id}.`)));
+    const holder = selected && (data?.parents.get(selected) ?? selected);
+    if (holder && (holder === id || holder.startsWith(`${id}.`))) setSelected(undefined);
+    setOpened({ key: typesKey, ids: next });
+  };
+  /** Selects a node found in the list, opening the groups that hide it first. */
+  const reveal = (id: string) => {
+    if (data?.shownAs.get(id) === id || openGroups(groupsHolding(clusters, id), id)) select(id);
   };
   const select = (id: string | undefined) => {
     const g = id ? data?.groups.find((x) => x.id === id) : undefined;
@@ -92,7 +99,8 @@ export function TopologyPage({ loc }: { loc: Location }) {
   // An impacted record inside a closed group marks that group.
   const shownAs = (a: { asset_type: string; asset_id: number }) => data?.shownAs.get(idOf.get(`${a.asset_type}:${a.asset_id}`) ?? "");
   const blastIds = blast && selected ? { root: selected, impacted: new Set(impacted.map(shownAs).filter((x): x is string => Boolean(x))) } : undefined;
-  const listed = (data?.nodes ?? []).filter((n) => !filter || n.label.toLowerCase().includes(filter.toLowerCase()));
+  // Drawn nodes; a search looks through every node, also those in closed groups.
+  const listed = filter ? (topo.data?.nodes ?? []).filter((n) => n.label.toLowerCase().includes(filter.toLowerCase())) : (data?.nodes ?? []);
 
   return (
     <section aria-labelledby="topology-title" class="topology">
@@ -186,7 +194,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
       <ul class="node-list">
         {listed.slice(0, LIST_LIMIT).map((n) => (
           <li key={n.id}>
-            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => select(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}</span>
+            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => reveal(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}{data?.shownAs.get(n.id) !== n.id && ", in a closed group"}</span>
           </li>
         ))}
       </ul>
