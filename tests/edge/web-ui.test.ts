@@ -114,7 +114,7 @@ describe("served in front of the worker", () => {
   });
 
   it("answers an unknown /api path with the API's JSON 404, never index.html", async () => {
-    for (const path of ["/api/v1/no-such-thing", "/api/v2", "/api", "/api/v1/hardware/1/nope"]) {
+    for (const path of ["/api/v1/no-such-thing", "/api/v2", "/api", "/api/v1/hardware/1/nope", "/api/docs/assets/nope.js"]) {
       for (const headers of [NAVIGATE, FETCH]) {
         const body = await expectApiJson(await get(path, headers), 404, path);
         expect(body, path).toMatchObject({ error_code: "RESOURCE_NOT_FOUND" });
