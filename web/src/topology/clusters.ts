@@ -19,6 +19,13 @@ export interface Cluster {
   members: TopoNode[];
   /** Smaller groups, or none: then its members are drawn when it is open. */
   children?: Cluster[];
+  parent?: Cluster;
+}
+
+/** A topology's groups, and the innermost group of each record (what finding its stand-in walks up from). */
+export interface Grouping {
+  clusters: Cluster[];
+  leafOf: ReadonlyMap<string, Cluster>;
 }
 
 /** A drawn group: a node while closed, a compound node around what it holds while open. */
@@ -41,35 +48,41 @@ export interface GraphData {
   /** Each drawn record's open group. */
   parents: ReadonlyMap<string, string>;
   edges: Edge[];
-  /** Every record's drawn stand-in: itself, or the closed group holding it. */
-  shownAs: ReadonlyMap<string, string>;
+  /** A record's drawn stand-in: itself, or the outermost closed group holding it. */
+  shownAs(id: string): string;
   total: number;
 }
 
 const byLabel = (a: TopoNode, b: TopoNode) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id);
 
-function split(id: string, label: string, kind: NodeKind, members: TopoNode[]): Cluster {
-  if (members.length <= LEAF) return { id, label, kind, members };
+function split(id: string, label: string, kind: NodeKind, members: TopoNode[], leafOf: Map<string, Cluster>, parent?: Cluster): Cluster {
+  const cluster: Cluster = { id, label, kind, members, ...(parent ? { parent } : {}) };
+  if (members.length <= LEAF) {
+    for (const m of members) leafOf.set(m.id, cluster);
+    return cluster;
+  }
   const parts = Math.min(FANOUT, Math.ceil(members.length / LEAF));
   const size = Math.ceil(members.length / parts);
-  const children: Cluster[] = [];
+  cluster.children = [];
   for (let i = 0; i * size < members.length; i++) {
     const slice = members.slice(i * size, (i + 1) * size);
-    children.push(split(`${id}.${i}`, `${slice[0]!.label} … ${slice[slice.length - 1]!.label}`, kind, slice));
+    cluster.children.push(split(`${id}.${i}`, `${slice[0]!.label} … ${slice[slice.length - 1]!.label}`, kind, slice, leafOf, cluster));
   }
-  return { id, label, kind, members, children };
+  return cluster;
 }
 
 /** The groups of a topology too big to draw whole, one per kind present; none when it fits. */
-export function clustersOf(topo: Topology): Cluster[] {
-  if (topo.nodes.length <= MAX_NODES) return [];
+export function clustersOf(topo: Topology): Grouping {
+  const leafOf = new Map<string, Cluster>();
+  if (topo.nodes.length <= MAX_NODES) return { clusters: [], leafOf };
   const byKind = new Map<NodeKind, TopoNode[]>();
   for (const n of topo.nodes) {
     const list = byKind.get(n.type);
     if (list) list.push(n);
     else byKind.set(n.type, [n]);
   }
-  return KINDS.filter((k) => byKind.has(k)).map((k) => split(`group:${k}`, k.replace("_", " "), k, byKind.get(k)!.sort(byLabel)));
+  const clusters = KINDS.filter((k) => byKind.has(k)).map((k) => split(`group:${k}`, k.replace("_", " "), k, byKind.get(k)!.sort(byLabel), leafOf));
+  return { clusters, leafOf };
 }
 
 /** How many elements the drawing has with `open` groups open (records and groups alike). */
@@ -99,51 +112,69 @@ export function findCluster(clusters: readonly Cluster[], id: string): Cluster |
 }
 
 /** The groups holding record `id`, outermost first (none when the graph is not grouped). */
-export function groupsHolding(clusters: readonly Cluster[], id: string): string[] {
-  for (const c of clusters) {
-    if (c.members.some((m) => m.id === id)) return [c.id, ...(c.children ? groupsHolding(c.children, id) : [])];
-  }
-  return [];
+export function groupsHolding(grouping: Grouping, id: string): string[] {
+  const chain: string[] = [];
+  for (let c = grouping.leafOf.get(id); c; c = c.parent) chain.unshift(c.id);
+  return chain;
 }
 
 /** What is drawn: every record when there are no clusters, else the open groups' contents. */
-export function drawn(topo: Topology, clusters: readonly Cluster[], open: ReadonlySet<string>): GraphData {
+export function drawn(topo: Topology, grouping: Grouping, open: ReadonlySet<string>): GraphData {
   const total = topo.nodes.length;
-  if (clusters.length === 0) {
-    return { nodes: topo.nodes, groups: [], parents: new Map(), edges: topo.edges, shownAs: new Map(topo.nodes.map((n) => [n.id, n.id])), total };
-  }
+  if (grouping.clusters.length === 0) return { nodes: topo.nodes, groups: [], parents: new Map(), edges: topo.edges, shownAs: (id) => id, total };
   const nodes: TopoNode[] = [];
   const groups: GroupBox[] = [];
   const parents = new Map<string, string>();
-  const shownAs = new Map<string, string>();
   const visit = (c: Cluster, parent: string | undefined) => {
     const isOpen = open.has(c.id);
     groups.push({ id: c.id, label: c.label, kind: c.kind, count: c.members.length, open: isOpen, parent });
-    if (!isOpen) for (const m of c.members) shownAs.set(m.id, c.id);
-    else if (c.children) for (const ch of c.children) visit(ch, c.id);
+    if (!isOpen) return;
+    if (c.children) for (const ch of c.children) visit(ch, c.id);
     else
       for (const m of c.members) {
         nodes.push(m);
         parents.set(m.id, c.id);
-        shownAs.set(m.id, m.id);
       }
   };
-  for (const c of clusters) visit(c, undefined);
+  for (const c of grouping.clusters) visit(c, undefined);
+  // Worked out per group (a few hundred) rather than per record: opening a group then costs the edges only.
+  const standOf = new Map<Cluster, string | null>();
+  const groupStand = (c: Cluster): string | null => {
+    let stand = standOf.get(c);
+    if (stand === undefined) {
+      stand = (c.parent && groupStand(c.parent)) ?? (open.has(c.id) ? null : c.id);
+      standOf.set(c, stand);
+    }
+    return stand;
+  };
+  const shownAs = (id: string) => {
+    const leaf = grouping.leafOf.get(id);
+    return (leaf && groupStand(leaf)) ?? id;
+  };
 
   const edges: Edge[] = [];
-  const merged = new Map<string, Edge>();
+  const merged = new Map<string, Map<string, Edge>>();
   for (const e of topo.edges) {
-    const source = shownAs.get(e.source);
-    const target = shownAs.get(e.target);
-    if (!source || !target || source === target) continue;
+    const sourceLeaf = grouping.leafOf.get(e.source);
+    const targetLeaf = grouping.leafOf.get(e.target);
+    // An edge must end at drawn elements; one naming a record the answer does not hold is left out.
+    if (!sourceLeaf || !targetLeaf) continue;
+    const source = groupStand(sourceLeaf) ?? e.source;
+    const target = groupStand(targetLeaf) ?? e.target;
+    if (source === target) continue;
     if (source === e.source && target === e.target) {
       edges.push(e);
       continue;
     }
-    const id = `merged:${source}>${target}`;
-    const have = merged.get(id);
+    let from = merged.get(source);
+    if (!from) merged.set(source, (from = new Map()));
+    const have = from.get(target);
     if (have) have.count = (have.count ?? 1) + 1;
-    else merged.set(id, { id, source, target, relation: "links", count: 1 });
+    else {
+      const edge = { id: `merged:${source}>${target}`, source, target, relation: "links", count: 1 };
+      from.set(target, edge);
+      edges.push(edge);
+    }
   }
-  return { nodes, groups, parents, edges: [...edges, ...merged.values()], shownAs, total };
+  return { nodes, groups, parents, edges, shownAs, total };
 }

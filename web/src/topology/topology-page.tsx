@@ -35,12 +35,13 @@ export function TopologyPage({ loc }: { loc: Location }) {
   });
   useEffect(() => () => clearTimeout(pendingReload.current), []);
 
-  const clusters = useMemo(() => (topo.data ? clustersOf(topo.data) : []), [topo.data]);
+  const grouping = useMemo(() => (topo.data ? clustersOf(topo.data) : { clusters: [], leafOf: new Map() }), [topo.data]);
+  const clusters = grouping.clusters;
   // The groups the user opened, for the kinds they were opened under; other kinds start from firstOpen.
   const typesKey = types.join(",");
   const [opened, setOpened] = useState<{ key: string; ids: ReadonlySet<string> } | undefined>();
   const openIds = useMemo(() => (opened?.key === typesKey ? opened.ids : firstOpen(clusters)), [opened, typesKey, clusters]);
-  const data = useMemo(() => (topo.data ? drawn(topo.data, clusters, openIds) : undefined), [topo.data, clusters, openIds]);
+  const data = useMemo(() => (topo.data ? drawn(topo.data, grouping, openIds) : undefined), [topo.data, grouping, openIds]);
   const [focus, setFocus] = useState<{ id: string; seq: number } | undefined>();
   const [refused, setRefused] = useState<string | undefined>();
   const [selected, setSelected] = useState<string | undefined>();
@@ -76,7 +77,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
   };
   /** Selects a node found in the list, opening the groups that hide it first. */
   const reveal = (id: string) => {
-    if (data?.shownAs.get(id) === id || openGroups(groupsHolding(clusters, id), id)) select(id);
+    if (data?.shownAs(id) === id || openGroups(groupsHolding(grouping, id), id)) select(id);
   };
   const select = (id: string | undefined) => {
     const g = id ? data?.groups.find((x) => x.id === id) : undefined;
@@ -97,7 +98,10 @@ export function TopologyPage({ loc }: { loc: Location }) {
     });
   const impacted = blast ? [...blast.impacted_hardware, ...blast.impacted_compute_units, ...blast.impacted_services, ...blast.impacted_storage] : [];
   // An impacted record inside a closed group marks that group.
-  const shownAs = (a: { asset_type: string; asset_id: number }) => data?.shownAs.get(idOf.get(`${a.asset_type}:${a.asset_id}`) ?? "");
+  const shownAs = (a: { asset_type: string; asset_id: number }) => {
+    const id = idOf.get(`${a.asset_type}:${a.asset_id}`);
+    return id && data?.shownAs(id);
+  };
   const blastIds = blast && selected ? { root: selected, impacted: new Set(impacted.map(shownAs).filter((x): x is string => Boolean(x))) } : undefined;
   // Drawn nodes; a search looks through every node, also those in closed groups.
   const listed = filter ? (topo.data?.nodes ?? []).filter((n) => n.label.toLowerCase().includes(filter.toLowerCase())) : (data?.nodes ?? []);
@@ -194,7 +198,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
       <ul class="node-list">
         {listed.slice(0, LIST_LIMIT).map((n) => (
           <li key={n.id}>
-            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => reveal(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}{data?.shownAs.get(n.id) !== n.id && ", in a closed group"}</span>
+            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => reveal(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}{data?.shownAs(n.id) !== n.id && ", in a closed group"}</span>
           </li>
         ))}
       </ul>
