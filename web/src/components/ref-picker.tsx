@@ -196,7 +196,7 @@ export function RefPicker({ source, value, onValue, a11y }: {
         aria-expanded={open}
         aria-controls={listId}
         aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
-        placeholder={`Search by name…`}
+        placeholder="Search by name…"
         value={text}
         onInput={(e) => {
           setText((e.currentTarget as HTMLInputElement).value);
