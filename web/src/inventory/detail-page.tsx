@@ -28,7 +28,7 @@ function RelationList({ relation, id }: { relation: Relation; id: string }) {
       <ul>
         {rows.data?.items.map((r) => (
           <li key={String(r[relation.idField]) + String(r.id)}>
-            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>{cell(r.name ?? `#${String(r[relation.idField])}`)}</Link>
+            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>{cell(r[relation.nameField ?? "name"] ?? `#${String(r[relation.idField])}`)}</Link>
             {relation.show.map((k) => (k === "status" ? <Status key={k} value={r[k] as string} /> : <span key={k} class="meta">{cell(r[k])}</span>))}
           </li>
         ))}

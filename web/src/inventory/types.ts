@@ -50,11 +50,13 @@ export interface Relation {
   /** The group the rows are, and the field holding their id. */
   group: GroupKey;
   idField: string;
+  /** The field naming the related record when it is not `name` (a membership's hardware_name). */
+  nameField?: string;
   /** Extra fields shown after the name. */
   show: readonly string[];
 }
 
-export type GroupKey = "hardware" | "compute" | "services" | "networks";
+export type GroupKey = "hardware" | "compute" | "services" | "networks" | "storage" | "clusters" | "external" | "misc" | "sites" | "vlans" | "environments" | "categories";
 
 export interface GroupDef<L extends ListPath = ListPath> {
   key: GroupKey;
