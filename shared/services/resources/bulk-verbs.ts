@@ -28,7 +28,8 @@ function refusalOf(id: number, err: unknown): BulkRefusal {
 
 function refused(ids: number[], refusals: BulkRefusal[], what: string): ApiError {
   const issues: ValidationIssue[] = refusals.map((r) => ({ loc: ["body", "ids", ids.indexOf(r.id)], msg: r.detail, type: r.reason }));
-  const fields = { ids: `${refusals.length} of the ${ids.length} selected cannot be ${what}: ${refusals.map((r) => r.id).join(", ")}. Nothing was changed.` };
+  const named = `${refusals.length === 1 ? "id" : "ids"} ${refusals.map((r) => r.id).join(", ")}`;
+  const fields = { ids: `${refusals.length} of the ${ids.length} selected cannot be ${what} (${named}). Nothing was changed.` };
   return new ApiError("VALIDATION_ERROR", issues, { fields, refused: refusals });
 }
 

@@ -5,7 +5,7 @@ import { defineGroup, type Group, type GroupKey } from "./types.ts";
 const STORAGE_KINDS = ["disk", "pool", "dataset", "share"] as const;
 
 const hardware = defineGroup({
-  key: "hardware", title: "Hardware", noun: "hardware node",
+  key: "hardware", title: "Hardware", noun: "hardware node", bulk: { tags: true },
   listPath: "/api/v1/hardware", itemPath: "/api/v1/hardware/{hardware_id}", idParam: "hardware_id",
   writeScope: "write:hardware", deleteScope: "delete:hardware",
   columns: [
@@ -39,7 +39,7 @@ const hardware = defineGroup({
 });
 
 const compute = defineGroup({
-  key: "compute", title: "Compute units", noun: "compute unit",
+  key: "compute", title: "Compute units", noun: "compute unit", bulk: { tags: true },
   listPath: "/api/v1/compute-units", itemPath: "/api/v1/compute-units/{cu_id}", idParam: "cu_id",
   writeScope: "write:compute", deleteScope: "delete:compute",
   columns: [
@@ -70,7 +70,7 @@ const compute = defineGroup({
 });
 
 const services = defineGroup({
-  key: "services", title: "Services", noun: "service",
+  key: "services", title: "Services", noun: "service", bulk: { tags: true },
   listPath: "/api/v1/services", itemPath: "/api/v1/services/{service_id}", idParam: "service_id",
   writeScope: "write:services", deleteScope: "delete:services",
   columns: [
@@ -99,7 +99,7 @@ const services = defineGroup({
 });
 
 const networks = defineGroup({
-  key: "networks", title: "Networks", noun: "network",
+  key: "networks", title: "Networks", noun: "network", bulk: { tags: true },
   listPath: "/api/v1/networks", itemPath: "/api/v1/networks/{network_id}", idParam: "network_id",
   writeScope: "write:networks", deleteScope: "delete:networks",
   columns: [
@@ -123,7 +123,7 @@ const networks = defineGroup({
 });
 
 const storage = defineGroup({
-  key: "storage", title: "Storage", noun: "storage item",
+  key: "storage", title: "Storage", noun: "storage item", bulk: { tags: true },
   listPath: "/api/v1/storage", itemPath: "/api/v1/storage/{storage_id}", idParam: "storage_id",
   writeScope: "write:storage", deleteScope: "delete:storage",
   columns: [
@@ -146,7 +146,7 @@ const storage = defineGroup({
 });
 
 const clusters = defineGroup({
-  key: "clusters", title: "Clusters", noun: "hardware cluster",
+  key: "clusters", title: "Clusters", noun: "hardware cluster", bulk: { tags: false },
   listPath: "/api/v1/hardware-clusters", itemPath: "/api/v1/hardware-clusters/{cluster_id}", idParam: "cluster_id",
   writeScope: "write:clusters", deleteScope: "delete:clusters",
   columns: [{ name: "name", label: "Name" }, { name: "type", label: "Type" }, { name: "environment_name", label: "Environment" }, { name: "description", label: "Description" }],
@@ -164,7 +164,7 @@ const clusters = defineGroup({
 });
 
 const external = defineGroup({
-  key: "external", title: "External nodes", noun: "external node",
+  key: "external", title: "External nodes", noun: "external node", bulk: { tags: true },
   listPath: "/api/v1/external-nodes", itemPath: "/api/v1/external-nodes/{node_id}", idParam: "node_id",
   writeScope: "write:external", deleteScope: "delete:external",
   columns: [
@@ -190,7 +190,7 @@ const external = defineGroup({
 });
 
 const misc = defineGroup({
-  key: "misc", title: "Misc", noun: "misc item",
+  key: "misc", title: "Misc", noun: "misc item", bulk: { tags: true },
   listPath: "/api/v1/misc", itemPath: "/api/v1/misc/{item_id}", idParam: "item_id",
   writeScope: "write:misc", deleteScope: "delete:misc",
   columns: [{ name: "name", label: "Name" }, { name: "kind", label: "Kind" }, { name: "url", label: "URL" }, { name: "tags", label: "Tags" }],
@@ -207,7 +207,7 @@ const misc = defineGroup({
 });
 
 const sites = defineGroup({
-  key: "sites", title: "Sites", noun: "site",
+  key: "sites", title: "Sites", noun: "site", bulk: { tags: false },
   listPath: "/api/v1/sites", itemPath: "/api/v1/sites/{site_id}", idParam: "site_id",
   writeScope: "write:sites", deleteScope: "delete:sites",
   columns: [{ name: "name", label: "Name" }, { name: "address", label: "Address" }, { name: "latitude", label: "Latitude" }, { name: "longitude", label: "Longitude" }],
@@ -229,7 +229,7 @@ const sites = defineGroup({
 });
 
 const vlans = defineGroup({
-  key: "vlans", title: "VLANs", noun: "VLAN",
+  key: "vlans", title: "VLANs", noun: "VLAN", bulk: { tags: false },
   listPath: "/api/v1/vlans", itemPath: "/api/v1/vlans/{vlan_pk}", idParam: "vlan_pk",
   // VLANs are network records: they share the networks scopes.
   writeScope: "write:networks", deleteScope: "delete:networks",
@@ -246,7 +246,7 @@ const vlans = defineGroup({
 });
 
 const environments = defineGroup({
-  key: "environments", title: "Environments", noun: "environment",
+  key: "environments", title: "Environments", noun: "environment", bulk: { tags: false },
   listPath: "/api/v1/environments", itemPath: "/api/v1/environments/{environment_id}", idParam: "environment_id",
   // Labels services carry: the services scopes.
   writeScope: "write:services", deleteScope: "delete:services",
@@ -266,7 +266,7 @@ const environments = defineGroup({
 });
 
 const categories = defineGroup({
-  key: "categories", title: "Categories", noun: "category",
+  key: "categories", title: "Categories", noun: "category", bulk: { tags: false },
   listPath: "/api/v1/categories", itemPath: "/api/v1/categories/{category_id}", idParam: "category_id",
   writeScope: "write:services", deleteScope: "delete:services",
   columns: [{ name: "name", label: "Name" }, { name: "color", label: "Colour" }, { name: "icon", label: "Icon" }, { name: "description", label: "Description" }],

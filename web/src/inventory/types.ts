@@ -73,10 +73,13 @@ export interface GroupDef<L extends ListPath = ListPath> {
   filters: readonly { name: keyof ListQuery<L> & string; label: string; options?: readonly string[] }[];
   fields: readonly FormField<CreateBody<L>>[];
   relations: readonly Relation[];
+  /** Rows can be selected for bulk delete (POST {list}/bulk-delete) and, with tags, bulk tagging ({list}/bulk-tags). */
+  bulk?: `${L}/bulk-delete` extends keyof paths ? { tags: `${L}/bulk-tags` extends keyof paths ? boolean : false } : never;
 }
 
 /** A group as the generic screens use it: any definition fits, its names as plain strings. */
-export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields"> {
+export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields" | "bulk"> {
+  bulk?: { tags: boolean };
   columns: readonly (Omit<Column<never>, "name"> & { name: string })[];
   sorts: readonly string[];
   filters: readonly { name: string; label: string; options?: readonly string[] }[];
