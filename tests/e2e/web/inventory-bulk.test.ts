@@ -1,6 +1,6 @@
 // The other inventory groups and the bulk actions in a real browser against the product started as the
 // README says: a storage item and a VLAN created through their forms (the API's 422 on the VLAN tag first),
-// listed and shown; three selected hardware rows tagged at once; a bulk delete that stays disabled until
+// listed and shown; the list, detail and edit form of every other new group; three selected hardware rows tagged at once; a bulk delete that stays disabled until
 // the confirmation word is typed, is refused by the server (a node with a compute unit) with nothing
 // deleted, then done; an editor who may tag but not delete, and a viewer who sees no bulk actions at all.
 import { writeFileSync } from "node:fs";
@@ -87,6 +87,38 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     await shot(page, "44-site-detail");
   });
 
+  it("every other group opens its list, detail (with its relations) and edit form", async () => {
+    const { page } = s;
+    const env = (await s.api("POST", "/environments", { name: "production", color: "#112233" })) as { id: number };
+    const records: Array<[string, string, Record<string, unknown>, string]> = [
+      ["clusters", "/hardware-clusters", { name: "pve-cluster", type: "proxmox", environment_id: env.id }, "Members"],
+      ["external", "/external-nodes", { name: "cloud-dns", provider: "cloudflare", url: "https://dns.example.com" }, "Services that depend on it"],
+      ["misc", "/misc", { name: "domain-lease", kind: "domain" }, ""],
+      ["environments", "/environments", { name: "staging" }, "Clusters in it"],
+      ["categories", "/categories", { name: "media", icon: "film" }, "Services in it"],
+    ];
+    for (const [group, path, body, relation] of records) {
+      const { id } = (await s.api("POST", path, body)) as { id: number };
+      await page.goto(`${s.product.url}/inventory/${group}`);
+      await seen(page.getByRole("link", { name: String(body.name) }));
+      await page.getByRole("link", { name: String(body.name) }).click();
+      await seen(page.getByRole("heading", { name: String(body.name) }));
+      if (relation) await seen(page.getByRole("region", { name: relation }).locator(".count"));
+      expect(await page.getByRole("alert").count(), group).toBe(0);
+      await page.getByRole("link", { name: "Edit" }).click();
+      await seen(page.getByRole("heading", { name: `Edit ${String(body.name)}` }));
+      await expect.poll(() => page.getByLabel("Name").inputValue(), { timeout: 15_000 }).toBe(body.name);
+      expect(new URL(page.url()).pathname).toBe(`/inventory/${group}/${id}/edit`);
+    }
+    // The cluster's environment is a link to it from the cluster's page.
+    await page.goto(`${s.product.url}/inventory/clusters`);
+    await page.getByRole("link", { name: "pve-cluster" }).click();
+    await page.locator("dl.fields").getByRole("link", { name: `#${env.id}` }).click();
+    await seen(page.getByRole("heading", { name: "production" }));
+    await seen(page.getByRole("region", { name: "Clusters in it" }).getByRole("link", { name: "pve-cluster" }));
+    await shot(page, "45-environment-detail");
+  });
+
   it("tags three selected rows at once, selected by mouse and by keyboard", async () => {
     const { page } = s;
     for (const name of ["bulk-a", "bulk-b", "bulk-c", "bulk-d"]) await s.api("POST", "/hardware", { name });
@@ -101,12 +133,12 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     await bar.getByRole("button", { name: "Tag…" }).click();
     const dialog = await seen(page.getByRole("dialog", { name: "Tag 3 hardware nodes" }));
     await dialog.getByLabel("Tag", { exact: true }).fill("rack-7");
-    await shot(page, "45-bulk-tag-dialog");
+    await shot(page, "46-bulk-tag-dialog");
     await dialog.getByRole("button", { name: "Add tag to 3 hardware nodes" }).click();
     await seen(page.getByText('Tag "rack-7" added to 3 hardware nodes.'));
     expect(await page.getByRole("dialog").count()).toBe(0);
     expect(await page.getByRole("region", { name: "Bulk actions" }).count()).toBe(0);
-    await shot(page, "46-bulk-tagged");
+    await shot(page, "47-bulk-tagged");
     const tags = Object.fromEntries((await hardwareNamed("bulk-")).map((h) => [h.name, h.tags]));
     expect(tags).toEqual({ "bulk-a": ["rack-7"], "bulk-b": ["rack-7"], "bulk-c": ["rack-7"], "bulk-d": [] });
   });
@@ -130,7 +162,7 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     expect(await button.isDisabled()).toBe(true);
     // Enter in the field submits the form: without the word nothing is sent.
     await dialog.getByLabel('Type "delete" to confirm').press("Enter");
-    await shot(page, "47-bulk-delete-unconfirmed");
+    await shot(page, "48-bulk-delete-unconfirmed");
     expect((await hardwareNamed("bulk-")).length).toBe(4);
 
     // With the word, the server refuses the whole selection: bulk-d still hosts a compute unit.
@@ -141,7 +173,7 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     expect(said).toContain("Nothing was changed");
     expect(said).toContain("bulk-d: Hardware node");
     expect(said).toContain("vm-on-d");
-    await shot(page, "48-bulk-delete-refused");
+    await shot(page, "49-bulk-delete-refused");
     expect((await hardwareNamed("bulk-")).length).toBe(4);
     await page.keyboard.press("Escape");
     expect(await page.getByRole("dialog").count()).toBe(0);
@@ -153,7 +185,7 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     await seen(page.getByText("Deleted 3 hardware nodes."));
     await seen(page.getByText("1–1 of 1"));
     expect(await page.getByRole("link", { name: "bulk-a" }).count()).toBe(0);
-    await shot(page, "49-bulk-deleted");
+    await shot(page, "50-bulk-deleted");
     expect((await hardwareNamed("bulk-")).map((h) => h.name)).toEqual(["bulk-d"]);
   });
 
@@ -161,7 +193,8 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     const password = "a passphrase for this role";
     for (const role of ["editor", "viewer"]) {
       await s.api("POST", "/admin/users", { email: `${role}@example.com`, role, password, must_change_password: false });
-      const context = await s.browser.newContext({ viewport: { width: 1000, height: 800 } });
+      // The editor on a phone: rows are labelled cards, the selection box one of their lines.
+      const context = await s.browser.newContext({ viewport: role === "editor" ? { width: 390, height: 844 } : { width: 1000, height: 800 } });
       const p = await context.newPage();
       await p.goto(`${s.product.url}/inventory/hardware`);
       await p.getByLabel("Email").fill(`${role}@example.com`);
@@ -171,13 +204,19 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
       if (role === "editor") {
         await p.getByLabel("Select bulk-d").check();
         const bar = await seen(p.getByRole("region", { name: "Bulk actions" }));
+        await s.api("POST", "/hardware", { name: "bulk-e" });
+        await p.reload();
+        await p.getByLabel("Select bulk-d").check();
+        await bar.getByRole("button", { name: "Select all 2 on this page" }).click();
+        await seen(bar.getByText("2 hardware nodes selected"));
+        expect(await p.getByLabel("Select bulk-e").isChecked()).toBe(true);
         expect(await bar.getByRole("button", { name: "Tag…" }).count()).toBe(1);
         expect(await bar.getByRole("button", { name: "Delete…" }).count()).toBe(0);
-        await shot(p, "50-bulk-editor");
+        await shot(p, "51-bulk-editor");
       } else {
         expect(await p.getByRole("checkbox").count()).toBe(0);
         expect(await p.getByRole("region", { name: "Bulk actions" }).count()).toBe(0);
-        await shot(p, "51-bulk-viewer");
+        await shot(p, "52-bulk-viewer");
       }
       await context.close();
     }

@@ -133,8 +133,19 @@ function DeleteDialog({ group, selected, onClose, onDone }: { group: Group; sele
   );
 }
 
-/** The bar over a list while rows are selected. `onDone` gets the sentence to show once the action succeeded. */
-export function BulkBar({ group, selected, onClear, onDone }: { group: Group; selected: Selected[]; onClear: () => void; onDone: (message: string) => void }) {
+export interface BulkBarProps {
+  group: Group;
+  selected: Selected[];
+  /** Rows on the page: the bar offers to select them all (a phone shows no header checkbox). */
+  onPage: number;
+  onSelectAll: () => void;
+  onClear: () => void;
+  /** Gets the sentence to show once an action succeeded. */
+  onDone: (message: string) => void;
+}
+
+/** The bar over a list while rows are selected. */
+export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone }: BulkBarProps) {
   const rights = useBulkRights(group);
   const [open, setOpen] = useState<"tag" | "delete" | undefined>();
   const done = (message: string) => {
@@ -146,6 +157,7 @@ export function BulkBar({ group, selected, onClear, onDone }: { group: Group; se
       <span aria-live="polite">{plural(selected.length, group.noun)} selected</span>
       {rights.tag && <button type="button" onClick={() => setOpen("tag")}>Tag…</button>}
       {rights.remove && <button type="button" class="danger" onClick={() => setOpen("delete")}>Delete…</button>}
+      {selected.length < onPage && <button type="button" class="link" onClick={onSelectAll}>Select all {onPage} on this page</button>}
       <button type="button" class="link" onClick={onClear}>Clear selection</button>
       {open === "tag" && <TagDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
       {open === "delete" && <DeleteDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}

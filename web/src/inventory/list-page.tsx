@@ -122,6 +122,8 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         <BulkBar
           group={group}
           selected={(data?.items ?? []).filter((i) => selected.has(Number(i.id))).map((i) => ({ id: Number(i.id), name: cell(i.name) }))}
+          onPage={pageIds.length}
+          onSelectAll={() => setSelected(new Set(pageIds))}
           onClear={() => setSelected(new Set())}
           onDone={(message) => { setDone(message); setSelected(new Set()); page.reload(); }}
         />
