@@ -145,6 +145,18 @@ describe("bulk delete", () => {
     expect((await rows(ids)).length).toBe(1);
   });
 
+  it("takes up to 100 records at once (a list page) in one request; 101 is a 422", async () => {
+    const values = Array.from({ length: 101 }, (_, i) => `('bulk-many-${i}', 'disk')`).join(", ");
+    const ids = (await a.t.sql.unsafe<{ id: number }[]>(`insert into storage (name, kind) values ${values} returning id`)).map((r) => r.id);
+    const over = await a.req("POST", "storage/bulk-delete", a.admin, { ids }, confirm("bulk-delete-storage"));
+    expect(over.status).toBe(422);
+    expect((await over.json()).fields.ids).toBe("At most 100 records at once.");
+    const res = await a.req("POST", "storage/bulk-delete", a.admin, { ids: ids.slice(0, 100) }, confirm("bulk-delete-storage"));
+    expect(res.status).toBe(200);
+    expect((await rows(ids)).map((r) => r.id)).toEqual([ids[100]]);
+    expect(await audits("storage.delete", ids)).toBe(100);
+  });
+
   it("the other inventory resources offer it too (VLANs, sites, environments)", async () => {
     const vlan = (await (await a.req("POST", "vlans", a.admin, { name: "bulk-vlan", vlan_id: 3001 })).json()).id;
     const site = (await (await a.req("POST", "sites", a.admin, { name: "bulk-site" })).json()).id;
