@@ -157,11 +157,12 @@ describe("bulk delete", () => {
     expect(await audits("storage.delete", ids)).toBe(100);
   });
 
-  it("the other inventory resources offer it too (VLANs, sites, environments)", async () => {
+  it("the other inventory resources offer it too (VLANs, sites, environments, IPAM records)", async () => {
     const vlan = (await (await a.req("POST", "vlans", a.admin, { name: "bulk-vlan", vlan_id: 3001 })).json()).id;
     const site = (await (await a.req("POST", "sites", a.admin, { name: "bulk-site" })).json()).id;
     const env = (await (await a.req("POST", "environments", a.admin, { name: "bulk-env" })).json()).id;
-    for (const [path, id] of [["vlans", vlan], ["sites", site], ["environments", env]] as const) {
+    const ip = (await (await a.req("POST", "ipam", a.admin, { address: "10.99.0.1" })).json()).id;
+    for (const [path, id] of [["vlans", vlan], ["sites", site], ["environments", env], ["ipam", ip]] as const) {
       const res = await a.req("POST", `${path}/bulk-delete`, a.admin, { ids: [id] }, confirm(`bulk-delete-${path}`));
       expect(res.status, path).toBe(200);
       expect((await a.req("GET", `${path}/${id}`, a.admin)).status).toBe(404);

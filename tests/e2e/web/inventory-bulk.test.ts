@@ -90,26 +90,32 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
   it("every other group opens its list, detail (with its relations) and edit form", async () => {
     const { page } = s;
     const env = (await s.api("POST", "/environments", { name: "production", color: "#112233" })) as { id: number };
-    const records: Array<[string, string, Record<string, unknown>, string]> = [
-      ["clusters", "/hardware-clusters", { name: "pve-cluster", type: "proxmox", environment_id: env.id }, "Members"],
-      ["external", "/external-nodes", { name: "cloud-dns", provider: "cloudflare", url: "https://dns.example.com" }, "Services that depend on it"],
-      ["misc", "/misc", { name: "domain-lease", kind: "domain" }, ""],
-      ["environments", "/environments", { name: "staging" }, "Clusters in it"],
-      ["categories", "/categories", { name: "media", icon: "film" }, "Services in it"],
+    const net = (await s.api("POST", "/networks", { name: "lan", cidr: "10.40.0.0/24" })) as { id: number };
+    // group, API path, the record, what names it (its link and heading), a relation its page shows
+    const records: Array<[string, string, Record<string, unknown>, string, string]> = [
+      ["clusters", "/hardware-clusters", { name: "pve-cluster", type: "proxmox", environment_id: env.id }, "pve-cluster", "Members"],
+      ["external", "/external-nodes", { name: "cloud-dns", provider: "cloudflare", url: "https://dns.example.com" }, "cloud-dns", "Services that depend on it"],
+      ["misc", "/misc", { name: "domain-lease", kind: "domain" }, "domain-lease", ""],
+      ["ipam", "/ipam", { address: "10.40.0.7", network_id: net.id, status: "reserved", hostname: "printer" }, "10.40.0.7", ""],
+      ["environments", "/environments", { name: "staging" }, "staging", "Clusters in it"],
+      ["categories", "/categories", { name: "media", icon: "film" }, "media", "Services in it"],
     ];
-    for (const [group, path, body, relation] of records) {
+    for (const [group, path, body, title, relation] of records) {
       const { id } = (await s.api("POST", path, body)) as { id: number };
       await page.goto(`${s.product.url}/inventory/${group}`);
-      await seen(page.getByRole("link", { name: String(body.name) }));
-      await page.getByRole("link", { name: String(body.name) }).click();
-      await seen(page.getByRole("heading", { name: String(body.name) }));
+      await seen(page.getByRole("link", { name: title }));
+      await page.getByRole("link", { name: title }).click();
+      await seen(page.getByRole("heading", { name: title }));
       if (relation) await seen(page.getByRole("region", { name: relation }).locator(".count"));
       expect(await page.getByRole("alert").count(), group).toBe(0);
       await page.getByRole("link", { name: "Edit" }).click();
-      await seen(page.getByRole("heading", { name: `Edit ${String(body.name)}` }));
-      await expect.poll(() => page.getByLabel("Name").inputValue(), { timeout: 15_000 }).toBe(body.name);
+      await seen(page.getByRole("heading", { name: `Edit ${title}` }));
+      await expect.poll(() => page.getByLabel(group === "ipam" ? "Address" : "Name", { exact: true }).inputValue(), { timeout: 15_000 }).toBe(title);
       expect(new URL(page.url()).pathname).toBe(`/inventory/${group}/${id}/edit`);
     }
+    // The network's page lists the recorded address by the address.
+    await page.goto(`${s.product.url}/inventory/networks/${net.id}`);
+    await seen(page.getByRole("region", { name: "Recorded addresses" }).getByRole("link", { name: "10.40.0.7" }));
     // The cluster's environment is a link to it from the cluster's page.
     await page.goto(`${s.product.url}/inventory/clusters`);
     await page.getByRole("link", { name: "pve-cluster" }).click();

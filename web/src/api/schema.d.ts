@@ -5149,6 +5149,28 @@ export interface paths {
         patch: operations["patchApiV1IpamByIpId"];
         trace?: never;
     };
+    "/api/v1/ipam/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete several recorded IP addresses at once (all or none)
+         * @description High-impact: send `x-svc-confirmation: bulk-delete-ipam`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. Each recorded IP address is deleted as DELETE on it would, with its own audit entry. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `delete:networks`.
+         */
+        post: operations["postApiV1IpamBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ipam/check": {
         parameters: {
             query?: never;
@@ -22194,6 +22216,44 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1IpamBulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        deleted: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -20,7 +20,8 @@ export interface Selected {
 
 export function plural(n: number, noun: string): string {
   if (n === 1) return `1 ${noun}`;
-  return `${n.toLocaleString()} ${noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : `${noun}s`}`;
+  const many = noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : /(s|x|sh|ch)$/.test(noun) ? `${noun}es` : `${noun}s`;
+  return `${n.toLocaleString()} ${many}`;
 }
 
 /** Who may use which bulk action on a group: none at all means no selection column. */

@@ -3,6 +3,8 @@
 import { defineGroup, type Group, type GroupKey } from "./types.ts";
 
 const STORAGE_KINDS = ["disk", "pool", "dataset", "share"] as const;
+const IP_STATUSES = ["allocated", "reserved", "dhcp", "free"] as const;
+const ASSIGNED_TYPES = ["hardware", "compute_unit", "service"] as const;
 
 const hardware = defineGroup({
   key: "hardware", title: "Hardware", noun: "hardware node", bulk: { tags: true },
@@ -118,6 +120,7 @@ const networks = defineGroup({
   ],
   relations: [
     { label: "Hardware members", path: "/api/v1/networks/{network_id}/hardware-members", params: (id) => ({ path: { network_id: id } }), group: "hardware", idField: "hardware_id", show: ["ip_address", "status"] },
+    { label: "Recorded addresses", path: "/api/v1/ipam", params: (id) => ({ query: { network_id: id } }), group: "ipam", idField: "id", nameField: "address", show: ["status", "hostname"] },
     { label: "Compute members", path: "/api/v1/networks/{network_id}/members", params: (id) => ({ path: { network_id: id } }), group: "compute", idField: "compute_id", show: ["kind", "ip_address", "status"] },
   ],
 });
@@ -245,6 +248,33 @@ const vlans = defineGroup({
   relations: [],
 });
 
+const ipam = defineGroup({
+  key: "ipam", title: "IP addresses", noun: "IP address", bulk: { tags: false },
+  listPath: "/api/v1/ipam", itemPath: "/api/v1/ipam/{ip_id}", idParam: "ip_id", titleField: "address",
+  // Recorded addresses belong to networks: they share the networks scopes.
+  writeScope: "write:networks", deleteScope: "delete:networks",
+  columns: [
+    { name: "address", label: "Address" }, { name: "status", label: "Status" }, { name: "hostname", label: "Hostname" },
+    { name: "network_name", label: "Network" }, { name: "mac_address", label: "MAC" }, { name: "assigned_type", label: "Assigned to" },
+  ],
+  sorts: ["address", "status", "hostname", "updated_at"],
+  filters: [
+    { name: "status", label: "Status", options: IP_STATUSES },
+    { name: "assigned_type", label: "Assigned to", options: ASSIGNED_TYPES }, { name: "network_id", label: "Network id" },
+  ],
+  fields: [
+    { name: "address", label: "Address", kind: "text" },
+    { name: "network_id", label: "Network", kind: "ref", ref: "networks" },
+    { name: "status", label: "Status", kind: "select", options: IP_STATUSES },
+    { name: "hostname", label: "Hostname", kind: "text" },
+    { name: "mac_address", label: "MAC address", kind: "text", hint: "aa:bb:cc:dd:ee:ff" },
+    { name: "assigned_type", label: "Assigned to (kind)", kind: "select", options: ASSIGNED_TYPES },
+    { name: "assigned_id", label: "Assigned to (id)", kind: "number", hint: "The id of the hardware node, compute unit or service" },
+    { name: "description", label: "Description", kind: "textarea" },
+  ],
+  relations: [],
+});
+
 const environments = defineGroup({
   key: "environments", title: "Environments", noun: "environment", bulk: { tags: false },
   listPath: "/api/v1/environments", itemPath: "/api/v1/environments/{environment_id}", idParam: "environment_id",
@@ -283,7 +313,7 @@ const categories = defineGroup({
   ],
 });
 
-export const GROUPS: Record<GroupKey, Group> = { hardware, compute, services, networks, storage, clusters, external, misc, sites, vlans, environments, categories };
+export const GROUPS: Record<GroupKey, Group> = { hardware, compute, services, networks, storage, clusters, external, misc, sites, vlans, ipam, environments, categories };
 
 export function groupOf(key: string | undefined): Group | undefined {
   return key && Object.hasOwn(GROUPS, key) ? GROUPS[key as GroupKey] : undefined;

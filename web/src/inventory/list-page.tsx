@@ -26,10 +26,15 @@ export function cell(value: unknown): string {
   return String(value);
 }
 
+/** What names a record of the group (its `name`, or the group's title field: an IP record's address). */
+export function titleOf(group: Group, item: Record<string, unknown>): string {
+  return cell(item[group.titleField ?? "name"]);
+}
+
 export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   const session = useSession();
   const q = loc.query;
-  const sort = q.get("sort") ?? "name";
+  const sort = q.get("sort") ?? group.titleField ?? "name";
   const direction = q.get("direction") === "desc" ? "desc" : "asc";
   const offset = Math.max(0, Number(q.get("offset") ?? 0) || 0);
   const [search, setSearch] = useState(q.get("q") ?? "");
@@ -121,7 +126,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
       {selecting && selected.size > 0 && (
         <BulkBar
           group={group}
-          selected={(data?.items ?? []).filter((i) => selected.has(Number(i.id))).map((i) => ({ id: Number(i.id), name: cell(i.name) }))}
+          selected={(data?.items ?? []).filter((i) => selected.has(Number(i.id))).map((i) => ({ id: Number(i.id), name: titleOf(group, i) }))}
           onPage={pageIds.length}
           onSelectAll={() => setSelected(new Set(pageIds))}
           onClear={() => setSelected(new Set())}
@@ -167,7 +172,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
               <tr key={String(item.id)} class={selected.has(Number(item.id)) ? "selected" : undefined}>
                 {selecting && (
                   <td class="select" data-label="Select">
-                    <input type="checkbox" aria-label={`Select ${cell(item.name)}`} checked={selected.has(Number(item.id))} onChange={() => toggle(Number(item.id))} />
+                    <input type="checkbox" aria-label={`Select ${titleOf(group, item)}`} checked={selected.has(Number(item.id))} onChange={() => toggle(Number(item.id))} />
                   </td>
                 )}
                 {group.columns.map((c, i) => (

@@ -56,7 +56,7 @@ export interface Relation {
   show: readonly string[];
 }
 
-export type GroupKey = "hardware" | "compute" | "services" | "networks" | "storage" | "clusters" | "external" | "misc" | "sites" | "vlans" | "environments" | "categories";
+export type GroupKey = "hardware" | "compute" | "services" | "networks" | "storage" | "clusters" | "external" | "misc" | "sites" | "vlans" | "ipam" | "environments" | "categories";
 
 export interface GroupDef<L extends ListPath = ListPath> {
   key: GroupKey;
@@ -65,6 +65,8 @@ export interface GroupDef<L extends ListPath = ListPath> {
   listPath: L;
   itemPath: OnePath;
   idParam: string;
+  /** The field that names a record (its heading, its link in lists, the bulk dialogs) and sorts lists by default; `name` unless given. */
+  titleField?: keyof ListItem<L> & string;
   /** The scope a write needs (hidden for users without it). */
   writeScope: string;
   deleteScope: string;
@@ -78,7 +80,8 @@ export interface GroupDef<L extends ListPath = ListPath> {
 }
 
 /** A group as the generic screens use it: any definition fits, its names as plain strings. */
-export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields" | "bulk"> {
+export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields" | "bulk" | "titleField"> {
+  titleField?: string;
   bulk?: { tags: boolean };
   columns: readonly (Omit<Column<never>, "name"> & { name: string })[];
   sorts: readonly string[];
