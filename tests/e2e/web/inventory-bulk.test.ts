@@ -195,6 +195,20 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     expect((await hardwareNamed("bulk-")).map((h) => h.name)).toEqual(["bulk-d"]);
   });
 
+  it("deleting every row of the last page steps back to the page before", async () => {
+    const { page } = s;
+    for (let i = 0; i < 27; i++) await s.api("POST", "/misc", { name: `paged-${String(i).padStart(2, "0")}` });
+    await page.goto(`${s.product.url}/inventory/misc?q=paged-&offset=25`);
+    await seen(page.getByText("26–27 of 27"));
+    await page.getByLabel("Select all on this page").check();
+    const dialog = await openDelete(page, "2 misc items");
+    await dialog.getByLabel('Type "delete" to confirm').fill("delete");
+    await dialog.getByRole("button", { name: "Delete 2 misc items" }).click();
+    await seen(page.getByText("Deleted 2 misc items."));
+    await seen(page.getByText("1–25 of 25"));
+    expect(new URL(page.url()).searchParams.get("offset")).toBe("0");
+  });
+
   it("an editor may tag but not delete; a viewer sees no bulk actions", async () => {
     const password = "a passphrase for this role";
     for (const role of ["editor", "viewer"]) {

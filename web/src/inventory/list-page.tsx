@@ -81,6 +81,10 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   const base = `/inventory/${group.key}`;
   const pageIds = data?.items.map((i) => Number(i.id)) ?? [];
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  // A page emptied by a bulk delete (or a link past the end) steps back to the last page there is.
+  useEffect(() => {
+    if (data && data.items.length === 0 && offset > 0 && data.total > 0) setQuery({ offset: String(Math.floor((data.total - 1) / PAGE) * PAGE) }, false);
+  }, [data]);
   const toggle = (id: number) => setSelected((old) => { const next = new Set(old); if (!next.delete(id)) next.add(id); return next; });
 
   return (
