@@ -10,6 +10,7 @@ import { RefPicker } from "../components/ref-picker.tsx";
 import { navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { GROUPS } from "./groups.ts";
+import { titleOf } from "./list-page.tsx";
 import type { AnyField, Group } from "./types.ts";
 
 type Values = Record<string, string>;
@@ -76,7 +77,7 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
 
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
   if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
-  const title = creating ? `New ${group.noun}` : `Edit ${String(loaded.data?.name ?? group.noun)}`;
+  const title = creating ? `New ${group.noun}` : `Edit ${loaded.data ? titleOf(group, loaded.data) : group.noun}`;
   return (
     <section aria-labelledby="form-title" class="form-page">
       <h1 id="form-title">{title}</h1>
