@@ -13,12 +13,11 @@ export interface RefSource {
   itemPath: string;
   idParam: string;
   noun: string;
+  /** The field that names a record, searched and sorted by; `name` unless given. */
+  titleField?: string;
 }
 
-interface Row {
-  id: number;
-  name?: unknown;
-}
+type Row = Record<string, unknown> & { id: number };
 
 interface Matches {
   query: string;
@@ -32,7 +31,6 @@ type Choice = { id: string; name: string };
 const SHOWN = 20;
 const DEBOUNCE_MS = 250;
 
-const nameOf = (r: Row) => (typeof r.name === "string" && r.name !== "" ? r.name : `#${r.id}`);
 
 export function RefPicker({ source, value, onValue, a11y }: {
   source: RefSource;
@@ -56,6 +54,11 @@ export function RefPicker({ source, value, onValue, a11y }: {
   const mounted = useRef(true);
   useEffect(() => () => void (mounted.current = false), []);
 
+  const title = source.titleField ?? "name";
+  const nameOf = (r: Row) => {
+    const v = r[title];
+    return typeof v === "string" && v !== "" ? v : `#${r.id}`;
+  };
   const listId = `${a11y.id}-listbox`;
   const optionId = (i: number) => `${a11y.id}-option-${i}`;
 
@@ -88,7 +91,7 @@ export function RefPicker({ source, value, onValue, a11y }: {
     }
     inFlight.current = true;
     setSearching(true);
-    const params = { query: { limit: String(SHOWN), sort: "name", ...(query ? { q: query } : {}) } };
+    const params = { query: { limit: String(SHOWN), sort: title, ...(query ? { q: query } : {}) } };
     ok(anyApi.GET(source.listPath, { params }))
       .then(
         (page) => {
