@@ -29,7 +29,7 @@ export interface FormField<B> {
   kind: FieldKind;
   /** For select. */
   options?: readonly string[];
-  /** For ref: the group whose records are offered. */
+  /** For ref: the group whose records the picker searches (components/ref-picker.tsx). */
   ref?: GroupKey;
   hint?: string;
 }
