@@ -124,9 +124,12 @@ async function isFlapping(db: Db, alert: AlertRow): Promise<boolean> {
 
 async function foldInto(s: VerbScope, alert: AlertRow, rootId: number): Promise<void> {
   await s.tx.update(notificationAlerts).set({ state: "suppressed", suppressed_by: rootId, dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
-  if (alert.monitor_id != null)
+  if (alert.monitor_id != null) {
     await s.tx.execute(sql`update monitor_events set suppressed_by = ${rootId}
       where id = (select id from monitor_events where monitor_id = ${alert.monitor_id} and event_type = 'down' order by id desc limit 1)`);
+    // The fold happens a grouping delay after the down event: a monitor's open page learns of it here.
+    s.emit("monitors", { type: "suppressed", monitor_id: alert.monitor_id, suppressed_by: rootId });
+  }
 }
 
 /**

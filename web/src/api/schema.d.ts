@@ -5527,7 +5527,7 @@ export interface paths {
         };
         /**
          * A monitor's state changes and user actions, newest first
-         * @description The list envelope; `limit` 1..500 (default 50); `event_type` up, down, pending, paused or resumed. `suppressed_by` names the alert a notification was folded into.
+         * @description The list envelope; `limit` 1..500 (default 50); `event_type` up, down, pending, paused or resumed. `suppressed_by` names the alert a notification was folded into, and `upstream` who that alert was about: its monitor and target, the upstream whose failure suppressed this one's alert.
          *
          *     Needs scope `read:monitors`.
          */
@@ -23182,6 +23182,19 @@ export interface operations {
                             status_from: string | null;
                             status_to: string | null;
                             suppressed_by: number | null;
+                            upstream: {
+                                alert_id: number;
+                                monitor: {
+                                    id: number;
+                                    name: string | null;
+                                    status: string | null;
+                                } | null;
+                                target: {
+                                    id: number;
+                                    name: string | null;
+                                    type: string;
+                                } | null;
+                            } | null;
                         }[];
                         limit: number;
                         offset: number;
