@@ -1,0 +1,17 @@
+// A monitor's target (an inventory record) as a link to its detail screen where the console has one;
+// external nodes and IPAM addresses have no screen yet, so they are named without a link.
+import { Link } from "../router.tsx";
+
+const SCREEN: Record<string, { group: string; noun: string }> = {
+  hardware: { group: "hardware", noun: "hardware node" },
+  compute_unit: { group: "compute", noun: "compute unit" },
+  service: { group: "services", noun: "service" },
+  external_node: { group: "", noun: "external node" },
+  ip: { group: "", noun: "address" },
+};
+
+export function TargetLink({ type, id, name }: { type: string; id: number; name?: string | null | undefined }) {
+  const s = SCREEN[type] ?? { group: "", noun: type };
+  const text = name ? `${s.noun} ${name}` : `${s.noun} #${id}`;
+  return s.group ? <Link href={`/inventory/${s.group}/${id}`}>{text}</Link> : <span>{text}</span>;
+}
