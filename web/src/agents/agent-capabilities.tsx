@@ -73,7 +73,13 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
               <dt>{title}</dt>
               <dd>
                 {agent.capabilities[key].enabled ? "granted" : "not granted"}
-                {Object.keys(agent.capabilities[key].config).length > 0 && <code class="detail"> {JSON.stringify(agent.capabilities[key].config)}</code>}
+                {Object.keys(agent.capabilities[key].config).length > 0 && (
+                  <ul class="settings-list">
+                    {Object.entries(agent.capabilities[key].config).map(([k, v]) => (
+                      <li key={k}>{k}: <code>{Array.isArray(v) ? v.join(", ") || "none" : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}</code></li>
+                    ))}
+                  </ul>
+                )}
               </dd>
             </div>
           ))}

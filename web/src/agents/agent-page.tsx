@@ -84,7 +84,7 @@ export function AgentPage({ id }: { id: string }) {
         <div><dt>Key fingerprint</dt><dd><code>{a.fingerprint}</code></dd></div>
         <div><dt>Enrolled</dt><dd>{when(a.enrolled_at)}</dd></div>
         <div><dt>Approved</dt><dd>{when(a.approved_at)}</dd></div>
-        <div><dt>Spool</dt><dd>{a.spool_depth == null ? "—" : `${a.spool_depth} samples waiting (${a.spool_bytes ?? 0} bytes)`}</dd></div>
+        <div><dt>Spool</dt><dd>{a.spool_depth == null ? "—" : `${a.spool_depth} ${a.spool_depth === 1 ? "sample" : "samples"} waiting (${a.spool_bytes ?? 0} bytes)`}</dd></div>
         {a.notes && <div><dt>Notes</dt><dd>{a.notes}</dd></div>}
       </dl>
       <AgentTelemetry agentId={a.id} version={telemetryVersion + version} />
