@@ -1,14 +1,14 @@
 // A monitor's page and an agent's page in a real browser, against the product started as the README says:
 // - a tcp monitor's target stops listening and its page (opened from the overview) shows it down without
 //   a reload (/monitors/stream), its history chart drawn with the up and the down result, and the down
-//   event listed;
+//   event listed; it is paused and resumed there;
 // - a switch and a service on it, each with a tcp monitor, go down together: the service's alert is folded
 //   into the switch's by the delivery worker, and the service monitor's page says so, naming and linking
 //   the switch's monitor and node, in its notice and in its events;
 // - the reference agent (in-process, sampling every second) is approved; its page (opened from the agents
 //   list) draws CPU, memory and disk charts from its telemetry, an administrator changes its grants and
 //   revokes it through the confirmation dialog, and it shows revoked;
-// - a viewer sees both pages without their action buttons.
+// - a viewer sees both pages without their action buttons (the agent's in the dark theme).
 import { createServer, type Server } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,6 +89,15 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
     await seen(page.locator("figure.time-chart .u-legend"));
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     await shot(page, "40-monitor-page-down-live");
+
+    await page.getByRole("button", { name: "Pause" }).click();
+    await seen(heading.getByText("paused", { exact: true }));
+    await seen(page.locator("tr[data-event='paused']"));
+    expect(await page.getByRole("button", { name: "Check now" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Resume" }).click();
+    await seen(page.locator("tr[data-event='resumed']"));
+    await seen(page.getByRole("button", { name: "Pause" }));
+    expect((await s.api("GET", `/monitors/${id}`)).enabled).toBe(true);
   }, 120_000);
 
   it("shows a dependent monitor's alert suppressed, naming the upstream that was down first", async () => {
@@ -108,6 +117,8 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
     await page.goto(`${s.product.url}/monitors/${webId}`);
     await seen(page.getByRole("heading", { name: /shop-web tcp/, level: 1 }).locator(".status-good"));
     await seen(page.getByText("Live", { exact: true }));
+    await seen(page.getByRole("link", { name: "service shop-web" }));
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
     // The switch fails first; its alert waits until the service behind it has been checked again, and
     // the service's failure is folded into it.
@@ -122,6 +133,8 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
     const row = page.locator("tr[data-event='down']");
     await seen(row.getByText("Suppressed", { exact: true }));
     await seen(row.getByRole("link", { name: "edge-switch tcp" }));
+    // The fold came a grouping delay after the down event, over the stream: the page was not reloaded.
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     await shot(page, "41-monitor-page-suppressed");
 
     // The upstream's own page: its alert was the one sent, not suppressed.
@@ -202,7 +215,10 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
       await seen(p.getByRole("heading", { name: /pages-agent/, level: 1 }));
       await seen(p.getByText("Revoking and changing grants need the admin:agents scope."));
       expect(await p.getByRole("button", { name: "Edit capabilities" }).count()).toBe(0);
-      await shot(p, "45-agent-page-viewer");
+      await seen(p.getByText("Only an active agent sends telemetry"));
+      expect(await p.getByText("Host telemetry is not granted").count()).toBe(0);
+      await p.getByLabel("Theme").selectOption("dark");
+      await shot(p, "45-agent-page-viewer-dark");
     } finally {
       await context.close();
     }

@@ -87,7 +87,7 @@ export function AgentPage({ id }: { id: string }) {
         <div><dt>Spool</dt><dd>{a.spool_depth == null ? "—" : `${a.spool_depth} ${a.spool_depth === 1 ? "sample" : "samples"} waiting (${a.spool_bytes ?? 0} bytes)`}</dd></div>
         {a.notes && <div><dt>Notes</dt><dd>{a.notes}</dd></div>}
       </dl>
-      <AgentTelemetry agentId={a.id} version={telemetryVersion + version} />
+      <AgentTelemetry agentId={a.id} active={a.status === "active"} version={telemetryVersion + version} />
       <AgentCapabilities agent={a} canEdit={isAdmin} onSaved={() => setVersion((v) => v + 1)} />
       <AgentEvents agentId={a.id} version={version} />
     </article>

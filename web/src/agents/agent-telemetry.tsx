@@ -19,7 +19,7 @@ const METRICS = [
 ] as const;
 const percent = (v: number) => `${Math.round(v * 10) / 10} %`;
 
-export function AgentTelemetry({ agentId, version }: { agentId: number; version: number }) {
+export function AgentTelemetry({ agentId, active, version }: { agentId: number; active: boolean; version: number }) {
   const [range, setRange] = useState<Range>("1h");
   const path = { agent_id: String(agentId) };
   const latest = useLoad(() => ok(api.GET("/api/v1/agents/{agent_id}/telemetry", { params: { path } })), [agentId, version]);
@@ -47,7 +47,9 @@ export function AgentTelemetry({ agentId, version }: { agentId: number; version:
       </header>
       {latest.error !== undefined && <Notice kind="error">{messageOf(latest.error)}</Notice>}
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
-      {latest.data && !latest.data.capability.enabled && <p class="notice notice-info">Host telemetry is not granted to this agent: it sends none until an administrator enables it below.</p>}
+      {/* The API reports no grant for an agent that is not active, whatever its stored grants say. */}
+      {latest.data && !active && <p class="notice notice-info">Only an active agent sends telemetry; what it sent before is kept.</p>}
+      {latest.data && active && !latest.data.capability.enabled && <p class="notice notice-info">Host telemetry is not granted to this agent: it sends none until an administrator enables it below.</p>}
       {now && (
         <p class="meta">
           Latest frame {new Date(now.collected_at).toLocaleString()}: CPU {now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct)}, memory{" "}

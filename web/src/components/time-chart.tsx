@@ -25,6 +25,23 @@ export interface ChartSeries {
 let loading: Promise<typeof uPlot> | undefined;
 const loadUPlot = () => (loading ??= import("./uplot-chunk.ts").then((m) => m.default));
 
+/** Changes when the theme does (the top bar's choice or the system's): canvas colours are read, not styled. */
+function useThemeVersion(): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setVersion((v) => v + 1);
+    const observer = new MutationObserver(bump);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    const dark = matchMedia("(prefers-color-scheme: dark)");
+    dark.addEventListener("change", bump);
+    return () => {
+      observer.disconnect();
+      dark.removeEventListener("change", bump);
+    };
+  }, []);
+  return version;
+}
+
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 
 function summary(s: ChartSeries): string {
@@ -39,6 +56,7 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | undefined>(undefined);
   const [failed, setFailed] = useState<string | undefined>();
+  const theme = useThemeVersion();
   // The chart is rebuilt only when its shape changes; new points go through setData (live updates).
   const shape = series.map((s) => `${s.label}|${s.scale ?? ""}|${s.stepped ? 1 : 0}|${s.color}`).join(";");
   const data = (): uPlot.AlignedData => [times.map((t) => t / 1000), ...series.map((s) => s.values as (number | null)[])];
@@ -100,7 +118,7 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
       chart.current?.destroy();
       chart.current = undefined;
     };
-  }, [shape, height]);
+  }, [shape, height, theme]);
 
   useEffect(() => {
     chart.current?.setData(data());

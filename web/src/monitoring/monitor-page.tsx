@@ -15,7 +15,7 @@ import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { MonitorEvents } from "./monitor-events.tsx";
 import { type LiveResult, MonitorHistory } from "./monitor-history.tsx";
-import { TargetLink } from "./target-link.tsx";
+import { TargetLink, useTargetName } from "./target-link.tsx";
 import { UpstreamCause } from "./upstream.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
@@ -34,6 +34,7 @@ export function MonitorPage({ id }: { id: string }) {
     async () => (await ok(api.GET("/api/v1/monitors/{monitor_id}/events", { params: { path, query: { event_type: "down", limit: "1" } } }))).items[0],
     [id, version],
   );
+  const targetName = useTargetName(monitor.data?.target_type ?? null, monitor.data?.target_id ?? null);
   const [fresh, setFresh] = useState<LiveResult[]>([]);
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const live = useStream("/api/v1/monitors/stream", (data) => {
@@ -97,7 +98,7 @@ export function MonitorPage({ id }: { id: string }) {
       )}
       <dl class="fields">
         <div><dt>Check</dt><dd>{m.check_type} {m.host}</dd></div>
-        <div><dt>Target</dt><dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} /> : "—"}</dd></div>
+        <div><dt>Target</dt><dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} name={targetName} /> : "—"}</dd></div>
         <div><dt>Interval</dt><dd>every {m.interval_secs} s{m.max_retries > 0 ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}` : ", down at the first failure"}</dd></div>
         <div><dt>Probed by</dt><dd>{m.probe_mode === "agent" ? (m.probe_agent ? <Link href={`/agents/${m.probe_agent.id}`}>{m.probe_agent.name ?? `agent ${m.probe_agent.id}`}</Link> : "an agent") : "the server"}</dd></div>
         {config.length > 0 && <div><dt>Settings</dt><dd>{config.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}</dd></div>}
