@@ -1,6 +1,7 @@
 // The lab of issue 12: a switch with twenty services behind it (four servers connected from the switch,
 // five services on each) goes down with its monitors -> exactly one alert, naming all twenty; each
-// service's own monitor event records suppressed_by (announced on the monitors channel). The switch recovers -> every recovery is sent.
+// service's own monitor event records suppressed_by (announced on the monitors channel). The switch
+// recovers -> every recovery is sent.
 // Monitors and their down events are rows made with SQL, and the alerts are enqueued through the agreed
 // hand-off (enqueueAlert), as the monitor runner's result-recording verb does.
 import { afterAll, beforeAll, expect, it } from "vitest";
