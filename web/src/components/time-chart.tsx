@@ -59,7 +59,9 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
   const theme = useThemeVersion();
   // The chart is rebuilt only when its shape changes; new points go through setData (live updates).
   const shape = series.map((s) => `${s.label}|${s.scale ?? ""}|${s.stepped ? 1 : 0}|${s.color}`).join(";");
-  const data = (): uPlot.AlignedData => [times.map((t) => t / 1000), ...series.map((s) => s.values as (number | null)[])];
+  // The latest data, for a chart created after uPlot's chunk arrives (the data may have come first).
+  const data = useRef<() => uPlot.AlignedData>(() => []);
+  data.current = () => [times.map((t) => t / 1000), ...series.map((s) => s.values as (number | null)[])];
 
   useEffect(() => {
     let gone = false;
@@ -106,7 +108,7 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
             })),
           ],
         };
-        chart.current = new UPlot(opts, data(), box.current);
+        chart.current = new UPlot(opts, data.current(), box.current);
         observer = new ResizeObserver(() => box.current && chart.current?.setSize({ width: Math.max(240, box.current.clientWidth), height }));
         observer.observe(box.current);
       },
@@ -121,7 +123,7 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
   }, [shape, height, theme]);
 
   useEffect(() => {
-    chart.current?.setData(data());
+    chart.current?.setData(data.current());
   }, [times, series]);
 
   const label = `${title}. ${series.map(summary).join(". ")}.`;
