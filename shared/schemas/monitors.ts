@@ -194,6 +194,8 @@ export const MonitorEvent = v.object({
   duration_secs: v.nullable(v.number()),
   suppressed_by: v.nullable(v.number()),
   upstream: v.nullable(MonitorUpstream),
+  /** On a down event whose alert others were folded into: those monitors (a deleted one has no name). */
+  suppressed_dependents: v.array(v.object({ id: v.number(), name: v.nullable(v.string()) })),
   created_at: v.string(),
 });
 export type MonitorEventShape = v.InferInput<typeof MonitorEvent>;

@@ -127,8 +127,10 @@ async function foldInto(s: VerbScope, alert: AlertRow, rootId: number): Promise<
   if (alert.monitor_id != null) {
     await s.tx.execute(sql`update monitor_events set suppressed_by = ${rootId}
       where id = (select id from monitor_events where monitor_id = ${alert.monitor_id} and event_type = 'down' order by id desc limit 1)`);
-    // The fold happens a grouping delay after the down event: a monitor's open page learns of it here.
-    s.emit("monitors", { type: "suppressed", monitor_id: alert.monitor_id, suppressed_by: rootId });
+    // The fold happens a grouping delay after the down event: the open pages of the monitor and of its
+    // root learn of it here.
+    const [root] = await s.tx.select({ monitor_id: notificationAlerts.monitor_id }).from(notificationAlerts).where(eq(notificationAlerts.id, rootId));
+    s.emit("monitors", { type: "suppressed", monitor_id: alert.monitor_id, suppressed_by: rootId, root_monitor_id: root?.monitor_id ?? null });
   }
 }
 

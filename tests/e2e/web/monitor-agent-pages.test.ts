@@ -4,7 +4,7 @@
 //   event listed; it is paused and resumed there;
 // - a switch and a service on it, each with a tcp monitor, go down together: the service's alert is folded
 //   into the switch's by the delivery worker, and the service monitor's page says so, naming and linking
-//   the switch's monitor and node, in its notice and in its events;
+//   the switch's monitor and node, in its notice and in its events, and the switch's page names it back;
 // - the reference agent (in-process, sampling every second) is approved; its page (opened from the agents
 //   list) draws CPU, memory and disk charts from its telemetry, an administrator changes its grants and
 //   revokes it through the confirmation dialog, and it shows revoked;
@@ -137,12 +137,14 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     await shot(page, "41-monitor-page-suppressed");
 
-    // The upstream's own page: its alert was the one sent, not suppressed.
+    // The upstream's own page: its alert was the one sent, naming the service's monitor behind it.
     await row.getByRole("link", { name: "edge-switch tcp" }).click();
     await seen(page.getByRole("heading", { name: /edge-switch tcp/, level: 1 }).locator(".status-bad"));
-    await seen(page.locator("tr[data-event='down']"));
+    await seen(page.locator(".folded-notice").getByRole("link", { name: "shop-web tcp" }));
+    await seen(page.locator("tr[data-event='down']").getByRole("link", { name: "shop-web tcp" }));
     expect(await page.locator(".suppression").count()).toBe(0);
     expect(await page.locator("tr.event-suppressed").count()).toBe(0);
+    await shot(page, "41b-monitor-page-upstream");
   }, 120_000);
 
   it("draws an agent's telemetry, changes its grants and revokes it after confirmation", async () => {

@@ -60,7 +60,7 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
   await h.until(async () => announced.filter((e) => e.type === "suppressed").length >= 20, "the folds announced");
   const folds = announced.filter((e) => e.type === "suppressed");
   expect(folds.map((e) => e.monitor_id).sort()).toEqual(services.map((x) => x.monitor).sort());
-  expect(folds.every((e) => e.suppressed_by === root!.id)).toBe(true);
+  expect(folds.every((e) => e.suppressed_by === root!.id && e.root_monitor_id === swMonitor!.id)).toBe(true);
   await unlisten();
 
   // Recovery: never folded.

@@ -1,5 +1,6 @@
 // A monitor's events (GET /monitors/{id}/events), newest first, a page at a time. A down event whose
-// alert was folded into an upstream's says so, naming and linking that upstream. `version` changes when
+// alert was folded into an upstream's says so, naming and linking that upstream; one whose alert took
+// in others' lists them. `version` changes when
 // the live stream reports something about this monitor, and the page shown is read again.
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
@@ -8,7 +9,7 @@ import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
-import { UpstreamCause } from "./upstream.tsx";
+import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 
 const PAGE = 20;
 
@@ -55,6 +56,10 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
                   {e.suppressed_by != null ? (
                     <>
                       <span class="badge badge-suppressed">Suppressed</span> <UpstreamCause upstream={e.upstream} />
+                    </>
+                  ) : e.suppressed_dependents.length > 0 ? (
+                    <>
+                      Also named <FoldedDependents monitors={e.suppressed_dependents} />
                     </>
                   ) : (
                     "—"

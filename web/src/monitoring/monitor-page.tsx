@@ -16,7 +16,7 @@ import { useLoad } from "../use-load.ts";
 import { MonitorEvents } from "./monitor-events.tsx";
 import { type LiveResult, MonitorHistory } from "./monitor-history.tsx";
 import { TargetLink, useTargetName } from "./target-link.tsx";
-import { UpstreamCause } from "./upstream.tsx";
+import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 // The API rounds uptime to one decimal.
@@ -46,9 +46,9 @@ export function MonitorPage({ id }: { id: string }) {
       if (added.length) setFresh((f) => [...f, ...added].slice(-2000));
       return;
     }
-    if (data.monitor_id !== mine) return;
-    // A status change, a fold into an upstream's alert, or a change to the monitor: read it all again
-    // (a burst of them once).
+    if (data.monitor_id !== mine && data.root_monitor_id !== mine) return;
+    // A status change, a fold into an upstream's alert (or of a dependent's into ours), or a change to
+    // the monitor: read it all again (a burst of them once).
     clearTimeout(reloadSoon.current);
     reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
   });
@@ -94,6 +94,11 @@ export function MonitorPage({ id }: { id: string }) {
         <p class="notice notice-info suppression" role="status">
           <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own: <UpstreamCause upstream={down.upstream} /> first, and its alert
           names this monitor among those affected.
+        </p>
+      )}
+      {m.status === "down" && down && down.suppressed_dependents.length > 0 && (
+        <p class="notice notice-info folded-notice" role="status">
+          This monitor's down alert was sent for <FoldedDependents monitors={down.suppressed_dependents} /> too; their own alerts were suppressed.
         </p>
       )}
       <dl class="fields">
