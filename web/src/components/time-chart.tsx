@@ -103,6 +103,7 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
               stroke: cssVar(s.color),
               width: 2,
               spanGaps: false,
+              // The theme's colours are #rrggbb: "22" appended is a light fill under the steps.
               ...(s.stepped ? { paths: UPlot.paths.stepped!({ align: 1 }), fill: `${cssVar(s.color)}22` } : {}),
               value: (_u: uPlot, v: number | null) => (v == null ? "—" : s.format ? s.format(v) : `${Math.round(v * 10) / 10} ${s.unit}`),
             })),
