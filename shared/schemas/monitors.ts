@@ -172,6 +172,18 @@ export const TargetSummaryList = v.array(TargetSummary);
 
 export const StatusOk = v.object({ status: v.literal("ok") });
 
+/**
+ * Who a suppressed event's notification was folded into (`suppressed_by`): the root alert's monitor and
+ * the target it watches, the upstream that was down first. `target.name` is null unless the caller may
+ * read that inventory group; `monitor.name` null when that monitor has been deleted since.
+ */
+export const MonitorUpstream = v.object({
+  alert_id: v.number(),
+  monitor: v.nullable(v.object({ id: v.number(), name: v.nullable(v.string()), status: v.nullable(v.string()) })),
+  target: v.nullable(v.object({ type: v.string(), id: v.number(), name: v.nullable(v.string()) })),
+});
+export type MonitorUpstreamShape = v.InferInput<typeof MonitorUpstream>;
+
 export const MonitorEvent = v.object({
   id: v.number(),
   monitor_id: v.number(),
@@ -181,6 +193,9 @@ export const MonitorEvent = v.object({
   msg: v.nullable(v.string()),
   duration_secs: v.nullable(v.number()),
   suppressed_by: v.nullable(v.number()),
+  upstream: v.nullable(MonitorUpstream),
+  /** On a down event whose alert others were folded into: those monitors (a deleted one has no name). */
+  suppressed_dependents: v.array(v.object({ id: v.number(), name: v.nullable(v.string()) })),
   created_at: v.string(),
 });
 export type MonitorEventShape = v.InferInput<typeof MonitorEvent>;

@@ -15,6 +15,8 @@ import { FormPage } from "./inventory/form-page.tsx";
 import { GROUPS, groupOf } from "./inventory/groups.ts";
 import { ListPage } from "./inventory/list-page.tsx";
 import { MonitoringOverview } from "./monitoring/overview.tsx";
+import { MonitorPage } from "./monitoring/monitor-page.tsx";
+import { AgentPage } from "./agents/agent-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
@@ -120,7 +122,10 @@ function Screen() {
   if (path === "/discovery") return <DiscoveryPage />;
   if (path === "/topology") return <LazyTopology loc={loc} />;
   if (path === "/settings" || path.startsWith("/settings/")) return <SettingsPage section={path.split("/")[2]} />;
-  let m = match("/inventory/:group", path);
+  let m = match("/monitors/:id", path) ?? match("/agents/:id", path);
+  if (m && path.startsWith("/monitors/")) return <MonitorPage key={m.id} id={m.id!} />;
+  if (m) return <AgentPage key={m.id} id={m.id!} />;
+  m = match("/inventory/:group", path);
   if (m) {
     const g = groupOf(m.group);
     if (g) return <ListPage key={g.key} group={g} loc={loc} />;

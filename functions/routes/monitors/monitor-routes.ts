@@ -71,7 +71,7 @@ export function monitorRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: `${ONE}/events`, tag: "monitors", scope: listMonitorEvents.scope, params, query: MonitorEventsQuery, response: { schema: MonitorEventList },
       summary: "A monitor's state changes and user actions, newest first",
-      description: "The list envelope; `limit` 1..500 (default 50); `event_type` up, down, pending, paused or resumed. `suppressed_by` names the alert a notification was folded into.",
+      description: "The list envelope; `limit` 1..500 (default 50); `event_type` up, down, pending, paused or resumed. `suppressed_by` names the alert a notification was folded into, and `upstream` who that alert was about: its monitor and target, the upstream whose failure suppressed this one's alert; `suppressed_dependents` on a down event lists the monitors whose alerts were folded into the one it raised.",
     },
     async (c, { params: p, query, reply }) => reply(await listMonitorEvents({ ctx: verbContext(c), input: { id: p.monitor_id, ...query } })),
   );

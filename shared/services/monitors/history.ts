@@ -1,10 +1,11 @@
-// A monitor's past: its events (newest first, list envelope), one metric's samples (oldest first) and the
+// A monitor's past: its events (newest first, list envelope; a suppressed one names its upstream, a root its dependents), one metric's samples (oldest first) and the
 // probe runs its agent was asked for (agent_probe_runs by monitor_id, newest first, list envelope).
 import { and, count, desc, eq, gte, isNotNull, type SQL, sql } from "drizzle-orm";
 import { agentProbeRuns, monitorEvents, monitorSamples } from "../../db/schema/index.ts";
 import { type MonitorEventShape, type ProbeRunShape, SAMPLE_METRICS } from "../../schemas/monitors.ts";
 import type { ListPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
+import { dependentsOf, upstreamsOf } from "./event-upstream.ts";
 import { requireMonitor } from "./monitor-row.ts";
 import { READ_MONITORS } from "./scopes.ts";
 
@@ -20,9 +21,15 @@ export const listMonitorEvents = defineRead<{ id: number; limit: number; offset:
       ctx.db.select().from(monitorEvents).where(where).orderBy(desc(monitorEvents.id)).limit(limit).offset(offset),
       ctx.db.select({ n: count() }).from(monitorEvents).where(where),
     ]);
+    const [upstreams, dependents] = await Promise.all([
+      upstreamsOf(ctx.db, ctx.actor, [...new Set(rows.map((e) => e.suppressed_by).filter((a): a is number => a != null))]),
+      dependentsOf(ctx.db, id, rows.filter((e) => e.event_type === "down").map((e) => e.id)),
+    ]);
     const items = rows.map((e) => ({
       id: e.id, monitor_id: e.monitor_id, event_type: e.event_type, status_from: e.status_from, status_to: e.status_to, msg: e.msg,
-      duration_secs: e.duration_secs, suppressed_by: e.suppressed_by, created_at: e.created_at.toISOString(),
+      duration_secs: e.duration_secs, suppressed_by: e.suppressed_by, upstream: e.suppressed_by == null ? null : (upstreams.get(e.suppressed_by) ?? null),
+      suppressed_dependents: dependents.get(e.id) ?? [],
+      created_at: e.created_at.toISOString(),
     }));
     return page(items, total?.n ?? 0, limit, offset, "created_at");
   },

@@ -124,9 +124,14 @@ async function isFlapping(db: Db, alert: AlertRow): Promise<boolean> {
 
 async function foldInto(s: VerbScope, alert: AlertRow, rootId: number): Promise<void> {
   await s.tx.update(notificationAlerts).set({ state: "suppressed", suppressed_by: rootId, dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
-  if (alert.monitor_id != null)
+  if (alert.monitor_id != null) {
     await s.tx.execute(sql`update monitor_events set suppressed_by = ${rootId}
       where id = (select id from monitor_events where monitor_id = ${alert.monitor_id} and event_type = 'down' order by id desc limit 1)`);
+    // The fold happens a grouping delay after the down event: the open pages of the monitor and of its
+    // root learn of it here.
+    const [root] = await s.tx.select({ monitor_id: notificationAlerts.monitor_id }).from(notificationAlerts).where(eq(notificationAlerts.id, rootId));
+    s.emit("monitors", { type: "suppressed", monitor_id: alert.monitor_id, suppressed_by: rootId, root_monitor_id: root?.monitor_id ?? null });
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // The lab of issue 12: a switch with twenty services behind it (four servers connected from the switch,
 // five services on each) goes down with its monitors -> exactly one alert, naming all twenty; each
-// service's own monitor event records suppressed_by. The switch recovers -> every recovery is sent.
+// service's own monitor event records suppressed_by (announced on the monitors channel). The switch
+// recovers -> every recovery is sent.
 // Monitors and their down events are rows made with SQL, and the alerts are enqueued through the agreed
 // hand-off (enqueueAlert), as the monitor runner's result-recording verb does.
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -32,6 +33,10 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
   const allMonitors = [swMonitor!.id, ...services.map((s) => s.monitor)];
   for (const m of allMonitors) await sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg) values (${m}, 'down', 'up', 'down', 'no answer')`;
 
+  // Each fold is announced on the monitors channel, so an open monitor page shows it (web UI).
+  const announced: Record<string, unknown>[] = [];
+  const { unlisten } = await sql.listen("monitors", (p) => announced.push(JSON.parse(p) as Record<string, unknown>));
+
   // The switch fails first, its services a moment later, all inside the grouping delay (the monitors
   // rows say down, checked, as the runner leaves them).
   await h.enqueue({ kind: "monitor.down", monitor_id: swMonitor!.id, target_type: "hardware", target_id: sw!.id, title: "switch-3 down" });
@@ -52,6 +57,11 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
   expect(suppressed.every((e) => e.suppressed_by === root!.id)).toBe(true);
   const [own] = await sql`select suppressed_by from monitor_events where monitor_id = ${swMonitor!.id}`;
   expect(own!.suppressed_by).toBeNull();
+  await h.until(async () => announced.filter((e) => e.type === "suppressed").length >= 20, "the folds announced");
+  const folds = announced.filter((e) => e.type === "suppressed");
+  expect(folds.map((e) => e.monitor_id).sort()).toEqual(services.map((x) => x.monitor).sort());
+  expect(folds.every((e) => e.suppressed_by === root!.id && e.root_monitor_id === swMonitor!.id)).toBe(true);
+  await unlisten();
 
   // Recovery: never folded.
   await h.enqueue(

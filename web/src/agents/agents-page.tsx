@@ -101,7 +101,7 @@ export function AgentsPage() {
           <tbody>
             {all.data?.items.map((a) => (
               <tr key={a.id}>
-                <td data-label="Host">{a.hostname ?? a.name ?? `agent ${a.id}`}</td>
+                <td data-label="Host"><Link href={`/agents/${a.id}`}>{a.hostname ?? a.name ?? `agent ${a.id}`}</Link></td>
                 <td data-label="Status"><Status value={a.status} /></td>
                 <td data-label="Presence"><Status value={a.online ? "up" : "down"} /></td>
                 <td data-label="Hardware">{a.hardware_id ? <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link> : "—"}</td>

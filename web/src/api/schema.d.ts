@@ -5791,7 +5791,7 @@ export interface paths {
         };
         /**
          * A monitor's state changes and user actions, newest first
-         * @description The list envelope; `limit` 1..500 (default 50); `event_type` up, down, pending, paused or resumed. `suppressed_by` names the alert a notification was folded into.
+         * @description The list envelope; `limit` 1..500 (default 50); `event_type` up, down, pending, paused or resumed. `suppressed_by` names the alert a notification was folded into, and `upstream` who that alert was about: its monitor and target, the upstream whose failure suppressed this one's alert; `suppressed_dependents` on a down event lists the monitors whose alerts were folded into the one it raised.
          *
          *     Needs scope `read:monitors`.
          */
@@ -24086,6 +24086,23 @@ export interface operations {
                             status_from: string | null;
                             status_to: string | null;
                             suppressed_by: number | null;
+                            suppressed_dependents: {
+                                id: number;
+                                name: string | null;
+                            }[];
+                            upstream: {
+                                alert_id: number;
+                                monitor: {
+                                    id: number;
+                                    name: string | null;
+                                    status: string | null;
+                                } | null;
+                                target: {
+                                    id: number;
+                                    name: string | null;
+                                    type: string;
+                                } | null;
+                            } | null;
                         }[];
                         limit: number;
                         offset: number;

@@ -8,6 +8,7 @@ import { Notice } from "../components/field.tsx";
 import { Sparkline } from "../components/sparkline.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
+import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 
 type Overview = paths["/api/v1/monitors/overview"]["get"]["responses"][200]["content"]["application/json"];
@@ -107,7 +108,7 @@ export function MonitoringOverview() {
           <tbody>
             {items.map((m) => (
               <tr key={m.id} data-monitor={m.id}>
-                <td data-label="Name">{m.name}</td>
+                <td data-label="Name"><Link href={`/monitors/${m.id}`}>{m.name}</Link></td>
                 <td data-label="Status"><Status value={m.status} /></td>
                 <td data-label="Check">{m.check_type} {m.host}</td>
                 <td data-label="Latency">

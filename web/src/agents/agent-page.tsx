@@ -1,0 +1,95 @@
+// One agent's page (/agents/<id>): who it is and where it runs, its presence, its telemetry charts, its
+// capabilities (edited by an administrator), its events, and Revoke behind a confirmation dialog. Live:
+// /agents/stream (presence, decisions: the agent and its events are read again) and /telemetry/stream
+// (new samples from its host: the telemetry is read again, at most every few seconds).
+import { useRef, useState } from "preact/hooks";
+import { api, ok } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
+import { Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { LiveBadge, useStream } from "../live.tsx";
+import { Link } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import { AgentCapabilities } from "./agent-capabilities.tsx";
+import { AgentEvents } from "./agent-events.tsx";
+import { AgentTelemetry } from "./agent-telemetry.tsx";
+import { RevokeDialog } from "./revoke-dialog.tsx";
+
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
+/** Telemetry arrives every few seconds from a busy fleet: read it again at most this often. */
+const TELEMETRY_RELOAD_MS = 5000;
+
+export function AgentPage({ id }: { id: string }) {
+  const session = useSession();
+  const isAdmin = session.can("admin:agents");
+  const [version, setVersion] = useState(0);
+  const [telemetryVersion, setTelemetryVersion] = useState(0);
+  const agent = useLoad(() => ok(api.GET("/api/v1/agents/{agent_id}", { params: { path: { agent_id: id } } })), [id, version]);
+  const [revoking, setRevoking] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
+  const live = useStream("/api/v1/agents/stream", (data) => {
+    if (data.agent_id === Number(id)) setVersion((v) => v + 1);
+  });
+  const telemetryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useStream("/api/v1/telemetry/stream", (data) => {
+    const hw = agent.data?.hardware_id;
+    const ids = Array.isArray(data.hardware_ids) ? data.hardware_ids : [data.hardware_id];
+    if (hw == null || !ids.includes(hw) || telemetryTimer.current) return;
+    telemetryTimer.current = setTimeout(() => {
+      telemetryTimer.current = undefined;
+      setTelemetryVersion((v) => v + 1);
+    }, TELEMETRY_RELOAD_MS);
+  });
+
+  if (agent.error !== undefined && !agent.data) return <Notice kind="error">{messageOf(agent.error)}</Notice>;
+  const a = agent.data;
+  if (!a) return <p aria-busy="true">Loading…</p>;
+  const name = a.name ?? a.hostname ?? `agent ${a.id}`;
+  const revocable = a.status === "active" || a.status === "pending";
+  return (
+    <article aria-labelledby="agent-title">
+      <header class="page-head">
+        <div>
+          <p class="crumbs"><Link href="/agents">Agents</Link></p>
+          <h1 id="agent-title">{name} <Status value={a.status} /></h1>
+        </div>
+        <LiveBadge state={live} />
+        <div class="actions">
+          {isAdmin ? (
+            revocable && <button type="button" class="danger" onClick={() => { setNotice(undefined); setRevoking(true); }}>Revoke…</button>
+          ) : (
+            <span class="meta">Revoking and changing grants need the admin:agents scope.</span>
+          )}
+        </div>
+      </header>
+      <Notice kind="success">{notice}</Notice>
+      {a.status === "revoked" && <p class="notice notice-error" role="status">Revoked{a.revoke_reason ? `: ${a.revoke_reason}` : ""}. It cannot connect again.</p>}
+      {revoking && (
+        <RevokeDialog
+          agent={a}
+          onClose={() => setRevoking(false)}
+          onRevoked={() => {
+            setNotice(`${name} is revoked.`);
+            setVersion((v) => v + 1);
+          }}
+        />
+      )}
+      <dl class="fields">
+        <div><dt>Presence</dt><dd><Status value={a.online ? "up" : "down"} /> {a.online ? `connected since ${when(a.connected_since)}` : `last seen ${when(a.last_seen_at)}`}</dd></div>
+        <div><dt>Host</dt><dd>{a.hostname ?? "—"} <span class="meta">{[a.os, a.os_version, a.arch].filter(Boolean).join(" ")}</span></dd></div>
+        <div><dt>Hardware</dt><dd>{a.hardware_id ? <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link> : "not linked"}</dd></div>
+        <div><dt>Address</dt><dd>{a.reported_ip ?? "—"}</dd></div>
+        <div><dt>Version</dt><dd>{a.agent_version ?? "—"}</dd></div>
+        <div><dt>Key fingerprint</dt><dd><code>{a.fingerprint}</code></dd></div>
+        <div><dt>Enrolled</dt><dd>{when(a.enrolled_at)}</dd></div>
+        <div><dt>Approved</dt><dd>{when(a.approved_at)}</dd></div>
+        <div><dt>Spool</dt><dd>{a.spool_depth == null ? "—" : `${a.spool_depth} ${a.spool_depth === 1 ? "sample" : "samples"} waiting (${a.spool_bytes ?? 0} bytes)`}</dd></div>
+        {a.notes && <div><dt>Notes</dt><dd>{a.notes}</dd></div>}
+      </dl>
+      <AgentTelemetry agentId={a.id} active={a.status === "active"} version={telemetryVersion + version} />
+      <AgentCapabilities agent={a} canEdit={isAdmin} onSaved={() => setVersion((v) => v + 1)} />
+      <AgentEvents agentId={a.id} version={version} />
+    </article>
+  );
+}

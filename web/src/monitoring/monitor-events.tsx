@@ -1,0 +1,77 @@
+// A monitor's events (GET /monitors/{id}/events), newest first, a page at a time. A down event whose
+// alert was folded into an upstream's says so, naming and linking that upstream; one whose alert took
+// in others' lists them. `version` changes when
+// the live stream reports something about this monitor, and the page shown is read again.
+import { useState } from "preact/hooks";
+import { api, ok } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { Notice } from "../components/field.tsx";
+import { Pager } from "../components/pager.tsx";
+import { Status } from "../components/status.tsx";
+import { useLoad } from "../use-load.ts";
+import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
+
+const PAGE = 20;
+
+function duration(secs: number | null): string {
+  if (secs == null) return "—";
+  if (secs < 120) return `${secs} s`;
+  if (secs < 7200) return `${Math.round(secs / 60)} min`;
+  if (secs < 172_800) return `${Math.round(secs / 3600)} h`;
+  return `${Math.round(secs / 86_400)} d`;
+}
+
+export function MonitorEvents({ monitorId, version }: { monitorId: number; version: number }) {
+  const [offset, setOffset] = useState(0);
+  const events = useLoad(
+    () => ok(api.GET("/api/v1/monitors/{monitor_id}/events", { params: { path: { monitor_id: String(monitorId) }, query: { limit: String(PAGE), offset: String(offset) } } })),
+    [monitorId, offset, version],
+  );
+  return (
+    <section aria-labelledby="monitor-events-title">
+      <h2 id="monitor-events-title">Events</h2>
+      {events.error !== undefined && <Notice kind="error">{messageOf(events.error)}</Notice>}
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Events of this monitor, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">Message</th>
+              <th scope="col">Previous state lasted</th>
+              <th scope="col">Alert</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.data?.items.map((e) => (
+              <tr key={e.id} data-event={e.event_type} class={e.suppressed_by != null ? "event-suppressed" : undefined}>
+                <td data-label="When">{new Date(e.created_at).toLocaleString()}</td>
+                <td data-label="Event">
+                  <Status value={e.status_to ?? e.event_type} /> <span class="meta">{e.event_type}{e.status_from ? ` from ${e.status_from}` : ""}</span>
+                </td>
+                <td data-label="Message">{e.msg ?? "—"}</td>
+                <td data-label="Previous state lasted">{duration(e.duration_secs)}</td>
+                <td data-label="Alert">
+                  {e.suppressed_by != null ? (
+                    <>
+                      <span class="badge badge-suppressed">Suppressed</span> <UpstreamCause upstream={e.upstream} />
+                    </>
+                  ) : e.suppressed_dependents.length > 0 ? (
+                    <>
+                      Also named <FoldedDependents monitors={e.suppressed_dependents} />
+                    </>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {events.data?.items.length === 0 && <p class="empty">No events yet: the first check records one.</p>}
+      </div>
+      {events.data && <Pager offset={offset} limit={PAGE} total={events.data.total} onOffset={setOffset} label="Pages of events" />}
+    </section>
+  );
+}

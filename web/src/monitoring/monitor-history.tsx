@@ -1,0 +1,68 @@
+// A monitor's history chart: latency (ms, left axis) and up / down (stepped, right axis) over the chosen
+// period, from GET /monitors/{id}/history (latency_ms and avail come from the same samples, so they share
+// their times). Results that arrived on the live stream after the load are added at the right.
+import { useMemo, useState } from "preact/hooks";
+import { api, ok } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { Notice } from "../components/field.tsx";
+import { type ChartSeries, TimeChart } from "../components/time-chart.tsx";
+import { useLoad } from "../use-load.ts";
+
+export interface LiveResult {
+  ts: number;
+  up: boolean;
+  latency_ms: number | null;
+}
+
+const PERIODS = [
+  { hours: 1, label: "1 h" },
+  { hours: 24, label: "24 h" },
+  { hours: 168, label: "7 d" },
+  { hours: 720, label: "30 d" },
+] as const;
+
+export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh: readonly LiveResult[] }) {
+  const [hours, setHours] = useState<number>(24);
+  const history = useLoad(async () => {
+    const read = (metric: string) =>
+      ok(api.GET("/api/v1/monitors/{monitor_id}/history", { params: { path: { monitor_id: String(monitorId) }, query: { metric, hours: String(hours) } } }));
+    const [latency, avail] = await Promise.all([read("latency_ms"), read("avail")]);
+    const byTime = new Map<number, LiveResult>();
+    for (const p of avail) byTime.set(Date.parse(p.ts), { ts: Date.parse(p.ts), up: p.value === 1, latency_ms: null });
+    for (const p of latency) {
+      const at = byTime.get(Date.parse(p.ts));
+      if (at) at.latency_ms = p.value;
+    }
+    return [...byTime.values()].sort((a, b) => a.ts - b.ts);
+  }, [monitorId, hours]);
+
+  const points = useMemo(() => {
+    const loaded = history.data ?? [];
+    const last = loaded.length ? loaded[loaded.length - 1]!.ts : 0;
+    const since = Date.now() - hours * 3_600_000;
+    return [...loaded.filter((p) => p.ts >= since), ...fresh.filter((p) => p.ts > last)];
+  }, [history.data, fresh, hours]);
+  const times = useMemo(() => points.map((p) => p.ts), [points]);
+  const series = useMemo<ChartSeries[]>(
+    () => [
+      { label: "Latency", unit: "ms", color: "--accent", scale: "ms", values: points.map((p) => p.latency_ms) },
+      { label: "Up", unit: "", color: "--good", scale: "state", stepped: true, range: [0, 1], values: points.map((p) => (p.up ? 1 : 0)), format: (v) => (v >= 0.5 ? "up" : "down") },
+    ],
+    [points],
+  );
+
+  return (
+    <section aria-labelledby="monitor-history-title">
+      <header class="section-head">
+        <h2 id="monitor-history-title">History</h2>
+        <div class="segmented" role="group" aria-label="Period">
+          {PERIODS.map((p) => (
+            <button key={p.hours} type="button" aria-pressed={hours === p.hours} onClick={() => setHours(p.hours)}>{p.label}</button>
+          ))}
+        </div>
+      </header>
+      {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
+      <TimeChart title={`Latency and state, last ${PERIODS.find((p) => p.hours === hours)!.label}`} times={times} series={series} />
+    </section>
+  );
+}

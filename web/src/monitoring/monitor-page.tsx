@@ -1,0 +1,129 @@
+// One monitor's page (/monitors/<id>): its state and configuration, uptime over 24 h, 7 d and 30 d, the
+// history chart, its events, and Check now / Pause / Resume for a role with write:monitors. When its
+// current outage's alert was folded into an upstream's (dispatch-alerts.ts), a notice says which
+// upstream. Live from /monitors/stream: its results extend the chart, a status change or a fold reloads
+// the state, uptime and events.
+import { useRef, useState } from "preact/hooks";
+import { api, ok } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { LiveBadge, useStream } from "../live.tsx";
+import { Link } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import { MonitorEvents } from "./monitor-events.tsx";
+import { type LiveResult, MonitorHistory } from "./monitor-history.tsx";
+import { TargetLink, useTargetName } from "./target-link.tsx";
+import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
+
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
+// The API rounds uptime to one decimal.
+const pct = (v: number | null | undefined) => (v == null ? "—" : `${v} %`);
+
+export function MonitorPage({ id }: { id: string }) {
+  const session = useSession();
+  const canWrite = session.can("write:monitors");
+  const path = { monitor_id: id };
+  const [version, setVersion] = useState(0);
+  const monitor = useLoad(() => ok(api.GET("/api/v1/monitors/{monitor_id}", { params: { path } })), [id, version]);
+  const uptime = useLoad(() => ok(api.GET("/api/v1/monitors/{monitor_id}/uptime", { params: { path } })), [id, version]);
+  // The latest down event tells whether the current outage's alert was suppressed, and by whom.
+  const lastDown = useLoad(
+    async () => (await ok(api.GET("/api/v1/monitors/{monitor_id}/events", { params: { path, query: { event_type: "down", limit: "1" } } }))).items[0],
+    [id, version],
+  );
+  const targetName = useTargetName(monitor.data?.target_type ?? null, monitor.data?.target_id ?? null);
+  const [fresh, setFresh] = useState<LiveResult[]>([]);
+  const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const live = useStream("/api/v1/monitors/stream", (data) => {
+    const mine = Number(id);
+    if (data.type === "results" && Array.isArray(data.results)) {
+      const added = (data.results as { monitor_id: number; up: boolean; latency_ms: number | null; ts: string }[])
+        .filter((r) => r.monitor_id === mine)
+        .map((r) => ({ ts: Date.parse(r.ts), up: r.up, latency_ms: r.latency_ms }));
+      if (added.length) setFresh((f) => [...f, ...added].slice(-2000));
+      return;
+    }
+    if (data.monitor_id !== mine && data.root_monitor_id !== mine) return;
+    // A status change, a fold into an upstream's alert (or of a dependent's into ours), or a change to
+    // the monitor: read it all again (a burst of them once).
+    clearTimeout(reloadSoon.current);
+    reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
+  });
+  const action = useSubmit();
+  const act = (what: "check" | "pause" | "resume") =>
+    action.run(async () => {
+      const url = `/api/v1/monitors/{monitor_id}/${what}` as const;
+      await ok(api.POST(url, { params: { path } }));
+      setVersion((v) => v + 1);
+    });
+
+  if (monitor.error !== undefined && !monitor.data) return <Notice kind="error">{messageOf(monitor.error)}</Notice>;
+  const m = monitor.data;
+  if (!m) return <p aria-busy="true">Loading…</p>;
+  const down = lastDown.data;
+  const suppressedNow = m.status === "down" && down?.suppressed_by != null;
+  const config = Object.entries(m.config ?? {});
+  return (
+    <article aria-labelledby="monitor-title">
+      <header class="page-head">
+        <div>
+          <p class="crumbs"><Link href="/">Monitoring overview</Link></p>
+          <h1 id="monitor-title">{m.name} <Status value={m.enabled ? m.status : "paused"} /></h1>
+        </div>
+        <LiveBadge state={live} />
+        <div class="actions">
+          {canWrite ? (
+            <>
+              <button type="button" class="primary" disabled={action.busy || !m.enabled} onClick={() => void act("check")}>Check now</button>
+              {m.enabled ? (
+                <button type="button" disabled={action.busy} onClick={() => void act("pause")}>Pause</button>
+              ) : (
+                <button type="button" disabled={action.busy} onClick={() => void act("resume")}>Resume</button>
+              )}
+            </>
+          ) : (
+            <span class="meta">Checking, pausing and resuming need the write:monitors scope.</span>
+          )}
+        </div>
+      </header>
+      <Notice kind="error">{action.error}</Notice>
+      {suppressedNow && (
+        <p class="notice notice-info suppression" role="status">
+          <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own: <UpstreamCause upstream={down.upstream} /> first, and its alert
+          names this monitor among those affected.
+        </p>
+      )}
+      {m.status === "down" && down && down.suppressed_dependents.length > 0 && (
+        <p class="notice notice-info folded-notice" role="status">
+          This monitor's down alert was sent for <FoldedDependents monitors={down.suppressed_dependents} /> too; their own alerts were suppressed.
+        </p>
+      )}
+      <dl class="fields">
+        <div><dt>Check</dt><dd>{m.check_type} {m.host}</dd></div>
+        <div><dt>Target</dt><dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} name={targetName} /> : "—"}</dd></div>
+        <div><dt>Interval</dt><dd>every {m.interval_secs} s{m.max_retries > 0 ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}` : ", down at the first failure"}</dd></div>
+        <div><dt>Probed by</dt><dd>{m.probe_mode === "agent" ? (m.probe_agent ? <Link href={`/agents/${m.probe_agent.id}`}>{m.probe_agent.name ?? `agent ${m.probe_agent.id}`}</Link> : "an agent") : "the server"}</dd></div>
+        {config.length > 0 && <div><dt>Settings</dt><dd>{config.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}</dd></div>}
+        <div><dt>Latency</dt><dd>{m.latency_ms == null ? "—" : `${Math.round(m.latency_ms)} ms`}</dd></div>
+        <div><dt>Last message</dt><dd>{m.last_msg ?? "—"}</dd></div>
+        <div><dt>Last checked</dt><dd>{when(m.last_polled_at)}</dd></div>
+        <div><dt>In this state since</dt><dd>{when(m.last_status_change_at)}</dd></div>
+        <div><dt>Next check</dt><dd>{m.enabled ? when(m.next_check_at) : "paused"}</dd></div>
+      </dl>
+      <ul class="tiles" aria-label="Uptime">
+        {(["24h", "7d", "30d"] as const).map((w) => (
+          <li key={w} class="tile">
+            <span class="tile-count">{uptime.data ? pct(uptime.data[`pct_${w}`]) : "…"}</span>
+            <span>uptime {w.replace("h", " h").replace("d", " d")}</span>
+          </li>
+        ))}
+      </ul>
+      {uptime.error !== undefined && <Notice kind="error">{messageOf(uptime.error)}</Notice>}
+      <MonitorHistory monitorId={m.id} fresh={fresh} />
+      <MonitorEvents monitorId={m.id} version={version} />
+    </article>
+  );
+}
