@@ -1,9 +1,11 @@
 // Discovery profiles, job logs, cancel, bulk review and its undo, and the settings edited in place, in a
 // real browser against the product started as the README says. Fake hosts to scan listen on
-// 127.0.0.221 and 127.0.0.222.
+// 127.0.0.221 and 127.0.0.222; a real SMTP server (smtp-server, STARTTLS with its own self-signed
+// certificate, login required) on 127.0.0.223.
 import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, tempDataDir } from "../helpers.ts";
 import { ARTIFACTS, hasChromium, seen, shot } from "./browser.ts";
@@ -11,18 +13,23 @@ import { type SignedIn, signedIn } from "./signed-in.ts";
 
 const HOST = "127.0.0.220";
 const SCANNED = ["127.0.0.221", "127.0.0.222"] as const;
+const SMTP_HOST = "127.0.0.223";
 const ADMIN = { email: "discovery@example.com", password: "a long passphrase for discovery" };
+const SMTP_USER = { name: "mailer", password: "smtp-Pass-in-the-UI-1" };
 
 describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in place", () => {
   const data = tempDataDir();
   let s: SignedIn;
   const listeners: Server[] = [];
   let port = 0;
+  let smtp: SMTPServer | undefined;
+  const mails: Array<{ from: string; to: string[]; data: string; user: string }> = [];
 
   beforeAll(async () => {
     s = await signedIn(HOST, data.dir, ADMIN);
-    // Several screens poll the API from one address.
-    await s.api("PUT", "/settings", { rate_limit_profile: "relaxed" });
+    // Several screens poll the API from one address; the sink and the mail server are on loopback, which
+    // the outbound policy refuses by default.
+    await s.api("PUT", "/settings", { rate_limit_profile: "relaxed", outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } });
     // One port, open on both fake hosts: the scan finds two hosts with it.
     const first = createServer((c) => c.destroy());
     await new Promise<void>((r) => first.listen(0, SCANNED[0], r));
@@ -35,6 +42,7 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
   afterAll(async () => {
     if (s) writeFileSync(join(ARTIFACTS, "discovery-settings-product.log"), s.product.output());
     for (const l of listeners) l.close();
+    await new Promise((r) => (smtp ? smtp.close(() => r(undefined)) : r(undefined)));
     await s?.browser.close();
     await killAll();
     data.remove();
@@ -134,4 +142,102 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
       await s.api("POST", "/discovery/resume");
     }
   }, 90_000);
+
+  it("edits a sink in place: the same sink, its secret kept", async () => {
+    const { page } = s;
+    const created = await s.api("POST", "/notifications/sinks", { name: "ops hook", provider_type: "webhook", provider_config: { url: "http://127.0.0.224:9/hook" } });
+    const id = Number(created.id);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Notifications" }).click();
+    const row = page.locator(`tr[data-sink="${id}"]`);
+    await row.getByRole("button", { name: "Edit" }).click();
+    await seen(page.getByRole("heading", { name: "Edit sink ops hook" }));
+    expect(await page.locator(`#sink-${id}-url`).inputValue()).toBe("http://127.0.0.224:9/hook");
+    await seen(page.locator(`#sink-${id}-secret-hint`).getByText("Set (never shown); empty keeps it."));
+    await page.locator(`#sink-${id}-url`).fill("not a url");
+    await page.getByRole("button", { name: "Save sink" }).click();
+    await seen(page.locator(`#sink-${id}-url-error`));
+    await shot(page, "35-sink-edit-422");
+
+    await page.locator(`#sink-${id}-name`).fill("ops hook (moved)");
+    await page.locator(`#sink-${id}-url`).fill("http://127.0.0.225:9/hook");
+    await page.getByRole("button", { name: "Save sink" }).click();
+    await seen(row.getByText("ops hook (moved)"));
+    const sinks = (await s.api("GET", "/notifications/sinks")) as { total: number; items: Array<{ id: number; name: string; provider_config: Record<string, unknown> }> };
+    expect(sinks.total).toBe(1);
+    expect(sinks.items[0]).toMatchObject({ id, name: "ops hook (moved)", provider_config: { url: "http://127.0.0.225:9/hook", secret_set: true } });
+  }, 60_000);
+
+  it("saves the SMTP settings (a 422 on the sender first) and sends a test message to a real SMTP server", async () => {
+    smtp = new SMTPServer({
+      authOptional: false,
+      onAuth(auth, session, cb) {
+        if (!session.secure) return cb(new Error("auth before STARTTLS"));
+        if (auth.username === SMTP_USER.name && auth.password === SMTP_USER.password) return cb(null, { user: SMTP_USER.name });
+        cb(new Error("Invalid username or password"));
+      },
+      onData(stream, session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          mails.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), user: String(session.user) });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp!.listen(0, SMTP_HOST, r));
+    const smtpPort = (smtp.server.address() as { port: number }).port;
+
+    const { page } = s;
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Email (SMTP)" }).click();
+    await seen(page.getByRole("heading", { name: "Email (SMTP)" }));
+    await seen(page.locator("#smtp-password-hint").getByText("Not set."));
+    await page.getByLabel("Server", { exact: true }).fill(SMTP_HOST);
+    await page.getByLabel("Port").fill(String(smtpPort));
+    await page.getByLabel("Verify the server's certificate").uncheck();
+    await page.getByLabel("User name (optional)").fill(SMTP_USER.name);
+    await page.getByLabel("Password").fill(SMTP_USER.password);
+    await page.getByLabel("Sender address").fill("not an address");
+    await page.getByRole("button", { name: "Save SMTP settings" }).click();
+    await seen(page.locator("#smtp-from-email-error"));
+    expect(await page.getByLabel("Sender address").getAttribute("aria-invalid")).toBe("true");
+
+    await page.getByLabel("Sender address").fill("control@example.test");
+    await page.getByRole("button", { name: "Save SMTP settings" }).click();
+    await seen(page.getByText("The SMTP settings are saved."));
+    await seen(page.locator("#smtp-password-hint").getByText("Set (never shown); empty keeps it."));
+    const settings = await s.api("GET", "/settings");
+    expect(settings).toMatchObject({ smtp_host: SMTP_HOST, smtp_port: smtpPort, smtp_username: SMTP_USER.name, smtp_password_set: true, smtp_from_email: "control@example.test", smtp_verify_tls: false });
+    expect(JSON.stringify(settings)).not.toContain(SMTP_USER.password);
+    expect(await page.content()).not.toContain(SMTP_USER.password);
+
+    await page.getByLabel("Send a test message to (optional)").fill("ops@example.test");
+    await page.getByRole("button", { name: "Send test message" }).click();
+    await seen(page.getByText("Test email sent to ops@example.test"), 30_000);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ from: "control@example.test", to: ["ops@example.test"], user: SMTP_USER.name });
+    await seen(page.locator(".status").getByText("ok", { exact: true }));
+    await shot(page, "36-smtp-test-sent");
+  }, 60_000);
+
+  it("sets the backup schedule (a 422 on it first)", async () => {
+    const { page } = s;
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Backup schedule" }).click();
+    await seen(page.getByRole("heading", { name: "Schedule and S3 copy" }));
+    await seen(page.locator("#backup-s3-secret-hint").getByText("Not set."));
+    const before = (await s.api("GET", "/admin/settings/backup")).backup_schedule;
+    await page.getByLabel("Schedule", { exact: true }).fill("nightly");
+    await page.getByRole("button", { name: "Save backup settings" }).click();
+    await seen(page.locator("#backup-backup_schedule-error"));
+    expect((await s.api("GET", "/admin/settings/backup")).backup_schedule).toBe(before);
+
+    await page.getByLabel("Schedule", { exact: true }).fill("0 2 * * *");
+    await page.getByLabel("Archives kept on disk").fill("5");
+    await page.getByRole("button", { name: "Save backup settings" }).click();
+    await seen(page.getByText('Saved: backups run at "0 2 * * *" (UTC).'));
+    expect(await s.api("GET", "/admin/settings/backup")).toMatchObject({ backup_schedule: "0 2 * * *", backup_local_retention_count: 5, backup_s3_bucket: null, backup_s3_secret_key_set: false });
+    // The S3 check needs a bucket first.
+    expect(await page.getByRole("button", { name: "Check the S3 target" }).isDisabled()).toBe(true);
+    await shot(page, "37-backup-schedule");
+  }, 60_000);
 });

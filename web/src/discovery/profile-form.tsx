@@ -77,7 +77,7 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
       </fieldset>
       <TextInput id={`${id}-ports`} label="TCP ports" hint="Empty: the common ports" value={d.ports} error={submit.fields.tcp_ports} onValue={(ports) => set({ ports })} />
       <TextInput id={`${id}-cron`} label="Schedule (optional)" placeholder="0 3 * * *" hint="Five-field crontab in UTC (minute hour day month weekday); empty: only when run by hand" value={d.cron} error={submit.fields.schedule_cron} onValue={(cron) => set({ cron })} />
-      <label class="check">
+      <label class="check row">
         <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Enabled (a disabled profile neither runs on its schedule nor by hand)
       </label>
       <Notice kind="error">{submit.error}</Notice>
