@@ -2,12 +2,13 @@
 // real browser against the product started as the README says. Fake hosts to scan listen on
 // 127.0.0.221 and 127.0.0.222; a real SMTP server (smtp-server, STARTTLS with its own self-signed
 // certificate, login required) on 127.0.0.223.
-import { writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, tempDataDir } from "../helpers.ts";
+import { killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir } from "../helpers.ts";
 import { ARTIFACTS, hasChromium, seen, shot } from "./browser.ts";
 import { type SignedIn, signedIn } from "./signed-in.ts";
 
@@ -23,6 +24,7 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
   const listeners: Server[] = [];
   let port = 0;
   let smtp: SMTPServer | undefined;
+  let restarted: Product | undefined;
   const mails: Array<{ from: string; to: string[]; data: string; user: string }> = [];
 
   beforeAll(async () => {
@@ -40,7 +42,7 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
   }, 300_000);
 
   afterAll(async () => {
-    if (s) writeFileSync(join(ARTIFACTS, "discovery-settings-product.log"), s.product.output());
+    if (s) writeFileSync(join(ARTIFACTS, "discovery-settings-product.log"), s.product.output() + (restarted?.output() ?? ""));
     for (const l of listeners) l.close();
     await new Promise((r) => (smtp ? smtp.close(() => r(undefined)) : r(undefined)));
     await s?.browser.close();
@@ -148,7 +150,6 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     const created = await s.api("POST", "/notifications/sinks", { name: "ops hook", provider_type: "webhook", provider_config: { url: "http://127.0.0.224:9/hook" } });
     const id = Number(created.id);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Notifications" }).click();
     const row = page.locator(`tr[data-sink="${id}"]`);
     await row.getByRole("button", { name: "Edit" }).click();
     await seen(page.getByRole("heading", { name: "Edit sink ops hook" }));
@@ -240,4 +241,86 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     expect(await page.getByRole("button", { name: "Check the S3 target" }).isDisabled()).toBe(true);
     await shot(page, "37-backup-schedule");
   }, 60_000);
+
+  it("creates a custom role (422s on its fields first), edits it in place and deletes it once nobody holds it", async () => {
+    const { page } = s;
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Users and roles" }).click();
+    await seen(page.getByRole("heading", { name: "New custom role" }));
+    await page.getByLabel("Role name").fill("NOC");
+    await page.getByLabel("Scopes").fill("read:*");
+    await page.getByRole("button", { name: "Create role" }).click();
+    await seen(page.locator("#role-new-name-error"));
+    await page.getByLabel("Role name").fill("noc");
+    await page.getByLabel("Scopes").fill("read:* fly:everywhere");
+    await page.getByRole("button", { name: "Create role" }).click();
+    expect(await (await seen(page.locator("#role-new-scopes-error"))).textContent()).toContain("fly:everywhere");
+    await page.getByLabel("Scopes").fill("read:*, write:hardware");
+    await page.getByRole("button", { name: "Create role" }).click();
+    const row = page.locator('tr[data-role="noc"]');
+    await seen(row.getByText("read:* write:hardware"));
+
+    await row.getByRole("button", { name: "Edit" }).click();
+    await seen(page.getByRole("heading", { name: "Edit role noc" }));
+    const roles = (await s.api("GET", "/settings/roles")) as unknown as Array<{ id: number | null; name: string }>;
+    const id = roles.find((r) => r.name === "noc")!.id!;
+    await page.locator(`#role-${id}-name`).fill("noc-ops");
+    await page.locator(`#role-${id}-scopes`).fill("read:* write:hardware write:networks");
+    await page.getByRole("button", { name: "Save role" }).click();
+    const renamed = page.locator('tr[data-role="noc-ops"]');
+    await seen(renamed.getByText("read:* write:hardware write:networks"));
+    const after = (await s.api("GET", "/settings/roles")) as unknown as Array<{ id: number | null; name: string; scopes: string[] }>;
+    expect(after.find((r) => r.id === id)).toMatchObject({ name: "noc-ops", scopes: ["read:*", "write:hardware", "write:networks"] });
+
+    // Held by a user, it cannot go: the API's 409 names them.
+    const user = await s.api("POST", "/admin/users", { email: "noc@example.com", role: "noc-ops", password: "noc passphrase 12345", must_change_password: false });
+    page.once("dialog", (d) => void d.accept());
+    await renamed.getByRole("button", { name: "Delete" }).click();
+    await seen(page.getByText(/Role noc-ops is still assigned to 1 user\(s\): noc@example.com/));
+    await shot(page, "38-custom-role-held");
+    await s.api("PATCH", `/admin/users/${String(user.id)}`, { role: "viewer" });
+    page.once("dialog", (d) => void d.accept());
+    await renamed.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(async () => ((await s.api("GET", "/settings/roles")) as unknown as Array<{ name: string }>).some((r) => r.name === "noc-ops"), { timeout: 15_000, interval: 500 }).toBe(false);
+    await renamed.waitFor({ state: "detached", timeout: 15_000 });
+    await seen(page.locator('tr[data-role="viewer"]'));
+  }, 60_000);
+
+  it("rotates the vault key after a restart with the new key beside the old, after asking; the SMTP password still opens", async () => {
+    const { page } = s;
+    // The all-in-one product recorded its generated key at its first start (DATA_DIR/vault.key).
+    const oldKey = readFileSync(join(data.dir, "vault.key"), "utf8").trim();
+    const newKey = randomBytes(32).toString("base64");
+    await s.product.stop("SIGTERM");
+    restarted = await startProduct({ HOST, DATA_DIR: data.dir, SVC_SETUP_TOKEN: SETUP_TOKEN, SVC_VAULT_KEY: newKey, SVC_VAULT_KEY_PREVIOUS: oldKey }, 240_000);
+    // The session lives in the database and the cookie is the host's: still signed in on the new port.
+    await page.goto(`${restarted.url}/settings/system`);
+    await seen(page.getByText("(a rotation is pending)"));
+    await seen(page.getByText("degraded", { exact: true }));
+    const vault = async () => page.evaluate(async () => (await (await fetch("/api/v1/health/vault")).json()) as Record<string, unknown>);
+    expect(await vault()).toMatchObject({ rotation_pending: true, key_source: "environment" });
+    await shot(page, "38-vault-rotation-pending");
+
+    page.once("dialog", (d) => void d.dismiss());
+    await page.getByRole("button", { name: "Re-encrypt under the new key" }).click();
+    expect((await vault()).rotation_pending).toBe(true);
+    page.once("dialog", (d) => {
+      expect(d.message()).toContain("SVC_VAULT_KEY_PREVIOUS");
+      void d.accept();
+    });
+    await page.getByRole("button", { name: "Re-encrypt under the new key" }).click();
+    await seen(page.getByText("Every secret is now sealed with the new key."), 30_000);
+    await seen(page.getByText("healthy", { exact: true }));
+    expect(await page.getByRole("button", { name: "Re-encrypt under the new key" }).count()).toBe(0);
+    expect(await vault()).toMatchObject({ rotation_pending: false, status: "healthy" });
+    await page.getByRole("button", { name: "Test the vault" }).click();
+    await seen(page.getByText("Vault encryption/decryption verified."));
+    await shot(page, "39-vault-rotated");
+
+    // The SMTP password sealed under the old key opens under the new one.
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Email (SMTP)" }).click();
+    await page.getByLabel("Send a test message to (optional)").fill("after-rotation@example.test");
+    await page.getByRole("button", { name: "Send test message" }).click();
+    await seen(page.getByText("Test email sent to after-rotation@example.test"), 30_000);
+    expect(mails.map((m) => m.to[0])).toEqual(["ops@example.test", "after-rotation@example.test"]);
+  }, 300_000);
 });

@@ -84,11 +84,13 @@ export function ProfilesPage() {
             <td data-label="Last run">{when(p.last_run)}</td>
             <td data-label="State"><Status value={stateOf(p)} /></td>
             {(canWrite || canDelete) && (
-              <td class="actions">
-                {canWrite && <button type="button" disabled={act.busy || !p.enabled} title={p.enabled ? undefined : "Enable the profile to run it"} onClick={() => void run(p)}>Run now</button>}
-                {canWrite && p.schedule_cron && <button type="button" disabled={act.busy} onClick={() => void pause(p)}>{p.paused_at ? "Resume" : "Pause"}</button>}
-                {canWrite && <button type="button" disabled={act.busy} onClick={() => setEditing(p.id)}>Edit</button>}
-                {canDelete && <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)}>Delete</button>}
+              <td>
+                <span class="actions">
+                  {canWrite && <button type="button" disabled={act.busy || !p.enabled} title={p.enabled ? undefined : "Enable the profile to run it"} onClick={() => void run(p)}>Run now</button>}
+                  {canWrite && p.schedule_cron && <button type="button" disabled={act.busy} onClick={() => void pause(p)}>{p.paused_at ? "Resume" : "Pause"}</button>}
+                  {canWrite && <button type="button" disabled={act.busy} onClick={() => setEditing(p.id)}>Edit</button>}
+                  {canDelete && <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)}>Delete</button>}
+                </span>
               </td>
             )}
           </tr>
