@@ -1,13 +1,15 @@
 // Discovery profiles, job logs, cancel, bulk review and its undo, and the settings edited in place, in a
 // real browser against the product started as the README says. Fake hosts to scan listen on
 // 127.0.0.221 and 127.0.0.222; a real SMTP server (smtp-server, STARTTLS with its own self-signed
-// certificate, login required) on 127.0.0.223.
+// certificate, login required) on 127.0.0.223; a real S3 API (s3rver) on 127.0.0.226.
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import S3rver from "s3rver";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../agents/support.ts";
 import { killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir } from "../helpers.ts";
 import { ARTIFACTS, hasChromium, seen, shot } from "./browser.ts";
 import { type SignedIn, signedIn } from "./signed-in.ts";
@@ -15,6 +17,8 @@ import { type SignedIn, signedIn } from "./signed-in.ts";
 const HOST = "127.0.0.220";
 const SCANNED = ["127.0.0.221", "127.0.0.222"] as const;
 const SMTP_HOST = "127.0.0.223";
+const S3_HOST = "127.0.0.226";
+const S3_PORT = 4569;
 const ADMIN = { email: "discovery@example.com", password: "a long passphrase for discovery" };
 const SMTP_USER = { name: "mailer", password: "smtp-Pass-in-the-UI-1" };
 
@@ -25,6 +29,8 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
   let port = 0;
   let smtp: SMTPServer | undefined;
   let restarted: Product | undefined;
+  let s3: S3rver | undefined;
+  const s3dir = tempDir("web-s3rver-");
   const mails: Array<{ from: string; to: string[]; data: string; user: string }> = [];
 
   beforeAll(async () => {
@@ -45,6 +51,8 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     if (s) writeFileSync(join(ARTIFACTS, "discovery-settings-product.log"), s.product.output() + (restarted?.output() ?? ""));
     for (const l of listeners) l.close();
     await new Promise((r) => (smtp ? smtp.close(() => r(undefined)) : r(undefined)));
+    await s3?.close();
+    s3dir.remove();
     await s?.browser.close();
     await killAll();
     data.remove();
@@ -221,7 +229,7 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await shot(page, "36-smtp-test-sent");
   }, 60_000);
 
-  it("sets the backup schedule (a 422 on it first)", async () => {
+  it("sets the backup schedule (a 422 on it first) and the S3 copy, checked against a real S3 API", async () => {
     const { page } = s;
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Backup schedule" }).click();
     await seen(page.getByRole("heading", { name: "Schedule and S3 copy" }));
@@ -239,8 +247,31 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     expect(await s.api("GET", "/admin/settings/backup")).toMatchObject({ backup_schedule: "0 2 * * *", backup_local_retention_count: 5, backup_s3_bucket: null, backup_s3_secret_key_set: false });
     // The S3 check needs a bucket first.
     expect(await page.getByRole("button", { name: "Check the S3 target" }).isDisabled()).toBe(true);
-    await shot(page, "37-backup-schedule");
-  }, 60_000);
+
+    // The S3 copy against s3rver (a real S3 API server, which checks the key id, not SigV4 signatures): a
+    // wrong key id is the store's refusal, shown as the check's error; the right one answers.
+    s3 = new S3rver({ address: S3_HOST, port: S3_PORT, directory: s3dir.dir, silent: true, configureBuckets: [{ name: "backups", configs: [] }] });
+    await s3.run();
+    await page.getByLabel("S3 bucket").fill("backups");
+    await page.getByLabel("S3 endpoint URL (optional)").fill(`http://${S3_HOST}:${S3_PORT}`);
+    await page.getByLabel("Access key id").fill("WRONGKEY");
+    await page.getByLabel("Secret access key").fill("not-the-key");
+    await page.getByRole("button", { name: "Save backup settings" }).click();
+    await seen(page.locator("#backup-s3-secret-hint").getByText("Set (never shown); empty keeps it."));
+    await page.getByRole("button", { name: "Check the S3 target" }).click();
+    await seen(page.locator(".notice-error"), 30_000);
+    expect((await s.api("GET", "/admin/settings/backup")).backup_s3_access_key_id).toBe("WRONGKEY");
+    await page.getByLabel("Access key id").fill("S3RVER");
+    await page.getByLabel("Secret access key").fill("S3RVER");
+    await page.getByRole("button", { name: "Save backup settings" }).click();
+    await seen(page.getByText('Saved: backups run at "0 2 * * *" (UTC).'));
+    await page.getByRole("button", { name: "Check the S3 target" }).click();
+    await seen(page.getByText(`The bucket backups at http://${S3_HOST}:${S3_PORT} answers.`), 30_000);
+    const stored = await s.api("GET", "/admin/settings/backup");
+    expect(stored).toMatchObject({ backup_s3_bucket: "backups", backup_s3_access_key_id: "S3RVER", backup_s3_secret_key_set: true, backup_schedule: "0 2 * * *" });
+    expect(JSON.stringify(stored)).not.toContain("not-the-key");
+    await shot(page, "37-backup-schedule-s3");
+  }, 90_000);
 
   it("creates a custom role (422s on its fields first), edits it in place and deletes it once nobody holds it", async () => {
     const { page } = s;
