@@ -316,6 +316,37 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await seen(page.locator('tr[data-role="viewer"]'));
   }, 60_000);
 
+  it("shows a viewer the profiles and the SMTP settings read-only and refuses them the backup settings", async () => {
+    // noc@example.com is a viewer again after the role test.
+    const viewer = await s.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    try {
+      const p = await viewer.newPage();
+      await p.goto(`${s.product.url}/discovery/profiles`);
+      await p.getByLabel("Email").fill("noc@example.com");
+      await p.getByLabel("Password").fill("noc passphrase 12345");
+      await p.getByRole("button", { name: "Sign in" }).click();
+      await seen(p.locator("tr[data-profile]").filter({ hasText: "lab hosts" }));
+      expect(await p.getByRole("heading", { name: "New profile" }).count()).toBe(0);
+      expect(await p.getByRole("button", { name: "Run now" }).count()).toBe(0);
+      await p.getByRole("link", { name: "Scans" }).click();
+      await seen(p.getByRole("heading", { name: /^Log of scan \d+$/ }));
+      expect(await p.getByRole("button", { name: /^Cancel scan/ }).count()).toBe(0);
+      expect(await p.getByRole("button", { name: /^Undo/ }).count()).toBe(0);
+
+      await p.goto(`${s.product.url}/settings/smtp`);
+      await seen(p.getByRole("heading", { name: "Email (SMTP)" }));
+      expect(await p.getByLabel("Server", { exact: true }).inputValue()).toBe(SMTP_HOST);
+      expect(await p.getByLabel("Server", { exact: true }).isDisabled()).toBe(true);
+      expect(await p.getByRole("button", { name: "Save SMTP settings" }).count()).toBe(0);
+      expect(await p.getByRole("heading", { name: "Test the saved settings" }).count()).toBe(0);
+      await p.getByRole("link", { name: "Backup schedule" }).click();
+      await seen(p.getByText("Your role cannot see the backup settings"));
+      await shot(p, "39-viewer-backup-settings");
+    } finally {
+      await viewer.close();
+    }
+  }, 60_000);
+
   it("rotates the vault key after a restart with the new key beside the old, after asking; the SMTP password still opens", async () => {
     const { page } = s;
     // The all-in-one product recorded its generated key at its first start (DATA_DIR/vault.key).
@@ -345,7 +376,7 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     expect(await vault()).toMatchObject({ rotation_pending: false, status: "healthy" });
     await page.getByRole("button", { name: "Test the vault" }).click();
     await seen(page.getByText("Vault encryption/decryption verified."));
-    await shot(page, "39-vault-rotated");
+    await shot(page, "40-vault-rotated");
 
     // The SMTP password sealed under the old key opens under the new one.
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Email (SMTP)" }).click();

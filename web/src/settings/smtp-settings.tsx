@@ -4,6 +4,7 @@
 // and logs in; the outcome is recorded and shown with the settings.
 import { useEffect, useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
@@ -39,6 +40,8 @@ const draftOf = (s: Smtp): Draft => ({
 });
 
 export function SmtpSection() {
+  // Any reader of the settings sees them; only an administrator changes or tests them.
+  const canEdit = useSession().can("admin:*");
   // GET /settings carries the SMTP keys (read shape of PATCH /settings/smtp) among the others.
   const settings = useLoad(async () => (await ok(api.GET("/api/v1/settings"))) as unknown as Smtp, []);
   const [d, setD] = useState<Draft | undefined>();
@@ -91,49 +94,53 @@ export function SmtpSection() {
       <form class="card" onSubmit={send} noValidate aria-labelledby="smtp-title">
         <h2 id="smtp-title">Email (SMTP)</h2>
         <p class="meta">Invites, password resets and email sinks are sent through this server.</p>
-        <label class="check row">
-          <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Send email
-        </label>
-        <TextInput id="smtp-host" label="Server" placeholder="mail.example.com" value={d.host} error={save.fields.smtp_host} onValue={(host) => set({ host })} />
-        <TextInput id="smtp-port" label="Port" inputMode="numeric" hint="587 with STARTTLS; 465 for TLS from the start" value={d.port} error={save.fields.smtp_port} onValue={(port) => set({ port })} />
-        <label class="check row">
-          <input type="checkbox" checked={d.tls} onChange={() => set({ tls: !d.tls })} /> Require STARTTLS
-        </label>
-        <label class="check row">
-          <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's certificate (untick for a self-signed one)
-        </label>
-        <TextInput id="smtp-username" label="User name (optional)" autoComplete="off" value={d.username} error={save.fields.smtp_username} onValue={(username) => set({ username })} />
-        <TextInput
-          id="smtp-password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint={stored.smtp_password_set ? "Set (never shown); empty keeps it." : "Not set."}
-          value={d.password}
-          error={save.fields.smtp_password}
-          onValue={(password) => set({ password, removePassword: false })}
-        />
-        {stored.smtp_password_set && (
+        <fieldset class="plain" disabled={!canEdit}>
           <label class="check row">
-            <input type="checkbox" checked={d.removePassword} onChange={() => set({ removePassword: !d.removePassword, password: "" })} /> Remove the stored password
+            <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Send email
           </label>
-        )}
-        <TextInput id="smtp-from-email" label="Sender address" type="email" value={d.fromEmail} error={save.fields.smtp_from_email} onValue={(fromEmail) => set({ fromEmail })} />
-        <TextInput id="smtp-from-name" label="Sender name" value={d.fromName} error={save.fields.smtp_from_name} onValue={(fromName) => set({ fromName })} />
+          <TextInput id="smtp-host" label="Server" placeholder="mail.example.com" value={d.host} error={save.fields.smtp_host} onValue={(host) => set({ host })} />
+          <TextInput id="smtp-port" label="Port" inputMode="numeric" hint="587 with STARTTLS; 465 for TLS from the start" value={d.port} error={save.fields.smtp_port} onValue={(port) => set({ port })} />
+          <label class="check row">
+            <input type="checkbox" checked={d.tls} onChange={() => set({ tls: !d.tls })} /> Require STARTTLS
+          </label>
+          <label class="check row">
+            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's certificate (untick for a self-signed one)
+          </label>
+          <TextInput id="smtp-username" label="User name (optional)" autoComplete="off" value={d.username} error={save.fields.smtp_username} onValue={(username) => set({ username })} />
+          <TextInput
+            id="smtp-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            hint={stored.smtp_password_set ? "Set (never shown); empty keeps it." : "Not set."}
+            value={d.password}
+            error={save.fields.smtp_password}
+            onValue={(password) => set({ password, removePassword: false })}
+          />
+          {stored.smtp_password_set && (
+            <label class="check row">
+              <input type="checkbox" checked={d.removePassword} onChange={() => set({ removePassword: !d.removePassword, password: "" })} /> Remove the stored password
+            </label>
+          )}
+          <TextInput id="smtp-from-email" label="Sender address" type="email" value={d.fromEmail} error={save.fields.smtp_from_email} onValue={(fromEmail) => set({ fromEmail })} />
+          <TextInput id="smtp-from-name" label="Sender name" value={d.fromName} error={save.fields.smtp_from_name} onValue={(fromName) => set({ fromName })} />
+        </fieldset>
         <Notice kind="error">{save.error}</Notice>
         <Notice kind="success">{saved ? "The SMTP settings are saved." : undefined}</Notice>
-        <button type="submit" class="primary" disabled={save.busy}>Save SMTP settings</button>
+        {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save SMTP settings</button>}
       </form>
-      <div class="card" aria-labelledby="smtp-test-title">
-        <h2 id="smtp-test-title">Test the saved settings</h2>
-        <p class="meta">
-          Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"} {when(stored.smtp_last_test_at)}
-        </p>
-        <TextInput id="smtp-send-to" label="Send a test message to (optional)" type="email" hint="Empty: connect and log in only" value={sendTo} error={test.fields.send_to} onValue={setSendTo} />
-        <Notice kind="error">{test.error}</Notice>
-        {outcome && <Notice kind={outcome.status === "ok" ? "success" : "error"}>{outcome.message}</Notice>}
-        <button type="button" disabled={test.busy} onClick={() => void runTest()}>{sendTo.trim() ? "Send test message" : "Check the connection"}</button>
-      </div>
+      {canEdit && (
+        <div class="card" aria-labelledby="smtp-test-title">
+          <h2 id="smtp-test-title">Test the saved settings</h2>
+          <p class="meta">
+            Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"} {when(stored.smtp_last_test_at)}
+          </p>
+          <TextInput id="smtp-send-to" label="Send a test message to (optional)" type="email" hint="Empty: connect and log in only" value={sendTo} error={test.fields.send_to} onValue={setSendTo} />
+          <Notice kind="error">{test.error}</Notice>
+          {outcome && <Notice kind={outcome.status === "ok" ? "success" : "error"}>{outcome.message}</Notice>}
+          <button type="button" disabled={test.busy} onClick={() => void runTest()}>{sendTo.trim() ? "Send test message" : "Check the connection"}</button>
+        </div>
+      )}
     </>
   );
 }
