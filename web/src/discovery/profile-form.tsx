@@ -37,6 +37,9 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
   const submit = useSubmit();
   const id = profile ? `profile-${profile.id}` : "profile-new";
   const set = (patch: Partial<Draft>) => setD((old) => ({ ...old, ...patch }));
+  // A profile made through the API may use types this form does not offer (nmap, snmp, docker...): they
+  // are shown and kept, so an edit never drops them unasked.
+  const offered = [...new Set([...PROBES, ...(profile?.scan_types ?? [])])];
 
   const send = (e: Event) => {
     e.preventDefault();
@@ -47,7 +50,7 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
         name: d.name.trim(),
         targets: list(d.targets),
         exclude: list(d.exclude),
-        scan_types: PROBES.filter((p) => d.probes.has(p)),
+        scan_types: offered.filter((p) => d.probes.has(p)),
         tcp_ports: ports,
         schedule_cron: d.cron.trim() || null,
         enabled: d.enabled,
@@ -68,7 +71,7 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
       <TextInput id={`${id}-exclude`} label="Leave out (optional)" value={d.exclude} error={submit.fields.exclude} onValue={(exclude) => set({ exclude })} />
       <fieldset class="probes" aria-describedby={submit.fields.scan_types ? `${id}-probes-error` : undefined}>
         <legend>Probes</legend>
-        {PROBES.map((p) => (
+        {offered.map((p) => (
           <label key={p} class="check">
             <input type="checkbox" checked={d.probes.has(p)} onChange={() => set({ probes: d.probes.has(p) ? new Set([...d.probes].filter((x) => x !== p)) : new Set([...d.probes, p]) })} /> {p}
           </label>
