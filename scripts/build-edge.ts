@@ -1,13 +1,18 @@
-// Bundles the Workers entry (bin/worker.ts) into dist/worker.js and copies the documentation
-// pages' scripts into dist/edge-assets (wrangler.toml [assets]), so /api/docs and /api/redoc work
-// offline on the edge too. `npm run build:edge`, or buildEdge(outDir) from the edge tests.
-import { copyFile, mkdir, readFile } from "node:fs/promises";
+// Bundles the Workers entry (bin/worker.ts) into dist/worker.js and fills dist/edge-assets (wrangler.toml
+// [assets]) with the web UI (built first when stale, as `npm start` does) and the documentation pages'
+// scripts, so / and /api/docs work offline on the edge too. `npm run build:edge`, or buildEdge(outDir)
+// from the edge tests.
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
+import { buildWeb } from "./build-web.ts";
+import { copyWebApp, edgeHeadersFile } from "./edge-web-assets.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const WEB_DIST = join(root, "web/dist");
 
 // hono-openapi (through @standard-community/standard-json) imports the converters of every schema
 // library it knows lazily; only valibot's is ever used here, the others are not installed.
@@ -65,6 +70,14 @@ export async function buildEdge(outDir: string = join(root, "dist")): Promise<Ed
     legalComments: "none",
     logLevel: "warning",
   });
+  // Emptied first: a previous build's hashed files would otherwise be deployed forever.
+  await rm(assets, { recursive: true, force: true });
+  await buildWeb({ ifStale: true });
+  if (!existsSync(join(WEB_DIST, "index.html"))) {
+    throw new Error(`the web UI is not built (${WEB_DIST}/index.html is missing): run npm ci, then npm run build:web`);
+  }
+  await copyWebApp(WEB_DIST, assets);
+  await writeFile(join(assets, "_headers"), edgeHeadersFile());
   const docsDir = join(assets, "api/docs/assets");
   await mkdir(docsDir, { recursive: true });
   for (const [name, from] of Object.entries(docScripts())) await copyFile(from, join(docsDir, name));

@@ -9,7 +9,7 @@ import type { AppEnv } from "../deps.ts";
 const NOT_PAGES = /^\/(api|assets|icons|uploads|user-icons|branding|\.well-known)(\/|$)|^\/[^/]*\.(ico|sh|js|css|json|map|png|svg|txt)$/;
 
 // The UI's scripts come only from this origin; styles may be inline (the theme switch sets one attribute).
-const PAGE_CSP = [
+export const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -20,6 +20,18 @@ const PAGE_CSP = [
   "form-action 'self'",
   "object-src 'none'",
 ].join("; ");
+
+/** The page's own headers (index.html at any screen's path); the edge's _headers file repeats them. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": PAGE_CSP,
+  "Referrer-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+};
+export const PAGE_CACHE = "no-cache";
+// Vite names every asset by its content hash, so a cached copy is never stale.
+export const ASSET_CACHE = "public, max-age=31536000, immutable";
+/** The mounts of the build's files, each cached with ASSET_CACHE. */
+export const ASSET_MOUNTS = ["assets", "icons"] as const;
 
 function send(c: Context<AppEnv>, file: WebFile, cache: string, extra: Record<string, string> = {}): Response {
   return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, {
@@ -33,11 +45,9 @@ function send(c: Context<AppEnv>, file: WebFile, cache: string, extra: Record<st
 export function webAppRoutes(app: Hono<AppEnv>): void {
   const asset = (c: Context<AppEnv>) => {
     const file = c.get("deps").webApp?.(c.req.path.slice(1));
-    // Vite names every asset by its content hash, so a cached copy is never stale.
-    return file ? send(c, file, "public, max-age=31536000, immutable") : c.notFound();
+    return file ? send(c, file, ASSET_CACHE) : c.notFound();
   };
-  app.get("/assets/*", asset);
-  app.get("/icons/*", asset);
+  for (const mount of ASSET_MOUNTS) app.get(`/${mount}/*`, asset);
 }
 
 /** The not-found answer: the app's page for a screen's path when a UI is bundled, else `fallback`. */
@@ -46,10 +56,6 @@ export function withWebAppPage(fallback: NotFoundHandler<AppEnv>): NotFoundHandl
     const index = c.get("deps")?.webApp?.("index.html");
     const method = c.req.method;
     if (!index || (method !== "GET" && method !== "HEAD") || NOT_PAGES.test(c.req.path)) return fallback(c);
-    return send(c, index, "no-cache", {
-      "Content-Security-Policy": PAGE_CSP,
-      "Referrer-Policy": "same-origin",
-      "X-Frame-Options": "DENY",
-    });
+    return send(c, index, PAGE_CACHE, PAGE_HEADERS);
   };
 }

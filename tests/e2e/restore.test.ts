@@ -42,7 +42,7 @@ function damagedCopy(archive: string, dir: string, damage: (b: Buffer) => Buffer
 }
 
 async function roundTrip(env: Record<string, string>, wipe?: () => Promise<void>, count?: () => Promise<number>): Promise<void> {
-  let p = await startProduct(env);
+  let p = await startProduct(env, 100_000);
   const init = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "ops@example.com", password: "a long restore test password", setup_token: SETUP_TOKEN }));
   expect(init.status).toBe(200);
   const token = (await init.json()).token as string;
@@ -81,7 +81,7 @@ async function roundTrip(env: Record<string, string>, wipe?: () => Promise<void>
   expect(restored.out).toContain("restore complete");
   expect(restored.code).toBe(0);
 
-  p = await startProduct(env);
+  p = await startProduct(env, 100_000);
   expect(await names(p, token)).toEqual(before);
   const list = await call<{ snapshots: { filename: string; verified_at: string | null }[] }>(p, token, "GET", "admin/db/snapshots");
   expect(list.snapshots.find((s) => s.filename === backup.filename)?.verified_at).toBeTruthy();

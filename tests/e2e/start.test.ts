@@ -8,9 +8,10 @@ const data = tempDataDir();
 let p: Product;
 
 beforeAll(async () => {
-  // A fresh PGlite data directory takes a few seconds (and a lot of memory) to initialise.
-  p = await startProduct({ DATA_DIR: data.dir });
-}, 90_000);
+  // A fresh PGlite data directory takes a few seconds (and a lot of memory) to initialise; on a machine
+  // loaded by the rest of the suite it has taken over 70 s.
+  p = await startProduct({ DATA_DIR: data.dir }, 150_000);
+}, 180_000);
 
 afterAll(async () => {
   await killAll();
@@ -95,7 +96,7 @@ describe("npm start on embedded PGlite", () => {
 
     expect(await p.stop("SIGTERM"), p.output()).toBe(0);
 
-    p = await startProduct({ DATA_DIR: data.dir });
+    p = await startProduct({ DATA_DIR: data.dir }, 150_000);
     expect(await (await p.fetch("/api/v1/bootstrap/status")).json()).toEqual({ bootstrapped: true, needs_bootstrap: false });
     // Once done, initialize answers 409: the admin written before the restart is still there.
     const again = await p.fetch(
@@ -104,5 +105,5 @@ describe("npm start on embedded PGlite", () => {
     );
     expect(again.status).toBe(409);
     expect(await p.stop("SIGTERM"), p.output()).toBe(0);
-  }, 90_000);
+  }, 240_000);
 });

@@ -23,6 +23,35 @@ export function wranglerSettings(): WranglerSettings {
   return { compatibilityDate: date, compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]!) };
 }
 
+/** wrangler.toml's [assets] section as miniflare takes it (wrangler turns run_worker_first into the same rules). */
+export function wranglerAssets(directory: string): NonNullable<MiniflareOptions["assets"]> {
+  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+  const section = /^\[assets\]\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1];
+  if (section === undefined) throw new Error("wrangler.toml has no [assets] section");
+  const lines = section.split("\n").filter((l) => !l.trimStart().startsWith("#")).join("\n");
+  const notFound = /^not_found_handling\s*=\s*"([^"]+)"/m.exec(lines)?.[1];
+  const runWorkerFirst = [...(/^run_worker_first\s*=\s*\[([^\]]*)\]/m.exec(lines)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  if (notFound !== "single-page-application" && notFound !== "404-page" && notFound !== "none" && notFound !== undefined) {
+    throw new Error(`wrangler.toml: unknown not_found_handling "${notFound}"`);
+  }
+  return {
+    directory,
+    routerConfig: {
+      has_user_worker: true,
+      // A "!" pattern is served from the assets even though a wider pattern runs the worker first.
+      ...(runWorkerFirst.length > 0
+        ? {
+            static_routing: {
+              user_worker: runWorkerFirst.filter((p) => !p.startsWith("!")),
+              asset_worker: runWorkerFirst.filter((p) => p.startsWith("!")).map((p) => p.slice(1)),
+            },
+          }
+        : {}),
+    },
+    assetConfig: notFound ? { not_found_handling: notFound } : {},
+  };
+}
+
 export interface EdgeBundle extends EdgeBuild {
   remove(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { buildBundle, type EdgeBundle, openConnectionsAfterWait, startWorker } from "./harness.ts";
+import { buildBundle, type EdgeBundle, openConnectionsAfterWait, startWorker, wranglerAssets } from "./harness.ts";
 
 const BASE = "http://edge.test";
 const VERSION = "0.0.0-edge";
@@ -140,7 +140,7 @@ describe("worker with Hyperdrive and the static assets of wrangler.toml", () => 
     mf = startWorker(bundle, {
       hyperdrives: { HYPERDRIVE: url.toString() },
       bindings: { LOG_LEVEL: "warn" },
-      assets: { directory: bundle.assets, routerConfig: { has_user_worker: true } },
+      assets: wranglerAssets(bundle.assets),
     });
     await mf.ready;
   }, 120_000);

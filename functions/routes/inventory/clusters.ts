@@ -16,7 +16,7 @@ const memberParams = IdParam("cluster_id", "member_id");
 
 export function clusterRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: clusterVerbs, tag: "clusters", basePath: "/api/v1/hardware-clusters", idParam: "cluster_id", noun: ["hardware cluster", "hardware clusters"],
+    verbs: clusterVerbs, tag: "clusters", basePath: "/api/v1/hardware-clusters", idParam: "cluster_id", noun: ["hardware cluster", "hardware clusters"], bulk: { tags: false },
     item: Cluster, create: ClusterCreate, patch: ClusterPatch, query: ClusterListQuery,
     writeDescription: "name is unique (409 naming the cluster that has it); environment_id must exist.",
     deleteDescription: "Removes the cluster's memberships; the hardware nodes stay.",

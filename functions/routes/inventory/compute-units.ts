@@ -65,7 +65,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
   );
 
   resourceRoutes(app, {
-    verbs: computeUnitVerbs, tag: "compute-units", basePath: "/api/v1/compute-units", idParam: "cu_id", noun: ["compute unit", "compute units"],
+    verbs: computeUnitVerbs, tag: "compute-units", basePath: "/api/v1/compute-units", idParam: "cu_id", noun: ["compute unit", "compute units"], bulk: { tags: true },
     item: ComputeUnit, create: ComputeUnitCreate, patch: ComputeUnitPatch, query: ComputeUnitListQuery,
     deleteDescription: "Refused (409, listing them) while services run on the unit; its network memberships are removed with it.",
   });

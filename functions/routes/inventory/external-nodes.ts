@@ -17,7 +17,7 @@ import { resourceRoutes } from "./resource-routes.ts";
 
 export function externalNodeRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: externalNodeVerbs, tag: "external-nodes", basePath: "/api/v1/external-nodes", idParam: "node_id", noun: ["external node", "external nodes"],
+    verbs: externalNodeVerbs, tag: "external-nodes", basePath: "/api/v1/external-nodes", idParam: "node_id", noun: ["external node", "external nodes"], bulk: { tags: true },
     item: ExternalNode, create: ExternalNodeCreate, patch: ExternalNodePatch, query: ExternalNodeListQuery,
     deleteDescription: "Removes the node's network links and unlinks the services that depend on it (service_external_dependencies); both are recorded in the audit log.",
   });

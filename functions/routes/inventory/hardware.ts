@@ -20,7 +20,7 @@ const Connection = v.object({
 
 export function hardwareRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: hardwareVerbs, tag: "hardware", basePath: "/api/v1/hardware", idParam: "hardware_id", noun: ["hardware node", "hardware nodes"],
+    verbs: hardwareVerbs, tag: "hardware", basePath: "/api/v1/hardware", idParam: "hardware_id", noun: ["hardware node", "hardware nodes"], bulk: { tags: true },
     item: Hardware, create: HardwareCreate, patch: HardwarePatch, put: HardwareCreate, query: HardwareListQuery,
   });
   const params = IdParam("hardware_id");

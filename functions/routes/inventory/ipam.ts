@@ -37,7 +37,7 @@ export function ipamRoutes(app: Hono<AppEnv>): void {
   );
 
   resourceRoutes(app, {
-    verbs: ipamVerbs, tag: "ipam", basePath: "/api/v1/ipam", idParam: "ip_id", noun: ["recorded IP address", "recorded IP addresses"],
+    verbs: ipamVerbs, tag: "ipam", basePath: "/api/v1/ipam", idParam: "ip_id", noun: ["recorded IP address", "recorded IP addresses"], bulk: { tags: false },
     item: IpRecord, create: IpCreate, patch: IpPatch, query: IpListQuery,
     writeDescription:
       "The address is stored canonical and recorded once (409 naming the record that holds it); with network_id it must lie in that network's cidr; assigned_type (hardware, compute_unit, service) and assigned_id go together and must name something that exists.",

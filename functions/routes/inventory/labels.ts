@@ -16,12 +16,12 @@ const LABEL_WRITES = "Labels services carry, so they share the services scopes (
 
 export function labelRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: environmentVerbs, tag: "environments", basePath: "/api/v1/environments", idParam: "environment_id", noun: ["environment", "environments"],
+    verbs: environmentVerbs, tag: "environments", basePath: "/api/v1/environments", idParam: "environment_id", noun: ["environment", "environments"], bulk: { tags: false },
     item: Environment, create: EnvironmentCreate, patch: EnvironmentPatch, query: LabelListQuery, writeDescription: LABEL_WRITES,
     deleteDescription: "Hardware, compute units, services and clusters in this environment keep existing with environment_id set to null.",
   });
   resourceRoutes(app, {
-    verbs: categoryVerbs, tag: "categories", basePath: "/api/v1/categories", idParam: "category_id", noun: ["category", "categories"],
+    verbs: categoryVerbs, tag: "categories", basePath: "/api/v1/categories", idParam: "category_id", noun: ["category", "categories"], bulk: { tags: false },
     item: Category, create: CategoryCreate, patch: CategoryPatch, query: LabelListQuery, writeDescription: LABEL_WRITES,
     deleteDescription: "Services in this category keep existing with category_id set to null.",
   });

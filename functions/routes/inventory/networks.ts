@@ -51,7 +51,7 @@ function memberRoutes<I extends v.GenericSchema>(
 
 export function networkRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: networkVerbs, tag: "networks", basePath: "/api/v1/networks", idParam: "network_id", noun: ["network", "networks"],
+    verbs: networkVerbs, tag: "networks", basePath: "/api/v1/networks", idParam: "network_id", noun: ["network", "networks"], bulk: { tags: true },
     item: Network, create: NetworkCreate, patch: NetworkPatch, query: NetworkListQuery,
     writeDescription:
       "cidr must be a network with the host bits zero (the 422 names the canonical form); gateway must lie inside it. A cidr change that would leave recorded addresses (IPAM, members) outside answers 409 listing them.",

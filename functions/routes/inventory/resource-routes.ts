@@ -11,6 +11,7 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import type { Tag } from "../../openapi/tags.ts";
+import { bulkRoutes } from "./bulk-routes.ts";
 
 type AnySchema = v.GenericSchema;
 /** A request schema whose parsed value the verb accepts. */
@@ -47,6 +48,8 @@ export interface ResourceRouteOptions<IS extends AnySchema, Q, V, K, N extends s
   deleteDescription?: string;
   /** Rules of the writable fields or of who may write, for the create/patch/put descriptions. */
   writeDescription?: string;
+  /** POST {base}/bulk-delete, and {base}/bulk-tags when the resource carries tags (integer keys only). */
+  bulk?: K extends number ? { tags: boolean } : never;
 }
 
 /** Answers a read or write of the engine: its ETag when the resource is versioned, then the item. */
@@ -117,4 +120,6 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
       return c.body(null, 204);
     },
   );
+  // The option's type admits it only for integer keys, which is what the bulk bodies carry.
+  if (o.bulk) bulkRoutes(app, { verbs: verbs as unknown as ResourceVerbs<v.InferInput<IS>, Q, V, number>, tag, basePath, noun, tags: o.bulk.tags });
 }

@@ -66,7 +66,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
   );
 
   resourceRoutes(app, {
-    verbs: serviceVerbs, tag: "services", basePath: BASE, idParam: "service_id", noun: ["service", "services"],
+    verbs: serviceVerbs, tag: "services", basePath: BASE, idParam: "service_id", noun: ["service", "services"], bulk: { tags: true },
     item: Service, create: ServiceCreate, patch: ServicePatch, query: ServiceListQuery,
     deleteDescription:
       "The service's dependency edges (both directions) and its storage, misc and external-dependency links are removed with it; " +

@@ -8,7 +8,7 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
-import { cell } from "./list-page.tsx";
+import { cell, titleOf } from "./list-page.tsx";
 import type { Group, Relation } from "./types.ts";
 
 type Row = Record<string, unknown>;
@@ -28,7 +28,7 @@ function RelationList({ relation, id }: { relation: Relation; id: string }) {
       <ul>
         {rows.data?.items.map((r) => (
           <li key={String(r[relation.idField]) + String(r.id)}>
-            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>{cell(r.name ?? `#${String(r[relation.idField])}`)}</Link>
+            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>{cell(r[relation.nameField ?? "name"] ?? `#${String(r[relation.idField])}`)}</Link>
             {relation.show.map((k) => (k === "status" ? <Status key={k} value={r[k] as string} /> : <span key={k} class="meta">{cell(r[k])}</span>))}
           </li>
         ))}
@@ -46,7 +46,7 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
   const base = `/inventory/${group.key}`;
 
   const remove = async () => {
-    if (!item.data || !confirm(`Delete ${String(item.data.name)}? This cannot be undone.`)) return;
+    if (!item.data || !confirm(`Delete ${titleOf(group, item.data)}? This cannot be undone.`)) return;
     setError(undefined);
     try {
       const headers: Record<string, string> = item.data.version !== undefined ? { "If-Match": `"${item.data.version}"` } : {};
@@ -60,7 +60,7 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
   if (item.error !== undefined) return <Notice kind="error">{messageOf(item.error)}</Notice>;
   const data = item.data;
   if (!data) return <p aria-busy="true">Loading…</p>;
-  const shown = [...new Set([...group.columns.map((c) => c.name), ...group.fields.map((f) => f.name)])].filter((k) => k !== "name" && k in data);
+  const shown = [...new Set([...group.columns.map((c) => c.name), ...group.fields.map((f) => f.name)])].filter((k) => k !== (group.titleField ?? "name") && k in data);
   const refs = new Map(group.fields.flatMap((f) => (f.ref ? [[f.name as string, f.ref] as const] : [])));
   const labels = new Map<string, string>([...group.fields.map((f) => [f.name, f.label] as const), ...group.columns.map((c) => [c.name, c.label] as const)]);
   return (
@@ -70,7 +70,7 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
           <p class="crumbs">
             <Link href={base}>{group.title}</Link>
           </p>
-          <h1 id="detail-title">{String(data.name)}</h1>
+          <h1 id="detail-title">{titleOf(group, data)}</h1>
         </div>
         <div class="actions">
           {session.can(group.writeScope) && (

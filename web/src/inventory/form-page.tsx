@@ -6,10 +6,12 @@ import { anyApi, ok } from "../api/client.ts";
 import { ApiProblem, messageOf } from "../api/problem.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
+import { RefPicker } from "../components/ref-picker.tsx";
 import { navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { GROUPS } from "./groups.ts";
-import type { AnyField, Group, GroupKey } from "./types.ts";
+import { titleOf } from "./list-page.tsx";
+import type { AnyField, Group } from "./types.ts";
 
 type Values = Record<string, string>;
 type Item = Record<string, unknown> & { id: number; version?: number };
@@ -37,26 +39,6 @@ function toBody(fields: readonly AnyField[], values: Values, creating: boolean):
     else body[f.name] = raw;
   }
   return body;
-}
-
-function RefSelect({ group, value, onValue, a11y }: { group: GroupKey; value: string; onValue: (v: string) => void; a11y: Record<string, unknown> }) {
-  const def = GROUPS[group];
-  const options = useLoad(
-    () => ok(anyApi.GET(def.listPath, { params: { query: { limit: "100", sort: "name" } } })) as Promise<{ items: Item[] }>,
-    [group],
-  );
-  const items = options.data?.items ?? [];
-  return (
-    <select {...a11y} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
-      <option value="">None</option>
-      {value && !items.some((i) => String(i.id) === value) && <option value={value}>#{value}</option>}
-      {items.map((i) => (
-        <option key={i.id} value={String(i.id)}>
-          {String(i.name)}
-        </option>
-      ))}
-    </select>
-  );
 }
 
 export function FormPage({ group, id }: { group: Group; id?: string | undefined }) {
@@ -95,7 +77,7 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
 
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
   if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
-  const title = creating ? `New ${group.noun}` : `Edit ${String(loaded.data?.name ?? group.noun)}`;
+  const title = creating ? `New ${group.noun}` : `Edit ${loaded.data ? titleOf(group, loaded.data) : group.noun}`;
   return (
     <section aria-labelledby="form-title" class="form-page">
       <h1 id="form-title">{title}</h1>
@@ -116,7 +98,7 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
                     {(f.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
                   </select>
                 ) : f.kind === "ref" && f.ref ? (
-                  <RefSelect group={f.ref} value={value} onValue={set} a11y={a11y} />
+                  <RefPicker source={GROUPS[f.ref]} value={value} onValue={set} a11y={a11y} />
                 ) : (
                   <input {...a11y} type="text" inputMode={f.kind === "number" ? "decimal" : undefined} value={value} onInput={onInput} />
                 )

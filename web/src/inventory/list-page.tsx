@@ -8,6 +8,7 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
+import { BulkBar, useBulkRights } from "./bulk-actions.tsx";
 import type { Group } from "./types.ts";
 
 const PAGE = 25;
@@ -25,10 +26,15 @@ export function cell(value: unknown): string {
   return String(value);
 }
 
+/** What names a record of the group (its `name`, or the group's title field: an IP record's address). */
+export function titleOf(group: Group, item: Record<string, unknown>): string {
+  return cell(item[group.titleField ?? "name"]);
+}
+
 export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   const session = useSession();
   const q = loc.query;
-  const sort = q.get("sort") ?? "name";
+  const sort = q.get("sort") ?? group.titleField ?? "name";
   const direction = q.get("direction") === "desc" ? "desc" : "asc";
   const offset = Math.max(0, Number(q.get("offset") ?? 0) || 0);
   const [search, setSearch] = useState(q.get("q") ?? "");
@@ -60,6 +66,12 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   if (text) query.q = text;
   const key = JSON.stringify(query);
   const page = useLoad(() => ok(anyApi.GET(group.listPath, { params: { query } })) as Promise<Envelope>, [group.key, key]);
+  // Bulk selection is of rows on the shown page: another page, filter or sort starts a new one.
+  const rights = useBulkRights(group);
+  const selecting = rights.tag || rights.remove;
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [done, setDone] = useState<string | undefined>();
+  useEffect(() => setSelected(new Set()), [group.key, key]);
 
   const sortBy = (name: string) =>
     (group.sorts as readonly string[]).includes(name)
@@ -67,6 +79,13 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
       : undefined;
   const data = page.data;
   const base = `/inventory/${group.key}`;
+  const pageIds = data?.items.map((i) => Number(i.id)) ?? [];
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  // A page emptied by a bulk delete (or a link past the end) steps back to the last page there is.
+  useEffect(() => {
+    if (data && data.items.length === 0 && offset > 0 && data.total > 0) setQuery({ offset: String(Math.floor((data.total - 1) / PAGE) * PAGE) }, false);
+  }, [data]);
+  const toggle = (id: number) => setSelected((old) => { const next = new Set(old); if (!next.delete(id)) next.add(id); return next; });
 
   return (
     <section aria-labelledby="list-title">
@@ -107,11 +126,33 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         </label>
       </form>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
+      <Notice kind="success">{done}</Notice>
+      {selecting && selected.size > 0 && (
+        <BulkBar
+          group={group}
+          selected={(data?.items ?? []).filter((i) => selected.has(Number(i.id))).map((i) => ({ id: Number(i.id), name: titleOf(group, i) }))}
+          onPage={pageIds.length}
+          onSelectAll={() => setSelected(new Set(pageIds))}
+          onClear={() => setSelected(new Set())}
+          onDone={(message) => { setDone(message); setSelected(new Set()); page.reload(); }}
+        />
+      )}
       <div class="table-wrap" aria-busy={page.loading}>
         <table>
           <caption class="visually-hidden">{group.title}, sorted by {sort} {direction === "asc" ? "ascending" : "descending"}</caption>
           <thead>
             <tr>
+              {selecting && (
+                <th scope="col" class="select">
+                  <input
+                    type="checkbox"
+                    aria-label="Select all on this page"
+                    checked={allOnPage}
+                    ref={(el) => { if (el) el.indeterminate = !allOnPage && pageIds.some((id) => selected.has(id)); }}
+                    onChange={() => setSelected(allOnPage ? new Set() : new Set(pageIds))}
+                  />
+                </th>
+              )}
               {group.columns.map((c) => {
                 const onSort = sortBy(c.name);
                 const active = sort === c.name;
@@ -132,7 +173,12 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
           </thead>
           <tbody>
             {data?.items.map((item) => (
-              <tr key={String(item.id)}>
+              <tr key={String(item.id)} class={selected.has(Number(item.id)) ? "selected" : undefined}>
+                {selecting && (
+                  <td class="select" data-label="Select">
+                    <input type="checkbox" aria-label={`Select ${titleOf(group, item)}`} checked={selected.has(Number(item.id))} onChange={() => toggle(Number(item.id))} />
+                  </td>
+                )}
                 {group.columns.map((c, i) => (
                   <td key={c.name} data-label={c.label}>
                     {i === 0 ? (

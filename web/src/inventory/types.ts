@@ -29,7 +29,7 @@ export interface FormField<B> {
   kind: FieldKind;
   /** For select. */
   options?: readonly string[];
-  /** For ref: the group whose records are offered. */
+  /** For ref: the group whose records the picker searches (components/ref-picker.tsx). */
   ref?: GroupKey;
   hint?: string;
 }
@@ -50,11 +50,13 @@ export interface Relation {
   /** The group the rows are, and the field holding their id. */
   group: GroupKey;
   idField: string;
+  /** The field naming the related record when it is not `name` (a membership's hardware_name). */
+  nameField?: string;
   /** Extra fields shown after the name. */
   show: readonly string[];
 }
 
-export type GroupKey = "hardware" | "compute" | "services" | "networks";
+export type GroupKey = "hardware" | "compute" | "services" | "networks" | "storage" | "clusters" | "external" | "misc" | "sites" | "vlans" | "ipam" | "environments" | "categories";
 
 export interface GroupDef<L extends ListPath = ListPath> {
   key: GroupKey;
@@ -63,6 +65,8 @@ export interface GroupDef<L extends ListPath = ListPath> {
   listPath: L;
   itemPath: OnePath;
   idParam: string;
+  /** The field that names a record (its heading, its link in lists, the bulk dialogs) and sorts lists by default; `name` unless given. */
+  titleField?: keyof ListItem<L> & string;
   /** The scope a write needs (hidden for users without it). */
   writeScope: string;
   deleteScope: string;
@@ -71,10 +75,14 @@ export interface GroupDef<L extends ListPath = ListPath> {
   filters: readonly { name: keyof ListQuery<L> & string; label: string; options?: readonly string[] }[];
   fields: readonly FormField<CreateBody<L>>[];
   relations: readonly Relation[];
+  /** Rows can be selected for bulk delete (POST {list}/bulk-delete) and, with tags, bulk tagging ({list}/bulk-tags). */
+  bulk?: `${L}/bulk-delete` extends keyof paths ? { tags: `${L}/bulk-tags` extends keyof paths ? boolean : false } : never;
 }
 
 /** A group as the generic screens use it: any definition fits, its names as plain strings. */
-export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields"> {
+export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields" | "bulk" | "titleField"> {
+  titleField?: string;
+  bulk?: { tags: boolean };
   columns: readonly (Omit<Column<never>, "name"> & { name: string })[];
   sorts: readonly string[];
   filters: readonly { name: string; label: string; options?: readonly string[] }[];

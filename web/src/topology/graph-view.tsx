@@ -1,9 +1,11 @@
-// The cytoscape canvas: pan and zoom by mouse, touch or the buttons; a tap selects a node, a double tap
-// opens its detail page. Elements are replaced in place when the data changes, so a live update keeps
-// the view where the user left it; only new nodes are laid out.
+// The cytoscape canvas: pan and zoom by mouse, touch or the buttons; a tap selects a node (or opens a
+// closed group), a double tap opens its detail page. Elements are replaced in place when the data
+// changes, so a live update keeps the view where the user left it; only new nodes are laid out. A
+// grouped drawing (./clusters.ts) is placed by ./cluster-layout.ts, open groups as compound nodes.
 import cytoscape, { type Core, type ElementDefinition } from "cytoscape";
 import { useEffect, useRef } from "preact/hooks";
-import type { Sampled } from "./graph-data.ts";
+import { clusterPositions } from "./cluster-layout.ts";
+import type { GraphData } from "./clusters.ts";
 
 const COLOURS: Record<string, string> = {
   hardware: "#2563eb", compute_unit: "#7c3aed", service: "#059669", storage: "#b45309",
@@ -14,6 +16,9 @@ const STYLE = [
   { selector: "node", style: { label: "data(label)", "background-color": "data(colour)", color: "#888", "font-size": 10, "text-valign": "bottom", "text-margin-y": 3, width: 18, height: 18 } },
   { selector: "node[status = 'down'], node[status = 'failed'], node[status = 'stopped']", style: { "border-width": 3, "border-color": "#dc2626" } },
   { selector: "edge", style: { width: 1.5, "line-color": "#94a3b8", "target-arrow-color": "#94a3b8", "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 0.7 } },
+  { selector: "node.group", style: { shape: "round-rectangle", width: "data(size)", height: "data(size)", "background-opacity": 0.45, "border-width": 2, "border-color": "data(colour)", "font-size": 12, "text-wrap": "wrap", "text-max-width": 220 } },
+  { selector: "node.group-open", style: { shape: "round-rectangle", "background-color": "data(colour)", "background-opacity": 0.06, "border-width": 1.5, "border-style": "dashed", "border-color": "data(colour)", "text-valign": "top", "text-margin-y": -4, "font-size": 12, padding: 14 } },
+  { selector: "edge.merged", style: { width: "data(width)", label: "data(count)", "font-size": 9, color: "#64748b", "text-background-opacity": 0 } },
   { selector: "node:selected", style: { "border-width": 4, "border-color": "#f59e0b" } },
   { selector: ".dimmed", style: { opacity: 0.15 } },
   { selector: "node.impacted", style: { "background-color": "#dc2626", width: 24, height: 24 } },
@@ -27,23 +32,45 @@ function fitTo(c: Core, what: cytoscape.CollectionArgument): void {
   if (c.zoom() > 1.5) c.zoom({ level: 1.5, renderedPosition: { x: c.width() / 2, y: c.height() / 2 } });
 }
 
-function elements(data: Sampled): ElementDefinition[] {
+type Point = { x: number; y: number };
+
+function elements(data: GraphData, placed: ReadonlyMap<string, Point> | undefined): ElementDefinition[] {
+  const at = (id: string, saved?: Point) => {
+    const p = placed ? placed.get(id) : saved;
+    return p ? { position: { ...p } } : {};
+  };
+  // Groups come first: cytoscape adds a compound node's children only after the node itself.
   return [
-    ...data.nodes.map((n) => ({ group: "nodes" as const, data: { id: n.id, label: n.label, kind: n.type, status: n.status ?? "", colour: COLOURS[n.type] ?? "#6b7280" }, ...(n.position ? { position: n.position } : {}) })),
-    ...data.edges.map((e) => ({ group: "edges" as const, data: { id: e.id, source: e.source, target: e.target, relation: e.relation } })),
+    ...data.groups.map((g) => ({
+      group: "nodes" as const,
+      data: { id: g.id, label: g.open ? g.label : `${g.label} (${g.count.toLocaleString("en")})`, kind: g.kind, status: "", colour: COLOURS[g.kind] ?? "#6b7280", size: Math.round(34 + 10 * Math.log10(g.count)), ...(g.parent ? { parent: g.parent } : {}) },
+      classes: g.open ? "group-open" : "group",
+      ...(g.open ? {} : at(g.id)),
+    })),
+    ...data.nodes.map((n) => {
+      const parent = data.parents.get(n.id);
+      return { group: "nodes" as const, data: { id: n.id, label: n.label, kind: n.type, status: n.status ?? "", colour: COLOURS[n.type] ?? "#6b7280", ...(parent ? { parent } : {}) }, ...at(n.id, n.position) };
+    }),
+    ...data.edges.map((e) => ({
+      group: "edges" as const,
+      data: { id: e.id, source: e.source, target: e.target, relation: e.relation, ...(e.count ? { count: e.count, width: Math.min(8, 1.5 + Math.log2(e.count)) } : {}) },
+      ...(e.count ? { classes: "merged" } : {}),
+    })),
   ];
 }
 
 export interface GraphViewProps {
-  data: Sampled;
+  data: GraphData;
   selected: string | undefined;
   /** The root and impacted node ids of a shown blast radius. */
   blast: { root: string; impacted: ReadonlySet<string> } | undefined;
   onSelect(id: string | undefined): void;
   onOpen(id: string): void;
+  /** Fits the view to this element whenever `seq` changes (a group just opened). */
+  focus?: { id: string; seq: number } | undefined;
 }
 
-export function GraphView({ data, selected, blast, onSelect, onOpen }: GraphViewProps) {
+export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: GraphViewProps) {
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | undefined>(undefined);
   const handlers = useRef({ onSelect, onOpen });
@@ -62,19 +89,26 @@ export function GraphView({ data, selected, blast, onSelect, onOpen }: GraphView
   useEffect(() => {
     const c = cy.current;
     if (!c) return;
-    const want = elements(data);
+    const placed = data.groups.length > 0 ? clusterPositions(data) : undefined;
+    const want = elements(data, placed);
     const ids = new Set(want.map((e) => e.data.id!));
     c.batch(() => {
       c.elements().filter((el) => !ids.has(el.id())).remove();
       for (const el of want) {
         const have = c.getElementById(el.data.id!);
-        if (have.nonempty()) have.data(el.data);
+        if (have.empty()) continue;
+        // A group opened or closed: its records move in or out of it, and it changes its look.
+        if (have.isNode() && (have.data("parent") ?? null) !== (el.data.parent ?? null)) have.move({ parent: el.data.parent ?? null });
+        have.data(el.data);
+        have.removeClass("group group-open merged");
+        if (el.classes) have.addClass(el.classes);
+        if (el.position && !have.isParent()) have.position(el.position);
       }
     });
     const fresh = want.filter((el) => c.getElementById(el.data.id!).empty());
     const first = c.nodes().empty();
     const added = c.add(fresh);
-    const unplaced = added.nodes().filter((n) => !data.nodes.find((d) => d.id === n.id())?.position);
+    const unplaced = placed ? c.collection() : added.nodes().filter((n) => !data.nodes.find((d) => d.id === n.id())?.position);
     const fitAll = () => first && fitTo(c, c.elements());
     if (unplaced.nonempty()) {
       const big = data.nodes.length > 300;
@@ -99,11 +133,18 @@ export function GraphView({ data, selected, blast, onSelect, onOpen }: GraphView
       c.elements().removeClass("dimmed impacted root");
       if (!blast) return;
       const hit = new Set([blast.root, ...blast.impacted]);
-      c.nodes().forEach((n) => void n.addClass(n.id() === blast.root ? "root" : hit.has(n.id()) ? "impacted" : "dimmed"));
+      // An open group is not dimmed: its opacity would dim the impacted records inside it too.
+      c.nodes().forEach((n) => void (n.isParent() && !hit.has(n.id()) ? undefined : n.addClass(n.id() === blast.root ? "root" : hit.has(n.id()) ? "impacted" : "dimmed")));
       c.edges().forEach((e) => void e.addClass(hit.has(e.source().id()) && hit.has(e.target().id()) ? "impacted" : "dimmed"));
     });
     if (blast) fitTo(c, c.nodes(".root, .impacted"));
   }, [blast, data]);
+
+  useEffect(() => {
+    const c = cy.current;
+    const target = focus && c?.getElementById(focus.id);
+    if (c && target && target.nonempty()) fitTo(c, target);
+  }, [focus?.seq]);
 
   const zoom = (factor: number) => {
     const c = cy.current;

@@ -1,7 +1,8 @@
 // The topology: GET /graph/topology drawn with cytoscape, filtered by kind (kept in the URL), live from
 // /topology/stream (a change reloads the graph, the view stays put), a selected node's details with a
-// link to its page, and its blast radius (/intel/blast-radius) highlighted on demand. The node list
-// under the graph is the keyboard and screen-reader way to the same selection.
+// link to its page, and its blast radius (/intel/blast-radius) highlighted on demand. Past MAX_NODES it is
+// drawn as groups (./clusters.ts) opened by a tap. The lists under the graph are the keyboard and
+// screen-reader way to the same selection and groups.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -11,7 +12,8 @@ import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
-import { DETAIL_GROUP, isBlastKind, KINDS, MAX_NODES, type NodeKind, sample, type TopoNode } from "./graph-data.ts";
+import { clustersOf, drawn, drawnCount, findCluster, firstOpen, groupsHolding } from "./clusters.ts";
+import { DETAIL_GROUP, isBlastKind, KINDS, MAX_NODES, type NodeKind, type TopoNode } from "./graph-data.ts";
 import { GraphView } from "./graph-view.tsx";
 
 type Blast = paths["/api/v1/intel/blast-radius/{asset_type}/{asset_id}"]["get"]["responses"][200]["content"]["application/json"];
@@ -33,15 +35,53 @@ export function TopologyPage({ loc }: { loc: Location }) {
   });
   useEffect(() => () => clearTimeout(pendingReload.current), []);
 
-  const data = useMemo(() => (topo.data ? sample(topo.data) : undefined), [topo.data]);
+  const grouping = useMemo(() => (topo.data ? clustersOf(topo.data) : { clusters: [], leafOf: new Map() }), [topo.data]);
+  const clusters = grouping.clusters;
+  // The groups the user opened, for the kinds they were opened under; other kinds start from firstOpen.
+  const typesKey = types.join(",");
+  const [opened, setOpened] = useState<{ key: string; ids: ReadonlySet<string> } | undefined>();
+  const openIds = useMemo(() => (opened?.key === typesKey ? opened.ids : firstOpen(clusters)), [opened, typesKey, clusters]);
+  const data = useMemo(() => (topo.data ? drawn(topo.data, grouping, openIds) : undefined), [topo.data, grouping, openIds]);
+  const [focus, setFocus] = useState<{ id: string; seq: number } | undefined>();
+  const [refused, setRefused] = useState<string | undefined>();
   const [selected, setSelected] = useState<string | undefined>();
   const [blast, setBlast] = useState<Blast | undefined>();
   const [filter, setFilter] = useState("");
   const walk = useSubmit();
   const node = data?.nodes.find((n) => n.id === selected);
-  const idOf = useMemo(() => new Map(data?.nodes.map((n) => [`${n.type}:${n.ref_id}`, n.id]) ?? []), [data]);
+  const group = data?.groups.find((g) => g.id === selected);
+  const idOf = useMemo(() => new Map(topo.data?.nodes.map((n) => [`${n.type}:${n.ref_id}`, n.id]) ?? []), [topo.data]);
 
+  /** Opens `ids` (and fits the view to `focusOn`) unless the drawing would pass MAX_NODES. */
+  const openGroups = (ids: readonly string[], focusOn: string): boolean => {
+    const next = new Set([...openIds, ...ids]);
+    const count = drawnCount(clusters, next);
+    if (count > MAX_NODES) {
+      const names = ids.filter((id) => !openIds.has(id)).map((id) => findCluster(clusters, id)?.label ?? id);
+      setRefused(`Opening ${names.join(", ")} would draw ${count.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: close another group first.`);
+      return false;
+    }
+    setRefused(undefined);
+    setOpened({ key: typesKey, ids: next });
+    setFocus((f) => ({ id: focusOn, seq: (f?.seq ?? 0) + 1 }));
+    return true;
+  };
+  /** Opens a closed group, or closes an open one with the groups inside it. */
+  const toggle = (id: string) => {
+    if (!openIds.has(id)) return void openGroups([id], id);
+    setRefused(undefined);
+    const next = new Set([...openIds].filter((o) => o !== id && !o.startsWith(`${id}.`)));
+    const holder = selected && (data?.parents.get(selected) ?? selected);
+    if (holder && (holder === id || holder.startsWith(`${id}.`))) setSelected(undefined);
+    setOpened({ key: typesKey, ids: next });
+  };
+  /** Selects a node found in the list, opening the groups that hide it first. */
+  const reveal = (id: string) => {
+    if (data?.shownAs(id) === id || openGroups(groupsHolding(grouping, id), id)) select(id);
+  };
   const select = (id: string | undefined) => {
+    const g = id ? data?.groups.find((x) => x.id === id) : undefined;
+    if (g && !g.open) return toggle(g.id);
     setSelected(id);
     setBlast(undefined);
   };
@@ -57,8 +97,14 @@ export function TopologyPage({ loc }: { loc: Location }) {
       setBlast(await ok(api.GET("/api/v1/intel/blast-radius/{asset_type}/{asset_id}", { params: { path: { asset_type: n.type, asset_id: String(n.ref_id) } } })));
     });
   const impacted = blast ? [...blast.impacted_hardware, ...blast.impacted_compute_units, ...blast.impacted_services, ...blast.impacted_storage] : [];
-  const blastIds = blast && selected ? { root: selected, impacted: new Set(impacted.map((a) => idOf.get(`${a.asset_type}:${a.asset_id}`)).filter((x): x is string => Boolean(x))) } : undefined;
-  const listed = (data?.nodes ?? []).filter((n) => !filter || n.label.toLowerCase().includes(filter.toLowerCase()));
+  // An impacted record inside a closed group marks that group.
+  const shownAs = (a: { asset_type: string; asset_id: number }) => {
+    const id = idOf.get(`${a.asset_type}:${a.asset_id}`);
+    return id && data?.shownAs(id);
+  };
+  const blastIds = blast && selected ? { root: selected, impacted: new Set(impacted.map(shownAs).filter((x): x is string => Boolean(x))) } : undefined;
+  // Drawn nodes; a search looks through every node, also those in closed groups.
+  const listed = filter ? (topo.data?.nodes ?? []).filter((n) => n.label.toLowerCase().includes(filter.toLowerCase())) : (data?.nodes ?? []);
 
   return (
     <section aria-labelledby="topology-title" class="topology">
@@ -77,18 +123,29 @@ export function TopologyPage({ loc }: { loc: Location }) {
       {topo.error !== undefined && <Notice kind="error">{messageOf(topo.error)}</Notice>}
       {data && (
         <p class="meta" role="status">
-          {data.nodes.length} nodes, {data.edges.length} edges
-          {data.total > data.nodes.length && ` — showing the ${MAX_NODES} most connected of ${data.total} nodes; untick kinds to see the others`}
+          {data.groups.length === 0
+            ? `${data.nodes.length} nodes, ${data.edges.length} edges`
+            : `${data.total.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: drawn in groups, ${data.nodes.length.toLocaleString("en")} of them shown. Tap a group (or use the list of groups below) to open it.`}
         </p>
       )}
+      <Notice kind="error">{refused}</Notice>
       <div class="topology-body">
-        {data && <GraphView data={data} selected={selected} blast={blastIds} onSelect={select} onOpen={(id) => {
+        {data && <GraphView data={data} selected={selected} blast={blastIds} focus={focus} onSelect={select} onOpen={(id) => {
           const n = data.nodes.find((x) => x.id === id);
           const href = n && detailHref(n);
           if (href) navigate(href);
         }} />}
         <aside class="card node-panel" aria-live="polite">
-          {!node && <p class="meta">Select a node (tap it, or pick it from the list below) to see it and its blast radius. Double-tap opens its page.</p>}
+          {!node && !group && <p class="meta">Select a node (tap it, or pick it from the list below) to see it and its blast radius. Double-tap opens its page.</p>}
+          {group && (
+            <>
+              <h2>{group.label}</h2>
+              <p>
+                A group of {group.count.toLocaleString("en")} {group.kind.replace("_", " ")} nodes.
+              </p>
+              <button type="button" onClick={() => toggle(group.id)}>Close group</button>
+            </>
+          )}
           {node && (
             <>
               <h2>{node.label}</h2>
@@ -118,6 +175,21 @@ export function TopologyPage({ loc }: { loc: Location }) {
           )}
         </aside>
       </div>
+      {data && data.groups.length > 0 && (
+        <>
+          <h2>Groups</h2>
+          <ul class="group-list">
+            {data.groups.map((g) => (
+              <li key={g.id} style={{ marginLeft: `${(g.id.split(".").length - 1) * 1.25}rem` }}>
+                <button type="button" class="link" aria-expanded={g.open} onClick={() => toggle(g.id)}>
+                  {g.label}
+                </button>{" "}
+                <span class="meta">{g.count.toLocaleString("en")} {g.kind.replace("_", " ")}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <h2>Nodes</h2>
       <label class="filter">
         Find a node
@@ -126,7 +198,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
       <ul class="node-list">
         {listed.slice(0, LIST_LIMIT).map((n) => (
           <li key={n.id}>
-            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => select(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}</span>
+            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => reveal(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}{data?.shownAs(n.id) !== n.id && ", in a closed group"}</span>
           </li>
         ))}
       </ul>

@@ -1,0 +1,29 @@
+// A modal dialog on the browser's own <dialog> (showModal): focus moves into it and stays there, Escape
+// closes it, and what is behind it is inert, with no focus-trap code of our own.
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+
+export interface DialogProps {
+  /** The heading, which also names the dialog for assistive technology. */
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+}
+
+let dialogs = 0;
+
+export function Dialog({ title, onClose, children }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useRef(`dialog-title-${++dialogs}`).current;
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby={titleId} onClose={onClose}>
+      <h2 id={titleId}>{title}</h2>
+      {children}
+    </dialog>
+  );
+}
