@@ -2,7 +2,7 @@
 // /discovery/stream, cancel an open one, read its log, and review what it found: merge a result into the
 // inventory or reject it, one by one or the selected ones together, and undo a review (through the
 // merge's audit entry, which a bulk review shares among its results).
-import { useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
@@ -39,6 +39,8 @@ export function DiscoveryPage() {
     async () => (current === undefined ? undefined : ok(api.GET("/api/v1/discovery/jobs/{job_id}/results", { params: { path: { job_id: String(current) }, query: { limit: "100", sort: "ip_address" } } }))),
     [current],
   );
+  // A review's outcome belongs to the scan it was made on.
+  useEffect(() => setReviewed(undefined), [current]);
   const soon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const live = useStream("/api/v1/discovery/stream", () => {
     clearTimeout(soon.current);

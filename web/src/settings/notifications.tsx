@@ -49,7 +49,7 @@ export function NotificationsSection() {
     <>
       {canEdit && (
         <SinkForm
-          onCreated={(s) => {
+          onSaved={(s) => {
             setSecret(s);
             sinks.reload();
           }}
@@ -91,7 +91,7 @@ export function NotificationsSection() {
           key={editing}
           sink={list.find((s) => s.id === editing)!}
           onCancel={() => setEditing(undefined)}
-          onCreated={() => {
+          onSaved={() => {
             setEditing(undefined);
             sinks.reload();
           }}

@@ -27,7 +27,7 @@ function inputsOf(sink: Sink | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(fields).filter(([k, f]) => !f.secret && sink.provider_config[k] != null).map(([k]) => [k, String(sink.provider_config[k])]));
 }
 
-export function SinkForm({ sink, onCreated, onCancel }: { sink?: Sink; onCreated: (secret: string | undefined) => void; onCancel?: () => void }) {
+export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (secret: string | undefined) => void; onCancel?: () => void }) {
   const [name, setName] = useState(sink?.name ?? "");
   const [type, setType] = useState<ProviderType>((sink?.provider_type as ProviderType | undefined) ?? "webhook");
   const [config, setConfig] = useState<Record<string, string>>(() => inputsOf(sink));
@@ -48,13 +48,13 @@ export function SinkForm({ sink, onCreated, onCancel }: { sink?: Sink; onCreated
       }
       if (sink) {
         await ok(api.PATCH("/api/v1/notifications/sinks/{sink_id}", { params: { path: { sink_id: String(sink.id) } }, body: { name: name.trim(), provider_type: type, provider_config } }));
-        onCreated(undefined);
+        onSaved(undefined);
         return;
       }
       const created = await ok(api.POST("/api/v1/notifications/sinks", { body: { name: name.trim(), provider_type: type, provider_config } }));
       setName("");
       setConfig({});
-      onCreated(created.secret);
+      onSaved(created.secret);
     });
   };
 
