@@ -10,6 +10,7 @@ import { SignIn } from "./auth/sign-in.tsx";
 import { AgentsPage } from "./agents/agents-page.tsx";
 import { Notice } from "./components/field.tsx";
 import { DiscoveryPage } from "./discovery/discovery-page.tsx";
+import { ProfilesPage } from "./discovery/profiles-page.tsx";
 import { DetailPage } from "./inventory/detail-page.tsx";
 import { FormPage } from "./inventory/form-page.tsx";
 import { GROUPS, groupOf } from "./inventory/groups.ts";
@@ -120,6 +121,7 @@ function Screen() {
   if (path === "/" || path === "") return <MonitoringOverview />;
   if (path === "/agents") return <AgentsPage />;
   if (path === "/discovery") return <DiscoveryPage />;
+  if (path === "/discovery/profiles") return <ProfilesPage />;
   if (path === "/topology") return <LazyTopology loc={loc} />;
   if (path === "/settings" || path.startsWith("/settings/")) return <SettingsPage section={path.split("/")[2]} />;
   let m = match("/monitors/:id", path) ?? match("/agents/:id", path);

@@ -1,7 +1,8 @@
 // Discovery: start a scan (addresses, ranges or CIDRs; the probes to run), watch its progress live from
-// /discovery/stream, and review what it found: merge a result into the inventory or reject it, one by one
-// or the selected ones together.
-import { useRef, useState } from "preact/hooks";
+// /discovery/stream, cancel an open one, read its log, and review what it found: merge a result into the
+// inventory or reject it, one by one or the selected ones together, and undo a review (through the
+// merge's audit entry, which a bulk review shares among its results).
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
@@ -9,8 +10,10 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
-import { Link } from "../router.tsx";
+import { Link, useLocation } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
+import { DiscoveryTabs } from "./discovery-tabs.tsx";
+import { JobLogs } from "./job-logs.tsx";
 
 const PROBES = ["icmp", "tcp", "dns", "banner"] as const;
 const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
@@ -18,24 +21,33 @@ const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolea
 export function DiscoveryPage() {
   const session = useSession();
   const canScan = session.can("write:discovery");
+  const canCancel = session.can("delete:discovery");
   const [form, setForm] = useState({ targets: "", ports: "22, 80, 443", label: "" });
   const [probes, setProbes] = useState<Set<string>>(new Set(["icmp", "tcp"]));
-  const [jobId, setJobId] = useState<number | undefined>();
+  // ?job= opens that scan (the profiles screen links a run it started); otherwise the newest.
+  const asked = Number(useLocation().query.get("job"));
+  const [jobId, setJobId] = useState<number | undefined>(Number.isInteger(asked) && asked > 0 ? asked : undefined);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const start = useSubmit();
   const review = useSubmit();
+  const cancel = useSubmit();
+  const [reviewed, setReviewed] = useState<string | undefined>();
+  const [tick, setTick] = useState(0);
   const jobs = useLoad(() => ok(api.GET("/api/v1/discovery/jobs", { params: { query: { limit: "10", sort: "created_at", direction: "desc" } } })), []);
   const current = jobId ?? jobs.data?.items[0]?.id;
   const results = useLoad(
     async () => (current === undefined ? undefined : ok(api.GET("/api/v1/discovery/jobs/{job_id}/results", { params: { path: { job_id: String(current) }, query: { limit: "100", sort: "ip_address" } } }))),
     [current],
   );
+  // A review's outcome belongs to the scan it was made on.
+  useEffect(() => setReviewed(undefined), [current]);
   const soon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const live = useStream("/api/v1/discovery/stream", () => {
     clearTimeout(soon.current);
     soon.current = setTimeout(() => {
       jobs.reload();
       results.reload();
+      setTick((t) => t + 1);
     }, 300);
   });
 
@@ -55,10 +67,30 @@ export function DiscoveryPage() {
   };
   const decide = (action: "accept" | "reject", ids: number[]) =>
     review.run(async () => {
+      setReviewed(undefined);
       if (ids.length === 1) await ok(api.POST("/api/v1/discovery/results/{result_id}/merge", { params: { path: { result_id: String(ids[0]) } }, body: { action } }));
-      else await ok(api.POST("/api/v1/discovery/results/bulk-merge", { body: { action, result_ids: ids } }));
+      else {
+        const out = await ok(api.POST("/api/v1/discovery/results/bulk-merge", { body: { action, result_ids: ids } }));
+        setReviewed(`${out.accepted} merged, ${out.rejected} rejected, ${out.skipped} skipped${out.skipped ? " (conflicts and results reviewed meanwhile are left for one-by-one review)" : ""}.`);
+      }
       setSelected(new Set());
       results.reload();
+    });
+  const undo = (auditId: number, ip: string) => {
+    const shared = (results.data?.items ?? []).filter((r) => r.merge_audit_id === auditId).length;
+    const what = shared > 1 ? `the review of ${ip} and the ${shared - 1} other results reviewed with it` : `the review of ${ip}`;
+    if (!confirm(`Undo ${what}? Nodes it created are deleted and nodes it changed get their previous values back.`)) return;
+    void review.run(async () => {
+      const out = await ok(api.POST("/api/v1/discovery/merges/{audit_id}/undo", { params: { path: { audit_id: String(auditId) } } }));
+      setReviewed(`Undone: ${out.results_reset} results back to pending, ${out.rows_deleted} records deleted, ${out.rows_restored} restored.`);
+      results.reload();
+    });
+  };
+  const stop = (id: number) =>
+    confirm(`Cancel scan ${id}? What it found so far stays.`) &&
+    cancel.run(async () => {
+      await ok(api.DELETE("/api/v1/discovery/jobs/{job_id}", { params: { path: { job_id: String(id) } } }));
+      jobs.reload();
     });
   const toggle = (id: number) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
   const job = jobs.data?.items.find((j) => j.id === current);
@@ -70,6 +102,7 @@ export function DiscoveryPage() {
         <h1 id="discovery-title">Discovery</h1>
         <LiveBadge state={live} />
       </header>
+      <DiscoveryTabs current="/discovery" />
       {canScan && (
         <form class="card" onSubmit={scan} aria-labelledby="scan-title" noValidate>
           <h2 id="scan-title">Start a scan</h2>
@@ -90,6 +123,7 @@ export function DiscoveryPage() {
       )}
       <h2>Recent scans</h2>
       {jobs.error !== undefined && <Notice kind="error">{messageOf(jobs.error)}</Notice>}
+      <Notice kind="error">{cancel.error}</Notice>
       <ul class="cards">
         {jobs.data?.items.map((j) => (
           <li key={j.id} class={`card${j.id === current ? " selected" : ""}`}>
@@ -102,6 +136,9 @@ export function DiscoveryPage() {
               {j.addresses_done} of {j.addresses_total} addresses, {j.hosts_found} found{j.progress_message ? ` — ${j.progress_message}` : ""}
               {j.error_text ? ` — ${j.error_text}` : ""}
             </span>
+            {canCancel && (j.status === "queued" || j.status === "running") && (
+              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void stop(j.id)}>Cancel scan {j.id}</button>
+            )}
           </li>
         ))}
       </ul>
@@ -109,6 +146,7 @@ export function DiscoveryPage() {
         <>
           <h2>Results of scan {job.id}</h2>
           <Notice kind="error">{review.error}</Notice>
+          <Notice kind="success">{reviewed}</Notice>
           {canScan && pending.length > 0 && (
             <div class="actions">
               <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("accept", [...selected])}>Merge selected ({selected.size})</button>
@@ -147,7 +185,14 @@ export function DiscoveryPage() {
                           <button type="button" disabled={review.busy} onClick={() => void decide("reject", [r.id])}>Reject</button>
                         </span>
                       ) : (
-                        <Status value={r.merge_status} />
+                        <span class="actions">
+                          <Status value={r.merge_status} />
+                          {canScan && r.merge_status !== "pending" && r.merge_audit_id !== null && (
+                            <button type="button" disabled={review.busy} onClick={() => undo(r.merge_audit_id!, r.ip_address)}>
+                              Undo {r.merge_status === "rejected" ? "reject" : "merge"}
+                            </button>
+                          )}
+                        </span>
                       )}
                     </td>
                   </tr>
@@ -156,6 +201,7 @@ export function DiscoveryPage() {
             </table>
             {results.data?.items.length === 0 && <p class="empty">Nothing found yet.</p>}
           </div>
+          <JobLogs jobId={job.id} refresh={tick} />
         </>
       )}
     </section>

@@ -1,5 +1,5 @@
-// Notifications: the sinks (create, enable/disable, send a test, delete), the routes that send alerts to
-// them, and the deliveries with their attempts; a dead one (attempts used up) can be replayed.
+// Notifications: the sinks (create, edit in place, enable/disable, send a test, delete), the routes that
+// send alerts to them, and the deliveries with their attempts; a dead one (attempts used up) can be replayed.
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
@@ -19,6 +19,7 @@ export function NotificationsSection() {
   const sinks = useLoad(() => ok(api.GET("/api/v1/notifications/sinks", { params: { query: { limit: "100", sort: "name" } } })), []);
   const [secret, setSecret] = useState<string | undefined>();
   const [tested, setTested] = useState<string | undefined>();
+  const [editing, setEditing] = useState<number | undefined>();
   const [deliveriesTick, setDeliveriesTick] = useState(0);
   const act = useSubmit();
   const sinkPath = (id: number) => ({ params: { path: { sink_id: String(id) } } });
@@ -48,7 +49,7 @@ export function NotificationsSection() {
     <>
       {canEdit && (
         <SinkForm
-          onCreated={(s) => {
+          onSaved={(s) => {
             setSecret(s);
             sinks.reload();
           }}
@@ -77,6 +78,7 @@ export function NotificationsSection() {
                 {canEdit && (
                   <td class="actions">
                     <button type="button" disabled={act.busy} onClick={() => void test(s.id, s.name)}>Send a test</button>
+                    <button type="button" disabled={act.busy} aria-expanded={editing === s.id} onClick={() => setEditing(editing === s.id ? undefined : s.id)}>Edit</button>
                     <button type="button" disabled={act.busy} onClick={() => void toggle(s.id)}>{s.enabled ? "Disable" : "Enable"}</button>
                     <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s.id, s.name)}>Delete</button>
                   </td>
@@ -84,6 +86,17 @@ export function NotificationsSection() {
               </tr>
             ))}
       </Table>
+      {canEdit && list.some((s) => s.id === editing) && (
+        <SinkForm
+          key={editing}
+          sink={list.find((s) => s.id === editing)!}
+          onCancel={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            sinks.reload();
+          }}
+        />
+      )}
       <AlertRoutes sinks={list} canEdit={canEdit} />
       <Deliveries canReplay={canEdit} refresh={deliveriesTick} />
     </>

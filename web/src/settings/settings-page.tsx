@@ -2,8 +2,10 @@
 // section loads only its own data; one the user's role cannot read says so instead of failing.
 import { Link } from "../router.tsx";
 import { ApiTokensSection } from "./api-tokens.tsx";
+import { BackupSettingsForm } from "./backup-settings.tsx";
 import { BackupsSection } from "./backups.tsx";
 import { NotificationsSection } from "./notifications.tsx";
+import { SmtpSection } from "./smtp-settings.tsx";
 import { SystemSection } from "./system.tsx";
 import { UsersSection } from "./users.tsx";
 
@@ -13,6 +15,8 @@ const SECTIONS = [
   { key: "users", label: "Users and roles", Screen: UsersSection },
   { key: "backups", label: "Backups", Screen: BackupsSection },
   { key: "system", label: "Vault and rate limits", Screen: SystemSection },
+  { key: "smtp", label: "Email (SMTP)", Screen: SmtpSection },
+  { key: "backup-schedule", label: "Backup schedule", Screen: BackupSettingsForm },
 ] as const;
 
 export function SettingsPage({ section }: { section: string | undefined }) {

@@ -1,9 +1,11 @@
-// A new notification sink: its provider type, then one input per key that provider takes (from the same
-// table the server validates with, shared/domain/notifications/providers.ts). The API's messages land on
-// the key they name (`provider_config.<key>`). A webhook given no secret gets one, shown once.
+// A notification sink, new or changed in place: its provider type, then one input per key that provider
+// takes (from the same table the server validates with, shared/domain/notifications/providers.ts). The
+// API's messages land on the key they name (`provider_config.<key>`). A webhook given no secret gets one,
+// shown once. An edit PATCHes the sink: a secret left empty keeps the stored one (the API never returns
+// it), an emptied plain key is sent as null, which removes it.
 import { useState } from "preact/hooks";
 import { PROVIDER_TYPES, PROVIDERS, type ProviderType } from "../../../shared/domain/notifications/providers.ts";
-import { api, ok } from "../api/client.ts";
+import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 
@@ -16,12 +18,24 @@ function configValue(kind: string, raw: string): unknown {
   return v;
 }
 
-export function SinkForm({ onCreated }: { onCreated: (secret: string | undefined) => void }) {
-  const [name, setName] = useState("");
-  const [type, setType] = useState<ProviderType>("webhook");
-  const [config, setConfig] = useState<Record<string, string>>({});
+export type Sink = paths["/api/v1/notifications/sinks"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
+
+/** The stored plain values as the inputs show them; secrets start empty (they are never answered). */
+function inputsOf(sink: Sink | undefined): Record<string, string> {
+  if (!sink) return {};
+  const fields = PROVIDERS[sink.provider_type as ProviderType] ?? {};
+  return Object.fromEntries(Object.entries(fields).filter(([k, f]) => !f.secret && sink.provider_config[k] != null).map(([k]) => [k, String(sink.provider_config[k])]));
+}
+
+export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (secret: string | undefined) => void; onCancel?: () => void }) {
+  const [name, setName] = useState(sink?.name ?? "");
+  const [type, setType] = useState<ProviderType>((sink?.provider_type as ProviderType | undefined) ?? "webhook");
+  const [config, setConfig] = useState<Record<string, string>>(() => inputsOf(sink));
   const submit = useSubmit();
   const fields = PROVIDERS[type];
+  const prefix = sink ? `sink-${sink.id}` : "sink";
+  // A new type's keys start afresh on the server (changing provider_type drops the old config).
+  const sameType = sink !== undefined && sink.provider_type === type;
 
   const send = (e: Event) => {
     e.preventDefault();
@@ -30,19 +44,25 @@ export function SinkForm({ onCreated }: { onCreated: (secret: string | undefined
       for (const [key, f] of Object.entries(fields)) {
         const v = configValue(f.kind, config[key] ?? "");
         if (v !== undefined) provider_config[key] = v;
+        else if (sameType && !f.secret && sink?.provider_config[key] != null) provider_config[key] = null;
       }
-      const sink = await ok(api.POST("/api/v1/notifications/sinks", { body: { name: name.trim(), provider_type: type, provider_config } }));
+      if (sink) {
+        await ok(api.PATCH("/api/v1/notifications/sinks/{sink_id}", { params: { path: { sink_id: String(sink.id) } }, body: { name: name.trim(), provider_type: type, provider_config } }));
+        onSaved(undefined);
+        return;
+      }
+      const created = await ok(api.POST("/api/v1/notifications/sinks", { body: { name: name.trim(), provider_type: type, provider_config } }));
       setName("");
       setConfig({});
-      onCreated(sink.secret);
+      onSaved(created.secret);
     });
   };
 
   return (
-    <form class="card" onSubmit={send} noValidate aria-labelledby="sink-new">
-      <h2 id="sink-new">New sink</h2>
-      <TextInput id="sink-name" label="Name" value={name} error={submit.fields.name} onValue={setName} autoComplete="off" />
-      <Field id="sink-type" label="Provider" error={submit.fields.provider_type}>
+    <form class="card" onSubmit={send} noValidate aria-labelledby={`${prefix}-title`}>
+      <h2 id={`${prefix}-title`}>{sink ? `Edit sink ${sink.name}` : "New sink"}</h2>
+      <TextInput id={`${prefix}-name`} label="Name" value={name} error={submit.fields.name} onValue={setName} autoComplete="off" />
+      <Field id={`${prefix}-type`} label="Provider" error={submit.fields.provider_type}>
         {(a11y) => (
           <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as ProviderType)}>
             {PROVIDER_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
@@ -50,7 +70,7 @@ export function SinkForm({ onCreated }: { onCreated: (secret: string | undefined
         )}
       </Field>
       {Object.entries(fields).map(([key, f]) => {
-        const id = `sink-${key}`;
+        const id = `${prefix}-${key}`;
         const label = `${key.replace(/_/g, " ")}${f.required ? "" : " (optional)"}`;
         const error = submit.fields[`provider_config.${key}`];
         const set = (v: string) => setConfig((old) => ({ ...old, [key]: v }));
@@ -76,13 +96,16 @@ export function SinkForm({ onCreated }: { onCreated: (secret: string | undefined
             value={config[key] ?? ""}
             error={error}
             onValue={set}
-            {...(type === "webhook" && key === "secret" ? { hint: "Empty: one is generated and shown once." } : {})}
+            {...(f.secret && sameType ? { hint: sink?.provider_config[`${key}_set`] === true ? "Set (never shown); empty keeps it." : "Not set." } : type === "webhook" && key === "secret" && !sink ? { hint: "Empty: one is generated and shown once." } : {})}
           />
         );
       })}
       <Notice kind="error">{submit.fields.provider_config ? undefined : submit.error}</Notice>
       {submit.fields.provider_config && <Notice kind="error">The sink's settings need fixing (see the fields above).</Notice>}
-      <button type="submit" class="primary" disabled={submit.busy}>Create sink</button>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={submit.busy}>{sink ? "Save sink" : "Create sink"}</button>
+        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+      </div>
     </form>
   );
 }

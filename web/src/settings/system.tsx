@@ -9,6 +9,7 @@ import { Field, Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { LoadError, when } from "./load-error.tsx";
+import { VaultActions } from "./vault-actions.tsx";
 
 /** What a profile allows, from the table the server enforces (spec 8.1). */
 function describe(profile: Profile): string {
@@ -34,12 +35,15 @@ function VaultStatus() {
           <dd>{v.key_source === "none" ? "nowhere: secrets cannot be sealed" : v.key_source}</dd>
           <dt>Key id</dt>
           <dd>{v.key_id ?? "—"}</dd>
+          <dt>Key recorded</dt>
+          <dd>{v.initialized ? "yes" : "not yet (the first secret stored records it)"}</dd>
           <dt>Sealed secrets</dt>
           <dd>{v.encrypted_secrets}</dd>
           <dt>Last rotation</dt>
           <dd>{when(v.last_rotation)}{v.rotation_pending ? " (a rotation is pending)" : ""}</dd>
         </dl>
       )}
+      {v && <VaultActions vault={v} onChange={() => vault.reload()} />}
     </div>
   );
 }

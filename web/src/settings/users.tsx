@@ -1,6 +1,7 @@
 // Users and roles: every user with their role (changed in place) and whether they may sign in
 // (deactivate / reactivate), a local user created with a first password or invited by email (the invite
-// link shown once), and the roles with their scopes. Administrators only: the API refuses the rest.
+// link shown once), and the roles with their scopes (custom ones edited in custom-roles.tsx).
+// Administrators only: the API refuses the rest.
 import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
@@ -8,6 +9,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
+import { CustomRoles } from "./custom-roles.tsx";
 import { Table } from "./table.tsx";
 import { LoadError, when } from "./load-error.tsx";
 
@@ -114,15 +116,7 @@ export function UsersSection() {
       )}
       <h2>Roles</h2>
       <LoadError error={roles.error} what="the roles" />
-      <Table caption="Roles" columns={["Role", "Scopes", "Kind"]} compact>
-            {roles.data?.map((r) => (
-              <tr key={r.name}>
-                <td data-label="Role">{r.name}{r.description && <div class="meta">{r.description}</div>}</td>
-                <td data-label="Scopes"><code>{r.scopes.join(" ")}</code></td>
-                <td data-label="Kind">{r.built_in ? "built-in" : "custom"}</td>
-              </tr>
-            ))}
-      </Table>
+      {roles.error === undefined && <CustomRoles roles={roles.data} onChange={() => roles.reload()} />}
     </>
   );
 }

@@ -1,0 +1,146 @@
+// The installation's own mail server (PATCH /settings/smtp): the password is write-only, shown as set or
+// not set, kept when its input is left empty and removed only when asked. "Send a test" mails the address
+// given through the saved settings (POST /settings/smtp/test?send_to=), or with no address only connects
+// and logs in; the outcome is recorded and shown with the settings.
+import { useEffect, useState } from "preact/hooks";
+import { api, ok, type paths } from "../api/client.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Notice, TextInput } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { useLoad } from "../use-load.ts";
+import { LoadError, when } from "./load-error.tsx";
+
+type Smtp = paths["/api/v1/settings/smtp"]["patch"]["responses"][200]["content"]["application/json"];
+
+interface Draft {
+  enabled: boolean;
+  host: string;
+  port: string;
+  username: string;
+  password: string;
+  removePassword: boolean;
+  fromEmail: string;
+  fromName: string;
+  tls: boolean;
+  verifyTls: boolean;
+}
+
+const draftOf = (s: Smtp): Draft => ({
+  enabled: s.smtp_enabled,
+  host: s.smtp_host ?? "",
+  port: String(s.smtp_port),
+  username: s.smtp_username ?? "",
+  password: "",
+  removePassword: false,
+  fromEmail: s.smtp_from_email ?? "",
+  fromName: s.smtp_from_name,
+  tls: s.smtp_tls,
+  verifyTls: s.smtp_verify_tls,
+});
+
+export function SmtpSection() {
+  // Any reader of the settings sees them; only an administrator changes or tests them.
+  const canEdit = useSession().can("admin:*");
+  // GET /settings carries the SMTP keys (read shape of PATCH /settings/smtp) among the others.
+  const settings = useLoad(async () => (await ok(api.GET("/api/v1/settings"))) as unknown as Smtp, []);
+  const [d, setD] = useState<Draft | undefined>();
+  useEffect(() => settings.data && setD(draftOf(settings.data)), [settings.data]);
+  const save = useSubmit();
+  const test = useSubmit();
+  const [saved, setSaved] = useState(false);
+  const [sendTo, setSendTo] = useState("");
+  const [outcome, setOutcome] = useState<{ status: "ok" | "error"; message: string } | undefined>();
+  const set = (patch: Partial<Draft>) => setD((old) => (old ? { ...old, ...patch } : old));
+
+  const send = (e: Event) => {
+    e.preventDefault();
+    if (!d) return;
+    setSaved(false);
+    void save.run(async () => {
+      // A port that is not a number goes as typed, so the server's 422 names it.
+      const port = d.port.trim() === "" ? null : Number.isInteger(Number(d.port)) ? Number(d.port) : d.port;
+      await ok(
+        api.PATCH("/api/v1/settings/smtp", {
+          body: {
+            smtp_enabled: d.enabled,
+            smtp_host: d.host.trim() || null,
+            smtp_port: port as number | null,
+            smtp_username: d.username.trim() || null,
+            ...(d.removePassword ? { smtp_password: null } : d.password ? { smtp_password: d.password } : {}),
+            smtp_from_email: d.fromEmail.trim() || null,
+            smtp_from_name: d.fromName.trim() || null,
+            smtp_tls: d.tls,
+            smtp_verify_tls: d.verifyTls,
+          },
+        }),
+      );
+      setSaved(true);
+      settings.reload();
+    });
+  };
+  const runTest = () =>
+    test.run(async () => {
+      setOutcome(undefined);
+      setOutcome(await ok(api.POST("/api/v1/settings/smtp/test", { params: { query: sendTo.trim() ? { send_to: sendTo.trim() } : {} } })));
+      settings.reload();
+    });
+
+  if (settings.error !== undefined) return <LoadError error={settings.error} what="the SMTP settings" />;
+  const stored = settings.data;
+  if (!stored || !d) return <p aria-busy="true">Loading…</p>;
+  return (
+    <>
+      <form class="card" onSubmit={send} noValidate aria-labelledby="smtp-title">
+        <h2 id="smtp-title">Email (SMTP)</h2>
+        <p class="meta">Invites, password resets and email sinks are sent through this server.</p>
+        <fieldset class="plain" disabled={!canEdit}>
+          <label class="check row">
+            <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Send email
+          </label>
+          <TextInput id="smtp-host" label="Server" placeholder="mail.example.com" value={d.host} error={save.fields.smtp_host} onValue={(host) => set({ host })} />
+          <TextInput id="smtp-port" label="Port" inputMode="numeric" hint="587 with STARTTLS; 465 for TLS from the start" value={d.port} error={save.fields.smtp_port} onValue={(port) => set({ port })} />
+          <label class="check row">
+            <input type="checkbox" checked={d.tls} onChange={() => set({ tls: !d.tls })} /> Require STARTTLS
+          </label>
+          <label class="check row">
+            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's certificate (untick for a self-signed one)
+          </label>
+          <TextInput id="smtp-username" label="User name (optional)" autoComplete="off" value={d.username} error={save.fields.smtp_username} onValue={(username) => set({ username })} />
+          <TextInput
+            id="smtp-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            hint={stored.smtp_password_set ? "Set (never shown); empty keeps it." : "Not set."}
+            value={d.password}
+            error={save.fields.smtp_password}
+            onValue={(password) => set({ password, removePassword: false })}
+          />
+          {stored.smtp_password_set && (
+            <label class="check row">
+              <input type="checkbox" checked={d.removePassword} onChange={() => set({ removePassword: !d.removePassword, password: "" })} /> Remove the stored password
+            </label>
+          )}
+          <TextInput id="smtp-from-email" label="Sender address" type="email" value={d.fromEmail} error={save.fields.smtp_from_email} onValue={(fromEmail) => set({ fromEmail })} />
+          <TextInput id="smtp-from-name" label="Sender name" value={d.fromName} error={save.fields.smtp_from_name} onValue={(fromName) => set({ fromName })} />
+        </fieldset>
+        <Notice kind="error">{save.error}</Notice>
+        <Notice kind="success">{saved ? "The SMTP settings are saved." : undefined}</Notice>
+        {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save SMTP settings</button>}
+      </form>
+      {canEdit && (
+        <div class="card" aria-labelledby="smtp-test-title">
+          <h2 id="smtp-test-title">Test the saved settings</h2>
+          <p class="meta">
+            Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"} {when(stored.smtp_last_test_at)}
+          </p>
+          <TextInput id="smtp-send-to" label="Send a test message to (optional)" type="email" hint="Empty: connect and log in only" value={sendTo} error={test.fields.send_to} onValue={setSendTo} />
+          <Notice kind="error">{test.error}</Notice>
+          {outcome && <Notice kind={outcome.status === "ok" ? "success" : "error"}>{outcome.message}</Notice>}
+          <button type="button" disabled={test.busy} onClick={() => void runTest()}>{sendTo.trim() ? "Send test message" : "Check the connection"}</button>
+        </div>
+      )}
+    </>
+  );
+}
