@@ -6,6 +6,7 @@ import { useMemo, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
+import { Segmented } from "../components/segmented.tsx";
 import { Status } from "../components/status.tsx";
 import { type ChartSeries, TimeChart } from "../components/time-chart.tsx";
 import { useLoad } from "../use-load.ts";
@@ -39,11 +40,7 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
     <section aria-labelledby="agent-telemetry-title">
       <header class="section-head">
         <h2 id="agent-telemetry-title">Telemetry</h2>
-        <div class="segmented" role="group" aria-label="Range">
-          {RANGES.map((r) => (
-            <button key={r} type="button" aria-pressed={range === r} onClick={() => setRange(r)}>{r}</button>
-          ))}
-        </div>
+        <Segmented label="Range" options={RANGES.map((r) => ({ value: r, label: r }))} value={range} onChange={setRange} />
       </header>
       {latest.error !== undefined && <Notice kind="error">{messageOf(latest.error)}</Notice>}
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}

@@ -5,6 +5,7 @@ import { useMemo, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
+import { Segmented } from "../components/segmented.tsx";
 import { type ChartSeries, TimeChart } from "../components/time-chart.tsx";
 import { useLoad } from "../use-load.ts";
 
@@ -55,11 +56,7 @@ export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh:
     <section aria-labelledby="monitor-history-title">
       <header class="section-head">
         <h2 id="monitor-history-title">History</h2>
-        <div class="segmented" role="group" aria-label="Period">
-          {PERIODS.map((p) => (
-            <button key={p.hours} type="button" aria-pressed={hours === p.hours} onClick={() => setHours(p.hours)}>{p.label}</button>
-          ))}
-        </div>
+        <Segmented label="Period" options={PERIODS.map((p) => ({ value: p.hours, label: p.label }))} value={hours} onChange={setHours} />
       </header>
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
       <TimeChart title={`Latency and state, last ${PERIODS.find((p) => p.hours === hours)!.label}`} times={times} series={series} />
