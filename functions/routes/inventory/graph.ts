@@ -1,9 +1,10 @@
-// [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node.
+// [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node; ours: /graph/summary.
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { NODE_ID, NODE_TYPES } from "../../../shared/domain/graph-ids.ts";
 import { deleteEdge, patchEdge } from "../../../shared/services/graph/edges.ts";
 import { getLayout, saveLayout } from "../../../shared/services/graph/layout.ts";
+import { graphSummary } from "../../../shared/services/graph/summary.ts";
 import { graphTopology } from "../../../shared/services/graph/topology.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -19,6 +20,10 @@ const Node = v.object({
 const Edge = v.object({ id: v.string(), source: v.string(), target: v.string(), relation: v.string() });
 const EdgeParam = v.object({ edge_id: v.pipe(v.string(), v.regex(/^e-[a-z]+-\d+(-\d+)?$/, "An edge id like e-hh-1 or e-ss-1-2.")) });
 
+/** `types=hardware,service`: the node kinds wanted, comma-separated; all when absent. */
+const Types = v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(NODE_TYPES, `Types are: ${NODE_TYPES.join(", ")}.`))));
+const NodeType = v.picklist(NODE_TYPES);
+
 export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
@@ -26,12 +31,29 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/graph/topology", tag: "graph", scope: graphTopology.scope,
       summary: "The whole inventory as a graph: nodes (hw-N, cu-N, svc-N, ...) and edges with their relation",
       query: v.object({
-        types: v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(NODE_TYPES, `Types are: ${NODE_TYPES.join(", ")}.`)))),
+        types: Types,
         layout: LayoutName,
       }),
       response: { schema: v.object({ nodes: v.array(Node), edges: v.array(Edge), counts: v.object({ nodes: v.number(), edges: v.number() }) }) },
     },
     async (c, { query, reply }) => reply(await graphTopology({ ctx: verbContext(c), input: query })),
+  );
+
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/graph/summary", tag: "graph", scope: graphSummary.scope,
+      summary: "How big the topology is: nodes per kind and edges per pair of kinds, without the nodes (ours; the console draws it before the whole graph arrives)",
+      query: v.object({ types: Types }),
+      response: {
+        schema: v.object({
+          counts: v.object({ nodes: v.number(), edges: v.number() }),
+          kinds: v.array(v.object({ type: NodeType, count: v.number() })),
+          links: v.array(v.object({ source_type: NodeType, target_type: NodeType, count: v.number() })),
+        }),
+      },
+    },
+    async (c, { query, reply }) => reply(await graphSummary({ ctx: verbContext(c), input: query })),
   );
 
   route(

@@ -42,6 +42,28 @@ describe("graph", () => {
     expect(hw).toMatchObject({ type: "hardware", label: "pve-1", ref_id: ids.hw1, status: "up" });
   });
 
+  it("summarises the graph (nodes per kind, edges per pair of kinds) in agreement with the whole graph", async () => {
+    const res = await a.req("GET", "graph/summary", a.viewer);
+    expect(res.status).toBe(200);
+    const sum = await res.json();
+    const g = await (await a.req("GET", "graph/topology", a.viewer)).json();
+    expect(sum.counts).toEqual(g.counts);
+    const perKind: Record<string, number> = {};
+    for (const n of g.nodes as { type: string }[]) perKind[n.type] = (perKind[n.type] ?? 0) + 1;
+    expect(Object.fromEntries(sum.kinds.map((k: { type: string; count: number }) => [k.type, k.count]))).toEqual(perKind);
+    const typeOf = new Map((g.nodes as { id: string; type: string }[]).map((n) => [n.id, n.type]));
+    const perPair: Record<string, number> = {};
+    for (const e of g.edges as { source: string; target: string }[]) {
+      const key = `${typeOf.get(e.source)}>${typeOf.get(e.target)}`;
+      perPair[key] = (perPair[key] ?? 0) + 1;
+    }
+    expect(Object.fromEntries(sum.links.map((l: { source_type: string; target_type: string; count: number }) => [`${l.source_type}>${l.target_type}`, l.count]))).toEqual(perPair);
+    const hwOnly = await (await a.req("GET", "graph/summary?types=hardware", a.viewer)).json();
+    expect(hwOnly).toEqual({ counts: { nodes: 2, edges: 1 }, kinds: [{ type: "hardware", count: 2 }], links: [{ source_type: "hardware", target_type: "hardware", count: 1 }] });
+    expect((await a.req("GET", "graph/summary?types=spaceship", a.viewer)).status).toBe(422);
+    expect((await a.req("GET", "graph/summary")).status).toBe(401);
+  });
+
   it("filters by node type and keeps only edges inside the selection", async () => {
     const g = await (await a.req("GET", "graph/topology?types=hardware", a.viewer)).json();
     expect(g.nodes).toHaveLength(2);

@@ -3984,6 +3984,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/graph/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How big the topology is: nodes per kind and edges per pair of kinds, without the nodes (ours; the console draws it before the whole graph arrives)
+         * @description Needs scope `read:graph`.
+         */
+        get: operations["getApiV1GraphSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/topology": {
         parameters: {
             query?: never;
@@ -18734,6 +18754,50 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1GraphSummary: {
+        parameters: {
+            query?: {
+                types?: ("hardware" | "compute_unit" | "service" | "storage" | "network" | "misc" | "external_node" | "cluster")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            edges: number;
+                            nodes: number;
+                        };
+                        kinds: {
+                            count: number;
+                            /** @enum {string} */
+                            type: "hardware" | "compute_unit" | "service" | "storage" | "network" | "misc" | "external_node" | "cluster";
+                        }[];
+                        links: {
+                            count: number;
+                            /** @enum {string} */
+                            source_type: "hardware" | "compute_unit" | "service" | "storage" | "network" | "misc" | "external_node" | "cluster";
+                            /** @enum {string} */
+                            target_type: "hardware" | "compute_unit" | "service" | "storage" | "network" | "misc" | "external_node" | "cluster";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1GraphTopology: {

@@ -5,6 +5,7 @@ import type { paths } from "../api/client.ts";
 
 export type Topology = paths["/api/v1/graph/topology"]["get"]["responses"][200]["content"]["application/json"];
 export type TopoNode = Topology["nodes"][number];
+export type Summary = paths["/api/v1/graph/summary"]["get"]["responses"][200]["content"]["application/json"];
 export type NodeKind = TopoNode["type"];
 
 export const KINDS: readonly NodeKind[] = ["hardware", "compute_unit", "service", "storage", "network", "misc", "external_node", "cluster"];

@@ -1,8 +1,9 @@
 // The topology: GET /graph/topology drawn with cytoscape, filtered by kind (kept in the URL), live from
 // /topology/stream (a change reloads the graph, the view stays put), a selected node's details with a
 // link to its page, and its blast radius (/intel/blast-radius) highlighted on demand. Past MAX_NODES it is
-// drawn as groups (./clusters.ts) opened by a tap. The lists under the graph are the keyboard and
-// screen-reader way to the same selection and groups.
+// drawn as groups (./clusters.ts) opened by a tap; the summary (/graph/summary: counts per kind) is drawn
+// first, so a big inventory's screen shows its groups at once while the whole graph is still on its way.
+// The lists under the graph are the keyboard and screen-reader way to the same selection and groups.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -12,7 +13,7 @@ import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
-import { clustersOf, drawn, drawnCount, findCluster, firstOpen, groupsHolding } from "./clusters.ts";
+import { clustersOf, drawn, drawnCount, findCluster, firstOpen, groupsHolding, summaryDrawing } from "./clusters.ts";
 import { DETAIL_GROUP, isBlastKind, KINDS, MAX_NODES, type NodeKind, type TopoNode } from "./graph-data.ts";
 import { GraphView } from "./graph-view.tsx";
 
@@ -26,12 +27,19 @@ export function TopologyPage({ loc }: { loc: Location }) {
   const types = (chosen ? chosen.split(",").filter((k): k is NodeKind => (KINDS as readonly string[]).includes(k)) : [...KINDS]) as NodeKind[];
   // The route reads one comma-separated `types` (its document shows the parsed list); all kinds: none sent.
   const query = chosen && types.length < KINDS.length ? { types: [types.join(",")] as NodeKind[] } : {};
-  const topo = useLoad(() => ok(api.GET("/api/v1/graph/topology", { params: { query } })), [types.join(",")]);
+  const summary = useLoad(() => ok(api.GET("/api/v1/graph/summary", { params: { query } })), [types.join(",")]);
+  // The whole graph is asked for once the summary is in (or failed), not beside it: past 100,000 objects
+  // building it keeps the server busy for a second or two, and the summary must not wait behind that.
+  const summaryDone = summary.data !== undefined || summary.error !== undefined;
+  const topo = useLoad(() => (summaryDone ? ok(api.GET("/api/v1/graph/topology", { params: { query } })) : new Promise<never>(() => {})), [types.join(","), summaryDone]);
   // A burst of changes (a discovery merge) reloads once.
   const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const live = useStream("/api/v1/topology/stream", () => {
     clearTimeout(pendingReload.current);
-    pendingReload.current = setTimeout(() => topo.reload(), 300);
+    pendingReload.current = setTimeout(() => {
+      summary.reload();
+      topo.reload();
+    }, 300);
   });
   useEffect(() => () => clearTimeout(pendingReload.current), []);
 
@@ -41,7 +49,12 @@ export function TopologyPage({ loc }: { loc: Location }) {
   const typesKey = types.join(",");
   const [opened, setOpened] = useState<{ key: string; ids: ReadonlySet<string> } | undefined>();
   const openIds = useMemo(() => (opened?.key === typesKey ? opened.ids : firstOpen(clusters)), [opened, typesKey, clusters]);
-  const data = useMemo(() => (topo.data ? drawn(topo.data, grouping, openIds) : undefined), [topo.data, grouping, openIds]);
+  const data = useMemo(
+    () => (topo.data ? drawn(topo.data, grouping, openIds) : summary.data && summary.data.counts.nodes > MAX_NODES ? summaryDrawing(summary.data) : undefined),
+    [topo.data, grouping, openIds, summary.data],
+  );
+  /** Only the summary is drawn yet: groups cannot open until their nodes are here. */
+  const partial = !topo.data;
   const [focus, setFocus] = useState<{ id: string; seq: number } | undefined>();
   const [refused, setRefused] = useState<string | undefined>();
   const [selected, setSelected] = useState<string | undefined>();
@@ -68,6 +81,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
   };
   /** Opens a closed group, or closes an open one with the groups inside it. */
   const toggle = (id: string) => {
+    if (partial) return;
     if (!openIds.has(id)) return void openGroups([id], id);
     setRefused(undefined);
     const next = new Set([...openIds].filter((o) => o !== id && !o.startsWith(`${id}.`)));
@@ -120,12 +134,15 @@ export function TopologyPage({ loc }: { loc: Location }) {
           </label>
         ))}
       </fieldset>
+      {summary.error !== undefined && topo.error === undefined && !topo.data && <Notice kind="error">{messageOf(summary.error)}</Notice>}
       {topo.error !== undefined && <Notice kind="error">{messageOf(topo.error)}</Notice>}
       {data && (
         <p class="meta" role="status">
           {data.groups.length === 0
             ? `${data.nodes.length} nodes, ${data.edges.length} edges`
-            : `${data.total.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: drawn in groups, ${data.nodes.length.toLocaleString("en")} of them shown. Tap a group (or use the list of groups below) to open it.`}
+            : partial
+              ? `${data.total.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: drawn in groups by kind; loading the nodes to open them…`
+              : `${data.total.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: drawn in groups, ${data.nodes.length.toLocaleString("en")} of them shown. Tap a group (or use the list of groups below) to open it.`}
         </p>
       )}
       <Notice kind="error">{refused}</Notice>
@@ -181,7 +198,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
           <ul class="group-list">
             {data.groups.map((g) => (
               <li key={g.id} style={{ marginLeft: `${(g.id.split(".").length - 1) * 1.25}rem` }}>
-                <button type="button" class="link" aria-expanded={g.open} onClick={() => toggle(g.id)}>
+                <button type="button" class="link" aria-expanded={g.open} disabled={partial} onClick={() => toggle(g.id)}>
                   {g.label}
                 </button>{" "}
                 <span class="meta">{g.count.toLocaleString("en")} {g.kind.replace("_", " ")}</span>
