@@ -158,7 +158,7 @@ export async function measure(n: number, fn: (i: number) => Promise<unknown>, wa
 }
 
 /** p50 and p99 of call times, and calls per second over `totalMs`. */
-function latencies(times: number[], totalMs: number): { p50: number; p99: number; rps: number } {
+export function latencies(times: number[], totalMs: number): { p50: number; p99: number; rps: number } {
   const sorted = [...times].sort((a, b) => a - b);
   const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return { p50: round(pick(0.5)), p99: round(pick(0.99)), rps: Math.round((times.length / totalMs) * 1000) };
