@@ -1,5 +1,5 @@
 // One monitor's page (/monitors/<id>): its state and configuration, uptime over 24 h, 7 d and 30 d, the
-// history chart, its events, and Check now / Pause / Resume for a role with write:monitors. When its
+// history chart, its events, Check now / Pause / Resume / Edit for a role with write:monitors and Delete (in a dialog) with delete:monitors. When its
 // current outage's alert was folded into an upstream's (dispatch-alerts.ts), a notice says which
 // upstream. Live from /monitors/stream: its results extend the chart, a status change or a fold reloads
 // the state, uptime and events.
@@ -86,7 +86,7 @@ export function MonitorPage({ id }: { id: string }) {
                 <button type="button" disabled={action.busy} onClick={() => void act("resume")}>Resume</button>
               )}
               <Link href={`/monitors/${m.id}/edit`} class="button">Edit</Link>
-              <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete…</button>
+              {session.can("delete:monitors") && <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete…</button>}
             </>
           ) : (
             <span class="meta">Checking, pausing and resuming need the write:monitors scope.</span>
