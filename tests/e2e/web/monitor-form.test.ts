@@ -4,6 +4,8 @@
 //   with the target's URL it is created, its page opens and shows it up after "Check now";
 // - a tcp monitor watching a hardware node picked with the search picker;
 // - its interval edited; an edit while someone else changed it shows the 412 with "Load their version";
+// - an http monitor's edit keeps its secrets (sent back masked) and the config keys the form has no field
+//   for, and shows a bad header name and interval on their fields;
 // - deleted through the confirmation dialog naming it, and gone from the overview;
 // - a viewer sees no New monitor, Edit or Delete, and the form refuses them.
 import { createServer as createHttpServer } from "node:http";
@@ -136,8 +138,47 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await seen(page.getByText("every 300 s"));
   }, 120_000);
 
+  it("keeps an http monitor's secrets and the config keys it has no field for through an edit; a bad header and interval are refused on their fields", async () => {
+    const { page } = s;
+    const config = {
+      url: `http://${TARGET_HOST}:${httpPort}/status`, auth_type: "basic", username: "probe", password: "s3cret pass",
+      headers: { Authorization: "Token abc", "X-Trace": "1" }, json_path: "$.ok", expected_value: "true",
+    };
+    const id = (await s.api("POST", "/monitors", { name: "api json", check_type: "http", host: TARGET_HOST, config, interval_secs: 3600 })).id as number;
+    await page.goto(`${s.product.url}/monitors/${id}/edit`);
+    await seen(page.getByRole("heading", { name: "Edit api json", level: 1 }));
+    expect(await page.getByLabel("User name").inputValue()).toBe("probe");
+    expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("********");
+    const headers = page.getByLabel("Request headers");
+    // One line per header, the credential masked (the stored jsonb has its own key order).
+    expect((await headers.inputValue()).split("\n").sort()).toEqual(["Authorization: ********", "X-Trace: 1"]);
+
+    // The API checks the body's fields first and the config after them: one refusal at a time here.
+    await headers.fill("Authorization: ********\nBad Header: 1");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await seen(page.locator("#config-headers-error").getByText("Must be an HTTP header name."));
+    expect(await headers.getAttribute("aria-invalid")).toBe("true");
+    await shot(page, "56-monitor-form-header-refused");
+    await headers.fill("Authorization: ********\nX-Trace: 2");
+    await page.getByLabel("Check every (seconds)").fill("5");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await seen(page.locator("#monitor-interval-error").getByText("Must be at least 10."));
+    expect(await page.locator("#config-headers-error").count()).toBe(0);
+
+    await page.getByLabel("Check every (seconds)").fill("600");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await seen(page.getByText("every 600 s"));
+    const saved = await s.api("GET", `/monitors/${id}`);
+    expect(saved.config).toMatchObject({
+      url: config.url, auth_type: "basic", username: "probe", password: "********", password_set: true,
+      headers: { Authorization: "********", "X-Trace": "2" }, json_path: "$.ok", expected_value: "true",
+    });
+    await s.api("DELETE", `/monitors/${id}`);
+  }, 120_000);
+
   it("deletes a monitor after the dialog naming it, and it is gone from the overview", async () => {
     const { page } = s;
+    await page.goto(`${s.product.url}/monitors/${tcpMonitorId}`);
     await seen(page.getByRole("heading", { name: /db tcp \(renamed\)/, level: 1 }));
     await page.getByRole("button", { name: "Delete…" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete db tcp (renamed)?" });
