@@ -2,7 +2,8 @@
 // fake HTTP and TCP target in the test:
 // - "New monitor" on the overview; an http monitor with a bad URL shows the API's 422 on the URL field, then
 //   with the target's URL it is created, its page opens and shows it up after "Check now";
-// - a tcp monitor watching a hardware node picked with the search picker;
+// - a tcp monitor watching a hardware node picked with the search picker; dns and icmp monitors with
+//   only their own fields;
 // - its interval edited; an edit while someone else changed it shows the 412 with "Load their version";
 // - an http monitor's edit keeps its secrets (sent back masked) and the config keys the form has no field
 //   for, and shows a bad header name and interval on their fields;
@@ -108,8 +109,41 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await seen(page.getByRole("heading", { name: /db tcp/, level: 1 }).locator(".status-good"), 30_000);
   }, 120_000);
 
+  it("creates dns and icmp monitors with their own fields only", async () => {
+    const { page } = s;
+    const create = async (name: string, type: string, fill: () => Promise<void>) => {
+      await page.goto(`${s.product.url}/monitors/new`);
+      await seen(page.getByRole("heading", { name: "New monitor", level: 1 }));
+      await page.getByLabel("Name", { exact: true }).fill(name);
+      await page.getByLabel("Check type").selectOption(type);
+      expect(await page.getByLabel("URL", { exact: true }).count()).toBe(0);
+      await page.getByLabel("Host", { exact: true }).fill(type === "dns" ? "example.internal" : TARGET_HOST);
+      await page.getByLabel("Check every (seconds)").fill("3600");
+      await fill();
+      await page.getByRole("button", { name: "Create monitor" }).click();
+      await seen(page.getByRole("heading", { name: new RegExp(name), level: 1 }));
+      return s.api("GET", `/monitors/${/\/monitors\/(\d+)$/.exec(page.url())![1]}`);
+    };
+    const dns = await create("mail dns", "dns", async () => {
+      await page.getByLabel("Record type").selectOption("MX");
+      await page.getByLabel("Resolver").fill(TARGET_HOST);
+      await page.getByLabel("Expected values").fill("mx1.example.internal, mx2.example.internal");
+      await shot(page, "57-monitor-form-dns");
+    });
+    expect(dns).toMatchObject({ check_type: "dns", host: "example.internal" });
+    expect(dns.config).toEqual({ record_type: "MX", resolver: TARGET_HOST, expected_values: ["mx1.example.internal", "mx2.example.internal"] });
+    const icmp = await create("box ping", "icmp", async () => {
+      expect(await page.getByLabel("Port").count()).toBe(0);
+      await page.getByLabel("Timeout (seconds)").fill("2.5");
+    });
+    expect(icmp).toMatchObject({ check_type: "icmp", host: TARGET_HOST, config: { timeout: 2.5 } });
+    for (const m of [dns, icmp]) await s.api("DELETE", `/monitors/${m.id}`);
+  }, 120_000);
+
   it("edits the interval, and shows a concurrent change as a 412 with their version to load", async () => {
     const { page } = s;
+    await page.goto(`${s.product.url}/monitors/${tcpMonitorId}`);
+    await seen(page.getByRole("heading", { name: /db tcp/, level: 1 }));
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await seen(page.getByRole("heading", { name: "Edit db tcp", level: 1 }));
     expect(await page.getByLabel("Check type").isDisabled()).toBe(true);
