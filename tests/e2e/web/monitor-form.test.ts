@@ -2,7 +2,7 @@
 // fake HTTP and TCP target in the test:
 // - "New monitor" on the overview; an http monitor with a bad URL shows the API's 422 on the URL field, then
 //   with the target's URL it is created, its page opens and shows it up after "Check now";
-// - a tcp monitor watching a hardware node picked with the search picker; dns and icmp monitors with
+// - a tcp monitor watching a hardware node picked with the search picker (its address the host); dns and icmp monitors with
 //   only their own fields;
 // - its interval edited; an edit while someone else changed it shows the 412 with "Load their version";
 // - an http monitor's edit keeps its secrets (sent back masked) and the config keys the form has no field
@@ -90,11 +90,12 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await seen(page.getByRole("heading", { name: "New monitor", level: 1 }));
     await page.getByLabel("Name", { exact: true }).fill("db tcp");
     await page.getByLabel("Check type").selectOption("tcp");
-    await page.getByLabel("Host", { exact: true }).fill(TARGET_HOST);
     await page.getByLabel("Watches").selectOption("hardware");
     const picker = page.getByRole("combobox", { name: "Hardware node" });
     await picker.fill("db-box");
     await (await seen(page.getByRole("option", { name: /db-box-1/ }))).click();
+    // The empty host takes the node's address.
+    await expect.poll(() => page.getByLabel("Host", { exact: true }).inputValue(), { timeout: 10_000 }).toBe(TARGET_HOST);
     await page.getByLabel("Port").fill(String(tcpPort));
     await page.getByLabel("Check every (seconds)").fill("3600");
     await shot(page, "52-monitor-form-tcp");

@@ -4,7 +4,7 @@
 // on each field, nested config keys included. An edit sends If-Match with the version it loaded, so a
 // concurrent change is a 412 shown with "Load their version", never overwritten.
 import { useEffect, useState } from "preact/hooks";
-import { api, ok } from "../api/client.ts";
+import { anyApi, api, ok } from "../api/client.ts";
 import { ApiProblem, messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
@@ -16,12 +16,13 @@ import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
 import { CheckFields } from "./check-fields.tsx";
 
-/** The inventory kinds a monitor can watch, with the group its picker searches. */
-const TARGETS: Record<string, { label: string; source: RefSource }> = {
-  hardware: { label: "Hardware node", source: GROUPS.hardware },
-  compute_unit: { label: "Compute unit", source: GROUPS.compute },
-  service: { label: "Service", source: GROUPS.services },
-  external_node: { label: "External node", source: GROUPS.external },
+/** The inventory kinds a monitor can watch, the group its picker searches and the field holding its address. */
+const TARGETS: Record<string, { label: string; source: RefSource; address: string }> = {
+  hardware: { label: "Hardware node", source: GROUPS.hardware, address: "ip_address" },
+  compute_unit: { label: "Compute unit", source: GROUPS.compute, address: "ip_address" },
+  service: { label: "Service", source: GROUPS.services, address: "ip_address" },
+  external_node: { label: "External node", source: GROUPS.external, address: "ip_address" },
+  ip: { label: "IP address", source: GROUPS.ipam, address: "address" },
 };
 const AGENTS: RefSource = { listPath: "/api/v1/agents", itemPath: "/api/v1/agents/{agent_id}", idParam: "agent_id", noun: "agent" };
 
@@ -71,6 +72,23 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
   }, [loaded.data]);
 
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+
+  // A picked node's address becomes the host while none is typed. Reading it is only a convenience: when
+  // it fails the picker shows why, and the host is typed by hand.
+  const pickTarget = (target_id: string) => {
+    set({ target_id });
+    const t = TARGETS[draft.target_type];
+    if (!t || target_id === "" || draft.host.trim() !== "") return;
+    ok(anyApi.GET(t.source.itemPath, { params: { path: { [t.source.idParam]: target_id } } })).then(
+      (row) => {
+        const address = (row as Record<string, unknown>)[t.address];
+        if (typeof address !== "string" || address === "") return;
+        const host = address.replace(/\/\d+$/, "");
+        setDraft((d) => (d.host.trim() === "" && d.target_id === target_id ? { ...d, host } : d));
+      },
+      () => undefined,
+    );
+  };
 
   const send = (e: Event) => {
     e.preventDefault();
@@ -129,7 +147,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
             </select>
           )}
         </Field>
-        <TextInput id="monitor-host" label="Host" value={draft.host} error={f.host} hint={draft.check_type === "http" ? "Host name or address; empty: the URL's host" : "Host name or address to check"} onValue={(host) => set({ host })} />
+        <TextInput id="monitor-host" label="Host" value={draft.host} error={f.host} hint={draft.check_type === "http" ? "Host name or address; empty: the URL's host, or the address of the node picked below" : "Host name or address to check; empty: the address of the node picked below"} onValue={(host) => set({ host })} />
         <Field id="monitor-target-type" label="Watches" error={f.target_type} hint="The inventory node this monitor stands for (alerts and the topology use it)">
           {(a11y) => (
             <select {...a11y} value={draft.target_type} onChange={(e) => set({ target_type: (e.currentTarget as HTMLSelectElement).value, target_id: "" })}>
@@ -140,7 +158,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         </Field>
         {target && (
           <Field key={draft.target_type} id="monitor-target" label={target.label} error={f.target_id}>
-            {(a11y) => <RefPicker source={target.source} value={draft.target_id} onValue={(target_id) => set({ target_id })} a11y={a11y} />}
+            {(a11y) => <RefPicker source={target.source} value={draft.target_id} onValue={pickTarget} a11y={a11y} />}
           </Field>
         )}
         <CheckFields type={draft.check_type} values={config} onValues={(c) => setConfig((old) => ({ ...old, ...c }))} errors={f} />
