@@ -1,13 +1,14 @@
 // [monitors] one monitor: read, PATCH, delete, pause / resume / check now, events, history, probe runs and
 // uptime.
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
-  HistoryPoints, HistoryQuery, MonitorEventList, MonitorEventsQuery, MonitorPatchBody, MonitorRead, ProbeRunList, ProbeRunsQuery, Uptime,
+  HistoryPoints, HistoryQuery, MonitorEventList, MonitorEventsQuery, MonitorPatchBody, MonitorRead, type MonitorReadShape, ProbeRunList, ProbeRunsQuery, Uptime,
 } from "../../../shared/schemas/monitors.ts";
 import { monitorHistory, listMonitorEvents, monitorProbeRuns } from "../../../shared/services/monitors/history.ts";
 import { checkMonitor, deleteMonitor, pauseMonitor, resumeMonitor } from "../../../shared/services/monitors/lifecycle.ts";
 import { patchMonitor } from "../../../shared/services/monitors/patch-monitor.ts";
+import { parseIfMatch } from "../../../shared/services/resources/if-match.ts";
 import { getMonitor } from "../../../shared/services/monitors/read-monitors.ts";
 import { monitorUptime } from "../../../shared/services/monitors/uptime.ts";
 import { verbContext } from "../../context.ts";
@@ -17,22 +18,28 @@ import { route } from "../../openapi/route.ts";
 const ONE = "/api/v1/monitors/:monitor_id";
 const params = IdParam("monitor_id");
 
+/** The monitor's version (its updated_at in epoch ms, patch-monitor.ts) as the ETag an edit sends back in If-Match. */
+function withVersion(c: Context<AppEnv>, m: MonitorReadShape): MonitorReadShape {
+  c.header("ETag", `W/"${Date.parse(m.updated_at)}"`);
+  return m;
+}
+
 export function monitorRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: ONE, tag: "monitors", scope: getMonitor.scope, params, response: { schema: MonitorRead }, summary: "One monitor" },
-    async (c, { params: p, reply }) => reply(await getMonitor({ ctx: verbContext(c), input: { id: p.monitor_id } })),
+    async (c, { params: p, reply }) => reply(withVersion(c, await getMonitor({ ctx: verbContext(c), input: { id: p.monitor_id } }))),
   );
 
   route(
     app,
     {
-      method: "patch", path: ONE, tag: "monitors", scope: patchMonitor.scope, params, body: MonitorPatchBody, response: { schema: MonitorRead }, errors: [503],
+      method: "patch", path: ONE, tag: "monitors", scope: patchMonitor.scope, params, body: MonitorPatchBody, response: { schema: MonitorRead }, errors: [412, 503],
       summary: "Change a monitor (check_type cannot change)",
       description:
-        "Only the fields given change; MonitorRead fields sent back are ignored; a different `check_type` is a 422. A `config` is checked against the stored type and replaces the stored one (secrets: `********` keeps the stored value, null clears it). A new `probe_agent_id` cancels the runs in flight (monitor_reassigned).",
+        "Only the fields given change; with `If-Match` (the ETag of GET, the monitor's version) a monitor changed since is a 412; MonitorRead fields sent back are ignored; a different `check_type` is a 422. A `config` is checked against the stored type and replaces the stored one (secrets: `********` keeps the stored value, null clears it). A new `probe_agent_id` cancels the runs in flight (monitor_reassigned).",
     },
-    async (c, { params: p, body, reply }) => reply(await patchMonitor({ ctx: verbContext(c), input: { id: p.monitor_id, patch: body, vault: c.get("deps").vault } })),
+    async (c, { params: p, body, reply }) => reply(withVersion(c, await patchMonitor({ ctx: verbContext(c), input: { id: p.monitor_id, patch: body, vault: c.get("deps").vault, ifMatch: parseIfMatch(c.req.header("if-match")) } }))),
   );
 
   route(

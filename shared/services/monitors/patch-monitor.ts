@@ -1,7 +1,9 @@
 // PATCH /monitors/{id}: only the fields given change; check_type cannot (422 when a different one is
 // sent); a config is validated against the stored type and replaces the stored one (masks sent back keep
 // their secrets). A new probe agent cancels the runs in flight (monitor_reassigned), as does disabling
-// (monitor_paused); enabling makes the monitor due now.
+// (monitor_paused); enabling makes the monitor due now. With If-Match, a monitor changed since the
+// caller read it is a 412: its version is updated_at in epoch milliseconds, which only writes by users
+// move (patch, pause, resume; the runner's results do not), so a check between read and write is no conflict.
 import { eq } from "drizzle-orm";
 import { monitors } from "../../db/schema/index.ts";
 import type { CheckType } from "../../domain/monitors/config.ts";
@@ -19,8 +21,13 @@ import { cancelOpenRuns, checkConfig, checkRefs, PROBE_RESET, vaultReadyFor } fr
 
 type Changes = Partial<typeof monitors.$inferInsert>;
 
-export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; vault: Vault }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, vault }) => {
+/** The version a client sends back in If-Match (and is given in ETag). */
+export const monitorVersion = (row: { updated_at: Date }) => row.updated_at.getTime();
+
+export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; vault: Vault; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, vault, ifMatch }) => {
   const before = await requireMonitor(s.tx, id, { forUpdate: true });
+  if (ifMatch !== undefined && ifMatch !== monitorVersion(before))
+    throw new ApiError("PRECONDITION_FAILED", `Monitor ${id} changed since it was read (it was last changed at ${before.updated_at.toISOString()}).`);
   const { check_type, config: newConfig, ...fields } = patch;
   if (check_type !== undefined && check_type !== before.check_type)
     throw ApiError.validation([{ loc: ["body", "check_type"], msg: `check_type cannot be changed (it is ${before.check_type}); create a new monitor.`, type: "read_only" }]);

@@ -112,6 +112,24 @@ describe("PATCH /monitors/{id}", () => {
     expect((await a.req("PATCH", "monitors/987654", a.admin, { name: "x" })).status).toBe(404);
   });
 
+  it("gives its version in ETag; If-Match with an older one is a 412 that changes nothing, the current one passes", async () => {
+    const m = await a.monitor({ name: "versioned" });
+    const got = await a.req("GET", `monitors/${m.id}`, a.admin);
+    const etag = got.headers.get("etag")!;
+    expect(etag).toBe(`W/"${Date.parse(m.updated_at)}"`);
+    a.clock.advance(1000);
+    const first = await a.req("PATCH", `monitors/${m.id}`, a.admin, { interval_secs: 90 }, { "If-Match": etag });
+    expect(first.status).toBe(200);
+    const newer = first.headers.get("etag")!;
+    expect(newer).not.toBe(etag);
+    const stale = await a.req("PATCH", `monitors/${m.id}`, a.admin, { interval_secs: 30 }, { "If-Match": etag });
+    expect(stale.status).toBe(412);
+    expect((await stale.json()).detail).toContain("changed since it was read");
+    expect((await (await a.req("GET", `monitors/${m.id}`, a.admin)).json()).interval_secs).toBe(90);
+    expect((await a.req("PATCH", `monitors/${m.id}`, a.admin, { interval_secs: 30 }, { "If-Match": "not-a-version" })).status).toBe(412);
+    expect((await a.req("PATCH", `monitors/${m.id}`, a.admin, { interval_secs: 30 }, { "If-Match": newer })).status).toBe(200);
+  });
+
   it("a new probe agent cancels the runs in flight (monitor_reassigned) and clears the probe status", async () => {
     const one = await a.agent({ status: "active" });
     const two = await a.agent({ status: "active" });

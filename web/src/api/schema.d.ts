@@ -5773,7 +5773,7 @@ export interface paths {
         head?: never;
         /**
          * Change a monitor (check_type cannot change)
-         * @description Only the fields given change; MonitorRead fields sent back are ignored; a different `check_type` is a 422. A `config` is checked against the stored type and replaces the stored one (secrets: `********` keeps the stored value, null clears it). A new `probe_agent_id` cancels the runs in flight (monitor_reassigned).
+         * @description Only the fields given change; with `If-Match` (the ETag of GET, the monitor's version) a monitor changed since is a 412; MonitorRead fields sent back are ignored; a different `check_type` is a 422. A `config` is checked against the stored type and replaces the stored one (secrets: `********` keeps the stored value, null clears it). A new `probe_agent_id` cancels the runs in flight (monitor_reassigned).
          *
          *     Needs scope `write:monitors`.
          */
@@ -24042,6 +24042,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];

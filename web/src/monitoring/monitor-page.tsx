@@ -1,5 +1,5 @@
 // One monitor's page (/monitors/<id>): its state and configuration, uptime over 24 h, 7 d and 30 d, the
-// history chart, its events, and Check now / Pause / Resume for a role with write:monitors. When its
+// history chart, its events, Check now / Pause / Resume / Edit for a role with write:monitors and Delete (in a dialog) with delete:monitors. When its
 // current outage's alert was folded into an upstream's (dispatch-alerts.ts), a notice says which
 // upstream. Live from /monitors/stream: its results extend the chart, a status change or a fold reloads
 // the state, uptime and events.
@@ -16,6 +16,7 @@ import { useLoad } from "../use-load.ts";
 import { MonitorEvents } from "./monitor-events.tsx";
 import { type LiveResult, MonitorHistory } from "./monitor-history.tsx";
 import { TargetLink, useTargetName } from "./target-link.tsx";
+import { DeleteMonitorDialog } from "./delete-monitor-dialog.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
@@ -53,6 +54,7 @@ export function MonitorPage({ id }: { id: string }) {
     reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
   });
   const action = useSubmit();
+  const [deleting, setDeleting] = useState(false);
   const act = (what: "check" | "pause" | "resume") =>
     action.run(async () => {
       const url = `/api/v1/monitors/{monitor_id}/${what}` as const;
@@ -83,6 +85,8 @@ export function MonitorPage({ id }: { id: string }) {
               ) : (
                 <button type="button" disabled={action.busy} onClick={() => void act("resume")}>Resume</button>
               )}
+              <Link href={`/monitors/${m.id}/edit`} class="button">Edit</Link>
+              {session.can("delete:monitors") && <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete…</button>}
             </>
           ) : (
             <span class="meta">Checking, pausing and resuming need the write:monitors scope.</span>
@@ -90,6 +94,7 @@ export function MonitorPage({ id }: { id: string }) {
         </div>
       </header>
       <Notice kind="error">{action.error}</Notice>
+      {deleting && <DeleteMonitorDialog monitor={m} onClose={() => setDeleting(false)} />}
       {suppressedNow && (
         <p class="notice notice-info suppression" role="status">
           <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own: <UpstreamCause upstream={down.upstream} /> first, and its alert

@@ -4,6 +4,7 @@
 import { useRef, useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
 import { Notice } from "../components/field.tsx";
 import { Sparkline } from "../components/sparkline.tsx";
 import { Status } from "../components/status.tsx";
@@ -17,6 +18,7 @@ const STATES = ["up", "down", "pending", "maintenance"] as const;
 const PAGE = 100;
 
 export function MonitoringOverview() {
+  const canWrite = useSession().can("write:monitors");
   const [offset, setOffset] = useState(0);
   const [changed, setChanged] = useState<Record<number, { status: Monitor["status"]; msg?: string }>>({});
   const page = useLoad(async () => {
@@ -59,6 +61,7 @@ export function MonitoringOverview() {
       <header class="page-head">
         <h1 id="overview-title">Monitoring overview</h1>
         <LiveBadge state={live} />
+        {canWrite && <div class="actions"><Link href="/monitors/new" class="button primary">New monitor</Link></div>}
       </header>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <ul class="tiles" aria-label="Monitors by state">
@@ -121,7 +124,7 @@ export function MonitoringOverview() {
             ))}
           </tbody>
         </table>
-        {page.data && page.data.items.length === 0 && <p class="empty">No monitors yet. Create them through the API (POST /api/v1/monitors).</p>}
+        {page.data && page.data.items.length === 0 && <p class="empty">{canWrite ? "No monitors yet. Add one with New monitor." : "No monitors yet. Your role can read monitors but not create them (write:monitors)."}</p>}
       </div>
       {page.data && page.data.total > PAGE && (
         <nav class="pager" aria-label="Pages">

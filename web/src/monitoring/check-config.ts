@@ -1,0 +1,119 @@
+// The config fields the monitor form shows per check type (shared/domain/monitors/config.ts has the API's
+// rules), and the conversions between a stored config and the form's text. The API stores only the keys
+// sent and applies its defaults to the rest, so an empty field is left out; keys the form has no field for
+// (an http check's json_path, a tcp check's port list, ...) are kept as loaded, since a PATCH replaces the
+// whole config.
+
+export const CHECK_TYPES = ["http", "tcp", "icmp", "dns"] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+
+type Kind = "text" | "number" | "select" | "checkbox" | "list" | "headers" | "secret";
+
+export interface ConfigField {
+  key: string;
+  label: string;
+  kind: Kind;
+  options?: readonly string[];
+  hint?: string;
+  /** A checkbox's state when the stored config does not have the key (the API's default). */
+  fallback?: boolean;
+  /** Shown only when another key has one of these values (a password only with basic auth). */
+  when?: { key: string; values: readonly string[]; /** The other key's value while the form has none (the API's default). */ unset: string };
+}
+
+const timeout = (seconds: number): ConfigField => ({ key: "timeout", label: "Timeout (seconds)", kind: "number", hint: `Empty: ${seconds} s` });
+
+export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
+  http: [
+    { key: "url", label: "URL", kind: "text", hint: "http:// or https://; empty: http://<host>/" },
+    { key: "method", label: "Method", kind: "select", options: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] },
+    { key: "accepted_statuses", label: "Expected status codes", kind: "list", hint: "Comma-separated statuses or ranges, e.g. 200-299, 301; empty: 200-299" },
+    { key: "keyword", label: "Keyword", kind: "text", hint: "The body must contain it (optional)" },
+    { key: "keyword_invert", label: "Up when the keyword is absent", kind: "checkbox", fallback: false },
+    { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
+    { key: "body", label: "Request body", kind: "text" },
+    { key: "auth_type", label: "Authentication", kind: "select", options: ["none", "basic", "bearer"] },
+    { key: "username", label: "User name", kind: "text", when: { key: "auth_type", values: ["basic"], unset: "none" } },
+    { key: "password", label: "Password", kind: "secret", when: { key: "auth_type", values: ["basic"], unset: "none" }, hint: "Stored sealed; ******** keeps the stored one" },
+    { key: "token", label: "Bearer token", kind: "secret", when: { key: "auth_type", values: ["bearer"], unset: "none" }, hint: "Stored sealed; ******** keeps the stored one" },
+    { key: "follow_redirects", label: "Follow redirects", kind: "checkbox", fallback: true },
+    { key: "max_redirects", label: "At most this many redirects", kind: "number", hint: "Empty: 10", when: { key: "follow_redirects", values: ["true"], unset: "true" } },
+    { key: "verify_tls", label: "Verify the TLS certificate", kind: "checkbox", fallback: true },
+    { key: "cert_expiry_days", label: "Certificate expiry warning (days)", kind: "number", hint: "Down when the certificate expires within this many days (optional)" },
+    timeout(10),
+  ],
+  tcp: [{ key: "port", label: "Port", kind: "number" }, timeout(1)],
+  icmp: [timeout(1.5)],
+  dns: [
+    { key: "record_type", label: "Record type", kind: "select", options: ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA", "PTR", "SRV", "CAA"] },
+    { key: "resolver", label: "Resolver", kind: "text", hint: "Empty: the system's resolver" },
+    { key: "expected_values", label: "Expected values", kind: "list", hint: "Comma-separated; empty: any answer" },
+    timeout(5),
+  ],
+};
+
+export type ConfigValues = Record<string, string>;
+
+/** The form's text for each field of `type` from a stored config; the other keys apart, to be sent back. */
+export function configValues(type: CheckType, config: Record<string, unknown>): { values: ConfigValues; kept: Record<string, unknown> } {
+  const values: ConfigValues = {};
+  const kept = { ...config };
+  for (const f of CONFIG_FIELDS[type]) {
+    const v = config[f.key];
+    delete kept[f.key];
+    if (f.kind === "checkbox") values[f.key] = String(typeof v === "boolean" ? v : f.fallback);
+    else if (v === undefined || v === null) values[f.key] = "";
+    else if (f.kind === "list" && Array.isArray(v)) values[f.key] = v.join(", ");
+    else if (f.kind === "headers" && typeof v === "object") values[f.key] = Object.entries(v).map(([k, h]) => `${k}: ${String(h)}`).join("\n");
+    else values[f.key] = String(v);
+  }
+  return { values, kept };
+}
+
+/** A checkbox's state: as set in the form, else the API's default (a new form starts with no values). */
+export function checked(f: ConfigField, values: ConfigValues): boolean {
+  const v = values[f.key];
+  return v === undefined || v === "" ? f.fallback === true : v === "true";
+}
+
+/** Whether a field applies given the other values. */
+export function shown(f: ConfigField, values: ConfigValues): boolean {
+  if (!f.when) return true;
+  const other = values[f.when.key] || f.when.unset;
+  return f.when.values.includes(other);
+}
+
+/**
+ * The config to send: each shown, non-empty field converted (a number that is not one is sent as typed,
+ * so the API's 422 names it), on top of the kept keys.
+ */
+export function configBody(type: CheckType, values: ConfigValues, kept: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...kept };
+  for (const f of CONFIG_FIELDS[type]) {
+    const raw = (values[f.key] ?? "").trim();
+    if (!shown(f, values)) continue;
+    if (f.kind === "checkbox") {
+      // Left out at the API's default, so the stored config holds only what the operator changed.
+      if (checked(f, values) !== f.fallback) out[f.key] = checked(f, values);
+      continue;
+    }
+    if (raw === "") continue;
+    if (f.kind === "number") out[f.key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    else if (f.kind === "list") out[f.key] = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    else if (f.kind === "headers") out[f.key] = headersOf(raw);
+    else out[f.key] = raw;
+  }
+  return out;
+}
+
+/** "Name: value" lines; a line without a colon is a name with an empty value (the API checks the name). */
+function headersOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const at = line.indexOf(":");
+    if (at < 0) out[line.trim()] = "";
+    else out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
+}

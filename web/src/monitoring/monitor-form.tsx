@@ -1,0 +1,189 @@
+// Create and edit a monitor (/monitors/new, /monitors/<id>/edit): name, check type (fixed once created: the
+// API refuses a change), host, the inventory node it watches (a search picker per kind), the check type's
+// config (check-fields.tsx), schedule and retries, the agent that runs it, enabled. The API's 422 is shown
+// on each field, nested config keys included. An edit sends If-Match with the version it loaded, so a
+// concurrent change is a 412 shown with "Load their version", never overwritten.
+import { useEffect, useState } from "preact/hooks";
+import { anyApi, api, ok } from "../api/client.ts";
+import { ApiProblem, messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Field, Notice, TextInput } from "../components/field.tsx";
+import { RefPicker, type RefSource } from "../components/ref-picker.tsx";
+import { GROUPS } from "../inventory/groups.ts";
+import { Link, navigate } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
+import { CheckFields } from "./check-fields.tsx";
+
+/** The inventory kinds a monitor can watch, the group its picker searches and the field holding its address. */
+const TARGETS: Record<string, { label: string; source: RefSource; address: string }> = {
+  hardware: { label: "Hardware node", source: GROUPS.hardware, address: "ip_address" },
+  compute_unit: { label: "Compute unit", source: GROUPS.compute, address: "ip_address" },
+  service: { label: "Service", source: GROUPS.services, address: "ip_address" },
+  external_node: { label: "External node", source: GROUPS.external, address: "ip_address" },
+  ip: { label: "IP address", source: GROUPS.ipam, address: "address" },
+};
+const AGENTS: RefSource = { listPath: "/api/v1/agents", itemPath: "/api/v1/agents/{agent_id}", idParam: "agent_id", noun: "agent" };
+
+interface Draft {
+  name: string;
+  check_type: CheckType;
+  host: string;
+  target_type: string;
+  target_id: string;
+  probe_agent_id: string;
+  interval_secs: string;
+  max_retries: string;
+  retry_interval_secs: string;
+  enabled: boolean;
+}
+
+const EMPTY: Draft = { name: "", check_type: "http", host: "", target_type: "", target_id: "", probe_agent_id: "", interval_secs: "60", max_retries: "0", retry_interval_secs: "", enabled: true };
+const text = (v: number | string | null | undefined) => (v == null ? "" : String(v));
+/** A number as a number; anything else as typed, so the API's 422 names the field. */
+const num = (raw: string) => (Number.isFinite(Number(raw)) ? Number(raw) : raw);
+
+export function MonitorForm({ id }: { id?: string | undefined }) {
+  const creating = id === undefined;
+  const session = useSession();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [config, setConfig] = useState<ConfigValues>({});
+  const [kept, setKept] = useState<Record<string, unknown>>({});
+  const [version, setVersion] = useState<number | undefined>();
+  const [conflict, setConflict] = useState(false);
+  const submit = useSubmit();
+  const loaded = useLoad(async () => (creating ? undefined : ok(api.GET("/api/v1/monitors/{monitor_id}", { params: { path: { monitor_id: id } } }))), [id]);
+
+  useEffect(() => {
+    const m = loaded.data;
+    if (!m) return;
+    const type = m.check_type as CheckType;
+    setDraft({
+      name: m.name, check_type: type, host: m.host, target_type: m.target_type ?? "", target_id: text(m.target_id), probe_agent_id: text(m.probe_agent_id),
+      interval_secs: text(m.interval_secs), max_retries: text(m.max_retries), retry_interval_secs: text(m.retry_interval_secs), enabled: m.enabled,
+    });
+    const c = configValues(type, m.config);
+    setConfig(c.values);
+    setKept(c.kept);
+    // The server's ETag is updated_at in epoch ms (functions/routes/monitors/monitor-routes.ts).
+    setVersion(Date.parse(m.updated_at));
+    setConflict(false);
+  }, [loaded.data]);
+
+  const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+
+  // A picked node's address becomes the host while none is typed. Reading it is only a convenience: when
+  // it fails the picker shows why, and the host is typed by hand.
+  const pickTarget = (target_id: string) => {
+    set({ target_id });
+    const t = TARGETS[draft.target_type];
+    if (!t || target_id === "" || draft.host.trim() !== "") return;
+    ok(anyApi.GET(t.source.itemPath, { params: { path: { [t.source.idParam]: target_id } } })).then(
+      (row) => {
+        const address = (row as Record<string, unknown>)[t.address];
+        if (typeof address !== "string" || address === "") return;
+        const host = address.replace(/\/\d+$/, "");
+        setDraft((d) => (d.host.trim() === "" && d.target_id === target_id ? { ...d, host } : d));
+      },
+      () => undefined,
+    );
+  };
+
+  const send = (e: Event) => {
+    e.preventDefault();
+    void submit.run(async () => {
+      setConflict(false);
+      const cfg = configBody(draft.check_type, config, kept);
+      let host = draft.host.trim();
+      // An http check's host defaults to its URL's host: typing the URL once is enough.
+      if (host === "" && draft.check_type === "http" && typeof cfg.url === "string" && URL.canParse(cfg.url)) host = new URL(cfg.url).hostname;
+      const body = {
+        name: draft.name.trim(),
+        host,
+        config: cfg,
+        enabled: draft.enabled,
+        target_type: draft.target_type === "" ? null : draft.target_type,
+        target_id: draft.target_type === "" || draft.target_id === "" ? null : num(draft.target_id),
+        probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
+        ...(draft.interval_secs.trim() === "" ? {} : { interval_secs: num(draft.interval_secs.trim()) }),
+        ...(draft.max_retries.trim() === "" ? {} : { max_retries: num(draft.max_retries.trim()) }),
+        ...(draft.retry_interval_secs.trim() === "" ? (creating ? {} : { retry_interval_secs: null }) : { retry_interval_secs: num(draft.retry_interval_secs.trim()) }),
+      };
+      try {
+        // The body's types are the API's; values typed wrong on purpose reach it as typed, for its 422.
+        const saved = creating
+          ? await ok(api.POST("/api/v1/monitors", { body: { ...body, check_type: draft.check_type } as never }))
+          : await ok(
+              api.PATCH("/api/v1/monitors/{monitor_id}", {
+                params: { path: { monitor_id: id } },
+                body: body as never,
+                headers: version !== undefined ? { "If-Match": `W/"${version}"` } : {},
+              }),
+            );
+        navigate(`/monitors/${saved.id}`);
+      } catch (err) {
+        if (err instanceof ApiProblem && err.status === 412) setConflict(true);
+        throw err;
+      }
+    });
+  };
+
+  if (!session.can("write:monitors")) return <Notice kind="error">Your role cannot create or change monitors (it needs the write:monitors scope).</Notice>;
+  if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
+  if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
+  const f = submit.fields;
+  const target = TARGETS[draft.target_type];
+  return (
+    <section aria-labelledby="form-title" class="form-page monitor-form">
+      <p class="crumbs"><Link href="/">Monitoring overview</Link>{!creating && <> / <Link href={`/monitors/${id}`}>{loaded.data!.name}</Link></>}</p>
+      <h1 id="form-title">{creating ? "New monitor" : `Edit ${loaded.data!.name}`}</h1>
+      <form onSubmit={send} noValidate>
+        <TextInput id="monitor-name" label="Name" value={draft.name} error={f.name} onValue={(name) => set({ name })} />
+        <Field id="monitor-check-type" label="Check type" error={f.check_type} {...(creating ? {} : { hint: "Fixed once created: make a new monitor for another type" })}>
+          {(a11y) => (
+            <select {...a11y} value={draft.check_type} disabled={!creating} onChange={(e) => set({ check_type: (e.currentTarget as HTMLSelectElement).value as CheckType })}>
+              {CHECK_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            </select>
+          )}
+        </Field>
+        <TextInput id="monitor-host" label="Host" value={draft.host} error={f.host} hint={draft.check_type === "http" ? "Host name or address; empty: the URL's host, or the address of the node picked below" : "Host name or address to check; empty: the address of the node picked below"} onValue={(host) => set({ host })} />
+        <Field id="monitor-target-type" label="Watches" error={f.target_type} hint="The inventory node this monitor stands for (alerts and the topology use it)">
+          {(a11y) => (
+            <select {...a11y} value={draft.target_type} onChange={(e) => set({ target_type: (e.currentTarget as HTMLSelectElement).value, target_id: "" })}>
+              <option value="">No inventory node (a plain host or URL)</option>
+              {Object.entries(TARGETS).map(([k, t]) => <option key={k} value={k}>{t.label}</option>)}
+            </select>
+          )}
+        </Field>
+        {target && (
+          <Field key={draft.target_type} id="monitor-target" label={target.label} error={f.target_id}>
+            {(a11y) => <RefPicker source={target.source} value={draft.target_id} onValue={pickTarget} a11y={a11y} />}
+          </Field>
+        )}
+        <CheckFields type={draft.check_type} values={config} onValues={(c) => setConfig((old) => ({ ...old, ...c }))} errors={f} />
+        <TextInput id="monitor-interval" label="Check every (seconds)" inputMode="numeric" value={draft.interval_secs} error={f.interval_secs} hint="10 to 86400" onValue={(interval_secs) => set({ interval_secs })} />
+        <TextInput id="monitor-retries" label="Retries before down" inputMode="numeric" value={draft.max_retries} error={f.max_retries} hint="0 to 10; 0: down at the first failure" onValue={(max_retries) => set({ max_retries })} />
+        <TextInput id="monitor-retry-interval" label="Retry every (seconds)" inputMode="numeric" value={draft.retry_interval_secs} error={f.retry_interval_secs} hint="Empty: the check interval" onValue={(retry_interval_secs) => set({ retry_interval_secs })} />
+        <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
+          {(a11y) => <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />}
+        </Field>
+        <label class="check row">
+          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is not checked)
+        </label>
+        {conflict ? (
+          <div class="notice notice-error" role="alert">
+            <p>{submit.error}</p>
+            <button type="button" onClick={() => loaded.reload()}>Load their version</button>
+          </div>
+        ) : (
+          <Notice kind="error">{submit.error}</Notice>
+        )}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={submit.busy}>{submit.busy ? "Saving…" : creating ? "Create monitor" : "Save changes"}</button>
+          <button type="button" onClick={() => history.back()}>Cancel</button>
+        </div>
+      </form>
+    </section>
+  );
+}
