@@ -2,9 +2,11 @@
 // README says: two general settings changed (one refused with the API's 422 on its field first) and kept
 // after a reload; an OIDC provider refused for a bad issuer URL, then added against a real `oidc-provider`
 // on loopback, its secret shown as set and never echoed, and the sign-in page offering its button, which
-// signs in; a viewer sees both screens read-only.
+// signs in; a branding logo refused for not being an image, then uploaded and previewed; a viewer sees
+// the three screens read-only.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealOidc, startRealOidc } from "../../helpers/oidc-provider.ts";
 import { killAll, tempDataDir } from "../helpers.ts";
@@ -128,7 +130,35 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     expect((await s.api("GET", "/settings/oauth")).providers).toEqual({});
   }, 120_000);
 
-  it("shows a viewer both screens read-only", async () => {
+  it("uploads a branding logo (a non-image refused first) and previews it", async () => {
+    const { page } = s;
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Branding" }).click();
+    await seen(page.getByRole("heading", { name: "Login page images" }));
+    await page.getByLabel("Login logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+    const error = await seen(page.locator("#branding-login-logo-error"));
+    expect(await error.textContent()).toMatch(/PNG or JPEG/);
+    expect((await s.api("GET", "/branding")).login_logo_path).toBeNull();
+
+    const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: "#2255aa" } }).png().toBuffer();
+    await page.getByLabel("Login logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+    await seen(page.getByText("The logo is uploaded."));
+    const preview = await seen(page.getByRole("img", { name: "The stored login logo" }));
+    await expect.poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(120);
+    expect((await s.api("GET", "/branding")).login_logo_path).toBe("/branding/login-logo.png");
+
+    // The name and colours: a bad colour refused on its field, then saved.
+    await page.getByLabel("Primary colour").fill("orange");
+    await page.getByRole("button", { name: "Save name and colours" }).click();
+    await seen(page.locator("#branding-primary-error"));
+    await page.getByLabel("Primary colour").fill("#2255aa");
+    await page.getByLabel("App name").fill("Lab control");
+    await page.getByRole("button", { name: "Save name and colours" }).click();
+    await seen(page.getByText("The name and colours are saved."));
+    expect(await s.api("GET", "/branding/export")).toMatchObject({ app_name: "Lab control", primary_color: "#2255aa" });
+    await shot(page, "66-branding");
+  }, 60_000);
+
+  it("shows a viewer the three screens read-only", async () => {
     await s.api("PATCH", "/settings/oauth", { providers: { corp: { issuer: op!.issuer, client_id: op!.clientId, client_secret: op!.clientSecret } } });
     await s.api("POST", "/admin/users", { email: VIEWER.email, role: "viewer", password: VIEWER.password, must_change_password: false });
     const viewer = await s.browser.newContext({ viewport: { width: 1000, height: 800 } });
@@ -148,6 +178,12 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     expect(await p.getByRole("heading", { name: "New sign-in provider" }).count()).toBe(0);
     expect(await p.content()).not.toContain(op!.clientSecret);
     await shot(p, "65-oauth-providers-viewer");
+    await p.getByRole("link", { name: "Branding" }).click();
+    await seen(p.getByRole("img", { name: "The stored login logo" }));
+    expect(await p.getByLabel("Login logo").isDisabled()).toBe(true);
+    expect(await p.getByLabel("App name").isDisabled()).toBe(true);
+    expect(await p.getByRole("button", { name: "Remove" }).count()).toBe(0);
+    await shot(p, "67-branding-viewer");
     await viewer.close();
   }, 90_000);
 });

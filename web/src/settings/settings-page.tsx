@@ -4,6 +4,7 @@ import { Link } from "../router.tsx";
 import { ApiTokensSection } from "./api-tokens.tsx";
 import { BackupSettingsForm } from "./backup-settings.tsx";
 import { BackupsSection } from "./backups.tsx";
+import { BrandingSection } from "./branding.tsx";
 import { GeneralSettingsSection } from "./general-settings.tsx";
 import { NotificationsSection } from "./notifications.tsx";
 import { OAuthSection } from "./oauth-providers.tsx";
@@ -21,6 +22,7 @@ const SECTIONS = [
   { key: "backup-schedule", label: "Backup schedule", Screen: BackupSettingsForm },
   { key: "oauth", label: "Sign-in providers", Screen: OAuthSection },
   { key: "general", label: "General", Screen: GeneralSettingsSection },
+  { key: "branding", label: "Branding", Screen: BrandingSection },
 ] as const;
 
 export function SettingsPage({ section }: { section: string | undefined }) {
