@@ -2,7 +2,7 @@
 // README says: two general settings changed (one refused with the API's 422 on its field first) and kept
 // after a reload; an OIDC provider refused for a bad issuer URL, then added against a real `oidc-provider`
 // on loopback, its secret shown as set and never echoed, and the sign-in page offering its button, which
-// signs in; a branding logo refused for not being an image, then uploaded and previewed; a viewer sees
+// signs in; a branding logo refused for not being an image, then uploaded and previewed with a favicon; a viewer sees
 // the three screens read-only.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
   it("uploads a branding logo (a non-image refused first) and previews it", async () => {
     const { page } = s;
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Branding" }).click();
-    await seen(page.getByRole("heading", { name: "Login page images" }));
+    await seen(page.getByRole("heading", { name: "Images" }));
     await page.getByLabel("Login logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
     const error = await seen(page.locator("#branding-login-logo-error"));
     expect(await error.textContent()).toMatch(/PNG or JPEG/);
@@ -141,10 +141,15 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
 
     const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: "#2255aa" } }).png().toBuffer();
     await page.getByLabel("Login logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
-    await seen(page.getByText("The logo is uploaded."));
+    await seen(page.getByText("The login logo is uploaded."));
     const preview = await seen(page.getByRole("img", { name: "The stored login logo" }));
     await expect.poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(120);
     expect((await s.api("GET", "/branding")).login_logo_path).toBe("/branding/login-logo.png");
+    const favicon = await sharp({ create: { width: 32, height: 32, channels: 4, background: "#2255aa" } }).png().toBuffer();
+    await page.getByLabel("Favicon").setInputFiles({ name: "favicon.png", mimeType: "image/png", buffer: favicon });
+    await seen(page.getByText("The favicon is uploaded."));
+    const icon = await seen(page.getByRole("img", { name: "The stored favicon" }));
+    await expect.poll(() => icon.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(32);
 
     // The name and colours: a bad colour refused on its field, then saved.
     await page.getByLabel("Primary colour").fill("orange");

@@ -11722,7 +11722,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The favicon: PNG or ICO.
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {

@@ -1,7 +1,7 @@
-// Branding (GET /branding, POST /branding/import, the two uploads, DELETE /branding/{asset_type}): the
-// deployment's name and colours, and the login page's logo and background with previews of what is
-// stored. The server checks every upload (PNG or JPEG by content, size); its 422 or 413 is shown by the
-// file's input. Read-only for anyone but an administrator.
+// Branding (GET /branding, POST /branding/import, the uploads, DELETE /branding/{asset_type}): the
+// deployment's name and colours; the login page's logo and background and the favicon, with previews of
+// what is stored. The server checks every upload (type by content, size); its 422 or 413 is shown by
+// the file's input. Read-only for anyone but an administrator.
 import { useEffect, useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
@@ -11,12 +11,21 @@ import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
 
 type Branding = paths["/api/v1/branding"]["get"]["responses"][200]["content"]["application/json"];
-type Asset = "login-logo" | "login-bg";
+type Asset = "login-logo" | "login-bg" | "favicon";
 
-const ASSETS: ReadonlyArray<{ type: Asset; label: string; hint: string; path: (b: Branding) => string | null }> = [
-  { type: "login-logo", label: "Login logo", hint: "PNG or JPEG, at most 2 MiB", path: (b) => b.login_logo_path },
-  { type: "login-bg", label: "Login background", hint: "PNG or JPEG, at most 5 MiB; scaled down to fit 1920×1080", path: (b) => b.login_bg_path },
+const ASSETS: ReadonlyArray<{ type: Asset; label: string; hint: string; accept: string; path: (b: Branding) => string | null }> = [
+  { type: "login-logo", label: "Login logo", hint: "PNG or JPEG, at most 2 MiB", accept: "image/png,image/jpeg", path: (b) => b.login_logo_path },
+  { type: "login-bg", label: "Login background", hint: "PNG or JPEG, at most 5 MiB; scaled down to fit 1920×1080", accept: "image/png,image/jpeg", path: (b) => b.login_bg_path },
+  { type: "favicon", label: "Favicon", hint: "PNG or ICO, at most 256 KiB", accept: "image/png,image/x-icon,.ico", path: (b) => b.favicon_path },
 ];
+
+/** Each asset's upload route; the typed body names the multipart field, the serializer sends the file itself. */
+async function uploadFile(type: Asset, file: File): Promise<void> {
+  const init = { body: { file: file.name }, bodySerializer: () => formOf(file) };
+  if (type === "login-logo") await ok(api.POST("/api/v1/branding/upload-login-logo", init));
+  else if (type === "login-bg") await ok(api.POST("/api/v1/branding/upload-login-bg", init));
+  else await ok(api.POST("/api/v1/assets/branding/favicon", init));
+}
 
 export function BrandingSection() {
   const canEdit = useSession().can("admin:*");
@@ -55,11 +64,8 @@ export function BrandingSection() {
     files.run(async () => {
       setUploaded(undefined);
       setLastAsset(type);
-      // The typed body names the multipart field; the serializer sends the file itself.
-      const body = { file: file.name };
-      const serialise = { bodySerializer: () => formOf(file) };
-      await ok(type === "login-logo" ? api.POST("/api/v1/branding/upload-login-logo", { body, ...serialise }) : api.POST("/api/v1/branding/upload-login-bg", { body, ...serialise }));
-      setUploaded(`The ${type === "login-logo" ? "logo" : "background"} is uploaded.`);
+      await uploadFile(type, file);
+      setUploaded(`The ${ASSETS.find((a) => a.type === type)!.label.toLowerCase()} is uploaded.`);
       setVersion((v) => v + 1);
       branding.reload();
     });
@@ -93,7 +99,7 @@ export function BrandingSection() {
         {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save name and colours</button>}
       </form>
       <div class="card" aria-labelledby="branding-assets-title">
-        <h2 id="branding-assets-title">Login page images</h2>
+        <h2 id="branding-assets-title">Images</h2>
         {ASSETS.map((a) => {
           const path = a.path(b);
           return (
@@ -103,7 +109,7 @@ export function BrandingSection() {
                   <input
                     {...a11y}
                     type="file"
-                    accept="image/png,image/jpeg"
+                    accept={a.accept}
                     disabled={!canEdit || files.busy}
                     onChange={(e) => {
                       const input = e.currentTarget as HTMLInputElement;
