@@ -1,9 +1,9 @@
-// The sign-in providers and general settings screens in a real browser against the product started as the
-// README says: two general settings changed (one refused with the API's 422 on its field first) and kept
-// after a reload; an OIDC provider refused for a bad issuer URL, then added against a real `oidc-provider`
-// on loopback, its secret shown as set and never echoed, and the sign-in page offering its button, which
-// signs in; a branding logo refused for not being an image, then uploaded and previewed with a favicon; a viewer sees
-// the three screens read-only.
+// The sign-in providers, general settings and branding screens in a real browser against the product
+// started as the README says: two general settings changed (one refused with the API's 422 on its field
+// first) and kept after a reload; an OIDC provider refused for a bad name and a bad issuer URL, then added
+// against a real `oidc-provider` on loopback, its secret shown as set and never echoed, and the sign-in
+// page offering its button, which signs in; a branding logo refused for not being an image, then uploaded
+// and previewed with a favicon; a viewer sees the three screens read-only.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -76,6 +76,9 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     op = await startRealOidc(callback, OIDC_HOST);
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Sign-in providers" }).click();
     await seen(page.getByRole("heading", { name: "New sign-in provider" }));
+    await page.getByLabel("Name", { exact: true }).fill("Corp SSO");
+    await page.getByRole("button", { name: "Add provider" }).click();
+    expect(await (await seen(page.locator("#oauth-new-name-error"))).textContent()).toContain("lower-case");
     await page.getByLabel("Name", { exact: true }).fill("corp");
     // The callback URL to register with the provider is shown from the public_url set above.
     expect(await (await seen(page.getByTestId("oauth-new-callback"))).textContent()).toBe(callback);
