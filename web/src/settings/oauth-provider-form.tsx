@@ -82,6 +82,7 @@ export function OAuthProviderForm({ name, provider, roles, base, onSaved, onCanc
   const send = (e: Event) => {
     e.preventDefault();
     void save.run(async () => {
+      if (!key) throw new Error("Give the provider a name.");
       const body = {
         ...(editing ? {} : { type: d.type }),
         label: orNull(d.label),
@@ -94,7 +95,6 @@ export function OAuthProviderForm({ name, provider, roles, base, onSaved, onCanc
         allow_registration: d.allowRegistration,
         enabled: d.enabled,
       };
-      if (!key) throw new Error("Give the provider a name.");
       await ok(api.PATCH("/api/v1/settings/oauth", { body: { providers: { [key]: body } } }));
       if (!editing) setD(draftOf("", undefined));
       onSaved();
