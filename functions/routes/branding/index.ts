@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import { BrandingAssetParams, BrandingConfig, BrandingExport, BrandingImport, WebManifest } from "../../../shared/schemas/branding.ts";
 import { deleteBrandingAsset, LOGIN_BG_MAX_BYTES, LOGIN_LOGO_MAX_BYTES, uploadLoginBg, uploadLoginLogo } from "../../../shared/services/branding/assets.ts";
 import { brandingManifest } from "../../../shared/services/branding/manifest.ts";
-import { exportBranding, importBranding } from "../../../shared/services/branding/settings.ts";
+import { exportBranding, getBranding, importBranding } from "../../../shared/services/branding/settings.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -14,6 +14,14 @@ import { fileField, MULTIPART_DESCRIPTION } from "../content/multipart.ts";
 const tag = "branding" as const;
 
 export function brandingRoutes(app: Hono<AppEnv>): void {
+  route(
+    app,
+    {
+      method: "get", path: "/api/v1/branding", tag, scope: getBranding.scope, response: { schema: BrandingConfig },
+      summary: "The BrandingConfig: name, colours and the paths of the uploaded favicon, login logo and background (null when none)",
+    },
+    async (c, { reply }) => reply(await getBranding({ ctx: verbContext(c) })),
+  );
   route(
     app,
     {

@@ -25,6 +25,7 @@ export function assetRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "post", path: "/api/v1/assets/branding/favicon", tag, scope: uploadFavicon.scope, errors: [413, 422],
+      upload: { file: "file", description: "The favicon: PNG or ICO." },
       summary: "Upload the favicon (administrators); GET /favicon.ico serves it from then on",
       description: `${MULTIPART_DESCRIPTION} PNG or ICO, at most ${FAVICON_MAX_BYTES} bytes (256 KiB); replaces the previous favicon.`,
       response: { schema: Stored },

@@ -1,6 +1,7 @@
-// GET /branding/export and POST /branding/import: the name and colours as a JSON document. The import is
-// validated whole by its schema before anything is written, then merged over the stored values in one
-// transaction under the settings lock, audited with the keys that changed.
+// GET /branding (the BrandingConfig), GET /branding/export and POST /branding/import: the name and
+// colours as a JSON document. The import is validated whole by its schema before anything is written,
+// then merged over the stored values in one transaction under the settings lock, audited with the keys
+// that changed.
 import { appSettings } from "../../db/schema/index.ts";
 import { changedKeys, lockSettings } from "../settings/apply.ts";
 import { defineRead, defineVerb } from "../verb.ts";
@@ -14,6 +15,9 @@ export const exportBranding = defineRead({ scope: BRANDING_READ_SCOPE }, async (
   const { app_name, primary_color, accent_colors } = await readBrandingSettings(ctx.db);
   return { app_name, primary_color, accent_colors };
 });
+
+/** GET /branding: the name, colours and the paths of the uploaded assets, for the settings screen's previews. */
+export const getBranding = defineRead({ scope: BRANDING_READ_SCOPE }, async (ctx): Promise<BrandingConfig> => readBrandingConfig(ctx.db));
 
 export const importBranding = defineVerb<Partial<BrandingSettings>, BrandingConfig>({ scope: BRANDING_WRITE_SCOPE }, async (s, input) => {
   await lockSettings(s);

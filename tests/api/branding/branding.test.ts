@@ -158,6 +158,16 @@ describe("branding: login assets", () => {
     expect((await a.t.sql`select count(*)::int as n from audit_log where action = 'branding.asset.delete'`)[0]!.n).toBe(2);
   });
 
+  it("GET /branding answers the BrandingConfig with the stored assets' paths to any reader; anonymous 401", async () => {
+    const res = await a.req("GET", "branding", a.viewer);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      app_name: "Home Lab Control", primary_color: "#fe8019", accent_colors: ["#112233"],
+      favicon_path: null, login_logo_path: "/branding/login-logo.jpg", login_bg_path: null,
+    });
+    expect((await a.req("GET", "branding", undefined)).status).toBe(401);
+  });
+
   it("security: anonymous 401, editor and viewer 403 on every write, nothing stored", async () => {
     const before = await brandingUploads();
     for (const token of [undefined, a.editor, a.viewer]) {

@@ -1988,6 +1988,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The BrandingConfig: name, colours and the paths of the uploaded favicon, login logo and background (null when none)
+         * @description Needs scope `read:settings`.
+         */
+        get: operations["getApiV1Branding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/branding/{asset_type}": {
         parameters: {
             query?: never;
@@ -11722,7 +11742,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The favicon: PNG or ICO.
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -13263,6 +13293,37 @@ export interface operations {
                     };
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1Branding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_colors: string[];
+                        app_name: string;
+                        favicon_path: string | null;
+                        login_bg_path: string | null;
+                        login_logo_path: string | null;
+                        primary_color: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };

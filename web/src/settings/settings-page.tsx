@@ -4,7 +4,10 @@ import { Link } from "../router.tsx";
 import { ApiTokensSection } from "./api-tokens.tsx";
 import { BackupSettingsForm } from "./backup-settings.tsx";
 import { BackupsSection } from "./backups.tsx";
+import { BrandingSection } from "./branding.tsx";
+import { GeneralSettingsSection } from "./general-settings.tsx";
 import { NotificationsSection } from "./notifications.tsx";
+import { OAuthSection } from "./oauth-providers.tsx";
 import { SmtpSection } from "./smtp-settings.tsx";
 import { SystemSection } from "./system.tsx";
 import { UsersSection } from "./users.tsx";
@@ -17,6 +20,9 @@ const SECTIONS = [
   { key: "system", label: "Vault and rate limits", Screen: SystemSection },
   { key: "smtp", label: "Email (SMTP)", Screen: SmtpSection },
   { key: "backup-schedule", label: "Backup schedule", Screen: BackupSettingsForm },
+  { key: "oauth", label: "Sign-in providers", Screen: OAuthSection },
+  { key: "general", label: "General", Screen: GeneralSettingsSection },
+  { key: "branding", label: "Branding", Screen: BrandingSection },
 ] as const;
 
 export function SettingsPage({ section }: { section: string | undefined }) {

@@ -1,0 +1,178 @@
+// One OAuth / OIDC provider's form (PATCH /settings/oauth with {providers: {name: {...}}}): a new one from
+// a preset (OIDC by issuer, GitHub, Google, Microsoft), or an existing one edited in place. The client
+// secret is write-only: shown as set or not set, kept when left empty, removed only by its checkbox. The
+// API's 422 comes back at providers.<name>.<field>, shown on that field.
+import { useState } from "preact/hooks";
+import { api, ok, type paths } from "../api/client.ts";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Field, Notice, TextInput } from "../components/field.tsx";
+
+type OAuth = paths["/api/v1/settings/oauth"]["get"]["responses"][200]["content"]["application/json"];
+export type Provider = OAuth["providers"][string];
+export type ProviderType = Provider["type"];
+
+export const PRESETS: ReadonlyArray<{ type: ProviderType; label: string; name: string }> = [
+  { type: "oidc", label: "OpenID Connect (any issuer)", name: "" },
+  { type: "github", label: "GitHub", name: "github" },
+  { type: "google", label: "Google", name: "google" },
+  { type: "microsoft", label: "Microsoft", name: "microsoft" },
+];
+
+/** The redirect URI the server sends for this provider (shared/services/oauth/flow.ts callbackUrl). */
+export function callbackPath(name: string, type: ProviderType): string {
+  // GitHub and Google have routes of their own named after them; the rest go through the OIDC slug.
+  return `/api/v1/auth/oauth/${type === "github" || type === "google" ? name : `oidc/${name}`}/callback`;
+}
+
+interface Draft {
+  name: string;
+  type: ProviderType;
+  label: string;
+  clientId: string;
+  secret: string;
+  removeSecret: boolean;
+  issuer: string;
+  tenant: string;
+  baseUrl: string;
+  apiUrl: string;
+  defaultRole: string;
+  allowRegistration: boolean;
+  enabled: boolean;
+}
+
+const draftOf = (name: string, p: Provider | undefined): Draft => ({
+  name,
+  type: p?.type ?? "oidc",
+  label: p?.label ?? "",
+  clientId: p?.client_id ?? "",
+  secret: "",
+  removeSecret: false,
+  issuer: p?.issuer ?? "",
+  tenant: p?.tenant ?? "",
+  baseUrl: p?.base_url ?? "",
+  apiUrl: p?.api_url ?? "",
+  defaultRole: p?.default_role ?? "viewer",
+  allowRegistration: p?.allow_registration ?? false,
+  enabled: p?.enabled ?? false,
+});
+
+const orNull = (s: string) => s.trim() || null;
+
+export function OAuthProviderForm({ name, provider, roles, base, onSaved, onCancel }: {
+  name?: string;
+  provider?: Provider;
+  roles: string[];
+  base: string;
+  onSaved: () => void;
+  onCancel?: () => void;
+}) {
+  const editing = provider !== undefined;
+  const [d, setD] = useState<Draft>(() => draftOf(name ?? "", provider));
+  const save = useSubmit();
+  const set = (patch: Partial<Draft>) => setD((old) => ({ ...old, ...patch }));
+  const key = d.name.trim();
+  const err = (field: string) => save.fields[`providers.${key}.${field}`];
+  const prefix = editing ? `oauth-${key}` : "oauth-new";
+
+  const choose = (type: ProviderType) => {
+    const preset = PRESETS.find((p) => p.type === type)!;
+    set({ type, name: preset.name || (PRESETS.some((p) => p.name === d.name) ? "" : d.name) });
+  };
+
+  const send = (e: Event) => {
+    e.preventDefault();
+    void save.run(async () => {
+      if (!key) throw new Error("Give the provider a name.");
+      const body = {
+        ...(editing ? {} : { type: d.type }),
+        label: orNull(d.label),
+        client_id: orNull(d.clientId),
+        ...(d.removeSecret ? { client_secret: null } : d.secret ? { client_secret: d.secret } : {}),
+        ...(d.type === "oidc" ? { issuer: orNull(d.issuer) } : {}),
+        ...(d.type === "microsoft" ? { tenant: orNull(d.tenant) } : {}),
+        ...(d.type === "github" ? { base_url: orNull(d.baseUrl), api_url: orNull(d.apiUrl) } : {}),
+        default_role: d.defaultRole,
+        allow_registration: d.allowRegistration,
+        enabled: d.enabled,
+      };
+      await ok(api.PATCH("/api/v1/settings/oauth", { body: { providers: { [key]: body } } }));
+      if (!editing) setD(draftOf("", undefined));
+      onSaved();
+    });
+  };
+
+  // GitHub and Google are reached by their own route, so their name is the preset's.
+  const fixedName = editing || d.type === "github" || d.type === "google";
+  return (
+    <form class="card" onSubmit={send} noValidate aria-labelledby={`${prefix}-title`}>
+      <h2 id={`${prefix}-title`}>{editing ? `Edit provider "${key}"` : "New sign-in provider"}</h2>
+      {!editing && (
+        <Field id="oauth-new-type" label="Kind">
+          {(a11y) => (
+            <select {...a11y} value={d.type} onChange={(e) => choose((e.currentTarget as HTMLSelectElement).value as ProviderType)}>
+              {PRESETS.map((p) => <option key={p.type} value={p.type}>{p.label}</option>)}
+            </select>
+          )}
+        </Field>
+      )}
+      {fixedName ? (
+        <p class="meta">Name: <code>{key}</code></p>
+      ) : (
+        <TextInput id="oauth-new-name" label="Name" hint="Lower-case letters, digits, - or _; part of the sign-in and callback URLs" value={d.name} error={save.fields[`providers.${key}`]} onValue={(n) => set({ name: n })} />
+      )}
+      {key && (
+        <p class="meta">
+          Callback URL to register with the provider: <code data-testid={`${prefix}-callback`}>{base}{callbackPath(key, d.type)}</code>
+        </p>
+      )}
+      <TextInput id={`${prefix}-label`} label="Button label (optional)" hint="Shown on the sign-in page as “Sign in with …”" value={d.label} error={err("label")} onValue={(label) => set({ label })} />
+      {d.type === "oidc" && (
+        <TextInput id={`${prefix}-issuer`} label="Issuer URL" placeholder="https://idp.example.com" hint="Its /.well-known/openid-configuration must name this issuer" value={d.issuer} error={err("issuer")} onValue={(issuer) => set({ issuer })} />
+      )}
+      {d.type === "microsoft" && (
+        <TextInput id={`${prefix}-tenant`} label="Tenant" placeholder="organizations" hint="A tenant id or domain, or organizations / common" value={d.tenant} error={err("tenant")} onValue={(tenant) => set({ tenant })} />
+      )}
+      {d.type === "github" && (
+        <>
+          <TextInput id={`${prefix}-base-url`} label="GitHub URL (Enterprise only)" placeholder="https://github.com" value={d.baseUrl} error={err("base_url")} onValue={(baseUrl) => set({ baseUrl })} />
+          <TextInput id={`${prefix}-api-url`} label="GitHub API URL (Enterprise only)" placeholder="https://api.github.com" value={d.apiUrl} error={err("api_url")} onValue={(apiUrl) => set({ apiUrl })} />
+        </>
+      )}
+      <TextInput id={`${prefix}-client-id`} label="Client id" autoComplete="off" value={d.clientId} error={err("client_id")} onValue={(clientId) => set({ clientId })} />
+      <TextInput
+        id={`${prefix}-secret`}
+        label="Client secret"
+        type="password"
+        autoComplete="new-password"
+        hint={provider?.client_secret_set ? "Set (never shown); empty keeps it." : "Not set."}
+        value={d.secret}
+        error={err("client_secret")}
+        onValue={(secret) => set({ secret, removeSecret: false })}
+      />
+      {provider?.client_secret_set && (
+        <label class="check row">
+          <input type="checkbox" checked={d.removeSecret} onChange={() => set({ removeSecret: !d.removeSecret, secret: "" })} /> Remove the stored client secret
+        </label>
+      )}
+      <Field id={`${prefix}-role`} label="Role of a new user" error={err("default_role")}>
+        {(a11y) => (
+          <select {...a11y} value={d.defaultRole} onChange={(e) => set({ defaultRole: (e.currentTarget as HTMLSelectElement).value })}>
+            {[...new Set([...roles, d.defaultRole])].map((r) => <option key={r} value={r}>{r}</option>)}
+          </select>
+        )}
+      </Field>
+      <label class="check row">
+        <input type="checkbox" checked={d.allowRegistration} onChange={() => set({ allowRegistration: !d.allowRegistration })} /> Create an account on the first sign-in of someone unknown
+      </label>
+      <label class="check row">
+        <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} aria-describedby={err("enabled") ? `${prefix}-enabled-error` : undefined} /> Enabled (offered on the sign-in page)
+      </label>
+      {err("enabled") && <small id={`${prefix}-enabled-error`} class="field-error" role="alert">{err("enabled")}</small>}
+      <Notice kind="error">{save.error}</Notice>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={save.busy}>{editing ? "Save provider" : "Add provider"}</button>
+        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+      </div>
+    </form>
+  );
+}
