@@ -1,10 +1,12 @@
 // Settings: one screen per section under /settings/<section>, with a row of tabs between them. Each
 // section loads only its own data; one the user's role cannot read says so instead of failing.
 import { Link } from "../router.tsx";
+import { AcmeDnsSection } from "./acme-dns-settings.tsx";
 import { ApiTokensSection } from "./api-tokens.tsx";
 import { BackupSettingsForm } from "./backup-settings.tsx";
 import { BackupsSection } from "./backups.tsx";
 import { BrandingSection } from "./branding.tsx";
+import { FirewallSection } from "./firewall-settings.tsx";
 import { GeneralSettingsSection } from "./general-settings.tsx";
 import { NotificationsSection } from "./notifications.tsx";
 import { OAuthSection } from "./oauth-providers.tsx";
@@ -23,6 +25,8 @@ const SECTIONS = [
   { key: "oauth", label: "Sign-in providers", Screen: OAuthSection },
   { key: "general", label: "General", Screen: GeneralSettingsSection },
   { key: "branding", label: "Branding", Screen: BrandingSection },
+  { key: "acme-dns", label: "ACME DNS", Screen: AcmeDnsSection },
+  { key: "firewall", label: "Firewall (OPNsense)", Screen: FirewallSection },
 ] as const;
 
 export function SettingsPage({ section }: { section: string | undefined }) {

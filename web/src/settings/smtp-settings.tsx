@@ -10,6 +10,7 @@ import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { LoadError, when } from "./load-error.tsx";
+import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
 
 type Smtp = paths["/api/v1/settings/smtp"]["patch"]["responses"][200]["content"]["application/json"];
 
@@ -18,8 +19,7 @@ interface Draft {
   host: string;
   port: string;
   username: string;
-  password: string;
-  removePassword: boolean;
+  password: SecretDraft;
   fromEmail: string;
   fromName: string;
   tls: boolean;
@@ -31,8 +31,7 @@ const draftOf = (s: Smtp): Draft => ({
   host: s.smtp_host ?? "",
   port: String(s.smtp_port),
   username: s.smtp_username ?? "",
-  password: "",
-  removePassword: false,
+  password: emptySecret,
   fromEmail: s.smtp_from_email ?? "",
   fromName: s.smtp_from_name,
   tls: s.smtp_tls,
@@ -67,7 +66,7 @@ export function SmtpSection() {
             smtp_host: d.host.trim() || null,
             smtp_port: port as number | null,
             smtp_username: d.username.trim() || null,
-            ...(d.removePassword ? { smtp_password: null } : d.password ? { smtp_password: d.password } : {}),
+            ...secretPatch("smtp_password", d.password),
             smtp_from_email: d.fromEmail.trim() || null,
             smtp_from_name: d.fromName.trim() || null,
             smtp_tls: d.tls,
@@ -107,21 +106,7 @@ export function SmtpSection() {
             <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's certificate (untick for a self-signed one)
           </label>
           <TextInput id="smtp-username" label="User name (optional)" autoComplete="off" value={d.username} error={save.fields.smtp_username} onValue={(username) => set({ username })} />
-          <TextInput
-            id="smtp-password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            hint={stored.smtp_password_set ? "Set (never shown); empty keeps it." : "Not set."}
-            value={d.password}
-            error={save.fields.smtp_password}
-            onValue={(password) => set({ password, removePassword: false })}
-          />
-          {stored.smtp_password_set && (
-            <label class="check row">
-              <input type="checkbox" checked={d.removePassword} onChange={() => set({ removePassword: !d.removePassword, password: "" })} /> Remove the stored password
-            </label>
-          )}
+          <SecretInput id="smtp-password" label="Password" stored={stored.smtp_password_set} draft={d.password} error={save.fields.smtp_password} onDraft={(password) => set({ password })} />
           <TextInput id="smtp-from-email" label="Sender address" type="email" value={d.fromEmail} error={save.fields.smtp_from_email} onValue={(fromEmail) => set({ fromEmail })} />
           <TextInput id="smtp-from-name" label="Sender name" value={d.fromName} error={save.fields.smtp_from_name} onValue={(fromName) => set({ fromName })} />
         </fieldset>
