@@ -2,14 +2,12 @@
 // Cloudflare (an API token) or RFC 2136 (server, port, TSIG key name, algorithm and secret). The token
 // and the TSIG secret are write-only, shown as set or not set. Switching provider drops the old
 // credential on the server; "None" clears everything.
-import { useEffect, useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
-import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
-import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
+import { typedPort, useSettingsDraft } from "./use-settings-draft.ts";
 
 type AcmeDns = paths["/api/v1/settings/acme-dns"]["patch"]["responses"][200]["content"]["application/json"]["acme_dns"];
 type Provider = "" | "cloudflare" | "rfc2136";
@@ -38,12 +36,10 @@ const draftOf = (a: AcmeDns): Draft => ({
 function bodyOf(d: Draft) {
   if (d.provider === "cloudflare") return { provider: d.provider, ...secretPatch("api_token", d.token) };
   if (d.provider === "rfc2136") {
-    // A port that is not a number goes as typed, so the server's 422 names it.
-    const port = d.port.trim() === "" ? null : Number.isInteger(Number(d.port)) ? Number(d.port) : d.port;
     return {
       provider: d.provider,
       server: d.server.trim() || null,
-      port: port as number | null,
+      port: typedPort(d.port),
       tsig_name: d.tsigName.trim() || null,
       tsig_algorithm: d.algorithm as (typeof ALGORITHMS)[number],
       ...secretPatch("tsig_secret", d.tsigSecret),
@@ -55,23 +51,8 @@ function bodyOf(d: Draft) {
 export function AcmeDnsSection() {
   const canEdit = useSession().can("admin:*");
   // GET /settings carries `acme_dns` (read shape of PATCH /settings/acme-dns) among the other keys.
-  const settings = useLoad(async () => ((await ok(api.GET("/api/v1/settings"))) as unknown as { acme_dns: AcmeDns }).acme_dns, []);
-  const [d, setD] = useState<Draft | undefined>();
-  useEffect(() => settings.data && setD(draftOf(settings.data)), [settings.data]);
-  const save = useSubmit();
-  const [saved, setSaved] = useState(false);
-  const set = (patch: Partial<Draft>) => setD((old) => (old ? { ...old, ...patch } : old));
-
-  const send = (e: Event) => {
-    e.preventDefault();
-    if (!d) return;
-    setSaved(false);
-    void save.run(async () => {
-      await ok(api.PATCH("/api/v1/settings/acme-dns", { body: bodyOf(d) }));
-      setSaved(true);
-      settings.reload();
-    });
-  };
+  const { settings, draft: d, set, save, saved, submit } = useSettingsDraft((all) => (all as { acme_dns: AcmeDns }).acme_dns, draftOf);
+  const send = submit((d) => ok(api.PATCH("/api/v1/settings/acme-dns", { body: bodyOf(d) })));
 
   if (settings.error !== undefined) return <LoadError error={settings.error} what="the ACME DNS credentials" />;
   const stored = settings.data;

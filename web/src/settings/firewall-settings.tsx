@@ -1,14 +1,14 @@
 // The firewall (OPNsense) the discovery `opnsense` scan reads (PATCH /settings/firewall): its API URL,
 // certificate check, and the API key and secret, both write-only. "Check the firewall" asks the saved
 // settings (GET /settings/firewall/test) for its version, ARP and DHCP lease counts, or says what failed.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
-import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
+import { useSettingsDraft } from "./use-settings-draft.ts";
 
 type Firewall = paths["/api/v1/settings/firewall"]["patch"]["responses"][200]["content"]["application/json"];
 type Check = paths["/api/v1/settings/firewall/test"]["get"]["responses"][200]["content"]["application/json"];
@@ -31,34 +31,22 @@ function checkText(c: Check): string {
 export function FirewallSection() {
   const canEdit = useSession().can("admin:*");
   // GET /settings carries the firewall keys (read shape of PATCH /settings/firewall) among the others.
-  const settings = useLoad(async () => (await ok(api.GET("/api/v1/settings"))) as unknown as Firewall, []);
-  const [d, setD] = useState<Draft | undefined>();
-  useEffect(() => settings.data && setD(draftOf(settings.data)), [settings.data]);
-  const save = useSubmit();
+  const { settings, draft: d, set, save, saved, submit } = useSettingsDraft((all) => all as Firewall, draftOf);
   const test = useSubmit();
-  const [saved, setSaved] = useState(false);
   const [check, setCheck] = useState<Check | undefined>();
-  const set = (patch: Partial<Draft>) => setD((old) => (old ? { ...old, ...patch } : old));
 
-  const send = (e: Event) => {
-    e.preventDefault();
-    if (!d) return;
-    setSaved(false);
-    void save.run(async () => {
-      await ok(
-        api.PATCH("/api/v1/settings/firewall", {
-          body: {
-            firewall_url: d.url.trim() || null,
-            firewall_verify_tls: d.verifyTls,
-            ...secretPatch("firewall_api_key", d.key),
-            ...secretPatch("firewall_api_secret", d.secret),
-          },
-        }),
-      );
-      setSaved(true);
-      settings.reload();
-    });
-  };
+  const send = submit((d) =>
+    ok(
+      api.PATCH("/api/v1/settings/firewall", {
+        body: {
+          firewall_url: d.url.trim() || null,
+          firewall_verify_tls: d.verifyTls,
+          ...secretPatch("firewall_api_key", d.key),
+          ...secretPatch("firewall_api_secret", d.secret),
+        },
+      }),
+    ),
+  );
   const runCheck = () =>
     test.run(async () => {
       setCheck(undefined);

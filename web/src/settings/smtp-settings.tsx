@@ -2,15 +2,15 @@
 // not set, kept when its input is left empty and removed only when asked. "Send a test" mails the address
 // given through the saved settings (POST /settings/smtp/test?send_to=), or with no address only connects
 // and logs in; the outcome is recorded and shown with the settings.
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
-import { useLoad } from "../use-load.ts";
 import { LoadError, when } from "./load-error.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
+import { typedPort, useSettingsDraft } from "./use-settings-draft.ts";
 
 type Smtp = paths["/api/v1/settings/smtp"]["patch"]["responses"][200]["content"]["application/json"];
 
@@ -42,42 +42,28 @@ export function SmtpSection() {
   // Any reader of the settings sees them; only an administrator changes or tests them.
   const canEdit = useSession().can("admin:*");
   // GET /settings carries the SMTP keys (read shape of PATCH /settings/smtp) among the others.
-  const settings = useLoad(async () => (await ok(api.GET("/api/v1/settings"))) as unknown as Smtp, []);
-  const [d, setD] = useState<Draft | undefined>();
-  useEffect(() => settings.data && setD(draftOf(settings.data)), [settings.data]);
-  const save = useSubmit();
+  const { settings, draft: d, set, save, saved, submit } = useSettingsDraft((all) => all as Smtp, draftOf);
   const test = useSubmit();
-  const [saved, setSaved] = useState(false);
   const [sendTo, setSendTo] = useState("");
   const [outcome, setOutcome] = useState<{ status: "ok" | "error"; message: string } | undefined>();
-  const set = (patch: Partial<Draft>) => setD((old) => (old ? { ...old, ...patch } : old));
 
-  const send = (e: Event) => {
-    e.preventDefault();
-    if (!d) return;
-    setSaved(false);
-    void save.run(async () => {
-      // A port that is not a number goes as typed, so the server's 422 names it.
-      const port = d.port.trim() === "" ? null : Number.isInteger(Number(d.port)) ? Number(d.port) : d.port;
-      await ok(
-        api.PATCH("/api/v1/settings/smtp", {
-          body: {
-            smtp_enabled: d.enabled,
-            smtp_host: d.host.trim() || null,
-            smtp_port: port as number | null,
-            smtp_username: d.username.trim() || null,
-            ...secretPatch("smtp_password", d.password),
-            smtp_from_email: d.fromEmail.trim() || null,
-            smtp_from_name: d.fromName.trim() || null,
-            smtp_tls: d.tls,
-            smtp_verify_tls: d.verifyTls,
-          },
-        }),
-      );
-      setSaved(true);
-      settings.reload();
-    });
-  };
+  const send = submit((d) =>
+    ok(
+      api.PATCH("/api/v1/settings/smtp", {
+        body: {
+          smtp_enabled: d.enabled,
+          smtp_host: d.host.trim() || null,
+          smtp_port: typedPort(d.port),
+          smtp_username: d.username.trim() || null,
+          ...secretPatch("smtp_password", d.password),
+          smtp_from_email: d.fromEmail.trim() || null,
+          smtp_from_name: d.fromName.trim() || null,
+          smtp_tls: d.tls,
+          smtp_verify_tls: d.verifyTls,
+        },
+      }),
+    ),
+  );
   const runTest = () =>
     test.run(async () => {
       setOutcome(undefined);
