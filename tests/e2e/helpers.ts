@@ -103,10 +103,20 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
   delete childEnv.NODE_ENV;
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   if (!env.REDIS_URL) delete childEnv.REDIS_URL;
+  // HOST, when a test binds the product to an address of its own (127.0.0.x), is where it is reached.
+  return spawnServer(["npm", ...script], childEnv, port, `http://${env.HOST ?? "127.0.0.1"}:${port}`);
+}
 
-  const child: ChildProcess = spawn("npm", script, {
+/**
+ * Spawns `argv` in the repository root with exactly `env`, in its own process group, as a server that
+ * answers on `url` (port `port`). Does not wait: call waitReady().
+ */
+export function spawnServer(argv: string[], env: NodeJS.ProcessEnv, port: number, url: string): Product {
+  const [command, ...args] = argv;
+  const what = argv.join(" ");
+  const child: ChildProcess = spawn(command!, args, {
     cwd: REPO_ROOT,
-    env: childEnv,
+    env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -125,8 +135,6 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
       resolve(done);
     });
   });
-  // HOST, when a test binds the product to an address of its own (127.0.0.x), is where it is reached.
-  const url = `http://${env.HOST ?? "127.0.0.1"}:${port}`;
   const pid = child.pid!;
 
   const kill = () => {
@@ -150,7 +158,7 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
       const deadline = Date.now() + timeoutMs;
       let last = "no answer";
       while (Date.now() < deadline) {
-        if (done) throw new Error(`npm start exited (${JSON.stringify(done)}) before readyz answered 200:\n${out}`);
+        if (done) throw new Error(`${what} exited (${JSON.stringify(done)}) before readyz answered 200:\n${out}`);
         try {
           const res = await fetch(`${url}/api/v1/readyz`, { signal: AbortSignal.timeout(5000) });
           last = `${res.status} ${await res.text()}`;
@@ -179,7 +187,7 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
       if (result === "timeout") {
         kill();
         await exited;
-        throw new Error(`npm start did not exit within ${timeoutMs} ms of ${signal}:\n${out}`);
+        throw new Error(`${what} did not exit within ${timeoutMs} ms of ${signal}:\n${out}`);
       }
       running.delete(product);
       return result.code;
@@ -218,19 +226,20 @@ export function jsonBody(body: unknown, headers: Record<string, string> = {}): R
   return { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } };
 }
 
-/** Polls `probe` until it gives something other than undefined; throws (with `detail()`) after `ms`. */
+/** Polls `probe` (every `everyMs`) until it gives something other than undefined; throws (with `detail()`) after `ms`. */
 export async function until<T>(
   what: string,
   probe: () => T | undefined | Promise<T | undefined>,
   ms = 15_000,
   detail: () => string = () => "",
+  everyMs = 20,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
     if (v !== undefined) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${detail()}`);
-    await sleep(20);
+    await sleep(everyMs);
   }
 }
 
