@@ -3,8 +3,8 @@
 // the state turns to stopping (readyz 503, writes 503 SERVER_DRAINING), the listener stays open for the
 // drain window (DRAIN_WINDOW_S, docs/adr/0346) answering every new connection with Connection: close,
 // requests in flight finish and commit, then connections close, resources are released and the process
-// exits 0. An HTTPS listener
-// (SVC_TLS=on, runtime/tls/) joins the same lifespan through attachToLifespan and drains with it.
+// exits 0. An HTTPS listener (SVC_TLS=on, runtime/tls/) joins the same lifespan through attachToLifespan
+// and drains with it.
 import type { Server, ServerResponse } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import { serve } from "@hono/node-server";
