@@ -26,6 +26,7 @@ import { listenForCredentialChanges } from "./credential-invalidation.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
+import { CircuitBreaker } from "./redis-breaker.ts";
 import { openVault, vaultKeyPath } from "./vault-key.ts";
 import { NodeTls } from "./tls/node-tls.ts";
 import { Workers } from "./worker.ts";
@@ -35,6 +36,8 @@ export interface NodeRuntime {
   deps: Deps & { lifecycle: Lifecycle; peerAddress: typeof nodePeerAddress };
   database: NodeDatabase;
   redis?: Redis;
+  /** Every Redis call of the process goes through it (docs/adr/0345); present with redis. */
+  redisBreaker?: CircuitBreaker;
   /** The process's workers (the sidecar's, the credential cache's LISTEN), stopped before the database closes. */
   background: Workers;
   close(): Promise<void>;
@@ -69,9 +72,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const lifecycle = new Lifecycle();
   const database = await openDatabase(config);
   const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, logger) : undefined;
+  const redisBreaker = redis ? new CircuitBreaker({ name: "redis", clock: systemClock, logger }) : undefined;
   const health = new HealthMonitor({
     database: database.provider,
-    redis,
+    // While the breaker is open the probe reports Redis down without asking it.
+    redis: redis && redisBreaker ? { ping: () => redisBreaker.run(() => redis.ping()) } : undefined,
     lifecycle,
     clock: systemClock,
     cacheMs: config.HEALTH_CACHE_MS,
@@ -97,7 +102,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       database: database.provider,
       clock: systemClock,
       logger,
-      store: redis && config.RATE_LIMIT_STORE === "redis" ? new RedisRateLimitStore(redis) : undefined,
+      store: redis && config.RATE_LIMIT_STORE === "redis" ? new RedisRateLimitStore(redis, { breaker: redisBreaker }) : undefined,
     }),
     peerAddress: nodePeerAddress,
     vault,
@@ -124,5 +129,5 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     redis?.disconnect();
     await database.provider.close();
   };
-  return { deps, database, ...(redis ? { redis } : {}), background, close };
+  return { deps, database, ...(redis && redisBreaker ? { redis, redisBreaker } : {}), background, close };
 }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "ioredis";
 import type { RateLimitStore, StoreHit } from "../shared/ratelimit/limiter.ts";
+import type { CircuitBreaker } from "./redis-breaker.ts";
 
 const sha1 = (s: string) => createHash("sha1").update(s).digest("hex");
 
@@ -56,27 +57,38 @@ export class UpstashRedisAdapter {
 export interface RedisStoreOptions {
   /** Prefix of every key this store writes (tests give each file its own). */
   prefix?: string;
-  /** A Redis answer slower than this counts as a failure of the store (the limiter then lets the request through). */
+  /**
+   * A Redis answer slower than this counts as a failure of the store. A backstop: each command is
+   * bounded by the client's own timeout (runtime/redis.ts), and a hit is at most two (EVALSHA, EVAL).
+   */
   timeoutMs?: number;
+  /** While it is open the store fails without calling Redis (the limiter then falls back or lets the request through). */
+  breaker?: CircuitBreaker | undefined;
 }
 
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #adapter: UpstashRedisAdapter;
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  readonly #breaker: CircuitBreaker | undefined;
   /** @upstash/ratelimit fixes limit and window per instance: one per (limit, window) of the policy. */
   readonly #limiters = new Map<string, Ratelimit>();
 
   constructor(redis: Redis, opts: RedisStoreOptions = {}) {
     this.#adapter = new UpstashRedisAdapter(redis);
     this.#prefix = opts.prefix ?? "cp:ratelimit";
-    this.#timeoutMs = opts.timeoutMs ?? 1000;
+    this.#timeoutMs = opts.timeoutMs ?? 250;
+    this.#breaker = opts.breaker;
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<StoreHit> {
+  hit(key: string, limit: number, windowMs: number): Promise<StoreHit> {
+    return this.#breaker ? this.#breaker.run(() => this.#hit(key, limit, windowMs)) : this.#hit(key, limit, windowMs);
+  }
+
+  async #hit(key: string, limit: number, windowMs: number): Promise<StoreHit> {
     const res = await this.#limiter(limit, windowMs).limit(key);
     // The library answers success after its timeout instead of failing; our policy wants a failure,
-    // so the limiter logs it once and lets the request through the same way for every kind of outage.
+    // so the limiter treats it like every other kind of outage (and the breaker counts it).
     if (res.reason === "timeout") throw new Error(`redis did not answer within ${this.#timeoutMs} ms`);
     return { success: res.success, remaining: res.remaining, resetAt: res.reset };
   }

@@ -1,8 +1,10 @@
 // Serves a fetch handler on Node and drives the lifespan. It listens while still starting (so startupz
 // can answer 503), the entry marks it ready once initialised; on SIGTERM or SIGINT
-// the state turns to stopping (readyz 503, writes 503 SERVER_DRAINING), requests in flight finish and
-// commit, then connections close, resources are released and the process exits 0. An HTTPS listener
-// (SVC_TLS=on, runtime/tls/) joins the same lifespan through attachToLifespan and drains with it.
+// the state turns to stopping (readyz 503, writes 503 SERVER_DRAINING), the listener stays open for the
+// drain window (DRAIN_WINDOW_S, docs/adr/0346) answering every new connection with Connection: close,
+// requests in flight finish and commit, then connections close, resources are released and the process
+// exits 0. An HTTPS listener (SVC_TLS=on, runtime/tls/) joins the same lifespan through attachToLifespan
+// and drains with it.
 import type { Server, ServerResponse } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import { serve } from "@hono/node-server";
@@ -70,12 +72,18 @@ export async function serveWithLifespan(runtime: NodeRuntime, fetch: (req: Reque
     state.stopping = true;
     const deadline = Date.now() + config.DRAIN_TIMEOUT_S * 1000;
     const remaining = () => Math.max(0, deadline - Date.now());
+    const windowMs = Math.min(config.DRAIN_WINDOW_S * 1000, remaining());
     lifecycle.beginStopping();
     // From here every answer says Connection: close, so clients stop reusing their sockets; a socket
     // with no request on it is closed now, one with a request once its answer is written.
     for (const res of state.open) if (!res.headersSent) res.setHeader("Connection", "close");
     for (const s of state.servers) s.closeIdleConnections();
-    logger.info("draining", { signal, in_flight: lifecycle.inFlight });
+    logger.info("draining", { signal, in_flight: lifecycle.inFlight, window_ms: windowMs });
+    // A load balancer keeps sending new connections here until it has seen readyz 503 (or been told):
+    // the listener stays open for the window so each of them is answered (writes 503 SERVER_DRAINING,
+    // every answer Connection: close) instead of being reset when it closes. Only then does waiting
+    // for the requests in flight begin.
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
     await lifecycle.waitIdle(remaining());
     // Workers first: the WebSocket streams hold upgraded sockets that server.close() would otherwise
     // wait on forever (closeAllConnections does not reach them). runtime.close() repeats it harmlessly.

@@ -79,6 +79,9 @@ export const ConfigSchema = v.object({
   // The body limit of POST /admin/import alone: an inventory document of 100,000 objects is ~40 MB.
   MAX_IMPORT_BYTES: int(268_435_456, 1024, 2_147_483_647),
   DRAIN_TIMEOUT_S: int(25, 0, 600),
+  // After SIGTERM the listener stays open this long (within DRAIN_TIMEOUT_S), so load balancers that still
+  // send here see readyz 503 and stop while every new connection is answered (docs/adr/0346).
+  DRAIN_WINDOW_S: int(5, 0, 600),
   // How long a client may take to send a request's headers before Node answers 408 (at most its 300 s request timeout).
   HEADERS_TIMEOUT_S: int(60, 1, 300),
   HEALTH_CACHE_MS: int(2000, 0, 60_000),

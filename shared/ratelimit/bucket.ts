@@ -1,7 +1,7 @@
 // Which counter a request counts against (DESIGN.md 3, "Rate-limit buckets are per route"): one per
 // (category, method + route pattern, client), as in the original, where each decorated endpoint counted
 // on its own. Pure string work, no I/O.
-import type { Category } from "./policy.ts";
+import { type Category, GUARDS_A_SECRET } from "./policy.ts";
 
 /** The route of a request no route answers (the 404): one bucket per method, so probing random paths is still limited. */
 export const UNMATCHED = "<unmatched>";
@@ -11,7 +11,7 @@ export const UNMATCHED = "<unmatched>";
  * code guesser would otherwise move between the routes and multiply its guesses. (mfa_verify is a single
  * route today; keying it by client keeps that true when a second verification route arrives.)
  */
-const CLIENT_WIDE: ReadonlySet<Category> = new Set<Category>(["auth", "mfa_verify"]);
+const CLIENT_WIDE = GUARDS_A_SECRET;
 
 export interface Bucket {
   category: Category;

@@ -1,5 +1,6 @@
 // Wires a rate limiter the way every entry needs it: the given store (the database store when none is
 // given, e.g. on the edge or without Redis) and the profile from app_settings through the 5 s cache.
+// Behind a given store (Redis) the database store is the fallback of sign-in and MFA (docs/adr/0345).
 import type { Clock } from "../clock.ts";
 import type { DatabaseProvider } from "../db/database.ts";
 import type { Logger } from "../logger.ts";
@@ -9,8 +10,10 @@ import { cachedProfileReader } from "./profile-setting.ts";
 
 export function createRateLimiter(opts: { database: DatabaseProvider; clock: Clock; logger: Logger; store?: RateLimitStore | undefined }): RateLimiter {
   const { database, clock, logger } = opts;
+  const databaseStore = new DatabaseRateLimitStore({ database, clock });
   return new RateLimiter({
-    store: opts.store ?? new DatabaseRateLimitStore({ database, clock }),
+    store: opts.store ?? databaseStore,
+    fallback: opts.store ? databaseStore : undefined,
     profile: cachedProfileReader({ database, clock }),
     logger,
     clock,

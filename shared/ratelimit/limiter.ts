@@ -1,10 +1,12 @@
 // The rate limiter of spec 8.1: a bucket (category, route and client; bucket.ts) in, a decision out. The
 // counting lives in a shared, external store (Redis, or the database when no Redis is configured); the
-// limits come from the policy table under the profile currently set in app_settings.
+// limits come from the policy table under the profile currently set in app_settings. When the store fails,
+// the categories that guard a secret are counted in a fallback store (the database behind Redis) and the
+// others are let through (docs/adr/0345).
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { Bucket } from "./bucket.ts";
-import { type Profile, type Rule, ruleFor } from "./policy.ts";
+import { GUARDS_A_SECRET, type Profile, type Rule, ruleFor } from "./policy.ts";
 
 export interface StoreHit {
   success: boolean;
@@ -30,6 +32,12 @@ export interface RateLimitDecision {
 
 export interface RateLimiterOptions {
   store: RateLimitStore;
+  /**
+   * Counts the hits of the categories that guard a secret (sign-in, MFA) while `store` fails, so brute
+   * force protection does not fail open with Redis. Its counters are its own: a client's count starts
+   * afresh there.
+   */
+  fallback?: RateLimitStore | undefined;
   /** The active profile; the settings reader caches it, so this is cheap per request. */
   profile: () => Promise<Profile>;
   logger: Logger;
@@ -40,6 +48,7 @@ export interface RateLimiterOptions {
 
 export class RateLimiter {
   readonly #store: RateLimitStore;
+  readonly #fallback: RateLimitStore | undefined;
   readonly #profile: () => Promise<Profile>;
   readonly #logger: Logger;
   readonly #clock: Clock;
@@ -49,6 +58,7 @@ export class RateLimiter {
 
   constructor(opts: RateLimiterOptions) {
     this.#store = opts.store;
+    this.#fallback = opts.fallback;
     this.#profile = opts.profile;
     this.#logger = opts.logger;
     this.#clock = opts.clock;
@@ -57,22 +67,35 @@ export class RateLimiter {
 
   async check(bucket: Bucket): Promise<RateLimitDecision> {
     const profile = await this.#profile();
-    return this.checkRule(bucket.key, ruleFor(bucket.category, profile));
+    const fallback = GUARDS_A_SECRET.has(bucket.category) ? this.#fallback : undefined;
+    return this.#decide(bucket.key, ruleFor(bucket.category, profile), fallback);
   }
 
   /**
    * Counts one hit against a fixed rule that is not one of spec 8.1's categories (the agent enrollment
-   * gates, wrong pairing codes). `key` must be unique to its purpose.
+   * gates, wrong pairing codes). `key` must be unique to its purpose. `guardsSecret`: counted in the
+   * fallback store when the store fails, like sign-in and MFA.
    */
-  async checkRule(key: string, { limit, windowMs }: Rule): Promise<RateLimitDecision> {
+  checkRule(key: string, rule: Rule, opts: { guardsSecret?: boolean } = {}): Promise<RateLimitDecision> {
+    return this.#decide(key, rule, opts.guardsSecret ? this.#fallback : undefined);
+  }
+
+  async #decide(key: string, { limit, windowMs }: Rule, fallback: RateLimitStore | undefined): Promise<RateLimitDecision> {
     let hit: StoreHit;
     try {
       hit = await this.#store.hit(key, limit, windowMs);
     } catch (e) {
       // Policy (DESIGN.md 7): an unavailable store never turns into a 5xx or a 429. The request is served,
       // the health probe reports the dependency degraded, and the event is logged (at most every 30 s).
+      // A guarded category is counted in the fallback store instead, and served unchecked only when that
+      // fails too (a database down, when sign-in cannot work either).
       this.#warnUnavailable(e);
-      return { allowed: true, retryAfterS: 0, limit, remaining: limit, unchecked: true };
+      try {
+        if (!fallback) throw e;
+        hit = await fallback.hit(key, limit, windowMs);
+      } catch {
+        return { allowed: true, retryAfterS: 0, limit, remaining: limit, unchecked: true };
+      }
     }
     const now = this.#clock.now().getTime();
     return {
@@ -90,7 +113,8 @@ export class RateLimiter {
       this.#suppressed++;
       return;
     }
-    this.#logger.warn("rate-limit store unavailable; requests are served without a limit", {
+    const served = this.#fallback ? "sign-in and MFA are counted in the fallback store, other requests are served without a limit" : "requests are served without a limit";
+    this.#logger.warn(`rate-limit store unavailable; ${served}`, {
       error: e instanceof Error ? e.message : String(e),
       suppressed_since_last: this.#suppressed,
     });

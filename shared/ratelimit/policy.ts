@@ -4,6 +4,13 @@
 export const CATEGORIES = ["auth", "ip_check", "mfa_verify", "scan", "telemetry", "default"] as const;
 export type Category = (typeof CATEGORIES)[number];
 
+/**
+ * The categories that guard a secret (a password, an MFA code): each keeps one bucket per client across
+ * its routes (bucket.ts), and its hits are counted in the fallback store when the main one fails
+ * (limiter.ts), so a guesser is never let through uncounted.
+ */
+export const GUARDS_A_SECRET: ReadonlySet<Category> = new Set<Category>(["auth", "mfa_verify"]);
+
 export const PROFILES = ["relaxed", "normal", "strict"] as const;
 export type Profile = (typeof PROFILES)[number];
 export const DEFAULT_PROFILE: Profile = "normal";

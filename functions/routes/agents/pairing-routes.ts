@@ -21,9 +21,11 @@ const UNKNOWN_CODE = "Unknown or expired pairing code";
 async function countMiss(c: Context<AppEnv>): Promise<ApiError | undefined> {
   const limiter = c.get("deps").rateLimiter;
   const client = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
-  let d: RateLimitDecision = await limiter.checkRule(`agents.pairing_miss:client:${client}`, { limit: MISSES_PER_CLIENT, windowMs: WINDOW_MS });
+  // A code guesser stays counted while Redis is away (docs/adr/0345).
+  const guarded = { guardsSecret: true };
+  let d: RateLimitDecision = await limiter.checkRule(`agents.pairing_miss:client:${client}`, { limit: MISSES_PER_CLIENT, windowMs: WINDOW_MS }, guarded);
   // A client already over its own budget does not use up everyone else's.
-  if (d.allowed) d = await limiter.checkRule("agents.pairing_miss:all", { limit: MISSES_OVERALL, windowMs: WINDOW_MS });
+  if (d.allowed) d = await limiter.checkRule("agents.pairing_miss:all", { limit: MISSES_OVERALL, windowMs: WINDOW_MS }, guarded);
   if (d.allowed) return undefined;
   return new ApiError("RATE_LIMITED", `Too many wrong pairing codes; retry after ${d.retryAfterS} seconds.`, { retry_after: d.retryAfterS }, { "Retry-After": String(d.retryAfterS) });
 }

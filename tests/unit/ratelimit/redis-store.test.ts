@@ -1,6 +1,6 @@
 // The Redis store against the real Redis of this machine, a closed port and a Redis that never answers.
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bucketFor } from "../../../shared/ratelimit/bucket.ts";
 import { RateLimiter } from "../../../shared/ratelimit/limiter.ts";
@@ -98,9 +98,23 @@ describe("Redis rate-limit store", () => {
     }
   });
 
-  it("throws when Redis hangs, after its timeout", async () => {
+  it("throws when Redis hangs, after the client's command timeout", async () => {
     const relay = await stallableRelay({ port: Number(new URL(REDIS_URL).port || 6379), host: new URL(REDIS_URL).hostname });
     const hung = await ready(openRedis(`redis://127.0.0.1:${relay.port}`, silentLogger));
+    try {
+      const s = new RedisRateLimitStore(hung, { prefix });
+      expect((await s.hit("hung", 5, MIN)).success).toBe(true);
+      relay.stall();
+      await expect(s.hit("hung", 5, MIN)).rejects.toThrow(/Command timed out/);
+    } finally {
+      hung.disconnect();
+      await relay.close();
+    }
+  });
+
+  it("throws when Redis hangs, after its own timeout (the backstop for a client without one)", async () => {
+    const relay = await stallableRelay({ port: Number(new URL(REDIS_URL).port || 6379), host: new URL(REDIS_URL).hostname });
+    const hung = await ready(new Redis(`redis://127.0.0.1:${relay.port}`, { enableOfflineQueue: false }));
     try {
       const s = new RedisRateLimitStore(hung, { prefix, timeoutMs: 300 });
       expect((await s.hit("hung", 5, MIN)).success).toBe(true);

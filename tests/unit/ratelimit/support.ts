@@ -37,9 +37,12 @@ export function closedPort(): Promise<number> {
  * A TCP relay to a real server that can stall: while stalled, what the client sends is dropped, so the
  * connection stays open and nothing ever answers (a hung Redis, as opposed to a refused connection).
  */
-export async function stallableRelay(target: { host?: string; port: number }): Promise<{ port: number; stall(): void; close(): Promise<void> }> {
+export async function stallableRelay(
+  target: { host?: string; port: number },
+): Promise<{ port: number; /** Bytes the clients have sent so far, stalled or not. */ readonly received: number; stall(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let stalled = false;
+  let received = 0;
   const server: Server = createServer((client) => {
     const upstream = connect({ host: target.host ?? "127.0.0.1", port: target.port });
     for (const s of [client, upstream]) {
@@ -47,7 +50,8 @@ export async function stallableRelay(target: { host?: string; port: number }): P
       s.on("close", () => sockets.delete(s));
       s.on("error", () => {});
     }
-    client.on("data", (chunk) => {
+    client.on("data", (chunk: Buffer) => {
+      received += chunk.length;
       if (!stalled) upstream.write(chunk);
     });
     upstream.pipe(client);
@@ -56,6 +60,9 @@ export async function stallableRelay(target: { host?: string; port: number }): P
   const addr = server.address();
   return {
     port: typeof addr === "object" && addr ? addr.port : 0,
+    get received() {
+      return received;
+    },
     stall: () => void (stalled = true),
     close: () =>
       new Promise<void>((resolve) => {
