@@ -94,7 +94,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function spawnProduct(env: Record<string, string>, script: string[] = ["start"]): Promise<Product> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", SVC_SETUP_TOKEN: SETUP_TOKEN, ...env, PORT: String(port) };
+  // No load balancer sends to a test's product, so its stop need not hold the listener open (DRAIN_WINDOW_S,
+  // docs/adr/0346); a test of the window sets it.
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", SVC_SETUP_TOKEN: SETUP_TOKEN, DRAIN_WINDOW_S: "0", ...env, PORT: String(port) };
   // The test runner's own settings must not leak into the product.
   delete childEnv.NODE_OPTIONS;
   delete childEnv.VITEST;
