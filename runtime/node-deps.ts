@@ -71,6 +71,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const redis = config.REDIS_URL ? openRedis(config.REDIS_URL, logger) : undefined;
   const health = new HealthMonitor({
     database: database.provider,
+    probeDatabase: database.probe,
     redis,
     lifecycle,
     clock: systemClock,
