@@ -110,10 +110,9 @@ export class HealthMonitor {
   }
 
   /**
-   * Calls `listener` each time a probe finds the database down (once per outage), until the returned
-   * function is called:
-   * the admission guard cuts the requests still waiting on the database then, instead of letting them
-   * wait on silent sockets until the network returns.
+   * Calls `listener` each time a probe finds the database down (once per outage) until the returned
+   * function is called: the admission guard then cuts the requests still waiting on the database,
+   * instead of letting them wait on silent sockets until the network returns.
    */
   onDown(listener: DownListener): () => void {
     this.#downListeners.add(listener);
@@ -138,9 +137,9 @@ export class HealthMonitor {
   }
 
   /**
-   * A query failed because the database cannot answer (shared/db/unavailable.ts): marks it down at once,
-   * so the reads after it fail fast, and probes right away (a lone dropped connection is cleared by
-   * that probe), then at the re-probe pace while down. Only a connection-level failure comes here,
+   * A query failed because the database cannot answer (shared/services/database-errors/unavailable.ts):
+   * marks it down at once, so the reads after it fail fast, and probes right away (a lone dropped
+   * connection is cleared by that probe), then at the re-probe pace while down. Only a connection-level failure comes here,
    * never a slow query. Returns the probe it started, if it started one.
    */
   reportUnavailable(): Promise<void> | undefined {

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (admin && a) await allowConnections(true).catch(() => {});
+  if (a) await allowConnections(true).catch(() => {});
   await admin?.end({ timeout: 1 });
   await a?.t.close();
 });
