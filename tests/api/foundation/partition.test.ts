@@ -3,7 +3,8 @@
 // queue behind them and reads after them must all answer 503 SERVICE_NOT_READY with Retry-After within a
 // bounded wait (a probe that gets no answer in time counts as the database down), and once the network
 // is back reads are served again with no restart. A database that is slow but answering is not down: a
-// read blocked behind a lock for longer than the probe waits is served, not refused.
+// read blocked behind a lock for longer than the probe waits is served, not refused. A write admitted
+// before the partition and caught by it answers the same 503.
 import type { Context } from "hono";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -84,6 +85,26 @@ describe("reads through a partition that drops packets", () => {
     // No request needed: the monitor's own re-probe sees the database back.
     expect(await until(() => !health().databaseDown, DEADLINE_MS)).toBe(true);
     await expectStatus(await reads(8), 200);
+  });
+
+  it("a write admitted on an earlier probe and caught by the partition answers 503 too", async () => {
+    // Writes admitted on a probe up to a minute old: this one passes the guard and meets the silence itself.
+    const cached = await openInstance({ DATABASE_URL: through(proxy, database.url), HEALTH_CACHE_MS: "60000" }, { peerAddress });
+    try {
+      const login = () =>
+        cached.app.request("/api/v1/auth/jwt/login", {
+          method: "POST",
+          body: JSON.stringify({ email: "nobody@example.com", password: "not a password of anyone" }),
+          headers: { "content-type": "application/json", "x-test-peer": `10.10.0.${++peer & 255}` },
+        });
+      expect((await login()).status).toBe(401);
+      proxy.blackhole();
+      const settled = await Promise.race([Promise.resolve(login()).then((r) => [r]), sleep(DEADLINE_MS).then(() => "timed out" as const)]);
+      await expectStatus(settled, 503);
+    } finally {
+      proxy.heal();
+      await cached.runtime.close();
+    }
   });
 
   it("slow, not gone: a read waiting on a lock longer than a probe waits is served, not refused", async () => {
