@@ -19,6 +19,12 @@ export interface NodeDatabase {
   /** postgres.js client (postgres mode only): LISTEN/NOTIFY and reserved connections. */
   sql?: postgres.Sql;
   pglite?: PGlite;
+  /**
+   * Postgres mode: one connection of its own for the health probes (shared/health.ts), so a probe never
+   * waits behind a busy pool and a probe left unanswered means the server is not answering. Closed with
+   * `provider`.
+   */
+  probe?: DatabaseProvider;
 }
 
 /**
@@ -56,7 +62,13 @@ export async function openDatabase(config: Config): Promise<NodeDatabase> {
   if (config.DATABASE_URL) {
     const sql = postgresClient(config.DATABASE_URL, config.DB_POOL_MAX);
     const db = drizzlePostgres(preparingClient(sql), { schema }) as unknown as Db;
-    return { provider: sharedProvider("postgres", db, () => sql.end({ timeout: 5 })), db, sql };
+    const probeSql = postgresClient(config.DATABASE_URL, 1);
+    const endProbe = () => probeSql.end({ timeout: 1 });
+    const probe = sharedProvider("postgres", drizzlePostgres(probeSql, { schema }) as unknown as Db, endProbe);
+    const close = async () => {
+      await Promise.all([sql.end({ timeout: 5 }), endProbe()]);
+    };
+    return { provider: sharedProvider("postgres", db, close), db, sql, probe };
   }
   const unlock = lockDataDir(config.DATA_DIR);
   try {

@@ -75,6 +75,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const redisBreaker = redis ? new CircuitBreaker({ name: "redis", clock: systemClock, logger }) : undefined;
   const health = new HealthMonitor({
     database: database.provider,
+    probeDatabase: database.probe,
     // While the breaker is open the probe reports Redis down without asking it.
     redis: redis && redisBreaker ? { ping: () => redisBreaker.run(() => redis.ping()) } : undefined,
     lifecycle,

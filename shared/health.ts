@@ -6,7 +6,7 @@ import { type DatabaseProvider, type DbLease, queryRows } from "./db/database.ts
 import { type MigrationStatus, readMigrationLevel } from "./db/migration-level.ts";
 import { isDatabaseUnavailable } from "./services/database-errors/unavailable.ts";
 import type { Lifecycle, LifecycleState } from "./lifecycle.ts";
-import { withTimeout } from "./timeout.ts";
+import { TimeoutError, withTimeout } from "./timeout.ts";
 
 export type DerivedHealth = "starting" | "ready" | "degraded" | "not_ready" | "stopping";
 export type ProbeResult = "ok" | "error";
@@ -31,7 +31,7 @@ type ProbeOutcome = {
   checks: HealthSnapshot["checks"];
   degraded: string[];
   checked_at: Date;
-  /** The database failed with a connection-level error (not merely slowly): reads are refused. */
+  /** The database failed with a connection-level error, or left a probe unanswered: reads are refused. */
   unreachable: boolean;
 };
 
@@ -39,8 +39,19 @@ const PROBE_TIMEOUT_MS = 2000;
 /** While the database is down, the monitor re-probes at most this often, one probe at a time. */
 const RECHECK_MS = 1000;
 
+/** Called when the database becomes known down; see HealthMonitor.onDown. */
+export type DownListener = () => void;
+
 export class HealthMonitor {
   readonly #database: DatabaseProvider;
+  readonly #probeDatabase: DatabaseProvider;
+  /** Over a network an unanswered probe means the database is gone; embedded (PGlite) it is only busy. */
+  readonly #silenceIsDown: boolean;
+  /** The probe's query still running from an earlier probe that gave up on it (a silent socket). */
+  #pendingQuery: Promise<MigrationStatus> | undefined;
+  readonly #downListeners = new Set<DownListener>();
+  /** The down listeners were told of the current outage. */
+  #announced = false;
   readonly #redis: RedisProbe | undefined;
   readonly #lifecycle: Lifecycle | undefined;
   readonly #clock: Clock;
@@ -55,12 +66,19 @@ export class HealthMonitor {
 
   constructor(opts: {
     database: DatabaseProvider;
+    /**
+     * Where the probes run, when not on `database`: a connection of their own (runtime/database.ts), so a
+     * probe never queues behind a saturated pool and an unanswered one means the server is not answering.
+     */
+    probeDatabase?: DatabaseProvider | undefined;
     redis?: RedisProbe | undefined;
     lifecycle?: Lifecycle | undefined;
     clock: Clock;
     cacheMs: number;
   }) {
     this.#database = opts.database;
+    this.#probeDatabase = opts.probeDatabase ?? opts.database;
+    this.#silenceIsDown = opts.database.kind === "postgres";
     this.#redis = opts.redis;
     this.#lifecycle = opts.lifecycle;
     this.#clock = opts.clock;
@@ -78,9 +96,9 @@ export class HealthMonitor {
   }
 
   /**
-   * True while the database is known unreachable: a query, or the last conclusive probe, failed with a
-   * connection-level error. A probe that only timed out (a saturated pool is slow, not gone) changes
-   * nothing here. Never probes.
+   * True while the database is known unreachable: a query, or the last probe, failed with a
+   * connection-level error, or the probe got no answer within PROBE_TIMEOUT_MS on its own connection
+   * (packets dropped by a partition never error). Never probes.
    */
   get databaseDown(): boolean {
     return this.#last?.unreachable === true;
@@ -91,15 +109,37 @@ export class HealthMonitor {
     return this.#last && this.#derive(this.#last);
   }
 
+  /**
+   * Calls `listener` each time a probe finds the database down (once per outage) until the returned
+   * function is called: the admission guard then cuts the requests still waiting on the database,
+   * instead of letting them wait on silent sockets until the network returns.
+   */
+  onDown(listener: DownListener): () => void {
+    this.#downListeners.add(listener);
+    return () => this.#downListeners.delete(listener);
+  }
+
+  /**
+   * A request has waited on the database for a while: probe (at the re-probe pace, one probe at a
+   * time) so a database that stopped answering is found out, and the requests waiting on it are cut,
+   * within a probe's timeout. A database that answers the probe is slow, not down: nothing changes.
+   * Embedded PGlite cannot be partitioned, so this does nothing there.
+   */
+  suspect(): void {
+    if (!this.#silenceIsDown || this.databaseDown || this.#inflight) return;
+    const wait = this.#lastStartMs + RECHECK_MS - this.#now();
+    if (wait <= 0) void this.#run();
+  }
+
   /** Probes run so far (tests count them: a read while healthy must start none). */
   get probes(): number {
     return this.#probes;
   }
 
   /**
-   * A query failed because the database cannot answer (shared/db/unavailable.ts): marks it down at once,
-   * so the reads after it fail fast, and probes right away (a lone dropped connection is cleared by
-   * that probe), then at the re-probe pace while down. Only a connection-level failure comes here,
+   * A query failed because the database cannot answer (shared/services/database-errors/unavailable.ts):
+   * marks it down at once, so the reads after it fail fast, and probes right away (a lone dropped
+   * connection is cleared by that probe), then at the re-probe pace while down. Only a connection-level failure comes here,
    * never a slow query. Returns the probe it started, if it started one.
    */
   reportUnavailable(): Promise<void> | undefined {
@@ -155,13 +195,24 @@ export class HealthMonitor {
     let database: ProbeResult = "ok";
     let migrations: MigrationStatus | "unknown" = "unknown";
     let unreachable = false;
+    /** The probe itself found the database gone (not merely a query's report of it). */
+    let confirmed = false;
     try {
-      lease = this.#database.lease();
-      await withTimeout(queryRows(lease.db, sql`select 1`), PROBE_TIMEOUT_MS);
-      migrations = (await withTimeout(readMigrationLevel(lease.db), PROBE_TIMEOUT_MS)).status;
+      lease = this.#probeDatabase.lease();
+      const db = lease.db;
+      const query = async () => {
+        await queryRows(db, sql`select 1`);
+        return (await readMigrationLevel(db)).status;
+      };
+      // A query an earlier probe gave up on is still queued on the probe's connection: wait on it rather
+      // than queue another behind it (a long partition would otherwise pile one up per re-probe). A
+      // per-request client (the edge) is ended with its lease, and its query with it.
+      const pending = lease.perRequest ? query() : (this.#pendingQuery ??= query().finally(() => (this.#pendingQuery = undefined)));
+      migrations = await withTimeout(pending, PROBE_TIMEOUT_MS);
     } catch (e) {
       database = "error";
-      unreachable = isDatabaseUnavailable(e) || this.databaseDown;
+      confirmed = isDatabaseUnavailable(e) || (e instanceof TimeoutError && this.#silenceIsDown);
+      unreachable = confirmed || this.databaseDown;
     } finally {
       await lease?.release().catch(() => {});
     }
@@ -180,6 +231,14 @@ export class HealthMonitor {
       unreachable = true;
     }
     this.#last = { checks, degraded, checked_at: this.#clock.now(), unreachable };
+    if (!unreachable) this.#announced = false;
+    else if (confirmed && !this.#announced) {
+      // Only a probe's own verdict cuts requests in flight: one query's lost connection (a terminated
+      // backend) marks the database down for new reads until the probe it starts says otherwise, but
+      // does not fail the requests that are getting answers on other connections.
+      this.#announced = true;
+      for (const listener of [...this.#downListeners]) listener();
+    }
   }
 
   #now(): number {

@@ -81,12 +81,13 @@ describe("reads while the database is down", () => {
     expect(health().probes).toBe(before + 1);
   });
 
-  it("slow, not gone: a probe that times out behind busy connections refuses no read", async () => {
-    // Every pooled connection busy for longer than the probe waits (2 s); the probe queues behind them.
+  it("slow, not gone: busy connections delay no probe and refuse no read", async () => {
+    // Every pooled connection busy for longer than the probe waits (2 s); the probe has a connection of
+    // its own (a probe left unanswered means the database is down), so it answers at once.
     const pool = t.runtime.database.sql!;
     const busy = Promise.allSettled(Array.from({ length: 4 }, () => pool`select pg_sleep(3)`));
     const ready = await t.app.request("/api/v1/readyz");
-    expect(ready.status, "the probe timed out").toBe(503);
+    expect(ready.status, "the probe answered").toBe(200);
     expect(health().databaseDown).toBe(false);
     expect((await busy).map((r) => r.status)).toEqual(Array(4).fill("fulfilled"));
     const served = await reads(4);
