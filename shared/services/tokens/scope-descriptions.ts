@@ -7,6 +7,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "delete:*": "Delete every resource.",
   "admin:*": "Administer users, tokens, roles and settings.",
   "write:telemetry": "Push telemetry samples for hardware, and nothing else.",
+  "write:tokens": "Create and rotate API tokens (never wider or longer-lived than the token used).",
   "*:*": "Everything: every action on every resource.",
 };
 

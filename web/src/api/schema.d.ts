@@ -1332,7 +1332,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an API token for yourself (scopes never wider than your own); the token is shown once */
+        /**
+         * Create an API token for yourself (scopes never wider than your own); the token is shown once
+         * @description Through an API token this needs write:tokens; the new token never expires later than that token (no expiry asked: it gets that token's) and is revoked with it.
+         */
         post: operations["postApiV1AuthApiToken"];
         delete?: never;
         options?: never;
@@ -1367,7 +1370,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token (yours; administrators: anyone's); it fails from the next request on */
+        /**
+         * Revoke an API token (yours; administrators: anyone's); it fails from the next request on
+         * @description Every token created through it (directly or not) is revoked in the same transaction.
+         */
         delete: operations["deleteApiV1AuthApiTokensByTokenId"];
         options?: never;
         head?: never;
@@ -1383,7 +1389,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once */
+        /**
+         * Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once
+         * @description Through an API token this needs write:tokens, and the rotated token may not expire later than that token.
+         */
         post: operations["postApiV1AuthApiTokensByTokenIdRotate"];
         delete?: never;
         options?: never;
