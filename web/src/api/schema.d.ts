@@ -5071,7 +5071,7 @@ export interface paths {
         };
         /**
          * What breaks if this asset goes down: a breadth-first walk over the six dependency edge kinds
-         * @description Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted.
+         * @description Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted. Needs the read scope of the root's kind (read:hardware, read:compute, read:services, read:storage); impacted assets of a kind the caller cannot read are left out of the lists and counted in hidden_impact_count.
          */
         get: operations["getApiV1IntelBlastRadiusByAssetTypeByAssetId"];
         put?: never;
@@ -5089,7 +5089,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Disk and memory saturation forecasts, soonest first (no projection last) */
+        /**
+         * Disk and memory saturation forecasts, soonest first (no projection last)
+         * @description Needs scope `read:hardware`.
+         */
         get: operations["getApiV1IntelCapacityForecasts"];
         put?: never;
         post?: never;
@@ -5106,7 +5109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Right-sizing recommendations, most recent first */
+        /**
+         * Right-sizing recommendations, most recent first
+         * @description Needs scope `read:hardware`.
+         */
         get: operations["getApiV1IntelResourceEfficiency"];
         put?: never;
         post?: never;
@@ -21940,6 +21946,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Impacted assets not listed because the caller lacks the read scope of their kind (counted in total_impact_count). */
+                        hidden_impact_count: number;
                         impacted_compute_units: {
                             asset_id: number;
                             /** @enum {string} */
