@@ -85,6 +85,18 @@ export const apiTokens = pgTable(
   ],
 );
 
+/**
+ * Failed password sign-ins per submitted e-mail (lower-cased), whether or not an account has it, so the
+ * lockout answers a known and an unknown address alike (docs/adr/0322). users.failed_logins and
+ * locked_until mirror a known account's row for the administrators' view.
+ */
+export const loginFailures = pgTable("login_failures", {
+  email: text("email").primaryKey(),
+  failed: integer("failed").notNull().default(0),
+  locked_until: tz("locked_until"),
+  updated_at: tz("updated_at").notNull().defaultNow(),
+});
+
 export const invites = pgTable("invites", {
   id: serial("id").primaryKey(),
   email: text("email").notNull(),
