@@ -7,12 +7,11 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "delete:*": "Delete every resource.",
   "admin:*": "Administer users, tokens, roles and settings.",
   "write:telemetry": "Push telemetry samples for hardware, and nothing else.",
-  "write:tokens": "Create and rotate API tokens (never wider or longer-lived than the token used).",
   "*:*": "Everything: every action on every resource.",
 };
 
 export const SCOPE_NARROWING_HINT =
-  "A narrower <read|write|delete|admin>:<resource> scope (for example write:hardware) may be granted too.";
+  "A narrower <read|write|delete|admin>:<resource> scope (for example write:hardware) may be granted too; an API token needs write:tokens to create or rotate tokens.";
 
 export function grantableScopeList(): { scope: string; description: string }[] {
   return GRANTABLE_SCOPES.map((scope) => ({ scope, description: DESCRIPTIONS[scope] ?? scope }));

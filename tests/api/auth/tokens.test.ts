@@ -390,7 +390,7 @@ describe("GET /auth/scopes", () => {
     const res = await call("GET", "/auth/scopes", viewer.token);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.scopes.map((s: { scope: string }) => s.scope)).toEqual(["read:*", "write:*", "delete:*", "admin:*", "write:telemetry", "write:tokens", "*:*"]);
+    expect(body.scopes.map((s: { scope: string }) => s.scope)).toEqual(["read:*", "write:*", "delete:*", "admin:*", "write:telemetry", "*:*"]);
     for (const s of body.scopes) expect(s.description.length).toBeGreaterThan(5);
     const editorRole = body.roles.find((r: { name: string }) => r.name === "editor");
     expect(editorRole).toMatchObject({ built_in: true, id: null });
