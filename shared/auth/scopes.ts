@@ -26,6 +26,13 @@ export const ROLE_SCOPES: Readonly<Record<BuiltInRole, readonly string[]>> = {
   admin: ["read:*", "write:*", "delete:*", "admin:*"],
 };
 
+/**
+ * What lets an API token create or rotate API tokens: a narrower scope (not in the spec's grantable
+ * list). A signed-in person may always mint tokens for themself, so every role may grant it; a token
+ * holds it only when it was given it (or a wildcard covering it), see docs/adr/0320.
+ */
+export const MINT_TOKENS_SCOPE = "write:tokens";
+
 /** What a token may be given (served by GET /api/v1/auth/scopes). */
 export const GRANTABLE_SCOPES: readonly string[] = ["read:*", "write:*", "delete:*", "admin:*", "write:telemetry", "*:*"];
 

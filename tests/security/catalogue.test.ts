@@ -1,18 +1,21 @@
 // The security suite generated from the spec's catalogue: for every catalogued operation the app has
 // registered, no credential -> 401 (public ones excepted), a viewer's write -> 403, before first run
-// every non-first-run route -> 401, and every error is JSON. Operations not built yet are listed as
+// every non-first-run route -> 401, every error is JSON, and a read made with a token scoped to one kind
+// never answers an object of another kind. Operations not built yet are listed as
 // todo, so a route is covered the day it appears.
 import type { Context } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFirstRunRoute } from "../../functions/access.ts";
 import { hashPassword } from "../../shared/auth/password.ts";
 import { createTestApp, json, type TestApp } from "../helpers/app.ts";
-import { type CatalogueOp, concretePath, isPublic, isSelfService, isWrite, readCatalogue } from "./catalogue.ts";
+import { type CatalogueOp, concretePath, concretePathsByKind, fixturesAnswered, isPublic, isSelfService, isWrite, KIND_FIXTURES, KNOWN_CROSS_KIND_READS, readCatalogue } from "./catalogue.ts";
 
 const catalogue = readCatalogue().filter((op) => op.method !== "HEAD");
 let ready: TestApp;
 let fresh: TestApp;
 let viewerToken = "";
+/** A token per kind of KIND_FIXTURES holding only that kind's read scope. */
+const kindTokens = new Map<(typeof KIND_FIXTURES)[number]["kind"], string>();
 let registered = new Set<string>();
 let openapi: { paths: Record<string, Record<string, { security?: unknown[] }>> };
 let peer = 0;
@@ -46,6 +49,20 @@ beforeAll(async () => {
   });
   viewerToken = (await login.json()).access_token;
   expect(viewerToken).toBeTruthy();
+  const [hw, cu, svc, st] = KIND_FIXTURES.map((f) => f.marker);
+  await ready.sql`insert into hardware (id, name, status) values (1, ${hw!}, 'up')`;
+  await ready.sql`insert into compute_units (id, name, kind, hardware_id, status) values (1, ${cu!}, 'vm', 1, 'running')`;
+  await ready.sql`insert into services (id, name, slug, compute_id, status) values (1, ${svc!}, ${svc!}, 1, 'running')`;
+  await ready.sql`insert into storage (id, name, kind, hardware_id) values (1, ${st!}, 'pool', 1)`;
+  const adminToken = (await init.clone().json()).token as string;
+  for (const f of KIND_FIXTURES) {
+    const minted = await ready.app.request("/api/v1/auth/api-token", {
+      method: "POST",
+      ...json({ label: `only ${f.scope}`, scopes: [f.scope] }, { authorization: `Bearer ${adminToken}`, "x-test-peer": `10.2.0.${kindTokens.size + 1}` }),
+    });
+    expect(minted.status).toBe(201);
+    kindTokens.set(f.kind, (await minted.json()).token);
+  }
   openapi = await (await ready.app.request("/api/openapi.json")).json();
   for (const [path, ops] of Object.entries(openapi.paths)) for (const m of Object.keys(ops)) registered.add(`${m.toUpperCase()} ${path}`);
 });
@@ -88,6 +105,23 @@ describe("catalogue security suite", () => {
           expect(res.status, name).toBe(403);
           expectJsonError(res, op);
         }
+      });
+
+      it("a read never answers an object of a kind outside the caller's scopes", async (ctx) => {
+        if (!built(op) || isPublic(op) || op.method !== "GET") ctx.skip();
+        const known = KNOWN_CROSS_KIND_READS.get(name);
+        if (known) ctx.skip(`known cross-kind read: ${known}`);
+        for (const url of concretePathsByKind(op.path))
+          for (const own of KIND_FIXTURES) {
+            const res = await call(ready, { ...op, path: url }, { authorization: `Bearer ${kindTokens.get(own.kind)}` });
+            // Only JSON answers hold objects; a stream (SSE) answers forever and is left unread.
+            if (!res.headers.get("content-type")?.startsWith("application/json")) {
+              await res.body?.cancel();
+              continue;
+            }
+            const others = fixturesAnswered(await res.json()).filter((f) => f !== own);
+            expect(others.map((f) => f.kind), `${url} with only ${own.scope}`).toEqual([]);
+          }
       });
 
       it("before first run answers 401 unless public or a first-run route", async (ctx) => {

@@ -65,3 +65,52 @@ export function isWrite(op: CatalogueOp): boolean {
 export function concretePath(path: string): string {
   return path.replace(/\{[^}]+\}/g, "1");
 }
+
+/**
+ * One object of each kind the intelligence reads can name, all with id 1 so concretePath reaches them,
+ * and linked (compute unit and storage on the hardware node, service in the compute unit) so a walk
+ * from any of them meets the others. `marker` is a name no other fixture uses: a JSON object whose
+ * `name` is the marker is that object. `scope` is the read scope of its kind.
+ */
+export const KIND_FIXTURES = [
+  { kind: "hardware", scope: "read:hardware", marker: "zz-security-suite-hardware" },
+  { kind: "compute_unit", scope: "read:compute", marker: "zz-security-suite-compute-unit" },
+  { kind: "service", scope: "read:services", marker: "zz-security-suite-service" },
+  { kind: "storage", scope: "read:storage", marker: "zz-security-suite-storage" },
+] as const;
+
+export type KindFixture = (typeof KIND_FIXTURES)[number];
+
+/** The URLs a read check calls for a catalogue path: one per kind where the path takes an {asset_type}. */
+export function concretePathsByKind(path: string): string[] {
+  if (!path.includes("{asset_type}")) return [concretePath(path)];
+  return KIND_FIXTURES.map((f) => concretePath(path.replace("{asset_type}", f.kind)));
+}
+
+/**
+ * The fixtures answered as objects anywhere in a JSON answer: objects whose `name` is a marker. A
+ * denormalised label of a referenced row (`hardware_name` on a compute unit) is not the object itself.
+ */
+export function fixturesAnswered(body: unknown): KindFixture[] {
+  const found = new Set<KindFixture>();
+  const stack: unknown[] = [body];
+  // Bounded: an answer is a finite tree and each node is visited once.
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node && typeof node === "object") {
+      const named = KIND_FIXTURES.find((f) => (node as { name?: unknown }).name === f.marker);
+      if (named) found.add(named);
+      stack.push(...Object.values(node));
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Reads known to answer objects of kinds outside their scope, reported and not yet fixed: the check is
+ * skipped for them, naming why, so the list shrinks as they are fixed (delete the entry with the fix).
+ */
+export const KNOWN_CROSS_KIND_READS: ReadonlyMap<string, string> = new Map([
+  ["GET /api/v1/services/{service_id}/discovery", "answers the host compute unit and hardware node to read:services (issue 36 item 12 report)"],
+]);

@@ -70,6 +70,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: "/api/v1/auth/api-token", tag: "auth",
       summary: "Create an API token for yourself (scopes never wider than your own); the token is shown once",
+      description: "Through an API token this needs write:tokens; the new token never expires later than that token (no expiry asked: it gets that token's) and is revoked with it.",
       body: v.object({ label: Name("label"), scopes: v.optional(Scopes), ...Expiry }),
       response: { status: 201, schema: IssuedToken }, errors: [409],
     },
@@ -92,6 +93,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
     {
       method: "delete", path: "/api/v1/auth/api-tokens/:token_id", tag: "auth",
       summary: "Revoke an API token (yours; administrators: anyone's); it fails from the next request on",
+      description: "Every token created through it (directly or not) is revoked in the same transaction.",
       params: TokenId, response: { schema: v.object({ detail: v.string() }) },
     },
     async (c, { params }) => c.json(await revokeApiToken({ ctx: verbContext(c), input: { tokenId: params.token_id } })),
@@ -102,6 +104,7 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: "/api/v1/auth/api-tokens/:token_id/rotate", tag: "auth",
       summary: "Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once",
+      description: "Through an API token this needs write:tokens, and the rotated token may not expire later than that token.",
       params: TokenId, response: { schema: IssuedToken }, errors: [409],
     },
     async (c, { params }) => c.json(await rotateApiToken({ ctx: verbContext(c), input: { tokenId: params.token_id } })),

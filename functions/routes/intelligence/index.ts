@@ -15,6 +15,7 @@ const BlastRadius = v.object({
   impacted_services: v.array(Item),
   impacted_storage: v.array(Item),
   total_impact_count: v.number(),
+  hidden_impact_count: v.pipe(v.number(), v.description("Impacted assets not listed because the caller lacks the read scope of their kind (counted in total_impact_count).")),
   summary: v.string(),
 });
 const Forecast = v.object({
@@ -32,7 +33,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/intel/blast-radius/:asset_type/:asset_id", tag: "intelligence",
       summary: "What breaks if this asset goes down: a breadth-first walk over the six dependency edge kinds",
-      description: "Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted.",
+      description: "Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted. Needs the read scope of the root's kind (read:hardware, read:compute, read:services, read:storage); impacted assets of a kind the caller cannot read are left out of the lists and counted in hidden_impact_count.",
       params: v.object({
         asset_type: v.picklist(ASSET_TYPES, `asset_type is one of: ${ASSET_TYPES.join(", ")}.`),
         asset_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)),
@@ -45,7 +46,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/intel/capacity-forecasts", tag: "intelligence",
+      method: "get", path: "/api/v1/intel/capacity-forecasts", tag: "intelligence", scope: listCapacityForecasts.scope,
       summary: "Disk and memory saturation forecasts, soonest first (no projection last)",
       response: { schema: v.array(Forecast) },
     },
@@ -55,7 +56,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/intel/resource-efficiency", tag: "intelligence",
+      method: "get", path: "/api/v1/intel/resource-efficiency", tag: "intelligence", scope: listRecommendations.scope,
       summary: "Right-sizing recommendations, most recent first",
       response: { schema: v.array(Recommendation) },
     },

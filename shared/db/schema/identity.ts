@@ -1,6 +1,6 @@
 // Users, sessions, tokens, invites, roles, MFA and the audit chain (spec 5, DESIGN.md 3).
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, tz } from "./columns.ts";
 
 export const users = pgTable(
@@ -74,10 +74,28 @@ export const apiTokens = pgTable(
     last_used_at: tz("last_used_at"),
     revoked_at: tz("revoked_at"),
     created_by: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** The API token that created this one (null when a session did): revoking it revokes this one too. */
+    parent_token_id: integer("parent_token_id").references((): AnyPgColumn => apiTokens.id, { onDelete: "set null" }),
     created_at: tz("created_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("api_tokens_prefix_idx").on(t.prefix), index("api_tokens_user_idx").on(t.user_id)],
+  (t) => [
+    uniqueIndex("api_tokens_prefix_idx").on(t.prefix),
+    index("api_tokens_user_idx").on(t.user_id),
+    index("api_tokens_parent_idx").on(t.parent_token_id),
+  ],
 );
+
+/**
+ * Failed password sign-ins per submitted e-mail (lower-cased), whether or not an account has it, so the
+ * lockout answers a known and an unknown address alike (docs/adr/0322). users.failed_logins and
+ * locked_until mirror a known account's row for the administrators' view.
+ */
+export const loginFailures = pgTable("login_failures", {
+  email: text("email").primaryKey(),
+  failed: integer("failed").notNull().default(0),
+  locked_until: tz("locked_until"),
+  updated_at: tz("updated_at").notNull().defaultNow(),
+});
 
 export const invites = pgTable("invites", {
   id: serial("id").primaryKey(),

@@ -4,6 +4,7 @@
 import { eq } from "drizzle-orm";
 import { hashPassword, validatePasswordPolicy } from "../../auth/password.ts";
 import { users } from "../../db/schema/index.ts";
+import { forgetFailures } from "../auth/login-failures.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
 import { defineVerb } from "../verb.ts";
 import { endAllSessions } from "./end-sessions.ts";
@@ -35,6 +36,7 @@ export const resetPassword = defineVerb<{ userId: number; new_password?: string 
       .set({ password_hash, must_change_password: true, failed_logins: 0, locked_until: null, updated_at: s.now })
       .where(eq(users.id, input.userId))
       .returning();
+    await forgetFailures(s.tx, input.userId);
     const revoked = await endAllSessions(s, input.userId);
     s.audit({
       action: "user.password_reset",

@@ -1,4 +1,5 @@
-// Password sign-in (DESIGN.md 3 "Sign-in"): lockout after repeated failures, an MFA token or a
+// Password sign-in (DESIGN.md 3 "Sign-in"): lockout after repeated failures of one e-mail, known or not
+// (login-failures.ts), an MFA token or a
 // password-change token instead of a session where the account needs one, and an audit entry for
 // every outcome. Failure bookkeeping commits even though the request fails (s.refuse).
 import { eq, sql } from "drizzle-orm";
@@ -7,11 +8,11 @@ import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
-import { readSetting } from "../../settings/read.ts";
 import type { UserRow } from "../admin-users/user-rows.ts";
 import type { VerbContext } from "../verb-context.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { type IssuedSession, issueSession } from "./issue-session.ts";
+import { countFailure, forgetFailures, lockedFor } from "./login-failures.ts";
 import { type PublicUser, publicUser } from "./public-user.ts";
 import type { SignInClient } from "./sign-in-client.ts";
 
@@ -25,12 +26,11 @@ export type LoginInput = { email: string; password: string } & SignInClient;
 /** What the password check (outside the transaction) found. */
 type Checked =
   | { kind: "unknown"; userId: number | null }
-  | { kind: "locked"; userId: number; retryAfter: number }
+  | { kind: "locked"; userId: number | null; retryAfter: number }
   | { kind: "wrong"; userId: number }
   | { kind: "right"; user: UserRow; rehash: string | null };
 
 const SHORT_TOKEN_SECONDS = 300;
-const INVALID = "Invalid email or password.";
 // A real hash to verify against when the e-mail is unknown, so both failures take the same time.
 let decoy: Promise<string> | undefined;
 
@@ -39,58 +39,38 @@ export async function findUserByEmail(ctx: Pick<VerbContext, "db">, email: strin
   return user;
 }
 
-/** Counts a wrong password (in SQL, so parallel failures all count) and locks at the threshold; answers the refusal. */
-async function countFailure(s: VerbScope, userId: number): Promise<ApiError> {
-  const threshold = await readSetting(s.tx, "lockout_threshold");
-  const minutes = await readSetting(s.tx, "lockout_minutes");
-  const [row] = await s.tx
-    .update(users)
-    .set({ failed_logins: sql`${users.failed_logins} + 1` })
-    .where(eq(users.id, userId))
-    .returning({ failed: users.failed_logins });
-  const failed = row?.failed ?? 0;
-  s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: userId, diff: { failed_logins: failed } });
-  if (failed < threshold) return ApiError.unauthorized(INVALID);
-  await s.tx.update(users).set({ locked_until: new Date(s.now.getTime() + minutes * 60_000) }).where(eq(users.id, userId));
-  s.audit({ action: "user.locked", category: "security", level: "critical", entity_type: "user", entity_id: userId, diff: { failed_logins: failed } });
-  return new ApiError("ACCOUNT_LOCKED", "Too many failed sign-ins: the account is now locked.");
-}
-
 export const login = defineVerb<LoginInput, LoginOutcome, Checked>(
   {
     scope: "public",
     // The password check is the slow part: it runs before the transaction, which records its outcome.
     prepare: async (ctx, input) => {
-      const now = ctx.clock.now();
       const user = await findUserByEmail(ctx, input.email);
+      // Checked first for every e-mail alike: a locked address costs no password hash, known or not.
+      const retryAfter = await lockedFor(ctx.db, input.email, ctx.clock.now());
+      if (retryAfter !== null) return { kind: "locked", userId: user?.id ?? null, retryAfter };
       if (!user || !user.password_hash || !user.is_active) {
         await verifyPassword(input.password, await (decoy ??= hashPassword("decoy-password-never-used")));
         return { kind: "unknown", userId: user?.id ?? null };
       }
-      if (user.locked_until && user.locked_until > now)
-        return { kind: "locked", userId: user.id, retryAfter: Math.ceil((user.locked_until.getTime() - now.getTime()) / 1000) };
       const check = await verifyPassword(input.password, user.password_hash);
       if (!check.ok) return { kind: "wrong", userId: user.id };
       return { kind: "right", user, rehash: check.needsRehash ? await hashPassword(input.password) : null };
     },
   },
   async (s, input, checked) => {
-    if (checked.kind === "unknown") {
-      s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: checked.userId, diff: { email: input.email } });
-      return s.refuse(ApiError.unauthorized(INVALID));
-    }
     if (checked.kind === "locked") {
       s.audit({ action: "login.locked", category: "security", level: "warning", entity_type: "user", entity_id: checked.userId });
       return s.refuse(
         new ApiError("ACCOUNT_LOCKED", "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.", { retry_after: checked.retryAfter }),
       );
     }
-    if (checked.kind === "wrong") return s.refuse(await countFailure(s, checked.userId));
+    if (checked.kind === "unknown" || checked.kind === "wrong") return s.refuse(await countFailure(s, input.email, checked.userId));
     const { user, rehash } = checked;
     await s.tx
       .update(users)
       .set({ failed_logins: 0, locked_until: null, ...(rehash ? { password_hash: rehash } : {}) })
       .where(eq(users.id, user.id));
+    await forgetFailures(s.tx, user.id);
     if (user.must_change_password) {
       s.audit({ action: "login.password_change_required", category: "security", entity_type: "user", entity_id: user.id });
       return { kind: "change", change_token: await signToken(input.signingKey, AUDIENCE.passwordChange, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS) };

@@ -2,6 +2,7 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { sessions, users } from "../../db/schema/index.ts";
 import type { VerbScope } from "../verb.ts";
+import { forgetFailures } from "./login-failures.ts";
 
 export async function revokeSession(s: VerbScope, sessionId: string, userId: number): Promise<boolean> {
   const rows = await s.tx
@@ -32,5 +33,6 @@ export async function replacePassword(s: VerbScope, userId: number, passwordHash
     .update(users)
     .set({ password_hash: passwordHash, must_change_password: false, failed_logins: 0, locked_until: null, updated_at: s.now })
     .where(eq(users.id, userId));
+  await forgetFailures(s.tx, userId);
   return revokeAllSessions(s, userId);
 }

@@ -1,13 +1,14 @@
 // POST /auth/service-account (admin): a user row that can never sign in with a password (no hash; login
 // refuses null hashes) plus its first API token, in one transaction.
-import { ROLE_SCOPES, scopesWithin } from "../../auth/scopes.ts";
+import { ROLE_SCOPES } from "../../auth/scopes.ts";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
 import { defineVerb } from "../verb.ts";
 import { type ExpiryInput, resolveExpiry } from "./expiry.ts";
-import { requireGrantor, requireWithinGrant, scopesToGrant } from "./grant.ts";
+import { requireGrantor, requireWithinGrant, scopesToGrant, scopesWithinRole } from "./grant.ts";
 import { insertToken } from "./insert-token.ts";
+import { childExpiry, lockCallerToken } from "./lineage.ts";
 import type { IssuedToken } from "./token-view.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
 
@@ -53,14 +54,16 @@ export const createServiceAccount = defineVerb<CreateServiceAccountInput, { user
       // An admin service account only from a caller whose own credential covers everything admin has.
       requireWithinGrant(actor, roleScopes);
       const scopes = scopesToGrant(actor, input.scopes, roleScopes);
-      if (!scopesWithin(scopes, roleScopes))
+      if (!scopesWithinRole(scopes, roleScopes))
         throw invalid("scopes", `The token's scopes must be within the service account's role (${role}: ${roleScopes.join(", ")}).`);
       const slug = slugify(input.name);
       if (!slug) throw invalid("name", "The name needs at least one letter or digit.");
       return { actorId: actor.userId, role, roleScopes, scopes, email: `${slug}@${SERVICE_ACCOUNT_DOMAIN}`, expiresAt: resolveExpiry(input, ctx.clock.now()) };
     },
   },
-  async (s, input, { actorId, role, roleScopes, scopes, email, expiresAt }) => {
+  async (s, input, { actorId, role, roleScopes, scopes, email, expiresAt: asked }) => {
+    const parent = await lockCallerToken(s);
+    const expiresAt = childExpiry(parent, asked, input);
     const created = await s.tx
       .insert(users)
       .values({ email, display_name: input.name, role, is_service_account: true, password_hash: null, created_at: s.now, updated_at: s.now })
@@ -72,7 +75,7 @@ export const createServiceAccount = defineVerb<CreateServiceAccountInput, { user
       });
     const user = created[0]!;
     s.audit({ action: "service_account.created", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email, role, is_service_account: true } } });
-    const token = await insertToken(s, { userId: user.id, label: input.name, scopes, expiresAt, createdBy: actorId });
+    const token = await insertToken(s, { userId: user.id, label: input.name, scopes, expiresAt, createdBy: actorId, parentTokenId: parent?.id ?? null });
     return { user: publicUser(user, roleScopes), token };
   },
 );

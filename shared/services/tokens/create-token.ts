@@ -1,9 +1,11 @@
 // POST /auth/api-token: any signed-in user mints a token for themself, never wider than the credential
-// they are using (DESIGN.md 3 "API tokens").
+// they are using (DESIGN.md 3 "API tokens"); through an API token, only with write:tokens and never
+// outliving that token, which becomes its parent (lineage.ts).
 import { defineVerb } from "../verb.ts";
 import { type ExpiryInput, resolveExpiry } from "./expiry.ts";
 import { requireGrantor, scopesToGrant } from "./grant.ts";
 import { insertToken, type NewToken } from "./insert-token.ts";
+import { childExpiry, lockCallerToken } from "./lineage.ts";
 import type { IssuedToken } from "./token-view.ts";
 
 export interface CreateTokenInput extends ExpiryInput {
@@ -11,7 +13,7 @@ export interface CreateTokenInput extends ExpiryInput {
   scopes?: string[] | undefined;
 }
 
-export const createApiToken = defineVerb<CreateTokenInput, IssuedToken, NewToken>(
+export const createApiToken = defineVerb<CreateTokenInput, IssuedToken, Omit<NewToken, "parentTokenId">>(
   {
     scope: requireGrantor,
     prepare: async (ctx, input) => {
@@ -20,5 +22,8 @@ export const createApiToken = defineVerb<CreateTokenInput, IssuedToken, NewToken
       return { userId: actor.userId, label: input.label, scopes, expiresAt: resolveExpiry(input, ctx.clock.now()), createdBy: actor.userId };
     },
   },
-  async (s, _input, token) => insertToken(s, token),
+  async (s, input, token) => {
+    const parent = await lockCallerToken(s);
+    return insertToken(s, { ...token, expiresAt: childExpiry(parent, token.expiresAt, input), parentTokenId: parent?.id ?? null });
+  },
 );

@@ -1,6 +1,6 @@
 // What a caller may hand out (spec 5.1-5.2): a credential never mints anything wider than itself, i.e. the
 // user's role scopes and, when the caller is itself an API token, that token's scopes too.
-import { scopeAllows } from "../../auth/scopes.ts";
+import { MINT_TOKENS_SCOPE, scopeAllows } from "../../auth/scopes.ts";
 import { ApiError } from "../../errors.ts";
 import type { Actor } from "../actor.ts";
 import type { VerbContext } from "../verb-context.ts";
@@ -25,18 +25,29 @@ export function requireUser(ctx: VerbContext): UserActor {
   return actor as UserActor;
 }
 
-/** A user who may mint a new credential: not while masquerading, since the credential would outlive the masquerade. */
+/**
+ * A user who may mint a new credential: not while masquerading, since the credential would outlive the
+ * masquerade, and through an API token only when that token was given write:tokens (a read-only token
+ * must not copy itself).
+ */
 export function requireGrantor(ctx: VerbContext): UserActor {
   const actor = requireUser(ctx);
   if (actor.masqueradeBy != null)
     throw ApiError.forbidden("Credentials cannot be created while masquerading as another user.");
+  if (actor.tokenScopes && !scopeAllows(actor.tokenScopes, MINT_TOKENS_SCOPE))
+    throw ApiError.forbidden(`An API token can create or rotate API tokens only with the ${MINT_TOKENS_SCOPE} scope.`);
   return actor;
+}
+
+/** Every user may mint tokens for themself (with a session), so write:tokens is within every role. */
+export function scopesWithinRole(scopes: readonly string[], roleScopes: readonly string[]): boolean {
+  return scopes.every((scope) => scope === MINT_TOKENS_SCOPE || scopeAllows(roleScopes, scope));
 }
 
 /** 403 naming the first scope the caller's own credential does not cover. */
 export function requireWithinGrant(actor: Actor, scopes: readonly string[]): void {
   for (const scope of scopes) {
-    if (!scopeAllows(actor.roleScopes, scope))
+    if (!scopesWithinRole([scope], actor.roleScopes))
       throw ApiError.forbidden(`You cannot grant ${scope}: it is wider than the scopes of your role (${actor.role}).`);
     if (actor.tokenScopes && !scopeAllows(actor.tokenScopes, scope))
       throw ApiError.forbidden(`You cannot grant ${scope}: it is wider than the scopes of the API token you are using.`);
@@ -47,7 +58,7 @@ export function requireWithinGrant(actor: Actor, scopes: readonly string[]): voi
 export function defaultGrant(actor: Actor): string[] {
   const token = actor.tokenScopes;
   if (!token) return [...actor.roleScopes];
-  const both = [...actor.roleScopes.filter((s) => scopeAllows(token, s)), ...token.filter((s) => scopeAllows(actor.roleScopes, s))];
+  const both = [...actor.roleScopes.filter((s) => scopeAllows(token, s)), ...token.filter((s) => scopesWithinRole([s], actor.roleScopes))];
   return [...new Set(both)];
 }
 

@@ -9,6 +9,8 @@ export interface NewToken {
   scopes: string[];
   expiresAt: Date | null;
   createdBy: number;
+  /** The API token the request came through (lineage.ts), null for a session. */
+  parentTokenId: number | null;
 }
 
 /** Inserts a token row and records token.created; answers the plaintext once. */
@@ -24,6 +26,7 @@ export async function insertToken(s: VerbScope, t: NewToken): Promise<IssuedToke
         scopes: t.scopes,
         expires_at: t.expiresAt,
         created_by: t.createdBy,
+        parent_token_id: t.parentTokenId,
         created_at: s.now,
       })
       .returning();

@@ -6,6 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { defineVerb } from "../verb.ts";
 import { withFreshToken } from "./fresh-token.ts";
 import { requireGrantor } from "./grant.ts";
+import { lockCallerToken, requireNotOutliving } from "./lineage.ts";
 import { lockManagedToken } from "./managed-token.ts";
 import { type IssuedToken, issuedToken } from "./token-view.ts";
 
@@ -14,6 +15,7 @@ export const rotateApiToken = defineVerb<{ tokenId: number }, IssuedToken>({ sco
   if (row.revoked_at) throw ApiError.conflict(`API token ${row.id} is revoked; create a new one instead.`);
   if (row.expires_at && row.expires_at <= s.now)
     throw ApiError.conflict(`API token ${row.id} has expired; create a new one instead.`);
+  requireNotOutliving(await lockCallerToken(s), row);
   const { result: rotated, token } = await withFreshToken(s, async (tx, fresh) => {
     const [updated] = await tx
       .update(apiTokens)

@@ -11,7 +11,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 export const SCOPE_NARROWING_HINT =
-  "A narrower <read|write|delete|admin>:<resource> scope (for example write:hardware) may be granted too.";
+  "A narrower <read|write|delete|admin>:<resource> scope (for example write:hardware) may be granted too; an API token needs write:tokens to create or rotate tokens.";
 
 export function grantableScopeList(): { scope: string; description: string }[] {
   return GRANTABLE_SCOPES.map((scope) => ({ scope, description: DESCRIPTIONS[scope] ?? scope }));

@@ -2,6 +2,7 @@
 // POST /auth/service-account, GET /auth/scopes, last_used_at throttling and the deprecated SVC_API_TOKEN.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { base32ToBytes } from "../../../shared/auth/encoding.ts";
+import { ROLE_SCOPES } from "../../../shared/auth/scopes.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { changeCredentials, createTestApp, json, type TestApp } from "../../helpers/app.ts";
 
@@ -45,8 +46,9 @@ async function mint(token: string, body: Record<string, unknown>): Promise<Issue
   return res.json();
 }
 
-async function serviceAccount(name: string, role: string): Promise<Issued> {
-  const res = await call("POST", "/auth/service-account", adminJwt, { name, role });
+/** A service account whose token has its role's scopes plus write:tokens, so it may mint and rotate. */
+async function serviceAccount(name: string, role: "viewer" | "editor"): Promise<Issued> {
+  const res = await call("POST", "/auth/service-account", adminJwt, { name, role, scopes: [...ROLE_SCOPES[role], "write:tokens"] });
   expect(res.status).toBe(201);
   return (await res.json()).token;
 }
@@ -91,9 +93,9 @@ describe("POST /auth/api-token", () => {
   });
 
   it("a token creating a token: the default is that token's scopes, never the role's", async () => {
-    const readOnly = await mint(adminJwt, { label: "read only", scopes: ["read:*"] });
+    const readOnly = await mint(adminJwt, { label: "read only", scopes: ["read:*", "write:tokens"] });
     const child = await mint(readOnly.token, { label: "child" });
-    expect(child.scopes).toEqual(["read:*"]);
+    expect(child.scopes).toEqual(["read:*", "write:tokens"]);
   });
 
   it("is audited as token.created with no secret or hash in the entry", async () => {
@@ -157,7 +159,7 @@ describe("POST /auth/api-token", () => {
   });
 
   it("a read-only token of an administrator cannot mint write:hardware (the token narrows the role)", async () => {
-    const readOnly = await mint(adminJwt, { label: "ro", scopes: ["read:*"] });
+    const readOnly = await mint(adminJwt, { label: "ro", scopes: ["read:*", "write:tokens"] });
     const res = await call("POST", "/auth/api-token", readOnly.token, { label: "wider", scopes: ["write:hardware"] });
     expect(res.status).toBe(403);
     expect((await res.json()).detail).toContain("write:hardware");
@@ -280,7 +282,7 @@ describe("POST /auth/api-tokens/{token_id}/rotate", () => {
   });
 
   it("a token can rotate itself: it stops working at once", async () => {
-    const self = await mint(viewer.token, { label: "self-rotate", scopes: ["read:*"] });
+    const self = await mint(viewer.token, { label: "self-rotate", scopes: ["read:*", "write:tokens"] });
     const res = await call("POST", `/auth/api-tokens/${self.id}/rotate`, self.token);
     expect(res.status).toBe(200);
     expect((await call("GET", "/auth/me", self.token)).status).toBe(401);

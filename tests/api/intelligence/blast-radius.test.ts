@@ -82,3 +82,44 @@ describe("forecasts and recommendations", () => {
     expect(r.map((x: { recommendation: string }) => x.recommendation)).toEqual(["new", "old"]);
   });
 });
+
+describe("scopes (issue 36 item 12)", () => {
+  const token = async (scopes: string[]) => {
+    const res = await a.req("POST", "auth/api-token", a.admin, { label: scopes.join(" "), scopes });
+    expect(res.status).toBe(201);
+    return (await res.json()).token as string;
+  };
+
+  it("a blast radius lists only the kinds the caller may read, and counts the rest without naming them", async () => {
+    const hardwareOnly = await token(["read:hardware"]);
+    const res = await a.req("GET", "intel/blast-radius/hardware/1", hardwareOnly);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(ids(body.impacted_hardware)).toEqual([2, 3, 5]);
+    expect(body).toMatchObject({ impacted_compute_units: [], impacted_services: [], impacted_storage: [], total_impact_count: 9, hidden_impact_count: 6 });
+    const text = JSON.stringify(body);
+    for (const name of ["vm-app", "ct-db", "db", "api", "web", "tank"]) expect(text).not.toContain(`"${name}"`);
+    // A caller who may read everything sees everything and nothing hidden.
+    expect((await get("hardware/1")).body).toMatchObject({ total_impact_count: 9, hidden_impact_count: 0 });
+  });
+
+  it("the root's kind needs its read scope: 403, naming it", async () => {
+    const hardwareOnly = await token(["read:hardware"]);
+    const res = await a.req("GET", "intel/blast-radius/service/20", hardwareOnly);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error_code: "PERMISSION_DENIED", detail: expect.stringContaining("read:services") });
+    const services = await token(["read:services"]);
+    const chain = await (await a.req("GET", "intel/blast-radius/service/20", services)).json();
+    expect(ids(chain.impacted_services)).toEqual([21, 22]);
+  });
+
+  it("forecasts and right-sizing need read:hardware", async () => {
+    const servicesOnly = await token(["read:services"]);
+    for (const path of ["intel/capacity-forecasts", "intel/resource-efficiency"]) {
+      const res = await a.req("GET", path, servicesOnly);
+      expect(res.status, path).toBe(403);
+      expect((await res.json()).detail, path).toContain("read:hardware");
+      expect((await a.req("GET", path, await token(["read:hardware"]))).status, path).toBe(200);
+    }
+  });
+});

@@ -1332,7 +1332,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an API token for yourself (scopes never wider than your own); the token is shown once */
+        /**
+         * Create an API token for yourself (scopes never wider than your own); the token is shown once
+         * @description Through an API token this needs write:tokens; the new token never expires later than that token (no expiry asked: it gets that token's) and is revoked with it.
+         */
         post: operations["postApiV1AuthApiToken"];
         delete?: never;
         options?: never;
@@ -1367,7 +1370,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token (yours; administrators: anyone's); it fails from the next request on */
+        /**
+         * Revoke an API token (yours; administrators: anyone's); it fails from the next request on
+         * @description Every token created through it (directly or not) is revoked in the same transaction.
+         */
         delete: operations["deleteApiV1AuthApiTokensByTokenId"];
         options?: never;
         head?: never;
@@ -1383,7 +1389,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once */
+        /**
+         * Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once
+         * @description Through an API token this needs write:tokens, and the rotated token may not expire later than that token.
+         */
         post: operations["postApiV1AuthApiTokensByTokenIdRotate"];
         delete?: never;
         options?: never;
@@ -5062,7 +5071,7 @@ export interface paths {
         };
         /**
          * What breaks if this asset goes down: a breadth-first walk over the six dependency edge kinds
-         * @description Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted.
+         * @description Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted. Needs the read scope of the root's kind (read:hardware, read:compute, read:services, read:storage); impacted assets of a kind the caller cannot read are left out of the lists and counted in hidden_impact_count.
          */
         get: operations["getApiV1IntelBlastRadiusByAssetTypeByAssetId"];
         put?: never;
@@ -5080,7 +5089,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Disk and memory saturation forecasts, soonest first (no projection last) */
+        /**
+         * Disk and memory saturation forecasts, soonest first (no projection last)
+         * @description Needs scope `read:hardware`.
+         */
         get: operations["getApiV1IntelCapacityForecasts"];
         put?: never;
         post?: never;
@@ -5097,7 +5109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Right-sizing recommendations, most recent first */
+        /**
+         * Right-sizing recommendations, most recent first
+         * @description Needs scope `read:hardware`.
+         */
         get: operations["getApiV1IntelResourceEfficiency"];
         put?: never;
         post?: never;
@@ -21931,6 +21946,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Impacted assets not listed because the caller lacks the read scope of their kind (counted in total_impact_count). */
+                        hidden_impact_count: number;
                         impacted_compute_units: {
                             asset_id: number;
                             /** @enum {string} */
