@@ -112,5 +112,4 @@ export function fixturesAnswered(body: unknown): KindFixture[] {
  * skipped for them, naming why, so the list shrinks as they are fixed (delete the entry with the fix).
  */
 export const KNOWN_CROSS_KIND_READS: ReadonlyMap<string, string> = new Map([
-  ["GET /api/v1/services/{service_id}/discovery", "answers the host compute unit and hardware node to read:services (issue 36 item 12 report)"],
 ]);

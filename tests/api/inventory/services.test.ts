@@ -201,6 +201,25 @@ describe("services: happy", () => {
     expect(bare).toMatchObject({ ip_address: null, ports: [], host: null, ipam: [], findings: [] });
   });
 
+  it("discovery shows the host, IPAM and findings only to a caller who may read those kinds (issue 36 item 12)", async () => {
+    const [hw] = await a.t.sql`insert into hardware (name, ip_address, status) values ('scoped-host', '10.31.0.1', 'up') returning id`;
+    const [cu] = await a.t.sql`insert into compute_units (name, kind, hardware_id, ip_address, status) values ('scoped-vm', 'vm', ${hw!.id}, '10.31.0.2', 'running') returning id`;
+    await a.t.sql`insert into ip_addresses (address, status, hostname) values ('10.31.0.2/24', 'allocated', 'scoped-vm.lab')`;
+    const [job] = await a.t.sql`insert into scan_jobs (status, targets) values ('completed', '["10.31.0.0/24"]') returning id`;
+    await a.t.sql`insert into scan_results (scan_job_id, ip_address, open_ports) values (${job!.id}, '10.31.0.1', '[]'), (${job!.id}, '10.31.0.2', '[]')`;
+    const svc = await service({ compute_id: cu!.id, hardware_id: hw!.id, ip_address: "10.31.0.2" });
+    const token = async (scopes: string[]) => (await (await a.req("POST", "auth/api-token", a.admin, { label: scopes.join(" "), scopes })).json()).token as string;
+    const servicesOnly = await (await a.req("GET", `services/${svc.id}/discovery`, await token(["read:services"]))).json();
+    expect(servicesOnly).toMatchObject({ service_id: svc.id, host: null, ipam: [], findings: [] });
+    expect(JSON.stringify(servicesOnly)).not.toMatch(/scoped-(host|vm)|10\.31\.0\.1/);
+    const withCompute = await (await a.req("GET", `services/${svc.id}/discovery`, await token(["read:services", "read:compute"]))).json();
+    expect(withCompute.host).toMatchObject({ type: "compute_unit", name: "scoped-vm", hardware: null });
+    const all = await (await a.req("GET", `services/${svc.id}/discovery`, await token(["read:services", "read:compute", "read:hardware", "read:networks", "read:discovery"]))).json();
+    expect(all.host).toMatchObject({ name: "scoped-vm", hardware: { name: "scoped-host" } });
+    expect(all.ipam).toHaveLength(1);
+    expect(all.findings).toHaveLength(2);
+  });
+
   it("deleting a service removes its edges (both directions) and links, and the audit counts them", async () => {
     const up = await service();
     const mid = await service();

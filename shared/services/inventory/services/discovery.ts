@@ -4,7 +4,10 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { computeUnits, hardware, ipAddresses, scanResults } from "../../../db/schema/index.ts";
+import { actorCan } from "../../actor.ts";
 import { iso } from "../../resources/present.ts";
+import type { VerbContext } from "../../verb-context.ts";
+import { READ_DISCOVERY } from "../../discovery/scopes.ts";
 import { defineRead } from "../../verb.ts";
 import { ipSpellings } from "./check-ip.ts";
 import { presentService } from "./def.ts";
@@ -49,11 +52,24 @@ async function latestFindings(db: Db, addresses: string[], servicePorts: number[
   }));
 }
 
+/**
+ * The host as far as the caller may read it (issue 36 item 12): a compute unit needs read:compute and a
+ * hardware node read:hardware; what the caller cannot read is left out (null), never named.
+ */
+function visibleHost(ctx: VerbContext, host: Awaited<ReturnType<typeof hostOf>>) {
+  if (!host) return null;
+  const can = (scope: string) => !!ctx.actor && actorCan(ctx.actor, scope);
+  const hardwareVisible = can("read:hardware");
+  if (host.type === "hardware") return hardwareVisible ? host : null;
+  if (!can("read:compute")) return null;
+  return { ...host, hardware: hardwareVisible ? host.hardware : null };
+}
+
 export const serviceDiscovery = defineRead({ scope: "read:services" }, async (ctx, { serviceId }: { serviceId: number }) => {
   const service = presentService(await requireService(ctx.db, serviceId), new Map());
   const addresses = [service.ip_address, ...service.ports.map((p) => p.ip)].filter((a): a is string => !!a);
   const spellings = [...new Set(addresses.flatMap((a) => ipSpellings(a.split("/")[0]!)))];
-  const host = await hostOf(ctx.db, service.compute_id, service.hardware_id);
+  const host = visibleHost(ctx, await hostOf(ctx.db, service.compute_id, service.hardware_id));
   const seenAt = [...new Set([...spellings, ...[host?.ip_address, host?.hardware?.ip_address].filter((a): a is string => !!a).flatMap((a) => ipSpellings(a.split("/")[0]!))])];
   const ipam =
     spellings.length === 0
@@ -66,13 +82,15 @@ export const serviceDiscovery = defineRead({ scope: "read:services" }, async (ct
           .from(ipAddresses)
           .where(inArray(sql`lower(split_part(${ipAddresses.address}, '/', 1))`, spellings))
           .orderBy(ipAddresses.address);
-  const findings = await latestFindings(ctx.db, seenAt, service.ports.map((p) => p.port));
+  const canReadNetworks = !!ctx.actor && actorCan(ctx.actor, "read:networks");
+  const canReadFindings = !!ctx.actor && actorCan(ctx.actor, READ_DISCOVERY);
+  const findings = canReadFindings ? await latestFindings(ctx.db, seenAt, service.ports.map((p) => p.port)) : [];
   return {
     service_id: service.id,
     ip_address: service.ip_address,
     ports: service.ports,
     host,
-    ipam,
+    ipam: canReadNetworks ? ipam : [],
     findings,
     note: findings.length ? SEEN : NONE_YET,
   };
