@@ -84,7 +84,7 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
   const started = performance.now();
   const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
   // With a socket path the URL names only the request path; the host is not connected to.
-  const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true, allow_link_local: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
+  const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
   if (!check.ok) return Promise.reject(new OutboundError("refused", check.message));
   const url = check.url;
   const where = req.socketPath ? "the unix socket" : url.host;

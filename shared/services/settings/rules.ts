@@ -4,9 +4,18 @@ import * as v from "valibot";
 import { PROFILES } from "../../ratelimit/policy.ts";
 import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
 import type { ValidationIssue } from "../../errors.ts";
+import { checkOutboundUrl, type OutboundPolicy } from "../../domain/net/outbound-policy.ts";
 
 type Rule = v.GenericSchema;
 const int = (min: number, max: number): Rule => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
+// Link-local and cloud metadata are never reachable (ADR 0330): allow_link_local is accepted only as
+// false, so a client sending the old shape back still saves, and asking for true is a clear 422.
+const Policy = v.strictObject({
+  allow_private: v.boolean(),
+  allow_loopback: v.boolean(),
+  allow_link_local: v.optional(v.literal(false, "Link-local and cloud metadata addresses are never reachable; allow_link_local can only be false.")),
+});
 
 const RULES: Partial<Record<SettingKey, Rule>> = {
   rate_limit_profile: v.picklist(PROFILES),
@@ -19,7 +28,8 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
   telemetry_warm_days: int(2, 3650),
   masquerade_minutes: int(1, 1440),
   invite_expiry_hours: int(1, 720),
-  outbound_policy: v.strictObject({ allow_private: v.boolean(), allow_loopback: v.boolean(), allow_link_local: v.boolean() }),
+  outbound_policy: Policy,
+  monitor_policy: Policy,
   cve_feed_sources: v.pipe(
     v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."))),
     v.maxLength(50),
@@ -60,6 +70,22 @@ export function crossKeyIssues(after: Record<string, unknown>): ValidationIssue[
   const warm = after.telemetry_warm_days as number;
   if (hot < warm) return [];
   return [{ loc: ["body", "telemetry_warm_days"], msg: `telemetry_warm_days (${warm}) must be greater than telemetry_hot_days (${hot}).`, type: "value_error" }];
+}
+
+/**
+ * The URL-holding keys of a change against the outbound policy in force after it, one issue per refused
+ * URL naming its place (cve_feed_sources[2]). The message names the host at most, never the path or
+ * query (a feed's token may live there). public_url is our own address, not a destination (ADR 0330).
+ */
+export function outboundIssues(changes: Partial<Record<SettingKey, unknown>>, policy: OutboundPolicy): ValidationIssue[] {
+  const sources = changes.cve_feed_sources;
+  if (!Array.isArray(sources)) return [];
+  return sources.flatMap((source: unknown, i) => {
+    // File paths are read from this host's disk, not fetched.
+    if (typeof source !== "string" || !/^https?:/i.test(source)) return [];
+    const check = checkOutboundUrl(source, policy);
+    return check.ok ? [] : [{ loc: ["body", "cve_feed_sources", i], msg: `cve_feed_sources[${i}]: ${check.message}`, type: "value_error" }];
+  });
 }
 
 /** The stored value when it passes the key's rule, else the default. */
