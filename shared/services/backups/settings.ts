@@ -102,8 +102,9 @@ export const updateBackupSettings = defineVerb<BackupSettingsPatch & { vault: Va
 export async function readS3Target(db: Db, vault: Vault): Promise<{ target: S3Target; settings: BackupSettings } | null> {
   const settings = await readBackupSettingsRow(db);
   if (!settings.backup_s3_bucket) return null;
+  const policy = await readOutboundPolicy(db);
   if (settings.backup_s3_endpoint_url) {
-    const check = checkOutboundUrl(settings.backup_s3_endpoint_url, await readOutboundPolicy(db));
+    const check = checkOutboundUrl(settings.backup_s3_endpoint_url, policy);
     if (!check.ok) throw new S3Error(`The S3 endpoint is not allowed: ${check.message}`);
   }
   return {
@@ -115,6 +116,7 @@ export async function readS3Target(db: Db, vault: Vault): Promise<{ target: S3Ta
       prefix: settings.backup_s3_prefix,
       accessKeyId: settings.backup_s3_access_key_id,
       secretAccessKey: await openSectionSecret(db, vault, BACKUP_SECTION, SECRET),
+      policy,
     },
   };
 }
