@@ -9,6 +9,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
 import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse } from "../shared/net/outbound.ts";
+import type { HostResolver } from "../shared/net/resolved-host.ts";
 import { settleOnce } from "./settle.ts";
 
 /** Marks a lookup refused by the policy, so the request's error maps to "refused", not "connect". */
@@ -144,6 +145,11 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
     if ("error" in outcome) throw outcome.error;
     return outcome.response;
   });
+}
+
+/** The HostResolver saved hosts are judged with (shared/net/resolved-host.ts): the resolver connections use. */
+export function nodeHostResolver(resolveName: Resolve = systemResolve): HostResolver {
+  return async (host) => (await resolveName(host, 0)).map((a) => a.address);
 }
 
 /** `resolve` replaces the system resolver (tests: a name that resolves to loopback, as a rebinding DNS would). */

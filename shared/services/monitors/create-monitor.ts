@@ -36,7 +36,7 @@ export function auditView(r: MonitorRow) {
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
   await vaultReadyFor(s, vault, m.check_type === "http" ? m.config : undefined);
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
-  await checkDestinations(s.tx, m.check_type, { host: m.host, config });
+  await checkDestinations(s, m.check_type, { host: m.host, config });
   await checkRefs(s.tx, m);
   const [inserted] = await s.tx
     .insert(monitors)

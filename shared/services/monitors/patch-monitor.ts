@@ -45,7 +45,7 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; v
     values.secret_config = sealed;
   }
   // Only what the patch sends: a host saved before the policy tightened is refused when the check runs.
-  await checkDestinations(s.tx, before.check_type as CheckType, { host: values.host, config: newConfig === undefined ? undefined : (values.config as Record<string, unknown>) });
+  await checkDestinations(s, before.check_type as CheckType, { host: values.host, config: newConfig === undefined ? undefined : (values.config as Record<string, unknown>) });
   const merged = {
     target_type: (values.target_type !== undefined ? values.target_type : before.target_type) as TargetType | null,
     target_id: values.target_id !== undefined ? values.target_id : before.target_id,

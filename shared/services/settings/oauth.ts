@@ -9,6 +9,7 @@ import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
+import { type HostResolver, savedUrlRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { OAUTH_CLIENT_SECRET, oauthSecretName, openSecret, sealSecret } from "../vault/secret-columns.ts";
@@ -163,14 +164,17 @@ const NEEDS: Record<ProviderType, { field: keyof StoredProvider | null; text: st
 const URL_FIELDS = ["issuer", "base_url", "api_url"] as const;
 
 /** The URL fields a patch sets (only those: a stored one is checked again at connect). */
-async function urlIssues(db: Db, input: OAuthPatch): Promise<ValidationIssue[]> {
+async function urlIssues(db: Db, input: OAuthPatch, resolve: HostResolver | undefined): Promise<ValidationIssue[]> {
   const sent = Object.entries(input.providers).flatMap(([name, p]) => URL_FIELDS.flatMap((field) => (p?.[field] ? [{ name, field, url: p[field]! }] : [])));
   if (!sent.length) return [];
   const policy = await readOutboundPolicy(db);
-  return sent.flatMap(({ name, field, url }) => {
+  const issues: ValidationIssue[] = [];
+  for (const { name, field, url } of sent) {
     const check = checkOutboundUrl(url, policy);
-    return check.ok ? [] : [{ loc: ["body", "providers", name, field], msg: `${field}: ${check.message}`, type: "value_error" }];
-  });
+    const reason = check.ok ? await savedUrlRefusal(resolve, url, policy) : check.message;
+    if (reason !== null) issues.push({ loc: ["body", "providers", name, field], msg: `${field}: ${check.ok ? `The URL's host is not allowed: ${reason}.` : reason}`, type: "value_error" });
+  }
+  return issues;
 }
 
 async function providerIssues(db: Db, providers: Record<string, StoredProvider>, patched: string[]): Promise<ValidationIssue[]> {
@@ -193,7 +197,7 @@ export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault }, OAu
   await lockSettings(s);
   const stored = await readStored(s.tx);
   const next = mergeProviders(stored, input);
-  const issues = [...(await urlIssues(s.tx, input)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n])))];
+  const issues = [...(await urlIssues(s.tx, input, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n])))];
   if (issues.length) throw ApiError.validation(issues);
   const before = await present(s.tx, stored);
   await s.tx

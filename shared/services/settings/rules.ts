@@ -4,7 +4,6 @@ import * as v from "valibot";
 import { PROFILES } from "../../ratelimit/policy.ts";
 import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
 import type { ValidationIssue } from "../../errors.ts";
-import { checkOutboundUrl, type OutboundPolicy } from "../../domain/net/outbound-policy.ts";
 
 type Rule = v.GenericSchema;
 const int = (min: number, max: number): Rule => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
@@ -70,22 +69,6 @@ export function crossKeyIssues(after: Record<string, unknown>): ValidationIssue[
   const warm = after.telemetry_warm_days as number;
   if (hot < warm) return [];
   return [{ loc: ["body", "telemetry_warm_days"], msg: `telemetry_warm_days (${warm}) must be greater than telemetry_hot_days (${hot}).`, type: "value_error" }];
-}
-
-/**
- * The URL-holding keys of a change against the outbound policy in force after it, one issue per refused
- * URL naming its place (cve_feed_sources[2]). The message names the host at most, never the path or
- * query (a feed's token may live there). public_url is our own address, not a destination (ADR 0330).
- */
-export function outboundIssues(changes: Partial<Record<SettingKey, unknown>>, policy: OutboundPolicy): ValidationIssue[] {
-  const sources = changes.cve_feed_sources;
-  if (!Array.isArray(sources)) return [];
-  return sources.flatMap((source: unknown, i) => {
-    // File paths are read from this host's disk, not fetched.
-    if (typeof source !== "string" || !/^https?:/i.test(source)) return [];
-    const check = checkOutboundUrl(source, policy);
-    return check.ok ? [] : [{ loc: ["body", "cve_feed_sources", i], msg: `cve_feed_sources[${i}]: ${check.message}`, type: "value_error" }];
-  });
 }
 
 /** The stored value when it passes the key's rule, else the default. */

@@ -44,6 +44,24 @@ describe("monitor destinations at save", () => {
     expect(Object.keys((await dns.json()).fields)).toEqual(["config.resolver"]);
   });
 
+  it("refuses a name that resolves to metadata or link-local (the API's resolver hook), and keeps one resolving to the LAN", async () => {
+    a.t.runtime.deps.resolveHost = async (name) => (name === "imds.example.test" ? ["169.254.169.254"] : name === "ll.example.test" ? ["fe80::1"] : name === "nas.example.test" ? ["192.168.1.9"] : []);
+    try {
+      for (const [check_type, body] of [
+        ["tcp", { host: "imds.example.test" }],
+        ["http", { host: "nas.example.test", config: { url: "http://imds.example.test/latest/meta-data/" } }],
+        ["icmp", { host: "ll.example.test" }],
+      ] as const) {
+        const res = await a.req("POST", "monitors", a.admin, { name: "named", check_type, ...body });
+        expect(res.status, check_type).toBe(422);
+        expect(JSON.stringify(await res.json()), check_type).toMatch(/example\.test resolves to a refused address/);
+      }
+      await a.monitor({ check_type: "tcp", host: "nas.example.test", config: { port: 445 } });
+    } finally {
+      delete a.t.runtime.deps.resolveHost;
+    }
+  });
+
   it("allows loopback and private by default; PATCH is checked too", async () => {
     const local = await a.monitor({ check_type: "tcp", host: "127.0.0.1", config: { port: 5432 } });
     await a.monitor({ check_type: "http", host: "nas.lan", config: { url: "http://192.168.1.5:8080/health" } });

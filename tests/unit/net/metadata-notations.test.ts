@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { checkOutboundHost, checkOutboundUrl, DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
 import { pinAllowedAddress, policyLookup, type Resolve } from "../../../net/outbound-http.ts";
+import { savedHostRefusal } from "../../../shared/net/resolved-host.ts";
 import { runCheck } from "../../../sidecar/monitors/checks/run-check.ts";
 
 const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true };
@@ -59,6 +60,19 @@ describe("metadata and link-local in every notation", () => {
       expect(err?.message, address).toMatch(/refused address/);
       await expect(pinAllowedAddress("innocent.example", OPEN, resolve), address).rejects.toMatchObject({ code: "refused" });
     }
+  });
+});
+
+describe("a saved name judged by its addresses", () => {
+  it("refuses when no address is allowed, lets through a name with an allowed one or none resolved here", async () => {
+    const resolve = async (name: string) => ({ "imds.test": ["169.254.169.254"], "mixed.test": ["fe80::1", "192.168.1.4"], "gone.test": [] })[name] ?? Promise.reject(new Error("ENOTFOUND"));
+    expect(await savedHostRefusal(resolve, "imds.test.", OPEN)).toMatch(/^imds\.test resolves to a refused address \(169\.254\.169\.254: cloud metadata/);
+    expect(await savedHostRefusal(resolve, "mixed.test", OPEN)).toBeNull();
+    expect(await savedHostRefusal(resolve, "gone.test", OPEN)).toBeNull();
+    expect(await savedHostRefusal(resolve, "nowhere.test", OPEN)).toBeNull();
+    expect(await savedHostRefusal(undefined, "imds.test", OPEN)).toBeNull();
+    // Literals never need the resolver.
+    expect(await savedHostRefusal(undefined, "0xa9fea9fe", OPEN)).toMatch(/metadata/);
   });
 });
 
