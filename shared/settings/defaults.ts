@@ -19,7 +19,7 @@ export const SETTING_DEFAULTS = {
   onboarding_dismissed: false,
   /** The SSRF policy of operator-configured URLs (integrations, notification sinks); an administrator relaxes it for a lab. */
   outbound_policy: DEFAULT_OUTBOUND_POLICY,
-  /** What monitors' checks may reach (private and loopback by default; link-local and metadata never): ADR 0330. */
+  /** What monitors' checks may reach (private and loopback by default; link-local and metadata never): ADR 0331. */
   monitor_policy: DEFAULT_MONITOR_POLICY,
   /** The privacy and threat analysis of the network (docs/privacy.md); off: its reads answer empty shapes and no snapshots are taken. */
   privacy_analysis_enabled: true,

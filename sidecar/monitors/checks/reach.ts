@@ -1,4 +1,4 @@
-// What a monitor's check may reach (the monitor_policy setting, ADR 0330): judged before the check runs
+// What a monitor's check may reach (the monitor_policy setting, ADR 0331): judged before the check runs
 // and again on the address each connection resolves to. IP literals in any spelling are classified
 // here; a tcp or http connection to a name goes through a lookup that drops refused addresses (so DNS
 // rebinding cannot pass); ping resolves outside Node, so an icmp check pings the one address pinned here.
