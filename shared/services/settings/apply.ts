@@ -30,7 +30,7 @@ export async function applySettingChanges(s: VerbScope, changes: Partial<Record<
   const before = await readAllSettings(s.tx);
   const after: Settings = { ...before };
   for (const [k, value] of Object.entries(changes) as [SettingKey, unknown][]) after[k] = value === null ? SETTING_DEFAULTS[k] : value;
-  const issues = [...crossKeyIssues(after), ...(await outboundIssues(changes, after.outbound_policy as OutboundPolicy, s.ctx.resolveHost))];
+  const issues = [...crossKeyIssues(after), ...(await outboundIssues(changes, before.cve_feed_sources, after.outbound_policy as OutboundPolicy, s.ctx.resolveHost))];
   if (issues.length) throw ApiError.validation(issues);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) await s.tx.delete(appSettings).where(eq(appSettings.key, key));

@@ -163,9 +163,11 @@ const NEEDS: Record<ProviderType, { field: keyof StoredProvider | null; text: st
 /** The URLs sign-in fetches from: checked against the outbound policy when saved, as at connect. */
 const URL_FIELDS = ["issuer", "base_url", "api_url"] as const;
 
-/** The URL fields a patch sets (only those: a stored one is checked again at connect). */
-async function urlIssues(db: Db, input: OAuthPatch, resolve: HostResolver | undefined): Promise<ValidationIssue[]> {
-  const sent = Object.entries(input.providers).flatMap(([name, p]) => URL_FIELDS.flatMap((field) => (p?.[field] ? [{ name, field, url: p[field]! }] : [])));
+/** The URL fields a patch changes (clients send whole records back; a stored value is judged again at connect). */
+async function urlIssues(db: Db, input: OAuthPatch, stored: Record<string, StoredProvider>, resolve: HostResolver | undefined): Promise<ValidationIssue[]> {
+  const sent = Object.entries(input.providers).flatMap(([name, p]) =>
+    URL_FIELDS.flatMap((field) => (p?.[field] && p[field] !== stored[name]?.[field] ? [{ name, field, url: p[field]! }] : [])),
+  );
   if (!sent.length) return [];
   const policy = await readOutboundPolicy(db);
   const issues: ValidationIssue[] = [];
@@ -197,7 +199,7 @@ export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault }, OAu
   await lockSettings(s);
   const stored = await readStored(s.tx);
   const next = mergeProviders(stored, input);
-  const issues = [...(await urlIssues(s.tx, input, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n])))];
+  const issues = [...(await urlIssues(s.tx, input, stored, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n])))];
   if (issues.length) throw ApiError.validation(issues);
   const before = await present(s.tx, stored);
   await s.tx

@@ -36,6 +36,13 @@ describe("URL-holding settings at save", () => {
     const ok = await call("PUT", "", { cve_feed_sources: ["/var/lib/cve/nvd.json.gz", "https://nvd.example.test/feed.json.gz", "http://127.0.0.1:8080/feed.json"] });
     expect(ok.status).toBe(200);
     expect((await ok.json()).cve_feed_sources).toHaveLength(3);
+    // Tightened later: the stored list sent back unchanged (a form saves every field) still saves; the fetch refuses it.
+    const tightened = await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: false }, cve_feed_sources: ["/var/lib/cve/nvd.json.gz", "https://nvd.example.test/feed.json.gz", "http://127.0.0.1:8080/feed.json"] });
+    expect(tightened.status).toBe(200);
+    const added = await call("PUT", "", { cve_feed_sources: ["http://127.0.0.1:8080/feed.json", "http://127.0.0.2/other.json"] });
+    expect(added.status).toBe(422);
+    expect(Object.keys((await added.json()).fields)).toEqual(["cve_feed_sources.1"]);
+    expect((await call("PUT", "", { outbound_policy: null })).status).toBe(200);
   });
 
   it("refuses allow_link_local: true in outbound_policy and accepts the old shape with false", async () => {
