@@ -14,5 +14,6 @@ export function verbContext(c: Context<AppEnv>): VerbContext {
     ip: ip && ip !== "unknown" ? ip : null,
     requestId: c.get("requestId"),
     credentialCache: deps.credentialCache,
+    resolveHost: deps.resolveHost,
   };
 }

@@ -9,6 +9,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
 import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse } from "../shared/net/outbound.ts";
+import type { HostResolver } from "../shared/net/resolved-host.ts";
 import { settleOnce } from "./settle.ts";
 
 /** Marks a lookup refused by the policy, so the request's error maps to "refused", not "connect". */
@@ -84,7 +85,7 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
   const started = performance.now();
   const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
   // With a socket path the URL names only the request path; the host is not connected to.
-  const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true, allow_link_local: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
+  const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
   if (!check.ok) return Promise.reject(new OutboundError("refused", check.message));
   const url = check.url;
   const where = req.socketPath ? "the unix socket" : url.host;
@@ -144,6 +145,11 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
     if ("error" in outcome) throw outcome.error;
     return outcome.response;
   });
+}
+
+/** The HostResolver saved hosts are judged with (shared/net/resolved-host.ts): the resolver connections use. */
+export function nodeHostResolver(resolveName: Resolve = systemResolve): HostResolver {
+  return async (host) => (await resolveName(host, 0)).map((a) => a.address);
 }
 
 /** `resolve` replaces the system resolver (tests: a name that resolves to loopback, as a rebinding DNS would). */

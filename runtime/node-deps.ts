@@ -11,7 +11,7 @@ import { IdentityState } from "../shared/identity/identity-state.ts";
 import { Lifecycle } from "../shared/lifecycle.ts";
 import { jsonLogger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
-import { nodeOutboundHttp } from "../net/outbound-http.ts";
+import { nodeHostResolver, nodeOutboundHttp } from "../net/outbound-http.ts";
 import { nodeMailer } from "../net/smtp-mailer.ts";
 import { nodeAcmeIssuer } from "./acme/issuer.ts";
 import { systemContext } from "../shared/services/verb-context.ts";
@@ -108,6 +108,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     peerAddress: nodePeerAddress,
     vault,
     outbound,
+    resolveHost: nodeHostResolver(),
     mailer: nodeMailer(),
     images: sharpResizer(),
     acme: nodeAcmeIssuer({ config, vault, logger, outbound, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom }) }),

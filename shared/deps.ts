@@ -14,6 +14,7 @@ import type { Vault } from "./vault/vault.ts";
 import type { ImageResizer } from "./images/resizer.ts";
 import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
+import type { HostResolver } from "./net/resolved-host.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
 import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
 import type { BackupStore } from "./services/backups/store.ts";
@@ -60,6 +61,8 @@ export interface Deps {
   agentBinaries?: AgentBinarySource;
   /** Every request to an operator-configured URL (integrations, notification sinks), under the SSRF policy. */
   outbound: OutboundHttp;
+  /** Resolves a name to its addresses (Node, the system resolver), so a saved host is judged by them; absent on the edge. */
+  resolveHost?: HostResolver;
   /** Sends through an operator's SMTP server (Node); absent on the edge, which has no SMTP sockets. */
   mailer?: Mailer;
   /** Scales uploaded images down (Node, sharp); absent on the edge, where uploads are stored as sent. */

@@ -15,6 +15,7 @@ import type postgres from "postgres";
 import { copyDumpPreflight, copyDumpStream } from "./copy-dump.ts";
 import { hashing } from "./hashing.ts";
 import { s3Operations } from "./s3.ts";
+import type { Resolve } from "../../net/outbound-http.ts";
 import { type MemberSource, packSnapshot, SNAPSHOT_FORMAT, spool, uploadMemberName, VAULT_KEY_MEMBER } from "./snapshot.ts";
 import { decodeVaultKey } from "../../shared/vault/key-config.ts";
 import { keyIdOf } from "../../shared/vault/vault.ts";
@@ -29,6 +30,8 @@ export interface NodeBackupOptions {
   vaultKey?: () => Promise<string | null>;
   /** The pg_dump binary (PATH lookup by default); missing or older than the server: the COPY fallback. */
   pgDump?: string;
+  /** Replaces the system resolver for S3 connections (tests: a name resolving to a refused address). */
+  resolve?: Resolve;
 }
 
 export async function sha256File(path: string): Promise<string> {
@@ -157,7 +160,7 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
 
   return {
     dir,
-    ...s3Operations(dir),
+    ...s3Operations(dir, options.resolve),
     async removeArchive(filename) {
       if (!ARCHIVE_NAME.test(filename)) return;
       await rm(join(dir, filename), { force: true });

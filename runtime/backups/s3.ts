@@ -2,14 +2,22 @@
 // other S3-compatible stores), one PutObject per archive streamed from the file (S3 takes up to 5 GB in
 // one PutObject; archives of this product stay far below: docs/backups.md), a one-key listing for the test,
 // and retention by listing the prefix (backups and snapshots counted apart). Every failure becomes an S3Error carrying the store's message.
+// Every connection looks its host up through the outbound policy (net/outbound-http.ts policyLookup), so an
+// endpoint name that resolves to loopback or metadata is refused when connecting, not just when saved.
 import { createReadStream } from "node:fs";
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { checkOutboundUrl } from "../../shared/domain/net/outbound-policy.ts";
 import { ARCHIVE_NAME, type ArchiveKind, archiveKind, S3Error, type S3Target } from "../../shared/services/backups/store.ts";
+import { policyLookup, type Resolve } from "../../net/outbound-http.ts";
 
-function client(t: S3Target): S3Client {
+function client(t: S3Target, resolve: Resolve | undefined): S3Client {
+  const lookup = policyLookup(t.policy, resolve);
   return new S3Client({
+    requestHandler: { httpAgent: new HttpAgent({ lookup }), httpsAgent: new HttpsAgent({ lookup }) },
     region: t.region,
     forcePathStyle: true,
     maxAttempts: 2,
@@ -22,8 +30,11 @@ function client(t: S3Target): S3Client {
   });
 }
 
-async function s3<T>(what: string, t: S3Target, body: (c: S3Client) => Promise<T>): Promise<T> {
-  const c = client(t);
+async function s3<T>(what: string, t: S3Target, resolve: Resolve | undefined, body: (c: S3Client) => Promise<T>): Promise<T> {
+  // An IP literal never reaches the lookup: judged here, whatever the stored settings said.
+  const check = t.endpoint ? checkOutboundUrl(t.endpoint, t.policy) : null;
+  if (check && !check.ok) throw new S3Error(`The S3 endpoint is not allowed: ${check.message}`);
+  const c = client(t, resolve);
   try {
     return await body(c);
   } catch (e) {
@@ -34,20 +45,20 @@ async function s3<T>(what: string, t: S3Target, body: (c: S3Client) => Promise<T
   }
 }
 
-export const s3Operations = (dir: string) => ({
+export const s3Operations = (dir: string, resolve?: Resolve) => ({
   async upload(t: S3Target, filename: string): Promise<string> {
     const path = join(dir, filename);
     const { size } = await stat(path);
     const key = `${t.prefix}${filename}`;
-    await s3("upload", t, (c) => c.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: createReadStream(path), ContentLength: size, ContentType: "application/gzip" })));
+    await s3("upload", t, resolve, (c) => c.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: createReadStream(path), ContentLength: size, ContentType: "application/gzip" })));
     return key;
   },
   async testS3(t: S3Target): Promise<void> {
     // A listing, not HeadBucket: some stores answer HEAD without checking the signature.
-    await s3("test", t, (c) => c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, MaxKeys: 1 })));
+    await s3("test", t, resolve, (c) => c.send(new ListObjectsV2Command({ Bucket: t.bucket, Prefix: t.prefix, MaxKeys: 1 })));
   },
   async pruneS3(t: S3Target, keep: number, kind: ArchiveKind): Promise<string[]> {
-    return s3("retention", t, async (c) => {
+    return s3("retention", t, resolve, async (c) => {
       const keys: string[] = [];
       let token: string | undefined;
       for (let page = 0; page < 100; page++) {

@@ -2,6 +2,7 @@
 // is acting from where.
 import type { Clock, Random } from "../clock.ts";
 import type { Db } from "../db/database.ts";
+import type { HostResolver } from "../net/resolved-host.ts";
 import { type Actor, SYSTEM_ACTOR } from "./actor.ts";
 
 export interface VerbContext {
@@ -13,6 +14,8 @@ export interface VerbContext {
   requestId?: string;
   /** This process's credential cache, flushed when a verb commits a security-relevant change. */
   credentialCache?: { flush(): void } | undefined;
+  /** Resolves a name as this process would connect to it (Node); saved hosts are judged by their addresses (shared/net/resolved-host.ts). */
+  resolveHost?: HostResolver | undefined;
 }
 
 /** The context of work the system does on its own (jobs, workers, pollers): the system actor, no address. */

@@ -1,6 +1,6 @@
 // Every application setting with its default. Stored values live in app_settings (one JSON per key);
 // a key never written answers its default here.
-import { DEFAULT_OUTBOUND_POLICY } from "../domain/net/outbound-policy.ts";
+import { DEFAULT_MONITOR_POLICY, DEFAULT_OUTBOUND_POLICY } from "../domain/net/outbound-policy.ts";
 
 export const SETTING_DEFAULTS = {
   rate_limit_profile: "normal",
@@ -19,6 +19,8 @@ export const SETTING_DEFAULTS = {
   onboarding_dismissed: false,
   /** The SSRF policy of operator-configured URLs (integrations, notification sinks); an administrator relaxes it for a lab. */
   outbound_policy: DEFAULT_OUTBOUND_POLICY,
+  /** What monitors' checks may reach (private and loopback by default; link-local and metadata never): ADR 0331. */
+  monitor_policy: DEFAULT_MONITOR_POLICY,
   /** The privacy and threat analysis of the network (docs/privacy.md); off: its reads answer empty shapes and no snapshots are taken. */
   privacy_analysis_enabled: true,
   /** The CVE feed (docs/cve.md): whether the daily sync runs, and what it reads (file paths or http(s) URLs of NVD CVE API 2.0 JSON, gzip or not). */

@@ -21,6 +21,8 @@ import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";
 import { checkBudget, runCheck } from "./checks/run-check.ts";
+import { DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
+import { readMonitorPolicy } from "../../shared/services/integrations/outbound-policy.ts";
 import { defaultMonitorsOptions, type MonitorsWorkerOptions } from "./options.ts";
 
 export interface MonitorsStats {
@@ -69,7 +71,7 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
     if (lags.length > options.lagWindow) lags.splice(0, lags.length - options.lagWindow);
   };
 
-  const checkLocally = async (claimed: ClaimedCheck): Promise<void> => {
+  const checkLocally = async (claimed: ClaimedCheck, policy: OutboundPolicy): Promise<void> => {
     let config: Record<string, unknown>;
     try {
       config = effectiveConfig(claimed.check_type as CheckType, await runtimeConfig(deps.vault, claimed));
@@ -78,7 +80,7 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
       buffer.push(resultOf(claimed, { up: false, latency_ms: null, samples: [{ metric: "avail", value: 0 }], msg: `cannot open the monitor's secrets: ${(e as Error).message}` }));
       return;
     }
-    const outcome = await runCheck({ check_type: claimed.check_type, host: claimed.host, config }, { pingCommand: options.pingCommand, signal: stopping.signal });
+    const outcome = await runCheck({ check_type: claimed.check_type, host: claimed.host, config }, { pingCommand: options.pingCommand, signal: stopping.signal, policy, ...(options.resolve ? { resolve: options.resolve } : {}) });
     counters.checked++;
     buffer.push(resultOf(claimed, outcome));
     if (buffer.length >= options.flushSize) void flush();
@@ -108,9 +110,9 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
     }
   };
 
-  const begin = (claimed: ClaimedCheck): void => {
+  const begin = (claimed: ClaimedCheck, policy: OutboundPolicy): void => {
     noteLag(deps.clock.now().getTime() - claimed.due_at.getTime());
-    const work = (claimed.probe_agent_id !== null ? queueProbe(claimed) : checkLocally(claimed)).catch((e: unknown) =>
+    const work = (claimed.probe_agent_id !== null ? queueProbe(claimed) : checkLocally(claimed, policy)).catch((e: unknown) =>
       deps.logger.warn("monitor check failed", { monitor_id: claimed.id, error: String(e) }),
     );
     inFlight.add(work);
@@ -132,7 +134,9 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
       const want = Math.min(room, options.claimBatch);
       const claimed = await claimDueChecks({ ctx, input: { owner: options.owner, limit: want } });
       counters.claimed += claimed.length;
-      for (const c of claimed) begin(c);
+      // Read once per claim, so an administrator's change applies from the next round on.
+      const policy = claimed.length ? await readMonitorPolicy(runtime.database.db) : DEFAULT_MONITOR_POLICY;
+      for (const c of claimed) begin(c, policy);
       if (claimed.length < want) {
         again = false;
         return;

@@ -1,4 +1,6 @@
 // The monitors worker's knobs, with the defaults a sidecar runs (tests shrink the timers).
+import type { Resolve } from "../../net/outbound-http.ts";
+
 export interface MonitorsWorkerOptions {
   /** Checks in flight at most; more due checks wait for the next claim. */
   concurrency: number;
@@ -15,6 +17,8 @@ export interface MonitorsWorkerOptions {
   owner: string;
   /** The ping executable (tests: a missing one). */
   pingCommand: string;
+  /** Replaces the system resolver for checks' connections (tests: a name resolving to a refused address). */
+  resolve?: Resolve;
   /** Lags (check start minus due time) kept for stats(). */
   lagWindow: number;
   /** How long stop() lets checks in flight finish before aborting them. */

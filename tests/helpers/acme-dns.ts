@@ -18,7 +18,7 @@ export async function createAcmeDnsApp(pebble: Pebble, env: Record<string, strin
   const init = await t.app.request("/api/v1/bootstrap/initialize", { method: "POST", ...json({ email: "admin@example.com", password: "acme dns admin password", setup_token: SETUP }) });
   expect(init.status).toBe(200);
   const token = ((await init.json()) as { token: string }).token;
-  const policy = t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false });
+  const policy = t.sql.json({ allow_private: true, allow_loopback: true });
   await t.sql`insert into app_settings (key, value) values ('outbound_policy', ${policy}) on conflict (key) do update set value = ${policy}`;
   return {
     t,

@@ -8,7 +8,7 @@ export const TEST_VAULT_KEY = "dGVzdC12YXVsdC1rZXktb2YtMzItYnl0ZXMtZXhhY3Q=";
  * The outbound policy stored in the test template: the fakes of integrations and sinks listen on
  * 127.0.0.x, which the default policy refuses. Tests of the policy itself set it back explicitly.
  */
-export const TEST_OUTBOUND_POLICY = { allow_private: true, allow_loopback: true, allow_link_local: false };
+export const TEST_OUTBOUND_POLICY = { allow_private: true, allow_loopback: true };
 
 /** Each run of the suite has its own template (named by the runner's pid), so parallel runs never collide. */
 export function templateDb(pid: number = Number(process.env.CP_TEST_RUNNER_PID ?? process.pid)): string {

@@ -11,7 +11,7 @@ import { OutboundError, type OutboundRequest } from "../../shared/net/outbound.t
 import { closedPort, type HttpPeer, selfSignedCert, startHttpPeer } from "./monitors/peers.ts";
 
 const LAB: OutboundPolicy = { ...DEFAULT_OUTBOUND_POLICY, allow_loopback: true };
-const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true, allow_link_local: true };
+const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true };
 const http = nodeOutboundHttp();
 
 let plain: HttpPeer;
@@ -104,7 +104,7 @@ describe("the policy", () => {
     expect((await failure(http.request({ url: "http://169.254.169.254/", timeoutMs: 3000, policy: OPEN }))).code).toBe("refused");
   });
 
-  it("the system resolver's localhost is refused by default; private and link-local follow the policy", async () => {
+  it("the system resolver's localhost is refused by default; private follows the policy, link-local is always refused", async () => {
     const lookup = (policy: OutboundPolicy, resolve?: Resolve) =>
       new Promise<{ err: Error | null; address: string }>((done) => policyLookup(policy, resolve)("localhost", { family: 4 }, (err, address) => done({ err, address: String(address) })));
     expect((await lookup(DEFAULT_OUTBOUND_POLICY)).err?.message).toMatch(/localhost resolves to a refused address/);

@@ -1,19 +1,27 @@
 // The SSRF policy for every outbound request an operator configures (integrations, notification
 // sinks): which destination addresses may be reached. Pure, so the API checks a URL when it is saved
 // and the Node client checks the RESOLVED address of every connection (DNS rebinding cannot pass).
-// Private ranges are normal in a homelab; loopback, link-local and cloud metadata endpoints are not.
+// Private ranges are normal in a homelab; loopback is not, and link-local and cloud metadata endpoints
+// are never reachable, whatever a policy says (docs/adr/0330-outbound-policy-everywhere.md).
 import { CidrSet, type IpAddress, parseIp } from "../../net/cidr.ts";
 
 export interface OutboundPolicy {
   allow_private: boolean;
   allow_loopback: boolean;
-  allow_link_local: boolean;
 }
 
 export const DEFAULT_OUTBOUND_POLICY: OutboundPolicy = Object.freeze({
   allow_private: true,
   allow_loopback: false,
-  allow_link_local: false,
+});
+
+/**
+ * Monitors (the `monitor_policy` setting): probing the LAN and services on this host is what they are
+ * for, so private and loopback are allowed by default; an administrator may narrow it.
+ */
+export const DEFAULT_MONITOR_POLICY: OutboundPolicy = Object.freeze({
+  allow_private: true,
+  allow_loopback: true,
 });
 
 // Cloud instance metadata: refused whatever the policy says (credentials live there).
@@ -43,7 +51,7 @@ function classify(ip: IpAddress, policy: OutboundPolicy): string | null {
   if (inner) return classify(inner, policy);
   if (NEVER.has(ip)) return "unspecified, multicast and reserved addresses are not reachable";
   if (LOOPBACK.has(ip)) return policy.allow_loopback ? null : "loopback addresses are refused by the outbound policy (allow_loopback)";
-  if (LINK_LOCAL.has(ip)) return policy.allow_link_local ? null : "link-local addresses are refused by the outbound policy (allow_link_local)";
+  if (LINK_LOCAL.has(ip)) return "link-local addresses are never reachable";
   if (PRIVATE.has(ip)) return policy.allow_private ? null : "private addresses are refused by the outbound policy (allow_private)";
   return null;
 }
@@ -82,14 +90,55 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy, opts?: { s
 }
 
 /**
+ * A bare host as a connection would read it: the WHATWG host parser turns every IPv4 spelling the
+ * system resolver also accepts (2852039166, 0xa9fea9fe, 0251.0376.0251.0376, 169.254.43518, a
+ * trailing dot) into a dotted quad, and IPv6 into its canonical form; no brackets, no trailing dot.
+ */
+export function canonicalHost(raw: string): string {
+  const bare = raw.trim().replace(/^\[(.*)\]$/, "$1");
+  if (!bare) return "";
+  let host = bare.toLowerCase();
+  // A zone (fe80::1%eth0) is no part of a URL host; parseIp reads it.
+  if (!bare.includes("%")) {
+    try {
+      host = new URL(`http://${bare.includes(":") ? `[${bare}]` : bare}/`).hostname.replace(/^\[(.*)\]$/, "$1");
+    } catch {
+      // Not a URL host (a space, say): judged as written; a connection would not resolve it either.
+    }
+  }
+  return host.replace(/\.$/, "");
+}
+
+/**
  * A bare host (an SMTP server, a URL's host): null when allowed as far as can be told without resolving
  * it (IP literals classified; names that always mean loopback or metadata refused), else the reason.
  */
 export function checkOutboundHost(raw: string, policy: OutboundPolicy): string | null {
-  const host = raw.trim().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+  const host = canonicalHost(raw);
   if (!host) return "no host";
   if (parseIp(host)) return addressAllowed(host, policy);
   if (METADATA_HOSTS.has(host)) return `${host} is a cloud metadata endpoint, never reachable`;
   if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allow_loopback) return `${host} is loopback, refused by the outbound policy (allow_loopback)`;
   return null;
+}
+
+/**
+ * The host a monitor's `host` names: a URL's host (http monitors may be given one), a host:port's host,
+ * or the text itself (a name, an address, a bare IPv6 address).
+ */
+export function hostOfTarget(raw: string): string {
+  const text = raw.trim();
+  if (text.includes("://")) {
+    try {
+      return new URL(text).hostname;
+    } catch {
+      return text;
+    }
+  }
+  if (parseIp(text.replace(/^\[(.*)\]$/, "$1"))) return text;
+  try {
+    return new URL(`http://${text}`).hostname;
+  } catch {
+    return text;
+  }
 }

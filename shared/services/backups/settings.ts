@@ -9,6 +9,7 @@ import type { Db } from "../../db/database.ts";
 import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { Vault } from "../../vault/vault.ts";
+import { savedUrlRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { changedKeys } from "../settings/apply.ts";
 import { lockSection, openSectionSecret, readSection, type Section, writeSection } from "../settings/secret-section.ts";
@@ -82,8 +83,11 @@ export const updateBackupSettings = defineVerb<BackupSettingsPatch & { vault: Va
   }
   const problems: ValidationIssue[] = [];
   if (typeof next.backup_s3_endpoint_url === "string" && patch.backup_s3_endpoint_url) {
-    const check = checkOutboundUrl(next.backup_s3_endpoint_url, await readOutboundPolicy(s.tx));
+    const policy = await readOutboundPolicy(s.tx);
+    const check = checkOutboundUrl(next.backup_s3_endpoint_url, policy);
+    const reason = check.ok ? await savedUrlRefusal(s.ctx.resolveHost, next.backup_s3_endpoint_url, policy) : null;
     if (!check.ok) problems.push({ loc: ["body", "backup_s3_endpoint_url"], msg: check.message, type: "value_error" });
+    else if (reason !== null) problems.push({ loc: ["body", "backup_s3_endpoint_url"], msg: `The URL's host is not allowed: ${reason}.`, type: "value_error" });
   }
   if (typeof patch.backup_schedule === "string") {
     const why = cronProblem(patch.backup_schedule);
@@ -102,8 +106,9 @@ export const updateBackupSettings = defineVerb<BackupSettingsPatch & { vault: Va
 export async function readS3Target(db: Db, vault: Vault): Promise<{ target: S3Target; settings: BackupSettings } | null> {
   const settings = await readBackupSettingsRow(db);
   if (!settings.backup_s3_bucket) return null;
+  const policy = await readOutboundPolicy(db);
   if (settings.backup_s3_endpoint_url) {
-    const check = checkOutboundUrl(settings.backup_s3_endpoint_url, await readOutboundPolicy(db));
+    const check = checkOutboundUrl(settings.backup_s3_endpoint_url, policy);
     if (!check.ok) throw new S3Error(`The S3 endpoint is not allowed: ${check.message}`);
   }
   return {
@@ -115,6 +120,7 @@ export async function readS3Target(db: Db, vault: Vault): Promise<{ target: S3Ta
       prefix: settings.backup_s3_prefix,
       accessKeyId: settings.backup_s3_access_key_id,
       secretAccessKey: await openSectionSecret(db, vault, BACKUP_SECTION, SECRET),
+      policy,
     },
   };
 }

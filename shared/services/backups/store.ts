@@ -2,6 +2,7 @@
 // the backup directory and reading archives back. The verbs (backups.ts) record what it wrote in
 // db_backups; on the edge the capability is absent and the routes answer 503.
 
+import type { OutboundPolicy } from "../../domain/net/outbound-policy.ts";
 import { ApiError } from "../../errors.ts";
 import { JOBS_SCOPE } from "../jobs/job.ts";
 
@@ -29,6 +30,8 @@ export interface S3Target {
   prefix: string;
   accessKeyId: string | null;
   secretAccessKey: string | null;
+  /** The outbound policy each connection's resolved address is judged by. */
+  policy: OutboundPolicy;
 }
 
 /** An S3 store's refusal or unreachability, with the store's own message. */

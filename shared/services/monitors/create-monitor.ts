@@ -11,7 +11,7 @@ import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { sealSecrets } from "./secrets.ts";
-import { checkConfig, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { checkConfig, checkDestinations, checkRefs, vaultReadyFor } from "./write-fields.ts";
 
 export interface NewMonitor {
   name: string;
@@ -36,6 +36,7 @@ export function auditView(r: MonitorRow) {
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
   await vaultReadyFor(s, vault, m.check_type === "http" ? m.config : undefined);
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
+  await checkDestinations(s, m.check_type, { host: m.host, config });
   await checkRefs(s.tx, m);
   const [inserted] = await s.tx
     .insert(monitors)

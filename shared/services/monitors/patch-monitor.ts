@@ -17,7 +17,7 @@ import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { openSecrets, sealSecrets, sendsMask, sendsSecret } from "./secrets.ts";
-import { cancelOpenRuns, checkConfig, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
+import { cancelOpenRuns, checkConfig, checkDestinations, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
 
 type Changes = Partial<typeof monitors.$inferInsert>;
 
@@ -44,6 +44,8 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; v
     secretsChanged = sendsSecret(newConfig) || (before.secret_config != null) !== (checked.secrets != null);
     values.secret_config = sealed;
   }
+  // Only what the patch sends: a host saved before the policy tightened is refused when the check runs.
+  await checkDestinations(s, before.check_type as CheckType, { host: values.host, config: newConfig === undefined ? undefined : (values.config as Record<string, unknown>) });
   const merged = {
     target_type: (values.target_type !== undefined ? values.target_type : before.target_type) as TargetType | null,
     target_id: values.target_id !== undefined ? values.target_id : before.target_id,

@@ -5,6 +5,9 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { agentProbeRuns, agents, monitors } from "../../db/schema/index.ts";
 import { type CheckType, validateConfig } from "../../domain/monitors/config.ts";
+import { hostOfTarget } from "../../domain/net/outbound-policy.ts";
+import { savedHostRefusal } from "../../net/resolved-host.ts";
+import { readMonitorPolicy } from "../integrations/outbound-policy.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { TargetType } from "../../schemas/monitors.ts";
 import type { Vault } from "../../vault/vault.ts";
@@ -30,6 +33,28 @@ export function checkConfig(checkType: CheckType, config: unknown, previous: Mon
   const split = splitSecrets(result.config, previous);
   if (split.issues.length > 0) throw ApiError.validation(split.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
   return { config: split.config, secrets: split.secrets };
+}
+
+/**
+ * The addresses a monitor's check would reach (its host, an http check's url, a dns check's resolver)
+ * against the monitor policy (monitor_policy): link-local and cloud metadata never, in any spelling.
+ * A name is judged by the addresses it resolves to now, and again when the check runs.
+ */
+export async function checkDestinations(s: VerbScope, checkType: CheckType, fields: { host?: string | undefined; config?: Record<string, unknown> | undefined }): Promise<void> {
+  const places: { loc: (string | number)[]; host: string }[] = [];
+  if (fields.host !== undefined) places.push({ loc: ["host"], host: hostOfTarget(fields.host) });
+  const url = fields.config?.url;
+  if (checkType === "http" && typeof url === "string") places.push({ loc: ["config", "url"], host: hostOfTarget(url) });
+  const resolver = fields.config?.resolver;
+  if (checkType === "dns" && typeof resolver === "string") places.push({ loc: ["config", "resolver"], host: resolver });
+  if (!places.length) return;
+  const policy = await readMonitorPolicy(s.tx);
+  const issues: ValidationIssue[] = [];
+  for (const { loc, host } of places) {
+    const reason = await savedHostRefusal(s.ctx.resolveHost, host, policy);
+    if (reason !== null) issues.push(issue(loc, `Not a destination monitors may reach: ${reason}.`, "value_error"));
+  }
+  if (issues.length > 0) throw ApiError.validation(issues);
 }
 
 /** Refuses a new secret while the vault cannot write (no key, a wrong key, a rotation pending). */

@@ -8,6 +8,8 @@ import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
 import type { VerbScope } from "../verb.ts";
 import { readAllSettings, type Settings } from "./read-all.ts";
 import { crossKeyIssues } from "./rules.ts";
+import { outboundIssues } from "./outbound-urls.ts";
+import type { OutboundPolicy } from "../../domain/net/outbound-policy.ts";
 
 const SETTINGS_LOCK = 7_246_021; // fixed advisory lock key: writes to app_settings made through the settings API
 
@@ -28,7 +30,7 @@ export async function applySettingChanges(s: VerbScope, changes: Partial<Record<
   const before = await readAllSettings(s.tx);
   const after: Settings = { ...before };
   for (const [k, value] of Object.entries(changes) as [SettingKey, unknown][]) after[k] = value === null ? SETTING_DEFAULTS[k] : value;
-  const issues = crossKeyIssues(after);
+  const issues = [...crossKeyIssues(after), ...(await outboundIssues(changes, before.cve_feed_sources, after.outbound_policy as OutboundPolicy, s.ctx.resolveHost))];
   if (issues.length) throw ApiError.validation(issues);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) await s.tx.delete(appSettings).where(eq(appSettings.key, key));

@@ -7,7 +7,10 @@ import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
+import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
+import { type HostResolver, savedUrlRefusal } from "../../net/resolved-host.ts";
+import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { OAUTH_CLIENT_SECRET, oauthSecretName, openSecret, sealSecret } from "../vault/secret-columns.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
@@ -157,6 +160,25 @@ const NEEDS: Record<ProviderType, { field: keyof StoredProvider | null; text: st
   google: { field: null, text: "client_id" },
 };
 
+/** The URLs sign-in fetches from: checked against the outbound policy when saved, as at connect. */
+const URL_FIELDS = ["issuer", "base_url", "api_url"] as const;
+
+/** The URL fields a patch changes (clients send whole records back; a stored value is judged again at connect). */
+async function urlIssues(db: Db, input: OAuthPatch, stored: Record<string, StoredProvider>, resolve: HostResolver | undefined): Promise<ValidationIssue[]> {
+  const sent = Object.entries(input.providers).flatMap(([name, p]) =>
+    URL_FIELDS.flatMap((field) => (p?.[field] && p[field] !== stored[name]?.[field] ? [{ name, field, url: p[field]! }] : [])),
+  );
+  if (!sent.length) return [];
+  const policy = await readOutboundPolicy(db);
+  const issues: ValidationIssue[] = [];
+  for (const { name, field, url } of sent) {
+    const check = checkOutboundUrl(url, policy);
+    const reason = check.ok ? await savedUrlRefusal(resolve, url, policy) : check.message;
+    if (reason !== null) issues.push({ loc: ["body", "providers", name, field], msg: `${field}: ${check.ok ? `The URL's host is not allowed: ${reason}.` : reason}`, type: "value_error" });
+  }
+  return issues;
+}
+
 async function providerIssues(db: Db, providers: Record<string, StoredProvider>, patched: string[]): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (Object.keys(providers).length > MAX_PROVIDERS)
@@ -177,7 +199,7 @@ export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault }, OAu
   await lockSettings(s);
   const stored = await readStored(s.tx);
   const next = mergeProviders(stored, input);
-  const issues = await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n]));
+  const issues = [...(await urlIssues(s.tx, input, stored, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n])))];
   if (issues.length) throw ApiError.validation(issues);
   const before = await present(s.tx, stored);
   await s.tx

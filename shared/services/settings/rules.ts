@@ -8,6 +8,14 @@ import type { ValidationIssue } from "../../errors.ts";
 type Rule = v.GenericSchema;
 const int = (min: number, max: number): Rule => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
+// Link-local and cloud metadata are never reachable (ADR 0330): allow_link_local is accepted only as
+// false, so a client sending the old shape back still saves, and asking for true is a clear 422.
+const Policy = v.strictObject({
+  allow_private: v.boolean(),
+  allow_loopback: v.boolean(),
+  allow_link_local: v.optional(v.literal(false, "Link-local and cloud metadata addresses are never reachable; allow_link_local can only be false.")),
+});
+
 const RULES: Partial<Record<SettingKey, Rule>> = {
   rate_limit_profile: v.picklist(PROFILES),
   session_timeout_hours: int(1, 720),
@@ -19,7 +27,8 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
   telemetry_warm_days: int(2, 3650),
   masquerade_minutes: int(1, 1440),
   invite_expiry_hours: int(1, 720),
-  outbound_policy: v.strictObject({ allow_private: v.boolean(), allow_loopback: v.boolean(), allow_link_local: v.boolean() }),
+  outbound_policy: Policy,
+  monitor_policy: Policy,
   cve_feed_sources: v.pipe(
     v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."))),
     v.maxLength(50),

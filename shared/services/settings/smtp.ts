@@ -1,12 +1,12 @@
 // PATCH /settings/smtp (reference-contracts 6 "settings"): the server the installation sends its own mail
 // through. Plain fields in the `smtp` row of app_settings, the password sealed apart (secret-section.ts).
-// The host must pass the outbound policy as far as can be told without resolving it; the sender checks
-// the resolved address again.
+// The host must pass the outbound policy, as written and by the addresses it resolves to now; the sender
+// checks the resolved address again when it connects.
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import { checkOutboundHost } from "../../domain/net/outbound-policy.ts";
 import type { Db } from "../../db/database.ts";
 import type { SmtpPatch, SmtpRead } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
+import { savedHostRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { defineVerb } from "../verb.ts";
 import { changedKeys } from "./apply.ts";
@@ -54,7 +54,7 @@ export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, Setti
   const before = present(section);
   const next = merge(before, patch);
   const policy = await readOutboundPolicy(s.tx);
-  const problems = issues(next, patch, patch.smtp_host ? checkOutboundHost(patch.smtp_host, policy) : null);
+  const problems = issues(next, patch, patch.smtp_host ? await savedHostRefusal(s.ctx.resolveHost, patch.smtp_host, policy) : null);
   if (problems.length) throw ApiError.validation(problems);
   await writeSection(s, vault, SMTP_SECTION, next, secrets);
   const after = await readSmtp(s.tx);

@@ -8,6 +8,8 @@ import { request as httpsRequest } from "node:https";
 import type { TLSSocket } from "node:tls";
 import { type Check, type CheckSample, CheckConfigError, ConfigReader, elapsed, failed, reasonOf, succeeded } from "./result.ts";
 import { jsonPathValue } from "./json-path.ts";
+import type { Reach } from "./reach.ts";
+import { checkOutboundHost } from "../../../shared/domain/net/outbound-policy.ts";
 
 /** Enough of a body for a keyword or a JSON value; the rest is not read. */
 const BODY_LIMIT = 1 << 20;
@@ -46,10 +48,17 @@ function peerCertValidTo(res: IncomingMessage): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
-function send(url: URL, init: Init, signal: AbortSignal): Promise<Answer> {
+/** Thrown when a hop's host is refused by the monitor policy (a redirect to a metadata address, say). */
+class Refused extends Error {}
+
+function send(url: URL, init: Init, signal: AbortSignal, reach: Reach | undefined): Promise<Answer> {
+  // Every hop, redirects included: an IP literal never reaches the lookup, so it is judged here.
+  const refused = reach ? checkOutboundHost(url.hostname, reach.policy) : null;
+  if (refused !== null) return Promise.reject(new Refused(`refused by the monitor policy: ${refused}`));
   return new Promise((resolve, reject) => {
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = request(url, { method: init.method, headers: init.headers, signal, agent: false, rejectUnauthorized: init.verifyTls }, (res) => {
+    const lookup = reach ? { lookup: reach.lookup } : {};
+    const req = request(url, { method: init.method, headers: init.headers, signal, agent: false, rejectUnauthorized: init.verifyTls, ...lookup }, (res) => {
       const certValidTo = peerCertValidTo(res);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -100,7 +109,7 @@ export const httpCheck: Check = async (spec, signal) => {
     const expected = config.string("expected_value", null);
     const certMinDays = config.number("cert_expiry_days", null);
 
-    let answer = await send(url, init, signal);
+    let answer = await send(url, init, signal, spec.reach);
     let hops = 0;
     while (answer.status >= 300 && answer.status < 400 && answer.location && config.boolean("follow_redirects", true)) {
       if (hops >= maxRedirects) return failed(`too many redirects (more than ${maxRedirects})`, elapsed(start), [{ metric: "http_status", value: answer.status }]);
@@ -109,7 +118,7 @@ export const httpCheck: Check = async (spec, signal) => {
       if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`redirect to a ${url.protocol} URL`, elapsed(start));
       // 303 (and, as browsers do, 301/302 of a POST) continue as GET without a body.
       const asGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && init.method === "POST");
-      answer = await send(url, asGet ? { ...init, method: "GET", body: null } : init, signal);
+      answer = await send(url, asGet ? { ...init, method: "GET", body: null } : init, signal, spec.reach);
     }
     const latency = elapsed(start);
     const extra: CheckSample[] = [{ metric: "http_status", value: answer.status }];
@@ -128,6 +137,7 @@ export const httpCheck: Check = async (spec, signal) => {
     return succeeded(`HTTP ${answer.status}${certDays !== null ? `, certificate valid ${certDays} more days` : ""}`, latency, extra);
   } catch (e) {
     if (e instanceof CheckConfigError) return failed(`invalid config: ${e.message}`);
+    if (e instanceof Refused) return failed(e.message);
     return failed(`request failed: ${reasonOf(e)}`, signal.aborted ? null : elapsed(start));
   }
 };

@@ -2,6 +2,7 @@
 // avail, latency_ms, http_status, cert_days_remaining, packet_loss_pct, ...) and a message for a human.
 // A check never throws: a target that refuses, hangs or answers nonsense is a result like any other.
 import type { CheckSample } from "../../../shared/domain/monitors/state.ts";
+import type { Reach } from "./reach.ts";
 
 export type { CheckSample };
 
@@ -17,6 +18,8 @@ export interface CheckSpec {
   check_type: string;
   host: string;
   config: Record<string, unknown>;
+  /** Set by runCheck (reach.ts): the lookup connections use and the policy redirects are judged by. */
+  reach?: Reach;
 }
 
 /** A check of one target. `signal` aborts it when its time is up or the worker stops; it must never throw. */
@@ -41,6 +44,8 @@ export function succeeded(msg: string, latency_ms: number | null, extra: CheckSa
 export function reasonOf(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   if (err?.name === "AbortError") return "timeout";
+  // The monitor policy's lookup refused every address the name resolves to (reach.ts).
+  if (err?.code === "EOUTBOUNDPOLICY") return `refused by the monitor policy: ${err.message}`;
   return err?.code ?? err?.message ?? String(e);
 }
 

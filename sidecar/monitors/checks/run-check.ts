@@ -5,6 +5,7 @@
 import { dnsCheck } from "./dns.ts";
 import { httpCheck } from "./http.ts";
 import { icmpCheck } from "./icmp.ts";
+import { gateCheck, type ReachOptions } from "./reach.ts";
 import { type Check, type CheckOutcome, type CheckSpec, failed } from "./result.ts";
 import { tcpCheck } from "./tcp.ts";
 
@@ -18,7 +19,7 @@ const TIMEOUTS: Record<string, { fallback: number; max: number }> = {
   dns: { fallback: 5, max: 30 },
 };
 
-export interface RunCheckOptions {
+export interface RunCheckOptions extends ReachOptions {
   /** The ping executable (tests: a missing one). */
   pingCommand?: string;
   /** Aborts the check early (the worker stopping). */
@@ -60,7 +61,11 @@ export async function runCheck(spec: CheckSpec, options: RunCheckOptions = {}): 
     }, budgetMs);
   });
   try {
-    return await Promise.race([check(spec, controller.signal, timeoutMs).catch((e: unknown) => failed(`check failed: ${String(e)}`)), hardStop]);
+    const gatedCheck = async (): Promise<CheckOutcome> => {
+      const gated = await gateCheck(spec, options);
+      return "refused" in gated ? failed(gated.refused) : check(gated.spec, controller.signal, timeoutMs);
+    };
+    return await Promise.race([gatedCheck().catch((e: unknown) => failed(`check failed: ${String(e)}`)), hardStop]);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onStop);

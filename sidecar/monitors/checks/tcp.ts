@@ -1,11 +1,11 @@
 // tcp: connect to config.ports in order (else [config.port or 80]); the first port that accepts makes the
 // check up, with its connect time as latency_ms. The whole list shares the check's one timeout.
-import { Socket } from "node:net";
-import { type Check, CheckConfigError, ConfigReader, elapsed, failed, succeeded } from "./result.ts";
+import { type LookupFunction, Socket } from "node:net";
+import { type Check, CheckConfigError, ConfigReader, elapsed, failed, reasonOf, succeeded } from "./result.ts";
 
 type Attempt = { ok: true; ms: number } | { ok: false; reason: string };
 
-function connect(host: string, port: number, signal: AbortSignal): Promise<Attempt> {
+function connect(host: string, port: number, signal: AbortSignal, lookup: LookupFunction | undefined): Promise<Attempt> {
   return new Promise((resolve) => {
     const start = performance.now();
     const socket = new Socket();
@@ -18,8 +18,9 @@ function connect(host: string, port: number, signal: AbortSignal): Promise<Attem
     if (signal.aborted) return done({ ok: false, reason: "timeout" });
     signal.addEventListener("abort", onAbort);
     socket.once("connect", () => done({ ok: true, ms: elapsed(start) }));
-    socket.once("error", (e: NodeJS.ErrnoException) => done({ ok: false, reason: e.code ?? e.message }));
-    socket.connect({ host, port });
+    socket.once("error", (e: NodeJS.ErrnoException) => done({ ok: false, reason: reasonOf(e) }));
+    // The monitor policy's lookup (reach.ts): a name resolving to a refused address fails with EOUTBOUNDPOLICY.
+    socket.connect({ host, port, ...(lookup ? { lookup } : {}) });
   });
 }
 
@@ -34,7 +35,7 @@ export const tcpCheck: Check = async (spec, signal) => {
   }
   const reasons: string[] = [];
   for (const port of ports) {
-    const r = await connect(spec.host, port, signal);
+    const r = await connect(spec.host, port, signal, spec.reach?.lookup);
     if (r.ok) return succeeded(`port ${port} open`, r.ms);
     reasons.push(`${port}: ${r.reason}`);
     if (signal.aborted) break;

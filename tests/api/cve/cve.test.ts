@@ -190,14 +190,16 @@ describe("sync from a file", () => {
 
 describe("sync from a URL (gzip) through the outbound policy", () => {
   it("is refused while the policy forbids loopback addresses", async () => {
-    await settings({ cve_feed_sources: [serverUrl], outbound_policy: { allow_private: false, allow_loopback: false, allow_link_local: false } });
+    // Saved while loopback is allowed (a loopback URL is refused when saved under the strict policy), then the policy tightened: the fetch checks again.
+    await settings({ cve_feed_sources: [serverUrl], outbound_policy: { allow_private: true, allow_loopback: true } });
+    await settings({ outbound_policy: { allow_private: false, allow_loopback: false } });
     const run = await sync();
     expect(run.outcome).toBe("failed");
     expect(run.error).toMatch(/loopback|not allowed|refused|policy/i);
   });
 
   it("reads the gzip file once loopback is allowed; the new source list means a full comparison", async () => {
-    await settings({ cve_feed_sources: [serverUrl], outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } });
+    await settings({ cve_feed_sources: [serverUrl], outbound_policy: { allow_private: true, allow_loopback: true } });
     const run = await sync();
     expect(run.error).toBeNull();
     // The fixture's own CVE-2021-23017 is older than the stored one, and its CVE-2014-6271 comes back.

@@ -109,10 +109,11 @@ describe("PUT /settings", () => {
     expect((await (await h.call("/api/v1/settings")).json()).lockout_threshold).toBe(5);
   });
 
-  it("takes the outbound policy as a whole object of three booleans, naming a bad member", async () => {
+  it("takes the outbound policy as a whole object of two booleans (allow_link_local only false), naming a bad member", async () => {
     const cases: [unknown, string][] = [
       [{ allow_private: true, allow_loopback: "yes", allow_link_local: false }, "outbound_policy.allow_loopback"],
-      [{ allow_private: true, allow_loopback: true }, "outbound_policy.allow_link_local"],
+      [{ allow_private: true, allow_link_local: false }, "outbound_policy.allow_loopback"],
+      [{ allow_private: true, allow_loopback: true, allow_link_local: true }, "outbound_policy.allow_link_local"],
       [{ allow_private: true, allow_loopback: true, allow_link_local: false, allow_all: true }, "outbound_policy.allow_all"],
       ["open", "outbound_policy"],
     ];

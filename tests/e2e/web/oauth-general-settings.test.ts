@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     const stored = await s.api("GET", "/settings");
     expect(stored.public_url).toBe(s.product.url);
     expect(stored.session_timeout_hours).toBe(12);
-    expect(stored.outbound_policy).toMatchObject({ allow_loopback: true, allow_link_local: false });
+    expect(stored.outbound_policy).toMatchObject({ allow_loopback: true });
 
     await page.reload();
     await seen(page.getByRole("heading", { name: "General settings" }));

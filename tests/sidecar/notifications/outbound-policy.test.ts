@@ -43,7 +43,7 @@ describe("sink URLs on create and update", () => {
     expect(body.fields["provider_config.url"]).toMatch(/allow_loopback/);
     const named = await h.req("POST", "notifications/sinks", h.admin, { name: "n", provider_type: "gotify", provider_config: { base_url: "http://localhost:8080", token: "t" } });
     expect(named.status).toBe(422);
-    await setPolicy({ allow_private: true, allow_loopback: true, allow_link_local: true });
+    await setPolicy({ allow_private: true, allow_loopback: true });
     const meta = await h.req("POST", "notifications/sinks", h.admin, { name: "m", provider_type: "slack", provider_config: { webhook_url: "http://169.254.169.254/services/T0/SECRETPATH" } });
     expect(meta.status).toBe(422);
     const text = JSON.stringify(await meta.json());

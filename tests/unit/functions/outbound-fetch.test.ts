@@ -32,7 +32,7 @@ describe("fetchOutboundHttp", () => {
 
   it("refuses by the URL policy, and answers unsupported for what fetch cannot do", async () => {
     expect(await code(send("/ok", { policy: DEFAULT_OUTBOUND_POLICY }))).toBe("refused");
-    expect(await code(http.request({ url: "http://169.254.169.254/", timeoutMs: 1000, policy: { allow_private: true, allow_loopback: true, allow_link_local: true } }))).toBe("refused");
+    expect(await code(http.request({ url: "http://169.254.169.254/", timeoutMs: 1000, policy: { allow_private: true, allow_loopback: true } }))).toBe("refused");
     expect(await code(send("/ok", { verifySsl: false }))).toBe("unsupported");
     expect(await code(send("/ok", { caPem: "-----BEGIN CERTIFICATE-----" }))).toBe("unsupported");
     expect(await code(send("/ok", { socketPath: "/var/run/docker.sock" }))).toBe("unsupported");

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { addressAllowed, checkOutboundUrl, DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
 
-const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true, allow_link_local: true };
-const STRICT: OutboundPolicy = { allow_private: false, allow_loopback: false, allow_link_local: false };
+const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true };
+const STRICT: OutboundPolicy = { allow_private: false, allow_loopback: false };
 
 describe("addressAllowed", () => {
   it("allows public and private addresses by default, refuses loopback and link-local", () => {
@@ -13,7 +13,7 @@ describe("addressAllowed", () => {
     expect(addressAllowed("127.0.0.1", DEFAULT_OUTBOUND_POLICY)).toMatch(/loopback.*allow_loopback/);
     expect(addressAllowed("127.8.9.10", DEFAULT_OUTBOUND_POLICY)).toMatch(/loopback/);
     expect(addressAllowed("::1", DEFAULT_OUTBOUND_POLICY)).toMatch(/loopback/);
-    expect(addressAllowed("169.254.10.1", DEFAULT_OUTBOUND_POLICY)).toMatch(/link-local.*allow_link_local/);
+    expect(addressAllowed("169.254.10.1", DEFAULT_OUTBOUND_POLICY)).toMatch(/link-local addresses are never reachable/);
     expect(addressAllowed("fe80::1%eth0", DEFAULT_OUTBOUND_POLICY)).toMatch(/link-local/);
   });
 
@@ -21,7 +21,8 @@ describe("addressAllowed", () => {
     expect(addressAllowed("10.0.0.1", STRICT)).toMatch(/private.*allow_private/);
     expect(addressAllowed("fc00::1", STRICT)).toMatch(/private/);
     expect(addressAllowed("127.0.0.1", OPEN)).toBeNull();
-    expect(addressAllowed("169.254.1.1", OPEN)).toBeNull();
+    // Link-local is never reachable, whatever the policy (ADR 0330).
+    expect(addressAllowed("169.254.1.1", OPEN)).toMatch(/link-local/);
     expect(addressAllowed("8.8.8.8", STRICT)).toBeNull();
   });
 

@@ -27721,9 +27721,16 @@ export interface operations {
                     lockout_minutes?: number | null;
                     lockout_threshold?: number | null;
                     masquerade_minutes?: number | null;
+                    monitor_policy?: {
+                        /** @constant */
+                        allow_link_local?: false;
+                        allow_loopback: boolean;
+                        allow_private: boolean;
+                    } | null;
                     onboarding_dismissed?: boolean | null;
                     outbound_policy?: {
-                        allow_link_local: boolean;
+                        /** @constant */
+                        allow_link_local?: false;
                         allow_loopback: boolean;
                         allow_private: boolean;
                     } | null;

@@ -14,7 +14,7 @@ export type SettingField =
   | { key: Key; label: string; hint?: string; kind: "text"; placeholder?: string }
   | { key: Key; label: string; hint?: string; kind: "lines" }
   | { key: Key; label: string; hint?: string; kind: "enum"; options: readonly string[] }
-  | { key: "outbound_policy"; label: string; hint?: string; kind: "flags"; flags: ReadonlyArray<{ flag: keyof NonNullable<SettingsBody["outbound_policy"]>; label: string }> };
+  | { key: "outbound_policy" | "monitor_policy"; label: string; hint?: string; kind: "flags"; flags: ReadonlyArray<{ flag: keyof NonNullable<SettingsBody["outbound_policy"]>; label: string }> };
 
 const roles: Options<"registration_default_role"> = ["viewer", "demo", "editor"];
 
@@ -52,8 +52,18 @@ export const SETTING_GROUPS: ReadonlyArray<{ id: string; title: string; fields: 
         flags: [
           { flag: "allow_private", label: "Private networks" },
           { flag: "allow_loopback", label: "Loopback" },
-          { flag: "allow_link_local", label: "Link-local" },
         ],
+        hint: "Link-local and cloud metadata addresses are never reachable",
+      },
+      {
+        key: "monitor_policy",
+        label: "Addresses monitors may check",
+        kind: "flags",
+        flags: [
+          { flag: "allow_private", label: "Private networks (monitors)" },
+          { flag: "allow_loopback", label: "Services on this host (monitors)" },
+        ],
+        hint: "Link-local and cloud metadata addresses are never reachable",
       },
     ],
   },

@@ -106,13 +106,14 @@ function SettingInput({ field: f, value, error, onValue }: { field: SettingField
   if (f.kind === "flags") {
     const flags = value as Record<string, boolean>;
     return (
-      <fieldset class="plain" aria-describedby={error ? `${id}-error` : undefined}>
+      <fieldset class="plain" aria-describedby={[error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined}>
         <legend class="meta">{f.label}</legend>
         {f.flags.map((x) => (
           <label key={x.flag} class="check row">
             <input type="checkbox" checked={flags[x.flag] === true} onChange={() => onValue({ ...flags, [x.flag]: !flags[x.flag] })} /> {x.label}
           </label>
         ))}
+        {hint && <small id={`${id}-hint`} class="hint">{hint}</small>}
         {error && <small id={`${id}-error`} class="field-error" role="alert">{error}</small>}
       </fieldset>
     );
