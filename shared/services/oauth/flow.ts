@@ -2,6 +2,7 @@
 // server-side (state hashed, nonce, PKCE verifier; 10 minutes, single use), the callback's account
 // rules, and the 60-second one-time code GET /auth/exchange turns into a session token.
 import { and, eq, lt, sql } from "drizzle-orm";
+import { timingSafeEqualString } from "../../auth/constant-time.ts";
 import { bytesToBase64Url, bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
 import { authExchangeCodes, invites, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
@@ -20,7 +21,8 @@ import { requireSelfWrite } from "../account/self.ts";
 import { bootstrapStatus } from "../bootstrap/status.ts";
 import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute, routeOf } from "./provider.ts";
 
-const STATE_TTL_MS = 10 * 60_000;
+/** How long a started sign-in may take (the state row, and the browser's state cookie). */
+export const STATE_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
 const MFA_TOKEN_SECONDS = 300;
 
@@ -57,6 +59,8 @@ export interface BeginInput extends OAuthDeps {
 
 interface Begun {
   url: string;
+  /** For the browser's state cookie (functions/oauth-state-cookie.ts); stored only hashed. */
+  state: string;
   row: typeof oauthStates.$inferInsert;
 }
 
@@ -70,6 +74,7 @@ async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: st
   const now = ctx.clock.now();
   return {
     url,
+    state,
     row: {
       state_hash: await sha256Hex(state), provider: input.name, purpose: linkUserId === null ? "login" : "link", nonce, code_verifier: codeVerifier,
       redirect_uri: redirectUri, invite_token: input.inviteToken ?? null, link_user_id: linkUserId, created_at: now, expires_at: new Date(now.getTime() + STATE_TTL_MS),
@@ -77,24 +82,27 @@ async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: st
   };
 }
 
-async function storeBegin(s: VerbScope, begun: Begun): Promise<string> {
+async function storeBegin(s: VerbScope, begun: Begun): Promise<{ url: string; state: string }> {
   // Expired requests and codes go as new ones come in, so neither table grows without bound.
   await s.tx.delete(oauthStates).where(lt(oauthStates.expires_at, s.now));
   await s.tx.delete(authExchangeCodes).where(lt(authExchangeCodes.expires_at, s.now));
   await s.tx.insert(oauthStates).values(begun.row);
-  return begun.url;
+  return { url: begun.url, state: begun.state };
 }
 
-/** GET /auth/oauth/...: stores the request and answers the provider's authorization URL. */
-export const beginOAuth = defineVerb<BeginInput, string, Begun>(
+/** GET /auth/oauth/...: stores the request and answers the provider's authorization URL and the state. */
+export const beginOAuth = defineVerb<BeginInput, { url: string; state: string }, Begun>(
   { scope: "public", prepare: (ctx, input) => prepareBegin(ctx, input, null) },
   async (s, _input, begun) => storeBegin(s, begun),
 );
 
 /** POST /account/oauth/{provider}/link: the same request, bound to the signed-in user (purpose link). */
-export const beginOAuthLink = defineVerb<OAuthDeps & { name: string }, { authorization_url: string }, Begun>(
+export const beginOAuthLink = defineVerb<OAuthDeps & { name: string }, { authorization_url: string; state: string }, Begun>(
   { scope: requireSelfWrite, prepare: (ctx, input) => prepareBegin(ctx, input, requireSelfWrite(ctx).userId) },
-  async (s, _input, begun) => ({ authorization_url: await storeBegin(s, begun) }),
+  async (s, _input, begun) => {
+    const { url, state } = await storeBegin(s, begun);
+    return { authorization_url: url, state };
+  },
 );
 
 type StateRow = typeof oauthStates.$inferSelect;
@@ -120,6 +128,8 @@ export interface CallbackInput extends OAuthDeps, SignInClient {
   via: ProviderRoute;
   code: string;
   state: string;
+  /** The state cookie the browser sent with the callback (undefined: none). */
+  stateCookie: string | undefined;
 }
 
 /** Creates the account for an unknown identity, bound to it, and audits it. */
@@ -199,6 +209,12 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
     scope: "public",
     prepare: async (ctx, input) => {
       const provider = await loadProvider(ctx.db, input, input.name, input.via);
+      // Before the state is used up: a callback from another browser (login CSRF, or a link request
+      // finished by a victim) leaves the starter's request as it was.
+      if (!input.stateCookie || !timingSafeEqualString(input.stateCookie, input.state)) {
+        await recordRefusal({ ctx, input: [{ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, reason: "state cookie missing or different" } }] });
+        throw new ApiError("BAD_REQUEST", "This sign-in was not started in this browser (its state cookie is missing or different). Please try signing in again.");
+      }
       const row = await consumeState({ ctx, input: { name: input.name, state: input.state } });
       const inviteId = row.invite_token ? await inviteOf(ctx, row.invite_token) : null;
       const identity = await identityFromCallback(provider, { code: input.code, codeVerifier: row.code_verifier ?? "", nonce: row.nonce ?? "", redirectUri: row.redirect_uri, now: ctx.clock.now() });

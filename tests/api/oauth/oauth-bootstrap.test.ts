@@ -3,6 +3,7 @@
 // makes it the administrator. The OIDC provider is the jose-built one on loopback (127.0.0.94 here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, json, type TestApp } from "../../helpers/app.ts";
+import { fromSameBrowser } from "../../helpers/oauth-browser.ts";
 import { type FakeOidc, startFakeOidc } from "../../helpers/oidc-fakes.ts";
 
 const BASE = "http://first-run.example.test";
@@ -36,7 +37,7 @@ async function providerSignIn(): Promise<Response> {
   expect(begin.status).toBe(302);
   const back = new URL((await fetch(begin.headers.get("location")!, { redirect: "manual" })).headers.get("location")!);
   expect(back.origin).toBe(BASE);
-  return call(back.pathname + back.search);
+  return call(back.pathname + back.search, fromSameBrowser(begin));
 }
 
 describe("POST /bootstrap/initialize-oauth", () => {
