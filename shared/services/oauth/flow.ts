@@ -171,9 +171,11 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity, invit
     throw ApiError.forbidden("This email is already registered. Ask an administrator to link it, or sign in and link the provider from your account.");
   if (inviteId !== null) return acceptInviteFor(s, p, id, inviteId);
   // Before first run a provider account may be created, only so it can become the administrator
-  // through POST /bootstrap/initialize-oauth (which still needs the setup token).
+  // through POST /bootstrap/initialize-oauth (which still needs the setup token): as a viewer, whatever
+  // the provider's registration settings say (no administrator has chosen them).
   const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
-  if (!p.config.allow_registration && !firstRun) throw ApiError.forbidden("Registration is currently closed");
+  if (firstRun) return createAccount(s, p, id, "viewer");
+  if (!p.config.allow_registration) throw ApiError.forbidden("Registration is currently closed");
   return createAccount(s, p, id, p.config.default_role);
 }
 
