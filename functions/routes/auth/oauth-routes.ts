@@ -3,7 +3,8 @@
 // MFA challenge; JSON errors 400/403/502), and GET /auth/exchange (the code for a session token).
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase } from "../../../shared/services/oauth/flow.ts";
+import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase, SignInRefused } from "../../../shared/services/oauth/flow.ts";
+import { sendOwnerNotice } from "../../../shared/services/oauth/owner-notice.ts";
 import { listPublicProviders } from "../../../shared/services/oauth/public-providers.ts";
 import type { ProviderRoute } from "../../../shared/services/oauth/provider.ts";
 import { verbContext } from "../../context.ts";
@@ -39,7 +40,13 @@ async function start(c: Context<AppEnv>, name: string, via: ProviderRoute, invit
 
 async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q: v.InferOutput<typeof CallbackQuery>): Promise<Response> {
   const args = await signInArgs(c, { ...oauthDeps(c), name, via, code: q.code, state: q.state, stateCookie: readOAuthStateCookie(c) });
-  const outcome = await completeOAuth(args);
+  let outcome;
+  try {
+    outcome = await completeOAuth(args);
+  } catch (e) {
+    if (e instanceof SignInRefused && e.owner) tellOwner(c, e.owner, e.providerLabel);
+    throw e;
+  }
   clearOAuthStateCookie(c);
   const base = await publicBase(args.ctx.db, oauthDeps(c).publicUrl);
   if (outcome.kind === "mfa") return redirect(c, `${base}/?cb_mfa_token=${encodeURIComponent(outcome.mfa_token)}`);
@@ -48,6 +55,20 @@ async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q:
   const code = encodeURIComponent(outcome.code);
   if (outcome.firstRun) return redirect(c, `${base}/oobe?cb_auth_code=${code}&bootstrap=1&provider=${encodeURIComponent(name)}`);
   return redirect(c, `${base}/?cb_auth_code=${code}`);
+}
+
+/**
+ * Mails the owner of the account a refused identity's e-mail belongs to. After the answer is decided and
+ * not awaited, so that the answer takes no longer than any other refusal (workerd: waitUntil).
+ */
+function tellOwner(c: Context<AppEnv>, to: string, providerLabel: string): void {
+  const deps = c.get("deps");
+  const work = sendOwnerNotice({ db: c.get("db"), vault: deps.vault, mailer: deps.mailer, logger: deps.logger }, { to, providerLabel, at: deps.clock.now() }).then(() => undefined);
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // No execution context (Node): the promise runs on by itself.
+  }
 }
 
 export function oauthRoutes(app: Hono<AppEnv>): void {

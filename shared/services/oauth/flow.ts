@@ -132,6 +132,24 @@ export interface CallbackInput extends OAuthDeps, SignInClient {
   stateCookie: string | undefined;
 }
 
+/**
+ * A sign-in the account rules refuse. Every such refusal answers the same 403 (an existing e-mail is not
+ * told apart from closed registration: no account enumeration, issue 36 item 5); the audit keeps the
+ * reason, and `owner` names the account whose e-mail the identity carried, to be told by e-mail.
+ */
+export class SignInRefused extends ApiError {
+  readonly reason: string;
+  readonly owner: string | null;
+  readonly providerLabel: string;
+
+  constructor(p: Provider, reason: string, owner: string | null = null) {
+    super("PERMISSION_DENIED", `Signing in through ${p.label} was refused. If you already have an account here, sign in another way and link ${p.label} from your account settings; otherwise ask an administrator for an invite.`);
+    this.reason = reason;
+    this.owner = owner;
+    this.providerLabel = p.label;
+  }
+}
+
 /** Creates the account for an unknown identity, bound to it, and audits it. */
 async function createAccount(s: VerbScope, p: Provider, id: ProviderIdentity, role: string) {
   const [user] = await s.tx
@@ -139,7 +157,7 @@ async function createAccount(s: VerbScope, p: Provider, id: ProviderIdentity, ro
     .values({ email: id.email, password_hash: null, display_name: id.name, role, created_at: s.now, updated_at: s.now })
     .onConflictDoNothing()
     .returning();
-  if (!user) throw ApiError.forbidden("This email is already registered. Ask an administrator to link it.");
+  if (!user) throw new SignInRefused(p, "e-mail already registered", id.email);
   await s.tx.insert(oauthIdentities).values({ user_id: user.id, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now, last_login_at: s.now });
   s.audit({ action: "user.registered", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role, provider: p.name } } });
   return user;
@@ -167,15 +185,15 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity, invit
     await s.tx.update(oauthIdentities).set({ email: id.email, last_login_at: s.now }).where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
     return bound.user;
   }
-  if (await findUserByEmail({ db: s.tx }, id.email))
-    throw ApiError.forbidden("This email is already registered. Ask an administrator to link it, or sign in and link the provider from your account.");
+  const owner = await findUserByEmail({ db: s.tx }, id.email);
+  if (owner) throw new SignInRefused(p, "e-mail already registered", owner.is_active ? owner.email : null);
   if (inviteId !== null) return acceptInviteFor(s, p, id, inviteId);
   // Before first run a provider account may be created, only so it can become the administrator
   // through POST /bootstrap/initialize-oauth (which still needs the setup token): as a viewer, whatever
   // the provider's registration settings say (no administrator has chosen them).
   const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
   if (firstRun) return createAccount(s, p, id, "viewer");
-  if (!p.config.allow_registration) throw ApiError.forbidden("Registration is currently closed");
+  if (!p.config.allow_registration) throw new SignInRefused(p, "registration closed");
   return createAccount(s, p, id, p.config.default_role);
 }
 
@@ -230,7 +248,8 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
       user = await accountFor(s, provider, identity, inviteId);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason: String(e.detail) } });
+      const reason = e instanceof SignInRefused ? e.reason : String(e.detail);
+      s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason } });
       return s.refuse(e);
     }
     if (!user.is_active) {

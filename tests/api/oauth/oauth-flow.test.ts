@@ -1,6 +1,8 @@
 // Sign-in through OpenID Connect and GitHub, driven over HTTP only against peers on loopback: the
 // jose-built OpenID provider (tests/helpers/oidc-fakes.ts, 127.0.0.93) and the GitHub fake replaying
 // recorded answers (127.0.0.92). Each refusal leaves no session behind.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, type FakeOidc, startFakeGitHub, startFakeOidc } from "../../helpers/oidc-fakes.ts";
 import { fromSameBrowser } from "../../helpers/oauth-browser.ts";
@@ -216,7 +218,7 @@ describe("OpenID Connect", () => {
   it("refuses an unknown identity whose e-mail is an existing account (no take-over), and a deactivated user", async () => {
     oidc.user = { sub: "intruder", email: "viewer@example.com", email_verified: true };
     const before = await countSessions();
-    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /already registered/);
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /Signing in through Keycloak was refused/);
     await h.t.sql`update users set is_active = false where email = 'alice@example.com'`;
     oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
     await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /deactivated/);
@@ -274,9 +276,63 @@ describe("the sign-in is bound to the browser that started it", () => {
   });
 });
 
+describe("no account enumeration (issue 36 item 5)", () => {
+  const SMTP_HOST = "127.0.0.96";
+  const mails: { to: string[]; data: string }[] = [];
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      onData(stream, session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, SMTP_HOST, r));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const res = await h.call("/api/v1/settings/smtp", { method: "PATCH", ...json({ smtp_enabled: true, smtp_host: SMTP_HOST, smtp_port: port, smtp_from_email: "cb@example.test", smtp_verify_tls: false }) });
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+  afterAll(async () => new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r())));
+
+  /** Waits (bounded) until `n` mails arrived. */
+  async function mailsArrived(n: number): Promise<void> {
+    for (let i = 0; i < 200 && mails.length < n; i++) await new Promise((r) => setTimeout(r, 25));
+  }
+
+  it("an identity with an existing account's e-mail is answered like closed registration, and the owner is told by e-mail", async () => {
+    await h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: false } } }) });
+    try {
+      oidc.user = { sub: "stranger-sub", email: "nobody-here@example.com", email_verified: true };
+      const closed = (await signIn("/api/v1/auth/oauth/oidc/keycloak")).res;
+      oidc.user = { sub: "impostor-sub", email: "viewer@example.com", email_verified: true };
+      const taken = (await signIn("/api/v1/auth/oauth/oidc/keycloak")).res;
+      expect(taken.status).toBe(closed.status);
+      const [a, b] = [await closed.json(), await taken.json()];
+      expect(b).toEqual(a);
+      expect(a.detail).not.toMatch(/already registered|exists/i);
+      // The audit (administrators only) keeps the real reasons.
+      const reasons = await h.t.sql`select diff->>'reason' as reason from audit_log where action = 'login.oauth_refused' order by id desc limit 2`;
+      expect(reasons.map((r) => r.reason)).toEqual(["e-mail already registered", "registration closed"]);
+      await mailsArrived(1);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.to).toEqual(["viewer@example.com"]);
+      expect(mails[0]!.data).toContain("sign-in attempt through Keycloak");
+      expect(mails[0]!.data).toContain("not linked to your account");
+    } finally {
+      await h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: true } } }) });
+    }
+  });
+});
+
 describe("GitHub", () => {
   it("refuses an unknown account while registration through GitHub is off", async () => {
-    await expectRefused((await signIn("/api/v1/auth/oauth/github")).res, 403, /Registration is currently closed/);
+    await expectRefused((await signIn("/api/v1/auth/oauth/github")).res, 403, /Signing in through GitHub was refused/);
   });
 
   it("full flow with PKCE and the primary verified e-mail from /user/emails", async () => {
@@ -316,7 +372,7 @@ describe("linking", () => {
   it("a signed-in user links a provider account explicitly, then signs in with it; another user cannot take it", async () => {
     oidc.user = { sub: "admin-sub", email: "admin@example.com", email_verified: true };
     // Before linking, the same e-mail is refused (no silent take-over).
-    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /already registered/);
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /Signing in through Keycloak was refused/);
     const linked = await link(h.adminToken);
     expect(linked.status, await linked.clone().text()).toBe(302);
     expect(linked.headers.get("location")).toBe(`${BASE}/?oauth_linked=keycloak`);
