@@ -7,7 +7,8 @@ import { CSRF_COOKIE, SESSION_COOKIE } from "../shared/identity/credential.ts";
 import type { IssuedSession } from "../shared/services/auth/issue-session.ts";
 import type { AppEnv } from "./deps.ts";
 
-function isSecure(c: Context<AppEnv>): boolean {
+/** True when the browser reached us over https (directly, or through a trusted proxy that says so). */
+export function isSecure(c: Context<AppEnv>): boolean {
   if (new URL(c.req.url).protocol === "https:") return true;
   // clientIp differs from the socket peer only when the peer is a trusted proxy, so only then does
   // its X-Forwarded-Proto count.

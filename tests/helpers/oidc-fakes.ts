@@ -62,8 +62,16 @@ export interface FakeOidc {
   clientSecret: string;
   /** Who signs in at the next /authorize. */
   user: FakeOidcUser;
-  /** Misbehaviour for the next token answers. */
-  faults: { tamper: boolean; wrongNonce: boolean; signWith: string | null };
+  /**
+   * Misbehaviour for the next token answers: `bareIdToken` leaves e-mail and name out of the ID token
+   * (UserInfo has them), `userinfoSub` makes UserInfo answer for another subject.
+   */
+  faults: { tamper: boolean; wrongNonce: boolean; signWith: string | null; bareIdToken?: boolean; userinfoSub?: string | null };
+  /** The provider's clock (ms), for the ID token's iat and exp: tests that move the app's clock move this one. */
+  clock: () => number;
+  /** The Cache-Control header of the JWKS answer (none when null). */
+  jwksCacheControl: string | null;
+  userinfoRequests: number;
   /** Publishes a new key (signing from now on) and, with `dropOld`, removes the others from the JWKS. */
   rotate(dropOld: boolean): Promise<{ oldKid: string; newKid: string }>;
   jwksFetches: number;
@@ -78,12 +86,16 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
   let published: SigningKey[] = [...keys];
   let signing = keys[0]!;
   const codes = new Map<string, { nonce: string; challenge: string; redirectUri: string; user: FakeOidcUser }>();
+  const accessTokens = new Map<string, FakeOidcUser>();
   let issuer = "";
   const fake: FakeOidc = {
     issuer: "", clientId, clientSecret,
     user: { sub: "oidc-user-1", email: "alice@example.com", email_verified: true, name: "Alice" },
     faults: { tamper: false, wrongNonce: false, signWith: null },
     jwksFetches: 0,
+    clock: () => Date.now(),
+    jwksCacheControl: null,
+    userinfoRequests: 0,
     tokenRequests: [],
     rotate: async (dropOld) => {
       const oldKid = signing.kid;
@@ -100,13 +112,19 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
       const url = new URL(req.url ?? "/", issuer);
       if (url.pathname === "/.well-known/openid-configuration")
         return send(res, 200, {
-          issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`,
+          issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, userinfo_endpoint: `${issuer}/userinfo`,
           response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"],
           token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"], code_challenge_methods_supported: ["S256"],
         });
       if (url.pathname === "/jwks") {
         fake.jwksFetches++;
-        return send(res, 200, { keys: published.map((k) => k.jwk) });
+        return send(res, 200, { keys: published.map((k) => k.jwk) }, fake.jwksCacheControl ? { "cache-control": fake.jwksCacheControl } : {});
+      }
+      if (url.pathname === "/userinfo") {
+        fake.userinfoRequests++;
+        const user = accessTokens.get((req.headers.authorization ?? "").replace(/^Bearer /, ""));
+        if (!user) return send(res, 401, { error: "invalid_token" });
+        return send(res, 200, { sub: fake.faults.userinfoSub ?? user.sub, email: user.email, email_verified: user.email_verified ?? true, name: user.name });
       }
       if (url.pathname === "/authorize") {
         const p = url.searchParams;
@@ -127,9 +145,10 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
         if (!grant || grant.redirectUri !== body.get("redirect_uri") || b64url(createHash("sha256").update(verifier).digest()) !== grant.challenge)
           return send(res, 400, { error: "invalid_grant" });
         const key = keys.find((k) => k.kid === (fake.faults.signWith ?? signing.kid))!;
-        let idToken = await new SignJWT({ email: grant.user.email, email_verified: grant.user.email_verified ?? true, name: grant.user.name, nonce: fake.faults.wrongNonce ? "not-the-nonce" : grant.nonce })
+        const profile = fake.faults.bareIdToken ? {} : { email: grant.user.email, email_verified: grant.user.email_verified ?? true, name: grant.user.name };
+        let idToken = await new SignJWT({ ...profile, nonce: fake.faults.wrongNonce ? "not-the-nonce" : grant.nonce })
           .setProtectedHeader({ alg: "RS256", kid: key.kid })
-          .setIssuer(issuer).setSubject(grant.user.sub).setAudience(clientId).setIssuedAt().setExpirationTime("5m")
+          .setIssuer(issuer).setSubject(grant.user.sub).setAudience(clientId).setIssuedAt(Math.floor(fake.clock() / 1000)).setExpirationTime(Math.floor(fake.clock() / 1000) + 300)
           .sign(key.privateKey);
         if (fake.faults.tamper) {
           const [h, payload, sig] = idToken.split(".");
@@ -137,7 +156,9 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
           claims.email = "mallory@example.com";
           idToken = `${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${sig}`;
         }
-        return send(res, 200, { access_token: b64url(randomBytes(16)), token_type: "Bearer", expires_in: 300, id_token: idToken });
+        const accessToken = b64url(randomBytes(16));
+        accessTokens.set(accessToken, grant.user);
+        return send(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: 300, id_token: idToken });
       }
       send(res, 404, { error: "not_found" });
     })().catch((e) => send(res, 500, { error: String(e) }));

@@ -17,7 +17,15 @@ export interface RealOidc {
   close(): Promise<void>;
 }
 
-export async function startRealOidc(redirectUri: string, host = "127.0.0.91"): Promise<RealOidc> {
+export interface RealOidcOptions {
+  /**
+   * oidc-provider's own default (true) keeps e-mail and profile out of an ID token issued with an
+   * access token (OpenID Connect Core 5.4): the client must ask UserInfo. false puts them in the ID token.
+   */
+  conformIdTokenClaims?: boolean;
+}
+
+export async function startRealOidc(redirectUri: string, host = "127.0.0.91", options: RealOidcOptions = {}): Promise<RealOidc> {
   const clientId = "control-plane";
   const clientSecret = "real-oidc-provider-client-secret-0123456789";
   const server: Server = createServer();
@@ -34,7 +42,7 @@ export async function startRealOidc(redirectUri: string, host = "127.0.0.91"): P
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: "op-1", alg: "RS256", use: "sig" }] },
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: "client_secret_basic" }],
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: options.conformIdTokenClaims ?? false,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },

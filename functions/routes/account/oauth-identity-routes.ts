@@ -10,6 +10,7 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { oauthDeps } from "../auth/oauth-routes.ts";
+import { setOAuthStateCookie } from "../../oauth-state-cookie.ts";
 
 const Identity = v.object({
   id: v.number(), provider: v.string(), issuer: v.string(), subject: v.string(), email: v.nullable(v.string()),
@@ -24,10 +25,14 @@ export function oauthIdentityRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: "/api/v1/account/oauth/:provider/link", tag: "oauth",
       summary: "Link a provider account to yours: answers the URL to send the browser to",
-      description: "The provider's callback then binds that identity to you (409 when it is bound to another user) and redirects to `<public_url>/?oauth_linked=<provider>`. Needs your own signed-in session.",
+      description: "The provider's callback then binds that identity to you (409 when it is bound to another user) and redirects to `<public_url>/?oauth_linked=<provider>`. Needs your own signed-in session. Sets the svc_oauth_state cookie: the callback must come back to this browser.",
       params: ProviderParam, response: { schema: v.object({ authorization_url: v.string() }) }, errors: [502],
     },
-    async (c, { params, reply }) => reply(await beginOAuthLink({ ctx: verbContext(c), input: { ...oauthDeps(c), name: params.provider } })),
+    async (c, { params, reply }) => {
+      const { authorization_url, state } = await beginOAuthLink({ ctx: verbContext(c), input: { ...oauthDeps(c), name: params.provider } });
+      setOAuthStateCookie(c, state);
+      return reply({ authorization_url });
+    },
   );
   route(
     app,

@@ -3,12 +3,14 @@
 // MFA challenge; JSON errors 400/403/502), and GET /auth/exchange (the code for a session token).
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase } from "../../../shared/services/oauth/flow.ts";
+import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase, SignInRefused } from "../../../shared/services/oauth/flow.ts";
+import { sendOwnerNotice } from "../../../shared/services/oauth/owner-notice.ts";
 import { listPublicProviders } from "../../../shared/services/oauth/public-providers.ts";
 import type { ProviderRoute } from "../../../shared/services/oauth/provider.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
+import { clearOAuthStateCookie, readOAuthStateCookie, setOAuthStateCookie } from "../../oauth-state-cookie.ts";
 import { setSessionCookies } from "../../session-cookies.ts";
 import { signInArgs } from "./sign-in-args.ts";
 
@@ -31,12 +33,21 @@ function redirect(c: Context<AppEnv>, location: string): Response {
 }
 
 async function start(c: Context<AppEnv>, name: string, via: ProviderRoute, inviteToken: string | undefined): Promise<Response> {
-  return redirect(c, await beginOAuth({ ctx: verbContext(c), input: { ...oauthDeps(c), name, via, inviteToken } }));
+  const { url, state } = await beginOAuth({ ctx: verbContext(c), input: { ...oauthDeps(c), name, via, inviteToken } });
+  setOAuthStateCookie(c, state);
+  return redirect(c, url);
 }
 
 async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q: v.InferOutput<typeof CallbackQuery>): Promise<Response> {
-  const args = await signInArgs(c, { ...oauthDeps(c), name, via, code: q.code, state: q.state });
-  const outcome = await completeOAuth(args);
+  const args = await signInArgs(c, { ...oauthDeps(c), name, via, code: q.code, state: q.state, stateCookie: readOAuthStateCookie(c) });
+  let outcome;
+  try {
+    outcome = await completeOAuth(args);
+  } catch (e) {
+    if (e instanceof SignInRefused && e.owner) tellOwner(c, e.owner, e.providerLabel);
+    throw e;
+  }
+  clearOAuthStateCookie(c);
   const base = await publicBase(args.ctx.db, oauthDeps(c).publicUrl);
   if (outcome.kind === "mfa") return redirect(c, `${base}/?cb_mfa_token=${encodeURIComponent(outcome.mfa_token)}`);
   if (outcome.kind === "linked") return redirect(c, `${base}/?oauth_linked=${encodeURIComponent(outcome.provider)}`);
@@ -44,6 +55,20 @@ async function callback(c: Context<AppEnv>, name: string, via: ProviderRoute, q:
   const code = encodeURIComponent(outcome.code);
   if (outcome.firstRun) return redirect(c, `${base}/oobe?cb_auth_code=${code}&bootstrap=1&provider=${encodeURIComponent(name)}`);
   return redirect(c, `${base}/?cb_auth_code=${code}`);
+}
+
+/**
+ * Mails the owner of the account a refused identity's e-mail belongs to. After the answer is decided and
+ * not awaited, so that the answer takes no longer than any other refusal (workerd: waitUntil).
+ */
+function tellOwner(c: Context<AppEnv>, to: string, providerLabel: string): void {
+  const deps = c.get("deps");
+  const work = sendOwnerNotice({ db: c.get("db"), vault: deps.vault, mailer: deps.mailer, logger: deps.logger }, { to, providerLabel, at: deps.clock.now() }).then(() => undefined);
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // No execution context (Node): the promise runs on by itself.
+  }
 }
 
 export function oauthRoutes(app: Hono<AppEnv>): void {
@@ -57,8 +82,8 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
     async (c, { reply }) => reply({ providers: await listPublicProviders({ ctx: verbContext(c), input: undefined }) }),
   );
 
-  const startDoc = "302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.";
-  const callbackDoc = "Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).";
+  const startDoc = "302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. Sets the HttpOnly, SameSite=Lax cookie svc_oauth_state that the callback requires (the sign-in is bound to this browser). 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.";
+  const callbackDoc = "Needs the svc_oauth_state cookie the start route set, equal to `state` (400 otherwise, the request left unused). Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).";
   for (const name of ["github", "google"] as const) {
     route(
       app,

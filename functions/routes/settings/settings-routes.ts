@@ -1,9 +1,10 @@
 // Application settings: GET /settings, PUT /settings (merges like a PATCH), POST /settings/reset
 // (high-impact), and the OAuth provider configuration at /settings/oauth. GET /settings and PATCH
-// /settings/oauth are also open before first run (spec 5.4; functions/access.ts).
+// /settings/oauth are also open before first run to the setup token's holder (spec 5.4; functions/access.ts).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
+import { CONFIRMATION_HEADER } from "../../../shared/services/confirm/confirm.ts";
+import { ADMIN_REGISTRATION, getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
 import { resetSettings } from "../../../shared/services/settings/reset.ts";
 import { updateSettings } from "../../../shared/services/settings/update.ts";
 import { getSettings, SettingsPutSchema } from "../../../shared/services/settings/view.ts";
@@ -73,9 +74,15 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
     {
       method: "patch", path: "/api/v1/settings/oauth", tag: "settings", scope: updateOAuthSettings.scope,
       summary: "Add, change or remove OAuth/OIDC providers ({providers: {name: {...} | null}})",
-      description: "Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id (and issuer for type oidc, tenant for microsoft); default_role must name a role. See docs/oauth.md.",
-      body: OAuthPatchSchema, response: { schema: OAuthSchema },
+      description: `Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id (and issuer for type oidc, tenant for microsoft); default_role must name a role. Before first run (with X-Setup-Token) allow_registration cannot be turned on nor an administering default_role set (422). Making a role that administers the installation a registering provider's default_role is 422 unless confirmed: ${confirmationDoc(ADMIN_REGISTRATION)} See docs/oauth.md.`,
+      body: OAuthPatchSchema, response: { schema: OAuthSchema }, errors: [428],
     },
-    async (c, { body }) => c.json(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+    async (c, { body }) => {
+      const vault = c.get("deps").vault;
+      // Only a request that asks for the confirmation goes through it (and must then get it right).
+      if (c.req.header(CONFIRMATION_HEADER) !== undefined)
+        return confirmed(c, ADMIN_REGISTRATION, (ctx) => updateOAuthSettings({ ctx, input: { ...body, vault, adminRoleConfirmed: true } }));
+      return c.json(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault } }));
+    },
   );
 }

@@ -10,6 +10,7 @@ import { type IssuedSession, issueSession } from "../auth/issue-session.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
+import { closeProviderRegistration } from "../settings/oauth.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
 import { bootstrapStatus } from "./status.ts";
 
@@ -49,6 +50,7 @@ export const initializeFirstAdmin = defineVerb<InitializeInput, { session: Issue
       .returning();
     const created = user!;
     await forgetSetupToken(s.tx);
+    await closeProviderRegistration(s);
     const session = await issueSession(s, input.signingKey, created.id, { userAgent: input.userAgent });
     s.audit({ action: "bootstrap.initialize", category: "security", entity_type: "user", entity_id: created.id, diff: { after: { email: created.email, role: "admin" } } });
     return { session, user: publicUser(created, [...ROLE_SCOPES.admin]) };

@@ -12,6 +12,7 @@ import { type PublicUser, publicUser } from "../auth/public-user.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import { BOOTSTRAP_LOCK } from "../bootstrap/initialize.ts";
 import { bootstrapStatus } from "../bootstrap/status.ts";
+import { closeProviderRegistration } from "../settings/oauth.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
 
 export type InitializeOAuthInput = {
@@ -56,6 +57,7 @@ export const initializeWithOAuth = defineVerb<InitializeOAuthInput, { session: I
       .returning();
     if (!user) throw badToken();
     await forgetSetupToken(s.tx);
+    await closeProviderRegistration(s);
     // The pre-bootstrap session ends; the administrator gets a fresh one.
     await s.tx.update(sessions).set({ revoked_at: s.now }).where(eq(sessions.id, sid));
     const session = await issueSession(s, input.signingKey, user.id, { userAgent: input.userAgent });

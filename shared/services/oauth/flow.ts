@@ -2,6 +2,7 @@
 // server-side (state hashed, nonce, PKCE verifier; 10 minutes, single use), the callback's account
 // rules, and the 60-second one-time code GET /auth/exchange turns into a session token.
 import { and, eq, lt, sql } from "drizzle-orm";
+import { timingSafeEqualString } from "../../auth/constant-time.ts";
 import { bytesToBase64Url, bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
 import { authExchangeCodes, invites, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
@@ -20,7 +21,8 @@ import { requireSelfWrite } from "../account/self.ts";
 import { bootstrapStatus } from "../bootstrap/status.ts";
 import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute, routeOf } from "./provider.ts";
 
-const STATE_TTL_MS = 10 * 60_000;
+/** How long a started sign-in may take (the state row, and the browser's state cookie). */
+export const STATE_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
 const MFA_TOKEN_SECONDS = 300;
 
@@ -57,6 +59,8 @@ export interface BeginInput extends OAuthDeps {
 
 interface Begun {
   url: string;
+  /** For the browser's state cookie (functions/oauth-state-cookie.ts); stored only hashed. */
+  state: string;
   row: typeof oauthStates.$inferInsert;
 }
 
@@ -70,6 +74,7 @@ async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: st
   const now = ctx.clock.now();
   return {
     url,
+    state,
     row: {
       state_hash: await sha256Hex(state), provider: input.name, purpose: linkUserId === null ? "login" : "link", nonce, code_verifier: codeVerifier,
       redirect_uri: redirectUri, invite_token: input.inviteToken ?? null, link_user_id: linkUserId, created_at: now, expires_at: new Date(now.getTime() + STATE_TTL_MS),
@@ -77,24 +82,27 @@ async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: st
   };
 }
 
-async function storeBegin(s: VerbScope, begun: Begun): Promise<string> {
+async function storeBegin(s: VerbScope, begun: Begun): Promise<{ url: string; state: string }> {
   // Expired requests and codes go as new ones come in, so neither table grows without bound.
   await s.tx.delete(oauthStates).where(lt(oauthStates.expires_at, s.now));
   await s.tx.delete(authExchangeCodes).where(lt(authExchangeCodes.expires_at, s.now));
   await s.tx.insert(oauthStates).values(begun.row);
-  return begun.url;
+  return { url: begun.url, state: begun.state };
 }
 
-/** GET /auth/oauth/...: stores the request and answers the provider's authorization URL. */
-export const beginOAuth = defineVerb<BeginInput, string, Begun>(
+/** GET /auth/oauth/...: stores the request and answers the provider's authorization URL and the state. */
+export const beginOAuth = defineVerb<BeginInput, { url: string; state: string }, Begun>(
   { scope: "public", prepare: (ctx, input) => prepareBegin(ctx, input, null) },
   async (s, _input, begun) => storeBegin(s, begun),
 );
 
 /** POST /account/oauth/{provider}/link: the same request, bound to the signed-in user (purpose link). */
-export const beginOAuthLink = defineVerb<OAuthDeps & { name: string }, { authorization_url: string }, Begun>(
+export const beginOAuthLink = defineVerb<OAuthDeps & { name: string }, { authorization_url: string; state: string }, Begun>(
   { scope: requireSelfWrite, prepare: (ctx, input) => prepareBegin(ctx, input, requireSelfWrite(ctx).userId) },
-  async (s, _input, begun) => ({ authorization_url: await storeBegin(s, begun) }),
+  async (s, _input, begun) => {
+    const { url, state } = await storeBegin(s, begun);
+    return { authorization_url: url, state };
+  },
 );
 
 type StateRow = typeof oauthStates.$inferSelect;
@@ -120,6 +128,26 @@ export interface CallbackInput extends OAuthDeps, SignInClient {
   via: ProviderRoute;
   code: string;
   state: string;
+  /** The state cookie the browser sent with the callback (undefined: none). */
+  stateCookie: string | undefined;
+}
+
+/**
+ * A sign-in the account rules refuse. Every such refusal answers the same 403 (an existing e-mail is not
+ * told apart from closed registration: no account enumeration, issue 36 item 5); the audit keeps the
+ * reason, and `owner` names the account whose e-mail the identity carried, to be told by e-mail.
+ */
+export class SignInRefused extends ApiError {
+  readonly reason: string;
+  readonly owner: string | null;
+  readonly providerLabel: string;
+
+  constructor(p: Provider, reason: string, owner: string | null = null) {
+    super("PERMISSION_DENIED", `Signing in through ${p.label} was refused. If you already have an account here, sign in another way and link ${p.label} from your account settings; otherwise ask an administrator for an invite.`);
+    this.reason = reason;
+    this.owner = owner;
+    this.providerLabel = p.label;
+  }
 }
 
 /** Creates the account for an unknown identity, bound to it, and audits it. */
@@ -129,7 +157,7 @@ async function createAccount(s: VerbScope, p: Provider, id: ProviderIdentity, ro
     .values({ email: id.email, password_hash: null, display_name: id.name, role, created_at: s.now, updated_at: s.now })
     .onConflictDoNothing()
     .returning();
-  if (!user) throw ApiError.forbidden("This email is already registered. Ask an administrator to link it.");
+  if (!user) throw new SignInRefused(p, "e-mail already registered", id.email);
   await s.tx.insert(oauthIdentities).values({ user_id: user.id, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now, last_login_at: s.now });
   s.audit({ action: "user.registered", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role, provider: p.name } } });
   return user;
@@ -157,13 +185,15 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity, invit
     await s.tx.update(oauthIdentities).set({ email: id.email, last_login_at: s.now }).where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
     return bound.user;
   }
-  if (await findUserByEmail({ db: s.tx }, id.email))
-    throw ApiError.forbidden("This email is already registered. Ask an administrator to link it, or sign in and link the provider from your account.");
+  const owner = await findUserByEmail({ db: s.tx }, id.email);
+  if (owner) throw new SignInRefused(p, "e-mail already registered", owner.is_active ? owner.email : null);
   if (inviteId !== null) return acceptInviteFor(s, p, id, inviteId);
   // Before first run a provider account may be created, only so it can become the administrator
-  // through POST /bootstrap/initialize-oauth (which still needs the setup token).
+  // through POST /bootstrap/initialize-oauth (which still needs the setup token): as a viewer, whatever
+  // the provider's registration settings say (no administrator has chosen them).
   const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
-  if (!p.config.allow_registration && !firstRun) throw ApiError.forbidden("Registration is currently closed");
+  if (firstRun) return createAccount(s, p, id, "viewer");
+  if (!p.config.allow_registration) throw new SignInRefused(p, "registration closed");
   return createAccount(s, p, id, p.config.default_role);
 }
 
@@ -199,6 +229,12 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
     scope: "public",
     prepare: async (ctx, input) => {
       const provider = await loadProvider(ctx.db, input, input.name, input.via);
+      // Before the state is used up: a callback from another browser (login CSRF, or a link request
+      // finished by a victim) leaves the starter's request as it was.
+      if (!input.stateCookie || !timingSafeEqualString(input.stateCookie, input.state)) {
+        await recordRefusal({ ctx, input: [{ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, reason: "state cookie missing or different" } }] });
+        throw new ApiError("BAD_REQUEST", "This sign-in was not started in this browser (its state cookie is missing or different). Please try signing in again.");
+      }
       const row = await consumeState({ ctx, input: { name: input.name, state: input.state } });
       const inviteId = row.invite_token ? await inviteOf(ctx, row.invite_token) : null;
       const identity = await identityFromCallback(provider, { code: input.code, codeVerifier: row.code_verifier ?? "", nonce: row.nonce ?? "", redirectUri: row.redirect_uri, now: ctx.clock.now() });
@@ -212,7 +248,8 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
       user = await accountFor(s, provider, identity, inviteId);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason: String(e.detail) } });
+      const reason = e instanceof SignInRefused ? e.reason : String(e.detail);
+      s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason } });
       return s.refuse(e);
     }
     if (!user.is_active) {

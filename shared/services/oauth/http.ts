@@ -32,10 +32,20 @@ async function send(h: ProviderHttp, stage: string, url: string, init: { method?
 
 /** A JSON answer with a 2xx status, else the stage's 502. */
 export async function fetchJson<T>(h: ProviderHttp, stage: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<T> {
+  return (await fetchJsonWithHeaders<T>(h, stage, url, init)).body;
+}
+
+/** fetchJson with the answer's headers (lower-case names), for the key set's Cache-Control. */
+export async function fetchJsonWithHeaders<T>(
+  h: ProviderHttp,
+  stage: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ body: T; headers: Record<string, string> }> {
   const res = await send(h, stage, url, { ...init, headers: { accept: "application/json", ...init.headers } });
   if (res.status < 200 || res.status >= 300) throw upstreamFailed(h, stage);
   try {
-    return res.json<T>();
+    return { body: res.json<T>(), headers: res.headers };
   } catch {
     throw upstreamFailed(h, stage);
   }

@@ -1,21 +1,22 @@
-// OpenID Connect: the discovery document, the JWKS (cached per jwks_uri; a `kid` not in the cache
-// fetches it again once, so a rotated key is picked up and a removed one is refused), and the ID
-// token's validation with jose: signature, issuer, audience (and azp), nonce, exp/iat with leeway.
+// OpenID Connect: the discovery document, the ID token's validation with jose (signature by the
+// provider's key set, jwks-cache.ts; issuer, audience (and azp), nonce, exp/iat with leeway), and the
+// UserInfo answer for the claims an ID token leaves out (OpenID Connect Core 5.4).
 import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify, type JWTPayload } from "jose";
 import { ApiError } from "../../errors.ts";
 import { fetchJson, type ProviderHttp, upstreamFailed } from "./http.ts";
+import { currentKeySet, refetchKeySet } from "./jwks-cache.ts";
 
 export interface Discovery {
   issuer: string;
   authorization_endpoint: string;
   token_endpoint: string;
   jwks_uri: string;
+  userinfo_endpoint?: string;
   token_endpoint_auth_methods_supported?: string[];
 }
 
 const CLOCK_TOLERANCE_S = 30;
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
-const jwksCache = new Map<string, JSONWebKeySet>();
 
 const trimSlash = (u: string) => u.replace(/\/+$/, "");
 
@@ -27,13 +28,6 @@ export async function discover(h: ProviderHttp, issuer: string): Promise<Discove
   // document names "{tenantid}" where the tenant goes.
   if (trimSlash(doc.issuer!) !== trimSlash(issuer) && !doc.issuer!.includes("{tenantid}")) throw upstreamFailed(h, "discovery (issuer mismatch)");
   return doc as Discovery;
-}
-
-async function fetchJwks(h: ProviderHttp, uri: string): Promise<JSONWebKeySet> {
-  const set = await fetchJson<JSONWebKeySet>(h, "key set", uri);
-  if (!set || !Array.isArray(set.keys)) throw upstreamFailed(h, "key set");
-  jwksCache.set(uri, set);
-  return set;
 }
 
 const refused = (why: string) => new ApiError("BAD_REQUEST", `The ID token was refused: ${why}.`);
@@ -50,13 +44,15 @@ export async function verifyIdToken(h: ProviderHttp, doc: Discovery, token: stri
     jwtVerify(token, createLocalJWKSet(set), { audience: check.clientId, clockTolerance: CLOCK_TOLERANCE_S, currentDate: check.now, algorithms: ALGORITHMS, requiredClaims: ["iss", "sub", "exp", "iat"] });
   let result;
   try {
-    const cached = jwksCache.get(doc.jwks_uri);
+    const { set, fresh } = await currentKeySet(h, doc.jwks_uri, check.now);
     try {
-      result = await verify(cached ?? (await fetchJwks(h, doc.jwks_uri)));
+      result = await verify(set);
     } catch (e) {
-      // An unknown kid: the provider may have rotated its keys since the cache was filled.
-      if (!(e instanceof errors.JWKSNoMatchingKey) || !cached) throw e;
-      result = await verify(await fetchJwks(h, doc.jwks_uri));
+      // An unknown kid: the provider may have rotated its keys since the set was fetched.
+      if (!(e instanceof errors.JWKSNoMatchingKey) || fresh) throw e;
+      const again = await refetchKeySet(h, doc.jwks_uri, check.now);
+      if (!again) throw e;
+      result = await verify(again);
     }
   } catch (e) {
     if (e instanceof ApiError) throw e;
@@ -73,4 +69,17 @@ export async function verifyIdToken(h: ProviderHttp, doc: Discovery, token: stri
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if ((audiences.length > 1 || claims.azp !== undefined) && claims.azp !== check.clientId) throw refused("claim azp is not this client");
   return claims;
+}
+
+/**
+ * The UserInfo answer for the subject of the ID token (Core 5.3): asked with the access token, JSON
+ * only (a signed UserInfo JWT is not supported), and refused unless its `sub` is the ID token's (5.3.2:
+ * a substituted answer must not be used).
+ */
+export async function fetchUserInfo(h: ProviderHttp, doc: Discovery, accessToken: string, subject: string): Promise<Record<string, unknown>> {
+  if (!doc.userinfo_endpoint) throw new ApiError("BAD_REQUEST", `Could not obtain email from ${h.label}: its ID token has none and it publishes no UserInfo endpoint.`);
+  const info = await fetchJson<Record<string, unknown>>(h, "user info", doc.userinfo_endpoint, { headers: { authorization: `Bearer ${accessToken}` } });
+  if (!info || typeof info !== "object") throw upstreamFailed(h, "user info");
+  if (info.sub !== subject) throw new ApiError("BAD_REQUEST", `${h.label}'s UserInfo answer is for another subject than the ID token; the sign-in was refused.`);
+  return info;
 }

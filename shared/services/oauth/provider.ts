@@ -9,7 +9,7 @@ import { readClientSecret, readOAuthProviders, type StoredProvider } from "../se
 import { GITHUB_API, GITHUB_BASE, type GitHubEndpoints, githubAuthorizeUrl, githubIdentity } from "./github.ts";
 import { fetchJson, formBody, type ProviderHttp, upstreamFailed } from "./http.ts";
 import type { ProviderIdentity } from "./identity.ts";
-import { type Discovery, discover, verifyIdToken } from "./oidc.ts";
+import { type Discovery, discover, fetchUserInfo, verifyIdToken } from "./oidc.ts";
 
 export const GOOGLE_ISSUER = "https://accounts.google.com";
 export const microsoftIssuer = (tenant: string) => `https://login.microsoftonline.com/${tenant}/v2.0`;
@@ -79,13 +79,13 @@ export interface CallbackParams {
   now: Date;
 }
 
-async function oidcTokens(p: Provider, doc: Discovery, c: CallbackParams): Promise<string> {
+async function oidcTokens(p: Provider, doc: Discovery, c: CallbackParams): Promise<{ idToken: string; accessToken: string | null }> {
   const methods = doc.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
   const basic = p.clientSecret !== null && methods.includes("client_secret_basic");
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
   // RFC 6749 2.3.1: the client id and secret are form-encoded before they go into Basic.
   if (basic) headers.authorization = `Basic ${btoa(`${encodeURIComponent(p.clientId)}:${encodeURIComponent(p.clientSecret!)}`)}`;
-  const tokens = await fetchJson<{ id_token?: string }>(p.http, "token exchange", doc.token_endpoint, {
+  const tokens = await fetchJson<{ id_token?: string; access_token?: string }>(p.http, "token exchange", doc.token_endpoint, {
     method: "POST", headers,
     body: formBody({
       grant_type: "authorization_code", code: c.code, redirect_uri: c.redirectUri, code_verifier: c.codeVerifier,
@@ -93,17 +93,27 @@ async function oidcTokens(p: Provider, doc: Discovery, c: CallbackParams): Promi
     }),
   });
   if (typeof tokens.id_token !== "string") throw upstreamFailed(p.http, "token exchange (no ID token)");
-  return tokens.id_token;
+  return { idToken: tokens.id_token, accessToken: typeof tokens.access_token === "string" && tokens.access_token ? tokens.access_token : null };
 }
 
 /** The identity behind the callback's code; a 400 for a refused token or e-mail, 502 for a failing provider. */
 export async function identityFromCallback(p: Provider, c: CallbackParams): Promise<ProviderIdentity> {
   if (p.config.type === "github") return githubIdentity(p.http, githubEndpoints(p.config), { clientId: p.clientId, clientSecret: p.clientSecret, code: c.code, redirectUri: c.redirectUri, codeVerifier: c.codeVerifier });
   const doc = await discover(p.http, issuerOf(p.config));
-  const claims = await verifyIdToken(p.http, doc, await oidcTokens(p, doc, c), { clientId: p.clientId, nonce: c.nonce, now: c.now });
-  if (typeof claims.email !== "string" || !claims.email) throw new ApiError("BAD_REQUEST", `Could not obtain email from ${p.label}.`);
-  if (claims.email_verified !== true) throw new ApiError("BAD_REQUEST", `${p.label} has not verified the e-mail address ${claims.email}; only a verified e-mail can sign in.`);
-  return { issuer: claims.iss!, subject: claims.sub!, email: claims.email.toLowerCase(), name: typeof claims.name === "string" ? claims.name : null };
+  const tokens = await oidcTokens(p, doc, c);
+  const claims = await verifyIdToken(p.http, doc, tokens.idToken, { clientId: p.clientId, nonce: c.nonce, now: c.now });
+  let { email, email_verified: verified, name } = claims;
+  // Response type `code` lets a provider keep the profile claims for UserInfo (Core 5.4; oidc-provider's
+  // default): ask it when the ID token lacks them, taking e-mail and its verification from there together.
+  if (typeof email !== "string" || typeof verified !== "boolean") {
+    if (!tokens.accessToken) throw new ApiError("BAD_REQUEST", `Could not obtain email from ${p.label}.`);
+    const info = await fetchUserInfo(p.http, doc, tokens.accessToken, claims.sub!);
+    ({ email, email_verified: verified } = info);
+    name ??= info.name;
+  }
+  if (typeof email !== "string" || !email) throw new ApiError("BAD_REQUEST", `Could not obtain email from ${p.label}.`);
+  if (verified !== true) throw new ApiError("BAD_REQUEST", `${p.label} has not verified the e-mail address ${email}; only a verified e-mail can sign in.`);
+  return { issuer: claims.iss!, subject: claims.sub!, email: email.toLowerCase(), name: typeof name === "string" ? name : null };
 }
 
 /** The providers the sign-in page offers: enabled, with a client id. */

@@ -8,13 +8,16 @@ import type { Db } from "../../db/database.ts";
 import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
+import { scopeAllows } from "../../auth/scopes.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { type HostResolver, savedUrlRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { OAUTH_CLIENT_SECRET, oauthSecretName, openSecret, sealSecret } from "../vault/secret-columns.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
-import { defineRead, defineVerb } from "../verb.ts";
+import { bootstrapStatus } from "../bootstrap/status.ts";
+import type { ConfirmationSpec } from "../confirm/confirm.ts";
+import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
 import { changedKeys, lockSettings } from "./apply.ts";
 import { SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 
@@ -179,7 +182,23 @@ async function urlIssues(db: Db, input: OAuthPatch, stored: Record<string, Store
   return issues;
 }
 
-async function providerIssues(db: Db, providers: Record<string, StoredProvider>, patched: string[]): Promise<ValidationIssue[]> {
+/**
+ * Registering new users straight into an administrator's role through a provider is high-impact
+ * (issue 36 item 1): an administrator asks for it with these confirmation headers.
+ */
+export const ADMIN_REGISTRATION: ConfirmationSpec = { action: "oauth-admin-registration" };
+
+const grantsAdmin = async (db: Db, role: string) => scopeAllows(await roleScopes(db, role), "admin:*");
+
+interface IssueContext {
+  stored: Record<string, StoredProvider>;
+  /** No administrator yet: the caller holds the first-run grant. */
+  firstRun: boolean;
+  /** The request came through ADMIN_REGISTRATION's confirmation. */
+  adminRoleConfirmed: boolean;
+}
+
+async function providerIssues(db: Db, providers: Record<string, StoredProvider>, patched: string[], at: IssueContext): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (Object.keys(providers).length > MAX_PROVIDERS)
     issues.push({ loc: ["body", "providers"], msg: `At most ${MAX_PROVIDERS} providers.`, type: "too_many" });
@@ -187,19 +206,57 @@ async function providerIssues(db: Db, providers: Record<string, StoredProvider>,
     const need = NEEDS[p.type];
     if (p.enabled && (!p.client_id || (need.field && !p[need.field])))
       issues.push({ loc: ["body", "providers", name, "enabled"], msg: `Provider "${name}" needs ${need.text} before it can be enabled.`, type: "value_error" });
-    if (patched.includes(name) && (await roleScopes(db, p.default_role)).length === 0)
+    if (!patched.includes(name)) continue;
+    if ((await roleScopes(db, p.default_role)).length === 0) {
       issues.push({ loc: ["body", "providers", name, "default_role"], msg: `Unknown role "${p.default_role}".`, type: "value_error" });
+      continue;
+    }
+    // Before first run nobody is an administrator yet: what is configured now must not let strangers in
+    // after it (the first account through a provider becomes the administrator only with the setup token).
+    if (at.firstRun && p.allow_registration)
+      issues.push({ loc: ["body", "providers", name, "allow_registration"], msg: "Registration through a provider can be turned on only by an administrator, after first run.", type: "value_error" });
+    const admin = await grantsAdmin(db, p.default_role);
+    if (admin && at.firstRun) {
+      issues.push({ loc: ["body", "providers", name, "default_role"], msg: `The role "${p.default_role}" administers this installation: only an administrator can make it a provider's default role, after first run.`, type: "value_error" });
+      continue;
+    }
+    const before = at.stored[name];
+    const wasAdmin = before ? await grantsAdmin(db, before.default_role) : false;
+    if (admin && !at.adminRoleConfirmed && (!wasAdmin || (p.allow_registration && !before?.allow_registration)))
+      issues.push({
+        loc: ["body", "providers", name, "default_role"],
+        msg: `New users through "${name}" would be administrators (role "${p.default_role}"): send x-svc-confirmation: ${ADMIN_REGISTRATION.action} and an Idempotency-Key to confirm.`,
+        type: "value_error",
+      });
   }
   return issues;
 }
 
-export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault }, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...input }) => {
+/**
+ * First run is over: registration that was turned on before it (by no administrator, or by one the
+ * installation since lost) goes off until an administrator turns it on again. In the caller's transaction.
+ */
+export async function closeProviderRegistration(s: VerbScope): Promise<void> {
+  await lockSettings(s);
+  const stored = await readStored(s.tx);
+  const open = Object.keys(stored).filter((n) => stored[n]!.allow_registration);
+  if (!open.length) return;
+  const next = Object.fromEntries(Object.entries(stored).map(([n, p]) => [n, { ...p, allow_registration: false }]));
+  await s.tx.update(appSettings).set({ value: { providers: next }, updated_at: s.now }).where(eq(appSettings.key, OAUTH_KEY));
+  s.audit({
+    action: "settings.oauth_updated", category: "settings", entity_type: "settings", entity_id: OAUTH_KEY,
+    diff: { before: Object.fromEntries(open.map((n) => [n, { allow_registration: true }])), after: Object.fromEntries(open.map((n) => [n, { allow_registration: false }])), reason: "first run" },
+  });
+}
+
+export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault; adminRoleConfirmed?: boolean }, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, adminRoleConfirmed, ...input }) => {
   // Before any lock: in the order a rotation locks (the vault's state, then the secret rows).
   if (Object.values(input.providers).some((p) => p?.client_secret != null)) await assertVaultWritable(s.tx, vault, s.now);
   await lockSettings(s);
   const stored = await readStored(s.tx);
   const next = mergeProviders(stored, input);
-  const issues = [...(await urlIssues(s.tx, input, stored, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n])))];
+  const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
+  const issues = [...(await urlIssues(s.tx, input, stored, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n]), { stored, firstRun, adminRoleConfirmed: adminRoleConfirmed === true && !firstRun }))];
   if (issues.length) throw ApiError.validation(issues);
   const before = await present(s.tx, stored);
   await s.tx

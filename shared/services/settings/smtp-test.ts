@@ -3,15 +3,15 @@
 // goes out through Deps.mailer (Node; on the edge there is none and the answer says so), outside any
 // transaction; then the outcome is recorded (smtp_last_test_at/status) and a success turns SMTP on.
 import { appSettings } from "../../db/schema/index.ts";
-import { MailError, type Mailer, type SmtpServer } from "../../net/mailer.ts";
+import { MailError, type Mailer } from "../../net/mailer.ts";
 import type { SmtpTest } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import { lockSettings } from "./apply.ts";
 import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
-import { openSectionSecret, readSection } from "./secret-section.ts";
+import { readSection } from "./secret-section.ts";
 import { readSmtp, SMTP_SECTION } from "./smtp.ts";
+import { senderOf, storedSmtpServer } from "./smtp-server.ts";
 
 const TIMEOUT_MS = 15_000;
 
@@ -28,24 +28,12 @@ export const testSmtp = defineRead({ scope: SETTINGS_WRITE_SCOPE }, async (ctx, 
   if (!smtp.smtp_host) return { status: "error", message: "SMTP host is not configured" };
   if (sendTo && !smtp.smtp_from_email) return { status: "error", message: "SMTP sender address (smtp_from_email) is not configured" };
   if (!mailer) return { status: "error", message: "Sending mail needs the Node server: this runtime has no SMTP sockets" };
-  const password = await openSectionSecret(ctx.db, vault, SMTP_SECTION, "smtp_password").catch(() => undefined);
-  if (password === undefined) return { status: "error", message: "The stored SMTP password cannot be opened with this server's vault key" };
-  const server: SmtpServer = {
-    host: smtp.smtp_host,
-    port: smtp.smtp_port,
-    secure: smtp.smtp_port === 465,
-    requireTls: smtp.smtp_tls,
-    verifyTls: smtp.smtp_verify_tls,
-    username: smtp.smtp_username,
-    password,
-    timeoutMs: TIMEOUT_MS,
-    policy: await readOutboundPolicy(ctx.db),
-  };
+  const server = await storedSmtpServer(ctx.db, vault, smtp, TIMEOUT_MS);
+  if (!server) return { status: "error", message: "The stored SMTP password cannot be opened with this server's vault key" };
   let answer: SmtpTest;
   try {
     if (sendTo) {
-      const from = smtp.smtp_from_name ? `"${smtp.smtp_from_name.replace(/["\\\r\n]/g, "")}" <${smtp.smtp_from_email}>` : smtp.smtp_from_email!;
-      await mailer.send(server, { from, to: sendTo, subject: `${smtp.smtp_from_name}: test email`, text: "This is a test email: the SMTP settings work." });
+      await mailer.send(server, { from: senderOf(smtp), to: sendTo, subject: `${smtp.smtp_from_name}: test email`, text: "This is a test email: the SMTP settings work." });
       answer = { status: "ok", message: `Test email sent to ${sendTo}` };
     } else {
       await mailer.verify(server);

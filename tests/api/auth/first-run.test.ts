@@ -19,8 +19,9 @@ describe("first run", () => {
   it("non-first-run routes answer 401 before an administrator exists", async () => {
     const res = await t.app.request("/api/v1/tenants-not-a-route");
     expect(res.status).toBe(404);
-    const me = await t.app.request("/api/v1/auth/me");
-    // /auth/* is first-run territory: admitted with the first-run grant, but there is no user yet.
+    // /auth/* is first-run territory: admitted with the first-run grant (the setup token), but there is no user yet.
+    expect((await t.app.request("/api/v1/auth/me")).status).toBe(401);
+    const me = await t.app.request("/api/v1/auth/me", { headers: { "x-setup-token": SETUP } });
     expect(me.status).toBe(404);
   });
 

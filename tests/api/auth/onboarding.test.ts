@@ -11,14 +11,17 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe("first-run onboarding and domain", () => {
-  it("before first run the checklist and the domain work with the first-run grant", async () => {
-    const before = await (await t.app.request("/api/v1/bootstrap/onboarding")).json();
+  it("before first run the checklist and the domain work with the first-run grant (the setup token)", async () => {
+    const setup = { "x-setup-token": SETUP };
+    expect((await t.app.request("/api/v1/bootstrap/onboarding")).status).toBe(401);
+    expect((await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://evil.example.com/" }) })).status).toBe(401);
+    const before = await (await t.app.request("/api/v1/bootstrap/onboarding", { headers: setup })).json();
     expect(before).toMatchObject({ completed: 0, dismissed: false, public_url: null });
     expect(before.steps.find((s: { key: string }) => s.key === "admin").done).toBe(false);
-    const domain = await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://infra.example.com/" }) });
+    const domain = await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://infra.example.com/" }, setup) });
     expect(domain.status).toBe(200);
     expect(await domain.json()).toEqual({ public_url: "https://infra.example.com" });
-    const bad = await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "ftp://x/y" }) });
+    const bad = await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "ftp://x/y" }, setup) });
     expect(bad.status).toBe(422);
   });
 

@@ -409,10 +409,11 @@ describe("credentials without a user: the deprecated SVC_API_TOKEN and the first
   it("restores the old grant with SVC_LEGACY_AUTH=true, but mints no token (it has no user)", async () => {
     const legacy = await createTestApp({ SVC_SETUP_TOKEN: SETUP, SVC_API_TOKEN: LEGACY, SVC_LEGACY_AUTH: "true" });
     try {
-      // Before first run, /auth/* answers with the set-up grant, which manages and mints no tokens.
-      expect((await legacy.app.request("/api/v1/auth/api-tokens?all=true")).status).toBe(403);
-      expect((await legacy.app.request("/api/v1/auth/api-tokens/1", { method: "DELETE" })).status).toBe(403);
-      expect((await legacy.app.request("/api/v1/auth/service-account", { method: "POST", ...json({ name: "early" }) })).status).toBe(403);
+      // Before first run, /auth/* answers with the set-up grant (the setup token's), which manages and mints no tokens.
+      const setup = { "x-setup-token": SETUP };
+      expect((await legacy.app.request("/api/v1/auth/api-tokens?all=true", { headers: setup })).status).toBe(403);
+      expect((await legacy.app.request("/api/v1/auth/api-tokens/1", { method: "DELETE", headers: setup })).status).toBe(403);
+      expect((await legacy.app.request("/api/v1/auth/service-account", { method: "POST", ...json({ name: "early" }, setup) })).status).toBe(403);
       await initializeAdmin(legacy);
       const headers = { authorization: `Bearer ${LEGACY}` };
       expect((await legacy.app.request("/api/v1/auth/api-tokens?all=true", { headers })).status).toBe(200);

@@ -1,8 +1,11 @@
 // Sign-in through OpenID Connect and GitHub, driven over HTTP only against peers on loopback: the
 // jose-built OpenID provider (tests/helpers/oidc-fakes.ts, 127.0.0.93) and the GitHub fake replaying
 // recorded answers (127.0.0.92). Each refusal leaves no session behind.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, type FakeOidc, startFakeGitHub, startFakeOidc } from "../../helpers/oidc-fakes.ts";
+import { fromSameBrowser } from "../../helpers/oauth-browser.ts";
 import { createHarness, type Harness, json } from "../audit/harness.ts";
 
 const BASE = "http://cp.example.test";
@@ -17,6 +20,7 @@ beforeAll(async () => {
   h = await createHarness();
   h.t.runtime.deps.clock = { now: () => new Date(Date.now() + offsetMs) };
   oidc = await startFakeOidc();
+  oidc.clock = () => Date.now() + offsetMs;
   gh = await startFakeGitHub();
   expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ public_url: BASE }) })).status).toBe(200);
   const res = await h.call("/api/v1/settings/oauth", {
@@ -34,6 +38,7 @@ beforeAll(async () => {
 afterEach(() => {
   offsetMs = 0;
   oidc.faults = { tamper: false, wrongNonce: false, signWith: null };
+  oidc.jwksCacheControl = null;
   gh.state.unverified = false;
 });
 afterAll(async () => {
@@ -42,8 +47,8 @@ afterAll(async () => {
   await h?.t.close();
 });
 
-/** Start at the app, follow the provider's redirect back, answer the app's callback response. */
-async function signIn(start: string): Promise<{ callback: string; res: Response }> {
+/** Start at the app, follow the provider's redirect back, answer the app's callback response (same browser). */
+async function signIn(start: string): Promise<{ callback: string; res: Response; begin: Response }> {
   const begin = await h.call(start, { token: "" });
   expect(begin.status, await begin.clone().text()).toBe(302);
   expect(begin.headers.get("cache-control")).toBe("no-store");
@@ -52,7 +57,7 @@ async function signIn(start: string): Promise<{ callback: string; res: Response 
   const back = new URL(atProvider.headers.get("location")!);
   expect(back.origin).toBe(BASE);
   const callback = back.pathname + back.search;
-  return { callback, res: await h.call(callback, { token: "" }) };
+  return { callback, begin, res: await h.call(callback, fromSameBrowser(begin, { token: "" })) };
 }
 
 async function expectRefused(res: Response, status: number, detail: RegExp): Promise<void> {
@@ -90,7 +95,7 @@ describe("OpenID Connect", () => {
 
   it("full flow: a new user is registered with the default role, cookie set, code exchanged once for a session token", async () => {
     oidc.user = { sub: "alice-sub", email: "Alice@Example.com", email_verified: true, name: "Alice" };
-    const { callback, res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
+    const { callback, res, begin } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
     expect(res.status, await res.clone().text()).toBe(302);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("set-cookie")).toMatch(/svc_session=/);
@@ -110,7 +115,7 @@ describe("OpenID Connect", () => {
     // Single use.
     await expectRefused(await h.call(`/api/v1/auth/exchange?code=${encodeURIComponent(code)}`, { token: "" }), 400, /Invalid or expired auth code/);
     // The state was single use too.
-    await expectRefused(await h.call(callback, { token: "" }), 400, /Invalid OAuth state/);
+    await expectRefused(await h.call(callback, fromSameBrowser(begin, { token: "" })), 400, /Invalid OAuth state/);
     const audit = await h.t.sql`select action from audit_log where action in ('user.registered', 'login.oauth') order by id`;
     expect(audit.map((a) => a.action)).toEqual(["user.registered", "login.oauth"]);
   });
@@ -142,7 +147,7 @@ describe("OpenID Connect", () => {
     const begin = await h.call("/api/v1/auth/oauth/oidc/keycloak", { token: "" });
     const back = new URL((await fetch(begin.headers.get("location")!, { redirect: "manual" })).headers.get("location")!);
     offsetMs = 11 * 60_000;
-    await expectRefused(await h.call(back.pathname + back.search, { token: "" }), 400, /OAuth state expired/);
+    await expectRefused(await h.call(back.pathname + back.search, fromSameBrowser(begin, { token: "" })), 400, /OAuth state expired/);
     offsetMs = 0;
     const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
     expect(res.status).toBe(302);
@@ -156,16 +161,64 @@ describe("OpenID Connect", () => {
     expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302); // caches the JWKS
     const fetches = oidc.jwksFetches;
     const { oldKid } = await oidc.rotate(true);
+    offsetMs = 31_000; // past the cooldown between two fetches for an unknown kid
     expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
     expect(oidc.jwksFetches).toBe(fetches + 1);
     oidc.faults.signWith = oldKid;
     await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /not signed by a key the provider publishes/);
   });
 
+  it("a key withdrawn from the JWKS stops verifying once the set's max-age is over; the set is kept until then", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    oidc.jwksCacheControl = "public, max-age=600";
+    offsetMs = 60 * 60_000; // past any earlier set's lifetime: the next sign-in fetches it
+    const fetches = oidc.jwksFetches;
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
+    expect(oidc.jwksFetches).toBe(fetches + 1);
+    const { oldKid } = await oidc.rotate(true);
+    oidc.faults.signWith = oldKid; // the provider withdrew it; a stolen copy still signs
+    offsetMs += 9 * 60_000;
+    // Within max-age the cached set still has the key: no fetch.
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
+    expect(oidc.jwksFetches).toBe(fetches + 1);
+    offsetMs += 2 * 60_000;
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /not signed by a key the provider publishes/);
+    expect(oidc.jwksFetches).toBe(fetches + 2);
+    oidc.faults.signWith = null;
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
+  });
+
+  it("an unknown kid refetches the set at most once per cooldown", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    offsetMs = 3 * 60 * 60_000;
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302); // fetched now
+    const fetches = oidc.jwksFetches;
+    await oidc.rotate(false); // a new signing key, published
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /not signed by a key the provider publishes/);
+    expect(oidc.jwksFetches).toBe(fetches);
+    offsetMs += 31_000;
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
+    expect(oidc.jwksFetches).toBe(fetches + 1);
+  });
+
+  it("an ID token without the e-mail: UserInfo is asked, and refused when it answers for another subject", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    oidc.faults.bareIdToken = true;
+    const asked = oidc.userinfoRequests;
+    expect((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res.status).toBe(302);
+    expect(oidc.userinfoRequests).toBe(asked + 1);
+    oidc.user = { sub: "ursula-sub", email: "ursula@example.com", email_verified: false };
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /not verified the e-mail/);
+    oidc.user = { sub: "ursula-sub", email: "ursula@example.com", email_verified: true };
+    oidc.faults.userinfoSub = "someone-else";
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 400, /UserInfo answer is for another subject/);
+    expect(await h.t.sql`select 1 from users where email = 'ursula@example.com'`).toHaveLength(0);
+  });
+
   it("refuses an unknown identity whose e-mail is an existing account (no take-over), and a deactivated user", async () => {
     oidc.user = { sub: "intruder", email: "viewer@example.com", email_verified: true };
     const before = await countSessions();
-    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /already registered/);
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /Signing in through Keycloak was refused/);
     await h.t.sql`update users set is_active = false where email = 'alice@example.com'`;
     oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
     await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /deactivated/);
@@ -180,7 +233,7 @@ describe("OpenID Connect", () => {
     const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");
     await h.t.sql`update users set mfa_enabled = false where email = 'alice@example.com'`;
     expect(res.status).toBe(302);
-    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("set-cookie")).not.toMatch(/svc_session=/);
     const to = new URL(res.headers.get("location")!);
     expect(to.searchParams.get("cb_auth_code")).toBeNull();
     expect(to.searchParams.get("cb_mfa_token")).toBeTruthy();
@@ -188,9 +241,98 @@ describe("OpenID Connect", () => {
   });
 });
 
+describe("the sign-in is bound to the browser that started it", () => {
+  it("start sets an HttpOnly, SameSite=Lax state cookie; a callback without it, or with another, is refused and leaves the request unused", async () => {
+    oidc.user = { sub: "alice-sub", email: "alice@example.com", email_verified: true };
+    const begin = await h.call("/api/v1/auth/oauth/oidc/keycloak", { token: "" });
+    const cookie = begin.headers.getSetCookie().find((c) => c.startsWith("svc_oauth_state="))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\/api\/v1\/auth\/oauth(;|$)/);
+    expect(cookie).toMatch(/Max-Age=600/);
+    expect(cookie.split(";")[0]).toBe(`svc_oauth_state=${new URL(begin.headers.get("location")!).searchParams.get("state")}`);
+    const back = new URL((await fetch(begin.headers.get("location")!, { redirect: "manual" })).headers.get("location")!);
+    const callback = back.pathname + back.search;
+    // Another browser (the attacker's link in a victim's): no cookie, or the attacker's own.
+    await expectRefused(await h.call(callback, { token: "" }), 400, /not started in this browser/);
+    const other = await h.call("/api/v1/auth/oauth/oidc/keycloak", { token: "" });
+    await expectRefused(await h.call(callback, fromSameBrowser(other, { token: "" })), 400, /not started in this browser/);
+    const [audit] = await h.t.sql`select diff from audit_log where action = 'login.oauth_refused' order by id desc limit 1`;
+    expect(audit!.diff).toMatchObject({ reason: "state cookie missing or different" });
+    // The starter's browser still finishes it, and the cookie is cleared.
+    const res = await h.call(callback, fromSameBrowser(begin, { token: "" }));
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("svc_oauth_state="))).toMatch(/Max-Age=0/);
+  });
+
+  it("a link request finished in another browser binds nothing", async () => {
+    const res = await h.call("/api/v1/account/oauth/keycloak/link", { method: "POST", token: h.viewerToken });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("svc_oauth_state="))).toMatch(/HttpOnly/i);
+    oidc.user = { sub: "victim-sub", email: "victim@example.com", email_verified: true };
+    const back = new URL((await fetch((await res.json()).authorization_url, { redirect: "manual" })).headers.get("location")!);
+    await expectRefused(await h.call(back.pathname + back.search, { token: "" }), 400, /not started in this browser/);
+    expect(await h.t.sql`select 1 from oauth_identities where subject = 'victim-sub'`).toHaveLength(0);
+  });
+});
+
+describe("no account enumeration (issue 36 item 5)", () => {
+  const SMTP_HOST = "127.0.0.96";
+  const mails: { to: string[]; data: string }[] = [];
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      onData(stream, session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, SMTP_HOST, r));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const res = await h.call("/api/v1/settings/smtp", { method: "PATCH", ...json({ smtp_enabled: true, smtp_host: SMTP_HOST, smtp_port: port, smtp_from_email: "cb@example.test", smtp_verify_tls: false }) });
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+  afterAll(async () => new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r())));
+
+  /** Waits (bounded) until `n` mails arrived. */
+  async function mailsArrived(n: number): Promise<void> {
+    for (let i = 0; i < 200 && mails.length < n; i++) await new Promise((r) => setTimeout(r, 25));
+  }
+
+  it("an identity with an existing account's e-mail is answered like closed registration, and the owner is told by e-mail", async () => {
+    await h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: false } } }) });
+    try {
+      oidc.user = { sub: "stranger-sub", email: "nobody-here@example.com", email_verified: true };
+      const closed = (await signIn("/api/v1/auth/oauth/oidc/keycloak")).res;
+      oidc.user = { sub: "impostor-sub", email: "viewer@example.com", email_verified: true };
+      const taken = (await signIn("/api/v1/auth/oauth/oidc/keycloak")).res;
+      expect(taken.status).toBe(closed.status);
+      const [a, b] = [await closed.json(), await taken.json()];
+      expect(b).toEqual(a);
+      expect(a.detail).not.toMatch(/already registered|exists/i);
+      // The audit (administrators only) keeps the real reasons.
+      const reasons = await h.t.sql`select diff->>'reason' as reason from audit_log where action = 'login.oauth_refused' order by id desc limit 2`;
+      expect(reasons.map((r) => r.reason)).toEqual(["e-mail already registered", "registration closed"]);
+      await mailsArrived(1);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.to).toEqual(["viewer@example.com"]);
+      expect(mails[0]!.data).toContain("sign-in attempt through Keycloak");
+      expect(mails[0]!.data).toContain("not linked to your account");
+    } finally {
+      await h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: true } } }) });
+    }
+  });
+});
+
 describe("GitHub", () => {
   it("refuses an unknown account while registration through GitHub is off", async () => {
-    await expectRefused((await signIn("/api/v1/auth/oauth/github")).res, 403, /Registration is currently closed/);
+    await expectRefused((await signIn("/api/v1/auth/oauth/github")).res, 403, /Signing in through GitHub was refused/);
   });
 
   it("full flow with PKCE and the primary verified e-mail from /user/emails", async () => {
@@ -224,17 +366,17 @@ describe("linking", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const { authorization_url } = await res.json();
     const back = new URL((await fetch(authorization_url, { redirect: "manual" })).headers.get("location")!);
-    return h.call(back.pathname + back.search, { token: "" });
+    return h.call(back.pathname + back.search, fromSameBrowser(res, { token: "" }));
   }
 
   it("a signed-in user links a provider account explicitly, then signs in with it; another user cannot take it", async () => {
     oidc.user = { sub: "admin-sub", email: "admin@example.com", email_verified: true };
     // Before linking, the same e-mail is refused (no silent take-over).
-    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /already registered/);
+    await expectRefused((await signIn("/api/v1/auth/oauth/oidc/keycloak")).res, 403, /Signing in through Keycloak was refused/);
     const linked = await link(h.adminToken);
     expect(linked.status, await linked.clone().text()).toBe(302);
     expect(linked.headers.get("location")).toBe(`${BASE}/?oauth_linked=keycloak`);
-    expect(linked.headers.get("set-cookie")).toBeNull();
+    expect(linked.headers.get("set-cookie")).not.toMatch(/svc_session=/);
     const mine = await (await h.call("/api/v1/account/oauth-identities")).json();
     expect(mine).toMatchObject([{ provider: "keycloak", issuer: oidc.issuer, subject: "admin-sub", email: "admin@example.com" }]);
     const { res } = await signIn("/api/v1/auth/oauth/oidc/keycloak");

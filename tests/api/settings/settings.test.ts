@@ -223,14 +223,16 @@ describe("/settings/oauth", () => {
 });
 
 describe("before first run (spec 5.4)", () => {
-  it("GET /settings and PATCH /settings/oauth are open; everything else here answers 401", async () => {
-    const get = await fresh.app.request("/api/v1/settings");
+  it("GET /settings and PATCH /settings/oauth are open to the setup token; everything else here answers 401", async () => {
+    const setup = { "x-setup-token": "settings-first-run" };
+    expect((await fresh.app.request("/api/v1/settings")).status).toBe(401);
+    const get = await fresh.app.request("/api/v1/settings", { headers: setup });
     expect(get.status).toBe(200);
     expect(await get.json()).toEqual({ ...SETTING_DEFAULTS, ...SECTION_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });
-    expect((await fresh.app.request("/api/v1/settings", { method: "HEAD" })).status).toBe(200);
+    expect((await fresh.app.request("/api/v1/settings", { method: "HEAD", headers: setup })).status).toBe(200);
     const patch = await fresh.app.request("/api/v1/settings/oauth", {
       method: "PATCH",
-      ...json({ providers: { oidc: { client_id: "first-run", issuer: "https://id.example.com", enabled: true } } }),
+      ...json({ providers: { oidc: { client_id: "first-run", issuer: "https://id.example.com", enabled: true } } }, setup),
     });
     expect(patch.status).toBe(200);
     const [entry] = await fresh.sql`select actor_id, role_at_time from audit_log where action = 'settings.oauth_updated'`;

@@ -45,7 +45,7 @@ export interface paths {
         put?: never;
         /**
          * Link a provider account to yours: answers the URL to send the browser to
-         * @description The provider's callback then binds that identity to you (409 when it is bound to another user) and redirects to `<public_url>/?oauth_linked=<provider>`. Needs your own signed-in session.
+         * @description The provider's callback then binds that identity to you (409 when it is bound to another user) and redirects to `<public_url>/?oauth_linked=<provider>`. Needs your own signed-in session. Sets the svc_oauth_state cookie: the callback must come back to this browser.
          */
         post: operations["postApiV1AccountOauthByProviderLink"];
         delete?: never;
@@ -1674,7 +1674,7 @@ export interface paths {
         };
         /**
          * Start signing in with GitHub
-         * @description 302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.
+         * @description 302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. Sets the HttpOnly, SameSite=Lax cookie svc_oauth_state that the callback requires (the sign-in is bound to this browser). 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.
          */
         get: operations["getApiV1AuthOauthGithub"];
         put?: never;
@@ -1694,7 +1694,7 @@ export interface paths {
         };
         /**
          * The GitHub callback
-         * @description Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).
+         * @description Needs the svc_oauth_state cookie the start route set, equal to `state` (400 otherwise, the request left unused). Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).
          */
         get: operations["getApiV1AuthOauthGithubCallback"];
         put?: never;
@@ -1714,7 +1714,7 @@ export interface paths {
         };
         /**
          * Start signing in with Google
-         * @description 302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.
+         * @description 302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. Sets the HttpOnly, SameSite=Lax cookie svc_oauth_state that the callback requires (the sign-in is bound to this browser). 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.
          */
         get: operations["getApiV1AuthOauthGoogle"];
         put?: never;
@@ -1734,7 +1734,7 @@ export interface paths {
         };
         /**
          * The Google callback
-         * @description Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).
+         * @description Needs the svc_oauth_state cookie the start route set, equal to `state` (400 otherwise, the request left unused). Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).
          */
         get: operations["getApiV1AuthOauthGoogleCallback"];
         put?: never;
@@ -1754,7 +1754,7 @@ export interface paths {
         };
         /**
          * Start signing in with an OpenID Connect provider (Microsoft included)
-         * @description 302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.
+         * @description 302 to the provider's authorization endpoint with state, PKCE S256 and (OIDC) nonce, kept server-side for 10 minutes, single use. Sets the HttpOnly, SameSite=Lax cookie svc_oauth_state that the callback requires (the sign-in is bound to this browser). 400 when the provider is not configured or not enabled; 502 when its discovery document cannot be read.
          */
         get: operations["getApiV1AuthOauthOidcBySlug"];
         put?: never;
@@ -1774,7 +1774,7 @@ export interface paths {
         };
         /**
          * An OpenID Connect provider's callback
-         * @description Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).
+         * @description Needs the svc_oauth_state cookie the start route set, equal to `state` (400 otherwise, the request left unused). Exchanges the code and validates the identity (ID token: signature by the JWKS, issuer, audience, nonce, expiry; GitHub: its verified e-mail). Then 302 to `<public_url>/?cb_auth_code=<60-second one-time code>` (session cookie set; before first run `<public_url>/oobe?cb_auth_code=...&bootstrap=1&provider=<name>`, for POST /bootstrap/initialize-oauth) or, for a user with MFA, `<public_url>/?cb_mfa_token=<token for POST /auth/mfa/verify>` (no session). A link request (POST /account/oauth/{provider}/link) ends with `<public_url>/?oauth_linked=<provider>` instead (no new session). Refusals are JSON: 400 (state, token, e-mail), 403 (account rules), 409 (identity linked to another user), 502 (provider failed).
          */
         get: operations["getApiV1AuthOauthOidcBySlugCallback"];
         put?: never;
@@ -7218,7 +7218,7 @@ export interface paths {
         head?: never;
         /**
          * Add, change or remove OAuth/OIDC providers ({providers: {name: {...} | null}})
-         * @description Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id (and issuer for type oidc, tenant for microsoft); default_role must name a role. See docs/oauth.md.
+         * @description Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id (and issuer for type oidc, tenant for microsoft); default_role must name a role. Before first run (with X-Setup-Token) allow_registration cannot be turned on nor an administering default_role set (422). Making a role that administers the installation a registering provider's default_role is 422 unless confirmed: High-impact: send `x-svc-confirmation: oauth-admin-registration`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. See docs/oauth.md.
          *
          *     Needs scope `admin:*`.
          */
@@ -28003,6 +28003,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
