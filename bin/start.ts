@@ -11,6 +11,7 @@ import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
 import { startHttps } from "../runtime/tls/https-server.ts";
 import { upgradeRouter } from "../runtime/upgrade-router.ts";
+import { settleStagedVaultKey } from "../runtime/vault-key-file.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
 import { discoveryWorker } from "../sidecar/discovery/discovery-worker.ts";
@@ -71,6 +72,8 @@ for (let attempt = 1; ; attempt++) {
     await new Promise((r) => setTimeout(r, Math.min(attempt, 5) * 1000));
   }
 }
+// A rotation of DATA_DIR/vault.key that a crash interrupted is finished or rolled back before the vault writes.
+await settleStagedVaultKey(runtime);
 await encryptStoredSecrets(runtime);
 await announceSetupToken(runtime);
 await importFileAvatars(runtime);
