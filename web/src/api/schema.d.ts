@@ -2077,7 +2077,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The PWA manifest: the app name, icons from the uploaded assets, the theme colour (anonymous, ETag) */
+        /** The PWA manifest: the app name, 192 and 512 px icons (from the uploaded PNG favicon, else the console's), the theme colour (anonymous, ETag) */
         get: operations["getApiV1BrandingManifestJson"];
         put?: never;
         post?: never;
@@ -13453,6 +13453,7 @@ export interface operations {
                         background_color: string;
                         display: string;
                         icons: {
+                            purpose?: string;
                             sizes: string;
                             src: string;
                             type: string;
