@@ -14,11 +14,21 @@ export function keepFilesPrivate(): void {
 }
 
 /** Creates `dir` 0700, or tightens an existing one that others can enter (with a warning). */
-export function prepareDataDir(dir: string, logger: Pick<Logger, "warn">): void {
+export function prepareDataDir(dir: string, logger: Pick<Logger, "warn" | "error">): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const mode = statSync(dir).mode & 0o777;
   if ((mode & PRIVATE_UMASK) === 0) return;
-  chmodSync(dir, mode & ~PRIVATE_UMASK);
+  try {
+    chmodSync(dir, mode & ~PRIVATE_UMASK);
+  } catch (e) {
+    // Not ours to change (a volume owned by another account): say so loudly, but start as before.
+    logger.error("DATA_DIR is accessible to other local accounts and its mode could not be tightened: make it 0700", {
+      dir,
+      mode: `0${mode.toString(8)}`,
+      error: (e as Error).message,
+    });
+    return;
+  }
   logger.warn("DATA_DIR was accessible to other local accounts; its mode was tightened", {
     dir,
     from: `0${mode.toString(8)}`,
