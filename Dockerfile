@@ -31,7 +31,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY . .
 COPY --from=web /app/web/dist ./web/dist
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
 
 USER node
 EXPOSE 8080

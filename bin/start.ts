@@ -6,10 +6,12 @@
 import { createApp } from "../functions/app.ts";
 import { metricsRoutes } from "../functions/routes/metrics.ts";
 import { streamStatusRoutes } from "../functions/routes/stream-status.ts";
+import { keepFilesPrivate, prepareDataDir } from "../runtime/data-dir.ts";
 import { loadConfig, openRuntime } from "../runtime/node-deps.ts";
 import { serveWithLifespan } from "../runtime/serve.ts";
 import { startHttps } from "../runtime/tls/https-server.ts";
 import { upgradeRouter } from "../runtime/upgrade-router.ts";
+import { settleStagedVaultKey } from "../runtime/vault-key-file.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
 import { discoveryWorker } from "../sidecar/discovery/discovery-worker.ts";
@@ -21,16 +23,21 @@ import { importFileAvatars } from "../sidecar/startup/import-file-avatars.ts";
 import { applyMigrations } from "../sidecar/startup/migrate.ts";
 import { announceSetupToken } from "../sidecar/startup/setup-token.ts";
 import { encryptStoredSecrets } from "../sidecar/startup/vault-secrets.ts";
+import { jsonLogger } from "../shared/logger.ts";
 import { statusWorker } from "../sidecar/status/status-worker.ts";
 import { streamsWorker } from "../sidecar/streams/streams-worker.ts";
 import { telemetryWorker } from "../sidecar/telemetry/telemetry-worker.ts";
 
+// Before anything is written: every file this process creates (the embedded database, the vault key,
+// backups) is the owner's only.
+keepFilesPrivate();
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const config = loadConfig();
 if (sidecarOnly && !config.DATABASE_URL) {
   process.stderr.write("invalid configuration: DATABASE_URL expects a postgres:// URL (a split sidecar shares PostgreSQL with the functions)\n");
   process.exit(1);
 }
+if (!sidecarOnly) prepareDataDir(config.DATA_DIR, jsonLogger(config.LOG_LEVEL));
 
 const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly }).catch((e: unknown) => {
   process.stderr.write(`start failed: ${(e as Error).message}\n`);
@@ -65,6 +72,8 @@ for (let attempt = 1; ; attempt++) {
     await new Promise((r) => setTimeout(r, Math.min(attempt, 5) * 1000));
   }
 }
+// A rotation of DATA_DIR/vault.key that a crash interrupted is finished or rolled back before the vault writes.
+await settleStagedVaultKey(runtime);
 await encryptStoredSecrets(runtime);
 await announceSetupToken(runtime);
 await importFileAvatars(runtime);

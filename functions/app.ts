@@ -1,5 +1,5 @@
 // The functions app: stateless HTTP handlers over web-standard APIs, the same on Node and workerd.
-// Middleware order (DESIGN.md 2): request id -> error envelope -> admission guard (writes; reads while the
+// Middleware order (DESIGN.md 2): request id -> security headers (on the way out) -> error envelope -> admission guard (writes; reads while the
 // database is down) -> body limit -> authentication -> CSRF -> rate limit -> route (access and scope are
 // enforced per route).
 import { Hono } from "hono";
@@ -13,6 +13,7 @@ import { csrf } from "./middleware/csrf.ts";
 import { rateLimit, startRateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { admissionGuard } from "./middleware/admission-guard.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { documentRoutes } from "./openapi/document.ts";
 import { accountRoutes } from "./routes/account/index.ts";
 import { agentsRoutes } from "./routes/agents/index.ts";
@@ -90,6 +91,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   app.onError(onError);
   app.notFound(withWebAppPage(notFound));
   app.use("*", requestContext(deps));
+  app.use("*", securityHeaders(deps.config));
   app.use("*", clientAddress(deps));
   app.use("/api/*", admissionGuard);
   app.use("/api/*", limitBody(deps.config.MAX_BODY_BYTES, deps.config.MAX_UPLOAD_BYTES, { [IMPORT_PATH]: deps.config.MAX_IMPORT_BYTES }));

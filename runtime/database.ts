@@ -12,6 +12,7 @@ import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider }
 import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { PrivateNodeFS } from "./private-nodefs.ts";
 
 export interface NodeDatabase {
   provider: DatabaseProvider;
@@ -73,7 +74,8 @@ export async function openDatabase(config: Config): Promise<NodeDatabase> {
   const unlock = lockDataDir(config.DATA_DIR);
   try {
     // pg_trgm backs the name-search indexes (migration 0001); PGlite loads contrib extensions explicitly.
-    const pglite = await PGlite.create(config.DATA_DIR, { extensions: { pg_trgm } });
+    // PrivateNodeFS: the database's files are the owner's only (private-nodefs.ts).
+    const pglite = await PGlite.create({ fs: new PrivateNodeFS(config.DATA_DIR), extensions: { pg_trgm } });
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
     const close = async () => {
       await pglite.close();

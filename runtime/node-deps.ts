@@ -28,6 +28,7 @@ import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
 import { CircuitBreaker } from "./redis-breaker.ts";
 import { openVault, vaultKeyPath } from "./vault-key.ts";
+import { nodeVaultKeyFile } from "./vault-key-file.ts";
 import { NodeTls } from "./tls/node-tls.ts";
 import { Workers } from "./worker.ts";
 
@@ -107,6 +108,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     }),
     peerAddress: nodePeerAddress,
     vault,
+    // Only a key this process keeps in DATA_DIR can be rotated in place; SVC_VAULT_KEY is the operator's.
+    ...(vault.source === "file" ? { vaultKeyFile: nodeVaultKeyFile(config.DATA_DIR) } : {}),
     outbound,
     resolveHost: nodeHostResolver(),
     mailer: nodeMailer(),

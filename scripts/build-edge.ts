@@ -77,7 +77,7 @@ export async function buildEdge(outDir: string = join(root, "dist")): Promise<Ed
     throw new Error(`the web UI is not built (${WEB_DIST}/index.html is missing): run npm ci, then npm run build:web`);
   }
   await copyWebApp(WEB_DIST, assets);
-  await writeFile(join(assets, "_headers"), edgeHeadersFile());
+  await writeFile(join(assets, "_headers"), edgeHeadersFile(process.env.PUBLIC_URL));
   const docsDir = join(assets, "api/docs/assets");
   await mkdir(docsDir, { recursive: true });
   for (const [name, from] of Object.entries(docScripts())) await copyFile(from, join(docsDir, name));

@@ -11,6 +11,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { RateLimiter } from "./ratelimit/limiter.ts";
 import type { Vault } from "./vault/vault.ts";
+import type { VaultKeyFile } from "./vault/key-file.ts";
 import type { ImageResizer } from "./images/resizer.ts";
 import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
@@ -57,6 +58,8 @@ export interface Deps {
   rateLimiter: RateLimiter;
   /** Secrets at rest (DESIGN.md 3b): the installation's vault key, from SVC_VAULT_KEY or the data directory. */
   vault: Vault;
+  /** The key file the vault's key came from (all-in-one with DATA_DIR/vault.key only): rotate in place. */
+  vaultKeyFile?: VaultKeyFile;
   /** The agent builds under AGENT_BINARY_DIR (Node, when set); absent where no binaries are served. */
   agentBinaries?: AgentBinarySource;
   /** Every request to an operator-configured URL (integrations, notification sinks), under the SSRF policy. */

@@ -1,9 +1,11 @@
 // GET /api/openapi.json (generated from the routes' valibot schemas) and the two documentation pages.
 // The pages load their scripts from this service, never from a CDN: operators run it on closed networks.
 import { Scalar } from "@scalar/hono-api-reference";
-import type { Hono } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
 import { type GenerateSpecOptions, openAPIRouteHandler } from "hono-openapi";
 import type { AppEnv } from "../deps.ts";
+import { setHeader } from "../response-headers.ts";
+import { docsPageCsp } from "../security-headers.ts";
 import { errorComponents } from "./errors.ts";
 import { TAGS } from "./tags.ts";
 
@@ -38,8 +40,28 @@ export function documentOptions(version: string): Partial<GenerateSpecOptions> {
   };
 }
 
+// Per page body (two static pages): the CSP is worked out once from the HTML the page handler wrote.
+const pageCsp = new Map<string, Promise<string>>();
+
+/** The documentation pages may not be framed and run only this server's scripts (their inline ones by hash). */
+const docsPageHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (c.res.status !== 200 || !c.res.headers.get("content-type")?.startsWith("text/html")) return;
+  const html = await c.res.clone().text();
+  let csp = pageCsp.get(html);
+  if (!csp) {
+    if (pageCsp.size >= 8) pageCsp.clear();
+    pageCsp.set(html, (csp = docsPageCsp(html)));
+  }
+  setHeader(c, "Content-Security-Policy", await csp);
+  setHeader(c, "X-Frame-Options", "DENY");
+  setHeader(c, "Referrer-Policy", "same-origin");
+};
+
 export function documentRoutes(app: Hono<AppEnv>, version: string): void {
   app.get(OPENAPI_PATH, openAPIRouteHandler(app, documentOptions(version)));
+  app.use("/api/docs", docsPageHeaders);
+  app.use("/api/redoc", docsPageHeaders);
 
   app.get(
     "/api/docs",

@@ -65,7 +65,10 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
   const dir = resolve(options.dir);
   const pgDump = options.pgDump ?? "pg_dump";
 
-  /** Streams `source` into <filename>.partial (hashing it), fsyncs, renames, reads back, compares. */
+  /**
+   * Streams `source` into <filename>.partial (hashing it), fsyncs, renames, reads back, compares. Mode
+   * 0600 like the vault key, whatever the umask: an archive holds every row, a snapshot maybe the key.
+   */
   async function writeArchive(filename: string, method: BackupMethod, source: () => Readable, manifest: Record<string, unknown>, signal?: AbortSignal): Promise<WrittenArchive> {
     await mkdir(dir, { recursive: true });
     const final = join(dir, filename);
@@ -73,7 +76,7 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     const hash = createHash("sha256");
     const counter = { bytes: 0 };
     try {
-      await pipeline(source(), hashing(hash, counter), createWriteStream(partial, { flags: "wx" }), ...(signal ? [{ signal }] : []));
+      await pipeline(source(), hashing(hash, counter), createWriteStream(partial, { flags: "wx", mode: 0o600 }), ...(signal ? [{ signal }] : []));
       const fh = await open(partial, "r+");
       try {
         await fh.sync();
@@ -92,7 +95,7 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
       throw new Error(`The archive ${filename} read back with a different SHA-256 (${readBack}, written ${sha256}); it was removed.`);
     }
     // The checksum beside the archive (sha256sum format): what `npm run restore` checks offline.
-    await writeFile(`${final}.sha256`, `${sha256}  ${filename}\n`);
+    await writeFile(`${final}.sha256`, `${sha256}  ${filename}\n`, { mode: 0o600 });
     return { filename, size_bytes: counter.bytes, sha256, method, verified_at: new Date(), manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 } };
   }
 

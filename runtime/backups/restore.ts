@@ -25,6 +25,7 @@ import postgres from "postgres";
 import type { Config } from "../../shared/config.ts";
 import { ARCHIVE_NAME, archiveKind } from "../../shared/services/backups/store.ts";
 import { lockDataDir } from "../data-dir-lock.ts";
+import { PrivateNodeFS } from "../private-nodefs.ts";
 import { openDatabase } from "../database.ts";
 import { vaultKeyPath } from "../vault-key.ts";
 import { sha256File } from "./node-backup-store.ts";
@@ -180,7 +181,7 @@ async function restorePglite(config: Config, path: string, options: RestoreOptio
     const staging = join(dataDir, `.restore-${Date.now()}`);
     await rm(staging, { recursive: true, force: true });
     const blob = new Blob([await readFile(path)]);
-    const loaded = await PGlite.create(staging, { loadDataDir: blob, extensions: { pg_trgm } });
+    const loaded = await PGlite.create({ fs: new PrivateNodeFS(staging), loadDataDir: blob, extensions: { pg_trgm } });
     await loaded.close();
     const aside = join(dataDir, `.before-restore-${Date.now()}`);
     await mkdir(aside, { recursive: true });

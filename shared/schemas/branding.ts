@@ -29,7 +29,7 @@ export const BRANDING_ASSET_TYPES = ["favicon", "login-logo", "login-bg"] as con
 export type BrandingAssetType = (typeof BRANDING_ASSET_TYPES)[number];
 export const BrandingAssetParams = v.object({ asset_type: v.picklist(BRANDING_ASSET_TYPES, "asset_type is one of favicon, login-logo, login-bg.") });
 
-const ManifestIcon = v.object({ src: v.string(), sizes: v.string(), type: v.string() });
+const ManifestIcon = v.object({ src: v.string(), sizes: v.string(), type: v.string(), purpose: v.optional(v.string()) });
 export const WebManifest = v.object({
   name: v.string(),
   short_name: v.string(),

@@ -56,9 +56,10 @@ export function isCiphertext(value: string): boolean {
 
 export class Vault {
   readonly source: KeySource;
-  readonly #current: LoadedKey | undefined;
+  // Replaced only by adopt(): a rotation of a file-held key swaps them in place, under every holder.
+  #current: LoadedKey | undefined;
   /** Keys that may still open older ciphertexts (a rotation in progress), by id. */
-  readonly #previous: Map<string, LoadedKey>;
+  #previous: Map<string, LoadedKey>;
 
   private constructor(source: KeySource, current: LoadedKey | undefined, previous: LoadedKey[]) {
     this.source = source;
@@ -69,6 +70,33 @@ export class Vault {
   /** `current` encrypts; `previous` keys only decrypt (values written before a rotation). */
   static async open(source: KeySource, current: Uint8Array | undefined, previous: Uint8Array[] = []): Promise<Vault> {
     return new Vault(source, current ? await load(current) : undefined, await Promise.all(previous.map(load)));
+  }
+
+  /**
+   * A vault that encrypts with `raw` and still opens everything this one opens (this key becomes a
+   * previous one): what a rotation re-encrypts with.
+   */
+  async successor(raw: Uint8Array): Promise<Vault> {
+    const next = await load(raw);
+    const previous = [this.#current, ...this.#previous.values()].filter((k): k is LoadedKey => k !== undefined && k.id !== next.id);
+    return new Vault(this.source, next, previous);
+  }
+
+  /** This vault, also opening what `raw` made (encrypting as before). */
+  async alsoOpening(raw: Uint8Array): Promise<Vault> {
+    const extra = await load(raw);
+    return new Vault(this.source, this.#current, [...this.#previous.values(), extra]);
+  }
+
+  /** A copy of this vault's keys as they are now (to adopt back). */
+  copy(): Vault {
+    return new Vault(this.source, this.#current, [...this.#previous.values()]);
+  }
+
+  /** Takes `other`'s keys in place, so everything holding this instance uses them from now on. */
+  adopt(other: Vault): void {
+    this.#current = other.#current;
+    this.#previous = new Map(other.#previous);
   }
 
   get loaded(): boolean {

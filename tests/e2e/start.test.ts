@@ -1,6 +1,9 @@
 // The embedded default, end to end: `npm start` with a DATA_DIR and no DATABASE_URL serves the probes,
 // the OpenAPI document and the offline documentation pages, refuses a second process on the same data
-// directory, and keeps what was written across a SIGTERM and a restart.
+// directory, keeps the data directory the owner's only, and keeps what was written across a SIGTERM and
+// a restart.
+import { chmodSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonBody, killAll, type Product, SETUP_TOKEN, spawnProduct, startProduct, tempDataDir } from "./helpers.ts";
 
@@ -8,6 +11,8 @@ const data = tempDataDir();
 let p: Product;
 
 beforeAll(async () => {
+  // As an older release (or a plain mkdir) left it: the start must tighten it.
+  chmodSync(data.dir, 0o755);
   // A fresh PGlite data directory takes a few seconds (and a lot of memory) to initialise; on a machine
   // loaded by the rest of the suite it has taken over 70 s.
   p = await startProduct({ DATA_DIR: data.dir }, 150_000);
@@ -31,6 +36,26 @@ describe("npm start on embedded PGlite", () => {
     expect(await ready.json()).toMatchObject({
       ready: true, state: "ready", health: "ready", checks: { database: "ok", migrations: "ok" }, writes_permitted: true,
     });
+  });
+
+  it("keeps DATA_DIR and every file in it (the embedded database's, the vault key) the owner's only", async () => {
+    expect(statSync(data.dir).mode & 0o777).toBe(0o700);
+    expect(p.output()).toMatch(/"level":"warn".*DATA_DIR was accessible to other local accounts; its mode was tightened/);
+    const open: string[] = [];
+    let files = 0;
+    const walk = (dir: string, depth: number) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        const st = statSync(path);
+        files++;
+        if (st.mode & 0o077) open.push(`${path.slice(data.dir.length)} 0${(st.mode & 0o777).toString(8)}`);
+        if (st.isDirectory() && depth < 8) walk(path, depth + 1);
+      }
+    };
+    walk(data.dir, 0);
+    expect(files).toBeGreaterThan(100);
+    for (const name of ["PG_VERSION", "pg_hba.conf", "vault.key", "base"]) expect(readdirSync(data.dir)).toContain(name);
+    expect(open).toEqual([]);
   });
 
   it("serves the OpenAPI document", async () => {

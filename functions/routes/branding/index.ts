@@ -44,10 +44,10 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/branding/manifest.json", tag, auth: "public",
       response: { schema: WebManifest, contentType: "application/manifest+json" },
-      summary: "The PWA manifest: the app name, icons from the uploaded assets, the theme colour (anonymous, ETag)",
+      summary: "The PWA manifest: the app name, 192 and 512 px icons (from the uploaded PNG favicon, else the console's), the theme colour (anonymous, ETag)",
     },
     async (c) => {
-      const { body, etag } = await brandingManifest({ ctx: verbContext(c) });
+      const { body, etag } = await brandingManifest({ ctx: verbContext(c), input: { drawsIcons: c.get("deps").images !== undefined } });
       const headers = { "Content-Type": "application/manifest+json", ETag: etag, "Cache-Control": "public, max-age=300" };
       const tags = (c.req.header("if-none-match") ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
       if (tags.includes(etag)) return c.body(null, 304, headers);

@@ -34,12 +34,17 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "post", path: "/api/v1/admin/vault/rotate", tag: "vault", scope: rotateVault.scope, response: { schema: VaultStatus }, errors: [409, 503],
-      summary: "Re-encrypt every stored secret under the new key, in one transaction",
+      summary: "Re-encrypt every stored secret under a new key, in one transaction (a key file's successor is generated)",
       description:
-        "Set the new key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS, restart every process, then call this. " +
-        "409 when no rotation is pending or a stored secret does not open (then nothing changes); 503 when no key this process holds opens the stored secrets.",
+        "With the key the all-in-one server generated into DATA_DIR/vault.key: no body; a new key is generated, every secret re-encrypted under it in one transaction, " +
+        "and the key file and this process switched to it (the new key written beside the old one first, so a crash at any point leaves a key that opens every secret). " +
+        "With SVC_VAULT_KEY: set the new key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS, restart every process, then call this. " +
+        "409 when no rotation is pending (SVC_VAULT_KEY), another one is in progress, or a stored secret does not open (then nothing changes); 503 when no key this process holds opens the stored secrets.",
     },
-    async (c, { reply }) => reply(await rotateVault({ ctx: verbContext(c), input: { vault: c.get("deps").vault } })),
+    async (c, { reply }) => {
+      const { vault, vaultKeyFile } = c.get("deps");
+      return reply(await rotateVault({ ctx: verbContext(c), input: { vault, ...(vaultKeyFile ? { keyFile: vaultKeyFile } : {}) } }));
+    },
   );
 
   route(

@@ -1,15 +1,21 @@
-// POST /admin/vault/rotate (DESIGN.md 3b "Vault"). The operator has restarted every process with the new
-// key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS; this re-encrypts every stored secret
-// (secret-columns.ts) under the new key and moves the canary to it, in one transaction. Every value is
-// opened before anything is written: a value that fails its authentication tag (a wrong key, a tampered
-// or misplaced ciphertext) refuses the whole rotation, so nothing changes and nothing is written with a
-// key that cannot vouch for what it read.
+// POST /admin/vault/rotate (DESIGN.md 3b "Vault"). Re-encrypts every stored secret (secret-columns.ts)
+// under the new key and moves the canary to it, in one transaction. Every value is opened before anything
+// is written: a value that fails its authentication tag (a wrong key, a tampered or misplaced ciphertext)
+// refuses the whole rotation, so nothing changes and nothing is written with a key that cannot vouch for
+// what it read. Where the new key comes from:
+// - SVC_VAULT_KEY: the operator has restarted every process with the new key in it and the old one in
+//   SVC_VAULT_KEY_PREVIOUS (the rotation is then pending);
+// - the all-in-one's own DATA_DIR/vault.key (deps.vaultKeyFile): the rotation generates the successor,
+//   staged beside the key file before the transaction and swapped in after the commit, and the process's
+//   vault takes it in place (runtime/vault-key-file.ts, docs/adr/0352).
 import { eq } from "drizzle-orm";
 import { vaultState } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { VaultStatusShape } from "../../schemas/vault.ts";
 import { isCiphertext, Vault, VaultError } from "../../vault/vault.ts";
-import { defineVerb } from "../verb.ts";
+import type { VaultKeyFile } from "../../vault/key-file.ts";
+import type { VerbContext } from "../verb-context.ts";
+import { defineVerb, requireScope, type Verb, type VerbArgs } from "../verb.ts";
 import { VAULT_STATE_LOCK } from "./initialize.ts";
 import { SECRET_COLUMNS, replaceSecret, type StoredSecret, storedSecrets } from "./secret-columns.ts";
 import { VAULT_ADMIN, vaultStatusOf } from "./status.ts";
@@ -26,7 +32,7 @@ function unreadable(secret: StoredSecret, e: unknown): ApiError {
   });
 }
 
-export const rotateVault = defineVerb<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s, { vault }) => {
+const reencrypt = defineVerb<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s, { vault }) => {
   if (!vault.loaded) throw vaultNotWritable("ephemeral");
   await s.tx.execute(VAULT_STATE_LOCK);
   // Locked before any secret is read: a secret write holds this row FOR SHARE (writable.ts), so it either
@@ -78,3 +84,60 @@ export const rotateVault = defineVerb<{ vault: Vault }, VaultStatusShape>({ scop
   forgetVaultVerification(vault);
   return vaultStatusOf(s.tx, vault);
 });
+
+export interface RotateInput {
+  /** The process's vault (deps.vault): swapped to the new key in place when the key file is rotated. */
+  vault: Vault;
+  /** Present when the key came from DATA_DIR/vault.key: then a healthy vault is rotated in place. */
+  keyFile?: VaultKeyFile;
+}
+
+/** The installation's key id as committed, or undefined when the database cannot say. */
+async function installedKeyId(ctx: VerbContext): Promise<string | undefined> {
+  const rows = await ctx.db.select({ key_id: vaultState.key_id }).from(vaultState).where(eq(vaultState.id, 1)).catch(() => undefined);
+  return rows?.[0]?.key_id;
+}
+
+/**
+ * The file key's successor: staged (0600, synced) before the transaction, renamed over vault.key after
+ * its commit. Meanwhile the process's vault also opens the new key's values, so a read between the
+ * commit and the swap does not fail on them.
+ */
+async function rotateKeyFile(ctx: VerbContext, vault: Vault, keyFile: VaultKeyFile): Promise<VaultStatusShape> {
+  const staged = await keyFile.stage();
+  const before = vault.copy();
+  const candidate = await vault.successor(staged.key);
+  vault.adopt(await vault.alsoOpening(staged.key));
+  let status: VaultStatusShape;
+  try {
+    status = await reencrypt({ ctx, input: { vault: candidate } });
+  } catch (e) {
+    const committed = await installedKeyId(ctx);
+    if (committed === candidate.keyId) {
+      // The commit went through and only its answer was lost: finish as below, then report the error.
+      vault.adopt(candidate);
+      forgetVaultVerification(vault);
+      await staged.commit();
+    } else if (committed !== undefined) {
+      vault.adopt(before);
+      await staged.discard();
+    }
+    // Undecided (the database cannot be read): the staged key stays for the next start to settle.
+    throw e;
+  }
+  vault.adopt(candidate);
+  forgetVaultVerification(vault);
+  await staged.commit();
+  return status;
+}
+
+export const rotateVault: Verb<RotateInput, VaultStatusShape> = Object.assign(
+  async ({ ctx, input }: VerbArgs<RotateInput>) => {
+    const { vault, keyFile } = input;
+    // Before anything is staged: a caller without the scope leaves no file behind.
+    requireScope(ctx, VAULT_ADMIN);
+    if (keyFile && vault.source === "file" && (await vaultCondition(ctx.db, vault)) === "healthy") return rotateKeyFile(ctx, vault, keyFile);
+    return reencrypt({ ctx, input: { vault } });
+  },
+  { scope: VAULT_ADMIN },
+);

@@ -1,7 +1,7 @@
 // /admin/db: health, a backup on PostgreSQL (pg_dump | gzip) recorded only once verified, listed,
 // downloaded byte for byte; a failed or aborted dump leaves nothing listed; PGlite's dump restores.
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -57,6 +57,8 @@ describe("/admin/db", () => {
     expect(backup.method).toBe("pg_dump");
     expect(backup.verified_at).not.toBeNull();
     expect(readdirSync(dir).filter((n) => n.endsWith(".partial"))).toEqual([]);
+    // The owner's only, like the vault key, even under the usual umask 022.
+    for (const name of [backup.filename, `${backup.filename}.sha256`]) expect((statSync(join(dir, name)).mode & 0o777).toString(8)).toBe("600");
 
     const list = await (await h.call("/api/v1/admin/db/snapshots")).json();
     expect(list.snapshots.map((s: { filename: string }) => s.filename)).toContain(backup.filename);

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Actors, createActors } from "../../helpers/actors.ts";
@@ -188,7 +190,11 @@ describe("branding: manifest.json", () => {
     expect(res.headers.get("cache-control")).toMatch(/public/);
     expect(await res.json()).toEqual({
       name: "Home Lab Control", short_name: "Home Lab Con",
-      icons: [{ src: "/branding/login-logo.jpg", sizes: "any", type: "image/jpeg" }],
+      icons: [
+        { src: "/icons/app-192.png", sizes: "192x192", type: "image/png", purpose: "any maskable" },
+        { src: "/icons/app-512.png", sizes: "512x512", type: "image/png", purpose: "any maskable" },
+        { src: "/branding/login-logo.jpg", sizes: "any", type: "image/jpeg" },
+      ],
       theme_color: "#fe8019", background_color: "#282828", display: "standalone", start_url: "/",
     });
     const etag = res.headers.get("etag")!;
@@ -203,6 +209,44 @@ describe("branding: manifest.json", () => {
     expect(changed.headers.get("etag")).not.toBe(etag);
     const body = await changed.json();
     expect(body).toMatchObject({ name: "Lab", short_name: "Lab", theme_color: "#00AA11" });
-    expect(body.icons.map((i: { src: string }) => i.src)).toEqual(["/favicon.ico", "/branding/login-logo.jpg"]);
+    const sha = createHash("sha256").update(png(32, 32)).digest("hex").slice(0, 16);
+    expect(body.icons.map((i: { src: string }) => i.src)).toEqual([
+      `/branding/icon-192.png?v=${sha}`, `/branding/icon-512.png?v=${sha}`, "/favicon.ico", "/branding/login-logo.jpg",
+    ]);
+    // That favicon is a PNG header only: nothing to draw, so its icons are a plain 404.
+    expect((await a.t.app.request("/branding/icon-192.png", { headers: { "x-test-peer": "10.6.6.9" } })).status).toBe(404);
+  });
+
+  it("the console's default icons are real 192 and 512 px PNGs, full-bleed (maskable) from the committed SVG", async () => {
+    for (const size of [192, 512]) {
+      const file = readFileSync(new URL(`../../../web/public/icons/app-${size}.png`, import.meta.url));
+      const meta = await sharp(file).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", size, size]);
+      // Maskable: the corners (which a circular mask cuts away) are background, not transparent.
+      const { data } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect(data[3]).toBe(255);
+    }
+  });
+
+  it("an uploaded PNG favicon becomes the 192 and 512 px icons, centred in the safe zone", async () => {
+    const red = await sharp({ create: { width: 64, height: 64, channels: 4, background: "#ff0000" } }).png().toBuffer();
+    expect((await upload(a, "assets/branding/favicon", a.admin, new Uint8Array(red))).status).toBe(200);
+    const body = await (await a.t.app.request("/api/v1/branding/manifest.json", { headers: { "x-test-peer": "10.6.7.1" } })).json();
+    const sized = body.icons.filter((i: { sizes: string }) => i.sizes !== "any");
+    expect(sized.map((i: { sizes: string; purpose: string }) => [i.sizes, i.purpose])).toEqual([["192x192", "any maskable"], ["512x512", "any maskable"]]);
+    for (const [i, size] of [[0, 192], [1, 512]] as const) {
+      const res = await a.t.app.request(sized[i].src, { headers: { "x-test-peer": `10.6.7.${2 + i}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", size, size]);
+      const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 3)];
+      expect(at(size / 2, size / 2)).toEqual([255, 0, 0]);
+      // The favicon covers 56% of the side, inside the safe circle (40% radius); the corner is the background.
+      expect(at(2, 2)).toEqual([0x28, 0x28, 0x28]);
+      expect(at(Math.round(size * 0.2), Math.round(size / 2))).toEqual([0x28, 0x28, 0x28]);
+    }
   });
 });

@@ -22,8 +22,17 @@ let peer = 0;
 
 /** Another process of the installation on `databaseUrl` with its own vault configuration. */
 export async function openProcess(databaseUrl: string, vaultEnv: { SVC_VAULT_KEY: string; SVC_VAULT_KEY_PREVIOUS?: string }): Promise<Process> {
-  const config = parseConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "error", DB_POOL_MAX: "2", HEALTH_CACHE_MS: "0", ...vaultEnv }, "0.0.0-test");
-  const runtime = await openRuntime(config);
+  return openWith({ DATABASE_URL: databaseUrl, ...vaultEnv }, false);
+}
+
+/** An all-in-one process (on PostgreSQL) whose key is DATA_DIR/vault.key in `dataDir`, as `npm start` keeps it. */
+export async function openFileKeyProcess(databaseUrl: string, dataDir: string): Promise<Process> {
+  return openWith({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir }, true);
+}
+
+async function openWith(env: Record<string, string>, vaultKeyFile: boolean): Promise<Process> {
+  const config = parseConfig({ LOG_LEVEL: "error", DB_POOL_MAX: "2", HEALTH_CACHE_MS: "0", ...env }, "0.0.0-test");
+  const runtime = await openRuntime(config, { vaultKeyFile });
   runtime.deps.lifecycle.markReady();
   Object.assign(runtime.deps, { peerAddress: (c: Context) => c.req.header("x-test-peer") });
   const app = createApp(runtime.deps);

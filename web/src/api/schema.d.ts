@@ -686,8 +686,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-encrypt every stored secret under the new key, in one transaction
-         * @description Set the new key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS, restart every process, then call this. 409 when no rotation is pending or a stored secret does not open (then nothing changes); 503 when no key this process holds opens the stored secrets.
+         * Re-encrypt every stored secret under a new key, in one transaction (a key file's successor is generated)
+         * @description With the key the all-in-one server generated into DATA_DIR/vault.key: no body; a new key is generated, every secret re-encrypted under it in one transaction, and the key file and this process switched to it (the new key written beside the old one first, so a crash at any point leaves a key that opens every secret). With SVC_VAULT_KEY: set the new key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS, restart every process, then call this. 409 when no rotation is pending (SVC_VAULT_KEY), another one is in progress, or a stored secret does not open (then nothing changes); 503 when no key this process holds opens the stored secrets.
          *
          *     Needs scope `admin:vault`.
          */
@@ -2086,7 +2086,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The PWA manifest: the app name, icons from the uploaded assets, the theme colour (anonymous, ETag) */
+        /** The PWA manifest: the app name, 192 and 512 px icons (from the uploaded PNG favicon, else the console's), the theme colour (anonymous, ETag) */
         get: operations["getApiV1BrandingManifestJson"];
         put?: never;
         post?: never;
@@ -13468,6 +13468,7 @@ export interface operations {
                         background_color: string;
                         display: string;
                         icons: {
+                            purpose?: string;
                             sizes: string;
                             src: string;
                             type: string;
