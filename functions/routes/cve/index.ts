@@ -35,7 +35,7 @@ export function cveRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/cve/status", tag: "cve", scope: cveStatus.scope,
       summary: "The CVE feed's state: the reference's older keys and the FeedState block",
-      description: "state: unavailable (never synced or empty), incomplete (the last attempt failed, or the last sync did not read every source), stale (last success older than 7 days), ready.",
+      description: "state: unavailable (never synced or empty), incomplete (the last attempt failed, or the last sync did not read every source), stale (last success older than 7 days), ready. sources and plain_http say how the configured sources are read (a plain HTTP source is flagged; a #sha256= pin guards a source's bytes).",
       response: { schema: Status },
     },
     async (c, { reply }) => reply(await cveStatus({ ctx: verbContext(c) })),
