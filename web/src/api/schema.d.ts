@@ -2688,7 +2688,7 @@ export interface paths {
         put?: never;
         /**
          * Start a CVE feed sync now, in the background
-         * @description Reads every source of the cve_feed_sources setting (file paths, http(s) URLs through the outbound policy; NVD CVE API 2.0 JSON, gzip or not) as the cve_sync job does. Answers 202 once the job's lock is held and its run recorded; GET /cve/status and GET /admin/jobs follow it. 409 when a sync is already running or no source is configured; 503 where this process cannot run it.
+         * @description Reads every source of the cve_feed_sources setting (file paths, http(s) URLs streamed through the outbound policy; NVD CVE API 2.0 JSON, gzip or not; a #sha256= suffix pins a source's bytes) as the cve_sync job does. The records are staged and applied in one transaction only once every source parsed to its end: a failed sync changes no CVE. Answers 202 once the job's lock is held and its run recorded; GET /cve/status and GET /admin/jobs follow it. 409 when a sync is already running or no source is configured; 503 where this process cannot run it.
          *
          *     Needs scope `admin:*`.
          */
