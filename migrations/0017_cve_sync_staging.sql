@@ -13,6 +13,7 @@ CREATE TABLE "cve_sync_staging" (
 --> statement-breakpoint
 CREATE TABLE "cve_sync_staging_matches" (
 	"cve_id" text NOT NULL,
+	"last_modified_at" timestamp with time zone NOT NULL,
 	"config_index" integer NOT NULL,
 	"node_index" integer NOT NULL,
 	"criteria" text NOT NULL,
@@ -26,5 +27,3 @@ CREATE TABLE "cve_sync_staging_matches" (
 	"version_end_excluding" text,
 	"vulnerable" boolean NOT NULL
 );
---> statement-breakpoint
-CREATE INDEX "cve_sync_staging_matches_cve_idx" ON "cve_sync_staging_matches" USING btree ("cve_id");

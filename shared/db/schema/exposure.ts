@@ -81,26 +81,26 @@ export const cveSyncStaging = pgTable("cve_sync_staging", {
   configurations: jsonb("configurations").notNull().default([]),
 });
 
-/** The cpeMatch rows of the staged records (cve_cpe_matches' columns), applied with them. */
-export const cveSyncStagingMatches = pgTable(
-  "cve_sync_staging_matches",
-  {
-    cve_id: text("cve_id").notNull(),
-    config_index: integer("config_index").notNull(),
-    node_index: integer("node_index").notNull(),
-    criteria: text("criteria").notNull(),
-    part: text("part").notNull(),
-    vendor: text("vendor").notNull(),
-    product: text("product").notNull(),
-    version: text("version").notNull(),
-    version_start_including: text("version_start_including"),
-    version_start_excluding: text("version_start_excluding"),
-    version_end_including: text("version_end_including"),
-    version_end_excluding: text("version_end_excluding"),
-    vulnerable: boolean("vulnerable").notNull(),
-  },
-  (t) => [index("cve_sync_staging_matches_cve_idx").on(t.cve_id)],
-);
+/**
+ * The cpeMatch rows of the staged records (cve_cpe_matches' columns), applied with them. A record read
+ * twice leaves the older one's rows behind; its last_modified_at tells them apart at the apply.
+ */
+export const cveSyncStagingMatches = pgTable("cve_sync_staging_matches", {
+  cve_id: text("cve_id").notNull(),
+  last_modified_at: tz("last_modified_at").notNull(),
+  config_index: integer("config_index").notNull(),
+  node_index: integer("node_index").notNull(),
+  criteria: text("criteria").notNull(),
+  part: text("part").notNull(),
+  vendor: text("vendor").notNull(),
+  product: text("product").notNull(),
+  version: text("version").notNull(),
+  version_start_including: text("version_start_including"),
+  version_start_excluding: text("version_start_excluding"),
+  version_end_including: text("version_end_including"),
+  version_end_excluding: text("version_end_excluding"),
+  vulnerable: boolean("vulnerable").notNull(),
+});
 
 export const assetIdentities = pgTable(
   "asset_identities",

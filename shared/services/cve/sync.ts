@@ -100,8 +100,8 @@ const beginAttempt = defineVerb<void, void>({ scope: JOBS_SCOPE }, async ({ tx, 
 type StagedRow = CveRow & { rejected: boolean };
 
 /**
- * One batch staged in one transaction: a CVE read twice keeps its newer record (its cpeMatch rows
- * replaced with it). Answers how many of the batch were staged (the rest were older duplicates).
+ * One batch staged in one transaction: a CVE read twice keeps its newer record. Answers how many of
+ * the batch were staged (the rest were older duplicates).
  */
 const stageBatch = defineVerb<StagedRow[], number>({ scope: JOBS_SCOPE }, async ({ tx }, rows) => {
   if (!rows.length) return 0;
@@ -115,16 +115,16 @@ const stageBatch = defineVerb<StagedRow[], number>({ scope: JOBS_SCOPE }, async 
       where cve_sync_staging.last_modified_at < excluded.last_modified_at
       returning cve_id, (xmax = 0) as inserted`,
   );
-  const replaced = written.filter((w) => !w.inserted).map((w) => w.cve_id);
-  if (replaced.length) await tx.execute(sql`delete from cve_sync_staging_matches where cve_id in (select jsonb_array_elements_text(${JSON.stringify(replaced)}::jsonb))`);
+  // Each match row carries its record's last_modified_at: the apply takes only those of the record kept,
+  // so a replaced record's rows need no delete (and the table no index).
   const byId = new Map(rows.map((r) => [r.cve_id, r]));
-  const matches: CpeMatchRow[] = written.flatMap((w) => {
+  const matches: (CpeMatchRow & { last_modified_at: string })[] = written.flatMap((w) => {
     const row = byId.get(w.cve_id)!;
-    return row.rejected ? [] : toCpeMatchRows(w.cve_id, row.configurations);
+    return row.rejected ? [] : toCpeMatchRows(w.cve_id, row.configurations).map((m) => ({ ...m, last_modified_at: row.last_modified_at }));
   });
   if (matches.length)
-    await tx.execute(sql`insert into cve_sync_staging_matches (cve_id, config_index, node_index, criteria, part, vendor, product, version, version_start_including, version_start_excluding, version_end_including, version_end_excluding, vulnerable)
-      select * from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as r(cve_id text, config_index int, node_index int, criteria text, part text, vendor text, product text, version text,
+    await tx.execute(sql`insert into cve_sync_staging_matches (cve_id, last_modified_at, config_index, node_index, criteria, part, vendor, product, version, version_start_including, version_start_excluding, version_end_including, version_end_excluding, vulnerable)
+      select * from jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) as r(cve_id text, last_modified_at timestamptz, config_index int, node_index int, criteria text, part text, vendor text, product text, version text,
         version_start_including text, version_start_excluding text, version_end_including text, version_end_excluding text, vulnerable boolean)`);
   return written.length;
 });
@@ -172,7 +172,7 @@ async function applyStaging(tx: VerbScope["tx"], generation: number): Promise<Ap
       sql`with i as (
           insert into cve_cpe_matches (cve_id, config_index, node_index, criteria, part, vendor, product, version, version_start_including, version_start_excluding, version_end_including, version_end_excluding, vulnerable)
           select m.cve_id, m.config_index, m.node_index, m.criteria, m.part, m.vendor, m.product, m.version, m.version_start_including, m.version_start_excluding, m.version_end_including, m.version_end_excluding, m.vulnerable
-          from cve_sync_staging_matches m join cve_entries e on e.cve_id = m.cve_id where e.generation = ${generation}
+          from cve_sync_staging_matches m join cve_entries e on e.cve_id = m.cve_id and e.last_modified_at = m.last_modified_at where e.generation = ${generation}
           returning 1)
         select count(*)::int as n from i`,
     );
