@@ -105,7 +105,7 @@ type StagedRow = CveRow & { rejected: boolean };
  */
 const stageBatch = defineVerb<StagedRow[], number>({ scope: JOBS_SCOPE }, async ({ tx }, rows) => {
   if (!rows.length) return 0;
-  const written = await queryRows<{ cve_id: string; inserted: boolean }>(
+  const written = await queryRows<{ cve_id: string }>(
     tx,
     sql`insert into cve_sync_staging (cve_id, rejected, published_at, last_modified_at, vuln_status, summary, severity, cvss_score, cvss_vector, configurations)
       select r.cve_id, r.rejected, r.published_at, r.last_modified_at, r.vuln_status, r.summary, r.severity, r.cvss_score, r.cvss_vector, coalesce(r.configurations, '[]'::jsonb)
@@ -113,7 +113,7 @@ const stageBatch = defineVerb<StagedRow[], number>({ scope: JOBS_SCOPE }, async 
       on conflict (cve_id) do update set rejected = excluded.rejected, published_at = excluded.published_at, last_modified_at = excluded.last_modified_at, vuln_status = excluded.vuln_status,
         summary = excluded.summary, severity = excluded.severity, cvss_score = excluded.cvss_score, cvss_vector = excluded.cvss_vector, configurations = excluded.configurations
       where cve_sync_staging.last_modified_at < excluded.last_modified_at
-      returning cve_id, (xmax = 0) as inserted`,
+      returning cve_id`,
   );
   // Each match row carries its record's last_modified_at: the apply takes only those of the record kept,
   // so a replaced record's rows need no delete (and the table no index).
