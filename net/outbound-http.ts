@@ -1,4 +1,4 @@
-// The Node OutboundHttp (shared/net/outbound.ts): one HTTP(S) request, no redirects followed (a 3xx is
+// The Node OutboundHttp (shared/net/outbound.ts): one HTTP(S) request, buffered or streamed, no redirects followed (a 3xx is
 // returned as it came), no connection reuse. The SSRF policy is enforced on the address each connection
 // actually uses: a custom `lookup` refuses resolved addresses the policy forbids, so a name that
 // resolves (or re-resolves, DNS rebinding) to loopback or metadata cannot pass. IP literals never reach
@@ -8,7 +8,7 @@ import { type ClientRequest, request as httpRequest, type IncomingMessage, type 
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
-import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse } from "../shared/net/outbound.ts";
+import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse, type OutboundStream } from "../shared/net/outbound.ts";
 import type { HostResolver } from "../shared/net/resolved-host.ts";
 import { settleOnce } from "./settle.ts";
 
@@ -81,20 +81,27 @@ function headerRecord(res: IncomingMessage): Record<string, string> {
 
 type Outcome = { response: OutboundResponse } | { error: OutboundError } | "expired";
 
-function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<OutboundResponse> {
-  const started = performance.now();
-  const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
+interface Prepared {
+  options: RequestOptions & { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string; servername?: string };
+  body: Buffer | undefined;
+  tls: boolean;
+  /** The destination as an operator may see it: the host, never path or query. */
+  where: string;
+}
+
+/** Checks the URL against the policy and builds the request's options (the policy's lookup included). */
+function prepare(req: OutboundRequest, resolveName: Resolve | undefined): Prepared {
   // With a socket path the URL names only the request path; the host is not connected to.
   const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
-  if (!check.ok) return Promise.reject(new OutboundError("refused", check.message));
+  if (!check.ok) throw new OutboundError("refused", check.message);
   const url = check.url;
   const where = req.socketPath ? "the unix socket" : url.host;
-  if (req.signal?.aborted) return Promise.reject(new OutboundError("aborted", `The request to ${where} was cancelled.`));
+  if (req.signal?.aborted) throw new OutboundError("aborted", `The request to ${where} was cancelled.`);
   const tls = url.protocol === "https:";
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   // A known length rather than chunked encoding: some receivers refuse chunked POSTs.
   const body = req.body === undefined ? undefined : typeof req.body === "string" ? Buffer.from(req.body) : Buffer.from(req.body);
-  const options: RequestOptions & { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string; servername?: string } = {
+  const options: Prepared["options"] = {
     method: req.method ?? "GET",
     path: `${url.pathname}${url.search}`,
     headers: { host: url.host, ...(body ? { "content-length": String(body.byteLength) } : {}), ...req.headers },
@@ -109,6 +116,19 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
       options.key = req.clientKeyPem;
     }
   }
+  return { options, body, tls, where };
+}
+
+function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<OutboundResponse> {
+  const started = performance.now();
+  const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
+  let prepared: Prepared;
+  try {
+    prepared = prepare(req, resolveName);
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+  const { options, body, tls, where } = prepared;
   return new Promise<Outcome>((resolve) => {
     const finish = settleOnce<Outcome>(resolve, { fallback: "expired", timeoutMs: req.timeoutMs, signal: req.signal, release: () => request?.destroy() });
     let request: ClientRequest | undefined;
@@ -152,7 +172,76 @@ export function nodeHostResolver(resolveName: Resolve = systemResolve): HostReso
   return async (host) => (await resolveName(host, 0)).map((a) => a.address);
 }
 
+/**
+ * The request with its body streamed: the deadline and the signal destroy the request (failing the
+ * connection or the body with the matching OutboundError), and the byte count fails the body past
+ * maxBytes. One `end` path (finished, failed, cancelled) clears the timer and the listener.
+ */
+async function sendStream(req: OutboundRequest, resolveName: Resolve | undefined): Promise<OutboundStream> {
+  const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
+  const { options, body, tls, where } = prepare(req, resolveName);
+  let request: ClientRequest | undefined;
+  let res: IncomingMessage | undefined;
+  // Before the answer the request carries the error; after it, the body (whose reader then throws it).
+  const stop = (error: OutboundError) => (res ? res.destroy(error) : request?.destroy(error));
+  const onAbort = () => stop(new OutboundError("aborted", `The request to ${where} was cancelled.`));
+  const timer = setTimeout(() => stop(new OutboundError("timeout", `${where} did not answer within ${req.timeoutMs} ms.`)), req.timeoutMs);
+  req.signal?.addEventListener("abort", onAbort, { once: true });
+  const end = () => {
+    clearTimeout(timer);
+    req.signal?.removeEventListener("abort", onAbort);
+  };
+  try {
+    res = await new Promise<IncomingMessage>((resolve, reject) => {
+      try {
+        request = tls ? httpsRequest(options, resolve) : httpRequest(options, resolve);
+      } catch (e) {
+        return reject(new OutboundError("unsupported", `The request to ${where} could not be sent: ${String((e as { code?: unknown }).code ?? "invalid request")}.`));
+      }
+      request.on("error", (e) => reject(mapError(e, where)));
+      request.end(body);
+    });
+  } catch (e) {
+    end();
+    request?.destroy();
+    throw mapError(e, where);
+  }
+  const tooLarge = () => new OutboundError("too_large", `The answer from ${where} is larger than ${maxBytes} bytes.`);
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    end();
+    request?.destroy();
+    throw tooLarge();
+  }
+  const answer = res;
+  const chunks = answer[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let size = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await chunks.next();
+        if (done) {
+          end();
+          return controller.close();
+        }
+        size += value.length;
+        if (size > maxBytes) throw tooLarge();
+        controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      } catch (e) {
+        end();
+        request?.destroy();
+        controller.error(mapError(e, where));
+      }
+    },
+    cancel() {
+      end();
+      request?.destroy();
+    },
+  });
+  return { status: answer.statusCode ?? 0, headers: headerRecord(answer), body: stream };
+}
+
 /** `resolve` replaces the system resolver (tests: a name that resolves to loopback, as a rebinding DNS would). */
 export function nodeOutboundHttp(options: { resolve?: Resolve } = {}): OutboundHttp {
-  return { request: (req) => send(req, options.resolve) };
+  return { request: (req) => send(req, options.resolve), stream: (req) => sendStream(req, options.resolve) };
 }

@@ -49,8 +49,22 @@ export class OutboundError extends Error {
   }
 }
 
+/** A response whose body is read as it arrives (a large download), not buffered. */
+export interface OutboundStream {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /**
+   * Errors with an OutboundError: "too_large" past maxBytes, "timeout" past timeoutMs (counted from the
+   * request, so it bounds the whole download), "aborted" on the signal. Cancel it when not read to the end.
+   */
+  body: ReadableStream<Uint8Array>;
+}
+
 export interface OutboundHttp {
   request(req: OutboundRequest): Promise<OutboundResponse>;
+  /** The same request (the same policy checks) with the body streamed. */
+  stream(req: OutboundRequest): Promise<OutboundStream>;
 }
 
 export const DEFAULT_OUTBOUND_MAX_BYTES = 8 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // CVE feed import and assessment at NVD's size (issue 17): ~300,000 CVEs generated in the recorded
 // NVD CVE API 2.0 format (tests/fixtures/nvd/synthetic.ts, plus the real records of the fixture) into a
-// gzip file, imported through the same path as POST /cve/sync (streamed, batched upserts), re-synced
+// gzip file, imported through the same path as POST /cve/sync (streamed, staged, applied whole), re-synced
 // (every record skipped by the lastModified cursor), then 10,000 assets with operator identities
 // assessed through the (vendor, product) candidate index. Targets: import < 3 min, assessment < 30 s.
 // A dedicated database (dropped afterwards); `npm run bench -- cve`, or `node tests/bench/cve.bench.ts`
@@ -113,7 +113,7 @@ export async function run(_ctx?: BenchContext): Promise<BenchRow[]> {
     const c = first.counts;
     return [
       { name: `generate ${N} CVEs (gzip level 1)`, total_ms: Math.round(genMs), note: `${(bytes / 1048576).toFixed(1)} MB gzip` },
-      { name: "import (streamed, batched upserts)", total_ms: Math.round(importMs), rps: Math.round(c.read / (importMs / 1000)), note: `inserted ${c.inserted}, rejected skipped ${c.read - c.inserted - c.invalid}, ${cpeRows} cpe rows; target < 180000 ms` },
+      { name: "import (streamed, staged, applied in one transaction)", total_ms: Math.round(importMs), rps: Math.round(c.read / (importMs / 1000)), note: `inserted ${c.inserted}, rejected skipped ${c.read - c.inserted - c.invalid}, ${cpeRows} cpe rows; target < 180000 ms` },
       { name: "re-sync, nothing changed (cursor)", total_ms: Math.round(resyncMs), note: `skipped_by_cursor ${second.counts.skipped_by_cursor}, updated ${second.counts.updated}` },
       ...searchRows,
       { name: `assess ${ASSETS} assets (indexed candidates)`, total_ms: Math.round(assessMs), rps: Math.round(ASSETS / (assessMs / 1000)), note: `${findings} findings (${certain} certain); target < 30000 ms` },

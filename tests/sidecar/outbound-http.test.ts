@@ -151,6 +151,21 @@ describe("limits", () => {
     expect((await get(`${plain.url}/big`, { maxBytes: 5000 })).body.byteLength).toBe(5000);
   });
 
+  it("streams a body, failing it too_large past maxBytes, declared or counted; refuses by the policy before connecting", async () => {
+    const stream = (url: string, extra: Partial<OutboundRequest> = {}) => http.stream({ url, timeoutMs: 3000, policy: LAB, ...extra });
+    const whole = await stream(`${plain.url}/big`, { maxBytes: 5000 });
+    expect(whole.status).toBe(200);
+    expect((await new Response(whole.body).arrayBuffer()).byteLength).toBe(5000);
+    // Refused when the declared length is too large, else while the body is read.
+    const read = (p: Promise<{ body: ReadableStream<Uint8Array> }>) => p.then((r) => new Response(r.body).arrayBuffer());
+    expect((await failure(read(stream(`${plain.url}/big`, { maxBytes: 1000 })))).code).toBe("too_large");
+    plain.on("/stream", (_req) => ({ status: 200, headers: { "transfer-encoding": "chunked" }, body: "y".repeat(5000) }));
+    expect((await failure(read(stream(`${plain.url}/stream`, { maxBytes: 1000 })))).code).toBe("too_large");
+    expect((await failure(stream(`${plain.url}/big`, { policy: DEFAULT_OUTBOUND_POLICY }))).code).toBe("refused");
+    expect((await failure(stream(`${plain.url}/hang`, { timeoutMs: 200 }))).code).toBe("timeout");
+    expect((await failure(stream(`${plain.url}/hang`, { signal: AbortSignal.abort() }))).code).toBe("aborted");
+  });
+
   it("times out a server that never answers, within the budget", async () => {
     const started = Date.now();
     const e = await failure(get(`${plain.url}/hang`, { timeoutMs: 200 }));

@@ -18,7 +18,7 @@ export function cveRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/cve/sync", tag: "cve", scope: startCveSync.scope,
       summary: "Start a CVE feed sync now, in the background",
       description:
-        "Reads every source of the cve_feed_sources setting (file paths, http(s) URLs through the outbound policy; NVD CVE API 2.0 JSON, gzip or not) as the cve_sync job does. Answers 202 once the job's lock is held and its run recorded; GET /cve/status and GET /admin/jobs follow it. 409 when a sync is already running or no source is configured; 503 where this process cannot run it.",
+        "Reads every source of the cve_feed_sources setting (file paths, http(s) URLs streamed through the outbound policy; NVD CVE API 2.0 JSON, gzip or not; a #sha256= suffix pins a source's bytes) as the cve_sync job does. The records are staged and applied in one transaction only once every source parsed to its end: a failed sync changes no CVE. Answers 202 once the job's lock is held and its run recorded; GET /cve/status and GET /admin/jobs follow it. 409 when a sync is already running or no source is configured; 503 where this process cannot run it.",
       response: { status: 202, schema: SyncStarted },
       errors: [409, 503],
     },
@@ -35,7 +35,7 @@ export function cveRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/cve/status", tag: "cve", scope: cveStatus.scope,
       summary: "The CVE feed's state: the reference's older keys and the FeedState block",
-      description: "state: unavailable (never synced or empty), incomplete (the last attempt failed, or the last sync did not read every source), stale (last success older than 7 days), ready.",
+      description: "state: unavailable (never synced or empty), incomplete (the last attempt failed, or the last sync did not read every source), stale (last success older than 7 days), ready. sources and plain_http say how the configured sources are read (a plain HTTP source is flagged; a #sha256= pin guards a source's bytes).",
       response: { schema: Status },
     },
     async (c, { reply }) => reply(await cveStatus({ ctx: verbContext(c) })),

@@ -24,6 +24,11 @@ export const Status = v.object({
   sync_interval_hours: v.number(),
   total_entries: v.number(),
   ...FeedStateFields,
+  sources: v.pipe(
+    v.array(v.object({ index: v.number(), transport: v.picklist(["file", "https", "http"]), sha256_pinned: v.boolean() })),
+    v.description("Each cve_feed_sources entry by its index: how it is read and whether a #sha256= pin guards it (the addresses are in GET /settings, for administrators)."),
+  ),
+  plain_http: v.pipe(v.boolean(), v.description("Some source is fetched over plain HTTP: readable and changeable on the way unless pinned.")),
 });
 
 export const SearchQuery = v.object({

@@ -32,6 +32,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/settings", tag: "settings", scope: getSettings.scope,
       summary: "Every application setting with its value (defaults for those never set), with the SMTP, ACME DNS and firewall sections (secrets as *_set flags)",
+      description: "Every key for an administrator (admin:*). Any other reader (a viewer, an editor, a token without admin:*) gets only what the console renders for everyone: rate_limit_profile. Settings holding URLs, addresses or secrets are never shown to them.",
       response: { schema: SettingsSchema },
     },
     async (c) => c.json(await getSettings({ ctx: verbContext(c) })),

@@ -61,6 +61,47 @@ export const cveCpeMatches = pgTable(
   (t) => [index("cve_cpe_matches_product_idx").on(t.vendor, t.product), index("cve_cpe_matches_cve_idx").on(t.cve_id)],
 );
 
+/**
+ * A sync in progress (issue 36 item 7): every record read is staged here, and only once every source
+ * parsed to its end is the staging applied to cve_entries and cve_cpe_matches in one transaction, then
+ * emptied; a failed sync empties it and changes nothing. Rejected CVEs are staged as `rejected` (the
+ * apply deletes them). One sync at a time (the cve_sync job's lock), so no run id.
+ */
+export const cveSyncStaging = pgTable("cve_sync_staging", {
+  cve_id: text("cve_id").primaryKey(),
+  rejected: boolean("rejected").notNull().default(false),
+  published_at: tz("published_at"),
+  /** A record read twice keeps the newer; a rejected one without a time sorts last (infinity). */
+  last_modified_at: tz("last_modified_at").notNull(),
+  vuln_status: text("vuln_status"),
+  summary: text("summary"),
+  severity: text("severity"),
+  cvss_score: real("cvss_score"),
+  cvss_vector: text("cvss_vector"),
+  configurations: jsonb("configurations").notNull().default([]),
+});
+
+/**
+ * The cpeMatch rows of the staged records (cve_cpe_matches' columns), applied with them. A record read
+ * twice leaves the older one's rows behind; its last_modified_at tells them apart at the apply.
+ */
+export const cveSyncStagingMatches = pgTable("cve_sync_staging_matches", {
+  cve_id: text("cve_id").notNull(),
+  last_modified_at: tz("last_modified_at").notNull(),
+  config_index: integer("config_index").notNull(),
+  node_index: integer("node_index").notNull(),
+  criteria: text("criteria").notNull(),
+  part: text("part").notNull(),
+  vendor: text("vendor").notNull(),
+  product: text("product").notNull(),
+  version: text("version").notNull(),
+  version_start_including: text("version_start_including"),
+  version_start_excluding: text("version_start_excluding"),
+  version_end_including: text("version_end_including"),
+  version_end_excluding: text("version_end_excluding"),
+  vulnerable: boolean("vulnerable").notNull(),
+});
+
 export const assetIdentities = pgTable(
   "asset_identities",
   {

@@ -33,7 +33,15 @@ export async function maybeGunzip(stream: ReadableStream<Uint8Array>): Promise<R
       if (first.done) controller.close();
     },
     async pull(controller) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        // DecompressionStream fails with a bare TypeError (often no message) on a cut or corrupt gzip stream.
+        if (e instanceof TypeError) throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
+        throw e;
+      }
+      const { done, value } = chunk;
       if (done) controller.close();
       else controller.enqueue(value);
     },
@@ -68,7 +76,15 @@ export async function* nvdItems(stream: ReadableStream<Uint8Array>, header: NvdH
   try {
     for (;;) {
       signal?.throwIfAborted();
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        // DecompressionStream fails with a bare TypeError (often no message) on a cut or corrupt gzip stream.
+        if (e instanceof TypeError) throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
+        throw e;
+      }
+      const { done, value } = chunk;
       let text: string;
       try {
         text = done ? decoder.decode() : decoder.decode(value, { stream: true });

@@ -4,6 +4,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { normaliseName } from "../../domain/cve/cpe.ts";
+import { type FeedTransport, parseFeedSource } from "../../domain/cve/feed-source.ts";
 import { readSetting } from "../../settings/read.ts";
 import { ApiError } from "../../errors.ts";
 import { defineRead } from "../verb.ts";
@@ -13,16 +14,32 @@ import { isEntityType, resolveAssets } from "./identity.ts";
 
 export const CVE_READ_SCOPE = "read:cve";
 
+/** How a configured source is read, without its address (viewers read the status; the URLs are administrators'). */
+export interface SourceTransport {
+  index: number;
+  transport: FeedTransport;
+  sha256_pinned: boolean;
+}
+
 export interface CveStatus extends FeedState {
   enabled: boolean;
   last_sync_at: string | null;
   sync_interval_hours: number;
   total_entries: number;
+  sources: SourceTransport[];
+  /** Some source is fetched over plain HTTP (readable and changeable on the way unless pinned). */
+  plain_http: boolean;
 }
 
 export const cveStatus = defineRead<void, CveStatus>({ scope: CVE_READ_SCOPE }, async (ctx) => {
-  const [feed, enabled, hours] = await Promise.all([readFeedState(ctx.db, ctx.clock.now()), readSetting(ctx.db, "cve_enabled"), readSetting(ctx.db, "cve_sync_interval_hours")]);
-  return { enabled, last_sync_at: feed.last_success_at, sync_interval_hours: hours, total_entries: feed.total_records, ...feed };
+  const [feed, enabled, hours, configured] = await Promise.all([
+    readFeedState(ctx.db, ctx.clock.now()), readSetting(ctx.db, "cve_enabled"), readSetting(ctx.db, "cve_sync_interval_hours"), readSetting(ctx.db, "cve_feed_sources"),
+  ]);
+  const sources = configured.map((text, index) => {
+    const s = parseFeedSource(text);
+    return { index, transport: s.transport, sha256_pinned: s.sha256 !== null };
+  });
+  return { enabled, last_sync_at: feed.last_success_at, sync_interval_hours: hours, total_entries: feed.total_records, ...feed, sources, plain_http: sources.some((s) => s.transport === "http") };
 });
 
 export interface SearchInput {

@@ -1,10 +1,10 @@
-// GET /settings: every application setting with its effective value (the stored one, or the default
-// when unset or no longer valid). No setting of this list is a secret; secrets live elsewhere.
+// Every application setting with its effective value (the stored one, or the default when unset or no
+// longer valid). No setting of this list is a secret (secrets live elsewhere), but some hold URLs and
+// addresses: GET /settings (view.ts) shows them to administrators only.
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { appSettings } from "../../db/schema/index.ts";
 import type { SettingKey } from "../../settings/defaults.ts";
-import { defineRead } from "../verb.ts";
 import { effectiveValue, SETTING_KEYS } from "./rules.ts";
 
 export const SETTINGS_READ_SCOPE = "read:settings";
@@ -18,5 +18,3 @@ export async function readAllSettings(db: Db): Promise<Settings> {
   const stored = new Map(rows.map((r) => [r.key, r.value]));
   return Object.fromEntries(SETTING_KEYS.map((k) => [k, effectiveValue(k, stored.get(k))])) as Settings;
 }
-
-export const getSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => readAllSettings(ctx.db));

@@ -1,6 +1,7 @@
 // What each application setting accepts. Keys without a rule of their own (added to defaults.ts later)
 // accept a value of their default's type, so a new key is writable the day it appears.
 import * as v from "valibot";
+import { pinProblem } from "../../domain/cve/feed-source.ts";
 import { PROFILES } from "../../ratelimit/policy.ts";
 import { SETTING_DEFAULTS, type SettingKey } from "../../settings/defaults.ts";
 import type { ValidationIssue } from "../../errors.ts";
@@ -30,7 +31,12 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
   outbound_policy: Policy,
   monitor_policy: Policy,
   cve_feed_sources: v.pipe(
-    v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."))),
+    v.array(
+      v.pipe(
+        v.string(), v.minLength(1), v.maxLength(2048), v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."),
+        v.check((s) => !pinProblem(s), "A #sha256= pin must be the 64 hex digits of the feed's SHA-256 (of the file as stored or served, before gunzip)."),
+      ),
+    ),
     v.maxLength(50),
   ),
   cve_sync_interval_hours: int(1, 24 * 30),

@@ -10,7 +10,8 @@ import { defineRead } from "../verb.ts";
 import { readAcmeDns } from "./acme-dns.ts";
 import { readFirewall } from "./firewall-settings.ts";
 import { patchBody } from "../../schemas/fields.ts";
-import { readAllSettings, type Settings, SETTINGS_READ_SCOPE } from "./read-all.ts";
+import { actorCan } from "../actor.ts";
+import { readAllSettings, type Settings, SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { SETTING_ENTRIES } from "./rules.ts";
 import { readSmtp } from "./smtp.ts";
 
@@ -31,7 +32,23 @@ export async function readSettingsView(db: Db): Promise<SettingsView> {
   return { ...plain, ...smtp, ...acme, ...firewall };
 }
 
-export const getSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => readSettingsView(ctx.db));
+/**
+ * The keys a reader who is not an administrator gets (issue 36 item 8): what the console renders for
+ * everyone (the rate-limit profile of "Vault and rate limits"; the theme lives in the browser and the
+ * branding has its own read). Settings that hold URLs, addresses or secrets (feed sources, public_url,
+ * the SMTP, ACME DNS and firewall sections) and the security knobs are an administrator's.
+ */
+export const VIEWER_SETTING_KEYS = ["rate_limit_profile"] as const satisfies readonly (keyof Settings)[];
+
+export async function readViewerSettings(db: Db): Promise<Record<string, unknown>> {
+  const plain = await readAllSettings(db);
+  return Object.fromEntries(VIEWER_SETTING_KEYS.map((k) => [k, plain[k]]));
+}
+
+/** An administrator (or the first-run grant) reads every setting; any other reader the viewer's keys only. */
+export const getSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) =>
+  ctx.actor && actorCan(ctx.actor, SETTINGS_WRITE_SCOPE) ? readSettingsView(ctx.db) : readViewerSettings(ctx.db),
+);
 
 /**
  * Splits a PUT body: answers the plain keys, and refuses (422) a section key whose value differs from

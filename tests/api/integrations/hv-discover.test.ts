@@ -191,7 +191,7 @@ describe("hypervisor discover", () => {
     const before = await inventoryDigest();
     // The real OutboundHttp, with the per-call timeout cut to 300 ms so the test does not wait 15 s.
     const real = a.t.runtime.deps.outbound;
-    const short: OutboundHttp = { request: (req) => real.request({ ...req, timeoutMs: 300 }) };
+    const short: OutboundHttp = { request: (req) => real.request({ ...req, timeoutMs: 300 }), stream: (req) => real.stream({ ...req, timeoutMs: 300 }) };
     pve.delayMs = 1000;
     try {
       const out = await discover(id, short);

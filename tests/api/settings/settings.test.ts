@@ -30,7 +30,7 @@ const patchOAuth = (body: unknown, token?: string) => h.call("/api/v1/settings/o
 
 describe("GET /settings", () => {
   it("answers every key with its default when nothing is stored", async () => {
-    const res = await h.call("/api/v1/settings", { token: h.viewerToken });
+    const res = await h.call("/api/v1/settings");
     expect(res.status).toBe(200);
     // The test template stores a loopback-allowing outbound policy (tests/helpers/env.ts).
     expect(await res.json()).toEqual({ ...SETTING_DEFAULTS, ...SECTION_DEFAULTS, outbound_policy: TEST_OUTBOUND_POLICY });

@@ -39,6 +39,17 @@ describe("fetchOutboundHttp", () => {
     expect(peer.seen.filter((s) => s.path === "/ok")).toHaveLength(1);
   });
 
+  it("streams a body under the same policy, cap and deadline", async () => {
+    const stream = (path: string, extra: Partial<OutboundRequest> = {}) => http.stream({ url: `${peer.url}${path}`, timeoutMs: 3000, policy: LAB, ...extra });
+    const ok = await stream("/big", { maxBytes: 4000 });
+    expect(ok.status).toBe(200);
+    expect(await new Response(ok.body).text()).toBe("z".repeat(4000));
+    // Refused when the declared length is too large, else while the body is read.
+    expect(await code(stream("/big", { maxBytes: 1000 }).then((r) => new Response(r.body).arrayBuffer()))).toBe("too_large");
+    expect(await code(stream("/ok", { policy: DEFAULT_OUTBOUND_POLICY }))).toBe("refused");
+    expect(await code(stream("/hang", { timeoutMs: 150 }))).toBe("timeout");
+  });
+
   it("caps the body, times out and cancels", async () => {
     expect(await code(send("/big", { maxBytes: 1000 }))).toBe("too_large");
     expect(await code(send("/hang", { timeoutMs: 150 }))).toBe("timeout");

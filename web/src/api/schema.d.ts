@@ -2673,7 +2673,7 @@ export interface paths {
         };
         /**
          * The CVE feed's state: the reference's older keys and the FeedState block
-         * @description state: unavailable (never synced or empty), incomplete (the last attempt failed, or the last sync did not read every source), stale (last success older than 7 days), ready.
+         * @description state: unavailable (never synced or empty), incomplete (the last attempt failed, or the last sync did not read every source), stale (last success older than 7 days), ready. sources and plain_http say how the configured sources are read (a plain HTTP source is flagged; a #sha256= pin guards a source's bytes).
          *
          *     Needs scope `read:cve`.
          */
@@ -2697,7 +2697,7 @@ export interface paths {
         put?: never;
         /**
          * Start a CVE feed sync now, in the background
-         * @description Reads every source of the cve_feed_sources setting (file paths, http(s) URLs through the outbound policy; NVD CVE API 2.0 JSON, gzip or not) as the cve_sync job does. Answers 202 once the job's lock is held and its run recorded; GET /cve/status and GET /admin/jobs follow it. 409 when a sync is already running or no source is configured; 503 where this process cannot run it.
+         * @description Reads every source of the cve_feed_sources setting (file paths, http(s) URLs streamed through the outbound policy; NVD CVE API 2.0 JSON, gzip or not; a #sha256= suffix pins a source's bytes) as the cve_sync job does. The records are staged and applied in one transaction only once every source parsed to its end: a failed sync changes no CVE. Answers 202 once the job's lock is held and its run recorded; GET /cve/status and GET /admin/jobs follow it. 409 when a sync is already running or no source is configured; 503 where this process cannot run it.
          *
          *     Needs scope `admin:*`.
          */
@@ -7116,7 +7116,9 @@ export interface paths {
         };
         /**
          * Every application setting with its value (defaults for those never set), with the SMTP, ACME DNS and firewall sections (secrets as *_set flags)
-         * @description Needs scope `read:settings`.
+         * @description Every key for an administrator (admin:*). Any other reader (a viewer, an editor, a token without admin:*) gets only what the console renders for everyone: rate_limit_profile. Settings holding URLs, addresses or secrets are never shown to them.
+         *
+         *     Needs scope `read:settings`.
          */
         get: operations["getApiV1Settings"];
         /**
@@ -15141,6 +15143,15 @@ export interface operations {
                         last_error: string | null;
                         last_success_at: string | null;
                         last_sync_at: string | null;
+                        /** @description Some source is fetched over plain HTTP: readable and changeable on the way unless pinned. */
+                        plain_http: boolean;
+                        /** @description Each cve_feed_sources entry by its index: how it is read and whether a #sha256= pin guards it (the addresses are in GET /settings, for administrators). */
+                        sources: {
+                            index: number;
+                            sha256_pinned: boolean;
+                            /** @enum {string} */
+                            transport: "file" | "https" | "http";
+                        }[];
                         /** @enum {string} */
                         state: "unavailable" | "incomplete" | "ready" | "stale";
                         sync_interval_hours: number;

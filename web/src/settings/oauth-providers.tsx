@@ -16,7 +16,8 @@ export function OAuthSection() {
   const canEdit = useSession().can("admin:*");
   const oauth = useLoad(() => ok(api.GET("/api/v1/settings/oauth")), []);
   // The callback URLs are built from the public_url setting (else PUBLIC_URL, which the browser cannot see).
-  const settings = useLoad(() => ok(api.GET("/api/v1/settings")), []);
+  // Only an administrator's read of the settings carries public_url (a viewer's has rate_limit_profile only).
+  const settings = useLoad(() => (canEdit ? ok(api.GET("/api/v1/settings")) : Promise.resolve(undefined)), [canEdit]);
   const roles = useLoad(() => (canEdit ? ok(api.GET("/api/v1/settings/roles")) : Promise.resolve([])), [canEdit]);
   const [editing, setEditing] = useState<string | undefined>();
   const act = useSubmit();
@@ -40,7 +41,7 @@ export function OAuthSection() {
   };
   return (
     <>
-      {!publicUrl && (
+      {canEdit && !publicUrl && (
         <Notice kind="info">
           No public URL is set in General: the callback URLs below use this page's address, and sign-in through a provider needs the public_url setting or PUBLIC_URL.
         </Notice>
