@@ -29,8 +29,10 @@ afterAll(async () => {
 const read = () => a.req("GET", "hardware?limit=5", a.admin);
 const write = (name: string) => a.req("POST", "hardware", a.admin, { name });
 // An unknown account: the limiter is what refuses, not the lockout of an account.
+// A new address each time: the limit counted here is the client's, not the per-address lockout (docs/adr/0322).
+let guess = 0;
 const badSignIn = (peer: string) =>
-  a.t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email: "nobody@example.com", password: "not the password" }, { [PEER_HEADER]: peer }) });
+  a.t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email: `nobody-${++guess}@example.com`, password: "not the password" }, { [PEER_HEADER]: peer }) });
 const mfaVerify = (peer: string) =>
   a.t.app.request("/api/v1/auth/mfa/verify", { method: "POST", ...json({ mfa_token: "not-a-token", code: "000000" }, { [PEER_HEADER]: peer }) });
 
