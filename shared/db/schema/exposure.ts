@@ -35,6 +35,25 @@ export const cveEntries = pgTable(
   ],
 );
 
+/** One cpeMatch of a CVE's configurations: the columns cve_cpe_matches and its staging share. */
+const cpeMatchColumns = () => ({
+  /** Position in configurations: configuration index and node index, for evidence. */
+  config_index: integer("config_index").notNull(),
+  node_index: integer("node_index").notNull(),
+  /** The CPE 2.3 formatted string (cpe:2.3:part:vendor:product:version:...). */
+  criteria: text("criteria").notNull(),
+  part: text("part").notNull(),
+  vendor: text("vendor").notNull(),
+  product: text("product").notNull(),
+  /** The CPE's own version field (`*`, `-` or a value). */
+  version: text("version").notNull(),
+  version_start_including: text("version_start_including"),
+  version_start_excluding: text("version_start_excluding"),
+  version_end_including: text("version_end_including"),
+  version_end_excluding: text("version_end_excluding"),
+  vulnerable: boolean("vulnerable").notNull(),
+});
+
 export const cveCpeMatches = pgTable(
   "cve_cpe_matches",
   {
@@ -42,21 +61,7 @@ export const cveCpeMatches = pgTable(
     cve_id: text("cve_id")
       .notNull()
       .references(() => cveEntries.cve_id, { onDelete: "cascade" }),
-    /** Position in configurations: configuration index and node index, for evidence. */
-    config_index: integer("config_index").notNull(),
-    node_index: integer("node_index").notNull(),
-    /** The CPE 2.3 formatted string (cpe:2.3:part:vendor:product:version:...). */
-    criteria: text("criteria").notNull(),
-    part: text("part").notNull(),
-    vendor: text("vendor").notNull(),
-    product: text("product").notNull(),
-    /** The CPE's own version field (`*`, `-` or a value). */
-    version: text("version").notNull(),
-    version_start_including: text("version_start_including"),
-    version_start_excluding: text("version_start_excluding"),
-    version_end_including: text("version_end_including"),
-    version_end_excluding: text("version_end_excluding"),
-    vulnerable: boolean("vulnerable").notNull(),
+    ...cpeMatchColumns(),
   },
   (t) => [index("cve_cpe_matches_product_idx").on(t.vendor, t.product), index("cve_cpe_matches_cve_idx").on(t.cve_id)],
 );
@@ -88,18 +93,7 @@ export const cveSyncStaging = pgTable("cve_sync_staging", {
 export const cveSyncStagingMatches = pgTable("cve_sync_staging_matches", {
   cve_id: text("cve_id").notNull(),
   last_modified_at: tz("last_modified_at").notNull(),
-  config_index: integer("config_index").notNull(),
-  node_index: integer("node_index").notNull(),
-  criteria: text("criteria").notNull(),
-  part: text("part").notNull(),
-  vendor: text("vendor").notNull(),
-  product: text("product").notNull(),
-  version: text("version").notNull(),
-  version_start_including: text("version_start_including"),
-  version_start_excluding: text("version_start_excluding"),
-  version_end_including: text("version_end_including"),
-  version_end_excluding: text("version_end_excluding"),
-  vulnerable: boolean("vulnerable").notNull(),
+  ...cpeMatchColumns(),
 });
 
 export const assetIdentities = pgTable(

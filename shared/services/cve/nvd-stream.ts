@@ -22,6 +22,16 @@ export interface NvdHeader {
 
 const QUOTE = 34, BACKSLASH = 92, LBRACE = 123, RBRACE = 125, LBRACKET = 91, RBRACKET = 93, COLON = 58;
 
+/** One read of the feed; DecompressionStream fails with a bare TypeError (often no message) on a cut or corrupt gzip stream. */
+async function readFeed(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (e) {
+    if (e instanceof TypeError) throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
+    throw e;
+  }
+}
+
 /** Decompresses when the first bytes are gzip's magic (1f 8b), else passes the bytes through. */
 export async function maybeGunzip(stream: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
   const reader = stream.getReader();
@@ -33,14 +43,7 @@ export async function maybeGunzip(stream: ReadableStream<Uint8Array>): Promise<R
       if (first.done) controller.close();
     },
     async pull(controller) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (e) {
-        // DecompressionStream fails with a bare TypeError (often no message) on a cut or corrupt gzip stream.
-        if (e instanceof TypeError) throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
-        throw e;
-      }
+      const chunk = await readFeed(reader);
       const { done, value } = chunk;
       if (done) controller.close();
       else controller.enqueue(value);
@@ -76,14 +79,7 @@ export async function* nvdItems(stream: ReadableStream<Uint8Array>, header: NvdH
   try {
     for (;;) {
       signal?.throwIfAborted();
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (e) {
-        // DecompressionStream fails with a bare TypeError (often no message) on a cut or corrupt gzip stream.
-        if (e instanceof TypeError) throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
-        throw e;
-      }
+      const chunk = await readFeed(reader);
       const { done, value } = chunk;
       let text: string;
       try {
