@@ -9,6 +9,7 @@ import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
 import { scopeAllows } from "../../auth/scopes.ts";
+import { actorCan } from "../actor.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { type HostResolver, savedUrlRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
@@ -135,7 +136,15 @@ export async function readClientSecret(db: Db, vault: Vault, provider: string): 
   return row ? openSecret(vault, OAUTH_CLIENT_SECRET, oauthSecretName(provider), row.value) : null;
 }
 
-export const getOAuthSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => present(ctx.db, await readStored(ctx.db)));
+/** The URLs a provider is reached at: an administrator's to read, like every setting holding an address (issue 36 item 8). */
+const hideAddresses = (settings: OAuthSettings): OAuthSettings => ({
+  providers: Object.fromEntries(Object.entries(settings.providers).map(([n, p]) => [n, { ...p, issuer: null, base_url: null, api_url: null }])),
+});
+
+export const getOAuthSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => {
+  const settings = await present(ctx.db, await readStored(ctx.db));
+  return ctx.actor && actorCan(ctx.actor, SETTINGS_WRITE_SCOPE) ? settings : hideAddresses(settings);
+});
 
 function mergeProviders(stored: Record<string, StoredProvider>, patch: OAuthPatch): Record<string, StoredProvider> {
   const next = { ...stored };

@@ -6,7 +6,8 @@ import { VIEWER_SETTING_KEYS } from "../../../shared/services/settings/view.ts";
 import { createHarness, type Harness, json } from "../audit/harness.ts";
 
 let h: Harness;
-const FEED = "https://mirror-user:s3cret-pass@feeds.example.test/nvd/nvdcve-2.0.json.gz";
+// A mirror's key in the query (credentials in the URL itself are refused at save, docs/adr/0330).
+const FEED = "https://feeds.example.test/nvd/nvdcve-2.0.json.gz?api_key=s3cret-pass";
 beforeAll(async () => {
   h = await createHarness();
   const put = await h.call("/api/v1/settings", { method: "PUT", ...json({ cve_feed_sources: [FEED], public_url: "https://ops.example.test", rate_limit_profile: "strict" }) });
@@ -52,5 +53,18 @@ describe("GET /settings by reader", () => {
   it("shows a token that keeps admin:* every key", async () => {
     const { body } = await read(await token(["read:settings", "admin:*"]));
     expect(body.cve_feed_sources).toEqual([FEED]);
+  });
+
+  it("GET /settings/oauth shows the providers' addresses to an administrator only", async () => {
+    const patch = await h.call("/api/v1/settings/oauth", {
+      method: "PATCH",
+      ...json({ providers: { corp: { type: "oidc", client_id: "console", issuer: "https://sso.example.test/realms/lab", enabled: false } } }),
+    });
+    expect(patch.status, await patch.clone().text()).toBe(200);
+    const oauth = async (t: string) => (await (await h.call("/api/v1/settings/oauth", { token: t })).json()) as { providers: Record<string, Record<string, unknown>> };
+    expect((await oauth(h.adminToken)).providers.corp).toMatchObject({ issuer: "https://sso.example.test/realms/lab", client_id: "console" });
+    const viewer = await oauth(h.viewerToken);
+    expect(viewer.providers.corp).toMatchObject({ issuer: null, base_url: null, api_url: null, client_id: "console" });
+    expect(JSON.stringify(viewer)).not.toContain("example.test");
   });
 });
