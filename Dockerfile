@@ -1,4 +1,4 @@
-# The control plane image: one image, three roles (DESIGN.md 1). The app runs TypeScript directly with
+# The control plane image: one image, three roles (docs/architecture.md, the two halves). The app runs TypeScript directly with
 # Node 24's type stripping, so there is no build step: install the production dependencies, copy the
 # source, run as the unprivileged `node` user.
 #   all-in-one (default CMD): node bin/start.ts                  (= npm start; PGlite under /data unless DATABASE_URL)

@@ -1,5 +1,5 @@
 // The functions app: stateless HTTP handlers over web-standard APIs, the same on Node and workerd.
-// Middleware order (DESIGN.md 2): request id -> security headers (on the way out) -> error envelope -> admission guard (writes; reads while the
+// Middleware order (docs/architecture.md, how a request flows): request id -> security headers (on the way out) -> error envelope -> admission guard (writes; reads while the
 // database is down) -> body limit -> authentication -> CSRF -> rate limit -> route (access and scope are
 // enforced per route).
 import { Hono } from "hono";

@@ -1,4 +1,4 @@
-// Where a Node process gets its vault key (DESIGN.md 3b "Vault"): SVC_VAULT_KEY when set; otherwise, in
+// Where a Node process gets its vault key (docs/architecture.md, API contracts): SVC_VAULT_KEY when set; otherwise, in
 // the all-in-one mode only, a key generated once into DATA_DIR/vault.key (mode 0600) and read from there
 // on every later start. A split deployment (functions-only, sidecar-only) has several processes that must
 // share one key, so it refuses to start without SVC_VAULT_KEY instead of inventing one per process.

@@ -93,7 +93,7 @@ export const ConfigSchema = v.object({
   SVC_SETUP_TOKEN: optionalString,
   SVC_API_TOKEN: optionalString,
   SVC_LEGACY_AUTH: bool(false),
-  /** The vault key, base64 of 32 bytes (DESIGN.md 3b); required by a split deployment. */
+  /** The vault key, base64 of 32 bytes (docs/architecture.md, API contracts); required by a split deployment. */
   SVC_VAULT_KEY: optionalString,
   /** Earlier vault keys, comma-separated, that still open values written before a rotation. */
   SVC_VAULT_KEY_PREVIOUS: optionalString,

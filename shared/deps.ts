@@ -56,7 +56,7 @@ export interface Deps {
   credentialCache?: CredentialCache;
   /** Per-route rate limits (spec 8.1), counting in Redis or the database, never in memory. */
   rateLimiter: RateLimiter;
-  /** Secrets at rest (DESIGN.md 3b): the installation's vault key, from SVC_VAULT_KEY or the data directory. */
+  /** Secrets at rest (docs/architecture.md, API contracts): the installation's vault key, from SVC_VAULT_KEY or the data directory. */
   vault: Vault;
   /** The key file the vault's key came from (all-in-one with DATA_DIR/vault.key only): rotate in place. */
   vaultKeyFile?: VaultKeyFile;

@@ -1,4 +1,4 @@
-// Dependency probes and the derived health state of DESIGN.md 3. The admission guard and the probes
+// Dependency probes and the derived health state of docs/architecture.md, API contracts. The admission guard and the probes
 // read the same state, so what readyz reports is exactly what the guard enforces.
 import { sql } from "drizzle-orm";
 import type { Clock } from "./clock.ts";
@@ -248,7 +248,7 @@ export class HealthMonitor {
   #derive(p: ProbeOutcome): HealthSnapshot {
     const state: LifecycleState = this.#lifecycle?.state ?? "ready";
     // Only "behind" blocks: a database migrated by a newer build is still readable and writable by
-    // this one during a rolling upgrade (docs/decisions.md).
+    // this one during a rolling upgrade (docs/adr/0009-a-schema-ahead-of-the-build-is-not-not-ready.md).
     const dependenciesOk = p.checks.database === "ok" && p.checks.migrations !== "behind";
     let health: DerivedHealth;
     if (state === "stopping") health = "stopping";

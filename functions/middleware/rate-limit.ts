@@ -17,7 +17,7 @@ import { RecentRefusals } from "./recent-refusals.ts";
 
 /**
  * Starts the limiter's check as soon as the client is known, so its round trip to the store overlaps
- * authentication's instead of following it; `rateLimit` (after CSRF, DESIGN.md 2) acts on the answer.
+ * authentication's instead of following it; `rateLimit` (after CSRF, docs/architecture.md, how a request flows) acts on the answer.
  */
 export function startRateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -60,7 +60,7 @@ function overlappable(method: string, category: Category): boolean {
  * the verdict is on its way, and the verdict still decides the answer: refused, the read is thrown away
  * and the client gets its 429, and until its Retry-After the reads of that bucket wait for the verdict
  * first. So the limiter's round trip is not added to every read, and a client over a limit costs at most
- * one wasted read per refusal (docs/decisions.md).
+ * one wasted read per refusal (docs/adr/0063-a-plain-read-does-not-wait-for-the-limiter.md).
  */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   const recentRefusals = new RecentRefusals();

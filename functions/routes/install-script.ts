@@ -1,4 +1,4 @@
-// GET /install-agent.sh (spec 4.6: outside /api and the OpenAPI document; DESIGN.md 3b: public). The
+// GET /install-agent.sh (spec 4.6: outside /api and the OpenAPI document; docs/architecture.md, API contracts: public). The
 // installer for this server: its URL, its Noise static key and the SHA-256 of each build it may fetch.
 // Never cached: it changes when builds are added or the key rotates.
 import type { Hono } from "hono";

@@ -1,7 +1,7 @@
 // [metrics] GET /api/v1/metrics (spec 4.3, 5.1): the Prometheus scrape. Registered only by the process
 // that serves it, the sidecar (bin/start.ts; a split deployment's proxy sends the path there): a
 // functions-only process does not. A bearer token (API token or session JWT) with read:metrics; outside
-// the OpenAPI document (DESIGN.md 4), hence plain app.get.
+// the OpenAPI document (docs/architecture.md, API contracts), hence plain app.get.
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../shared/errors.ts";
 import { EXPOSITION_CONTENT_TYPE } from "../../shared/metrics/exposition.ts";

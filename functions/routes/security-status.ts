@@ -1,4 +1,4 @@
-// [security] GET /security/status: public (DESIGN.md 3b), the login page's question "is sign-in on?".
+// [security] GET /security/status: public (docs/architecture.md, API contracts), the login page's question "is sign-in on?".
 import type { Hono } from "hono";
 import { SecurityStatus } from "../../shared/schemas/branding.ts";
 import { securityStatus } from "../../shared/services/security-status/status.ts";

@@ -1,4 +1,4 @@
-// How the functions half reaches the agent sockets (DESIGN.md 1: rows + NOTIFY). A verb that changes
+// How the functions half reaches the agent sockets (docs/architecture.md, the two halves: rows + NOTIFY). A verb that changes
 // what a linked or enrolling agent must hear writes its rows and emits one AgentControlMessage on the
 // `agent_control` channel; every sidecar LISTENs, and the one holding that agent's socket re-reads the
 // rows and sends the frames. The message says only what to look at, never the data itself, so a
@@ -27,7 +27,7 @@ export interface AgentControlMessage {
   action: AgentControlAction;
 }
 
-/** The live presence events on the `agents` channel, as /agents/stream forwards them (reference-contracts.md 3). */
+/** The live presence events on the `agents` channel, as /agents/stream forwards them (spec/catalogue.tsv, group agents). */
 export type AgentStreamEventType = "enrolled" | "approved" | "rejected" | "revoked" | "connected" | "disconnected";
 export interface AgentStreamEvent {
   agent_id: number;
@@ -35,7 +35,7 @@ export interface AgentStreamEvent {
   detail: Record<string, unknown> | null;
 }
 
-/** A link that has sent no heartbeat for this long is dead (DESIGN.md 3). */
+/** A link that has sent no heartbeat for this long is dead (docs/architecture.md, API contracts). */
 export const PRESENCE_TTL_MS = 60_000;
 
 export interface PresenceFields {

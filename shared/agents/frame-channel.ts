@@ -1,7 +1,7 @@
 // One end of a linked agent connection after the Noise handshake: frames in and out over the two
 // transport ciphers, with the envelope's sequence rules and the Noise rekey. Sending `transport.rekey`
 // rekeys our sending cipher right after that frame; receiving one rekeys our receiving cipher right
-// after it, so both ends switch at the same message (reference-contracts.md 3: every 15 minutes per
+// after it, so both ends switch at the same message (spec/catalogue.tsv, group agents: every 15 minutes per
 // direction, payload {direction: "outbound", generation}).
 import type { Transport } from "../noise/index.ts";
 import { decodeFrame, encodeFrame, type Frame, FrameError } from "./frames.ts";

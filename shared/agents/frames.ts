@@ -1,4 +1,4 @@
-// The agent link's frames (DESIGN.md 3 "Agent link"; reference-contracts.md 3 "Link"): JSON
+// The agent link's frames (docs/architecture.md, how an agent frame flows; spec/catalogue.tsv, group agents): JSON
 // `{v: 1, type, seq, ts, payload}`, one frame per Noise transport message, one transport message per
 // binary WebSocket message. A Noise message holds at most 65535 bytes, so a frame's JSON holds at most
 // 65519: the sender keeps its frames under that (the reference agent trims telemetry lists to fit); a

@@ -1,4 +1,4 @@
-// The payloads of every agent -> server frame (reference-contracts.md 3 "Link", with the reference's
+// The payloads of every agent -> server frame (spec/catalogue.tsv, group agents, with the reference's
 // limits). The sidecar parses each frame's payload with the schema of its type; the reference agent types
 // the frames it sends against the same InferOutput types, so both ends agree by construction. Objects are
 // loose (a newer agent may add fields; they are kept, never trusted), lists and strings are bounded, and

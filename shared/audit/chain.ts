@@ -1,4 +1,4 @@
-// The verifiable audit chain (DESIGN.md 3): each entry stores the previous entry's hash and
+// The verifiable audit chain (docs/architecture.md, API contracts): each entry stores the previous entry's hash and
 // log_hash = sha256(canonical JSON of {timestamp, action, actor_id, role_at_time, entity_type,
 // entity_id, diff, ip_address, previous_hash}). Appends are serialised by a transaction-scoped advisory
 // lock, so parallel writers can never fork the chain.

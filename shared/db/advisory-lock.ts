@@ -5,7 +5,7 @@
 // with the connection if the process dies. That transaction writes nothing: it is the one transaction
 // opened outside shared/services/verb.ts, because a lock that must outlive many short verbs cannot be
 // one of them (tests/unit/runtime-neutral.test.ts lists it). PGlite has one session, where advisory
-// locks are re-entrant and guard nothing (DESIGN.md 7), so there a per-process guard does it.
+// locks are re-entrant and guard nothing (docs/architecture.md, platform notes), so there a per-process guard does it.
 import { sql } from "drizzle-orm";
 import { type DatabaseProvider, type Db, type DbLease, queryRows } from "./database.ts";
 

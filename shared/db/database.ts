@@ -21,7 +21,7 @@ export interface DatabaseProvider {
 }
 
 /**
- * Startup parameters of every PostgreSQL connection we open (docs/decisions.md, "Database access").
+ * Startup parameters of every PostgreSQL connection we open (docs/adr/0066-jit-is-off.md).
  * JIT off: our statements are short index walks whose cost estimates (recursive traversals
  * especially) cross jit_above_cost, and compiling them took ~35 ms of a 40 ms blast radius.
  * Plan caching stays PostgreSQL's own (auto): the hot statements are prepared (preparing-client.ts)

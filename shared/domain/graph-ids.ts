@@ -1,4 +1,4 @@
-// Graph node and edge ids (DESIGN.md 3 "Graph"): nodes hw-N, cu-N, svc-N, st-N, net-N, misc-N, ext-N,
+// Graph node and edge ids (docs/architecture.md, API contracts): nodes hw-N, cu-N, svc-N, st-N, net-N, misc-N, ext-N,
 // cluster-N; edges e-<kind>-<key>. One table here so the graph, layouts and topologies agree.
 export const NODE_PREFIX = {
   hardware: "hw",

@@ -1,5 +1,5 @@
 // Credential resolution, for every transport that presents one: the HTTP middleware and the sidecar's
-// WebSocket handshakes alike. A credential is a bearer header or the svc_session cookie (DESIGN.md 3).
+// WebSocket handshakes alike. A credential is a bearer header or the svc_session cookie (docs/architecture.md, API contracts).
 import { timingSafeEqualString } from "../auth/constant-time.ts";
 import type { Db } from "../db/database.ts";
 import type { Deps } from "../deps.ts";

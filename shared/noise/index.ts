@@ -1,4 +1,4 @@
-// Noise_IK_25519_ChaChaPoly_SHA256 for the agent link (DESIGN.md 3 "Agent link"): the agent initiates
+// Noise_IK_25519_ChaChaPoly_SHA256 for the agent link (docs/architecture.md, how an agent frame flows): the agent initiates
 // with the server's static key, empty prologue, one handshake message each way, then transport messages.
 //
 //   const agent = initiator({ s: agentSecret, rs: serverPublic });

@@ -1,4 +1,4 @@
-// Which counter a request counts against (DESIGN.md 3, "Rate-limit buckets are per route"): one per
+// Which counter a request counts against (docs/architecture.md, API contracts, "Rate-limit buckets are per route"): one per
 // (category, method + route pattern, client), as in the original, where each decorated endpoint counted
 // on its own. Pure string work, no I/O.
 import { type Category, GUARDS_A_SECRET } from "./policy.ts";

@@ -85,7 +85,7 @@ export class RateLimiter {
     try {
       hit = await this.#store.hit(key, limit, windowMs);
     } catch (e) {
-      // Policy (DESIGN.md 7): an unavailable store never turns into a 5xx or a 429. The request is served,
+      // Policy (docs/architecture.md, platform notes): an unavailable store never turns into a 5xx or a 429. The request is served,
       // the health probe reports the dependency degraded, and the event is logged (at most every 30 s).
       // A guarded category is counted in the fallback store instead, and served unchecked only when that
       // fails too (a database down, when sign-in cannot work either).

@@ -1,4 +1,4 @@
-// [agents, agents-binary] request and response shapes (reference-contracts.md 3, with our list envelope
+// [agents, agents-binary] request and response shapes (spec/catalogue.tsv, group agents, with our list envelope
 // for /agents, /agents/pending and /agents/{id}/events). Grants are answered as {enabled, config} with the
 // registry's defaults merged; they may be given as a bare boolean or {enabled, config}.
 import * as v from "valibot";
@@ -197,7 +197,7 @@ export const AgentEvent = v.object({
 export const AgentEventList = listResponse(AgentEvent);
 
 const Measure = v.nullable(v.number());
-/** The 8 summary fields of a telemetry sample (reference-contracts.md 3). */
+/** The 8 summary fields of a telemetry sample (spec/catalogue.tsv, group agents). */
 export const TelemetrySummary = v.object({
   cpu_pct: Measure, mem_pct: Measure, root_disk_pct: Measure, net_rx_bps: Measure, net_tx_bps: Measure, max_temp_c: Measure, load_1: Measure, uptime_s: Measure,
 });

@@ -1,4 +1,4 @@
-// Branding (reference-contracts.md 7): the deployment's name and colours, and the paths of its uploaded
+// Branding (spec/catalogue.tsv, group branding): the deployment's name and colours, and the paths of its uploaded
 // assets. The export/import document holds only the name and colours (never file paths).
 import * as v from "valibot";
 

@@ -1,4 +1,4 @@
-// Request and answer shapes of /certificates* (reference-contracts.md 7 "Certificates", DESIGN.md 3b):
+// Request and answer shapes of /certificates* (spec/catalogue.tsv, group certificates, docs/architecture.md, API contracts):
 // the list envelope of CertificateRead, the detail adding cert_pem (never the key), the activate answer.
 import * as v from "valibot";
 import { listQuery, listResponse, TextFilter } from "./list-query.ts";

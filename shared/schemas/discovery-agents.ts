@@ -1,4 +1,4 @@
-// Agents' discovery over HTTP: GET /discovery/eligible-agents (reference-contracts.md 4
+// Agents' discovery over HTTP: GET /discovery/eligible-agents (spec/catalogue.tsv, group discovery
 // EligibleDiscoveryAgent), GET /agents/{agent_id}/discovery and its pause / resume.
 import * as v from "valibot";
 import { ScanJobOut } from "./discovery.ts";

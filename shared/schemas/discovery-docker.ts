@@ -1,5 +1,5 @@
 // [discovery] the Docker discovery: sync request, engine status, the networks it recorded
-// (reference-contracts.md 4 "Docker", plus our fields).
+// (spec/catalogue.tsv, group discovery, plus our fields).
 import * as v from "valibot";
 
 /** An absolute path to the engine's unix socket; never relative, no ".." segments, within a socket path's length. */

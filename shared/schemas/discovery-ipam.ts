@@ -1,5 +1,5 @@
 // POST /ip-check (which addresses and ports the inventory already holds) and POST /ipam/scan/{network_id}
-// (reference-contracts.md 4 and 7 "ip-check").
+// (spec/catalogue.tsv, groups discovery and ip-check).
 import * as v from "valibot";
 import { IdParam, Ref } from "./fields.ts";
 import { Address } from "./networks.ts";

@@ -1,4 +1,4 @@
-// [discovery] LLDP enrichment (reference-contracts.md 4 "LLDP"): the request, the neighbours a job read,
+// [discovery] LLDP enrichment (spec/catalogue.tsv, group discovery): the request, the neighbours a job read,
 // and the apply of chosen ones as hardware connections.
 import * as v from "valibot";
 import { IdParam, Ref } from "./fields.ts";

@@ -1,4 +1,4 @@
-// [discovery] results and merges: request and response shapes (reference-contracts.md 4, with DESIGN.md 3b:
+// [discovery] results and merges: request and response shapes (spec/catalogue.tsv, group discovery, with docs/architecture.md, API contracts:
 // the list envelope for result lists, `open_ports` as an array beside the reference's `open_ports_json`
 // string). Every merge answers `audit_id`: the audit entry POST /discovery/merges/{audit_id}/undo reverses.
 import * as v from "valibot";

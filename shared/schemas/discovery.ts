@@ -1,5 +1,5 @@
 // [discovery] request and response shapes of scan jobs, profiles, logs, status and readiness
-// (reference-contracts.md 4, with DESIGN.md 3b: the list envelope for /discovery/jobs and profiles, 201 on
+// (spec/catalogue.tsv, group discovery, with docs/architecture.md, API contracts: the list envelope for /discovery/jobs and profiles, 201 on
 // create, `scan_types` as an array beside the original's `scan_types_json` string). Targets, scan types and
 // ports are checked by the verbs with shared/domain/discovery/* (they need the allowed set, the agent and
 // the readiness), so a 422 names the field either way.

@@ -1,4 +1,4 @@
-// Field schemas shared by the inventory's request bodies, and the write-body rule of DESIGN.md 3:
+// Field schemas shared by the inventory's request bodies, and the write-body rule of docs/architecture.md, API contracts:
 // read-only fields of a resource's read shape are ignored, any other unknown field is a 422 naming it.
 import * as v from "valibot";
 

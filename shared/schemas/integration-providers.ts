@@ -1,4 +1,4 @@
-// [integrations] provider configs (/integrations/{provider}/config*, reference-contracts.md 5.B) and the
+// [integrations] provider configs (/integrations/{provider}/config*, spec/catalogue.tsv, group integrations) and the
 // hypervisor integration (/integrations/hv*, 5.C): bodies, answers, path parameters.
 import * as v from "valibot";
 import { IdParam, Name, patchBody, writeBody } from "./fields.ts";

@@ -1,5 +1,5 @@
 // [discovery] the hypervisor discover runs: GET /discovery/proxmox-runs and /proxmox-runs/{run_id}
-// (reference-contracts.md 4 "Proxmox runs": a plain array, limit 1..500 default 100; plus our
+// (spec/catalogue.tsv, group discovery: a plain array, limit 1..500 default 100; plus our
 // rows_written and vanished).
 import * as v from "valibot";
 import { IntFilter, queryInt } from "./list-query.ts";

@@ -1,4 +1,4 @@
-// [integrations] monitoring integrations (reference-contracts.md 5.A): Uptime Kuma and the built-in
+// [integrations] monitoring integrations (spec/catalogue.tsv, group integrations): Uptime Kuma and the built-in
 // monitors; their monitors, status-change events and the native monitors. Bodies, answers, parameters.
 import * as v from "valibot";
 import { IdParam, Name, patchBody, Ref, RefId, writeBody } from "./fields.ts";

@@ -1,4 +1,4 @@
-// The list contract of DESIGN.md 3: limit (default 25, clamped to 100), offset, sort, direction, q,
+// The list contract of docs/architecture.md, API contracts: limit (default 25, clamped to 100), offset, sort, direction, q,
 // plus per-resource filters. Query values arrive as strings.
 import * as v from "valibot";
 import { MAX_INT4 } from "./fields.ts";

@@ -1,4 +1,4 @@
-// [monitors] request and response shapes (reference-contracts.md 1, with DESIGN.md 3b: the list envelope
+// [monitors] request and response shapes (spec/catalogue.tsv, group monitors, with docs/architecture.md, API contracts: the list envelope
 // for /monitors, /monitors/overview, events and probe runs; 201 on create). `config` is checked per check
 // type by the verbs (shared/domain/monitors/config.ts), since PATCH checks it against the stored type.
 import * as v from "valibot";

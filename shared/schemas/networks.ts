@@ -1,4 +1,4 @@
-// Networks (DESIGN.md 3: name, cidr, vlan_id, gateway), their members and peers. Addresses and CIDRs
+// Networks (docs/architecture.md, API contracts: name, cidr, vlan_id, gateway), their members and peers. Addresses and CIDRs
 // are parsed here and stored in canonical form; "" clears an optional address.
 import * as v from "valibot";
 import { parseAddress, parseNetwork } from "../domain/cidr-math.ts";

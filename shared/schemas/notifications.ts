@@ -1,5 +1,5 @@
-// Request and answer shapes of /notifications/sinks*, /routes* and /deliveries* (reference-contracts.md 2,
-// DESIGN.md 3b). provider_config is an object here; its keys are checked per provider type by
+// Request and answer shapes of /notifications/sinks*, /routes* and /deliveries* (spec/catalogue.tsv, group notifications,
+// docs/architecture.md, API contracts). provider_config is an object here; its keys are checked per provider type by
 // shared/domain/notifications/providers.ts, so one 422 names the key and the type.
 import * as v from "valibot";
 import { PROVIDER_TYPES } from "../domain/notifications/providers.ts";

@@ -1,4 +1,4 @@
-// Request and response shapes of the privacy and threat analysis (reference-contracts.md 7): the
+// Request and response shapes of the privacy and threat analysis (spec/catalogue.tsv, group privacy and threat analysis): the
 // reference's fields exactly, plus fields that explain them (evidence, remediation text, counts).
 import * as v from "valibot";
 import { MAX_INT4, Ref } from "./fields.ts";

@@ -1,4 +1,4 @@
-// Services (DESIGN.md 3 field names): write bodies, the read shape, the list query, and the bodies and
+// Services (docs/architecture.md, API contracts field names): write bodies, the read shape, the list query, and the bodies and
 // shapes of their dependency edges, links, IP check and discovery view.
 import * as v from "valibot";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";

@@ -1,4 +1,4 @@
-// Bodies and answers of PATCH /settings/smtp and PATCH /settings/acme-dns (reference-contracts 6 "settings").
+// Bodies and answers of PATCH /settings/smtp and PATCH /settings/acme-dns (spec/catalogue.tsv, group settings).
 import * as v from "valibot";
 
 const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(253));

@@ -1,5 +1,5 @@
 // [telemetry] request and response shapes: the series query, the poll configuration (the community is
-// write-only: responses carry `community_set`), pushed samples (DESIGN.md 3) and the read shapes.
+// write-only: responses carry `community_set`), pushed samples (docs/architecture.md, API contracts) and the read shapes.
 import * as v from "valibot";
 import { writeBody } from "./fields.ts";
 

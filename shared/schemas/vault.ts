@@ -1,4 +1,4 @@
-// [vault] request and response shapes (DESIGN.md 3b "Vault", reference-contracts.md 6 "vault" and
+// [vault] request and response shapes (docs/architecture.md, API contracts, spec/catalogue.tsv, group vault and
 // "auth/vault-reset"). The raw key is never part of an answer.
 import * as v from "valibot";
 
@@ -19,7 +19,7 @@ export type VaultStatusShape = v.InferOutput<typeof VaultStatus>;
 export const VaultTestResult = v.object({ ok: v.boolean(), message: v.string() });
 
 // Anything about who or which key stays a string here: a malformed e-mail or key is the same uniform
-// 401 as a wrong one (reference-contracts.md), never a 422 that tells them apart. Which password field was
+// 401 as a wrong one (spec/catalogue.tsv), never a 422 that tells them apart. Which password field was
 // sent is checked by vaultResetPassword (newPasswordOf), not here: a schema failure echoes the
 // request body in its 422 (spec 7.1), and this body carries the vault key.
 const Bounded = (max: number) => v.pipe(v.string(), v.maxLength(max));

@@ -1,4 +1,4 @@
-// The vault (DESIGN.md 3b, 4): secrets at rest are AES-256-GCM ciphertexts (WebCrypto) under one
+// The vault (docs/architecture.md, API contracts, 4): secrets at rest are AES-256-GCM ciphertexts (WebCrypto) under one
 // installation key, each tagged with the id of the key that made it so a rotation can tell old from new.
 // The ciphertext is bound to where it is stored (`context`, the additional authenticated data), so a
 // value copied into another row or column fails its tag instead of decrypting there.

@@ -1,5 +1,5 @@
 // What every agent socket of one sidecar shares: one object, so a session holds a reference to it
-// instead of closures of its own (DESIGN: < 64 KiB per link at 10,000 links).
+// instead of closures of its own (the design target: < 64 KiB per link at 10,000 links).
 import type { Clock } from "../../shared/clock.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { VerbContext } from "../../shared/services/verb-context.ts";

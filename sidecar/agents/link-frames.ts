@@ -1,4 +1,4 @@
-// What a linked agent's frames do (reference-contracts.md 3 "Link"). Each frame's payload is parsed by
+// What a linked agent's frames do (spec/catalogue.tsv, group agents). Each frame's payload is parsed by
 // its schema (shared/agents/payloads.ts); its effects go to the write-behind batcher, and the frame is
 // marked there so the acknowledgement covers it only once they are committed. The grant gate drops
 // telemetry.host, probe.result and discovery.finding from an agent without the grant, with a

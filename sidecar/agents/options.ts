@@ -1,4 +1,4 @@
-// The agent sockets' timers and limits (reference-contracts.md 3, /tmp protocol): defaults are the
+// The agent sockets' timers and limits (spec/catalogue.tsv, group agents, /tmp protocol): defaults are the
 // protocol's figures; tests inject small ones so nothing waits on the real 10 s / 20 s / 60 s.
 import type { Rule } from "../../shared/ratelimit/policy.ts";
 

@@ -22,7 +22,7 @@ export async function dispatchProbes(session: AgentSession): Promise<void> {
   }
 }
 
-/** `update {version, sha256, arch, os}` (reference-contracts.md 3). */
+/** `update {version, sha256, arch, os}` (spec/catalogue.tsv, group agents). */
 export function sendUpdate(session: AgentSession, update: Record<string, unknown>): void {
   session.send("update", { version: update.version, sha256: update.sha256, arch: update.arch ?? "amd64", os: update.os ?? "linux" });
 }

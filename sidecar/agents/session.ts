@@ -1,4 +1,4 @@
-// One agent socket, /agents/enroll or /agents/link (reference-contracts.md 3 and the agreed protocol):
+// One agent socket, /agents/enroll or /agents/link (spec/catalogue.tsv, group agents and the agreed protocol):
 // handshake message 1 within handshakeTimeoutMs, then `hello` within helloTimeoutMs, then either the
 // enrollment hold or the link. Every byte is the peer's: nothing here throws out of a handler; a bad
 // message closes this socket with the close code that names it (1008 bad input, 1013 overload, 1011

@@ -1,4 +1,4 @@
-// The sidecar's scheduler (spec 6.7, DESIGN.md 1): croner fires each job at its UTC slot (analytics
+// The sidecar's scheduler (spec 6.7, docs/architecture.md, the two halves): croner fires each job at its UTC slot (analytics
 // 02:30, retention 03:30) and the shared runner runs it under its advisory lock, so any number of
 // sidecars can schedule the same jobs and only one runs each slot (the others record "skipped"). A run
 // that fails is recorded and logged; the job simply runs again at its next slot. Jobs run as the system

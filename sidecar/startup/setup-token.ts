@@ -1,5 +1,5 @@
 // While no administrator exists and SVC_SETUP_TOKEN is unset, the long-lived process makes a setup
-// token and logs it once (DESIGN.md 3 "First run"); only its hash is stored.
+// token and logs it once (docs/architecture.md, API contracts); only its hash is stored.
 import { generateSetupToken } from "../../shared/identity/setup-token.ts";
 import { bootstrapStatus } from "../../shared/services/bootstrap/status.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";

@@ -141,7 +141,7 @@ export class StreamClient implements Subscriber {
       const resolution = await resolveCredential(this.#env.deps, this.#env.db, frame.token);
       return "actor" in resolution ? this.#admit(resolution.actor, frame.token) : this.close(1008, "unauthorized");
     }
-    // DESIGN.md 3: clients send the token frame even when the cookie already let them in; it must
+    // docs/architecture.md, API contracts: clients send the token frame even when the cookie already let them in; it must
     // hold too, and name the same user.
     if (this.#state === "open" && frame.kind === "auth" && this.def.firstFrameAuth) {
       const resolution = await resolveCredential(this.#env.deps, this.#env.db, frame.token);

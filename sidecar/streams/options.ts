@@ -1,4 +1,4 @@
-// The numbers the streams run on. Spec 8.3 fixes the first-frame timeout; the rest are ours (DESIGN.md 3
+// The numbers the streams run on. Spec 8.3 fixes the first-frame timeout; the rest are ours (docs/architecture.md, API contracts
 // and the sidecar brief). Tests pass smaller ones so they never wait on real intervals.
 export interface StreamOptions {
   /** How long a socket may wait for its first-frame token (spec 8.3: 10 s). */

@@ -1,4 +1,4 @@
-// The numbers GET /events/stream runs on (ours; docs/decisions.md "Server-sent events"). Tests pass
+// The numbers GET /events/stream runs on (ours; docs/adr/0076-0079, "Server-sent events"). Tests pass
 // smaller ones so they never wait on real intervals.
 export interface SseOptions {
   /** Events kept for resumption with Last-Event-ID (a ring: the oldest falls out first). */

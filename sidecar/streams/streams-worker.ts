@@ -1,5 +1,5 @@
 // The UI live streams worker (spec 4.5, 5.5): plain `ws` with noServer on the HTTP server's upgrade
-// event (DESIGN.md 7). Made before the server starts, it is also the source of the stream status routes
+// event (docs/architecture.md, platform notes). Made before the server starts, it is also the source of the stream status routes
 // (functions/routes/stream-status.ts) and of the server-sent events (`events`, for functions/routes/events.ts);
 // start() takes its paths' upgrades and LISTENs; stop() (the drain) closes every socket 1001, ends every
 // event stream and ends LISTEN.

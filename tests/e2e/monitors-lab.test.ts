@@ -5,7 +5,7 @@
 // Every listener closes (the switch "goes down", and the twenty services behind it with it) -> the
 // runner finds them down, and the receiver gets exactly one alert, the switch's, naming all twenty; each
 // service's down event carries suppressed_by. The listeners reopen -> every recovery is sent on its own
-// (docs/decisions.md "Notifications": recoveries are never folded), and GET /notifications/deliveries
+// (docs/adr/0112-alerts-folded-by-the-dependency-graph.md: recoveries are never folded), and GET /notifications/deliveries
 // shows each delivery with its attempt.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from "node:http";

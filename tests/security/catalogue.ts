@@ -24,16 +24,16 @@ export function readCatalogue(): CatalogueOp[] {
 
 const key = (method: string, path: string) => `${method} ${path}`;
 
-/** Routes anyone may call (spec 4.2, 5.3, 5.4, 7.3, DESIGN.md 3b): probes, first-run status, sign-in flows, 410s, agent builds. */
+/** Routes anyone may call (spec 4.2, 5.3, 5.4, 7.3, docs/architecture.md, API contracts): probes, first-run status, sign-in flows, 410s, agent builds. */
 const PUBLIC = new Set([
   ...["livez", "startupz", "readyz", "health"].map((p) => key("GET", `/api/v1/${p}`)),
   key("GET", "/api/v1/bootstrap/status"),
   key("POST", "/api/v1/bootstrap/initialize"),
   // Like /bootstrap/initialize: no credential yet, the setup token and the provider sign-in's token instead.
   key("POST", "/api/v1/bootstrap/initialize-oauth"),
-  // DESIGN.md 3b: agent builds are fetched by the installer before the host holds any credential.
+  // docs/architecture.md, API contracts: agent builds are fetched by the installer before the host holds any credential.
   key("GET", "/api/v1/agents/binary/{version}/{os_name}/{arch}"),
-  // DESIGN.md 3b: the login page asks these before anyone signs in.
+  // docs/architecture.md, API contracts: the login page asks these before anyone signs in.
   key("GET", "/api/v1/security/status"),
   key("GET", "/api/v1/branding/manifest.json"),
   ...["login", "register", "demo", "accept-invite", "force-change-password", "mfa/verify", "jwt/login", "logout", "jwt/logout", "forgot-password", "reset-password", "vault-reset"].map((p) =>

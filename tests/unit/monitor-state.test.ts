@@ -1,4 +1,4 @@
-// decide(), the monitor state machine (reference-contracts.md 1 "State machine"), and when a
+// decide(), the monitor state machine (spec/catalogue.tsv, group monitors), and when a
 // maintenance window is open.
 import { describe, expect, it } from "vitest";
 import { windowOpen } from "../../shared/domain/monitors/maintenance-window.ts";

@@ -1,5 +1,5 @@
-// DESIGN.md 4: functions/ and shared/ use web-standard APIs only, so the same code runs on Node and on
-// workerd; the entries live in bin/ (the workerd one, bin/worker.ts, is web-standard too). And the rules of the tree (DESIGN.md 1, docs/decisions.md
+// docs/architecture.md, layers: functions/ and shared/ use web-standard APIs only, so the same code runs on Node and on
+// workerd; the entries live in bin/ (the workerd one, bin/worker.ts, is web-standard too). And the rules of the tree (docs/architecture.md, layers; docs/adr/ 0001-0008,
 // "Runtime"): which folder may import which, and the verb contract's "no transaction outside
 // shared/services/verb.ts".
 import { readdirSync, readFileSync } from "node:fs";

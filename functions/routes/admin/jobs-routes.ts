@@ -1,4 +1,4 @@
-// /admin/jobs (ours, not in the catalogue; DESIGN.md 3): the scheduled jobs with their last runs, and
+// /admin/jobs (ours, not in the catalogue; docs/architecture.md, API contracts): the scheduled jobs with their last runs, and
 // running one now under its advisory lock.
 import type { Hono } from "hono";
 import * as v from "valibot";

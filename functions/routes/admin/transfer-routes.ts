@@ -96,7 +96,7 @@ function streamExport(c: Ctx): Response {
 type Ctx = Parameters<Parameters<typeof route>[2]>[0];
 
 /**
- * A real import is a job run (`inventory_import`, DESIGN.md 4: long work reports its state): running
+ * A real import is a job run (`inventory_import`, docs/architecture.md, layers: long work reports its state): running
  * while it works (its own committed row, so GET /admin/jobs shows it), then success with the counts or
  * failed with the error code.
  */

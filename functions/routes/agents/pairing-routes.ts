@@ -1,7 +1,7 @@
 // [agents] POST /agents/pairing/lookup: which pending agent shows a pairing code (consuming the code).
-// Wrong codes are limited (reference-contracts.md 3): 10 misses per client or 50 overall in 15 minutes,
+// Wrong codes are limited (spec/catalogue.tsv, group agents): 10 misses per client or 50 overall in 15 minutes,
 // then 429. Only misses count, so an administrator pairing a fleet is never slowed down, and a flood of
-// wrong codes cannot lock out the right ones (docs/decisions.md).
+// wrong codes cannot lock out the right ones (docs/adr/0073-agents-pairing-code-misses.md).
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../../shared/errors.ts";
 import { identityOfText, UNKNOWN_CLIENT } from "../../../shared/net/client-ip.ts";

@@ -3,7 +3,7 @@ import type { LoginOutcome } from "../../../shared/services/auth/login.ts";
 import type { AppEnv } from "../../deps.ts";
 import { setSessionCookies } from "../../session-cookies.ts";
 
-/** Answers a sign-in outcome the way every login-like route does (DESIGN.md 3 "Sign-in"). */
+/** Answers a sign-in outcome the way every login-like route does (docs/architecture.md, API contracts). */
 export function respondLogin(c: Context<AppEnv>, outcome: LoginOutcome): Response {
   if (outcome.kind === "mfa") return c.json({ requires_mfa: true, mfa_token: outcome.mfa_token });
   if (outcome.kind === "change") return c.json({ requires_change: true, change_token: outcome.change_token });

@@ -1,4 +1,4 @@
-// API tokens and service accounts (DESIGN.md 3 "API tokens", spec 5.1-5.2): /auth/api-token,
+// API tokens and service accounts (docs/architecture.md, API contracts, spec 5.1-5.2): /auth/api-token,
 // /auth/api-tokens[/{token_id}[/rotate]], /auth/service-account, /auth/scopes.
 import type { Hono } from "hono";
 import * as v from "valibot";

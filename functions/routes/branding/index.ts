@@ -1,5 +1,5 @@
-// [branding] The deployment's name, colours and login assets (reference-contracts.md 7). Writes are for
-// administrators; the PWA manifest is public (DESIGN.md 3b) and revalidated by ETag. The favicon is
+// [branding] The deployment's name, colours and login assets (spec/catalogue.tsv, group branding). Writes are for
+// administrators; the PWA manifest is public (docs/architecture.md, API contracts) and revalidated by ETag. The favicon is
 // uploaded through POST /assets/branding/favicon; DELETE /branding/favicon removes it.
 import type { Hono } from "hono";
 import { BrandingAssetParams, BrandingConfig, BrandingExport, BrandingImport, WebManifest } from "../../../shared/schemas/branding.ts";

@@ -1,5 +1,5 @@
 // [certificates] /certificates*: list, create (selfsigned | imported | letsencrypt), read (with cert_pem,
-// never the key), change, delete, activate and renew (reference-contracts.md 7, docs/certificates.md).
+// never the key), change, delete, activate and renew (spec/catalogue.tsv, group certificates, docs/certificates.md).
 import type { Hono } from "hono";
 import { ActivateAnswer, CertificateCreateBody, CertificateDetail, CertificateList, CertificateListQuery, CertificateRead, CertificateUpdateBody, Deleted } from "../../../shared/schemas/certificates.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";

@@ -1,4 +1,4 @@
-// The cve group (reference-contracts 7 "CVE"; docs/cve.md): the feed's status and sync, search, one
+// The cve group (spec/catalogue.tsv, group cve; docs/cve.md): the feed's status and sync, search, one
 // asset's assessment, and (ours) the operator's identity of an asset.
 import type { Hono } from "hono";
 import { assessEntity, cveStatus, searchCves } from "../../../shared/services/cve/reads.ts";

@@ -1,4 +1,4 @@
-// Request and response shapes of the cve group (reference-contracts 7 "CVE"; docs/cve.md).
+// Request and response shapes of the cve group (spec/catalogue.tsv, group cve; docs/cve.md).
 import * as v from "valibot";
 import { queryInt, Offset } from "../../../shared/schemas/list-query.ts";
 import { idInRange } from "../../../shared/schemas/fields.ts";

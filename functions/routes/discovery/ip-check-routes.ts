@@ -1,5 +1,5 @@
 // [ip-check] POST /ip-check: which inventory objects already hold an address or a service port on it.
-// Unlike the original it needs a credential (DESIGN.md 3b): it tells which addresses the inventory holds.
+// Unlike the original it needs a credential (docs/architecture.md, API contracts): it tells which addresses the inventory holds.
 // Rate category ip_check (shared/ratelimit/policy.ts matches the path).
 import type { Hono } from "hono";
 import { IpCheckBody, IpCheckResult } from "../../../shared/schemas/discovery-ipam.ts";

@@ -1,4 +1,4 @@
-// The probes of spec 4.2 (bodies in DESIGN.md 3). Hono answers HEAD from the GET handlers, and
+// The probes of spec 4.2 (bodies in docs/architecture.md, API contracts). Hono answers HEAD from the GET handlers, and
 // HEAD stays out of the document, as spec 9.4 asks.
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";

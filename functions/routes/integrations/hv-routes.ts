@@ -1,4 +1,4 @@
-// [hypervisor integration] /integrations/hv* (reference-contracts.md 5.C; the reference's "proxmox"
+// [hypervisor integration] /integrations/hv* (spec/catalogue.tsv, group hypervisor integration; the reference's "proxmox"
 // segment is "hv"): the Proxmox VE configs, test, discover, status, the cluster overview and the guests'
 // power actions. Fixed paths (cluster-overview) are registered before /hv/{integration_id}.
 import type { Hono } from "hono";

@@ -1,4 +1,4 @@
-// [integrations] monitoring integrations (reference-contracts.md 5.A): the registry, CRUD, test and sync
+// [integrations] monitoring integrations (spec/catalogue.tsv, group integrations): the registry, CRUD, test and sync
 // of Uptime Kuma integrations, their monitors (all, one integration's, linking one to a node or a
 // service, its events) and the built-in (native) monitors. Fixed paths are registered before
 // /integrations/{id}: Hono tries routes in registration order.

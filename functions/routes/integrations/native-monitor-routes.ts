@@ -1,5 +1,5 @@
 // [integrations] the built-in monitors: GET/POST /integrations/native/monitors and DELETE
-// /integrations/native/monitors/{id} (reference-contracts.md 5.A). Registered by monitoring-routes.ts
+// /integrations/native/monitors/{id} (spec/catalogue.tsv, group integrations). Registered by monitoring-routes.ts
 // before /integrations/{id}.
 import type { Hono } from "hono";
 import { IntegrationMonitorArray, IntegrationMonitorOut, MonitorParams, NativeMonitorCreate } from "../../../shared/schemas/integrations.ts";

@@ -1,5 +1,5 @@
 // [integrations] provider configs: /integrations/{provider}/config* for the providers hv (Proxmox VE)
-// and docker (reference-contracts.md 5.B). A provider outside those two is the reference's 400.
+// and docker (spec/catalogue.tsv, group integrations). A provider outside those two is the reference's 400.
 import type { Hono } from "hono";
 import { DetailOut, ProviderConfigCreate, ProviderConfigList, ProviderConfigOut, ProviderConfigParams, ProviderConfigUpdate, ProviderParams, ProviderTestOut } from "../../../shared/schemas/integration-providers.ts";
 import { presentProviderConfig, requireProvider } from "../../../shared/services/integrations/providers/provider-config.ts";

@@ -1,5 +1,5 @@
 // POST {base}/bulk-delete and {base}/bulk-tags of an inventory resource: not in the catalogue (the console's
-// bulk actions, docs/decisions.md "Bulk inventory operations"), one transaction each, all or nothing.
+// bulk actions, docs/adr/0260-all-or-nothing-through-the-resources-own-verbs.md), one transaction each, all or nothing.
 // Bulk delete is high-impact (spec 5.6): it runs behind the confirmation headers.
 import type { Hono } from "hono";
 import { BulkDeleteBody, BulkDeleted, BulkTagBody, BulkTagged } from "../../../shared/schemas/bulk.ts";

@@ -1,4 +1,4 @@
-// [notifications] deliveries (ours, beyond the catalogue; DESIGN.md 3b): every delivery with its state and
+// [notifications] deliveries (ours, beyond the catalogue; docs/architecture.md, API contracts): every delivery with its state and
 // attempts, and the replay of one (the dead letter's way out).
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";

@@ -1,4 +1,4 @@
-// [notifications] /notifications/sinks*: CRUD, toggle and test (reference-contracts.md 2, DESIGN.md 3b).
+// [notifications] /notifications/sinks*: CRUD, toggle and test (spec/catalogue.tsv, group notifications, docs/architecture.md, API contracts).
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { SinkCreateBody, SinkList, SinkListQuery, SinkOut, SinkPatchBody, StatusOk, TestResult } from "../../../shared/schemas/notifications.ts";

@@ -1,4 +1,4 @@
-// Catalogue group "privacy and threat analysis" (reference-contracts.md 7; docs/privacy.md): the score
+// Catalogue group "privacy and threat analysis" (spec/catalogue.tsv, group privacy and threat analysis; docs/privacy.md): the score
 // and its history, threat alerts, a device's threat profile, the attack surface, ignores, and (ours) a
 // refresh that takes a snapshot now.
 import type { Hono } from "hono";

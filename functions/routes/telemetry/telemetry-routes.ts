@@ -1,5 +1,5 @@
 // [telemetry] a node's latest sample and series, its poll configuration, "poll now", the entity views
-// and the push of samples (DESIGN.md 3). Every /telemetry/... alias is the same handler registered on
+// and the push of samples (docs/architecture.md, API contracts). Every /telemetry/... alias is the same handler registered on
 // a second path, so the two always answer alike.
 import type { Hono } from "hono";
 import type * as v from "valibot";

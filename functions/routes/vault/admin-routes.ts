@@ -1,4 +1,4 @@
-// [vault] the vault's status and administration (DESIGN.md 3b "Vault", reference-contracts.md 6): all
+// [vault] the vault's status and administration (docs/architecture.md, API contracts, spec/catalogue.tsv, group vault): all
 // administrators only, like the original. The raw key is never answered.
 import type { Hono } from "hono";
 import { VaultStatus, VaultTestResult } from "../../../shared/schemas/vault.ts";

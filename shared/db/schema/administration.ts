@@ -1,4 +1,4 @@
-// Administration (issue 15; reference-contracts.md 6 and 7): the record of database backups and
+// Administration (issue 15; spec/catalogue.tsv, groups admin-db and certificates): the record of database backups and
 // snapshots (the archives themselves live on disk and optionally in S3; a row is written only once its
 // archive is complete and its checksum re-read), the TLS certificates the Node entry can serve, and the
 // ACME http-01 challenge answers any process may be asked for while an order is open.

@@ -1,4 +1,4 @@
-// Host agents (spec 4.4 agents, 4.5, 6.6; reference-contracts.md 3): the devices, their events, the
+// Host agents (spec 4.4 agents, 4.5, 6.6; spec/catalogue.tsv, group agents): the devices, their events, the
 // server's Noise static keys, probe runs dispatched over the link, and the latest telemetry frame of each
 // agent. Samples go to agent_host_samples (telemetry.ts), which retention already covers.
 import { sql } from "drizzle-orm";
@@ -8,7 +8,7 @@ import { users } from "./identity.ts";
 import { hardware } from "./inventory.ts";
 
 /**
- * The server's X25519 static keys (DESIGN.md 3 "Agent server key"). One `current`; during a rotation one
+ * The server's X25519 static keys (docs/architecture.md, how an agent frame flows). One `current`; during a rotation one
  * `successor` too, accepted alongside until `overlap_expires_at`; then the successor becomes current and
  * the old key `retired`. The private half is a vault ciphertext, never stored in clear.
  */
@@ -92,7 +92,7 @@ export const agents = pgTable(
   ],
 );
 
-/** What happened to an agent (reference-contracts.md 3 event types), newest first on read. */
+/** What happened to an agent (spec/catalogue.tsv, group agents event types), newest first on read. */
 export const agentEvents = pgTable(
   "agent_events",
   {
@@ -151,7 +151,7 @@ export const agentLatestTelemetry = pgTable("agent_latest_telemetry", {
 });
 
 /**
- * The vault's record of its key (DESIGN.md 3b "Vault"): which key id encrypted the canary, and when the
+ * The vault's record of its key (docs/architecture.md, API contracts): which key id encrypted the canary, and when the
  * key last rotated. A loaded key that cannot open the canary is a wrong key: the vault says `degraded`
  * and refuses to encrypt anything with it.
  */

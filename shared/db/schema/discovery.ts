@@ -1,4 +1,4 @@
-// Discovery (issue 13; reference-contracts.md 4; DESIGN.md 3b): profiles that schedule scans, the scan
+// Discovery (issue 13; spec/catalogue.tsv, group discovery; docs/architecture.md, API contracts): profiles that schedule scans, the scan
 // jobs (run by the sidecar's discovery worker or dispatched to an agent), what each found per host, the
 // job's log, and the LLDP neighbours an enrichment job read. Merges write the inventory tables and keep
 // their undo in the audit entry they record (diff.undo), so there is no merge table.

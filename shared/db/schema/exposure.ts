@@ -1,4 +1,4 @@
-// Exposure (issue 17; reference-contracts.md 7): the CVE feed imported from NVD's CVE API 2.0 format,
+// Exposure (issue 17; spec/catalogue.tsv, group cve): the CVE feed imported from NVD's CVE API 2.0 format,
 // its CPE applicability rows indexed for matching, the identity (vendor, product, version) an asset is
 // assessed under, and the privacy and threat analysis of the network: its ignores and the snapshots
 // (score, deductions, checks) taken after each discovery run or on demand.

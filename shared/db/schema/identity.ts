@@ -1,4 +1,4 @@
-// Users, sessions, tokens, invites, roles, MFA and the audit chain (spec 5, DESIGN.md 3).
+// Users, sessions, tokens, invites, roles, MFA and the audit chain (spec 5, docs/architecture.md, API contracts).
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, tz } from "./columns.ts";

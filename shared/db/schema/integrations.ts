@@ -1,4 +1,4 @@
-// Integrations (issue 14; reference-contracts.md 5; DESIGN.md 3b): monitoring integrations (Uptime Kuma,
+// Integrations (issue 14; spec/catalogue.tsv, group integrations; docs/architecture.md, API contracts): monitoring integrations (Uptime Kuma,
 // the built-in monitors) with the monitors they report and those monitors' status changes; provider
 // configs (the hypervisor `hv`, Proxmox VE, and `docker`) whose credentials are vault ciphertexts; and
 // the record of each hypervisor discover run (GET /discovery/proxmox-runs). Rows a sync imports into the

@@ -1,4 +1,4 @@
-// The inventory (spec 2.1, DESIGN.md 3 field names): hardware, compute units, services and their
+// The inventory (spec 2.1, docs/architecture.md, API contracts field names): hardware, compute units, services and their
 // dependencies, storage, networks, VLANs, IP addresses, clusters, external nodes, misc items, sites and
 // the grouping labels. Foreign keys keep every edge pointing at something that exists; `version`
 // carries optimistic concurrency (ETag / If-Match).

@@ -1,4 +1,4 @@
-// Monitors (issue 12; reference-contracts.md 1; DESIGN.md 3b): the checks, what they recorded, the
+// Monitors (issue 12; spec/catalogue.tsv, group monitors; docs/architecture.md, API contracts): the checks, what they recorded, the
 // per-minute uptime buckets and their daily rollup, and maintenance windows. Sized for 10,000 monitors at
 // a 60 s interval writing every result (167 results/s): one wide sample row per result rather than one
 // row per metric, and counters upserted into a minute bucket, so that a year of uptime is ~365 rows.

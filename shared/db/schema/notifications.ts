@@ -1,4 +1,4 @@
-// Notifications (issue 12 items 3 and 4; DESIGN.md 3b; reference-contracts.md 2): sinks (where a message
+// Notifications (issue 12 items 3 and 4; docs/architecture.md, API contracts; spec/catalogue.tsv, group notifications): sinks (where a message
 // goes), routes (which alerts reach which sink), alerts (what happened, written in the transaction of the
 // state change that caused it), deliveries (one per alert and sink, with their attempts).
 //

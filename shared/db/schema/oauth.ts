@@ -1,4 +1,4 @@
-// Sign-in through OAuth 2.0 / OpenID Connect (issue 16; reference-contracts.md 8): the short-lived,
+// Sign-in through OAuth 2.0 / OpenID Connect (issue 16; spec/catalogue.tsv, group oauth): the short-lived,
 // single-use authorization requests (state, nonce and PKCE verifier kept server-side), the provider
 // identities bound to users (issuer + subject, never the e-mail alone), and the 60-second one-time codes
 // the callback redirects with, which GET /auth/exchange turns into a session token.

@@ -1,4 +1,4 @@
-// The agent capability registry (reference-contracts.md 3 "Capability registry"): what an agent may do,
+// The agent capability registry (spec/catalogue.tsv, group agents): what an agent may do,
 // each grant answered as {enabled, config} with the registry's defaults merged in. Requests may grant
 // with a bare boolean or {enabled, config}; config merges registry default < stored < supplied; an
 // unknown capability or config key, or a value out of its range, is refused with a message naming it.

@@ -1,4 +1,4 @@
-// The short form of an X25519 public key shown to operators (reference-contracts.md 3): the first 32 hex
+// The short form of an X25519 public key shown to operators (spec/catalogue.tsv, group agents): the first 32 hex
 // characters of its SHA-256. Agents' device keys and the server's static keys both use it.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "../../auth/encoding.ts";

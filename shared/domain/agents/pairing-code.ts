@@ -1,4 +1,4 @@
-// The enrollment pairing code (reference-contracts.md 3): 12 Crockford base32 characters (60 bits) shown
+// The enrollment pairing code (spec/catalogue.tsv, group agents): 12 Crockford base32 characters (60 bits) shown
 // as XXXX-XXXX-XXXX, single-use, 15 minutes. Only its SHA-256 is stored; a code typed with lower case,
 // spaces or without dashes, or with the letters Crockford reads as digits (O, I, L), still matches.
 import { sha256 } from "@noble/hashes/sha2.js";

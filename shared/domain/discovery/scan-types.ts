@@ -1,4 +1,4 @@
-// The scan-type vocabulary (DESIGN.md 3b, Discovery): the original's types, plus ours for what runs
+// The scan-type vocabulary (docs/architecture.md, API contracts, Discovery): the original's types, plus ours for what runs
 // without nmap. Agent types run on an agent only, server types on the sidecar only.
 
 export const SERVER_SCAN_TYPES = ["nmap", "arp", "snmp", "http", "docker", "opnsense", "deep_dive", "proxmox", "lldp", "icmp", "tcp", "dns", "banner"] as const;

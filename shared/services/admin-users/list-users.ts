@@ -1,4 +1,4 @@
-// GET /admin/users: every account, searchable and sortable (DESIGN.md 3 list contract).
+// GET /admin/users: every account, searchable and sortable (docs/architecture.md, API contracts list contract).
 import { eq, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";

@@ -1,4 +1,4 @@
-// POST /agents/{id}/approve (reference-contracts.md 3): a pending agent becomes active with the registry's
+// POST /agents/{id}/approve (spec/catalogue.tsv, group agents): a pending agent becomes active with the registry's
 // grants (overridden by `capabilities`), linked to a hardware node as `host_link_action` says: accept the
 // proposal, select `hardware_id`, create a node from what the agent reported, or leave it unlinked. The
 // pairing code dies with the decision; the enroll socket hears it (agent_control "decided") and the UI

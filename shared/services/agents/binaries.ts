@@ -1,5 +1,5 @@
 // Agent builds an operator places under AGENT_BINARY_DIR, as <dir>/<version>/<os>/<arch>/<one file>
-// (docs/decisions.md). Reading files is Node's business, so the functions half sees them only through
+// (docs/adr/0072-agents-binaries.md). Reading files is Node's business, so the functions half sees them only through
 // this interface: runtime/agent-binaries.ts implements it, and where no provider is given (the edge, or
 // AGENT_BINARY_DIR unset) the instance serves no binaries.
 import { ARCH_PATTERN, OS_PATTERN, VERSION_PATTERN } from "../../schemas/agents.ts";

@@ -1,5 +1,5 @@
 // PATCH /agents/{id}: name, notes and the hardware node it runs on; only the fields given change. A new
-// hardware link is recorded as a host_link_changed event (reference-contracts.md 3).
+// hardware link is recorded as a host_link_changed event (spec/catalogue.tsv, group agents).
 import { eq } from "drizzle-orm";
 import { agents } from "../../db/schema/index.ts";
 import { defineVerb } from "../verb.ts";

@@ -1,4 +1,4 @@
-// API shapes of agents: the summary of the lists and the full AgentRead (reference-contracts.md 3), with
+// API shapes of agents: the summary of the lists and the full AgentRead (spec/catalogue.tsv, group agents), with
 // `online` by the presence rule of shared/agents/control.ts and grants merged with the registry's
 // defaults. A page costs at most five more queries whatever its size.
 import type * as v from "valibot";

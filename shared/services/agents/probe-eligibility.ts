@@ -1,4 +1,4 @@
-// Whether an agent can take a probe of `check_type` against `host` now (reference-contracts.md A1): it is
+// Whether an agent can take a probe of `check_type` against `host` now (spec/catalogue.tsv, group agents): it is
 // active, its remote_probe grant is enabled, it is online, its probe.<check_type> collector is ready or
 // degraded, the host is inside its scope, and it has a free slot under max_concurrent. The first reason
 // that fails is the answer. Pure: the callers read the agent and its open runs.

@@ -1,4 +1,4 @@
-// The remote_probe scope `direct_private` (reference-contracts.md 3): the private networks the agent is
+// The remote_probe scope `direct_private` (spec/catalogue.tsv, group agents): the private networks the agent is
 // directly connected to (the interface addresses of its hello / capability.readiness), plus the grant's
 // additional_cidrs and additional_hostnames, minus its excluded_cidrs. The control plane resolves no
 // names: a host name is in scope only when the grant lists it.

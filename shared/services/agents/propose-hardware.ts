@@ -1,4 +1,4 @@
-// Which hardware node an agent probably runs on (reference-contracts.md 3, "Hardware proposal order"):
+// Which hardware node an agent probably runs on (spec/catalogue.tsv, group agents, "Hardware proposal order"):
 // the node another agent with the same machine id is linked to, else a node holding one of its primary
 // MACs, else the node named like its hostname. A proposal the sidecar stored at enrollment wins; linked
 // agents need none. One query per rule for a whole page of agents.

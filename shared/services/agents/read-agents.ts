@@ -1,4 +1,4 @@
-// GET /agents, /agents/pending and /agents/{id}: the list envelope of DESIGN.md 3 (sort `name` is the
+// GET /agents, /agents/pending and /agents/{id}: the list envelope of docs/architecture.md, API contracts (sort `name` is the
 // name, or the hostname for an agent not named yet), filters status and hardware_id, `q` over name and
 // hostname; one agent as AgentRead.
 import { eq, sql } from "drizzle-orm";

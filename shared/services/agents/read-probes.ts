@@ -1,6 +1,6 @@
 // GET /agents/probe-eligible and GET /agents/{id}/probes. Monitors are not built yet: a monitor_id names
 // nothing (404), assigned_monitors is 0 and `assignments` is empty until monitors assign agents; the
-// runs an agent was asked for are listed under recent_runs meanwhile (docs/decisions.md).
+// runs an agent was asked for are listed under recent_runs meanwhile (docs/adr/0071-probes-before-monitors.md).
 import { desc, eq } from "drizzle-orm";
 import { agentProbeRuns, agents } from "../../db/schema/index.ts";
 import { effectiveGrants } from "../../domain/agents/capabilities.ts";

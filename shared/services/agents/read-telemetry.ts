@@ -1,6 +1,6 @@
 // What agents report, read back: GET /agents/{id}/telemetry (the latest frame whole, the collectors'
 // readiness, the grant, the spool), /agents/{id}/telemetry/history, /agents/metrics/series and
-// /agents/presence (reference-contracts.md 3).
+// /agents/presence (spec/catalogue.tsv, group agents).
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type * as v from "valibot";
 import { isOnline } from "../../agents/control.ts";

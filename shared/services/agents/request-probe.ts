@@ -1,6 +1,6 @@
 // requestProbe: queues one probe run for an agent (a row in agent_probe_runs, the outbox the sidecar
 // holding the link reads) and tells the sidecar (agent_control "probe"), which sends `probe.assign`.
-// Refused with 409 and a `reason` of reference-contracts.md A1 when the agent cannot take it; a refusal
+// Refused with 409 and a `reason` of spec/catalogue.tsv, group agents when the agent cannot take it; a refusal
 // writes nothing. The monitors will call it on every check, so it records no audit entry (like a poll);
 // the run row is the record. No route calls it yet.
 import { and, eq, isNull } from "drizzle-orm";

@@ -1,5 +1,5 @@
 // Agent samples averaged into epoch-aligned buckets, for the history of one agent and the sparklines of
-// many (reference-contracts.md 3). Raw samples count one each; for the long ranges the hourly rollups of
+// many (spec/catalogue.tsv, group agents). Raw samples count one each; for the long ranges the hourly rollups of
 // retention (spec 6.7) fill the hours before the oldest raw sample, weighted by how many samples each
 // stood for. Temperatures and uptime are maxima, not averages; rollups carry neither.
 import { inArray, sql } from "drizzle-orm";

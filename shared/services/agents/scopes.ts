@@ -1,4 +1,4 @@
-// Who may do what with agents (docs/decisions.md "Agent scopes"): every role reads; administrators
+// Who may do what with agents (docs/adr/0070-agents-agent-scopes.md): every role reads; administrators
 // decide, delete and change grants; PATCH needs write:agents, which spec 5.2 gives editors no share of.
 export const READ_AGENTS = "read:agents";
 export const WRITE_AGENTS = "write:agents";

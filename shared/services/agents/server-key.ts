@@ -1,4 +1,4 @@
-// The server's Noise static key (DESIGN.md 3 "Agent server key"; reference-contracts.md 3). One X25519
+// The server's Noise static key (docs/architecture.md, how an agent frame flows; spec/catalogue.tsv, group agents). One X25519
 // keypair per installation, made on first use, its private half a vault ciphertext. A rotation adds a
 // `successor` that live agents hear of (`key.rotate {kind: "server"}`, sent by the sidecar on the
 // agent_control "server_key" notice) and that the link accepts alongside the current key until the overlap

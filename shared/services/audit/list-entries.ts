@@ -1,5 +1,5 @@
 // GET /logs, /admin/recent-changes and /admin/user-actions/{id}: the audit log filtered, sorted and
-// paged by the list contract of DESIGN.md 3 (shared list machinery; newest first unless asked).
+// paged by the list contract of docs/architecture.md, API contracts (shared list machinery; newest first unless asked).
 import { gte, lte, type SQL, sql } from "drizzle-orm";
 import { auditLog } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";

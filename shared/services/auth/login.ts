@@ -1,4 +1,4 @@
-// Password sign-in (DESIGN.md 3 "Sign-in"): lockout after repeated failures of one e-mail, known or not
+// Password sign-in (docs/architecture.md, API contracts): lockout after repeated failures of one e-mail, known or not
 // (login-failures.ts), an MFA token or a
 // password-change token instead of a session where the account needs one, and an audit entry for
 // every outcome. Failure bookkeeping commits even though the request fails (s.refuse).

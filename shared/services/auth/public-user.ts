@@ -2,7 +2,7 @@ import type { users } from "../../db/schema/index.ts";
 
 type UserRow = typeof users.$inferSelect;
 
-/** The user as the API shows it (DESIGN.md 3): never a hash or an MFA secret. */
+/** The user as the API shows it (docs/architecture.md, API contracts): never a hash or an MFA secret. */
 export function publicUser(u: UserRow, scopes: string[]) {
   return {
     id: u.id,

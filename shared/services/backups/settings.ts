@@ -1,4 +1,4 @@
-// GET|PUT /admin/settings/backup (reference-contracts 6 "admin-db"): the S3 target, the retention counts
+// GET|PUT /admin/settings/backup (spec/catalogue.tsv, group admin-db): the S3 target, the retention counts
 // and the backup schedule, in the `backup` row of app_settings; the S3 secret key sealed apart under
 // settings.backup.backup_s3_secret_key (SETTINGS_SECRETS, so vault rotation re-encrypts it) and read
 // as backup_s3_secret_key_set only. PATCH semantics: absent keeps, "" clears bucket/endpoint/key id,

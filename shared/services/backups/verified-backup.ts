@@ -1,4 +1,4 @@
-// "A verified backup" behind CLEAR_LAB and RESTORE_WITH_WIPE (DESIGN.md 3b): the x-svc-backup-verified
+// "A verified backup" behind CLEAR_LAB and RESTORE_WITH_WIPE (docs/architecture.md, API contracts): the x-svc-backup-verified
 // header is the operator's word; where this process can take backups (Deps.backups, the Node entries)
 // the word must also be true: an archive whose checksum was read back, recent enough to be worth
 // restoring, still on disk. The edge has no backups of its own (its database is backed up by its

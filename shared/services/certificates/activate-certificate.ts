@@ -1,7 +1,7 @@
 // POST /certificates/{id}/activate: makes this the one active certificate (the partial unique index
 // certificates_active_idx allows one) and has this process's HTTPS server present it at once; the other
 // processes hear of it on the `certificates` channel (on commit) and reload from the database. A reload
-// that fails is no error: 200 with reloaded false, audited as "partial" (reference-contracts 7).
+// that fails is no error: 200 with reloaded false, audited as "partial" (spec/catalogue.tsv, group certificates).
 import { and, eq, ne, sql } from "drizzle-orm";
 import { certificates } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";

@@ -1,4 +1,4 @@
-// GET /certificates (the list envelope, DESIGN.md 3b) and GET /certificates/{id} (with cert_pem), and the
+// GET /certificates (the list envelope, docs/architecture.md, API contracts) and GET /certificates/{id} (with cert_pem), and the
 // active certificate with its key opened, for the HTTPS server of a Node entry (never an API answer).
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";

@@ -1,4 +1,4 @@
-// Destructive-action confirmation (spec 5.6, DESIGN.md 3 "Errors"): a high-impact verb runs only when
+// Destructive-action confirmation (spec 5.6, docs/architecture.md, API contracts): a high-impact verb runs only when
 // the request names the action in x-svc-confirmation, carries an idempotency key, and, where the action
 // needs one, asserts a verified backup. Anything else is 428 CONFIRMATION_REQUIRED, audited as denied.
 import { ApiError } from "../../errors.ts";

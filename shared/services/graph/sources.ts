@@ -1,4 +1,4 @@
-// Where every graph node and edge comes from (DESIGN.md 3 "Graph"): one table for nodes and one for
+// Where every graph node and edge comes from (docs/architecture.md, API contracts): one table for nodes and one for
 // edges, shared by the whole-inventory graph and the topology export so both always agree.
 import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";

@@ -1,4 +1,4 @@
-// GET /admin/invites: invites with their state, searchable by e-mail (DESIGN.md 3 list contract).
+// GET /admin/invites: invites with their state, searchable by e-mail (docs/architecture.md, API contracts list contract).
 import { eq, sql } from "drizzle-orm";
 import { invites } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";

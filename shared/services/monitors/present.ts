@@ -1,4 +1,4 @@
-// MonitorRead (reference-contracts.md 1): the row, its 24 h uptime from the minute buckets, its latest
+// MonitorRead (spec/catalogue.tsv, group monitors): the row, its 24 h uptime from the minute buckets, its latest
 // latency, and the probe block. A page is presented with two queries whatever its size.
 import { inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";

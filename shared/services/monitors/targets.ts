@@ -1,6 +1,6 @@
 // The inventory rows a monitor may watch (target_type hardware | compute_unit | external_node | service,
 // and `ip`: an IPAM address row, so a plain address can be watched from the IPAM view) and what a
-// target-scoped create probes by default (reference-contracts.md 1). The reference resolved no row for
+// target-scoped create probes by default (spec/catalogue.tsv, group monitors). The reference resolved no row for
 // `ip` (404); the issue asks for plain addresses, and the IPAM row is the inventory's name for one.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";

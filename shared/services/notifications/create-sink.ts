@@ -1,6 +1,6 @@
 // POST /notifications/sinks: validates provider_config per type (unknown keys 422), seals the secrets in
 // the vault bound to the new row, and answers the sink masked. A webhook sink given no secret gets one
-// (`whsec_<base64>`, DESIGN.md 3b), answered once in `secret` and never again.
+// (`whsec_<base64>`, docs/architecture.md, API contracts), answered once in `secret` and never again.
 import { eq } from "drizzle-orm";
 import { notificationSinks } from "../../db/schema/index.ts";
 import { splitProviderConfig } from "../../domain/notifications/providers.ts";

@@ -1,4 +1,4 @@
-// GET /notifications/deliveries (ours, DESIGN.md 3b): every delivery of an alert to a sink with its state
+// GET /notifications/deliveries (ours, docs/architecture.md, API contracts): every delivery of an alert to a sink with its state
 // (pending | retrying | delivered | dead) and attempts; POST .../{id}/replay queues one again with a fresh
 // attempt budget (a dead letter, or a delivered message sent once more). Attempts are kept: a replay adds
 // to them.

@@ -1,5 +1,5 @@
 // SinkOut: the plain keys as stored, every secret key of the provider masked with its `<key>_set` flag
-// (reference-contracts.md 2). A secret that cannot be opened (a vault without the right key) still says
+// (spec/catalogue.tsv, group notifications). A secret that cannot be opened (a vault without the right key) still says
 // it is set, masked bare.
 import { isProviderType, secretKeys } from "../../domain/notifications/providers.ts";
 import { MASK, maskSecret } from "../../domain/notifications/mask.ts";

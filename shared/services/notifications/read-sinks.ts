@@ -1,4 +1,4 @@
-// GET /notifications/sinks (the list envelope, DESIGN.md 3b) and one sink, secrets masked.
+// GET /notifications/sinks (the list envelope, docs/architecture.md, API contracts) and one sink, secrets masked.
 import { eq } from "drizzle-orm";
 import { notificationSinks } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";

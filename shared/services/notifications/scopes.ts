@@ -1,3 +1,3 @@
-// Every notifications route is the administrators' (reference-contracts.md 2: require_role("admin"),
+// Every notifications route is the administrators' (spec/catalogue.tsv, group notifications: require_role("admin"),
 // reads included: sink configurations name where alerts go).
 export const ADMIN_NOTIFICATIONS = "admin:notifications";

@@ -1,4 +1,4 @@
-// First run through a provider (issue 16, reference-contracts.md 8): before any administrator exists a
+// First run through a provider (issue 16, spec/catalogue.tsv, group oauth): before any administrator exists a
 // provider sign-in may create its account (registration settings do not apply yet), and
 // POST /bootstrap/initialize-oauth, with the setup token, makes that account the first administrator.
 import { and, eq, gt, isNull, sql } from "drizzle-orm";

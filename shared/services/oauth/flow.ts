@@ -1,4 +1,4 @@
-// The sign-in flow's writes (DESIGN.md 3b, reference-contracts.md 8): the authorization request kept
+// The sign-in flow's writes (docs/architecture.md, API contracts, spec/catalogue.tsv, group oauth): the authorization request kept
 // server-side (state hashed, nonce, PKCE verifier; 10 minutes, single use), the callback's account
 // rules, and the 60-second one-time code GET /auth/exchange turns into a session token.
 import { and, eq, lt, sql } from "drizzle-orm";

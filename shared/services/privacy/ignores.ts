@@ -1,4 +1,4 @@
-// Ignores (reference-contracts.md 7): a rule for every device (hardware_id null) or for one device.
+// Ignores (spec/catalogue.tsv, group privacy and threat analysis): a rule for every device (hardware_id null) or for one device.
 // Ignored findings stay in the snapshots, flagged, and leave the score, the counts and the alerts; they
 // apply at once to what the reads answer (the newest snapshot is re-scored with the ignores in force).
 // Adding is idempotent (201 {ok: true} either way), removing an absent ignore is a no-op; each change

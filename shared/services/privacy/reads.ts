@@ -1,4 +1,4 @@
-// The reads of the privacy analysis (reference-contracts.md 7), all from the newest snapshot re-scored
+// The reads of the privacy analysis (spec/catalogue.tsv, group privacy and threat analysis), all from the newest snapshot re-scored
 // with the ignores in force, except the attack surface, which lists what discovery knows now. With the
 // analysis turned off (setting privacy_analysis_enabled) or before the first snapshot, each answers its
 // empty shape with 200, never an error.

@@ -1,4 +1,4 @@
-// GET /security/status (public, reference-contracts.md 7): whether sign-in is in force and whether any
+// GET /security/status (public, spec/catalogue.tsv, group security): whether sign-in is in force and whether any
 // account exists; nothing more (no counts, no names), so it tells an anonymous caller only what the
 // login page needs to show.
 import { sql } from "drizzle-orm";

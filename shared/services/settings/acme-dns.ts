@@ -1,4 +1,4 @@
-// PATCH /settings/acme-dns (reference-contracts 6 "settings"): the DNS-01 credentials certificate
+// PATCH /settings/acme-dns (spec/catalogue.tsv, group settings): the DNS-01 credentials certificate
 // issuance uses. One provider at a time; switching provider drops the old credential, provider null
 // clears everything. Secrets (api_token, tsig_secret) sealed apart (secret-section.ts), read as `*_set`.
 import type { Db } from "../../db/database.ts";

@@ -1,4 +1,4 @@
-// GET /settings/firewall/test (reference-contracts 6; the original's /settings/opnsense/test): asks the
+// GET /settings/firewall/test (spec/catalogue.tsv, group settings; the original's /settings/opnsense/test): asks the
 // configured OPNsense API (firewall-api.ts) for its version, ARP table and DHCP leases. Never throws for
 // the firewall's faults: they are {ok: false, error}. `kea` says the leases came from Kea.
 import type { OutboundHttp } from "../../net/outbound.ts";

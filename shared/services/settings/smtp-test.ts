@@ -1,4 +1,4 @@
-// POST /settings/smtp/test?send_to= (reference-contracts 6): with send_to, sends a real message through the
+// POST /settings/smtp/test?send_to= (spec/catalogue.tsv, group settings): with send_to, sends a real message through the
 // stored SMTP settings; without, connects, starts TLS and logs in only ("Connection successful"). The mail
 // goes out through Deps.mailer (Node; on the edge there is none and the answer says so), outside any
 // transaction; then the outcome is recorded (smtp_last_test_at/status) and a success turns SMTP on.

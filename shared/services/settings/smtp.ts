@@ -1,4 +1,4 @@
-// PATCH /settings/smtp (reference-contracts 6 "settings"): the server the installation sends its own mail
+// PATCH /settings/smtp (spec/catalogue.tsv, group settings): the server the installation sends its own mail
 // through. Plain fields in the `smtp` row of app_settings, the password sealed apart (secret-section.ts).
 // The host must pass the outbound policy, as written and by the addresses it resolves to now; the sender
 // checks the resolved address again when it connects.

@@ -1,4 +1,4 @@
-// PUT /settings: merges like a PATCH (DESIGN.md 3 "Writes"): only the keys given change, null puts a
+// PUT /settings: merges like a PATCH (docs/architecture.md, API contracts): only the keys given change, null puts a
 // key back to its default, an unknown key is a 422 naming it. The sections' keys (view.ts) may come back
 // unchanged with the rest of the read shape.
 import { ApiError } from "../../errors.ts";

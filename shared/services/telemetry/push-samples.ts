@@ -1,4 +1,4 @@
-// POST /hardware/{id}/telemetry/samples (DESIGN.md 3): a batch of up to 1000 samples from a token with
+// POST /hardware/{id}/telemetry/samples (docs/architecture.md, API contracts): a batch of up to 1000 samples from a token with
 // write:telemetry. All or nothing: every bad timestamp is named by index and nothing is stored; good
 // batches go in with one multi-row insert, status changes apply in ts order, one audit entry per request.
 import { sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 // POST /auth/api-token: any signed-in user mints a token for themself, never wider than the credential
-// they are using (DESIGN.md 3 "API tokens"); through an API token, only with write:tokens and never
+// they are using (docs/architecture.md, API contracts); through an API token, only with write:tokens and never
 // outliving that token, which becomes its parent (lineage.ts).
 import { defineVerb } from "../verb.ts";
 import { type ExpiryInput, resolveExpiry } from "./expiry.ts";

@@ -1,4 +1,4 @@
-// The kinds of the inventory export document (reference-contracts.md 6 "admin"): each document key
+// The kinds of the inventory export document (spec/catalogue.tsv, group admin): each document key
 // mapped onto one of our tables, with its key, the references its rows make, its unique columns and
 // the row schema an import validates it with. The columns come from the drizzle table itself, so a
 // column added to a table is exported and imported without touching this file. docs/export-import.md.

@@ -1,4 +1,4 @@
-// POST /admin/vault/rotate (DESIGN.md 3b "Vault"). Re-encrypts every stored secret (secret-columns.ts)
+// POST /admin/vault/rotate (docs/architecture.md, API contracts). Re-encrypts every stored secret (secret-columns.ts)
 // under the new key and moves the canary to it, in one transaction. Every value is opened before anything
 // is written: a value that fails its authentication tag (a wrong key, a tampered or misplaced ciphertext)
 // refuses the whole rotation, so nothing changes and nothing is written with a key that cannot vouch for

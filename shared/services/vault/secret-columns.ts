@@ -1,4 +1,4 @@
-// Every column that holds vault ciphertexts (DESIGN.md 3b "Vault"), so that a rotation re-encrypts all of
+// Every column that holds vault ciphertexts (docs/architecture.md, API contracts), so that a rotation re-encrypts all of
 // them, the startup migration encrypts what an older release stored in clear, and GET /health/vault counts
 // them. A new secret column is one entry here: nothing else needs to know where secrets live.
 //

@@ -1,5 +1,5 @@
 // GET /health/vault and POST /admin/vault/test: what the vault of this process can do against the
-// installation's canary, read-only. Administrators only (reference-contracts.md 6 "vault — all admin"):
+// installation's canary, read-only. Administrators only (spec/catalogue.tsv, group vault):
 // the answer says where the key comes from and whether this process holds the installation's key.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";

@@ -1,4 +1,4 @@
-// The guard every secret write passes (DESIGN.md 3b "Vault": a wrong key is detected and never used to
+// The guard every secret write passes (docs/architecture.md, API contracts: a wrong key is detected and never used to
 // write). The installation records which key id encrypted its canary (vault_state). A process whose key
 // opens the canary may write; one whose key does not (a wrong SVC_VAULT_KEY, a key file from another
 // installation) is refused before it can store a value nobody else could read. The first secret written

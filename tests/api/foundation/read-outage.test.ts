@@ -1,4 +1,4 @@
-// Reads while the database is down (spec 7.3/7.4, DESIGN.md 3). Once the health monitor knows the
+// Reads while the database is down (spec 7.3/7.4, docs/architecture.md, API contracts). Once the health monitor knows the
 // database is unreachable, a read under /api/ answers 503 SERVICE_NOT_READY at once instead of queueing
 // on a dead pool; reads that raced the outage settle to the same 503 within a bounded wait; the monitor
 // notices the database back by itself. While healthy a read runs no health probe, and a database that is

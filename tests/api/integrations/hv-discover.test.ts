@@ -1,4 +1,4 @@
-// The hypervisor discover (reference-contracts.md 5.C, issue 14 item 3) against the fake Proxmox VE API
+// The hypervisor discover (spec/catalogue.tsv, group hypervisor integration, issue 14 item 3) against the fake Proxmox VE API
 // (tests/helpers/fake-pve.ts: the recorded 3-node cluster "homelab" over HTTPS on 127.0.44.x): the first
 // run imports exactly the fixture; a run after guests were added, changed, moved and removed updates the
 // inventory exactly and reports what vanished; a re-run with nothing changed writes no row; a refused

@@ -1,4 +1,4 @@
-// The hypervisor routes (/integrations/hv*, reference-contracts.md 5.C) against the fake Proxmox VE API
+// The hypervisor routes (/integrations/hv*, spec/catalogue.tsv, group hypervisor integration) against the fake Proxmox VE API
 // (tests/helpers/fake-pve.ts, a recorded 3-node cluster on 127.0.44.x over HTTPS with a self-signed
 // certificate): configs, test (ok, refused token, malformed token, untrusted certificate, the CA given),
 // status, the cluster overview and its 90 s cache, guest actions behind the confirmation headers.

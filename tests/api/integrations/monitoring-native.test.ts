@@ -1,4 +1,4 @@
-// The built-in (native) monitors (reference-contracts.md 5.A): the singleton "Built-in Monitors"
+// The built-in (native) monitors (spec/catalogue.tsv, group integrations): the singleton "Built-in Monitors"
 // integration created on first use, a native monitor made as one of OUR monitors with the reference's
 // probe derivation and a mirror row, reads that take status and latency from the monitor itself, 409 /
 // 422 / 404 paths, and DELETE removing both.

@@ -1,4 +1,4 @@
-// Monitoring integrations (issue 14 item 1; reference-contracts.md 5.A) against a fake Uptime Kuma on
+// Monitoring integrations (issue 14 item 1; spec/catalogue.tsv, group integrations) against a fake Uptime Kuma on
 // 127.0.0.21: create, test, sync from the status page (monitors, statuses, uptime, events on a change,
 // monitors gone at the source removed), a linked node's live-metric rows (source uptime_kuma), the API key
 // path through /metrics, and failures (timeout, bad answer, refused key) that record sync_status error

@@ -1,4 +1,4 @@
-// Provider configs (/integrations/{provider}/config*, reference-contracts.md 5.B) against the fake Docker
+// Provider configs (/integrations/{provider}/config*, spec/catalogue.tsv, group integrations) against the fake Docker
 // engine on its unix socket and the fake Proxmox VE API on 127.0.44.x: CRUD, the sealed credential, the
 // URL checks (422 naming the field, nothing stored), the provider's 400, test with latency, and scopes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // `promtool check metrics` (Debian's prometheus package; .ci/run installs it) on a scrape of a populated
-// lab. DESIGN.md 7: exit 1 is a parse error; exit 3 carries lint findings, of which only two kinds are
+// lab. docs/architecture.md, platform notes: exit 1 is a parse error; exit 3 carries lint findings, of which only two kinds are
 // expected — the spec's gauges named *_total, and the _gb/_mb units in the spec's names.
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

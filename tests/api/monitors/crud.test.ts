@@ -152,7 +152,7 @@ describe("DELETE /monitors/{id} and scopes", () => {
     await a.t.sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${m.id}, now(), 1, 1)`;
     expect((await a.req("POST", "monitors", a.viewer, { name: "v", check_type: "tcp", host: "h" })).status).toBe(403);
     expect((await a.req("PATCH", `monitors/${m.id}`, a.viewer, { name: "v" })).status).toBe(403);
-    // Spec 5.2 gives editors no write:monitors (docs/decisions.md "Monitor scopes").
+    // Spec 5.2 gives editors no write:monitors (docs/adr/0099-monitors-scopes.md).
     expect((await a.req("DELETE", `monitors/${m.id}`, a.editor)).status).toBe(403);
     expect((await a.req("POST", "monitors", a.editor, { name: "by editor", check_type: "tcp", host: "h" })).status).toBe(403);
     expect((await a.req("POST", `monitors/${m.id}/pause`, a.editor)).status).toBe(403);

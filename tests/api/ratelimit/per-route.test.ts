@@ -1,4 +1,4 @@
-// Rate-limit buckets are per route (DESIGN.md 3): a client's reads of different routes count apart, the
+// Rate-limit buckets are per route (docs/architecture.md, API contracts): a client's reads of different routes count apart, the
 // route's pattern names the bucket (ids cannot mint new ones), paths no route answers share one bucket
 // per method, and sign-in keeps one bucket per client across its routes. Normal profile, both stores.
 import type { Hono } from "hono";

@@ -1,4 +1,4 @@
-// POST /hardware/{id}/telemetry/samples (DESIGN.md 3): happy, error and security cases.
+// POST /hardware/{id}/telemetry/samples (docs/architecture.md, API contracts): happy, error and security cases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTelemetryActors, eventually, type TelemetryActors } from "./support.ts";
 

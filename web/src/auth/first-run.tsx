@@ -1,4 +1,4 @@
-// First run (DESIGN.md 3, spec 5.4): the setup token from SVC_SETUP_TOKEN (or the one the first start
+// First run (docs/architecture.md, API contracts, spec 5.4): the setup token from SVC_SETUP_TOKEN (or the one the first start
 // logged) and the first administrator, through POST /bootstrap/initialize, which also signs them in.
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";

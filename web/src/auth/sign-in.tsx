@@ -1,4 +1,4 @@
-// Sign-in (DESIGN.md 3): email and password, then the MFA code when the account has MFA, or a new password
+// Sign-in (docs/architecture.md, API contracts): email and password, then the MFA code when the account has MFA, or a new password
 // when an administrator set one that must be changed. Each step answers like a login: the server sets the
 // svc_session and svc_csrf cookies, and the app reloads who is signed in.
 import { useState } from "preact/hooks";

@@ -1,5 +1,5 @@
 // Bulk actions on the rows selected in a list: add or remove a tag on all of them, or delete them all.
-// Each is one request to the resource's bulk route, all or nothing on the server (docs/decisions.md
+// Each is one request to the resource's bulk route, all or nothing on the server (docs/adr/ 0259-0261,
 // "Bulk inventory operations"). Delete asks for the confirmation word first and only then sends the
 // spec 5.6 confirmation headers, with one idempotency key per dialog so a retry never deletes twice.
 import { useRef, useState } from "preact/hooks";

@@ -1,4 +1,4 @@
-// A group's list over the list envelope (DESIGN.md 3): search, filters, sort and paging, all in the URL so
+// A group's list over the list envelope (docs/architecture.md, API contracts): search, filters, sort and paging, all in the URL so
 // a list can be bookmarked and the back button works. Paged by the server: one page is all that is loaded.
 import { useEffect, useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";

@@ -1,4 +1,4 @@
-// The verbs of the /agents/enroll socket (reference-contracts.md 3 "Enrollment / pairing flow"): a
+// The verbs of the /agents/enroll socket (spec/catalogue.tsv, group agents): a
 // device that completed the handshake and said hello becomes (or stays) a pending agent with a fresh
 // single-use pairing code, which the socket shows it and the administrator types into pairing/lookup.
 // One transaction each: a refusal (the pending cap, a rejected or revoked device) writes nothing, and a

@@ -6,7 +6,7 @@ import { agentProbeRuns } from "../../../db/schema/index.ts";
 import { defineRead, defineVerb } from "../../verb.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
 
-/** The probe.assign payload of one run (reference-contracts.md 3). */
+/** The probe.assign payload of one run (spec/catalogue.tsv, group agents). */
 export interface ProbeAssignment {
   run_id: string;
   monitor_id: number | null;

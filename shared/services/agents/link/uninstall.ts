@@ -1,4 +1,4 @@
-// The agent's own `uninstall` frame (reference-contracts.md 3): the device revokes itself, exactly as an
+// The agent's own `uninstall` frame (spec/catalogue.tsv, group agents): the device revokes itself, exactly as an
 // administrator's revoke would (open probe runs cancelled, presence "revoked"), with the agent as the
 // one who asked. The sidecar then closes the link 1000.
 import { and, eq } from "drizzle-orm";

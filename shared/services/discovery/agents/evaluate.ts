@@ -1,4 +1,4 @@
-// Whether an agent can run a discovery scan of some targets (reference-contracts.md 4, eligibility
+// Whether an agent can run a discovery scan of some targets (spec/catalogue.tsv, group discovery, eligibility
 // reasons), as one pure evaluation the eligible-agents list and the job checks share: active, its
 // local_discovery grant enabled, online (only when asked: a job for an offline agent waits for it),
 // its discovery.tcp collector ready, not paused, and the targets inside its scope (the private networks it

@@ -1,4 +1,4 @@
-// POST /discovery/jobs/{job_id}/enrich (reference-contracts 4): the follow-up of an `opnsense` job. The
+// POST /discovery/jobs/{job_id}/enrich (spec/catalogue.tsv, group discovery): the follow-up of an `opnsense` job. The
 // firewall told which hosts exist; enrich scans the private ones (private-addresses.ts) with the engine
 // for their open ports, banners, TLS and HTTP facts, as one new queued job (answered as its ScanJobOut),
 // under every rule a scan request has: the allowed set, the address cap, the open-jobs limit (429), the

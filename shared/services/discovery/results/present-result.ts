@@ -1,4 +1,4 @@
-// A scan_results row in its API shape (reference ScanResultOut, DESIGN.md 3b): open ports as an array and
+// A scan_results row in its API shape (reference ScanResultOut, docs/architecture.md, API contracts): open ports as an array and
 // as the reference's JSON string, conflicts likewise, timestamps as ISO strings.
 import type { scanResults } from "../../../db/schema/discovery.ts";
 import type { ScanResultOutT } from "../../../schemas/discovery-results.ts";

@@ -69,7 +69,7 @@ export const listResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, q: 
 
 /**
  * POST /discovery/results/suggest: per result, the node a merge would make or update. It writes nothing,
- * but as a POST it is gated like the merges it prepares (every POST refuses a viewer, DESIGN.md 6).
+ * but as a POST it is gated like the merges it prepares (every POST refuses a viewer, docs/architecture.md, API contracts).
  */
 export const suggestResults = defineRead({ scope: WRITE_DISCOVERY }, async (ctx, { result_ids }: { result_ids: number[] }) => {
   const rows = await ctx.db.select().from(scanResults).where(inArray(scanResults.id, result_ids)).orderBy(scanResults.id);

@@ -1,4 +1,4 @@
-// GET /integrations/hv/cluster-overview (reference-contracts.md 5.C): quorum, nodes, guests, problems,
+// GET /integrations/hv/cluster-overview (spec/catalogue.tsv, group hypervisor integration): quorum, nodes, guests, problems,
 // an hour of per-node time series and the storages, from one cluster read; cached 90 s per config.
 //
 // The cache is PER PROCESS (a Map in this module): each API process asks Proxmox at most once per 90 s

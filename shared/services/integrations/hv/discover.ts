@@ -1,4 +1,4 @@
-// POST /integrations/hv/{id}/discover and the scheduled sync (reference-contracts.md 5.C): reads the
+// POST /integrations/hv/{id}/discover and the scheduled sync (spec/catalogue.tsv, group hypervisor integration): reads the
 // cluster with no transaction open (hv-read.ts), then writes nodes, guests, bridges and storage into the
 // inventory in ONE audited verb transaction keyed by external_refs (source `hv:<config id>`), writing only
 // what changed and marking what vanished. Each run is a hv_discover_runs row: inserted "running" before

@@ -1,4 +1,4 @@
-// The Proxmox VE API client (reference-contracts.md 5.C): every request goes through OutboundHttp (the
+// The Proxmox VE API client (spec/catalogue.tsv, group hypervisor integration): every request goes through OutboundHttp (the
 // SSRF policy on the address connected to, verify_ssl, the config's CA, a per-call timeout), authenticated
 // with `Authorization: PVEAPIToken=user@realm!tokenid=secret`. Each call returns the answer's `data`.
 // Failures are PveErrors whose message an operator can act on and that never carry the token.

@@ -1,4 +1,4 @@
-// Monitoring integration reads: the registry, the list envelope (DESIGN.md 3 "Collection lists", default
+// Monitoring integration reads: the registry, the list envelope (docs/architecture.md, API contracts, default
 // sort created_at as the reference orders them) and one integration, each with its monitor_count.
 import { eq, sql } from "drizzle-orm";
 import { integrations } from "../../../db/schema/index.ts";

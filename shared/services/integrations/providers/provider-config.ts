@@ -1,4 +1,4 @@
-// What a provider config (hv: Proxmox VE; docker) is in the API (reference-contracts.md 5.B/5.C): the
+// What a provider config (hv: Proxmox VE; docker) is in the API (spec/catalogue.tsv, group integrations): the
 // providers, the URL checks each one applies, and the row as it is answered (credential never, only
 // `credential_set`).
 import type { integrationConfigs } from "../../../db/schema/index.ts";

@@ -1,4 +1,4 @@
-// Service slugs (DESIGN.md 3): derived from the name when absent and made unique with -2, -3 ...; an
+// Service slugs (docs/architecture.md, API contracts): derived from the name when absent and made unique with -2, -3 ...; an
 // explicit slug that another service holds is a 409 naming the field.
 import { and, eq, like, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";

@@ -1,5 +1,5 @@
 // What the runner records about an agent-probed monitor's dispatch: queued (requestProbe accepted it)
-// or unavailable with the agent's refusal reason (reference-contracts.md A1: agent_offline, ...). The
+// or unavailable with the agent's refusal reason (spec/catalogue.tsv, group agents: agent_offline, ...). The
 // result itself arrives later through the agent link batch.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";

@@ -1,4 +1,4 @@
-// What a privacy rule is and what it looks at (issue 17 item 3; reference-contracts.md 7 "Device rule
+// What a privacy rule is and what it looks at (issue 17 item 3; spec/catalogue.tsv, group privacy and threat analysis, the original's "Device rule
 // examples"): per hardware node, what discovery last saw there (open ports with their banners, web page
 // titles and TLS certificates, whether SNMP answered the default community) beside the inventory's own
 // fields (role, vendor, model). Rules are pure: the same facts always give the same findings.
