@@ -1,7 +1,7 @@
 // SNMP identification of one host: sysName.0 and sysDescr.0 in one GET (v1 or v2c, through net-snmp as
 // the telemetry poller does). An answer also proves the host is up when it drops pings and TCP.
 import type { Varbind } from "net-snmp";
-import { openSnmpSession, snmpGet } from "../sidecar/telemetry/snmp-read.ts";
+import { openSnmpSession, snmpGet } from "./snmp-session.ts";
 import { settleOnce } from "./settle.ts";
 
 export const SYS_DESCR = "1.3.6.1.2.1.1.1.0";

@@ -11,12 +11,13 @@ import { open, readFile, rename, rm } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import { bytesToBase64 } from "../shared/auth/encoding.ts";
 import { vaultState } from "../shared/db/schema/index.ts";
+import type { Deps } from "../shared/deps.ts";
 import { ApiError } from "../shared/errors.ts";
 import { CANARY_CONTEXT, CANARY_TEXT, forgetVaultVerification } from "../shared/services/vault/writable.ts";
 import { decodeVaultKey, previousVaultKeys } from "../shared/vault/key-config.ts";
 import type { StagedVaultKey, VaultKeyFile } from "../shared/vault/key-file.ts";
 import { KEY_BYTES, Vault } from "../shared/vault/vault.ts";
-import type { NodeRuntime } from "./node-deps.ts";
+import type { NodeDatabase } from "./database.ts";
 import { NEXT_VAULT_KEY_FILE, nextVaultKeyPath, readStagedKey, vaultKeyPath } from "./vault-key.ts";
 
 /** A rename or unlink is durable once the directory itself is synced. */
@@ -77,7 +78,7 @@ export type SettledRotation = "none" | "finished" | "rolled_back" | "undecided";
  * On start, after the migrations and before anything is written with the vault: finishes or rolls back
  * a file-key rotation a crash interrupted (the module comment), and swaps the process's vault to match.
  */
-export async function settleStagedVaultKey({ deps, database }: Pick<NodeRuntime, "deps" | "database">): Promise<SettledRotation> {
+export async function settleStagedVaultKey({ deps, database }: { deps: Deps; database: NodeDatabase }): Promise<SettledRotation> {
   const { vault, logger, config } = deps;
   if (!deps.vaultKeyFile) return "none";
   const dataDir = config.DATA_DIR;

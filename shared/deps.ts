@@ -19,7 +19,7 @@ import type { HostResolver } from "./net/resolved-host.ts";
 import type { AgentBinarySource } from "./services/agents/binaries.ts";
 import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
 import type { BackupStore } from "./services/backups/store.ts";
-import type { CveFeedFiles } from "./services/cve/sync.ts";
+import type { CveFeedFiles } from "./services/cve/feed-files.ts";
 import type { TlsReloader } from "./services/certificates/tls-reloader.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */

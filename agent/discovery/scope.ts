@@ -3,7 +3,7 @@
 // grant's additional_cidrs, outside its excluded_cidrs, and no more addresses than max_addresses_per_job.
 import { type NetworkPayload } from "../../shared/agents/payloads.ts";
 import { parseTargets, type TargetSet } from "../../shared/domain/discovery/targets.ts";
-import { scopeDetail } from "../../shared/services/discovery/agents/evaluate.ts";
+import { scopeDetail } from "../../shared/domain/discovery/scope-detail.ts";
 import { probeScope } from "../../shared/services/agents/probe-scope.ts";
 
 export type ScopeCheck = { ok: true; targets: TargetSet } | { ok: false; code: "out_of_scope" | "invalid_request"; msg: string };

@@ -12,7 +12,7 @@
 import { Readable } from "node:stream";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import type postgres from "postgres";
-import { MIGRATIONS_FOLDER } from "../../sidecar/startup/migrate.ts";
+import { MIGRATIONS_FOLDER } from "../migrations-folder.ts";
 
 const SCHEMAS = ["public", "drizzle"];
 

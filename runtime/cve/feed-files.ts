@@ -4,7 +4,8 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
-import { CveSyncError, type CveFeedFiles } from "../../shared/services/cve/sync.ts";
+import type { CveFeedFiles } from "../../shared/services/cve/feed-files.ts";
+import { CveSyncError } from "../../shared/services/cve/sync.ts";
 
 export function nodeCveFeedFiles(): CveFeedFiles {
   return {

@@ -25,7 +25,9 @@ import { DiscoveryHandlers } from "./discovery-handlers.ts";
 import type { LinkEnv } from "./env.ts";
 import { type AgentEndpoint, passGates } from "./gates.ts";
 import { newInstanceId } from "./instance-id.ts";
+import { handleLinkFrame } from "./link-frames.ts";
 import { type AgentLinkOptions, defaultAgentLinkOptions, WS_MAX_PAYLOAD } from "./options.ts";
+import { dispatchProbes, sendUpdate } from "./outbound.ts";
 import { ServerKeys } from "./server-keys.ts";
 import { AgentSession } from "./session.ts";
 
@@ -51,7 +53,7 @@ export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, up
   const options: AgentLinkOptions = { ...defaults, ...rest, gates: { ...defaults.gates, ...gates } };
   const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random });
   const trustedProxies = new CidrSet(deps.config.TRUSTED_PROXIES);
-  const env: LinkEnv = {
+  const env: LinkEnv<AgentSession> = {
     ctx,
     clock: deps.clock,
     logger: deps.logger,
@@ -59,6 +61,7 @@ export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, up
     keys: new ServerKeys(runtime.database.db, deps.vault),
     batcher: undefined as unknown as LinkBatcher<AgentSession>,
     discovery: new DiscoveryHandlers(deps.logger),
+    frames: { handle: handleLinkFrame, sendUpdate, dispatchProbes },
     sessions: new Set(),
     links: new Map(),
     holds: new Map(),

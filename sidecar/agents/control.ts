@@ -21,7 +21,7 @@ function parse(payload: string): AgentControlMessage | undefined {
 }
 
 /** Held enrollments whose agent is no longer pending hear the decision and close. */
-export async function settleEnrollments(env: LinkEnv, ids: number[]): Promise<void> {
+export async function settleEnrollments(env: LinkEnv<AgentSession>, ids: number[]): Promise<void> {
   const held = ids.filter((id) => env.holds.has(id));
   if (held.length === 0) return;
   const states = await readLinkStates({ ctx: env.ctx, input: { ids: held } });
@@ -40,7 +40,7 @@ export async function settleEnrollments(env: LinkEnv, ids: number[]): Promise<vo
 }
 
 /** Held enrollments whose code lapsed get a new one: hello.ack {agent_id, pairing_code}. */
-export function remintDue(env: LinkEnv): Promise<void>[] {
+export function remintDue(env: LinkEnv<AgentSession>): Promise<void>[] {
   const now = env.clock.now().getTime();
   const due = [...env.holds.values()].filter((s) => !s.reminting && s.codeExpiresAt <= now);
   return due.map(async (session) => {
@@ -61,7 +61,7 @@ function cut(session: AgentSession, reason: string): void {
   session.close(1008, reason);
 }
 
-async function onLinkNotice(env: LinkEnv, session: AgentSession, action: AgentControlMessage["action"]): Promise<void> {
+async function onLinkNotice(env: LinkEnv<AgentSession>, session: AgentSession, action: AgentControlMessage["action"]): Promise<void> {
   if (action === "probe") {
     await cancelProbes(session);
     return dispatchProbes(session);
@@ -75,7 +75,7 @@ async function onLinkNotice(env: LinkEnv, session: AgentSession, action: AgentCo
   } else if (action === "update" && state.pending_update) sendUpdate(session, state.pending_update);
 }
 
-export async function onControl(env: LinkEnv, payload: string): Promise<void> {
+export async function onControl(env: LinkEnv<AgentSession>, payload: string): Promise<void> {
   const message = parse(payload);
   if (!message) return env.logger.warn("agent_control notice not understood", { payload: payload.slice(0, 200) });
   try {

@@ -14,9 +14,7 @@ import { enrollDevice } from "../../shared/services/agents/link/enroll.ts";
 import { startLink } from "../../shared/services/agents/link/link-start.ts";
 import type { LinkEnv } from "./env.ts";
 import type { AgentEndpoint } from "./gates.ts";
-import { handleLinkFrame } from "./link-frames.ts";
 import { MAX_MESSAGE_BYTES } from "./options.ts";
-import { dispatchProbes, sendUpdate } from "./outbound.ts";
 
 type Phase = "handshake" | "hello" | "busy" | "held" | "linked" | "closed";
 
@@ -28,7 +26,7 @@ export const grantMask = (grants: Grants) =>
 
 export class AgentSession {
   readonly ws: WebSocket;
-  readonly env: LinkEnv;
+  readonly env: LinkEnv<AgentSession>;
   readonly kind: AgentEndpoint;
   /** The client address (after trusted proxies), for reported_ip. */
   readonly ip: string | null;
@@ -66,7 +64,7 @@ export class AgentSession {
   /** Why the server closed it (the ended row's reason); unset when the peer closed. */
   #closeReason: string | undefined;
 
-  constructor(ws: WebSocket, env: LinkEnv, kind: AgentEndpoint, ip: string | null) {
+  constructor(ws: WebSocket, env: LinkEnv<AgentSession>, kind: AgentEndpoint, ip: string | null) {
     this.ws = ws;
     this.env = env;
     this.kind = kind;
@@ -190,7 +188,7 @@ export class AgentSession {
       }
       case "linked": {
         const frame = this.#open(bytes);
-        if (frame) handleLinkFrame(this, frame);
+        if (frame) this.env.frames.handle(this, frame);
         return;
       }
     }
@@ -337,8 +335,8 @@ export class AgentSession {
     this.send("hello.ack", { accepted: true, agent_id: outcome.agent_id, server_time: this.env.clock.now().toISOString(), capabilities: grantsOnWire(outcome.grants, this.capabilitySchema) });
     this.send("capabilities.set", { capabilities: grantsOnWire(outcome.grants, this.capabilitySchema) });
     this.sendKeyRotate();
-    if (outcome.pending_update) sendUpdate(this, outcome.pending_update);
-    void dispatchProbes(this);
+    if (outcome.pending_update) this.env.frames.sendUpdate(this, outcome.pending_update);
+    void this.env.frames.dispatchProbes(this);
     this.env.discovery.linked(outcome.agent_id);
   }
 

@@ -1,12 +1,11 @@
 // The one migrator: drizzle's, on whichever driver the process opened. On PostgreSQL it runs under a
 // session advisory lock so that sidecars starting together apply each migration once.
-import { fileURLToPath } from "node:url";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { NodeDatabase } from "../../runtime/database.ts";
+import { MIGRATIONS_FOLDER } from "../../runtime/migrations-folder.ts";
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../migrations", import.meta.url));
 const MIGRATION_LOCK = 7_246_001; // arbitrary, fixed: the advisory lock key of "migrations"
 
 export async function applyMigrations(database: NodeDatabase): Promise<void> {

@@ -6,7 +6,7 @@ import { createSocket } from "node:dgram";
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { openSnmpSession, snmpGet } from "../../sidecar/telemetry/snmp-read.ts";
+import { openSnmpSession, snmpGet } from "../../net/snmp-session.ts";
 
 export function findSnmpd(): string {
   for (const dir of [...(process.env.PATH ?? "").split(delimiter), "/usr/sbin", "/sbin"]) {

@@ -19,7 +19,7 @@ import {
   LATEST_PROJECTION_MS,
   WARNING_THRESHOLD_DAYS,
 } from "../../domain/regression.ts";
-import { JOBS_SCOPE } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 import { defineVerb } from "../verb.ts";
 
 export const FORECAST_METRICS = ["disk_pct", "mem_pct"] as const;

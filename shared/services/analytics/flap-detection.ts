@@ -10,7 +10,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
 import { FLAP_EVALUATION_MS, FLAP_THRESHOLD, FLAP_WINDOW_MS, flapAction } from "../../domain/flap-window.ts";
-import { JOBS_SCOPE } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 import { defineVerb } from "../verb.ts";
 
 interface NodeWindow {

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { classify, RIGHT_SIZING_WINDOW_DAYS, recommendationText, type Usage } from "../../domain/classification.ts";
 import { DAY_MS } from "../../domain/regression.ts";
-import { JOBS_SCOPE } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 import { defineVerb } from "../verb.ts";
 
 export const RIGHT_SIZING_NOTE = "Only hardware nodes are evaluated: compute units have no telemetry table yet.";

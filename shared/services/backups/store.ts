@@ -4,7 +4,7 @@
 
 import type { OutboundPolicy } from "../../domain/net/outbound-policy.ts";
 import { ApiError } from "../../errors.ts";
-import { JOBS_SCOPE } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 
 /** Backups are the administrators' (the scope of the jobs they appear among). */
 export const BACKUPS_SCOPE = JOBS_SCOPE;

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { type AlertSeverity, enqueueAlert } from "../notifications/enqueue-alert.ts";
-import { JOBS_SCOPE } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 import type { VerbContext } from "../verb-context.ts";
 import { defineVerb } from "../verb.ts";
 import { assessMany, type Finding } from "./assess.ts";

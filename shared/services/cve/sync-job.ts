@@ -17,7 +17,8 @@ import type { VerbContext } from "../verb-context.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import { readFeedRow } from "./feed-state.ts";
 import { notifyNewFindings } from "./notify.ts";
-import { type CveFeedFiles, CveSyncError, syncCveFeed } from "./sync.ts";
+import type { CveFeedFiles } from "./feed-files.ts";
+import { CveSyncError, syncCveFeed } from "./sync.ts";
 
 export const CVE_SCOPE_SYNC = "admin:*";
 

@@ -16,17 +16,14 @@ import type { Logger } from "../../logger.ts";
 import type { OutboundHttp } from "../../net/outbound.ts";
 import { readSetting } from "../../settings/read.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
-import { JOBS_SCOPE, throwIfStopped } from "../jobs/job.ts";
+import { throwIfStopped } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 import type { VerbContext } from "../verb-context.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
+import type { CveFeedFiles } from "./feed-files.ts";
 import { verifySha256 } from "./feed-pin.ts";
 import { readFeedRow } from "./feed-state.ts";
 import { type NvdHeader, nvdItems } from "./nvd-stream.ts";
-
-/** Opens a feed file (Node: the file system); absent on the edge, where only URL sources can be read. */
-export interface CveFeedFiles {
-  open(path: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>>;
-}
 
 export const DEFAULT_BATCH = 1000;
 /** A URL source is streamed (never held whole); past this many bytes on the wire it is refused. */

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { jobRuns } from "../../db/schema/index.ts";
 import { defineVerb } from "../verb.ts";
-import { JOBS_SCOPE } from "./job.ts";
+import { JOBS_SCOPE } from "./scope.ts";
 
 export const JOB_TRIGGERS = ["schedule", "manual"] as const;
 export type JobTrigger = (typeof JOB_TRIGGERS)[number];

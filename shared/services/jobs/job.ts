@@ -7,9 +7,6 @@ import type { Deps } from "../../deps.ts";
 import type { Logger } from "../../logger.ts";
 import type { VerbContext } from "../verb-context.ts";
 
-/** Who may run a job, and so the scope of the verbs a job's body calls (the system actor holds every scope). */
-export const JOBS_SCOPE = "admin:*";
-
 export interface JobContext {
   /** The database, the injected clock and who runs the job: its verbs' context. */
   ctx: VerbContext;

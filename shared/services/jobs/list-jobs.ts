@@ -1,7 +1,7 @@
 // GET /admin/jobs: each scheduled job with its schedule (a setting's, for db_backup), next run (from the injected clock) and last
 // run, plus the most recent runs of all jobs (or of one).
 import { defineRead } from "../verb.ts";
-import { JOBS_SCOPE } from "./job.ts";
+import { JOBS_SCOPE } from "./scope.ts";
 import { type JobRun, lastRuns, recentRuns } from "./job-runs.ts";
 import { JOBS } from "./registry.ts";
 import { nextRunAt } from "./schedule.ts";

@@ -4,7 +4,8 @@
 // the rows say. No table locks; ingestion of new rows goes on beside it.
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { JOBS_SCOPE, throwIfStopped } from "../jobs/job.ts";
+import { throwIfStopped } from "../jobs/job.ts";
+import { JOBS_SCOPE } from "../jobs/scope.ts";
 import type { VerbContext } from "../verb-context.ts";
 import { defineVerb } from "../verb.ts";
 import { HOUR_MS } from "./cutoffs.ts";

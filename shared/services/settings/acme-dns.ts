@@ -1,24 +1,21 @@
-// PATCH /settings/acme-dns (spec/catalogue.tsv, group settings): the DNS-01 credentials certificate
+// The ACME DNS settings section (spec/catalogue.tsv, group settings): the DNS-01 credentials certificate
 // issuance uses. One provider at a time; switching provider drops the old credential, provider null
-// clears everything. Secrets (api_token, tsig_secret) sealed apart (secret-section.ts), read as `*_set`.
+// clears everything (PATCH's verb: acme-dns-update.ts). Secrets (api_token, tsig_secret) sealed apart (secret-section.ts), read as `*_set`.
 import type { Db } from "../../db/database.ts";
-import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { AcmeDnsPatch, AcmeDnsRead } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { defineRead, defineVerb } from "../verb.ts";
-import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
-import { readSettingsView, type SettingsView } from "./view.ts";
-import { dropSectionSecrets, lockSection, openSectionSecret, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
+import { defineRead } from "../verb.ts";
+import { openSectionSecret, readSection, type Section } from "./secret-section.ts";
 
 export const ACME_DNS_SECTION = "acme_dns";
-type Provider = NonNullable<AcmeDnsPatch["provider"]>;
-const PROVIDERS: Record<Provider, { plain: string[]; secrets: string[]; required: string[] }> = {
+export type Provider = NonNullable<AcmeDnsPatch["provider"]>;
+export const PROVIDERS: Record<Provider, { plain: string[]; secrets: string[]; required: string[] }> = {
   cloudflare: { plain: [], secrets: ["api_token"], required: ["api_token"] },
   rfc2136: { plain: ["server", "port", "tsig_name", "tsig_algorithm"], secrets: ["tsig_secret"], required: ["server", "tsig_name", "tsig_secret"] },
 };
-const PLAIN_DEFAULTS: Record<string, unknown> = { server: null, port: 53, tsig_name: null, tsig_algorithm: "hmac-sha256" };
+export const PLAIN_DEFAULTS: Record<string, unknown> = { server: null, port: 53, tsig_name: null, tsig_algorithm: "hmac-sha256" };
 
-function present(section: Section): AcmeDnsRead {
+export function present(section: Section): AcmeDnsRead {
   const provider = section.fields.provider as Provider | undefined;
   if (!provider || !(provider in PROVIDERS)) return { acme_dns: { provider: null } };
   const spec = PROVIDERS[provider];
@@ -30,37 +27,6 @@ function present(section: Section): AcmeDnsRead {
 export async function readAcmeDns(db: Db): Promise<AcmeDnsRead> {
   return present(await readSection(db, ACME_DNS_SECTION));
 }
-
-export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault }, SettingsView>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
-  const spec = patch.provider ? PROVIDERS[patch.provider] : null;
-  const allowed = new Set(spec ? [...spec.plain, ...spec.secrets, ...spec.secrets.map((k) => `${k}_set`)] : []);
-  const problems: ValidationIssue[] = Object.keys(patch)
-    .filter((k) => k !== "provider" && patch[k as keyof AcmeDnsPatch] !== undefined && !allowed.has(k))
-    .map((k) => ({ loc: ["body", k], msg: `"${k}" is not a field of provider ${patch.provider ?? "null"}.`, type: "unknown_key" }));
-  const secrets = spec ? secretChanges(patch, spec.secrets) : {};
-  await lockSection(s, vault, secrets);
-  const section = await readSection(s.tx, ACME_DNS_SECTION);
-  const before = present(section);
-  const sameProvider = section.fields.provider === patch.provider;
-  const fields: Record<string, unknown> | null = spec ? { provider: patch.provider } : null;
-  const kept = new Set(sameProvider ? section.secrets : []);
-  if (spec && fields) {
-    for (const k of spec.plain) {
-      const value = patch[k as keyof AcmeDnsPatch] as unknown;
-      fields[k] = value !== undefined ? (value ?? PLAIN_DEFAULTS[k]) : sameProvider ? (section.fields[k] ?? PLAIN_DEFAULTS[k]) : PLAIN_DEFAULTS[k];
-    }
-    for (const [k, v] of Object.entries(secrets)) v === null ? kept.delete(k) : kept.add(k);
-    for (const k of spec.required)
-      if (fields[k] == null && !(spec.secrets.includes(k) && kept.has(k)))
-        problems.push({ loc: ["body", k], msg: `Provider ${patch.provider} needs ${k}.`, type: "missing" });
-  }
-  if (problems.length) throw ApiError.validation(problems);
-  if (!sameProvider) await dropSectionSecrets(s, ACME_DNS_SECTION);
-  await writeSection(s, vault, ACME_DNS_SECTION, fields, secrets);
-  const after = await readAcmeDns(s.tx);
-  s.audit({ action: "settings.acme_dns_updated", category: "settings", entity_type: "settings", entity_id: ACME_DNS_SECTION, diff: { before: before.acme_dns, after: after.acme_dns, secrets_changed: Object.keys(secrets) } });
-  return { ...(await readSettingsView(s.tx)), ...after };
-});
 
 /** What a dns-01 order needs of the settings, secrets opened (never returned by any route). */
 export type AcmeDnsCredentials =

@@ -7,7 +7,7 @@ import type { Session } from "net-snmp";
 import type { LldpNodeRead } from "../../../shared/services/discovery/lldp/lldp-neighbor.ts";
 import { recordLldpNeighbors } from "../../../shared/services/discovery/lldp/record-lldp.ts";
 import { openJobCommunity } from "../../../shared/services/discovery/jobs/snmp-community.ts";
-import { openSnmpSession, snmpGet, snmpWalk } from "../../telemetry/snmp-read.ts";
+import { openSnmpSession, snmpGet, snmpWalk } from "../../../net/snmp-session.ts";
 import type { JobRun } from "../job-runner.ts";
 import { LLDP_OID, parseLldp } from "./lldp-mib.ts";
 import { eachConcurrent } from "../../../shared/each-concurrent.ts";

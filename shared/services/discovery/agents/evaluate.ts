@@ -5,7 +5,7 @@
 // is directly on plus additional_cidrs, minus excluded_cidrs) and under max_addresses_per_job.
 import { isOnline } from "../../../agents/control.ts";
 import { effectiveGrants } from "../../../domain/agents/capabilities.ts";
-import { intToIp, type IpRange, parseTarget } from "../../../domain/discovery/targets.ts";
+import { scopeDetail } from "../../../domain/discovery/scope-detail.ts";
 import type { AgentRow } from "../../agents/agent-row.ts";
 import { readinessOf } from "../../agents/probe-eligibility.ts";
 import { probeScope } from "../../agents/probe-scope.ts";
@@ -46,25 +46,6 @@ export interface DiscoveryAsk {
   targets: string[] | null;
   count: number | null;
   requireOnline: boolean;
-}
-
-function rangeOfCidr(cidr: string): IpRange | null {
-  const r = parseTarget(cidr, false);
-  return typeof r === "string" ? null : r;
-}
-
-/** null when every target lies inside a scope network and outside every excluded one, else the detail. */
-export function scopeDetail(targets: string[], scope: string[], excluded: string[]): string | null {
-  const inside = scope.map(rangeOfCidr).filter((r): r is IpRange => r !== null);
-  const outside = excluded.map(rangeOfCidr).filter((r): r is IpRange => r !== null);
-  for (const target of targets) {
-    const r = parseTarget(target, false);
-    if (typeof r === "string") return `invalid_target:${target}`;
-    if (!inside.some((n) => n.first <= r.first && r.last <= n.last)) return inside.some((n) => r.first <= n.first && n.last <= r.last) ? `prefix_too_wide:${target}` : `not_directly_connected:${target}`;
-    const hit = outside.find((n) => n.first <= r.last && r.first <= n.last);
-    if (hit) return `excluded_cidr:${intToIp(hit.first)}-${intToIp(hit.last)}`;
-  }
-  return null;
 }
 
 const numberOf = (v: unknown, fallback: number) => (typeof v === "number" ? v : fallback);

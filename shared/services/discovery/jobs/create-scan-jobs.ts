@@ -12,6 +12,7 @@ import { defineVerb, type VerbScope } from "../../verb.ts";
 import type { VerbContext } from "../../verb-context.ts";
 import { emitJobUpdate } from "../run/job-events.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
+import type { NewScanJob } from "./new-scan-job.ts";
 import { presentJob, type ScanJobRow } from "./present-job.ts";
 import { planFirewallJob } from "./firewall-job.ts";
 import { checkAgent, checkNmapArguments, checkPorts, checkScanTypes, checkTargets, checkTools, invalid } from "./scan-checks.ts";
@@ -21,11 +22,6 @@ import { storeJobCommunity } from "./snmp-community.ts";
 export const MAX_OPEN_SERVER_JOBS = 3;
 /** What the 429 suggests: a sweep of a few hundred addresses takes about this long. */
 const RETRY_AFTER_S = 30;
-
-export type NewScanJob = Partial<Omit<typeof scanJobs.$inferInsert, "id" | "status" | "created_at" | "updated_at">> & {
-  source_type: string;
-  scan_types: string[];
-};
 
 /** Who started a job, as the reference shows it: the user's display name, "api-token", or "scheduler". */
 export function triggeredBy(ctx: VerbContext): { triggered_by: string; triggered_by_user_id: number | null } {

@@ -5,7 +5,7 @@
 import type { Db } from "../../../db/database.ts";
 import type { ScanRequest } from "../../../schemas/discovery.ts";
 import { firewallMissing } from "../../settings/firewall-api.ts";
-import type { NewScanJob } from "./create-scan-jobs.ts";
+import type { NewScanJob } from "./new-scan-job.ts";
 import { checkScanTypes, invalid } from "./scan-checks.ts";
 
 /** Fields of a scan request that mean nothing to a firewall read. */

@@ -6,7 +6,7 @@ import { ApiError } from "../../../errors.ts";
 import { defineVerb } from "../../verb.ts";
 import { findConfig } from "../providers/read-configs.ts";
 import { HV_NOT_FOUND } from "../providers/write-configs.ts";
-import { safeMessage } from "../providers/test-config.ts";
+import { safeMessage } from "../providers/safe-message.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { type HvDeps, openHvApi } from "./hv-connection.ts";
 import { PVE_GUEST_ACTIONS, type PveGuestAction, type PveGuestType } from "./pve-api.ts";

@@ -3,7 +3,7 @@
 // reference's 400 (hv-connection.ts); anything the hypervisor or the network answers is ok=false.
 import type { OutboundPolicy } from "../../../domain/net/outbound-policy.ts";
 import type { ConfigRow } from "../providers/provider-config.ts";
-import { safeMessage } from "../providers/test-config.ts";
+import { safeMessage } from "../providers/safe-message.ts";
 import { findConfig } from "../providers/read-configs.ts";
 import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { defineRead } from "../../verb.ts";

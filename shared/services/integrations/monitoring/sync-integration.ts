@@ -11,7 +11,7 @@ import type { Vault } from "../../../vault/vault.ts";
 import { requireScope, defineVerb } from "../../verb.ts";
 import type { VerbContext } from "../../verb-context.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
-import { safeMessage } from "../providers/test-config.ts";
+import { safeMessage } from "../providers/safe-message.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { openApiKey } from "./api-key.ts";
 import { findIntegration } from "./integration-row.ts";

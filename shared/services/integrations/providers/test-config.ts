@@ -1,15 +1,13 @@
 // POST /integrations/{provider}/config/{id}/test: one round trip to the provider with the stored config,
 // answered as {status, message, latency_ms} (a failure is an answer, not an error). docker: GET /version
 // of the engine; hv: the Proxmox VE version and cluster name (hv/test-hv.ts). Writes nothing.
-import { DockerError } from "../../discovery/docker/docker-engine.ts";
-import { ApiError } from "../../../errors.ts";
-import { OutboundError, type OutboundHttp } from "../../../net/outbound.ts";
+import type { OutboundHttp } from "../../../net/outbound.ts";
 import type { Vault } from "../../../vault/vault.ts";
 import { defineRead } from "../../verb.ts";
-import { PveError } from "../hv/pve-client.ts";
 import { testHvConnection } from "../hv/test-hv.ts";
 import { dockerProviderVersion } from "../docker/provider-client.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
+import { safeMessage } from "./safe-message.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { openCredential } from "./credential.ts";
 import type { Provider } from "./provider-config.ts";
@@ -19,14 +17,6 @@ export interface ProviderTestOut {
   status: "ok" | "error";
   message: string;
   latency_ms: number;
-}
-
-/** An error's message when it is one we wrote to be shown (never a response body or a credential). */
-export function safeMessage(e: unknown): string {
-  if (e instanceof OutboundError || e instanceof DockerError || e instanceof PveError) return e.message;
-  if (e instanceof ApiError && typeof e.detail === "string") return e.detail;
-  if (e instanceof Error && e.name === "VaultError") return "The stored credential cannot be opened with this vault key.";
-  return "Unexpected error while contacting the provider.";
 }
 
 export const testConfig = defineRead(
