@@ -1,10 +1,10 @@
 // Slack incoming webhooks: `text` (mrkdwn) and one coloured attachment with the severity.
-import { clip, type HttpProvider, jsonRequest, SEVERITY_COLOR } from "./provider.ts";
+import { clip, type HttpProvider, jsonRequest, SECRET_WEBHOOK_URL, SEVERITY_COLOR } from "./provider.ts";
 
 export const slack = {
   type: "slack",
   transport: "http",
-  fields: { webhook_url: { kind: "url", secret: true, required: true } },
+  fields: SECRET_WEBHOOK_URL,
   render: ({ secrets, message: m }) =>
     jsonRequest(secrets.webhook_url!, {
       text: clip(`*${m.title}*\n${m.body}`),

@@ -1,10 +1,10 @@
 // Microsoft Teams incoming webhook connector: a MessageCard.
-import { clip, type HttpProvider, jsonRequest, SEVERITY_COLOR } from "./provider.ts";
+import { clip, type HttpProvider, jsonRequest, SECRET_WEBHOOK_URL, SEVERITY_COLOR } from "./provider.ts";
 
 export const teams = {
   type: "teams",
   transport: "http",
-  fields: { webhook_url: { kind: "url", secret: true, required: true } },
+  fields: SECRET_WEBHOOK_URL,
   render: ({ secrets, message: m }) =>
     jsonRequest(secrets.webhook_url!, {
       "@type": "MessageCard",
