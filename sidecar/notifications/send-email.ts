@@ -1,5 +1,6 @@
-// The sender of the "smtp" provider (shared/domain/notifications/providers/email.ts): one mail through net/smtp-mailer.ts: STARTTLS required unless the sink asks for TLS
-// from the first byte (smtp_secure), so neither credentials nor alerts cross the network in clear.
+// The sender of the "smtp" provider (shared/domain/notifications/providers/email.ts): one mail through
+// net/smtp-mailer.ts, STARTTLS required unless the sink asks for TLS from the first byte (smtp_secure), so
+// neither credentials nor alerts cross the network in clear.
 // Sidecar-only: the functions on the edge have no SMTP sockets.
 import { sendMail } from "../../net/smtp-mailer.ts";
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";

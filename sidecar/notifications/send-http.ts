@@ -1,6 +1,7 @@
 // The one sender of every "http" provider (shared/domain/notifications/providers/): POSTs the request the
-// provider renders, with a per-request timeout. A provider needs no code here. The response body is read (bounded) only to settle the
-// connection and, for telegram, its `ok`; it is never logged or stored (a provider may echo secrets).
+// provider renders, with a per-request timeout; a provider needs no code here. The response body is read
+// (bounded) only to settle the connection and, for telegram, its `ok`; it is never logged or stored (a
+// provider may echo secrets).
 // The request goes through OutboundHttp, so the SSRF policy holds for the address actually connected
 // to (a sink URL whose name later resolves to loopback or metadata is refused, not sent).
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
