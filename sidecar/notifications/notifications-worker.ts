@@ -6,6 +6,7 @@
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts";
+import { providerOf } from "../../shared/domain/notifications/providers/index.ts";
 import { type DeliveryJob, claimDeliveries, recordAttempt } from "../../shared/services/notifications/delivery-work.ts";
 import { dispatchAlerts } from "../../shared/services/notifications/dispatch-alerts.ts";
 import { NOTIFICATIONS_CHANNEL } from "../../shared/services/notifications/enqueue-alert.ts";
@@ -61,10 +62,12 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
     let outcome: SendOutcome;
     try {
       const policy = await readOutboundPolicy(database.db);
+      const provider = providerOf(job.sink.provider_type);
+      const nowSecs = Math.floor(started.getTime() / 1000);
       outcome =
-        job.sink.provider_type === "email"
-          ? await sendEmail(job, options.timeoutMs, policy)
-          : await sendHttp(job, options.timeoutMs, Math.floor(started.getTime() / 1000), { outbound: deps.outbound, policy });
+        provider.transport === "smtp"
+          ? await sendEmail(provider, job, options.timeoutMs, nowSecs, policy)
+          : await sendHttp(provider, job, options.timeoutMs, nowSecs, { outbound: deps.outbound, policy });
     } catch (e) {
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }

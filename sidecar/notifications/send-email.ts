@@ -1,17 +1,18 @@
-// Sends one email notification through net/smtp-mailer.ts: STARTTLS required unless the sink asks for TLS
-// from the first byte (smtp_secure), so neither credentials nor alerts cross the network in clear.
+// The sender of the "smtp" provider (shared/domain/notifications/providers/email.ts): one mail through
+// net/smtp-mailer.ts, STARTTLS required unless the sink asks for TLS from the first byte (smtp_secure), so
+// neither credentials nor alerts cross the network in clear.
 // Sidecar-only: the functions on the edge have no SMTP sockets.
 import { sendMail } from "../../net/smtp-mailer.ts";
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { MailError } from "../../shared/net/mailer.ts";
-import { renderEmail } from "../../shared/domain/notifications/render.ts";
+import type { SmtpProvider } from "../../shared/domain/notifications/providers/provider.ts";
 import type { DeliveryJob } from "../../shared/services/notifications/delivery-work.ts";
 import type { SendOutcome } from "./send-http.ts";
 
-export async function sendEmail(job: DeliveryJob, timeoutMs: number, policy: OutboundPolicy): Promise<SendOutcome> {
+export async function sendEmail(provider: SmtpProvider, job: DeliveryJob, timeoutMs: number, nowSecs: number, policy: OutboundPolicy): Promise<SendOutcome> {
   const c = job.sink.config;
   const secure = c.smtp_secure === true;
-  const mail = renderEmail(c, job.message);
+  const mail = provider.render({ config: c, secrets: job.sink.secrets, message: job.message, nowSecs });
   try {
     await sendMail(
       {

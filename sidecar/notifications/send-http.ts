@@ -1,12 +1,12 @@
-// Sends one rendered HTTP notification: a POST with a per-request timeout; webhook sinks signed at send
-// time (the timestamp is part of the signature). The response body is read (bounded) only to settle the
-// connection and, for telegram, its `ok`; it is never logged or stored (a provider may echo secrets).
+// The one sender of every "http" provider (shared/domain/notifications/providers/): POSTs the request the
+// provider renders, with a per-request timeout; a provider needs no code here. The response body is read
+// (bounded) only to settle the connection and, for telegram, its `ok`; it is never logged or stored (a
+// provider may echo secrets).
 // The request goes through OutboundHttp, so the SSRF policy holds for the address actually connected
 // to (a sink URL whose name later resolves to loopback or metadata is refused, not sent).
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
-import { renderHttp } from "../../shared/domain/notifications/render.ts";
+import type { HttpProvider } from "../../shared/domain/notifications/providers/provider.ts";
 import { OutboundError, type OutboundHttp, type OutboundResponse } from "../../shared/net/outbound.ts";
-import { webhookSignatureHeaders } from "../../shared/domain/notifications/signing.ts";
 import type { DeliveryJob } from "../../shared/services/notifications/delivery-work.ts";
 
 export interface SendOutcome {
@@ -17,12 +17,15 @@ export interface SendOutcome {
 
 const BODY_LIMIT = 1024 * 1024;
 
-export async function sendHttp(job: DeliveryJob, timeoutMs: number, nowSecs: number, net: { outbound: OutboundHttp; policy: OutboundPolicy }): Promise<SendOutcome> {
-  const type = job.sink.provider_type;
-  if (type === "email") throw new Error("sendHttp does not send email");
-  const spec = renderHttp(type, job.sink.config, job.sink.secrets, job.message);
+export async function sendHttp(
+  provider: HttpProvider,
+  job: DeliveryJob,
+  timeoutMs: number,
+  nowSecs: number,
+  net: { outbound: OutboundHttp; policy: OutboundPolicy },
+): Promise<SendOutcome> {
+  const spec = await provider.render({ config: job.sink.config, secrets: job.sink.secrets, message: job.message, nowSecs });
   const headers: Record<string, string> = { "user-agent": "infra-control-plane-notifications/1", ...spec.headers };
-  if (type === "webhook" && job.sink.secrets.secret) Object.assign(headers, await webhookSignatureHeaders(job.sink.secrets.secret, job.message.id, nowSecs, spec.body));
   let response: OutboundResponse;
   try {
     response = await net.outbound.request({ method: "POST", url: spec.url, headers, body: spec.body, timeoutMs, maxBytes: BODY_LIMIT, policy: net.policy });

@@ -3,7 +3,8 @@
 // afresh: the old type's keys and secrets mean nothing to the new one.
 import { eq } from "drizzle-orm";
 import { notificationSinks } from "../../db/schema/index.ts";
-import { type ProviderType, secretKeys, splitProviderConfig } from "../../domain/notifications/providers.ts";
+import { splitProviderConfig } from "../../domain/notifications/provider-config.ts";
+import { type ProviderType, secretKeys } from "../../domain/notifications/providers/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { SinkPatch, SinkShape } from "../../schemas/notifications.ts";
 import type { Vault } from "../../vault/vault.ts";

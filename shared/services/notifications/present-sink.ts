@@ -1,7 +1,7 @@
 // SinkOut: the plain keys as stored, every secret key of the provider masked with its `<key>_set` flag
 // (spec/catalogue.tsv, group notifications). A secret that cannot be opened (a vault without the right key) still says
 // it is set, masked bare.
-import { isProviderType, secretKeys } from "../../domain/notifications/providers.ts";
+import { isProviderType, secretKeys } from "../../domain/notifications/providers/index.ts";
 import { MASK, maskSecret } from "../../domain/notifications/mask.ts";
 import type { SinkShape } from "../../schemas/notifications.ts";
 import type { Vault } from "../../vault/vault.ts";

@@ -4,7 +4,7 @@
 // shows its outcome and attempts in GET /notifications/deliveries. What can be told without sending (a
 // sink missing its URL or token) answers `{ok: false, error}` at once, 200 like the original.
 import { notificationAlerts, notificationDeliveries } from "../../db/schema/index.ts";
-import { isProviderType, PROVIDERS } from "../../domain/notifications/providers.ts";
+import { isProviderType, PROVIDERS } from "../../domain/notifications/providers/index.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";

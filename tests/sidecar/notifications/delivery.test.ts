@@ -2,10 +2,10 @@
 // retries with the attempts recorded, the dead letter and its replay, the chat services' recorded formats,
 // an SMTP server with STARTTLS, routing by severity and inventory scope, and once per sink.
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFixture } from "../../helpers/notification-fixtures.ts";
 import { createHarness, type Harness, startPeer } from "./support.ts";
 
 let h: Harness;
@@ -81,16 +81,15 @@ describe("webhook", () => {
 });
 
 describe("chat services", () => {
-  const fixtures = JSON.parse(readFileSync(new URL("../../fixtures/notifications/chat-services.json", import.meta.url), "utf8")) as Record<
-    string,
-    { path: string; request: Record<string, unknown>; response: { status: number; contentType: string | null; body: string } }
-  >;
+  // Each provider's first recorded case (tests/fixtures/notifications/<type>.json), here end to end:
+  // through the API, the vault, the queue and the worker.
   const keysOf = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(keysOf) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keysOf(x)])) : typeof v;
 
   for (const provider of ["slack", "discord", "teams", "ntfy", "gotify", "telegram"]) {
     it(`${provider}: sends its documented format and accepts its recorded answer`, async () => {
-      const f = fixtures[provider]!;
+      const c = readFixture(provider).cases[0]!;
+      const f = { path: c.request!.path, request: c.request!.body, response: c.response! };
       const peer = await startPeer(() => f.response);
       const config: Record<string, Record<string, unknown>> = {
         slack: { webhook_url: `${peer.url}${f.path}` },

@@ -1,8 +1,7 @@
 // Shared set-up of the delivery worker tests: the app with signed-in actors, the worker on the app's
-// runtime with fast timers, a loopback HTTP peer with programmable answers, and alerts enqueued through
-// the agreed hand-off (enqueueAlert) in a verb's transaction, as the monitor runner does.
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+// runtime with fast timers, a loopback HTTP peer with programmable answers (tests/helpers/http-peer.ts),
+// and alerts enqueued through the agreed hand-off (enqueueAlert) in a verb's transaction, as the monitor
+// runner does.
 import { expect } from "vitest";
 import { type NotificationsWorker, notificationsWorker } from "../../../sidecar/notifications/notifications-worker.ts";
 import { type AlertInput, enqueueAlert } from "../../../shared/services/notifications/enqueue-alert.ts";
@@ -10,46 +9,7 @@ import { defineVerb } from "../../../shared/services/verb.ts";
 import { systemContext } from "../../../shared/services/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
-export interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-export interface Peer {
-  url: string;
-  received: Received[];
-  /** Answers request number n (0-based) of this peer. */
-  answer: (n: number, r: Received) => { status: number; body?: string; contentType?: string | null } | "hang";
-  close(): Promise<void>;
-}
-
-export async function startPeer(answer: Peer["answer"] = () => ({ status: 200 })): Promise<Peer> {
-  const peer: Peer = { url: "", received: [], answer, close: async () => {} };
-  const hanging = new Set<import("node:http").ServerResponse>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-      const n = peer.received.push(r) - 1;
-      const a = peer.answer(n, r);
-      if (a === "hang") return void hanging.add(res);
-      if (a.contentType) res.setHeader("content-type", a.contentType);
-      res.statusCode = a.status;
-      res.end(a.body ?? "");
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  peer.close = async () => {
-    for (const res of hanging) res.destroy();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  };
-  return peer;
-}
+export { type Peer, type Received, startPeer } from "../../helpers/http-peer.ts";
 
 const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) => Promise.all(alerts.map((a) => enqueueAlert(s, a))).then(() => undefined));
 

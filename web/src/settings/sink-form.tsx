@@ -1,10 +1,10 @@
 // A notification sink, new or changed in place: its provider type, then one input per key that provider
-// takes (from the same table the server validates with, shared/domain/notifications/providers.ts). The
+// takes (from the same table the server validates with, shared/domain/notifications/providers/). The
 // API's messages land on the key they name (`provider_config.<key>`). A webhook given no secret gets one,
 // shown once. An edit PATCHes the sink: a secret left empty keeps the stored one (the API never returns
 // it), an emptied plain key is sent as null, which removes it.
 import { useState } from "preact/hooks";
-import { PROVIDER_TYPES, PROVIDERS, type ProviderType } from "../../../shared/domain/notifications/providers.ts";
+import { PROVIDER_TYPES, PROVIDERS, type ProviderType } from "../../../shared/domain/notifications/providers/index.ts";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";

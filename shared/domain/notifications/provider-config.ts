@@ -1,53 +1,11 @@
-// The sink provider types and their `provider_config` keys (reference-contracts.md 2 for slack, discord,
-// teams and email; ours for webhook, ntfy, gotify and telegram). Secret keys are kept apart from the plain
-// ones: they are sealed by the vault and only ever answered masked with a `<key>_set` flag. Every chat
-// provider takes its base URL from the config, so an installation (or a test) can point it anywhere.
+// A sink's `provider_config`, checked against its provider's fields (providers/<type>.ts) and split:
+// secret keys are kept apart from the plain ones, to be sealed by the vault and only ever answered masked
+// with a `<key>_set` flag. Every chat provider takes its base URL from the config, so an installation
+// (or a test) can point it anywhere.
 import type { ValidationIssue } from "../../errors.ts";
 import { checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../net/outbound-policy.ts";
-
-export const PROVIDER_TYPES = ["webhook", "slack", "discord", "teams", "ntfy", "gotify", "telegram", "email"] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
-
-type Kind = "url" | "host" | "string" | "port" | "bool" | "priority";
-
-interface Field {
-  kind: Kind;
-  secret?: boolean;
-  required?: boolean;
-}
-
-export const PROVIDERS: Record<ProviderType, Record<string, Field>> = {
-  // `secret` is generated (whsec_...) when none is given: see create-sink.ts.
-  webhook: { url: { kind: "url", required: true }, secret: { kind: "string", secret: true } },
-  slack: { webhook_url: { kind: "url", secret: true, required: true } },
-  discord: { webhook_url: { kind: "url", secret: true, required: true } },
-  teams: { webhook_url: { kind: "url", secret: true, required: true } },
-  ntfy: { base_url: { kind: "url" }, topic: { kind: "string", required: true }, token: { kind: "string", secret: true }, priority: { kind: "priority" } },
-  gotify: { base_url: { kind: "url", required: true }, token: { kind: "string", secret: true, required: true }, priority: { kind: "priority" } },
-  telegram: { base_url: { kind: "url" }, bot_token: { kind: "string", secret: true, required: true }, chat_id: { kind: "string", required: true } },
-  // The SMTP server is the sink's own: this release has no global SMTP settings (docs/decisions.md).
-  email: {
-    to: { kind: "string", required: true },
-    from_email: { kind: "string" },
-    subject_prefix: { kind: "string" },
-    smtp_host: { kind: "host", required: true },
-    smtp_port: { kind: "port" },
-    smtp_username: { kind: "string" },
-    smtp_password: { kind: "string", secret: true },
-    /** true: TLS from the first byte (465); false (default): STARTTLS, required before any credential or message. */
-    smtp_secure: { kind: "bool" },
-    /** false accepts a self-signed certificate on the SMTP server. */
-    smtp_verify_tls: { kind: "bool" },
-  },
-};
-
-export const DEFAULT_BASE_URL: Partial<Record<ProviderType, string>> = { ntfy: "https://ntfy.sh", telegram: "https://api.telegram.org" };
-
-export const EMAIL_NEEDS_RECIPIENT = "An email sink needs a recipient — set the 'to' address.";
-
-export const isProviderType = (t: string): t is ProviderType => (PROVIDER_TYPES as readonly string[]).includes(t);
-
-export const secretKeys = (type: ProviderType): string[] => Object.entries(PROVIDERS[type]).filter(([, f]) => f.secret).map(([k]) => k);
+import { PROVIDERS, type ProviderType } from "./providers/index.ts";
+import type { ProviderField } from "./providers/provider.ts";
 
 export interface SplitConfig {
   plain: Record<string, unknown>;
@@ -55,7 +13,7 @@ export interface SplitConfig {
   secrets: Record<string, string>;
 }
 
-function checkValue(key: string, f: Field, value: unknown, policy: OutboundPolicy | undefined): string | null {
+function checkValue(key: string, f: ProviderField, value: unknown, policy: OutboundPolicy | undefined): string | null {
   switch (f.kind) {
     case "url": {
       if (typeof value !== "string") return "must be a URL string";
@@ -102,10 +60,10 @@ export function splitProviderConfig(
   const fields = PROVIDERS[type];
   const issues: ValidationIssue[] = [];
   const input = { ...config };
-  // The original's legacy alias.
-  if (type === "email" && input.to === undefined && input.to_address !== undefined) {
-    input.to = input.to_address;
-    delete input.to_address;
+  for (const [key, f] of Object.entries(fields)) {
+    if (f.alias === undefined || input[key] !== undefined || input[f.alias] === undefined) continue;
+    input[key] = input[f.alias];
+    delete input[f.alias];
   }
   const plain: Record<string, unknown> = { ...(stored?.plain ?? {}) };
   const secrets: Record<string, string> = {};
@@ -138,8 +96,7 @@ export function splitProviderConfig(
     if (!f.required) continue;
     const present = f.secret ? key in secrets || (stored?.secretsSet.has(key) ?? false) : plain[key] !== undefined;
     if (present || issues.some((i) => i.loc[2] === key)) continue;
-    const msg = type === "email" && key === "to" ? EMAIL_NEEDS_RECIPIENT : `${key} is required for a ${type} sink.`;
-    issues.push({ loc: loc(key), msg, type: "missing" });
+    issues.push({ loc: loc(key), msg: f.missing ?? `${key} is required for a ${type} sink.`, type: "missing" });
   }
   return { value: { plain, secrets }, issues };
 }

@@ -1,0 +1,86 @@
+// What one notification provider is (providers/README.md): its `provider_config` keys, secret ones
+// marked (sealed by the vault, answered masked with a `<key>_set` flag), and how an alert becomes what it
+// sends. Runtime-neutral: the API validates sink configs with the same fields on the edge; the sidecar
+// sends what `render` answers (sidecar/notifications/send-http.ts for every "http" provider).
+
+export type FieldKind = "url" | "host" | "string" | "port" | "bool" | "priority";
+
+export interface ProviderField {
+  kind: FieldKind;
+  secret?: boolean;
+  required?: boolean;
+  /** An older key accepted for this one on input (renamed to it before validation). */
+  alias?: string;
+  /** The 422 message when a required key is missing (default: "<key> is required for a <type> sink."). */
+  missing?: string;
+}
+
+export interface AlertMessage {
+  /** Stable per delivery: the webhook-id, so a receiver can drop a replayed duplicate. */
+  id: string;
+  kind: string;
+  severity: "info" | "warning" | "critical";
+  title: string;
+  body: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
+}
+
+/** A rendered HTTP notification: always a POST (the sender adds its user-agent). */
+export interface HttpRequestSpec {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Telegram answers 200 with `{ok: false}` for some refusals: the body must say ok too. */
+  expectOkField?: boolean;
+}
+
+export interface EmailSpec {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+}
+
+/** What a render is given: the sink's plain keys, its opened secrets, the alert and the send time. */
+export interface RenderInput {
+  config: Record<string, unknown>;
+  secrets: Record<string, string>;
+  message: AlertMessage;
+  /** Unix seconds of this attempt (a webhook signature covers it). */
+  nowSecs: number;
+}
+
+interface ProviderBase<T extends string> {
+  type: T;
+  fields: Record<string, ProviderField>;
+}
+
+/** "Render a request, POST it": sent by the one generic HTTP sender, no sidecar code of its own. */
+export interface HttpProvider<T extends string = string> extends ProviderBase<T> {
+  transport: "http";
+  render(input: RenderInput): HttpRequestSpec | Promise<HttpRequestSpec>;
+}
+
+/** Mail through the sink's own SMTP server (sidecar/notifications/send-email.ts). */
+export interface SmtpProvider<T extends string = string> extends ProviderBase<T> {
+  transport: "smtp";
+  render(input: RenderInput): EmailSpec;
+}
+
+export type NotificationProvider<T extends string = string> = HttpProvider<T> | SmtpProvider<T>;
+
+// Helpers the providers share.
+/** The fields of a chat service's incoming webhook: its URL carries the key, so it is a secret. */
+export const SECRET_WEBHOOK_URL = { webhook_url: { kind: "url", secret: true, required: true } } as const satisfies Record<string, ProviderField>;
+export const SEVERITY_COLOR = { critical: "#FF0000", warning: "#FFA500", info: "#36a64f" } as const;
+const TEXT_LIMIT = 3900;
+export const trimSlash = (u: string) => u.replace(/\/+$/, "");
+/** The sink's `base_url` (or the provider's public service), without a trailing slash. */
+export const baseUrl = (config: Record<string, unknown>, fallback = "") => trimSlash(String(config.base_url ?? fallback));
+export const clip = (s: string, n = TEXT_LIMIT) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+export const jsonRequest = (url: string, value: unknown, headers: Record<string, string> = {}): HttpRequestSpec => ({
+  url,
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(value),
+});

@@ -1,0 +1,16 @@
+// Our own webhook: the Standard Webhooks body `{type, timestamp, data}`, signed at send time when the sink
+// has a secret (signing.ts; the timestamp is part of the signature).
+import { webhookSignatureHeaders } from "../signing.ts";
+import { type HttpProvider, jsonRequest } from "./provider.ts";
+
+export const webhook = {
+  type: "webhook",
+  transport: "http",
+  // `secret` is generated (whsec_...) when none is given: see create-sink.ts.
+  fields: { url: { kind: "url", required: true }, secret: { kind: "string", secret: true } },
+  async render({ config, secrets, message: m, nowSecs }) {
+    const spec = jsonRequest(String(config.url), { type: m.kind, timestamp: m.occurred_at, data: { id: m.id, severity: m.severity, title: m.title, message: m.body, ...m.data } });
+    if (secrets.secret) Object.assign(spec.headers, await webhookSignatureHeaders(secrets.secret, m.id, nowSecs, spec.body));
+    return spec;
+  },
+} satisfies HttpProvider<"webhook">;

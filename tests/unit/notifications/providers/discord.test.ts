@@ -1,0 +1,5 @@
+// The discord provider against its recorded fixture, tests/fixtures/notifications/discord.json (support.ts).
+import { discord } from "../../../../shared/domain/notifications/providers/discord.ts";
+import { providerFixtureTests } from "./support.ts";
+
+providerFixtureTests(discord);

@@ -1,0 +1,5 @@
+// The teams provider against its recorded fixture, tests/fixtures/notifications/teams.json (support.ts).
+import { teams } from "../../../../shared/domain/notifications/providers/teams.ts";
+import { providerFixtureTests } from "./support.ts";
+
+providerFixtureTests(teams);

@@ -1,0 +1,5 @@
+// The telegram provider against its recorded fixture, tests/fixtures/notifications/telegram.json (support.ts).
+import { telegram } from "../../../../shared/domain/notifications/providers/telegram.ts";
+import { providerFixtureTests } from "./support.ts";
+
+providerFixtureTests(telegram);
