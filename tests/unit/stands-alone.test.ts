@@ -20,12 +20,6 @@ const CITATION = new RegExp(["DESIGN", "\\.md|reference-", "contracts"].join("")
 const NOT_YET: ReadonlySet<string> = new Set([
   "shared/domain/monitors/config.ts",
   "shared/domain/monitors/state.ts",
-  "shared/domain/notifications/backoff.ts",
-  "shared/domain/notifications/mask.ts",
-  "shared/domain/notifications/providers.ts",
-  "shared/domain/notifications/render.ts",
-  "shared/domain/notifications/severity.ts",
-  "shared/domain/notifications/signing.ts",
   "sidecar/monitors/checks/run-check.ts",
 ]);
 

@@ -1,4 +1,4 @@
-// Exponential backoff with jitter between delivery attempts (reference-contracts.md 2: base × 2^attempt ×
+// Exponential backoff with jitter between delivery attempts (docs/adr/0111-notifications-delivery.md: base × 2^attempt ×
 // jitter 0.5–1.0), capped so a long outage is retried at a steady pace rather than once a day.
 export interface BackoffPolicy {
   baseMs: number;

@@ -1,4 +1,4 @@
-// Secrets are never returned (reference-contracts.md 2, "Sink"): a URL keeps its scheme, host and first
+// Secrets are never returned (docs/adr/0109-notifications-sink-secrets.md): a URL keeps its scheme, host and first
 // path segment so an operator can tell sinks apart (`https://hooks.slack.com/services/•••`); anything else
 // is the bare mask. A value sent back holding the mask means "keep what is stored".
 export const MASK = "•••";

@@ -1,4 +1,4 @@
-// Route severity is a floor, not an exact match (reference-contracts.md 2, "Delivery semantics"): the
+// Route severity is a floor, not an exact match (docs/adr/0111-notifications-delivery.md): the
 // ladder info < warning < critical; `*` admits all; an unknown route threshold admits all; an unknown
 // alert severity ranks as critical, so a typo can never silence an alert.
 export const ROUTE_SEVERITIES = ["*", "info", "warning", "critical"] as const;

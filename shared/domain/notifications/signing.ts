@@ -1,4 +1,4 @@
-// The webhook sink's signatures (DESIGN.md 3b): Standard Webhooks (`webhook-id`, `webhook-timestamp`,
+// The webhook sink's signatures (docs/adr/0111-notifications-delivery.md): Standard Webhooks (`webhook-id`, `webhook-timestamp`,
 // `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by the base64 after `whsec_`)
 // and GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` (keyed by the whole secret
 // string, as GitHub receivers configure it). WebCrypto only, so the edge can verify too.

@@ -1,4 +1,4 @@
-// Email through the sink's own SMTP server (this release has no global SMTP settings, docs/decisions.md);
+// Email through the sink's own SMTP server (this release has no global SMTP settings, docs/adr/0107-sinks-carry-their-own-smtp-server.md);
 // sent by sidecar/notifications/send-email.ts, the one provider that is not an HTTP request.
 import type { SmtpProvider } from "./provider.ts";
 
