@@ -6,6 +6,7 @@
 // assigned host reachable; their outcome is adapted to the probe.result frame here.
 import type { AgentPayloadInput } from "../../shared/agents/payloads.ts";
 import { CHECK_TYPE_REGISTRY, checkBudget, isCheckType } from "../../shared/domain/monitors/check-types.ts";
+import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
 import { EXECUTORS } from "../../net/checks/run-check.ts";
 import type { CheckOutcome } from "../../net/checks/result.ts";
 import type { AgentLog } from "../log.ts";
@@ -59,12 +60,14 @@ export class ProbeRunner {
 
     const checkType = String(p.check_type);
     const host = typeof p.host === "string" ? p.host : "";
-    const config = typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
+    const given = typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
     const deadline = typeof p.deadline_at === "string" ? Date.parse(p.deadline_at) : NaN;
     if (!isCheckType(checkType)) return answer("execution_error", `check type ${checkType} is ${UNSUPPORTED}`);
     if (!CHECK_TYPE_REGISTRY[checkType].runners.includes("agent")) return answer("execution_error", `${checkType} is ${UNSUPPORTED}`);
     if (!host) return answer("execution_error", "probe.assign names no host");
     if (this.#running.size >= this.maxConcurrent) return answer("rejected", `at capacity: ${this.maxConcurrent} probes already running`);
+    // The server sends the config as stored (only the keys given): the registry's defaults apply here, as in the sidecar.
+    const config = effectiveConfig(checkType, given);
     const budget = checkBudget(checkType, config);
     const remaining = Number.isNaN(deadline) ? budget.budgetMs : deadline - now.getTime();
     if (remaining <= 0) return answer("execution_error", "the deadline passed before the probe started");

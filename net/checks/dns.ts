@@ -3,9 +3,10 @@
 // case-insensitively, without a trailing dot; an MX answer matches as "exchange" or "priority exchange").
 import { Resolver } from "node:dns/promises";
 import { isIP } from "node:net";
+import { DNS_RECORD_TYPES } from "../../shared/domain/monitors/check-types.ts";
 import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded } from "./result.ts";
 
-const TYPES = new Set(["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA", "PTR", "SRV", "CAA"]);
+const TYPES = new Set<string>(DNS_RECORD_TYPES);
 
 const norm = (s: string) => s.trim().replace(/\.$/, "").toLowerCase();
 

@@ -10,11 +10,12 @@ import { type Check, type CheckSample, CheckConfigError, ConfigReader, elapsed, 
 import { jsonPathValue } from "./json-path.ts";
 import type { Reach } from "./reach.ts";
 import { checkOutboundHost } from "../../shared/domain/net/outbound-policy.ts";
+import { HTTP_METHODS } from "../../shared/domain/monitors/check-types.ts";
 
 /** Enough of a body for a keyword or a JSON value; the rest is not read. */
 const BODY_LIMIT = 1 << 20;
 const DEFAULT_MAX_REDIRECTS = 20;
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const METHODS = new Set<string>(HTTP_METHODS);
 
 interface Answer {
   status: number;

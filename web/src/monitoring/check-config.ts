@@ -4,7 +4,7 @@
 // (an http check's json_path, a tcp check's port list, ...) are kept as loaded, since a PATCH replaces the
 // whole config.
 
-import type { operations } from "../api/schema";
+import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
