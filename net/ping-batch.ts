@@ -3,7 +3,7 @@
 // for the fork of a large process (milliseconds each, far more in a sandbox); one spawn per batch keeps
 // a /22 sweep's event loop free for its sockets. Addresses reach the shell as arguments, never as code.
 import { type ChildProcess, spawn } from "node:child_process";
-import { pingFault } from "../sidecar/monitors/checks/icmp.ts";
+import { pingFault } from "./ping-output.ts";
 import type { PingResult } from "./ping.ts";
 
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;

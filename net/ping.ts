@@ -2,7 +2,7 @@
 // unprivileged ICMP sockets). The output is read by the icmp monitor's parser, so both agree on what a
 // reply is. The child is killed when the signal aborts.
 import { spawn } from "node:child_process";
-import { parsePing, pingFault } from "../sidecar/monitors/checks/icmp.ts";
+import { parsePing, pingFault } from "./ping-output.ts";
 
 export type PingResult =
   | { alive: true; rtt_ms: number }

@@ -2,21 +2,17 @@
 // max_concurrent at once (more are answered "rejected"), none past its deadline_at, probe.cancel stops
 // one ("cancelled"). A run id seen lately is not run twice (the server re-sends assignments after a
 // reconnect; the first run's result is in the spool already).
+// The checks are the sidecar's executors (net/checks/, one per type of the registry), run with only the
+// assigned host reachable; their outcome is adapted to the probe.result frame here.
 import type { AgentPayloadInput } from "../../shared/agents/payloads.ts";
+import { CHECK_TYPE_REGISTRY, checkBudget, isCheckType } from "../../shared/domain/monitors/check-types.ts";
+import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
+import { EXECUTORS } from "../../net/checks/run-check.ts";
+import type { CheckOutcome } from "../../net/checks/result.ts";
 import type { AgentLog } from "../log.ts";
-import { type Check, type CheckResult, ProbeConfigError } from "./check.ts";
-import { dnsCheck } from "./dns.ts";
-import { httpCheck } from "./http.ts";
-import { ICMP_UNSUPPORTED } from "./readiness.ts";
-import { tcpCheck } from "./tcp.ts";
+import { UNSUPPORTED } from "./readiness.ts";
 
 export type ProbeResult = AgentPayloadInput<"probe.result">;
-
-const CHECKS: Record<string, { run: Check; timeoutS: number }> = {
-  tcp: { run: tcpCheck, timeoutS: 1 },
-  http: { run: httpCheck, timeoutS: 10 },
-  dns: { run: dnsCheck, timeoutS: 5 },
-};
 const RECENT_RUNS = 1024;
 const RUN_ID = /^[0-9a-f]{32}$/;
 
@@ -51,44 +47,46 @@ export class ProbeRunner {
     this.#remember(runId);
     const monitorId = typeof p.monitor_id === "number" ? p.monitor_id : null;
     const base = { run_id: runId, monitor_id: monitorId, started_at: now.toISOString() };
-    const answer = (outcome: ProbeResult["outcome"], msg: string, result?: CheckResult) =>
+    const answer = (outcome: ProbeResult["outcome"], msg: string, result?: CheckOutcome) =>
       this.#opts.report({
         ...base,
         outcome,
         up: result?.up ?? false,
         finished_at: (this.#opts.now?.() ?? new Date()).toISOString(),
-        samples: result?.samples ?? [],
+        samples: (result?.samples ?? []).map(({ metric, value }) => ({ metric, value })),
         msg: msg.slice(0, 2000),
-        details: result?.details ?? null,
+        details: null,
       });
 
     const checkType = String(p.check_type);
     const host = typeof p.host === "string" ? p.host : "";
-    const config = typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
+    const given = typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
     const deadline = typeof p.deadline_at === "string" ? Date.parse(p.deadline_at) : NaN;
-    if (checkType === "icmp") return answer("execution_error", `icmp is ${ICMP_UNSUPPORTED}`);
-    const check = CHECKS[checkType];
-    if (!check) return answer("execution_error", `check type ${checkType} is ${ICMP_UNSUPPORTED}`);
+    if (!isCheckType(checkType)) return answer("execution_error", `check type ${checkType} is ${UNSUPPORTED}`);
+    if (!CHECK_TYPE_REGISTRY[checkType].runners.includes("agent")) return answer("execution_error", `${checkType} is ${UNSUPPORTED}`);
     if (!host) return answer("execution_error", "probe.assign names no host");
     if (this.#running.size >= this.maxConcurrent) return answer("rejected", `at capacity: ${this.maxConcurrent} probes already running`);
-    const remaining = Number.isNaN(deadline) ? check.timeoutS * 1000 : deadline - now.getTime();
+    // The server sends the config as stored (only the keys given): the registry's defaults apply here, as in the sidecar.
+    const config = effectiveConfig(checkType, given);
+    const budget = checkBudget(checkType, config);
+    const remaining = Number.isNaN(deadline) ? budget.budgetMs : deadline - now.getTime();
     if (remaining <= 0) return answer("execution_error", "the deadline passed before the probe started");
-    const configured = typeof config.timeout === "number" && config.timeout > 0 ? config.timeout * 1000 : check.timeoutS * 1000;
-    const timeoutMs = Math.max(1, Math.min(configured, remaining));
+    const timeoutMs = Math.max(1, Math.min(budget.timeoutMs, remaining));
 
     const controller = new AbortController();
     this.#running.set(runId, controller);
-    const deadlineTimer = setTimeout(() => controller.abort("deadline"), remaining);
+    // The check's own budget ends it as a timeout (a down result); the server's deadline, if sooner, as an error.
+    const deadlineTimer = setTimeout(() => controller.abort(budget.budgetMs < remaining ? "timeout" : "deadline"), Math.min(budget.budgetMs, remaining));
     this.#opts.log.debug(`probe ${runId}: ${checkType} ${host}`);
-    void check
-      .run(host, config, controller.signal, timeoutMs)
+    void EXECUTORS[checkType]({})({ check_type: checkType, host, config, hostOnly: true }, controller.signal, timeoutMs)
       .then(
         (result) => {
           if (controller.signal.reason === "deadline") answer("execution_error", "the deadline passed while the probe ran", result);
-          else if (controller.signal.aborted) answer("cancelled", `cancelled: ${String(controller.signal.reason)}`, result);
-          else answer("completed", result.msg ?? (result.up ? "up" : "down"), result);
+          else if (controller.signal.aborted && controller.signal.reason !== "timeout") answer("cancelled", `cancelled: ${String(controller.signal.reason)}`, result);
+          else if (result.invalid_config) answer("execution_error", result.msg, result);
+          else answer("completed", result.msg, result);
         },
-        (e: unknown) => answer("execution_error", e instanceof ProbeConfigError ? e.message : `probe failed: ${(e as Error).message}`),
+        (e: unknown) => answer("execution_error", `probe failed: ${(e as Error).message}`),
       )
       .finally(() => {
         clearTimeout(deadlineTimer);

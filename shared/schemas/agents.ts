@@ -2,6 +2,7 @@
 // for /agents, /agents/pending and /agents/{id}/events). Grants are answered as {enabled, config} with the
 // registry's defaults merged; they may be given as a bare boolean or {enabled, config}.
 import * as v from "valibot";
+import { CHECK_TYPES } from "../domain/monitors/check-types.ts";
 import { IntFilter, Limit, listQuery, listResponse, Offset } from "./list-query.ts";
 import { OptionalText, patchBody, RefId, writeBody } from "./fields.ts";
 
@@ -9,8 +10,6 @@ export const AGENT_STATUSES = ["pending", "active", "rejected", "revoked"] as co
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 export const AGENT_SORTS = ["name", "hostname", "status", "enrolled_at", "last_seen_at", "id"] as const;
 export const HOST_LINK_ACTIONS = ["accept", "select", "create", "unlinked"] as const;
-export const PROBE_CHECK_TYPES = ["icmp", "tcp", "http", "dns"] as const;
-export type ProbeCheckType = (typeof PROBE_CHECK_TYPES)[number];
 export const HISTORY_RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
 
@@ -50,7 +49,7 @@ export const ProbeEligibleQuery = v.pipe(
   v.object({
     monitor_id: IntFilter,
     host: v.optional(ProbeHost),
-    check_type: v.optional(oneOf(PROBE_CHECK_TYPES)),
+    check_type: v.optional(oneOf(CHECK_TYPES)),
     target_type: v.optional(v.pipe(v.string(), v.maxLength(32))),
     target_id: IntFilter,
   }),

@@ -9,7 +9,7 @@
 // sidecar killed outright loses only the checks in flight, which come due again next interval. A drain
 // that waits longer than drainMs aborts the checks still running (they answer "timeout").
 import { ApiError } from "../../shared/errors.ts";
-import { effectiveConfig, type CheckType } from "../../shared/domain/monitors/config.ts";
+import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
 import { requestProbe } from "../../shared/services/agents/request-probe.ts";
 import { type ClaimedCheck, claimDueChecks } from "../../shared/services/monitors/run/claim-due.ts";
 import { markProbeDispatch, markStaleProbes } from "../../shared/services/monitors/run/probe-dispatch.ts";
@@ -20,7 +20,7 @@ import { systemContext } from "../../shared/services/verb-context.ts";
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";
-import { checkBudget, runCheck } from "./checks/run-check.ts";
+import { checkBudget, runCheck } from "../../net/checks/run-check.ts";
 import { DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { readMonitorPolicy } from "../../shared/services/integrations/outbound-policy.ts";
 import { defaultMonitorsOptions, type MonitorsWorkerOptions } from "./options.ts";
@@ -74,7 +74,7 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
   const checkLocally = async (claimed: ClaimedCheck, policy: OutboundPolicy): Promise<void> => {
     let config: Record<string, unknown>;
     try {
-      config = effectiveConfig(claimed.check_type as CheckType, await runtimeConfig(deps.vault, claimed));
+      config = effectiveConfig(claimed.check_type, await runtimeConfig(deps.vault, claimed));
     } catch (e) {
       // A config this process cannot open (another vault key) is a failed check with the reason.
       buffer.push(resultOf(claimed, { up: false, latency_ms: null, samples: [{ metric: "avail", value: 0 }], msg: `cannot open the monitor's secrets: ${(e as Error).message}` }));
@@ -100,8 +100,8 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
   const queueProbe = async (claimed: ClaimedCheck): Promise<void> => {
     try {
       const config = await runtimeConfig(deps.vault, claimed);
-      const { budgetMs } = checkBudget({ check_type: claimed.check_type, host: claimed.host, config });
-      await requestProbe({ ctx, input: { agent_id: claimed.probe_agent_id!, check_type: claimed.check_type as "tcp", host: claimed.host, config, monitor_id: claimed.id, timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + 5)) } });
+      const { budgetMs } = checkBudget({ check_type: claimed.check_type, config });
+      await requestProbe({ ctx, input: { agent_id: claimed.probe_agent_id!, check_type: claimed.check_type, host: claimed.host, config, monitor_id: claimed.id, timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + 5)) } });
       counters.probes_queued++;
       await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "queued", reason: null } });
     } catch (e) {

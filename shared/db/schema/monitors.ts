@@ -17,6 +17,7 @@ import {
   bigserial,
   text,
 } from "drizzle-orm/pg-core";
+import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import { agents } from "./agents.ts";
 import { timestamps, tz } from "./columns.ts";
 import { users } from "./identity.ts";
@@ -28,7 +29,7 @@ export const monitors = pgTable(
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
     /** icmp | tcp | http | dns; fixed at create. */
-    check_type: text("check_type").notNull(),
+    check_type: text("check_type").$type<CheckType>().notNull(),
     host: text("host").notNull(),
     /** The per-type config as the caller sent it (only the keys sent), secrets taken out. */
     config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
@@ -37,7 +38,7 @@ export const monitors = pgTable(
      * sealed with context `monitors.secret_config:<id>`; null when the monitor has none.
      */
     secret_config: text("secret_config"),
-    interval_secs: integer("interval_secs").notNull().default(60),
+    interval_secs: integer("interval_secs").notNull().default(DEFAULT_INTERVAL_SECS),
     max_retries: integer("max_retries").notNull().default(0),
     retry_interval_secs: integer("retry_interval_secs"),
     enabled: boolean("enabled").notNull().default(true),

@@ -4,7 +4,7 @@
 // that fails is the answer. Pure: the callers read the agent and its open runs.
 import { isOnline } from "../../agents/control.ts";
 import { effectiveGrants, type Grant } from "../../domain/agents/capabilities.ts";
-import type { ProbeCheckType } from "../../schemas/agents.ts";
+import type { CheckType } from "../../domain/monitors/check-types.ts";
 import type { AgentRow } from "./agent-row.ts";
 import { hostInScope, probeScope } from "./probe-scope.ts";
 
@@ -42,7 +42,7 @@ export function maxConcurrentOf(grant: Grant): number {
   return typeof n === "number" ? n : 1;
 }
 
-export function evaluateProbeAgent(agent: AgentRow, target: { check_type: ProbeCheckType; host: string }, activeRuns: number, now: Date): ProbeEvaluation {
+export function evaluateProbeAgent(agent: AgentRow, target: { check_type: CheckType; host: string }, activeRuns: number, now: Date): ProbeEvaluation {
   const grant = effectiveGrants(agent.capabilities).remote_probe;
   const active = agent.status === "active";
   const granted = active && grant.enabled;

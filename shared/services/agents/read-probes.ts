@@ -5,7 +5,8 @@ import { desc, eq } from "drizzle-orm";
 import { agentProbeRuns, agents } from "../../db/schema/index.ts";
 import { effectiveGrants } from "../../domain/agents/capabilities.ts";
 import { ApiError } from "../../errors.ts";
-import type { AgentProbes, ProbeCheckType } from "../../schemas/agents.ts";
+import type { CheckType } from "../../domain/monitors/check-types.ts";
+import type { AgentProbes } from "../../schemas/agents.ts";
 import type * as v from "valibot";
 import { iso } from "../resources/present.ts";
 import { defineRead } from "../verb.ts";
@@ -19,7 +20,7 @@ const RECENT_RUNS = 20;
 export interface ProbeEligibleInput {
   monitor_id?: number | undefined;
   host?: string | undefined;
-  check_type?: ProbeCheckType | undefined;
+  check_type?: CheckType | undefined;
 }
 
 export const probeEligibleAgents = defineRead<ProbeEligibleInput, (ProbeEvaluation & { assigned_monitors: number })[]>({ scope: READ_AGENTS }, async (ctx, input) => {

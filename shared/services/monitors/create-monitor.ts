@@ -2,7 +2,7 @@
 // at once; its secrets are sealed bound to the new row; the runner is woken.
 import { eq } from "drizzle-orm";
 import { monitors } from "../../db/schema/index.ts";
-import type { CheckType } from "../../domain/monitors/config.ts";
+import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import type { MonitorCreateInput, MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
@@ -59,7 +59,7 @@ export const createMonitor = defineVerb<{ body: MonitorCreateInput; vault: Vault
     check_type: body.check_type,
     host: body.host,
     config: body.config ?? {},
-    interval_secs: body.interval_secs ?? 60,
+    interval_secs: body.interval_secs ?? DEFAULT_INTERVAL_SECS,
     max_retries: body.max_retries ?? 0,
     retry_interval_secs: body.retry_interval_secs ?? null,
     enabled: body.enabled ?? true,

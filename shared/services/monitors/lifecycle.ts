@@ -52,7 +52,7 @@ export async function checkRow(s: VerbScope, before: MonitorRow): Promise<Monito
       ? "agent_missing"
       : open
         ? "previous_run_in_flight"
-        : evaluateProbeAgent(agent, { check_type: before.check_type as "icmp", host: before.host }, await openRunCount(s.tx, agent.id), s.now).reason;
+        : evaluateProbeAgent(agent, { check_type: before.check_type, host: before.host }, await openRunCount(s.tx, agent.id), s.now).reason;
     if (reason) throw ApiError.conflict(`Monitor ${before.id} cannot be checked through agent ${before.probe_agent_id} now: ${reason}.`, { reason });
   }
   const [after] = await s.tx.update(monitors).set({ next_check_at: s.now }).where(eq(monitors.id, before.id)).returning();

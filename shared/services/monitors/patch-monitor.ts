@@ -37,7 +37,7 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; v
   if (newConfig !== undefined) {
     await vaultReadyFor(s, vault, before.check_type === "http" ? newConfig : undefined);
     const previous = before.check_type === "http" && sendsMask(newConfig) ? await openSecrets(vault, id, before.secret_config) : null;
-    const checked = checkConfig(before.check_type as CheckType, newConfig, previous);
+    const checked = checkConfig(before.check_type, newConfig, previous);
     values.config = checked.config;
     const sealed = checked.secrets ? await sealSecrets(vault, id, checked.secrets) : null;
     // A new value sent, or secrets gone or appeared (a mask sent back changes nothing).
@@ -45,7 +45,7 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; v
     values.secret_config = sealed;
   }
   // Only what the patch sends: a host saved before the policy tightened is refused when the check runs.
-  await checkDestinations(s, before.check_type as CheckType, { host: values.host, config: newConfig === undefined ? undefined : (values.config as Record<string, unknown>) });
+  await checkDestinations(s, before.check_type, { host: values.host, config: newConfig === undefined ? undefined : (values.config as Record<string, unknown>) });
   const merged = {
     target_type: (values.target_type !== undefined ? values.target_type : before.target_type) as TargetType | null,
     target_id: values.target_id !== undefined ? values.target_id : before.target_id,

@@ -47,7 +47,7 @@ export function monitorShape(row: MonitorRow, uptime: number | null, names: Map<
   return {
     id: row.id,
     name: row.name,
-    check_type: row.check_type as MonitorReadShape["check_type"],
+    check_type: row.check_type,
     host: row.host,
     config: presentConfig(row.check_type, row.config),
     interval_secs: row.interval_secs,

@@ -3,6 +3,7 @@
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { monitors } from "../../db/schema/index.ts";
+import type { CheckType } from "../../domain/monitors/check-types.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import type { MonitorOverviewShape, MonitorReadShape } from "../../schemas/monitors.ts";
 import { type ListPage, type ListSpec, listPage } from "../resources/list.ts";
@@ -32,7 +33,7 @@ export interface MonitorListInput extends ListParams {
   target_id?: number | undefined;
   enabled?: boolean | undefined;
   status?: string | undefined;
-  check_type?: string | undefined;
+  check_type?: CheckType | undefined;
   probe_agent_id?: number | undefined;
 }
 

@@ -2,7 +2,7 @@
 // type: the existing one is answered unchanged), and pause, resume or check every monitor of a target.
 import { and, asc, eq, sql } from "drizzle-orm";
 import { monitors } from "../../db/schema/index.ts";
-import type { CheckType } from "../../domain/monitors/config.ts";
+import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import { ApiError } from "../../errors.ts";
 import type { MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
 import type { Vault } from "../../vault/vault.ts";
@@ -41,7 +41,7 @@ export const createTargetMonitor = defineVerb<TargetRef & { check_type?: CheckTy
       check_type: plan.check_type,
       host: plan.host,
       config: input.config ?? plan.config,
-      interval_secs: 60,
+      interval_secs: DEFAULT_INTERVAL_SECS,
       max_retries: 0,
       retry_interval_secs: null,
       enabled: true,

@@ -1,9 +1,10 @@
 // The check executors against real loopback peers: HTTP(S) with programmable answers and a self-signed
 // certificate, a TCP listener, a DNS server (dns2) on 127.0.0.53, and the system ping on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { icmpOutcome, parsePing } from "../../../sidecar/monitors/checks/icmp.ts";
-import { jsonPathValue } from "../../../sidecar/monitors/checks/json-path.ts";
-import { runCheck } from "../../../sidecar/monitors/checks/run-check.ts";
+import { icmpOutcome } from "../../../net/checks/icmp.ts";
+import { parsePing } from "../../../net/ping-output.ts";
+import { jsonPathValue } from "../../../net/checks/json-path.ts";
+import { runCheck } from "../../../net/checks/run-check.ts";
 import { closedPort, type DnsPeer, type HttpPeer, selfSignedCert, startDnsPeer, startHttpPeer, startTcpPeer, type TcpPeer } from "./peers.ts";
 
 const metric = (samples: { metric: string; value: number | null }[], name: string) => samples.find((s) => s.metric === name)?.value;

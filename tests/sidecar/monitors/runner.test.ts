@@ -194,7 +194,7 @@ describe("two sidecars on one database", () => {
     for (let i = 0; i < count; i += 100) {
       const rows = await runtime.database.db
         .insert(monitors)
-        .values(Array.from({ length: 100 }, (_, j) => ({ name: `shared-${i + j}`, check_type: "http", host: "127.0.0.1", config: { url: `${peer.url}/shared` }, next_check_at: now })))
+        .values(Array.from({ length: 100 }, (_, j) => ({ name: `shared-${i + j}`, check_type: "http" as const, host: "127.0.0.1", config: { url: `${peer.url}/shared` }, next_check_at: now })))
         .returning({ id: monitors.id });
       ids.push(...rows.map((r) => r.id));
     }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { checkOutboundHost, checkOutboundUrl, DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
 import { pinAllowedAddress, policyLookup, type Resolve } from "../../../net/outbound-http.ts";
 import { savedHostRefusal } from "../../../shared/net/resolved-host.ts";
-import { runCheck } from "../../../sidecar/monitors/checks/run-check.ts";
+import { runCheck } from "../../../net/checks/run-check.ts";
 
 const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true };
 
@@ -79,7 +79,7 @@ describe("a saved name judged by its addresses", () => {
 describe("monitor checks at run time", () => {
   const resolveToMetadata: Resolve = async () => [{ address: "169.254.169.254", family: 4 }];
 
-  it.each(["tcp", "http", "icmp", "dns"])("a %s check to a metadata notation is refused without connecting", async (check_type) => {
+  it.each(["tcp", "http", "icmp", "dns"] as const)("a %s check to a metadata notation is refused without connecting", async (check_type) => {
     for (const host of ["2852039166", "0xa9.0xfe.0xa9.0xfe", "::ffff:a9fe:a9fe", "fe80::1", "metadata.google.internal."]) {
       const out = await runCheck({ check_type, host, config: { timeout: 1 } }, { policy: OPEN, pingCommand: "/nonexistent/ping" });
       expect(out.up, `${check_type} ${host}`).toBe(false);
@@ -93,7 +93,7 @@ describe("monitor checks at run time", () => {
     expect(url.msg).not.toContain("meta-data");
     const dns = await runCheck({ check_type: "dns", host: "example.test", config: { resolver: "fd00:ec2::254" } }, { policy: OPEN });
     expect(dns.msg).toMatch(/refused by the monitor policy/);
-    for (const check_type of ["tcp", "http", "icmp"]) {
+    for (const check_type of ["tcp", "http", "icmp"] as const) {
       const out = await runCheck({ check_type, host: "rebind.example.test", config: { port: 80, timeout: 2 } }, { policy: OPEN, resolve: resolveToMetadata, pingCommand: "/nonexistent/ping" });
       expect(out.up, check_type).toBe(false);
       expect(out.msg, check_type).toMatch(/refused/);

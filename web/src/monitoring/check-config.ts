@@ -4,8 +4,11 @@
 // (an http check's json_path, a tcp check's port list, ...) are kept as loaded, since a PATCH replaces the
 // whole config.
 
-export const CHECK_TYPES = ["http", "tcp", "icmp", "dns"] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
+import type { operations } from "../api/schema.d.ts";
+import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
+
+/** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
+export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
 
 type Kind = "text" | "number" | "select" | "checkbox" | "list" | "headers" | "secret";
 
@@ -21,18 +24,18 @@ export interface ConfigField {
   when?: { key: string; values: readonly string[]; /** The other key's value while the form has none (the API's default). */ unset: string };
 }
 
-const timeout = (seconds: number): ConfigField => ({ key: "timeout", label: "Timeout (seconds)", kind: "number", hint: `Empty: ${seconds} s` });
+const timeout = (type: CheckType): ConfigField => ({ key: "timeout", label: "Timeout (seconds)", kind: "number", hint: `Empty: ${CHECK_TYPE_REGISTRY[type].timeout.fallback} s` });
 
 export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
   http: [
     { key: "url", label: "URL", kind: "text", hint: "http:// or https://; empty: http://<host>/" },
-    { key: "method", label: "Method", kind: "select", options: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] },
+    { key: "method", label: "Method", kind: "select", options: HTTP_METHODS },
     { key: "accepted_statuses", label: "Expected status codes", kind: "list", hint: "Comma-separated statuses or ranges, e.g. 200-299, 301; empty: 200-299" },
     { key: "keyword", label: "Keyword", kind: "text", hint: "The body must contain it (optional)" },
     { key: "keyword_invert", label: "Up when the keyword is absent", kind: "checkbox", fallback: false },
     { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
     { key: "body", label: "Request body", kind: "text" },
-    { key: "auth_type", label: "Authentication", kind: "select", options: ["none", "basic", "bearer"] },
+    { key: "auth_type", label: "Authentication", kind: "select", options: HTTP_AUTH_TYPES },
     { key: "username", label: "User name", kind: "text", when: { key: "auth_type", values: ["basic"], unset: "none" } },
     { key: "password", label: "Password", kind: "secret", when: { key: "auth_type", values: ["basic"], unset: "none" }, hint: "Stored sealed; ******** keeps the stored one" },
     { key: "token", label: "Bearer token", kind: "secret", when: { key: "auth_type", values: ["bearer"], unset: "none" }, hint: "Stored sealed; ******** keeps the stored one" },
@@ -40,17 +43,20 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "max_redirects", label: "At most this many redirects", kind: "number", hint: "Empty: 10", when: { key: "follow_redirects", values: ["true"], unset: "true" } },
     { key: "verify_tls", label: "Verify the TLS certificate", kind: "checkbox", fallback: true },
     { key: "cert_expiry_days", label: "Certificate expiry warning (days)", kind: "number", hint: "Down when the certificate expires within this many days (optional)" },
-    timeout(10),
+    timeout("http"),
   ],
-  tcp: [{ key: "port", label: "Port", kind: "number" }, timeout(1)],
-  icmp: [timeout(1.5)],
+  tcp: [{ key: "port", label: "Port", kind: "number" }, timeout("tcp")],
+  icmp: [timeout("icmp")],
   dns: [
-    { key: "record_type", label: "Record type", kind: "select", options: ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA", "PTR", "SRV", "CAA"] },
+    { key: "record_type", label: "Record type", kind: "select", options: DNS_RECORD_TYPES },
     { key: "resolver", label: "Resolver", kind: "text", hint: "Empty: the system's resolver" },
     { key: "expected_values", label: "Expected values", kind: "list", hint: "Comma-separated; empty: any answer" },
-    timeout(5),
+    timeout("dns"),
   ],
 };
+
+/** The form's choice of types, in the order of CONFIG_FIELDS. */
+export const CHECK_TYPES = Object.keys(CONFIG_FIELDS) as CheckType[];
 
 export type ConfigValues = Record<string, string>;
 

@@ -14,6 +14,7 @@ import { GROUPS } from "../inventory/groups.ts";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
+import { DEFAULT_INTERVAL_SECS } from "../../../shared/domain/monitors/check-types.ts";
 import { CheckFields } from "./check-fields.tsx";
 
 /** The inventory kinds a monitor can watch, the group its picker searches and the field holding its address. */
@@ -39,7 +40,7 @@ interface Draft {
   enabled: boolean;
 }
 
-const EMPTY: Draft = { name: "", check_type: "http", host: "", target_type: "", target_id: "", probe_agent_id: "", interval_secs: "60", max_retries: "0", retry_interval_secs: "", enabled: true };
+const EMPTY: Draft = { name: "", check_type: "http", host: "", target_type: "", target_id: "", probe_agent_id: "", interval_secs: String(DEFAULT_INTERVAL_SECS), max_retries: "0", retry_interval_secs: "", enabled: true };
 const text = (v: number | string | null | undefined) => (v == null ? "" : String(v));
 /** A number as a number; anything else as typed, so the API's 422 names the field. */
 const num = (raw: string) => (Number.isFinite(Number(raw)) ? Number(raw) : raw);
@@ -58,7 +59,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
   useEffect(() => {
     const m = loaded.data;
     if (!m) return;
-    const type = m.check_type as CheckType;
+    const type = m.check_type;
     setDraft({
       name: m.name, check_type: type, host: m.host, target_type: m.target_type ?? "", target_id: text(m.target_id), probe_agent_id: text(m.probe_agent_id),
       interval_secs: text(m.interval_secs), max_retries: text(m.max_retries), retry_interval_secs: text(m.retry_interval_secs), enabled: m.enabled,

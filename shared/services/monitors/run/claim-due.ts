@@ -6,12 +6,13 @@
 // interval from now when the runner fell so far behind that it has passed already.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
+import type { CheckType } from "../../../domain/monitors/check-types.ts";
 import { defineVerb } from "../../verb.ts";
 import { WRITE_MONITORS } from "../scopes.ts";
 
 export interface ClaimedCheck {
   id: number;
-  check_type: string;
+  check_type: CheckType;
   host: string;
   config: Record<string, unknown>;
   secret_config: string | null;

@@ -1,7 +1,7 @@
 // tcp: connect to config.ports in order (else [config.port or 80]); the first port that accepts makes the
 // check up, with its connect time as latency_ms. The whole list shares the check's one timeout.
 import { type LookupFunction, Socket } from "node:net";
-import { type Check, CheckConfigError, ConfigReader, elapsed, failed, reasonOf, succeeded } from "./result.ts";
+import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded } from "./result.ts";
 
 type Attempt = { ok: true; ms: number } | { ok: false; reason: string };
 
@@ -31,7 +31,7 @@ export const tcpCheck: Check = async (spec, signal) => {
     ports = config.numbers("ports", null) ?? [config.number("port", 80)];
     if (!ports.length || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new CheckConfigError("port(s) must be integers 1..65535");
   } catch (e) {
-    return failed(`invalid config: ${(e as Error).message}`);
+    return invalidConfig(e);
   }
   const reasons: string[] = [];
   for (const port of ports) {

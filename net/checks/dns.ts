@@ -3,9 +3,10 @@
 // case-insensitively, without a trailing dot; an MX answer matches as "exchange" or "priority exchange").
 import { Resolver } from "node:dns/promises";
 import { isIP } from "node:net";
-import { type Check, CheckConfigError, ConfigReader, elapsed, failed, reasonOf, succeeded } from "./result.ts";
+import { DNS_RECORD_TYPES } from "../../shared/domain/monitors/check-types.ts";
+import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded } from "./result.ts";
 
-const TYPES = new Set(["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA", "PTR", "SRV", "CAA"]);
+const TYPES = new Set<string>(DNS_RECORD_TYPES);
 
 const norm = (s: string) => s.trim().replace(/\.$/, "").toLowerCase();
 
@@ -42,7 +43,7 @@ export const dnsCheck: Check = async (spec, signal, timeoutMs) => {
     const port = config.number("port", 53);
     if (server) resolver.setServers([`${server.includes(":") && !server.startsWith("[") ? `[${server}]` : server}:${port}`]);
   } catch (e) {
-    return failed(`invalid config: ${(e as Error).message}`);
+    return invalidConfig(e);
   }
   const onAbort = () => resolver.cancel();
   signal.addEventListener("abort", onAbort);

@@ -3,9 +3,9 @@
 // here; a tcp or http connection to a name goes through a lookup that drops refused addresses (so DNS
 // rebinding cannot pass); ping resolves outside Node, so an icmp check pings the one address pinned here.
 import type { LookupFunction } from "node:net";
-import { checkOutboundHost, DEFAULT_MONITOR_POLICY, hostOfTarget, type OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
-import { OutboundError } from "../../../shared/net/outbound.ts";
-import { pinAllowedAddress, policyLookup, type Resolve } from "../../../net/outbound-http.ts";
+import { checkOutboundHost, DEFAULT_MONITOR_POLICY, hostOfTarget, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
+import { OutboundError } from "../../shared/net/outbound.ts";
+import { pinAllowedAddress, policyLookup, type Resolve } from "../outbound-http.ts";
 import type { CheckSpec } from "./result.ts";
 
 export interface ReachOptions {

@@ -1,7 +1,8 @@
 // What every check answers: up or down, the latency it measured, the samples to store (metric rows:
 // avail, latency_ms, http_status, cert_days_remaining, packet_loss_pct, ...) and a message for a human.
 // A check never throws: a target that refuses, hangs or answers nonsense is a result like any other.
-import type { CheckSample } from "../../../shared/domain/monitors/state.ts";
+import type { CheckType } from "../../shared/domain/monitors/check-types.ts";
+import type { CheckSample } from "../../shared/domain/monitors/state.ts";
 import type { Reach } from "./reach.ts";
 
 export type { CheckSample };
@@ -11,15 +12,23 @@ export interface CheckOutcome {
   latency_ms: number | null;
   samples: CheckSample[];
   msg: string;
+  /** The check could not run as configured (the agent answers it as an execution_error). */
+  invalid_config?: true;
 }
 
 /** What a check is asked to do: the monitor's host and (already validated) per-type config. */
 export interface CheckSpec {
-  check_type: string;
+  check_type: CheckType;
   host: string;
   config: Record<string, unknown>;
   /** Set by runCheck (reach.ts): the lookup connections use and the policy redirects are judged by. */
   reach?: Reach;
+  /**
+   * Only `host` may be reached (the reference agent: the server checked that host against the agent's
+   * scope, not whatever a URL names): an http URL naming another host is a config error, a redirect to
+   * one is not followed.
+   */
+  hostOnly?: boolean;
 }
 
 /** A check of one target. `signal` aborts it when its time is up or the worker stops; it must never throw. */
@@ -39,6 +48,12 @@ export function succeeded(msg: string, latency_ms: number | null, extra: CheckSa
   if (latency_ms !== null) samples.push({ metric: "latency_ms", value: latency_ms });
   return { up: true, latency_ms, samples: [...samples, ...extra], msg: msg.slice(0, 2000) };
 }
+
+/** The check cannot run as configured: down, with the reason. */
+export const invalidConfig = (e: unknown): CheckOutcome => ({ ...failed(`invalid config: ${(e as Error).message}`), invalid_config: true });
+
+/** The same host, whatever the brackets and case of either spelling. */
+export const sameHost = (a: string, b: string) => a.replace(/^\[|\]$/g, "").toLowerCase() === b.replace(/^\[|\]$/g, "").toLowerCase();
 
 /** The error's short code (ECONNREFUSED, ENOTFOUND...) or its message: what a user can act on. */
 export function reasonOf(e: unknown): string {

@@ -6,15 +6,16 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { TLSSocket } from "node:tls";
-import { type Check, type CheckSample, CheckConfigError, ConfigReader, elapsed, failed, reasonOf, succeeded } from "./result.ts";
+import { type Check, type CheckSample, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded, sameHost } from "./result.ts";
 import { jsonPathValue } from "./json-path.ts";
 import type { Reach } from "./reach.ts";
-import { checkOutboundHost } from "../../../shared/domain/net/outbound-policy.ts";
+import { checkOutboundHost } from "../../shared/domain/net/outbound-policy.ts";
+import { HTTP_METHODS } from "../../shared/domain/monitors/check-types.ts";
 
 /** Enough of a body for a keyword or a JSON value; the rest is not read. */
 const BODY_LIMIT = 1 << 20;
 const DEFAULT_MAX_REDIRECTS = 20;
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const METHODS = new Set<string>(HTTP_METHODS);
 
 interface Answer {
   status: number;
@@ -100,6 +101,7 @@ export const httpCheck: Check = async (spec, signal) => {
       throw new CheckConfigError("config.url is not a URL");
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new CheckConfigError("config.url must be http or https");
+    if (spec.hostOnly && !sameHost(url.hostname, spec.host)) throw new CheckConfigError(`config.url names ${url.hostname}, not the assigned host ${spec.host}`);
     const init = initOf(config);
     const maxRedirects = config.boolean("follow_redirects", true) ? config.number("max_redirects", DEFAULT_MAX_REDIRECTS) : 0;
     const accepted = config.strings("accepted_statuses", ["200-299"]);
@@ -114,7 +116,10 @@ export const httpCheck: Check = async (spec, signal) => {
     while (answer.status >= 300 && answer.status < 400 && answer.location && config.boolean("follow_redirects", true)) {
       if (hops >= maxRedirects) return failed(`too many redirects (more than ${maxRedirects})`, elapsed(start), [{ metric: "http_status", value: answer.status }]);
       hops++;
-      url = new URL(answer.location, url);
+      const next = new URL(answer.location, url);
+      // A redirect to another host leaves the scope the agent's host was checked against: not followed.
+      if (spec.hostOnly && !sameHost(next.hostname, spec.host)) break;
+      url = next;
       if (url.protocol !== "http:" && url.protocol !== "https:") return failed(`redirect to a ${url.protocol} URL`, elapsed(start));
       // 303 (and, as browsers do, 301/302 of a POST) continue as GET without a body.
       const asGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && init.method === "POST");
@@ -136,7 +141,7 @@ export const httpCheck: Check = async (spec, signal) => {
     if (certMinDays !== null && certDays !== null && certDays < certMinDays) return failed(`certificate expires in ${certDays} days (under ${certMinDays})`, latency, extra);
     return succeeded(`HTTP ${answer.status}${certDays !== null ? `, certificate valid ${certDays} more days` : ""}`, latency, extra);
   } catch (e) {
-    if (e instanceof CheckConfigError) return failed(`invalid config: ${e.message}`);
+    if (e instanceof CheckConfigError) return invalidConfig(e);
     if (e instanceof Refused) return failed(e.message);
     return failed(`request failed: ${reasonOf(e)}`, signal.aborted ? null : elapsed(start));
   }

@@ -3,36 +3,8 @@
 // packet_count echo requests 0.2 s apart, each reply waited for `timeout` seconds. A machine without
 // ping, or where ping may not open its socket, fails the check with a message naming the cause.
 import { spawn } from "node:child_process";
-import { type Check, type CheckOutcome, ConfigReader, failed, succeeded } from "./result.ts";
-
-export interface PingSummary {
-  transmitted: number;
-  received: number;
-  loss_pct: number;
-  rtt: { min: number; avg: number; max: number; mdev: number } | null;
-}
-
-/** The "N packets transmitted, M received" and "rtt min/avg/max/mdev" lines of iputils (or busybox) ping. */
-export function parsePing(stdout: string): PingSummary | null {
-  const counts = /(\d+) packets transmitted, (\d+) (?:packets )?received/.exec(stdout);
-  if (!counts) return null;
-  const transmitted = Number(counts[1]);
-  const received = Number(counts[2]);
-  const rtt = /= ([\d.]+)\/([\d.]+)\/([\d.]+)(?:\/([\d.]+))? ms/.exec(stdout);
-  return {
-    transmitted,
-    received,
-    loss_pct: transmitted ? Math.round(((transmitted - received) / transmitted) * 10000) / 100 : 100,
-    rtt: rtt ? { min: Number(rtt[1]), avg: Number(rtt[2]), max: Number(rtt[3]), mdev: Number(rtt[4] ?? 0) } : null,
-  };
-}
-
-/** Why ping could not run at all, from its error output; null when it ran. */
-export function pingFault(stderr: string): string | null {
-  if (/operation not permitted|permission denied|cap_net_raw|socket:/i.test(stderr))
-    return `ping is not permitted here (${stderr.trim().split("\n")[0]}): allow unprivileged ICMP (sysctl net.ipv4.ping_group_range) or give ping cap_net_raw`;
-  return null;
-}
+import { parsePing, pingFault } from "../ping-output.ts";
+import { type Check, type CheckOutcome, ConfigReader, failed, invalidConfig, succeeded } from "./result.ts";
 
 export function icmpOutcome(code: number | null, stdout: string, stderr: string): CheckOutcome {
   const fault = pingFault(stderr);
@@ -58,7 +30,7 @@ export function icmpCheck(pingCommand = "ping"): Check {
         const config = new ConfigReader(spec.config);
         count = Math.min(20, Math.max(1, Math.round(config.number("packet_count", 5))));
       } catch (e) {
-        return resolve(failed(`invalid config: ${(e as Error).message}`));
+        return resolve(invalidConfig(e));
       }
       if (!/^[\w.:-]+$/.test(spec.host)) return resolve(failed(`invalid host ${JSON.stringify(spec.host)}`));
       const waitS = Math.max(1, Math.ceil(timeoutMs / 1000));

@@ -1,0 +1,114 @@
+// The check-type registry (issue 27 item 1): one entry per check type holds everything the API, the
+// sidecar, the reference agent and the console need to know about it: its config rules (valibot), the
+// defaults the runner applies to keys not sent, its timeout (default and bound), its whole time budget
+// and which runners can execute it. Runtime-neutral (the API validates configs on workerd too); the
+// executors, which are Node-only, live in net/checks/<type>.ts. Adding a type: sidecar/README.md.
+import * as v from "valibot";
+import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export const HTTP_AUTH_TYPES = ["none", "basic", "bearer"] as const;
+export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA", "PTR", "SRV", "CAA"] as const;
+
+/** Who can run a check: the sidecar itself, or the reference agent (agent/) when the monitor names one. */
+export type CheckRunner = "sidecar" | "agent";
+
+export interface CheckTypeEntry {
+  /** The config's keys and their rules; every key optional (the runner applies `defaults`). */
+  config: v.ObjectEntries;
+  /** What the runner uses for a key the caller did not send. */
+  defaults: Readonly<Record<string, unknown>>;
+  /** The `timeout` key in seconds: its default and upper bound. */
+  timeout: { fallback: number; max: number };
+  /** The whole run's budget (ms) for a timeout of `timeoutMs`, when the check needs more than its timeout. */
+  budgetMs?: (config: Record<string, unknown>, timeoutMs: number) => number;
+  runners: readonly CheckRunner[];
+}
+
+/** Seconds between two checks of a monitor when the caller sends no interval_secs. */
+export const DEFAULT_INTERVAL_SECS = 60;
+
+const PACKET_COUNT = { fallback: 5, min: 1, max: 20 };
+
+// The key order is the order of CHECK_TYPES (and of the OpenAPI enum).
+const REGISTRY = {
+  icmp: {
+    config: { packet_count: v.optional(WholeNumber(PACKET_COUNT.min, PACKET_COUNT.max)), timeout: timeoutField(30) },
+    defaults: { packet_count: PACKET_COUNT.fallback },
+    timeout: { fallback: 1.5, max: 30 },
+    // ping waits 0.2 s between its packets, and a second for the process itself.
+    budgetMs: (config, timeoutMs) => {
+      const count = typeof config.packet_count === "number" ? Math.min(PACKET_COUNT.max, Math.max(PACKET_COUNT.min, config.packet_count)) : PACKET_COUNT.fallback;
+      return timeoutMs + Math.ceil(0.2 * (count - 1) * 1000) + 1000;
+    },
+    // The reference agent gets no raw sockets (agent/probes/readiness.ts); the Go agent can.
+    runners: ["sidecar"],
+  },
+  tcp: {
+    config: {
+      port: v.optional(v.nullable(Port)),
+      ports: v.optional(v.nullable(v.pipe(v.array(Port), v.minLength(1, "Give at least one port."), v.maxLength(32, "At most 32 ports.")))),
+      timeout: timeoutField(30),
+    },
+    defaults: { port: null, ports: null },
+    timeout: { fallback: 1.0, max: 30 },
+    runners: ["sidecar", "agent"],
+  },
+  http: {
+    config: {
+      url: v.optional(v.nullable(HttpUrl)),
+      method: v.optional(oneOf(HTTP_METHODS)),
+      headers: v.optional(Headers),
+      body: NullableText(65_536),
+      timeout: timeoutField(120),
+      auth_type: v.optional(oneOf(HTTP_AUTH_TYPES)),
+      username: NullableText(200),
+      password: NullableText(1000),
+      token: NullableText(4000),
+      accepted_statuses: v.optional(v.pipe(v.array(StatusRange), v.minLength(1, "Give at least one status or range."), v.maxLength(20))),
+      keyword: NullableText(1000),
+      keyword_invert: v.optional(v.boolean()),
+      json_path: NullableText(500),
+      expected_value: NullableText(1000),
+      verify_tls: v.optional(v.boolean()),
+      ignore_tls: v.optional(v.boolean()),
+      follow_redirects: v.optional(v.boolean()),
+      max_redirects: v.optional(WholeNumber(0, 20)),
+      cert_expiry_days: v.optional(v.nullable(v.pipe(v.number(), v.integer("Must be a whole number of days."), v.minValue(1), v.maxValue(365)))),
+    },
+    defaults: {
+      url: null, method: "GET", headers: {}, body: null, auth_type: "none", username: null, password: null, token: null,
+      accepted_statuses: ["200-299"], keyword: null, keyword_invert: false, json_path: null, expected_value: null, verify_tls: true,
+      ignore_tls: false, follow_redirects: true, max_redirects: 10, cert_expiry_days: null,
+    },
+    timeout: { fallback: 10.0, max: 120 },
+    runners: ["sidecar", "agent"],
+  },
+  dns: {
+    config: {
+      record_type: v.optional(oneOf(DNS_RECORD_TYPES)),
+      resolver: v.optional(v.nullable(DnsResolver)),
+      port: v.optional(Port),
+      expected_values: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(1000))), v.maxLength(50))),
+      timeout: timeoutField(30),
+    },
+    defaults: { record_type: "A", resolver: null, port: 53, expected_values: [] },
+    timeout: { fallback: 5.0, max: 30 },
+    runners: ["sidecar", "agent"],
+  },
+} as const satisfies Record<string, CheckTypeEntry>;
+
+export type CheckType = keyof typeof REGISTRY;
+export const CHECK_TYPE_REGISTRY: Readonly<Record<CheckType, CheckTypeEntry>> = REGISTRY;
+export const CHECK_TYPES = Object.keys(REGISTRY) as readonly CheckType[] as readonly [CheckType, ...CheckType[]];
+
+export const isCheckType = (value: unknown): value is CheckType => typeof value === "string" && Object.hasOwn(REGISTRY, value);
+
+/** The check's timeout (ms) and its whole budget (ms), from its (effective) config. */
+export function checkBudget(checkType: CheckType, config: Record<string, unknown>): { timeoutMs: number; budgetMs: number } {
+  const entry = CHECK_TYPE_REGISTRY[checkType];
+  const configured = config.timeout;
+  const seconds = typeof configured === "number" && configured > 0 ? Math.min(configured, entry.timeout.max) : entry.timeout.fallback;
+  const timeoutMs = Math.round(seconds * 1000);
+  return { timeoutMs, budgetMs: entry.budgetMs?.(config, timeoutMs) ?? timeoutMs };
+}
