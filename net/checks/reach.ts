@@ -2,23 +2,18 @@
 // and again on the address each connection resolves to. IP literals in any spelling are classified
 // here; a tcp or http connection to a name goes through a lookup that drops refused addresses (so DNS
 // rebinding cannot pass); ping resolves outside Node, so an icmp check pings the one address pinned here.
-import type { LookupFunction } from "node:net";
 import { checkOutboundHost, DEFAULT_MONITOR_POLICY, hostOfTarget, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { OutboundError } from "../../shared/net/outbound.ts";
 import { pinAllowedAddress, policyLookup, type Resolve } from "../outbound-http.ts";
-import type { CheckSpec } from "./result.ts";
+import type { CheckSpec, Reach } from "./result.ts";
+
+export type { Reach };
 
 export interface ReachOptions {
   /** The monitor policy in force (default: private and loopback allowed). */
   policy?: OutboundPolicy;
   /** Replaces the system resolver (tests: a name that resolves to a refused address). */
   resolve?: Resolve;
-}
-
-/** How a connection of the check must look names up, and the policy its redirects are judged by. */
-export interface Reach {
-  policy: OutboundPolicy;
-  lookup: LookupFunction;
 }
 
 /** The spec to run (an icmp check's host pinned to an allowed address), or why the check may not run. */

@@ -3,9 +3,16 @@
 // A check never throws: a target that refuses, hangs or answers nonsense is a result like any other.
 import type { CheckType } from "../../shared/domain/monitors/check-types.ts";
 import type { CheckSample } from "../../shared/domain/monitors/state.ts";
-import type { Reach } from "./reach.ts";
+import type { LookupFunction } from "node:net";
+import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 
 export type { CheckSample };
+
+/** How a connection of the check must look names up, and the policy its redirects are judged by (reach.ts). */
+export interface Reach {
+  policy: OutboundPolicy;
+  lookup: LookupFunction;
+}
 
 export interface CheckOutcome {
   up: boolean;

@@ -30,11 +30,7 @@ const NO_DATABASE_CLOSURE = ["agent", "web"];
  * imports each other; both are moved by the check-type registry work (issue 27, another branch).
  * Delete these entries when that lands.
  */
-const TEMPORARY_EXCEPTIONS = new Map<string, string>([
-  ["net/ping.ts -> sidecar/monitors/checks/icmp.ts", "moved by the check-type registry work"],
-  ["net/ping-batch.ts -> sidecar/monitors/checks/icmp.ts", "moved by the check-type registry work"],
-  ["circle: sidecar/monitors/checks/reach.ts, sidecar/monitors/checks/result.ts", "moved by the check-type registry work"],
-]);
+const TEMPORARY_EXCEPTIONS = new Map<string, string>([]);
 
 const FOLDERS = ["bin", ...Object.keys(MAY_IMPORT)];
 

@@ -1,4 +1,4 @@
-// Per-check-type monitor config (reference-contracts.md 1 "Per-check-type config", issue 12 item 1).
+// Per-check-type monitor config (spec/catalogue.tsv, group monitors; the registry in check-types.ts; issue 12 item 1).
 // Every key is optional and an unknown key is refused (422): the config is stored with only the keys the
 // caller sent, and the runner applies the defaults of the type's registry entry (check-types.ts) at run
 // time. Secrets (http `password`, `token` and credential-bearing headers) are validated here and taken

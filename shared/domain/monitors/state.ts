@@ -1,4 +1,4 @@
-// The monitor state machine (reference-contracts.md 1 "State machine", DESIGN.md 3): what one check
+// The monitor state machine (spec/catalogue.tsv, group monitors; docs/adr/0117-the-monitor-runner-alerts.md): what one check
 // result does to a monitor. Pure, so the runner, the agent-probe path and the tests share one rule.
 //
 // - success: up stays up (no event); anything else becomes up with an `up` event, and a recovery
