@@ -145,12 +145,21 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
     again = true;
   };
 
+  // A request for a round (a check-now notice, a poll, a freed slot) that comes while a round runs is
+  // kept, not dropped: one more round follows, so a notice is never left waiting for the next poll.
+  let requested = false;
   const schedule = (): void => {
-    if (round || !running) return;
+    if (!running) return;
+    if (round) {
+      requested = true;
+      return;
+    }
+    requested = false;
     round = runRound()
       .catch((e: unknown) => deps.logger.warn("monitor claim failed; retrying", { error: String(e) }))
       .finally(() => {
         round = undefined;
+        if (requested) schedule();
       });
   };
 
