@@ -7,29 +7,21 @@ import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, real, s
 import { tz } from "./columns.ts";
 import { hardware } from "./inventory.ts";
 
-/**
- * One CVE record as NVD gives it: the columns cve_entries and its staging share. In the staging, a record
- * read twice keeps the newer by last_modified_at; a rejected one without a time sorts last (infinity).
- */
-const cveRecordColumns = () => ({
-  cve_id: text("cve_id").primaryKey(),
-  published_at: tz("published_at"),
-  /** NVD's lastModified: the incremental import's cursor. */
-  last_modified_at: tz("last_modified_at").notNull(),
-  vuln_status: text("vuln_status"),
-  summary: text("summary"),
-  /** critical | high | medium | low | none, from the best CVSS metric present (v4.0, v3.1, v3.0, v2). */
-  severity: text("severity"),
-  cvss_score: real("cvss_score"),
-  cvss_vector: text("cvss_vector"),
-  /** NVD's `configurations` as imported (nodes with operator, negate and cpeMatch), for AND/OR evaluation. */
-  configurations: jsonb("configurations").notNull().default([]),
-});
-
 export const cveEntries = pgTable(
   "cve_entries",
   {
-    ...cveRecordColumns(),
+    cve_id: text("cve_id").primaryKey(),
+    published_at: tz("published_at"),
+    /** NVD's lastModified: the incremental import's cursor. */
+    last_modified_at: tz("last_modified_at").notNull(),
+    vuln_status: text("vuln_status"),
+    summary: text("summary"),
+    /** critical | high | medium | low | none, from the best CVSS metric present (v4.0, v3.1, v3.0, v2). */
+    severity: text("severity"),
+    cvss_score: real("cvss_score"),
+    cvss_vector: text("cvss_vector"),
+    /** NVD's `configurations` as imported (nodes with operator, negate and cpeMatch), for AND/OR evaluation. */
+    configurations: jsonb("configurations").notNull().default([]),
     /** The feed generation that last wrote this row. */
     generation: integer("generation").notNull().default(0),
   },
@@ -81,8 +73,17 @@ export const cveCpeMatches = pgTable(
  * apply deletes them). One sync at a time (the cve_sync job's lock), so no run id.
  */
 export const cveSyncStaging = pgTable("cve_sync_staging", {
-  ...cveRecordColumns(),
+  cve_id: text("cve_id").primaryKey(),
   rejected: boolean("rejected").notNull().default(false),
+  published_at: tz("published_at"),
+  /** A record read twice keeps the newer; a rejected one without a time sorts last (infinity). */
+  last_modified_at: tz("last_modified_at").notNull(),
+  vuln_status: text("vuln_status"),
+  summary: text("summary"),
+  severity: text("severity"),
+  cvss_score: real("cvss_score"),
+  cvss_vector: text("cvss_vector"),
+  configurations: jsonb("configurations").notNull().default([]),
 });
 
 /**
