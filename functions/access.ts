@@ -8,8 +8,8 @@ import type { Context } from "hono";
 import { ApiError } from "../shared/errors.ts";
 import { FIRST_RUN_ACTOR } from "../shared/identity/resolve.ts";
 import { setupTokenMatches } from "../shared/identity/setup-token.ts";
-import { actorCan } from "../shared/services/actor.ts";
-import { recordRefusal } from "../shared/services/verb.ts";
+import { actorCan } from "../shared/verbs/actor.ts";
+import { recordRefusal } from "../shared/verbs/verb.ts";
 import { verbContext } from "./context.ts";
 import type { AppEnv } from "./deps.ts";
 

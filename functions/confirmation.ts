@@ -4,9 +4,9 @@
 // `Idempotent-Replayed: true` instead of acting twice.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { BACKUP_HEADER, CONFIRMATION_HEADER, type ConfirmationSpec, IDEMPOTENCY_HEADER } from "../shared/services/confirm/confirm.ts";
-import { runConfirmed } from "../shared/services/confirm/run-confirmed.ts";
-import type { VerbContext } from "../shared/services/verb-context.ts";
+import { BACKUP_HEADER, CONFIRMATION_HEADER, type ConfirmationSpec, IDEMPOTENCY_HEADER } from "../shared/verbs/confirm/confirm.ts";
+import { runConfirmed } from "../shared/verbs/confirm/run-confirmed.ts";
+import type { VerbContext } from "../shared/verbs/verb-context.ts";
 import { verbContext } from "./context.ts";
 import type { AppEnv } from "./deps.ts";
 

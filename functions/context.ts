@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { VerbContext } from "../shared/services/verb-context.ts";
+import type { VerbContext } from "../shared/verbs/verb-context.ts";
 import type { AppEnv } from "./deps.ts";
 
 /** The verb context of this request (who acts, from where, with which database and clock), for handing to a verb. */

@@ -2,10 +2,10 @@
 // HTTP app asks for, the socket peer of a request; and the Hono context variables of a request.
 import type { Context } from "hono";
 import type { Deps as ProcessDeps } from "../shared/deps.ts";
-import type { VerbContext } from "../shared/services/verb-context.ts";
+import type { VerbContext } from "../shared/verbs/verb-context.ts";
 import type { Bucket } from "../shared/ratelimit/bucket.ts";
 import type { RateLimitDecision } from "../shared/ratelimit/limiter.ts";
-import type { Actor } from "../shared/services/actor.ts";
+import type { Actor } from "../shared/verbs/actor.ts";
 
 export interface Deps extends ProcessDeps {
   /**

@@ -4,9 +4,9 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, errorEnvelope } from "../shared/errors.ts";
-import { inputError } from "../shared/services/database-errors/input-errors.ts";
+import { inputError } from "../shared/verbs/database-errors/input-errors.ts";
 import { safeErrorFields } from "../shared/safe-error.ts";
-import { isDatabaseUnavailable } from "../shared/services/database-errors/unavailable.ts";
+import { isDatabaseUnavailable } from "../shared/verbs/database-errors/unavailable.ts";
 import type { AppEnv } from "./deps.ts";
 
 export function errorResponse(c: Context, err: ApiError): Response {

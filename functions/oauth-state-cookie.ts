@@ -5,7 +5,7 @@
 // as long as the state row lives. One at a time: a second start in the same browser replaces it.
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { STATE_TTL_MS } from "../shared/services/oauth/flow.ts";
+import { STATE_TTL_MS } from "../shared/verbs/oauth/flow.ts";
 import type { AppEnv } from "./deps.ts";
 import { isSecure } from "./session-cookies.ts";
 

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { CSRF_COOKIE, SESSION_COOKIE } from "../shared/identity/credential.ts";
-import type { IssuedSession } from "../shared/services/auth/issue-session.ts";
+import type { IssuedSession } from "../shared/verbs/auth/issue-session.ts";
 import type { AppEnv } from "./deps.ts";
 
 /** True when the browser reached us over https (directly, or through a trusted proxy that says so). */

@@ -1,4 +1,4 @@
--- One trigram index per searched table over exactly the text GET /search matches (shared/services/search/search.ts searchText).
+-- One trigram index per searched table over exactly the text GET /search matches (shared/verbs/search/search.ts searchText).
 CREATE INDEX IF NOT EXISTS "search_hardware_trgm_idx" ON "hardware" USING gin ((lower(coalesce(name, '') || ' ' || coalesce(ip_address, '') || ' ' || coalesce(role, '') || ' ' || coalesce(vendor, '') || ' ' || coalesce(model, ''))) gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "search_compute_units_trgm_idx" ON "compute_units" USING gin ((lower(coalesce(name, '') || ' ' || coalesce(ip_address, '') || ' ' || coalesce(os, ''))) gin_trgm_ops);

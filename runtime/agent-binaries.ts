@@ -1,4 +1,4 @@
-// The agent builds under AGENT_BINARY_DIR (shared/services/agents/binaries.ts): <dir>/<version>/<os>/<arch>/
+// The agent builds under AGENT_BINARY_DIR (shared/verbs/agents/binaries.ts): <dir>/<version>/<os>/<arch>/
 // holding exactly one build file (any name; dot files and .sha256/.sig/.asc companions are ignored).
 // A directory with several candidates is ambiguous and skipped with a warning rather than guessed at.
 // SHA-256 sums are computed from the files and remembered per (inode, size, mtime), so a replaced build
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { Logger } from "../shared/logger.ts";
 import { ARCH_PATTERN, OS_PATTERN, VERSION_PATTERN } from "../shared/schemas/agents.ts";
-import { type AgentBinary, type AgentBinarySource, compareVersionsDesc, isBuildPath } from "../shared/services/agents/binaries.ts";
+import { type AgentBinary, type AgentBinarySource, compareVersionsDesc, isBuildPath } from "../shared/verbs/agents/binaries.ts";
 
 const COMPANION = /\.(sha256|sha256sum|sig|asc|md5|txt)$/i;
 

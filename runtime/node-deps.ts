@@ -14,7 +14,7 @@ import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { nodeHostResolver, nodeOutboundHttp } from "../net/outbound-http.ts";
 import { nodeMailer } from "../net/smtp-mailer.ts";
 import { nodeAcmeIssuer } from "./acme/issuer.ts";
-import { systemContext } from "../shared/services/verb-context.ts";
+import { systemContext } from "../shared/verbs/verb-context.ts";
 import { sharpResizer } from "./image-resizer.ts";
 import { nodeBackupStore } from "./backups/node-backup-store.ts";
 import { nodeCveFeedFiles } from "./cve/feed-files.ts";

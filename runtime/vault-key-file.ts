@@ -13,7 +13,7 @@ import { bytesToBase64 } from "../shared/auth/encoding.ts";
 import { vaultState } from "../shared/db/schema/index.ts";
 import type { Deps } from "../shared/deps.ts";
 import { ApiError } from "../shared/errors.ts";
-import { CANARY_CONTEXT, CANARY_TEXT, forgetVaultVerification } from "../shared/services/vault/writable.ts";
+import { CANARY_CONTEXT, CANARY_TEXT, forgetVaultVerification } from "../shared/verbs/vault/writable.ts";
 import { decodeVaultKey, previousVaultKeys } from "../shared/vault/key-config.ts";
 import type { StagedVaultKey, VaultKeyFile } from "../shared/vault/key-file.ts";
 import { KEY_BYTES, Vault } from "../shared/vault/vault.ts";

@@ -16,11 +16,11 @@ import type { ImageResizer } from "./images/resizer.ts";
 import type { Mailer } from "./net/mailer.ts";
 import type { OutboundHttp } from "./net/outbound.ts";
 import type { HostResolver } from "./net/resolved-host.ts";
-import type { AgentBinarySource } from "./services/agents/binaries.ts";
-import type { AcmeIssuer } from "./services/certificates/acme-issuer.ts";
-import type { BackupStore } from "./services/backups/store.ts";
-import type { CveFeedFiles } from "./services/cve/feed-files.ts";
-import type { TlsReloader } from "./services/certificates/tls-reloader.ts";
+import type { AgentBinarySource } from "./verbs/agents/binaries.ts";
+import type { AcmeIssuer } from "./verbs/certificates/acme-issuer.ts";
+import type { BackupStore } from "./verbs/backups/store.ts";
+import type { CveFeedFiles } from "./verbs/cve/feed-files.ts";
+import type { TlsReloader } from "./verbs/certificates/tls-reloader.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Clock } from "./clock.ts";
 import { type DatabaseProvider, type DbLease, queryRows } from "./db/database.ts";
 import { type MigrationStatus, readMigrationLevel } from "./db/migration-level.ts";
-import { isDatabaseUnavailable } from "./services/database-errors/unavailable.ts";
+import { isDatabaseUnavailable } from "./verbs/database-errors/unavailable.ts";
 import type { Lifecycle, LifecycleState } from "./lifecycle.ts";
 import { TimeoutError, withTimeout } from "./timeout.ts";
 
@@ -137,7 +137,7 @@ export class HealthMonitor {
   }
 
   /**
-   * A query failed because the database cannot answer (shared/services/database-errors/unavailable.ts):
+   * A query failed because the database cannot answer (shared/verbs/database-errors/unavailable.ts):
    * marks it down at once, so the reads after it fail fast, and probes right away (a lone dropped
    * connection is cleared by that probe), then at the re-probe pace while down. Only a connection-level failure comes here,
    * never a slow query. Returns the probe it started, if it started one.

@@ -4,7 +4,7 @@
 import { type NetworkPayload } from "../../shared/agents/payloads.ts";
 import { parseTargets, type TargetSet } from "../../shared/domain/discovery/targets.ts";
 import { scopeDetail } from "../../shared/domain/discovery/scope-detail.ts";
-import { probeScope } from "../../shared/services/agents/probe-scope.ts";
+import { probeScope } from "../../shared/verbs/agents/probe-scope.ts";
 
 export type ScopeCheck = { ok: true; targets: TargetSet } | { ok: false; code: "out_of_scope" | "invalid_request"; msg: string };
 

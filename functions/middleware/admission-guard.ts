@@ -6,7 +6,7 @@
 // network partition that drops packets never errors a query), and is cut with the same 503 the moment
 // the database is known down, instead of hanging until the network returns (docs/adr/0340).
 import type { Context, MiddlewareHandler } from "hono";
-import { isDatabaseUnavailable } from "../../shared/services/database-errors/unavailable.ts";
+import { isDatabaseUnavailable } from "../../shared/verbs/database-errors/unavailable.ts";
 import { ApiError } from "../../shared/errors.ts";
 import type { DerivedHealth } from "../../shared/health.ts";
 import type { AppEnv } from "../deps.ts";

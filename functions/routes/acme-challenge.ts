@@ -3,7 +3,7 @@
 // Answers the key authorization recorded in acme_challenges, so any process behind the name can serve
 // it; 404 for an unknown, expired or malformed token.
 import type { Hono } from "hono";
-import { readAcmeChallenge } from "../../shared/services/certificates/acme-challenges.ts";
+import { readAcmeChallenge } from "../../shared/verbs/certificates/acme-challenges.ts";
 import { verbContext } from "../context.ts";
 import type { AppEnv } from "../deps.ts";
 

@@ -2,7 +2,7 @@
 // installer for this server: its URL, its Noise static key and the SHA-256 of each build it may fetch.
 // Never cached: it changes when builds are added or the key rotates.
 import type { Hono } from "hono";
-import { agentInstallScript } from "../../shared/services/agents/install.ts";
+import { agentInstallScript } from "../../shared/verbs/agents/install.ts";
 import { verbContext } from "../context.ts";
 import type { AppEnv } from "../deps.ts";
 import { serverUrlOf } from "./agents/server-url.ts";

@@ -1,7 +1,7 @@
 // [security] GET /security/status: public (docs/architecture.md, API contracts), the login page's question "is sign-in on?".
 import type { Hono } from "hono";
 import { SecurityStatus } from "../../shared/schemas/branding.ts";
-import { securityStatus } from "../../shared/services/security-status/status.ts";
+import { securityStatus } from "../../shared/verbs/security-status/status.ts";
 import { verbContext } from "../context.ts";
 import type { AppEnv } from "../deps.ts";
 import { route } from "../openapi/route.ts";

@@ -4,9 +4,9 @@
 // Raster images are shown inline; anything else (SVG above all) only as a sandboxed download.
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../shared/errors.ts";
-import { type IconSize, MANIFEST_BACKGROUND } from "../../shared/services/branding/manifest.ts";
-import { isRasterImage } from "../../shared/services/uploads/image-kinds.ts";
-import { readUpload } from "../../shared/services/uploads/read-upload.ts";
+import { type IconSize, MANIFEST_BACKGROUND } from "../../shared/verbs/branding/manifest.ts";
+import { isRasterImage } from "../../shared/verbs/uploads/image-kinds.ts";
+import { readUpload } from "../../shared/verbs/uploads/read-upload.ts";
 import type { AppEnv } from "../deps.ts";
 
 async function serve(c: Context<AppEnv>, kind: string, name: string): Promise<Response> {

@@ -1,10 +1,10 @@
 // The discovery's Docker Engine API client over its unix socket: node:http with socketPath as the
-// transport of shared/services/discovery/docker/docker-engine.ts (which the Docker provider also uses,
+// transport of shared/verbs/discovery/docker/docker-engine.ts (which the Docker provider also uses,
 // over OutboundHttp). GET only, each request bounded in time and size and stopped by the caller's AbortSignal.
 import { request } from "node:http";
-import { type DockerClient, DockerError, dockerEngine } from "../../shared/services/discovery/docker/docker-engine.ts";
+import { type DockerClient, DockerError, dockerEngine } from "../../shared/verbs/discovery/docker/docker-engine.ts";
 
-export { type DockerClient, DockerError } from "../../shared/services/discovery/docker/docker-engine.ts";
+export { type DockerClient, DockerError } from "../../shared/verbs/discovery/docker/docker-engine.ts";
 
 export interface DockerClientOptions {
   timeoutMs?: number;

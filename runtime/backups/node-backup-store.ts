@@ -19,7 +19,7 @@ import type { Resolve } from "../../net/outbound-http.ts";
 import { type MemberSource, packSnapshot, SNAPSHOT_FORMAT, spool, uploadMemberName, VAULT_KEY_MEMBER } from "./snapshot.ts";
 import { decodeVaultKey } from "../../shared/vault/key-config.ts";
 import { keyIdOf } from "../../shared/vault/vault.ts";
-import { ARCHIVE_NAME, type BackupMethod, type BackupStore, type WrittenArchive } from "../../shared/services/backups/store.ts";
+import { ARCHIVE_NAME, type BackupMethod, type BackupStore, type WrittenArchive } from "../../shared/verbs/backups/store.ts";
 
 export interface NodeBackupOptions {
   dir: string;

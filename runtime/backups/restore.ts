@@ -23,7 +23,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import type { Config } from "../../shared/config.ts";
-import { ARCHIVE_NAME, archiveKind } from "../../shared/services/backups/store.ts";
+import { ARCHIVE_NAME, archiveKind } from "../../shared/verbs/backups/store.ts";
 import { lockDataDir } from "../data-dir-lock.ts";
 import { PrivateNodeFS } from "../private-nodefs.ts";
 import { openDatabase } from "../database.ts";

@@ -11,7 +11,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { checkOutboundUrl } from "../../shared/domain/net/outbound-policy.ts";
-import { ARCHIVE_NAME, type ArchiveKind, archiveKind, S3Error, type S3Target } from "../../shared/services/backups/store.ts";
+import { ARCHIVE_NAME, type ArchiveKind, archiveKind, S3Error, type S3Target } from "../../shared/verbs/backups/store.ts";
 import { policyLookup, type Resolve } from "../../net/outbound-http.ts";
 
 function client(t: S3Target, resolve: Resolve | undefined): S3Client {

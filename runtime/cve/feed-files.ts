@@ -1,11 +1,11 @@
 // Deps.cveFeed on Node: opens a CVE feed file (NVD CVE API 2.0 JSON, gzip or not) as a web stream for
-// the streaming import (shared/services/cve/sync.ts). Only absolute paths to regular files.
+// the streaming import (shared/verbs/cve/sync.ts). Only absolute paths to regular files.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
-import type { CveFeedFiles } from "../../shared/services/cve/feed-files.ts";
-import { CveSyncError } from "../../shared/services/cve/sync.ts";
+import type { CveFeedFiles } from "../../shared/verbs/cve/feed-files.ts";
+import { CveSyncError } from "../../shared/verbs/cve/sync.ts";
 
 export function nodeCveFeedFiles(): CveFeedFiles {
   return {

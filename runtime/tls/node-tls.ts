@@ -3,7 +3,7 @@
 import { createHash, X509Certificate } from "node:crypto";
 import type { Server as HttpsServer } from "node:https";
 import type { Logger } from "../../shared/logger.ts";
-import type { TlsReloader } from "../../shared/services/certificates/tls-reloader.ts";
+import type { TlsReloader } from "../../shared/verbs/certificates/tls-reloader.ts";
 
 /** Deps.tls of a Node process: reloads once the HTTPS server listens, and says which leaf it presents. */
 export class NodeTls implements TlsReloader {

@@ -3,8 +3,8 @@
 // when the active certificate is not the one presented, reload it. A process that loses the LISTEN
 // catches up on the next notification; the activating process has already reloaded itself.
 import type { Logger } from "../../shared/logger.ts";
-import { activeCertificate } from "../../shared/services/certificates/read-certificates.ts";
-import { CERTIFICATES_CHANNEL } from "../../shared/services/certificates/tls-reloader.ts";
+import { activeCertificate } from "../../shared/verbs/certificates/read-certificates.ts";
+import { CERTIFICATES_CHANNEL } from "../../shared/verbs/certificates/tls-reloader.ts";
 import { databaseListener } from "../listen.ts";
 import type { NodeRuntime } from "../node-deps.ts";
 import type { Worker } from "../worker.ts";

@@ -3,7 +3,7 @@
 // `agent_control` channel; every sidecar LISTENs, and the one holding that agent's socket re-reads the
 // rows and sends the frames. The message says only what to look at, never the data itself, so a
 // notification that arrives late or twice does no harm.
-import type { EventChannel } from "../services/verb.ts";
+import type { EventChannel } from "../verbs/verb.ts";
 
 export const AGENT_CONTROL_CHANNEL = "agent_control" satisfies EventChannel;
 

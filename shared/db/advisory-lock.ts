@@ -3,7 +3,7 @@
 // transaction-scoped lock held by a transaction that stays open on its own connection for the whole
 // body (whose writes commit on other connections, each in its verb), so the lock ends with the body, or
 // with the connection if the process dies. That transaction writes nothing: it is the one transaction
-// opened outside shared/services/verb.ts, because a lock that must outlive many short verbs cannot be
+// opened outside shared/verbs/verb.ts, because a lock that must outlive many short verbs cannot be
 // one of them (tests/unit/runtime-neutral.test.ts lists it). PGlite has one session, where advisory
 // locks are re-entrant and guard nothing (docs/architecture.md, platform notes), so there a per-process guard does it.
 import { sql } from "drizzle-orm";

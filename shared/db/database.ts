@@ -26,7 +26,7 @@ export interface DatabaseProvider {
  * especially) cross jit_above_cost, and compiling them took ~35 ms of a 40 ms blast radius.
  * Plan caching stays PostgreSQL's own (auto): the hot statements are prepared (preparing-client.ts)
  * and keep their plans; the retention walk, which a generic plan served badly, asks for custom plans
- * in its own transactions (shared/services/retention/batches.ts).
+ * in its own transactions (shared/verbs/retention/batches.ts).
  */
 export const CONNECTION_PARAMETERS = { application_name: "infra-control-plane", jit: "off" } as const;
 

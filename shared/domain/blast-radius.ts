@@ -1,6 +1,6 @@
 // The pure half of blast radius (spec 4.1, 2.4, 6.5): grouping the impacted assets and the sentences
 // and counts that describe them. The traversal itself runs in PostgreSQL
-// (shared/services/intelligence/blast-radius.ts).
+// (shared/verbs/intelligence/blast-radius.ts).
 
 export const ASSET_TYPES = ["hardware", "compute_unit", "service", "storage"] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];

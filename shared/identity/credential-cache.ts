@@ -7,7 +7,7 @@
 // A resolution that raced a change (read before it, stored after the flush) is not stored: see `set`.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import type { Actor } from "../services/actor.ts";
+import type { Actor } from "../verbs/actor.ts";
 
 interface Entry {
   actor: Actor;

@@ -5,7 +5,7 @@ import { base64UrlToBytes, bytesToBase64Url } from "../auth/encoding.ts";
 import type { Random } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import { serverSecrets } from "../db/schema/index.ts";
-import { bootstrapStatus } from "../services/bootstrap/status.ts";
+import { bootstrapStatus } from "../verbs/bootstrap/status.ts";
 
 const SIGNING_KEY = "session_signing_key";
 

@@ -7,7 +7,7 @@ import { ROLE_SCOPES } from "../auth/scopes.ts";
 import type { Db } from "../db/database.ts";
 import { preparedPerDb } from "../db/prepared.ts";
 import { apiTokens, sessions, users } from "../db/schema/index.ts";
-import type { Actor } from "../services/actor.ts";
+import type { Actor } from "../verbs/actor.ts";
 import { roleScopes } from "./role-scopes.ts";
 import { AUDIENCE, verifyToken } from "./tokens.ts";
 

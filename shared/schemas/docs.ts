@@ -1,7 +1,7 @@
 // Documentation entries: Markdown bodies rendered to sanitised HTML on every read, attachable to
 // inventory objects; export/import as JSON.
 import * as v from "valibot";
-import { ENTITY_TYPES } from "../services/docs/entity-refs.ts";
+import { ENTITY_TYPES } from "../verbs/docs/entity-refs.ts";
 import { listQuery, TextFilter } from "./list-query.ts";
 import { OptionalText, patchBody, Ref, writeBody } from "./fields.ts";
 

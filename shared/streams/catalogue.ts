@@ -1,7 +1,7 @@
 // The UI live streams of spec 4.5: each forwards one NOTIFY channel to signed-in browsers. Spec 5.5
 // lets only some of them take the token from a first text frame instead of the handshake cookie. The
 // sidecar serves the sockets (sidecar/streams/); functions/routes/stream-status.ts answers their status.
-import type { EventChannel } from "../services/verb.ts";
+import type { EventChannel } from "../verbs/verb.ts";
 
 export interface StreamDef {
   path: string;

@@ -3,8 +3,8 @@
 // here so the route stays runtime-neutral and a process without the fan-out (the edge, a split
 // functions instance) simply has none.
 import type { EventsStatus } from "../schemas/events.ts";
-import type { Actor } from "../services/actor.ts";
-import type { EventChannel } from "../services/verb.ts";
+import type { Actor } from "../verbs/actor.ts";
+import type { EventChannel } from "../verbs/verb.ts";
 
 export interface FeedEvent {
   /** `<epoch>-<seq>` (shared/streams/event-id.ts). */

@@ -2,7 +2,7 @@
 // stream. The process that holds the sockets (the sidecar's UI streams worker) is its source; the
 // route that answers it is an HTTP handler like any other (functions/routes/stream-status.ts).
 import * as v from "valibot";
-import type { EventChannel } from "../services/verb.ts";
+import type { EventChannel } from "../verbs/verb.ts";
 
 export const StreamStatus = v.object({
   stream: v.pipe(v.string(), v.description("The WebSocket path")),

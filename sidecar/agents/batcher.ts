@@ -15,7 +15,7 @@ import {
   type ResultRow,
   type SampleRow,
   type SeenRow,
-} from "../../shared/services/agents/link/link-batch.ts";
+} from "../../shared/verbs/agents/link/link-batch.ts";
 
 export interface BatcherHooks<S> {
   commit(batch: LinkBatch): Promise<LinkBatchOutcome>;

@@ -3,8 +3,8 @@
 // The same decision logic serves the enroll sockets' poll, the safety net under a missed notice.
 import { AGENT_CONTROL_CHANNEL, type AgentControlMessage } from "../../shared/agents/control.ts";
 import { grantsOnWire } from "../../shared/domain/agents/capabilities.ts";
-import { remintPairingCode } from "../../shared/services/agents/link/enroll.ts";
-import { readLinkStates } from "../../shared/services/agents/link/link-state.ts";
+import { remintPairingCode } from "../../shared/verbs/agents/link/enroll.ts";
+import { readLinkStates } from "../../shared/verbs/agents/link/link-state.ts";
 import type { LinkEnv } from "./env.ts";
 import { cancelProbes, dispatchProbes, sendUpdate } from "./outbound.ts";
 import { type AgentSession, grantMask } from "./session.ts";

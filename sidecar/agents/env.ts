@@ -5,7 +5,7 @@
 import type { AgentFrameType, Frame } from "../../shared/agents/frames.ts";
 import type { Clock } from "../../shared/clock.ts";
 import type { Logger } from "../../shared/logger.ts";
-import type { VerbContext } from "../../shared/services/verb-context.ts";
+import type { VerbContext } from "../../shared/verbs/verb-context.ts";
 import type { LinkBatcher } from "./batcher.ts";
 import type { DiscoveryHandlers } from "./discovery-handlers.ts";
 import type { AgentLinkOptions } from "./options.ts";

@@ -16,7 +16,7 @@ import {
   type UpdateStatusPayload,
 } from "../../shared/agents/payloads.ts";
 import { FRAME_GRANTS } from "../../shared/domain/agents/capabilities.ts";
-import { uninstallAgent } from "../../shared/services/agents/link/uninstall.ts";
+import { uninstallAgent } from "../../shared/verbs/agents/link/uninstall.ts";
 import { GRANT_BITS, type AgentSession } from "./session.ts";
 
 const TERMINAL_UPDATE_PHASES = new Set(["succeeded", "failed", "rolled_back"]);

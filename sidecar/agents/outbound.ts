@@ -1,6 +1,6 @@
 // Frames the server starts (not answers): probe.assign for the agent's queued runs and the `update` of a
 // queued upgrade. Called on link and on the agent_control notices (control.ts).
-import { cancelledProbeRuns, dispatchQueuedProbes, DISPATCH_PAGE } from "../../shared/services/agents/link/probe-dispatch.ts";
+import { cancelledProbeRuns, dispatchQueuedProbes, DISPATCH_PAGE } from "../../shared/verbs/agents/link/probe-dispatch.ts";
 import type { AgentSession } from "./session.ts";
 
 /** At most this many pages per call; a notice or the next link sends the rest. */

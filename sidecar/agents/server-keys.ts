@@ -5,7 +5,7 @@
 import { bytesToHex } from "../../shared/auth/encoding.ts";
 import type { Db } from "../../shared/db/database.ts";
 import { IKResponder, responder, type Transport } from "../../shared/noise/index.ts";
-import { type LinkServerKey, linkServerKeys } from "../../shared/services/agents/server-key.ts";
+import { type LinkServerKey, linkServerKeys } from "../../shared/verbs/agents/server-key.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 
 export interface Accepted {

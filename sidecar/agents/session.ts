@@ -10,8 +10,8 @@ import { AGENT_FRAME_TYPES, type AgentFrameType, type Frame, FrameError, type Se
 import { type HelloPayload, parseAgentPayload } from "../../shared/agents/payloads.ts";
 import { grantsOnWire, type Grants } from "../../shared/domain/agents/capabilities.ts";
 import { NoiseError } from "../../shared/noise/index.ts";
-import { enrollDevice } from "../../shared/services/agents/link/enroll.ts";
-import { startLink } from "../../shared/services/agents/link/link-start.ts";
+import { enrollDevice } from "../../shared/verbs/agents/link/enroll.ts";
+import { startLink } from "../../shared/verbs/agents/link/link-start.ts";
 import type { LinkEnv } from "./env.ts";
 import type { AgentEndpoint } from "./gates.ts";
 import { MAX_MESSAGE_BYTES } from "./options.ts";

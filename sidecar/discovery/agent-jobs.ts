@@ -6,11 +6,11 @@
 import type { DiscoveryFindingPayload } from "../../shared/agents/payloads.ts";
 import { emptyFinding, type HostFinding } from "../../shared/domain/discovery/finding.ts";
 import type { Logger } from "../../shared/logger.ts";
-import { agentJobOf, dispatchAgentJobs, failAgentJobs, markWaitingAgentJobs } from "../../shared/services/discovery/agents/dispatch.ts";
-import { completeScanJob, failScanJob } from "../../shared/services/discovery/run/finish.ts";
-import { reportScanProgress } from "../../shared/services/discovery/run/progress.ts";
-import { recordFindings } from "../../shared/services/discovery/results/record-findings.ts";
-import type { VerbContext } from "../../shared/services/verb-context.ts";
+import { agentJobOf, dispatchAgentJobs, failAgentJobs, markWaitingAgentJobs } from "../../shared/verbs/discovery/agents/dispatch.ts";
+import { completeScanJob, failScanJob } from "../../shared/verbs/discovery/run/finish.ts";
+import { reportScanProgress } from "../../shared/verbs/discovery/run/progress.ts";
+import { recordFindings } from "../../shared/verbs/discovery/results/record-findings.ts";
+import type { VerbContext } from "../../shared/verbs/verb-context.ts";
 import type { DiscoveryHandlers } from "../agents/discovery-handlers.ts";
 
 /** A host finding of an agent as the results take it. */

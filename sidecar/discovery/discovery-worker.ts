@@ -7,13 +7,13 @@
 // marks it failed "shutdown". It also probes the scan tools' readiness at start and every readinessMs,
 // recovers jobs a dead sidecar left running, and serves agents' discovery (agent-jobs.ts).
 import { SOLO_SCAN_TYPES } from "../../shared/domain/discovery/scan-types.ts";
-import { FirewallError } from "../../shared/services/settings/firewall-api.ts";
-import { claimScanJobs } from "../../shared/services/discovery/run/claim-jobs.ts";
-import { completeScanJob, failScanJob } from "../../shared/services/discovery/run/finish.ts";
-import { readJobStatuses } from "../../shared/services/discovery/run/job-status.ts";
-import { storeDiscoveryReadiness } from "../../shared/services/discovery/run/readiness.ts";
-import { recoverScanJobs } from "../../shared/services/discovery/run/recover.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { FirewallError } from "../../shared/verbs/settings/firewall-api.ts";
+import { claimScanJobs } from "../../shared/verbs/discovery/run/claim-jobs.ts";
+import { completeScanJob, failScanJob } from "../../shared/verbs/discovery/run/finish.ts";
+import { readJobStatuses } from "../../shared/verbs/discovery/run/job-status.ts";
+import { storeDiscoveryReadiness } from "../../shared/verbs/discovery/run/readiness.ts";
+import { recoverScanJobs } from "../../shared/verbs/discovery/run/recover.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";

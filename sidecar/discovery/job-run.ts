@@ -4,10 +4,10 @@
 // the job's signal aborts, findings are dropped: a cancelled job gets no results after its cancel.
 import type { HostFinding } from "../../shared/domain/discovery/finding.ts";
 import type { Logger } from "../../shared/logger.ts";
-import { appendScanLogs, type ScanLogEntry } from "../../shared/services/discovery/run/append-logs.ts";
-import { reportScanProgress } from "../../shared/services/discovery/run/progress.ts";
-import { recordFindings } from "../../shared/services/discovery/results/record-findings.ts";
-import type { VerbContext } from "../../shared/services/verb-context.ts";
+import { appendScanLogs, type ScanLogEntry } from "../../shared/verbs/discovery/run/append-logs.ts";
+import { reportScanProgress } from "../../shared/verbs/discovery/run/progress.ts";
+import { recordFindings } from "../../shared/verbs/discovery/results/record-findings.ts";
+import type { VerbContext } from "../../shared/verbs/verb-context.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 import type { JobProgress, JobRun, ScanJobRow } from "./job-runner.ts";
 import type { DiscoveryWorkerOptions } from "./options.ts";

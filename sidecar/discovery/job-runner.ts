@@ -3,9 +3,9 @@
 // and the system context for verbs of its own. A runner returns when its work is done or the signal
 // aborted; the worker then ends the job.
 import type { HostFinding } from "../../shared/domain/discovery/finding.ts";
-import type { ScanLogLevel } from "../../shared/services/discovery/run/append-logs.ts";
-import type { ScanJobRow } from "../../shared/services/discovery/run/job-events.ts";
-import type { VerbContext } from "../../shared/services/verb-context.ts";
+import type { ScanLogLevel } from "../../shared/verbs/discovery/run/append-logs.ts";
+import type { ScanJobRow } from "../../shared/verbs/discovery/run/job-events.ts";
+import type { VerbContext } from "../../shared/verbs/verb-context.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 
 export type { ScanJobRow };

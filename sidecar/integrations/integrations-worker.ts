@@ -4,9 +4,9 @@
 // `concurrency` at once. A runner records its own outcome on its row; one that throws has the reason
 // recorded by recordSyncFailure, and the worker goes on. stop() takes nothing new and waits for the syncs
 // in flight (each is bounded by its outbound timeouts).
-import { claimDueSyncs, type DueKind, type DueSync } from "../../shared/services/integrations/scheduled/claim-due.ts";
-import { recordSyncFailure } from "../../shared/services/integrations/scheduled/record-failure.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { claimDueSyncs, type DueKind, type DueSync } from "../../shared/verbs/integrations/scheduled/claim-due.ts";
+import { recordSyncFailure } from "../../shared/verbs/integrations/scheduled/record-failure.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";
 import { DEFAULT_INTEGRATIONS_OPTIONS, type IntegrationsWorkerOptions } from "./options.ts";

@@ -2,11 +2,11 @@
 // the hypervisor discover (trigger "scheduled", recorded as a run at /discovery/proxmox-runs) and the
 // Docker provider's sync. Each records its own outcome on its row; the answer here is for the log.
 import type { OutboundHttp } from "../../shared/net/outbound.ts";
-import { syncDockerProvider } from "../../shared/services/integrations/docker/sync-provider.ts";
-import { discoverHv } from "../../shared/services/integrations/hv/discover.ts";
-import { syncMonitoringIntegration } from "../../shared/services/integrations/monitoring/sync-integration.ts";
-import type { DueKind } from "../../shared/services/integrations/scheduled/claim-due.ts";
-import type { VerbContext } from "../../shared/services/verb-context.ts";
+import { syncDockerProvider } from "../../shared/verbs/integrations/docker/sync-provider.ts";
+import { discoverHv } from "../../shared/verbs/integrations/hv/discover.ts";
+import { syncMonitoringIntegration } from "../../shared/verbs/integrations/monitoring/sync-integration.ts";
+import type { DueKind } from "../../shared/verbs/integrations/scheduled/claim-due.ts";
+import type { VerbContext } from "../../shared/verbs/verb-context.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 
 export interface SyncDeps {

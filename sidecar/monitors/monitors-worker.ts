@@ -1,7 +1,7 @@
 // The monitor runner (issue 12 item 2): a scheduler loop that claims due checks (FOR UPDATE SKIP
 // LOCKED, so several sidecars share the work and none runs a check twice), runs at most `concurrency`
 // at once, each inside its own time budget (a hanging target costs only its own check), and records the
-// results in batches through the state machine (shared/services/monitors/run/record-results.ts).
+// results in batches through the state machine (shared/verbs/monitors/run/record-results.ts).
 // Monitors assigned to an agent are not checked here: their probe is queued on the agent
 // (requestProbe) and the agent's answer is recorded when the link batch commits it.
 // LISTEN monitor_control wakes the loop at once ("check now", resume, create). stop() claims nothing
@@ -10,19 +10,19 @@
 // that waits longer than drainMs aborts the checks still running (they answer "timeout").
 import { ApiError } from "../../shared/errors.ts";
 import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
-import { requestProbe } from "../../shared/services/agents/request-probe.ts";
-import { type ClaimedCheck, claimDueChecks } from "../../shared/services/monitors/run/claim-due.ts";
-import { markProbeDispatch, markStaleProbes } from "../../shared/services/monitors/run/probe-dispatch.ts";
-import { type MonitorResult, recordCheckResults } from "../../shared/services/monitors/run/record-results.ts";
-import { MONITOR_CONTROL_CHANNEL } from "../../shared/services/monitors/notify.ts";
-import { runtimeConfig } from "../../shared/services/monitors/secrets.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { requestProbe } from "../../shared/verbs/agents/request-probe.ts";
+import { type ClaimedCheck, claimDueChecks } from "../../shared/verbs/monitors/run/claim-due.ts";
+import { markProbeDispatch, markStaleProbes } from "../../shared/verbs/monitors/run/probe-dispatch.ts";
+import { type MonitorResult, recordCheckResults } from "../../shared/verbs/monitors/run/record-results.ts";
+import { MONITOR_CONTROL_CHANNEL } from "../../shared/verbs/monitors/notify.ts";
+import { runtimeConfig } from "../../shared/verbs/monitors/secrets.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";
 import { checkBudget, runCheck } from "../../net/checks/run-check.ts";
 import { DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
-import { readMonitorPolicy } from "../../shared/services/integrations/outbound-policy.ts";
+import { readMonitorPolicy } from "../../shared/verbs/integrations/outbound-policy.ts";
 import { defaultMonitorsOptions, type MonitorsWorkerOptions } from "./options.ts";
 
 export interface MonitorsStats {

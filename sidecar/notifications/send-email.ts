@@ -6,7 +6,7 @@ import { sendMail } from "../../net/smtp-mailer.ts";
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { MailError } from "../../shared/net/mailer.ts";
 import type { SmtpProvider } from "../../shared/domain/notifications/providers/provider.ts";
-import type { DeliveryJob } from "../../shared/services/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
 import type { SendOutcome } from "./send-http.ts";
 
 export async function sendEmail(provider: SmtpProvider, job: DeliveryJob, timeoutMs: number, nowSecs: number, policy: OutboundPolicy): Promise<SendOutcome> {

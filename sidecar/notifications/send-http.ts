@@ -7,7 +7,7 @@
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import type { HttpProvider } from "../../shared/domain/notifications/providers/provider.ts";
 import { OutboundError, type OutboundHttp, type OutboundResponse } from "../../shared/net/outbound.ts";
-import type { DeliveryJob } from "../../shared/services/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
 
 export interface SendOutcome {
   outcome: "delivered" | "failed" | "timeout";

@@ -11,12 +11,12 @@ import { type Clock, cryptoRandom } from "../../shared/clock.ts";
 import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import type { DatabaseProvider } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
-import type { JobDefinition, JobDeps } from "../../shared/services/jobs/job.ts";
-import type { JobRun } from "../../shared/services/jobs/job-runs.ts";
-import { JOBS } from "../../shared/services/jobs/registry.ts";
-import { runJob } from "../../shared/services/jobs/run-job.ts";
-import { CRON_OPTIONS } from "../../shared/services/jobs/schedule.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import type { JobDefinition, JobDeps } from "../../shared/verbs/jobs/job.ts";
+import type { JobRun } from "../../shared/verbs/jobs/job-runs.ts";
+import { JOBS } from "../../shared/verbs/jobs/registry.ts";
+import { runJob } from "../../shared/verbs/jobs/run-job.ts";
+import { CRON_OPTIONS } from "../../shared/verbs/jobs/schedule.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 
 export interface SchedulerOptions {
   database: DatabaseProvider;

@@ -1,14 +1,14 @@
 // Release 0.1.0 kept avatars as files under DATA_DIR/user-icons; they now live in the `uploads` table
-// (shared/services/account/avatar-store.ts). On start, any avatar a user row still points at that the table
+// (shared/verbs/account/avatar-store.ts). On start, any avatar a user row still points at that the table
 // lacks is read from that folder and stored, so an upgrade loses no picture. The files are left in
 // place (removing them is the operator's call); once imported they are never read again.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { uploads, users } from "../../shared/db/schema/index.ts";
-import { AVATAR_KIND, AVATAR_MAX_BYTES, isAvatarName } from "../../shared/services/account/avatar-store.ts";
-import { sniffImageType } from "../../shared/services/uploads/image-type.ts";
-import { uploadRow } from "../../shared/services/uploads/store-upload.ts";
+import { AVATAR_KIND, AVATAR_MAX_BYTES, isAvatarName } from "../../shared/verbs/account/avatar-store.ts";
+import { sniffImageType } from "../../shared/verbs/uploads/image-type.ts";
+import { uploadRow } from "../../shared/verbs/uploads/store-upload.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 
 export async function importFileAvatars({ deps, database }: Pick<NodeRuntime, "deps" | "database">): Promise<number> {

@@ -1,10 +1,10 @@
 // On start, after the migrations: secrets an older release stored in clear are sealed with the vault
-// (shared/services/vault/encrypt-clear-secrets.ts). Logged as counts only. A process whose key is not the
+// (shared/verbs/vault/encrypt-clear-secrets.ts). Logged as counts only. A process whose key is not the
 // installation's (or a rotation pending) leaves them as they are and says so: the start goes on, and the
 // values are sealed by the first start with the right key.
 import { ApiError } from "../../shared/errors.ts";
-import { encryptClearSecrets } from "../../shared/services/vault/encrypt-clear-secrets.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { encryptClearSecrets } from "../../shared/verbs/vault/encrypt-clear-secrets.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 
 export async function encryptStoredSecrets({ deps, database }: Pick<NodeRuntime, "deps" | "database">): Promise<number> {

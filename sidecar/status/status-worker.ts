@@ -1,8 +1,8 @@
-// The status worker: runs the critical-DOWN rule (shared/services/status/critical-down.ts) every 30 s
+// The status worker: runs the critical-DOWN rule (shared/verbs/status/critical-down.ts) every 30 s
 // as the system actor. A failing round is logged and the next one tries again; it never takes the
 // process down. stop() ends the timer and waits for the round in progress.
-import { systemContext } from "../../shared/services/verb-context.ts";
-import { recordCriticalDowns } from "../../shared/services/status/critical-down.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
+import { recordCriticalDowns } from "../../shared/verbs/status/critical-down.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";
 

@@ -9,7 +9,7 @@ import type { Db } from "../../shared/db/database.ts";
 import type { Deps } from "../../shared/deps.ts";
 import { resolveCredential } from "../../shared/identity/credential.ts";
 import type { CidrSet } from "../../shared/net/cidr.ts";
-import { type Actor, actorCan } from "../../shared/services/actor.ts";
+import { type Actor, actorCan } from "../../shared/verbs/actor.ts";
 import type { StreamDef } from "../../shared/streams/catalogue.ts";
 import { type ClientFrame, handshakeCredential, isSecureHandshake, parseClientFrame } from "./handshake.ts";
 import type { ChannelHub, Subscriber } from "./hub.ts";

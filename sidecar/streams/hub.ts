@@ -2,7 +2,7 @@
 // turned into one event frame, serialised once and handed to every subscriber of that channel.
 import type { Clock } from "../../shared/clock.ts";
 import type { Logger } from "../../shared/logger.ts";
-import type { EventChannel } from "../../shared/services/verb.ts";
+import type { EventChannel } from "../../shared/verbs/verb.ts";
 import type { Listen } from "../../runtime/listen.ts";
 
 export interface Subscriber {

@@ -6,7 +6,7 @@
 import type { Random } from "../../shared/clock.ts";
 import { ApiError } from "../../shared/errors.ts";
 import type { EventsStatus } from "../../shared/schemas/events.ts";
-import type { EventChannel } from "../../shared/services/verb.ts";
+import type { EventChannel } from "../../shared/verbs/verb.ts";
 import type { StreamDef } from "../../shared/streams/catalogue.ts";
 import type { EndReason, EventFeed, EventSubscription, FeedEvent, OpenRequest, ResetNotice } from "../../shared/streams/event-feed.ts";
 import { formatEventId, parseEventId } from "../../shared/streams/event-id.ts";

@@ -1,7 +1,7 @@
 // One client of GET /events/stream as the feed sees it: the channels it receives and the events queued
 // for it until its route writes them. The queue is bounded in bytes: a client that does not read ends
 // "slow_consumer" (its route then cuts the response) rather than holding events without end.
-import type { EventChannel } from "../../shared/services/verb.ts";
+import type { EventChannel } from "../../shared/verbs/verb.ts";
 import type { EndReason, EventSubscription, FeedEvent, ResetNotice } from "../../shared/streams/event-feed.ts";
 
 type Waiter = (events: readonly FeedEvent[] | null) => void;

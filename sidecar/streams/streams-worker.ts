@@ -6,7 +6,7 @@
 import { WebSocketServer } from "ws";
 import { ApiError } from "../../shared/errors.ts";
 import { CidrSet } from "../../shared/net/cidr.ts";
-import type { EventChannel } from "../../shared/services/verb.ts";
+import type { EventChannel } from "../../shared/verbs/verb.ts";
 import type { EventFeed } from "../../shared/streams/event-feed.ts";
 import { STREAMS, streamByChannel } from "../../shared/streams/catalogue.ts";
 import type { StreamStatus, StreamStatusSource } from "../../shared/streams/stream-status.ts";

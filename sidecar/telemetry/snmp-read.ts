@@ -3,7 +3,7 @@
 // agent does not serve leaves its metric null rather than failing the poll.
 import type { Varbind } from "net-snmp";
 import { openSnmpSession, snmpGet, snmpWalk } from "../../net/snmp-session.ts";
-import type { PollReading, PollTarget } from "../../shared/services/telemetry/poll-targets.ts";
+import type { PollReading, PollTarget } from "../../shared/verbs/telemetry/poll-targets.ts";
 import { averageLoad, CPU_RAW, type CpuCounters, cpuCounters, cpuPercentBetween, OID, storagePercents, storageRows, uptimeSeconds } from "./snmp-metrics.ts";
 
 export interface SnmpReading {

@@ -7,12 +7,12 @@ import type postgres from "postgres";
 import { cryptoRandom } from "../../shared/clock.ts";
 import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { analyticsJob } from "../../shared/services/analytics/analytics-job.ts";
-import { forecastCapacity } from "../../shared/services/analytics/capacity-forecast.ts";
-import { detectFlaps } from "../../shared/services/analytics/flap-detection.ts";
-import { rightSize } from "../../shared/services/analytics/right-sizing.ts";
-import { runJob } from "../../shared/services/jobs/run-job.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { analyticsJob } from "../../shared/verbs/analytics/analytics-job.ts";
+import { forecastCapacity } from "../../shared/verbs/analytics/capacity-forecast.ts";
+import { detectFlaps } from "../../shared/verbs/analytics/flap-detection.ts";
+import { rightSize } from "../../shared/verbs/analytics/right-sizing.ts";
+import { runJob } from "../../shared/verbs/jobs/run-job.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import type { BenchContext, BenchRow } from "./harness.ts";
 
 const DAY = 86_400_000;

@@ -6,8 +6,8 @@
 // HTTP; the merge's undo is timed too. Everything the bench added is removed afterwards.
 import { cryptoRandom } from "../../shared/clock.ts";
 import { emptyFinding, type HostFinding } from "../../shared/domain/discovery/finding.ts";
-import { recordFindings } from "../../shared/services/discovery/results/record-findings.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { recordFindings } from "../../shared/verbs/discovery/results/record-findings.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { api, type BenchContext, type BenchRow, round } from "./harness.ts";
 
 const TARGET = 100_000;

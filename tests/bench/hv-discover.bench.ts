@@ -5,8 +5,8 @@
 // changed. The bench database allows loopback for the run (the fake is on 127/8) and is put back after;
 // everything the bench imported is removed.
 import { cryptoRandom } from "../../shared/clock.ts";
-import { discoverHv } from "../../shared/services/integrations/hv/discover.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { discoverHv } from "../../shared/verbs/integrations/hv/discover.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { FAKE_PVE_TOKEN, generatedPveState, startFakePve } from "../helpers/fake-pve.ts";
 import { api, type BenchContext, type BenchRow, round } from "./harness.ts";
 

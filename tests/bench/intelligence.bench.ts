@@ -2,7 +2,7 @@
 // postgres.js. A rack switch (node 1: 19 nodes connected, shared networks) impacts thousands of assets;
 // an ordinary node a few dozen.
 import { PgDialect } from "drizzle-orm/pg-core";
-import { blastRadiusQuery } from "../../shared/services/intelligence/blast-radius.ts";
+import { blastRadiusQuery } from "../../shared/verbs/intelligence/blast-radius.ts";
 import { api, type BenchContext, type BenchRow, hit, measure } from "./harness.ts";
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {

@@ -4,8 +4,8 @@
 // the alerts of its new findings), a second snapshot with nothing new, and the reads over HTTP (score,
 // threat alerts, attack surface, one threat profile). Everything the bench added is removed afterwards.
 import { cryptoRandom } from "../../shared/clock.ts";
-import { takePrivacySnapshot } from "../../shared/services/privacy/take-snapshot.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { takePrivacySnapshot } from "../../shared/verbs/privacy/take-snapshot.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { api, type BenchContext, type BenchRow, round } from "./harness.ts";
 
 const NODES = 10_000;

@@ -7,10 +7,10 @@
 import { cryptoRandom } from "../../shared/clock.ts";
 import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { runJob } from "../../shared/services/jobs/run-job.ts";
-import { retentionCutoffs } from "../../shared/services/retention/cutoffs.ts";
-import { retentionJob } from "../../shared/services/retention/retention-job.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { runJob } from "../../shared/verbs/jobs/run-job.ts";
+import { retentionCutoffs } from "../../shared/verbs/retention/cutoffs.ts";
+import { retentionJob } from "../../shared/verbs/retention/retention-job.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { seedTelemetry, time } from "./analytics.bench.ts";
 import { api, type BenchContext, type BenchRow, nextClient, round } from "./harness.ts";
 

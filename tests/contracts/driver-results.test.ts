@@ -1,6 +1,6 @@
 // Contract of the code that reads db.execute() results whatever the driver: queryRows
 // (shared/db/database.ts: postgres.js answers an array of rows, PGlite `{ rows }`), the affected-row
-// counts of shared/services/resources/forget-references.ts (postgres.js `count`, PGlite `affectedRows`).
+// counts of shared/verbs/resources/forget-references.ts (postgres.js `count`, PGlite `affectedRows`).
 import { sql as dsql } from "drizzle-orm";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import { because, pgClient, productDb, type Workaround } from "./support.ts";
 
 const W: Workaround = {
   name: "driver-results",
-  file: "shared/db/database.ts (queryRows), shared/services/resources/forget-references.ts",
+  file: "shared/db/database.ts (queryRows), shared/verbs/resources/forget-references.ts",
   libs: { "drizzle-orm": "0.45.4", postgres: "3.4.9" },
 };
 

@@ -1,6 +1,6 @@
 // Contract of the code that reads failed queries' errors through drizzle's wrapper:
-// shared/services/tokens/unique-violation.ts (which unique index a 23505 names),
-// shared/safe-error.ts (what of an error may be logged) and shared/services/jobs/run-job.ts
+// shared/verbs/tokens/unique-violation.ts (which unique index a 23505 names),
+// shared/safe-error.ts (what of an error may be logged) and shared/verbs/jobs/run-job.ts
 // (failureMessage: the driver's words). They rely on drizzle wrapping the driver's error in a
 // DrizzleQueryError whose message carries the parameter values and whose `cause` is postgres.js's
 // PostgresError, with the index name in `constraint_name`.
@@ -9,14 +9,14 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../shared/db/schema/index.ts";
 import { safeErrorFields } from "../../shared/safe-error.ts";
-import { failureMessage } from "../../shared/services/jobs/run-job.ts";
-import { isUniqueViolation } from "../../shared/services/tokens/unique-violation.ts";
+import { failureMessage } from "../../shared/verbs/jobs/run-job.ts";
+import { isUniqueViolation } from "../../shared/verbs/tokens/unique-violation.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { because, pgClient, productDb, type Workaround } from "./support.ts";
 
 const W: Workaround = {
   name: "drizzle-query-errors",
-  file: "shared/services/tokens/unique-violation.ts, shared/safe-error.ts, shared/services/jobs/run-job.ts",
+  file: "shared/verbs/tokens/unique-violation.ts, shared/safe-error.ts, shared/verbs/jobs/run-job.ts",
   libs: { "drizzle-orm": "0.45.4", postgres: "3.4.9" },
 };
 const SECRET_HASH = "pbkdf2_sha256$1000$c2FsdA$contract-secret-value";

@@ -1,5 +1,5 @@
 // Contract of the row decoder (shared/db/table-rows.ts, used by every list page through
-// shared/services/resources/list.ts). It renders drizzle's select list once, runs it with db.execute(),
+// shared/verbs/resources/list.ts). It renders drizzle's select list once, runs it with db.execute(),
 // and decodes the driver's row objects itself, visiting only columns whose class overrides drizzle's
 // base decoder. That is only right while drizzle's select() would have produced the same rows: the
 // base decoder is the identity, execute() sees the same driver-level parsing as select(), and the

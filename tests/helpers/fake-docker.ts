@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DockerContainerInspect, DockerContainerSummary, DockerNetwork, DockerVersion } from "../../shared/services/discovery/docker/docker-api.ts";
+import type { DockerContainerInspect, DockerContainerSummary, DockerNetwork, DockerVersion } from "../../shared/verbs/discovery/docker/docker-api.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/docker");
 const read = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import { join } from "node:path";
-import type { PveClusterStatusEntry, PveGuestConfig, PveGuestType, PveNetworkIface, PveResource, PveRrdPoint, PveTask, PveVersion } from "../../shared/services/integrations/hv/pve-api.ts";
+import type { PveClusterStatusEntry, PveGuestConfig, PveGuestType, PveNetworkIface, PveResource, PveRrdPoint, PveTask, PveVersion } from "../../shared/verbs/integrations/hv/pve-api.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/pve");
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;

@@ -9,8 +9,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
-import type { DueKind } from "../../shared/services/integrations/scheduled/claim-due.ts";
-import { INTEGRATION_CONFIG_CREDENTIAL, sealSecret } from "../../shared/services/vault/secret-columns.ts";
+import type { DueKind } from "../../shared/verbs/integrations/scheduled/claim-due.ts";
+import { INTEGRATION_CONFIG_CREDENTIAL, sealSecret } from "../../shared/verbs/vault/secret-columns.ts";
 import { integrationsWorker } from "../../sidecar/integrations/integrations-worker.ts";
 import type { SyncRunner } from "../../sidecar/integrations/sync-runners.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";

@@ -6,7 +6,7 @@ process.env.TZ = "America/New_York"; // the slots must not move with the host's 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../shared/config.ts";
 import type { Logger } from "../../shared/logger.ts";
-import { type JobDefinition, type JobDeps, throwIfStopped } from "../../shared/services/jobs/job.ts";
+import { type JobDefinition, type JobDeps, throwIfStopped } from "../../shared/verbs/jobs/job.ts";
 import { Scheduler } from "../../sidecar/scheduler/scheduler.ts";
 import { type NodeDatabase, openDatabase } from "../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";

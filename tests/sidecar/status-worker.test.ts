@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Clock, cryptoRandom } from "../../shared/clock.ts";
 import { parseConfig } from "../../shared/config.ts";
 import { silentLogger } from "../../shared/logger.ts";
-import { type CriticalDownInput, recordCriticalDowns } from "../../shared/services/status/critical-down.ts";
-import { systemContext } from "../../shared/services/verb-context.ts";
+import { type CriticalDownInput, recordCriticalDowns } from "../../shared/verbs/status/critical-down.ts";
+import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { type NodeDatabase, openDatabase } from "../../runtime/database.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 

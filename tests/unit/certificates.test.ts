@@ -1,7 +1,7 @@
 // The pure rules of the certificates group: which SAN names cover a domain, which expiry warning is due.
 import { describe, expect, it } from "vitest";
-import { daysLeft, dueThreshold } from "../../shared/services/certificates/certificates-job.ts";
-import { isIpAddress, nameCovers } from "../../shared/services/certificates/x509.ts";
+import { daysLeft, dueThreshold } from "../../shared/verbs/certificates/certificates-job.ts";
+import { isIpAddress, nameCovers } from "../../shared/verbs/certificates/x509.ts";
 
 const DAY = 86_400_000;
 const now = new Date("2026-11-25T12:00:00Z");

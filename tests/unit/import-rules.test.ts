@@ -1,6 +1,6 @@
 // The rules of the tree (README "Layout", docs/architecture.md "Import rules"): which folder may import
 // which, with the direction of each written once below; no import circle anywhere in the repository's
-// own code; and the verb contract's "no transaction outside shared/services/verb.ts".
+// own code; and the verb contract's "no transaction outside shared/verbs/verb.ts".
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,7 +42,7 @@ const OPENS_TRANSACTION = /\.(transaction|begin)\s*\(|\.unsafe\s*\(\s*["'`]\s*(b
 
 /** Where a transaction may be opened, and why. */
 const TRANSACTIONS_ALLOWED = new Map<string, string>([
-  ["shared/services/verb.ts", "the verb contract itself: a verb's transaction and its savepoints"],
+  ["shared/verbs/verb.ts", "the verb contract itself: a verb's transaction and its savepoints"],
   [
     "shared/db/advisory-lock.ts",
     "a job's advisory lock is held in a transaction that writes nothing and must outlive the job's many short verbs",
@@ -200,7 +200,7 @@ describe("the tree's rules", () => {
     expect(circles(g([["a.ts", "b.ts"], ["b.ts", "c.ts"], ["c.ts", "a.ts"], ["c.ts", "d.ts"]]))).toEqual([["a.ts", "b.ts", "c.ts"]]);
     expect(circles(g([["a.ts", "b.ts"], ["b.ts", "c.ts"]]))).toEqual([]);
     expect(circles(g([["a.ts", "a.ts"]]))).toEqual([["a.ts"]]);
-    expect(crossings(g([["net/x.ts", "sidecar/y.ts"], ["functions/r.ts", "shared/db/schema.ts"], ["functions/r.ts", "shared/services/v.ts"], ["shared/a.ts", "shared/db/b.ts"]]))).toEqual([
+    expect(crossings(g([["net/x.ts", "sidecar/y.ts"], ["functions/r.ts", "shared/db/schema.ts"], ["functions/r.ts", "shared/verbs/v.ts"], ["shared/a.ts", "shared/db/b.ts"]]))).toEqual([
       "net/x.ts -> sidecar/y.ts",
       "functions/r.ts -> shared/db/schema.ts",
     ]);
@@ -208,7 +208,7 @@ describe("the tree's rules", () => {
     expect(specifiersOf('import type { A } from "./a.ts";\nexport { b } from "../b.ts";\nawait import("./c.ts");\nimport "./d.ts";\nimport x from "pkg";')).toEqual(["./a.ts", "../b.ts", "./c.ts", "./d.ts"]);
   });
 
-  it("no transaction is opened outside shared/services/verb.ts (and the listed exceptions)", () => {
+  it("no transaction is opened outside shared/verbs/verb.ts (and the listed exceptions)", () => {
     const offences = FOLDERS.flatMap(tsFiles).filter((f) => !TRANSACTIONS_ALLOWED.has(f) && OPENS_TRANSACTION.test(stripComments(readFileSync(join(root, f), "utf8"))));
     expect(offences, `transactions outside the verb contract:\n${offences.join("\n")}`).toEqual([]);
     for (const [allowed] of TRANSACTIONS_ALLOWED) expect(OPENS_TRANSACTION.test(stripComments(readFileSync(join(root, allowed), "utf8"))), allowed).toBe(true);

@@ -1,7 +1,7 @@
 // Documents render Markdown to HTML that is safe to put in a page: GFM works, raw HTML is escaped and
 // dangerous URL protocols never reach an href or src.
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../shared/services/docs/render-markdown.ts";
+import { renderMarkdown } from "../../shared/verbs/docs/render-markdown.ts";
 
 describe("renderMarkdown", () => {
   it("renders CommonMark and GFM: headings, emphasis, tables, task lists, strikethrough, autolinks", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SEARCH_TYPES, searchIndexSql } from "../../shared/services/search/search.ts";
+import { SEARCH_TYPES, searchIndexSql } from "../../shared/verbs/search/search.ts";
 
 describe("search indexes", () => {
   it("migration 0005 indexes exactly the expression each search branch matches", () => {

@@ -1,8 +1,8 @@
 // The caller's avatar: PUT /auth/me/avatar, and the static GET /user-icons/<file> that serves avatars.
 import type { Hono } from "hono";
-import { AVATAR_MAX_BYTES } from "../../../shared/services/account/avatar-store.ts";
-import { readAvatar } from "../../../shared/services/account/read-avatar.ts";
-import { setMyAvatar } from "../../../shared/services/account/set-avatar.ts";
+import { AVATAR_MAX_BYTES } from "../../../shared/verbs/account/avatar-store.ts";
+import { readAvatar } from "../../../shared/verbs/account/read-avatar.ts";
+import { setMyAvatar } from "../../../shared/verbs/account/set-avatar.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,8 +3,8 @@
 // administrator lists and removes any user's.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { beginOAuthLink } from "../../../shared/services/oauth/flow.ts";
-import { listMyIdentities, listUserIdentities, unlinkMyIdentity, unlinkUserIdentity } from "../../../shared/services/oauth/identities.ts";
+import { beginOAuthLink } from "../../../shared/verbs/oauth/flow.ts";
+import { listMyIdentities, listUserIdentities, unlinkMyIdentity, unlinkUserIdentity } from "../../../shared/verbs/oauth/identities.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

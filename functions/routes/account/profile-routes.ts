@@ -3,11 +3,11 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { writeBody } from "../../../shared/schemas/fields.ts";
-import { changeMyPassword } from "../../../shared/services/account/change-password.ts";
-import { deleteMyAccount } from "../../../shared/services/account/delete-account.ts";
-import { getMe } from "../../../shared/services/account/get-me.ts";
-import { updateMyProfile } from "../../../shared/services/account/update-profile.ts";
-import { DisplayName, USER_READ_ONLY } from "../../../shared/services/admin-users/input-schemas.ts";
+import { changeMyPassword } from "../../../shared/verbs/account/change-password.ts";
+import { deleteMyAccount } from "../../../shared/verbs/account/delete-account.ts";
+import { getMe } from "../../../shared/verbs/account/get-me.ts";
+import { updateMyProfile } from "../../../shared/verbs/account/update-profile.ts";
+import { DisplayName, USER_READ_ONLY } from "../../../shared/verbs/admin-users/input-schemas.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,9 +1,9 @@
 // The caller's own sessions: list them, sign out everywhere else, or end one.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { listMySessions } from "../../../shared/services/account/list-sessions.ts";
-import { revokeMySession } from "../../../shared/services/account/revoke-my-session.ts";
-import { revokeMyOtherSessions } from "../../../shared/services/account/revoke-other-sessions.ts";
+import { listMySessions } from "../../../shared/verbs/account/list-sessions.ts";
+import { revokeMySession } from "../../../shared/verbs/account/revoke-my-session.ts";
+import { revokeMyOtherSessions } from "../../../shared/verbs/account/revoke-other-sessions.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,10 +3,10 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { Limit, Offset } from "../../../shared/schemas/list-query.ts";
-import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts";
-import { repairAuditChain } from "../../../shared/services/audit/repair-chain.ts";
-import { listUserActions } from "../../../shared/services/audit/user-actions.ts";
-import { verifyChain } from "../../../shared/services/audit/verify-chain.ts";
+import { listAuditEntries } from "../../../shared/verbs/audit/list-entries.ts";
+import { repairAuditChain } from "../../../shared/verbs/audit/repair-chain.ts";
+import { listUserActions } from "../../../shared/verbs/audit/user-actions.ts";
+import { verifyChain } from "../../../shared/verbs/audit/verify-chain.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

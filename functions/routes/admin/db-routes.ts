@@ -2,9 +2,9 @@
 // the list of archives, and (ours, not in the catalogue) the download of one archive. docs/backups.md.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { dbHealth, listBackups, readBackup, takeBackup } from "../../../shared/services/backups/backups.ts";
-import { readBackupSettings, testBackupTarget, updateBackupSettings } from "../../../shared/services/backups/settings.ts";
-import type { VerbContext } from "../../../shared/services/verb-context.ts";
+import { dbHealth, listBackups, readBackup, takeBackup } from "../../../shared/verbs/backups/backups.ts";
+import { readBackupSettings, testBackupTarget, updateBackupSettings } from "../../../shared/verbs/backups/settings.ts";
+import type { VerbContext } from "../../../shared/verbs/verb-context.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

@@ -3,10 +3,10 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { Limit } from "../../../shared/schemas/list-query.ts";
-import { JOB_OUTCOMES, JOB_TRIGGERS } from "../../../shared/services/jobs/job-runs.ts";
-import { listJobs } from "../../../shared/services/jobs/list-jobs.ts";
-import { JOBS } from "../../../shared/services/jobs/registry.ts";
-import { triggerJob } from "../../../shared/services/jobs/trigger-job.ts";
+import { JOB_OUTCOMES, JOB_TRIGGERS } from "../../../shared/verbs/jobs/job-runs.ts";
+import { listJobs } from "../../../shared/verbs/jobs/list-jobs.ts";
+import { JOBS } from "../../../shared/verbs/jobs/registry.ts";
+import { triggerJob } from "../../../shared/verbs/jobs/trigger-job.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

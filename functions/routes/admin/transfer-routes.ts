@@ -2,12 +2,12 @@
 // wipe_before_import behind RESTORE_WITH_WIPE) and clear-lab (CLEAR_LAB). docs/export-import.md.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { CLEAR_LAB, clearLab } from "../../../shared/services/transfer/clear-lab.ts";
-import { exportInventory } from "../../../shared/services/transfer/export-inventory.ts";
-import { confirmationProblems } from "../../../shared/services/confirm/confirm.ts";
-import { endRun, startRun } from "../../../shared/services/jobs/job-runs.ts";
-import { IMPORT_JOB, importInventory, RESTORE_WITH_WIPE } from "../../../shared/services/transfer/import-inventory.ts";
-import { EXPORT_FORMAT, EXPORT_ORDER, EXPORT_VERSION } from "../../../shared/services/transfer/kinds.ts";
+import { CLEAR_LAB, clearLab } from "../../../shared/verbs/transfer/clear-lab.ts";
+import { exportInventory } from "../../../shared/verbs/transfer/export-inventory.ts";
+import { confirmationProblems } from "../../../shared/verbs/confirm/confirm.ts";
+import { endRun, startRun } from "../../../shared/verbs/jobs/job-runs.ts";
+import { IMPORT_JOB, importInventory, RESTORE_WITH_WIPE } from "../../../shared/verbs/transfer/import-inventory.ts";
+import { EXPORT_FORMAT, EXPORT_ORDER, EXPORT_VERSION } from "../../../shared/verbs/transfer/kinds.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

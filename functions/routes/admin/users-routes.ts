@@ -2,17 +2,17 @@
 // sign out everywhere, masquerade). PATCH and DELETE are shared with /users/{id} (users/user-routes.ts).
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { createUser } from "../../../shared/services/admin-users/create-user.ts";
-import { DELETE_USER_ACTION, deleteUser } from "../../../shared/services/admin-users/delete-user.ts";
+import { createUser } from "../../../shared/verbs/admin-users/create-user.ts";
+import { DELETE_USER_ACTION, deleteUser } from "../../../shared/verbs/admin-users/delete-user.ts";
 import { IdParam, writeBody } from "../../../shared/schemas/fields.ts";
 import { listQuery, listResponse } from "../../../shared/schemas/list-query.ts";
-import { BooleanParam, DisplayName, RoleName, USER_READ_ONLY } from "../../../shared/services/admin-users/input-schemas.ts";
-import { listUsers, USER_SORTS } from "../../../shared/services/admin-users/list-users.ts";
-import { MASQUERADE_MAX_MINUTES, masquerade } from "../../../shared/services/admin-users/masquerade.ts";
-import { resetPassword } from "../../../shared/services/admin-users/reset-password.ts";
-import { revokeUserSessions } from "../../../shared/services/admin-users/revoke-user-sessions.ts";
-import { unlockUser } from "../../../shared/services/admin-users/unlock-user.ts";
-import { updateUser } from "../../../shared/services/admin-users/update-user.ts";
+import { BooleanParam, DisplayName, RoleName, USER_READ_ONLY } from "../../../shared/verbs/admin-users/input-schemas.ts";
+import { listUsers, USER_SORTS } from "../../../shared/verbs/admin-users/list-users.ts";
+import { MASQUERADE_MAX_MINUTES, masquerade } from "../../../shared/verbs/admin-users/masquerade.ts";
+import { resetPassword } from "../../../shared/verbs/admin-users/reset-password.ts";
+import { revokeUserSessions } from "../../../shared/verbs/admin-users/revoke-user-sessions.ts";
+import { unlockUser } from "../../../shared/verbs/admin-users/unlock-user.ts";
+import { updateUser } from "../../../shared/verbs/admin-users/update-user.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

@@ -3,8 +3,8 @@
 import type { Hono } from "hono";
 import { ApiError } from "../../../shared/errors.ts";
 import { endpointUrl, InstallCommand, InstallCommandQuery, ServerKeyPendingAgents, ServerKeyStatus } from "../../../shared/schemas/agents.ts";
-import { agentInstallCommand } from "../../../shared/services/agents/install.ts";
-import { pendingServerKeyAgents, rotateServerKey, serverKeyStatus } from "../../../shared/services/agents/server-key.ts";
+import { agentInstallCommand } from "../../../shared/verbs/agents/install.ts";
+import { pendingServerKeyAgents, rotateServerKey, serverKeyStatus } from "../../../shared/verbs/agents/server-key.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

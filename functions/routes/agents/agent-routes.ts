@@ -4,12 +4,12 @@ import {
   AgentEventList, AgentEventsQuery, AgentPatchBody, AgentProbes, AgentRead, AgentTelemetry, HistoryQuery, TelemetryHistory,
 } from "../../../shared/schemas/agents.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { listAgentEvents } from "../../../shared/services/agents/agent-events.ts";
-import { deleteAgent } from "../../../shared/services/agents/delete-agent.ts";
-import { patchAgent } from "../../../shared/services/agents/patch-agent.ts";
-import { getAgent } from "../../../shared/services/agents/read-agents.ts";
-import { agentProbes } from "../../../shared/services/agents/read-probes.ts";
-import { agentTelemetry, agentTelemetryHistory } from "../../../shared/services/agents/read-telemetry.ts";
+import { listAgentEvents } from "../../../shared/verbs/agents/agent-events.ts";
+import { deleteAgent } from "../../../shared/verbs/agents/delete-agent.ts";
+import { patchAgent } from "../../../shared/verbs/agents/patch-agent.ts";
+import { getAgent } from "../../../shared/verbs/agents/read-agents.ts";
+import { agentProbes } from "../../../shared/verbs/agents/read-probes.ts";
+import { agentTelemetry, agentTelemetryHistory } from "../../../shared/verbs/agents/read-telemetry.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,11 +3,11 @@
 import type { Hono } from "hono";
 import { AgentRead, ApproveBody, CapabilitiesBody, RevokeBody, UpdateBody, UpdateQueued } from "../../../shared/schemas/agents.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { approveAgent } from "../../../shared/services/agents/approve-agent.ts";
-import { NO_BINARIES, queueAgentUpdate } from "../../../shared/services/agents/queue-update.ts";
-import { rejectAgent } from "../../../shared/services/agents/reject-agent.ts";
-import { revokeAgent } from "../../../shared/services/agents/revoke-agent.ts";
-import { setAgentCapabilities } from "../../../shared/services/agents/set-capabilities.ts";
+import { approveAgent } from "../../../shared/verbs/agents/approve-agent.ts";
+import { NO_BINARIES, queueAgentUpdate } from "../../../shared/verbs/agents/queue-update.ts";
+import { rejectAgent } from "../../../shared/verbs/agents/reject-agent.ts";
+import { revokeAgent } from "../../../shared/verbs/agents/revoke-agent.ts";
+import { setAgentCapabilities } from "../../../shared/verbs/agents/set-capabilities.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -4,9 +4,9 @@ import type { Hono } from "hono";
 import {
   AgentIdsQuery, AgentList, AgentListQuery, AgentPresence, EligibleProbeAgent, Grants, MetricsSeries, PendingAgentsQuery, ProbeEligibleQuery,
 } from "../../../shared/schemas/agents.ts";
-import { agentMetricsSeries, agentPresence } from "../../../shared/services/agents/read-telemetry.ts";
-import { capabilityDefaults, listAgents, listPendingAgents } from "../../../shared/services/agents/read-agents.ts";
-import { probeEligibleAgents } from "../../../shared/services/agents/read-probes.ts";
+import { agentMetricsSeries, agentPresence } from "../../../shared/verbs/agents/read-telemetry.ts";
+import { capabilityDefaults, listAgents, listPendingAgents } from "../../../shared/verbs/agents/read-agents.ts";
+import { probeEligibleAgents } from "../../../shared/verbs/agents/read-probes.ts";
 import * as v from "valibot";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

@@ -7,7 +7,7 @@ import { ApiError } from "../../../shared/errors.ts";
 import { identityOfText, UNKNOWN_CLIENT } from "../../../shared/net/client-ip.ts";
 import type { RateLimitDecision } from "../../../shared/ratelimit/limiter.ts";
 import { PairingLookupBody, PairingMatch } from "../../../shared/schemas/agents.ts";
-import { lookupPairingCode } from "../../../shared/services/agents/pairing-lookup.ts";
+import { lookupPairingCode } from "../../../shared/verbs/agents/pairing-lookup.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

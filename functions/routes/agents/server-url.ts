@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import { ApiError } from "../../../shared/errors.ts";
 import { endpointUrl } from "../../../shared/schemas/agents.ts";
-import { SERVER_URL_PATTERN } from "../../../shared/services/agents/install-script.ts";
+import { SERVER_URL_PATTERN } from "../../../shared/verbs/agents/install-script.ts";
 import type { AppEnv } from "../../deps.ts";
 
 const first = (header: string | undefined) => header?.split(",")[0]?.trim() || undefined;

@@ -1,8 +1,8 @@
 // POST /auth/accept-invite: public and CSRF-exempt (spec 5.3); creates the invited account and signs in.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { DisplayName } from "../../../shared/services/admin-users/input-schemas.ts";
-import { acceptInvite } from "../../../shared/services/invites/accept-invite.ts";
+import { DisplayName } from "../../../shared/verbs/admin-users/input-schemas.ts";
+import { acceptInvite } from "../../../shared/verbs/invites/accept-invite.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "./respond.ts";

@@ -3,11 +3,11 @@
 // change the signed-in user's own MFA.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { activateMfa } from "../../../shared/services/mfa/activate.ts";
-import { disableMfa } from "../../../shared/services/mfa/disable.ts";
-import { regenerateBackupCodes } from "../../../shared/services/mfa/regenerate-backup-codes.ts";
-import { setupMfa } from "../../../shared/services/mfa/setup.ts";
-import { verifyMfa } from "../../../shared/services/mfa/verify.ts";
+import { activateMfa } from "../../../shared/verbs/mfa/activate.ts";
+import { disableMfa } from "../../../shared/verbs/mfa/disable.ts";
+import { regenerateBackupCodes } from "../../../shared/verbs/mfa/regenerate-backup-codes.ts";
+import { setupMfa } from "../../../shared/verbs/mfa/setup.ts";
+import { verifyMfa } from "../../../shared/verbs/mfa/verify.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,10 +3,10 @@
 // MFA challenge; JSON errors 400/403/502), and GET /auth/exchange (the code for a session token).
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase, SignInRefused } from "../../../shared/services/oauth/flow.ts";
-import { sendOwnerNotice } from "../../../shared/services/oauth/owner-notice.ts";
-import { listPublicProviders } from "../../../shared/services/oauth/public-providers.ts";
-import type { ProviderRoute } from "../../../shared/services/oauth/provider.ts";
+import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase, SignInRefused } from "../../../shared/verbs/oauth/flow.ts";
+import { sendOwnerNotice } from "../../../shared/verbs/oauth/owner-notice.ts";
+import { listPublicProviders } from "../../../shared/verbs/oauth/public-providers.ts";
+import type { ProviderRoute } from "../../../shared/verbs/oauth/provider.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { LoginOutcome } from "../../../shared/services/auth/login.ts";
+import type { LoginOutcome } from "../../../shared/verbs/auth/login.ts";
 import type { AppEnv } from "../../deps.ts";
 import { setSessionCookies } from "../../session-cookies.ts";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { SignInClient } from "../../../shared/services/auth/sign-in-client.ts";
-import type { VerbContext } from "../../../shared/services/verb-context.ts";
+import type { SignInClient } from "../../../shared/verbs/auth/sign-in-client.ts";
+import type { VerbContext } from "../../../shared/verbs/verb-context.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 

@@ -3,12 +3,12 @@
 // caller's own account: ../account/.)
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { demoSignIn } from "../../../shared/services/auth/demo.ts";
-import { forceChangePassword } from "../../../shared/services/auth/force-change-password.ts";
-import { login } from "../../../shared/services/auth/login.ts";
-import { logout } from "../../../shared/services/auth/logout.ts";
-import { register } from "../../../shared/services/auth/register.ts";
-import { DisplayName } from "../../../shared/services/admin-users/input-schemas.ts";
+import { demoSignIn } from "../../../shared/verbs/auth/demo.ts";
+import { forceChangePassword } from "../../../shared/verbs/auth/force-change-password.ts";
+import { login } from "../../../shared/verbs/auth/login.ts";
+import { logout } from "../../../shared/verbs/auth/logout.ts";
+import { register } from "../../../shared/verbs/auth/register.ts";
+import { DisplayName } from "../../../shared/verbs/admin-users/input-schemas.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,13 +2,13 @@
 // /auth/api-tokens[/{token_id}[/rotate]], /auth/service-account, /auth/scopes.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { MAX_TOKEN_DAYS } from "../../../shared/services/tokens/expiry.ts";
-import { createApiToken } from "../../../shared/services/tokens/create-token.ts";
-import { createServiceAccount } from "../../../shared/services/tokens/create-service-account.ts";
-import { listApiTokens } from "../../../shared/services/tokens/list-tokens.ts";
-import { listScopes } from "../../../shared/services/tokens/list-scopes.ts";
-import { revokeApiToken } from "../../../shared/services/tokens/revoke-token.ts";
-import { rotateApiToken } from "../../../shared/services/tokens/rotate-token.ts";
+import { MAX_TOKEN_DAYS } from "../../../shared/verbs/tokens/expiry.ts";
+import { createApiToken } from "../../../shared/verbs/tokens/create-token.ts";
+import { createServiceAccount } from "../../../shared/verbs/tokens/create-service-account.ts";
+import { listApiTokens } from "../../../shared/verbs/tokens/list-tokens.ts";
+import { listScopes } from "../../../shared/verbs/tokens/list-scopes.ts";
+import { revokeApiToken } from "../../../shared/verbs/tokens/revoke-token.ts";
+import { rotateApiToken } from "../../../shared/verbs/tokens/rotate-token.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

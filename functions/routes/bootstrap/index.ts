@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { initializeFirstAdmin } from "../../../shared/services/bootstrap/initialize.ts";
-import { getOnboarding, setDomain, setOnboardingDismissed } from "../../../shared/services/bootstrap/onboarding.ts";
-import { bootstrapStatus } from "../../../shared/services/bootstrap/status.ts";
+import { initializeFirstAdmin } from "../../../shared/verbs/bootstrap/initialize.ts";
+import { getOnboarding, setDomain, setOnboardingDismissed } from "../../../shared/verbs/bootstrap/onboarding.ts";
+import { bootstrapStatus } from "../../../shared/verbs/bootstrap/status.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,7 +1,7 @@
-// POST /bootstrap/initialize-oauth: first run through a provider (shared/services/oauth/bootstrap.ts).
+// POST /bootstrap/initialize-oauth: first run through a provider (shared/verbs/oauth/bootstrap.ts).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { initializeWithOAuth } from "../../../shared/services/oauth/bootstrap.ts";
+import { initializeWithOAuth } from "../../../shared/verbs/oauth/bootstrap.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "../auth/respond.ts";

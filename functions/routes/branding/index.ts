@@ -3,9 +3,9 @@
 // uploaded through POST /assets/branding/favicon; DELETE /branding/favicon removes it.
 import type { Hono } from "hono";
 import { BrandingAssetParams, BrandingConfig, BrandingExport, BrandingImport, WebManifest } from "../../../shared/schemas/branding.ts";
-import { deleteBrandingAsset, LOGIN_BG_MAX_BYTES, LOGIN_LOGO_MAX_BYTES, uploadLoginBg, uploadLoginLogo } from "../../../shared/services/branding/assets.ts";
-import { brandingManifest } from "../../../shared/services/branding/manifest.ts";
-import { exportBranding, getBranding, importBranding } from "../../../shared/services/branding/settings.ts";
+import { deleteBrandingAsset, LOGIN_BG_MAX_BYTES, LOGIN_LOGO_MAX_BYTES, uploadLoginBg, uploadLoginLogo } from "../../../shared/verbs/branding/assets.ts";
+import { brandingManifest } from "../../../shared/verbs/branding/manifest.ts";
+import { exportBranding, getBranding, importBranding } from "../../../shared/verbs/branding/settings.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,11 +3,11 @@
 import type { Hono } from "hono";
 import { ActivateAnswer, CertificateCreateBody, CertificateDetail, CertificateList, CertificateListQuery, CertificateRead, CertificateUpdateBody, Deleted } from "../../../shared/schemas/certificates.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { activateCertificate } from "../../../shared/services/certificates/activate-certificate.ts";
-import { deleteCertificate, updateCertificate } from "../../../shared/services/certificates/change-certificate.ts";
-import { createCertificate } from "../../../shared/services/certificates/create-certificate.ts";
-import { getCertificate, listCertificates } from "../../../shared/services/certificates/read-certificates.ts";
-import { renewCertificate } from "../../../shared/services/certificates/renew-certificate.ts";
+import { activateCertificate } from "../../../shared/verbs/certificates/activate-certificate.ts";
+import { deleteCertificate, updateCertificate } from "../../../shared/verbs/certificates/change-certificate.ts";
+import { createCertificate } from "../../../shared/verbs/certificates/create-certificate.ts";
+import { getCertificate, listCertificates } from "../../../shared/verbs/certificates/read-certificates.ts";
+import { renewCertificate } from "../../../shared/verbs/certificates/renew-certificate.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,7 +1,7 @@
 // [assets] Uploads of a custom node icon and of the deployment's favicon (multipart, field `file`).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { FAVICON_MAX_BYTES, uploadFavicon, uploadUserIcon, USER_ICON_MAX_BYTES } from "../../../shared/services/uploads/assets.ts";
+import { FAVICON_MAX_BYTES, uploadFavicon, uploadUserIcon, USER_ICON_MAX_BYTES } from "../../../shared/verbs/uploads/assets.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

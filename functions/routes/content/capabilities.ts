@@ -2,8 +2,8 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { AgentFeatures } from "../../../shared/schemas/agents.ts";
-import { agentFeatures } from "../../../shared/services/agents/agent-features.ts";
-import { capabilities } from "../../../shared/services/system/capabilities.ts";
+import { agentFeatures } from "../../../shared/verbs/agents/agent-features.ts";
+import { capabilities } from "../../../shared/verbs/system/capabilities.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,7 +1,7 @@
 // [catalog] The shipped vendor and device catalogue: vendors, a vendor's devices, and search.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { listVendors, searchCatalog, vendorDevices } from "../../../shared/services/catalog/catalog.ts";
+import { listVendors, searchCatalog, vendorDevices } from "../../../shared/verbs/catalog/catalog.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

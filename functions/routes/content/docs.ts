@@ -6,10 +6,10 @@ import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   Attachment, AttachmentView, ByEntityQuery, Doc, DocCreate, DocEntity, DocListQuery, DocPatch, DocsExport, ImportReport, UploadedImage,
 } from "../../../shared/schemas/docs.ts";
-import { attachDoc, detachDoc, docsByEntity, entitiesOfDoc } from "../../../shared/services/docs/attachments.ts";
-import { docsVerbs } from "../../../shared/services/docs/def.ts";
-import { exportDocs, importDocs } from "../../../shared/services/docs/transfer.ts";
-import { DOC_IMAGE_MAX_BYTES, uploadDocImage } from "../../../shared/services/docs/upload-image.ts";
+import { attachDoc, detachDoc, docsByEntity, entitiesOfDoc } from "../../../shared/verbs/docs/attachments.ts";
+import { docsVerbs } from "../../../shared/verbs/docs/def.ts";
+import { exportDocs, importDocs } from "../../../shared/verbs/docs/transfer.ts";
+import { DOC_IMAGE_MAX_BYTES, uploadDocImage } from "../../../shared/verbs/docs/upload-image.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -6,10 +6,10 @@ import {
   BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiPost, OuiPrefix,
   OuiUpdate, OuiView,
 } from "../../../shared/schemas/kb.ts";
-import { exportHostnames, hostnameVerbs, importHostnames } from "../../../shared/services/kb/hostnames.ts";
-import { exportOui, importOui, ouiVerbs } from "../../../shared/services/kb/oui.ts";
-import type { Verb } from "../../../shared/services/verb.ts";
-import type { Versioned } from "../../../shared/services/resources/resource-verbs.ts";
+import { exportHostnames, hostnameVerbs, importHostnames } from "../../../shared/verbs/kb/hostnames.ts";
+import { exportOui, importOui, ouiVerbs } from "../../../shared/verbs/kb/oui.ts";
+import type { Verb } from "../../../shared/verbs/verb.ts";
+import type { Versioned } from "../../../shared/verbs/resources/resource-verbs.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,10 +3,10 @@
 import type { Hono } from "hono";
 import { EntityPath, MapCreate, MapEntityPath, MapEntity, MapList, MapListQuery, MapPatch, MapView, Pin, PinInput, PlaceInput } from "../../../shared/schemas/maps.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { mapsVerbs } from "../../../shared/services/maps/def.ts";
-import { listMaps } from "../../../shared/services/maps/list-maps.ts";
-import { removePin, setPin } from "../../../shared/services/maps/pins.ts";
-import { placeOnMap, removeFromMap } from "../../../shared/services/maps/placements.ts";
+import { mapsVerbs } from "../../../shared/verbs/maps/def.ts";
+import { listMaps } from "../../../shared/verbs/maps/list-maps.ts";
+import { removePin, setPin } from "../../../shared/verbs/maps/pins.ts";
+import { placeOnMap, removeFromMap } from "../../../shared/verbs/maps/placements.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

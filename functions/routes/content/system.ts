@@ -2,7 +2,7 @@
 // (never checks the network: the service runs on closed networks).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { systemStats, updateStatus } from "../../../shared/services/system/stats.ts";
+import { systemStats, updateStatus } from "../../../shared/verbs/system/stats.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,7 +1,7 @@
 // [timezones] GET /timezones: the IANA zones with their current UTC offsets (any signed-in user).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { listTimezones } from "../../../shared/services/system/timezones.ts";
+import { listTimezones } from "../../../shared/verbs/system/timezones.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,9 +3,9 @@
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { NodesBody, TopologyCreate, TopologyGraph, TopologyListQuery, TopologyView } from "../../../shared/schemas/topologies.ts";
-import { topologyVerbs } from "../../../shared/services/topologies/def.ts";
-import { topologyGraph } from "../../../shared/services/topologies/graph.ts";
-import { replaceTopologyNodes } from "../../../shared/services/topologies/nodes.ts";
+import { topologyVerbs } from "../../../shared/verbs/topologies/def.ts";
+import { topologyGraph } from "../../../shared/verbs/topologies/graph.ts";
+import { replaceTopologyNodes } from "../../../shared/verbs/topologies/nodes.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

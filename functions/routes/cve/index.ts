@@ -1,9 +1,9 @@
 // The cve group (spec/catalogue.tsv, group cve; docs/cve.md): the feed's status and sync, search, one
 // asset's assessment, and (ours) the operator's identity of an asset.
 import type { Hono } from "hono";
-import { assessEntity, cveStatus, searchCves } from "../../../shared/services/cve/reads.ts";
-import { deleteIdentity, getIdentity, putIdentity } from "../../../shared/services/cve/identity-verbs.ts";
-import { startCveSync } from "../../../shared/services/cve/sync-job.ts";
+import { assessEntity, cveStatus, searchCves } from "../../../shared/verbs/cve/reads.ts";
+import { deleteIdentity, getIdentity, putIdentity } from "../../../shared/verbs/cve/identity-verbs.ts";
+import { startCveSync } from "../../../shared/verbs/cve/sync-job.ts";
 import { ApiError } from "../../../shared/errors.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

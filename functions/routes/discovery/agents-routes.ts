@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import { AgentDiscoveryOut, EligibleAgentList, EligibleAgentsQuery } from "../../../shared/schemas/discovery-agents.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { listEligibleAgents, readAgentDiscovery, setAgentDiscoveryPaused } from "../../../shared/services/discovery/agents/agent-discovery.ts";
+import { listEligibleAgents, readAgentDiscovery, setAgentDiscoveryPaused } from "../../../shared/verbs/discovery/agents/agent-discovery.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,9 +2,9 @@
 // vendor catalogue of the knowledge base.
 import type { Hono } from "hono";
 import { DiscoveryStatusOut, PausedOut, ReadinessOut, VendorCatalogOut } from "../../../shared/schemas/discovery.ts";
-import { setDiscoveryPaused } from "../../../shared/services/discovery/control/pause-discovery.ts";
-import { discoveryReadiness, discoveryStatus } from "../../../shared/services/discovery/control/status.ts";
-import { vendorCatalog } from "../../../shared/services/discovery/control/vendor-catalog.ts";
+import { setDiscoveryPaused } from "../../../shared/verbs/discovery/control/pause-discovery.ts";
+import { discoveryReadiness, discoveryStatus } from "../../../shared/verbs/discovery/control/status.ts";
+import { vendorCatalog } from "../../../shared/verbs/discovery/control/vendor-catalog.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,8 +2,8 @@
 // sidecar runs against the engine's unix socket) and /docker/networks (what the syncs recorded).
 import type { Hono } from "hono";
 import { DockerNetworkList, DockerStatusOut, DockerStatusQuery, DockerSyncBody, DockerSyncStarted } from "../../../shared/schemas/discovery-docker.ts";
-import { dockerNetworks, dockerStatus } from "../../../shared/services/discovery/docker/docker-reads.ts";
-import { startDockerSync } from "../../../shared/services/discovery/docker/start-docker-sync.ts";
+import { dockerNetworks, dockerStatus } from "../../../shared/verbs/discovery/docker/docker-reads.ts";
+import { startDockerSync } from "../../../shared/verbs/discovery/docker/start-docker-sync.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,7 +3,7 @@
 // Rate category ip_check (shared/ratelimit/policy.ts matches the path).
 import type { Hono } from "hono";
 import { IpCheckBody, IpCheckResult } from "../../../shared/schemas/discovery-ipam.ts";
-import { ipCheck } from "../../../shared/services/discovery/ipam/ip-check.ts";
+import { ipCheck } from "../../../shared/verbs/discovery/ipam/ip-check.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

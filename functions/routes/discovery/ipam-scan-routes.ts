@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { allowedTargetsFromEnv } from "../../../shared/domain/discovery/targets.ts";
 import { IpamScanParams } from "../../../shared/schemas/discovery-ipam.ts";
 import { ScanJobOut } from "../../../shared/schemas/discovery.ts";
-import { startIpamScan } from "../../../shared/services/discovery/ipam/start-ipam-scan.ts";
+import { startIpamScan } from "../../../shared/verbs/discovery/ipam/start-ipam-scan.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

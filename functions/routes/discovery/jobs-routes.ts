@@ -3,10 +3,10 @@
 // registered before any /discovery/jobs/{job_id}.
 import type { Hono } from "hono";
 import { Cancelled, EnrichRequestBody, JobListQuery, JobParams, LogQuery, ScanCreated, ScanJobList, ScanJobOut, ScanLogList, ScanRequestBody } from "../../../shared/schemas/discovery.ts";
-import { cancelScanJob } from "../../../shared/services/discovery/jobs/cancel-scan-job.ts";
-import { createScanJobs } from "../../../shared/services/discovery/jobs/create-scan-jobs.ts";
-import { ENRICH_SCAN_TYPES, enrichScanJob } from "../../../shared/services/discovery/jobs/enrich-job.ts";
-import { getScanJob, listJobLogs, listScanJobs } from "../../../shared/services/discovery/jobs/read-jobs.ts";
+import { cancelScanJob } from "../../../shared/verbs/discovery/jobs/cancel-scan-job.ts";
+import { createScanJobs } from "../../../shared/verbs/discovery/jobs/create-scan-jobs.ts";
+import { ENRICH_SCAN_TYPES, enrichScanJob } from "../../../shared/verbs/discovery/jobs/enrich-job.ts";
+import { getScanJob, listJobLogs, listScanJobs } from "../../../shared/verbs/discovery/jobs/read-jobs.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -4,9 +4,9 @@
 import type { Hono } from "hono";
 import { allowedTargetsFromEnv } from "../../../shared/domain/discovery/targets.ts";
 import { LldpApplied, LldpApplyBody, LldpEnrichBody, LldpJobCreated, LldpJobParams, LldpResultsOut } from "../../../shared/schemas/discovery-lldp.ts";
-import { applyLldp } from "../../../shared/services/discovery/lldp/apply-lldp.ts";
-import { lldpResults } from "../../../shared/services/discovery/lldp/lldp-results.ts";
-import { startLldpEnrich } from "../../../shared/services/discovery/lldp/start-lldp.ts";
+import { applyLldp } from "../../../shared/verbs/discovery/lldp/apply-lldp.ts";
+import { lldpResults } from "../../../shared/verbs/discovery/lldp/lldp-results.ts";
+import { startLldpEnrich } from "../../../shared/verbs/discovery/lldp/start-lldp.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,10 +1,10 @@
 // [discovery] profiles: list, create, PATCH, DELETE, run now (rate category "scan"), pause and resume.
 import type { Hono } from "hono";
 import { DiscoveryProfileOut, ProfileCreateBody, ProfileList, ProfileListQuery, ProfileParams, ProfilePatchBody, ScanJobOut } from "../../../shared/schemas/discovery.ts";
-import { setProfilePaused } from "../../../shared/services/discovery/profiles/pause-profile.ts";
-import { listProfiles } from "../../../shared/services/discovery/profiles/read-profiles.ts";
-import { runProfile } from "../../../shared/services/discovery/profiles/run-profile.ts";
-import { createProfile, deleteProfile, updateProfile } from "../../../shared/services/discovery/profiles/write-profiles.ts";
+import { setProfilePaused } from "../../../shared/verbs/discovery/profiles/pause-profile.ts";
+import { listProfiles } from "../../../shared/verbs/discovery/profiles/read-profiles.ts";
+import { runProfile } from "../../../shared/verbs/discovery/profiles/run-profile.ts";
+import { createProfile, deleteProfile, updateProfile } from "../../../shared/verbs/discovery/profiles/write-profiles.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -5,11 +5,11 @@ import {
   AuditIdParams, BatchImportBody, BatchImportOut, BulkMergeBody, EnhancedBulkMergeBody, EnhancedBulkMergeOut, ImportAsNetworkBody, ImportAsNetworkOut, BulkMergeOut, JobIdParams, JobResultsQuery, MergeBody, MergeOut, ResultIdParams, ResultsQuery, ScanResultList,
   SuggestBody, SuggestOut, UndoOut,
 } from "../../../shared/schemas/discovery-results.ts";
-import { enhancedBulkMerge } from "../../../shared/services/discovery/results/enhanced-merge.ts";
-import { batchImport, importAsNetwork } from "../../../shared/services/discovery/results/import-results.ts";
-import { bulkMerge, mergeResult, withAuditId } from "../../../shared/services/discovery/results/merge-results.ts";
-import { listJobResults, listResults, suggestResults } from "../../../shared/services/discovery/results/read-results.ts";
-import { undoAuditId, undoMerge } from "../../../shared/services/discovery/results/undo-merge.ts";
+import { enhancedBulkMerge } from "../../../shared/verbs/discovery/results/enhanced-merge.ts";
+import { batchImport, importAsNetwork } from "../../../shared/verbs/discovery/results/import-results.ts";
+import { bulkMerge, mergeResult, withAuditId } from "../../../shared/verbs/discovery/results/merge-results.ts";
+import { listJobResults, listResults, suggestResults } from "../../../shared/verbs/discovery/results/read-results.ts";
+import { undoAuditId, undoMerge } from "../../../shared/verbs/discovery/results/undo-merge.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

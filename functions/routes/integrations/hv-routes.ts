@@ -5,15 +5,15 @@ import type { Hono } from "hono";
 import {
   ClusterOverviewOut, GuestActionBody, HvDiscoverOut, GuestActionOut, GuestActionParams, HvConfigCreate, HvConfigList, HvConfigOut, HvConfigUpdate, HvParams, HvStatusOut, HvTestOut, OkOut, OverviewQuery,
 } from "../../../shared/schemas/integration-providers.ts";
-import { discoverHv } from "../../../shared/services/integrations/hv/discover.ts";
-import { clusterOverview } from "../../../shared/services/integrations/hv/cluster-overview.ts";
-import { guestActionName, requireGuestType, runGuestAction } from "../../../shared/services/integrations/hv/guest-action.ts";
-import { hvStatus } from "../../../shared/services/integrations/hv/hv-status.ts";
-import { testHv } from "../../../shared/services/integrations/hv/test-hv.ts";
-import { WRITE_INTEGRATIONS } from "../../../shared/services/integrations/scopes.ts";
-import { presentHvConfig } from "../../../shared/services/integrations/providers/provider-config.ts";
-import { getConfig, listConfigs } from "../../../shared/services/integrations/providers/read-configs.ts";
-import { type ConfigFields, createConfig, deleteConfig, HV_NOT_FOUND, updateConfig } from "../../../shared/services/integrations/providers/write-configs.ts";
+import { discoverHv } from "../../../shared/verbs/integrations/hv/discover.ts";
+import { clusterOverview } from "../../../shared/verbs/integrations/hv/cluster-overview.ts";
+import { guestActionName, requireGuestType, runGuestAction } from "../../../shared/verbs/integrations/hv/guest-action.ts";
+import { hvStatus } from "../../../shared/verbs/integrations/hv/hv-status.ts";
+import { testHv } from "../../../shared/verbs/integrations/hv/test-hv.ts";
+import { WRITE_INTEGRATIONS } from "../../../shared/verbs/integrations/scopes.ts";
+import { presentHvConfig } from "../../../shared/verbs/integrations/providers/provider-config.ts";
+import { getConfig, listConfigs } from "../../../shared/verbs/integrations/providers/read-configs.ts";
+import { type ConfigFields, createConfig, deleteConfig, HV_NOT_FOUND, updateConfig } from "../../../shared/verbs/integrations/providers/write-configs.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

@@ -7,15 +7,15 @@ import {
   EventParams, EventReasonBody, IntegrationCreate, IntegrationList, IntegrationListQuery, IntegrationMonitorArray, IntegrationMonitorOut, IntegrationMonitorParams, IntegrationOut,
   IntegrationParams, IntegrationUpdate, MonitorEventList, MonitorEventListQuery, MonitorEventOut, MonitorLinkBody, RegistryOut, TestOut,
 } from "../../../shared/schemas/integrations.ts";
-import { presentIntegration } from "../../../shared/services/integrations/monitoring/integration-row.ts";
-import { listAllIntegrationMonitors, listIntegrationMonitors, readIntegrationMonitor } from "../../../shared/services/integrations/monitoring/monitor-reads.ts";
-import { linkIntegrationMonitor, presentEvent, setEventReason } from "../../../shared/services/integrations/monitoring/monitor-writes.ts";
-import { listMonitorEvents } from "../../../shared/services/integrations/monitoring/read-events.ts";
-import { getIntegration, integrationRegistry, listIntegrations } from "../../../shared/services/integrations/monitoring/read-integrations.ts";
-import { syncMonitoringIntegration } from "../../../shared/services/integrations/monitoring/sync-integration.ts";
-import { testIntegration } from "../../../shared/services/integrations/monitoring/test-integration.ts";
-import { createIntegration, deleteIntegration, updateIntegration } from "../../../shared/services/integrations/monitoring/write-integrations.ts";
-import { WRITE_INTEGRATIONS } from "../../../shared/services/integrations/scopes.ts";
+import { presentIntegration } from "../../../shared/verbs/integrations/monitoring/integration-row.ts";
+import { listAllIntegrationMonitors, listIntegrationMonitors, readIntegrationMonitor } from "../../../shared/verbs/integrations/monitoring/monitor-reads.ts";
+import { linkIntegrationMonitor, presentEvent, setEventReason } from "../../../shared/verbs/integrations/monitoring/monitor-writes.ts";
+import { listMonitorEvents } from "../../../shared/verbs/integrations/monitoring/read-events.ts";
+import { getIntegration, integrationRegistry, listIntegrations } from "../../../shared/verbs/integrations/monitoring/read-integrations.ts";
+import { syncMonitoringIntegration } from "../../../shared/verbs/integrations/monitoring/sync-integration.ts";
+import { testIntegration } from "../../../shared/verbs/integrations/monitoring/test-integration.ts";
+import { createIntegration, deleteIntegration, updateIntegration } from "../../../shared/verbs/integrations/monitoring/write-integrations.ts";
+import { WRITE_INTEGRATIONS } from "../../../shared/verbs/integrations/scopes.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

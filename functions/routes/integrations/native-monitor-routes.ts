@@ -3,8 +3,8 @@
 // before /integrations/{id}.
 import type { Hono } from "hono";
 import { IntegrationMonitorArray, IntegrationMonitorOut, MonitorParams, NativeMonitorCreate } from "../../../shared/schemas/integrations.ts";
-import { createNativeMonitor, deleteNativeMonitor, listNativeMonitors, readNativeMonitor } from "../../../shared/services/integrations/monitoring/native-monitors.ts";
-import { WRITE_INTEGRATIONS } from "../../../shared/services/integrations/scopes.ts";
+import { createNativeMonitor, deleteNativeMonitor, listNativeMonitors, readNativeMonitor } from "../../../shared/verbs/integrations/monitoring/native-monitors.ts";
+import { WRITE_INTEGRATIONS } from "../../../shared/verbs/integrations/scopes.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

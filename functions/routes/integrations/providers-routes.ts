@@ -2,10 +2,10 @@
 // and docker (spec/catalogue.tsv, group integrations). A provider outside those two is the reference's 400.
 import type { Hono } from "hono";
 import { DetailOut, ProviderConfigCreate, ProviderConfigList, ProviderConfigOut, ProviderConfigParams, ProviderConfigUpdate, ProviderParams, ProviderTestOut } from "../../../shared/schemas/integration-providers.ts";
-import { presentProviderConfig, requireProvider } from "../../../shared/services/integrations/providers/provider-config.ts";
-import { getConfig, listConfigs } from "../../../shared/services/integrations/providers/read-configs.ts";
-import { testConfig } from "../../../shared/services/integrations/providers/test-config.ts";
-import { createConfig, deleteConfig, updateConfig } from "../../../shared/services/integrations/providers/write-configs.ts";
+import { presentProviderConfig, requireProvider } from "../../../shared/verbs/integrations/providers/provider-config.ts";
+import { getConfig, listConfigs } from "../../../shared/verbs/integrations/providers/read-configs.ts";
+import { testConfig } from "../../../shared/verbs/integrations/providers/test-config.ts";
+import { createConfig, deleteConfig, updateConfig } from "../../../shared/verbs/integrations/providers/write-configs.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,7 +2,7 @@
 // (catalogue group discovery; registered with the integrations, which own the runs).
 import type { Hono } from "hono";
 import { HvRunList, HvRunListQuery, HvRunOut, HvRunParams } from "../../../shared/schemas/integrations-runs.ts";
-import { getHvRun, listHvRuns } from "../../../shared/services/integrations/runs/read-runs.ts";
+import { getHvRun, listHvRuns } from "../../../shared/verbs/integrations/runs/read-runs.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { ASSET_TYPES } from "../../../shared/domain/blast-radius.ts";
-import { getBlastRadius, listCapacityForecasts, listRecommendations } from "../../../shared/services/intelligence/read.ts";
+import { getBlastRadius, listCapacityForecasts, listRecommendations } from "../../../shared/verbs/intelligence/read.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,8 +3,8 @@
 // Bulk delete is high-impact (spec 5.6): it runs behind the confirmation headers.
 import type { Hono } from "hono";
 import { BulkDeleteBody, BulkDeleted, BulkTagBody, BulkTagged } from "../../../shared/schemas/bulk.ts";
-import { bulkVerbs } from "../../../shared/services/resources/bulk-verbs.ts";
-import type { ResourceVerbs } from "../../../shared/services/resources/resource-verbs.ts";
+import { bulkVerbs } from "../../../shared/verbs/resources/bulk-verbs.ts";
+import type { ResourceVerbs } from "../../../shared/verbs/resources/resource-verbs.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

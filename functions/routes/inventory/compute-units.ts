@@ -4,11 +4,11 @@ import type { Context, Hono } from "hono";
 import * as v from "valibot";
 import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlug } from "../../../shared/schemas/compute-units.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { computeUnitVerbs } from "../../../shared/services/inventory/compute-units/def.ts";
+import { computeUnitVerbs } from "../../../shared/verbs/inventory/compute-units/def.ts";
 import {
   deleteComputeIcon, ICON_KIND, ICON_MAX_BYTES, listComputeIcons, uploadComputeIcon,
-} from "../../../shared/services/inventory/compute-units/icons.ts";
-import { computeUnitNetworks } from "../../../shared/services/inventory/compute-units/networks.ts";
+} from "../../../shared/verbs/inventory/compute-units/icons.ts";
+import { computeUnitNetworks } from "../../../shared/verbs/inventory/compute-units/networks.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -6,10 +6,10 @@ import {
   ExternalNetworkLink, ExternalNetworkLinkBody, ExternalNode, ExternalNodeCreate, ExternalNodeListQuery, ExternalNodePatch, ExternalNodeService,
 } from "../../../shared/schemas/external-nodes.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { externalNodeVerbs } from "../../../shared/services/inventory/external-nodes/def.ts";
+import { externalNodeVerbs } from "../../../shared/verbs/inventory/external-nodes/def.ts";
 import {
   externalNodeNetworkLinks, externalNodeServices, linkExternalNodeNetwork, unlinkExternalNodeNetwork,
-} from "../../../shared/services/inventory/external-nodes/links.ts";
+} from "../../../shared/verbs/inventory/external-nodes/links.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

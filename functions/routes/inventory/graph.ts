@@ -2,10 +2,10 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { NODE_ID, NODE_TYPES } from "../../../shared/domain/graph-ids.ts";
-import { deleteEdge, patchEdge } from "../../../shared/services/graph/edges.ts";
-import { getLayout, saveLayout } from "../../../shared/services/graph/layout.ts";
-import { graphSummary } from "../../../shared/services/graph/summary.ts";
-import { graphTopology } from "../../../shared/services/graph/topology.ts";
+import { deleteEdge, patchEdge } from "../../../shared/verbs/graph/edges.ts";
+import { getLayout, saveLayout } from "../../../shared/verbs/graph/layout.ts";
+import { graphSummary } from "../../../shared/verbs/graph/summary.ts";
+import { graphTopology } from "../../../shared/verbs/graph/topology.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

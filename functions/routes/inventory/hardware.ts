@@ -4,10 +4,10 @@ import type { Hono } from "hono";
 import * as v from "valibot";
 import { IdParam, OptionalInt, OptionalText, Ref } from "../../../shared/schemas/fields.ts";
 import { Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
-import { hardwareVerbs } from "../../../shared/services/inventory/hardware/def.ts";
+import { hardwareVerbs } from "../../../shared/verbs/inventory/hardware/def.ts";
 import {
   addConnection, hardwareClustersOf, hardwareNetworkMemberships, listConnections, removeConnection,
-} from "../../../shared/services/inventory/hardware/connections.ts";
+} from "../../../shared/verbs/inventory/hardware/connections.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,9 +3,9 @@
 // belongs to discovery.)
 import type { Hono } from "hono";
 import { CheckBody, CheckResult, IpCreate, IpListQuery, IpPatch, IpRecord, NextFree, NextFreeQuery } from "../../../shared/schemas/ipam.ts";
-import { checkAddress } from "../../../shared/services/inventory/ipam/check-address.ts";
-import { ipamVerbs } from "../../../shared/services/inventory/ipam/def.ts";
-import { nextFreeAddress } from "../../../shared/services/inventory/ipam/next-free.ts";
+import { checkAddress } from "../../../shared/verbs/inventory/ipam/check-address.ts";
+import { ipamVerbs } from "../../../shared/verbs/inventory/ipam/def.ts";
+import { nextFreeAddress } from "../../../shared/verbs/inventory/ipam/next-free.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -5,8 +5,8 @@ import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   Category, CategoryCreate, CategoryPatch, Environment, EnvironmentCreate, EnvironmentPatch, LabelListQuery, Tag, TagPatch,
 } from "../../../shared/schemas/labels.ts";
-import { categoryVerbs, environmentVerbs } from "../../../shared/services/inventory/labels/def.ts";
-import { listTags, tagVerbs } from "../../../shared/services/inventory/labels/tags.ts";
+import { categoryVerbs, environmentVerbs } from "../../../shared/verbs/inventory/labels/def.ts";
+import { listTags, tagVerbs } from "../../../shared/verbs/inventory/labels/tags.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,7 +1,7 @@
 // [misc] /misc (list, create) and /misc/{item_id} (GET, PATCH, DELETE).
 import type { Hono } from "hono";
 import { MiscCreate, MiscItem, MiscListQuery, MiscPatch } from "../../../shared/schemas/misc.ts";
-import { miscVerbs } from "../../../shared/services/inventory/misc/def.ts";
+import { miscVerbs } from "../../../shared/verbs/inventory/misc/def.ts";
 import type { AppEnv } from "../../deps.ts";
 import { resourceRoutes } from "./resource-routes.ts";
 

@@ -6,9 +6,9 @@ import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   ComputeMember, ComputeMemberBody, HardwareMember, HardwareMemberBody, Network, NetworkCreate, NetworkListQuery, NetworkPatch, Peer, PeerBody,
 } from "../../../shared/schemas/networks.ts";
-import { networkVerbs } from "../../../shared/services/inventory/networks/def.ts";
-import { computeMembers, hardwareMembers, type MemberAdd } from "../../../shared/services/inventory/networks/members.ts";
-import { addPeer, listPeers, removePeer } from "../../../shared/services/inventory/networks/peers.ts";
+import { networkVerbs } from "../../../shared/verbs/inventory/networks/def.ts";
+import { computeMembers, hardwareMembers, type MemberAdd } from "../../../shared/verbs/inventory/networks/members.ts";
+import { addPeer, listPeers, removePeer } from "../../../shared/verbs/inventory/networks/peers.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

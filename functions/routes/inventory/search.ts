@@ -1,7 +1,7 @@
 // [search] GET /search: one query across every resource.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { search, SEARCH_TYPES } from "../../../shared/services/search/search.ts";
+import { search, SEARCH_TYPES } from "../../../shared/verbs/search/search.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -7,11 +7,11 @@ import {
   CheckIpBody, CheckIpResult, Dependency, DependencyCreate, DependencyQuery, ExternalDependency, ExternalDependencyCreate, MiscLink,
   MiscLinkCreate, RelatedService, Service, ServiceCreate, ServiceDiscovery, ServiceListQuery, ServicePatch, StorageLink, StorageLinkCreate,
 } from "../../../shared/schemas/services.ts";
-import { checkIp } from "../../../shared/services/inventory/services/check-ip.ts";
-import { serviceVerbs } from "../../../shared/services/inventory/services/def.ts";
-import { addDependency, listDependencies, removeDependency } from "../../../shared/services/inventory/services/dependencies.ts";
-import { serviceDiscovery } from "../../../shared/services/inventory/services/discovery.ts";
-import { externalDependencies, type LinkVerbs, miscLinks, storageLinks } from "../../../shared/services/inventory/services/links.ts";
+import { checkIp } from "../../../shared/verbs/inventory/services/check-ip.ts";
+import { serviceVerbs } from "../../../shared/verbs/inventory/services/def.ts";
+import { addDependency, listDependencies, removeDependency } from "../../../shared/verbs/inventory/services/dependencies.ts";
+import { serviceDiscovery } from "../../../shared/verbs/inventory/services/discovery.ts";
+import { externalDependencies, type LinkVerbs, miscLinks, storageLinks } from "../../../shared/verbs/inventory/services/links.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

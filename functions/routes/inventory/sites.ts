@@ -1,7 +1,7 @@
 // [sites] /sites, /sites/{site_id} (GET, PATCH, DELETE).
 import type { Hono } from "hono";
 import { Site, SiteCreate, SiteListQuery, SitePatch } from "../../../shared/schemas/sites.ts";
-import { siteVerbs } from "../../../shared/services/inventory/sites/def.ts";
+import { siteVerbs } from "../../../shared/verbs/inventory/sites/def.ts";
 import type { AppEnv } from "../../deps.ts";
 import { resourceRoutes } from "./resource-routes.ts";
 

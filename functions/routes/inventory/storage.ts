@@ -1,7 +1,7 @@
 // [storage] /storage (list, create) and /storage/{storage_id} (GET, PATCH, DELETE).
 import type { Hono } from "hono";
 import { Storage, StorageCreate, StorageListQuery, StoragePatch } from "../../../shared/schemas/storage.ts";
-import { storageVerbs } from "../../../shared/services/inventory/storage/def.ts";
+import { storageVerbs } from "../../../shared/verbs/inventory/storage/def.ts";
 import type { AppEnv } from "../../deps.ts";
 import { resourceRoutes } from "./resource-routes.ts";
 

@@ -1,7 +1,7 @@
 // [vlans] /vlans, /vlans/{vlan_pk} (GET, PATCH, DELETE). vlan_pk is the record's id; vlan_id is the tag.
 import type { Hono } from "hono";
 import { Vlan, VlanCreate, VlanListQuery, VlanPatch } from "../../../shared/schemas/vlans.ts";
-import { vlanVerbs } from "../../../shared/services/inventory/vlans/def.ts";
+import { vlanVerbs } from "../../../shared/verbs/inventory/vlans/def.ts";
 import type { AppEnv } from "../../deps.ts";
 import { resourceRoutes } from "./resource-routes.ts";
 

@@ -2,9 +2,9 @@
 // (high-impact: confirmation headers, a verified backup, and a new chain).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { deleteLogs } from "../../../shared/services/audit/delete-logs.ts";
-import { listAuditActions } from "../../../shared/services/audit/list-actions.ts";
-import { listAuditEntries } from "../../../shared/services/audit/list-entries.ts";
+import { deleteLogs } from "../../../shared/verbs/audit/delete-logs.ts";
+import { listAuditActions } from "../../../shared/verbs/audit/list-actions.ts";
+import { listAuditEntries } from "../../../shared/verbs/audit/list-entries.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

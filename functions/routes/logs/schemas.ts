@@ -3,7 +3,7 @@
 import * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { IntFilter, Limit, listQuery, listResponse, Offset, TextFilter } from "../../../shared/schemas/list-query.ts";
-import { AUDIT_LEVELS, AUDIT_SORTS } from "../../../shared/services/audit/list-entries.ts";
+import { AUDIT_LEVELS, AUDIT_SORTS } from "../../../shared/verbs/audit/list-entries.ts";
 
 const When = v.pipe(
   v.string(),

@@ -4,8 +4,8 @@
 // when the process starts stopping; a reconnecting client resumes where it left off.
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { AuditEntry } from "../../../shared/services/audit/entry.ts";
-import { auditFeed } from "../../../shared/services/audit/feed.ts";
+import type { AuditEntry } from "../../../shared/verbs/audit/entry.ts";
+import { auditFeed } from "../../../shared/verbs/audit/feed.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,9 +2,9 @@
 // /monitors/{monitor_id}).
 import type { Hono } from "hono";
 import { MonitorCreateBody, MonitorList, MonitorListQuery, MonitorOverviewList, MonitorRead, TargetSummaryList, TargetSummaryQuery } from "../../../shared/schemas/monitors.ts";
-import { createMonitor } from "../../../shared/services/monitors/create-monitor.ts";
-import { listMonitors, monitorOverview } from "../../../shared/services/monitors/read-monitors.ts";
-import { targetSummary } from "../../../shared/services/monitors/target-summary.ts";
+import { createMonitor } from "../../../shared/verbs/monitors/create-monitor.ts";
+import { listMonitors, monitorOverview } from "../../../shared/verbs/monitors/read-monitors.ts";
+import { targetSummary } from "../../../shared/verbs/monitors/target-summary.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

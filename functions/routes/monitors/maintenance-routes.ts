@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { MaintenanceListQuery, MaintenanceWindow, MaintenanceWindowBody, MaintenanceWindowList, MaintenanceWindowPatchBody } from "../../../shared/schemas/monitors.ts";
-import { createWindow, deleteWindow, getWindow, listWindows, patchWindow } from "../../../shared/services/monitors/maintenance/windows.ts";
+import { createWindow, deleteWindow, getWindow, listWindows, patchWindow } from "../../../shared/verbs/monitors/maintenance/windows.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

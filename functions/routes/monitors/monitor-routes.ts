@@ -5,12 +5,12 @@ import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   HistoryPoints, HistoryQuery, MonitorEventList, MonitorEventsQuery, MonitorPatchBody, MonitorRead, type MonitorReadShape, ProbeRunList, ProbeRunsQuery, Uptime,
 } from "../../../shared/schemas/monitors.ts";
-import { monitorHistory, listMonitorEvents, monitorProbeRuns } from "../../../shared/services/monitors/history.ts";
-import { checkMonitor, deleteMonitor, pauseMonitor, resumeMonitor } from "../../../shared/services/monitors/lifecycle.ts";
-import { patchMonitor } from "../../../shared/services/monitors/patch-monitor.ts";
-import { parseIfMatch } from "../../../shared/services/resources/if-match.ts";
-import { getMonitor } from "../../../shared/services/monitors/read-monitors.ts";
-import { monitorUptime } from "../../../shared/services/monitors/uptime.ts";
+import { monitorHistory, listMonitorEvents, monitorProbeRuns } from "../../../shared/verbs/monitors/history.ts";
+import { checkMonitor, deleteMonitor, pauseMonitor, resumeMonitor } from "../../../shared/verbs/monitors/lifecycle.ts";
+import { patchMonitor } from "../../../shared/verbs/monitors/patch-monitor.ts";
+import { parseIfMatch } from "../../../shared/verbs/resources/if-match.ts";
+import { getMonitor } from "../../../shared/verbs/monitors/read-monitors.ts";
+import { monitorUptime } from "../../../shared/verbs/monitors/uptime.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,7 +2,7 @@
 // target and check type), and pause, resume or check all of its monitors.
 import type { Hono } from "hono";
 import { MonitorRead, StatusOk, TargetMonitorCreateBody, TargetParams } from "../../../shared/schemas/monitors.ts";
-import { checkTargetMonitors, createTargetMonitor, pauseTargetMonitors, resumeTargetMonitors } from "../../../shared/services/monitors/target-monitors.ts";
+import { checkTargetMonitors, createTargetMonitor, pauseTargetMonitors, resumeTargetMonitors } from "../../../shared/verbs/monitors/target-monitors.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { DeliveryList, DeliveryListQuery, DeliveryOut } from "../../../shared/schemas/notifications.ts";
-import { listDeliveries, replayDelivery } from "../../../shared/services/notifications/deliveries.ts";
+import { listDeliveries, replayDelivery } from "../../../shared/verbs/notifications/deliveries.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { RouteCreateBody, RouteList, RouteListQuery, RouteOut, StatusOk } from "../../../shared/schemas/notifications.ts";
-import { createRoute, deleteRoute, listRoutes } from "../../../shared/services/notifications/alert-routes.ts";
+import { createRoute, deleteRoute, listRoutes } from "../../../shared/verbs/notifications/alert-routes.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

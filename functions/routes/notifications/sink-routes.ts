@@ -2,10 +2,10 @@
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { SinkCreateBody, SinkList, SinkListQuery, SinkOut, SinkPatchBody, StatusOk, TestResult } from "../../../shared/schemas/notifications.ts";
-import { createSink } from "../../../shared/services/notifications/create-sink.ts";
-import { deleteSink, patchSink, toggleSink } from "../../../shared/services/notifications/change-sink.ts";
-import { listSinks } from "../../../shared/services/notifications/read-sinks.ts";
-import { testSink } from "../../../shared/services/notifications/test-sink.ts";
+import { createSink } from "../../../shared/verbs/notifications/create-sink.ts";
+import { deleteSink, patchSink, toggleSink } from "../../../shared/verbs/notifications/change-sink.ts";
+import { listSinks } from "../../../shared/verbs/notifications/read-sinks.ts";
+import { testSink } from "../../../shared/verbs/notifications/test-sink.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -2,7 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { AcmeDnsPatchSchema, AcmeDnsReadSchema } from "../../../shared/schemas/settings-admin.ts";
-import { updateAcmeDnsSettings } from "../../../shared/services/settings/acme-dns-update.ts";
+import { updateAcmeDnsSettings } from "../../../shared/verbs/settings/acme-dns-update.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

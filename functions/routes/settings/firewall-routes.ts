@@ -2,8 +2,8 @@
 // /settings/firewall/test (its version, ARP and lease counts).
 import type { Hono } from "hono";
 import { FirewallPatchSchema, FirewallReadSchema, FirewallTestSchema } from "../../../shared/schemas/settings-admin.ts";
-import { updateFirewallSettings } from "../../../shared/services/settings/firewall-settings.ts";
-import { testFirewall } from "../../../shared/services/settings/firewall-test.ts";
+import { updateFirewallSettings } from "../../../shared/verbs/settings/firewall-settings.ts";
+import { testFirewall } from "../../../shared/verbs/settings/firewall-test.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

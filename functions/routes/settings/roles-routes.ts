@@ -2,10 +2,10 @@
 // are listed read-only.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { createRole } from "../../../shared/services/roles/create-role.ts";
-import { deleteRole } from "../../../shared/services/roles/delete-role.ts";
-import { listRoles } from "../../../shared/services/roles/list-roles.ts";
-import { updateRole } from "../../../shared/services/roles/update-role.ts";
+import { createRole } from "../../../shared/verbs/roles/create-role.ts";
+import { deleteRole } from "../../../shared/verbs/roles/delete-role.ts";
+import { listRoles } from "../../../shared/verbs/roles/list-roles.ts";
+import { updateRole } from "../../../shared/verbs/roles/update-role.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -3,11 +3,11 @@
 // /settings/oauth are also open before first run to the setup token's holder (spec 5.4; functions/access.ts).
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { CONFIRMATION_HEADER } from "../../../shared/services/confirm/confirm.ts";
-import { ADMIN_REGISTRATION, getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/services/settings/oauth.ts";
-import { resetSettings } from "../../../shared/services/settings/reset.ts";
-import { updateSettings } from "../../../shared/services/settings/update.ts";
-import { getSettings, SettingsPutSchema } from "../../../shared/services/settings/view.ts";
+import { CONFIRMATION_HEADER } from "../../../shared/verbs/confirm/confirm.ts";
+import { ADMIN_REGISTRATION, getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/verbs/settings/oauth.ts";
+import { resetSettings } from "../../../shared/verbs/settings/reset.ts";
+import { updateSettings } from "../../../shared/verbs/settings/update.ts";
+import { getSettings, SettingsPutSchema } from "../../../shared/verbs/settings/view.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

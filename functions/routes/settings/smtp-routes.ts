@@ -3,8 +3,8 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { SmtpPatchSchema, SmtpReadSchema, SmtpTestQuery, SmtpTestSchema } from "../../../shared/schemas/settings-admin.ts";
-import { testSmtp } from "../../../shared/services/settings/smtp-test.ts";
-import { updateSmtpSettings } from "../../../shared/services/settings/smtp-update.ts";
+import { testSmtp } from "../../../shared/verbs/settings/smtp-test.ts";
+import { updateSmtpSettings } from "../../../shared/verbs/settings/smtp-update.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -7,10 +7,10 @@ import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   EntityParams, EntityTelemetry, MAX_SAMPLES_PER_PUSH, PollQueued, PushResult, SamplesBody, Telemetry, TelemetryConfig, TelemetryConfigBody, TelemetryQuery,
 } from "../../../shared/schemas/telemetry.ts";
-import { pushSamples } from "../../../shared/services/telemetry/push-samples.ts";
-import { entityTelemetry, hardwareTelemetry } from "../../../shared/services/telemetry/read-telemetry.ts";
-import { requestPoll } from "../../../shared/services/telemetry/request-poll.ts";
-import { setTelemetryConfig } from "../../../shared/services/telemetry/set-config.ts";
+import { pushSamples } from "../../../shared/verbs/telemetry/push-samples.ts";
+import { entityTelemetry, hardwareTelemetry } from "../../../shared/verbs/telemetry/read-telemetry.ts";
+import { requestPoll } from "../../../shared/verbs/telemetry/request-poll.ts";
+import { setTelemetryConfig } from "../../../shared/verbs/telemetry/set-config.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route, type RouteDef, type RouteHandler } from "../../openapi/route.ts";

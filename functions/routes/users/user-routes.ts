@@ -2,9 +2,9 @@
 // the same verbs and rules as /admin/users/{id}). The id is digits only, so /users/me stays its own route.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { deleteUser } from "../../../shared/services/admin-users/delete-user.ts";
-import { getUser } from "../../../shared/services/admin-users/get-user.ts";
-import { updateUser } from "../../../shared/services/admin-users/update-user.ts";
+import { deleteUser } from "../../../shared/verbs/admin-users/delete-user.ts";
+import { getUser } from "../../../shared/verbs/admin-users/get-user.ts";
+import { updateUser } from "../../../shared/verbs/admin-users/update-user.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";

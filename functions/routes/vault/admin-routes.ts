@@ -2,9 +2,9 @@
 // administrators only, like the original. The raw key is never answered.
 import type { Hono } from "hono";
 import { VaultStatus, VaultTestResult } from "../../../shared/schemas/vault.ts";
-import { initializeVault } from "../../../shared/services/vault/initialize.ts";
-import { rotateVault } from "../../../shared/services/vault/rotate.ts";
-import { vaultSelfTest, vaultStatus } from "../../../shared/services/vault/status.ts";
+import { initializeVault } from "../../../shared/verbs/vault/initialize.ts";
+import { rotateVault } from "../../../shared/verbs/vault/rotate.ts";
+import { vaultSelfTest, vaultStatus } from "../../../shared/verbs/vault/status.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";

@@ -1,8 +1,8 @@
 // [auth] POST /auth/vault-reset: an administrator's password reset by whoever proves possession of the
-// vault key (shared/services/vault/reset-password.ts). Public, CSRF-exempt, rate-limited as a sign-in.
+// vault key (shared/verbs/vault/reset-password.ts). Public, CSRF-exempt, rate-limited as a sign-in.
 import type { Hono } from "hono";
 import { VaultResetBody } from "../../../shared/schemas/vault.ts";
-import { vaultResetPassword } from "../../../shared/services/vault/reset-password.ts";
+import { vaultResetPassword } from "../../../shared/verbs/vault/reset-password.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { respondLogin } from "../auth/respond.ts";

@@ -2,7 +2,7 @@
 // Every key is optional and an unknown key is refused (422): the config is stored with only the keys the
 // caller sent, and the runner applies the defaults of the type's registry entry (check-types.ts) at run
 // time. Secrets (http `password`, `token` and credential-bearing headers) are validated here and taken
-// apart by shared/services/monitors/secrets.ts.
+// apart by shared/verbs/monitors/secrets.ts.
 import * as v from "valibot";
 import { CHECK_TYPE_REGISTRY, type CheckType } from "./check-types.ts";
 

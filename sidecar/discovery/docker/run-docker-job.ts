@@ -2,8 +2,8 @@
 // options.docker_socket_path) and hands the snapshot to the sync verb, which writes the inventory in one
 // transaction. A socket that is missing or refuses fails the job with the reason in its log.
 import { DockerError, dockerClient } from "../../../net/docker/docker-client.ts";
-import { DEFAULT_SOCKET_PATH } from "../../../shared/services/discovery/docker/docker-reads.ts";
-import { syncDocker } from "../../../shared/services/discovery/docker/sync-docker.ts";
+import { DEFAULT_SOCKET_PATH } from "../../../shared/verbs/discovery/docker/docker-reads.ts";
+import { syncDocker } from "../../../shared/verbs/discovery/docker/sync-docker.ts";
 import type { JobRun } from "../job-runner.ts";
 
 export async function runDockerJob(run: JobRun): Promise<void> {

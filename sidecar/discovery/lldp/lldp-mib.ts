@@ -2,7 +2,7 @@
 // timeMark.localPortNum.remIndex), lldpRemManAddrTable (the neighbour's management addresses, carried in
 // the row index as subtype.length.bytes) and lldpLocPortTable (what the local port is called).
 import type { Varbind } from "net-snmp";
-import type { LldpNeighborRead } from "../../../shared/services/discovery/lldp/lldp-neighbor.ts";
+import type { LldpNeighborRead } from "../../../shared/verbs/discovery/lldp/lldp-neighbor.ts";
 
 export const LLDP_OID = {
   remTable: "1.0.8802.1.1.2.1.4.1",

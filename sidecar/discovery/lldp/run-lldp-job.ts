@@ -4,9 +4,9 @@
 // by the SNMP timeout; then records what answered in one transaction. The community is opened from the
 // vault and never logged. An abort closes every open session at once.
 import type { Session } from "net-snmp";
-import type { LldpNodeRead } from "../../../shared/services/discovery/lldp/lldp-neighbor.ts";
-import { recordLldpNeighbors } from "../../../shared/services/discovery/lldp/record-lldp.ts";
-import { openJobCommunity } from "../../../shared/services/discovery/jobs/snmp-community.ts";
+import type { LldpNodeRead } from "../../../shared/verbs/discovery/lldp/lldp-neighbor.ts";
+import { recordLldpNeighbors } from "../../../shared/verbs/discovery/lldp/record-lldp.ts";
+import { openJobCommunity } from "../../../shared/verbs/discovery/jobs/snmp-community.ts";
 import { openSnmpSession, snmpGet, snmpWalk } from "../../../net/snmp-session.ts";
 import type { JobRun } from "../job-runner.ts";
 import { LLDP_OID, parseLldp } from "./lldp-mib.ts";

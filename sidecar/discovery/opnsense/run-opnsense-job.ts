@@ -1,5 +1,5 @@
 // The runner of an `opnsense` scan job: reads the configured firewall's ARP table and DHCP leases (ISC
-// dhcpd or Kea) through deps.outbound under the SSRF policy (shared/services/settings/firewall-api.ts),
+// dhcpd or Kea) through deps.outbound under the SSRF policy (shared/verbs/settings/firewall-api.ts),
 // joins them into one finding per host (firewall-hosts.ts) and records them as the job's results, matched
 // to the inventory and merged like any other. The firewall facts the results have no column for (the
 // interface, the lease's state and type) are one DEBUG log line per host. A firewall that is not
@@ -7,7 +7,7 @@
 // firewall_refused, firewall_unreachable, firewall_error).
 import { findingOf, firewallHosts } from "../../../shared/domain/discovery/firewall-hosts.ts";
 import type { OutboundHttp } from "../../../shared/net/outbound.ts";
-import { FIREWALL_PATHS, FirewallError, firewallGet, firewallLeases, firewallTarget } from "../../../shared/services/settings/firewall-api.ts";
+import { FIREWALL_PATHS, FirewallError, firewallGet, firewallLeases, firewallTarget } from "../../../shared/verbs/settings/firewall-api.ts";
 import type { JobRun, JobRunner } from "../job-runner.ts";
 
 /** Findings recorded per transaction. */

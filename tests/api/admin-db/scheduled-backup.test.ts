@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { nodeBackupStore } from "../../../runtime/backups/node-backup-store.ts";
-import { dbBackupJob } from "../../../shared/services/backups/backup-job.ts";
+import { dbBackupJob } from "../../../shared/verbs/backups/backup-job.ts";
 import { Scheduler } from "../../../sidecar/scheduler/scheduler.ts";
 import { createHarness, type Harness, json } from "../audit/harness.ts";
 

@@ -3,8 +3,8 @@
 // diff and writes nothing, wipe_before_import behind RESTORE_WITH_WIPE and a verified backup.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom, systemClock } from "../../../shared/clock.ts";
-import { exportInventory } from "../../../shared/services/transfer/export-inventory.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { exportInventory } from "../../../shared/verbs/transfer/export-inventory.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 import { seedRichInventory, tableCounts } from "../../helpers/inventory-seed.ts";
 

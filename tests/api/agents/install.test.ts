@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentBinary } from "../../../shared/services/agents/binaries.ts";
-import { installCommand, installScript, scriptSha256 } from "../../../shared/services/agents/install-script.ts";
+import type { AgentBinary } from "../../../shared/verbs/agents/binaries.ts";
+import { installCommand, installScript, scriptSha256 } from "../../../shared/verbs/agents/install-script.ts";
 import { type AgentActors, createAgentActors } from "./support.ts";
 
 const PK = "ab".repeat(32);

@@ -1,8 +1,8 @@
 // GET /agents/probe-eligible, GET /agents/{id}/probes, and the requestProbe verb the monitors will call.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_ACTOR } from "../../../shared/services/actor.ts";
-import { requestProbe } from "../../../shared/services/agents/request-probe.ts";
-import type { VerbContext } from "../../../shared/services/verb-context.ts";
+import { SYSTEM_ACTOR } from "../../../shared/verbs/actor.ts";
+import { requestProbe } from "../../../shared/verbs/agents/request-probe.ts";
+import type { VerbContext } from "../../../shared/verbs/verb-context.ts";
 import { type AgentActors, createAgentActors, eventually, lan, probesReady } from "./support.ts";
 
 let a: AgentActors;

@@ -2,8 +2,8 @@
 // and pending lists of a rotation, 409 while one runs, and the hourly job that ends it after the overlap.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
-import { linkServerKeys, ROTATION_OVERLAP_MS, settleServerKeyRotation } from "../../../shared/services/agents/server-key.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { linkServerKeys, ROTATION_OVERLAP_MS, settleServerKeyRotation } from "../../../shared/verbs/agents/server-key.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { keyPairOf } from "../../../shared/noise/index.ts";
 import { type AgentActors, createAgentActors } from "./support.ts";
 

@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../../shared/db/database.ts";
 import * as schema from "../../../shared/db/schema/index.ts";
-import { recordRefusal } from "../../../shared/services/verb.ts";
+import { recordRefusal } from "../../../shared/verbs/verb.ts";
 import { createHarness, type Harness, json } from "./harness.ts";
 
 let h: Harness;

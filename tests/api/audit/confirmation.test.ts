@@ -5,10 +5,10 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLE_SCOPES } from "../../../shared/auth/scopes.ts";
 import { ApiError } from "../../../shared/errors.ts";
-import type { Actor } from "../../../shared/services/actor.ts";
-import { runConfirmed } from "../../../shared/services/confirm/run-confirmed.ts";
-import type { VerbContext } from "../../../shared/services/verb-context.ts";
-import { defineVerb } from "../../../shared/services/verb.ts";
+import type { Actor } from "../../../shared/verbs/actor.ts";
+import { runConfirmed } from "../../../shared/verbs/confirm/run-confirmed.ts";
+import type { VerbContext } from "../../../shared/verbs/verb-context.ts";
+import { defineVerb } from "../../../shared/verbs/verb.ts";
 import { confirmHeaders, createHarness, type Harness } from "./harness.ts";
 import { changeCredentials } from "../../helpers/app.ts";
 

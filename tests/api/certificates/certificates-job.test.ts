@@ -4,8 +4,8 @@
 // 3 days) through the notification routes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
-import { dispatchAlerts } from "../../../shared/services/notifications/dispatch-alerts.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { dispatchAlerts } from "../../../shared/verbs/notifications/dispatch-alerts.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 import { chainFor } from "./pki.ts";
 

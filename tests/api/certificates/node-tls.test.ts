@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:https";
 import { connect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "../../../shared/logger.ts";
-import { generateSelfSigned } from "../../../shared/services/certificates/x509.ts";
+import { generateSelfSigned } from "../../../shared/verbs/certificates/x509.ts";
 import { NodeTls, leafFingerprint } from "../../../runtime/tls/node-tls.ts";
 
 const HOST = "127.0.0.72";

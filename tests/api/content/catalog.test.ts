@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEVICE_TYPES, VENDORS } from "../../../shared/services/catalog/catalog.ts";
+import { DEVICE_TYPES, VENDORS } from "../../../shared/verbs/catalog/catalog.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 let a: Actors;

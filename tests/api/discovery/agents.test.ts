@@ -3,8 +3,8 @@
 // announced, refusing new scans while set), and what POST /discovery/scan makes of an agent's state:
 // offline -> queued (the worker names it waiting_for_agent), paused or out of scope -> 422 with the reason.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { markWaitingAgentJobs } from "../../../shared/services/discovery/agents/dispatch.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { markWaitingAgentJobs } from "../../../shared/verbs/discovery/agents/dispatch.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { eventually, lan } from "../agents/support.ts";
 import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";
 

@@ -1,8 +1,8 @@
 // GET /discovery/status and /readiness, POST /discovery/pause and /resume, GET /discovery/vendor-catalog,
 // and that the discovery routes are in the OpenAPI document with their tag and errors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimScanJobs } from "../../../shared/services/discovery/run/claim-jobs.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { claimScanJobs } from "../../../shared/verbs/discovery/run/claim-jobs.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { eventually } from "../agents/support.ts";
 import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";

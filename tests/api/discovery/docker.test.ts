@@ -5,7 +5,7 @@
 // Not tested here: a real dockerd (none on this machine), TLS/TCP engines (not supported: unix socket only).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../../shared/logger.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { dockerClient } from "../../../net/docker/docker-client.ts";
 import { openJobRun } from "../../../sidecar/discovery/job-run.ts";
 import { runDockerJob } from "../../../sidecar/discovery/docker/run-docker-job.ts";

@@ -2,8 +2,8 @@
 // IPAM records, service ports on an address, exclusion of the object being edited, bad input, and the
 // credential it needs (unlike the original).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { finishScanJob } from "../../../shared/services/discovery/run/finish.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { finishScanJob } from "../../../shared/verbs/discovery/run/finish.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 let a: Actors;

@@ -3,7 +3,7 @@
 // the open-scan limit, nmap refused while missing, agent refusals, the sealed SNMP community, cancel's
 // compare-and-set and its events. No worker runs here: jobs stay queued and nothing is sent anywhere.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openJobCommunity } from "../../../shared/services/discovery/jobs/snmp-community.ts";
+import { openJobCommunity } from "../../../shared/verbs/discovery/jobs/snmp-community.ts";
 import { eventually, lan } from "../agents/support.ts";
 import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";
 

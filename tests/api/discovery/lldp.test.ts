@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../../shared/logger.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { openJobRun } from "../../../sidecar/discovery/job-run.ts";
 import { discoveryWorker } from "../../../sidecar/discovery/discovery-worker.ts";
 import { capsOf, parseLldp } from "../../../sidecar/discovery/lldp/lldp-mib.ts";

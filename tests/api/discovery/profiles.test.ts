@@ -2,10 +2,10 @@
 // next run; the sealed SNMP community; and the discovery_profiles job run with a driven clock (due
 // profiles start "scheduled" jobs and move on, paused ones and the fleet-wide pause start none).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runDueProfiles } from "../../../shared/services/discovery/profiles/scheduled-runs.ts";
-import { openJobCommunity } from "../../../shared/services/discovery/jobs/snmp-community.ts";
-import { findJob } from "../../../shared/services/jobs/registry.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { runDueProfiles } from "../../../shared/verbs/discovery/profiles/scheduled-runs.ts";
+import { openJobCommunity } from "../../../shared/verbs/discovery/jobs/snmp-community.ts";
+import { findJob } from "../../../shared/verbs/jobs/registry.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
 import { eventually, lan } from "../agents/support.ts";

@@ -3,11 +3,11 @@
 // `discovery`, and an alert that the notification routes turn into deliveries to a sink.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
-import { reportDrift } from "../../../shared/services/discovery/results/drift.ts";
-import { WRITE_DISCOVERY } from "../../../shared/services/discovery/scopes.ts";
-import { dispatchAlerts } from "../../../shared/services/notifications/dispatch-alerts.ts";
-import { defineVerb } from "../../../shared/services/verb.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { reportDrift } from "../../../shared/verbs/discovery/results/drift.ts";
+import { WRITE_DISCOVERY } from "../../../shared/verbs/discovery/scopes.ts";
+import { dispatchAlerts } from "../../../shared/verbs/notifications/dispatch-alerts.ts";
+import { defineVerb } from "../../../shared/verbs/verb.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { eventually } from "../agents/support.ts";
 import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyFinding, type HostFinding } from "../../../shared/domain/discovery/finding.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
-import { recordFindings } from "../../../shared/services/discovery/results/record-findings.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { recordFindings } from "../../../shared/verbs/discovery/results/record-findings.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { eventually } from "../agents/support.ts";
 import { createDiscoveryActors, type DiscoveryActors } from "./support.ts";
 

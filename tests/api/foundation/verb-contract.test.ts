@@ -1,4 +1,4 @@
-// The verb contract itself (shared/services/verb.ts), against the real database: access is checked
+// The verb contract itself (shared/verbs/verb.ts), against the real database: access is checked
 // before `prepare`, `s.refuse` commits what was recorded and then throws, a body that throws leaves
 // nothing behind (rows, audit entries, events), reads check their scope too, the system actor passes
 // every scope and is audited as "system", and every verb exposes the scope a route documents.
@@ -6,13 +6,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLE_SCOPES } from "../../../shared/auth/scopes.ts";
 import { ApiError } from "../../../shared/errors.ts";
-import { changeMyPassword } from "../../../shared/services/account/change-password.ts";
-import type { Actor } from "../../../shared/services/actor.ts";
-import { createUser } from "../../../shared/services/admin-users/create-user.ts";
-import { listUsers } from "../../../shared/services/admin-users/list-users.ts";
-import { login } from "../../../shared/services/auth/login.ts";
-import { systemContext, type VerbContext } from "../../../shared/services/verb-context.ts";
-import { defineRead, defineVerb, recordRefusal } from "../../../shared/services/verb.ts";
+import { changeMyPassword } from "../../../shared/verbs/account/change-password.ts";
+import type { Actor } from "../../../shared/verbs/actor.ts";
+import { createUser } from "../../../shared/verbs/admin-users/create-user.ts";
+import { listUsers } from "../../../shared/verbs/admin-users/list-users.ts";
+import { login } from "../../../shared/verbs/auth/login.ts";
+import { systemContext, type VerbContext } from "../../../shared/verbs/verb-context.ts";
+import { defineRead, defineVerb, recordRefusal } from "../../../shared/verbs/verb.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 
 let t: TestApp;

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerClient } from "../../../net/docker/docker-client.ts";
 import { DEFAULT_OUTBOUND_POLICY } from "../../../shared/domain/net/outbound-policy.ts";
-import { syncDocker } from "../../../shared/services/discovery/docker/sync-docker.ts";
-import { parseDockerCredential, parseDockerUrl } from "../../../shared/services/integrations/docker/endpoint.ts";
-import { dockerProviderVersion } from "../../../shared/services/integrations/docker/provider-client.ts";
-import { syncDockerProvider } from "../../../shared/services/integrations/docker/sync-provider.ts";
-import { INTEGRATION_CONFIG_CREDENTIAL, sealSecret } from "../../../shared/services/vault/secret-columns.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { syncDocker } from "../../../shared/verbs/discovery/docker/sync-docker.ts";
+import { parseDockerCredential, parseDockerUrl } from "../../../shared/verbs/integrations/docker/endpoint.ts";
+import { dockerProviderVersion } from "../../../shared/verbs/integrations/docker/provider-client.ts";
+import { syncDockerProvider } from "../../../shared/verbs/integrations/docker/sync-provider.ts";
+import { INTEGRATION_CONFIG_CREDENTIAL, sealSecret } from "../../../shared/verbs/vault/secret-columns.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type FakeDocker, type FakeDockerTcp, startFakeDocker, startFakeDockerTcp } from "../../helpers/fake-docker.ts";
 import { selfSignedCert } from "../../sidecar/monitors/peers.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import type { OutboundHttp } from "../../../shared/net/outbound.ts";
-import { discoverHv } from "../../../shared/services/integrations/hv/discover.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { discoverHv } from "../../../shared/verbs/integrations/hv/discover.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 import { FAKE_PVE_TOKEN, type FakePve, startFakePve } from "../../helpers/fake-pve.ts";
 

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { kumaTime } from "../../../shared/services/integrations/monitoring/kuma-client.ts";
-import { parseKumaMetrics } from "../../../shared/services/integrations/monitoring/kuma-metrics.ts";
+import { kumaTime } from "../../../shared/verbs/integrations/monitoring/kuma-client.ts";
+import { parseKumaMetrics } from "../../../shared/verbs/integrations/monitoring/kuma-metrics.ts";
 import { FAKE_KUMA_KEY, FAKE_KUMA_SLUG, type FakeKuma, recordedKumaState, startFakeKuma } from "../../helpers/fake-uptime-kuma.ts";
 import { type AgentActors, createAgentActors } from "../agents/support.ts";
 

@@ -7,9 +7,9 @@ import { DAY_MS, epochDays, leastSquares, projectedFullAt } from "../../../share
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { advisoryLockFor } from "../../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
-import { analyticsJob } from "../../../shared/services/analytics/analytics-job.ts";
-import { runJob } from "../../../shared/services/jobs/run-job.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { analyticsJob } from "../../../shared/verbs/analytics/analytics-job.ts";
+import { runJob } from "../../../shared/verbs/jobs/run-job.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 
 const T = Date.parse("2026-06-15T02:30:00Z");

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
-import { type RetentionOptions, runRetention } from "../../../shared/services/retention/retention-job.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { type RetentionOptions, runRetention } from "../../../shared/verbs/retention/retention-job.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
 
 const DAY = 86_400_000;

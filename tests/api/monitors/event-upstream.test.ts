@@ -3,7 +3,7 @@
 // "suppressed: switch-7 was down" with links instead of a bare alert id. The node's name is given only
 // to callers who may read its inventory group. The root's own down event lists the monitors folded into it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upstreamsOf } from "../../../shared/services/monitors/event-upstream.ts";
+import { upstreamsOf } from "../../../shared/verbs/monitors/event-upstream.ts";
 import { createMonitorActors, type MonitorActors } from "./support.ts";
 
 let a: MonitorActors;

@@ -1,7 +1,7 @@
 // http monitor secrets: sealed by the vault bound to the row, answered masked with `<key>_set`, kept when
 // the mask is sent back, cleared by null, opened for the runner by runtimeConfig().
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runtimeConfig } from "../../../shared/services/monitors/secrets.ts";
+import { runtimeConfig } from "../../../shared/verbs/monitors/secrets.ts";
 import { Vault } from "../../../shared/vault/vault.ts";
 import { createMonitorActors, type MonitorActors } from "./support.ts";
 

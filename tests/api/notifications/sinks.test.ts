@@ -34,7 +34,7 @@ describe("sinks", () => {
     expect(patched.status).toBe(200);
     expect((await patched.json()).name).toBe("slack-2");
     const [row] = await a.t.sql`select secrets from notification_sinks where id = ${sink.id}`;
-    const { openSinkSecrets } = await import("../../../shared/services/notifications/sink-secrets.ts");
+    const { openSinkSecrets } = await import("../../../shared/verbs/notifications/sink-secrets.ts");
     expect(await openSinkSecrets(a.t.runtime.deps.vault, { id: sink.id, secrets: row!.secrets })).toEqual({ webhook_url: url });
     const toggled = await (await a.req("PUT", `notifications/sinks/${sink.id}/toggle`, a.admin)).json();
     expect(toggled.enabled).toBe(false);

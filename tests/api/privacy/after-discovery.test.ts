@@ -3,8 +3,8 @@
 // failure is only logged; with the analysis off, nothing is stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "../../../shared/logger.ts";
-import { completeScanJob } from "../../../shared/services/discovery/run/finish.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { completeScanJob } from "../../../shared/verbs/discovery/run/finish.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createPrivacyActors, type PrivacyActors } from "./support.ts";
 
 let a: PrivacyActors;

@@ -1,7 +1,7 @@
 // A first snapshot of a large risky network: 20 alerts, one per (rule, device), then one summary alert
 // for the rest, so a new installation does not flood its notification routes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ALERTS } from "../../../shared/services/privacy/take-snapshot.ts";
+import { MAX_ALERTS } from "../../../shared/verbs/privacy/take-snapshot.ts";
 import { createPrivacyActors, type PrivacyActors } from "./support.ts";
 
 let a: PrivacyActors;

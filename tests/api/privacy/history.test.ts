@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cryptoRandom } from "../../../shared/clock.ts";
 import { advisoryLockFor } from "../../../shared/db/advisory-lock.ts";
 import { silentLogger } from "../../../shared/logger.ts";
-import { runJob } from "../../../shared/services/jobs/run-job.ts";
-import { privacyJob } from "../../../shared/services/privacy/privacy-job.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { runJob } from "../../../shared/verbs/jobs/run-job.ts";
+import { privacyJob } from "../../../shared/verbs/privacy/privacy-job.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createPrivacyActors, type PrivacyActors } from "./support.ts";
 
 let a: PrivacyActors;

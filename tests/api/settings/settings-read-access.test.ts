@@ -2,7 +2,7 @@
 // the settings holding URLs, addresses or secrets (cve_feed_sources with credentials in it, public_url,
 // the outbound policy, the SMTP and firewall sections).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VIEWER_SETTING_KEYS } from "../../../shared/services/settings/view.ts";
+import { VIEWER_SETTING_KEYS } from "../../../shared/verbs/settings/view.ts";
 import { createHarness, type Harness, json } from "../audit/harness.ts";
 
 let h: Harness;

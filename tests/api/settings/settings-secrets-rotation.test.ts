@@ -1,7 +1,7 @@
 // The settings sections' secrets (SMTP password, ACME DNS token, OPNsense key pair) are vault values like
 // every other: POST /admin/vault/rotate re-encrypts them under the new key, to the values written before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSecret, SETTINGS_SECRETS } from "../../../shared/services/vault/secret-columns.ts";
+import { openSecret, SETTINGS_SECRETS } from "../../../shared/verbs/vault/secret-columns.ts";
 import { decodeVaultKey } from "../../../shared/vault/key-config.ts";
 import { Vault } from "../../../shared/vault/vault.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";

@@ -2,8 +2,8 @@
 // secret (SNMP community, OAuth client secret, the agents' server key) is re-encrypted under the new key in
 // one transaction; a key that opens nothing, or a value that fails its tag, changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkServerKeys } from "../../../shared/services/agents/server-key.ts";
-import { OAUTH_CLIENT_SECRET, openSecret, SNMP_COMMUNITY } from "../../../shared/services/vault/secret-columns.ts";
+import { linkServerKeys } from "../../../shared/verbs/agents/server-key.ts";
+import { OAUTH_CLIENT_SECRET, openSecret, SNMP_COMMUNITY } from "../../../shared/verbs/vault/secret-columns.ts";
 import { Vault } from "../../../shared/vault/vault.ts";
 import { decodeVaultKey } from "../../../shared/vault/key-config.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";

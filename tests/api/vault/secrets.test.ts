@@ -3,9 +3,9 @@
 // seals rows an older release left in clear, once, and logs counts only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonLogger } from "../../../shared/logger.ts";
-import { claimPoll, openPollTarget } from "../../../shared/services/telemetry/poll-targets.ts";
-import { OAUTH_CLIENT_SECRET, openSecret, SNMP_COMMUNITY } from "../../../shared/services/vault/secret-columns.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { claimPoll, openPollTarget } from "../../../shared/verbs/telemetry/poll-targets.ts";
+import { OAUTH_CLIENT_SECRET, openSecret, SNMP_COMMUNITY } from "../../../shared/verbs/vault/secret-columns.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { isCiphertext, Vault } from "../../../shared/vault/vault.ts";
 import { encryptStoredSecrets } from "../../../sidecar/startup/vault-secrets.ts";
 import { createSnmpPoller } from "../../../sidecar/telemetry/poller.ts";

@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../shared/logger.ts";
 import { RateLimiter } from "../../../shared/ratelimit/limiter.ts";
-import { approveAgent } from "../../../shared/services/agents/approve-agent.ts";
+import { approveAgent } from "../../../shared/verbs/agents/approve-agent.ts";
 import { RedisRateLimitStore } from "../../../runtime/ratelimit-redis.ts";
 import { systemClock } from "../../../shared/clock.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";

@@ -3,8 +3,8 @@
 // through either reaches the agent on the other), and the drain.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approveAgent } from "../../../shared/services/agents/approve-agent.ts";
-import { revokeAgent } from "../../../shared/services/agents/revoke-agent.ts";
+import { approveAgent } from "../../../shared/verbs/agents/approve-agent.ts";
+import { revokeAgent } from "../../../shared/verbs/agents/revoke-agent.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
 import { type Sidecar, serverPublicKey, sqlClient, startSidecar, until } from "./harness.ts";
 import { RawAgent } from "./raw-client.ts";

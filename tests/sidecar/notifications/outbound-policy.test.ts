@@ -3,7 +3,7 @@
 // loopback was allowed is refused once the administrator tightens the policy; the peer hears nothing).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_OUTBOUND_POLICY } from "../../../shared/domain/net/outbound-policy.ts";
-import { readOutboundPolicy } from "../../../shared/services/integrations/outbound-policy.ts";
+import { readOutboundPolicy } from "../../../shared/verbs/integrations/outbound-policy.ts";
 import { TEST_OUTBOUND_POLICY } from "../../helpers/env.ts";
 import { createHarness, type Harness, startPeer } from "./support.ts";
 

@@ -4,9 +4,9 @@
 // runner does.
 import { expect } from "vitest";
 import { type NotificationsWorker, notificationsWorker } from "../../../sidecar/notifications/notifications-worker.ts";
-import { type AlertInput, enqueueAlert } from "../../../shared/services/notifications/enqueue-alert.ts";
-import { defineVerb } from "../../../shared/services/verb.ts";
-import { systemContext } from "../../../shared/services/verb-context.ts";
+import { type AlertInput, enqueueAlert } from "../../../shared/verbs/notifications/enqueue-alert.ts";
+import { defineVerb } from "../../../shared/verbs/verb.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 export { type Peer, type Received, startPeer } from "../../helpers/http-peer.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmationProblems, requiredHeaders } from "../../../shared/services/confirm/confirm.ts";
+import { confirmationProblems, requiredHeaders } from "../../../shared/verbs/confirm/confirm.ts";
 
 const headers = (h: Record<string, string>) => (name: string) => h[name];
 const ok = { "x-svc-confirmation": "delete-logs", "idempotency-key": "abcdefghijkl", "x-svc-backup-verified": "true" };

@@ -1,7 +1,7 @@
-// How long a provider's key set is kept (shared/services/oauth/jwks-cache.ts): its Cache-Control max-age,
+// How long a provider's key set is kept (shared/verbs/oauth/jwks-cache.ts): its Cache-Control max-age,
 // bounded to 5 minutes .. 24 hours.
 import { describe, expect, it } from "vitest";
-import { cacheLifetimeMs, MAX_CACHE_MS, MIN_CACHE_MS } from "../../../shared/services/oauth/jwks-cache.ts";
+import { cacheLifetimeMs, MAX_CACHE_MS, MIN_CACHE_MS } from "../../../shared/verbs/oauth/jwks-cache.ts";
 
 describe("cacheLifetimeMs", () => {
   it("follows max-age within the bounds", () => {

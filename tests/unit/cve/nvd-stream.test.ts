@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { gzipSync } from "node:zlib";
-import { NvdFormatError, nvdItems, type NvdHeader } from "../../../shared/services/cve/nvd-stream.ts";
+import { NvdFormatError, nvdItems, type NvdHeader } from "../../../shared/verbs/cve/nvd-stream.ts";
 
 const doc = (items: unknown[], extra = "") =>
   `{"resultsPerPage":${items.length},"startIndex":0,"totalResults":${items.length},"format":"NVD_CVE","version":"2.0","timestamp":"2026-11-01T00:00:00.000"${extra},"vulnerabilities":${JSON.stringify(items.map((cve) => ({ cve })))}}`;

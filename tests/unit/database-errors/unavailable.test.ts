@@ -2,7 +2,7 @@
 // are a query's own fault (issue 36 item 16). Errors are plain objects shaped like postgres.js's, at the
 // top or as the `cause` of a wrapper (drizzle's DrizzleQueryError).
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "../../../shared/services/database-errors/unavailable.ts";
+import { isDatabaseUnavailable } from "../../../shared/verbs/database-errors/unavailable.ts";
 
 const UNAVAILABLE: [string, string][] = [
   ["08000", "connection exception"],

@@ -2,7 +2,7 @@
 // or the credential's own expiry, and never stores a resolution that raced a flush.
 import { describe, expect, it } from "vitest";
 import { CredentialCache } from "../../../shared/identity/credential-cache.ts";
-import type { Actor } from "../../../shared/services/actor.ts";
+import type { Actor } from "../../../shared/verbs/actor.ts";
 
 const actor: Actor = { userId: 7, email: "a@example.com", role: "viewer", roleScopes: ["read:*"], kind: "session", sessionId: "s1" };
 const T0 = 1_800_000_000_000;

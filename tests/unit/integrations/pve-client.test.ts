@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeOutboundHttp } from "../../../net/outbound-http.ts";
 import { DEFAULT_OUTBOUND_POLICY } from "../../../shared/domain/net/outbound-policy.ts";
-import { parsePveToken, PveError, pveClient } from "../../../shared/services/integrations/hv/pve-client.ts";
-import { normalisePveUrl } from "../../../shared/services/integrations/hv/pve-url.ts";
+import { parsePveToken, PveError, pveClient } from "../../../shared/verbs/integrations/hv/pve-client.ts";
+import { normalisePveUrl } from "../../../shared/verbs/integrations/hv/pve-url.ts";
 import { FAKE_PVE_CERT, FAKE_PVE_TOKEN, type FakePve, startFakePve } from "../../helpers/fake-pve.ts";
 
 describe("parsePveToken", () => {

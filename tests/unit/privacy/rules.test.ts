@@ -3,9 +3,9 @@
 // ignores; the grade boundaries; honest "unknown" checks where discovery cannot tell.
 import { describe, expect, it } from "vitest";
 import type { OpenPortRow } from "../../../shared/db/schema/discovery.ts";
-import { analyse, gradeOf, summarize, withIgnores } from "../../../shared/services/privacy/evaluate.ts";
-import { DEVICE_RULES } from "../../../shared/services/privacy/rules/index.ts";
-import type { DeviceFacts } from "../../../shared/services/privacy/rules/types.ts";
+import { analyse, gradeOf, summarize, withIgnores } from "../../../shared/verbs/privacy/evaluate.ts";
+import { DEVICE_RULES } from "../../../shared/verbs/privacy/rules/index.ts";
+import type { DeviceFacts } from "../../../shared/verbs/privacy/rules/types.ts";
 
 const NOW = "2026-11-25T10:00:00.000Z";
 let nextId = 1;

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { SamplesBody, TelemetryConfigBody, TelemetryQuery } from "../../../shared/schemas/telemetry.ts";
-import { CLOCK_SKEW_MS, sampleTimeIssues } from "../../../shared/services/telemetry/sample-window.ts";
+import { CLOCK_SKEW_MS, sampleTimeIssues } from "../../../shared/verbs/telemetry/sample-window.ts";
 
 const now = new Date("2026-11-22T12:00:00Z");
 const at = (ms: number) => new Date(now.getTime() + ms);

@@ -1,6 +1,6 @@
 // The plain application settings (PUT /settings) as form fields, grouped by area. Keys and enum values are
 // typed against the API's body, so a renamed key or value fails `npm run build:web`. The bounds are the
-// inputs' hints only: the server's rules (shared/services/settings/rules.ts) decide, and their 422 is shown
+// inputs' hints only: the server's rules (shared/verbs/settings/rules.ts) decide, and their 422 is shown
 // on the field. The rate-limit profile is changed in "Vault and rate limits"; SMTP has its own section.
 import type { paths } from "../api/client.ts";
 

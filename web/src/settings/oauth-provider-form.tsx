@@ -18,7 +18,7 @@ export const PRESETS: ReadonlyArray<{ type: ProviderType; label: string; name: s
   { type: "microsoft", label: "Microsoft", name: "microsoft" },
 ];
 
-/** The redirect URI the server sends for this provider (shared/services/oauth/flow.ts callbackUrl). */
+/** The redirect URI the server sends for this provider (shared/verbs/oauth/flow.ts callbackUrl). */
 export function callbackPath(name: string, type: ProviderType): string {
   // GitHub and Google have routes of their own named after them; the rest go through the OIDC slug.
   return `/api/v1/auth/oauth/${type === "github" || type === "google" ? name : `oidc/${name}`}/callback`;

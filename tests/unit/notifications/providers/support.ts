@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { nodeOutboundHttp } from "../../../../net/outbound-http.ts";
 import type { NotificationProvider } from "../../../../shared/domain/notifications/providers/provider.ts";
 import { sendHttp } from "../../../../sidecar/notifications/send-http.ts";
-import type { DeliveryJob } from "../../../../shared/services/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../../../shared/verbs/notifications/delivery-work.ts";
 import type { ProviderType } from "../../../../shared/domain/notifications/providers/index.ts";
 import { TEST_OUTBOUND_POLICY } from "../../../helpers/env.ts";
 import { startPeer } from "../../../helpers/http-peer.ts";

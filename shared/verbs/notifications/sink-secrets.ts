@@ -1,5 +1,5 @@
 // A sink's secrets are one vault ciphertext of a JSON object {key: secret} in notification_sinks.secrets,
-// bound to the sink's row (NOTIFICATION_SINK_SECRETS in shared/services/vault/secret-columns.ts), so a
+// bound to the sink's row (NOTIFICATION_SINK_SECRETS in shared/verbs/vault/secret-columns.ts), so a
 // provider with several secrets needs no column per key.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";

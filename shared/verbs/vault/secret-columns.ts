@@ -80,7 +80,7 @@ export const AGENT_SERVER_PRIVATE_KEY: SecretColumn = {
   table: agentServerKeys,
   key: agentServerKeys.public_key,
   value: agentServerKeys.private_key,
-  // The same context shared/services/agents/server-key.ts seals with (its privateKeyContext).
+  // The same context shared/verbs/agents/server-key.ts seals with (its privateKeyContext).
   context: (publicKeyHex) => `agent_server_keys.private_key:${publicKeyHex}`,
   // Always written encrypted: a clear value there is not ours to guess about.
   migrateClear: false,
@@ -91,12 +91,12 @@ export const NOTIFICATION_SINK_SECRETS: SecretColumn = {
   table: notificationSinks,
   key: notificationSinks.id,
   value: notificationSinks.secrets,
-  // One sealed JSON object {key: secret} per sink (shared/services/notifications/sink-secrets.ts).
+  // One sealed JSON object {key: secret} per sink (shared/verbs/notifications/sink-secrets.ts).
   context: (sinkId) => `notification_sinks.secrets:${sinkId}`,
   migrateClear: false,
 };
 
-/** An http monitor's password, token and credential headers, as one sealed JSON object (shared/services/monitors/secrets.ts). */
+/** An http monitor's password, token and credential headers, as one sealed JSON object (shared/verbs/monitors/secrets.ts). */
 export const MONITOR_SECRET_CONFIG: SecretColumn = {
   name: "monitors.secret_config",
   table: monitors,
@@ -107,7 +107,7 @@ export const MONITOR_SECRET_CONFIG: SecretColumn = {
   migrateClear: false,
 };
 
-/** A discovery profile's SNMP community (shared/services/discovery/jobs/snmp-community.ts). */
+/** A discovery profile's SNMP community (shared/verbs/discovery/jobs/snmp-community.ts). */
 export const DISCOVERY_PROFILE_SNMP_COMMUNITY: SecretColumn = {
   name: "discovery_profiles.snmp_community",
   table: discoveryProfiles,
@@ -127,7 +127,7 @@ export const SCAN_JOB_SNMP_COMMUNITY: SecretColumn = {
   migrateClear: false,
 };
 
-/** A provider config's credential: the hypervisor's API token, a Docker client certificate (shared/services/integrations/providers/credential.ts). */
+/** A provider config's credential: the hypervisor's API token, a Docker client certificate (shared/verbs/integrations/providers/credential.ts). */
 export const INTEGRATION_CONFIG_CREDENTIAL: SecretColumn = {
   name: "integration_configs.credential",
   table: integrationConfigs,
@@ -137,7 +137,7 @@ export const INTEGRATION_CONFIG_CREDENTIAL: SecretColumn = {
   migrateClear: false,
 };
 
-/** A monitoring integration's API key (Uptime Kuma's /metrics; shared/services/integrations/monitoring/api-key.ts). */
+/** A monitoring integration's API key (Uptime Kuma's /metrics; shared/verbs/integrations/monitoring/api-key.ts). */
 export const INTEGRATION_API_KEY: SecretColumn = {
   name: "integrations.api_key",
   table: integrations,
@@ -147,7 +147,7 @@ export const INTEGRATION_API_KEY: SecretColumn = {
   migrateClear: false,
 };
 
-/** A TLS certificate's private key PEM (shared/services/certificates/). */
+/** A TLS certificate's private key PEM (shared/verbs/certificates/). */
 export const CERTIFICATE_KEY: SecretColumn = {
   name: "certificates.key_pem",
   table: certificates,

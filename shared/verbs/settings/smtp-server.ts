@@ -1,5 +1,5 @@
 // The installation's own SMTP server as the stored settings describe it (PATCH /settings/smtp), for the
-// mail the installation sends itself: the test message and account notices (shared/services/oauth/
+// mail the installation sends itself: the test message and account notices (shared/verbs/oauth/
 // owner-notice.ts). The password is opened by the vault; undefined when it cannot be.
 import type { Db } from "../../db/database.ts";
 import type { SmtpServer } from "../../net/mailer.ts";

@@ -65,7 +65,7 @@ function changedFields(before: Record<string, unknown>, values: Record<string, u
 
 /**
  * The sync's body in the caller's transaction: the discovery's docker job runs it as syncDocker, the
- * Docker provider (shared/services/integrations/docker/sync-provider.ts) inside its own verb, so a scan of
+ * Docker provider (shared/verbs/integrations/docker/sync-provider.ts) inside its own verb, so a scan of
  * a socket and the provider of that socket update the same rows.
  */
 export async function applyDockerSnapshot(s: VerbScope, input: DockerSyncInput): Promise<DockerSyncSummary> {

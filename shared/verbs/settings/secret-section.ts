@@ -1,6 +1,6 @@
 // A settings section with secrets (SMTP, ACME DNS): its plain fields are one app_settings row (key =
 // the section), each secret a server_secrets row `settings.<section>.<field>` sealed by the vault
-// (SETTINGS_SECRETS in shared/services/vault/secret-columns.ts), so no settings read, export or audit
+// (SETTINGS_SECRETS in shared/verbs/vault/secret-columns.ts), so no settings read, export or audit
 // diff can carry one. Reads say `<field>_set`. On write a string stores a secret, null removes it, and
 // absence or the UI's mask keeps it.
 import { and, eq, like } from "drizzle-orm";

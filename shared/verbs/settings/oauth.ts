@@ -1,7 +1,7 @@
 // GET and PATCH /settings/oauth: the OAuth/OIDC provider configuration that sign-in through a provider
-// reads (shared/services/oauth/, docs/oauth.md). The config is the `oauth` row of app_settings; each client secret is write-only and kept apart
+// reads (shared/verbs/oauth/, docs/oauth.md). The config is the `oauth` row of app_settings; each client secret is write-only and kept apart
 // in server_secrets, so no settings read, export or audit diff can carry it (`client_secret_set` says
-// whether one is stored). A stored secret is sealed by the vault (shared/services/vault/secret-columns.ts).
+// whether one is stored). A stored secret is sealed by the vault (shared/verbs/vault/secret-columns.ts).
 import { eq, inArray } from "drizzle-orm";
 import * as v from "valibot";
 import type { Db } from "../../db/database.ts";

@@ -1,7 +1,7 @@
 // POST /hardware/{id}/telemetry/config: how the sidecar polls a node. Fields given change; the rest keep
 // their stored values (or the defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s).
 // The community is write-only: the audit diff and the answer say only whether it is set or changed. It is
-// stored sealed by the vault (shared/services/vault/secret-columns.ts), bound to this node's row.
+// stored sealed by the vault (shared/verbs/vault/secret-columns.ts), bound to this node's row.
 import { eq } from "drizzle-orm";
 import { hardware, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";

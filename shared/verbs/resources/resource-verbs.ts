@@ -1,5 +1,5 @@
 // The verbs the resource engine gives every resource: get, list, create, update, delete. Each is a verb
-// of the one contract (shared/services/verb.ts) and carries its scope; writes run in one transaction with
+// of the one contract (shared/verbs/verb.ts) and carries its scope; writes run in one transaction with
 // optimistic concurrency on `version`, tag sync, an audit entry with the before/after diff, and events on
 // commit.
 import { type AnyColumn, eq, getTableColumns, type InferInsertModel, sql } from "drizzle-orm";

@@ -1,7 +1,7 @@
 // The Docker Engine API calls the discovery and the Docker provider make, over any transport: the
 // transport answers GET <path> with a status and a body, and this file turns that into values or a
 // DockerError. net/docker/docker-client.ts gives it node:http on a unix socket (the discovery scan);
-// shared/services/integrations/docker/provider-client.ts gives it OutboundHttp (unix socket, or TCP with
+// shared/verbs/integrations/docker/provider-client.ts gives it OutboundHttp (unix socket, or TCP with
 // TLS), so both read the engine the same way. Paths are unversioned so any engine answers with its own
 // API version (the shapes read are stable since v1.43, docker-api.ts).
 import type { DockerContainerInspect, DockerContainerSummary, DockerNetwork, DockerSnapshot, DockerVersion } from "./docker-api.ts";

@@ -1,5 +1,5 @@
 // POST /branding/upload-login-logo, /branding/upload-login-bg and DELETE /branding/{asset_type}. The
-// files are checked by content with the upload rules of shared/services/uploads (type sniffed from the
+// files are checked by content with the upload rules of shared/verbs/uploads (type sniffed from the
 // bytes, never the name; SVG refused since it can carry script) and stored as kind "branding", which the
 // static mount serves at /branding/<name>.
 //
