@@ -8,14 +8,14 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Config } from "../shared/config.ts";
 import { CONNECT_TIMING } from "../shared/db/edge-database.ts";
-import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, sharedProvider } from "../shared/db/database.ts";
+import { CONNECTION_PARAMETERS, type DatabaseAccess, type Db, sharedAccess } from "../shared/db/database.ts";
 import { preparingClient } from "../shared/db/preparing-client.ts";
 import * as schema from "../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { PrivateNodeFS } from "./private-nodefs.ts";
 
 export interface NodeDatabase {
-  provider: DatabaseProvider;
+  provider: DatabaseAccess;
   db: Db;
   /** postgres.js client (postgres mode only): LISTEN/NOTIFY and reserved connections. */
   sql?: postgres.Sql;
@@ -25,7 +25,7 @@ export interface NodeDatabase {
    * waits behind a busy pool and a probe left unanswered means the server is not answering. Closed with
    * `provider`.
    */
-  probe?: DatabaseProvider;
+  probe?: DatabaseAccess;
 }
 
 /**
@@ -65,11 +65,11 @@ export async function openDatabase(config: Config): Promise<NodeDatabase> {
     const db = drizzlePostgres(preparingClient(sql), { schema }) as unknown as Db;
     const probeSql = postgresClient(config.DATABASE_URL, 1);
     const endProbe = () => probeSql.end({ timeout: 1 });
-    const probe = sharedProvider("postgres", drizzlePostgres(probeSql, { schema }) as unknown as Db, endProbe);
+    const probe = sharedAccess("postgres", drizzlePostgres(probeSql, { schema }) as unknown as Db, endProbe);
     const close = async () => {
       await Promise.all([sql.end({ timeout: 5 }), endProbe()]);
     };
-    return { provider: sharedProvider("postgres", db, close), db, sql, probe };
+    return { provider: sharedAccess("postgres", db, close), db, sql, probe };
   }
   const unlock = lockDataDir(config.DATA_DIR);
   try {
@@ -81,7 +81,7 @@ export async function openDatabase(config: Config): Promise<NodeDatabase> {
       await pglite.close();
       unlock();
     };
-    return { provider: sharedProvider("pglite", db, close), db, pglite };
+    return { provider: sharedAccess("pglite", db, close), db, pglite };
   } catch (e) {
     unlock();
     throw e;

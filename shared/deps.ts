@@ -3,7 +3,7 @@
 // Web-standard types only, so both halves (and workerd) can type against it.
 import type { Clock, Random } from "./clock.ts";
 import type { Config } from "./config.ts";
-import type { DatabaseProvider } from "./db/database.ts";
+import type { DatabaseAccess } from "./db/database.ts";
 import type { HealthMonitor } from "./health.ts";
 import type { CredentialCache } from "./identity/credential-cache.ts";
 import type { IdentityState } from "./identity/identity-state.ts";
@@ -36,7 +36,7 @@ export type WebAppFiles = (path: string) => WebFile | undefined;
 
 export interface Deps {
   config: Config;
-  database: DatabaseProvider;
+  database: DatabaseAccess;
   health: HealthMonitor;
   /** Present only where a lifespan drives the process (spec 7.4.3). */
   lifecycle?: Lifecycle;

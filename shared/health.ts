@@ -2,7 +2,7 @@
 // read the same state, so what readyz reports is exactly what the guard enforces.
 import { sql } from "drizzle-orm";
 import type { Clock } from "./clock.ts";
-import { type DatabaseProvider, type DbLease, queryRows } from "./db/database.ts";
+import { type DatabaseAccess, type DbLease, queryRows } from "./db/database.ts";
 import { type MigrationStatus, readMigrationLevel } from "./db/migration-level.ts";
 import { isDatabaseUnavailable } from "./verbs/database-errors/unavailable.ts";
 import type { Lifecycle, LifecycleState } from "./lifecycle.ts";
@@ -43,8 +43,8 @@ const RECHECK_MS = 1000;
 export type DownListener = () => void;
 
 export class HealthMonitor {
-  readonly #database: DatabaseProvider;
-  readonly #probeDatabase: DatabaseProvider;
+  readonly #database: DatabaseAccess;
+  readonly #probeDatabase: DatabaseAccess;
   /** Over a network an unanswered probe means the database is gone; embedded (PGlite) it is only busy. */
   readonly #silenceIsDown: boolean;
   /** The probe's query still running from an earlier probe that gave up on it (a silent socket). */
@@ -65,12 +65,12 @@ export class HealthMonitor {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: {
-    database: DatabaseProvider;
+    database: DatabaseAccess;
     /**
      * Where the probes run, when not on `database`: a connection of their own (runtime/database.ts), so a
      * probe never queues behind a saturated pool and an unanswered one means the server is not answering.
      */
-    probeDatabase?: DatabaseProvider | undefined;
+    probeDatabase?: DatabaseAccess | undefined;
     redis?: RedisProbe | undefined;
     lifecycle?: Lifecycle | undefined;
     clock: Clock;

@@ -7,7 +7,7 @@
 // one of them (tests/unit/runtime-neutral.test.ts lists it). PGlite has one session, where advisory
 // locks are re-entrant and guard nothing (docs/architecture.md, platform notes), so there a per-process guard does it.
 import { sql } from "drizzle-orm";
-import { type DatabaseProvider, type Db, type DbLease, queryRows } from "./database.ts";
+import { type DatabaseAccess, type Db, type DbLease, queryRows } from "./database.ts";
 
 export type LockOutcome<T> = { acquired: false } | { acquired: true; value: T };
 
@@ -61,6 +61,6 @@ export function sessionLock(db: Db): AdvisoryLock {
   };
 }
 
-export function advisoryLockFor(provider: DatabaseProvider): AdvisoryLock {
+export function advisoryLockFor(provider: DatabaseAccess): AdvisoryLock {
   return provider.kind === "pglite" ? sessionLock(provider.lease().db) : transactionLock(() => provider.lease());
 }

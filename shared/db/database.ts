@@ -14,7 +14,7 @@ export interface DbLease {
   perRequest?: boolean;
 }
 
-export interface DatabaseProvider {
+export interface DatabaseAccess {
   readonly kind: "postgres" | "pglite";
   lease(): DbLease;
   close(): Promise<void>;
@@ -38,7 +38,7 @@ export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL)
 }
 
 /** A provider around one long-lived handle (Node: postgres.js pool or PGlite). */
-export function sharedProvider(kind: DatabaseProvider["kind"], db: Db, close: () => Promise<void>): DatabaseProvider {
+export function sharedAccess(kind: DatabaseAccess["kind"], db: Db, close: () => Promise<void>): DatabaseAccess {
   const lease: DbLease = { db, release: async () => {} };
   return { kind, lease: () => lease, close };
 }

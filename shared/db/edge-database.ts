@@ -4,7 +4,7 @@
 // hands that to waitUntil so the response is not held up by the goodbye.
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { CONNECTION_PARAMETERS, type DatabaseProvider, type Db, type DbLease } from "./database.ts";
+import { CONNECTION_PARAMETERS, type DatabaseAccess, type Db, type DbLease } from "./database.ts";
 import { preparingClient } from "./preparing-client.ts";
 import * as schema from "./schema/index.ts";
 
@@ -25,7 +25,7 @@ export interface EdgeDatabaseOptions {
   connectTimeoutS?: number;
 }
 
-export function edgeDatabase(url: string, opts: EdgeDatabaseOptions = {}): DatabaseProvider {
+export function edgeDatabase(url: string, opts: EdgeDatabaseOptions = {}): DatabaseAccess {
   const open = new Set<postgres.Sql>();
   const lease = (): DbLease => {
     const sql = postgres(url, {

@@ -1,7 +1,7 @@
 // One scrape (spec 4.3): a fresh registry built from stored data each time, nothing kept between
 // scrapes. The counts come first from one query; the per-resource series follow page by page as a
 // stream, so memory stays bounded however large the inventory is.
-import type { DatabaseProvider, Db } from "../db/database.ts";
+import type { DatabaseAccess, Db } from "../db/database.ts";
 import { countsText } from "./counts.ts";
 import { familyHeader } from "./exposition.ts";
 import { MONITOR_FAMILIES } from "./monitor-gauges.ts";
@@ -37,7 +37,7 @@ export interface ScrapeOptions {
  * cancelled. The first chunk (the counts query) is read before this resolves, so a database failure
  * still becomes an ordinary error response.
  */
-export async function scrapeStream(database: DatabaseProvider, version: string, options: ScrapeOptions = {}): Promise<ReadableStream<Uint8Array>> {
+export async function scrapeStream(database: DatabaseAccess, version: string, options: ScrapeOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const lease = database.lease();
   async function* leased(): AsyncGenerator<string> {
     try {

@@ -6,12 +6,12 @@
 // statement (hitsStatement), which costs both sides far less than a statement each.
 import { type SQL, sql } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
-import { type DatabaseProvider, type DbLease, queryRows } from "../db/database.ts";
+import { type DatabaseAccess, type DbLease, queryRows } from "../db/database.ts";
 import type { RateLimitStore, StoreHit } from "./limiter.ts";
 import { LONGEST_WINDOW_MS } from "./policy.ts";
 
 export interface DatabaseStoreOptions {
-  database: DatabaseProvider;
+  database: DatabaseAccess;
   clock: Clock;
   /** Every this many hits (per process) old windows are deleted. */
   pruneEvery?: number;
@@ -90,7 +90,7 @@ export function hitStatement(h: CounterHit): SQL {
  * hits; a microtask alone gathers nothing, as concurrent requests run in separate socket reads.)
  */
 export class DatabaseRateLimitStore implements RateLimitStore {
-  readonly #database: DatabaseProvider;
+  readonly #database: DatabaseAccess;
   readonly #clock: Clock;
   readonly #pruneEvery: number;
   readonly #retainMs: number;

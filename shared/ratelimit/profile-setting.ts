@@ -2,7 +2,7 @@
 // "strict"), read through a short cache so a settings change applies within seconds, without a restart.
 import { eq } from "drizzle-orm";
 import type { Clock } from "../clock.ts";
-import type { DatabaseProvider, Db } from "../db/database.ts";
+import type { DatabaseAccess, Db } from "../db/database.ts";
 import { appSettings } from "../db/schema/index.ts";
 import { DEFAULT_PROFILE, isProfile, type Profile } from "./policy.ts";
 
@@ -19,7 +19,7 @@ export async function readRateLimitProfile(db: Db): Promise<Profile> {
 }
 
 export interface ProfileReaderOptions {
-  database: DatabaseProvider;
+  database: DatabaseAccess;
   clock: Clock;
   ttlMs?: number;
 }

@@ -1,13 +1,13 @@
 // Request and answer shapes of /notifications/sinks*, /routes* and /deliveries* (spec/catalogue.tsv, group notifications,
 // docs/architecture.md, API contracts). provider_config is an object here; its keys are checked per provider type by
-// shared/domain/notifications/providers/, so one 422 names the key and the type.
+// shared/domain/notifications/notifiers/, so one 422 names the key and the type.
 import * as v from "valibot";
-import { PROVIDER_TYPES } from "../domain/notifications/providers/index.ts";
+import { NOTIFIER_TYPES } from "../domain/notifications/notifiers/index.ts";
 import { ROUTE_SEVERITIES } from "../domain/notifications/severity.ts";
 import { IntFilter, listQuery, listResponse, TextFilter } from "./list-query.ts";
 import { Name, patchBody, Ref, TagName, writeBody } from "./fields.ts";
 
-const ProviderType = v.picklist(PROVIDER_TYPES, `Must be one of: ${PROVIDER_TYPES.join(", ")}.`);
+const ProviderType = v.picklist(NOTIFIER_TYPES, `Must be one of: ${NOTIFIER_TYPES.join(", ")}.`);
 const ProviderConfig = v.record(v.string(), v.unknown());
 
 export const SinkCreateBody = writeBody({

@@ -6,7 +6,7 @@
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts";
-import { providerOf } from "../../shared/domain/notifications/providers/index.ts";
+import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts";
 import { type DeliveryJob, claimDeliveries, recordAttempt } from "../../shared/verbs/notifications/delivery-work.ts";
 import { dispatchAlerts } from "../../shared/verbs/notifications/dispatch-alerts.ts";
 import { NOTIFICATIONS_CHANNEL } from "../../shared/verbs/notifications/enqueue-alert.ts";
@@ -62,7 +62,7 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
     let outcome: SendOutcome;
     try {
       const policy = await readOutboundPolicy(database.db);
-      const provider = providerOf(job.sink.provider_type);
+      const provider = notifierOf(job.sink.provider_type);
       const nowSecs = Math.floor(started.getTime() / 1000);
       outcome =
         provider.transport === "smtp"

@@ -1,15 +1,15 @@
-// The sender of the "smtp" provider (shared/domain/notifications/providers/email.ts): one mail through
+// The sender of the "smtp" provider (shared/domain/notifications/notifiers/email.ts): one mail through
 // net/smtp-mailer.ts, STARTTLS required unless the sink asks for TLS from the first byte (smtp_secure), so
 // neither credentials nor alerts cross the network in clear.
 // Sidecar-only: the functions on the edge have no SMTP sockets.
 import { sendMail } from "../../net/smtp-mailer.ts";
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { MailError } from "../../shared/net/mailer.ts";
-import type { SmtpProvider } from "../../shared/domain/notifications/providers/provider.ts";
+import type { SmtpNotifier } from "../../shared/domain/notifications/notifiers/notifier.ts";
 import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
 import type { SendOutcome } from "./send-http.ts";
 
-export async function sendEmail(provider: SmtpProvider, job: DeliveryJob, timeoutMs: number, nowSecs: number, policy: OutboundPolicy): Promise<SendOutcome> {
+export async function sendEmail(provider: SmtpNotifier, job: DeliveryJob, timeoutMs: number, nowSecs: number, policy: OutboundPolicy): Promise<SendOutcome> {
   const c = job.sink.config;
   const secure = c.smtp_secure === true;
   const mail = provider.render({ config: c, secrets: job.sink.secrets, message: job.message, nowSecs });

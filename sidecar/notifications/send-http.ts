@@ -1,11 +1,11 @@
-// The one sender of every "http" provider (shared/domain/notifications/providers/): POSTs the request the
+// The one sender of every "http" provider (shared/domain/notifications/notifiers/): POSTs the request the
 // provider renders, with a per-request timeout; a provider needs no code here. The response body is read
 // (bounded) only to settle the connection and, for telegram, its `ok`; it is never logged or stored (a
 // provider may echo secrets).
 // The request goes through OutboundHttp, so the SSRF policy holds for the address actually connected
 // to (a sink URL whose name later resolves to loopback or metadata is refused, not sent).
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
-import type { HttpProvider } from "../../shared/domain/notifications/providers/provider.ts";
+import type { HttpNotifier } from "../../shared/domain/notifications/notifiers/notifier.ts";
 import { OutboundError, type OutboundHttp, type OutboundResponse } from "../../shared/net/outbound.ts";
 import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
 
@@ -18,7 +18,7 @@ export interface SendOutcome {
 const BODY_LIMIT = 1024 * 1024;
 
 export async function sendHttp(
-  provider: HttpProvider,
+  provider: HttpNotifier,
   job: DeliveryJob,
   timeoutMs: number,
   nowSecs: number,

@@ -9,7 +9,7 @@
 import { Cron } from "croner";
 import { type Clock, cryptoRandom } from "../../shared/clock.ts";
 import { advisoryLockFor } from "../../shared/db/advisory-lock.ts";
-import type { DatabaseProvider } from "../../shared/db/database.ts";
+import type { DatabaseAccess } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { JobDefinition, JobDeps } from "../../shared/verbs/jobs/job.ts";
 import type { JobRun } from "../../shared/verbs/jobs/job-runs.ts";
@@ -19,7 +19,7 @@ import { CRON_OPTIONS } from "../../shared/verbs/jobs/schedule.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
 
 export interface SchedulerOptions {
-  database: DatabaseProvider;
+  database: DatabaseAccess;
   clock: Clock;
   logger: Logger;
   jobs?: readonly JobDefinition[];

@@ -1,8 +1,8 @@
 // The recorded fixtures of the notification providers, tests/fixtures/notifications/<type>.json: the
-// cases a provider's fixture test runs (tests/unit/notifications/providers/support.ts), the first of which
+// cases a provider's fixture test runs (tests/unit/notifications/notifiers/support.ts), the first of which
 // the delivery worker's end-to-end test also sends (tests/sidecar/notifications/delivery.test.ts).
 import { readFileSync } from "node:fs";
-import type { AlertMessage } from "../../shared/domain/notifications/providers/provider.ts";
+import type { AlertMessage } from "../../shared/domain/notifications/notifiers/notifier.ts";
 
 export interface FixtureCase {
   name: string;

@@ -3,7 +3,7 @@
 // POST /cve/sync starts the same job in the background (startCveSync) and answers once the lock is held.
 // After the import, new findings go out as alerts (notify.ts).
 import { advisoryLockFor } from "../../db/advisory-lock.ts";
-import type { DatabaseProvider } from "../../db/database.ts";
+import type { DatabaseAccess } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { Lifecycle } from "../../lifecycle.ts";
 import type { Logger } from "../../logger.ts";
@@ -50,7 +50,7 @@ export const cveSyncJob: JobDefinition = {
 const manualSyncJob: JobDefinition = { ...cveSyncJob, run: ({ ctx, logger, signal, deps }) => runSync(ctx, deps!, logger, signal) };
 
 export interface StartSyncInput {
-  database: DatabaseProvider;
+  database: DatabaseAccess;
   outbound: OutboundHttp;
   cveFeed?: CveFeedFiles | undefined;
   logger: Logger;

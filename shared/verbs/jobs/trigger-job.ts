@@ -3,7 +3,7 @@
 // holds the lock the attempt is recorded as skipped and answered 409. The trigger is audited with its
 // outcome.
 import { advisoryLockFor } from "../../db/advisory-lock.ts";
-import type { DatabaseProvider } from "../../db/database.ts";
+import type { DatabaseAccess } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
 import { defineRead, defineVerb } from "../verb.ts";
@@ -16,7 +16,7 @@ import { runJob } from "./run-job.ts";
 export interface TriggerJobInput {
   name: string;
   /** The process's database: the job's lock is taken on a connection of its own. */
-  database: DatabaseProvider;
+  database: DatabaseAccess;
   logger: Logger;
   /** The capabilities a job may need (outbound HTTP, files, the vault, ACME, TLS). */
   deps?: JobDeps;

@@ -3,8 +3,8 @@
 // afresh: the old type's keys and secrets mean nothing to the new one.
 import { eq } from "drizzle-orm";
 import { notificationSinks } from "../../db/schema/index.ts";
-import { splitProviderConfig } from "../../domain/notifications/provider-config.ts";
-import { type ProviderType, secretKeys } from "../../domain/notifications/providers/index.ts";
+import { splitProviderConfig } from "../../domain/notifications/notifier-config.ts";
+import { type NotifierType, secretKeys } from "../../domain/notifications/notifiers/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { SinkPatch, SinkShape } from "../../schemas/notifications.ts";
 import type { Vault } from "../../vault/vault.ts";
@@ -17,7 +17,7 @@ import { openSinkSecrets, requireSink, sealSinkSecrets } from "./sink-secrets.ts
 
 export const patchSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, body, vault }: { id: number; body: SinkPatch; vault: Vault }): Promise<SinkShape> => {
   const before = await requireSink(s.tx, id, true);
-  const type = (body.provider_type ?? before.provider_type) as ProviderType;
+  const type = (body.provider_type ?? before.provider_type) as NotifierType;
   const typeChanged = type !== before.provider_type;
   const changes: Partial<typeof notificationSinks.$inferInsert> = { updated_at: s.now };
   if (body.name !== undefined) changes.name = body.name;

@@ -3,7 +3,7 @@
 // (`whsec_<base64>`, docs/architecture.md, API contracts), answered once in `secret` and never again.
 import { eq } from "drizzle-orm";
 import { notificationSinks } from "../../db/schema/index.ts";
-import { splitProviderConfig } from "../../domain/notifications/provider-config.ts";
+import { splitProviderConfig } from "../../domain/notifications/notifier-config.ts";
 import { generateWebhookSecret } from "../../domain/notifications/signing.ts";
 import { ApiError } from "../../errors.ts";
 import type { SinkCreate, SinkShape } from "../../schemas/notifications.ts";

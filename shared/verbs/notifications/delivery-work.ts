@@ -6,9 +6,9 @@ import { eq, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
-import { isProviderType, type ProviderType } from "../../domain/notifications/providers/index.ts";
+import { isNotifierType, type NotifierType } from "../../domain/notifications/notifiers/index.ts";
 import { normalizeSeverity } from "../../domain/notifications/severity.ts";
-import type { AlertMessage } from "../../domain/notifications/providers/provider.ts";
+import type { AlertMessage } from "../../domain/notifications/notifiers/notifier.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
@@ -17,7 +17,7 @@ import { openSinkSecrets } from "./sink-secrets.ts";
 export interface DeliveryJob {
   delivery_id: number;
   attempt: number;
-  sink: { id: number; provider_type: ProviderType; config: Record<string, unknown>; secrets: Record<string, string> };
+  sink: { id: number; provider_type: NotifierType; config: Record<string, unknown>; secrets: Record<string, string> };
   message: AlertMessage;
 }
 
@@ -48,7 +48,7 @@ export const claimDeliveries = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async 
     const [alert] = await s.tx.select().from(notificationAlerts).where(eq(notificationAlerts.id, d.alert_id));
     const [sink] = await s.tx.select().from(notificationSinks).where(eq(notificationSinks.id, d.sink_id));
     if (!alert || !sink) continue;
-    if (!isProviderType(sink.provider_type)) {
+    if (!isNotifierType(sink.provider_type)) {
       failed.push({ id: d.id, error: `Unknown provider type: ${sink.provider_type}` });
       continue;
     }

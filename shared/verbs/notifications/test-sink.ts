@@ -4,7 +4,7 @@
 // shows its outcome and attempts in GET /notifications/deliveries. What can be told without sending (a
 // sink missing its URL or token) answers `{ok: false, error}` at once, 200 like the original.
 import { notificationAlerts, notificationDeliveries } from "../../db/schema/index.ts";
-import { isProviderType, PROVIDERS } from "../../domain/notifications/providers/index.ts";
+import { isNotifierType, NOTIFIER_FIELDS } from "../../domain/notifications/notifiers/index.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
@@ -24,10 +24,10 @@ export const TEST_ALERT_KIND = "notification.test";
 export const testSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, vault, maxAttempts }: { id: number; vault: Vault; maxAttempts: number }): Promise<TestAnswer> => {
   const sink = await requireSink(s.tx, id);
   const refuse = (error: string): TestAnswer => ({ ok: false, error, delivery_id: null, state: null });
-  if (!isProviderType(sink.provider_type)) return refuse(`Unknown provider type: ${sink.provider_type}`);
+  if (!isNotifierType(sink.provider_type)) return refuse(`Unknown provider type: ${sink.provider_type}`);
   const secrets = await openSinkSecrets(vault, sink).catch(() => null);
   if (!secrets) return refuse("The sink's secrets cannot be opened with this server's vault key.");
-  for (const [key, field] of Object.entries(PROVIDERS[sink.provider_type])) {
+  for (const [key, field] of Object.entries(NOTIFIER_FIELDS[sink.provider_type])) {
     const present = field.secret ? secrets[key] : sink.provider_config[key];
     if (field.required && present == null) return refuse(`${key} not configured`);
   }

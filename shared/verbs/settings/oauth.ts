@@ -35,7 +35,7 @@ const Issuer = v.pipe(
 );
 
 export const PROVIDER_TYPES = ["oidc", "github", "google", "microsoft"] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+export type OAuthProviderType = (typeof PROVIDER_TYPES)[number];
 const Tenant = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9.-]{1,64}$/, "tenant is a Microsoft tenant id or domain (letters, digits, . and -)."));
 
 const ProviderPatch = v.strictObject({
@@ -65,7 +65,7 @@ export const OAuthPatchSchema = v.strictObject({ providers: v.record(ProviderNam
 export type OAuthPatch = v.InferOutput<typeof OAuthPatchSchema>;
 
 export interface StoredProvider {
-  type: ProviderType;
+  type: OAuthProviderType;
   client_id: string | null;
   issuer: string | null;
   enabled: boolean;
@@ -84,7 +84,7 @@ export interface OAuthSettings {
 }
 
 const DEFAULT_ROLE = "viewer";
-const presetType = (name: string): ProviderType => ((PROVIDER_TYPES as readonly string[]).includes(name) ? (name as ProviderType) : "oidc");
+const presetType = (name: string): OAuthProviderType => ((PROVIDER_TYPES as readonly string[]).includes(name) ? (name as OAuthProviderType) : "oidc");
 const optionalText = v.optional(v.nullable(v.string()), null);
 
 // Rows stored before the provider fields existed read with their defaults.
@@ -165,7 +165,7 @@ function mergeProviders(stored: Record<string, StoredProvider>, patch: OAuthPatc
 }
 
 /** What an enabled provider of each type needs besides its client_id. */
-const NEEDS: Record<ProviderType, { field: keyof StoredProvider | null; text: string }> = {
+const NEEDS: Record<OAuthProviderType, { field: keyof StoredProvider | null; text: string }> = {
   oidc: { field: "issuer", text: "client_id and issuer" },
   microsoft: { field: "tenant", text: "client_id and tenant" },
   github: { field: null, text: "client_id" },

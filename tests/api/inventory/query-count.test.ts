@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, sharedProvider } from "../../../shared/db/database.ts";
+import { type Db, sharedAccess } from "../../../shared/db/database.ts";
 import * as schema from "../../../shared/db/schema/index.ts";
 import { createActors, type Actors } from "../../helpers/actors.ts";
 import { createTestApp, type TestApp } from "../../helpers/app.ts";
@@ -24,7 +24,7 @@ beforeAll(async () => {
   counter = postgres(a.t.database.url, { max: 4, onnotice: () => {}, debug: () => void statements++ });
   const db = drizzle(counter, { schema }) as unknown as Db;
   // Credentials looked up on every request (no cache), so each request's count is complete and the same.
-  counted = await createTestApp({ CREDENTIAL_CACHE_S: "0" }, { database: sharedProvider("postgres", db, async () => {}), peerAddress: (c: Context) => c.req.header("x-test-peer") });
+  counted = await createTestApp({ CREDENTIAL_CACHE_S: "0" }, { database: sharedAccess("postgres", db, async () => {}), peerAddress: (c: Context) => c.req.header("x-test-peer") });
 });
 afterAll(async () => {
   await counter.end();

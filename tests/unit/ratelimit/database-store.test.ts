@@ -2,7 +2,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../../shared/config.ts";
-import type { DatabaseProvider } from "../../../shared/db/database.ts";
+import type { DatabaseAccess } from "../../../shared/db/database.ts";
 import { admittedAgainAt, DatabaseRateLimitStore } from "../../../shared/ratelimit/database-store.ts";
 import type { StoreHit } from "../../../shared/ratelimit/limiter.ts";
 import { type NodeDatabase, openDatabase } from "../../../runtime/database.ts";
@@ -32,7 +32,7 @@ const store = (clock = drivenClock(T0), pruneEvery = 1_000_000) =>
   new DatabaseRateLimitStore({ database: database.provider, clock, pruneEvery });
 
 /** The real provider, counting the statements sent through it. */
-function counting(provider: DatabaseProvider): DatabaseProvider & { statements: number } {
+function counting(provider: DatabaseAccess): DatabaseAccess & { statements: number } {
   const counted = {
     kind: provider.kind,
     statements: 0,

@@ -1,10 +1,10 @@
 // A notification sink, new or changed in place: its provider type, then one input per key that provider
-// takes (from the same table the server validates with, shared/domain/notifications/providers/). The
+// takes (from the same table the server validates with, shared/domain/notifications/notifiers/). The
 // API's messages land on the key they name (`provider_config.<key>`). A webhook given no secret gets one,
 // shown once. An edit PATCHes the sink: a secret left empty keeps the stored one (the API never returns
 // it), an emptied plain key is sent as null, which removes it.
 import { useState } from "preact/hooks";
-import { PROVIDER_TYPES, PROVIDERS, type ProviderType } from "../../../shared/domain/notifications/providers/index.ts";
+import { NOTIFIER_TYPES, NOTIFIER_FIELDS, type NotifierType } from "../../../shared/domain/notifications/notifiers/index.ts";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
@@ -23,16 +23,16 @@ export type Sink = paths["/api/v1/notifications/sinks"]["get"]["responses"][200]
 /** The stored plain values as the inputs show them; secrets start empty (they are never answered). */
 function inputsOf(sink: Sink | undefined): Record<string, string> {
   if (!sink) return {};
-  const fields = PROVIDERS[sink.provider_type as ProviderType] ?? {};
+  const fields = NOTIFIER_FIELDS[sink.provider_type as NotifierType] ?? {};
   return Object.fromEntries(Object.entries(fields).filter(([k, f]) => !f.secret && sink.provider_config[k] != null).map(([k]) => [k, String(sink.provider_config[k])]));
 }
 
 export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (secret: string | undefined) => void; onCancel?: () => void }) {
   const [name, setName] = useState(sink?.name ?? "");
-  const [type, setType] = useState<ProviderType>((sink?.provider_type as ProviderType | undefined) ?? "webhook");
+  const [type, setType] = useState<NotifierType>((sink?.provider_type as NotifierType | undefined) ?? "webhook");
   const [config, setConfig] = useState<Record<string, string>>(() => inputsOf(sink));
   const submit = useSubmit();
-  const fields = PROVIDERS[type];
+  const fields = NOTIFIER_FIELDS[type];
   const prefix = sink ? `sink-${sink.id}` : "sink";
   // A new type's keys start afresh on the server (changing provider_type drops the old config).
   const sameType = sink !== undefined && sink.provider_type === type;
@@ -64,8 +64,8 @@ export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (s
       <TextInput id={`${prefix}-name`} label="Name" value={name} error={submit.fields.name} onValue={setName} autoComplete="off" />
       <Field id={`${prefix}-type`} label="Provider" error={submit.fields.provider_type}>
         {(a11y) => (
-          <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as ProviderType)}>
-            {PROVIDER_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+          <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as NotifierType)}>
+            {NOTIFIER_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
           </select>
         )}
       </Field>

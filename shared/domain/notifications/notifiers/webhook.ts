@@ -1,7 +1,7 @@
 // Our own webhook: the Standard Webhooks body `{type, timestamp, data}`, signed at send time when the sink
 // has a secret (signing.ts; the timestamp is part of the signature).
 import { webhookSignatureHeaders } from "../signing.ts";
-import { type HttpProvider, jsonRequest } from "./provider.ts";
+import { type HttpNotifier, jsonRequest } from "./notifier.ts";
 
 export const webhook = {
   type: "webhook",
@@ -13,4 +13,4 @@ export const webhook = {
     if (secrets.secret) Object.assign(spec.headers, await webhookSignatureHeaders(secrets.secret, m.id, nowSecs, spec.body));
     return spec;
   },
-} satisfies HttpProvider<"webhook">;
+} satisfies HttpNotifier<"webhook">;

@@ -1,4 +1,4 @@
-// The recorded-fixture test every notification provider has (providers/README.md): its cases are
+// The recorded-fixture test every notification provider has (notifiers/README.md): its cases are
 // tests/fixtures/notifications/<type>.json (format: tests/helpers/notification-fixtures.ts). An "http" provider's case is rendered and sent by the one
 // generic HTTP sender to a loopback receiver, which must get the documented request (method, path, the
 // fixture's headers, the JSON body) and answer the recorded response with the given outcome. The "smtp"
@@ -6,10 +6,10 @@
 // `{peer}` in a config or secret value stands for the receiver's base URL.
 import { describe, expect, it } from "vitest";
 import { nodeOutboundHttp } from "../../../../net/outbound-http.ts";
-import type { NotificationProvider } from "../../../../shared/domain/notifications/providers/provider.ts";
+import type { Notifier } from "../../../../shared/domain/notifications/notifiers/notifier.ts";
 import { sendHttp } from "../../../../sidecar/notifications/send-http.ts";
 import type { DeliveryJob } from "../../../../shared/verbs/notifications/delivery-work.ts";
-import type { ProviderType } from "../../../../shared/domain/notifications/providers/index.ts";
+import type { NotifierType } from "../../../../shared/domain/notifications/notifiers/index.ts";
 import { TEST_OUTBOUND_POLICY } from "../../../helpers/env.ts";
 import { startPeer } from "../../../helpers/http-peer.ts";
 import { DEFAULT_ALERT, type FixtureCase, readFixture } from "../../../helpers/notification-fixtures.ts";
@@ -17,17 +17,17 @@ import { DEFAULT_ALERT, type FixtureCase, readFixture } from "../../../helpers/n
 const withPeer = <T extends Record<string, unknown>>(values: T, peer: string): T =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v.replaceAll("{peer}", peer) : v])) as T;
 
-function jobOf(provider: NotificationProvider, c: FixtureCase, peer: string): DeliveryJob {
+function jobOf(provider: Notifier, c: FixtureCase, peer: string): DeliveryJob {
   return {
     delivery_id: 1,
     attempt: 1,
-    sink: { id: 1, provider_type: provider.type as ProviderType, config: withPeer(c.config, peer), secrets: withPeer(c.secrets ?? {}, peer) },
+    sink: { id: 1, provider_type: provider.type as NotifierType, config: withPeer(c.config, peer), secrets: withPeer(c.secrets ?? {}, peer) },
     message: { ...DEFAULT_ALERT, ...c.message },
   };
 }
 
 /** The fixture cases of `provider`, one test each. */
-export function providerFixtureTests(provider: NotificationProvider): void {
+export function providerFixtureTests(provider: Notifier): void {
   const fixture = readFixture(provider.type);
   describe(`${provider.type} provider (tests/fixtures/notifications/${provider.type}.json)`, () => {
     it("has recorded cases", () => expect(fixture.cases.length).toBeGreaterThan(0));

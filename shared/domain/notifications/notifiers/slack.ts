@@ -1,5 +1,5 @@
 // Slack incoming webhooks: `text` (mrkdwn) and one coloured attachment with the severity.
-import { clip, type HttpProvider, jsonRequest, SECRET_WEBHOOK_URL, SEVERITY_COLOR } from "./provider.ts";
+import { clip, type HttpNotifier, jsonRequest, SECRET_WEBHOOK_URL, SEVERITY_COLOR } from "./notifier.ts";
 
 export const slack = {
   type: "slack",
@@ -10,4 +10,4 @@ export const slack = {
       text: clip(`*${m.title}*\n${m.body}`),
       attachments: [{ color: SEVERITY_COLOR[m.severity], fields: [{ title: "Severity", value: m.severity, short: true }] }],
     }),
-} satisfies HttpProvider<"slack">;
+} satisfies HttpNotifier<"slack">;

@@ -1,5 +1,5 @@
 // The gotify provider against its recorded fixture, tests/fixtures/notifications/gotify.json (support.ts).
-import { gotify } from "../../../../shared/domain/notifications/providers/gotify.ts";
+import { gotify } from "../../../../shared/domain/notifications/notifiers/gotify.ts";
 import { providerFixtureTests } from "./support.ts";
 
 providerFixtureTests(gotify);

@@ -1,5 +1,5 @@
 // Microsoft Teams incoming webhook connector: a MessageCard.
-import { clip, type HttpProvider, jsonRequest, SECRET_WEBHOOK_URL, SEVERITY_COLOR } from "./provider.ts";
+import { clip, type HttpNotifier, jsonRequest, SECRET_WEBHOOK_URL, SEVERITY_COLOR } from "./notifier.ts";
 
 export const teams = {
   type: "teams",
@@ -13,4 +13,4 @@ export const teams = {
       summary: clip(m.title, 256),
       sections: [{ activityTitle: m.title, activityText: clip(m.body), facts: [{ name: "Severity", value: m.severity }] }],
     }),
-} satisfies HttpProvider<"teams">;
+} satisfies HttpNotifier<"teams">;

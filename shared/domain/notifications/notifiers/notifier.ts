@@ -1,11 +1,11 @@
-// What one notification provider is (providers/README.md): its `provider_config` keys, secret ones
+// What one notification provider is (notifiers/README.md): its `provider_config` keys, secret ones
 // marked (sealed by the vault, answered masked with a `<key>_set` flag), and how an alert becomes what it
 // sends. Runtime-neutral: the API validates sink configs with the same fields on the edge; the sidecar
 // sends what `render` answers (sidecar/notifications/send-http.ts for every "http" provider).
 
 export type FieldKind = "url" | "host" | "string" | "port" | "bool" | "priority";
 
-export interface ProviderField {
+export interface NotifierField {
   kind: FieldKind;
   secret?: boolean;
   required?: boolean;
@@ -51,28 +51,28 @@ export interface RenderInput {
   nowSecs: number;
 }
 
-interface ProviderBase<T extends string> {
+interface NotifierBase<T extends string> {
   type: T;
-  fields: Record<string, ProviderField>;
+  fields: Record<string, NotifierField>;
 }
 
 /** "Render a request, POST it": sent by the one generic HTTP sender, no sidecar code of its own. */
-export interface HttpProvider<T extends string = string> extends ProviderBase<T> {
+export interface HttpNotifier<T extends string = string> extends NotifierBase<T> {
   transport: "http";
   render(input: RenderInput): HttpRequestSpec | Promise<HttpRequestSpec>;
 }
 
 /** Mail through the sink's own SMTP server (sidecar/notifications/send-email.ts). */
-export interface SmtpProvider<T extends string = string> extends ProviderBase<T> {
+export interface SmtpNotifier<T extends string = string> extends NotifierBase<T> {
   transport: "smtp";
   render(input: RenderInput): EmailSpec;
 }
 
-export type NotificationProvider<T extends string = string> = HttpProvider<T> | SmtpProvider<T>;
+export type Notifier<T extends string = string> = HttpNotifier<T> | SmtpNotifier<T>;
 
 // Helpers the providers share.
 /** The fields of a chat service's incoming webhook: its URL carries the key, so it is a secret. */
-export const SECRET_WEBHOOK_URL = { webhook_url: { kind: "url", secret: true, required: true } } as const satisfies Record<string, ProviderField>;
+export const SECRET_WEBHOOK_URL = { webhook_url: { kind: "url", secret: true, required: true } } as const satisfies Record<string, NotifierField>;
 export const SEVERITY_COLOR = { critical: "#FF0000", warning: "#FFA500", info: "#36a64f" } as const;
 const TEXT_LIMIT = 3900;
 export const trimSlash = (u: string) => u.replace(/\/+$/, "");

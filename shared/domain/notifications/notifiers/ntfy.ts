@@ -1,5 +1,5 @@
 // ntfy's JSON publish (POST / with the topic in the body); ntfy.sh unless the sink names its own server.
-import { baseUrl, clip, type HttpProvider, jsonRequest } from "./provider.ts";
+import { baseUrl, clip, type HttpNotifier, jsonRequest } from "./notifier.ts";
 
 /** ntfy priority 1..5 from our severity, unless the sink fixes one. */
 const priority = { critical: 5, warning: 4, info: 3 } as const;
@@ -20,4 +20,4 @@ export const ntfy = {
       },
       secrets.token ? { authorization: `Bearer ${secrets.token}` } : {},
     ),
-} satisfies HttpProvider<"ntfy">;
+} satisfies HttpNotifier<"ntfy">;

@@ -1,5 +1,5 @@
 // Telegram's Bot API sendMessage; the bot token is in the path, so the whole URL is secret.
-import { baseUrl, clip, type HttpProvider, jsonRequest } from "./provider.ts";
+import { baseUrl, clip, type HttpNotifier, jsonRequest } from "./notifier.ts";
 
 export const telegram = {
   type: "telegram",
@@ -9,4 +9,4 @@ export const telegram = {
     ...jsonRequest(`${baseUrl(config, "https://api.telegram.org")}/bot${secrets.bot_token}/sendMessage`, { chat_id: config.chat_id, text: clip(`${m.title}\n\n${m.body}`), disable_web_page_preview: true }),
     expectOkField: true,
   }),
-} satisfies HttpProvider<"telegram">;
+} satisfies HttpNotifier<"telegram">;

@@ -1,6 +1,6 @@
 // Email through the sink's own SMTP server (this release has no global SMTP settings, docs/adr/0107-sinks-carry-their-own-smtp-server.md);
 // sent by sidecar/notifications/send-email.ts, the one provider that is not an HTTP request.
-import type { SmtpProvider } from "./provider.ts";
+import type { SmtpNotifier } from "./notifier.ts";
 
 export const email = {
   type: "email",
@@ -28,4 +28,4 @@ export const email = {
       text: `${m.title}\n\n${m.body}\n\nSeverity: ${m.severity}\nEvent: ${m.kind}\nAt: ${m.occurred_at}\n`,
     };
   },
-} satisfies SmtpProvider<"email">;
+} satisfies SmtpNotifier<"email">;

@@ -4,8 +4,8 @@
 // (or a test) can point it anywhere.
 import type { ValidationIssue } from "../../errors.ts";
 import { checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../net/outbound-policy.ts";
-import { PROVIDERS, type ProviderType } from "./providers/index.ts";
-import type { ProviderField } from "./providers/provider.ts";
+import { NOTIFIER_FIELDS, type NotifierType } from "./notifiers/index.ts";
+import type { NotifierField } from "./notifiers/notifier.ts";
 
 export interface SplitConfig {
   plain: Record<string, unknown>;
@@ -13,7 +13,7 @@ export interface SplitConfig {
   secrets: Record<string, string>;
 }
 
-function checkValue(key: string, f: ProviderField, value: unknown, policy: OutboundPolicy | undefined): string | null {
+function checkValue(key: string, f: NotifierField, value: unknown, policy: OutboundPolicy | undefined): string | null {
   switch (f.kind) {
     case "url": {
       if (typeof value !== "string") return "must be a URL string";
@@ -52,12 +52,12 @@ function checkValue(key: string, f: ProviderField, value: unknown, policy: Outbo
  * installation's outbound (SSRF) policy.
  */
 export function splitProviderConfig(
-  type: ProviderType,
+  type: NotifierType,
   config: Record<string, unknown>,
   stored?: { plain: Record<string, unknown>; secretsSet: ReadonlySet<string> },
   policy?: OutboundPolicy,
 ): { value: SplitConfig; issues: ValidationIssue[] } {
-  const fields = PROVIDERS[type];
+  const fields = NOTIFIER_FIELDS[type];
   const issues: ValidationIssue[] = [];
   const input = { ...config };
   for (const [key, f] of Object.entries(fields)) {

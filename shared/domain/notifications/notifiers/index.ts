@@ -1,0 +1,29 @@
+// The notification providers, one file each (README.md: adding one is its file + one line here).
+// Everything else — the accepted `provider_type`s, the sink form, config validation, secret sealing and
+// masking, the sender — reads this list.
+import { discord } from "./discord.ts";
+import { email } from "./email.ts";
+import { gotify } from "./gotify.ts";
+import { ntfy } from "./ntfy.ts";
+import type { Notifier, NotifierField } from "./notifier.ts";
+import { slack } from "./slack.ts";
+import { teams } from "./teams.ts";
+import { telegram } from "./telegram.ts";
+import { webhook } from "./webhook.ts";
+
+export const NOTIFIERS = [webhook, slack, discord, teams, ntfy, gotify, telegram, email] as const satisfies readonly Notifier[];
+
+export type NotifierType = (typeof NOTIFIERS)[number]["type"];
+
+export const NOTIFIER_TYPES = NOTIFIERS.map((p) => p.type) as [NotifierType, ...NotifierType[]];
+
+const BY_TYPE = new Map<string, Notifier>(NOTIFIERS.map((p) => [p.type, p]));
+
+export const isNotifierType = (t: string): t is NotifierType => BY_TYPE.has(t);
+
+export const notifierOf = (type: NotifierType): Notifier => BY_TYPE.get(type)!;
+
+/** Each type's config keys (the sink form and validation read them). */
+export const NOTIFIER_FIELDS = Object.fromEntries(NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, p.fields])) as Record<NotifierType, Record<string, NotifierField>>;
+
+export const secretKeys = (type: NotifierType): string[] => Object.entries(NOTIFIER_FIELDS[type]).filter(([, f]) => f.secret).map(([k]) => k);
