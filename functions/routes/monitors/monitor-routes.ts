@@ -18,7 +18,7 @@ import { route } from "../../openapi/route.ts";
 const ONE = "/api/v1/monitors/:monitor_id";
 const params = IdParam("monitor_id");
 
-/** The monitor's version (its updated_at in epoch ms, patch-monitor.ts) as the ETag an edit sends back in If-Match. */
+/** The monitor's version (its updated_at in epoch ms, monitorVersion in monitor-row.ts) as the ETag an edit sends back in If-Match. */
 function withVersion(c: Context<AppEnv>, m: MonitorReadShape): MonitorReadShape {
   c.header("ETag", `W/"${Date.parse(m.updated_at)}"`);
   return m;

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { agents } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
+import type { RowKind } from "../resources/update-row.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
 
@@ -18,6 +19,17 @@ export async function requireAgent(db: Db, id: number, opts: { forUpdate?: boole
   if (!row) throw ApiError.notFound("Agent", id);
   return row;
 }
+
+/** Agents for the engine's row steps (resources/update-row.ts): audited as agents.<what>, category agents; unversioned; no engine events. */
+export const agentKind: RowKind<typeof agents> = {
+  label: "Agent",
+  entityType: "agent",
+  auditPrefix: "agents",
+  auditCategory: "agents",
+  table: agents,
+  columns: { id: agents.id },
+  channels: [],
+};
 
 /** 409 unless the agent is in one of `allowed` states; `doing` completes "only a pending agent can ...". */
 export function requireStatus(row: AgentRow, allowed: readonly string[], doing: string): void {

@@ -1,11 +1,12 @@
-// PATCH /agents/{id}: name, notes and the hardware node it runs on; only the fields given change. A new
-// hardware link is recorded as a host_link_changed event (spec/catalogue.tsv, group agents).
-import { eq } from "drizzle-orm";
-import { agents } from "../../db/schema/index.ts";
+// PATCH /agents/{id}: name, notes and the hardware node it runs on; only the fields given change, written
+// by the resource engine's row steps (resources/update-row.ts: nothing written when nothing changes, the
+// audit entry agents.update with the before/after diff). A new hardware link is recorded as a
+// host_link_changed event (spec/catalogue.tsv, group agents).
+import { updateRow } from "../resources/update-row.ts";
 import { defineVerb } from "../verb.ts";
-import { requireAgent } from "./agent-row.ts";
+import { agentKind } from "./agent-row.ts";
 import { requireHardware } from "./hardware-ref.ts";
-import { auditAgent, recordAgentEvent } from "./notify.ts";
+import { recordAgentEvent } from "./notify.ts";
 import { type AgentReadShape, presentAgent } from "./present.ts";
 import { WRITE_AGENTS } from "./scopes.ts";
 
@@ -16,19 +17,18 @@ export interface AgentPatch {
 }
 
 export const patchAgent = defineVerb<{ id: number; patch: AgentPatch }, AgentReadShape>({ scope: WRITE_AGENTS }, async (s, { id, patch }) => {
-  const before = await requireAgent(s.tx, id, { forUpdate: true });
-  if (patch.hardware_id != null) await requireHardware(s.tx, patch.hardware_id);
-  const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as AgentPatch;
-  // An empty name is no name: the lists then show the hostname.
-  if (values.name === "") values.name = null;
-  const changed = (Object.keys(values) as (keyof AgentPatch)[]).filter((k) => values[k] !== before[k]);
-  if (changed.length === 0) return presentAgent(s.tx, before, s.now);
-
-  const [after] = await s.tx.update(agents).set({ ...values, updated_at: s.now }).where(eq(agents.id, id)).returning();
-  if (changed.includes("hardware_id")) await recordAgentEvent(s, id, "host_link_changed", { from: before.hardware_id, to: after!.hardware_id });
-  auditAgent(s, "update", id, {
-    before: Object.fromEntries(changed.map((k) => [k, before[k]])),
-    after: Object.fromEntries(changed.map((k) => [k, after![k]])),
+  const after = await updateRow(s, agentKind, { id }, {
+    skipUnchanged: true,
+    async values() {
+      if (patch.hardware_id != null) await requireHardware(s.tx, patch.hardware_id);
+      const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as AgentPatch;
+      // An empty name is no name: the lists then show the hostname.
+      if (values.name === "") values.name = null;
+      return values;
+    },
+    async after(before, row) {
+      if (row.hardware_id !== before.hardware_id) await recordAgentEvent(s, id, "host_link_changed", { from: before.hardware_id, to: row.hardware_id });
+    },
   });
-  return presentAgent(s.tx, after!, s.now);
+  return presentAgent(s.tx, after, s.now);
 });

@@ -6,7 +6,7 @@ import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/che
 import type { MonitorCreateInput, MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
-import type { MonitorRow } from "./monitor-row.ts";
+import { auditView, type MonitorRow } from "./monitor-row.ts";
 import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
@@ -25,12 +25,6 @@ export interface NewMonitor {
   target_type: TargetType | null;
   target_id: number | null;
   probe_agent_id: number | null;
-}
-
-/** The audit view of a row: what the API shows (masks, never the sealed secrets). */
-export function auditView(r: MonitorRow) {
-  const { secret_config, claimed_by: _c, claimed_at: _a, last_msg: _m, last_latency_ms: _l, ...rest } = r;
-  return { ...rest, secrets_set: secret_config != null };
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {

@@ -1,19 +1,19 @@
 // PATCH /monitors/{id}: only the fields given change; check_type cannot (422 when a different one is
 // sent); a config is validated against the stored type and replaces the stored one (masks sent back keep
 // their secrets). A new probe agent cancels the runs in flight (monitor_reassigned), as does disabling
-// (monitor_paused); enabling makes the monitor due now. With If-Match, a monitor changed since the
-// caller read it is a 412: its version is updated_at in epoch milliseconds, which only writes by users
-// move (patch, pause, resume; the runner's results do not), so a check between read and write is no conflict.
-import { eq } from "drizzle-orm";
-import { monitors } from "../../db/schema/index.ts";
-import type { CheckType } from "../../domain/monitors/config.ts";
+// (monitor_paused); enabling makes the monitor due now. The row is written by the resource engine's row
+// steps (resources/update-row.ts): If-Match against the monitor's version (its updated_at in epoch ms,
+// which only writes by users move, docs/adr/0105), nothing written when nothing changes, the audit entry
+// monitors.update with the before/after diff of the audit view.
+import { canonicalJson } from "../../audit/canonical.ts";
+import type { monitors } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { MonitorPatchInput, MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { defineVerb } from "../verb.ts";
-import { auditView } from "./create-monitor.ts";
-import { requireMonitor } from "./monitor-row.ts";
-import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
+import { updateRow } from "../resources/update-row.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
+import { monitorKind, type MonitorRow } from "./monitor-row.ts";
+import { announceMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { openSecrets, sealSecrets, sendsMask, sendsSecret } from "./secrets.ts";
@@ -21,13 +21,9 @@ import { cancelOpenRuns, checkConfig, checkDestinations, checkRefs, PROBE_RESET,
 
 type Changes = Partial<typeof monitors.$inferInsert>;
 
-/** The version a client sends back in If-Match (and is given in ETag). */
-export const monitorVersion = (row: { updated_at: Date }) => row.updated_at.getTime();
-
-export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; vault: Vault; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, vault, ifMatch }) => {
-  const before = await requireMonitor(s.tx, id, { forUpdate: true });
-  if (ifMatch !== undefined && ifMatch !== monitorVersion(before))
-    throw new ApiError("PRECONDITION_FAILED", `Monitor ${id} changed since it was read (it was last changed at ${before.updated_at.toISOString()}).`);
+/** The column values a patch writes, checked against the row as it is; `secretsChanged`: a new secret sent, or secrets gone or appeared. */
+async function patchValues(s: VerbScope, vault: Vault, before: MonitorRow, patch: MonitorPatchInput): Promise<{ values: Changes; secretsChanged: boolean }> {
+  const { id } = before;
   const { check_type, config: newConfig, ...fields } = patch;
   if (check_type !== undefined && check_type !== before.check_type)
     throw ApiError.validation([{ loc: ["body", "check_type"], msg: `check_type cannot be changed (it is ${before.check_type}); create a new monitor.`, type: "read_only" }]);
@@ -39,43 +35,43 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; v
     const previous = before.check_type === "http" && sendsMask(newConfig) ? await openSecrets(vault, id, before.secret_config) : null;
     const checked = checkConfig(before.check_type, newConfig, previous);
     values.config = checked.config;
-    const sealed = checked.secrets ? await sealSecrets(vault, id, checked.secrets) : null;
-    // A new value sent, or secrets gone or appeared (a mask sent back changes nothing).
+    // A mask sent back changes nothing: the sealed secrets are written only with a changed config or changed secrets.
     secretsChanged = sendsSecret(newConfig) || (before.secret_config != null) !== (checked.secrets != null);
-    values.secret_config = sealed;
+    if (secretsChanged || canonicalJson(checked.config) !== canonicalJson(before.config)) values.secret_config = checked.secrets ? await sealSecrets(vault, id, checked.secrets) : null;
   }
   // Only what the patch sends: a host saved before the policy tightened is refused when the check runs.
-  await checkDestinations(s, before.check_type, { host: values.host, config: newConfig === undefined ? undefined : (values.config as Record<string, unknown>) });
-  const merged = {
-    target_type: (values.target_type !== undefined ? values.target_type : before.target_type) as TargetType | null,
-    target_id: values.target_id !== undefined ? values.target_id : before.target_id,
-    probe_agent_id: values.probe_agent_id !== undefined ? values.probe_agent_id : before.probe_agent_id,
-  };
+  await checkDestinations(s, before.check_type, { host: values.host, config: newConfig === undefined ? undefined : values.config });
+  const given = <K extends "target_type" | "target_id" | "probe_agent_id">(k: K) => values[k] !== undefined && values[k] !== before[k];
   // Only what changes is checked: a target deleted since does not block renaming its monitor.
-  const refsChanged = (["target_type", "target_id", "probe_agent_id"] as const).some((k) => values[k] !== undefined && values[k] !== before[k]);
-  if (refsChanged) await checkRefs(s.tx, { ...merged, probe_agent_id: values.probe_agent_id !== undefined && values.probe_agent_id !== before.probe_agent_id ? merged.probe_agent_id : null });
+  if (given("target_type") || given("target_id") || given("probe_agent_id"))
+    await checkRefs(s.tx, {
+      target_type: (values.target_type !== undefined ? values.target_type : before.target_type) as TargetType | null,
+      target_id: values.target_id !== undefined ? values.target_id : before.target_id,
+      probe_agent_id: given("probe_agent_id") ? (values.probe_agent_id ?? null) : null,
+    });
+  // A new probe agent starts with no execution status; enabling makes the monitor due now.
+  if (given("probe_agent_id")) Object.assign(values, PROBE_RESET);
+  if (values.enabled === true && !before.enabled) values.next_check_at = s.now;
+  return { values, secretsChanged };
+}
 
-  const changed = (Object.keys(values) as (keyof Changes)[]).filter((k) =>
-    k === "config" ? JSON.stringify(values.config) !== JSON.stringify(before.config) || secretsChanged : k === "secret_config" ? false : values[k] !== before[k as keyof typeof before],
-  );
-  if (changed.length === 0) return presentMonitor(s.tx, before, s.now);
-
-  const reassigned = changed.includes("probe_agent_id");
-  const enabling = values.enabled === true && !before.enabled;
-  const set: Changes = { ...values, updated_at: s.now, ...(reassigned ? PROBE_RESET : {}), ...(enabling ? { next_check_at: s.now } : {}) };
-  if (!changed.includes("config")) delete set.secret_config;
-  const disabling = values.enabled === false && before.enabled;
-  const cancelled = reassigned ? await cancelOpenRuns(s, id, "monitor_reassigned") : disabling ? await cancelOpenRuns(s, id, "monitor_paused") : 0;
-  const [after] = await s.tx.update(monitors).set(set).where(eq(monitors.id, id)).returning();
-  const b = auditView(before) as Record<string, unknown>;
-  const a = auditView(after!) as Record<string, unknown>;
-  auditMonitor(s, "update", id, {
-    before: Object.fromEntries(changed.map((k) => [k, b[k]])),
-    after: Object.fromEntries(changed.map((k) => [k, a[k]])),
-    ...(secretsChanged ? { secrets_changed: true } : {}),
-    ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}),
+export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; vault: Vault; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, vault, ifMatch }) => {
+  let secretsChanged = false;
+  const after = await updateRow(s, monitorKind, { id, ifMatch }, {
+    skipUnchanged: true,
+    async values(before) {
+      const planned = await patchValues(s, vault, before, patch);
+      secretsChanged = planned.secretsChanged;
+      return planned.values;
+    },
+    async after(before, row, changed) {
+      const reassigned = row.probe_agent_id !== before.probe_agent_id;
+      const disabling = before.enabled && !row.enabled;
+      const cancelled = reassigned ? await cancelOpenRuns(s, id, "monitor_reassigned") : disabling ? await cancelOpenRuns(s, id, "monitor_paused") : 0;
+      announceMonitor(s, id, "updated", { fields: secretsChanged && !changed.includes("config") ? [...changed, "config"] : changed });
+      wakeRunner(s, [id], "updated");
+      return { ...(secretsChanged ? { secrets_changed: true } : {}), ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) };
+    },
   });
-  announceMonitor(s, id, "updated", { fields: changed });
-  wakeRunner(s, [id], "updated");
-  return presentMonitor(s.tx, after!, s.now);
+  return presentMonitor(s.tx, after, s.now);
 });

@@ -24,6 +24,8 @@ export interface ResourceDef<T extends PgTable, Api, Q extends ListParams = List
   entityType: string;
   /** The audit actions' prefix when it differs from entityType ("kb.oui" -> kb.oui.create). */
   auditPrefix?: string;
+  /** The audit entries' category (default "inventory"). */
+  auditCategory?: string;
   table: T;
   columns: { id: I; version?: AnyColumn; tags?: AnyColumn };
   /** The scope names' resource part when it differs from entityType (e.g. "compute" for compute units). */
@@ -37,6 +39,13 @@ export interface ResourceDef<T extends PgTable, Api, Q extends ListParams = List
   toValues?(s: VerbScope, input: ValuesOf<T>, existing: RowOf<T> | undefined): Promise<ValuesOf<T>>;
   /** Refuses (409 listing dependents) or unlinks before the row goes. */
   beforeDelete?(s: VerbScope, row: RowOf<T>): Promise<void>;
+  /**
+   * The version If-Match is checked against when it is not the `version` column: a monitor's is its
+   * updated_at in epoch milliseconds (docs/adr/0105). Without either, If-Match is not checked.
+   */
+  versionOf?(row: RowOf<T>): number;
+  /** What the audit diff shows of a row (default: every column): secrets and bookkeeping left out. */
+  auditView?(row: RowOf<T>): Record<string, unknown>;
   /** Rows -> API shapes; at most one extra query for the whole page. */
   present(db: Db, rows: RowOf<T>[]): Promise<Api[]>;
 }

@@ -130,6 +130,26 @@ describe("PATCH /monitors/{id}", () => {
     expect((await a.req("PATCH", `monitors/${m.id}`, a.admin, { interval_secs: 30 }, { "If-Match": newer })).status).toBe(200);
   });
 
+  it("a patch that changes nothing writes nothing; a new secret behind the same config is a change; enabling is due now", async () => {
+    const m = await a.monitor({ name: "still", check_type: "http", config: { url: "http://127.0.0.1/", password: "one" } });
+    const audits = async () => (await a.t.sql`select diff from audit_log where action = 'monitors.update' and entity_id = ${String(m.id)} order by id`).map((r) => r.diff);
+    a.clock.advance(1000);
+    const same = await a.req("PATCH", `monitors/${m.id}`, a.admin, { ...m, config: { password: "********", url: "http://127.0.0.1/" } });
+    expect(same.status).toBe(200);
+    expect((await same.json()).updated_at).toBe(m.updated_at);
+    expect(await audits()).toEqual([]);
+
+    const secret = await a.req("PATCH", `monitors/${m.id}`, a.admin, { config: { url: "http://127.0.0.1/", password: "two" } });
+    expect((await secret.json()).updated_at).toBe(a.clock.now().toISOString());
+    expect(await audits()).toEqual([{ before: {}, after: {}, secrets_changed: true }]);
+
+    await a.req("POST", `monitors/${m.id}/pause`, a.admin);
+    a.clock.advance(1000);
+    const resumed = await (await a.req("PATCH", `monitors/${m.id}`, a.admin, { enabled: true })).json();
+    expect(resumed).toMatchObject({ enabled: true, next_check_at: a.clock.now().toISOString() });
+    expect((await audits()).at(-1)).toMatchObject({ before: { enabled: false }, after: { enabled: true, next_check_at: a.clock.now().toISOString() } });
+  });
+
   it("a new probe agent cancels the runs in flight (monitor_reassigned) and clears the probe status", async () => {
     const one = await a.agent({ status: "active" });
     const two = await a.agent({ status: "active" });
