@@ -6,7 +6,6 @@
 // move (patch, pause, resume; the runner's results do not), so a check between read and write is no conflict.
 import { eq } from "drizzle-orm";
 import { monitors } from "../../db/schema/index.ts";
-import type { CheckType } from "../../domain/monitors/config.ts";
 import { ApiError } from "../../errors.ts";
 import type { MonitorPatchInput, MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
 import type { Vault } from "../../vault/vault.ts";
