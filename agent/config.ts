@@ -30,7 +30,7 @@ export function parseConfig(text: string): FileConfig {
     const key = m[1]!;
     if (STRING_KEYS.has(key)) {
       if (m[4] !== undefined) throw new ConfigError(`line ${i + 1}: ${key} takes a quoted string`);
-      out[key] = m[2] !== undefined ? unescape(m[2]) : m[3]!;
+      out[key] = m[2] !== undefined ? unquote(m[2]) : m[3]!;
     } else if (NUMBER_KEYS.has(key)) {
       if (m[4] === undefined) throw new ConfigError(`line ${i + 1}: ${key} takes a number`);
       out[key] = Number(m[4]);
@@ -41,6 +41,6 @@ export function parseConfig(text: string): FileConfig {
   return out as FileConfig;
 }
 
-function unescape(s: string): string {
+function unquote(s: string): string {
   return s.replace(/\\(["\\nt])/g, (_, c: string) => ({ n: "\n", t: "\t" })[c] ?? c);
 }

@@ -67,7 +67,9 @@ async function fetchChecked(req: OutboundRequest, url: URL, where: string) {
 
 const headerRecord = (res: Response) => {
   const headers: Record<string, string> = {};
-  res.headers.forEach((v, k) => (headers[k] = v));
+  res.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   return headers;
 };
 

@@ -24,6 +24,7 @@ export interface Banner {
 
 const PRINTABLE = /[^\x20-\x7e]+/g;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a TLS record header is these control bytes
 const TLS_RECORD = /^[\x15\x16]\x03/;
 
 export function bannerOf(raw: string): Banner {

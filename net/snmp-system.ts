@@ -24,6 +24,7 @@ export interface SnmpSystem {
 const text = (vb: Varbind | undefined): string | null => {
   if (!vb) return null;
   const v = Buffer.isBuffer(vb.value) ? vb.value.toString("utf8") : typeof vb.value === "string" ? vb.value : null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
   return v?.replace(/[\x00-\x1f\x7f]+/g, " ").trim().slice(0, 500) || null;
 };
 

@@ -1,7 +1,7 @@
 // The agent's own check of a discovery.request against its grant (the server checked too; the agent
 // does not trust it blindly): every target inside the private networks it is directly on plus the
 // grant's additional_cidrs, outside its excluded_cidrs, and no more addresses than max_addresses_per_job.
-import { type NetworkPayload } from "../../shared/agents/payloads.ts";
+import type { NetworkPayload } from "../../shared/agents/payloads.ts";
 import { parseTargets, type TargetSet } from "../../shared/domain/discovery/targets.ts";
 import { scopeDetail } from "../../shared/domain/discovery/scope-detail.ts";
 import { probeScope } from "../../shared/verbs/agents/probe-scope.ts";

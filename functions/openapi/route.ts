@@ -146,7 +146,7 @@ function uploadBody(u: NonNullable<RouteDef<unknown, unknown, unknown>["upload"]
 function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Method[]) {
   const statuses = new Set(def.errors ?? []);
   statuses.add(500);
-  if (def.auth !== "public") [401, 403].forEach((s) => statuses.add(s));
+  if (def.auth !== "public") for (const s of [401, 403]) statuses.add(s);
   if (def.params) statuses.add(404);
   if (def.params || def.query || def.body) statuses.add(422);
   if (def.body || def.upload) statuses.add(413);

@@ -2,7 +2,7 @@
 // the trusted proxies; then the X-Forwarded-For chain is walked from the right (each proxy appends the
 // address it saw), skipping trusted hops, and the first untrusted address is the client. Whatever a
 // client writes into the header itself sits to the left of that point and is never read.
-import { CidrSet, formatIp, type IpAddress, parseIp } from "./cidr.ts";
+import { type CidrSet, formatIp, type IpAddress, parseIp } from "./cidr.ts";
 
 /** The identity of a request whose peer address is not known (app.request() in tests, no socket). */
 export const UNKNOWN_CLIENT = "unknown";

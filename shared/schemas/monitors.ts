@@ -24,6 +24,7 @@ const queryInt = (fallback: number, min: number, max: number) =>
   v.pipe(v.optional(v.string(), String(fallback)), v.regex(/^\d{1,9}$/, "Must be a whole number."), v.transform(Number), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
 
 // A host name, an IP address or (http) a URL's host: printable, no spaces.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a host may not hold
 const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(255), v.regex(/^[^\s\u0000-\u001f\u007f]+$/, "Must be a host name, an address or a URL, without spaces."));
 const BoolQuery = v.optional(v.pipe(oneOf(["true", "false"] as const), v.transform((s) => s === "true")));
 

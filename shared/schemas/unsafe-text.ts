@@ -25,7 +25,7 @@ export function unsafeTextIssues(where: string, value: unknown): ValidationIssue
     }
     if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return;
     if (Array.isArray(v)) {
-      v.forEach((item, i) => visit(item, [...loc, i], depth + 1));
+      for (const [i, item] of v.entries()) visit(item, [...loc, i], depth + 1);
       return;
     }
     for (const [key, item] of Object.entries(v)) {

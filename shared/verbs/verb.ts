@@ -171,5 +171,5 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
  * confirmation) when no verb body runs to `refuse` with them: a verb of its own, open to any caller.
  */
 export const recordRefusal = defineVerb<AuditEntryInput[], void>({ scope: "public" }, async (s, entries) => {
-  entries.forEach((e) => s.audit(e));
+  for (const e of entries) s.audit(e);
 });

@@ -68,7 +68,7 @@ async function onLinkNotice(env: LinkEnv<AgentSession>, session: AgentSession, a
   }
   const state = (await readLinkStates({ ctx: env.ctx, input: { ids: [session.agentId] } })).get(session.agentId);
   if (!session.open) return;
-  if (!state || state.status !== "active") return cut(session, state ? state.status : "deleted");
+  if (state?.status !== "active") return cut(session, state ? state.status : "deleted");
   if (action === "capabilities") {
     session.grants = grantMask(state.grants);
     session.send("capabilities.set", { capabilities: grantsOnWire(state.grants, session.capabilitySchema) });

@@ -4,7 +4,7 @@
 // completes it with the successor, one that does not yet with the current key.
 import { bytesToHex } from "../../shared/auth/encoding.ts";
 import type { Db } from "../../shared/db/database.ts";
-import { IKResponder, responder, type Transport } from "../../shared/noise/index.ts";
+import { type IKResponder, responder, type Transport } from "../../shared/noise/index.ts";
 import { type LinkServerKey, linkServerKeys } from "../../shared/verbs/agents/server-key.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 

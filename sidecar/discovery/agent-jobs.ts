@@ -67,7 +67,7 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
   /** One dispatch's frames in arrival order: its hosts recorded in one call, then the last summary acted on. */
   const handle = async (agentId: number, dispatchId: string, frames: DiscoveryFindingPayload[]): Promise<void> => {
     const job = await agentJobOf({ ctx, input: { agent_id: agentId, dispatch_id: dispatchId } });
-    if (!job || job.status !== "running") return; // cancelled, ended or unknown: what arrives after is dropped
+    if (job?.status !== "running") return; // cancelled, ended or unknown: what arrives after is dropped
     const findings = frames.map(findingOf).filter((f): f is HostFinding => f !== null);
     if (findings.length) await recordFindings({ ctx, input: { job_id: job.id, agent_id: agentId, findings } });
     const summaries = frames.filter((p) => p.kind === "summary");

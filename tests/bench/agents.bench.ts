@@ -96,8 +96,8 @@ async function fleet(ctx: BenchContext, n: number, serverKeyHex: string, wsBase:
     // Every telemetry frame sent was committed once: the drain of the links acknowledges the rest.
     await new Promise((r) => setTimeout(r, 2000));
     const [stored] = await ctx.sql<{ n: number }[]>`
-      select count(*)::int as n from agent_host_samples s join agents a on a.id = s.agent_id where a.name like ${tag + "-%"}`;
-    await ctx.sql`delete from agents where name like ${tag + "-%"}`;
+      select count(*)::int as n from agent_host_samples s join agents a on a.id = s.agent_id where a.name like ${`${tag}-%`}`;
+    await ctx.sql`delete from agents where name like ${`${tag}-%`}`;
     const perLinkKiB = round((rssRunning - rssBefore) / handshakes.length / 1024);
     return [
       {

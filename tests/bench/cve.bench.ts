@@ -39,7 +39,7 @@ async function writeFeed(file: string): Promise<number> {
   const write = (s: string) => (gz.write(s) ? Promise.resolve() : new Promise<void>((r) => gz.once("drain", () => r())));
   await write(`{"resultsPerPage":${N},"startIndex":0,"totalResults":${N},"format":"NVD_CVE","version":"2.0","timestamp":"2026-11-20T00:00:00.000","vulnerabilities":[`);
   for (let i = 0; i < REAL_RECORDS.length; i++) await write((i ? "," : "") + JSON.stringify(REAL_RECORDS[i]));
-  for (let i = 0; i < N - REAL_RECORDS.length; i++) await write("," + JSON.stringify(syntheticRecord(i, { products: PRODUCTS, rejectedEvery: 1000 })));
+  for (let i = 0; i < N - REAL_RECORDS.length; i++) await write(`,${JSON.stringify(syntheticRecord(i, { products: PRODUCTS, rejectedEvery: 1000 }))}`);
   await write("]}");
   gz.end();
   await new Promise<void>((r) => out.on("close", () => r()));

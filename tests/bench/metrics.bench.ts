@@ -10,7 +10,7 @@ import { loadavg } from "node:os";
 import { serve } from "@hono/node-server";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { createApp } from "../../functions/app.ts";
 import { metricsRoutes } from "../../functions/routes/metrics.ts";
 import { parseConfig } from "../../shared/config.ts";
@@ -145,7 +145,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         p50_ms: http.p50, p99_ms: http.p99, rps: http.rps, baseline_sql_ms: bare.p50,
         note: `${size.lines} lines; ${round(http.p50 / bare.p50)}x the bare SQL; target p50 < 250 ms; ${smallMemory}; ${load}`,
       },
-      { name: "... its bare SQL (1 counts query + keyset pages of " + SCRAPE_PAGE_SIZE + ")", p50_ms: bare.p50, p99_ms: bare.p99 },
+      { name: `... its bare SQL (1 counts query + keyset pages of ${SCRAPE_PAGE_SIZE})`, p50_ms: bare.p50, p99_ms: bare.p99 },
       {
         name: `GET /api/v1/metrics, ${ctx.counts.services.toLocaleString("en")} services (harness inventory)`,
         p50_ms: fullHttp.p50, p99_ms: fullHttp.p99, baseline_sql_ms: fullBare.p50,

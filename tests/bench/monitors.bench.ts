@@ -76,13 +76,13 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       });
       await ctx.sql`insert into monitors ${ctx.sql(rows)}`;
     }
-    const ids = await ctx.sql<{ id: number }[]>`select id from monitors where name like ${tag + "-%"} order by id limit 200`;
+    const ids = await ctx.sql<{ id: number }[]>`select id from monitors where name like ${`${tag}-%`} order by id limit 200`;
 
     // A year of daily rollups for every monitor (for the uptime read), written before the run.
     await ctx.sql`
       insert into monitor_uptime_daily (monitor_id, day, up, total, minutes)
       select m.id, d::date, 1430, 1440, 1440 from monitors m, generate_series(current_date - 366, current_date - 1, interval '1 day') d
-      where m.name like ${tag + "-%"}`;
+      where m.name like ${`${tag}-%`}`;
 
     // Warm-up: one interval, then the measured window.
     await new Promise((r) => setTimeout(r, 5000 + INTERVAL_S * 1000));
@@ -100,7 +100,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const samples = await ctx.sql<{ idx: number; start_ms: number }[]>`
       select split_part(m.name, '-', 4)::int as idx, (extract(epoch from s.ts) * 1000 - coalesce(s.latency_ms, 0))::float8 as start_ms
       from monitor_samples s join monitors m on m.id = s.monitor_id
-      where m.name like ${tag + "-%"} and s.ts >= ${new Date(from - 5000)} and s.ts < ${new Date(to + 5000)}`;
+      where m.name like ${`${tag}-%`} and s.ts >= ${new Date(from - 5000)} and s.ts < ${new Date(to + 5000)}`;
     const lags: number[] = [];
     const answered = new Set<string>();
     for (const s of samples) {
@@ -142,7 +142,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       { name: "GET /monitors/{id}/uptime (365 daily rollups + minute buckets)", p50_ms: uptime.p50, p99_ms: uptime.p99, rps: uptime.rps, note: "sequential, keep-alive" },
     ];
   } finally {
-    await ctx.sql`delete from monitors where name like ${tag + "-%"}`;
+    await ctx.sql`delete from monitors where name like ${`${tag}-%`}`;
     await peers.close();
   }
 }

@@ -46,6 +46,7 @@ describe("a server that hangs up before answering", () => {
   });
 
   it("with answeredSockets() the query settles with ECONNRESET, one attempt each", async () => {
+    // biome-ignore lint/complexity/noBannedTypes: postgres.js's own default for "no custom types"
     const sql = postgres(url, { max: 1, connect_timeout: 2, backoff: () => 0, onnotice: () => {}, socket: answeredSockets() } as postgres.Options<{}>);
     await new Promise((r) => setTimeout(r, 100)); // the previous case's last reconnect, if any, lands first
     const before = accepted;

@@ -8,7 +8,7 @@ import { Agent, request } from "node:http";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
-import { holdTableLock, jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter } from "./helpers.ts";
+import { holdTableLock, killAll, type Product, SETUP_TOKEN, startProduct, until, waitForLockWaiter } from "./helpers.ts";
 
 // Long enough for the few dozen loopback requests below even on a loaded machine.
 const WINDOW_S = 15;

@@ -249,7 +249,7 @@ describe("the switch lab through the product", () => {
     // all the failures land inside one grouping delay, as they do when a switch really dies.
     const [swMonitor, ...svcMonitors] = await Promise.all([create("switch-3 tcp", switchTarget, "hardware", sw.id), ...specs.map((x) => create(`${x.name} tcp`, x.target, "service", x.serviceId))]);
     switchThing = { name: "switch-3 tcp", target: switchTarget, monitorId: swMonitor!.id };
-    specs.forEach((x, k) => services.push({ name: `${x.name} tcp`, target: x.target, monitorId: svcMonitors[k]!.id }));
+    for (const [k, x] of specs.entries()) services.push({ name: `${x.name} tcp`, target: x.target, monitorId: svcMonitors[k]!.id });
     // On a loaded machine twenty-one creations can spread over more than the grouping delay; a switch's
     // monitors share one schedule in the lab this test stands for, so give them one (the runner advances
     // each from its own due time, so they stay together).

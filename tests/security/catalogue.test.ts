@@ -16,7 +16,7 @@ let fresh: TestApp;
 let viewerToken = "";
 /** A token per kind of KIND_FIXTURES holding only that kind's read scope. */
 const kindTokens = new Map<(typeof KIND_FIXTURES)[number]["kind"], string>();
-let registered = new Set<string>();
+const registered = new Set<string>();
 let openapi: { paths: Record<string, Record<string, { security?: unknown[] }>> };
 let peer = 0;
 

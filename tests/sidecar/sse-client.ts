@@ -62,14 +62,14 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           records.push(...parseRecord(text.slice(0, cut)));
           text = text.slice(cut + 2);
         }
-        waiters.splice(0).forEach((w) => w());
+        for (const w of waiters.splice(0)) w();
       }
     } catch {
       // aborted by close()
     }
   })().finally(() => {
     done = true;
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   });
   const next = (pred: (r: SseRecord) => boolean, timeoutMs = 5000) =>
     new Promise<SseRecord>((resolve, reject) => {

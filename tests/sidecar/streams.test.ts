@@ -47,7 +47,7 @@ function connect(path: string, headers: Record<string, string> = {}, options: { 
   let taken = 0;
   ws.on("message", (data) => {
     frames.push(JSON.parse(data.toString()) as Frame);
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   });
   ws.on("error", () => {});
   const closed = new Promise<Closed>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));

@@ -81,7 +81,7 @@ export function resultsRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: `${BASE}/jobs/:job_id/results`, tag: "discovery", scope: listJobResults.scope, params: JobIdParams, query: JobResultsQuery, response: { schema: ScanResultList },
-      summary: "The results of one scan job", description: `${LIST_NOTE} \`with_inference=true\` adds what suggest would make of each result. 404 \"Job not found\".`,
+      summary: "The results of one scan job", description: `${LIST_NOTE} \`with_inference=true\` adds what suggest would make of each result. 404 "Job not found".`,
     },
     async (c, { params, query, reply }) => reply(await listJobResults({ ctx: verbContext(c), input: { ...query, job_id: params.job_id } })),
   );

@@ -2,7 +2,7 @@
 // delete) on top of its verbs, so every resource answers lists, 404s, 201s, ETags and If-Match alike.
 // A resource that lists or creates in its own way registers that route itself and leaves it out here.
 import type { Context, Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { listResponse } from "../../../shared/schemas/list-query.ts";
 import { parseIfMatch } from "../../../shared/verbs/resources/if-match.ts";

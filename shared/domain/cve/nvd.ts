@@ -112,8 +112,8 @@ export function toCveRow(cve: NvdCve): CveRow {
 /** The indexed criteria of a record; a criterion that is not a CPE 2.3 string is left out of the index. */
 export function toCpeMatchRows(cve_id: string, configurations: readonly NvdConfiguration[]): CpeMatchRow[] {
   const rows: CpeMatchRow[] = [];
-  configurations.forEach((c, ci) =>
-    (c.nodes ?? []).forEach((n, ni) => {
+  for (const [ci, c] of configurations.entries()) {
+    for (const [ni, n] of (c.nodes ?? []).entries()) {
       for (const m of n.cpeMatch ?? []) {
         let cpe;
         try {
@@ -137,7 +137,7 @@ export function toCpeMatchRows(cve_id: string, configurations: readonly NvdConfi
           vulnerable: m.vulnerable === true,
         });
       }
-    }),
-  );
+    }
+  }
   return rows;
 }

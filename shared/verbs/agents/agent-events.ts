@@ -2,7 +2,7 @@
 // always created_at descending; `event_type` narrows it).
 import { and, desc, eq, sql } from "drizzle-orm";
 import { agentEvents } from "../../db/schema/index.ts";
-import { type ListPage } from "../resources/list.ts";
+import type { ListPage } from "../resources/list.ts";
 import { iso } from "../resources/present.ts";
 import { defineRead } from "../verb.ts";
 import { requireAgent } from "./agent-row.ts";

@@ -22,7 +22,7 @@ export const lookupPairingCode = defineVerb<{ code: string }, PairingMatchShape 
     .from(agents)
     .where(and(eq(agents.pairing_code_hash, hash), eq(agents.status, "pending")))
     .for("update");
-  if (!agent || !agent.pairing_expires_at || agent.pairing_expires_at.getTime() <= s.now.getTime()) return null;
+  if (!agent?.pairing_expires_at || agent.pairing_expires_at.getTime() <= s.now.getTime()) return null;
   await s.tx.update(agents).set({ pairing_code_hash: null, pairing_expires_at: null, updated_at: s.now }).where(eq(agents.id, agent.id));
   auditAgent(s, "pairing_lookup", agent.id, { consumed: true, fingerprint: agent.fingerprint });
   const read = await presentAgent(s.tx, agent, s.now);

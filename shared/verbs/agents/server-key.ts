@@ -73,7 +73,7 @@ export async function linkServerKeys(db: Db, vault: Vault, now: Date): Promise<L
   const keys: LinkServerKey[] = [];
   for (const r of rows.sort((a, b) => (a.state === "current" ? -1 : b.state === "current" ? 1 : 0))) {
     const secretKey = hexToBytes(await vault.decrypt(r.private_key, privateKeyContext(r.public_key)));
-    if (!secretKey || secretKey.length !== 32) throw new Error(`server key ${r.id} holds no 32-byte secret`);
+    if (secretKey?.length !== 32) throw new Error(`server key ${r.id} holds no 32-byte secret`);
     keys.push({ ...publicOf(r), state: r.state as "current" | "successor", secretKey, overlap_expires_at: r.overlap_expires_at });
   }
   return keys;
@@ -175,7 +175,7 @@ export const rotateServerKey = defineVerb<{ vault: Vault }, ServerKeyStatusShape
 export const settleServerKeyRotation = defineVerb<undefined, { promoted: boolean }>({ scope: ADMIN_AGENTS }, async (s) => {
   await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext('agent_server_key_rotation'))`);
   const { current, successor } = await keyRows(s.tx);
-  if (!current || !successor || !successor.overlap_expires_at || successor.overlap_expires_at > s.now) return { promoted: false };
+  if (!current || !successor?.overlap_expires_at || successor.overlap_expires_at > s.now) return { promoted: false };
   await s.tx.update(agentServerKeys).set({ state: "retired", retired_at: s.now }).where(eq(agentServerKeys.id, current.id));
   await s.tx.update(agentServerKeys).set({ state: "current", activated_at: s.now }).where(eq(agentServerKeys.id, successor.id));
   s.audit({

@@ -27,7 +27,7 @@ export const demoSignIn = defineVerb<SignInClient, LoginOutcome>(
     if (created[0]) s.audit({ action: "user.created", category: "security", entity_type: "user", entity_id: created[0].id, diff: { after: { email: DEMO_EMAIL, role: "demo" } } });
     const [user] = await s.tx.select().from(users).where(sql`lower(${users.email}) = ${DEMO_EMAIL}`);
     // An administrator may have disabled the demo account, or changed its role: then it is not the demo.
-    if (!user || user.role !== "demo" || !user.is_active) throw ApiError.forbidden("The demo account is not available.");
+    if (user?.role !== "demo" || !user.is_active) throw ApiError.forbidden("The demo account is not available.");
     return completeLogin(s, client, user, "login.demo");
   },
 );

@@ -22,7 +22,7 @@ export const forceChangePassword = defineVerb<ForceChangeInput, LoginOutcome, { 
     prepare: async (ctx, input) => {
       const claims = await verifyToken(input.signingKey, AUDIENCE.passwordChange, input.change_token, ctx.clock.now());
       const [user] = claims ? await ctx.db.select().from(users).where(eq(users.id, claims.userId)) : [];
-      if (!user || !user.is_active || !user.must_change_password) {
+      if (!user?.is_active || !user.must_change_password) {
         const entry = { action: "password.change_failed", category: "security", level: "warning", entity_type: "user", entity_id: claims?.userId ?? null, diff: { reason: "invalid change token" } } as const;
         await recordRefusal({ ctx, input: [entry] });
         throw ApiError.unauthorized(REFUSED);

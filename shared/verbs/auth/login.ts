@@ -48,7 +48,7 @@ export const login = defineVerb<LoginInput, LoginOutcome, Checked>(
       // Checked first for every e-mail alike: a locked address costs no password hash, known or not.
       const retryAfter = await lockedFor(ctx.db, input.email, ctx.clock.now());
       if (retryAfter !== null) return { kind: "locked", userId: user?.id ?? null, retryAfter };
-      if (!user || !user.password_hash || !user.is_active) {
+      if (!user?.password_hash || !user.is_active) {
         await verifyPassword(input.password, await (decoy ??= hashPassword("decoy-password-never-used")));
         return { kind: "unknown", userId: user?.id ?? null };
       }

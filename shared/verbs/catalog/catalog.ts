@@ -40,7 +40,7 @@ export const vendorDevices = defineRead(CATALOG_READ, async (_ctx, { vendorKey }
 /** Case-insensitive substring search over vendor keys and names, and device keys, names, types and CPUs. */
 export const searchCatalog = defineRead(CATALOG_READ, async (_ctx, { q }: { q: string }) => {
   const needle = q.trim().toLowerCase();
-  const hit = (...texts: (string | null)[]) => texts.some((t) => t !== null && t.toLowerCase().includes(needle));
+  const hit = (...texts: (string | null)[]) => texts.some((t) => t?.toLowerCase().includes(needle));
   return {
     query: q,
     vendors: VENDORS.filter((v) => hit(v.key, v.name)).map(vendorView),

@@ -61,7 +61,7 @@ export async function resolveAssets(db: Db, type: EntityType, ids?: readonly num
   return rows.map((r) => {
     const o = byId.get(r.id);
     let identity: AssetIdentity | null = null;
-    if (o && o.vendor && o.product) identity = withScheme({ vendor: o.vendor, product: o.product, version: o.version }, "operator", o.revision);
+    if (o?.vendor && o.product) identity = withScheme({ vendor: o.vendor, product: o.product, version: o.version }, "operator", o.revision);
     else {
       const d = derive(type, r);
       if (d) identity = withScheme(d, "inventory", r.version);

@@ -63,7 +63,7 @@ export async function* nvdItems(stream: ReadableStream<Uint8Array>, header: NvdH
   const reader = (await maybeGunzip(stream)).getReader();
   let depth = 0;
   let inString = false;
-  let escape = false;
+  let escaped = false;
   let stringStart = -1;
   let lastString = "";
   let key = "";
@@ -91,8 +91,8 @@ export async function* nvdItems(stream: ReadableStream<Uint8Array>, header: NvdH
       for (let i = 0; i < text.length; i++) {
         const ch = text.charCodeAt(i);
         if (inString) {
-          if (escape) escape = false;
-          else if (ch === BACKSLASH) escape = true;
+          if (escaped) escaped = false;
+          else if (ch === BACKSLASH) escaped = true;
           else if (ch === QUOTE) {
             inString = false;
             if (depth === 1 && !inArray) lastString = pendingString + text.slice(stringStart, i);

@@ -7,7 +7,7 @@ import type { DatabaseAccess } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { Logger } from "../../logger.ts";
 import { defineRead, defineVerb } from "../verb.ts";
-import { type JobDefinition, type JobDeps } from "./job.ts";
+import type { JobDefinition, JobDeps } from "./job.ts";
 import { JOBS_SCOPE } from "./scope.ts";
 import type { JobRun } from "./job-runs.ts";
 import { findJob } from "./registry.ts";

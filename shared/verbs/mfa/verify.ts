@@ -21,7 +21,7 @@ export const verifyMfa = defineVerb<{ mfa_token: string; code: string } & SignIn
   if (!claims) return failed("invalid mfa token");
   // Locked, so two verifications of one code cannot both pass; a deleted user is one more refusal.
   const [user] = await s.tx.select().from(users).where(eq(users.id, claims.userId)).for("update");
-  if (!user || !user.is_active || !user.mfa_enabled) return failed("account not eligible");
+  if (!user?.is_active || !user.mfa_enabled) return failed("account not eligible");
   const used = await spendSecondFactor(s, user, input.code);
   if (!used) return failed("wrong code");
   s.audit({ action: "mfa.verified", category: "security", entity_type: "user", entity_id: user.id, diff: { method: used } });

@@ -3,7 +3,7 @@
 // envelope, raised before anything is written.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
-import { agentProbeRuns, agents, monitors } from "../../db/schema/index.ts";
+import { agentProbeRuns, agents, type monitors } from "../../db/schema/index.ts";
 import { type CheckType, validateConfig } from "../../domain/monitors/config.ts";
 import { hostOfTarget } from "../../domain/net/outbound-policy.ts";
 import { savedHostRefusal } from "../../net/resolved-host.ts";

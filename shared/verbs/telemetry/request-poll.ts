@@ -11,7 +11,7 @@ import { CONFIG_SCOPE } from "./set-config.ts";
 export const requestPoll = defineVerb({ scope: CONFIG_SCOPE }, async (s, { hardwareId }: { hardwareId: number }) => {
   await requireHardwareRow(s.tx, hardwareId);
   const [config] = await s.tx.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, hardwareId));
-  if (!config || config.protocol !== "snmp" || !config.enabled || !config.host) {
+  if (config?.protocol !== "snmp" || !config.enabled || !config.host) {
     const why = !config ? "has no telemetry configuration" : config.protocol !== "snmp" ? `is configured for ${config.protocol}, not SNMP polling` : !config.enabled ? "has its SNMP polling disabled" : "has no SNMP host";
     throw ApiError.conflict(`Hardware node ${hardwareId} ${why}: there is nothing to poll. Set an enabled SNMP configuration with POST /api/v1/hardware/${hardwareId}/telemetry/config first.`);
   }

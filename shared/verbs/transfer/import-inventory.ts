@@ -285,7 +285,7 @@ class ImportRun {
       const chunk = all.slice(start, start + IMPORT_CHUNK);
       const problems = new Map<number, string>();
       const missingTags = await missingIds(this.tx, "tags", [...new Set(chunk.map((r) => r.tag_id as number))]);
-      chunk.forEach((r, i) => missingTags.has(r.tag_id as number) && problems.set(i, `tag_id ${String(r.tag_id)} names a tags row that is neither in the document nor in the database`));
+      for (const [i, r] of chunk.entries()) if (missingTags.has(r.tag_id as number)) problems.set(i, `tag_id ${String(r.tag_id)} names a tags row that is neither in the document nor in the database`);
       for (const kind of TAGGED_KINDS) {
         const missing = await missingIds(this.tx, kind.name, [...new Set(chunk.filter((r) => r.entity_type === kind.entityType).map((r) => r.entity_id as number))]);
         chunk.forEach((r, i) => {

@@ -83,7 +83,7 @@ const NOT_WRITABLE: Record<Exclude<VaultCondition, "healthy">, string> = {
 
 /** The 503 of a vault that may not write now, naming its condition in `health` (spec 7.3). */
 export function vaultNotWritable(condition: Exclude<VaultCondition, "healthy">): ApiError {
-  return new ApiError("SERVICE_NOT_READY", NOT_WRITABLE[condition], { health: "vault_" + condition }, { "Retry-After": "5" });
+  return new ApiError("SERVICE_NOT_READY", NOT_WRITABLE[condition], { health: `vault_${condition}` }, { "Retry-After": "5" });
 }
 
 /** Forgets a verified key (after a rotation changed the installation's key). */

@@ -135,7 +135,7 @@ describe("POST /auth/accept-invite", () => {
   it("unknown, tampered and malformed tokens get the same 401; failures are audited with the reason", async () => {
     const inv = await invite("frank@example.com");
     const tampered = inv.token.slice(0, -1) + (inv.token.endsWith("A") ? "B" : "A");
-    for (const token of [tampered, "inv_aaaaaaaa_" + "A".repeat(43), "not-a-token"]) await expectInvalid(await accept(token));
+    for (const token of [tampered, `inv_aaaaaaaa_${"A".repeat(43)}`, "not-a-token"]) await expectInvalid(await accept(token));
     const reasons = (await a.t.sql`select diff->>'reason' as reason from audit_log where action = 'invite.accept_failed'`).map((r) => r.reason);
     expect(reasons).toEqual(expect.arrayContaining(["unknown token", "expired", "revoked", "accepted"]));
     // The real token still works after all that.

@@ -5,7 +5,7 @@
 // that cannot see the record answer 502 and leave no record behind; no settings → 422.
 import { X509Certificate } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../../shared/errors.ts";
+import type { ApiError } from "../../../shared/errors.ts";
 import { type AcmeDnsApp, createAcmeDnsApp } from "../../helpers/acme-dns.ts";
 import { FAKE_CLOUDFLARE_TOKEN, type FakeCloudflare, startFakeCloudflare } from "../../helpers/fake-cloudflare.ts";
 import { type Pebble, pebbleInstalled, startPebble } from "../../helpers/pebble.ts";

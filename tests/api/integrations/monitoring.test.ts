@@ -13,7 +13,7 @@ import { type AgentActors, createAgentActors } from "../agents/support.ts";
 
 let a: AgentActors;
 let kuma: FakeKuma;
-let seen: string[] = [];
+const seen: string[] = [];
 
 async function call(method: string, path: string, body?: unknown, token = a.admin): Promise<{ status: number; body: any }> {
   const res = await a.req(method, path, token, body);

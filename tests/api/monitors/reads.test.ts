@@ -14,7 +14,7 @@ describe("events and history", () => {
   it("lists events newest first in the envelope (limit 1..500, event_type filter)", async () => {
     const m = await a.monitor();
     for (const [type, to] of [["pending", "pending"], ["down", "down"], ["up", "up"]] as const)
-      await a.t.sql`insert into monitor_events (monitor_id, event_type, status_to, msg, duration_secs, suppressed_by) values (${m.id}, ${type}, ${to}, ${"msg " + type}, 5, ${type === "down" ? 77 : null})`;
+      await a.t.sql`insert into monitor_events (monitor_id, event_type, status_to, msg, duration_secs, suppressed_by) values (${m.id}, ${type}, ${to}, ${`msg ${type}`}, 5, ${type === "down" ? 77 : null})`;
     const res = await a.req("GET", `monitors/${m.id}/events?limit=2`, a.viewer);
     const page = await res.json();
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 0 });

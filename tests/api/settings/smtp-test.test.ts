@@ -26,7 +26,7 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        received.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), secure: session.secure, user: String(session.user) });
+        received.push({ from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), secure: session.secure, user: String(session.user) });
         cb();
       });
     },

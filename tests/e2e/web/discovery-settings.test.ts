@@ -192,7 +192,7 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
-          mails.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), user: String(session.user) });
+          mails.push({ from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), user: String(session.user) });
           cb();
         });
       },

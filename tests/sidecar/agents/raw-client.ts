@@ -44,7 +44,7 @@ export class RawAgent {
       }
       if (!this.channel) return;
       this.frames.push(this.channel.open(bytes) as Frame<ServerFrameType>);
-      this.#waiters.splice(0).forEach((w) => w());
+      for (const w of this.#waiters.splice(0)) w();
     });
   }
 

@@ -34,7 +34,7 @@ describe("device rules", () => {
   it("finds telnet by port and by nmap's service name on another port", () => {
     expect(rulesOn(device([tcp(23)]))).toEqual(["telnet_open"]);
     expect(rulesOn(device([tcp(8023, { service: "telnet" })]))).toEqual(["telnet_open"]);
-    expect(findingOn(device([tcp(23, { banner: "BusyBox login:" })]), "telnet_open").evidence).toBe('Telnet reachable at 23/tcp on 10.0.0.' + (nextId - 1) + ' ("BusyBox login:")');
+    expect(findingOn(device([tcp(23, { banner: "BusyBox login:" })]), "telnet_open").evidence).toBe(`Telnet reachable at 23/tcp on 10.0.0.${nextId - 1} ("BusyBox login:")`);
   });
 
   it("finds FTP by port 21 and by its 220 greeting elsewhere, SMB and NetBIOS", () => {

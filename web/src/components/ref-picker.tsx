@@ -210,10 +210,12 @@ export function RefPicker({ source, value, onValue, a11y }: {
         onClick={() => setOpen(true)}
       />
       <div class="ref-picker-popup">
-        <ul role="listbox" id={listId} aria-label={`${source.noun} matches`} aria-busy={searching} hidden={!open} class="ref-picker-list">
+        <div role="listbox" id={listId} aria-label={`${source.noun} matches`} aria-busy={searching} hidden={!open} class="ref-picker-list">
           {open &&
             choices.map((c, i) => (
-              <li
+              // biome-ignore lint/a11y/useFocusableInteractive: the focus stays in the input; the active option is aria-activedescendant
+              // biome-ignore lint/a11y/useKeyWithClickEvents: the input's onKeyDown handles the keys for every option
+              <div
                 key={c.id}
                 id={optionId(i)}
                 role="option"
@@ -225,9 +227,9 @@ export function RefPicker({ source, value, onValue, a11y }: {
               >
                 {c.name}
                 {c.id !== "" && <span class="meta"> #{c.id}</span>}
-              </li>
+              </div>
             ))}
-        </ul>
+        </div>
         <p class={open && status ? "ref-picker-status meta" : "visually-hidden"} role="status" aria-live="polite">
           {status}
         </p>

@@ -7,10 +7,10 @@ export function Segmented<T extends string | number>({ label, options, value, on
   onChange: (value: T) => void;
 }) {
   return (
-    <div class="segmented" role="group" aria-label={label}>
+    <fieldset class="segmented" aria-label={label}>
       {options.map((o) => (
         <button key={String(o.value)} type="button" aria-pressed={value === o.value} onClick={() => onChange(o.value)}>{o.label}</button>
       ))}
-    </div>
+    </fieldset>
   );
 }

@@ -154,7 +154,7 @@ export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone 
     onDone(message);
   };
   return (
-    <div class="bulk-bar" role="region" aria-label="Bulk actions">
+    <section class="bulk-bar" aria-label="Bulk actions">
       <span aria-live="polite">{plural(selected.length, group.noun)} selected</span>
       {rights.tag && <button type="button" onClick={() => setOpen("tag")}>Tag…</button>}
       {rights.remove && <button type="button" class="danger" onClick={() => setOpen("delete")}>Delete…</button>}
@@ -162,6 +162,6 @@ export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone 
       <button type="button" class="link" onClick={onClear}>Clear selection</button>
       {open === "tag" && <TagDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
       {open === "delete" && <DeleteDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
-    </div>
+    </section>
   );
 }

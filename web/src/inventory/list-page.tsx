@@ -97,12 +97,14 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
           </Link>
         )}
       </header>
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is not in Preact's element types yet; a form with role="search" is its equivalent */}
       <form class="toolbar" role="search" onSubmit={(e) => { e.preventDefault(); setQuery({ q: search.trim() }); }}>
         <label class="grow">
           <span class="visually-hidden">Search {group.title.toLowerCase()}</span>
           <input type="search" placeholder={`Search ${group.title.toLowerCase()}`} value={search} onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)} />
         </label>
         {group.filters.map((f) => (
+          // biome-ignore lint/a11y/noLabelWithoutControl: the label holds a <select> or an <input>, chosen below
           <label key={f.name} class="filter">
             <span>{f.label}</span>
             {f.options ? (

@@ -98,7 +98,7 @@ export function BrandingSection() {
         <Notice kind="success">{saved}</Notice>
         {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save name and colours</button>}
       </form>
-      <div class="card" aria-labelledby="branding-assets-title">
+      <section class="card" aria-labelledby="branding-assets-title">
         <h2 id="branding-assets-title">Images</h2>
         {ASSETS.map((a) => {
           const path = a.path(b);
@@ -133,7 +133,7 @@ export function BrandingSection() {
           );
         })}
         <Notice kind="success">{uploaded}</Notice>
-      </div>
+      </section>
     </>
   );
 }

@@ -74,12 +74,12 @@ export function FirewallSection() {
         {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save firewall settings</button>}
       </form>
       {canEdit && (
-        <div class="card" aria-labelledby="firewall-test-title">
+        <section class="card" aria-labelledby="firewall-test-title">
           <h2 id="firewall-test-title">Check the saved firewall settings</h2>
           <Notice kind="error">{test.error}</Notice>
           {check && <Notice kind={check.ok ? "success" : "error"}>{checkText(check)}</Notice>}
           <button type="button" disabled={test.busy} onClick={() => void runCheck()}>Check the firewall</button>
-        </div>
+        </section>
       )}
     </>
   );

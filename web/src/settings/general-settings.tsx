@@ -30,7 +30,7 @@ function draftOf(s: Stored): Draft {
 }
 
 /** The value the API takes for a field's input. */
-function valueOf(f: SettingField, input: Draft[string]): unknown {
+function fieldValue(f: SettingField, input: Draft[string]): unknown {
   if (f.kind === "number") {
     const text = String(input).trim();
     // Not a number: sent as typed, so the server's rule names the field.
@@ -56,7 +56,7 @@ export function GeneralSettingsSection() {
     setSaved(undefined);
     const stored = settings.data;
     const changed = Object.fromEntries(
-      FIELDS.map((f) => [f.key, valueOf(f, d[f.key]!)] as const).filter(([k, value]) => JSON.stringify(value) !== JSON.stringify(stored[k])),
+      FIELDS.map((f) => [f.key, fieldValue(f, d[f.key]!)] as const).filter(([k, value]) => JSON.stringify(value) !== JSON.stringify(stored[k])),
     );
     const keys = Object.keys(changed);
     if (keys.length === 0) {

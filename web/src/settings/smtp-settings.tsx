@@ -101,7 +101,7 @@ export function SmtpSection() {
         {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save SMTP settings</button>}
       </form>
       {canEdit && (
-        <div class="card" aria-labelledby="smtp-test-title">
+        <section class="card" aria-labelledby="smtp-test-title">
           <h2 id="smtp-test-title">Test the saved settings</h2>
           <p class="meta">
             Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"} {when(stored.smtp_last_test_at)}
@@ -110,7 +110,7 @@ export function SmtpSection() {
           <Notice kind="error">{test.error}</Notice>
           {outcome && <Notice kind={outcome.status === "ok" ? "success" : "error"}>{outcome.message}</Notice>}
           <button type="button" disabled={test.busy} onClick={() => void runTest()}>{sendTo.trim() ? "Send test message" : "Check the connection"}</button>
-        </div>
+        </section>
       )}
     </>
   );

@@ -24,7 +24,7 @@ function VaultStatus() {
   const vault = useLoad(() => ok(api.GET("/api/v1/health/vault")), []);
   const v = vault.data;
   return (
-    <div class="card" aria-labelledby="vault-title">
+    <section class="card" aria-labelledby="vault-title">
       <h2 id="vault-title">Vault</h2>
       <LoadError error={vault.error} what="the vault" />
       {v && (
@@ -44,7 +44,7 @@ function VaultStatus() {
         </dl>
       )}
       {v && <VaultActions vault={v} onChange={() => vault.reload()} />}
-    </div>
+    </section>
   );
 }
 

@@ -143,7 +143,7 @@ export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: Gr
   useEffect(() => {
     const c = cy.current;
     const target = focus && c?.getElementById(focus.id);
-    if (c && target && target.nonempty()) fitTo(c, target);
+    if (c && target?.nonempty()) fitTo(c, target);
   }, [focus?.seq]);
 
   const zoom = (factor: number) => {

@@ -30,7 +30,7 @@ const ANY_IPV4 = ["0.0.0.0/0"];
 
 const runOne = defineVerb<{ id: number }, Outcome>({ scope: WRITE_DISCOVERY }, async (s, { id }) => {
   const [p] = await s.tx.select().from(discoveryProfiles).where(eq(discoveryProfiles.id, id)).for("update", { skipLocked: true });
-  if (!p || !p.enabled || p.paused_at || !p.next_run_at || p.next_run_at > s.now || !p.schedule_cron) return { outcome: "skipped", reason: "no longer due" };
+  if (!p?.enabled || p.paused_at || !p.next_run_at || p.next_run_at > s.now || !p.schedule_cron) return { outcome: "skipped", reason: "no longer due" };
   const advance = async () => {
     await s.tx.update(discoveryProfiles).set({ next_run_at: profileNextRun(p, s.now), updated_at: s.now }).where(eq(discoveryProfiles.id, p.id));
   };

@@ -97,7 +97,7 @@ export async function reportDrift(s: VerbScope, jobId: number): Promise<void> {
     insert into scan_logs (scan_job_id, timestamp, level, phase, message, details, created_at)
     select ${jobId}, ${s.now.toISOString()}::timestamptz, 'WARNING', 'drift', l.message, l.details, ${s.now.toISOString()}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as l(message text, details jsonb)`);
-  drifts.slice(0, MAX_EVENTS).forEach((d, i) => s.emit("discovery", { type: "drift", job_id: jobId, previous_job_id: prevId, kind: d.kind, ip_address: d.ip_address, entity_type: d.entity_type, entity_id: d.entity_id, message: lines[i]!.message }));
+  for (const [i, d] of drifts.slice(0, MAX_EVENTS).entries()) s.emit("discovery", { type: "drift", job_id: jobId, previous_job_id: prevId, kind: d.kind, ip_address: d.ip_address, entity_type: d.entity_type, entity_id: d.entity_id, message: lines[i]!.message });
   for (const [i, d] of drifts.slice(0, MAX_ALERTS).entries()) {
     await enqueueAlert(s, {
       kind: `discovery.drift.${d.kind}`, severity: "warning", monitor_id: null, target_type: d.entity_type, target_id: d.entity_id,

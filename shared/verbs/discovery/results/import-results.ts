@@ -57,13 +57,19 @@ async function importItems(s: VerbScope, jobId: number, items: ImportItem[], und
   const conflicts: ImportConflict[] = [];
   const accept: AcceptItem[] = [];
   const seen = new Set<number>();
-  items.forEach((item, i) => {
+  for (const [i, item] of items.entries()) {
     const r = rows.get(item.scan_result_id);
-    if (!r || r.scan_job_id !== jobId || r.merge_status !== "pending" || seen.has(r.id)) return skipped.push(item.scan_result_id);
+    if (!r || r.scan_job_id !== jobId || r.merge_status !== "pending" || seen.has(r.id)) {
+      skipped.push(item.scan_result_id);
+      continue;
+    }
     seen.add(r.id);
-    if (r.state === "conflict") return conflicts.push({ scan_result_id: r.id, ip: r.ip_address, mac: r.mac_address, reason: conflictReason(r) });
+    if (r.state === "conflict") {
+      conflicts.push({ scan_result_id: r.id, ip: r.ip_address, mac: r.mac_address, reason: conflictReason(r) });
+      continue;
+    }
     accept.push({ result: r, overrides: item.overrides, loc: ["body", "items", i, "overrides"], environment_id: environmentId });
-  });
+  }
   const out = await acceptResults(s, accept, undo);
   await markResults(s, out.marks, undo);
   const created: Imported[] = [];
@@ -120,7 +126,7 @@ export const importAsNetwork = defineVerb({ scope: WRITE_DISCOVERY }, async (s, 
   const edges_created = net ? await joinNetwork(s, net, imported.hardwareIds.map((id) => ({ id, ip: ips.get(id) ?? null })), undo) : 0;
   if (input.map_id != null && imported.created.length > 0) {
     const mapId = input.map_id;
-    imported.created.forEach((c, i) => (c.position = { x: (i % GRID.columns) * GRID.step, y: Math.floor(i / GRID.columns) * GRID.step }));
+    for (const [i, c] of imported.created.entries()) c.position = { x: (i % GRID.columns) * GRID.step, y: Math.floor(i / GRID.columns) * GRID.step };
     await s.tx.insert(mapEntities).values(imported.created.map((c) => ({ map_id: mapId, entity_type: "hardware", entity_id: c.id, x: c.position!.x, y: c.position!.y }))).onConflictDoNothing();
     undo.placements = imported.created.map((c) => ({ map_id: mapId, entity_type: "hardware", entity_id: c.id }));
     await s.tx.update(maps).set({ updated_at: s.now }).where(eq(maps.id, mapId));

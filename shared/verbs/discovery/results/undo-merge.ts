@@ -72,7 +72,7 @@ async function restoreRows(s: VerbScope, undo: UndoLog): Promise<{ deleted: numb
     await s.tx.delete(TABLES[name].table).where(inArray(TABLES[name].id, ids));
     // What points at the deleted rows by (type, id) goes too, as when the inventory deletes them.
     for (const id of ids) await forgetReferences(s, ENTITY[name], id);
-    ids.forEach((id) => announce(s, name, "delete", id));
+    for (const id of ids) announce(s, name, "delete", id);
   }
   if (undo.results.length > 0) {
     const rows = undo.results.map((r) => ({ ...r, reviewed_at: r.reviewed_at }));

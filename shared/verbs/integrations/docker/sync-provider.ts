@@ -51,7 +51,7 @@ const syncVerb = defineVerb<{ deps: DockerProviderDeps; id: number }, DockerProv
     scope: WRITE_INTEGRATIONS,
     async prepare(ctx, { deps, id }) {
       const [row] = await ctx.db.select().from(integrationConfigs).where(eq(integrationConfigs.id, id));
-      if (!row || row.type !== "docker") throw new ApiError("RESOURCE_NOT_FOUND", "Integration config not found");
+      if (row?.type !== "docker") throw new ApiError("RESOURCE_NOT_FOUND", "Integration config not found");
       try {
         const policy = await readOutboundPolicy(ctx.db);
         const credential = await openCredential(deps.vault, row);

@@ -47,7 +47,7 @@ const startRun = defineVerb<{ deps: HvDeps; configId: number; trigger: string; t
     scope: WRITE_INTEGRATIONS,
     async prepare(ctx, { deps, configId }) {
       const [row] = await ctx.db.select().from(integrationConfigs).where(eq(integrationConfigs.id, configId));
-      if (!row || row.type !== "hv") throw new ApiError("RESOURCE_NOT_FOUND", "Integration not found");
+      if (row?.type !== "hv") throw new ApiError("RESOURCE_NOT_FOUND", "Integration not found");
       // A missing or malformed token is the reference's 400, before any run is recorded.
       return openHvApi(ctx.db, deps, row);
     },
@@ -79,7 +79,7 @@ interface Applied {
 
 const applyRun = defineVerb<{ configId: number; runId: number; configUrl: string; snap: HvSnapshot }, Applied>({ scope: WRITE_INTEGRATIONS }, async (s, { configId, runId, configUrl, snap }) => {
   const [row] = await s.tx.select().from(integrationConfigs).where(eq(integrationConfigs.id, configId)).for("update");
-  if (!row || row.type !== "hv") throw new ApiError("RESOURCE_NOT_FOUND", "Integration not found");
+  if (row?.type !== "hv") throw new ApiError("RESOURCE_NOT_FOUND", "Integration not found");
   // An operator who repointed the config while the cluster was read gets the new cluster next time,
   // not the old cluster's guests under the new config.
   if (row.config_url !== configUrl) return s.refuse(ApiError.conflict("The config's URL changed during the discover; run it again."));

@@ -92,7 +92,7 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
 
   for (const r of [...results].sort((a, b) => a.checked_at.localeCompare(b.checked_at))) {
     const m = locked.get(r.monitor_id);
-    if (!m || !m.enabled) {
+    if (!m?.enabled) {
       outcome.skipped++;
       continue;
     }

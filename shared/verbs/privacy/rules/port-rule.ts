@@ -14,6 +14,6 @@ export interface PortRuleSpec extends Omit<DeviceRule, "match"> {
 
 export function portRule(spec: PortRuleSpec): DeviceRule {
   const { ports, says, label, ...rule } = spec;
-  const accept = (p: OpenPortRow) => ports.includes(p.port) || (says !== undefined && says.test(said(p)));
+  const accept = (p: OpenPortRow) => ports.includes(p.port) || says?.test(said(p)) === true;
   return { ...rule, match: (d) => portHits(d, accept, (p) => `${label} reachable at ${where(d, p)}${quoted(p)}`) };
 }
