@@ -17,7 +17,7 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/catalog/vendors", tag, scope: listVendors.scope, summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
-    async (c) => c.json(await listVendors({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listVendors({ ctx: verbContext(c) })),
   );
   route(
     app,
@@ -26,7 +26,7 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
       params: v.object({ vendor_key: v.pipe(v.string(), v.maxLength(100)) }),
       summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: v.array(Device) },
     },
-    async (c, { params }) => c.json(await vendorDevices({ ctx: verbContext(c), input: { vendorKey: params.vendor_key } })),
+    async (c, { params, reply }) => reply(await vendorDevices({ ctx: verbContext(c), input: { vendorKey: params.vendor_key } })),
   );
   route(
     app,
@@ -36,6 +36,6 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
       summary: "Search vendors and devices (case-insensitive, by name, key, type or CPU)",
       response: { schema: v.object({ query: v.string(), vendors: v.array(Vendor), devices: v.array(Device) }) },
     },
-    async (c, { query }) => c.json(await searchCatalog({ ctx: verbContext(c), input: { q: query.q } })),
+    async (c, { query, reply }) => reply(await searchCatalog({ ctx: verbContext(c), input: { q: query.q } })),
   );
 }

@@ -40,7 +40,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       }),
       response: { schema: BlastRadius },
     },
-    async (c, { params }) => c.json(await getBlastRadius({ ctx: verbContext(c), input: { type: params.asset_type, id: params.asset_id } })),
+    async (c, { params, reply }) => reply(await getBlastRadius({ ctx: verbContext(c), input: { type: params.asset_type, id: params.asset_id } })),
   );
 
   route(
@@ -50,7 +50,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       summary: "Disk and memory saturation forecasts, soonest first (no projection last)",
       response: { schema: v.array(Forecast) },
     },
-    async (c) => c.json(await listCapacityForecasts({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listCapacityForecasts({ ctx: verbContext(c) })),
   );
 
   route(
@@ -60,6 +60,6 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       summary: "Right-sizing recommendations, most recent first",
       response: { schema: v.array(Recommendation) },
     },
-    async (c) => c.json(await listRecommendations({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listRecommendations({ ctx: verbContext(c) })),
   );
 }
