@@ -24,7 +24,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
       description: "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
       query: LogQuery, response: { schema: AuditPageSchema },
     },
-    async (c, { query }) => c.json(await listAuditEntries({ ctx: verbContext(c), input: query })),
+    async (c, { query, reply }) => reply(await listAuditEntries({ ctx: verbContext(c), input: query })),
   );
 
   route(
@@ -34,7 +34,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
       summary: "Every action name in the audit log with its number of entries",
       response: { schema: v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() }) },
     },
-    async (c) => c.json(await listAuditActions({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listAuditActions({ ctx: verbContext(c) })),
   );
 
   logStreamRoute(app);

@@ -28,7 +28,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
       summary: "Roles: the built-in ones (read-only) and the custom ones, with their scopes",
       response: { schema: v.array(RoleView) },
     },
-    async (c) => c.json(await listRoles({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listRoles({ ctx: verbContext(c) })),
   );
 
   route(
@@ -39,7 +39,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
       body: v.object({ name: RoleName, description: Description, scopes: Scopes }),
       response: { status: 201, schema: RoleView }, errors: [409],
     },
-    async (c, { body }) => c.json(await createRole({ ctx: verbContext(c), input: body }), 201),
+    async (c, { body, reply }) => reply(await createRole({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -54,7 +54,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
       ),
       response: { schema: RoleView }, errors: [409],
     },
-    async (c, { params, body }) => c.json(await updateRole({ ctx: verbContext(c), input: { roleId: params.role_id, ...body } })),
+    async (c, { params, body, reply }) => reply(await updateRole({ ctx: verbContext(c), input: { roleId: params.role_id, ...body } })),
   );
 
   route(
@@ -64,6 +64,6 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
       summary: "Delete a custom role; 409 naming the users that still have it",
       params: RoleId, response: { schema: v.object({ detail: v.string() }) }, errors: [409],
     },
-    async (c, { params }) => c.json(await deleteRole({ ctx: verbContext(c), input: { roleId: params.role_id } })),
+    async (c, { params, reply }) => reply(await deleteRole({ ctx: verbContext(c), input: { roleId: params.role_id } })),
   );
 }
