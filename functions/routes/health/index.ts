@@ -3,7 +3,7 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { LegacyHealth, Livez, Readyz, Startupz } from "./schemas.ts";
+import { LegacyHealth, Livez, Readyz, Startupz } from "../../../shared/schemas/health.ts";
 
 const uptime = (c: Context<AppEnv>) => {
   const deps = c.get("deps");

@@ -9,11 +9,10 @@ import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { AuditPageSchema, LogQuery } from "./schemas.ts";
+import { AuditPageSchema, DeleteLogsBody, DeleteLogsQuery, LogQuery } from "../../../shared/schemas/logs.ts";
 import { logStreamRoute } from "./stream.ts";
 
 const DELETE_LOGS = { action: "delete-logs", requiresBackup: true } as const;
-const Reason = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)));
 
 export function logRoutes(app: Hono<AppEnv>): void {
   route(
@@ -45,8 +44,8 @@ export function logRoutes(app: Hono<AppEnv>): void {
       method: "delete", path: "/api/v1/logs", tag: "logs", scope: deleteLogs.scope,
       summary: "Delete every audit entry; the deletion becomes the first entry of a new chain",
       description: `${confirmationDoc(DELETE_LOGS)} The reason (?reason= or body {reason}) is recorded.`,
-      query: v.object({ reason: Reason }),
-      body: v.optional(v.object({ reason: Reason })),
+      query: DeleteLogsQuery,
+      body: DeleteLogsBody,
       response: { schema: v.object({ deleted_count: v.number(), reason: v.nullable(v.string()), detail: v.string() }) },
       errors: [409, 428],
     },
