@@ -4,10 +4,12 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { CONFIRMATION_HEADER } from "../../../shared/verbs/confirm/confirm.ts";
-import { ADMIN_REGISTRATION, getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/verbs/settings/oauth.ts";
+import { OAuthPatchSchema, PROVIDER_TYPES } from "../../../shared/schemas/oauth-settings.ts";
+import { SettingsPutSchema } from "../../../shared/schemas/settings-admin.ts";
+import { ADMIN_REGISTRATION, getOAuthSettings, updateOAuthSettings } from "../../../shared/verbs/settings/oauth.ts";
 import { resetSettings } from "../../../shared/verbs/settings/reset.ts";
 import { updateSettings } from "../../../shared/verbs/settings/update.ts";
-import { getSettings, SettingsPutSchema } from "../../../shared/verbs/settings/view.ts";
+import { getSettings } from "../../../shared/verbs/settings/view.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
