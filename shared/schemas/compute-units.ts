@@ -7,6 +7,8 @@ export const COMPUTE_KINDS = ["vm", "container"] as const;
 /** Icon slugs: lowercase words joined by dashes (they appear in URLs and file names). */
 export const ICON_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const IconSlug = v.pipe(v.string(), v.trim(), v.regex(ICON_SLUG, "Lowercase letters, digits and dashes (at most 64)."));
+/** DELETE /compute-units/icons/{slug}: the uploaded icon by its slug. */
+export const IconSlugParam = v.object({ slug: IconSlug });
 
 const writable = {
   name: Name,

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
-import { IpAddress, Name, OptionalInt, OptionalNumber, OptionalText, patchBody, RefId, Tags, writeBody } from "./fields.ts";
+import { IpAddress, Name, OptionalInt, OptionalNumber, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
 export const HARDWARE_STATUSES = ["up", "down", "degraded", "maintenance", "unknown"] as const;
 
@@ -68,4 +68,12 @@ export const HardwareListQuery = listQuery(["name", "role", "status", "vendor", 
   environment_id: IntFilter,
   site_id: IntFilter,
   tag: TextFilter,
+});
+
+/** POST /hardware/{hardware_id}/connections: the node to connect to and what the link is. */
+export const ConnectionCreate = v.object({
+  target_hardware_id: Ref,
+  connection_type: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50))),
+  bandwidth_mbps: OptionalInt(0, 10_000_000),
+  notes: OptionalText(2000),
 });

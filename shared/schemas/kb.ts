@@ -15,6 +15,8 @@ export function normaliseOui(text: string): string | null {
 }
 const OUI_MESSAGE = "Must be 6 hex digits (an OUI such as AA:BB:CC, aa-bb-cc or aabbcc).";
 export const OuiPrefix = v.pipe(v.string(), v.check((s) => normaliseOui(s) !== null, OUI_MESSAGE), v.transform((s) => normaliseOui(s)!));
+/** /kb/oui/{prefix}: a prefix in any of the forms OuiPrefix reads. */
+export const OuiParam = v.object({ prefix: OuiPrefix });
 
 const Pattern = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(200));
 const Vendor = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(200));

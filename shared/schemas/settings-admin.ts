@@ -1,5 +1,8 @@
-// Bodies and answers of PATCH /settings/smtp and PATCH /settings/acme-dns (spec/catalogue.tsv, group settings).
+// Bodies and answers of PATCH /settings/smtp, /settings/acme-dns and /settings/firewall, and the body of PUT
+// /settings (spec/catalogue.tsv, group settings).
 import * as v from "valibot";
+import { SETTING_ENTRIES } from "../verbs/settings/rules.ts";
+import { patchBody } from "./fields.ts";
 
 const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(253));
 const Secret = v.nullable(v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(4096)));
@@ -102,3 +105,13 @@ export type FirewallTest = v.InferOutput<typeof FirewallTestSchema>;
 export const SmtpTestQuery = v.object({ send_to: v.optional(v.pipe(v.string(), v.trim(), v.email("Must be an email address."), v.maxLength(320))) });
 export const SmtpTestSchema = v.object({ status: v.picklist(["ok", "error"]), message: v.string() });
 export type SmtpTest = v.InferOutput<typeof SmtpTestSchema>;
+
+/** Each section key of the read shape with the route that changes it. */
+export const SECTION_KEYS: ReadonlyMap<string, string> = new Map([
+  ...Object.keys(SmtpReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/smtp"] as const),
+  ...Object.keys(AcmeDnsReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/acme-dns"] as const),
+  ...Object.keys(FirewallReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/firewall"] as const),
+]);
+
+/** The body of PUT /settings: the plain keys (validated by their rules) and the sections' keys (compared by the verb). */
+export const SettingsPutSchema = patchBody({ ...SETTING_ENTRIES, ...Object.fromEntries([...SECTION_KEYS.keys()].map((k) => [k, v.unknown()])) });

@@ -10,7 +10,7 @@ import { verifyChain } from "../../../shared/verbs/audit/verify-chain.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { AuditPageSchema, ChainVerificationSchema, Paging, UserId } from "../logs/schemas.ts";
+import { AuditPageSchema, ChainVerificationSchema, Paging, UserId } from "../../../shared/schemas/logs.ts";
 
 const RepairBody = v.object({
   authorization: v.literal("REPAIR_AUDIT_CHAIN", 'authorization must be exactly "REPAIR_AUDIT_CHAIN".'),

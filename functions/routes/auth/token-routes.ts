@@ -2,6 +2,7 @@
 // /auth/api-tokens[/{token_id}[/rotate]], /auth/service-account, /auth/scopes.
 import type { Hono } from "hono";
 import * as v from "valibot";
+import { RoleView, Scopes } from "../../../shared/schemas/roles.ts";
 import { MAX_TOKEN_DAYS } from "../../../shared/verbs/tokens/expiry.ts";
 import { createApiToken } from "../../../shared/verbs/tokens/create-token.ts";
 import { createServiceAccount } from "../../../shared/verbs/tokens/create-service-account.ts";
@@ -14,22 +15,6 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { PublicUser } from "./schemas.ts";
 
-/** A list of grantable scopes (tokens and custom roles; the service checks each one). */
-export const Scopes = v.pipe(
-  v.array(v.pipe(v.string(), v.maxLength(100))),
-  v.minLength(1, "Give at least one scope."),
-  v.maxLength(50, "At most 50 scopes."),
-);
-/** A role as GET /auth/scopes and GET /settings/roles answer it (built-in ones have no id). */
-export const RoleView = v.object({
-  id: v.nullable(v.number()),
-  name: v.string(),
-  description: v.nullable(v.string()),
-  scopes: v.array(v.string()),
-  built_in: v.boolean(),
-  created_at: v.nullable(v.string()),
-  updated_at: v.nullable(v.string()),
-});
 const Expiry = {
   expires_at: v.optional(v.pipe(v.string(), v.isoTimestamp("expires_at must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z."))),
   expires_in_days: v.optional(

@@ -19,7 +19,7 @@ export function assetRoutes(app: Hono<AppEnv>): void {
       description: `${MULTIPART_DESCRIPTION} PNG, JPEG, GIF or WebP, at most ${USER_ICON_MAX_BYTES} bytes (512 KiB). Served from /uploads/user-icon/<name> (GET /user-icons/* serves avatars).`,
       response: { status: 201, schema: Stored },
     },
-    async (c) => c.json(await uploadUserIcon({ ctx: verbContext(c), input: { bytes: await fileField(c) } }), 201),
+    async (c, { reply }) => reply(await uploadUserIcon({ ctx: verbContext(c), input: { bytes: await fileField(c) } })),
   );
   route(
     app,
@@ -30,6 +30,6 @@ export function assetRoutes(app: Hono<AppEnv>): void {
       description: `${MULTIPART_DESCRIPTION} PNG or ICO, at most ${FAVICON_MAX_BYTES} bytes (256 KiB); replaces the previous favicon.`,
       response: { schema: Stored },
     },
-    async (c) => c.json(await uploadFavicon({ ctx: verbContext(c), input: { bytes: await fileField(c) } })),
+    async (c, { reply }) => reply(await uploadFavicon({ ctx: verbContext(c), input: { bytes: await fileField(c) } })),
   );
 }

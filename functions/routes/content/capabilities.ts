@@ -27,7 +27,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
       description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false.",
       response: { schema: Capabilities },
     },
-    async (c) => {
+    async (c, { reply }) => {
       const deps = c.get("deps");
       const facts = {
         database: deps.database.kind,
@@ -40,7 +40,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
         capabilities({ ctx: verbContext(c), input: facts }),
         agentFeatures({ ctx: verbContext(c), input: { vault: deps.vault, builds } }),
       ]);
-      return c.json({ ...system, ...agents });
+      return reply({ ...system, ...agents });
     },
   );
 }

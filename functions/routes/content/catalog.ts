@@ -1,6 +1,7 @@
 // [catalog] The shipped vendor and device catalogue: vendors, a vendor's devices, and search.
 import type { Hono } from "hono";
 import * as v from "valibot";
+import { CatalogSearchQuery, VendorKeyParam } from "../../../shared/schemas/catalog.ts";
 import { listVendors, searchCatalog, vendorDevices } from "../../../shared/verbs/catalog/catalog.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -17,25 +18,25 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: "/api/v1/catalog/vendors", tag, scope: listVendors.scope, summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
-    async (c) => c.json(await listVendors({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listVendors({ ctx: verbContext(c) })),
   );
   route(
     app,
     {
       method: "get", path: "/api/v1/catalog/vendors/:vendor_key/devices", tag, scope: vendorDevices.scope,
-      params: v.object({ vendor_key: v.pipe(v.string(), v.maxLength(100)) }),
+      params: VendorKeyParam,
       summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: v.array(Device) },
     },
-    async (c, { params }) => c.json(await vendorDevices({ ctx: verbContext(c), input: { vendorKey: params.vendor_key } })),
+    async (c, { params, reply }) => reply(await vendorDevices({ ctx: verbContext(c), input: { vendorKey: params.vendor_key } })),
   );
   route(
     app,
     {
       method: "get", path: "/api/v1/catalog/search", tag, scope: searchCatalog.scope,
-      query: v.object({ q: v.pipe(v.string(), v.trim(), v.minLength(1, "Give something to search for."), v.maxLength(100)) }),
+      query: CatalogSearchQuery,
       summary: "Search vendors and devices (case-insensitive, by name, key, type or CPU)",
       response: { schema: v.object({ query: v.string(), vendors: v.array(Vendor), devices: v.array(Device) }) },
     },
-    async (c, { query }) => c.json(await searchCatalog({ ctx: verbContext(c), input: { q: query.q } })),
+    async (c, { query, reply }) => reply(await searchCatalog({ ctx: verbContext(c), input: { q: query.q } })),
   );
 }

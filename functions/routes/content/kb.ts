@@ -3,7 +3,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import {
-  BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiPost, OuiPrefix,
+  BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiParam, OuiPost,
   OuiUpdate, OuiView,
 } from "../../../shared/schemas/kb.ts";
 import { exportHostnames, hostnameVerbs, importHostnames } from "../../../shared/verbs/kb/hostnames.ts";
@@ -62,7 +62,7 @@ export function kbRoutes(app: Hono<AppEnv>): void {
     exporter: exportOui, exportSchema: OuiExport, body: OuiPost, item: OuiView, create: ouiVerbs.create, bulk: importOui,
   });
   resourceRoutes(app, {
-    verbs: ouiVerbs, tag, basePath: "/api/v1/kb/oui", idParam: "prefix", params: v.object({ prefix: OuiPrefix }), noun: ["OUI prefix", "OUI prefixes"], get: false,
+    verbs: ouiVerbs, tag, basePath: "/api/v1/kb/oui", idParam: "prefix", params: OuiParam, noun: ["OUI prefix", "OUI prefixes"], get: false,
     item: OuiView, query: OuiListQuery, put: OuiUpdate, putDefaults: { notes: null },
     summaries: { put: "Replace an OUI prefix's vendor and notes (the prefix in any of its spellings)", delete: "Delete an OUI prefix" },
   });

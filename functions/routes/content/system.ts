@@ -23,9 +23,9 @@ export function systemRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/system/stats", tag: "system", scope: systemStats.scope,
       summary: "Counts per inventory table, database size (null where PostgreSQL will not say), uptime and version", response: { schema: Stats },
     },
-    async (c) => {
+    async (c, { reply }) => {
       const deps = c.get("deps");
-      return c.json(await systemStats({ ctx: verbContext(c), input: { version: deps.config.version, startedAt: deps.startedAt, database: deps.database.kind } }));
+      return reply(await systemStats({ ctx: verbContext(c), input: { version: deps.config.version, startedAt: deps.startedAt, database: deps.database.kind } }));
     },
   );
   route(
@@ -34,6 +34,6 @@ export function systemRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/system/update", tag: "system", scope: updateStatus.scope,
       summary: "Update status: this deployment does not look for releases over the network", response: { schema: Update },
     },
-    async (c) => c.json(await updateStatus({ ctx: verbContext(c), input: { version: c.get("deps").config.version } })),
+    async (c, { reply }) => reply(await updateStatus({ ctx: verbContext(c), input: { version: c.get("deps").config.version } })),
   );
 }

@@ -13,6 +13,6 @@ export function timezoneRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/timezones", tag: "timezones", summary: "Time zones with their UTC offset right now (UTC first, then IANA names A-Z)",
       response: { schema: v.array(v.object({ name: v.string(), utc_offset: v.string(), offset_minutes: v.number() })) },
     },
-    async (c) => c.json(await listTimezones({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listTimezones({ ctx: verbContext(c) })),
   );
 }

@@ -8,7 +8,7 @@ import { ApiError } from "../../../shared/errors.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { Assessment, EntityParams, IdentityParams, IdentityPut, IdentityView, SearchItem, SearchQuery, Status, SyncStarted } from "./schemas.ts";
+import { Assessment, EntityParams, IdentityParams, IdentityPut, IdentityView, SearchItem, SearchQuery, Status, SyncStarted } from "../../../shared/schemas/cve.ts";
 import * as v from "valibot";
 
 export function cveRoutes(app: Hono<AppEnv>): void {

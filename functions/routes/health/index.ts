@@ -3,7 +3,7 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { LegacyHealth, Livez, Readyz, Startupz } from "./schemas.ts";
+import { LegacyHealth, Livez, Readyz, Startupz } from "../../../shared/schemas/health.ts";
 
 const uptime = (c: Context<AppEnv>) => {
   const deps = c.get("deps");
@@ -18,7 +18,7 @@ export function healthRoutes(app: Hono<AppEnv>): void {
       summary: "Liveness: answers whenever the event loop runs; touches no dependency",
       response: { schema: Livez },
     },
-    (c) => c.json({ status: "alive", uptime_s: uptime(c) }),
+    (c, { reply }) => reply({ status: "alive", uptime_s: uptime(c) }),
   );
 
   route(
@@ -28,10 +28,10 @@ export function healthRoutes(app: Hono<AppEnv>): void {
       summary: "Startup: 503 until initialisation completes, then 200 (also while stopping)",
       response: { schema: Startupz }, errors: [503],
     },
-    (c) => {
+    (c, { reply }) => {
       const lifecycle = c.get("deps").lifecycle;
       const started = lifecycle ? lifecycle.started : true;
-      return c.json({ started, state: lifecycle?.state ?? "ready" }, started ? 200 : 503);
+      return reply({ started, state: lifecycle?.state ?? "ready" }, started ? 200 : 503);
     },
   );
 
@@ -42,10 +42,10 @@ export function healthRoutes(app: Hono<AppEnv>): void {
       summary: "Readiness: 200 when ready and every dependency answers, else 503",
       response: { schema: Readyz }, errors: [503],
     },
-    async (c) => {
+    async (c, { reply }) => {
       const s = await c.get("deps").health.snapshot(true);
       const body = { ready: s.ready, state: s.state, health: s.health, checks: s.checks, degraded: s.degraded, writes_permitted: s.writes_permitted };
-      return c.json(body, s.ready ? 200 : 503);
+      return reply(body, s.ready ? 200 : 503);
     },
   );
 
@@ -56,15 +56,12 @@ export function healthRoutes(app: Hono<AppEnv>): void {
       summary: "Legacy health; the version is shown to authenticated callers only",
       response: { schema: LegacyHealth }, errors: [503],
     },
-    async (c) => {
+    async (c, { reply }) => {
       const s = await c.get("deps").health.snapshot(true);
-      const body: Record<string, unknown> = {
-        state: s.state, ready: s.ready, uptime_s: uptime(c), checks: s.checks, health: s.health, degraded: s.degraded,
-      };
       // Spec 9.2: the version only for a caller who presented a valid credential.
       const actor = c.get("actor");
-      if (actor && actor.kind !== "first_run") body.version = c.get("deps").config.version;
-      return c.json(body, s.ready ? 200 : 503);
+      const version = actor && actor.kind !== "first_run" ? { version: c.get("deps").config.version } : {};
+      return reply({ state: s.state, ready: s.ready, uptime_s: uptime(c), checks: s.checks, health: s.health, degraded: s.degraded, ...version }, s.ready ? 200 : 503);
     },
   );
 }

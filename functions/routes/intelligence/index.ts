@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { ASSET_TYPES } from "../../../shared/domain/blast-radius.ts";
+import { BlastRadiusParams } from "../../../shared/schemas/intelligence.ts";
 import { getBlastRadius, listCapacityForecasts, listRecommendations } from "../../../shared/verbs/intelligence/read.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -34,13 +35,10 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/intel/blast-radius/:asset_type/:asset_id", tag: "intelligence",
       summary: "What breaks if this asset goes down: a breadth-first walk over the six dependency edge kinds",
       description: "Edges: hardware connections, hardware sharing a network (both ways), compute units on hardware, services on hardware or compute units, service dependencies (A depends on B: B down impacts A), storage on hardware. The root is not counted. Needs the read scope of the root's kind (read:hardware, read:compute, read:services, read:storage); impacted assets of a kind the caller cannot read are left out of the lists and counted in hidden_impact_count.",
-      params: v.object({
-        asset_type: v.picklist(ASSET_TYPES, `asset_type is one of: ${ASSET_TYPES.join(", ")}.`),
-        asset_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)),
-      }),
+      params: BlastRadiusParams,
       response: { schema: BlastRadius },
     },
-    async (c, { params }) => c.json(await getBlastRadius({ ctx: verbContext(c), input: { type: params.asset_type, id: params.asset_id } })),
+    async (c, { params, reply }) => reply(await getBlastRadius({ ctx: verbContext(c), input: { type: params.asset_type, id: params.asset_id } })),
   );
 
   route(
@@ -50,7 +48,7 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       summary: "Disk and memory saturation forecasts, soonest first (no projection last)",
       response: { schema: v.array(Forecast) },
     },
-    async (c) => c.json(await listCapacityForecasts({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listCapacityForecasts({ ctx: verbContext(c) })),
   );
 
   route(
@@ -60,6 +58,6 @@ export function intelligenceRoutes(app: Hono<AppEnv>): void {
       summary: "Right-sizing recommendations, most recent first",
       response: { schema: v.array(Recommendation) },
     },
-    async (c) => c.json(await listRecommendations({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listRecommendations({ ctx: verbContext(c) })),
   );
 }

@@ -2,7 +2,7 @@
 // unit's network memberships, and its icons (built-in set + uploads, served by the static /uploads mount).
 import type { Context, Hono } from "hono";
 import * as v from "valibot";
-import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlug } from "../../../shared/schemas/compute-units.ts";
+import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlugParam } from "../../../shared/schemas/compute-units.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { computeUnitVerbs } from "../../../shared/verbs/inventory/compute-units/def.ts";
 import {
@@ -53,7 +53,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "delete", path: "/api/v1/compute-units/icons/:slug", tag: "compute-units", scope: deleteComputeIcon.scope,
-      params: v.object({ slug: IconSlug }),
+      params: IconSlugParam,
       summary: "Delete an uploaded compute icon",
       description: "Built-in icons cannot be deleted (409). Compute units that showed the icon are left without one (icon_slug null).",
       response: { status: 204, description: "Deleted" }, errors: [409],

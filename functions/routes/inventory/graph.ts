@@ -1,7 +1,8 @@
 // [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node; ours: /graph/summary.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { NODE_ID, NODE_TYPES } from "../../../shared/domain/graph-ids.ts";
+import { NODE_TYPES } from "../../../shared/domain/graph-ids.ts";
+import { EdgeParam, EdgePatchBody, LayoutQuery, LayoutSaveBody, PlaceNodeBody, Position, SummaryQuery, TopologyQuery } from "../../../shared/schemas/graph.ts";
 import { deleteEdge, patchEdge } from "../../../shared/verbs/graph/edges.ts";
 import { getLayout, saveLayout } from "../../../shared/verbs/graph/layout.ts";
 import { graphSummary } from "../../../shared/verbs/graph/summary.ts";
@@ -10,18 +11,12 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
-const Position = v.object({ x: v.pipe(v.number(), v.finite()), y: v.pipe(v.number(), v.finite()) });
-const LayoutName = v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[\w.-]{1,64}$/, "Letters, digits, . _ - (at most 64).")), "default");
 const Layout = v.object({ name: v.string(), positions: v.record(v.string(), Position), updated_at: v.nullable(v.string()) });
 const Node = v.object({
   id: v.string(), type: v.picklist(NODE_TYPES), label: v.string(), ref_id: v.number(), status: v.nullable(v.string()),
   subtitle: v.nullable(v.string()), position: v.optional(Position),
 });
 const Edge = v.object({ id: v.string(), source: v.string(), target: v.string(), relation: v.string() });
-const EdgeParam = v.object({ edge_id: v.pipe(v.string(), v.regex(/^e-[a-z]+-\d+(-\d+)?$/, "An edge id like e-hh-1 or e-ss-1-2.")) });
-
-/** `types=hardware,service`: the node kinds wanted, comma-separated; all when absent. */
-const Types = v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(NODE_TYPES, `Types are: ${NODE_TYPES.join(", ")}.`))));
 const NodeType = v.picklist(NODE_TYPES);
 
 export function graphRoutes(app: Hono<AppEnv>): void {
@@ -30,10 +25,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/graph/topology", tag: "graph", scope: graphTopology.scope,
       summary: "The whole inventory as a graph: nodes (hw-N, cu-N, svc-N, ...) and edges with their relation",
-      query: v.object({
-        types: Types,
-        layout: LayoutName,
-      }),
+      query: TopologyQuery,
       response: { schema: v.object({ nodes: v.array(Node), edges: v.array(Edge), counts: v.object({ nodes: v.number(), edges: v.number() }) }) },
     },
     async (c, { query, reply }) => reply(await graphTopology({ ctx: verbContext(c), input: query })),
@@ -44,7 +36,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/graph/summary", tag: "graph", scope: graphSummary.scope,
       summary: "How big the topology is: nodes per kind and edges per pair of kinds, without the nodes (ours; the console draws it before the whole graph arrives)",
-      query: v.object({ types: Types }),
+      query: SummaryQuery,
       response: {
         schema: v.object({
           counts: v.object({ nodes: v.number(), edges: v.number() }),
@@ -61,7 +53,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
     {
       method: "patch", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: patchEdge.scope, params: EdgeParam,
       summary: "Change an edge's own attributes (e.g. a connection's bandwidth, a membership's IP)",
-      body: v.record(v.string(), v.union([v.string(), v.number(), v.null()])),
+      body: EdgePatchBody,
       response: { schema: v.looseObject({ id: v.string() }) },
     },
     async (c, { params, body, reply }) => reply(await patchEdge({ ctx: verbContext(c), input: { edgeId: params.edge_id, changes: body } })),
@@ -82,7 +74,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "get", path: "/api/v1/graph/layout", tag: "graph", scope: getLayout.scope, summary: "Saved node positions of a layout", query: v.object({ name: LayoutName }), response: { schema: Layout } },
+    { method: "get", path: "/api/v1/graph/layout", tag: "graph", scope: getLayout.scope, summary: "Saved node positions of a layout", query: LayoutQuery, response: { schema: Layout } },
     async (c, { query, reply }) => reply(await getLayout({ ctx: verbContext(c), input: query })),
   );
 
@@ -91,7 +83,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: "/api/v1/graph/layout", tag: "graph", scope: saveLayout.scope,
       summary: "Save node positions (merged into the layout, or replacing it with replace: true)",
-      body: v.object({ name: LayoutName, positions: v.record(v.string(), Position), replace: v.optional(v.boolean(), false) }),
+      body: LayoutSaveBody,
       response: { schema: Layout },
     },
     async (c, { body, reply }) => reply(await saveLayout({ ctx: verbContext(c), input: body })),
@@ -102,7 +94,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: "/api/v1/graph/place-node", tag: "graph", scope: saveLayout.scope,
       summary: "Place one node in a layout",
-      body: v.object({ node_id: v.pipe(v.string(), v.regex(NODE_ID, "A graph node id like hw-1.")), x: v.pipe(v.number(), v.finite()), y: v.pipe(v.number(), v.finite()), layout: LayoutName }),
+      body: PlaceNodeBody,
       response: { schema: Layout },
     },
     async (c, { body, reply }) =>

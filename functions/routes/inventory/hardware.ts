@@ -2,8 +2,8 @@
 // memberships and /hardware-connections/{id}.
 import type { Hono } from "hono";
 import * as v from "valibot";
-import { IdParam, OptionalInt, OptionalText, Ref } from "../../../shared/schemas/fields.ts";
-import { Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
+import { IdParam } from "../../../shared/schemas/fields.ts";
+import { ConnectionCreate, Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
 import { hardwareVerbs } from "../../../shared/verbs/inventory/hardware/def.ts";
 import {
   addConnection, hardwareClustersOf, hardwareNetworkMemberships, listConnections, removeConnection,
@@ -30,12 +30,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: addConnection.scope, params,
       summary: "Connect this node to another (a blast-radius edge)",
-      body: v.object({
-        target_hardware_id: Ref,
-        connection_type: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(50))),
-        bandwidth_mbps: OptionalInt(0, 10_000_000),
-        notes: OptionalText(2000),
-      }),
+      body: ConnectionCreate,
       response: { status: 201, schema: Connection }, errors: [409],
     },
     async (c, { params: p, body, reply }) => reply(await addConnection({ ctx: verbContext(c), input: { hardwareId: p.hardware_id, connection: body } })),

@@ -9,11 +9,10 @@ import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { AuditPageSchema, LogQuery } from "./schemas.ts";
+import { AuditPageSchema, DeleteLogsBody, DeleteLogsQuery, LogQuery } from "../../../shared/schemas/logs.ts";
 import { logStreamRoute } from "./stream.ts";
 
 const DELETE_LOGS = { action: "delete-logs", requiresBackup: true } as const;
-const Reason = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)));
 
 export function logRoutes(app: Hono<AppEnv>): void {
   route(
@@ -24,7 +23,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
       description: "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
       query: LogQuery, response: { schema: AuditPageSchema },
     },
-    async (c, { query }) => c.json(await listAuditEntries({ ctx: verbContext(c), input: query })),
+    async (c, { query, reply }) => reply(await listAuditEntries({ ctx: verbContext(c), input: query })),
   );
 
   route(
@@ -34,7 +33,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
       summary: "Every action name in the audit log with its number of entries",
       response: { schema: v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() }) },
     },
-    async (c) => c.json(await listAuditActions({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await listAuditActions({ ctx: verbContext(c) })),
   );
 
   logStreamRoute(app);
@@ -45,8 +44,8 @@ export function logRoutes(app: Hono<AppEnv>): void {
       method: "delete", path: "/api/v1/logs", tag: "logs", scope: deleteLogs.scope,
       summary: "Delete every audit entry; the deletion becomes the first entry of a new chain",
       description: `${confirmationDoc(DELETE_LOGS)} The reason (?reason= or body {reason}) is recorded.`,
-      query: v.object({ reason: Reason }),
-      body: v.optional(v.object({ reason: Reason })),
+      query: DeleteLogsQuery,
+      body: DeleteLogsBody,
       response: { schema: v.object({ deleted_count: v.number(), reason: v.nullable(v.string()), detail: v.string() }) },
       errors: [409, 428],
     },

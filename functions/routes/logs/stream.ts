@@ -9,7 +9,7 @@ import { auditFeed } from "../../../shared/verbs/audit/feed.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { AuditEntrySchema, StreamQuery } from "./schemas.ts";
+import { AuditEntrySchema, StreamQuery } from "../../../shared/schemas/logs.ts";
 
 export const POLL_MS = 2000;
 const BATCH = 100;

@@ -4,10 +4,12 @@
 import type { Hono } from "hono";
 import * as v from "valibot";
 import { CONFIRMATION_HEADER } from "../../../shared/verbs/confirm/confirm.ts";
-import { ADMIN_REGISTRATION, getOAuthSettings, OAuthPatchSchema, PROVIDER_TYPES, updateOAuthSettings } from "../../../shared/verbs/settings/oauth.ts";
+import { OAuthPatchSchema, PROVIDER_TYPES } from "../../../shared/schemas/oauth-settings.ts";
+import { SettingsPutSchema } from "../../../shared/schemas/settings-admin.ts";
+import { ADMIN_REGISTRATION, getOAuthSettings, updateOAuthSettings } from "../../../shared/verbs/settings/oauth.ts";
 import { resetSettings } from "../../../shared/verbs/settings/reset.ts";
 import { updateSettings } from "../../../shared/verbs/settings/update.ts";
-import { getSettings, SettingsPutSchema } from "../../../shared/verbs/settings/view.ts";
+import { getSettings } from "../../../shared/verbs/settings/view.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -35,7 +37,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: "Every key for an administrator (admin:*). Any other reader (a viewer, an editor, a token without admin:*) gets only what the console renders for everyone: rate_limit_profile. Settings holding URLs, addresses or secrets are never shown to them.",
       response: { schema: SettingsSchema },
     },
-    async (c) => c.json(await getSettings({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await getSettings({ ctx: verbContext(c) })),
   );
 
   route(
@@ -46,7 +48,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: "Merges like a PATCH. Unknown keys answer 422 naming each; telemetry_warm_days must stay above telemetry_hot_days. The SMTP, ACME DNS and firewall keys of the read shape may be sent back unchanged; a changed one is a 422 naming the route that writes it.",
       body: SettingsPutSchema, response: { schema: SettingsSchema },
     },
-    async (c, { body }) => c.json(await updateSettings({ ctx: verbContext(c), input: body })),
+    async (c, { body, reply }) => reply(await updateSettings({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -67,7 +69,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       summary: "OAuth/OIDC providers (client secrets are never shown: client_secret_set says whether one is stored)",
       response: { schema: OAuthSchema },
     },
-    async (c) => c.json(await getOAuthSettings({ ctx: verbContext(c) })),
+    async (c, { reply }) => reply(await getOAuthSettings({ ctx: verbContext(c) })),
   );
 
   route(
@@ -78,12 +80,12 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: `Only the fields given change. client_secret is write-only (null removes it). A provider is enabled only with client_id (and issuer for type oidc, tenant for microsoft); default_role must name a role. Before first run (with X-Setup-Token) allow_registration cannot be turned on nor an administering default_role set (422). Making a role that administers the installation a registering provider's default_role is 422 unless confirmed: ${confirmationDoc(ADMIN_REGISTRATION)} See docs/oauth.md.`,
       body: OAuthPatchSchema, response: { schema: OAuthSchema }, errors: [428],
     },
-    async (c, { body }) => {
+    async (c, { body, reply }) => {
       const vault = c.get("deps").vault;
       // Only a request that asks for the confirmation goes through it (and must then get it right).
       if (c.req.header(CONFIRMATION_HEADER) !== undefined)
         return confirmed(c, ADMIN_REGISTRATION, (ctx) => updateOAuthSettings({ ctx, input: { ...body, vault, adminRoleConfirmed: true } }));
-      return c.json(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault } }));
+      return reply(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault } }));
     },
   );
 }

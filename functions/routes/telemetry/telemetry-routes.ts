@@ -22,7 +22,7 @@ const params = IdParam("hardware_id");
 
 type Schema = v.GenericSchema | undefined;
 /** Registers one operation with one handler on each of `paths` (the catalogue's path and its alias). */
-function onPaths<P extends Schema, Q extends Schema, B extends Schema>(app: Hono<AppEnv>, paths: string[], def: Omit<RouteDef<P, Q, B>, "path">, handler: RouteHandler<P, Q, B>): void {
+function onPaths<P extends Schema, Q extends Schema, B extends Schema, R extends Schema>(app: Hono<AppEnv>, paths: string[], def: Omit<RouteDef<P, Q, B, R>, "path">, handler: RouteHandler<P, Q, B, R>): void {
   for (const path of paths) route(app, { ...def, path }, handler);
 }
 
@@ -35,7 +35,7 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
       summary: "A node's latest sample and its series (newest first)",
       description: "`?since=&until=&limit=` or `?hours=24` (the default: the last 24 hours, at most 1000 rows). Each row names its `source` (push, snmp, hourly_agg, an integration).",
     },
-    async (c, { params: p, query }) => c.json(await hardwareTelemetry({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, query } })),
+    async (c, { params: p, query, reply }) => reply(await hardwareTelemetry({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, query } })),
   );
 
   onPaths(
@@ -46,7 +46,7 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
       summary: "Set how the sidecar polls this node",
       description: "Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.",
     },
-    async (c, { params: p, body }) => c.json(await setTelemetryConfig({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, config: body, vault: c.get("deps").vault } })),
+    async (c, { params: p, body, reply }) => reply(await setTelemetryConfig({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, config: body, vault: c.get("deps").vault } })),
   );
 
   onPaths(
@@ -57,7 +57,7 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
       summary: "Ask the sidecar to poll this node now",
       description: "Queued for the sidecar (NOTIFY telemetry {hardware_id, action: poll}); 409 when the node has no enabled SNMP configuration.",
     },
-    async (c, { params: p }) => c.json(await requestPoll({ ctx: verbContext(c), input: { hardwareId: p.hardware_id! } }), 202),
+    async (c, { params: p, reply }) => reply(await requestPoll({ ctx: verbContext(c), input: { hardwareId: p.hardware_id! } })),
   );
 
   onPaths(
@@ -68,7 +68,7 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
       summary: "Telemetry of an entity: a node's own, a compute unit's host's, a service's hardware",
       description: "A service reads the hardware it runs on, directly or through its compute unit; an entity on no hardware answers `hardware_id: null` and an empty series.",
     },
-    async (c, { params: p, query }) => c.json(await entityTelemetry({ ctx: verbContext(c), input: { entityType: p.entity_type, entityId: p.entity_id, query } })),
+    async (c, { params: p, query, reply }) => reply(await entityTelemetry({ ctx: verbContext(c), input: { entityType: p.entity_type, entityId: p.entity_id, query } })),
   );
 
   route(
@@ -82,6 +82,6 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
         "Any bad sample is named by index (`samples.3.cpu_pct`) and nothing is stored. `status` (up|down) changes become status history. " +
         "Telemetry paths are rate limited (15 requests a minute in the normal profile): send batches, not one request per sample.",
     },
-    async (c, { params: p, body }) => c.json(await pushSamples({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, samples: body.samples } }), 201),
+    async (c, { params: p, body, reply }) => reply(await pushSamples({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, samples: body.samples } })),
   );
 }

@@ -2,6 +2,7 @@
 // 3.2, 6.7). Live metrics keep a `source` (push, snmp, an integration's name, hourly_agg).
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, real, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Classification } from "../../domain/classification.ts";
 import { tz } from "./columns.ts";
 import { hardware } from "./inventory.ts";
 
@@ -128,7 +129,7 @@ export const resourceRecommendations = pgTable(
     id: serial("id").primaryKey(),
     asset_type: text("asset_type").notNull(),
     asset_id: integer("asset_id").notNull(),
-    classification: text("classification").notNull(),
+    classification: text("classification").$type<Classification>().notNull(),
     cpu_avg_pct: doublePrecision("cpu_avg_pct").notNull(),
     cpu_peak_pct: doublePrecision("cpu_peak_pct").notNull(),
     mem_avg_pct: doublePrecision("mem_avg_pct").notNull(),

@@ -1,7 +1,7 @@
 // PATCH /settings/acme-dns's verb, apart from acme-dns.ts (the section's read) because it answers with the
 // whole settings view (view.ts), which reads the section through acme-dns.ts.
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import type { AcmeDnsPatch } from "../../schemas/settings-admin.ts";
+import type { AcmeDnsPatch, AcmeDnsRead } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { ACME_DNS_SECTION, PLAIN_DEFAULTS, present, PROVIDERS, readAcmeDns } from "./acme-dns.ts";
@@ -9,7 +9,7 @@ import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { dropSectionSecrets, lockSection, readSection, secretChanges, writeSection } from "./secret-section.ts";
 import { readSettingsView, type SettingsView } from "./view.ts";
 
-export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault }, SettingsView>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault }, SettingsView & AcmeDnsRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
   const spec = patch.provider ? PROVIDERS[patch.provider] : null;
   const allowed = new Set(spec ? [...spec.plain, ...spec.secrets, ...spec.secrets.map((k) => `${k}_set`)] : []);
   const problems: ValidationIssue[] = Object.keys(patch)

@@ -9,6 +9,7 @@ import { appSettings, serverSecrets } from "../../db/schema/index.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
 import { scopeAllows } from "../../auth/scopes.ts";
+import { type OAuthPatch, type OAuthProviderType, PROVIDER_TYPES } from "../../schemas/oauth-settings.ts";
 import { actorCan } from "../actor.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { type HostResolver, savedUrlRefusal } from "../../net/resolved-host.ts";
@@ -24,45 +25,6 @@ import { SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 
 const OAUTH_KEY = "oauth";
 const MAX_PROVIDERS = 20;
-
-const ProviderName = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Provider names are 1-32 lower-case letters, digits, - or _, starting with a letter."));
-const Issuer = v.pipe(
-  v.string(),
-  v.trim(),
-  v.url("issuer must be a URL."),
-  v.check((u) => /^https?:\/\//i.test(u), "issuer must be an http(s) URL."),
-  v.maxLength(2048),
-);
-
-export const PROVIDER_TYPES = ["oidc", "github", "google", "microsoft"] as const;
-export type OAuthProviderType = (typeof PROVIDER_TYPES)[number];
-const Tenant = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9.-]{1,64}$/, "tenant is a Microsoft tenant id or domain (letters, digits, . and -)."));
-
-const ProviderPatch = v.strictObject({
-  /** oidc (any issuer), github, google or microsoft; absent on a new provider: the name's preset, else oidc. */
-  type: v.optional(v.picklist(PROVIDER_TYPES, "type is one of oidc, github, google, microsoft.")),
-  client_id: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(256)))),
-  issuer: v.optional(v.nullable(Issuer)),
-  enabled: v.optional(v.boolean()),
-  label: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)))),
-  /** Create a user on the first sign-in of an unknown identity (with default_role). */
-  allow_registration: v.optional(v.boolean()),
-  default_role: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64))),
-  /** Microsoft only: the tenant (id, domain, or organizations/common). */
-  tenant: v.optional(v.nullable(Tenant)),
-  /** GitHub only (GitHub Enterprise): where /login/oauth/* lives (default https://github.com). */
-  base_url: v.optional(v.nullable(Issuer)),
-  /** GitHub only: the REST API root (default https://api.github.com). */
-  api_url: v.optional(v.nullable(Issuer)),
-  /** Write-only: a string stores it, null removes it, absent keeps it. */
-  client_secret: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(1024)))),
-  /** Part of the read shape, ignored on write (clients send whole records back). */
-  client_secret_set: v.optional(v.boolean()),
-});
-
-/** PATCH body: {providers: {name: {...} | null}}; null removes that provider. */
-export const OAuthPatchSchema = v.strictObject({ providers: v.record(ProviderName, v.nullable(ProviderPatch)) });
-export type OAuthPatch = v.InferOutput<typeof OAuthPatchSchema>;
 
 export interface StoredProvider {
   type: OAuthProviderType;

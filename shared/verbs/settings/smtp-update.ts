@@ -2,7 +2,7 @@
 // resolves to now; the sender checks the resolved address again when it connects. Apart from smtp.ts (the
 // section's read) because it answers with the whole settings view (view.ts), which reads through smtp.ts.
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import type { SmtpPatch } from "../../schemas/settings-admin.ts";
+import type { SmtpPatch, SmtpRead } from "../../schemas/settings-admin.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { savedHostRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
@@ -32,7 +32,7 @@ function issues(next: Plain, patch: SmtpPatch, policyReason: string | null): Val
   return out;
 }
 
-export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, SettingsView>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, SettingsView & SmtpRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
   const secrets = secretChanges(patch, ["smtp_password"]);
   await lockSection(s, vault, secrets);
   const section = await readSection(s.tx, SMTP_SECTION);

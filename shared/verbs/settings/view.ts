@@ -2,28 +2,15 @@
 // routes of their own (SMTP, ACME DNS, the firewall API), with their secrets only as `*_set` flags. PUT
 // /settings takes the whole read shape back: a section key equal to what it holds is ignored, a changed
 // one is a 422 naming the route that writes it, so nothing is dropped silently.
-import * as v from "valibot";
 import type { Db } from "../../db/database.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import { AcmeDnsReadSchema, FirewallReadSchema, SmtpReadSchema } from "../../schemas/settings-admin.ts";
+import { SECTION_KEYS } from "../../schemas/settings-admin.ts";
 import { defineRead } from "../verb.ts";
 import { readAcmeDns } from "./acme-dns.ts";
 import { readFirewall } from "./firewall-settings.ts";
-import { patchBody } from "../../schemas/fields.ts";
 import { actorCan } from "../actor.ts";
 import { readAllSettings, type Settings, SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
-import { SETTING_ENTRIES } from "./rules.ts";
 import { readSmtp } from "./smtp.ts";
-
-/** Each section key of the read shape with the route that changes it. */
-export const SECTION_KEYS: ReadonlyMap<string, string> = new Map([
-  ...Object.keys(SmtpReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/smtp"] as const),
-  ...Object.keys(AcmeDnsReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/acme-dns"] as const),
-  ...Object.keys(FirewallReadSchema.entries).map((k) => [k, "PATCH /api/v1/settings/firewall"] as const),
-]);
-
-/** The body of PUT /settings: the plain keys (validated by their rules) and the sections' keys (compared by the verb). */
-export const SettingsPutSchema = patchBody({ ...SETTING_ENTRIES, ...Object.fromEntries([...SECTION_KEYS.keys()].map((k) => [k, v.unknown()])) });
 
 export type SettingsView = Settings & Record<string, unknown>;
 

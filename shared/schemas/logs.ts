@@ -1,9 +1,9 @@
 // Query and response schemas of the audit-log routes (GET /logs, the stream and the admin audit
 // reads), on the shared list contract; audit lists run newest first by default.
 import * as v from "valibot";
-import { IdParam } from "../../../shared/schemas/fields.ts";
-import { IntFilter, Limit, listQuery, listResponse, Offset, TextFilter } from "../../../shared/schemas/list-query.ts";
-import { AUDIT_LEVELS, AUDIT_SORTS } from "../../../shared/verbs/audit/list-entries.ts";
+import { IdParam } from "./fields.ts";
+import { IntFilter, Limit, listQuery, listResponse, Offset, TextFilter } from "./list-query.ts";
+import { AUDIT_LEVELS, AUDIT_SORTS } from "../verbs/audit/list-entries.ts";
 
 const When = v.pipe(
   v.string(),
@@ -30,6 +30,11 @@ export const LogQuery = listQuery(
   },
   "timestamp",
 );
+
+/** DELETE /logs: why, recorded with the deletion (?reason= or the body's reason). */
+const Reason = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)));
+export const DeleteLogsQuery = v.object({ reason: Reason });
+export const DeleteLogsBody = v.optional(v.object({ reason: Reason }));
 
 /** GET /logs/stream: how many recent entries to send first, and how long to keep the stream open. */
 export const StreamQuery = v.object({

@@ -1,7 +1,7 @@
 // Request and response shapes of the cve group (spec/catalogue.tsv, group cve; docs/cve.md).
 import * as v from "valibot";
-import { queryInt, Offset } from "../../../shared/schemas/list-query.ts";
-import { idInRange } from "../../../shared/schemas/fields.ts";
+import { queryInt, Offset } from "./list-query.ts";
+import { idInRange } from "./fields.ts";
 
 const Time = v.nullable(v.string());
 const PathId = v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number), v.check(idInRange, "No such id."));

@@ -1,3 +1,5 @@
+// The bodies of the probes (GET /livez, /startupz, /readyz and the legacy /health; docs/architecture.md, API
+// contracts): the same shape answers 200 and 503.
 import * as v from "valibot";
 
 const state = v.picklist(["starting", "ready", "stopping"]);
