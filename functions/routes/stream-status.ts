@@ -17,7 +17,7 @@ export function streamStatusRoutes(app: Hono<AppEnv>, source: StreamStatusSource
         summary: `State of the ${channel} live stream in this process: accepting, listening, connected clients`,
         response: { schema: StreamStatus },
       },
-      (c, { reply }) => reply(source.status(channel)),
+      (_c, { reply }) => reply(source.status(channel)),
     );
   }
 }
