@@ -11,7 +11,7 @@ import { updateInvite } from "../../../shared/verbs/invites/update-invite.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { Email } from "../auth/schemas.ts";
+import { Email } from "../../../shared/schemas/auth.ts";
 
 const Invite = v.object({
   id: v.number(),

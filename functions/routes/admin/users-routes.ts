@@ -18,7 +18,7 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { setSessionCookies } from "../../session-cookies.ts";
-import { Email, Password, PublicUser, SessionResponse } from "../auth/schemas.ts";
+import { Email, Password, PublicUser, SessionResponse } from "../../../shared/schemas/auth.ts";
 import { signInArgs } from "../auth/sign-in-args.ts";
 
 /** The user as an administrator sees it: the public shape plus the lockout state. */

@@ -9,7 +9,7 @@ import { updateRole } from "../../../shared/verbs/roles/update-role.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { RoleView, Scopes } from "../auth/token-routes.ts";
+import { RoleView, Scopes } from "../../../shared/schemas/tokens.ts";
 
 const RoleName = v.pipe(
   v.string(),

@@ -10,7 +10,7 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { AdminUser, DELETE_USER_DOC, patchUser, removeUser, UserPatch } from "../admin/users-routes.ts";
-import { PublicUser } from "../auth/schemas.ts";
+import { PublicUser } from "../../../shared/schemas/auth.ts";
 
 const PATH = "/api/v1/users/:id{[0-9]+}";
 const Params = IdParam("id");
