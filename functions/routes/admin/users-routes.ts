@@ -1,6 +1,7 @@
 // Administrator user management: /admin/users* (list, create, change, delete, unlock, reset password,
 // sign out everywhere, masquerade). PATCH and DELETE are shared with /users/{id} (users/user-routes.ts).
 import type { Context, Hono } from "hono";
+import type * as v from "valibot";
 import {
   AdminUser, AdminUserList, MasqueradeBody, MasqueradeSession, PasswordReset, ResetPasswordBody, UserCreate, UserDeleted, UserListQuery, UserPatch, UserSessionsRevoked,
 } from "../../../shared/schemas/admin-users.ts";
@@ -24,8 +25,9 @@ const UserIdParams = IdParam("user_id");
 
 const DELETE_SPEC = { action: DELETE_USER_ACTION };
 
+/** Answered by confirmed() (a replay answers the stored outcome); the verb's answer is typed to UserDeleted. */
 export async function removeUser(c: Context<AppEnv>, userId: number): Promise<Response> {
-  return confirmed(c, DELETE_SPEC, (ctx) => deleteUser({ ctx, input: { userId } }));
+  return confirmed(c, DELETE_SPEC, (ctx): Promise<v.InferInput<typeof UserDeleted>> => deleteUser({ ctx, input: { userId } }));
 }
 
 /** DELETE /admin/users/{id} and /users/{id}: one description for both. */
