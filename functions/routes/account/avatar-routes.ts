@@ -1,12 +1,12 @@
 // The caller's avatar: PUT /auth/me/avatar, and the static GET /user-icons/<file> that serves avatars.
 import type { Hono } from "hono";
+import { PublicUser } from "../../../shared/schemas/auth.ts";
 import { AVATAR_MAX_BYTES } from "../../../shared/verbs/account/avatar-store.ts";
 import { readAvatar } from "../../../shared/verbs/account/read-avatar.ts";
 import { setMyAvatar } from "../../../shared/verbs/account/set-avatar.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { PublicUser } from "../auth/schemas.ts";
 import { fileField } from "../content/multipart.ts";
 
 export function avatarRoutes(app: Hono<AppEnv>): void {
@@ -19,9 +19,9 @@ export function avatarRoutes(app: Hono<AppEnv>): void {
       upload: { file: "file", description: "The image: PNG, JPEG, GIF or WebP (by content), at most 512 KiB." },
       response: { schema: PublicUser }, errors: [413, 422],
     },
-    async (c) => {
+    async (c, { reply }) => {
       const bytes = await fileField(c, "the image");
-      return c.json(await setMyAvatar({ ctx: verbContext(c), input: { bytes } }));
+      return reply(await setMyAvatar({ ctx: verbContext(c), input: { bytes } }));
     },
   );
 

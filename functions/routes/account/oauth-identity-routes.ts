@@ -2,7 +2,8 @@
 // the provider's authorization URL; the callback binds the identity), lists and removes their own; an
 // administrator lists and removes any user's.
 import type { Hono } from "hono";
-import * as v from "valibot";
+import { Detail } from "../../../shared/schemas/auth.ts";
+import { AuthorizationUrl, Identities, ProviderParam } from "../../../shared/schemas/oauth.ts";
 import { beginOAuthLink } from "../../../shared/verbs/oauth/flow.ts";
 import { listMyIdentities, listUserIdentities, unlinkMyIdentity, unlinkUserIdentity } from "../../../shared/verbs/oauth/identities.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
@@ -12,13 +13,6 @@ import { route } from "../../openapi/route.ts";
 import { oauthDeps } from "../auth/oauth-routes.ts";
 import { setOAuthStateCookie } from "../../oauth-state-cookie.ts";
 
-const Identity = v.object({
-  id: v.number(), provider: v.string(), issuer: v.string(), subject: v.string(), email: v.nullable(v.string()),
-  created_at: v.string(), last_login_at: v.nullable(v.string()),
-});
-const Detail = v.object({ detail: v.string() });
-const ProviderParam = v.object({ provider: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Unknown provider.")) });
-
 export function oauthIdentityRoutes(app: Hono<AppEnv>): void {
   route(
     app,
@@ -26,7 +20,7 @@ export function oauthIdentityRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/account/oauth/:provider/link", tag: "oauth",
       summary: "Link a provider account to yours: answers the URL to send the browser to",
       description: "The provider's callback then binds that identity to you (409 when it is bound to another user) and redirects to `<public_url>/?oauth_linked=<provider>`. Needs your own signed-in session. Sets the svc_oauth_state cookie: the callback must come back to this browser.",
-      params: ProviderParam, response: { schema: v.object({ authorization_url: v.string() }) }, errors: [502],
+      params: ProviderParam, response: { schema: AuthorizationUrl }, errors: [502],
     },
     async (c, { params, reply }) => {
       const { authorization_url, state } = await beginOAuthLink({ ctx: verbContext(c), input: { ...oauthDeps(c), name: params.provider } });
@@ -36,7 +30,7 @@ export function oauthIdentityRoutes(app: Hono<AppEnv>): void {
   );
   route(
     app,
-    { method: "get", path: "/api/v1/account/oauth-identities", tag: "oauth", summary: "The provider accounts linked to yours", response: { schema: v.array(Identity) } },
+    { method: "get", path: "/api/v1/account/oauth-identities", tag: "oauth", summary: "The provider accounts linked to yours", response: { schema: Identities } },
     async (c, { reply }) => reply(await listMyIdentities({ ctx: verbContext(c), input: undefined })),
   );
   route(
@@ -51,7 +45,7 @@ export function oauthIdentityRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/admin/users/:user_id/oauth-identities", tag: "oauth", scope: listUserIdentities.scope,
-      summary: "A user's linked provider accounts", params: IdParam("user_id"), response: { schema: v.array(Identity) },
+      summary: "A user's linked provider accounts", params: IdParam("user_id"), response: { schema: Identities },
     },
     async (c, { params, reply }) => reply(await listUserIdentities({ ctx: verbContext(c), input: { userId: params.user_id! } })),
   );

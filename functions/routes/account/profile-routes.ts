@@ -1,37 +1,23 @@
 // The caller's own account record: GET /users/me and GET /auth/me (the same answer), PATCH /users/me,
 // PATCH /users/me/password and DELETE /auth/me.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { writeBody } from "../../../shared/schemas/fields.ts";
+import { DeleteAccountBody, Me, PasswordChangeBody, PasswordChanged, ProfilePatch } from "../../../shared/schemas/account.ts";
+import { Detail, PublicUser } from "../../../shared/schemas/auth.ts";
 import { changeMyPassword } from "../../../shared/verbs/account/change-password.ts";
 import { deleteMyAccount } from "../../../shared/verbs/account/delete-account.ts";
 import { getMe } from "../../../shared/verbs/account/get-me.ts";
 import { updateMyProfile } from "../../../shared/verbs/account/update-profile.ts";
-import { DisplayName, USER_READ_ONLY } from "../../../shared/verbs/admin-users/input-schemas.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { clearSessionCookies } from "../../session-cookies.ts";
-import { Email, Password, PublicUser } from "../auth/schemas.ts";
-
-const Me = v.object({ ...PublicUser.entries, masquerade_by: v.nullable(v.number()) });
-/** Besides the always read-only fields, a user cannot change these about themselves. */
-const SELF_READ_ONLY = [...USER_READ_ONLY, "role", "is_active", "must_change_password"];
-const ProfilePatch = writeBody(
-  {
-    display_name: v.optional(DisplayName),
-    email: v.optional(Email),
-    current_password: v.optional(v.pipe(Password, v.description("Required when email changes."))),
-  },
-  SELF_READ_ONLY,
-);
 
 export function profileRoutes(app: Hono<AppEnv>): void {
   for (const [path, tag, summary] of [
     ["/api/v1/users/me", "users", "Your own account"],
     ["/api/v1/auth/me", "auth", "The signed-in user"],
   ] as const) {
-    route(app, { method: "get", path, tag, summary, response: { schema: Me } }, async (c) => c.json(await getMe({ ctx: verbContext(c) })));
+    route(app, { method: "get", path, tag, summary, response: { schema: Me } }, async (c, { reply }) => reply(await getMe({ ctx: verbContext(c) })));
   }
 
   route(
@@ -42,7 +28,7 @@ export function profileRoutes(app: Hono<AppEnv>): void {
       description: "Read-only fields of the user shape (id, role, scopes, ...) are ignored; any other unknown field is a 422 naming it.",
       body: ProfilePatch, response: { schema: PublicUser }, errors: [409],
     },
-    async (c, { body }) => c.json(await updateMyProfile({ ctx: verbContext(c), input: body })),
+    async (c, { body, reply }) => reply(await updateMyProfile({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -50,10 +36,10 @@ export function profileRoutes(app: Hono<AppEnv>): void {
     {
       method: "patch", path: "/api/v1/users/me/password", tag: "users",
       summary: "Change your password; your other sessions are signed out",
-      body: v.object({ current_password: Password, new_password: Password }),
-      response: { schema: v.object({ detail: v.string(), revoked_sessions: v.number() }) },
+      body: PasswordChangeBody,
+      response: { schema: PasswordChanged },
     },
-    async (c, { body }) => c.json(await changeMyPassword({ ctx: verbContext(c), input: body })),
+    async (c, { body, reply }) => reply(await changeMyPassword({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -61,12 +47,12 @@ export function profileRoutes(app: Hono<AppEnv>): void {
     {
       method: "delete", path: "/api/v1/auth/me", tag: "auth",
       summary: "Delete your own account (confirm with the current password); the last active administrator cannot",
-      body: v.object({ password: Password }), response: { schema: v.object({ detail: v.string() }) }, errors: [409],
+      body: DeleteAccountBody, response: { schema: Detail }, errors: [409],
     },
-    async (c, { body }) => {
+    async (c, { body, reply }) => {
       const result = await deleteMyAccount({ ctx: verbContext(c), input: body });
       clearSessionCookies(c);
-      return c.json(result);
+      return reply(result);
     },
   );
 }

@@ -1,7 +1,7 @@
 // /admin (catalogue group admin): the inventory export (streamed), its import (merge by id, a dry run,
 // wipe_before_import behind RESTORE_WITH_WIPE) and clear-lab (CLEAR_LAB). docs/export-import.md.
 import type { Hono } from "hono";
-import * as v from "valibot";
+import { DryRunQuery, ExportDocument, ImportBody, ImportResult, LabCleared } from "../../../shared/schemas/transfer.ts";
 import { CLEAR_LAB, clearLab } from "../../../shared/verbs/transfer/clear-lab.ts";
 import { exportInventory } from "../../../shared/verbs/transfer/export-inventory.ts";
 import { confirmationProblems } from "../../../shared/verbs/confirm/confirm.ts";
@@ -14,53 +14,6 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
 export const IMPORT_PATH = "/api/v1/admin/import";
-
-const Conflict = v.object({
-  id: v.union([v.number(), v.string()]),
-  index: v.pipe(v.number(), v.description("The row's position in its array of the document.")),
-  reason: v.string(),
-});
-const KindDiff = v.object({
-  created: v.number(),
-  updated: v.number(),
-  unchanged: v.number(),
-  conflicts: v.pipe(v.array(Conflict), v.description("Up to 200 per kind; conflict_count is exact.")),
-  conflict_count: v.number(),
-});
-const ImportResult = v.object({
-  imported: v.pipe(v.boolean(), v.description("False for a dry run.")),
-  dry_run: v.boolean(),
-  wiped: v.boolean(),
-  ignored_keys: v.pipe(v.array(v.string()), v.description("Top-level keys of data that are no kind of ours (left alone).")),
-  kinds: v.record(v.string(), KindDiff),
-});
-
-/** The export document, for the OpenAPI document (the route streams it; rows are our tables' columns). */
-const ExportDocument = v.object({
-  version: v.literal(EXPORT_VERSION),
-  format: v.literal(EXPORT_FORMAT),
-  exported_at: v.string(),
-  ...Object.fromEntries(EXPORT_ORDER.map((key) => [key, v.array(v.record(v.string(), v.unknown()))])),
-});
-
-const ImportBody = v.strictObject({
-  wipe_before_import: v.optional(v.boolean(), false),
-  data: v.pipe(
-    // Checked before the record: valibot's record takes an array's indexes for keys.
-    v.unknown(),
-    v.check((d) => typeof d === "object" && d !== null && !Array.isArray(d), "Must be an export document (an object)."),
-    v.record(v.string(), v.unknown()),
-    v.description("An export document (GET /admin/export)."),
-  ),
-});
-
-const DryRunQuery = v.object({
-  dry_run: v.pipe(
-    v.optional(v.picklist(["true", "false", "1", "0"], "Must be true or false."), "false"),
-    v.transform((s) => s === "true" || s === "1"),
-    v.description("Answer the diff the import would apply and change nothing."),
-  ),
-});
 
 /** The export as a stream: an error after the first byte aborts the response rather than ending it. */
 function streamExport(c: Ctx): Response {
@@ -133,6 +86,7 @@ export function transferRoutes(app: Hono<AppEnv>): void {
         `{version: ${EXPORT_VERSION}, format: "${EXPORT_FORMAT}", exported_at, ${EXPORT_ORDER.join(", ")}}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).`,
       response: { schema: ExportDocument, description: "The export document" },
     },
+    // Streamed, so not reply(): the document is written while it is read (streamExport).
     (c) => streamExport(c),
   );
 
@@ -171,7 +125,7 @@ export function transferRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/admin/clear-lab", tag: "admin", scope: clearLab.scope,
       summary: "Delete every inventory entity, with its monitors and telemetry (documents, users, settings and audit stay)",
       description: `${confirmationDoc(CLEAR_LAB)} A verified backup from the last 24 hours is also required (428 with reason no_verified_backup). Answers {cleared: true} and the rows deleted per table.`,
-      response: { schema: v.objectWithRest({ cleared: v.literal(true) }, v.number()) },
+      response: { schema: LabCleared },
       errors: [409, 428],
     },
     async (c) => confirmed(c, CLEAR_LAB, (ctx) => clearLab({ ctx, input: { backupsAvailable: c.get("deps").backups !== undefined } })),

@@ -2,7 +2,8 @@
 // start routes (302 to the provider), the callbacks (302 to the UI with a one-time code, or with the
 // MFA challenge; JSON errors 400/403/502), and GET /auth/exchange (the code for a session token).
 import type { Context, Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
+import { CallbackQuery, ExchangedToken, ExchangeQuery, PublicProviders, SlugParam, StartQuery } from "../../../shared/schemas/oauth.ts";
 import { beginOAuth, completeOAuth, exchangeAuthCode, publicBase, SignInRefused } from "../../../shared/verbs/oauth/flow.ts";
 import { sendOwnerNotice } from "../../../shared/verbs/oauth/owner-notice.ts";
 import { listPublicProviders } from "../../../shared/verbs/oauth/public-providers.ts";
@@ -14,12 +15,6 @@ import { clearOAuthStateCookie, readOAuthStateCookie, setOAuthStateCookie } from
 import { setSessionCookies } from "../../session-cookies.ts";
 import { signInArgs } from "./sign-in-args.ts";
 
-const Slug = v.object({ slug: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Unknown provider slug.")) });
-const StartQuery = v.object({ invite_token: v.optional(v.pipe(v.string(), v.maxLength(512))) });
-const CallbackQuery = v.object({
-  code: v.pipe(v.string("The provider sent no code."), v.minLength(1, "The provider sent no code."), v.maxLength(2048)),
-  state: v.pipe(v.string("The provider sent no state."), v.minLength(1, "The provider sent no state."), v.maxLength(512)),
-});
 const REDIRECT = { status: 302, description: "Found: Location is the next step (no body)." };
 
 export function oauthDeps(c: Context<AppEnv>) {
@@ -77,7 +72,7 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/auth/oauth/providers", tag: "oauth", auth: "public",
       summary: "The providers the sign-in page offers (enabled, with a client id)",
-      response: { schema: v.object({ providers: v.array(v.object({ name: v.string(), type: v.picklist(["oauth", "oidc"]), label: v.string() })) }) },
+      response: { schema: PublicProviders },
     },
     async (c, { reply }) => reply({ providers: await listPublicProviders({ ctx: verbContext(c), input: undefined }) }),
   );
@@ -98,12 +93,12 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
   }
   route(
     app,
-    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug", tag: "oauth", auth: "public", summary: "Start signing in with an OpenID Connect provider (Microsoft included)", description: startDoc, params: Slug, query: StartQuery, response: REDIRECT, errors: [502] },
+    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug", tag: "oauth", auth: "public", summary: "Start signing in with an OpenID Connect provider (Microsoft included)", description: startDoc, params: SlugParam, query: StartQuery, response: REDIRECT, errors: [502] },
     (c, { params, query }) => start(c, params.slug, "oidc", query.invite_token),
   );
   route(
     app,
-    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug/callback", tag: "oauth", auth: "public", summary: "An OpenID Connect provider's callback", description: callbackDoc, params: Slug, query: CallbackQuery, response: REDIRECT, errors: [403, 409, 502] },
+    { method: "get", path: "/api/v1/auth/oauth/oidc/:slug/callback", tag: "oauth", auth: "public", summary: "An OpenID Connect provider's callback", description: callbackDoc, params: SlugParam, query: CallbackQuery, response: REDIRECT, errors: [403, 409, 502] },
     (c, { params, query }) => callback(c, params.slug, "oidc", query),
   );
 
@@ -113,8 +108,8 @@ export function oauthRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/auth/exchange", tag: "oauth", auth: "public",
       summary: "Turn the callback's one-time code into a session token",
       description: "The code works once, for 60 seconds. Unknown, used or expired: 400 \"Invalid or expired auth code\".",
-      query: v.object({ code: v.pipe(v.string("The code is required."), v.minLength(1, "The code is required."), v.maxLength(256)) }),
-      response: { schema: v.object({ token: v.string() }) },
+      query: ExchangeQuery,
+      response: { schema: ExchangedToken },
     },
     async (c, { query, reply }) => {
       const { ctx, input } = await signInArgs(c, { code: query.code });

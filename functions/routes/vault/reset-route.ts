@@ -5,8 +5,8 @@ import { VaultResetBody } from "../../../shared/schemas/vault.ts";
 import { vaultResetPassword } from "../../../shared/verbs/vault/reset-password.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { respondLogin } from "../auth/respond.ts";
-import { SessionResponse } from "../auth/schemas.ts";
+import { SessionResponse } from "../../../shared/schemas/auth.ts";
+import { sessionAnswer } from "../auth/respond.ts";
 import { signInArgs } from "../auth/sign-in-args.ts";
 
 export function vaultResetRoutes(app: Hono<AppEnv>): void {
@@ -21,6 +21,6 @@ export function vaultResetRoutes(app: Hono<AppEnv>): void {
         "The user's other sessions are revoked, a lockout and a forced password change are cleared.",
       body: VaultResetBody, response: { schema: SessionResponse }, errors: [401],
     },
-    async (c, { body }) => respondLogin(c, await vaultResetPassword(await signInArgs(c, { ...body, vault: c.get("deps").vault }))),
+    async (c, { body, reply }) => reply(sessionAnswer(c, await vaultResetPassword(await signInArgs(c, { ...body, vault: c.get("deps").vault })))),
   );
 }

@@ -5,13 +5,13 @@ import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { readSetting } from "../../settings/read.ts";
 import { defineVerb } from "../verb.ts";
-import { completeLogin, type LoginOutcome } from "./login.ts";
+import { completeLogin, type SessionOutcome } from "./login.ts";
 import type { SignInClient } from "./sign-in-client.ts";
 
 /** A reserved domain (RFC 2606), so no real address can collide with it. */
 export const DEMO_EMAIL = "demo@demo.invalid";
 
-export const demoSignIn = defineVerb<SignInClient, LoginOutcome>(
+export const demoSignIn = defineVerb<SignInClient, SessionOutcome>(
   {
     scope: "public",
     prepare: async (ctx) => {

@@ -7,7 +7,7 @@ import { AUDIENCE, verifyToken } from "../../identity/tokens.ts";
 import { newPasswordHash } from "../account/new-password.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
-import { completeLogin, type LoginOutcome } from "./login.ts";
+import { completeLogin, type SessionOutcome } from "./login.ts";
 import { replacePassword } from "./sessions.ts";
 import type { SignInClient } from "./sign-in-client.ts";
 
@@ -15,7 +15,7 @@ const REFUSED = "The password-change token is invalid, expired or already used; 
 
 export type ForceChangeInput = { change_token: string; new_password: string } & SignInClient;
 
-export const forceChangePassword = defineVerb<ForceChangeInput, LoginOutcome, { userId: number; password_hash: string }>(
+export const forceChangePassword = defineVerb<ForceChangeInput, SessionOutcome, { userId: number; password_hash: string }>(
   {
     scope: "public",
     // The token, then the slow hash of the new password, before the transaction.

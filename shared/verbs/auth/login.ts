@@ -16,8 +16,10 @@ import { countFailure, forgetFailures, lockedFor } from "./login-failures.ts";
 import { type PublicUser, publicUser } from "./public-user.ts";
 import type { SignInClient } from "./sign-in-client.ts";
 
+/** A signed-in user's new session: what every way in but the password check answers. */
+export type SessionOutcome = { kind: "session"; session: IssuedSession; user: PublicUser };
 export type LoginOutcome =
-  | { kind: "session"; session: IssuedSession; user: PublicUser }
+  | SessionOutcome
   | { kind: "mfa"; mfa_token: string }
   | { kind: "change"; change_token: string };
 
@@ -84,7 +86,7 @@ export const login = defineVerb<LoginInput, LoginOutcome, Checked>(
 );
 
 /** The last step of every successful sign-in: the session, last_login_at and the audit entry. */
-export async function completeLogin(s: VerbScope, client: SignInClient, user: UserRow, action = "login"): Promise<LoginOutcome> {
+export async function completeLogin(s: VerbScope, client: SignInClient, user: UserRow, action = "login"): Promise<SessionOutcome> {
   const session = await issueSession(s, client.signingKey, user.id, { userAgent: client.userAgent });
   const [fresh] = await s.tx.update(users).set({ last_login_at: s.now }).where(eq(users.id, user.id)).returning();
   s.audit({ action, category: "security", entity_type: "user", entity_id: user.id });

@@ -7,7 +7,7 @@ import { ApiError } from "../../errors.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { readSetting } from "../../settings/read.ts";
 import { defineVerb } from "../verb.ts";
-import { completeLogin, findUserByEmail, type LoginOutcome } from "./login.ts";
+import { completeLogin, findUserByEmail, type SessionOutcome } from "./login.ts";
 import { passwordProblems } from "./password-problems.ts";
 import type { SignInClient } from "./sign-in-client.ts";
 
@@ -24,7 +24,7 @@ async function registrationRole(db: Db): Promise<string> {
   return scopes.length > 0 && !administrative ? role : FALLBACK_ROLE;
 }
 
-export const register = defineVerb<RegisterInput, LoginOutcome, string>(
+export const register = defineVerb<RegisterInput, SessionOutcome, string>(
   {
     scope: "public",
     // Cheap refusals, then the slow hash, all before the transaction.

@@ -7,7 +7,7 @@ import { hashPassword, validatePasswordPolicy } from "../../auth/password.ts";
 import { invites, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { assertEmailFree, rethrowEmailTaken } from "../admin-users/user-rows.ts";
-import { completeLogin, type LoginOutcome } from "../auth/login.ts";
+import { completeLogin, type SessionOutcome } from "../auth/login.ts";
 import { passwordProblems } from "../auth/password-problems.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import type { VerbContext } from "../verb-context.ts";
@@ -38,7 +38,7 @@ export async function openInvite(ctx: VerbContext, token: string): Promise<{ inv
   return status === "pending" ? { invite: row } : { reason: status, inviteId: row.id };
 }
 
-export const acceptInvite = defineVerb<AcceptInviteInput, LoginOutcome, { inviteId: number; password_hash: string }>(
+export const acceptInvite = defineVerb<AcceptInviteInput, SessionOutcome, { inviteId: number; password_hash: string }>(
   {
     scope: "public",
     // The token (audited when it opens nothing), the policy and the slow hash, before the transaction.

@@ -4,14 +4,14 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { AUDIENCE, verifyToken } from "../../identity/tokens.ts";
-import { completeLogin, type LoginOutcome } from "../auth/login.ts";
+import { completeLogin, type SessionOutcome } from "../auth/login.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb } from "../verb.ts";
 import { spendSecondFactor } from "./second-factor.ts";
 
 const REFUSED = "The MFA token or the code is invalid, expired or already used; sign in again if the token has expired.";
 
-export const verifyMfa = defineVerb<{ mfa_token: string; code: string } & SignInClient, LoginOutcome>({ scope: "public" }, async (s, input) => {
+export const verifyMfa = defineVerb<{ mfa_token: string; code: string } & SignInClient, SessionOutcome>({ scope: "public" }, async (s, input) => {
   const claims = await verifyToken(input.signingKey, AUDIENCE.mfa, input.mfa_token, s.now);
   const failed = (reason: string) => {
     const entity = claims ? { entity_type: "user", entity_id: claims.userId } : {};

@@ -9,7 +9,7 @@ import { ApiError } from "../../errors.ts";
 import { KEY_BYTES, type Vault } from "../../vault/vault.ts";
 import { newPasswordHash } from "../account/new-password.ts";
 import { lockUser } from "../admin-users/user-rows.ts";
-import { findUserByEmail, type LoginOutcome, completeLogin } from "../auth/login.ts";
+import { findUserByEmail, type SessionOutcome, completeLogin } from "../auth/login.ts";
 import { replacePassword } from "../auth/sessions.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
@@ -37,7 +37,7 @@ function holdsKey(vault: Vault, text: string): boolean {
   return wellFormed && matches;
 }
 
-export const vaultResetPassword = defineVerb<VaultResetInput, LoginOutcome, { userId: number; password_hash: string }>(
+export const vaultResetPassword = defineVerb<VaultResetInput, SessionOutcome, { userId: number; password_hash: string }>(
   {
     scope: "public",
     // The key and the account are checked (and a refusal audited) before the transaction; then the slow hash.
