@@ -24,11 +24,13 @@ export interface SnmpSystem {
 const text = (vb: Varbind | undefined): string | null => {
   if (!vb) return null;
   const v = Buffer.isBuffer(vb.value) ? vb.value.toString("utf8") : typeof vb.value === "string" ? vb.value : null;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips
-  return v?.replace(/[\x00-\x1f\x7f]+/g, " ").trim().slice(0, 500) || null;
+  return v?.replace(CONTROL_CHARACTERS, " ").trim().slice(0, 500) || null;
 };
 
 /** Null when the agent did not answer in time (wrong community, no agent, filtered) or the signal aborted. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what printable() strips
+const CONTROL_CHARACTERS = /[\x00-\x1f\x7f]+/g;
+
 export function snmpSystem(ip: string, options: SnmpSystemOptions): Promise<SnmpSystem | null> {
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve(null);

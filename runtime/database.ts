@@ -14,6 +14,9 @@ import * as schema from "../shared/db/schema/index.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { PrivateNodeFS } from "./private-nodefs.ts";
 
+// biome-ignore lint/complexity/noBannedTypes: postgres.js's own type for "no custom types"
+type NoCustomTypes = {};
+
 export interface NodeDatabase {
   provider: DatabaseAccess;
   db: Db;
@@ -56,8 +59,7 @@ export function postgresClient(url: string, max: number): postgres.Sql {
   // CONNECT_TIMING bounds how long a query waits on a pool whose server is gone (2 s attempts, short backoff).
   const options = { max, ...CONNECT_TIMING, idle_timeout: 60, connection: CONNECTION_PARAMETERS, onnotice: () => {}, socket: answeredSockets() };
   // `socket` is in the driver's README, not in its type definitions.
-  // biome-ignore lint/complexity/noBannedTypes: postgres.js's own default for "no custom types"
-  return postgres(url, options as postgres.Options<{}>);
+  return postgres(url, options as postgres.Options<NoCustomTypes>);
 }
 
 export async function openDatabase(config: Config): Promise<NodeDatabase> {

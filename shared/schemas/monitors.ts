@@ -25,7 +25,8 @@ const queryInt = (fallback: number, min: number, max: number) =>
 
 // A host name, an IP address or (http) a URL's host: printable, no spaces.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a host may not hold
-const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(255), v.regex(/^[^\s\u0000-\u001f\u007f]+$/, "Must be a host name, an address or a URL, without spaces."));
+const HOST_CHARACTERS = /^[^\s\u0000-\u001f\u007f]+$/;
+const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(255), v.regex(HOST_CHARACTERS, "Must be a host name, an address or a URL, without spaces."));
 const BoolQuery = v.optional(v.pipe(oneOf(["true", "false"] as const), v.transform((s) => s === "true")));
 
 // ---- requests ----

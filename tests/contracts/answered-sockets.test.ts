@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredSockets } from "../../runtime/database.ts";
 import { because, type Workaround } from "./support.ts";
 
+// biome-ignore lint/complexity/noBannedTypes: postgres.js's own type for "no custom types"
+type NoCustomTypes = {};
+
 const W: Workaround = { name: "answered-sockets", file: "runtime/database.ts", libs: { postgres: "3.4.9" } };
 
 let server: Server;
@@ -46,8 +49,7 @@ describe("a server that hangs up before answering", () => {
   });
 
   it("with answeredSockets() the query settles with ECONNRESET, one attempt each", async () => {
-    // biome-ignore lint/complexity/noBannedTypes: postgres.js's own default for "no custom types"
-    const sql = postgres(url, { max: 1, connect_timeout: 2, backoff: () => 0, onnotice: () => {}, socket: answeredSockets() } as postgres.Options<{}>);
+    const sql = postgres(url, { max: 1, connect_timeout: 2, backoff: () => 0, onnotice: () => {}, socket: answeredSockets() } as postgres.Options<NoCustomTypes>);
     await new Promise((r) => setTimeout(r, 100)); // the previous case's last reconnect, if any, lands first
     const before = accepted;
     try {
