@@ -44,7 +44,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "post", path: BASE, tag: TAG, scope: createConfig.scope, body: HvConfigCreate, response: { schema: HvConfigOut }, errors: [503], summary: "Add a hypervisor (Proxmox VE)", description: `200 as the reference answers. ${WRITE_NOTE}` },
-    async (c, { body, reply }) => reply(presentHvConfig(await createConfig({ ctx: verbContext(c), input: { provider: "hv", fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token" } }))),
+    async (c, { body, reply }) => reply(presentHvConfig(await createConfig({ ctx: verbContext(c), input: { provider: "hv", fields: hvFields(body), credentialField: "api_token" } }))),
   );
 
   route(
@@ -70,7 +70,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     app,
     { method: "put", path: `${BASE}/:integration_id`, tag: TAG, scope: updateConfig.scope, params: HvParams, body: HvConfigUpdate, response: { schema: HvConfigOut }, errors: [503], summary: "Change a hypervisor config", description: `Only the fields given change; leaving api_token out keeps it. ${WRITE_NOTE}` },
     async (c, { params, body, reply }) =>
-      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token", notFound: HV_NOT_FOUND } }))),
+      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), credentialField: "api_token", notFound: HV_NOT_FOUND } }))),
   );
 
   route(

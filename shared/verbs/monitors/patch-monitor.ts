@@ -9,7 +9,6 @@ import { monitors } from "../../db/schema/index.ts";
 import type { CheckType } from "../../domain/monitors/config.ts";
 import { ApiError } from "../../errors.ts";
 import type { MonitorPatchInput, MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { auditView } from "./create-monitor.ts";
 import { requireMonitor } from "./monitor-row.ts";
@@ -18,13 +17,15 @@ import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { openSecrets, sealSecrets, sendsMask, sendsSecret } from "./secrets.ts";
 import { cancelOpenRuns, checkConfig, checkDestinations, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
+import { vaultOf } from "../verb-context.ts";
 
 type Changes = Partial<typeof monitors.$inferInsert>;
 
 /** The version a client sends back in If-Match (and is given in ETag). */
 export const monitorVersion = (row: { updated_at: Date }) => row.updated_at.getTime();
 
-export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; vault: Vault; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, vault, ifMatch }) => {
+export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, ifMatch }) => {
+  const vault = vaultOf(s.ctx);
   const before = await requireMonitor(s.tx, id, { forUpdate: true });
   if (ifMatch !== undefined && ifMatch !== monitorVersion(before))
     throw new ApiError("PRECONDITION_FAILED", `Monitor ${id} changed since it was read (it was last changed at ${before.updated_at.toISOString()}).`);
