@@ -1,6 +1,7 @@
 // [search] GET /search: one query across every resource.
 import type { Hono } from "hono";
 import * as v from "valibot";
+import { limitParam } from "../../../shared/schemas/list-query.ts";
 import { search, SEARCH_TYPES } from "../../../shared/verbs/search/search.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -15,7 +16,7 @@ export function searchRoutes(app: Hono<AppEnv>): void {
       query: v.object({
         q: v.pipe(v.string(), v.trim(), v.minLength(1, "Say what to search for."), v.maxLength(200)),
         types: v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(SEARCH_TYPES, `Types are: ${SEARCH_TYPES.join(", ")}.`)))),
-        limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(50)), "10"),
+        limit: limitParam({ default: 10, max: 50 }),
       }),
       response: {
         schema: v.object({
