@@ -55,8 +55,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
       description: "Quorum, nodes online, guests, problems (offline nodes, lost quorum, storages 90% full, failed tasks), an hour of per-node cpu/memory (percent) and network (bytes/s) series, and the storages (a shared one once). Cached 90 s per config in each API process; a changed config is asked afresh. A cluster that cannot be reached is a 400 with the reason.",
     },
     async (c, { query, reply }) => {
-      const { outbound, vault } = c.get("deps");
-      return reply(await clusterOverview({ ctx: verbContext(c), input: { id: query.integration_id, deps: { outbound, vault } } }));
+      return reply(await clusterOverview({ ctx: verbContext(c), input: { id: query.integration_id } }));
     },
   );
 
@@ -89,8 +88,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
       summary: "Test a hypervisor config", description: "The Proxmox VE version, release and cluster name; a failure (refused token, untrusted certificate, timeout, policy) is {ok: false, error}. A stored token that is not user@realm!tokenid=secret is a 400.",
     },
     async (c, { params, reply }) => {
-      const { outbound, vault } = c.get("deps");
-      return reply(await testHv({ ctx: verbContext(c), input: { id: params.integration_id, deps: { outbound, vault } } }));
+      return reply(await testHv({ ctx: verbContext(c), input: { id: params.integration_id } }));
     },
   );
 
@@ -103,8 +101,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, reply }) => {
       const ctx = verbContext(c);
-      const { outbound, vault } = c.get("deps");
-      const out = await discoverHv(ctx, { outbound, vault }, params.integration_id, "manual", ctx.actor?.email ?? null);
+      const out = await discoverHv(ctx, params.integration_id, "manual", ctx.actor?.email ?? null);
       return reply({ ...out, vanished: out.vanished.map((v) => ({ ...v })) });
     },
   );
@@ -124,9 +121,8 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, body }) => {
       const vmType = requireGuestType(params.vm_type);
-      const { outbound, vault } = c.get("deps");
       return confirmed(c, { action: guestActionName(body.action) }, (ctx) =>
-        runGuestAction({ ctx, input: { id: params.integration_id, node: params.node, vmType, vmid: params.vmid, action: body.action, deps: { outbound, vault } } }),
+        runGuestAction({ ctx, input: { id: params.integration_id, node: params.node, vmType, vmid: params.vmid, action: body.action } }),
       );
     },
   );

@@ -100,8 +100,7 @@ export function monitoringRoutes(app: Hono<AppEnv>): void {
     { method: "post", path: `${BASE}/:integration_id/sync`, tag: TAG, scope: WRITE_INTEGRATIONS, params: IntegrationParams, response: { schema: IntegrationOut }, summary: "Sync a monitoring integration now", description: "Ours. Reads Uptime Kuma (status page, and /metrics with an API key) and answers the integration: `sync_status` ok, or error with `sync_error` (the monitors are then left as they were)." },
     async (c, { params, reply }) => {
       const ctx = verbContext(c);
-      const { outbound, vault } = c.get("deps");
-      await syncMonitoringIntegration(ctx, outbound, vault, params.integration_id);
+      await syncMonitoringIntegration(ctx, params.integration_id);
       return reply(await getIntegration({ ctx, input: { id: params.integration_id } }));
     },
   );
