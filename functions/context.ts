@@ -15,5 +15,7 @@ export function verbContext(c: Context<AppEnv>): VerbContext {
     requestId: c.get("requestId"),
     credentialCache: deps.credentialCache,
     resolveHost: deps.resolveHost,
+    vault: deps.vault,
+    outbound: deps.outbound,
   };
 }

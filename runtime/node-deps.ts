@@ -114,7 +114,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     resolveHost: nodeHostResolver(),
     mailer: nodeMailer(),
     images: sharpResizer(),
-    acme: nodeAcmeIssuer({ config, vault, logger, outbound, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom }) }),
+    acme: nodeAcmeIssuer({ config, vault, logger, outbound, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom, vault, outbound }) }),
     backups: nodeBackupStore({
       dir: config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`,
       ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),

@@ -35,7 +35,7 @@ export interface AcmeIssuerOptions {
   vault: Vault;
   /** What the Cloudflare provider talks through (under the installation's outbound policy). */
   outbound: OutboundHttp;
-  /** A system context on the shared database (the issuer's writes are the system's). */
+  /** A system context on the shared database (the issuer's writes are the system's), carrying the vault that seals the account key. */
   context: () => VerbContext;
   logger: Logger;
   deadlineMs?: number;
@@ -64,7 +64,7 @@ interface DnsSetup {
 /** The provider of the ACME DNS settings; 422 naming the settings route when none is configured. */
 async function dnsProvider(options: AcmeIssuerOptions): Promise<DnsSetup> {
   const ctx = options.context();
-  const credentials = await readAcmeDnsCredentials({ ctx, input: { vault: options.vault } }).catch((err: unknown) => {
+  const credentials = await readAcmeDnsCredentials({ ctx }).catch((err: unknown) => {
     if (err instanceof VaultError) throw new ApiError("SERVICE_NOT_READY", `The ACME DNS credentials cannot be opened with this server's vault key (${err.reason}); set them again with PATCH /api/v1/settings/acme-dns.`);
     throw err;
   });
@@ -108,12 +108,12 @@ function dnsChallenges(options: AcmeIssuerOptions, { provider: dns, policy }: Dn
 }
 
 async function order(options: AcmeIssuerOptions, req: AcmeIssueRequest, dns: DnsSetup | null, stop: AbortSignal): Promise<IssuedCertificate> {
-  const { config, vault } = options;
+  const { config } = options;
   const directoryUrl = (req.staging ? config.SVC_ACME_STAGING_DIRECTORY_URL : config.SVC_ACME_DIRECTORY_URL) ?? acme.directory.letsencrypt[req.staging ? "staging" : "production"];
   const ctx = options.context();
   const records = dns ? dnsChallenges(options, dns, stop) : null;
   try {
-    const accountKey = await acmeAccountKey({ ctx, input: { directoryUrl, vault, create: async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString() } });
+    const accountKey = await acmeAccountKey({ ctx, input: { directoryUrl, create: async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString() } });
     const client = new acme.Client({ directoryUrl, accountKey });
     // newAccount answers an existing key's account (200) with its URL; asking for it here means
     // acme-client's auto() finds the account instead of sending an empty update, which CAs refuse.

@@ -22,15 +22,15 @@ import { tlsWorker } from "./tls-worker.ts";
 export async function ensureActiveCertificate(runtime: Pick<NodeRuntime, "deps" | "database">, domain: string): Promise<ServedCertificate> {
   const { deps } = runtime;
   const { db } = runtime.database;
-  const ctx = () => systemContext({ db, clock: deps.clock, random: deps.random });
+  const ctx = () => systemContext({ db, clock: deps.clock, random: deps.random, vault: deps.vault });
   const found = await activeCertificate(db, deps.vault);
   if (found) return found;
   // SVC_TLS_DOMAIN passes the API's own rules for a domain (a bad one stops the start, naming it).
   const parsed = v.safeParse(CertificateCreateBody, { domain });
   if (!parsed.success) throw new Error(`SVC_TLS_DOMAIN ${JSON.stringify(domain)}: ${parsed.issues[0].message}`);
-  const created = await createCertificate({ ctx: ctx(), input: { body: parsed.output, vault: deps.vault } });
+  const created = await createCertificate({ ctx: ctx(), input: { body: parsed.output } });
   try {
-    await activateCertificate({ ctx: ctx(), input: { id: created.id, vault: deps.vault } });
+    await activateCertificate({ ctx: ctx(), input: { id: created.id } });
     deps.logger.warn("TLS: no active certificate; generated and activated a self-signed one", { certificate_id: created.id, domain, fingerprint_sha256: created.fingerprint_sha256, expires_at: created.expires_at });
   } catch (e) {
     // Another process activated one at the same moment (one active certificate: the unique index); use it.

@@ -1,6 +1,6 @@
 // Request and response shapes of the cve group (spec/catalogue.tsv, group cve; docs/cve.md).
 import * as v from "valibot";
-import { queryInt, Offset } from "./list-query.ts";
+import { limitParam, Offset } from "./list-query.ts";
 import { idInRange } from "./fields.ts";
 
 const Time = v.nullable(v.string());
@@ -36,7 +36,7 @@ export const SearchQuery = v.object({
   vendor: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
   product: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
   severity: v.optional(v.picklist(["critical", "high", "medium", "low", "none"], "Must be critical, high, medium, low or none.")),
-  limit: queryInt(50, 1, 500),
+  limit: limitParam({ default: 50, max: 500 }),
   offset: Offset,
 });
 

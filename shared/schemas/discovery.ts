@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { MAX_PORTS_PER_JOB } from "../domain/discovery/ports.ts";
 import { IdParam, Name, patchBody, RefId, writeBody } from "./fields.ts";
-import { IntFilter, listQuery, listResponse, queryInt } from "./list-query.ts";
+import { IntFilter, limitParam, listQuery, listResponse } from "./list-query.ts";
 
 export const JOB_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export const OPEN_JOB_STATUSES = ["queued", "running"] as const;
@@ -120,7 +120,7 @@ export const Cancelled = v.object({ cancelled: v.literal(true) });
 
 export const LogQuery = v.object({
   level: v.optional(v.pipe(v.string(), v.transform((s) => s.toUpperCase()), oneOf(LOG_LEVELS))),
-  limit: queryInt(100, 1, 1000),
+  limit: limitParam({ default: 100, max: 1000 }),
 });
 
 export const ScanLogOut = v.object({

@@ -2,9 +2,9 @@
 // (spec/catalogue.tsv, group discovery: a plain array, limit 1..500 default 100; plus our
 // rows_written and vanished).
 import * as v from "valibot";
-import { IntFilter, queryInt } from "./list-query.ts";
+import { IntFilter, limitParam } from "./list-query.ts";
 
-export const HvRunListQuery = v.object({ integration_id: IntFilter, limit: queryInt(100, 1, 500) });
+export const HvRunListQuery = v.object({ integration_id: IntFilter, limit: limitParam({ default: 100, max: 500 }) });
 
 /** Any whole number: one past the integer range names no run and answers the reference's 404 sentence (read-runs.ts). */
 export const HvRunParams = v.object({ run_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number)) });

@@ -13,7 +13,25 @@ export const queryInt = (fallback: number, min: number, max = 999_999_999) =>
     v.maxValue(max, `Must be at most ${max}.`),
   );
 
-export const Limit = v.pipe(queryInt(25, 1), v.transform((n) => Math.min(n, 100)));
+/**
+ * The one `limit` of every query that has one (docs/adr/0410): a whole number from 1, `default` when
+ * absent; above the endpoint's `max` it is clamped to `max`, never refused (the list contract: a list
+ * answers the applied `limit` in its envelope); 0, a negative or a non-integer is a 422. The OpenAPI
+ * description names the default, the maximum and the clamping.
+ */
+export function limitParam({ default: fallback, max }: { default: number; max: number }) {
+  return v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d+$/, "Must be a whole number."),
+    v.transform(Number),
+    v.minValue(1, "Must be at least 1."),
+    v.transform((n) => Math.min(n, max)),
+    v.description(`How many items at most: a whole number from 1, default ${fallback}. Above ${max} it is clamped to ${max}, not refused.`),
+  );
+}
+
+/** The list contract's limit: default 25, clamped to 100. */
+export const Limit = limitParam({ default: 25, max: 100 });
 export const Offset = queryInt(0, 0);
 export const Direction = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "asc");
 export const Q = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)));

@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { CHECK_TYPES } from "../domain/monitors/config.ts";
 import { Name, patchBody, Ref, RefId, writeBody } from "./fields.ts";
-import { IntFilter, listQuery, listResponse, Offset } from "./list-query.ts";
+import { IntFilter, limitParam, listQuery, listResponse, Offset } from "./list-query.ts";
 
 export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "service", "ip"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
@@ -82,12 +82,12 @@ export const TargetSummaryQuery = v.object({
 });
 export const MAX_TARGET_IDS = 500;
 
-export const MonitorEventsQuery = v.object({ limit: v.pipe(queryInt(50, 1, 500)), offset: Offset, event_type: v.optional(oneOf(MONITOR_EVENT_TYPES)) });
+export const MonitorEventsQuery = v.object({ limit: limitParam({ default: 50, max: 500 }), offset: Offset, event_type: v.optional(oneOf(MONITOR_EVENT_TYPES)) });
 export const HistoryQuery = v.object({
   metric: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, "Must be a metric name such as latency_ms.")), "latency_ms"),
   hours: queryInt(24, 1, 720),
 });
-export const ProbeRunsQuery = v.object({ limit: queryInt(20, 1, 200), offset: Offset });
+export const ProbeRunsQuery = v.object({ limit: limitParam({ default: 20, max: 200 }), offset: Offset });
 
 // ---- maintenance windows ----
 

@@ -2,6 +2,7 @@
 // write-only: responses carry `community_set`), pushed samples (docs/architecture.md, API contracts) and the read shapes.
 import * as v from "valibot";
 import { writeBody } from "./fields.ts";
+import { limitParam } from "./list-query.ts";
 
 export const TELEMETRY_PROTOCOLS = ["snmp", "push"] as const;
 export const SNMP_VERSIONS = ["v2c", "v1"] as const;
@@ -47,7 +48,7 @@ export const TelemetryQuery = v.pipe(
     since: v.optional(IsoTimestamp),
     until: v.optional(IsoTimestamp),
     hours: queryInt(1, 24 * 366),
-    limit: queryInt(1, SERIES_LIMIT_MAX),
+    limit: limitParam({ default: SERIES_LIMIT_DEFAULT, max: SERIES_LIMIT_MAX }),
   }),
   v.forward(
     v.check((q) => !(q.since && q.hours), "Give either since or hours, not both."),

@@ -29,8 +29,7 @@ export function integrationsWorker(runtime: Pick<NodeRuntime, "deps" | "database
   const { runners: runnerOverrides, ...rest } = overrides;
   const options: IntegrationsWorkerOptions = { ...DEFAULT_INTEGRATIONS_OPTIONS, ...rest };
   const runners: Record<DueKind, SyncRunner> = { ...defaultSyncRunners, ...runnerOverrides };
-  const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random });
-  const syncDeps = { outbound: deps.outbound, vault: deps.vault };
+  const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random, vault: deps.vault, outbound: deps.outbound });
   const held = new Map<string, Promise<void>>();
   let running = false;
   let round: Promise<DueSync[]> | undefined;
@@ -38,7 +37,7 @@ export function integrationsWorker(runtime: Pick<NodeRuntime, "deps" | "database
 
   const execute = async (due: DueSync): Promise<void> => {
     try {
-      const outcome = await runners[due.kind](ctx, syncDeps, due.id);
+      const outcome = await runners[due.kind](ctx, due.id);
       if (!outcome.ok) deps.logger.warn("integration sync failed", { kind: due.kind, id: due.id, error: outcome.error });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);

@@ -24,12 +24,11 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const config = (await api(ctx, "POST", "/api/v1/integrations/hv", { name: "bench", config_url: pve.url, api_token: FAKE_PVE_TOKEN, verify_ssl: false, auto_sync: false })) as { id?: number; detail?: string };
     if (config.id === undefined) throw new Error(`creating the hv config failed: ${JSON.stringify(config).slice(0, 200)}`);
     configId = config.id;
-    const vctx = systemContext({ db: ctx.runtime.deps.database.lease().db, clock: { now: () => new Date() }, random: cryptoRandom });
-    const deps = { outbound: ctx.runtime.deps.outbound, vault: ctx.runtime.deps.vault };
+    const vctx = systemContext({ db: ctx.runtime.deps.database.lease().db, clock: { now: () => new Date() }, random: cryptoRandom, outbound: ctx.runtime.deps.outbound, vault: ctx.runtime.deps.vault });
     const timedRun = async () => {
       const requests = pve.requests.length;
       const t = performance.now();
-      const out = await discoverHv(vctx, deps, configId!, "manual", "bench");
+      const out = await discoverHv(vctx, configId!, "manual", "bench");
       if (!out.ok) throw new Error(`discover failed: ${out.errors.join("; ")}`);
       return { out, ms: round(performance.now() - t), requests: pve.requests.length - requests };
     };

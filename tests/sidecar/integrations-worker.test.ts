@@ -63,7 +63,7 @@ function recordingRunners(delayMs = 0, failing = new Set<string>()) {
   let maxInFlight = 0;
   const runner =
     (kind: DueKind): SyncRunner =>
-    async (_ctx, _deps, id) => {
+    async (_ctx, id) => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       try {

@@ -35,7 +35,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
         "PATCH semantics: absent keeps; \"\" clears bucket, endpoint and access key id; backup_s3_secret_key: a string stores it sealed, \"\" removes it, null or absent keeps it. The endpoint URL must pass the outbound policy. backup_schedule is a five-field cron read in UTC (null disables scheduled backups). backup_age_recipient is not supported (no age implementation here).",
       body: BackupSettingsPut, response: { schema: BackupSettings }, errors: [503],
     },
-    async (c, { body, reply }) => reply(await updateBackupSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+    async (c, { body, reply }) => reply(await updateBackupSettings({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -47,7 +47,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
       response: { schema: BackupTestResult },
       errors: [400, 502, 503],
     },
-    async (c, { reply }) => reply(await testBackupTarget({ ctx: verbContext(c), input: { store: c.get("deps").backups, vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await testBackupTarget({ ctx: verbContext(c), input: { store: c.get("deps").backups } })),
   );
 
   route(
@@ -73,7 +73,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
       response: { schema: BackupTaken },
       errors: [500, 503],
     },
-    async (c, { reply }) => reply(await takeBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, vault: c.get("deps").vault, signal: c.req.raw.signal } })),
+    async (c, { reply }) => reply(await takeBackup({ ctx: verbContext(c), input: { store: c.get("deps").backups, signal: c.req.raw.signal } })),
   );
 
   route(
@@ -92,7 +92,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
       const includeVaultKey = body?.include_vault_key === true;
       const snapshot = { version: deps.config.version, vaultKeyId: deps.vault.keyId ?? null, includeVaultKey };
       const take = async (ctx: VerbContext) => {
-        const { backup, retention } = await takeBackup({ ctx, input: { store: deps.backups, vault: deps.vault, signal: c.req.raw.signal, snapshot } });
+        const { backup, retention } = await takeBackup({ ctx, input: { store: deps.backups, signal: c.req.raw.signal, snapshot } });
         return { ...backup, vault_key_included: includeVaultKey, retention };
       };
       if (includeVaultKey) return confirmed(c, SNAPSHOT_WITH_VAULT_KEY, take);

@@ -32,7 +32,7 @@ export function adminRoutes(app: Hono<AppEnv>): void {
       const tlsMode = query.tls_mode ?? (https ? "public" : "none");
       const serverUrl = deps.config.PUBLIC_URL ? serverUrlOf(c) : fetchUrl;
       const builds = (await deps.agentBinaries?.list()) ?? [];
-      return reply(await agentInstallCommand({ ctx: verbContext(c), input: { serverUrl, fetchUrl, tlsMode, builds, vault: deps.vault } }));
+      return reply(await agentInstallCommand({ ctx: verbContext(c), input: { serverUrl, fetchUrl, tlsMode, builds } }));
     },
   );
 
@@ -42,7 +42,7 @@ export function adminRoutes(app: Hono<AppEnv>): void {
       method: "get", path: `${V1}/server-key/status`, tag: "agents", scope: serverKeyStatus.scope, response: { schema: ServerKeyStatus },
       summary: "The server's Noise static key and any rotation in progress",
     },
-    async (c, { reply }) => reply(await serverKeyStatus({ ctx: verbContext(c), input: { vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await serverKeyStatus({ ctx: verbContext(c) })),
   );
 
   route(
@@ -60,6 +60,6 @@ export function adminRoutes(app: Hono<AppEnv>): void {
       method: "post", path: `${V1}/server-key/rotate`, tag: "agents", scope: rotateServerKey.scope, response: { status: 201, schema: ServerKeyStatus },
       errors: [409, 503], summary: "Start a rotation of the server's Noise key (409 while one is running)",
     },
-    async (c, { reply }) => reply(await rotateServerKey({ ctx: verbContext(c), input: { vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await rotateServerKey({ ctx: verbContext(c) })),
   );
 }

@@ -19,7 +19,7 @@ const REDIRECT = { status: 302, description: "Found: Location is the next step (
 
 export function oauthDeps(c: Context<AppEnv>) {
   const deps = c.get("deps");
-  return { outbound: deps.outbound, vault: deps.vault, publicUrl: deps.config.PUBLIC_URL };
+  return { publicUrl: deps.config.PUBLIC_URL };
 }
 
 function redirect(c: Context<AppEnv>, location: string): Response {

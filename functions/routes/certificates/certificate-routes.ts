@@ -41,7 +41,7 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { body, reply }) => {
       const deps = c.get("deps");
-      return reply(await createCertificate({ ctx: verbContext(c), input: { body, vault: deps.vault, acme: deps.acme, signal: c.req.raw.signal } }), 201);
+      return reply(await createCertificate({ ctx: verbContext(c), input: { body, acme: deps.acme, signal: c.req.raw.signal } }), 201);
     },
   );
 
@@ -62,7 +62,7 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, body, reply }) => {
       const deps = c.get("deps");
-      return reply(await updateCertificate({ ctx: verbContext(c), input: { id: params.cert_id, body, vault: deps.vault, tls: deps.tls } }));
+      return reply(await updateCertificate({ ctx: verbContext(c), input: { id: params.cert_id, body, tls: deps.tls } }));
     },
   );
 
@@ -87,7 +87,7 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, reply }) => {
       const deps = c.get("deps");
-      return reply(await activateCertificate({ ctx: verbContext(c), input: { id: params.cert_id, vault: deps.vault, tls: deps.tls } }));
+      return reply(await activateCertificate({ ctx: verbContext(c), input: { id: params.cert_id, tls: deps.tls } }));
     },
   );
 
@@ -102,7 +102,7 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, reply }) => {
       const deps = c.get("deps");
-      const renewed = await renewCertificate({ ctx: verbContext(c), input: { id: params.cert_id, vault: deps.vault, acme: deps.acme, tls: deps.tls, signal: c.req.raw.signal } });
+      const renewed = await renewCertificate({ ctx: verbContext(c), input: { id: params.cert_id, acme: deps.acme, tls: deps.tls, signal: c.req.raw.signal } });
       return reply(renewed.certificate);
     },
   );

@@ -38,7 +38,7 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
       const builds = await deps.agentBinaries?.list();
       const [system, agents] = await Promise.all([
         capabilities({ ctx: verbContext(c), input: facts }),
-        agentFeatures({ ctx: verbContext(c), input: { vault: deps.vault, builds } }),
+        agentFeatures({ ctx: verbContext(c), input: { builds } }),
       ]);
       return reply({ ...system, ...agents });
     },

@@ -36,7 +36,7 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
     app,
     { method: "post", path: `${BASE}/scan`, tag: "discovery", scope: createScanJobs.scope, body: ScanRequestBody, response: { status: 201, schema: ScanCreated }, summary: "Start a scan (queued jobs)", description: SCAN_NOTE, errors: [429, 503] },
     async (c, { body, reply }) => {
-      const jobs = await createScanJobs({ ctx: verbContext(c), input: { body, vault: c.get("deps").vault, allowed: allowedTargets(c) } });
+      const jobs = await createScanJobs({ ctx: verbContext(c), input: { body, allowed: allowedTargets(c) } });
       return reply(jobs.length === 1 ? jobs[0]! : jobs);
     },
   );

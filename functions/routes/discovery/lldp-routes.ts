@@ -26,7 +26,7 @@ export function lldpRoutes(app: Hono<AppEnv>): void {
     async (c, { body, reply }) => {
       const deps = c.get("deps");
       const allowed = allowedTargetsFromEnv({ SVC_DISCOVERY_ALLOWED_TARGETS: deps.config.SVC_DISCOVERY_ALLOWED_TARGETS });
-      return reply(await startLldpEnrich({ ctx: verbContext(c), input: { ...body, vault: deps.vault, allowed } }));
+      return reply(await startLldpEnrich({ ctx: verbContext(c), input: { ...body, allowed } }));
     },
   );
 

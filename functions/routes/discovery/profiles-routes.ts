@@ -28,13 +28,13 @@ export function profilesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "post", path: BASE, tag: "discovery", scope: createProfile.scope, body: ProfileCreateBody, response: { status: 201, schema: DiscoveryProfileOut }, summary: "Create a discovery profile", description: WRITE_NOTE, errors: [503] },
-    async (c, { body, reply }) => reply(await createProfile({ ctx: verbContext(c), input: { body, vault: c.get("deps").vault, allowed: allowedTargets(c) } }), 201),
+    async (c, { body, reply }) => reply(await createProfile({ ctx: verbContext(c), input: { body, allowed: allowedTargets(c) } }), 201),
   );
 
   route(
     app,
     { method: "patch", path: `${BASE}/:profile_id`, tag: "discovery", scope: updateProfile.scope, params: ProfileParams, body: ProfilePatchBody, response: { schema: DiscoveryProfileOut }, summary: "Change a discovery profile", description: `Only the fields given change; the checks run on the profile as it would be stored. ${WRITE_NOTE}`, errors: [503] },
-    async (c, { params, body, reply }) => reply(await updateProfile({ ctx: verbContext(c), input: { id: params.profile_id, body, vault: c.get("deps").vault, allowed: allowedTargets(c) } })),
+    async (c, { params, body, reply }) => reply(await updateProfile({ ctx: verbContext(c), input: { id: params.profile_id, body, allowed: allowedTargets(c) } })),
   );
 
   route(

@@ -44,7 +44,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "post", path: BASE, tag: TAG, scope: createConfig.scope, body: HvConfigCreate, response: { schema: HvConfigOut }, errors: [503], summary: "Add a hypervisor (Proxmox VE)", description: `200 as the reference answers. ${WRITE_NOTE}` },
-    async (c, { body, reply }) => reply(presentHvConfig(await createConfig({ ctx: verbContext(c), input: { provider: "hv", fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token" } }))),
+    async (c, { body, reply }) => reply(presentHvConfig(await createConfig({ ctx: verbContext(c), input: { provider: "hv", fields: hvFields(body), credentialField: "api_token" } }))),
   );
 
   route(
@@ -55,8 +55,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
       description: "Quorum, nodes online, guests, problems (offline nodes, lost quorum, storages 90% full, failed tasks), an hour of per-node cpu/memory (percent) and network (bytes/s) series, and the storages (a shared one once). Cached 90 s per config in each API process; a changed config is asked afresh. A cluster that cannot be reached is a 400 with the reason.",
     },
     async (c, { query, reply }) => {
-      const { outbound, vault } = c.get("deps");
-      return reply(await clusterOverview({ ctx: verbContext(c), input: { id: query.integration_id, deps: { outbound, vault } } }));
+      return reply(await clusterOverview({ ctx: verbContext(c), input: { id: query.integration_id } }));
     },
   );
 
@@ -70,7 +69,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     app,
     { method: "put", path: `${BASE}/:integration_id`, tag: TAG, scope: updateConfig.scope, params: HvParams, body: HvConfigUpdate, response: { schema: HvConfigOut }, errors: [503], summary: "Change a hypervisor config", description: `Only the fields given change; leaving api_token out keeps it. ${WRITE_NOTE}` },
     async (c, { params, body, reply }) =>
-      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), vault: c.get("deps").vault, credentialField: "api_token", notFound: HV_NOT_FOUND } }))),
+      reply(presentHvConfig(await updateConfig({ ctx: verbContext(c), input: { provider: "hv", id: params.integration_id, fields: hvFields(body), credentialField: "api_token", notFound: HV_NOT_FOUND } }))),
   );
 
   route(
@@ -89,8 +88,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
       summary: "Test a hypervisor config", description: "The Proxmox VE version, release and cluster name; a failure (refused token, untrusted certificate, timeout, policy) is {ok: false, error}. A stored token that is not user@realm!tokenid=secret is a 400.",
     },
     async (c, { params, reply }) => {
-      const { outbound, vault } = c.get("deps");
-      return reply(await testHv({ ctx: verbContext(c), input: { id: params.integration_id, deps: { outbound, vault } } }));
+      return reply(await testHv({ ctx: verbContext(c), input: { id: params.integration_id } }));
     },
   );
 
@@ -103,8 +101,7 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, reply }) => {
       const ctx = verbContext(c);
-      const { outbound, vault } = c.get("deps");
-      const out = await discoverHv(ctx, { outbound, vault }, params.integration_id, "manual", ctx.actor?.email ?? null);
+      const out = await discoverHv(ctx, params.integration_id, "manual", ctx.actor?.email ?? null);
       return reply({ ...out, vanished: out.vanished.map((v) => ({ ...v })) });
     },
   );
@@ -124,9 +121,8 @@ export function hvRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, body }) => {
       const vmType = requireGuestType(params.vm_type);
-      const { outbound, vault } = c.get("deps");
       return confirmed(c, { action: guestActionName(body.action) }, (ctx) =>
-        runGuestAction({ ctx, input: { id: params.integration_id, node: params.node, vmType, vmid: params.vmid, action: body.action, deps: { outbound, vault } } }),
+        runGuestAction({ ctx, input: { id: params.integration_id, node: params.node, vmType, vmid: params.vmid, action: body.action } }),
       );
     },
   );

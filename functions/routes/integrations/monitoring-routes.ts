@@ -61,7 +61,7 @@ export function monitoringRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "post", path: BASE, tag: TAG, scope: createIntegration.scope, body: IntegrationCreate, response: { status: 201, schema: IntegrationOut }, errors: [400, 409, 503], summary: "Add a monitoring integration", description: WRITE_NOTE },
-    async (c, { body, reply }) => reply(presentIntegration(await createIntegration({ ctx: verbContext(c), input: { body, vault: c.get("deps").vault } }), 0), 201),
+    async (c, { body, reply }) => reply(presentIntegration(await createIntegration({ ctx: verbContext(c), input: { body } }), 0), 201),
   );
 
   route(
@@ -75,7 +75,7 @@ export function monitoringRoutes(app: Hono<AppEnv>): void {
     { method: "patch", path: `${BASE}/:integration_id`, tag: TAG, scope: updateIntegration.scope, params: IntegrationParams, body: IntegrationUpdate, response: { schema: IntegrationOut }, errors: [503], summary: "Change a monitoring integration", description: `Only the fields given change. ${WRITE_NOTE}` },
     async (c, { params, body, reply }) => {
       const ctx = verbContext(c);
-      await updateIntegration({ ctx, input: { id: params.integration_id, body, vault: c.get("deps").vault } });
+      await updateIntegration({ ctx, input: { id: params.integration_id, body } });
       return reply(await getIntegration({ ctx, input: { id: params.integration_id } }));
     },
   );
@@ -92,7 +92,7 @@ export function monitoringRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "post", path: `${BASE}/:integration_id/test`, tag: TAG, scope: testIntegration.scope, params: IntegrationParams, response: { schema: TestOut }, summary: "Test a monitoring integration", description: "200 as {ok, message}: one GET of the Uptime Kuma status page (5 s); a failure's message never carries the key or Kuma's answer. Writes nothing." },
-    async (c, { params, reply }) => reply(await testIntegration({ ctx: verbContext(c), input: { id: params.integration_id, outbound: c.get("deps").outbound } })),
+    async (c, { params, reply }) => reply(await testIntegration({ ctx: verbContext(c), input: { id: params.integration_id } })),
   );
 
   route(
@@ -100,8 +100,7 @@ export function monitoringRoutes(app: Hono<AppEnv>): void {
     { method: "post", path: `${BASE}/:integration_id/sync`, tag: TAG, scope: WRITE_INTEGRATIONS, params: IntegrationParams, response: { schema: IntegrationOut }, summary: "Sync a monitoring integration now", description: "Ours. Reads Uptime Kuma (status page, and /metrics with an API key) and answers the integration: `sync_status` ok, or error with `sync_error` (the monitors are then left as they were)." },
     async (c, { params, reply }) => {
       const ctx = verbContext(c);
-      const { outbound, vault } = c.get("deps");
-      await syncMonitoringIntegration(ctx, outbound, vault, params.integration_id);
+      await syncMonitoringIntegration(ctx, params.integration_id);
       return reply(await getIntegration({ ctx, input: { id: params.integration_id } }));
     },
   );

@@ -27,7 +27,7 @@ export function nativeMonitorRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { body, reply }) => {
       const ctx = verbContext(c);
-      const id = await createNativeMonitor({ ctx, input: { body, vault: c.get("deps").vault } });
+      const id = await createNativeMonitor({ ctx, input: { body } });
       return reply(await readNativeMonitor({ ctx, input: { id } }), 201);
     },
   );

@@ -30,7 +30,7 @@ export function providersRoutes(app: Hono<AppEnv>): void {
     { method: "post", path: BASE, tag: "integrations", scope: createConfig.scope, params: ProviderParams, body: ProviderConfigCreate, response: { schema: ProviderConfigOut }, errors: [400, 503], summary: "Create a provider config", description: `200 as the reference answers. ${WRITE_NOTE}` },
     async (c, { params, body, reply }) => {
       const provider = requireProvider(params.provider);
-      return reply(presentProviderConfig(await createConfig({ ctx: verbContext(c), input: { provider, fields: body, vault: c.get("deps").vault } })));
+      return reply(presentProviderConfig(await createConfig({ ctx: verbContext(c), input: { provider, fields: body } })));
     },
   );
 
@@ -45,7 +45,7 @@ export function providersRoutes(app: Hono<AppEnv>): void {
     { method: "put", path: `${BASE}/:config_id`, tag: "integrations", scope: updateConfig.scope, params: ProviderConfigParams, body: ProviderConfigUpdate, response: { schema: ProviderConfigOut }, errors: [400, 503], summary: "Change a provider config", description: `Only the fields given change. ${WRITE_NOTE}` },
     async (c, { params, body, reply }) => {
       const provider = requireProvider(params.provider);
-      return reply(presentProviderConfig(await updateConfig({ ctx: verbContext(c), input: { provider, id: params.config_id, fields: body, vault: c.get("deps").vault } })));
+      return reply(presentProviderConfig(await updateConfig({ ctx: verbContext(c), input: { provider, id: params.config_id, fields: body } })));
     },
   );
 
@@ -65,8 +65,7 @@ export function providersRoutes(app: Hono<AppEnv>): void {
       summary: "Test a provider config", description: "One round trip with the stored config (docker: GET /version; hv: the Proxmox VE version), answered with 200 as {status: ok|error, message, latency_ms}; a failure's message never carries the credential or the provider's answer.",
     },
     async (c, { params, reply }) => {
-      const { outbound, vault } = c.get("deps");
-      return reply(await testConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id, outbound, vault } }));
+      return reply(await testConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id } }));
     },
   );
 }

@@ -29,7 +29,7 @@ export function collectionRoutes(app: Hono<AppEnv>): void {
         "`config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value.",
       errors: [503],
     },
-    async (c, { body, reply }) => reply(await createMonitor({ ctx: verbContext(c), input: { body, vault: c.get("deps").vault } }), 201),
+    async (c, { body, reply }) => reply(await createMonitor({ ctx: verbContext(c), input: { body } }), 201),
   );
 
   route(

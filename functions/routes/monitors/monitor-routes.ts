@@ -39,7 +39,7 @@ export function monitorRoutes(app: Hono<AppEnv>): void {
       description:
         "Only the fields given change; with `If-Match` (the ETag of GET, the monitor's version) a monitor changed since is a 412; MonitorRead fields sent back are ignored; a different `check_type` is a 422. A `config` is checked against the stored type and replaces the stored one (secrets: `********` keeps the stored value, null clears it). A new `probe_agent_id` cancels the runs in flight (monitor_reassigned).",
     },
-    async (c, { params: p, body, reply }) => reply(withVersion(c, await patchMonitor({ ctx: verbContext(c), input: { id: p.monitor_id, patch: body, vault: c.get("deps").vault, ifMatch: parseIfMatch(c.req.header("if-match")) } }))),
+    async (c, { params: p, body, reply }) => reply(withVersion(c, await patchMonitor({ ctx: verbContext(c), input: { id: p.monitor_id, patch: body, ifMatch: parseIfMatch(c.req.header("if-match")) } }))),
   );
 
   route(

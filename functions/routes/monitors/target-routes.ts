@@ -21,7 +21,7 @@ export function targetRoutes(app: Hono<AppEnv>): void {
       errors: [503],
     },
     async (c, { params: p, body, reply }) => {
-      const { created, monitor } = await createTargetMonitor({ ctx: verbContext(c), input: { ...p, check_type: body?.check_type, config: body?.config, vault: c.get("deps").vault } });
+      const { created, monitor } = await createTargetMonitor({ ctx: verbContext(c), input: { ...p, check_type: body?.check_type, config: body?.config } });
       return reply(monitor, created ? 201 : 200);
     },
   );

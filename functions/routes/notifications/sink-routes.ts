@@ -17,7 +17,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "get", path: V1, tag: "notifications", scope: listSinks.scope, query: SinkListQuery, response: { schema: SinkList }, summary: "List notification sinks (secrets masked)" },
-    async (c, { query, reply }) => reply(await listSinks({ ctx: verbContext(c), input: { query, vault: c.get("deps").vault } })),
+    async (c, { query, reply }) => reply(await listSinks({ ctx: verbContext(c), input: { query } })),
   );
 
   route(
@@ -30,7 +30,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
         "ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, " +
         "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.",
     },
-    async (c, { body, reply }) => reply(await createSink({ ctx: verbContext(c), input: { body, vault: c.get("deps").vault } })),
+    async (c, { body, reply }) => reply(await createSink({ ctx: verbContext(c), input: { body } })),
   );
 
   route(
@@ -39,7 +39,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
       method: "patch", path: `${V1}/:sink_id`, tag: "notifications", scope: patchSink.scope, params: SinkParam, body: SinkPatchBody, response: { schema: SinkOut }, errors: [503],
       summary: "Change a sink (a secret omitted, empty or sent back masked keeps the stored one)",
     },
-    async (c, { params, body, reply }) => reply(await patchSink({ ctx: verbContext(c), input: { id: params.sink_id, body, vault: c.get("deps").vault } })),
+    async (c, { params, body, reply }) => reply(await patchSink({ ctx: verbContext(c), input: { id: params.sink_id, body } })),
   );
 
   route(
@@ -51,7 +51,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     { method: "put", path: `${V1}/:sink_id/toggle`, tag: "notifications", scope: toggleSink.scope, params: SinkParam, response: { schema: SinkOut }, summary: "Enable or disable a sink" },
-    async (c, { params, reply }) => reply(await toggleSink({ ctx: verbContext(c), input: { id: params.sink_id, vault: c.get("deps").vault } })),
+    async (c, { params, reply }) => reply(await toggleSink({ ctx: verbContext(c), input: { id: params.sink_id } })),
   );
 
   route(
@@ -65,7 +65,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, reply }) => {
       const deps = c.get("deps");
-      return reply(await testSink({ ctx: verbContext(c), input: { id: params.sink_id, vault: deps.vault, maxAttempts: deps.config.NOTIFICATION_MAX_ATTEMPTS } }));
+      return reply(await testSink({ ctx: verbContext(c), input: { id: params.sink_id, maxAttempts: deps.config.NOTIFICATION_MAX_ATTEMPTS } }));
     },
   );
 }

@@ -16,6 +16,6 @@ export function acmeDnsSettingsRoutes(app: Hono<AppEnv>): void {
       description: "provider cloudflare (api_token) or rfc2136 (server, port 53, tsig_name, tsig_algorithm hmac-sha256, tsig_secret base64). Secrets are write-only: absent or \"•••\" keeps the stored one. Switching provider drops the old credential; provider null clears everything.",
       body: AcmeDnsPatchSchema, response: { schema: v.looseObject(AcmeDnsReadSchema.entries) }, errors: [503],
     },
-    async (c, { body, reply }) => reply(await updateAcmeDnsSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+    async (c, { body, reply }) => reply(await updateAcmeDnsSettings({ ctx: verbContext(c), input: body })),
   );
 }

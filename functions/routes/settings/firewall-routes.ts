@@ -17,7 +17,7 @@ export function firewallSettingsRoutes(app: Hono<AppEnv>): void {
       description: "Only the fields given change. firewall_api_key and firewall_api_secret are write-only: a string stores it sealed, null removes it, absent or \"•••\" keeps it. The URL must pass the outbound policy.",
       body: FirewallPatchSchema, response: { schema: FirewallReadSchema }, errors: [503],
     },
-    async (c, { body, reply }) => reply(await updateFirewallSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+    async (c, { body, reply }) => reply(await updateFirewallSettings({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -28,6 +28,6 @@ export function firewallSettingsRoutes(app: Hono<AppEnv>): void {
       description: "Unconfigured, unreachable, refused or not OPNsense: 200 with ok false and the reason in error.",
       response: { schema: FirewallTestSchema },
     },
-    async (c, { reply }) => reply(await testFirewall({ ctx: verbContext(c), input: { outbound: c.get("deps").outbound, vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await testFirewall({ ctx: verbContext(c) })),
   );
 }

@@ -81,11 +81,10 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       body: OAuthPatchSchema, response: { schema: OAuthSchema }, errors: [428],
     },
     async (c, { body, reply }) => {
-      const vault = c.get("deps").vault;
       // Only a request that asks for the confirmation goes through it (and must then get it right).
       if (c.req.header(CONFIRMATION_HEADER) !== undefined)
-        return confirmed(c, ADMIN_REGISTRATION, (ctx) => updateOAuthSettings({ ctx, input: { ...body, vault, adminRoleConfirmed: true } }));
-      return reply(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault } }));
+        return confirmed(c, ADMIN_REGISTRATION, (ctx) => updateOAuthSettings({ ctx, input: { ...body, adminRoleConfirmed: true } }));
+      return reply(await updateOAuthSettings({ ctx: verbContext(c), input: body }));
     },
   );
 }

@@ -18,7 +18,7 @@ export function smtpSettingsRoutes(app: Hono<AppEnv>): void {
       description: "Only the fields given change (null restores a default). smtp_password is write-only: a string stores it sealed, null removes it, absent or \"•••\" keeps it. A host and sender given without smtp_enabled turn SMTP on. The host must pass the outbound policy.",
       body: SmtpPatchSchema, response: { schema: v.looseObject(SmtpReadSchema.entries) }, errors: [503],
     },
-    async (c, { body, reply }) => reply(await updateSmtpSettings({ ctx: verbContext(c), input: { ...body, vault: c.get("deps").vault } })),
+    async (c, { body, reply }) => reply(await updateSmtpSettings({ ctx: verbContext(c), input: body })),
   );
 
   route(
@@ -31,7 +31,7 @@ export function smtpSettingsRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { query, reply }) => {
       const deps = c.get("deps");
-      return reply(await testSmtp({ ctx: verbContext(c), input: { mailer: deps.mailer, vault: deps.vault, sendTo: query.send_to } }));
+      return reply(await testSmtp({ ctx: verbContext(c), input: { mailer: deps.mailer, sendTo: query.send_to } }));
     },
   );
 }

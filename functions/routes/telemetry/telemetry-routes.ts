@@ -46,7 +46,7 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
       summary: "Set how the sidecar polls this node",
       description: "Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.",
     },
-    async (c, { params: p, body, reply }) => reply(await setTelemetryConfig({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, config: body, vault: c.get("deps").vault } })),
+    async (c, { params: p, body, reply }) => reply(await setTelemetryConfig({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, config: body } })),
   );
 
   onPaths(

@@ -17,7 +17,7 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
       summary: "The vault: whether this process holds the installation's key, where it comes from, how many secrets it keeps",
       description: "`status` healthy | ephemeral (no key loaded) | degraded (the key does not open the stored secrets, or a rotation is pending: `rotation_pending`).",
     },
-    async (c, { reply }) => reply(await vaultStatus({ ctx: verbContext(c), input: { vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await vaultStatus({ ctx: verbContext(c) })),
   );
 
   route(
@@ -27,7 +27,7 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
       summary: "Record this process's key as the installation's (409 when one is recorded or ciphertexts exist)",
       description: "The first secret stored does this on its own; this is the explicit form. The key itself comes from SVC_VAULT_KEY (or, all-in-one, DATA_DIR/vault.key).",
     },
-    async (c, { reply }) => reply(await initializeVault({ ctx: verbContext(c), input: { vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await initializeVault({ ctx: verbContext(c) })),
   );
 
   route(
@@ -42,8 +42,8 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
         "409 when no rotation is pending (SVC_VAULT_KEY), another one is in progress, or a stored secret does not open (then nothing changes); 503 when no key this process holds opens the stored secrets.",
     },
     async (c, { reply }) => {
-      const { vault, vaultKeyFile } = c.get("deps");
-      return reply(await rotateVault({ ctx: verbContext(c), input: { vault, ...(vaultKeyFile ? { keyFile: vaultKeyFile } : {}) } }));
+      const { vaultKeyFile } = c.get("deps");
+      return reply(await rotateVault({ ctx: verbContext(c), input: vaultKeyFile ? { keyFile: vaultKeyFile } : {} }));
     },
   );
 
@@ -53,6 +53,6 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/admin/vault/test", tag: "vault", scope: vaultSelfTest.scope, response: { schema: VaultTestResult },
       summary: "Encrypt and decrypt a probe value, and check the key against the stored secrets: always 200 {ok, message}",
     },
-    async (c, { reply }) => reply(await vaultSelfTest({ ctx: verbContext(c), input: { vault: c.get("deps").vault } })),
+    async (c, { reply }) => reply(await vaultSelfTest({ ctx: verbContext(c) })),
   );
 }

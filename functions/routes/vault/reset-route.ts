@@ -21,6 +21,6 @@ export function vaultResetRoutes(app: Hono<AppEnv>): void {
         "The user's other sessions are revoked, a lockout and a forced password change are cleared.",
       body: VaultResetBody, response: { schema: SessionResponse }, errors: [401],
     },
-    async (c, { body, reply }) => reply(sessionAnswer(c, await vaultResetPassword(await signInArgs(c, { ...body, vault: c.get("deps").vault })))),
+    async (c, { body, reply }) => reply(sessionAnswer(c, await vaultResetPassword(await signInArgs(c, { ...body })))),
   );
 }

@@ -3,19 +3,19 @@
 import { CAPABILITY_NAMES } from "../../domain/agents/capabilities.ts";
 import type * as v from "valibot";
 import type { AgentFeatures } from "../../schemas/agents.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { requireSignedIn } from "../system/signed-in.ts";
 import { vaultHealth } from "../vault/writable.ts";
 import { defineRead } from "../verb.ts";
 import type { AgentBinary } from "./binaries.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export interface AgentFeatureFacts {
-  vault: Vault;
   /** undefined: this instance serves no builds (AGENT_BINARY_DIR unset, or the edge). */
   builds: readonly AgentBinary[] | undefined;
 }
 
-export const agentFeatures = defineRead<AgentFeatureFacts, v.InferInput<typeof AgentFeatures>>({ scope: requireSignedIn }, async (ctx, { vault, builds }) => {
+export const agentFeatures = defineRead<AgentFeatureFacts, v.InferInput<typeof AgentFeatures>>({ scope: requireSignedIn }, async (ctx, { builds }) => {
+  const vault = vaultOf(ctx);
   const health = await vaultHealth(ctx.db, vault);
   return {
     agents: {

@@ -1,9 +1,8 @@
 // GET /install-agent.sh (public: it carries only public material) and GET /agents/install-command
 // (admin). The server URL is worked out by the route (PUBLIC_URL, else the request); the server's
 // static key is the current one, made on first use (server-key.ts).
-import type { Vault } from "../../vault/vault.ts";
 import { defineRead } from "../verb.ts";
-import type { VerbContext } from "../verb-context.ts";
+import { vaultOf, type VerbContext } from "../verb-context.ts";
 import type { AgentBinary } from "./binaries.ts";
 import { installCommand, installScript, scriptSha256, type TlsMode } from "./install-script.ts";
 import { currentServerPublicKey } from "./server-key.ts";
@@ -13,11 +12,10 @@ export interface InstallInput {
   /** Embedded in the script: where the agent will reach this server. */
   serverUrl: string;
   builds: readonly AgentBinary[];
-  vault: Vault;
 }
 
 async function scriptFor(ctx: VerbContext, input: InstallInput): Promise<string> {
-  const key = await currentServerPublicKey(ctx.db, input.vault, ctx.clock.now());
+  const key = await currentServerPublicKey(ctx.db, vaultOf(ctx), ctx.clock.now());
   return installScript({ serverUrl: input.serverUrl, serverPublicKey: key.public_key, builds: input.builds });
 }
 

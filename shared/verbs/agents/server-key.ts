@@ -15,6 +15,7 @@ import type { Vault } from "../../vault/vault.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
 import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
 import { ADMIN_AGENTS } from "./scopes.ts";
+import { vaultOf } from "../verb-context.ts";
 
 /** How long both keys are accepted after a rotation starts (the original's default). */
 export const ROTATION_OVERLAP_MS = 7 * 24 * 3600_000;
@@ -115,7 +116,8 @@ async function statusOf(db: Db, current: KeyRow, successor: KeyRow | undefined) 
 
 export type ServerKeyStatusShape = Awaited<ReturnType<typeof statusOf>>;
 
-export const serverKeyStatus = defineRead<{ vault: Vault }, ServerKeyStatusShape>({ scope: ADMIN_AGENTS }, async (ctx, { vault }) => {
+export const serverKeyStatus = defineRead<undefined, ServerKeyStatusShape>({ scope: ADMIN_AGENTS }, async (ctx) => {
+  const vault = vaultOf(ctx);
   await currentServerPublicKey(ctx.db, vault, ctx.clock.now());
   const { current, successor } = await keyRows(ctx.db);
   return statusOf(ctx.db, current!, successor);
@@ -147,7 +149,8 @@ function announceRotation(s: VerbScope): void {
 }
 
 /** POST /agents/server-key/rotate: a successor key, accepted beside the current one for ROTATION_OVERLAP_MS. */
-export const rotateServerKey = defineVerb<{ vault: Vault }, ServerKeyStatusShape>({ scope: ADMIN_AGENTS }, async (s, { vault }) => {
+export const rotateServerKey = defineVerb<undefined, ServerKeyStatusShape>({ scope: ADMIN_AGENTS }, async (s) => {
+  const vault = vaultOf(s.ctx);
   await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext('agent_server_key_rotation'))`);
   await currentServerPublicKey(s.tx, vault, s.now);
   const { current, successor } = await keyRows(s.tx);

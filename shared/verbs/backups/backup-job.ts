@@ -19,7 +19,7 @@ export const dbBackupJob: JobDefinition = {
   async run({ ctx, signal, deps }) {
     if (!deps?.backups) throw new BackupUnavailable("This runner has no backup capability (only the Node server and sidecar can dump the database); the backup was not taken.");
     if (!deps.vault) throw new BackupUnavailable("This runner has no vault to open the S3 credentials with; the backup was not taken.");
-    const done = await backupNow(ctx, { store: deps.backups, vault: deps.vault, trigger: "schedule", signal });
+    const done = await backupNow({ ...ctx, vault: deps.vault }, { store: deps.backups, trigger: "schedule", signal });
     return { rows_touched: 1, detail: done.detail };
   },
 };

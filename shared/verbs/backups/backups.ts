@@ -10,7 +10,7 @@ import { dbBackups } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { endRun, startRun } from "../jobs/job-runs.ts";
 import type { JobTrigger } from "../jobs/job-runs.ts";
-import type { VerbContext } from "../verb-context.ts";
+import { vaultOf, type VerbContext } from "../verb-context.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { readBackupSettingsRow, readS3Target } from "./settings.ts";
@@ -200,7 +200,7 @@ export async function backupNow(ctx: VerbContext, input: BackupInput & { store: 
     ? await store.writeSnapshot(archiveStem(ctx.clock.now(), "snapshot"), snapshot, input.signal)
     : await store.writeBackup(archiveStem(ctx.clock.now()), input.signal);
   const row = await recordBackup({ ctx, input: { archive, trigger: input.trigger } });
-  const after = await afterBackup(ctx, store, input.vault, row, snapshot?.includeVaultKey === true);
+  const after = await afterBackup(ctx, store, vaultOf(ctx), row, snapshot?.includeVaultKey === true);
   const [fresh] = await ctx.db.select().from(dbBackups).where(eq(dbBackups.id, row.id));
   return {
     backup: { ...present(fresh!), path: `${store.dir}/${row.filename}` },
@@ -214,7 +214,6 @@ export async function backupNow(ctx: VerbContext, input: BackupInput & { store: 
  * success with bytes and method, or failed with the reason.
  */
 export interface BackupInput {
-  vault: Vault;
   signal?: AbortSignal | undefined;
   /** A snapshot (dump, uploads, manifest, the vault key when asked) rather than a plain backup. */
   snapshot?: SnapshotRequest | undefined;

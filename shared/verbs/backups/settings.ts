@@ -15,6 +15,7 @@ import { changedKeys } from "../settings/apply.ts";
 import { lockSection, openSectionSecret, readSection, type Section, writeSection } from "../settings/secret-section.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import { BACKUPS_SCOPE, type BackupStore, requireStore, S3Error, type S3Target } from "./store.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export const BACKUP_SECTION = "backup";
 const SECRET = "backup_s3_secret_key";
@@ -69,7 +70,8 @@ export function cronProblem(schedule: string): string | null {
   }
 }
 
-export const updateBackupSettings = defineVerb<BackupSettingsPatch & { vault: Vault }, BackupSettings>({ scope: BACKUPS_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateBackupSettings = defineVerb<BackupSettingsPatch, BackupSettings>({ scope: BACKUPS_SCOPE }, async (s, patch) => {
+  const vault = vaultOf(s.ctx);
   const secrets: Record<string, string | null> = {};
   if (typeof patch.backup_s3_secret_key === "string") secrets[SECRET] = patch.backup_s3_secret_key === "" ? null : patch.backup_s3_secret_key;
   await lockSection(s, vault, secrets);
@@ -126,13 +128,13 @@ export async function readS3Target(db: Db, vault: Vault): Promise<{ target: S3Ta
 }
 
 /** POST /admin/settings/backup/test: lists the prefix (one key) with the stored settings. */
-export const testBackupTarget = defineRead<{ store: BackupStore | undefined; vault: Vault }, { status: "ok"; bucket: string; endpoint: string | null }>(
+export const testBackupTarget = defineRead<{ store: BackupStore | undefined }, { status: "ok"; bucket: string; endpoint: string | null }>(
   { scope: BACKUPS_SCOPE },
   async (ctx, input) => {
     const store = requireStore(input.store);
     let found: Awaited<ReturnType<typeof readS3Target>>;
     try {
-      found = await readS3Target(ctx.db, input.vault);
+      found = await readS3Target(ctx.db, vaultOf(ctx));
     } catch (e) {
       throw new ApiError("UPSTREAM_FAILED", (e as Error).message);
     }

@@ -3,9 +3,9 @@
 // keys, one per directory URL, sealed by the vault in server_secrets (ACME_ACCOUNT_KEY).
 import { and, eq, gt, lte } from "drizzle-orm";
 import { acmeChallenges, serverSecrets } from "../../db/schema/index.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { ACME_ACCOUNT_KEY, acmeAccountKeyName, openSecret, sealSecret } from "../vault/secret-columns.ts";
 import { defineRead, defineVerb } from "../verb.ts";
+import { vaultOf } from "../verb-context.ts";
 
 /** Issuance is the system's work (the certificates verbs already checked the caller's scope); no invented scope name. */
 const ACME_SCOPE = "admin:*";
@@ -39,7 +39,8 @@ export const readAcmeChallenge = defineRead<{ token: string }, string | null>({ 
  * The account key for a directory, created by `create` (an ECDSA P-256 PEM) on first use. Concurrent
  * first uses race on the primary key; the loser reads the winner's key, so there is one account.
  */
-export const acmeAccountKey = defineVerb<{ directoryUrl: string; vault: Vault; create: () => Promise<string> }, string>({ scope: ACME_SCOPE }, async (s, { directoryUrl, vault, create }) => {
+export const acmeAccountKey = defineVerb<{ directoryUrl: string; create: () => Promise<string> }, string>({ scope: ACME_SCOPE }, async (s, { directoryUrl, create }) => {
+  const vault = vaultOf(s.ctx);
   const name = acmeAccountKeyName(directoryUrl);
   const read = async () => (await s.tx.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name)))[0]?.value;
   const stored = await read();

@@ -11,6 +11,7 @@ import { defineVerb, type VerbScope } from "../verb.ts";
 import { CERTIFICATES_SCOPE, type CertificateRow, presentCertificate, requireCertificate } from "./present.ts";
 import { openKey } from "./read-certificates.ts";
 import type { TlsReloader } from "./tls-reloader.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export interface ActivateAnswer {
   certificate: CertificateShape;
@@ -37,7 +38,8 @@ export async function presentActive(s: VerbScope, vault: Vault, tls: TlsReloader
     : { reloaded: false, detail: "Recorded as active, but the HTTPS server could not load it (see the server log); it keeps presenting the previous certificate." };
 }
 
-export const activateCertificate = defineVerb<{ id: number; vault: Vault; tls?: TlsReloader | undefined }, ActivateAnswer>({ scope: CERTIFICATES_SCOPE }, async (s, { id, vault, tls }) => {
+export const activateCertificate = defineVerb<{ id: number; tls?: TlsReloader | undefined }, ActivateAnswer>({ scope: CERTIFICATES_SCOPE }, async (s, { id, tls }) => {
+  const vault = vaultOf(s.ctx);
   // Activations one at a time: two at once would each find the same previous one and the second would
   // meet the unique index instead of replacing the first's choice.
   await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext('certificates.activate'))`);

@@ -77,7 +77,7 @@ export async function runCertificates({ ctx, logger, signal, deps: services }: J
       continue;
     }
     try {
-      await renewCertificate({ ctx, input: { id, vault: services.vault, acme: services.acme, tls: services.tls, signal, trigger: "schedule" } });
+      await renewCertificate({ ctx: { ...ctx, vault: services.vault }, input: { id, acme: services.acme, tls: services.tls, signal, trigger: "schedule" } });
       renewed.push(id);
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);

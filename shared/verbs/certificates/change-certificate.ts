@@ -5,22 +5,22 @@ import { eq } from "drizzle-orm";
 import { certificates } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { CertificateShape, CertificateUpdate } from "../../schemas/certificates.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { presentActive } from "./activate-certificate.ts";
 import { importedMaterial, storedMaterial } from "./material.ts";
 import { CERTIFICATES_SCOPE, presentCertificate, requireCertificate } from "./present.ts";
 import { openKey } from "./read-certificates.ts";
 import type { TlsReloader } from "./tls-reloader.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export interface UpdateCertificateInput {
   id: number;
   body: CertificateUpdate;
-  vault: Vault;
   tls?: TlsReloader | undefined;
 }
 
-export const updateCertificate = defineVerb<UpdateCertificateInput, CertificateShape>({ scope: CERTIFICATES_SCOPE }, async (s, { id, body, vault, tls }) => {
+export const updateCertificate = defineVerb<UpdateCertificateInput, CertificateShape>({ scope: CERTIFICATES_SCOPE }, async (s, { id, body, tls }) => {
+  const vault = vaultOf(s.ctx);
   const row = await requireCertificate(s.tx, id, true);
   const replacing = body.cert_pem != null || body.key_pem != null;
   if (replacing && row.type !== "imported") {

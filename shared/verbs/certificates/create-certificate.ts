@@ -6,16 +6,14 @@ import { queryRows } from "../../db/database.ts";
 import { certificates } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { CertificateCreate, CertificateShape } from "../../schemas/certificates.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
-import type { VerbContext } from "../verb-context.ts";
+import { vaultOf, type VerbContext } from "../verb-context.ts";
 import type { AcmeIssuer } from "./acme-issuer.ts";
 import { acmeMaterial, importedMaterial, type Material, selfSignedMaterial, storedMaterial } from "./material.ts";
 import { CERTIFICATES_SCOPE, presentCertificate } from "./present.ts";
 
 export interface CreateCertificateInput {
   body: CertificateCreate;
-  vault: Vault;
   acme?: AcmeIssuer | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -40,7 +38,8 @@ async function materialFor(ctx: VerbContext, { body, acme, signal }: CreateCerti
 
 export const createCertificate = defineVerb<CreateCertificateInput, CertificateShape, Material>(
   { scope: CERTIFICATES_SCOPE, prepare: materialFor },
-  async (s, { body, vault }, material) => {
+  async (s, { body }, material) => {
+    const vault = vaultOf(s.ctx);
     // The id first: the key is sealed with a context naming its row.
     const [{ id }] = (await queryRows<{ id: number }>(s.tx, sql`select nextval(pg_get_serial_sequence('certificates', 'id'))::int as id`)) as [{ id: number }];
     const acme = body.type === "letsencrypt";

@@ -7,9 +7,8 @@ import { eq } from "drizzle-orm";
 import { certificates } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { CertificateShape } from "../../schemas/certificates.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
-import type { VerbContext } from "../verb-context.ts";
+import { vaultOf, type VerbContext } from "../verb-context.ts";
 import type { AcmeChallengeType, AcmeIssuer } from "./acme-issuer.ts";
 import { presentActive } from "./activate-certificate.ts";
 import { acmeMaterial, type Material, selfSignedMaterial, storedMaterial } from "./material.ts";
@@ -18,7 +17,6 @@ import type { TlsReloader } from "./tls-reloader.ts";
 
 export interface RenewInput {
   id: number;
-  vault: Vault;
   acme?: AcmeIssuer | undefined;
   tls?: TlsReloader | undefined;
   signal?: AbortSignal | undefined;
@@ -48,7 +46,8 @@ async function renewMaterial(ctx: VerbContext, { id, acme, signal }: RenewInput)
   }
 }
 
-export const renewCertificate = defineVerb<RenewInput, Renewed, Prepared>({ scope: CERTIFICATES_SCOPE, prepare: renewMaterial }, async (s, { id, vault, tls, trigger = "manual" }, prepared) => {
+export const renewCertificate = defineVerb<RenewInput, Renewed, Prepared>({ scope: CERTIFICATES_SCOPE, prepare: renewMaterial }, async (s, { id, tls, trigger = "manual" }, prepared) => {
+  const vault = vaultOf(s.ctx);
   const row = await requireCertificate(s.tx, id, true);
   if ("error" in prepared) {
     const message = prepared.error instanceof ApiError && typeof prepared.error.detail === "string" ? prepared.error.detail : prepared.error.message;

@@ -12,6 +12,7 @@ import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { sealSecrets } from "./secrets.ts";
 import { checkConfig, checkDestinations, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export interface NewMonitor {
   name: string;
@@ -47,8 +48,8 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
   return row;
 }
 
-export const createMonitor = defineVerb<{ body: MonitorCreateInput; vault: Vault }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { body, vault }) => {
-  const row = await insertMonitor(s, vault, {
+export const createMonitor = defineVerb<{ body: MonitorCreateInput }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { body }) => {
+  const row = await insertMonitor(s, vaultOf(s.ctx), {
     name: body.name,
     check_type: body.check_type,
     host: body.host,

@@ -18,6 +18,7 @@ import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { openSecrets, sealSecrets, sendsMask, sendsSecret } from "./secrets.ts";
 import { cancelOpenRuns, checkConfig, checkDestinations, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
+import { vaultOf } from "../verb-context.ts";
 
 type Changes = Partial<typeof monitors.$inferInsert>;
 
@@ -55,7 +56,8 @@ async function patchValues(s: VerbScope, vault: Vault, before: MonitorRow, patch
   return { values, secretsChanged };
 }
 
-export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; vault: Vault; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, vault, ifMatch }) => {
+export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, ifMatch }) => {
+  const vault = vaultOf(s.ctx);
   let secretsChanged = false;
   const after = await updateRow(s, monitorKind, { id, ifMatch }, {
     skipUnchanged: true,

@@ -5,7 +5,6 @@ import { monitors } from "../../db/schema/index.ts";
 import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import { ApiError } from "../../errors.ts";
 import type { MonitorReadShape, TargetType } from "../../schemas/monitors.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { insertMonitor } from "./create-monitor.ts";
 import { checkRow, pauseRow, resumeRow } from "./lifecycle.ts";
@@ -13,6 +12,7 @@ import type { MonitorRow } from "./monitor-row.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { defaultMonitor, findTarget } from "./targets.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export interface TargetRef {
   target_type: TargetType;
@@ -21,7 +21,7 @@ export interface TargetRef {
 
 const NO_TARGET = "Target not found or has no address to probe";
 
-export const createTargetMonitor = defineVerb<TargetRef & { check_type?: CheckType | undefined; config?: Record<string, unknown> | undefined; vault: Vault }, { created: boolean; monitor: MonitorReadShape }>(
+export const createTargetMonitor = defineVerb<TargetRef & { check_type?: CheckType | undefined; config?: Record<string, unknown> | undefined }, { created: boolean; monitor: MonitorReadShape }>(
   { scope: WRITE_MONITORS },
   async (s, input) => {
     const target = await findTarget(s.tx, input.target_type, input.target_id);
@@ -36,7 +36,7 @@ export const createTargetMonitor = defineVerb<TargetRef & { check_type?: CheckTy
       .orderBy(asc(monitors.id))
       .limit(1);
     if (existing) return { created: false, monitor: await presentMonitor(s.tx, existing, s.now) };
-    const row = await insertMonitor(s, input.vault, {
+    const row = await insertMonitor(s, vaultOf(s.ctx), {
       name: `${target.label} (${plan.check_type})`.slice(0, 200),
       check_type: plan.check_type,
       host: plan.host,

@@ -7,15 +7,16 @@ import { splitProviderConfig } from "../../domain/notifications/notifier-config.
 import { type NotifierType, secretKeys } from "../../domain/notifications/notifiers/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { SinkPatch, SinkShape } from "../../schemas/notifications.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
 import { defineVerb } from "../verb.ts";
 import { presentSink } from "./present-sink.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { openSinkSecrets, requireSink, sealSinkSecrets } from "./sink-secrets.ts";
+import { vaultOf } from "../verb-context.ts";
 
-export const patchSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, body, vault }: { id: number; body: SinkPatch; vault: Vault }): Promise<SinkShape> => {
+export const patchSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, body }: { id: number; body: SinkPatch }): Promise<SinkShape> => {
+  const vault = vaultOf(s.ctx);
   const before = await requireSink(s.tx, id, true);
   const type = (body.provider_type ?? before.provider_type) as NotifierType;
   const typeChanged = type !== before.provider_type;
@@ -51,7 +52,8 @@ export const patchSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { 
   return presentSink(vault, row!);
 });
 
-export const toggleSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, vault }: { id: number; vault: Vault }): Promise<SinkShape> => {
+export const toggleSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id }: { id: number }): Promise<SinkShape> => {
+  const vault = vaultOf(s.ctx);
   const before = await requireSink(s.tx, id, true);
   const [row] = await s.tx.update(notificationSinks).set({ enabled: !before.enabled, updated_at: s.now }).where(eq(notificationSinks.id, id)).returning();
   s.audit({ action: "notification_sink.toggle", category: "notifications", entity_type: "notification_sink", entity_id: id, diff: { enabled: row!.enabled } });

@@ -7,15 +7,16 @@ import { splitProviderConfig } from "../../domain/notifications/notifier-config.
 import { generateWebhookSecret } from "../../domain/notifications/signing.ts";
 import { ApiError } from "../../errors.ts";
 import type { SinkCreate, SinkShape } from "../../schemas/notifications.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
 import { defineVerb } from "../verb.ts";
 import { presentSink } from "./present-sink.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { sealSinkSecrets } from "./sink-secrets.ts";
+import { vaultOf } from "../verb-context.ts";
 
-export const createSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { body, vault }: { body: SinkCreate; vault: Vault }): Promise<SinkShape> => {
+export const createSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { body }: { body: SinkCreate }): Promise<SinkShape> => {
+  const vault = vaultOf(s.ctx);
   const { value, issues } = splitProviderConfig(body.provider_type, body.provider_config, undefined, await readOutboundPolicy(s.tx));
   if (issues.length > 0) throw ApiError.validation(issues);
   let generated: string | undefined;

@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import { notificationSinks } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import type { SinkShape } from "../../schemas/notifications.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
 import { presentSink } from "./present-sink.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import type { SinkRow } from "./sink-secrets.ts";
+import { vaultOf } from "../verb-context.ts";
 
 const SPEC = {
   table: notificationSinks,
@@ -17,10 +17,10 @@ const SPEC = {
   search: [notificationSinks.name],
 };
 
-export const listSinks = defineRead<{ query: ListParams & { provider_type?: string | undefined }; vault: Vault }, ListPage<SinkShape>>(
+export const listSinks = defineRead<{ query: ListParams & { provider_type?: string | undefined } }, ListPage<SinkShape>>(
   { scope: ADMIN_NOTIFICATIONS },
-  (ctx, { query, vault }) =>
+  (ctx, { query }) =>
     listPage<SinkRow, SinkShape>(ctx.db, SPEC, query, [query.provider_type ? eq(notificationSinks.provider_type, query.provider_type) : undefined], (rows) =>
-      Promise.all(rows.map((r) => presentSink(vault, r))),
+      Promise.all(rows.map((r) => presentSink(vaultOf(ctx), r))),
     ),
 );

@@ -5,12 +5,12 @@
 // sink missing its URL or token) answers `{ok: false, error}` at once, 200 like the original.
 import { notificationAlerts, notificationDeliveries } from "../../db/schema/index.ts";
 import { isNotifierType, NOTIFIER_FIELDS } from "../../domain/notifications/notifiers/index.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { openSinkSecrets, requireSink } from "./sink-secrets.ts";
 import { sql } from "drizzle-orm";
+import { vaultOf } from "../verb-context.ts";
 
 export interface TestAnswer {
   ok: boolean;
@@ -21,7 +21,8 @@ export interface TestAnswer {
 
 export const TEST_ALERT_KIND = "notification.test";
 
-export const testSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, vault, maxAttempts }: { id: number; vault: Vault; maxAttempts: number }): Promise<TestAnswer> => {
+export const testSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<TestAnswer> => {
+  const vault = vaultOf(s.ctx);
   const sink = await requireSink(s.tx, id);
   const refuse = (error: string): TestAnswer => ({ ok: false, error, delivery_id: null, state: null });
   if (!isNotifierType(sink.provider_type)) return refuse(`Unknown provider type: ${sink.provider_type}`);

@@ -7,9 +7,7 @@ import { bytesToBase64Url, bytesToHex, utf8Bytes } from "../../auth/encoding.ts"
 import { authExchangeCodes, invites, oauthIdentities, oauthStates, sessions, users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { AUDIENCE, signToken } from "../../identity/tokens.ts";
-import type { OutboundHttp } from "../../net/outbound.ts";
 import { readSetting } from "../../settings/read.ts";
-import type { Vault } from "../../vault/vault.ts";
 import type { IssuedSession } from "../auth/issue-session.ts";
 import { completeLogin, findUserByEmail } from "../auth/login.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
@@ -20,6 +18,7 @@ import type { ProviderIdentity } from "./identity.ts";
 import { requireSelfWrite } from "../account/self.ts";
 import { bootstrapStatus } from "../bootstrap/status.ts";
 import { authorizationUrl, identityFromCallback, loadProvider, type Provider, type ProviderRoute, routeOf } from "./provider.ts";
+import { outboundOf, vaultOf } from "../verb-context.ts";
 
 /** How long a started sign-in may take (the state row, and the browser's state cookie). */
 export const STATE_TTL_MS = 10 * 60_000;
@@ -44,9 +43,8 @@ export async function publicBase(db: VerbScope["tx"], configuredBase: string | u
   return base.replace(/\/+$/, "");
 }
 
+/** What the flow takes from the configuration; the outbound client and the vault come with the verb context. */
 export interface OAuthDeps {
-  outbound: OutboundHttp;
-  vault: Vault;
   /** PUBLIC_URL from the configuration, used when the public_url setting is empty. */
   publicUrl: string | undefined;
 }
@@ -66,7 +64,7 @@ interface Begun {
 
 /** The provider's authorization URL and the request row to store (outside the transaction: HTTP). */
 async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: string; via?: ProviderRoute; inviteToken?: string | undefined }, linkUserId: number | null): Promise<Begun> {
-  const provider = await loadProvider(ctx.db, input, input.name, input.via);
+  const provider = await loadProvider(ctx.db, { outbound: outboundOf(ctx), vault: vaultOf(ctx) }, input.name, input.via);
   const redirectUri = await callbackUrl(ctx.db, input.publicUrl, input.name, routeOf(provider.config));
   const [state, nonce, codeVerifier] = [randomText(ctx), randomText(ctx), randomText(ctx)];
   const challenge = bytesToBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(codeVerifier))));
@@ -228,7 +226,7 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
   {
     scope: "public",
     prepare: async (ctx, input) => {
-      const provider = await loadProvider(ctx.db, input, input.name, input.via);
+      const provider = await loadProvider(ctx.db, { outbound: outboundOf(ctx), vault: vaultOf(ctx) }, input.name, input.via);
       // Before the state is used up: a callback from another browser (login CSRF, or a link request
       // finished by a victim) leaves the starter's request as it was.
       if (!input.stateCookie || !timingSafeEqualString(input.stateCookie, input.state)) {

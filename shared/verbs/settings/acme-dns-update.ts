@@ -2,14 +2,15 @@
 // whole settings view (view.ts), which reads the section through acme-dns.ts.
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { AcmeDnsPatch, AcmeDnsRead } from "../../schemas/settings-admin.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { ACME_DNS_SECTION, PLAIN_DEFAULTS, present, PROVIDERS, readAcmeDns } from "./acme-dns.ts";
 import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { dropSectionSecrets, lockSection, readSection, secretChanges, writeSection } from "./secret-section.ts";
 import { readSettingsView, type SettingsView } from "./view.ts";
+import { vaultOf } from "../verb-context.ts";
 
-export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch & { vault: Vault }, SettingsView & AcmeDnsRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateAcmeDnsSettings = defineVerb<AcmeDnsPatch, SettingsView & AcmeDnsRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, patch) => {
+  const vault = vaultOf(s.ctx);
   const spec = patch.provider ? PROVIDERS[patch.provider] : null;
   const allowed = new Set(spec ? [...spec.plain, ...spec.secrets, ...spec.secrets.map((k) => `${k}_set`)] : []);
   const problems: ValidationIssue[] = Object.keys(patch)

@@ -3,9 +3,9 @@
 // clears everything (PATCH's verb: acme-dns-update.ts). Secrets (api_token, tsig_secret) sealed apart (secret-section.ts), read as `*_set`.
 import type { Db } from "../../db/database.ts";
 import type { AcmeDnsPatch, AcmeDnsRead } from "../../schemas/settings-admin.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineRead } from "../verb.ts";
 import { openSectionSecret, readSection, type Section } from "./secret-section.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export const ACME_DNS_SECTION = "acme_dns";
 export type Provider = NonNullable<AcmeDnsPatch["provider"]>;
@@ -37,7 +37,8 @@ export type AcmeDnsCredentials =
  * The ACME DNS credentials for issuance, or null when no provider is configured (or its secret is
  * missing). Issuance is the system's work, so this is read under admin:* like the other ACME state.
  */
-export const readAcmeDnsCredentials = defineRead<{ vault: Vault }, AcmeDnsCredentials | null>({ scope: "admin:*" }, async (ctx, { vault }) => {
+export const readAcmeDnsCredentials = defineRead<undefined, AcmeDnsCredentials | null>({ scope: "admin:*" }, async (ctx) => {
+  const vault = vaultOf(ctx);
   const section = await readSection(ctx.db, ACME_DNS_SECTION);
   const read = present(section).acme_dns;
   if (read.provider === "cloudflare") {

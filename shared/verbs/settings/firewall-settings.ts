@@ -5,12 +5,12 @@ import { ApiError } from "../../errors.ts";
 import { checkOutboundUrl } from "../../domain/net/outbound-policy.ts";
 import type { Db } from "../../db/database.ts";
 import type { FirewallPatch, FirewallRead } from "../../schemas/settings-admin.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { defineVerb } from "../verb.ts";
 import { changedKeys } from "./apply.ts";
 import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { lockSection, readSection, secretChanges, type Section, writeSection } from "./secret-section.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export const FIREWALL_SECTION = "firewall";
 export const FIREWALL_SECRETS = ["firewall_api_key", "firewall_api_secret"] as const;
@@ -28,7 +28,8 @@ export async function readFirewall(db: Db): Promise<FirewallRead> {
   return present(await readSection(db, FIREWALL_SECTION));
 }
 
-export const updateFirewallSettings = defineVerb<FirewallPatch & { vault: Vault }, FirewallRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateFirewallSettings = defineVerb<FirewallPatch, FirewallRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, patch) => {
+  const vault = vaultOf(s.ctx);
   const secrets = secretChanges(patch, FIREWALL_SECRETS);
   await lockSection(s, vault, secrets);
   const section = await readSection(s.tx, FIREWALL_SECTION);

@@ -3,10 +3,10 @@
 // the firewall's faults: they are {ok: false, error}. `kea` says the leases came from Kea.
 import type { OutboundHttp } from "../../net/outbound.ts";
 import type { FirewallTest } from "../../schemas/settings-admin.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineRead } from "../verb.ts";
 import { FIREWALL_PATHS, FirewallError, firewallGet, firewallLeases, type FirewallTarget, firewallTarget } from "./firewall-api.ts";
 import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
+import { outboundOf, vaultOf } from "../verb-context.ts";
 
 const fail = (error: string): FirewallTest => ({ ok: false, version: null, arp_count: null, lease_count: null, kea: false, error });
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
@@ -41,7 +41,7 @@ export async function probeFirewall(outbound: OutboundHttp, t: FirewallTarget): 
   }
 }
 
-export const testFirewall = defineRead({ scope: SETTINGS_WRITE_SCOPE }, async (ctx, { outbound, vault }: { outbound: OutboundHttp; vault: Vault }): Promise<FirewallTest> => {
-  const target = await firewallTarget(ctx.db, vault).catch(() => "The stored API credentials cannot be opened with this server's vault key");
-  return typeof target === "string" ? fail(target) : probeFirewall(outbound, target);
+export const testFirewall = defineRead({ scope: SETTINGS_WRITE_SCOPE }, async (ctx): Promise<FirewallTest> => {
+  const target = await firewallTarget(ctx.db, vaultOf(ctx)).catch(() => "The stored API credentials cannot be opened with this server's vault key");
+  return typeof target === "string" ? fail(target) : probeFirewall(outboundOf(ctx), target);
 });

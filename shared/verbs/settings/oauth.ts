@@ -22,6 +22,7 @@ import type { ConfirmationSpec } from "../confirm/confirm.ts";
 import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
 import { changedKeys, lockSettings } from "./apply.ts";
 import { SETTINGS_READ_SCOPE, SETTINGS_WRITE_SCOPE } from "./read-all.ts";
+import { vaultOf } from "../verb-context.ts";
 
 const OAUTH_KEY = "oauth";
 const MAX_PROVIDERS = 20;
@@ -220,7 +221,8 @@ export async function closeProviderRegistration(s: VerbScope): Promise<void> {
   });
 }
 
-export const updateOAuthSettings = defineVerb<OAuthPatch & { vault: Vault; adminRoleConfirmed?: boolean }, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, adminRoleConfirmed, ...input }) => {
+export const updateOAuthSettings = defineVerb<OAuthPatch & { adminRoleConfirmed?: boolean }, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { adminRoleConfirmed, ...input }) => {
+  const vault = vaultOf(s.ctx);
   // Before any lock: in the order a rotation locks (the vault's state, then the secret rows).
   if (Object.values(input.providers).some((p) => p?.client_secret != null)) await assertVaultWritable(s.tx, vault, s.now);
   await lockSettings(s);

@@ -5,13 +5,13 @@
 import { appSettings } from "../../db/schema/index.ts";
 import { MailError, type Mailer } from "../../net/mailer.ts";
 import type { SmtpTest } from "../../schemas/settings-admin.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import { lockSettings } from "./apply.ts";
 import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { readSection } from "./secret-section.ts";
 import { readSmtp, SMTP_SECTION } from "./smtp.ts";
 import { senderOf, storedSmtpServer } from "./smtp-server.ts";
+import { vaultOf } from "../verb-context.ts";
 
 const TIMEOUT_MS = 15_000;
 
@@ -23,12 +23,12 @@ const recordSmtpTest = defineVerb({ scope: SETTINGS_WRITE_SCOPE }, async (s, { s
   s.audit({ action: "settings.smtp_tested", category: "settings", entity_type: "settings", entity_id: SMTP_SECTION, diff: { status, sent_to: sentTo, smtp_enabled_before: fields.smtp_enabled ?? false } });
 });
 
-export const testSmtp = defineRead({ scope: SETTINGS_WRITE_SCOPE }, async (ctx, { mailer, vault, sendTo }: { mailer: Mailer | undefined; vault: Vault; sendTo: string | undefined }): Promise<SmtpTest> => {
+export const testSmtp = defineRead({ scope: SETTINGS_WRITE_SCOPE }, async (ctx, { mailer, sendTo }: { mailer: Mailer | undefined; sendTo: string | undefined }): Promise<SmtpTest> => {
   const smtp = await readSmtp(ctx.db);
   if (!smtp.smtp_host) return { status: "error", message: "SMTP host is not configured" };
   if (sendTo && !smtp.smtp_from_email) return { status: "error", message: "SMTP sender address (smtp_from_email) is not configured" };
   if (!mailer) return { status: "error", message: "Sending mail needs the Node server: this runtime has no SMTP sockets" };
-  const server = await storedSmtpServer(ctx.db, vault, smtp, TIMEOUT_MS);
+  const server = await storedSmtpServer(ctx.db, vaultOf(ctx), smtp, TIMEOUT_MS);
   if (!server) return { status: "error", message: "The stored SMTP password cannot be opened with this server's vault key" };
   let answer: SmtpTest;
   try {

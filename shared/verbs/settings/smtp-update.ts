@@ -3,7 +3,6 @@
 // section's read) because it answers with the whole settings view (view.ts), which reads through smtp.ts.
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { SmtpPatch, SmtpRead } from "../../schemas/settings-admin.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { savedHostRefusal } from "../../net/resolved-host.ts";
 import { readOutboundPolicy } from "../integrations/outbound-policy.ts";
 import { defineVerb } from "../verb.ts";
@@ -12,6 +11,7 @@ import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { lockSection, readSection, secretChanges, writeSection } from "./secret-section.ts";
 import { DEFAULTS, type Plain, PLAIN_KEYS, present, readSmtp, SMTP_SECTION } from "./smtp.ts";
 import { readSettingsView, type SettingsView } from "./view.ts";
+import { vaultOf } from "../verb-context.ts";
 
 /** The last test's outcome is the test's to write (smtp-test.ts), not a client's. */
 const PATCHABLE = PLAIN_KEYS.filter((k) => k !== "smtp_last_test_at" && k !== "smtp_last_test_status") as Exclude<keyof Plain, "smtp_last_test_at" | "smtp_last_test_status">[];
@@ -32,7 +32,8 @@ function issues(next: Plain, patch: SmtpPatch, policyReason: string | null): Val
   return out;
 }
 
-export const updateSmtpSettings = defineVerb<SmtpPatch & { vault: Vault }, SettingsView & SmtpRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { vault, ...patch }) => {
+export const updateSmtpSettings = defineVerb<SmtpPatch, SettingsView & SmtpRead>({ scope: SETTINGS_WRITE_SCOPE }, async (s, patch) => {
+  const vault = vaultOf(s.ctx);
   const secrets = secretChanges(patch, ["smtp_password"]);
   await lockSection(s, vault, secrets);
   const section = await readSection(s.tx, SMTP_SECTION);

@@ -6,11 +6,11 @@ import { eq } from "drizzle-orm";
 import { hardware, telemetryConfigs } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { DEFAULT_SNMP_PORT, type TelemetryConfigInput } from "../../schemas/telemetry.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { openSecret, sealSecret, SNMP_COMMUNITY } from "../vault/secret-columns.ts";
 import { assertVaultWritable } from "../vault/writable.ts";
 import { defineVerb } from "../verb.ts";
 import { presentConfig } from "./present.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export const CONFIG_SCOPE = "write:hardware";
 
@@ -29,7 +29,8 @@ function auditView(r: ConfigRow | undefined) {
 
 export const setTelemetryConfig = defineVerb(
   { scope: CONFIG_SCOPE },
-  async (s, { hardwareId, config: input, vault }: { hardwareId: number; config: TelemetryConfigInput; vault: Vault }) => {
+  async (s, { hardwareId, config: input }: { hardwareId: number; config: TelemetryConfigInput }) => {
+    const vault = vaultOf(s.ctx);
     const [node] = await s.tx.select({ ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, hardwareId));
     if (!node) throw ApiError.notFound("Hardware node", hardwareId);
     // Only a new community needs the vault: other changes go on while it cannot write (a pending rotation).

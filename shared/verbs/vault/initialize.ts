@@ -10,11 +10,13 @@ import { defineVerb } from "../verb.ts";
 import { countEncryptedSecrets } from "./secret-columns.ts";
 import { VAULT_ADMIN, vaultStatusOf } from "./status.ts";
 import { initializeVaultState, vaultNotWritable } from "./writable.ts";
+import { vaultOf } from "../verb-context.ts";
 
 /** Serialises the verbs that decide which key is the installation's (initialize, rotate). */
 export const VAULT_STATE_LOCK = sql`select pg_advisory_xact_lock(hashtext('vault_state'))`;
 
-export const initializeVault = defineVerb<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s, { vault }) => {
+export const initializeVault = defineVerb<undefined, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s) => {
+  const vault = vaultOf(s.ctx);
   if (!vault.loaded) throw vaultNotWritable("ephemeral");
   await s.tx.execute(VAULT_STATE_LOCK);
   const [state] = await s.tx.select({ id: vaultState.id }).from(vaultState).where(eq(vaultState.id, 1));

@@ -13,10 +13,11 @@ import { findUserByEmail, type SessionOutcome, completeLogin } from "../auth/log
 import { replacePassword } from "../auth/sessions.ts";
 import type { SignInClient } from "../auth/sign-in-client.ts";
 import { defineVerb, recordRefusal } from "../verb.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export const VAULT_RESET_REFUSED = "Unable to reset password with the provided recovery credentials";
 
-export type VaultResetInput = { email: string; vault_key: string; new_password?: unknown; new_password_hash?: unknown; vault: Vault } & SignInClient;
+export type VaultResetInput = { email: string; vault_key: string; new_password?: unknown; new_password_hash?: unknown } & SignInClient;
 
 /** Exactly one new password, in clear (the server hashes it): a 422 that never echoes the body (it holds the key). */
 function newPasswordOf(input: VaultResetInput): string {
@@ -44,7 +45,7 @@ export const vaultResetPassword = defineVerb<VaultResetInput, SessionOutcome, { 
     prepare: async (ctx, input) => {
       const newPassword = newPasswordOf(input);
       // Both checks always run, so the answer's timing does not tell a wrong key from an unknown account.
-      const keyHeld = holdsKey(input.vault, input.vault_key);
+      const keyHeld = holdsKey(vaultOf(ctx), input.vault_key);
       const user = await findUserByEmail(ctx, input.email.trim());
       const refusal: Refusal | null = !keyHeld
         ? "wrong_key"

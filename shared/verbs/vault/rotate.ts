@@ -14,7 +14,7 @@ import { ApiError } from "../../errors.ts";
 import type { VaultStatusShape } from "../../schemas/vault.ts";
 import { isCiphertext, Vault, VaultError } from "../../vault/vault.ts";
 import type { VaultKeyFile } from "../../vault/key-file.ts";
-import type { VerbContext } from "../verb-context.ts";
+import { vaultOf, type VerbContext } from "../verb-context.ts";
 import { defineVerb, requireScope, type Verb, type VerbArgs } from "../verb.ts";
 import { VAULT_STATE_LOCK } from "./initialize.ts";
 import { SECRET_COLUMNS, replaceSecret, type StoredSecret, storedSecrets } from "./secret-columns.ts";
@@ -32,7 +32,8 @@ function unreadable(secret: StoredSecret, e: unknown): ApiError {
   });
 }
 
-const reencrypt = defineVerb<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s, { vault }) => {
+const reencrypt = defineVerb<undefined, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s) => {
+  const vault = vaultOf(s.ctx);
   if (!vault.loaded) throw vaultNotWritable("ephemeral");
   await s.tx.execute(VAULT_STATE_LOCK);
   // Locked before any secret is read: a secret write holds this row FOR SHARE (writable.ts), so it either
@@ -85,9 +86,8 @@ const reencrypt = defineVerb<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_
   return vaultStatusOf(s.tx, vault);
 });
 
+/** The process's vault is the context's (ctx.vault): swapped to the new key in place when the key file is rotated. */
 export interface RotateInput {
-  /** The process's vault (deps.vault): swapped to the new key in place when the key file is rotated. */
-  vault: Vault;
   /** Present when the key came from DATA_DIR/vault.key: then a healthy vault is rotated in place. */
   keyFile?: VaultKeyFile;
 }
@@ -110,7 +110,7 @@ async function rotateKeyFile(ctx: VerbContext, vault: Vault, keyFile: VaultKeyFi
   vault.adopt(await vault.alsoOpening(staged.key));
   let status: VaultStatusShape;
   try {
-    status = await reencrypt({ ctx, input: { vault: candidate } });
+    status = await reencrypt({ ctx: { ...ctx, vault: candidate } });
   } catch (e) {
     const committed = await installedKeyId(ctx);
     if (committed === candidate.keyId) {
@@ -133,11 +133,12 @@ async function rotateKeyFile(ctx: VerbContext, vault: Vault, keyFile: VaultKeyFi
 
 export const rotateVault: Verb<RotateInput, VaultStatusShape> = Object.assign(
   async ({ ctx, input }: VerbArgs<RotateInput>) => {
-    const { vault, keyFile } = input;
     // Before anything is staged: a caller without the scope leaves no file behind.
     requireScope(ctx, VAULT_ADMIN);
+    const vault = vaultOf(ctx);
+    const keyFile = input?.keyFile;
     if (keyFile && vault.source === "file" && (await vaultCondition(ctx.db, vault)) === "healthy") return rotateKeyFile(ctx, vault, keyFile);
-    return reencrypt({ ctx, input: { vault } });
+    return reencrypt({ ctx });
   },
   { scope: VAULT_ADMIN },
 );

@@ -9,6 +9,7 @@ import { VaultError, type Vault } from "../../vault/vault.ts";
 import { defineRead } from "../verb.ts";
 import { countEncryptedSecrets } from "./secret-columns.ts";
 import { vaultCondition } from "./writable.ts";
+import { vaultOf } from "../verb-context.ts";
 
 export const VAULT_ADMIN = "admin:vault";
 
@@ -27,12 +28,13 @@ export async function vaultStatusOf(db: Db, vault: Vault): Promise<VaultStatusSh
   };
 }
 
-export const vaultStatus = defineRead<{ vault: Vault }, VaultStatusShape>({ scope: VAULT_ADMIN }, (ctx, { vault }) => vaultStatusOf(ctx.db, vault));
+export const vaultStatus = defineRead<undefined, VaultStatusShape>({ scope: VAULT_ADMIN }, (ctx) => vaultStatusOf(ctx.db, vaultOf(ctx)));
 
 const SELF_TEST_CONTEXT = "vault.self_test";
 
 /** A round trip through the key, then the key against the canary; never throws (always 200 {ok, message}). */
-export const vaultSelfTest = defineRead<{ vault: Vault }, { ok: boolean; message: string }>({ scope: VAULT_ADMIN }, async (ctx, { vault }) => {
+export const vaultSelfTest = defineRead<undefined, { ok: boolean; message: string }>({ scope: VAULT_ADMIN }, async (ctx) => {
+  const vault = vaultOf(ctx);
   if (!vault.loaded) return { ok: false, message: "Vault is not initialized — no key loaded." };
   try {
     const probe = ctx.random.uuid();

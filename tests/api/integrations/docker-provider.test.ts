@@ -25,8 +25,7 @@ let cert: { key: string; cert: string };
 let client: { key: string; cert: string };
 const LAB_POLICY = { ...DEFAULT_OUTBOUND_POLICY, allow_loopback: true };
 
-const ctx = () => systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: a.t.runtime.deps.random });
-const deps = () => ({ outbound: a.t.runtime.deps.outbound, vault: a.t.runtime.deps.vault });
+const ctx = () => systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: a.t.runtime.deps.random, outbound: a.t.runtime.deps.outbound, vault: a.t.runtime.deps.vault });
 
 async function setPolicy(policy: typeof LAB_POLICY): Promise<void> {
   await a.t.sql`insert into app_settings (key, value) values ('outbound_policy', ${a.t.sql.json(policy)}) on conflict (key) do update set value = excluded.value`;
@@ -91,19 +90,19 @@ describe("syncDockerProvider", () => {
   it("an engine that cannot be read records the reason on the config and changes no inventory row", async () => {
     const before = await inventoryCount();
     const missing = await dockerConfig("unix:///nonexistent/docker.sock");
-    const out = await syncDockerProvider(ctx(), deps(), missing);
+    const out = await syncDockerProvider(ctx(), missing);
     expect(out).toMatchObject({ ok: false, error: expect.stringContaining("unix:///nonexistent/docker.sock unavailable") });
     expect(await configRow(missing)).toMatchObject({ last_sync_status: "error", last_sync_error: out.error, last_sync_at: expect.any(Date) });
 
     const untrusted = await dockerConfig(tls.url);
-    const refused = await syncDockerProvider(ctx(), deps(), untrusted);
+    const refused = await syncDockerProvider(ctx(), untrusted);
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(/certificate|TLS/i);
     expect((await configRow(untrusted)).last_sync_status).toBe("error");
 
     await setPolicy(DEFAULT_OUTBOUND_POLICY);
     const trusted = await dockerConfig(tls.url, { ca_cert: cert.cert });
-    const blocked = await syncDockerProvider(ctx(), deps(), trusted);
+    const blocked = await syncDockerProvider(ctx(), trusted);
     await setPolicy(LAB_POLICY);
     expect(blocked.ok).toBe(false);
     expect(blocked.error).toContain("allow_loopback");
@@ -113,7 +112,7 @@ describe("syncDockerProvider", () => {
 
   it("syncs the engine on the unix socket into the same rows the discovery scan of that socket keeps", async () => {
     const id = await dockerConfig(`unix://${fake.socketPath}`);
-    const out = await syncDockerProvider(ctx(), deps(), id);
+    const out = await syncDockerProvider(ctx(), id);
     expect(out).toEqual({ ok: true, error: null, source: `docker:${fake.socketPath}`, containers: 3, networks: 2, services: 2, created: 7, updated: 0, removed: 0 });
     expect(await configRow(id)).toMatchObject({ last_sync_status: "ok", last_sync_error: null });
     const units = await a.t.sql`select c.name, c.kind, c.status from compute_units c join external_refs r on r.entity_type = 'compute_unit' and r.entity_id = c.id where r.source = ${`docker:${fake.socketPath}`} order by c.name`;
@@ -133,7 +132,7 @@ describe("syncDockerProvider", () => {
     fake.state.containers = fake.state.containers.map((c) => (c.Id === web.Id ? state : c));
     const inspect = fake.state.inspects.get(web.Id)!;
     fake.state.inspects.set(web.Id, { ...inspect, State: { ...inspect.State, Status: "exited", Running: false } } as typeof inspect);
-    const again = await syncDockerProvider(ctx(), deps(), id);
+    const again = await syncDockerProvider(ctx(), id);
     expect(again).toMatchObject({ ok: true, containers: 2, created: 0, removed: 2 }); // db and its service
     expect(again.updated).toBeGreaterThan(0);
     const after = await a.t.sql`select name, status from compute_units order by name`;
@@ -142,7 +141,7 @@ describe("syncDockerProvider", () => {
 
   it("syncs an engine over TCP with TLS (the config's CA) under its own source", async () => {
     const id = await dockerConfig(tls.url, { ca_cert: cert.cert });
-    const out = await syncDockerProvider(ctx(), deps(), id);
+    const out = await syncDockerProvider(ctx(), id);
     expect(out).toMatchObject({ ok: true, source: `docker:${tls.url}`, containers: 3, created: 7 });
     const sources = await a.t.sql`select source, count(*)::int as n from external_refs group by source order by source`;
     expect(sources).toEqual([{ source: `docker:${fake.socketPath}`, n: 7 }, { source: `docker:${tls.url}`, n: 7 }]);
@@ -150,11 +149,11 @@ describe("syncDockerProvider", () => {
 
   it("syncs an engine that requires a client certificate with the one sealed in the credential, and never repeats it", async () => {
     const id = await dockerConfig(verify.url, { ca_cert: cert.cert });
-    const without = await syncDockerProvider(ctx(), deps(), id);
+    const without = await syncDockerProvider(ctx(), id);
     expect(without.ok).toBe(false);
     const sealed = await sealSecret(a.t.runtime.deps.vault, INTEGRATION_CONFIG_CREDENTIAL, id, JSON.stringify(client));
     await a.t.sql`update integration_configs set credential = ${sealed} where id = ${id}`;
-    const out = await syncDockerProvider(ctx(), deps(), id);
+    const out = await syncDockerProvider(ctx(), id);
     expect(out).toMatchObject({ ok: true, source: `docker:${verify.url}`, containers: 3 });
     const row = await configRow(id);
     expect(row).toMatchObject({ last_sync_status: "ok", last_sync_error: null });
@@ -163,7 +162,7 @@ describe("syncDockerProvider", () => {
 
   it("answers 404 for a config that is not a Docker one", async () => {
     const [hv] = await a.t.sql<{ id: number }[]>`insert into integration_configs (type, name, config_url) values ('hv', 'pve', 'https://pve.lab:8006') returning id`;
-    await expect(syncDockerProvider(ctx(), deps(), hv!.id)).rejects.toMatchObject({ status: 404, detail: "Integration config not found" });
-    await expect(syncDockerProvider(ctx(), deps(), 987654)).rejects.toMatchObject({ status: 404 });
+    await expect(syncDockerProvider(ctx(), hv!.id)).rejects.toMatchObject({ status: 404, detail: "Integration config not found" });
+    await expect(syncDockerProvider(ctx(), 987654)).rejects.toMatchObject({ status: 404 });
   });
 });

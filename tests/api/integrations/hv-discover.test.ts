@@ -25,9 +25,9 @@ afterAll(async () => {
   await a?.t.close();
 });
 
-const ctx = () => systemContext({ db: a.t.runtime.database.provider.lease().db, clock: { now: () => new Date() }, random: cryptoRandom });
-const deps = (outbound: OutboundHttp = a.t.runtime.deps.outbound) => ({ outbound, vault: a.t.runtime.deps.vault });
-const discover = (id: number, outbound?: OutboundHttp) => discoverHv(ctx(), deps(outbound), id, "manual", "admin@example.com");
+const ctx = (outbound: OutboundHttp = a.t.runtime.deps.outbound) =>
+  systemContext({ db: a.t.runtime.database.provider.lease().db, clock: { now: () => new Date() }, random: cryptoRandom, outbound, vault: a.t.runtime.deps.vault });
+const discover = (id: number, outbound?: OutboundHttp) => discoverHv(ctx(outbound), id, "manual", "admin@example.com");
 
 async function addHv(fields: Record<string, unknown> = {}): Promise<number> {
   const res = await a.req("POST", "integrations/hv", a.admin, { name: "homelab", config_url: pve.url, api_token: FAKE_PVE_TOKEN, verify_ssl: false, ...fields });

@@ -170,7 +170,7 @@ describe("a crash in the middle, settled by the next start", () => {
     };
     const { db } = crashing.runtime.database;
     const { clock, random } = crashing.runtime.deps;
-    await expect(rotateVault({ ctx: systemContext({ db, clock, random }), input: { vault: crashing.runtime.deps.vault, keyFile } })).rejects.toThrow("crashed before the rename");
+    await expect(rotateVault({ ctx: systemContext({ db, clock, random, vault: crashing.runtime.deps.vault }), input: { keyFile } })).rejects.toThrow("crashed before the rename");
     // The secrets are under the staged key; vault.key still holds the old one.
     await expectAllUnder(stagedKey!);
     expect(existsSync(nextVaultKeyPath(dir))).toBe(true);

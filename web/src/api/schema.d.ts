@@ -9019,6 +9019,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -9172,6 +9173,7 @@ export interface operations {
         parameters: {
             query?: {
                 job?: "analytics" | "retention" | "server_key_rotation" | "discovery_profiles" | "privacy_analysis" | "cve_sync" | "certificates" | "db_backup";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
             };
             header?: never;
@@ -9285,6 +9287,7 @@ export interface operations {
     getApiV1AdminRecentChanges: {
         parameters: {
             query?: {
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
             };
@@ -9456,6 +9459,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
             };
@@ -9512,6 +9516,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 is_active?: "true" | "false";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -10130,6 +10135,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -10839,6 +10845,7 @@ export interface operations {
         parameters: {
             query?: {
                 event_type?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
             };
@@ -11461,6 +11468,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -13741,6 +13749,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -13986,6 +13995,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 domain?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -14359,6 +14369,7 @@ export interface operations {
                 environment_id?: string;
                 hardware_id?: string;
                 kind?: "vm" | "container";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -15074,6 +15085,7 @@ export interface operations {
     getApiV1CveSearch: {
         parameters: {
             query?: {
+                /** @description How many items at most: a whole number from 1, default 50. Above 500 it is clamped to 500, not refused. */
                 limit?: string;
                 offset?: string;
                 product?: string;
@@ -15444,6 +15456,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 profile_id?: string;
@@ -15840,6 +15853,7 @@ export interface operations {
         parameters: {
             query?: {
                 level?: "DEBUG" | "INFO" | "WARNING" | "ERROR";
+                /** @description How many items at most: a whole number from 1, default 100. Above 1000 it is clamped to 1000, not refused. */
                 limit?: string;
             };
             header?: never;
@@ -15882,6 +15896,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 merge_status?: "pending" | "accepted" | "merged" | "rejected" | "auto_updated";
                 offset?: string;
@@ -16217,6 +16232,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -16637,6 +16653,7 @@ export interface operations {
         parameters: {
             query?: {
                 integration_id?: string;
+                /** @description How many items at most: a whole number from 1, default 100. Above 500 it is clamped to 500, not refused. */
                 limit?: string;
             };
             header?: never;
@@ -16777,6 +16794,7 @@ export interface operations {
                 agent_id?: string;
                 direction?: "asc" | "desc";
                 job_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -17366,6 +17384,7 @@ export interface operations {
             query?: {
                 category?: string;
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 pinned?: "true" | "false";
@@ -17864,6 +17883,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -18220,6 +18240,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 kind?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 provider?: string;
@@ -18945,6 +18966,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 environment_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -19100,6 +19122,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 environment_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -19946,6 +19969,7 @@ export interface operations {
         parameters: {
             query?: {
                 hours?: string;
+                /** @description How many items at most: a whole number from 1, default 1000. Above 10000 it is clamped to 10000, not refused. */
                 limit?: string;
                 since?: string;
                 until?: string;
@@ -20255,6 +20279,7 @@ export interface operations {
         parameters: {
             query?: {
                 hours?: string;
+                /** @description How many items at most: a whole number from 1, default 1000. Above 10000 it is clamped to 10000, not refused. */
                 limit?: string;
                 since?: string;
                 until?: string;
@@ -20416,6 +20441,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -20767,6 +20793,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -22137,6 +22164,7 @@ export interface operations {
             query?: {
                 assigned_type?: "hardware" | "compute_unit" | "service";
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 network_id?: string;
                 offset?: string;
@@ -22561,6 +22589,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -22764,6 +22793,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -22990,6 +23020,7 @@ export interface operations {
                 entity_id?: string;
                 entity_type?: string;
                 level?: "info" | "warning" | "critical";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -23116,6 +23147,7 @@ export interface operations {
     getApiV1LogsStream: {
         parameters: {
             query?: {
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 max_seconds?: string;
             };
@@ -23160,6 +23192,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -23505,6 +23538,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 kind?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -23802,6 +23836,7 @@ export interface operations {
                 check_type?: "icmp" | "tcp" | "http" | "dns";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 probe_agent_id?: string;
@@ -24211,6 +24246,7 @@ export interface operations {
         parameters: {
             query?: {
                 event_type?: "up" | "down" | "pending" | "paused" | "resumed" | "maintenance";
+                /** @description How many items at most: a whole number from 1, default 50. Above 500 it is clamped to 500, not refused. */
                 limit?: string;
                 offset?: string;
             };
@@ -24377,6 +24413,7 @@ export interface operations {
     getApiV1MonitorsByMonitorIdProbeRuns: {
         parameters: {
             query?: {
+                /** @description How many items at most: a whole number from 1, default 20. Above 200 it is clamped to 200, not refused. */
                 limit?: string;
                 offset?: string;
             };
@@ -24548,6 +24585,7 @@ export interface operations {
             query?: {
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 monitor_id?: string;
                 offset?: string;
@@ -24822,6 +24860,7 @@ export interface operations {
                 check_type?: "icmp" | "tcp" | "http" | "dns";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 probe_agent_id?: string;
@@ -25379,6 +25418,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -26020,6 +26060,7 @@ export interface operations {
                 alert_id?: string;
                 alert_kind?: string;
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -26147,6 +26188,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -26288,6 +26330,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 provider_type?: string;
@@ -26681,6 +26724,7 @@ export interface operations {
     getApiV1Search: {
         parameters: {
             query: {
+                /** @description How many items at most: a whole number from 1, default 10. Above 50 it is clamped to 50, not refused. */
                 limit?: string;
                 q: string;
                 types?: ("hardware" | "compute_unit" | "service" | "storage" | "network" | "cluster" | "external_node" | "misc" | "doc" | "ip_address" | "site" | "vlan")[];
@@ -26754,6 +26798,7 @@ export interface operations {
                 environment?: string;
                 environment_id?: string;
                 hardware_id?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -28297,6 +28342,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -28586,6 +28632,7 @@ export interface operations {
                 direction?: "asc" | "desc";
                 hardware_id?: string;
                 kind?: "disk" | "pool" | "dataset" | "share";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -29047,6 +29094,7 @@ export interface operations {
         parameters: {
             query?: {
                 hours?: string;
+                /** @description How many items at most: a whole number from 1, default 1000. Above 10000 it is clamped to 10000, not refused. */
                 limit?: string;
                 since?: string;
                 until?: string;
@@ -29227,6 +29275,7 @@ export interface operations {
         parameters: {
             query?: {
                 hours?: string;
+                /** @description How many items at most: a whole number from 1, default 1000. Above 10000 it is clamped to 10000, not refused. */
                 limit?: string;
                 since?: string;
                 until?: string;
@@ -29534,6 +29583,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;
@@ -30220,6 +30270,7 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 q?: string;

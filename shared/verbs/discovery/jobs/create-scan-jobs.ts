@@ -9,7 +9,7 @@ import { ApiError } from "../../../errors.ts";
 import { OPEN_JOB_STATUSES, type ScanJobOut, type ScanRequest } from "../../../schemas/discovery.ts";
 import type { Vault } from "../../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
-import type { VerbContext } from "../../verb-context.ts";
+import { vaultOf, type VerbContext } from "../../verb-context.ts";
 import { emitJobUpdate } from "../run/job-events.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
 import type { NewScanJob } from "./new-scan-job.ts";
@@ -54,7 +54,6 @@ export async function insertScanJob(s: VerbScope, fields: NewScanJob, snmp?: { v
 
 export interface ScanInput {
   body: ScanRequest;
-  vault: Vault;
   /** The allowed target set (SVC_DISCOVERY_ALLOWED_TARGETS). */
   allowed: readonly string[];
 }
@@ -127,7 +126,7 @@ export const createScanJobs = defineVerb<ScanInput, ScanJobOut[], NewScanJob[]>(
     const out: ScanJobOut[] = [];
     const community = input.body.snmp_community;
     for (const fields of planned) {
-      const snmp = community && fields.scan_types.includes("snmp") ? { vault: input.vault, community } : undefined;
+      const snmp = community && fields.scan_types.includes("snmp") ? { vault: vaultOf(s.ctx), community } : undefined;
       out.push(presentJob(await insertScanJob(s, fields, snmp)));
     }
     return out;

@@ -7,18 +7,17 @@ import { parseAddress } from "../../../domain/cidr-math.ts";
 import { parseTargets } from "../../../domain/discovery/targets.ts";
 import { hardware } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { defineVerb } from "../../verb.ts";
 import { insertScanJob } from "../jobs/create-scan-jobs.ts";
 import { storeJobCommunity } from "../jobs/snmp-community.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
+import { vaultOf } from "../../verb-context.ts";
 
 export interface LldpEnrichInput {
   hardware_ids: number[];
   snmp_community: string;
   snmp_port: number;
   snmp_version: string;
-  vault: Vault;
   allowed: readonly string[];
 }
 
@@ -48,6 +47,6 @@ export const startLldpEnrich = defineVerb({ scope: WRITE_DISCOVERY }, async (s, 
     addresses_total: nodes.length,
     options: { hardware_ids: nodes.map((n) => n.hardware_id), nodes, skipped, snmp_port: input.snmp_port, snmp_version: input.snmp_version },
   });
-  await storeJobCommunity(s, input.vault, job.id, input.snmp_community);
+  await storeJobCommunity(s, vaultOf(s.ctx), job.id, input.snmp_community);
   return { job_id: job.id };
 });

@@ -4,12 +4,12 @@
 import { eq } from "drizzle-orm";
 import { discoveryProfiles } from "../../../db/schema/index.ts";
 import type { DiscoveryProfileOut, ProfileCreateInput, ProfilePatchInput } from "../../../schemas/discovery.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { DELETE_DISCOVERY, WRITE_DISCOVERY } from "../scopes.ts";
 import { storeProfileCommunity } from "../jobs/snmp-community.ts";
 import { checkProfile, mergeProfile, targetsField } from "./profile-fields.ts";
 import { auditProfile, presentProfile, type ProfileRow, requireProfile } from "./profile-row.ts";
+import { vaultOf } from "../../verb-context.ts";
 
 export function announceProfile(s: VerbScope, action: string, profile: ProfileRow | { id: number }): void {
   s.emit("discovery", { type: "profile_update", action, profile_id: profile.id, ...("name" in profile ? { profile: presentProfile(profile) } : {}) });
@@ -21,11 +21,11 @@ export function auditProfileChange(s: VerbScope, what: string, id: number, diff:
 
 interface WriteInput<B> {
   body: B;
-  vault: Vault;
   allowed: readonly string[];
 }
 
-export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { body, vault, allowed }) => {
+export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { body, allowed }) => {
+  const vault = vaultOf(s.ctx);
   const values = await checkProfile(s.tx, mergeProfile(body, null), allowed, s.now, body.scan_types !== undefined, targetsField(body));
   const [inserted] = await s.tx.insert(discoveryProfiles).values({ ...values, created_at: s.now, updated_at: s.now }).returning();
   let row = inserted!;
@@ -38,7 +38,8 @@ export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, Discover
   return presentProfile(row);
 });
 
-export const updateProfile = defineVerb<WriteInput<ProfilePatchInput> & { id: number }, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { id, body, vault, allowed }) => {
+export const updateProfile = defineVerb<WriteInput<ProfilePatchInput> & { id: number }, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { id, body, allowed }) => {
+  const vault = vaultOf(s.ctx);
   const before = await requireProfile(s.tx, id, true);
   const values = await checkProfile(s.tx, mergeProfile(body, before), allowed, s.now, body.scan_types !== undefined, targetsField(body));
   const [updated] = await s.tx.update(discoveryProfiles).set({ ...values, updated_at: s.now }).where(eq(discoveryProfiles.id, id)).returning();

@@ -7,22 +7,15 @@
 import { eq } from "drizzle-orm";
 import { integrationConfigs } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { OutboundHttp } from "../../../net/outbound.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import type { DockerSnapshot } from "../../discovery/docker/docker-api.ts";
 import { applyDockerSnapshot } from "../../discovery/docker/sync-docker.ts";
 import { defineVerb } from "../../verb.ts";
-import type { VerbContext } from "../../verb-context.ts";
+import { outboundOf, vaultOf, type VerbContext } from "../../verb-context.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
 import { openCredential } from "../providers/credential.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import type { DockerEndpoint } from "./endpoint.ts";
 import { dockerProviderClient } from "./provider-client.ts";
-
-export interface DockerProviderDeps {
-  outbound: OutboundHttp;
-  vault: Vault;
-}
 
 export interface DockerProviderSyncOut {
   ok: boolean;
@@ -46,16 +39,16 @@ const networkTypes = (extra: Record<string, unknown>): string[] | null => {
   return Array.isArray(types) && types.every((t) => typeof t === "string") ? (types as string[]) : null;
 };
 
-const syncVerb = defineVerb<{ deps: DockerProviderDeps; id: number }, DockerProviderSyncOut, Read>(
+const syncVerb = defineVerb<{ id: number }, DockerProviderSyncOut, Read>(
   {
     scope: WRITE_INTEGRATIONS,
-    async prepare(ctx, { deps, id }) {
+    async prepare(ctx, { id }) {
       const [row] = await ctx.db.select().from(integrationConfigs).where(eq(integrationConfigs.id, id));
       if (row?.type !== "docker") throw new ApiError("RESOURCE_NOT_FOUND", "Integration config not found");
       try {
         const policy = await readOutboundPolicy(ctx.db);
-        const credential = await openCredential(deps.vault, row);
-        const { endpoint, client } = dockerProviderClient(deps.outbound, { ...row, credential, policy });
+        const credential = await openCredential(vaultOf(ctx), row);
+        const { endpoint, client } = dockerProviderClient(outboundOf(ctx), { ...row, credential, policy });
         return { config_url: row.config_url, endpoint, snapshot: await client.snapshot() };
       } catch (e) {
         // DockerError and OutboundError messages are operator-safe (never a credential or a body).
@@ -85,6 +78,6 @@ const syncVerb = defineVerb<{ deps: DockerProviderDeps; id: number }, DockerProv
 );
 
 /** Syncs the Docker provider config `configId` now (the worker when due; a manual sync route). */
-export function syncDockerProvider(ctx: VerbContext, deps: DockerProviderDeps, configId: number): Promise<DockerProviderSyncOut> {
-  return syncVerb({ ctx, input: { deps, id: configId } });
+export function syncDockerProvider(ctx: VerbContext, configId: number): Promise<DockerProviderSyncOut> {
+  return syncVerb({ ctx, input: { id: configId } });
 }

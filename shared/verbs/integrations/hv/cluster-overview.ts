@@ -12,7 +12,7 @@ import { READ_INTEGRATIONS } from "../scopes.ts";
 import { findConfig } from "../providers/read-configs.ts";
 import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { ApiError } from "../../../errors.ts";
-import { type HvDeps, openHvApi } from "./hv-connection.ts";
+import { hvDepsOf, openHvApi } from "./hv-connection.ts";
 import { PveError } from "./pve-client.ts";
 
 export const OVERVIEW_TTL_MS = 90_000;
@@ -87,12 +87,12 @@ function remember(key: string, value: ClusterOverview, clock: Clock) {
   cache.set(key, { at: clock.now().getTime(), value });
 }
 
-export const clusterOverview = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id, deps }: { id: number; deps: HvDeps }): Promise<ClusterOverview> => {
+export const clusterOverview = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id }: { id: number }): Promise<ClusterOverview> => {
   const row = await findConfig(ctx.db, "hv", id, HV_NOT_FOUND);
   const key = `${row.id}:${row.updated_at.getTime()}`;
   const hit = cache.get(key);
   if (hit && ctx.clock.now().getTime() - hit.at < OVERVIEW_TTL_MS) return hit.value;
-  const api = await openHvApi(ctx.db, deps, row);
+  const api = await openHvApi(ctx.db, hvDepsOf(ctx), row);
   let value: ClusterOverview;
   try {
     const [status, resources, tasks] = await Promise.all([api.clusterStatus(), api.clusterResources(), api.clusterTasks()]);

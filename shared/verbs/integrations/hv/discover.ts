@@ -11,7 +11,7 @@ import { defineVerb, type VerbScope } from "../../verb.ts";
 import type { VerbContext } from "../../verb-context.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { adoptHvNodes, type HvChange, markHvVanished, type RefRow, syncHvMembers, syncHvRows, type Vanished, type WriteTally } from "./discover-writes.ts";
-import { type HvDeps, openHvApi } from "./hv-connection.ts";
+import { hvDepsOf, openHvApi } from "./hv-connection.ts";
 import { hvInventory, type HvEntityType, type HvInventory } from "./hv-inventory.ts";
 import { readHvSnapshot } from "./hv-read.ts";
 import type { HvSnapshot } from "./hv-snapshot.ts";
@@ -42,14 +42,14 @@ const RUN_ENTITY = "hv_discover_run";
 const STALE_RUN_MS = 30 * 60_000;
 const INTERRUPTED = "The run was interrupted: the process stopped before it finished.";
 
-const startRun = defineVerb<{ deps: HvDeps; configId: number; trigger: string; triggeredBy: string | null }, { runId: number; client: PveClient }, PveClient>(
+const startRun = defineVerb<{ configId: number; trigger: string; triggeredBy: string | null }, { runId: number; client: PveClient }, PveClient>(
   {
     scope: WRITE_INTEGRATIONS,
-    async prepare(ctx, { deps, configId }) {
+    async prepare(ctx, { configId }) {
       const [row] = await ctx.db.select().from(integrationConfigs).where(eq(integrationConfigs.id, configId));
       if (row?.type !== "hv") throw new ApiError("RESOURCE_NOT_FOUND", "Integration not found");
       // A missing or malformed token is the reference's 400, before any run is recorded.
-      return openHvApi(ctx.db, deps, row);
+      return openHvApi(ctx.db, hvDepsOf(ctx), row);
     },
   },
   async (s, { configId, trigger, triggeredBy }, client) => {
@@ -171,8 +171,8 @@ function emitChanges(s: VerbScope, tally: WriteTally, vanished: Vanished[]) {
   }
 }
 
-export async function discoverHv(ctx: VerbContext, deps: HvDeps, configId: number, trigger: "manual" | "scheduled", triggeredBy: string | null): Promise<HvDiscoverOut> {
-  const { runId, client } = await startRun({ ctx, input: { deps, configId, trigger, triggeredBy } });
+export async function discoverHv(ctx: VerbContext, configId: number, trigger: "manual" | "scheduled", triggeredBy: string | null): Promise<HvDiscoverOut> {
+  const { runId, client } = await startRun({ ctx, input: { configId, trigger, triggeredBy } });
   const base = { results_queued: 0 as const, review_job_id: null, run_id: runId };
   const failed = async (error: string): Promise<HvDiscoverOut> => {
     await failRun({ ctx, input: { configId, runId, error } });

@@ -8,7 +8,7 @@ import { findConfig } from "../providers/read-configs.ts";
 import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { safeMessage } from "../providers/safe-message.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
-import { type HvDeps, openHvApi } from "./hv-connection.ts";
+import { hvDepsOf, openHvApi } from "./hv-connection.ts";
 import { PVE_GUEST_ACTIONS, type PveGuestAction, type PveGuestType } from "./pve-api.ts";
 
 export const GUEST_TYPES = ["qemu", "lxc"] as const;
@@ -29,14 +29,13 @@ export interface GuestActionIn {
   vmType: PveGuestType;
   vmid: number;
   action: PveGuestAction;
-  deps: HvDeps;
 }
 
 export type GuestActionOut = { ok: true; upid: string } | { ok: false; error: string };
 
-export const runGuestAction = defineVerb<GuestActionIn, GuestActionOut>({ scope: WRITE_INTEGRATIONS }, async (s, { id, node, vmType, vmid, action, deps }) => {
+export const runGuestAction = defineVerb<GuestActionIn, GuestActionOut>({ scope: WRITE_INTEGRATIONS }, async (s, { id, node, vmType, vmid, action }) => {
   const row = await findConfig(s.tx, "hv", id, HV_NOT_FOUND);
-  const api = await openHvApi(s.tx, deps, row);
+  const api = await openHvApi(s.tx, hvDepsOf(s.ctx), row);
   let out: GuestActionOut;
   try {
     out = { ok: true, upid: await api.guestAction(node, vmType, vmid, action) };

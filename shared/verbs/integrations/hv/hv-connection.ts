@@ -9,11 +9,15 @@ import { readOutboundPolicy } from "../outbound-policy.ts";
 import { openCredential } from "../providers/credential.ts";
 import type { ConfigRow } from "../providers/provider-config.ts";
 import { type PveClient, PveError, parsePveToken, pveClient } from "./pve-client.ts";
+import { outboundOf, vaultOf, type VerbContext } from "../../verb-context.ts";
 
 export interface HvDeps {
   outbound: OutboundHttp;
   vault: Vault;
 }
+
+/** What a hypervisor client needs of a verb's context: its outbound client and its vault. */
+export const hvDepsOf = (ctx: VerbContext): HvDeps => ({ outbound: outboundOf(ctx), vault: vaultOf(ctx) });
 
 /** The reference's words (ValueError → 400 on test and discover). */
 export const BAD_TOKEN = "Invalid Proxmox API token format. Expected: user@realm!tokenname=secret";

@@ -8,7 +8,7 @@ import { findConfig } from "../providers/read-configs.ts";
 import { HV_NOT_FOUND } from "../providers/write-configs.ts";
 import { defineRead } from "../../verb.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
-import { type HvDeps, hvApiFor } from "./hv-connection.ts";
+import { type HvDeps, hvApiFor, hvDepsOf } from "./hv-connection.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
 
 export interface HvTestOut {
@@ -32,7 +32,7 @@ export async function testHvConnection(deps: HvDeps & { policy: OutboundPolicy }
   }
 }
 
-export const testHv = defineRead({ scope: WRITE_INTEGRATIONS }, async (ctx, { id, deps }: { id: number; deps: HvDeps }) => {
+export const testHv = defineRead({ scope: WRITE_INTEGRATIONS }, async (ctx, { id }: { id: number }) => {
   const row = await findConfig(ctx.db, "hv", id, HV_NOT_FOUND);
-  return testHvConnection({ ...deps, policy: await readOutboundPolicy(ctx.db) }, row);
+  return testHvConnection({ ...hvDepsOf(ctx), policy: await readOutboundPolicy(ctx.db) }, row);
 });

@@ -8,12 +8,11 @@ import { and, eq } from "drizzle-orm";
 import { hardware, integrationMonitors, integrations, services } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { NativeMonitorInput } from "../../../schemas/integrations.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { insertMonitor } from "../../monitors/create-monitor.ts";
 import { deleteMonitor } from "../../monitors/lifecycle.ts";
 import { WRITE_MONITORS } from "../../monitors/scopes.ts";
 import { defineRead, defineVerb, requireScope, type VerbScope } from "../../verb.ts";
-import type { VerbContext } from "../../verb-context.ts";
+import { vaultOf, type VerbContext } from "../../verb-context.ts";
 import { fieldError } from "../providers/provider-config.ts";
 import { DELETE_INTEGRATIONS, READ_INTEGRATIONS, WRITE_INTEGRATIONS } from "../scopes.ts";
 import type { IntegrationRow } from "./integration-row.ts";
@@ -94,7 +93,8 @@ function needsBoth(ctx: VerbContext): void {
   requireScope(ctx, WRITE_MONITORS);
 }
 
-export const createNativeMonitor = defineVerb<{ body: NativeMonitorInput; vault: Vault }, number>({ scope: needsBoth }, async (s, { body, vault }) => {
+export const createNativeMonitor = defineVerb<{ body: NativeMonitorInput }, number>({ scope: needsBoth }, async (s, { body }) => {
+  const vault = vaultOf(s.ctx);
   const native = await ensureNative(s);
   const externalId = `${body.entity_type === "hardware" ? "native-hw" : "native-svc"}-${body.entity_id}`;
   const [dup] = await s.tx.select({ id: integrationMonitors.id }).from(integrationMonitors).where(and(eq(integrationMonitors.integration_id, native.id), eq(integrationMonitors.external_id, externalId)));

@@ -6,10 +6,8 @@
 // read records only sync_status "error" with a message safe to show, and the next attempt's time.
 import { and, eq, inArray } from "drizzle-orm";
 import { hardwareLiveMetrics, integrationMonitorEvents, integrationMonitors, integrations } from "../../../db/schema/index.ts";
-import type { OutboundHttp } from "../../../net/outbound.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { requireScope, defineVerb } from "../../verb.ts";
-import type { VerbContext } from "../../verb-context.ts";
+import { outboundOf, vaultOf, type VerbContext } from "../../verb-context.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
 import { safeMessage } from "../providers/safe-message.ts";
 import { WRITE_INTEGRATIONS } from "../scopes.ts";
@@ -83,15 +81,15 @@ const applySnapshot = defineVerb<{ id: number; snapshot: KumaMonitor[] | null },
 });
 
 /** Syncs integration `id` now (contracts14.md F2): the scheduled worker's and POST /{id}/sync's entry. */
-export async function syncMonitoringIntegration(ctx: VerbContext, outbound: OutboundHttp, vault: Vault, id: number): Promise<SyncOutcome> {
+export async function syncMonitoringIntegration(ctx: VerbContext, id: number): Promise<SyncOutcome> {
   requireScope(ctx, WRITE_INTEGRATIONS);
   const row = await findIntegration(ctx.db, id);
   if (row.type === "native") return { ok: true, monitors: await applySnapshot({ ctx, input: { id, snapshot: null } }), error: null };
   let snapshot: KumaMonitor[];
   try {
-    const apiKey = await openApiKey(vault, row);
+    const apiKey = await openApiKey(vaultOf(ctx), row);
     const policy = await readOutboundPolicy(ctx.db);
-    snapshot = await fetchKumaMonitors(outbound, { base_url: row.base_url ?? "", slug: row.slug, apiKey, policy, timeoutMs: SYNC_TIMEOUT_MS });
+    snapshot = await fetchKumaMonitors(outboundOf(ctx), { base_url: row.base_url ?? "", slug: row.slug, apiKey, policy, timeoutMs: SYNC_TIMEOUT_MS });
   } catch (e) {
     const error = syncMessage(e);
     await recordFailure({ ctx, input: { id, error } });

@@ -7,7 +7,6 @@ import { integrations } from "../../../db/schema/index.ts";
 import { checkOutboundUrl, type OutboundPolicy } from "../../../domain/net/outbound-policy.ts";
 import { ApiError } from "../../../errors.ts";
 import type { IntegrationCreateInput, IntegrationUpdateInput } from "../../../schemas/integrations.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
 import { fieldError } from "../providers/provider-config.ts";
@@ -15,6 +14,7 @@ import { DELETE_INTEGRATIONS, WRITE_INTEGRATIONS } from "../scopes.ts";
 import { storeApiKey } from "./api-key.ts";
 import { findIntegration, type IntegrationRow } from "./integration-row.ts";
 import { isIntegrationType } from "./registry.ts";
+import { vaultOf } from "../../verb-context.ts";
 
 /** base_url as stored: an http(s) URL the policy allows, without a trailing slash. */
 export function checkBaseUrl(raw: string, policy: OutboundPolicy): string {
@@ -37,7 +37,7 @@ function audit(s: VerbScope, what: string, row: IntegrationRow, diff: Record<str
   s.audit({ action: `integrations.${what}`, category: "integrations", entity_type: "integration", entity_id: row.id, diff: { name: row.name, type: row.type, ...diff } });
 }
 
-export const createIntegration = defineVerb<{ body: IntegrationCreateInput; vault: Vault }, IntegrationRow, string | null>(
+export const createIntegration = defineVerb<{ body: IntegrationCreateInput }, IntegrationRow, string | null>(
   {
     scope: WRITE_INTEGRATIONS,
     async prepare(ctx, { body }) {
@@ -47,7 +47,8 @@ export const createIntegration = defineVerb<{ body: IntegrationCreateInput; vaul
       return checkBaseUrl(body.base_url, await readOutboundPolicy(ctx.db));
     },
   },
-  async (s, { body, vault }, baseUrl) => {
+  async (s, { body }, baseUrl) => {
+    const vault = vaultOf(s.ctx);
     const interval = body.sync_interval_s ?? 60;
     const enabled = body.enabled ?? true;
     const [inserted] = await s.tx
@@ -74,7 +75,7 @@ export const createIntegration = defineVerb<{ body: IntegrationCreateInput; vaul
   },
 );
 
-export const updateIntegration = defineVerb<{ id: number; body: IntegrationUpdateInput; vault: Vault }, IntegrationRow, string | undefined>(
+export const updateIntegration = defineVerb<{ id: number; body: IntegrationUpdateInput }, IntegrationRow, string | undefined>(
   {
     scope: WRITE_INTEGRATIONS,
     async prepare(ctx, { body }) {
@@ -83,7 +84,8 @@ export const updateIntegration = defineVerb<{ id: number; body: IntegrationUpdat
       return checkBaseUrl(body.base_url, await readOutboundPolicy(ctx.db));
     },
   },
-  async (s, { id, body, vault }, baseUrl) => {
+  async (s, { id, body }, baseUrl) => {
+    const vault = vaultOf(s.ctx);
     const before = await findIntegration(s.tx, id, true);
     if (before.type === "native" && (baseUrl !== undefined || body.api_key || body.slug)) throw fieldError(baseUrl !== undefined ? "base_url" : body.api_key ? "api_key" : "slug", "The built-in monitors integration has no connection fields.");
     const enabled = body.enabled ?? before.enabled;

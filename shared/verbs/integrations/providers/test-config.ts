@@ -1,8 +1,6 @@
 // POST /integrations/{provider}/config/{id}/test: one round trip to the provider with the stored config,
 // answered as {status, message, latency_ms} (a failure is an answer, not an error). docker: GET /version
 // of the engine; hv: the Proxmox VE version and cluster name (hv/test-hv.ts). Writes nothing.
-import type { OutboundHttp } from "../../../net/outbound.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { defineRead } from "../../verb.ts";
 import { testHvConnection } from "../hv/test-hv.ts";
 import { dockerProviderVersion } from "../docker/provider-client.ts";
@@ -12,6 +10,7 @@ import { WRITE_INTEGRATIONS } from "../scopes.ts";
 import { openCredential } from "./credential.ts";
 import type { Provider } from "./provider-config.ts";
 import { findConfig } from "./read-configs.ts";
+import { outboundOf, vaultOf } from "../../verb-context.ts";
 
 export interface ProviderTestOut {
   status: "ok" | "error";
@@ -21,7 +20,9 @@ export interface ProviderTestOut {
 
 export const testConfig = defineRead(
   { scope: WRITE_INTEGRATIONS },
-  async (ctx, { provider, id, outbound, vault }: { provider: Provider; id: number; outbound: OutboundHttp; vault: Vault }): Promise<ProviderTestOut> => {
+  async (ctx, { provider, id }: { provider: Provider; id: number }): Promise<ProviderTestOut> => {
+    const outbound = outboundOf(ctx);
+    const vault = vaultOf(ctx);
     const row = await findConfig(ctx.db, provider, id);
     const started = Date.now();
     const elapsed = () => Date.now() - started;

@@ -6,7 +6,6 @@
 import { and, eq } from "drizzle-orm";
 import { externalRefs, integrationConfigs } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
-import type { Vault } from "../../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { readOutboundPolicy } from "../outbound-policy.ts";
 import { DELETE_INTEGRATIONS, WRITE_INTEGRATIONS } from "../scopes.ts";
@@ -14,6 +13,7 @@ import { storeCredential } from "./credential.ts";
 import { hvSource } from "../hv/discover.ts";
 import { parsePveToken } from "../hv/pve-token.ts";
 import { checkCaPem, checkConfigUrl, type ConfigRow, fieldError, type Provider } from "./provider-config.ts";
+import { vaultOf } from "../../verb-context.ts";
 
 /** A config's fields as both APIs give them (hv's api_token arrives as credential_value). */
 export interface ConfigFields {
@@ -32,7 +32,6 @@ export interface ConfigFields {
 export interface ConfigWrite {
   provider: Provider;
   fields: ConfigFields;
-  vault: Vault;
   /** The body's name of the credential field, for the 422 and the audit (credential_value or api_token). */
   credentialField?: string;
   /** The 404's detail (the hypervisor routes' differs). */
@@ -83,7 +82,8 @@ export const createConfig = defineVerb<ConfigWrite, ConfigRow, string>(
       return checkConfigUrl(provider, fields.config_url, await readOutboundPolicy(ctx.db), "config_url", fields.extra_config);
     },
   },
-  async (s, { provider, fields, vault, credentialField = "credential_value" }, configUrl) => {
+  async (s, { provider, fields, credentialField = "credential_value" }, configUrl) => {
+    const vault = vaultOf(s.ctx);
     const interval = fields.sync_interval_s ?? 300;
     const autoSync = fields.auto_sync ?? true;
     const [inserted] = await s.tx
@@ -125,7 +125,8 @@ export const updateConfig = defineVerb<ConfigWrite & { id: number }, ConfigRow, 
       return checkConfigUrl(provider, fields.config_url, await readOutboundPolicy(ctx.db), "config_url", fields.extra_config);
     },
   },
-  async (s, { provider, id, fields, vault, credentialField = "credential_value", notFound }, configUrl) => {
+  async (s, { provider, id, fields, credentialField = "credential_value", notFound }, configUrl) => {
+    const vault = vaultOf(s.ctx);
     const before = await lockConfig(s, provider, id, notFound);
     const autoSync = fields.auto_sync ?? before.auto_sync;
     const interval = fields.sync_interval_s ?? before.sync_interval_s;
