@@ -3,12 +3,13 @@
 // LOCATION is a small HTTP server here serving its UPnP description. argv: own address, then the mode:
 // "announce" sends both announcements every 200 ms; "fuzz" sends malformed datagrams. Every loop is bounded
 // (at most 150 rounds, or stdin closing); it prints {type: "ready"} once the description server listens.
+// argv: the printer's address, the router's address (both on the namespace's one interface), the mode.
 import dgram from "node:dgram";
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 import dnsPacket from "dns-packet";
 
-const [address = "", mode = "announce"] = process.argv.slice(2);
+const [address = "", routerAddress = "", mode = "announce"] = process.argv.slice(2);
 const DESCRIPTION = `<?xml version="1.0"?>
 <root xmlns="urn:schemas-upnp-org:device-1-0"><specVersion><major>1</major><minor>0</minor></specVersion>
 <device><deviceType>urn:schemas-upnp-org:device:InternetGatewayDevice:1</deviceType><friendlyName>Test Router</friendlyName>
@@ -27,12 +28,17 @@ const server = createServer((req, res) => {
     res.end();
   }
 });
-await new Promise<void>((r) => server.listen(49152, address, r));
+await new Promise<void>((r) => server.listen(49152, routerAddress, r));
 
-const sock = dgram.createSocket({ type: "udp4", reuseAddr: true });
-await new Promise<void>((r) => sock.bind({ address, port: 0 }, r));
-sock.setMulticastInterface(address);
-sock.setMulticastTTL(1);
+async function sender(bindTo: string): Promise<dgram.Socket> {
+  const s = dgram.createSocket({ type: "udp4", reuseAddr: true });
+  await new Promise<void>((r) => s.bind({ address: bindTo, port: 0 }, r));
+  s.setMulticastInterface(bindTo);
+  s.setMulticastTTL(1);
+  return s;
+}
+const sock = await sender(address);
+const routerSock = await sender(routerAddress);
 
 const mdns = dnsPacket.encode({
   type: "response", id: 0, flags: dnsPacket.AUTHORITATIVE_ANSWER,
@@ -44,7 +50,7 @@ const mdns = dnsPacket.encode({
   ],
 });
 const notify = Buffer.from([
-  "NOTIFY * HTTP/1.1", "HOST: 239.255.255.250:1900", "CACHE-CONTROL: max-age=1800", `LOCATION: http://${address}:49152/rootDesc.xml`,
+  "NOTIFY * HTTP/1.1", "HOST: 239.255.255.250:1900", "CACHE-CONTROL: max-age=1800", `LOCATION: http://${routerAddress}:49152/rootDesc.xml`,
   "NT: urn:schemas-upnp-org:device:InternetGatewayDevice:1", "NTS: ssdp:alive", "SERVER: Linux/5.10 UPnP/1.1 MiniUPnPd/2.3",
   "USN: uuid:aaaa-bbbb::urn:schemas-upnp-org:device:InternetGatewayDevice:1", "", "",
 ].join("\r\n"));
@@ -59,11 +65,11 @@ function fuzzPackets(): { port: number; group: string; buf: Buffer }[] {
   out.push({ port: 5353, group: "224.0.0.251", buf: Buffer.from([0, 0, 0x84, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]) });
   for (let i = 0; i < 40; i++) out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256))) });
   out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from("NOTIFY * HTTP/1.1\r\nno colon here\r\n\r\n") });
-  out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from(`NOTIFY * HTTP/1.1\r\nLOCATION: http://${address}:49152/${"x".repeat(9500)}\r\n\r\n`) });
+  out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from(`NOTIFY * HTTP/1.1\r\nLOCATION: http://${routerAddress}:49152/${"x".repeat(9500)}\r\n\r\n`) });
   return out;
 }
 
-const send = (buf: Buffer, port: number, group: string) => new Promise<void>((r) => sock.send(buf, port, group, () => r()));
+const send = (buf: Buffer, port: number, group: string, from = sock) => new Promise<void>((r) => from.send(buf, port, group, () => r()));
 let stop = false;
 createInterface({ input: process.stdin }).on("close", () => {
   stop = true;
@@ -76,10 +82,11 @@ if (mode === "fuzz") {
 for (let round = 0; round < 150 && !stop; round++) {
   if (mode === "announce") {
     await send(mdns, 5353, "224.0.0.251");
-    await send(notify, 1900, "239.255.255.250");
+    await send(notify, 1900, "239.255.255.250", routerSock);
   }
   await new Promise((r) => setTimeout(r, 200));
 }
 sock.close();
+routerSock.close();
 server.close();
 process.exit(0);

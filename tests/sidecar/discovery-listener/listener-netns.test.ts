@@ -42,7 +42,7 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
   });
 
   it("hears a printer over mDNS and a router over SSDP, with services and vendor data", async () => {
-    const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, "announce"]);
+    const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "announce"]);
     children.push(announcer);
     const printer = observation(await listener.waitFor((l) => observation(l)?.protocol === "mdns" && observation(l)?.kind === "response"))!;
     expect(printer).toMatchObject({
@@ -50,7 +50,7 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
       services: [{ type: "ipp", name: "Office Printer", port: 631, protocol: "tcp" }],
     });
     const router = observation(await listener.waitFor((l) => observation(l)?.protocol === "ssdp" && observation(l)?.described === true))!;
-    expect(router).toMatchObject({ source: pair.announcerAddress, address: pair.announcerAddress, vendor: "Netgearish", model: "RX-500 RX500v2", serial: "SN-ROUTER-0042", hostname: "Test Router" });
+    expect(router).toMatchObject({ source: pair.routerAddress, address: pair.routerAddress, vendor: "Netgearish", model: "RX-500 RX500v2", serial: "SN-ROUTER-0042", hostname: "Test Router" });
     expect(router.services.map((x) => x.type)).toEqual(expect.arrayContaining(["upnp:InternetGatewayDevice:1", "upnp:Layer3Forwarding:1", "upnp:WANCommonInterfaceConfig:1"]));
     expect(router.services[0]).toMatchObject({ port: 49152, protocol: "tcp" });
     // The description fetch reached the router, so the neighbour table now knows its MAC.
@@ -61,7 +61,7 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
 
   it("counts and drops malformed datagrams under a flood, and keeps running", async () => {
     const before = await status();
-    const fuzzer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, "fuzz"]);
+    const fuzzer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "fuzz"]);
     children.push(fuzzer);
     const sent = (await fuzzer.waitFor((l) => l.type === "sent")).count as number;
     let s = await status();
@@ -79,7 +79,7 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
     await fuzzer.end();
     // Still hearing: a fresh announcement is parsed after the flood.
     const seen = listener.lines.length;
-    const again = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, "announce"]);
+    const again = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "announce"]);
     children.push(again);
     await listener.waitFor((l) => listener.lines.indexOf(l) >= seen && observation(l)?.protocol === "mdns");
     await again.end();

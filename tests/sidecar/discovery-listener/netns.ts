@@ -12,11 +12,16 @@ export interface NetnsPair {
   announcerNs: string;
   listenerIf: string;
   listenerAddress: string;
+  /** The printer's address; the router's is routerAddress, on the same interface. */
   announcerAddress: string;
+  routerAddress: string;
   remove(): void;
 }
 
 const ip = (...args: string[]) => execFileSync("ip", args, { stdio: ["ignore", "pipe", "pipe"], timeout: 10_000 }).toString();
+
+/** The creating process's pid and two random characters: test files may run in one process. */
+const uniqueId = () => `${process.pid}x${Math.random().toString(36).slice(2, 4).padEnd(2, "0")}`;
 
 const alive = (pid: number) => {
   try {
@@ -31,7 +36,7 @@ const alive = (pid: number) => {
 function removeStale(): void {
   for (const line of ip("netns", "list").split("\n")) {
     const name = line.split(" ")[0] ?? "";
-    const m = new RegExp(`^${PREFIX}(\\d+)[la]$`).exec(name);
+    const m = new RegExp(`^${PREFIX}(\\d+)x[a-z0-9]{2}[lap]$`).exec(name);
     if (m && !alive(Number(m[1]))) ip("netns", "del", name);
   }
 }
@@ -39,7 +44,7 @@ function removeStale(): void {
 /** Why namespaces cannot be made here (not root, no ip, no permission), or null when they can. */
 export function netnsUnavailable(): string | null {
   if (process.getuid?.() !== 0) return `network namespaces need root (uid ${process.getuid?.()}); run the tests as root (the CI does)`;
-  const probe = `${PREFIX}${process.pid}p`;
+  const probe = `${PREFIX}${uniqueId()}p`;
   try {
     ip("netns", "add", probe);
     ip("netns", "del", probe);
@@ -51,14 +56,15 @@ export function netnsUnavailable(): string | null {
 
 export function createNetnsPair(): NetnsPair {
   removeStale();
-  const id = process.pid;
+  const id = uniqueId();
   const listenerNs = `${PREFIX}${id}l`;
   const announcerNs = `${PREFIX}${id}a`;
-  const listenerIf = `vl${id}l`.slice(0, 15);
-  const announcerIf = `vl${id}a`.slice(0, 15);
-  const subnet = `10.251.${id % 250}`;
+  // Interface names have at most 15 characters; the pair lives only inside the namespaces, so the subnet can be fixed.
+  const listenerIf = `v${id}l`;
+  const announcerIf = `v${id}a`;
+  const subnet = "10.251.7";
   const pair: NetnsPair = {
-    listenerNs, announcerNs, listenerIf, listenerAddress: `${subnet}.1`, announcerAddress: `${subnet}.2`,
+    listenerNs, announcerNs, listenerIf, listenerAddress: `${subnet}.1`, announcerAddress: `${subnet}.2`, routerAddress: `${subnet}.3`,
     remove() {
       for (const ns of [listenerNs, announcerNs]) {
         try {
@@ -81,6 +87,7 @@ export function createNetnsPair(): NetnsPair {
       ip("-n", ns, "link", "set", dev, "up");
       ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", dev);
     }
+    ip("-n", announcerNs, "addr", "add", `${pair.routerAddress}/24`, "dev", announcerIf);
   } catch (e) {
     pair.remove();
     throw e;
