@@ -75,7 +75,12 @@ const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, pro
 
 /** A UPnP device description (its root device, and the service types of it and its embedded devices); throws on XML that is not one. */
 export function parseDescription(xml: string): DeviceDescription {
-  const doc = parser.parse(xml) as { root?: { device?: Record<string, unknown>[] } };
+  let doc: { root?: { device?: Record<string, unknown>[] } };
+  try {
+    doc = parser.parse(xml) as typeof doc;
+  } catch (e) {
+    throw new MalformedPacket(`the description is not XML: ${e instanceof Error ? e.message : String(e)}`);
+  }
   const device = doc?.root?.device?.[0];
   if (!device || typeof device !== "object") throw new MalformedPacket("the description has no root/device");
   const services = new Set<string>();
