@@ -3,13 +3,14 @@
 // LOCATION is a small HTTP server here serving its UPnP description. argv: own address, then the mode:
 // "announce" sends both announcements every 200 ms; "fuzz" sends malformed datagrams. Every loop is bounded
 // (at most 150 rounds, or stdin closing); it prints {type: "ready"} once the description server listens.
-// argv: the printer's address, the router's address (both on the namespace's one interface), the mode.
+// argv: the printer's address, the router's address (both on the namespace's one interface), the mode, and
+// for the mode "ipv6" (the printer's announcement to ff02::fb from its link-local address) the interface.
 import dgram from "node:dgram";
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 import dnsPacket from "dns-packet";
 
-const [address = "", routerAddress = "", mode = "announce"] = process.argv.slice(2);
+const [address = "", routerAddress = "", mode = "announce", ifname = ""] = process.argv.slice(2);
 const DESCRIPTION = `<?xml version="1.0"?>
 <root xmlns="urn:schemas-upnp-org:device-1-0"><specVersion><major>1</major><minor>0</minor></specVersion>
 <device><deviceType>urn:schemas-upnp-org:device:InternetGatewayDevice:1</deviceType><friendlyName>Test Router</friendlyName>
@@ -70,6 +71,12 @@ function fuzzPackets(): { port: number; group: string; buf: Buffer }[] {
 }
 
 const send = (buf: Buffer, port: number, group: string, from = sock) => new Promise<void>((r) => from.send(buf, port, group, () => r()));
+let v6: dgram.Socket | undefined;
+if (mode === "ipv6") {
+  v6 = dgram.createSocket({ type: "udp6", reuseAddr: true, ipv6Only: true });
+  await new Promise<void>((r) => v6!.bind({ address: "::", port: 0 }, r));
+  v6.setMulticastInterface(`::%${ifname}`);
+}
 let stop = false;
 createInterface({ input: process.stdin }).on("close", () => {
   stop = true;
@@ -80,6 +87,8 @@ if (mode === "fuzz") {
   process.stdout.write(`${JSON.stringify({ type: "sent", count: fuzzPackets().length })}\n`);
 }
 for (let round = 0; round < 150 && !stop; round++) {
+  // Until the link-local address has passed duplicate detection a send fails; the next round tries again.
+  if (v6) await new Promise<void>((r) => v6!.send(mdns, 5353, `ff02::fb%${ifname}`, () => r()));
   if (mode === "announce") {
     await send(mdns, 5353, "224.0.0.251");
     await send(notify, 1900, "239.255.255.250", routerSock);
@@ -88,5 +97,6 @@ for (let round = 0; round < 150 && !stop; round++) {
 }
 sock.close();
 routerSock.close();
+v6?.close();
 server.close();
 process.exit(0);

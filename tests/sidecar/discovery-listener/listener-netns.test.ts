@@ -59,6 +59,18 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
     await announcer.end();
   }, 30_000);
 
+  it("hears mDNS over IPv6 (ff02::fb) where the interface has a link-local address", async (ctx) => {
+    const groups = (await status()).groups;
+    if (!groups.includes(`ff02::fb@::%${pair.listenerIf}`)) ctx.skip(`no IPv6 in the namespaces here (groups: ${groups.join(", ")})`);
+    const seen = listener.lines.length;
+    const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "ipv6", pair.announcerIf]);
+    children.push(announcer);
+    const heard = observation(await listener.waitFor((l) => listener.lines.indexOf(l) >= seen && observation(l)?.protocol === "mdns" && observation(l)!.source.startsWith("fe80:")))!;
+    // The device's address is its A record: results are IPv4, as scans are.
+    expect(heard).toMatchObject({ kind: "response", address: pair.announcerAddress, hostname: "officeprinter.local", vendor: "Brother" });
+    await announcer.end();
+  }, 30_000);
+
   it("counts and drops malformed datagrams under a flood, and keeps running", async () => {
     const before = await status();
     const fuzzer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "fuzz"]);
@@ -70,7 +82,8 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
       s = await status();
     }
     const dropped = (x: ListenerRuntimeStatus) => x.malformed.mdns + x.malformed.ssdp + x.rate_limited.mdns + x.rate_limited.ssdp;
-    expect(s.packets.mdns + s.packets.ssdp - before.packets.mdns - before.packets.ssdp).toBe(sent);
+    // At least: a last announcement of the previous test may still be in flight.
+    expect(s.packets.mdns + s.packets.ssdp - before.packets.mdns - before.packets.ssdp).toBeGreaterThanOrEqual(sent);
     // One source sent them all within a second or two: most were refused by the rate cap, the rest by the parsers.
     expect(dropped(s) - dropped(before)).toBeGreaterThanOrEqual(sent - 2);
     expect(s.rate_limited.mdns + s.rate_limited.ssdp).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ export interface NetnsPair {
   listenerNs: string;
   announcerNs: string;
   listenerIf: string;
+  announcerIf: string;
   listenerAddress: string;
   /** The printer's address; the router's is routerAddress, on the same interface. */
   announcerAddress: string;
@@ -64,7 +65,7 @@ export function createNetnsPair(): NetnsPair {
   const announcerIf = `v${id}a`;
   const subnet = "10.251.7";
   const pair: NetnsPair = {
-    listenerNs, announcerNs, listenerIf, listenerAddress: `${subnet}.1`, announcerAddress: `${subnet}.2`, routerAddress: `${subnet}.3`,
+    listenerNs, announcerNs, listenerIf, announcerIf, listenerAddress: `${subnet}.1`, announcerAddress: `${subnet}.2`, routerAddress: `${subnet}.3`,
     remove() {
       for (const ns of [listenerNs, announcerNs]) {
         try {
