@@ -28,7 +28,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const fetcher = (allowLoopback: boolean, allowed = (ip: string) => ip === HOST) =>
+const fetcher = (allowLoopback: boolean, allowed: (ip: string) => boolean = (ip) => ip === HOST) =>
   descriptionFetcher({ outbound: nodeOutboundHttp(), policy: async () => ({ ...DEFAULT_OUTBOUND_POLICY, allow_loopback: allowLoopback }), allowed });
 const url = (path: string) => new URL(`http://${HOST}:${port}${path}`);
 
