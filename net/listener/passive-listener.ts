@@ -219,7 +219,9 @@ export function passiveListener(opts: PassiveListenerOptions): PassiveListener {
           error(`interface ${name} not found`);
           continue;
         }
-        for (const a of addrs) if (a.family === "IPv4" && !a.internal) v4.push(a.address);
+        const own = addrs.filter((a) => a.family === "IPv4" && !a.internal).map((a) => a.address);
+        if (own.length === 0) error(`interface ${name} has no IPv4 address other than loopback: mDNS and SSDP over IPv4 are not joined there`);
+        v4.push(...own);
         if (addrs.some((a) => a.family === "IPv6" && a.address.startsWith("fe80"))) v6.push(name);
       }
       if (v4.length > 0) {
