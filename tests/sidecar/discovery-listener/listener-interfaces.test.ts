@@ -1,5 +1,6 @@
-// Interfaces the listener cannot listen on are reported in its status, and no socket is opened for them
-// (run in the test's own namespace: `lo` has only loopback addresses, the other name does not exist).
+// Interfaces the listener cannot listen on are reported in its status, and no socket is opened for them:
+// `lo` has only loopback addresses and the other name does not exist, so nothing is bound or joined on
+// this machine's interfaces.
 import { describe, expect, it } from "vitest";
 import { passiveListener } from "../../../net/listener/passive-listener.ts";
 
