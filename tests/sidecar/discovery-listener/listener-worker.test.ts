@@ -45,6 +45,11 @@ function netnsListener(ns: string, children: Child[]) {
   };
 }
 
+/** Waits (at most 100 rounds of 50 ms) for `done`: a NOTIFY arrives after its transaction commits. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
 describe.skipIf(why !== null)("listener worker: what is heard becomes discovery results", () => {
   let pair: NetnsPair;
   let actors: Actors;
@@ -85,6 +90,9 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
   }, 30_000);
 
   it("turns a printer's mDNS and a router's SSDP announcements into discovery results with services and vendor data", async () => {
+    // What the /discovery/stream socket and the server-sent events forward: NOTIFY on the discovery channel.
+    const notices: Record<string, unknown>[] = [];
+    const listening = await actors.t.sql.listen("discovery", (payload) => notices.push(JSON.parse(payload)));
     const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "announce"]);
     children.push(announcer);
     type Row = { ip_address: string; hostname: string | null; vendor: string | null; model: string | null; serial_number: string | null; open_ports: { port: number; service: string; banner?: string }[]; sources: string[]; state: string; merge_status: string; scan_job_id: number };
@@ -113,6 +121,10 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
     // A device never seen before raises one new-device alert each, however often it announces.
     const alerts = await actors.t.sql<{ detail: { ip_address: string } }[]>`select detail from notification_alerts where kind = 'discovery.drift.new_device' order by id`;
     expect(alerts.map((a) => a.detail.ip_address).sort()).toEqual([pair.announcerAddress, pair.routerAddress].sort());
+    await until(() => notices.some((n) => n.type === "results") && notices.some((n) => n.type === "listener_events"));
+    expect(notices.find((n) => n.type === "listener_events")).toMatchObject({ events: expect.arrayContaining([expect.objectContaining({ protocol: expect.stringMatching(/^(mdns|ssdp)$/) })]) });
+    expect(notices.filter((n) => n.type === "results").flatMap((n) => n.addresses as string[])).toEqual(expect.arrayContaining([pair.announcerAddress, pair.routerAddress]));
+    await listening.unlisten();
   }, 60_000);
 
   it("reports the status and pages the events, filtered by protocol and address", async () => {
