@@ -15,6 +15,7 @@ import { settleStagedVaultKey } from "../runtime/vault-key-file.ts";
 import type { Worker } from "../runtime/worker.ts";
 import { agentsWorker } from "../sidecar/agents/agents-worker.ts";
 import { discoveryWorker } from "../sidecar/discovery/discovery-worker.ts";
+import { listenerWorker } from "../sidecar/discovery/listener/listener-worker.ts";
 import { integrationsWorker } from "../sidecar/integrations/integrations-worker.ts";
 import { monitorsWorker } from "../sidecar/monitors/monitors-worker.ts";
 import { notificationsWorker } from "../sidecar/notifications/notifications-worker.ts";
@@ -49,7 +50,7 @@ const streams = streamsWorker(runtime, upgrades);
 const agentLinks = agentsWorker(runtime, upgrades);
 const workers: Worker[] = [
   schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentLinks, monitorsWorker(runtime), notificationsWorker(runtime),
-  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }), integrationsWorker(runtime),
+  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }), listenerWorker(runtime), integrationsWorker(runtime),
 ];
 
 const app = createApp(deps, { events: streams.events });

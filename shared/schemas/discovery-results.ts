@@ -24,6 +24,8 @@ export const ScanResultOut = v.object({
   open_ports: v.array(OpenPort),
   open_ports_json: v.pipe(v.string(), v.description("open_ports as a JSON string (the reference's field)")),
   vendor: Str,
+  model: v.pipe(Str, v.description("The model a device announced (mDNS TXT records, a UPnP description): the passive listener's")),
+  serial_number: v.pipe(Str, v.description("The serial number a device announced (a UPnP description, TXT records)")),
   os_family: Str,
   os_vendor: Str,
   os_accuracy: Num,

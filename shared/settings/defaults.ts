@@ -27,6 +27,9 @@ export const SETTING_DEFAULTS = {
   cve_enabled: true,
   cve_feed_sources: [] as readonly string[],
   cve_sync_interval_hours: 24,
+  /** The passive mDNS/SSDP listener (docs/discovery-listener.md): off by default; on, it listens on these interface names (eth0, br-lan). */
+  discovery_listener_enabled: false,
+  discovery_listener_interfaces: [] as readonly string[],
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

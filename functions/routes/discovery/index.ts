@@ -9,6 +9,7 @@ import { dockerRoutes } from "./docker-routes.ts";
 import { ipCheckRoutes } from "./ip-check-routes.ts";
 import { ipamScanRoutes } from "./ipam-scan-routes.ts";
 import { jobsRoutes } from "./jobs-routes.ts";
+import { listenerRoutes } from "./listener-routes.ts";
 import { lldpRoutes } from "./lldp-routes.ts";
 import { profilesRoutes } from "./profiles-routes.ts";
 import { resultsRoutes } from "./results-routes.ts";
@@ -22,5 +23,6 @@ export function discoveryRoutes(app: Hono<AppEnv>): void {
   resultsRoutes(app);
   jobsRoutes(app);
   controlRoutes(app);
+  listenerRoutes(app);
   profilesRoutes(app);
 }

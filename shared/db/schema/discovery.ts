@@ -123,6 +123,9 @@ export const scanResults = pgTable(
     open_ports: jsonb("open_ports").$type<OpenPortRow[]>().notNull().default([]),
     /** MAC vendor from the OUI knowledge base, or what nmap/SNMP said. */
     vendor: text("vendor"),
+    /** The model and serial number a device announced (mDNS TXT records, a UPnP description): the passive listener's. */
+    model: text("model"),
+    serial_number: text("serial_number"),
     os_family: text("os_family"),
     os_vendor: text("os_vendor"),
     os_accuracy: integer("os_accuracy"),
@@ -198,3 +201,46 @@ export const lldpNeighbors = pgTable(
   },
   (t) => [index("lldp_neighbors_job_idx").on(t.scan_job_id, t.neighbor_index)],
 );
+
+/**
+ * What the passive mDNS/SSDP listener heard (issue 28; docs/discovery-listener.md), one row per accepted
+ * packet, kept at most LISTENER_LIMITS.maxStoredEvents rows and retentionDays days (pruned as rows arrive).
+ */
+export const discoveryListenerEvents = pgTable(
+  "discovery_listener_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    received_at: tz("received_at").notNull(),
+    /** mdns | ssdp */
+    protocol: text("protocol").notNull(),
+    /** response | query | notify | byebye | search | search_response */
+    kind: text("kind").notNull(),
+    source: text("source").notNull(),
+    address: text("address"),
+    mac_address: text("mac_address"),
+    hostname: text("hostname"),
+    /** [{type, name, port, protocol}] */
+    services: jsonb("services").$type<{ type: string; name: string | null; port: number | null; protocol: string }[]>().notNull().default([]),
+    vendor: text("vendor"),
+    model: text("model"),
+    serial_number: text("serial_number"),
+    location: text("location"),
+    usn: text("usn"),
+    server: text("server"),
+    /** The sidecar that heard it. */
+    heard_by: text("heard_by").notNull(),
+    created_at: tz("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("discovery_listener_events_time_idx").on(t.received_at),
+    index("discovery_listener_events_protocol_idx").on(t.protocol, t.id),
+    index("discovery_listener_events_address_idx").on(t.address, t.id),
+  ],
+);
+
+/** Each sidecar's listener status (ListenerRuntimeStatus), written with every flush and every heartbeat. */
+export const discoveryListenerState = pgTable("discovery_listener_state", {
+  owner: text("owner").primaryKey(),
+  status: jsonb("status").$type<Record<string, unknown>>().notNull(),
+  updated_at: tz("updated_at").notNull(),
+});

@@ -12,6 +12,9 @@ export interface HostFinding {
   open_ports: OpenPort[];
   /** A vendor a source named (nmap, SNMP); the OUI lookup fills it from the MAC when null. */
   vendor: string | null;
+  /** A model and serial number the device announced (the passive listener); absent for scans. */
+  model?: string | null;
+  serial_number?: string | null;
   os_family: string | null;
   os_vendor: string | null;
   os_accuracy: number | null;

@@ -40,6 +40,10 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
     v.maxLength(50),
   ),
   cve_sync_interval_hours: int(1, 24 * 30),
+  discovery_listener_interfaces: v.pipe(
+    v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:@-]{1,15}$/, "Each entry is a network interface name (eth0, br-lan): 1 to 15 letters, digits or _ . : @ -."))),
+    v.maxLength(16, "At most 16 interfaces."),
+  ),
   public_url: v.union([v.literal(""), v.pipe(v.string(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path."))]),
 };
 

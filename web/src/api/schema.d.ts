@@ -2976,6 +2976,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/discovery/listener/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the passive listener heard
+         * @description The list envelope, newest first unless `sort`/`direction` say otherwise. Filters: `protocol` (mdns, ssdp), `kind`, `address` (the device's or the packet's source address); `q` searches host name, vendor, model and USN. Kept at most 10,000 events and 7 days.
+         *
+         *     Needs scope `read:discovery`.
+         */
+        get: operations["getApiV1DiscoveryListenerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discovery/listener/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Passive listener status
+         * @description The setting (enabled, interfaces), whether a sidecar listens, the groups joined, packets per protocol (accepted, malformed, rate-limited), the last packet's time, the latest errors, the events stored and the limits, and the same per sidecar. The listener only listens: it never answers or announces.
+         *
+         *     Needs scope `read:discovery`.
+         */
+        get: operations["getApiV1DiscoveryListenerStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/discovery/lldp-enrich": {
         parameters: {
             query?: never;
@@ -15950,6 +15994,8 @@ export interface operations {
                             /** @description The audit entry of the merge that consumed this result */
                             merge_audit_id: number | null;
                             merge_status: string;
+                            /** @description The model a device announced (mDNS TXT records, a UPnP description): the passive listener's */
+                            model: string | null;
                             network_id: number | null;
                             open_ports: {
                                 port: number;
@@ -15964,6 +16010,8 @@ export interface operations {
                             reviewed_by: string | null;
                             rtt_ms: number | null;
                             scan_job_id: number;
+                            /** @description The serial number a device announced (a UPnP description, TXT records) */
+                            serial_number: string | null;
                             signals_used: string[];
                             snmp_sys_descr: string | null;
                             snmp_sys_name: string | null;
@@ -15991,6 +16039,8 @@ export interface operations {
                             /** @description The audit entry of the merge that consumed this result */
                             merge_audit_id: number | null;
                             merge_status: string;
+                            /** @description The model a device announced (mDNS TXT records, a UPnP description): the passive listener's */
+                            model: string | null;
                             network_id: number | null;
                             open_ports: {
                                 port: number;
@@ -16005,6 +16055,8 @@ export interface operations {
                             reviewed_by: string | null;
                             rtt_ms: number | null;
                             scan_job_id: number;
+                            /** @description The serial number a device announced (a UPnP description, TXT records) */
+                            serial_number: string | null;
                             snmp_sys_descr: string | null;
                             snmp_sys_name: string | null;
                             sources: string[];
@@ -16023,6 +16075,184 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1DiscoveryListenerEvents: {
+        parameters: {
+            query?: {
+                address?: string;
+                direction?: "asc" | "desc";
+                kind?: "response" | "query" | "notify" | "byebye" | "search" | "search_response";
+                limit?: string;
+                offset?: string;
+                protocol?: "mdns" | "ssdp";
+                q?: string;
+                sort?: "received_at" | "id";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            /** @description The device's IPv4 address (an A record of the announced host, else the source) */
+                            address: string | null;
+                            /** @description The sidecar that heard it */
+                            heard_by: string;
+                            hostname: string | null;
+                            id: number;
+                            /** @description response | query | notify | byebye | search | search_response */
+                            kind: string;
+                            /** @description SSDP: the announced description URL */
+                            location: string | null;
+                            mac_address: string | null;
+                            model: string | null;
+                            /** @description mdns | ssdp */
+                            protocol: string;
+                            received_at: string;
+                            serial_number: string | null;
+                            server: string | null;
+                            services: {
+                                name: string | null;
+                                port: number | null;
+                                protocol: string;
+                                type: string;
+                            }[];
+                            /** @description The packet's source address */
+                            source: string;
+                            usn: string | null;
+                            vendor: string | null;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1DiscoveryListenerStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            mdns: {
+                                /** @description Parsed and handed on */
+                                accepted: number;
+                                /** @description Refused by the parser or over the size cap, dropped */
+                                malformed: number;
+                                /** @description Datagrams received */
+                                packets: number;
+                                /** @description Over the per-source rate cap, dropped unparsed */
+                                rate_limited: number;
+                            };
+                            ssdp: {
+                                /** @description Parsed and handed on */
+                                accepted: number;
+                                /** @description Refused by the parser or over the size cap, dropped */
+                                malformed: number;
+                                /** @description Datagrams received */
+                                packets: number;
+                                /** @description Over the per-source rate cap, dropped unparsed */
+                                rate_limited: number;
+                            };
+                        };
+                        /** @description The discovery_listener_enabled setting */
+                        enabled: boolean;
+                        /** @description The latest socket, membership and description errors, newest first (at most 20) */
+                        errors: {
+                            at: string;
+                            message: string;
+                        }[];
+                        events_stored: number;
+                        /** @description Groups joined, group@interface-address */
+                        groups: string[];
+                        /** @description The discovery_listener_interfaces setting */
+                        interfaces: string[];
+                        last_packet_at: string | null;
+                        limits: {
+                            max_stored_events: number;
+                            per_source_per_second: number;
+                            retention_days: number;
+                        };
+                        /** @description Whether a sidecar reported its sockets open within the last 90 s */
+                        listening: boolean;
+                        oldest_event_at: string | null;
+                        sidecars: {
+                            counts: {
+                                mdns: {
+                                    /** @description Parsed and handed on */
+                                    accepted: number;
+                                    /** @description Refused by the parser or over the size cap, dropped */
+                                    malformed: number;
+                                    /** @description Datagrams received */
+                                    packets: number;
+                                    /** @description Over the per-source rate cap, dropped unparsed */
+                                    rate_limited: number;
+                                };
+                                ssdp: {
+                                    /** @description Parsed and handed on */
+                                    accepted: number;
+                                    /** @description Refused by the parser or over the size cap, dropped */
+                                    malformed: number;
+                                    /** @description Datagrams received */
+                                    packets: number;
+                                    /** @description Over the per-source rate cap, dropped unparsed */
+                                    rate_limited: number;
+                                };
+                            };
+                            descriptions: {
+                                failed: number;
+                                fetched: number;
+                                refused: number;
+                            };
+                            errors: {
+                                at: string;
+                                message: string;
+                            }[];
+                            groups: string[];
+                            interfaces: string[];
+                            last_packet_at: string | null;
+                            listening: boolean;
+                            owner: string;
+                            started_at: string | null;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
@@ -16844,6 +17074,8 @@ export interface operations {
                             /** @description The audit entry of the merge that consumed this result */
                             merge_audit_id: number | null;
                             merge_status: string;
+                            /** @description The model a device announced (mDNS TXT records, a UPnP description): the passive listener's */
+                            model: string | null;
                             network_id: number | null;
                             open_ports: {
                                 port: number;
@@ -16858,6 +17090,8 @@ export interface operations {
                             reviewed_by: string | null;
                             rtt_ms: number | null;
                             scan_job_id: number;
+                            /** @description The serial number a device announced (a UPnP description, TXT records) */
+                            serial_number: string | null;
                             signals_used: string[];
                             snmp_sys_descr: string | null;
                             snmp_sys_name: string | null;
@@ -16885,6 +17119,8 @@ export interface operations {
                             /** @description The audit entry of the merge that consumed this result */
                             merge_audit_id: number | null;
                             merge_status: string;
+                            /** @description The model a device announced (mDNS TXT records, a UPnP description): the passive listener's */
+                            model: string | null;
                             network_id: number | null;
                             open_ports: {
                                 port: number;
@@ -16899,6 +17135,8 @@ export interface operations {
                             reviewed_by: string | null;
                             rtt_ms: number | null;
                             scan_job_id: number;
+                            /** @description The serial number a device announced (a UPnP description, TXT records) */
+                            serial_number: string | null;
                             snmp_sys_descr: string | null;
                             snmp_sys_name: string | null;
                             sources: string[];
@@ -27770,6 +28008,8 @@ export interface operations {
                     cve_feed_sources?: string[] | null;
                     cve_sync_interval_hours?: number | null;
                     demo_enabled?: boolean | null;
+                    discovery_listener_enabled?: boolean | null;
+                    discovery_listener_interfaces?: string[] | null;
                     firewall_api_key_set?: unknown;
                     firewall_api_secret_set?: unknown;
                     firewall_url?: unknown;

@@ -1,7 +1,8 @@
 // Discovery: start a scan (addresses, ranges or CIDRs; the probes to run), watch its progress live from
 // /discovery/stream, cancel an open one, read its log, and review what it found: merge a result into the
 // inventory or reject it, one by one or the selected ones together, and undo a review (through the
-// merge's audit entry, which a bulk review shares among its results).
+// merge's audit entry, which a bulk review shares among its results). The passive listener's status and
+// what it heard follow the scans (listener-panel.tsx).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -14,8 +15,11 @@ import { Link, useLocation } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { DiscoveryTabs } from "./discovery-tabs.tsx";
 import { JobLogs } from "./job-logs.tsx";
+import { ListenerPanel } from "./listener-panel.tsx";
 
 const PROBES = ["icmp", "tcp", "dns", "banner"] as const;
+/** A port with the service a listener or a probe named: "631 (ipp)". */
+const portText = (p: { port: number; service?: unknown }) => (typeof p.service === "string" && p.service ? `${p.port} (${p.service})` : String(p.port));
 const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
 
 export function DiscoveryPage() {
@@ -162,6 +166,7 @@ export function DiscoveryPage() {
                   <th scope="col">Address</th>
                   <th scope="col">Host name</th>
                   <th scope="col">Open ports</th>
+                  <th scope="col">Device</th>
                   <th scope="col">Match</th>
                   <th scope="col">Review</th>
                 </tr>
@@ -174,7 +179,8 @@ export function DiscoveryPage() {
                     </td>
                     <td data-label="Address">{r.ip_address}</td>
                     <td data-label="Host name">{r.hostname ?? "—"}</td>
-                    <td data-label="Open ports">{r.open_ports.map((p) => p.port).join(", ") || "—"}</td>
+                    <td data-label="Open ports">{r.open_ports.map((p) => portText(p)).join(", ") || "—"}</td>
+                    <td data-label="Device">{[r.vendor, r.model, r.serial_number ? `serial ${r.serial_number}` : null].filter(Boolean).join(" ") || "—"}</td>
                     <td data-label="Match">
                       {r.matched_entity_type === "hardware" && r.matched_entity_id ? <Link href={`/inventory/hardware/${r.matched_entity_id}`}>hardware #{r.matched_entity_id}</Link> : r.state}
                     </td>
@@ -204,6 +210,7 @@ export function DiscoveryPage() {
           <JobLogs jobId={job.id} refresh={tick} />
         </>
       )}
+      <ListenerPanel refresh={tick} />
     </section>
   );
 }

@@ -54,7 +54,7 @@ export async function createNodes(s: VerbScope, nodes: NewNode[], undo: UndoLog)
       // What a scan or the knowledge base named is cut to the column's limit; overrides were checked against it.
       role: n.overrides.role ?? inf.role?.slice(0, 100) ?? null,
       vendor: n.overrides.vendor ?? inf.vendor?.slice(0, 100) ?? null,
-      model: n.overrides.model ?? null,
+      model: n.overrides.model ?? n.result.model?.slice(0, 100) ?? null,
       notes: n.overrides.notes ?? null,
       vendor_catalog_key: n.overrides.vendor_catalog_key ?? null,
       model_catalog_key: n.overrides.model_catalog_key ?? null,

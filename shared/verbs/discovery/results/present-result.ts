@@ -16,6 +16,8 @@ export function presentResult(r: ScanResultRow): ScanResultOutT {
     open_ports: r.open_ports,
     open_ports_json: JSON.stringify(r.open_ports),
     vendor: r.vendor,
+    model: r.model,
+    serial_number: r.serial_number,
     os_family: r.os_family,
     os_vendor: r.os_vendor,
     os_accuracy: r.os_accuracy,

@@ -70,6 +70,8 @@ function rowsOf(findings: HostFinding[]) {
       hostname: text(f.hostname, 255),
       open_ports: portsOf(f.open_ports),
       vendor: text(f.vendor, 200),
+      model: text(f.model, 200),
+      serial_number: text(f.serial_number, 200),
       os_family: text(f.os_family, 100),
       os_vendor: text(f.os_vendor, 100),
       os_accuracy: accuracy == null ? null : Math.max(0, Math.min(100, Math.round(accuracy))),
@@ -104,7 +106,7 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
   const [counts] = await queryRows<BatchCounts>(s.tx, sql`
     with raw as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ip_address text, mac_address text, hostname text, open_ports jsonb,
-        vendor text, os_family text, os_vendor text, os_accuracy int, snmp_sys_name text, snmp_sys_descr text, rtt_ms real, sources jsonb)
+        vendor text, model text, serial_number text, os_family text, os_vendor text, os_accuracy int, snmp_sys_name text, snmp_sys_descr text, rtt_ms real, sources jsonb)
     ),
     old as (
       select r.* from scan_results r
@@ -119,7 +121,8 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
               select p, 0 as pri from jsonb_array_elements(raw.open_ports) p union all select p, 1 from jsonb_array_elements(old.open_ports) p
             ) both_ports order by p->>'port', coalesce(p->>'protocol', 'tcp'), pri
           ) merged_ports) end as open_ports,
-        coalesce(raw.vendor, old.vendor) as vendor, coalesce(raw.os_family, old.os_family) as os_family, coalesce(raw.os_vendor, old.os_vendor) as os_vendor,
+        coalesce(raw.vendor, old.vendor) as vendor, coalesce(raw.model, old.model) as model, coalesce(raw.serial_number, old.serial_number) as serial_number,
+        coalesce(raw.os_family, old.os_family) as os_family, coalesce(raw.os_vendor, old.os_vendor) as os_vendor,
         coalesce(raw.os_accuracy, old.os_accuracy) as os_accuracy, coalesce(raw.snmp_sys_name, old.snmp_sys_name) as snmp_sys_name,
         coalesce(raw.snmp_sys_descr, old.snmp_sys_descr) as snmp_sys_descr, coalesce(raw.rtt_ms, old.rtt_ms) as rtt_ms,
         (select coalesce(jsonb_agg(distinct src), '[]'::jsonb) from (
@@ -163,9 +166,9 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
         ) ds), '[]'::jsonb) as conflicts) cf
     ),
     ins as (
-      insert into scan_results (scan_job_id, ip_address, mac_address, hostname, open_ports, vendor, os_family, os_vendor, os_accuracy,
+      insert into scan_results (scan_job_id, ip_address, mac_address, hostname, open_ports, vendor, model, serial_number, os_family, os_vendor, os_accuracy,
         snmp_sys_name, snmp_sys_descr, rtt_ms, sources, state, conflicts, matched_entity_type, matched_entity_id, matched_by, discovery_agent_id, created_at)
-      select ${jobId}, c.ip_address, c.mac_address, c.hostname, coalesce(c.open_ports, '[]'::jsonb), coalesce(c.vendor, c.oui_vendor), c.os_family, c.os_vendor,
+      select ${jobId}, c.ip_address, c.mac_address, c.hostname, coalesce(c.open_ports, '[]'::jsonb), coalesce(c.vendor, c.oui_vendor), c.model, c.serial_number, c.os_family, c.os_vendor,
         c.os_accuracy, c.snmp_sys_name, c.snmp_sys_descr, c.rtt_ms, c.sources, c.state, c.conflicts, c.entity_type, c.entity_id, c.matched_by,
         ${agentId}, ${now}::timestamptz
       from c where c.old_id is null
@@ -173,7 +176,7 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
     ),
     upd as (
       update scan_results r set mac_address = c.mac_address, hostname = c.hostname, open_ports = c.open_ports, vendor = coalesce(c.vendor, c.oui_vendor),
-        os_family = c.os_family, os_vendor = c.os_vendor, os_accuracy = c.os_accuracy, snmp_sys_name = c.snmp_sys_name, snmp_sys_descr = c.snmp_sys_descr,
+        model = c.model, serial_number = c.serial_number, os_family = c.os_family, os_vendor = c.os_vendor, os_accuracy = c.os_accuracy, snmp_sys_name = c.snmp_sys_name, snmp_sys_descr = c.snmp_sys_descr,
         rtt_ms = c.rtt_ms, sources = c.sources, state = c.state, conflicts = c.conflicts, matched_entity_type = c.entity_type,
         matched_entity_id = c.entity_id, matched_by = c.matched_by, discovery_agent_id = coalesce(r.discovery_agent_id, ${agentId})
       from c where r.id = c.old_id
