@@ -16,7 +16,7 @@ const strip = (name: string) => name.replace(/\.$/, "");
 
 /** `Office Printer._ipp._tcp.local` -> {type: ipp, protocol: tcp, instance: Office Printer}. */
 function serviceOf(instance: string): { type: string; protocol: "tcp" | "udp"; name: string } | null {
-  const m = /^(.*?)\._([A-Za-z0-9-]{1,63})\._(tcp|udp)\.[^]*$/.exec(instance);
+  const m = /^(.*?)\._([A-Za-z0-9-]{1,63})\._(tcp|udp)\.[\s\S]*$/.exec(instance);
   if (!m) return null;
   return { name: m[1]!, type: m[2]!.toLowerCase(), protocol: m[3] as "tcp" | "udp" };
 }

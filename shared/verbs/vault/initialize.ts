@@ -5,7 +5,6 @@ import { eq, sql } from "drizzle-orm";
 import { vaultState } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { VaultStatusShape } from "../../schemas/vault.ts";
-import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { countEncryptedSecrets } from "./secret-columns.ts";
 import { VAULT_ADMIN, vaultStatusOf } from "./status.ts";

@@ -16085,6 +16085,7 @@ export interface operations {
                 address?: string;
                 direction?: "asc" | "desc";
                 kind?: "response" | "query" | "notify" | "byebye" | "search" | "search_response";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
                 protocol?: "mdns" | "ssdp";
