@@ -1,9 +1,9 @@
 // [kb] The knowledge base: /kb/hostname (patterns by id) and /kb/oui (MAC prefixes by prefix), each with
 // list, create-or-bulk-import, PUT, DELETE and a JSON export that the bulk POST reads back.
 import type { Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import {
-  BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnamePosted, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiParam,
+  type BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnamePosted, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiParam,
   OuiPost, OuiPosted, OuiUpdate, OuiView,
 } from "../../../shared/schemas/kb.ts";
 import { exportHostnames, hostnameVerbs, importHostnames } from "../../../shared/verbs/kb/hostnames.ts";
