@@ -1,7 +1,7 @@
 // [networks] /networks, /networks/{id} (GET, PATCH, DELETE), compute members, hardware members and
 // peers (symmetric).
 import type { Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   ComputeMember, ComputeMemberBody, ComputeMembers, HardwareMember, HardwareMemberBody, HardwareMembers, Network, NetworkCreate, NetworkListQuery, NetworkPatch, Peer,

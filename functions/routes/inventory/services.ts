@@ -1,7 +1,7 @@
 // [services] /services, /services/{id} (GET, PATCH, DELETE), check-ip, dependencies, discovery, and the
 // storage, misc and external-dependency links.
 import type { Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   CheckIpBody, CheckIpResult, Dependency, DependencyCreate, DependencyQuery, ExternalDependencies, ExternalDependency, ExternalDependencyCreate, MiscLink,
