@@ -48,9 +48,9 @@ export function logRoutes(app: Hono<AppEnv>): void {
       response: { schema: LogsDeleted },
       errors: [409, 428],
     },
-    async (c, { query, body }) => {
+    async (c, { query, body, reply }) => {
       const reason = query.reason ?? body?.reason ?? null;
-      return confirmed(c, DELETE_LOGS, (ctx) => deleteLogs({ ctx, input: { reason } }));
+      return confirmed(c, DELETE_LOGS, reply, (ctx) => deleteLogs({ ctx, input: { reason } }));
     },
   );
 }

@@ -47,7 +47,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       description: `${confirmationDoc(RESET_SETTINGS)} OAuth, SMTP and the other settings with routes of their own are not touched.`,
       response: { schema: AllSettings }, errors: [409, 428],
     },
-    async (c) => confirmed(c, RESET_SETTINGS, (ctx) => resetSettings({ ctx })),
+    async (c, { reply }) => confirmed(c, RESET_SETTINGS, reply, (ctx) => resetSettings({ ctx })),
   );
 
   route(
@@ -72,7 +72,7 @@ export function settingsRoutes(app: Hono<AppEnv>): void {
       const vault = c.get("deps").vault;
       // Only a request that asks for the confirmation goes through it (and must then get it right).
       if (c.req.header(CONFIRMATION_HEADER) !== undefined)
-        return confirmed(c, ADMIN_REGISTRATION, (ctx) => updateOAuthSettings({ ctx, input: { ...body, vault, adminRoleConfirmed: true } }));
+        return confirmed(c, ADMIN_REGISTRATION, reply, (ctx) => updateOAuthSettings({ ctx, input: { ...body, vault, adminRoleConfirmed: true } }));
       return reply(await updateOAuthSettings({ ctx: verbContext(c), input: { ...body, vault } }));
     },
   );
