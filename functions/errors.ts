@@ -9,6 +9,7 @@ import { safeErrorFields } from "../shared/safe-error.ts";
 import { isDatabaseUnavailable } from "../shared/verbs/database-errors/unavailable.ts";
 import type { AppEnv } from "./deps.ts";
 
+// The one c.json outside route(): the error envelope is no route's declared answer, so it does not go through reply().
 export function errorResponse(c: Context, err: ApiError): Response {
   for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
   return c.json(errorEnvelope(err), err.status as ContentfulStatusCode);

@@ -4,10 +4,9 @@
 // (the edge, a split functions instance) answers 503 saying where the stream is served.
 import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import * as v from "valibot";
 import { ApiError } from "../../shared/errors.ts";
 import { resolveCredential } from "../../shared/identity/credential.ts";
-import { EventsStatus, EventsStreamQuery } from "../../shared/schemas/events.ts";
+import { EventStreamBody, EventsStatus, EventsStreamQuery } from "../../shared/schemas/events.ts";
 import { type Actor, actorCan } from "../../shared/verbs/actor.ts";
 import type { EventChannel } from "../../shared/verbs/verb.ts";
 import { STREAMS, streamByChannel } from "../../shared/streams/catalogue.ts";
@@ -25,8 +24,6 @@ const STREAM_DESCRIPTION = [
   "Resumption: send `Last-Event-ID` (or `?last_event_id=`) and the events after it are replayed from a ring of the latest events of this process; when that id is too old or not this process's, `event: reset {reason, last_event_id, oldest_id, newest_id}` comes instead: reload the state you keep.",
   "A client that reads too slowly is disconnected; it may reconnect with its Last-Event-ID.",
 ].join("\n\n");
-
-const SSE_BODY = v.pipe(v.string(), v.description("A text/event-stream of `id`, `event`, `data` records (see the description)."));
 
 function requireFeed(feed: EventFeed | undefined): EventFeed {
   if (feed) return feed;
@@ -72,7 +69,7 @@ export function eventsRoutes(app: Hono<AppEnv>, feed: EventFeed | undefined): vo
       summary: "Live events of every UI stream the caller may read, as server-sent events, resumable with Last-Event-ID",
       description: STREAM_DESCRIPTION,
       query: EventsStreamQuery,
-      response: { schema: SSE_BODY, contentType: "text/event-stream", description: "The event stream (stays open)" },
+      response: { schema: EventStreamBody, contentType: "text/event-stream", description: "The event stream (stays open)" },
       errors: [403, 422, 503],
     },
     (c, { query }) => {

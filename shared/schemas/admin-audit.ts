@@ -1,5 +1,5 @@
 // [admin-audit] request and response shapes of the administrator's audit-chain repair and recent-changes
-// read. The audit entry and page shapes themselves are those of GET /logs (functions/routes/logs/schemas.ts).
+// read. The audit entry and page shapes themselves are those of GET /logs (logs.ts).
 import * as v from "valibot";
 import { Limit, Offset } from "./list-query.ts";
 

@@ -214,6 +214,7 @@ export const AgentPresence = v.object({
   spool_bytes: v.nullable(v.number()),
   spool_reported_at: Timestamp,
 });
+export const AgentPresenceList = v.array(AgentPresence);
 
 export const Readiness = v.object({
   collector: v.string(),
@@ -266,6 +267,7 @@ export const EligibleProbeAgent = v.object({
   eligible: v.boolean(),
   reason: v.nullable(v.string()),
 });
+export const EligibleProbeAgents = v.array(EligibleProbeAgent);
 
 export const ProbeRun = v.object({
   run_id: v.string(),

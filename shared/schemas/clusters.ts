@@ -43,3 +43,4 @@ export const ClusterMember = v.object({
   created_at: v.string(),
   updated_at: v.string(),
 });
+export const ClusterMembers = v.array(ClusterMember);

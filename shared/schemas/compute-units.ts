@@ -74,6 +74,7 @@ export const ComputeNetwork = v.object({
   gateway: v.nullable(v.string()),
   ip_address: v.nullable(v.string()),
 });
+export const ComputeNetworks = v.array(ComputeNetwork);
 
 export const ComputeIcon = v.object({
   slug: v.string(),
@@ -85,3 +86,4 @@ export const ComputeIcon = v.object({
   content_type: v.nullable(v.string()),
   size: v.nullable(v.number()),
 });
+export const ComputeIcons = v.array(ComputeIcon);

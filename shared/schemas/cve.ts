@@ -52,6 +52,7 @@ export const SearchItem = v.object({
   published_at: Time,
   updated_at: v.string(),
 });
+export const SearchPage = v.object({ items: v.array(SearchItem), total: v.number() });
 
 export const Identity = v.object({
   vendor: v.string(),

@@ -31,6 +31,8 @@ export const Doc = v.object({
   created_at: v.string(),
   updated_at: v.string(),
 });
+/** GET /docs/by-entity: the documents attached to one object. */
+export const DocList = v.array(Doc);
 
 export const DocListQuery = listQuery(["title", "category", "created_at", "updated_at"], {
   category: TextFilter,
@@ -47,6 +49,7 @@ export const ByEntityQuery = v.object({
   entity_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number)),
 });
 export const DocEntity = v.object({ entity_type: v.string(), entity_id: v.number(), name: v.nullable(v.string()) });
+export const DocEntities = v.array(DocEntity);
 
 /** One document as exported and imported (ids are left out: import matches documents by title). */
 export const DocExportItem = v.object({

@@ -1,4 +1,4 @@
-// GET /events/stream and GET /events/status (spec 4.4 "events", 6.3): the query of the stream and the
+// GET /events/stream and GET /events/status (spec 4.4 "events", 6.3): the query and the body of the stream and the
 // status shape. The stream's framing is documented on its route (functions/routes/events.ts).
 import * as v from "valibot";
 import { EVENT_ID_SHAPE } from "../streams/event-id.ts";
@@ -46,3 +46,6 @@ export const EventsStatus = v.object({
   max_connections_per_user: v.pipe(Count, v.description("Open streams per user, counted with the WebSocket streams")),
 });
 export type EventsStatus = v.InferOutput<typeof EventsStatus>;
+
+/** GET /events/stream's body, documented as text/event-stream. */
+export const EventStreamBody = v.pipe(v.string(), v.description("A text/event-stream of `id`, `event`, `data` records (see the description)."));

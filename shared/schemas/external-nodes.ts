@@ -52,6 +52,7 @@ export const ExternalNetworkLink = v.object({
   cidr: v.nullable(v.string()),
   link_type: v.nullable(v.string()),
 });
+export const ExternalNetworkLinks = v.array(ExternalNetworkLink);
 
 export const ExternalNodeService = v.object({
   id: v.number(),
@@ -62,3 +63,4 @@ export const ExternalNodeService = v.object({
   relation_id: v.number(),
   description: v.nullable(v.string()),
 });
+export const ExternalNodeServices = v.array(ExternalNodeService);

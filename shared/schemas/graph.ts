@@ -1,5 +1,5 @@
-// [graph] request shapes of /graph/topology, /graph/summary, /graph/edges/{edge_id}, /graph/layout and
-// /graph/place-node (the answers' shapes are in functions/routes/inventory/graph.ts).
+// [graph] request and response shapes of /graph/topology, /graph/summary, /graph/edges/{edge_id}, /graph/layout
+// and /graph/place-node.
 import * as v from "valibot";
 import { NODE_ID, NODE_TYPES } from "../domain/graph-ids.ts";
 
@@ -21,3 +21,21 @@ export const EdgePatchBody = v.record(v.string(), v.union([v.string(), v.number(
 export const LayoutQuery = v.object({ name: LayoutName });
 export const LayoutSaveBody = v.object({ name: LayoutName, positions: v.record(v.string(), Position), replace: v.optional(v.boolean(), false) });
 export const PlaceNodeBody = v.object({ node_id: v.pipe(v.string(), v.regex(NODE_ID, "A graph node id like hw-1.")), x: v.pipe(v.number(), v.finite()), y: v.pipe(v.number(), v.finite()), layout: LayoutName });
+
+// The answers.
+export const Layout = v.object({ name: v.string(), positions: v.record(v.string(), Position), updated_at: v.nullable(v.string()) });
+export const GraphNode = v.object({
+  id: v.string(), type: v.picklist(NODE_TYPES), label: v.string(), ref_id: v.number(), status: v.nullable(v.string()),
+  subtitle: v.nullable(v.string()), position: v.optional(Position),
+});
+export const GraphEdge = v.object({ id: v.string(), source: v.string(), target: v.string(), relation: v.string() });
+const NodeType = v.picklist(NODE_TYPES);
+const Counts = v.object({ nodes: v.number(), edges: v.number() });
+export const Topology = v.object({ nodes: v.array(GraphNode), edges: v.array(GraphEdge), counts: Counts });
+export const GraphSummary = v.object({
+  counts: Counts,
+  kinds: v.array(v.object({ type: NodeType, count: v.number() })),
+  links: v.array(v.object({ source_type: NodeType, target_type: NodeType, count: v.number() })),
+});
+/** PATCH /graph/edges/{edge_id}: the edge's row after the change (its fields depend on the edge's kind). */
+export const EdgeView = v.looseObject({ id: v.string() });

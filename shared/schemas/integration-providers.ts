@@ -54,7 +54,6 @@ export const ProviderConfigOut = v.object({
 });
 export const ProviderConfigList = v.array(ProviderConfigOut);
 export const ProviderTestOut = v.object({ status: v.picklist(["ok", "error"]), message: v.string(), latency_ms: v.number() });
-export const DetailOut = v.object({ detail: v.string() });
 
 // The hypervisor (5.C): one token string `user@realm!tokenid=secret`, parsed on use.
 const hvEntries = {

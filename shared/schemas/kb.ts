@@ -54,6 +54,9 @@ export const HostnamePost = oneOrMany(HostnameEntry);
 export const OuiPost = oneOrMany(OuiEntry);
 
 export const BulkReport = v.object({ created: v.number(), updated: v.number() });
+/** What POST /kb/hostname and /kb/oui answer: the entry created (201), or the bulk upsert's counts (200). */
+export const HostnamePosted = v.union([HostnameView, BulkReport]);
+export const OuiPosted = v.union([OuiView, BulkReport]);
 export const HostnameListQuery = listQuery(["pattern", "vendor", "device_type", "created_at", "updated_at"], {});
 export const OuiListQuery = listQuery(["prefix", "vendor", "created_at", "updated_at"], {});
 export const HostnameList = listResponse(HostnameView);

@@ -28,5 +28,6 @@ export const Category = v.object({ ...labelShape, icon: v.nullable(v.string()) }
 export const LabelListQuery = listQuery(["name", "created_at", "updated_at"], {});
 
 export const Tag = v.object({ id: v.number(), name: v.string(), color: v.nullable(v.string()), usage_count: v.number() });
+export const TagList = v.array(Tag);
 /** Only the colour changes: renaming would rewrite every resource's tags. */
 export const TagPatch = writeBody({ color: Color }, ["name", "usage_count"]);

@@ -70,3 +70,8 @@ export const ChainVerificationSchema = v.object({
   message: v.string(),
   checked_count: v.number(),
 });
+
+/** GET /logs/actions: every action name with its number of entries. */
+export const AuditActions = v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() });
+/** DELETE /logs's answer (also what a replay of the same idempotency key answers). */
+export const LogsDeleted = v.object({ deleted_count: v.number(), reason: v.nullable(v.string()), detail: v.string() });

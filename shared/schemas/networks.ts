@@ -71,9 +71,12 @@ export const PeerBody = v.object({ peer_network_id: Id, description: OptionalTex
 export const ComputeMember = v.object({
   network_id: v.number(), compute_id: v.number(), name: v.string(), kind: v.string(), status: v.string(), ip_address: v.nullable(v.string()),
 });
+export const ComputeMembers = v.array(ComputeMember);
 export const HardwareMember = v.object({
   network_id: v.number(), hardware_id: v.number(), name: v.string(), status: v.string(), ip_address: v.nullable(v.string()),
 });
+export const HardwareMembers = v.array(HardwareMember);
 export const Peer = v.object({
   network_id: v.number(), peer_network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), description: v.nullable(v.string()),
 });
+export const Peers = v.array(Peer);

@@ -1,5 +1,5 @@
 // The body of PATCH /settings/oauth: {providers: {name: {...} | null}} (shared/verbs/settings/oauth.ts
-// applies it; docs/oauth.md). The provider types are the ones sign-in through a provider knows.
+// applies it; docs/oauth.md), and the providers as GET and PATCH /settings/oauth answer them. The provider types are the ones sign-in through a provider knows.
 import * as v from "valibot";
 
 const ProviderName = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Provider names are 1-32 lower-case letters, digits, - or _, starting with a letter."));
@@ -40,3 +40,15 @@ const ProviderPatch = v.strictObject({
 /** PATCH body: {providers: {name: {...} | null}}; null removes that provider. */
 export const OAuthPatchSchema = v.strictObject({ providers: v.record(ProviderName, v.nullable(ProviderPatch)) });
 export type OAuthPatch = v.InferOutput<typeof OAuthPatchSchema>;
+
+/** GET /settings/oauth and PATCH /settings/oauth's answer: the providers by name, secrets only as client_secret_set. */
+export const OAuthSettingsView = v.object({
+  providers: v.record(
+    v.string(),
+    v.object({
+      type: v.picklist(PROVIDER_TYPES), client_id: v.nullable(v.string()), issuer: v.nullable(v.string()), enabled: v.boolean(), label: v.nullable(v.string()),
+      allow_registration: v.boolean(), default_role: v.string(), tenant: v.nullable(v.string()), base_url: v.nullable(v.string()), api_url: v.nullable(v.string()),
+      client_secret_set: v.boolean(),
+    }),
+  ),
+});

@@ -102,6 +102,8 @@ export const Ignores = v.object({ ignores: v.array(v.object({ rule_id: v.string(
 const RuleId = v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(100));
 
 export const IgnoreBody = v.strictObject({ rule_id: RuleId, hardware_id: v.optional(v.nullable(Ref), null) });
+/** POST /privacy-findings/ignore's answer (201 also when the ignore exists). */
+export const IgnoreAdded = v.object({ ok: v.literal(true) });
 
 export const IgnoreQuery = v.object({
   rule_id: RuleId,

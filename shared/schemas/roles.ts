@@ -18,6 +18,7 @@ export const RoleView = v.object({
   created_at: v.nullable(v.string()),
   updated_at: v.nullable(v.string()),
 });
+export const RoleViews = v.array(RoleView);
 
 const RoleName = v.pipe(
   v.string(),

@@ -1,4 +1,4 @@
-// [search] GET /search's query: the text, the resource kinds wanted and how many results.
+// [search] GET /search's query (the text, the resource kinds wanted and how many results) and its answer.
 import * as v from "valibot";
 import { SEARCH_TYPES } from "../verbs/search/search.ts";
 import { limitParam } from "./list-query.ts";
@@ -7,4 +7,10 @@ export const SearchQuery = v.object({
   q: v.pipe(v.string(), v.trim(), v.minLength(1, "Say what to search for."), v.maxLength(200)),
   types: v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(SEARCH_TYPES, `Types are: ${SEARCH_TYPES.join(", ")}.`)))),
   limit: limitParam({ default: 10, max: 50 }),
+});
+
+export const SearchResults = v.object({
+  query: v.string(),
+  results: v.array(v.object({ type: v.picklist(SEARCH_TYPES), id: v.number(), name: v.string(), subtitle: v.nullable(v.string()) })),
+  counts: v.record(v.string(), v.number()),
 });

@@ -92,15 +92,19 @@ export const RelatedService = v.object({
   environment: v.nullable(v.string()),
   linked_at: v.nullable(v.string()),
 });
+export const RelatedServices = v.array(RelatedService);
 
 // Links to storage, misc items and external nodes; each answers the link plus the target's name and kind.
 const linked = { service_id: v.number(), name: v.string(), kind: v.nullable(v.string()) };
 export const StorageLinkCreate = v.object({ storage_id: Id, mount_path: OptionalText(1000) });
 export const StorageLink = v.object({ ...linked, storage_id: v.number(), mount_path: v.nullable(v.string()) });
+export const StorageLinks = v.array(StorageLink);
 export const MiscLinkCreate = v.object({ misc_id: Id });
 export const MiscLink = v.object({ ...linked, misc_id: v.number() });
+export const MiscLinks = v.array(MiscLink);
 export const ExternalDependencyCreate = v.object({ external_node_id: Id, description: OptionalText(2000) });
 export const ExternalDependency = v.object({ ...linked, id: v.number(), external_node_id: v.number(), description: v.nullable(v.string()) });
+export const ExternalDependencies = v.array(ExternalDependency);
 
 export const CheckIpBody = v.object({
   ip_address: v.pipe(v.string(), v.trim(), v.ip("Must be an IPv4 or IPv6 address.")),

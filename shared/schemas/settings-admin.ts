@@ -1,5 +1,5 @@
 // Bodies and answers of PATCH /settings/smtp, /settings/acme-dns and /settings/firewall, and the body of PUT
-// /settings (spec/catalogue.tsv, group settings).
+// /settings and the settings map GET /settings, PUT /settings and the reset answer (spec/catalogue.tsv, group settings).
 import * as v from "valibot";
 import { SETTING_ENTRIES } from "../verbs/settings/rules.ts";
 import { patchBody } from "./fields.ts";
@@ -40,6 +40,8 @@ export const SmtpReadSchema = v.object({
   smtp_last_test_at: v.nullable(v.string()),
   smtp_last_test_status: v.nullable(v.picklist(["ok", "error"])),
 });
+/** PATCH /settings/smtp's answer: every setting, with the SMTP ones as SmtpReadSchema says. */
+export const SettingsWithSmtp = v.looseObject(SmtpReadSchema.entries);
 export type SmtpRead = v.InferOutput<typeof SmtpReadSchema>;
 
 export const ACME_DNS_PROVIDERS = ["cloudflare", "rfc2136"] as const;
@@ -70,6 +72,8 @@ export const AcmeDnsReadSchema = v.object({
     tsig_secret_set: v.optional(v.boolean()),
   }),
 });
+/** PATCH /settings/acme-dns's answer: every setting, with the acme_dns section. */
+export const SettingsWithAcmeDns = v.looseObject(AcmeDnsReadSchema.entries);
 export type AcmeDnsRead = v.InferOutput<typeof AcmeDnsReadSchema>;
 
 /** PATCH /settings/firewall: where GET /settings/firewall/test finds the OPNsense API and its key pair. */
@@ -115,3 +119,6 @@ export const SECTION_KEYS: ReadonlyMap<string, string> = new Map([
 
 /** The body of PUT /settings: the plain keys (validated by their rules) and the sections' keys (compared by the verb). */
 export const SettingsPutSchema = patchBody({ ...SETTING_ENTRIES, ...Object.fromEntries([...SECTION_KEYS.keys()].map((k) => [k, v.unknown()])) });
+
+/** GET /settings, PUT /settings and POST /settings/reset: every setting by its key. */
+export const AllSettings = v.record(v.string(), v.unknown());

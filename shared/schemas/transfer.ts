@@ -50,5 +50,14 @@ export const DryRunQuery = v.object({
   ),
 });
 
-/** POST /admin/clear-lab: {cleared: true} and the rows deleted per table. */
-export const LabCleared = v.objectWithRest({ cleared: v.literal(true) }, v.number());
+/**
+ * POST /admin/clear-lab: {cleared: true} and the rows deleted per table. TypeScript applies an index
+ * signature to every key, `cleared` too, so a rest of numbers alone infers `{cleared: true} & {[k]: number}`,
+ * which no value satisfies; the rest admits `true` for the type, and the document keeps saying what the
+ * other keys are (additionalProperties, which JSON Schema applies only to keys not in properties: numbers).
+ */
+export const LabCleared = v.pipe(
+  v.objectWithRest({ cleared: v.literal(true) }, v.union([v.number(), v.literal(true)])),
+  v.metadata({ additionalProperties: { type: "number" } }),
+);
+export type LabClearedAnswer = v.InferInput<typeof LabCleared>;

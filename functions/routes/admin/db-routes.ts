@@ -95,7 +95,7 @@ export function dbRoutes(app: Hono<AppEnv>): void {
         const { backup, retention } = await takeBackup({ ctx, input: { store: deps.backups, signal: c.req.raw.signal, snapshot } });
         return { ...backup, vault_key_included: includeVaultKey, retention };
       };
-      if (includeVaultKey) return confirmed(c, SNAPSHOT_WITH_VAULT_KEY, take);
+      if (includeVaultKey) return confirmed(c, SNAPSHOT_WITH_VAULT_KEY, reply, take);
       return reply(await take(verbContext(c)));
     },
   );

@@ -110,7 +110,7 @@ export function transferRoutes(app: Hono<AppEnv>): void {
       const input = { data: body.data, wipe: body.wipe_before_import, dryRun: query.dry_run, backupsAvailable: c.get("deps").backups !== undefined };
       if (input.dryRun) return reply(await importInventory({ ctx: verbContext(c), input }), 200);
       if (input.wipe) {
-        const wipe = () => confirmed(c, { ...RESTORE_WITH_WIPE, status: 201 }, (ctx) => importInventory({ ctx, input }));
+        const wipe = () => confirmed(c, { ...RESTORE_WITH_WIPE, status: 201 }, reply, (ctx) => importInventory({ ctx, input }));
         // Refused for its headers (428) before anything ran: not a run of the job.
         const refused = Object.keys(confirmationProblems(RESTORE_WITH_WIPE, (name) => c.req.header(name))).length > 0;
         return refused ? wipe() : asJobRun(c, wipe);
@@ -128,6 +128,6 @@ export function transferRoutes(app: Hono<AppEnv>): void {
       response: { schema: LabCleared },
       errors: [409, 428],
     },
-    async (c) => confirmed(c, CLEAR_LAB, (ctx) => clearLab({ ctx, input: { backupsAvailable: c.get("deps").backups !== undefined } })),
+    async (c, { reply }) => confirmed(c, CLEAR_LAB, reply, (ctx) => clearLab({ ctx, input: { backupsAvailable: c.get("deps").backups !== undefined } })),
   );
 }

@@ -14,7 +14,7 @@ import { resetPassword } from "../../../shared/verbs/admin-users/reset-password.
 import { revokeUserSessions } from "../../../shared/verbs/admin-users/revoke-user-sessions.ts";
 import { unlockUser } from "../../../shared/verbs/admin-users/unlock-user.ts";
 import { updateUser } from "../../../shared/verbs/admin-users/update-user.ts";
-import { confirmationDoc, confirmed } from "../../confirmation.ts";
+import { confirmationDoc, confirmed, type Reply } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -25,9 +25,9 @@ const UserIdParams = IdParam("user_id");
 
 const DELETE_SPEC = { action: DELETE_USER_ACTION };
 
-/** Answered by confirmed() (a replay answers the stored outcome); the verb's answer is typed to UserDeleted. */
-export async function removeUser(c: Context<AppEnv>, userId: number): Promise<Response> {
-  return confirmed(c, DELETE_SPEC, (ctx): Promise<v.InferInput<typeof UserDeleted>> => deleteUser({ ctx, input: { userId } }));
+/** Answered by confirmed() through the route's reply (a replay answers the stored outcome). */
+export async function removeUser(c: Context<AppEnv>, userId: number, reply: Reply<v.InferInput<typeof UserDeleted>>): Promise<Response> {
+  return confirmed(c, DELETE_SPEC, reply, (ctx) => deleteUser({ ctx, input: { userId } }));
 }
 
 /** DELETE /admin/users/{id} and /users/{id}: one description for both. */
@@ -79,7 +79,7 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
     {
       method: "delete", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: deleteUser.scope, params: UserIdParams, ...DELETE_USER_DOC,
     },
-    async (c, { params }) => removeUser(c, params.user_id!),
+    async (c, { params, reply }) => removeUser(c, params.user_id!, reply),
   );
 
   route(

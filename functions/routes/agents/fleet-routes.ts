@@ -2,12 +2,11 @@
 // agents could run a probe. Registered before /agents/{agent_id}, whose pattern would match these names.
 import type { Hono } from "hono";
 import {
-  AgentIdsQuery, AgentList, AgentListQuery, AgentPresence, EligibleProbeAgent, Grants, MetricsSeries, PendingAgentsQuery, ProbeEligibleQuery,
+  AgentIdsQuery, AgentList, AgentListQuery, AgentPresenceList, EligibleProbeAgents, Grants, MetricsSeries, PendingAgentsQuery, ProbeEligibleQuery,
 } from "../../../shared/schemas/agents.ts";
 import { agentMetricsSeries, agentPresence } from "../../../shared/verbs/agents/read-telemetry.ts";
 import { capabilityDefaults, listAgents, listPendingAgents } from "../../../shared/verbs/agents/read-agents.ts";
 import { probeEligibleAgents } from "../../../shared/verbs/agents/read-probes.ts";
-import * as v from "valibot";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -48,7 +47,7 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/presence`, tag: "agents", scope: agentPresence.scope, query: AgentIdsQuery, response: { schema: v.array(AgentPresence) },
+      method: "get", path: `${V1}/presence`, tag: "agents", scope: agentPresence.scope, query: AgentIdsQuery, response: { schema: AgentPresenceList },
       summary: "Presence, grants, hardware and the latest summary of agents",
       description: "`ids` repeated or comma-separated (at most 200); present but empty answers []; absent answers every agent not rejected or revoked. Online: active, linked, and heard from within 60 s.",
     },
@@ -68,7 +67,7 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/probe-eligible`, tag: "agents", scope: probeEligibleAgents.scope, query: ProbeEligibleQuery, response: { schema: v.array(EligibleProbeAgent) },
+      method: "get", path: `${V1}/probe-eligible`, tag: "agents", scope: probeEligibleAgents.scope, query: ProbeEligibleQuery, response: { schema: EligibleProbeAgents },
       summary: "Which active agents could run a probe",
       description:
         "`host` and `check_type` (icmp, tcp, http, dns), or `monitor_id`. One entry per active agent with `eligible` and the first failing `reason`: " +

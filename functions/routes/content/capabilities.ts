@@ -1,23 +1,11 @@
 // [capabilities] GET /capabilities: what this deployment can do, from the process's own dependencies.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { AgentFeatures } from "../../../shared/schemas/agents.ts";
+import { Capabilities } from "../../../shared/schemas/system.ts";
 import { agentFeatures } from "../../../shared/verbs/agents/agent-features.ts";
 import { capabilities } from "../../../shared/verbs/system/capabilities.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-
-const Capabilities = v.object({
-  database: v.picklist(["postgres", "pglite"]),
-  redis: v.boolean(),
-  edge: v.boolean(),
-  features: v.object({
-    uploads: v.boolean(), avatars: v.boolean(), markdown_docs: v.boolean(), device_catalog: v.boolean(), api_reference_offline: v.boolean(),
-    rate_limit_store: v.picklist(["redis", "database"]), update_check: v.boolean(),
-  }),
-  ...AgentFeatures.entries,
-});
 
 export function capabilityRoutes(app: Hono<AppEnv>): void {
   route(

@@ -1,23 +1,16 @@
 // [catalog] The shipped vendor and device catalogue: vendors, a vendor's devices, and search.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { CatalogSearchQuery, VendorKeyParam } from "../../../shared/schemas/catalog.ts";
+import { CatalogDevices, CatalogSearchQuery, CatalogSearchResult, CatalogVendors, VendorKeyParam } from "../../../shared/schemas/catalog.ts";
 import { listVendors, searchCatalog, vendorDevices } from "../../../shared/verbs/catalog/catalog.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
 const tag = "catalog" as const;
-const Vendor = v.object({ key: v.string(), name: v.string(), website: v.string(), device_count: v.number() });
-const Device = v.object({
-  key: v.string(), name: v.string(), type: v.string(), u_height: v.nullable(v.number()), memory_gb: v.nullable(v.number()), cpu: v.nullable(v.string()),
-  vendor_key: v.string(), vendor_name: v.string(),
-});
-
 export function catalogRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: "/api/v1/catalog/vendors", tag, scope: listVendors.scope, summary: "Vendors in the device catalogue", response: { schema: v.array(Vendor) } },
+    { method: "get", path: "/api/v1/catalog/vendors", tag, scope: listVendors.scope, summary: "Vendors in the device catalogue", response: { schema: CatalogVendors } },
     async (c, { reply }) => reply(await listVendors({ ctx: verbContext(c) })),
   );
   route(
@@ -25,7 +18,7 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/catalog/vendors/:vendor_key/devices", tag, scope: vendorDevices.scope,
       params: VendorKeyParam,
-      summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: v.array(Device) },
+      summary: "A vendor's device models (type, rack units, typical memory and CPU)", response: { schema: CatalogDevices },
     },
     async (c, { params, reply }) => reply(await vendorDevices({ ctx: verbContext(c), input: { vendorKey: params.vendor_key } })),
   );
@@ -35,7 +28,7 @@ export function catalogRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/catalog/search", tag, scope: searchCatalog.scope,
       query: CatalogSearchQuery,
       summary: "Search vendors and devices (case-insensitive, by name, key, type or CPU)",
-      response: { schema: v.object({ query: v.string(), vendors: v.array(Vendor), devices: v.array(Device) }) },
+      response: { schema: CatalogSearchResult },
     },
     async (c, { query, reply }) => reply(await searchCatalog({ ctx: verbContext(c), input: { q: query.q } })),
   );

@@ -1,10 +1,9 @@
 // [docs] /docs (list, create), /docs/{doc_id} (get, patch, delete), attachments to inventory objects,
 // JSON export/import and image uploads. Every read carries body_html (sanitised Markdown).
 import type { Hono } from "hono";
-import * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
-  Attachment, AttachmentView, ByEntityQuery, Doc, DocCreate, DocEntity, DocListQuery, DocPatch, DocsExport, ImportReport, UploadedImage,
+  Attachment, AttachmentView, ByEntityQuery, Doc, DocCreate, DocEntities, DocList, DocListQuery, DocPatch, DocsExport, ImportReport, UploadedImage,
 } from "../../../shared/schemas/docs.ts";
 import { attachDoc, detachDoc, docsByEntity, entitiesOfDoc } from "../../../shared/verbs/docs/attachments.ts";
 import { docsVerbs } from "../../../shared/verbs/docs/def.ts";
@@ -46,7 +45,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/docs/by-entity", tag, scope: docsByEntity.scope, query: ByEntityQuery,
-      summary: "Documents attached to one inventory object", response: { schema: v.array(Doc) },
+      summary: "Documents attached to one inventory object", response: { schema: DocList },
     },
     async (c, { query, reply }) => reply(await docsByEntity({ ctx: verbContext(c), input: query })),
   );
@@ -83,7 +82,7 @@ export function docsRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/docs/:doc_id/entities", tag, scope: entitiesOfDoc.scope, params,
       summary: "The inventory objects a document is attached to, with their names (null once an object is deleted)",
-      response: { schema: v.array(DocEntity) },
+      response: { schema: DocEntities },
     },
     async (c, { params: p, reply }) => reply(await entitiesOfDoc({ ctx: verbContext(c), input: { docId: p.doc_id } })),
   );

@@ -1,10 +1,10 @@
 // [kb] The knowledge base: /kb/hostname (patterns by id) and /kb/oui (MAC prefixes by prefix), each with
 // list, create-or-bulk-import, PUT, DELETE and a JSON export that the bulk POST reads back.
 import type { Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import {
-  BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiParam, OuiPost,
-  OuiUpdate, OuiView,
+  type BulkReport, HostnameEntry, HostnameExport, HostnamePost, HostnamePosted, HostnameListQuery, HostnameView, KB_BULK_MAX, OuiExport, OuiListQuery, OuiParam,
+  OuiPost, OuiPosted, OuiUpdate, OuiView,
 } from "../../../shared/schemas/kb.ts";
 import { exportHostnames, hostnameVerbs, importHostnames } from "../../../shared/verbs/kb/hostnames.ts";
 import { exportOui, importOui, ouiVerbs } from "../../../shared/verbs/kb/oui.ts";
@@ -26,7 +26,7 @@ function exportAndPost<C, E, Item extends v.GenericSchema, Export extends v.Gene
   o: {
     path: string; what: string; summary: string;
     exporter: Verb<void, v.InferInput<Export>>; exportSchema: Export;
-    body: v.GenericSchema<unknown, NoInfer<C> | { entries: NoInfer<E>[] }>; item: Item;
+    body: v.GenericSchema<unknown, NoInfer<C> | { entries: NoInfer<E>[] }>; item: Item; posted: v.UnionSchema<[Item, typeof BulkReport], undefined>;
     create: Verb<C, Versioned<v.InferInput<Item>>>; bulk: Verb<E[], v.InferInput<typeof BulkReport>>;
   },
 ) {
@@ -37,7 +37,7 @@ function exportAndPost<C, E, Item extends v.GenericSchema, Export extends v.Gene
   );
   route(
     app,
-    { method: "post", path: `/api/v1${o.path}`, tag, scope: o.create.scope, body: o.body, errors: [409], summary: o.summary, description: BULK, response: { status: 201, schema: v.union([o.item, BulkReport]) } },
+    { method: "post", path: `/api/v1${o.path}`, tag, scope: o.create.scope, body: o.body, errors: [409], summary: o.summary, description: BULK, response: { status: 201, schema: o.posted } },
     async (c, { body, reply }) => {
       const ctx = verbContext(c);
       if (isBulk<E>(body)) return reply(await o.bulk({ ctx, input: body.entries }), 200);
@@ -49,7 +49,7 @@ function exportAndPost<C, E, Item extends v.GenericSchema, Export extends v.Gene
 export function kbRoutes(app: Hono<AppEnv>): void {
   exportAndPost(app, {
     path: "/kb/hostname", what: "hostname pattern", summary: "Add a hostname pattern, or bulk-import patterns",
-    exporter: exportHostnames, exportSchema: HostnameExport, body: HostnamePost, item: HostnameView, create: hostnameVerbs.create, bulk: importHostnames,
+    exporter: exportHostnames, exportSchema: HostnameExport, body: HostnamePost, item: HostnameView, posted: HostnamePosted, create: hostnameVerbs.create, bulk: importHostnames,
   });
   resourceRoutes(app, {
     verbs: hostnameVerbs, tag, basePath: "/api/v1/kb/hostname", idParam: "entry_id", noun: ["hostname pattern", "hostname patterns"], get: false,
@@ -59,7 +59,7 @@ export function kbRoutes(app: Hono<AppEnv>): void {
 
   exportAndPost(app, {
     path: "/kb/oui", what: "OUI prefix", summary: "Add an OUI prefix (6 hex digits, stored as AA:BB:CC), or bulk-import prefixes",
-    exporter: exportOui, exportSchema: OuiExport, body: OuiPost, item: OuiView, create: ouiVerbs.create, bulk: importOui,
+    exporter: exportOui, exportSchema: OuiExport, body: OuiPost, item: OuiView, posted: OuiPosted, create: ouiVerbs.create, bulk: importOui,
   });
   resourceRoutes(app, {
     verbs: ouiVerbs, tag, basePath: "/api/v1/kb/oui", idParam: "prefix", params: OuiParam, noun: ["OUI prefix", "OUI prefixes"], get: false,

@@ -1,6 +1,6 @@
 // [timezones] GET /timezones: the IANA zones with their current UTC offsets (any signed-in user).
 import type { Hono } from "hono";
-import * as v from "valibot";
+import { Timezones } from "../../../shared/schemas/system.ts";
 import { listTimezones } from "../../../shared/verbs/system/timezones.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -11,7 +11,7 @@ export function timezoneRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/timezones", tag: "timezones", summary: "Time zones with their UTC offset right now (UTC first, then IANA names A-Z)",
-      response: { schema: v.array(v.object({ name: v.string(), utc_offset: v.string(), offset_minutes: v.number() })) },
+      response: { schema: Timezones },
     },
     async (c, { reply }) => reply(await listTimezones({ ctx: verbContext(c) })),
   );

@@ -8,8 +8,7 @@ import { ApiError } from "../../../shared/errors.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { Assessment, EntityParams, IdentityParams, IdentityPut, IdentityView, SearchItem, SearchQuery, Status, SyncStarted } from "../../../shared/schemas/cve.ts";
-import * as v from "valibot";
+import { Assessment, EntityParams, IdentityParams, IdentityPut, IdentityView, SearchPage, SearchQuery, Status, SyncStarted } from "../../../shared/schemas/cve.ts";
 
 export function cveRoutes(app: Hono<AppEnv>): void {
   route(
@@ -48,7 +47,7 @@ export function cveRoutes(app: Hono<AppEnv>): void {
       summary: "Search the imported CVEs by text (id and summary), vendor, product and severity",
       description: "Newest published first. q: an id, the beginning of one (CVE-2021-4), or text in the summary. vendor and product are compared as CPE names (lower case, spaces as _); each item shows the first criterion that names them (or the CVE's first vulnerable one).",
       query: SearchQuery,
-      response: { schema: v.object({ items: v.array(SearchItem), total: v.number() }) },
+      response: { schema: SearchPage },
     },
     async (c, { query, reply }) => reply(await searchCves({ ctx: verbContext(c), input: query })),
   );

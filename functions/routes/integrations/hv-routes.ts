@@ -119,9 +119,9 @@ export function hvRoutes(app: Hono<AppEnv>): void {
       summary: "Power action on a guest",
       description: `vm_type qemu or lxc (else 400); action start, stop, reboot, shutdown, reset, suspend or resume (else 422). ${confirmationDoc({ action: "hv-guest-<action>" })} Answers {ok: true, upid} or, when Proxmox refuses or cannot be reached, {ok: false, error} with 200; audited either way.`,
     },
-    async (c, { params, body }) => {
+    async (c, { params, body, reply }) => {
       const vmType = requireGuestType(params.vm_type);
-      return confirmed(c, { action: guestActionName(body.action) }, (ctx) =>
+      return confirmed(c, { action: guestActionName(body.action) }, reply, (ctx) =>
         runGuestAction({ ctx, input: { id: params.integration_id, node: params.node, vmType, vmid: params.vmid, action: body.action } }),
       );
     },

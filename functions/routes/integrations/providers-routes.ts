@@ -1,7 +1,8 @@
 // [integrations] provider configs: /integrations/{provider}/config* for the providers hv (Proxmox VE)
 // and docker (spec/catalogue.tsv, group integrations). A provider outside those two is the reference's 400.
 import type { Hono } from "hono";
-import { DetailOut, ProviderConfigCreate, ProviderConfigList, ProviderConfigOut, ProviderConfigParams, ProviderConfigUpdate, ProviderParams, ProviderTestOut } from "../../../shared/schemas/integration-providers.ts";
+import { Detail } from "../../../shared/schemas/auth.ts";
+import { ProviderConfigCreate, ProviderConfigList, ProviderConfigOut, ProviderConfigParams, ProviderConfigUpdate, ProviderParams, ProviderTestOut } from "../../../shared/schemas/integration-providers.ts";
 import { presentProviderConfig, requireProvider } from "../../../shared/verbs/integrations/providers/provider-config.ts";
 import { getConfig, listConfigs } from "../../../shared/verbs/integrations/providers/read-configs.ts";
 import { testConfig } from "../../../shared/verbs/integrations/providers/test-config.ts";
@@ -51,7 +52,7 @@ export function providersRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "delete", path: `${BASE}/:config_id`, tag: "integrations", scope: deleteConfig.scope, params: ProviderConfigParams, response: { schema: DetailOut }, errors: [400], summary: "Delete a provider config", description: "Answers {\"detail\": \"deleted\"}. The inventory rows it imported stay; a hypervisor config's external_refs go with it." },
+    { method: "delete", path: `${BASE}/:config_id`, tag: "integrations", scope: deleteConfig.scope, params: ProviderConfigParams, response: { schema: Detail }, errors: [400], summary: "Delete a provider config", description: "Answers {\"detail\": \"deleted\"}. The inventory rows it imported stay; a hypervisor config's external_refs go with it." },
     async (c, { params, reply }) => {
       await deleteConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id } });
       return reply({ detail: "deleted" });

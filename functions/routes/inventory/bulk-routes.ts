@@ -37,7 +37,7 @@ export function bulkRoutes<Api, Q, V>(app: Hono<AppEnv>, o: BulkRouteOptions<Api
       description: `${confirmationDoc(spec)} Each ${o.noun[0]} is deleted as DELETE on it would, with its own audit entry. ${REFUSAL}`,
       response: { schema: BulkDeleted }, errors: [409, 428],
     },
-    async (c, { body }) => confirmed(c, spec, (ctx) => bulk.remove({ ctx, input: body })),
+    async (c, { body, reply }) => confirmed(c, spec, reply, (ctx) => bulk.remove({ ctx, input: body })),
   );
   if (!o.tags) return;
   route(

@@ -1,7 +1,6 @@
 // [clusters] /hardware-clusters, /hardware-clusters/{cluster_id} (GET, PATCH, DELETE) and members.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { Cluster, ClusterCreate, ClusterListQuery, ClusterMember, ClusterMemberCreate, ClusterMemberPatch, ClusterPatch } from "../../../shared/schemas/clusters.ts";
+import { Cluster, ClusterCreate, ClusterListQuery, ClusterMember, ClusterMemberCreate, ClusterMembers, ClusterMemberPatch, ClusterPatch } from "../../../shared/schemas/clusters.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { clusterVerbs } from "../../../shared/verbs/inventory/clusters/def.ts";
 import { addClusterMember, listClusterMembers, removeClusterMember, updateClusterMember } from "../../../shared/verbs/inventory/clusters/members.ts";
@@ -26,7 +25,7 @@ export function clusterRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: members, tag: "clusters", scope: listClusterMembers.scope, params, summary: "The hardware nodes in this cluster",
-      response: { schema: v.array(ClusterMember) },
+      response: { schema: ClusterMembers },
     },
     async (c, { params: p, reply }) => reply(await listClusterMembers({ ctx: verbContext(c), input: { clusterId: p.cluster_id } })),
   );

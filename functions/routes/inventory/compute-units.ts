@@ -1,8 +1,7 @@
 // [compute-units] /compute-units (list, create), /compute-units/{cu_id} (GET, PATCH, DELETE), the
 // unit's network memberships, and its icons (built-in set + uploads, served by the static /uploads mount).
 import type { Context, Hono } from "hono";
-import * as v from "valibot";
-import { ComputeIcon, ComputeNetwork, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlugParam } from "../../../shared/schemas/compute-units.ts";
+import { ComputeIcon, ComputeIcons, ComputeNetworks, ComputeUnit, ComputeUnitCreate, ComputeUnitListQuery, ComputeUnitPatch, IconSlugParam } from "../../../shared/schemas/compute-units.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { computeUnitVerbs } from "../../../shared/verbs/inventory/compute-units/def.ts";
 import {
@@ -28,7 +27,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/compute-units/icons", tag: "compute-units", scope: listComputeIcons.scope,
       summary: "The icons a compute unit can show: the built-in set, then uploaded ones",
-      response: { schema: v.array(ComputeIcon) },
+      response: { schema: ComputeIcons },
     },
     async (c, { reply }) => reply(await listComputeIcons({ ctx: verbContext(c) })),
   );
@@ -74,7 +73,7 @@ export function computeUnitRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/compute-units/:cu_id/networks", tag: "compute-units", scope: computeUnitNetworks.scope, params: IdParam("cu_id"),
-      summary: "Networks this compute unit is a member of", response: { schema: v.array(ComputeNetwork) },
+      summary: "Networks this compute unit is a member of", response: { schema: ComputeNetworks },
     },
     async (c, { params, reply }) => reply(await computeUnitNetworks({ ctx: verbContext(c), input: { computeId: params.cu_id } })),
   );

@@ -1,9 +1,8 @@
 // [external-nodes] /external-nodes (list, create), /external-nodes/{node_id} (GET, PATCH, DELETE), the
 // node's network links (GET, POST; DELETE /external-node-networks/{relation_id}) and dependent services.
 import type { Hono } from "hono";
-import * as v from "valibot";
 import {
-  ExternalNetworkLink, ExternalNetworkLinkBody, ExternalNode, ExternalNodeCreate, ExternalNodeListQuery, ExternalNodePatch, ExternalNodeService,
+  ExternalNetworkLink, ExternalNetworkLinkBody, ExternalNetworkLinks, ExternalNode, ExternalNodeCreate, ExternalNodeListQuery, ExternalNodePatch, ExternalNodeServices,
 } from "../../../shared/schemas/external-nodes.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { externalNodeVerbs } from "../../../shared/verbs/inventory/external-nodes/def.ts";
@@ -27,7 +26,7 @@ export function externalNodeRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/external-nodes/:node_id/networks", tag: "external-nodes", scope: externalNodeNetworkLinks.scope, params,
-      summary: "Networks this external node is linked to", response: { schema: v.array(ExternalNetworkLink) },
+      summary: "Networks this external node is linked to", response: { schema: ExternalNetworkLinks },
     },
     async (c, { params: p, reply }) => reply(await externalNodeNetworkLinks({ ctx: verbContext(c), input: { nodeId: p.node_id } })),
   );
@@ -59,7 +58,7 @@ export function externalNodeRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/external-nodes/:node_id/services", tag: "external-nodes", scope: externalNodeServices.scope, params,
-      summary: "Services that depend on this external node", response: { schema: v.array(ExternalNodeService) },
+      summary: "Services that depend on this external node", response: { schema: ExternalNodeServices },
     },
     async (c, { params: p, reply }) => reply(await externalNodeServices({ ctx: verbContext(c), input: { nodeId: p.node_id } })),
   );

@@ -1,8 +1,8 @@
 // [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node; ours: /graph/summary.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { NODE_TYPES } from "../../../shared/domain/graph-ids.ts";
-import { EdgeParam, EdgePatchBody, LayoutQuery, LayoutSaveBody, PlaceNodeBody, Position, SummaryQuery, TopologyQuery } from "../../../shared/schemas/graph.ts";
+import {
+  EdgeParam, EdgePatchBody, EdgeView, GraphSummary, Layout, LayoutQuery, LayoutSaveBody, PlaceNodeBody, SummaryQuery, Topology, TopologyQuery,
+} from "../../../shared/schemas/graph.ts";
 import { deleteEdge, patchEdge } from "../../../shared/verbs/graph/edges.ts";
 import { getLayout, saveLayout } from "../../../shared/verbs/graph/layout.ts";
 import { graphSummary } from "../../../shared/verbs/graph/summary.ts";
@@ -11,14 +11,6 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 
-const Layout = v.object({ name: v.string(), positions: v.record(v.string(), Position), updated_at: v.nullable(v.string()) });
-const Node = v.object({
-  id: v.string(), type: v.picklist(NODE_TYPES), label: v.string(), ref_id: v.number(), status: v.nullable(v.string()),
-  subtitle: v.nullable(v.string()), position: v.optional(Position),
-});
-const Edge = v.object({ id: v.string(), source: v.string(), target: v.string(), relation: v.string() });
-const NodeType = v.picklist(NODE_TYPES);
-
 export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
@@ -26,7 +18,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/graph/topology", tag: "graph", scope: graphTopology.scope,
       summary: "The whole inventory as a graph: nodes (hw-N, cu-N, svc-N, ...) and edges with their relation",
       query: TopologyQuery,
-      response: { schema: v.object({ nodes: v.array(Node), edges: v.array(Edge), counts: v.object({ nodes: v.number(), edges: v.number() }) }) },
+      response: { schema: Topology },
     },
     async (c, { query, reply }) => reply(await graphTopology({ ctx: verbContext(c), input: query })),
   );
@@ -37,13 +29,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/graph/summary", tag: "graph", scope: graphSummary.scope,
       summary: "How big the topology is: nodes per kind and edges per pair of kinds, without the nodes (ours; the console draws it before the whole graph arrives)",
       query: SummaryQuery,
-      response: {
-        schema: v.object({
-          counts: v.object({ nodes: v.number(), edges: v.number() }),
-          kinds: v.array(v.object({ type: NodeType, count: v.number() })),
-          links: v.array(v.object({ source_type: NodeType, target_type: NodeType, count: v.number() })),
-        }),
-      },
+      response: { schema: GraphSummary },
     },
     async (c, { query, reply }) => reply(await graphSummary({ ctx: verbContext(c), input: query })),
   );
@@ -54,7 +40,7 @@ export function graphRoutes(app: Hono<AppEnv>): void {
       method: "patch", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: patchEdge.scope, params: EdgeParam,
       summary: "Change an edge's own attributes (e.g. a connection's bandwidth, a membership's IP)",
       body: EdgePatchBody,
-      response: { schema: v.looseObject({ id: v.string() }) },
+      response: { schema: EdgeView },
     },
     async (c, { params, body, reply }) => reply(await patchEdge({ ctx: verbContext(c), input: { edgeId: params.edge_id, changes: body } })),
   );

@@ -1,9 +1,10 @@
 // [hardware] /hardware, /hardware/{id} (GET, PATCH, PUT, DELETE), connections, clusters, network
 // memberships and /hardware-connections/{id}.
 import type { Hono } from "hono";
-import * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { ConnectionCreate, Hardware, HardwareCreate, HardwareListQuery, HardwarePatch } from "../../../shared/schemas/hardware.ts";
+import {
+  ConnectionCreate, Hardware, HardwareClusters, HardwareConnection, HardwareConnections, HardwareCreate, HardwareListQuery, HardwareNetworkMemberships, HardwarePatch,
+} from "../../../shared/schemas/hardware.ts";
 import { hardwareVerbs } from "../../../shared/verbs/inventory/hardware/def.ts";
 import {
   addConnection, hardwareClustersOf, hardwareNetworkMemberships, listConnections, removeConnection,
@@ -12,11 +13,6 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { resourceRoutes } from "./resource-routes.ts";
-
-const Connection = v.object({
-  id: v.number(), source_hardware_id: v.number(), target_hardware_id: v.number(), connection_type: v.string(),
-  bandwidth_mbps: v.nullable(v.number()), notes: v.nullable(v.string()), created_at: v.nullable(v.string()), updated_at: v.nullable(v.string()),
-});
 
 export function hardwareRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
@@ -31,7 +27,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
       method: "post", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: addConnection.scope, params,
       summary: "Connect this node to another (a blast-radius edge)",
       body: ConnectionCreate,
-      response: { status: 201, schema: Connection }, errors: [409],
+      response: { status: 201, schema: HardwareConnection }, errors: [409],
     },
     async (c, { params: p, body, reply }) => reply(await addConnection({ ctx: verbContext(c), input: { hardwareId: p.hardware_id, connection: body } })),
   );
@@ -40,7 +36,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/hardware/:hardware_id/connections", tag: "hardware", scope: listConnections.scope, params,
-      summary: "This node's connections, both directions", response: { schema: v.array(Connection) },
+      summary: "This node's connections, both directions", response: { schema: HardwareConnections },
     },
     async (c, { params: p, reply }) => reply(await listConnections({ ctx: verbContext(c), input: { hardwareId: p.hardware_id } })),
   );
@@ -61,7 +57,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: "/api/v1/hardware/:hardware_id/clusters", tag: "hardware", scope: hardwareClustersOf.scope, params, summary: "Clusters this node belongs to",
-      response: { schema: v.array(v.object({ id: v.number(), name: v.string(), type: v.nullable(v.string()), member_id: v.number(), role: v.nullable(v.string()) })) },
+      response: { schema: HardwareClusters },
     },
     async (c, { params: p, reply }) => reply(await hardwareClustersOf({ ctx: verbContext(c), input: { hardwareId: p.hardware_id } })),
   );
@@ -71,7 +67,7 @@ export function hardwareRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/hardware/:hardware_id/network-memberships", tag: "hardware", scope: hardwareNetworkMemberships.scope, params,
       summary: "Networks this node is a member of",
-      response: { schema: v.array(v.object({ network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), vlan_id: v.nullable(v.number()), ip_address: v.nullable(v.string()) })) },
+      response: { schema: HardwareNetworkMemberships },
     },
     async (c, { params: p, reply }) => reply(await hardwareNetworkMemberships({ ctx: verbContext(c), input: { hardwareId: p.hardware_id } })),
   );

@@ -1,9 +1,8 @@
 // [environments] [categories] [tags]: the labels resources carry.
 import type { Hono } from "hono";
-import * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
-  Category, CategoryCreate, CategoryPatch, Environment, EnvironmentCreate, EnvironmentPatch, LabelListQuery, Tag, TagPatch,
+  Category, CategoryCreate, CategoryPatch, Environment, EnvironmentCreate, EnvironmentPatch, LabelListQuery, Tag, TagList, TagPatch,
 } from "../../../shared/schemas/labels.ts";
 import { categoryVerbs, environmentVerbs } from "../../../shared/verbs/inventory/labels/def.ts";
 import { listTags, tagVerbs } from "../../../shared/verbs/inventory/labels/tags.ts";
@@ -31,7 +30,7 @@ export function labelRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/tags", tag: "tags", scope: listTags.scope, summary: "The unique tag set with colours and usage counts",
       description: "Every tag resources carry (a tag is registered when a resource is written with it), with usage_count across hardware, compute units, services, storage, networks, external nodes and misc items. A bare array, sorted by name.",
-      response: { schema: v.array(Tag) },
+      response: { schema: TagList },
     },
     async (c, { reply }) => reply(await listTags({ ctx: verbContext(c) })),
   );

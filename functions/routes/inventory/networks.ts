@@ -1,10 +1,11 @@
 // [networks] /networks, /networks/{id} (GET, PATCH, DELETE), compute members, hardware members and
 // peers (symmetric).
 import type { Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
-  ComputeMember, ComputeMemberBody, HardwareMember, HardwareMemberBody, Network, NetworkCreate, NetworkListQuery, NetworkPatch, Peer, PeerBody,
+  ComputeMember, ComputeMemberBody, ComputeMembers, HardwareMember, HardwareMemberBody, HardwareMembers, Network, NetworkCreate, NetworkListQuery, NetworkPatch, Peer,
+  PeerBody, Peers,
 } from "../../../shared/schemas/networks.ts";
 import { networkVerbs } from "../../../shared/verbs/inventory/networks/def.ts";
 import { computeMembers, hardwareMembers, type MemberAdd } from "../../../shared/verbs/inventory/networks/members.ts";
@@ -20,11 +21,11 @@ const params = IdParam("network_id");
 /** GET, POST and DELETE of one kind of membership: /networks/{network_id}/<path>[/{field}]. */
 function memberRoutes<I extends v.GenericSchema>(
   app: Hono<AppEnv>,
-  m: { verbs: typeof computeMembers; path: string; field: "compute_id" | "hardware_id"; noun: string; body: v.GenericSchema<unknown, MemberAdd["member"]>; item: I },
+  m: { verbs: typeof computeMembers; path: string; field: "compute_id" | "hardware_id"; noun: string; body: v.GenericSchema<unknown, MemberAdd["member"]>; item: I; items: v.ArraySchema<I, undefined> },
 ) {
   route(
     app,
-    { method: "get", path: `${base}/${m.path}`, tag: "networks", scope: m.verbs.list.scope, params, summary: `The ${m.noun}s on this network`, response: { schema: v.array(m.item) } },
+    { method: "get", path: `${base}/${m.path}`, tag: "networks", scope: m.verbs.list.scope, params, summary: `The ${m.noun}s on this network`, response: { schema: m.items } },
     async (c, { params: p, reply }) => reply(await m.verbs.list({ ctx: verbContext(c), input: { networkId: p.network_id } })),
   );
   route(
@@ -58,12 +59,12 @@ export function networkRoutes(app: Hono<AppEnv>): void {
     deleteDescription: "Removes the network's memberships, peerings and external-node links; its IPAM records stay, with network_id set to null.",
   });
 
-  memberRoutes(app, { verbs: computeMembers, path: "members", field: "compute_id", noun: "compute unit", body: ComputeMemberBody, item: ComputeMember });
-  memberRoutes(app, { verbs: hardwareMembers, path: "hardware-members", field: "hardware_id", noun: "hardware node", body: HardwareMemberBody, item: HardwareMember });
+  memberRoutes(app, { verbs: computeMembers, path: "members", field: "compute_id", noun: "compute unit", body: ComputeMemberBody, item: ComputeMember, items: ComputeMembers });
+  memberRoutes(app, { verbs: hardwareMembers, path: "hardware-members", field: "hardware_id", noun: "hardware node", body: HardwareMemberBody, item: HardwareMember, items: HardwareMembers });
 
   route(
     app,
-    { method: "get", path: `${base}/peers`, tag: "networks", scope: listPeers.scope, params, summary: "Networks peered with this one (either side)", response: { schema: v.array(Peer) } },
+    { method: "get", path: `${base}/peers`, tag: "networks", scope: listPeers.scope, params, summary: "Networks peered with this one (either side)", response: { schema: Peers } },
     async (c, { params: p, reply }) => reply(await listPeers({ ctx: verbContext(c), input: { networkId: p.network_id } })),
   );
   route(

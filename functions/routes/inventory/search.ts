@@ -1,8 +1,7 @@
 // [search] GET /search: one query across every resource.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { SearchQuery } from "../../../shared/schemas/search.ts";
-import { search, SEARCH_TYPES } from "../../../shared/verbs/search/search.ts";
+import { SearchQuery, SearchResults } from "../../../shared/schemas/search.ts";
+import { search } from "../../../shared/verbs/search/search.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -14,13 +13,7 @@ export function searchRoutes(app: Hono<AppEnv>): void {
       method: "get", path: "/api/v1/search", tag: "search", scope: search.scope,
       summary: "Search every resource by name and its other identifying fields (case-insensitive substring)",
       query: SearchQuery,
-      response: {
-        schema: v.object({
-          query: v.string(),
-          results: v.array(v.object({ type: v.picklist(SEARCH_TYPES), id: v.number(), name: v.string(), subtitle: v.nullable(v.string()) })),
-          counts: v.record(v.string(), v.number()),
-        }),
-      },
+      response: { schema: SearchResults },
     },
     async (c, { query, reply }) => reply(await search({ ctx: verbContext(c), input: query })),
   );

@@ -1,11 +1,12 @@
 // [services] /services, /services/{id} (GET, PATCH, DELETE), check-ip, dependencies, discovery, and the
 // storage, misc and external-dependency links.
 import type { Hono } from "hono";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
-  CheckIpBody, CheckIpResult, Dependency, DependencyCreate, DependencyQuery, ExternalDependency, ExternalDependencyCreate, MiscLink,
-  MiscLinkCreate, RelatedService, Service, ServiceCreate, ServiceDiscovery, ServiceListQuery, ServicePatch, StorageLink, StorageLinkCreate,
+  CheckIpBody, CheckIpResult, Dependency, DependencyCreate, DependencyQuery, ExternalDependencies, ExternalDependency, ExternalDependencyCreate, MiscLink,
+  MiscLinkCreate, MiscLinks, RelatedServices, Service, ServiceCreate, ServiceDiscovery, ServiceListQuery, ServicePatch, StorageLink, StorageLinkCreate,
+  StorageLinks,
 } from "../../../shared/schemas/services.ts";
 import { checkIp } from "../../../shared/verbs/inventory/services/check-ip.ts";
 import { serviceVerbs } from "../../../shared/verbs/inventory/services/def.ts";
@@ -23,12 +24,12 @@ const serviceParam = IdParam("service_id");
 /** GET, POST and DELETE of one kind of link: /services/{service_id}/<segment>[/{key}]. */
 function linkRoutes<B, I extends v.GenericSchema>(
   app: Hono<AppEnv>,
-  o: { segment: string; key: "storage_id" | "misc_id" | "relation_id"; noun: string; verbs: LinkVerbs<B, v.InferInput<I>>; body: v.GenericSchema<unknown, B>; item: I },
+  o: { segment: string; key: "storage_id" | "misc_id" | "relation_id"; noun: string; verbs: LinkVerbs<B, v.InferInput<I>>; body: v.GenericSchema<unknown, B>; item: I; items: v.ArraySchema<I, undefined> },
 ) {
   const path = `${BASE}/:service_id/${o.segment}`;
   route(
     app,
-    { method: "get", path, tag: "services", scope: o.verbs.list.scope, params: serviceParam, summary: `This service's ${o.noun} links`, response: { schema: v.array(o.item) } },
+    { method: "get", path, tag: "services", scope: o.verbs.list.scope, params: serviceParam, summary: `This service's ${o.noun} links`, response: { schema: o.items } },
     async (c, { params: p, reply }) => reply(await o.verbs.list({ ctx: verbContext(c), input: { serviceId: p.service_id } })),
   );
   route(
@@ -77,7 +78,7 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
     app,
     {
       method: "get", path: `${BASE}/:service_id/dependencies`, tag: "services", scope: listDependencies.scope, params: serviceParam, query: DependencyQuery,
-      summary: "Services this one depends on (direction=dependents: the services that depend on it)", response: { schema: v.array(RelatedService) },
+      summary: "Services this one depends on (direction=dependents: the services that depend on it)", response: { schema: RelatedServices },
     },
     async (c, { params: p, query, reply }) => reply(await listDependencies({ ctx: verbContext(c), input: { serviceId: p.service_id, direction: query.direction } })),
   );
@@ -113,9 +114,9 @@ export function serviceRoutes(app: Hono<AppEnv>): void {
     async (c, { params: p, reply }) => reply(await serviceDiscovery({ ctx: verbContext(c), input: { serviceId: p.service_id } })),
   );
 
-  linkRoutes(app, { segment: "storage", key: "storage_id", noun: "storage item", verbs: storageLinks, body: StorageLinkCreate, item: StorageLink });
-  linkRoutes(app, { segment: "misc", key: "misc_id", noun: "misc item", verbs: miscLinks, body: MiscLinkCreate, item: MiscLink });
+  linkRoutes(app, { segment: "storage", key: "storage_id", noun: "storage item", verbs: storageLinks, body: StorageLinkCreate, item: StorageLink, items: StorageLinks });
+  linkRoutes(app, { segment: "misc", key: "misc_id", noun: "misc item", verbs: miscLinks, body: MiscLinkCreate, item: MiscLink, items: MiscLinks });
   linkRoutes(app, {
-    segment: "external-dependencies", key: "relation_id", noun: "external node", verbs: externalDependencies, body: ExternalDependencyCreate, item: ExternalDependency,
+    segment: "external-dependencies", key: "relation_id", noun: "external node", verbs: externalDependencies, body: ExternalDependencyCreate, item: ExternalDependency, items: ExternalDependencies,
   });
 }

@@ -1,7 +1,6 @@
 // The audit log: GET /logs (filtered list), GET /logs/actions, GET /logs/stream (SSE) and DELETE /logs
 // (high-impact: confirmation headers, a verified backup, and a new chain).
 import type { Hono } from "hono";
-import * as v from "valibot";
 import { deleteLogs } from "../../../shared/verbs/audit/delete-logs.ts";
 import { listAuditActions } from "../../../shared/verbs/audit/list-actions.ts";
 import { listAuditEntries } from "../../../shared/verbs/audit/list-entries.ts";
@@ -9,7 +8,7 @@ import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { AuditPageSchema, DeleteLogsBody, DeleteLogsQuery, LogQuery } from "../../../shared/schemas/logs.ts";
+import { AuditActions, AuditPageSchema, DeleteLogsBody, DeleteLogsQuery, LogQuery, LogsDeleted } from "../../../shared/schemas/logs.ts";
 import { logStreamRoute } from "./stream.ts";
 
 const DELETE_LOGS = { action: "delete-logs", requiresBackup: true } as const;
@@ -31,7 +30,7 @@ export function logRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/logs/actions", tag: "logs", scope: listAuditActions.scope,
       summary: "Every action name in the audit log with its number of entries",
-      response: { schema: v.object({ items: v.array(v.object({ action: v.string(), count: v.number() })), total: v.number() }) },
+      response: { schema: AuditActions },
     },
     async (c, { reply }) => reply(await listAuditActions({ ctx: verbContext(c) })),
   );
@@ -46,12 +45,12 @@ export function logRoutes(app: Hono<AppEnv>): void {
       description: `${confirmationDoc(DELETE_LOGS)} The reason (?reason= or body {reason}) is recorded.`,
       query: DeleteLogsQuery,
       body: DeleteLogsBody,
-      response: { schema: v.object({ deleted_count: v.number(), reason: v.nullable(v.string()), detail: v.string() }) },
+      response: { schema: LogsDeleted },
       errors: [409, 428],
     },
-    async (c, { query, body }) => {
+    async (c, { query, body, reply }) => {
       const reason = query.reason ?? body?.reason ?? null;
-      return confirmed(c, DELETE_LOGS, (ctx) => deleteLogs({ ctx, input: { reason } }));
+      return confirmed(c, DELETE_LOGS, reply, (ctx) => deleteLogs({ ctx, input: { reason } }));
     },
   );
 }

@@ -2,9 +2,8 @@
 // and its history, threat alerts, a device's threat profile, the attack surface, ignores, and (ours) a
 // refresh that takes a snapshot now.
 import type { Hono } from "hono";
-import * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { AttackSurface, IgnoreBody, IgnoreQuery, Ignores, PrivacyHistory, PrivacyHistoryQuery, PrivacyScore, RefreshAnswer, ThreatAlerts, ThreatProfile } from "../../../shared/schemas/privacy.ts";
+import { AttackSurface, IgnoreAdded, IgnoreBody, IgnoreQuery, Ignores, PrivacyHistory, PrivacyHistoryQuery, PrivacyScore, RefreshAnswer, ThreatAlerts, ThreatProfile } from "../../../shared/schemas/privacy.ts";
 import { addIgnore, listIgnores, removeIgnore } from "../../../shared/verbs/privacy/ignores.ts";
 import { readAttackSurface, readPrivacyHistory, readPrivacyScore, readThreatAlerts, readThreatProfile } from "../../../shared/verbs/privacy/reads.ts";
 import { refreshPrivacyScore } from "../../../shared/verbs/privacy/take-snapshot.ts";
@@ -85,7 +84,7 @@ export function privacyRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/privacy-findings/ignore", tag, scope: addIgnore.scope, body: IgnoreBody, response: { status: 201, schema: v.object({ ok: v.literal(true) }) },
+      method: "post", path: "/api/v1/privacy-findings/ignore", tag, scope: addIgnore.scope, body: IgnoreBody, response: { status: 201, schema: IgnoreAdded },
       summary: "Ignore a rule for every device (hardware_id null) or for one device",
       description: "Idempotent: 201 {ok: true} also when the ignore exists. 422 for an unknown rule_id, 404 for an unknown hardware_id.",
     },

@@ -1,8 +1,8 @@
 // Custom roles (spec 5.2): GET/POST /settings/roles, PUT/DELETE /settings/roles/{role_id}. Built-in roles
 // are listed read-only.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { RoleCreate, RoleIdParam, RoleUpdate, RoleView } from "../../../shared/schemas/roles.ts";
+import { Detail } from "../../../shared/schemas/auth.ts";
+import { RoleCreate, RoleIdParam, RoleUpdate, RoleView, RoleViews } from "../../../shared/schemas/roles.ts";
 import { createRole } from "../../../shared/verbs/roles/create-role.ts";
 import { deleteRole } from "../../../shared/verbs/roles/delete-role.ts";
 import { listRoles } from "../../../shared/verbs/roles/list-roles.ts";
@@ -17,7 +17,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
     {
       method: "get", path: "/api/v1/settings/roles", tag: "settings", scope: listRoles.scope,
       summary: "Roles: the built-in ones (read-only) and the custom ones, with their scopes",
-      response: { schema: v.array(RoleView) },
+      response: { schema: RoleViews },
     },
     async (c, { reply }) => reply(await listRoles({ ctx: verbContext(c) })),
   );
@@ -50,7 +50,7 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
     {
       method: "delete", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: deleteRole.scope,
       summary: "Delete a custom role; 409 naming the users that still have it",
-      params: RoleIdParam, response: { schema: v.object({ detail: v.string() }) }, errors: [409],
+      params: RoleIdParam, response: { schema: Detail }, errors: [409],
     },
     async (c, { params, reply }) => reply(await deleteRole({ ctx: verbContext(c), input: { roleId: params.role_id } })),
   );

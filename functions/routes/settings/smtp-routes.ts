@@ -1,8 +1,7 @@
 // PATCH /settings/smtp: the installation's own mail server (the password write-only, read as
 // smtp_password_set), and POST /settings/smtp/test.
 import type { Hono } from "hono";
-import * as v from "valibot";
-import { SmtpPatchSchema, SmtpReadSchema, SmtpTestQuery, SmtpTestSchema } from "../../../shared/schemas/settings-admin.ts";
+import { SettingsWithSmtp, SmtpPatchSchema, SmtpTestQuery, SmtpTestSchema } from "../../../shared/schemas/settings-admin.ts";
 import { testSmtp } from "../../../shared/verbs/settings/smtp-test.ts";
 import { updateSmtpSettings } from "../../../shared/verbs/settings/smtp-update.ts";
 import { verbContext } from "../../context.ts";
@@ -16,7 +15,7 @@ export function smtpSettingsRoutes(app: Hono<AppEnv>): void {
       method: "patch", path: "/api/v1/settings/smtp", tag: "settings", scope: updateSmtpSettings.scope,
       summary: "Change the SMTP server settings; answers every setting with the SMTP ones",
       description: "Only the fields given change (null restores a default). smtp_password is write-only: a string stores it sealed, null removes it, absent or \"•••\" keeps it. A host and sender given without smtp_enabled turn SMTP on. The host must pass the outbound policy.",
-      body: SmtpPatchSchema, response: { schema: v.looseObject(SmtpReadSchema.entries) }, errors: [503],
+      body: SmtpPatchSchema, response: { schema: SettingsWithSmtp }, errors: [503],
     },
     async (c, { body, reply }) => reply(await updateSmtpSettings({ ctx: verbContext(c), input: body })),
   );

@@ -40,6 +40,6 @@ export function userRoutes(app: Hono<AppEnv>): void {
     {
       method: "delete", path: PATH, tag: "users", scope: deleteUser.scope, params: Params, ...DELETE_USER_DOC,
     },
-    async (c, { params }) => removeUser(c, params.id!),
+    async (c, { params, reply }) => removeUser(c, params.id!, reply),
   );
 }

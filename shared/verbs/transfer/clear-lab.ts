@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { queryRows } from "../../db/database.ts";
+import type { LabClearedAnswer } from "../../schemas/transfer.ts";
 import { requireVerifiedBackup } from "../backups/verified-backup.ts";
 import { defineVerb } from "../verb.ts";
 import { KINDS } from "./kinds.ts";
@@ -36,7 +37,7 @@ export async function wipeInventory(tx: Db, withDocs: boolean): Promise<Record<s
   return counts;
 }
 
-export const clearLab = defineVerb<{ backupsAvailable: boolean }, { cleared: true } & Record<string, number | boolean>>(
+export const clearLab = defineVerb<{ backupsAvailable: boolean }, LabClearedAnswer>(
   { scope: ADMIN_SCOPE },
   async (s, { backupsAvailable }) => {
     const backup = await requireVerifiedBackup(s.tx, s.now, CLEAR_LAB, backupsAvailable);
