@@ -139,8 +139,8 @@ export interface BuiltFile {
   signature: string | null;
 }
 
-/** The agent as one CommonJS file; `releaseKey` (64 hex, or "") is embedded. */
-async function bundle(releaseKey: string): Promise<string> {
+/** The agent as one CommonJS file; its version and `releaseKey` (64 hex, or "") are embedded. */
+async function bundle(version: string, releaseKey: string): Promise<string> {
   const result = await build({
     stdin: { contents: `import { main } from "./agent/cli.ts";\nmain(process.argv.slice(2)).then((code) => process.exit(code));\n`, resolveDir: ROOT, sourcefile: "svc-agent-main.ts", loader: "ts" },
     absWorkingDir: ROOT,
@@ -153,7 +153,7 @@ async function bundle(releaseKey: string): Promise<string> {
     charset: "utf8",
     // ws loads these native helpers when installed and falls back without them.
     external: ["bufferutil", "utf-8-validate"],
-    define: { __SVC_AGENT_RELEASE_KEY__: JSON.stringify(releaseKey) },
+    define: { __SVC_AGENT_RELEASE_KEY__: JSON.stringify(releaseKey), __SVC_AGENT_VERSION__: JSON.stringify(version) },
     logLevel: "warning",
   });
   return result.outputFiles[0]!.text;
@@ -173,7 +173,7 @@ export async function buildAgent(opts: BuildOptions): Promise<{ version: string;
   mkdirSync(work, { recursive: true });
   try {
     const main = join(work, "svc-agent.cjs");
-    writeFileSync(main, await bundle(releaseKey ?? ""));
+    writeFileSync(main, await bundle(version, releaseKey ?? ""));
     const blob = join(work, "sea.blob");
     const seaConfig = join(work, "sea-config.json");
     // Relative names: the blob records the main script's name, which must not carry this checkout's place or pid.
@@ -209,9 +209,10 @@ export async function buildAgent(opts: BuildOptions): Promise<{ version: string;
       files.push({ target, os: t.os, arch: t.arch, path: rel, sha256: sum, size: bytes.length, signature });
       say(`${rel}  ${(bytes.length / 1048576).toFixed(1)} MB  sha256 ${sum}`);
     }
-    const sums = files
+    // In path order, whatever the targets' order.
+    const sums = [...files]
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
       .map((f) => releaseEntry({ version, os: f.os, arch: f.arch, sha256: f.sha256 }))
-      .sort()
       .join("");
     writeFileSync(join(staged, version, "SHA256SUMS"), sums);
     if (key) writeFileSync(join(staged, version, "SHA256SUMS.sig"), `${sign(null, Buffer.from(sums), key).toString("base64")}\n`);

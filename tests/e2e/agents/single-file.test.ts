@@ -69,6 +69,8 @@ describe("npm run build:agent", () => {
       expect(releaseEntry({ version: VERSION, os, arch, sha256 })).toBe(`${line}\n`);
       await verifyBuild(file, sha256, readFileSync(`${file}.sig`, "utf8"), publicKey, { version: VERSION, os, arch });
     }
+    // The release public key is embedded in each executable, and its version.
+    for (const arch of ["amd64", "arm64"]) expect(readFileSync(join(out, VERSION, "linux", arch, "svc-agent")).includes(`"${publicKey}"`), arch).toBe(true);
     // The x64 executable is an ELF for x86-64, the arm64 one for AArch64 (built here without running it).
     expect(readFileSync(join(out, VERSION, "linux", "amd64", "svc-agent")).readUInt16LE(18)).toBe(62);
     expect(readFileSync(join(out, VERSION, "linux", "arm64", "svc-agent")).readUInt16LE(18)).toBe(183);
@@ -142,8 +144,9 @@ describe.skipIf(!IS_ROOT)(`the linux-x64 executable as user ${AGENT_USER}, no no
     const t = await until("telemetry", async () => (await admin.call<Telemetry>("GET", `agents/${found.agent_id}/telemetry`)).latest ?? undefined, 20_000, log, 250);
     expect(t.sample_id).toMatch(/^[0-9a-f]{32}$/);
     expect(t.summary.mem_pct).toBeGreaterThan(0);
-    const agent = await admin.call<{ online: boolean; arch: string | null }>("GET", `agents/${found.agent_id}`);
-    expect(agent).toMatchObject({ online: true, arch: "amd64" });
+    // It reports the version it was built as, and the architecture in the layout's names.
+    const agent = await admin.call<{ online: boolean; arch: string | null; agent_version: string | null }>("GET", `agents/${found.agent_id}`);
+    expect(agent).toMatchObject({ online: true, arch: "amd64", agent_version: VERSION });
     expect(output).not.toMatch(/ExperimentalWarning|single executable/i);
   }, 90_000);
 });
