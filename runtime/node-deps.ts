@@ -76,12 +76,12 @@ export interface RuntimeOptions {
 export const BUILT_AGENTS_DIR = fileURLToPath(new URL("../dist/agent-builds", import.meta.url));
 
 /** AGENT_BINARY_DIR's builds; else, for the entries, this version's own builds when they have been built. */
-function agentBinarySource(config: Config, logger: Logger, options: RuntimeOptions): AgentBinarySource | undefined {
+export function agentBinarySource(config: Config, logger: Logger, options: RuntimeOptions, built = BUILT_AGENTS_DIR): AgentBinarySource | undefined {
   const releaseKey = config.AGENT_RELEASE_PUBLIC_KEY;
   if (config.AGENT_BINARY_DIR) return directoryBinaries(config.AGENT_BINARY_DIR, logger, { releaseKey });
-  if (!options.defaultAgentBuilds || !existsSync(join(BUILT_AGENTS_DIR, config.version))) return undefined;
-  logger.info("serving this version's agent builds from dist/agent-builds (AGENT_BINARY_DIR is unset)", { dir: BUILT_AGENTS_DIR, version: config.version });
-  return directoryBinaries(BUILT_AGENTS_DIR, logger, { releaseKey, version: config.version });
+  if (!options.defaultAgentBuilds || !existsSync(join(built, config.version))) return undefined;
+  logger.info("serving this version's agent builds from dist/agent-builds (AGENT_BINARY_DIR is unset)", { dir: built, version: config.version });
+  return directoryBinaries(built, logger, { releaseKey, version: config.version });
 }
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<NodeRuntime> {
