@@ -4,7 +4,7 @@
 // Linux architecture, the newest build's version, SHA-256 and release signature. It checks with openssl
 // that the signature is the release key's over the build's SHA256SUMS entry (a POSIX sh cannot verify
 // Ed25519 alone; docs/adr/0426-agent-release-signatures.md), downloads the build from
-// /api/v1/agents/binary/..., refuses it unless the SHA-256 matches, installs it, writes the agent's
+// /api/v1/agents/binary/..., refuses it unless `sha256sum -c` passes on that same line, installs it, writes the agent's
 // config and runs its enrollment (which prints the pairing code to approve). Without openssl, a release
 // key or a signature it refuses, unless told --insecure-skip-signature.
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -106,7 +106,11 @@ if [ "\${SVC_AGENT_INSECURE_TLS:-0}" = 1 ]; then CURL_FLAGS=-fsSLgk; fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-# The release signature covers the build's SHA256SUMS entry: its SHA-256, version and platform.
+# The build's SHA256SUMS line: what the release key signed, and what \`sha256sum -c\` checks the download against.
+printf '%s  %s\n' "$SHA256" "$VERSION/linux/$ARCH/${BUILD_FILE}" >"$TMP/SHA256SUMS"
+BUILD="$TMP/$VERSION/linux/$ARCH/${BUILD_FILE}"
+mkdir -p "$TMP/$VERSION/linux/$ARCH"
+
 if [ "$SKIP_SIGNATURE" = 1 ]; then
   echo "install-agent: WARNING: --insecure-skip-signature: the build's release signature is not checked, only its SHA-256" >&2
 else
@@ -114,25 +118,25 @@ else
   [ -n "$RELEASE_KEY_SPKI" ] || fail "this server has no agent release key (AGENT_RELEASE_PUBLIC_KEY), so the build cannot be verified: not installed ($SKIP_HINT)"
   [ -n "$SIGNATURE" ] || fail "agent $VERSION for linux/$ARCH is not signed with the release key: not installed ($SKIP_HINT)"
   command -v openssl >/dev/null 2>&1 || fail "openssl is required to verify the build's Ed25519 release signature: install it, or $SKIP_HINT"
-  printf '%s  %s\n' "$SHA256" "$VERSION/linux/$ARCH/${BUILD_FILE}" >"$TMP/SHA256SUMS"
   printf -- '-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n' "$RELEASE_KEY_SPKI" >"$TMP/release-key.pem"
   printf '%s' "$SIGNATURE" | openssl base64 -d -A >"$TMP/SHA256SUMS.sig" || fail "the build's signature is not base64: not installed"
   openssl pkeyutl -verify -pubin -inkey "$TMP/release-key.pem" -rawin -in "$TMP/SHA256SUMS" -sigfile "$TMP/SHA256SUMS.sig" >/dev/null 2>&1 ||
     fail "the release signature of agent $VERSION for linux/$ARCH does not verify under the release key: not installed"
 fi
 
-curl "$CURL_FLAGS" -o "$TMP/svc-agent" "$SERVER_URL/api/v1/agents/binary/$VERSION/linux/$ARCH" || fail "download of agent $VERSION for linux/$ARCH failed"
+curl "$CURL_FLAGS" -o "$BUILD" "$SERVER_URL/api/v1/agents/binary/$VERSION/linux/$ARCH" || fail "download of agent $VERSION for linux/$ARCH failed"
 
+GOT=
 if command -v sha256sum >/dev/null 2>&1; then
-  GOT=$(sha256sum "$TMP/svc-agent" | cut -d ' ' -f 1)
+  (cd "$TMP" && sha256sum -c --status SHA256SUMS) || GOT=$(sha256sum "$BUILD" | cut -d ' ' -f 1)
 elif command -v shasum >/dev/null 2>&1; then
-  GOT=$(shasum -a 256 "$TMP/svc-agent" | cut -d ' ' -f 1)
+  (cd "$TMP" && shasum -a 256 -c --status SHA256SUMS) || GOT=$(shasum -a 256 "$BUILD" | cut -d ' ' -f 1)
 else
   fail "sha256sum or shasum is required"
 fi
-[ "$GOT" = "$SHA256" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
+[ -z "$GOT" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
 
-install -m 0755 "$TMP/svc-agent" "$AGENT_BIN"
+install -m 0755 "$BUILD" "$AGENT_BIN"
 umask 077
 mkdir -p "$CONFIG_DIR"
 cat >"$CONFIG_FILE" <<EOF
