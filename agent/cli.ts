@@ -4,7 +4,10 @@
 import { readFileSync } from "node:fs";
 import { Agent, type AgentExit, EXIT } from "./agent.ts";
 import { ConfigError, parseConfig } from "./config.ts";
+import { releaseKeyId } from "../shared/agents/release.ts";
 import { consoleLog, isLogLevel, LOG_LEVELS, type LogLevel } from "./log.ts";
+import { AGENT_VERSION } from "./payloads.ts";
+import { RELEASE_PUBLIC_KEY } from "./release.ts";
 
 export const USAGE = `usage: agent [enroll|run] [--config FILE] --server URL [--state-dir DIR] [--server-key HEX]
              [--name NAME] [--log-level ${LOG_LEVELS.join("|")}] [--spool-cap-bytes N]`;
@@ -91,6 +94,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const log = consoleLog(opts.logLevel);
+  log.debug(`agent ${AGENT_VERSION}; release key ${RELEASE_PUBLIC_KEY ? releaseKeyId(RELEASE_PUBLIC_KEY) : "none (this agent accepts no build)"}`);
   let agent: Agent;
   try {
     agent = new Agent({

@@ -6,7 +6,10 @@ import { MAX_FRAME_BYTES } from "../shared/agents/frames.ts";
 import type { HostFacts } from "./host.ts";
 import type { AgentPayloadInput, ReadinessPayload, TelemetrySummaryPayload } from "../shared/agents/payloads.ts";
 
-export const AGENT_VERSION = "0.1.0-ts";
+// The build's version when scripts/build-agent.ts bundled it (esbuild `define`: the version of the
+// layout it was built into, which an update compares against); a checkout's agent says 0.1.0-ts.
+declare const __SVC_AGENT_VERSION__: string | undefined;
+export const AGENT_VERSION = typeof __SVC_AGENT_VERSION__ === "string" && __SVC_AGENT_VERSION__ ? __SVC_AGENT_VERSION__ : "0.1.0-ts";
 /** 2: capabilities.set carries {enabled, config}, so the agent learns interval_s and max_concurrent. */
 export const CAPABILITY_SCHEMA = 2;
 

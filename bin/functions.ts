@@ -10,7 +10,7 @@ if (!config.DATABASE_URL) {
   process.stderr.write("invalid configuration: DATABASE_URL expects a postgres:// URL (the functions process shares PostgreSQL with the sidecar)\n");
   process.exit(1);
 }
-const runtime = await openRuntime(config);
+const runtime = await openRuntime(config, { defaultAgentBuilds: true });
 const app = createApp(runtime.deps);
 await serveWithLifespan(runtime, app.fetch);
 // SVC_TLS=on: HTTPS with the active certificate too (the sidecar has migrated the database).

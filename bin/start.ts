@@ -40,7 +40,7 @@ if (sidecarOnly && !config.DATABASE_URL) {
 }
 if (!sidecarOnly) prepareDataDir(config.DATA_DIR, jsonLogger(config.LOG_LEVEL));
 
-const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly }).catch((e: unknown) => {
+const runtime = await openRuntime(config, { vaultKeyFile: !sidecarOnly, defaultAgentBuilds: true }).catch((e: unknown) => {
   process.stderr.write(`start failed: ${(e as Error).message}\n`);
   process.exit(1);
 });

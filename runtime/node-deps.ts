@@ -1,15 +1,18 @@
 // Builds the deps of a Node process (all-in-one, functions-only or sidecar-only) from its configuration.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 import { cryptoRandom, systemClock } from "../shared/clock.ts";
 import { type Config, parseConfig } from "../shared/config.ts";
 import type { Deps } from "../shared/deps.ts";
+import type { AgentBinarySource } from "../shared/verbs/agents/binaries.ts";
 import { HealthMonitor } from "../shared/health.ts";
 import { CredentialCache } from "../shared/identity/credential-cache.ts";
 import { IdentityState } from "../shared/identity/identity-state.ts";
 import { Lifecycle } from "../shared/lifecycle.ts";
-import { jsonLogger } from "../shared/logger.ts";
+import { jsonLogger, type Logger } from "../shared/logger.ts";
 import { createRateLimiter } from "../shared/ratelimit/create-limiter.ts";
 import { nodeHostResolver, nodeOutboundHttp } from "../net/outbound-http.ts";
 import { nodeMailer } from "../net/smtp-mailer.ts";
@@ -65,6 +68,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export interface RuntimeOptions {
   /** Only the all-in-one process may generate its vault key into DATA_DIR (runtime/vault-key.ts). */
   vaultKeyFile?: boolean;
+  /** The entries (`npm start`): with AGENT_BINARY_DIR unset, serve this version's builds from dist/agent-builds when built. */
+  defaultAgentBuilds?: boolean;
+}
+
+/** Where `npm run build:agent` writes by default (scripts/build-agent.ts). */
+export const BUILT_AGENTS_DIR = fileURLToPath(new URL("../dist/agent-builds", import.meta.url));
+
+/** AGENT_BINARY_DIR's builds; else, for the entries, this version's own builds when they have been built. */
+export function agentBinarySource(config: Config, logger: Logger, options: RuntimeOptions, built = BUILT_AGENTS_DIR): AgentBinarySource | undefined {
+  const releaseKey = config.AGENT_RELEASE_PUBLIC_KEY;
+  if (config.AGENT_BINARY_DIR) return directoryBinaries(config.AGENT_BINARY_DIR, logger, { releaseKey });
+  if (!options.defaultAgentBuilds || !existsSync(join(built, config.version))) return undefined;
+  logger.info("serving this version's agent builds from dist/agent-builds (AGENT_BINARY_DIR is unset)", { dir: built, version: config.version });
+  return directoryBinaries(built, logger, { releaseKey, version: config.version });
 }
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<NodeRuntime> {
@@ -86,6 +103,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const credentialCache = config.CREDENTIAL_CACHE_S > 0 ? new CredentialCache({ ttlMs: config.CREDENTIAL_CACHE_S * 1000 }) : undefined;
   const outbound = nodeOutboundHttp();
   const webApp = await loadWebApp(config.WEB_DIR);
+  const agentBinaries = agentBinarySource(config, logger, options);
   const deps = {
     config,
     database: database.provider,
@@ -125,7 +143,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     cveFeed: nodeCveFeedFiles(),
     // Reloads the HTTPS listener the entry starts once migrated (runtime/tls/); absent when TLS is off.
     ...(config.SVC_TLS ? { tls: new NodeTls(logger) } : {}),
-    ...(config.AGENT_BINARY_DIR ? { agentBinaries: directoryBinaries(config.AGENT_BINARY_DIR, logger) } : {}),
+    ...(agentBinaries ? { agentBinaries } : {}),
   };
   const background = new Workers(logger);
   if (credentialCache) void background.start(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));

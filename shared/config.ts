@@ -99,6 +99,11 @@ export const ConfigSchema = v.object({
   SVC_VAULT_KEY_PREVIOUS: optionalString,
   /** Where an operator places agent builds, served at /agents/binary/{version}/{os}/{arch} (spec 4.4). */
   AGENT_BINARY_DIR: optionalString,
+  /**
+   * The agent release public key (64 hex, Ed25519) builds are signed with (docs/agents.md, Release key);
+   * unset: AGENT_BINARY_DIR/release-key.pub, which `npm run build:agent` writes. No update is offered without one.
+   */
+  AGENT_RELEASE_PUBLIC_KEY: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[0-9a-f]{64}$/, "expects the release public key as 64 hex characters"))),
   /** The URL agents are told to reach this server at (install script); else taken from the request. */
   PUBLIC_URL: optionalString,
   WS_REQUIRE_WSS: bool(false),

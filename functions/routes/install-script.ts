@@ -11,7 +11,8 @@ export function installScriptRoutes(app: Hono<AppEnv>): void {
   app.get("/install-agent.sh", async (c) => {
     const deps = c.get("deps");
     const builds = (await deps.agentBinaries?.list()) ?? [];
-    const { script, sha256 } = await agentInstallScript({ ctx: verbContext(c), input: { serverUrl: serverUrlOf(c), builds } });
+    const releaseKey = await deps.agentBinaries?.releaseKey();
+    const { script, sha256 } = await agentInstallScript({ ctx: verbContext(c), input: { serverUrl: serverUrlOf(c), builds, releaseKey } });
     return c.body(script, 200, {
       "Content-Type": "text/x-shellscript; charset=utf-8",
       "Cache-Control": "no-store",

@@ -32,7 +32,8 @@ export function adminRoutes(app: Hono<AppEnv>): void {
       const tlsMode = query.tls_mode ?? (https ? "public" : "none");
       const serverUrl = deps.config.PUBLIC_URL ? serverUrlOf(c) : fetchUrl;
       const builds = (await deps.agentBinaries?.list()) ?? [];
-      return reply(await agentInstallCommand({ ctx: verbContext(c), input: { serverUrl, fetchUrl, tlsMode, builds } }));
+      const releaseKey = await deps.agentBinaries?.releaseKey();
+      return reply(await agentInstallCommand({ ctx: verbContext(c), input: { serverUrl, fetchUrl, tlsMode, builds, releaseKey } }));
     },
   );
 

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { AgentRead, ApproveBody, CapabilitiesBody, RevokeBody, UpdateBody, UpdateQueued } from "../../../shared/schemas/agents.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { approveAgent } from "../../../shared/verbs/agents/approve-agent.ts";
-import { NO_BINARIES, queueAgentUpdate } from "../../../shared/verbs/agents/queue-update.ts";
+import { NO_BINARIES, NO_RELEASE_KEY, queueAgentUpdate } from "../../../shared/verbs/agents/queue-update.ts";
 import { rejectAgent } from "../../../shared/verbs/agents/reject-agent.ts";
 import { revokeAgent } from "../../../shared/verbs/agents/revoke-agent.ts";
 import { setAgentCapabilities } from "../../../shared/verbs/agents/set-capabilities.ts";
@@ -59,11 +59,12 @@ export function decisionRoutes(app: Hono<AppEnv>): void {
     {
       method: "post", path: `${ONE}/update`, tag: "agents", scope: queueAgentUpdate.scope, params, body: UpdateBody, response: { schema: UpdateQueued }, errors: [400, 409],
       summary: "Ask an active agent to install a build",
-      description: `\`version\` (optional; default the newest built for the agent's os/arch). 400 "${NO_BINARIES}"; 404 when there is no such build for its platform.`,
+      description: `\`version\` (optional; default the newest built for the agent's os/arch). 400 "${NO_BINARIES}", "${NO_RELEASE_KEY}" (agents install only signed builds), or the build is unsigned; 404 when there is no such build for its platform.`,
     },
     async (c, { params: p, body, reply }) => {
-      const builds = await c.get("deps").agentBinaries?.list();
-      return reply(await queueAgentUpdate({ ctx: verbContext(c), input: { id: p.agent_id, version: body.version, builds } }));
+      const source = c.get("deps").agentBinaries;
+      const builds = await source?.list();
+      return reply(await queueAgentUpdate({ ctx: verbContext(c), input: { id: p.agent_id, version: body.version, builds, releaseKey: await source?.releaseKey() } }));
     },
   );
 }

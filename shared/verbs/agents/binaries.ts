@@ -4,7 +4,7 @@
 // AGENT_BINARY_DIR unset) the instance serves no binaries.
 import { ARCH_PATTERN, OS_PATTERN, VERSION_PATTERN } from "../../schemas/agents.ts";
 
-/** One build: its place in the layout, its size and SHA-256 (hex). */
+/** One build: its place in the layout, its size and SHA-256 (hex), and its release signature when signed. */
 export interface AgentBinary {
   version: string;
   os: string;
@@ -12,6 +12,8 @@ export interface AgentBinary {
   file_name: string;
   size: number;
   sha256: string;
+  /** Base64 Ed25519 signature of the build's SHA256SUMS entry (shared/agents/release.ts), from `<file>.sig`; null: unsigned. */
+  signature?: string | null;
 }
 
 export interface AgentBinarySource {
@@ -19,6 +21,8 @@ export interface AgentBinarySource {
   list(): Promise<AgentBinary[]>;
   /** One build and a stream of its bytes; undefined when there is no such build. */
   open(version: string, os: string, arch: string): Promise<{ binary: AgentBinary; body: ReadableStream<Uint8Array> } | undefined>;
+  /** The release public key (64 hex) the builds are checked against; undefined when none is configured. */
+  releaseKey(): Promise<string | undefined>;
 }
 
 export function isBuildPath(version: string, os: string, arch: string): boolean {

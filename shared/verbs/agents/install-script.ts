@@ -1,10 +1,15 @@
 // The agent installer (GET /install-agent.sh) and the command that runs it (GET /agents/install-command).
 // The script is POSIX sh carrying only public material: the server's URL (SERVER_URL=), its Noise static
-// public key (SERVER_STATIC_PK=) and, per Linux architecture, the newest build's version and SHA-256. It
-// downloads that build from /api/v1/agents/binary/..., refuses it unless the SHA-256 matches, installs
-// it, writes the agent's config and runs its enrollment (which prints the pairing code to approve).
+// public key (SERVER_STATIC_PK=), the agent release public key (RELEASE_KEY_SPKI=, base64 DER) and, per
+// Linux architecture, the newest build's version, SHA-256 and release signature. It checks with openssl
+// that the signature is the release key's over the build's SHA256SUMS entry (a POSIX sh cannot verify
+// Ed25519 alone; docs/adr/0426-agent-release-signatures.md), downloads the build from
+// /api/v1/agents/binary/..., refuses it unless `sha256sum -c` passes on that same line, installs it, writes the agent's
+// config and runs its enrollment (which prints the pairing code to approve). Without openssl, a release
+// key or a signature it refuses, unless told --insecure-skip-signature.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
+import { BUILD_FILE, releaseKeyId, releaseKeyPem } from "../../agents/release.ts";
 import type { AgentBinary } from "./binaries.ts";
 
 export interface InstallFacts {
@@ -14,6 +19,8 @@ export interface InstallFacts {
   serverPublicKey: string;
   /** Every build this instance serves, newest version first. */
   builds: readonly AgentBinary[];
+  /** The agent release public key (64 hex); undefined: none configured, and the script refuses to install. */
+  releaseKey?: string | undefined;
 }
 
 /** What a server URL embedded in the script may contain: nothing a shell or TOML string would interpret. */
@@ -29,20 +36,39 @@ export function linuxBuilds(builds: readonly AgentBinary[]): AgentBinary[] {
   return [...byArch.values()].sort((a, b) => a.arch.localeCompare(b.arch));
 }
 
-export function installScript({ serverUrl, serverPublicKey, builds }: InstallFacts): string {
+/** The base64 DER of the key's SPKI: the body of the PEM openssl reads. */
+function spkiBase64(releaseKey: string | undefined): string {
+  return releaseKey ? releaseKeyPem(releaseKey).split("\n")[1]! : "";
+}
+
+const BASE64_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
+
+export function installScript({ serverUrl, serverPublicKey, builds, releaseKey }: InstallFacts): string {
   if (!SERVER_URL_PATTERN.test(serverUrl)) throw new Error("server URL not safe to embed");
   if (!/^[0-9a-f]{64}$/.test(serverPublicKey)) throw new Error("server public key must be 64 hex");
   const linux = linuxBuilds(builds);
   const archCases = linux.map((b) => `  ${UNAME[b.arch] ?? b.arch}) ARCH='${b.arch}' ;;`).join("\n");
-  const buildCases = linux.map((b) => `  ${b.arch}) VERSION='${b.version}'; SHA256='${b.sha256}' ;;`).join("\n");
+  const signatureOf = (b: AgentBinary) => (b.signature && BASE64_SIGNATURE.test(b.signature) ? b.signature : "");
+  const buildCases = linux.map((b) => `  ${b.arch}) VERSION='${b.version}'; SHA256='${b.sha256}'; SIGNATURE='${signatureOf(b)}' ;;`).join("\n");
   return `#!/bin/sh
 # Installs this control plane's host agent and enrolls it: approve the pairing code it prints in the UI
 # (or with POST /api/v1/agents/pairing/lookup). Everything below is public; the download is accepted
-# only if its SHA-256 is the one listed here.
+# only if the release key's signature vouches for its SHA-256 (checked with openssl) and the download has
+# that SHA-256. --insecure-skip-signature (or SVC_AGENT_INSECURE_SKIP_SIGNATURE=1) checks the SHA-256 alone.
 set -eu
 
 SERVER_URL='${serverUrl}'
 SERVER_STATIC_PK='${serverPublicKey}'
+# The agent release public key${releaseKey ? ` ${releaseKeyId(releaseKey)}...` : " (none configured on this server)"}: base64 of its DER SubjectPublicKeyInfo.
+RELEASE_KEY_SPKI='${spkiBase64(releaseKey)}'
+
+SKIP_SIGNATURE="\${SVC_AGENT_INSECURE_SKIP_SIGNATURE:-0}"
+for arg in "$@"; do
+  case "$arg" in
+  --insecure-skip-signature) SKIP_SIGNATURE=1 ;;
+  *) echo "install-agent: unknown argument $arg (known: --insecure-skip-signature)" >&2; exit 2 ;;
+  esac
+done
 
 # Where things go; each may be moved with the environment variable named.
 AGENT_BIN="\${SVC_AGENT_BIN:-/usr/local/bin/svc-agent}"
@@ -79,18 +105,38 @@ if [ "\${SVC_AGENT_INSECURE_TLS:-0}" = 1 ]; then CURL_FLAGS=-fsSLgk; fi
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
-curl "$CURL_FLAGS" -o "$TMP/svc-agent" "$SERVER_URL/api/v1/agents/binary/$VERSION/linux/$ARCH" || fail "download of agent $VERSION for linux/$ARCH failed"
 
+# The build's SHA256SUMS line: what the release key signed, and what \`sha256sum -c\` checks the download against.
+printf '%s  %s\n' "$SHA256" "$VERSION/linux/$ARCH/${BUILD_FILE}" >"$TMP/SHA256SUMS"
+BUILD="$TMP/$VERSION/linux/$ARCH/${BUILD_FILE}"
+mkdir -p "$TMP/$VERSION/linux/$ARCH"
+
+if [ "$SKIP_SIGNATURE" = 1 ]; then
+  echo "install-agent: WARNING: --insecure-skip-signature: the build's release signature is not checked, only its SHA-256" >&2
+else
+  SKIP_HINT="rerun with --insecure-skip-signature to trust the SHA-256 alone"
+  [ -n "$RELEASE_KEY_SPKI" ] || fail "this server has no agent release key (AGENT_RELEASE_PUBLIC_KEY), so the build cannot be verified: not installed ($SKIP_HINT)"
+  [ -n "$SIGNATURE" ] || fail "agent $VERSION for linux/$ARCH is not signed with the release key: not installed ($SKIP_HINT)"
+  command -v openssl >/dev/null 2>&1 || fail "openssl is required to verify the build's Ed25519 release signature: install it, or $SKIP_HINT"
+  printf -- '-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n' "$RELEASE_KEY_SPKI" >"$TMP/release-key.pem"
+  printf '%s' "$SIGNATURE" | openssl base64 -d -A >"$TMP/SHA256SUMS.sig" || fail "the build's signature is not base64: not installed"
+  openssl pkeyutl -verify -pubin -inkey "$TMP/release-key.pem" -rawin -in "$TMP/SHA256SUMS" -sigfile "$TMP/SHA256SUMS.sig" >/dev/null 2>&1 ||
+    fail "the release signature of agent $VERSION for linux/$ARCH does not verify under the release key: not installed"
+fi
+
+curl "$CURL_FLAGS" -o "$BUILD" "$SERVER_URL/api/v1/agents/binary/$VERSION/linux/$ARCH" || fail "download of agent $VERSION for linux/$ARCH failed"
+
+GOT=
 if command -v sha256sum >/dev/null 2>&1; then
-  GOT=$(sha256sum "$TMP/svc-agent" | cut -d ' ' -f 1)
+  (cd "$TMP" && sha256sum -c --status SHA256SUMS) || GOT=$(sha256sum "$BUILD" | cut -d ' ' -f 1)
 elif command -v shasum >/dev/null 2>&1; then
-  GOT=$(shasum -a 256 "$TMP/svc-agent" | cut -d ' ' -f 1)
+  (cd "$TMP" && shasum -a 256 -c --status SHA256SUMS) || GOT=$(shasum -a 256 "$BUILD" | cut -d ' ' -f 1)
 else
   fail "sha256sum or shasum is required"
 fi
-[ "$GOT" = "$SHA256" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
+[ -z "$GOT" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
 
-install -m 0755 "$TMP/svc-agent" "$AGENT_BIN"
+install -m 0755 "$BUILD" "$AGENT_BIN"
 umask 077
 mkdir -p "$CONFIG_DIR"
 cat >"$CONFIG_FILE" <<EOF

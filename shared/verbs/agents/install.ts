@@ -12,11 +12,13 @@ export interface InstallInput {
   /** Embedded in the script: where the agent will reach this server. */
   serverUrl: string;
   builds: readonly AgentBinary[];
+  /** The agent release public key (64 hex); undefined when none is configured. */
+  releaseKey?: string | undefined;
 }
 
 async function scriptFor(ctx: VerbContext, input: InstallInput): Promise<string> {
   const key = await currentServerPublicKey(ctx.db, vaultOf(ctx), ctx.clock.now());
-  return installScript({ serverUrl: input.serverUrl, serverPublicKey: key.public_key, builds: input.builds });
+  return installScript({ serverUrl: input.serverUrl, serverPublicKey: key.public_key, builds: input.builds, releaseKey: input.releaseKey });
 }
 
 export const agentInstallScript = defineRead<InstallInput, { script: string; sha256: string }>({ scope: "public" }, async (ctx, input) => {

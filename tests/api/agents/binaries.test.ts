@@ -1,21 +1,25 @@
 // Agent builds under AGENT_BINARY_DIR: GET /agents/binary/{version}/{os_name}/{arch} (public),
-// POST /agents/{id}/update, and what GET /capabilities says about them.
+// POST /agents/{id}/update (only signed builds, only with a release key), and what GET /capabilities says about them.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testReleaseKey } from "../../helpers/release-key.ts";
 import { type AgentActors, createAgentActors, eventually } from "./support.ts";
 
 let a: AgentActors;
 let dir: string;
 const builds: Record<string, Uint8Array> = {};
+const releaseKey = testReleaseKey();
+const signatures: Record<string, string> = {};
 
 function build(version: string, os: string, arch: string, file = "svc-agent"): void {
   const bytes = new TextEncoder().encode(`#!agent ${version} ${os}/${arch}\n${"x".repeat(1000)}`);
   mkdirSync(join(dir, version, os, arch), { recursive: true });
   writeFileSync(join(dir, version, os, arch, file), bytes);
   builds[`${version}/${os}/${arch}`] = bytes;
+  signatures[`${version}/${os}/${arch}`] = releaseKey.signBuild(dir, version, os, arch, file);
 }
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -28,6 +32,7 @@ beforeAll(async () => {
   // Two candidates: ambiguous, so not a build.
   build("1.11.0", "linux", "amd64", "one");
   writeFileSync(join(dir, "1.11.0", "linux", "amd64", "two"), "second file");
+  releaseKey.publish(dir);
   a = await createAgentActors({ AGENT_BINARY_DIR: dir });
 });
 afterAll(async () => {
@@ -83,7 +88,9 @@ describe("POST /agents/{id}/update", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "queued", version: "1.10.0" });
     const [row] = await a.t.sql`select pending_update from agents where id = ${id}`;
-    expect(row!.pending_update).toEqual({ version: "1.10.0", sha256: sha(builds["1.10.0/linux/amd64"]!), os: "linux", arch: "amd64", queued_at: a.clock.now().toISOString() });
+    expect(row!.pending_update).toEqual({
+      version: "1.10.0", sha256: sha(builds["1.10.0/linux/amd64"]!), signature: signatures["1.10.0/linux/amd64"], os: "linux", arch: "amd64", queued_at: a.clock.now().toISOString(),
+    });
     const [ev] = await a.t.sql`select detail from agent_events where agent_id = ${id} and event_type = 'update_queued'`;
     expect(ev!.detail).toMatchObject({ version: "1.10.0", from_version: "1.2.0" });
     await eventually(() => control.payloads.length > 0);
@@ -115,6 +122,31 @@ describe("POST /agents/{id}/update", () => {
       a.t.runtime.deps.agentBinaries = source;
     }
     expect(await a.t.sql`select 1 from agents where id in ${a.t.sql([id, amd, pending])} and pending_update is not null`).toHaveLength(0);
+  });
+
+  it("400 without a release key to verify builds with, or for an unsigned build; nothing is queued", async () => {
+    const id = await a.agent({ status: "active", arch: "amd64" });
+    const pub = join(dir, "release-key.pub");
+    renameSync(pub, `${pub}.away`);
+    try {
+      const res = await a.req("POST", `agents/${id}/update`, a.admin);
+      expect(res.status).toBe(400);
+      expect((await res.json()).detail).toMatch(/^No agent release key is configured on this instance: agents install only builds signed by the release key, so no update is offered\. Set AGENT_RELEASE_PUBLIC_KEY/);
+    } finally {
+      renameSync(`${pub}.away`, pub);
+    }
+    const sig = join(dir, "1.2.0", "linux", "amd64", "svc-agent.sig");
+    // Moved to a dot file: another file beside the build would make the directory ambiguous.
+    const away = join(dir, "1.2.0", "linux", "amd64", ".svc-agent.sig.away");
+    renameSync(sig, away);
+    try {
+      const res = await a.req("POST", `agents/${id}/update`, a.admin, { version: "1.2.0" });
+      expect(res.status).toBe(400);
+      expect((await res.json()).detail).toMatch(/^Agent build 1\.2\.0 for linux\/amd64 is not signed \(no svc-agent\.sig beside it\)/);
+    } finally {
+      renameSync(away, sig);
+    }
+    expect(await a.t.sql`select 1 from agents where id = ${id} and pending_update is not null`).toHaveLength(0);
   });
 
   it("administrators only", async () => {

@@ -1,9 +1,10 @@
 // The agent installer: the script itself (valid POSIX sh, public material only), GET /install-agent.sh,
 // GET /agents/install-command, and a run of the served script against the server over loopback (with
-// its paths moved into a temporary directory and `id`/`systemctl` shimmed, so nothing needs root).
+// its paths moved into a temporary directory and `id`/`systemctl` shimmed, so nothing needs root): it
+// installs only a build whose release signature openssl verifies and whose SHA-256 matches.
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,8 @@ import { type ServerType, serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentBinary } from "../../../shared/verbs/agents/binaries.ts";
 import { installCommand, installScript, scriptSha256 } from "../../../shared/verbs/agents/install-script.ts";
+import { releaseKeyPem } from "../../../shared/agents/release.ts";
+import { testReleaseKey } from "../../helpers/release-key.ts";
 import { type AgentActors, createAgentActors } from "./support.ts";
 
 const PK = "ab".repeat(32);
@@ -30,11 +33,24 @@ describe("the script", () => {
     const lines = script.split("\n");
     expect(lines).toContain("SERVER_URL='https://cp.example.net'");
     expect(lines).toContain(`SERVER_STATIC_PK='${PK}'`);
-    expect(lines).toContain(`  amd64) VERSION='2.0.0'; SHA256='${builds[0]!.sha256}' ;;`);
-    expect(lines).toContain(`  arm64) VERSION='1.9.0'; SHA256='${builds[2]!.sha256}' ;;`);
+    expect(lines).toContain(`  amd64) VERSION='2.0.0'; SHA256='${builds[0]!.sha256}'; SIGNATURE='' ;;`);
+    expect(lines).toContain(`  arm64) VERSION='1.9.0'; SHA256='${builds[2]!.sha256}'; SIGNATURE='' ;;`);
+    expect(lines).toContain("RELEASE_KEY_SPKI=''");
     expect(script).not.toContain(builds[1]!.sha256);
     expect(script).not.toContain(builds[3]!.sha256);
     expect(script).toContain("/api/v1/agents/binary/$VERSION/linux/$ARCH");
+  });
+
+  it("carries the release key (the PEM body openssl reads) and each build's signature", () => {
+    const key = testReleaseKey();
+    const b = fake("2.0.0", "linux", "amd64");
+    const signature = key.signEntry("2.0.0", "linux", "amd64", b.sha256);
+    const script = installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [{ ...b, signature }], releaseKey: key.hex });
+    parses(script);
+    expect(script.split("\n")).toContain(`RELEASE_KEY_SPKI='${releaseKeyPem(key.hex).split("\n")[1]}'`);
+    expect(script.split("\n")).toContain(`  amd64) VERSION='2.0.0'; SHA256='${b.sha256}'; SIGNATURE='${signature}' ;;`);
+    // A signature that is not 64 bytes of base64 is not embedded (the script then refuses the build).
+    expect(installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [{ ...b, signature: "x'; rm -rf /" }], releaseKey: key.hex })).toContain("SIGNATURE=''");
   });
 
   it("parses without any build too (it then stops with a clear message), and refuses what it cannot quote", () => {
@@ -60,11 +76,14 @@ describe("over HTTP", () => {
   let base: string;
   const arch = process.arch === "arm64" ? "arm64" : "amd64";
   const agentStub = "#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/enroll-called\"\n";
+  const releaseKey = testReleaseKey();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "agent-install-"));
     mkdirSync(join(dir, "builds", "3.1.0", "linux", arch), { recursive: true });
     writeFileSync(join(dir, "builds", "3.1.0", "linux", arch, "svc-agent"), agentStub);
+    releaseKey.signBuild(join(dir, "builds"), "3.1.0", "linux", arch);
+    releaseKey.publish(join(dir, "builds"));
     a = await createAgentActors({ AGENT_BINARY_DIR: join(dir, "builds") });
     server = serve({ fetch: a.t.app.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise((r) => server.once("listening", r));
@@ -124,7 +143,7 @@ describe("over HTTP", () => {
   });
 
   /** Runs the served script as the install command would, with paths in `root` and root-only tools shimmed. */
-  function runInstaller(script: string, root: string): Promise<{ code: number; stderr: string }> {
+  function runInstaller(script: string, root: string, args: string[] = []): Promise<{ code: number; stderr: string }> {
     const shims = join(root, "shims");
     mkdirSync(shims, { recursive: true });
     writeFileSync(join(shims, "id"), "#!/bin/sh\necho 0\n");
@@ -139,7 +158,7 @@ describe("over HTTP", () => {
     };
     mkdirSync(join(root, "bin"), { recursive: true });
     return new Promise((resolve) => {
-      execFile("sh", [join(root, "install.sh")], { env, timeout: 20_000 }, (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }));
+      execFile("sh", [join(root, "install.sh"), ...args], { env, timeout: 20_000 }, (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }));
     });
   }
 
@@ -171,6 +190,45 @@ describe("over HTTP", () => {
       expect(existsSync(join(root, "etc", "agent.toml"))).toBe(false);
     } finally {
       writeFileSync(file, agentStub);
+    }
+  });
+  it("refuses a build whose release signature is not the release key's, installing nothing", async () => {
+    const sig = join(dir, "builds", "3.1.0", "linux", arch, "svc-agent.sig");
+    const good = readFileSync(sig, "utf8");
+    const other = testReleaseKey();
+    writeFileSync(sig, other.signEntry("3.1.0", "linux", arch, sha(agentStub)));
+    try {
+      const script = await (await fetch(`${base}/install-agent.sh`)).text();
+      const root = mkdtempSync(join(dir, "host-"));
+      const run = await runInstaller(script, root);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`install-agent: the release signature of agent 3.1.0 for linux/${arch} does not verify under the release key: not installed\n`);
+      expect(existsSync(join(root, "bin", "svc-agent"))).toBe(false);
+      expect(existsSync(join(root, "etc", "agent.toml"))).toBe(false);
+    } finally {
+      writeFileSync(sig, good);
+    }
+  });
+
+  it("without a release key on the server it refuses, unless told --insecure-skip-signature", async () => {
+    const pub = join(dir, "builds", "release-key.pub");
+    renameSync(pub, `${pub}.away`);
+    try {
+      const script = await (await fetch(`${base}/install-agent.sh`)).text();
+      expect(script.split("\n")).toContain("RELEASE_KEY_SPKI=''");
+      const refused = mkdtempSync(join(dir, "host-"));
+      const run = await runInstaller(script, refused);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^install-agent: this server has no agent release key \(AGENT_RELEASE_PUBLIC_KEY\), so the build cannot be verified: not installed/);
+      expect(existsSync(join(refused, "bin", "svc-agent"))).toBe(false);
+      const skipped = mkdtempSync(join(dir, "host-"));
+      const insecure = await runInstaller(script, skipped, ["--insecure-skip-signature"]);
+      expect(insecure.code).toBe(0);
+      expect(insecure.stderr).toMatch(/WARNING: --insecure-skip-signature/);
+      expect(readFileSync(join(skipped, "bin", "svc-agent"), "utf8")).toBe(agentStub);
+      expect((await runInstaller(script, mkdtempSync(join(dir, "host-")), ["--bogus"])).code).toBe(2);
+    } finally {
+      renameSync(`${pub}.away`, pub);
     }
   });
 });

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintOf } from "../../../agent/trust.ts";
+import { testReleaseKey } from "../../helpers/release-key.ts";
 import { killAll, type Product } from "../helpers.ts";
 import {
   type Admin, bootstrapAdmin, createTestDatabase, type RunningAgent, runAgent, serverKeyOf, startOn, stopAgents, tempDir, TEST_GRANTS, type TestDatabase, until,
@@ -20,6 +21,10 @@ const state = tempDir("agent-rotation-");
 beforeAll(async () => {
   mkdirSync(join(binaries.dir, "9.9.9", "linux", "amd64"), { recursive: true });
   writeFileSync(join(binaries.dir, "9.9.9", "linux", "amd64", "svc-agent"), "not really an agent");
+  // Signed, as the server offers only signed builds.
+  const releaseKey = testReleaseKey();
+  releaseKey.signBuild(binaries.dir, "9.9.9", "linux", "amd64");
+  releaseKey.publish(binaries.dir);
   db = await createTestDatabase();
   p = await startOn(db, { AGENT_BINARY_DIR: binaries.dir });
   admin = await bootstrapAdmin(p);

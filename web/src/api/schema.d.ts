@@ -1019,7 +1019,7 @@ export interface paths {
         put?: never;
         /**
          * Ask an active agent to install a build
-         * @description `version` (optional; default the newest built for the agent's os/arch). 400 "No agent binaries available on this instance"; 404 when there is no such build for its platform.
+         * @description `version` (optional; default the newest built for the agent's os/arch). 400 "No agent binaries available on this instance", "No agent release key is configured on this instance" (agents install only signed builds), or the build is unsigned; 404 when there is no such build for its platform.
          *
          *     Needs scope `admin:agents`.
          */
