@@ -94,7 +94,11 @@ export class Agent {
     this.#scanner = new DiscoveryScanner({
       log: this.#log,
       send: (payload) => void this.#session?.sendLive("discovery.finding", payload),
-      scope: () => ({ networks: interfacesOfHost().networks, enabled: this.#grants?.discovery.enabled ?? false, config: this.#grants?.discovery.config ?? {} }),
+      scope: () => ({
+        networks: interfacesOfHost().networks,
+        enabled: this.#grants?.discovery.enabled ?? false,
+        config: this.#grants?.discovery.config ?? {},
+      }),
     });
   }
 
@@ -193,7 +197,12 @@ export class Agent {
       },
       onAck: (ackSeq, entries) => {
         const ids = (type: string, key: string) => entries.filter((e) => e.type === type).map((e) => String(e.payload[key]));
-        this.#emit({ type: "acked", ack_seq: ackSeq, sample_ids: ids("telemetry.host", "sample_id"), run_ids: ids("probe.result", "run_id") });
+        this.#emit({
+          type: "acked",
+          ack_seq: ackSeq,
+          sample_ids: ids("telemetry.host", "sample_id"),
+          run_ids: ids("probe.result", "run_id"),
+        });
       },
     });
     this.#session = session;
@@ -281,7 +290,9 @@ export class Agent {
   }
 
   #exit(reason: "revoked" | "rejected", message: string): AgentExit {
-    this.#log.error(reason === "revoked" ? `this agent was revoked by the server: ${message}` : `this agent was rejected by the server: ${message}`);
+    this.#log.error(
+      reason === "revoked" ? `this agent was revoked by the server: ${message}` : `this agent was rejected by the server: ${message}`,
+    );
     return { code: EXIT[reason], reason, message };
   }
 

@@ -64,7 +64,8 @@ export function parseArgs(argv: readonly string[], readFile: (path: string) => s
   if (!isLogLevel(logLevel)) throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(", ")}`);
   const capText = flags.get("--spool-cap-bytes");
   const spoolCapBytes = capText !== undefined ? Number(capText) : file.spool_cap_bytes;
-  if (spoolCapBytes !== undefined && (!Number.isSafeInteger(spoolCapBytes) || spoolCapBytes < 65_536)) throw new UsageError("--spool-cap-bytes is an integer of at least 65536");
+  if (spoolCapBytes !== undefined && (!Number.isSafeInteger(spoolCapBytes) || spoolCapBytes < 65_536))
+    throw new UsageError("--spool-cap-bytes is an integer of at least 65536");
   return {
     mode,
     serverUrl: serverUrl.replace(/\/+$/, ""),
@@ -94,7 +95,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const log = consoleLog(opts.logLevel);
-  log.debug(`agent ${AGENT_VERSION}; release key ${RELEASE_PUBLIC_KEY ? releaseKeyId(RELEASE_PUBLIC_KEY) : "none (this agent accepts no build)"}`);
+  log.debug(
+    `agent ${AGENT_VERSION}; release key ${RELEASE_PUBLIC_KEY ? releaseKeyId(RELEASE_PUBLIC_KEY) : "none (this agent accepts no build)"}`,
+  );
   let agent: Agent;
   try {
     agent = new Agent({

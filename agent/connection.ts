@@ -61,7 +61,12 @@ export class Connection {
 
   static open({ url, device, serverKey, timeoutMs = 10_000, localAddress }: OpenOptions): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { maxPayload: MAX_MESSAGE, handshakeTimeout: timeoutMs, perMessageDeflate: false, ...(localAddress ? { localAddress } : {}) });
+      const ws = new WebSocket(url, {
+        maxPayload: MAX_MESSAGE,
+        handshakeTimeout: timeoutMs,
+        perMessageDeflate: false,
+        ...(localAddress ? { localAddress } : {}),
+      });
       const noise = initiator({ s: device.secretKey, rs: serverKey });
       let stage: LinkClosed["stage"] = "connect";
       const early: Buffer[] = [];

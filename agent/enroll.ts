@@ -16,16 +16,23 @@ export interface PairingCode {
   magic_link: string | null;
 }
 
-export async function enroll(conn: Connection, hello: Record<string, unknown>, log: AgentLog, onCode: (code: PairingCode) => void): Promise<EnrollEnd> {
+export async function enroll(
+  conn: Connection,
+  hello: Record<string, unknown>,
+  log: AgentLog,
+  onCode: (code: PairingCode) => void,
+): Promise<EnrollEnd> {
   let decided: EnrollEnd | undefined;
   let agentId: number | null = null;
   conn.onFrame((f) => {
     if (f.type !== "hello.ack") return;
     const p = f.payload;
     if (typeof p.agent_id === "number") agentId = p.agent_id;
-    if (p.error === "clock_skew") log.error("the server refused the hello: this machine's clock is more than 60 s off; fix the clock (NTP)");
+    if (p.error === "clock_skew")
+      log.error("the server refused the hello: this machine's clock is more than 60 s off; fix the clock (NTP)");
     else if (typeof p.error === "string") log.error(`the server refused the hello: ${p.error}`);
-    if (typeof p.pairing_code === "string") onCode({ agent_id: agentId, pairing_code: p.pairing_code, magic_link: typeof p.magic_link === "string" ? p.magic_link : null });
+    if (typeof p.pairing_code === "string")
+      onCode({ agent_id: agentId, pairing_code: p.pairing_code, magic_link: typeof p.magic_link === "string" ? p.magic_link : null });
     if (p.status === "active") decided = { kind: "active", agentId };
     if (p.status === "rejected") decided = { kind: "rejected", reason: "the enrollment was rejected" };
   });

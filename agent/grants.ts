@@ -28,7 +28,11 @@ export function parseGrants(capabilities: unknown): AgentGrants {
   const probes = grant(caps.remote_probe);
   const discovery = grant(caps.local_discovery);
   return {
-    telemetry: { enabled: telemetry?.enabled ?? false, intervalS: positiveInt(telemetry?.config.interval_s, DEFAULT_INTERVAL_S), config: telemetry?.config ?? {} },
+    telemetry: {
+      enabled: telemetry?.enabled ?? false,
+      intervalS: positiveInt(telemetry?.config.interval_s, DEFAULT_INTERVAL_S),
+      config: telemetry?.config ?? {},
+    },
     probes: { enabled: probes?.enabled ?? false, maxConcurrent: positiveInt(probes?.config.max_concurrent, DEFAULT_MAX_CONCURRENT) },
     discovery: { enabled: discovery?.enabled ?? false, config: discovery?.config ?? {} },
   };

@@ -40,7 +40,11 @@ export function interfacesOfHost(): { networks: NetworkPayload[]; macs: string[]
     if (!addrs?.length) continue;
     const loopback = addrs.some((a) => a.internal);
     for (const a of addrs) if (!a.internal && a.mac && a.mac !== "00:00:00:00:00:00") macs.add(a.mac);
-    networks.push({ name, flags: loopback ? ["up", "loopback"] : ["up"], addrs: addrs.map((a) => a.cidr).filter((c): c is string => c !== null) });
+    networks.push({
+      name,
+      flags: loopback ? ["up", "loopback"] : ["up"],
+      addrs: addrs.map((a) => a.cidr).filter((c): c is string => c !== null),
+    });
   }
   return { networks, macs: [...macs] };
 }

@@ -38,7 +38,9 @@ export function buildHello(f: HelloFacts): AgentPayloadInput<"hello"> {
   };
 }
 
-export function buildHeartbeat(spool: { spool_depth: number; spool_bytes: number } & Partial<AgentPayloadInput<"heartbeat">>): AgentPayloadInput<"heartbeat"> {
+export function buildHeartbeat(
+  spool: { spool_depth: number; spool_bytes: number } & Partial<AgentPayloadInput<"heartbeat">>,
+): AgentPayloadInput<"heartbeat"> {
   return { ...spool };
 }
 

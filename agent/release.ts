@@ -11,7 +11,9 @@ declare const __SVC_AGENT_RELEASE_KEY__: string | undefined;
 
 /** The release public key this agent trusts (64 hex); undefined in an unsigned build or a checkout. */
 export const RELEASE_PUBLIC_KEY: string | undefined =
-  typeof __SVC_AGENT_RELEASE_KEY__ === "string" && RELEASE_KEY_PATTERN.test(__SVC_AGENT_RELEASE_KEY__) ? __SVC_AGENT_RELEASE_KEY__ : undefined;
+  typeof __SVC_AGENT_RELEASE_KEY__ === "string" && RELEASE_KEY_PATTERN.test(__SVC_AGENT_RELEASE_KEY__)
+    ? __SVC_AGENT_RELEASE_KEY__
+    : undefined;
 
 export class BuildVerificationError extends Error {
   override name = "BuildVerificationError";
@@ -28,13 +30,23 @@ async function sha256OfFile(file: string): Promise<string> {
  * `signature` (base64) is the release key's signature of that build's SHA256SUMS entry. Throws
  * BuildVerificationError saying which check refused it otherwise; nothing may run the file then.
  */
-export async function verifyBuild(file: string | Uint8Array, sha256: string, signature: string | null | undefined, publicKey: string | undefined, build: BuildRef): Promise<void> {
+export async function verifyBuild(
+  file: string | Uint8Array,
+  sha256: string,
+  signature: string | null | undefined,
+  publicKey: string | undefined,
+  build: BuildRef,
+): Promise<void> {
   const what = `agent build ${build.version} for ${build.os}/${build.arch}`;
-  if (!publicKey || !RELEASE_KEY_PATTERN.test(publicKey)) throw new BuildVerificationError(`${what} refused: no release public key to verify it with (this agent was built without one)`);
+  if (!publicKey || !RELEASE_KEY_PATTERN.test(publicKey))
+    throw new BuildVerificationError(`${what} refused: no release public key to verify it with (this agent was built without one)`);
   if (!/^[0-9a-f]{64}$/.test(sha256)) throw new BuildVerificationError(`${what} refused: the expected SHA-256 is not 64 hex characters`);
   if (!signature) throw new BuildVerificationError(`${what} refused: it is not signed`);
   if (!verifyReleaseSignature(releaseEntry({ ...build, sha256 }), signature, publicKey))
     throw new BuildVerificationError(`${what} refused: its signature does not verify under release key ${releaseKeyId(publicKey)}`);
   const actual = typeof file === "string" ? await sha256OfFile(file) : createHash("sha256").update(file).digest("hex");
-  if (actual !== sha256) throw new BuildVerificationError(`${what} refused: its SHA-256 is ${actual}, the signed release lists ${sha256} (the file was altered or truncated)`);
+  if (actual !== sha256)
+    throw new BuildVerificationError(
+      `${what} refused: its SHA-256 is ${actual}, the signed release lists ${sha256} (the file was altered or truncated)`,
+    );
 }

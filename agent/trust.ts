@@ -26,10 +26,16 @@ export async function fetchServerKey(serverUrl: string, timeoutMs = 10_000): Pro
  * The trust record for `serverUrl`: the stored one when it is for that server (a --server-key that
  * differs from it replaces it), else a new one from the given or fetched key.
  */
-export async function establishTrust(state: AgentState, serverUrl: string, givenKey: string | undefined, log: AgentLog): Promise<ServerTrust> {
+export async function establishTrust(
+  state: AgentState,
+  serverUrl: string,
+  givenKey: string | undefined,
+  log: AgentLog,
+): Promise<ServerTrust> {
   if (givenKey !== undefined && !isServerKeyHex(givenKey)) throw new Error("the server key is 64 lowercase hex characters");
   const stored = state.server();
-  if (stored && stored.url === serverUrl && (givenKey === undefined || givenKey === stored.current_pk || givenKey === stored.successor_pk)) return stored;
+  if (stored && stored.url === serverUrl && (givenKey === undefined || givenKey === stored.current_pk || givenKey === stored.successor_pk))
+    return stored;
   let key = givenKey;
   if (key === undefined) {
     key = await fetchServerKey(serverUrl);

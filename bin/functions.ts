@@ -7,7 +7,9 @@ import { startHttps } from "../runtime/tls/https-server.ts";
 
 const config = loadConfig();
 if (!config.DATABASE_URL) {
-  process.stderr.write("invalid configuration: DATABASE_URL expects a postgres:// URL (the functions process shares PostgreSQL with the sidecar)\n");
+  process.stderr.write(
+    "invalid configuration: DATABASE_URL expects a postgres:// URL (the functions process shares PostgreSQL with the sidecar)\n",
+  );
   process.exit(1);
 }
 const runtime = await openRuntime(config, { defaultAgentBuilds: true });

@@ -35,7 +35,9 @@ keepFilesPrivate();
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const config = loadConfig();
 if (sidecarOnly && !config.DATABASE_URL) {
-  process.stderr.write("invalid configuration: DATABASE_URL expects a postgres:// URL (a split sidecar shares PostgreSQL with the functions)\n");
+  process.stderr.write(
+    "invalid configuration: DATABASE_URL expects a postgres:// URL (a split sidecar shares PostgreSQL with the functions)\n",
+  );
   process.exit(1);
 }
 if (!sidecarOnly) prepareDataDir(config.DATA_DIR, jsonLogger(config.LOG_LEVEL));
@@ -49,8 +51,16 @@ const upgrades = upgradeRouter();
 const streams = streamsWorker(runtime, upgrades);
 const agentLinks = agentsWorker(runtime, upgrades);
 const workers: Worker[] = [
-  schedulerWorker(runtime), statusWorker(runtime), telemetryWorker(runtime), streams, agentLinks, monitorsWorker(runtime), notificationsWorker(runtime),
-  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }), listenerWorker(runtime), integrationsWorker(runtime),
+  schedulerWorker(runtime),
+  statusWorker(runtime),
+  telemetryWorker(runtime),
+  streams,
+  agentLinks,
+  monitorsWorker(runtime),
+  notificationsWorker(runtime),
+  discoveryWorker(runtime, { agentLinks: agentLinks.discovery }),
+  listenerWorker(runtime),
+  integrationsWorker(runtime),
 ];
 
 const app = createApp(deps, { events: streams.events });

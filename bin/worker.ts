@@ -55,9 +55,7 @@ async function build(env: WorkerEnv): Promise<Handler> {
     return misconfigured((e as Error).message);
   }
   if (!config.DATABASE_URL) {
-    return misconfigured(
-      "The worker has no database: set the DATABASE_URL secret (a postgres:// URL) or bind Hyperdrive as HYPERDRIVE.",
-    );
+    return misconfigured("The worker has no database: set the DATABASE_URL secret (a postgres:// URL) or bind Hyperdrive as HYPERDRIVE.");
   }
   // Every functions instance holds the installation's vault key; the edge has no data directory to keep one.
   let vault: Vault | undefined;
@@ -66,7 +64,8 @@ async function build(env: WorkerEnv): Promise<Handler> {
   } catch (e) {
     return misconfigured((e as Error).message);
   }
-  if (!vault) return misconfigured("The worker has no vault key: set the SVC_VAULT_KEY secret (base64 of 32 bytes, the same as the sidecar's).");
+  if (!vault)
+    return misconfigured("The worker has no vault key: set the SVC_VAULT_KEY secret (base64 of 32 bytes, the same as the sidecar's).");
   const database = edgeDatabase(config.DATABASE_URL);
   const logger = jsonLogger(config.LOG_LEVEL);
   const deps: Deps = {

@@ -48,6 +48,16 @@ async function requireSetupToken(c: Context<AppEnv>): Promise<void> {
   const presented = c.req.header(SETUP_TOKEN_HEADER)?.trim();
   if (!presented) throw unauthorized("First-run set-up is not complete: this route needs the setup token in the X-Setup-Token header.");
   if (await setupTokenMatches(c.get("db"), c.get("deps").config.SVC_SETUP_TOKEN, presented)) return;
-  await recordRefusal({ ctx: verbContext(c), input: [{ action: "bootstrap.denied", category: "security", level: "warning", diff: { reason: "wrong setup token", route: `${c.req.method} ${c.req.path}` } }] });
+  await recordRefusal({
+    ctx: verbContext(c),
+    input: [
+      {
+        action: "bootstrap.denied",
+        category: "security",
+        level: "warning",
+        diff: { reason: "wrong setup token", route: `${c.req.method} ${c.req.path}` },
+      },
+    ],
+  });
   throw ApiError.forbidden("The setup token is wrong.");
 }

@@ -30,7 +30,12 @@ export type Reply<T> = (value: T, status?: ContentfulStatusCode) => Response;
  * the route's answer type. A replay answers the stored outcome, which is that same answer as JSON, with
  * the status the first request got.
  */
-export async function confirmed<T>(c: Context<AppEnv>, spec: ConfirmedRoute, reply: Reply<T>, act: (ctx: VerbContext) => Promise<NoInfer<T>>): Promise<Response> {
+export async function confirmed<T>(
+  c: Context<AppEnv>,
+  spec: ConfirmedRoute,
+  reply: Reply<T>,
+  act: (ctx: VerbContext) => Promise<NoInfer<T>>,
+): Promise<Response> {
   const status = spec.status ?? 200;
   const { outcome, replayed } = await runConfirmed({
     ctx: verbContext(c),

@@ -22,14 +22,16 @@ export function errorResponse(c: Context, err: ApiError): Response {
 export function replaceWithError(c: Context, err: ApiError): void {
   c.res.body?.cancel().catch(() => {});
   c.res = undefined;
-  c.res = new Response(JSON.stringify(errorEnvelope(err)), { status: err.status, headers: { "content-type": "application/json", ...err.headers } });
+  c.res = new Response(JSON.stringify(errorEnvelope(err)), {
+    status: err.status,
+    headers: { "content-type": "application/json", ...err.headers },
+  });
 }
 
 function fromHttpException(err: HTTPException): ApiError {
   if (err.status === 413) return new ApiError("PAYLOAD_TOO_LARGE", "Request body is larger than the limit.");
   if (err.status === 404) return new ApiError("RESOURCE_NOT_FOUND", err.message || "Not found.");
-  if (err.status === 400)
-    return ApiError.validation([{ loc: ["body"], msg: err.message || "Bad request.", type: "value_error" }]);
+  if (err.status === 400) return ApiError.validation([{ loc: ["body"], msg: err.message || "Bad request.", type: "value_error" }]);
   return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
 }
 
@@ -43,7 +45,12 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     deps?.logger.warn("database unavailable", { request_id: c.get("requestId"), error: err });
     return errorResponse(
       c,
-      new ApiError("SERVICE_NOT_READY", "The database cannot answer right now; try again shortly.", { health: "not_ready" }, { "Retry-After": "5" }),
+      new ApiError(
+        "SERVICE_NOT_READY",
+        "The database cannot answer right now; try again shortly.",
+        { health: "not_ready" },
+        { "Retry-After": "5" },
+      ),
     );
   }
   // The logger describes the error by SQLSTATE, constraint and statement, never the query's values.

@@ -13,7 +13,13 @@ export const OAUTH_STATE_COOKIE = "svc_oauth_state";
 const PATH = "/api/v1/auth/oauth";
 
 export function setOAuthStateCookie(c: Context<AppEnv>, state: string): void {
-  setCookie(c, OAUTH_STATE_COOKIE, state, { httpOnly: true, sameSite: "Lax", path: PATH, secure: isSecure(c), maxAge: STATE_TTL_MS / 1000 });
+  setCookie(c, OAUTH_STATE_COOKIE, state, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: PATH,
+    secure: isSecure(c),
+    maxAge: STATE_TTL_MS / 1000,
+  });
 }
 
 export const readOAuthStateCookie = (c: Context<AppEnv>): string | undefined => getCookie(c, OAUTH_STATE_COOKIE);

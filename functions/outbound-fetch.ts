@@ -2,7 +2,15 @@
 // speak over a unix socket (those answer "unsupported"), and does not expose the address it connects
 // to, so only the URL is checked against the policy here (the platform's own egress rules do the rest).
 import { checkOutboundUrl } from "../shared/domain/net/outbound-policy.ts";
-import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse, type OutboundStream } from "../shared/net/outbound.ts";
+import {
+  DEFAULT_OUTBOUND_MAX_BYTES,
+  OutboundError,
+  type OutboundHttp,
+  type OutboundRequest,
+  type OutboundResponse,
+  outboundResponse,
+  type OutboundStream,
+} from "../shared/net/outbound.ts";
 
 async function readCapped(res: Response, maxBytes: number, where: string): Promise<Uint8Array> {
   const tooLarge = () => new OutboundError("too_large", `The answer from ${where} is larger than ${maxBytes} bytes.`);
@@ -36,7 +44,10 @@ async function readCapped(res: Response, maxBytes: number, where: string): Promi
 /** Refuses what fetch cannot do and what the policy forbids; answers the checked URL and its host. */
 function check(req: OutboundRequest): { url: URL; where: string } {
   if (req.verifySsl === false || req.caPem || req.socketPath || req.clientCertPem) {
-    throw new OutboundError("unsupported", "This runtime cannot skip certificate checks, trust a custom CA, present a client certificate or use a unix socket; run the request from the Node sidecar.");
+    throw new OutboundError(
+      "unsupported",
+      "This runtime cannot skip certificate checks, trust a custom CA, present a client certificate or use a unix socket; run the request from the Node sidecar.",
+    );
   }
   const checked = checkOutboundUrl(req.url, req.policy);
   if (!checked.ok) throw new OutboundError("refused", checked.message);

@@ -34,7 +34,13 @@ export function bannerOf(raw: string): Banner {
   const first = (lines.find((l) => l.trim() !== "") ?? "").replace(PRINTABLE, " ").replace(/ +/g, " ").trim().slice(0, 200);
   const http = /^HTTP\/\d/.test(first);
   const serverLine = http ? lines.find((l) => /^server:/i.test(l)) : undefined;
-  const server = serverLine ? serverLine.slice(serverLine.indexOf(":") + 1).replace(PRINTABLE, " ").trim().slice(0, 200) || null : null;
+  const server = serverLine
+    ? serverLine
+        .slice(serverLine.indexOf(":") + 1)
+        .replace(PRINTABLE, " ")
+        .trim()
+        .slice(0, 200) || null
+    : null;
   return { banner: first || null, http, server };
 }
 

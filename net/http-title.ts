@@ -42,9 +42,21 @@ export function httpTitle(host: string, port: number, options: HttpTitleOptions)
   const maxBytes = options.maxBytes ?? 65536;
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve(null);
-    const finish = settleOnce<HttpTitle | null>(resolve, { fallback: null, timeoutMs: options.timeoutMs, signal: options.signal, release: () => req.destroy() });
+    const finish = settleOnce<HttpTitle | null>(resolve, {
+      fallback: null,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      release: () => req.destroy(),
+    });
     const hostHeader = port === (options.tls ? 443 : 80) ? host : `${host}:${port}`;
-    const common = { host, port, path: "/", method: "GET", agent: false as const, headers: { Host: hostHeader, "User-Agent": "infra-discovery", Accept: "text/html" } };
+    const common = {
+      host,
+      port,
+      path: "/",
+      method: "GET",
+      agent: false as const,
+      headers: { Host: hostHeader, "User-Agent": "infra-discovery", Accept: "text/html" },
+    };
     const onResponse = (res: IncomingMessage) => {
       const server = typeof res.headers.server === "string" ? res.headers.server.slice(0, 200) : null;
       const status = res.statusCode ?? 0;

@@ -22,7 +22,9 @@ function portOf(p: Node): OpenPort | null {
   const port = num(p.portid);
   if (state !== "open" || port === null) return null;
   const service = (p.service as Node | undefined) ?? {};
-  const banner = [str(service.product), str(service.version), str(service.extrainfo) && `(${str(service.extrainfo)})`].filter(Boolean).join(" ");
+  const banner = [str(service.product), str(service.version), str(service.extrainfo) && `(${str(service.extrainfo)})`]
+    .filter(Boolean)
+    .join(" ");
   // "unknown" is no name; a service nmap found inside TLS is "ssl/<name>", and "https" for http.
   let name = str(service.name);
   if (name === "unknown") name = null;
@@ -42,7 +44,9 @@ function hostOf(h: Node): HostFinding | null {
   f.vendor = str(mac?.vendor);
   const names = list((h.hostnames as Node | undefined)?.hostname);
   f.hostname = str((names.find((n) => n.type === "PTR") ?? names[0])?.name)?.toLowerCase() ?? null;
-  f.open_ports = list((h.ports as Node | undefined)?.port).map(portOf).filter((p): p is OpenPort => p !== null);
+  f.open_ports = list((h.ports as Node | undefined)?.port)
+    .map(portOf)
+    .filter((p): p is OpenPort => p !== null);
   const best = list((h.os as Node | undefined)?.osmatch).sort((a, b) => (num(b.accuracy) ?? 0) - (num(a.accuracy) ?? 0))[0];
   if (best) {
     const cls = list(best.osclass)[0];
@@ -61,7 +65,9 @@ function hostOf(h: Node): HostFinding | null {
 export function parseNmapXml(xml: string): HostFinding[] {
   const doc = parser.parse(xml) as Node;
   const run = (doc.nmaprun as Node | undefined) ?? {};
-  return list(run.host).map(hostOf).filter((f): f is HostFinding => f !== null);
+  return list(run.host)
+    .map(hostOf)
+    .filter((f): f is HostFinding => f !== null);
 }
 
 /** The last completion percentage in a chunk of nmap's XML output (`<taskprogress percent="42.10"`). */
@@ -102,7 +108,10 @@ export function runNmap(run: NmapRun): Promise<HostFinding[]> {
   const command = run.command ?? "nmap";
   return new Promise((resolve, reject) => {
     if (run.signal.aborted) return reject(new NmapError("aborted", "nmap was not started: the scan was cancelled"));
-    const child = spawn(command, nmapArgv(run), { stdio: ["pipe", "pipe", "pipe"], env: { LC_ALL: "C", PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    const child = spawn(command, nmapArgv(run), {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { LC_ALL: "C", PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    });
     let stdout = "";
     let stderr = "";
     let settled = false;
@@ -134,10 +143,17 @@ export function runNmap(run: NmapRun): Promise<HostFinding[]> {
     child.stderr.on("data", (c: Buffer) => void (stderr.length < 8192 && (stderr += c.toString())));
     child.stdin.on("error", () => {});
     child.on("error", (e: NodeJS.ErrnoException) =>
-      settle(() => reject(e.code === "ENOENT" ? new NmapError("not_installed", `nmap is not installed (${command} not found)`) : new NmapError("failed", `nmap cannot run: ${e.message}`))),
+      settle(() =>
+        reject(
+          e.code === "ENOENT"
+            ? new NmapError("not_installed", `nmap is not installed (${command} not found)`)
+            : new NmapError("failed", `nmap cannot run: ${e.message}`),
+        ),
+      ),
     );
     child.on("close", (code) => {
-      if (code !== 0) return settle(() => reject(new NmapError("failed", `nmap exited with code ${code}: ${stderr.trim().split("\n")[0] ?? ""}`)));
+      if (code !== 0)
+        return settle(() => reject(new NmapError("failed", `nmap exited with code ${code}: ${stderr.trim().split("\n")[0] ?? ""}`)));
       try {
         const hosts = parseNmapXml(stdout);
         settle(() => resolve(hosts));

@@ -8,7 +8,15 @@ import { type ClientRequest, request as httpRequest, type IncomingMessage, type 
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
-import { DEFAULT_OUTBOUND_MAX_BYTES, OutboundError, type OutboundHttp, type OutboundRequest, type OutboundResponse, outboundResponse, type OutboundStream } from "../shared/net/outbound.ts";
+import {
+  DEFAULT_OUTBOUND_MAX_BYTES,
+  OutboundError,
+  type OutboundHttp,
+  type OutboundRequest,
+  type OutboundResponse,
+  outboundResponse,
+  type OutboundStream,
+} from "../shared/net/outbound.ts";
 import type { HostResolver } from "../shared/net/resolved-host.ts";
 import { settleOnce } from "./settle.ts";
 
@@ -21,7 +29,9 @@ class PolicyRefusal extends Error {
 export type Resolve = (hostname: string, family: number) => Promise<LookupAddress[]>;
 
 const systemResolve: Resolve = (hostname, family) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 /** The addresses of `hostname` the policy allows (a PolicyRefusal when none is). */
 async function allowedAddresses(hostname: string, policy: OutboundPolicy, family: number, resolveName: Resolve): Promise<LookupAddress[]> {
@@ -92,7 +102,9 @@ interface Prepared {
 /** Checks the URL against the policy and builds the request's options (the policy's lookup included). */
 function prepare(req: OutboundRequest, resolveName: Resolve | undefined): Prepared {
   // With a socket path the URL names only the request path; the host is not connected to.
-  const check = req.socketPath ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true }, { schemes: ["http"] }) : checkOutboundUrl(req.url, req.policy);
+  const check = req.socketPath
+    ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true }, { schemes: ["http"] })
+    : checkOutboundUrl(req.url, req.policy);
   if (!check.ok) throw new OutboundError("refused", check.message);
   const url = check.url;
   const where = req.socketPath ? "the unix socket" : url.host;
@@ -106,7 +118,9 @@ function prepare(req: OutboundRequest, resolveName: Resolve | undefined): Prepar
     path: `${url.pathname}${url.search}`,
     headers: { host: url.host, ...(body ? { "content-length": String(body.byteLength) } : {}), ...req.headers },
     agent: false,
-    ...(req.socketPath ? { socketPath: req.socketPath } : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy, resolveName) }),
+    ...(req.socketPath
+      ? { socketPath: req.socketPath }
+      : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy, resolveName) }),
   };
   if (tls) {
     options.rejectUnauthorized = req.verifySsl !== false;
@@ -130,11 +144,17 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
   }
   const { options, body, tls, where } = prepared;
   return new Promise<Outcome>((resolve) => {
-    const finish = settleOnce<Outcome>(resolve, { fallback: "expired", timeoutMs: req.timeoutMs, signal: req.signal, release: () => request?.destroy() });
+    const finish = settleOnce<Outcome>(resolve, {
+      fallback: "expired",
+      timeoutMs: req.timeoutMs,
+      signal: req.signal,
+      release: () => request?.destroy(),
+    });
     let request: ClientRequest | undefined;
     const onResponse = (res: IncomingMessage) => {
       const declared = Number(res.headers["content-length"]);
-      const tooLarge = () => finish({ error: new OutboundError("too_large", `The answer from ${where} is larger than ${maxBytes} bytes.`) });
+      const tooLarge = () =>
+        finish({ error: new OutboundError("too_large", `The answer from ${where} is larger than ${maxBytes} bytes.`) });
       if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
       const chunks: Buffer[] = [];
       let size = 0;
@@ -153,7 +173,12 @@ function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<O
       request = tls ? httpsRequest(options, onResponse) : httpRequest(options, onResponse);
     } catch (e) {
       // Node refuses a header value with a line break or an invalid method before sending anything.
-      return finish({ error: new OutboundError("unsupported", `The request to ${where} could not be sent: ${String((e as { code?: unknown }).code ?? "invalid request")}.`) });
+      return finish({
+        error: new OutboundError(
+          "unsupported",
+          `The request to ${where} could not be sent: ${String((e as { code?: unknown }).code ?? "invalid request")}.`,
+        ),
+      });
     }
     request.on("error", (e) => finish({ error: mapError(e, where) }));
     request.end(body);
@@ -196,7 +221,12 @@ async function sendStream(req: OutboundRequest, resolveName: Resolve | undefined
       try {
         request = tls ? httpsRequest(options, resolve) : httpRequest(options, resolve);
       } catch (e) {
-        return reject(new OutboundError("unsupported", `The request to ${where} could not be sent: ${String((e as { code?: unknown }).code ?? "invalid request")}.`));
+        return reject(
+          new OutboundError(
+            "unsupported",
+            `The request to ${where} could not be sent: ${String((e as { code?: unknown }).code ?? "invalid request")}.`,
+          ),
+        );
       }
       request.on("error", (e) => reject(mapError(e, where)));
       request.end(body);

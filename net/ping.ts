@@ -4,9 +4,7 @@
 import { spawn } from "node:child_process";
 import { parsePing, pingFault } from "./ping-output.ts";
 
-export type PingResult =
-  | { alive: true; rtt_ms: number }
-  | { alive: false; rtt_ms: null; fault: string | null };
+export type PingResult = { alive: true; rtt_ms: number } | { alive: false; rtt_ms: null; fault: string | null };
 
 export interface PingOptions {
   timeoutMs: number;

@@ -2,7 +2,10 @@
 // abort listener and releases what the probe holds (its socket, request or session), so no path of a
 // probe (answer, error, close, timeout, cancel) leaks a timer, a listener or a socket. The deadline and
 // the abort both finish with `fallback`.
-export function settleOnce<T>(resolve: (value: T) => void, options: { fallback: T; timeoutMs?: number | undefined; signal?: AbortSignal | undefined; release: () => void }): (value: T) => void {
+export function settleOnce<T>(
+  resolve: (value: T) => void,
+  options: { fallback: T; timeoutMs?: number | undefined; signal?: AbortSignal | undefined; release: () => void },
+): (value: T) => void {
   let settled = false;
   const finish = (value: T) => {
     if (settled) return;

@@ -8,7 +8,10 @@ import { MailError, type Mailer, type MailMessage, type SmtpServer } from "../sh
 import { pinAllowedAddress } from "./outbound-http.ts";
 
 /** Connects (the outbound policy checked, the address pinned), runs `use` on the transport, closes it. */
-async function withTransport(server: SmtpServer, use: (t: ReturnType<typeof nodemailer.createTransport>) => Promise<unknown>): Promise<void> {
+async function withTransport(
+  server: SmtpServer,
+  use: (t: ReturnType<typeof nodemailer.createTransport>) => Promise<unknown>,
+): Promise<void> {
   let address: string;
   try {
     address = await pinAllowedAddress(server.host, server.policy);
@@ -31,7 +34,10 @@ async function withTransport(server: SmtpServer, use: (t: ReturnType<typeof node
     await use(transport);
   } catch (e) {
     const err = e as { code?: string; responseCode?: number };
-    throw new MailError(err.code === "ETIMEDOUT" ? "timeout" : "failed", `SMTP ${err.code ?? "error"}${err.responseCode ? ` ${err.responseCode}` : ""}`);
+    throw new MailError(
+      err.code === "ETIMEDOUT" ? "timeout" : "failed",
+      `SMTP ${err.code ?? "error"}${err.responseCode ? ` ${err.responseCode}` : ""}`,
+    );
   } finally {
     transport.close();
   }

@@ -7,19 +7,30 @@ export const DEFAULT_RETRIES = 1;
 
 /** GET of `oids` (varbind errors such as noSuchObject dropped). */
 export function snmpGet(session: Session, oids: string[]): Promise<Varbind[]> {
-  return new Promise((resolve, reject) => session.get(oids, (error, varbinds) => (error ? reject(error) : resolve(varbinds.filter((vb) => !snmp.isVarbindError(vb))))));
+  return new Promise((resolve, reject) =>
+    session.get(oids, (error, varbinds) => (error ? reject(error) : resolve(varbinds.filter((vb) => !snmp.isVarbindError(vb))))),
+  );
 }
 
 /** Every varbind under `oid` (GETBULK, 20 repetitions a request). */
 export function snmpWalk(session: Session, oid: string): Promise<Varbind[]> {
   return new Promise((resolve, reject) => {
     const out: Varbind[] = [];
-    session.subtree(oid, 20, (varbinds) => void out.push(...varbinds.filter((vb) => !snmp.isVarbindError(vb))), (error) => (error ? reject(error) : resolve(out)));
+    session.subtree(
+      oid,
+      20,
+      (varbinds) => void out.push(...varbinds.filter((vb) => !snmp.isVarbindError(vb))),
+      (error) => (error ? reject(error) : resolve(out)),
+    );
   });
 }
 
 /** A v1 or v2c session to `host` (the caller closes it); the discovery's LLDP walk shares it. */
-export function openSnmpSession(host: string, community: string, options: { port: number; version: string; timeoutMs?: number | undefined; retries?: number | undefined }): Session {
+export function openSnmpSession(
+  host: string,
+  community: string,
+  options: { port: number; version: string; timeoutMs?: number | undefined; retries?: number | undefined },
+): Session {
   const session = snmp.createSession(host, community, {
     port: options.port,
     version: options.version === "v1" || options.version === "1" ? snmp.Version1 : snmp.Version2c,

@@ -34,7 +34,12 @@ const CONTROL_CHARACTERS = /[\x00-\x1f\x7f]+/g;
 export function snmpSystem(ip: string, options: SnmpSystemOptions): Promise<SnmpSystem | null> {
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve(null);
-    const session = openSnmpSession(ip, options.community, { port: options.port, version: options.version, timeoutMs: Math.max(50, options.timeoutMs), retries: 0 });
+    const session = openSnmpSession(ip, options.community, {
+      port: options.port,
+      version: options.version,
+      timeoutMs: Math.max(50, options.timeoutMs),
+      retries: 0,
+    });
     const finish = settleOnce<SnmpSystem | null>(resolve, { fallback: null, signal: options.signal, release: () => session.close() });
     snmpGet(session, [SYS_NAME, SYS_DESCR]).then(
       (ok) => finish({ sys_name: text(ok.find((vb) => vb.oid === SYS_NAME)), sys_descr: text(ok.find((vb) => vb.oid === SYS_DESCR)) }),

@@ -41,7 +41,12 @@ export function tlsCert(host: string, port: number, options: TlsCertOptions): Pr
     if (options.signal?.aborted) return resolve(null);
     const servername = options.servername ?? (/^[\d.]+$/.test(host) ? undefined : host);
     const socket = connect({ host, port, servername, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
-    const finish = settleOnce<TlsCertInfo | null>(resolve, { fallback: null, timeoutMs: options.timeoutMs, signal: options.signal, release: () => socket.destroy() });
+    const finish = settleOnce<TlsCertInfo | null>(resolve, {
+      fallback: null,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      release: () => socket.destroy(),
+    });
     socket.once("secureConnect", () => {
       const cert = socket.getPeerCertificate();
       finish(cert && Object.keys(cert).length ? certInfo(cert) : null);

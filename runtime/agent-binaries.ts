@@ -62,7 +62,9 @@ export function directoryBinaries(root: string, logger: Logger, options: Directo
     } catch {
       return undefined;
     }
-    const files = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && !e.name.startsWith(".") && !COMPANION.test(e.name)).map((e) => e.name);
+    const files = entries
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && !e.name.startsWith(".") && !COMPANION.test(e.name))
+      .map((e) => e.name);
     if (files.length > 1 && !warned.has(dir)) {
       warned.add(dir);
       logger.warn("agent build directory holds several files; it is skipped until it holds one", { dir, files });

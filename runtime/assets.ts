@@ -13,7 +13,10 @@ export function packageAssets(): AssetLoader {
   return (name) => {
     let hit = cache.get(name);
     if (!hit) {
-      hit = readFile(sources[name]()).then((b) => new Uint8Array(b), () => undefined);
+      hit = readFile(sources[name]()).then(
+        (b) => new Uint8Array(b),
+        () => undefined,
+      );
       cache.set(name, hit);
     }
     return hit;

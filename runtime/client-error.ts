@@ -6,12 +6,10 @@ import type { Duplex } from "node:stream";
 import { ApiError, errorEnvelope } from "../shared/errors.ts";
 
 const REFUSALS: Record<string, () => ApiError> = {
-  HPE_HEADER_OVERFLOW: () =>
-    new ApiError("REQUEST_HEADER_FIELDS_TOO_LARGE", "The request headers are larger than the server accepts."),
+  HPE_HEADER_OVERFLOW: () => new ApiError("REQUEST_HEADER_FIELDS_TOO_LARGE", "The request headers are larger than the server accepts."),
   HPE_CHUNK_EXTENSIONS_OVERFLOW: () =>
     new ApiError("PAYLOAD_TOO_LARGE", "The request's chunk extensions are larger than the server accepts."),
-  ERR_HTTP_REQUEST_TIMEOUT: () =>
-    new ApiError("REQUEST_TIMEOUT", "The request was not received in full within the server's timeout."),
+  ERR_HTTP_REQUEST_TIMEOUT: () => new ApiError("REQUEST_TIMEOUT", "The request was not received in full within the server's timeout."),
 };
 const malformed = () => new ApiError("BAD_REQUEST", "The request is not a well-formed HTTP/1.1 message.");
 
@@ -24,7 +22,9 @@ export function rawErrorResponse(error: ApiError): string {
     Connection: "close",
     ...error.headers,
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ""}\r\n${head}\r\n${body}`;
 }
 

@@ -22,10 +22,12 @@ export function listenForCredentialChanges(database: NodeDatabase, cache: Creden
     return {
       name: NAME,
       start: () => {
-        pending = pglite.listen(CREDENTIALS_CHANNEL, () => cache.flush()).then((unlisten) => {
-          cache.setLive(true);
-          return unlisten;
-        });
+        pending = pglite
+          .listen(CREDENTIALS_CHANNEL, () => cache.flush())
+          .then((unlisten) => {
+            cache.setLive(true);
+            return unlisten;
+          });
       },
       stop: async () => {
         cache.setLive(false);

@@ -57,7 +57,14 @@ export function answeredSockets(): (o: postgres.ParsedOptions) => Socket {
 
 export function postgresClient(url: string, max: number): postgres.Sql {
   // CONNECT_TIMING bounds how long a query waits on a pool whose server is gone (2 s attempts, short backoff).
-  const options = { max, ...CONNECT_TIMING, idle_timeout: 60, connection: CONNECTION_PARAMETERS, onnotice: () => {}, socket: answeredSockets() };
+  const options = {
+    max,
+    ...CONNECT_TIMING,
+    idle_timeout: 60,
+    connection: CONNECTION_PARAMETERS,
+    onnotice: () => {},
+    socket: answeredSockets(),
+  };
   // `socket` is in the driver's README, not in its type definitions.
   return postgres(url, options as postgres.Options<NoCustomTypes>);
 }

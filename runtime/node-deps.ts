@@ -76,11 +76,19 @@ export interface RuntimeOptions {
 export const BUILT_AGENTS_DIR = fileURLToPath(new URL("../dist/agent-builds", import.meta.url));
 
 /** AGENT_BINARY_DIR's builds; else, for the entries, this version's own builds when they have been built. */
-export function agentBinarySource(config: Config, logger: Logger, options: RuntimeOptions, built = BUILT_AGENTS_DIR): AgentBinarySource | undefined {
+export function agentBinarySource(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions,
+  built = BUILT_AGENTS_DIR,
+): AgentBinarySource | undefined {
   const releaseKey = config.AGENT_RELEASE_PUBLIC_KEY;
   if (config.AGENT_BINARY_DIR) return directoryBinaries(config.AGENT_BINARY_DIR, logger, { releaseKey });
   if (!options.defaultAgentBuilds || !existsSync(join(built, config.version))) return undefined;
-  logger.info("serving this version's agent builds from dist/agent-builds (AGENT_BINARY_DIR is unset)", { dir: built, version: config.version });
+  logger.info("serving this version's agent builds from dist/agent-builds (AGENT_BINARY_DIR is unset)", {
+    dir: built,
+    version: config.version,
+  });
   return directoryBinaries(built, logger, { releaseKey, version: config.version });
 }
 
@@ -132,7 +140,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     resolveHost: nodeHostResolver(),
     mailer: nodeMailer(),
     images: sharpResizer(),
-    acme: nodeAcmeIssuer({ config, vault, logger, outbound, context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom, vault, outbound }) }),
+    acme: nodeAcmeIssuer({
+      config,
+      vault,
+      logger,
+      outbound,
+      context: () => systemContext({ db: database.db, clock: systemClock, random: cryptoRandom, vault, outbound }),
+    }),
     backups: nodeBackupStore({
       dir: config.BACKUP_DIR ?? `${config.DATA_DIR}/backups`,
       ...(database.sql && config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, sql: database.sql } } : {}),

@@ -46,7 +46,10 @@ function track(runtime: NodeRuntime, state: LifespanState, server: AnyServer): v
   });
 }
 
-export async function serveWithLifespan(runtime: NodeRuntime, fetch: (req: Request, env?: unknown) => Response | Promise<Response>): Promise<Server> {
+export async function serveWithLifespan(
+  runtime: NodeRuntime,
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
+): Promise<Server> {
   const { deps } = runtime;
   const { config, lifecycle, logger } = deps;
   const headersTimeout = config.HEADERS_TIMEOUT_S * 1000;

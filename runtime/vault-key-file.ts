@@ -87,12 +87,20 @@ export async function settleStagedVaultKey({ deps, database }: { deps: Deps; dat
   const [state] = await database.db.select().from(vaultState).where(eq(vaultState.id, 1));
   const nextVault = next ? await Vault.open("file", next) : undefined;
   const nextOpens =
-    nextVault !== undefined && state !== undefined && state.key_id === nextVault.keyId && (await nextVault.decrypt(state.canary, CANARY_CONTEXT).then((t) => t === CANARY_TEXT, () => false));
+    nextVault !== undefined &&
+    state !== undefined &&
+    state.key_id === nextVault.keyId &&
+    (await nextVault.decrypt(state.canary, CANARY_CONTEXT).then(
+      (t) => t === CANARY_TEXT,
+      () => false,
+    ));
   if (nextOpens) {
     vault.adopt(await vault.successor(next!));
     forgetVaultVerification(vault);
     await commitStaged(dataDir);
-    logger.warn("finished an interrupted vault key rotation: the secrets were re-encrypted, vault.key now holds the new key", { key_id: vault.keyId });
+    logger.warn("finished an interrupted vault key rotation: the secrets were re-encrypted, vault.key now holds the new key", {
+      key_id: vault.keyId,
+    });
     return "finished";
   }
   if (!state || state.key_id === vault.keyId) {
@@ -100,11 +108,16 @@ export async function settleStagedVaultKey({ deps, database }: { deps: Deps; dat
     // The staged key was only ever a decrypt-only extra (vault-key.ts): drop it too.
     const current = decodeVaultKey(await readFile(vaultKeyPath(dataDir), "utf8"), vaultKeyPath(dataDir));
     vault.adopt(await Vault.open("file", current, previousVaultKeys(config)));
-    logger.warn("rolled back an interrupted vault key rotation: nothing had been re-encrypted, vault.key is unchanged", { key_id: vault.keyId });
+    logger.warn("rolled back an interrupted vault key rotation: nothing had been re-encrypted, vault.key is unchanged", {
+      key_id: vault.keyId,
+    });
     return "rolled_back";
   }
-  logger.error("vault.key.next is left from an interrupted rotation, but neither it nor vault.key opens the stored secrets; both files were kept", {
-    installation_key_id: state.key_id,
-  });
+  logger.error(
+    "vault.key.next is left from an interrupted rotation, but neither it nor vault.key opens the stored secrets; both files were kept",
+    {
+      installation_key_id: state.key_id,
+    },
+  );
   return "undecided";
 }

@@ -15,7 +15,10 @@ export async function writeAppIcons(): Promise<string[]> {
   const written: string[] = [];
   for (const size of DEFAULT_ICON_SIZES) {
     const out = `${dir}app-${size}.png`;
-    await sharp(svg, { density: (72 * size) / 512 }).resize(size, size).png({ compressionLevel: 9 }).toFile(out);
+    await sharp(svg, { density: (72 * size) / 512 })
+      .resize(size, size)
+      .png({ compressionLevel: 9 })
+      .toFile(out);
     written.push(out);
   }
   return written;

@@ -43,7 +43,9 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 function flags(argv: string[], known: string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.includes("=") ? [argv[i]!.slice(0, argv[i]!.indexOf("=")), argv[i]!.slice(argv[i]!.indexOf("=") + 1)] : [argv[i]!, undefined];
+    const [flag, inline] = argv[i]!.includes("=")
+      ? [argv[i]!.slice(0, argv[i]!.indexOf("=")), argv[i]!.slice(argv[i]!.indexOf("=") + 1)]
+      : [argv[i]!, undefined];
     if (!known.includes(flag)) throw new Error(`unknown argument ${argv[i]} (known: ${known.join(", ")})`);
     const value = inline ?? argv[++i];
     if (!value) throw new Error(`${flag} needs a value`);
@@ -71,7 +73,8 @@ function loadReleaseKey(file: string): KeyObject {
   } catch (e) {
     throw new Error(`cannot read the release key ${file}: ${(e as Error).message}`);
   }
-  if (key.asymmetricKeyType !== "ed25519") throw new Error(`${file} is a ${key.asymmetricKeyType} key; the release key is Ed25519 (npm run agent-release-key)`);
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new Error(`${file} is a ${key.asymmetricKeyType} key; the release key is Ed25519 (npm run agent-release-key)`);
   return key;
 }
 
@@ -79,15 +82,19 @@ function makeReleaseKey(argv: string[]): void {
   const f = flags(argv, ["--out"]);
   const out = resolve(f.get("--out") ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "svc-agent", "release-key.pem"));
   const rel = relative(ROOT, out);
-  if (!rel.startsWith("..") && !rel.startsWith("/")) throw new Error(`${out} is inside the repository: keep the release key outside it (--out FILE)`);
-  if (existsSync(out)) throw new Error(`${out} exists: it is not replaced (move it away first; agents trust only the key they were built with)`);
+  if (!rel.startsWith("..") && !rel.startsWith("/"))
+    throw new Error(`${out} is inside the repository: keep the release key outside it (--out FILE)`);
+  if (existsSync(out))
+    throw new Error(`${out} exists: it is not replaced (move it away first; agents trust only the key they were built with)`);
   const { privateKey } = generateKeyPairSync("ed25519");
   mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
   writeFileSync(out, privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
   chmodSync(out, 0o600);
   const pub = releasePublicKeyHex(privateKey);
   writeFileSync(`${out}.pub`, `${pub}\n`, { mode: 0o644 });
-  process.stdout.write(`release key: ${out} (mode 0600; keep it safe and out of the repository)\npublic key:  ${pub} (also in ${out}.pub)\nbuild with:  AGENT_RELEASE_KEY=${out} npm run build:agent\n`);
+  process.stdout.write(
+    `release key: ${out} (mode 0600; keep it safe and out of the repository)\npublic key:  ${pub} (also in ${out}.pub)\nbuild with:  AGENT_RELEASE_KEY=${out} npm run build:agent\n`,
+  );
 }
 
 // ---- the official Node binary of a target ----
@@ -112,7 +119,8 @@ async function nodeBinary(pkg: string, version: string): Promise<string> {
   const tgz = join(dir, packed.filename);
   const [algo, want] = registry.split("-", 2) as [string, string];
   const got = createHash(algo).update(readFileSync(tgz)).digest("base64");
-  if (got !== want || packed.integrity !== registry) throw new Error(`${spec}: the tarball's ${algo} is ${got}, the registry says ${registry}: refused`);
+  if (got !== want || packed.integrity !== registry)
+    throw new Error(`${spec}: the tarball's ${algo} is ${got}, the registry says ${registry}: refused`);
   execFileSync("tar", ["-xzf", tgz, "-C", dir, "package/bin/node"]);
   renameSync(join(dir, "package", "bin", "node"), bin);
   rmSync(join(dir, "package"), { recursive: true, force: true });
@@ -142,7 +150,12 @@ export interface BuiltFile {
 /** The agent as one CommonJS file; its version and `releaseKey` (64 hex, or "") are embedded. */
 async function bundle(version: string, releaseKey: string): Promise<string> {
   const result = await build({
-    stdin: { contents: `import { main } from "./agent/cli.ts";\nmain(process.argv.slice(2)).then((code) => process.exit(code));\n`, resolveDir: ROOT, sourcefile: "svc-agent-main.ts", loader: "ts" },
+    stdin: {
+      contents: `import { main } from "./agent/cli.ts";\nmain(process.argv.slice(2)).then((code) => process.exit(code));\n`,
+      resolveDir: ROOT,
+      sourcefile: "svc-agent-main.ts",
+      loader: "ts",
+    },
     absWorkingDir: ROOT,
     bundle: true,
     platform: "node",
@@ -165,7 +178,8 @@ export async function buildAgent(opts: BuildOptions): Promise<{ version: string;
   if (Number(nodeVersion.split(".")[0]) < 24) throw new Error(`building needs Node 24 (this is ${nodeVersion})`);
   const key = opts.keyFile ? loadReleaseKey(opts.keyFile) : undefined;
   const releaseKey = key ? releasePublicKeyHex(key) : null;
-  if (!key) say("no release key (--key FILE or AGENT_RELEASE_KEY): the builds are unsigned, and agents and the install script will refuse them");
+  if (!key)
+    say("no release key (--key FILE or AGENT_RELEASE_KEY): the builds are unsigned, and agents and the install script will refuse them");
   for (const t of opts.targets) if (!TARGETS[t]) throw new Error(`unknown target ${t} (known: ${Object.keys(TARGETS).join(", ")})`);
 
   const work = join(CACHE, `work-${process.pid}`);
@@ -177,11 +191,22 @@ export async function buildAgent(opts: BuildOptions): Promise<{ version: string;
     const blob = join(work, "sea.blob");
     const seaConfig = join(work, "sea-config.json");
     // Relative names: the blob records the main script's name, which must not carry this checkout's place or pid.
-    writeFileSync(seaConfig, JSON.stringify({ main: "svc-agent.cjs", output: "sea.blob", disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
+    writeFileSync(
+      seaConfig,
+      JSON.stringify({
+        main: "svc-agent.cjs",
+        output: "sea.blob",
+        disableExperimentalSEAWarning: true,
+        useSnapshot: false,
+        useCodeCache: false,
+      }),
+    );
     execFileSync(process.execPath, ["--experimental-sea-config", seaConfig], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
     const blobBytes = readFileSync(blob);
     // postject ships no types: its one function, as its README documents it.
-    const { inject } = createRequire(import.meta.url)("postject") as { inject(file: string, name: string, data: Buffer, o: { sentinelFuse: string }): Promise<void> };
+    const { inject } = createRequire(import.meta.url)("postject") as {
+      inject(file: string, name: string, data: Buffer, o: { sentinelFuse: string }): Promise<void>;
+    };
 
     const staged = join(work, "out");
     const files: BuiltFile[] = [];

@@ -39,9 +39,7 @@ const emptyOptionalImports: esbuild.Plugin = {
   name: "empty-optional-imports",
   setup(build) {
     const names = new Set(OPTIONAL_IMPORTS);
-    build.onResolve({ filter: /^[@a-z]/ }, (args) =>
-      names.has(args.path) ? { path: args.path, namespace: "empty-module" } : undefined,
-    );
+    build.onResolve({ filter: /^[@a-z]/ }, (args) => (names.has(args.path) ? { path: args.path, namespace: "empty-module" } : undefined));
     build.onLoad({ filter: /.*/, namespace: "empty-module" }, () => ({ contents: "export {};", loader: "js" }));
   },
 };

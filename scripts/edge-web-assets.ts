@@ -37,7 +37,12 @@ export function edgeHeadersFile(publicUrl?: string): string {
     [path, ...unset.map((h) => `  ! ${h}`), ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join("\n");
   return [
     "# Written by scripts/build-edge.ts from functions/routes/web-app.ts: the Node server's headers for the web UI.",
-    rule("/*", { "Cache-Control": PAGE_CACHE, ...PAGE_HEADERS, "X-Content-Type-Options": "nosniff", ...(hsts ? { "Strict-Transport-Security": hsts } : {}) }),
+    rule("/*", {
+      "Cache-Control": PAGE_CACHE,
+      ...PAGE_HEADERS,
+      "X-Content-Type-Options": "nosniff",
+      ...(hsts ? { "Strict-Transport-Security": hsts } : {}),
+    }),
     ...ASSET_MOUNTS.map((mount) => rule(`/${mount}/*`, { "Cache-Control": ASSET_CACHE }, ["Cache-Control"])),
     rule(DOCS_SCRIPTS.path, { "Cache-Control": DOCS_SCRIPTS.cache }, ["Cache-Control"]),
     "",

@@ -34,11 +34,13 @@ const url = (schemes: string[]) =>
 
 const cidrList = v.pipe(
   v.optional(v.string(), ""),
-  v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean)),
-  v.check(
-    (list) => list.every(isIpOrCidr),
-    "expects a comma-separated list of IP addresses or CIDR ranges",
+  v.transform((s) =>
+    s
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
   ),
+  v.check((list) => list.every(isIpOrCidr), "expects a comma-separated list of IP addresses or CIDR ranges"),
 );
 
 export const ConfigSchema = v.object({
@@ -103,7 +105,9 @@ export const ConfigSchema = v.object({
    * The agent release public key (64 hex, Ed25519) builds are signed with (docs/agents.md, Release key);
    * unset: AGENT_BINARY_DIR/release-key.pub, which `npm run build:agent` writes. No update is offered without one.
    */
-  AGENT_RELEASE_PUBLIC_KEY: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[0-9a-f]{64}$/, "expects the release public key as 64 hex characters"))),
+  AGENT_RELEASE_PUBLIC_KEY: v.optional(
+    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[0-9a-f]{64}$/, "expects the release public key as 64 hex characters")),
+  ),
   /** The URL agents are told to reach this server at (install script); else taken from the request. */
   PUBLIC_URL: optionalString,
   WS_REQUIRE_WSS: bool(false),
@@ -136,7 +140,9 @@ export class ConfigError extends Error {
  */
 export function parseConfig(env: Record<string, string | undefined>, fileVersion?: string): Config {
   const known = Object.fromEntries(
-    Object.keys(ConfigSchema.entries).filter((k) => env[k] !== undefined).map((k) => [k, env[k]]),
+    Object.keys(ConfigSchema.entries)
+      .filter((k) => env[k] !== undefined)
+      .map((k) => [k, env[k]]),
   );
   const result = v.safeParse(ConfigSchema, known);
   if (!result.success) {

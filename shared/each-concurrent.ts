@@ -3,7 +3,12 @@
 // never becomes an array), taking no new item once the signal aborts. The first error stops the rest
 // and is thrown once the calls in flight have ended.
 
-export async function eachConcurrent<T>(items: Iterable<T>, limit: number, signal: AbortSignal | undefined, fn: (item: T) => Promise<void>): Promise<void> {
+export async function eachConcurrent<T>(
+  items: Iterable<T>,
+  limit: number,
+  signal: AbortSignal | undefined,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   const iterator = items[Symbol.iterator]();
   let failure: { error: unknown } | null = null;
   const worker = async () => {

@@ -42,7 +42,12 @@ export class ApiError extends Error {
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string | ValidationIssue[], extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    detail: string | ValidationIssue[],
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(typeof detail === "string" ? detail : `${code}: ${detail.map((d) => d.msg).join("; ")}`);
     this.status = STATUS[code];
     this.code = code;

@@ -27,10 +27,12 @@ function safeFields(fields: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function jsonLogger(level: LogLevel = "info", write: (line: string) => void = (l) => console.log(l)): Logger {
-  const emit = (lvl: LogLevel) => (msg: string, fields: Record<string, unknown> = {}) => {
-    if (order[lvl] < order[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...safeFields(fields) }));
-  };
+  const emit =
+    (lvl: LogLevel) =>
+    (msg: string, fields: Record<string, unknown> = {}) => {
+      if (order[lvl] < order[level]) return;
+      write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...safeFields(fields) }));
+    };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
 

@@ -42,7 +42,12 @@ export function safeErrorFields(err: unknown): Record<string, unknown> {
     if (typeof link.severity === "string" && typeof link.code === "string") {
       if (out.sqlstate !== undefined) continue;
       out.sqlstate = link.code;
-      const named = { constraint: str(link.constraint_name) ?? str(link.constraint), table: str(link.table_name), column: str(link.column_name), routine: str(link.routine) };
+      const named = {
+        constraint: str(link.constraint_name) ?? str(link.constraint),
+        table: str(link.table_name),
+        column: str(link.column_name),
+        routine: str(link.routine),
+      };
       for (const [k, v] of Object.entries(named)) if (v) out[k] = v;
       if (!QUOTES_VALUES.test(link.code)) message ??= str(link.message);
       continue;

@@ -16,6 +16,12 @@ export function discoveryReadiness(): ReadinessPayload[] {
     { collector: "discovery.tcp", state: "ready", reason: null, remediation: null, missing: [] },
     ping
       ? { collector: "discovery.icmp", state: "ready", reason: null, remediation: null, missing: [] }
-      : { collector: "discovery.icmp", state: "unavailable", reason: "no ping executable found", remediation: "install iputils-ping", missing: ["ping"] },
+      : {
+          collector: "discovery.icmp",
+          state: "unavailable",
+          reason: "no ping executable found",
+          remediation: "install iputils-ping",
+          missing: ["ping"],
+        },
   ];
 }

@@ -27,8 +27,10 @@ export interface ScannerOptions {
 const DISPATCH = /^[0-9a-f]{32}$/;
 const MAX_RUNNING = 4;
 const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").slice(0, 64) : []);
-const ports = (v: unknown) => (Array.isArray(v) ? [...new Set(v.filter((x): x is number => Number.isInteger(x) && x >= 1 && x <= 65535))].slice(0, 1024) : []);
-const clamp = (v: unknown, fallback: number, min: number, max: number) => (typeof v === "number" && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : fallback);
+const ports = (v: unknown) =>
+  Array.isArray(v) ? [...new Set(v.filter((x): x is number => Number.isInteger(x) && x >= 1 && x <= 65535))].slice(0, 1024) : [];
+const clamp = (v: unknown, fallback: number, min: number, max: number) =>
+  typeof v === "number" && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : fallback;
 
 export class DiscoveryScanner {
   readonly #o: ScannerOptions;
@@ -48,10 +50,19 @@ export class DiscoveryScanner {
     if (this.#running.has(dispatchId)) return;
     const jobId = typeof p.job_id === "number" ? p.job_id : null;
     const end = (outcome: string, msg: string, extra: Partial<FindingFrame> = {}) =>
-      this.#send({ dispatch_id: dispatchId, scan_job_id: jobId, kind: "summary", terminal: true, outcome, msg: msg.slice(0, 2000), ...extra });
+      this.#send({
+        dispatch_id: dispatchId,
+        scan_job_id: jobId,
+        kind: "summary",
+        terminal: true,
+        outcome,
+        msg: msg.slice(0, 2000),
+        ...extra,
+      });
     const { networks, enabled, config } = this.#o.scope();
     if (!enabled) return end("rejected", "local_discovery is not granted to this agent", { error_code: "capability_disabled" });
-    if (this.#running.size >= MAX_RUNNING) return end("rejected", `at capacity: ${MAX_RUNNING} scans already running`, { error_code: "at_capacity" });
+    if (this.#running.size >= MAX_RUNNING)
+      return end("rejected", `at capacity: ${MAX_RUNNING} scans already running`, { error_code: "at_capacity" });
     const checked = checkScope(strings(p.targets), strings(p.exclude), networks, config);
     if (!checked.ok) return end("rejected", checked.msg, { error_code: checked.code });
     const types = strings(p.scan_types);
@@ -79,9 +90,15 @@ export class DiscoveryScanner {
       .then(
         ({ done, found }) => {
           const reason = controller.signal.aborted ? String(controller.signal.reason) : null;
-          this.#o.log.info(`discovery ${dispatchId}: ${reason === null ? "completed" : reason === "timeout" ? "timed out" : `cancelled (${reason})`} after ${done} addresses, ${found} hosts`);
+          this.#o.log.info(
+            `discovery ${dispatchId}: ${reason === null ? "completed" : reason === "timeout" ? "timed out" : `cancelled (${reason})`} after ${done} addresses, ${found} hosts`,
+          );
           const counts = { hosts_found: found, addresses_scanned: done };
-          if (reason === "timeout") end("failed", `the scan ran past the grant's job_timeout_seconds after ${done} addresses`, { ...counts, error_code: "timeout" });
+          if (reason === "timeout")
+            end("failed", `the scan ran past the grant's job_timeout_seconds after ${done} addresses`, {
+              ...counts,
+              error_code: "timeout",
+            });
           else if (reason !== null) end("cancelled", `cancelled: ${reason}`, counts);
           else end("completed", `${found} hosts found in ${done} addresses`, counts);
         },
@@ -102,14 +119,36 @@ export class DiscoveryScanner {
   }
 
   #send(payload: Omit<FindingFrame, "finding_id">): void {
-    this.#o.send({ ...payload, finding_id: bytesToHex(crypto.getRandomValues(new Uint8Array(16))), observed_at: new Date().toISOString() } as FindingFrame);
+    this.#o.send({
+      ...payload,
+      finding_id: bytesToHex(crypto.getRandomValues(new Uint8Array(16))),
+      observed_at: new Date().toISOString(),
+    } as FindingFrame);
   }
 
-  async #scan(s: { dispatchId: string; jobId: number | null; addresses: string[]; ports: number[]; ping: string | undefined; timeoutMs: number; concurrency: number; signal: AbortSignal }) {
+  async #scan(s: {
+    dispatchId: string;
+    jobId: number | null;
+    addresses: string[];
+    ports: number[];
+    ping: string | undefined;
+    timeoutMs: number;
+    concurrency: number;
+    signal: AbortSignal;
+  }) {
     let done = 0;
     let found = 0;
     const progress = setInterval(
-      () => this.#send({ dispatch_id: s.dispatchId, scan_job_id: s.jobId, kind: "summary", terminal: false, addresses_scanned: done, hosts_found: found, msg: `${done} of ${s.addresses.length} addresses` }),
+      () =>
+        this.#send({
+          dispatch_id: s.dispatchId,
+          scan_job_id: s.jobId,
+          kind: "summary",
+          terminal: false,
+          addresses_scanned: done,
+          hosts_found: found,
+          msg: `${done} of ${s.addresses.length} addresses`,
+        }),
       this.#o.progressMs ?? 2_000,
     );
     const probeHost = async (ip: string) => {
@@ -130,7 +169,14 @@ export class DiscoveryScanner {
       if (s.ports.length && up) evidence.push("tcp");
       if (!up || s.signal.aborted) return;
       found++;
-      this.#send({ dispatch_id: s.dispatchId, scan_job_id: s.jobId, kind: "host", ip_address: ip, open_ports: open.slice(0, 64).map((port) => ({ port, protocol: "tcp" })), evidence });
+      this.#send({
+        dispatch_id: s.dispatchId,
+        scan_job_id: s.jobId,
+        kind: "host",
+        ip_address: ip,
+        open_ports: open.slice(0, 64).map((port) => ({ port, protocol: "tcp" })),
+        evidence,
+      });
     };
     try {
       await eachConcurrent(s.addresses, s.concurrency, s.signal, async (ip) => {

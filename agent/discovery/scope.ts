@@ -11,8 +11,15 @@ export type ScopeCheck = { ok: true; targets: TargetSet } | { ok: false; code: "
 export function checkScope(targets: string[], exclude: string[], networks: NetworkPayload[], config: Record<string, unknown>): ScopeCheck {
   const max = typeof config.max_addresses_per_job === "number" ? config.max_addresses_per_job : 1024;
   const parsed = parseTargets({ targets, exclude, allowed: ["0.0.0.0/0"], cap: max });
-  if (!parsed.ok) return { ok: false, code: parsed.message.includes("at most") ? "out_of_scope" : "invalid_request", msg: `${parsed.field}: ${parsed.message}` };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      code: parsed.message.includes("at most") ? "out_of_scope" : "invalid_request",
+      msg: `${parsed.field}: ${parsed.message}`,
+    };
   const scope = probeScope(networks, { excluded_cidrs: config.excluded_cidrs, additional_cidrs: config.additional_cidrs });
   const detail = scopeDetail(targets, scope.networks, scope.excluded);
-  return detail ? { ok: false, code: "out_of_scope", msg: `outside this agent's discovery scope (${detail})` } : { ok: true, targets: parsed.value };
+  return detail
+    ? { ok: false, code: "out_of_scope", msg: `outside this agent's discovery scope (${detail})` }
+    : { ok: true, targets: parsed.value };
 }

@@ -13,5 +13,11 @@ const MISSING: Partial<Record<string, string[]>> = { icmp: ["raw sockets"] };
 export const PROBE_READINESS: ReadinessPayload[] = CHECK_TYPES.map((type) =>
   CHECK_TYPE_REGISTRY[type].runners.includes("agent")
     ? { collector: `probe.${type}`, state: "ready", reason: null, remediation: null, missing: [] }
-    : { collector: `probe.${type}`, state: "unavailable", reason: `${type} is ${UNSUPPORTED}`, remediation: `use the Go agent for ${type} checks`, missing: MISSING[type] ?? [] },
+    : {
+        collector: `probe.${type}`,
+        state: "unavailable",
+        reason: `${type} is ${UNSUPPORTED}`,
+        remediation: `use the Go agent for ${type} checks`,
+        missing: MISSING[type] ?? [],
+      },
 );

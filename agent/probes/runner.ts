@@ -60,7 +60,8 @@ export class ProbeRunner {
 
     const checkType = String(p.check_type);
     const host = typeof p.host === "string" ? p.host : "";
-    const given = typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
+    const given =
+      typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
     const deadline = typeof p.deadline_at === "string" ? Date.parse(p.deadline_at) : NaN;
     if (!isCheckType(checkType)) return answer("execution_error", `check type ${checkType} is ${UNSUPPORTED}`);
     if (!CHECK_TYPE_REGISTRY[checkType].runners.includes("agent")) return answer("execution_error", `${checkType} is ${UNSUPPORTED}`);
@@ -76,13 +77,17 @@ export class ProbeRunner {
     const controller = new AbortController();
     this.#running.set(runId, controller);
     // The check's own budget ends it as a timeout (a down result); the server's deadline, if sooner, as an error.
-    const deadlineTimer = setTimeout(() => controller.abort(budget.budgetMs < remaining ? "timeout" : "deadline"), Math.min(budget.budgetMs, remaining));
+    const deadlineTimer = setTimeout(
+      () => controller.abort(budget.budgetMs < remaining ? "timeout" : "deadline"),
+      Math.min(budget.budgetMs, remaining),
+    );
     this.#opts.log.debug(`probe ${runId}: ${checkType} ${host}`);
     void EXECUTORS[checkType]({})({ check_type: checkType, host, config, hostOnly: true }, controller.signal, timeoutMs)
       .then(
         (result) => {
           if (controller.signal.reason === "deadline") answer("execution_error", "the deadline passed while the probe ran", result);
-          else if (controller.signal.aborted && controller.signal.reason !== "timeout") answer("cancelled", `cancelled: ${String(controller.signal.reason)}`, result);
+          else if (controller.signal.aborted && controller.signal.reason !== "timeout")
+            answer("cancelled", `cancelled: ${String(controller.signal.reason)}`, result);
           else if (result.invalid_config) answer("execution_error", result.msg, result);
           else answer("completed", result.msg, result);
         },

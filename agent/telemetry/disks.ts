@@ -33,7 +33,11 @@ export function parseDiskstats(text: string): DiskCounters[] {
 export function diskRates(prev: DiskCounters[] | undefined, cur: DiskCounters[], seconds: number): DiskRates[] {
   const before = new Map((prev ?? []).map((d) => [d.name, d]));
   const rate = (a: number, b: number | undefined) => (b === undefined || seconds <= 0 || a < b ? 0 : round2((a - b) / seconds));
-  return cur.map((d) => ({ ...d, read_bps: rate(d.read_bytes, before.get(d.name)?.read_bytes), write_bps: rate(d.write_bytes, before.get(d.name)?.write_bytes) }));
+  return cur.map((d) => ({
+    ...d,
+    read_bps: rate(d.read_bytes, before.get(d.name)?.read_bytes),
+    write_bps: rate(d.write_bytes, before.get(d.name)?.write_bytes),
+  }));
 }
 
 export function readDiskstats(procRoot = "/proc"): DiskCounters[] {

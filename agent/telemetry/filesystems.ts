@@ -6,8 +6,27 @@ import { statfsSync } from "node:fs";
 import { pct, readText } from "./proc.ts";
 
 const PSEUDO = new Set([
-  "proc", "sysfs", "devpts", "cgroup", "cgroup2", "securityfs", "pstore", "debugfs", "tracefs", "configfs", "fusectl",
-  "mqueue", "hugetlbfs", "bpf", "binfmt_misc", "autofs", "rpc_pipefs", "nsfs", "efivarfs", "selinuxfs", "devtmpfs",
+  "proc",
+  "sysfs",
+  "devpts",
+  "cgroup",
+  "cgroup2",
+  "securityfs",
+  "pstore",
+  "debugfs",
+  "tracefs",
+  "configfs",
+  "fusectl",
+  "mqueue",
+  "hugetlbfs",
+  "bpf",
+  "binfmt_misc",
+  "autofs",
+  "rpc_pipefs",
+  "nsfs",
+  "efivarfs",
+  "selinuxfs",
+  "devtmpfs",
 ]);
 const VIRTUAL = new Set(["tmpfs", "ramfs", "overlay", "squashfs", "fuse.lxcfs", "shm", "zram"]);
 
@@ -72,7 +91,9 @@ export function statFilesystem(mount: Mount): FilesystemUse | undefined {
 
 export function readFilesystems(includeVirtual: boolean, procRoot = "/proc"): FilesystemUse[] {
   const text = readText(`${procRoot}/mounts`) ?? "";
-  return parseMounts(text, includeVirtual).map(statFilesystem).filter((f): f is FilesystemUse => f !== undefined);
+  return parseMounts(text, includeVirtual)
+    .map(statFilesystem)
+    .filter((f): f is FilesystemUse => f !== undefined);
 }
 
 /** The root filesystem's use, whatever its type (an overlay root in a container still counts). */

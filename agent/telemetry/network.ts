@@ -28,8 +28,14 @@ export function parseNetDev(text: string): InterfaceCounters[] {
     if (n.length < 16 || n.some((x) => !Number.isFinite(x))) continue;
     out.push({
       name: m[1]!,
-      rx_bytes: n[0]!, rx_packets: n[1]!, rx_errors: n[2]!, rx_dropped: n[3]!,
-      tx_bytes: n[8]!, tx_packets: n[9]!, tx_errors: n[10]!, tx_dropped: n[11]!,
+      rx_bytes: n[0]!,
+      rx_packets: n[1]!,
+      rx_errors: n[2]!,
+      rx_dropped: n[3]!,
+      tx_bytes: n[8]!,
+      tx_packets: n[9]!,
+      tx_errors: n[10]!,
+      tx_dropped: n[11]!,
     });
   }
   return out;
@@ -39,7 +45,11 @@ export function parseNetDev(text: string): InterfaceCounters[] {
 export function interfaceRates(prev: InterfaceCounters[] | undefined, cur: InterfaceCounters[], seconds: number): InterfaceRates[] {
   const before = new Map((prev ?? []).map((i) => [i.name, i]));
   const rate = (a: number, b: number | undefined) => (b === undefined || seconds <= 0 || a < b ? 0 : round2((a - b) / seconds));
-  return cur.map((i) => ({ ...i, rx_bps: rate(i.rx_bytes, before.get(i.name)?.rx_bytes), tx_bps: rate(i.tx_bytes, before.get(i.name)?.tx_bytes) }));
+  return cur.map((i) => ({
+    ...i,
+    rx_bps: rate(i.rx_bytes, before.get(i.name)?.rx_bytes),
+    tx_bps: rate(i.tx_bytes, before.get(i.name)?.tx_bytes),
+  }));
 }
 
 export function totalRates(rates: InterfaceRates[]): { net_rx_bps: number; net_tx_bps: number } {

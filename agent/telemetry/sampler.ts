@@ -67,7 +67,8 @@ export class HostSampler {
         load_1: load?.load_1 ?? null,
         uptime_s: uptime ?? null,
       },
-      filesystems: config.include_filesystems === false ? [] : readFilesystems(config.include_virtual === true, this.#procRoot).map((f) => ({ ...f })),
+      filesystems:
+        config.include_filesystems === false ? [] : readFilesystems(config.include_virtual === true, this.#procRoot).map((f) => ({ ...f })),
       disks: config.include_disks === false ? [] : diskRate.map((d) => ({ ...d })),
       interfaces: config.include_network === false ? [] : rates.map((r) => ({ ...r })),
       temperatures: temps.map((t) => ({ ...t })),

@@ -20,8 +20,7 @@ const NO_DATABASE = new Set([...PROBES, "/api/v1/metrics", "/api/docs", "/api/op
 
 const WRITE_DETAIL: Record<Refusal, string> = {
   SERVER_DRAINING: "The server is shutting down and accepts no more writes; retry against another instance.",
-  SERVICE_NOT_READY:
-    "A required dependency cannot answer (database unreachable or schema behind this build); the write was not accepted.",
+  SERVICE_NOT_READY: "A required dependency cannot answer (database unreachable or schema behind this build); the write was not accepted.",
 };
 const READ_DETAIL = "The database cannot be reached right now; the read was not attempted.";
 const CUT_DETAIL =

@@ -37,6 +37,8 @@ export const csrf: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (sessionId === undefined) return next();
   const key = await c.get("deps").identity.signingKey(c.get("db"));
   if (!verifyCsrfToken(key, sessionId, header))
-    throw ApiError.forbidden("CSRF check failed: the X-CSRF-Token does not belong to this session; sign in again for a fresh svc_csrf cookie.");
+    throw ApiError.forbidden(
+      "CSRF check failed: the X-CSRF-Token does not belong to this session; sign in again for a fresh svc_csrf cookie.",
+    );
   return next();
 };

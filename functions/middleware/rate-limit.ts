@@ -36,7 +36,9 @@ export function startRateLimit(): MiddlewareHandler<AppEnv> {
 
 function refusal(d: RateLimitDecision): ApiError {
   const n = d.retryAfterS;
-  return new ApiError("RATE_LIMITED", `Too many requests; retry after ${n} seconds.`,
+  return new ApiError(
+    "RATE_LIMITED",
+    `Too many requests; retry after ${n} seconds.`,
     { retry_after: n },
     { "Retry-After": String(n), "RateLimit-Limit": String(d.limit), "RateLimit-Remaining": "0", "RateLimit-Reset": String(n) },
   );

@@ -24,7 +24,13 @@ export function requestContext(deps: Deps): MiddlewareHandler<AppEnv> {
       if (!c.res.headers.has("X-Request-ID")) setHeader(c, "X-Request-ID", requestId);
       // On workerd the per-request client ends after the response (after the body, when it is streamed
       // from the database); a shared pool has nothing to end.
-      if (lease.perRequest) c.executionCtx.waitUntil(Promise.resolve(c.get("streaming")).then(() => lease.release(), () => lease.release()));
+      if (lease.perRequest)
+        c.executionCtx.waitUntil(
+          Promise.resolve(c.get("streaming")).then(
+            () => lease.release(),
+            () => lease.release(),
+          ),
+        );
       deps.logger.info("request", {
         method: c.req.method,
         path: c.req.path,

@@ -57,7 +57,10 @@ export interface RouteInput<P, Q, B, R extends AnySchema | undefined = AnySchema
   reply: (value: Answer<R>, status?: ContentfulStatusCode) => Response;
 }
 
-export type RouteHandler<P, Q, B, R extends AnySchema | undefined = AnySchema | undefined> = (c: Context<AppEnv>, input: RouteInput<P, Q, B, R>) => Response | Promise<Response>;
+export type RouteHandler<P, Q, B, R extends AnySchema | undefined = AnySchema | undefined> = (
+  c: Context<AppEnv>,
+  input: RouteInput<P, Q, B, R>,
+) => Response | Promise<Response>;
 
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 const WRITES: Method[] = ["post", "put", "patch", "delete"];
@@ -76,14 +79,19 @@ function parse<S extends AnySchema | undefined>(where: string, schema: S, value:
   if (unsafe.length > 0) throw ApiError.validation(unsafe, raw);
   const result = v.safeParse(schema, value);
   if (!result.success) {
-    if (where === "path") throw pathNotFound(result.issues, value as Record<string, string>) ?? ApiError.validation(toIssues(where, result.issues));
+    if (where === "path")
+      throw pathNotFound(result.issues, value as Record<string, string>) ?? ApiError.validation(toIssues(where, result.issues));
     throw ApiError.validation(toIssues(where, result.issues), raw);
   }
   return result.output as Out<S>;
 }
 
 /** `hardware_id` -> "hardware", `vlan_pk` -> "vlan", `id` -> "resource": the noun of a 404's sentence. */
-const nounOf = (param: string) => param.replace(/_(id|pk)$/, "").replace(/_/g, " ").replace(/^id$/, "resource");
+const nounOf = (param: string) =>
+  param
+    .replace(/_(id|pk)$/, "")
+    .replace(/_/g, " ")
+    .replace(/^id$/, "resource");
 
 /**
  * A well-formed id past the integer range names no row, so it is the same 404 as any missing row
@@ -153,9 +161,7 @@ function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Metho
   if (def.upload) statuses.add(422);
   if (methods.some((m) => WRITES.includes(m))) statuses.add(503);
   statuses.add(429);
-  return Object.fromEntries(
-    [...statuses].sort().map((s) => [String(s), { $ref: `#/components/responses/${errorComponentName(s)}` }]),
-  );
+  return Object.fromEntries([...statuses].sort().map((s) => [String(s), { $ref: `#/components/responses/${errorComponentName(s)}` }]));
 }
 
 export function route<
@@ -177,11 +183,20 @@ export function route<
   const spec = describeRoute({
     tags: [def.tag],
     summary: def.summary,
-    ...(def.scope || def.description ? { description: [def.description, def.scope && `Needs scope \`${def.scope}\`.`].filter(Boolean).join("\n\n") } : {}),
+    ...(def.scope || def.description
+      ? { description: [def.description, def.scope && `Needs scope \`${def.scope}\`.`].filter(Boolean).join("\n\n") }
+      : {}),
     ...(def.auth === "public" ? { security: [] } : {}),
     parameters: [...parameters("path", def.params), ...parameters("query", def.query)] as never,
     // A body schema wrapped in v.optional (a POST whose body may be left out) is documented as optional.
-    ...(def.body ? { requestBody: { required: (def.body as { type?: string }).type !== "optional", content: requestContent(def.body, def.acceptsForm ?? false) } } : {}),
+    ...(def.body
+      ? {
+          requestBody: {
+            required: (def.body as { type?: string }).type !== "optional",
+            content: requestContent(def.body, def.acceptsForm ?? false),
+          },
+        }
+      : {}),
     ...(def.upload ? { requestBody: uploadBody(def.upload) as never } : {}),
     responses: responses as never,
   });

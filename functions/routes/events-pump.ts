@@ -29,7 +29,10 @@ export async function pumpEvents(stream: SSEStreamingApi, plan: PumpPlan): Promi
     // reconnect resumes from here rather than asking for the lost position again.
     if (sub.reset) await stream.writeSSE({ event: "reset", id: sub.reset.newest_id ?? "", data: JSON.stringify(sub.reset) });
     for (const e of sub.replay) await stream.writeSSE({ id: e.id, event: e.channel, data: e.data });
-    await stream.writeSSE({ event: "ready", data: JSON.stringify({ channels: plan.channels, replayed: sub.replay.length, heartbeat_interval_s: heartbeatMs / 1000 }) });
+    await stream.writeSSE({
+      event: "ready",
+      data: JSON.stringify({ channels: plan.channels, replayed: sub.replay.length, heartbeat_interval_s: heartbeatMs / 1000 }),
+    });
     let checkedAt = performance.now();
     for (;;) {
       const events = await sub.next(heartbeatMs);

@@ -46,7 +46,11 @@ function channelsFor(actor: Actor, asked: string | undefined): Set<EventChannel>
   const defs = names.map((name) => STREAMS.find((s) => s.channel === name));
   const unknown = names.filter((_, i) => !defs[i]);
   if (unknown.length > 0 || names.length === 0)
-    throw queryIssue(["query", "channels"], `Unknown channel(s) ${unknown.map((n) => `"${n}"`).join(", ")}; one or more of: ${STREAMS.map((s) => s.channel).join(", ")}.`, "channel");
+    throw queryIssue(
+      ["query", "channels"],
+      `Unknown channel(s) ${unknown.map((n) => `"${n}"`).join(", ")}; one or more of: ${STREAMS.map((s) => s.channel).join(", ")}.`,
+      "channel",
+    );
   const denied = defs.filter((d) => !actorCan(actor, d!.scope));
   if (denied.length > 0) throw ApiError.forbidden(`This stream needs the ${denied.map((d) => d!.scope).join(", ")} scope.`);
   return new Set(defs.map((d) => d!.channel));
@@ -55,7 +59,8 @@ function channelsFor(actor: Actor, asked: string | undefined): Set<EventChannel>
 /** The position to resume after: the header (what EventSource sends; empty means none) wins over the query. */
 function resumeFrom(c: Context<AppEnv>, fromQuery: string | undefined): string | undefined {
   const header = c.req.header("last-event-id");
-  const [value, loc] = header !== undefined && header !== "" ? [header, ["header", "Last-Event-ID"]] : [fromQuery, ["query", "last_event_id"]];
+  const [value, loc] =
+    header !== undefined && header !== "" ? [header, ["header", "Last-Event-ID"]] : [fromQuery, ["query", "last_event_id"]];
   if (value === undefined) return undefined;
   if (!parseEventId(value)) throw queryIssue(loc, `Not an event id of this service (${EVENT_ID_SHAPE}).`, "event_id");
   return value.trim();
@@ -65,7 +70,9 @@ export function eventsRoutes(app: Hono<AppEnv>, feed: EventFeed | undefined): vo
   route(
     app,
     {
-      method: "get", path: "/api/v1/events/stream", tag: "events",
+      method: "get",
+      path: "/api/v1/events/stream",
+      tag: "events",
       summary: "Live events of every UI stream the caller may read, as server-sent events, resumable with Last-Event-ID",
       description: STREAM_DESCRIPTION,
       query: EventsStreamQuery,
@@ -93,7 +100,14 @@ export function eventsRoutes(app: Hono<AppEnv>, feed: EventFeed | undefined): vo
       // Reverse proxies that buffer (nginx) pass the events on at once.
       c.header("X-Accel-Buffering", "no");
       return streamSSE(c, (stream) =>
-        pumpEvents(stream, { sub, channels: [...channels], heartbeatMs: source.heartbeatMs, revalidateMs: source.revalidateMs, recheck, logger: deps.logger }),
+        pumpEvents(stream, {
+          sub,
+          channels: [...channels],
+          heartbeatMs: source.heartbeatMs,
+          revalidateMs: source.revalidateMs,
+          recheck,
+          logger: deps.logger,
+        }),
       );
     },
   );
@@ -101,7 +115,9 @@ export function eventsRoutes(app: Hono<AppEnv>, feed: EventFeed | undefined): vo
   route(
     app,
     {
-      method: "get", path: "/api/v1/events/status", tag: "events",
+      method: "get",
+      path: "/api/v1/events/status",
+      tag: "events",
       summary: "State of this process's event stream: clients, channels, the replay buffer",
       response: { schema: EventsStatus },
       errors: [503],

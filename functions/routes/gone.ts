@@ -11,18 +11,30 @@ export function goneRoutes(app: Hono<AppEnv>): void {
   const tenantsGone = () => {
     throw new ApiError("GONE", "Tenants were removed: this service is single-tenant.");
   };
-  route(app, { method: [...ALL], path: "/api/v1/tenants", tag: "tenants", summary: "Removed (single-tenant)", auth: "public", errors: [410] }, tenantsGone);
+  route(
+    app,
+    { method: [...ALL], path: "/api/v1/tenants", tag: "tenants", summary: "Removed (single-tenant)", auth: "public", errors: [410] },
+    tenantsGone,
+  );
   route(
     app,
     {
-      method: [...ALL], path: "/api/v1/tenants/:legacy_path{.+}", tag: "tenants", summary: "Removed (single-tenant)", auth: "public",
+      method: [...ALL],
+      path: "/api/v1/tenants/:legacy_path{.+}",
+      tag: "tenants",
+      summary: "Removed (single-tenant)",
+      auth: "public",
       errors: [410],
     },
     tenantsGone,
   );
   for (const path of ["/api/v1/auth/forgot-password", "/api/v1/auth/reset-password"]) {
-    route(app, { method: "post", path, tag: "auth", summary: "Removed: no self-service password reset", auth: "public", errors: [410] }, () => {
-      throw new ApiError("GONE", "Self-service password reset is not offered; ask an administrator to reset it, or use the vault key.");
-    });
+    route(
+      app,
+      { method: "post", path, tag: "auth", summary: "Removed: no self-service password reset", auth: "public", errors: [410] },
+      () => {
+        throw new ApiError("GONE", "Self-service password reset is not offered; ask an administrator to reset it, or use the vault key.");
+      },
+    );
   }
 }

@@ -14,7 +14,11 @@ export const METRICS_PATHS = ["/api/v1/metrics", "/api/v1/metrics/metrics"] as c
 async function scrape(c: Context<AppEnv>): Promise<Response> {
   // Spec 5.1: a scrape presents `Authorization: Bearer`; a session cookie alone does not do.
   if (!/^Bearer\s+\S/i.test(c.req.header("authorization") ?? ""))
-    throw ApiError.unauthorized("The metrics endpoint needs Authorization: Bearer <token>.", {}, { "WWW-Authenticate": 'Bearer realm="metrics"' });
+    throw ApiError.unauthorized(
+      "The metrics endpoint needs Authorization: Bearer <token>.",
+      {},
+      { "WWW-Authenticate": 'Bearer realm="metrics"' },
+    );
   await enforceAccess(c, "user", "read:metrics");
   const deps = c.get("deps");
   const body = await scrapeStream(deps.database, deps.config.version, {

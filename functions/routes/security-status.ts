@@ -10,7 +10,11 @@ export function securityStatusRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/security/status", tag: "security", auth: "public", response: { schema: SecurityStatus },
+      method: "get",
+      path: "/api/v1/security/status",
+      tag: "security",
+      auth: "public",
+      response: { schema: SecurityStatus },
       summary: "Whether authentication is in force and any account exists (anonymous); a warning only while it is not",
     },
     async (c, { reply }) => reply(await securityStatus({ ctx: verbContext(c) })),

@@ -13,7 +13,10 @@ export function streamStatusRoutes(app: Hono<AppEnv>, source: StreamStatusSource
     route(
       app,
       {
-        method: "get", path: `/api/v1/${channel}/ws/status`, tag: `${channel}-ws`, scope,
+        method: "get",
+        path: `/api/v1/${channel}/ws/status`,
+        tag: `${channel}-ws`,
+        scope,
         summary: `State of the ${channel} live stream in this process: accepting, listening, connected clients`,
         response: { schema: StreamStatus },
       },

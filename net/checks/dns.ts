@@ -49,12 +49,24 @@ export const dnsCheck: Check = async (spec, signal, timeoutMs) => {
   signal.addEventListener("abort", onAbort);
   try {
     // PTR of an address: its reverse name (in-addr.arpa / ip6.arpa) is what is asked.
-    const answers = answerTexts(type === "PTR" && isIP(spec.host) ? await resolver.reverse(spec.host) : await resolver.resolve(spec.host, type));
+    const answers = answerTexts(
+      type === "PTR" && isIP(spec.host) ? await resolver.reverse(spec.host) : await resolver.resolve(spec.host, type),
+    );
     const latency = elapsed(start);
     const forms = new Set(answers.flat().map(norm));
     const missing = expected.filter((e) => !forms.has(norm(e)));
-    if (missing.length) return failed(`${type} ${spec.host}: expected ${missing.join(", ")} not among ${answers.map((a) => a[0]).join(", ") || "no answers"}`, latency);
-    return succeeded(`${type} ${spec.host}: ${answers.map((a) => a[0]).slice(0, 8).join(", ")}`, latency);
+    if (missing.length)
+      return failed(
+        `${type} ${spec.host}: expected ${missing.join(", ")} not among ${answers.map((a) => a[0]).join(", ") || "no answers"}`,
+        latency,
+      );
+    return succeeded(
+      `${type} ${spec.host}: ${answers
+        .map((a) => a[0])
+        .slice(0, 8)
+        .join(", ")}`,
+      latency,
+    );
   } catch (e) {
     return failed(`${type} ${spec.host}: ${signal.aborted ? "timeout" : reasonOf(e)}`, signal.aborted ? null : elapsed(start));
   } finally {

@@ -6,7 +6,18 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { TLSSocket } from "node:tls";
-import { type Check, type CheckSample, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded, sameHost } from "./result.ts";
+import {
+  type Check,
+  type CheckSample,
+  CheckConfigError,
+  ConfigReader,
+  elapsed,
+  failed,
+  invalidConfig,
+  reasonOf,
+  succeeded,
+  sameHost,
+} from "./result.ts";
 import { jsonPathValue } from "./json-path.ts";
 import type { Reach } from "./reach.ts";
 import { checkOutboundHost } from "../../shared/domain/net/outbound-policy.ts";
@@ -59,20 +70,30 @@ function send(url: URL, init: Init, signal: AbortSignal, reach: Reach | undefine
   return new Promise((resolve, reject) => {
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
     const lookup = reach ? { lookup: reach.lookup } : {};
-    const req = request(url, { method: init.method, headers: init.headers, signal, agent: false, rejectUnauthorized: init.verifyTls, ...lookup }, (res) => {
-      const certValidTo = peerCertValidTo(res);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        if (size < BODY_LIMIT) chunks.push(c);
-        size += c.length;
-        if (size >= BODY_LIMIT) res.destroy();
-      });
-      const done = () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8").slice(0, BODY_LIMIT), certValidTo });
-      res.on("end", done);
-      res.on("close", done);
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { method: init.method, headers: init.headers, signal, agent: false, rejectUnauthorized: init.verifyTls, ...lookup },
+      (res) => {
+        const certValidTo = peerCertValidTo(res);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          if (size < BODY_LIMIT) chunks.push(c);
+          size += c.length;
+          if (size >= BODY_LIMIT) res.destroy();
+        });
+        const done = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: res.headers.location,
+            body: Buffer.concat(chunks).toString("utf8").slice(0, BODY_LIMIT),
+            certValidTo,
+          });
+        res.on("end", done);
+        res.on("close", done);
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(init.body ?? undefined);
   });
@@ -81,12 +102,18 @@ function send(url: URL, init: Init, signal: AbortSignal, reach: Reach | undefine
 function initOf(config: ConfigReader): Init {
   const headers: Record<string, string> = { "user-agent": "infra-control-plane-monitor/1", ...config.record("headers") };
   const auth = config.string("auth_type", "none");
-  if (auth === "basic") headers.authorization = `Basic ${Buffer.from(`${config.string("username", "")}:${config.string("password", "")}`).toString("base64")}`;
+  if (auth === "basic")
+    headers.authorization = `Basic ${Buffer.from(`${config.string("username", "")}:${config.string("password", "")}`).toString("base64")}`;
   else if (auth === "bearer") headers.authorization = `Bearer ${config.string("token", "")}`;
   else if (auth !== "none") throw new CheckConfigError(`auth_type ${auth} is not none, basic or bearer`);
   const method = config.string("method", "GET").toUpperCase();
   if (!METHODS.has(method)) throw new CheckConfigError(`method ${method} is not supported`);
-  return { method, headers, body: config.string("body", null), verifyTls: config.boolean("verify_tls", !config.boolean("ignore_tls", false)) };
+  return {
+    method,
+    headers,
+    body: config.string("body", null),
+    verifyTls: config.boolean("verify_tls", !config.boolean("ignore_tls", false)),
+  };
 }
 
 export const httpCheck: Check = async (spec, signal) => {
@@ -101,7 +128,8 @@ export const httpCheck: Check = async (spec, signal) => {
       throw new CheckConfigError("config.url is not a URL");
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new CheckConfigError("config.url must be http or https");
-    if (spec.hostOnly && !sameHost(url.hostname, spec.host)) throw new CheckConfigError(`config.url names ${url.hostname}, not the assigned host ${spec.host}`);
+    if (spec.hostOnly && !sameHost(url.hostname, spec.host))
+      throw new CheckConfigError(`config.url names ${url.hostname}, not the assigned host ${spec.host}`);
     const init = initOf(config);
     const maxRedirects = config.boolean("follow_redirects", true) ? config.number("max_redirects", DEFAULT_MAX_REDIRECTS) : 0;
     const accepted = config.strings("accepted_statuses", ["200-299"]);
@@ -114,7 +142,8 @@ export const httpCheck: Check = async (spec, signal) => {
     let answer = await send(url, init, signal, spec.reach);
     let hops = 0;
     while (answer.status >= 300 && answer.status < 400 && answer.location && config.boolean("follow_redirects", true)) {
-      if (hops >= maxRedirects) return failed(`too many redirects (more than ${maxRedirects})`, elapsed(start), [{ metric: "http_status", value: answer.status }]);
+      if (hops >= maxRedirects)
+        return failed(`too many redirects (more than ${maxRedirects})`, elapsed(start), [{ metric: "http_status", value: answer.status }]);
       hops++;
       const next = new URL(answer.location, url);
       // A redirect to another host leaves the scope the agent's host was checked against: not followed.
@@ -127,18 +156,22 @@ export const httpCheck: Check = async (spec, signal) => {
     }
     const latency = elapsed(start);
     const extra: CheckSample[] = [{ metric: "http_status", value: answer.status }];
-    const certDays = url.protocol === "https:" && answer.certValidTo ? Math.floor((answer.certValidTo.getTime() - Date.now()) / 86_400_000) : null;
+    const certDays =
+      url.protocol === "https:" && answer.certValidTo ? Math.floor((answer.certValidTo.getTime() - Date.now()) / 86_400_000) : null;
     if (certDays !== null) extra.push({ metric: "cert_days_remaining", value: certDays });
 
-    if (!statusAccepted(answer.status, accepted)) return failed(`status ${answer.status} not accepted (${accepted.join(", ")})`, latency, extra);
+    if (!statusAccepted(answer.status, accepted))
+      return failed(`status ${answer.status} not accepted (${accepted.join(", ")})`, latency, extra);
     if (keyword !== null && answer.body.includes(keyword) === invert)
       return failed(invert ? `keyword ${JSON.stringify(keyword)} present` : `keyword ${JSON.stringify(keyword)} not found`, latency, extra);
     if (jsonPath !== null) {
       const found = jsonPathValue(answer.body, jsonPath);
       if (!found.ok) return failed(found.reason, latency, extra);
-      if (expected !== null && found.text !== expected) return failed(`${jsonPath} is ${JSON.stringify(found.text)}, expected ${JSON.stringify(expected)}`, latency, extra);
+      if (expected !== null && found.text !== expected)
+        return failed(`${jsonPath} is ${JSON.stringify(found.text)}, expected ${JSON.stringify(expected)}`, latency, extra);
     }
-    if (certMinDays !== null && certDays !== null && certDays < certMinDays) return failed(`certificate expires in ${certDays} days (under ${certMinDays})`, latency, extra);
+    if (certMinDays !== null && certDays !== null && certDays < certMinDays)
+      return failed(`certificate expires in ${certDays} days (under ${certMinDays})`, latency, extra);
     return succeeded(`HTTP ${answer.status}${certDays !== null ? `, certificate valid ${certDays} more days` : ""}`, latency, extra);
   } catch (e) {
     if (e instanceof CheckConfigError) return invalidConfig(e);

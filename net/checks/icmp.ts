@@ -45,11 +45,20 @@ export function icmpCheck(pingCommand = "ping"): Check {
         settled = true;
         resolve(outcome);
       };
-      const child = spawn(pingCommand, args, { signal, stdio: ["ignore", "pipe", "pipe"], env: { LC_ALL: "C", PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+      const child = spawn(pingCommand, args, {
+        signal,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { LC_ALL: "C", PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      });
       child.stdout.on("data", (c: Buffer) => void (stdout.length < 65536 && (stdout += c.toString())));
       child.stderr.on("data", (c: Buffer) => void (stderr.length < 65536 && (stderr += c.toString())));
       child.on("error", (e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT") finish(failed(`icmp check cannot run: the system ping command (${pingCommand}) is not installed (Debian: apt-get install iputils-ping)`));
+        if (e.code === "ENOENT")
+          finish(
+            failed(
+              `icmp check cannot run: the system ping command (${pingCommand}) is not installed (Debian: apt-get install iputils-ping)`,
+            ),
+          );
         else if (e.name === "AbortError") finish(failed("timeout: ping did not finish in time"));
         else finish(failed(`icmp check cannot run: ${e.code ?? e.message}`));
       });

@@ -99,7 +99,12 @@ export class ConfigReader {
     return this.#get(key, (v) => Array.isArray(v) && v.every((x) => typeof x === "number"), "a list of numbers", fallback);
   }
   record(key: string): Record<string, string> {
-    return this.#get(key, (v) => typeof v === "object" && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === "string"), "an object of strings", {});
+    return this.#get(
+      key,
+      (v) => typeof v === "object" && !Array.isArray(v) && Object.values(v as object).every((x) => typeof x === "string"),
+      "an object of strings",
+      {},
+    );
   }
 }
 

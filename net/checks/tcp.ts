@@ -29,7 +29,8 @@ export const tcpCheck: Check = async (spec, signal) => {
   try {
     const config = new ConfigReader(spec.config);
     ports = config.numbers("ports", null) ?? [config.number("port", 80)];
-    if (!ports.length || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new CheckConfigError("port(s) must be integers 1..65535");
+    if (!ports.length || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
+      throw new CheckConfigError("port(s) must be integers 1..65535");
   } catch (e) {
     return invalidConfig(e);
   }

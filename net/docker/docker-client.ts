@@ -21,17 +21,27 @@ export function dockerClient(socketPath: string, options: DockerClientOptions = 
     (path) =>
       new Promise((resolve, reject) => {
         if (options.signal?.aborted) return reject(new DockerError("ABORTED", "aborted"));
-        const req = request({ socketPath, path, method: "GET", headers: { accept: "application/json", host: "docker" }, signal: options.signal, timeout: timeoutMs }, (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on("data", (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) return req.destroy(new DockerError("E2BIG", `the answer to ${path} exceeds ${maxBytes} bytes`));
-            chunks.push(chunk);
-          });
-          res.on("error", (e) => reject(e));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        });
+        const req = request(
+          {
+            socketPath,
+            path,
+            method: "GET",
+            headers: { accept: "application/json", host: "docker" },
+            signal: options.signal,
+            timeout: timeoutMs,
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on("data", (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > maxBytes) return req.destroy(new DockerError("E2BIG", `the answer to ${path} exceeds ${maxBytes} bytes`));
+              chunks.push(chunk);
+            });
+            res.on("error", (e) => reject(e));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+          },
+        );
         req.on("timeout", () => req.destroy(new DockerError("ETIMEDOUT", `no answer to GET ${path} in ${timeoutMs} ms`)));
         req.on("error", (e: Error & { code?: string }) => {
           if (e instanceof DockerError) return reject(e);

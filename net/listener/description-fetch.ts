@@ -6,13 +6,23 @@ import { OutboundError, type OutboundHttp } from "../../shared/net/outbound.ts";
 import { LISTENER_LIMITS } from "../../shared/domain/discovery/listener.ts";
 import type { DescriptionFetch } from "./passive-listener.ts";
 
-export function descriptionFetcher(deps: { outbound: OutboundHttp; policy: () => Promise<OutboundPolicy>; allowed: (ip: string) => boolean }) {
+export function descriptionFetcher(deps: {
+  outbound: OutboundHttp;
+  policy: () => Promise<OutboundPolicy>;
+  allowed: (ip: string) => boolean;
+}) {
   return async (url: URL, source: string): Promise<DescriptionFetch> => {
-    if (!deps.allowed(url.hostname)) return { ok: false, refused: true, reason: `${url.hostname} is outside the discovery's allowed targets` };
-    if (url.hostname !== source) return { ok: false, refused: true, reason: `LOCATION names ${url.hostname}, not the announcing ${source}` };
+    if (!deps.allowed(url.hostname))
+      return { ok: false, refused: true, reason: `${url.hostname} is outside the discovery's allowed targets` };
+    if (url.hostname !== source)
+      return { ok: false, refused: true, reason: `LOCATION names ${url.hostname}, not the announcing ${source}` };
     try {
       const res = await deps.outbound.request({
-        method: "GET", url: url.href, timeoutMs: LISTENER_LIMITS.descriptionTimeoutMs, maxBytes: LISTENER_LIMITS.descriptionMaxBytes, policy: await deps.policy(),
+        method: "GET",
+        url: url.href,
+        timeoutMs: LISTENER_LIMITS.descriptionTimeoutMs,
+        maxBytes: LISTENER_LIMITS.descriptionMaxBytes,
+        policy: await deps.policy(),
         headers: { accept: "text/xml, application/xml" },
       });
       if (res.status !== 200) return { ok: false, refused: false, reason: `HTTP ${res.status}` };

@@ -11,7 +11,8 @@ export class MalformedPacket extends Error {}
 
 const MAX_RECORDS = 200;
 const MAX_SERVICES = 32;
-const clip = (s: string | null | undefined, max = 200): string | null => (typeof s === "string" && s.trim() ? s.trim().slice(0, max) : null);
+const clip = (s: string | null | undefined, max = 200): string | null =>
+  typeof s === "string" && s.trim() ? s.trim().slice(0, max) : null;
 const strip = (name: string) => name.replace(/\.$/, "");
 
 /** `Office Printer._ipp._tcp.local` -> {type: ipp, protocol: tcp, instance: Office Printer}. */
@@ -84,9 +85,21 @@ export function parseMdns(buf: Buffer, source: string, at: string): ListenerObse
   const v4Of = (host: string | null) => (host ? (hostAddrs.get(host.toLowerCase()) ?? []).find((a) => !a.includes(":")) : undefined);
   const address = v4Of(target) ?? (source.includes(":") ? (addresses.find((a) => !a.includes(":")) ?? null) : source);
   return {
-    protocol: "mdns", kind: isResponse ? "response" : "query", source, address, mac: null,
-    hostname: isResponse ? clip(target, 255) : null, addresses, services: isResponse ? services : [],
-    vendor: pick(txt, VENDOR_KEYS), model: pick(txt, MODEL_KEYS), serial: pick(txt, SERIAL_KEYS),
-    location: null, usn: null, server: null, described: false, at,
+    protocol: "mdns",
+    kind: isResponse ? "response" : "query",
+    source,
+    address,
+    mac: null,
+    hostname: isResponse ? clip(target, 255) : null,
+    addresses,
+    services: isResponse ? services : [],
+    vendor: pick(txt, VENDOR_KEYS),
+    model: pick(txt, MODEL_KEYS),
+    serial: pick(txt, SERIAL_KEYS),
+    location: null,
+    usn: null,
+    server: null,
+    described: false,
+    at,
   };
 }

@@ -7,19 +7,27 @@ import type { ListenerObservation, ListenerService } from "../../shared/domain/d
 import { MalformedPacket } from "./parse-mdns.ts";
 
 const MAX_HEADERS = 40;
-const clip = (s: unknown, max = 200): string | null => (typeof s === "string" && s.trim() ? s.trim().slice(0, max) : typeof s === "number" ? String(s) : null);
+const clip = (s: unknown, max = 200): string | null =>
+  typeof s === "string" && s.trim() ? s.trim().slice(0, max) : typeof s === "number" ? String(s) : null;
 
 /** The request/status line and the headers (lower-case names) of one SSDP datagram. */
 export function ssdpHeaders(buf: Buffer): { start: string; headers: Map<string, string> } {
   const text = buf.toString("latin1");
-  if (!/^(NOTIFY \* HTTP\/1\.[01]|M-SEARCH \* HTTP\/1\.[01]|HTTP\/1\.[01] \d{3})/i.test(text)) throw new MalformedPacket("not an SSDP message (no NOTIFY, M-SEARCH or HTTP status line)");
+  if (!/^(NOTIFY \* HTTP\/1\.[01]|M-SEARCH \* HTTP\/1\.[01]|HTTP\/1\.[01] \d{3})/i.test(text))
+    throw new MalformedPacket("not an SSDP message (no NOTIFY, M-SEARCH or HTTP status line)");
   const lines = text.split(/\r?\n/);
   const headers = new Map<string, string>();
   for (const line of lines.slice(1, 1 + MAX_HEADERS)) {
     if (line === "") break;
     const colon = line.indexOf(":");
     if (colon <= 0) throw new MalformedPacket("an SSDP header line without a name");
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim().slice(0, 1000));
+    headers.set(
+      line.slice(0, colon).trim().toLowerCase(),
+      line
+        .slice(colon + 1)
+        .trim()
+        .slice(0, 1000),
+    );
   }
   return { start: lines[0]!.trim(), headers };
 }
@@ -48,16 +56,44 @@ export function parseSsdp(buf: Buffer, source: string, at: string): ListenerObse
   const { start, headers } = ssdpHeaders(buf);
   const h = (k: string) => clip(headers.get(k), 1000);
   const nts = (h("nts") ?? "").toLowerCase();
-  const kind = /^NOTIFY/i.test(start) ? (nts === "ssdp:byebye" ? "byebye" : "notify") : /^M-SEARCH/i.test(start) ? "search" : "search_response";
+  const kind = /^NOTIFY/i.test(start)
+    ? nts === "ssdp:byebye"
+      ? "byebye"
+      : "notify"
+    : /^M-SEARCH/i.test(start)
+      ? "search"
+      : "search_response";
   const location = h("location");
   const url = locationOf(location);
   const type = upnpType(h("nt") ?? h("st"));
-  const services: ListenerService[] = kind === "notify" || kind === "search_response"
-    ? [{ type: type ?? "upnp", name: null, port: url ? Number(url.port || (url.protocol === "https:" ? 443 : 80)) : null, protocol: "tcp" }]
-    : [];
+  const services: ListenerService[] =
+    kind === "notify" || kind === "search_response"
+      ? [
+          {
+            type: type ?? "upnp",
+            name: null,
+            port: url ? Number(url.port || (url.protocol === "https:" ? 443 : 80)) : null,
+            protocol: "tcp",
+          },
+        ]
+      : [];
   return {
-    protocol: "ssdp", kind, source, address: source.includes(":") ? null : source, mac: null, hostname: null, addresses: [], services,
-    vendor: null, model: null, serial: null, location: clip(location, 1000), usn: clip(h("usn"), 500), server: clip(h("server"), 200), described: false, at,
+    protocol: "ssdp",
+    kind,
+    source,
+    address: source.includes(":") ? null : source,
+    mac: null,
+    hostname: null,
+    addresses: [],
+    services,
+    vendor: null,
+    model: null,
+    serial: null,
+    location: clip(location, 1000),
+    usn: clip(h("usn"), 500),
+    server: clip(h("server"), 200),
+    described: false,
+    at,
   };
 }
 
@@ -71,7 +107,12 @@ export interface DeviceDescription {
   services: string[];
 }
 
-const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, processEntities: false, isArray: (name) => name === "service" || name === "device" });
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  processEntities: false,
+  isArray: (name) => name === "service" || name === "device",
+});
 
 /** A UPnP device description (its root device, and the service types of it and its embedded devices); throws on XML that is not one. */
 export function parseDescription(xml: string): DeviceDescription {
@@ -95,8 +136,13 @@ export function parseDescription(xml: string): DeviceDescription {
   };
   walk(device, 0);
   return {
-    friendlyName: clip(device.friendlyName), manufacturer: clip(device.manufacturer), modelName: clip(device.modelName), modelNumber: clip(device.modelNumber),
-    serialNumber: clip(device.serialNumber), deviceType: clip(device.deviceType), services: [...services].slice(0, 32),
+    friendlyName: clip(device.friendlyName),
+    manufacturer: clip(device.manufacturer),
+    modelName: clip(device.modelName),
+    modelNumber: clip(device.modelNumber),
+    serialNumber: clip(device.serialNumber),
+    deviceType: clip(device.deviceType),
+    services: [...services].slice(0, 32),
   };
 }
 
@@ -107,10 +153,16 @@ export function describe(o: ListenerObservation, d: DeviceDescription): Listener
   const services: ListenerService[] = [...o.services];
   if (main && !services.some((s) => s.type === main)) services.unshift({ type: main, name: d.friendlyName, port, protocol: "tcp" });
   for (const s of services) if (s.type === main || s.name === null) s.name = d.friendlyName;
-  const extra = d.services.filter((t) => !services.some((s) => s.type === t)).map((t): ListenerService => ({ type: t, name: null, port, protocol: "tcp" }));
+  const extra = d.services
+    .filter((t) => !services.some((s) => s.type === t))
+    .map((t): ListenerService => ({ type: t, name: null, port, protocol: "tcp" }));
   return {
-    ...o, services: [...services, ...extra].slice(0, 32), vendor: d.manufacturer ?? o.vendor,
+    ...o,
+    services: [...services, ...extra].slice(0, 32),
+    vendor: d.manufacturer ?? o.vendor,
     model: [d.modelName, d.modelNumber && d.modelNumber !== d.modelName ? d.modelNumber : null].filter(Boolean).join(" ") || o.model,
-    serial: d.serialNumber ?? o.serial, hostname: o.hostname ?? d.friendlyName, described: true,
+    serial: d.serialNumber ?? o.serial,
+    hostname: o.hostname ?? d.friendlyName,
+    described: true,
   };
 }

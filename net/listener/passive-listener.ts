@@ -12,7 +12,13 @@
 import dgram from "node:dgram";
 import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
-import { emptyListenerStatus, LISTENER_LIMITS, type ListenerObservation, type ListenerProtocol, type ListenerRuntimeStatus } from "../../shared/domain/discovery/listener.ts";
+import {
+  emptyListenerStatus,
+  LISTENER_LIMITS,
+  type ListenerObservation,
+  type ListenerProtocol,
+  type ListenerRuntimeStatus,
+} from "../../shared/domain/discovery/listener.ts";
 import { MalformedPacket, parseMdns } from "./parse-mdns.ts";
 import { type DeviceDescription, describe, locationOf, parseDescription, parseSsdp } from "./parse-ssdp.ts";
 
@@ -171,7 +177,12 @@ export function passiveListener(opts: PassiveListenerOptions): PassiveListener {
     emit(obs);
   };
 
-  const open = (protocol: ListenerProtocol, type: "udp4" | "udp6", port: number, joins: { group: string; iface: string }[]): Promise<void> =>
+  const open = (
+    protocol: ListenerProtocol,
+    type: "udp4" | "udp6",
+    port: number,
+    joins: { group: string; iface: string }[],
+  ): Promise<void> =>
     new Promise((resolve) => {
       const sock = dgram.createSocket({ type, reuseAddr: true, ...(type === "udp6" ? { ipv6Only: true } : {}) });
       sock.on("error", (e) => error(`${protocol} ${type} socket: ${e.message}`));
@@ -220,15 +231,32 @@ export function passiveListener(opts: PassiveListenerOptions): PassiveListener {
           continue;
         }
         const own = addrs.filter((a) => a.family === "IPv4" && !a.internal).map((a) => a.address);
-        if (own.length === 0) error(`interface ${name} has no IPv4 address other than loopback: mDNS and SSDP over IPv4 are not joined there`);
+        if (own.length === 0)
+          error(`interface ${name} has no IPv4 address other than loopback: mDNS and SSDP over IPv4 are not joined there`);
         v4.push(...own);
         if (addrs.some((a) => a.family === "IPv6" && a.address.startsWith("fe80"))) v6.push(name);
       }
       if (v4.length > 0) {
-        await open("mdns", "udp4", ports.mdns, v4.map((iface) => ({ group: MDNS_GROUP_V4, iface })));
-        await open("ssdp", "udp4", ports.ssdp, v4.map((iface) => ({ group: SSDP_GROUP_V4, iface })));
+        await open(
+          "mdns",
+          "udp4",
+          ports.mdns,
+          v4.map((iface) => ({ group: MDNS_GROUP_V4, iface })),
+        );
+        await open(
+          "ssdp",
+          "udp4",
+          ports.ssdp,
+          v4.map((iface) => ({ group: SSDP_GROUP_V4, iface })),
+        );
       }
-      if (v6.length > 0) await open("mdns", "udp6", ports.mdns, v6.map((name) => ({ group: MDNS_GROUP_V6, iface: `::%${name}` })));
+      if (v6.length > 0)
+        await open(
+          "mdns",
+          "udp6",
+          ports.mdns,
+          v6.map((name) => ({ group: MDNS_GROUP_V6, iface: `::%${name}` })),
+        );
       st.running = sockets.length > 0;
     },
     async stop() {

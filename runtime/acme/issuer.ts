@@ -31,7 +31,15 @@ const CHALLENGE_TTL_MS = 10 * 60_000;
 const DOMAIN = /^(\*\.)?(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export interface AcmeIssuerOptions {
-  config: Pick<Config, "SVC_ACME_DIRECTORY_URL" | "SVC_ACME_STAGING_DIRECTORY_URL" | "SVC_ACME_EMAIL" | "SVC_ACME_CA_FILE" | "SVC_CLOUDFLARE_API_URL" | "SVC_ACME_DNS_PROPAGATION_S">;
+  config: Pick<
+    Config,
+    | "SVC_ACME_DIRECTORY_URL"
+    | "SVC_ACME_STAGING_DIRECTORY_URL"
+    | "SVC_ACME_EMAIL"
+    | "SVC_ACME_CA_FILE"
+    | "SVC_CLOUDFLARE_API_URL"
+    | "SVC_ACME_DNS_PROPAGATION_S"
+  >;
   vault: Vault;
   /** What the Cloudflare provider talks through (under the installation's outbound policy). */
   outbound: OutboundHttp;
@@ -48,8 +56,12 @@ export function nodeAcmeIssuer(options: AcmeIssuerOptions): AcmeIssuer {
   return {
     async issue(req, signal) {
       const domain = req.domain.toLowerCase();
-      if (!DOMAIN.test(domain)) throw ApiError.validation([{ loc: ["body", "domain"], msg: `"${req.domain}" is not a DNS name.`, type: "value_error" }]);
-      if (req.challenge === "http-01" && domain.startsWith("*.")) throw ApiError.validation([{ loc: ["body", "challenge"], msg: "A wildcard name needs the dns-01 challenge.", type: "value_error" }]);
+      if (!DOMAIN.test(domain))
+        throw ApiError.validation([{ loc: ["body", "domain"], msg: `"${req.domain}" is not a DNS name.`, type: "value_error" }]);
+      if (req.challenge === "http-01" && domain.startsWith("*."))
+        throw ApiError.validation([
+          { loc: ["body", "challenge"], msg: "A wildcard name needs the dns-01 challenge.", type: "value_error" },
+        ]);
       const dns = req.challenge === "dns-01" ? await dnsProvider(options) : null;
       return bounded(options.deadlineMs ?? ACME_DEADLINE_MS, signal, (stop) => order(options, { ...req, domain }, dns, stop));
     },
@@ -65,13 +77,31 @@ interface DnsSetup {
 async function dnsProvider(options: AcmeIssuerOptions): Promise<DnsSetup> {
   const ctx = options.context();
   const credentials = await readAcmeDnsCredentials({ ctx }).catch((err: unknown) => {
-    if (err instanceof VaultError) throw new ApiError("SERVICE_NOT_READY", `The ACME DNS credentials cannot be opened with this server's vault key (${err.reason}); set them again with PATCH /api/v1/settings/acme-dns.`);
+    if (err instanceof VaultError)
+      throw new ApiError(
+        "SERVICE_NOT_READY",
+        `The ACME DNS credentials cannot be opened with this server's vault key (${err.reason}); set them again with PATCH /api/v1/settings/acme-dns.`,
+      );
     throw err;
   });
   if (!credentials)
-    throw ApiError.validation([{ loc: ["body", "challenge"], msg: "dns-01 needs the ACME DNS settings: set a provider (cloudflare or rfc2136) and its credentials with PATCH /api/v1/settings/acme-dns.", type: "value_error" }]);
+    throw ApiError.validation([
+      {
+        loc: ["body", "challenge"],
+        msg: "dns-01 needs the ACME DNS settings: set a provider (cloudflare or rfc2136) and its credentials with PATCH /api/v1/settings/acme-dns.",
+        type: "value_error",
+      },
+    ]);
   const policy = await readOutboundPolicy(ctx.db);
-  const provider = credentials.provider === "cloudflare" ? cloudflareProvider({ apiToken: credentials.api_token, baseUrl: options.config.SVC_CLOUDFLARE_API_URL ?? CLOUDFLARE_API_URL, outbound: options.outbound, policy }) : rfc2136Provider(credentials, { policy });
+  const provider =
+    credentials.provider === "cloudflare"
+      ? cloudflareProvider({
+          apiToken: credentials.api_token,
+          baseUrl: options.config.SVC_CLOUDFLARE_API_URL ?? CLOUDFLARE_API_URL,
+          outbound: options.outbound,
+          policy,
+        })
+      : rfc2136Provider(credentials, { policy });
   return { provider, policy };
 }
 
@@ -85,7 +115,11 @@ function dnsChallenges(options: AcmeIssuerOptions, { provider: dns, policy }: Dn
       await dns.cleanup(record.fqdn, record.value);
       presented.delete(key);
     } catch (err) {
-      options.logger.warn("acme dns-01 record not removed", { provider: dns.kind, record: record.fqdn, detail: err instanceof Error ? err.message : String(err) });
+      options.logger.warn("acme dns-01 record not removed", {
+        provider: dns.kind,
+        record: record.fqdn,
+        detail: err instanceof Error ? err.message : String(err),
+      });
     }
   };
   return {
@@ -97,7 +131,12 @@ function dnsChallenges(options: AcmeIssuerOptions, { provider: dns, policy }: Dn
       if (seconds === 0) return;
       const servers = await dns.authoritative(fqdn);
       const result = await waitForTxt(servers, fqdn, value, { policy, timeoutMs: seconds * 1000, signal });
-      if (!result.seen) options.logger.warn("acme dns-01 record not seen on every authoritative server; the CA decides", { provider: dns.kind, record: fqdn, missing: result.missing });
+      if (!result.seen)
+        options.logger.warn("acme dns-01 record not seen on every authoritative server; the CA decides", {
+          provider: dns.kind,
+          record: fqdn,
+          missing: result.missing,
+        });
     },
     remove: (identifier: string, value: string) => cleanup(`${challengeRecordName(identifier)}\n${value}`),
     /** Whatever is still there after the order (a removal that failed once is tried again). */
@@ -107,19 +146,35 @@ function dnsChallenges(options: AcmeIssuerOptions, { provider: dns, policy }: Dn
   };
 }
 
-async function order(options: AcmeIssuerOptions, req: AcmeIssueRequest, dns: DnsSetup | null, stop: AbortSignal): Promise<IssuedCertificate> {
+async function order(
+  options: AcmeIssuerOptions,
+  req: AcmeIssueRequest,
+  dns: DnsSetup | null,
+  stop: AbortSignal,
+): Promise<IssuedCertificate> {
   const { config } = options;
-  const directoryUrl = (req.staging ? config.SVC_ACME_STAGING_DIRECTORY_URL : config.SVC_ACME_DIRECTORY_URL) ?? acme.directory.letsencrypt[req.staging ? "staging" : "production"];
+  const directoryUrl =
+    (req.staging ? config.SVC_ACME_STAGING_DIRECTORY_URL : config.SVC_ACME_DIRECTORY_URL) ??
+    acme.directory.letsencrypt[req.staging ? "staging" : "production"];
   const ctx = options.context();
   const records = dns ? dnsChallenges(options, dns, stop) : null;
   try {
-    const accountKey = await acmeAccountKey({ ctx, input: { directoryUrl, create: async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString() } });
+    const accountKey = await acmeAccountKey({
+      ctx,
+      input: { directoryUrl, create: async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString() },
+    });
     const client = new acme.Client({ directoryUrl, accountKey });
     // newAccount answers an existing key's account (200) with its URL; asking for it here means
     // acme-client's auto() finds the account instead of sending an empty update, which CAs refuse.
     const contact = config.SVC_ACME_EMAIL ? { contact: [`mailto:${config.SVC_ACME_EMAIL}`] } : {};
-    await (client as unknown as { api: { createAccount(data: object): Promise<unknown> } }).api.createAccount({ termsOfServiceAgreed: true, ...contact });
-    const [key, csr] = await acme.crypto.createCsr({ commonName: req.domain, altNames: [req.domain] }, await acme.crypto.createPrivateEcdsaKey("P-256"));
+    await (client as unknown as { api: { createAccount(data: object): Promise<unknown> } }).api.createAccount({
+      termsOfServiceAgreed: true,
+      ...contact,
+    });
+    const [key, csr] = await acme.crypto.createCsr(
+      { commonName: req.domain, altNames: [req.domain] },
+      await acme.crypto.createPrivateEcdsaKey("P-256"),
+    );
     const cert = await client.auto({
       csr,
       ...(config.SVC_ACME_EMAIL ? { email: config.SVC_ACME_EMAIL } : {}),
@@ -144,7 +199,9 @@ async function order(options: AcmeIssuerOptions, req: AcmeIssueRequest, dns: Dns
     }
     const detail = err instanceof Error ? err.message : String(err);
     options.logger.warn("acme issuance failed", { domain: req.domain, directory: directoryUrl, detail });
-    throw new ApiError("UPSTREAM_FAILED", `The ACME CA did not issue a certificate for ${req.domain}: ${detail}`, { directory_url: directoryUrl });
+    throw new ApiError("UPSTREAM_FAILED", `The ACME CA did not issue a certificate for ${req.domain}: ${detail}`, {
+      directory_url: directoryUrl,
+    });
   } finally {
     await records?.removeAll();
   }
@@ -165,9 +222,11 @@ function bounded<T>(ms: number, signal: AbortSignal | undefined, run: (stop: Abo
     const abort = () => end("The ACME order was cancelled.");
     if (signal?.aborted) abort();
     signal?.addEventListener("abort", abort, { once: true });
-    run(stop.signal).then(resolve, reject).finally(() => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", abort);
-    });
+    run(stop.signal)
+      .then(resolve, reject)
+      .finally(() => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", abort);
+      });
   });
 }

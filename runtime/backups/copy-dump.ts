@@ -32,7 +32,9 @@ function migrationPlan(): { statements: string[][]; tables: Set<string> } {
   const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
   const tables = new Set<string>(["drizzle.__drizzle_migrations"]);
   const create = /create\s+(?:unlogged\s+)?table\s+(?:if\s+not\s+exists\s+)?(?:"?(\w+)"?\.)?"?(\w+)"?/gi;
-  for (const m of migrations) for (const s of m.sql) for (const hit of s.matchAll(create)) tables.add(`${(hit[1] ?? "public").toLowerCase()}.${hit[2]!.toLowerCase()}`);
+  for (const m of migrations)
+    for (const s of m.sql)
+      for (const hit of s.matchAll(create)) tables.add(`${(hit[1] ?? "public").toLowerCase()}.${hit[2]!.toLowerCase()}`);
   return { statements: migrations.map((m) => m.sql), tables };
 }
 
@@ -64,10 +66,16 @@ async function catalogue(tx: postgres.ReservedSql) {
 /** Checks the server before the dump starts: its migration level is one this build has the files of. */
 export async function copyDumpPreflight(sql: postgres.Sql): Promise<{ migration_level: number }> {
   const [row] = await sql<{ present: boolean }[]>`select to_regclass('drizzle.__drizzle_migrations') is not null as present`;
-  if (!row?.present) throw new Error("The database has no drizzle migration record; the COPY fallback rebuilds the schema from our migrations and cannot dump it.");
+  if (!row?.present)
+    throw new Error(
+      "The database has no drizzle migration record; the COPY fallback rebuilds the schema from our migrations and cannot dump it.",
+    );
   const [level] = await sql<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`;
   const known = migrationPlan().statements.length;
-  if (level!.applied > known) throw new Error(`The database is at migration ${level!.applied}, newer than this build's ${known}; back it up with the newer build or with pg_dump.`);
+  if (level!.applied > known)
+    throw new Error(
+      `The database is at migration ${level!.applied}, newer than this build's ${known}; back it up with the newer build or with pg_dump.`,
+    );
   return { migration_level: level!.applied };
 }
 
@@ -83,7 +91,10 @@ export function copyDumpStream(sql: postgres.Sql): Readable {
       const { tables, foreignKeys, sequences, applied } = await catalogue(tx);
       const plan = migrationPlan();
       const unknown = tables.map((t) => `${t.schema}.${t.name}`).filter((t) => !plan.tables.has(t.toLowerCase()));
-      if (unknown.length) throw new Error(`Tables not created by our migrations cannot be rebuilt by the COPY fallback: ${unknown.join(", ")}. Install a pg_dump at least as new as the server.`);
+      if (unknown.length)
+        throw new Error(
+          `Tables not created by our migrations cannot be rebuilt by the COPY fallback: ${unknown.join(", ")}. Install a pg_dump at least as new as the server.`,
+        );
       yield `-- infra-control-plane backup, method copy (COPY fallback: no suitable pg_dump)\n-- migration level ${applied}; restore: npm run restore -- <this archive>\n`;
       yield "SET client_encoding = 'UTF8';\nSET standard_conforming_strings = on;\nSET check_function_bodies = false;\nSET client_min_messages = warning;\nSET search_path = public;\n\n";
       yield "-- Schema: our migrations, replayed up to the database's level\n";

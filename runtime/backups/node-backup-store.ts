@@ -53,7 +53,6 @@ async function pgDumpMajor(bin: string): Promise<number | null> {
   });
 }
 
-
 /** `plain` through gzip level 6 (as the pg_dump path); an error of either side fails the stream. */
 function gzipped(plain: Readable): Readable {
   const gzip = createGzip({ level: 6 });
@@ -69,14 +68,25 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
    * Streams `source` into <filename>.partial (hashing it), fsyncs, renames, reads back, compares. Mode
    * 0600 like the vault key, whatever the umask: an archive holds every row, a snapshot maybe the key.
    */
-  async function writeArchive(filename: string, method: BackupMethod, source: () => Readable, manifest: Record<string, unknown>, signal?: AbortSignal): Promise<WrittenArchive> {
+  async function writeArchive(
+    filename: string,
+    method: BackupMethod,
+    source: () => Readable,
+    manifest: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<WrittenArchive> {
     await mkdir(dir, { recursive: true });
     const final = join(dir, filename);
     const partial = `${final}.partial`;
     const hash = createHash("sha256");
     const counter = { bytes: 0 };
     try {
-      await pipeline(source(), hashing(hash, counter), createWriteStream(partial, { flags: "wx", mode: 0o600 }), ...(signal ? [{ signal }] : []));
+      await pipeline(
+        source(),
+        hashing(hash, counter),
+        createWriteStream(partial, { flags: "wx", mode: 0o600 }),
+        ...(signal ? [{ signal }] : []),
+      );
       const fh = await open(partial, "r+");
       try {
         await fh.sync();
@@ -96,20 +106,37 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     }
     // The checksum beside the archive (sha256sum format): what `npm run restore` checks offline.
     await writeFile(`${final}.sha256`, `${sha256}  ${filename}\n`, { mode: 0o600 });
-    return { filename, size_bytes: counter.bytes, sha256, method, verified_at: new Date(), manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 } };
+    return {
+      filename,
+      size_bytes: counter.bytes,
+      sha256,
+      method,
+      verified_at: new Date(),
+      manifest: { ...manifest, method, size_bytes: counter.bytes, sha256 },
+    };
   }
 
   /** pg_dump when a suitable one is on PATH, else the COPY fallback (copy-dump.ts), with the reason. */
-  async function postgresSource(url: string, sql: postgres.Sql): Promise<{ method: BackupMethod; source: () => Readable; manifest: Record<string, unknown> }> {
+  async function postgresSource(
+    url: string,
+    sql: postgres.Sql,
+  ): Promise<{ method: BackupMethod; source: () => Readable; manifest: Record<string, unknown> }> {
     const [row] = await sql<{ v: string }[]>`select current_setting('server_version_num') as v`;
     const serverMajor = Math.floor(Number(row!.v) / 10000);
     const dumpMajor = await pgDumpMajor(pgDump);
     if (dumpMajor === null || dumpMajor < serverMajor) {
-      const fallback_reason = dumpMajor === null ? `no pg_dump on PATH (${pgDump})` : `pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor})`;
+      const fallback_reason =
+        dumpMajor === null ? `no pg_dump on PATH (${pgDump})` : `pg_dump ${dumpMajor} is older than the server (PostgreSQL ${serverMajor})`;
       const { migration_level } = await copyDumpPreflight(sql);
       return {
         method: "copy",
-        manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, fallback_reason, migration_level, format: "plain SQL (our migrations, then COPY blocks), gzip" },
+        manifest: {
+          server_major: serverMajor,
+          pg_dump_major: dumpMajor,
+          fallback_reason,
+          migration_level,
+          format: "plain SQL (our migrations, then COPY blocks), gzip",
+        },
         source: () => gzipped(copyDumpStream(sql)),
       };
     }
@@ -117,7 +144,9 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
       method: "pg_dump",
       manifest: { server_major: serverMajor, pg_dump_major: dumpMajor, format: "plain SQL, gzip" },
       source: () => {
-        const child = spawn(pgDump, ["--no-owner", "--no-privileges", "--clean", "--if-exists", "--dbname", url], { stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(pgDump, ["--no-owner", "--no-privileges", "--clean", "--if-exists", "--dbname", url], {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let stderr = "";
         child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
         const gzip = createGzip({ level: 6 });
@@ -136,11 +165,21 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
   }
 
   /** The database's dump: its method, its member name in a snapshot (db.<ext>) and its stream. */
-  async function dumpSource(): Promise<{ method: BackupMethod; member: string; source: () => Readable; manifest: Record<string, unknown> }> {
+  async function dumpSource(): Promise<{
+    method: BackupMethod;
+    member: string;
+    source: () => Readable;
+    manifest: Record<string, unknown>;
+  }> {
     if (options.postgres) return { member: "db.sql.gz", ...(await postgresSource(options.postgres.url, options.postgres.sql)) };
     if (options.pglite) {
       const dump = await options.pglite.dumpDataDir("gzip");
-      return { method: "pglite", member: "db.tar.gz", source: () => Readable.fromWeb(dump.stream() as never), manifest: { format: "PGlite data directory, tar.gz" } };
+      return {
+        method: "pglite",
+        member: "db.tar.gz",
+        source: () => Readable.fromWeb(dump.stream() as never),
+        manifest: { format: "PGlite data directory, tar.gz" },
+      };
     }
     throw new Error("No database to back up.");
   }
@@ -155,7 +194,9 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
     for (const u of list) {
       const name = uploadMemberName(u.kind, u.name);
       if (!name) throw new Error(`The upload ${u.id} has a name that is not a safe archive path (${u.kind}/${u.name}).`);
-      const rows: { bytes: Uint8Array }[] = pg ? await pg<{ bytes: Uint8Array }[]>`select bytes from uploads where id = ${u.id}` : ((await options.pglite!.query<{ bytes: Uint8Array }>("select bytes from uploads where id = $1", [u.id])).rows);
+      const rows: { bytes: Uint8Array }[] = pg
+        ? await pg<{ bytes: Uint8Array }[]>`select bytes from uploads where id = ${u.id}`
+        : (await options.pglite!.query<{ bytes: Uint8Array }>("select bytes from uploads where id = $1", [u.id])).rows;
       // Deleted since the listing: it is not in the snapshot's uploads (nor, then, in a later dump).
       if (rows[0]) yield { name, bytes: rows[0].bytes, content_type: u.content_type };
     }
@@ -181,7 +222,8 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
         const text = (await options.vaultKey?.()) ?? null;
         if (!text) throw new Error("This process has no vault key to bundle (neither SVC_VAULT_KEY nor DATA_DIR/vault.key).");
         key = Buffer.from(`${text.trim()}\n`);
-        if ((await keyIdOf(decodeVaultKey(text, "the vault key"))) !== request.vaultKeyId) throw new Error("The vault key found is not the vault's current key; the snapshot was not taken.");
+        if ((await keyIdOf(decodeVaultKey(text, "the vault key"))) !== request.vaultKeyId)
+          throw new Error("The vault key found is not the vault's current key; the snapshot was not taken.");
       }
       const dump = await dumpSource();
       await mkdir(dir, { recursive: true });
@@ -195,8 +237,21 @@ export function nodeBackupStore(options: NodeBackupOptions): BackupStore {
           if (key) yield { name: VAULT_KEY_MEMBER, bytes: key };
         }
         const created_at = new Date().toISOString();
-        const head = { format: SNAPSHOT_FORMAT, version: request.version, created_at, vault_key_id: request.vaultKeyId, vault_key_included: key !== null, method: dump.method };
-        const archive = await writeArchive(`${stem}.tar.gz`, dump.method, () => packSnapshot(members(), head), { ...dump.manifest, snapshot: head }, signal);
+        const head = {
+          format: SNAPSHOT_FORMAT,
+          version: request.version,
+          created_at,
+          vault_key_id: request.vaultKeyId,
+          vault_key_included: key !== null,
+          method: dump.method,
+        };
+        const archive = await writeArchive(
+          `${stem}.tar.gz`,
+          dump.method,
+          () => packSnapshot(members(), head),
+          { ...dump.manifest, snapshot: head },
+          signal,
+        );
         return archive;
       } finally {
         await rm(spooled, { force: true });

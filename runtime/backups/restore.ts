@@ -29,7 +29,14 @@ import { PrivateNodeFS } from "../private-nodefs.ts";
 import { openDatabase } from "../database.ts";
 import { vaultKeyPath } from "../vault-key.ts";
 import { sha256File } from "./node-backup-store.ts";
-import { readSnapshotManifest, type SnapshotManifest, type SnapshotMember, SnapshotRefused, unpackSnapshot, VAULT_KEY_MEMBER } from "./snapshot.ts";
+import {
+  readSnapshotManifest,
+  type SnapshotManifest,
+  type SnapshotMember,
+  SnapshotRefused,
+  unpackSnapshot,
+  VAULT_KEY_MEMBER,
+} from "./snapshot.ts";
 
 export class RestoreRefused extends Error {
   override name = "RestoreRefused";
@@ -48,49 +55,75 @@ export interface RestoreOptions {
 /** Verifies the archive: its recorded checksum and the integrity of the whole gzip stream. */
 export async function verifyArchive(path: string): Promise<{ sha256: string; size: number; kind: "sql" | "pglite" | "snapshot" }> {
   const name = basename(path);
-  if (!ARCHIVE_NAME.test(name)) throw new RestoreRefused(`${name} is not an archive name we write (cb-<timestamp>.sql.gz or .tar.gz, cb-snapshot-<timestamp>.tar.gz).`);
+  if (!ARCHIVE_NAME.test(name))
+    throw new RestoreRefused(`${name} is not an archive name we write (cb-<timestamp>.sql.gz or .tar.gz, cb-snapshot-<timestamp>.tar.gz).`);
   if (!existsSync(path)) throw new RestoreRefused(`${path} does not exist.`);
   const sidecar = `${path}.sha256`;
-  if (!existsSync(sidecar)) throw new RestoreRefused(`${sidecar} is missing: without the recorded checksum the archive cannot be verified.`);
+  if (!existsSync(sidecar))
+    throw new RestoreRefused(`${sidecar} is missing: without the recorded checksum the archive cannot be verified.`);
   const recorded = (await readFile(sidecar, "utf8")).trim().split(/\s+/)[0] ?? "";
   const actual = await sha256File(path);
-  if (actual !== recorded) throw new RestoreRefused(`${name} is corrupt: its SHA-256 is ${actual}, the recorded one ${recorded}. Nothing was changed.`);
+  if (actual !== recorded)
+    throw new RestoreRefused(`${name} is corrupt: its SHA-256 is ${actual}, the recorded one ${recorded}. Nothing was changed.`);
   try {
     await pipeline(createReadStream(path), createGunzip(), new Writable({ write: (_c, _e, cb) => cb() }));
   } catch (e) {
     throw new RestoreRefused(`${name} is not a complete gzip stream (${(e as Error).message}). Nothing was changed.`);
   }
-  return { sha256: actual, size: (await stat(path)).size, kind: archiveKind(name) === "snapshot" ? "snapshot" : name.endsWith(".sql.gz") ? "sql" : "pglite" };
+  return {
+    sha256: actual,
+    size: (await stat(path)).size,
+    kind: archiveKind(name) === "snapshot" ? "snapshot" : name.endsWith(".sql.gz") ? "sql" : "pglite",
+  };
 }
 
 async function restorePostgres(config: Config, path: string, options: RestoreOptions): Promise<void> {
   const url = config.DATABASE_URL!;
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [live] = await client<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'infra-control-plane' and pid <> pg_backend_pid()`;
-    if (live!.n > 0 && !options.force) throw new RestoreRefused(`${live!.n} connection(s) of a running server are open on this database: stop the server first (or pass --force).`);
+    const [live] = await client<
+      { n: number }[]
+    >`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'infra-control-plane' and pid <> pg_backend_pid()`;
+    if (live!.n > 0 && !options.force)
+      throw new RestoreRefused(
+        `${live!.n} connection(s) of a running server are open on this database: stop the server first (or pass --force).`,
+      );
   } finally {
     await client.end({ timeout: 1 });
   }
   await new Promise<void>((done, fail) => {
-    const child = spawn(options.psql ?? "psql", ["--quiet", "--no-psqlrc", "-v", "ON_ERROR_STOP=1", "--single-transaction", "--dbname", url], { stdio: ["pipe", "ignore", "pipe"] });
+    const child = spawn(
+      options.psql ?? "psql",
+      ["--quiet", "--no-psqlrc", "-v", "ON_ERROR_STOP=1", "--single-transaction", "--dbname", url],
+      { stdio: ["pipe", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
     child.on("error", fail);
-    child.on("close", (code) => (code === 0 ? done() : fail(new Error(`psql exited with ${code}; the transaction was rolled back, nothing changed: ${stderr.trim()}`))));
+    child.on("close", (code) =>
+      code === 0 ? done() : fail(new Error(`psql exited with ${code}; the transaction was rolled back, nothing changed: ${stderr.trim()}`)),
+    );
     child.stdin.write("DROP SCHEMA IF EXISTS drizzle CASCADE;\nDROP SCHEMA IF EXISTS public CASCADE;\nCREATE SCHEMA public;\n");
     pipeline(createReadStream(path), createGunzip(), child.stdin).catch(fail);
   });
 }
 
 /** Loads a dump (a plain SQL one into PostgreSQL, a PGlite data directory into DATA_DIR). */
-async function restoreDump(config: Config, path: string, kind: "sql" | "pglite", options: RestoreOptions, log: (line: string) => void): Promise<void> {
+async function restoreDump(
+  config: Config,
+  path: string,
+  kind: "sql" | "pglite",
+  options: RestoreOptions,
+  log: (line: string) => void,
+): Promise<void> {
   if (kind === "sql") {
-    if (!config.DATABASE_URL) throw new RestoreRefused("This is a PostgreSQL (pg_dump or COPY) archive: set DATABASE_URL to the database to restore into.");
+    if (!config.DATABASE_URL)
+      throw new RestoreRefused("This is a PostgreSQL (pg_dump or COPY) archive: set DATABASE_URL to the database to restore into.");
     await restorePostgres(config, path, options);
     log("PostgreSQL: schemas public and drizzle dropped and the dump loaded in one transaction");
   } else {
-    if (config.DATABASE_URL) throw new RestoreRefused("This is an embedded-database (PGlite) archive: unset DATABASE_URL to restore it into DATA_DIR.");
+    if (config.DATABASE_URL)
+      throw new RestoreRefused("This is an embedded-database (PGlite) archive: unset DATABASE_URL to restore it into DATA_DIR.");
     await restorePglite(config, path, options);
   }
 }
@@ -111,15 +144,23 @@ async function restoreSnapshot(config: Config, path: string, options: RestoreOpt
       if (e instanceof SnapshotRefused) throw new RestoreRefused(`${basename(path)}: ${e.message}. Nothing was changed.`);
       throw e;
     }
-    log(`verified ${manifest.members.length} member(s) against the manifest (version ${manifest.version}, vault key id ${manifest.vault_key_id ?? "none"})`);
+    log(
+      `verified ${manifest.members.length} member(s) against the manifest (version ${manifest.version}, vault key id ${manifest.vault_key_id ?? "none"})`,
+    );
     const names = new Set(manifest.members.map((m) => m.name));
     const dump = names.has("db.sql.gz") ? "db.sql.gz" : names.has("db.tar.gz") ? "db.tar.gz" : null;
     if (!dump) throw new RestoreRefused("The snapshot has no database dump (db.sql.gz or db.tar.gz). Nothing was changed.");
-    if (options.withVaultKey && !names.has(VAULT_KEY_MEMBER)) throw new RestoreRefused("--with-vault-key: this snapshot holds no vault key (it was taken without include_vault_key). Nothing was changed.");
+    if (options.withVaultKey && !names.has(VAULT_KEY_MEMBER))
+      throw new RestoreRefused(
+        "--with-vault-key: this snapshot holds no vault key (it was taken without include_vault_key). Nothing was changed.",
+      );
     await restoreDump(config, join(staging, dump), dump === "db.sql.gz" ? "sql" : "pglite", options, log);
     const uploads = manifest.members.filter((m) => m.name.startsWith("uploads/"));
-    log(`uploads: ${await restoreUploads(config, staging, uploads)} of ${uploads.length} written back (the others were in the dump already)`);
-    if (names.has(VAULT_KEY_MEMBER) && !options.withVaultKey) log("the snapshot holds a vault key; not restored (pass --with-vault-key to restore it)");
+    log(
+      `uploads: ${await restoreUploads(config, staging, uploads)} of ${uploads.length} written back (the others were in the dump already)`,
+    );
+    if (names.has(VAULT_KEY_MEMBER) && !options.withVaultKey)
+      log("the snapshot holds a vault key; not restored (pass --with-vault-key to restore it)");
     if (options.withVaultKey) await restoreVaultKey(config, join(staging, VAULT_KEY_MEMBER), log);
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -165,7 +206,9 @@ async function restoreVaultKey(config: Config, file: string, log: (line: string)
   }
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, key, { mode: 0o600, flag: "wx" });
-  log(`vault key restored to ${target}${config.SVC_VAULT_KEY ? " (SVC_VAULT_KEY is set and takes precedence: set it to this key, or unset it)" : ""}`);
+  log(
+    `vault key restored to ${target}${config.SVC_VAULT_KEY ? " (SVC_VAULT_KEY is set and takes precedence: set it to this key, or unset it)" : ""}`,
+  );
 }
 
 async function restorePglite(config: Config, path: string, options: RestoreOptions): Promise<void> {
@@ -223,7 +266,12 @@ async function rerecord(config: Config, backupDir: string, log: (line: string) =
         log(`not recorded: ${(e as Error).message}`);
         continue;
       }
-      const method = checked.kind === "sql" ? await sqlArchiveMethod(file) : checked.kind === "snapshot" ? ((await readSnapshotManifest(file))?.method ?? "pg_dump") : "pglite";
+      const method =
+        checked.kind === "sql"
+          ? await sqlArchiveMethod(file)
+          : checked.kind === "snapshot"
+            ? ((await readSnapshotManifest(file))?.method ?? "pg_dump")
+            : "pglite";
       const created = new Date((await stat(file)).mtimeMs);
       const result: unknown = await database.db.execute(
         sql`insert into db_backups (kind, filename, size_bytes, sha256, method, verified_at, manifest, trigger, created_at)

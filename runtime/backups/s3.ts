@@ -38,7 +38,10 @@ async function s3<T>(what: string, t: S3Target, resolve: Resolve | undefined, bo
   try {
     return await body(c);
   } catch (e) {
-    const message = e instanceof S3ServiceException ? `${e.name}${e.message && e.message !== e.name ? `: ${e.message}` : ""} (HTTP ${e.$metadata.httpStatusCode ?? "?"})` : (e as Error).message;
+    const message =
+      e instanceof S3ServiceException
+        ? `${e.name}${e.message && e.message !== e.name ? `: ${e.message}` : ""} (HTTP ${e.$metadata.httpStatusCode ?? "?"})`
+        : (e as Error).message;
     throw new S3Error(`S3 ${what} failed on bucket ${t.bucket}: ${message}`);
   } finally {
     c.destroy();
@@ -50,7 +53,17 @@ export const s3Operations = (dir: string, resolve?: Resolve) => ({
     const path = join(dir, filename);
     const { size } = await stat(path);
     const key = `${t.prefix}${filename}`;
-    await s3("upload", t, resolve, (c) => c.send(new PutObjectCommand({ Bucket: t.bucket, Key: key, Body: createReadStream(path), ContentLength: size, ContentType: "application/gzip" })));
+    await s3("upload", t, resolve, (c) =>
+      c.send(
+        new PutObjectCommand({
+          Bucket: t.bucket,
+          Key: key,
+          Body: createReadStream(path),
+          ContentLength: size,
+          ContentType: "application/gzip",
+        }),
+      ),
+    );
     return key;
   },
   async testS3(t: S3Target): Promise<void> {
@@ -73,7 +86,9 @@ export const s3Operations = (dir: string, resolve?: Resolve) => ({
       // Archive names sort by their timestamp.
       const doomed = keys.sort().slice(0, Math.max(0, keys.length - keep));
       for (let i = 0; i < doomed.length; i += 1000)
-        await c.send(new DeleteObjectsCommand({ Bucket: t.bucket, Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })) } }));
+        await c.send(
+          new DeleteObjectsCommand({ Bucket: t.bucket, Delete: { Objects: doomed.slice(i, i + 1000).map((Key) => ({ Key })) } }),
+        );
       return doomed;
     });
   },

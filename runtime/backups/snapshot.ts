@@ -75,7 +75,9 @@ export function packSnapshot(members: AsyncIterable<MemberSource>, manifest: Omi
   const listed: SnapshotMember[] = [];
   const addEntry = (name: string, size: number, body: Readable | Uint8Array) =>
     new Promise<void>((done, fail) => {
-      const entry = tar.entry({ name, size, mode: name === VAULT_KEY_MEMBER ? 0o600 : 0o644, mtime: new Date(manifest.created_at) }, (e) => (e ? fail(e) : done()));
+      const entry = tar.entry({ name, size, mode: name === VAULT_KEY_MEMBER ? 0o600 : 0o644, mtime: new Date(manifest.created_at) }, (e) =>
+        e ? fail(e) : done(),
+      );
       if (body instanceof Uint8Array) entry.end(body);
       else pipeline(body, entry).catch(fail);
     });
@@ -119,7 +121,13 @@ export async function unpackSnapshot(archive: string, into: string): Promise<Sna
     const hash = createHash("sha256");
     const counter = { bytes: 0 };
     mkdir(dirname(target), { recursive: true })
-      .then(() => pipeline(stream, hashing(hash, counter), createWriteStream(target, { flags: "wx", mode: name === VAULT_KEY_MEMBER ? 0o600 : 0o644 })))
+      .then(() =>
+        pipeline(
+          stream,
+          hashing(hash, counter),
+          createWriteStream(target, { flags: "wx", mode: name === VAULT_KEY_MEMBER ? 0o600 : 0o644 }),
+        ),
+      )
       .then(() => {
         seen.set(name, { name, size: counter.bytes, sha256: hash.digest("hex") });
         next();
@@ -139,15 +147,20 @@ export async function unpackSnapshot(archive: string, into: string): Promise<Sna
   } catch (e) {
     throw new SnapshotRefused(`manifest.json is not JSON (${(e as Error).message})`);
   }
-  if (manifest.format !== SNAPSHOT_FORMAT || !Array.isArray(manifest.members)) throw new SnapshotRefused(`manifest.json is not a format ${SNAPSHOT_FORMAT} snapshot manifest`);
+  if (manifest.format !== SNAPSHOT_FORMAT || !Array.isArray(manifest.members))
+    throw new SnapshotRefused(`manifest.json is not a format ${SNAPSHOT_FORMAT} snapshot manifest`);
   const listed = new Set<string>();
   for (const m of manifest.members) {
     listed.add(m.name);
     const got = seen.get(m.name);
     if (!got) throw new SnapshotRefused(`the member ${m.name} listed in the manifest is missing`);
-    if (got.size !== m.size || got.sha256 !== m.sha256) throw new SnapshotRefused(`the member ${m.name} is corrupt: SHA-256 ${got.sha256} (${got.size} bytes), the manifest says ${m.sha256} (${m.size} bytes)`);
+    if (got.size !== m.size || got.sha256 !== m.sha256)
+      throw new SnapshotRefused(
+        `the member ${m.name} is corrupt: SHA-256 ${got.sha256} (${got.size} bytes), the manifest says ${m.sha256} (${m.size} bytes)`,
+      );
   }
-  for (const name of seen.keys()) if (name !== MANIFEST && !listed.has(name)) throw new SnapshotRefused(`the member ${name} is not in the manifest`);
+  for (const name of seen.keys())
+    if (name !== MANIFEST && !listed.has(name)) throw new SnapshotRefused(`the member ${name} is not in the manifest`);
   return manifest;
 }
 

@@ -31,7 +31,12 @@ export async function ensureActiveCertificate(runtime: Pick<NodeRuntime, "deps" 
   const created = await createCertificate({ ctx: ctx(), input: { body: parsed.output } });
   try {
     await activateCertificate({ ctx: ctx(), input: { id: created.id } });
-    deps.logger.warn("TLS: no active certificate; generated and activated a self-signed one", { certificate_id: created.id, domain, fingerprint_sha256: created.fingerprint_sha256, expires_at: created.expires_at });
+    deps.logger.warn("TLS: no active certificate; generated and activated a self-signed one", {
+      certificate_id: created.id,
+      domain,
+      fingerprint_sha256: created.fingerprint_sha256,
+      expires_at: created.expires_at,
+    });
   } catch (e) {
     // Another process activated one at the same moment (one active certificate: the unique index); use it.
     deps.logger.warn("TLS: activating the generated certificate failed; reading the active one", { error: (e as Error).message });
@@ -42,7 +47,11 @@ export async function ensureActiveCertificate(runtime: Pick<NodeRuntime, "deps" 
 }
 
 /** Listens for HTTPS on SVC_HTTPS_PORT (HOST) with the active certificate; `tls` then reloads this server. */
-export async function listenHttps(runtime: NodeRuntime, fetch: (req: Request) => Response | Promise<Response>, tls: NodeTls): Promise<HttpsServer> {
+export async function listenHttps(
+  runtime: NodeRuntime,
+  fetch: (req: Request) => Response | Promise<Response>,
+  tls: NodeTls,
+): Promise<HttpsServer> {
   const { config, logger } = runtime.deps;
   const served = await ensureActiveCertificate(runtime, config.SVC_TLS_DOMAIN);
   const headersTimeout = config.HEADERS_TIMEOUT_S * 1000;
@@ -51,7 +60,12 @@ export async function listenHttps(runtime: NodeRuntime, fetch: (req: Request) =>
     port: config.SVC_HTTPS_PORT,
     hostname: config.HOST,
     createServer,
-    serverOptions: { cert: served.cert_pem, key: served.key_pem, headersTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)) },
+    serverOptions: {
+      cert: served.cert_pem,
+      key: served.key_pem,
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
+    },
   }) as unknown as HttpsServer;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -59,7 +73,12 @@ export async function listenHttps(runtime: NodeRuntime, fetch: (req: Request) =>
   });
   tls.attach(server, served.cert_pem);
   const address = server.address();
-  logger.info("listening (https)", { port: typeof address === "object" && address ? address.port : config.SVC_HTTPS_PORT, certificate_id: served.id, domain: served.domain, fingerprint_sha256: tls.fingerprint });
+  logger.info("listening (https)", {
+    port: typeof address === "object" && address ? address.port : config.SVC_HTTPS_PORT,
+    certificate_id: served.id,
+    domain: served.domain,
+    fingerprint_sha256: tls.fingerprint,
+  });
   return server;
 }
 
@@ -68,7 +87,11 @@ export async function listenHttps(runtime: NodeRuntime, fetch: (req: Request) =>
  * lifespan (drained with the HTTP listener), WebSocket upgrades on it too, and the `certificates`
  * listener. Exits the process with the reason when HTTPS cannot start: TLS was asked for.
  */
-export async function startHttps(runtime: NodeRuntime, fetch: (req: Request) => Response | Promise<Response>, upgrades?: { attach(server: HttpServer): void }): Promise<void> {
+export async function startHttps(
+  runtime: NodeRuntime,
+  fetch: (req: Request) => Response | Promise<Response>,
+  upgrades?: { attach(server: HttpServer): void },
+): Promise<void> {
   const { tls, logger } = runtime.deps;
   if (!(tls instanceof NodeTls)) return;
   try {

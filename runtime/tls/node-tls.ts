@@ -45,4 +45,3 @@ export class NodeTls implements TlsReloader {
 export function leafFingerprint(certPem: string): string {
   return createHash("sha256").update(new X509Certificate(certPem).raw).digest("hex");
 }
-

@@ -66,13 +66,15 @@ const ISO_WITH_T = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}
 
 export function encodeFrame(type: string, seq: number, ts: Date, payload: Record<string, unknown>): Uint8Array {
   const bytes = new TextEncoder().encode(JSON.stringify({ v: FRAME_VERSION, type, seq, ts: ts.toISOString(), payload }));
-  if (bytes.length > MAX_FRAME_BYTES) throw new FrameError("too_large", `a ${type} frame of ${bytes.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte cap`);
+  if (bytes.length > MAX_FRAME_BYTES)
+    throw new FrameError("too_large", `a ${type} frame of ${bytes.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte cap`);
   return bytes;
 }
 
 /** Parses and checks the envelope; `types` is what this end accepts. Throws FrameError. */
 export function decodeFrame<T extends string>(bytes: Uint8Array, types: readonly T[]): Frame<T> {
-  if (bytes.length > MAX_FRAME_BYTES) throw new FrameError("too_large", `a frame has at most ${MAX_FRAME_BYTES} bytes, not ${bytes.length}`);
+  if (bytes.length > MAX_FRAME_BYTES)
+    throw new FrameError("too_large", `a frame has at most ${MAX_FRAME_BYTES} bytes, not ${bytes.length}`);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
@@ -83,10 +85,14 @@ export function decodeFrame<T extends string>(bytes: Uint8Array, types: readonly
   const f = value as Record<string, unknown>;
   if (f.v !== FRAME_VERSION) throw new FrameError("malformed", `frame version ${String(f.v)} is not ${FRAME_VERSION}`);
   if (typeof f.type !== "string") throw new FrameError("malformed", "a frame names its type");
-  if (!(types as readonly string[]).includes(f.type)) throw new FrameError("unknown_type", `unknown frame type ${JSON.stringify(f.type.slice(0, 64))}`);
-  if (typeof f.seq !== "number" || !Number.isSafeInteger(f.seq) || f.seq < 0) throw new FrameError("malformed", "seq is a non-negative integer");
-  if (typeof f.ts !== "string" || !ISO_WITH_T.test(f.ts) || Number.isNaN(Date.parse(f.ts))) throw new FrameError("malformed", "ts is an ISO-8601 date-time");
+  if (!(types as readonly string[]).includes(f.type))
+    throw new FrameError("unknown_type", `unknown frame type ${JSON.stringify(f.type.slice(0, 64))}`);
+  if (typeof f.seq !== "number" || !Number.isSafeInteger(f.seq) || f.seq < 0)
+    throw new FrameError("malformed", "seq is a non-negative integer");
+  if (typeof f.ts !== "string" || !ISO_WITH_T.test(f.ts) || Number.isNaN(Date.parse(f.ts)))
+    throw new FrameError("malformed", "ts is an ISO-8601 date-time");
   const payload = f.payload ?? {};
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) throw new FrameError("malformed", "payload is a JSON object");
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+    throw new FrameError("malformed", "payload is a JSON object");
   return { v: FRAME_VERSION, type: f.type as T, seq: f.seq, ts: f.ts, payload: payload as Record<string, unknown> };
 }

@@ -16,7 +16,8 @@ export const IsoTime = v.pipe(
   v.regex(ISO_WITH_T, "Must be an ISO-8601 date-time with T."),
   v.check((s) => !Number.isNaN(Date.parse(s)), "Must be a valid date-time."),
 );
-const hex = (length: number) => v.pipe(v.string(), v.regex(new RegExp(`^[0-9a-f]{${length}}$`), `Must be ${length} lower-case hex characters.`));
+const hex = (length: number) =>
+  v.pipe(v.string(), v.regex(new RegExp(`^[0-9a-f]{${length}}$`), `Must be ${length} lower-case hex characters.`));
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max, `At most ${max} characters.`));
 /** Telemetry figures: finite and within what a `real` column holds, so a batch never fails on one. */
 const MEASURE_LIMIT = 1e18;
@@ -129,7 +130,14 @@ export const DiscoveryFindingPayload = v.looseObject({
   mac_address: optionalText(32),
   hostname: optionalText(253),
   open_ports: v.optional(
-    list(v.looseObject({ port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)), protocol: text(8), banner: optionalText(512) }), 64),
+    list(
+      v.looseObject({
+        port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
+        protocol: text(8),
+        banner: optionalText(512),
+      }),
+      64,
+    ),
     [],
   ),
   evidence: v.optional(list(text(32), 16), []),

@@ -114,7 +114,12 @@ export async function verifyAuditChain(db: Db, batch = 2000): Promise<ChainVerif
     for (const r of rows) {
       const expectedPrevious = checked === 0 ? null : previous;
       if (r.previous_hash !== expectedPrevious)
-        return { valid: false, first_failure_id: r.id, message: `Entry ${r.id} does not link to the entry before it.`, checked_count: checked };
+        return {
+          valid: false,
+          first_failure_id: r.id,
+          message: `Entry ${r.id} does not link to the entry before it.`,
+          checked_count: checked,
+        };
       const recomputed = auditHash({
         timestamp: r.timestamp,
         action: r.action,

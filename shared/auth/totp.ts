@@ -51,8 +51,7 @@ export function hotp(key: Uint8Array, counter: number, digits = TOTP_DIGITS): st
   view.setUint32(4, counter >>> 0);
   const mac = hmac(sha1, key, message);
   const offset = mac[mac.length - 1]! & 0x0f;
-  const binary =
-    ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
+  const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
   return String(binary % 10 ** digits).padStart(digits, "0");
 }
 

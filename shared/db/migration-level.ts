@@ -30,7 +30,6 @@ export async function readMigrationLevel(db: Db): Promise<MigrationLevel> {
   );
   const applied = Number(row?.applied ?? 0);
   const last = row?.last == null ? 0 : Number(row.last);
-  const status: MigrationStatus =
-    last < expectedMigrations.lastWhen ? "behind" : last > expectedMigrations.lastWhen ? "ahead" : "ok";
+  const status: MigrationStatus = last < expectedMigrations.lastWhen ? "behind" : last > expectedMigrations.lastWhen ? "ahead" : "ok";
   return { status, applied, expected: expectedMigrations.count };
 }

@@ -34,4 +34,3 @@ export function preparingClient<T extends object>(client: T): T {
     },
   }) as T;
 }
-

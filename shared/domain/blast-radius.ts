@@ -23,7 +23,12 @@ export interface BlastRadius {
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-const LABEL: Record<AssetType, string> = { hardware: "Hardware node", compute_unit: "Compute unit", service: "Service", storage: "Storage" };
+const LABEL: Record<AssetType, string> = {
+  hardware: "Hardware node",
+  compute_unit: "Compute unit",
+  service: "Service",
+  storage: "Storage",
+};
 
 /** Builds the answer from the root and everything the traversal reached (root excluded by the caller). */
 export function blastRadius(root: BlastItem, impacted: BlastItem[]): BlastRadius {

@@ -34,7 +34,8 @@ export function parseNetwork(input: string): Parsed<Cidr> {
   if (!addr.ok) return addr;
   const ip = addr.value;
   // A mapped address parses as IPv4, but its prefix would count 128 bits: make the writer say which.
-  if (ip.version === 4 && m[1]!.includes(":")) return { ok: false, message: "Write an IPv4 network in IPv4 form (e.g. 10.0.0.0/24), not IPv4-mapped IPv6." };
+  if (ip.version === 4 && m[1]!.includes(":"))
+    return { ok: false, message: "Write an IPv4 network in IPv4 form (e.g. 10.0.0.0/24), not IPv4-mapped IPv6." };
   const prefix = Number(m[2]);
   if (prefix > BITS[ip.version]) return { ok: false, message: `An IPv${ip.version} prefix is at most /${BITS[ip.version]}.` };
   const cidr: Cidr = { version: ip.version, network: ip.value & netmask(ip.version, prefix), prefix };

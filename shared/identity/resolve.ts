@@ -75,7 +75,12 @@ export async function resolveSession(db: Db, key: Uint8Array, jwt: string, now: 
     await db
       .update(sessions)
       .set({ last_seen_at: now })
-      .where(and(eq(sessions.id, row.id), or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`))));
+      .where(
+        and(
+          eq(sessions.id, row.id),
+          or(isNull(sessions.last_seen_at), lt(sessions.last_seen_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`)),
+        ),
+      );
   const actor: Actor = {
     userId: row.user_id,
     email: row.email,
@@ -102,7 +107,12 @@ export async function resolveApiToken(db: Db, token: string, now: Date): Promise
     await db
       .update(apiTokens)
       .set({ last_used_at: now })
-      .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.last_used_at), lt(apiTokens.last_used_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`))));
+      .where(
+        and(
+          eq(apiTokens.id, row.id),
+          or(isNull(apiTokens.last_used_at), lt(apiTokens.last_used_at, sql`${now.toISOString()}::timestamptz - ${TOUCH_INTERVAL}`)),
+        ),
+      );
   return {
     actor: {
       userId: row.user_id,

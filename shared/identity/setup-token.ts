@@ -14,10 +14,7 @@ const SETUP_TOKEN = "setup_token_hash";
 export async function generateSetupToken(db: Db, random: Random): Promise<string> {
   const { token } = generateApiToken("setup", random);
   const value = hashApiToken(token);
-  await db
-    .insert(serverSecrets)
-    .values({ name: SETUP_TOKEN, value })
-    .onConflictDoUpdate({ target: serverSecrets.name, set: { value } });
+  await db.insert(serverSecrets).values({ name: SETUP_TOKEN, value }).onConflictDoUpdate({ target: serverSecrets.name, set: { value } });
   return token;
 }
 

@@ -4,8 +4,19 @@ import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows, type Db } from "../db/database.ts";
 import {
-  auditLog, computeUnits, docs, externalNodes, hardware, hardwareClusters, miscItems, networks, serviceDependencies,
-  services, storage, tags, users,
+  auditLog,
+  computeUnits,
+  docs,
+  externalNodes,
+  hardware,
+  hardwareClusters,
+  miscItems,
+  networks,
+  serviceDependencies,
+  services,
+  storage,
+  tags,
+  users,
 } from "../db/schema/index.ts";
 import { COMPUTE_KINDS } from "../schemas/compute-units.ts";
 import { SERVICE_STATUSES } from "../schemas/services.ts";
@@ -28,29 +39,55 @@ const countBy = (table: PgTable, a: AnyPgColumn, b?: AnyPgColumn): SQL =>
     : sql`select coalesce(${a}, '') as a, null::text as b, count(*)::float8 as v from ${table} group by 1`;
 
 const gauge = (name: string, help: string, labels: readonly string[], query: SQL, always?: readonly string[]): CountFamily => ({
-  name, help, type: "gauge", labels, query, ...(always ? { always } : {}),
+  name,
+  help,
+  type: "gauge",
+  labels,
+  query,
+  ...(always ? { always } : {}),
 });
 
-export const INFO: Family = { name: "svc_info", help: "Application version (an info metric, written as a gauge of value 1).", type: "gauge", labels: ["version"] };
+export const INFO: Family = {
+  name: "svc_info",
+  help: "Application version (an info metric, written as a gauge of value 1).",
+  type: "gauge",
+  labels: ["version"],
+};
 
 /** Spec 4.3, "Inventory counts", in the table's order. */
 export const COUNT_FAMILIES: readonly CountFamily[] = [
   gauge("svc_hardware_total", "Hardware nodes.", [], count(hardware)),
   gauge("svc_compute_units_total", "Compute units by kind.", ["kind"], countBy(computeUnits, computeUnits.kind), COMPUTE_KINDS),
   gauge("svc_services_total", "Services.", [], count(services)),
-  gauge("svc_services_by_status_total", "Services by operational status.", ["status"], countBy(services, services.status), SERVICE_STATUSES),
+  gauge(
+    "svc_services_by_status_total",
+    "Services by operational status.",
+    ["status"],
+    countBy(services, services.status),
+    SERVICE_STATUSES,
+  ),
   gauge("svc_storage_items_total", "Storage items by kind.", ["kind"], countBy(storage, storage.kind), STORAGE_KINDS),
   gauge("svc_storage_capacity_gb_total", "Sum of configured storage capacity, GB.", [], sum(storage, storage.capacity_gb)),
   gauge("svc_storage_used_gb_total", "Sum of reported storage usage, GB.", [], sum(storage, storage.used_gb)),
   gauge("svc_networks_total", "Network segments.", [], count(networks)),
   gauge("svc_hardware_clusters_total", "Hardware clusters.", [], count(hardwareClusters)),
-  gauge("svc_external_nodes_total", "External nodes by provider and kind.", ["provider", "kind"], countBy(externalNodes, externalNodes.provider, externalNodes.kind)),
+  gauge(
+    "svc_external_nodes_total",
+    "External nodes by provider and kind.",
+    ["provider", "kind"],
+    countBy(externalNodes, externalNodes.provider, externalNodes.kind),
+  ),
   gauge("svc_misc_items_total", "Miscellaneous items.", [], count(miscItems)),
   gauge("svc_docs_total", "Documentation entries.", [], count(docs)),
   gauge("svc_users_total", "Registered users (service accounts included).", [], count(users)),
   gauge("svc_tags_total", "Unique tags.", [], count(tags)),
   gauge("svc_service_dependencies_total", "Service dependency edges.", [], count(serviceDependencies)),
-  gauge("svc_audit_log_entries_total", "Audit log entries by level and category.", ["level", "category"], countBy(auditLog, auditLog.level, auditLog.category)),
+  gauge(
+    "svc_audit_log_entries_total",
+    "Audit log entries by level and category.",
+    ["level", "category"],
+    countBy(auditLog, auditLog.level, auditLog.category),
+  ),
 ];
 
 interface CountRow {

@@ -36,8 +36,18 @@ function monitorFamily(family: Family, line: (r: MonitorRow) => string) {
   };
 }
 
-const upFamily: Family = { name: "monitor_up", help: "Whether the monitor's last status is up (1) or not (0: down, pending, maintenance).", type: "gauge", labels: LABELS };
-const responseFamily: Family = { name: "monitor_response_ms", help: "The monitor's latest check latency, milliseconds.", type: "gauge", labels: LABELS };
+const upFamily: Family = {
+  name: "monitor_up",
+  help: "Whether the monitor's last status is up (1) or not (0: down, pending, maintenance).",
+  type: "gauge",
+  labels: LABELS,
+};
+const responseFamily: Family = {
+  name: "monitor_response_ms",
+  help: "The monitor's latest check latency, milliseconds.",
+  type: "gauge",
+  labels: LABELS,
+};
 
 export const MONITOR_FAMILIES = [
   monitorFamily(upFamily, (r) => sampleLine(upFamily, labels(r), r.status === "up" ? 1 : 0)),

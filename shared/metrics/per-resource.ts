@@ -16,7 +16,10 @@ export interface PagedFamily extends Family {
 
 /** Pages through `query(after, limit)` (rows ordered by id) and yields each page's lines. */
 async function* keyset<R extends { id: number | string }>(
-  db: Db, pageSize: number, query: (after: number, limit: number) => SQL, lines: (row: R) => string,
+  db: Db,
+  pageSize: number,
+  query: (after: number, limit: number) => SQL,
+  lines: (row: R) => string,
 ): AsyncGenerator<string> {
   for (let after = 0; ; ) {
     const rows = await queryRows<R>(db, query(after, pageSize));
@@ -36,7 +39,10 @@ interface ValueRow {
 
 /** A gauge per resource labelled `name` and one more label, emitted only where `value` is set (never 0 for null). */
 function valueFamily(
-  name: string, help: string, second: "role" | "kind", table: PgTable,
+  name: string,
+  help: string,
+  second: "role" | "kind",
+  table: PgTable,
   cols: { id: AnyPgColumn; name: AnyPgColumn; second: AnyPgColumn; value: AnyPgColumn },
 ): PagedFamily {
   const family: Family = { name, help, type: "gauge", labels: ["name", second] };
@@ -72,7 +78,11 @@ const serviceQuery = (after: number, limit: number) =>
     where s.id > ${after} order by s.id limit ${limit}`;
 
 const serviceLines = (r: ServiceRow) =>
-  sampleLinesOverLast(serviceStatusFamily, [r.name, r.slug, r.environment], SERVICE_STATUSES.map((status) => [status, r.status === status ? 1 : 0] as const));
+  sampleLinesOverLast(
+    serviceStatusFamily,
+    [r.name, r.slug, r.environment],
+    SERVICE_STATUSES.map((status) => [status, r.status === status ? 1 : 0] as const),
+  );
 
 const serviceStatus: PagedFamily = {
   ...serviceStatusFamily,
@@ -83,14 +93,34 @@ const serviceStatus: PagedFamily = {
 /** Spec 4.3, "Per-resource series", in the table's order. */
 export const PER_RESOURCE_FAMILIES: readonly PagedFamily[] = [
   serviceStatus,
-  valueFamily("svc_hardware_memory_configured_gb", "Configured memory per hardware node, GB.", "role", hardware,
-    { id: hardware.id, name: hardware.name, second: hardware.role, value: hardware.memory_gb }),
-  valueFamily("svc_compute_unit_memory_configured_mb", "Configured memory per compute unit, MB.", "kind", computeUnits,
-    { id: computeUnits.id, name: computeUnits.name, second: computeUnits.kind, value: computeUnits.memory_mb }),
-  valueFamily("svc_compute_unit_cpu_cores_configured", "Configured CPU cores per compute unit.", "kind", computeUnits,
-    { id: computeUnits.id, name: computeUnits.name, second: computeUnits.kind, value: computeUnits.cpu_cores }),
-  valueFamily("svc_storage_capacity_gb", "Configured capacity per storage item, GB.", "kind", storage,
-    { id: storage.id, name: storage.name, second: storage.kind, value: storage.capacity_gb }),
-  valueFamily("svc_storage_used_gb", "Reported used space per storage item, GB.", "kind", storage,
-    { id: storage.id, name: storage.name, second: storage.kind, value: storage.used_gb }),
+  valueFamily("svc_hardware_memory_configured_gb", "Configured memory per hardware node, GB.", "role", hardware, {
+    id: hardware.id,
+    name: hardware.name,
+    second: hardware.role,
+    value: hardware.memory_gb,
+  }),
+  valueFamily("svc_compute_unit_memory_configured_mb", "Configured memory per compute unit, MB.", "kind", computeUnits, {
+    id: computeUnits.id,
+    name: computeUnits.name,
+    second: computeUnits.kind,
+    value: computeUnits.memory_mb,
+  }),
+  valueFamily("svc_compute_unit_cpu_cores_configured", "Configured CPU cores per compute unit.", "kind", computeUnits, {
+    id: computeUnits.id,
+    name: computeUnits.name,
+    second: computeUnits.kind,
+    value: computeUnits.cpu_cores,
+  }),
+  valueFamily("svc_storage_capacity_gb", "Configured capacity per storage item, GB.", "kind", storage, {
+    id: storage.id,
+    name: storage.name,
+    second: storage.kind,
+    value: storage.capacity_gb,
+  }),
+  valueFamily("svc_storage_used_gb", "Reported used space per storage item, GB.", "kind", storage, {
+    id: storage.id,
+    name: storage.name,
+    second: storage.kind,
+    value: storage.used_gb,
+  }),
 ];

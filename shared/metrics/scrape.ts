@@ -37,7 +37,11 @@ export interface ScrapeOptions {
  * cancelled. The first chunk (the counts query) is read before this resolves, so a database failure
  * still becomes an ordinary error response.
  */
-export async function scrapeStream(database: DatabaseAccess, version: string, options: ScrapeOptions = {}): Promise<ReadableStream<Uint8Array>> {
+export async function scrapeStream(
+  database: DatabaseAccess,
+  version: string,
+  options: ScrapeOptions = {},
+): Promise<ReadableStream<Uint8Array>> {
   const lease = database.lease();
   async function* leased(): AsyncGenerator<string> {
     try {

@@ -9,7 +9,15 @@
 //
 // Errors are NoiseErrors with a reason; any of them ends the handshake or the receiving direction.
 export { CipherState } from "./cipher-state.ts";
-export { IKInitiator, IKResponder, initiator, PROTOCOL_NAME, responder, type InitiatorOptions, type ResponderOptions } from "./handshake-ik.ts";
+export {
+  IKInitiator,
+  IKResponder,
+  initiator,
+  PROTOCOL_NAME,
+  responder,
+  type InitiatorOptions,
+  type ResponderOptions,
+} from "./handshake-ik.ts";
 export { NoiseError, type NoiseErrorReason } from "./noise-error.ts";
 export { generateKeyPair, type KeyPair, keyPairOf, MAX_MESSAGE, MAX_NONCE } from "./primitives.ts";
 export { SymmetricState } from "./symmetric-state.ts";

@@ -57,8 +57,10 @@ export class ReceiveCipher {
 
   decrypt(message: Uint8Array, ad: Uint8Array = NO_AD): Uint8Array {
     return this.#unlessFailed(() => {
-      if (message.length > MAX_MESSAGE) throw new NoiseError("too-large", `a Noise message has at most ${MAX_MESSAGE} bytes, not ${message.length}`);
-      if (message.length < TAGLEN) throw new NoiseError("short-message", `a transport message has at least ${TAGLEN} bytes, not ${message.length}`);
+      if (message.length > MAX_MESSAGE)
+        throw new NoiseError("too-large", `a Noise message has at most ${MAX_MESSAGE} bytes, not ${message.length}`);
+      if (message.length < TAGLEN)
+        throw new NoiseError("short-message", `a transport message has at least ${TAGLEN} bytes, not ${message.length}`);
       return this.#cipher.decryptWithAd(ad, message);
     });
   }

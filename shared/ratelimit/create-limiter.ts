@@ -8,7 +8,12 @@ import { DatabaseRateLimitStore } from "./database-store.ts";
 import { type RateLimitStore, RateLimiter } from "./limiter.ts";
 import { cachedProfileReader } from "./profile-setting.ts";
 
-export function createRateLimiter(opts: { database: DatabaseAccess; clock: Clock; logger: Logger; store?: RateLimitStore | undefined }): RateLimiter {
+export function createRateLimiter(opts: {
+  database: DatabaseAccess;
+  clock: Clock;
+  logger: Logger;
+  store?: RateLimitStore | undefined;
+}): RateLimiter {
   const { database, clock, logger } = opts;
   const databaseStore = new DatabaseRateLimitStore({ database, clock });
   return new RateLimiter({

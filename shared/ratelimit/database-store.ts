@@ -42,7 +42,14 @@ interface QueuedHit extends CounterHit {
  * When a refused client is admitted again: the moment the weighted previous window plus the current
  * count drops below the limit, assuming it sends nothing meanwhile.
  */
-export function admittedAgainAt(p: { now: number; windowStart: number; windowMs: number; limit: number; prev: number; current: number }): number {
+export function admittedAgainAt(p: {
+  now: number;
+  windowStart: number;
+  windowMs: number;
+  limit: number;
+  prev: number;
+  current: number;
+}): number {
   const { windowStart, windowMs, limit, prev, current } = p;
   if (current < limit && prev > 0) return windowStart + windowMs * (1 - (limit - current) / prev);
   // The current window alone fills the limit: it becomes the previous one and has to decay.

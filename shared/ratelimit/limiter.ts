@@ -113,7 +113,9 @@ export class RateLimiter {
       this.#suppressed++;
       return;
     }
-    const served = this.#fallback ? "sign-in and MFA are counted in the fallback store, other requests are served without a limit" : "requests are served without a limit";
+    const served = this.#fallback
+      ? "sign-in and MFA are counted in the fallback store, other requests are served without a limit"
+      : "requests are served without a limit";
     this.#logger.warn(`rate-limit store unavailable; ${served}`, {
       error: e instanceof Error ? e.message : String(e),
       suppressed_since_last: this.#suppressed,

@@ -35,9 +35,7 @@ export const POLICY: Readonly<Record<Category, Readonly<Record<Profile, Rule>>>>
 };
 
 /** The longest window of the table; the database store keeps counters at least twice this long. */
-export const LONGEST_WINDOW_MS = Math.max(
-  ...CATEGORIES.flatMap((c) => PROFILES.map((p) => POLICY[c][p].windowMs)),
-);
+export const LONGEST_WINDOW_MS = Math.max(...CATEGORIES.flatMap((c) => PROFILES.map((p) => POLICY[c][p].windowMs)));
 
 export function ruleFor(category: Category, profile: Profile): Rule {
   return POLICY[category][profile];

@@ -10,11 +10,7 @@ export const PROFILE_SETTING_KEY = "rate_limit_profile";
 
 /** The stored profile, or the default when the row is absent or holds something else. */
 export async function readRateLimitProfile(db: Db): Promise<Profile> {
-  const [row] = await db
-    .select({ value: appSettings.value })
-    .from(appSettings)
-    .where(eq(appSettings.key, PROFILE_SETTING_KEY))
-    .limit(1);
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, PROFILE_SETTING_KEY)).limit(1);
   return isProfile(row?.value) ? row.value : DEFAULT_PROFILE;
 }
 

@@ -24,7 +24,13 @@ export const UserPatch = writeBody(
   USER_READ_ONLY,
 );
 export const UserCreate = writeBody(
-  { email: Email, password: v.optional(Password), display_name: v.optional(DisplayName), role: RoleName, must_change_password: v.optional(v.boolean()) },
+  {
+    email: Email,
+    password: v.optional(Password),
+    display_name: v.optional(DisplayName),
+    role: RoleName,
+    must_change_password: v.optional(v.boolean()),
+  },
   USER_READ_ONLY,
 );
 export const UserDeleted = v.object({ detail: v.string(), id: v.number() });
@@ -33,7 +39,10 @@ export const ResetPasswordBody = v.optional(v.object({ new_password: v.optional(
 export const PasswordReset = v.object({ user: AdminUser, temporary_password: v.nullable(v.string()), sessions_revoked: v.number() });
 export const UserSessionsRevoked = v.object({ detail: v.string(), revoked: v.number() });
 
-export const MasqueradeBody = v.optional(v.object({ minutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MASQUERADE_MAX_MINUTES))) }), {});
+export const MasqueradeBody = v.optional(
+  v.object({ minutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MASQUERADE_MAX_MINUTES))) }),
+  {},
+);
 export const MasqueradeSession = v.object({ ...SessionResponse.entries, masquerade: v.object({ by: v.number(), expires_at: v.string() }) });
 
 // Invites
@@ -58,5 +67,5 @@ export const InviteCreate = writeBody({ email: Email, role: RoleName, expires_in
 export const IssuedInvite = v.object({ ...Invite.entries, token: v.string(), invite_url: v.string() });
 export const InvitePatch = v.union(
   [v.strictObject({ revoke: v.literal(true) }), v.strictObject({ expires_in_hours: Hours })],
-  "Send either {\"revoke\": true} or {\"expires_in_hours\": n}.",
+  'Send either {"revoke": true} or {"expires_in_hours": n}.',
 );

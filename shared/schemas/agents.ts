@@ -43,7 +43,13 @@ export const MAX_IDS = 200;
 
 export const HistoryQuery = v.object({ range: v.optional(oneOf(HISTORY_RANGES), "1h") });
 
-const ProbeHost = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(253), v.regex(/^[0-9A-Za-z.:_%-]+$/, "Must be a host name or an IP address."));
+const ProbeHost = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, "Must not be empty."),
+  v.maxLength(253),
+  v.regex(/^[0-9A-Za-z.:_%-]+$/, "Must be a host name or an IP address."),
+);
 
 export const ProbeEligibleQuery = v.pipe(
   v.object({
@@ -54,7 +60,10 @@ export const ProbeEligibleQuery = v.pipe(
     target_id: IntFilter,
   }),
   v.forward(
-    v.check((q) => q.monitor_id !== undefined || (q.host !== undefined && q.check_type !== undefined), "Give monitor_id, or host and check_type."),
+    v.check(
+      (q) => q.monitor_id !== undefined || (q.host !== undefined && q.check_type !== undefined),
+      "Give monitor_id, or host and check_type.",
+    ),
     ["host"],
   ),
 );
@@ -73,7 +82,10 @@ export const InstallCommandQuery = v.object({
       v.string(),
       v.trim(),
       v.maxLength(300),
-      v.check((s) => endpointUrl(s) !== undefined, "Must be an http(s) URL of this server, without query or fragment, e.g. https://cp.example.net."),
+      v.check(
+        (s) => endpointUrl(s) !== undefined,
+        "Must be an http(s) URL of this server, without query or fragment, e.g. https://cp.example.net.",
+      ),
     ),
   ),
   tls_mode: v.optional(oneOf(["public", "self_signed"] as const)),
@@ -93,10 +105,35 @@ export function endpointUrl(text: string): string | undefined {
 
 /** Fields of AgentRead a client may send back in a PATCH; they are ignored. */
 const AGENT_READ_ONLY = [
-  "hostname", "status", "os", "os_version", "arch", "agent_version", "fingerprint", "hardware_name", "last_seen_at", "online",
-  "enrolled_at", "device_pk", "machine_id_hash", "reported_ip", "tenant_id", "approved_at", "decided_at", "revoke_reason",
-  "connected_since", "spool_depth", "spool_bytes", "spool_reported_at", "capabilities", "capability_schema", "proposed_hardware_id",
-  "proposed_hardware_name", "duplicate_machine_id", "pending_update", "primary_macs",
+  "hostname",
+  "status",
+  "os",
+  "os_version",
+  "arch",
+  "agent_version",
+  "fingerprint",
+  "hardware_name",
+  "last_seen_at",
+  "online",
+  "enrolled_at",
+  "device_pk",
+  "machine_id_hash",
+  "reported_ip",
+  "tenant_id",
+  "approved_at",
+  "decided_at",
+  "revoke_reason",
+  "connected_since",
+  "spool_depth",
+  "spool_bytes",
+  "spool_reported_at",
+  "capabilities",
+  "capability_schema",
+  "proposed_hardware_id",
+  "proposed_hardware_name",
+  "duplicate_machine_id",
+  "pending_update",
+  "primary_macs",
 ];
 
 export const AgentPatchBody = patchBody(
@@ -198,7 +235,14 @@ export const AgentEventList = listResponse(AgentEvent);
 const Measure = v.nullable(v.number());
 /** The 8 summary fields of a telemetry sample (spec/catalogue.tsv, group agents). */
 export const TelemetrySummary = v.object({
-  cpu_pct: Measure, mem_pct: Measure, root_disk_pct: Measure, net_rx_bps: Measure, net_tx_bps: Measure, max_temp_c: Measure, load_1: Measure, uptime_s: Measure,
+  cpu_pct: Measure,
+  mem_pct: Measure,
+  root_disk_pct: Measure,
+  net_rx_bps: Measure,
+  net_tx_bps: Measure,
+  max_temp_c: Measure,
+  load_1: Measure,
+  uptime_s: Measure,
 });
 export type SummaryValues = v.InferOutput<typeof TelemetrySummary>;
 
@@ -208,7 +252,9 @@ export const AgentPresence = v.object({
   connected_since: Timestamp,
   last_seen_at: Timestamp,
   capabilities: Grants,
-  hardware: v.nullable(v.object({ id: v.number(), name: v.string(), ip_address: v.nullable(v.string()), mac_address: v.nullable(v.string()) })),
+  hardware: v.nullable(
+    v.object({ id: v.number(), name: v.string(), ip_address: v.nullable(v.string()), mac_address: v.nullable(v.string()) }),
+  ),
   latest: v.nullable(v.object({ collected_at: v.string(), ...TelemetrySummary.entries })),
   spool_depth: v.nullable(v.number()),
   spool_bytes: v.nullable(v.number()),
@@ -227,7 +273,14 @@ export const Readiness = v.object({
 
 export const AgentTelemetry = v.object({
   latest: v.nullable(
-    v.object({ sample_id: v.string(), collected_at: v.string(), status: v.string(), summary: TelemetrySummary, payload: Json, projected: v.boolean() }),
+    v.object({
+      sample_id: v.string(),
+      collected_at: v.string(),
+      status: v.string(),
+      summary: TelemetrySummary,
+      payload: Json,
+      projected: v.boolean(),
+    }),
   ),
   readiness: v.array(Readiness),
   capability: Grant,
@@ -245,7 +298,13 @@ export const MetricsSeries = v.array(
   v.object({
     agent_id: v.number(),
     points: v.array(
-      v.object({ collected_at: v.string(), cpu_pct: v.nullable(v.number()), mem_pct: v.nullable(v.number()), net_rx_bps: v.nullable(v.number()), net_tx_bps: v.nullable(v.number()) }),
+      v.object({
+        collected_at: v.string(),
+        cpu_pct: v.nullable(v.number()),
+        mem_pct: v.nullable(v.number()),
+        net_rx_bps: v.nullable(v.number()),
+        net_tx_bps: v.nullable(v.number()),
+      }),
     ),
   }),
 );
@@ -326,7 +385,13 @@ export const ServerKeyStatus = v.object({
 });
 
 export const ServerKeyPendingAgents = v.array(
-  v.object({ id: v.number(), hostname: v.nullable(v.string()), name: v.nullable(v.string()), last_seen_at: Timestamp, bucket: oneOf(["current", "unseen"] as const) }),
+  v.object({
+    id: v.number(),
+    hostname: v.nullable(v.string()),
+    name: v.nullable(v.string()),
+    last_seen_at: Timestamp,
+    bucket: oneOf(["current", "unseen"] as const),
+  }),
 );
 
 /** The agents' and the vault's part of GET /capabilities. */

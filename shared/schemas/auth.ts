@@ -39,7 +39,11 @@ export const JwtLoginBody = v.pipe(
   v.check((b) => Boolean(b.email ?? b.username), "Send email (or username) and password."),
   v.transform((b) => ({ email: (b.email ?? b.username)!, password: b.password })),
 );
-export const JwtLoginResponse = v.union([v.object({ access_token: v.string(), token_type: v.literal("bearer") }), MfaChallenge, ChangeChallenge]);
+export const JwtLoginResponse = v.union([
+  v.object({ access_token: v.string(), token_type: v.literal("bearer") }),
+  MfaChallenge,
+  ChangeChallenge,
+]);
 
 export const ForceChangePasswordBody = v.object({
   change_token: v.pipe(v.string(), v.minLength(1, "The change_token is required."), v.maxLength(4096)),
@@ -62,7 +66,10 @@ const MfaCode = v.pipe(
   v.description("A 6-digit code from the authenticator app, or one unused backup code (xxxx-xxxx-xxxx)."),
 );
 export const MfaCodeBody = v.object({ code: MfaCode });
-export const MfaVerifyBody = v.object({ mfa_token: v.pipe(v.string(), v.minLength(1, "The mfa_token is required."), v.maxLength(4096)), code: MfaCode });
+export const MfaVerifyBody = v.object({
+  mfa_token: v.pipe(v.string(), v.minLength(1, "The mfa_token is required."), v.maxLength(4096)),
+  code: MfaCode,
+});
 export const MfaDisableBody = v.object({ password: Password, code: MfaCode });
 export const MfaSetup = v.object({ secret: v.string(), otpauth_uri: v.string() });
 export const BackupCodes = v.object({

@@ -15,18 +15,33 @@ export const BackupInfo = v.object({
   trigger: v.string(),
 });
 
-export const Retention = v.object({ local_deleted: v.array(v.string()), s3_key: v.nullable(v.string()), s3_deleted: v.array(v.string()), s3_error: v.nullable(v.string()) });
+export const Retention = v.object({
+  local_deleted: v.array(v.string()),
+  s3_key: v.nullable(v.string()),
+  s3_deleted: v.array(v.string()),
+  s3_error: v.nullable(v.string()),
+});
 
 export const SnapshotBody = v.optional(
   v.strictObject({
-    include_vault_key: v.optional(v.pipe(v.boolean(), v.description("Bundle the vault key (vault.key) too; needs the confirmation headers. Default false: the manifest names the key id only."))),
+    include_vault_key: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "Bundle the vault key (vault.key) too; needs the confirmation headers. Default false: the manifest names the key id only.",
+        ),
+      ),
+    ),
   }),
 );
 
 export const DbHealth = v.object({
   status: v.picklist(["healthy", "degraded"]),
   dialect: v.picklist(["postgresql", "pglite"]),
-  alembic_version: v.pipe(v.nullable(v.string()), v.description("The reference's slot for the schema level: here the tag of the newest applied migration.")),
+  alembic_version: v.pipe(
+    v.nullable(v.string()),
+    v.description("The reference's slot for the schema level: here the tag of the newest applied migration."),
+  ),
   migration_level: v.number(),
   migration_expected: v.number(),
   timescaledb_available: v.boolean(),
@@ -48,17 +63,26 @@ export const BackupSettings = v.object({
   backup_s3_prefix: v.string(),
   backup_s3_retention_count: v.number(),
   backup_local_retention_count: v.number(),
-  backup_schedule: v.pipe(v.nullable(v.string()), v.description("Cron (minute hour day month weekday) read in UTC, followed by the db_backup job within a minute of a change; null: no scheduled backups.")),
+  backup_schedule: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "Cron (minute hour day month weekday) read in UTC, followed by the db_backup job within a minute of a change; null: no scheduled backups.",
+    ),
+  ),
 });
 
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 export const BackupSettingsPut = v.strictObject({
-  backup_s3_bucket: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(63), v.regex(/^$|^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "Not an S3 bucket name.")))),
+  backup_s3_bucket: v.optional(
+    v.nullable(v.pipe(v.string(), v.maxLength(63), v.regex(/^$|^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "Not an S3 bucket name."))),
+  ),
   backup_s3_endpoint_url: v.optional(v.nullable(text(2048))),
   backup_s3_access_key_id: v.optional(v.nullable(text(256))),
   backup_s3_secret_key: v.optional(v.nullable(text(1024))),
   backup_s3_region: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
-  backup_s3_prefix: v.optional(v.pipe(v.string(), v.maxLength(512), v.regex(/^(?:[^/].*\/)?$/, "A prefix is empty or ends with / (and does not start with one)."))),
+  backup_s3_prefix: v.optional(
+    v.pipe(v.string(), v.maxLength(512), v.regex(/^(?:[^/].*\/)?$/, "A prefix is empty or ends with / (and does not start with one).")),
+  ),
   backup_s3_retention_count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
   backup_local_retention_count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
   backup_schedule: v.optional(v.nullable(text(100))),

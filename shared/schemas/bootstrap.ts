@@ -20,10 +20,21 @@ export const InitializeOAuthBody = v.object({
 });
 
 const Step = v.object({ key: v.string(), title: v.string(), done: v.boolean() });
-export const Onboarding = v.object({ steps: v.array(Step), completed: v.number(), total: v.number(), dismissed: v.boolean(), public_url: v.nullable(v.string()) });
+export const Onboarding = v.object({
+  steps: v.array(Step),
+  completed: v.number(),
+  total: v.number(),
+  dismissed: v.boolean(),
+  public_url: v.nullable(v.string()),
+});
 export const OnboardingPatch = v.strictObject({ dismissed: v.boolean() });
 
 export const DomainBody = v.strictObject({
-  public_url: v.pipe(v.string(), v.trim(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path.")),
+  public_url: v.pipe(
+    v.string(),
+    v.trim(),
+    v.url("Must be a URL."),
+    v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path."),
+  ),
 });
 export const Domain = v.object({ public_url: v.string() });

@@ -4,8 +4,17 @@ import * as v from "valibot";
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 export const HexColour = v.pipe(v.string(), v.regex(HEX, "A colour is #RRGGBB (six hexadecimal digits)."));
-export const AppName = v.pipe(v.string(), v.trim(), v.minLength(1, "The app name must not be empty."), v.maxLength(100, "The app name is at most 100 characters."));
-export const AccentColours = v.pipe(v.array(HexColour), v.minLength(1, "Give 1 to 4 accent colours."), v.maxLength(4, "Give 1 to 4 accent colours."));
+export const AppName = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, "The app name must not be empty."),
+  v.maxLength(100, "The app name is at most 100 characters."),
+);
+export const AccentColours = v.pipe(
+  v.array(HexColour),
+  v.minLength(1, "Give 1 to 4 accent colours."),
+  v.maxLength(4, "Give 1 to 4 accent colours."),
+);
 
 export const BrandingExport = v.object({ app_name: v.string(), primary_color: v.string(), accent_colors: v.array(v.string()) });
 
@@ -27,7 +36,9 @@ export const BrandingConfig = v.object({
 
 export const BRANDING_ASSET_TYPES = ["favicon", "login-logo", "login-bg"] as const;
 export type BrandingAssetType = (typeof BRANDING_ASSET_TYPES)[number];
-export const BrandingAssetParams = v.object({ asset_type: v.picklist(BRANDING_ASSET_TYPES, "asset_type is one of favicon, login-logo, login-bg.") });
+export const BrandingAssetParams = v.object({
+  asset_type: v.picklist(BRANDING_ASSET_TYPES, "asset_type is one of favicon, login-logo, login-bg."),
+});
 
 const ManifestIcon = v.object({ src: v.string(), sizes: v.string(), type: v.string(), purpose: v.optional(v.string()) });
 export const WebManifest = v.object({

@@ -14,10 +14,14 @@ const Domain = v.pipe(
   v.toLowerCase(),
   v.minLength(1, "A domain is required."),
   v.maxLength(253, "A domain has at most 253 characters."),
-  v.regex(/^(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.?$|^[0-9a-f:.]+$/, "Must be a DNS name (a.example.com, *.example.com) or an IP address."),
+  v.regex(
+    /^(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.?$|^[0-9a-f:.]+$/,
+    "Must be a DNS name (a.example.com, *.example.com) or an IP address.",
+  ),
 );
 // Large enough for a leaf, two intermediates and an RSA-4096 key; bounded so a body cannot be a megabyte of PEM.
-const Pem = (what: string) => v.pipe(v.string(), v.maxLength(65_536, `${what} has at most 65536 characters.`), v.minLength(1, `${what} is empty.`));
+const Pem = (what: string) =>
+  v.pipe(v.string(), v.maxLength(65_536, `${what} has at most 65536 characters.`), v.minLength(1, `${what} is empty.`));
 
 export const CertificateCreateBody = writeBody({
   domain: Domain,
@@ -63,13 +67,22 @@ export const CertificateDetail = v.object({ ...CertificateRead.entries, cert_pem
 export type CertificateDetailShape = v.InferInput<typeof CertificateDetail>;
 
 export const CERTIFICATE_SORTS = ["expires_at", "domain", "created_at", "id"] as const;
-export const CertificateListQuery = listQuery(CERTIFICATE_SORTS, { type: v.optional(v.picklist(CERTIFICATE_TYPES, `Must be one of: ${CERTIFICATE_TYPES.join(", ")}.`)), domain: TextFilter });
+export const CertificateListQuery = listQuery(CERTIFICATE_SORTS, {
+  type: v.optional(v.picklist(CERTIFICATE_TYPES, `Must be one of: ${CERTIFICATE_TYPES.join(", ")}.`)),
+  domain: TextFilter,
+});
 export const CertificateList = listResponse(CertificateRead);
 
 export const ActivateAnswer = v.object({
   certificate: CertificateRead,
-  written: v.pipe(v.boolean(), v.description("Whether the certificate was recorded as the active one (the database is where every process reads it from).")),
-  reloaded: v.pipe(v.boolean(), v.description("Whether this process's HTTPS server now presents it; false when TLS is off here or the reload failed (see detail).")),
+  written: v.pipe(
+    v.boolean(),
+    v.description("Whether the certificate was recorded as the active one (the database is where every process reads it from)."),
+  ),
+  reloaded: v.pipe(
+    v.boolean(),
+    v.description("Whether this process's HTTPS server now presents it; false when TLS is off here or the reload failed (see detail)."),
+  ),
   detail: v.string(),
 });
 

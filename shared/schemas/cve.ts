@@ -4,7 +4,12 @@ import { limitParam, Offset } from "./list-query.ts";
 import { idInRange } from "./fields.ts";
 
 const Time = v.nullable(v.string());
-const PathId = v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number), v.check(idInRange, "No such id."));
+const PathId = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,20}$/, "Must be a positive integer id."),
+  v.transform(Number),
+  v.check(idInRange, "No such id."),
+);
 
 export const FeedStateFields = {
   state: v.picklist(["unavailable", "incomplete", "ready", "stale"]),
@@ -26,9 +31,14 @@ export const Status = v.object({
   ...FeedStateFields,
   sources: v.pipe(
     v.array(v.object({ index: v.number(), transport: v.picklist(["file", "https", "http"]), sha256_pinned: v.boolean() })),
-    v.description("Each cve_feed_sources entry by its index: how it is read and whether a #sha256= pin guards it (the addresses are in GET /settings, for administrators)."),
+    v.description(
+      "Each cve_feed_sources entry by its index: how it is read and whether a #sha256= pin guards it (the addresses are in GET /settings, for administrators).",
+    ),
   ),
-  plain_http: v.pipe(v.boolean(), v.description("Some source is fetched over plain HTTP: readable and changeable on the way unless pinned.")),
+  plain_http: v.pipe(
+    v.boolean(),
+    v.description("Some source is fetched over plain HTTP: readable and changeable on the way unless pinned."),
+  ),
 });
 
 export const SearchQuery = v.object({
@@ -84,7 +94,16 @@ const Finding = v.object({
 
 export const Assessment = v.object({
   state: v.picklist(["unavailable", "unassessed", "partial", "completed", "stale"]),
-  reason_code: v.picklist(["feed_missing", "feed_incomplete", "feed_stale", "identity_missing", "version_missing", "version_unsupported", "candidate_limit", "completed"]),
+  reason_code: v.picklist([
+    "feed_missing",
+    "feed_incomplete",
+    "feed_stale",
+    "identity_missing",
+    "version_missing",
+    "version_unsupported",
+    "candidate_limit",
+    "completed",
+  ]),
   identity: v.nullable(Identity),
   identity_revision: v.nullable(v.number()),
   feed_generation: v.number(),
@@ -98,9 +117,18 @@ export const Assessment = v.object({
 });
 
 export const EntityParams = v.object({ entity_type: v.pipe(v.string(), v.maxLength(40)), entity_id: PathId });
-export const IdentityParams = v.object({ entity_type: v.picklist(["hardware", "compute_unit", "service"], "Must be hardware, compute_unit or service."), entity_id: PathId });
+export const IdentityParams = v.object({
+  entity_type: v.picklist(["hardware", "compute_unit", "service"], "Must be hardware, compute_unit or service."),
+  entity_id: PathId,
+});
 
-const CpeName = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(200), v.regex(/^[^:*?]+$/, "A CPE vendor or product name, without ':', '*' or '?'."));
+const CpeName = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, "Must not be empty."),
+  v.maxLength(200),
+  v.regex(/^[^:*?]+$/, "A CPE vendor or product name, without ':', '*' or '?'."),
+);
 export const IdentityPut = v.strictObject({
   vendor: CpeName,
   product: CpeName,

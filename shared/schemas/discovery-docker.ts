@@ -37,7 +37,15 @@ export const DockerStatusOut = v.object({
   network_count: v.number(),
   service_count: v.number(),
   last_sync: v.nullable(v.string()),
-  last_job: v.nullable(v.object({ id: v.number(), status: v.string(), error_text: v.nullable(v.string()), created_at: v.nullable(v.string()), completed_at: v.nullable(v.string()) })),
+  last_job: v.nullable(
+    v.object({
+      id: v.number(),
+      status: v.string(),
+      error_text: v.nullable(v.string()),
+      created_at: v.nullable(v.string()),
+      completed_at: v.nullable(v.string()),
+    }),
+  ),
 });
 
 export const DockerNetworkOut = v.object({

@@ -13,7 +13,16 @@ export const IpCheckBody = v.strictObject({
       v.array(
         v.strictObject({
           ip: v.optional(v.nullable(Address)),
-          port: v.optional(v.nullable(v.pipe(v.number(), v.integer("Must be an integer."), v.minValue(1, "Must be 1 to 65535."), v.maxValue(65535, "Must be 1 to 65535.")))),
+          port: v.optional(
+            v.nullable(
+              v.pipe(
+                v.number(),
+                v.integer("Must be an integer."),
+                v.minValue(1, "Must be 1 to 65535."),
+                v.maxValue(65535, "Must be 1 to 65535."),
+              ),
+            ),
+          ),
           protocol: v.optional(v.picklist(["tcp", "udp"], "Must be tcp or udp."), "tcp"),
           label: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
         }),

@@ -27,18 +27,20 @@ export const ListenerStatusOut = v.object({
   events_stored: v.number(),
   oldest_event_at: Str,
   limits: v.object({ per_source_per_second: v.number(), max_stored_events: v.number(), retention_days: v.number() }),
-  sidecars: v.array(v.object({
-    owner: v.string(),
-    listening: v.boolean(),
-    updated_at: v.string(),
-    started_at: Str,
-    interfaces: v.array(v.string()),
-    groups: v.array(v.string()),
-    counts: PerProtocol,
-    descriptions: v.object({ fetched: v.number(), refused: v.number(), failed: v.number() }),
-    last_packet_at: Str,
-    errors: v.array(ErrorLine),
-  })),
+  sidecars: v.array(
+    v.object({
+      owner: v.string(),
+      listening: v.boolean(),
+      updated_at: v.string(),
+      started_at: Str,
+      interfaces: v.array(v.string()),
+      groups: v.array(v.string()),
+      counts: PerProtocol,
+      descriptions: v.object({ fetched: v.number(), refused: v.number(), failed: v.number() }),
+      last_packet_at: Str,
+      errors: v.array(ErrorLine),
+    }),
+  ),
 });
 export type ListenerStatusOutT = v.InferOutput<typeof ListenerStatusOut>;
 
@@ -68,6 +70,13 @@ const oneOf = <const T extends readonly string[]>(values: T) => v.picklist(value
 export const ListenerEventsQuery = listQuery(["received_at", "id"], {
   protocol: v.optional(oneOf(LISTENER_PROTOCOLS)),
   kind: v.optional(oneOf(LISTENER_EVENT_KINDS)),
-  address: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64), v.check((s) => parseAddress(s).ok, "Must be an IP address."))),
+  address: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(64),
+      v.check((s) => parseAddress(s).ok, "Must be an IP address."),
+    ),
+  ),
   direction: v.optional(oneOf(["asc", "desc"] as const), "desc"),
 });

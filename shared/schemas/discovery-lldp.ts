@@ -6,7 +6,15 @@ import { IdParam, Ref } from "./fields.ts";
 export const LldpEnrichBody = v.strictObject({
   hardware_ids: v.pipe(v.array(Ref), v.minLength(1, "Select at least one node."), v.maxLength(256, "At most 256 nodes per job.")),
   snmp_community: v.optional(v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(128)), "public"),
-  snmp_port: v.optional(v.pipe(v.number(), v.integer("Must be a whole number."), v.minValue(1, "Must be 1 to 65535."), v.maxValue(65535, "Must be 1 to 65535.")), 161),
+  snmp_port: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("Must be a whole number."),
+      v.minValue(1, "Must be 1 to 65535."),
+      v.maxValue(65535, "Must be 1 to 65535."),
+    ),
+    161,
+  ),
   snmp_version: v.optional(v.picklist(["1", "2c"], "Must be 1 or 2c."), "2c"),
 });
 
@@ -37,7 +45,9 @@ export const LldpResultsOut = v.object({ job_id: v.number(), status: v.string(),
 
 export const LldpApplyBody = v.strictObject({
   connections: v.pipe(
-    v.array(v.strictObject({ source_scan_result_id: Ref, neighbor_index: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000)) })),
+    v.array(
+      v.strictObject({ source_scan_result_id: Ref, neighbor_index: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000)) }),
+    ),
     v.minLength(1, "Choose at least one connection."),
     v.maxLength(1000, "At most 1000 connections at once."),
   ),

@@ -71,7 +71,13 @@ export const ScanResultList = listResponse(v.union([InferredScanResultOut, ScanR
 // ---- requests ----
 
 const SORTS = ["id", "ip_address", "created_at", "state", "merge_status"] as const;
-const BoolQuery = v.optional(v.pipe(oneOf(["true", "false"] as const), v.transform((s) => s === "true")), "false");
+const BoolQuery = v.optional(
+  v.pipe(
+    oneOf(["true", "false"] as const),
+    v.transform((s) => s === "true"),
+  ),
+  "false",
+);
 
 export const JobIdParams = IdParam("job_id");
 export const ResultIdParams = IdParam("result_id");
@@ -86,7 +92,16 @@ export const JobResultsQuery = v.object({
 export const ResultsQuery = v.object({
   ...listQuery(SORTS, { job_id: IntFilter, agent_id: IntFilter }, "id").entries,
   direction: v.optional(oneOf(["asc", "desc"] as const), "desc"),
-  status: v.optional(v.pipe(v.string(), v.check((s) => s === "all" || (MERGE_STATUSES as readonly string[]).includes(s), `Must be all or one of: ${MERGE_STATUSES.join(", ")}.`)), "pending"),
+  status: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (s) => s === "all" || (MERGE_STATUSES as readonly string[]).includes(s),
+        `Must be all or one of: ${MERGE_STATUSES.join(", ")}.`,
+      ),
+    ),
+    "pending",
+  ),
 });
 
 /** Fields a merge may set on the hardware it creates or updates. */
@@ -136,11 +151,21 @@ export const SuggestionOut = v.object({
   confidence: v.number(),
   signals_used: v.array(v.string()),
   existing_hardware_id: Num,
-  action: v.pipe(oneOf(["create", "update", "review"] as const), v.description("create a node, update the matched one, or review a conflict")),
+  action: v.pipe(
+    oneOf(["create", "update", "review"] as const),
+    v.description("create a node, update the matched one, or review a conflict"),
+  ),
 });
 export const SuggestOut = v.object({ suggestions: v.array(SuggestionOut) });
 
-export const UndoOut = v.object({ audit_id: v.number(), undone: v.boolean(), undo_audit_id: Num, results_reset: v.number(), rows_deleted: v.number(), rows_restored: v.number() });
+export const UndoOut = v.object({
+  audit_id: v.number(),
+  undone: v.boolean(),
+  undo_audit_id: Num,
+  results_reset: v.number(),
+  rows_deleted: v.number(),
+  rows_restored: v.number(),
+});
 
 export const BatchImportBody = v.strictObject({
   items: v.pipe(
@@ -155,28 +180,63 @@ export const ImportAsNetworkBody = v.strictObject({
   environment_id: v.optional(v.nullable(Ref)),
 });
 
-const Imported = v.object({ id: v.number(), ip: v.string(), position: v.nullable(v.object({ x: v.number(), y: v.number() })), scan_result_id: v.number() });
+const Imported = v.object({
+  id: v.number(),
+  ip: v.string(),
+  position: v.nullable(v.object({ x: v.number(), y: v.number() })),
+  scan_result_id: v.number(),
+});
 const ImportConflict = v.object({ scan_result_id: v.number(), ip: v.nullable(v.string()), mac: Str, reason: v.string() });
 export const BatchImportOut = v.object({
-  created: v.array(Imported), updated: v.array(Imported), conflicts: v.array(ImportConflict), skipped: v.array(v.number()), audit_id: Num,
+  created: v.array(Imported),
+  updated: v.array(Imported),
+  conflicts: v.array(ImportConflict),
+  skipped: v.array(v.number()),
+  audit_id: Num,
 });
 export const ImportAsNetworkOut = v.object({
-  created: v.array(Imported), updated: v.array(Imported), placeholders: v.array(v.object({ id: v.number(), subnet: v.string() })),
-  edges_created: v.number(), conflicts: v.array(ImportConflict), audit_id: Num,
+  created: v.array(Imported),
+  updated: v.array(Imported),
+  placeholders: v.array(v.object({ id: v.number(), subnet: v.string() })),
+  edges_created: v.number(),
+  conflicts: v.array(ImportConflict),
+  audit_id: Num,
 });
 
 const Cidr = v.pipe(v.string(), v.trim(), v.maxLength(64));
 export const EnhancedBulkMergeBody = v.strictObject({
   result_ids: ResultIds,
-  cluster: v.optional(v.nullable(v.strictObject({ name: Name, description: OptionalText(2000), environment: OptionalText(100), location: OptionalText(200) }))),
-  network: v.optional(v.nullable(v.strictObject({
-    name: v.optional(v.nullable(Name)), cidr: v.optional(v.nullable(Cidr)), vlan_id: v.optional(v.nullable(v.number())), gateway: v.optional(v.nullable(Cidr)),
-    description: OptionalText(2000), existing_id: v.optional(v.nullable(Ref)),
-  }))),
-  assignments: v.optional(v.array(v.strictObject({
-    result_id: Ref, vendor: OptionalText(100), vendor_catalog_key: OptionalText(200), model_catalog_key: OptionalText(200),
-    vendor_icon_slug: OptionalText(200), role: OptionalText(100), name: v.optional(v.nullable(Name)),
-  })), []),
+  cluster: v.optional(
+    v.nullable(
+      v.strictObject({ name: Name, description: OptionalText(2000), environment: OptionalText(100), location: OptionalText(200) }),
+    ),
+  ),
+  network: v.optional(
+    v.nullable(
+      v.strictObject({
+        name: v.optional(v.nullable(Name)),
+        cidr: v.optional(v.nullable(Cidr)),
+        vlan_id: v.optional(v.nullable(v.number())),
+        gateway: v.optional(v.nullable(Cidr)),
+        description: OptionalText(2000),
+        existing_id: v.optional(v.nullable(Ref)),
+      }),
+    ),
+  ),
+  assignments: v.optional(
+    v.array(
+      v.strictObject({
+        result_id: Ref,
+        vendor: OptionalText(100),
+        vendor_catalog_key: OptionalText(200),
+        model_catalog_key: OptionalText(200),
+        vendor_icon_slug: OptionalText(200),
+        role: OptionalText(100),
+        name: v.optional(v.nullable(Name)),
+      }),
+    ),
+    [],
+  ),
   create_services: v.optional(v.boolean(), false),
 });
 

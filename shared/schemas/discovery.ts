@@ -16,7 +16,13 @@ export const JOB_SORTS = ["id", "created_at", "status", "started_at", "completed
 export const PROFILE_SORTS = ["name", "created_at", "next_run_at", "last_run", "id"] as const;
 
 const oneOf = <const T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of: ${values.join(", ")}.`);
-const int = (min: number, max: number) => v.pipe(v.number(), v.integer("Must be a whole number."), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
+const int = (min: number, max: number) =>
+  v.pipe(
+    v.number(),
+    v.integer("Must be a whole number."),
+    v.minValue(min, `Must be at least ${min}.`),
+    v.maxValue(max, `Must be at most ${max}.`),
+  );
 const Text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters.`));
 const Timestamp = v.nullable(v.string());
 
@@ -106,20 +112,30 @@ export const ScanJobList = listResponse(ScanJobOut);
 export const ScanCreated = v.union([ScanJobOut, v.array(ScanJobOut)]);
 
 /** Newest first unless asked otherwise: the reference answered its last jobs newest first. */
-export const JobListQuery = listQuery(JOB_SORTS, {
-  status: v.optional(oneOf(JOB_STATUSES)),
-  source_type: v.optional(oneOf(JOB_SOURCE_TYPES)),
-  profile_id: IntFilter,
-  scan_agent_id: IntFilter,
-  direction: v.optional(oneOf(["asc", "desc"] as const), "desc"),
-}, "id");
+export const JobListQuery = listQuery(
+  JOB_SORTS,
+  {
+    status: v.optional(oneOf(JOB_STATUSES)),
+    source_type: v.optional(oneOf(JOB_SOURCE_TYPES)),
+    profile_id: IntFilter,
+    scan_agent_id: IntFilter,
+    direction: v.optional(oneOf(["asc", "desc"] as const), "desc"),
+  },
+  "id",
+);
 
 export const JobParams = IdParam("job_id");
 
 export const Cancelled = v.object({ cancelled: v.literal(true) });
 
 export const LogQuery = v.object({
-  level: v.optional(v.pipe(v.string(), v.transform((s) => s.toUpperCase()), oneOf(LOG_LEVELS))),
+  level: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.toUpperCase()),
+      oneOf(LOG_LEVELS),
+    ),
+  ),
   limit: limitParam({ default: 100, max: 1000 }),
 });
 
@@ -198,7 +214,18 @@ export const DiscoveryProfileOut = v.object({
 });
 export type DiscoveryProfileOut = v.InferInput<typeof DiscoveryProfileOut>;
 export const ProfileList = listResponse(DiscoveryProfileOut);
-export const ProfileListQuery = listQuery(PROFILE_SORTS, { enabled: v.optional(v.pipe(oneOf(["true", "false"] as const), v.transform((s) => s === "true"))) }, "name");
+export const ProfileListQuery = listQuery(
+  PROFILE_SORTS,
+  {
+    enabled: v.optional(
+      v.pipe(
+        oneOf(["true", "false"] as const),
+        v.transform((s) => s === "true"),
+      ),
+    ),
+  },
+  "name",
+);
 
 // ---- control ----
 
@@ -239,12 +266,14 @@ export const DiscoveryStatusOut = v.object({
 });
 
 export const VendorCatalogOut = v.object({
-  vendors: v.array(v.object({
-    key: v.string(),
-    name: v.string(),
-    oui_prefixes: v.number(),
-    hostname_patterns: v.number(),
-    device_types: v.array(v.string()),
-  })),
+  vendors: v.array(
+    v.object({
+      key: v.string(),
+      name: v.string(),
+      oui_prefixes: v.number(),
+      hostname_patterns: v.number(),
+      device_types: v.array(v.string()),
+    }),
+  ),
   total: v.number(),
 });

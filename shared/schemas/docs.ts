@@ -42,7 +42,12 @@ export const DocListQuery = listQuery(["title", "category", "created_at", "updat
 export const EntityTypeSchema = v.picklist(ENTITY_TYPES, `Must be one of: ${ENTITY_TYPES.join(", ")}.`);
 
 export const Attachment = v.object({ doc_id: Ref, entity_type: EntityTypeSchema, entity_id: Ref });
-export const AttachmentView = v.object({ doc_id: v.number(), entity_type: v.string(), entity_id: v.number(), entity_name: v.nullable(v.string()) });
+export const AttachmentView = v.object({
+  doc_id: v.number(),
+  entity_type: v.string(),
+  entity_id: v.number(),
+  entity_name: v.nullable(v.string()),
+});
 
 export const ByEntityQuery = v.object({
   entity_type: EntityTypeSchema,

@@ -5,11 +5,7 @@ import { EVENT_ID_SHAPE } from "../streams/event-id.ts";
 
 export const EventsStreamQuery = v.object({
   channels: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(200),
-      v.description("Comma-separated channels to receive (default: every channel the caller may read)"),
-    ),
+    v.pipe(v.string(), v.maxLength(200), v.description("Comma-separated channels to receive (default: every channel the caller may read)")),
   ),
   last_event_id: v.optional(
     v.pipe(
@@ -36,7 +32,12 @@ export const EventsStatus = v.object({
   buffer: v.object({
     capacity: v.pipe(Count, v.description("Events kept for resumption with Last-Event-ID")),
     size: v.pipe(Count, v.description("Events held now")),
-    oldest_id: v.pipe(v.nullable(v.string()), v.description("The oldest event held; a client whose Last-Event-ID is the one before it or later resumes without a reset (null when empty)")),
+    oldest_id: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        "The oldest event held; a client whose Last-Event-ID is the one before it or later resumes without a reset (null when empty)",
+      ),
+    ),
     newest_id: v.pipe(v.nullable(v.string()), v.description("The id of the latest event (null before the first)")),
   }),
   events_total: v.pipe(Count, v.description("Events this process has streamed since it started")),
@@ -48,4 +49,7 @@ export const EventsStatus = v.object({
 export type EventsStatus = v.InferOutput<typeof EventsStatus>;
 
 /** GET /events/stream's body, documented as text/event-stream. */
-export const EventStreamBody = v.pipe(v.string(), v.description("A text/event-stream of `id`, `event`, `data` records (see the description)."));
+export const EventStreamBody = v.pipe(
+  v.string(),
+  v.description("A text/event-stream of `id`, `event`, `data` records (see the description)."),
+);

@@ -7,13 +7,34 @@ export const OptionalText = (max = 2000) => v.optional(v.nullable(v.pipe(v.strin
 export const OptionalNumber = (min = 0, max = 1e12) => v.optional(v.nullable(v.pipe(v.number(), v.minValue(min), v.maxValue(max))));
 /** The largest PostgreSQL integer: every serial id and integer reference column is bounded by it. */
 export const MAX_INT4 = 2_147_483_647;
-export const OptionalInt = (min = 0, max = MAX_INT4) => v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))));
+export const OptionalInt = (min = 0, max = MAX_INT4) =>
+  v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max))));
 /** A reference to another row by its integer id, in a body: past the column's range it is a 422. */
-export const Ref = v.pipe(v.number(), v.integer("Must be an integer id."), v.minValue(1, "Must be a positive integer id."), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`));
+export const Ref = v.pipe(
+  v.number(),
+  v.integer("Must be an integer id."),
+  v.minValue(1, "Must be a positive integer id."),
+  v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`),
+);
 export const RefId = v.optional(v.nullable(Ref));
 export const TagName = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
-export const Tags = v.optional(v.pipe(v.array(TagName), v.maxLength(50), v.transform((t) => [...new Set(t)])));
-export const IpAddress = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(100), v.check((s) => s === "" || /^[0-9a-fA-F.:/%]+$/.test(s), "Not an IP address."))));
+export const Tags = v.optional(
+  v.pipe(
+    v.array(TagName),
+    v.maxLength(50),
+    v.transform((t) => [...new Set(t)]),
+  ),
+);
+export const IpAddress = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(100),
+      v.check((s) => s === "" || /^[0-9a-fA-F.:/%]+$/.test(s), "Not an IP address."),
+    ),
+  ),
+);
 
 /** Fields every read shape has that a client may send back but never writes. */
 export const COMMON_READ_ONLY = ["id", "created_at", "updated_at", "version"] as const;
@@ -49,16 +70,21 @@ export function writeBody<E extends Entries>(entries: E, readOnly: readonly stri
 
 /** The PATCH form of a write body: every field optional, only the given ones change. */
 export function patchBody<E extends Entries>(entries: E, readOnly: readonly string[] = []) {
-  const partial = Object.fromEntries(
-    Object.entries(entries).map(([k, s]) => [k, s.type === "optional" ? s : v.optional(s)]),
-  ) as { [K in keyof E]: v.OptionalSchema<E[K], undefined> };
+  const partial = Object.fromEntries(Object.entries(entries).map(([k, s]) => [k, s.type === "optional" ? s : v.optional(s)])) as {
+    [K in keyof E]: v.OptionalSchema<E[K], undefined>;
+  };
   return writeBody(partial, readOnly);
 }
 
 /** A well-formed id past the integer range names no row: the route answers 404 for it (route.ts). */
 export const idInRange = (n: number) => n <= MAX_INT4;
 
-const PathId = v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number), v.check(idInRange, "No such id."));
+const PathId = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,20}$/, "Must be a positive integer id."),
+  v.transform(Number),
+  v.check(idInRange, "No such id."),
+);
 
 /** The path parameters `{[name]: id, ...}` of a route addressing rows by their integer ids. */
 export const IdParam = <const N extends readonly string[]>(...names: N) =>

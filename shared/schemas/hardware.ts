@@ -78,13 +78,27 @@ export const ConnectionCreate = v.object({
   notes: OptionalText(2000),
 });
 export const HardwareConnection = v.object({
-  id: v.number(), source_hardware_id: v.number(), target_hardware_id: v.number(), connection_type: v.string(),
-  bandwidth_mbps: v.nullable(v.number()), notes: v.nullable(v.string()), created_at: v.nullable(v.string()), updated_at: v.nullable(v.string()),
+  id: v.number(),
+  source_hardware_id: v.number(),
+  target_hardware_id: v.number(),
+  connection_type: v.string(),
+  bandwidth_mbps: v.nullable(v.number()),
+  notes: v.nullable(v.string()),
+  created_at: v.nullable(v.string()),
+  updated_at: v.nullable(v.string()),
 });
 export const HardwareConnections = v.array(HardwareConnection);
 /** GET /hardware/{hardware_id}/clusters: the clusters a node belongs to, with its membership's id and role. */
-export const HardwareClusters = v.array(v.object({ id: v.number(), name: v.string(), type: v.nullable(v.string()), member_id: v.number(), role: v.nullable(v.string()) }));
+export const HardwareClusters = v.array(
+  v.object({ id: v.number(), name: v.string(), type: v.nullable(v.string()), member_id: v.number(), role: v.nullable(v.string()) }),
+);
 /** GET /hardware/{hardware_id}/network-memberships. */
 export const HardwareNetworkMemberships = v.array(
-  v.object({ network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), vlan_id: v.nullable(v.number()), ip_address: v.nullable(v.string()) }),
+  v.object({
+    network_id: v.number(),
+    name: v.string(),
+    cidr: v.nullable(v.string()),
+    vlan_id: v.nullable(v.number()),
+    ip_address: v.nullable(v.string()),
+  }),
 );

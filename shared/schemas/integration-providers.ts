@@ -12,7 +12,17 @@ const ExtraConfig = v.pipe(
   v.record(v.string(), v.unknown()),
   v.check((o) => JSON.stringify(o).length <= 16_384, "Must be at most 16 KiB as JSON."),
 );
-const READ_ONLY = ["type", "credential_id", "credential_set", "api_token_set", "ca_cert_set", "cluster_name", "last_sync_at", "last_sync_status", "last_sync_error"];
+const READ_ONLY = [
+  "type",
+  "credential_id",
+  "credential_set",
+  "api_token_set",
+  "ca_cert_set",
+  "cluster_name",
+  "last_sync_at",
+  "last_sync_status",
+  "last_sync_error",
+];
 
 const providerEntries = {
   name: Name,
@@ -89,7 +99,13 @@ export const HvConfigOut = v.object({
 export const HvConfigList = v.array(HvConfigOut);
 export const OkOut = v.object({ ok: v.boolean() });
 
-export const HvTestOut = v.object({ ok: v.boolean(), version: v.nullable(v.string()), release: v.nullable(v.string()), cluster_name: v.nullable(v.string()), error: v.nullable(v.string()) });
+export const HvTestOut = v.object({
+  ok: v.boolean(),
+  version: v.nullable(v.string()),
+  release: v.nullable(v.string()),
+  cluster_name: v.nullable(v.string()),
+  error: v.nullable(v.string()),
+});
 
 export const HvStatusOut = v.object({
   integration_id: v.number(),
@@ -119,12 +135,26 @@ export const HvDiscoverOut = v.object({
 });
 
 export const OverviewQuery = v.object({
-  integration_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number), v.minValue(1, "Must be a positive integer id."), v.maxValue(2_147_483_647, "Must be at most 2147483647.")),
+  integration_id: v.pipe(
+    v.string(),
+    v.regex(/^\d{1,10}$/, "Must be an integer id."),
+    v.transform(Number),
+    v.minValue(1, "Must be a positive integer id."),
+    v.maxValue(2_147_483_647, "Must be at most 2147483647."),
+  ),
 });
 const Point = v.object({ time: v.number(), value: v.number() });
 const Series = v.record(v.string(), v.array(Point));
 export const ClusterOverviewOut = v.object({
-  cluster: v.object({ name: v.nullable(v.string()), quorum: v.boolean(), nodes_online: v.number(), nodes_total: v.number(), vms: v.number(), lxcs: v.number(), uptime: v.number() }),
+  cluster: v.object({
+    name: v.nullable(v.string()),
+    quorum: v.boolean(),
+    nodes_online: v.number(),
+    nodes_total: v.number(),
+    vms: v.number(),
+    lxcs: v.number(),
+    uptime: v.number(),
+  }),
   problems: v.array(v.object({ time: v.number(), severity: v.string(), host: v.string(), problem: v.string(), status: v.string() })),
   time_series: v.object({ cpu: Series, memory: Series, network_in: Series, network_out: Series }),
   storage: v.array(v.object({ name: v.string(), used_gb: v.number(), total_gb: v.number(), content: v.string() })),
@@ -134,7 +164,21 @@ export const GuestActionParams = v.object({
   ...IdParam("integration_id").entries,
   node: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/, "Must be a Proxmox node name.")),
   vm_type: v.string(),
-  vmid: v.pipe(v.string(), v.regex(/^\d{1,9}$/, "Must be a guest id (100..999999999)."), v.transform(Number), v.minValue(100, "Must be at least 100.")),
+  vmid: v.pipe(
+    v.string(),
+    v.regex(/^\d{1,9}$/, "Must be a guest id (100..999999999)."),
+    v.transform(Number),
+    v.minValue(100, "Must be at least 100."),
+  ),
 });
-export const GuestActionBody = writeBody({ action: v.picklist(["start", "stop", "reboot", "shutdown", "reset", "suspend", "resume"], "Must be one of start, stop, reboot, shutdown, reset, suspend, resume.") });
-export const GuestActionOut = v.object({ ok: v.boolean(), upid: v.optional(v.nullable(v.string())), error: v.optional(v.nullable(v.string())) });
+export const GuestActionBody = writeBody({
+  action: v.picklist(
+    ["start", "stop", "reboot", "shutdown", "reset", "suspend", "resume"],
+    "Must be one of start, stop, reboot, shutdown, reset, suspend, resume.",
+  ),
+});
+export const GuestActionOut = v.object({
+  ok: v.boolean(),
+  upid: v.optional(v.nullable(v.string())),
+  error: v.optional(v.nullable(v.string())),
+});

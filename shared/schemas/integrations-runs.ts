@@ -7,7 +7,9 @@ import { IntFilter, limitParam } from "./list-query.ts";
 export const HvRunListQuery = v.object({ integration_id: IntFilter, limit: limitParam({ default: 100, max: 500 }) });
 
 /** Any whole number: one past the integer range names no run and answers the reference's 404 sentence (read-runs.ts). */
-export const HvRunParams = v.object({ run_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number)) });
+export const HvRunParams = v.object({
+  run_id: v.pipe(v.string(), v.regex(/^\d{1,20}$/, "Must be a positive integer id."), v.transform(Number)),
+});
 
 export const HvRunOut = v.object({
   id: v.number(),

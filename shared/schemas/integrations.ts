@@ -6,11 +6,18 @@ import { listQuery, listResponse } from "./list-query.ts";
 
 const Url = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(2000));
 // Uptime Kuma's slugs are lower-case letters, digits and dashes; we also take underscores.
-const Slug = v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9_-]{0,64}$/, "Must be a status page slug (letters, digits, - and _).")));
+const Slug = v.nullable(
+  v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9_-]{0,64}$/, "Must be a status page slug (letters, digits, - and _).")),
+);
 // Sent as the password of HTTP basic auth: printable ASCII only.
 const ApiKey = v.nullable(v.pipe(v.string(), v.maxLength(1024), v.regex(/^[\x20-\x7e]*$/, "Must be printable ASCII.")));
 /** How often an integration or provider config syncs: 30 s to a day. */
-export const SyncInterval = v.pipe(v.number(), v.integer("Must be a whole number of seconds."), v.minValue(30, "Must be at least 30."), v.maxValue(86_400, "Must be at most 86400."));
+export const SyncInterval = v.pipe(
+  v.number(),
+  v.integer("Must be a whole number of seconds."),
+  v.minValue(30, "Must be at least 30."),
+  v.maxValue(86_400, "Must be at most 86400."),
+);
 const READ_ONLY = ["last_synced_at", "sync_status", "sync_error", "monitor_count", "api_key_set", "next_sync_at"];
 
 const entries = {
@@ -43,10 +50,21 @@ export const IntegrationOut = v.object({
   updated_at: v.string(),
 });
 export const INTEGRATION_SORTS = ["created_at", "name", "type", "id"] as const;
-export const IntegrationListQuery = listQuery(INTEGRATION_SORTS, { type: v.optional(v.picklist(["uptime_kuma", "native"], "Must be uptime_kuma or native.")) }, "created_at");
+export const IntegrationListQuery = listQuery(
+  INTEGRATION_SORTS,
+  { type: v.optional(v.picklist(["uptime_kuma", "native"], "Must be uptime_kuma or native.")) },
+  "created_at",
+);
 export const IntegrationList = listResponse(IntegrationOut);
 
-const Field = v.object({ name: v.string(), label: v.string(), type: v.string(), required: v.boolean(), secret: v.boolean(), placeholder: v.nullable(v.string()) });
+const Field = v.object({
+  name: v.string(),
+  label: v.string(),
+  type: v.string(),
+  required: v.boolean(),
+  secret: v.boolean(),
+  placeholder: v.nullable(v.string()),
+});
 export const RegistryOut = v.array(v.object({ type: v.string(), display_name: v.string(), config_fields: v.array(Field) }));
 export const TestOut = v.object({ ok: v.boolean(), message: v.string() });
 
@@ -101,8 +119,12 @@ export const NativeMonitorCreate = writeBody({
   entity_id: Ref,
   probe_type: v.optional(v.nullable(v.picklist(["icmp", "tcp", "http"], "Must be icmp, tcp or http."))),
   probe_target: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(2000)))),
-  probe_port: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1, "Must be 1..65535."), v.maxValue(65_535, "Must be 1..65535.")))),
-  probe_interval_s: v.optional(v.pipe(v.number(), v.integer(), v.minValue(10, "Must be at least 10."), v.maxValue(86_400, "Must be at most 86400."))),
+  probe_port: v.optional(
+    v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1, "Must be 1..65535."), v.maxValue(65_535, "Must be 1..65535."))),
+  ),
+  probe_interval_s: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(10, "Must be at least 10."), v.maxValue(86_400, "Must be at most 86400.")),
+  ),
   name: v.optional(v.nullable(Name)),
 });
 export type NativeMonitorInput = v.InferOutput<typeof NativeMonitorCreate>;

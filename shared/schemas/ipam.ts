@@ -15,7 +15,14 @@ const MacAddress = v.optional(
       v.string(),
       v.trim(),
       v.check((s) => s === "" || MAC.test(s), "Not a MAC address (aa:bb:cc:dd:ee:ff)."),
-      v.transform((s) => (s === "" ? null : s.toLowerCase().replace(/[^0-9a-f]/g, "").replace(/(..)(?!$)/g, "$1:"))),
+      v.transform((s) =>
+        s === ""
+          ? null
+          : s
+              .toLowerCase()
+              .replace(/[^0-9a-f]/g, "")
+              .replace(/(..)(?!$)/g, "$1:"),
+      ),
     ),
   ),
 );
@@ -62,7 +69,16 @@ export const NextFree = v.object({ network_id: v.number(), cidr: v.string(), add
 
 export const CheckBody = v.object({ address: Address });
 const Use = v.object({
-  type: v.picklist(["ipam", "hardware", "compute_unit", "service", "service_port", "network_member", "network_hardware_member", "network_gateway"]),
+  type: v.picklist([
+    "ipam",
+    "hardware",
+    "compute_unit",
+    "service",
+    "service_port",
+    "network_member",
+    "network_hardware_member",
+    "network_gateway",
+  ]),
   id: v.number(),
   name: v.nullable(v.string()),
   ip_address: v.string(),

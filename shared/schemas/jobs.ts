@@ -19,13 +19,17 @@ export const JobRun = v.object({
 export const Job = v.object({
   name: v.string(),
   description: v.string(),
-  schedule: v.pipe(v.nullable(v.string()), v.description("Cron pattern (minute hour day month weekday), read in UTC; db_backup follows backup_schedule, null when that disables it.")),
+  schedule: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "Cron pattern (minute hour day month weekday), read in UTC; db_backup follows backup_schedule, null when that disables it.",
+    ),
+  ),
   timezone: v.literal("UTC"),
   lock_key: v.pipe(v.string(), v.description("PostgreSQL advisory lock: pg_try_advisory_lock(hashtext(lock_key)).")),
   next_run_at: v.nullable(v.string()),
   last_run: v.nullable(JobRun),
 });
-
 
 const JOB_NAMES = JOBS.map((j) => j.name) as [string, ...string[]];
 export const JobsQuery = v.object({ limit: Limit, job: v.optional(v.picklist(JOB_NAMES, `Must be one of: ${JOB_NAMES.join(", ")}.`)) });

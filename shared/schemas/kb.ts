@@ -14,7 +14,11 @@ export function normaliseOui(text: string): string | null {
   return hex.toUpperCase().match(/../g)!.join(":");
 }
 const OUI_MESSAGE = "Must be 6 hex digits (an OUI such as AA:BB:CC, aa-bb-cc or aabbcc).";
-export const OuiPrefix = v.pipe(v.string(), v.check((s) => normaliseOui(s) !== null, OUI_MESSAGE), v.transform((s) => normaliseOui(s)!));
+export const OuiPrefix = v.pipe(
+  v.string(),
+  v.check((s) => normaliseOui(s) !== null, OUI_MESSAGE),
+  v.transform((s) => normaliseOui(s)!),
+);
 /** /kb/oui/{prefix}: a prefix in any of the forms OuiPrefix reads. */
 export const OuiParam = v.object({ prefix: OuiPrefix });
 
@@ -24,22 +28,42 @@ const Vendor = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty.")
 const hostnameFields = { pattern: Pattern, vendor: OptionalText(200), device_type: OptionalText(100), notes: OptionalText(2000) };
 export const HostnameEntry = writeBody(hostnameFields);
 export const HostnameView = v.object({
-  id: v.number(), pattern: v.string(), vendor: v.nullable(v.string()), device_type: v.nullable(v.string()), notes: v.nullable(v.string()),
-  created_at: v.string(), updated_at: v.string(),
+  id: v.number(),
+  pattern: v.string(),
+  vendor: v.nullable(v.string()),
+  device_type: v.nullable(v.string()),
+  notes: v.nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
 });
 
 const ouiFields = { prefix: OuiPrefix, vendor: Vendor, notes: OptionalText(2000) };
 export const OuiEntry = writeBody(ouiFields);
 /** PUT /kb/oui/{prefix}: the prefix comes from the path (one in the body is ignored). */
 export const OuiUpdate = writeBody({ vendor: Vendor, notes: OptionalText(2000) }, ["prefix"]);
-export const OuiView = v.object({ prefix: v.string(), vendor: v.string(), notes: v.nullable(v.string()), created_at: v.string(), updated_at: v.string() });
+export const OuiView = v.object({
+  prefix: v.string(),
+  vendor: v.string(),
+  notes: v.nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+});
 
 /**
  * One entry, or `{entries: [...]}` for a bulk upsert: told apart by the `entries` key, then validated
  * by that shape alone, so the 422 names the real fields (a union would only say "invalid type").
  */
 function oneOrMany<S extends v.GenericSchema>(entry: S): v.GenericSchema<unknown, { entries: v.InferOutput<S>[] } | v.InferOutput<S>> {
-  const bulk = v.strictObject({ entries: v.pipe(v.array(entry), v.minLength(1, "Give at least one entry."), v.maxLength(KB_BULK_MAX, `At most ${KB_BULK_MAX} entries.`)) }, "A bulk body has only the field entries.");
+  const bulk = v.strictObject(
+    {
+      entries: v.pipe(
+        v.array(entry),
+        v.minLength(1, "Give at least one entry."),
+        v.maxLength(KB_BULK_MAX, `At most ${KB_BULK_MAX} entries.`),
+      ),
+    },
+    "A bulk body has only the field entries.",
+  );
   return v.pipe(
     v.record(v.string(), v.unknown()),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -61,5 +85,15 @@ export const HostnameListQuery = listQuery(["pattern", "vendor", "device_type", 
 export const OuiListQuery = listQuery(["prefix", "vendor", "created_at", "updated_at"], {});
 export const HostnameList = listResponse(HostnameView);
 export const OuiList = listResponse(OuiView);
-export const HostnameExport = v.object({ format: v.string(), exported_at: v.string(), entries: v.array(v.object({ pattern: v.string(), vendor: v.nullable(v.string()), device_type: v.nullable(v.string()), notes: v.nullable(v.string()) })) });
-export const OuiExport = v.object({ format: v.string(), exported_at: v.string(), entries: v.array(v.object({ prefix: v.string(), vendor: v.string(), notes: v.nullable(v.string()) })) });
+export const HostnameExport = v.object({
+  format: v.string(),
+  exported_at: v.string(),
+  entries: v.array(
+    v.object({ pattern: v.string(), vendor: v.nullable(v.string()), device_type: v.nullable(v.string()), notes: v.nullable(v.string()) }),
+  ),
+});
+export const OuiExport = v.object({
+  format: v.string(),
+  exported_at: v.string(),
+  entries: v.array(v.object({ prefix: v.string(), vendor: v.string(), notes: v.nullable(v.string()) })),
+});

@@ -4,7 +4,9 @@ import * as v from "valibot";
 import { Name, OptionalText, patchBody, writeBody } from "./fields.ts";
 import { listQuery } from "./list-query.ts";
 
-export const Color = v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, "Must be a colour written #rrggbb."), v.toLowerCase())));
+export const Color = v.optional(
+  v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-fA-F]{6}$/, "Must be a colour written #rrggbb."), v.toLowerCase())),
+);
 
 const environment = { name: Name, color: Color, description: OptionalText(2000) };
 const category = { ...environment, icon: OptionalText(100) };

@@ -35,10 +35,21 @@ export const Limit = limitParam({ default: 25, max: 100 });
 export const Offset = queryInt(0, 0);
 export const Direction = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "asc");
 export const Q = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)));
-export const IntFilter = v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be an integer id."), v.transform(Number), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`)));
+export const IntFilter = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,10}$/, "Must be an integer id."),
+    v.transform(Number),
+    v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`),
+  ),
+);
 export const TextFilter = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)));
 
-export function listQuery<const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(sortKeys: S, filters: F, defaultSort: S[number] = sortKeys[0]) {
+export function listQuery<const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(
+  sortKeys: S,
+  filters: F,
+  defaultSort: S[number] = sortKeys[0],
+) {
   return v.object({
     limit: Limit,
     offset: Offset,

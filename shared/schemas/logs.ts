@@ -40,7 +40,13 @@ export const DeleteLogsBody = v.optional(v.object({ reason: Reason }));
 export const StreamQuery = v.object({
   limit: Limit,
   max_seconds: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,6}$/, "Must be a whole number."), v.transform(Number), v.minValue(1), v.maxValue(3600, "max_seconds is at most 3600.")),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}$/, "Must be a whole number."),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(3600, "max_seconds is at most 3600."),
+    ),
     "300",
   ),
 });

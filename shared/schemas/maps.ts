@@ -11,7 +11,13 @@ export const MapPatch = patchBody(writable, readOnly);
 
 const Coordinate = OptionalNumber(-1e7, 1e7);
 
-export const MapEntity = v.object({ entity_type: v.string(), entity_id: v.number(), name: v.nullable(v.string()), x: v.nullable(v.number()), y: v.nullable(v.number()) });
+export const MapEntity = v.object({
+  entity_type: v.string(),
+  entity_id: v.number(),
+  name: v.nullable(v.string()),
+  x: v.nullable(v.number()),
+  y: v.nullable(v.number()),
+});
 export const MapView = v.object({
   id: v.number(),
   name: v.string(),

@@ -19,15 +19,38 @@ export const SAMPLE_METRICS = ["avail", "latency_ms", "packet_loss_pct", "http_s
 const oneOf = <const T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of: ${values.join(", ")}.`);
 const Timestamp = v.nullable(v.string());
 const Json = v.record(v.string(), v.unknown());
-const boundedInt = (min: number, max: number) => v.pipe(v.number(), v.integer("Must be a whole number."), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
+const boundedInt = (min: number, max: number) =>
+  v.pipe(
+    v.number(),
+    v.integer("Must be a whole number."),
+    v.minValue(min, `Must be at least ${min}.`),
+    v.maxValue(max, `Must be at most ${max}.`),
+  );
 const queryInt = (fallback: number, min: number, max: number) =>
-  v.pipe(v.optional(v.string(), String(fallback)), v.regex(/^\d{1,9}$/, "Must be a whole number."), v.transform(Number), v.minValue(min, `Must be at least ${min}.`), v.maxValue(max, `Must be at most ${max}.`));
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.regex(/^\d{1,9}$/, "Must be a whole number."),
+    v.transform(Number),
+    v.minValue(min, `Must be at least ${min}.`),
+    v.maxValue(max, `Must be at most ${max}.`),
+  );
 
 // A host name, an IP address or (http) a URL's host: printable, no spaces.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a host may not hold
 const HOST_CHARACTERS = /^[^\s\u0000-\u001f\u007f]+$/;
-const Host = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(255), v.regex(HOST_CHARACTERS, "Must be a host name, an address or a URL, without spaces."));
-const BoolQuery = v.optional(v.pipe(oneOf(["true", "false"] as const), v.transform((s) => s === "true")));
+const Host = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, "Must not be empty."),
+  v.maxLength(255),
+  v.regex(HOST_CHARACTERS, "Must be a host name, an address or a URL, without spaces."),
+);
+const BoolQuery = v.optional(
+  v.pipe(
+    oneOf(["true", "false"] as const),
+    v.transform((s) => s === "true"),
+  ),
+);
 
 // ---- requests ----
 
@@ -46,9 +69,22 @@ export const MonitorListQuery = listQuery(
 
 /** MonitorRead fields a client may send back; they are ignored. */
 const MONITOR_READ_ONLY = [
-  "status", "retries", "last_polled_at", "last_status_change_at", "uptime_pct_24h", "latency_ms", "probe_mode", "probe_agent",
-  "probe_execution_status", "probe_execution_reason", "probe_last_dispatched_at", "probe_last_result_at", "next_check_at", "last_msg",
-  "latency_series", "recent_checks",
+  "status",
+  "retries",
+  "last_polled_at",
+  "last_status_change_at",
+  "uptime_pct_24h",
+  "latency_ms",
+  "probe_mode",
+  "probe_agent",
+  "probe_execution_status",
+  "probe_execution_reason",
+  "probe_last_dispatched_at",
+  "probe_last_result_at",
+  "next_check_at",
+  "last_msg",
+  "latency_series",
+  "recent_checks",
 ];
 
 const monitorFields = {
@@ -72,17 +108,29 @@ export type MonitorPatchInput = v.InferOutput<typeof MonitorPatchBody>;
 
 export const TargetParams = v.object({
   target_type: oneOf(TARGET_TYPES),
-  target_id: v.pipe(v.string(), v.regex(/^\d{1,10}$/, "Must be a positive integer id."), v.transform(Number), v.minValue(1, "Must be a positive integer id."), v.maxValue(2_147_483_647, "No such id.")),
+  target_id: v.pipe(
+    v.string(),
+    v.regex(/^\d{1,10}$/, "Must be a positive integer id."),
+    v.transform(Number),
+    v.minValue(1, "Must be a positive integer id."),
+    v.maxValue(2_147_483_647, "No such id."),
+  ),
 });
 export const TargetMonitorCreateBody = v.optional(writeBody({ check_type: v.optional(oneOf(CHECK_TYPES)), config: v.optional(Json) }));
 
 export const TargetSummaryQuery = v.object({
   target_type: oneOf(TARGET_TYPES),
-  target_ids: v.optional(v.pipe(v.string(), v.description("Target ids, repeated (target_ids=1&target_ids=2) or comma-separated; present but empty answers []."))),
+  target_ids: v.optional(
+    v.pipe(v.string(), v.description("Target ids, repeated (target_ids=1&target_ids=2) or comma-separated; present but empty answers [].")),
+  ),
 });
 export const MAX_TARGET_IDS = 500;
 
-export const MonitorEventsQuery = v.object({ limit: limitParam({ default: 50, max: 500 }), offset: Offset, event_type: v.optional(oneOf(MONITOR_EVENT_TYPES)) });
+export const MonitorEventsQuery = v.object({
+  limit: limitParam({ default: 50, max: 500 }),
+  offset: Offset,
+  event_type: v.optional(oneOf(MONITOR_EVENT_TYPES)),
+});
 export const HistoryQuery = v.object({
   metric: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, "Must be a metric name such as latency_ms.")), "latency_ms"),
   hours: queryInt(24, 1, 720),
@@ -91,7 +139,13 @@ export const ProbeRunsQuery = v.object({ limit: limitParam({ default: 20, max: 2
 
 // ---- maintenance windows ----
 
-const Instant = v.pipe(v.string(), v.check((s) => /(Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)), "Must be an ISO 8601 time with a zone, e.g. 2026-11-02T22:00:00Z."));
+const Instant = v.pipe(
+  v.string(),
+  v.check(
+    (s) => /(Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)),
+    "Must be an ISO 8601 time with a zone, e.g. 2026-11-02T22:00:00Z.",
+  ),
+);
 const windowFields = {
   name: Name,
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2000)))),
@@ -101,7 +155,13 @@ const windowFields = {
   cron: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)))),
   duration_minutes: v.optional(v.nullable(boundedInt(1, 10_080))),
   timezone: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
-  monitor_ids: v.optional(v.pipe(v.array(Ref), v.maxLength(1000), v.transform((ids) => [...new Set(ids)]))),
+  monitor_ids: v.optional(
+    v.pipe(
+      v.array(Ref),
+      v.maxLength(1000),
+      v.transform((ids) => [...new Set(ids)]),
+    ),
+  ),
   target_type: v.optional(v.nullable(oneOf(TARGET_TYPES))),
   target_id: RefId,
   site_id: RefId,
@@ -152,8 +212,17 @@ export const MonitorRead = v.object({
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
 export const MonitorList = listResponse(MonitorRead);
 
-export const RecentCheck = v.object({ id: v.number(), status_to: v.nullable(v.string()), msg: v.nullable(v.string()), created_at: v.string() });
-export const MonitorOverview = v.object({ ...MonitorRead.entries, latency_series: v.array(v.number()), recent_checks: v.array(RecentCheck) });
+export const RecentCheck = v.object({
+  id: v.number(),
+  status_to: v.nullable(v.string()),
+  msg: v.nullable(v.string()),
+  created_at: v.string(),
+});
+export const MonitorOverview = v.object({
+  ...MonitorRead.entries,
+  latency_series: v.array(v.number()),
+  recent_checks: v.array(RecentCheck),
+});
 export type MonitorOverviewShape = v.InferInput<typeof MonitorOverview>;
 export const MonitorOverviewList = listResponse(MonitorOverview);
 
@@ -262,4 +331,3 @@ export const MaintenanceWindow = v.object({
 });
 export type MaintenanceWindowShape = v.InferInput<typeof MaintenanceWindow>;
 export const MaintenanceWindowList = listResponse(MaintenanceWindow);
-

@@ -69,14 +69,27 @@ export const HardwareMemberBody = v.object({ hardware_id: Id, ip_address: Option
 export const PeerBody = v.object({ peer_network_id: Id, description: OptionalText(2000) });
 
 export const ComputeMember = v.object({
-  network_id: v.number(), compute_id: v.number(), name: v.string(), kind: v.string(), status: v.string(), ip_address: v.nullable(v.string()),
+  network_id: v.number(),
+  compute_id: v.number(),
+  name: v.string(),
+  kind: v.string(),
+  status: v.string(),
+  ip_address: v.nullable(v.string()),
 });
 export const ComputeMembers = v.array(ComputeMember);
 export const HardwareMember = v.object({
-  network_id: v.number(), hardware_id: v.number(), name: v.string(), status: v.string(), ip_address: v.nullable(v.string()),
+  network_id: v.number(),
+  hardware_id: v.number(),
+  name: v.string(),
+  status: v.string(),
+  ip_address: v.nullable(v.string()),
 });
 export const HardwareMembers = v.array(HardwareMember);
 export const Peer = v.object({
-  network_id: v.number(), peer_network_id: v.number(), name: v.string(), cidr: v.nullable(v.string()), description: v.nullable(v.string()),
+  network_id: v.number(),
+  peer_network_id: v.number(),
+  name: v.string(),
+  cidr: v.nullable(v.string()),
+  description: v.nullable(v.string()),
 });
 export const Peers = v.array(Peer);

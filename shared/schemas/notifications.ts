@@ -18,10 +18,9 @@ export const SinkCreateBody = writeBody({
 });
 export type SinkCreate = v.InferOutput<typeof SinkCreateBody>;
 
-export const SinkPatchBody = patchBody(
-  { name: Name, provider_type: ProviderType, provider_config: ProviderConfig, enabled: v.boolean() },
-  ["secret_shown_once"],
-);
+export const SinkPatchBody = patchBody({ name: Name, provider_type: ProviderType, provider_config: ProviderConfig, enabled: v.boolean() }, [
+  "secret_shown_once",
+]);
 export type SinkPatch = v.InferOutput<typeof SinkPatchBody>;
 
 export const SinkOut = v.object({
@@ -53,7 +52,11 @@ export const TestResult = v.object({
   state: v.nullable(v.string()),
 });
 
-const EventKind = v.pipe(v.string(), v.trim(), v.regex(/^(\*|[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?)$/, "Must be an event kind such as monitor.down or monitor.*."));
+const EventKind = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^(\*|[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?)$/, "Must be an event kind such as monitor.down or monitor.*."),
+);
 
 export const RouteCreateBody = writeBody({
   sink_id: Ref,

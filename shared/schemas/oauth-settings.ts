@@ -2,7 +2,10 @@
 // applies it; docs/oauth.md), and the providers as GET and PATCH /settings/oauth answer them. The provider types are the ones sign-in through a provider knows.
 import * as v from "valibot";
 
-const ProviderName = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Provider names are 1-32 lower-case letters, digits, - or _, starting with a letter."));
+const ProviderName = v.pipe(
+  v.string(),
+  v.regex(/^[a-z][a-z0-9_-]{0,31}$/, "Provider names are 1-32 lower-case letters, digits, - or _, starting with a letter."),
+);
 const Issuer = v.pipe(
   v.string(),
   v.trim(),
@@ -13,7 +16,11 @@ const Issuer = v.pipe(
 
 export const PROVIDER_TYPES = ["oidc", "github", "google", "microsoft"] as const;
 export type OAuthProviderType = (typeof PROVIDER_TYPES)[number];
-const Tenant = v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9.-]{1,64}$/, "tenant is a Microsoft tenant id or domain (letters, digits, . and -)."));
+const Tenant = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[A-Za-z0-9.-]{1,64}$/, "tenant is a Microsoft tenant id or domain (letters, digits, . and -)."),
+);
 
 const ProviderPatch = v.strictObject({
   /** oidc (any issuer), github, google or microsoft; absent on a new provider: the name's preset, else oidc. */
@@ -46,8 +53,16 @@ export const OAuthSettingsView = v.object({
   providers: v.record(
     v.string(),
     v.object({
-      type: v.picklist(PROVIDER_TYPES), client_id: v.nullable(v.string()), issuer: v.nullable(v.string()), enabled: v.boolean(), label: v.nullable(v.string()),
-      allow_registration: v.boolean(), default_role: v.string(), tenant: v.nullable(v.string()), base_url: v.nullable(v.string()), api_url: v.nullable(v.string()),
+      type: v.picklist(PROVIDER_TYPES),
+      client_id: v.nullable(v.string()),
+      issuer: v.nullable(v.string()),
+      enabled: v.boolean(),
+      label: v.nullable(v.string()),
+      allow_registration: v.boolean(),
+      default_role: v.string(),
+      tenant: v.nullable(v.string()),
+      base_url: v.nullable(v.string()),
+      api_url: v.nullable(v.string()),
       client_secret_set: v.boolean(),
     }),
   ),

@@ -11,14 +11,23 @@ export const CallbackQuery = v.object({
   code: v.pipe(v.string("The provider sent no code."), v.minLength(1, "The provider sent no code."), v.maxLength(2048)),
   state: v.pipe(v.string("The provider sent no state."), v.minLength(1, "The provider sent no state."), v.maxLength(512)),
 });
-export const ExchangeQuery = v.object({ code: v.pipe(v.string("The code is required."), v.minLength(1, "The code is required."), v.maxLength(256)) });
+export const ExchangeQuery = v.object({
+  code: v.pipe(v.string("The code is required."), v.minLength(1, "The code is required."), v.maxLength(256)),
+});
 
-export const PublicProviders = v.object({ providers: v.array(v.object({ name: v.string(), type: v.picklist(["oauth", "oidc"]), label: v.string() })) });
+export const PublicProviders = v.object({
+  providers: v.array(v.object({ name: v.string(), type: v.picklist(["oauth", "oidc"]), label: v.string() })),
+});
 export const ExchangedToken = v.object({ token: v.string() });
 export const AuthorizationUrl = v.object({ authorization_url: v.string() });
 
 export const Identity = v.object({
-  id: v.number(), provider: v.string(), issuer: v.string(), subject: v.string(), email: v.nullable(v.string()),
-  created_at: v.string(), last_login_at: v.nullable(v.string()),
+  id: v.number(),
+  provider: v.string(),
+  issuer: v.string(),
+  subject: v.string(),
+  email: v.nullable(v.string()),
+  created_at: v.string(),
+  last_login_at: v.nullable(v.string()),
 });
 export const Identities = v.array(Identity);

@@ -54,18 +54,34 @@ export const PrivacyScore = v.object({
 });
 
 export const PrivacyHistoryQuery = v.object({
-  days: v.pipe(queryInt(30, 1), v.transform((n) => Math.min(n, 90)), v.description("Days back including today (default 30, clamped to 90).")),
+  days: v.pipe(
+    queryInt(30, 1),
+    v.transform((n) => Math.min(n, 90)),
+    v.description("Days back including today (default 30, clamped to 90)."),
+  ),
 });
 
 export const PrivacyHistory = v.object({
   enabled: v.boolean(),
-  days: v.array(v.object({ date: v.string(), score: v.number(), critical_count: v.number(), warning_count: v.number(), info_count: v.number() })),
+  days: v.array(
+    v.object({ date: v.string(), score: v.number(), critical_count: v.number(), warning_count: v.number(), info_count: v.number() }),
+  ),
 });
 
 export const ThreatAlerts = v.object({
   enabled: v.boolean(),
   status: v.picklist(["critical", "warning", "safe", "unknown"]),
-  alerts: v.array(v.object({ check_id: v.string(), severity: v.picklist(["warning", "critical"]), detail: v.string(), detected_at: v.string(), rule_id: Str, hardware_id: v.nullable(v.number()), title: v.string() })),
+  alerts: v.array(
+    v.object({
+      check_id: v.string(),
+      severity: v.picklist(["warning", "critical"]),
+      detail: v.string(),
+      detected_at: v.string(),
+      rule_id: Str,
+      hardware_id: v.nullable(v.number()),
+      title: v.string(),
+    }),
+  ),
   checked_at: Str,
 });
 

@@ -33,5 +33,8 @@ export const RoleCreate = v.object({ name: RoleName, description: Description, s
 /** PUT /settings/roles/{role_id}: any of the three, at least one. */
 export const RoleUpdate = v.pipe(
   v.object({ name: v.optional(RoleName), description: Description, scopes: v.optional(Scopes) }),
-  v.check((b) => b.name !== undefined || b.description !== undefined || b.scopes !== undefined, "Send at least one of name, description, scopes."),
+  v.check(
+    (b) => b.name !== undefined || b.description !== undefined || b.scopes !== undefined,
+    "Send at least one of name, description, scopes.",
+  ),
 );

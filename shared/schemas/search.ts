@@ -5,7 +5,18 @@ import { limitParam } from "./list-query.ts";
 
 export const SearchQuery = v.object({
   q: v.pipe(v.string(), v.trim(), v.minLength(1, "Say what to search for."), v.maxLength(200)),
-  types: v.optional(v.pipe(v.string(), v.transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean)), v.array(v.picklist(SEARCH_TYPES, `Types are: ${SEARCH_TYPES.join(", ")}.`)))),
+  types: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(",")
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+      v.array(v.picklist(SEARCH_TYPES, `Types are: ${SEARCH_TYPES.join(", ")}.`)),
+    ),
+  ),
   limit: limitParam({ default: 10, max: 50 }),
 });
 

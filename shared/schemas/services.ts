@@ -18,7 +18,12 @@ const Slug = v.pipe(
 const Port = v.pipe(
   v.object({
     ip: IpAddress,
-    port: v.pipe(v.number(), v.integer("Must be a whole number."), v.minValue(1, "Must be 1-65535."), v.maxValue(65535, "Must be 1-65535.")),
+    port: v.pipe(
+      v.number(),
+      v.integer("Must be a whole number."),
+      v.minValue(1, "Must be 1-65535."),
+      v.maxValue(65535, "Must be 1-65535."),
+    ),
     protocol: v.optional(v.picklist(PORT_PROTOCOLS, "Must be tcp or udp."), "tcp"),
     label: OptionalText(100),
   }),
@@ -103,7 +108,12 @@ export const MiscLinkCreate = v.object({ misc_id: Id });
 export const MiscLink = v.object({ ...linked, misc_id: v.number() });
 export const MiscLinks = v.array(MiscLink);
 export const ExternalDependencyCreate = v.object({ external_node_id: Id, description: OptionalText(2000) });
-export const ExternalDependency = v.object({ ...linked, id: v.number(), external_node_id: v.number(), description: v.nullable(v.string()) });
+export const ExternalDependency = v.object({
+  ...linked,
+  id: v.number(),
+  external_node_id: v.number(),
+  description: v.nullable(v.string()),
+});
 export const ExternalDependencies = v.array(ExternalDependency);
 
 export const CheckIpBody = v.object({

@@ -55,7 +55,9 @@ export const AcmeDnsPatchSchema = v.strictObject({
   port: v.optional(v.nullable(Port)),
   tsig_name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(253)))),
   tsig_algorithm: v.optional(v.nullable(v.picklist(TSIG_ALGORITHMS))),
-  tsig_secret: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, "Must be base64."), v.maxLength(1024)))),
+  tsig_secret: v.optional(
+    v.nullable(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9+/]+={0,2}$/, "Must be base64."), v.maxLength(1024))),
+  ),
   api_token_set: v.optional(v.boolean()),
   tsig_secret_set: v.optional(v.boolean()),
 });
@@ -78,7 +80,11 @@ export type AcmeDnsRead = v.InferOutput<typeof AcmeDnsReadSchema>;
 
 /** PATCH /settings/firewall: where GET /settings/firewall/test finds the OPNsense API and its key pair. */
 export const FirewallPatchSchema = v.strictObject({
-  firewall_url: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.url("Must be a URL."), v.regex(/^https?:\/\//i, "Must be an http(s) URL."), v.maxLength(2048)))),
+  firewall_url: v.optional(
+    v.nullable(
+      v.pipe(v.string(), v.trim(), v.url("Must be a URL."), v.regex(/^https?:\/\//i, "Must be an http(s) URL."), v.maxLength(2048)),
+    ),
+  ),
   firewall_verify_tls: v.optional(v.nullable(v.boolean())),
   /** Write-only, like every secret here: absent or "•••" keeps, null removes. */
   firewall_api_key: v.optional(Secret),
@@ -106,7 +112,9 @@ export const FirewallTestSchema = v.object({
 });
 export type FirewallTest = v.InferOutput<typeof FirewallTestSchema>;
 
-export const SmtpTestQuery = v.object({ send_to: v.optional(v.pipe(v.string(), v.trim(), v.email("Must be an email address."), v.maxLength(320))) });
+export const SmtpTestQuery = v.object({
+  send_to: v.optional(v.pipe(v.string(), v.trim(), v.email("Must be an email address."), v.maxLength(320))),
+});
 export const SmtpTestSchema = v.object({ status: v.picklist(["ok", "error"]), message: v.string() });
 export type SmtpTest = v.InferOutput<typeof SmtpTestSchema>;
 
@@ -118,7 +126,10 @@ export const SECTION_KEYS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** The body of PUT /settings: the plain keys (validated by their rules) and the sections' keys (compared by the verb). */
-export const SettingsPutSchema = patchBody({ ...SETTING_ENTRIES, ...Object.fromEntries([...SECTION_KEYS.keys()].map((k) => [k, v.unknown()])) });
+export const SettingsPutSchema = patchBody({
+  ...SETTING_ENTRIES,
+  ...Object.fromEntries([...SECTION_KEYS.keys()].map((k) => [k, v.unknown()])),
+});
 
 /** GET /settings, PUT /settings and POST /settings/reset: every setting by its key. */
 export const AllSettings = v.record(v.string(), v.unknown());

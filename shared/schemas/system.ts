@@ -8,8 +8,13 @@ export const Capabilities = v.object({
   redis: v.boolean(),
   edge: v.boolean(),
   features: v.object({
-    uploads: v.boolean(), avatars: v.boolean(), markdown_docs: v.boolean(), device_catalog: v.boolean(), api_reference_offline: v.boolean(),
-    rate_limit_store: v.picklist(["redis", "database"]), update_check: v.boolean(),
+    uploads: v.boolean(),
+    avatars: v.boolean(),
+    markdown_docs: v.boolean(),
+    device_catalog: v.boolean(),
+    api_reference_offline: v.boolean(),
+    rate_limit_store: v.picklist(["redis", "database"]),
+    update_check: v.boolean(),
   }),
   ...AgentFeatures.entries,
 });
@@ -21,6 +26,11 @@ export const SystemStats = v.object({
   started_at: v.string(),
   uptime_s: v.number(),
 });
-export const UpdateStatus = v.object({ current_version: v.string(), latest_version: v.null(), update_available: v.boolean(), detail: v.string() });
+export const UpdateStatus = v.object({
+  current_version: v.string(),
+  latest_version: v.null(),
+  update_available: v.boolean(),
+  detail: v.string(),
+});
 
 export const Timezones = v.array(v.object({ name: v.string(), utc_offset: v.string(), offset_minutes: v.number() }));

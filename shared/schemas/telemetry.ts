@@ -77,7 +77,14 @@ export const TelemetryConfigBody = writeBody(
     port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65_535))),
     snmp_version: v.optional(v.picklist(SNMP_VERSIONS, `Must be one of: ${SNMP_VERSIONS.join(", ")}.`)),
     community: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(255)))),
-    interval_s: v.optional(v.pipe(v.number(), v.integer("Must be a whole number of seconds."), v.minValue(10, "Must be at least 10."), v.maxValue(3600, "Must be at most 3600."))),
+    interval_s: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer("Must be a whole number of seconds."),
+        v.minValue(10, "Must be at least 10."),
+        v.maxValue(3600, "Must be at most 3600."),
+      ),
+    ),
     options: v.optional(ConfigOptions),
   },
   configReadOnly,

@@ -6,14 +6,19 @@ import { MAX_TOKEN_DAYS } from "../verbs/tokens/expiry.ts";
 import { PublicUser } from "./auth.ts";
 import { RoleView, Scopes } from "./roles.ts";
 
-
 const Expiry = {
   expires_at: v.optional(v.pipe(v.string(), v.isoTimestamp("expires_at must be an ISO 8601 date-time such as 2030-01-01T00:00:00Z."))),
   expires_in_days: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1, "expires_in_days must be at least 1."), v.maxValue(MAX_TOKEN_DAYS, `expires_in_days must be at most ${MAX_TOKEN_DAYS}.`)),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1, "expires_in_days must be at least 1."),
+      v.maxValue(MAX_TOKEN_DAYS, `expires_in_days must be at most ${MAX_TOKEN_DAYS}.`),
+    ),
   ),
 };
-const Name = (what: string) => v.pipe(v.string(), v.trim(), v.minLength(1, `${what} is required.`), v.maxLength(100, `${what} must be at most 100 characters.`));
+const Name = (what: string) =>
+  v.pipe(v.string(), v.trim(), v.minLength(1, `${what} is required.`), v.maxLength(100, `${what} must be at most 100 characters.`));
 
 export const ApiTokenCreate = v.object({ label: Name("label"), scopes: v.optional(Scopes), ...Expiry });
 export const ServiceAccountCreate = v.object({
@@ -22,7 +27,12 @@ export const ServiceAccountCreate = v.object({
   scopes: v.optional(Scopes),
   ...Expiry,
 });
-export const ApiTokensQuery = v.object({ all: v.pipe(v.optional(v.picklist(["true", "false"], "all must be true or false."), "false"), v.transform((s) => s === "true")) });
+export const ApiTokensQuery = v.object({
+  all: v.pipe(
+    v.optional(v.picklist(["true", "false"], "all must be true or false."), "false"),
+    v.transform((s) => s === "true"),
+  ),
+});
 export const TokenId = v.object({
   token_id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, "token_id must be a positive integer."), v.transform(Number)),
 });
@@ -51,4 +61,8 @@ export const TokenSummary = v.object({
 });
 export const TokenSummaries = v.array(TokenSummary);
 export const ServiceAccountCreated = v.object({ user: PublicUser, token: IssuedToken });
-export const ScopeList = v.object({ scopes: v.array(v.object({ scope: v.string(), description: v.string() })), narrower: v.string(), roles: v.array(RoleView) });
+export const ScopeList = v.object({
+  scopes: v.array(v.object({ scope: v.string(), description: v.string() })),
+  narrower: v.string(),
+  roles: v.array(RoleView),
+});

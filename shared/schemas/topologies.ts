@@ -36,7 +36,12 @@ export const TopologyGraph = v.object({
   topology: v.object({ id: v.number(), name: v.string(), description: v.nullable(v.string()) }),
   nodes: v.array(
     v.object({
-      id: v.string(), type: v.string(), label: v.string(), ref_id: v.number(), status: v.nullable(v.string()), subtitle: v.nullable(v.string()),
+      id: v.string(),
+      type: v.string(),
+      label: v.string(),
+      ref_id: v.number(),
+      status: v.nullable(v.string()),
+      subtitle: v.nullable(v.string()),
       position: v.object({ x: v.nullable(v.number()), y: v.nullable(v.number()) }),
     }),
   ),

@@ -12,12 +12,18 @@ export class VaultKeyError extends Error {
 /** Decodes a base64 key of exactly 32 bytes, naming the variable on a bad value. */
 export function decodeVaultKey(text: string, name: string): Uint8Array {
   const bytes = base64ToBytes(text.trim());
-  if (!bytes || bytes.length !== KEY_BYTES) throw new VaultKeyError(`invalid configuration: ${name} expects base64 of ${KEY_BYTES} bytes (generate one with: openssl rand -base64 32)`);
+  if (!bytes || bytes.length !== KEY_BYTES)
+    throw new VaultKeyError(
+      `invalid configuration: ${name} expects base64 of ${KEY_BYTES} bytes (generate one with: openssl rand -base64 32)`,
+    );
   return bytes;
 }
 
 export function previousVaultKeys(config: Config): Uint8Array[] {
-  const list = (config.SVC_VAULT_KEY_PREVIOUS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  const list = (config.SVC_VAULT_KEY_PREVIOUS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
   return list.map((k) => decodeVaultKey(k, "SVC_VAULT_KEY_PREVIOUS"));
 }
 

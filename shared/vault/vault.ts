@@ -116,7 +116,9 @@ export class Vault {
     const k = this.#current;
     if (!k) throw new VaultError("no_key", "the vault has no key loaded");
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8Bytes(context) }, k.key, utf8Bytes(plaintext)));
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8Bytes(context) }, k.key, utf8Bytes(plaintext)),
+    );
     return `${PREFIX}${k.id}:${bytesToBase64Url(iv)}:${bytesToBase64Url(sealed)}`;
   }
 
@@ -129,7 +131,11 @@ export class Vault {
     const k = this.#current?.id === id ? this.#current : this.#previous.get(id);
     if (!k) throw new VaultError("unknown_key", `the ciphertext was made with key ${id}, which is not loaded`);
     try {
-      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: new Uint8Array(iv), additionalData: utf8Bytes(context) }, k.key, new Uint8Array(sealed));
+      const plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: new Uint8Array(iv), additionalData: utf8Bytes(context) },
+        k.key,
+        new Uint8Array(sealed),
+      );
       return new TextDecoder().decode(plain);
     } catch {
       // The authentication tag failed: another key with a colliding id, a tampered value, or a wrong context.

@@ -46,6 +46,7 @@ export function vaultOf(ctx: VerbContext): Vault {
 
 /** The outbound HTTP client of this context; like vaultOf, a context without one is a wiring fault. */
 export function outboundOf(ctx: VerbContext): OutboundHttp {
-  if (!ctx.outbound) throw new Error("This verb calls out over HTTP, and its context carries no outbound client (give systemContext the process's).");
+  if (!ctx.outbound)
+    throw new Error("This verb calls out over HTTP, and its context carries no outbound client (give systemContext the process's).");
   return ctx.outbound;
 }

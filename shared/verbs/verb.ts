@@ -12,7 +12,18 @@ import { ApiError } from "../errors.ts";
 import { actorCan } from "./actor.ts";
 import type { VerbContext } from "./verb-context.ts";
 
-export type EventChannel = "inventory" | "topology" | "agents" | "monitors" | "telemetry" | "discovery" | "audit" | "agent_control" | "monitor_control" | "discovery_control" | "certificates";
+export type EventChannel =
+  | "inventory"
+  | "topology"
+  | "agents"
+  | "monitors"
+  | "telemetry"
+  | "discovery"
+  | "audit"
+  | "agent_control"
+  | "monitor_control"
+  | "discovery_control"
+  | "certificates";
 
 export interface VerbScope {
   tx: Db;
@@ -85,7 +96,10 @@ function asVerb<I, O>(access: VerbAccess<I>, run: (ctx: VerbContext, input: I) =
 }
 
 /** A write: access first, then `prepare`, then the body in one transaction with its audit and events. */
-export function defineVerb<I, O, P = undefined>(options: VerbOptions<I, P>, body: (s: VerbScope, input: I, prepared: P) => Promise<O | Refusal>): Verb<I, O> {
+export function defineVerb<I, O, P = undefined>(
+  options: VerbOptions<I, P>,
+  body: (s: VerbScope, input: I, prepared: P) => Promise<O | Refusal>,
+): Verb<I, O> {
   return asVerb(options.scope, async (ctx, input) => {
     checkAccess(options.scope, ctx, input);
     const prepared = (options.prepare ? await options.prepare(ctx, input) : undefined) as P;
@@ -111,7 +125,10 @@ export function defineRead<I, O>(options: { scope: VerbAccess<I> }, body: (ctx: 
 export function defineSnapshotRead<I, O>(options: { scope: VerbAccess<I> }, body: (ctx: VerbContext, input: I) => Promise<O>): Verb<I, O> {
   return asVerb(options.scope, async (ctx, input) => {
     checkAccess(options.scope, ctx, input);
-    return ctx.db.transaction((tx) => body({ ...ctx, db: tx as unknown as Db }, input), { isolationLevel: "repeatable read", accessMode: "read only" });
+    return ctx.db.transaction((tx) => body({ ...ctx, db: tx as unknown as Db }, input), {
+      isolationLevel: "repeatable read",
+      accessMode: "read only",
+    });
   });
 }
 

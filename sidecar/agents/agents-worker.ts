@@ -46,7 +46,11 @@ export interface AgentsWorkerOverrides extends Partial<Omit<AgentLinkOptions, "g
   rateLimiter?: RateLimiter;
 }
 
-export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, upgrades: UpgradeRouter, overrides: AgentsWorkerOverrides = {}): AgentsWorker {
+export function agentsWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  upgrades: UpgradeRouter,
+  overrides: AgentsWorkerOverrides = {},
+): AgentsWorker {
   const { deps } = runtime;
   const defaults = defaultAgentLinkOptions(overrides.instanceId ?? newInstanceId(), deps.config.AGENT_LINK_GLOBAL_RATE);
   const { rateLimiter = deps.rateLimiter, gates, ...rest } = overrides;
@@ -136,7 +140,11 @@ export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, up
 
   const clientOf = (req: IncomingMessage): { key: string; ip: string | null } => {
     const forwarded = req.headers["x-forwarded-for"];
-    const ip = clientAddress({ peer: req.socket.remoteAddress, forwardedFor: Array.isArray(forwarded) ? forwarded.join(",") : forwarded, trustedProxies });
+    const ip = clientAddress({
+      peer: req.socket.remoteAddress,
+      forwardedFor: Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+      trustedProxies,
+    });
     return ip ? { key: identityOf(ip), ip: formatIp(ip) } : { key: "unknown", ip: null };
   };
 
@@ -145,7 +153,10 @@ export function agentsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, up
     for (const endpoint of ["enroll", "link"] as const)
       upgrades.add(AGENT_PATHS[endpoint], (req, socket, head) => {
         if (!accepting || deps.lifecycle.state !== "ready")
-          return refuseUpgrade(socket, new ApiError("SERVER_DRAINING", "This process is not taking agent links; reconnect shortly.", {}, { "Retry-After": "5" }));
+          return refuseUpgrade(
+            socket,
+            new ApiError("SERVER_DRAINING", "This process is not taking agent links; reconnect shortly.", {}, { "Retry-After": "5" }),
+          );
         const client = clientOf(req);
         passGates(rateLimiter, options, endpoint, client.key).then(
           (refusal) =>

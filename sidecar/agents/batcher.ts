@@ -73,7 +73,12 @@ export class LinkBatcher<S> {
 
   seen(agentId: number, at: Date, spool?: { spool_depth?: number | undefined; spool_bytes?: number | undefined }): void {
     const prev = this.#seen.get(agentId);
-    const row: SeenRow = { agent_id: agentId, at: at.toISOString(), spool_depth: spool?.spool_depth ?? prev?.spool_depth, spool_bytes: spool?.spool_bytes ?? prev?.spool_bytes };
+    const row: SeenRow = {
+      agent_id: agentId,
+      at: at.toISOString(),
+      spool_depth: spool?.spool_depth ?? prev?.spool_depth,
+      spool_bytes: spool?.spool_bytes ?? prev?.spool_bytes,
+    };
     this.#seen.set(agentId, row);
   }
 
@@ -119,7 +124,15 @@ export class LinkBatcher<S> {
     const n = Math.min(this.#latencyCount, LATENCY_RING);
     const sorted = Array.from(this.#latencies.subarray(0, n)).sort((a, b) => a - b);
     const at = (q: number) => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.floor(q * n))]!);
-    return { p50: at(0.5), p99: at(0.99), max: n ? sorted[n - 1]! : 0, samples: n, committed_frames: this.committedFrames, failed_batches: this.failedBatches, queued: this.#frames };
+    return {
+      p50: at(0.5),
+      p99: at(0.99),
+      max: n ? sorted[n - 1]! : 0,
+      samples: n,
+      committed_frames: this.committedFrames,
+      failed_batches: this.failedBatches,
+      queued: this.#frames,
+    };
   }
 
   #schedule(): void {

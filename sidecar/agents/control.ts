@@ -49,7 +49,11 @@ export function remintDue(env: LinkEnv<AgentSession>): Promise<void>[] {
       const code = await remintPairingCode({ ctx: env.ctx, input: { agent_id: session.agentId } });
       if (!code) return settleEnrollments(env, [session.agentId]);
       session.codeExpiresAt = code.expires_at.getTime();
-      session.send("hello.ack", { agent_id: session.agentId, pairing_code: code.pairing_code, magic_link: `/agents/enroll?c=${code.pairing_code}` });
+      session.send("hello.ack", {
+        agent_id: session.agentId,
+        pairing_code: code.pairing_code,
+        magic_link: `/agents/enroll?c=${code.pairing_code}`,
+      });
     } finally {
       session.reminting = false;
     }

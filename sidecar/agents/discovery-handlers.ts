@@ -48,7 +48,11 @@ export class DiscoveryHandlers {
 
   finding(agentId: number, finding: DiscoveryFindingPayload): void {
     if (this.#finding) return this.#finding(agentId, finding);
-    this.#logger.debug("discovery.finding dropped: no discovery handler yet", { agent_id: agentId, dispatch_id: finding.dispatch_id, kind: finding.kind });
+    this.#logger.debug("discovery.finding dropped: no discovery handler yet", {
+      agent_id: agentId,
+      dispatch_id: finding.dispatch_id,
+      kind: finding.kind,
+    });
   }
 
   linked(agentId: number): void {

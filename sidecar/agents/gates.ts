@@ -7,7 +7,12 @@ import type { AgentLinkOptions } from "./options.ts";
 export type AgentEndpoint = "enroll" | "link";
 
 /** null when admitted, else the close reason. */
-export async function passGates(limiter: RateLimiter, options: AgentLinkOptions, endpoint: AgentEndpoint, client: string): Promise<string | null> {
+export async function passGates(
+  limiter: RateLimiter,
+  options: AgentLinkOptions,
+  endpoint: AgentEndpoint,
+  client: string,
+): Promise<string | null> {
   const prefix = `${options.gateKeyPrefix}:${endpoint}`;
   const perIp = await limiter.checkRule(`${prefix}:ip:${client}`, options.gates.perIp);
   if (perIp.unchecked) return "rate_gate_unavailable";

@@ -29,7 +29,12 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
   const at = now.toISOString();
   const grant = FRAME_GRANTS[frame.type];
   if (grant && (session.grants & GRANT_BITS[grant]) === 0) {
-    batcher.event({ agent_id: agentId, event_type: "capability_violation", detail: { frame_type: frame.type, reason: "not_granted", capability: grant }, at });
+    batcher.event({
+      agent_id: agentId,
+      event_type: "capability_violation",
+      detail: { frame_type: frame.type, reason: "not_granted", capability: grant },
+      at,
+    });
     batcher.seen(agentId, now);
     return batcher.mark(session, frame.seq, performance.now());
   }
@@ -80,7 +85,12 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
       break;
     }
     case "capability.violation":
-      batcher.event({ agent_id: agentId, event_type: "capability_violation", detail: { reported_by: "agent", ...(parsed.payload as object) }, at });
+      batcher.event({
+        agent_id: agentId,
+        event_type: "capability_violation",
+        detail: { reported_by: "agent", ...(parsed.payload as object) },
+        at,
+      });
       break;
     case "update.status": {
       const p = parsed.payload as UpdateStatusPayload;
@@ -95,7 +105,12 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
     }
     case "key.rotate":
       // Device key rotation is not built yet: the agent hears nothing back and keeps its key.
-      batcher.event({ agent_id: agentId, event_type: "key_rotation_rejected", detail: { kind: "device", reason: "device key rotation is not supported by this server yet" }, at });
+      batcher.event({
+        agent_id: agentId,
+        event_type: "key_rotation_rejected",
+        detail: { kind: "device", reason: "device key rotation is not supported by this server yet" },
+        at,
+      });
       break;
     case "uninstall":
       return void uninstall(session, (parsed.payload as UninstallPayload).reason ?? null);

@@ -169,7 +169,8 @@ export class AgentSession {
   #onMessage(data: Buffer, isBinary: boolean): void {
     if (this.phase === "closed") return;
     if (!isBinary) return this.#reject("text_frame", "a text message; the link speaks binary messages only");
-    if (data.length > MAX_MESSAGE_BYTES) return this.#reject("oversize_message", `a message of ${data.length} bytes; at most ${MAX_MESSAGE_BYTES}`);
+    if (data.length > MAX_MESSAGE_BYTES)
+      return this.#reject("oversize_message", `a message of ${data.length} bytes; at most ${MAX_MESSAGE_BYTES}`);
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.length);
     switch (this.phase) {
       case "handshake":
@@ -243,7 +244,12 @@ export class AgentSession {
   /** A protocol_violation event for a linked agent (others have no row to record it on). */
   #violation(reason: string, detail: Record<string, unknown>): void {
     if (!this.connectedSince) return;
-    this.env.batcher.event({ agent_id: this.agentId, event_type: "protocol_violation", detail: { reason, ...detail }, at: this.env.clock.now().toISOString() });
+    this.env.batcher.event({
+      agent_id: this.agentId,
+      event_type: "protocol_violation",
+      detail: { reason, ...detail },
+      at: this.env.clock.now().toISOString(),
+    });
   }
 
   /** Malformed input from a linked agent is recorded; anyone's closes 1008. */
@@ -310,7 +316,11 @@ export class AgentSession {
         this.codeExpiresAt = outcome.expires_at.getTime();
         this.phase = "held";
         this.lastPing = performance.now();
-        this.send("hello.ack", { agent_id: outcome.agent_id, pairing_code: outcome.pairing_code, magic_link: `/agents/enroll?c=${outcome.pairing_code}` });
+        this.send("hello.ack", {
+          agent_id: outcome.agent_id,
+          pairing_code: outcome.pairing_code,
+          magic_link: `/agents/enroll?c=${outcome.pairing_code}`,
+        });
         return;
       }
     }
@@ -319,7 +329,13 @@ export class AgentSession {
   async #link(hello: HelloPayload): Promise<void> {
     const outcome = await startLink({
       ctx: this.env.ctx,
-      input: { device_pk: this.devicePk, hello, reported_ip: this.ip, owner: this.env.options.instanceId, server_key: { id: this.keyId, state: this.keyState } },
+      input: {
+        device_pk: this.devicePk,
+        hello,
+        reported_ip: this.ip,
+        owner: this.env.options.instanceId,
+        server_key: { id: this.keyId, state: this.keyState },
+      },
     });
     if (outcome.kind === "refused") return this.close(1008, outcome.status === "unknown" ? "unknown_device" : outcome.status);
     this.agentId = outcome.agent_id;
@@ -332,7 +348,12 @@ export class AgentSession {
     this.phase = "linked";
     const now = performance.now();
     this.lastHeartbeat = this.lastPing = this.lastRekey = now;
-    this.send("hello.ack", { accepted: true, agent_id: outcome.agent_id, server_time: this.env.clock.now().toISOString(), capabilities: grantsOnWire(outcome.grants, this.capabilitySchema) });
+    this.send("hello.ack", {
+      accepted: true,
+      agent_id: outcome.agent_id,
+      server_time: this.env.clock.now().toISOString(),
+      capabilities: grantsOnWire(outcome.grants, this.capabilitySchema),
+    });
     this.send("capabilities.set", { capabilities: grantsOnWire(outcome.grants, this.capabilitySchema) });
     this.sendKeyRotate();
     if (outcome.pending_update) this.env.frames.sendUpdate(this, outcome.pending_update);
@@ -344,12 +365,21 @@ export class AgentSession {
   sendKeyRotate(): void {
     const successor = this.env.keys.successor();
     if (!successor || this.keyState === "successor") return;
-    this.send("key.rotate", { kind: "server", successor_pk: successor.public_key, expiry: successor.overlap_expires_at?.toISOString() ?? null });
+    this.send("key.rotate", {
+      kind: "server",
+      successor_pk: successor.public_key,
+      expiry: successor.overlap_expires_at?.toISOString() ?? null,
+    });
   }
 
   #ended(reason: string): void {
     if (!this.connectedSince) return;
-    this.env.batcher.ended({ agent_id: this.agentId, owner: this.env.options.instanceId, connected_since: this.connectedSince.toISOString(), reason });
+    this.env.batcher.ended({
+      agent_id: this.agentId,
+      owner: this.env.options.instanceId,
+      connected_since: this.connectedSince.toISOString(),
+      reason,
+    });
     this.connectedSince = undefined;
   }
 

@@ -75,13 +75,25 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
     if (!last) return;
     const done = last.addresses_scanned ?? undefined;
     if (!last.terminal) {
-      if (done !== undefined) await reportScanProgress({ ctx, input: { job_id: job.id, phase: "scanning", message: last.msg ?? `${done} addresses scanned by the agent`, addresses_done: done } });
+      if (done !== undefined)
+        await reportScanProgress({
+          ctx,
+          input: { job_id: job.id, phase: "scanning", message: last.msg ?? `${done} addresses scanned by the agent`, addresses_done: done },
+        });
       return;
     }
     const outcome = last.outcome ?? "completed";
-    if (outcome === "completed") await completeScanJob(ctx, logger, { job_id: job.id, ...(done !== undefined ? { addresses_done: done } : {}), message: last.msg ?? "Scan completed by the agent" });
+    if (outcome === "completed")
+      await completeScanJob(ctx, logger, {
+        job_id: job.id,
+        ...(done !== undefined ? { addresses_done: done } : {}),
+        message: last.msg ?? "Scan completed by the agent",
+      });
     else if (outcome !== "cancelled")
-      await failScanJob({ ctx, input: { job_id: job.id, error_text: last.msg ?? `The agent ended the scan: ${outcome}`, error_reason: last.error_code ?? outcome } });
+      await failScanJob({
+        ctx,
+        input: { job_id: job.id, error_text: last.msg ?? `The agent ended the scan: ${outcome}`, error_reason: last.error_code ?? outcome },
+      });
   };
 
   /** Frames wait BATCH_MS (or until BATCH_SIZE, or a terminal one) so a sweep's hosts cost few transactions. */
@@ -93,7 +105,14 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
     clearTimeout(buffer.timer);
     const next = (chains.get(dispatchId) ?? Promise.resolve())
       .then(() => handle(buffer.agentId, dispatchId, buffer.frames))
-      .catch((e: unknown) => logger.warn("agent discovery findings not recorded", { agent_id: buffer.agentId, dispatch_id: dispatchId, frames: buffer.frames.length, error: String(e) }));
+      .catch((e: unknown) =>
+        logger.warn("agent discovery findings not recorded", {
+          agent_id: buffer.agentId,
+          dispatch_id: dispatchId,
+          frames: buffer.frames.length,
+          error: String(e),
+        }),
+      );
     chains.set(dispatchId, next);
     void next.finally(() => {
       if (chains.get(dispatchId) === next) chains.delete(dispatchId);
@@ -129,7 +148,9 @@ export function agentDiscovery(deps: { ctx: VerbContext; logger: Logger; links: 
     onControl(message) {
       const agentId = typeof message.scan_agent_id === "number" ? message.scan_agent_id : null;
       if (message.type === "job_cancel" && agentId !== null && typeof message.dispatch_id === "string")
-        links.link(agentId)?.send("discovery.cancel", { dispatch_id: message.dispatch_id, job_id: message.job_id, reason: "cancelled_by_user" });
+        links
+          .link(agentId)
+          ?.send("discovery.cancel", { dispatch_id: message.dispatch_id, job_id: message.job_id, reason: "cancelled_by_user" });
       if (message.type === "job_queued" && agentId !== null) dispatch([agentId]);
       const resumed = typeof message.agent_id === "number" ? [message.agent_id] : links.linkedIds();
       if (message.type === "resume" || message.type === "resumed" || message.type === "agent_resumed") dispatch(resumed);

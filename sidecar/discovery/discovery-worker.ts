@@ -55,15 +55,29 @@ interface Held {
   done: Promise<void>;
 }
 
-export function discoveryWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: DiscoveryWorkerOverrides = {}): DiscoveryWorker {
+export function discoveryWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  overrides: DiscoveryWorkerOverrides = {},
+): DiscoveryWorker {
   const { deps } = runtime;
   const { runners: runnerOverrides, agentLinks, ...rest } = overrides;
-  const options: DiscoveryWorkerOptions = { ...defaultDiscoveryOptions(rest.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, deps.config.SVC_DISCOVERY_CONCURRENCY), ...rest };
+  const options: DiscoveryWorkerOptions = {
+    ...defaultDiscoveryOptions(
+      rest.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+      deps.config.SVC_DISCOVERY_CONCURRENCY,
+    ),
+    ...rest,
+  };
   const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random });
   const listen = databaseListener(runtime.database);
   const held = new Map<number, Held>();
   const engine = engineRunner(runtime.database.db, options);
-  const runners: Record<string, JobRunner> = { docker: runDockerJob, lldp: runLldpJob, opnsense: opnsenseRunner(deps.outbound), ...(runnerOverrides as Record<string, JobRunner>) };
+  const runners: Record<string, JobRunner> = {
+    docker: runDockerJob,
+    lldp: runLldpJob,
+    opnsense: opnsenseRunner(deps.outbound),
+    ...(runnerOverrides as Record<string, JobRunner>),
+  };
   const agents = agentLinks ? agentDiscovery({ ctx, logger: deps.logger, links: agentLinks, owner: options.owner }) : undefined;
   let running = false;
   let round: Promise<void> | undefined;
@@ -92,7 +106,15 @@ export function discoveryWorker(runtime: Pick<NodeRuntime, "deps" | "database">,
     const why = controller.signal.reason as StopReason | undefined;
     if (why === "cancel") return; // the cancel verb already set it cancelled
     if (why === "shutdown") {
-      await failScanJob({ ctx, input: { job_id: job.id, error_text: "The sidecar shut down while the scan ran.", error_reason: "shutdown", claimed_by: options.owner } });
+      await failScanJob({
+        ctx,
+        input: {
+          job_id: job.id,
+          error_text: "The sidecar shut down while the scan ran.",
+          error_reason: "shutdown",
+          claimed_by: options.owner,
+        },
+      });
       return;
     }
     if (failure) await failScanJob({ ctx, input: { job_id: job.id, error_text: failure.text, error_reason: failure.reason } });

@@ -14,19 +14,33 @@ import { runScan } from "./engine/run-scan.ts";
 import type { JobRun, JobRunner } from "./job-runner.ts";
 import type { DiscoveryWorkerOptions } from "./options.ts";
 
-const num = (v: unknown, fallback: number, min: number, max: number) => (typeof v === "number" && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : fallback);
+const num = (v: unknown, fallback: number, min: number, max: number) =>
+  typeof v === "number" && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : fallback;
 
 export class PlanError extends Error {
   override name = "PlanError";
 }
 
-export async function planOf(db: Db, run: JobRun, options: Pick<DiscoveryWorkerOptions, "maxSockets" | "hostTimeoutMs" | "maxConcurrentHosts">): Promise<ScanPlan> {
+export async function planOf(
+  db: Db,
+  run: JobRun,
+  options: Pick<DiscoveryWorkerOptions, "maxSockets" | "hostTimeoutMs" | "maxConcurrentHosts">,
+): Promise<ScanPlan> {
   const { job } = run;
-  const parsed = parseTargets({ targets: jobTargets(job), exclude: job.exclude, allowed: allowedTargetsFromEnv(process.env), cap: MAX_SCAN_ADDRESSES });
+  const parsed = parseTargets({
+    targets: jobTargets(job),
+    exclude: job.exclude,
+    allowed: allowedTargetsFromEnv(process.env),
+    cap: MAX_SCAN_ADDRESSES,
+  });
   if (!parsed.ok) throw new PlanError(`${parsed.field}: ${parsed.message}`);
   const o = job.options;
   const snmp = job.scan_types.includes("snmp")
-    ? { community: (await openJobCommunity(db, run.vault, job)) ?? "public", port: num(o.snmp_port, 161, 1, 65535), version: typeof o.snmp_version === "string" ? o.snmp_version : "2c" }
+    ? {
+        community: (await openJobCommunity(db, run.vault, job)) ?? "public",
+        port: num(o.snmp_port, 161, 1, 65535),
+        version: typeof o.snmp_version === "string" ? o.snmp_version : "2c",
+      }
     : null;
   return {
     targets: parsed.value,
@@ -40,26 +54,37 @@ export async function planOf(db: Db, run: JobRun, options: Pick<DiscoveryWorkerO
   };
 }
 
-export function engineRunner(db: Db, options: Pick<DiscoveryWorkerOptions, "maxSockets" | "hostTimeoutMs" | "maxConcurrentHosts" | "findingsMs" | "findingsBatch">): JobRunner {
+export function engineRunner(
+  db: Db,
+  options: Pick<DiscoveryWorkerOptions, "maxSockets" | "hostTimeoutMs" | "maxConcurrentHosts" | "findingsMs" | "findingsBatch">,
+): JobRunner {
   // One budget for every job this runner runs: the sidecar never holds more than maxSockets scan sockets.
   const budget = new SocketBudget(options.maxSockets);
   return async (run) => {
     const plan = await planOf(db, run, options);
-    run.log("INFO", "plan", `Scanning ${plan.targets.count} addresses: ${plan.scan_types.join(", ")}`, { targets: plan.targets.targets, tcp_ports: plan.tcp_ports.length });
+    run.log("INFO", "plan", `Scanning ${plan.targets.count} addresses: ${plan.scan_types.join(", ")}`, {
+      targets: plan.targets.targets,
+      tcp_ports: plan.tcp_ports.length,
+    });
     run.progress({ done: 0, total: plan.targets.count, phase: "scanning", message: `0 of ${plan.targets.count} addresses` });
     const batcher = findingsBatcher(run, options);
     let outcome: Awaited<ReturnType<typeof runScan>>;
     try {
-      outcome = await runScan(plan, {
-        signal: run.signal,
-        onHost: (f) => batcher.add(f),
-        onProgress: (p) => run.progress(p),
-        onLog: (level, phase, message, details) => run.log(level, phase, message, details),
-      }, { budget });
+      outcome = await runScan(
+        plan,
+        {
+          signal: run.signal,
+          onHost: (f) => batcher.add(f),
+          onProgress: (p) => run.progress(p),
+          onLog: (level, phase, message, details) => run.log(level, phase, message, details),
+        },
+        { budget },
+      );
     } finally {
       await batcher.close();
     }
-    if (!outcome.cancelled) run.log("INFO", "done", `Scanned ${outcome.addresses_scanned} addresses; ${outcome.hosts_found} hosts answered`);
+    if (!outcome.cancelled)
+      run.log("INFO", "done", `Scanned ${outcome.addresses_scanned} addresses; ${outcome.hosts_found} hosts answered`);
   };
 }
 

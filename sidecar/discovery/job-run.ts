@@ -53,7 +53,10 @@ export function openJobRun(
     dirty = false;
     sentAt = Date.now();
     progressWrite = progressWrite.then(() =>
-      reportScanProgress({ ctx, input: { job_id: job.id, phase: p.phase, message: p.message, addresses_done: p.done, addresses_total: p.total } }).then(
+      reportScanProgress({
+        ctx,
+        input: { job_id: job.id, phase: p.phase, message: p.message, addresses_done: p.done, addresses_total: p.total },
+      }).then(
         () => undefined,
         (e: unknown) => logger.warn("scan progress write failed", { job_id: job.id, error: String(e) }),
       ),
@@ -61,10 +64,13 @@ export function openJobRun(
     return progressWrite;
   };
 
-  const timer = setInterval(() => {
-    void flushLogs();
-    if (dirty || Date.now() - sentAt >= options.heartbeatMs) void sendProgress();
-  }, Math.min(options.progressMs, options.logsMs));
+  const timer = setInterval(
+    () => {
+      void flushLogs();
+      if (dirty || Date.now() - sentAt >= options.heartbeatMs) void sendProgress();
+    },
+    Math.min(options.progressMs, options.logsMs),
+  );
   timer.unref();
 
   const run: JobRun = {

@@ -24,12 +24,21 @@ export interface IntegrationsWorkerOverrides extends Partial<IntegrationsWorkerO
   runners?: Partial<Record<DueKind, SyncRunner>>;
 }
 
-export function integrationsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: IntegrationsWorkerOverrides = {}): IntegrationsWorker {
+export function integrationsWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  overrides: IntegrationsWorkerOverrides = {},
+): IntegrationsWorker {
   const { deps } = runtime;
   const { runners: runnerOverrides, ...rest } = overrides;
   const options: IntegrationsWorkerOptions = { ...DEFAULT_INTEGRATIONS_OPTIONS, ...rest };
   const runners: Record<DueKind, SyncRunner> = { ...defaultSyncRunners, ...runnerOverrides };
-  const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random, vault: deps.vault, outbound: deps.outbound });
+  const ctx = systemContext({
+    db: runtime.database.db,
+    clock: deps.clock,
+    random: deps.random,
+    vault: deps.vault,
+    outbound: deps.outbound,
+  });
   const held = new Map<string, Promise<void>>();
   let running = false;
   let round: Promise<DueSync[]> | undefined;
@@ -42,7 +51,9 @@ export function integrationsWorker(runtime: Pick<NodeRuntime, "deps" | "database
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       deps.logger.warn("integration sync threw", { kind: due.kind, id: due.id, error });
-      await recordSyncFailure({ ctx, input: { kind: due.kind, id: due.id, error } }).catch((f: unknown) => deps.logger.error("integration sync failure not recorded", { kind: due.kind, id: due.id, error: String(f) }));
+      await recordSyncFailure({ ctx, input: { kind: due.kind, id: due.id, error } }).catch((f: unknown) =>
+        deps.logger.error("integration sync failure not recorded", { kind: due.kind, id: due.id, error: String(f) }),
+      );
     }
   };
 
@@ -55,7 +66,10 @@ export function integrationsWorker(runtime: Pick<NodeRuntime, "deps" | "database
       // A sync still running past its interval is not started twice here: this turn is skipped (the
       // claim already moved the row to its next interval).
       if (held.has(key)) continue;
-      held.set(key, execute(due).finally(() => held.delete(key)));
+      held.set(
+        key,
+        execute(due).finally(() => held.delete(key)),
+      );
     }
     return claimed;
   };

@@ -45,9 +45,15 @@ export interface MonitorsWorker extends Worker {
   flush(): Promise<void>;
 }
 
-export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: Partial<MonitorsWorkerOptions> = {}): MonitorsWorker {
+export function monitorsWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  overrides: Partial<MonitorsWorkerOptions> = {},
+): MonitorsWorker {
   const { deps } = runtime;
-  const options: MonitorsWorkerOptions = { ...defaultMonitorsOptions(overrides.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`), ...overrides };
+  const options: MonitorsWorkerOptions = {
+    ...defaultMonitorsOptions(overrides.owner ?? `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`),
+    ...overrides,
+  };
   const ctx = systemContext({ db: runtime.database.db, clock: deps.clock, random: deps.random });
   const listen = databaseListener(runtime.database);
   const stopping = new AbortController();
@@ -77,10 +83,20 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
       config = effectiveConfig(claimed.check_type, await runtimeConfig(deps.vault, claimed));
     } catch (e) {
       // A config this process cannot open (another vault key) is a failed check with the reason.
-      buffer.push(resultOf(claimed, { up: false, latency_ms: null, samples: [{ metric: "avail", value: 0 }], msg: `cannot open the monitor's secrets: ${(e as Error).message}` }));
+      buffer.push(
+        resultOf(claimed, {
+          up: false,
+          latency_ms: null,
+          samples: [{ metric: "avail", value: 0 }],
+          msg: `cannot open the monitor's secrets: ${(e as Error).message}`,
+        }),
+      );
       return;
     }
-    const outcome = await runCheck({ check_type: claimed.check_type, host: claimed.host, config }, { pingCommand: options.pingCommand, signal: stopping.signal, policy, ...(options.resolve ? { resolve: options.resolve } : {}) });
+    const outcome = await runCheck(
+      { check_type: claimed.check_type, host: claimed.host, config },
+      { pingCommand: options.pingCommand, signal: stopping.signal, policy, ...(options.resolve ? { resolve: options.resolve } : {}) },
+    );
     counters.checked++;
     buffer.push(resultOf(claimed, outcome));
     if (buffer.length >= options.flushSize) void flush();
@@ -101,7 +117,17 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
     try {
       const config = await runtimeConfig(deps.vault, claimed);
       const { budgetMs } = checkBudget({ check_type: claimed.check_type, config });
-      await requestProbe({ ctx, input: { agent_id: claimed.probe_agent_id!, check_type: claimed.check_type, host: claimed.host, config, monitor_id: claimed.id, timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + 5)) } });
+      await requestProbe({
+        ctx,
+        input: {
+          agent_id: claimed.probe_agent_id!,
+          check_type: claimed.check_type,
+          host: claimed.host,
+          config,
+          monitor_id: claimed.id,
+          timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + 5)),
+        },
+      });
       counters.probes_queued++;
       await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "queued", reason: null } });
     } catch (e) {
@@ -196,7 +222,10 @@ export function monitorsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
         });
       pollTimer = setInterval(schedule, options.pollMs);
       flushTimer = setInterval(() => void flush(), options.flushMs);
-      staleTimer = setInterval(() => void markStaleProbes({ ctx }).catch((e: unknown) => deps.logger.warn("marking stale probes failed", { error: String(e) })), options.staleProbeMs);
+      staleTimer = setInterval(
+        () => void markStaleProbes({ ctx }).catch((e: unknown) => deps.logger.warn("marking stale probes failed", { error: String(e) })),
+        options.staleProbeMs,
+      );
       schedule();
     },
     async stop() {

@@ -28,5 +28,17 @@ export interface MonitorsWorkerOptions {
 }
 
 export function defaultMonitorsOptions(owner: string): MonitorsWorkerOptions {
-  return { concurrency: 256, pollMs: 250, claimBatch: 200, flushMs: 100, flushSize: 200, maxBuffered: 50_000, owner, pingCommand: "ping", lagWindow: 20_000, drainMs: 15_000, staleProbeMs: 10_000 };
+  return {
+    concurrency: 256,
+    pollMs: 250,
+    claimBatch: 200,
+    flushMs: 100,
+    flushSize: 200,
+    maxBuffered: 50_000,
+    owner,
+    pingCommand: "ping",
+    lagWindow: 20_000,
+    drainMs: 15_000,
+    staleProbeMs: 10_000,
+  };
 }

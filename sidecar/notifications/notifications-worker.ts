@@ -44,7 +44,10 @@ export interface NotificationsWorker extends Worker {
   kick(): Promise<void>;
 }
 
-export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: Partial<NotificationOptions> = {}): NotificationsWorker {
+export function notificationsWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  overrides: Partial<NotificationOptions> = {},
+): NotificationsWorker {
   const { deps, database } = runtime;
   const options = { ...notificationOptions(deps.config), ...overrides };
   const ctx = systemContext({ db: database.db, clock: deps.clock, random: deps.random });
@@ -71,8 +74,23 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
     } catch (e) {
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }
-    await recordAttempt({ ctx, input: { delivery_id: job.delivery_id, ...outcome, duration_ms: performance.now() - t0, started_at: started, backoff: options.backoff } });
-    if (outcome.outcome !== "delivered") logger.warn("notification delivery failed", { delivery_id: job.delivery_id, sink_id: job.sink.id, attempt: job.attempt, error: outcome.error });
+    await recordAttempt({
+      ctx,
+      input: {
+        delivery_id: job.delivery_id,
+        ...outcome,
+        duration_ms: performance.now() - t0,
+        started_at: started,
+        backoff: options.backoff,
+      },
+    });
+    if (outcome.outcome !== "delivered")
+      logger.warn("notification delivery failed", {
+        delivery_id: job.delivery_id,
+        sink_id: job.sink.id,
+        attempt: job.attempt,
+        error: outcome.error,
+      });
   }
 
   async function runRound(): Promise<void> {
@@ -84,10 +102,24 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
     if (stopped || room <= 0) return;
     const { jobs, failed } = await claimDeliveries({ ctx, input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault } });
     for (const f of failed)
-      await recordAttempt({ ctx, input: { delivery_id: f.id, outcome: "failed", http_status: null, error: f.error, duration_ms: 0, started_at: deps.clock.now(), backoff: options.backoff, permanent: true } });
+      await recordAttempt({
+        ctx,
+        input: {
+          delivery_id: f.id,
+          outcome: "failed",
+          http_status: null,
+          error: f.error,
+          duration_ms: 0,
+          started_at: deps.clock.now(),
+          backoff: options.backoff,
+          permanent: true,
+        },
+      });
     for (const job of jobs) {
       const p = send(job)
-        .catch((e: unknown) => logger.error("notification attempt could not be recorded", { delivery_id: job.delivery_id, error: String(e) }))
+        .catch((e: unknown) =>
+          logger.error("notification attempt could not be recorded", { delivery_id: job.delivery_id, error: String(e) }),
+        )
         .finally(() => {
           inFlight.delete(p);
           if (!stopped) void kick();
@@ -129,7 +161,9 @@ export function notificationsWorker(runtime: Pick<NodeRuntime, "deps" | "databas
         try {
           unlisten = await listen(NOTIFICATIONS_CHANNEL, () => void kick());
         } catch (e) {
-          logger.error("could not LISTEN on notifications; deliveries still run on the tick", { error: e instanceof Error ? e.message : String(e) });
+          logger.error("could not LISTEN on notifications; deliveries still run on the tick", {
+            error: e instanceof Error ? e.message : String(e),
+          });
         }
       }
       void kick();

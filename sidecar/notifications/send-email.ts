@@ -9,7 +9,13 @@ import type { SmtpNotifier } from "../../shared/domain/notifications/notifiers/n
 import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
 import type { SendOutcome } from "./send-http.ts";
 
-export async function sendEmail(provider: SmtpNotifier, job: DeliveryJob, timeoutMs: number, nowSecs: number, policy: OutboundPolicy): Promise<SendOutcome> {
+export async function sendEmail(
+  provider: SmtpNotifier,
+  job: DeliveryJob,
+  timeoutMs: number,
+  nowSecs: number,
+  policy: OutboundPolicy,
+): Promise<SendOutcome> {
   const c = job.sink.config;
   const secure = c.smtp_secure === true;
   const mail = provider.render({ config: c, secrets: job.sink.secrets, message: job.message, nowSecs });

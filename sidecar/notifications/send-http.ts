@@ -28,14 +28,27 @@ export async function sendHttp(
   const headers: Record<string, string> = { "user-agent": "infra-control-plane-notifications/1", ...spec.headers };
   let response: OutboundResponse;
   try {
-    response = await net.outbound.request({ method: "POST", url: spec.url, headers, body: spec.body, timeoutMs, maxBytes: BODY_LIMIT, policy: net.policy });
+    response = await net.outbound.request({
+      method: "POST",
+      url: spec.url,
+      headers,
+      body: spec.body,
+      timeoutMs,
+      maxBytes: BODY_LIMIT,
+      policy: net.policy,
+    });
   } catch (e) {
     if (!(e instanceof OutboundError)) return { outcome: "failed", http_status: null, error: `Request failed: ${(e as Error).name}` };
     if (e.code === "timeout") return { outcome: "timeout", http_status: null, error: `No answer within ${timeoutMs} ms` };
-    return { outcome: "failed", http_status: null, error: e.code === "refused" ? `Refused by the outbound policy: ${e.message}` : `Request failed: ${e.message}` };
+    return {
+      outcome: "failed",
+      http_status: null,
+      error: e.code === "refused" ? `Refused by the outbound policy: ${e.message}` : `Request failed: ${e.message}`,
+    };
   }
   const text = response.text();
-  if (response.status < 200 || response.status >= 300) return { outcome: "failed", http_status: response.status, error: `Endpoint returned HTTP ${response.status}` };
+  if (response.status < 200 || response.status >= 300)
+    return { outcome: "failed", http_status: response.status, error: `Endpoint returned HTTP ${response.status}` };
   if (spec.expectOkField) {
     let ok = false;
     try {

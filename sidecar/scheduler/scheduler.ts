@@ -42,7 +42,9 @@ export class Scheduler {
   constructor(opts: SchedulerOptions) {
     this.#opts = opts;
     for (const job of opts.jobs ?? JOBS) this.#crons.set(job.name, { job, schedule: job.schedule, cron: this.#cron(job, job.schedule) });
-    opts.logger.info("scheduler started", { jobs: [...this.#crons.values()].map(({ job, cron }) => ({ job: job.name, next_run_at: cron?.nextRun()?.toISOString() ?? null })) });
+    opts.logger.info("scheduler started", {
+      jobs: [...this.#crons.values()].map(({ job, cron }) => ({ job: job.name, next_run_at: cron?.nextRun()?.toISOString() ?? null })),
+    });
     if ([...this.#crons.values()].some(({ job }) => job.scheduleSetting)) {
       void this.refreshSchedules();
       this.#refresh = setInterval(() => void this.refreshSchedules(), opts.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS);
@@ -74,7 +76,9 @@ export class Scheduler {
   refreshSchedules(): Promise<void> {
     // One refresh at a time; stop() waits for the one in progress.
     this.#refreshing = this.#refreshing.then(() =>
-      this.#refreshNow().catch((e: unknown) => this.#opts.logger.warn("job schedules not refreshed", { error: e instanceof Error ? e.message : String(e) })),
+      this.#refreshNow().catch((e: unknown) =>
+        this.#opts.logger.warn("job schedules not refreshed", { error: e instanceof Error ? e.message : String(e) }),
+      ),
     );
     return this.#refreshing;
   }

@@ -21,7 +21,10 @@ export async function importFileAvatars({ deps, database }: Pick<NodeRuntime, "d
   let imported = 0;
   for (const { id, name } of missing) {
     if (!name || !isAvatarName(name)) continue;
-    const bytes = await readFile(join(deps.config.DATA_DIR, "user-icons", name)).then((b) => new Uint8Array(b), () => undefined);
+    const bytes = await readFile(join(deps.config.DATA_DIR, "user-icons", name)).then(
+      (b) => new Uint8Array(b),
+      () => undefined,
+    );
     const type = bytes && bytes.length <= AVATAR_MAX_BYTES ? sniffImageType(bytes) : null;
     if (!bytes || !type) {
       deps.logger.warn("avatar file not found or not an image; the user keeps no avatar", { user_id: id, avatar: name });

@@ -63,16 +63,28 @@ export class SseFeed implements EventFeed {
   }
 
   open({ actor, channels, lastEventId }: OpenRequest): EventSubscription {
-    if (!this.#accepting) throw new ApiError("SERVER_DRAINING", "This process is not taking new event streams; reconnect shortly.", {}, { "Retry-After": "5" });
+    if (!this.#accepting)
+      throw new ApiError("SERVER_DRAINING", "This process is not taking new event streams; reconnect shortly.", {}, { "Retry-After": "5" });
     const { users, maxConnectionsPerUser } = this.#deps;
     const key = userKey(actor);
     const open = users.get(key) ?? 0;
     if (open >= maxConnectionsPerUser)
-      throw new ApiError("RATE_LIMITED", `Too many open streams for this user (at most ${maxConnectionsPerUser}, WebSocket and event streams together); close one first.`, { retry_after: 5 }, { "Retry-After": "5" });
+      throw new ApiError(
+        "RATE_LIMITED",
+        `Too many open streams for this user (at most ${maxConnectionsPerUser}, WebSocket and event streams together); close one first.`,
+        { retry_after: 5 },
+        { "Retry-After": "5" },
+      );
     users.set(key, open + 1);
     // Replay snapshot and live registration happen in one turn: no event falls between them or arrives twice.
     const { replay, reset } = this.#resume(lastEventId, channels);
-    const client = new SseSubscription({ channels, replay, reset, maxQueuedBytes: this.#options.maxQueuedBytes, onEnd: (reason) => this.#release(client, key, reason) });
+    const client = new SseSubscription({
+      channels,
+      replay,
+      reset,
+      maxQueuedBytes: this.#options.maxQueuedBytes,
+      onEnd: (reason) => this.#release(client, key, reason),
+    });
     this.#clients.add(client);
     return client;
   }
@@ -83,7 +95,12 @@ export class SseFeed implements EventFeed {
     return {
       accepting: this.#accepting,
       connected_clients: this.#clients.size,
-      channels: this.#deps.streams.map(({ channel, scope }) => ({ channel, scope, listening: this.#deps.hub.listening(channel), clients: count(channel) })),
+      channels: this.#deps.streams.map(({ channel, scope }) => ({
+        channel,
+        scope,
+        listening: this.#deps.hub.listening(channel),
+        clients: count(channel),
+      })),
       buffer: {
         capacity: this.#options.replayBufferSize,
         size,

@@ -36,7 +36,12 @@ export function streamsWorker(
 ): StreamsWorker {
   const { deps } = runtime;
   const options = { ...DEFAULT_STREAM_OPTIONS, ...overrides };
-  const hub = new ChannelHub({ listen: databaseListener(runtime.database), clock: deps.clock, logger: deps.logger, retryMs: options.listenRetryMs });
+  const hub = new ChannelHub({
+    listen: databaseListener(runtime.database),
+    clock: deps.clock,
+    logger: deps.logger,
+    retryMs: options.listenRetryMs,
+  });
   const env: ClientEnv = {
     deps,
     db: runtime.database.db,
@@ -48,7 +53,14 @@ export function streamsWorker(
     pending: { count: 0 },
   };
   const events = new SseFeed(
-    { hub, random: deps.random, streams: STREAMS, users: env.users, maxConnectionsPerUser: options.maxConnectionsPerUser, revalidateMs: options.revalidateMs },
+    {
+      hub,
+      random: deps.random,
+      streams: STREAMS,
+      users: env.users,
+      maxConnectionsPerUser: options.maxConnectionsPerUser,
+      revalidateMs: options.revalidateMs,
+    },
     { ...DEFAULT_SSE_OPTIONS, ...sseOverrides },
   );
   let accepting = false;
@@ -69,11 +81,19 @@ export function streamsWorker(
   };
 
   const start = (): void => {
-    const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes, perMessageDeflate: false, clientTracking: false });
+    const wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxPayloadBytes,
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
     for (const def of STREAMS)
       upgrades.add(def.path, (req, socket, head) => {
         if (!accepting || deps.lifecycle.state !== "ready")
-          return refuseUpgrade(socket, new ApiError("SERVER_DRAINING", "This process is not taking new streams; reconnect shortly.", {}, { "Retry-After": "5" }));
+          return refuseUpgrade(
+            socket,
+            new ApiError("SERVER_DRAINING", "This process is not taking new streams; reconnect shortly.", {}, { "Retry-After": "5" }),
+          );
         wss.handleUpgrade(req, socket, head, (ws) => new StreamClient(ws, def, env, req));
       });
     hub.start(STREAMS.map((s) => s.channel));

@@ -6,7 +6,15 @@ import { cryptoRandom, type Clock } from "../../shared/clock.ts";
 import type { Db } from "../../shared/db/database.ts";
 import type { Logger } from "../../shared/logger.ts";
 import { systemContext, type VerbContext } from "../../shared/verbs/verb-context.ts";
-import { type ClaimedPoll, claimPoll, listPollSchedules, openPollTarget, type PollReading, type PollTarget, recordPoll } from "../../shared/verbs/telemetry/poll-targets.ts";
+import {
+  type ClaimedPoll,
+  claimPoll,
+  listPollSchedules,
+  openPollTarget,
+  type PollReading,
+  type PollTarget,
+  recordPoll,
+} from "../../shared/verbs/telemetry/poll-targets.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 import type { Listen } from "../../runtime/listen.ts";
 import type { Worker } from "../../runtime/worker.ts";

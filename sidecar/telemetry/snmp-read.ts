@@ -4,7 +4,17 @@
 import type { Varbind } from "net-snmp";
 import { openSnmpSession, snmpGet, snmpWalk } from "../../net/snmp-session.ts";
 import type { PollReading, PollTarget } from "../../shared/verbs/telemetry/poll-targets.ts";
-import { averageLoad, CPU_RAW, type CpuCounters, cpuCounters, cpuPercentBetween, OID, storagePercents, storageRows, uptimeSeconds } from "./snmp-metrics.ts";
+import {
+  averageLoad,
+  CPU_RAW,
+  type CpuCounters,
+  cpuCounters,
+  cpuPercentBetween,
+  OID,
+  storagePercents,
+  storageRows,
+  uptimeSeconds,
+} from "./snmp-metrics.ts";
 
 export interface SnmpReading {
   reading: PollReading;
@@ -14,12 +24,20 @@ export interface SnmpReading {
 
 /** Reads `target`; `previous` are the CPU counters of the node's last poll (for the fallback). */
 export async function readSnmp(target: PollTarget, previous: CpuCounters | undefined): Promise<SnmpReading> {
-  const session = openSnmpSession(target.host, target.community, { port: target.port, version: target.snmp_version, timeoutMs: target.options.timeout_ms, retries: target.options.retries });
+  const session = openSnmpSession(target.host, target.community, {
+    port: target.port,
+    version: target.snmp_version,
+    timeoutMs: target.options.timeout_ms,
+    retries: target.options.retries,
+  });
   try {
     const [up] = await snmpGet(session, [OID.sysUpTime]);
     if (!up) throw new Error("The agent did not return sysUpTime.");
     const optional = (p: Promise<Varbind[]>) => p.catch(() => [] as Varbind[]);
-    const [loads, storage] = [await optional(snmpWalk(session, OID.hrProcessorLoad)), await optional(snmpWalk(session, OID.hrStorageEntry))];
+    const [loads, storage] = [
+      await optional(snmpWalk(session, OID.hrProcessorLoad)),
+      await optional(snmpWalk(session, OID.hrStorageEntry)),
+    ];
     const counters = cpuCounters(await optional(snmpGet(session, Object.values(CPU_RAW))));
     const cpu = averageLoad(loads) ?? (previous && counters ? cpuPercentBetween(previous, counters) : null);
     return { reading: { uptime_s: uptimeSeconds(up.value), cpu_pct: cpu, ...storagePercents(storageRows(storage)) }, counters };

@@ -5,5 +5,11 @@ import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import { createSnmpPoller, type SnmpPoller } from "./poller.ts";
 
 export function telemetryWorker({ deps, database }: Pick<NodeRuntime, "deps" | "database">): SnmpPoller {
-  return createSnmpPoller({ db: database.db, clock: deps.clock, logger: deps.logger, vault: deps.vault, listen: databaseListener(database) });
+  return createSnmpPoller({
+    db: database.db,
+    clock: deps.clock,
+    logger: deps.logger,
+    vault: deps.vault,
+    listen: databaseListener(database),
+  });
 }

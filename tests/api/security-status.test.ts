@@ -26,7 +26,8 @@ describe("security/status (public)", () => {
     expect(await status()).toMatchObject({ auth_enabled: false, has_users: true });
 
     const init = await t.app.request("/api/v1/bootstrap/initialize", {
-      method: "POST", headers: { "content-type": "application/json" },
+      method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "admin@example.com", password: "admin password for tests", setup_token: "security-status-setup" }),
     });
     expect(init.status).toBe(200);

@@ -66,8 +66,18 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const env = { ...process.env };
     delete env.AGENT_RELEASE_KEY;
     const t0 = performance.now();
-    execFileSync(process.execPath, ["scripts/build-agent.ts", "--out", join(dir, "builds")], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
-    const rows: BenchRow[] = [{ name: "build (linux-x64, linux-arm64)", total_ms: Math.round(performance.now() - t0), note: "Node binaries from node_modules/.cache after the first run" }];
+    execFileSync(process.execPath, ["scripts/build-agent.ts", "--out", join(dir, "builds")], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const rows: BenchRow[] = [
+      {
+        name: "build (linux-x64, linux-arm64)",
+        total_ms: Math.round(performance.now() - t0),
+        note: "Node binaries from node_modules/.cache after the first run",
+      },
+    ];
     const version = readFileSync(join(ROOT, "VERSION"), "utf8").trim();
     for (const arch of ["amd64", "arm64"]) {
       const size = statSync(join(dir, "builds", version, "linux", arch, "svc-agent")).size;
@@ -100,7 +110,12 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       }
     }
     linked.sort((a, b) => a - b);
-    rows.push({ name: `start to linked (enrolled, ${STARTS} starts)`, p50_ms: round(linked[Math.floor(STARTS / 2)]!), total_ms: Math.round(linked[STARTS - 1]!), note: "total = slowest; target < 2 s" });
+    rows.push({
+      name: `start to linked (enrolled, ${STARTS} starts)`,
+      p50_ms: round(linked[Math.floor(STARTS / 2)]!),
+      total_ms: Math.round(linked[STARTS - 1]!),
+      note: "total = slowest; target < 2 s",
+    });
     await api(ctx, "POST", `/api/v1/agents/${agentId}/revoke`, { reason: "bench done" });
     return rows;
   } finally {

@@ -15,7 +15,10 @@ import type { Command, WorkerInit } from "./agents/fleet-worker.ts";
 import { api, type BenchContext, type BenchRow, round } from "./harness.ts";
 import { processCpuMs, processRssBytes } from "./proc-cpu.ts";
 
-const SIZES = (process.env.BENCH_AGENTS ?? "1000,10000").split(",").map(Number).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_AGENTS ?? "1000,10000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const WINDOW_MS = Number(process.env.BENCH_AGENTS_WINDOW_S ?? "75") * 1000;
 const WORKERS = Math.max(1, Math.min(2, cpus().length));
 
@@ -34,7 +37,10 @@ const sourceAddress = (i: number) => {
 class Pool {
   readonly workers: Worker[];
   constructor(init: WorkerInit) {
-    this.workers = Array.from({ length: WORKERS }, () => new Worker(new URL("./agents/fleet-worker.ts", import.meta.url), { workerData: init }));
+    this.workers = Array.from(
+      { length: WORKERS },
+      () => new Worker(new URL("./agents/fleet-worker.ts", import.meta.url), { workerData: init }),
+    );
   }
   /** Sends each worker its command and waits for every answer. */
   all<T>(commands: Command[] | Command): Promise<T[]> {
@@ -63,17 +69,31 @@ async function fleet(ctx: BenchContext, n: number, serverKeyHex: string, wsBase:
   try {
     // Device keys made in the workers (X25519 in JavaScript is the slow part), rows as an approval leaves them.
     const per = Math.ceil(n / WORKERS);
-    const keys = (await pool.all<{ keys: { secretHex: string; publicHex: string }[] }>(pool.workers.map((_, i) => ({ type: "keys", count: Math.min(per, n - i * per) })))).flatMap((r) => r.keys);
+    const keys = (
+      await pool.all<{ keys: { secretHex: string; publicHex: string }[] }>(
+        pool.workers.map((_, i) => ({ type: "keys", count: Math.min(per, n - i * per) })),
+      )
+    ).flatMap((r) => r.keys);
     const tag = `bench-${n}-${process.pid}`;
     for (let i = 0; i < keys.length; i += 1000) {
-      const rows = keys.slice(i, i + 1000).map((k, j) => ({ name: `${tag}-${i + j}`, status: "active", device_pk: k.publicHex, fingerprint: k.publicHex.slice(0, 32), approved_at: new Date() }));
+      const rows = keys.slice(i, i + 1000).map((k, j) => ({
+        name: `${tag}-${i + j}`,
+        status: "active",
+        device_pk: k.publicHex,
+        fingerprint: k.publicHex.slice(0, 32),
+        approved_at: new Date(),
+      }));
       await ctx.sql`insert into agents ${ctx.sql(rows)}`;
     }
     const rssBefore = processRssBytes(ctx.serverPid);
     const cpuBeforeLink = processCpuMs(ctx.serverPid);
     const linkStarted = performance.now();
-    const assignments = pool.workers.map((_, w) => keys.flatMap((k, i) => (i % WORKERS === w ? [{ secretHex: k.secretHex, localAddress: sourceAddress(i) }] : [])));
-    const linked = await pool.all<{ handshakeMs: number[]; failed: number; firstError?: string }>(assignments.map((agents) => ({ type: "link", agents })));
+    const assignments = pool.workers.map((_, w) =>
+      keys.flatMap((k, i) => (i % WORKERS === w ? [{ secretHex: k.secretHex, localAddress: sourceAddress(i) }] : [])),
+    );
+    const linked = await pool.all<{ handshakeMs: number[]; failed: number; firstError?: string }>(
+      assignments.map((agents) => ({ type: "link", agents })),
+    );
     const linkMs = performance.now() - linkStarted;
     const linkCpu = processCpuMs(ctx.serverPid) - cpuBeforeLink;
     const handshakes = linked.flatMap((l) => l.handshakeMs);
@@ -88,7 +108,9 @@ async function fleet(ctx: BenchContext, n: number, serverKeyHex: string, wsBase:
     await new Promise((r) => setTimeout(r, WINDOW_MS));
     const cpuWindow = processCpuMs(ctx.serverPid) - cpu0;
     const rssRunning = processRssBytes(ctx.serverPid);
-    const reports = await pool.all<{ latencies: number[]; sent: number; acked: number; lost: number; open: number; unacked: number }>({ type: "report" });
+    const reports = await pool.all<{ latencies: number[]; sent: number; acked: number; lost: number; open: number; unacked: number }>({
+      type: "report",
+    });
     const lat = reports.flatMap((r) => r.latencies);
     const sent = reports.reduce((s, r) => s + r.sent, 0);
     const open = reports.reduce((s, r) => s + r.open, 0);
@@ -122,7 +144,10 @@ async function fleet(ctx: BenchContext, n: number, serverKeyHex: string, wsBase:
           `RSS ${Math.round(rssBefore / 2 ** 20)} -> ${Math.round(rssLinked / 2 ** 20)} MiB linked -> ${Math.round(rssRunning / 2 ** 20)} MiB running: ${perLinkKiB} KiB per link; ` +
           `CPU ${round((cpuWindow / WINDOW_MS) * 100)}% of one core while the fleet runs (heartbeats ${round(n / 20)}/s, telemetry ${round(n / 30)}/s)`,
       },
-      { name: `${label}: loss check`, note: `${totalSent} telemetry frames sent, ${stored!.n} samples stored${stored!.n === totalSent ? " (none lost)" : " (MISMATCH)"}` },
+      {
+        name: `${label}: loss check`,
+        note: `${totalSent} telemetry frames sent, ${stored!.n} samples stored${stored!.n === totalSent ? " (none lost)" : " (MISMATCH)"}`,
+      },
     ];
   } finally {
     await Promise.all(pool.workers.map((w) => w.terminate()));
@@ -138,7 +163,12 @@ async function enrollBurst(ctx: BenchContext, serverKeyHex: string, wsBase: stri
     Array.from({ length: count }, async (_, i) => {
       const t0 = performance.now();
       const device = generateKeyPair();
-      const conn = await Connection.open({ url: `${wsBase}/api/v1/agents/enroll`, device, serverKey, localAddress: `127.9.0.${(i % 250) + 1}` });
+      const conn = await Connection.open({
+        url: `${wsBase}/api/v1/agents/enroll`,
+        device,
+        serverKey,
+        localAddress: `127.9.0.${(i % 250) + 1}`,
+      });
       const code = new Promise<void>((resolve, reject) => {
         conn.onFrame((f) => (f.type === "hello.ack" && typeof f.payload.pairing_code === "string" ? resolve() : undefined));
         void conn.closed.then((c) => reject(new Error(`closed ${c.code} ${c.reason}`)));
@@ -152,7 +182,14 @@ async function enrollBurst(ctx: BenchContext, serverKeyHex: string, wsBase: stri
   );
   const total = performance.now() - started;
   await ctx.sql`delete from agents where agent_version = ${BENCH_AGENT_VERSION} and status = 'pending'`;
-  return { name: `enroll burst: ${count} agents to a pairing code`, p50_ms: percentile(times, 50), p99_ms: percentile(times, 99), rps: round(count / (total / 1000)), total_ms: Math.round(total), note: "concurrent, under the pending cap of 100 and the enroll gate of 200/60 s" };
+  return {
+    name: `enroll burst: ${count} agents to a pairing code`,
+    p50_ms: percentile(times, 50),
+    p99_ms: percentile(times, 99),
+    rps: round(count / (total / 1000)),
+    total_ms: Math.round(total),
+    note: "concurrent, under the pending cap of 100 and the enroll gate of 200/60 s",
+  };
 }
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {

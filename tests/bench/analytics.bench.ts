@@ -40,7 +40,9 @@ export async function seedTelemetry(sql: postgres.Sql, scale: number): Promise<T
   const count = Math.max(10, Math.round(1000 * scale));
   const nodes = (await sql<{ id: number }[]>`select id from hardware order by id limit ${count}`).map((r) => r.id);
   if (nodes.length < count) throw new Error(`the inventory has ${nodes.length} hardware nodes, ${count} wanted`);
-  const [probe] = await sql<{ empty: boolean }[]>`select not exists (select 1 from hardware_live_metrics) and not exists (select 1 from status_history) as empty`;
+  const [probe] = await sql<
+    { empty: boolean }[]
+  >`select not exists (select 1 from hardware_live_metrics) and not exists (select 1 from status_history) as empty`;
   const end = Math.floor(Date.now() / FIVE_MIN) * FIVE_MIN;
   const start = new Date(end - 30 * DAY);
   const seed_ms = await time(async () => {
@@ -68,7 +70,9 @@ export async function seedTelemetry(sql: postgres.Sql, scale: number): Promise<T
     await sql`analyze hardware_live_metrics`;
     await sql`analyze status_history`;
   });
-  const [counted] = await sql<{ rows: number }[]>`select count(*)::int as rows from hardware_live_metrics where hardware_id = any(${nodes})`;
+  const [counted] = await sql<
+    { rows: number }[]
+  >`select count(*)::int as rows from hardware_live_metrics where hardware_id = any(${nodes})`;
   return {
     nodes,
     rows: counted!.rows,
@@ -98,22 +102,33 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const from30 = new Date(seed.end - 30 * DAY);
 
     // Bare SQL first (cold-ish cache for both, as the job's first pass also reads from disk or cache).
-    const bareRegression = await time(() => ctx.sql`
+    const bareRegression = await time(
+      () => ctx.sql`
       select hardware_id, regr_slope(disk_pct::float8, date_part('epoch', ts) / 86400), regr_intercept(disk_pct::float8, date_part('epoch', ts) / 86400),
         regr_slope(mem_pct::float8, date_part('epoch', ts) / 86400), regr_intercept(mem_pct::float8, date_part('epoch', ts) / 86400), count(*)
-      from hardware_live_metrics where ts > ${from14} and ts <= ${now} group by hardware_id`);
-    const bareAverages = await time(() => ctx.sql`
-      select hardware_id, avg(cpu_pct), max(cpu_pct), avg(mem_pct) from hardware_live_metrics where ts > ${from30} and ts <= ${now} group by hardware_id`);
-    const bareWindow = await time(() => ctx.sql`
+      from hardware_live_metrics where ts > ${from14} and ts <= ${now} group by hardware_id`,
+    );
+    const bareAverages = await time(
+      () => ctx.sql`
+      select hardware_id, avg(cpu_pct), max(cpu_pct), avg(mem_pct) from hardware_live_metrics where ts > ${from30} and ts <= ${now} group by hardware_id`,
+    );
+    const bareWindow = await time(
+      () => ctx.sql`
       select entity_id, max(n) from (
         select entity_id, count(*) over (partition by entity_id order by created_at range between interval '30 minutes' preceding and current row) as n
         from status_history where entity_type = 'hardware' and created_at >= ${new Date(seed.end - DAY)}
-      ) w group by entity_id`);
+      ) w group by entity_id`,
+    );
 
     const system = systemContext({ db, clock, random: cryptoRandom });
     const job = await runJob({ ctx: system, lock: advisoryLockFor(provider), logger: silentLogger }, analyticsJob, "manual");
     if (job.outcome !== "success") throw new Error(`analytics ${job.outcome}: ${job.error}`);
-    const d = job.detail as { elapsed_ms: number; capacity_forecast: { upserted: number }; right_sizing: { recommendations: number }; flap_detection: { opened: number } };
+    const d = job.detail as {
+      elapsed_ms: number;
+      capacity_forecast: { upserted: number };
+      right_sizing: { recommendations: number };
+      flap_detection: { opened: number };
+    };
 
     // Each pass again on its own (second run: upserts over existing rows).
     const capacity = await time(() => forecastCapacity({ ctx: system, input: { now } }));
@@ -128,9 +143,24 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         baseline_sql_ms: bareRegression + bareAverages + bareWindow,
         note: `${scope}; ${d.capacity_forecast.upserted} forecasts, ${d.right_sizing.recommendations} recommendations, ${d.flap_detection.opened} flap incidents; bare = the three aggregates below`,
       },
-      { name: "... pass 1: capacity forecast (rerun)", total_ms: capacity, baseline_sql_ms: bareRegression, note: "bare: regr_slope/regr_intercept of both metrics over 14 days, grouped by node" },
-      { name: "... pass 2: right-sizing (rerun)", total_ms: sizing, baseline_sql_ms: bareAverages, note: "bare: 30-day avg/max/avg grouped by node (unweighted)" },
-      { name: "... pass 3: flap detection (rerun)", total_ms: flaps, baseline_sql_ms: bareWindow, note: "bare: the 30-minute range window over 24 h of status history" },
+      {
+        name: "... pass 1: capacity forecast (rerun)",
+        total_ms: capacity,
+        baseline_sql_ms: bareRegression,
+        note: "bare: regr_slope/regr_intercept of both metrics over 14 days, grouped by node",
+      },
+      {
+        name: "... pass 2: right-sizing (rerun)",
+        total_ms: sizing,
+        baseline_sql_ms: bareAverages,
+        note: "bare: 30-day avg/max/avg grouped by node (unweighted)",
+      },
+      {
+        name: "... pass 3: flap detection (rerun)",
+        total_ms: flaps,
+        baseline_sql_ms: bareWindow,
+        note: "bare: the 30-minute range window over 24 h of status history",
+      },
     ];
   } finally {
     await seed.cleanup();

@@ -43,7 +43,13 @@ export async function run(_ctx: BenchContext): Promise<BenchRow[]> {
 
     const baseFile = join(dir, "baseline.sql.gz");
     let t = performance.now();
-    execFileSync("sh", ["-c", `pg_dump --no-owner --no-privileges --clean --if-exists --dbname "$1" | gzip -6 > "$2"`, "sh", url, baseFile]);
+    execFileSync("sh", [
+      "-c",
+      `pg_dump --no-owner --no-privileges --clean --if-exists --dbname "$1" | gzip -6 > "$2"`,
+      "sh",
+      url,
+      baseFile,
+    ]);
     const baseMs = performance.now() - t;
     const baseSize = statSync(baseFile).size;
 
@@ -65,8 +71,18 @@ export async function run(_ctx: BenchContext): Promise<BenchRow[]> {
     });
     return [
       row("pg_dump piped to gzip -6 (baseline)", baseMs, baseSize),
-      row("our backup (pg_dump path, verified)", oursMs, archive.size_bytes, `; ${(oursMs / baseMs).toFixed(2)}x baseline (target <= 1.5x)`),
-      row("our backup (COPY fallback, verified)", copyMs, copied.size_bytes, `; ${(copyMs / baseMs).toFixed(2)}x baseline (target <= 1.5x)`),
+      row(
+        "our backup (pg_dump path, verified)",
+        oursMs,
+        archive.size_bytes,
+        `; ${(oursMs / baseMs).toFixed(2)}x baseline (target <= 1.5x)`,
+      ),
+      row(
+        "our backup (COPY fallback, verified)",
+        copyMs,
+        copied.size_bytes,
+        `; ${(copyMs / baseMs).toFixed(2)}x baseline (target <= 1.5x)`,
+      ),
     ];
   } finally {
     await sql.end({ timeout: 1 });

@@ -37,9 +37,12 @@ async function writeFeed(file: string): Promise<number> {
   const out = createWriteStream(file);
   gz.pipe(out);
   const write = (s: string) => (gz.write(s) ? Promise.resolve() : new Promise<void>((r) => gz.once("drain", () => r())));
-  await write(`{"resultsPerPage":${N},"startIndex":0,"totalResults":${N},"format":"NVD_CVE","version":"2.0","timestamp":"2026-11-20T00:00:00.000","vulnerabilities":[`);
+  await write(
+    `{"resultsPerPage":${N},"startIndex":0,"totalResults":${N},"format":"NVD_CVE","version":"2.0","timestamp":"2026-11-20T00:00:00.000","vulnerabilities":[`,
+  );
   for (let i = 0; i < REAL_RECORDS.length; i++) await write((i ? "," : "") + JSON.stringify(REAL_RECORDS[i]));
-  for (let i = 0; i < N - REAL_RECORDS.length; i++) await write(`,${JSON.stringify(syntheticRecord(i, { products: PRODUCTS, rejectedEvery: 1000 }))}`);
+  for (let i = 0; i < N - REAL_RECORDS.length; i++)
+    await write(`,${JSON.stringify(syntheticRecord(i, { products: PRODUCTS, rejectedEvery: 1000 }))}`);
   await write("]}");
   gz.end();
   await new Promise<void>((r) => out.on("close", () => r()));
@@ -101,7 +104,12 @@ export async function run(_ctx?: BenchContext): Promise<BenchRow[]> {
     const now = new Date();
     const feed = await readFeedState(database.db, now);
     const assets = await resolveAssets(database.db, "service");
-    const results = await assessMany(database.db, feed, assets.map((a) => ({ key: a.entity_id, identity: a.identity })), now);
+    const results = await assessMany(
+      database.db,
+      feed,
+      assets.map((a) => ({ key: a.entity_id, identity: a.identity })),
+      now,
+    );
     const assessMs = performance.now() - t;
     let findings = 0;
     let certain = 0;
@@ -113,10 +121,24 @@ export async function run(_ctx?: BenchContext): Promise<BenchRow[]> {
     const c = first.counts;
     return [
       { name: `generate ${N} CVEs (gzip level 1)`, total_ms: Math.round(genMs), note: `${(bytes / 1048576).toFixed(1)} MB gzip` },
-      { name: "import (streamed, staged, applied in one transaction)", total_ms: Math.round(importMs), rps: Math.round(c.read / (importMs / 1000)), note: `inserted ${c.inserted}, rejected skipped ${c.read - c.inserted - c.invalid}, ${cpeRows} cpe rows; target < 180000 ms` },
-      { name: "re-sync, nothing changed (cursor)", total_ms: Math.round(resyncMs), note: `skipped_by_cursor ${second.counts.skipped_by_cursor}, updated ${second.counts.updated}` },
+      {
+        name: "import (streamed, staged, applied in one transaction)",
+        total_ms: Math.round(importMs),
+        rps: Math.round(c.read / (importMs / 1000)),
+        note: `inserted ${c.inserted}, rejected skipped ${c.read - c.inserted - c.invalid}, ${cpeRows} cpe rows; target < 180000 ms`,
+      },
+      {
+        name: "re-sync, nothing changed (cursor)",
+        total_ms: Math.round(resyncMs),
+        note: `skipped_by_cursor ${second.counts.skipped_by_cursor}, updated ${second.counts.updated}`,
+      },
       ...searchRows,
-      { name: `assess ${ASSETS} assets (indexed candidates)`, total_ms: Math.round(assessMs), rps: Math.round(ASSETS / (assessMs / 1000)), note: `${findings} findings (${certain} certain); target < 30000 ms` },
+      {
+        name: `assess ${ASSETS} assets (indexed candidates)`,
+        total_ms: Math.round(assessMs),
+        rps: Math.round(ASSETS / (assessMs / 1000)),
+        note: `${findings} findings (${certain} certain); target < 30000 ms`,
+      },
     ];
   } finally {
     await database.provider.close();

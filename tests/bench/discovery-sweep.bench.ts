@@ -31,10 +31,21 @@ async function listeners(): Promise<{ count: number; close(): Promise<void> }> {
       servers.push(server);
     }
   }
-  return { count: servers.length, close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => {}) };
+  return {
+    count: servers.length,
+    close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => {}),
+  };
 }
 
-export async function sweep(): Promise<{ elapsed_s: number; peak_sockets: number; hosts: number; open_ports: number; other_open: number; pinged: number; listeners: number }> {
+export async function sweep(): Promise<{
+  elapsed_s: number;
+  peak_sockets: number;
+  hosts: number;
+  open_ports: number;
+  other_open: number;
+  pinged: number;
+  listeners: number;
+}> {
   const targets = parseTargets({ targets: [RANGE] });
   if (!targets.ok) throw new Error(targets.message);
   const peers = await listeners();
@@ -48,8 +59,14 @@ export async function sweep(): Promise<{ elapsed_s: number; peak_sockets: number
     const started = performance.now();
     await runScan(
       {
-        targets: targets.value, scan_types: ["icmp", "tcp"], tcp_ports: [...PORT_PRESETS.top100], host_timeout_ms: 10_000,
-        max_sockets: MAX_SOCKETS, max_concurrent_hosts: 128, nmap_arguments: null, snmp: null,
+        targets: targets.value,
+        scan_types: ["icmp", "tcp"],
+        tcp_ports: [...PORT_PRESETS.top100],
+        host_timeout_ms: 10_000,
+        max_sockets: MAX_SOCKETS,
+        max_concurrent_hosts: 128,
+        nmap_arguments: null,
+        snmp: null,
       },
       {
         signal: new AbortController().signal,
@@ -66,7 +83,15 @@ export async function sweep(): Promise<{ elapsed_s: number; peak_sockets: number
       },
       { budget },
     );
-    return { elapsed_s: Math.round((performance.now() - started) / 100) / 10, peak_sockets: budget.peak, hosts, open_ports: openPorts, other_open: otherOpen, pinged, listeners: peers.count };
+    return {
+      elapsed_s: Math.round((performance.now() - started) / 100) / 10,
+      peak_sockets: budget.peak,
+      hosts,
+      open_ports: openPorts,
+      other_open: otherOpen,
+      pinged,
+      listeners: peers.count,
+    };
   } finally {
     await peers.close();
   }

@@ -19,9 +19,16 @@ const MB = 1024 * 1024;
 
 /** Fills the inventory with about `n` objects (rows of the exported kinds) and answers the exact count. */
 export async function seedLargeInventory(sql: postgres.Sql, n: number): Promise<number> {
-  const H = Math.round(n * 0.08), C = Math.round(n * 0.16), S = Math.round(n * 0.24), ST = Math.round(n * 0.04);
-  const NW = Math.max(1, Math.round(n * 0.01)), M = Math.round(n * 0.02), E = Math.round(n * 0.01), D = Math.round(n * 0.02);
-  const CL = Math.max(1, Math.round(n * 0.005)), IP = Math.round(n * 0.05);
+  const H = Math.round(n * 0.08),
+    C = Math.round(n * 0.16),
+    S = Math.round(n * 0.24),
+    ST = Math.round(n * 0.04);
+  const NW = Math.max(1, Math.round(n * 0.01)),
+    M = Math.round(n * 0.02),
+    E = Math.round(n * 0.01),
+    D = Math.round(n * 0.02);
+  const CL = Math.max(1, Math.round(n * 0.005)),
+    IP = Math.round(n * 0.05);
   const statements = [
     `insert into sites (id, name) select g, 'site-' || g from generate_series(1, 10) g`,
     `insert into environments (id, name) select g, 'env-' || g from generate_series(1, 5) g`,
@@ -53,10 +60,50 @@ export async function seedLargeInventory(sql: postgres.Sql, n: number): Promise<
   ];
   await sql.begin(async (tx) => {
     for (const s of statements) await tx.unsafe(s);
-    for (const t of ["sites", "environments", "categories", "tags", "hardware", "compute_units", "services", "storage", "networks", "misc_items", "external_nodes", "service_external_dependencies", "docs", "hardware_clusters", "cluster_members", "ip_addresses"])
+    for (const t of [
+      "sites",
+      "environments",
+      "categories",
+      "tags",
+      "hardware",
+      "compute_units",
+      "services",
+      "storage",
+      "networks",
+      "misc_items",
+      "external_nodes",
+      "service_external_dependencies",
+      "docs",
+      "hardware_clusters",
+      "cluster_members",
+      "ip_addresses",
+    ])
       await tx.unsafe(`select setval(pg_get_serial_sequence('${t}', 'id'), (select max(id) from "${t}"))`);
   });
-  const tables = ["sites", "environments", "categories", "tags", "hardware", "compute_units", "services", "service_dependencies", "storage", "service_storage", "networks", "network_members", "network_hardware_members", "misc_items", "service_misc", "external_nodes", "service_external_dependencies", "docs", "doc_entities", "hardware_clusters", "cluster_members", "ip_addresses"];
+  const tables = [
+    "sites",
+    "environments",
+    "categories",
+    "tags",
+    "hardware",
+    "compute_units",
+    "services",
+    "service_dependencies",
+    "storage",
+    "service_storage",
+    "networks",
+    "network_members",
+    "network_hardware_members",
+    "misc_items",
+    "service_misc",
+    "external_nodes",
+    "service_external_dependencies",
+    "docs",
+    "doc_entities",
+    "hardware_clusters",
+    "cluster_members",
+    "ip_addresses",
+  ];
   const [row] = await sql.unsafe(`select ${tables.map((t) => `(select count(*) from "${t}")`).join(" + ")} as n`);
   return Number(row!.n);
 }
@@ -72,7 +119,8 @@ async function sampled<T>(fn: () => Promise<T>, live = false): Promise<{ value: 
   // Start from a collected heap so the peaks compare across sizes.
   gc?.();
   const start = process.memoryUsage();
-  let rss = start.rss, heap = start.heapUsed;
+  let rss = start.rss,
+    heap = start.heapUsed;
   const sample = () => {
     if (live) gc?.();
     const m = process.memoryUsage();
@@ -92,7 +140,12 @@ async function sampled<T>(fn: () => Promise<T>, live = false): Promise<{ value: 
 
 /** The app of a runtime on `url`, with an administrator's token; requests come from 127.0.0.131. */
 async function appOn(url: string) {
-  const runtime = await openRuntime(parseConfig({ DATABASE_URL: url, LOG_LEVEL: "error", DB_POOL_MAX: "4", SVC_SETUP_TOKEN: "bench-setup-token", SVC_VAULT_KEY: TEST_VAULT_KEY }, "bench"));
+  const runtime = await openRuntime(
+    parseConfig(
+      { DATABASE_URL: url, LOG_LEVEL: "error", DB_POOL_MAX: "4", SVC_SETUP_TOKEN: "bench-setup-token", SVC_VAULT_KEY: TEST_VAULT_KEY },
+      "bench",
+    ),
+  );
   runtime.deps.lifecycle.markReady();
   Object.assign(runtime.deps, { peerAddress: () => "127.0.0.131" });
   const app = createApp(runtime.deps);
@@ -142,7 +195,11 @@ export async function run(_ctx: BenchContext): Promise<BenchRow[]> {
         const dst = await appOn(target.url);
         const imp = await sampled(async () => {
           const body = `{"data":${readFileSync(file, "utf8")}}`;
-          const res = await dst.app.request("/api/v1/admin/import", { method: "POST", headers: { authorization: `Bearer ${dst.token}`, "content-type": "application/json" }, body });
+          const res = await dst.app.request("/api/v1/admin/import", {
+            method: "POST",
+            headers: { authorization: `Bearer ${dst.token}`, "content-type": "application/json" },
+            body,
+          });
           if (res.status !== 201) throw new Error(`import answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
           return (await res.json()) as { kinds: Record<string, { created: number }> };
         });
@@ -170,6 +227,10 @@ export async function run(_ctx: BenchContext): Promise<BenchRow[]> {
 // bench server (it needs none: the app is driven in process).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await run(undefined as unknown as BenchContext);
-  console.log(["| operation | total ms | note |", "|---|---:|---|", ...rows.map((r) => `| ${r.name} | ${r.total_ms ?? ""} | ${r.note ?? ""} |`)].join("\n"));
+  console.log(
+    ["| operation | total ms | note |", "|---|---:|---|", ...rows.map((r) => `| ${r.name} | ${r.total_ms ?? ""} | ${r.note ?? ""} |`)].join(
+      "\n",
+    ),
+  );
   process.exit(0);
 }

@@ -57,7 +57,10 @@ export const BENCH_POOL_MAX = "10";
  * Starts a server entry (`node bin/start.ts`, the all-in-one entry, unless told otherwise) as its
  * own process on a free loopback port and waits until its /api/v1/readyz answers.
  */
-export async function startServer(env: Record<string, string>, entry = "../../bin/start.ts"): Promise<{ baseUrl: string; pid: number; stop(): Promise<void> }> {
+export async function startServer(
+  env: Record<string, string>,
+  entry = "../../bin/start.ts",
+): Promise<{ baseUrl: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [fileURLToPath(new URL(entry, import.meta.url))], {
     env: { ...process.env, ...env, PORT: String(port) },
@@ -67,7 +70,10 @@ export async function startServer(env: Record<string, string>, entry = "../../bi
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error("the benchmark server exited during start");
-    const ready = await fetch(`${baseUrl}/api/v1/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${baseUrl}/api/v1/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (i > 600) {
       child.kill("SIGTERM");
@@ -112,7 +118,15 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
   const { sql, url: dbUrl } = bench;
   // The rate limiter stays on (its database store is part of every figure). The benchmark plays many
   // clients behind a trusted reverse proxy: each request carries its own X-Forwarded-For address.
-  const env = { DATABASE_URL: dbUrl, HOST: "127.0.0.1", LOG_LEVEL: "error", SVC_SETUP_TOKEN: "bench-setup-token", SVC_VAULT_KEY: TEST_VAULT_KEY, DB_POOL_MAX: BENCH_POOL_MAX, TRUSTED_PROXIES: "127.0.0.1,::1" };
+  const env = {
+    DATABASE_URL: dbUrl,
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "error",
+    SVC_SETUP_TOKEN: "bench-setup-token",
+    SVC_VAULT_KEY: TEST_VAULT_KEY,
+    DB_POOL_MAX: BENCH_POOL_MAX,
+    TRUSTED_PROXIES: "127.0.0.1,::1",
+  };
   let counts: SeedCounts;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -145,7 +159,11 @@ export async function openBench(): Promise<{ ctx: BenchContext; close(): Promise
 }
 
 /** Runs `fn` `n` times after `warm` warm-up calls; latency percentiles and requests per second. */
-export async function measure(n: number, fn: (i: number) => Promise<unknown>, warm = Math.min(20, n)): Promise<{ p50: number; p99: number; rps: number }> {
+export async function measure(
+  n: number,
+  fn: (i: number) => Promise<unknown>,
+  warm = Math.min(20, n),
+): Promise<{ p50: number; p99: number; rps: number }> {
   for (let i = 0; i < warm; i++) await fn(i);
   const times: number[] = [];
   const start = performance.now();

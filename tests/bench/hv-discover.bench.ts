@@ -21,10 +21,22 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const pve = await startFakePve({ host: "127.0.44.9", state: generatedPveState({ nodes: NODES, guests: GUESTS }) });
   let configId: number | undefined;
   try {
-    const config = (await api(ctx, "POST", "/api/v1/integrations/hv", { name: "bench", config_url: pve.url, api_token: FAKE_PVE_TOKEN, verify_ssl: false, auto_sync: false })) as { id?: number; detail?: string };
+    const config = (await api(ctx, "POST", "/api/v1/integrations/hv", {
+      name: "bench",
+      config_url: pve.url,
+      api_token: FAKE_PVE_TOKEN,
+      verify_ssl: false,
+      auto_sync: false,
+    })) as { id?: number; detail?: string };
     if (config.id === undefined) throw new Error(`creating the hv config failed: ${JSON.stringify(config).slice(0, 200)}`);
     configId = config.id;
-    const vctx = systemContext({ db: ctx.runtime.deps.database.lease().db, clock: { now: () => new Date() }, random: cryptoRandom, outbound: ctx.runtime.deps.outbound, vault: ctx.runtime.deps.vault });
+    const vctx = systemContext({
+      db: ctx.runtime.deps.database.lease().db,
+      clock: { now: () => new Date() },
+      random: cryptoRandom,
+      outbound: ctx.runtime.deps.outbound,
+      vault: ctx.runtime.deps.vault,
+    });
     const timedRun = async () => {
       const requests = pve.requests.length;
       const t = performance.now();
@@ -38,8 +50,16 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const changed = await timedRun();
     const guests = `${first.out.vms_imported} VMs + ${first.out.cts_imported} CTs on ${first.out.nodes_imported} nodes`;
     return [
-      { name: `discover ${NODES} nodes / ${GUESTS} guests, first import`, total_ms: first.ms, note: `${guests}; ${first.out.rows_written} rows written; ${first.requests} API calls; target < 10,000 ms` },
-      { name: "discover re-run, nothing changed", total_ms: again.ms, note: `${again.out.rows_written} rows written (target 0), ${again.out.vanished.length} vanished` },
+      {
+        name: `discover ${NODES} nodes / ${GUESTS} guests, first import`,
+        total_ms: first.ms,
+        note: `${guests}; ${first.out.rows_written} rows written; ${first.requests} API calls; target < 10,000 ms`,
+      },
+      {
+        name: "discover re-run, nothing changed",
+        total_ms: again.ms,
+        note: `${again.out.rows_written} rows written (target 0), ${again.out.vanished.length} vanished`,
+      },
       { name: "discover after 20 guests changed", total_ms: changed.ms, note: `${changed.out.rows_written} rows written` },
     ];
   } finally {

@@ -13,7 +13,10 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const add = (name: string, m: { p50: number; p99: number; rps: number }, extra: Partial<BenchRow> = {}) =>
     rows.push({ name, p50_ms: m.p50, p99_ms: m.p99, rps: m.rps, ...extra });
 
-  add("GET /hardware?limit=25&sort=name&status=up", await measure(300, (i) => hit(ctx, "GET", `/api/v1/hardware?limit=25&sort=name&status=up&offset=${(i % 40) * 25}`)));
+  add(
+    "GET /hardware?limit=25&sort=name&status=up",
+    await measure(300, (i) => hit(ctx, "GET", `/api/v1/hardware?limit=25&sort=name&status=up&offset=${(i % 40) * 25}`)),
+  );
 
   const page100 = (i: number) => `${PAGE_100}&offset=${(i % 50) * 100}`;
   // The same two statements the list verb runs, straight through postgres.js.
@@ -28,28 +31,49 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   // And every statement the request runs, as it runs them: its credential is remembered by the
   // process (CREDENTIAL_CACHE_S), and a read's rate-limit hit goes beside the page instead of before it.
   const dialect = new PgDialect();
-  const requestSql = await measure(1000, async (i) => {
-    const now = Date.now();
-    const window = Math.floor(now / 60_000) * 60_000;
-    const hitSql = dialect.sqlToQuery(
-      hitStatement({ key: `bench-bare:${i}`, current: new Date(window).toISOString(), previous: new Date(window - 60_000).toISOString(), weight: 1 - (now - window) / 60_000, limit: 1000 }),
-    );
-    await Promise.all([ctx.sql.unsafe(hitSql.sql, hitSql.params as never[], { prepare: true }), page(i)]);
-  }, 200);
+  const requestSql = await measure(
+    1000,
+    async (i) => {
+      const now = Date.now();
+      const window = Math.floor(now / 60_000) * 60_000;
+      const hitSql = dialect.sqlToQuery(
+        hitStatement({
+          key: `bench-bare:${i}`,
+          current: new Date(window).toISOString(),
+          previous: new Date(window - 60_000).toISOString(),
+          weight: 1 - (now - window) / 60_000,
+          limit: 1000,
+        }),
+      );
+      await Promise.all([ctx.sql.unsafe(hitSql.sql, hitSql.params as never[], { prepare: true }), page(i)]);
+    },
+    200,
+  );
   add("GET /services?limit=100 sorted+filtered", http100, {
     baseline_sql_ms: sql100.p50,
     note: `${(http100.p50 / sql100.p50).toFixed(2)}x the page's SQL (target <= 2x, p50 < 10 ms); ${(http100.p50 / requestSql.p50).toFixed(2)}x all the request's SQL (rate limit beside the page: ${requestSql.p50} ms)`,
   });
 
   add("GET /hardware/{id}", await measure(500, (i) => hit(ctx, "GET", `/api/v1/hardware/${1 + ((i * 7919) % hw)}`)));
-  add("POST /hardware", await measure(200, (i) => hit(ctx, "POST", "/api/v1/hardware", { name: `bench-new-${process.pid}-${i}`, role: "hypervisor", tags: ["bench"] })));
+  add(
+    "POST /hardware",
+    await measure(200, (i) =>
+      hit(ctx, "POST", "/api/v1/hardware", { name: `bench-new-${process.pid}-${i}`, role: "hypervisor", tags: ["bench"] }),
+    ),
+  );
   add("GET /search?q=node-0042", await measure(100, () => hit(ctx, "GET", "/api/v1/search?q=node-0042")));
 
   const graph = await measure(5, () => hit(ctx, "GET", "/api/v1/graph/topology"), 1);
   const sizes = (await api(ctx, "GET", "/api/v1/graph/topology?types=hardware,network")) as { counts: { nodes: number; edges: number } };
-  add("GET /graph/topology (everything)", graph, { note: `all ${ctx.counts.hardware + ctx.counts.compute_units + ctx.counts.services + ctx.counts.storage + ctx.counts.networks}+ nodes` });
-  add("GET /graph/topology?types=hardware,network", await measure(20, () => hit(ctx, "GET", "/api/v1/graph/topology?types=hardware,network"), 2), {
-    note: `${sizes.counts.nodes} nodes, ${sizes.counts.edges} edges`,
+  add("GET /graph/topology (everything)", graph, {
+    note: `all ${ctx.counts.hardware + ctx.counts.compute_units + ctx.counts.services + ctx.counts.storage + ctx.counts.networks}+ nodes`,
   });
+  add(
+    "GET /graph/topology?types=hardware,network",
+    await measure(20, () => hit(ctx, "GET", "/api/v1/graph/topology?types=hardware,network"), 2),
+    {
+      note: `${sizes.counts.nodes} nodes, ${sizes.counts.edges} edges`,
+    },
+  );
   return rows;
 }

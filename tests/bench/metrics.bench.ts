@@ -50,7 +50,11 @@ async function serveSidecar(runtime: NodeRuntime): Promise<Sidecar> {
 async function call(baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { "x-forwarded-for": nextClient(), "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      "x-forwarded-for": nextClient(),
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? null : JSON.stringify(body),
   });
   if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status}: ${await res.text()}`);
@@ -120,14 +124,31 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const { url, sql } = db;
   const counts = await seedInventory(sql, SERVICES / 100_000);
   const runtime = await openRuntime(
-    parseConfig({ SVC_VAULT_KEY: TEST_VAULT_KEY, DATABASE_URL: url, LOG_LEVEL: "error", SVC_SETUP_TOKEN: SETUP, DB_POOL_MAX: "4", TRUSTED_PROXIES: "127.0.0.1,::1" }, "bench"),
+    parseConfig(
+      {
+        SVC_VAULT_KEY: TEST_VAULT_KEY,
+        DATABASE_URL: url,
+        LOG_LEVEL: "error",
+        SVC_SETUP_TOKEN: SETUP,
+        DB_POOL_MAX: "4",
+        TRUSTED_PROXIES: "127.0.0.1,::1",
+      },
+      "bench",
+    ),
   );
   runtime.deps.lifecycle.markReady();
   const small = await serveSidecar(runtime);
   const full = await serveSidecar(ctx.runtime);
   try {
-    const jwt = (await call(small.baseUrl, "POST", "/api/v1/bootstrap/initialize", undefined, { email: "bench@example.com", password: "benchmark admin password", setup_token: SETUP })).token as string;
-    const token = (await call(small.baseUrl, "POST", "/api/v1/auth/api-token", jwt, { label: "prometheus", scopes: ["read:*"] })).token as string;
+    const jwt = (
+      await call(small.baseUrl, "POST", "/api/v1/bootstrap/initialize", undefined, {
+        email: "bench@example.com",
+        password: "benchmark admin password",
+        setup_token: SETUP,
+      })
+    ).token as string;
+    const token = (await call(small.baseUrl, "POST", "/api/v1/auth/api-token", jwt, { label: "prometheus", scopes: ["read:*"] }))
+      .token as string;
 
     let size = { bytes: 0, lines: 0 };
     const http = await measure(30, async () => (size = await scrape(small.baseUrl, token)), 3);
@@ -142,13 +163,18 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     return [
       {
         name: `GET /api/v1/metrics, ${counts.services.toLocaleString("en")} services (streamed)`,
-        p50_ms: http.p50, p99_ms: http.p99, rps: http.rps, baseline_sql_ms: bare.p50,
+        p50_ms: http.p50,
+        p99_ms: http.p99,
+        rps: http.rps,
+        baseline_sql_ms: bare.p50,
         note: `${size.lines} lines; ${round(http.p50 / bare.p50)}x the bare SQL; target p50 < 250 ms; ${smallMemory}; ${load}`,
       },
       { name: `... its bare SQL (1 counts query + keyset pages of ${SCRAPE_PAGE_SIZE})`, p50_ms: bare.p50, p99_ms: bare.p99 },
       {
         name: `GET /api/v1/metrics, ${ctx.counts.services.toLocaleString("en")} services (harness inventory)`,
-        p50_ms: fullHttp.p50, p99_ms: fullHttp.p99, baseline_sql_ms: fullBare.p50,
+        p50_ms: fullHttp.p50,
+        p99_ms: fullHttp.p99,
+        baseline_sql_ms: fullBare.p50,
         note: `memory stays bounded as the inventory grows: ${fullMemory}`,
       },
     ];

@@ -16,7 +16,8 @@ const COUNT = Number(process.env.BENCH_MONITORS ?? "10000");
 const INTERVAL_S = 60;
 const WINDOW_S = Number(process.env.BENCH_MONITORS_WINDOW_S ?? "180");
 const LISTENERS = 8;
-const pick = (sorted: number[], q: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : NaN);
+const pick = (sorted: number[], q: number) =>
+  sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : NaN;
 
 async function targets(): Promise<{ http: string[]; tcp: { host: string; port: number }[]; close(): Promise<void> }> {
   const servers: (Server | TcpServer)[] = [];
@@ -139,7 +140,13 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         rps: round(written / seconds),
         note: `server CPU ${round((cpu / (seconds * 1000)) * 100)}% of one core; RSS ${rss0} -> ${rss1} MiB; ${written} rows inserted/updated in the monitor tables (${round(written / seconds)}/s; rps = rows/s)`,
       },
-      { name: "GET /monitors/{id}/uptime (365 daily rollups + minute buckets)", p50_ms: uptime.p50, p99_ms: uptime.p99, rps: uptime.rps, note: "sequential, keep-alive" },
+      {
+        name: "GET /monitors/{id}/uptime (365 daily rollups + minute buckets)",
+        p50_ms: uptime.p50,
+        p99_ms: uptime.p99,
+        rps: uptime.rps,
+        note: "sequential, keep-alive",
+      },
     ];
   } finally {
     await ctx.sql`delete from monitors where name like ${`${tag}-%`}`;

@@ -27,7 +27,9 @@ async function percentiles(n: number, fn: () => Promise<unknown>): Promise<{ p50
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const { sql } = ctx;
   const nodes = Math.max(500, Math.round(NODES * ctx.scale));
-  const [job] = await sql<{ id: number }[]>`insert into scan_jobs (status, target_cidr, scan_types, started_at, completed_at) values ('completed', '127.70.0.0/16', '["tcp","banner","http"]', now(), now()) returning id`;
+  const [job] = await sql<
+    { id: number }[]
+  >`insert into scan_jobs (status, target_cidr, scan_types, started_at, completed_at) values ('completed', '127.70.0.0/16', '["tcp","banner","http"]', now(), now()) returning id`;
   const [, seedMs] = await timed(async () => {
     await sql`
       insert into hardware (name, role, ip_address, status)
@@ -56,16 +58,42 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     const [first, firstMs] = await timed(() => takePrivacySnapshot({ ctx: vctx, input: { trigger: "manual" } }));
-    rows.push({ name: `snapshot of ${nodes} scanned nodes (first: every finding new)`, total_ms: firstMs, note: `score ${first.score}, ${first.findings} findings, ${first.new_findings} new (alerts capped at 20 + summary); seeded in ${seedMs} ms` });
+    rows.push({
+      name: `snapshot of ${nodes} scanned nodes (first: every finding new)`,
+      total_ms: firstMs,
+      note: `score ${first.score}, ${first.findings} findings, ${first.new_findings} new (alerts capped at 20 + summary); seeded in ${seedMs} ms`,
+    });
     const [second, secondMs] = await timed(() => takePrivacySnapshot({ ctx: vctx, input: { trigger: "manual" } }));
-    rows.push({ name: "snapshot again (nothing new)", total_ms: secondMs, note: `${second.findings} findings, ${second.new_findings} new` });
-    const [bare, bareMs] = await timed(() => sql`select count(*)::int as n from scan_results r join hardware h on h.id = r.matched_entity_id where r.matched_entity_type = 'hardware'`);
-    rows.push({ name: "GET /network/privacy-score, HTTP", ...(await percentiles(10, () => api(ctx, "GET", "/api/v1/network/privacy-score"))), baseline_sql_ms: bareMs, note: `bare SQL: join of ${bare[0]!.n} results to their nodes` });
-    rows.push({ name: "GET /network/threat-alerts, HTTP", ...(await percentiles(10, () => api(ctx, "GET", "/api/v1/network/threat-alerts"))) });
+    rows.push({
+      name: "snapshot again (nothing new)",
+      total_ms: secondMs,
+      note: `${second.findings} findings, ${second.new_findings} new`,
+    });
+    const [bare, bareMs] = await timed(
+      () =>
+        sql`select count(*)::int as n from scan_results r join hardware h on h.id = r.matched_entity_id where r.matched_entity_type = 'hardware'`,
+    );
+    rows.push({
+      name: "GET /network/privacy-score, HTTP",
+      ...(await percentiles(10, () => api(ctx, "GET", "/api/v1/network/privacy-score"))),
+      baseline_sql_ms: bareMs,
+      note: `bare SQL: join of ${bare[0]!.n} results to their nodes`,
+    });
+    rows.push({
+      name: "GET /network/threat-alerts, HTTP",
+      ...(await percentiles(10, () => api(ctx, "GET", "/api/v1/network/threat-alerts"))),
+    });
     const surface = (await api(ctx, "GET", "/api/v1/network/attack-surface")) as { attack_surface: unknown[] };
-    rows.push({ name: "GET /network/attack-surface, HTTP", ...(await percentiles(10, () => api(ctx, "GET", "/api/v1/network/attack-surface"))), note: `${surface.attack_surface.length} nodes with open ports` });
+    rows.push({
+      name: "GET /network/attack-surface, HTTP",
+      ...(await percentiles(10, () => api(ctx, "GET", "/api/v1/network/attack-surface"))),
+      note: `${surface.attack_surface.length} nodes with open ports`,
+    });
     const [one] = await sql<{ id: number }[]>`select id from hardware where name = 'pv-30'`;
-    rows.push({ name: "GET /devices/{id}/threat-profile, HTTP", ...(await percentiles(20, () => api(ctx, "GET", `/api/v1/devices/${one!.id}/threat-profile`))) });
+    rows.push({
+      name: "GET /devices/{id}/threat-profile, HTTP",
+      ...(await percentiles(20, () => api(ctx, "GET", `/api/v1/devices/${one!.id}/threat-profile`))),
+    });
   } finally {
     await sql`delete from privacy_snapshots where id > ${before!.id}`;
     await sql`delete from notification_alerts where id > ${alertsBefore!.id} and kind like 'privacy.%'`;

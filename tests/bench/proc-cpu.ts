@@ -35,10 +35,12 @@ export interface CpuCost {
 
 async function backends(sql: postgres.Sql): Promise<Map<number, number>> {
   const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database()`;
-  return new Map(rows.flatMap(({ pid }) => {
-    const ms = cpuMs(pid);
-    return ms === undefined ? [] : [[pid, ms] as [number, number]];
-  }));
+  return new Map(
+    rows.flatMap(({ pid }) => {
+      const ms = cpuMs(pid);
+      return ms === undefined ? [] : [[pid, ms] as [number, number]];
+    }),
+  );
 }
 
 /** Runs `work` and returns what it cost in CPU, or undefined for the cost where /proc is unreadable. */

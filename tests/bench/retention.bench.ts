@@ -24,7 +24,12 @@ function stats(times: number[]) {
 }
 
 /** Pushes PER_PUSH fresh samples per request, one request after another, until `done()`. */
-async function ingest(ctx: BenchContext, token: string, nodes: number[], done: () => boolean): Promise<{ times: number[]; errors: number; elapsed: number; firstError?: string }> {
+async function ingest(
+  ctx: BenchContext,
+  token: string,
+  nodes: number[],
+  done: () => boolean,
+): Promise<{ times: number[]; errors: number; elapsed: number; firstError?: string }> {
   const times: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -32,7 +37,12 @@ async function ingest(ctx: BenchContext, token: string, nodes: number[], done: (
   for (let i = 0; !done(); i++) {
     const id = nodes[i % nodes.length]!;
     const ts = Date.now();
-    const samples = Array.from({ length: PER_PUSH }, (_, k) => ({ ts: new Date(ts - (PER_PUSH - k) * 1000).toISOString(), cpu_pct: (i + k) % 100, mem_pct: 50, disk_pct: 40 }));
+    const samples = Array.from({ length: PER_PUSH }, (_, k) => ({
+      ts: new Date(ts - (PER_PUSH - k) * 1000).toISOString(),
+      cpu_pct: (i + k) % 100,
+      mem_pct: 50,
+      disk_pct: 40,
+    }));
     const t = performance.now();
     const res = await fetch(`${ctx.baseUrl}/api/v1/hardware/${id}/telemetry/samples`, {
       method: "POST",
@@ -59,11 +69,17 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const env = { ctx: systemContext({ db, clock, random: cryptoRandom }), lock: advisoryLockFor(provider), logger: silentLogger };
     const c = retentionCutoffs(now, 7, 30);
     const band = ctx.sql`source <> 'hourly_agg' and ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
-    const token = ((await api(ctx, "POST", "/api/v1/auth/api-token", { label: "bench retention pusher", scopes: ["write:telemetry"] })) as { token: string }).token;
+    const token = (
+      (await api(ctx, "POST", "/api/v1/auth/api-token", { label: "bench retention pusher", scopes: ["write:telemetry"] })) as {
+        token: string;
+      }
+    ).token;
 
-    const bareRead = await time(() => ctx.sql`
+    const bareRead = await time(
+      () => ctx.sql`
       select hardware_id, date_trunc('hour', ts, 'UTC'), count(*), avg(cpu_pct), avg(mem_pct), avg(disk_pct), avg(temp_c), avg(net_rx_bps), avg(net_tx_bps), max(uptime_s)
-      from hardware_live_metrics where ${band} group by 1, 2`);
+      from hardware_live_metrics where ${band} group by 1, 2`,
+    );
     const bareOneShot = await time(() =>
       ctx.sql
         .begin(async (tx) => {
@@ -104,7 +120,11 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         baseline_sql_ms: bareOneShot,
         note: `${scope}; ${d.expired.hardware_live_metrics} expired, ${d.live_metrics.raw_rows} raw rows -> ${d.live_metrics.hourly_rows_written} hourly rows in ${d.batches} batches; bare = the same work unbatched in one transaction (rolled back)`,
       },
-      { name: "... bare read: the band's hourly aggregate", total_ms: bareRead, note: "select ... group by node, hour over the band (no writes)" },
+      {
+        name: "... bare read: the band's hourly aggregate",
+        total_ms: bareRead,
+        note: "select ... group by node, hour over the band (no writes)",
+      },
       {
         name: `ingestion during retention: POST telemetry/samples (${PER_PUSH} samples)`,
         p50_ms: i1.p50,
@@ -112,7 +132,11 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         rps: Math.round((i1.n / during.elapsed) * 1000),
         note: `${i1.n} pushes, ${during.errors} errors${during.firstError ? ` (first: ${during.firstError})` : ""}, max ${i1.max} ms; idle before: p50 ${i0.p50} ms, p99 ${i0.p99} ms, ${Math.round((i0.n / idle.elapsed) * 1000)} req/s`,
       },
-      { name: "retention rerun (nothing left to do)", total_ms: (rerun.detail as { elapsed_ms: number }).elapsed_ms, note: `rows touched: ${rerun.rows_touched}` },
+      {
+        name: "retention rerun (nothing left to do)",
+        total_ms: (rerun.detail as { elapsed_ms: number }).elapsed_ms,
+        note: `rows touched: ${rerun.rows_touched}`,
+      },
     ];
   } finally {
     await seed.cleanup();

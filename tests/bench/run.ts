@@ -37,7 +37,10 @@ const lines = [
   "| bench | operation | p50 ms | p99 ms | req/s | total ms | bare SQL ms | note |",
   "|---|---|---:|---:|---:|---:|---:|---|",
   ...results.flatMap(({ file, rows }) =>
-    rows.map((r) => `| ${file.replace(".bench.ts", "")} | ${r.name} | ${fmt(r.p50_ms)} | ${fmt(r.p99_ms)} | ${fmt(r.rps)} | ${fmt(r.total_ms)} | ${fmt(r.baseline_sql_ms)} | ${r.note ?? ""} |`),
+    rows.map(
+      (r) =>
+        `| ${file.replace(".bench.ts", "")} | ${r.name} | ${fmt(r.p50_ms)} | ${fmt(r.p99_ms)} | ${fmt(r.rps)} | ${fmt(r.total_ms)} | ${fmt(r.baseline_sql_ms)} | ${r.note ?? ""} |`,
+    ),
   ),
 ];
 console.log(lines.join("\n"));

@@ -18,7 +18,14 @@ export interface SeedCounts {
 
 export async function seedInventory(sql: postgres.Sql, scale: number): Promise<SeedCounts> {
   const n = (x: number) => Math.max(10, Math.round(x * scale));
-  const c: SeedCounts = { hardware: n(10_000), compute_units: n(50_000), services: n(100_000), dependencies: 0, storage: n(20_000), networks: n(2_000) };
+  const c: SeedCounts = {
+    hardware: n(10_000),
+    compute_units: n(50_000),
+    services: n(100_000),
+    dependencies: 0,
+    storage: n(20_000),
+    networks: n(2_000),
+  };
   await sql`insert into environments (name) values ('production'), ('staging'), ('lab')`;
   await sql`
     insert into hardware (name, role, vendor, memory_gb, ip_address, status, environment_id, tags)

@@ -45,7 +45,13 @@ function row(name: string, r: Loaded, note: string): BenchRow {
   const refused = l.non2xx + l.socketErrors > 0 ? `; NOT ALL 2xx: ${l.non2xx} non-2xx, ${l.socketErrors} socket errors` : "; all 2xx";
   const cpu = perRequest(r);
   const cpuNote = cpu ? `; CPU/request: server ${cpu.server.toFixed(2)} ms + database ${cpu.database.toFixed(2)} ms` : "";
-  return { name, p50_ms: round(l.p50_ms), p99_ms: round(l.p99_ms), rps: Math.round(l.rps), note: `${note}${refused}, ${l.requests} requests, ${l.bytesPerAnswer} B/answer${cpuNote}` };
+  return {
+    name,
+    p50_ms: round(l.p50_ms),
+    p99_ms: round(l.p99_ms),
+    rps: Math.round(l.rps),
+    note: `${note}${refused}, ${l.requests} requests, ${l.bytesPerAnswer} B/answer${cpuNote}`,
+  };
 }
 
 function ratioNote(product: Loaded, bare: Loaded, halves: [number, number]): string {

@@ -17,7 +17,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const hw = (await api(ctx, "GET", "/api/v1/hardware?limit=1&sort=name")) as { items: Array<{ id: number }> };
   // A monitor that is never due (an hour's interval) on a port nothing listens on, checked once so its
   // page has a result to chart.
-  const monitor = (await api(ctx, "POST", "/api/v1/monitors", { name: "bench tcp", check_type: "tcp", host: "127.0.0.1", config: { port: 9 }, interval_secs: 3600, max_retries: 0 })) as { id: number };
+  const monitor = (await api(ctx, "POST", "/api/v1/monitors", {
+    name: "bench tcp",
+    check_type: "tcp",
+    host: "127.0.0.1",
+    config: { port: 9 },
+    interval_secs: 3600,
+    max_retries: 0,
+  })) as { id: number };
   await api(ctx, "POST", `/api/v1/monitors/${monitor.id}/check`);
   const screens: Array<[name: string, path: string, ready: string, loads?: number]> = [
     // The floor: the browser's own cost of a navigation on this machine, no script and no data.
@@ -85,7 +92,17 @@ async function topology(page: Page, ctx: BenchContext): Promise<BenchRow[]> {
   const a = latencies(summary, 1);
   const b = latencies(whole, 1);
   return [
-    { name: "screen: topology, groups by kind drawn (summary)", p50_ms: a.p50, p99_ms: a.p99, note: "8 loads, navigation to the groups shown" },
-    { name: "screen: topology, every node loaded (groups open on a tap)", p50_ms: b.p50, p99_ms: b.p99, note: "the same 8 loads, navigation to the whole graph grouped" },
+    {
+      name: "screen: topology, groups by kind drawn (summary)",
+      p50_ms: a.p50,
+      p99_ms: a.p99,
+      note: "8 loads, navigation to the groups shown",
+    },
+    {
+      name: "screen: topology, every node loaded (groups open on a tap)",
+      p50_ms: b.p50,
+      p99_ms: b.p99,
+      note: "the same 8 loads, navigation to the whole graph grouped",
+    },
   ];
 }

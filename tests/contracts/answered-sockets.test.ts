@@ -33,7 +33,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 /** The query's error code, or "pending" when it has not settled within `ms`. */
 function outcome(q: Promise<unknown>, ms: number): Promise<string> {
   const late = new Promise<string>((r) => setTimeout(() => r("pending"), ms));
-  return Promise.race([q.then(() => "answered", (e: { code?: string }) => e.code ?? String(e)), late]);
+  return Promise.race([
+    q.then(
+      () => "answered",
+      (e: { code?: string }) => e.code ?? String(e),
+    ),
+    late,
+  ]);
 }
 
 describe("a server that hangs up before answering", () => {
@@ -41,7 +47,10 @@ describe("a server that hangs up before answering", () => {
     const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
     const before = accepted;
     try {
-      expect(await outcome(sql`select 1`, 500), because(W, "postgres.js still never settles such a query (porsager/postgres#1193); if it settles now, drop answeredSockets()")).toBe("pending");
+      expect(
+        await outcome(sql`select 1`, 500),
+        because(W, "postgres.js still never settles such a query (porsager/postgres#1193); if it settles now, drop answeredSockets()"),
+      ).toBe("pending");
       expect(accepted - before, because(W, "postgres.js still reconnects with no delay meanwhile")).toBeGreaterThan(20);
     } finally {
       await sql.end({ timeout: 0 });
@@ -49,12 +58,20 @@ describe("a server that hangs up before answering", () => {
   });
 
   it("with answeredSockets() the query settles with ECONNRESET, one attempt each", async () => {
-    const sql = postgres(url, { max: 1, connect_timeout: 2, backoff: () => 0, onnotice: () => {}, socket: answeredSockets() } as postgres.Options<NoCustomTypes>);
+    const sql = postgres(url, {
+      max: 1,
+      connect_timeout: 2,
+      backoff: () => 0,
+      onnotice: () => {},
+      socket: answeredSockets(),
+    } as postgres.Options<NoCustomTypes>);
     await new Promise((r) => setTimeout(r, 100)); // the previous case's last reconnect, if any, lands first
     const before = accepted;
     try {
       const codes = await Promise.all(Array.from({ length: 5 }, () => outcome(sql`select 1`, 2000)));
-      expect(codes, because(W, "a clean close before any byte is an error postgres.js settles the waiting query with")).toEqual(Array(5).fill("ECONNRESET"));
+      expect(codes, because(W, "a clean close before any byte is an error postgres.js settles the waiting query with")).toEqual(
+        Array(5).fill("ECONNRESET"),
+      );
       expect(accepted - before, because(W, "each failed attempt settles exactly one queued query")).toBe(5);
     } finally {
       await sql.end({ timeout: 0 });

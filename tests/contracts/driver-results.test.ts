@@ -43,6 +43,9 @@ describe("drizzle-orm's postgres-js execute(), as our raw-SQL readers expect it"
 
 describe("queryRows's effect", () => {
   it("queryRows gives the rows of a postgres.js execute()", async () => {
-    expect(await queryRows(productDb(sql), dsql`select ${1}::int as a union all select ${2}::int`), because(W, "queryRows reads postgres.js's array result")).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(
+      await queryRows(productDb(sql), dsql`select ${1}::int as a union all select ${2}::int`),
+      because(W, "queryRows reads postgres.js's array result"),
+    ).toEqual([{ a: 1 }, { a: 2 }]);
   });
 });

@@ -31,10 +31,13 @@ beforeAll(async () => {
   sql = pgClient(database.url);
   const db = productDb(sql);
   await db.insert(users).values({ email: EMAIL, password_hash: SECRET_HASH });
-  error = await db.insert(users).values({ email: EMAIL.toUpperCase(), password_hash: SECRET_HASH }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  error = await db
+    .insert(users)
+    .values({ email: EMAIL.toUpperCase(), password_hash: SECRET_HASH })
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
 });
 afterAll(async () => {
   await sql.end({ timeout: 1 });
@@ -45,7 +48,9 @@ describe("drizzle-orm and postgres.js errors, as our error readers expect them",
   it("drizzle wraps a failed query's error in DrizzleQueryError with the statement in .query, values in the message, and the driver's error in .cause", () => {
     expect(error, because(W, "drizzle throws DrizzleQueryError for a failed query")).toBeInstanceOf(DrizzleQueryError);
     const e = error as DrizzleQueryError;
-    expect(e.message, because(W, "drizzle's message is 'Failed query: <sql>\\nparams: <values>' (so it is never logged as is)")).toMatch(/^Failed query: insert into "users"[\s\S]*\nparams: .*contract-secret-value/);
+    expect(e.message, because(W, "drizzle's message is 'Failed query: <sql>\\nparams: <values>' (so it is never logged as is)")).toMatch(
+      /^Failed query: insert into "users"[\s\S]*\nparams: .*contract-secret-value/,
+    );
     expect(e.query, because(W, "drizzle keeps the statement text, with placeholders, in .query")).toMatch(/^insert into "users" .*\$1/);
     expect(e.cause, because(W, "drizzle's wrapper has the driver's error as its cause")).toBeInstanceOf(Error);
   });
@@ -59,7 +64,10 @@ describe("drizzle-orm and postgres.js errors, as our error readers expect them",
       message: 'duplicate key value violates unique constraint "users_email_lower_idx"',
     });
     const query = Object.getOwnPropertyDescriptor(cause, "query");
-    expect({ enumerable: query?.enumerable, query: query?.value }, because(W, "postgres.js keeps the statement in a non-enumerable `query` (debug off)")).toEqual({
+    expect(
+      { enumerable: query?.enumerable, query: query?.value },
+      because(W, "postgres.js keeps the statement in a non-enumerable `query` (debug off)"),
+    ).toEqual({
       enumerable: false,
       query: expect.stringMatching(/^insert into "users"/),
     });
@@ -80,10 +88,15 @@ describe("the error readers' effect", () => {
       statement: expect.stringMatching(/^insert into "users"/),
     });
     const logged = JSON.stringify(fields);
-    expect(logged.includes("contract-secret-value") || logged.toLowerCase().includes(EMAIL), because(W, "no parameter value reaches the log fields")).toBe(false);
+    expect(
+      logged.includes("contract-secret-value") || logged.toLowerCase().includes(EMAIL),
+      because(W, "no parameter value reaches the log fields"),
+    ).toBe(false);
   });
 
   it("failureMessage gives the driver's own words, not drizzle's 'Failed query' wrapper", () => {
-    expect(failureMessage(error), because(W, "the innermost cause is postgres.js's error")).toBe('duplicate key value violates unique constraint "users_email_lower_idx"');
+    expect(failureMessage(error), because(W, "the innermost cause is postgres.js's error")).toBe(
+      'duplicate key value violates unique constraint "users_email_lower_idx"',
+    );
   });
 });

@@ -19,7 +19,8 @@ let admin: postgres.Sql;
 
 /** Terminates the backends of this test database whose last statement was `query`; how many. */
 async function terminate(query: string): Promise<number> {
-  const rows = await admin`select pg_terminate_backend(pid) as done from pg_stat_activity where datname = ${database.name} and query = ${query}`;
+  const rows =
+    await admin`select pg_terminate_backend(pid) as done from pg_stat_activity where datname = ${database.name} and query = ${query}`;
   return rows.length;
 }
 
@@ -35,12 +36,19 @@ afterAll(async () => {
 describe("postgres.js, as the credential invalidation expects it", () => {
   it("postgres.js hands every NotificationResponse to the untyped `onnotify` option as (channel, payload)", async () => {
     const heard: [string, string][] = [];
-    const sql = postgres(database.url, { max: 1, onnotice: () => {}, ...({ onnotify: (c: string, p: string) => heard.push([c, p]) } as object) });
+    const sql = postgres(database.url, {
+      max: 1,
+      onnotice: () => {},
+      ...({ onnotify: (c: string, p: string) => heard.push([c, p]) } as object),
+    });
     try {
       await sql.unsafe(`listen "contract_onnotify"`);
       await admin`select pg_notify('contract_onnotify', 'first'), pg_notify('contract_onnotify', 'second')`;
       await eventually(() => heard.length >= 2);
-      expect(heard, because(W, "postgres.js calls options.onnotify(channel, payload) for each notification its connection receives")).toEqual([
+      expect(
+        heard,
+        because(W, "postgres.js calls options.onnotify(channel, payload) for each notification its connection receives"),
+      ).toEqual([
         ["contract_onnotify", "first"],
         ["contract_onnotify", "second"],
       ]);
@@ -55,7 +63,9 @@ describe("postgres.js, as the credential invalidation expects it", () => {
     try {
       await sql.unsafe(`listen "contract_onclose"`);
       expect(await terminate(`listen "contract_onclose"`)).toBe(1);
-      expect(await eventually(() => closed.length > 0), because(W, "postgres.js reports a lost connection through options.onclose")).toBe(true);
+      expect(await eventually(() => closed.length > 0), because(W, "postgres.js reports a lost connection through options.onclose")).toBe(
+        true,
+      );
     } finally {
       await sql.end({ timeout: 1 });
     }
@@ -77,7 +87,10 @@ describe("the credential invalidation's effect", () => {
       await admin`select pg_notify('not_credentials', 'x')`;
       await admin`update users set role = role where false`;
       await eventually(() => cache.generation !== before);
-      expect(cache.generation - before, because(W, "a NOTIFY on `credentials` (migration 0007's trigger) reaches the onnotify handler and flushes, other channels do not")).toBe(1);
+      expect(
+        cache.generation - before,
+        because(W, "a NOTIFY on `credentials` (migration 0007's trigger) reaches the onnotify handler and flushes, other channels do not"),
+      ).toBe(1);
 
       expect(await terminate(`listen "credentials"`)).toBe(1);
       expect(await eventually(() => !cache.live), because(W, "onclose turns the cache off when the LISTEN connection is lost")).toBe(true);
@@ -85,7 +98,10 @@ describe("the credential invalidation's effect", () => {
 
       const again = cache.generation;
       await admin`update users set role = role where false`;
-      expect(await eventually(() => cache.generation !== again), because(W, "notifications reach the handler again on the new connection")).toBe(true);
+      expect(
+        await eventually(() => cache.generation !== again),
+        because(W, "notifications reach the handler again on the new connection"),
+      ).toBe(true);
     } finally {
       await task.stop();
     }

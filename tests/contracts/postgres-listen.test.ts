@@ -15,7 +15,8 @@ const CHANNEL = "contract_relisten";
 let database: TestDatabase;
 let admin: postgres.Sql;
 
-const listeners = () => admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database.name} and query = ${`listen "${CHANNEL}"`}`;
+const listeners = () =>
+  admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database.name} and query = ${`listen "${CHANNEL}"`}`;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -58,7 +59,10 @@ describe("postgres.js's sql.listen, as the sidecar's listeners expect it", () =>
 
       await admin`select pg_notify(${CHANNEL}, 'after')`;
       await eventually(() => heard.length === 2);
-      expect(heard, because(W, "the original listener callback keeps receiving after postgres.js re-listened")).toEqual(["before", "after"]);
+      expect(heard, because(W, "the original listener callback keeps receiving after postgres.js re-listened")).toEqual([
+        "before",
+        "after",
+      ]);
     } finally {
       await sql.end({ timeout: 1 });
     }

@@ -29,15 +29,23 @@ describe("the installed postgres.js carries the patch", () => {
   const patches = readdirSync(PATCHES).filter((f) => f.startsWith("postgres+"));
 
   it("the patch was made for the installed postgres.js version", () => {
-    expect(patches.map((f) => f.replace(/^postgres\+|\.patch$/g, "")), because(W, "postgres.js is still 3.4.9; after an upgrade check whether porsager/postgres#1208 is fixed there, then drop or regenerate the patch")).toEqual([
-      installedVersion("postgres"),
-    ]);
+    expect(
+      patches.map((f) => f.replace(/^postgres\+|\.patch$/g, "")),
+      because(
+        W,
+        "postgres.js is still 3.4.9; after an upgrade check whether porsager/postgres#1208 is fixed there, then drop or regenerate the patch",
+      ),
+    ).toEqual([installedVersion("postgres")]);
   });
 
   it("every line the patch adds is in the installed files (src, cjs and cf builds)", () => {
     for (const name of patches) {
       const files = addedLines(readFileSync(new URL(name, PATCHES), "utf8"));
-      expect([...files.keys()].sort()).toEqual(["postgres/cf/src/connection.js", "postgres/cjs/src/connection.js", "postgres/src/connection.js"]);
+      expect([...files.keys()].sort()).toEqual([
+        "postgres/cf/src/connection.js",
+        "postgres/cjs/src/connection.js",
+        "postgres/src/connection.js",
+      ]);
       for (const [file, lines] of files) {
         const source = librarySource(file);
         const missing = lines.filter((l) => !source.includes(l));
@@ -75,8 +83,13 @@ describe("the patch's effect", () => {
           (e: { code?: string }) => void (outcome = e.code ?? String(e)),
         );
         await eventually(() => outcome !== undefined || uncaught.length > 0, 300);
-        expect(uncaught.map(String), because(W, `the ${attempt} query on the dead reserved connection does not throw from postgres.js's write timer`)).toEqual([]);
-        expect(outcome, because(W, `the ${attempt} query on the dead reserved connection settles with CONNECTION_CLOSED`)).toBe("CONNECTION_CLOSED");
+        expect(
+          uncaught.map(String),
+          because(W, `the ${attempt} query on the dead reserved connection does not throw from postgres.js's write timer`),
+        ).toEqual([]);
+        expect(outcome, because(W, `the ${attempt} query on the dead reserved connection settles with CONNECTION_CLOSED`)).toBe(
+          "CONNECTION_CLOSED",
+        );
       }
     } finally {
       process.off("uncaughtException", record);

@@ -13,7 +13,11 @@ import { because, pgClient, preparedOn, productDb, type Workaround } from "./sup
 const W: Workaround = { name: "prepared-per-db", file: "shared/db/prepared.ts", libs: { "drizzle-orm": "0.45.4", postgres: "3.4.9" } };
 
 const build = (db: Db) =>
-  db.select({ email: users.email }).from(users).where(eq(users.id, dsql.placeholder("id"))).prepare("contract_user_email_by_id");
+  db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, dsql.placeholder("id")))
+    .prepare("contract_user_email_by_id");
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -29,7 +33,10 @@ describe("drizzle's prepared queries, as preparedPerDb expects them", () => {
     const query = build(productDb(first));
     await query.execute({ id: 1 });
     await first.end({ timeout: 1 });
-    await expect(query.execute({ id: 1 }), because(W, "a prepared query is bound to its handle's client, so it is cached per handle")).rejects.toMatchObject({
+    await expect(
+      query.execute({ id: 1 }),
+      because(W, "a prepared query is bound to its handle's client, so it is cached per handle"),
+    ).rejects.toMatchObject({
       cause: { code: "CONNECTION_ENDED" },
     });
   });
@@ -53,9 +60,10 @@ describe("preparedPerDb's effect", () => {
     expect(lookup(dbA)).toBe(lookup(dbA));
     expect(lookup(dbB)).not.toBe(lookup(dbA));
     await lookup(dbB).execute({ id: 1 });
-    expect((await preparedOn(b)).map((s) => s.statement), because(W, "the per-handle query runs as a prepared statement on its own connection")).toEqual([
-      expect.stringContaining(`select "email" from "users"`),
-    ]);
+    expect(
+      (await preparedOn(b)).map((s) => s.statement),
+      because(W, "the per-handle query runs as a prepared statement on its own connection"),
+    ).toEqual([expect.stringContaining(`select "email" from "users"`)]);
     expect(await preparedOn(a)).toEqual([]);
   });
 });

@@ -81,17 +81,25 @@ describe("drizzle-orm's postgres-js driver, as the proxy expects it", () => {
     const db = plainDb(spy(sql, calls) as postgres.Sql);
     await userById(db, 1);
     await db.execute(dsql`select ${1}::int as one`);
-    expect(calls.map((c) => c.options), because(W, "drizzle asks postgres.js for prepare:false on unnamed statements (else the proxy is moot)")).toEqual([
-      { prepare: false },
-      { prepare: false },
-    ]);
+    expect(
+      calls.map((c) => c.options),
+      because(W, "drizzle asks postgres.js for prepare:false on unnamed statements (else the proxy is moot)"),
+    ).toEqual([{ prepare: false }, { prepare: false }]);
   });
 
   it("drizzle passes prepare:true for a query named with .prepare(name) (what shared/db/prepared.ts builds)", async () => {
     const calls: UnsafeCall[] = [];
     const db = plainDb(spy(client(), calls) as postgres.Sql);
-    await db.select({ id: users.id }).from(users).where(eq(users.id, dsql.placeholder("id"))).prepare("contract_user_by_id").execute({ id: 1 });
-    expect(calls.map((c) => c.options), because(W, "a named drizzle query reaches postgres.js with prepare:true")).toEqual([{ prepare: true }]);
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, dsql.placeholder("id")))
+      .prepare("contract_user_by_id")
+      .execute({ id: 1 });
+    expect(
+      calls.map((c) => c.options),
+      because(W, "a named drizzle query reaches postgres.js with prepare:true"),
+    ).toEqual([{ prepare: true }]);
   });
 
   it("drizzle runs a transaction through client.begin(fn) and a nested one through savepoint(fn), on the clients postgres.js hands over", async () => {
@@ -102,10 +110,10 @@ describe("drizzle-orm's postgres-js driver, as the proxy expects it", () => {
       await tx.transaction(async (inner) => void (await userById(inner as unknown as Db, 2)));
     });
     const selects = calls.filter((c) => c.query.startsWith("select"));
-    expect(selects.map((c) => c.via), because(W, "drizzle's transactions run on the client given to begin()/savepoint() callbacks, which the proxy wraps")).toEqual([
-      "begin",
-      "savepoint",
-    ]);
+    expect(
+      selects.map((c) => c.via),
+      because(W, "drizzle's transactions run on the client given to begin()/savepoint() callbacks, which the proxy wraps"),
+    ).toEqual(["begin", "savepoint"]);
   });
 });
 
@@ -118,7 +126,10 @@ describe("postgres.js, as the proxy expects it", () => {
     const sent = await messagesDuring(counter, async () => {
       for (let i = 1; i <= 3; i++) await sql.unsafe(text, [i], { prepare: false });
     });
-    expect(sent, because(W, "postgres.js sends Parse + Flush (a describe round trip) before every unprepared parameterised statement")).toMatchObject({ P: 3, H: 3, B: 3 });
+    expect(
+      sent,
+      because(W, "postgres.js sends Parse + Flush (a describe round trip) before every unprepared parameterised statement"),
+    ).toMatchObject({ P: 3, H: 3, B: 3 });
     expect(await preparedOn(sql)).toEqual([]);
   });
 
@@ -140,7 +151,9 @@ describe("the proxy's effect", () => {
     const sql = client();
     await userById(productDb(sql), 1);
     const prepared = (await preparedOn(sql)).map((s) => s.statement);
-    expect(prepared, because(W, "the proxy makes postgres.js prepare drizzle's statements")).toEqual([expect.stringMatching(/^select "id" from "users" where "users"\."id" = \$1/)]);
+    expect(prepared, because(W, "the proxy makes postgres.js prepare drizzle's statements")).toEqual([
+      expect.stringMatching(/^select "id" from "users" where "users"\."id" = \$1/),
+    ]);
   });
 
   it("after its first run a statement goes in one round trip without being parsed again; without the proxy every run pays both", async () => {
@@ -148,16 +161,23 @@ describe("the proxy's effect", () => {
     const without = plainDb(client());
     await userById(withProxy, 0);
     await userById(without, 0);
-    const run = (db: Db) => messagesDuring(counter, async () => {
-      for (let i = 1; i <= 3; i++) await userById(db, i);
-    });
+    const run = (db: Db) =>
+      messagesDuring(counter, async () => {
+        for (let i = 1; i <= 3; i++) await userById(db, i);
+      });
     const proxied = await run(withProxy);
     const plain = await run(without);
-    expect({ parses: proxied.P ?? 0, describeRoundTrips: proxied.H ?? 0 }, because(W, "statements through the proxy skip Parse and the describe round trip once prepared")).toEqual({
+    expect(
+      { parses: proxied.P ?? 0, describeRoundTrips: proxied.H ?? 0 },
+      because(W, "statements through the proxy skip Parse and the describe round trip once prepared"),
+    ).toEqual({
       parses: 0,
       describeRoundTrips: 0,
     });
-    expect({ parses: plain.P ?? 0, describeRoundTrips: plain.H ?? 0 }, because(W, "without the proxy drizzle's statements are parsed and described on every run (the cost the proxy removes)")).toEqual({
+    expect(
+      { parses: plain.P ?? 0, describeRoundTrips: plain.H ?? 0 },
+      because(W, "without the proxy drizzle's statements are parsed and described on every run (the cost the proxy removes)"),
+    ).toEqual({
       parses: 3,
       describeRoundTrips: 3,
     });
@@ -172,7 +192,10 @@ describe("the proxy's effect", () => {
     });
     const prepared = (await preparedOn(sql)).map((s) => s.statement);
     expect(prepared, because(W, "the proxy reaches the clients of begin()/savepoint()")).toEqual(
-      expect.arrayContaining([expect.stringContaining(`select "email" from "users"`), expect.stringContaining(`select "role" from "users"`)]),
+      expect.arrayContaining([
+        expect.stringContaining(`select "email" from "users"`),
+        expect.stringContaining(`select "role" from "users"`),
+      ]),
     );
   });
 
@@ -180,9 +203,15 @@ describe("the proxy's effect", () => {
     const sql = client();
     const db = productDb(sql);
     const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-    await db.select({ id: users.id }).from(users).where(inArray(users.id, ids(129)));
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(inArray(users.id, ids(129)));
     expect(await preparedOn(sql), because(W, "bulk statements keep postgres.js's unprepared path")).toEqual([]);
-    await db.select({ id: users.id }).from(users).where(inArray(users.id, ids(128)));
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(inArray(users.id, ids(128)));
     expect(await preparedOn(sql)).toHaveLength(1);
   });
 });

@@ -15,7 +15,11 @@ import { REDIS_URL } from "../helpers/env.ts";
 import { stallableRelay } from "../unit/ratelimit/support.ts";
 import { because, type Workaround } from "./support.ts";
 
-const W: Workaround = { name: "ratelimit-redis", file: "runtime/ratelimit-redis.ts", libs: { "@upstash/ratelimit": "2.2.0", ioredis: "6.0.0" } };
+const W: Workaround = {
+  name: "ratelimit-redis",
+  file: "runtime/ratelimit-redis.ts",
+  libs: { "@upstash/ratelimit": "2.2.0", ioredis: "6.0.0" },
+};
 
 const sha1 = (s: string) => createHash("sha1").update(s).digest("hex");
 const prefix = `cp-contract:rl:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -76,13 +80,15 @@ describe("@upstash/ratelimit, as the adapter expects it", () => {
     const rl = libraryLimiter(recorder(new UpstashRedisAdapter(redis), calls));
     await rl.limit("library-view");
     await rl.limit("library-view");
-    expect(calls.map((c) => c.method), because(W, "the library calls evalsha, then eval after a NOSCRIPT error, then evalsha again; nothing else (get/set/multi)")).toEqual([
-      "evalsha",
-      "eval",
-      "evalsha",
-    ]);
+    expect(
+      calls.map((c) => c.method),
+      because(W, "the library calls evalsha, then eval after a NOSCRIPT error, then evalsha again; nothing else (get/set/multi)"),
+    ).toEqual(["evalsha", "eval", "evalsha"]);
     const [hash, script] = [calls[0]!.args[0] as string, calls[1]!.args[0] as string];
-    expect(hash, because(W, "the library's evalsha hash is sha1 of the script it evals (the adapter maps that hash to the stripped script)")).toBe(sha1(script));
+    expect(
+      hash,
+      because(W, "the library's evalsha hash is sha1 of the script it evals (the adapter maps that hash to the stripped script)"),
+    ).toBe(sha1(script));
     expect(calls[2]!.args[0]).toBe(hash);
   });
 
@@ -91,9 +97,17 @@ describe("@upstash/ratelimit, as the adapter expects it", () => {
     await libraryLimiter(recorder(new UpstashRedisAdapter(redis), calls)).limit("shebang");
     // The library's own keys and arguments, as it passed them with the script.
     const [script, keys, args] = calls.find((c) => c.method === "eval")!.args as [string, string[], (string | number)[]];
-    expect(script.split("\n")[0], because(W, "the library's scripts start with the Upstash-only shebang the adapter strips")).toBe("#!lua flags=allow-key-locking");
-    await expect(redis.eval(script, keys.length, ...keys, ...args), because(W, `Redis ${redisVersion} refuses the unknown shebang flag (the reason for stripping)`)).rejects.toThrow(/flag/i);
-    expect(await redis.eval(stripShebang(script), keys.length, ...keys, ...args), because(W, `the stripped script runs on Redis ${redisVersion}`)).toEqual(expect.any(Array));
+    expect(script.split("\n")[0], because(W, "the library's scripts start with the Upstash-only shebang the adapter strips")).toBe(
+      "#!lua flags=allow-key-locking",
+    );
+    await expect(
+      redis.eval(script, keys.length, ...keys, ...args),
+      because(W, `Redis ${redisVersion} refuses the unknown shebang flag (the reason for stripping)`),
+    ).rejects.toThrow(/flag/i);
+    expect(
+      await redis.eval(stripShebang(script), keys.length, ...keys, ...args),
+      because(W, `the stripped script runs on Redis ${redisVersion}`),
+    ).toEqual(expect.any(Array));
   });
 
   it("@upstash/ratelimit answers success with reason 'timeout' when Redis does not answer in time (the store turns that into a failure)", async () => {
@@ -105,7 +119,10 @@ describe("@upstash/ratelimit, as the adapter expects it", () => {
       const rl = libraryLimiter(new UpstashRedisAdapter(hung), 200);
       expect((await rl.limit("timeout")).success).toBe(true);
       relay.stall();
-      expect(await rl.limit("timeout"), because(W, "the library lets the request through with reason 'timeout' instead of throwing")).toMatchObject({
+      expect(
+        await rl.limit("timeout"),
+        because(W, "the library lets the request through with reason 'timeout' instead of throwing"),
+      ).toMatchObject({
         success: true,
         reason: "timeout",
       });
@@ -123,7 +140,10 @@ describe("the adapter's effect", () => {
     const hits = [];
     for (let i = 0; i < 3; i++) hits.push(await store.hit("effect", 5, WINDOW_MS));
     expect(hits.map((h) => h.remaining)).toEqual([4, 3, 2]);
-    expect(calls.map((c) => c.method), because(W, "after the first EVAL the adapter keeps using EVALSHA")).toEqual(["eval", "evalsha", "evalsha"]);
+    expect(
+      calls.map((c) => c.method),
+      because(W, "after the first EVAL the adapter keeps using EVALSHA"),
+    ).toEqual(["eval", "evalsha", "evalsha"]);
     const sent = calls[0]!.args[0] as string;
     expect(sent.startsWith("#!"), because(W, "the script reaches Redis without its shebang line")).toBe(false);
     expect(calls[1]!.args[0], because(W, "EVALSHA goes by the stripped script's hash")).toBe(sha1(sent));

@@ -73,7 +73,10 @@ afterAll(async () => {
 describe("drizzle-orm, as the row decoder expects it", () => {
   it("drizzle's base Column.mapFromDriverValue is the identity (the decoder skips columns that inherit it)", () => {
     const value = { any: "value" };
-    expect(Column.prototype.mapFromDriverValue(value), because(W, "columns without a decoder of their own pass the driver's value unchanged")).toBe(value);
+    expect(
+      Column.prototype.mapFromDriverValue(value),
+      because(W, "columns without a decoder of their own pass the driver's value unchanged"),
+    ).toBe(value);
   });
 
   it("drizzle renders a table's select list without parameters, in getTableColumns order", () => {
@@ -83,9 +86,10 @@ describe("drizzle-orm, as the row decoder expects it", () => {
       expect(q.params, because(W, `the select list of ${tableName(t)} is kept as raw SQL, so it must have no parameters`)).toEqual([]);
       const list = /^select (.*) from "[^"]+"$/.exec(q.sql)?.[1] ?? "";
       const listed = [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-      expect(listed, because(W, `the select list of ${tableName(t)} names the columns in getTableColumns order (the rows' key order)`)).toEqual(
-        Object.values(getTableColumns(t)).map((c) => c.name),
-      );
+      expect(
+        listed,
+        because(W, `the select list of ${tableName(t)} names the columns in getTableColumns order (the rows' key order)`),
+      ).toEqual(Object.values(getTableColumns(t)).map((c) => c.name));
     }
   });
 
@@ -96,10 +100,13 @@ describe("drizzle-orm, as the row decoder expects it", () => {
       rawQueryConfig: { rowMode: string; parsers: Record<string, unknown> };
       queryConfig: { parsers: Record<string, unknown> };
     };
-    expect(prepared.rawQueryConfig.rowMode, because(W, "drizzle's pglite execute() returns row objects keyed by column name")).toBe("object");
-    expect(Object.keys(prepared.rawQueryConfig.parsers).sort(), because(W, "on PGlite, execute() (the decoder's input) parses the same types as select()")).toEqual(
-      Object.keys(prepared.queryConfig.parsers).sort(),
+    expect(prepared.rawQueryConfig.rowMode, because(W, "drizzle's pglite execute() returns row objects keyed by column name")).toBe(
+      "object",
     );
+    expect(
+      Object.keys(prepared.rawQueryConfig.parsers).sort(),
+      because(W, "on PGlite, execute() (the decoder's input) parses the same types as select()"),
+    ).toEqual(Object.keys(prepared.queryConfig.parsers).sort());
   });
 });
 
@@ -107,7 +114,9 @@ describe("the row decoder's effect", () => {
   it("has a sample value for every column type the schema uses", () => {
     const types = new Set(tables.flatMap((t) => Object.values(getTableColumns(t)).map((c) => c.getSQLType())));
     const missing = [...types].filter((type) => !(type in SAMPLES));
-    expect(missing, "a new column type in the schema: add sample values for it to SAMPLES in tests/contracts/table-rows.test.ts").toEqual([]);
+    expect(missing, "a new column type in the schema: add sample values for it to SAMPLES in tests/contracts/table-rows.test.ts").toEqual(
+      [],
+    );
   });
 
   // The Node pool fetches array types on connect (postgres.js then parses arrays); the edge client does not.
@@ -124,7 +133,10 @@ describe("the row decoder's effect", () => {
           const assumption = `the decoded rows of ${tableName(t)} equal drizzle's own select() mapping`;
           expect(ours, because(W, assumption)).toEqual(drizzles);
           if (t !== renamed)
-            expect(ours.map((r) => Object.keys(r)), because(W, `${assumption}, key order included (it is the API's field order)`)).toEqual(drizzles.map((r) => Object.keys(r)));
+            expect(
+              ours.map((r) => Object.keys(r)),
+              because(W, `${assumption}, key order included (it is the API's field order)`),
+            ).toEqual(drizzles.map((r) => Object.keys(r)));
           expect(ours).toHaveLength(3);
         }
       } finally {

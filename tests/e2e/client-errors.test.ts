@@ -19,7 +19,15 @@ let port = 0;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = parseConfig(
-    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "2", HEADERS_TIMEOUT_S: "1", SVC_VAULT_KEY: TEST_VAULT_KEY },
+    {
+      DATABASE_URL: tdb.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "error",
+      DB_POOL_MAX: "2",
+      HEADERS_TIMEOUT_S: "1",
+      SVC_VAULT_KEY: TEST_VAULT_KEY,
+    },
     "0.0.0-test",
   );
   runtime = await openRuntime(config);

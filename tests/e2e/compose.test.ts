@@ -16,7 +16,14 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrl, PG_ADMIN_URL, REDIS_URL } from "../helpers/env.ts";
 import {
-  type ComposeFile, dependsOn, dockerfileEnv, envFileNames, interpolate, InterpolationError, loadCompose, serviceEnvironment,
+  type ComposeFile,
+  dependsOn,
+  dockerfileEnv,
+  envFileNames,
+  interpolate,
+  InterpolationError,
+  loadCompose,
+  serviceEnvironment,
 } from "../helpers/compose-file.ts";
 import { freePort, jsonBody, killAll, type Product, readyOrKilled, REPO_ROOT, spawnServer, tempDataDir, until } from "./helpers.ts";
 
@@ -140,11 +147,19 @@ async function up(): Promise<void> {
   const done = new Set<string>();
   for (let round = 0; done.size < nodeServices.length; round++) {
     if (round > nodeServices.length) throw new Error(`depends_on has a cycle among ${nodeServices.join(", ")}`);
-    const now = nodeServices.filter((s) => !done.has(s) && dependsOn(file.services[s]!).every((d) => done.has(d) || !nodeServices.includes(d)));
+    const now = nodeServices.filter(
+      (s) => !done.has(s) && dependsOn(file.services[s]!).every((d) => done.has(d) || !nodeServices.includes(d)),
+    );
     const started = (await Promise.all(now.map(startService))).flat();
     await Promise.all(started.map((i) => readyOrKilled(i.product, 120_000)));
     for (const i of started) {
-      await until(`${i.service}'s healthcheck`, () => (healthy(i) ? true : undefined), 20_000, () => i.product.output(), 500);
+      await until(
+        `${i.service}'s healthcheck`,
+        () => (healthy(i) ? true : undefined),
+        20_000,
+        () => i.product.output(),
+        500,
+      );
     }
     for (const s of now) done.add(s);
   }
@@ -188,7 +203,10 @@ describe("docker compose up, as processes", () => {
 
   it("serves the first run through one functions instance, and its session through the other", async () => {
     const [f1, f2] = functions();
-    const res = await f1!.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "compose@example.com", password: "a long compose admin password", setup_token: env.SVC_SETUP_TOKEN }));
+    const res = await f1!.fetch(
+      "/api/v1/bootstrap/initialize",
+      jsonBody({ email: "compose@example.com", password: "a long compose admin password", setup_token: env.SVC_SETUP_TOKEN }),
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     token = ((await res.json()) as { token: string }).token;
     const me = await call<{ email: string }>(f2!, "GET", "auth/me");
@@ -216,7 +234,14 @@ describe("docker compose up, as processes", () => {
     const port = (listener.address() as { port: number }).port;
     // The outbound policy refuses loopback by default; the target is this test's listener on 127.0.0.1.
     await call(f2!, "PUT", "settings", { outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } });
-    const monitor = await call<{ id: number }>(f1!, "POST", "monitors", { name: "compose tcp", check_type: "tcp", host: "127.0.0.1", config: { port }, interval_secs: 10, max_retries: 0 });
+    const monitor = await call<{ id: number }>(f1!, "POST", "monitors", {
+      name: "compose tcp",
+      check_type: "tcp",
+      host: "127.0.0.1",
+      config: { port },
+      interval_secs: 10,
+      max_retries: 0,
+    });
     const row = await until(
       "the sidecar's first check of the monitor",
       async () => {

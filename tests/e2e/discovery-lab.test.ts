@@ -57,7 +57,10 @@ interface Result {
 beforeAll(async () => {
   db = await createTestDatabase();
   p = await startOn(db);
-  const res = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "lab@example.com", password: "a long discovery lab password", setup_token: SETUP_TOKEN }));
+  const res = await p.fetch(
+    "/api/v1/bootstrap/initialize",
+    jsonBody({ email: "lab@example.com", password: "a long discovery lab password", setup_token: SETUP_TOKEN }),
+  );
   token = ((await res.json()) as { token: string }).token;
   // Five scans within a minute: the relaxed profile allows five (normal allows one).
   const profile = await call("PUT", "settings", { rate_limit_profile: "relaxed" });
@@ -99,7 +102,10 @@ async function openStream(): Promise<{ events: Record<string, unknown>[]; close(
 
 /** The job as its latest job_update on the stream shows it (the UI's view; no polling of the rate-limited API). */
 const latestJob = (events: Record<string, unknown>[], id: number): Job | undefined =>
-  events.filter((e) => e.type === "job_update" && (e.job as Job | undefined)?.id === id).map((e) => e.job as Job).at(-1);
+  events
+    .filter((e) => e.type === "job_update" && (e.job as Job | undefined)?.id === id)
+    .map((e) => e.job as Job)
+    .at(-1);
 
 const jobUpdates = (events: Record<string, unknown>[], id: number) =>
   events.filter((e) => e.type === "job_update" && (e.job as Job | undefined)?.id === id).map((e) => (e.job as Job).status);
@@ -108,10 +114,20 @@ describe("discovery lab", () => {
   it("scans loopback hosts from the sidecar, streaming the job to completed, and lists their open ports", async () => {
     const stream = await openStream();
     try {
-      const created = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.6"], scan_types: ["tcp", "banner"], tcp_ports: [port], label: "lab" });
+      const created = await call<Job>("POST", "discovery/scan", {
+        targets: ["127.0.0.2-127.0.0.6"],
+        scan_types: ["tcp", "banner"],
+        tcp_ports: [port],
+        label: "lab",
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const id = created.body.id;
-      await until("completed on the stream", () => (jobUpdates(stream.events, id).includes("completed") ? true : undefined), 30_000, () => JSON.stringify(stream.events.slice(-5)));
+      await until(
+        "completed on the stream",
+        () => (jobUpdates(stream.events, id).includes("completed") ? true : undefined),
+        30_000,
+        () => JSON.stringify(stream.events.slice(-5)),
+      );
       const statuses = jobUpdates(stream.events, id);
       expect(statuses).toContain("running");
       expect(statuses.indexOf("running")).toBeLessThan(statuses.indexOf("completed"));
@@ -123,7 +139,10 @@ describe("discovery lab", () => {
     const job = list.find((j) => j.status === "completed")!;
     const results = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${job.id}/results`);
     const rows = Array.isArray(results.body) ? results.body : results.body.items;
-    const listening = rows.filter((r) => r.open_ports.some((o) => o.port === port)).map((r) => r.ip_address).sort();
+    const listening = rows
+      .filter((r) => r.open_ports.some((o) => o.port === port))
+      .map((r) => r.ip_address)
+      .sort();
     expect(listening).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4"]);
     const banner = rows.find((r) => r.ip_address === "127.0.0.2")!.open_ports.find((o) => o.port === port)!.banner;
     expect(banner).toContain("SSH-2.0-OpenSSH_9.6");
@@ -132,26 +151,53 @@ describe("discovery lab", () => {
   it("runs an agent_connect scan through a real enrolled agent and records its findings with the agent's id", async () => {
     const stream = await openStream();
     const jobWhen = (what: string, id: number, ok: (j: Job) => boolean, ms = 30_000, detail = () => "") =>
-      until(what, () => {
-        const j = latestJob(stream.events, id);
-        return j && ok(j) ? j : undefined;
-      }, ms, detail);
+      until(
+        what,
+        () => {
+          const j = latestJob(stream.events, id);
+          return j && ok(j) ? j : undefined;
+        },
+        ms,
+        detail,
+      );
     const agent = spawnAgent(["--server", p.url, "--state-dir", state.dir, "--log-level", "info"], false);
-    const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1], 30_000, agent.output);
+    const code = await until(
+      "the pairing code",
+      () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1],
+      30_000,
+      agent.output,
+    );
     const lookup = await call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
     const agentId = lookup.body.agent_id;
-    const grants = { ...TEST_GRANTS, local_discovery: { enabled: true, config: { additional_cidrs: ["127.0.0.0/23"], host_timeout_ms: 500, max_concurrent_hosts: 1 } } };
+    const grants = {
+      ...TEST_GRANTS,
+      local_discovery: { enabled: true, config: { additional_cidrs: ["127.0.0.0/23"], host_timeout_ms: 500, max_concurrent_hosts: 1 } },
+    };
     const approved = await call("POST", `agents/${agentId}/approve`, { host_link_action: "create", capabilities: grants });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     await until("the link", () => (agent.output().includes(`linked as agent ${agentId}`) ? true : undefined), 20_000, agent.output);
 
-    const eligible = await call<{ agent_id: number; eligible: boolean; reason: string | null; in_scope: boolean | null }[]>("GET", "discovery/eligible-agents?cidr=127.0.0.0/29");
+    const eligible = await call<{ agent_id: number; eligible: boolean; reason: string | null; in_scope: boolean | null }[]>(
+      "GET",
+      "discovery/eligible-agents?cidr=127.0.0.0/29",
+    );
     expect(eligible.body.find((a) => a.agent_id === agentId)).toMatchObject({ eligible: true, reason: null, in_scope: true });
 
-    const created = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.6"], scan_types: ["agent_connect"], tcp_ports: [port], scan_agent_id: agentId });
+    const created = await call<Job>("POST", "discovery/scan", {
+      targets: ["127.0.0.2-127.0.0.6"],
+      scan_types: ["agent_connect"],
+      tcp_ports: [port],
+      scan_agent_id: agentId,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id;
-    const done = await jobWhen("the agent's scan completed", id, (j) => j.status === "completed" || j.status === "failed", 30_000, agent.output);
+    const done = await jobWhen(
+      "the agent's scan completed",
+      id,
+      (j) => j.status === "completed" || j.status === "failed",
+      30_000,
+      agent.output,
+    );
     expect(done.status, JSON.stringify(done)).toBe("completed");
     const results = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${id}/results`);
     const rows = Array.isArray(results.body) ? results.body : results.body.items;
@@ -166,14 +212,30 @@ describe("discovery lab", () => {
 
     // DELETE of a running agent scan: discovery.cancel reaches the agent, which stops within a second;
     // nothing it sends after is recorded.
-    const slow = await call<Job>("POST", "discovery/scan", { targets: ["127.0.1.0/24"], scan_types: ["agent_connect"], tcp_ports: Array.from({ length: 500 }, (_, i) => 30_000 + i), scan_agent_id: agentId });
+    const slow = await call<Job>("POST", "discovery/scan", {
+      targets: ["127.0.1.0/24"],
+      scan_types: ["agent_connect"],
+      tcp_ports: Array.from({ length: 500 }, (_, i) => 30_000 + i),
+      scan_agent_id: agentId,
+    });
     expect(slow.status, JSON.stringify(slow.body)).toBe(201);
-    await jobWhen("the slow scan running with results", slow.body.id, (j) => j.status === "running" && j.hosts_found > 0, 30_000, agent.output);
+    await jobWhen(
+      "the slow scan running with results",
+      slow.body.id,
+      (j) => j.status === "running" && j.hosts_found > 0,
+      30_000,
+      agent.output,
+    );
     const before = agent.output().length;
     const t0 = Date.now();
     const cancelled = await call<{ cancelled: boolean }>("DELETE", `discovery/jobs/${slow.body.id}`);
     expect(cancelled.body).toEqual({ cancelled: true });
-    await until("the agent stopped the scan", () => (/discovery [0-9a-f]{32}: cancelled/.test(agent.output().slice(before)) ? true : undefined), 5_000, agent.output);
+    await until(
+      "the agent stopped the scan",
+      () => (/discovery [0-9a-f]{32}: cancelled/.test(agent.output().slice(before)) ? true : undefined),
+      5_000,
+      agent.output,
+    );
     expect(Date.now() - t0).toBeLessThan(1_000);
     const count = async () => {
       const r = await call<Result[] | { items: Result[] }>("GET", `discovery/jobs/${slow.body.id}/results?limit=1000`);
@@ -185,7 +247,12 @@ describe("discovery lab", () => {
     expect(latestJob(stream.events, slow.body.id)?.status).toBe("cancelled");
 
     // The agent dies mid-scan: its link ends, and the job fails at once with reason agent_offline.
-    const orphan = await call<Job>("POST", "discovery/scan", { targets: ["127.0.1.0/24"], scan_types: ["agent_connect"], tcp_ports: Array.from({ length: 500 }, (_, i) => 31_000 + i), scan_agent_id: agentId });
+    const orphan = await call<Job>("POST", "discovery/scan", {
+      targets: ["127.0.1.0/24"],
+      scan_types: ["agent_connect"],
+      tcp_ports: Array.from({ length: 500 }, (_, i) => 31_000 + i),
+      scan_agent_id: agentId,
+    });
     expect(orphan.status, JSON.stringify(orphan.body)).toBe(201);
     await jobWhen("the orphan scan running", orphan.body.id, (j) => j.status === "running", 30_000, agent.output);
     agent.kill();
@@ -193,11 +260,22 @@ describe("discovery lab", () => {
     expect([ended.status, ended.error_reason]).toEqual(["failed", "agent_offline"]);
 
     // A scan for the agent while it is offline waits (queued, waiting_for_agent) and goes out when it links again.
-    const waiting = await call<Job>("POST", "discovery/scan", { targets: ["127.0.0.2-127.0.0.4"], scan_types: ["agent_connect"], tcp_ports: [port], scan_agent_id: agentId });
+    const waiting = await call<Job>("POST", "discovery/scan", {
+      targets: ["127.0.0.2-127.0.0.4"],
+      scan_types: ["agent_connect"],
+      tcp_ports: [port],
+      scan_agent_id: agentId,
+    });
     expect(waiting.status, JSON.stringify(waiting.body)).toBe(201);
     await jobWhen("waiting_for_agent", waiting.body.id, (j) => j.status === "queued" && j.error_reason === "waiting_for_agent", 15_000);
     const again = spawnAgent(["--server", p.url, "--state-dir", state.dir, "--log-level", "info"], false);
-    const back = await jobWhen("the waiting scan completed", waiting.body.id, (j) => j.status !== "queued" && j.status !== "running", 30_000, again.output);
+    const back = await jobWhen(
+      "the waiting scan completed",
+      waiting.body.id,
+      (j) => j.status !== "queued" && j.status !== "running",
+      30_000,
+      again.output,
+    );
     expect([back.status, back.hosts_found]).toEqual(["completed", 3]);
     stream.close();
   }, 120_000);

@@ -92,7 +92,9 @@ function send(agent: Agent, client: number, method: "GET" | "POST", path: string
       },
     );
     req.on("timeout", () => req.destroy(new Error("no answer within 20 s")));
-    req.on("error", (e: NodeJS.ErrnoException) => resolve({ method, error: `${e.code ?? ""} ${e.message}`, reusedSocket: req.reusedSocket }));
+    req.on("error", (e: NodeJS.ErrnoException) =>
+      resolve({ method, error: `${e.code ?? ""} ${e.message}`, reusedSocket: req.reusedSocket }),
+    );
     req.end(payload);
   });
 }
@@ -162,10 +164,14 @@ describe("SIGTERM drain with keep-alive clients", () => {
       for (const list of outcomes) {
         const first = list.findIndex((o) => "answer" in o && o.answer.connection === "close");
         const later = list.slice(Math.max(first, 0)).map((o) => ("answer" in o ? o.answer.connection : "none"));
-        expect(later.every((c) => c === "close"), JSON.stringify(later)).toBe(true);
+        expect(
+          later.every((c) => c === "close"),
+          JSON.stringify(later),
+        ).toBe(true);
       }
       // The reset HTTP allows: only as the drain began (the retry met a draining server), never read.
-      for (let n = 0; n < CLIENTS; n++) expect(resets.filter((r) => r.client === n).length, "at most one reset per client").toBeLessThanOrEqual(1);
+      for (let n = 0; n < CLIENTS; n++)
+        expect(resets.filter((r) => r.client === n).length, "at most one reset per client").toBeLessThanOrEqual(1);
       for (const r of resets) expect(r.retry, `retry of ${JSON.stringify(r.failure)}`).toMatchObject({ answer: { connection: "close" } });
       const resetNames = resets.flatMap((r) => (r.name ? [r.name] : []));
       if (resetNames.length > 0)

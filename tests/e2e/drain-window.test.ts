@@ -75,7 +75,12 @@ describe("SIGTERM drain window", () => {
     const password = "correct horse battery staple";
     const release = await holdTableLock(sql, "users", "access exclusive");
     try {
-      const inFlight = onNewConnection("POST", "/api/v1/bootstrap/initialize", { email, password, display_name: "Window Admin", setup_token: SETUP_TOKEN });
+      const inFlight = onNewConnection("POST", "/api/v1/bootstrap/initialize", {
+        email,
+        password,
+        display_name: "Window Admin",
+        setup_token: SETUP_TOKEN,
+      });
       await waitForLockWaiter(sql, database.name, p.output);
 
       const stopped = p.stop("SIGTERM", 90_000);

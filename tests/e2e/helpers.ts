@@ -96,7 +96,14 @@ export async function spawnProduct(env: Record<string, string>, script: string[]
   const port = env.PORT ? Number(env.PORT) : await freePort();
   // No load balancer sends to a test's product, so its stop need not hold the listener open (DRAIN_WINDOW_S,
   // docs/adr/0346); a test of the window sets it.
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", SVC_SETUP_TOKEN: SETUP_TOKEN, DRAIN_WINDOW_S: "0", ...env, PORT: String(port) };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: "warn",
+    SVC_SETUP_TOKEN: SETUP_TOKEN,
+    DRAIN_WINDOW_S: "0",
+    ...env,
+    PORT: String(port),
+  };
   // The test runner's own settings must not leak into the product.
   delete childEnv.NODE_OPTIONS;
   delete childEnv.VITEST;

@@ -43,14 +43,28 @@ function httpsGet(path: string, ca: string): Promise<{ status: number; body: str
   });
 }
 
-const api = (path: string, init: RequestInit = {}) => p.fetch(`/api/v1/${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(init.headers ?? {}) } });
+const api = (path: string, init: RequestInit = {}) =>
+  p.fetch(`/api/v1/${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(init.headers ?? {}) },
+  });
 
 beforeAll(async () => {
   database = await createTestDatabase();
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   httpsPort = await freePort();
-  p = await startProduct({ DATABASE_URL: database.url, HOST, SVC_TLS: "on", SVC_HTTPS_PORT: String(httpsPort), SVC_TLS_DOMAIN: HOST, LOG_LEVEL: "info" });
-  const init = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "admin@example.com", password: "admin password for https", setup_token: SETUP_TOKEN }));
+  p = await startProduct({
+    DATABASE_URL: database.url,
+    HOST,
+    SVC_TLS: "on",
+    SVC_HTTPS_PORT: String(httpsPort),
+    SVC_TLS_DOMAIN: HOST,
+    LOG_LEVEL: "info",
+  });
+  const init = await p.fetch(
+    "/api/v1/bootstrap/initialize",
+    jsonBody({ email: "admin@example.com", password: "admin password for https", setup_token: SETUP_TOKEN }),
+  );
   expect(init.status).toBe(200);
   token = (await init.json()).token;
 }, 90_000);
@@ -103,7 +117,12 @@ describe("HTTPS with the active certificate", () => {
       await tx`update certificates set is_active = true where id = ${first.id}`;
       await tx`select pg_notify('certificates', ${JSON.stringify({ type: "active", id: first.id })})`;
     });
-    await until("the first certificate to be served again", async () => ((await servedFingerprint()) === first.fingerprint_sha256 ? true : undefined), 15_000, () => p.output());
+    await until(
+      "the first certificate to be served again",
+      async () => ((await servedFingerprint()) === first.fingerprint_sha256 ? true : undefined),
+      15_000,
+      () => p.output(),
+    );
   });
 
   it("still serves plain HTTP on PORT", async () => {

@@ -18,7 +18,10 @@ async function call<T = Record<string, unknown>>(method: string, path: string, b
 
 beforeAll(async () => {
   p = await startProduct({ DATA_DIR: data.dir, SVC_SETUP_TOKEN: SETUP_TOKEN });
-  const init = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "lab@example.com", password: "a long lab admin password", setup_token: SETUP_TOKEN }));
+  const init = await p.fetch(
+    "/api/v1/bootstrap/initialize",
+    jsonBody({ email: "lab@example.com", password: "a long lab admin password", setup_token: SETUP_TOKEN }),
+  );
   expect(init.status).toBe(200);
   token = (await init.json()).token;
 }, 90_000);
@@ -32,11 +35,28 @@ describe("a small lab through HTTP only", () => {
   it("builds it and reads it back", async () => {
     const host = await call<{ id: number }>("POST", "hardware", { name: "pve-lab", role: "hypervisor", memory_gb: 64, status: "up" });
     const nas = await call<{ id: number }>("POST", "hardware", { name: "nas-lab", role: "nas", status: "up" });
-    const vm = await call<{ id: number }>("POST", "compute-units", { name: "vm-apps", kind: "vm", hardware_id: host.id, memory_mb: 8192, cpu_cores: 4 });
+    const vm = await call<{ id: number }>("POST", "compute-units", {
+      name: "vm-apps",
+      kind: "vm",
+      hardware_id: host.id,
+      memory_mb: 8192,
+      cpu_cores: 4,
+    });
     const db = await call<{ id: number; slug: string }>("POST", "services", { name: "Postgres DB", compute_id: vm.id, status: "running" });
-    const app = await call<{ id: number }>("POST", "services", { name: "Wiki", compute_id: vm.id, status: "running", ports: [{ port: 443 }] });
+    const app = await call<{ id: number }>("POST", "services", {
+      name: "Wiki",
+      compute_id: vm.id,
+      status: "running",
+      ports: [{ port: 443 }],
+    });
     await call("POST", `services/${app.id}/dependencies`, { depends_on_id: db.id });
-    const pool = await call<{ id: number }>("POST", "storage", { name: "tank", kind: "pool", capacity_gb: 4000, used_gb: 1200, hardware_id: nas.id });
+    const pool = await call<{ id: number }>("POST", "storage", {
+      name: "tank",
+      kind: "pool",
+      capacity_gb: 4000,
+      used_gb: 1200,
+      hardware_id: nas.id,
+    });
     await call("POST", `services/${db.id}/storage`, { storage_id: pool.id });
     const lan = await call<{ id: number }>("POST", "networks", { name: "lab-lan", cidr: "192.168.50.0/24", gateway: "192.168.50.1" });
     await call("POST", `networks/${lan.id}/hardware-members`, { hardware_id: host.id });
@@ -49,9 +69,14 @@ describe("a small lab through HTTP only", () => {
     expect(vms.total).toBe(1);
 
     const found = await call<{ results: { type: string; name: string }[] }>("GET", "search?q=lab");
-    expect(found.results.map((r) => `${r.type}:${r.name}`)).toEqual(expect.arrayContaining(["hardware:pve-lab", "hardware:nas-lab", "network:lab-lan"]));
+    expect(found.results.map((r) => `${r.type}:${r.name}`)).toEqual(
+      expect.arrayContaining(["hardware:pve-lab", "hardware:nas-lab", "network:lab-lan"]),
+    );
 
-    const graph = await call<{ nodes: { id: string }[]; edges: { source: string; target: string; relation: string }[] }>("GET", "graph/topology");
+    const graph = await call<{ nodes: { id: string }[]; edges: { source: string; target: string; relation: string }[] }>(
+      "GET",
+      "graph/topology",
+    );
     expect(graph.nodes).toHaveLength(7);
     const relations = graph.edges.map((e) => `${e.source}>${e.target}:${e.relation}`).sort();
     expect(relations).toEqual(

@@ -24,7 +24,13 @@ const TIMESTAMP_TOLERANCE_S = 300;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` every `everyMs` until it gives something other than undefined; throws after `ms`. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms: number, detail: () => string = () => "", everyMs = 250): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  ms: number,
+  detail: () => string = () => "",
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -69,7 +75,14 @@ interface Hook {
   body: string;
   verified: boolean;
   type: string;
-  data: { alert_id: number; title: string; message: string; severity: string; monitor_id: number | null; detail: { affected?: { monitor_id: number; title: string }[] } };
+  data: {
+    alert_id: number;
+    title: string;
+    message: string;
+    severity: string;
+    monitor_id: number | null;
+    detail: { affected?: { monitor_id: number; title: string }[] };
+  };
 }
 
 /** Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed by the base64 after `whsec_`, compared in constant time. */
@@ -174,7 +187,8 @@ async function get<T>(path: string): Promise<T> {
 
 const statuses = async () => (await get<{ items: MonitorRow[] }>("monitors?limit=100")).items;
 const deliveries = async () => (await get<{ items: DeliveryRow[] }>(`notifications/deliveries?sink_id=${sinkId}&limit=100`)).items;
-const latestDown = async (monitorId: number) => (await get<{ items: EventRow[] }>(`monitors/${monitorId}/events?event_type=down&limit=1`)).items[0];
+const latestDown = async (monitorId: number) =>
+  (await get<{ items: EventRow[] }>(`monitors/${monitorId}/events?event_type=down&limit=1`)).items[0];
 
 /**
  * Waits until just after a round of checks, so that closing (or opening) every listener now is seen by
@@ -196,10 +210,16 @@ async function betweenRounds(): Promise<void> {
 
 /** Resolves once every monitor has `status` (bounded). */
 async function allStatus(status: string, ms: number): Promise<void> {
-  await waitFor(`all 21 monitors ${status}`, async () => {
-    const rows = await statuses();
-    return rows.length === 21 && rows.every((r) => r.status === status) ? true : undefined;
-  }, ms, () => p.output(), 1000);
+  await waitFor(
+    `all 21 monitors ${status}`,
+    async () => {
+      const rows = await statuses();
+      return rows.length === 21 && rows.every((r) => r.status === status) ? true : undefined;
+    },
+    ms,
+    () => p.output(),
+    1000,
+  );
 }
 
 beforeAll(async () => {
@@ -211,14 +231,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAll();
-  await Promise.all(all().filter(Boolean).map((m) => m.target.close()));
+  await Promise.all(
+    all()
+      .filter(Boolean)
+      .map((m) => m.target.close()),
+  );
   await receiver?.close();
   await db?.drop();
 });
 
 describe("the switch lab through the product", () => {
   it("builds the inventory, the monitors, the sink and its route over HTTP", async () => {
-    const sink = await admin.call<{ id: number; secret: string }>("POST", "notifications/sinks", { name: "lab receiver", provider_type: "webhook", provider_config: { url: receiver.url } });
+    const sink = await admin.call<{ id: number; secret: string }>("POST", "notifications/sinks", {
+      name: "lab receiver",
+      provider_type: "webhook",
+      provider_config: { url: receiver.url },
+    });
     expect(sink.secret).toMatch(/^whsec_/);
     secret = sink.secret;
     sinkId = sink.id;
@@ -243,11 +271,21 @@ describe("the switch lab through the product", () => {
     await Promise.all([switchTarget, ...specs.map((x) => x.target)].map((t) => t.open()));
     const create = (name: string, target: Target, target_type: string, target_id: number) =>
       admin.call<{ id: number }>("POST", "monitors", {
-        name, check_type: "tcp", host: target.host, config: { port: target.port }, interval_secs: INTERVAL_S, max_retries: 0, target_type, target_id,
+        name,
+        check_type: "tcp",
+        host: target.host,
+        config: { port: target.port },
+        interval_secs: INTERVAL_S,
+        max_retries: 0,
+        target_type,
+        target_id,
       });
     // Created together, so the twenty-one checks come due within a moment of each other every interval:
     // all the failures land inside one grouping delay, as they do when a switch really dies.
-    const [swMonitor, ...svcMonitors] = await Promise.all([create("switch-3 tcp", switchTarget, "hardware", sw.id), ...specs.map((x) => create(`${x.name} tcp`, x.target, "service", x.serviceId))]);
+    const [swMonitor, ...svcMonitors] = await Promise.all([
+      create("switch-3 tcp", switchTarget, "hardware", sw.id),
+      ...specs.map((x) => create(`${x.name} tcp`, x.target, "service", x.serviceId)),
+    ]);
     switchThing = { name: "switch-3 tcp", target: switchTarget, monitorId: swMonitor!.id };
     for (const [k, x] of specs.entries()) services.push({ name: `${x.name} tcp`, target: x.target, monitorId: svcMonitors[k]!.id });
     // On a loaded machine twenty-one creations can spread over more than the grouping delay; a switch's
@@ -269,7 +307,13 @@ describe("the switch lab through the product", () => {
     await Promise.all(all().map((m) => m.target.close()));
 
     // Bounded: one interval to notice, the grouping delay, one delivery round; 60 s leaves room.
-    await waitFor("the switch's alert", async () => (downs().length > 0 ? true : undefined), 60_000, () => `${received()}\n${p.output()}`, 100);
+    await waitFor(
+      "the switch's alert",
+      async () => (downs().length > 0 ? true : undefined),
+      60_000,
+      () => `${received()}\n${p.output()}`,
+      100,
+    );
     const rootAlertId = downs()[0]!.data.alert_id;
     // Each monitor's own state stays true: all twenty-one are down.
     await allStatus("down", 20_000);
@@ -284,23 +328,41 @@ describe("the switch lab through the product", () => {
     expect(alert.data.monitor_id).toBe(switchThing.monitorId);
     expect(alert.data.title).toBe("switch-3 tcp is down: 20 monitors affected");
     for (const m of services) expect(alert.data.message).toContain(`- ${m.name} is down`);
-    expect(alert.data.detail.affected?.map((a) => a.monitor_id).sort((a, b) => a - b)).toEqual(services.map((m) => m.monitorId).sort((a, b) => a - b));
+    expect(alert.data.detail.affected?.map((a) => a.monitor_id).sort((a, b) => a - b)).toEqual(
+      services.map((m) => m.monitorId).sort((a, b) => a - b),
+    );
 
     for (const m of services) expect((await latestDown(m.monitorId))?.suppressed_by).toBe(rootAlertId);
     expect((await latestDown(switchThing.monitorId))?.suppressed_by).toBeNull();
 
-    const list = await waitFor("the alert's delivery recorded", async () => {
-      const items = await deliveries();
-      return items.length === 1 && items[0]!.state === "delivered" ? items : undefined;
-    }, 10_000, received, 1000);
-    expect(list[0]).toMatchObject({ state: "delivered", attempt_count: 1, alert: { kind: "monitor.down", monitor_id: switchThing.monitorId, title: alert.data.title } });
+    const list = await waitFor(
+      "the alert's delivery recorded",
+      async () => {
+        const items = await deliveries();
+        return items.length === 1 && items[0]!.state === "delivered" ? items : undefined;
+      },
+      10_000,
+      received,
+      1000,
+    );
+    expect(list[0]).toMatchObject({
+      state: "delivered",
+      attempt_count: 1,
+      alert: { kind: "monitor.down", monitor_id: switchThing.monitorId, title: alert.data.title },
+    });
     expect(list[0]!.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: "delivered", http_status: 200 })]);
   }, 120_000);
 
   it("sends every recovery on its own when the switch and the services come back", async () => {
     await Promise.all(all().map((m) => m.target.open()));
 
-    await waitFor("21 recoveries", async () => (ups().length >= 21 ? true : undefined), 60_000, () => `${received()}\n${p.output()}`, 100);
+    await waitFor(
+      "21 recoveries",
+      async () => (ups().length >= 21 ? true : undefined),
+      60_000,
+      () => `${received()}\n${p.output()}`,
+      100,
+    );
     await allStatus("up", 5_000);
     await sleep((GROUPING_DELAY_S + 2) * 1000);
 
@@ -308,14 +370,36 @@ describe("the switch lab through the product", () => {
     expect(downs()).toHaveLength(1);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
     expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(22);
-    expect(ups().map((r) => r.data.title).sort()).toEqual(all().map((m) => `${m.name} is up again`).sort());
-    expect(ups().map((r) => r.data.monitor_id).sort((a, b) => a! - b!)).toEqual(all().map((m) => m.monitorId).sort((a, b) => a - b));
+    expect(
+      ups()
+        .map((r) => r.data.title)
+        .sort(),
+    ).toEqual(
+      all()
+        .map((m) => `${m.name} is up again`)
+        .sort(),
+    );
+    expect(
+      ups()
+        .map((r) => r.data.monitor_id)
+        .sort((a, b) => a! - b!),
+    ).toEqual(
+      all()
+        .map((m) => m.monitorId)
+        .sort((a, b) => a - b),
+    );
     expect(ups().every((r) => r.data.severity === "info")).toBe(true);
 
-    const list = await waitFor("22 deliveries recorded", async () => {
-      const items = await deliveries();
-      return items.length === 22 && items.every((d) => d.state === "delivered") ? items : undefined;
-    }, 10_000, received, 1000);
+    const list = await waitFor(
+      "22 deliveries recorded",
+      async () => {
+        const items = await deliveries();
+        return items.length === 22 && items.every((d) => d.state === "delivered") ? items : undefined;
+      },
+      10_000,
+      received,
+      1000,
+    );
     expect(list.filter((d) => d.alert.kind === "monitor.down")).toHaveLength(1);
     expect(list.filter((d) => d.alert.kind === "monitor.up")).toHaveLength(21);
     for (const d of list) {

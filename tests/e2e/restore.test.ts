@@ -19,19 +19,27 @@ function runRestore(env: Record<string, string>, archive: string): Promise<{ cod
   delete childEnv.NODE_ENV;
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   return new Promise((done) => {
-    execFile("npm", ["run", "--silent", "restore", "--", archive], { cwd: REPO_ROOT, env: childEnv, timeout: 120_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    execFile(
+      "npm",
+      ["run", "--silent", "restore", "--", archive],
+      { cwd: REPO_ROOT, env: childEnv, timeout: 120_000 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
     );
   });
 }
 
 async function call<T>(p: Product, token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await p.fetch(`/api/v1/${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await p.fetch(`/api/v1/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
 
-const names = async (p: Product, token: string) => (await call<{ items: { name: string }[] }>(p, token, "GET", "hardware?sort=name")).items.map((h) => h.name);
+const names = async (p: Product, token: string) =>
+  (await call<{ items: { name: string }[] }>(p, token, "GET", "hardware?sort=name")).items.map((h) => h.name);
 
 /** Copies the archive with its checksum file into `dir`, damaged by `damage`. */
 function damagedCopy(archive: string, dir: string, damage: (b: Buffer) => Buffer): string {
@@ -43,7 +51,10 @@ function damagedCopy(archive: string, dir: string, damage: (b: Buffer) => Buffer
 
 async function roundTrip(env: Record<string, string>, wipe?: () => Promise<void>, count?: () => Promise<number>): Promise<void> {
   let p = await startProduct(env, 100_000);
-  const init = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "ops@example.com", password: "a long restore test password", setup_token: SETUP_TOKEN }));
+  const init = await p.fetch(
+    "/api/v1/bootstrap/initialize",
+    jsonBody({ email: "ops@example.com", password: "a long restore test password", setup_token: SETUP_TOKEN }),
+  );
   expect(init.status).toBe(200);
   const token = (await init.json()).token as string;
   await call(p, token, "POST", "hardware", { name: "pve-1", role: "hypervisor", status: "up" });

@@ -34,7 +34,11 @@ describe("npm start on embedded PGlite", () => {
     const ready = await p.fetch("/api/v1/readyz");
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
-      ready: true, state: "ready", health: "ready", checks: { database: "ok", migrations: "ok" }, writes_permitted: true,
+      ready: true,
+      state: "ready",
+      health: "ready",
+      checks: { database: "ok", migrations: "ok" },
+      writes_permitted: true,
     });
   });
 
@@ -95,10 +99,7 @@ describe("npm start on embedded PGlite", () => {
   it("refuses a second process on the same DATA_DIR with a message naming it", async () => {
     const second = await spawnProduct({ DATA_DIR: data.dir });
     let timer: NodeJS.Timeout | undefined;
-    const exit = await Promise.race([
-      second.exited,
-      new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), 20_000))),
-    ]);
+    const exit = await Promise.race([second.exited, new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), 20_000)))]);
     clearTimeout(timer);
     if (exit === "timeout") second.kill();
     expect(exit, second.output()).not.toBe("timeout");

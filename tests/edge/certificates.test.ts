@@ -56,9 +56,19 @@ describe("certificates on the edge", () => {
   it("checks an upload: a valid chain is taken, a key that is not the leaf's is a 422", async () => {
     const { leaf, intermediate } = await chainFor("upload.edge.test");
     const other = await chainFor("upload.edge.test");
-    const ok = await call("POST", "certificates", { domain: "upload.edge.test", type: "imported", cert_pem: `${leaf.pem}\n${intermediate.pem}`, key_pem: leaf.keyPem });
+    const ok = await call("POST", "certificates", {
+      domain: "upload.edge.test",
+      type: "imported",
+      cert_pem: `${leaf.pem}\n${intermediate.pem}`,
+      key_pem: leaf.keyPem,
+    });
     expect(ok.status).toBe(201);
-    const bad = await call("POST", "certificates", { domain: "upload.edge.test", type: "imported", cert_pem: leaf.pem, key_pem: other.leaf.keyPem });
+    const bad = await call("POST", "certificates", {
+      domain: "upload.edge.test",
+      type: "imported",
+      cert_pem: leaf.pem,
+      key_pem: other.leaf.keyPem,
+    });
     expect(bad.status).toBe(422);
     expect((bad.body.fields as Record<string, string>).key_pem).toMatch(/does not match/);
   });

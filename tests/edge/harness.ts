@@ -28,7 +28,10 @@ export function wranglerAssets(directory: string): NonNullable<MiniflareOptions[
   const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
   const section = /^\[assets\]\n([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1];
   if (section === undefined) throw new Error("wrangler.toml has no [assets] section");
-  const lines = section.split("\n").filter((l) => !l.trimStart().startsWith("#")).join("\n");
+  const lines = section
+    .split("\n")
+    .filter((l) => !l.trimStart().startsWith("#"))
+    .join("\n");
   const notFound = /^not_found_handling\s*=\s*"([^"]+)"/m.exec(lines)?.[1];
   const runWorkerFirst = [...(/^run_worker_first\s*=\s*\[([^\]]*)\]/m.exec(lines)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
   if (notFound !== "single-page-application" && notFound !== "404-page" && notFound !== "none" && notFound !== undefined) {

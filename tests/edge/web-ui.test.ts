@@ -24,10 +24,7 @@ let indexHtml: string;
 const get = (path: string, headers: Record<string, string> = NAVIGATE) => mf.dispatchFetch(`${BASE}${path}`, { headers });
 
 beforeAll(async () => {
-  const results = await Promise.allSettled([
-    buildBundle().then((b) => (bundle = b)),
-    createTestDatabase().then((d) => (database = d)),
-  ]);
+  const results = await Promise.allSettled([buildBundle().then((b) => (bundle = b)), createTestDatabase().then((d) => (database = d))]);
   for (const r of results) if (r.status === "rejected") throw r.reason;
   indexHtml = await readFile(join(bundle.assets, "index.html"), "utf8");
   mf = startWorker(bundle, { bindings: { DATABASE_URL: database.url, LOG_LEVEL: "warn" }, assets: wranglerAssets(bundle.assets) });
@@ -80,7 +77,10 @@ describe("served in front of the worker", () => {
     const assets = await readdir(join(bundle.assets, "assets"));
     const script = assets.find((f) => f.endsWith(".js"))!;
     const style = assets.find((f) => f.endsWith(".css"))!;
-    for (const [name, type] of [[script, /^(text|application)\/javascript/], [style, /^text\/css/]] as const) {
+    for (const [name, type] of [
+      [script, /^(text|application)\/javascript/],
+      [style, /^text\/css/],
+    ] as const) {
       const res = await get(`/assets/${name}`, { "Sec-Fetch-Dest": name.endsWith(".js") ? "script" : "style" });
       expect(res.status, name).toBe(200);
       expect(res.headers.get("content-type"), name).toMatch(type);
@@ -124,7 +124,12 @@ describe("served in front of the worker", () => {
 
   it("hands a WebSocket upgrade under /api to the worker, not the page", async () => {
     // The streams live in the sidecar (Node): the worker itself answers that it has none here.
-    const res = await get("/api/v1/topology/stream", { Upgrade: "websocket", Connection: "Upgrade", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==" });
+    const res = await get("/api/v1/topology/stream", {
+      Upgrade: "websocket",
+      Connection: "Upgrade",
+      "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    });
     await expectApiJson(res, 404, "stream upgrade");
   });
 

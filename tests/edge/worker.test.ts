@@ -30,10 +30,7 @@ let database: TestDatabase;
 
 beforeAll(async () => {
   // Both in parallel, each kept as soon as it exists so afterAll cleans up whichever succeeded.
-  const results = await Promise.allSettled([
-    buildBundle().then((b) => (bundle = b)),
-    createTestDatabase().then((d) => (database = d)),
-  ]);
+  const results = await Promise.allSettled([buildBundle().then((b) => (bundle = b)), createTestDatabase().then((d) => (database = d))]);
   for (const r of results) if (r.status === "rejected") throw r.reason;
 }, 120_000);
 
@@ -104,9 +101,7 @@ describe("worker with DATABASE_URL", () => {
   });
 
   it("answers concurrent database-backed requests", async () => {
-    const all = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => get(i % 2 ? "/api/v1/readyz" : "/api/v1/bootstrap/status")),
-    );
+    const all = await Promise.all(Array.from({ length: 6 }, (_, i) => get(i % 2 ? "/api/v1/readyz" : "/api/v1/bootstrap/status")));
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     await Promise.all(all.map((r) => r.arrayBuffer()));
   });
@@ -167,7 +162,9 @@ describe("worker with Hyperdrive and the static assets of wrangler.toml", () => 
     const html = await page.text();
     expect(html).toContain("/api/docs/assets/scalar.js");
     // Scalar's cloud-only features (Ask AI, Generate MCP, Deploy) are switched off: they cannot work offline.
-    expect(html.replace(/\s/g, "")).toContain('"agent":{"disabled":true},"mcp":{"disabled":true},"showDeveloperTools":"never","telemetry":false');
+    expect(html.replace(/\s/g, "")).toContain(
+      '"agent":{"disabled":true},"mcp":{"disabled":true},"showDeveloperTools":"never","telemetry":false',
+    );
     for (const name of ["scalar.js", "redoc.js"]) {
       const res = await get(`/api/docs/assets/${name}`);
       expect(res.status, name).toBe(200);
@@ -195,7 +192,11 @@ describe("worker without a database binding", () => {
   afterAll(async () => mf?.dispose());
 
   it("answers every request with the 500 envelope naming the missing binding, logged once", async () => {
-    for (const [path, method] of [["/api/v1/livez", "GET"], ["/api/v1/readyz", "GET"], ["/api/v1/tenants", "POST"]] as const) {
+    for (const [path, method] of [
+      ["/api/v1/livez", "GET"],
+      ["/api/v1/readyz", "GET"],
+      ["/api/v1/tenants", "POST"],
+    ] as const) {
       const res = await mf.dispatchFetch(`${BASE}${path}`, { method });
       expect(res.status, path).toBe(500);
       expect(res.headers.get("content-type"), path).toMatch(/application\/json/);

@@ -25,7 +25,11 @@ export async function createActors(env: Record<string, string> = {}): Promise<Ac
     const init = body === undefined ? { headers: h } : json(body, h);
     return Promise.resolve(t.app.request(path.startsWith("/") ? path : `/api/v1/${path}`, { method, ...init }));
   };
-  const init = await req("POST", "/api/v1/bootstrap/initialize", undefined, { email: "admin@example.com", password: "admin password for tests", setup_token: SETUP });
+  const init = await req("POST", "/api/v1/bootstrap/initialize", undefined, {
+    email: "admin@example.com",
+    password: "admin password for tests",
+    setup_token: SETUP,
+  });
   expect(init.status).toBe(200);
   const admin = (await init.json()).token as string;
   const signIn = async (role: string): Promise<string> => {

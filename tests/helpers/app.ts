@@ -21,7 +21,10 @@ export interface TestApp {
 /** `deps` replaces parts of the runtime's deps before the app is built (e.g. a peerAddress provider). */
 export async function createTestApp(env: Record<string, string> = {}, deps: Partial<Deps> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = parseConfig({ DATABASE_URL: database.url, LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY, ...env }, "0.0.0-test");
+  const config = parseConfig(
+    { DATABASE_URL: database.url, LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY, ...env },
+    "0.0.0-test",
+  );
   const runtime = await openRuntime(config);
   runtime.deps.lifecycle.markReady();
   Object.assign(runtime.deps, deps);

@@ -15,7 +15,8 @@ import { join } from "node:path";
 
 export const NAMED = "/usr/sbin/named";
 
-const hasAlias = (host: string) => execFileSync("ip", ["-4", "-o", "addr", "show", "dev", "lo"], { encoding: "utf8" }).includes(`inet ${host}/`);
+const hasAlias = (host: string) =>
+  execFileSync("ip", ["-4", "-o", "addr", "show", "dev", "lo"], { encoding: "utf8" }).includes(`inet ${host}/`);
 const aliases = new Set<string>();
 
 /** Puts `host` on lo unless it is there; true when this call added it (removeAlias takes it away). */
@@ -78,7 +79,10 @@ export async function startBind(opts: { host: string; port: number; keys: BindKe
   const keys = opts.keys.map((k) => `key "${k.name}" { algorithm ${k.algorithm}; secret "${k.secret}"; };`).join("\n");
   const zones = opts.zones
     .map((z) => {
-      writeFileSync(join(dir, `${z.name}.zone`), `$TTL 60\n@ IN SOA ns1.${z.name}. hostmaster.${z.name}. 1 60 60 600 60\n@ IN NS ns1.${z.name}.\nns1 IN A ${opts.host}\n`);
+      writeFileSync(
+        join(dir, `${z.name}.zone`),
+        `$TTL 60\n@ IN SOA ns1.${z.name}. hostmaster.${z.name}. 1 60 60 600 60\n@ IN NS ns1.${z.name}.\nns1 IN A ${opts.host}\n`,
+      );
       const update = z.updaters.length ? z.updaters.map((k) => `key "${k}";`).join(" ") : "none;";
       return `zone "${z.name}" { type primary; file "${join(dir, `${z.name}.zone`)}"; allow-update { ${update} }; };`;
     })

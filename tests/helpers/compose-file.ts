@@ -67,7 +67,8 @@ export function interpolate(text: string, env: Env): string {
     const unset = value === undefined;
     const empty = unset || value === "";
     // Which outcome the modifier takes decides whether its argument is evaluated for real.
-    const takesArg = op === ":-" || op === ":?" ? empty : op === "-" || op === "?" ? unset : op === ":+" ? !empty : op === "+" ? !unset : false;
+    const takesArg =
+      op === ":-" || op === ":?" ? empty : op === "-" || op === "?" ? unset : op === ":+" ? !empty : op === "+" ? !unset : false;
     const arg = op ? sequence(true, live && takesArg) : "";
     if (text[i] !== "}") throw new InterpolationError(`invalid interpolation format in ${JSON.stringify(text)}`);
     i++;
@@ -99,10 +100,12 @@ export function loadCompose(path: string, env: Env): ComposeFile {
 export function serviceEnvironment(service: ComposeService): Record<string, string> {
   const e = service.environment ?? {};
   if (Array.isArray(e)) {
-    return Object.fromEntries(e.map((line) => {
-      const eq = line.indexOf("=");
-      return eq < 0 ? [line, ""] : [line.slice(0, eq), line.slice(eq + 1)];
-    }));
+    return Object.fromEntries(
+      e.map((line) => {
+        const eq = line.indexOf("=");
+        return eq < 0 ? [line, ""] : [line.slice(0, eq), line.slice(eq + 1)];
+      }),
+    );
   }
   return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v === null ? "" : String(v)]));
 }
@@ -114,7 +117,9 @@ export function dependsOn(service: ComposeService): string[] {
 
 /** The ENV of a Dockerfile's final stage (`ENV A=1 \ B=2` lines, unquoted values), as the container starts with. */
 export function dockerfileEnv(path: string): Record<string, string> {
-  const lines = readFileSync(path, "utf8").replace(/\\\r?\n/g, " ").split(/\r?\n/);
+  const lines = readFileSync(path, "utf8")
+    .replace(/\\\r?\n/g, " ")
+    .split(/\r?\n/);
   let env: Record<string, string> = {};
   for (const line of lines) {
     const [instruction, ...rest] = line.trim().split(/\s+/);

@@ -33,7 +33,11 @@ export async function startFakeCloudflare(opts: { host: string; challtestsrv: st
   const requests: FakeCloudflare["requests"] = [];
   let nextRecord = 1;
   const challtestsrv = async (path: string, body: object) => {
-    const res = await fetch(`http://${opts.challtestsrv}${path}`, { method: "POST", body: JSON.stringify(body), signal: AbortSignal.timeout(3000) });
+    const res = await fetch(`http://${opts.challtestsrv}${path}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(3000),
+    });
     if (!res.ok) throw new Error(`challtestsrv ${path}: ${res.status}`);
   };
   /** Makes challtestsrv hold exactly the records of a published name. */
@@ -56,7 +60,10 @@ export async function startFakeCloudflare(opts: { host: string; challtestsrv: st
     req.on("end", () => {
       void (async () => {
         if (req.headers.authorization !== `Bearer ${FAKE_CLOUDFLARE_TOKEN}`) return send(401, fixture("error-401.json"));
-        const parts = url.pathname.replace(/^\/client\/v4/, "").split("/").filter(Boolean);
+        const parts = url.pathname
+          .replace(/^\/client\/v4/, "")
+          .split("/")
+          .filter(Boolean);
         if (req.method === "GET" && parts.length === 1 && parts[0] === "zones") {
           const name = url.searchParams.get("name");
           const found = zones.filter((z) => z.name === name);
@@ -67,7 +74,13 @@ export async function startFakeCloudflare(opts: { host: string; challtestsrv: st
           return send(200, answer);
         }
         const zone = parts[0] === "zones" ? zones.find((z) => z.id === parts[1]) : undefined;
-        if (!zone || parts[2] !== "dns_records") return send(404, { success: false, errors: [{ code: 7003, message: "Could not route to /zones, perhaps your object identifier is invalid?" }], messages: [], result: null });
+        if (!zone || parts[2] !== "dns_records")
+          return send(404, {
+            success: false,
+            errors: [{ code: 7003, message: "Could not route to /zones, perhaps your object identifier is invalid?" }],
+            messages: [],
+            result: null,
+          });
         if (req.method === "POST" && parts.length === 3) {
           const body = JSON.parse(raw) as { type: string; name: string; content: string; ttl: number };
           const id = `${(nextRecord++).toString(16).padStart(4, "0")}67954025e0ba6aaa6d586b9e0b59`;
@@ -80,7 +93,9 @@ export async function startFakeCloudflare(opts: { host: string; challtestsrv: st
         if (req.method === "GET" && parts.length === 3) {
           const answer = fixture("dns-records-list.json");
           const template = (answer.result as Record<string, unknown>[])[0]!;
-          answer.result = [...records].filter(([, r]) => r.zoneId === zone.id && r.name === url.searchParams.get("name")).map(([id, r]) => ({ ...template, id, name: r.name, content: r.content }));
+          answer.result = [...records]
+            .filter(([, r]) => r.zoneId === zone.id && r.name === url.searchParams.get("name"))
+            .map(([id, r]) => ({ ...template, id, name: r.name, content: r.content }));
           return send(200, answer);
         }
         if (req.method === "DELETE" && parts.length === 4) {
@@ -93,7 +108,9 @@ export async function startFakeCloudflare(opts: { host: string; challtestsrv: st
           return send(200, answer);
         }
         return send(405, { success: false, errors: [{ code: 10405, message: "Method not allowed" }], messages: [], result: null });
-      })().catch((err: unknown) => send(500, { success: false, errors: [{ code: 500, message: String(err) }], messages: [], result: null }));
+      })().catch((err: unknown) =>
+        send(500, { success: false, errors: [{ code: 500, message: String(err) }], messages: [], result: null }),
+      );
     });
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, opts.host, resolve));

@@ -7,7 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DockerContainerInspect, DockerContainerSummary, DockerNetwork, DockerVersion } from "../../shared/verbs/discovery/docker/docker-api.ts";
+import type {
+  DockerContainerInspect,
+  DockerContainerSummary,
+  DockerNetwork,
+  DockerVersion,
+} from "../../shared/verbs/discovery/docker/docker-api.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/docker");
 const read = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;
@@ -49,7 +54,8 @@ function engineHandler(state: FakeDockerState, requests: string[]) {
     if (req.method !== "GET") return send(405, { message: "method not allowed" });
     if (path === "/version") return send(200, state.version);
     if (path === "/networks") return send(200, state.networks);
-    if (path === "/containers/json") return send(200, url.searchParams.get("all") === "1" ? state.containers : state.containers.filter((c) => c.State === "running"));
+    if (path === "/containers/json")
+      return send(200, url.searchParams.get("all") === "1" ? state.containers : state.containers.filter((c) => c.State === "running"));
     const inspect = /^\/containers\/([^/]+)\/json$/.exec(path);
     if (inspect) {
       const id = decodeURIComponent(inspect[1]!);
@@ -94,13 +100,19 @@ export interface FakeDockerTcp {
  * The same engine on TCP at `host` (a 127.0.0.x address), over TLS with `tls` or plain. With
  * `tls.clientCa` it requires a client certificate signed by that CA, as dockerd --tlsverify does.
  */
-export async function startFakeDockerTcp(options: { host: string; tls?: { key: string; cert: string; clientCa?: string } }): Promise<FakeDockerTcp> {
+export async function startFakeDockerTcp(options: {
+  host: string;
+  tls?: { key: string; cert: string; clientCa?: string };
+}): Promise<FakeDockerTcp> {
   const state = recordedDockerState();
   const requests: string[] = [];
   const handle = engineHandler(state, requests);
   const tls = options.tls;
   const server: Server = tls
-    ? createHttpsServer({ key: tls.key, cert: tls.cert, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, handle)
+    ? createHttpsServer(
+        { key: tls.key, cert: tls.cert, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
+        handle,
+      )
     : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -35,7 +35,8 @@ export async function startFakeOpnsense(host = "127.0.0.31"): Promise<FakeOpnsen
     if (state.garbage) return send(200, "<html>captive portal</html>", "text/html");
     if (req.method !== "GET") return send(405, "{}");
     if (path in state.answers) return send(200, JSON.stringify(state.answers[path]));
-    if (path === "/api/core/firmware/status") return send(200, read(state.legacyFirmware ? "firmware-status-legacy.json" : "firmware-status.json"));
+    if (path === "/api/core/firmware/status")
+      return send(200, read(state.legacyFirmware ? "firmware-status-legacy.json" : "firmware-status.json"));
     if (path === "/api/diagnostics/interface/getArp") return send(200, read("get-arp.json"));
     if (path === "/api/dhcpv4/leases/searchLease" && !state.kea) return send(200, read("search-lease.json"));
     if (path === "/api/kea/leases4/search" && state.kea) return send(200, read("kea-leases4-search.json"));

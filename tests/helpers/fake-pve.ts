@@ -8,7 +8,16 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import { join } from "node:path";
-import type { PveClusterStatusEntry, PveGuestConfig, PveGuestType, PveNetworkIface, PveResource, PveRrdPoint, PveTask, PveVersion } from "../../shared/verbs/integrations/hv/pve-api.ts";
+import type {
+  PveClusterStatusEntry,
+  PveGuestConfig,
+  PveGuestType,
+  PveNetworkIface,
+  PveResource,
+  PveRrdPoint,
+  PveTask,
+  PveVersion,
+} from "../../shared/verbs/integrations/hv/pve-api.ts";
 
 const FIXTURES = join(import.meta.dirname, "../fixtures/pve");
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;
@@ -68,10 +77,56 @@ export function generatedPveState(opts: { nodes: number; guests: number }): Fake
   for (let n = 1; n <= opts.nodes; n++) {
     const node = `node${String(n).padStart(2, "0")}`;
     state.nodeIps.set(node, `10.50.0.${n}`);
-    state.resources.push({ id: `node/${node}`, type: "node", node, status: "online", cpu: 0.1, maxcpu: 32, mem: 64 * GiB, maxmem: 256 * GiB, disk: 20 * GiB, maxdisk: 200 * GiB, uptime: 86400 });
-    state.resources.push({ id: `storage/${node}/local`, type: "storage", storage: "local", node, status: "available", plugintype: "dir", content: "iso,backup", shared: 0, disk: 20 * GiB, maxdisk: 200 * GiB });
-    state.resources.push({ id: `storage/${node}/local-lvm`, type: "storage", storage: "local-lvm", node, status: "available", plugintype: "lvmthin", content: "images,rootdir", shared: 0, disk: 500 * GiB, maxdisk: 2000 * GiB });
-    state.networks.set(node, [{ iface: "vmbr0", type: "bridge", active: 1, method: "static", cidr: `10.50.0.${n}/16`, address: `10.50.0.${n}`, netmask: "16", gateway: "10.50.255.254", bridge_ports: "eno1" }]);
+    state.resources.push({
+      id: `node/${node}`,
+      type: "node",
+      node,
+      status: "online",
+      cpu: 0.1,
+      maxcpu: 32,
+      mem: 64 * GiB,
+      maxmem: 256 * GiB,
+      disk: 20 * GiB,
+      maxdisk: 200 * GiB,
+      uptime: 86400,
+    });
+    state.resources.push({
+      id: `storage/${node}/local`,
+      type: "storage",
+      storage: "local",
+      node,
+      status: "available",
+      plugintype: "dir",
+      content: "iso,backup",
+      shared: 0,
+      disk: 20 * GiB,
+      maxdisk: 200 * GiB,
+    });
+    state.resources.push({
+      id: `storage/${node}/local-lvm`,
+      type: "storage",
+      storage: "local-lvm",
+      node,
+      status: "available",
+      plugintype: "lvmthin",
+      content: "images,rootdir",
+      shared: 0,
+      disk: 500 * GiB,
+      maxdisk: 2000 * GiB,
+    });
+    state.networks.set(node, [
+      {
+        iface: "vmbr0",
+        type: "bridge",
+        active: 1,
+        method: "static",
+        cidr: `10.50.0.${n}/16`,
+        address: `10.50.0.${n}`,
+        netmask: "16",
+        gateway: "10.50.255.254",
+        bridge_ports: "eno1",
+      },
+    ]);
   }
   for (let g = 0; g < opts.guests; g++) {
     const node = `node${String((g % opts.nodes) + 1).padStart(2, "0")}`;
@@ -79,12 +134,42 @@ export function generatedPveState(opts: { nodes: number; guests: number }): Fake
     const type: PveGuestType = g % 3 === 2 ? "lxc" : "qemu";
     const ip = `10.50.${1 + Math.floor(g / 250)}.${1 + (g % 250)}`;
     const mac = `BC:24:11:${hex(g >> 16)}:${hex((g >> 8) & 255)}:${hex(g & 255)}`;
-    state.resources.push({ id: `${type}/${vmid}`, type, vmid, name: `guest-${vmid}`, node, status: g % 10 === 0 ? "stopped" : "running", template: 0, cpu: 0.01, maxcpu: 2, mem: GiB, maxmem: 2 * GiB, disk: 0, maxdisk: 16 * GiB, uptime: 3600 });
+    state.resources.push({
+      id: `${type}/${vmid}`,
+      type,
+      vmid,
+      name: `guest-${vmid}`,
+      node,
+      status: g % 10 === 0 ? "stopped" : "running",
+      template: 0,
+      cpu: 0.01,
+      maxcpu: 2,
+      mem: GiB,
+      maxmem: 2 * GiB,
+      disk: 0,
+      maxdisk: 16 * GiB,
+      uptime: 3600,
+    });
     state.configs.set(
       `${type}/${vmid}`,
       type === "qemu"
-        ? { name: `guest-${vmid}`, cores: 2, memory: "2048", ostype: "l26", scsi0: `local-lvm:vm-${vmid}-disk-0,size=16G`, net0: `virtio=${mac},bridge=vmbr0`, ipconfig0: `ip=${ip}/16,gw=10.50.255.254` }
-        : { hostname: `guest-${vmid}`, cores: 2, memory: 2048, ostype: "debian", rootfs: `local-lvm:vm-${vmid}-disk-0,size=16G`, net0: `name=eth0,bridge=vmbr0,hwaddr=${mac},ip=${ip}/16,type=veth` },
+        ? {
+            name: `guest-${vmid}`,
+            cores: 2,
+            memory: "2048",
+            ostype: "l26",
+            scsi0: `local-lvm:vm-${vmid}-disk-0,size=16G`,
+            net0: `virtio=${mac},bridge=vmbr0`,
+            ipconfig0: `ip=${ip}/16,gw=10.50.255.254`,
+          }
+        : {
+            hostname: `guest-${vmid}`,
+            cores: 2,
+            memory: 2048,
+            ostype: "debian",
+            rootfs: `local-lvm:vm-${vmid}-disk-0,size=16G`,
+            net0: `name=eth0,bridge=vmbr0,hwaddr=${mac},ip=${ip}/16,type=veth`,
+          },
     );
   }
   return state;
@@ -160,13 +245,41 @@ export async function startFakePve(options: { host?: string; state?: FakePveStat
       }
       if (path === "/cluster/status") {
         const nodes = state.resources.filter((r) => r.type === "node");
-        const entries: PveClusterStatusEntry[] = nodes.map((r, i) => ({ type: "node", id: `node/${r.node}`, name: r.node!, nodeid: i + 1, ip: state.nodeIps.get(r.node!) ?? "", online: r.status === "online" ? 1 : 0, local: i === 0 ? 1 : 0, level: "" }));
-        if (state.clusterName) entries.unshift({ type: "cluster", id: "cluster", name: state.clusterName, nodes: nodes.length, quorate: 1, version: 5 });
+        const entries: PveClusterStatusEntry[] = nodes.map((r, i) => ({
+          type: "node",
+          id: `node/${r.node}`,
+          name: r.node!,
+          nodeid: i + 1,
+          ip: state.nodeIps.get(r.node!) ?? "",
+          online: r.status === "online" ? 1 : 0,
+          local: i === 0 ? 1 : 0,
+          level: "",
+        }));
+        if (state.clusterName)
+          entries.unshift({ type: "cluster", id: "cluster", name: state.clusterName, nodes: nodes.length, quorate: 1, version: 5 });
         return [200, entries];
       }
       if (path === "/cluster/tasks") return [200, state.tasks];
       if (path === "/nodes") {
-        return [200, state.resources.filter((r) => r.type === "node").map((r) => ({ node: r.node, status: r.status, cpu: r.cpu, maxcpu: r.maxcpu, mem: r.mem, maxmem: r.maxmem, disk: r.disk, maxdisk: r.maxdisk, uptime: r.uptime, level: "", id: r.id, type: "node" }))];
+        return [
+          200,
+          state.resources
+            .filter((r) => r.type === "node")
+            .map((r) => ({
+              node: r.node,
+              status: r.status,
+              cpu: r.cpu,
+              maxcpu: r.maxcpu,
+              mem: r.mem,
+              maxmem: r.maxmem,
+              disk: r.disk,
+              maxdisk: r.maxdisk,
+              uptime: r.uptime,
+              level: "",
+              id: r.id,
+              type: "node",
+            })),
+        ];
       }
       const nodePath = /^\/nodes\/([^/]+)(\/.*)?$/.exec(path);
       if (nodePath) {
@@ -174,20 +287,66 @@ export async function startFakePve(options: { host?: string; state?: FakePveStat
         const rest = nodePath[2] ?? "";
         if (!nodeRes(node)) return [500, `hostname lookup '${node}' failed - failed to get address info for: ${node}`];
         const list = /^\/(qemu|lxc)$/.exec(rest);
-        if (list) return [200, guests(node, list[1] as PveGuestType).map((r) => ({ vmid: r.vmid, name: r.name, status: r.status, template: r.template, cpus: r.maxcpu, cpu: r.cpu, maxmem: r.maxmem, mem: r.mem, maxdisk: r.maxdisk, disk: r.disk, uptime: r.uptime, tags: r.tags }))];
+        if (list)
+          return [
+            200,
+            guests(node, list[1] as PveGuestType).map((r) => ({
+              vmid: r.vmid,
+              name: r.name,
+              status: r.status,
+              template: r.template,
+              cpus: r.maxcpu,
+              cpu: r.cpu,
+              maxmem: r.maxmem,
+              mem: r.mem,
+              maxdisk: r.maxdisk,
+              disk: r.disk,
+              uptime: r.uptime,
+              tags: r.tags,
+            })),
+          ];
         const config = /^\/(qemu|lxc)\/(\d+)\/config$/.exec(rest);
         if (config) {
           const id = `${config[1]}/${config[2]}`;
           const owned = state.resources.some((r) => r.id === id && r.node === node);
           const c = state.configs.get(id);
-          return owned && c ? [200, c] : [500, `Configuration file 'nodes/${node}/${config[1] === "qemu" ? "qemu-server" : "lxc"}/${config[2]}.conf' does not exist`];
+          return owned && c
+            ? [200, c]
+            : [500, `Configuration file 'nodes/${node}/${config[1] === "qemu" ? "qemu-server" : "lxc"}/${config[2]}.conf' does not exist`];
         }
         if (rest === "/network") return [200, state.networks.get(node) ?? []];
         if (rest === "/storage") {
-          return [200, state.resources.filter((r) => r.type === "storage" && r.node === node).map((r) => ({ storage: r.storage, type: r.plugintype, content: r.content, active: 1, enabled: 1, shared: r.shared, total: r.maxdisk, used: r.disk, avail: (r.maxdisk ?? 0) - (r.disk ?? 0), used_fraction: r.maxdisk ? (r.disk ?? 0) / r.maxdisk : 0 }))];
+          return [
+            200,
+            state.resources
+              .filter((r) => r.type === "storage" && r.node === node)
+              .map((r) => ({
+                storage: r.storage,
+                type: r.plugintype,
+                content: r.content,
+                active: 1,
+                enabled: 1,
+                shared: r.shared,
+                total: r.maxdisk,
+                used: r.disk,
+                avail: (r.maxdisk ?? 0) - (r.disk ?? 0),
+                used_fraction: r.maxdisk ? (r.disk ?? 0) / r.maxdisk : 0,
+              })),
+          ];
         }
-        if (rest === "/rrddata") return query.get("timeframe") ? [200, state.rrd.get(node) ?? []] : [400, "parameter verification failed: timeframe: property is missing and it is not optional"];
-        if (rest === "/status") return [200, { uptime: nodeRes(node)!.uptime, cpu: nodeRes(node)!.cpu, pveversion: `pve-manager/${state.version.version}/${state.version.repoid}` }];
+        if (rest === "/rrddata")
+          return query.get("timeframe")
+            ? [200, state.rrd.get(node) ?? []]
+            : [400, "parameter verification failed: timeframe: property is missing and it is not optional"];
+        if (rest === "/status")
+          return [
+            200,
+            {
+              uptime: nodeRes(node)!.uptime,
+              cpu: nodeRes(node)!.cpu,
+              pveversion: `pve-manager/${state.version.version}/${state.version.repoid}`,
+            },
+          ];
       }
     }
     if (method === "POST") {
@@ -196,7 +355,10 @@ export async function startFakePve(options: { host?: string; state?: FakePveStat
         const [, node, type, vmid, verb] = action as unknown as [string, string, PveGuestType, string, string];
         const r = state.resources.find((x) => x.id === `${type}/${vmid}` && x.node === node);
         if (!r) return [500, `Configuration file 'nodes/${node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`];
-        const allowed = type === "qemu" ? ["start", "stop", "reboot", "shutdown", "reset", "suspend", "resume"] : ["start", "stop", "reboot", "shutdown", "suspend", "resume"];
+        const allowed =
+          type === "qemu"
+            ? ["start", "stop", "reboot", "shutdown", "reset", "suspend", "resume"]
+            : ["start", "stop", "reboot", "shutdown", "suspend", "resume"];
         if (!allowed.includes(verb)) return [501, `Method 'POST /nodes/${node}/${type}/${vmid}/status/${verb}' not implemented`];
         fake.actions.push({ node, type, vmid: Number(vmid), action: verb });
         r.status = { start: "running", stop: "stopped", shutdown: "stopped", suspend: "paused", resume: "running" }[verb] ?? r.status;

@@ -62,7 +62,9 @@ export async function startFakeKuma(host = "127.0.0.21"): Promise<FakeKuma> {
       if (path.startsWith("/api/status-page/")) return send(404, JSON.stringify({ ok: false, msg: "Status Page Not Found" }));
       if (path === "/metrics") {
         const auth = req.headers.authorization ?? "";
-        const password = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString("utf8").split(":").slice(1).join(":") : "";
+        const password = auth.startsWith("Basic ")
+          ? Buffer.from(auth.slice(6), "base64").toString("utf8").split(":").slice(1).join(":")
+          : "";
         if (password !== FAKE_KUMA_KEY) {
           res.setHeader("www-authenticate", 'Basic realm="Uptime Kuma"');
           return send(401, "Unauthorized", "text/plain");

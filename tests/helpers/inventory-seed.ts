@@ -14,15 +14,18 @@ export async function seedRichInventory(sql: postgres.Sql): Promise<void> {
 line "2" ü') returning id`;
     const [h2] = await tx`insert into hardware (name, role, tags) values ('switch-1', 'switch', '{edge}') returning id`;
     await tx`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type, bandwidth_mbps) values (${h1!.id}, ${h2!.id}, 'ethernet', 10000)`;
-    const [cu] = await tx`insert into compute_units (name, kind, hardware_id, memory_mb, cpu_cores, environment_id, tags) values ('vm-1', 'vm', ${h1!.id}, 4096, 2.5, ${env!.id}, '{core}') returning id`;
-    const [st] = await tx`insert into storage (name, kind, capacity_gb, used_gb, hardware_id) values ('tank', 'pool', 1000, 250.25, ${h1!.id}) returning id`;
+    const [cu] =
+      await tx`insert into compute_units (name, kind, hardware_id, memory_mb, cpu_cores, environment_id, tags) values ('vm-1', 'vm', ${h1!.id}, 4096, 2.5, ${env!.id}, '{core}') returning id`;
+    const [st] =
+      await tx`insert into storage (name, kind, capacity_gb, used_gb, hardware_id) values ('tank', 'pool', 1000, 250.25, ${h1!.id}) returning id`;
     const [s1] = await tx`insert into services (name, slug, environment_id, hardware_id, compute_id, category_id, ports, tags)
                           values ('Plex', 'plex', ${env!.id}, ${h1!.id}, ${cu!.id}, ${cat!.id}, ${sql.json([{ ip: null, port: 32400, protocol: "tcp", label: "web" }])}, '{core}') returning id`;
     const [s2] = await tx`insert into services (name, slug, compute_id) values ('Postgres', 'postgres', ${cu!.id}) returning id`;
     await tx`insert into service_dependencies (service_id, depends_on_id) values (${s1!.id}, ${s2!.id})`;
     await tx`insert into service_storage (service_id, storage_id, mount_path) values (${s1!.id}, ${st!.id}, '/media')`;
     const [vl] = await tx`insert into vlans (vlan_id, name, site_id) values (10, 'servers', ${site!.id}) returning id`;
-    const [n1] = await tx`insert into networks (name, cidr, vlan_id, gateway, dns_servers, site_id, tags) values ('lan', '10.0.0.0/24', 10, '10.0.0.1', '{10.0.0.1,1.1.1.1}', ${site!.id}, '{edge}') returning id`;
+    const [n1] =
+      await tx`insert into networks (name, cidr, vlan_id, gateway, dns_servers, site_id, tags) values ('lan', '10.0.0.0/24', 10, '10.0.0.1', '{10.0.0.1,1.1.1.1}', ${site!.id}, '{edge}') returning id`;
     const [n2] = await tx`insert into networks (name, cidr) values ('dmz', '10.0.1.0/24') returning id`;
     await tx`insert into network_peers (network_id, peer_network_id, description) values (${n1!.id}, ${n2!.id}, 'routed')`;
     await tx`insert into network_members (network_id, compute_id, ip_address) values (${n1!.id}, ${cu!.id}, '10.0.0.20')`;
@@ -30,12 +33,14 @@ line "2" ü') returning id`;
     await tx`insert into ip_addresses (address, network_id, hostname, assigned_type, assigned_id) values ('10.0.0.2', ${n1!.id}, 'pve-1', 'hardware', ${h1!.id})`;
     const [cl] = await tx`insert into hardware_clusters (name, type, environment_id) values ('pve', 'proxmox', ${env!.id}) returning id`;
     await tx`insert into cluster_members (cluster_id, hardware_id, role) values (${cl!.id}, ${h1!.id}, 'primary')`;
-    const [ex] = await tx`insert into external_nodes (name, provider, ip_address, tags) values ('vps', 'hetzner', '203.0.113.5', '{edge}') returning id`;
+    const [ex] =
+      await tx`insert into external_nodes (name, provider, ip_address, tags) values ('vps', 'hetzner', '203.0.113.5', '{edge}') returning id`;
     await tx`insert into external_node_networks (external_node_id, network_id, link_type) values (${ex!.id}, ${n1!.id}, 'vpn')`;
     await tx`insert into service_external_dependencies (service_id, external_node_id, description) values (${s1!.id}, ${ex!.id}, 'backup target')`;
     const [mi] = await tx`insert into misc_items (name, kind, url) values ('UPS', 'power', 'http://ups.local') returning id`;
     await tx`insert into service_misc (service_id, misc_id) values (${s1!.id}, ${mi!.id})`;
-    const [doc] = await tx`insert into docs (title, body_md, category, pinned) values ('Runbook', '# Restart\nsteps', 'ops', true) returning id`;
+    const [doc] =
+      await tx`insert into docs (title, body_md, category, pinned) values ('Runbook', '# Restart\nsteps', 'ops', true) returning id`;
     await tx`insert into doc_entities (doc_id, entity_type, entity_id) values (${doc!.id}, 'hardware', ${h1!.id}), (${doc!.id}, 'service', ${s1!.id})`;
     void vl;
   });
@@ -44,10 +49,34 @@ line "2" ü') returning id`;
 /** Row counts of every inventory table and of the tables clear-lab and an import must leave alone. */
 export async function tableCounts(sql: postgres.Sql): Promise<Record<string, number>> {
   const tables = [
-    "sites", "environments", "categories", "tags", "hardware", "hardware_connections", "compute_units", "storage", "vlans",
-    "networks", "ip_addresses", "network_peers", "services", "service_dependencies", "service_storage", "misc_items",
-    "service_misc", "network_hardware_members", "network_members", "hardware_clusters", "cluster_members", "external_nodes",
-    "external_node_networks", "service_external_dependencies", "docs", "doc_entities", "monitors", "users",
+    "sites",
+    "environments",
+    "categories",
+    "tags",
+    "hardware",
+    "hardware_connections",
+    "compute_units",
+    "storage",
+    "vlans",
+    "networks",
+    "ip_addresses",
+    "network_peers",
+    "services",
+    "service_dependencies",
+    "service_storage",
+    "misc_items",
+    "service_misc",
+    "network_hardware_members",
+    "network_members",
+    "hardware_clusters",
+    "cluster_members",
+    "external_nodes",
+    "external_node_networks",
+    "service_external_dependencies",
+    "docs",
+    "doc_entities",
+    "monitors",
+    "users",
   ];
   const out: Record<string, number> = {};
   for (const t of tables) out[t] = Number((await sql.unsafe(`select count(*)::int as n from "${t}"`))[0]!.n);

@@ -89,7 +89,9 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
   const accessTokens = new Map<string, FakeOidcUser>();
   let issuer = "";
   const fake: FakeOidc = {
-    issuer: "", clientId, clientSecret,
+    issuer: "",
+    clientId,
+    clientSecret,
     user: { sub: "oidc-user-1", email: "alice@example.com", email_verified: true, name: "Alice" },
     faults: { tamper: false, wrongNonce: false, signWith: null },
     jwksFetches: 0,
@@ -112,43 +114,81 @@ export async function startFakeOidc(host = "127.0.0.93"): Promise<FakeOidc> {
       const url = new URL(req.url ?? "/", issuer);
       if (url.pathname === "/.well-known/openid-configuration")
         return send(res, 200, {
-          issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, userinfo_endpoint: `${issuer}/userinfo`,
-          response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"],
-          token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"], code_challenge_methods_supported: ["S256"],
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          userinfo_endpoint: `${issuer}/userinfo`,
+          response_types_supported: ["code"],
+          subject_types_supported: ["public"],
+          id_token_signing_alg_values_supported: ["RS256"],
+          token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+          code_challenge_methods_supported: ["S256"],
         });
       if (url.pathname === "/jwks") {
         fake.jwksFetches++;
-        return send(res, 200, { keys: published.map((k) => k.jwk) }, fake.jwksCacheControl ? { "cache-control": fake.jwksCacheControl } : {});
+        return send(
+          res,
+          200,
+          { keys: published.map((k) => k.jwk) },
+          fake.jwksCacheControl ? { "cache-control": fake.jwksCacheControl } : {},
+        );
       }
       if (url.pathname === "/userinfo") {
         fake.userinfoRequests++;
         const user = accessTokens.get((req.headers.authorization ?? "").replace(/^Bearer /, ""));
         if (!user) return send(res, 401, { error: "invalid_token" });
-        return send(res, 200, { sub: fake.faults.userinfoSub ?? user.sub, email: user.email, email_verified: user.email_verified ?? true, name: user.name });
+        return send(res, 200, {
+          sub: fake.faults.userinfoSub ?? user.sub,
+          email: user.email,
+          email_verified: user.email_verified ?? true,
+          name: user.name,
+        });
       }
       if (url.pathname === "/authorize") {
         const p = url.searchParams;
-        if (p.get("client_id") !== clientId || p.get("response_type") !== "code" || p.get("code_challenge_method") !== "S256" || !p.get("nonce"))
+        if (
+          p.get("client_id") !== clientId ||
+          p.get("response_type") !== "code" ||
+          p.get("code_challenge_method") !== "S256" ||
+          !p.get("nonce")
+        )
           return send(res, 400, { error: "invalid_request" });
         const code = b64url(randomBytes(16));
-        codes.set(code, { nonce: p.get("nonce")!, challenge: p.get("code_challenge")!, redirectUri: p.get("redirect_uri")!, user: { ...fake.user } });
+        codes.set(code, {
+          nonce: p.get("nonce")!,
+          challenge: p.get("code_challenge")!,
+          redirectUri: p.get("redirect_uri")!,
+          user: { ...fake.user },
+        });
         return redirectBack(res, p, code);
       }
       if (url.pathname === "/token" && req.method === "POST") {
         const body = await readBody(req);
         fake.tokenRequests.push({ authorization: req.headers.authorization, body });
         const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
-        if (req.headers.authorization !== basic && body.get("client_secret") !== clientSecret) return send(res, 401, { error: "invalid_client" });
+        if (req.headers.authorization !== basic && body.get("client_secret") !== clientSecret)
+          return send(res, 401, { error: "invalid_client" });
         const grant = codes.get(body.get("code") ?? "");
         codes.delete(body.get("code") ?? "");
         const verifier = body.get("code_verifier") ?? "";
-        if (!grant || grant.redirectUri !== body.get("redirect_uri") || b64url(createHash("sha256").update(verifier).digest()) !== grant.challenge)
+        if (
+          !grant ||
+          grant.redirectUri !== body.get("redirect_uri") ||
+          b64url(createHash("sha256").update(verifier).digest()) !== grant.challenge
+        )
           return send(res, 400, { error: "invalid_grant" });
         const key = keys.find((k) => k.kid === (fake.faults.signWith ?? signing.kid))!;
-        const profile = fake.faults.bareIdToken ? {} : { email: grant.user.email, email_verified: grant.user.email_verified ?? true, name: grant.user.name };
+        const profile = fake.faults.bareIdToken
+          ? {}
+          : { email: grant.user.email, email_verified: grant.user.email_verified ?? true, name: grant.user.name };
         let idToken = await new SignJWT({ ...profile, nonce: fake.faults.wrongNonce ? "not-the-nonce" : grant.nonce })
           .setProtectedHeader({ alg: "RS256", kid: key.kid })
-          .setIssuer(issuer).setSubject(grant.user.sub).setAudience(clientId).setIssuedAt(Math.floor(fake.clock() / 1000)).setExpirationTime(Math.floor(fake.clock() / 1000) + 300)
+          .setIssuer(issuer)
+          .setSubject(grant.user.sub)
+          .setAudience(clientId)
+          .setIssuedAt(Math.floor(fake.clock() / 1000))
+          .setExpirationTime(Math.floor(fake.clock() / 1000) + 300)
           .sign(key.privateKey);
         if (fake.faults.tamper) {
           const [h, payload, sig] = idToken.split(".");
@@ -191,7 +231,8 @@ export async function startFakeGitHub(host = "127.0.0.92"): Promise<FakeGitHub> 
       const url = new URL(req.url ?? "/", "http://github.test");
       if (url.pathname === "/login/oauth/authorize") {
         const p = url.searchParams;
-        if (p.get("client_id") !== clientId || p.get("scope") !== "user:email") return send(res, 400, "bad request", { "content-type": "text/plain" });
+        if (p.get("client_id") !== clientId || p.get("scope") !== "user:email")
+          return send(res, 400, "bad request", { "content-type": "text/plain" });
         const code = b64url(randomBytes(10));
         codes.set(code, { challenge: p.get("code_challenge") ?? "", redirectUri: p.get("redirect_uri")! });
         return redirectBack(res, p, code);
@@ -200,14 +241,27 @@ export async function startFakeGitHub(host = "127.0.0.92"): Promise<FakeGitHub> 
         const body = await readBody(req);
         const grant = codes.get(body.get("code") ?? "");
         codes.delete(body.get("code") ?? "");
-        const pkce = grant && b64url(createHash("sha256").update(body.get("code_verifier") ?? "").digest()) === grant.challenge;
-        if (!grant || !pkce || body.get("client_id") !== clientId || body.get("client_secret") !== clientSecret || body.get("redirect_uri") !== grant.redirectUri)
+        const pkce =
+          grant &&
+          b64url(
+            createHash("sha256")
+              .update(body.get("code_verifier") ?? "")
+              .digest(),
+          ) === grant.challenge;
+        if (
+          !grant ||
+          !pkce ||
+          body.get("client_id") !== clientId ||
+          body.get("client_secret") !== clientSecret ||
+          body.get("redirect_uri") !== grant.redirectUri
+        )
           return send(res, 200, fixture("bad-verification-code.json"));
         return send(res, 200, fixture("access-token.json"));
       }
       if (req.headers.authorization !== `Bearer ${token}`) return send(res, 401, { message: "Requires authentication" });
       if (url.pathname === "/user") return send(res, 200, fixture("user.json"));
-      if (url.pathname === "/user/emails") return send(res, 200, fixture(state.unverified ? "user-emails-unverified.json" : "user-emails.json"));
+      if (url.pathname === "/user/emails")
+        return send(res, 200, fixture(state.unverified ? "user-emails-unverified.json" : "user-emails.json"));
       send(res, 404, { message: "Not Found" });
     })().catch((e) => send(res, 500, { error: String(e) }));
   });

@@ -14,6 +14,11 @@ declare module "oidc-provider" {
     Grant: typeof Grant;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ uid: string }>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

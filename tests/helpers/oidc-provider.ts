@@ -32,7 +32,9 @@ export async function startRealOidc(redirectUri: string, host = "127.0.0.91", op
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
   const state: RealOidc = {
-    issuer, clientId, clientSecret,
+    issuer,
+    clientId,
+    clientSecret,
     account: { sub: "real-user-1", email: "carol@example.com", email_verified: true, name: "Carol" },
     browse: async () => new URL(issuer),
     close: async () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -40,7 +42,9 @@ export async function startRealOidc(redirectUri: string, host = "127.0.0.91", op
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const provider = new Provider(issuer, {
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: "op-1", alg: "RS256", use: "sig" }] },
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: "client_secret_basic" }],
+    clients: [
+      { client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], token_endpoint_auth_method: "client_secret_basic" },
+    ],
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     conformIdTokenClaims: options.conformIdTokenClaims ?? false,
     pkce: { required: () => true },
@@ -57,7 +61,12 @@ export async function startRealOidc(redirectUri: string, host = "127.0.0.91", op
         const grant = new provider.Grant({ accountId: state.account.sub, clientId });
         grant.addOIDCScope("openid email profile");
         const grantId = await grant.save();
-        await provider.interactionFinished(req, res, { login: { accountId: state.account.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: state.account.sub }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
       })().catch((e) => {
         res.statusCode = 500;
         res.end(String(e));

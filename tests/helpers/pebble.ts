@@ -48,17 +48,78 @@ export interface PebbleOptions {
 export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
   const port = opts.port ?? 14000;
   const PEBBLE_HOST = opts.host ?? DEFAULT_PEBBLE_HOST;
-  const cts = { host: opts.challtestsrv?.host ?? CHALLTESTSRV_HOST, dns: opts.challtestsrv?.dnsPort ?? 8053, management: opts.challtestsrv?.managementPort ?? 8055 };
+  const cts = {
+    host: opts.challtestsrv?.host ?? CHALLTESTSRV_HOST,
+    dns: opts.challtestsrv?.dnsPort ?? 8053,
+    management: opts.challtestsrv?.managementPort ?? 8055,
+  };
   const dir = mkdtempSync(join(tmpdir(), "pebble-"));
   const cert = join(dir, "cert.pem");
   const key = join(dir, "key.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=pebble", "-addext", `subjectAltName=IP:${PEBBLE_HOST}`, "-keyout", key, "-out", cert], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=pebble",
+      "-addext",
+      `subjectAltName=IP:${PEBBLE_HOST}`,
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
   const config = join(dir, "pebble.json");
-  writeFileSync(config, JSON.stringify({ pebble: { listenAddress: `${PEBBLE_HOST}:${port}`, managementListenAddress: `${PEBBLE_HOST}:${port + 1}`, certificate: cert, privateKey: key, httpPort: opts.httpPort, tlsPort: 5001, ocspResponderURL: "", externalAccountBindingRequired: false } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      pebble: {
+        listenAddress: `${PEBBLE_HOST}:${port}`,
+        managementListenAddress: `${PEBBLE_HOST}:${port + 1}`,
+        certificate: cert,
+        privateKey: key,
+        httpPort: opts.httpPort,
+        tlsPort: 5001,
+        ocspResponderURL: "",
+        externalAccountBindingRequired: false,
+      },
+    }),
+  );
   const children: ChildProcess[] = [];
   const env = { ...process.env, PEBBLE_VA_NOSLEEP: "1", PEBBLE_WFE_NONCEREJECT: "0", PEBBLE_AUTHZREUSE: "0" };
   if (!opts.dnsServer)
-    children.push(spawn("pebble-challtestsrv", ["-defaultIPv4", opts.answerIp, "-defaultIPv6", "", "-dns01", `${cts.host}:${cts.dns}`, "-http01", "", "-https01", "", "-tlsalpn01", "", "-management", `${cts.host}:${cts.management}`], { stdio: "ignore" }));
+    children.push(
+      spawn(
+        "pebble-challtestsrv",
+        [
+          "-defaultIPv4",
+          opts.answerIp,
+          "-defaultIPv6",
+          "",
+          "-dns01",
+          `${cts.host}:${cts.dns}`,
+          "-http01",
+          "",
+          "-https01",
+          "",
+          "-tlsalpn01",
+          "",
+          "-management",
+          `${cts.host}:${cts.management}`,
+        ],
+        { stdio: "ignore" },
+      ),
+    );
   children.push(spawn("pebble", ["-config", config, "-dnsserver", opts.dnsServer ?? `${cts.host}:${cts.dns}`], { env, stdio: "ignore" }));
   const agent = new Agent({ ca: execFileSync("cat", [cert]) });
   const get = (url: string) =>
@@ -77,7 +138,8 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
     rmSync(dir, { recursive: true, force: true });
   };
   const directoryUrl = `https://${PEBBLE_HOST}:${port}/dir`;
-  const challtestsrvUp = () => (opts.dnsServer ? Promise.resolve() : fetch(`http://${cts.host}:${cts.management}/`, { signal: AbortSignal.timeout(2000) }));
+  const challtestsrvUp = () =>
+    opts.dnsServer ? Promise.resolve() : fetch(`http://${cts.host}:${cts.management}/`, { signal: AbortSignal.timeout(2000) });
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
@@ -92,5 +154,11 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  return { directoryUrl, challtestsrvManagement: `${cts.host}:${cts.management}`, caFile: cert, intermediatePem: () => get(`https://${PEBBLE_HOST}:${port + 1}/intermediates/0`), close };
+  return {
+    directoryUrl,
+    challtestsrvManagement: `${cts.host}:${cts.management}`,
+    caFile: cert,
+    intermediatePem: () => get(`https://${PEBBLE_HOST}:${port + 1}/intermediates/0`),
+    close,
+  };
 }

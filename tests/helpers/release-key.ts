@@ -20,7 +20,8 @@ export function testReleaseKey(): TestReleaseKey {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const der = publicKey.export({ format: "der", type: "spki" });
   const hex = der.subarray(der.length - 32).toString("hex");
-  const signEntry = (version: string, os: string, arch: string, sha256: string) => sign(null, Buffer.from(releaseEntry({ version, os, arch, sha256 })), privateKey).toString("base64");
+  const signEntry = (version: string, os: string, arch: string, sha256: string) =>
+    sign(null, Buffer.from(releaseEntry({ version, os, arch, sha256 })), privateKey).toString("base64");
   return {
     hex,
     signEntry,

@@ -36,15 +36,24 @@ export interface Snmpd {
 export async function startSnmpd(opts: { address: string; port: number; community: string; lines?: string[] }): Promise<Snmpd> {
   const dir = mkdtempSync(join(tmpdir(), "snmpd-"));
   const conf = join(dir, "snmpd.conf");
-  writeFileSync(conf, [`agentAddress udp:${opts.address}:${opts.port}`, `rocommunity ${opts.community} 127.0.0.0/8`, ...(opts.lines ?? []), ""].join("\n"));
-  const child = spawn(findSnmpd(), ["-f", "-Lo", "-C", "-c", conf], { env: { ...process.env, SNMP_PERSISTENT_DIR: dir, MIBS: "" }, stdio: "ignore" });
+  writeFileSync(
+    conf,
+    [`agentAddress udp:${opts.address}:${opts.port}`, `rocommunity ${opts.community} 127.0.0.0/8`, ...(opts.lines ?? []), ""].join("\n"),
+  );
+  const child = spawn(findSnmpd(), ["-f", "-Lo", "-C", "-c", conf], {
+    env: { ...process.env, SNMP_PERSISTENT_DIR: dir, MIBS: "" },
+    stdio: "ignore",
+  });
   const stop = () => {
     child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; i < 50; i++) {
     const session = openSnmpSession(opts.address, opts.community, { port: opts.port, version: "2c", timeoutMs: 200, retries: 0 });
-    const up = await snmpGet(session, ["1.3.6.1.2.1.1.5.0"]).then(() => true, () => false);
+    const up = await snmpGet(session, ["1.3.6.1.2.1.1.5.0"]).then(
+      () => true,
+      () => false,
+    );
     session.close();
     if (up) return { process: child, stop };
     await new Promise((r) => setTimeout(r, 100));

@@ -8,7 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFirstRunRoute } from "../../functions/access.ts";
 import { hashPassword } from "../../shared/auth/password.ts";
 import { createTestApp, json, type TestApp } from "../helpers/app.ts";
-import { type CatalogueOp, concretePath, concretePathsByKind, fixturesAnswered, isPublic, isSelfService, isWrite, KIND_FIXTURES, KNOWN_CROSS_KIND_READS, readCatalogue } from "./catalogue.ts";
+import {
+  type CatalogueOp,
+  concretePath,
+  concretePathsByKind,
+  fixturesAnswered,
+  isPublic,
+  isSelfService,
+  isWrite,
+  KIND_FIXTURES,
+  KNOWN_CROSS_KIND_READS,
+  readCatalogue,
+} from "./catalogue.ts";
 
 const catalogue = readCatalogue().filter((op) => op.method !== "HEAD");
 let ready: TestApp;
@@ -58,7 +69,10 @@ beforeAll(async () => {
   for (const f of KIND_FIXTURES) {
     const minted = await ready.app.request("/api/v1/auth/api-token", {
       method: "POST",
-      ...json({ label: `only ${f.scope}`, scopes: [f.scope] }, { authorization: `Bearer ${adminToken}`, "x-test-peer": `10.2.0.${kindTokens.size + 1}` }),
+      ...json(
+        { label: `only ${f.scope}`, scopes: [f.scope] },
+        { authorization: `Bearer ${adminToken}`, "x-test-peer": `10.2.0.${kindTokens.size + 1}` },
+      ),
     });
     expect(minted.status).toBe(201);
     kindTokens.set(f.kind, (await minted.json()).token);
@@ -85,8 +99,14 @@ const SERVED_ELSEWHERE = new Map<string, () => boolean>([
   ["GET /api/v1/topology/ws/status", () => true],
   // The catalogue names one placeholder per provider; the document serves them under {name} and {slug}.
   ...["{provider_a}", "{provider_b}"].flatMap((p) => [
-    [`GET /api/v1/auth/oauth/${p}`, () => registered.has("GET /api/v1/auth/oauth/github") || registered.has("GET /api/v1/auth/oauth/google")] as const,
-    [`GET /api/v1/auth/oauth/${p}/callback`, () => registered.has("GET /api/v1/auth/oauth/github/callback") || registered.has("GET /api/v1/auth/oauth/google/callback")] as const,
+    [
+      `GET /api/v1/auth/oauth/${p}`,
+      () => registered.has("GET /api/v1/auth/oauth/github") || registered.has("GET /api/v1/auth/oauth/google"),
+    ] as const,
+    [
+      `GET /api/v1/auth/oauth/${p}/callback`,
+      () => registered.has("GET /api/v1/auth/oauth/github/callback") || registered.has("GET /api/v1/auth/oauth/google/callback"),
+    ] as const,
   ]),
   ["GET /api/v1/auth/oauth/oidc/{provider_slug}", () => registered.has("GET /api/v1/auth/oauth/oidc/{slug}")],
   ["GET /api/v1/auth/oauth/oidc/{provider_slug}/callback", () => registered.has("GET /api/v1/auth/oauth/oidc/{slug}/callback")],
@@ -147,7 +167,10 @@ describe("catalogue security suite", () => {
               continue;
             }
             const others = fixturesAnswered(await res.json()).filter((f) => f !== own);
-            expect(others.map((f) => f.kind), `${url} with only ${own.scope}`).toEqual([]);
+            expect(
+              others.map((f) => f.kind),
+              `${url} with only ${own.scope}`,
+            ).toEqual([]);
           }
       });
 

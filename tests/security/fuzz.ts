@@ -40,9 +40,50 @@ export interface Variant {
 
 const MISSING_ROW = "999999";
 
-const PATH_VALUES = ["0", "-1", "2147483648", "99999999999999999999", "abc", "1.5", "%00", "a%00b", "%ED%A0%80", "%F0%9F%92%A9", "x".repeat(2000), "%2e%2e"];
-const QUERY_VALUES = ["", "%00", "a%00b", "%ED%A0%80", "%EF%BF%BF", "-1", "2147483648", "99999999999999999999", "abc", "1e400", "x".repeat(5000)];
-const FIELD_VALUES: unknown[] = ["a\u0000b", "a\ud800b", "\udfff", 2147483648, -2147483649, 1e308, -1, 1.5, true, null, [], {}, "x".repeat(100_000), { "\u0000": 1 }, ["a\u0000b"]];
+const PATH_VALUES = [
+  "0",
+  "-1",
+  "2147483648",
+  "99999999999999999999",
+  "abc",
+  "1.5",
+  "%00",
+  "a%00b",
+  "%ED%A0%80",
+  "%F0%9F%92%A9",
+  "x".repeat(2000),
+  "%2e%2e",
+];
+const QUERY_VALUES = [
+  "",
+  "%00",
+  "a%00b",
+  "%ED%A0%80",
+  "%EF%BF%BF",
+  "-1",
+  "2147483648",
+  "99999999999999999999",
+  "abc",
+  "1e400",
+  "x".repeat(5000),
+];
+const FIELD_VALUES: unknown[] = [
+  "a\u0000b",
+  "a\ud800b",
+  "\udfff",
+  2147483648,
+  -2147483649,
+  1e308,
+  -1,
+  1.5,
+  true,
+  null,
+  [],
+  {},
+  "x".repeat(100_000),
+  { "\u0000": 1 },
+  ["a\u0000b"],
+];
 const RAW_BODIES: [string, string][] = [
   ["{", "application/json"],
   ["[]", "application/json"],
@@ -96,29 +137,41 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function variants(op: Operation): Variant[] {
   const out: Variant[] = [];
   const base = op.body ? sample(op.body) : undefined;
-  const baseBody = (): RequestInit => (base === undefined ? {} : { body: JSON.stringify(base), headers: { "content-type": "application/json" } });
+  const baseBody = (): RequestInit =>
+    base === undefined ? {} : { body: JSON.stringify(base), headers: { "content-type": "application/json" } };
   const send = (what: string, u: string, init: RequestInit) => out.push({ what, url: u, init: { method: op.method, ...init } });
 
-  for (const p of op.pathParams) for (const value of PATH_VALUES) send(`path ${p}=${value.slice(0, 20)}`, url(op, { [p]: value }), baseBody());
+  for (const p of op.pathParams)
+    for (const value of PATH_VALUES) send(`path ${p}=${value.slice(0, 20)}`, url(op, { [p]: value }), baseBody());
   for (const q of op.queryParams) {
     for (const value of QUERY_VALUES) send(`query ${q}=${value.slice(0, 20)}`, url(op, {}, `${q}=${value}`), baseBody());
     send(`query ${q} twice`, url(op, {}, `${q}=1&${q}=%00`), baseBody());
   }
   if (op.body) {
-    for (const [raw, type] of RAW_BODIES) send(`body ${raw.slice(0, 20)} as ${type}`, url(op, {}), { body: raw, headers: { "content-type": type } });
+    for (const [raw, type] of RAW_BODIES)
+      send(`body ${raw.slice(0, 20)} as ${type}`, url(op, {}), { body: raw, headers: { "content-type": type } });
     const fields = Object.keys(op.body.properties ?? {});
     const object = base !== null && typeof base === "object" && !Array.isArray(base) ? (base as Record<string, unknown>) : {};
     for (const field of fields)
       for (const value of FIELD_VALUES) {
         const label = typeof value === "string" ? JSON.stringify(value.slice(0, 12)) : JSON.stringify(value)?.slice(0, 20);
-        send(`body ${field}=${label}`, url(op, {}), { body: JSON.stringify({ ...object, [field]: value }), headers: { "content-type": "application/json" } });
+        send(`body ${field}=${label}`, url(op, {}), {
+          body: JSON.stringify({ ...object, [field]: value }),
+          headers: { "content-type": "application/json" },
+        });
       }
-    send("body with a NUL field name", url(op, {}), { body: JSON.stringify({ ...object, "a\u0000": 1 }), headers: { "content-type": "application/json" } });
+    send("body with a NUL field name", url(op, {}), {
+      body: JSON.stringify({ ...object, "a\u0000": 1 }),
+      headers: { "content-type": "application/json" },
+    });
   }
   if (WRITES.has(op.method) && op.pathParams.length > 0)
     for (const value of IF_MATCH_VALUES) {
       const init = baseBody();
-      send(`If-Match ${value}`, url(op, {}), { ...init, headers: { ...(init.headers as Record<string, string> | undefined), "if-match": value } });
+      send(`If-Match ${value}`, url(op, {}), {
+        ...init,
+        headers: { ...(init.headers as Record<string, string> | undefined), "if-match": value },
+      });
     }
   return out;
 }

@@ -56,11 +56,14 @@ async function queueJob(job: NewJob): Promise<number> {
     .insert(scanJobs)
     .values({ scan_types: ["tcp"], tcp_ports: [port], targets: ["127.0.0.2-127.0.0.5"], addresses_total: 4, triggered_by: "test", ...job })
     .returning({ id: scanJobs.id });
-  await runtime.database.db.execute(sql`select pg_notify('discovery_control', ${JSON.stringify({ type: "job_queued", job_id: row!.id, scan_agent_id: null })})`);
+  await runtime.database.db.execute(
+    sql`select pg_notify('discovery_control', ${JSON.stringify({ type: "job_queued", job_id: row!.id, scan_agent_id: null })})`,
+  );
   return row!.id;
 }
 const jobRow = async (id: number) => (await runtime.database.db.select().from(scanJobs).where(sql`id = ${id}`))[0]!;
-const resultCount = async (id: number) => (await rowsOf<{ n: number }>(runtime, sql`select count(*)::int as n from scan_results where scan_job_id = ${id}`))[0]!.n;
+const resultCount = async (id: number) =>
+  (await rowsOf<{ n: number }>(runtime, sql`select count(*)::int as n from scan_results where scan_job_id = ${id}`))[0]!.n;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -102,7 +105,10 @@ describe("the discovery worker", () => {
     const withPort = results.filter((r) => r.open_ports.some((p) => p.port === port)).map((r) => r.ip_address);
     expect(withPort).toEqual(["127.0.0.2", "127.0.0.3"]);
     expect(job.hosts_found).toBe(results.length);
-    const logs = await rowsOf<{ level: string; message: string }>(runtime, sql`select level, message from scan_logs where scan_job_id = ${id} order by id`);
+    const logs = await rowsOf<{ level: string; message: string }>(
+      runtime,
+      sql`select level, message from scan_logs where scan_job_id = ${id} order by id`,
+    );
     expect(logs.some((l) => l.message.startsWith("Scanning 4 addresses"))).toBe(true);
   });
 
@@ -110,7 +116,12 @@ describe("the discovery worker", () => {
     // Slow on purpose: 4094 addresses, two hosts at a time, many ports. The real engine runs it; the
     // wrapper only notes when the scan itself stopped (its sockets closed) and when the worker saw the abort.
     const ports = Array.from({ length: 200 }, (_, i) => 20_000 + i);
-    const id = await queueJob({ targets: ["127.0.0.0/20"], tcp_ports: [port, ...ports], addresses_total: 4094, options: { max_concurrent_hosts: 2 } });
+    const id = await queueJob({
+      targets: ["127.0.0.0/20"],
+      tcp_ports: [port, ...ports],
+      addresses_total: 4094,
+      options: { max_concurrent_hosts: 2 },
+    });
     const engine = engineRunner(runtime.database.db, { ...defaultDiscoveryOptions("t"), ...FAST });
     let abortedAt = 0;
     let scanStoppedAt = 0;
@@ -140,7 +151,12 @@ describe("the discovery worker", () => {
   });
 
   it("marks the job it aborts on shutdown failed with reason shutdown", async () => {
-    const id = await queueJob({ targets: ["127.0.16.0/20"], tcp_ports: Array.from({ length: 200 }, (_, i) => 21_000 + i), addresses_total: 4094, options: { max_concurrent_hosts: 2 } });
+    const id = await queueJob({
+      targets: ["127.0.16.0/20"],
+      tcp_ports: Array.from({ length: 200 }, (_, i) => 21_000 + i),
+      addresses_total: 4094,
+      options: { max_concurrent_hosts: 2 },
+    });
     const worker = discoveryWorker(runtime, { ...FAST, owner: "w-drain" });
     await worker.start();
     await until("running", async () => (worker.running().includes(id) ? true : undefined));
@@ -163,7 +179,10 @@ describe("the discovery worker", () => {
   });
 
   it("claims nothing while discovery is paused, and the job runs once resumed", async () => {
-    await runtime.database.db.insert(appSettings).values({ key: "discovery_paused", value: true }).onConflictDoUpdate({ target: appSettings.key, set: { value: true } });
+    await runtime.database.db
+      .insert(appSettings)
+      .values({ key: "discovery_paused", value: true })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value: true } });
     const id = await queueJob({});
     await withWorker({ owner: "w-paused" }, async (worker) => {
       await worker.tick();
@@ -177,8 +196,13 @@ describe("the discovery worker", () => {
   it("applies an IPAM scan's answers to its network in the finish", async () => {
     const [net] = await rowsOf<{ id: number }>(runtime, sql`insert into networks (name, cidr) values ('lab', '127.0.0.0/29') returning id`);
     const id = await queueJob({ options: { ipam_network_id: net!.id } });
-    await withWorker({ owner: "w-ipam" }, () => until("completed", async () => ((await jobRow(id)).status === "completed" ? true : undefined)));
-    const used = await rowsOf<{ address: string; status: string }>(runtime, sql`select address, status from ip_addresses where network_id = ${net!.id} order by address`);
+    await withWorker({ owner: "w-ipam" }, () =>
+      until("completed", async () => ((await jobRow(id)).status === "completed" ? true : undefined)),
+    );
+    const used = await rowsOf<{ address: string; status: string }>(
+      runtime,
+      sql`select address, status from ip_addresses where network_id = ${net!.id} order by address`,
+    );
     expect(used.map((u) => u.address)).toEqual(["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]);
     expect(used.every((u) => u.status === "allocated")).toBe(true);
   });
@@ -186,9 +210,14 @@ describe("the discovery worker", () => {
   it("stores the scan tools' readiness at start", async () => {
     await runtime.database.db.delete(appSettings).where(sql`key = 'discovery_readiness'`);
     await withWorker({ owner: "w-ready" }, () =>
-      until("readiness stored", async () => ((await rowsOf(runtime, sql`select 1 from app_settings where key = 'discovery_readiness'`)).length ? true : undefined)),
+      until("readiness stored", async () =>
+        (await rowsOf(runtime, sql`select 1 from app_settings where key = 'discovery_readiness'`)).length ? true : undefined,
+      ),
     );
-    const [row] = await rowsOf<{ value: { capabilities: { key: string; state: string }[]; probed_at: string } }>(runtime, sql`select value from app_settings where key = 'discovery_readiness'`);
+    const [row] = await rowsOf<{ value: { capabilities: { key: string; state: string }[]; probed_at: string } }>(
+      runtime,
+      sql`select value from app_settings where key = 'discovery_readiness'`,
+    );
     expect(row!.value.capabilities.map((c) => c.key).sort()).toEqual(["arp", "dns", "docker", "icmp", "nmap", "snmp", "tcp"]);
     expect(row!.value.capabilities.find((c) => c.key === "tcp")!.state).toBe("ready");
     expect(Date.parse(row!.value.probed_at)).not.toBeNaN();
@@ -197,7 +226,13 @@ describe("the discovery worker", () => {
   it("hands a docker job to the docker runner (with the system context), which syncs the fake engine", async () => {
     const fake = await startFakeDocker();
     try {
-      const id = await queueJob({ scan_types: ["docker"], targets: [], tcp_ports: [], addresses_total: 0, options: { docker_socket_path: fake.socketPath } });
+      const id = await queueJob({
+        scan_types: ["docker"],
+        targets: [],
+        tcp_ports: [],
+        addresses_total: 0,
+        options: { docker_socket_path: fake.socketPath },
+      });
       const job = await withWorker({ owner: "w-docker" }, () =>
         until("docker job ended", async () => {
           const r = await jobRow(id);
@@ -206,7 +241,10 @@ describe("the discovery worker", () => {
       );
       expect([job.status, job.error_text]).toEqual(["completed", null]);
       expect(fake.requests.some((p) => p.startsWith("/containers/json"))).toBe(true);
-      const logs = await rowsOf<{ message: string }>(runtime, sql`select message from scan_logs where scan_job_id = ${id} and phase = 'docker'`);
+      const logs = await rowsOf<{ message: string }>(
+        runtime,
+        sql`select message from scan_logs where scan_job_id = ${id} and phase = 'docker'`,
+      );
       expect(logs.some((l) => l.message.startsWith("Synced "))).toBe(true);
     } finally {
       await fake.close();
@@ -219,7 +257,9 @@ describe("the discovery worker", () => {
     const b = discoveryWorker(runtime, { ...FAST, owner: "w-b" });
     await Promise.all([a.start(), b.start()]);
     try {
-      await until("all completed", async () => ((await Promise.all(ids.map(jobRow))).every((r) => r.status === "completed") ? true : undefined));
+      await until("all completed", async () =>
+        (await Promise.all(ids.map(jobRow))).every((r) => r.status === "completed") ? true : undefined,
+      );
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }

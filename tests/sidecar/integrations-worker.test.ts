@@ -41,18 +41,27 @@ beforeEach(async () => {
 const dueAt = (at: Date | null | undefined) => (at === undefined ? clock.now() : at)?.toISOString() ?? null;
 
 async function integration(fields: { enabled?: boolean; next_sync_at?: Date | null; sync_interval_s?: number } = {}): Promise<number> {
-  const [row] = await rowsOf<{ id: number }>(runtime, sql`
+  const [row] = await rowsOf<{ id: number }>(
+    runtime,
+    sql`
     insert into integrations (type, name, base_url, enabled, next_sync_at, sync_interval_s)
     values ('uptime_kuma', ${`kuma-${Math.random().toString(36).slice(2, 8)}`}, 'http://127.0.0.2:3001', ${fields.enabled ?? true}, ${dueAt(fields.next_sync_at)}::timestamptz, ${fields.sync_interval_s ?? 60})
-    returning id`);
+    returning id`,
+  );
   return row!.id;
 }
 
-async function providerConfig(type: "hv" | "docker", fields: { config_url?: string; auto_sync?: boolean; sync_interval_s?: number; next_sync_at?: Date | null } = {}): Promise<number> {
-  const [row] = await rowsOf<{ id: number }>(runtime, sql`
+async function providerConfig(
+  type: "hv" | "docker",
+  fields: { config_url?: string; auto_sync?: boolean; sync_interval_s?: number; next_sync_at?: Date | null } = {},
+): Promise<number> {
+  const [row] = await rowsOf<{ id: number }>(
+    runtime,
+    sql`
     insert into integration_configs (type, name, config_url, auto_sync, sync_interval_s, next_sync_at)
     values (${type}, ${`${type}-${Math.random().toString(36).slice(2, 8)}`}, ${fields.config_url ?? "https://127.0.0.2:8006"}, ${fields.auto_sync ?? true}, ${fields.sync_interval_s ?? 300}, ${dueAt(fields.next_sync_at)}::timestamptz)
-    returning id`);
+    returning id`,
+  );
   return row!.id;
 }
 
@@ -75,18 +84,29 @@ function recordingRunners(delayMs = 0, failing = new Set<string>()) {
         inFlight--;
       }
     };
-  return { calls, maxInFlight: () => maxInFlight, runners: { monitoring: runner("monitoring"), hv: runner("hv"), docker: runner("docker") } };
+  return {
+    calls,
+    maxInFlight: () => maxInFlight,
+    runners: { monitoring: runner("monitoring"), hv: runner("hv"), docker: runner("docker") },
+  };
 }
 
 /** The row's next_sync_at in epoch ms, or null. */
 async function nextSync(table: "integrations" | "integration_configs", id: number): Promise<number | null> {
-  const [row] = await rowsOf<{ next_sync_at: string | Date | null }>(runtime, sql`select next_sync_at from ${sql.identifier(table)} where id = ${id}`);
+  const [row] = await rowsOf<{ next_sync_at: string | Date | null }>(
+    runtime,
+    sql`select next_sync_at from ${sql.identifier(table)} where id = ${id}`,
+  );
   return row!.next_sync_at === null ? null : new Date(row!.next_sync_at).getTime();
 }
 
 describe("integrations worker", () => {
   it("two workers racing sync each due row once; next_sync_at moves one interval ahead; disabled and unscheduled rows are left alone", async () => {
-    const due = [await integration(), await integration({ next_sync_at: new Date(clock.now().getTime() - 1000) }), await integration({ sync_interval_s: 120 })];
+    const due = [
+      await integration(),
+      await integration({ next_sync_at: new Date(clock.now().getTime() - 1000) }),
+      await integration({ sync_interval_s: 120 }),
+    ];
     const later = await integration({ next_sync_at: new Date(clock.now().getTime() + 60_000) });
     const disabled = await integration({ enabled: false });
     const unscheduled = await integration({ next_sync_at: null });
@@ -113,7 +133,9 @@ describe("integrations worker", () => {
     expect(await one.tick()).toEqual([]);
     clock.advance(61_000);
     expect((await one.tick()).map((d) => d.id).sort()).toEqual([due[0], due[1], later].sort());
-    expect(rec.calls.filter((c) => c === `monitoring:${disabled}` || c === `monitoring:${unscheduled}` || c === `hv:${manual}`)).toEqual([]);
+    expect(rec.calls.filter((c) => c === `monitoring:${disabled}` || c === `monitoring:${unscheduled}` || c === `hv:${manual}`)).toEqual(
+      [],
+    );
   });
 
   it("runs at most `concurrency` syncs at once, and the rest on later rounds", async () => {
@@ -166,7 +188,10 @@ describe("integrations worker", () => {
       { id: ok, last_sync_status: "ok", last_sync_error: null },
       { id: missing, last_sync_status: "error", last_sync_error: expect.stringContaining("unix:///nonexistent/docker.sock unavailable") },
     ]);
-    const [units] = await rowsOf<{ n: number }>(runtime, sql`select count(*)::int as n from external_refs where source = ${`docker:${fake.socketPath}`} and entity_type = 'compute_unit'`);
+    const [units] = await rowsOf<{ n: number }>(
+      runtime,
+      sql`select count(*)::int as n from external_refs where source = ${`docker:${fake.socketPath}`} and entity_type = 'compute_unit'`,
+    );
     expect(units!.n).toBe(3);
   });
 
@@ -174,7 +199,10 @@ describe("integrations worker", () => {
     const id = await integration(); // http://127.0.0.2:3001: nothing listens there
     const worker = integrationsWorker(runtime, { concurrency: 2 });
     expect(await worker.tick()).toEqual([{ kind: "monitoring", id, name: expect.any(String) }]);
-    const [row] = await rowsOf<{ sync_status: string; sync_error: string | null }>(runtime, sql`select sync_status, sync_error from integrations where id = ${id}`);
+    const [row] = await rowsOf<{ sync_status: string; sync_error: string | null }>(
+      runtime,
+      sql`select sync_status, sync_error from integrations where id = ${id}`,
+    );
     expect(row!.sync_status).toBe("error");
     expect(row!.sync_error).toContain("127.0.0.2:3001");
     expect(await nextSync("integrations", id)).toBe(clock.now().getTime() + 60_000);
@@ -186,10 +214,15 @@ describe("integrations worker", () => {
     try {
       const id = await providerConfig("hv", { config_url: pve.url });
       const sealed = await sealSecret(runtime.deps.vault, INTEGRATION_CONFIG_CREDENTIAL, id, FAKE_PVE_TOKEN);
-      await runtime.database.db.execute(sql`update integration_configs set credential = ${sealed}, credential_type = 'proxmox_api', ca_cert = ${FAKE_PVE_CERT} where id = ${id}`);
+      await runtime.database.db.execute(
+        sql`update integration_configs set credential = ${sealed}, credential_type = 'proxmox_api', ca_cert = ${FAKE_PVE_CERT} where id = ${id}`,
+      );
       const worker = integrationsWorker(runtime, { concurrency: 2 });
       expect(await worker.tick()).toEqual([{ kind: "hv", id, name: expect.any(String) }]);
-      const runs = await rowsOf(runtime, sql`select status, trigger, triggered_by, errors from hv_discover_runs where integration_id = ${id}`);
+      const runs = await rowsOf(
+        runtime,
+        sql`select status, trigger, triggered_by, errors from hv_discover_runs where integration_id = ${id}`,
+      );
       expect(runs).toEqual([{ status: "completed", trigger: "scheduled", triggered_by: "scheduler", errors: [] }]);
       expect(pve.requests.length).toBeGreaterThan(0);
     } finally {

@@ -106,7 +106,9 @@ describe("the policy", () => {
 
   it("the system resolver's localhost is refused by default; private follows the policy, link-local is always refused", async () => {
     const lookup = (policy: OutboundPolicy, resolve?: Resolve) =>
-      new Promise<{ err: Error | null; address: string }>((done) => policyLookup(policy, resolve)("localhost", { family: 4 }, (err, address) => done({ err, address: String(address) })));
+      new Promise<{ err: Error | null; address: string }>((done) =>
+        policyLookup(policy, resolve)("localhost", { family: 4 }, (err, address) => done({ err, address: String(address) })),
+      );
     expect((await lookup(DEFAULT_OUTBOUND_POLICY)).err?.message).toMatch(/localhost resolves to a refused address/);
     expect(await lookup(LAB)).toEqual({ err: null, address: "127.0.0.1" });
     const lan: Resolve = async () => [{ address: "192.168.1.20", family: 4 }];
@@ -115,7 +117,10 @@ describe("the policy", () => {
     const linkLocal: Resolve = async () => [{ address: "169.254.7.7", family: 4 }];
     expect((await lookup(DEFAULT_OUTBOUND_POLICY, linkLocal)).err?.message).toMatch(/link-local/);
     // Mixed answers: only the allowed addresses are offered to the connection.
-    const mixed: Resolve = async () => [{ address: "169.254.169.254", family: 4 }, { address: "192.168.1.21", family: 4 }];
+    const mixed: Resolve = async () => [
+      { address: "169.254.169.254", family: 4 },
+      { address: "192.168.1.21", family: 4 },
+    ];
     expect(await lookup(DEFAULT_OUTBOUND_POLICY, mixed)).toEqual({ err: null, address: "192.168.1.21" });
   });
 });
@@ -126,8 +131,12 @@ describe("pinAllowedAddress (clients without a custom lookup)", () => {
     expect(await pinAllowedAddress("[::1]", LAB)).toBe("::1");
     expect((await failure(pinAllowedAddress("localhost", DEFAULT_OUTBOUND_POLICY))).code).toBe("refused");
     expect((await failure(pinAllowedAddress("127.0.0.1", DEFAULT_OUTBOUND_POLICY))).code).toBe("refused");
-    expect((await failure(pinAllowedAddress("mail.test", DEFAULT_OUTBOUND_POLICY, async () => [{ address: "127.0.0.5", family: 4 }]))).message).toMatch(/mail\.test resolves to a refused address/);
-    expect(await pinAllowedAddress("mail.test", DEFAULT_OUTBOUND_POLICY, async () => [{ address: "10.0.0.25", family: 4 }])).toBe("10.0.0.25");
+    expect(
+      (await failure(pinAllowedAddress("mail.test", DEFAULT_OUTBOUND_POLICY, async () => [{ address: "127.0.0.5", family: 4 }]))).message,
+    ).toMatch(/mail\.test resolves to a refused address/);
+    expect(await pinAllowedAddress("mail.test", DEFAULT_OUTBOUND_POLICY, async () => [{ address: "10.0.0.25", family: 4 }])).toBe(
+      "10.0.0.25",
+    );
     expect((await failure(pinAllowedAddress("169.254.169.254", OPEN))).code).toBe("refused");
   });
 });
@@ -203,9 +212,21 @@ describe("unix socket", () => {
   });
 
   it("speaks HTTP over the socket; the URL's host is not connected to", async () => {
-    const res = await http.request({ url: "http://localhost/v1.43/_ping", socketPath: join(dir, "engine.sock"), timeoutMs: 3000, policy: DEFAULT_OUTBOUND_POLICY });
+    const res = await http.request({
+      url: "http://localhost/v1.43/_ping",
+      socketPath: join(dir, "engine.sock"),
+      timeoutMs: 3000,
+      policy: DEFAULT_OUTBOUND_POLICY,
+    });
     expect(res.text()).toBe("sock /v1.43/_ping");
-    const missing = await failure(http.request({ url: "http://localhost/_ping", socketPath: join(dir, "absent.sock"), timeoutMs: 3000, policy: DEFAULT_OUTBOUND_POLICY }));
+    const missing = await failure(
+      http.request({
+        url: "http://localhost/_ping",
+        socketPath: join(dir, "absent.sock"),
+        timeoutMs: 3000,
+        policy: DEFAULT_OUTBOUND_POLICY,
+      }),
+    );
     expect(missing.code).toBe("connect");
   });
 });

@@ -43,14 +43,33 @@ async function listen(server: Server | HttpServer, host: string, port: number): 
 
 /** Greets with `greeting` on connect (raw bytes allowed) and keeps the line open until the client goes. */
 const greeting = (host: string, port: number, ...parts: (string | Buffer)[]) =>
-  listen(createServer((s) => { for (const p of parts) s.write(p); s.resume(); }), host, port);
+  listen(
+    createServer((s) => {
+      for (const p of parts) s.write(p);
+      s.resume();
+    }),
+    host,
+    port,
+  );
 
 /** Says nothing until spoken to, then hangs up (SMB and NetBIOS ignore a stray HTTP request or TLS hello). */
-const mute = (host: string, port: number) => listen(createServer((s) => s.once("data", () => s.end())), host, port);
+const mute = (host: string, port: number) =>
+  listen(
+    createServer((s) => s.once("data", () => s.end())),
+    host,
+    port,
+  );
 
 /** A web server answering every request with `body` and `headers`. */
 const web = (host: string, port: number, headers: Record<string, string>, body: string) =>
-  listen(createHttpServer((_req, res) => { res.writeHead(200, headers); res.end(body); }), host, port);
+  listen(
+    createHttpServer((_req, res) => {
+      res.writeHead(200, headers);
+      res.end(body);
+    }),
+    host,
+    port,
+  );
 
 const UPNP_DESCRIPTION = `<?xml version="1.0"?>
 <root xmlns="urn:schemas-upnp-org:device-1-0"><specVersion><major>1</major><minor>0</minor></specVersion>
@@ -98,13 +117,38 @@ beforeAll(async () => {
   gateway = (await hw.json()).id;
   // The database stamped the node with its own clock; the driven clock (snapshots) catches up with it.
   a.clock.at = new Date(Date.now() + 1000);
-  const sink = await a.req("POST", "notifications/sinks", a.admin, { name: "privacy-hook", provider_type: "webhook", provider_config: { url: hookUrl } });
+  const sink = await a.req("POST", "notifications/sinks", a.admin, {
+    name: "privacy-hook",
+    provider_type: "webhook",
+    provider_config: { url: hookUrl },
+  });
   expect(sink.status, await sink.clone().text()).toBe(201);
-  const route = await a.req("POST", "notifications/routes", a.admin, { sink_id: (await sink.json()).id, alert_severity: "warning", event_kinds: ["privacy.*"] });
+  const route = await a.req("POST", "notifications/routes", a.admin, {
+    sink_id: (await sink.json()).id,
+    alert_severity: "warning",
+    event_kinds: ["privacy.*"],
+  });
   expect(route.status, await route.clone().text()).toBe(201);
 
-  scanner = discoveryWorker(a.t.runtime, { owner: "privacy-test", pollMs: 200, progressMs: 100, logsMs: 100, findingsMs: 50, readinessMs: 3_600_000, recoverMs: 3_600_000, hostTimeoutMs: 8_000 });
-  notifier = notificationsWorker(a.t.runtime, { groupingDelayMs: 0, maxAttempts: 3, timeoutMs: 2_000, backoff: { baseMs: 20, capMs: 100 }, tickMs: 50, concurrency: 4, leaseMs: 10_000 });
+  scanner = discoveryWorker(a.t.runtime, {
+    owner: "privacy-test",
+    pollMs: 200,
+    progressMs: 100,
+    logsMs: 100,
+    findingsMs: 50,
+    readinessMs: 3_600_000,
+    recoverMs: 3_600_000,
+    hostTimeoutMs: 8_000,
+  });
+  notifier = notificationsWorker(a.t.runtime, {
+    groupingDelayMs: 0,
+    maxAttempts: 3,
+    timeoutMs: 2_000,
+    backoff: { baseMs: 20, capMs: 100 },
+    tickMs: 50,
+    concurrency: 4,
+    leaseMs: 10_000,
+  });
   await scanner.start();
   await notifier.start();
 });
@@ -129,7 +173,10 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
       if (row!.status === "failed") throw new Error("scan failed");
       return row!.status === "completed";
     });
-    await until("the discovery snapshot", async () => (await a.t.sql`select 1 from privacy_snapshots where trigger = 'discovery' and scan_job_id = ${jobId}`).length > 0);
+    await until(
+      "the discovery snapshot",
+      async () => (await a.t.sql`select 1 from privacy_snapshots where trigger = 'discovery' and scan_job_id = ${jobId}`).length > 0,
+    );
     const body = await score();
     expect(body).toMatchObject({ trigger: "discovery", score: 70, grade: "C" });
     expect(body.deductions.map((d: any) => [d.rule_id, d.hardware_id, d.points, d.severity])).toEqual([
@@ -142,11 +189,16 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
 
   it("scores every risky host once the results are merged into the inventory", async () => {
     const pending = await (await a.req("GET", `discovery/results?job_id=${jobId}&limit=100`, a.admin)).json();
-    const merge = await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: pending.items.map((r: { id: number }) => r.id), action: "accept" });
+    const merge = await a.req("POST", "discovery/results/bulk-merge", a.admin, {
+      result_ids: pending.items.map((r: { id: number }) => r.id),
+      action: "accept",
+    });
     expect(merge.status, await merge.clone().text()).toBe(200);
     const out = await a.refresh();
     expect(out).toMatchObject({ enabled: true, score: 19, grade: "F", new_findings: 5 });
-    const ids = new Map((await a.t.sql<{ id: number; ip_address: string }[]>`select id, ip_address from hardware`).map((h) => [h.ip_address, h.id]));
+    const ids = new Map(
+      (await a.t.sql<{ id: number; ip_address: string }[]>`select id, ip_address from hardware`).map((h) => [h.ip_address, h.id]),
+    );
     const body = await score();
     expect(body.deductions.map((d: any) => [d.rule_id, d.hardware_id, d.points, d.severity])).toEqual([
       ["telnet_open", gateway, 22.5, "critical"],
@@ -161,9 +213,16 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
     expect(by("ftp_open").evidence).toBe(`FTP reachable at 21/tcp on ${HOST(112)} ("220 (vsFTPd 3.0.5)")`);
     expect(by("smb_open").ports).toEqual([139, 445]);
     expect(by("upnp_exposed").evidence).toBe(`UPnP reachable at 5000/tcp on ${HOST(114)} ("HTTP/1.1 200 OK")`);
-    expect(by("default_credentials").evidence).toBe(`XMeye/NETSurveillance DVR (ships with admin and an empty password): "http | HTTP/1.1 200 OK | NETSurveillance WEB" at 80/tcp on ${HOST(115)}`);
-    expect(by("snmp_public_community").evidence).toBe(`SNMP on ${HOST(117)} answered the community "public" (sysDescr "Lab switch 24 ports")`);
-    expect(body.checks.find((c: any) => c.check_id === "snmp_coverage")).toMatchObject({ status: "info", evidence: "8 device(s) asked with the default community, 1 answered." });
+    expect(by("default_credentials").evidence).toBe(
+      `XMeye/NETSurveillance DVR (ships with admin and an empty password): "http | HTTP/1.1 200 OK | NETSurveillance WEB" at 80/tcp on ${HOST(115)}`,
+    );
+    expect(by("snmp_public_community").evidence).toBe(
+      `SNMP on ${HOST(117)} answered the community "public" (sysDescr "Lab switch 24 ports")`,
+    );
+    expect(body.checks.find((c: any) => c.check_id === "snmp_coverage")).toMatchObject({
+      status: "info",
+      evidence: "8 device(s) asked with the default community, 1 answered.",
+    });
     // The SSH host and the address with nothing open cost nothing.
     expect(body.deductions.some((d: any) => [HOST(116), HOST(118)].map((ip) => ids.get(ip)).includes(d.hardware_id))).toBe(false);
   });
@@ -173,7 +232,9 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
     expect(alerts.status).toBe("critical");
     expect(alerts.alerts).toHaveLength(7);
     // Listed by hardware id; the merge made the new nodes in its own order, so compare by address.
-    const surface = (await a.get("network/attack-surface")).body.attack_surface.sort((x: any, y: any) => x.ip_address.localeCompare(y.ip_address));
+    const surface = (await a.get("network/attack-surface")).body.attack_surface.sort((x: any, y: any) =>
+      x.ip_address.localeCompare(y.ip_address),
+    );
     expect(surface.map((s: any) => [s.ip_address, s.ports.map((p: any) => p.port)])).toEqual([
       [HOST(111), [23, 80]],
       [HOST(112), [21]],
@@ -193,19 +254,24 @@ describe("the privacy rules over a real discovery run of loopback hosts", () => 
     // The SNMP host is named after its sysName (this machine's hostname, as snmpd reports it).
     const [snmpHost] = await a.t.sql<{ name: string }[]>`select name from hardware where ip_address = ${HOST(117)}`;
     const titles = deliveries.map((d) => d.body.data.title).sort();
-    expect(titles).toEqual([
-      "Device known for default credentials on host-127-0-0-115",
-      "FTP is open on host-127-0-0-112",
-      "Gateway admin page over plain HTTP on edge-gw",
-      "SMB / NetBIOS file sharing is open on host-127-0-0-113",
-      "Telnet is open on edge-gw",
-      `SNMP answers the default community "public" on ${snmpHost!.name}`,
-      "UPnP is exposed on host-127-0-0-114",
-    ].sort());
+    expect(titles).toEqual(
+      [
+        "Device known for default credentials on host-127-0-0-115",
+        "FTP is open on host-127-0-0-112",
+        "Gateway admin page over plain HTTP on edge-gw",
+        "SMB / NetBIOS file sharing is open on host-127-0-0-113",
+        "Telnet is open on edge-gw",
+        `SNMP answers the default community "public" on ${snmpHost!.name}`,
+        "UPnP is exposed on host-127-0-0-114",
+      ].sort(),
+    );
     expect(deliveries.every((d) => d.body.type === "privacy.finding" && typeof d.headers["webhook-signature"] === "string")).toBe(true);
     // A second run that finds the same things says nothing new.
     const again = await a.scan(SCAN);
-    await until("the second discovery snapshot", async () => (await a.t.sql`select 1 from privacy_snapshots where scan_job_id = ${again.id}`).length > 0);
+    await until(
+      "the second discovery snapshot",
+      async () => (await a.t.sql`select 1 from privacy_snapshots where scan_job_id = ${again.id}`).length > 0,
+    );
     expect((await score()).score).toBe(19);
     await new Promise((r) => setTimeout(r, 300));
     expect(received).toHaveLength(7);

@@ -21,7 +21,8 @@ const clock = { now: () => new Date(T) };
 
 function recordingLogger() {
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields ? { fields } : {}) });
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, msg, ...(fields ? { fields } : {}) });
   const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
   return { logger, lines };
 }
@@ -77,7 +78,13 @@ describe("slots", () => {
   it("hands its capabilities (vault, acme, tls) to the jobs it runs; certificates runs daily at 04:40 UTC", async () => {
     const seen: unknown[] = [];
     const services = { vault: { marker: "vault" } } as unknown as JobDeps;
-    const job: JobDefinition = { name: "services", lockKey: "services_job", schedule: "0 0 1 1 *", description: "", run: async (env) => (seen.push(env.deps), { rows_touched: 0, detail: {} }) };
+    const job: JobDefinition = {
+      name: "services",
+      lockKey: "services_job",
+      schedule: "0 0 1 1 *",
+      description: "",
+      run: async (env) => (seen.push(env.deps), { rows_touched: 0, detail: {} }),
+    };
     const s = new Scheduler({ database: db.provider, clock, logger: recordingLogger().logger, jobs: [job], deps: services });
     open.push(s);
     await s.trigger("services");
@@ -95,7 +102,15 @@ describe("slots", () => {
 
   it("croner's own timer fires a job (a per-second pattern, real time)", async () => {
     let fired = 0;
-    scheduler([{ name: "tick", lockKey: "tick_job", schedule: "* * * * * *", description: "", run: async () => ({ rows_touched: ++fired, detail: {} }) }]);
+    scheduler([
+      {
+        name: "tick",
+        lockKey: "tick_job",
+        schedule: "* * * * * *",
+        description: "",
+        run: async () => ({ rows_touched: ++fired, detail: {} }),
+      },
+    ]);
     await until(async () => (await runs("tick")).some((r) => r.outcome === "success"), 4000);
     expect((await runs("tick")).every((r) => r.trigger === "schedule")).toBe(true);
   });
@@ -105,26 +120,50 @@ describe("failures and shutdown", () => {
   it("a failing job is recorded and logged, the scheduler carries on, and the next slot runs it again", async () => {
     let failing = true;
     const { logger, lines } = recordingLogger();
-    const s = scheduler([{ name: "flaky", lockKey: "flaky_job", schedule: "0 0 1 1 *", description: "", run: async () => {
-      if (failing) throw new Error("disk on fire");
-      return { rows_touched: 3, detail: {} };
-    } }], db, logger);
+    const s = scheduler(
+      [
+        {
+          name: "flaky",
+          lockKey: "flaky_job",
+          schedule: "0 0 1 1 *",
+          description: "",
+          run: async () => {
+            if (failing) throw new Error("disk on fire");
+            return { rows_touched: 3, detail: {} };
+          },
+        },
+      ],
+      db,
+      logger,
+    );
     await s.trigger("flaky");
     await s.trigger("flaky");
     failing = false;
     await s.trigger("flaky");
-    expect((await runs("flaky")).map((r) => [r.outcome, r.error])).toEqual([["failed", "disk on fire"], ["failed", "disk on fire"], ["success", null]]);
+    expect((await runs("flaky")).map((r) => [r.outcome, r.error])).toEqual([
+      ["failed", "disk on fire"],
+      ["failed", "disk on fire"],
+      ["success", null],
+    ]);
     expect(lines.filter((l) => l.level === "error" && l.msg === "job failed").length).toBe(2);
     expect(s.nextRun("flaky", new Date("2026-11-03T00:00:00Z"))!.toISOString()).toBe("2027-01-01T00:00:00.000Z");
   });
 
   it("stop() waits for the run in progress, which stops at its next batch; no new runs after", async () => {
     const g = gate();
-    const s = scheduler([{ name: "long", lockKey: "long_job", schedule: "0 0 1 1 *", description: "", run: async ({ signal }) => {
-      await g.opened;
-      throwIfStopped(signal);
-      return { rows_touched: 1, detail: {} };
-    } }]);
+    const s = scheduler([
+      {
+        name: "long",
+        lockKey: "long_job",
+        schedule: "0 0 1 1 *",
+        description: "",
+        run: async ({ signal }) => {
+          await g.opened;
+          throwIfStopped(signal);
+          return { rows_touched: 1, detail: {} };
+        },
+      },
+    ]);
     void s.trigger("long");
     await until(async () => (await runs("long")).some((r) => r.outcome === "running"));
     let stopped = false;
@@ -145,11 +184,17 @@ describe("failures and shutdown", () => {
     extra.push(other);
     const g = gate();
     let started = 0;
-    const job: JobDefinition = { name: "race", lockKey: "race_job", schedule: "0 0 1 1 *", description: "", run: async () => {
-      started++;
-      await g.opened;
-      return { rows_touched: 1, detail: {} };
-    } };
+    const job: JobDefinition = {
+      name: "race",
+      lockKey: "race_job",
+      schedule: "0 0 1 1 *",
+      description: "",
+      run: async () => {
+        started++;
+        await g.opened;
+        return { rows_touched: 1, detail: {} };
+      },
+    };
     const [a, b] = [scheduler([job]), scheduler([job], other)];
     const both = Promise.all([a.trigger("race"), b.trigger("race")]);
     await until(async () => (await runs("race")).some((r) => r.outcome === "skipped"));

@@ -19,7 +19,11 @@ let port: number;
 let hw: number;
 let poller: SnmpPoller;
 const logLines: string[] = [];
-const clock = { at: new Date(), now: () => new Date(clock.at), advance: (ms: number) => void (clock.at = new Date(clock.at.getTime() + ms)) };
+const clock = {
+  at: new Date(),
+  now: () => new Date(clock.at),
+  advance: (ms: number) => void (clock.at = new Date(clock.at.getTime() + ms)),
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -47,7 +51,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const rows = () => t.sql`select ts, cpu_pct, mem_pct, disk_pct, uptime_s, status, source from hardware_live_metrics where hardware_id = ${hw} order by id`;
+const rows = () =>
+  t.sql`select ts, cpu_pct, mem_pct, disk_pct, uptime_s, status, source from hardware_live_metrics where hardware_id = ${hw} order by id`;
 const pct = (n: number | null) => n != null && n >= 0 && n <= 100;
 
 describe("SNMP poller against snmpd on loopback", () => {
@@ -94,7 +99,10 @@ describe("SNMP poller against snmpd on loopback", () => {
     const [cfg] = await t.sql`select last_error from telemetry_configs where hardware_id = ${hw}`;
     expect(cfg!.last_error).toMatch(/timed out/i);
     const history = await t.sql`select status, previous_status, severity from status_history where entity_id = ${hw} order by id`;
-    expect(history.map((h) => [h.status, h.previous_status, h.severity])).toEqual([["up", "unknown", "info"], ["down", "up", "warning"]]);
+    expect(history.map((h) => [h.status, h.previous_status, h.severity])).toEqual([
+      ["up", "unknown", "info"],
+      ["down", "up", "warning"],
+    ]);
     expect(logLines.some((l) => l.includes("snmp poll failed") && l.includes(`"hardware_id":${hw}`))).toBe(true);
   });
 

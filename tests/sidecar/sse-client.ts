@@ -73,7 +73,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   });
   const next = (pred: (r: SseRecord) => boolean, timeoutMs = 5000) =>
     new Promise<SseRecord>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching record within ${timeoutMs} ms; got ${JSON.stringify(records)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching record within ${timeoutMs} ms; got ${JSON.stringify(records)}`)),
+        timeoutMs,
+      );
       const look = () => {
         for (; taken < records.length; taken++)
           if (pred(records[taken]!)) {

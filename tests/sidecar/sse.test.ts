@@ -32,14 +32,24 @@ let peer = 0;
 /** Each request comes from its own address (through the trusted loopback proxy): the real rate limiter never gets in the way. */
 const fromPeer = () => ({ "x-forwarded-for": `10.7.${Math.floor(++peer / 250)}.${peer % 250}` });
 
-async function api(method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+async function api(
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const h: Record<string, string> = { "content-type": "application/json", ...fromPeer(), ...headers };
   if (token) h.authorization = `Bearer ${token}`;
   return fetch(`${base}${path}`, { method, headers: h, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 }
 
 async function sse(token: string | undefined, query = "", headers: Record<string, string> = {}): Promise<SseStream> {
-  const s = await openSse(`${base}/api/v1/events/stream${query}`, { ...fromPeer(), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers });
+  const s = await openSse(`${base}/api/v1/events/stream${query}`, {
+    ...fromPeer(),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...headers,
+  });
   open.add(s);
   return s;
 }
@@ -84,12 +94,27 @@ async function userWithScopes(email: string, scopes: string[]): Promise<string> 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = parseConfig(
-    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_SETUP_TOKEN: SETUP, TRUSTED_PROXIES: "127.0.0.1", SVC_VAULT_KEY: TEST_VAULT_KEY },
+    {
+      DATABASE_URL: tdb.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "error",
+      DB_POOL_MAX: "4",
+      HEALTH_CACHE_MS: "0",
+      SVC_SETUP_TOKEN: SETUP,
+      TRUSTED_PROXIES: "127.0.0.1",
+      SVC_VAULT_KEY: TEST_VAULT_KEY,
+    },
     "0.0.0-test",
   );
   runtime = await openRuntime(config);
   const upgrades = upgradeRouter();
-  streams = streamsWorker(runtime, upgrades, { revalidateMs: 200, maxConnectionsPerUser: MAX_PER_USER }, { replayBufferSize: RING, heartbeatMs: 150, maxQueuedBytes: 64 * 1024 });
+  streams = streamsWorker(
+    runtime,
+    upgrades,
+    { revalidateMs: 200, maxConnectionsPerUser: MAX_PER_USER },
+    { replayBufferSize: RING, heartbeatMs: 150, maxQueuedBytes: 64 * 1024 },
+  );
   const app = createApp(runtime.deps, { events: streams.events });
   server = await serveWithLifespan(runtime, app.fetch);
   const address = server.address();
@@ -122,7 +147,11 @@ describe("before first run", () => {
 
 describe("server-sent events", () => {
   beforeAll(async () => {
-    const init = await api("POST", "/api/v1/bootstrap/initialize", undefined, { email: "admin@example.com", password: "sse admin password", setup_token: SETUP });
+    const init = await api("POST", "/api/v1/bootstrap/initialize", undefined, {
+      email: "admin@example.com",
+      password: "sse admin password",
+      setup_token: SETUP,
+    });
     expect(init.status).toBe(200);
     admin = ((await init.json()) as { token: string }).token;
     const issued = await api("POST", "/api/v1/auth/api-token", admin, { label: "event reader" });
@@ -155,7 +184,10 @@ describe("server-sent events", () => {
     });
 
     it("ends an open stream with event: close unauthorized once its API token is revoked", async () => {
-      const issued = (await (await api("POST", "/api/v1/auth/api-token", admin, { label: "short-lived" })).json()) as { token: string; id: number };
+      const issued = (await (await api("POST", "/api/v1/auth/api-token", admin, { label: "short-lived" })).json()) as {
+        token: string;
+        id: number;
+      };
       const s = await sse(issued.token);
       await s.next(isEvent("ready"));
       expect((await api("DELETE", `/api/v1/auth/api-tokens/${issued.id}`, admin)).status).toBe(200);
@@ -332,7 +364,10 @@ describe("server-sent events", () => {
     it("drops a client that stops reading instead of queueing for it", async () => {
       const before = (await status()).dropped_clients as number;
       const res = await new Promise<IncomingMessage>((resolve, reject) =>
-        httpGet(`${base}/api/v1/events/stream?channels=telemetry`, { headers: { authorization: `Bearer ${apiToken}` } }, resolve).on("error", reject),
+        httpGet(`${base}/api/v1/events/stream?channels=telemetry`, { headers: { authorization: `Bearer ${apiToken}` } }, resolve).on(
+          "error",
+          reject,
+        ),
       );
       expect(res.statusCode).toBe(200);
       let received = "";
@@ -378,7 +413,9 @@ describe("server-sent events", () => {
     });
 
     it("are in the OpenAPI document under events, the stream as text/event-stream", async () => {
-      const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, { get?: { tags: string[]; responses: Record<string, { content?: Record<string, unknown> }> } }> };
+      const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
+        paths: Record<string, { get?: { tags: string[]; responses: Record<string, { content?: Record<string, unknown> }> } }>;
+      };
       const stream = doc.paths["/api/v1/events/stream"]?.get;
       expect(stream?.tags).toEqual(["events"]);
       expect(Object.keys(stream?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
@@ -389,7 +426,9 @@ describe("server-sent events", () => {
       const functionsOnly = createApp(runtime.deps);
       expect((await functionsOnly.request("/api/v1/events/stream")).status).toBe(401);
       // Bad input is still a 422 there.
-      expect((await functionsOnly.request("/api/v1/events/stream?channels=bogus", { headers: { authorization: `Bearer ${apiToken}` } })).status).toBe(422);
+      expect(
+        (await functionsOnly.request("/api/v1/events/stream?channels=bogus", { headers: { authorization: `Bearer ${apiToken}` } })).status,
+      ).toBe(422);
       for (const path of ["/api/v1/events/stream", "/api/v1/events/status"]) {
         const res = await functionsOnly.request(path, { headers: { authorization: `Bearer ${apiToken}` } });
         expect(res.status).toBe(503);

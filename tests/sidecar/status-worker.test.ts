@@ -35,7 +35,10 @@ beforeEach(async () => {
 const round = (clock: Clock, input: Partial<CriticalDownInput> = {}) =>
   recordCriticalDowns({ ctx: systemContext({ db: database.db, clock, random: cryptoRandom }), input: { logger: silentLogger, ...input } });
 
-const events = () => sql<{ entity_id: number; severity: string; metrics: Record<string, unknown> }[]>`select entity_id, severity, metrics from status_history order by id`;
+const events = () =>
+  sql<
+    { entity_id: number; severity: string; metrics: Record<string, unknown> }[]
+  >`select entity_id, severity, metrics from status_history order by id`;
 
 describe("status worker: critical DOWN", () => {
   it("waits more than 5 minutes, then records one critical event with the blast radius summary", async () => {

@@ -53,7 +53,10 @@ function connect(path: string, headers: Record<string, string> = {}, options: { 
   const closed = new Promise<Closed>((resolve) => ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })));
   const next = (type: string, timeoutMs = 5000) =>
     new Promise<Frame>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`)),
+        timeoutMs,
+      );
       const look = () => {
         for (; taken < frames.length; taken++)
           if (frames[taken]!.type === type) {
@@ -92,7 +95,17 @@ async function api(method: string, path: string, token: string | undefined, body
 beforeAll(async () => {
   tdb = await createTestDatabase();
   const config = parseConfig(
-    { DATABASE_URL: tdb.url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_SETUP_TOKEN: SETUP, TRUSTED_PROXIES: "127.0.0.1", SVC_VAULT_KEY: TEST_VAULT_KEY },
+    {
+      DATABASE_URL: tdb.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "error",
+      DB_POOL_MAX: "4",
+      HEALTH_CACHE_MS: "0",
+      SVC_SETUP_TOKEN: SETUP,
+      TRUSTED_PROXIES: "127.0.0.1",
+      SVC_VAULT_KEY: TEST_VAULT_KEY,
+    },
     "0.0.0-test",
   );
   runtime = await openRuntime(config);
@@ -139,7 +152,11 @@ describe("UI streams", () => {
   beforeAll(async () => {
     // Every request of this file comes from 127.0.0.1: the relaxed profile leaves room for its sign-ins.
     await runtime.database.sql!`insert into app_settings (key, value) values ('rate_limit_profile', '"relaxed"')`;
-    const init = await api("POST", "/api/v1/bootstrap/initialize", undefined, { email: "admin@example.com", password: "streams admin password", setup_token: SETUP });
+    const init = await api("POST", "/api/v1/bootstrap/initialize", undefined, {
+      email: "admin@example.com",
+      password: "streams admin password",
+      setup_token: SETUP,
+    });
     expect(init.status).toBe(200);
     admin = ((await init.json()) as { token: string }).token;
     const issued = await api("POST", "/api/v1/auth/api-token", admin, { label: "stream reader" });
@@ -179,8 +196,14 @@ describe("UI streams", () => {
 
     it("closes 1008 unauthorized without a credential, or with a bad one", async () => {
       expect(await connect("/api/v1/topology/stream").closed).toEqual({ code: 1008, reason: "unauthorized" });
-      expect(await connect("/api/v1/discovery/stream", { authorization: "Bearer not-a-token" }).closed).toEqual({ code: 1008, reason: "unauthorized" });
-      expect(await connect("/api/v1/topology/stream", { cookie: "svc_session=forged.jwt.value" }).closed).toEqual({ code: 1008, reason: "unauthorized" });
+      expect(await connect("/api/v1/discovery/stream", { authorization: "Bearer not-a-token" }).closed).toEqual({
+        code: 1008,
+        reason: "unauthorized",
+      });
+      expect(await connect("/api/v1/topology/stream", { cookie: "svc_session=forged.jwt.value" }).closed).toEqual({
+        code: 1008,
+        reason: "unauthorized",
+      });
       const badFrame = connect("/api/v1/monitors/stream");
       badFrame.ws.on("open", () => badFrame.ws.send(JSON.stringify({ type: "auth", token: "svc_wrong_token" })));
       expect(await badFrame.closed).toEqual({ code: 1008, reason: "unauthorized" });
@@ -207,7 +230,10 @@ describe("UI streams", () => {
     it("closes 1008 forbidden for a token without read:<channel>", async () => {
       const res = await api("POST", "/api/v1/auth/api-token", admin, { label: "pusher", scopes: ["write:telemetry"] });
       const { token } = (await res.json()) as { token: string };
-      expect(await connect("/api/v1/telemetry/stream", { authorization: `Bearer ${token}` }).closed).toEqual({ code: 1008, reason: "forbidden" });
+      expect(await connect("/api/v1/telemetry/stream", { authorization: `Bearer ${token}` }).closed).toEqual({
+        code: 1008,
+        reason: "forbidden",
+      });
     });
 
     it("closes an open socket 1008 once its API token is revoked", async () => {
@@ -274,11 +300,17 @@ describe("UI streams", () => {
     it("caps open sockets per user (1013)", async () => {
       const hash = await hashPassword("viewer password for streams", { iterations: 1000 });
       await runtime.database.sql!`insert into users (email, password_hash, role) values ('viewer@example.com', ${hash}, 'viewer')`;
-      const login = await api("POST", "/api/v1/auth/jwt/login", undefined, { email: "viewer@example.com", password: "viewer password for streams" });
+      const login = await api("POST", "/api/v1/auth/jwt/login", undefined, {
+        email: "viewer@example.com",
+        password: "viewer password for streams",
+      });
       const viewer = ((await login.json()) as { access_token: string }).access_token;
       const open = Array.from({ length: MAX_PER_USER }, () => connect("/api/v1/topology/stream", { authorization: `Bearer ${viewer}` }));
       await Promise.all(open.map((p) => p.next("ready")));
-      expect(await connect("/api/v1/agents/stream", { authorization: `Bearer ${viewer}` }).closed).toEqual({ code: 1013, reason: "too_many_connections" });
+      expect(await connect("/api/v1/agents/stream", { authorization: `Bearer ${viewer}` }).closed).toEqual({
+        code: 1013,
+        reason: "too_many_connections",
+      });
       open[0]!.ws.close();
       await open[0]!.closed;
       await new Promise((r) => setTimeout(r, 50));
@@ -288,7 +320,10 @@ describe("UI streams", () => {
 
   describe("transport", () => {
     it("answers an upgrade to an unknown path 404 JSON without upgrading", async () => {
-      expect(await refused("/api/v1/nothing/stream")).toEqual({ status: 404, body: { error_code: "RESOURCE_NOT_FOUND", detail: "No WebSocket endpoint at /api/v1/nothing/stream." } });
+      expect(await refused("/api/v1/nothing/stream")).toEqual({
+        status: 404,
+        body: { error_code: "RESOURCE_NOT_FOUND", detail: "No WebSocket endpoint at /api/v1/nothing/stream." },
+      });
     });
 
     it("with WS_REQUIRE_WSS closes plain handshakes 1008 wss_required unless a trusted proxy asserts https", async () => {
@@ -333,7 +368,13 @@ describe("UI streams", () => {
       const res = await api("GET", "/api/v1/topology/ws/status", apiToken);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
-        stream: "/api/v1/topology/stream", channel: "topology", accepting: true, listening: true, connected_clients: 1, pending_clients: 0, wss_required: false,
+        stream: "/api/v1/topology/stream",
+        channel: "topology",
+        accepting: true,
+        listening: true,
+        connected_clients: 1,
+        pending_clients: 0,
+        wss_required: false,
       });
       const discovery = (await (await api("GET", "/api/v1/discovery/ws/status", admin)).json()) as Record<string, unknown>;
       expect(discovery).toMatchObject({ stream: "/api/v1/discovery/stream", listening: true, connected_clients: 0 });

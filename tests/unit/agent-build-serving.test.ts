@@ -35,9 +35,16 @@ describe("agent builds served", () => {
 
   it("AGENT_BINARY_DIR: every version; AGENT_RELEASE_PUBLIC_KEY wins over release-key.pub and must be 64 hex", async () => {
     const other = "cd".repeat(32);
-    const source = agentBinarySource(parseConfig({ AGENT_BINARY_DIR: dir, AGENT_RELEASE_PUBLIC_KEY: other.toUpperCase() }, "1.0.0"), silentLogger, {}, join(dir, "none"));
+    const source = agentBinarySource(
+      parseConfig({ AGENT_BINARY_DIR: dir, AGENT_RELEASE_PUBLIC_KEY: other.toUpperCase() }, "1.0.0"),
+      silentLogger,
+      {},
+      join(dir, "none"),
+    );
     expect((await source!.list()).map((b) => b.version)).toEqual(["1.0.0", "0.9.0"]);
     expect(await source!.releaseKey()).toBe(other);
-    expect(() => parseConfig({ AGENT_RELEASE_PUBLIC_KEY: "nope" })).toThrow(/AGENT_RELEASE_PUBLIC_KEY expects the release public key as 64 hex characters/);
+    expect(() => parseConfig({ AGENT_RELEASE_PUBLIC_KEY: "nope" })).toThrow(
+      /AGENT_RELEASE_PUBLIC_KEY expects the release public key as 64 hex characters/,
+    );
   });
 });

@@ -44,7 +44,13 @@ describe("the check-type registry", () => {
 
   // The whole net/ -> sidecar/ rule is tests/unit/runtime-neutral.test.ts's; this is the checks' part of it.
   it("net/ and agent/ import nothing from sidecar/monitors/ (the executors use net/, never the reverse)", () => {
-    const offences = ["net", "agent"].flatMap((dir) => tsFiles(dir).flatMap((f) => importsOf(f).filter((i) => i.startsWith("sidecar/monitors/")).map((i) => `${f} -> ${i}`)));
+    const offences = ["net", "agent"].flatMap((dir) =>
+      tsFiles(dir).flatMap((f) =>
+        importsOf(f)
+          .filter((i) => i.startsWith("sidecar/monitors/"))
+          .map((i) => `${f} -> ${i}`),
+      ),
+    );
     expect(offences).toEqual([]);
   });
 });

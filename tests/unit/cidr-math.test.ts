@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  formatAddress, hostCidr, hostRange, likePatterns, lowestFree, parseAddress, parseHost, parseNetwork,
+  formatAddress,
+  hostCidr,
+  hostRange,
+  likePatterns,
+  lowestFree,
+  parseAddress,
+  parseHost,
+  parseNetwork,
 } from "../../shared/domain/cidr-math.ts";
 
 const net = (s: string) => {
@@ -24,7 +31,17 @@ describe("parseNetwork", () => {
   });
 
   it("refuses what is not a network", () => {
-    for (const bad of ["10.0.0.0", "10.0.0.0/33", "2001:db8::/129", "10.0.0/24", "010.0.0.0/8", "x/8", "10.0.0.0/24/1", "::ffff:10.0.0.0/120", "fe80::%eth0/64"])
+    for (const bad of [
+      "10.0.0.0",
+      "10.0.0.0/33",
+      "2001:db8::/129",
+      "10.0.0/24",
+      "010.0.0.0/8",
+      "x/8",
+      "10.0.0.0/24/1",
+      "::ffff:10.0.0.0/120",
+      "fe80::%eth0/64",
+    ])
       expect(parseNetwork(bad).ok, bad).toBe(false);
   });
 });

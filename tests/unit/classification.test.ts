@@ -37,7 +37,9 @@ describe("classify", () => {
 describe("recommendationText", () => {
   it("names the numbers", () => {
     expect(recommendationText(u(82, 97, 40))).toBe("CPU averages 82% (peak 97%): add CPU or move workloads off this node.");
-    expect(recommendationText(u(65.04, 95.26, 40))).toBe("CPU averages 65% with peaks of 95.3%: add CPU headroom or move bursty workloads off this node.");
+    expect(recommendationText(u(65.04, 95.26, 40))).toBe(
+      "CPU averages 65% with peaks of 95.3%: add CPU headroom or move bursty workloads off this node.",
+    );
     expect(recommendationText(u(4.2, 12, 9))).toBe(
       "CPU averages 4.2% (peak 12%) and memory 9%: this node is oversized; consolidate workloads onto it or reclaim its capacity.",
     );

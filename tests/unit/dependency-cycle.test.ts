@@ -45,7 +45,11 @@ describe("cyclePath", () => {
 
 describe("describeCycle", () => {
   it("joins the names with arrows", () => {
-    const names = new Map([[1, "web"], [2, "api"], [3, "db"]]);
+    const names = new Map([
+      [1, "web"],
+      [2, "api"],
+      [3, "db"],
+    ]);
     expect(describeCycle([3, 1, 2, 3], names)).toBe("db -> web -> api -> db");
   });
 

@@ -31,9 +31,20 @@ describe("parseTargets", () => {
   it("names the field of a malformed target, a target outside the allowed set and a set over the cap", () => {
     expect(parseTargets({ targets: ["127.0.0.0/22", "10.0.0.300"] })).toMatchObject({ ok: false, field: "targets[1]" });
     expect(parseTargets({ targets: ["127.0.0.1/24"] })).toMatchObject({ ok: false, message: expect.stringMatching(/host bits/i) });
-    expect(parseTargets({ targets: ["8.8.8.8"] })).toMatchObject({ ok: false, field: "targets[0]", message: expect.stringContaining("outside the allowed") });
-    expect(parseTargets({ targets: ["127.0.0.0/19"] })).toMatchObject({ ok: false, field: "targets", message: expect.stringContaining(`at most ${MAX_SCAN_ADDRESSES}`) });
-    expect(parseTargets({ targets: ["127.0.0.1"], exclude: ["127.0.0.0/24"] })).toMatchObject({ ok: false, message: expect.stringContaining("no address") });
+    expect(parseTargets({ targets: ["8.8.8.8"] })).toMatchObject({
+      ok: false,
+      field: "targets[0]",
+      message: expect.stringContaining("outside the allowed"),
+    });
+    expect(parseTargets({ targets: ["127.0.0.0/19"] })).toMatchObject({
+      ok: false,
+      field: "targets",
+      message: expect.stringContaining(`at most ${MAX_SCAN_ADDRESSES}`),
+    });
+    expect(parseTargets({ targets: ["127.0.0.1"], exclude: ["127.0.0.0/24"] })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("no address"),
+    });
     expect(parseTargets({ targets: ["127.0.0.1"], exclude: ["nope"] })).toMatchObject({ ok: false, field: "exclude[0]" });
     expect(parseTargets({ targets: [] })).toMatchObject({ ok: false, field: "targets" });
   });
@@ -50,7 +61,10 @@ describe("normaliseScanTypes", () => {
   it("collapses duplicates, defaults an empty server list and names unknown types", () => {
     expect(normaliseScanTypes(["tcp", "icmp", "tcp"], null)).toEqual({ ok: true, value: ["tcp", "icmp"] });
     expect(normaliseScanTypes([], null)).toEqual({ ok: true, value: ["icmp", "tcp", "dns", "arp"] });
-    expect(normaliseScanTypes(["tcp", "warp"], null)).toMatchObject({ ok: false, message: expect.stringContaining("Unknown scan type 'warp'") });
+    expect(normaliseScanTypes(["tcp", "warp"], null)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Unknown scan type 'warp'"),
+    });
   });
 
   it("keeps agent types on agents and server types on the server, and refuses what this build does not run", () => {

@@ -1,6 +1,13 @@
 // The flap window slid over 4, 5 and 6 transitions (spec 8.3: 30 minutes / 5 transitions).
 import { describe, expect, it } from "vitest";
-import { busiestWindow, countInWindow, FLAP_THRESHOLD, FLAP_WINDOW_MS, flapAction, transitionTimes } from "../../shared/domain/flap-window.ts";
+import {
+  busiestWindow,
+  countInWindow,
+  FLAP_THRESHOLD,
+  FLAP_WINDOW_MS,
+  flapAction,
+  transitionTimes,
+} from "../../shared/domain/flap-window.ts";
 
 const MIN = 60_000;
 const at = (...minutes: number[]) => minutes.map((m) => m * MIN);

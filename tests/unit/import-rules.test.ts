@@ -38,7 +38,8 @@ const FOLDERS = ["bin", ...Object.keys(MAY_IMPORT)];
  * Opening a transaction: drizzle's `.transaction(`, postgres.js's `.begin(`, or a BEGIN sent by hand
  * (`.unsafe("begin ...")`, or a tagged `begin`) on a reserved connection.
  */
-const OPENS_TRANSACTION = /\.(transaction|begin)\s*\(|\.unsafe\s*\(\s*["'`]\s*(begin|start\s+transaction)\b|`\s*(begin|start\s+transaction)\b/i;
+const OPENS_TRANSACTION =
+  /\.(transaction|begin)\s*\(|\.unsafe\s*\(\s*["'`]\s*(begin|start\s+transaction)\b|`\s*(begin|start\s+transaction)\b/i;
 
 /** Where a transaction may be opened, and why. */
 const TRANSACTIONS_ALLOWED = new Map<string, string>([
@@ -149,11 +150,13 @@ function databaseReach(graph: Map<string, string[]>, folder: string): string[] {
         from.set(to, queue[i]!);
         queue.push(to);
       }
-  return [...from.keys()].filter((f) => f.startsWith("shared/db/")).map((f) => {
-    const path = [f];
-    for (let at = from.get(f); at; at = from.get(at)) path.unshift(at);
-    return path.join(" -> ");
-  });
+  return [...from.keys()]
+    .filter((f) => f.startsWith("shared/db/"))
+    .map((f) => {
+      const path = [f];
+      for (let at = from.get(f); at; at = from.get(at)) path.unshift(at);
+      return path.join(" -> ");
+    });
 }
 
 const withoutExceptions = (offences: string[]) => offences.filter((o) => !TEMPORARY_EXCEPTIONS.has(o));
@@ -197,21 +200,58 @@ describe("the tree's rules", () => {
       for (const [a, b] of edges) (m.get(a) ?? m.set(a, []).get(a)!).push(b), m.has(b) || m.set(b, []);
       return m;
     };
-    expect(circles(g([["a.ts", "b.ts"], ["b.ts", "c.ts"], ["c.ts", "a.ts"], ["c.ts", "d.ts"]]))).toEqual([["a.ts", "b.ts", "c.ts"]]);
-    expect(circles(g([["a.ts", "b.ts"], ["b.ts", "c.ts"]]))).toEqual([]);
+    expect(
+      circles(
+        g([
+          ["a.ts", "b.ts"],
+          ["b.ts", "c.ts"],
+          ["c.ts", "a.ts"],
+          ["c.ts", "d.ts"],
+        ]),
+      ),
+    ).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(
+      circles(
+        g([
+          ["a.ts", "b.ts"],
+          ["b.ts", "c.ts"],
+        ]),
+      ),
+    ).toEqual([]);
     expect(circles(g([["a.ts", "a.ts"]]))).toEqual([["a.ts"]]);
-    expect(crossings(g([["net/x.ts", "sidecar/y.ts"], ["functions/r.ts", "shared/db/schema.ts"], ["functions/r.ts", "shared/verbs/v.ts"], ["shared/a.ts", "shared/db/b.ts"]]))).toEqual([
-      "net/x.ts -> sidecar/y.ts",
-      "functions/r.ts -> shared/db/schema.ts",
-    ]);
-    expect(databaseReach(g([["agent/a.ts", "shared/s.ts"], ["shared/s.ts", "shared/db/d.ts"]]), "agent")).toEqual(["agent/a.ts -> shared/s.ts -> shared/db/d.ts"]);
-    expect(specifiersOf('import type { A } from "./a.ts";\nexport { b } from "../b.ts";\nawait import("./c.ts");\nimport "./d.ts";\nimport x from "pkg";')).toEqual(["./a.ts", "../b.ts", "./c.ts", "./d.ts"]);
+    expect(
+      crossings(
+        g([
+          ["net/x.ts", "sidecar/y.ts"],
+          ["functions/r.ts", "shared/db/schema.ts"],
+          ["functions/r.ts", "shared/verbs/v.ts"],
+          ["shared/a.ts", "shared/db/b.ts"],
+        ]),
+      ),
+    ).toEqual(["net/x.ts -> sidecar/y.ts", "functions/r.ts -> shared/db/schema.ts"]);
+    expect(
+      databaseReach(
+        g([
+          ["agent/a.ts", "shared/s.ts"],
+          ["shared/s.ts", "shared/db/d.ts"],
+        ]),
+        "agent",
+      ),
+    ).toEqual(["agent/a.ts -> shared/s.ts -> shared/db/d.ts"]);
+    expect(
+      specifiersOf(
+        'import type { A } from "./a.ts";\nexport { b } from "../b.ts";\nawait import("./c.ts");\nimport "./d.ts";\nimport x from "pkg";',
+      ),
+    ).toEqual(["./a.ts", "../b.ts", "./c.ts", "./d.ts"]);
   });
 
   it("no transaction is opened outside shared/verbs/verb.ts (and the listed exceptions)", () => {
-    const offences = FOLDERS.flatMap(tsFiles).filter((f) => !TRANSACTIONS_ALLOWED.has(f) && OPENS_TRANSACTION.test(stripComments(readFileSync(join(root, f), "utf8"))));
+    const offences = FOLDERS.flatMap(tsFiles).filter(
+      (f) => !TRANSACTIONS_ALLOWED.has(f) && OPENS_TRANSACTION.test(stripComments(readFileSync(join(root, f), "utf8"))),
+    );
     expect(offences, `transactions outside the verb contract:\n${offences.join("\n")}`).toEqual([]);
-    for (const [allowed] of TRANSACTIONS_ALLOWED) expect(OPENS_TRANSACTION.test(stripComments(readFileSync(join(root, allowed), "utf8"))), allowed).toBe(true);
+    for (const [allowed] of TRANSACTIONS_ALLOWED)
+      expect(OPENS_TRANSACTION.test(stripComments(readFileSync(join(root, allowed), "utf8"))), allowed).toBe(true);
   });
 
   it("the transaction rule catches what it should", () => {

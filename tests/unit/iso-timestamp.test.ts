@@ -4,7 +4,18 @@ import { isoTimestamp } from "../../shared/domain/iso-timestamp.ts";
 
 describe("isoTimestamp", () => {
   it("matches toISOString on hand-picked instants", () => {
-    for (const ms of [0, -1, 1, 999, 1000, 86_399_999, Date.UTC(2026, 10, 23, 22, 4, 0, 123), Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(1000, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999)])
+    for (const ms of [
+      0,
+      -1,
+      1,
+      999,
+      1000,
+      86_399_999,
+      Date.UTC(2026, 10, 23, 22, 4, 0, 123),
+      Date.UTC(2024, 1, 29, 23, 59, 59, 999),
+      Date.UTC(1000, 0, 1),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+    ])
       expect(isoTimestamp(new Date(ms))).toBe(new Date(ms).toISOString());
   });
 

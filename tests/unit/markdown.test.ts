@@ -20,7 +20,9 @@ describe("renderMarkdown", () => {
 
   it("escapes raw HTML, inline and in blocks, instead of passing it through", () => {
     expect(renderMarkdown("<script>alert(1)</script>")).toBe("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(renderMarkdown('hi <img src=x onerror="alert(1)"> there')).toBe("<p>hi &lt;img src=x onerror=&quot;alert(1)&quot;&gt; there</p>");
+    expect(renderMarkdown('hi <img src=x onerror="alert(1)"> there')).toBe(
+      "<p>hi &lt;img src=x onerror=&quot;alert(1)&quot;&gt; there</p>",
+    );
     expect(renderMarkdown("<iframe src='https://evil.example'></iframe>")).not.toContain("<iframe");
     expect(renderMarkdown('<a href="javascript:alert(1)">x</a>')).not.toContain("<a ");
     expect(renderMarkdown("```\n<b>code</b>\n```")).toBe("<pre><code>&lt;b&gt;code&lt;/b&gt;\n</code></pre>");

@@ -6,7 +6,13 @@ import { decide, type MonitorState } from "../../shared/domain/monitors/state.ts
 
 const now = new Date("2026-11-02T10:00:00Z");
 const state = (over: Partial<MonitorState> = {}): MonitorState => ({
-  status: "pending", retries: 0, max_retries: 0, interval_secs: 60, retry_interval_secs: null, last_status_change_at: null, ...over,
+  status: "pending",
+  retries: 0,
+  max_retries: 0,
+  interval_secs: 60,
+  retry_interval_secs: null,
+  last_status_change_at: null,
+  ...over,
 });
 const ok = { up: true, msg: "HTTP 200" };
 const bad = { up: false, msg: "status 500" };
@@ -17,21 +23,43 @@ describe("decide", () => {
     const first = decide(state(), ok, now);
     expect([first.status, first.event?.event_type, first.alert]).toEqual(["up", "up", null]);
     const recovered = decide(state({ status: "down", retries: 4, last_status_change_at: new Date(now.getTime() - 90_000) }), ok, now);
-    expect(recovered).toMatchObject({ status: "up", retries: 0, alert: "up", event: { event_type: "up", status_from: "down", status_to: "up", duration_secs: 90 } });
+    expect(recovered).toMatchObject({
+      status: "up",
+      retries: 0,
+      alert: "up",
+      event: { event_type: "up", status_from: "down", status_to: "up", duration_secs: 90 },
+    });
   });
 
   it("failure with max_retries 0 goes straight to down with an alert", () => {
-    expect(decide(state({ status: "up" }), bad, now)).toMatchObject({ status: "down", retries: 1, alert: "down", event: { event_type: "down", status_from: "up" } });
+    expect(decide(state({ status: "up" }), bad, now)).toMatchObject({
+      status: "down",
+      retries: 1,
+      alert: "down",
+      event: { event_type: "down", status_from: "up" },
+    });
   });
 
   it("failures within max_retries are pending (one event on entering), checked after retry_interval_secs", () => {
     const m = state({ status: "up", max_retries: 2, retry_interval_secs: 15 });
     const one = decide(m, bad, now);
-    expect(one).toMatchObject({ status: "pending", retries: 1, alert: null, next_check_secs: 15, event: { event_type: "pending", status_from: "up" } });
+    expect(one).toMatchObject({
+      status: "pending",
+      retries: 1,
+      alert: null,
+      next_check_secs: 15,
+      event: { event_type: "pending", status_from: "up" },
+    });
     const two = decide({ ...m, status: "pending", retries: 1 }, bad, now);
     expect(two).toMatchObject({ status: "pending", retries: 2, event: null, alert: null });
     const three = decide({ ...m, status: "pending", retries: 2 }, bad, now);
-    expect(three).toMatchObject({ status: "down", retries: 3, alert: "down", next_check_secs: 60, event: { event_type: "down", status_from: "pending" } });
+    expect(three).toMatchObject({
+      status: "down",
+      retries: 3,
+      alert: "down",
+      next_check_secs: 60,
+      event: { event_type: "down", status_from: "pending" },
+    });
   });
 
   it("a pending monitor without retry_interval_secs retries at its interval", () => {
@@ -39,12 +67,23 @@ describe("decide", () => {
   });
 
   it("down stays down without an event or a second alert", () => {
-    expect(decide(state({ status: "down", retries: 3, max_retries: 5 }), bad, now)).toEqual({ status: "down", retries: 4, event: null, alert: null, next_check_secs: 60 });
+    expect(decide(state({ status: "down", retries: 3, max_retries: 5 }), bad, now)).toEqual({
+      status: "down",
+      retries: 4,
+      event: null,
+      alert: null,
+      next_check_secs: 60,
+    });
   });
 
   it("maintenance overrides the result: one event on entering, never an alert, counter reset", () => {
     const entering = decide(state({ status: "down", retries: 3 }), bad, now, true);
-    expect(entering).toMatchObject({ status: "maintenance", retries: 0, alert: null, event: { event_type: "maintenance", status_from: "down" } });
+    expect(entering).toMatchObject({
+      status: "maintenance",
+      retries: 0,
+      alert: null,
+      event: { event_type: "maintenance", status_from: "down" },
+    });
     expect(decide(state({ status: "maintenance" }), ok, now, true).event).toBeNull();
     // After the window the next result decides as from pending: a failure alerts, a success does not.
     expect(decide(state({ status: "maintenance" }), bad, now)).toMatchObject({ status: "down", alert: "down" });

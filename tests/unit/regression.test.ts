@@ -5,7 +5,12 @@ import { DAY_MS, epochDays, hasEnoughHistory, leastSquares, projectedFullAt } fr
 
 describe("leastSquares", () => {
   it("fits (0,1) (1,3) (2,2) (3,5): slope 5.5/5 = 1.1, intercept 2.75 - 1.1 * 1.5 = 1.1", () => {
-    const line = leastSquares([{ x: 0, y: 1 }, { x: 1, y: 3 }, { x: 2, y: 2 }, { x: 3, y: 5 }])!;
+    const line = leastSquares([
+      { x: 0, y: 1 },
+      { x: 1, y: 3 },
+      { x: 2, y: 2 },
+      { x: 3, y: 5 },
+    ])!;
     expect(line.slope).toBeCloseTo(1.1, 12);
     expect(line.intercept).toBeCloseTo(1.1, 12);
   });
@@ -14,7 +19,12 @@ describe("leastSquares", () => {
     const pts = [0, 1, 2, 3, 4].map((x) => ({ x, y: 40 - 0.5 * x }));
     expect(leastSquares(pts)).toEqual({ slope: -0.5, intercept: 40 });
     expect(leastSquares([{ x: 1, y: 2 }])).toBeNull();
-    expect(leastSquares([{ x: 1, y: 2 }, { x: 1, y: 4 }])).toBeNull();
+    expect(
+      leastSquares([
+        { x: 1, y: 2 },
+        { x: 1, y: 4 },
+      ]),
+    ).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot as root, stripComments, tsFiles } from "../helpers/source-files.ts";
 
 const RULES: [string, RegExp][] = [
-  ['imports a node: module', /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(\s*["']node:|^\s*import\s*["']node:/m],
+  ["imports a node: module", /\bfrom\s*["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(\s*["']node:|^\s*import\s*["']node:/m],
   ["uses Buffer", /\bBuffer\s*[.(]|\bnew\s+Buffer\b/],
   ["uses process", /(?<![.\w$])process\s*(\.|\[|\?\.)/],
 ];

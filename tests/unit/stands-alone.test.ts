@@ -51,7 +51,9 @@ describe("the repository stands on its own", () => {
 
 describe("docs/adr", () => {
   const dir = join(root, "docs/adr");
-  const records = readdirSync(dir).filter((f) => /^\d{4}-.+\.md$/.test(f)).sort();
+  const records = readdirSync(dir)
+    .filter((f) => /^\d{4}-.+\.md$/.test(f))
+    .sort();
   const index = readFileSync(join(dir, "README.md"), "utf8").split("## Index")[1] ?? "";
   const linked = [...index.matchAll(/\]\((\d{4}-[^)]+\.md)\)/g)].map((m) => m[1]);
 

@@ -32,12 +32,24 @@ function list(name: string, text: string): string {
 function runAsUser(listPath: string, env: NodeJS.ProcessEnv = { PATH: process.env.PATH }) {
   const argv = [join(dir, "test-prerequisites.sh"), listPath];
   const r = asRoot
-    ? spawnSync(SETPRIV, [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "/bin/bash", ...argv], { env, encoding: "utf8", timeout: 20_000 })
+    ? spawnSync(SETPRIV, [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "/bin/bash", ...argv], {
+        env,
+        encoding: "utf8",
+        timeout: 20_000,
+      })
     : spawnSync("/bin/bash", argv, { env, encoding: "utf8", timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error };
 }
 
-const MISSING = ["# a comment, and a blank line", "", "cp-test-missing-a   cp-test-no-such-command", "cp-test-missing-a   cp-test-no-such-command-either", "bash  /bin/bash", "coreutils  ls", "cp-test-missing-b   /nonexistent/cp-test-tool"].join("\n");
+const MISSING = [
+  "# a comment, and a blank line",
+  "",
+  "cp-test-missing-a   cp-test-no-such-command",
+  "cp-test-missing-a   cp-test-no-such-command-either",
+  "bash  /bin/bash",
+  "coreutils  ls",
+  "cp-test-missing-b   /nonexistent/cp-test-tool",
+].join("\n");
 
 describe("scripts/test-prerequisites.sh", () => {
   it("passes quietly when every command of the list is found (nothing to install)", () => {
@@ -53,7 +65,9 @@ describe("scripts/test-prerequisites.sh", () => {
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("missing: cp-test-missing-a cp-test-missing-b.");
-    expect(lines[0]).toContain("sudo apt-get update && sudo apt-get install -y --no-install-recommends cp-test-missing-a cp-test-missing-b");
+    expect(lines[0]).toContain(
+      "sudo apt-get update && sudo apt-get install -y --no-install-recommends cp-test-missing-a cp-test-missing-b",
+    );
     expect(lines[0]).not.toMatch(/bash|coreutils/);
   });
 
@@ -82,8 +96,16 @@ describe("scripts/test-packages.txt and who reads it", () => {
     for (const e of entries) expect(e, e.join(" ")).toHaveLength(2);
     const commands = Object.fromEntries(entries.map(([p, c]) => [c!, p!]));
     expect(commands).toMatchObject({
-      promtool: "prometheus", snmpd: "snmpd", ping: "iputils-ping", nmap: "nmap", python3: "python3", pebble: "pebble",
-      "pebble-challtestsrv": "pebble", named: "bind9", "/usr/bin/chromium": "chromium", ip: "iproute2",
+      promtool: "prometheus",
+      snmpd: "snmpd",
+      ping: "iputils-ping",
+      nmap: "nmap",
+      python3: "python3",
+      pebble: "pebble",
+      "pebble-challtestsrv": "pebble",
+      named: "bind9",
+      "/usr/bin/chromium": "chromium",
+      ip: "iproute2",
     });
   });
 

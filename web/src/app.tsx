@@ -24,7 +24,12 @@ import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
 import { LazyTopology } from "./topology/lazy-topology.tsx";
 
-type Gate = { kind: "loading" } | { kind: "first-run" } | { kind: "sign-in"; notice?: string } | { kind: "ready"; session: Session } | { kind: "error"; message: string };
+type Gate =
+  | { kind: "loading" }
+  | { kind: "first-run" }
+  | { kind: "sign-in"; notice?: string }
+  | { kind: "ready"; session: Session }
+  | { kind: "error"; message: string };
 
 // Read once, before the first render, so a reload does not replay a provider's one-time code.
 const callback = takeOAuthCallback();
@@ -56,9 +61,23 @@ export function App() {
     return onUnauthorized(() => setGate({ kind: "sign-in", notice: "Your session has ended; sign in again." }));
   }, []);
 
-  if (gate.kind === "loading") return <p class="splash" aria-busy="true">Loading…</p>;
-  if (gate.kind === "error") return <main class="auth-card"><Notice kind="error">{gate.message}</Notice><button type="button" onClick={() => void load()}>Try again</button></main>;
-  if (gate.kind === "first-run") return <FirstRun providerCode={callback.bootstrapCode} provider={callback.provider} onDone={() => void load()} />;
+  if (gate.kind === "loading")
+    return (
+      <p class="splash" aria-busy="true">
+        Loading…
+      </p>
+    );
+  if (gate.kind === "error")
+    return (
+      <main class="auth-card">
+        <Notice kind="error">{gate.message}</Notice>
+        <button type="button" onClick={() => void load()}>
+          Try again
+        </button>
+      </main>
+    );
+  if (gate.kind === "first-run")
+    return <FirstRun providerCode={callback.bootstrapCode} provider={callback.provider} onDone={() => void load()} />;
   if (gate.kind === "sign-in") return <SignIn notice={gate.notice} mfaToken={callback.mfaToken} onDone={() => void load()} />;
   return (
     <SessionProvider value={gate.session}>
@@ -84,17 +103,29 @@ function Shell() {
   const readOnly = !session.can("write:hardware");
   return (
     <div class="shell">
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="topbar">
         <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
           Menu
         </button>
-        <Link href="/" class="brand">Control plane</Link>
+        <Link href="/" class="brand">
+          Control plane
+        </Link>
         <div class="topbar-right">
-          {readOnly && <span class="badge" title="Your role can read everything and change nothing">read-only</span>}
-          <span class="who">{session.user.display_name ?? session.user.email} <span class="meta">({session.user.role})</span></span>
+          {readOnly && (
+            <span class="badge" title="Your role can read everything and change nothing">
+              read-only
+            </span>
+          )}
+          <span class="who">
+            {session.user.display_name ?? session.user.email} <span class="meta">({session.user.role})</span>
+          </span>
           <ThemeToggle />
-          <button type="button" onClick={() => void session.signOut()}>Sign out</button>
+          <button type="button" onClick={() => void session.signOut()}>
+            Sign out
+          </button>
         </div>
       </header>
       <nav id="nav" class={`sidenav${menuOpen ? " open" : ""}`} aria-label="Main">
@@ -103,7 +134,9 @@ function Shell() {
             const current = n.href === "/" ? loc.path === "/" : loc.path.startsWith(n.href);
             return (
               <li key={n.href}>
-                <Link href={n.href} aria-current={current ? "page" : undefined}>{n.label}</Link>
+                <Link href={n.href} aria-current={current ? "page" : undefined}>
+                  {n.label}
+                </Link>
               </li>
             );
           })}
@@ -146,7 +179,9 @@ function Screen() {
     <section>
       <h1>Not found</h1>
       <p>There is no screen at {path}.</p>
-      <button type="button" onClick={() => navigate("/")}>Go to the overview</button>
+      <button type="button" onClick={() => navigate("/")}>
+        Go to the overview
+      </button>
     </section>
   );
 }

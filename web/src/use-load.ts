@@ -10,7 +10,11 @@ export interface Loaded<T> {
 }
 
 export function useLoad<T>(load: () => Promise<T>, key: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const seq = useRef(0);
   useEffect(() => {

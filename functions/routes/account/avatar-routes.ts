@@ -13,11 +13,14 @@ export function avatarRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "put", path: "/api/v1/auth/me/avatar", tag: "auth",
+      method: "put",
+      path: "/api/v1/auth/me/avatar",
+      tag: "auth",
       summary: "Upload your avatar: multipart/form-data with the image in the field `file`",
       description: `PNG, JPEG, GIF or WebP, told by the file's content (SVG is refused), at most ${AVATAR_MAX_BYTES} bytes (512 KiB). Served at the answer's avatar_url.`,
       upload: { file: "file", description: "The image: PNG, JPEG, GIF or WebP (by content), at most 512 KiB." },
-      response: { schema: PublicUser }, errors: [413, 422],
+      response: { schema: PublicUser },
+      errors: [413, 422],
     },
     async (c, { reply }) => {
       const bytes = await fileField(c, "the image");

@@ -17,16 +17,22 @@ export function profileRoutes(app: Hono<AppEnv>): void {
     ["/api/v1/users/me", "users", "Your own account"],
     ["/api/v1/auth/me", "auth", "The signed-in user"],
   ] as const) {
-    route(app, { method: "get", path, tag, summary, response: { schema: Me } }, async (c, { reply }) => reply(await getMe({ ctx: verbContext(c) })));
+    route(app, { method: "get", path, tag, summary, response: { schema: Me } }, async (c, { reply }) =>
+      reply(await getMe({ ctx: verbContext(c) })),
+    );
   }
 
   route(
     app,
     {
-      method: "patch", path: "/api/v1/users/me", tag: "users",
+      method: "patch",
+      path: "/api/v1/users/me",
+      tag: "users",
       summary: "Change your display name or email address (an email change needs current_password)",
       description: "Read-only fields of the user shape (id, role, scopes, ...) are ignored; any other unknown field is a 422 naming it.",
-      body: ProfilePatch, response: { schema: PublicUser }, errors: [409],
+      body: ProfilePatch,
+      response: { schema: PublicUser },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await updateMyProfile({ ctx: verbContext(c), input: body })),
   );
@@ -34,7 +40,9 @@ export function profileRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/users/me/password", tag: "users",
+      method: "patch",
+      path: "/api/v1/users/me/password",
+      tag: "users",
       summary: "Change your password; your other sessions are signed out",
       body: PasswordChangeBody,
       response: { schema: PasswordChanged },
@@ -45,9 +53,13 @@ export function profileRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/auth/me", tag: "auth",
+      method: "delete",
+      path: "/api/v1/auth/me",
+      tag: "auth",
       summary: "Delete your own account (confirm with the current password); the last active administrator cannot",
-      body: DeleteAccountBody, response: { schema: Detail }, errors: [409],
+      body: DeleteAccountBody,
+      response: { schema: Detail },
+      errors: [409],
     },
     async (c, { body, reply }) => {
       const result = await deleteMyAccount({ ctx: verbContext(c), input: body });

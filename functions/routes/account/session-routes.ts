@@ -13,7 +13,9 @@ export function mySessionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/users/me/sessions", tag: "users",
+      method: "get",
+      path: "/api/v1/users/me/sessions",
+      tag: "users",
       summary: "Your live sessions (never their tokens); the one making this request is marked current",
       response: { schema: Sessions },
     },
@@ -23,7 +25,9 @@ export function mySessionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/users/me/sessions", tag: "users",
+      method: "delete",
+      path: "/api/v1/users/me/sessions",
+      tag: "users",
       summary: "Sign out everywhere else: revokes all your sessions but this one",
       response: { schema: SessionsRevoked },
     },
@@ -33,8 +37,12 @@ export function mySessionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/users/me/sessions/:session_id", tag: "users",
-      summary: "Revoke one of your sessions", params: SessionIdParam, response: { schema: Detail },
+      method: "delete",
+      path: "/api/v1/users/me/sessions/:session_id",
+      tag: "users",
+      summary: "Revoke one of your sessions",
+      params: SessionIdParam,
+      response: { schema: Detail },
     },
     async (c, { params, reply }) => reply(await revokeMySession({ ctx: verbContext(c), input: { sessionId: params.session_id } })),
   );

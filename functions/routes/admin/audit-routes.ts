@@ -17,9 +17,13 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/recent-changes", tag: "admin", scope: listAuditEntries.scope,
+      method: "get",
+      path: "/api/v1/admin/recent-changes",
+      tag: "admin",
+      scope: listAuditEntries.scope,
       summary: "The latest audit entries that changed something (a before/after diff), newest first",
-      query: RecentChangesQuery, response: { schema: AuditPageSchema },
+      query: RecentChangesQuery,
+      response: { schema: AuditPageSchema },
     },
     async (c, { query, reply }) =>
       reply(await listAuditEntries({ ctx: verbContext(c), input: { ...query, sort: "timestamp", direction: "desc", changes_only: true } })),
@@ -28,17 +32,26 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/user-actions/:user_id", tag: "admin-users", scope: listUserActions.scope,
+      method: "get",
+      path: "/api/v1/admin/user-actions/:user_id",
+      tag: "admin-users",
+      scope: listUserActions.scope,
       summary: "What one user did, from the audit log, newest first",
-      params: UserId, query: Paging, response: { schema: AuditPageSchema },
+      params: UserId,
+      query: Paging,
+      response: { schema: AuditPageSchema },
     },
-    async (c, { params, query, reply }) => reply(await listUserActions({ ctx: verbContext(c), input: { user_id: params.user_id!, page: query } })),
+    async (c, { params, query, reply }) =>
+      reply(await listUserActions({ ctx: verbContext(c), input: { user_id: params.user_id!, page: query } })),
   );
 
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/audit-log/verify-chain", tag: "admin-audit", scope: verifyChain.scope,
+      method: "get",
+      path: "/api/v1/admin/audit-log/verify-chain",
+      tag: "admin-audit",
+      scope: verifyChain.scope,
       summary: "Recompute every hash and link of the audit chain",
       response: { schema: ChainVerificationSchema },
     },
@@ -48,9 +61,13 @@ export function auditAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/audit-log/repair-chain", tag: "admin-audit", scope: repairAuditChain.scope,
+      method: "post",
+      path: "/api/v1/admin/audit-log/repair-chain",
+      tag: "admin-audit",
+      scope: repairAuditChain.scope,
       summary: "Relink and rehash the chain from its first failure on, recording who repaired it and why",
-      description: 'Body {authorization: "REPAIR_AUDIT_CHAIN", reason (12-500 characters)}. The repair is itself audited (audit.chain_repaired, with the range).',
+      description:
+        'Body {authorization: "REPAIR_AUDIT_CHAIN", reason (12-500 characters)}. The repair is itself audited (audit.chain_repaired, with the range).',
       body: RepairBody,
       response: { schema: RepairResult },
     },

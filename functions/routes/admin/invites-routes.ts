@@ -13,7 +13,10 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/invites", tag: "admin-users", scope: listInvites.scope,
+      method: "get",
+      path: "/api/v1/admin/invites",
+      tag: "admin-users",
+      scope: listInvites.scope,
       summary: "List invites (q on email; filters status, role)",
       query: InviteListQuery,
       response: { schema: InviteList },
@@ -24,9 +27,13 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/invites", tag: "admin-users", scope: createInvite.scope,
+      method: "post",
+      path: "/api/v1/admin/invites",
+      tag: "admin-users",
+      scope: createInvite.scope,
       summary: "Invite someone: a single-use, expiring token (shown once) and its accept link",
-      description: "expires_in_hours defaults to the invite_expiry_hours setting. 409 when a user with the email exists or an invite for it is still open.",
+      description:
+        "expires_in_hours defaults to the invite_expiry_hours setting. 409 when a user with the email exists or an invite for it is still open.",
       body: InviteCreate,
       response: { status: 201, schema: IssuedInvite },
       errors: [409],
@@ -37,13 +44,17 @@ export function adminInvitesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/admin/invites/:invite_id", tag: "admin-users", scope: updateInvite.scope,
+      method: "patch",
+      path: "/api/v1/admin/invites/:invite_id",
+      tag: "admin-users",
+      scope: updateInvite.scope,
       summary: "Revoke an invite ({revoke: true}) or extend it ({expires_in_hours}: from now)",
       params: IdParam("invite_id"),
       body: InvitePatch,
       response: { schema: Invite },
       errors: [409],
     },
-    async (c, { params, body, reply }) => reply(await updateInvite({ ctx: verbContext(c), input: { inviteId: params.invite_id!, ...body } })),
+    async (c, { params, body, reply }) =>
+      reply(await updateInvite({ ctx: verbContext(c), input: { inviteId: params.invite_id!, ...body } })),
   );
 }

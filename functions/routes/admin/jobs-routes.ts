@@ -12,9 +12,13 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/jobs", tag: "admin", scope: listJobs.scope,
+      method: "get",
+      path: "/api/v1/admin/jobs",
+      tag: "admin",
+      scope: listJobs.scope,
       summary: "Scheduled jobs (analytics, retention): schedule, next run, last run; and the recent runs, newest first",
-      description: "`limit` (default 25, at most 100) bounds `runs`; `job` keeps only that job's runs. Outcomes: running, success, failed, skipped (another run held the lock).",
+      description:
+        "`limit` (default 25, at most 100) bounds `runs`; `job` keeps only that job's runs. Outcomes: running, success, failed, skipped (another run held the lock).",
       query: JobsQuery,
       response: { schema: JobList },
     },
@@ -24,17 +28,22 @@ export function jobsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/jobs/:name/run", tag: "admin", scope: triggerJob.scope,
+      method: "post",
+      path: "/api/v1/admin/jobs/:name/run",
+      tag: "admin",
+      scope: triggerJob.scope,
       summary: "Run a job now under its advisory lock and answer the run record",
       description:
-        "Runs to the end before answering. A job that fails answers 200 with outcome \"failed\" and its error. 409 when another run holds the job's lock (the attempt is recorded as skipped and returned in `run`). Audited.",
+        'Runs to the end before answering. A job that fails answers 200 with outcome "failed" and its error. 409 when another run holds the job\'s lock (the attempt is recorded as skipped and returned in `run`). Audited.',
       params: JobNameParam,
       response: { schema: JobRun },
       errors: [409],
     },
     async (c, { params, reply }) => {
       const deps = c.get("deps");
-      return reply(await triggerJob({ ctx: verbContext(c), input: { name: params.name, database: deps.database, logger: deps.logger, deps } }));
+      return reply(
+        await triggerJob({ ctx: verbContext(c), input: { name: params.name, database: deps.database, logger: deps.logger, deps } }),
+      );
     },
   );
 }

@@ -25,16 +25,22 @@ function streamExport(c: Ctx): Response {
     await writer.ready;
     await writer.write(encoder.encode(chunk));
   };
-  const done = exportInventory({ ctx, input: { write } }).then(
-    () => writer.close(),
-    (err: unknown) => {
-      c.get("deps").logger.error("inventory export failed", { error: (err as Error).message });
-      return writer.abort(err);
-    },
-  ).catch(() => {});
+  const done = exportInventory({ ctx, input: { write } })
+    .then(
+      () => writer.close(),
+      (err: unknown) => {
+        c.get("deps").logger.error("inventory export failed", { error: (err as Error).message });
+        return writer.abort(err);
+      },
+    )
+    .catch(() => {});
   // The request's database lease (a per-request client on the edge) stays until the document is written.
   c.set("streaming", done);
-  const stamp = ctx.clock.now().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = ctx.clock
+    .now()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return new Response(readable, {
     status: 200,
     headers: {
@@ -64,14 +70,20 @@ async function asJobRun(c: Ctx, act: () => Promise<Response>): Promise<Response>
     await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: `${code}: ${(err as Error).message}`.slice(0, 1000) } });
     throw err;
   }
-  const body = (await res.clone().json()) as { kinds?: Record<string, { created: number; updated: number; unchanged: number }>; wiped?: boolean; error_code?: string };
+  const body = (await res.clone().json()) as {
+    kinds?: Record<string, { created: number; updated: number; unchanged: number }>;
+    wiped?: boolean;
+    error_code?: string;
+  };
   if (res.status >= 300) {
     await endRun({ ctx, input: { id: run.id, outcome: "failed", detail: {}, error: `${res.status} ${body.error_code ?? ""}`.trim() } });
     return res;
   }
   const kinds = body.kinds ?? {};
   const touched = Object.values(kinds).reduce((n, k) => n + k.created + k.updated, 0);
-  const counts = Object.fromEntries(Object.entries(kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]));
+  const counts = Object.fromEntries(
+    Object.entries(kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]),
+  );
   await endRun({ ctx, input: { id: run.id, outcome: "success", rows_touched: touched, detail: { wiped: body.wiped ?? false, counts } } });
   return res;
 }
@@ -80,10 +92,12 @@ export function transferRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/export", tag: "admin", scope: exportInventory.scope,
+      method: "get",
+      path: "/api/v1/admin/export",
+      tag: "admin",
+      scope: exportInventory.scope,
       summary: "Export the inventory and its relations as one versioned JSON document (streamed)",
-      description:
-        `{version: ${EXPORT_VERSION}, format: "${EXPORT_FORMAT}", exported_at, ${EXPORT_ORDER.join(", ")}}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).`,
+      description: `{version: ${EXPORT_VERSION}, format: "${EXPORT_FORMAT}", exported_at, ${EXPORT_ORDER.join(", ")}}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).`,
       response: { schema: ExportDocument, description: "The export document" },
     },
     // Streamed, so not reply(): the document is written while it is read (streamExport).
@@ -93,7 +107,10 @@ export function transferRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: IMPORT_PATH, tag: "admin", scope: importInventory.scope,
+      method: "post",
+      path: IMPORT_PATH,
+      tag: "admin",
+      scope: importInventory.scope,
       summary: "Import an export document: merge by id in one transaction, or answer the diff (dry_run)",
       description: [
         "Rows are upserted by their key; every row is checked with the create rules (422 with its JSON path), every reference must name a row of the document or of the database (422 naming the kind and id), a unique value another row holds is a 422; any of them rolls the whole import back. Sequences are moved past the imported ids. 201 with the per-kind counts.",
@@ -107,7 +124,12 @@ export function transferRoutes(app: Hono<AppEnv>): void {
       errors: [409, 428],
     },
     async (c, { query, body, reply }) => {
-      const input = { data: body.data, wipe: body.wipe_before_import, dryRun: query.dry_run, backupsAvailable: c.get("deps").backups !== undefined };
+      const input = {
+        data: body.data,
+        wipe: body.wipe_before_import,
+        dryRun: query.dry_run,
+        backupsAvailable: c.get("deps").backups !== undefined,
+      };
       if (input.dryRun) return reply(await importInventory({ ctx: verbContext(c), input }), 200);
       if (input.wipe) {
         const wipe = () => confirmed(c, { ...RESTORE_WITH_WIPE, status: 201 }, reply, (ctx) => importInventory({ ctx, input }));
@@ -122,12 +144,16 @@ export function transferRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/clear-lab", tag: "admin", scope: clearLab.scope,
+      method: "post",
+      path: "/api/v1/admin/clear-lab",
+      tag: "admin",
+      scope: clearLab.scope,
       summary: "Delete every inventory entity, with its monitors and telemetry (documents, users, settings and audit stay)",
       description: `${confirmationDoc(CLEAR_LAB)} A verified backup from the last 24 hours is also required (428 with reason no_verified_backup). Answers {cleared: true} and the rows deleted per table.`,
       response: { schema: LabCleared },
       errors: [409, 428],
     },
-    async (c, { reply }) => confirmed(c, CLEAR_LAB, reply, (ctx) => clearLab({ ctx, input: { backupsAvailable: c.get("deps").backups !== undefined } })),
+    async (c, { reply }) =>
+      confirmed(c, CLEAR_LAB, reply, (ctx) => clearLab({ ctx, input: { backupsAvailable: c.get("deps").backups !== undefined } })),
   );
 }

@@ -3,7 +3,17 @@
 import type { Context, Hono } from "hono";
 import type * as v from "valibot";
 import {
-  AdminUser, AdminUserList, MasqueradeBody, MasqueradeSession, PasswordReset, ResetPasswordBody, UserCreate, UserDeleted, UserListQuery, UserPatch, UserSessionsRevoked,
+  AdminUser,
+  AdminUserList,
+  MasqueradeBody,
+  MasqueradeSession,
+  PasswordReset,
+  ResetPasswordBody,
+  UserCreate,
+  UserDeleted,
+  UserListQuery,
+  UserPatch,
+  UserSessionsRevoked,
 } from "../../../shared/schemas/admin-users.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { createUser } from "../../../shared/verbs/admin-users/create-user.ts";
@@ -42,7 +52,10 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/admin/users", tag: "admin-users", scope: listUsers.scope,
+      method: "get",
+      path: "/api/v1/admin/users",
+      tag: "admin-users",
+      scope: listUsers.scope,
       summary: "List users (search q on email and display name; filters role, is_active)",
       query: UserListQuery,
       response: { schema: AdminUserList },
@@ -54,10 +67,16 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
     route(
       app,
       {
-        method: "post", path, tag: "admin-users", scope: createUser.scope,
+        method: "post",
+        path,
+        tag: "admin-users",
+        scope: createUser.scope,
         summary: "Create a local user",
-        description: "Without a password the account gets a random one: its owner signs in after an invite or a password reset. must_change_password defaults to true.",
-        body: UserCreate, response: { status: 201, schema: AdminUser }, errors: [409],
+        description:
+          "Without a password the account gets a random one: its owner signs in after an invite or a password reset. must_change_password defaults to true.",
+        body: UserCreate,
+        response: { status: 201, schema: AdminUser },
+        errors: [409],
       },
       async (c, { body, reply }) => reply(await createUser({ ctx: verbContext(c), input: body })),
     );
@@ -66,10 +85,16 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: updateUser.scope,
+      method: "patch",
+      path: "/api/v1/admin/users/:user_id",
+      tag: "admin-users",
+      scope: updateUser.scope,
       summary: "Change a user's display name, email, role or active flag",
       description: "Demoting or deactivating the last active administrator answers 409. Deactivation signs the user out everywhere.",
-      params: UserIdParams, body: UserPatch, response: { schema: AdminUser }, errors: [409],
+      params: UserIdParams,
+      body: UserPatch,
+      response: { schema: AdminUser },
+      errors: [409],
     },
     async (c, { params, body, reply }) => reply(await updateUser({ ctx: verbContext(c), input: { userId: params.user_id!, ...body } })),
   );
@@ -77,7 +102,12 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/admin/users/:user_id", tag: "admin-users", scope: deleteUser.scope, params: UserIdParams, ...DELETE_USER_DOC,
+      method: "delete",
+      path: "/api/v1/admin/users/:user_id",
+      tag: "admin-users",
+      scope: deleteUser.scope,
+      params: UserIdParams,
+      ...DELETE_USER_DOC,
     },
     async (c, { params, reply }) => removeUser(c, params.user_id!, reply),
   );
@@ -85,9 +115,13 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/users/:user_id/unlock", tag: "admin-users", scope: unlockUser.scope,
+      method: "post",
+      path: "/api/v1/admin/users/:user_id/unlock",
+      tag: "admin-users",
+      scope: unlockUser.scope,
       summary: "Lift a sign-in lockout (clears failed sign-ins and locked_until)",
-      params: UserIdParams, response: { schema: AdminUser },
+      params: UserIdParams,
+      response: { schema: AdminUser },
     },
     async (c, { params, reply }) => reply(await unlockUser({ ctx: verbContext(c), input: { userId: params.user_id! } })),
   );
@@ -95,9 +129,13 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/users/:user_id/reset-password", tag: "admin-users", scope: resetPassword.scope,
+      method: "post",
+      path: "/api/v1/admin/users/:user_id/reset-password",
+      tag: "admin-users",
+      scope: resetPassword.scope,
       summary: "Administrator-mediated password reset",
-      description: "Sets new_password, or generates a temporary password returned once; the user must change it at the next sign-in and is signed out everywhere.",
+      description:
+        "Sets new_password, or generates a temporary password returned once; the user must change it at the next sign-in and is signed out everywhere.",
       params: UserIdParams,
       body: ResetPasswordBody,
       response: { schema: PasswordReset },
@@ -108,9 +146,13 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/admin/users/:user_id/sessions", tag: "admin-users", scope: revokeUserSessions.scope,
+      method: "delete",
+      path: "/api/v1/admin/users/:user_id/sessions",
+      tag: "admin-users",
+      scope: revokeUserSessions.scope,
       summary: "Sign a user out everywhere (their sessions and any masquerade they opened)",
-      params: UserIdParams, response: { schema: UserSessionsRevoked },
+      params: UserIdParams,
+      response: { schema: UserSessionsRevoked },
     },
     async (c, { params, reply }) => {
       const { revoked } = await revokeUserSessions({ ctx: verbContext(c), input: { userId: params.user_id! } });
@@ -121,7 +163,10 @@ export function adminUsersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/users/:user_id/masquerade", tag: "admin-users", scope: masquerade.scope,
+      method: "post",
+      path: "/api/v1/admin/users/:user_id/masquerade",
+      tag: "admin-users",
+      scope: masquerade.scope,
       summary: "Act as a non-administrator for a limited time (answers like a sign-in)",
       description: `Opens a session for the user lasting \`minutes\` (1-${MASQUERADE_MAX_MINUTES}, default setting masquerade_minutes), marked with masquerade_by and audited. Not for administrators or oneself.`,
       params: UserIdParams,

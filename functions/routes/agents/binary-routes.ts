@@ -14,13 +14,24 @@ export function binaryRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/agents/binary/:version/:os_name/:arch", tag: "agents-binary", auth: "public", params: BinaryParams,
-      response: { contentType: "application/octet-stream", description: "The build; X-Checksum-Sha256 (hex) and Repr-Digest carry its SHA-256" },
+      method: "get",
+      path: "/api/v1/agents/binary/:version/:os_name/:arch",
+      tag: "agents-binary",
+      auth: "public",
+      params: BinaryParams,
+      response: {
+        contentType: "application/octet-stream",
+        description: "The build; X-Checksum-Sha256 (hex) and Repr-Digest carry its SHA-256",
+      },
       summary: "Download an agent build (no credential needed)",
     },
     async (c, { params: p }) => {
       const source = c.get("deps").agentBinaries;
-      if (!source) throw new ApiError("RESOURCE_NOT_FOUND", `${NOT_FOUND}: this instance serves no agent binaries (AGENT_BINARY_DIR is not set here).`);
+      if (!source)
+        throw new ApiError(
+          "RESOURCE_NOT_FOUND",
+          `${NOT_FOUND}: this instance serves no agent binaries (AGENT_BINARY_DIR is not set here).`,
+        );
       const found = await source.open(p.version, p.os_name, p.arch);
       if (!found) throw new ApiError("RESOURCE_NOT_FOUND", `${NOT_FOUND}: no build ${p.version} for ${p.os_name}/${p.arch}.`);
       const { binary, body } = found;

@@ -19,7 +19,14 @@ export function decisionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: `${ONE}/approve`, tag: "agents", scope: approveAgent.scope, params, body: ApproveBody, response: { schema: AgentRead }, errors: [409],
+      method: "post",
+      path: `${ONE}/approve`,
+      tag: "agents",
+      scope: approveAgent.scope,
+      params,
+      body: ApproveBody,
+      response: { schema: AgentRead },
+      errors: [409],
       summary: "Approve a pending agent",
       description:
         "Body (optional): `host_link_action` accept (the proposed node) | select (`hardware_id`) | create (a node from the agent's hostname and address) | unlinked " +
@@ -30,41 +37,79 @@ export function decisionRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "post", path: `${ONE}/reject`, tag: "agents", scope: rejectAgent.scope, params, response: { schema: AgentRead }, errors: [409], summary: "Reject a pending agent (for good)" },
+    {
+      method: "post",
+      path: `${ONE}/reject`,
+      tag: "agents",
+      scope: rejectAgent.scope,
+      params,
+      response: { schema: AgentRead },
+      errors: [409],
+      summary: "Reject a pending agent (for good)",
+    },
     async (c, { params: p, reply }) => reply(await rejectAgent({ ctx: verbContext(c), input: { id: p.agent_id } })),
   );
 
   route(
     app,
     {
-      method: "post", path: `${ONE}/revoke`, tag: "agents", scope: revokeAgent.scope, params, body: RevokeBody, response: { schema: AgentRead }, errors: [409],
+      method: "post",
+      path: `${ONE}/revoke`,
+      tag: "agents",
+      scope: revokeAgent.scope,
+      params,
+      body: RevokeBody,
+      response: { schema: AgentRead },
+      errors: [409],
       summary: "Revoke an active or pending agent",
       description: "`reason`: at least 3 non-blank characters. Its queued and dispatched probe runs are cancelled and its link is cut.",
     },
-    async (c, { params: p, body, reply }) => reply(await revokeAgent({ ctx: verbContext(c), input: { id: p.agent_id, reason: body.reason } })),
+    async (c, { params: p, body, reply }) =>
+      reply(await revokeAgent({ ctx: verbContext(c), input: { id: p.agent_id, reason: body.reason } })),
   );
 
   route(
     app,
     {
-      method: "put", path: `${ONE}/capabilities`, tag: "agents", scope: setAgentCapabilities.scope, params, body: CapabilitiesBody, response: { schema: AgentRead }, errors: [409],
+      method: "put",
+      path: `${ONE}/capabilities`,
+      tag: "agents",
+      scope: setAgentCapabilities.scope,
+      params,
+      body: CapabilitiesBody,
+      response: { schema: AgentRead },
+      errors: [409],
       summary: "Change an agent's grants (only the capabilities named)",
-      description: "`capabilities` {host_telemetry | remote_probe | local_discovery: true | false | {enabled, config}}; config merges over what is stored; unknown names or keys answer 422 naming them.",
+      description:
+        "`capabilities` {host_telemetry | remote_probe | local_discovery: true | false | {enabled, config}}; config merges over what is stored; unknown names or keys answer 422 naming them.",
     },
-    async (c, { params: p, body, reply }) => reply(await setAgentCapabilities({ ctx: verbContext(c), input: { id: p.agent_id, capabilities: body.capabilities } })),
+    async (c, { params: p, body, reply }) =>
+      reply(await setAgentCapabilities({ ctx: verbContext(c), input: { id: p.agent_id, capabilities: body.capabilities } })),
   );
 
   route(
     app,
     {
-      method: "post", path: `${ONE}/update`, tag: "agents", scope: queueAgentUpdate.scope, params, body: UpdateBody, response: { schema: UpdateQueued }, errors: [400, 409],
+      method: "post",
+      path: `${ONE}/update`,
+      tag: "agents",
+      scope: queueAgentUpdate.scope,
+      params,
+      body: UpdateBody,
+      response: { schema: UpdateQueued },
+      errors: [400, 409],
       summary: "Ask an active agent to install a build",
       description: `\`version\` (optional; default the newest built for the agent's os/arch). 400 "${NO_BINARIES}", "${NO_RELEASE_KEY}" (agents install only signed builds), or the build is unsigned; 404 when there is no such build for its platform.`,
     },
     async (c, { params: p, body, reply }) => {
       const source = c.get("deps").agentBinaries;
       const builds = await source?.list();
-      return reply(await queueAgentUpdate({ ctx: verbContext(c), input: { id: p.agent_id, version: body.version, builds, releaseKey: await source?.releaseKey() } }));
+      return reply(
+        await queueAgentUpdate({
+          ctx: verbContext(c),
+          input: { id: p.agent_id, version: body.version, builds, releaseKey: await source?.releaseKey() },
+        }),
+      );
     },
   );
 }

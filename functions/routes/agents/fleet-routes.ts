@@ -2,7 +2,15 @@
 // agents could run a probe. Registered before /agents/{agent_id}, whose pattern would match these names.
 import type { Hono } from "hono";
 import {
-  AgentIdsQuery, AgentList, AgentListQuery, AgentPresenceList, EligibleProbeAgents, Grants, MetricsSeries, PendingAgentsQuery, ProbeEligibleQuery,
+  AgentIdsQuery,
+  AgentList,
+  AgentListQuery,
+  AgentPresenceList,
+  EligibleProbeAgents,
+  Grants,
+  MetricsSeries,
+  PendingAgentsQuery,
+  ProbeEligibleQuery,
 } from "../../../shared/schemas/agents.ts";
 import { agentMetricsSeries, agentPresence } from "../../../shared/verbs/agents/read-telemetry.ts";
 import { capabilityDefaults, listAgents, listPendingAgents } from "../../../shared/verbs/agents/read-agents.ts";
@@ -18,9 +26,15 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: V1, tag: "agents", scope: listAgents.scope, query: AgentListQuery, response: { schema: AgentList },
+      method: "get",
+      path: V1,
+      tag: "agents",
+      scope: listAgents.scope,
+      query: AgentListQuery,
+      response: { schema: AgentList },
       summary: "List agents",
-      description: "The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`.",
+      description:
+        "The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`.",
     },
     async (c, { query, reply }) => reply(await listAgents({ ctx: verbContext(c), input: query })),
   );
@@ -28,7 +42,12 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/pending`, tag: "agents", scope: listPendingAgents.scope, query: PendingAgentsQuery, response: { schema: AgentList },
+      method: "get",
+      path: `${V1}/pending`,
+      tag: "agents",
+      scope: listPendingAgents.scope,
+      query: PendingAgentsQuery,
+      response: { schema: AgentList },
       summary: "List agents waiting for a decision",
       description: "Like GET /agents with status=pending.",
     },
@@ -38,7 +57,11 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/capability-defaults`, tag: "agents", scope: capabilityDefaults.scope, response: { schema: Grants },
+      method: "get",
+      path: `${V1}/capability-defaults`,
+      tag: "agents",
+      scope: capabilityDefaults.scope,
+      response: { schema: Grants },
       summary: "The grants approval gives unless told otherwise",
     },
     async (c, { reply }) => reply(await capabilityDefaults({ ctx: verbContext(c) })),
@@ -47,9 +70,15 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/presence`, tag: "agents", scope: agentPresence.scope, query: AgentIdsQuery, response: { schema: AgentPresenceList },
+      method: "get",
+      path: `${V1}/presence`,
+      tag: "agents",
+      scope: agentPresence.scope,
+      query: AgentIdsQuery,
+      response: { schema: AgentPresenceList },
       summary: "Presence, grants, hardware and the latest summary of agents",
-      description: "`ids` repeated or comma-separated (at most 200); present but empty answers []; absent answers every agent not rejected or revoked. Online: active, linked, and heard from within 60 s.",
+      description:
+        "`ids` repeated or comma-separated (at most 200); present but empty answers []; absent answers every agent not rejected or revoked. Online: active, linked, and heard from within 60 s.",
     },
     async (c, { reply }) => reply(await agentPresence({ ctx: verbContext(c), input: { ids: agentIds(c) } })),
   );
@@ -57,9 +86,15 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/metrics/series`, tag: "agents", scope: agentMetricsSeries.scope, query: AgentIdsQuery, response: { schema: MetricsSeries },
+      method: "get",
+      path: `${V1}/metrics/series`,
+      tag: "agents",
+      scope: agentMetricsSeries.scope,
+      query: AgentIdsQuery,
+      response: { schema: MetricsSeries },
       summary: "The last 30 minutes of agents' CPU, memory and network, in 75 s buckets",
-      description: "At most 24 points per agent, epoch-aligned, oldest first; agents without samples in the window are left out. `ids` as for presence.",
+      description:
+        "At most 24 points per agent, epoch-aligned, oldest first; agents without samples in the window are left out. `ids` as for presence.",
     },
     async (c, { reply }) => reply(await agentMetricsSeries({ ctx: verbContext(c), input: { ids: agentIds(c) } })),
   );
@@ -67,7 +102,12 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${V1}/probe-eligible`, tag: "agents", scope: probeEligibleAgents.scope, query: ProbeEligibleQuery, response: { schema: EligibleProbeAgents },
+      method: "get",
+      path: `${V1}/probe-eligible`,
+      tag: "agents",
+      scope: probeEligibleAgents.scope,
+      query: ProbeEligibleQuery,
+      response: { schema: EligibleProbeAgents },
       summary: "Which active agents could run a probe",
       description:
         "`host` and `check_type` (icmp, tcp, http, dns), or `monitor_id`. One entry per active agent with `eligible` and the first failing `reason`: " +

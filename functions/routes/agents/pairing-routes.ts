@@ -23,19 +23,34 @@ async function countMiss(c: Context<AppEnv>): Promise<ApiError | undefined> {
   const client = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
   // A code guesser stays counted while Redis is away (docs/adr/0345).
   const guarded = { guardsSecret: true };
-  let d: RateLimitDecision = await limiter.checkRule(`agents.pairing_miss:client:${client}`, { limit: MISSES_PER_CLIENT, windowMs: WINDOW_MS }, guarded);
+  let d: RateLimitDecision = await limiter.checkRule(
+    `agents.pairing_miss:client:${client}`,
+    { limit: MISSES_PER_CLIENT, windowMs: WINDOW_MS },
+    guarded,
+  );
   // A client already over its own budget does not use up everyone else's.
   if (d.allowed) d = await limiter.checkRule("agents.pairing_miss:all", { limit: MISSES_OVERALL, windowMs: WINDOW_MS }, guarded);
   if (d.allowed) return undefined;
-  return new ApiError("RATE_LIMITED", `Too many wrong pairing codes; retry after ${d.retryAfterS} seconds.`, { retry_after: d.retryAfterS }, { "Retry-After": String(d.retryAfterS) });
+  return new ApiError(
+    "RATE_LIMITED",
+    `Too many wrong pairing codes; retry after ${d.retryAfterS} seconds.`,
+    { retry_after: d.retryAfterS },
+    { "Retry-After": String(d.retryAfterS) },
+  );
 }
 
 export function pairingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/agents/pairing/lookup", tag: "agents", scope: lookupPairingCode.scope, body: PairingLookupBody, response: { schema: PairingMatch },
-      errors: [404], summary: "Find the pending agent showing a pairing code (the code is used up)",
+      method: "post",
+      path: "/api/v1/agents/pairing/lookup",
+      tag: "agents",
+      scope: lookupPairingCode.scope,
+      body: PairingLookupBody,
+      response: { schema: PairingMatch },
+      errors: [404],
+      summary: "Find the pending agent showing a pairing code (the code is used up)",
       description: `\`code\` as the agent shows it (XXXX-XXXX-XXXX; case, spaces and dashes do not matter). A match consumes the code. 404 "${UNKNOWN_CODE}"; ${MISSES_PER_CLIENT} wrong codes from one client or ${MISSES_OVERALL} overall within 15 minutes answer 429.`,
     },
     async (c, { body, reply }) => {

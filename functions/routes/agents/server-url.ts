@@ -14,7 +14,10 @@ export function serverUrlOf(c: Context<AppEnv>): string {
   if (configured) {
     const url = endpointUrl(configured);
     if (!url || !SERVER_URL_PATTERN.test(url))
-      throw new ApiError("SERVICE_NOT_READY", "PUBLIC_URL is not a plain http(s) URL (e.g. https://cp.example.net); the agent installer cannot be made.");
+      throw new ApiError(
+        "SERVICE_NOT_READY",
+        "PUBLIC_URL is not a plain http(s) URL (e.g. https://cp.example.net); the agent installer cannot be made.",
+      );
     return url;
   }
   const request = new URL(c.req.url);

@@ -11,7 +11,10 @@ export function inviteAcceptRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/accept-invite", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/accept-invite",
+      tag: "auth",
+      auth: "public",
       summary: "Accept an invite: creates the account with the invite's role and answers like a sign-in",
       description: "Single use. An unknown, expired, used or revoked token answers 401.",
       body: AcceptInviteBody,

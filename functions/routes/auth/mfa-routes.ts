@@ -2,7 +2,15 @@
 // /verify is the public second step of a sign-in (CSRF-exempt, rate category mfa_verify); the others
 // change the signed-in user's own MFA.
 import type { Hono } from "hono";
-import { BackupCodes, Detail, MfaCodeBody, MfaDisableBody, MfaSetup, MfaVerifyBody, SessionResponse } from "../../../shared/schemas/auth.ts";
+import {
+  BackupCodes,
+  Detail,
+  MfaCodeBody,
+  MfaDisableBody,
+  MfaSetup,
+  MfaVerifyBody,
+  SessionResponse,
+} from "../../../shared/schemas/auth.ts";
 import { activateMfa } from "../../../shared/verbs/mfa/activate.ts";
 import { disableMfa } from "../../../shared/verbs/mfa/disable.ts";
 import { regenerateBackupCodes } from "../../../shared/verbs/mfa/regenerate-backup-codes.ts";
@@ -18,9 +26,12 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/mfa/setup", tag: "auth",
+      method: "post",
+      path: "/api/v1/auth/mfa/setup",
+      tag: "auth",
       summary: "Start MFA enrolment: a new TOTP secret (pending until activated) and its otpauth:// URI",
-      response: { schema: MfaSetup }, errors: [409],
+      response: { schema: MfaSetup },
+      errors: [409],
     },
     async (c, { reply }) => reply(await setupMfa({ ctx: verbContext(c) })),
   );
@@ -28,9 +39,13 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/mfa/activate", tag: "auth",
+      method: "post",
+      path: "/api/v1/auth/mfa/activate",
+      tag: "auth",
       summary: "Turn MFA on with a code for the pending secret; answers the backup codes once",
-      body: MfaCodeBody, response: { schema: BackupCodes }, errors: [409],
+      body: MfaCodeBody,
+      response: { schema: BackupCodes },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await activateMfa({ ctx: verbContext(c), input: body })),
   );
@@ -38,7 +53,10 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/mfa/verify", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/mfa/verify",
+      tag: "auth",
+      auth: "public",
       summary: "Second sign-in step: the mfa_token from /auth/login plus a TOTP or backup code; answers like a login",
       body: MfaVerifyBody,
       response: { schema: SessionResponse },
@@ -49,9 +67,13 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/mfa/disable", tag: "auth",
+      method: "post",
+      path: "/api/v1/auth/mfa/disable",
+      tag: "auth",
       summary: "Turn MFA off (needs the current password and a valid code)",
-      body: MfaDisableBody, response: { schema: Detail }, errors: [409],
+      body: MfaDisableBody,
+      response: { schema: Detail },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await disableMfa({ ctx: verbContext(c), input: body })),
   );
@@ -59,9 +81,13 @@ export function mfaRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/mfa/backup-codes/regenerate", tag: "auth",
+      method: "post",
+      path: "/api/v1/auth/mfa/backup-codes/regenerate",
+      tag: "auth",
       summary: "A new set of backup codes (needs a valid code); every older backup code stops working",
-      body: MfaCodeBody, response: { schema: BackupCodes }, errors: [409],
+      body: MfaCodeBody,
+      response: { schema: BackupCodes },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await regenerateBackupCodes({ ctx: verbContext(c), input: body })),
   );

@@ -15,7 +15,9 @@ export function sessionAnswer(c: Context<AppEnv>, outcome: SessionOutcome): v.In
 }
 
 /** A sign-in that needs one more step, MFA or a password change: the challenge, no cookies. */
-export function challengeAnswer(outcome: Exclude<LoginOutcome, SessionOutcome>): v.InferInput<typeof MfaChallenge> | v.InferInput<typeof ChangeChallenge> {
+export function challengeAnswer(
+  outcome: Exclude<LoginOutcome, SessionOutcome>,
+): v.InferInput<typeof MfaChallenge> | v.InferInput<typeof ChangeChallenge> {
   if (outcome.kind === "mfa") return { requires_mfa: true, mfa_token: outcome.mfa_token };
   return { requires_change: true, change_token: outcome.change_token };
 }

@@ -10,5 +10,8 @@ import type { AppEnv } from "../../deps.ts";
  */
 export async function signInArgs<F extends object>(c: Context<AppEnv>, fields: F): Promise<{ ctx: VerbContext; input: F & SignInClient }> {
   const ctx = verbContext(c);
-  return { ctx, input: { ...fields, signingKey: await c.get("deps").identity.signingKey(ctx.db), userAgent: c.req.header("user-agent") ?? null } };
+  return {
+    ctx,
+    input: { ...fields, signingKey: await c.get("deps").identity.signingKey(ctx.db), userAgent: c.req.header("user-agent") ?? null },
+  };
 }

@@ -2,7 +2,16 @@
 // in: /auth/force-change-password, /auth/register, /auth/demo. (MFA's second step: mfa-routes.ts; the
 // caller's own account: ../account/.)
 import type { Hono } from "hono";
-import { Credentials, Detail, ForceChangePasswordBody, JwtLoginBody, JwtLoginResponse, LoginResponse, RegisterBody, SessionResponse } from "../../../shared/schemas/auth.ts";
+import {
+  Credentials,
+  Detail,
+  ForceChangePasswordBody,
+  JwtLoginBody,
+  JwtLoginResponse,
+  LoginResponse,
+  RegisterBody,
+  SessionResponse,
+} from "../../../shared/schemas/auth.ts";
 import { demoSignIn } from "../../../shared/verbs/auth/demo.ts";
 import { forceChangePassword } from "../../../shared/verbs/auth/force-change-password.ts";
 import { login } from "../../../shared/verbs/auth/login.ts";
@@ -19,9 +28,14 @@ export function signInRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/login", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/login",
+      tag: "auth",
+      auth: "public",
       summary: "Sign in: sets svc_session and svc_csrf, or asks for MFA or a password change",
-      body: Credentials, response: { schema: LoginResponse }, errors: [401, 423],
+      body: Credentials,
+      response: { schema: LoginResponse },
+      errors: [401, 423],
     },
     async (c, { body, reply }) => reply(loginAnswer(c, await login(await signInArgs(c, body)))),
   );
@@ -29,7 +43,10 @@ export function signInRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/jwt/login", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/jwt/login",
+      tag: "auth",
+      auth: "public",
       summary: "Sign in for a bearer token (JSON {email, password} or form username/password)",
       body: JwtLoginBody,
       acceptsForm: true,
@@ -47,7 +64,10 @@ export function signInRoutes(app: Hono<AppEnv>): void {
     route(
       app,
       {
-        method: "post", path, tag: "auth", auth: "public",
+        method: "post",
+        path,
+        tag: "auth",
+        auth: "public",
         summary: "Sign out: revokes this session at once and clears the cookies",
         response: { schema: Detail },
       },
@@ -62,7 +82,10 @@ export function signInRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/force-change-password", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/force-change-password",
+      tag: "auth",
+      auth: "public",
       summary: "Set a new password with the change_token from /auth/login, then sign in",
       description: "Other sessions of the user are revoked. The token works once: the password-change flag it answers to is cleared.",
       body: ForceChangePasswordBody,
@@ -74,11 +97,15 @@ export function signInRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/register", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/register",
+      tag: "auth",
+      auth: "public",
       summary: "Create an account and sign in (only while the allow_registration setting is on)",
       description: "The new account gets the registration_default_role setting's role, never an administrative one (then viewer).",
       body: RegisterBody,
-      response: { schema: SessionResponse }, errors: [403, 409],
+      response: { schema: SessionResponse },
+      errors: [403, 409],
     },
     async (c, { body, reply }) => reply(sessionAnswer(c, await register(await signInArgs(c, body)))),
   );
@@ -86,9 +113,13 @@ export function signInRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/demo", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/demo",
+      tag: "auth",
+      auth: "public",
       summary: "Sign in as the read-only demo user (only while the demo_enabled setting is on)",
-      response: { schema: SessionResponse }, errors: [403],
+      response: { schema: SessionResponse },
+      errors: [403],
     },
     async (c, { reply }) => reply(sessionAnswer(c, await demoSignIn(await signInArgs(c, {})))),
   );

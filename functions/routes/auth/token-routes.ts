@@ -2,7 +2,14 @@
 // /auth/api-tokens[/{token_id}[/rotate]], /auth/service-account, /auth/scopes.
 import type { Hono } from "hono";
 import {
-  ApiTokenCreate, ApiTokensQuery, IssuedToken, ScopeList, ServiceAccountCreate, ServiceAccountCreated, TokenId, TokenSummaries,
+  ApiTokenCreate,
+  ApiTokensQuery,
+  IssuedToken,
+  ScopeList,
+  ServiceAccountCreate,
+  ServiceAccountCreated,
+  TokenId,
+  TokenSummaries,
 } from "../../../shared/schemas/tokens.ts";
 import { Detail } from "../../../shared/schemas/auth.ts";
 import { createApiToken } from "../../../shared/verbs/tokens/create-token.ts";
@@ -19,11 +26,15 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/api-token", tag: "auth",
+      method: "post",
+      path: "/api/v1/auth/api-token",
+      tag: "auth",
       summary: "Create an API token for yourself (scopes never wider than your own); the token is shown once",
-      description: "Through an API token this needs write:tokens; the new token never expires later than that token (no expiry asked: it gets that token's) and is revoked with it.",
+      description:
+        "Through an API token this needs write:tokens; the new token never expires later than that token (no expiry asked: it gets that token's) and is revoked with it.",
       body: ApiTokenCreate,
-      response: { status: 201, schema: IssuedToken }, errors: [409],
+      response: { status: 201, schema: IssuedToken },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await createApiToken({ ctx: verbContext(c), input: body })),
   );
@@ -31,7 +42,9 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/auth/api-tokens", tag: "auth",
+      method: "get",
+      path: "/api/v1/auth/api-tokens",
+      tag: "auth",
       summary: "Your API tokens (administrators: ?all=true for everyone's); never the secret",
       query: ApiTokensQuery,
       response: { schema: TokenSummaries },
@@ -42,10 +55,13 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/auth/api-tokens/:token_id", tag: "auth",
+      method: "delete",
+      path: "/api/v1/auth/api-tokens/:token_id",
+      tag: "auth",
       summary: "Revoke an API token (yours; administrators: anyone's); it fails from the next request on",
       description: "Every token created through it (directly or not) is revoked in the same transaction.",
-      params: TokenId, response: { schema: Detail },
+      params: TokenId,
+      response: { schema: Detail },
     },
     async (c, { params, reply }) => reply(await revokeApiToken({ ctx: verbContext(c), input: { tokenId: params.token_id } })),
   );
@@ -53,10 +69,14 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/api-tokens/:token_id/rotate", tag: "auth",
+      method: "post",
+      path: "/api/v1/auth/api-tokens/:token_id/rotate",
+      tag: "auth",
       summary: "Rotate an API token: new secret and prefix, same label, scopes and expiry; the old secret stops at once",
       description: "Through an API token this needs write:tokens, and the rotated token may not expire later than that token.",
-      params: TokenId, response: { schema: IssuedToken }, errors: [409],
+      params: TokenId,
+      response: { schema: IssuedToken },
+      errors: [409],
     },
     async (c, { params, reply }) => reply(await rotateApiToken({ ctx: verbContext(c), input: { tokenId: params.token_id } })),
   );
@@ -64,10 +84,14 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/service-account", tag: "auth", scope: createServiceAccount.scope,
+      method: "post",
+      path: "/api/v1/auth/service-account",
+      tag: "auth",
+      scope: createServiceAccount.scope,
       summary: "Create a service account (a user that cannot sign in with a password) and its first API token",
       body: ServiceAccountCreate,
-      response: { status: 201, schema: ServiceAccountCreated }, errors: [409],
+      response: { status: 201, schema: ServiceAccountCreated },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await createServiceAccount({ ctx: verbContext(c), input: body })),
   );
@@ -75,7 +99,9 @@ export function tokenRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/auth/scopes", tag: "auth",
+      method: "get",
+      path: "/api/v1/auth/scopes",
+      tag: "auth",
       summary: "The grantable scopes with what each means, and the roles with their default scopes",
       response: { schema: ScopeList },
     },

@@ -14,7 +14,10 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/bootstrap/status", tag: "bootstrap", auth: "public",
+      method: "get",
+      path: "/api/v1/bootstrap/status",
+      tag: "bootstrap",
+      auth: "public",
       summary: "Whether first-run set-up is still needed (anonymous, always)",
       response: { schema: BootstrapStatus },
     },
@@ -24,9 +27,13 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/bootstrap/initialize", tag: "bootstrap", auth: "public",
+      method: "post",
+      path: "/api/v1/bootstrap/initialize",
+      tag: "bootstrap",
+      auth: "public",
       summary: "Create the first administrator (needs the setup token); answers like a login",
-      description: "The setup token is SVC_SETUP_TOKEN, or the one the server logged at first start. Once an administrator exists this answers 409.",
+      description:
+        "The setup token is SVC_SETUP_TOKEN, or the one the server logged at first start. Once an administrator exists this answers 409.",
       body: InitializeBody,
       response: { schema: SessionResponse },
       errors: [403, 409],
@@ -42,8 +49,12 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: getOnboarding.scope,
-      summary: "The set-up checklist, computed from the data (before first run too)", response: { schema: Onboarding },
+      method: "get",
+      path: "/api/v1/bootstrap/onboarding",
+      tag: "bootstrap",
+      scope: getOnboarding.scope,
+      summary: "The set-up checklist, computed from the data (before first run too)",
+      response: { schema: Onboarding },
     },
     async (c, { reply }) => reply(await getOnboarding({ ctx: verbContext(c) })),
   );
@@ -51,8 +62,13 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/bootstrap/onboarding", tag: "bootstrap", scope: setOnboardingDismissed.scope,
-      summary: "Dismiss (or bring back) the set-up checklist", body: OnboardingPatch, response: { schema: Onboarding },
+      method: "patch",
+      path: "/api/v1/bootstrap/onboarding",
+      tag: "bootstrap",
+      scope: setOnboardingDismissed.scope,
+      summary: "Dismiss (or bring back) the set-up checklist",
+      body: OnboardingPatch,
+      response: { schema: Onboarding },
     },
     async (c, { body, reply }) => reply(await setOnboardingDismissed({ ctx: verbContext(c), input: body })),
   );
@@ -60,7 +76,10 @@ export function bootstrapRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/bootstrap/domain", tag: "bootstrap", scope: setDomain.scope,
+      method: "post",
+      path: "/api/v1/bootstrap/domain",
+      tag: "bootstrap",
+      scope: setDomain.scope,
       summary: "Record the address operators reach this deployment at (used in invite links)",
       body: DomainBody,
       response: { schema: Domain },

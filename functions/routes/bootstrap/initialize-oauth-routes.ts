@@ -12,7 +12,10 @@ export function initializeOAuthRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/bootstrap/initialize-oauth", tag: "bootstrap", auth: "public",
+      method: "post",
+      path: "/api/v1/bootstrap/initialize-oauth",
+      tag: "bootstrap",
+      auth: "public",
       summary: "Make the provider account signed in before first run the first administrator (needs the setup token)",
       description:
         "oauth_token is the token GET /auth/exchange answered for the pre-bootstrap provider sign-in. Answers like /bootstrap/initialize (a fresh session; the pre-bootstrap one is revoked). The reference's other first-run fields (theme, SMTP, ...) are accepted and ignored: they have their own settings routes. 400 for a bad token, 403 for a wrong setup token, 409 once an administrator exists.",

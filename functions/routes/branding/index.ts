@@ -3,7 +3,13 @@
 // uploaded through POST /assets/branding/favicon; DELETE /branding/favicon removes it.
 import type { Hono } from "hono";
 import { BrandingAssetParams, BrandingConfig, BrandingExport, BrandingImport, WebManifest } from "../../../shared/schemas/branding.ts";
-import { deleteBrandingAsset, LOGIN_BG_MAX_BYTES, LOGIN_LOGO_MAX_BYTES, uploadLoginBg, uploadLoginLogo } from "../../../shared/verbs/branding/assets.ts";
+import {
+  deleteBrandingAsset,
+  LOGIN_BG_MAX_BYTES,
+  LOGIN_LOGO_MAX_BYTES,
+  uploadLoginBg,
+  uploadLoginLogo,
+} from "../../../shared/verbs/branding/assets.ts";
 import { brandingManifest } from "../../../shared/verbs/branding/manifest.ts";
 import { exportBranding, getBranding, importBranding } from "../../../shared/verbs/branding/settings.ts";
 import { verbContext } from "../../context.ts";
@@ -17,7 +23,11 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/branding", tag, scope: getBranding.scope, response: { schema: BrandingConfig },
+      method: "get",
+      path: "/api/v1/branding",
+      tag,
+      scope: getBranding.scope,
+      response: { schema: BrandingConfig },
       summary: "The BrandingConfig: name, colours and the paths of the uploaded favicon, login logo and background (null when none)",
     },
     async (c, { reply }) => reply(await getBranding({ ctx: verbContext(c) })),
@@ -25,7 +35,11 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/branding/export", tag, scope: exportBranding.scope, response: { schema: BrandingExport },
+      method: "get",
+      path: "/api/v1/branding/export",
+      tag,
+      scope: exportBranding.scope,
+      response: { schema: BrandingExport },
       summary: "The branding settings as a JSON document (name and colours; no file paths)",
     },
     async (c, { reply }) => reply(await exportBranding({ ctx: verbContext(c) })),
@@ -33,7 +47,12 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/branding/import", tag, scope: importBranding.scope, body: BrandingImport, response: { schema: BrandingConfig },
+      method: "post",
+      path: "/api/v1/branding/import",
+      tag,
+      scope: importBranding.scope,
+      body: BrandingImport,
+      response: { schema: BrandingConfig },
       summary: "Import a branding document (every key optional; unknown keys refused); answers the BrandingConfig",
       description: "Validated whole before anything is written (422 naming each bad field, nothing changed); file paths are not touched.",
     },
@@ -42,9 +61,13 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/branding/manifest.json", tag, auth: "public",
+      method: "get",
+      path: "/api/v1/branding/manifest.json",
+      tag,
+      auth: "public",
       response: { schema: WebManifest, contentType: "application/manifest+json" },
-      summary: "The PWA manifest: the app name, 192 and 512 px icons (from the uploaded PNG favicon, else the console's), the theme colour (anonymous, ETag)",
+      summary:
+        "The PWA manifest: the app name, 192 and 512 px icons (from the uploaded PNG favicon, else the console's), the theme colour (anonymous, ETag)",
     },
     async (c) => {
       const { body, etag } = await brandingManifest({ ctx: verbContext(c), input: { drawsIcons: c.get("deps").images !== undefined } });
@@ -57,7 +80,11 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/branding/upload-login-logo", tag, scope: uploadLoginLogo.scope, errors: [413, 422],
+      method: "post",
+      path: "/api/v1/branding/upload-login-logo",
+      tag,
+      scope: uploadLoginLogo.scope,
+      errors: [413, 422],
       upload: { file: "file", description: "The login logo: PNG or JPEG." },
       response: { schema: BrandingConfig },
       summary: "Upload the login page's logo (administrators); served at /branding/login-logo.<png|jpg>",
@@ -68,18 +95,30 @@ export function brandingRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/branding/upload-login-bg", tag, scope: uploadLoginBg.scope, errors: [413, 422],
+      method: "post",
+      path: "/api/v1/branding/upload-login-bg",
+      tag,
+      scope: uploadLoginBg.scope,
+      errors: [413, 422],
       upload: { file: "file", description: "The login background: PNG or JPEG." },
       response: { schema: BrandingConfig },
       summary: "Upload the login page's background (administrators); served at /branding/login-bg.<png|jpg>",
       description: `${MULTIPART_DESCRIPTION} PNG or JPEG with a readable header, at most ${LOGIN_BG_MAX_BYTES} bytes (5 MiB); scaled down to fit 1920×1080 (on the edge, where no image library runs, stored as uploaded).`,
     },
-    async (c, { reply }) => reply(await uploadLoginBg({ ctx: verbContext(c), input: { bytes: await fileField(c, "the background"), resizer: c.get("deps").images } })),
+    async (c, { reply }) =>
+      reply(
+        await uploadLoginBg({ ctx: verbContext(c), input: { bytes: await fileField(c, "the background"), resizer: c.get("deps").images } }),
+      ),
   );
   route(
     app,
     {
-      method: "delete", path: "/api/v1/branding/:asset_type", tag, scope: deleteBrandingAsset.scope, params: BrandingAssetParams, response: { schema: BrandingConfig },
+      method: "delete",
+      path: "/api/v1/branding/:asset_type",
+      tag,
+      scope: deleteBrandingAsset.scope,
+      params: BrandingAssetParams,
+      response: { schema: BrandingConfig },
       summary: "Remove an uploaded asset: favicon, login-logo or login-bg (an absent one is no error)",
     },
     async (c, { params, reply }) => reply(await deleteBrandingAsset({ ctx: verbContext(c), input: params })),

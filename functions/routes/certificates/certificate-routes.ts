@@ -1,7 +1,16 @@
 // [certificates] /certificates*: list, create (selfsigned | imported | letsencrypt), read (with cert_pem,
 // never the key), change, delete, activate and renew (spec/catalogue.tsv, group certificates, docs/certificates.md).
 import type { Hono } from "hono";
-import { ActivateAnswer, CertificateCreateBody, CertificateDetail, CertificateList, CertificateListQuery, CertificateRead, CertificateUpdateBody, Deleted } from "../../../shared/schemas/certificates.ts";
+import {
+  ActivateAnswer,
+  CertificateCreateBody,
+  CertificateDetail,
+  CertificateList,
+  CertificateListQuery,
+  CertificateRead,
+  CertificateUpdateBody,
+  Deleted,
+} from "../../../shared/schemas/certificates.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { activateCertificate } from "../../../shared/verbs/certificates/activate-certificate.ts";
 import { deleteCertificate, updateCertificate } from "../../../shared/verbs/certificates/change-certificate.ts";
@@ -20,9 +29,15 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: V1, tag, scope: listCertificates.scope, query: CertificateListQuery, response: { schema: CertificateList },
+      method: "get",
+      path: V1,
+      tag,
+      scope: listCertificates.scope,
+      query: CertificateListQuery,
+      response: { schema: CertificateList },
       summary: "List certificates (never a key)",
-      description: "The list envelope; sort expires_at (default), domain, created_at, id; filters type and domain (exact); q searches the domain.",
+      description:
+        "The list envelope; sort expires_at (default), domain, created_at, id; filters type and domain (exact); q searches the domain.",
     },
     async (c, { query, reply }) => reply(await listCertificates({ ctx: verbContext(c), input: { query } })),
   );
@@ -30,7 +45,13 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: V1, tag, scope: createCertificate.scope, body: CertificateCreateBody, response: { status: 201, schema: CertificateRead }, errors: [502, 503],
+      method: "post",
+      path: V1,
+      tag,
+      scope: createCertificate.scope,
+      body: CertificateCreateBody,
+      response: { status: 201, schema: CertificateRead },
+      errors: [502, 503],
       summary: "Create a certificate: self-signed (default), imported, or issued over ACME (letsencrypt)",
       description:
         "selfsigned: a P-256 key and a 365-day certificate naming the domain (SAN dNSName, or iPAddress for an IP) are generated. " +
@@ -47,14 +68,29 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "get", path: `${V1}/:cert_id`, tag, scope: getCertificate.scope, params: CertParam, response: { schema: CertificateDetail }, summary: "One certificate with its chain (cert_pem), never its key" },
+    {
+      method: "get",
+      path: `${V1}/:cert_id`,
+      tag,
+      scope: getCertificate.scope,
+      params: CertParam,
+      response: { schema: CertificateDetail },
+      summary: "One certificate with its chain (cert_pem), never its key",
+    },
     async (c, { params, reply }) => reply(await getCertificate({ ctx: verbContext(c), input: { id: params.cert_id } })),
   );
 
   route(
     app,
     {
-      method: "put", path: `${V1}/:cert_id`, tag, scope: updateCertificate.scope, params: CertParam, body: CertificateUpdateBody, response: { schema: CertificateRead }, errors: [503],
+      method: "put",
+      path: `${V1}/:cert_id`,
+      tag,
+      scope: updateCertificate.scope,
+      params: CertParam,
+      body: CertificateUpdateBody,
+      response: { schema: CertificateRead },
+      errors: [503],
       summary: "Change auto_renew, or replace an imported certificate's chain and/or key",
       description:
         "Only the keys given change. cert_pem and key_pem are taken for imported certificates only and are checked as on upload; when only one is sent it is checked against the stored other half. " +
@@ -69,9 +105,15 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: `${V1}/:cert_id`, tag, scope: deleteCertificate.scope, params: CertParam, response: { schema: Deleted },
+      method: "delete",
+      path: `${V1}/:cert_id`,
+      tag,
+      scope: deleteCertificate.scope,
+      params: CertParam,
+      response: { schema: Deleted },
       summary: "Delete a certificate that is not the active one",
-      description: "Answers {\"detail\":\"deleted\"} as the reference does. The active certificate is refused with 409: activate another one first.",
+      description:
+        'Answers {"detail":"deleted"} as the reference does. The active certificate is refused with 409: activate another one first.',
     },
     async (c, { params, reply }) => reply(await deleteCertificate({ ctx: verbContext(c), input: { id: params.cert_id } })),
   );
@@ -79,7 +121,12 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: `${V1}/:cert_id/activate`, tag, scope: activateCertificate.scope, params: CertParam, response: { schema: ActivateAnswer },
+      method: "post",
+      path: `${V1}/:cert_id/activate`,
+      tag,
+      scope: activateCertificate.scope,
+      params: CertParam,
+      response: { schema: ActivateAnswer },
       summary: "Make this the certificate HTTPS presents, reloading the server without a restart",
       description:
         "One certificate is active at a time. This process's HTTPS server (SVC_TLS=on) presents it on new connections at once; other processes load it on notification. " +
@@ -94,7 +141,13 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: `${V1}/:cert_id/renew`, tag, scope: renewCertificate.scope, params: CertParam, response: { schema: CertificateRead }, errors: [502, 503],
+      method: "post",
+      path: `${V1}/:cert_id/renew`,
+      tag,
+      scope: renewCertificate.scope,
+      params: CertParam,
+      response: { schema: CertificateRead },
+      errors: [502, 503],
       summary: "Renew now: a new key and certificate (selfsigned) or a new ACME order (letsencrypt)",
       description:
         "An imported certificate cannot be renewed (422: upload its successor). A failed ACME order answers the CA's error (502) and is kept in renew_error. " +
@@ -102,9 +155,11 @@ export function certificateRoutes(app: Hono<AppEnv>): void {
     },
     async (c, { params, reply }) => {
       const deps = c.get("deps");
-      const renewed = await renewCertificate({ ctx: verbContext(c), input: { id: params.cert_id, acme: deps.acme, tls: deps.tls, signal: c.req.raw.signal } });
+      const renewed = await renewCertificate({
+        ctx: verbContext(c),
+        input: { id: params.cert_id, acme: deps.acme, tls: deps.tls, signal: c.req.raw.signal },
+      });
       return reply(renewed.certificate);
     },
   );
 }
-

@@ -11,7 +11,10 @@ export function capabilityRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/capabilities", tag: "capabilities", summary: "What this deployment can do (database, Redis, edge, features, agents, vault)",
+      method: "get",
+      path: "/api/v1/capabilities",
+      tag: "capabilities",
+      summary: "What this deployment can do (database, Redis, edge, features, agents, vault)",
       description: "Worked out from what this process was given, not from configuration wishes: on an edge worker redis is false.",
       response: { schema: Capabilities },
     },

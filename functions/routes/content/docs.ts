@@ -3,7 +3,18 @@
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
-  Attachment, AttachmentView, ByEntityQuery, Doc, DocCreate, DocEntities, DocList, DocListQuery, DocPatch, DocsExport, ImportReport, UploadedImage,
+  Attachment,
+  AttachmentView,
+  ByEntityQuery,
+  Doc,
+  DocCreate,
+  DocEntities,
+  DocList,
+  DocListQuery,
+  DocPatch,
+  DocsExport,
+  ImportReport,
+  UploadedImage,
 } from "../../../shared/schemas/docs.ts";
 import { attachDoc, detachDoc, docsByEntity, entitiesOfDoc } from "../../../shared/verbs/docs/attachments.ts";
 import { docsVerbs } from "../../../shared/verbs/docs/def.ts";
@@ -22,7 +33,12 @@ export function docsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/docs/attach", tag, scope: attachDoc.scope, body: Attachment, errors: [409],
+      method: "post",
+      path: "/api/v1/docs/attach",
+      tag,
+      scope: attachDoc.scope,
+      body: Attachment,
+      errors: [409],
       summary: "Attach a document to an inventory object (the object must exist: 422 otherwise)",
       response: { status: 201, schema: AttachmentView },
     },
@@ -32,8 +48,13 @@ export function docsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/docs/attach", tag, scope: detachDoc.scope, body: Attachment,
-      summary: "Detach a document from an inventory object (JSON body like the attach)", response: { status: 204, description: "Detached" },
+      method: "delete",
+      path: "/api/v1/docs/attach",
+      tag,
+      scope: detachDoc.scope,
+      body: Attachment,
+      summary: "Detach a document from an inventory object (JSON body like the attach)",
+      response: { status: 204, description: "Detached" },
     },
     async (c, { body }) => {
       await detachDoc({ ctx: verbContext(c), input: body });
@@ -44,8 +65,13 @@ export function docsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/docs/by-entity", tag, scope: docsByEntity.scope, query: ByEntityQuery,
-      summary: "Documents attached to one inventory object", response: { schema: DocList },
+      method: "get",
+      path: "/api/v1/docs/by-entity",
+      tag,
+      scope: docsByEntity.scope,
+      query: ByEntityQuery,
+      summary: "Documents attached to one inventory object",
+      response: { schema: DocList },
     },
     async (c, { query, reply }) => reply(await docsByEntity({ ctx: verbContext(c), input: query })),
   );
@@ -53,7 +79,10 @@ export function docsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/docs/export", tag, scope: exportDocs.scope,
+      method: "get",
+      path: "/api/v1/docs/export",
+      tag,
+      scope: exportDocs.scope,
       summary: "Every document with its attachments as one JSON file (what POST /docs/import reads)",
       response: { schema: DocsExport },
     },
@@ -63,24 +92,41 @@ export function docsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/docs/import", tag, scope: importDocs.scope, body: DocsExport, errors: [409],
+      method: "post",
+      path: "/api/v1/docs/import",
+      tag,
+      scope: importDocs.scope,
+      body: DocsExport,
+      errors: [409],
       summary: "Import the JSON of GET /docs/export: documents matched by title are updated, the rest created, in one transaction",
-      description: "A document's `attachments`, when given, replace its attachments; objects this inventory does not have are skipped and counted in attachments_skipped. Two documents with the same title in the file are a 422; a title held by two existing documents is a 409.",
+      description:
+        "A document's `attachments`, when given, replace its attachments; objects this inventory does not have are skipped and counted in attachments_skipped. Two documents with the same title in the file are a 422; a title held by two existing documents is a 409.",
       response: { schema: ImportReport },
     },
     async (c, { body, reply }) => reply(await importDocs({ ctx: verbContext(c), input: body })),
   );
 
   resourceRoutes(app, {
-    verbs: docsVerbs, tag, basePath: "/api/v1/docs", idParam: "doc_id", noun: ["document", "documents"],
-    item: Doc, create: DocCreate, patch: DocPatch, query: DocListQuery,
+    verbs: docsVerbs,
+    tag,
+    basePath: "/api/v1/docs",
+    idParam: "doc_id",
+    noun: ["document", "documents"],
+    item: Doc,
+    create: DocCreate,
+    patch: DocPatch,
+    query: DocListQuery,
   });
   const params = IdParam("doc_id");
 
   route(
     app,
     {
-      method: "get", path: "/api/v1/docs/:doc_id/entities", tag, scope: entitiesOfDoc.scope, params,
+      method: "get",
+      path: "/api/v1/docs/:doc_id/entities",
+      tag,
+      scope: entitiesOfDoc.scope,
+      params,
       summary: "The inventory objects a document is attached to, with their names (null once an object is deleted)",
       response: { schema: DocEntities },
     },
@@ -90,11 +136,17 @@ export function docsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/docs/:doc_id/upload-image", tag, scope: uploadDocImage.scope, params, errors: [413],
+      method: "post",
+      path: "/api/v1/docs/:doc_id/upload-image",
+      tag,
+      scope: uploadDocImage.scope,
+      params,
+      errors: [413],
       summary: "Upload an image for a document; answers its URL and the Markdown that shows it",
       description: `${MULTIPART_DESCRIPTION} PNG, JPEG, GIF or WebP, at most ${DOC_IMAGE_MAX_BYTES} bytes (2 MiB; the server-wide MAX_BODY_BYTES also applies).`,
       response: { status: 201, schema: UploadedImage },
     },
-    async (c, { params: p, reply }) => reply(await uploadDocImage({ ctx: verbContext(c), input: { docId: p.doc_id, bytes: await fileField(c) } })),
+    async (c, { params: p, reply }) =>
+      reply(await uploadDocImage({ ctx: verbContext(c), input: { docId: p.doc_id, bytes: await fileField(c) } })),
   );
 }

@@ -6,7 +6,8 @@ import { ApiError } from "../../../shared/errors.ts";
 import { unsafeTextIssues } from "../../../shared/schemas/unsafe-text.ts";
 import type { AppEnv } from "../../deps.ts";
 
-export const MULTIPART_DESCRIPTION = "multipart/form-data with the file in the field `file`; the type is told by the file's content, never its name.";
+export const MULTIPART_DESCRIPTION =
+  "multipart/form-data with the file in the field `file`; the type is told by the file's content, never its name.";
 
 export interface Upload<F extends string> {
   bytes: Uint8Array;
@@ -17,9 +18,14 @@ export interface Upload<F extends string> {
 }
 
 /** Reads an upload: `what` names the file in the 422s ("the image", "the icon"). */
-export async function readUpload<F extends string = never>(c: Context<AppEnv>, what = "the file", textFields: readonly F[] = []): Promise<Upload<F>> {
+export async function readUpload<F extends string = never>(
+  c: Context<AppEnv>,
+  what = "the file",
+  textFields: readonly F[] = [],
+): Promise<Upload<F>> {
   const issue = (msg: string, loc = ["body"]) => ApiError.validation([{ loc, msg, type: "upload" }]);
-  if (!/^multipart\/form-data\s*;/i.test(c.req.header("content-type") ?? "")) throw issue(`Send ${what} as multipart/form-data in a field named file.`);
+  if (!/^multipart\/form-data\s*;/i.test(c.req.header("content-type") ?? ""))
+    throw issue(`Send ${what} as multipart/form-data in a field named file.`);
   const form = await c.req.formData().catch(() => {
     throw issue("The multipart/form-data body could not be read.");
   });

@@ -10,7 +10,10 @@ export function timezoneRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/timezones", tag: "timezones", summary: "Time zones with their UTC offset right now (UTC first, then IANA names A-Z)",
+      method: "get",
+      path: "/api/v1/timezones",
+      tag: "timezones",
+      summary: "Time zones with their UTC offset right now (UTC first, then IANA names A-Z)",
       response: { schema: Timezones },
     },
     async (c, { reply }) => reply(await listTimezones({ ctx: verbContext(c) })),

@@ -16,8 +16,16 @@ const params = IdParam("topology_id");
 
 export function topologyRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: topologyVerbs, tag, basePath: "/api/v1/topologies", idParam: "topology_id", noun: ["topology", "topologies"],
-    item: TopologyView, query: TopologyListQuery, create: TopologyCreate, put: TopologyCreate, putDefaults: { description: null },
+    verbs: topologyVerbs,
+    tag,
+    basePath: "/api/v1/topologies",
+    idParam: "topology_id",
+    noun: ["topology", "topologies"],
+    item: TopologyView,
+    query: TopologyListQuery,
+    create: TopologyCreate,
+    put: TopologyCreate,
+    putDefaults: { description: null },
     summaries: {
       list: "List saved topologies with their nodes",
       create: "Create a topology (add nodes with PUT .../nodes)",
@@ -29,18 +37,29 @@ export function topologyRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "put", path: "/api/v1/topologies/:topology_id/nodes", tag, scope: replaceTopologyNodes.scope, params, body: NodesBody,
+      method: "put",
+      path: "/api/v1/topologies/:topology_id/nodes",
+      tag,
+      scope: replaceTopologyNodes.scope,
+      params,
+      body: NodesBody,
       summary: "Replace the topology's nodes and their positions",
-      description: "Node ids are the graph's (hw-1, cu-2, svc-3, st-4, net-5, misc-6, ext-7, cluster-8); each must name an object the inventory has, once.",
+      description:
+        "Node ids are the graph's (hw-1, cu-2, svc-3, st-4, net-5, misc-6, ext-7, cluster-8); each must name an object the inventory has, once.",
       response: { schema: TopologyView },
     },
-    async (c, { params: p, body, reply }) => reply(await replaceTopologyNodes({ ctx: verbContext(c), input: { topologyId: p.topology_id, nodes: body.nodes } })),
+    async (c, { params: p, body, reply }) =>
+      reply(await replaceTopologyNodes({ ctx: verbContext(c), input: { topologyId: p.topology_id, nodes: body.nodes } })),
   );
 
   route(
     app,
     {
-      method: "get", path: "/api/v1/topologies/:topology_id/graph", tag, scope: topologyGraph.scope, params,
+      method: "get",
+      path: "/api/v1/topologies/:topology_id/graph",
+      tag,
+      scope: topologyGraph.scope,
+      params,
       summary: "Export the topology as a graph: its nodes with current labels and statuses, and the edges among them",
       description: "Nodes whose object has been deleted since are left out of `nodes` and listed in `missing`.",
       response: { schema: TopologyGraph },

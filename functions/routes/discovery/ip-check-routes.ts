@@ -12,7 +12,12 @@ export function ipCheckRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/ip-check", tag: "ip-check", scope: ipCheck.scope, body: IpCheckBody, response: { schema: IpCheckResult },
+      method: "post",
+      path: "/api/v1/ip-check",
+      tag: "ip-check",
+      scope: ipCheck.scope,
+      body: IpCheckBody,
+      response: { schema: IpCheckResult },
       summary: "Which inventory objects already use an address (and ports on it)",
       description:
         "`conflicts` lists every hardware node, compute unit and service whose address is `ip`, every IPAM record holding it (entity_type `ip_address`, status other than free), and for each entry of `ports` ({ip defaults to `ip`, port, protocol tcp}) the services publishing that port on that address. `exclude_entity_type` with `exclude_entity_id` leaves out the object being edited. An empty list means free. Reads the inventory only: no packet is sent. Needs write:networks (editors and administrators: it is asked while placing something on the network). Rate category ip_check.",

@@ -13,7 +13,12 @@ export function ipamScanRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/ipam/scan/:network_id", tag: "ipam", scope: startIpamScan.scope, params: IpamScanParams, response: { status: 201, schema: ScanJobOut },
+      method: "post",
+      path: "/api/v1/ipam/scan/:network_id",
+      tag: "ipam",
+      scope: startIpamScan.scope,
+      params: IpamScanParams,
+      response: { status: 201, schema: ScanJobOut },
       summary: "Scan a network's range and mark the addresses in use in IPAM",
       description:
         "Queues a discovery job (scan types icmp and tcp, the common ports) over the network's cidr with `options.ipam_network_id`. When it completes, every address that answered is recorded in use (a new `allocated` IPAM record, or a `free` record set to `allocated`), and conflicts with the inventory are reported in the job's log (phase `ipam`) and on its results: `unknown_mac` (in use by a MAC no inventory object records), `mac_mismatch`, `marked_free`, and `no_answer` (an address the inventory holds that did not answer). 422 naming network_id when the network has no IPv4 cidr or its range exceeds the scan cap or the allowed targets; 409 while a scan of it is open. Rate category scan.",

@@ -2,7 +2,15 @@
 // and docker (spec/catalogue.tsv, group integrations). A provider outside those two is the reference's 400.
 import type { Hono } from "hono";
 import { Detail } from "../../../shared/schemas/auth.ts";
-import { ProviderConfigCreate, ProviderConfigList, ProviderConfigOut, ProviderConfigParams, ProviderConfigUpdate, ProviderParams, ProviderTestOut } from "../../../shared/schemas/integration-providers.ts";
+import {
+  ProviderConfigCreate,
+  ProviderConfigList,
+  ProviderConfigOut,
+  ProviderConfigParams,
+  ProviderConfigUpdate,
+  ProviderParams,
+  ProviderTestOut,
+} from "../../../shared/schemas/integration-providers.ts";
 import { presentProviderConfig, requireProvider } from "../../../shared/verbs/integrations/providers/provider-config.ts";
 import { getConfig, listConfigs } from "../../../shared/verbs/integrations/providers/read-configs.ts";
 import { testConfig } from "../../../shared/verbs/integrations/providers/test-config.ts";
@@ -22,13 +30,35 @@ const WRITE_NOTE = [
 export function providersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: BASE, tag: "integrations", scope: listConfigs.scope, params: ProviderParams, response: { schema: ProviderConfigList }, errors: [400], summary: "List a provider's configs", description: "An array, by id." },
-    async (c, { params, reply }) => reply((await listConfigs({ ctx: verbContext(c), input: { provider: requireProvider(params.provider) } })).map(presentProviderConfig)),
+    {
+      method: "get",
+      path: BASE,
+      tag: "integrations",
+      scope: listConfigs.scope,
+      params: ProviderParams,
+      response: { schema: ProviderConfigList },
+      errors: [400],
+      summary: "List a provider's configs",
+      description: "An array, by id.",
+    },
+    async (c, { params, reply }) =>
+      reply((await listConfigs({ ctx: verbContext(c), input: { provider: requireProvider(params.provider) } })).map(presentProviderConfig)),
   );
 
   route(
     app,
-    { method: "post", path: BASE, tag: "integrations", scope: createConfig.scope, params: ProviderParams, body: ProviderConfigCreate, response: { schema: ProviderConfigOut }, errors: [400, 503], summary: "Create a provider config", description: `200 as the reference answers. ${WRITE_NOTE}` },
+    {
+      method: "post",
+      path: BASE,
+      tag: "integrations",
+      scope: createConfig.scope,
+      params: ProviderParams,
+      body: ProviderConfigCreate,
+      response: { schema: ProviderConfigOut },
+      errors: [400, 503],
+      summary: "Create a provider config",
+      description: `200 as the reference answers. ${WRITE_NOTE}`,
+    },
     async (c, { params, body, reply }) => {
       const provider = requireProvider(params.provider);
       return reply(presentProviderConfig(await createConfig({ ctx: verbContext(c), input: { provider, fields: body } })));
@@ -37,22 +67,60 @@ export function providersRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "get", path: `${BASE}/:config_id`, tag: "integrations", scope: getConfig.scope, params: ProviderConfigParams, response: { schema: ProviderConfigOut }, errors: [400], summary: "One provider config", description: "404 \"Integration config not found\" (also for another provider's id)." },
-    async (c, { params, reply }) => reply(presentProviderConfig(await getConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id } }))),
+    {
+      method: "get",
+      path: `${BASE}/:config_id`,
+      tag: "integrations",
+      scope: getConfig.scope,
+      params: ProviderConfigParams,
+      response: { schema: ProviderConfigOut },
+      errors: [400],
+      summary: "One provider config",
+      description: '404 "Integration config not found" (also for another provider\'s id).',
+    },
+    async (c, { params, reply }) =>
+      reply(
+        presentProviderConfig(
+          await getConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id } }),
+        ),
+      ),
   );
 
   route(
     app,
-    { method: "put", path: `${BASE}/:config_id`, tag: "integrations", scope: updateConfig.scope, params: ProviderConfigParams, body: ProviderConfigUpdate, response: { schema: ProviderConfigOut }, errors: [400, 503], summary: "Change a provider config", description: `Only the fields given change. ${WRITE_NOTE}` },
+    {
+      method: "put",
+      path: `${BASE}/:config_id`,
+      tag: "integrations",
+      scope: updateConfig.scope,
+      params: ProviderConfigParams,
+      body: ProviderConfigUpdate,
+      response: { schema: ProviderConfigOut },
+      errors: [400, 503],
+      summary: "Change a provider config",
+      description: `Only the fields given change. ${WRITE_NOTE}`,
+    },
     async (c, { params, body, reply }) => {
       const provider = requireProvider(params.provider);
-      return reply(presentProviderConfig(await updateConfig({ ctx: verbContext(c), input: { provider, id: params.config_id, fields: body } })));
+      return reply(
+        presentProviderConfig(await updateConfig({ ctx: verbContext(c), input: { provider, id: params.config_id, fields: body } })),
+      );
     },
   );
 
   route(
     app,
-    { method: "delete", path: `${BASE}/:config_id`, tag: "integrations", scope: deleteConfig.scope, params: ProviderConfigParams, response: { schema: Detail }, errors: [400], summary: "Delete a provider config", description: "Answers {\"detail\": \"deleted\"}. The inventory rows it imported stay; a hypervisor config's external_refs go with it." },
+    {
+      method: "delete",
+      path: `${BASE}/:config_id`,
+      tag: "integrations",
+      scope: deleteConfig.scope,
+      params: ProviderConfigParams,
+      response: { schema: Detail },
+      errors: [400],
+      summary: "Delete a provider config",
+      description: 'Answers {"detail": "deleted"}. The inventory rows it imported stay; a hypervisor config\'s external_refs go with it.',
+    },
     async (c, { params, reply }) => {
       await deleteConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id } });
       return reply({ detail: "deleted" });
@@ -62,8 +130,16 @@ export function providersRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: `${BASE}/:config_id/test`, tag: "integrations", scope: testConfig.scope, params: ProviderConfigParams, response: { schema: ProviderTestOut }, errors: [400],
-      summary: "Test a provider config", description: "One round trip with the stored config (docker: GET /version; hv: the Proxmox VE version), answered with 200 as {status: ok|error, message, latency_ms}; a failure's message never carries the credential or the provider's answer.",
+      method: "post",
+      path: `${BASE}/:config_id/test`,
+      tag: "integrations",
+      scope: testConfig.scope,
+      params: ProviderConfigParams,
+      response: { schema: ProviderTestOut },
+      errors: [400],
+      summary: "Test a provider config",
+      description:
+        "One round trip with the stored config (docker: GET /version; hv: the Proxmox VE version), answered with 200 as {status: ok|error, message, latency_ms}; a failure's message never carries the credential or the provider's answer.",
     },
     async (c, { params, reply }) => {
       return reply(await testConfig({ ctx: verbContext(c), input: { provider: requireProvider(params.provider), id: params.config_id } }));

@@ -32,10 +32,15 @@ export function bulkRoutes<Api, Q, V>(app: Hono<AppEnv>, o: BulkRouteOptions<Api
   route(
     app,
     {
-      method: "post", path: `${o.basePath}/bulk-delete`, tag: o.tag, scope: bulk.remove.scope, body: BulkDeleteBody,
+      method: "post",
+      path: `${o.basePath}/bulk-delete`,
+      tag: o.tag,
+      scope: bulk.remove.scope,
+      body: BulkDeleteBody,
       summary: `Delete several ${o.noun[1]} at once (all or none)`,
       description: `${confirmationDoc(spec)} Each ${o.noun[0]} is deleted as DELETE on it would, with its own audit entry. ${REFUSAL}`,
-      response: { schema: BulkDeleted }, errors: [409, 428],
+      response: { schema: BulkDeleted },
+      errors: [409, 428],
     },
     async (c, { body, reply }) => confirmed(c, spec, reply, (ctx) => bulk.remove({ ctx, input: body })),
   );
@@ -43,7 +48,11 @@ export function bulkRoutes<Api, Q, V>(app: Hono<AppEnv>, o: BulkRouteOptions<Api
   route(
     app,
     {
-      method: "post", path: `${o.basePath}/bulk-tags`, tag: o.tag, scope: bulk.retag.scope, body: BulkTagBody,
+      method: "post",
+      path: `${o.basePath}/bulk-tags`,
+      tag: o.tag,
+      scope: bulk.retag.scope,
+      body: BulkTagBody,
       summary: `Add or remove tags on several ${o.noun[1]} at once (all or none)`,
       description: `Each ${o.noun[0]} whose tags change is written as PATCH on it would (version bumped, its own audit entry); those that already have them as asked are \`unchanged\`. ${REFUSAL}`,
       response: { schema: BulkTagged },

@@ -1,7 +1,17 @@
 // [graph] /graph/topology, /graph/edges/{edge_id}, /graph/layout, /graph/place-node; ours: /graph/summary.
 import type { Hono } from "hono";
 import {
-  EdgeParam, EdgePatchBody, EdgeView, GraphSummary, Layout, LayoutQuery, LayoutSaveBody, PlaceNodeBody, SummaryQuery, Topology, TopologyQuery,
+  EdgeParam,
+  EdgePatchBody,
+  EdgeView,
+  GraphSummary,
+  Layout,
+  LayoutQuery,
+  LayoutSaveBody,
+  PlaceNodeBody,
+  SummaryQuery,
+  Topology,
+  TopologyQuery,
 } from "../../../shared/schemas/graph.ts";
 import { deleteEdge, patchEdge } from "../../../shared/verbs/graph/edges.ts";
 import { getLayout, saveLayout } from "../../../shared/verbs/graph/layout.ts";
@@ -15,7 +25,10 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/graph/topology", tag: "graph", scope: graphTopology.scope,
+      method: "get",
+      path: "/api/v1/graph/topology",
+      tag: "graph",
+      scope: graphTopology.scope,
       summary: "The whole inventory as a graph: nodes (hw-N, cu-N, svc-N, ...) and edges with their relation",
       query: TopologyQuery,
       response: { schema: Topology },
@@ -26,8 +39,12 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/graph/summary", tag: "graph", scope: graphSummary.scope,
-      summary: "How big the topology is: nodes per kind and edges per pair of kinds, without the nodes (ours; the console draws it before the whole graph arrives)",
+      method: "get",
+      path: "/api/v1/graph/summary",
+      tag: "graph",
+      scope: graphSummary.scope,
+      summary:
+        "How big the topology is: nodes per kind and edges per pair of kinds, without the nodes (ours; the console draws it before the whole graph arrives)",
       query: SummaryQuery,
       response: { schema: GraphSummary },
     },
@@ -37,7 +54,11 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: patchEdge.scope, params: EdgeParam,
+      method: "patch",
+      path: "/api/v1/graph/edges/:edge_id",
+      tag: "graph",
+      scope: patchEdge.scope,
+      params: EdgeParam,
       summary: "Change an edge's own attributes (e.g. a connection's bandwidth, a membership's IP)",
       body: EdgePatchBody,
       response: { schema: EdgeView },
@@ -48,7 +69,11 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/graph/edges/:edge_id", tag: "graph", scope: deleteEdge.scope, params: EdgeParam,
+      method: "delete",
+      path: "/api/v1/graph/edges/:edge_id",
+      tag: "graph",
+      scope: deleteEdge.scope,
+      params: EdgeParam,
       summary: "Remove an edge: deletes the link, or clears the reference it stands for (a VM's host, a service's host)",
       response: { status: 204, description: "Deleted" },
     },
@@ -60,14 +85,25 @@ export function graphRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "get", path: "/api/v1/graph/layout", tag: "graph", scope: getLayout.scope, summary: "Saved node positions of a layout", query: LayoutQuery, response: { schema: Layout } },
+    {
+      method: "get",
+      path: "/api/v1/graph/layout",
+      tag: "graph",
+      scope: getLayout.scope,
+      summary: "Saved node positions of a layout",
+      query: LayoutQuery,
+      response: { schema: Layout },
+    },
     async (c, { query, reply }) => reply(await getLayout({ ctx: verbContext(c), input: query })),
   );
 
   route(
     app,
     {
-      method: "post", path: "/api/v1/graph/layout", tag: "graph", scope: saveLayout.scope,
+      method: "post",
+      path: "/api/v1/graph/layout",
+      tag: "graph",
+      scope: saveLayout.scope,
       summary: "Save node positions (merged into the layout, or replacing it with replace: true)",
       body: LayoutSaveBody,
       response: { schema: Layout },
@@ -78,12 +114,20 @@ export function graphRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/graph/place-node", tag: "graph", scope: saveLayout.scope,
+      method: "post",
+      path: "/api/v1/graph/place-node",
+      tag: "graph",
+      scope: saveLayout.scope,
       summary: "Place one node in a layout",
       body: PlaceNodeBody,
       response: { schema: Layout },
     },
     async (c, { body, reply }) =>
-      reply(await saveLayout({ ctx: verbContext(c), input: { name: body.layout, positions: { [body.node_id]: { x: body.x, y: body.y } }, replace: false } })),
+      reply(
+        await saveLayout({
+          ctx: verbContext(c),
+          input: { name: body.layout, positions: { [body.node_id]: { x: body.x, y: body.y } }, replace: false },
+        }),
+      ),
   );
 }

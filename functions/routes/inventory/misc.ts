@@ -7,8 +7,17 @@ import { resourceRoutes } from "./resource-routes.ts";
 
 export function miscRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: miscVerbs, tag: "misc", basePath: "/api/v1/misc", idParam: "item_id", noun: ["misc item", "misc items"], bulk: { tags: true },
-    item: MiscItem, create: MiscCreate, patch: MiscPatch, query: MiscListQuery,
-    deleteDescription: "Unlinks the item from every service that uses it (its service_misc links are removed with it, and recorded in the audit log).",
+    verbs: miscVerbs,
+    tag: "misc",
+    basePath: "/api/v1/misc",
+    idParam: "item_id",
+    noun: ["misc item", "misc items"],
+    bulk: { tags: true },
+    item: MiscItem,
+    create: MiscCreate,
+    patch: MiscPatch,
+    query: MiscListQuery,
+    deleteDescription:
+      "Unlinks the item from every service that uses it (its service_misc links are removed with it, and recorded in the audit log).",
   });
 }

@@ -58,7 +58,10 @@ export function withEtag<Api>(c: Context<AppEnv>, { item, version }: Versioned<A
   return reply(item);
 }
 
-export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(app: Hono<AppEnv>, o: ResourceRouteOptions<IS, Q, V, K, N>): void {
+export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
+  app: Hono<AppEnv>,
+  o: ResourceRouteOptions<IS, Q, V, K, N>,
+): void {
   const { verbs, tag, basePath, noun } = o;
   const idPath = `${basePath}/:${o.idParam}`;
   // Without a schema of its own the key is an integer id, which is what IdParam reads.
@@ -70,9 +73,14 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
     route(
       app,
       {
-        method: "get", path: basePath, tag, summary: summary("list", `List ${noun[1]}`), scope: verbs.list.scope,
+        method: "get",
+        path: basePath,
+        tag,
+        summary: summary("list", `List ${noun[1]}`),
+        scope: verbs.list.scope,
         description: "Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.",
-        query: o.query, response: { schema: listResponse(o.item) },
+        query: o.query,
+        response: { schema: listResponse(o.item) },
       },
       async (c, { query, reply }) => reply(await verbs.list({ ctx: verbContext(c), input: query })),
     );
@@ -81,8 +89,15 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
     route(
       app,
       {
-        method: "post", path: basePath, tag, summary: summary("create", `Create a ${noun[0]}`), scope: verbs.create.scope, description: o.writeDescription,
-        body: o.create, response: { status: 201, schema: o.item }, errors: [409],
+        method: "post",
+        path: basePath,
+        tag,
+        summary: summary("create", `Create a ${noun[0]}`),
+        scope: verbs.create.scope,
+        description: o.writeDescription,
+        body: o.create,
+        response: { status: 201, schema: o.item },
+        errors: [409],
       },
       async (c, { body, reply }) => withEtag(c, await verbs.create({ ctx: verbContext(c), input: body }), reply),
     );
@@ -90,7 +105,15 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
   if (o.get !== false)
     route(
       app,
-      { method: "get", path: idPath, tag, summary: summary("get", `Get a ${noun[0]}`), scope: verbs.get.scope, params, response: { schema: o.item } },
+      {
+        method: "get",
+        path: idPath,
+        tag,
+        summary: summary("get", `Get a ${noun[0]}`),
+        scope: verbs.get.scope,
+        params,
+        response: { schema: o.item },
+      },
       async (c, { params: p, reply }) => withEtag(c, await verbs.get({ ctx: verbContext(c), input: { id: p[o.idParam] } }), reply),
     );
 
@@ -98,8 +121,16 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
     route(
       app,
       {
-        method, path: idPath, tag, summary: summary(method, standard), scope: verbs.update.scope, description: o.writeDescription, params, body,
-        response: { schema: o.item }, errors: [409, 412],
+        method,
+        path: idPath,
+        tag,
+        summary: summary(method, standard),
+        scope: verbs.update.scope,
+        description: o.writeDescription,
+        params,
+        body,
+        response: { schema: o.item },
+        errors: [409, 412],
       },
       async (c, { params: p, body: b, reply }) => {
         const values = defaults ? { ...defaults, ...b } : b;
@@ -112,8 +143,15 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
   route(
     app,
     {
-      method: "delete", path: idPath, tag, summary: summary("delete", `Delete a ${noun[0]}`), scope: verbs.remove.scope, params, description: o.deleteDescription,
-      response: { status: 204, description: "Deleted" }, errors: [409, 412],
+      method: "delete",
+      path: idPath,
+      tag,
+      summary: summary("delete", `Delete a ${noun[0]}`),
+      scope: verbs.remove.scope,
+      params,
+      description: o.deleteDescription,
+      response: { status: 204, description: "Deleted" },
+      errors: [409, 412],
     },
     async (c, { params: p }) => {
       await verbs.remove({ ctx: verbContext(c), input: { id: p[o.idParam], ifMatch: ifMatch(c) } });
@@ -121,5 +159,6 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
     },
   );
   // The option's type admits it only for integer keys, which is what the bulk bodies carry.
-  if (o.bulk) bulkRoutes(app, { verbs: verbs as unknown as ResourceVerbs<v.InferInput<IS>, Q, V, number>, tag, basePath, noun, tags: o.bulk.tags });
+  if (o.bulk)
+    bulkRoutes(app, { verbs: verbs as unknown as ResourceVerbs<v.InferInput<IS>, Q, V, number>, tag, basePath, noun, tags: o.bulk.tags });
 }

@@ -10,7 +10,10 @@ export function searchRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/search", tag: "search", scope: search.scope,
+      method: "get",
+      path: "/api/v1/search",
+      tag: "search",
+      scope: search.scope,
       summary: "Search every resource by name and its other identifying fields (case-insensitive substring)",
       query: SearchQuery,
       response: { schema: SearchResults },

@@ -7,8 +7,16 @@ import { resourceRoutes } from "./resource-routes.ts";
 
 export function siteRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: siteVerbs, tag: "sites", basePath: "/api/v1/sites", idParam: "site_id", noun: ["site", "sites"], bulk: { tags: false },
-    item: Site, create: SiteCreate, patch: SitePatch, query: SiteListQuery,
+    verbs: siteVerbs,
+    tag: "sites",
+    basePath: "/api/v1/sites",
+    idParam: "site_id",
+    noun: ["site", "sites"],
+    bulk: { tags: false },
+    item: Site,
+    create: SiteCreate,
+    patch: SitePatch,
+    query: SiteListQuery,
     writeDescription:
       "Sites have their own scope, write:sites, which no built-in role but admin (write:*) holds: editors read sites but do not change them; grant write:sites to a custom role or token to delegate. name is unique (409); latitude -90..90, longitude -180..180.",
     deleteDescription:

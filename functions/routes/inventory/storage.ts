@@ -7,8 +7,17 @@ import { resourceRoutes } from "./resource-routes.ts";
 
 export function storageRoutes(app: Hono<AppEnv>): void {
   resourceRoutes(app, {
-    verbs: storageVerbs, tag: "storage", basePath: "/api/v1/storage", idParam: "storage_id", noun: ["storage item", "storage items"], bulk: { tags: true },
-    item: Storage, create: StorageCreate, patch: StoragePatch, query: StorageListQuery,
-    deleteDescription: "Unlinks the item from every service that uses it (its service_storage links are removed with it, and recorded in the audit log).",
+    verbs: storageVerbs,
+    tag: "storage",
+    basePath: "/api/v1/storage",
+    idParam: "storage_id",
+    noun: ["storage item", "storage items"],
+    bulk: { tags: true },
+    item: Storage,
+    create: StorageCreate,
+    patch: StoragePatch,
+    query: StorageListQuery,
+    deleteDescription:
+      "Unlinks the item from every service that uses it (its service_storage links are removed with it, and recorded in the audit log).",
   });
 }

@@ -17,10 +17,15 @@ export function logRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/logs", tag: "logs", scope: listAuditEntries.scope,
+      method: "get",
+      path: "/api/v1/logs",
+      tag: "logs",
+      scope: listAuditEntries.scope,
       summary: "The audit log, filtered and paged (newest first by default)",
-      description: "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
-      query: LogQuery, response: { schema: AuditPageSchema },
+      description:
+        "Filters: level, category, action, actor_id, entity_type, entity_id, since/until (inclusive, ISO 8601), q (case-insensitive text in action, category, actor e-mail, entity and diff).",
+      query: LogQuery,
+      response: { schema: AuditPageSchema },
     },
     async (c, { query, reply }) => reply(await listAuditEntries({ ctx: verbContext(c), input: query })),
   );
@@ -28,7 +33,10 @@ export function logRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/logs/actions", tag: "logs", scope: listAuditActions.scope,
+      method: "get",
+      path: "/api/v1/logs/actions",
+      tag: "logs",
+      scope: listAuditActions.scope,
       summary: "Every action name in the audit log with its number of entries",
       response: { schema: AuditActions },
     },
@@ -40,7 +48,10 @@ export function logRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/logs", tag: "logs", scope: deleteLogs.scope,
+      method: "delete",
+      path: "/api/v1/logs",
+      tag: "logs",
+      scope: deleteLogs.scope,
       summary: "Delete every audit entry; the deletion becomes the first entry of a new chain",
       description: `${confirmationDoc(DELETE_LOGS)} The reason (?reason= or body {reason}) is recorded.`,
       query: DeleteLogsQuery,

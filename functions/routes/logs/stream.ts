@@ -23,9 +23,13 @@ export function logStreamRoute(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/logs/stream", tag: "logs", scope: auditFeed.scope,
+      method: "get",
+      path: "/api/v1/logs/stream",
+      tag: "logs",
+      scope: auditFeed.scope,
       summary: "Live audit entries as Server-Sent Events (newest first batch, then new ones every 2 s)",
-      description: "Events: `audit` (data: one entry, id: its id), `end` (data: {reason}), `error`. Send Last-Event-ID to resume after an entry. The stream closes after max_seconds (default 300).",
+      description:
+        "Events: `audit` (data: one entry, id: its id), `end` (data: {reason}), `error`. Send Last-Event-ID to resume after an entry. The stream closes after max_seconds (default 300).",
       query: StreamQuery,
       response: { schema: AuditEntrySchema, contentType: "text/event-stream", description: "An SSE stream of audit entries" },
     },
@@ -87,7 +91,11 @@ export function logStreamRoute(app: Hono<AppEnv>): void {
         } catch (err) {
           deps.logger.warn("audit stream stopped", { request_id: base.requestId, error: err instanceof Error ? err.message : String(err) });
           reason = "error";
-          if (open) await stream.writeSSE({ event: "error", data: JSON.stringify({ error_code: "SERVICE_NOT_READY", detail: "The audit log could not be read; reconnect to resume." }) });
+          if (open)
+            await stream.writeSSE({
+              event: "error",
+              data: JSON.stringify({ error_code: "SERVICE_NOT_READY", detail: "The audit log could not be read; reconnect to resume." }),
+            });
         }
         if (open) await stream.writeSSE({ event: "end", data: JSON.stringify({ reason }) });
       });

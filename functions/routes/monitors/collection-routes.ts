@@ -1,7 +1,15 @@
 // [monitors] the collection: list, create, overview and target summary (fixed paths, registered before
 // /monitors/{monitor_id}).
 import type { Hono } from "hono";
-import { MonitorCreateBody, MonitorList, MonitorListQuery, MonitorOverviewList, MonitorRead, TargetSummaryList, TargetSummaryQuery } from "../../../shared/schemas/monitors.ts";
+import {
+  MonitorCreateBody,
+  MonitorList,
+  MonitorListQuery,
+  MonitorOverviewList,
+  MonitorRead,
+  TargetSummaryList,
+  TargetSummaryQuery,
+} from "../../../shared/schemas/monitors.ts";
 import { createMonitor } from "../../../shared/verbs/monitors/create-monitor.ts";
 import { listMonitors, monitorOverview } from "../../../shared/verbs/monitors/read-monitors.ts";
 import { targetSummary } from "../../../shared/verbs/monitors/target-summary.ts";
@@ -11,19 +19,34 @@ import { route } from "../../openapi/route.ts";
 import { targetIds } from "./target-ids.ts";
 
 const BASE = "/api/v1/monitors";
-const LIST_NOTE = "The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host.";
+const LIST_NOTE =
+  "The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host.";
 
 export function collectionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: BASE, tag: "monitors", scope: listMonitors.scope, query: MonitorListQuery, response: { schema: MonitorList }, summary: "List monitors", description: LIST_NOTE },
+    {
+      method: "get",
+      path: BASE,
+      tag: "monitors",
+      scope: listMonitors.scope,
+      query: MonitorListQuery,
+      response: { schema: MonitorList },
+      summary: "List monitors",
+      description: LIST_NOTE,
+    },
     async (c, { query, reply }) => reply(await listMonitors({ ctx: verbContext(c), input: query })),
   );
 
   route(
     app,
     {
-      method: "post", path: BASE, tag: "monitors", scope: createMonitor.scope, body: MonitorCreateBody, response: { status: 201, schema: MonitorRead },
+      method: "post",
+      path: BASE,
+      tag: "monitors",
+      scope: createMonitor.scope,
+      body: MonitorCreateBody,
+      response: { status: 201, schema: MonitorRead },
       summary: "Create a monitor (pending, due at once)",
       description:
         "`config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value.",
@@ -35,7 +58,12 @@ export function collectionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${BASE}/overview`, tag: "monitors", scope: monitorOverview.scope, query: MonitorListQuery, response: { schema: MonitorOverviewList },
+      method: "get",
+      path: `${BASE}/overview`,
+      tag: "monitors",
+      scope: monitorOverview.scope,
+      query: MonitorListQuery,
+      response: { schema: MonitorOverviewList },
       summary: "Monitors with their last 12 latencies and last 20 events",
       description: `${LIST_NOTE} Each item is a MonitorRead plus \`latency_series\` (oldest first) and \`recent_checks\` (newest first).`,
     },
@@ -45,10 +73,17 @@ export function collectionRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: `${BASE}/target-summary`, tag: "monitors", scope: targetSummary.scope, query: TargetSummaryQuery, response: { schema: TargetSummaryList },
+      method: "get",
+      path: `${BASE}/target-summary`,
+      tag: "monitors",
+      scope: targetSummary.scope,
+      query: TargetSummaryQuery,
+      response: { schema: TargetSummaryList },
       summary: "Per-target rollup of monitors",
-      description: "One row per target with at least one monitor: primary = lowest id; status down if any is down, else up if any is up, else the primary's. `target_ids` repeated or comma-separated; present but empty answers [].",
+      description:
+        "One row per target with at least one monitor: primary = lowest id; status down if any is down, else up if any is up, else the primary's. `target_ids` repeated or comma-separated; present but empty answers [].",
     },
-    async (c, { query, reply }) => reply(await targetSummary({ ctx: verbContext(c), input: { target_type: query.target_type, target_ids: targetIds(c) } })),
+    async (c, { query, reply }) =>
+      reply(await targetSummary({ ctx: verbContext(c), input: { target_type: query.target_type, target_ids: targetIds(c) } })),
   );
 }

@@ -2,7 +2,13 @@
 // {cron, duration_minutes, timezone}, covering monitor ids and/or a target, a site or a tag.
 import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { MaintenanceListQuery, MaintenanceWindow, MaintenanceWindowBody, MaintenanceWindowList, MaintenanceWindowPatchBody } from "../../../shared/schemas/monitors.ts";
+import {
+  MaintenanceListQuery,
+  MaintenanceWindow,
+  MaintenanceWindowBody,
+  MaintenanceWindowList,
+  MaintenanceWindowPatchBody,
+} from "../../../shared/schemas/monitors.ts";
 import { createWindow, deleteWindow, getWindow, listWindows, patchWindow } from "../../../shared/verbs/monitors/maintenance/windows.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -17,27 +23,71 @@ const SHAPE =
 export function maintenanceRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: BASE, tag: "monitors", scope: listWindows.scope, query: MaintenanceListQuery, response: { schema: MaintenanceWindowList }, summary: "List maintenance windows", description: "The list envelope; filters `enabled`, `monitor_id` (windows listing it)." },
+    {
+      method: "get",
+      path: BASE,
+      tag: "monitors",
+      scope: listWindows.scope,
+      query: MaintenanceListQuery,
+      response: { schema: MaintenanceWindowList },
+      summary: "List maintenance windows",
+      description: "The list envelope; filters `enabled`, `monitor_id` (windows listing it).",
+    },
     async (c, { query, reply }) => reply(await listWindows({ ctx: verbContext(c), input: query })),
   );
   route(
     app,
-    { method: "post", path: BASE, tag: "monitors", scope: createWindow.scope, body: MaintenanceWindowBody, response: { status: 201, schema: MaintenanceWindow }, summary: "Create a maintenance window", description: SHAPE },
+    {
+      method: "post",
+      path: BASE,
+      tag: "monitors",
+      scope: createWindow.scope,
+      body: MaintenanceWindowBody,
+      response: { status: 201, schema: MaintenanceWindow },
+      summary: "Create a maintenance window",
+      description: SHAPE,
+    },
     async (c, { body, reply }) => reply(await createWindow({ ctx: verbContext(c), input: { body } }), 201),
   );
   route(
     app,
-    { method: "get", path: ONE, tag: "monitors", scope: getWindow.scope, params, response: { schema: MaintenanceWindow }, summary: "One maintenance window" },
+    {
+      method: "get",
+      path: ONE,
+      tag: "monitors",
+      scope: getWindow.scope,
+      params,
+      response: { schema: MaintenanceWindow },
+      summary: "One maintenance window",
+    },
     async (c, { params: p, reply }) => reply(await getWindow({ ctx: verbContext(c), input: { id: p.window_id } })),
   );
   route(
     app,
-    { method: "patch", path: ONE, tag: "monitors", scope: patchWindow.scope, params, body: MaintenanceWindowPatchBody, response: { schema: MaintenanceWindow }, summary: "Change a maintenance window", description: `Only the fields given change; the result is checked whole. ${SHAPE}` },
+    {
+      method: "patch",
+      path: ONE,
+      tag: "monitors",
+      scope: patchWindow.scope,
+      params,
+      body: MaintenanceWindowPatchBody,
+      response: { schema: MaintenanceWindow },
+      summary: "Change a maintenance window",
+      description: `Only the fields given change; the result is checked whole. ${SHAPE}`,
+    },
     async (c, { params: p, body, reply }) => reply(await patchWindow({ ctx: verbContext(c), input: { id: p.window_id, body } })),
   );
   route(
     app,
-    { method: "delete", path: ONE, tag: "monitors", scope: deleteWindow.scope, params, response: { status: 204, description: "Deleted" }, summary: "Delete a maintenance window" },
+    {
+      method: "delete",
+      path: ONE,
+      tag: "monitors",
+      scope: deleteWindow.scope,
+      params,
+      response: { status: 204, description: "Deleted" },
+      summary: "Delete a maintenance window",
+    },
     async (c, { params: p }) => {
       await deleteWindow({ ctx: verbContext(c), input: { id: p.window_id } });
       return c.body(null, 204);

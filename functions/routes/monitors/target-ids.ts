@@ -8,9 +8,14 @@ import { MAX_TARGET_IDS } from "../../../shared/schemas/monitors.ts";
 export function targetIds(c: Context): number[] | null {
   const values = c.req.queries("target_ids");
   if (values === undefined) return null;
-  const parts = values.flatMap((v) => v.split(",")).map((p) => p.trim()).filter((p) => p !== "");
+  const parts = values
+    .flatMap((v) => v.split(","))
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   const bad = parts.find((p) => !/^\d{1,10}$/.test(p) || Number(p) < 1 || Number(p) > MAX_INT4);
-  if (bad !== undefined) throw ApiError.validation([{ loc: ["query", "target_ids"], msg: `"${bad.slice(0, 20)}" is not a target id.`, type: "value_error" }]);
-  if (parts.length > MAX_TARGET_IDS) throw ApiError.validation([{ loc: ["query", "target_ids"], msg: `At most ${MAX_TARGET_IDS} ids.`, type: "too_long" }]);
+  if (bad !== undefined)
+    throw ApiError.validation([{ loc: ["query", "target_ids"], msg: `"${bad.slice(0, 20)}" is not a target id.`, type: "value_error" }]);
+  if (parts.length > MAX_TARGET_IDS)
+    throw ApiError.validation([{ loc: ["query", "target_ids"], msg: `At most ${MAX_TARGET_IDS} ids.`, type: "too_long" }]);
   return [...new Set(parts.map(Number))];
 }

@@ -2,7 +2,12 @@
 // target and check type), and pause, resume or check all of its monitors.
 import type { Hono } from "hono";
 import { MonitorRead, StatusOk, TargetMonitorCreateBody, TargetParams } from "../../../shared/schemas/monitors.ts";
-import { checkTargetMonitors, createTargetMonitor, pauseTargetMonitors, resumeTargetMonitors } from "../../../shared/verbs/monitors/target-monitors.ts";
+import {
+  checkTargetMonitors,
+  createTargetMonitor,
+  pauseTargetMonitors,
+  resumeTargetMonitors,
+} from "../../../shared/verbs/monitors/target-monitors.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
@@ -13,15 +18,27 @@ export function targetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: ONE, tag: "monitors", scope: createTargetMonitor.scope, params: TargetParams, body: TargetMonitorCreateBody,
-      response: { status: 201, schema: MonitorRead, description: "Created (200 with the existing monitor when the target already has one of that check type)" },
+      method: "post",
+      path: ONE,
+      tag: "monitors",
+      scope: createTargetMonitor.scope,
+      params: TargetParams,
+      body: TargetMonitorCreateBody,
+      response: {
+        status: 201,
+        schema: MonitorRead,
+        description: "Created (200 with the existing monitor when the target already has one of that check type)",
+      },
       summary: "Create the monitor of an inventory target (idempotent)",
       description:
         "Defaults: hardware -> icmp {packet_count: 5}; compute unit and external node -> icmp; service -> http {url} when it has a URL, else tcp {port} with an address and a port, else icmp. Named `<label> (<check_type>)`, interval 60 s. An existing monitor of the target with that check type is answered unchanged (200). 404 when the target has no row or no address.",
       errors: [503],
     },
     async (c, { params: p, body, reply }) => {
-      const { created, monitor } = await createTargetMonitor({ ctx: verbContext(c), input: { ...p, check_type: body?.check_type, config: body?.config } });
+      const { created, monitor } = await createTargetMonitor({
+        ctx: verbContext(c),
+        input: { ...p, check_type: body?.check_type, config: body?.config },
+      });
       return reply(monitor, created ? 201 : 200);
     },
   );
@@ -29,7 +46,16 @@ export function targetRoutes(app: Hono<AppEnv>): void {
   const action = (verb: typeof pauseTargetMonitors, what: string, summary: string, errors: number[] = []) =>
     route(
       app,
-      { method: "post", path: `${ONE}/${what}`, tag: "monitors", scope: verb.scope, params: TargetParams, response: { status: 200, schema: StatusOk }, summary, errors },
+      {
+        method: "post",
+        path: `${ONE}/${what}`,
+        tag: "monitors",
+        scope: verb.scope,
+        params: TargetParams,
+        response: { status: 200, schema: StatusOk },
+        summary,
+        errors,
+      },
       async (c, { params: p, reply }) => reply(await verb({ ctx: verbContext(c), input: p })),
     );
   action(checkTargetMonitors, "check", "Check every monitor of a target now (paused ones are skipped)", [409]);

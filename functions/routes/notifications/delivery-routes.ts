@@ -14,7 +14,12 @@ export function deliveryRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: V1, tag: "notifications", scope: listDeliveries.scope, query: DeliveryListQuery, response: { schema: DeliveryList },
+      method: "get",
+      path: V1,
+      tag: "notifications",
+      scope: listDeliveries.scope,
+      query: DeliveryListQuery,
+      response: { schema: DeliveryList },
       summary: "List notification deliveries (state pending | retrying | delivered | dead, with their attempts)",
     },
     async (c, { query, reply }) => reply(await listDeliveries({ ctx: verbContext(c), input: query })),
@@ -23,10 +28,21 @@ export function deliveryRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: `${V1}/:delivery_id/replay`, tag: "notifications", scope: replayDelivery.scope, params: IdParam("delivery_id"), response: { schema: DeliveryOut }, errors: [409],
+      method: "post",
+      path: `${V1}/:delivery_id/replay`,
+      tag: "notifications",
+      scope: replayDelivery.scope,
+      params: IdParam("delivery_id"),
+      response: { schema: DeliveryOut },
+      errors: [409],
       summary: "Queue a delivered or dead delivery again with a fresh attempt budget",
     },
     async (c, { params, reply }) =>
-      reply(await replayDelivery({ ctx: verbContext(c), input: { id: params.delivery_id, maxAttempts: c.get("deps").config.NOTIFICATION_MAX_ATTEMPTS } })),
+      reply(
+        await replayDelivery({
+          ctx: verbContext(c),
+          input: { id: params.delivery_id, maxAttempts: c.get("deps").config.NOTIFICATION_MAX_ATTEMPTS },
+        }),
+      ),
   );
 }

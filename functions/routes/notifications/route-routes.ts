@@ -12,14 +12,28 @@ const V1 = "/api/v1/notifications/routes";
 export function routeRoutes(app: Hono<AppEnv>): void {
   route(
     app,
-    { method: "get", path: V1, tag: "notifications", scope: listRoutes.scope, query: RouteListQuery, response: { schema: RouteList }, summary: "List notification routes" },
+    {
+      method: "get",
+      path: V1,
+      tag: "notifications",
+      scope: listRoutes.scope,
+      query: RouteListQuery,
+      response: { schema: RouteList },
+      summary: "List notification routes",
+    },
     async (c, { query, reply }) => reply(await listRoutes({ ctx: verbContext(c), input: query })),
   );
 
   route(
     app,
     {
-      method: "post", path: V1, tag: "notifications", scope: createRoute.scope, body: RouteCreateBody, response: { status: 201, schema: RouteOut }, errors: [404],
+      method: "post",
+      path: V1,
+      tag: "notifications",
+      scope: createRoute.scope,
+      body: RouteCreateBody,
+      response: { status: 201, schema: RouteOut },
+      errors: [404],
       summary: "Create a notification route",
       description:
         "`alert_severity` is a minimum (`*` admits all); `event_kinds` lists admitted kinds (`monitor.down`, `monitor.*`; empty: all); `site_id`, `environment_id` and `tag` " +
@@ -30,7 +44,15 @@ export function routeRoutes(app: Hono<AppEnv>): void {
 
   route(
     app,
-    { method: "delete", path: `${V1}/:route_id`, tag: "notifications", scope: deleteRoute.scope, params: IdParam("route_id"), response: { schema: StatusOk }, summary: "Delete a notification route" },
+    {
+      method: "delete",
+      path: `${V1}/:route_id`,
+      tag: "notifications",
+      scope: deleteRoute.scope,
+      params: IdParam("route_id"),
+      response: { schema: StatusOk },
+      summary: "Delete a notification route",
+    },
     async (c, { params, reply }) => reply(await deleteRoute({ ctx: verbContext(c), input: { id: params.route_id } })),
   );
 }

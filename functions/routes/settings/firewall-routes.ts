@@ -12,10 +12,16 @@ export function firewallSettingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: "/api/v1/settings/firewall", tag: "settings", scope: updateFirewallSettings.scope,
+      method: "patch",
+      path: "/api/v1/settings/firewall",
+      tag: "settings",
+      scope: updateFirewallSettings.scope,
       summary: "Where the OPNsense API is, and its API key and secret",
-      description: "Only the fields given change. firewall_api_key and firewall_api_secret are write-only: a string stores it sealed, null removes it, absent or \"•••\" keeps it. The URL must pass the outbound policy.",
-      body: FirewallPatchSchema, response: { schema: FirewallReadSchema }, errors: [503],
+      description:
+        'Only the fields given change. firewall_api_key and firewall_api_secret are write-only: a string stores it sealed, null removes it, absent or "•••" keeps it. The URL must pass the outbound policy.',
+      body: FirewallPatchSchema,
+      response: { schema: FirewallReadSchema },
+      errors: [503],
     },
     async (c, { body, reply }) => reply(await updateFirewallSettings({ ctx: verbContext(c), input: body })),
   );
@@ -23,7 +29,10 @@ export function firewallSettingsRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/settings/firewall/test", tag: "settings", scope: testFirewall.scope,
+      method: "get",
+      path: "/api/v1/settings/firewall/test",
+      tag: "settings",
+      scope: testFirewall.scope,
       summary: "Test the OPNsense API: its version, ARP table and DHCP lease counts",
       description: "Unconfigured, unreachable, refused or not OPNsense: 200 with ok false and the reason in error.",
       response: { schema: FirewallTestSchema },

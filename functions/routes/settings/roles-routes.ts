@@ -15,7 +15,10 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/settings/roles", tag: "settings", scope: listRoles.scope,
+      method: "get",
+      path: "/api/v1/settings/roles",
+      tag: "settings",
+      scope: listRoles.scope,
       summary: "Roles: the built-in ones (read-only) and the custom ones, with their scopes",
       response: { schema: RoleViews },
     },
@@ -25,10 +28,14 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/settings/roles", tag: "settings", scope: createRole.scope,
+      method: "post",
+      path: "/api/v1/settings/roles",
+      tag: "settings",
+      scope: createRole.scope,
       summary: "Create a custom role from grantable scopes",
       body: RoleCreate,
-      response: { status: 201, schema: RoleView }, errors: [409],
+      response: { status: 201, schema: RoleView },
+      errors: [409],
     },
     async (c, { body, reply }) => reply(await createRole({ ctx: verbContext(c), input: body })),
   );
@@ -36,11 +43,15 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "put", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: updateRole.scope,
+      method: "put",
+      path: "/api/v1/settings/roles/:role_id",
+      tag: "settings",
+      scope: updateRole.scope,
       summary: "Change a custom role (a rename moves its users along)",
       params: RoleIdParam,
       body: RoleUpdate,
-      response: { schema: RoleView }, errors: [409],
+      response: { schema: RoleView },
+      errors: [409],
     },
     async (c, { params, body, reply }) => reply(await updateRole({ ctx: verbContext(c), input: { roleId: params.role_id, ...body } })),
   );
@@ -48,9 +59,14 @@ export function rolesRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: "/api/v1/settings/roles/:role_id", tag: "settings", scope: deleteRole.scope,
+      method: "delete",
+      path: "/api/v1/settings/roles/:role_id",
+      tag: "settings",
+      scope: deleteRole.scope,
       summary: "Delete a custom role; 409 naming the users that still have it",
-      params: RoleIdParam, response: { schema: Detail }, errors: [409],
+      params: RoleIdParam,
+      response: { schema: Detail },
+      errors: [409],
     },
     async (c, { params, reply }) => reply(await deleteRole({ ctx: verbContext(c), input: { roleId: params.role_id } })),
   );

@@ -18,9 +18,13 @@ export function userRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: PATH, tag: "users", scope: getUser.scope,
+      method: "get",
+      path: PATH,
+      tag: "users",
+      scope: getUser.scope,
       summary: "A user: administrators read anyone, everyone else only themselves",
-      params: Params, response: { schema: AnyUser },
+      params: Params,
+      response: { schema: AnyUser },
     },
     async (c, { params, reply }) => reply(await getUser({ ctx: verbContext(c), input: { userId: params.id! } })),
   );
@@ -28,9 +32,15 @@ export function userRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "patch", path: PATH, tag: "users", scope: updateUser.scope,
+      method: "patch",
+      path: PATH,
+      tag: "users",
+      scope: updateUser.scope,
       summary: "Change a user (as PATCH /admin/users/{user_id})",
-      params: Params, body: UserPatch, response: { schema: AdminUser }, errors: [409],
+      params: Params,
+      body: UserPatch,
+      response: { schema: AdminUser },
+      errors: [409],
     },
     async (c, { params, body, reply }) => reply(await updateUser({ ctx: verbContext(c), input: { userId: params.id!, ...body } })),
   );
@@ -38,7 +48,12 @@ export function userRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "delete", path: PATH, tag: "users", scope: deleteUser.scope, params: Params, ...DELETE_USER_DOC,
+      method: "delete",
+      path: PATH,
+      tag: "users",
+      scope: deleteUser.scope,
+      params: Params,
+      ...DELETE_USER_DOC,
     },
     async (c, { params, reply }) => removeUser(c, params.id!, reply),
   );

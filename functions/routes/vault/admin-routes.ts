@@ -13,9 +13,14 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "get", path: "/api/v1/health/vault", tag: "vault", scope: vaultStatus.scope, response: { schema: VaultStatus },
+      method: "get",
+      path: "/api/v1/health/vault",
+      tag: "vault",
+      scope: vaultStatus.scope,
+      response: { schema: VaultStatus },
       summary: "The vault: whether this process holds the installation's key, where it comes from, how many secrets it keeps",
-      description: "`status` healthy | ephemeral (no key loaded) | degraded (the key does not open the stored secrets, or a rotation is pending: `rotation_pending`).",
+      description:
+        "`status` healthy | ephemeral (no key loaded) | degraded (the key does not open the stored secrets, or a rotation is pending: `rotation_pending`).",
     },
     async (c, { reply }) => reply(await vaultStatus({ ctx: verbContext(c) })),
   );
@@ -23,9 +28,15 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/vault/initialize", tag: "vault", scope: initializeVault.scope, response: { schema: VaultStatus }, errors: [409, 503],
+      method: "post",
+      path: "/api/v1/admin/vault/initialize",
+      tag: "vault",
+      scope: initializeVault.scope,
+      response: { schema: VaultStatus },
+      errors: [409, 503],
       summary: "Record this process's key as the installation's (409 when one is recorded or ciphertexts exist)",
-      description: "The first secret stored does this on its own; this is the explicit form. The key itself comes from SVC_VAULT_KEY (or, all-in-one, DATA_DIR/vault.key).",
+      description:
+        "The first secret stored does this on its own; this is the explicit form. The key itself comes from SVC_VAULT_KEY (or, all-in-one, DATA_DIR/vault.key).",
     },
     async (c, { reply }) => reply(await initializeVault({ ctx: verbContext(c) })),
   );
@@ -33,7 +44,12 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/vault/rotate", tag: "vault", scope: rotateVault.scope, response: { schema: VaultStatus }, errors: [409, 503],
+      method: "post",
+      path: "/api/v1/admin/vault/rotate",
+      tag: "vault",
+      scope: rotateVault.scope,
+      response: { schema: VaultStatus },
+      errors: [409, 503],
       summary: "Re-encrypt every stored secret under a new key, in one transaction (a key file's successor is generated)",
       description:
         "With the key the all-in-one server generated into DATA_DIR/vault.key: no body; a new key is generated, every secret re-encrypted under it in one transaction, " +
@@ -50,7 +66,11 @@ export function vaultAdminRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/admin/vault/test", tag: "vault", scope: vaultSelfTest.scope, response: { schema: VaultTestResult },
+      method: "post",
+      path: "/api/v1/admin/vault/test",
+      tag: "vault",
+      scope: vaultSelfTest.scope,
+      response: { schema: VaultTestResult },
       summary: "Encrypt and decrypt a probe value, and check the key against the stored secrets: always 200 {ok, message}",
     },
     async (c, { reply }) => reply(await vaultSelfTest({ ctx: verbContext(c) })),

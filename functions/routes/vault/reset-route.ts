@@ -13,13 +13,18 @@ export function vaultResetRoutes(app: Hono<AppEnv>): void {
   route(
     app,
     {
-      method: "post", path: "/api/v1/auth/vault-reset", tag: "auth", auth: "public",
+      method: "post",
+      path: "/api/v1/auth/vault-reset",
+      tag: "auth",
+      auth: "public",
       summary: "Reset an administrator's password with the vault key, then sign in",
       description:
         "`vault_key` is the installation's key as in SVC_VAULT_KEY (base64 of 32 bytes). Any mismatch (e-mail, key, not an active administrator) " +
         "is the same 401. `new_password` is required (`new_password_hash` is refused: the server hashes and checks the password). " +
         "The user's other sessions are revoked, a lockout and a forced password change are cleared.",
-      body: VaultResetBody, response: { schema: SessionResponse }, errors: [401],
+      body: VaultResetBody,
+      response: { schema: SessionResponse },
+      errors: [401],
     },
     async (c, { body, reply }) => reply(sessionAnswer(c, await vaultResetPassword(await signInArgs(c, { ...body })))),
   );

@@ -52,7 +52,11 @@ export function cloudflareProvider(options: CloudflareOptions): DnsProvider {
       res = await options.outbound.request({
         method,
         url: `${base}${path}`,
-        headers: { authorization: `Bearer ${options.apiToken}`, accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
+        headers: {
+          authorization: `Bearer ${options.apiToken}`,
+          accept: "application/json",
+          ...(body ? { "content-type": "application/json" } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
         timeoutMs: options.timeoutMs ?? 15_000,
         maxBytes: 1024 * 1024,
@@ -60,7 +64,13 @@ export function cloudflareProvider(options: CloudflareOptions): DnsProvider {
         ...(signal ? { signal } : {}),
       });
     } catch (err) {
-      if (err instanceof OutboundError) throw providerFailed(KIND, action, fqdn, err.code === "refused" ? `refused by the outbound policy: ${err.message}` : `the API is unreachable: ${err.message}`);
+      if (err instanceof OutboundError)
+        throw providerFailed(
+          KIND,
+          action,
+          fqdn,
+          err.code === "refused" ? `refused by the outbound policy: ${err.message}` : `the API is unreachable: ${err.message}`,
+        );
       throw err;
     }
     let parsed: Envelope<T> | undefined;
@@ -70,9 +80,20 @@ export function cloudflareProvider(options: CloudflareOptions): DnsProvider {
       parsed = undefined;
     }
     if (res.status >= 200 && res.status < 300 && parsed?.success === true) return parsed.result as T;
-    const messages = (parsed?.errors ?? []).map((e) => `${e.message ?? "error"}${e.code !== undefined ? ` (code ${e.code})` : ""}`).join("; ");
-    const hint = res.status === 401 || res.status === 403 ? " — check the API token in PATCH /api/v1/settings/acme-dns (it needs Zone:Read and DNS:Edit)" : "";
-    throw providerFailed(KIND, action, fqdn, `HTTP ${res.status}${messages ? `: ${messages}` : parsed ? "" : " (not a Cloudflare API answer)"}${hint}`, { status: res.status });
+    const messages = (parsed?.errors ?? [])
+      .map((e) => `${e.message ?? "error"}${e.code !== undefined ? ` (code ${e.code})` : ""}`)
+      .join("; ");
+    const hint =
+      res.status === 401 || res.status === 403
+        ? " — check the API token in PATCH /api/v1/settings/acme-dns (it needs Zone:Read and DNS:Edit)"
+        : "";
+    throw providerFailed(
+      KIND,
+      action,
+      fqdn,
+      `HTTP ${res.status}${messages ? `: ${messages}` : parsed ? "" : " (not a Cloudflare API answer)"}${hint}`,
+      { status: res.status },
+    );
   }
 
   async function zoneOf(fqdn: string, signal?: AbortSignal): Promise<Zone> {
@@ -84,7 +105,14 @@ export function cloudflareProvider(options: CloudflareOptions): DnsProvider {
       const name = labels.slice(i).join(".");
       const cached = zones.get(name);
       if (cached) return cached;
-      const found = await call<Zone[]>("find the zone of", fqdn, "GET", `/zones?name=${encodeURIComponent(name)}&status=active`, undefined, signal);
+      const found = await call<Zone[]>(
+        "find the zone of",
+        fqdn,
+        "GET",
+        `/zones?name=${encodeURIComponent(name)}&status=active`,
+        undefined,
+        signal,
+      );
       const zone = Array.isArray(found) ? found.find((z) => z.name?.toLowerCase() === name) : undefined;
       if (zone) {
         zones.set(name, zone);
@@ -92,14 +120,26 @@ export function cloudflareProvider(options: CloudflareOptions): DnsProvider {
         return zone;
       }
     }
-    throw providerFailed(KIND, "find the zone of", fqdn, "no active zone of this account holds the name (is the token scoped to that zone?)");
+    throw providerFailed(
+      KIND,
+      "find the zone of",
+      fqdn,
+      "no active zone of this account holds the name (is the token scoped to that zone?)",
+    );
   }
 
   return {
     kind: KIND,
     async present(fqdn, value, signal) {
       const zone = await zoneOf(fqdn, signal);
-      const record = await call<DnsRecord>("create", fqdn, "POST", `/zones/${encodeURIComponent(zone.id)}/dns_records`, { type: "TXT", name: fqdn, content: value, ttl: TXT_TTL, comment: "ACME dns-01 challenge (removed after validation)" }, signal);
+      const record = await call<DnsRecord>(
+        "create",
+        fqdn,
+        "POST",
+        `/zones/${encodeURIComponent(zone.id)}/dns_records`,
+        { type: "TXT", name: fqdn, content: value, ttl: TXT_TTL, comment: "ACME dns-01 challenge (removed after validation)" },
+        signal,
+      );
       if (!record?.id) throw providerFailed(KIND, "create", fqdn, "the API answered without a record id");
       records.set(`${fqdn}\n${value}`, record.id);
     },
@@ -108,8 +148,18 @@ export function cloudflareProvider(options: CloudflareOptions): DnsProvider {
       const known = records.get(`${fqdn}\n${value}`);
       const ids = known
         ? [known]
-        : (await call<DnsRecord[]>("look up", fqdn, "GET", `/zones/${encodeURIComponent(zone.id)}/dns_records?type=TXT&name=${encodeURIComponent(fqdn)}`)).filter((r) => unquote(r.content) === value).map((r) => r.id);
-      for (const id of ids) await call<{ id: string }>("delete", fqdn, "DELETE", `/zones/${encodeURIComponent(zone.id)}/dns_records/${encodeURIComponent(id)}`);
+        : (
+            await call<DnsRecord[]>(
+              "look up",
+              fqdn,
+              "GET",
+              `/zones/${encodeURIComponent(zone.id)}/dns_records?type=TXT&name=${encodeURIComponent(fqdn)}`,
+            )
+          )
+            .filter((r) => unquote(r.content) === value)
+            .map((r) => r.id);
+      for (const id of ids)
+        await call<{ id: string }>("delete", fqdn, "DELETE", `/zones/${encodeURIComponent(zone.id)}/dns_records/${encodeURIComponent(id)}`);
       records.delete(`${fqdn}\n${value}`);
     },
     async authoritative(fqdn) {

@@ -12,17 +12,32 @@ export interface PropagationResult {
   missing: string[];
 }
 
-async function answers(server: DnsServer, fqdn: string, value: string, policy: OutboundPolicy, signal?: AbortSignal): Promise<string | null> {
+async function answers(
+  server: DnsServer,
+  fqdn: string,
+  value: string,
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<string | null> {
   try {
-    const msg = parseMessage(await exchange(server, buildQuery(newMessageId(), fqdn, TYPE.TXT), { policy, timeoutMs: 3000, ...(signal ? { signal } : {}) }));
-    const found = msg.answers.some((rr) => rr.type === TYPE.TXT && rr.name === fqdn.toLowerCase().replace(/\.$/, "") && txtValue(msg, rr) === value);
+    const msg = parseMessage(
+      await exchange(server, buildQuery(newMessageId(), fqdn, TYPE.TXT), { policy, timeoutMs: 3000, ...(signal ? { signal } : {}) }),
+    );
+    const found = msg.answers.some(
+      (rr) => rr.type === TYPE.TXT && rr.name === fqdn.toLowerCase().replace(/\.$/, "") && txtValue(msg, rr) === value,
+    );
     return found ? null : "the TXT value is not there yet";
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
 }
 
-export async function waitForTxt(servers: DnsServer[], fqdn: string, value: string, opts: { policy: OutboundPolicy; timeoutMs: number; intervalMs?: number; signal?: AbortSignal }): Promise<PropagationResult> {
+export async function waitForTxt(
+  servers: DnsServer[],
+  fqdn: string,
+  value: string,
+  opts: { policy: OutboundPolicy; timeoutMs: number; intervalMs?: number; signal?: AbortSignal },
+): Promise<PropagationResult> {
   const pending = new Map(servers.map((s) => [serverLabel(s), { server: s, why: "not asked" }]));
   const deadline = Date.now() + opts.timeoutMs;
   while (pending.size > 0 && !opts.signal?.aborted) {

@@ -5,7 +5,18 @@
 import type { OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
 import { type DnsProvider, providerFailed } from "./provider.ts";
 import { type DnsServer, DnsTransportError, exchange, serverLabel } from "./transport.ts";
-import { buildQuery, buildTxtUpdate, newMessageId, parseMessage, RCODES, signMessage, TYPE, type TsigKey, tsigError, verifyAnswer } from "./wire.ts";
+import {
+  buildQuery,
+  buildTxtUpdate,
+  newMessageId,
+  parseMessage,
+  RCODES,
+  signMessage,
+  TYPE,
+  type TsigKey,
+  tsigError,
+  verifyAnswer,
+} from "./wire.ts";
 
 export interface Rfc2136Settings {
   server: string;
@@ -27,7 +38,11 @@ const KIND = "rfc2136";
 
 export function rfc2136Provider(settings: Rfc2136Settings, options: Rfc2136Options): DnsProvider {
   const server: DnsServer = { host: settings.server, port: settings.port };
-  const key: TsigKey = { name: settings.tsig_name, algorithm: settings.tsig_algorithm, secret: Buffer.from(settings.tsig_secret, "base64") };
+  const key: TsigKey = {
+    name: settings.tsig_name,
+    algorithm: settings.tsig_algorithm,
+    secret: Buffer.from(settings.tsig_secret, "base64"),
+  };
   const timeoutMs = options.timeoutMs ?? 10_000;
   const now = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   const zones = new Map<string, string>();
@@ -36,7 +51,8 @@ export function rfc2136Provider(settings: Rfc2136Settings, options: Rfc2136Optio
   async function ask(message: Buffer, action: string, fqdn: string, signal?: AbortSignal) {
     try {
       const answer = parseMessage(await exchange(server, message, { policy: options.policy, timeoutMs, ...(signal ? { signal } : {}) }));
-      if (answer.id !== message.readUInt16BE(0)) throw providerFailed(KIND, action, fqdn, `${serverLabel(server)} answered another message id`, extra);
+      if (answer.id !== message.readUInt16BE(0))
+        throw providerFailed(KIND, action, fqdn, `${serverLabel(server)} answered another message id`, extra);
       return answer;
     } catch (err) {
       if (err instanceof DnsTransportError || err instanceof RangeError) throw providerFailed(KIND, action, fqdn, err.message, extra);
@@ -48,9 +64,23 @@ export function rfc2136Provider(settings: Rfc2136Settings, options: Rfc2136Optio
     const known = zones.get(fqdn);
     if (known) return known;
     const answer = await ask(buildQuery(newMessageId(), fqdn, TYPE.SOA), "find the zone of", fqdn, signal);
-    if (answer.rcode !== 0 && answer.rcode !== 3) throw providerFailed(KIND, "find the zone of", fqdn, `${serverLabel(server)} answered the SOA query ${RCODES[answer.rcode] ?? answer.rcode}`, extra);
+    if (answer.rcode !== 0 && answer.rcode !== 3)
+      throw providerFailed(
+        KIND,
+        "find the zone of",
+        fqdn,
+        `${serverLabel(server)} answered the SOA query ${RCODES[answer.rcode] ?? answer.rcode}`,
+        extra,
+      );
     const soa = [...answer.answers, ...answer.authority].find((rr) => rr.type === TYPE.SOA);
-    if (!soa) throw providerFailed(KIND, "find the zone of", fqdn, `${serverLabel(server)} is not authoritative for it (no SOA in its answer)`, extra);
+    if (!soa)
+      throw providerFailed(
+        KIND,
+        "find the zone of",
+        fqdn,
+        `${serverLabel(server)} is not authoritative for it (no SOA in its answer)`,
+        extra,
+      );
     zones.set(fqdn, soa.name);
     return soa.name;
   }
@@ -62,10 +92,17 @@ export function rfc2136Provider(settings: Rfc2136Settings, options: Rfc2136Optio
     const answer = await ask(signed, action, fqdn, signal);
     if (answer.rcode !== 0) {
       const tsig = tsigError(answer);
-      throw providerFailed(KIND, action, fqdn, `${serverLabel(server)} answered ${RCODES[answer.rcode] ?? `rcode ${answer.rcode}`}${tsig ? ` (TSIG ${tsig})` : ""} for zone ${zone}`, { ...extra, zone });
+      throw providerFailed(
+        KIND,
+        action,
+        fqdn,
+        `${serverLabel(server)} answered ${RCODES[answer.rcode] ?? `rcode ${answer.rcode}`}${tsig ? ` (TSIG ${tsig})` : ""} for zone ${zone}`,
+        { ...extra, zone },
+      );
     }
     const check = verifyAnswer(answer, key, mac, now());
-    if (check.problem) throw providerFailed(KIND, action, fqdn, `${serverLabel(server)} answered NOERROR but ${check.problem}`, { ...extra, zone });
+    if (check.problem)
+      throw providerFailed(KIND, action, fqdn, `${serverLabel(server)} answered NOERROR but ${check.problem}`, { ...extra, zone });
   }
 
   return {

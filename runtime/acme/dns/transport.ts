@@ -20,15 +20,23 @@ export class DnsTransportError extends Error {
 }
 
 async function allowedAddress(host: string, policy: OutboundPolicy): Promise<string> {
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch((e: NodeJS.ErrnoException) => {
-    throw new DnsTransportError(`${host} does not resolve (${e.code ?? e.message})`);
-  })).map((a) => a.address);
+  const addresses = isIP(host)
+    ? [host]
+    : (
+        await lookup(host, { all: true }).catch((e: NodeJS.ErrnoException) => {
+          throw new DnsTransportError(`${host} does not resolve (${e.code ?? e.message})`);
+        })
+      ).map((a) => a.address);
   const allowed = addresses.find((a) => addressAllowed(a, policy) === null);
   if (allowed) return allowed;
   throw new DnsTransportError(addresses.length ? (addressAllowed(addresses[0]!, policy) ?? "refused") : `${host} has no address`);
 }
 
-export async function exchange(server: DnsServer, message: Buffer, opts: { policy: OutboundPolicy; timeoutMs: number; signal?: AbortSignal }): Promise<Buffer> {
+export async function exchange(
+  server: DnsServer,
+  message: Buffer,
+  opts: { policy: OutboundPolicy; timeoutMs: number; signal?: AbortSignal },
+): Promise<Buffer> {
   const address = await allowedAddress(server.host, opts.policy);
   return new Promise<Buffer>((resolve, reject) => {
     const socket = connect({ host: address, port: server.port });

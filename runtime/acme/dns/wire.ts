@@ -11,7 +11,19 @@ const CLASS_NONE = 254;
 const CLASS_ANY = 255;
 const OPCODE_UPDATE = 5;
 
-export const RCODES: Record<number, string> = { 0: "NOERROR", 1: "FORMERR", 2: "SERVFAIL", 3: "NXDOMAIN", 4: "NOTIMP", 5: "REFUSED", 6: "YXDOMAIN", 7: "YXRRSET", 8: "NXRRSET", 9: "NOTAUTH", 10: "NOTZONE" };
+export const RCODES: Record<number, string> = {
+  0: "NOERROR",
+  1: "FORMERR",
+  2: "SERVFAIL",
+  3: "NXDOMAIN",
+  4: "NOTIMP",
+  5: "REFUSED",
+  6: "YXDOMAIN",
+  7: "YXRRSET",
+  8: "NXRRSET",
+  9: "NOTAUTH",
+  10: "NOTZONE",
+};
 const TSIG_ERRORS: Record<number, string> = { 16: "BADSIG", 17: "BADKEY", 18: "BADTIME", 22: "BADTRUNC" };
 
 /** The settings' TSIG algorithms: their wire names (RFC 8945 6) and node:crypto digests. */
@@ -36,18 +48,47 @@ const FUDGE = 300;
 
 class Writer {
   private readonly parts: Buffer[] = [];
-  u8(n: number) { this.parts.push(Buffer.from([n & 0xff])); return this; }
-  u16(n: number) { const b = Buffer.alloc(2); b.writeUInt16BE(n & 0xffff); this.parts.push(b); return this; }
-  u32(n: number) { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); this.parts.push(b); return this; }
-  u48(n: number) { const b = Buffer.alloc(6); b.writeUIntBE(n, 0, 6); this.parts.push(b); return this; }
-  bytes(b: Uint8Array) { this.parts.push(Buffer.from(b)); return this; }
-  name(name: string) { return this.bytes(encodeName(name)); }
-  done(): Buffer { return Buffer.concat(this.parts); }
+  u8(n: number) {
+    this.parts.push(Buffer.from([n & 0xff]));
+    return this;
+  }
+  u16(n: number) {
+    const b = Buffer.alloc(2);
+    b.writeUInt16BE(n & 0xffff);
+    this.parts.push(b);
+    return this;
+  }
+  u32(n: number) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(n >>> 0);
+    this.parts.push(b);
+    return this;
+  }
+  u48(n: number) {
+    const b = Buffer.alloc(6);
+    b.writeUIntBE(n, 0, 6);
+    this.parts.push(b);
+    return this;
+  }
+  bytes(b: Uint8Array) {
+    this.parts.push(Buffer.from(b));
+    return this;
+  }
+  name(name: string) {
+    return this.bytes(encodeName(name));
+  }
+  done(): Buffer {
+    return Buffer.concat(this.parts);
+  }
 }
 
 /** A name in uncompressed wire form, lower-cased (TSIG's canonical form; DNS compares names case-insensitively). */
 export function encodeName(name: string): Buffer {
-  const labels = name.replace(/\.$/, "").toLowerCase().split(".").filter((l) => l.length > 0);
+  const labels = name
+    .replace(/\.$/, "")
+    .toLowerCase()
+    .split(".")
+    .filter((l) => l.length > 0);
   const parts: Buffer[] = [];
   for (const label of labels) {
     const bytes = Buffer.from(label, "ascii");
@@ -81,14 +122,31 @@ export function buildQuery(id: number, name: string, type: number): Buffer {
 export function buildTxtUpdate(id: number, zone: string, fqdn: string, value: string, op: "add" | "delete", ttl = 60): Buffer {
   const rdata = txtRdata(value);
   return header(id, OPCODE_UPDATE << 11, [1, 0, 1, 0])
-    .name(zone).u16(TYPE.SOA).u16(CLASS_IN)
-    .name(fqdn).u16(TYPE.TXT).u16(op === "add" ? CLASS_IN : CLASS_NONE).u32(op === "add" ? ttl : 0).u16(rdata.length).bytes(rdata)
+    .name(zone)
+    .u16(TYPE.SOA)
+    .u16(CLASS_IN)
+    .name(fqdn)
+    .u16(TYPE.TXT)
+    .u16(op === "add" ? CLASS_IN : CLASS_NONE)
+    .u32(op === "add" ? ttl : 0)
+    .u16(rdata.length)
+    .bytes(rdata)
     .done();
 }
 
 /** The TSIG variables a MAC covers after the message (RFC 8945 4.3.3). */
 function tsigVariables(keyName: string, algorithm: string, timeSigned: number, fudge: number, error: number, other: Uint8Array): Buffer {
-  return new Writer().name(keyName).u16(CLASS_ANY).u32(0).name(algorithm).u48(timeSigned).u16(fudge).u16(error).u16(other.length).bytes(other).done();
+  return new Writer()
+    .name(keyName)
+    .u16(CLASS_ANY)
+    .u32(0)
+    .name(algorithm)
+    .u48(timeSigned)
+    .u16(fudge)
+    .u16(error)
+    .u16(other.length)
+    .bytes(other)
+    .done();
 }
 
 function hmac(key: TsigKey, ...parts: Uint8Array[]): Buffer {
@@ -103,7 +161,16 @@ function hmac(key: TsigKey, ...parts: Uint8Array[]): Buffer {
 export function signMessage(message: Buffer, key: TsigKey, nowSeconds: number): { signed: Buffer; mac: Buffer } {
   const mac = hmac(key, message, tsigVariables(key.name, TSIG_ALGORITHM[key.algorithm]!.name, nowSeconds, FUDGE, 0, new Uint8Array()));
   const id = message.readUInt16BE(0);
-  const rdata = new Writer().name(TSIG_ALGORITHM[key.algorithm]!.name).u48(nowSeconds).u16(FUDGE).u16(mac.length).bytes(mac).u16(id).u16(0).u16(0).done();
+  const rdata = new Writer()
+    .name(TSIG_ALGORITHM[key.algorithm]!.name)
+    .u48(nowSeconds)
+    .u16(FUDGE)
+    .u16(mac.length)
+    .bytes(mac)
+    .u16(id)
+    .u16(0)
+    .u16(0)
+    .done();
   const rr = new Writer().name(key.name).u16(TYPE.TSIG).u16(CLASS_ANY).u32(0).u16(rdata.length).bytes(rdata).done();
   const signed = Buffer.concat([message, rr]);
   signed.writeUInt16BE(message.readUInt16BE(10) + 1, 10);
@@ -162,7 +229,15 @@ export function parseMessage(raw: Buffer): ParsedMessage {
       const start = pos;
       const [name, after] = readName(raw, pos);
       const rdataLength = raw.readUInt16BE(after + 8);
-      const record = { name, type: raw.readUInt16BE(after), cls: raw.readUInt16BE(after + 2), ttl: raw.readUInt32BE(after + 4), start, rdataStart: after + 10, rdataLength };
+      const record = {
+        name,
+        type: raw.readUInt16BE(after),
+        cls: raw.readUInt16BE(after + 2),
+        ttl: raw.readUInt32BE(after + 4),
+        start,
+        rdataStart: after + 10,
+        rdataLength,
+      };
       if (record.rdataStart + rdataLength > raw.length) throw new RangeError("DNS record runs past the message");
       out.push(record);
       pos = record.rdataStart + rdataLength;
@@ -237,15 +312,24 @@ export function verifyAnswer(msg: ParsedMessage, key: TsigKey, requestMac: Buffe
   if (!tsig) return { problem: "the answer is not signed" };
   const error = tsigError(msg);
   if (error) return { problem: `the server's TSIG error is ${error}` };
-  if (tsig.record.name !== key.name.replace(/\.$/, "").toLowerCase()) return { problem: `the answer is signed with another key (${tsig.record.name})` };
-  if (tsig.algorithm !== TSIG_ALGORITHM[key.algorithm]!.name) return { problem: `the answer is signed with another algorithm (${tsig.algorithm})` };
+  if (tsig.record.name !== key.name.replace(/\.$/, "").toLowerCase())
+    return { problem: `the answer is signed with another key (${tsig.record.name})` };
+  if (tsig.algorithm !== TSIG_ALGORITHM[key.algorithm]!.name)
+    return { problem: `the answer is signed with another algorithm (${tsig.algorithm})` };
   const unsigned = Buffer.from(msg.raw.subarray(0, tsig.record.start));
   unsigned.writeUInt16BE(tsig.originalId, 0);
   unsigned.writeUInt16BE(msg.raw.readUInt16BE(10) - 1, 10);
   const lengthPrefix = Buffer.alloc(2);
   lengthPrefix.writeUInt16BE(requestMac.length);
-  const expected = hmac(key, lengthPrefix, requestMac, unsigned, tsigVariables(key.name, tsig.algorithm, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other));
-  if (tsig.mac.length !== expected.length || !timingSafeEqual(tsig.mac, expected)) return { problem: "the answer's TSIG signature does not verify" };
+  const expected = hmac(
+    key,
+    lengthPrefix,
+    requestMac,
+    unsigned,
+    tsigVariables(key.name, tsig.algorithm, tsig.timeSigned, tsig.fudge, tsig.error, tsig.other),
+  );
+  if (tsig.mac.length !== expected.length || !timingSafeEqual(tsig.mac, expected))
+    return { problem: "the answer's TSIG signature does not verify" };
   if (Math.abs(nowSeconds - tsig.timeSigned) > tsig.fudge) return { problem: "the answer's TSIG time is outside the fudge" };
   return { problem: null };
 }

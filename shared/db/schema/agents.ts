@@ -63,7 +63,10 @@ export const agents = pgTable(
     hardware_id: integer("hardware_id").references(() => hardware.id, { onDelete: "set null" }),
     proposed_hardware_id: integer("proposed_hardware_id").references(() => hardware.id, { onDelete: "set null" }),
     /** Grants as stored: {name: {enabled, config}} (defaults merged on read). */
-    capabilities: jsonb("capabilities").$type<Record<string, { enabled: boolean; config: Record<string, unknown> }>>().notNull().default({}),
+    capabilities: jsonb("capabilities")
+      .$type<Record<string, { enabled: boolean; config: Record<string, unknown> }>>()
+      .notNull()
+      .default({}),
     /** sha256 hex of the normalised pairing code (upper-case, no dashes); null once consumed or decided. */
     pairing_code_hash: text("pairing_code_hash"),
     pairing_expires_at: tz("pairing_expires_at"),
@@ -97,7 +100,9 @@ export const agentEvents = pgTable(
   "agent_events",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
     event_type: text("event_type").notNull(),
     actor_user_id: integer("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     detail: jsonb("detail").$type<Record<string, unknown> | null>(),
@@ -117,7 +122,9 @@ export const agentProbeRuns = pgTable(
   {
     /** 32 hex. */
     run_id: text("run_id").primaryKey(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
     /** The monitor this run checks for (monitors arrive with their own issue); null for an ad-hoc probe. */
     monitor_id: integer("monitor_id"),
     check_type: text("check_type").notNull(),
@@ -136,12 +143,17 @@ export const agentProbeRuns = pgTable(
     details: jsonb("details").$type<Record<string, unknown> | null>(),
     created_at: tz("created_at").notNull().defaultNow(),
   },
-  (t) => [index("agent_probe_runs_agent_state_idx").on(t.agent_id, t.state), index("agent_probe_runs_monitor_idx").on(t.monitor_id, t.created_at)],
+  (t) => [
+    index("agent_probe_runs_agent_state_idx").on(t.agent_id, t.state),
+    index("agent_probe_runs_monitor_idx").on(t.monitor_id, t.created_at),
+  ],
 );
 
 /** The latest telemetry.host frame of each agent, whole (GET /agents/{id}/telemetry answers its payload). */
 export const agentLatestTelemetry = pgTable("agent_latest_telemetry", {
-  agent_id: integer("agent_id").primaryKey().references(() => agents.id, { onDelete: "cascade" }),
+  agent_id: integer("agent_id")
+    .primaryKey()
+    .references(() => agents.id, { onDelete: "cascade" }),
   sample_id: text("sample_id").notNull(),
   collected_at: tz("collected_at").notNull(),
   status: text("status").notNull(),

@@ -1,7 +1,20 @@
 // Documentation, maps, topologies, the saved graph layout, the hostname/OUI knowledge base and
 // uploaded files.
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { timestamps } from "./columns.ts";
 import { users } from "./identity.ts";
 
@@ -26,7 +39,9 @@ export const docs = pgTable(
 export const docEntities = pgTable(
   "doc_entities",
   {
-    doc_id: integer("doc_id").notNull().references(() => docs.id, { onDelete: "cascade" }),
+    doc_id: integer("doc_id")
+      .notNull()
+      .references(() => docs.id, { onDelete: "cascade" }),
     entity_type: text("entity_type").notNull(),
     entity_id: integer("entity_id").notNull(),
   },
@@ -44,7 +59,9 @@ export const maps = pgTable("maps", {
 export const mapEntities = pgTable(
   "map_entities",
   {
-    map_id: integer("map_id").notNull().references(() => maps.id, { onDelete: "cascade" }),
+    map_id: integer("map_id")
+      .notNull()
+      .references(() => maps.id, { onDelete: "cascade" }),
     entity_type: text("entity_type").notNull(),
     entity_id: integer("entity_id").notNull(),
     x: doublePrecision("x"),
@@ -77,7 +94,9 @@ export const topologies = pgTable("topologies", {
 export const topologyNodes = pgTable(
   "topology_nodes",
   {
-    topology_id: integer("topology_id").notNull().references(() => topologies.id, { onDelete: "cascade" }),
+    topology_id: integer("topology_id")
+      .notNull()
+      .references(() => topologies.id, { onDelete: "cascade" }),
     node_id: text("node_id").notNull(),
     x: doublePrecision("x"),
     y: doublePrecision("y"),

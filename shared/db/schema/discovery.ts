@@ -55,7 +55,10 @@ export const discoveryProfiles = pgTable(
     next_run_at: tz("next_run_at"),
     ...timestamps,
   },
-  (t) => [index("discovery_profiles_due_idx").on(t.next_run_at).where(sql`enabled and paused_at is null`), index("discovery_profiles_agent_idx").on(t.scan_agent_id)],
+  (t) => [
+    index("discovery_profiles_due_idx").on(t.next_run_at).where(sql`enabled and paused_at is null`),
+    index("discovery_profiles_agent_idx").on(t.scan_agent_id),
+  ],
 );
 
 export const scanJobs = pgTable(
@@ -116,7 +119,9 @@ export const scanResults = pgTable(
   "scan_results",
   {
     id: serial("id").primaryKey(),
-    scan_job_id: integer("scan_job_id").notNull().references(() => scanJobs.id, { onDelete: "cascade" }),
+    scan_job_id: integer("scan_job_id")
+      .notNull()
+      .references(() => scanJobs.id, { onDelete: "cascade" }),
     ip_address: text("ip_address").notNull(),
     mac_address: text("mac_address"),
     hostname: text("hostname"),
@@ -167,7 +172,9 @@ export const scanLogs = pgTable(
   "scan_logs",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    scan_job_id: integer("scan_job_id").notNull().references(() => scanJobs.id, { onDelete: "cascade" }),
+    scan_job_id: integer("scan_job_id")
+      .notNull()
+      .references(() => scanJobs.id, { onDelete: "cascade" }),
     timestamp: tz("timestamp").notNull().defaultNow(),
     /** DEBUG | INFO | WARNING | ERROR */
     level: text("level").notNull().default("INFO"),
@@ -184,7 +191,9 @@ export const lldpNeighbors = pgTable(
   "lldp_neighbors",
   {
     id: serial("id").primaryKey(),
-    scan_job_id: integer("scan_job_id").notNull().references(() => scanJobs.id, { onDelete: "cascade" }),
+    scan_job_id: integer("scan_job_id")
+      .notNull()
+      .references(() => scanJobs.id, { onDelete: "cascade" }),
     source_scan_result_id: integer("source_scan_result_id").references(() => scanResults.id, { onDelete: "cascade" }),
     source_hardware_id: integer("source_hardware_id").references(() => hardware.id, { onDelete: "cascade" }),
     neighbor_index: integer("neighbor_index").notNull(),
@@ -220,7 +229,10 @@ export const discoveryListenerEvents = pgTable(
     mac_address: text("mac_address"),
     hostname: text("hostname"),
     /** [{type, name, port, protocol}] */
-    services: jsonb("services").$type<{ type: string; name: string | null; port: number | null; protocol: string }[]>().notNull().default([]),
+    services: jsonb("services")
+      .$type<{ type: string; name: string | null; port: number | null; protocol: string }[]>()
+      .notNull()
+      .default([]),
     vendor: text("vendor"),
     model: text("model"),
     serial_number: text("serial_number"),

@@ -1,6 +1,18 @@
 // Users, sessions, tokens, invites, roles, MFA and the audit chain (spec 5, docs/architecture.md, API contracts).
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { timestamps, tz } from "./columns.ts";
 
 export const users = pgTable(
@@ -34,7 +46,9 @@ export const mfaBackupCodes = pgTable(
   "mfa_backup_codes",
   {
     id: serial("id").primaryKey(),
-    user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    user_id: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     code_hash: text("code_hash").notNull(),
     used_at: tz("used_at"),
     created_at: tz("created_at").notNull().defaultNow(),
@@ -46,7 +60,9 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    user_id: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     created_at: tz("created_at").notNull().defaultNow(),
     expires_at: tz("expires_at").notNull(),
     last_seen_at: tz("last_seen_at"),
@@ -63,7 +79,9 @@ export const apiTokens = pgTable(
   "api_tokens",
   {
     id: serial("id").primaryKey(),
-    user_id: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    user_id: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     label: text("label").notNull(),
     /** Public lookup part of the token (`svc_<prefix>_<secret>`); the secret is only stored hashed. */
     prefix: text("prefix").notNull(),

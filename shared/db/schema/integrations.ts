@@ -31,14 +31,19 @@ export const integrations = pgTable(
     next_sync_at: tz("next_sync_at"),
     ...timestamps,
   },
-  (t) => [index("integrations_due_idx").on(t.next_sync_at).where(sql`enabled`), uniqueIndex("integrations_native_idx").on(t.type).where(sql`type = 'native'`)],
+  (t) => [
+    index("integrations_due_idx").on(t.next_sync_at).where(sql`enabled`),
+    uniqueIndex("integrations_native_idx").on(t.type).where(sql`type = 'native'`),
+  ],
 );
 
 export const integrationMonitors = pgTable(
   "integration_monitors",
   {
     id: serial("id").primaryKey(),
-    integration_id: integer("integration_id").notNull().references(() => integrations.id, { onDelete: "cascade" }),
+    integration_id: integer("integration_id")
+      .notNull()
+      .references(() => integrations.id, { onDelete: "cascade" }),
     /** The monitor's id at the source (Uptime Kuma's monitor id; `native-hw-<id>` / `native-svc-<id>`). */
     external_id: text("external_id").notNull(),
     name: text("name").notNull(),
@@ -75,7 +80,9 @@ export const integrationMonitorEvents = pgTable(
   "integration_monitor_events",
   {
     id: serial("id").primaryKey(),
-    monitor_id: integer("monitor_id").notNull().references(() => integrationMonitors.id, { onDelete: "cascade" }),
+    monitor_id: integer("monitor_id")
+      .notNull()
+      .references(() => integrationMonitors.id, { onDelete: "cascade" }),
     previous_status: text("previous_status"),
     new_status: text("new_status").notNull(),
     detected_at: tz("detected_at").notNull().defaultNow(),

@@ -92,8 +92,12 @@ export const hardwareConnections = pgTable(
   "hardware_connections",
   {
     id: serial("id").primaryKey(),
-    source_hardware_id: integer("source_hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
-    target_hardware_id: integer("target_hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
+    source_hardware_id: integer("source_hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
+    target_hardware_id: integer("target_hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
     connection_type: text("connection_type").notNull().default("ethernet"),
     bandwidth_mbps: integer("bandwidth_mbps"),
     notes: text("notes"),
@@ -169,8 +173,12 @@ export const services = pgTable(
 export const serviceDependencies = pgTable(
   "service_dependencies",
   {
-    service_id: integer("service_id").notNull().references(() => services.id, { onDelete: "cascade" }),
-    depends_on_id: integer("depends_on_id").notNull().references(() => services.id, { onDelete: "cascade" }),
+    service_id: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "cascade" }),
+    depends_on_id: integer("depends_on_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "cascade" }),
     created_at: timestamps.created_at,
   },
   (t) => [
@@ -207,8 +215,12 @@ export const storage = pgTable(
 export const serviceStorage = pgTable(
   "service_storage",
   {
-    service_id: integer("service_id").notNull().references(() => services.id, { onDelete: "cascade" }),
-    storage_id: integer("storage_id").notNull().references(() => storage.id, { onDelete: "cascade" }),
+    service_id: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "cascade" }),
+    storage_id: integer("storage_id")
+      .notNull()
+      .references(() => storage.id, { onDelete: "cascade" }),
     mount_path: text("mount_path"),
   },
   (t) => [primaryKey({ columns: [t.service_id, t.storage_id] }), index("service_storage_storage_idx").on(t.storage_id)],
@@ -252,8 +264,12 @@ export const networks = pgTable(
 export const networkMembers = pgTable(
   "network_members",
   {
-    network_id: integer("network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
-    compute_id: integer("compute_id").notNull().references(() => computeUnits.id, { onDelete: "cascade" }),
+    network_id: integer("network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
+    compute_id: integer("compute_id")
+      .notNull()
+      .references(() => computeUnits.id, { onDelete: "cascade" }),
     ip_address: text("ip_address"),
   },
   (t) => [primaryKey({ columns: [t.network_id, t.compute_id] }), index("network_members_compute_idx").on(t.compute_id)],
@@ -262,8 +278,12 @@ export const networkMembers = pgTable(
 export const networkHardwareMembers = pgTable(
   "network_hardware_members",
   {
-    network_id: integer("network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
-    hardware_id: integer("hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
+    network_id: integer("network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
+    hardware_id: integer("hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
     ip_address: text("ip_address"),
   },
   (t) => [primaryKey({ columns: [t.network_id, t.hardware_id] }), index("network_hardware_members_hw_idx").on(t.hardware_id)],
@@ -272,8 +292,12 @@ export const networkHardwareMembers = pgTable(
 export const networkPeers = pgTable(
   "network_peers",
   {
-    network_id: integer("network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
-    peer_network_id: integer("peer_network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
+    network_id: integer("network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
+    peer_network_id: integer("peer_network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     description: text("description"),
   },
   (t) => [
@@ -315,8 +339,12 @@ export const clusterMembers = pgTable(
   "cluster_members",
   {
     id: serial("id").primaryKey(),
-    cluster_id: integer("cluster_id").notNull().references(() => hardwareClusters.id, { onDelete: "cascade" }),
-    hardware_id: integer("hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
+    cluster_id: integer("cluster_id")
+      .notNull()
+      .references(() => hardwareClusters.id, { onDelete: "cascade" }),
+    hardware_id: integer("hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
     role: text("role"),
     ...timestamps,
   },
@@ -341,8 +369,12 @@ export const externalNodeNetworks = pgTable(
   "external_node_networks",
   {
     id: serial("id").primaryKey(),
-    external_node_id: integer("external_node_id").notNull().references(() => externalNodes.id, { onDelete: "cascade" }),
-    network_id: integer("network_id").notNull().references(() => networks.id, { onDelete: "cascade" }),
+    external_node_id: integer("external_node_id")
+      .notNull()
+      .references(() => externalNodes.id, { onDelete: "cascade" }),
+    network_id: integer("network_id")
+      .notNull()
+      .references(() => networks.id, { onDelete: "cascade" }),
     link_type: text("link_type"),
   },
   (t) => [uniqueIndex("external_node_networks_pair_idx").on(t.external_node_id, t.network_id)],
@@ -352,11 +384,18 @@ export const serviceExternalDependencies = pgTable(
   "service_external_dependencies",
   {
     id: serial("id").primaryKey(),
-    service_id: integer("service_id").notNull().references(() => services.id, { onDelete: "cascade" }),
-    external_node_id: integer("external_node_id").notNull().references(() => externalNodes.id, { onDelete: "cascade" }),
+    service_id: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "cascade" }),
+    external_node_id: integer("external_node_id")
+      .notNull()
+      .references(() => externalNodes.id, { onDelete: "cascade" }),
     description: text("description"),
   },
-  (t) => [uniqueIndex("service_external_pair_idx").on(t.service_id, t.external_node_id), index("service_external_node_idx").on(t.external_node_id)],
+  (t) => [
+    uniqueIndex("service_external_pair_idx").on(t.service_id, t.external_node_id),
+    index("service_external_node_idx").on(t.external_node_id),
+  ],
 );
 
 export const miscItems = pgTable("misc_items", {
@@ -373,8 +412,12 @@ export const miscItems = pgTable("misc_items", {
 export const serviceMisc = pgTable(
   "service_misc",
   {
-    service_id: integer("service_id").notNull().references(() => services.id, { onDelete: "cascade" }),
-    misc_id: integer("misc_id").notNull().references(() => miscItems.id, { onDelete: "cascade" }),
+    service_id: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "cascade" }),
+    misc_id: integer("misc_id")
+      .notNull()
+      .references(() => miscItems.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.service_id, t.misc_id] }), index("service_misc_misc_idx").on(t.misc_id)],
 );
@@ -398,5 +441,8 @@ export const externalRefs = pgTable(
     last_seen_at: tz("last_seen_at").notNull().defaultNow(),
     ...timestamps,
   },
-  (t) => [uniqueIndex("external_refs_source_idx").on(t.source, t.external_id), index("external_refs_entity_idx").on(t.entity_type, t.entity_id)],
+  (t) => [
+    uniqueIndex("external_refs_source_idx").on(t.source, t.external_id),
+    index("external_refs_entity_idx").on(t.entity_type, t.entity_id),
+  ],
 );

@@ -3,20 +3,7 @@
 // a 60 s interval writing every result (167 results/s): one wide sample row per result rather than one
 // row per metric, and counters upserted into a minute bucket, so that a year of uptime is ~365 rows.
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  real,
-  serial,
-  bigserial,
-  text,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, real, serial, bigserial, text } from "drizzle-orm/pg-core";
 import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import { agents } from "./agents.ts";
 import { timestamps, tz } from "./columns.ts";
@@ -81,7 +68,9 @@ export const monitorEvents = pgTable(
   "monitor_events",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    monitor_id: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    monitor_id: integer("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
     event_type: text("event_type").notNull(),
     status_from: text("status_from"),
     status_to: text("status_to"),
@@ -104,7 +93,9 @@ export const monitorEvents = pgTable(
 export const monitorSamples = pgTable(
   "monitor_samples",
   {
-    monitor_id: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    monitor_id: integer("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
     ts: tz("ts").notNull(),
     /** The `avail` metric: 1 up, 0 down. */
     avail: boolean("avail").notNull(),
@@ -125,7 +116,9 @@ export const monitorSamples = pgTable(
 export const monitorUptimeMinutes = pgTable(
   "monitor_uptime_minutes",
   {
-    monitor_id: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    monitor_id: integer("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
     /** The minute's start (UTC). */
     minute: tz("minute").notNull(),
     up: integer("up").notNull().default(0),
@@ -141,7 +134,9 @@ export const monitorUptimeMinutes = pgTable(
 export const monitorUptimeDaily = pgTable(
   "monitor_uptime_daily",
   {
-    monitor_id: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    monitor_id: integer("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }).notNull(),
     up: integer("up").notNull().default(0),
     total: integer("total").notNull().default(0),

@@ -10,7 +10,9 @@ export const hardwareLiveMetrics = pgTable(
   "hardware_live_metrics",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    hardware_id: integer("hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
+    hardware_id: integer("hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
     ts: tz("ts").notNull(),
     cpu_pct: real("cpu_pct"),
     mem_pct: real("mem_pct"),
@@ -77,7 +79,9 @@ export const agentHostSamplesHourly = pgTable(
 
 /** How the sidecar polls a node (SNMP first). The community is a secret: written, never returned. */
 export const telemetryConfigs = pgTable("telemetry_configs", {
-  hardware_id: integer("hardware_id").primaryKey().references(() => hardware.id, { onDelete: "cascade" }),
+  hardware_id: integer("hardware_id")
+    .primaryKey()
+    .references(() => hardware.id, { onDelete: "cascade" }),
   protocol: text("protocol").notNull().default("snmp"),
   enabled: boolean("enabled").notNull().default(true),
   host: text("host"),
@@ -112,7 +116,9 @@ export const capacityForecasts = pgTable(
   "capacity_forecasts",
   {
     id: serial("id").primaryKey(),
-    hardware_id: integer("hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
+    hardware_id: integer("hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
     metric: text("metric").notNull(),
     slope_per_day: doublePrecision("slope_per_day").notNull(),
     current_value: doublePrecision("current_value").notNull(),
@@ -136,14 +142,19 @@ export const resourceRecommendations = pgTable(
     recommendation: text("recommendation").notNull(),
     evaluated_at: tz("evaluated_at").notNull(),
   },
-  (t) => [uniqueIndex("resource_recommendations_asset_idx").on(t.asset_type, t.asset_id), index("resource_recommendations_eval_idx").on(t.evaluated_at)],
+  (t) => [
+    uniqueIndex("resource_recommendations_asset_idx").on(t.asset_type, t.asset_id),
+    index("resource_recommendations_eval_idx").on(t.evaluated_at),
+  ],
 );
 
 export const flapIncidents = pgTable(
   "flap_incidents",
   {
     id: serial("id").primaryKey(),
-    hardware_id: integer("hardware_id").notNull().references(() => hardware.id, { onDelete: "cascade" }),
+    hardware_id: integer("hardware_id")
+      .notNull()
+      .references(() => hardware.id, { onDelete: "cascade" }),
     /** active | resolved */
     status: text("status").notNull(),
     transition_count: integer("transition_count").notNull(),

@@ -143,7 +143,10 @@ export function applyGrantChanges(
     if (!config.success) {
       for (const issue of config.issues) {
         const key = issue.path?.map((p) => String(p.key)) ?? [];
-        const message = issue.type === "strict_object" ? `Unknown config key ${key.join(".")} for ${name}.` : `${name}.config.${key.join(".")}: ${issue.message}`;
+        const message =
+          issue.type === "strict_object"
+            ? `Unknown config key ${key.join(".")} for ${name}.`
+            : `${name}.config.${key.join(".")}: ${issue.message}`;
         issues.push({ path: [name, "config", ...key], message });
       }
       continue;

@@ -19,11 +19,7 @@ export function mintPairingCode(random: Random): string {
 
 /** The canonical 12 characters of what a person typed, or null when it cannot be a code. */
 export function normalizePairingCode(text: string): string | null {
-  const canonical = text
-    .toUpperCase()
-    .replace(/[\s-]/g, "")
-    .replace(/O/g, "0")
-    .replace(/[IL]/g, "1");
+  const canonical = text.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
   return /^[0-9A-HJKMNP-TV-Z]{12}$/.test(canonical) ? canonical : null;
 }
 

@@ -83,7 +83,9 @@ export function checkVersion(cpe: Cpe23, m: NvdCpeMatch, version: string | null)
   if (version == null || version.trim() === "") return { result: null, reason: "version_missing" };
   const v = version.trim();
   if (cpe.version !== CPE_ANY) {
-    const full = isSpecific(cpe.update) ? [cpe.version + cpe.update, `${cpe.version}-${cpe.update}`, `${cpe.version}_${cpe.update}`, `${cpe.version}.${cpe.update}`] : [cpe.version];
+    const full = isSpecific(cpe.update)
+      ? [cpe.version + cpe.update, `${cpe.version}-${cpe.update}`, `${cpe.version}_${cpe.update}`, `${cpe.version}.${cpe.update}`]
+      : [cpe.version];
     if (full.some((f) => f.toLowerCase() === v.toLowerCase())) return { result: true, reason: "version_equal" };
     const c = compareAsset(v, cpe.version);
     if (c === null) return { result: null, reason: "version_unsupported" };
@@ -113,7 +115,14 @@ export function assessConfigurations(configurations: readonly NvdConfiguration[]
     try {
       cpe = parseCpe23(m.criteria);
     } catch {
-      evidence.push({ criteria: m.criteria, vendor: "", product: "", vulnerable: m.vulnerable, version_result: "unknown", reason: "criteria_invalid" });
+      evidence.push({
+        criteria: m.criteria,
+        vendor: "",
+        product: "",
+        vulnerable: m.vulnerable,
+        version_result: "unknown",
+        reason: "criteria_invalid",
+      });
       return null;
     }
     const vendor = cpe.vendor.toLowerCase();
@@ -121,7 +130,14 @@ export function assessConfigurations(configurations: readonly NvdConfiguration[]
     const same = (vendor === CPE_ANY || vendor === id.vendor) && (product === CPE_ANY || product === id.product);
     if (!same) {
       if (m.vulnerable) return false;
-      evidence.push({ criteria: m.criteria, vendor, product, vulnerable: false, version_result: "unknown", reason: "platform_unverifiable" });
+      evidence.push({
+        criteria: m.criteria,
+        vendor,
+        product,
+        vulnerable: false,
+        version_result: "unknown",
+        reason: "platform_unverifiable",
+      });
       return null;
     }
     if (m.vulnerable) relevant = true;

@@ -20,7 +20,19 @@ export interface Cpe23 {
   other: string;
 }
 
-const FIELDS = ["part", "vendor", "product", "version", "update", "edition", "language", "sw_edition", "target_sw", "target_hw", "other"] as const;
+const FIELDS = [
+  "part",
+  "vendor",
+  "product",
+  "version",
+  "update",
+  "edition",
+  "language",
+  "sw_edition",
+  "target_sw",
+  "target_hw",
+  "other",
+] as const;
 
 export class CpeParseError extends Error {
   override name = "CpeParseError";
@@ -55,7 +67,8 @@ export function unquote(value: string): string {
 export function parseCpe23(s: string): Cpe23 {
   if (!s.startsWith("cpe:2.3:")) throw new CpeParseError(`Not a CPE 2.3 formatted string: ${s.slice(0, 80)}`);
   const fields = splitFields(s.slice("cpe:2.3:".length));
-  if (fields.length !== FIELDS.length) throw new CpeParseError(`A CPE 2.3 string has 11 fields after cpe:2.3, this one ${fields.length}: ${s.slice(0, 120)}`);
+  if (fields.length !== FIELDS.length)
+    throw new CpeParseError(`A CPE 2.3 string has 11 fields after cpe:2.3, this one ${fields.length}: ${s.slice(0, 120)}`);
   if (fields.some((f) => f === "")) throw new CpeParseError(`A CPE 2.3 field is empty: ${s.slice(0, 120)}`);
   const part = fields[0]!;
   if (part !== "a" && part !== "o" && part !== "h") throw new CpeParseError(`CPE part must be a, o or h, not "${part}".`);
@@ -68,11 +81,7 @@ export function parseCpe23(s: string): Cpe23 {
 
 /** A vendor or product as NVD spells it: lower case, trimmed, runs of spaces as one `_`. */
 export function normaliseName(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/\\(.)/g, "$1")
-    .replace(/\s+/g, "_");
+  return name.trim().toLowerCase().replace(/\\(.)/g, "$1").replace(/\s+/g, "_");
 }
 
 /** Whether a value is a concrete one (neither ANY nor NA). */

@@ -13,17 +13,17 @@ export interface DerivedIdentity {
 /** Inventory vendor spellings -> NVD's CPE vendor. */
 const VENDOR_ALIASES: Record<string, string> = {
   ubiquiti: "ui",
-  "ubiquiti_networks": "ui",
+  ubiquiti_networks: "ui",
   "ubiquiti_inc.": "ui",
   tplink: "tp-link",
-  "tp_link": "tp-link",
+  tp_link: "tp-link",
   "synology_inc.": "synology",
-  "qnap_systems": "qnap",
+  qnap_systems: "qnap",
   "mikrotik_(routerboard)": "mikrotik",
   routerboard: "mikrotik",
   hpe: "hp",
-  "hewlett_packard_enterprise": "hp",
-  "cisco_systems": "cisco",
+  hewlett_packard_enterprise: "hp",
+  cisco_systems: "cisco",
   "netgear_inc.": "netgear",
 };
 

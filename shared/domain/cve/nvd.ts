@@ -73,7 +73,11 @@ function bestMetric(metrics: NvdCve["metrics"]): { severity: string | null; scor
     const m = list.find((x) => x.type === "Primary") ?? list[0]!;
     const sev = (m.cvssData?.baseSeverity ?? m.baseSeverity ?? "").toLowerCase();
     const score = typeof m.cvssData?.baseScore === "number" ? m.cvssData.baseScore : null;
-    return { severity: SEVERITIES.has(sev) ? sev : score === null ? null : severityOfScore(score), score, vector: m.cvssData?.vectorString ?? null };
+    return {
+      severity: SEVERITIES.has(sev) ? sev : score === null ? null : severityOfScore(score),
+      score,
+      vector: m.cvssData?.vectorString ?? null,
+    };
   }
   return { severity: null, score: null, vector: null };
 }

@@ -28,7 +28,17 @@ export interface HostFinding {
 /** A finding with every optional fact empty: sources fill in what they saw. */
 export function emptyFinding(ip_address: string): HostFinding {
   return {
-    ip_address, mac_address: null, hostname: null, open_ports: [], vendor: null, os_family: null, os_vendor: null, os_accuracy: null,
-    snmp_sys_name: null, snmp_sys_descr: null, rtt_ms: null, sources: [],
+    ip_address,
+    mac_address: null,
+    hostname: null,
+    open_ports: [],
+    vendor: null,
+    os_family: null,
+    os_vendor: null,
+    os_accuracy: null,
+    snmp_sys_name: null,
+    snmp_sys_descr: null,
+    rtt_ms: null,
+    sources: [],
   };
 }

@@ -76,7 +76,16 @@ export function firewallHosts(arp: unknown, leases: unknown, kea: boolean): Fire
     if (known) return known;
     const n = ipToInt(ip);
     if (n === null || byIp.size >= MAX_FIREWALL_HOSTS) return null;
-    const host: FirewallHost = { ip_address: ip, mac_address: null, hostname: null, interface: null, interface_description: null, lease_state: null, lease_type: null, sources: [] };
+    const host: FirewallHost = {
+      ip_address: ip,
+      mac_address: null,
+      hostname: null,
+      interface: null,
+      interface_description: null,
+      lease_state: null,
+      lease_type: null,
+      sources: [],
+    };
     byIp.set(ip, host);
     order.set(host, n);
     return host;

@@ -88,7 +88,18 @@ export const LISTENER_LIMITS = {
 export function emptyListenerStatus(): ListenerRuntimeStatus {
   const zero = (): Record<ListenerProtocol, number> => ({ mdns: 0, ssdp: 0 });
   return {
-    running: false, interfaces: [], groups: [], packets: zero(), accepted: zero(), malformed: zero(), rate_limited: zero(),
-    descriptions_fetched: 0, descriptions_refused: 0, descriptions_failed: 0, last_packet_at: null, errors: [], started_at: null,
+    running: false,
+    interfaces: [],
+    groups: [],
+    packets: zero(),
+    accepted: zero(),
+    malformed: zero(),
+    rate_limited: zero(),
+    descriptions_fetched: 0,
+    descriptions_refused: 0,
+    descriptions_failed: 0,
+    last_packet_at: null,
+    errors: [],
+    started_at: null,
   };
 }

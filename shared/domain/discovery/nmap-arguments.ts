@@ -7,17 +7,45 @@ export const MAX_NMAP_ARGUMENTS_LENGTH = 256;
 
 type ValueCheck = (v: string) => boolean;
 
-const int = (min: number, max: number): ValueCheck => (v) => /^\d{1,6}$/.test(v) && Number(v) >= min && Number(v) <= max;
+const int =
+  (min: number, max: number): ValueCheck =>
+  (v) =>
+    /^\d{1,6}$/.test(v) && Number(v) >= min && Number(v) <= max;
 const duration: ValueCheck = (v) => /^\d{1,6}(?:ms|s|m|h)?$/.test(v);
 const portSpec: ValueCheck = (v) =>
   v.length <= 200 &&
   v.split(",").every((part) => {
     const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
-    return !!m && Number(m[1]) >= 1 && Number(m[1]) <= 65535 && (m[2] === undefined || (Number(m[2]) >= Number(m[1]) && Number(m[2]) <= 65535));
+    return (
+      !!m && Number(m[1]) >= 1 && Number(m[1]) <= 65535 && (m[2] === undefined || (Number(m[2]) >= Number(m[1]) && Number(m[2]) <= 65535))
+    );
   });
 
-const FLAGS = new Set(["-sT", "-sS", "-sV", "-sn", "-O", "-Pn", "-n", "-R", "-F", "-v", "-T0", "-T1", "-T2", "-T3", "-T4", "-T5",
-  "--open", "--reason", "--osscan-guess", "--osscan-limit", "--version-light", "--version-all", "--traceroute"]);
+const FLAGS = new Set([
+  "-sT",
+  "-sS",
+  "-sV",
+  "-sn",
+  "-O",
+  "-Pn",
+  "-n",
+  "-R",
+  "-F",
+  "-v",
+  "-T0",
+  "-T1",
+  "-T2",
+  "-T3",
+  "-T4",
+  "-T5",
+  "--open",
+  "--reason",
+  "--osscan-guess",
+  "--osscan-limit",
+  "--version-light",
+  "--version-all",
+  "--traceroute",
+]);
 
 const WITH_VALUE: Record<string, ValueCheck> = {
   "--top-ports": int(1, 1000),
@@ -44,7 +72,8 @@ export type NmapArguments = { ok: true; value: string[]; selectsPorts: boolean }
 /** Splits on whitespace and checks every flag; `-T4`, `--top-ports 100`, `--top-ports=100`, `-p22,80`, `-p 1-1024`. */
 export function parseNmapArguments(raw: string | null | undefined): NmapArguments {
   const text = (raw ?? "").trim();
-  if (text.length > MAX_NMAP_ARGUMENTS_LENGTH) return { ok: false, message: `nmap_arguments may hold at most ${MAX_NMAP_ARGUMENTS_LENGTH} characters` };
+  if (text.length > MAX_NMAP_ARGUMENTS_LENGTH)
+    return { ok: false, message: `nmap_arguments may hold at most ${MAX_NMAP_ARGUMENTS_LENGTH} characters` };
   const tokens = text ? text.split(/\s+/) : [];
   const out: string[] = [];
   let selectsPorts = false;
@@ -63,9 +92,14 @@ export function parseNmapArguments(raw: string | null | undefined): NmapArgument
       value = token.slice(2);
     }
     const check = WITH_VALUE[flag];
-    if (!check) return { ok: false, message: `nmap argument '${token}' is not allowed (allowed: ${[...FLAGS, ...Object.keys(WITH_VALUE)].join(" ")})` };
+    if (!check)
+      return {
+        ok: false,
+        message: `nmap argument '${token}' is not allowed (allowed: ${[...FLAGS, ...Object.keys(WITH_VALUE)].join(" ")})`,
+      };
     if (value === undefined) value = tokens[++i];
-    if (value === undefined || !check(value)) return { ok: false, message: `nmap argument ${flag} needs a valid value, got '${value ?? ""}'` };
+    if (value === undefined || !check(value))
+      return { ok: false, message: `nmap argument ${flag} needs a valid value, got '${value ?? ""}'` };
     out.push(flag, value);
     if (PORT_SELECTING.has(flag)) selectsPorts = true;
   }

@@ -1,7 +1,21 @@
 // The scan-type vocabulary (docs/architecture.md, API contracts, Discovery): the original's types, plus ours for what runs
 // without nmap. Agent types run on an agent only, server types on the sidecar only.
 
-export const SERVER_SCAN_TYPES = ["nmap", "arp", "snmp", "http", "docker", "opnsense", "deep_dive", "proxmox", "lldp", "icmp", "tcp", "dns", "banner"] as const;
+export const SERVER_SCAN_TYPES = [
+  "nmap",
+  "arp",
+  "snmp",
+  "http",
+  "docker",
+  "opnsense",
+  "deep_dive",
+  "proxmox",
+  "lldp",
+  "icmp",
+  "tcp",
+  "dns",
+  "banner",
+] as const;
 export const AGENT_SCAN_TYPES = ["agent_connect", "agent_icmp"] as const;
 export type ScanType = (typeof SERVER_SCAN_TYPES)[number] | (typeof AGENT_SCAN_TYPES)[number];
 
@@ -9,7 +23,21 @@ export type ScanType = (typeof SERVER_SCAN_TYPES)[number] | (typeof AGENT_SCAN_T
 export const DEFAULT_SCAN_TYPES: readonly ScanType[] = ["icmp", "tcp", "dns", "arp"];
 
 /** The types this build runs. The others are known (kept for the original's clients) but refused with 422. */
-export const BUILT_SCAN_TYPES: ReadonlySet<string> = new Set(["icmp", "tcp", "dns", "arp", "banner", "http", "nmap", "snmp", "docker", "lldp", "opnsense", "agent_connect", "agent_icmp"]);
+export const BUILT_SCAN_TYPES: ReadonlySet<string> = new Set([
+  "icmp",
+  "tcp",
+  "dns",
+  "arp",
+  "banner",
+  "http",
+  "nmap",
+  "snmp",
+  "docker",
+  "lldp",
+  "opnsense",
+  "agent_connect",
+  "agent_icmp",
+]);
 
 /** Types that need their own runner and job (not a sweep of addresses): they never mix with the others. */
 export const SOLO_SCAN_TYPES: ReadonlySet<string> = new Set(["docker", "lldp", "opnsense"]);
@@ -36,7 +64,8 @@ export function normaliseScanTypes(list: readonly string[], agentId: number | nu
   if (agentId !== null) {
     if (seen.length === 0) return { ok: false, message: "An agent scan needs at least one scan type (agent_connect, agent_icmp)" };
     const server = seen.find((t) => !AGENT.has(t));
-    if (server) return { ok: false, message: `Scan type '${server}' runs on the server only; an agent scan takes ${AGENT_SCAN_TYPES.join(", ")}` };
+    if (server)
+      return { ok: false, message: `Scan type '${server}' runs on the server only; an agent scan takes ${AGENT_SCAN_TYPES.join(", ")}` };
   } else {
     const agent = seen.find((t) => AGENT.has(t));
     if (agent) return { ok: false, message: `Scan type '${agent}' runs on an agent: choose scan_agent_id` };

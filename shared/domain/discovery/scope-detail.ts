@@ -15,7 +15,8 @@ export function scopeDetail(targets: string[], scope: string[], excluded: string
   for (const target of targets) {
     const r = parseTarget(target, false);
     if (typeof r === "string") return `invalid_target:${target}`;
-    if (!inside.some((n) => n.first <= r.first && r.last <= n.last)) return inside.some((n) => r.first <= n.first && n.last <= r.last) ? `prefix_too_wide:${target}` : `not_directly_connected:${target}`;
+    if (!inside.some((n) => n.first <= r.first && r.last <= n.last))
+      return inside.some((n) => r.first <= n.first && n.last <= r.last) ? `prefix_too_wide:${target}` : `not_directly_connected:${target}`;
     const hit = outside.find((n) => n.first <= r.last && r.first <= n.last);
     if (hit) return `excluded_cidr:${intToIp(hit.first)}-${intToIp(hit.last)}`;
   }

@@ -51,14 +51,17 @@ export function parseTarget(raw: string, hostsOnly = true): IpRange | string {
     const net = parseNetwork(text);
     if (!net.ok) return net.message;
     if (net.value.version !== 4) return `'${text}' is an IPv6 network; scans take IPv4 targets`;
-    const range = hostsOnly ? hostRange(net.value) : { first: net.value.network, last: net.value.network + (1n << BigInt(32 - net.value.prefix)) - 1n };
+    const range = hostsOnly
+      ? hostRange(net.value)
+      : { first: net.value.network, last: net.value.network + (1n << BigInt(32 - net.value.prefix)) - 1n };
     return { first: Number(range.first), last: Number(range.last) };
   }
   const dash = text.indexOf("-");
   if (dash >= 0) {
     const from = ipToInt(text.slice(0, dash));
     const toText = text.slice(dash + 1);
-    const to = /^\d{1,3}$/.test(toText) && from !== null ? (Number(toText) <= 255 ? from - (from % 256) + Number(toText) : null) : ipToInt(toText);
+    const to =
+      /^\d{1,3}$/.test(toText) && from !== null ? (Number(toText) <= 255 ? from - (from % 256) + Number(toText) : null) : ipToInt(toText);
     if (from === null || to === null) return `'${text}' is not a valid address range`;
     if (to < from) return `'${text}' ends before it starts`;
     return { first: from, last: to };
@@ -111,7 +114,12 @@ function within(ranges: IpRange[], r: IpRange): boolean {
 
 export function allowedTargetsFromEnv(env: Record<string, string | undefined>): string[] {
   const raw = env.SVC_DISCOVERY_ALLOWED_TARGETS?.trim();
-  return raw ? raw.split(",").map((s) => s.trim()).filter(Boolean) : [...DEFAULT_ALLOWED_TARGETS];
+  return raw
+    ? raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [...DEFAULT_ALLOWED_TARGETS];
 }
 
 /** A TargetSet over already-validated ranges (the engine rebuilds one from a job row). */
@@ -135,7 +143,13 @@ export function targetSetOf(targets: string[], exclude: string[], ranges: IpRang
  * Validates targets and exclusions: every target parses, lies inside the allowed set, and the total
  * after exclusions is between 1 and `cap`. Errors name the field (`targets[2]`) for a 422.
  */
-export function parseTargets(input: { targets: readonly string[]; exclude?: readonly string[]; allowed?: readonly string[]; cap?: number; field?: string }): ParseResult<TargetSet> {
+export function parseTargets(input: {
+  targets: readonly string[];
+  exclude?: readonly string[];
+  allowed?: readonly string[];
+  cap?: number;
+  field?: string;
+}): ParseResult<TargetSet> {
   const field = input.field ?? "targets";
   const cap = input.cap ?? MAX_SCAN_ADDRESSES;
   if (input.targets.length === 0) return { ok: false, field, message: "at least one target (CIDR, range or address) is required" };
@@ -147,12 +161,21 @@ export function parseTargets(input: { targets: readonly string[]; exclude?: read
   if (!allowed.ok) return { ok: false, field, message: `the allowed target setting is invalid: ${allowed.message}` };
   for (const [i, r] of parsed.value.entries()) {
     if (!within(merge(allowed.value), r)) {
-      return { ok: false, field: `${field}[${i}]`, message: `'${input.targets[i]}' is outside the allowed targets (${(input.allowed ?? DEFAULT_ALLOWED_TARGETS).join(", ")})` };
+      return {
+        ok: false,
+        field: `${field}[${i}]`,
+        message: `'${input.targets[i]}' is outside the allowed targets (${(input.allowed ?? DEFAULT_ALLOWED_TARGETS).join(", ")})`,
+      };
     }
   }
   const ranges = subtract(merge(parsed.value), merge(excluded.value));
-  const set = targetSetOf(input.targets.map((t) => t.trim()), (input.exclude ?? []).map((t) => t.trim()), ranges);
+  const set = targetSetOf(
+    input.targets.map((t) => t.trim()),
+    (input.exclude ?? []).map((t) => t.trim()),
+    ranges,
+  );
   if (set.count === 0) return { ok: false, field, message: "the exclusions leave no address to scan" };
-  if (set.count > cap) return { ok: false, field, message: `the targets hold ${set.count} addresses; at most ${cap} may be scanned in one job` };
+  if (set.count > cap)
+    return { ok: false, field, message: `the targets hold ${set.count} addresses; at most ${cap} may be scanned in one job` };
   return { ok: true, value: set };
 }

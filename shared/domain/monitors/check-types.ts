@@ -38,7 +38,10 @@ const REGISTRY = {
     timeout: { fallback: 1.5, max: 30 },
     // ping waits 0.2 s between its packets, and a second for the process itself.
     budgetMs: (config, timeoutMs) => {
-      const count = typeof config.packet_count === "number" ? Math.min(PACKET_COUNT.max, Math.max(PACKET_COUNT.min, config.packet_count)) : PACKET_COUNT.fallback;
+      const count =
+        typeof config.packet_count === "number"
+          ? Math.min(PACKET_COUNT.max, Math.max(PACKET_COUNT.min, config.packet_count))
+          : PACKET_COUNT.fallback;
       return timeoutMs + Math.ceil(0.2 * (count - 1) * 1000) + 1000;
     },
     // The reference agent gets no raw sockets (agent/probes/readiness.ts); the Go agent can.
@@ -74,12 +77,29 @@ const REGISTRY = {
       ignore_tls: v.optional(v.boolean()),
       follow_redirects: v.optional(v.boolean()),
       max_redirects: v.optional(WholeNumber(0, 20)),
-      cert_expiry_days: v.optional(v.nullable(v.pipe(v.number(), v.integer("Must be a whole number of days."), v.minValue(1), v.maxValue(365)))),
+      cert_expiry_days: v.optional(
+        v.nullable(v.pipe(v.number(), v.integer("Must be a whole number of days."), v.minValue(1), v.maxValue(365))),
+      ),
     },
     defaults: {
-      url: null, method: "GET", headers: {}, body: null, auth_type: "none", username: null, password: null, token: null,
-      accepted_statuses: ["200-299"], keyword: null, keyword_invert: false, json_path: null, expected_value: null, verify_tls: true,
-      ignore_tls: false, follow_redirects: true, max_redirects: 10, cert_expiry_days: null,
+      url: null,
+      method: "GET",
+      headers: {},
+      body: null,
+      auth_type: "none",
+      username: null,
+      password: null,
+      token: null,
+      accepted_statuses: ["200-299"],
+      keyword: null,
+      keyword_invert: false,
+      json_path: null,
+      expected_value: null,
+      verify_tls: true,
+      ignore_tls: false,
+      follow_redirects: true,
+      max_redirects: 10,
+      cert_expiry_days: null,
     },
     timeout: { fallback: 10.0, max: 120 },
     runners: ["sidecar", "agent"],

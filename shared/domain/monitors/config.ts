@@ -31,7 +31,8 @@ export type ConfigResult = { ok: true; config: Record<string, unknown> } | { ok:
  * dropped. The answer holds only the keys given (minus the flags).
  */
 export function validateConfig(checkType: CheckType, config: unknown): ConfigResult {
-  if (typeof config !== "object" || config === null || Array.isArray(config)) return { ok: false, issues: [{ path: [], msg: "Must be an object.", type: "object" }] };
+  if (typeof config !== "object" || config === null || Array.isArray(config))
+    return { ok: false, issues: [{ path: [], msg: "Must be an object.", type: "object" }] };
   const entries = CHECK_TYPE_REGISTRY[checkType].config;
   const given = Object.fromEntries(Object.entries(config).filter(([k]) => !CONFIG_READ_ONLY.includes(k) || checkType !== "http"));
   const issues: ConfigIssue[] = Object.keys(given)
@@ -39,7 +40,8 @@ export function validateConfig(checkType: CheckType, config: unknown): ConfigRes
     .map((k) => ({ path: [k], msg: `Unknown field "${k}" for a ${checkType} check.`, type: "unknown_key" }));
   const known = Object.fromEntries(Object.entries(given).filter(([k]) => Object.hasOwn(entries, k)));
   const parsed = v.safeParse(v.object(entries), known);
-  if (!parsed.success) for (const i of parsed.issues) issues.push({ path: (i.path ?? []).map((p) => p.key as string | number), msg: i.message, type: i.type });
+  if (!parsed.success)
+    for (const i of parsed.issues) issues.push({ path: (i.path ?? []).map((p) => p.key as string | number), msg: i.message, type: i.type });
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, config: known };
 }

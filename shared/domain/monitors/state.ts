@@ -33,7 +33,13 @@ export interface Decision {
   status: MonitorStatus;
   retries: number;
   /** Set when the status changes. */
-  event: { event_type: MonitorEventType; status_from: MonitorStatus; status_to: MonitorStatus; msg: string; duration_secs: number | null } | null;
+  event: {
+    event_type: MonitorEventType;
+    status_from: MonitorStatus;
+    status_to: MonitorStatus;
+    msg: string;
+    duration_secs: number | null;
+  } | null;
   /** An alert to hand to the notifications: down, or recovered from down. */
   alert: "down" | "up" | null;
   /** Seconds until the next check is due. */
@@ -44,8 +50,16 @@ export const EVENT_MSG_LIMIT = 2000;
 
 export function decide(prev: MonitorState, result: { up: boolean; msg: string }, now: Date, inMaintenance = false): Decision {
   const msg = result.msg.slice(0, EVENT_MSG_LIMIT);
-  const duration_secs = prev.last_status_change_at ? Math.max(0, Math.round((now.getTime() - prev.last_status_change_at.getTime()) / 1000)) : null;
-  const change = (to: MonitorStatus, event_type: MonitorEventType) => ({ event_type, status_from: prev.status, status_to: to, msg, duration_secs });
+  const duration_secs = prev.last_status_change_at
+    ? Math.max(0, Math.round((now.getTime() - prev.last_status_change_at.getTime()) / 1000))
+    : null;
+  const change = (to: MonitorStatus, event_type: MonitorEventType) => ({
+    event_type,
+    status_from: prev.status,
+    status_to: to,
+    msg,
+    duration_secs,
+  });
   const interval = prev.interval_secs;
 
   if (inMaintenance) {

@@ -118,7 +118,8 @@ export function checkOutboundHost(raw: string, policy: OutboundPolicy): string |
   if (!host) return "no host";
   if (parseIp(host)) return addressAllowed(host, policy);
   if (METADATA_HOSTS.has(host)) return `${host} is a cloud metadata endpoint, never reachable`;
-  if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allow_loopback) return `${host} is loopback, refused by the outbound policy (allow_loopback)`;
+  if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allow_loopback)
+    return `${host} is loopback, refused by the outbound policy (allow_loopback)`;
   return null;
 }
 

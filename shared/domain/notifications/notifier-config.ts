@@ -73,7 +73,11 @@ export function splitProviderConfig(
     // `<key>_set` flags a client echoes back from a read are not settings.
     if (!f && key.endsWith("_set") && fields[key.slice(0, -4)]?.secret) continue;
     if (!f) {
-      issues.push({ loc: loc(key), msg: `Unknown key for a ${type} sink; allowed: ${Object.keys(fields).join(", ")}.`, type: "extra_forbidden" });
+      issues.push({
+        loc: loc(key),
+        msg: `Unknown key for a ${type} sink; allowed: ${Object.keys(fields).join(", ")}.`,
+        type: "extra_forbidden",
+      });
       continue;
     }
     if (f.secret) {

@@ -26,7 +26,12 @@ export function generateWebhookSecret(random: { bytes(n: number): Uint8Array }):
   return WEBHOOK_SECRET_PREFIX + bytesToBase64(random.bytes(24));
 }
 
-export async function webhookSignatureHeaders(secret: string, id: string, timestampSecs: number, body: string): Promise<Record<string, string>> {
+export async function webhookSignatureHeaders(
+  secret: string,
+  id: string,
+  timestampSecs: number,
+  body: string,
+): Promise<Record<string, string>> {
   const standard = await hmac(standardWebhooksKey(secret), `${id}.${timestampSecs}.${body}`);
   const github = await hmac(encoder.encode(secret), body);
   return {

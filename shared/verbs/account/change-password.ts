@@ -8,7 +8,11 @@ import { defineVerb } from "../verb.ts";
 import { newPasswordHash } from "./new-password.ts";
 import { confirmPassword, requireSelfWrite } from "./self.ts";
 
-export const changeMyPassword = defineVerb<{ current_password: string; new_password: string }, { detail: string; revoked_sessions: number }, string>(
+export const changeMyPassword = defineVerb<
+  { current_password: string; new_password: string },
+  { detail: string; revoked_sessions: number },
+  string
+>(
   {
     scope: requireSelfWrite,
     prepare: async (ctx, input) => {
@@ -21,7 +25,13 @@ export const changeMyPassword = defineVerb<{ current_password: string; new_passw
     const me = requireSelfWrite(s.ctx);
     await s.tx.update(users).set({ password_hash, must_change_password: false, updated_at: s.now }).where(eq(users.id, me.userId));
     const revoked = await revokeAllSessions(s, me.userId, me.sessionId);
-    s.audit({ action: "password.changed", category: "security", entity_type: "user", entity_id: me.userId, diff: { revoked_sessions: revoked } });
+    s.audit({
+      action: "password.changed",
+      category: "security",
+      entity_type: "user",
+      entity_id: me.userId,
+      diff: { revoked_sessions: revoked },
+    });
     return { detail: "Password changed; your other sessions are signed out.", revoked_sessions: revoked };
   },
 );

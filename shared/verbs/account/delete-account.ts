@@ -24,7 +24,11 @@ export const deleteMyAccount = defineVerb<{ password: string }, { detail: string
     if (!row) throw ApiError.notFound("User", me.userId);
     await removeAvatar(s.tx, row.avatar_path);
     s.audit({
-      action: "user.deleted", category: "security", level: "warning", entity_type: "user", entity_id: row.id,
+      action: "user.deleted",
+      category: "security",
+      level: "warning",
+      entity_type: "user",
+      entity_id: row.id,
       diff: { before: { email: row.email, role: row.role, display_name: row.display_name }, self: true },
     });
     return { detail: "Your account is deleted." };

@@ -21,4 +21,3 @@ export const listMySessions = defineRead({ scope: requireOwnAccount }, async (ct
     current: r.id === me.sessionId,
   }));
 });
-

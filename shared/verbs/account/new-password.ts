@@ -7,6 +7,8 @@ import { passwordProblems } from "../auth/password-problems.ts";
 export async function newPasswordHash(user: UserRow, password: string, field: string): Promise<string> {
   passwordProblems(validatePasswordPolicy(password, user.email), field);
   if ((await verifyPassword(password, user.password_hash)).ok)
-    throw ApiError.validation([{ loc: ["body", field], msg: "The new password must differ from the current one.", type: "same_as_current" }]);
+    throw ApiError.validation([
+      { loc: ["body", field], msg: "The new password must differ from the current one.", type: "same_as_current" },
+    ]);
   return hashPassword(password);
 }

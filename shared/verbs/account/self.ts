@@ -29,8 +29,7 @@ export function requireSelfWrite(ctx: VerbContext): Self & { sessionId: string }
   const actor = ctx.actor!;
   if (actor.kind !== "session" || !self.sessionId)
     throw ApiError.forbidden("Changing your own account needs a signed-in session, not an API token.");
-  if (actor.masqueradeBy != null)
-    throw ApiError.forbidden("Not while masquerading: only the user can change their own account.");
+  if (actor.masqueradeBy != null) throw ApiError.forbidden("Not while masquerading: only the user can change their own account.");
   if (actor.role === "demo") throw ApiError.forbidden("The demo account is read-only.");
   return { userId: self.userId, sessionId: self.sessionId };
 }
@@ -42,6 +41,9 @@ export function requireSelfWrite(ctx: VerbContext): Self & { sessionId: string }
 export async function confirmPassword(ctx: VerbContext, user: UserRow, password: string, action: string): Promise<void> {
   if ((await verifyPassword(password, user.password_hash)).ok) return;
   const reason = user.password_hash ? "wrong password" : "no password";
-  await recordRefusal({ ctx, input: [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }] });
+  await recordRefusal({
+    ctx,
+    input: [{ action, category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { reason } }],
+  });
   throw ApiError.forbidden(user.password_hash ? "The current password is wrong." : "This account has no password to confirm with.");
 }

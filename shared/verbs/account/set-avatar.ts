@@ -20,7 +20,9 @@ export const setMyAvatar = defineVerb<{ bytes: Uint8Array }, PublicUser, ImageTy
         throw new ApiError("PAYLOAD_TOO_LARGE", `The image is larger than the limit of ${AVATAR_MAX_BYTES} bytes (512 KiB).`);
       const type = sniffImageType(input.bytes);
       if (!type)
-        throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" }]);
+        throw ApiError.validation([
+          { loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" },
+        ]);
       return type;
     },
   },
@@ -32,7 +34,10 @@ export const setMyAvatar = defineVerb<{ bytes: Uint8Array }, PublicUser, ImageTy
     const [fresh] = await s.tx.update(users).set({ avatar_path: name, updated_at: s.now }).where(eq(users.id, me.userId)).returning();
     await removeAvatar(s.tx, previous);
     s.audit({
-      action: "user.avatar_changed", category: "users", entity_type: "user", entity_id: me.userId,
+      action: "user.avatar_changed",
+      category: "users",
+      entity_type: "user",
+      entity_id: me.userId,
       diff: { before: { avatar_path: previous }, after: { avatar_path: name, content_type: type.contentType, bytes: input.bytes.length } },
     });
     return publicUser(fresh!, await roleScopes(s.tx, fresh!.role));

@@ -24,7 +24,9 @@ export const updateMyProfile = defineVerb<ProfileInput, PublicUser, boolean>(
       const emailChanges = input.email !== undefined && input.email.toLowerCase() !== current.email.toLowerCase();
       if (emailChanges) {
         if (!input.current_password)
-          throw ApiError.validation([{ loc: ["body", "current_password"], msg: "Changing the email address needs the current password.", type: "missing" }]);
+          throw ApiError.validation([
+            { loc: ["body", "current_password"], msg: "Changing the email address needs the current password.", type: "missing" },
+          ]);
         await confirmPassword(ctx, current, input.current_password, "user.email_change_denied");
       }
       return emailChanges;
@@ -44,10 +46,17 @@ export const updateMyProfile = defineVerb<ProfileInput, PublicUser, boolean>(
     }
     let fresh = user;
     if (Object.keys(changes).length > 0) {
-      [fresh] = (await s.tx.update(users).set({ ...changes, updated_at: s.now }).where(eq(users.id, user.id)).returning()) as [typeof user];
+      [fresh] = (await s.tx
+        .update(users)
+        .set({ ...changes, updated_at: s.now })
+        .where(eq(users.id, user.id))
+        .returning()) as [typeof user];
       const before = Object.fromEntries(Object.keys(changes).map((k) => [k, user[k as keyof typeof changes]]));
       s.audit({
-        action: "user.updated", category: emailChanges ? "security" : "users", entity_type: "user", entity_id: user.id,
+        action: "user.updated",
+        category: emailChanges ? "security" : "users",
+        entity_type: "user",
+        entity_id: user.id,
         diff: { before, after: changes },
       });
     }

@@ -38,18 +38,19 @@ export const createUser = defineVerb<CreateUserInput, AdminUser, string>(
       created_at: s.now,
       updated_at: s.now,
     };
-    const [row] = await s.tx
-      .insert(users)
-      .values(values)
-      .returning()
-      .catch(rethrowEmailTaken(input.email));
+    const [row] = await s.tx.insert(users).values(values).returning().catch(rethrowEmailTaken(input.email));
     s.audit({
       action: "user.created",
       category: "security",
       entity_type: "user",
       entity_id: row!.id,
       diff: {
-        after: { email: values.email, display_name: values.display_name, role: values.role, must_change_password: values.must_change_password },
+        after: {
+          email: values.email,
+          display_name: values.display_name,
+          role: values.role,
+          must_change_password: values.must_change_password,
+        },
         password: input.password === undefined ? "random" : "set by administrator",
       },
     });

@@ -13,8 +13,7 @@ import { lockUser } from "./user-rows.ts";
 export const DELETE_USER_ACTION = "delete-user";
 
 export const deleteUser = defineVerb<{ userId: number }, { detail: string; id: number }>({ scope: "admin:*" }, async (s, input) => {
-  if (s.ctx.actor?.userId === input.userId)
-    throw ApiError.conflict("You cannot delete your own account here; ask another administrator.");
+  if (s.ctx.actor?.userId === input.userId) throw ApiError.conflict("You cannot delete your own account here; ask another administrator.");
   const before = await lockUser(s.tx, input.userId);
   await assertAnotherAdminRemains(s.tx, before, "deleted");
   await s.tx.delete(users).where(eq(users.id, before.id));

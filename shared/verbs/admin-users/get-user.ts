@@ -9,8 +9,7 @@ import { type AdminUser, adminUserOf, findUser } from "./user-rows.ts";
 export const getUser = defineRead<{ userId: number }, PublicUser | AdminUser>({ scope: "read:*" }, async (ctx, input) => {
   const isAdmin = actorCan(ctx.actor!, "admin:*");
   // Checked before the lookup, so a non-administrator cannot probe which ids exist.
-  if (!isAdmin && ctx.actor!.userId !== input.userId)
-    throw ApiError.forbidden("Only administrators can read other users.");
+  if (!isAdmin && ctx.actor!.userId !== input.userId) throw ApiError.forbidden("Only administrators can read other users.");
   const row = await findUser(ctx.db, input.userId);
   return isAdmin ? adminUserOf(ctx.db, row) : publicUser(row, await roleScopes(ctx.db, row.role));
 });

@@ -23,5 +23,7 @@ export async function assertAnotherAdminRemains(tx: Db, target: UserRow, what: s
     .from(users)
     .where(and(eq(users.role, "admin"), eq(users.is_active, true), eq(users.is_service_account, false), ne(users.id, target.id)));
   if ((row?.n ?? 0) === 0)
-    throw ApiError.conflict(`User ${target.id} is the last active administrator and cannot be ${what}; make another user an administrator first.`);
+    throw ApiError.conflict(
+      `User ${target.id} is the last active administrator and cannot be ${what}; make another user an administrator first.`,
+    );
 }

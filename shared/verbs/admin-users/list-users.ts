@@ -28,8 +28,14 @@ const SPEC: ListSpec = {
 };
 
 export const listUsers = defineRead<ListUsersInput, ListPage<AdminUser>>({ scope: "admin:*" }, async (ctx, input) =>
-  listPage<UserRow, AdminUser>(ctx.db, SPEC, input, [
-    input.role !== undefined ? eq(users.role, input.role) : undefined,
-    input.is_active !== undefined ? eq(users.is_active, input.is_active) : undefined,
-  ], (rows) => adminUsersOf(ctx.db, rows)),
+  listPage<UserRow, AdminUser>(
+    ctx.db,
+    SPEC,
+    input,
+    [
+      input.role !== undefined ? eq(users.role, input.role) : undefined,
+      input.is_active !== undefined ? eq(users.is_active, input.is_active) : undefined,
+    ],
+    (rows) => adminUsersOf(ctx.db, rows),
+  ),
 );

@@ -26,18 +26,30 @@ export const masquerade = defineVerb<MasqueradeInput, MasqueradeResult>({ scope:
   const adminId = s.ctx.actor?.userId;
   if (adminId == null) throw ApiError.forbidden("Masquerade needs a signed-in administrator account.");
   const refuse = (error: ApiError) => {
-    s.audit({ action: "user.masquerade_denied", category: "security", level: "warning", entity_type: "user", entity_id: input.userId, diff: { reason: error.detail } });
+    s.audit({
+      action: "user.masquerade_denied",
+      category: "security",
+      level: "warning",
+      entity_type: "user",
+      entity_id: input.userId,
+      diff: { reason: error.detail },
+    });
     return s.refuse(error);
   };
   if (input.userId === adminId) return refuse(ApiError.forbidden("You cannot masquerade as yourself."));
   const target = await lockUser(s.tx, input.userId);
   const scopes = await roleScopes(s.tx, target.role);
   // Any role holding admin:* (a custom one too) counts as an administrator here.
-  if (target.role === "admin" || scopeAllows(scopes, "admin:*")) return refuse(ApiError.forbidden("You cannot masquerade as an administrator."));
+  if (target.role === "admin" || scopeAllows(scopes, "admin:*"))
+    return refuse(ApiError.forbidden("You cannot masquerade as an administrator."));
   if (!target.is_active) return refuse(ApiError.conflict(`User ${target.id} is disabled; enable the account first.`));
   const setting = await readSetting(s.tx, "masquerade_minutes");
   const minutes = input.minutes ?? Math.min(Math.max(1, Math.round(setting)), MASQUERADE_MAX_MINUTES);
-  const session = await issueSession(s, input.signingKey, target.id, { userAgent: input.userAgent, masqueradeBy: adminId, ttlSeconds: minutes * 60 });
+  const session = await issueSession(s, input.signingKey, target.id, {
+    userAgent: input.userAgent,
+    masqueradeBy: adminId,
+    ttlSeconds: minutes * 60,
+  });
   const expires_at = session.expiresAt.toISOString();
   s.audit({
     action: "user.masquerade",

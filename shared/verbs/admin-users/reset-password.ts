@@ -18,7 +18,11 @@ export interface ResetPasswordResult {
   sessions_revoked: number;
 }
 
-export const resetPassword = defineVerb<{ userId: number; new_password?: string | undefined }, ResetPasswordResult, { temporary: string | null; password_hash: string }>(
+export const resetPassword = defineVerb<
+  { userId: number; new_password?: string | undefined },
+  ResetPasswordResult,
+  { temporary: string | null; password_hash: string }
+>(
   {
     scope: "admin:*",
     // The policy check and the slow hash come before the transaction.

@@ -7,6 +7,13 @@ import { lockUser } from "./user-rows.ts";
 export const revokeUserSessions = defineVerb<{ userId: number }, { revoked: number }>({ scope: "admin:*" }, async (s, { userId }) => {
   await lockUser(s.tx, userId);
   const revoked = await endAllSessions(s, userId);
-  s.audit({ action: "user.sessions_revoked", category: "security", level: "warning", entity_type: "user", entity_id: userId, diff: { sessions_revoked: revoked } });
+  s.audit({
+    action: "user.sessions_revoked",
+    category: "security",
+    level: "warning",
+    entity_type: "user",
+    entity_id: userId,
+    diff: { sessions_revoked: revoked },
+  });
   return { revoked };
 });

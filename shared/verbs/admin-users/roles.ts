@@ -10,6 +10,10 @@ export async function assertRoleExists(db: Db, role: string): Promise<void> {
   const [row] = await db.select({ id: customRoles.id }).from(customRoles).where(eq(customRoles.name, role));
   if (!row)
     throw ApiError.validation([
-      { loc: ["body", "role"], msg: `Unknown role "${role}": use viewer, editor, admin, demo or the name of a custom role.`, type: "unknown_role" },
+      {
+        loc: ["body", "role"],
+        msg: `Unknown role "${role}": use viewer, editor, admin, demo or the name of a custom role.`,
+        type: "unknown_role",
+      },
     ]);
 }

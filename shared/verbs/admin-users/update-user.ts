@@ -41,7 +41,12 @@ export const updateUser = defineVerb<UpdateUserInput, AdminUser>({ scope: "admin
     .catch(rethrowEmailTaken(changes.email ?? before.email));
   const entity = { category: "security", entity_type: "user", entity_id: before.id } as const;
   if (changes.role !== undefined)
-    s.audit({ ...entity, action: "user.role_changed", level: "warning", diff: { before: { role: before.role }, after: { role: changes.role } } });
+    s.audit({
+      ...entity,
+      action: "user.role_changed",
+      level: "warning",
+      diff: { before: { role: before.role }, after: { role: changes.role } },
+    });
   if (changes.is_active !== undefined) {
     const revoked = changes.is_active ? 0 : await endAllSessions(s, before.id);
     s.audit({
@@ -56,7 +61,10 @@ export const updateUser = defineVerb<UpdateUserInput, AdminUser>({ scope: "admin
     s.audit({
       ...entity,
       action: "user.updated",
-      diff: { before: Object.fromEntries(profile.map((k) => [k, before[k]])), after: Object.fromEntries(profile.map((k) => [k, changes[k]])) },
+      diff: {
+        before: Object.fromEntries(profile.map((k) => [k, before[k]])),
+        after: Object.fromEntries(profile.map((k) => [k, changes[k]])),
+      },
     });
   return adminUserOf(s.tx, after!);
 });

@@ -67,4 +67,3 @@ export function isUniqueViolation(e: unknown): boolean {
   }
   return false;
 }
-

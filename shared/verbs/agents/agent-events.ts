@@ -27,11 +27,23 @@ export const listAgentEvents = defineRead<AgentEventsInput, ListPage<AgentEventS
   await requireAgent(ctx.db, input.id);
   const where = and(eq(agentEvents.agent_id, input.id), input.event_type ? eq(agentEvents.event_type, input.event_type) : undefined);
   const [rows, [count]] = await Promise.all([
-    ctx.db.select().from(agentEvents).where(where).orderBy(desc(agentEvents.created_at), desc(agentEvents.id)).limit(input.limit).offset(input.offset),
+    ctx.db
+      .select()
+      .from(agentEvents)
+      .where(where)
+      .orderBy(desc(agentEvents.created_at), desc(agentEvents.id))
+      .limit(input.limit)
+      .offset(input.offset),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(agentEvents).where(where),
   ]);
   return {
-    items: rows.map((r) => ({ id: r.id, event_type: r.event_type, actor_user_id: r.actor_user_id, detail: r.detail ?? null, created_at: iso(r.created_at)! })),
+    items: rows.map((r) => ({
+      id: r.id,
+      event_type: r.event_type,
+      actor_user_id: r.actor_user_id,
+      detail: r.detail ?? null,
+      created_at: iso(r.created_at)!,
+    })),
     total: count?.n ?? 0,
     limit: input.limit,
     offset: input.offset,

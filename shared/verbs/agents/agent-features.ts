@@ -14,19 +14,22 @@ export interface AgentFeatureFacts {
   builds: readonly AgentBinary[] | undefined;
 }
 
-export const agentFeatures = defineRead<AgentFeatureFacts, v.InferInput<typeof AgentFeatures>>({ scope: requireSignedIn }, async (ctx, { builds }) => {
-  const vault = vaultOf(ctx);
-  const health = await vaultHealth(ctx.db, vault);
-  return {
-    agents: {
-      // The server's Noise key is kept encrypted by the vault: without a vault key no agent can enroll.
-      enrollment: vault.loaded,
-      binaries_served: builds !== undefined,
-      versions: [...new Set((builds ?? []).map((b) => b.version))],
-      platforms: [...new Set((builds ?? []).map((b) => `${b.os}/${b.arch}`))].sort(),
-      capabilities: [...CAPABILITY_NAMES],
-    },
-    // A loaded key with nothing encrypted yet becomes the installation's key on the first secret written.
-    vault: { status: health === "uninitialized" ? "healthy" : health, key_source: vault.source },
-  };
-});
+export const agentFeatures = defineRead<AgentFeatureFacts, v.InferInput<typeof AgentFeatures>>(
+  { scope: requireSignedIn },
+  async (ctx, { builds }) => {
+    const vault = vaultOf(ctx);
+    const health = await vaultHealth(ctx.db, vault);
+    return {
+      agents: {
+        // The server's Noise key is kept encrypted by the vault: without a vault key no agent can enroll.
+        enrollment: vault.loaded,
+        binaries_served: builds !== undefined,
+        versions: [...new Set((builds ?? []).map((b) => b.version))],
+        platforms: [...new Set((builds ?? []).map((b) => `${b.os}/${b.arch}`))].sort(),
+        capabilities: [...CAPABILITY_NAMES],
+      },
+      // A loaded key with nothing encrypted yet becomes the installation's key on the first secret written.
+      vault: { status: health === "uninitialized" ? "healthy" : health, key_source: vault.source },
+    };
+  },
+);

@@ -39,7 +39,13 @@ async function createHardwareFor(s: VerbScope, agent: AgentRow): Promise<number>
       notes: `Created on approving agent ${agent.id} (${agent.fingerprint}).`,
     })
     .returning();
-  s.audit({ action: "hardware.create", category: "inventory", entity_type: "hardware", entity_id: node!.id, diff: { after: node, by_agent: agent.id } });
+  s.audit({
+    action: "hardware.create",
+    category: "inventory",
+    entity_type: "hardware",
+    entity_id: node!.id,
+    diff: { after: node, by_agent: agent.id },
+  });
   for (const channel of ["inventory", "topology"] as const) s.emit(channel, { entity: "hardware", action: "create", id: node!.id });
   return node!.id;
 }
@@ -48,8 +54,10 @@ async function linkFor(s: VerbScope, agent: AgentRow, action: LinkAction, given:
   switch (action) {
     case "accept": {
       const proposal = (await proposedHardware(s.tx, [agent])).get(agent.id);
-      if (proposal === undefined) throw refuse("host_link_action", "Nothing is proposed for this agent: choose select, create or unlinked.");
-      if (given !== null && given !== proposal) throw refuse("hardware_id", `accept links the proposed hardware node ${proposal}; use select to link another.`);
+      if (proposal === undefined)
+        throw refuse("host_link_action", "Nothing is proposed for this agent: choose select, create or unlinked.");
+      if (given !== null && given !== proposal)
+        throw refuse("hardware_id", `accept links the proposed hardware node ${proposal}; use select to link another.`);
       return proposal;
     }
     case "select":
@@ -86,7 +94,11 @@ export const approveAgent = defineVerb<ApproveInput, AgentReadShape>({ scope: AD
     .returning();
   const detail = { host_link_action: action, hardware_id: hardwareId };
   await recordAgentEvent(s, agent.id, "approved", detail);
-  auditAgent(s, "approve", agent.id, { status: { before: agent.status, after: "active" }, ...detail, capabilities: { before: effectiveGrants(agent.capabilities), after: grants } });
+  auditAgent(s, "approve", agent.id, {
+    status: { before: agent.status, after: "active" },
+    ...detail,
+    capabilities: { before: effectiveGrants(agent.capabilities), after: grants },
+  });
   tellSidecar(s, agent.id, "decided");
   announcePresence(s, agent.id, "approved", { hardware_id: hardwareId });
   return presentAgent(s.tx, after!, s.now);

@@ -45,6 +45,10 @@ export function platformOf(agent: { os: string | null; arch: string | null }): {
  * The build an update should install: `version` when given, else the newest version built for the
  * platform. undefined when there is none.
  */
-export function pickBuild(builds: readonly AgentBinary[], platform: { os: string; arch: string }, version?: string): AgentBinary | undefined {
+export function pickBuild(
+  builds: readonly AgentBinary[],
+  platform: { os: string; arch: string },
+  version?: string,
+): AgentBinary | undefined {
   return builds.find((b) => b.os === platform.os && b.arch === platform.arch && (version === undefined || b.version === version));
 }

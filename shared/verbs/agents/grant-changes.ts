@@ -3,7 +3,10 @@
 import { applyGrantChanges, type Grant, type Grants } from "../../domain/agents/capabilities.ts";
 import { ApiError } from "../../errors.ts";
 
-export function grantsAfter(stored: Record<string, Partial<Grant> | undefined> | null | undefined, changes: Record<string, unknown>): Grants {
+export function grantsAfter(
+  stored: Record<string, Partial<Grant> | undefined> | null | undefined,
+  changes: Record<string, unknown>,
+): Grants {
   const result = applyGrantChanges(stored, changes);
   if ("issues" in result)
     throw ApiError.validation(result.issues.map((i) => ({ loc: ["body", "capabilities", ...i.path], msg: i.message, type: "capability" })));

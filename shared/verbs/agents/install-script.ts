@@ -49,7 +49,9 @@ export function installScript({ serverUrl, serverPublicKey, builds, releaseKey }
   const linux = linuxBuilds(builds);
   const archCases = linux.map((b) => `  ${UNAME[b.arch] ?? b.arch}) ARCH='${b.arch}' ;;`).join("\n");
   const signatureOf = (b: AgentBinary) => (b.signature && BASE64_SIGNATURE.test(b.signature) ? b.signature : "");
-  const buildCases = linux.map((b) => `  ${b.arch}) VERSION='${b.version}'; SHA256='${b.sha256}'; SIGNATURE='${signatureOf(b)}' ;;`).join("\n");
+  const buildCases = linux
+    .map((b) => `  ${b.arch}) VERSION='${b.version}'; SHA256='${b.sha256}'; SIGNATURE='${signatureOf(b)}' ;;`)
+    .join("\n");
   return `#!/bin/sh
 # Installs this control plane's host agent and enrolls it: approve the pairing code it prints in the UI
 # (or with POST /api/v1/agents/pairing/lookup). Everything below is public; the download is accepted

@@ -32,10 +32,15 @@ export interface InstallCommandInput extends InstallInput {
   tlsMode: TlsMode;
 }
 
-export const agentInstallCommand = defineRead<InstallCommandInput, { tls_mode: TlsMode; server_url: string; command: string; script_sha256: string }>(
-  { scope: ADMIN_AGENTS },
-  async (ctx, input) => {
-    const sha = scriptSha256(await scriptFor(ctx, input));
-    return { tls_mode: input.tlsMode, server_url: input.serverUrl, command: installCommand(input.fetchUrl, input.tlsMode, sha), script_sha256: sha };
-  },
-);
+export const agentInstallCommand = defineRead<
+  InstallCommandInput,
+  { tls_mode: TlsMode; server_url: string; command: string; script_sha256: string }
+>({ scope: ADMIN_AGENTS }, async (ctx, input) => {
+  const sha = scriptSha256(await scriptFor(ctx, input));
+  return {
+    tls_mode: input.tlsMode,
+    server_url: input.serverUrl,
+    command: installCommand(input.fetchUrl, input.tlsMode, sha),
+    script_sha256: sha,
+  };
+});

@@ -16,19 +16,28 @@ export interface AgentPatch {
   hardware_id?: number | null | undefined;
 }
 
-export const patchAgent = defineVerb<{ id: number; patch: AgentPatch }, AgentReadShape>({ scope: WRITE_AGENTS }, async (s, { id, patch }) => {
-  const after = await updateRow(s, agentKind, { id }, {
-    skipUnchanged: true,
-    async values() {
-      if (patch.hardware_id != null) await requireHardware(s.tx, patch.hardware_id);
-      const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as AgentPatch;
-      // An empty name is no name: the lists then show the hostname.
-      if (values.name === "") values.name = null;
-      return values;
-    },
-    async after(before, row) {
-      if (row.hardware_id !== before.hardware_id) await recordAgentEvent(s, id, "host_link_changed", { from: before.hardware_id, to: row.hardware_id });
-    },
-  });
-  return presentAgent(s.tx, after, s.now);
-});
+export const patchAgent = defineVerb<{ id: number; patch: AgentPatch }, AgentReadShape>(
+  { scope: WRITE_AGENTS },
+  async (s, { id, patch }) => {
+    const after = await updateRow(
+      s,
+      agentKind,
+      { id },
+      {
+        skipUnchanged: true,
+        async values() {
+          if (patch.hardware_id != null) await requireHardware(s.tx, patch.hardware_id);
+          const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as AgentPatch;
+          // An empty name is no name: the lists then show the hostname.
+          if (values.name === "") values.name = null;
+          return values;
+        },
+        async after(before, row) {
+          if (row.hardware_id !== before.hardware_id)
+            await recordAgentEvent(s, id, "host_link_changed", { from: before.hardware_id, to: row.hardware_id });
+        },
+      },
+    );
+    return presentAgent(s.tx, after, s.now);
+  },
+);

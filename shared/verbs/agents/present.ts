@@ -36,7 +36,10 @@ function summaryOf(r: AgentRow, names: Map<number, string>, now: Date): AgentSum
 const hardwareNames = (db: Db, ids: (number | null | undefined)[]) => namesById(db, hardware, hardware.id, hardware.name, ids);
 
 export async function presentSummaries(db: Db, rows: AgentRow[], now: Date): Promise<AgentSummaryShape[]> {
-  const names = await hardwareNames(db, rows.map((r) => r.hardware_id));
+  const names = await hardwareNames(
+    db,
+    rows.map((r) => r.hardware_id),
+  );
   return rows.map((r) => summaryOf(r, names, now));
 }
 

@@ -9,8 +9,16 @@ import type { AgentRow } from "./agent-row.ts";
 import { hostInScope, probeScope } from "./probe-scope.ts";
 
 export type ProbeRefusalReason =
-  | "agent_missing" | "agent_inactive" | "capability_disabled" | "agent_offline" | "readiness_unknown" | "readiness_unavailable"
-  | "unresolved_host" | "out_of_scope" | "at_capacity" | "previous_run_in_flight";
+  | "agent_missing"
+  | "agent_inactive"
+  | "capability_disabled"
+  | "agent_offline"
+  | "readiness_unknown"
+  | "readiness_unavailable"
+  | "unresolved_host"
+  | "out_of_scope"
+  | "at_capacity"
+  | "previous_run_in_flight";
 
 const USABLE_READINESS = new Set(["ready", "degraded"]);
 
@@ -42,7 +50,12 @@ export function maxConcurrentOf(grant: Grant): number {
   return typeof n === "number" ? n : 1;
 }
 
-export function evaluateProbeAgent(agent: AgentRow, target: { check_type: CheckType; host: string }, activeRuns: number, now: Date): ProbeEvaluation {
+export function evaluateProbeAgent(
+  agent: AgentRow,
+  target: { check_type: CheckType; host: string },
+  activeRuns: number,
+  now: Date,
+): ProbeEvaluation {
   const grant = effectiveGrants(agent.capabilities).remote_probe;
   const active = agent.status === "active";
   const granted = active && grant.enabled;

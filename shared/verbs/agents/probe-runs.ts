@@ -6,7 +6,8 @@ import { agentProbeRuns } from "../../db/schema/index.ts";
 
 export const OPEN_RUN_STATES = ["queued", "dispatched"] as const;
 
-export const openRunsOf = (agentId: number) => and(eq(agentProbeRuns.agent_id, agentId), inArray(agentProbeRuns.state, [...OPEN_RUN_STATES]));
+export const openRunsOf = (agentId: number) =>
+  and(eq(agentProbeRuns.agent_id, agentId), inArray(agentProbeRuns.state, [...OPEN_RUN_STATES]));
 
 export async function openRunCount(db: Db, agentId: number): Promise<number> {
   const [row] = await db.select({ n: count() }).from(agentProbeRuns).where(openRunsOf(agentId));

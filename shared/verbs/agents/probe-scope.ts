@@ -18,7 +18,8 @@ export interface ProbeScope {
 }
 
 const text = (c: Cidr) => `${formatIp({ version: c.version, value: c.network })}/${c.prefix}`;
-const isPrivate = (c: Cidr) => PRIVATE.some((p) => p.version === c.version && p.prefix <= c.prefix && cidrContains(p, { version: c.version, value: c.network }));
+const isPrivate = (c: Cidr) =>
+  PRIVATE.some((p) => p.version === c.version && p.prefix <= c.prefix && cidrContains(p, { version: c.version, value: c.network }));
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string") : [];
@@ -26,13 +27,20 @@ function strings(value: unknown): string[] {
 
 /** The interface networks an agent reported: [{name, flags, addrs: ["192.168.1.20/24", ...]}]. */
 function reportedNetworks(networks: readonly unknown[]): Cidr[] {
-  return networks.flatMap((n) => strings((n as { addrs?: unknown } | null)?.addrs)).map((a) => parseCidr(a)).filter((c): c is Cidr => c !== undefined);
+  return networks
+    .flatMap((n) => strings((n as { addrs?: unknown } | null)?.addrs))
+    .map((a) => parseCidr(a))
+    .filter((c): c is Cidr => c !== undefined);
 }
 
 export function probeScope(networks: readonly unknown[], config: Record<string, unknown>): ProbeScope {
   const direct = reportedNetworks(networks).filter(isPrivate);
-  const additional = strings(config.additional_cidrs).map((c) => parseCidr(c)).filter((c): c is Cidr => c !== undefined);
-  const excluded = strings(config.excluded_cidrs).map((c) => parseCidr(c)).filter((c): c is Cidr => c !== undefined);
+  const additional = strings(config.additional_cidrs)
+    .map((c) => parseCidr(c))
+    .filter((c): c is Cidr => c !== undefined);
+  const excluded = strings(config.excluded_cidrs)
+    .map((c) => parseCidr(c))
+    .filter((c): c is Cidr => c !== undefined);
   const scope = {
     networks: [...new Set([...direct, ...additional].map(text))],
     excluded: [...new Set(excluded.map(text))],

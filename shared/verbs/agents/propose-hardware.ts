@@ -24,12 +24,23 @@ export async function proposedHardware(db: Db, rows: readonly AgentRow[]): Promi
   const macs = [...new Set(open.flatMap((r) => (r.primary_macs ?? []).map(macKey)).filter((m) => m.length === 12))];
   const names = [...new Set(open.map((r) => r.hostname?.toLowerCase()).filter((n): n is string => !!n))];
   const [byHash, byMac, byName] = await Promise.all([
-    hashes.length === 0 ? [] : db.select({ hash: agents.machine_id_hash, hardware_id: agents.hardware_id }).from(agents)
-      .where(and(inArray(agents.machine_id_hash, hashes), isNotNull(agents.hardware_id)))
-      .orderBy(desc(agents.approved_at), desc(agents.id)),
-    macs.length === 0 ? [] : db.select({ id: hardware.id, mac: hardwareMac }).from(hardware).where(inArray(hardwareMac, macs)).orderBy(hardware.id),
-    names.length === 0 ? [] : db.select({ id: hardware.id, name: sql<string>`lower(${hardware.name})` }).from(hardware)
-      .where(inArray(sql`lower(${hardware.name})`, names)).orderBy(hardware.id),
+    hashes.length === 0
+      ? []
+      : db
+          .select({ hash: agents.machine_id_hash, hardware_id: agents.hardware_id })
+          .from(agents)
+          .where(and(inArray(agents.machine_id_hash, hashes), isNotNull(agents.hardware_id)))
+          .orderBy(desc(agents.approved_at), desc(agents.id)),
+    macs.length === 0
+      ? []
+      : db.select({ id: hardware.id, mac: hardwareMac }).from(hardware).where(inArray(hardwareMac, macs)).orderBy(hardware.id),
+    names.length === 0
+      ? []
+      : db
+          .select({ id: hardware.id, name: sql<string>`lower(${hardware.name})` })
+          .from(hardware)
+          .where(inArray(sql`lower(${hardware.name})`, names))
+          .orderBy(hardware.id),
   ]);
   // The first row of each key wins: the latest approval, the lowest hardware id.
   const first = <K>(pairs: [K, number][]) => pairs.reduce((m, [k, id]) => (m.has(k) ? m : m.set(k, id)), new Map<K, number>());
@@ -51,7 +62,9 @@ export async function proposedHardware(db: Db, rows: readonly AgentRow[]): Promi
 export async function duplicateMachineIds(db: Db, rows: readonly AgentRow[]): Promise<Set<number>> {
   const hashes = [...new Set(rows.map((r) => r.machine_id_hash).filter((h): h is string => !!h))];
   if (hashes.length === 0) return new Set();
-  const live = await db.select({ id: agents.id, hash: agents.machine_id_hash }).from(agents)
+  const live = await db
+    .select({ id: agents.id, hash: agents.machine_id_hash })
+    .from(agents)
     .where(and(inArray(agents.machine_id_hash, hashes), inArray(agents.status, ["pending", "active"])));
   return new Set(rows.filter((r) => r.machine_id_hash && live.some((l) => l.hash === r.machine_id_hash && l.id !== r.id)).map((r) => r.id));
 }

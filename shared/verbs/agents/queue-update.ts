@@ -24,24 +24,47 @@ export interface QueueUpdateInput {
   releaseKey: string | undefined;
 }
 
-export const queueAgentUpdate = defineVerb<QueueUpdateInput, { status: "queued"; version: string }>({ scope: ADMIN_AGENTS }, async (s, { id, version, builds, releaseKey }) => {
-  const agent = await requireAgent(s.tx, id, { forUpdate: true });
-  requireStatus(agent, ["active"], "be updated");
-  if (!builds || builds.length === 0) throw new ApiError("BAD_REQUEST", `${NO_BINARIES}: place builds under AGENT_BINARY_DIR as <version>/<os>/<arch>/<file>.`);
-  if (!releaseKey)
-    throw new ApiError(
-      "BAD_REQUEST",
-      `${NO_RELEASE_KEY}: agents install only builds signed by the release key, so no update is offered. Set AGENT_RELEASE_PUBLIC_KEY, or build with the key (AGENT_RELEASE_KEY=FILE npm run build:agent), which writes release-key.pub beside the builds.`,
-    );
-  const platform = platformOf(agent);
-  const build = pickBuild(builds, platform, version);
-  if (!build) throw new ApiError("RESOURCE_NOT_FOUND", `No agent build${version ? ` of version ${version}` : ""} for ${platform.os}/${platform.arch} on this instance.`);
-  if (!build.signature)
-    throw new ApiError("BAD_REQUEST", `Agent build ${build.version} for ${build.os}/${build.arch} is not signed (no ${build.file_name}.sig beside it): agents would refuse it. Build it with the release key.`);
-  const update = { version: build.version, sha256: build.sha256, signature: build.signature, os: build.os, arch: build.arch, queued_at: s.now.toISOString() };
-  await s.tx.update(agents).set({ pending_update: update, updated_at: s.now }).where(eq(agents.id, id));
-  await recordAgentEvent(s, id, "update_queued", { version: build.version, from_version: agent.agent_version, os: build.os, arch: build.arch });
-  auditAgent(s, "update_queued", id, { from_version: agent.agent_version, ...update });
-  tellSidecar(s, id, "update");
-  return { status: "queued", version: build.version };
-});
+export const queueAgentUpdate = defineVerb<QueueUpdateInput, { status: "queued"; version: string }>(
+  { scope: ADMIN_AGENTS },
+  async (s, { id, version, builds, releaseKey }) => {
+    const agent = await requireAgent(s.tx, id, { forUpdate: true });
+    requireStatus(agent, ["active"], "be updated");
+    if (!builds || builds.length === 0)
+      throw new ApiError("BAD_REQUEST", `${NO_BINARIES}: place builds under AGENT_BINARY_DIR as <version>/<os>/<arch>/<file>.`);
+    if (!releaseKey)
+      throw new ApiError(
+        "BAD_REQUEST",
+        `${NO_RELEASE_KEY}: agents install only builds signed by the release key, so no update is offered. Set AGENT_RELEASE_PUBLIC_KEY, or build with the key (AGENT_RELEASE_KEY=FILE npm run build:agent), which writes release-key.pub beside the builds.`,
+      );
+    const platform = platformOf(agent);
+    const build = pickBuild(builds, platform, version);
+    if (!build)
+      throw new ApiError(
+        "RESOURCE_NOT_FOUND",
+        `No agent build${version ? ` of version ${version}` : ""} for ${platform.os}/${platform.arch} on this instance.`,
+      );
+    if (!build.signature)
+      throw new ApiError(
+        "BAD_REQUEST",
+        `Agent build ${build.version} for ${build.os}/${build.arch} is not signed (no ${build.file_name}.sig beside it): agents would refuse it. Build it with the release key.`,
+      );
+    const update = {
+      version: build.version,
+      sha256: build.sha256,
+      signature: build.signature,
+      os: build.os,
+      arch: build.arch,
+      queued_at: s.now.toISOString(),
+    };
+    await s.tx.update(agents).set({ pending_update: update, updated_at: s.now }).where(eq(agents.id, id));
+    await recordAgentEvent(s, id, "update_queued", {
+      version: build.version,
+      from_version: agent.agent_version,
+      os: build.os,
+      arch: build.arch,
+    });
+    auditAgent(s, "update_queued", id, { from_version: agent.agent_version, ...update });
+    tellSidecar(s, id, "update");
+    return { status: "queued", version: build.version };
+  },
+);

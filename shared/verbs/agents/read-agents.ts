@@ -36,14 +36,18 @@ const page = (ctx: VerbContext, input: AgentListInput) =>
     ctx.db,
     SPEC,
     input,
-    [input.status !== undefined ? eq(agents.status, input.status) : undefined, input.hardware_id !== undefined ? eq(agents.hardware_id, input.hardware_id) : undefined],
+    [
+      input.status !== undefined ? eq(agents.status, input.status) : undefined,
+      input.hardware_id !== undefined ? eq(agents.hardware_id, input.hardware_id) : undefined,
+    ],
     (rows) => presentSummaries(ctx.db, rows, ctx.clock.now()),
   );
 
 export const listAgents = defineRead<AgentListInput, ListPage<AgentSummaryShape>>({ scope: READ_AGENTS }, page);
 
-export const listPendingAgents = defineRead<Omit<AgentListInput, "status">, ListPage<AgentSummaryShape>>({ scope: READ_AGENTS }, (ctx, input) =>
-  page(ctx, { ...input, status: "pending" }),
+export const listPendingAgents = defineRead<Omit<AgentListInput, "status">, ListPage<AgentSummaryShape>>(
+  { scope: READ_AGENTS },
+  (ctx, input) => page(ctx, { ...input, status: "pending" }),
 );
 
 export const getAgent = defineRead<{ id: number }, AgentReadShape>({ scope: READ_AGENTS }, async (ctx, { id }) =>

@@ -23,20 +23,31 @@ export interface ProbeEligibleInput {
   check_type?: CheckType | undefined;
 }
 
-export const probeEligibleAgents = defineRead<ProbeEligibleInput, (ProbeEvaluation & { assigned_monitors: number })[]>({ scope: READ_AGENTS }, async (ctx, input) => {
-  if (input.monitor_id !== undefined) throw ApiError.notFound("Monitor", input.monitor_id);
-  const target = { host: input.host!, check_type: input.check_type! };
-  const active = await ctx.db.select().from(agents).where(eq(agents.status, "active")).orderBy(agents.id);
-  const runs = await openRunCounts(ctx.db, active.map((a) => a.id));
-  const now = ctx.clock.now();
-  return active.map((a) => ({ ...evaluateProbeAgent(a, target, runs.get(a.id) ?? 0, now), assigned_monitors: 0 }));
-});
+export const probeEligibleAgents = defineRead<ProbeEligibleInput, (ProbeEvaluation & { assigned_monitors: number })[]>(
+  { scope: READ_AGENTS },
+  async (ctx, input) => {
+    if (input.monitor_id !== undefined) throw ApiError.notFound("Monitor", input.monitor_id);
+    const target = { host: input.host!, check_type: input.check_type! };
+    const active = await ctx.db.select().from(agents).where(eq(agents.status, "active")).orderBy(agents.id);
+    const runs = await openRunCounts(
+      ctx.db,
+      active.map((a) => a.id),
+    );
+    const now = ctx.clock.now();
+    return active.map((a) => ({ ...evaluateProbeAgent(a, target, runs.get(a.id) ?? 0, now), assigned_monitors: 0 }));
+  },
+);
 
 export const agentProbes = defineRead<{ id: number }, v.InferInput<typeof AgentProbes>>({ scope: READ_AGENTS }, async (ctx, { id }) => {
   const agent = await requireAgent(ctx.db, id);
   const [active, recent] = await Promise.all([
     openRunCount(ctx.db, id),
-    ctx.db.select().from(agentProbeRuns).where(eq(agentProbeRuns.agent_id, id)).orderBy(desc(agentProbeRuns.created_at), desc(agentProbeRuns.run_id)).limit(RECENT_RUNS),
+    ctx.db
+      .select()
+      .from(agentProbeRuns)
+      .where(eq(agentProbeRuns.agent_id, id))
+      .orderBy(desc(agentProbeRuns.created_at), desc(agentProbeRuns.run_id))
+      .limit(RECENT_RUNS),
   ]);
   return {
     agent_id: id,

@@ -55,17 +55,24 @@ function refusal(agentId: number, reason: ProbeRefusalReason): ApiError {
 export const requestProbe = defineVerb<ProbeRequest, QueuedProbe>({ scope: WRITE_AGENTS }, async (s, raw) => {
   const parsed = v.safeParse(ProbeRequestSchema, raw);
   if (!parsed.success)
-    throw ApiError.validation(parsed.issues.map((i): ValidationIssue => ({ loc: (i.path ?? []).map((p) => p.key as string), msg: i.message, type: i.type })));
+    throw ApiError.validation(
+      parsed.issues.map((i): ValidationIssue => ({ loc: (i.path ?? []).map((p) => p.key as string), msg: i.message, type: i.type })),
+    );
   const input = parsed.output;
   // Locked, so concurrent requests for one agent count its capacity one after another.
   const agent = await findAgent(s.tx, input.agent_id, { forUpdate: true });
   if (!agent) throw refusal(input.agent_id, "agent_missing");
   const verdict = evaluateProbeAgent(agent, input, await openRunCount(s.tx, agent.id), s.now);
   if (verdict.reason) throw refusal(agent.id, verdict.reason);
-  const sameCheck = input.monitor_id != null
-    ? eq(agentProbeRuns.monitor_id, input.monitor_id)
-    : and(isNull(agentProbeRuns.monitor_id), eq(agentProbeRuns.check_type, input.check_type), eq(agentProbeRuns.host, input.host));
-  const [previous] = await s.tx.select({ run_id: agentProbeRuns.run_id }).from(agentProbeRuns).where(and(openRunsOf(agent.id), sameCheck)).limit(1);
+  const sameCheck =
+    input.monitor_id != null
+      ? eq(agentProbeRuns.monitor_id, input.monitor_id)
+      : and(isNull(agentProbeRuns.monitor_id), eq(agentProbeRuns.check_type, input.check_type), eq(agentProbeRuns.host, input.host));
+  const [previous] = await s.tx
+    .select({ run_id: agentProbeRuns.run_id })
+    .from(agentProbeRuns)
+    .where(and(openRunsOf(agent.id), sameCheck))
+    .limit(1);
   if (previous) throw refusal(agent.id, "previous_run_in_flight");
 
   const run_id = bytesToHex(s.ctx.random.bytes(16));
@@ -83,5 +90,12 @@ export const requestProbe = defineVerb<ProbeRequest, QueuedProbe>({ scope: WRITE
     created_at: s.now,
   });
   tellSidecar(s, agent.id, "probe");
-  return { run_id, agent_id: agent.id, monitor_id: input.monitor_id ?? null, state: "queued", scheduled_at: s.now.toISOString(), deadline_at: deadline.toISOString() };
+  return {
+    run_id,
+    agent_id: agent.id,
+    monitor_id: input.monitor_id ?? null,
+    state: "queued",
+    scheduled_at: s.now.toISOString(),
+    deadline_at: deadline.toISOString(),
+  };
 });

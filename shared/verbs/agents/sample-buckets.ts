@@ -55,20 +55,29 @@ export async function bucketedSamples(db: Db, agentIds: number[], plan: BucketPl
         from ${h} where ${inArray(h.agent_id, agentIds)} and ${h.hour} >= ${since}
         and ${h.hour} < coalesce((select date_trunc('hour', min(r.ts)) from raw r where r.agent_id = ${h.agent_id}), ${until})`
     : sql``;
-  const rows = await queryRows<Row>(db, sql`with raw as (${raw}), samples as (select * from raw ${hourly})
+  const rows = await queryRows<Row>(
+    db,
+    sql`with raw as (${raw}), samples as (select * from raw ${hourly})
     select agent_id, (floor(extract(epoch from ts) / ${plan.bucketS}) * ${plan.bucketS})::float8 as bucket,
       ${weighted("cpu_pct")} as cpu_pct, ${weighted("mem_pct")} as mem_pct, ${weighted("disk_pct")} as root_disk_pct,
       ${weighted("net_rx_bps")} as net_rx_bps, ${weighted("net_tx_bps")} as net_tx_bps, max(max_temp_c)::float8 as max_temp_c,
       ${weighted("load_1")} as load_1, max(uptime_s)::float8 as uptime_s, sum(w)::int as sample_count
-    from samples group by agent_id, bucket order by agent_id, bucket desc`);
+    from samples group by agent_id, bucket order by agent_id, bucket desc`,
+  );
   for (const r of rows) {
     const points = out.get(r.agent_id) ?? [];
     if (points.length >= plan.cap) continue;
     points.push({
       collected_at: iso(new Date(Number(r.bucket) * 1000))!,
       summary: {
-        cpu_pct: r.cpu_pct, mem_pct: r.mem_pct, root_disk_pct: r.root_disk_pct, net_rx_bps: r.net_rx_bps, net_tx_bps: r.net_tx_bps,
-        max_temp_c: r.max_temp_c, load_1: r.load_1, uptime_s: r.uptime_s,
+        cpu_pct: r.cpu_pct,
+        mem_pct: r.mem_pct,
+        root_disk_pct: r.root_disk_pct,
+        net_rx_bps: r.net_rx_bps,
+        net_tx_bps: r.net_tx_bps,
+        max_temp_c: r.max_temp_c,
+        load_1: r.load_1,
+        uptime_s: r.uptime_s,
       },
       sample_count: r.sample_count,
     });

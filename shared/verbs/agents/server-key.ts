@@ -38,7 +38,13 @@ export interface LinkServerKey extends ServerPublicKey {
   overlap_expires_at: Date | null;
 }
 
-async function newKeyRow(db: Db, vault: Vault, now: Date, state: "current" | "successor", extra: Partial<KeyRow> = {}): Promise<Omit<KeyRow, "id">> {
+async function newKeyRow(
+  db: Db,
+  vault: Vault,
+  now: Date,
+  state: "current" | "successor",
+  extra: Partial<KeyRow> = {},
+): Promise<Omit<KeyRow, "id">> {
   await assertVaultWritable(db, vault, now);
   const pair = generateKeyPair();
   const public_key = bytesToHex(pair.publicKey);
@@ -56,13 +62,21 @@ async function newKeyRow(db: Db, vault: Vault, now: Date, state: "current" | "su
   };
 }
 
-const publicOf = (r: KeyRow): ServerPublicKey => ({ id: r.id, public_key: r.public_key, fingerprint: r.fingerprint, created_at: r.created_at });
+const publicOf = (r: KeyRow): ServerPublicKey => ({
+  id: r.id,
+  public_key: r.public_key,
+  fingerprint: r.fingerprint,
+  created_at: r.created_at,
+});
 
 /** The current key, made now when the installation has none (a unique index keeps two starts from making two). */
 export async function currentServerPublicKey(db: Db, vault: Vault, now: Date): Promise<ServerPublicKey> {
   const [found] = await db.select().from(agentServerKeys).where(eq(agentServerKeys.state, "current"));
   if (found) return publicOf(found);
-  await db.insert(agentServerKeys).values(await newKeyRow(db, vault, now, "current")).onConflictDoNothing();
+  await db
+    .insert(agentServerKeys)
+    .values(await newKeyRow(db, vault, now, "current"))
+    .onConflictDoNothing();
   const [row] = await db.select().from(agentServerKeys).where(eq(agentServerKeys.state, "current"));
   return publicOf(row!);
 }
@@ -70,7 +84,11 @@ export async function currentServerPublicKey(db: Db, vault: Vault, now: Date): P
 /** The keys a handshake may be made to, current first, private halves opened (the sidecar; never answered by HTTP). */
 export async function linkServerKeys(db: Db, vault: Vault, now: Date): Promise<LinkServerKey[]> {
   await currentServerPublicKey(db, vault, now);
-  const rows = await db.select().from(agentServerKeys).where(inArray(agentServerKeys.state, ["current", "successor"])).orderBy(asc(agentServerKeys.id));
+  const rows = await db
+    .select()
+    .from(agentServerKeys)
+    .where(inArray(agentServerKeys.state, ["current", "successor"]))
+    .orderBy(asc(agentServerKeys.id));
   const keys: LinkServerKey[] = [];
   for (const r of rows.sort((a, b) => (a.state === "current" ? -1 : b.state === "current" ? 1 : 0))) {
     const secretKey = hexToBytes(await vault.decrypt(r.private_key, privateKeyContext(r.public_key)));
@@ -81,7 +99,10 @@ export async function linkServerKeys(db: Db, vault: Vault, now: Date): Promise<L
 }
 
 async function keyRows(db: Db): Promise<{ current: KeyRow | undefined; successor: KeyRow | undefined }> {
-  const rows = await db.select().from(agentServerKeys).where(inArray(agentServerKeys.state, ["current", "successor"]));
+  const rows = await db
+    .select()
+    .from(agentServerKeys)
+    .where(inArray(agentServerKeys.state, ["current", "successor"]));
   return { current: rows.find((r) => r.state === "current"), successor: rows.find((r) => r.state === "successor") };
 }
 
@@ -123,26 +144,32 @@ export const serverKeyStatus = defineRead<undefined, ServerKeyStatusShape>({ sco
   return statusOf(ctx.db, current!, successor);
 });
 
-export const pendingServerKeyAgents = defineRead<undefined, { id: number; hostname: string | null; name: string | null; last_seen_at: string | null; bucket: "current" | "unseen" }[]>(
-  { scope: ADMIN_AGENTS },
-  async (ctx) => {
-    const { current, successor } = await keyRows(ctx.db);
-    if (!current || !successor) return [];
-    const rows = await ctx.db
-      .select({ id: agents.id, hostname: agents.hostname, name: agents.name, last_seen_at: agents.last_seen_at, server_key_id: agents.server_key_id })
-      .from(agents)
-      .where(and(eq(agents.status, "active"), or(isNull(agents.server_key_id), ne(agents.server_key_id, successor.id))))
-      .orderBy(asc(agents.id))
-      .limit(200);
-    return rows.map((r) => ({
-      id: r.id,
-      hostname: r.hostname,
-      name: r.name,
-      last_seen_at: r.last_seen_at?.toISOString() ?? null,
-      bucket: r.server_key_id === current.id ? ("current" as const) : ("unseen" as const),
-    }));
-  },
-);
+export const pendingServerKeyAgents = defineRead<
+  undefined,
+  { id: number; hostname: string | null; name: string | null; last_seen_at: string | null; bucket: "current" | "unseen" }[]
+>({ scope: ADMIN_AGENTS }, async (ctx) => {
+  const { current, successor } = await keyRows(ctx.db);
+  if (!current || !successor) return [];
+  const rows = await ctx.db
+    .select({
+      id: agents.id,
+      hostname: agents.hostname,
+      name: agents.name,
+      last_seen_at: agents.last_seen_at,
+      server_key_id: agents.server_key_id,
+    })
+    .from(agents)
+    .where(and(eq(agents.status, "active"), or(isNull(agents.server_key_id), ne(agents.server_key_id, successor.id))))
+    .orderBy(asc(agents.id))
+    .limit(200);
+  return rows.map((r) => ({
+    id: r.id,
+    hostname: r.hostname,
+    name: r.name,
+    last_seen_at: r.last_seen_at?.toISOString() ?? null,
+    bucket: r.server_key_id === current.id ? ("current" as const) : ("unseen" as const),
+  }));
+});
 
 function announceRotation(s: VerbScope): void {
   s.emit(AGENT_CONTROL_CHANNEL, { agent_id: null, action: "server_key" });
@@ -154,7 +181,8 @@ export const rotateServerKey = defineVerb<undefined, ServerKeyStatusShape>({ sco
   await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext('agent_server_key_rotation'))`);
   await currentServerPublicKey(s.tx, vault, s.now);
   const { current, successor } = await keyRows(s.tx);
-  if (successor) throw ApiError.conflict(`A server key rotation is already running; it ends at ${successor.overlap_expires_at?.toISOString()}.`);
+  if (successor)
+    throw ApiError.conflict(`A server key rotation is already running; it ends at ${successor.overlap_expires_at?.toISOString()}.`);
   const overlap_expires_at = new Date(s.now.getTime() + ROTATION_OVERLAP_MS);
   const row = await newKeyRow(s.tx, vault, s.now, "successor", { rotation_started_at: s.now, overlap_expires_at });
   const [inserted] = await s.tx.insert(agentServerKeys).values(row).returning();
@@ -163,7 +191,11 @@ export const rotateServerKey = defineVerb<undefined, ServerKeyStatusShape>({ sco
     category: "agents",
     entity_type: "agent_server_key",
     entity_id: current!.id,
-    diff: { current_key_fingerprint: current!.fingerprint, successor_key_fingerprint: row.fingerprint, overlap_expires_at: overlap_expires_at.toISOString() },
+    diff: {
+      current_key_fingerprint: current!.fingerprint,
+      successor_key_fingerprint: row.fingerprint,
+      overlap_expires_at: overlap_expires_at.toISOString(),
+    },
   });
   announceRotation(s);
   return statusOf(s.tx, current!, inserted);

@@ -21,7 +21,10 @@ export const setAgentCapabilities = defineVerb<{ id: number; capabilities: Recor
     const changed = changedGrants(before, after);
     if (changed.length === 0) return presentAgent(s.tx, agent, s.now);
     const [row] = await s.tx.update(agents).set({ capabilities: after, updated_at: s.now }).where(eq(agents.id, id)).returning();
-    const diff = { before: Object.fromEntries(changed.map((n) => [n, before[n]])), after: Object.fromEntries(changed.map((n) => [n, after[n]])) };
+    const diff = {
+      before: Object.fromEntries(changed.map((n) => [n, before[n]])),
+      after: Object.fromEntries(changed.map((n) => [n, after[n]])),
+    };
     await recordAgentEvent(s, id, "capability_changed", { capabilities: changed, ...diff });
     auditAgent(s, "capabilities", id, diff);
     tellSidecar(s, id, "capabilities");

@@ -11,7 +11,8 @@ export const analyticsJob: JobDefinition = {
   name: "analytics",
   lockKey: "analytics_job",
   schedule: "30 2 * * *",
-  description: "Capacity forecast (14-day least squares of disk and memory), right-sizing (30-day CPU and memory), flap detection (30-minute windows).",
+  description:
+    "Capacity forecast (14-day least squares of disk and memory), right-sizing (30-day CPU and memory), flap detection (30-minute windows).",
   async run({ ctx, signal }) {
     const now = ctx.clock.now();
     const capacity = await forecastCapacity({ ctx, input: { now } });
@@ -20,7 +21,14 @@ export const analyticsJob: JobDefinition = {
     throwIfStopped(signal);
     const flaps = await detectFlaps({ ctx, input: { now } });
     const rows_touched =
-      capacity.upserted + capacity.removed + rightSizing.recommendations + rightSizing.removed + flaps.opened + flaps.recorded_resolved + flaps.updated + flaps.resolved;
+      capacity.upserted +
+      capacity.removed +
+      rightSizing.recommendations +
+      rightSizing.removed +
+      flaps.opened +
+      flaps.recorded_resolved +
+      flaps.updated +
+      flaps.resolved;
     return {
       rows_touched,
       detail: {

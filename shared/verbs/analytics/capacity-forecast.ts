@@ -36,12 +36,14 @@ function fitColumns(metric: (typeof FORECAST_METRICS)[number]) {
 }
 
 /** Pass 1 of the analytics job, as whoever runs it. */
-export const forecastCapacity = defineVerb<{ now: Date }, { upserted: number; removed: number }>({ scope: JOBS_SCOPE }, async ({ tx: db }, { now }) => {
-  const from = new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS).toISOString();
-  const at = now.toISOString();
-  const [row] = await queryRows<{ upserted: number; removed: number }>(
-    db,
-    sql`with per_node as (
+export const forecastCapacity = defineVerb<{ now: Date }, { upserted: number; removed: number }>(
+  { scope: JOBS_SCOPE },
+  async ({ tx: db }, { now }) => {
+    const from = new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS).toISOString();
+    const at = now.toISOString();
+    const [row] = await queryRows<{ upserted: number; removed: number }>(
+      db,
+      sql`with per_node as (
       select hardware_id, ${fitColumns("disk_pct")}, ${fitColumns("mem_pct")}
       from hardware_live_metrics
       where ts > ${from}::timestamptz and ts <= ${at}::timestamptz
@@ -84,6 +86,7 @@ export const forecastCapacity = defineVerb<{ now: Date }, { upserted: number; re
       returning 1
     )
     select (select count(*) from upsert)::int as upserted, (select count(*) from removed)::int as removed`,
-  );
-  return { upserted: row?.upserted ?? 0, removed: row?.removed ?? 0 };
-});
+    );
+    return { upserted: row?.upserted ?? 0, removed: row?.removed ?? 0 };
+  },
+);

@@ -101,7 +101,10 @@ export const detectFlaps = defineVerb<{ now: Date }, FlapCounts>({ scope: JOBS_S
   const counts: FlapCounts = { opened: 0, recorded_resolved: 0, updated: 0, resolved: 0 };
   const nodes = await nodeWindows(tx, now);
   const active = new Map(
-    (await queryRows<ActiveIncident>(tx, sql`select id, hardware_id from flap_incidents where status = 'active'`)).map((r) => [r.hardware_id, r.id]),
+    (await queryRows<ActiveIncident>(tx, sql`select id, hardware_id from flap_incidents where status = 'active'`)).map((r) => [
+      r.hardware_id,
+      r.id,
+    ]),
   );
   const at = now.toISOString();
   for (const n of nodes) {
@@ -123,7 +126,9 @@ export const detectFlaps = defineVerb<{ now: Date }, FlapCounts>({ scope: JOBS_S
         where id = ${incident}`);
       counts.updated++;
     } else if (action === "resolve" && incident !== undefined) {
-      await tx.execute(sql`update flap_incidents set status = 'resolved', resolved_at = ${at}::timestamptz, last_evaluated_at = ${at}::timestamptz where id = ${incident}`);
+      await tx.execute(
+        sql`update flap_incidents set status = 'resolved', resolved_at = ${at}::timestamptz, last_evaluated_at = ${at}::timestamptz where id = ${incident}`,
+      );
       counts.resolved++;
     }
   }

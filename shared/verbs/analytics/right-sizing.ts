@@ -19,23 +19,36 @@ const weightedAvg = (column: string) => {
 };
 
 /** Pass 2 of the analytics job, as whoever runs it: the usage read and the upsert in one transaction. */
-export const rightSize = defineVerb<{ now: Date }, { assets_evaluated: number; recommendations: number; removed: number }>({ scope: JOBS_SCOPE }, async ({ tx: db }, { now }) => {
-  const from = new Date(now.getTime() - RIGHT_SIZING_WINDOW_DAYS * DAY_MS).toISOString();
-  const usage = await queryRows<Usage & { hardware_id: number }>(
-    db,
-    sql`select hardware_id, ${weightedAvg("cpu_pct")} as cpu_avg_pct, max(cpu_pct)::float8 as cpu_peak_pct, ${weightedAvg("mem_pct")} as mem_avg_pct
+export const rightSize = defineVerb<{ now: Date }, { assets_evaluated: number; recommendations: number; removed: number }>(
+  { scope: JOBS_SCOPE },
+  async ({ tx: db }, { now }) => {
+    const from = new Date(now.getTime() - RIGHT_SIZING_WINDOW_DAYS * DAY_MS).toISOString();
+    const usage = await queryRows<Usage & { hardware_id: number }>(
+      db,
+      sql`select hardware_id, ${weightedAvg("cpu_pct")} as cpu_avg_pct, max(cpu_pct)::float8 as cpu_peak_pct, ${weightedAvg("mem_pct")} as mem_avg_pct
       from hardware_live_metrics
       where ts > ${from}::timestamptz and ts <= ${now.toISOString()}::timestamptz
       group by hardware_id
       having count(cpu_pct) > 0 and count(mem_pct) > 0`,
-  );
-  const rows = usage.flatMap((u) => {
-    const recommendation = recommendationText(u);
-    return recommendation ? [{ asset_id: u.hardware_id, classification: classify(u), cpu_avg_pct: u.cpu_avg_pct, cpu_peak_pct: u.cpu_peak_pct, mem_avg_pct: u.mem_avg_pct, recommendation }] : [];
-  });
-  const [row] = await queryRows<{ upserted: number; removed: number }>(
-    db,
-    sql`with input as (
+    );
+    const rows = usage.flatMap((u) => {
+      const recommendation = recommendationText(u);
+      return recommendation
+        ? [
+            {
+              asset_id: u.hardware_id,
+              classification: classify(u),
+              cpu_avg_pct: u.cpu_avg_pct,
+              cpu_peak_pct: u.cpu_peak_pct,
+              mem_avg_pct: u.mem_avg_pct,
+              recommendation,
+            },
+          ]
+        : [];
+    });
+    const [row] = await queryRows<{ upserted: number; removed: number }>(
+      db,
+      sql`with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as r(asset_id int, classification text, cpu_avg_pct float8, cpu_peak_pct float8, mem_avg_pct float8, recommendation text)
     ), upsert as (
@@ -51,6 +64,7 @@ export const rightSize = defineVerb<{ now: Date }, { assets_evaluated: number; r
       returning 1
     )
     select (select count(*) from upsert)::int as upserted, (select count(*) from removed)::int as removed`,
-  );
-  return { assets_evaluated: usage.length, recommendations: row?.upserted ?? 0, removed: row?.removed ?? 0 };
-});
+    );
+    return { assets_evaluated: usage.length, recommendations: row?.upserted ?? 0, removed: row?.removed ?? 0 };
+  },
+);

@@ -41,16 +41,22 @@ function searchEntries(q: string | undefined): SQL | undefined {
 
 export const listAuditEntries = defineRead<AuditListInput, ListPage<AuditEntry>>({ scope: AUDIT_SCOPE }, async (ctx, input) => {
   const { q, ...params } = input;
-  return listPage<typeof auditLog.$inferSelect, AuditEntry>(ctx.db, SPEC, params, [
-    eqFilter(auditLog.level, input.level),
-    eqFilter(auditLog.category, input.category),
-    eqFilter(auditLog.action, input.action),
-    eqFilter(auditLog.actor_id, input.actor_id),
-    eqFilter(auditLog.entity_type, input.entity_type),
-    eqFilter(auditLog.entity_id, input.entity_id),
-    input.since && gte(auditLog.timestamp, input.since),
-    input.until && lte(auditLog.timestamp, input.until),
-    input.changes_only ? sql`${auditLog.diff} ?| array['before', 'after']` : undefined,
-    searchEntries(q),
-  ], (rows) => rows.map(toAuditEntry));
+  return listPage<typeof auditLog.$inferSelect, AuditEntry>(
+    ctx.db,
+    SPEC,
+    params,
+    [
+      eqFilter(auditLog.level, input.level),
+      eqFilter(auditLog.category, input.category),
+      eqFilter(auditLog.action, input.action),
+      eqFilter(auditLog.actor_id, input.actor_id),
+      eqFilter(auditLog.entity_type, input.entity_type),
+      eqFilter(auditLog.entity_id, input.entity_id),
+      input.since && gte(auditLog.timestamp, input.since),
+      input.until && lte(auditLog.timestamp, input.until),
+      input.changes_only ? sql`${auditLog.diff} ?| array['before', 'after']` : undefined,
+      searchEntries(q),
+    ],
+    (rows) => rows.map(toAuditEntry),
+  );
 });

@@ -18,7 +18,12 @@ export interface RepairResult {
 
 /** Relinks and rehashes every entry from `fromId` on; answers how many changed and the range. */
 async function relinkFrom(tx: Db, fromId: number) {
-  const [before] = await tx.select({ h: auditLog.log_hash }).from(auditLog).where(lt(auditLog.id, fromId)).orderBy(desc(auditLog.id)).limit(1);
+  const [before] = await tx
+    .select({ h: auditLog.log_hash })
+    .from(auditLog)
+    .where(lt(auditLog.id, fromId))
+    .orderBy(desc(auditLog.id))
+    .limit(1);
   let previous: string | null = before?.h ?? null;
   let afterId = fromId - 1;
   let count = 0;
@@ -51,7 +56,13 @@ export const repairAuditChain = defineVerb<{ reason: string }, RepairResult>({ s
     category: "audit",
     level: "critical",
     entity_type: "audit_log",
-    diff: { reason: input.reason, failure: found.valid ? null : found.message, repaired_count: range.count, first_repaired_id: range.first, last_repaired_id: range.last },
+    diff: {
+      reason: input.reason,
+      failure: found.valid ? null : found.message,
+      repaired_count: range.count,
+      first_repaired_id: range.first,
+      last_repaired_id: range.last,
+    },
   });
   return { repaired_count: range.count, first_repaired_id: range.first };
 });

@@ -24,7 +24,14 @@ export const demoSignIn = defineVerb<SignInClient, SessionOutcome>(
       .values({ email: DEMO_EMAIL, display_name: "Demo", role: "demo", password_hash: null, created_at: s.now, updated_at: s.now })
       .onConflictDoNothing()
       .returning({ id: users.id });
-    if (created[0]) s.audit({ action: "user.created", category: "security", entity_type: "user", entity_id: created[0].id, diff: { after: { email: DEMO_EMAIL, role: "demo" } } });
+    if (created[0])
+      s.audit({
+        action: "user.created",
+        category: "security",
+        entity_type: "user",
+        entity_id: created[0].id,
+        diff: { after: { email: DEMO_EMAIL, role: "demo" } },
+      });
     const [user] = await s.tx.select().from(users).where(sql`lower(${users.email}) = ${DEMO_EMAIL}`);
     // An administrator may have disabled the demo account, or changed its role: then it is not the demo.
     if (user?.role !== "demo" || !user.is_active) throw ApiError.forbidden("The demo account is not available.");

@@ -23,7 +23,14 @@ export const forceChangePassword = defineVerb<ForceChangeInput, SessionOutcome, 
       const claims = await verifyToken(input.signingKey, AUDIENCE.passwordChange, input.change_token, ctx.clock.now());
       const [user] = claims ? await ctx.db.select().from(users).where(eq(users.id, claims.userId)) : [];
       if (!user?.is_active || !user.must_change_password) {
-        const entry = { action: "password.change_failed", category: "security", level: "warning", entity_type: "user", entity_id: claims?.userId ?? null, diff: { reason: "invalid change token" } } as const;
+        const entry = {
+          action: "password.change_failed",
+          category: "security",
+          level: "warning",
+          entity_type: "user",
+          entity_id: claims?.userId ?? null,
+          diff: { reason: "invalid change token" },
+        } as const;
         await recordRefusal({ ctx, input: [entry] });
         throw ApiError.unauthorized(REFUSED);
       }
@@ -36,7 +43,10 @@ export const forceChangePassword = defineVerb<ForceChangeInput, SessionOutcome, 
     if (!locked.must_change_password) return s.refuse(ApiError.unauthorized(REFUSED));
     const revoked = await replacePassword(s, locked.id, password_hash);
     s.audit({
-      action: "password.changed", category: "security", entity_type: "user", entity_id: locked.id,
+      action: "password.changed",
+      category: "security",
+      entity_type: "user",
+      entity_id: locked.id,
       diff: { forced: true, before: { must_change_password: true }, after: { must_change_password: false }, revoked_sessions: revoked },
     });
     return completeLogin(s, input, locked);

@@ -17,7 +17,10 @@ const sameEmail = (email: string) => sql`lower(${users.email}) = ${keyOf(email)}
 
 /** Seconds until the lockout of `email` ends, or null when it is not locked. */
 export async function lockedFor(db: Db, email: string, now: Date): Promise<number | null> {
-  const [row] = await db.select({ until: loginFailures.locked_until }).from(loginFailures).where(eq(loginFailures.email, keyOf(email)));
+  const [row] = await db
+    .select({ until: loginFailures.locked_until })
+    .from(loginFailures)
+    .where(eq(loginFailures.email, keyOf(email)));
   if (!row?.until || row.until <= now) return null;
   return Math.ceil((row.until.getTime() - now.getTime()) / 1000);
 }
@@ -36,11 +39,18 @@ export async function countFailure(s: VerbScope, email: string, userId: number |
     .returning({ failed: loginFailures.failed });
   const failed = row!.failed;
   await s.tx.update(users).set({ failed_logins: failed }).where(sameEmail(email));
-  const who = { entity_type: "user", entity_id: userId, diff: userId == null ? { email, failed_logins: failed } : { failed_logins: failed } } as const;
+  const who = {
+    entity_type: "user",
+    entity_id: userId,
+    diff: userId == null ? { email, failed_logins: failed } : { failed_logins: failed },
+  } as const;
   s.audit({ action: "login.failed", category: "security", level: "warning", ...who });
   if (failed < threshold) return ApiError.unauthorized(INVALID);
   const until = new Date(s.now.getTime() + minutes * 60_000);
-  await s.tx.update(loginFailures).set({ locked_until: until }).where(eq(loginFailures.email, keyOf(email)));
+  await s.tx
+    .update(loginFailures)
+    .set({ locked_until: until })
+    .where(eq(loginFailures.email, keyOf(email)));
   await s.tx.update(users).set({ locked_until: until }).where(sameEmail(email));
   s.audit({ action: "user.locked", category: "security", level: "critical", ...who });
   return new ApiError("ACCOUNT_LOCKED", "Too many failed sign-ins: the account is now locked.");
@@ -48,5 +58,7 @@ export async function countFailure(s: VerbScope, email: string, userId: number |
 
 /** Forgets the failures counted against a user's e-mail (a good sign-in, an unlock, a new password). */
 export async function forgetFailures(tx: Db, userId: number): Promise<void> {
-  await tx.delete(loginFailures).where(sql`${loginFailures.email} = (select lower(${users.email}) from ${users} where ${users.id} = ${userId})`);
+  await tx
+    .delete(loginFailures)
+    .where(sql`${loginFailures.email} = (select lower(${users.email}) from ${users} where ${users.id} = ${userId})`);
 }

@@ -18,10 +18,7 @@ import type { SignInClient } from "./sign-in-client.ts";
 
 /** A signed-in user's new session: what every way in but the password check answers. */
 export type SessionOutcome = { kind: "session"; session: IssuedSession; user: PublicUser };
-export type LoginOutcome =
-  | SessionOutcome
-  | { kind: "mfa"; mfa_token: string }
-  | { kind: "change"; change_token: string };
+export type LoginOutcome = SessionOutcome | { kind: "mfa"; mfa_token: string } | { kind: "change"; change_token: string };
 
 export type LoginInput = { email: string; password: string } & SignInClient;
 
@@ -63,7 +60,11 @@ export const login = defineVerb<LoginInput, LoginOutcome, Checked>(
     if (checked.kind === "locked") {
       s.audit({ action: "login.locked", category: "security", level: "warning", entity_type: "user", entity_id: checked.userId });
       return s.refuse(
-        new ApiError("ACCOUNT_LOCKED", "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.", { retry_after: checked.retryAfter }),
+        new ApiError(
+          "ACCOUNT_LOCKED",
+          "The account is locked after repeated failed sign-ins; try later or ask an administrator to unlock it.",
+          { retry_after: checked.retryAfter },
+        ),
       );
     }
     if (checked.kind === "unknown" || checked.kind === "wrong") return s.refuse(await countFailure(s, input.email, checked.userId));
@@ -75,7 +76,10 @@ export const login = defineVerb<LoginInput, LoginOutcome, Checked>(
     await forgetFailures(s.tx, user.id);
     if (user.must_change_password) {
       s.audit({ action: "login.password_change_required", category: "security", entity_type: "user", entity_id: user.id });
-      return { kind: "change", change_token: await signToken(input.signingKey, AUDIENCE.passwordChange, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS) };
+      return {
+        kind: "change",
+        change_token: await signToken(input.signingKey, AUDIENCE.passwordChange, { userId: user.id }, s.now, SHORT_TOKEN_SECONDS),
+      };
     }
     if (user.mfa_enabled) {
       s.audit({ action: "login.mfa_required", category: "security", entity_type: "user", entity_id: user.id });

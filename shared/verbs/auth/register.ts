@@ -45,7 +45,10 @@ export const register = defineVerb<RegisterInput, SessionOutcome, string>(
       .returning();
     if (!user) throw TAKEN();
     s.audit({
-      action: "user.registered", category: "security", entity_type: "user", entity_id: user.id,
+      action: "user.registered",
+      category: "security",
+      entity_type: "user",
+      entity_id: user.id,
       diff: { after: { email: user.email, role, display_name: user.display_name } },
     });
     return completeLogin(s, input, user);

@@ -14,7 +14,18 @@ import { vaultOf, type VerbContext } from "../verb-context.ts";
 import { defineRead, defineVerb } from "../verb.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { readBackupSettingsRow, readS3Target } from "./settings.ts";
-import { ARCHIVE_NAME, type ArchiveKind, archiveKind, archiveStem, type SnapshotRequest, BACKUPS_SCOPE, type BackupStore, requireStore, S3Error, type WrittenArchive } from "./store.ts";
+import {
+  ARCHIVE_NAME,
+  type ArchiveKind,
+  archiveKind,
+  archiveStem,
+  type SnapshotRequest,
+  BACKUPS_SCOPE,
+  type BackupStore,
+  requireStore,
+  S3Error,
+  type WrittenArchive,
+} from "./store.ts";
 
 export const RESTORE_COMMAND = "npm run restore -- <archive>";
 export const RESTORE_NOTE =
@@ -22,7 +33,6 @@ export const RESTORE_NOTE =
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
-
 
 export interface BackupInfo {
   filename: string;
@@ -73,60 +83,72 @@ export interface DbHealth {
 }
 
 /** GET /admin/db/health: what SQL tells about the database, and the newest recorded archive. */
-export const dbHealth = defineRead<{ kind: "postgres" | "pglite"; backupsAvailable: boolean }, DbHealth>({ scope: BACKUPS_SCOPE }, async (ctx, input) => {
-  const level = await readMigrationLevel(ctx.db);
-  const [stats] = await queryRows<{ size: string | number; active: string | number; max: string; ts: boolean }>(
-    ctx.db,
-    sql`select pg_database_size(current_database()) as size,
+export const dbHealth = defineRead<{ kind: "postgres" | "pglite"; backupsAvailable: boolean }, DbHealth>(
+  { scope: BACKUPS_SCOPE },
+  async (ctx, input) => {
+    const level = await readMigrationLevel(ctx.db);
+    const [stats] = await queryRows<{ size: string | number; active: string | number; max: string; ts: boolean }>(
+      ctx.db,
+      sql`select pg_database_size(current_database()) as size,
           (select count(*) from pg_stat_activity where datname = current_database()) as active,
           current_setting('max_connections') as max,
           exists (select 1 from pg_available_extensions where name = 'timescaledb') as ts`,
-  );
-  const last = await latest(ctx.db);
-  const tag = level.applied > 0 ? (journal.entries[level.applied - 1]?.tag ?? null) : null;
-  return {
-    status: level.status === "ok" ? "healthy" : "degraded",
-    dialect: input.kind === "pglite" ? "pglite" : "postgresql",
-    alembic_version: tag,
-    migration_level: level.applied,
-    migration_expected: level.expected,
-    timescaledb_available: Boolean(stats?.ts),
-    db_size_mb: mb(Number(stats?.size ?? 0)),
-    connections_active: Number(stats?.active ?? 0),
-    connections_max: Number(stats?.max ?? 0),
-    backup_last_at: last?.created_at.toISOString() ?? null,
-    backup_last_filename: last?.filename ?? null,
-    backup_last_size_mb: last ? mb(last.size_bytes) : null,
-    backups_available: input.backupsAvailable,
-  };
-});
+    );
+    const last = await latest(ctx.db);
+    const tag = level.applied > 0 ? (journal.entries[level.applied - 1]?.tag ?? null) : null;
+    return {
+      status: level.status === "ok" ? "healthy" : "degraded",
+      dialect: input.kind === "pglite" ? "pglite" : "postgresql",
+      alembic_version: tag,
+      migration_level: level.applied,
+      migration_expected: level.expected,
+      timescaledb_available: Boolean(stats?.ts),
+      db_size_mb: mb(Number(stats?.size ?? 0)),
+      connections_active: Number(stats?.active ?? 0),
+      connections_max: Number(stats?.max ?? 0),
+      backup_last_at: last?.created_at.toISOString() ?? null,
+      backup_last_filename: last?.filename ?? null,
+      backup_last_size_mb: last ? mb(last.size_bytes) : null,
+      backups_available: input.backupsAvailable,
+    };
+  },
+);
 
-const recordBackup = defineVerb<{ archive: WrittenArchive; trigger: JobTrigger }, Row>({ scope: BACKUPS_SCOPE }, async (s, { archive, trigger }) => {
-  const kind = archiveKind(archive.filename);
-  const [row] = await s.tx
-    .insert(dbBackups)
-    .values({
-      kind,
-      filename: archive.filename,
-      size_bytes: archive.size_bytes,
-      sha256: archive.sha256,
-      method: archive.method,
-      verified_at: archive.verified_at,
-      manifest: archive.manifest,
-      trigger,
-    })
-    .returning();
-  const snapshot = archive.manifest.snapshot as { vault_key_included?: boolean } | undefined;
-  s.audit({
-    action: kind === "snapshot" ? "db_snapshot" : "db_backup",
-    category: "settings",
-    level: snapshot?.vault_key_included ? "warning" : "info",
-    entity_type: "db_backup",
-    entity_id: row!.id,
-    diff: { filename: archive.filename, size_bytes: archive.size_bytes, method: archive.method, sha256: archive.sha256, ...(snapshot ? { vault_key_included: snapshot.vault_key_included === true } : {}) },
-  });
-  return row!;
-});
+const recordBackup = defineVerb<{ archive: WrittenArchive; trigger: JobTrigger }, Row>(
+  { scope: BACKUPS_SCOPE },
+  async (s, { archive, trigger }) => {
+    const kind = archiveKind(archive.filename);
+    const [row] = await s.tx
+      .insert(dbBackups)
+      .values({
+        kind,
+        filename: archive.filename,
+        size_bytes: archive.size_bytes,
+        sha256: archive.sha256,
+        method: archive.method,
+        verified_at: archive.verified_at,
+        manifest: archive.manifest,
+        trigger,
+      })
+      .returning();
+    const snapshot = archive.manifest.snapshot as { vault_key_included?: boolean } | undefined;
+    s.audit({
+      action: kind === "snapshot" ? "db_snapshot" : "db_backup",
+      category: "settings",
+      level: snapshot?.vault_key_included ? "warning" : "info",
+      entity_type: "db_backup",
+      entity_id: row!.id,
+      diff: {
+        filename: archive.filename,
+        size_bytes: archive.size_bytes,
+        method: archive.method,
+        sha256: archive.sha256,
+        ...(snapshot ? { vault_key_included: snapshot.vault_key_included === true } : {}),
+      },
+    });
+    return row!;
+  },
+);
 
 const recordUpload = defineVerb<{ id: number; key: string }, void>({ scope: BACKUPS_SCOPE }, async (s, { id, key }) => {
   await s.tx.update(dbBackups).set({ s3_key: key, s3_uploaded_at: s.now }).where(eq(dbBackups.id, id));
@@ -141,8 +163,21 @@ const markExpired = defineVerb<{ keep: number; kind: ArchiveKind }, string[]>({ 
     .orderBy(desc(dbBackups.created_at), desc(dbBackups.id));
   const doomed = present.slice(keep);
   if (doomed.length === 0) return [];
-  await s.tx.update(dbBackups).set({ deleted_at: s.now }).where(inArray(dbBackups.id, doomed.map((d) => d.id)));
-  s.audit({ action: "db_backup_retention", category: "settings", entity_type: "db_backup", diff: { kind, deleted: doomed.map((d) => d.filename), kept: keep } });
+  await s.tx
+    .update(dbBackups)
+    .set({ deleted_at: s.now })
+    .where(
+      inArray(
+        dbBackups.id,
+        doomed.map((d) => d.id),
+      ),
+    );
+  s.audit({
+    action: "db_backup_retention",
+    category: "settings",
+    entity_type: "db_backup",
+    diff: { kind, deleted: doomed.map((d) => d.filename), kept: keep },
+  });
   return doomed.map((d) => d.filename);
 });
 
@@ -194,7 +229,10 @@ export interface BackupOutcome {
  * through the store (outside any transaction), records the verified archive, applies retention and
  * copies it to S3. Throws when the dump fails (no archive and no db_backups row are left).
  */
-export async function backupNow(ctx: VerbContext, input: BackupInput & { store: BackupStore; trigger: JobTrigger }): Promise<BackupOutcome> {
+export async function backupNow(
+  ctx: VerbContext,
+  input: BackupInput & { store: BackupStore; trigger: JobTrigger },
+): Promise<BackupOutcome> {
   const { store, snapshot } = input;
   const archive = snapshot
     ? await store.writeSnapshot(archiveStem(ctx.clock.now(), "snapshot"), snapshot, input.signal)
@@ -239,21 +277,28 @@ export const takeBackup = defineRead<
 });
 
 /** GET /admin/db/snapshots: every archive still on disk (backups and snapshots), sorted by filename. */
-export const listBackups = defineRead<undefined, { snapshots: BackupInfo[]; restore_command: string; restore_note: string }>({ scope: BACKUPS_SCOPE }, async (ctx) => {
-  const rows = await ctx.db.select().from(dbBackups).where(isNull(dbBackups.deleted_at)).orderBy(dbBackups.filename);
-  return { snapshots: rows.map(present), restore_command: RESTORE_COMMAND, restore_note: RESTORE_NOTE };
-});
-
-/** An archive's bytes for download: the name must match our pattern and a recorded, present row. */
-export const readBackup = defineRead<{ store: BackupStore | undefined; filename: string }, { info: BackupInfo; size: number; body: ReadableStream<Uint8Array> }>(
+export const listBackups = defineRead<undefined, { snapshots: BackupInfo[]; restore_command: string; restore_note: string }>(
   { scope: BACKUPS_SCOPE },
-  async (ctx, input) => {
-    const store = requireStore(input.store);
-    if (!ARCHIVE_NAME.test(input.filename)) throw ApiError.notFound("Backup", input.filename);
-    const [row] = await ctx.db.select().from(dbBackups).where(and(eq(dbBackups.filename, input.filename), isNull(dbBackups.deleted_at))).limit(1);
-    if (!row) throw ApiError.notFound("Backup", input.filename);
-    const file = await store.openArchive(row.filename);
-    if (!file) throw ApiError.notFound("Backup", input.filename);
-    return { info: present(row), size: file.size, body: file.body };
+  async (ctx) => {
+    const rows = await ctx.db.select().from(dbBackups).where(isNull(dbBackups.deleted_at)).orderBy(dbBackups.filename);
+    return { snapshots: rows.map(present), restore_command: RESTORE_COMMAND, restore_note: RESTORE_NOTE };
   },
 );
+
+/** An archive's bytes for download: the name must match our pattern and a recorded, present row. */
+export const readBackup = defineRead<
+  { store: BackupStore | undefined; filename: string },
+  { info: BackupInfo; size: number; body: ReadableStream<Uint8Array> }
+>({ scope: BACKUPS_SCOPE }, async (ctx, input) => {
+  const store = requireStore(input.store);
+  if (!ARCHIVE_NAME.test(input.filename)) throw ApiError.notFound("Backup", input.filename);
+  const [row] = await ctx.db
+    .select()
+    .from(dbBackups)
+    .where(and(eq(dbBackups.filename, input.filename), isNull(dbBackups.deleted_at)))
+    .limit(1);
+  if (!row) throw ApiError.notFound("Backup", input.filename);
+  const file = await store.openArchive(row.filename);
+  if (!file) throw ApiError.notFound("Backup", input.filename);
+  return { info: present(row), size: file.size, body: file.body };
+});

@@ -57,7 +57,9 @@ export async function readBackupSettingsRow(db: Db): Promise<BackupSettings> {
   return present(await readSection(db, BACKUP_SECTION));
 }
 
-export const readBackupSettings = defineRead<undefined, BackupSettings>({ scope: BACKUPS_SCOPE }, async (ctx) => readBackupSettingsRow(ctx.db));
+export const readBackupSettings = defineRead<undefined, BackupSettings>({ scope: BACKUPS_SCOPE }, async (ctx) =>
+  readBackupSettingsRow(ctx.db),
+);
 
 /** Whether `schedule` is a cron croner reads (five fields). */
 export function cronProblem(schedule: string): string | null {
@@ -73,7 +75,8 @@ export function cronProblem(schedule: string): string | null {
 export const updateBackupSettings = defineVerb<BackupSettingsPatch, BackupSettings>({ scope: BACKUPS_SCOPE }, async (s, patch) => {
   const vault = vaultOf(s.ctx);
   const secrets: Record<string, string | null> = {};
-  if (typeof patch.backup_s3_secret_key === "string") secrets[SECRET] = patch.backup_s3_secret_key === "" ? null : patch.backup_s3_secret_key;
+  if (typeof patch.backup_s3_secret_key === "string")
+    secrets[SECRET] = patch.backup_s3_secret_key === "" ? null : patch.backup_s3_secret_key;
   await lockSection(s, vault, secrets);
   const section = await readSection(s.tx, BACKUP_SECTION);
   const before = present(section);
@@ -89,7 +92,8 @@ export const updateBackupSettings = defineVerb<BackupSettingsPatch, BackupSettin
     const check = checkOutboundUrl(next.backup_s3_endpoint_url, policy);
     const reason = check.ok ? await savedUrlRefusal(s.ctx.resolveHost, next.backup_s3_endpoint_url, policy) : null;
     if (!check.ok) problems.push({ loc: ["body", "backup_s3_endpoint_url"], msg: check.message, type: "value_error" });
-    else if (reason !== null) problems.push({ loc: ["body", "backup_s3_endpoint_url"], msg: `The URL's host is not allowed: ${reason}.`, type: "value_error" });
+    else if (reason !== null)
+      problems.push({ loc: ["body", "backup_s3_endpoint_url"], msg: `The URL's host is not allowed: ${reason}.`, type: "value_error" });
   }
   if (typeof patch.backup_schedule === "string") {
     const why = cronProblem(patch.backup_schedule);
@@ -100,7 +104,13 @@ export const updateBackupSettings = defineVerb<BackupSettingsPatch, BackupSettin
   const after = await readBackupSettingsRow(s.tx);
   const diff = changedKeys({ ...before }, { ...after });
   if (diff.keys.length || SECRET in secrets)
-    s.audit({ action: "settings.backup_updated", category: "settings", entity_type: "settings", entity_id: BACKUP_SECTION, diff: { before: diff.before, after: diff.after, secret_key_changed: SECRET in secrets } });
+    s.audit({
+      action: "settings.backup_updated",
+      category: "settings",
+      entity_type: "settings",
+      entity_id: BACKUP_SECTION,
+      diff: { before: diff.before, after: diff.after, secret_key_changed: SECRET in secrets },
+    });
   return after;
 });
 

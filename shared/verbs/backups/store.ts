@@ -87,6 +87,10 @@ export function archiveStem(now: Date, kind: ArchiveKind = "backup"): string {
 }
 
 export function requireStore(store: BackupStore | undefined): BackupStore {
-  if (!store) throw new ApiError("SERVICE_NOT_READY", "Backups need the Node server (pg_dump or the embedded database's dump); this deployment has no backup capability: its database provider takes its backups.");
+  if (!store)
+    throw new ApiError(
+      "SERVICE_NOT_READY",
+      "Backups need the Node server (pg_dump or the embedded database's dump); this deployment has no backup capability: its database provider takes its backups.",
+    );
   return store;
 }

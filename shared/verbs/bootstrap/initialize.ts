@@ -34,7 +34,17 @@ export const initializeFirstAdmin = defineVerb<InitializeInput, { session: Issue
     prepare: async (ctx, input) => {
       if ((await bootstrapStatus({ ctx })).bootstrapped) throw alreadyDone();
       if (!(await setupTokenMatches(ctx.db, input.configuredSetupToken, input.setup_token))) {
-        await recordRefusal({ ctx, input: [{ action: "bootstrap.denied", category: "security", level: "warning", diff: { email: input.email, reason: "wrong setup token" } }] });
+        await recordRefusal({
+          ctx,
+          input: [
+            {
+              action: "bootstrap.denied",
+              category: "security",
+              level: "warning",
+              diff: { email: input.email, reason: "wrong setup token" },
+            },
+          ],
+        });
         throw ApiError.forbidden("The setup token is wrong.");
       }
       passwordProblems(validatePasswordPolicy(input.password, input.email));
@@ -52,7 +62,13 @@ export const initializeFirstAdmin = defineVerb<InitializeInput, { session: Issue
     await forgetSetupToken(s.tx);
     await closeProviderRegistration(s);
     const session = await issueSession(s, input.signingKey, created.id, { userAgent: input.userAgent });
-    s.audit({ action: "bootstrap.initialize", category: "security", entity_type: "user", entity_id: created.id, diff: { after: { email: created.email, role: "admin" } } });
+    s.audit({
+      action: "bootstrap.initialize",
+      category: "security",
+      entity_type: "user",
+      entity_id: created.id,
+      diff: { after: { email: created.email, role: "admin" } },
+    });
     return { session, user: publicUser(created, [...ROLE_SCOPES.admin]) };
   },
 );

@@ -27,7 +27,13 @@ type FileInput = { bytes: Uint8Array };
 type Prepared = { ext: "png" | "jpg"; contentType: string; size: ImageSize; bytes: Uint8Array };
 
 const notPngOrJpeg = () =>
-  ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a readable PNG or JPEG image (told by its content; SVG is not accepted).", type: "image_type" }]);
+  ApiError.validation([
+    {
+      loc: ["body", "file"],
+      msg: "The file is not a readable PNG or JPEG image (told by its content; SVG is not accepted).",
+      type: "image_type",
+    },
+  ]);
 
 function checkedImage(bytes: Uint8Array, max: number, what: string): Prepared {
   checkSize(bytes, max, what);
@@ -49,7 +55,10 @@ async function fittedBackground(bytes: Uint8Array, resizer: ImageResizer | undef
 }
 
 async function removeAsset(s: VerbScope, type: BrandingAssetType): Promise<string[]> {
-  const gone = await s.tx.delete(uploads).where(and(eq(uploads.kind, "branding"), assetNameFilter(type))).returning({ name: uploads.name });
+  const gone = await s.tx
+    .delete(uploads)
+    .where(and(eq(uploads.kind, "branding"), assetNameFilter(type)))
+    .returning({ name: uploads.name });
   return gone.map((g) => g.name);
 }
 
@@ -58,7 +67,13 @@ async function replaceAsset(s: VerbScope, type: BrandingAssetType, p: Prepared):
   await removeAsset(s, type);
   const name = `${type}.${p.ext}`;
   await storeUpload(s, { kind: "branding", name, contentType: p.contentType, bytes: p.bytes });
-  s.audit({ action: "branding.asset.upload", category: "settings", entity_type: "branding", entity_id: type, diff: { after: { name, ...p.size } } });
+  s.audit({
+    action: "branding.asset.upload",
+    category: "settings",
+    entity_type: "branding",
+    entity_id: type,
+    diff: { after: { name, ...p.size } },
+  });
   return readBrandingConfig(s.tx);
 }
 
@@ -74,8 +89,18 @@ export const uploadLoginBg = defineVerb<FileInput & { resizer?: ImageResizer | u
 );
 
 /** Removes one asset; removing an absent one changes nothing and answers the config all the same. */
-export const deleteBrandingAsset = defineVerb<{ asset_type: BrandingAssetType }, BrandingConfig>({ scope: BRANDING_WRITE_SCOPE }, async (s, { asset_type }) => {
-  const gone = await removeAsset(s, asset_type);
-  if (gone.length) s.audit({ action: "branding.asset.delete", category: "settings", entity_type: "branding", entity_id: asset_type, diff: { before: { names: gone } } });
-  return readBrandingConfig(s.tx);
-});
+export const deleteBrandingAsset = defineVerb<{ asset_type: BrandingAssetType }, BrandingConfig>(
+  { scope: BRANDING_WRITE_SCOPE },
+  async (s, { asset_type }) => {
+    const gone = await removeAsset(s, asset_type);
+    if (gone.length)
+      s.audit({
+        action: "branding.asset.delete",
+        category: "settings",
+        entity_type: "branding",
+        entity_id: asset_type,
+        diff: { before: { names: gone } },
+      });
+    return readBrandingConfig(s.tx);
+  },
+);

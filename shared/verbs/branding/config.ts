@@ -14,7 +14,11 @@ export interface BrandingSettings {
   accent_colors: string[];
 }
 
-export const BRANDING_DEFAULTS: BrandingSettings = { app_name: "Circuit Breaker", primary_color: "#fe8019", accent_colors: ["#fabd2f", "#b8bb26"] };
+export const BRANDING_DEFAULTS: BrandingSettings = {
+  app_name: "Circuit Breaker",
+  primary_color: "#fe8019",
+  accent_colors: ["#fabd2f", "#b8bb26"],
+};
 
 export interface BrandingConfig extends BrandingSettings {
   favicon_path: string | null;

@@ -21,8 +21,14 @@ function jpegSize(b: Uint8Array): ImageSize | null {
   while (i + 9 < b.length) {
     if (b[i] !== 0xff) return null;
     const marker = b[i + 1]!;
-    if (marker === 0xff) { i += 1; continue; }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { i += 2; continue; }
+    if (marker === 0xff) {
+      i += 1;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
     const length = (b[i + 2]! << 8) | b[i + 3]!;
     if (isSof(marker)) return { height: (b[i + 5]! << 8) | b[i + 6]!, width: (b[i + 7]! << 8) | b[i + 8]! };
     if (length < 2) return null;

@@ -23,28 +23,31 @@ interface ManifestIcon {
   purpose?: string;
 }
 
-export const brandingManifest = defineRead<{ drawsIcons: boolean } | undefined, { body: string; etag: string }>({ scope: "public" }, async (ctx, input) => {
-  const [settings, assets] = await Promise.all([readBrandingSettings(ctx.db), readBrandingAssets(ctx.db)]);
-  const favicon = assets.favicon;
-  const fromFavicon = input?.drawsIcons === true && favicon?.content_type === "image/png";
-  const icons: ManifestIcon[] = ICON_SIZES.map((size) => ({
-    src: fromFavicon ? faviconIconPath(size, favicon.sha256) : `/icons/app-${size}.png`,
-    sizes: `${size}x${size}`,
-    type: "image/png",
-    purpose: "any maskable",
-  }));
-  if (favicon) icons.push({ src: "/favicon.ico", sizes: "any", type: favicon.content_type });
-  const logo = assets["login-logo"];
-  if (logo) icons.push({ src: `/branding/${logo.name}`, sizes: "any", type: logo.content_type });
-  const manifest = {
-    name: settings.app_name,
-    short_name: [...settings.app_name].slice(0, 12).join("").trim(),
-    icons,
-    theme_color: settings.primary_color,
-    background_color: MANIFEST_BACKGROUND,
-    display: "standalone",
-    start_url: "/",
-  };
-  const body = JSON.stringify(manifest);
-  return { body, etag: `"${bytesToHex(sha256(new TextEncoder().encode(body)))}"` };
-});
+export const brandingManifest = defineRead<{ drawsIcons: boolean } | undefined, { body: string; etag: string }>(
+  { scope: "public" },
+  async (ctx, input) => {
+    const [settings, assets] = await Promise.all([readBrandingSettings(ctx.db), readBrandingAssets(ctx.db)]);
+    const favicon = assets.favicon;
+    const fromFavicon = input?.drawsIcons === true && favicon?.content_type === "image/png";
+    const icons: ManifestIcon[] = ICON_SIZES.map((size) => ({
+      src: fromFavicon ? faviconIconPath(size, favicon.sha256) : `/icons/app-${size}.png`,
+      sizes: `${size}x${size}`,
+      type: "image/png",
+      purpose: "any maskable",
+    }));
+    if (favicon) icons.push({ src: "/favicon.ico", sizes: "any", type: favicon.content_type });
+    const logo = assets["login-logo"];
+    if (logo) icons.push({ src: `/branding/${logo.name}`, sizes: "any", type: logo.content_type });
+    const manifest = {
+      name: settings.app_name,
+      short_name: [...settings.app_name].slice(0, 12).join("").trim(),
+      icons,
+      theme_color: settings.primary_color,
+      background_color: MANIFEST_BACKGROUND,
+      display: "standalone",
+      start_url: "/",
+    };
+    const body = JSON.stringify(manifest);
+    return { body, etag: `"${bytesToHex(sha256(new TextEncoder().encode(body)))}"` };
+  },
+);

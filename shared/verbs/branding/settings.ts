@@ -29,7 +29,13 @@ export const importBranding = defineVerb<Partial<BrandingSettings>, BrandingConf
       .insert(appSettings)
       .values({ key: BRANDING_KEY, value: after, updated_at: s.now })
       .onConflictDoUpdate({ target: appSettings.key, set: { value: after, updated_at: s.now } });
-    s.audit({ action: "branding.import", category: "settings", entity_type: "branding", entity_id: BRANDING_KEY, diff: { before: diff.before, after: diff.after } });
+    s.audit({
+      action: "branding.import",
+      category: "settings",
+      entity_type: "branding",
+      entity_id: BRANDING_KEY,
+      diff: { before: diff.before, after: diff.after },
+    });
   }
   return readBrandingConfig(s.tx);
 });

@@ -44,6 +44,8 @@ export const searchCatalog = defineRead(CATALOG_READ, async (_ctx, { q }: { q: s
   return {
     query: q,
     vendors: VENDORS.filter((v) => hit(v.key, v.name)).map(vendorView),
-    devices: VENDORS.flatMap((v) => v.devices.filter((d) => hit(d.key, d.name, d.type, d.cpu, `${v.name} ${d.name}`)).map((d) => deviceView(v, d))),
+    devices: VENDORS.flatMap((v) =>
+      v.devices.filter((d) => hit(d.key, d.name, d.type, d.cpu, `${v.name} ${d.name}`)).map((d) => deviceView(v, d)),
+    ),
   };
 });

@@ -14,12 +14,18 @@ const ACME_SCOPE = "admin:*";
 export const ACME_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
 /** Records one http-01 answer until `expires_at`, dropping any expired rows on the way. */
-export const putAcmeChallenge = defineVerb<{ token: string; keyAuthorization: string; ttlMs: number }, void>({ scope: ACME_SCOPE }, async (s, input) => {
-  const now = s.ctx.clock.now();
-  await s.tx.delete(acmeChallenges).where(lte(acmeChallenges.expires_at, now));
-  const row = { token: input.token, key_authorization: input.keyAuthorization, expires_at: new Date(now.getTime() + input.ttlMs) };
-  await s.tx.insert(acmeChallenges).values(row).onConflictDoUpdate({ target: acmeChallenges.token, set: { key_authorization: row.key_authorization, expires_at: row.expires_at } });
-});
+export const putAcmeChallenge = defineVerb<{ token: string; keyAuthorization: string; ttlMs: number }, void>(
+  { scope: ACME_SCOPE },
+  async (s, input) => {
+    const now = s.ctx.clock.now();
+    await s.tx.delete(acmeChallenges).where(lte(acmeChallenges.expires_at, now));
+    const row = { token: input.token, key_authorization: input.keyAuthorization, expires_at: new Date(now.getTime() + input.ttlMs) };
+    await s.tx
+      .insert(acmeChallenges)
+      .values(row)
+      .onConflictDoUpdate({ target: acmeChallenges.token, set: { key_authorization: row.key_authorization, expires_at: row.expires_at } });
+  },
+);
 
 export const removeAcmeChallenge = defineVerb<{ token: string }, void>({ scope: ACME_SCOPE }, async (s, { token }) => {
   await s.tx.delete(acmeChallenges).where(eq(acmeChallenges.token, token));
@@ -39,13 +45,20 @@ export const readAcmeChallenge = defineRead<{ token: string }, string | null>({ 
  * The account key for a directory, created by `create` (an ECDSA P-256 PEM) on first use. Concurrent
  * first uses race on the primary key; the loser reads the winner's key, so there is one account.
  */
-export const acmeAccountKey = defineVerb<{ directoryUrl: string; create: () => Promise<string> }, string>({ scope: ACME_SCOPE }, async (s, { directoryUrl, create }) => {
-  const vault = vaultOf(s.ctx);
-  const name = acmeAccountKeyName(directoryUrl);
-  const read = async () => (await s.tx.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name)))[0]?.value;
-  const stored = await read();
-  if (stored) return openSecret(vault, ACME_ACCOUNT_KEY, name, stored);
-  const pem = await create();
-  await s.tx.insert(serverSecrets).values({ name, value: await sealSecret(vault, ACME_ACCOUNT_KEY, name, pem) }).onConflictDoNothing();
-  return openSecret(vault, ACME_ACCOUNT_KEY, name, (await read())!);
-});
+export const acmeAccountKey = defineVerb<{ directoryUrl: string; create: () => Promise<string> }, string>(
+  { scope: ACME_SCOPE },
+  async (s, { directoryUrl, create }) => {
+    const vault = vaultOf(s.ctx);
+    const name = acmeAccountKeyName(directoryUrl);
+    const read = async () =>
+      (await s.tx.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, name)))[0]?.value;
+    const stored = await read();
+    if (stored) return openSecret(vault, ACME_ACCOUNT_KEY, name, stored);
+    const pem = await create();
+    await s.tx
+      .insert(serverSecrets)
+      .values({ name, value: await sealSecret(vault, ACME_ACCOUNT_KEY, name, pem) })
+      .onConflictDoNothing();
+    return openSecret(vault, ACME_ACCOUNT_KEY, name, (await read())!);
+  },
+);

@@ -41,8 +41,15 @@ export const warnExpiring = defineVerb<{ id: number }, boolean>({ scope: CERTIFI
   const due = dueThreshold(row.expires_at, s.now, row.warned_days);
   if (!due) return false;
   const left = daysLeft(row.expires_at, s.now);
-  const when = left < 0 ? `expired on ${row.expires_at.toISOString()}` : `expires in ${left} day${left === 1 ? "" : "s"} (${row.expires_at.toISOString()})`;
-  const renewal = row.renew_error ? ` The last renewal failed: ${row.renew_error}` : row.auto_renew && row.type !== "imported" ? " Automatic renewal has not replaced it yet." : " It is not renewed automatically: renew it or upload its successor.";
+  const when =
+    left < 0
+      ? `expired on ${row.expires_at.toISOString()}`
+      : `expires in ${left} day${left === 1 ? "" : "s"} (${row.expires_at.toISOString()})`;
+  const renewal = row.renew_error
+    ? ` The last renewal failed: ${row.renew_error}`
+    : row.auto_renew && row.type !== "imported"
+      ? " Automatic renewal has not replaced it yet."
+      : " It is not renewed automatically: renew it or upload its successor.";
   await enqueueAlert(s, {
     kind: "certificate.expiring",
     severity: due.severity,
@@ -51,11 +58,25 @@ export const warnExpiring = defineVerb<{ id: number }, boolean>({ scope: CERTIFI
     target_id: row.id,
     title: "Certificate Expiration Warning",
     body: `The ${row.type} certificate for ${row.domain} (id ${row.id}) ${when}.${renewal}`,
-    detail: { certificate_id: row.id, domain: row.domain, expires_at: row.expires_at.toISOString(), days_left: left, threshold_days: due.days, is_active: row.is_active },
+    detail: {
+      certificate_id: row.id,
+      domain: row.domain,
+      expires_at: row.expires_at.toISOString(),
+      days_left: left,
+      threshold_days: due.days,
+      is_active: row.is_active,
+    },
     occurred_at: s.now,
   });
   await s.tx.update(certificates).set({ warned_days: due.days }).where(eq(certificates.id, id));
-  s.audit({ action: "certificate.expiry_warning", category: "certificates", level: due.severity, entity_type: "certificate", entity_id: id, diff: { threshold_days: due.days, days_left: left } });
+  s.audit({
+    action: "certificate.expiry_warning",
+    category: "certificates",
+    level: due.severity,
+    entity_type: "certificate",
+    entity_id: id,
+    diff: { threshold_days: due.days, days_left: left },
+  });
   return true;
 });
 
@@ -77,7 +98,10 @@ export async function runCertificates({ ctx, logger, signal, deps: services }: J
       continue;
     }
     try {
-      await renewCertificate({ ctx: { ...ctx, vault: services.vault }, input: { id, acme: services.acme, tls: services.tls, signal, trigger: "schedule" } });
+      await renewCertificate({
+        ctx: { ...ctx, vault: services.vault },
+        input: { id, acme: services.acme, tls: services.tls, signal, trigger: "schedule" },
+      });
       renewed.push(id);
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);

@@ -41,7 +41,10 @@ export const createCertificate = defineVerb<CreateCertificateInput, CertificateS
   async (s, { body }, material) => {
     const vault = vaultOf(s.ctx);
     // The id first: the key is sealed with a context naming its row.
-    const [{ id }] = (await queryRows<{ id: number }>(s.tx, sql`select nextval(pg_get_serial_sequence('certificates', 'id'))::int as id`)) as [{ id: number }];
+    const [{ id }] = (await queryRows<{ id: number }>(
+      s.tx,
+      sql`select nextval(pg_get_serial_sequence('certificates', 'id'))::int as id`,
+    )) as [{ id: number }];
     const acme = body.type === "letsencrypt";
     const [row] = await s.tx
       .insert(certificates)

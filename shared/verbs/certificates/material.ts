@@ -17,7 +17,10 @@ export interface Material {
 }
 
 /** The chain re-encoded certificate by certificate: whatever else the upload held (a key pasted into cert_pem, comments) is dropped. */
-const normalisedChain = (pem: string) => `${parseChain(pem).map((c) => c.toString("pem")).join("\n")}\n`;
+const normalisedChain = (pem: string) =>
+  `${parseChain(pem)
+    .map((c) => c.toString("pem"))
+    .join("\n")}\n`;
 
 export async function selfSignedMaterial(domain: string, now: Date): Promise<Material> {
   const made = await generateSelfSigned(domain, now);
@@ -31,11 +34,18 @@ export async function importedMaterial(input: { cert_pem: string; key_pem: strin
 
 export function requireAcme(acme: AcmeIssuer | undefined): AcmeIssuer {
   if (!acme)
-    throw new ApiError("SERVICE_NOT_READY", "This process cannot issue Let's Encrypt certificates: ACME runs in the Node server only (the edge has no ACME client). Send the request to the Node server.");
+    throw new ApiError(
+      "SERVICE_NOT_READY",
+      "This process cannot issue Let's Encrypt certificates: ACME runs in the Node server only (the edge has no ACME client). Send the request to the Node server.",
+    );
   return acme;
 }
 
-export async function acmeMaterial(acme: AcmeIssuer | undefined, req: { domain: string; challenge: AcmeChallengeType; staging: boolean }, signal?: AbortSignal): Promise<Material> {
+export async function acmeMaterial(
+  acme: AcmeIssuer | undefined,
+  req: { domain: string; challenge: AcmeChallengeType; staging: boolean },
+  signal?: AbortSignal,
+): Promise<Material> {
   const issued = await requireAcme(acme).issue(req, signal);
   return { cert_pem: normalisedChain(issued.cert_pem), key_pem: issued.key_pem, facts: await certificateFacts(issued.cert_pem) };
 }

@@ -20,17 +20,24 @@ const SPEC = {
 
 export type CertificateListQuery = ListParams & { type?: string | undefined; domain?: string | undefined };
 
-export const listCertificates = defineRead<{ query: CertificateListQuery }, ListPage<CertificateShape>>({ scope: CERTIFICATES_SCOPE }, (ctx, { query }) =>
-  listPage<CertificateRow, CertificateShape>(
-    ctx.db,
-    SPEC,
-    query,
-    [query.type ? eq(certificates.type, query.type) : undefined, query.domain ? eq(certificates.domain, query.domain.toLowerCase()) : undefined],
-    (rows) => rows.map(presentCertificate),
-  ),
+export const listCertificates = defineRead<{ query: CertificateListQuery }, ListPage<CertificateShape>>(
+  { scope: CERTIFICATES_SCOPE },
+  (ctx, { query }) =>
+    listPage<CertificateRow, CertificateShape>(
+      ctx.db,
+      SPEC,
+      query,
+      [
+        query.type ? eq(certificates.type, query.type) : undefined,
+        query.domain ? eq(certificates.domain, query.domain.toLowerCase()) : undefined,
+      ],
+      (rows) => rows.map(presentCertificate),
+    ),
 );
 
-export const getCertificate = defineRead<{ id: number }, CertificateDetailShape>({ scope: CERTIFICATES_SCOPE }, async (ctx, { id }) => presentDetail(await requireCertificate(ctx.db, id)));
+export const getCertificate = defineRead<{ id: number }, CertificateDetailShape>({ scope: CERTIFICATES_SCOPE }, async (ctx, { id }) =>
+  presentDetail(await requireCertificate(ctx.db, id)),
+);
 
 export interface ServedCertificate {
   id: number;
@@ -49,5 +56,11 @@ export async function openKey(vault: Vault, row: Pick<CertificateRow, "id" | "ke
 export async function activeCertificate(db: Db, vault: Vault): Promise<ServedCertificate | undefined> {
   const [row] = await db.select().from(certificates).where(eq(certificates.is_active, true));
   if (!row) return undefined;
-  return { id: row.id, domain: row.domain, cert_pem: row.cert_pem, key_pem: await openKey(vault, row), fingerprint_sha256: row.fingerprint_sha256 };
+  return {
+    id: row.id,
+    domain: row.domain,
+    cert_pem: row.cert_pem,
+    key_pem: await openKey(vault, row),
+    fingerprint_sha256: row.fingerprint_sha256,
+  };
 }

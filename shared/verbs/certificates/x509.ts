@@ -24,7 +24,8 @@ export interface KeyAndCertificate {
   key_pem: string;
 }
 
-const invalid = (field: "cert_pem" | "key_pem" | "domain", msg: string) => ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
+const invalid = (field: "cert_pem" | "key_pem" | "domain", msg: string) =>
+  ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -63,7 +64,8 @@ export async function generateSelfSigned(domain: string, now: Date, days = SELF_
 export function parseChain(pem: string, field: "cert_pem" = "cert_pem"): x509.X509Certificate[] {
   const blocks = pem.match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g) ?? [];
   const certs = blocks.filter((b) => b.startsWith("-----BEGIN CERTIFICATE-----"));
-  if (certs.length === 0) throw invalid(field, "Not a PEM certificate: expected one or more -----BEGIN CERTIFICATE----- blocks (leaf first).");
+  if (certs.length === 0)
+    throw invalid(field, "Not a PEM certificate: expected one or more -----BEGIN CERTIFICATE----- blocks (leaf first).");
   return certs.map((block, i) => {
     try {
       return new x509.X509Certificate(block);
@@ -107,7 +109,8 @@ export function nameCovers(name: string, domain: string): boolean {
 function importParams(leaf: x509.X509Certificate): RsaHashedImportParams | EcKeyImportParams | Algorithm {
   const alg = leaf.publicKey.algorithm as Algorithm & { namedCurve?: string };
   if (alg.name === "ECDSA" || alg.name === "ECDH") return { name: "ECDSA", namedCurve: alg.namedCurve ?? "P-256" };
-  if (alg.name === "RSASSA-PKCS1-v1_5" || alg.name === "RSA-PSS" || alg.name === "RSA-OAEP") return { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
+  if (alg.name === "RSASSA-PKCS1-v1_5" || alg.name === "RSA-PSS" || alg.name === "RSA-OAEP")
+    return { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
   if (alg.name === "Ed25519") return { name: "Ed25519" };
   throw invalid("cert_pem", `The certificate's key algorithm ${alg.name} is not supported (RSA, ECDSA P-256/P-384/P-521 and Ed25519 are).`);
 }
@@ -124,11 +127,24 @@ function publicPart(jwk: JsonWebKey): string {
 export function privateKeyBlock(pem: string): string {
   const blocks = pem.match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g) ?? [];
   const keys = blocks.filter((b) => /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(b));
-  if (keys.length !== 1) throw invalid("key_pem", keys.length === 0 ? "Not a PEM private key: expected one -----BEGIN PRIVATE KEY----- block." : "Expected exactly one private key in key_pem.");
+  if (keys.length !== 1)
+    throw invalid(
+      "key_pem",
+      keys.length === 0
+        ? "Not a PEM private key: expected one -----BEGIN PRIVATE KEY----- block."
+        : "Expected exactly one private key in key_pem.",
+    );
   const block = keys[0]!;
-  if (block.startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----")) throw invalid("key_pem", "The private key is encrypted; upload it unencrypted (openssl pkcs8 -topk8 -nocrypt). It is sealed by the vault here.");
+  if (block.startsWith("-----BEGIN ENCRYPTED PRIVATE KEY-----"))
+    throw invalid(
+      "key_pem",
+      "The private key is encrypted; upload it unencrypted (openssl pkcs8 -topk8 -nocrypt). It is sealed by the vault here.",
+    );
   if (!block.startsWith("-----BEGIN PRIVATE KEY-----"))
-    throw invalid("key_pem", `${block.slice(11, block.indexOf("-----", 11))} is not accepted; convert it to PKCS#8 with: openssl pkcs8 -topk8 -nocrypt -in key.pem`);
+    throw invalid(
+      "key_pem",
+      `${block.slice(11, block.indexOf("-----", 11))} is not accepted; convert it to PKCS#8 with: openssl pkcs8 -topk8 -nocrypt -in key.pem`,
+    );
   return block;
 }
 
@@ -152,12 +168,18 @@ export async function checkUpload(input: { cert_pem: string; key_pem: string; do
   for (let i = 0; i + 1 < chain.length; i++) {
     const child = chain[i]!;
     const parent = chain[i + 1]!;
-    const signed = child.issuer === parent.subject && (await child.verify({ publicKey: parent.publicKey, signatureOnly: true }).catch(() => false));
+    const signed =
+      child.issuer === parent.subject && (await child.verify({ publicKey: parent.publicKey, signatureOnly: true }).catch(() => false));
     if (!signed)
-      throw invalid("cert_pem", `The chain is not in order: certificate ${i + 1} (${child.subject}) is not issued and signed by certificate ${i + 2} (${parent.subject}). Put the leaf first, then each issuer.`);
+      throw invalid(
+        "cert_pem",
+        `The chain is not in order: certificate ${i + 1} (${child.subject}) is not issued and signed by certificate ${i + 2} (${parent.subject}). Put the leaf first, then each issuer.`,
+      );
   }
-  if (leaf.notAfter.getTime() <= input.now.getTime()) throw invalid("cert_pem", `The certificate expired on ${leaf.notAfter.toISOString()}.`);
-  if (leaf.notBefore.getTime() > input.now.getTime() + 5 * 60_000) throw invalid("cert_pem", `The certificate is not valid before ${leaf.notBefore.toISOString()}.`);
+  if (leaf.notAfter.getTime() <= input.now.getTime())
+    throw invalid("cert_pem", `The certificate expired on ${leaf.notAfter.toISOString()}.`);
+  if (leaf.notBefore.getTime() > input.now.getTime() + 5 * 60_000)
+    throw invalid("cert_pem", `The certificate is not valid before ${leaf.notBefore.toISOString()}.`);
   const params = importParams(leaf);
   let privateJwk: JsonWebKey;
   try {
@@ -168,9 +190,13 @@ export async function checkUpload(input: { cert_pem: string; key_pem: string; do
     throw invalid("key_pem", `The private key is not a ${params.name} key the certificate could belong to: ${(e as Error).message}`);
   }
   const publicJwk = await crypto.subtle.exportKey("jwk", await leaf.publicKey.export(params, ["verify"]));
-  if (publicPart(privateJwk) !== publicPart(publicJwk)) throw invalid("key_pem", "The private key does not match the certificate's public key (the leaf, the first certificate of cert_pem).");
+  if (publicPart(privateJwk) !== publicPart(publicJwk))
+    throw invalid("key_pem", "The private key does not match the certificate's public key (the leaf, the first certificate of cert_pem).");
   const facts = await certificateFacts(input.cert_pem);
   if (!facts.san.some((n) => nameCovers(n, input.domain)))
-    throw invalid("domain", `The certificate does not name ${input.domain}: its subject alternative names are ${facts.san.length ? facts.san.join(", ") : "none"}.`);
+    throw invalid(
+      "domain",
+      `The certificate does not name ${input.domain}: its subject alternative names are ${facts.san.length ? facts.san.join(", ") : "none"}.`,
+    );
   return facts;
 }

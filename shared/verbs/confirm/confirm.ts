@@ -32,10 +32,13 @@ export function confirmationProblems(spec: ConfirmationSpec, header: HeaderReade
   const problems: Record<string, string> = {};
   const confirmation = header(CONFIRMATION_HEADER)?.trim();
   if (confirmation !== spec.action)
-    problems[CONFIRMATION_HEADER] = confirmation ? `must be "${spec.action}", not "${confirmation.slice(0, 64)}"` : `must be "${spec.action}"`;
+    problems[CONFIRMATION_HEADER] = confirmation
+      ? `must be "${spec.action}", not "${confirmation.slice(0, 64)}"`
+      : `must be "${spec.action}"`;
   const key = header(IDEMPOTENCY_HEADER)?.trim() ?? "";
   if (key.length < IDEMPOTENCY_KEY_MIN || key.length > IDEMPOTENCY_KEY_MAX || !KEY_SHAPE.test(key))
-    problems[IDEMPOTENCY_HEADER] = `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters, unique to this request`;
+    problems[IDEMPOTENCY_HEADER] =
+      `must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters, unique to this request`;
   if (spec.requiresBackup && header(BACKUP_HEADER)?.trim().toLowerCase() !== "true")
     problems[BACKUP_HEADER] = `must be "true": verify a backup before this action`;
   return problems;
@@ -51,7 +54,16 @@ export async function requireConfirmation(ctx: VerbContext, spec: ConfirmationSp
   if (invalid.length === 0) return header(IDEMPOTENCY_HEADER)!.trim();
   await recordRefusal({
     ctx,
-    input: [{ action: "confirmation.denied", category: "security", level: "warning", entity_type: "confirmation", entity_id: spec.action, diff: { action: spec.action, invalid } }],
+    input: [
+      {
+        action: "confirmation.denied",
+        category: "security",
+        level: "warning",
+        entity_type: "confirmation",
+        entity_id: spec.action,
+        diff: { action: spec.action, invalid },
+      },
+    ],
   });
   const detail = `"${spec.action}" is a high-impact action: ${invalid.map((h) => `${h} ${problems[h]}`).join("; ")}.`;
   throw new ApiError("CONFIRMATION_REQUIRED", detail, { required: requiredHeaders(spec), invalid, action: spec.action });

@@ -16,7 +16,15 @@ export const CANDIDATE_LIMIT = 5000;
 const MAX_EVIDENCE = 25;
 
 export type AssessmentState = "unavailable" | "unassessed" | "partial" | "completed" | "stale";
-export type ReasonCode = "feed_missing" | "feed_incomplete" | "feed_stale" | "identity_missing" | "version_missing" | "version_unsupported" | "candidate_limit" | "completed";
+export type ReasonCode =
+  | "feed_missing"
+  | "feed_incomplete"
+  | "feed_stale"
+  | "identity_missing"
+  | "version_missing"
+  | "version_unsupported"
+  | "candidate_limit"
+  | "completed";
 
 export interface Finding {
   cve_id: string;
@@ -61,7 +69,12 @@ interface Candidate {
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 /** The candidate CVEs of one (vendor, product): those with a vulnerable criterion naming it. */
-export async function candidates(db: Db, vendor: string, product: string, limit = CANDIDATE_LIMIT): Promise<{ rows: Candidate[]; limited: boolean }> {
+export async function candidates(
+  db: Db,
+  vendor: string,
+  product: string,
+  limit = CANDIDATE_LIMIT,
+): Promise<{ rows: Candidate[]; limited: boolean }> {
   const rows = await queryRows<Candidate>(
     db,
     sql`select e.cve_id, e.severity, e.cvss_score, e.summary, e.published_at, e.last_modified_at, e.configurations
@@ -83,7 +96,14 @@ interface Evaluated {
 }
 
 function evaluate(identity: AssetIdentity, rows: readonly Candidate[]): Evaluated {
-  const out: Evaluated = { findings: [], uncertain: new Set(), limitations: new Set(), versionMissing: 0, versionUnsupported: 0, platform: 0 };
+  const out: Evaluated = {
+    findings: [],
+    uncertain: new Set(),
+    limitations: new Set(),
+    versionMissing: 0,
+    versionUnsupported: 0,
+    platform: 0,
+  };
   for (const c of rows) {
     const a = assessConfigurations(c.configurations ?? [], identity);
     if (!a.relevant || a.applies === false) continue;
@@ -109,7 +129,12 @@ function evaluate(identity: AssetIdentity, rows: readonly Candidate[]): Evaluate
 }
 
 /** One identity's assessment against the feed, given its candidates (looked up once per vendor and product). */
-export function assessmentOf(identity: AssetIdentity | null, feed: FeedState, cands: { rows: Candidate[]; limited: boolean } | null, now: Date): Assessment {
+export function assessmentOf(
+  identity: AssetIdentity | null,
+  feed: FeedState,
+  cands: { rows: Candidate[]; limited: boolean } | null,
+  now: Date,
+): Assessment {
   const base = {
     identity,
     identity_revision: identity?.revision ?? null,
@@ -117,18 +142,40 @@ export function assessmentOf(identity: AssetIdentity | null, feed: FeedState, ca
     feed_age_seconds: feed.age_seconds,
     assessed_at: now.toISOString(),
   };
-  const empty = (state: AssessmentState, reason_code: ReasonCode, limitations: string[]): Assessment => ({ ...base, state, reason_code, findings: [], total: 0, completeness: "none", limitations, items: [], uncertain: new Set() });
-  if (feed.state === "unavailable") return empty("unavailable", "feed_missing", ["No CVE feed has been imported yet (POST /api/v1/cve/sync with cve_feed_sources set)."]);
-  if (!identity) return empty("unassessed", "identity_missing", ["The asset has no identity: set one with PUT /api/v1/cve/identity/{entity_type}/{entity_id}, or fill the inventory fields it is derived from."]);
+  const empty = (state: AssessmentState, reason_code: ReasonCode, limitations: string[]): Assessment => ({
+    ...base,
+    state,
+    reason_code,
+    findings: [],
+    total: 0,
+    completeness: "none",
+    limitations,
+    items: [],
+    uncertain: new Set(),
+  });
+  if (feed.state === "unavailable")
+    return empty("unavailable", "feed_missing", ["No CVE feed has been imported yet (POST /api/v1/cve/sync with cve_feed_sources set)."]);
+  if (!identity)
+    return empty("unassessed", "identity_missing", [
+      "The asset has no identity: set one with PUT /api/v1/cve/identity/{entity_type}/{entity_id}, or fill the inventory fields it is derived from.",
+    ]);
   const ev = evaluate(identity, cands?.rows ?? []);
   const limitations: string[] = [];
-  if (ev.versionMissing) limitations.push(`The asset has no version: ${ev.versionMissing} CVE(s) with version conditions could not be decided.`);
+  if (ev.versionMissing)
+    limitations.push(`The asset has no version: ${ev.versionMissing} CVE(s) with version conditions could not be decided.`);
   if (ev.versionUnsupported)
-    limitations.push(`Versions are compared only in the dotted numeric scheme (1.2.3): ${ev.versionUnsupported} CVE(s) with other version forms (${identity.version ?? "bounds such as 9.3p2"}) could not be decided.`);
-  if (ev.platform) limitations.push(`${ev.platform} CVE(s) apply only on or with a platform (hardware, OS) this identity cannot show; they are listed as possible.`);
+    limitations.push(
+      `Versions are compared only in the dotted numeric scheme (1.2.3): ${ev.versionUnsupported} CVE(s) with other version forms (${identity.version ?? "bounds such as 9.3p2"}) could not be decided.`,
+    );
+  if (ev.platform)
+    limitations.push(
+      `${ev.platform} CVE(s) apply only on or with a platform (hardware, OS) this identity cannot show; they are listed as possible.`,
+    );
   if (cands?.limited) limitations.push(`More than ${CANDIDATE_LIMIT} candidate CVEs: only the newest ${CANDIDATE_LIMIT} were assessed.`);
-  if (feed.state === "incomplete") limitations.push(`The last feed sync did not complete${feed.last_error ? ` (${feed.last_error})` : ""}: the feed may lack CVEs.`);
-  if (feed.state === "stale") limitations.push(`The feed is ${Math.floor((feed.age_seconds ?? 0) / 86400)} days old: newer CVEs are missing.`);
+  if (feed.state === "incomplete")
+    limitations.push(`The last feed sync did not complete${feed.last_error ? ` (${feed.last_error})` : ""}: the feed may lack CVEs.`);
+  if (feed.state === "stale")
+    limitations.push(`The feed is ${Math.floor((feed.age_seconds ?? 0) / 86400)} days old: newer CVEs are missing.`);
   let state: AssessmentState = "completed";
   let reason: ReasonCode = "completed";
   if (feed.state === "incomplete") [state, reason] = ["partial", "feed_incomplete"];
@@ -137,14 +184,29 @@ export function assessmentOf(identity: AssetIdentity | null, feed: FeedState, ca
   else if (ev.versionMissing) [state, reason] = ["partial", "version_missing"];
   else if (ev.versionUnsupported) [state, reason] = ["partial", "version_unsupported"];
   const complete = state === "completed" && ev.platform === 0;
-  return { ...base, state, reason_code: reason, findings: ev.findings, total: ev.findings.length, completeness: complete ? "complete" : "partial", limitations, items: ev.findings, uncertain: ev.uncertain };
+  return {
+    ...base,
+    state,
+    reason_code: reason,
+    findings: ev.findings,
+    total: ev.findings.length,
+    completeness: complete ? "complete" : "partial",
+    limitations,
+    items: ev.findings,
+    uncertain: ev.uncertain,
+  };
 }
 
 /**
  * Assesses many identities, looking candidates up once per distinct (vendor, product): the path of the
  * alerts after a sync and of the bench.
  */
-export async function assessMany<K>(db: Db, feed: FeedState, assets: readonly { key: K; identity: AssetIdentity | null }[], now: Date): Promise<Map<K, Assessment>> {
+export async function assessMany<K>(
+  db: Db,
+  feed: FeedState,
+  assets: readonly { key: K; identity: AssetIdentity | null }[],
+  now: Date,
+): Promise<Map<K, Assessment>> {
   const cache = new Map<string, { rows: Candidate[]; limited: boolean }>();
   const out = new Map<K, Assessment>();
   for (const a of assets) {

@@ -20,7 +20,10 @@ export function verifySha256(stream: ReadableStream<Uint8Array>, expected: strin
       flush() {
         const actual = bytesToHex(hash.digest());
         // Not a secret (the pin is in the setting), so a plain comparison.
-        if (actual !== expected) throw new FeedPinError(`${label}: its SHA-256 is ${actual}, not the pinned ${expected}; the feed was refused and nothing was imported.`);
+        if (actual !== expected)
+          throw new FeedPinError(
+            `${label}: its SHA-256 is ${actual}, not the pinned ${expected}; the feed was refused and nothing was imported.`,
+          );
       },
     }),
   );

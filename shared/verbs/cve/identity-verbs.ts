@@ -47,12 +47,25 @@ export const putIdentity = defineVerb<IdentityPut, IdentityView>({ scope: "write
     throw ApiError.validation([{ loc: ["body", values.vendor ? "product" : "vendor"], msg: "Must not be blank.", type: "value_error" }]);
   await s.tx
     .insert(assetIdentities)
-    .values({ entity_type: input.entity_type, entity_id: input.entity_id, ...values, provenance: "operator", revision: 1, updated_at: s.now })
+    .values({
+      entity_type: input.entity_type,
+      entity_id: input.entity_id,
+      ...values,
+      provenance: "operator",
+      revision: 1,
+      updated_at: s.now,
+    })
     .onConflictDoUpdate({
       target: [assetIdentities.entity_type, assetIdentities.entity_id],
       set: { ...values, provenance: "operator", revision: sql`${assetIdentities.revision} + 1`, updated_at: s.now },
     });
-  s.audit({ action: "cve.identity_set", category: "inventory", entity_type: input.entity_type, entity_id: input.entity_id, diff: { before: before.operator_set ? before.identity : null, after: values } });
+  s.audit({
+    action: "cve.identity_set",
+    category: "inventory",
+    entity_type: input.entity_type,
+    entity_id: input.entity_id,
+    diff: { before: before.operator_set ? before.identity : null, after: values },
+  });
   return view({ db: s.tx }, input);
 });
 
@@ -60,7 +73,20 @@ export const deleteIdentity = defineVerb<Key, void>({ scope: "delete:cve" }, asy
   await view({ db: s.tx }, key);
   const gone = await s.tx
     .delete(assetIdentities)
-    .where(and(eq(assetIdentities.entity_type, key.entity_type), eq(assetIdentities.entity_id, key.entity_id), eq(assetIdentities.provenance, "operator")))
+    .where(
+      and(
+        eq(assetIdentities.entity_type, key.entity_type),
+        eq(assetIdentities.entity_id, key.entity_id),
+        eq(assetIdentities.provenance, "operator"),
+      ),
+    )
     .returning();
-  if (gone.length) s.audit({ action: "cve.identity_removed", category: "inventory", entity_type: key.entity_type, entity_id: key.entity_id, diff: { before: { vendor: gone[0]!.vendor, product: gone[0]!.product, version: gone[0]!.version } } });
+  if (gone.length)
+    s.audit({
+      action: "cve.identity_removed",
+      category: "inventory",
+      entity_type: key.entity_type,
+      entity_id: key.entity_id,
+      diff: { before: { vendor: gone[0]!.vendor, product: gone[0]!.product, version: gone[0]!.version } },
+    });
 });

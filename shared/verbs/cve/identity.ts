@@ -51,12 +51,22 @@ export async function resolveAssets(db: Db, type: EntityType, ids?: readonly num
   const rows = (await db
     .select()
     .from(table)
-    .where(ids ? inArray(table.id, [...ids]) : undefined)) as unknown as (Record<string, unknown> & { id: number; name: string; version: number })[];
+    .where(ids ? inArray(table.id, [...ids]) : undefined)) as unknown as (Record<string, unknown> & {
+    id: number;
+    name: string;
+    version: number;
+  })[];
   if (rows.length === 0) return [];
   const operator = await db
     .select()
     .from(assetIdentities)
-    .where(and(eq(assetIdentities.entity_type, type), eq(assetIdentities.provenance, "operator"), ids ? inArray(assetIdentities.entity_id, [...ids]) : undefined));
+    .where(
+      and(
+        eq(assetIdentities.entity_type, type),
+        eq(assetIdentities.provenance, "operator"),
+        ids ? inArray(assetIdentities.entity_id, [...ids]) : undefined,
+      ),
+    );
   const byId = new Map(operator.map((o) => [o.entity_id, o]));
   return rows.map((r) => {
     const o = byId.get(r.id);

@@ -20,14 +20,21 @@ export interface NvdHeader {
   timestamp?: string;
 }
 
-const QUOTE = 34, BACKSLASH = 92, LBRACE = 123, RBRACE = 125, LBRACKET = 91, RBRACKET = 93, COLON = 58;
+const QUOTE = 34,
+  BACKSLASH = 92,
+  LBRACE = 123,
+  RBRACE = 125,
+  LBRACKET = 91,
+  RBRACKET = 93,
+  COLON = 58;
 
 /** One read of the feed; DecompressionStream fails with a bare TypeError (often no message) on a cut or corrupt gzip stream. */
 async function readFeed(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
   try {
     return await reader.read();
   } catch (e) {
-    if (e instanceof TypeError) throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
+    if (e instanceof TypeError)
+      throw new NvdFormatError(`The gzip data ends early or is corrupt (truncated feed)${e.message ? `: ${e.message}` : ""}.`);
     throw e;
   }
 }
@@ -50,7 +57,8 @@ export async function maybeGunzip(stream: ReadableStream<Uint8Array>): Promise<R
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return rest.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
+    return rest.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   return rest;
 }
 
@@ -150,7 +158,8 @@ export async function* nvdItems(stream: ReadableStream<Uint8Array>, header: NvdH
         if (itemLen > MAX_ITEM_CHARS) throw new NvdFormatError(`A vulnerabilities item is larger than ${MAX_ITEM_CHARS} characters.`);
       } else if (!inArray) {
         headerText += text.slice(headerFrom);
-        if (headerText.length > 1_000_000) throw new NvdFormatError("No vulnerabilities array in the first megabyte: not an NVD CVE API 2.0 document.");
+        if (headerText.length > 1_000_000)
+          throw new NvdFormatError("No vulnerabilities array in the first megabyte: not an NVD CVE API 2.0 document.");
       }
       if (inString && depth === 1 && !inArray) pendingString += text.slice(stringStart);
       stringStart = 0;
@@ -178,9 +187,11 @@ function parseItem(text: string, index: number): NvdCve {
 }
 
 function checkHeader(text: string): void {
-  if (!/"format"\s*:\s*"NVD_CVE"/.test(text)) throw new NvdFormatError('Not an NVD CVE document: "format":"NVD_CVE" must come before the vulnerabilities.');
+  if (!/"format"\s*:\s*"NVD_CVE"/.test(text))
+    throw new NvdFormatError('Not an NVD CVE document: "format":"NVD_CVE" must come before the vulnerabilities.');
   const version = /"version"\s*:\s*"([^"]*)"/.exec(text)?.[1];
-  if (version !== "2.0") throw new NvdFormatError(`Only the NVD CVE API 2.0 format is read; this document says version ${version ?? "(none)"}.`);
+  if (version !== "2.0")
+    throw new NvdFormatError(`Only the NVD CVE API 2.0 format is read; this document says version ${version ?? "(none)"}.`);
 }
 
 function readHeader(text: string): NvdHeader {

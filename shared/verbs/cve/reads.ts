@@ -33,13 +33,24 @@ export interface CveStatus extends FeedState {
 
 export const cveStatus = defineRead<void, CveStatus>({ scope: CVE_READ_SCOPE }, async (ctx) => {
   const [feed, enabled, hours, configured] = await Promise.all([
-    readFeedState(ctx.db, ctx.clock.now()), readSetting(ctx.db, "cve_enabled"), readSetting(ctx.db, "cve_sync_interval_hours"), readSetting(ctx.db, "cve_feed_sources"),
+    readFeedState(ctx.db, ctx.clock.now()),
+    readSetting(ctx.db, "cve_enabled"),
+    readSetting(ctx.db, "cve_sync_interval_hours"),
+    readSetting(ctx.db, "cve_feed_sources"),
   ]);
   const sources = configured.map((text, index) => {
     const s = parseFeedSource(text);
     return { index, transport: s.transport, sha256_pinned: s.sha256 !== null };
   });
-  return { enabled, last_sync_at: feed.last_success_at, sync_interval_hours: hours, total_entries: feed.total_records, ...feed, sources, plain_http: sources.some((s) => s.transport === "http") };
+  return {
+    enabled,
+    last_sync_at: feed.last_success_at,
+    sync_interval_hours: hours,
+    total_entries: feed.total_records,
+    ...feed,
+    sources,
+    plain_http: sources.some((s) => s.transport === "http"),
+  };
 });
 
 export interface SearchInput {
@@ -82,7 +93,10 @@ export const searchCves = defineRead<SearchInput, { items: SearchItem[]; total: 
   if (input.severity) where.push(sql`e.severity = ${input.severity}`);
   const vendor = input.vendor ? normaliseName(input.vendor) : null;
   const product = input.product ? normaliseName(input.product) : null;
-  const matchFilter = sql.join([sql`m.cve_id = e.cve_id`, ...(vendor ? [sql`m.vendor = ${vendor}`] : []), ...(product ? [sql`m.product = ${product}`] : [])], sql` and `);
+  const matchFilter = sql.join(
+    [sql`m.cve_id = e.cve_id`, ...(vendor ? [sql`m.vendor = ${vendor}`] : []), ...(product ? [sql`m.product = ${product}`] : [])],
+    sql` and `,
+  );
   if (vendor || product) where.push(sql`exists (select 1 from cve_cpe_matches m where ${matchFilter})`);
   const filter = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
   const [rows, count] = await Promise.all([
@@ -103,18 +117,35 @@ export const searchCves = defineRead<SearchInput, { items: SearchItem[]; total: 
 });
 
 /** GET /cve/entity/{type}/{id}: 404 for a missing asset of a supported type; another type is "unassessed". */
-export const assessEntity = defineRead<{ entity_type: string; entity_id: number }, AssessmentResult>({ scope: CVE_READ_SCOPE }, async (ctx, { entity_type, entity_id }) => {
-  const now = ctx.clock.now();
-  const feed = await readFeedState(ctx.db, now);
-  if (!isEntityType(entity_type)) {
-    return {
-      state: "unassessed", reason_code: "identity_missing", identity: null, identity_revision: null, feed_generation: feed.generation, feed_age_seconds: feed.age_seconds,
-      assessed_at: now.toISOString(), findings: [], total: 0, completeness: "none", limitations: [`Only hardware, compute_unit and service are assessed, not ${entity_type}.`], items: [],
-    };
-  }
-  const [asset] = await resolveAssets(ctx.db, entity_type, [entity_id]);
-  if (!asset) throw ApiError.notFound(entity_type === "compute_unit" ? "Compute unit" : entity_type === "service" ? "Service" : "Hardware", entity_id);
-  const result = (await assessMany(ctx.db, feed, [{ key: 0, identity: asset.identity }], now)).get(0)!;
-  const { uncertain: _, ...answer } = result;
-  return answer;
-});
+export const assessEntity = defineRead<{ entity_type: string; entity_id: number }, AssessmentResult>(
+  { scope: CVE_READ_SCOPE },
+  async (ctx, { entity_type, entity_id }) => {
+    const now = ctx.clock.now();
+    const feed = await readFeedState(ctx.db, now);
+    if (!isEntityType(entity_type)) {
+      return {
+        state: "unassessed",
+        reason_code: "identity_missing",
+        identity: null,
+        identity_revision: null,
+        feed_generation: feed.generation,
+        feed_age_seconds: feed.age_seconds,
+        assessed_at: now.toISOString(),
+        findings: [],
+        total: 0,
+        completeness: "none",
+        limitations: [`Only hardware, compute_unit and service are assessed, not ${entity_type}.`],
+        items: [],
+      };
+    }
+    const [asset] = await resolveAssets(ctx.db, entity_type, [entity_id]);
+    if (!asset)
+      throw ApiError.notFound(
+        entity_type === "compute_unit" ? "Compute unit" : entity_type === "service" ? "Service" : "Hardware",
+        entity_id,
+      );
+    const result = (await assessMany(ctx.db, feed, [{ key: 0, identity: asset.identity }], now)).get(0)!;
+    const { uncertain: _, ...answer } = result;
+    return answer;
+  },
+);

@@ -22,25 +22,43 @@ import { CveSyncError, syncCveFeed } from "./sync.ts";
 
 export const CVE_SCOPE_SYNC = "admin:*";
 
-async function runSync(ctx: VerbContext, deps: { outbound: OutboundHttp; cveFeed?: CveFeedFiles | undefined }, logger: Logger, signal?: AbortSignal): Promise<JobResult> {
+async function runSync(
+  ctx: VerbContext,
+  deps: { outbound: OutboundHttp; cveFeed?: CveFeedFiles | undefined },
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<JobResult> {
   const result = await syncCveFeed({ ctx, outbound: deps.outbound, files: deps.cveFeed, logger, signal });
   const notified = await notifyNewFindings(ctx, { generation: result.generation });
   const c = result.counts;
-  return { rows_touched: c.inserted + c.updated + c.removed, detail: { generation: result.generation, sources: result.sources, ...c, invalid_examples: result.invalid_examples, alerts: notified.alerts, findings_notified: notified.findings } };
+  return {
+    rows_touched: c.inserted + c.updated + c.removed,
+    detail: {
+      generation: result.generation,
+      sources: result.sources,
+      ...c,
+      invalid_examples: result.invalid_examples,
+      alerts: notified.alerts,
+      findings_notified: notified.findings,
+    },
+  };
 }
 
 export const cveSyncJob: JobDefinition = {
   name: "cve_sync",
   lockKey: "cve_sync_job",
   schedule: "47 * * * *",
-  description: "Imports the CVE feed (NVD CVE API 2.0 JSON) from cve_feed_sources when the last attempt is older than cve_sync_interval_hours, then alerts new findings.",
+  description:
+    "Imports the CVE feed (NVD CVE API 2.0 JSON) from cve_feed_sources when the last attempt is older than cve_sync_interval_hours, then alerts new findings.",
   async run({ ctx, logger, signal, deps }) {
     if (!(await readSetting(ctx.db, "cve_enabled"))) return { rows_touched: 0, detail: { skipped: "cve_enabled is false" } };
-    if ((await readSetting(ctx.db, "cve_feed_sources")).length === 0) return { rows_touched: 0, detail: { skipped: "no cve_feed_sources configured" } };
+    if ((await readSetting(ctx.db, "cve_feed_sources")).length === 0)
+      return { rows_touched: 0, detail: { skipped: "no cve_feed_sources configured" } };
     const hours = await readSetting(ctx.db, "cve_sync_interval_hours");
     const last = (await readFeedRow(ctx.db))?.last_attempt_at;
     // A few minutes' slack so the hourly slot after a 24 h-old attempt runs instead of waiting another hour.
-    if (last && ctx.clock.now().getTime() - last.getTime() < hours * 3600_000 - 10 * 60_000) return { rows_touched: 0, detail: { skipped: "not due", last_attempt_at: last.toISOString() } };
+    if (last && ctx.clock.now().getTime() - last.getTime() < hours * 3600_000 - 10 * 60_000)
+      return { rows_touched: 0, detail: { skipped: "not due", last_attempt_at: last.toISOString() } };
     if (!deps) throw new CveSyncError("The CVE sync needs the process's outbound HTTP and feed files.");
     return runSync(ctx, deps, logger, signal);
   },
@@ -59,41 +77,77 @@ export interface StartSyncInput {
 }
 
 const auditStart = defineVerb<{ run: JobRun }, void>({ scope: CVE_SCOPE_SYNC }, async (s, { run }) => {
-  s.audit({ action: "cve.sync_requested", category: "jobs", level: "info", entity_type: "job", entity_id: "cve_sync", diff: { run_id: run.id } });
+  s.audit({
+    action: "cve.sync_requested",
+    category: "jobs",
+    level: "info",
+    entity_type: "job",
+    entity_id: "cve_sync",
+    diff: { run_id: run.id },
+  });
 });
 
 /**
  * POST /cve/sync: takes the job's lock and starts the sync in the background, answering once the run
  * is recorded; 409 when a sync already holds the lock, 409 too with no source configured.
  */
-export const startCveSync = defineRead<StartSyncInput, { run_id: number; started_at: string; sources: number }>({ scope: CVE_SCOPE_SYNC }, async (ctx, input) => {
-  const sources = await readSetting(ctx.db, "cve_feed_sources");
-  if (sources.length === 0) throw ApiError.conflict("No CVE feed source is configured: set cve_feed_sources (PUT /api/v1/settings) to file paths or http(s) URLs of NVD CVE API 2.0 JSON.");
-  // The run outlives the request: its own connection lease, released when it ends.
-  const lease = input.database.lease();
-  const runCtx: VerbContext = { ...ctx, db: lease.db, actor: ctx.actor ?? SYSTEM_ACTOR };
-  // A drain waits for the run (it is in flight) and asks it to stop at its next batch boundary.
-  const leave = input.lifecycle?.enter();
-  const stop = new AbortController();
-  const watch = setInterval(() => {
-    if (input.lifecycle?.state === "stopping") stop.abort();
-  }, 500);
-  const done = () => {
-    clearInterval(watch);
-    leave?.();
-    return lease.release();
-  };
-  const started = new Promise<JobRun>((resolve) => {
-    void runJob({ ctx: runCtx, lock: advisoryLockFor(input.database), logger: input.logger, signal: stop.signal, deps: { outbound: input.outbound, cveFeed: input.cveFeed, database: input.database }, onStart: resolve }, manualSyncJob, "manual")
-      .then(resolve, (e: unknown) => {
-        input.logger.error("cve sync could not run", { error: e instanceof Error ? e.message : String(e) });
-        resolve({ id: 0, job: "cve_sync", trigger: "manual", started_at: ctx.clock.now().toISOString(), finished_at: null, outcome: "failed", rows_touched: null, detail: null, error: String(e) });
-      })
-      .finally(done);
-  });
-  const run = await started;
-  if (run.outcome === "skipped") throw ApiError.conflict("A CVE sync is already running; this request was recorded as skipped.", { run_id: run.id });
-  if (run.outcome !== "running") throw new ApiError("INTERNAL_SERVER_ERROR", `The CVE sync could not start: ${run.error ?? "unknown error"}`);
-  await auditStart({ ctx, input: { run } });
-  return { run_id: run.id, started_at: run.started_at, sources: sources.length };
-});
+export const startCveSync = defineRead<StartSyncInput, { run_id: number; started_at: string; sources: number }>(
+  { scope: CVE_SCOPE_SYNC },
+  async (ctx, input) => {
+    const sources = await readSetting(ctx.db, "cve_feed_sources");
+    if (sources.length === 0)
+      throw ApiError.conflict(
+        "No CVE feed source is configured: set cve_feed_sources (PUT /api/v1/settings) to file paths or http(s) URLs of NVD CVE API 2.0 JSON.",
+      );
+    // The run outlives the request: its own connection lease, released when it ends.
+    const lease = input.database.lease();
+    const runCtx: VerbContext = { ...ctx, db: lease.db, actor: ctx.actor ?? SYSTEM_ACTOR };
+    // A drain waits for the run (it is in flight) and asks it to stop at its next batch boundary.
+    const leave = input.lifecycle?.enter();
+    const stop = new AbortController();
+    const watch = setInterval(() => {
+      if (input.lifecycle?.state === "stopping") stop.abort();
+    }, 500);
+    const done = () => {
+      clearInterval(watch);
+      leave?.();
+      return lease.release();
+    };
+    const started = new Promise<JobRun>((resolve) => {
+      void runJob(
+        {
+          ctx: runCtx,
+          lock: advisoryLockFor(input.database),
+          logger: input.logger,
+          signal: stop.signal,
+          deps: { outbound: input.outbound, cveFeed: input.cveFeed, database: input.database },
+          onStart: resolve,
+        },
+        manualSyncJob,
+        "manual",
+      )
+        .then(resolve, (e: unknown) => {
+          input.logger.error("cve sync could not run", { error: e instanceof Error ? e.message : String(e) });
+          resolve({
+            id: 0,
+            job: "cve_sync",
+            trigger: "manual",
+            started_at: ctx.clock.now().toISOString(),
+            finished_at: null,
+            outcome: "failed",
+            rows_touched: null,
+            detail: null,
+            error: String(e),
+          });
+        })
+        .finally(done);
+    });
+    const run = await started;
+    if (run.outcome === "skipped")
+      throw ApiError.conflict("A CVE sync is already running; this request was recorded as skipped.", { run_id: run.id });
+    if (run.outcome !== "running")
+      throw new ApiError("INTERNAL_SERVER_ERROR", `The CVE sync could not start: ${run.error ?? "unknown error"}`);
+    await auditStart({ ctx, input: { run } });
+    return { run_id: run.id, started_at: run.started_at, sources: sources.length };
+  },
+);

@@ -11,7 +11,16 @@ import { eq, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { cveFeedState } from "../../db/schema/index.ts";
 import { type FeedSource, parseFeedSource } from "../../domain/cve/feed-source.ts";
-import { type CpeMatchRow, type CveRow, isRejected, type NvdCve, NvdRecordError, nvdTime, toCpeMatchRows, toCveRow } from "../../domain/cve/nvd.ts";
+import {
+  type CpeMatchRow,
+  type CveRow,
+  isRejected,
+  type NvdCve,
+  NvdRecordError,
+  nvdTime,
+  toCpeMatchRows,
+  toCveRow,
+} from "../../domain/cve/nvd.ts";
 import type { Logger } from "../../logger.ts";
 import type { OutboundHttp } from "../../net/outbound.ts";
 import { readSetting } from "../../settings/read.ts";
@@ -72,14 +81,23 @@ async function openSource(env: SyncEnv, source: FeedSource, label: string): Prom
   if (source.transport !== "file") {
     const policy = await readOutboundPolicy(env.ctx.db);
     const maxBytes = env.maxUrlBytes ?? MAX_URL_BYTES;
-    const res = await env.outbound.stream({ url: source.location, method: "GET", timeoutMs: URL_TIMEOUT_MS, maxBytes, policy, signal: env.signal, headers: { accept: "application/json, application/gzip" } });
+    const res = await env.outbound.stream({
+      url: source.location,
+      method: "GET",
+      timeoutMs: URL_TIMEOUT_MS,
+      maxBytes,
+      policy,
+      signal: env.signal,
+      headers: { accept: "application/json, application/gzip" },
+    });
     if (res.status !== 200) {
       await res.body.cancel();
       throw new CveSyncError(`${label} answered HTTP ${res.status}.`);
     }
     stream = res.body;
   } else {
-    if (!env.files) throw new CveSyncError(`${label}: file sources need the Node server (this process has no file access); use an http(s) URL.`);
+    if (!env.files)
+      throw new CveSyncError(`${label}: file sources need the Node server (this process has no file access); use an http(s) URL.`);
     stream = await env.files.open(source.location, env.signal);
   }
   return source.sha256 ? verifySha256(stream, source.sha256, label) : stream;
@@ -89,7 +107,10 @@ const clearStaging = (tx: VerbScope["tx"]) => tx.execute(sql`truncate cve_sync_s
 
 /** The attempt begins: last_attempt_at now (the row created on the first sync), the staging emptied of a crashed run's rows. */
 const beginAttempt = defineVerb<void, void>({ scope: JOBS_SCOPE }, async ({ tx, now }) => {
-  await tx.insert(cveFeedState).values({ id: 1, last_attempt_at: now }).onConflictDoUpdate({ target: cveFeedState.id, set: { last_attempt_at: now } });
+  await tx
+    .insert(cveFeedState)
+    .values({ id: 1, last_attempt_at: now })
+    .onConflictDoUpdate({ target: cveFeedState.id, set: { last_attempt_at: now } });
   await clearStaging(tx);
 });
 
@@ -142,7 +163,10 @@ interface Applied {
  * writes carry the generation, which selects the CVEs whose cpeMatch rows are replaced.
  */
 async function applyStaging(tx: VerbScope["tx"], generation: number): Promise<Applied> {
-  const [leftover] = await queryRows<{ n: number }>(tx, sql`with d as (delete from cve_entries where generation >= ${generation} returning 1) select count(*)::int as n from d`);
+  const [leftover] = await queryRows<{ n: number }>(
+    tx,
+    sql`with d as (delete from cve_entries where generation >= ${generation} returning 1) select count(*)::int as n from d`,
+  );
   const [gone] = await queryRows<{ n: number }>(
     tx,
     sql`with d as (delete from cve_entries e using cve_sync_staging s where s.rejected and e.cve_id = s.cve_id returning 1) select count(*)::int as n from d`,
@@ -163,7 +187,8 @@ async function applyStaging(tx: VerbScope["tx"], generation: number): Promise<Ap
   const [staged] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from cve_sync_staging where not rejected`);
   let cpeRows = 0;
   if (written!.inserted + written!.updated > 0) {
-    if (written!.updated > 0) await tx.execute(sql`delete from cve_cpe_matches m using cve_entries e where e.generation = ${generation} and m.cve_id = e.cve_id`);
+    if (written!.updated > 0)
+      await tx.execute(sql`delete from cve_cpe_matches m using cve_entries e where e.generation = ${generation} and m.cve_id = e.cve_id`);
     const [ins] = await queryRows<{ n: number }>(
       tx,
       sql`with i as (
@@ -210,7 +235,14 @@ const finishSync = defineVerb<Finish, SyncCounts>({ scope: JOBS_SCOPE }, async (
       last_counts: counts,
     })
     .where(eq(cveFeedState.id, 1));
-  s.audit({ action: "cve.sync", category: "jobs", level: "info", entity_type: "cve_feed", entity_id: String(f.generation), diff: { sources: f.sources.map(redact), ...counts } });
+  s.audit({
+    action: "cve.sync",
+    category: "jobs",
+    level: "info",
+    entity_type: "cve_feed",
+    entity_id: String(f.generation),
+    diff: { sources: f.sources.map(redact), ...counts },
+  });
   return counts;
 });
 
@@ -220,8 +252,17 @@ const finishSync = defineVerb<Finish, SyncCounts>({ scope: JOBS_SCOPE }, async (
  */
 const failSync = defineVerb<{ error: string; read: SyncCounts }, void>({ scope: JOBS_SCOPE }, async (s, { error, read }) => {
   await clearStaging(s.tx);
-  await s.tx.update(cveFeedState).set({ last_error: error.slice(0, 2000) }).where(eq(cveFeedState.id, 1));
-  s.audit({ action: "cve.sync", category: "jobs", level: "warning", entity_type: "cve_feed", diff: { error: error.slice(0, 500), read: read.read, invalid: read.invalid, skipped_by_cursor: read.skipped_by_cursor, imported: 0 } });
+  await s.tx
+    .update(cveFeedState)
+    .set({ last_error: error.slice(0, 2000) })
+    .where(eq(cveFeedState.id, 1));
+  s.audit({
+    action: "cve.sync",
+    category: "jobs",
+    level: "warning",
+    entity_type: "cve_feed",
+    diff: { error: error.slice(0, 500), read: read.read, invalid: read.invalid, skipped_by_cursor: read.skipped_by_cursor, imported: 0 },
+  });
 });
 
 const laterOf = (a: string | null, b: string) => (a === null || b > a ? b : a);
@@ -230,7 +271,10 @@ const laterOf = (a: string | null, b: string) => (a === null || b > a ? b : a);
 export async function syncCveFeed(env: SyncEnv): Promise<SyncResult> {
   const { ctx } = env;
   const sources = [...(env.sources ?? (await readSetting(ctx.db, "cve_feed_sources")))];
-  if (sources.length === 0) throw new CveSyncError("No CVE feed source is configured (setting cve_feed_sources: file paths or http(s) URLs of NVD CVE API 2.0 JSON).");
+  if (sources.length === 0)
+    throw new CveSyncError(
+      "No CVE feed source is configured (setting cve_feed_sources: file paths or http(s) URLs of NVD CVE API 2.0 JSON).",
+    );
   await beginAttempt({ ctx });
   const before = await readFeedRow(ctx.db);
   const generation = (before?.generation ?? 0) + 1;
@@ -263,7 +307,8 @@ export async function syncCveFeed(env: SyncEnv): Promise<SyncResult> {
         counts.read++;
         if (isRejected(cve)) {
           // No time on a Rejected record: it wins over any other of the same CVE in this sync.
-          if (typeof cve.id === "string") stage({ ...REJECTED_ROW, cve_id: cve.id, last_modified_at: nvdTime(cve.lastModified) ?? "infinity" });
+          if (typeof cve.id === "string")
+            stage({ ...REJECTED_ROW, cve_id: cve.id, last_modified_at: nvdTime(cve.lastModified) ?? "infinity" });
         } else {
           let row: CveRow;
           try {
@@ -292,10 +337,26 @@ export async function syncCveFeed(env: SyncEnv): Promise<SyncResult> {
     throw e;
   }
   const final = await finishSync({ ctx, input: { generation, newest, sources, counts } });
-  return { generation, sources: sources.map(redact), counts: final, changed_ids: final.inserted + final.updated, newest_modified_at: newest, invalid_examples: invalid };
+  return {
+    generation,
+    sources: sources.map(redact),
+    counts: final,
+    changed_ids: final.inserted + final.updated,
+    newest_modified_at: newest,
+    invalid_examples: invalid,
+  };
 }
 
-const REJECTED_ROW: Omit<StagedRow, "cve_id" | "last_modified_at"> = { rejected: true, published_at: null, vuln_status: "Rejected", summary: null, severity: null, cvss_score: null, cvss_vector: null, configurations: [] };
+const REJECTED_ROW: Omit<StagedRow, "cve_id" | "last_modified_at"> = {
+  rejected: true,
+  published_at: null,
+  vuln_status: "Rejected",
+  summary: null,
+  severity: null,
+  cvss_score: null,
+  cvss_vector: null,
+  configurations: [],
+};
 
 /** A source as audit entries, logs and job details show it: a URL without its credentials and query (which may carry an API key). */
 export function redact(source: string): string {

@@ -61,7 +61,9 @@ export function inputError(err: unknown): ApiError | undefined {
       return ApiError.conflict(`${column} "${value}" is already taken.`, { fields: { [column]: "already taken" } });
     case "23514":
     case "23502":
-      return ApiError.validation([{ loc: ["body", column], msg: `The value breaks the rule ${e.constraint_name ?? e.constraint ?? e.code}.`, type: "constraint" }]);
+      return ApiError.validation([
+        { loc: ["body", column], msg: `The value breaks the rule ${e.constraint_name ?? e.constraint ?? e.code}.`, type: "constraint" },
+      ]);
     default:
       return undefined;
   }

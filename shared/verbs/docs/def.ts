@@ -12,25 +12,30 @@ import { renderMarkdown } from "./render-markdown.ts";
 
 type Row = typeof docs.$inferSelect;
 
-export const docsVerbs = resourceVerbs(defineResource({
-  label: "Document",
-  entityType: "doc",
-  // Editors hold write:docs (spec 5.2); deletes need delete:docs (administrators).
-  scopeResource: "docs",
-  table: docs,
-  columns: { id: docs.id, version: docs.version },
-  list: {
-    sortable: { title: docs.title, category: docs.category, created_at: docs.created_at, updated_at: docs.updated_at },
-    search: [docs.title, docs.body_md, docs.category],
-  },
-  filters: (q: v.InferOutput<typeof DocListQuery>) => [eqFilter(docs.category, q.category), q.pinned === undefined ? undefined : eq(docs.pinned, q.pinned === "true")],
-  async toValues(s, input, existing) {
-    return existing ? input : { ...input, created_by: s.ctx.actor?.userId ?? null };
-  },
-  async present(_db, rows) {
-    return rows.map(presentDoc);
-  },
-}));
+export const docsVerbs = resourceVerbs(
+  defineResource({
+    label: "Document",
+    entityType: "doc",
+    // Editors hold write:docs (spec 5.2); deletes need delete:docs (administrators).
+    scopeResource: "docs",
+    table: docs,
+    columns: { id: docs.id, version: docs.version },
+    list: {
+      sortable: { title: docs.title, category: docs.category, created_at: docs.created_at, updated_at: docs.updated_at },
+      search: [docs.title, docs.body_md, docs.category],
+    },
+    filters: (q: v.InferOutput<typeof DocListQuery>) => [
+      eqFilter(docs.category, q.category),
+      q.pinned === undefined ? undefined : eq(docs.pinned, q.pinned === "true"),
+    ],
+    async toValues(s, input, existing) {
+      return existing ? input : { ...input, created_by: s.ctx.actor?.userId ?? null };
+    },
+    async present(_db, rows) {
+      return rows.map(presentDoc);
+    },
+  }),
+);
 
 export function presentDoc(r: Row) {
   return {

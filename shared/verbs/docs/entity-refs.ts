@@ -68,6 +68,8 @@ export function entityNameSql(typeColumn: SQL | AnyColumn, idColumn: SQL | AnyCo
 export async function requireEntity(db: Db, ref: EntityRef, loc: string[] = ["body", "entity_id"]): Promise<string> {
   const name = (await entityNames(db, [ref])).get(refKey(ref.entity_type, ref.entity_id));
   if (name === undefined)
-    throw ApiError.validation([{ loc, msg: `${LABELS[ref.entity_type as EntityType] ?? ref.entity_type} ${ref.entity_id} was not found.`, type: "foreign_key" }]);
+    throw ApiError.validation([
+      { loc, msg: `${LABELS[ref.entity_type as EntityType] ?? ref.entity_type} ${ref.entity_id} was not found.`, type: "foreign_key" },
+    ]);
   return name;
 }

@@ -58,18 +58,35 @@ async function existingByTitle(s: VerbScope, titles: string[]): Promise<Map<stri
   const byTitle = groupBy(rows, (r) => r.title);
   const ambiguous = [...byTitle].filter(([, list]) => list.length > 1).map(([t]) => t);
   if (ambiguous.length > 0)
-    throw ApiError.conflict(`More than one document is titled ${ambiguous.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}: rename them before importing.`);
+    throw ApiError.conflict(
+      `More than one document is titled ${ambiguous
+        .slice(0, 5)
+        .map((t) => JSON.stringify(t))
+        .join(", ")}: rename them before importing.`,
+    );
   return new Map(rows.map((r) => [r.title, r.id]));
 }
 
 export const importDocs = defineVerb(
   {
     scope: "write:docs",
-    prepare: async (_ctx, input: { docs: ImportDoc[] }) => refuseRepeats(input.docs, (d) => d.title, (i) => ["docs", i, "title"], "titles identify documents on import"),
+    prepare: async (_ctx, input: { docs: ImportDoc[] }) =>
+      refuseRepeats(
+        input.docs,
+        (d) => d.title,
+        (i) => ["docs", i, "title"],
+        "titles identify documents on import",
+      ),
   },
   async (s, input) => {
-    const existing = await existingByTitle(s, input.docs.map((d) => d.title));
-    const known = await entityNames(s.tx, input.docs.flatMap((d) => d.attachments ?? []));
+    const existing = await existingByTitle(
+      s,
+      input.docs.map((d) => d.title),
+    );
+    const known = await entityNames(
+      s.tx,
+      input.docs.flatMap((d) => d.attachments ?? []),
+    );
     let created = 0;
     let updated = 0;
     let skipped = 0;
@@ -78,19 +95,38 @@ export const importDocs = defineVerb(
       const id = existing.get(d.title);
       let docId: number;
       if (id === undefined) {
-        const [row] = await s.tx.insert(docs).values({ ...values, created_by: s.ctx.actor?.userId ?? null }).returning();
+        const [row] = await s.tx
+          .insert(docs)
+          .values({ ...values, created_by: s.ctx.actor?.userId ?? null })
+          .returning();
         docId = row!.id;
         created++;
-        s.audit({ action: "doc.create", category: "inventory", entity_type: "doc", entity_id: docId, diff: { after: values, source: "import" } });
+        s.audit({
+          action: "doc.create",
+          category: "inventory",
+          entity_type: "doc",
+          entity_id: docId,
+          diff: { after: values, source: "import" },
+        });
       } else {
         const [before] = await s.tx.select().from(docs).where(eq(docs.id, id)).for("update");
-        await s.tx.update(docs).set({ ...values, version: sql`${docs.version} + 1`, updated_at: s.now }).where(eq(docs.id, id));
+        await s.tx
+          .update(docs)
+          .set({ ...values, version: sql`${docs.version} + 1`, updated_at: s.now })
+          .where(eq(docs.id, id));
         docId = id;
         updated++;
         const changed = (Object.keys(values) as (keyof typeof values)[]).filter((k) => before![k] !== values[k]);
         s.audit({
-          action: "doc.update", category: "inventory", entity_type: "doc", entity_id: docId,
-          diff: { before: Object.fromEntries(changed.map((k) => [k, before![k]])), after: Object.fromEntries(changed.map((k) => [k, values[k]])), source: "import" },
+          action: "doc.update",
+          category: "inventory",
+          entity_type: "doc",
+          entity_id: docId,
+          diff: {
+            before: Object.fromEntries(changed.map((k) => [k, before![k]])),
+            after: Object.fromEntries(changed.map((k) => [k, values[k]])),
+            source: "import",
+          },
         });
       }
       if (d.attachments === undefined) continue;

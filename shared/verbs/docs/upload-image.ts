@@ -16,7 +16,18 @@ export const uploadDocImage = defineVerb({ scope: "write:docs" }, async (s, { do
   checkSize(bytes, DOC_IMAGE_MAX_BYTES, "image");
   const type = sniffImageType(bytes);
   if (!type)
-    throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (told by its content; SVG is not accepted).", type: "image_type" }]);
-  const stored = await storeUpload(s, { kind: "doc-image", name: freshName(s, `doc${docId}`, type.ext), contentType: type.contentType, bytes });
+    throw ApiError.validation([
+      {
+        loc: ["body", "file"],
+        msg: "The file is not a PNG, JPEG, GIF or WebP image (told by its content; SVG is not accepted).",
+        type: "image_type",
+      },
+    ]);
+  const stored = await storeUpload(s, {
+    kind: "doc-image",
+    name: freshName(s, `doc${docId}`, type.ext),
+    contentType: type.contentType,
+    bytes,
+  });
   return { url: stored.url, markdown: `![](${stored.url})` };
 });

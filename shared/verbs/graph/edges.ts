@@ -4,8 +4,19 @@
 import { and, type AnyColumn, eq, isNotNull, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import {
-  clusterMembers, computeUnits, externalNodeNetworks, hardwareConnections, networkHardwareMembers, networkMembers, networkPeers,
-  serviceDependencies, serviceExternalDependencies, serviceMisc, services, serviceStorage, storage,
+  clusterMembers,
+  computeUnits,
+  externalNodeNetworks,
+  hardwareConnections,
+  networkHardwareMembers,
+  networkMembers,
+  networkPeers,
+  serviceDependencies,
+  serviceExternalDependencies,
+  serviceMisc,
+  services,
+  serviceStorage,
+  storage,
 } from "../../db/schema/index.ts";
 import { type EdgeKind, parseEdgeId } from "../../domain/graph-ids.ts";
 import { ApiError } from "../../errors.ts";
@@ -25,16 +36,36 @@ const ROWS: Record<EdgeKind, EdgeRow> = {
   hc: { table: computeUnits, where: (a) => eq(computeUnits.id, a), clear: { hardware_id: null }, editable: [] },
   hs: { table: services, where: (a) => eq(services.id, a), clear: { hardware_id: null }, editable: [] },
   cs: { table: services, where: (a) => eq(services.id, a), clear: { compute_id: null }, editable: [] },
-  ss: { table: serviceDependencies, where: (a, b) => and(eq(serviceDependencies.service_id, a), eq(serviceDependencies.depends_on_id, b)), editable: [] },
-  hn: { table: networkHardwareMembers, where: (a, b) => and(eq(networkHardwareMembers.network_id, a), eq(networkHardwareMembers.hardware_id, b)), editable: ["ip_address"] },
-  cn: { table: networkMembers, where: (a, b) => and(eq(networkMembers.network_id, a), eq(networkMembers.compute_id, b)), editable: ["ip_address"] },
+  ss: {
+    table: serviceDependencies,
+    where: (a, b) => and(eq(serviceDependencies.service_id, a), eq(serviceDependencies.depends_on_id, b)),
+    editable: [],
+  },
+  hn: {
+    table: networkHardwareMembers,
+    where: (a, b) => and(eq(networkHardwareMembers.network_id, a), eq(networkHardwareMembers.hardware_id, b)),
+    editable: ["ip_address"],
+  },
+  cn: {
+    table: networkMembers,
+    where: (a, b) => and(eq(networkMembers.network_id, a), eq(networkMembers.compute_id, b)),
+    editable: ["ip_address"],
+  },
   cl: { table: clusterMembers, where: (a) => eq(clusterMembers.id, a), editable: ["role"] },
   hst: { table: storage, where: (a) => eq(storage.id, a), clear: { hardware_id: null }, editable: [] },
-  sst: { table: serviceStorage, where: (a, b) => and(eq(serviceStorage.service_id, a), eq(serviceStorage.storage_id, b)), editable: ["mount_path"] },
+  sst: {
+    table: serviceStorage,
+    where: (a, b) => and(eq(serviceStorage.service_id, a), eq(serviceStorage.storage_id, b)),
+    editable: ["mount_path"],
+  },
   sm: { table: serviceMisc, where: (a, b) => and(eq(serviceMisc.service_id, a), eq(serviceMisc.misc_id, b)), editable: [] },
   se: { table: serviceExternalDependencies, where: (a) => eq(serviceExternalDependencies.id, a), editable: ["description"] },
   en: { table: externalNodeNetworks, where: (a) => eq(externalNodeNetworks.id, a), editable: ["link_type"] },
-  nn: { table: networkPeers, where: (a, b) => and(eq(networkPeers.network_id, a), eq(networkPeers.peer_network_id, b)), editable: ["description"] },
+  nn: {
+    table: networkPeers,
+    where: (a, b) => and(eq(networkPeers.network_id, a), eq(networkPeers.peer_network_id, b)),
+    editable: ["description"],
+  },
 };
 
 function resolve(edgeIdText: string) {
@@ -48,11 +79,20 @@ export const deleteEdge = defineVerb(
   async (s, { edgeId }, { a, b, row, kind }) => {
     const where = row.where(a, b ?? 0);
     const changed = row.clear
-      ? await s.tx.update(row.table).set(row.clear).where(and(where, ...Object.keys(row.clear).map((k) => isSet(row.table, k))))
+      ? await s.tx
+          .update(row.table)
+          .set(row.clear)
+          .where(and(where, ...Object.keys(row.clear).map((k) => isSet(row.table, k))))
           .returning()
       : await s.tx.delete(row.table).where(where).returning();
     if (changed.length === 0) throw ApiError.notFound("Edge", edgeId);
-    s.audit({ action: "graph.edge.delete", category: "inventory", entity_type: "edge", entity_id: edgeId, diff: { kind, before: changed[0] } });
+    s.audit({
+      action: "graph.edge.delete",
+      category: "inventory",
+      entity_type: "edge",
+      entity_id: edgeId,
+      diff: { kind, before: changed[0] },
+    });
     s.emit("topology", { entity: "edge", action: "delete", id: edgeId });
   },
 );
@@ -72,7 +112,9 @@ export const patchEdge = defineVerb(
         throw ApiError.validation(
           bad.map((k) => ({
             loc: ["body", k],
-            msg: edge.row.editable.length ? `Not editable on this edge; editable: ${edge.row.editable.join(", ")}.` : "This edge has no editable attributes.",
+            msg: edge.row.editable.length
+              ? `Not editable on this edge; editable: ${edge.row.editable.join(", ")}.`
+              : "This edge has no editable attributes.",
             type: "extra_forbidden",
           })),
         );

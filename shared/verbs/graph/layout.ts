@@ -15,7 +15,11 @@ export const getLayout = defineRead({ scope: "read:layout" }, async (ctx, { name
 function checkIds(positions: Positions): void {
   const bad = Object.keys(positions).filter((id) => !NODE_ID.test(id));
   if (bad.length > 0)
-    throw ApiError.validation(bad.slice(0, 20).map((id) => ({ loc: ["body", "positions", id], msg: "Not a graph node id (hw-1, svc-2, ...).", type: "value_error" })));
+    throw ApiError.validation(
+      bad
+        .slice(0, 20)
+        .map((id) => ({ loc: ["body", "positions", id], msg: "Not a graph node id (hw-1, svc-2, ...).", type: "value_error" })),
+    );
 }
 
 /** Saves positions: `replace` swaps the whole layout, otherwise the given nodes are merged in. */
@@ -28,13 +32,21 @@ export interface LayoutSave {
 export const saveLayout = defineVerb(
   { scope: "write:layout", prepare: async (_ctx, { positions }: LayoutSave) => checkIds(positions) },
   async (s, { name, positions, replace }) => {
-    const value = replace ? sql`${JSON.stringify(positions)}::jsonb` : sql`${graphLayouts.positions} || ${JSON.stringify(positions)}::jsonb`;
+    const value = replace
+      ? sql`${JSON.stringify(positions)}::jsonb`
+      : sql`${graphLayouts.positions} || ${JSON.stringify(positions)}::jsonb`;
     const [row] = await s.tx
       .insert(graphLayouts)
       .values({ name, positions })
       .onConflictDoUpdate({ target: graphLayouts.name, set: { positions: value, updated_at: s.now } })
       .returning();
-    s.audit({ action: "graph.layout.save", category: "inventory", entity_type: "layout", entity_id: name, diff: { nodes: Object.keys(positions).length, replace } });
+    s.audit({
+      action: "graph.layout.save",
+      category: "inventory",
+      entity_type: "layout",
+      entity_id: name,
+      diff: { nodes: Object.keys(positions).length, replace },
+    });
     s.emit("topology", { entity: "layout", action: "update", id: name });
     return { name, positions: row!.positions, updated_at: row!.updated_at.toISOString() };
   },

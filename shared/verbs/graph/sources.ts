@@ -14,8 +14,20 @@ export interface NodeSource {
 }
 
 export const NODE_SOURCES: Record<NodeType, NodeSource> = {
-  hardware: { table: hardware, id: hardware.id, name: hardware.name, status: sql`coalesce(${hardware.status_override}, ${hardware.status})`, subtitle: hardware.role },
-  compute_unit: { table: computeUnits, id: computeUnits.id, name: computeUnits.name, status: sql`${computeUnits.status}`, subtitle: computeUnits.kind },
+  hardware: {
+    table: hardware,
+    id: hardware.id,
+    name: hardware.name,
+    status: sql`coalesce(${hardware.status_override}, ${hardware.status})`,
+    subtitle: hardware.role,
+  },
+  compute_unit: {
+    table: computeUnits,
+    id: computeUnits.id,
+    name: computeUnits.name,
+    status: sql`${computeUnits.status}`,
+    subtitle: computeUnits.kind,
+  },
   service: { table: services, id: services.id, name: services.name, status: sql`${services.status}`, subtitle: services.slug },
   storage: { table: storage, id: storage.id, name: storage.name, status: null, subtitle: storage.kind },
   network: { table: networks, id: networks.id, name: networks.name, status: null, subtitle: networks.cidr },
@@ -64,7 +76,11 @@ export function edgesSql(types: readonly NodeType[] = NODE_TYPES): SQL {
   const node = ([type, column]: [NodeType, string]) => `'${NODE_PREFIX[type]}-' || ${column}`;
   return sql.raw(
     EDGE_SOURCES.filter(([, , , s, t]) => wanted.has(s[0]) && wanted.has(t[0]))
-      .map(([kind, a, b, s, t, from]) => `select '${kind}' as kind, ${a} as a, ${b ?? "null::int"} as b, ${node(s)} as source, ${node(t)} as target from ${from}`)
-      .join(" union all ") || "select null::text as kind, null::int as a, null::int as b, null::text as source, null::text as target where false",
+      .map(
+        ([kind, a, b, s, t, from]) =>
+          `select '${kind}' as kind, ${a} as a, ${b ?? "null::int"} as b, ${node(s)} as source, ${node(t)} as target from ${from}`,
+      )
+      .join(" union all ") ||
+      "select null::text as kind, null::int as a, null::int as b, null::text as source, null::text as target where false",
   );
 }

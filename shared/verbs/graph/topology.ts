@@ -48,6 +48,11 @@ export const graphTopology = defineRead({ scope: "read:graph" }, async (ctx, opt
   }
   const edges: GraphEdge[] = [];
   for (const e of edgeRows)
-    edges.push({ id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)), source: e.source, target: e.target, relation: EDGE_KINDS[e.kind].relation });
+    edges.push({
+      id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)),
+      source: e.source,
+      target: e.target,
+      relation: EDGE_KINDS[e.kind].relation,
+    });
   return { nodes, edges, counts: { nodes: nodes.length, edges: edges.length } };
 });

@@ -15,7 +15,12 @@ import { type AssetType, type BlastItem, type BlastRadius, blastRadius } from ".
 import { ApiError } from "../../errors.ts";
 
 const TABLE: Record<AssetType, string> = { hardware: "hardware", compute_unit: "compute_units", service: "services", storage: "storage" };
-const LABEL: Record<AssetType, string> = { hardware: "Hardware node", compute_unit: "Compute unit", service: "Service", storage: "Storage item" };
+const LABEL: Record<AssetType, string> = {
+  hardware: "Hardware node",
+  compute_unit: "Compute unit",
+  service: "Service",
+  storage: "Storage item",
+};
 
 /** The whole walk with names, as one statement (exported for the benchmark's bare-SQL figure). */
 export function blastRadiusQuery(type: AssetType, id: number): SQL {
@@ -62,5 +67,8 @@ export async function computeBlastRadius(db: Db, type: AssetType, id: number): P
     const [exists] = await queryRows(db, sql`select 1 from ${sql.identifier(TABLE[type])} where id = ${id}`);
     if (!exists) throw ApiError.notFound(LABEL[type], id);
   }
-  return blastRadius(root!, items.filter((i) => i !== root));
+  return blastRadius(
+    root!,
+    items.filter((i) => i !== root),
+  );
 }

@@ -50,11 +50,18 @@ export const listCapacityForecasts = defineRead({ scope: READ_SCOPE.hardware }, 
     .select()
     .from(capacityForecasts)
     .orderBy(sql`${capacityForecasts.projected_full_at} asc nulls last`, asc(capacityForecasts.hardware_id), asc(capacityForecasts.metric));
-  return rows.map((r) => ({ ...r, projected_full_at: r.projected_full_at?.toISOString() ?? null, evaluated_at: r.evaluated_at.toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    projected_full_at: r.projected_full_at?.toISOString() ?? null,
+    evaluated_at: r.evaluated_at.toISOString(),
+  }));
 });
 
 /** Most recent first (spec 4.1). Every recommendation is about a hardware node (analytics/right-sizing.ts). */
 export const listRecommendations = defineRead({ scope: READ_SCOPE.hardware }, async (ctx) => {
-  const rows = await ctx.db.select().from(resourceRecommendations).orderBy(desc(resourceRecommendations.evaluated_at), asc(resourceRecommendations.id));
+  const rows = await ctx.db
+    .select()
+    .from(resourceRecommendations)
+    .orderBy(desc(resourceRecommendations.evaluated_at), asc(resourceRecommendations.id));
   return rows.map((r) => ({ ...r, evaluated_at: r.evaluated_at.toISOString() }));
 });

@@ -29,7 +29,10 @@ function invalid(): ApiError {
 }
 
 /** The invite this token opens, or why it opens none. */
-export async function openInvite(ctx: VerbContext, token: string): Promise<{ invite: InviteRow } | { reason: string; inviteId: number | null }> {
+export async function openInvite(
+  ctx: VerbContext,
+  token: string,
+): Promise<{ invite: InviteRow } | { reason: string; inviteId: number | null }> {
   const parsed = parseApiToken(token, INVITE_TOKEN_WORD);
   const [row] = parsed ? await ctx.db.select().from(invites).where(eq(invites.prefix, parsed.prefix)) : [];
   const matches = verifyApiToken(token, row?.token_hash ?? (decoy ??= hashApiToken(`${INVITE_TOKEN_WORD}_decoy`)));
@@ -45,7 +48,14 @@ export const acceptInvite = defineVerb<AcceptInviteInput, SessionOutcome, { invi
     prepare: async (ctx, input) => {
       const opened = await openInvite(ctx, input.token);
       if ("reason" in opened) {
-        const entry = { action: "invite.accept_failed", category: "security", level: "warning", entity_type: "invite", entity_id: opened.inviteId, diff: { reason: opened.reason } } as const;
+        const entry = {
+          action: "invite.accept_failed",
+          category: "security",
+          level: "warning",
+          entity_type: "invite",
+          entity_id: opened.inviteId,
+          diff: { reason: opened.reason },
+        } as const;
         await recordRefusal({ ctx, input: [entry] });
         throw invalid();
       }
@@ -60,11 +70,24 @@ export const acceptInvite = defineVerb<AcceptInviteInput, SessionOutcome, { invi
     await assertEmailFree(s.tx, locked.email);
     const [user] = await s.tx
       .insert(users)
-      .values({ email: locked.email, role: locked.role, display_name: input.display_name ?? null, password_hash, created_at: s.now, updated_at: s.now })
+      .values({
+        email: locked.email,
+        role: locked.role,
+        display_name: input.display_name ?? null,
+        password_hash,
+        created_at: s.now,
+        updated_at: s.now,
+      })
       .returning()
       .catch(rethrowEmailTaken(locked.email));
     await s.tx.update(invites).set({ accepted_at: s.now }).where(eq(invites.id, locked.id));
-    s.audit({ action: "invite.accepted", category: "security", entity_type: "invite", entity_id: locked.id, diff: { user_id: user!.id, email: locked.email, role: locked.role } });
+    s.audit({
+      action: "invite.accepted",
+      category: "security",
+      entity_type: "invite",
+      entity_id: locked.id,
+      diff: { user_id: user!.id, email: locked.email, role: locked.role },
+    });
     return completeLogin(s, input, user!, "login.invite");
   },
 );

@@ -35,6 +35,12 @@ export const createInvite = defineVerb<CreateInviteInput, CreatedInvite>({ scope
     })
     .returning();
   const shown = publicInvite(row!, s.now);
-  s.audit({ action: "invite.created", category: "security", entity_type: "invite", entity_id: row!.id, diff: { after: { email: shown.email, role: shown.role, expires_at: shown.expires_at } } });
+  s.audit({
+    action: "invite.created",
+    category: "security",
+    entity_type: "invite",
+    entity_id: row!.id,
+    diff: { after: { email: shown.email, role: shown.role, expires_at: shown.expires_at } },
+  });
   return { ...shown, token, invite_url: inviteUrl(token, await readSetting(s.tx, "public_url")) };
 });

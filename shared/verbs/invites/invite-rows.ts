@@ -60,7 +60,9 @@ export async function assertNoOtherLiveInvite(tx: Db, email: string, now: Date, 
   const [live] = await tx
     .select({ id: invites.id })
     .from(invites)
-    .where(and(sql`lower(${invites.email}) = lower(${email})`, inviteStatusIs("pending", now), exceptId ? ne(invites.id, exceptId) : undefined));
+    .where(
+      and(sql`lower(${invites.email}) = lower(${email})`, inviteStatusIs("pending", now), exceptId ? ne(invites.id, exceptId) : undefined),
+    );
   if (live) throw ApiError.conflict(`Invite ${live.id} for ${email} is still open; revoke or extend it instead.`);
 }
 

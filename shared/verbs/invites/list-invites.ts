@@ -22,8 +22,11 @@ const SPEC: ListSpec = {
 
 export const listInvites = defineRead<ListInvitesInput, ListPage<PublicInvite>>({ scope: "admin:*" }, async (ctx, input) => {
   const now = ctx.clock.now();
-  return listPage<InviteRow, PublicInvite>(ctx.db, SPEC, input, [
-    input.status ? inviteStatusIs(input.status, now) : undefined,
-    input.role !== undefined ? eq(invites.role, input.role) : undefined,
-  ], (rows) => rows.map((r) => publicInvite(r, now)));
+  return listPage<InviteRow, PublicInvite>(
+    ctx.db,
+    SPEC,
+    input,
+    [input.status ? inviteStatusIs(input.status, now) : undefined, input.role !== undefined ? eq(invites.role, input.role) : undefined],
+    (rows) => rows.map((r) => publicInvite(r, now)),
+  );
 });

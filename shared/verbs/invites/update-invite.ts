@@ -25,6 +25,10 @@ export const updateInvite = defineVerb<UpdateInviteInput, PublicInvite>({ scope:
   if (status === "expired") await assertNoOtherLiveInvite(s.tx, before.email, s.now, before.id);
   const expires_at = new Date(s.now.getTime() + input.expires_in_hours * 3_600_000);
   const [after] = await s.tx.update(invites).set({ expires_at }).where(eq(invites.id, before.id)).returning();
-  s.audit({ ...entity, action: "invite.extended", diff: { before: { expires_at: before.expires_at.toISOString() }, after: { expires_at: expires_at.toISOString() } } });
+  s.audit({
+    ...entity,
+    action: "invite.extended",
+    diff: { before: { expires_at: before.expires_at.toISOString() }, after: { expires_at: expires_at.toISOString() } },
+  });
   return publicInvite(after!, s.now);
 });

@@ -48,13 +48,16 @@ async function insertRun(db: Db, values: typeof jobRuns.$inferInsert): Promise<J
  * A run begins (its lock is held): runs left "running" by a process that died are closed as failed,
  * since whoever holds the lock now knows they are over, and the new run is recorded as running.
  */
-export const startRun = defineVerb<{ job: string; trigger: JobTrigger }, JobRun>({ scope: JOBS_SCOPE }, async ({ tx, now }, { job, trigger }) => {
-  await tx
-    .update(jobRuns)
-    .set({ outcome: "failed", finished_at: now, error: "Interrupted: the process running it stopped before it finished." })
-    .where(and(eq(jobRuns.job, job), eq(jobRuns.outcome, "running")));
-  return insertRun(tx, { job, trigger, started_at: now, outcome: "running" });
-});
+export const startRun = defineVerb<{ job: string; trigger: JobTrigger }, JobRun>(
+  { scope: JOBS_SCOPE },
+  async ({ tx, now }, { job, trigger }) => {
+    await tx
+      .update(jobRuns)
+      .set({ outcome: "failed", finished_at: now, error: "Interrupted: the process running it stopped before it finished." })
+      .where(and(eq(jobRuns.job, job), eq(jobRuns.outcome, "running")));
+    return insertRun(tx, { job, trigger, started_at: now, outcome: "running" });
+  },
+);
 
 export interface RunEnd {
   id: number;
@@ -66,14 +69,19 @@ export interface RunEnd {
 
 /** A run ends, finished now with its outcome. */
 export const endRun = defineVerb<RunEnd, JobRun>({ scope: JOBS_SCOPE }, async ({ tx, now }, { id, ...values }) => {
-  const [row] = await tx.update(jobRuns).set({ ...values, finished_at: now }).where(eq(jobRuns.id, id)).returning();
+  const [row] = await tx
+    .update(jobRuns)
+    .set({ ...values, finished_at: now })
+    .where(eq(jobRuns.id, id))
+    .returning();
   return presentRun(row!);
 });
 
 /** An attempt that found the lock held: recorded as a run that was skipped, started and finished now. */
 export const recordSkippedRun = defineVerb<{ job: string; trigger: JobTrigger; reason: string }, JobRun>(
   { scope: JOBS_SCOPE },
-  async ({ tx, now }, { job, trigger, reason }) => insertRun(tx, { job, trigger, started_at: now, finished_at: now, outcome: "skipped", detail: { reason } }),
+  async ({ tx, now }, { job, trigger, reason }) =>
+    insertRun(tx, { job, trigger, started_at: now, finished_at: now, outcome: "skipped", detail: { reason } }),
 );
 
 /** The latest run of each named job. */

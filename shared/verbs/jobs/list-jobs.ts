@@ -17,21 +17,27 @@ export interface JobView {
   last_run: JobRun | null;
 }
 
-export const listJobs = defineRead<{ limit: number; job?: string | undefined }, { jobs: JobView[]; runs: JobRun[] }>({ scope: JOBS_SCOPE }, async (ctx, input) => {
-  const now = ctx.clock.now();
-  const last = await lastRuns(ctx.db, JOBS.map((j) => j.name));
-  const jobs: JobView[] = [];
-  for (const j of JOBS) {
-    const schedule = j.scheduleSetting ? await j.scheduleSetting(ctx.db) : j.schedule;
-    jobs.push({
-      name: j.name,
-      description: j.description,
-      schedule,
-      timezone: "UTC",
-      lock_key: j.lockKey,
-      next_run_at: schedule ? (nextRunAt(schedule, now)?.toISOString() ?? null) : null,
-      last_run: last.get(j.name) ?? null,
-    });
-  }
-  return { jobs, runs: await recentRuns(ctx.db, input.limit, input.job) };
-});
+export const listJobs = defineRead<{ limit: number; job?: string | undefined }, { jobs: JobView[]; runs: JobRun[] }>(
+  { scope: JOBS_SCOPE },
+  async (ctx, input) => {
+    const now = ctx.clock.now();
+    const last = await lastRuns(
+      ctx.db,
+      JOBS.map((j) => j.name),
+    );
+    const jobs: JobView[] = [];
+    for (const j of JOBS) {
+      const schedule = j.scheduleSetting ? await j.scheduleSetting(ctx.db) : j.schedule;
+      jobs.push({
+        name: j.name,
+        description: j.description,
+        schedule,
+        timezone: "UTC",
+        lock_key: j.lockKey,
+        next_run_at: schedule ? (nextRunAt(schedule, now)?.toISOString() ?? null) : null,
+        last_run: last.get(j.name) ?? null,
+      });
+    }
+    return { jobs, runs: await recentRuns(ctx.db, input.limit, input.job) };
+  },
+);

@@ -9,7 +9,16 @@ import { privacyJob } from "../privacy/privacy-job.ts";
 import { retentionJob } from "../retention/retention-job.ts";
 import type { JobDefinition } from "./job.ts";
 
-export const JOBS: readonly JobDefinition[] = [analyticsJob, retentionJob, serverKeyRotationJob, discoveryProfilesJob, privacyJob, cveSyncJob, certificatesJob, dbBackupJob];
+export const JOBS: readonly JobDefinition[] = [
+  analyticsJob,
+  retentionJob,
+  serverKeyRotationJob,
+  discoveryProfilesJob,
+  privacyJob,
+  cveSyncJob,
+  certificatesJob,
+  dbBackupJob,
+];
 
 export function findJob(name: string, jobs: readonly JobDefinition[] = JOBS): JobDefinition | undefined {
   return jobs.find((j) => j.name === name);

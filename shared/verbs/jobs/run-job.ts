@@ -38,12 +38,21 @@ export async function runJob(env: JobEnv, job: JobDefinition, trigger: JobTrigge
       const result = await job.run({ ctx, logger, signal: env.signal, deps: env.deps });
       const detail = { ...result.detail, elapsed_ms: Math.round(performance.now() - started) };
       const done = await endRun({ ctx, input: { id: run.id, outcome: "success", rows_touched: result.rows_touched, detail } });
-      logger.info("job finished", { job: job.name, trigger, run_id: run.id, rows_touched: result.rows_touched, elapsed_ms: detail.elapsed_ms });
+      logger.info("job finished", {
+        job: job.name,
+        trigger,
+        run_id: run.id,
+        rows_touched: result.rows_touched,
+        elapsed_ms: detail.elapsed_ms,
+      });
       return done;
     } catch (e) {
       const error = failureMessage(e);
       logger.error("job failed", { job: job.name, trigger, run_id: run.id, error });
-      return endRun({ ctx, input: { id: run.id, outcome: "failed", error, detail: { elapsed_ms: Math.round(performance.now() - started) } } });
+      return endRun({
+        ctx,
+        input: { id: run.id, outcome: "failed", error, detail: { elapsed_ms: Math.round(performance.now() - started) } },
+      });
     }
   });
   if (locked.acquired) return locked.value;

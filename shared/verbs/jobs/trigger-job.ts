@@ -41,6 +41,8 @@ export const triggerJob = defineRead<TriggerJobInput, JobRun>({ scope: JOBS_SCOP
   const run = await runJob({ ctx, lock: advisoryLockFor(input.database), logger: input.logger, deps: input.deps }, job, "manual");
   await auditTrigger({ ctx, input: { job, run } });
   if (run.outcome === "skipped")
-    throw ApiError.conflict(`Job ${job.name} is already running (its lock ${job.lockKey} is held); this request was recorded as skipped.`, { run });
+    throw ApiError.conflict(`Job ${job.name} is already running (its lock ${job.lockKey} is held); this request was recorded as skipped.`, {
+      run,
+    });
   return run;
 });

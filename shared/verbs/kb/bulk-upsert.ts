@@ -28,7 +28,12 @@ export function bulkImport<T extends PgTable>(target: BulkTarget<T>) {
     {
       scope: "write:kb",
       prepare: async (_ctx, entries: InferInsertModel<T>[]) =>
-        refuseRepeats(entries, (e) => String(e[target.keyName]), (i) => ["entries", i, target.keyName], "each key once per import"),
+        refuseRepeats(
+          entries,
+          (e) => String(e[target.keyName]),
+          (i) => ["entries", i, target.keyName],
+          "each key once per import",
+        ),
     },
     async (s, entries) => {
       const rows = (await s.tx
@@ -39,7 +44,13 @@ export function bulkImport<T extends PgTable>(target: BulkTarget<T>) {
         .returning({ key: target.key, inserted: sql<boolean>`(xmax = 0)` })) as { key: string; inserted: boolean }[];
       const created = rows.filter((r) => r.inserted).map((r) => r.key);
       const updated = rows.filter((r) => !r.inserted).map((r) => r.key);
-      s.audit({ action: `${target.action}.import`, category: "inventory", entity_type: entity, entity_id: null, diff: { created, updated } });
+      s.audit({
+        action: `${target.action}.import`,
+        category: "inventory",
+        entity_type: entity,
+        entity_id: null,
+        diff: { created, updated },
+      });
       s.emit("inventory", { entity, action: "import", created: created.length, updated: updated.length });
       return { created: created.length, updated: updated.length };
     },

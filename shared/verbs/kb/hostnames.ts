@@ -10,30 +10,47 @@ import { resourceVerbs } from "../resources/resource-verbs.ts";
 import { defineRead } from "../verb.ts";
 import { bulkImport } from "./bulk-upsert.ts";
 
-export const hostnameVerbs = resourceVerbs(defineResource({
-  label: "Hostname pattern",
-  entityType: "kb_hostname",
-  scopeResource: "kb",
-  table: kbHostnames,
-  columns: { id: kbHostnames.id },
-  list: {
-    sortable: { pattern: kbHostnames.pattern, vendor: kbHostnames.vendor, device_type: kbHostnames.device_type, created_at: kbHostnames.created_at, updated_at: kbHostnames.updated_at },
-    search: [kbHostnames.pattern, kbHostnames.vendor, kbHostnames.device_type],
-  },
-  async toValues(s, input, existing) {
-    if (typeof input.pattern === "string") {
-      const [taken] = await s.tx
-        .select({ id: kbHostnames.id })
-        .from(kbHostnames)
-        .where(and(eq(kbHostnames.pattern, input.pattern), existing ? ne(kbHostnames.id, existing.id) : undefined));
-      if (taken) throw ApiError.conflict(`The pattern "${input.pattern}" is already entry ${taken.id}.`, { fields: { pattern: "already taken" } });
-    }
-    return input;
-  },
-  async present(_db, rows) {
-    return rows.map((r) => ({ id: r.id, pattern: r.pattern, vendor: r.vendor, device_type: r.device_type, notes: r.notes, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! }));
-  },
-}));
+export const hostnameVerbs = resourceVerbs(
+  defineResource({
+    label: "Hostname pattern",
+    entityType: "kb_hostname",
+    scopeResource: "kb",
+    table: kbHostnames,
+    columns: { id: kbHostnames.id },
+    list: {
+      sortable: {
+        pattern: kbHostnames.pattern,
+        vendor: kbHostnames.vendor,
+        device_type: kbHostnames.device_type,
+        created_at: kbHostnames.created_at,
+        updated_at: kbHostnames.updated_at,
+      },
+      search: [kbHostnames.pattern, kbHostnames.vendor, kbHostnames.device_type],
+    },
+    async toValues(s, input, existing) {
+      if (typeof input.pattern === "string") {
+        const [taken] = await s.tx
+          .select({ id: kbHostnames.id })
+          .from(kbHostnames)
+          .where(and(eq(kbHostnames.pattern, input.pattern), existing ? ne(kbHostnames.id, existing.id) : undefined));
+        if (taken)
+          throw ApiError.conflict(`The pattern "${input.pattern}" is already entry ${taken.id}.`, { fields: { pattern: "already taken" } });
+      }
+      return input;
+    },
+    async present(_db, rows) {
+      return rows.map((r) => ({
+        id: r.id,
+        pattern: r.pattern,
+        vendor: r.vendor,
+        device_type: r.device_type,
+        notes: r.notes,
+        created_at: iso(r.created_at)!,
+        updated_at: iso(r.updated_at)!,
+      }));
+    },
+  }),
+);
 
 export const importHostnames = bulkImport({ table: kbHostnames, key: kbHostnames.pattern, keyName: "pattern", action: "kb.hostname" });
 

@@ -15,9 +15,22 @@ export const activateMfa = defineVerb<{ code: string }, { backup_codes: string[]
   if (!user.mfa_pending_secret) throw ApiError.conflict("There is no pending MFA secret: start with POST /api/v1/auth/mfa/setup.");
   const check = verifyTotp(user.mfa_pending_secret, input.code, s.now.getTime());
   if (!check.ok) {
-    s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { stage: "activate" } });
+    s.audit({
+      action: "mfa.failed",
+      category: "security",
+      level: "warning",
+      entity_type: "user",
+      entity_id: user.id,
+      diff: { stage: "activate" },
+    });
     return s.refuse(
-      ApiError.validation([{ loc: ["body", "code"], msg: "The code does not match the new secret; check the authenticator app and its clock.", type: "mfa_code" }]),
+      ApiError.validation([
+        {
+          loc: ["body", "code"],
+          msg: "The code does not match the new secret; check the authenticator app and its clock.",
+          type: "mfa_code",
+        },
+      ]),
     );
   }
   await s.tx
@@ -26,7 +39,10 @@ export const activateMfa = defineVerb<{ code: string }, { backup_codes: string[]
     .where(eq(users.id, user.id));
   const backup_codes = await issueBackupCodes(s, user.id);
   s.audit({
-    action: "mfa.enabled", category: "security", entity_type: "user", entity_id: user.id,
+    action: "mfa.enabled",
+    category: "security",
+    entity_type: "user",
+    entity_id: user.id,
     diff: { before: { mfa_enabled: false }, after: { mfa_enabled: true, backup_codes: backup_codes.length } },
   });
   return { backup_codes };

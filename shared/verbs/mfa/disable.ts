@@ -24,7 +24,11 @@ export const disableMfa = defineVerb<{ password: string; code: string }, { detai
         .where(eq(users.id, locked.id));
       await s.tx.delete(mfaBackupCodes).where(eq(mfaBackupCodes.user_id, locked.id));
       s.audit({
-        action: "mfa.disabled", category: "security", level: "warning", entity_type: "user", entity_id: locked.id,
+        action: "mfa.disabled",
+        category: "security",
+        level: "warning",
+        entity_type: "user",
+        entity_id: locked.id,
         diff: { before: { mfa_enabled: true }, after: { mfa_enabled: false } },
       });
       return { detail: "MFA is disabled; the secret and the backup codes are deleted." };

@@ -55,7 +55,14 @@ export async function withSecondFactor<O>(
   if (!user.mfa_enabled) throw ApiError.conflict("MFA is not enabled for this account.");
   const used = await spendSecondFactor(s, user, input.code);
   if (!used) {
-    s.audit({ action: "mfa.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { stage: input.stage } });
+    s.audit({
+      action: "mfa.failed",
+      category: "security",
+      level: "warning",
+      entity_type: "user",
+      entity_id: user.id,
+      diff: { stage: input.stage },
+    });
     return s.refuse(ApiError.forbidden("The MFA code is wrong or was already used."));
   }
   return body(user, used);

@@ -39,7 +39,11 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
     .returning();
   let row = inserted!;
   if (secrets) {
-    const [sealed] = await s.tx.update(monitors).set({ secret_config: await sealSecrets(vault, row.id, secrets) }).where(eq(monitors.id, row.id)).returning();
+    const [sealed] = await s.tx
+      .update(monitors)
+      .set({ secret_config: await sealSecrets(vault, row.id, secrets) })
+      .where(eq(monitors.id, row.id))
+      .returning();
     row = sealed!;
   }
   auditMonitor(s, action, row.id, { after: auditView(row) });

@@ -27,11 +27,21 @@ export async function upstreamsOf(db: Db, actor: Actor | undefined, alertIds: nu
   const out = new Map<number, MonitorUpstreamShape>();
   if (alertIds.length === 0) return out;
   const alerts = await db
-    .select({ id: notificationAlerts.id, monitor_id: notificationAlerts.monitor_id, target_type: notificationAlerts.target_type, target_id: notificationAlerts.target_id })
+    .select({
+      id: notificationAlerts.id,
+      monitor_id: notificationAlerts.monitor_id,
+      target_type: notificationAlerts.target_type,
+      target_id: notificationAlerts.target_id,
+    })
     .from(notificationAlerts)
     .where(inArray(notificationAlerts.id, alertIds));
   const monitorIds = [...new Set(alerts.map((a) => a.monitor_id).filter((id): id is number => id != null))];
-  const rows = monitorIds.length ? await db.select({ id: monitors.id, name: monitors.name, status: monitors.status }).from(monitors).where(inArray(monitors.id, monitorIds)) : [];
+  const rows = monitorIds.length
+    ? await db
+        .select({ id: monitors.id, name: monitors.name, status: monitors.status })
+        .from(monitors)
+        .where(inArray(monitors.id, monitorIds))
+    : [];
   const byId = new Map(rows.map((m) => [m.id, m]));
   const names = new Map<string, string | null>();
   for (const a of alerts) {
@@ -60,19 +70,34 @@ export async function upstreamsOf(db: Db, actor: Actor | undefined, alertIds: nu
  * were folded into the alert that event raised (record-results puts the event's id in the alert's detail).
  * Read through notification_alerts' suppressed_by index, never by scanning the events.
  */
-export async function dependentsOf(db: Db, monitorId: number, downEventIds: number[]): Promise<Map<number, { id: number; name: string | null }[]>> {
+export async function dependentsOf(
+  db: Db,
+  monitorId: number,
+  downEventIds: number[],
+): Promise<Map<number, { id: number; name: string | null }[]>> {
   const out = new Map<number, { id: number; name: string | null }[]>();
   if (downEventIds.length === 0) return out;
   const roots = await db
     .select({ id: notificationAlerts.id, event_id: sql<string>`${notificationAlerts.detail} ->> 'event_id'` })
     .from(notificationAlerts)
-    .where(and(eq(notificationAlerts.monitor_id, monitorId), eq(notificationAlerts.kind, "monitor.down"), inArray(sql`${notificationAlerts.detail} ->> 'event_id'`, downEventIds.map(String))));
+    .where(
+      and(
+        eq(notificationAlerts.monitor_id, monitorId),
+        eq(notificationAlerts.kind, "monitor.down"),
+        inArray(sql`${notificationAlerts.detail} ->> 'event_id'`, downEventIds.map(String)),
+      ),
+    );
   if (roots.length === 0) return out;
   const folded = await db
     .select({ root: notificationAlerts.suppressed_by, monitor_id: notificationAlerts.monitor_id, name: monitors.name })
     .from(notificationAlerts)
     .leftJoin(monitors, eq(monitors.id, notificationAlerts.monitor_id))
-    .where(inArray(notificationAlerts.suppressed_by, roots.map((r) => r.id)))
+    .where(
+      inArray(
+        notificationAlerts.suppressed_by,
+        roots.map((r) => r.id),
+      ),
+    )
     .orderBy(notificationAlerts.id)
     .limit(1000);
   const eventOf = new Map(roots.map((r) => [r.id, Number(r.event_id)]));

@@ -18,7 +18,11 @@ import { cancelOpenRuns } from "./write-fields.ts";
 export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
   if (!before.enabled) return before;
   const cancelled = await cancelOpenRuns(s, before.id, "monitor_paused");
-  const [after] = await s.tx.update(monitors).set({ enabled: false, claimed_by: null, claimed_at: null, updated_at: s.now }).where(eq(monitors.id, before.id)).returning();
+  const [after] = await s.tx
+    .update(monitors)
+    .set({ enabled: false, claimed_by: null, claimed_at: null, updated_at: s.now })
+    .where(eq(monitors.id, before.id))
+    .returning();
   await recordUserEvent(s, before, "paused", before.status, "paused by user");
   auditMonitor(s, "pause", before.id, { enabled: { before: true, after: false }, ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) });
   announceMonitor(s, before.id, "paused");
@@ -29,7 +33,11 @@ export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<Monito
 /** Resume: enabled and due now, an event `resumed`. Already enabled: nothing changes. */
 export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
   if (before.enabled) return before;
-  const [after] = await s.tx.update(monitors).set({ enabled: true, next_check_at: s.now, updated_at: s.now }).where(eq(monitors.id, before.id)).returning();
+  const [after] = await s.tx
+    .update(monitors)
+    .set({ enabled: true, next_check_at: s.now, updated_at: s.now })
+    .where(eq(monitors.id, before.id))
+    .returning();
   await recordUserEvent(s, before, "resumed", before.status || "pending", "resumed by user");
   auditMonitor(s, "resume", before.id, { enabled: { before: false, after: true } });
   announceMonitor(s, before.id, "resumed");
@@ -46,13 +54,18 @@ export async function checkRow(s: VerbScope, before: MonitorRow): Promise<Monito
   if (!before.enabled) throw ApiError.conflict(`Monitor ${before.id} is paused; resume it to check it.`, { reason: "monitor_paused" });
   if (before.probe_agent_id != null) {
     const agent = await findAgent(s.tx, before.probe_agent_id);
-    const [open] = await s.tx.select({ run_id: agentProbeRuns.run_id }).from(agentProbeRuns).where(and(openRunsOf(before.probe_agent_id), eq(agentProbeRuns.monitor_id, before.id))).limit(1);
+    const [open] = await s.tx
+      .select({ run_id: agentProbeRuns.run_id })
+      .from(agentProbeRuns)
+      .where(and(openRunsOf(before.probe_agent_id), eq(agentProbeRuns.monitor_id, before.id)))
+      .limit(1);
     const reason = !agent
       ? "agent_missing"
       : open
         ? "previous_run_in_flight"
         : evaluateProbeAgent(agent, { check_type: before.check_type, host: before.host }, await openRunCount(s.tx, agent.id), s.now).reason;
-    if (reason) throw ApiError.conflict(`Monitor ${before.id} cannot be checked through agent ${before.probe_agent_id} now: ${reason}.`, { reason });
+    if (reason)
+      throw ApiError.conflict(`Monitor ${before.id} cannot be checked through agent ${before.probe_agent_id} now: ${reason}.`, { reason });
   }
   const [after] = await s.tx.update(monitors).set({ next_check_at: s.now }).where(eq(monitors.id, before.id)).returning();
   auditMonitor(s, "check", before.id, { next_check_at: s.now.toISOString() });
@@ -62,7 +75,9 @@ export async function checkRow(s: VerbScope, before: MonitorRow): Promise<Monito
 }
 
 const oneMonitor = (step: (s: VerbScope, row: MonitorRow) => Promise<MonitorRow>) =>
-  defineVerb<{ id: number }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id }) => presentMonitor(s.tx, await step(s, await requireMonitor(s.tx, id, { forUpdate: true })), s.now));
+  defineVerb<{ id: number }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id }) =>
+    presentMonitor(s.tx, await step(s, await requireMonitor(s.tx, id, { forUpdate: true })), s.now),
+  );
 
 export const pauseMonitor = oneMonitor(pauseRow);
 export const resumeMonitor = oneMonitor(resumeRow);

@@ -18,7 +18,13 @@ export function wakeRunner(s: VerbScope, monitorIds: number[], reason: MonitorAc
 }
 
 /** A user action on the monitor's event history (paused, resumed). */
-export async function recordUserEvent(s: VerbScope, before: MonitorRow, eventType: "paused" | "resumed", statusTo: string, msg: string): Promise<void> {
+export async function recordUserEvent(
+  s: VerbScope,
+  before: MonitorRow,
+  eventType: "paused" | "resumed",
+  statusTo: string,
+  msg: string,
+): Promise<void> {
   const since = before.last_status_change_at ?? before.created_at;
   await s.tx.insert(monitorEvents).values({
     monitor_id: before.id,

@@ -23,11 +23,22 @@ import { vaultOf } from "../verb-context.ts";
 type Changes = Partial<typeof monitors.$inferInsert>;
 
 /** The column values a patch writes, checked against the row as it is; `secretsChanged`: a new secret sent, or secrets gone or appeared. */
-async function patchValues(s: VerbScope, vault: Vault, before: MonitorRow, patch: MonitorPatchInput): Promise<{ values: Changes; secretsChanged: boolean }> {
+async function patchValues(
+  s: VerbScope,
+  vault: Vault,
+  before: MonitorRow,
+  patch: MonitorPatchInput,
+): Promise<{ values: Changes; secretsChanged: boolean }> {
   const { id } = before;
   const { check_type, config: newConfig, ...fields } = patch;
   if (check_type !== undefined && check_type !== before.check_type)
-    throw ApiError.validation([{ loc: ["body", "check_type"], msg: `check_type cannot be changed (it is ${before.check_type}); create a new monitor.`, type: "read_only" }]);
+    throw ApiError.validation([
+      {
+        loc: ["body", "check_type"],
+        msg: `check_type cannot be changed (it is ${before.check_type}); create a new monitor.`,
+        type: "read_only",
+      },
+    ]);
 
   const values: Changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   let secretsChanged = false;
@@ -38,7 +49,8 @@ async function patchValues(s: VerbScope, vault: Vault, before: MonitorRow, patch
     values.config = checked.config;
     // A mask sent back changes nothing: the sealed secrets are written only with a changed config or changed secrets.
     secretsChanged = sendsSecret(newConfig) || (before.secret_config != null) !== (checked.secrets != null);
-    if (secretsChanged || canonicalJson(checked.config) !== canonicalJson(before.config)) values.secret_config = checked.secrets ? await sealSecrets(vault, id, checked.secrets) : null;
+    if (secretsChanged || canonicalJson(checked.config) !== canonicalJson(before.config))
+      values.secret_config = checked.secrets ? await sealSecrets(vault, id, checked.secrets) : null;
   }
   // Only what the patch sends: a host saved before the policy tightened is refused when the check runs.
   await checkDestinations(s, before.check_type, { host: values.host, config: newConfig === undefined ? undefined : values.config });
@@ -56,24 +68,36 @@ async function patchValues(s: VerbScope, vault: Vault, before: MonitorRow, patch
   return { values, secretsChanged };
 }
 
-export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; ifMatch?: number | undefined }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { id, patch, ifMatch }) => {
-  const vault = vaultOf(s.ctx);
-  let secretsChanged = false;
-  const after = await updateRow(s, monitorKind, { id, ifMatch }, {
-    skipUnchanged: true,
-    async values(before) {
-      const planned = await patchValues(s, vault, before, patch);
-      secretsChanged = planned.secretsChanged;
-      return planned.values;
-    },
-    async after(before, row, changed) {
-      const reassigned = row.probe_agent_id !== before.probe_agent_id;
-      const disabling = before.enabled && !row.enabled;
-      const cancelled = reassigned ? await cancelOpenRuns(s, id, "monitor_reassigned") : disabling ? await cancelOpenRuns(s, id, "monitor_paused") : 0;
-      announceMonitor(s, id, "updated", { fields: secretsChanged && !changed.includes("config") ? [...changed, "config"] : changed });
-      wakeRunner(s, [id], "updated");
-      return { ...(secretsChanged ? { secrets_changed: true } : {}), ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) };
-    },
-  });
-  return presentMonitor(s.tx, after, s.now);
-});
+export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; ifMatch?: number | undefined }, MonitorReadShape>(
+  { scope: WRITE_MONITORS },
+  async (s, { id, patch, ifMatch }) => {
+    const vault = vaultOf(s.ctx);
+    let secretsChanged = false;
+    const after = await updateRow(
+      s,
+      monitorKind,
+      { id, ifMatch },
+      {
+        skipUnchanged: true,
+        async values(before) {
+          const planned = await patchValues(s, vault, before, patch);
+          secretsChanged = planned.secretsChanged;
+          return planned.values;
+        },
+        async after(before, row, changed) {
+          const reassigned = row.probe_agent_id !== before.probe_agent_id;
+          const disabling = before.enabled && !row.enabled;
+          const cancelled = reassigned
+            ? await cancelOpenRuns(s, id, "monitor_reassigned")
+            : disabling
+              ? await cancelOpenRuns(s, id, "monitor_paused")
+              : 0;
+          announceMonitor(s, id, "updated", { fields: secretsChanged && !changed.includes("config") ? [...changed, "config"] : changed });
+          wakeRunner(s, [id], "updated");
+          return { ...(secretsChanged ? { secrets_changed: true } : {}), ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) };
+        },
+      },
+    );
+    return presentMonitor(s.tx, after, s.now);
+  },
+);

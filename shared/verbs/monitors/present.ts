@@ -19,7 +19,10 @@ export async function uptime24h(db: Db, ids: number[], now: Date): Promise<Map<n
   const rows = await queryRows<{ monitor_id: number; up: number; total: number }>(
     db,
     sql`select monitor_id, sum(up)::int as up, sum(total)::int as total from monitor_uptime_minutes
-        where monitor_id in ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`} and minute >= ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz and minute <= ${now.toISOString()}::timestamptz
+        where monitor_id in ${sql`(${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`} and minute >= ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz and minute <= ${now.toISOString()}::timestamptz
         group by monitor_id`,
   );
   return new Map(rows.map((r) => [r.monitor_id, pct(r.up, r.total)]));

@@ -57,7 +57,10 @@ export const getMonitor = defineRead<{ id: number }, MonitorReadShape>({ scope: 
 async function overviewOf(ctx: VerbContext, rows: MonitorRow[]): Promise<MonitorOverviewShape[]> {
   const reads = await presentMonitors(ctx.db, rows, ctx.clock.now());
   if (rows.length === 0) return [];
-  const ids = sql.join(rows.map((r) => sql`${r.id}`), sql`, `);
+  const ids = sql.join(
+    rows.map((r) => sql`${r.id}`),
+    sql`, `,
+  );
   const [latencies, checks] = await Promise.all([
     queryRows<{ monitor_id: number; series: number[] }>(
       ctx.db,

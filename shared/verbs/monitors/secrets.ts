@@ -44,7 +44,10 @@ export function sendsSecret(config: Record<string, unknown>): boolean {
  * taking the previous value where the caller sent the mask back. A mask with nothing stored behind it is
  * an issue: the caller must send the value.
  */
-export function splitSecrets(config: Record<string, unknown>, previous: MonitorSecrets | null): { config: Record<string, unknown>; secrets: MonitorSecrets | null; issues: ConfigIssue[] } {
+export function splitSecrets(
+  config: Record<string, unknown>,
+  previous: MonitorSecrets | null,
+): { config: Record<string, unknown>; secrets: MonitorSecrets | null; issues: ConfigIssue[] } {
   const clear: Record<string, unknown> = { ...config };
   const secrets: MonitorSecrets = {};
   const issues: ConfigIssue[] = [];
@@ -102,7 +105,10 @@ export async function openSecrets(vault: Vault, monitorId: number, stored: strin
  * defaults: effectiveConfig() adds those). Pass the result to the executor, never to a log or a frame
  * the UI sees. Throws VaultError when this process's key cannot open them.
  */
-export async function runtimeConfig(vault: Vault, row: { id: number; config: Record<string, unknown>; secret_config: string | null }): Promise<Record<string, unknown>> {
+export async function runtimeConfig(
+  vault: Vault,
+  row: { id: number; config: Record<string, unknown>; secret_config: string | null },
+): Promise<Record<string, unknown>> {
   const secrets = await openSecrets(vault, row.id, row.secret_config);
   if (!secrets) return row.config;
   const config: Record<string, unknown> = { ...row.config };

@@ -21,37 +21,39 @@ export interface TargetRef {
 
 const NO_TARGET = "Target not found or has no address to probe";
 
-export const createTargetMonitor = defineVerb<TargetRef & { check_type?: CheckType | undefined; config?: Record<string, unknown> | undefined }, { created: boolean; monitor: MonitorReadShape }>(
-  { scope: WRITE_MONITORS },
-  async (s, input) => {
-    const target = await findTarget(s.tx, input.target_type, input.target_id);
-    const plan = target && defaultMonitor(input.target_type, target, input.check_type);
-    if (!target || !plan) throw new ApiError("RESOURCE_NOT_FOUND", `${NO_TARGET}: ${input.target_type} ${input.target_id}.`);
-    // Serialises creates for one target, so two concurrent requests make one monitor.
-    await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`monitor-target:${input.target_type}:${input.target_id}`}))`);
-    const [existing] = await s.tx
-      .select()
-      .from(monitors)
-      .where(and(eq(monitors.target_type, input.target_type), eq(monitors.target_id, input.target_id), eq(monitors.check_type, plan.check_type)))
-      .orderBy(asc(monitors.id))
-      .limit(1);
-    if (existing) return { created: false, monitor: await presentMonitor(s.tx, existing, s.now) };
-    const row = await insertMonitor(s, vaultOf(s.ctx), {
-      name: `${target.label} (${plan.check_type})`.slice(0, 200),
-      check_type: plan.check_type,
-      host: plan.host,
-      config: input.config ?? plan.config,
-      interval_secs: DEFAULT_INTERVAL_SECS,
-      max_retries: 0,
-      retry_interval_secs: null,
-      enabled: true,
-      target_type: input.target_type,
-      target_id: input.target_id,
-      probe_agent_id: null,
-    });
-    return { created: true, monitor: await presentMonitor(s.tx, row, s.now) };
-  },
-);
+export const createTargetMonitor = defineVerb<
+  TargetRef & { check_type?: CheckType | undefined; config?: Record<string, unknown> | undefined },
+  { created: boolean; monitor: MonitorReadShape }
+>({ scope: WRITE_MONITORS }, async (s, input) => {
+  const target = await findTarget(s.tx, input.target_type, input.target_id);
+  const plan = target && defaultMonitor(input.target_type, target, input.check_type);
+  if (!target || !plan) throw new ApiError("RESOURCE_NOT_FOUND", `${NO_TARGET}: ${input.target_type} ${input.target_id}.`);
+  // Serialises creates for one target, so two concurrent requests make one monitor.
+  await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`monitor-target:${input.target_type}:${input.target_id}`}))`);
+  const [existing] = await s.tx
+    .select()
+    .from(monitors)
+    .where(
+      and(eq(monitors.target_type, input.target_type), eq(monitors.target_id, input.target_id), eq(monitors.check_type, plan.check_type)),
+    )
+    .orderBy(asc(monitors.id))
+    .limit(1);
+  if (existing) return { created: false, monitor: await presentMonitor(s.tx, existing, s.now) };
+  const row = await insertMonitor(s, vaultOf(s.ctx), {
+    name: `${target.label} (${plan.check_type})`.slice(0, 200),
+    check_type: plan.check_type,
+    host: plan.host,
+    config: input.config ?? plan.config,
+    interval_secs: DEFAULT_INTERVAL_SECS,
+    max_retries: 0,
+    retry_interval_secs: null,
+    enabled: true,
+    target_type: input.target_type,
+    target_id: input.target_id,
+    probe_agent_id: null,
+  });
+  return { created: true, monitor: await presentMonitor(s.tx, row, s.now) };
+});
 
 const eachTargetMonitor = (step: (s: VerbScope, row: MonitorRow) => Promise<MonitorRow>) =>
   defineVerb<TargetRef, { status: "ok" }>({ scope: WRITE_MONITORS }, async (s, { target_type, target_id }) => {

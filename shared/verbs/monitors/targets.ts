@@ -25,19 +25,33 @@ export async function findTarget(db: Db, type: TargetType, id: number): Promise<
       return r && { label: r.name, ip: bareIp(r.ip), url: null, ports: [] };
     }
     case "compute_unit": {
-      const [r] = await db.select({ name: computeUnits.name, ip: computeUnits.ip_address }).from(computeUnits).where(eq(computeUnits.id, id));
+      const [r] = await db
+        .select({ name: computeUnits.name, ip: computeUnits.ip_address })
+        .from(computeUnits)
+        .where(eq(computeUnits.id, id));
       return r && { label: r.name, ip: bareIp(r.ip), url: null, ports: [] };
     }
     case "external_node": {
-      const [r] = await db.select({ name: externalNodes.name, ip: externalNodes.ip_address, url: externalNodes.url }).from(externalNodes).where(eq(externalNodes.id, id));
+      const [r] = await db
+        .select({ name: externalNodes.name, ip: externalNodes.ip_address, url: externalNodes.url })
+        .from(externalNodes)
+        .where(eq(externalNodes.id, id));
       return r && { label: r.name, ip: bareIp(r.ip), url: null, ports: [] };
     }
     case "service": {
-      const [r] = await db.select({ name: services.name, ip: services.ip_address, url: services.url, ports: services.ports }).from(services).where(eq(services.id, id));
-      return r && { label: r.name, ip: bareIp(r.ip), url: r.url, ports: (r.ports ?? []).map((p) => p.port).filter((p) => Number.isInteger(p)) };
+      const [r] = await db
+        .select({ name: services.name, ip: services.ip_address, url: services.url, ports: services.ports })
+        .from(services)
+        .where(eq(services.id, id));
+      return (
+        r && { label: r.name, ip: bareIp(r.ip), url: r.url, ports: (r.ports ?? []).map((p) => p.port).filter((p) => Number.isInteger(p)) }
+      );
     }
     case "ip": {
-      const [r] = await db.select({ address: ipAddresses.address, hostname: ipAddresses.hostname }).from(ipAddresses).where(eq(ipAddresses.id, id));
+      const [r] = await db
+        .select({ address: ipAddresses.address, hostname: ipAddresses.hostname })
+        .from(ipAddresses)
+        .where(eq(ipAddresses.id, id));
       return r && { label: r.hostname ?? bareIp(r.address)!, ip: bareIp(r.address), url: null, ports: [] };
     }
     default:

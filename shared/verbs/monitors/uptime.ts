@@ -14,8 +14,16 @@ const MIN = 60_000;
 const WINDOWS = { "24h": 1440, "7d": 10_080, "30d": 43_200 } as const;
 
 interface Sums {
-  up_24h: number; total_24h: number; up_7d: number; total_7d: number; up_30d: number; total_30d: number;
-  up_365d: number; total_365d: number; up_all: number; total_all: number;
+  up_24h: number;
+  total_24h: number;
+  up_7d: number;
+  total_7d: number;
+  up_30d: number;
+  total_30d: number;
+  up_365d: number;
+  total_365d: number;
+  up_all: number;
+  total_all: number;
 }
 
 export function coverage(checks: number, intervalSecs: number, windowMinutes: number) {

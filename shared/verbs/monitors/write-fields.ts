@@ -40,7 +40,11 @@ export function checkConfig(checkType: CheckType, config: unknown, previous: Mon
  * against the monitor policy (monitor_policy): link-local and cloud metadata never, in any spelling.
  * A name is judged by the addresses it resolves to now, and again when the check runs.
  */
-export async function checkDestinations(s: VerbScope, checkType: CheckType, fields: { host?: string | undefined; config?: Record<string, unknown> | undefined }): Promise<void> {
+export async function checkDestinations(
+  s: VerbScope,
+  checkType: CheckType,
+  fields: { host?: string | undefined; config?: Record<string, unknown> | undefined },
+): Promise<void> {
   const places: { loc: (string | number)[]; host: string }[] = [];
   if (fields.host !== undefined) places.push({ loc: ["host"], host: hostOfTarget(fields.host) });
   const url = fields.config?.url;
@@ -63,17 +67,22 @@ export async function vaultReadyFor(s: VerbScope, vault: Vault, config: Record<s
 }
 
 /** The target named (type and id together; `ip` needs no row) and the probe agent exist. */
-export async function checkRefs(db: Db, refs: { target_type: TargetType | null; target_id: number | null; probe_agent_id: number | null }): Promise<void> {
+export async function checkRefs(
+  db: Db,
+  refs: { target_type: TargetType | null; target_id: number | null; probe_agent_id: number | null },
+): Promise<void> {
   const issues: ValidationIssue[] = [];
   if (refs.target_id != null && refs.target_type == null) issues.push(issue(["target_type"], "Give target_type with target_id."));
   if (refs.target_type != null && refs.target_type !== "ip") {
     if (refs.target_id == null) issues.push(issue(["target_id"], `Give target_id with target_type ${refs.target_type}.`));
-    else if (!(await findTarget(db, refs.target_type, refs.target_id))) issues.push(issue(["target_id"], `There is no ${refs.target_type} ${refs.target_id}.`, "not_found"));
+    else if (!(await findTarget(db, refs.target_type, refs.target_id)))
+      issues.push(issue(["target_id"], `There is no ${refs.target_type} ${refs.target_id}.`, "not_found"));
   }
   if (refs.probe_agent_id != null) {
     const [agent] = await db.select({ id: agents.id, status: agents.status }).from(agents).where(eq(agents.id, refs.probe_agent_id));
     if (!agent) issues.push(issue(["probe_agent_id"], `There is no agent ${refs.probe_agent_id}.`, "not_found"));
-    else if (agent.status === "rejected" || agent.status === "revoked") issues.push(issue(["probe_agent_id"], `Agent ${agent.id} is ${agent.status}.`));
+    else if (agent.status === "rejected" || agent.status === "revoked")
+      issues.push(issue(["probe_agent_id"], `Agent ${agent.id} is ${agent.status}.`));
   }
   if (issues.length > 0) throw ApiError.validation(issues);
 }

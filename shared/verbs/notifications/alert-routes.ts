@@ -28,20 +28,37 @@ export const createRoute = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, 
   await requireSink(s.tx, body.sink_id);
   if (body.site_id != null && (await s.tx.select({ id: sites.id }).from(sites).where(eq(sites.id, body.site_id))).length === 0)
     throw ApiError.validation([{ loc: ["body", "site_id"], msg: `Site ${body.site_id} does not exist.`, type: "value_error" }]);
-  if (body.environment_id != null && (await s.tx.select({ id: environments.id }).from(environments).where(eq(environments.id, body.environment_id))).length === 0)
-    throw ApiError.validation([{ loc: ["body", "environment_id"], msg: `Environment ${body.environment_id} does not exist.`, type: "value_error" }]);
+  if (
+    body.environment_id != null &&
+    (await s.tx.select({ id: environments.id }).from(environments).where(eq(environments.id, body.environment_id))).length === 0
+  )
+    throw ApiError.validation([
+      { loc: ["body", "environment_id"], msg: `Environment ${body.environment_id} does not exist.`, type: "value_error" },
+    ]);
   const [row] = await s.tx
     .insert(notificationRoutes)
     .values({ ...body, event_kinds: [...new Set(body.event_kinds)], created_at: s.now, updated_at: s.now })
     .returning();
-  s.audit({ action: "notification_route.create", category: "notifications", entity_type: "notification_route", entity_id: row!.id, diff: { after: present(row!) } });
+  s.audit({
+    action: "notification_route.create",
+    category: "notifications",
+    entity_type: "notification_route",
+    entity_id: row!.id,
+    diff: { after: present(row!) },
+  });
   return present(row!);
 });
 
 export const deleteRoute = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id }: { id: number }): Promise<{ status: "ok" }> => {
   const [row] = await s.tx.delete(notificationRoutes).where(eq(notificationRoutes.id, id)).returning();
   if (!row) throw ApiError.notFound("Notification route", id);
-  s.audit({ action: "notification_route.delete", category: "notifications", entity_type: "notification_route", entity_id: id, diff: { before: present(row) } });
+  s.audit({
+    action: "notification_route.delete",
+    category: "notifications",
+    entity_type: "notification_route",
+    entity_id: id,
+    diff: { before: present(row) },
+  });
   return { status: "ok" };
 });
 
@@ -52,6 +69,14 @@ const SPEC = {
   search: [notificationRoutes.tag],
 };
 
-export const listRoutes = defineRead<ListParams & { sink_id?: number | undefined }, ListPage<RouteShape>>({ scope: ADMIN_NOTIFICATIONS }, (ctx, query) =>
-  listPage<RouteRow, RouteShape>(ctx.db, SPEC, query, [query.sink_id !== undefined ? eq(notificationRoutes.sink_id, query.sink_id) : undefined], (rows) => rows.map(present)),
+export const listRoutes = defineRead<ListParams & { sink_id?: number | undefined }, ListPage<RouteShape>>(
+  { scope: ADMIN_NOTIFICATIONS },
+  (ctx, query) =>
+    listPage<RouteRow, RouteShape>(
+      ctx.db,
+      SPEC,
+      query,
+      [query.sink_id !== undefined ? eq(notificationRoutes.sink_id, query.sink_id) : undefined],
+      (rows) => rows.map(present),
+    ),
 );

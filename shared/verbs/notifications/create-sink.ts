@@ -27,16 +27,33 @@ export const createSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, {
   if (Object.keys(value.secrets).length > 0) await assertVaultWritable(s.tx, vault, s.now);
   const [inserted] = await s.tx
     .insert(notificationSinks)
-    .values({ name: body.name, provider_type: body.provider_type, provider_config: value.plain, enabled: body.enabled, created_at: s.now, updated_at: s.now })
+    .values({
+      name: body.name,
+      provider_type: body.provider_type,
+      provider_config: value.plain,
+      enabled: body.enabled,
+      created_at: s.now,
+      updated_at: s.now,
+    })
     .returning();
   const secrets = await sealSinkSecrets(vault, inserted!.id, value.secrets);
-  const [row] = secrets ? await s.tx.update(notificationSinks).set({ secrets }).where(eq(notificationSinks.id, inserted!.id)).returning() : [inserted];
+  const [row] = secrets
+    ? await s.tx.update(notificationSinks).set({ secrets }).where(eq(notificationSinks.id, inserted!.id)).returning()
+    : [inserted];
   s.audit({
     action: "notification_sink.create",
     category: "notifications",
     entity_type: "notification_sink",
     entity_id: row!.id,
-    diff: { after: { name: row!.name, provider_type: row!.provider_type, provider_config: value.plain, enabled: row!.enabled, secrets_set: Object.keys(value.secrets) } },
+    diff: {
+      after: {
+        name: row!.name,
+        provider_type: row!.provider_type,
+        provider_config: value.plain,
+        enabled: row!.enabled,
+        secrets_set: Object.keys(value.secrets),
+      },
+    },
   });
   const shape = await presentSink(vault, row!);
   return generated ? { ...shape, secret: generated } : shape;

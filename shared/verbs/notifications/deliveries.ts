@@ -23,9 +23,19 @@ async function present(db: Db, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [alerts, sinks, attempts] = await Promise.all([
-    db.select().from(notificationAlerts).where(inArray(notificationAlerts.id, [...new Set(rows.map((r) => r.alert_id))])),
-    db.select({ id: notificationSinks.id, name: notificationSinks.name }).from(notificationSinks).where(inArray(notificationSinks.id, [...new Set(rows.map((r) => r.sink_id))])),
-    db.select().from(notificationAttempts).where(inArray(notificationAttempts.delivery_id, ids)).orderBy(asc(notificationAttempts.delivery_id), asc(notificationAttempts.id)),
+    db
+      .select()
+      .from(notificationAlerts)
+      .where(inArray(notificationAlerts.id, [...new Set(rows.map((r) => r.alert_id))])),
+    db
+      .select({ id: notificationSinks.id, name: notificationSinks.name })
+      .from(notificationSinks)
+      .where(inArray(notificationSinks.id, [...new Set(rows.map((r) => r.sink_id))])),
+    db
+      .select()
+      .from(notificationAttempts)
+      .where(inArray(notificationAttempts.delivery_id, ids))
+      .orderBy(asc(notificationAttempts.delivery_id), asc(notificationAttempts.id)),
   ]);
   const alertOf = new Map(alerts.map((a) => [a.id, a]));
   const sinkName = new Map(sinks.map((s) => [s.id, s.name]));
@@ -47,7 +57,14 @@ async function present(db: Db, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
       alert: { kind: a.kind, severity: a.severity, title: a.title, monitor_id: a.monitor_id, occurred_at: a.occurred_at.toISOString() },
       attempts: attempts
         .filter((t) => t.delivery_id === r.id)
-        .map((t) => ({ attempt: t.attempt, outcome: t.outcome, http_status: t.http_status, error: t.error, duration_ms: t.duration_ms, started_at: t.started_at.toISOString() })),
+        .map((t) => ({
+          attempt: t.attempt,
+          outcome: t.outcome,
+          http_status: t.http_status,
+          error: t.error,
+          duration_ms: t.duration_ms,
+          started_at: t.started_at.toISOString(),
+        })),
     };
   });
 }
@@ -80,23 +97,41 @@ export const listDeliveries = defineRead<DeliveryListInput, ListPage<DeliverySha
       q.state ? eq(notificationDeliveries.state, q.state) : undefined,
       q.sink_id !== undefined ? eq(notificationDeliveries.sink_id, q.sink_id) : undefined,
       q.alert_id !== undefined ? eq(notificationDeliveries.alert_id, q.alert_id) : undefined,
-      q.alert_kind ? sql`${notificationDeliveries.alert_id} in (select id from notification_alerts where kind = ${q.alert_kind})` : undefined,
+      q.alert_kind
+        ? sql`${notificationDeliveries.alert_id} in (select id from notification_alerts where kind = ${q.alert_kind})`
+        : undefined,
     ],
     (rows) => present(ctx.db, rows),
   ),
 );
 
-export const replayDelivery = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<DeliveryShape> => {
-  const [before] = await s.tx.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, id)).for("update");
-  if (!before) throw ApiError.notFound("Notification delivery", id);
-  if (before.state === "pending" || before.state === "retrying")
-    throw ApiError.conflict(`Delivery ${id} is still ${before.state}; only a delivered or dead delivery can be replayed.`);
-  const [row] = await s.tx
-    .update(notificationDeliveries)
-    .set({ state: "pending", max_attempts: before.attempt_count + maxAttempts, next_attempt_at: s.now, claimed_until: null, replayed_at: s.now, updated_at: s.now })
-    .where(and(eq(notificationDeliveries.id, id)))
-    .returning();
-  await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ delivery_id: id })})`);
-  s.audit({ action: "notification_delivery.replay", category: "notifications", entity_type: "notification_delivery", entity_id: id, diff: { state_before: before.state } });
-  return (await present(s.tx, [row!]))[0]!;
-});
+export const replayDelivery = defineVerb(
+  { scope: ADMIN_NOTIFICATIONS },
+  async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<DeliveryShape> => {
+    const [before] = await s.tx.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, id)).for("update");
+    if (!before) throw ApiError.notFound("Notification delivery", id);
+    if (before.state === "pending" || before.state === "retrying")
+      throw ApiError.conflict(`Delivery ${id} is still ${before.state}; only a delivered or dead delivery can be replayed.`);
+    const [row] = await s.tx
+      .update(notificationDeliveries)
+      .set({
+        state: "pending",
+        max_attempts: before.attempt_count + maxAttempts,
+        next_attempt_at: s.now,
+        claimed_until: null,
+        replayed_at: s.now,
+        updated_at: s.now,
+      })
+      .where(and(eq(notificationDeliveries.id, id)))
+      .returning();
+    await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ delivery_id: id })})`);
+    s.audit({
+      action: "notification_delivery.replay",
+      category: "notifications",
+      entity_type: "notification_delivery",
+      entity_id: id,
+      diff: { state_before: before.state },
+    });
+    return (await present(s.tx, [row!]))[0]!;
+  },
+);

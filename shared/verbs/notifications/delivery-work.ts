@@ -28,12 +28,14 @@ export interface ClaimOptions {
 }
 
 /** Claims up to `limit` due deliveries of enabled sinks and answers what to send for each. */
-export const claimDeliveries = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { limit, leaseMs, vault }: ClaimOptions): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
-  const now = s.now.toISOString();
-  const until = new Date(s.now.getTime() + leaseMs).toISOString();
-  const claimed = await queryRows<{ id: number; alert_id: number; sink_id: number; attempt_count: number }>(
-    s.tx,
-    sql`update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
+export const claimDeliveries = defineVerb(
+  { scope: ADMIN_NOTIFICATIONS },
+  async (s, { limit, leaseMs, vault }: ClaimOptions): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
+    const now = s.now.toISOString();
+    const until = new Date(s.now.getTime() + leaseMs).toISOString();
+    const claimed = await queryRows<{ id: number; alert_id: number; sink_id: number; attempt_count: number }>(
+      s.tx,
+      sql`update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
       where id in (
         select d.id from notification_deliveries d join notification_sinks k on k.id = d.sink_id and k.enabled
         where d.state in ('pending', 'retrying') and d.next_attempt_at <= ${now}::timestamptz
@@ -41,39 +43,46 @@ export const claimDeliveries = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async 
         order by d.next_attempt_at, d.id limit ${limit}
         for update of d skip locked)
       returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count`,
-  );
-  const jobs: DeliveryJob[] = [];
-  const failed: { id: number; error: string }[] = [];
-  for (const d of claimed) {
-    const [alert] = await s.tx.select().from(notificationAlerts).where(eq(notificationAlerts.id, d.alert_id));
-    const [sink] = await s.tx.select().from(notificationSinks).where(eq(notificationSinks.id, d.sink_id));
-    if (!alert || !sink) continue;
-    if (!isNotifierType(sink.provider_type)) {
-      failed.push({ id: d.id, error: `Unknown provider type: ${sink.provider_type}` });
-      continue;
+    );
+    const jobs: DeliveryJob[] = [];
+    const failed: { id: number; error: string }[] = [];
+    for (const d of claimed) {
+      const [alert] = await s.tx.select().from(notificationAlerts).where(eq(notificationAlerts.id, d.alert_id));
+      const [sink] = await s.tx.select().from(notificationSinks).where(eq(notificationSinks.id, d.sink_id));
+      if (!alert || !sink) continue;
+      if (!isNotifierType(sink.provider_type)) {
+        failed.push({ id: d.id, error: `Unknown provider type: ${sink.provider_type}` });
+        continue;
+      }
+      const secrets = await openSinkSecrets(vault, sink).catch(() => null);
+      if (!secrets) {
+        failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
+        continue;
+      }
+      jobs.push({
+        delivery_id: d.id,
+        attempt: d.attempt_count + 1,
+        sink: { id: sink.id, provider_type: sink.provider_type, config: sink.provider_config, secrets },
+        message: {
+          id: `alert_${alert.id}_sink_${sink.id}`,
+          kind: alert.kind,
+          severity: normalizeSeverity(alert.severity),
+          title: alert.title,
+          body: alert.body,
+          occurred_at: alert.occurred_at.toISOString(),
+          data: {
+            alert_id: alert.id,
+            monitor_id: alert.monitor_id,
+            target_type: alert.target_type,
+            target_id: alert.target_id,
+            detail: alert.detail,
+          },
+        },
+      });
     }
-    const secrets = await openSinkSecrets(vault, sink).catch(() => null);
-    if (!secrets) {
-      failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
-      continue;
-    }
-    jobs.push({
-      delivery_id: d.id,
-      attempt: d.attempt_count + 1,
-      sink: { id: sink.id, provider_type: sink.provider_type, config: sink.provider_config, secrets },
-      message: {
-        id: `alert_${alert.id}_sink_${sink.id}`,
-        kind: alert.kind,
-        severity: normalizeSeverity(alert.severity),
-        title: alert.title,
-        body: alert.body,
-        occurred_at: alert.occurred_at.toISOString(),
-        data: { alert_id: alert.id, monitor_id: alert.monitor_id, target_type: alert.target_type, target_id: alert.target_id, detail: alert.detail },
-      },
-    });
-  }
-  return { jobs, failed };
-});
+    return { jobs, failed };
+  },
+);
 
 export interface AttemptRecord {
   delivery_id: number;
@@ -117,6 +126,12 @@ export const recordAttempt = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s
     })
     .where(eq(notificationDeliveries.id, d.id));
   if (dead)
-    s.audit({ action: "notification_delivery_failed", category: "notifications", entity_type: "notification_delivery", entity_id: d.id, diff: { sink_id: d.sink_id, attempts: attempt, error: r.error } });
+    s.audit({
+      action: "notification_delivery_failed",
+      category: "notifications",
+      entity_type: "notification_delivery",
+      entity_id: d.id,
+      diff: { sink_id: d.sink_id, attempts: attempt, error: r.error },
+    });
   return { state };
 });

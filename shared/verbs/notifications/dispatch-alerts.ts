@@ -61,7 +61,8 @@ async function radiusOf(db: Db, cache: Map<string, Set<string>>, type: AssetType
     set = new Set<string>();
     try {
       const r = await computeBlastRadius(db, type, id);
-      for (const i of [...r.impacted_hardware, ...r.impacted_compute_units, ...r.impacted_services, ...r.impacted_storage]) set.add(targetKey(i.asset_type, i.asset_id));
+      for (const i of [...r.impacted_hardware, ...r.impacted_compute_units, ...r.impacted_services, ...r.impacted_storage])
+        set.add(targetKey(i.asset_type, i.asset_id));
     } catch {
       // A target deleted since its monitor failed reaches nothing.
     }
@@ -71,8 +72,18 @@ async function radiusOf(db: Db, cache: Map<string, Set<string>>, type: AssetType
 }
 
 /** Monitors whose latest alert is a down, with their targets (assets only: the graph knows nothing else). */
-async function downTargets(db: Db, now: Date): Promise<{ alert_id: number; monitor_id: number; target_type: AssetType; target_id: number; suppressed_by: number | null }[]> {
-  const rows = await queryRows<{ id: number; monitor_id: number; kind: string; target_type: string | null; target_id: number | null; suppressed_by: number | null }>(
+async function downTargets(
+  db: Db,
+  now: Date,
+): Promise<{ alert_id: number; monitor_id: number; target_type: AssetType; target_id: number; suppressed_by: number | null }[]> {
+  const rows = await queryRows<{
+    id: number;
+    monitor_id: number;
+    kind: string;
+    target_type: string | null;
+    target_id: number | null;
+    suppressed_by: number | null;
+  }>(
     db,
     sql`select distinct on (monitor_id) id::int as id, monitor_id, kind, target_type, target_id, suppressed_by::int as suppressed_by
       from notification_alerts
@@ -81,7 +92,13 @@ async function downTargets(db: Db, now: Date): Promise<{ alert_id: number; monit
   );
   return rows
     .filter((r) => r.kind === DOWN && isAsset(r.target_type) && r.target_id != null)
-    .map((r) => ({ alert_id: r.id, monitor_id: r.monitor_id, target_type: r.target_type as AssetType, target_id: r.target_id!, suppressed_by: r.suppressed_by }));
+    .map((r) => ({
+      alert_id: r.id,
+      monitor_id: r.monitor_id,
+      target_type: r.target_type as AssetType,
+      target_id: r.target_id!,
+      suppressed_by: r.suppressed_by,
+    }));
 }
 
 /**
@@ -123,14 +140,25 @@ async function isFlapping(db: Db, alert: AlertRow): Promise<boolean> {
 }
 
 async function foldInto(s: VerbScope, alert: AlertRow, rootId: number): Promise<void> {
-  await s.tx.update(notificationAlerts).set({ state: "suppressed", suppressed_by: rootId, dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
+  await s.tx
+    .update(notificationAlerts)
+    .set({ state: "suppressed", suppressed_by: rootId, dispatched_at: s.now })
+    .where(eq(notificationAlerts.id, alert.id));
   if (alert.monitor_id != null) {
     await s.tx.execute(sql`update monitor_events set suppressed_by = ${rootId}
       where id = (select id from monitor_events where monitor_id = ${alert.monitor_id} and event_type = 'down' order by id desc limit 1)`);
     // The fold happens a grouping delay after the down event: the open pages of the monitor and of its
     // root learn of it here.
-    const [root] = await s.tx.select({ monitor_id: notificationAlerts.monitor_id }).from(notificationAlerts).where(eq(notificationAlerts.id, rootId));
-    s.emit("monitors", { type: "suppressed", monitor_id: alert.monitor_id, suppressed_by: rootId, root_monitor_id: root?.monitor_id ?? null });
+    const [root] = await s.tx
+      .select({ monitor_id: notificationAlerts.monitor_id })
+      .from(notificationAlerts)
+      .where(eq(notificationAlerts.id, rootId));
+    s.emit("monitors", {
+      type: "suppressed",
+      monitor_id: alert.monitor_id,
+      suppressed_by: rootId,
+      root_monitor_id: root?.monitor_id ?? null,
+    });
   }
 }
 
@@ -166,7 +194,14 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
 async function sinksFor(db: Db, alert: AlertRow): Promise<number[]> {
   if (alert.test_sink_id != null) return [alert.test_sink_id];
   const routes = await db
-    .select({ sink_id: notificationRoutes.sink_id, alert_severity: notificationRoutes.alert_severity, event_kinds: notificationRoutes.event_kinds, site_id: notificationRoutes.site_id, environment_id: notificationRoutes.environment_id, tag: notificationRoutes.tag })
+    .select({
+      sink_id: notificationRoutes.sink_id,
+      alert_severity: notificationRoutes.alert_severity,
+      event_kinds: notificationRoutes.event_kinds,
+      site_id: notificationRoutes.site_id,
+      environment_id: notificationRoutes.environment_id,
+      tag: notificationRoutes.tag,
+    })
     .from(notificationRoutes)
     .innerJoin(notificationSinks, eq(notificationSinks.id, notificationRoutes.sink_id))
     .where(and(eq(notificationRoutes.enabled, true), eq(notificationSinks.enabled, true)));
@@ -174,7 +209,9 @@ async function sinksFor(db: Db, alert: AlertRow): Promise<number[]> {
   const scoped = admitted.some((r) => r.site_id != null || r.environment_id != null || r.tag != null);
   const scope = scoped ? await targetScope(db, alert.target_type, alert.target_id) : null;
   const inScope = (r: (typeof admitted)[number]) =>
-    (r.site_id == null || r.site_id === scope?.site_id) && (r.environment_id == null || r.environment_id === scope?.environment_id) && (r.tag == null || (scope?.tags.includes(r.tag) ?? false));
+    (r.site_id == null || r.site_id === scope?.site_id) &&
+    (r.environment_id == null || r.environment_id === scope?.environment_id) &&
+    (r.tag == null || (scope?.tags.includes(r.tag) ?? false));
   return [...new Set(admitted.filter(inScope).map((r) => r.sink_id))];
 }
 
@@ -201,12 +238,21 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       if (!down) {
         const targets = await downTargets(s.tx, s.now);
         down = [];
-        for (const t of targets) down.push({ alert_id: t.alert_id, target: targetKey(t.target_type, t.target_id), suppressed_by: t.suppressed_by, radius: await radiusOf(s.tx, radii, t.target_type, t.target_id) });
+        for (const t of targets)
+          down.push({
+            alert_id: t.alert_id,
+            target: targetKey(t.target_type, t.target_id),
+            suppressed_by: t.suppressed_by,
+            radius: await radiusOf(s.tx, radii, t.target_type, t.target_id),
+          });
       }
       const own = await radiusOf(s.tx, radii, alert.target_type, alert.target_id);
       const root = chooseRoot(alert.id, targetKey(alert.target_type, alert.target_id), own, down);
       if (root != null) {
-        const [rootRow] = await s.tx.select({ state: notificationAlerts.state, title: notificationAlerts.title }).from(notificationAlerts).where(eq(notificationAlerts.id, root));
+        const [rootRow] = await s.tx
+          .select({ state: notificationAlerts.state, title: notificationAlerts.title })
+          .from(notificationAlerts)
+          .where(eq(notificationAlerts.id, root));
         if (rootRow?.state === "waiting" || rootRow?.state === "suppressed") {
           await foldInto(s, alert, root);
           const mine = down.find((d) => d.alert_id === alert.id);
@@ -231,11 +277,20 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       result.suppressed += n;
     }
     const members = await s.tx
-      .select({ monitor_id: notificationAlerts.monitor_id, title: notificationAlerts.title, target_type: notificationAlerts.target_type, target_id: notificationAlerts.target_id })
+      .select({
+        monitor_id: notificationAlerts.monitor_id,
+        title: notificationAlerts.title,
+        target_type: notificationAlerts.target_type,
+        target_id: notificationAlerts.target_id,
+      })
       .from(notificationAlerts)
       .where(eq(notificationAlerts.suppressed_by, alert.id))
       .orderBy(notificationAlerts.id);
-    const message = groupedMessage(alert.title, lateRoot ? `${alert.body}\n\nBehind "${lateRoot.title}", already reported.` : alert.body, members);
+    const message = groupedMessage(
+      alert.title,
+      lateRoot ? `${alert.body}\n\nBehind "${lateRoot.title}", already reported.` : alert.body,
+      members,
+    );
     const sinks = await sinksFor(s.tx, alert);
     await s.tx
       .update(notificationAlerts)
@@ -244,7 +299,15 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
         dispatched_at: s.now,
         title: message.title,
         body: message.body,
-        ...(members.length > 0 || lateRoot ? { detail: { ...alert.detail, ...(members.length > 0 ? { affected: members } : {}), ...(lateRoot ? { root_alert_id: lateRoot.id } : {}) } } : {}),
+        ...(members.length > 0 || lateRoot
+          ? {
+              detail: {
+                ...alert.detail,
+                ...(members.length > 0 ? { affected: members } : {}),
+                ...(lateRoot ? { root_alert_id: lateRoot.id } : {}),
+              },
+            }
+          : {}),
       })
       .where(eq(notificationAlerts.id, alert.id));
     if (sinks.length === 0) {
@@ -253,14 +316,23 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
     }
     const inserted = await s.tx
       .insert(notificationDeliveries)
-      .values(sinks.map((sink_id) => ({ alert_id: alert.id, sink_id, max_attempts: options.maxAttempts, next_attempt_at: s.now, created_at: s.now, updated_at: s.now })))
+      .values(
+        sinks.map((sink_id) => ({
+          alert_id: alert.id,
+          sink_id,
+          max_attempts: options.maxAttempts,
+          next_attempt_at: s.now,
+          created_at: s.now,
+          updated_at: s.now,
+        })),
+      )
       .onConflictDoNothing()
       .returning({ id: notificationDeliveries.id });
     deliveryIds.push(...inserted.map((d) => d.id));
     result.dispatched++;
   }
   result.deliveries = deliveryIds.length;
-  if (deliveryIds.length > 0) await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ deliveries: deliveryIds.length })})`);
+  if (deliveryIds.length > 0)
+    await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ deliveries: deliveryIds.length })})`);
   return result;
 });
-

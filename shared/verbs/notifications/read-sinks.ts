@@ -13,14 +13,23 @@ import { vaultOf } from "../verb-context.ts";
 const SPEC = {
   table: notificationSinks,
   id: notificationSinks.id,
-  sortable: { name: notificationSinks.name, provider_type: notificationSinks.provider_type, created_at: notificationSinks.created_at, id: notificationSinks.id },
+  sortable: {
+    name: notificationSinks.name,
+    provider_type: notificationSinks.provider_type,
+    created_at: notificationSinks.created_at,
+    id: notificationSinks.id,
+  },
   search: [notificationSinks.name],
 };
 
 export const listSinks = defineRead<{ query: ListParams & { provider_type?: string | undefined } }, ListPage<SinkShape>>(
   { scope: ADMIN_NOTIFICATIONS },
   (ctx, { query }) =>
-    listPage<SinkRow, SinkShape>(ctx.db, SPEC, query, [query.provider_type ? eq(notificationSinks.provider_type, query.provider_type) : undefined], (rows) =>
-      Promise.all(rows.map((r) => presentSink(vaultOf(ctx), r))),
+    listPage<SinkRow, SinkShape>(
+      ctx.db,
+      SPEC,
+      query,
+      [query.provider_type ? eq(notificationSinks.provider_type, query.provider_type) : undefined],
+      (rows) => Promise.all(rows.map((r) => presentSink(vaultOf(ctx), r))),
     ),
 );

@@ -21,36 +21,52 @@ export interface TestAnswer {
 
 export const TEST_ALERT_KIND = "notification.test";
 
-export const testSink = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<TestAnswer> => {
-  const vault = vaultOf(s.ctx);
-  const sink = await requireSink(s.tx, id);
-  const refuse = (error: string): TestAnswer => ({ ok: false, error, delivery_id: null, state: null });
-  if (!isNotifierType(sink.provider_type)) return refuse(`Unknown provider type: ${sink.provider_type}`);
-  const secrets = await openSinkSecrets(vault, sink).catch(() => null);
-  if (!secrets) return refuse("The sink's secrets cannot be opened with this server's vault key.");
-  for (const [key, field] of Object.entries(NOTIFIER_FIELDS[sink.provider_type])) {
-    const present = field.secret ? secrets[key] : sink.provider_config[key];
-    if (field.required && present == null) return refuse(`${key} not configured`);
-  }
-  const [alert] = await s.tx
-    .insert(notificationAlerts)
-    .values({
-      kind: TEST_ALERT_KIND,
-      severity: "info",
-      title: "Test notification",
-      body: `A test of the notification sink "${sink.name}".`,
-      detail: { sink_id: sink.id },
-      occurred_at: s.now,
-      state: "dispatched",
-      test_sink_id: sink.id,
-      dispatched_at: s.now,
-    })
-    .returning({ id: notificationAlerts.id });
-  const [delivery] = await s.tx
-    .insert(notificationDeliveries)
-    .values({ alert_id: alert!.id, sink_id: sink.id, max_attempts: maxAttempts, next_attempt_at: s.now, created_at: s.now, updated_at: s.now })
-    .returning({ id: notificationDeliveries.id, state: notificationDeliveries.state });
-  await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ delivery_id: delivery!.id })})`);
-  s.audit({ action: "notification_sink.test", category: "notifications", entity_type: "notification_sink", entity_id: sink.id, diff: { delivery_id: delivery!.id } });
-  return { ok: true, error: null, delivery_id: delivery!.id, state: delivery!.state };
-});
+export const testSink = defineVerb(
+  { scope: ADMIN_NOTIFICATIONS },
+  async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<TestAnswer> => {
+    const vault = vaultOf(s.ctx);
+    const sink = await requireSink(s.tx, id);
+    const refuse = (error: string): TestAnswer => ({ ok: false, error, delivery_id: null, state: null });
+    if (!isNotifierType(sink.provider_type)) return refuse(`Unknown provider type: ${sink.provider_type}`);
+    const secrets = await openSinkSecrets(vault, sink).catch(() => null);
+    if (!secrets) return refuse("The sink's secrets cannot be opened with this server's vault key.");
+    for (const [key, field] of Object.entries(NOTIFIER_FIELDS[sink.provider_type])) {
+      const present = field.secret ? secrets[key] : sink.provider_config[key];
+      if (field.required && present == null) return refuse(`${key} not configured`);
+    }
+    const [alert] = await s.tx
+      .insert(notificationAlerts)
+      .values({
+        kind: TEST_ALERT_KIND,
+        severity: "info",
+        title: "Test notification",
+        body: `A test of the notification sink "${sink.name}".`,
+        detail: { sink_id: sink.id },
+        occurred_at: s.now,
+        state: "dispatched",
+        test_sink_id: sink.id,
+        dispatched_at: s.now,
+      })
+      .returning({ id: notificationAlerts.id });
+    const [delivery] = await s.tx
+      .insert(notificationDeliveries)
+      .values({
+        alert_id: alert!.id,
+        sink_id: sink.id,
+        max_attempts: maxAttempts,
+        next_attempt_at: s.now,
+        created_at: s.now,
+        updated_at: s.now,
+      })
+      .returning({ id: notificationDeliveries.id, state: notificationDeliveries.state });
+    await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ delivery_id: delivery!.id })})`);
+    s.audit({
+      action: "notification_sink.test",
+      category: "notifications",
+      entity_type: "notification_sink",
+      entity_id: sink.id,
+      diff: { delivery_id: delivery!.id },
+    });
+    return { ok: true, error: null, delivery_id: delivery!.id, state: delivery!.state };
+  },
+);

@@ -26,13 +26,22 @@ export type InitializeOAuthInput = {
 const alreadyDone = () => ApiError.conflict("Bootstrap already completed. Please refresh and log in.");
 const badToken = () => new ApiError("BAD_REQUEST", "OAuth token is invalid or expired");
 
-export const initializeWithOAuth = defineVerb<InitializeOAuthInput, { session: IssuedSession; user: PublicUser }, { userId: number; sid: string }>(
+export const initializeWithOAuth = defineVerb<
+  InitializeOAuthInput,
+  { session: IssuedSession; user: PublicUser },
+  { userId: number; sid: string }
+>(
   {
     scope: "public",
     prepare: async (ctx, input) => {
       if ((await bootstrapStatus({ ctx })).bootstrapped) throw alreadyDone();
       if (!(await setupTokenMatches(ctx.db, input.configuredSetupToken, input.setup_token))) {
-        await recordRefusal({ ctx, input: [{ action: "bootstrap.denied", category: "security", level: "warning", diff: { reason: "wrong setup token", via: "oauth" } }] });
+        await recordRefusal({
+          ctx,
+          input: [
+            { action: "bootstrap.denied", category: "security", level: "warning", diff: { reason: "wrong setup token", via: "oauth" } },
+          ],
+        });
         throw ApiError.forbidden("The setup token is wrong.");
       }
       const claims = await verifyToken(input.signingKey, AUDIENCE.session, input.oauth_token, ctx.clock.now());
@@ -52,7 +61,13 @@ export const initializeWithOAuth = defineVerb<InitializeOAuthInput, { session: I
     if (!live) throw badToken();
     const [user] = await s.tx
       .update(users)
-      .set({ role: "admin", is_active: true, last_login_at: s.now, updated_at: s.now, ...(input.display_name ? { display_name: input.display_name } : {}) })
+      .set({
+        role: "admin",
+        is_active: true,
+        last_login_at: s.now,
+        updated_at: s.now,
+        ...(input.display_name ? { display_name: input.display_name } : {}),
+      })
       .where(eq(users.id, userId))
       .returning();
     if (!user) throw badToken();
@@ -61,7 +76,13 @@ export const initializeWithOAuth = defineVerb<InitializeOAuthInput, { session: I
     // The pre-bootstrap session ends; the administrator gets a fresh one.
     await s.tx.update(sessions).set({ revoked_at: s.now }).where(eq(sessions.id, sid));
     const session = await issueSession(s, input.signingKey, user.id, { userAgent: input.userAgent });
-    s.audit({ action: "bootstrap.initialize", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role: "admin", via: "oauth" } } });
+    s.audit({
+      action: "bootstrap.initialize",
+      category: "security",
+      entity_type: "user",
+      entity_id: user.id,
+      diff: { after: { email: user.email, role: "admin", via: "oauth" } },
+    });
     return { session, user: publicUser(user, [...ROLE_SCOPES.admin]) };
   },
 );

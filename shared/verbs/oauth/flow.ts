@@ -32,7 +32,12 @@ async function sha256Hex(text: string): Promise<string> {
 const randomText = (s: Pick<VerbScope["ctx"], "random">) => bytesToBase64Url(s.random.bytes(32));
 
 /** Where the provider sends the browser back: under the configured public URL, never the Host header. */
-export async function callbackUrl(db: VerbScope["tx"], configuredBase: string | undefined, name: string, via: ProviderRoute): Promise<string> {
+export async function callbackUrl(
+  db: VerbScope["tx"],
+  configuredBase: string | undefined,
+  name: string,
+  via: ProviderRoute,
+): Promise<string> {
   return `${await publicBase(db, configuredBase)}/api/v1/auth/oauth/${via === "oidc" ? `oidc/${name}` : name}/callback`;
 }
 
@@ -63,7 +68,11 @@ interface Begun {
 }
 
 /** The provider's authorization URL and the request row to store (outside the transaction: HTTP). */
-async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: string; via?: ProviderRoute; inviteToken?: string | undefined }, linkUserId: number | null): Promise<Begun> {
+async function prepareBegin(
+  ctx: VerbScope["ctx"],
+  input: OAuthDeps & { name: string; via?: ProviderRoute; inviteToken?: string | undefined },
+  linkUserId: number | null,
+): Promise<Begun> {
   const provider = await loadProvider(ctx.db, { outbound: outboundOf(ctx), vault: vaultOf(ctx) }, input.name, input.via);
   const redirectUri = await callbackUrl(ctx.db, input.publicUrl, input.name, routeOf(provider.config));
   const [state, nonce, codeVerifier] = [randomText(ctx), randomText(ctx), randomText(ctx)];
@@ -74,8 +83,16 @@ async function prepareBegin(ctx: VerbScope["ctx"], input: OAuthDeps & { name: st
     url,
     state,
     row: {
-      state_hash: await sha256Hex(state), provider: input.name, purpose: linkUserId === null ? "login" : "link", nonce, code_verifier: codeVerifier,
-      redirect_uri: redirectUri, invite_token: input.inviteToken ?? null, link_user_id: linkUserId, created_at: now, expires_at: new Date(now.getTime() + STATE_TTL_MS),
+      state_hash: await sha256Hex(state),
+      provider: input.name,
+      purpose: linkUserId === null ? "login" : "link",
+      nonce,
+      code_verifier: codeVerifier,
+      redirect_uri: redirectUri,
+      invite_token: input.inviteToken ?? null,
+      link_user_id: linkUserId,
+      created_at: now,
+      expires_at: new Date(now.getTime() + STATE_TTL_MS),
     },
   };
 }
@@ -141,7 +158,10 @@ export class SignInRefused extends ApiError {
   readonly providerLabel: string;
 
   constructor(p: Provider, reason: string, owner: string | null = null) {
-    super("PERMISSION_DENIED", `Signing in through ${p.label} was refused. If you already have an account here, sign in another way and link ${p.label} from your account settings; otherwise ask an administrator for an invite.`);
+    super(
+      "PERMISSION_DENIED",
+      `Signing in through ${p.label} was refused. If you already have an account here, sign in another way and link ${p.label} from your account settings; otherwise ask an administrator for an invite.`,
+    );
     this.reason = reason;
     this.owner = owner;
     this.providerLabel = p.label;
@@ -156,8 +176,22 @@ async function createAccount(s: VerbScope, p: Provider, id: ProviderIdentity, ro
     .onConflictDoNothing()
     .returning();
   if (!user) throw new SignInRefused(p, "e-mail already registered", id.email);
-  await s.tx.insert(oauthIdentities).values({ user_id: user.id, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now, last_login_at: s.now });
-  s.audit({ action: "user.registered", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email: user.email, role, provider: p.name } } });
+  await s.tx.insert(oauthIdentities).values({
+    user_id: user.id,
+    provider: p.name,
+    issuer: id.issuer,
+    subject: id.subject,
+    email: id.email,
+    created_at: s.now,
+    last_login_at: s.now,
+  });
+  s.audit({
+    action: "user.registered",
+    category: "security",
+    entity_type: "user",
+    entity_id: user.id,
+    diff: { after: { email: user.email, role, provider: p.name } },
+  });
   return user;
 }
 
@@ -165,10 +199,17 @@ async function createAccount(s: VerbScope, p: Provider, id: ProviderIdentity, ro
 async function acceptInviteFor(s: VerbScope, p: Provider, id: ProviderIdentity, inviteId: number) {
   const invite = await lockInvite(s.tx, inviteId);
   if (inviteStatus(invite, s.now) !== "pending") throw ApiError.unauthorized("The invite is invalid or has expired.");
-  if (invite.email.toLowerCase() !== id.email) throw ApiError.forbidden(`The invite is for another e-mail address than the one ${p.label} verified.`);
+  if (invite.email.toLowerCase() !== id.email)
+    throw ApiError.forbidden(`The invite is for another e-mail address than the one ${p.label} verified.`);
   const user = await createAccount(s, p, id, invite.role);
   await s.tx.update(invites).set({ accepted_at: s.now }).where(eq(invites.id, invite.id));
-  s.audit({ action: "invite.accepted", category: "security", entity_type: "invite", entity_id: invite.id, diff: { user_id: user.id, email: invite.email, role: invite.role, provider: p.name } });
+  s.audit({
+    action: "invite.accepted",
+    category: "security",
+    entity_type: "invite",
+    entity_id: invite.id,
+    diff: { user_id: user.id, email: invite.email, role: invite.role, provider: p.name },
+  });
   return user;
 }
 
@@ -180,7 +221,10 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity, invit
     .innerJoin(users, eq(users.id, oauthIdentities.user_id))
     .where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
   if (bound) {
-    await s.tx.update(oauthIdentities).set({ email: id.email, last_login_at: s.now }).where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
+    await s.tx
+      .update(oauthIdentities)
+      .set({ email: id.email, last_login_at: s.now })
+      .where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
     return bound.user;
   }
   const owner = await findUserByEmail({ db: s.tx }, id.email);
@@ -199,7 +243,19 @@ async function accountFor(s: VerbScope, p: Provider, id: ProviderIdentity, invit
 async function inviteOf(ctx: VerbScope["ctx"], token: string): Promise<number> {
   const opened = await openInvite(ctx, token);
   if ("invite" in opened) return opened.invite.id;
-  await recordRefusal({ ctx, input: [{ action: "invite.accept_failed", category: "security", level: "warning", entity_type: "invite", entity_id: opened.inviteId, diff: { reason: opened.reason, via: "oauth" } }] });
+  await recordRefusal({
+    ctx,
+    input: [
+      {
+        action: "invite.accept_failed",
+        category: "security",
+        level: "warning",
+        entity_type: "invite",
+        entity_id: opened.inviteId,
+        diff: { reason: opened.reason, via: "oauth" },
+      },
+    ],
+  });
   throw ApiError.unauthorized("The invite is invalid or has expired.");
 }
 
@@ -212,11 +268,23 @@ interface Resolved {
 
 /** A link request's end: the identity is bound to the user who asked, unless another user holds it. */
 async function linkIdentity(s: VerbScope, p: Provider, id: ProviderIdentity, userId: number): Promise<OAuthOutcome> {
-  const [bound] = await s.tx.select().from(oauthIdentities).where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
+  const [bound] = await s.tx
+    .select()
+    .from(oauthIdentities)
+    .where(and(eq(oauthIdentities.issuer, id.issuer), eq(oauthIdentities.subject, id.subject)));
   if (bound && bound.user_id !== userId) throw ApiError.conflict("This provider account is already linked to another user.");
   if (!bound) {
-    const [row] = await s.tx.insert(oauthIdentities).values({ user_id: userId, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now }).returning();
-    s.audit({ action: "user.oauth_linked", category: "security", entity_type: "user", entity_id: userId, diff: { after: { identity_id: row!.id, provider: p.name, issuer: id.issuer, email: id.email } } });
+    const [row] = await s.tx
+      .insert(oauthIdentities)
+      .values({ user_id: userId, provider: p.name, issuer: id.issuer, subject: id.subject, email: id.email, created_at: s.now })
+      .returning();
+    s.audit({
+      action: "user.oauth_linked",
+      category: "security",
+      entity_type: "user",
+      entity_id: userId,
+      diff: { after: { identity_id: row!.id, provider: p.name, issuer: id.issuer, email: id.email } },
+    });
   }
   return { kind: "linked", provider: p.name };
 }
@@ -230,12 +298,33 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
       // Before the state is used up: a callback from another browser (login CSRF, or a link request
       // finished by a victim) leaves the starter's request as it was.
       if (!input.stateCookie || !timingSafeEqualString(input.stateCookie, input.state)) {
-        await recordRefusal({ ctx, input: [{ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, reason: "state cookie missing or different" } }] });
-        throw new ApiError("BAD_REQUEST", "This sign-in was not started in this browser (its state cookie is missing or different). Please try signing in again.");
+        await recordRefusal({
+          ctx,
+          input: [
+            {
+              action: "login.oauth_refused",
+              category: "security",
+              level: "warning",
+              entity_type: "user",
+              entity_id: null,
+              diff: { provider: provider.name, reason: "state cookie missing or different" },
+            },
+          ],
+        });
+        throw new ApiError(
+          "BAD_REQUEST",
+          "This sign-in was not started in this browser (its state cookie is missing or different). Please try signing in again.",
+        );
       }
       const row = await consumeState({ ctx, input: { name: input.name, state: input.state } });
       const inviteId = row.invite_token ? await inviteOf(ctx, row.invite_token) : null;
-      const identity = await identityFromCallback(provider, { code: input.code, codeVerifier: row.code_verifier ?? "", nonce: row.nonce ?? "", redirectUri: row.redirect_uri, now: ctx.clock.now() });
+      const identity = await identityFromCallback(provider, {
+        code: input.code,
+        codeVerifier: row.code_verifier ?? "",
+        nonce: row.nonce ?? "",
+        redirectUri: row.redirect_uri,
+        now: ctx.clock.now(),
+      });
       return { provider, identity, row, inviteId };
     },
   },
@@ -247,37 +336,67 @@ export const completeOAuth = defineVerb<CallbackInput, OAuthOutcome, Resolved>(
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const reason = e instanceof SignInRefused ? e.reason : String(e.detail);
-      s.audit({ action: "login.oauth_refused", category: "security", level: "warning", entity_type: "user", entity_id: null, diff: { provider: provider.name, email: identity.email, reason } });
+      s.audit({
+        action: "login.oauth_refused",
+        category: "security",
+        level: "warning",
+        entity_type: "user",
+        entity_id: null,
+        diff: { provider: provider.name, email: identity.email, reason },
+      });
       return s.refuse(e);
     }
     if (!user.is_active) {
-      s.audit({ action: "login.failed", category: "security", level: "warning", entity_type: "user", entity_id: user.id, diff: { provider: provider.name, reason: "deactivated" } });
+      s.audit({
+        action: "login.failed",
+        category: "security",
+        level: "warning",
+        entity_type: "user",
+        entity_id: user.id,
+        diff: { provider: provider.name, reason: "deactivated" },
+      });
       return s.refuse(ApiError.forbidden("This account is deactivated."));
     }
     if (user.mfa_enabled) {
-      s.audit({ action: "login.mfa_required", category: "security", entity_type: "user", entity_id: user.id, diff: { provider: provider.name } });
+      s.audit({
+        action: "login.mfa_required",
+        category: "security",
+        entity_type: "user",
+        entity_id: user.id,
+        diff: { provider: provider.name },
+      });
       return { kind: "mfa", mfa_token: await signToken(input.signingKey, AUDIENCE.mfa, { userId: user.id }, s.now, MFA_TOKEN_SECONDS) };
     }
     const outcome = await completeLogin(s, input, user, "login.oauth");
     if (outcome.kind !== "session") throw new Error("completeLogin answers a session");
     const code = randomText(s.ctx);
-    await s.tx.insert(authExchangeCodes).values({ code_hash: await sha256Hex(code), session_id: outcome.session.sessionId, expires_at: new Date(s.now.getTime() + CODE_TTL_MS) });
+    await s.tx.insert(authExchangeCodes).values({
+      code_hash: await sha256Hex(code),
+      session_id: outcome.session.sessionId,
+      expires_at: new Date(s.now.getTime() + CODE_TTL_MS),
+    });
     const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
     return { kind: "session", code, session: outcome.session, userId: user.id, firstRun };
   },
 );
 
 /** GET /auth/exchange: the one-time code (consumed atomically) for a token of the session it names. */
-export const exchangeAuthCode = defineVerb<{ code: string; signingKey: Uint8Array }, { token: string }>({ scope: "public" }, async (s, input) => {
-  const invalid = () => new ApiError("BAD_REQUEST", "Invalid or expired auth code");
-  const [row] = await s.tx.delete(authExchangeCodes).where(eq(authExchangeCodes.code_hash, await sha256Hex(input.code))).returning();
-  if (!row) throw invalid();
-  if (row.expires_at <= s.now) return s.refuse(invalid());
-  const [session] = await s.tx
-    .select({ userId: sessions.user_id, expiresAt: sessions.expires_at })
-    .from(sessions)
-    .where(and(eq(sessions.id, row.session_id), sql`${sessions.revoked_at} is null`));
-  if (!session || session.expiresAt <= s.now) return s.refuse(invalid());
-  const ttl = Math.max(1, Math.floor((session.expiresAt.getTime() - s.now.getTime()) / 1000));
-  return { token: await signToken(input.signingKey, AUDIENCE.session, { userId: session.userId, sid: row.session_id }, s.now, ttl) };
-});
+export const exchangeAuthCode = defineVerb<{ code: string; signingKey: Uint8Array }, { token: string }>(
+  { scope: "public" },
+  async (s, input) => {
+    const invalid = () => new ApiError("BAD_REQUEST", "Invalid or expired auth code");
+    const [row] = await s.tx
+      .delete(authExchangeCodes)
+      .where(eq(authExchangeCodes.code_hash, await sha256Hex(input.code)))
+      .returning();
+    if (!row) throw invalid();
+    if (row.expires_at <= s.now) return s.refuse(invalid());
+    const [session] = await s.tx
+      .select({ userId: sessions.user_id, expiresAt: sessions.expires_at })
+      .from(sessions)
+      .where(and(eq(sessions.id, row.session_id), sql`${sessions.revoked_at} is null`));
+    if (!session || session.expiresAt <= s.now) return s.refuse(invalid());
+    const ttl = Math.max(1, Math.floor((session.expiresAt.getTime() - s.now.getTime()) / 1000));
+    return { token: await signToken(input.signingKey, AUDIENCE.session, { userId: session.userId, sid: row.session_id }, s.now, ttl) };
+  },
+);

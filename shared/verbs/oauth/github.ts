@@ -31,7 +31,13 @@ export async function githubIdentity(
   const token = await fetchJson<{ access_token?: string; error?: string }>(h, "token exchange", `${e.base}/login/oauth/access_token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: formBody({ client_id: exchange.clientId, client_secret: exchange.clientSecret, code: exchange.code, redirect_uri: exchange.redirectUri, code_verifier: exchange.codeVerifier }),
+    body: formBody({
+      client_id: exchange.clientId,
+      client_secret: exchange.clientSecret,
+      code: exchange.code,
+      redirect_uri: exchange.redirectUri,
+      code_verifier: exchange.codeVerifier,
+    }),
   });
   // GitHub answers 200 with {error} for a bad or used code.
   if (typeof token.access_token !== "string" || !token.access_token) throw upstreamFailed(h, "token exchange");

@@ -20,7 +20,12 @@ export function upstreamFailed(h: Pick<ProviderHttp, "label">, stage: string): A
   return new ApiError("UPSTREAM_FAILED", `${h.label} OAuth ${stage} failed. Please try again.`);
 }
 
-async function send(h: ProviderHttp, stage: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<OutboundResponse> {
+async function send(
+  h: ProviderHttp,
+  stage: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<OutboundResponse> {
   const checked = checkOutboundUrl(url, h.policy);
   if (!checked.ok) throw new ApiError("UPSTREAM_FAILED", `${h.label} OAuth ${stage} failed: ${checked.message}`);
   try {
@@ -31,7 +36,12 @@ async function send(h: ProviderHttp, stage: string, url: string, init: { method?
 }
 
 /** A JSON answer with a 2xx status, else the stage's 502. */
-export async function fetchJson<T>(h: ProviderHttp, stage: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<T> {
+export async function fetchJson<T>(
+  h: ProviderHttp,
+  stage: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<T> {
   return (await fetchJsonWithHeaders<T>(h, stage, url, init)).body;
 }
 

@@ -21,13 +21,30 @@ export interface IdentityOut {
 
 async function listFor(db: Db, userId: number): Promise<IdentityOut[]> {
   const rows = await db.select().from(oauthIdentities).where(eq(oauthIdentities.user_id, userId)).orderBy(asc(oauthIdentities.id));
-  return rows.map((r) => ({ id: r.id, provider: r.provider, issuer: r.issuer, subject: r.subject, email: r.email, created_at: r.created_at.toISOString(), last_login_at: r.last_login_at?.toISOString() ?? null }));
+  return rows.map((r) => ({
+    id: r.id,
+    provider: r.provider,
+    issuer: r.issuer,
+    subject: r.subject,
+    email: r.email,
+    created_at: r.created_at.toISOString(),
+    last_login_at: r.last_login_at?.toISOString() ?? null,
+  }));
 }
 
 async function removeFor(s: VerbScope, userId: number, identityId: number): Promise<{ detail: string }> {
-  const [row] = await s.tx.delete(oauthIdentities).where(and(eq(oauthIdentities.id, identityId), eq(oauthIdentities.user_id, userId))).returning();
+  const [row] = await s.tx
+    .delete(oauthIdentities)
+    .where(and(eq(oauthIdentities.id, identityId), eq(oauthIdentities.user_id, userId)))
+    .returning();
   if (!row) throw ApiError.notFound("OAuth identity", identityId);
-  s.audit({ action: "user.oauth_unlinked", category: "security", entity_type: "user", entity_id: userId, diff: { before: { identity_id: row.id, provider: row.provider, issuer: row.issuer, email: row.email } } });
+  s.audit({
+    action: "user.oauth_unlinked",
+    category: "security",
+    entity_type: "user",
+    entity_id: userId,
+    diff: { before: { identity_id: row.id, provider: row.provider, issuer: row.issuer, email: row.email } },
+  });
   return { detail: "Provider account unlinked." };
 }
 
@@ -43,6 +60,7 @@ export const listUserIdentities = defineRead<{ userId: number }, IdentityOut[]>(
   return listFor(ctx.db, input.userId);
 });
 
-export const unlinkUserIdentity = defineVerb<{ userId: number; identityId: number }, { detail: string }>({ scope: ADMIN_SCOPE }, async (s, input) =>
-  removeFor(s, input.userId, input.identityId),
+export const unlinkUserIdentity = defineVerb<{ userId: number; identityId: number }, { detail: string }>(
+  { scope: ADMIN_SCOPE },
+  async (s, input) => removeFor(s, input.userId, input.identityId),
 );

@@ -26,7 +26,8 @@ export async function discover(h: ProviderHttp, issuer: string): Promise<Discove
   if (fields.some((f) => typeof doc[f] !== "string")) throw upstreamFailed(h, "discovery");
   // The document must be the issuer's own (OpenID Connect Discovery 4.3). A Microsoft multi-tenant
   // document names "{tenantid}" where the tenant goes.
-  if (trimSlash(doc.issuer!) !== trimSlash(issuer) && !doc.issuer!.includes("{tenantid}")) throw upstreamFailed(h, "discovery (issuer mismatch)");
+  if (trimSlash(doc.issuer!) !== trimSlash(issuer) && !doc.issuer!.includes("{tenantid}"))
+    throw upstreamFailed(h, "discovery (issuer mismatch)");
   return doc as Discovery;
 }
 
@@ -41,7 +42,13 @@ export interface IdTokenCheck {
 /** The validated claims of `token`; a 400 saying why otherwise. */
 export async function verifyIdToken(h: ProviderHttp, doc: Discovery, token: string, check: IdTokenCheck): Promise<JWTPayload> {
   const verify = (set: JSONWebKeySet) =>
-    jwtVerify(token, createLocalJWKSet(set), { audience: check.clientId, clockTolerance: CLOCK_TOLERANCE_S, currentDate: check.now, algorithms: ALGORITHMS, requiredClaims: ["iss", "sub", "exp", "iat"] });
+    jwtVerify(token, createLocalJWKSet(set), {
+      audience: check.clientId,
+      clockTolerance: CLOCK_TOLERANCE_S,
+      currentDate: check.now,
+      algorithms: ALGORITHMS,
+      requiredClaims: ["iss", "sub", "exp", "iat"],
+    });
   let result;
   try {
     const { set, fresh } = await currentKeySet(h, doc.jwks_uri, check.now);
@@ -76,10 +83,22 @@ export async function verifyIdToken(h: ProviderHttp, doc: Discovery, token: stri
  * only (a signed UserInfo JWT is not supported), and refused unless its `sub` is the ID token's (5.3.2:
  * a substituted answer must not be used).
  */
-export async function fetchUserInfo(h: ProviderHttp, doc: Discovery, accessToken: string, subject: string): Promise<Record<string, unknown>> {
-  if (!doc.userinfo_endpoint) throw new ApiError("BAD_REQUEST", `Could not obtain email from ${h.label}: its ID token has none and it publishes no UserInfo endpoint.`);
-  const info = await fetchJson<Record<string, unknown>>(h, "user info", doc.userinfo_endpoint, { headers: { authorization: `Bearer ${accessToken}` } });
+export async function fetchUserInfo(
+  h: ProviderHttp,
+  doc: Discovery,
+  accessToken: string,
+  subject: string,
+): Promise<Record<string, unknown>> {
+  if (!doc.userinfo_endpoint)
+    throw new ApiError(
+      "BAD_REQUEST",
+      `Could not obtain email from ${h.label}: its ID token has none and it publishes no UserInfo endpoint.`,
+    );
+  const info = await fetchJson<Record<string, unknown>>(h, "user info", doc.userinfo_endpoint, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
   if (!info || typeof info !== "object") throw upstreamFailed(h, "user info");
-  if (info.sub !== subject) throw new ApiError("BAD_REQUEST", `${h.label}'s UserInfo answer is for another subject than the ID token; the sign-in was refused.`);
+  if (info.sub !== subject)
+    throw new ApiError("BAD_REQUEST", `${h.label}'s UserInfo answer is for another subject than the ID token; the sign-in was refused.`);
   return info;
 }

@@ -17,7 +17,10 @@ export interface OwnerNotice {
   at: Date;
 }
 
-export async function sendOwnerNotice(deps: { db: Db; vault: Vault; mailer: Mailer | undefined; logger: Logger }, notice: OwnerNotice): Promise<"sent" | "skipped" | "failed"> {
+export async function sendOwnerNotice(
+  deps: { db: Db; vault: Vault; mailer: Mailer | undefined; logger: Logger },
+  notice: OwnerNotice,
+): Promise<"sent" | "skipped" | "failed"> {
   // No mailer (the edge): nothing to do, and no database work after the answer.
   if (!deps.mailer) return "skipped";
   try {

@@ -33,14 +33,23 @@ export const routeOf = (c: StoredProvider): ProviderRoute => (c.type === "github
  * The enabled provider `name` reached through `via` (any route when absent: linking names the provider
  * only); 400 when it is not configured or not enabled.
  */
-export async function loadProvider(db: Db, deps: { outbound: OutboundHttp; vault: Vault }, name: string, via?: ProviderRoute): Promise<Provider> {
+export async function loadProvider(
+  db: Db,
+  deps: { outbound: OutboundHttp; vault: Vault },
+  name: string,
+  via?: ProviderRoute,
+): Promise<Provider> {
   const config = (await readOAuthProviders(db))[name];
   const kind = via === "oidc" ? "OIDC provider" : "OAuth provider";
-  if (!config || (via && routeOf(config) !== via) || !config.client_id) throw new ApiError("BAD_REQUEST", `${kind} '${name}' not configured`);
+  if (!config || (via && routeOf(config) !== via) || !config.client_id)
+    throw new ApiError("BAD_REQUEST", `${kind} '${name}' not configured`);
   if (!config.enabled) throw new ApiError("BAD_REQUEST", `${kind} '${name}' not enabled`);
   const label = config.label ?? LABELS[config.type] ?? name;
   return {
-    name, config, label, clientId: config.client_id,
+    name,
+    config,
+    label,
+    clientId: config.client_id,
     clientSecret: await readClientSecret(db, deps.vault, name),
     http: { outbound: deps.outbound, policy: await readOutboundPolicy(db), label },
   };
@@ -52,7 +61,10 @@ function issuerOf(c: StoredProvider): string {
   return c.issuer!;
 }
 
-const githubEndpoints = (c: StoredProvider): GitHubEndpoints => ({ base: (c.base_url ?? GITHUB_BASE).replace(/\/+$/, ""), api: (c.api_url ?? GITHUB_API).replace(/\/+$/, "") });
+const githubEndpoints = (c: StoredProvider): GitHubEndpoints => ({
+  base: (c.base_url ?? GITHUB_BASE).replace(/\/+$/, ""),
+  api: (c.api_url ?? GITHUB_API).replace(/\/+$/, ""),
+});
 
 export interface AuthorizationParams {
   state: string;
@@ -63,11 +75,18 @@ export interface AuthorizationParams {
 
 /** The provider's authorization URL for this request (PKCE S256 everywhere; nonce for OIDC). */
 export async function authorizationUrl(p: Provider, a: AuthorizationParams): Promise<string> {
-  const common = { client_id: p.clientId, redirect_uri: a.redirectUri, state: a.state, code_challenge: a.codeChallenge, code_challenge_method: "S256" };
+  const common = {
+    client_id: p.clientId,
+    redirect_uri: a.redirectUri,
+    state: a.state,
+    code_challenge: a.codeChallenge,
+    code_challenge_method: "S256",
+  };
   if (p.config.type === "github") return githubAuthorizeUrl(githubEndpoints(p.config), common);
   const doc = await discover(p.http, issuerOf(p.config));
   const url = new URL(doc.authorization_endpoint);
-  for (const [k, v] of Object.entries({ ...common, response_type: "code", scope: "openid email profile", nonce: a.nonce })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({ ...common, response_type: "code", scope: "openid email profile", nonce: a.nonce }))
+    url.searchParams.set(k, v);
   return url.toString();
 }
 
@@ -86,19 +105,34 @@ async function oidcTokens(p: Provider, doc: Discovery, c: CallbackParams): Promi
   // RFC 6749 2.3.1: the client id and secret are form-encoded before they go into Basic.
   if (basic) headers.authorization = `Basic ${btoa(`${encodeURIComponent(p.clientId)}:${encodeURIComponent(p.clientSecret!)}`)}`;
   const tokens = await fetchJson<{ id_token?: string; access_token?: string }>(p.http, "token exchange", doc.token_endpoint, {
-    method: "POST", headers,
+    method: "POST",
+    headers,
     body: formBody({
-      grant_type: "authorization_code", code: c.code, redirect_uri: c.redirectUri, code_verifier: c.codeVerifier,
-      client_id: p.clientId, client_secret: basic ? null : p.clientSecret,
+      grant_type: "authorization_code",
+      code: c.code,
+      redirect_uri: c.redirectUri,
+      code_verifier: c.codeVerifier,
+      client_id: p.clientId,
+      client_secret: basic ? null : p.clientSecret,
     }),
   });
   if (typeof tokens.id_token !== "string") throw upstreamFailed(p.http, "token exchange (no ID token)");
-  return { idToken: tokens.id_token, accessToken: typeof tokens.access_token === "string" && tokens.access_token ? tokens.access_token : null };
+  return {
+    idToken: tokens.id_token,
+    accessToken: typeof tokens.access_token === "string" && tokens.access_token ? tokens.access_token : null,
+  };
 }
 
 /** The identity behind the callback's code; a 400 for a refused token or e-mail, 502 for a failing provider. */
 export async function identityFromCallback(p: Provider, c: CallbackParams): Promise<ProviderIdentity> {
-  if (p.config.type === "github") return githubIdentity(p.http, githubEndpoints(p.config), { clientId: p.clientId, clientSecret: p.clientSecret, code: c.code, redirectUri: c.redirectUri, codeVerifier: c.codeVerifier });
+  if (p.config.type === "github")
+    return githubIdentity(p.http, githubEndpoints(p.config), {
+      clientId: p.clientId,
+      clientSecret: p.clientSecret,
+      code: c.code,
+      redirectUri: c.redirectUri,
+      codeVerifier: c.codeVerifier,
+    });
   const doc = await discover(p.http, issuerOf(p.config));
   const tokens = await oidcTokens(p, doc, c);
   const claims = await verifyIdToken(p.http, doc, tokens.idToken, { clientId: p.clientId, nonce: c.nonce, now: c.now });
@@ -112,7 +146,8 @@ export async function identityFromCallback(p: Provider, c: CallbackParams): Prom
     name ??= info.name;
   }
   if (typeof email !== "string" || !email) throw new ApiError("BAD_REQUEST", `Could not obtain email from ${p.label}.`);
-  if (verified !== true) throw new ApiError("BAD_REQUEST", `${p.label} has not verified the e-mail address ${email}; only a verified e-mail can sign in.`);
+  if (verified !== true)
+    throw new ApiError("BAD_REQUEST", `${p.label} has not verified the e-mail address ${email}; only a verified e-mail can sign in.`);
   return { issuer: claims.iss!, subject: claims.sub!, email: email.toLowerCase(), name: typeof name === "string" ? name : null };
 }
 
@@ -121,5 +156,9 @@ export async function publicProviders(db: Db): Promise<{ name: string; type: "oa
   const all = await readOAuthProviders(db);
   return Object.entries(all)
     .filter(([, c]) => c.enabled && c.client_id)
-    .map(([name, c]) => ({ name, type: routeOf(c) === "oidc" ? ("oidc" as const) : ("oauth" as const), label: c.label ?? LABELS[c.type] ?? name }));
+    .map(([name, c]) => ({
+      name,
+      type: routeOf(c) === "oidc" ? ("oidc" as const) : ("oauth" as const),
+      label: c.label ?? LABELS[c.type] ?? name,
+    }));
 }

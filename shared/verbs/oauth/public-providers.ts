@@ -2,4 +2,6 @@
 import { defineRead } from "../verb.ts";
 import { publicProviders } from "./provider.ts";
 
-export const listPublicProviders = defineRead<undefined, Awaited<ReturnType<typeof publicProviders>>>({ scope: "public" }, async (ctx) => publicProviders(ctx.db));
+export const listPublicProviders = defineRead<undefined, Awaited<ReturnType<typeof publicProviders>>>({ scope: "public" }, async (ctx) =>
+  publicProviders(ctx.db),
+);

@@ -8,8 +8,17 @@ import { takePrivacySnapshot } from "./take-snapshot.ts";
 export async function analyseAfterDiscovery(ctx: VerbContext, logger: Logger, scanJobId: number): Promise<void> {
   try {
     const out = await takePrivacySnapshot({ ctx, input: { trigger: "discovery", scan_job_id: scanJobId } });
-    if (out.new_findings > 0) logger.info("privacy analysis found new findings", { scan_job_id: scanJobId, snapshot_id: out.snapshot_id, score: out.score, new_findings: out.new_findings });
+    if (out.new_findings > 0)
+      logger.info("privacy analysis found new findings", {
+        scan_job_id: scanJobId,
+        snapshot_id: out.snapshot_id,
+        score: out.score,
+        new_findings: out.new_findings,
+      });
   } catch (e) {
-    logger.warn("privacy analysis after a discovery run failed; the run is unaffected", { scan_job_id: scanJobId, error: e instanceof Error ? e : String(e) });
+    logger.warn("privacy analysis after a discovery run failed; the run is unaffected", {
+      scan_job_id: scanJobId,
+      error: e instanceof Error ? e : String(e),
+    });
   }
 }

@@ -75,21 +75,37 @@ export function summarize(findings: readonly Pick<Finding, "points" | "severity"
   return { score, grade: gradeOf(score), critical_count: count("critical"), warning_count: count("warning"), info_count: count("info") };
 }
 
-function findingOf(rule: DeviceRule, d: DeviceFacts, now: string, previous: ReadonlyMap<string, string>, ignores: readonly Ignore[]): Finding | null {
+function findingOf(
+  rule: DeviceRule,
+  d: DeviceFacts,
+  now: string,
+  previous: ReadonlyMap<string, string>,
+  ignores: readonly Ignore[],
+): Finding | null {
   const gateway = isGateway(d);
   if (rule.gatewayOnly && !gateway) return null;
   const hits = rule.match(d);
   if (hits.length === 0) return null;
   const check_id = findingId(rule.id, d.hardware_id);
   return {
-    check_id, rule_id: rule.id, title: rule.title,
+    check_id,
+    rule_id: rule.id,
+    title: rule.title,
     points: gateway ? rule.points * GATEWAY_WEIGHT : rule.points,
     severity: gateway ? ESCALATE[rule.severity] : rule.severity,
-    remediation_id: rule.remediation.id, remediation: rule.remediation.text,
-    hardware_id: d.hardware_id, hardware_name: d.name, category: rule.category,
-    evidence: hits.map((h) => h.evidence).join("; ").slice(0, 2000),
+    remediation_id: rule.remediation.id,
+    remediation: rule.remediation.text,
+    hardware_id: d.hardware_id,
+    hardware_name: d.name,
+    category: rule.category,
+    evidence: hits
+      .map((h) => h.evidence)
+      .join("; ")
+      .slice(0, 2000),
     ports: [...new Set(hits.map((h) => h.port).filter((p): p is number => p !== null))],
-    gateway, detected_at: previous.get(check_id) ?? now, ignored: isIgnored(ignores, rule.id, d.hardware_id),
+    gateway,
+    detected_at: previous.get(check_id) ?? now,
+    ignored: isIgnored(ignores, rule.id, d.hardware_id),
   };
 }
 
@@ -102,29 +118,57 @@ export interface Analysis extends Summary {
  * Runs every rule over `devices`. `previous` maps the check ids of the previous snapshot to when they were
  * first detected, so a finding that stays keeps its date; `now` is an ISO time.
  */
-export function analyse(devices: readonly DeviceFacts[], ignores: readonly Ignore[], now: string, previous: ReadonlyMap<string, string> = new Map()): Analysis {
+export function analyse(
+  devices: readonly DeviceFacts[],
+  ignores: readonly Ignore[],
+  now: string,
+  previous: ReadonlyMap<string, string> = new Map(),
+): Analysis {
   const findings: Finding[] = [];
-  for (const rule of DEVICE_RULES) for (const d of devices) {
-    const f = findingOf(rule, d, now, previous, ignores);
-    if (f) findings.push(f);
-  }
+  for (const rule of DEVICE_RULES)
+    for (const d of devices) {
+      const f = findingOf(rule, d, now, previous, ignores);
+      if (f) findings.push(f);
+    }
   const anyScanned = devices.some((d) => d.scanned);
   const checks: Check[] = findings.map((f) => ({
-    check_id: f.check_id, rule_id: f.rule_id, title: f.title, category: f.category, status: f.severity, evidence: f.evidence,
-    detected_at: f.detected_at, hardware_id: f.hardware_id, ignored: f.ignored,
+    check_id: f.check_id,
+    rule_id: f.rule_id,
+    title: f.title,
+    category: f.category,
+    status: f.severity,
+    evidence: f.evidence,
+    detected_at: f.detected_at,
+    hardware_id: f.hardware_id,
+    ignored: f.ignored,
   }));
   for (const rule of DEVICE_RULES) {
     if (findings.some((f) => f.rule_id === rule.id)) continue;
     checks.push({
-      check_id: rule.id, rule_id: rule.id, title: rule.title, category: rule.category,
+      check_id: rule.id,
+      rule_id: rule.id,
+      title: rule.title,
+      category: rule.category,
       status: anyScanned ? "ok" : "unknown",
       evidence: anyScanned ? "No scanned device matched." : "No device has been port-scanned yet.",
-      detected_at: previous.get(rule.id) ?? now, hardware_id: null, ignored: isIgnored(ignores, rule.id, null),
+      detected_at: previous.get(rule.id) ?? now,
+      hardware_id: null,
+      ignored: isIgnored(ignores, rule.id, null),
     });
   }
   for (const check of NETWORK_CHECKS) {
     const { status, evidence } = check.evaluate([...devices]);
-    checks.push({ check_id: check.id, rule_id: null, title: check.title, category: check.category, status, evidence, detected_at: previous.get(check.id) ?? now, hardware_id: null, ignored: false });
+    checks.push({
+      check_id: check.id,
+      rule_id: null,
+      title: check.title,
+      category: check.category,
+      status,
+      evidence,
+      detected_at: previous.get(check.id) ?? now,
+      hardware_id: null,
+      ignored: false,
+    });
   }
   return { ...summarize(findings), findings, checks };
 }

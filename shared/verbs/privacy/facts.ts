@@ -22,7 +22,9 @@ interface Row extends Omit<DeviceRow, "ports" | "seen_at"> {
 
 export async function readDeviceFacts(db: Db, hardwareId?: number): Promise<DeviceRow[]> {
   const only = hardwareId === undefined ? sql`true` : sql`h.id = ${hardwareId}`;
-  const rows = await queryRows<Row>(db, sql`
+  const rows = await queryRows<Row>(
+    db,
+    sql`
     with links as (
       select h.id as hardware_id, r.id as result_id, r.scan_job_id from hardware h
         join scan_results r on r.matched_entity_type = 'hardware' and r.matched_entity_id = h.id
@@ -47,6 +49,7 @@ export async function readDeviceFacts(db: Db, hardwareId?: number): Promise<Devi
       left join port_pick pp on pp.hardware_id = h.id left join scan_results pr on pr.id = pp.result_id
       left join snmp_pick sp on sp.hardware_id = h.id left join scan_results sr on sr.id = sp.result_id
     where ${only}
-    order by h.id`);
+    order by h.id`,
+  );
   return rows.map((r) => ({ ...r, ports: r.ports ?? [], seen_at: r.seen_at === null ? null : new Date(r.seen_at).toISOString() }));
 }

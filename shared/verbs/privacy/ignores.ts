@@ -21,15 +21,28 @@ export interface IgnoreInput {
 function requireRule(input: IgnoreInput): void {
   if (RULE_IDS.has(input.rule_id)) return;
   throw ApiError.validation([
-    { loc: [input.from, "rule_id"], msg: `Unknown privacy rule "${input.rule_id.slice(0, 100)}". Known rules: ${DEVICE_RULES.map((r) => r.id).join(", ")}.`, type: "unknown_rule" },
+    {
+      loc: [input.from, "rule_id"],
+      msg: `Unknown privacy rule "${input.rule_id.slice(0, 100)}". Known rules: ${DEVICE_RULES.map((r) => r.id).join(", ")}.`,
+      type: "unknown_rule",
+    },
   ]);
 }
 
 const sameIgnore = (input: IgnoreInput) =>
-  and(eq(privacyIgnores.rule_id, input.rule_id), input.hardware_id === null ? isNull(privacyIgnores.hardware_id) : eq(privacyIgnores.hardware_id, input.hardware_id));
+  and(
+    eq(privacyIgnores.rule_id, input.rule_id),
+    input.hardware_id === null ? isNull(privacyIgnores.hardware_id) : eq(privacyIgnores.hardware_id, input.hardware_id),
+  );
 
 function auditIgnore(s: VerbScope, action: string, input: IgnoreInput): void {
-  s.audit({ action, category: "privacy", entity_type: "privacy_ignore", entity_id: `${input.rule_id}:${input.hardware_id ?? "*"}`, diff: { rule_id: input.rule_id, hardware_id: input.hardware_id } });
+  s.audit({
+    action,
+    category: "privacy",
+    entity_type: "privacy_ignore",
+    entity_id: `${input.rule_id}:${input.hardware_id ?? "*"}`,
+    diff: { rule_id: input.rule_id, hardware_id: input.hardware_id },
+  });
 }
 
 export const listIgnores = defineRead({ scope: READ_PRIVACY }, async (ctx) => ({ ignores: await readIgnores(ctx.db) }));

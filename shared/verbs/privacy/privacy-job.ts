@@ -16,16 +16,22 @@ const DAY_MS = 86_400_000;
 export const prunePrivacySnapshots = defineVerb({ scope: REFRESH_PRIVACY }, async (s) => {
   const before = new Date(s.now.getTime() - SNAPSHOT_KEEP_DAYS * DAY_MS);
   const today = `${s.now.toISOString().slice(0, 10)}T00:00:00Z`;
-  const aged = await queryRows<{ id: number }>(s.tx, sql`
+  const aged = await queryRows<{ id: number }>(
+    s.tx,
+    sql`
     delete from privacy_snapshots where taken_at < ${before.toISOString()}::timestamptz
       and id <> (select id from privacy_snapshots order by taken_at desc, id desc limit 1)
-    returning id`);
-  const thinned = await queryRows<{ id: number }>(s.tx, sql`
+    returning id`,
+  );
+  const thinned = await queryRows<{ id: number }>(
+    s.tx,
+    sql`
     delete from privacy_snapshots p where p.taken_at < ${today}::timestamptz
       and exists (select 1 from privacy_snapshots later where later.taken_at < ${today}::timestamptz
         and (later.taken_at at time zone 'UTC')::date = (p.taken_at at time zone 'UTC')::date
         and (later.taken_at, later.id) > (p.taken_at, p.id))
-    returning id`);
+    returning id`,
+  );
   return { deleted: aged.length, thinned: thinned.length, before: before.toISOString() };
 });
 
@@ -35,8 +41,14 @@ export async function runPrivacyJob({ ctx }: JobContext): Promise<JobResult> {
   return {
     rows_touched: (snapshot.snapshot_id === null ? 0 : 1) + pruned.deleted + pruned.thinned,
     detail: {
-      enabled: snapshot.enabled, snapshot_id: snapshot.snapshot_id, score: snapshot.score, grade: snapshot.grade, new_findings: snapshot.new_findings,
-      pruned: pruned.deleted, pruned_before: pruned.before, thinned: pruned.thinned,
+      enabled: snapshot.enabled,
+      snapshot_id: snapshot.snapshot_id,
+      score: snapshot.score,
+      grade: snapshot.grade,
+      new_findings: snapshot.new_findings,
+      pruned: pruned.deleted,
+      pruned_before: pruned.before,
+      thinned: pruned.thinned,
     },
   };
 }

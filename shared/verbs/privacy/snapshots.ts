@@ -12,7 +12,10 @@ export async function latestSnapshot(db: Db): Promise<SnapshotRow | null> {
 }
 
 export async function readIgnores(db: Db): Promise<Ignore[]> {
-  return db.select({ rule_id: privacyIgnores.rule_id, hardware_id: privacyIgnores.hardware_id }).from(privacyIgnores).orderBy(asc(privacyIgnores.rule_id), asc(privacyIgnores.hardware_id));
+  return db
+    .select({ rule_id: privacyIgnores.rule_id, hardware_id: privacyIgnores.hardware_id })
+    .from(privacyIgnores)
+    .orderBy(asc(privacyIgnores.rule_id), asc(privacyIgnores.hardware_id));
 }
 
 /** A snapshot's findings (stored in `deductions`, ignored ones included) and checks. */

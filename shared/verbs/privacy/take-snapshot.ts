@@ -34,26 +34,51 @@ export interface SnapshotOutcome {
   new_findings: number;
 }
 
-const DISABLED: SnapshotOutcome = { enabled: false, snapshot_id: null, checked_at: null, score: null, grade: null, findings: 0, new_findings: 0 };
+const DISABLED: SnapshotOutcome = {
+  enabled: false,
+  snapshot_id: null,
+  checked_at: null,
+  score: null,
+  grade: null,
+  findings: 0,
+  new_findings: 0,
+};
 
 async function announce(s: VerbScope, fresh: Finding[], snapshotId: number): Promise<void> {
   for (const f of fresh.slice(0, MAX_ALERTS)) {
     await enqueueAlert(s, {
-      kind: "privacy.finding", severity: f.severity, monitor_id: null, target_type: "hardware", target_id: f.hardware_id,
+      kind: "privacy.finding",
+      severity: f.severity,
+      monitor_id: null,
+      target_type: "hardware",
+      target_id: f.hardware_id,
       title: `${f.title} on ${f.hardware_name}`,
       body: `${f.evidence}. Remediation: ${f.remediation}`,
-      detail: { snapshot_id: snapshotId, check_id: f.check_id, rule_id: f.rule_id, hardware_id: f.hardware_id, points: f.points, category: f.category, remediation_id: f.remediation_id, ports: f.ports },
+      detail: {
+        snapshot_id: snapshotId,
+        check_id: f.check_id,
+        rule_id: f.rule_id,
+        hardware_id: f.hardware_id,
+        points: f.points,
+        category: f.category,
+        remediation_id: f.remediation_id,
+        ports: f.ports,
+      },
       occurred_at: s.now,
     });
   }
   if (fresh.length > MAX_ALERTS) {
     const rest = fresh.length - MAX_ALERTS;
     await enqueueAlert(s, {
-      kind: "privacy.finding.summary", severity: fresh.slice(MAX_ALERTS).some((f) => f.severity === "critical") ? "critical" : "warning",
-      monitor_id: null, target_type: null, target_id: null,
+      kind: "privacy.finding.summary",
+      severity: fresh.slice(MAX_ALERTS).some((f) => f.severity === "critical") ? "critical" : "warning",
+      monitor_id: null,
+      target_type: null,
+      target_id: null,
       title: `Privacy analysis: ${rest} more new finding${rest === 1 ? "" : "s"}`,
       body: `Snapshot ${snapshotId} found ${fresh.length} new findings of severity warning or above; see GET /api/v1/network/threat-alerts.`,
-      detail: { snapshot_id: snapshotId, total: fresh.length }, occurred_at: s.now,
+      detail: { snapshot_id: snapshotId, total: fresh.length },
+      occurred_at: s.now,
     });
   }
 }
@@ -72,14 +97,30 @@ export async function snapshotIn(s: VerbScope, input: SnapshotInput): Promise<Sn
   const [row] = await s.tx
     .insert(privacySnapshots)
     .values({
-      taken_at: s.now, score: a.score, grade: a.grade, critical_count: a.critical_count, warning_count: a.warning_count, info_count: a.info_count,
-      deductions: a.findings, checks: a.checks, trigger: input.trigger, scan_job_id: input.scan_job_id ?? null,
+      taken_at: s.now,
+      score: a.score,
+      grade: a.grade,
+      critical_count: a.critical_count,
+      warning_count: a.warning_count,
+      info_count: a.info_count,
+      deductions: a.findings,
+      checks: a.checks,
+      trigger: input.trigger,
+      scan_job_id: input.scan_job_id ?? null,
     })
     .returning({ id: privacySnapshots.id });
   const known = new Set(before.findings.map((f) => f.check_id));
   const fresh = a.findings.filter((f) => !f.ignored && f.severity !== "info" && !known.has(f.check_id));
   await announce(s, fresh, row!.id);
-  return { enabled: true, snapshot_id: row!.id, checked_at: now, score: a.score, grade: a.grade, findings: a.findings.length, new_findings: fresh.length };
+  return {
+    enabled: true,
+    snapshot_id: row!.id,
+    checked_at: now,
+    score: a.score,
+    grade: a.grade,
+    findings: a.findings.length,
+    new_findings: fresh.length,
+  };
 }
 
 /** A snapshot the system takes (after a discovery run, the daily job): not audited, like the other workers' writes. */
@@ -90,7 +131,10 @@ export const refreshPrivacyScore = defineVerb({ scope: REFRESH_PRIVACY }, async 
   const out = await snapshotIn(s, { trigger: "manual" });
   if (out.enabled)
     s.audit({
-      action: "privacy.refresh", category: "privacy", entity_type: "privacy_snapshot", entity_id: out.snapshot_id,
+      action: "privacy.refresh",
+      category: "privacy",
+      entity_type: "privacy_snapshot",
+      entity_id: out.snapshot_id,
       diff: { score: out.score, grade: out.grade, findings: out.findings, new_findings: out.new_findings },
     });
   return out;

@@ -56,23 +56,29 @@ export function bulkVerbs<Api, Q, V>(verbs: ResourceVerbs<Api, Q, V, number>): B
       return { deleted: ids, count: ids.length };
     }),
 
-    retag: defineVerb({ scope: verbs.scopes.write }, async (s, { ids, add, remove }: { ids: number[]; add: string[]; remove: string[] }) => {
-      const ctx = inTx(s.ctx, s.tx);
-      const changed: number[] = [];
-      const unchanged: number[] = [];
-      const refusals = await eachId(ids, async (id) => {
-        const { item, version } = await verbs.get({ ctx, input: { id } });
-        const before = (item as { tags?: unknown }).tags;
-        if (!Array.isArray(before)) throw new Error(`bulk tags on a resource without tags (record ${id})`);
-        const tags = [...new Set([...before.filter((t) => !remove.includes(t as string)), ...add])] as string[];
-        if (tags.length === before.length && tags.every((t) => before.includes(t))) return void unchanged.push(id);
-        if (tags.length > MAX_TAGS) throw ApiError.validation([{ loc: ["body", "add"], msg: `Record ${id} would carry ${tags.length} tags; at most ${MAX_TAGS}.`, type: "value_error" }]);
-        // If-Match on the version just read: a change made in between is a refusal, never overwritten.
-        await verbs.update({ ctx, input: { id, values: { tags } as V, ifMatch: version } });
-        changed.push(id);
-      });
-      if (refusals.length > 0) throw refused(ids, refusals, "retagged");
-      return { changed, unchanged };
-    }),
+    retag: defineVerb(
+      { scope: verbs.scopes.write },
+      async (s, { ids, add, remove }: { ids: number[]; add: string[]; remove: string[] }) => {
+        const ctx = inTx(s.ctx, s.tx);
+        const changed: number[] = [];
+        const unchanged: number[] = [];
+        const refusals = await eachId(ids, async (id) => {
+          const { item, version } = await verbs.get({ ctx, input: { id } });
+          const before = (item as { tags?: unknown }).tags;
+          if (!Array.isArray(before)) throw new Error(`bulk tags on a resource without tags (record ${id})`);
+          const tags = [...new Set([...before.filter((t) => !remove.includes(t as string)), ...add])] as string[];
+          if (tags.length === before.length && tags.every((t) => before.includes(t))) return void unchanged.push(id);
+          if (tags.length > MAX_TAGS)
+            throw ApiError.validation([
+              { loc: ["body", "add"], msg: `Record ${id} would carry ${tags.length} tags; at most ${MAX_TAGS}.`, type: "value_error" },
+            ]);
+          // If-Match on the version just read: a change made in between is a refusal, never overwritten.
+          await verbs.update({ ctx, input: { id, values: { tags } as V, ifMatch: version } });
+          changed.push(id);
+        });
+        if (refusals.length > 0) throw refused(ids, refusals, "retagged");
+        return { changed, unchanged };
+      },
+    ),
   };
 }

@@ -14,7 +14,9 @@ export async function forgetReferences(s: VerbScope, entityType: string, id: num
     s.tx.execute(sql`delete from map_pins where entity_type = ${entityType} and entity_id = ${id}`),
     s.tx.execute(sql`delete from topology_nodes where node_id = ${node}`),
     s.tx.execute(sql`update graph_layouts set positions = positions - ${node} where positions ? ${node}`),
-    s.tx.execute(sql`update ip_addresses set assigned_type = null, assigned_id = null where assigned_type = ${entityType} and assigned_id = ${id}`),
+    s.tx.execute(
+      sql`update ip_addresses set assigned_type = null, assigned_id = null where assigned_type = ${entityType} and assigned_id = ${id}`,
+    ),
   ]);
   return counts.reduce((n: number, r: unknown) => n + affected(r), 0);
 }

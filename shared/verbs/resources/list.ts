@@ -56,7 +56,11 @@ export async function listPage<Row, Item = Row>(
   const whereClause = condition ? sql` where ${condition}` : sql``;
   const tieBreak = params.direction === "desc" ? sql`${spec.id} desc` : sql`${spec.id} asc`;
   const [items, [totalRow]] = await Promise.all([
-    tableRows<Row>(db, spec.table, sql`${selectAllFrom(spec.table)}${whereClause} order by ${order}, ${tieBreak} limit ${params.limit} offset ${params.offset}`).then(present),
+    tableRows<Row>(
+      db,
+      spec.table,
+      sql`${selectAllFrom(spec.table)}${whereClause} order by ${order}, ${tieBreak} limit ${params.limit} offset ${params.offset}`,
+    ).then(present),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${spec.table}${whereClause}`),
   ]);
   return {

@@ -19,5 +19,11 @@ export async function removeLinks(s: VerbScope, owner: { entityType: string; id:
     if (rows.length > 0) removed[link.name] = rows;
   }
   if (Object.keys(removed).length === 0) return;
-  s.audit({ action: `${owner.entityType}.unlink`, category: "inventory", entity_type: owner.entityType, entity_id: owner.id, diff: { before: removed } });
+  s.audit({
+    action: `${owner.entityType}.unlink`,
+    category: "inventory",
+    entity_type: owner.entityType,
+    entity_id: owner.id,
+    diff: { before: removed },
+  });
 }

@@ -45,7 +45,10 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
   const fields = (row: Row | ValuesOf<T>) => row as Fields;
   const keyOf = (row: Row) => fields(row)[idKey] as K;
 
-  const one = async (db: Db, row: Row): Promise<Versioned<Api>> => ({ item: (await def.present(db, [row]))[0]!, version: versionOf(def, row) });
+  const one = async (db: Db, row: Row): Promise<Versioned<Api>> => ({
+    item: (await def.present(db, [row]))[0]!,
+    version: versionOf(def, row),
+  });
 
   return {
     scopes,
@@ -60,17 +63,30 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
       const values = def.toValues ? await def.toValues(s, input, undefined) : input;
       if (def.columns.tags) await syncTags(s, fields(values).tags);
       // The create schema requires the columns the table cannot default, or toValues derives them (a slug).
-      const [row] = rowsOf(await s.tx.insert(def.table).values(values as InferInsertModel<T>).returning());
+      const [row] = rowsOf(
+        await s.tx
+          .insert(def.table)
+          .values(values as InferInsertModel<T>)
+          .returning(),
+      );
       const id = keyOf(row!);
       auditRow(s, def, "create", id, diff(undefined, auditViewOf(def, row!)));
       emitAll(s, def, "create", id);
       return one(s.tx, row!);
     }),
 
-    update: defineVerb({ scope: scopes.write }, async (s, { id, values: input, ifMatch }: { id: K; values: ValuesOf<T>; ifMatch?: number | undefined }) => {
-      const after = await updateRow(s, def, { id, ifMatch }, { values: (before) => (def.toValues ? def.toValues(s, input, before) : input) });
-      return one(s.tx, after);
-    }),
+    update: defineVerb(
+      { scope: scopes.write },
+      async (s, { id, values: input, ifMatch }: { id: K; values: ValuesOf<T>; ifMatch?: number | undefined }) => {
+        const after = await updateRow(
+          s,
+          def,
+          { id, ifMatch },
+          { values: (before) => (def.toValues ? def.toValues(s, input, before) : input) },
+        );
+        return one(s.tx, after);
+      },
+    ),
 
     remove: defineVerb({ scope: scopes.delete }, async (s, { id, ifMatch }: { id: K; ifMatch?: number | undefined }) => {
       const row = await loadRow(s.tx, def, id, true);

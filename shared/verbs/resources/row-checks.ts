@@ -14,7 +14,14 @@ export async function requireRow(db: Db, table: PgTable, id: PgColumn, value: nu
 }
 
 /** An optional reference from a body: checked when given and not null. */
-export async function requireOptionalRow(db: Db, table: PgTable, id: PgColumn, value: unknown, label: string, field: string): Promise<void> {
+export async function requireOptionalRow(
+  db: Db,
+  table: PgTable,
+  id: PgColumn,
+  value: unknown,
+  label: string,
+  field: string,
+): Promise<void> {
   if (typeof value === "number") await requireRow(db, table, id, value, label, field);
 }
 

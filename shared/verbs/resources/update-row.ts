@@ -27,10 +27,18 @@ const MAX_ID = 2_147_483_647;
 // drizzle types what a query on a table given as a type parameter returns loosely: it is the table's rows.
 const fields = (row: unknown) => row as Fields;
 
-export async function loadRow<T extends PgTable, I extends AnyColumn>(db: Db, kind: RowKind<T, I>, id: KeyOf<I>, lock = false): Promise<RowOf<T>> {
+export async function loadRow<T extends PgTable, I extends AnyColumn>(
+  db: Db,
+  kind: RowKind<T, I>,
+  id: KeyOf<I>,
+  lock = false,
+): Promise<RowOf<T>> {
   // A well-formed id past the serial range names nothing: 404, not a database error.
   if (typeof id === "number" && id > MAX_ID) throw ApiError.notFound(kind.label, id);
-  const query = db.select().from(kind.table as PgTable).where(eq(kind.columns.id, id));
+  const query = db
+    .select()
+    .from(kind.table as PgTable)
+    .where(eq(kind.columns.id, id));
   const [row] = (await (lock ? query.for("update") : query)) as RowOf<T>[];
   if (!row) throw ApiError.notFound(kind.label, id);
   return row;
@@ -48,7 +56,10 @@ export function checkVersion<T extends PgTable>(kind: RowKind<T>, id: unknown, r
   if (ifMatch === undefined) return;
   const version = versionOf(kind, row);
   if (version !== undefined && version !== ifMatch)
-    throw new ApiError("PRECONDITION_FAILED", `${kind.label} ${String(id)} changed since it was read (version ${version}, If-Match ${ifMatch}).`);
+    throw new ApiError(
+      "PRECONDITION_FAILED",
+      `${kind.label} ${String(id)} changed since it was read (version ${version}, If-Match ${ifMatch}).`,
+    );
 }
 
 /** The columns that differ, before and after (all of them for a new row), without the bookkeeping. */
@@ -77,7 +88,13 @@ export async function syncTags(s: VerbScope, names: unknown): Promise<void> {
 
 /** The audit entry of a write: action `<prefix>.<what>` in the kind's category. */
 export function auditRow(s: VerbScope, kind: RowKind<PgTable>, what: string, id: unknown, entryDiff: Fields): void {
-  s.audit({ action: `${kind.auditPrefix ?? kind.entityType}.${what}`, category: kind.auditCategory ?? "inventory", entity_type: kind.entityType, entity_id: id as string | number, diff: entryDiff });
+  s.audit({
+    action: `${kind.auditPrefix ?? kind.entityType}.${what}`,
+    category: kind.auditCategory ?? "inventory",
+    entity_type: kind.entityType,
+    entity_id: id as string | number,
+    diff: entryDiff,
+  });
 }
 
 export function emitAll(s: VerbScope, kind: RowKind<PgTable>, action: string, id: unknown): void {
@@ -102,14 +119,23 @@ export interface UpdateSteps<T extends PgTable> {
  * version, tags synced; when something changed, an audit entry with the before/after diff (of the kind's
  * audit view) and the kind's events. Answers the row as written (or as it was, when nothing was).
  */
-export async function updateRow<T extends PgTable, I extends AnyColumn>(s: VerbScope, kind: RowKind<T, I>, target: { id: KeyOf<I>; ifMatch?: number | undefined }, steps: UpdateSteps<T>): Promise<RowOf<T>> {
+export async function updateRow<T extends PgTable, I extends AnyColumn>(
+  s: VerbScope,
+  kind: RowKind<T, I>,
+  target: { id: KeyOf<I>; ifMatch?: number | undefined },
+  steps: UpdateSteps<T>,
+): Promise<RowOf<T>> {
   const { id } = target;
   const before = await loadRow(s.tx, kind, id, true);
   checkVersion(kind, id, before, target.ifMatch);
   const values = await steps.values(before);
   if (steps.skipUnchanged && !changes(fields(before), fields(values))) return before;
   if (kind.columns.tags) await syncTags(s, fields(values).tags);
-  const set: PgUpdateSetSource<T> = { ...values, updated_at: s.now, ...(kind.columns.version ? { version: sql`${kind.columns.version} + 1` } : {}) };
+  const set: PgUpdateSetSource<T> = {
+    ...values,
+    updated_at: s.now,
+    ...(kind.columns.version ? { version: sql`${kind.columns.version} + 1` } : {}),
+  };
   const [after] = (await s.tx.update(kind.table).set(set).where(eq(kind.columns.id, id)).returning()) as RowOf<T>[];
   const d = diff(auditViewOf(kind, before), auditViewOf(kind, after!));
   const added = (await steps.after?.(before, after!, Object.keys(d.after))) ?? {};

@@ -38,7 +38,12 @@ function statement(band: SQL, range: BatchRange): SQL {
     select (select count(*) from raw)::int as raw_rows, (select count(*) from upserted)::int as hourly_rows`;
 }
 
-export async function collapseAgentSamples(ctx: VerbContext, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<AgentSampleCounts & { complete: boolean }> {
+export async function collapseAgentSamples(
+  ctx: VerbContext,
+  c: RetentionCutoffs,
+  rows: number,
+  budget: BatchBudget,
+): Promise<AgentSampleCounts & { complete: boolean }> {
   const band = sql`ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
   const totals: AgentSampleCounts = { raw_rows: 0, hourly_rows: 0 };
   const complete = await eachBatch(ctx, { table: "agent_host_samples", entity: "agent_id", bounds: band }, rows, budget, async (range) => {

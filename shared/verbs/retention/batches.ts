@@ -107,13 +107,20 @@ export type BatchRange = (q?: string) => SQL;
  * it lets the planner scan all of it, once per batch.)
  * Returns false when the budget ran out before the end.
  */
-export async function eachBatch(ctx: VerbContext, spec: BandSpec, rows: number, budget: BatchBudget, step: (range: BatchRange) => Promise<void>): Promise<boolean> {
+export async function eachBatch(
+  ctx: VerbContext,
+  spec: BandSpec,
+  rows: number,
+  budget: BatchBudget,
+  step: (range: BatchRange) => Promise<void>,
+): Promise<boolean> {
   let start: Key | null = null;
   for (;;) {
     if (!budget.take()) return false;
     let end = await boundary(ctx, spec, start, rows);
     // One entity-hour holding more than `rows` rows: take that hour whole.
-    if (end && start && end.id === start.id && end.hour.getTime() === start.hour.getTime()) end = { id: end.id, hour: new Date(end.hour.getTime() + HOUR_MS) };
+    if (end && start && end.id === start.id && end.hour.getTime() === start.hour.getTime())
+      end = { id: end.id, hour: new Date(end.hour.getTime() + HOUR_MS) };
     const [lo, hi] = [start, end];
     await step((q) => sql`${keyCompare(spec, ">=", lo, q)} and ${keyCompare(spec, "<", hi, q)}`);
     if (!end) return true;

@@ -22,5 +22,9 @@ export function retentionCutoffs(now: Date, hotDays: number, warmDays: number): 
   const warm = now.getTime() - warmDays * DAY_MS;
   // Settings keep hot < warm; should they not, nothing is downsampled past the expiry age.
   const hot = Math.max(now.getTime() - hotDays * DAY_MS, warm);
-  return { warm: new Date(warm).toISOString(), warmHour: new Date(floorHour(warm)).toISOString(), hotHour: new Date(floorHour(hot)).toISOString() };
+  return {
+    warm: new Date(warm).toISOString(),
+    warmHour: new Date(floorHour(warm)).toISOString(),
+    hotHour: new Date(floorHour(hot)).toISOString(),
+  };
 }

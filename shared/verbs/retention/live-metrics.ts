@@ -48,7 +48,12 @@ function statement(band: SQL, range: BatchRange): SQL {
       (select count(*) from merged)::int as hourly_rows_merged`;
 }
 
-export async function downsampleLiveMetrics(ctx: VerbContext, c: RetentionCutoffs, rows: number, budget: BatchBudget): Promise<LiveMetricsCounts & { complete: boolean }> {
+export async function downsampleLiveMetrics(
+  ctx: VerbContext,
+  c: RetentionCutoffs,
+  rows: number,
+  budget: BatchBudget,
+): Promise<LiveMetricsCounts & { complete: boolean }> {
   const bounds = sql`ts >= ${c.warm}::timestamptz and ts < ${c.hotHour}::timestamptz`;
   const band = sql`source <> 'hourly_agg' and ${bounds}`;
   const totals: LiveMetricsCounts = { raw_rows: 0, hourly_rows_written: 0, hourly_rows_merged: 0 };

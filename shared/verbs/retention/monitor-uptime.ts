@@ -51,7 +51,12 @@ export async function rollupMonitorUptime(ctx: VerbContext, now: Date, rows: num
     }
   }
   const cutoff = new Date(today - MINUTE_BUCKET_DAYS * DAY_MS).toISOString();
-  const deleted = await deleteInBatches(ctx, { table: "monitor_uptime_minutes", key: "monitor_id, minute", ts: "minute", expired: sql`minute < ${cutoff}::timestamptz` }, rows, budget);
+  const deleted = await deleteInBatches(
+    ctx,
+    { table: "monitor_uptime_minutes", key: "monitor_id, minute", ts: "minute", expired: sql`minute < ${cutoff}::timestamptz` },
+    rows,
+    budget,
+  );
   counts.minute_rows_deleted = deleted.deleted;
   counts.complete = deleted.complete;
   return counts;

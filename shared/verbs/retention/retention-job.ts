@@ -29,14 +29,29 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
   const expired = {
     hardware_live_metrics: await deleteInBatches(
       ctx,
-      { table: "hardware_live_metrics", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz and (source <> 'hourly_agg' or ts < ${c.warmHour}::timestamptz)` },
+      {
+        table: "hardware_live_metrics",
+        key: "id",
+        ts: "ts",
+        expired: sql`ts < ${c.warm}::timestamptz and (source <> 'hourly_agg' or ts < ${c.warmHour}::timestamptz)`,
+      },
       rows,
       budget,
     ),
-    agent_host_samples: await deleteInBatches(ctx, { table: "agent_host_samples", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
+    agent_host_samples: await deleteInBatches(
+      ctx,
+      { table: "agent_host_samples", key: "id", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` },
+      rows,
+      budget,
+    ),
     // One row per check result has no key of its own; ctid names the row for the batch's delete. Uptime
     // outlives the samples: it is kept in the daily rollup.
-    monitor_samples: await deleteInBatches(ctx, { table: "monitor_samples", key: "ctid", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` }, rows, budget),
+    monitor_samples: await deleteInBatches(
+      ctx,
+      { table: "monitor_samples", key: "ctid", ts: "ts", expired: sql`ts < ${c.warm}::timestamptz` },
+      rows,
+      budget,
+    ),
     // Settled alerts go with their deliveries and attempts (cascade); one still being delivered stays.
     notification_alerts: await deleteInBatches(
       ctx,
@@ -51,7 +66,12 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       budget,
     ),
     // The scheduler's run log: discovery's every-minute job alone writes 525,600 rows a year.
-    job_runs: await deleteInBatches(ctx, { table: "job_runs", key: "id", ts: "started_at", expired: sql`started_at < ${c.warm}::timestamptz and outcome <> 'running'` }, rows, budget),
+    job_runs: await deleteInBatches(
+      ctx,
+      { table: "job_runs", key: "id", ts: "started_at", expired: sql`started_at < ${c.warm}::timestamptz and outcome <> 'running'` },
+      rows,
+      budget,
+    ),
     // Closed scan jobs go with their results, logs and LLDP neighbours (cascade), except the newest completed
     // job of each profile (or of the same targets and agent): the baseline the next run's drift compares with.
     scan_jobs: await deleteInBatches(
@@ -80,19 +100,34 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
   const monitorUptime = await rollupMonitorUptime(ctx, ctx.clock.now(), rows, budget);
 
   const deleted = Object.values(expired).reduce((s, e) => s + e.deleted, 0);
-  const complete = Object.values(expired).every((e) => e.complete) && liveMetrics.complete && agentSamples.complete && monitorUptime.complete;
+  const complete =
+    Object.values(expired).every((e) => e.complete) && liveMetrics.complete && agentSamples.complete && monitorUptime.complete;
   return {
     rows_touched:
-      deleted + liveMetrics.raw_rows + liveMetrics.hourly_rows_written + liveMetrics.hourly_rows_merged + agentSamples.raw_rows + agentSamples.hourly_rows +
-      monitorUptime.daily_rows + monitorUptime.minute_rows_deleted,
+      deleted +
+      liveMetrics.raw_rows +
+      liveMetrics.hourly_rows_written +
+      liveMetrics.hourly_rows_merged +
+      agentSamples.raw_rows +
+      agentSamples.hourly_rows +
+      monitorUptime.daily_rows +
+      monitorUptime.minute_rows_deleted,
     detail: {
       hot_days: hotDays,
       warm_days: warmDays,
       cutoffs: c,
       expired: Object.fromEntries(Object.entries(expired).map(([k, e]) => [k, e.deleted])),
-      live_metrics: { raw_rows: liveMetrics.raw_rows, hourly_rows_written: liveMetrics.hourly_rows_written, hourly_rows_merged: liveMetrics.hourly_rows_merged },
+      live_metrics: {
+        raw_rows: liveMetrics.raw_rows,
+        hourly_rows_written: liveMetrics.hourly_rows_written,
+        hourly_rows_merged: liveMetrics.hourly_rows_merged,
+      },
       agent_samples: { raw_rows: agentSamples.raw_rows, hourly_rows: agentSamples.hourly_rows },
-      monitor_uptime: { days_rolled: monitorUptime.days_rolled, daily_rows: monitorUptime.daily_rows, minute_rows_deleted: monitorUptime.minute_rows_deleted },
+      monitor_uptime: {
+        days_rolled: monitorUptime.days_rolled,
+        daily_rows: monitorUptime.daily_rows,
+        minute_rows_deleted: monitorUptime.minute_rows_deleted,
+      },
       batches: budget.used,
       complete,
     },
@@ -103,6 +138,7 @@ export const retentionJob: JobDefinition = {
   name: "retention",
   lockKey: "retention_job",
   schedule: "30 3 * * *",
-  description: "Telemetry lifecycle: hourly averages between telemetry_hot_days and telemetry_warm_days, deletion past warm (monitor samples too; their uptime stays in the daily rollup).",
+  description:
+    "Telemetry lifecycle: hourly averages between telemetry_hot_days and telemetry_warm_days, deletion past warm (monitor samples too; their uptime stays in the daily rollup).",
   run: (env) => runRetention(env),
 };

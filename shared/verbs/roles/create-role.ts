@@ -19,6 +19,12 @@ export const createRole = defineVerb({ scope: "admin:*" }, async (s, input: Crea
     .returning()
     .catch(nameTaken(name));
   const view = customRoleView(row!);
-  s.audit({ action: "role.created", category: "security", entity_type: "role", entity_id: view.id, diff: { after: { name, description: view.description, scopes } } });
+  s.audit({
+    action: "role.created",
+    category: "security",
+    entity_type: "role",
+    entity_id: view.id,
+    diff: { after: { name, description: view.description, scopes } },
+  });
   return view;
 });

@@ -27,7 +27,9 @@ export const updateRole = defineVerb({ scope: "admin:*" }, async (s, input: Upda
     .catch(nameTaken(name));
   let usersRenamed = 0;
   if (name !== before.name)
-    usersRenamed = (await s.tx.update(users).set({ role: name, updated_at: s.now }).where(eq(users.role, before.name)).returning({ id: users.id })).length;
+    usersRenamed = (
+      await s.tx.update(users).set({ role: name, updated_at: s.now }).where(eq(users.role, before.name)).returning({ id: users.id })
+    ).length;
   s.audit({
     action: "role.updated",
     category: "security",

@@ -63,7 +63,13 @@ export interface SearchQuery {
 export const search = defineRead({ scope: "read:search" }, async (ctx, { q, types, limit }: SearchQuery) => {
   const pattern = `%${escapeLike(q.toLowerCase())}%`;
   const chosen = types && types.length > 0 ? types : SEARCH_TYPES;
-  const rows = await queryRows<SearchHit>(ctx.db, sql.join(chosen.map((t) => branch(t, pattern, limit)), sql` union all `));
+  const rows = await queryRows<SearchHit>(
+    ctx.db,
+    sql.join(
+      chosen.map((t) => branch(t, pattern, limit)),
+      sql` union all `,
+    ),
+  );
   const counts = Object.fromEntries(chosen.map((t) => [t, rows.filter((r) => r.type === t).length]));
   return { query: q, results: rows.map((r) => ({ ...r, id: Number(r.id) })), counts };
 });

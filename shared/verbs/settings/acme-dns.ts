@@ -11,7 +11,11 @@ export const ACME_DNS_SECTION = "acme_dns";
 export type Provider = NonNullable<AcmeDnsPatch["provider"]>;
 export const PROVIDERS: Record<Provider, { plain: string[]; secrets: string[]; required: string[] }> = {
   cloudflare: { plain: [], secrets: ["api_token"], required: ["api_token"] },
-  rfc2136: { plain: ["server", "port", "tsig_name", "tsig_algorithm"], secrets: ["tsig_secret"], required: ["server", "tsig_name", "tsig_secret"] },
+  rfc2136: {
+    plain: ["server", "port", "tsig_name", "tsig_algorithm"],
+    secrets: ["tsig_secret"],
+    required: ["server", "tsig_name", "tsig_secret"],
+  },
 };
 export const PLAIN_DEFAULTS: Record<string, unknown> = { server: null, port: 53, tsig_name: null, tsig_algorithm: "hmac-sha256" };
 
@@ -48,7 +52,14 @@ export const readAcmeDnsCredentials = defineRead<undefined, AcmeDnsCredentials |
   if (read.provider === "rfc2136") {
     const tsig_secret = await openSectionSecret(ctx.db, vault, ACME_DNS_SECTION, "tsig_secret");
     if (!tsig_secret || !read.server || !read.tsig_name) return null;
-    return { provider: "rfc2136", server: read.server, port: read.port ?? 53, tsig_name: read.tsig_name, tsig_algorithm: read.tsig_algorithm ?? "hmac-sha256", tsig_secret };
+    return {
+      provider: "rfc2136",
+      server: read.server,
+      port: read.port ?? 53,
+      tsig_name: read.tsig_name,
+      tsig_algorithm: read.tsig_algorithm ?? "hmac-sha256",
+      tsig_secret,
+    };
   }
   return null;
 });

@@ -20,8 +20,14 @@ export async function lockSettings(s: VerbScope): Promise<void> {
 
 /** Which keys differ between two JSON-like records, as {before, after} of just those keys. */
 export function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>) {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-  return { keys, before: Object.fromEntries(keys.map((k) => [k, before[k] ?? null])), after: Object.fromEntries(keys.map((k) => [k, after[k] ?? null])) };
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
+  return {
+    keys,
+    before: Object.fromEntries(keys.map((k) => [k, before[k] ?? null])),
+    after: Object.fromEntries(keys.map((k) => [k, after[k] ?? null])),
+  };
 }
 
 /** Applies `changes` under the settings lock (null: back to the default, the row removed) and answers the settings after. */
@@ -30,7 +36,10 @@ export async function applySettingChanges(s: VerbScope, changes: Partial<Record<
   const before = await readAllSettings(s.tx);
   const after: Settings = { ...before };
   for (const [k, value] of Object.entries(changes) as [SettingKey, unknown][]) after[k] = value === null ? SETTING_DEFAULTS[k] : value;
-  const issues = [...crossKeyIssues(after), ...(await outboundIssues(changes, before.cve_feed_sources, after.outbound_policy as OutboundPolicy, s.ctx.resolveHost))];
+  const issues = [
+    ...crossKeyIssues(after),
+    ...(await outboundIssues(changes, before.cve_feed_sources, after.outbound_policy as OutboundPolicy, s.ctx.resolveHost)),
+  ];
   if (issues.length) throw ApiError.validation(issues);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null) await s.tx.delete(appSettings).where(eq(appSettings.key, key));
@@ -41,6 +50,13 @@ export async function applySettingChanges(s: VerbScope, changes: Partial<Record<
         .onConflictDoUpdate({ target: appSettings.key, set: { value, updated_at: s.now } });
   }
   const diff = changedKeys(before, after);
-  if (diff.keys.length) s.audit({ action, category: "settings", entity_type: "settings", entity_id: diff.keys.join(","), diff: { before: diff.before, after: diff.after } });
+  if (diff.keys.length)
+    s.audit({
+      action,
+      category: "settings",
+      entity_type: "settings",
+      entity_id: diff.keys.join(","),
+      diff: { before: diff.before, after: diff.after },
+    });
   return after;
 }

@@ -43,15 +43,27 @@ export interface FirewallTarget {
 export async function firewallGet(outbound: OutboundHttp, t: FirewallTarget, path: string, signal?: AbortSignal): Promise<unknown> {
   let res;
   try {
-    res = await outbound.request({ method: "GET", url: `${t.base}${path}`, headers: { accept: "application/json", authorization: t.auth }, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES, verifySsl: t.verifySsl, policy: t.policy, ...(signal ? { signal } : {}) });
+    res = await outbound.request({
+      method: "GET",
+      url: `${t.base}${path}`,
+      headers: { accept: "application/json", authorization: t.auth },
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_BYTES,
+      verifySsl: t.verifySsl,
+      policy: t.policy,
+      ...(signal ? { signal } : {}),
+    });
   } catch (e) {
     if (e instanceof OutboundError) {
-      throw e.code === "refused" ? new FirewallError(`Refused by the outbound policy: ${e.message}`, "firewall_unreachable") : new FirewallError(`OPNsense unreachable: ${e.message}`, "firewall_unreachable");
+      throw e.code === "refused"
+        ? new FirewallError(`Refused by the outbound policy: ${e.message}`, "firewall_unreachable")
+        : new FirewallError(`OPNsense unreachable: ${e.message}`, "firewall_unreachable");
     }
     throw e;
   }
   if (res.status === 404) return null;
-  if (res.status === 401 || res.status === 403) throw new FirewallError(`OPNsense refused the API key (HTTP ${res.status})`, "firewall_refused");
+  if (res.status === 401 || res.status === 403)
+    throw new FirewallError(`OPNsense refused the API key (HTTP ${res.status})`, "firewall_refused");
   if (res.status !== 200) throw new FirewallError(`OPNsense answered HTTP ${res.status} for ${path}`);
   try {
     return res.json();
@@ -61,7 +73,11 @@ export async function firewallGet(outbound: OutboundHttp, t: FirewallTarget, pat
 }
 
 /** The DHCP leases: ISC dhcpd's search answer, or Kea's when the dhcpv4 module is missing (`kea` true); null when neither exists. */
-export async function firewallLeases(outbound: OutboundHttp, t: FirewallTarget, signal?: AbortSignal): Promise<{ body: unknown; kea: boolean }> {
+export async function firewallLeases(
+  outbound: OutboundHttp,
+  t: FirewallTarget,
+  signal?: AbortSignal,
+): Promise<{ body: unknown; kea: boolean }> {
   const isc = await firewallGet(outbound, t, FIREWALL_PATHS.leases, signal);
   if (isc !== null) return { body: isc, kea: false };
   const kea = await firewallGet(outbound, t, FIREWALL_PATHS.keaLeases, signal);
@@ -73,10 +89,18 @@ export async function firewallTarget(db: Db, vault: Vault): Promise<FirewallTarg
   const section = await readSection(db, FIREWALL_SECTION);
   const url = section.fields.firewall_url;
   if (typeof url !== "string" || !url) return FIREWALL_NOT_CONFIGURED;
-  const [key, secret] = await Promise.all([openSectionSecret(db, vault, FIREWALL_SECTION, "firewall_api_key"), openSectionSecret(db, vault, FIREWALL_SECTION, "firewall_api_secret")]);
+  const [key, secret] = await Promise.all([
+    openSectionSecret(db, vault, FIREWALL_SECTION, "firewall_api_key"),
+    openSectionSecret(db, vault, FIREWALL_SECTION, "firewall_api_secret"),
+  ]);
   if (!key || !secret) return FIREWALL_NO_CREDENTIALS;
   const auth = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${key}:${secret}`)))}`;
-  return { base: url.replace(/\/+$/, ""), auth, verifySsl: section.fields.firewall_verify_tls !== false, policy: await readOutboundPolicy(db) };
+  return {
+    base: url.replace(/\/+$/, ""),
+    auth,
+    verifySsl: section.fields.firewall_verify_tls !== false,
+    policy: await readOutboundPolicy(db),
+  };
 }
 
 /** What is missing before the firewall can be asked (no vault needed: only whether the secrets are stored), or null. */

@@ -46,6 +46,12 @@ export const updateFirewallSettings = defineVerb<FirewallPatch, FirewallRead>({ 
   const after = await readFirewall(s.tx);
   const diff = changedKeys(before, after);
   if (diff.keys.length || Object.keys(secrets).length)
-    s.audit({ action: "settings.firewall_updated", category: "settings", entity_type: "settings", entity_id: FIREWALL_SECTION, diff: { before: diff.before, after: diff.after, secrets_changed: Object.keys(secrets) } });
+    s.audit({
+      action: "settings.firewall_updated",
+      category: "settings",
+      entity_type: "settings",
+      entity_id: FIREWALL_SECTION,
+      diff: { before: diff.before, after: diff.after, secrets_changed: Object.keys(secrets) },
+    });
   return after;
 });

@@ -42,6 +42,8 @@ export async function probeFirewall(outbound: OutboundHttp, t: FirewallTarget): 
 }
 
 export const testFirewall = defineRead({ scope: SETTINGS_WRITE_SCOPE }, async (ctx): Promise<FirewallTest> => {
-  const target = await firewallTarget(ctx.db, vaultOf(ctx)).catch(() => "The stored API credentials cannot be opened with this server's vault key");
+  const target = await firewallTarget(ctx.db, vaultOf(ctx)).catch(
+    () => "The stored API credentials cannot be opened with this server's vault key",
+  );
   return typeof target === "string" ? fail(target) : probeFirewall(outboundOf(ctx), target);
 });

@@ -47,7 +47,8 @@ export interface OAuthSettings {
 }
 
 const DEFAULT_ROLE = "viewer";
-const presetType = (name: string): OAuthProviderType => ((PROVIDER_TYPES as readonly string[]).includes(name) ? (name as OAuthProviderType) : "oidc");
+const presetType = (name: string): OAuthProviderType =>
+  (PROVIDER_TYPES as readonly string[]).includes(name) ? (name as OAuthProviderType) : "oidc";
 const optionalText = v.optional(v.nullable(v.string()), null);
 
 // Rows stored before the provider fields existed read with their defaults.
@@ -85,7 +86,10 @@ async function readStored(db: Db): Promise<Record<string, StoredProvider>> {
 async function present(db: Db, providers: Record<string, StoredProvider>): Promise<OAuthSettings> {
   const names = Object.keys(providers);
   const secrets = names.length
-    ? await db.select({ name: serverSecrets.name }).from(serverSecrets).where(inArray(serverSecrets.name, names.map(oauthSecretName)))
+    ? await db
+        .select({ name: serverSecrets.name })
+        .from(serverSecrets)
+        .where(inArray(serverSecrets.name, names.map(oauthSecretName)))
     : [];
   const set = new Set(secrets.map((s) => s.name));
   return {
@@ -95,13 +99,18 @@ async function present(db: Db, providers: Record<string, StoredProvider>): Promi
 
 /** A provider's client secret, opened by the vault; null when none is stored. */
 export async function readClientSecret(db: Db, vault: Vault, provider: string): Promise<string | null> {
-  const [row] = await db.select({ value: serverSecrets.value }).from(serverSecrets).where(eq(serverSecrets.name, oauthSecretName(provider)));
+  const [row] = await db
+    .select({ value: serverSecrets.value })
+    .from(serverSecrets)
+    .where(eq(serverSecrets.name, oauthSecretName(provider)));
   return row ? openSecret(vault, OAUTH_CLIENT_SECRET, oauthSecretName(provider), row.value) : null;
 }
 
 /** The URLs a provider is reached at: an administrator's to read, like every setting holding an address (issue 36 item 8). */
 const hideAddresses = (settings: OAuthSettings): OAuthSettings => ({
-  providers: Object.fromEntries(Object.entries(settings.providers).map(([n, p]) => [n, { ...p, issuer: null, base_url: null, api_url: null }])),
+  providers: Object.fromEntries(
+    Object.entries(settings.providers).map(([n, p]) => [n, { ...p, issuer: null, base_url: null, api_url: null }]),
+  ),
 });
 
 export const getOAuthSettings = defineRead({ scope: SETTINGS_READ_SCOPE }, async (ctx) => {
@@ -117,7 +126,16 @@ function mergeProviders(stored: Record<string, StoredProvider>, patch: OAuthPatc
       continue;
     }
     const cur: StoredProvider = next[name] ?? {
-      type: presetType(name), client_id: null, issuer: null, enabled: false, label: null, allow_registration: false, default_role: DEFAULT_ROLE, tenant: null, base_url: null, api_url: null,
+      type: presetType(name),
+      client_id: null,
+      issuer: null,
+      enabled: false,
+      label: null,
+      allow_registration: false,
+      default_role: DEFAULT_ROLE,
+      tenant: null,
+      base_url: null,
+      api_url: null,
     };
     const { client_secret: _secret, client_secret_set: _set, ...fields } = p;
     const merged = { ...cur };
@@ -139,7 +157,12 @@ const NEEDS: Record<OAuthProviderType, { field: keyof StoredProvider | null; tex
 const URL_FIELDS = ["issuer", "base_url", "api_url"] as const;
 
 /** The URL fields a patch changes (clients send whole records back; a stored value is judged again at connect). */
-async function urlIssues(db: Db, input: OAuthPatch, stored: Record<string, StoredProvider>, resolve: HostResolver | undefined): Promise<ValidationIssue[]> {
+async function urlIssues(
+  db: Db,
+  input: OAuthPatch,
+  stored: Record<string, StoredProvider>,
+  resolve: HostResolver | undefined,
+): Promise<ValidationIssue[]> {
   const sent = Object.entries(input.providers).flatMap(([name, p]) =>
     URL_FIELDS.flatMap((field) => (p?.[field] && p[field] !== stored[name]?.[field] ? [{ name, field, url: p[field]! }] : [])),
   );
@@ -149,7 +172,12 @@ async function urlIssues(db: Db, input: OAuthPatch, stored: Record<string, Store
   for (const { name, field, url } of sent) {
     const check = checkOutboundUrl(url, policy);
     const reason = check.ok ? await savedUrlRefusal(resolve, url, policy) : check.message;
-    if (reason !== null) issues.push({ loc: ["body", "providers", name, field], msg: `${field}: ${check.ok ? `The URL's host is not allowed: ${reason}.` : reason}`, type: "value_error" });
+    if (reason !== null)
+      issues.push({
+        loc: ["body", "providers", name, field],
+        msg: `${field}: ${check.ok ? `The URL's host is not allowed: ${reason}.` : reason}`,
+        type: "value_error",
+      });
   }
   return issues;
 }
@@ -170,14 +198,23 @@ interface IssueContext {
   adminRoleConfirmed: boolean;
 }
 
-async function providerIssues(db: Db, providers: Record<string, StoredProvider>, patched: string[], at: IssueContext): Promise<ValidationIssue[]> {
+async function providerIssues(
+  db: Db,
+  providers: Record<string, StoredProvider>,
+  patched: string[],
+  at: IssueContext,
+): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (Object.keys(providers).length > MAX_PROVIDERS)
     issues.push({ loc: ["body", "providers"], msg: `At most ${MAX_PROVIDERS} providers.`, type: "too_many" });
   for (const [name, p] of Object.entries(providers)) {
     const need = NEEDS[p.type];
     if (p.enabled && (!p.client_id || (need.field && !p[need.field])))
-      issues.push({ loc: ["body", "providers", name, "enabled"], msg: `Provider "${name}" needs ${need.text} before it can be enabled.`, type: "value_error" });
+      issues.push({
+        loc: ["body", "providers", name, "enabled"],
+        msg: `Provider "${name}" needs ${need.text} before it can be enabled.`,
+        type: "value_error",
+      });
     if (!patched.includes(name)) continue;
     if ((await roleScopes(db, p.default_role)).length === 0) {
       issues.push({ loc: ["body", "providers", name, "default_role"], msg: `Unknown role "${p.default_role}".`, type: "value_error" });
@@ -186,10 +223,18 @@ async function providerIssues(db: Db, providers: Record<string, StoredProvider>,
     // Before first run nobody is an administrator yet: what is configured now must not let strangers in
     // after it (the first account through a provider becomes the administrator only with the setup token).
     if (at.firstRun && p.allow_registration)
-      issues.push({ loc: ["body", "providers", name, "allow_registration"], msg: "Registration through a provider can be turned on only by an administrator, after first run.", type: "value_error" });
+      issues.push({
+        loc: ["body", "providers", name, "allow_registration"],
+        msg: "Registration through a provider can be turned on only by an administrator, after first run.",
+        type: "value_error",
+      });
     const admin = await grantsAdmin(db, p.default_role);
     if (admin && at.firstRun) {
-      issues.push({ loc: ["body", "providers", name, "default_role"], msg: `The role "${p.default_role}" administers this installation: only an administrator can make it a provider's default role, after first run.`, type: "value_error" });
+      issues.push({
+        loc: ["body", "providers", name, "default_role"],
+        msg: `The role "${p.default_role}" administers this installation: only an administrator can make it a provider's default role, after first run.`,
+        type: "value_error",
+      });
       continue;
     }
     const before = at.stored[name];
@@ -214,43 +259,70 @@ export async function closeProviderRegistration(s: VerbScope): Promise<void> {
   const open = Object.keys(stored).filter((n) => stored[n]!.allow_registration);
   if (!open.length) return;
   const next = Object.fromEntries(Object.entries(stored).map(([n, p]) => [n, { ...p, allow_registration: false }]));
-  await s.tx.update(appSettings).set({ value: { providers: next }, updated_at: s.now }).where(eq(appSettings.key, OAUTH_KEY));
+  await s.tx
+    .update(appSettings)
+    .set({ value: { providers: next }, updated_at: s.now })
+    .where(eq(appSettings.key, OAUTH_KEY));
   s.audit({
-    action: "settings.oauth_updated", category: "settings", entity_type: "settings", entity_id: OAUTH_KEY,
-    diff: { before: Object.fromEntries(open.map((n) => [n, { allow_registration: true }])), after: Object.fromEntries(open.map((n) => [n, { allow_registration: false }])), reason: "first run" },
+    action: "settings.oauth_updated",
+    category: "settings",
+    entity_type: "settings",
+    entity_id: OAUTH_KEY,
+    diff: {
+      before: Object.fromEntries(open.map((n) => [n, { allow_registration: true }])),
+      after: Object.fromEntries(open.map((n) => [n, { allow_registration: false }])),
+      reason: "first run",
+    },
   });
 }
 
-export const updateOAuthSettings = defineVerb<OAuthPatch & { adminRoleConfirmed?: boolean }, OAuthSettings>({ scope: SETTINGS_WRITE_SCOPE }, async (s, { adminRoleConfirmed, ...input }) => {
-  const vault = vaultOf(s.ctx);
-  // Before any lock: in the order a rotation locks (the vault's state, then the secret rows).
-  if (Object.values(input.providers).some((p) => p?.client_secret != null)) await assertVaultWritable(s.tx, vault, s.now);
-  await lockSettings(s);
-  const stored = await readStored(s.tx);
-  const next = mergeProviders(stored, input);
-  const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
-  const issues = [...(await urlIssues(s.tx, input, stored, s.ctx.resolveHost)), ...(await providerIssues(s.tx, next, Object.keys(input.providers).filter((n) => input.providers[n]), { stored, firstRun, adminRoleConfirmed: adminRoleConfirmed === true && !firstRun }))];
-  if (issues.length) throw ApiError.validation(issues);
-  const before = await present(s.tx, stored);
-  await s.tx
-    .insert(appSettings)
-    .values({ key: OAUTH_KEY, value: { providers: next }, updated_at: s.now })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: { providers: next }, updated_at: s.now } });
-  const secretsChanged: string[] = [];
-  for (const [name, p] of Object.entries(input.providers)) {
-    const secret = p === null ? null : p.client_secret;
-    if (secret === undefined) continue;
-    await s.tx.delete(serverSecrets).where(eq(serverSecrets.name, oauthSecretName(name)));
-    if (secret !== null) {
-      const value = await sealSecret(vault, OAUTH_CLIENT_SECRET, oauthSecretName(name), secret);
-      await s.tx.insert(serverSecrets).values({ name: oauthSecretName(name), value, created_at: s.now });
+export const updateOAuthSettings = defineVerb<OAuthPatch & { adminRoleConfirmed?: boolean }, OAuthSettings>(
+  { scope: SETTINGS_WRITE_SCOPE },
+  async (s, { adminRoleConfirmed, ...input }) => {
+    const vault = vaultOf(s.ctx);
+    // Before any lock: in the order a rotation locks (the vault's state, then the secret rows).
+    if (Object.values(input.providers).some((p) => p?.client_secret != null)) await assertVaultWritable(s.tx, vault, s.now);
+    await lockSettings(s);
+    const stored = await readStored(s.tx);
+    const next = mergeProviders(stored, input);
+    const firstRun = !(await bootstrapStatus({ ctx: { db: s.tx } })).bootstrapped;
+    const issues = [
+      ...(await urlIssues(s.tx, input, stored, s.ctx.resolveHost)),
+      ...(await providerIssues(
+        s.tx,
+        next,
+        Object.keys(input.providers).filter((n) => input.providers[n]),
+        { stored, firstRun, adminRoleConfirmed: adminRoleConfirmed === true && !firstRun },
+      )),
+    ];
+    if (issues.length) throw ApiError.validation(issues);
+    const before = await present(s.tx, stored);
+    await s.tx
+      .insert(appSettings)
+      .values({ key: OAUTH_KEY, value: { providers: next }, updated_at: s.now })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value: { providers: next }, updated_at: s.now } });
+    const secretsChanged: string[] = [];
+    for (const [name, p] of Object.entries(input.providers)) {
+      const secret = p === null ? null : p.client_secret;
+      if (secret === undefined) continue;
+      await s.tx.delete(serverSecrets).where(eq(serverSecrets.name, oauthSecretName(name)));
+      if (secret !== null) {
+        const value = await sealSecret(vault, OAUTH_CLIENT_SECRET, oauthSecretName(name), secret);
+        await s.tx.insert(serverSecrets).values({ name: oauthSecretName(name), value, created_at: s.now });
+      }
+      secretsChanged.push(name);
     }
-    secretsChanged.push(name);
-  }
-  const after = await present(s.tx, next);
-  const diff = changedKeys(before.providers, after.providers);
-  // A replaced secret leaves client_secret_set as it was; the entry still records the change.
-  if (diff.keys.length || secretsChanged.length)
-    s.audit({ action: "settings.oauth_updated", category: "settings", entity_type: "settings", entity_id: OAUTH_KEY, diff: { before: diff.before, after: diff.after, client_secrets_changed: secretsChanged } });
-  return after;
-});
+    const after = await present(s.tx, next);
+    const diff = changedKeys(before.providers, after.providers);
+    // A replaced secret leaves client_secret_set as it was; the entry still records the change.
+    if (diff.keys.length || secretsChanged.length)
+      s.audit({
+        action: "settings.oauth_updated",
+        category: "settings",
+        entity_type: "settings",
+        entity_id: OAUTH_KEY,
+        diff: { before: diff.before, after: diff.after, client_secrets_changed: secretsChanged },
+      });
+    return after;
+  },
+);

@@ -11,7 +11,12 @@ import type { SettingKey } from "../../settings/defaults.ts";
  * `stored`: the list before the change. Its entries sent back unchanged (a form saves every field) are not
  * judged again here: the fetch judges them, and a tightened policy does not block saving other settings.
  */
-export async function outboundIssues(changes: Partial<Record<SettingKey, unknown>>, stored: unknown, policy: OutboundPolicy, resolve: HostResolver | undefined): Promise<ValidationIssue[]> {
+export async function outboundIssues(
+  changes: Partial<Record<SettingKey, unknown>>,
+  stored: unknown,
+  policy: OutboundPolicy,
+  resolve: HostResolver | undefined,
+): Promise<ValidationIssue[]> {
   const sources = changes.cve_feed_sources;
   if (!Array.isArray(sources)) return [];
   const known = new Set(Array.isArray(stored) ? stored : []);
@@ -22,7 +27,11 @@ export async function outboundIssues(changes: Partial<Record<SettingKey, unknown
       const check = checkOutboundUrl(source, policy);
       const reason = check.ok ? await savedUrlRefusal(resolve, source, policy) : check.message;
       if (reason === null) return null;
-      return { loc: ["body", "cve_feed_sources", i], msg: `cve_feed_sources[${i}]: ${check.ok ? `The URL's host is not allowed: ${reason}.` : reason}`, type: "value_error" };
+      return {
+        loc: ["body", "cve_feed_sources", i],
+        msg: `cve_feed_sources[${i}]: ${check.ok ? `The URL's host is not allowed: ${reason}.` : reason}`,
+        type: "value_error",
+      };
     }),
   );
   return judged.filter((i): i is ValidationIssue => i !== null);

@@ -14,7 +14,9 @@ const int = (min: number, max: number): Rule => v.pipe(v.number(), v.integer(), 
 const Policy = v.strictObject({
   allow_private: v.boolean(),
   allow_loopback: v.boolean(),
-  allow_link_local: v.optional(v.literal(false, "Link-local and cloud metadata addresses are never reachable; allow_link_local can only be false.")),
+  allow_link_local: v.optional(
+    v.literal(false, "Link-local and cloud metadata addresses are never reachable; allow_link_local can only be false."),
+  ),
 });
 
 const RULES: Partial<Record<SettingKey, Rule>> = {
@@ -33,18 +35,32 @@ const RULES: Partial<Record<SettingKey, Rule>> = {
   cve_feed_sources: v.pipe(
     v.array(
       v.pipe(
-        v.string(), v.minLength(1), v.maxLength(2048), v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."),
-        v.check((s) => !pinProblem(s), "A #sha256= pin must be the 64 hex digits of the feed's SHA-256 (of the file as stored or served, before gunzip)."),
+        v.string(),
+        v.minLength(1),
+        v.maxLength(2048),
+        v.regex(/^(https?:\/\/[^\s]+|\/[^\0]*)$/i, "Each source is an absolute file path or an http(s) URL."),
+        v.check(
+          (s) => !pinProblem(s),
+          "A #sha256= pin must be the 64 hex digits of the feed's SHA-256 (of the file as stored or served, before gunzip).",
+        ),
       ),
     ),
     v.maxLength(50),
   ),
   cve_sync_interval_hours: int(1, 24 * 30),
   discovery_listener_interfaces: v.pipe(
-    v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:@-]{1,15}$/, "Each entry is a network interface name (eth0, br-lan): 1 to 15 letters, digits or _ . : @ -."))),
+    v.array(
+      v.pipe(
+        v.string(),
+        v.regex(/^[A-Za-z0-9_.:@-]{1,15}$/, "Each entry is a network interface name (eth0, br-lan): 1 to 15 letters, digits or _ . : @ -."),
+      ),
+    ),
     v.maxLength(16, "At most 16 interfaces."),
   ),
-  public_url: v.union([v.literal(""), v.pipe(v.string(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path."))]),
+  public_url: v.union([
+    v.literal(""),
+    v.pipe(v.string(), v.url("Must be a URL."), v.regex(/^https?:\/\/[^/?#]+\/?$/i, "Must be http(s)://host[:port] with no path.")),
+  ]),
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
@@ -65,7 +81,6 @@ export function settingRule(key: SettingKey): Rule {
 /** Each key's rule for a write (null restores a default); PUT /settings's body is built from these (view.ts). */
 export const SETTING_ENTRIES = Object.fromEntries(SETTING_KEYS.map((k) => [k, v.nullable(settingRule(k))])) as Record<string, Rule>;
 
-
 /** Unknown keys of a patch, one issue each: the verb's own check, for callers other than the route. */
 export function unknownKeyIssues(patch: Record<string, unknown>): ValidationIssue[] {
   return Object.keys(patch)
@@ -78,7 +93,13 @@ export function crossKeyIssues(after: Record<string, unknown>): ValidationIssue[
   const hot = after.telemetry_hot_days as number;
   const warm = after.telemetry_warm_days as number;
   if (hot < warm) return [];
-  return [{ loc: ["body", "telemetry_warm_days"], msg: `telemetry_warm_days (${warm}) must be greater than telemetry_hot_days (${hot}).`, type: "value_error" }];
+  return [
+    {
+      loc: ["body", "telemetry_warm_days"],
+      msg: `telemetry_warm_days (${warm}) must be greater than telemetry_hot_days (${hot}).`,
+      type: "value_error",
+    },
+  ];
 }
 
 /** The stored value when it passes the key's rule, else the default. */

@@ -23,7 +23,10 @@ export interface Section {
 
 export async function readSection(db: Db, section: string): Promise<Section> {
   const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, section));
-  const names = await db.select({ name: serverSecrets.name }).from(serverSecrets).where(like(serverSecrets.name, settingsSecretName(section, "%")));
+  const names = await db
+    .select({ name: serverSecrets.name })
+    .from(serverSecrets)
+    .where(like(serverSecrets.name, settingsSecretName(section, "%")));
   const prefix = settingsSecretName(section, "");
   const fields = row?.value && typeof row.value === "object" && !Array.isArray(row.value) ? (row.value as Record<string, unknown>) : {};
   return { fields, secrets: new Set(names.map((n) => n.name.slice(prefix.length))) };
@@ -57,7 +60,13 @@ export async function lockSection(s: VerbScope, vault: Vault, secrets: Record<st
 }
 
 /** Writes the plain fields (null: the row removed) and the changed secrets (null: removed). */
-export async function writeSection(s: VerbScope, vault: Vault, section: string, fields: Record<string, unknown> | null, secrets: Record<string, string | null>): Promise<void> {
+export async function writeSection(
+  s: VerbScope,
+  vault: Vault,
+  section: string,
+  fields: Record<string, unknown> | null,
+  secrets: Record<string, string | null>,
+): Promise<void> {
   if (fields === null) await s.tx.delete(appSettings).where(eq(appSettings.key, section));
   else
     await s.tx
@@ -67,7 +76,8 @@ export async function writeSection(s: VerbScope, vault: Vault, section: string, 
   for (const [field, secret] of Object.entries(secrets)) {
     const name = settingsSecretName(section, field);
     await s.tx.delete(serverSecrets).where(and(eq(serverSecrets.name, name)));
-    if (secret !== null) await s.tx.insert(serverSecrets).values({ name, value: await sealSecret(vault, SETTINGS_SECRETS, name, secret), created_at: s.now });
+    if (secret !== null)
+      await s.tx.insert(serverSecrets).values({ name, value: await sealSecret(vault, SETTINGS_SECRETS, name, secret), created_at: s.now });
   }
 }
 

@@ -14,7 +14,10 @@ import { readSettingsView, type SettingsView } from "./view.ts";
 import { vaultOf } from "../verb-context.ts";
 
 /** The last test's outcome is the test's to write (smtp-test.ts), not a client's. */
-const PATCHABLE = PLAIN_KEYS.filter((k) => k !== "smtp_last_test_at" && k !== "smtp_last_test_status") as Exclude<keyof Plain, "smtp_last_test_at" | "smtp_last_test_status">[];
+const PATCHABLE = PLAIN_KEYS.filter((k) => k !== "smtp_last_test_at" && k !== "smtp_last_test_status") as Exclude<
+  keyof Plain,
+  "smtp_last_test_at" | "smtp_last_test_status"
+>[];
 
 function merge(before: Plain, patch: SmtpPatch): Plain {
   const next = { ...before } as Record<string, unknown>;
@@ -26,9 +29,12 @@ function merge(before: Plain, patch: SmtpPatch): Plain {
 
 function issues(next: Plain, patch: SmtpPatch, policyReason: string | null): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  if (patch.smtp_host && policyReason) out.push({ loc: ["body", "smtp_host"], msg: `SMTP host not allowed: ${policyReason}.`, type: "value_error" });
-  if (next.smtp_enabled && !next.smtp_host) out.push({ loc: ["body", "smtp_host"], msg: "SMTP needs a host before it can be enabled.", type: "value_error" });
-  if (next.smtp_enabled && !next.smtp_from_email) out.push({ loc: ["body", "smtp_from_email"], msg: "SMTP needs a sender address before it can be enabled.", type: "value_error" });
+  if (patch.smtp_host && policyReason)
+    out.push({ loc: ["body", "smtp_host"], msg: `SMTP host not allowed: ${policyReason}.`, type: "value_error" });
+  if (next.smtp_enabled && !next.smtp_host)
+    out.push({ loc: ["body", "smtp_host"], msg: "SMTP needs a host before it can be enabled.", type: "value_error" });
+  if (next.smtp_enabled && !next.smtp_from_email)
+    out.push({ loc: ["body", "smtp_from_email"], msg: "SMTP needs a sender address before it can be enabled.", type: "value_error" });
   return out;
 }
 
@@ -46,6 +52,12 @@ export const updateSmtpSettings = defineVerb<SmtpPatch, SettingsView & SmtpRead>
   const after = await readSmtp(s.tx);
   const diff = changedKeys(before, after);
   if (diff.keys.length || "smtp_password" in secrets)
-    s.audit({ action: "settings.smtp_updated", category: "settings", entity_type: "settings", entity_id: SMTP_SECTION, diff: { before: diff.before, after: diff.after, password_changed: "smtp_password" in secrets } });
+    s.audit({
+      action: "settings.smtp_updated",
+      category: "settings",
+      entity_type: "settings",
+      entity_id: SMTP_SECTION,
+      diff: { before: diff.before, after: diff.after, password_changed: "smtp_password" in secrets },
+    });
   return { ...(await readSettingsView(s.tx)), ...after };
 });

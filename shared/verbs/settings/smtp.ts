@@ -7,8 +7,18 @@ import type { SmtpRead } from "../../schemas/settings-admin.ts";
 import { readSection, type Section } from "./secret-section.ts";
 
 export const SMTP_SECTION = "smtp";
-export const DEFAULTS = { smtp_enabled: false, smtp_host: null, smtp_port: 587, smtp_username: null, smtp_from_email: null, smtp_from_name: "Circuit Breaker", smtp_tls: true, smtp_verify_tls: true,
-  smtp_last_test_at: null, smtp_last_test_status: null };
+export const DEFAULTS = {
+  smtp_enabled: false,
+  smtp_host: null,
+  smtp_port: 587,
+  smtp_username: null,
+  smtp_from_email: null,
+  smtp_from_name: "Circuit Breaker",
+  smtp_tls: true,
+  smtp_verify_tls: true,
+  smtp_last_test_at: null,
+  smtp_last_test_status: null,
+};
 export type Plain = Omit<SmtpRead, "smtp_password_set">;
 export const PLAIN_KEYS = Object.keys(DEFAULTS) as (keyof Plain)[];
 

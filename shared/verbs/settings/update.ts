@@ -9,11 +9,16 @@ import { SETTINGS_WRITE_SCOPE } from "./read-all.ts";
 import { unknownKeyIssues } from "./rules.ts";
 import { readSettingsView, type SettingsView, withoutSectionKeys } from "./view.ts";
 
-export const updateSettings = defineVerb({ scope: SETTINGS_WRITE_SCOPE }, async (s, body: Record<string, unknown>): Promise<SettingsView> => {
-  const input = await withoutSectionKeys(s.tx, body);
-  const unknown = unknownKeyIssues(input);
-  if (unknown.length) throw ApiError.validation(unknown);
-  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<Record<SettingKey, unknown>>;
-  await applySettingChanges(s, changes, "settings.updated");
-  return readSettingsView(s.tx);
-});
+export const updateSettings = defineVerb(
+  { scope: SETTINGS_WRITE_SCOPE },
+  async (s, body: Record<string, unknown>): Promise<SettingsView> => {
+    const input = await withoutSectionKeys(s.tx, body);
+    const unknown = unknownKeyIssues(input);
+    if (unknown.length) throw ApiError.validation(unknown);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<
+      Record<SettingKey, unknown>
+    >;
+    await applySettingChanges(s, changes, "settings.updated");
+    return readSettingsView(s.tx);
+  },
+);

@@ -47,7 +47,11 @@ export async function withoutSectionKeys(db: Db, body: Record<string, unknown>):
   const view = await readSettingsView(db);
   const issues: ValidationIssue[] = given
     .filter((k) => JSON.stringify(body[k]) !== JSON.stringify(view[k]))
-    .map((k) => ({ loc: ["body", k], msg: `"${k}" is changed through ${SECTION_KEYS.get(k)}, not PUT /api/v1/settings.`, type: "value_error" }));
+    .map((k) => ({
+      loc: ["body", k],
+      msg: `"${k}" is changed through ${SECTION_KEYS.get(k)}, not PUT /api/v1/settings.`,
+      type: "value_error",
+    }));
   if (issues.length) throw ApiError.validation(issues);
   return Object.fromEntries(Object.entries(body).filter(([k]) => !SECTION_KEYS.has(k)));
 }

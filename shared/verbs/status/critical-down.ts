@@ -26,42 +26,45 @@ export interface CriticalDownInput {
  * round that finds another one's lock held does nothing. Status history is the monitoring half's record,
  * hence write:monitors (only the system actor calls it).
  */
-export const recordCriticalDowns = defineVerb<CriticalDownInput, number>({ scope: "write:monitors" }, async (s, { logger, blastRadius = computeBlastRadius }) => {
-  const { tx, now } = s;
-  const threshold = new Date(now.getTime() - CRITICAL_DOWN_AFTER_MS).toISOString();
-  const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtext(${WORKER_LOCK})) as ok`);
-  if (!lock?.ok) return 0;
-  const due = await queryRows<{ id: number; name: string; status_changed_at: Date | string }>(
-    tx,
-    sql`select h.id, h.name, h.status_changed_at from hardware h
+export const recordCriticalDowns = defineVerb<CriticalDownInput, number>(
+  { scope: "write:monitors" },
+  async (s, { logger, blastRadius = computeBlastRadius }) => {
+    const { tx, now } = s;
+    const threshold = new Date(now.getTime() - CRITICAL_DOWN_AFTER_MS).toISOString();
+    const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtext(${WORKER_LOCK})) as ok`);
+    if (!lock?.ok) return 0;
+    const due = await queryRows<{ id: number; name: string; status_changed_at: Date | string }>(
+      tx,
+      sql`select h.id, h.name, h.status_changed_at from hardware h
         where h.status = 'down' and h.status_changed_at < ${threshold}::timestamptz
           and not exists (
             select 1 from status_history sh
             where sh.entity_type = 'hardware' and sh.entity_id = h.id and sh.severity = 'critical'
               and sh.status = 'down' and sh.created_at >= h.status_changed_at)
         order by h.id`,
-  );
-  for (const node of due) {
-    const since = new Date(node.status_changed_at).toISOString();
-    const metrics: Record<string, unknown> = { offline_since: since };
-    try {
-      metrics.blast_radius = blastRadiusSummary(await withTimeout(blastRadius(tx, "hardware", node.id), BLAST_TIMEOUT_MS));
-    } catch (e) {
-      // Best effort (spec 7.4.4): the event is recorded all the same.
-      metrics.blast_radius_error = (e as Error).message;
-      logger.warn("blast radius failed for a critical DOWN event", { hardware_id: node.id, error: (e as Error).message });
+    );
+    for (const node of due) {
+      const since = new Date(node.status_changed_at).toISOString();
+      const metrics: Record<string, unknown> = { offline_since: since };
+      try {
+        metrics.blast_radius = blastRadiusSummary(await withTimeout(blastRadius(tx, "hardware", node.id), BLAST_TIMEOUT_MS));
+      } catch (e) {
+        // Best effort (spec 7.4.4): the event is recorded all the same.
+        metrics.blast_radius_error = (e as Error).message;
+        logger.warn("blast radius failed for a critical DOWN event", { hardware_id: node.id, error: (e as Error).message });
+      }
+      await tx.insert(statusHistory).values({
+        entity_type: "hardware",
+        entity_id: node.id,
+        status: "down",
+        previous_status: "down",
+        severity: "critical",
+        message: `${node.name} has been offline for more than 5 minutes (since ${since}).`,
+        metrics,
+        created_at: now,
+      });
     }
-    await tx.insert(statusHistory).values({
-      entity_type: "hardware",
-      entity_id: node.id,
-      status: "down",
-      previous_status: "down",
-      severity: "critical",
-      message: `${node.name} has been offline for more than 5 minutes (since ${since}).`,
-      metrics,
-      created_at: now,
-    });
-  }
-  if (due.length > 0) s.emit("monitors", { event: "critical_down", hardware_ids: due.map((d) => d.id) });
-  return due.length;
-});
+    if (due.length > 0) s.emit("monitors", { event: "critical_down", hardware_ids: due.map((d) => d.id) });
+    return due.length;
+  },
+);

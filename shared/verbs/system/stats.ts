@@ -6,8 +6,27 @@ import { queryRows } from "../../db/database.ts";
 import { defineRead } from "../verb.ts";
 
 const COUNTED = [
-  "hardware", "compute_units", "services", "storage", "networks", "vlans", "ip_addresses", "hardware_clusters", "external_nodes",
-  "misc_items", "sites", "environments", "categories", "tags", "docs", "maps", "topologies", "kb_hostnames", "kb_oui", "uploads", "users",
+  "hardware",
+  "compute_units",
+  "services",
+  "storage",
+  "networks",
+  "vlans",
+  "ip_addresses",
+  "hardware_clusters",
+  "external_nodes",
+  "misc_items",
+  "sites",
+  "environments",
+  "categories",
+  "tags",
+  "docs",
+  "maps",
+  "topologies",
+  "kb_hostnames",
+  "kb_oui",
+  "uploads",
+  "users",
 ] as const;
 const COUNTS = sql.raw(`select ${COUNTED.map((t) => `(select count(*) from ${t})::int as ${t}`).join(", ")}`);
 
@@ -22,7 +41,9 @@ const SYSTEM_READ = { scope: "read:system" };
 export const systemStats = defineRead(SYSTEM_READ, async (ctx, facts: RuntimeFacts) => {
   const [counts] = await queryRows<Record<(typeof COUNTED)[number], number>>(ctx.db, COUNTS);
   // PGlite and restricted roles may not answer pg_database_size: then the size is unknown (null).
-  const size = await queryRows<{ bytes: string | number }>(ctx.db, sql`select pg_database_size(current_database()) as bytes`).catch(() => []);
+  const size = await queryRows<{ bytes: string | number }>(ctx.db, sql`select pg_database_size(current_database()) as bytes`).catch(
+    () => [],
+  );
   const now = ctx.clock.now();
   return {
     counts: Object.fromEntries(COUNTED.map((t) => [t, Number(counts?.[t] ?? 0)])) as Record<(typeof COUNTED)[number], number>,

@@ -7,7 +7,10 @@ let formatters: [string, Intl.DateTimeFormat][] | undefined;
 
 // Building ~420 formatters costs ~150 ms; they hold no I/O, so one set per process (or isolate) serves all.
 function zoneFormatters(): [string, Intl.DateTimeFormat][] {
-  formatters ??= ["UTC", ...Intl.supportedValuesOf("timeZone")].map((zone) => [zone, new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })]);
+  formatters ??= ["UTC", ...Intl.supportedValuesOf("timeZone")].map((zone) => [
+    zone,
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }),
+  ]);
   return formatters;
 }
 

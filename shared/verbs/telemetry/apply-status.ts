@@ -17,7 +17,12 @@ export interface StatusOutcome {
 }
 
 /** `node` must have been read FOR UPDATE in this transaction; `origin` names the reporter (push, snmp). */
-export async function applyStatusSamples(s: VerbScope, node: HardwareStatusRow, samples: readonly StatusSample[], origin: string): Promise<StatusOutcome> {
+export async function applyStatusSamples(
+  s: VerbScope,
+  node: HardwareStatusRow,
+  samples: readonly StatusSample[],
+  origin: string,
+): Promise<StatusOutcome> {
   let status = node.status;
   let changedAt = node.status_changed_at;
   const rows: (typeof statusHistory.$inferInsert)[] = [];

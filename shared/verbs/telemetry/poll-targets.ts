@@ -15,7 +15,10 @@ const pollable = and(eq(telemetryConfigs.protocol, "snmp"), eq(telemetryConfigs.
 
 /** Every node the poller should poll, with its interval. */
 export async function listPollSchedules(db: Db): Promise<{ hardware_id: number; interval_s: number }[]> {
-  return db.select({ hardware_id: telemetryConfigs.hardware_id, interval_s: telemetryConfigs.interval_s }).from(telemetryConfigs).where(pollable);
+  return db
+    .select({ hardware_id: telemetryConfigs.hardware_id, interval_s: telemetryConfigs.interval_s })
+    .from(telemetryConfigs)
+    .where(pollable);
 }
 
 /** Where and how to poll; `community` is a secret: pass it to the SNMP session, never to a log. */
@@ -32,23 +35,32 @@ export interface PollTarget {
 export type ClaimedPoll = Omit<PollTarget, "community"> & { sealedCommunity: string | null };
 
 /** Claims the next poll of a node unless one was claimed less than `minGapMs` ago; null when not due. */
-export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, ClaimedPoll | null>({ scope: "write:telemetry" }, async (s, { hardwareId, minGapMs }) => {
-  const dueBefore = new Date(s.now.getTime() - minGapMs);
-  const [row] = await s.tx
-    .update(telemetryConfigs)
-    .set({ last_polled_at: s.now })
-    .where(and(eq(telemetryConfigs.hardware_id, hardwareId), pollable, or(isNull(telemetryConfigs.last_polled_at), lte(telemetryConfigs.last_polled_at, dueBefore))))
-    .returning();
-  if (!row) return null;
-  return {
-    hardware_id: row.hardware_id,
-    host: row.host!,
-    port: row.port ?? DEFAULT_SNMP_PORT,
-    snmp_version: row.snmp_version === "v1" ? "v1" : "v2c",
-    sealedCommunity: row.community || null,
-    options: (row.options ?? {}) as PollTarget["options"],
-  };
-});
+export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, ClaimedPoll | null>(
+  { scope: "write:telemetry" },
+  async (s, { hardwareId, minGapMs }) => {
+    const dueBefore = new Date(s.now.getTime() - minGapMs);
+    const [row] = await s.tx
+      .update(telemetryConfigs)
+      .set({ last_polled_at: s.now })
+      .where(
+        and(
+          eq(telemetryConfigs.hardware_id, hardwareId),
+          pollable,
+          or(isNull(telemetryConfigs.last_polled_at), lte(telemetryConfigs.last_polled_at, dueBefore)),
+        ),
+      )
+      .returning();
+    if (!row) return null;
+    return {
+      hardware_id: row.hardware_id,
+      host: row.host!,
+      port: row.port ?? DEFAULT_SNMP_PORT,
+      snmp_version: row.snmp_version === "v1" ? "v1" : "v2c",
+      sealedCommunity: row.community || null,
+      options: (row.options ?? {}) as PollTarget["options"],
+    };
+  },
+);
 
 /** Opens a claimed poll's community with the vault (throws VaultError when this process's key cannot). */
 export async function openPollTarget(vault: Vault, claimed: ClaimedPoll): Promise<PollTarget> {
@@ -69,15 +81,15 @@ export interface PollReading {
  * Stores one poll: a live-metric row with source "snmp" and status up (a reading) or down (`error`:
  * timeout, unreachable), the status change applied exactly as for pushed samples, and last_error.
  */
-export const recordPoll = defineVerb<{ hardwareId: number; reading: PollReading | null; error: string | null }, { status: string; changes: number }>(
-  { scope: "write:telemetry" },
-  async (s, { hardwareId, reading, error }) => {
-    const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
-    const status = reading ? "up" : "down";
-    await s.tx.insert(hardwareLiveMetrics).values({ hardware_id: hardwareId, ts: s.now, ...(reading ?? {}), status, source: "snmp" });
-    const outcome = await applyStatusSamples(s, node, [{ ts: s.now, status }], error ? `snmp: ${error}` : "snmp");
-    await s.tx.update(telemetryConfigs).set({ last_error: error }).where(eq(telemetryConfigs.hardware_id, hardwareId));
-    s.emit("telemetry", { hardware_id: hardwareId, count: 1 });
-    return outcome;
-  },
-);
+export const recordPoll = defineVerb<
+  { hardwareId: number; reading: PollReading | null; error: string | null },
+  { status: string; changes: number }
+>({ scope: "write:telemetry" }, async (s, { hardwareId, reading, error }) => {
+  const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
+  const status = reading ? "up" : "down";
+  await s.tx.insert(hardwareLiveMetrics).values({ hardware_id: hardwareId, ts: s.now, ...(reading ?? {}), status, source: "snmp" });
+  const outcome = await applyStatusSamples(s, node, [{ ts: s.now, status }], error ? `snmp: ${error}` : "snmp");
+  await s.tx.update(telemetryConfigs).set({ last_error: error }).where(eq(telemetryConfigs.hardware_id, hardwareId));
+  s.emit("telemetry", { hardware_id: hardwareId, count: 1 });
+  return outcome;
+});

@@ -25,22 +25,33 @@ async function insertSamples(tx: Db, hardwareId: number, samples: SampleInput[])
       net_rx_bps double precision, net_tx_bps double precision, uptime_s double precision, status text)`);
 }
 
-export const pushSamples = defineVerb({ scope: "write:telemetry" }, async (s, { hardwareId, samples }: { hardwareId: number; samples: SampleInput[] }) => {
-  const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
-  const warmDays = await readSetting(s.tx, "telemetry_warm_days");
-  const issues = sampleTimeIssues(samples.map((x) => x.ts), s.now, warmDays);
-  if (issues.length > 0) throw ApiError.validation(issues);
+export const pushSamples = defineVerb(
+  { scope: "write:telemetry" },
+  async (s, { hardwareId, samples }: { hardwareId: number; samples: SampleInput[] }) => {
+    const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
+    const warmDays = await readSetting(s.tx, "telemetry_warm_days");
+    const issues = sampleTimeIssues(
+      samples.map((x) => x.ts),
+      s.now,
+      warmDays,
+    );
+    if (issues.length > 0) throw ApiError.validation(issues);
 
-  await insertSamples(s.tx, hardwareId, samples);
-  const reported = samples.filter((x): x is SampleInput & StatusSample => x.status === "up" || x.status === "down");
-  const outcome = await applyStatusSamples(s, node, reported, "push");
-  s.audit({
-    action: "telemetry.push",
-    category: "telemetry",
-    entity_type: "hardware",
-    entity_id: hardwareId,
-    diff: { count: samples.length, status_changes: outcome.changes, ...(outcome.changes > 0 ? { status: { before: node.status, after: outcome.status } } : {}) },
-  });
-  s.emit("telemetry", { hardware_id: hardwareId, count: samples.length });
-  return { hardware_id: hardwareId, stored: samples.length, status: outcome.status, status_changes: outcome.changes };
-});
+    await insertSamples(s.tx, hardwareId, samples);
+    const reported = samples.filter((x): x is SampleInput & StatusSample => x.status === "up" || x.status === "down");
+    const outcome = await applyStatusSamples(s, node, reported, "push");
+    s.audit({
+      action: "telemetry.push",
+      category: "telemetry",
+      entity_type: "hardware",
+      entity_id: hardwareId,
+      diff: {
+        count: samples.length,
+        status_changes: outcome.changes,
+        ...(outcome.changes > 0 ? { status: { before: node.status, after: outcome.status } } : {}),
+      },
+    });
+    s.emit("telemetry", { hardware_id: hardwareId, count: samples.length });
+    return { hardware_id: hardwareId, stored: samples.length, status: outcome.status, status_changes: outcome.changes };
+  },
+);

@@ -21,14 +21,26 @@ async function telemetryOf(db: Db, node: HardwareStatusRow | null, query: Teleme
   const byNode = eq(hardwareLiveMetrics.hardware_id, node.id);
   const newestFirst = [desc(hardwareLiveMetrics.ts), desc(hardwareLiveMetrics.id)];
   const [rows, [config]] = await Promise.all([
-    db.select().from(hardwareLiveMetrics)
+    db
+      .select()
+      .from(hardwareLiveMetrics)
       .where(and(byNode, gte(hardwareLiveMetrics.ts, since), until ? lte(hardwareLiveMetrics.ts, until) : undefined))
       .orderBy(...newestFirst)
       .limit(query.limit ?? SERIES_LIMIT_DEFAULT),
     db.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, node.id)),
   ]);
   // Without an upper bound the series starts at the newest row there is; otherwise ask for it.
-  const latest = !until && rows[0] ? rows[0] : (await db.select().from(hardwareLiveMetrics).where(byNode).orderBy(...newestFirst).limit(1))[0];
+  const latest =
+    !until && rows[0]
+      ? rows[0]
+      : (
+          await db
+            .select()
+            .from(hardwareLiveMetrics)
+            .where(byNode)
+            .orderBy(...newestFirst)
+            .limit(1)
+        )[0];
   return {
     hardware_id: node.id,
     hardware_name: node.name,
@@ -40,10 +52,13 @@ async function telemetryOf(db: Db, node: HardwareStatusRow | null, query: Teleme
   };
 }
 
-export const hardwareTelemetry = defineRead(READ_TELEMETRY, async (ctx, { hardwareId, query }: { hardwareId: number; query: TelemetryQueryInput }) => {
-  const node = await requireHardwareRow(ctx.db, hardwareId);
-  return telemetryOf(ctx.db, node, query, ctx.clock.now());
-});
+export const hardwareTelemetry = defineRead(
+  READ_TELEMETRY,
+  async (ctx, { hardwareId, query }: { hardwareId: number; query: TelemetryQueryInput }) => {
+    const node = await requireHardwareRow(ctx.db, hardwareId);
+    return telemetryOf(ctx.db, node, query, ctx.clock.now());
+  },
+);
 
 /** The hardware an entity's telemetry comes from: its own, its host's, or where it runs; null for none. */
 async function hardwareOfEntity(db: Db, type: TelemetryEntityType, id: number): Promise<number | null> {

@@ -12,10 +12,24 @@ export const requestPoll = defineVerb({ scope: CONFIG_SCOPE }, async (s, { hardw
   await requireHardwareRow(s.tx, hardwareId);
   const [config] = await s.tx.select().from(telemetryConfigs).where(eq(telemetryConfigs.hardware_id, hardwareId));
   if (config?.protocol !== "snmp" || !config.enabled || !config.host) {
-    const why = !config ? "has no telemetry configuration" : config.protocol !== "snmp" ? `is configured for ${config.protocol}, not SNMP polling` : !config.enabled ? "has its SNMP polling disabled" : "has no SNMP host";
-    throw ApiError.conflict(`Hardware node ${hardwareId} ${why}: there is nothing to poll. Set an enabled SNMP configuration with POST /api/v1/hardware/${hardwareId}/telemetry/config first.`);
+    const why = !config
+      ? "has no telemetry configuration"
+      : config.protocol !== "snmp"
+        ? `is configured for ${config.protocol}, not SNMP polling`
+        : !config.enabled
+          ? "has its SNMP polling disabled"
+          : "has no SNMP host";
+    throw ApiError.conflict(
+      `Hardware node ${hardwareId} ${why}: there is nothing to poll. Set an enabled SNMP configuration with POST /api/v1/hardware/${hardwareId}/telemetry/config first.`,
+    );
   }
-  s.audit({ action: "telemetry.poll.request", category: "telemetry", entity_type: "hardware", entity_id: hardwareId, diff: { host: config.host, port: config.port } });
+  s.audit({
+    action: "telemetry.poll.request",
+    category: "telemetry",
+    entity_type: "hardware",
+    entity_id: hardwareId,
+    diff: { host: config.host, port: config.port },
+  });
   s.emit("telemetry", { hardware_id: hardwareId, action: "poll" });
   return { queued: true as const, hardware_id: hardwareId };
 });

@@ -16,9 +16,17 @@ export function sampleTimeIssues(stamps: readonly Date[], now: Date, warmDays: n
     const loc = ["body", "samples", i, "ts"];
     if (t > latest) {
       const ahead = Math.ceil((t - now.getTime()) / 1000);
-      issues.push({ loc, msg: `Is ${ahead} s in the future; at most ${CLOCK_SKEW_MS / 1000} s of clock skew is allowed.`, type: "future_timestamp" });
+      issues.push({
+        loc,
+        msg: `Is ${ahead} s in the future; at most ${CLOCK_SKEW_MS / 1000} s of clock skew is allowed.`,
+        type: "future_timestamp",
+      });
     } else if (t < oldest) {
-      issues.push({ loc, msg: `Is older than telemetry_warm_days (${warmDays} days); retention keeps nothing that old.`, type: "stale_timestamp" });
+      issues.push({
+        loc,
+        msg: `Is older than telemetry_warm_days (${warmDays} days); retention keeps nothing that old.`,
+        type: "stale_timestamp",
+      });
     }
   });
   return issues;

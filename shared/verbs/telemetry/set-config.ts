@@ -40,7 +40,9 @@ export const setTelemetryConfig = defineVerb(
     let community = before?.community ?? null;
     let communityChanged = false;
     if (input.community !== undefined) {
-      const previous = before?.community ? await openSecret(vault, SNMP_COMMUNITY, hardwareId, before.community).catch(() => undefined) : null;
+      const previous = before?.community
+        ? await openSecret(vault, SNMP_COMMUNITY, hardwareId, before.community).catch(() => undefined)
+        : null;
       communityChanged = input.community !== previous;
       community = input.community === null ? null : await sealSecret(vault, SNMP_COMMUNITY, hardwareId, input.community);
     }
@@ -56,7 +58,13 @@ export const setTelemetryConfig = defineVerb(
       updated_at: s.now,
     };
     if (values.protocol === "snmp" && values.enabled && !values.host)
-      throw ApiError.validation([{ loc: ["body", "host"], msg: "An enabled SNMP configuration needs a host (the node has no IP address to default to).", type: "missing" }]);
+      throw ApiError.validation([
+        {
+          loc: ["body", "host"],
+          msg: "An enabled SNMP configuration needs a host (the node has no IP address to default to).",
+          type: "missing",
+        },
+      ]);
     const [row] = await s.tx
       .insert(telemetryConfigs)
       .values({ hardware_id: hardwareId, ...values })

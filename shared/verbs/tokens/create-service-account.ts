@@ -58,7 +58,14 @@ export const createServiceAccount = defineVerb<CreateServiceAccountInput, { user
         throw invalid("scopes", `The token's scopes must be within the service account's role (${role}: ${roleScopes.join(", ")}).`);
       const slug = slugify(input.name);
       if (!slug) throw invalid("name", "The name needs at least one letter or digit.");
-      return { actorId: actor.userId, role, roleScopes, scopes, email: `${slug}@${SERVICE_ACCOUNT_DOMAIN}`, expiresAt: resolveExpiry(input, ctx.clock.now()) };
+      return {
+        actorId: actor.userId,
+        role,
+        roleScopes,
+        scopes,
+        email: `${slug}@${SERVICE_ACCOUNT_DOMAIN}`,
+        expiresAt: resolveExpiry(input, ctx.clock.now()),
+      };
     },
   },
   async (s, input, { actorId, role, roleScopes, scopes, email, expiresAt: asked }) => {
@@ -66,7 +73,15 @@ export const createServiceAccount = defineVerb<CreateServiceAccountInput, { user
     const expiresAt = childExpiry(parent, asked, input);
     const created = await s.tx
       .insert(users)
-      .values({ email, display_name: input.name, role, is_service_account: true, password_hash: null, created_at: s.now, updated_at: s.now })
+      .values({
+        email,
+        display_name: input.name,
+        role,
+        is_service_account: true,
+        password_hash: null,
+        created_at: s.now,
+        updated_at: s.now,
+      })
       .returning()
       .catch((e: unknown) => {
         if (isUniqueViolation(e, "users_email_lower_idx"))
@@ -74,8 +89,21 @@ export const createServiceAccount = defineVerb<CreateServiceAccountInput, { user
         throw e;
       });
     const user = created[0]!;
-    s.audit({ action: "service_account.created", category: "security", entity_type: "user", entity_id: user.id, diff: { after: { email, role, is_service_account: true } } });
-    const token = await insertToken(s, { userId: user.id, label: input.name, scopes, expiresAt, createdBy: actorId, parentTokenId: parent?.id ?? null });
+    s.audit({
+      action: "service_account.created",
+      category: "security",
+      entity_type: "user",
+      entity_id: user.id,
+      diff: { after: { email, role, is_service_account: true } },
+    });
+    const token = await insertToken(s, {
+      userId: user.id,
+      label: input.name,
+      scopes,
+      expiresAt,
+      createdBy: actorId,
+      parentTokenId: parent?.id ?? null,
+    });
     return { user: publicUser(user, roleScopes), token };
   },
 );

@@ -19,7 +19,13 @@ export const createApiToken = defineVerb<CreateTokenInput, IssuedToken, Omit<New
     prepare: async (ctx, input) => {
       const actor = requireGrantor(ctx);
       const scopes = scopesToGrant(actor, input.scopes);
-      return { userId: actor.userId, label: input.label, scopes, expiresAt: resolveExpiry(input, ctx.clock.now()), createdBy: actor.userId };
+      return {
+        userId: actor.userId,
+        label: input.label,
+        scopes,
+        expiresAt: resolveExpiry(input, ctx.clock.now()),
+        createdBy: actor.userId,
+      };
     },
   },
   async (s, input, token) => {

@@ -12,16 +12,14 @@ export type UserActor = Actor & { userId: number };
 export function requireCredential(ctx: VerbContext): Actor {
   const actor = ctx.actor;
   if (!actor) throw ApiError.unauthorized("Authentication required.");
-  if (actor.kind === "first_run")
-    throw ApiError.forbidden("First-run set-up is not complete: create the administrator first.");
+  if (actor.kind === "first_run") throw ApiError.forbidden("First-run set-up is not complete: create the administrator first.");
   return actor;
 }
 
 /** The signed-in user behind the request: tokens belong to a user, so the legacy and first-run grants have none. */
 export function requireUser(ctx: VerbContext): UserActor {
   const actor = requireCredential(ctx);
-  if (actor.userId == null)
-    throw ApiError.forbidden("API tokens belong to a user account: sign in as a user to manage them.");
+  if (actor.userId == null) throw ApiError.forbidden("API tokens belong to a user account: sign in as a user to manage them.");
   return actor as UserActor;
 }
 
@@ -32,8 +30,7 @@ export function requireUser(ctx: VerbContext): UserActor {
  */
 export function requireGrantor(ctx: VerbContext): UserActor {
   const actor = requireUser(ctx);
-  if (actor.masqueradeBy != null)
-    throw ApiError.forbidden("Credentials cannot be created while masquerading as another user.");
+  if (actor.masqueradeBy != null) throw ApiError.forbidden("Credentials cannot be created while masquerading as another user.");
   if (actor.tokenScopes && !scopeAllows(actor.tokenScopes, MINT_TOKENS_SCOPE))
     throw ApiError.forbidden(`An API token can create or rotate API tokens only with the ${MINT_TOKENS_SCOPE} scope.`);
   return actor;

@@ -32,6 +32,12 @@ export async function insertToken(s: VerbScope, t: NewToken): Promise<IssuedToke
       .returning();
     return inserted!;
   });
-  s.audit({ action: "token.created", category: "security", entity_type: "api_token", entity_id: row.id, diff: { after: auditedToken(row) } });
+  s.audit({
+    action: "token.created",
+    category: "security",
+    entity_type: "api_token",
+    entity_id: row.id,
+    diff: { after: auditedToken(row) },
+  });
   return issuedToken(row, token);
 }

@@ -30,7 +30,11 @@ export function childExpiry(parent: TokenRow | null, asked: Date | null, input: 
   if (asked <= limit) return asked;
   const field = input.expires_at !== undefined ? "expires_at" : "expires_in_days";
   throw ApiError.validation([
-    { loc: ["body", field], msg: `The new token must expire no later than the API token you are using (${limit.toISOString()}).`, type: "expiry" },
+    {
+      loc: ["body", field],
+      msg: `The new token must expire no later than the API token you are using (${limit.toISOString()}).`,
+      type: "expiry",
+    },
   ]);
 }
 
@@ -67,7 +71,14 @@ export async function revokeDescendants(s: VerbScope, rootId: number): Promise<n
         category: "security",
         entity_type: "api_token",
         entity_id: row.id,
-        diff: { before: { revoked_at: null }, after: { revoked_at: s.now.toISOString() }, user_id: row.user_id, prefix: row.prefix, revoked_with: rootId, parent_token_id: row.parent },
+        diff: {
+          before: { revoked_at: null },
+          after: { revoked_at: s.now.toISOString() },
+          user_id: row.user_id,
+          prefix: row.prefix,
+          revoked_with: rootId,
+          parent_token_id: row.parent,
+        },
       });
     total += revoked.length;
     if (revoked.length === 0) break;

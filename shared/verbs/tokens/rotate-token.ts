@@ -13,8 +13,7 @@ import { type IssuedToken, issuedToken } from "./token-view.ts";
 export const rotateApiToken = defineVerb<{ tokenId: number }, IssuedToken>({ scope: requireGrantor }, async (s, input) => {
   const row = await lockManagedToken(s, input.tokenId);
   if (row.revoked_at) throw ApiError.conflict(`API token ${row.id} is revoked; create a new one instead.`);
-  if (row.expires_at && row.expires_at <= s.now)
-    throw ApiError.conflict(`API token ${row.id} has expired; create a new one instead.`);
+  if (row.expires_at && row.expires_at <= s.now) throw ApiError.conflict(`API token ${row.id} has expired; create a new one instead.`);
   requireNotOutliving(await lockCallerToken(s), row);
   const { result: rotated, token } = await withFreshToken(s, async (tx, fresh) => {
     const [updated] = await tx

@@ -38,5 +38,12 @@ export function tokenSummary(row: TokenRow, email: string, now: Date) {
 
 /** What the audit log keeps of a token: never the secret or its hash. */
 export function auditedToken(row: TokenRow) {
-  return { user_id: row.user_id, label: row.label, prefix: row.prefix, scopes: row.scopes, expires_at: iso(row.expires_at), parent_token_id: row.parent_token_id };
+  return {
+    user_id: row.user_id,
+    label: row.label,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    expires_at: iso(row.expires_at),
+    parent_token_id: row.parent_token_id,
+  };
 }

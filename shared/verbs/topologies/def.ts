@@ -17,11 +17,22 @@ export const topologiesDef = defineResource({
   table: topologies,
   columns: { id: topologies.id },
   channels: ["topology"],
-  list: { sortable: { name: topologies.name, created_at: topologies.created_at, updated_at: topologies.updated_at }, search: [topologies.name, topologies.description] },
+  list: {
+    sortable: { name: topologies.name, created_at: topologies.created_at, updated_at: topologies.updated_at },
+    search: [topologies.name, topologies.description],
+  },
   async present(db, rows) {
     const ids = rows.map((r) => r.id);
-    const nodes = ids.length === 0 ? [] : await db.select().from(topologyNodes).where(inArray(topologyNodes.topology_id, ids)).orderBy(asc(topologyNodes.node_id));
-    return rows.map((r) => presentTopology(r, nodes.filter((n) => n.topology_id === r.id).map(({ node_id, x, y }) => ({ node_id, x, y }))));
+    const nodes =
+      ids.length === 0
+        ? []
+        : await db.select().from(topologyNodes).where(inArray(topologyNodes.topology_id, ids)).orderBy(asc(topologyNodes.node_id));
+    return rows.map((r) =>
+      presentTopology(
+        r,
+        nodes.filter((n) => n.topology_id === r.id).map(({ node_id, x, y }) => ({ node_id, x, y })),
+      ),
+    );
   },
 });
 

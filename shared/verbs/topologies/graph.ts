@@ -24,7 +24,9 @@ export async function inventoryNodes(db: Db, ids: string[]): Promise<Map<string,
         .select({ id: src.id, name: src.name, status: src.status ?? sql<null>`null`, subtitle: src.subtitle })
         .from(src.table)
         .where(inArray(src.id, refs))) as { id: number; name: string; status: string | null; subtitle: string | null }[];
-      return rows.map((r): InventoryNode => ({ id: nodeId(type, r.id), type, label: r.name, ref_id: r.id, status: r.status, subtitle: r.subtitle }));
+      return rows.map(
+        (r): InventoryNode => ({ id: nodeId(type, r.id), type, label: r.name, ref_id: r.id, status: r.status, subtitle: r.subtitle }),
+      );
     }),
   );
   return new Map(found.flat().map((n) => [n.id, n]));
@@ -38,7 +40,12 @@ export async function edgesAmong(db: Db, ids: string[]) {
     db,
     sql`select * from (${edgesSql()}) e where e.source = any(${set}::text[]) and e.target = any(${set}::text[]) order by e.kind, e.a, e.b`,
   );
-  return rows.map((e) => ({ id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)), source: e.source, target: e.target, relation: EDGE_KINDS[e.kind].relation }));
+  return rows.map((e) => ({
+    id: edgeId(e.kind, Number(e.a), e.b == null ? null : Number(e.b)),
+    source: e.source,
+    target: e.target,
+    relation: EDGE_KINDS[e.kind].relation,
+  }));
 }
 
 export const topologyGraph = defineRead({ scope: "read:layout" }, async (ctx, { topologyId }: { topologyId: number }) => {

@@ -15,7 +15,17 @@ import { ident } from "./sql-parts.ts";
 export const CLEAR_LAB = { action: "CLEAR_LAB", requiresBackup: true } as const;
 
 /** Rows about inventory entities that no foreign key removes with them (they name entities by type and id). */
-const ENTITY_SIDE_TABLES = ["monitors", "maintenance_windows", "status_history", "resource_recommendations", "asset_identities", "map_entities", "map_pins", "external_refs", "doc_entities"];
+const ENTITY_SIDE_TABLES = [
+  "monitors",
+  "maintenance_windows",
+  "status_history",
+  "resource_recommendations",
+  "asset_identities",
+  "map_entities",
+  "map_pins",
+  "external_refs",
+  "doc_entities",
+];
 
 /** The inventory tables in the order they can be emptied (children first). */
 const inventoryTables = (withDocs: boolean) =>
@@ -31,7 +41,10 @@ const inventoryTables = (withDocs: boolean) =>
 export async function wipeInventory(tx: Db, withDocs: boolean): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of [...new Set([...ENTITY_SIDE_TABLES, ...inventoryTables(withDocs)])]) {
-    const [row] = await queryRows<{ n: number }>(tx, sql`with d as (delete from ${ident(table)} returning 1) select count(*)::int as n from d`);
+    const [row] = await queryRows<{ n: number }>(
+      tx,
+      sql`with d as (delete from ${ident(table)} returning 1) select count(*)::int as n from d`,
+    );
     counts[table] = row?.n ?? 0;
   }
   return counts;
@@ -43,7 +56,13 @@ export const clearLab = defineVerb<{ backupsAvailable: boolean }, LabClearedAnsw
     const backup = await requireVerifiedBackup(s.tx, s.now, CLEAR_LAB, backupsAvailable);
     await s.tx.execute(sql`select pg_advisory_xact_lock(${INVENTORY_IMPORT_LOCK})`);
     const counts = await wipeInventory(s.tx, false);
-    s.audit({ action: "clear_lab", category: "inventory", level: "warning", entity_type: "inventory", diff: { deleted: counts, backup: backup?.filename ?? null } });
+    s.audit({
+      action: "clear_lab",
+      category: "inventory",
+      level: "warning",
+      entity_type: "inventory",
+      diff: { deleted: counts, backup: backup?.filename ?? null },
+    });
     s.emit("inventory", { action: "cleared" });
     return { cleared: true, ...counts };
   },

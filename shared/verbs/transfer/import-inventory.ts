@@ -70,7 +70,8 @@ const EntityTag = v.object({
   tag_id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647)),
 });
 
-const keyOf = (kind: Kind, row: Row): number | string => (kind.pk.length === 1 ? (row[kind.pk[0]!] as number) : kind.pk.map((c) => String(row[c])).join("/"));
+const keyOf = (kind: Kind, row: Row): number | string =>
+  kind.pk.length === 1 ? (row[kind.pk[0]!] as number) : kind.pk.map((c) => String(row[c])).join("/");
 
 /**
  * Validates every row in place (each array element is replaced by its normalised form, so the
@@ -105,7 +106,8 @@ export function validateDocument(data: Record<string, unknown>, now: Date): { ig
       kind?.fill?.(input);
       const result = v.safeParse(schema, input);
       if (!result.success) {
-        for (const issue of result.issues) add([key, i, ...(issue.path ?? []).map((p) => p.key as string | number)], issue.message, issue.type);
+        for (const issue of result.issues)
+          add([key, i, ...(issue.path ?? []).map((p) => p.key as string | number)], issue.message, issue.type);
         continue;
       }
       const row = result.output as Row;
@@ -120,7 +122,9 @@ export function validateDocument(data: Record<string, unknown>, now: Date): { ig
 
 function columnDefaults(kind: Kind, now: Date): [string, unknown][] {
   const columns = Object.values(getTableColumns(kind.table) as Record<string, PgColumn>);
-  return columns.filter((c) => c.notNull && c.hasDefault && kind.columns.includes(c.name)).map((c) => [c.name, columnDefault(c, now)] as [string, unknown]);
+  return columns
+    .filter((c) => c.notNull && c.hasDefault && kind.columns.includes(c.name))
+    .map((c) => [c.name, columnDefault(c, now)] as [string, unknown]);
 }
 
 const emptyDiff = (): KindDiff => ({ created: 0, updated: 0, unchanged: 0, conflicts: [], conflict_count: 0 });
@@ -156,7 +160,9 @@ class ImportRun {
       const first = list[0]!;
       throw new ApiError(
         "VALIDATION_ERROR",
-        list.slice(0, MAX_ISSUES).map((c) => ({ loc: ["body", "data", kind, c.index], msg: `Import failed: ${kind} ${c.id}: ${c.reason}`, type: "conflict" })),
+        list
+          .slice(0, MAX_ISSUES)
+          .map((c) => ({ loc: ["body", "data", kind, c.index], msg: `Import failed: ${kind} ${c.id}: ${c.reason}`, type: "conflict" })),
         { fields: { [`data.${kind}.${first.index}`]: first.reason }, kind, id: first.id },
       );
     }
@@ -239,7 +245,13 @@ class ImportRun {
       }
       if (changed.length === 0) continue;
       let written = changed;
-      if ((await this.upsert(kind, values, changed.map((c) => c.row))) !== null) {
+      if (
+        (await this.upsert(
+          kind,
+          values,
+          changed.map((c) => c.row),
+        )) !== null
+      ) {
         // The database refused something in the chunk: row by row, to name the rows it refuses.
         const refused = new Map<number, string>();
         written = [];
@@ -259,9 +271,7 @@ class ImportRun {
   private async upsert(kind: Kind, values: string[], rows: Row[]): Promise<string | null> {
     const cols = list(kind.columns.map(ident));
     const onConflict =
-      values.length === 0
-        ? sql`do nothing`
-        : sql`do update set ${list(values.map((c) => sql`${ident(c)} = excluded.${ident(c)}`))}`;
+      values.length === 0 ? sql`do nothing` : sql`do update set ${list(values.map((c) => sql`${ident(c)} = excluded.${ident(c)}`))}`;
     try {
       await savepointOn(this.tx, async (sp) => {
         await sp.execute(
@@ -285,9 +295,13 @@ class ImportRun {
       const chunk = all.slice(start, start + IMPORT_CHUNK);
       const problems = new Map<number, string>();
       const missingTags = await missingIds(this.tx, "tags", [...new Set(chunk.map((r) => r.tag_id as number))]);
-      for (const [i, r] of chunk.entries()) if (missingTags.has(r.tag_id as number)) problems.set(i, `tag_id ${String(r.tag_id)} names a tags row that is neither in the document nor in the database`);
+      for (const [i, r] of chunk.entries())
+        if (missingTags.has(r.tag_id as number))
+          problems.set(i, `tag_id ${String(r.tag_id)} names a tags row that is neither in the document nor in the database`);
       for (const kind of TAGGED_KINDS) {
-        const missing = await missingIds(this.tx, kind.name, [...new Set(chunk.filter((r) => r.entity_type === kind.entityType).map((r) => r.entity_id as number))]);
+        const missing = await missingIds(this.tx, kind.name, [
+          ...new Set(chunk.filter((r) => r.entity_type === kind.entityType).map((r) => r.entity_id as number)),
+        ]);
         chunk.forEach((r, i) => {
           if (r.entity_type === kind.entityType && missing.has(r.entity_id as number) && !problems.has(i))
             problems.set(i, `entity_id ${String(r.entity_id)} names a ${kind.key} row that is neither in the document nor in the database`);
@@ -353,7 +367,9 @@ class DryRunDone extends Error {
 }
 
 function summary(run: ImportRun) {
-  return Object.fromEntries(Object.entries(run.kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]));
+  return Object.fromEntries(
+    Object.entries(run.kinds).map(([k, d]) => [k, { created: d.created, updated: d.updated, unchanged: d.unchanged }]),
+  );
 }
 
 export const importInventory = defineVerb<ImportInput, ImportResult, { ignored: string[] }>(

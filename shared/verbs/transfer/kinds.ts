@@ -94,8 +94,17 @@ function createEntries(schema: unknown): Entries {
 }
 
 const Int = v.pipe(v.number(), v.integer("Must be an integer."), v.minValue(-2_147_483_648), v.maxValue(MAX_INT4));
-const Id = v.pipe(v.number(), v.integer("Must be an integer id."), v.minValue(1, "Must be a positive integer id."), v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`));
-const Timestamp = v.pipe(v.string(), v.maxLength(64), v.check((s) => !Number.isNaN(Date.parse(s)), "Not a timestamp."));
+const Id = v.pipe(
+  v.number(),
+  v.integer("Must be an integer id."),
+  v.minValue(1, "Must be a positive integer id."),
+  v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`),
+);
+const Timestamp = v.pipe(
+  v.string(),
+  v.maxLength(64),
+  v.check((s) => !Number.isNaN(Date.parse(s)), "Not a timestamp."),
+);
 
 /** The rule of a column the create body does not write, from its SQL type. */
 function columnRule(column: PgColumn): v.GenericSchema {
@@ -137,7 +146,9 @@ interface KindSpec {
 function kind(spec: KindSpec): Kind {
   const all = getTableColumns(spec.table) as Record<string, PgColumn>;
   const omit = new Set(spec.omit ?? []);
-  const columns = Object.values(all).map((c) => c.name).filter((n) => !omit.has(n));
+  const columns = Object.values(all)
+    .map((c) => c.name)
+    .filter((n) => !omit.has(n));
   const pk = spec.pk ?? ["id"];
   const given = { ...(spec.create ? createEntries(spec.create) : {}), ...spec.rules };
   const entries: Entries = {};
@@ -185,15 +196,42 @@ export const KINDS: Kind[] = [
   kind({ key: "sites", table: sites, create: SiteCreate, unique: [["name"]] }),
   kind({ key: "environments", table: environments, create: EnvironmentCreate, unique: [["name"]] }),
   kind({ key: "categories", table: categories, create: CategoryCreate, unique: [["name"]] }),
-  kind({ key: "tags", table: tags, rules: { name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)), color: Color }, unique: [["name"]] }),
-  kind({ key: "hardware", table: hardware, create: HardwareCreate, refs: { environment_id: "environments", site_id: "sites" }, entityType: "hardware" }),
-  kind({ key: "hardware_connections", table: hardwareConnections, refs: { source_hardware_id: "hardware", target_hardware_id: "hardware" }, unique: [["source_hardware_id", "target_hardware_id", "connection_type"]] }),
-  kind({ key: "compute_units", table: computeUnits, create: ComputeUnitCreate, refs: { hardware_id: "hardware", environment_id: "environments" }, entityType: "compute_unit" }),
+  kind({
+    key: "tags",
+    table: tags,
+    rules: { name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)), color: Color },
+    unique: [["name"]],
+  }),
+  kind({
+    key: "hardware",
+    table: hardware,
+    create: HardwareCreate,
+    refs: { environment_id: "environments", site_id: "sites" },
+    entityType: "hardware",
+  }),
+  kind({
+    key: "hardware_connections",
+    table: hardwareConnections,
+    refs: { source_hardware_id: "hardware", target_hardware_id: "hardware" },
+    unique: [["source_hardware_id", "target_hardware_id", "connection_type"]],
+  }),
+  kind({
+    key: "compute_units",
+    table: computeUnits,
+    create: ComputeUnitCreate,
+    refs: { hardware_id: "hardware", environment_id: "environments" },
+    entityType: "compute_unit",
+  }),
   kind({ key: "storage", table: storage, create: StorageCreate, refs: { hardware_id: "hardware" }, entityType: "storage" }),
   kind({ key: "vlans", table: vlans, create: VlanCreate, refs: { site_id: "sites" } }),
   kind({ key: "networks", table: networks, create: NetworkCreate, refs: { site_id: "sites" }, entityType: "network" }),
   kind({ key: "ip_addresses", table: ipAddresses, create: IpCreate, refs: { network_id: "networks" }, unique: [["address"]] }),
-  kind({ key: "network_peers", table: networkPeers, pk: ["network_id", "peer_network_id"], refs: { network_id: "networks", peer_network_id: "networks" } }),
+  kind({
+    key: "network_peers",
+    table: networkPeers,
+    pk: ["network_id", "peer_network_id"],
+    refs: { network_id: "networks", peer_network_id: "networks" },
+  }),
   kind({
     key: "services",
     table: services,
@@ -205,17 +243,59 @@ export const KINDS: Kind[] = [
       if (row.slug === undefined && typeof row.name === "string") row.slug = `${slugify(row.name)}-${String(row.id)}`;
     },
   }),
-  kind({ key: "service_dependencies", table: serviceDependencies, pk: ["service_id", "depends_on_id"], refs: { service_id: "services", depends_on_id: "services" } }),
-  kind({ key: "service_storage", table: serviceStorage, pk: ["service_id", "storage_id"], refs: { service_id: "services", storage_id: "storage" } }),
+  kind({
+    key: "service_dependencies",
+    table: serviceDependencies,
+    pk: ["service_id", "depends_on_id"],
+    refs: { service_id: "services", depends_on_id: "services" },
+  }),
+  kind({
+    key: "service_storage",
+    table: serviceStorage,
+    pk: ["service_id", "storage_id"],
+    refs: { service_id: "services", storage_id: "storage" },
+  }),
   kind({ key: "misc_items", table: miscItems, create: MiscCreate, entityType: "misc" }),
   kind({ key: "service_misc", table: serviceMisc, pk: ["service_id", "misc_id"], refs: { service_id: "services", misc_id: "misc_items" } }),
-  kind({ key: "hardware_networks", table: networkHardwareMembers, pk: ["network_id", "hardware_id"], refs: { network_id: "networks", hardware_id: "hardware" } }),
-  kind({ key: "compute_networks", table: networkMembers, pk: ["network_id", "compute_id"], refs: { network_id: "networks", compute_id: "compute_units" } }),
-  kind({ key: "hardware_clusters", table: hardwareClusters, create: ClusterCreate, refs: { environment_id: "environments" }, unique: [["name"]], entityType: "cluster" }),
-  kind({ key: "hardware_cluster_members", table: clusterMembers, refs: { cluster_id: "hardware_clusters", hardware_id: "hardware" }, unique: [["cluster_id", "hardware_id"]] }),
+  kind({
+    key: "hardware_networks",
+    table: networkHardwareMembers,
+    pk: ["network_id", "hardware_id"],
+    refs: { network_id: "networks", hardware_id: "hardware" },
+  }),
+  kind({
+    key: "compute_networks",
+    table: networkMembers,
+    pk: ["network_id", "compute_id"],
+    refs: { network_id: "networks", compute_id: "compute_units" },
+  }),
+  kind({
+    key: "hardware_clusters",
+    table: hardwareClusters,
+    create: ClusterCreate,
+    refs: { environment_id: "environments" },
+    unique: [["name"]],
+    entityType: "cluster",
+  }),
+  kind({
+    key: "hardware_cluster_members",
+    table: clusterMembers,
+    refs: { cluster_id: "hardware_clusters", hardware_id: "hardware" },
+    unique: [["cluster_id", "hardware_id"]],
+  }),
   kind({ key: "external_nodes", table: externalNodes, create: ExternalNodeCreate, entityType: "external_node" }),
-  kind({ key: "external_node_networks", table: externalNodeNetworks, refs: { external_node_id: "external_nodes", network_id: "networks" }, unique: [["external_node_id", "network_id"]] }),
-  kind({ key: "service_external_nodes", table: serviceExternalDependencies, refs: { service_id: "services", external_node_id: "external_nodes" }, unique: [["service_id", "external_node_id"]] }),
+  kind({
+    key: "external_node_networks",
+    table: externalNodeNetworks,
+    refs: { external_node_id: "external_nodes", network_id: "networks" },
+    unique: [["external_node_id", "network_id"]],
+  }),
+  kind({
+    key: "service_external_nodes",
+    table: serviceExternalDependencies,
+    refs: { service_id: "services", external_node_id: "external_nodes" },
+    unique: [["service_id", "external_node_id"]],
+  }),
   // Users are not exported, so neither is who wrote a document.
   kind({ key: "docs", table: docs, create: DocCreate, omit: ["created_by"] }),
   kind({

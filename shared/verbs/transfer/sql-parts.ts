@@ -14,10 +14,15 @@ export const jsonObject = (alias: string, columns: string[]): SQL =>
 
 /** The same as jsonb, which compares by value (timestamps as instants, numbers as numbers). */
 export const jsonbObject = (alias: string, columns: string[]): SQL =>
-  columns.length === 0 ? sql`'{}'::jsonb` : sql`jsonb_build_object(${list(columns.map((c) => sql`${sql.raw(`'${c}'`)}, ${qualified(alias, c)}`))})`;
+  columns.length === 0
+    ? sql`'{}'::jsonb`
+    : sql`jsonb_build_object(${list(columns.map((c) => sql`${sql.raw(`'${c}'`)}, ${qualified(alias, c)}`))})`;
 
 /** `(a.k1, a.k2)` for a keyset comparison or a join on the key. */
 export const tuple = (alias: string, columns: string[]): SQL => sql`(${list(columns.map((c) => qualified(alias, c)))})`;
 
 export const keyJoin = (left: string, right: string, columns: string[]): SQL =>
-  sql.join(columns.map((c) => sql`${qualified(left, c)} = ${qualified(right, c)}`), sql` and `);
+  sql.join(
+    columns.map((c) => sql`${qualified(left, c)} = ${qualified(right, c)}`),
+    sql` and `,
+  );

@@ -10,7 +10,10 @@ import { checkSize, freshName, storeUpload } from "./store-upload.ts";
 export const USER_ICON_MAX_BYTES = 512 * 1024;
 export const FAVICON_MAX_BYTES = 256 * 1024;
 
-const notAn = (what: string) => ApiError.validation([{ loc: ["body", "file"], msg: `The file is not ${what} (told by its content; SVG is not accepted).`, type: "image_type" }]);
+const notAn = (what: string) =>
+  ApiError.validation([
+    { loc: ["body", "file"], msg: `The file is not ${what} (told by its content; SVG is not accepted).`, type: "image_type" },
+  ]);
 
 type FileInput = { bytes: Uint8Array };
 type StoredAsset = { url: string; content_type: string; size: number };

@@ -56,13 +56,17 @@ export function uploadRow(file: UploadFileInput, createdBy: number | null) {
  * Inserts the file, or with `replace` overwrites the one of the same kind and name (a fixed name like
  * the favicon). Audited without the bytes.
  */
-export async function storeUpload(
-  s: VerbScope,
-  file: UploadFileInput & { replace?: boolean },
-): Promise<StoredUpload> {
+export async function storeUpload(s: VerbScope, file: UploadFileInput & { replace?: boolean }): Promise<StoredUpload> {
   const values = uploadRow(file, s.ctx.actor?.userId ?? null);
   const insert = s.tx.insert(uploads).values(values);
-  const returning = { id: uploads.id, kind: uploads.kind, name: uploads.name, content_type: uploads.content_type, size: uploads.size, sha256: uploads.sha256 };
+  const returning = {
+    id: uploads.id,
+    kind: uploads.kind,
+    name: uploads.name,
+    content_type: uploads.content_type,
+    size: uploads.size,
+    sha256: uploads.sha256,
+  };
   const [row] = await (file.replace
     ? insert.onConflictDoUpdate({ target: [uploads.kind, uploads.name], set: { ...values, updated_at: s.now } }).returning(returning)
     : insert.returning(returning));

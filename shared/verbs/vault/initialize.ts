@@ -26,6 +26,12 @@ export const initializeVault = defineVerb<undefined, VaultStatusShape>({ scope: 
       `Cannot initialize a new vault key while encrypted secrets already exist (${encrypted}); start with the key they were stored with.`,
     );
   await initializeVaultState(s.tx, vault, s.now);
-  s.audit({ action: "vault.initialize", category: "security", entity_type: "vault", entity_id: vault.keyId!, diff: { key_id: vault.keyId, key_source: vault.source } });
+  s.audit({
+    action: "vault.initialize",
+    category: "security",
+    entity_type: "vault",
+    entity_id: vault.keyId!,
+    diff: { key_id: vault.keyId, key_source: vault.source },
+  });
   return vaultStatusOf(s.tx, vault);
 });

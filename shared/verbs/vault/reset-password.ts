@@ -22,7 +22,8 @@ export type VaultResetInput = { email: string; vault_key: string; new_password?:
 /** Exactly one new password, in clear (the server hashes it): a 422 that never echoes the body (it holds the key). */
 function newPasswordOf(input: VaultResetInput): string {
   const issue = (field: string, msg: string) => ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
-  if (input.new_password_hash !== undefined) throw issue("new_password_hash", "new_password_hash is not accepted: send new_password; the server hashes it.");
+  if (input.new_password_hash !== undefined)
+    throw issue("new_password_hash", "new_password_hash is not accepted: send new_password; the server hashes it.");
   if (typeof input.new_password !== "string" || input.new_password === "") throw issue("new_password", "new_password is required.");
   if (input.new_password.length > 1024) throw issue("new_password", "new_password is at most 1024 characters.");
   return input.new_password;
@@ -59,7 +60,11 @@ export const vaultResetPassword = defineVerb<VaultResetInput, SessionOutcome, { 
       if (refusal || !user) {
         // The key is never recorded, not even in part; the e-mail says whose recovery was tried.
         const entry = {
-          action: "auth.vault_reset_failed", category: "security", level: "warning", entity_type: "user", entity_id: user?.id ?? null,
+          action: "auth.vault_reset_failed",
+          category: "security",
+          level: "warning",
+          entity_type: "user",
+          entity_id: user?.id ?? null,
           diff: { email: input.email.slice(0, 254), reason: refusal },
         } as const;
         await recordRefusal({ ctx, input: [entry] });
@@ -72,7 +77,11 @@ export const vaultResetPassword = defineVerb<VaultResetInput, SessionOutcome, { 
     const locked = await lockUser(s.tx, userId);
     const revoked = await replacePassword(s, locked.id, password_hash);
     s.audit({
-      action: "password.vault_reset", category: "security", level: "warning", entity_type: "user", entity_id: locked.id,
+      action: "password.vault_reset",
+      category: "security",
+      level: "warning",
+      entity_type: "user",
+      entity_id: locked.id,
       diff: { unlocked: locked.locked_until !== null && locked.locked_until > s.now, revoked_sessions: revoked },
     });
     return completeLogin(s, input, { ...locked, must_change_password: false }, "login.vault_reset");

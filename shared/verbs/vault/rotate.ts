@@ -25,11 +25,19 @@ const HOW = "set the new key in SVC_VAULT_KEY and the current one in SVC_VAULT_K
 
 function unreadable(secret: StoredSecret, e: unknown): ApiError {
   const reason = e instanceof VaultError ? e.reason : "error";
-  const why = reason === "wrong_key" ? "fails its authentication tag" : reason === "unknown_key" ? `was made with key ${Vault.keyIdIn(secret.value)}, which is not loaded` : "is not a vault ciphertext";
-  return ApiError.conflict(`The stored secret ${secret.column.name} of row ${secret.key} ${why}; nothing was re-encrypted and nothing changed.`, {
-    column: secret.column.name,
-    reason,
-  });
+  const why =
+    reason === "wrong_key"
+      ? "fails its authentication tag"
+      : reason === "unknown_key"
+        ? `was made with key ${Vault.keyIdIn(secret.value)}, which is not loaded`
+        : "is not a vault ciphertext";
+  return ApiError.conflict(
+    `The stored secret ${secret.column.name} of row ${secret.key} ${why}; nothing was re-encrypted and nothing changed.`,
+    {
+      column: secret.column.name,
+      reason,
+    },
+  );
 }
 
 const reencrypt = defineVerb<undefined, VaultStatusShape>({ scope: VAULT_ADMIN }, async (s) => {
@@ -41,7 +49,8 @@ const reencrypt = defineVerb<undefined, VaultStatusShape>({ scope: VAULT_ADMIN }
   const [state] = await s.tx.select().from(vaultState).where(eq(vaultState.id, 1)).for("update");
   if (!state) throw ApiError.conflict(`The vault is not initialized: nothing is stored under a key yet, so there is nothing to rotate.`);
   const condition = await vaultCondition(s.tx, vault);
-  if (condition === "healthy") throw ApiError.conflict(`No rotation is pending: the stored secrets are already under key ${vault.keyId}. To rotate, ${HOW}.`);
+  if (condition === "healthy")
+    throw ApiError.conflict(`No rotation is pending: the stored secrets are already under key ${vault.keyId}. To rotate, ${HOW}.`);
   if (condition !== "rotation_pending")
     throw new ApiError(
       "SERVICE_NOT_READY",
@@ -94,7 +103,11 @@ export interface RotateInput {
 
 /** The installation's key id as committed, or undefined when the database cannot say. */
 async function installedKeyId(ctx: VerbContext): Promise<string | undefined> {
-  const rows = await ctx.db.select({ key_id: vaultState.key_id }).from(vaultState).where(eq(vaultState.id, 1)).catch(() => undefined);
+  const rows = await ctx.db
+    .select({ key_id: vaultState.key_id })
+    .from(vaultState)
+    .where(eq(vaultState.id, 1))
+    .catch(() => undefined);
   return rows?.[0]?.key_id;
 }
 
@@ -137,7 +150,8 @@ export const rotateVault: Verb<RotateInput, VaultStatusShape> = Object.assign(
     requireScope(ctx, VAULT_ADMIN);
     const vault = vaultOf(ctx);
     const keyFile = input?.keyFile;
-    if (keyFile && vault.source === "file" && (await vaultCondition(ctx.db, vault)) === "healthy") return rotateKeyFile(ctx, vault, keyFile);
+    if (keyFile && vault.source === "file" && (await vaultCondition(ctx.db, vault)) === "healthy")
+      return rotateKeyFile(ctx, vault, keyFile);
     return reencrypt({ ctx });
   },
   { scope: VAULT_ADMIN },

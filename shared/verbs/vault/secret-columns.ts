@@ -7,7 +7,18 @@
 import { and, isNotNull, like, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
-import { agentServerKeys, certificates, discoveryProfiles, integrationConfigs, integrations, monitors, notificationSinks, scanJobs, serverSecrets, telemetryConfigs } from "../../db/schema/index.ts";
+import {
+  agentServerKeys,
+  certificates,
+  discoveryProfiles,
+  integrationConfigs,
+  integrations,
+  monitors,
+  notificationSinks,
+  scanJobs,
+  serverSecrets,
+  telemetryConfigs,
+} from "../../db/schema/index.ts";
 import { isCiphertext, type Vault } from "../../vault/vault.ts";
 
 export interface SecretColumn {
@@ -159,8 +170,18 @@ export const CERTIFICATE_KEY: SecretColumn = {
 };
 
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
-  SNMP_COMMUNITY, OAUTH_CLIENT_SECRET, AGENT_SERVER_PRIVATE_KEY, NOTIFICATION_SINK_SECRETS, MONITOR_SECRET_CONFIG, DISCOVERY_PROFILE_SNMP_COMMUNITY, SCAN_JOB_SNMP_COMMUNITY,
-  INTEGRATION_CONFIG_CREDENTIAL, INTEGRATION_API_KEY, SETTINGS_SECRETS, ACME_ACCOUNT_KEY, CERTIFICATE_KEY,
+  SNMP_COMMUNITY,
+  OAUTH_CLIENT_SECRET,
+  AGENT_SERVER_PRIVATE_KEY,
+  NOTIFICATION_SINK_SECRETS,
+  MONITOR_SECRET_CONFIG,
+  DISCOVERY_PROFILE_SNMP_COMMUNITY,
+  SCAN_JOB_SNMP_COMMUNITY,
+  INTEGRATION_CONFIG_CREDENTIAL,
+  INTEGRATION_API_KEY,
+  SETTINGS_SECRETS,
+  ACME_ACCOUNT_KEY,
+  CERTIFICATE_KEY,
 ];
 
 export interface StoredSecret {

@@ -38,15 +38,27 @@ export const vaultSelfTest = defineRead<undefined, { ok: boolean; message: strin
   if (!vault.loaded) return { ok: false, message: "Vault is not initialized — no key loaded." };
   try {
     const probe = ctx.random.uuid();
-    if ((await vault.decrypt(await vault.encrypt(probe, SELF_TEST_CONTEXT), SELF_TEST_CONTEXT)) !== probe) return { ok: false, message: "Decrypted value did not match." };
+    if ((await vault.decrypt(await vault.encrypt(probe, SELF_TEST_CONTEXT), SELF_TEST_CONTEXT)) !== probe)
+      return { ok: false, message: "Decrypted value did not match." };
     const condition = await vaultCondition(ctx.db, vault);
     if (condition === "degraded")
-      return { ok: false, message: "Vault encryption/decryption works, but the loaded key does not open the installation's secrets: SVC_VAULT_KEY is not the key they were stored with." };
+      return {
+        ok: false,
+        message:
+          "Vault encryption/decryption works, but the loaded key does not open the installation's secrets: SVC_VAULT_KEY is not the key they were stored with.",
+      };
     if (condition === "rotation_pending")
-      return { ok: true, message: "Vault encryption/decryption verified. A key rotation is pending: POST /api/v1/admin/vault/rotate re-encrypts the stored secrets." };
+      return {
+        ok: true,
+        message:
+          "Vault encryption/decryption verified. A key rotation is pending: POST /api/v1/admin/vault/rotate re-encrypts the stored secrets.",
+      };
     return { ok: true, message: "Vault encryption/decryption verified." };
   } catch (e) {
     // A VaultError's message names a key id at most; anything else (the database) is named by its kind only.
-    return { ok: false, message: `Vault test failed: ${e instanceof VaultError ? e.message : e instanceof Error ? e.name : "unknown error"}` };
+    return {
+      ok: false,
+      message: `Vault test failed: ${e instanceof VaultError ? e.message : e instanceof Error ? e.name : "unknown error"}`,
+    };
   }
 });

@@ -32,7 +32,10 @@ export async function vaultCondition(db: Db, vault: Vault): Promise<VaultConditi
   if (!row) return "uninitialized";
   // The canary names its key; the row must agree (a canary copied in from elsewhere fails either way).
   if (Vault.keyIdIn(row.canary) !== row.key_id) return "degraded";
-  const opens = await vault.decrypt(row.canary, CANARY_CONTEXT).then((text) => text === CANARY_TEXT, () => false);
+  const opens = await vault.decrypt(row.canary, CANARY_CONTEXT).then(
+    (text) => text === CANARY_TEXT,
+    () => false,
+  );
   if (!opens) return "degraded";
   return row.key_id === vault.keyId ? "healthy" : "rotation_pending";
 }

@@ -18,12 +18,24 @@ export async function runDockerJob(run: JobRun): Promise<void> {
   } catch (e) {
     if (run.signal.aborted) return;
     const code = e instanceof DockerError ? e.code : "EIO";
-    const hint = code === "ENOENT" ? " (no such socket: is Docker installed, and the socket mounted into the sidecar?)" : code === "EACCES" ? " (permission denied: the sidecar's user needs the docker group)" : "";
+    const hint =
+      code === "ENOENT"
+        ? " (no such socket: is Docker installed, and the socket mounted into the sidecar?)"
+        : code === "EACCES"
+          ? " (permission denied: the sidecar's user needs the docker group)"
+          : "";
     throw new Error(`Docker Engine API at ${socketPath} unavailable: ${(e as Error).message}${hint}`);
   }
   if (run.signal.aborted) return;
-  run.log("INFO", "docker", `Docker ${snapshot.version.Version} (API ${snapshot.version.ApiVersion}): ${snapshot.containers.length} containers, ${snapshot.networks.length} networks`);
-  const summary = await syncDocker({ ctx, input: { socket_path: socketPath, snapshot, job_id: run.job.id, network_types: options.docker_network_types ?? null } });
+  run.log(
+    "INFO",
+    "docker",
+    `Docker ${snapshot.version.Version} (API ${snapshot.version.ApiVersion}): ${snapshot.containers.length} containers, ${snapshot.networks.length} networks`,
+  );
+  const summary = await syncDocker({
+    ctx,
+    input: { socket_path: socketPath, snapshot, job_id: run.job.id, network_types: options.docker_network_types ?? null },
+  });
   const message = `Synced ${summary.containers} containers (${summary.running} running), ${summary.services} with published ports, ${summary.networks} networks: ${summary.created.length} created, ${summary.updated.length} updated, ${summary.removed.length} marked removed`;
   run.log("INFO", "docker", message, { created: summary.created.length, updated: summary.updated.length, removed: summary.removed.length });
   run.progress({ done: 1, total: 1, phase: "docker", message });

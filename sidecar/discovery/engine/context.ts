@@ -34,7 +34,12 @@ export function portPhaseHosts(maxSockets: number, portsPerHost: number): number
   return Math.max(1, Math.floor((maxSockets * 3) / 4 / Math.max(1, portsPerHost)));
 }
 
-export function engineContext(plan: ScanPlan, signal: AbortSignal, options: EngineOptions & { budget?: SocketBudget }, log: LogFn): EngineContext {
+export function engineContext(
+  plan: ScanPlan,
+  signal: AbortSignal,
+  options: EngineOptions & { budget?: SocketBudget },
+  log: LogFn,
+): EngineContext {
   const warned = new Set<string>();
   return {
     plan,

@@ -22,7 +22,8 @@ async function enrichPort(ctx: EngineContext, f: HostFinding, port: OpenPort, cl
   let tls: boolean | null = null;
   // nmap names web services http, https, http-proxy, http-alt...
   let httpSeen = HTTP_PORTS.has(port.port) || (port.service?.startsWith("http") ?? false);
-  const cert = () => slot(ctx, clock.signal, null, () => tlsCert(ip, port.port, { timeoutMs: clock.budget(GRAB_CAP_MS), signal: clock.signal }));
+  const cert = () =>
+    slot(ctx, clock.signal, null, () => tlsCert(ip, port.port, { timeoutMs: clock.budget(GRAB_CAP_MS), signal: clock.signal }));
   if (has(plan, "banner")) {
     // A TLS port answers nothing in clear text, so its handshake comes first.
     const tryTlsFirst = TLS_PORTS.has(port.port);
@@ -52,7 +53,9 @@ async function enrichPort(ctx: EngineContext, f: HostFinding, port: OpenPort, cl
   }
   if (has(plan, "http") && (httpSeen || port.tls) && !clock.signal.aborted) {
     const useTls = tls ?? TLS_PORTS.has(port.port);
-    const page = await slot(ctx, clock.signal, null, () => httpTitle(ip, port.port, { tls: useTls, timeoutMs: clock.budget(GRAB_CAP_MS), signal: clock.signal }));
+    const page = await slot(ctx, clock.signal, null, () =>
+      httpTitle(ip, port.port, { tls: useTls, timeoutMs: clock.budget(GRAB_CAP_MS), signal: clock.signal }),
+    );
     if (page) {
       port.http_title = page.title;
       if (!port.service || port.service === "http") port.service = useTls ? "https" : "http";
@@ -68,7 +71,9 @@ export async function enrichHost(ctx: EngineContext, f: HostFinding, clock: Host
   const { plan } = ctx;
   const dns =
     has(plan, "dns") && !f.hostname
-      ? slot(ctx, clock.signal, null, () => reverseDns(f.ip_address, { timeoutMs: clock.budget(DNS_CAP_MS), signal: clock.signal, servers: ctx.dnsServers }))
+      ? slot(ctx, clock.signal, null, () =>
+          reverseDns(f.ip_address, { timeoutMs: clock.budget(DNS_CAP_MS), signal: clock.signal, servers: ctx.dnsServers }),
+        )
       : Promise.resolve(null);
   const grabs = has(plan, "banner") || has(plan, "http") ? f.open_ports.map((p) => enrichPort(ctx, f, p, clock)) : [];
   const [name] = await Promise.all([dns, Promise.all(grabs)]);

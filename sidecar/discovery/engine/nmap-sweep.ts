@@ -46,7 +46,9 @@ export async function nmapSweep(ctx: EngineContext, onProgress: (percent: number
     });
   } catch (e) {
     if (e instanceof NmapError && e.reason === "aborted") return [];
-    ctx.log("WARNING", "nmap", `${(e as Error).message}; the built-in sweep runs instead`, { reason: e instanceof NmapError ? e.reason : "failed" });
+    ctx.log("WARNING", "nmap", `${(e as Error).message}; the built-in sweep runs instead`, {
+      reason: e instanceof NmapError ? e.reason : "failed",
+    });
     return null;
   }
 }

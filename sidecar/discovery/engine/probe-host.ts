@@ -45,10 +45,14 @@ async function pingHost(ctx: EngineContext, ip: string, clock: HostClock): Promi
 
 function connectAll(ctx: EngineContext, ip: string, ports: number[], clock: HostClock): Promise<[number, ProbeResult][]> {
   return Promise.all(
-    ports.map(async (port): Promise<[number, ProbeResult]> => [
-      port,
-      await slot(ctx, clock.signal, ABORTED, () => tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal })),
-    ]),
+    ports.map(
+      async (port): Promise<[number, ProbeResult]> => [
+        port,
+        await slot(ctx, clock.signal, ABORTED, () =>
+          tcpProbe(ip, port, { timeoutMs: clock.budget(ctx.connectTimeoutMs), signal: clock.signal }),
+        ),
+      ],
+    ),
   );
 }
 
@@ -63,7 +67,11 @@ function anyTrue(checks: Promise<boolean>[]): Promise<boolean> {
 }
 
 /** The other ports of a live host, all at once, once the gate lets it in; its clock starts then. */
-async function portsPhase(ctx: EngineContext, ip: string, ports: number[]): Promise<{ results: [number, ProbeResult][]; clock: HostClock }> {
+async function portsPhase(
+  ctx: EngineContext,
+  ip: string,
+  ports: number[],
+): Promise<{ results: [number, ProbeResult][]; clock: HostClock }> {
   if (ports.length === 0) return { results: [], clock: hostClock(ctx.signal, ctx.plan.host_timeout_ms) };
   let release: () => void;
   try {
@@ -83,7 +91,11 @@ async function portsPhase(ctx: EngineContext, ip: string, ports: number[]): Prom
  * The finding of a live host (open ports sorted, rtt, sources) and the clock its enrichment continues
  * under, or null when nothing answered.
  */
-export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock): Promise<{ finding: HostFinding; clock: HostClock } | null> {
+export async function probeHost(
+  ctx: EngineContext,
+  ip: string,
+  clock: HostClock,
+): Promise<{ finding: HostFinding; clock: HostClock } | null> {
   const { plan } = ctx;
   const useTcp = has(plan, "tcp") && plan.tcp_ports.length > 0;
   const first = useTcp ? discoveryPorts(plan.tcp_ports) : [];
@@ -91,10 +103,19 @@ export async function probeHost(ctx: EngineContext, ip: string, clock: HostClock
   const pingDone = has(plan, "icmp") ? pingHost(ctx, ip, clock) : Promise.resolve(NO_PING);
   const firstDone = connectAll(ctx, ip, first, clock);
   const snmpDone = snmpWanted
-    ? slot<SnmpSystem | null>(ctx, clock.signal, null, () => snmpSystem(ip, { ...plan.snmp!, timeoutMs: clock.budget(SNMP_CAP_MS), signal: clock.signal }))
+    ? slot<SnmpSystem | null>(ctx, clock.signal, null, () =>
+        snmpSystem(ip, { ...plan.snmp!, timeoutMs: clock.budget(SNMP_CAP_MS), signal: clock.signal }),
+      )
     : Promise.resolve(null);
   // The first answer that proves the host is up starts the other ports; the slower methods finish alongside.
-  if (!(await anyTrue([pingDone.then((r) => r.alive), firstDone.then((rs) => rs.some(([, r]) => answered(r))), snmpDone.then((r) => r !== null)]))) return null;
+  if (
+    !(await anyTrue([
+      pingDone.then((r) => r.alive),
+      firstDone.then((rs) => rs.some(([, r]) => answered(r))),
+      snmpDone.then((r) => r !== null),
+    ]))
+  )
+    return null;
   const rest = useTcp ? plan.tcp_ports.filter((p) => !first.includes(p)) : [];
   const [pinged, firstResults, snmp, ports] = await Promise.all([pingDone, firstDone, snmpDone, portsPhase(ctx, ip, rest)]);
   const results = [...firstResults, ...ports.results];

@@ -36,15 +36,35 @@ export interface ReadinessOptions {
 type Verdict = Omit<ReadinessCapability, "key" | "title" | "last_healed_at">;
 
 const ready = (explanation: string): Verdict => ({ state: "ready", explanation, reason_code: null, last_error: null });
-const notReady = (state: "degraded" | "unavailable", reason_code: string, explanation: string, last_error: string | null = null): Verdict => ({
-  state, explanation, reason_code, last_error,
+const notReady = (
+  state: "degraded" | "unavailable",
+  reason_code: string,
+  explanation: string,
+  last_error: string | null = null,
+): Verdict => ({
+  state,
+  explanation,
+  reason_code,
+  last_error,
 });
 
 async function icmp(command: string): Promise<Verdict> {
   const r = await ping("127.0.0.1", { timeoutMs: 2000, command });
   if (r.alive) return ready("ICMP echo through the system ping works");
-  if (r.fault?.includes("not installed")) return notReady("unavailable", "ping_not_installed", "The system ping command is missing (Debian: apt-get install iputils-ping); hosts are found by TCP", r.fault);
-  if (r.fault) return notReady("unavailable", "ping_not_permitted", "ping may not open an ICMP socket; allow net.ipv4.ping_group_range or give ping cap_net_raw", r.fault);
+  if (r.fault?.includes("not installed"))
+    return notReady(
+      "unavailable",
+      "ping_not_installed",
+      "The system ping command is missing (Debian: apt-get install iputils-ping); hosts are found by TCP",
+      r.fault,
+    );
+  if (r.fault)
+    return notReady(
+      "unavailable",
+      "ping_not_permitted",
+      "ping may not open an ICMP socket; allow net.ipv4.ping_group_range or give ping cap_net_raw",
+      r.fault,
+    );
   return notReady("degraded", "no_loopback_reply", "ping ran but 127.0.0.1 did not answer");
 }
 
@@ -60,19 +80,38 @@ async function arp(path: string): Promise<Verdict> {
     await access(path, constants.R_OK);
     return ready(`MAC addresses from the kernel's neighbour table (${path}), for hosts on the same network segments`);
   } catch (e) {
-    return notReady("unavailable", "no_neighbour_table", `The neighbour table (${path}) is not readable on this platform; no MAC addresses`, (e as Error).message);
+    return notReady(
+      "unavailable",
+      "no_neighbour_table",
+      `The neighbour table (${path}) is not readable on this platform; no MAC addresses`,
+      (e as Error).message,
+    );
   }
 }
 
 function nmapVersion(command: string): Promise<Verdict> {
   return new Promise((resolve) => {
-    execFile(command, ["--version"], { timeout: 5000, env: { LC_ALL: "C", PATH: process.env.PATH ?? "/usr/bin:/bin" } }, (error, stdout) => {
-      const version = /Nmap version ([\w.]+)/.exec(stdout)?.[1];
-      if (!error && version) return resolve(ready(`nmap ${version} is installed`));
-      const code = (error as NodeJS.ErrnoException | null)?.code;
-      if (code === "ENOENT") return resolve(notReady("unavailable", "not_installed", "nmap is not installed (Debian: apt-get install nmap); the built-in sweep does the other types"));
-      resolve(notReady("unavailable", "not_runnable", "nmap is installed but does not run", error?.message ?? "no version in its output"));
-    });
+    execFile(
+      command,
+      ["--version"],
+      { timeout: 5000, env: { LC_ALL: "C", PATH: process.env.PATH ?? "/usr/bin:/bin" } },
+      (error, stdout) => {
+        const version = /Nmap version ([\w.]+)/.exec(stdout)?.[1];
+        if (!error && version) return resolve(ready(`nmap ${version} is installed`));
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        if (code === "ENOENT")
+          return resolve(
+            notReady(
+              "unavailable",
+              "not_installed",
+              "nmap is not installed (Debian: apt-get install nmap); the built-in sweep does the other types",
+            ),
+          );
+        resolve(
+          notReady("unavailable", "not_runnable", "nmap is installed but does not run", error?.message ?? "no version in its output"),
+        );
+      },
+    );
   });
 }
 
@@ -84,7 +123,13 @@ async function docker(path: string): Promise<Verdict> {
     return ready(`The Docker Engine API socket ${path} is reachable`);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EACCES") return notReady("degraded", "permission_denied", `${path} exists but this process may not use it (add it to the docker group)`, (e as Error).message);
+    if (code === "EACCES")
+      return notReady(
+        "degraded",
+        "permission_denied",
+        `${path} exists but this process may not use it (add it to the docker group)`,
+        (e as Error).message,
+      );
     return notReady("unavailable", "socket_missing", `No Docker Engine socket at ${path}`);
   }
 }
@@ -107,6 +152,14 @@ export async function probeDiscoveryReadiness(options: ReadinessOptions = {}): P
   ];
   return {
     helper_installed: nmapV.state === "ready",
-    capabilities: entries.map(([key, title, v]) => ({ key, title, state: v.state, explanation: v.explanation, reason_code: v.reason_code, last_healed_at: null, last_error: v.last_error })),
+    capabilities: entries.map(([key, title, v]) => ({
+      key,
+      title,
+      state: v.state,
+      explanation: v.explanation,
+      reason_code: v.reason_code,
+      last_healed_at: null,
+      last_error: v.last_error,
+    })),
   };
 }

@@ -52,7 +52,11 @@ function withLiveness(plan: ScanPlan, log: LogFn): ScanPlan {
   return withTypes(plan, ["icmp", "tcp"]);
 }
 
-export async function runScan(plan: ScanPlan, hooks: ScanHooks, options: EngineOptions & { budget?: SocketBudget } = {}): Promise<ScanOutcome> {
+export async function runScan(
+  plan: ScanPlan,
+  hooks: ScanHooks,
+  options: EngineOptions & { budget?: SocketBudget } = {},
+): Promise<ScanOutcome> {
   const control = new AbortController();
   const onAbort = () => control.abort(hooks.signal.reason);
   if (hooks.signal.aborted) return { addresses_scanned: 0, hosts_found: 0, cancelled: true };
@@ -72,8 +76,14 @@ export async function runScan(plan: ScanPlan, hooks: ScanHooks, options: EngineO
   };
 
   const work = (async () => {
-    hooks.onLog("INFO", "sweep", `Sweeping ${total} addresses (${ctx.plan.scan_types.join(", ")}), ${plan.max_concurrent_hosts} hosts and ${plan.max_sockets} sockets at most`);
-    const fromNmap = has(ctx.plan, "nmap") ? await nmapSweep(ctx, (pct) => ((state.done = Math.floor((pct / 100) * total)), progress("nmap"))) : null;
+    hooks.onLog(
+      "INFO",
+      "sweep",
+      `Sweeping ${total} addresses (${ctx.plan.scan_types.join(", ")}), ${plan.max_concurrent_hosts} hosts and ${plan.max_sockets} sockets at most`,
+    );
+    const fromNmap = has(ctx.plan, "nmap")
+      ? await nmapSweep(ctx, (pct) => ((state.done = Math.floor((pct / 100) * total)), progress("nmap")))
+      : null;
     if (fromNmap) {
       state.done = total;
       progress("enrich");
@@ -94,7 +104,9 @@ export async function runScan(plan: ScanPlan, hooks: ScanHooks, options: EngineO
   })();
 
   // Cancellation must not wait for the work: once aborted, every operation unwinds on its own listener.
-  const cancelled = new Promise<"cancelled">((resolve) => control.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }));
+  const cancelled = new Promise<"cancelled">((resolve) =>
+    control.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),
+  );
   try {
     const first = await Promise.race([work.then(() => "done" as const), cancelled]);
     if (first === "cancelled") {
@@ -109,7 +121,12 @@ export async function runScan(plan: ScanPlan, hooks: ScanHooks, options: EngineO
   return { addresses_scanned: state.done, hosts_found: state.found, cancelled: hooks.signal.aborted };
 }
 
-async function sweep(ctx: EngineContext, state: { done: number }, report: (f: HostFinding) => Promise<void>, progress: (phase: string) => void): Promise<void> {
+async function sweep(
+  ctx: EngineContext,
+  state: { done: number },
+  report: (f: HostFinding) => Promise<void>,
+  progress: (phase: string) => void,
+): Promise<void> {
   const { plan } = ctx;
   await eachConcurrent(plan.targets.addresses(), plan.max_concurrent_hosts, ctx.signal, async (ip) => {
     const probed = await probeHost(ctx, ip, hostClock(ctx.signal, plan.host_timeout_ms));

@@ -33,13 +33,24 @@ export interface ListenerWorker extends Worker {
   flush(): Promise<void>;
 }
 
-export function listenerWorker(runtime: Pick<NodeRuntime, "deps" | "database">, overrides: Partial<ListenerWorkerOptions> = {}): ListenerWorker {
+export function listenerWorker(
+  runtime: Pick<NodeRuntime, "deps" | "database">,
+  overrides: Partial<ListenerWorkerOptions> = {},
+): ListenerWorker {
   const { deps, database } = runtime;
   const options: ListenerWorkerOptions = {
-    owner: `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, pollMs: 5000, flushMs: 2000, heartbeatMs: 30_000, open: passiveListener, ...overrides,
+    owner: `sidecar-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    pollMs: 5000,
+    flushMs: 2000,
+    heartbeatMs: 30_000,
+    open: passiveListener,
+    ...overrides,
   };
   const ctx = systemContext({ db: database.db, clock: deps.clock, random: deps.random });
-  const allowed = parseTargets({ targets: allowedTargetsFromEnv({ SVC_DISCOVERY_ALLOWED_TARGETS: deps.config.SVC_DISCOVERY_ALLOWED_TARGETS }), cap: Number.MAX_SAFE_INTEGER });
+  const allowed = parseTargets({
+    targets: allowedTargetsFromEnv({ SVC_DISCOVERY_ALLOWED_TARGETS: deps.config.SVC_DISCOVERY_ALLOWED_TARGETS }),
+    cap: Number.MAX_SAFE_INTEGER,
+  });
   const fetchDescription = descriptionFetcher({
     outbound: deps.outbound,
     policy: () => readOutboundPolicy(database.db),
@@ -98,7 +109,11 @@ export function listenerWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
       const observations = pending;
       pending = [];
       const status = listener.status();
-      if (dropped > 0) status.errors.unshift({ at: new Date().toISOString(), message: `${dropped} observations dropped: more than ${LISTENER_LIMITS.maxPending} between two writes` });
+      if (dropped > 0)
+        status.errors.unshift({
+          at: new Date().toISOString(),
+          message: `${dropped} observations dropped: more than ${LISTENER_LIMITS.maxPending} between two writes`,
+        });
       dropped = 0;
       await recordHeard({ ctx, input: { owner: options.owner, observations, status } });
       lastWrite = Date.now();
@@ -111,7 +126,10 @@ export function listenerWorker(runtime: Pick<NodeRuntime, "deps" | "database">, 
     async start() {
       running = true;
       await reconcile();
-      timers.push(setInterval(() => void reconcile(), options.pollMs), setInterval(() => void flush(), options.flushMs));
+      timers.push(
+        setInterval(() => void reconcile(), options.pollMs),
+        setInterval(() => void flush(), options.flushMs),
+      );
     },
     async stop() {
       running = false;

@@ -16,7 +16,19 @@ const MAN_ADDR_ENTRY = "1.0.8802.1.1.2.1.4.2.1.";
 const LOC_PORT_ENTRY = "1.0.8802.1.1.2.1.3.7.1.";
 
 /** LldpSystemCapabilitiesMap: bit 0 is the most significant bit of the first octet. */
-const CAPS = ["other", "repeater", "bridge", "wlanAccessPoint", "router", "telephone", "docsisCableDevice", "stationOnly", "cVLANComponent", "sVLANComponent", "twoPortMACRelay"];
+const CAPS = [
+  "other",
+  "repeater",
+  "bridge",
+  "wlanAccessPoint",
+  "router",
+  "telephone",
+  "docsisCableDevice",
+  "stationOnly",
+  "cVLANComponent",
+  "sVLANComponent",
+  "twoPortMACRelay",
+];
 
 const mac = (b: Buffer) => [...b].map((x) => x.toString(16).padStart(2, "0")).join(":");
 

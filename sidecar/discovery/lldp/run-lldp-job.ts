@@ -26,7 +26,10 @@ async function readNode(session: Session, node: { hardware_id: number; ip_addres
   const [name] = await snmpGet(session, [LLDP_OID.sysName]);
   if (!name) throw new Error("the agent did not return sysName");
   const rem = await snmpWalk(session, LLDP_OID.remTable);
-  const [manAddr, locPort] = [await snmpWalk(session, LLDP_OID.remManAddrTable).catch(() => []), await snmpWalk(session, LLDP_OID.locPortTable).catch(() => [])];
+  const [manAddr, locPort] = [
+    await snmpWalk(session, LLDP_OID.remManAddrTable).catch(() => []),
+    await snmpWalk(session, LLDP_OID.locPortTable).catch(() => []),
+  ];
   const sysName = Buffer.isBuffer(name.value) ? name.value.toString("utf8").trim() || null : String(name.value);
   return { ...node, sys_name: sysName, neighbors: parseLldp(rem, manAddr, locPort) };
 }
@@ -36,7 +39,8 @@ export async function runLldpJob(run: JobRun): Promise<void> {
   const options = run.job.options as LldpOptions;
   const nodes = options.nodes ?? [];
   // A job from POST /discovery/scan names addresses, not nodes: the neighbours would have no source node.
-  if (nodes.length === 0) throw new Error("An lldp job reads the LLDP neighbours of inventory nodes: start it with POST /discovery/lldp-enrich {hardware_ids}.");
+  if (nodes.length === 0)
+    throw new Error("An lldp job reads the LLDP neighbours of inventory nodes: start it with POST /discovery/lldp-enrich {hardware_ids}.");
   for (const s of options.skipped ?? []) run.log("WARNING", "lldp", `Hardware ${s.hardware_id} skipped: ${s.reason}`);
   const community = (await openJobCommunity(ctx.db, run.vault, run.job)) ?? "public";
   const port = options.snmp_port ?? 161;
@@ -49,12 +53,19 @@ export async function runLldpJob(run: JobRun): Promise<void> {
   const reads: LldpNodeRead[] = [];
   let done = 0;
   const readOne = async (node: (typeof nodes)[number]) => {
-    const session = openSnmpSession(node.ip_address, community, { port, version: options.snmp_version ?? "2c", timeoutMs: TIMEOUT_MS, retries: 1 });
+    const session = openSnmpSession(node.ip_address, community, {
+      port,
+      version: options.snmp_version ?? "2c",
+      timeoutMs: TIMEOUT_MS,
+      retries: 1,
+    });
     open.add(session);
     try {
       const read = await readNode(session, node);
       reads.push(read);
-      run.log("INFO", "lldp", `${node.ip_address} (${read.sys_name ?? "no sysName"}): ${read.neighbors.length} LLDP neighbours`, { hardware_id: node.hardware_id });
+      run.log("INFO", "lldp", `${node.ip_address} (${read.sys_name ?? "no sysName"}): ${read.neighbors.length} LLDP neighbours`, {
+        hardware_id: node.hardware_id,
+      });
     } catch (e) {
       if (run.signal.aborted) return;
       const error = (e as Error).message ?? String(e);
@@ -73,7 +84,13 @@ export async function runLldpJob(run: JobRun): Promise<void> {
   }
   if (run.signal.aborted) return;
   const answered = reads.filter((r) => !r.error);
-  if (answered.length === 0) throw new Error(`No node answered LLDP-MIB over SNMP (${reads.map((r) => `${r.ip_address}: ${r.error}`).join("; ").slice(0, 500)})`);
+  if (answered.length === 0)
+    throw new Error(
+      `No node answered LLDP-MIB over SNMP (${reads
+        .map((r) => `${r.ip_address}: ${r.error}`)
+        .join("; ")
+        .slice(0, 500)})`,
+    );
   // In the job's node order, whichever answered first.
   const order = new Map(nodes.map((n, i) => [n.hardware_id, i]));
   reads.sort((x, y) => order.get(x.hardware_id)! - order.get(y.hardware_id)!);

@@ -15,15 +15,19 @@ const BATCH = 500;
 
 export function opnsenseRunner(outbound: OutboundHttp): JobRunner {
   return async (run: JobRun) => {
-    const target = await firewallTarget(run.ctx.db, run.vault).catch(() => "The stored API credentials cannot be opened with this server's vault key");
+    const target = await firewallTarget(run.ctx.db, run.vault).catch(
+      () => "The stored API credentials cannot be opened with this server's vault key",
+    );
     if (typeof target === "string") throw new FirewallError(`${target}: set it with PATCH /settings/firewall`, "firewall_not_configured");
     run.progress({ done: 0, total: 1, phase: "firewall", message: `Reading the ARP table and DHCP leases of ${target.base}` });
     run.log("INFO", "firewall", `Reading the ARP table and DHCP leases of ${target.base}`);
     const arp = await firewallGet(outbound, target, FIREWALL_PATHS.arp, run.signal);
     if (arp !== null && !Array.isArray(arp)) throw new FirewallError("The firewall's ARP answer is not a list: is this an OPNsense API?");
-    if (arp === null) run.log("WARNING", "firewall", "The firewall has no ARP table endpoint (diagnostics module missing); using its DHCP leases only");
+    if (arp === null)
+      run.log("WARNING", "firewall", "The firewall has no ARP table endpoint (diagnostics module missing); using its DHCP leases only");
     const leases = await firewallLeases(outbound, target, run.signal);
-    if (leases.body === null) run.log("WARNING", "firewall", "The firewall serves no DHCP leases (neither ISC dhcpd nor Kea); using its ARP table only");
+    if (leases.body === null)
+      run.log("WARNING", "firewall", "The firewall serves no DHCP leases (neither ISC dhcpd nor Kea); using its ARP table only");
     if (run.signal.aborted) return;
     const { hosts, skipped } = firewallHosts(arp, leases.body, leases.kea);
     for (const h of hosts) {

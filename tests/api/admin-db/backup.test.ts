@@ -34,7 +34,13 @@ describe("/admin/db", () => {
     const res = await h.call("/api/v1/admin/db/health");
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ status: "healthy", dialect: "postgresql", timescaledb_available: false, backup_last_at: null, backups_available: true });
+    expect(body).toMatchObject({
+      status: "healthy",
+      dialect: "postgresql",
+      timescaledb_available: false,
+      backup_last_at: null,
+      backups_available: true,
+    });
     expect(body.migration_level).toBe(body.migration_expected);
     expect(body.alembic_version).toMatch(/^\d{4}_/);
     expect(body.connections_active).toBeGreaterThan(0);
@@ -42,7 +48,11 @@ describe("/admin/db", () => {
   });
 
   it("a viewer may not back up, list or download", async () => {
-    for (const [method, path] of [["POST", "/api/v1/admin/db/backup"], ["GET", "/api/v1/admin/db/snapshots"], ["GET", "/api/v1/admin/db/health"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/api/v1/admin/db/backup"],
+      ["GET", "/api/v1/admin/db/snapshots"],
+      ["GET", "/api/v1/admin/db/health"],
+    ] as const) {
       const res = await h.call(path, { method, token: h.viewerToken });
       expect(res.status).toBe(403);
     }
@@ -58,7 +68,8 @@ describe("/admin/db", () => {
     expect(backup.verified_at).not.toBeNull();
     expect(readdirSync(dir).filter((n) => n.endsWith(".partial"))).toEqual([]);
     // The owner's only, like the vault key, even under the usual umask 022.
-    for (const name of [backup.filename, `${backup.filename}.sha256`]) expect((statSync(join(dir, name)).mode & 0o777).toString(8)).toBe("600");
+    for (const name of [backup.filename, `${backup.filename}.sha256`])
+      expect((statSync(join(dir, name)).mode & 0o777).toString(8)).toBe("600");
 
     const list = await (await h.call("/api/v1/admin/db/snapshots")).json();
     expect(list.snapshots.map((s: { filename: string }) => s.filename)).toContain(backup.filename);
@@ -77,7 +88,9 @@ describe("/admin/db", () => {
     const health = await (await h.call("/api/v1/admin/db/health")).json();
     expect(health.backup_last_filename).toBe(backup.filename);
 
-    const runs = await h.t.sql<{ outcome: string; detail: { bytes: number; method: string } }[]>`select outcome, detail from job_runs where job = 'db_backup' order by id desc limit 1`;
+    const runs = await h.t.sql<
+      { outcome: string; detail: { bytes: number; method: string } }[]
+    >`select outcome, detail from job_runs where job = 'db_backup' order by id desc limit 1`;
     expect(runs[0]).toMatchObject({ outcome: "success", detail: { bytes: backup.size_bytes, method: "pg_dump" } });
     const audit = await h.t.sql`select 1 from audit_log where action = 'db_backup'`;
     expect(audit.length).toBe(1);
@@ -95,10 +108,18 @@ describe("/admin/db", () => {
     const before = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length;
     writeFileSync(join(dir, "cb-20000101T000000000Z.sql.gz.partial"), "left by a killed process");
     const fake = join(dir, "..", `refusing-pg-dump-${process.pid}.sh`);
-    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi\necho "connection refused" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      fake,
+      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi\necho "connection refused" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     const good = h.t.runtime.deps.backups;
     const { config } = h.t.runtime.deps;
-    h.t.runtime.deps.backups = nodeBackupStore({ dir, pgDump: fake, postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! } });
+    h.t.runtime.deps.backups = nodeBackupStore({
+      dir,
+      pgDump: fake,
+      postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! },
+    });
     try {
       const res = await h.call("/api/v1/admin/db/backup", { method: "POST" });
       expect(res.status).toBe(500);
@@ -110,17 +131,27 @@ describe("/admin/db", () => {
     expect(readdirSync(dir).filter((n) => n.endsWith(".partial"))).toEqual([]);
     const after = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length;
     expect(after).toBe(before);
-    const [run] = await h.t.sql<{ outcome: string; error: string }[]>`select outcome, error from job_runs where job = 'db_backup' order by id desc limit 1`;
+    const [run] = await h.t.sql<
+      { outcome: string; error: string }[]
+    >`select outcome, error from job_runs where job = 'db_backup' order by id desc limit 1`;
     expect(run).toMatchObject({ outcome: "failed" });
   });
 
   it("a pg_dump that dies mid-way (stdout ends cleanly, truncated) fails the backup and records nothing", async () => {
     const fake = join(dir, "..", `fake-pg-dump-${process.pid}.sh`);
-    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi\necho "-- PostgreSQL database dump"\necho "CREATE TABLE half (" \necho "connection lost" >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      fake,
+      '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi\necho "-- PostgreSQL database dump"\necho "CREATE TABLE half (" \necho "connection lost" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     const good = h.t.runtime.deps.backups;
     const { config } = h.t.runtime.deps;
     const before = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.length;
-    h.t.runtime.deps.backups = nodeBackupStore({ dir, pgDump: fake, postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! } });
+    h.t.runtime.deps.backups = nodeBackupStore({
+      dir,
+      pgDump: fake,
+      postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! },
+    });
     try {
       const res = await h.call("/api/v1/admin/db/backup", { method: "POST" });
       expect(res.status).toBe(500);
@@ -148,7 +179,9 @@ describe("PGlite backup", () => {
     const pdir = mkdtempSync(join(tmpdir(), "svc-pglite-backup-"));
     const db = new PGlite();
     try {
-      await db.exec("create table samples (id int primary key, v text); insert into samples select g, 'v' || g from generate_series(1, 500) g;");
+      await db.exec(
+        "create table samples (id int primary key, v text); insert into samples select g, 'v' || g from generate_series(1, 500) g;",
+      );
       const store = nodeBackupStore({ dir: pdir, pglite: db });
       const archive = await store.writeBackup("cb-20260101T000000000Z");
       expect(archive.method).toBe("pglite");
@@ -156,7 +189,11 @@ describe("PGlite backup", () => {
       expect(existsSync(join(pdir, archive.filename))).toBe(true);
       const file = await store.openArchive(archive.filename);
       const blob = await new Response(file!.body).blob();
-      expect(createHash("sha256").update(Buffer.from(await blob.arrayBuffer())).digest("hex")).toBe(archive.sha256);
+      expect(
+        createHash("sha256")
+          .update(Buffer.from(await blob.arrayBuffer()))
+          .digest("hex"),
+      ).toBe(archive.sha256);
       const restored = new PGlite({ loadDataDir: blob });
       const { rows } = await restored.query<{ n: number; s: string }>("select count(*)::int as n, max(v) as s from samples");
       expect(rows[0]).toEqual({ n: 500, s: "v99" });

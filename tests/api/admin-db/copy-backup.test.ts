@@ -27,10 +27,15 @@ const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
 beforeAll(async () => {
   h = await createHarness();
   const { config } = h.t.runtime.deps;
-  h.t.runtime.deps.backups = nodeBackupStore({ dir, pgDump: "/nonexistent/pg_dump", postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! } });
+  h.t.runtime.deps.backups = nodeBackupStore({
+    dir,
+    pgDump: "/nonexistent/pg_dump",
+    postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! },
+  });
   await seedRichInventory(h.t.sql);
   // Text COPY must carry tabs, backslashes, newlines, NULLs and non-ASCII through unchanged.
-  await h.t.sql`insert into hardware (name, role, notes) values (${"tab\there \\ back\\slash"}, 'server', ${"\\N is not null\r\nü €"}), ('no-notes', 'server', null)`;
+  await h.t
+    .sql`insert into hardware (name, role, notes) values (${"tab\there \\ back\\slash"}, 'server', ${"\\N is not null\r\nü €"}), ('no-notes', 'server', null)`;
   await admin.unsafe(`create role "${ROLE}" login nosuperuser nocreatedb nocreaterole`);
   await admin.unsafe(`create database "${FRESH}" owner "${ROLE}" template template0`);
 }, 60_000);
@@ -45,14 +50,20 @@ afterAll(async () => {
 /** Every table's rows (as text, sorted) and every sequence's position, keyed by name. */
 async function contents(sql: postgres.Sql, skip: string[] = []): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const tables = await sql<{ t: string }[]>`select format('%I.%I', n.nspname, c.relname) as t from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  const tables = await sql<
+    { t: string }[]
+  >`select format('%I.%I', n.nspname, c.relname) as t from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'p') order by 1`;
   for (const { t } of tables) {
     if (skip.includes(t)) continue;
-    const [row] = await sql.unsafe<{ n: number; digest: string | null }[]>(`select count(*)::int as n, md5(string_agg(x::text, E'\\n' order by x::text)) as digest from ${t} x`);
+    const [row] = await sql.unsafe<{ n: number; digest: string | null }[]>(
+      `select count(*)::int as n, md5(string_agg(x::text, E'\\n' order by x::text)) as digest from ${t} x`,
+    );
     out.set(t, `${row!.n}:${row!.digest}`);
   }
-  for (const s of await sql<{ name: string; v: string | null }[]>`select format('%I.%I', schemaname, sequencename) as name, last_value::text as v from pg_sequences where schemaname in ('public', 'drizzle')`)
+  for (const s of await sql<
+    { name: string; v: string | null }[]
+  >`select format('%I.%I', schemaname, sequencename) as name, last_value::text as v from pg_sequences where schemaname in ('public', 'drizzle')`)
     if (!skip.some((t) => s.name.startsWith(`${t}_`))) out.set(`seq ${s.name}`, String(s.v));
   return out;
 }
@@ -64,10 +75,16 @@ describe("COPY fallback", () => {
     const { backup } = await res.json();
     expect(backup.method).toBe("copy");
     expect(backup.filename).toMatch(/^cb-\d{8}T\d{9}Z\.sql\.gz$/);
-    const [recorded] = await h.t.sql<{ manifest: Record<string, unknown> }[]>`select manifest from db_backups where filename = ${backup.filename}`;
-    expect(recorded!.manifest).toMatchObject({ method: "copy", fallback_reason: "no pg_dump on PATH (/nonexistent/pg_dump)", migration_level: expect.any(Number) });
+    const [recorded] = await h.t.sql<
+      { manifest: Record<string, unknown> }[]
+    >`select manifest from db_backups where filename = ${backup.filename}`;
+    expect(recorded!.manifest).toMatchObject({
+      method: "copy",
+      fallback_reason: "no pg_dump on PATH (/nonexistent/pg_dump)",
+      migration_level: expect.any(Number),
+    });
     const text = gunzipSync(readFileSync(backup.path)).toString("utf8");
-    expect(text).toContain("COPY \"public\".\"hardware\"");
+    expect(text).toContain('COPY "public"."hardware"');
     expect(text).toContain("SELECT pg_catalog.setval(");
 
     // The archive holds the database as it was when the dump's transaction began: the backup's own
@@ -113,7 +130,11 @@ describe("COPY fallback", () => {
     await expect(pending).rejects.toThrow();
     expect(readdirSync(dir).filter((n) => n.startsWith("cb-20000101T000002000Z"))).toEqual([]);
     const open = async () =>
-      (await h.t.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`)[0]!.n;
+      (
+        await h.t.sql<
+          { n: number }[]
+        >`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`
+      )[0]!.n;
     // Other work of the harness may be between two statements of its own short transaction when a
     // sample is taken, so the dump's transaction has ended once one sample (within 20 s) sees none.
     let seen = await open();

@@ -44,7 +44,13 @@ const put = (body: unknown) => h.call("/api/v1/admin/settings/backup", { method:
 
 describe("S3 endpoint and the outbound policy", () => {
   it("refuses metadata and link-local endpoints in any notation when saved", async () => {
-    for (const url of ["http://2852039166/", "http://0xa9.0xfe.0xa9.0xfe:9000/", "http://[::ffff:a9fe:a9fe]/", "http://[fe80::1]:9000/", "http://metadata.google.internal./"]) {
+    for (const url of [
+      "http://2852039166/",
+      "http://0xa9.0xfe.0xa9.0xfe:9000/",
+      "http://[::ffff:a9fe:a9fe]/",
+      "http://[fe80::1]:9000/",
+      "http://metadata.google.internal./",
+    ]) {
       const res = await put({ backup_s3_endpoint_url: url });
       expect(res.status, url).toBe(422);
       expect(Object.keys((await res.json()).fields), url).toEqual(["backup_s3_endpoint_url"]);
@@ -52,7 +58,10 @@ describe("S3 endpoint and the outbound policy", () => {
   });
 
   it("refuses an endpoint whose name resolves to loopback when saved, naming the host only", async () => {
-    expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ outbound_policy: { allow_private: true, allow_loopback: false } }) })).status).toBe(200);
+    expect(
+      (await h.call("/api/v1/settings", { method: "PUT", ...json({ outbound_policy: { allow_private: true, allow_loopback: false } }) }))
+        .status,
+    ).toBe(200);
     h.t.runtime.deps.resolveHost = vmResolver;
     try {
       const res = await put({ backup_s3_bucket: "backups", backup_s3_endpoint_url: `http://s3.vm.test:${port}/SECRETPATH` });
@@ -68,7 +77,16 @@ describe("S3 endpoint and the outbound policy", () => {
 
   it("backup/test does not connect to a name that resolves to loopback only by the time it connects", async () => {
     // Saved while the name did not resolve here (no resolver: as on the edge, or before DNS changed).
-    expect((await put({ backup_s3_bucket: "backups", backup_s3_endpoint_url: `http://s3.vm.test:${port}`, backup_s3_access_key_id: "K", backup_s3_secret_key: "S" })).status).toBe(200);
+    expect(
+      (
+        await put({
+          backup_s3_bucket: "backups",
+          backup_s3_endpoint_url: `http://s3.vm.test:${port}`,
+          backup_s3_access_key_id: "K",
+          backup_s3_secret_key: "S",
+        })
+      ).status,
+    ).toBe(200);
     const res = await h.call("/api/v1/admin/settings/backup/test", { method: "POST" });
     expect(res.status).toBe(502);
     expect((await res.json()).detail).toMatch(/s3\.vm\.test resolves to a refused address.*loopback/);

@@ -15,10 +15,21 @@ const s3dir = mkdtempSync(join(tmpdir(), "svc-s3rver-"));
 const ENDPOINT = "http://127.0.0.51:4569";
 let h: Harness;
 let server: S3rver;
-const s3 = new S3Client({ region: "us-east-1", endpoint: ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+const s3 = new S3Client({
+  region: "us-east-1",
+  endpoint: ENDPOINT,
+  forcePathStyle: true,
+  credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+});
 
 beforeAll(async () => {
-  server = new S3rver({ address: "127.0.0.51", port: 4569, directory: s3dir, silent: true, configureBuckets: [{ name: "backups", configs: [] }] });
+  server = new S3rver({
+    address: "127.0.0.51",
+    port: 4569,
+    directory: s3dir,
+    silent: true,
+    configureBuckets: [{ name: "backups", configs: [] }],
+  });
   await server.run();
   h = await createHarness();
   const { config } = h.t.runtime.deps;
@@ -32,14 +43,22 @@ afterAll(async () => {
   rmSync(s3dir, { recursive: true, force: true });
 });
 
-const put = (body: unknown, token?: string) => h.call("/api/v1/admin/settings/backup", { method: "PUT", ...json(body), ...(token ? { token } : {}) });
+const put = (body: unknown, token?: string) =>
+  h.call("/api/v1/admin/settings/backup", { method: "PUT", ...json(body), ...(token ? { token } : {}) });
 
 describe("backup settings and S3", () => {
   it("has the reference's defaults and refuses a viewer", async () => {
     const res = await h.call("/api/v1/admin/settings/backup");
     expect(await res.json()).toEqual({
-      backup_s3_bucket: null, backup_s3_endpoint_url: null, backup_s3_access_key_id: null, backup_s3_secret_key_set: false,
-      backup_s3_region: "us-east-1", backup_s3_prefix: "circuitbreaker/backups/", backup_s3_retention_count: 30, backup_local_retention_count: 7, backup_schedule: "0 3 * * *",
+      backup_s3_bucket: null,
+      backup_s3_endpoint_url: null,
+      backup_s3_access_key_id: null,
+      backup_s3_secret_key_set: false,
+      backup_s3_region: "us-east-1",
+      backup_s3_prefix: "circuitbreaker/backups/",
+      backup_s3_retention_count: 30,
+      backup_local_retention_count: 7,
+      backup_schedule: "0 3 * * *",
     });
     expect((await put({ backup_s3_bucket: "x1x" }, h.viewerToken)).status).toBe(403);
     expect((await h.call("/api/v1/admin/settings/backup/test", { method: "POST", token: h.viewerToken })).status).toBe(403);
@@ -66,12 +85,22 @@ describe("backup settings and S3", () => {
   });
 
   it("stores the secret sealed, answers only *_set, and a wrong key fails the test with 502 (s3rver checks the key id, not SigV4 signatures)", async () => {
-    const res = await put({ backup_s3_bucket: "backups", backup_s3_endpoint_url: ENDPOINT, backup_s3_access_key_id: "WRONGKEY", backup_s3_secret_key: "wrong-secret", backup_s3_prefix: "lab/", backup_s3_retention_count: 2, backup_local_retention_count: 2 });
+    const res = await put({
+      backup_s3_bucket: "backups",
+      backup_s3_endpoint_url: ENDPOINT,
+      backup_s3_access_key_id: "WRONGKEY",
+      backup_s3_secret_key: "wrong-secret",
+      backup_s3_prefix: "lab/",
+      backup_s3_retention_count: 2,
+      backup_local_retention_count: 2,
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain("wrong-secret");
     expect(JSON.parse(text)).toMatchObject({ backup_s3_bucket: "backups", backup_s3_secret_key_set: true });
-    const [stored] = await h.t.sql<{ value: string }[]>`select value from server_secrets where name = 'settings.backup.backup_s3_secret_key'`;
+    const [stored] = await h.t.sql<
+      { value: string }[]
+    >`select value from server_secrets where name = 'settings.backup.backup_s3_secret_key'`;
     expect(stored!.value).not.toContain("wrong-secret");
     const test = await h.call("/api/v1/admin/settings/backup/test", { method: "POST" });
     expect(test.status).toBe(502);
@@ -105,7 +134,11 @@ describe("backup settings and S3", () => {
     expect((listed.Contents ?? []).map((o) => o.Key).sort()).toEqual([taken[1]!.s3_key, taken[2]!.s3_key]);
     const snapshots = (await (await h.call("/api/v1/admin/db/snapshots")).json()).snapshots.map((s: { filename: string }) => s.filename);
     expect(snapshots).toEqual([taken[1]!.filename, taken[2]!.filename]);
-    expect(readdirSync(dir).filter((n) => n.endsWith(".sql.gz")).sort()).toEqual([taken[1]!.filename, taken[2]!.filename]);
+    expect(
+      readdirSync(dir)
+        .filter((n) => n.endsWith(".sql.gz"))
+        .sort(),
+    ).toEqual([taken[1]!.filename, taken[2]!.filename]);
     const [gone] = await h.t.sql<{ deleted_at: Date | null }[]>`select deleted_at from db_backups where filename = ${taken[0]!.filename}`;
     expect(gone!.deleted_at).not.toBeNull();
     expect((await h.call(`/api/v1/admin/db/backups/${taken[0]!.filename}`)).status).toBe(404);

@@ -36,7 +36,12 @@ function scheduler(deps = h.t.runtime.deps): Scheduler {
 }
 
 const putSettings = (body: Record<string, unknown>) => h.call("/api/v1/admin/settings/backup", { method: "PUT", ...json(body) });
-const lastRun = async () => (await h.t.sql<{ trigger: string; outcome: string; error: string | null; detail: Record<string, unknown> | null }[]>`select trigger, outcome, error, detail from job_runs where job = 'db_backup' order by id desc limit 1`)[0];
+const lastRun = async () =>
+  (
+    await h.t.sql<
+      { trigger: string; outcome: string; error: string | null; detail: Record<string, unknown> | null }[]
+    >`select trigger, outcome, error, detail from job_runs where job = 'db_backup' order by id desc limit 1`
+  )[0];
 
 describe("scheduled backups (db_backup)", () => {
   it("a slot takes a verified pg_dump backup, recorded as a schedule run with retention applied", async () => {
@@ -47,8 +52,15 @@ describe("scheduled backups (db_backup)", () => {
     await s.trigger("db_backup");
     await s.trigger("db_backup");
     const run = await lastRun();
-    expect(run).toMatchObject({ trigger: "schedule", outcome: "success", error: null, detail: { method: "pg_dump", s3_key: null, s3_error: null } });
-    const rows = await h.t.sql<{ filename: string; trigger: string; deleted_at: Date | null }[]>`select filename, trigger, deleted_at from db_backups order by id`;
+    expect(run).toMatchObject({
+      trigger: "schedule",
+      outcome: "success",
+      error: null,
+      detail: { method: "pg_dump", s3_key: null, s3_error: null },
+    });
+    const rows = await h.t.sql<
+      { filename: string; trigger: string; deleted_at: Date | null }[]
+    >`select filename, trigger, deleted_at from db_backups order by id`;
     expect(rows.length).toBe(2);
     expect(rows.every((r) => r.trigger === "schedule")).toBe(true);
     // The second backup's retention (keep 1) removed the first, as POST /admin/db/backup does.
@@ -71,7 +83,11 @@ describe("scheduled backups (db_backup)", () => {
     expect(s.schedule("db_backup")).toBe("15 1 * * 2");
     expect(s.nextRun("db_backup", from)!.toISOString()).toBe("2026-11-03T01:15:00.000Z"); // a Tuesday
     expect(s.nextRun("db_backup", new Date("2026-11-03T02:00:00Z"))!.toISOString()).toBe("2026-11-10T01:15:00.000Z");
-    const jobs = (await (await h.call("/api/v1/admin/jobs")).json()).jobs as { name: string; schedule: string | null; next_run_at: string | null }[];
+    const jobs = (await (await h.call("/api/v1/admin/jobs")).json()).jobs as {
+      name: string;
+      schedule: string | null;
+      next_run_at: string | null;
+    }[];
     expect(jobs.find((j) => j.name === "db_backup")).toMatchObject({ schedule: "15 1 * * 2" });
 
     expect((await putSettings({ backup_schedule: null })).status).toBe(200);

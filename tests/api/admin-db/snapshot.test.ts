@@ -28,10 +28,15 @@ const LOGO = Buffer.from("\x89PNG\r\n\x1a\n fake logo bytes \x00\x01\x02", "bina
 beforeAll(async () => {
   h = await createHarness();
   const { config } = h.t.runtime.deps;
-  h.t.runtime.deps.backups = nodeBackupStore({ dir, postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! }, vaultKey: async () => config.SVC_VAULT_KEY ?? null });
+  h.t.runtime.deps.backups = nodeBackupStore({
+    dir,
+    postgres: { url: config.DATABASE_URL!, sql: h.t.runtime.database.sql! },
+    vaultKey: async () => config.SVC_VAULT_KEY ?? null,
+  });
   await seedRichInventory(h.t.sql);
   const digest = createHash("sha256").update(LOGO).digest("hex");
-  await h.t.sql`insert into uploads (kind, name, content_type, size, sha256, bytes) values ('branding', 'login-logo-0123abcd.png', 'image/png', ${LOGO.length}, ${digest}, ${LOGO})`;
+  await h.t
+    .sql`insert into uploads (kind, name, content_type, size, sha256, bytes) values ('branding', 'login-logo-0123abcd.png', 'image/png', ${LOGO.length}, ${digest}, ${LOGO})`;
 }, 60_000);
 afterAll(async () => {
   await h?.t.close();
@@ -89,7 +94,13 @@ describe("POST /admin/db/snapshot", () => {
     expect([...files.keys()]).toEqual(["db.sql.gz", "uploads/branding/login-logo-0123abcd.png", "manifest.json"]);
     expect(files.get("uploads/branding/login-logo-0123abcd.png")!.equals(LOGO)).toBe(true);
     const manifest = JSON.parse(files.get("manifest.json")!.toString("utf8"));
-    expect(manifest).toMatchObject({ format: 1, version: h.t.runtime.deps.config.version, vault_key_id: h.t.runtime.deps.vault.keyId, vault_key_included: false, method: "pg_dump" });
+    expect(manifest).toMatchObject({
+      format: 1,
+      version: h.t.runtime.deps.config.version,
+      vault_key_id: h.t.runtime.deps.vault.keyId,
+      vault_key_included: false,
+      method: "pg_dump",
+    });
     for (const m of manifest.members) expect(m.sha256).toBe(createHash("sha256").update(files.get(m.name)!).digest("hex"));
     expect(JSON.stringify([...files.values()].map((b) => b.toString("latin1")))).not.toContain(TEST_VAULT_KEY);
 
@@ -111,7 +122,11 @@ describe("POST /admin/db/snapshot", () => {
     expect(viewer.status).toBe(403);
 
     const init = json({ include_vault_key: true });
-    const res = await h.call("/api/v1/admin/db/snapshot", { method: "POST", ...init, headers: { ...(init.headers as Record<string, string>), ...confirmHeaders("SNAPSHOT_WITH_VAULT_KEY", "snapshot-key-0001") } });
+    const res = await h.call("/api/v1/admin/db/snapshot", {
+      method: "POST",
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), ...confirmHeaders("SNAPSHOT_WITH_VAULT_KEY", "snapshot-key-0001") },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.vault_key_included).toBe(true);
@@ -139,7 +154,9 @@ describe("POST /admin/db/snapshot", () => {
     await expect(restore(restoreConfig(), { archive: plain.path, force: true, withVaultKey: true })).rejects.toThrow(/holds no vault key/);
 
     // The restored database predates the keyed snapshot; the restore re-recorded it from the directory.
-    const [rerecorded] = await h.t.sql<{ kind: string; method: string }[]>`select kind, method from db_backups where filename = ${keyed.filename}`;
+    const [rerecorded] = await h.t.sql<
+      { kind: string; method: string }[]
+    >`select kind, method from db_backups where filename = ${keyed.filename}`;
     expect(rerecorded).toEqual({ kind: "snapshot", method: "pg_dump" });
     await h.t.sql`delete from uploads`;
     await restore(restoreConfig(), { archive: keyed.path, force: true, withVaultKey: true });
@@ -158,7 +175,9 @@ describe("POST /admin/db/snapshot", () => {
       const bad = join(scratch, plain.filename);
       await repack(bad, files);
       await h.t.sql`insert into hardware (name, role) values ('marker-after-snapshot', 'server')`;
-      await expect(restore(restoreConfig(), { archive: bad, force: true })).rejects.toThrow(/uploads\/branding\/login-logo-0123abcd\.png is corrupt/);
+      await expect(restore(restoreConfig(), { archive: bad, force: true })).rejects.toThrow(
+        /uploads\/branding\/login-logo-0123abcd\.png is corrupt/,
+      );
       // An extra member not in the manifest is refused too.
       files.set("uploads/branding/login-logo-0123abcd.png", files.get("uploads/branding/login-logo-0123abcd.png")!);
       const extra = new Map(files);
@@ -178,10 +197,16 @@ describe("snapshot of the embedded database (PGlite)", () => {
     const pdir = mkdtempSync(join(tmpdir(), "svc-pglite-snapshot-"));
     const db = new PGlite();
     try {
-      await db.exec("create table uploads (id serial primary key, kind text not null, name text not null, content_type text not null, bytes bytea not null)");
+      await db.exec(
+        "create table uploads (id serial primary key, kind text not null, name text not null, content_type text not null, bytes bytea not null)",
+      );
       await db.query("insert into uploads (kind, name, content_type, bytes) values ('avatars', 'avatar-01.png', 'image/png', $1)", [LOGO]);
       const store = nodeBackupStore({ dir: pdir, pglite: db });
-      const archive = await store.writeSnapshot("cb-snapshot-20260101T000000000Z", { version: "9.9.9", vaultKeyId: "k1", includeVaultKey: false });
+      const archive = await store.writeSnapshot("cb-snapshot-20260101T000000000Z", {
+        version: "9.9.9",
+        vaultKeyId: "k1",
+        includeVaultKey: false,
+      });
       expect(archive).toMatchObject({ filename: "cb-snapshot-20260101T000000000Z.tar.gz", method: "pglite" });
       const manifest = await unpackSnapshot(join(pdir, archive.filename), join(pdir, "unpacked"));
       expect(manifest).toMatchObject({ version: "9.9.9", vault_key_id: "k1", vault_key_included: false, method: "pglite" });

@@ -22,9 +22,14 @@ async function exportOf(x: Actors): Promise<Doc> {
 }
 
 const withoutStamp = ({ exported_at: _, ...rest }: Doc) => rest;
-const wipeHeaders = (key: string) => ({ "x-svc-confirmation": "RESTORE_WITH_WIPE", "idempotency-key": key, "x-svc-backup-verified": "true" });
+const wipeHeaders = (key: string) => ({
+  "x-svc-confirmation": "RESTORE_WITH_WIPE",
+  "idempotency-key": key,
+  "x-svc-backup-verified": "true",
+});
 const recordVerifiedBackup = (x: Actors, name: string) =>
-  x.t.sql`insert into db_backups (kind, filename, size_bytes, sha256, method, verified_at) values ('backup', ${name}, 10, ${"0".repeat(64)}, 'pg_dump', now())`;
+  x.t
+    .sql`insert into db_backups (kind, filename, size_bytes, sha256, method, verified_at) values ('backup', ${name}, 10, ${"0".repeat(64)}, 'pg_dump', now())`;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([createActors(), createActors()]);
@@ -42,11 +47,32 @@ describe("GET /admin/export", () => {
     expect(doc.format).toBe("infra-control-plane/inventory@1");
     expect(Date.parse(doc.exported_at)).not.toBeNaN();
     expect(Object.keys(doc).slice(0, 23)).toEqual([
-      "version", "format", "exported_at", "hardware", "compute_units", "services", "storage", "networks", "misc_items", "docs", "tags",
-      "entity_tags", "entity_docs", "service_dependencies", "service_storage", "service_misc", "hardware_networks", "compute_networks",
-      "hardware_clusters", "hardware_cluster_members", "external_nodes", "external_node_networks", "service_external_nodes",
+      "version",
+      "format",
+      "exported_at",
+      "hardware",
+      "compute_units",
+      "services",
+      "storage",
+      "networks",
+      "misc_items",
+      "docs",
+      "tags",
+      "entity_tags",
+      "entity_docs",
+      "service_dependencies",
+      "service_storage",
+      "service_misc",
+      "hardware_networks",
+      "compute_networks",
+      "hardware_clusters",
+      "hardware_cluster_members",
+      "external_nodes",
+      "external_node_networks",
+      "service_external_nodes",
     ]);
-    for (const extra of ["sites", "environments", "categories", "vlans", "ip_addresses", "hardware_connections", "network_peers"]) expect(doc[extra]).toHaveLength(1);
+    for (const extra of ["sites", "environments", "categories", "vlans", "ip_addresses", "hardware_connections", "network_peers"])
+      expect(doc[extra]).toHaveLength(1);
     expect(doc.hardware.map((h: Doc) => h.name)).toEqual(["pve-1", "switch-1"]);
     expect(doc.hardware[0]).toMatchObject({ role: "hypervisor", memory_gb: 64.5, tags: ["core", "edge"], version: 1 });
     expect(doc.hardware[0].notes).toBe('line 1\nline "2" ü');
@@ -90,7 +116,10 @@ describe("GET /admin/export", () => {
   it("is refused to a viewer, an editor and a token without admin scope", async () => {
     expect((await a.req("GET", "/api/v1/admin/export", a.viewer)).status).toBe(403);
     expect((await a.req("GET", "/api/v1/admin/export", a.editor)).status).toBe(403);
-    const created = await a.req("POST", "/api/v1/auth/api-token", a.admin, { label: "everything but admin", scopes: ["read:*", "write:*", "delete:*"] });
+    const created = await a.req("POST", "/api/v1/auth/api-token", a.admin, {
+      label: "everything but admin",
+      scopes: ["read:*", "write:*", "delete:*"],
+    });
     expect(created.status).toBe(201);
     const token = (await created.json()).token;
     expect((await a.req("GET", "/api/v1/admin/export", token)).status).toBe(403);
@@ -122,7 +151,10 @@ describe("POST /admin/import", () => {
     expect(audit).toHaveLength(1);
     const runs = await b.t.sql`select outcome, rows_touched, detail from job_runs where job = 'inventory_import'`;
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ outcome: "success", detail: { wiped: false, counts: { hardware: { created: first.hardware.length } } } });
+    expect(runs[0]).toMatchObject({
+      outcome: "success",
+      detail: { wiped: false, counts: { hardware: { created: first.hardware.length } } },
+    });
     expect(runs[0]!.rows_touched).toBeGreaterThan(20);
     expect(audit[0]!.diff.counts.hardware).toEqual({ created: first.hardware.length, updated: 0, unchanged: 0 });
   });
@@ -148,7 +180,11 @@ describe("POST /admin/import merging and refusing", () => {
   it("a row breaking the create rules is a 422 with its JSON path, and nothing is written", async () => {
     const doc = await exportOf(b);
     const before = await tableCounts(b.t.sql);
-    const data = { sites: [{ id: 70, name: "new site" }], hardware: [{ ...doc.hardware[0], name: "   " }], compute_units: [{ ...doc.compute_units[0], kind: "lpar" }] };
+    const data = {
+      sites: [{ id: 70, name: "new site" }],
+      hardware: [{ ...doc.hardware[0], name: "   " }],
+      compute_units: [{ ...doc.compute_units[0], kind: "lpar" }],
+    };
     const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
     expect(res.status).toBe(422);
     const body = await res.json();
@@ -168,7 +204,9 @@ describe("POST /admin/import merging and refusing", () => {
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body).toMatchObject({ error_code: "VALIDATION_ERROR", kind: "compute_units", id: 951 });
-    expect(body.fields["data.compute_units.0"]).toMatch(/hardware_id 4242 names a hardware row that is neither in the document nor in the database/);
+    expect(body.fields["data.compute_units.0"]).toMatch(
+      /hardware_id 4242 names a hardware row that is neither in the document nor in the database/,
+    );
     expect(await tableCounts(b.t.sql)).toEqual(before);
     expect(await b.t.sql`select 1 from sites where id = 71`).toHaveLength(0);
   });
@@ -192,7 +230,16 @@ describe("POST /admin/import merging and refusing", () => {
       exported_at: "2024-01-01T00:00:00Z",
       layouts: [{ id: 1 }],
       tags: [{ id: 600, name: "from-reference", color: "#123456" }],
-      hardware: [{ id: 601, name: "ref-box", vendor_icon_slug: "dell", wan_uplink: "fiber", created_at: "2024-01-01T00:00:00Z", updated_at: "2024-01-02T00:00:00Z" }],
+      hardware: [
+        {
+          id: 601,
+          name: "ref-box",
+          vendor_icon_slug: "dell",
+          wan_uplink: "fiber",
+          created_at: "2024-01-01T00:00:00Z",
+          updated_at: "2024-01-02T00:00:00Z",
+        },
+      ],
       services: [{ id: 602, name: "Ref Service", hardware_id: 601 }],
       entity_tags: [{ id: 1, entity_type: "hardware", entity_id: 601, tag_id: 600 }],
     };
@@ -231,7 +278,13 @@ describe("POST /admin/import merging and refusing", () => {
 
   it("a key given twice in one kind is a conflict naming both positions", async () => {
     const before = await tableCounts(b.t.sql);
-    const data = { misc_items: [{ id: 880, name: "one" }, { id: 881, name: "two" }, { id: 880, name: "again" }] };
+    const data = {
+      misc_items: [
+        { id: 880, name: "one" },
+        { id: 881, name: "two" },
+        { id: 880, name: "again" },
+      ],
+    };
     const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
     expect(res.status).toBe(422);
     const body = await res.json();
@@ -239,7 +292,11 @@ describe("POST /admin/import merging and refusing", () => {
     expect(body.fields["data.misc_items.2"]).toBe("the key 880 is already at index 0 of misc_items");
     expect(await tableCounts(b.t.sql)).toEqual(before);
     const dry = await (await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { data })).json();
-    expect(dry.kinds.misc_items).toMatchObject({ created: 2, conflict_count: 1, conflicts: [{ id: 880, index: 2, reason: "the key 880 is already at index 0 of misc_items" }] });
+    expect(dry.kinds.misc_items).toMatchObject({
+      created: 2,
+      conflict_count: 1,
+      conflicts: [{ id: 880, index: 2, reason: "the key 880 is already at index 0 of misc_items" }],
+    });
   });
 
   it("refuses a body that is not {wipe_before_import?, data}", async () => {
@@ -290,7 +347,10 @@ describe("POST /admin/import?dry_run=true", () => {
 
   it("with wipe_before_import it needs no confirmation and still writes nothing", async () => {
     const before = await tableCounts(b.t.sql);
-    const res = await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { wipe_before_import: true, data: { tags: [{ id: 1, name: "only" }] } });
+    const res = await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, {
+      wipe_before_import: true,
+      data: { tags: [{ id: 1, name: "only" }] },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ imported: false, dry_run: true, wiped: true });
@@ -312,7 +372,13 @@ describe("wipe_before_import (RESTORE_WITH_WIPE)", () => {
 
   it("with the headers but no verified backup: 428 no_verified_backup, nothing changed", async () => {
     const before = await tableCounts(b.t.sql);
-    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: {} }, wipeHeaders("wipe-without-backup-1"));
+    const res = await b.req(
+      "POST",
+      "/api/v1/admin/import",
+      b.admin,
+      { wipe_before_import: true, data: {} },
+      wipeHeaders("wipe-without-backup-1"),
+    );
     expect(res.status).toBe(428);
     expect((await res.json()).reason).toBe("no_verified_backup");
     expect(await tableCounts(b.t.sql)).toEqual(before);
@@ -322,7 +388,13 @@ describe("wipe_before_import (RESTORE_WITH_WIPE)", () => {
     await recordVerifiedBackup(b, "cb-20261125T000000000Z.sql.gz");
     const source = await exportOf(a);
     const users = (await tableCounts(b.t.sql)).users;
-    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: source }, wipeHeaders("wipe-with-backup-01"));
+    const res = await b.req(
+      "POST",
+      "/api/v1/admin/import",
+      b.admin,
+      { wipe_before_import: true, data: source },
+      wipeHeaders("wipe-with-backup-01"),
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ imported: true, wiped: true });
     expect(withoutStamp(await exportOf(b))).toEqual(withoutStamp(source));
@@ -331,7 +403,13 @@ describe("wipe_before_import (RESTORE_WITH_WIPE)", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]!.diff.backup).toBe("cb-20261125T000000000Z.sql.gz");
     // The same idempotency key replays the answer instead of wiping again.
-    const again = await b.req("POST", "/api/v1/admin/import", b.admin, { wipe_before_import: true, data: source }, wipeHeaders("wipe-with-backup-01"));
+    const again = await b.req(
+      "POST",
+      "/api/v1/admin/import",
+      b.admin,
+      { wipe_before_import: true, data: source },
+      wipeHeaders("wipe-with-backup-01"),
+    );
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
   });
@@ -353,7 +431,8 @@ describe("POST /admin/clear-lab", () => {
 
   it("with a verified backup deletes the inventory, its monitors and telemetry; documents, users and settings stay", async () => {
     const [hw] = await a.t.sql`select id from hardware order by id limit 1`;
-    const [mon] = await a.t.sql`insert into monitors (name, check_type, host, target_type, target_id) values ('ping', 'icmp', '10.0.0.2', 'hardware', ${hw!.id}) returning id`;
+    const [mon] = await a.t
+      .sql`insert into monitors (name, check_type, host, target_type, target_id) values ('ping', 'icmp', '10.0.0.2', 'hardware', ${hw!.id}) returning id`;
     await a.t.sql`insert into monitor_events (monitor_id, event_type) values (${mon!.id}, 'up')`;
     await a.t.sql`insert into status_history (entity_type, entity_id, status) values ('hardware', ${hw!.id}, 'up')`.catch(() => undefined);
     await recordVerifiedBackup(a, "cb-20261125T000000001Z.sql.gz");
@@ -385,7 +464,9 @@ describe("OpenAPI", () => {
       expect(op.tags).toEqual(["admin"]);
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "403"]));
     }
-    expect(Object.keys(exp.responses["200"].content["application/json"].schema.properties ?? {})).toEqual(expect.arrayContaining(["version", "hardware", "entity_tags", "sites"]));
+    expect(Object.keys(exp.responses["200"].content["application/json"].schema.properties ?? {})).toEqual(
+      expect.arrayContaining(["version", "hardware", "entity_tags", "sites"]),
+    );
     expect(Object.keys(imp.responses)).toEqual(expect.arrayContaining(["201", "413", "422", "428"]));
     expect(imp.requestBody.content["application/json"]).toBeDefined();
     expect(imp.parameters.map((p: { name: string }) => p.name)).toEqual(["dry_run"]);
@@ -409,7 +490,9 @@ describe("body limit", () => {
   it("MAX_IMPORT_BYTES bounds the import: over it, 413 in the envelope", async () => {
     const small = await createActors({ MAX_IMPORT_BYTES: "4096" });
     try {
-      const res = await small.req("POST", "/api/v1/admin/import", small.admin, { data: { misc_items: [{ id: 1, name: "x".repeat(5000) }] } });
+      const res = await small.req("POST", "/api/v1/admin/import", small.admin, {
+        data: { misc_items: [{ id: 1, name: "x".repeat(5000) }] },
+      });
       expect(res.status).toBe(413);
       expect((await res.json()).error_code).toBe("PAYLOAD_TOO_LARGE");
       expect(await small.t.sql`select 1 from misc_items`).toHaveLength(0);

@@ -98,7 +98,9 @@ describe("POST /auth/accept-invite", () => {
     expect((await (await a.req("GET", "/api/v1/auth/me", body.token)).json()).email).toBe("carol@example.com");
     const listed = await (await a.req("GET", "/api/v1/admin/invites?status=accepted", a.admin)).json();
     expect(listed.items.map((i: any) => i.id)).toEqual([inv.id]);
-    const actions = (await a.t.sql`select action from audit_log where entity_id in (${String(inv.id)}, ${String(body.user.id)}) order by id`).map((r) => r.action);
+    const actions = (
+      await a.t.sql`select action from audit_log where entity_id in (${String(inv.id)}, ${String(body.user.id)}) order by id`
+    ).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["invite.accepted", "login.invite"]));
     // Second use: the same answer as for any dead token.
     await expectInvalid(await accept(inv.token, { password: "another password 12" }));
@@ -136,7 +138,9 @@ describe("POST /auth/accept-invite", () => {
     const inv = await invite("frank@example.com");
     const tampered = inv.token.slice(0, -1) + (inv.token.endsWith("A") ? "B" : "A");
     for (const token of [tampered, `inv_aaaaaaaa_${"A".repeat(43)}`, "not-a-token"]) await expectInvalid(await accept(token));
-    const reasons = (await a.t.sql`select diff->>'reason' as reason from audit_log where action = 'invite.accept_failed'`).map((r) => r.reason);
+    const reasons = (await a.t.sql`select diff->>'reason' as reason from audit_log where action = 'invite.accept_failed'`).map(
+      (r) => r.reason,
+    );
     expect(reasons).toEqual(expect.arrayContaining(["unknown token", "expired", "revoked", "accepted"]));
     // The real token still works after all that.
     expect((await accept(inv.token)).status).toBe(200);

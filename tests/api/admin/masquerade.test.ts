@@ -45,7 +45,8 @@ describe("masquerade", () => {
     // The administrator's own session is not marked.
     expect((await (await me(a.admin)).json()).masquerade_by).toBeNull();
 
-    const [entry] = await a.t.sql`select actor_id, level, diff from audit_log where action = 'user.masquerade' and entity_id = ${String(viewerId)}`;
+    const [entry] = await a.t
+      .sql`select actor_id, level, diff from audit_log where action = 'user.masquerade' and entity_id = ${String(viewerId)}`;
     expect(entry).toMatchObject({ actor_id: adminId, level: "warning", diff: { masquerade_by: adminId, minutes: 10 } });
 
     // Time-limited: a minute past the end, the session is refused.
@@ -97,7 +98,12 @@ describe("masquerade", () => {
   });
 
   it("signing an administrator out everywhere also ends the masquerades they opened", async () => {
-    const created = await a.req("POST", "/api/v1/admin/users", a.admin, { email: "boss@example.com", role: "admin", password: "boss password for tests", must_change_password: false });
+    const created = await a.req("POST", "/api/v1/admin/users", a.admin, {
+      email: "boss@example.com",
+      role: "admin",
+      password: "boss password for tests",
+      must_change_password: false,
+    });
     const bossId = (await created.json()).id;
     const login = await a.req("POST", "/api/v1/auth/login", undefined, { email: "boss@example.com", password: "boss password for tests" });
     const bossToken = (await login.json()).token;

@@ -10,11 +10,18 @@ let editorToken: string;
 let viewer: { token: string; id: number };
 const PASSWORD = "a long enough password 1";
 
-const call = (path: string, method: string, token: string, body?: unknown, headers: Record<string, string> = {}) => a.req(method, path, token, body, headers);
+const call = (path: string, method: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
+  a.req(method, path, token, body, headers);
 const signIn = (email: string, password = PASSWORD) => a.req("POST", "/api/v1/auth/login", undefined, { email, password });
 
 async function newUser(email: string, extra: Record<string, unknown> = {}): Promise<{ id: number }> {
-  const res = await call("/api/v1/admin/users", "POST", admin.token, { email, password: PASSWORD, role: "viewer", must_change_password: false, ...extra });
+  const res = await call("/api/v1/admin/users", "POST", admin.token, {
+    email,
+    password: PASSWORD,
+    role: "viewer",
+    must_change_password: false,
+    ...extra,
+  });
   expect(res.status).toBe(201);
   return { id: (await res.json()).id };
 }
@@ -27,7 +34,9 @@ async function sessionOf(email: string, password = PASSWORD): Promise<string> {
 
 const idOf = async (token: string): Promise<number> => (await (await call("/api/v1/auth/me", "GET", token)).json()).id;
 const audits = (action: string, entity: number) =>
-  t.sql<{ actor_id: number | null; level: string; diff: any }[]>`select actor_id, level, diff from audit_log where action = ${action} and entity_id = ${String(entity)} order by id`;
+  t.sql<
+    { actor_id: number | null; level: string; diff: any }[]
+  >`select actor_id, level, diff from audit_log where action = ${action} and entity_id = ${String(entity)} order by id`;
 const confirm = (key: string) => ({ "x-svc-confirmation": "delete-user", "idempotency-key": key });
 
 beforeAll(async () => {
@@ -86,7 +95,11 @@ describe("GET /admin/users", () => {
     expect(byEmailDesc.items.map((u: any) => u.email)).toEqual(["viewer@example.com", "editor@example.com", "admin@example.com"]);
     // name = display name, else email: "Zed" now sorts after every address.
     await t.sql`update users set display_name = 'Zed' where email = 'admin@example.com'`;
-    expect((await page("sort=name")).items.map((u: any) => u.email)).toEqual(["editor@example.com", "viewer@example.com", "admin@example.com"]);
+    expect((await page("sort=name")).items.map((u: any) => u.email)).toEqual([
+      "editor@example.com",
+      "viewer@example.com",
+      "admin@example.com",
+    ]);
     const first = await page("sort=role&limit=2&offset=0");
     const second = await page("sort=role&limit=2&offset=2");
     const ids = [...first.items, ...second.items].map((u: any) => u.id);
@@ -109,11 +122,19 @@ describe("GET /admin/users", () => {
 
 describe("POST /admin/users and /admin/users/local", () => {
   it("creates a user who must change the password the admin chose; audited", async () => {
-    const res = await call("/api/v1/admin/users/local", "POST", admin.token, { email: "New.One@Example.com", password: PASSWORD, role: "editor", display_name: "New" });
+    const res = await call("/api/v1/admin/users/local", "POST", admin.token, {
+      email: "New.One@Example.com",
+      password: PASSWORD,
+      role: "editor",
+      display_name: "New",
+    });
     expect(res.status).toBe(201);
     const user = await res.json();
     expect(user).toMatchObject({ email: "new.one@example.com", role: "editor", must_change_password: true, is_active: true });
-    expect((await audits("user.created", user.id))[0]).toMatchObject({ actor_id: admin.id, diff: { after: { role: "editor" }, password: "set by administrator" } });
+    expect((await audits("user.created", user.id))[0]).toMatchObject({
+      actor_id: admin.id,
+      diff: { after: { role: "editor" }, password: "set by administrator" },
+    });
   });
 
   it("without a password the account gets a random one: nobody can sign in with a guess", async () => {
@@ -161,7 +182,9 @@ describe("PATCH /admin/users/{id} and the last administrator", () => {
 
   it("refuses unknown users, unknown fields, unknown roles and a taken email", async () => {
     expect((await call("/api/v1/admin/users/99999", "PATCH", admin.token, { role: "viewer" })).status).toBe(404);
-    expect((await (await call("/api/v1/admin/users/99999", "PATCH", admin.token, { role: "viewer" })).json()).detail).toBe("User 99999 was not found.");
+    expect((await (await call("/api/v1/admin/users/99999", "PATCH", admin.token, { role: "viewer" })).json()).detail).toBe(
+      "User 99999 was not found.",
+    );
     expect((await call(`/api/v1/admin/users/${viewer.id}`, "PATCH", admin.token, { password_hash: "x" })).status).toBe(422);
     expect((await call(`/api/v1/admin/users/${viewer.id}`, "PATCH", admin.token, { role: "wizard" })).status).toBe(422);
     expect((await call(`/api/v1/admin/users/${viewer.id}`, "PATCH", admin.token, { email: "Editor@example.com" })).status).toBe(409);
@@ -212,7 +235,11 @@ describe("PATCH /admin/users/{id} and the last administrator", () => {
 describe("DELETE /admin/users/{id}", () => {
   it("without the confirmation headers: 428 naming them, audited, nothing deleted", async () => {
     const { id } = await newUser("gone@example.com");
-    const attempts: Record<string, string>[] = [{}, { "x-svc-confirmation": "delete-users", "idempotency-key": "key-0123456789" }, { "x-svc-confirmation": "delete-user", "idempotency-key": "short" }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { "x-svc-confirmation": "delete-users", "idempotency-key": "key-0123456789" },
+      { "x-svc-confirmation": "delete-user", "idempotency-key": "short" },
+    ];
     for (const headers of attempts) {
       const res = await call(`/api/v1/admin/users/${id}`, "DELETE", admin.token, undefined, headers);
       expect(res.status).toBe(428);

@@ -60,7 +60,13 @@ describe("GET /agents/binary/{version}/{os_name}/{arch}", () => {
       expect(res.status, path).toBe(404);
       expect((await res.json()).detail, path).toMatch(/^Binary not found/);
     }
-    for (const path of ["..%2F..%2Fetc/linux/amd64", "1.2.0/..%2F..%2F/amd64", "1.2.0/linux/amd64%2F..", "1..2/linux/amd64", "1.2.0/Linux/amd64"]) {
+    for (const path of [
+      "..%2F..%2Fetc/linux/amd64",
+      "1.2.0/..%2F..%2F/amd64",
+      "1.2.0/linux/amd64%2F..",
+      "1..2/linux/amd64",
+      "1.2.0/Linux/amd64",
+    ]) {
       const res = await a.req("GET", `agents/binary/${path}`);
       expect(res.status, path).toBe(422);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -89,7 +95,12 @@ describe("POST /agents/{id}/update", () => {
     expect(await res.json()).toEqual({ status: "queued", version: "1.10.0" });
     const [row] = await a.t.sql`select pending_update from agents where id = ${id}`;
     expect(row!.pending_update).toEqual({
-      version: "1.10.0", sha256: sha(builds["1.10.0/linux/amd64"]!), signature: signatures["1.10.0/linux/amd64"], os: "linux", arch: "amd64", queued_at: a.clock.now().toISOString(),
+      version: "1.10.0",
+      sha256: sha(builds["1.10.0/linux/amd64"]!),
+      signature: signatures["1.10.0/linux/amd64"],
+      os: "linux",
+      arch: "amd64",
+      queued_at: a.clock.now().toISOString(),
     });
     const [ev] = await a.t.sql`select detail from agent_events where agent_id = ${id} and event_type = 'update_queued'`;
     expect(ev!.detail).toMatchObject({ version: "1.10.0", from_version: "1.2.0" });
@@ -131,7 +142,9 @@ describe("POST /agents/{id}/update", () => {
     try {
       const res = await a.req("POST", `agents/${id}/update`, a.admin);
       expect(res.status).toBe(400);
-      expect((await res.json()).detail).toMatch(/^No agent release key is configured on this instance: agents install only builds signed by the release key, so no update is offered\. Set AGENT_RELEASE_PUBLIC_KEY/);
+      expect((await res.json()).detail).toMatch(
+        /^No agent release key is configured on this instance: agents install only builds signed by the release key, so no update is offered\. Set AGENT_RELEASE_PUBLIC_KEY/,
+      );
     } finally {
       renameSync(`${pub}.away`, pub);
     }
@@ -160,7 +173,10 @@ describe("GET /capabilities", () => {
   it("names the versions and platforms served, enrollment and the vault's state", async () => {
     const caps = await (await a.req("GET", "capabilities", a.viewer)).json();
     expect(caps.agents).toEqual({
-      enrollment: true, binaries_served: true, versions: ["1.10.0", "1.2.0"], platforms: ["linux/amd64", "linux/arm64"],
+      enrollment: true,
+      binaries_served: true,
+      versions: ["1.10.0", "1.2.0"],
+      platforms: ["linux/amd64", "linux/arm64"],
       capabilities: ["host_telemetry", "remote_probe", "local_discovery"],
     });
     expect(caps.vault).toEqual({ status: "healthy", key_source: "environment" });

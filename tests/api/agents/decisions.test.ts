@@ -11,8 +11,10 @@ beforeAll(async () => {
 afterAll(async () => a.t.close());
 
 const row = async (id: number) => (await a.t.sql`select * from agents where id = ${id}`)[0]!;
-const events = async (id: number) => (await a.t.sql`select event_type, detail, actor_user_id from agent_events where agent_id = ${id} order by id`).map((e) => ({ ...e }));
-const audits = async (action: string, id: number) => a.t.sql`select diff from audit_log where action = ${action} and entity_id = ${String(id)}`;
+const events = async (id: number) =>
+  (await a.t.sql`select event_type, detail, actor_user_id from agent_events where agent_id = ${id} order by id`).map((e) => ({ ...e }));
+const audits = async (action: string, id: number) =>
+  a.t.sql`select diff from audit_log where action = ${action} and entity_id = ${String(id)}`;
 
 describe("approve", () => {
   it("activates a pending agent with the default grants, clears its code, records and announces it on commit", async () => {
@@ -27,7 +29,9 @@ describe("approve", () => {
     const stored = await row(id);
     expect(stored).toMatchObject({ status: "active", pairing_code_hash: null, pairing_expires_at: null });
     expect(stored.capabilities).toEqual(CAPABILITY_DEFAULTS);
-    expect(await events(id)).toEqual([{ event_type: "approved", detail: { host_link_action: "unlinked", hardware_id: null }, actor_user_id: expect.any(Number) }]);
+    expect(await events(id)).toEqual([
+      { event_type: "approved", detail: { host_link_action: "unlinked", hardware_id: null }, actor_user_id: expect.any(Number) },
+    ]);
     expect(await audits("agents.approve", id)).toHaveLength(1);
     await eventually(() => control.payloads.length > 0 && presence.payloads.length > 0);
     expect(control.payloads).toEqual([{ agent_id: id, action: "decided" }]);
@@ -39,7 +43,10 @@ describe("approve", () => {
   it("select links the given node; accept links the proposal; create makes a node from the agent's report", async () => {
     const node = await a.node("picked");
     const selected = await a.agent();
-    expect(await (await a.req("POST", `agents/${selected}/approve`, a.admin, { hardware_id: node })).json()).toMatchObject({ hardware_id: node, hardware_name: "picked" });
+    expect(await (await a.req("POST", `agents/${selected}/approve`, a.admin, { hardware_id: node })).json()).toMatchObject({
+      hardware_id: node,
+      hardware_name: "picked",
+    });
 
     const proposedNode = await a.node("srv-proposed");
     const proposed = await a.agent({ hostname: "srv-proposed" });
@@ -59,16 +66,27 @@ describe("approve", () => {
 
   it("grant overrides apply over the defaults; a bad grant is 422 naming the key and changes nothing", async () => {
     const id = await a.agent();
-    const res = await a.req("POST", `agents/${id}/approve`, a.admin, { capabilities: { local_discovery: false, remote_probe: { config: { max_concurrent: 3 } } } });
+    const res = await a.req("POST", `agents/${id}/approve`, a.admin, {
+      capabilities: { local_discovery: false, remote_probe: { config: { max_concurrent: 3 } } },
+    });
     const body = await res.json();
     expect(body.capabilities.local_discovery.enabled).toBe(false);
-    expect(body.capabilities.remote_probe).toEqual({ enabled: true, config: { ...CAPABILITY_DEFAULTS.remote_probe.config, max_concurrent: 3 } });
+    expect(body.capabilities.remote_probe).toEqual({
+      enabled: true,
+      config: { ...CAPABILITY_DEFAULTS.remote_probe.config, max_concurrent: 3 },
+    });
 
     const other = await a.agent();
-    const bad = await a.req("POST", `agents/${other}/approve`, a.admin, { capabilities: { remote_probe: { config: { max_concurrent: 0, colour: 1 } }, teleport: true } });
+    const bad = await a.req("POST", `agents/${other}/approve`, a.admin, {
+      capabilities: { remote_probe: { config: { max_concurrent: 0, colour: 1 } }, teleport: true },
+    });
     expect(bad.status).toBe(422);
     const fields = Object.keys((await bad.json()).fields).sort();
-    expect(fields).toEqual(["capabilities.remote_probe.config.colour", "capabilities.remote_probe.config.max_concurrent", "capabilities.teleport"]);
+    expect(fields).toEqual([
+      "capabilities.remote_probe.config.colour",
+      "capabilities.remote_probe.config.max_concurrent",
+      "capabilities.teleport",
+    ]);
     expect((await row(other)).status).toBe("pending");
     expect(await events(other)).toEqual([]);
   });
@@ -133,9 +151,14 @@ describe("revoke", () => {
     const id = await a.agent({ status: "active", online: true });
     const now = a.clock.now();
     const later = new Date(now.getTime() + 60_000);
-    const runs: [string, string][] = [["a".repeat(32), "queued"], ["b".repeat(32), "dispatched"], ["c".repeat(32), "completed"]];
+    const runs: [string, string][] = [
+      ["a".repeat(32), "queued"],
+      ["b".repeat(32), "dispatched"],
+      ["c".repeat(32), "completed"],
+    ];
     for (const [runId, state] of runs)
-      await a.t.sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${runId}, ${id}, 'icmp', '10.0.0.1', ${state}, ${now}, ${later})`;
+      await a.t
+        .sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${runId}, ${id}, 'icmp', '10.0.0.1', ${state}, ${now}, ${later})`;
     const control = await a.listen("agent_control");
     const presence = await a.listen("agents");
     const res = await a.req("POST", `agents/${id}/revoke`, a.admin, { reason: "host decommissioned" });
@@ -143,7 +166,9 @@ describe("revoke", () => {
     expect(await res.json()).toMatchObject({ status: "revoked", revoke_reason: "host decommissioned", online: false });
     const after = await a.t.sql`select run_id, state from agent_probe_runs where agent_id = ${id} order by run_id`;
     expect(after.map((r) => r.state)).toEqual(["cancelled", "cancelled", "completed"]);
-    expect(await events(id)).toEqual([{ event_type: "revoked", detail: { reason: "host decommissioned", cancelled_runs: 2 }, actor_user_id: expect.any(Number) }]);
+    expect(await events(id)).toEqual([
+      { event_type: "revoked", detail: { reason: "host decommissioned", cancelled_runs: 2 }, actor_user_id: expect.any(Number) },
+    ]);
     await eventually(() => control.payloads.length > 0 && presence.payloads.length > 0);
     expect(control.payloads).toEqual([{ agent_id: id, action: "revoked" }]);
     expect(presence.payloads).toEqual([{ agent_id: id, event_type: "revoked", detail: { reason: "host decommissioned" } }]);
@@ -159,7 +184,10 @@ describe("revoke", () => {
     expect((await row(pending)).pairing_code_hash).toBeNull();
     // Its enroll socket listens for decisions: it hears this one too.
     await eventually(() => control.payloads.length >= 2);
-    expect(control.payloads).toEqual([{ agent_id: pending, action: "revoked" }, { agent_id: pending, action: "decided" }]);
+    expect(control.payloads).toEqual([
+      { agent_id: pending, action: "revoked" },
+      { agent_id: pending, action: "decided" },
+    ]);
     await control.stop();
     const rejected = await a.agent({ status: "rejected" });
     expect((await a.req("POST", `agents/${rejected}/revoke`, a.admin, { reason: "not ours" })).status).toBe(409);
@@ -170,7 +198,11 @@ describe("revoke", () => {
 describe("security", () => {
   it("decisions are for administrators: 401 anonymous, 403 viewer and editor, nothing changed", async () => {
     const id = await a.agent();
-    for (const [path, body] of [[`agents/${id}/approve`, {}], [`agents/${id}/reject`, undefined], [`agents/${id}/revoke`, { reason: "because" }]] as const) {
+    for (const [path, body] of [
+      [`agents/${id}/approve`, {}],
+      [`agents/${id}/reject`, undefined],
+      [`agents/${id}/revoke`, { reason: "because" }],
+    ] as const) {
       expect((await a.req("POST", path, undefined, body)).status, path).toBe(401);
       for (const token of [a.viewer, a.editor]) {
         const res = await a.req("POST", path, token, body);

@@ -18,16 +18,32 @@ import { type AgentActors, createAgentActors } from "./support.ts";
 
 const PK = "ab".repeat(32);
 const sha = (bytes: string | Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const fake = (version: string, os: string, arch: string): AgentBinary => ({ version, os, arch, file_name: "svc-agent", size: 1, sha256: sha(`${version}${os}${arch}`) });
+const fake = (version: string, os: string, arch: string): AgentBinary => ({
+  version,
+  os,
+  arch,
+  file_name: "svc-agent",
+  size: 1,
+  sha256: sha(`${version}${os}${arch}`),
+});
 
 /** `sh -n` (dash here) and `bash -n --posix` both parse it. */
 function parses(script: string): void {
-  for (const [shell, args] of [["sh", ["-n"]], ["bash", ["--posix", "-n"]]] as const) execFileSync(shell, [...args], { input: script, stdio: ["pipe", "pipe", "pipe"] });
+  for (const [shell, args] of [
+    ["sh", ["-n"]],
+    ["bash", ["--posix", "-n"]],
+  ] as const)
+    execFileSync(shell, [...args], { input: script, stdio: ["pipe", "pipe", "pipe"] });
 }
 
 describe("the script", () => {
   it("parses as POSIX sh and carries the server URL, its key and the SHA-256 of each Linux build", () => {
-    const builds = [fake("2.0.0", "linux", "amd64"), fake("2.0.0", "darwin", "arm64"), fake("1.9.0", "linux", "arm64"), fake("1.0.0", "linux", "amd64")];
+    const builds = [
+      fake("2.0.0", "linux", "amd64"),
+      fake("2.0.0", "darwin", "arm64"),
+      fake("1.9.0", "linux", "arm64"),
+      fake("1.0.0", "linux", "amd64"),
+    ];
     const script = installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds });
     parses(script);
     const lines = script.split("\n");
@@ -45,12 +61,24 @@ describe("the script", () => {
     const key = testReleaseKey();
     const b = fake("2.0.0", "linux", "amd64");
     const signature = key.signEntry("2.0.0", "linux", "amd64", b.sha256);
-    const script = installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [{ ...b, signature }], releaseKey: key.hex });
+    const script = installScript({
+      serverUrl: "https://cp.example.net",
+      serverPublicKey: PK,
+      builds: [{ ...b, signature }],
+      releaseKey: key.hex,
+    });
     parses(script);
     expect(script.split("\n")).toContain(`RELEASE_KEY_SPKI='${releaseKeyPem(key.hex).split("\n")[1]}'`);
     expect(script.split("\n")).toContain(`  amd64) VERSION='2.0.0'; SHA256='${b.sha256}'; SIGNATURE='${signature}' ;;`);
     // A signature that is not 64 bytes of base64 is not embedded (the script then refuses the build).
-    expect(installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [{ ...b, signature: "x'; rm -rf /" }], releaseKey: key.hex })).toContain("SIGNATURE=''");
+    expect(
+      installScript({
+        serverUrl: "https://cp.example.net",
+        serverPublicKey: PK,
+        builds: [{ ...b, signature: "x'; rm -rf /" }],
+        releaseKey: key.hex,
+      }),
+    ).toContain("SIGNATURE=''");
   });
 
   it("parses without any build too (it then stops with a clear message), and refuses what it cannot quote", () => {
@@ -60,12 +88,16 @@ describe("the script", () => {
   });
 
   it("the command pipes to sh behind a public certificate, else checks the checksum first", () => {
-    expect(installCommand("https://cp.example.net", "public", "f".repeat(64))).toBe("curl -fsSLg 'https://cp.example.net/install-agent.sh' | sudo sh");
+    expect(installCommand("https://cp.example.net", "public", "f".repeat(64))).toBe(
+      "curl -fsSLg 'https://cp.example.net/install-agent.sh' | sudo sh",
+    );
     const selfSigned = installCommand("https://10.0.0.2:8443", "self_signed", "f".repeat(64));
     expect(selfSigned).toBe(
       `curl -fsSLgk 'https://10.0.0.2:8443/install-agent.sh' -o /tmp/svc-agent-install.sh && echo "${"f".repeat(64)}  /tmp/svc-agent-install.sh" | sha256sum -c - && sudo env SVC_AGENT_INSECURE_TLS=1 sh /tmp/svc-agent-install.sh`,
     );
-    expect(installCommand("http://10.0.0.2:8080", "none", "e".repeat(64))).toMatch(/^curl -fsSLg 'http:\/\/10\.0\.0\.2:8080\/install-agent\.sh' -o .* \| sha256sum -c - && sudo sh \/tmp\/svc-agent-install\.sh$/);
+    expect(installCommand("http://10.0.0.2:8080", "none", "e".repeat(64))).toMatch(
+      /^curl -fsSLg 'http:\/\/10\.0\.0\.2:8080\/install-agent\.sh' -o .* \| sha256sum -c - && sudo sh \/tmp\/svc-agent-install\.sh$/,
+    );
   });
 });
 
@@ -75,7 +107,7 @@ describe("over HTTP", () => {
   let server: ServerType;
   let base: string;
   const arch = process.arch === "arm64" ? "arm64" : "amd64";
-  const agentStub = "#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/enroll-called\"\n";
+  const agentStub = '#!/bin/sh\necho "$@" > "$(dirname "$0")/enroll-called"\n';
   const releaseKey = testReleaseKey();
 
   beforeAll(async () => {
@@ -116,17 +148,33 @@ describe("over HTTP", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     const served = await (await fetch(`${base}/install-agent.sh`)).text();
-    expect(body).toEqual({ tls_mode: "none", server_url: base, script_sha256: sha(served), command: installCommand(base, "none", sha(served)) });
+    expect(body).toEqual({
+      tls_mode: "none",
+      server_url: base,
+      script_sha256: sha(served),
+      command: installCommand(base, "none", sha(served)),
+    });
     expect(scriptSha256(served)).toBe(body.script_sha256);
 
     const https = await (await a.req("GET", "agents/install-command?endpoint=https://cp.example.net/", a.admin)).json();
-    expect(https).toMatchObject({ tls_mode: "public", server_url: "https://cp.example.net", command: "curl -fsSLg 'https://cp.example.net/install-agent.sh' | sudo sh" });
-    const selfSigned = await (await a.req("GET", "agents/install-command?endpoint=https://10.0.0.9:8443&tls_mode=self_signed", a.admin)).json();
+    expect(https).toMatchObject({
+      tls_mode: "public",
+      server_url: "https://cp.example.net",
+      command: "curl -fsSLg 'https://cp.example.net/install-agent.sh' | sudo sh",
+    });
+    const selfSigned = await (
+      await a.req("GET", "agents/install-command?endpoint=https://10.0.0.9:8443&tls_mode=self_signed", a.admin)
+    ).json();
     expect(selfSigned.command).toContain("SVC_AGENT_INSECURE_TLS=1");
   });
 
   it("install-command refuses a bad endpoint or mode (422) and non-administrators (401/403)", async () => {
-    for (const q of ["endpoint=ftp://x", "endpoint=https://x.example/?a=1", "endpoint=http://x.example&tls_mode=public", "tls_mode=lenient"])
+    for (const q of [
+      "endpoint=ftp://x",
+      "endpoint=https://x.example/?a=1",
+      "endpoint=http://x.example&tls_mode=public",
+      "tls_mode=lenient",
+    ])
       expect((await a.req("GET", `agents/install-command?${q}`, a.admin)).status, q).toBe(422);
     expect((await a.req("GET", "agents/install-command")).status).toBe(401);
     for (const token of [a.viewer, a.editor]) expect((await a.req("GET", "agents/install-command", token)).status).toBe(403);
@@ -158,7 +206,9 @@ describe("over HTTP", () => {
     };
     mkdirSync(join(root, "bin"), { recursive: true });
     return new Promise((resolve) => {
-      execFile("sh", [join(root, "install.sh"), ...args], { env, timeout: 20_000 }, (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }));
+      execFile("sh", [join(root, "install.sh"), ...args], { env, timeout: 20_000 }, (err, _stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+      );
     });
   }
 
@@ -171,7 +221,9 @@ describe("over HTTP", () => {
     expect(run.code).toBe(0);
     expect(readFileSync(join(root, "bin", "svc-agent"), "utf8")).toBe(agentStub);
     const pk = (await (await a.req("GET", "agents/server-key/status", a.admin)).json()).public_key;
-    expect(readFileSync(join(root, "etc", "agent.toml"), "utf8")).toBe(`server_url = "${base}"\nserver_static_pk = "${pk}"\nlog_level = "info"\nspool_cap_bytes = 67108864\n`);
+    expect(readFileSync(join(root, "etc", "agent.toml"), "utf8")).toBe(
+      `server_url = "${base}"\nserver_static_pk = "${pk}"\nlog_level = "info"\nspool_cap_bytes = 67108864\n`,
+    );
     expect(readFileSync(join(root, "bin", "enroll-called"), "utf8")).toBe(`enroll --config ${join(root, "etc", "agent.toml")}\n`);
     expect(readFileSync(join(root, "svc-agent.service"), "utf8")).toContain(`ExecStart=${join(root, "bin", "svc-agent")} run --config`);
     expect(readFileSync(join(root, "systemctl-calls"), "utf8")).toBe("daemon-reload\nenable --now svc-agent.service\n");
@@ -202,7 +254,9 @@ describe("over HTTP", () => {
       const root = mkdtempSync(join(dir, "host-"));
       const run = await runInstaller(script, root);
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(`install-agent: the release signature of agent 3.1.0 for linux/${arch} does not verify under the release key: not installed\n`);
+      expect(run.stderr).toBe(
+        `install-agent: the release signature of agent 3.1.0 for linux/${arch} does not verify under the release key: not installed\n`,
+      );
       expect(existsSync(join(root, "bin", "svc-agent"))).toBe(false);
       expect(existsSync(join(root, "etc", "agent.toml"))).toBe(false);
     } finally {
@@ -219,7 +273,9 @@ describe("over HTTP", () => {
       const refused = mkdtempSync(join(dir, "host-"));
       const run = await runInstaller(script, refused);
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/^install-agent: this server has no agent release key \(AGENT_RELEASE_PUBLIC_KEY\), so the build cannot be verified: not installed/);
+      expect(run.stderr).toMatch(
+        /^install-agent: this server has no agent release key \(AGENT_RELEASE_PUBLIC_KEY\), so the build cannot be verified: not installed/,
+      );
       expect(existsSync(join(refused, "bin", "svc-agent"))).toBe(false);
       const skipped = mkdtempSync(join(dir, "host-"));
       const insecure = await runInstaller(script, skipped, ["--insecure-skip-signature"]);

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => a.t.close());
 
-const count = async (table: string, id: number) => (await a.t.sql`select count(*)::int as n from ${a.t.sql(table)} where agent_id = ${id}`)[0]!.n as number;
+const count = async (table: string, id: number) =>
+  (await a.t.sql`select count(*)::int as n from ${a.t.sql(table)} where agent_id = ${id}`)[0]!.n as number;
 
 describe("PATCH /agents/{id}", () => {
   it("changes only the fields given; a new hardware link is a host_link_changed event", async () => {
@@ -49,7 +50,9 @@ describe("PUT /agents/{id}/capabilities", () => {
   it("changes only the capabilities named, records the change and tells the sidecar", async () => {
     const id = await a.agent({ status: "active", capabilities: { ...CAPABILITY_DEFAULTS } });
     const control = await a.listen("agent_control");
-    const res = await a.req("PUT", `agents/${id}/capabilities`, a.admin, { capabilities: { host_telemetry: { config: { interval_s: 60 } }, local_discovery: false } });
+    const res = await a.req("PUT", `agents/${id}/capabilities`, a.admin, {
+      capabilities: { host_telemetry: { config: { interval_s: 60 } }, local_discovery: false },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.capabilities).toEqual({
@@ -66,7 +69,9 @@ describe("PUT /agents/{id}/capabilities", () => {
 
   it("422 names an unknown capability or config key and changes nothing; 409 for a revoked agent", async () => {
     const id = await a.agent({ status: "active" });
-    const res = await a.req("PUT", `agents/${id}/capabilities`, a.admin, { capabilities: { local_discovery: { config: { tcp_ports: [0] } }, x: true } });
+    const res = await a.req("PUT", `agents/${id}/capabilities`, a.admin, {
+      capabilities: { local_discovery: { config: { tcp_ports: [0] } }, x: true },
+    });
     expect(res.status).toBe(422);
     expect(Object.keys((await res.json()).fields).sort()).toEqual(["capabilities.local_discovery.config.tcp_ports.0", "capabilities.x"]);
     expect((await a.t.sql`select capabilities from agents where id = ${id}`)[0]!.capabilities).toEqual({});
@@ -83,17 +88,21 @@ describe("DELETE /agents/{id}", () => {
     const keep = await a.agent({ status: "active" });
     const now = a.clock.now();
     await a.t.sql`insert into agent_events (agent_id, event_type) values (${id}, 'connected')`;
-    await a.t.sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${"d".repeat(32)}, ${id}, 'tcp', '10.1.1.1', 'completed', ${now}, ${now})`;
-    await a.t.sql`insert into agent_latest_telemetry (agent_id, sample_id, collected_at, status, summary, payload) values (${id}, ${"e".repeat(32)}, ${now}, 'healthy', '{}', '{}')`;
+    await a.t
+      .sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${"d".repeat(32)}, ${id}, 'tcp', '10.1.1.1', 'completed', ${now}, ${now})`;
+    await a.t
+      .sql`insert into agent_latest_telemetry (agent_id, sample_id, collected_at, status, summary, payload) values (${id}, ${"e".repeat(32)}, ${now}, 'healthy', '{}', '{}')`;
     for (const agent of [id, keep]) {
       await a.t.sql`insert into agent_host_samples (agent_id, ts, cpu_pct) values (${agent}, ${now}, 10)`;
-      await a.t.sql`insert into agent_host_samples_hourly (agent_id, hour, cpu_pct, sample_count) values (${agent}, ${new Date(now.getTime() - 40 * 86_400_000)}, 5, 120)`;
+      await a.t
+        .sql`insert into agent_host_samples_hourly (agent_id, hour, cpu_pct, sample_count) values (${agent}, ${new Date(now.getTime() - 40 * 86_400_000)}, 5, 120)`;
     }
     const control = await a.listen("agent_control");
     const res = await a.req("DELETE", `agents/${id}`, a.admin);
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
-    for (const table of ["agent_events", "agent_probe_runs", "agent_latest_telemetry", "agent_host_samples", "agent_host_samples_hourly"]) expect(await count(table, id), table).toBe(0);
+    for (const table of ["agent_events", "agent_probe_runs", "agent_latest_telemetry", "agent_host_samples", "agent_host_samples_hourly"])
+      expect(await count(table, id), table).toBe(0);
     expect(await count("agent_host_samples", keep)).toBe(1);
     expect(await count("agent_host_samples_hourly", keep)).toBe(1);
     const [audit] = await a.t.sql`select diff from audit_log where action = 'agents.delete' and entity_id = ${String(id)}`;
@@ -108,7 +117,8 @@ describe("DELETE /agents/{id}", () => {
   it("409 while probe runs are queued or dispatched, with nothing deleted", async () => {
     const id = await a.agent({ status: "active" });
     const now = a.clock.now();
-    await a.t.sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${"f".repeat(32)}, ${id}, 'icmp', '10.2.2.2', 'dispatched', ${now}, ${now})`;
+    await a.t
+      .sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${"f".repeat(32)}, ${id}, 'icmp', '10.2.2.2', 'dispatched', ${now}, ${now})`;
     const res = await a.req("DELETE", `agents/${id}`, a.admin);
     expect(res.status).toBe(409);
     expect((await res.json()).detail).toMatch(/^1 probe run\(s\) are still queued or in flight/);

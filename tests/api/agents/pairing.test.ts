@@ -11,7 +11,10 @@ afterAll(async () => a.t.close());
 
 /** A lookup from a fixed client address (the shared helper gives every request a new one). */
 const lookupFrom = (peer: string, code: unknown) =>
-  a.t.app.request("/api/v1/agents/pairing/lookup", { method: "POST", ...json({ code }, { authorization: `Bearer ${a.admin}`, "x-test-peer": peer }) });
+  a.t.app.request("/api/v1/agents/pairing/lookup", {
+    method: "POST",
+    ...json({ code }, { authorization: `Bearer ${a.admin}`, "x-test-peer": peer }),
+  });
 
 describe("happy", () => {
   it("finds the pending agent showing the code, however it is typed, and consumes the code", async () => {
@@ -22,8 +25,14 @@ describe("happy", () => {
     const res = await a.req("POST", "agents/pairing/lookup", a.admin, { code: typed });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      agent_id: id, hostname: "pair-host", os: "linux", arch: "arm64", fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
-      proposed_hardware_id: node, proposed_hardware_name: "pair-host", duplicate_machine_id: false,
+      agent_id: id,
+      hostname: "pair-host",
+      os: "linux",
+      arch: "arm64",
+      fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+      proposed_hardware_id: node,
+      proposed_hardware_name: "pair-host",
+      duplicate_machine_id: false,
     });
     const [row] = await a.t.sql`select pairing_code_hash, pairing_expires_at, status from agents where id = ${id}`;
     expect(row).toEqual({ pairing_code_hash: null, pairing_expires_at: null, status: "pending" });
@@ -80,7 +89,10 @@ describe("miss limiter", () => {
     const fresh = await createAgentActors();
     try {
       const from = (peer: string) =>
-        fresh.t.app.request("/api/v1/agents/pairing/lookup", { method: "POST", ...json({ code: fresh.code() }, { authorization: `Bearer ${fresh.admin}`, "x-test-peer": peer }) });
+        fresh.t.app.request("/api/v1/agents/pairing/lookup", {
+          method: "POST",
+          ...json({ code: fresh.code() }, { authorization: `Bearer ${fresh.admin}`, "x-test-peer": peer }),
+        });
       for (let i = 0; i < 50; i++) expect((await from(`10.79.0.${i + 1}`)).status, `miss ${i + 1}`).toBe(404);
       const res = await from("10.80.0.1");
       expect(res.status).toBe(429);

@@ -18,16 +18,40 @@ const eligible = async (query: string) => {
 };
 const verdictOf = async (query: string, id: number) => (await eligible(query)).find((e) => e.agent_id === id);
 
-const ctx = (actor = SYSTEM_ACTOR): VerbContext => ({ db: a.t.runtime.deps.database.lease().db, clock: a.clock, random: a.t.runtime.deps.random, actor, ip: null });
+const ctx = (actor = SYSTEM_ACTOR): VerbContext => ({
+  db: a.t.runtime.deps.database.lease().db,
+  clock: a.clock,
+  random: a.t.runtime.deps.random,
+  actor,
+  ip: null,
+});
 
 describe("GET /agents/probe-eligible", () => {
   it("an online, granted, ready agent whose LAN holds the host is eligible, with its scope", async () => {
-    const id = await a.agent({ status: "active", online: true, networks: lan("192.168.10.7/24", "127.0.0.1/8", "203.0.113.9/24"), readiness: probesReady, name: "edge-1" });
+    const id = await a.agent({
+      status: "active",
+      online: true,
+      networks: lan("192.168.10.7/24", "127.0.0.1/8", "203.0.113.9/24"),
+      readiness: probesReady,
+      name: "edge-1",
+    });
     const [entry] = (await eligible("host=192.168.10.50&check_type=icmp")).filter((e) => e.agent_id === id);
     expect(entry).toEqual({
-      agent_id: id, name: "edge-1", online: true, granted: true, readiness: "ready", readiness_collector: "probe.icmp", max_concurrent: 20, active_runs: 0,
-      assigned_monitors: 0, scope_version: expect.stringMatching(/^[0-9a-f]{16}$/), scope_networks: ["192.168.10.0/24"], excluded_networks: [],
-      in_scope: true, eligible: true, reason: null,
+      agent_id: id,
+      name: "edge-1",
+      online: true,
+      granted: true,
+      readiness: "ready",
+      readiness_collector: "probe.icmp",
+      max_concurrent: 20,
+      active_runs: 0,
+      assigned_monitors: 0,
+      scope_version: expect.stringMatching(/^[0-9a-f]{16}$/),
+      scope_networks: ["192.168.10.0/24"],
+      excluded_networks: [],
+      in_scope: true,
+      eligible: true,
+      reason: null,
     });
   });
 
@@ -40,7 +64,8 @@ describe("GET /agents/probe-eligible", () => {
     const excluded = await a.agent({ ...base, capabilities: { remote_probe: { config: { excluded_cidrs: ["10.20.30.0/24"] } } } });
     const busy = await a.agent({ ...base, capabilities: { remote_probe: { config: { max_concurrent: 1 } } } });
     const now = a.clock.now();
-    await a.t.sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${"1".repeat(32)}, ${busy}, 'tcp', '10.20.0.9', 'dispatched', ${now}, ${now})`;
+    await a.t
+      .sql`insert into agent_probe_runs (run_id, agent_id, check_type, host, state, scheduled_at, deadline_at) values (${"1".repeat(32)}, ${busy}, 'tcp', '10.20.0.9', 'dispatched', ${now}, ${now})`;
     const pending = await a.agent({ ...base, status: "pending" });
     const list = await eligible("host=10.20.30.40&check_type=tcp");
     const reason = (id: number) => list.find((e) => e.agent_id === id)?.reason;
@@ -58,7 +83,9 @@ describe("GET /agents/probe-eligible", () => {
 
   it("additional_cidrs and additional_hostnames widen the scope", async () => {
     const id = await a.agent({
-      status: "active", online: true, readiness: probesReady,
+      status: "active",
+      online: true,
+      readiness: probesReady,
       capabilities: { remote_probe: { config: { additional_cidrs: ["198.51.100.0/24"], additional_hostnames: ["NAS.lan"] } } },
     });
     expect((await verdictOf("host=198.51.100.20&check_type=http", id))?.eligible).toBe(true);
@@ -79,10 +106,17 @@ describe("requestProbe", () => {
   it("queues a run, answers its id and deadline, and tells the sidecar on commit", async () => {
     const id = await a.agent({ status: "active", online: true, networks: lan("192.168.50.2/24"), readiness: probesReady });
     const control = await a.listen("agent_control");
-    const queued = await requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "tcp", host: "192.168.50.10", config: { port: 22 }, monitor_id: 7, timeout_s: 10 } });
+    const queued = await requestProbe({
+      ctx: ctx(),
+      input: { agent_id: id, check_type: "tcp", host: "192.168.50.10", config: { port: 22 }, monitor_id: 7, timeout_s: 10 },
+    });
     expect(queued).toEqual({
-      run_id: expect.stringMatching(/^[0-9a-f]{32}$/), agent_id: id, monitor_id: 7, state: "queued",
-      scheduled_at: a.clock.now().toISOString(), deadline_at: new Date(a.clock.now().getTime() + 10_000).toISOString(),
+      run_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      agent_id: id,
+      monitor_id: 7,
+      state: "queued",
+      scheduled_at: a.clock.now().toISOString(),
+      deadline_at: new Date(a.clock.now().getTime() + 10_000).toISOString(),
     });
     const [run] = await a.t.sql`select state, check_type, host, config, monitor_id from agent_probe_runs where run_id = ${queued.run_id}`;
     expect(run).toEqual({ state: "queued", check_type: "tcp", host: "192.168.50.10", config: { port: 22 }, monitor_id: 7 });
@@ -91,16 +125,29 @@ describe("requestProbe", () => {
     await control.stop();
 
     // The same monitor's next run waits for this one.
-    await expect(requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "tcp", host: "192.168.50.10", monitor_id: 7, timeout_s: 10 } })).rejects.toMatchObject({
-      status: 409, extra: { reason: "previous_run_in_flight" },
+    await expect(
+      requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "tcp", host: "192.168.50.10", monitor_id: 7, timeout_s: 10 } }),
+    ).rejects.toMatchObject({
+      status: 409,
+      extra: { reason: "previous_run_in_flight" },
     });
 
     const probes = await (await a.req("GET", `agents/${id}/probes`, a.viewer)).json();
     expect(probes).toMatchObject({ agent_id: id, max_concurrent: 20, active_runs: 1, assignments: [] });
     expect(probes.recent_runs).toEqual([
       {
-        run_id: queued.run_id, monitor_id: 7, check_type: "tcp", host: "192.168.50.10", state: "queued", scheduled_at: queued.scheduled_at,
-        deadline_at: queued.deadline_at, dispatched_at: null, finished_at: null, up: null, late: false, msg: null,
+        run_id: queued.run_id,
+        monitor_id: 7,
+        check_type: "tcp",
+        host: "192.168.50.10",
+        state: "queued",
+        scheduled_at: queued.scheduled_at,
+        deadline_at: queued.deadline_at,
+        dispatched_at: null,
+        finished_at: null,
+        up: null,
+        late: false,
+        msg: null,
       },
     ]);
   });
@@ -108,20 +155,42 @@ describe("requestProbe", () => {
   it("refuses with 409 and a reason when the agent cannot take it, writing nothing", async () => {
     const inactive = await a.agent({ status: "pending", online: true, networks: lan("10.9.9.1/24"), readiness: probesReady });
     const offline = await a.agent({ status: "active", networks: lan("10.9.9.1/24"), readiness: probesReady });
-    const disabled = await a.agent({ status: "active", online: true, networks: lan("10.9.9.1/24"), readiness: probesReady, capabilities: { remote_probe: { enabled: false } } });
-    const cases: [number, string][] = [[999_999, "agent_missing"], [inactive, "agent_inactive"], [offline, "agent_offline"], [disabled, "capability_disabled"]];
+    const disabled = await a.agent({
+      status: "active",
+      online: true,
+      networks: lan("10.9.9.1/24"),
+      readiness: probesReady,
+      capabilities: { remote_probe: { enabled: false } },
+    });
+    const cases: [number, string][] = [
+      [999_999, "agent_missing"],
+      [inactive, "agent_inactive"],
+      [offline, "agent_offline"],
+      [disabled, "capability_disabled"],
+    ];
     for (const [agent_id, reason] of cases)
-      await expect(requestProbe({ ctx: ctx(), input: { agent_id, check_type: "icmp", host: "10.9.9.2", timeout_s: 5 } }), reason).rejects.toMatchObject({
-        status: 409, code: "CONFLICT", extra: { reason },
+      await expect(
+        requestProbe({ ctx: ctx(), input: { agent_id, check_type: "icmp", host: "10.9.9.2", timeout_s: 5 } }),
+        reason,
+      ).rejects.toMatchObject({
+        status: 409,
+        code: "CONFLICT",
+        extra: { reason },
       });
-    expect((await a.t.sql`select count(*)::int as n from agent_probe_runs where agent_id in ${a.t.sql([inactive, offline, disabled])}`)[0]!.n).toBe(0);
+    expect(
+      (await a.t.sql`select count(*)::int as n from agent_probe_runs where agent_id in ${a.t.sql([inactive, offline, disabled])}`)[0]!.n,
+    ).toBe(0);
   });
 
   it("validates its input (422) and needs write:agents (a viewer is refused)", async () => {
     const id = await a.agent({ status: "active", online: true });
-    await expect(requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "smtp" as "tcp", host: "", timeout_s: 0 } })).rejects.toMatchObject({ status: 422 });
+    await expect(
+      requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "smtp" as "tcp", host: "", timeout_s: 0 } }),
+    ).rejects.toMatchObject({ status: 422 });
     const viewer = { userId: 3, email: "viewer@example.com", role: "viewer", roleScopes: ["read:*"], kind: "session" as const };
-    await expect(requestProbe({ ctx: ctx(viewer), input: { agent_id: id, check_type: "icmp", host: "10.0.0.1", timeout_s: 5 } })).rejects.toMatchObject({ status: 403 });
+    await expect(
+      requestProbe({ ctx: ctx(viewer), input: { agent_id: id, check_type: "icmp", host: "10.0.0.1", timeout_s: 5 } }),
+    ).rejects.toMatchObject({ status: 403 });
   });
 });
 

@@ -22,9 +22,20 @@ describe("GET /agents and /agents/pending", () => {
     // `name` sorts by the name, or the hostname when there is none.
     expect(all.items.map((x: { id: number }) => x.id)).toEqual([alpha, bravo, charlie]);
     expect(all.items[0]).toEqual({
-      id: alpha, name: "alpha", hostname: "alpha.lan", status: "active", os: "linux", arch: "amd64", agent_version: "1.0.0",
-      fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/), hardware_id: node, hardware_name: "rack-01", reported_ip: null,
-      last_seen_at: expect.any(String), online: true, enrolled_at: expect.any(String),
+      id: alpha,
+      name: "alpha",
+      hostname: "alpha.lan",
+      status: "active",
+      os: "linux",
+      arch: "amd64",
+      agent_version: "1.0.0",
+      fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+      hardware_id: node,
+      hardware_name: "rack-01",
+      reported_ip: null,
+      last_seen_at: expect.any(String),
+      online: true,
+      enrolled_at: expect.any(String),
     });
     expect(all.items[1]).toMatchObject({ online: false, hardware_name: null });
 
@@ -54,7 +65,9 @@ describe("GET /agents/{id}", () => {
   it("answers AgentRead: grants merged with the defaults, the proposal with its name, the duplicate flag", async () => {
     const node = await a.node("db-host", { mac: "AA:BB:CC:00:11:22" });
     const id = await a.agent({
-      hostname: "db-host-7", machine_id_hash: "m-shared", primary_macs: ["aa-bb-cc-00-11-22"],
+      hostname: "db-host-7",
+      machine_id_hash: "m-shared",
+      primary_macs: ["aa-bb-cc-00-11-22"],
       capabilities: { remote_probe: { enabled: false, config: { max_concurrent: 5 } } },
     });
     await a.agent({ hostname: "clone", machine_id_hash: "m-shared", status: "active" });
@@ -62,10 +75,20 @@ describe("GET /agents/{id}", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
-      id, status: "pending", tenant_id: null, proposed_hardware_id: node, proposed_hardware_name: "db-host", duplicate_machine_id: true,
-      primary_macs: ["aa-bb-cc-00-11-22"], pending_update: null, capability_schema: 1,
+      id,
+      status: "pending",
+      tenant_id: null,
+      proposed_hardware_id: node,
+      proposed_hardware_name: "db-host",
+      duplicate_machine_id: true,
+      primary_macs: ["aa-bb-cc-00-11-22"],
+      pending_update: null,
+      capability_schema: 1,
     });
-    expect(body.capabilities.remote_probe).toEqual({ enabled: false, config: { ...CAPABILITY_DEFAULTS.remote_probe.config, max_concurrent: 5 } });
+    expect(body.capabilities.remote_probe).toEqual({
+      enabled: false,
+      config: { ...CAPABILITY_DEFAULTS.remote_probe.config, max_concurrent: 5 },
+    });
     expect(body.capabilities.host_telemetry).toEqual(CAPABILITY_DEFAULTS.host_telemetry);
     expect(body.device_pk).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -98,11 +121,18 @@ describe("GET /agents/{id}/events", () => {
     const id = await a.agent();
     const t0 = a.clock.now().getTime();
     for (const [i, type] of ["enrolled", "connected", "disconnected", "connected"].entries())
-      await a.t.sql`insert into agent_events (agent_id, event_type, detail, created_at) values (${id}, ${type}, ${a.t.sql.json({ n: i })}, ${new Date(t0 + i * 1000)})`;
+      await a.t
+        .sql`insert into agent_events (agent_id, event_type, detail, created_at) values (${id}, ${type}, ${a.t.sql.json({ n: i })}, ${new Date(t0 + i * 1000)})`;
     const page = await (await a.req("GET", `agents/${id}/events?limit=2`, a.viewer)).json();
     expect(page).toMatchObject({ total: 4, limit: 2, offset: 0, sort: "created_at", direction: "desc" });
     expect(page.items.map((e: { detail: { n: number } }) => e.detail.n)).toEqual([3, 2]);
-    expect(page.items[0]).toEqual({ id: expect.any(Number), event_type: "connected", actor_user_id: null, detail: { n: 3 }, created_at: expect.any(String) });
+    expect(page.items[0]).toEqual({
+      id: expect.any(Number),
+      event_type: "connected",
+      actor_user_id: null,
+      detail: { n: 3 },
+      created_at: expect.any(String),
+    });
     const connected = await (await a.req("GET", `agents/${id}/events?event_type=connected`, a.viewer)).json();
     expect(connected.total).toBe(2);
     expect((await a.req("GET", "agents/555555/events", a.viewer)).status).toBe(404);
@@ -128,7 +158,9 @@ describe("GET /agents/presence", () => {
     const both = await (await a.req("GET", `agents/presence?ids=${on}&ids=${off}`, a.viewer)).json();
     expect(both.map((p: { agent_id: number }) => p.agent_id)).toEqual([on, off]);
     expect(both[0]).toMatchObject({
-      agent_id: on, online: true, hardware: { id: node, name: "presence-node", ip_address: "10.0.0.5", mac_address: "00:11:22:33:44:55" },
+      agent_id: on,
+      online: true,
+      hardware: { id: node, name: "presence-node", ip_address: "10.0.0.5", mac_address: "00:11:22:33:44:55" },
       latest: { cpu_pct: 12.5, mem_pct: 40, root_disk_pct: 70, net_rx_bps: null, uptime_s: null },
     });
     expect(both[1]).toMatchObject({ agent_id: off, online: false, hardware: null, latest: null });
@@ -156,7 +188,14 @@ describe("GET /agents/presence", () => {
 describe("security", () => {
   it("every read needs a credential", async () => {
     const id = await a.agent();
-    for (const path of ["agents", "agents/pending", `agents/${id}`, `agents/${id}/events`, "agents/capability-defaults", "agents/presence"]) {
+    for (const path of [
+      "agents",
+      "agents/pending",
+      `agents/${id}`,
+      `agents/${id}/events`,
+      "agents/capability-defaults",
+      "agents/presence",
+    ]) {
       const res = await a.req("GET", path);
       expect(res.status, path).toBe(401);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);

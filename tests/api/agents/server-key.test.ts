@@ -22,7 +22,13 @@ describe("the server key", () => {
     const [first, second] = await Promise.all([status(), status()]);
     expect(first.public_key).toMatch(/^[0-9a-f]{64}$/);
     expect(second.public_key).toBe(first.public_key);
-    expect(first).toMatchObject({ active: false, successor: null, fleet: null, started_at: null, current_key_fingerprint: first.fingerprint });
+    expect(first).toMatchObject({
+      active: false,
+      successor: null,
+      fleet: null,
+      started_at: null,
+      current_key_fingerprint: first.fingerprint,
+    });
     const rows = await a.t.sql`select public_key, private_key, state from agent_server_keys`;
     expect(rows).toHaveLength(1);
     expect(rows[0]!.private_key).toMatch(/^vault:v1:/);
@@ -46,7 +52,12 @@ describe("the server key", () => {
     const res = await a.req("POST", "agents/server-key/rotate", a.admin);
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toMatchObject({ active: true, public_key: before.public_key, current_key_fingerprint: before.fingerprint, fleet: { total: 2, current: 1, successor: 0, unseen: 1 } });
+    expect(body).toMatchObject({
+      active: true,
+      public_key: before.public_key,
+      current_key_fingerprint: before.fingerprint,
+      fleet: { total: 2, current: 1, successor: 0, unseen: 1 },
+    });
     expect(body.successor_key_fingerprint).toBe(body.successor.fingerprint);
     expect(Date.parse(body.overlap_expires_at) - Date.parse(body.started_at)).toBe(ROTATION_OVERLAP_MS);
     const pending = await (await a.req("GET", "agents/server-key/pending", a.admin)).json();

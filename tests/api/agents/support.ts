@@ -70,7 +70,9 @@ export async function createAgentActors(env: Record<string, string> = {}): Promi
       return row!.id;
     },
     async node(name, extra = {}) {
-      const [row] = await sql<{ id: number }[]>`insert into hardware (name, ip_address, mac_address) values (${name}, ${extra.ip ?? null}, ${extra.mac ?? null}) returning id`;
+      const [row] = await sql<
+        { id: number }[]
+      >`insert into hardware (name, ip_address, mac_address) values (${name}, ${extra.ip ?? null}, ${extra.mac ?? null}) returning id`;
       return row!.id;
     },
     async listen(channel) {
@@ -91,4 +93,10 @@ export async function eventually(check: () => boolean, ms = 5000): Promise<void>
 export const lan = (...addrs: string[]) => [{ name: "eth0", flags: ["up"], addrs }];
 
 /** Every probe collector ready. */
-export const probesReady = ["icmp", "tcp", "http", "dns"].map((t) => ({ collector: `probe.${t}`, state: "ready", reason: null, remediation: null, missing: [] }));
+export const probesReady = ["icmp", "tcp", "http", "dns"].map((t) => ({
+  collector: `probe.${t}`,
+  state: "ready",
+  reason: null,
+  remediation: null,
+  missing: [],
+}));

@@ -14,15 +14,29 @@ afterAll(async () => a.t.close());
 const ago = (ms: number) => new Date(a.clock.now().getTime() - ms);
 
 async function sample(agentId: number, ts: Date, values: Record<string, number | null> = {}) {
-  const v = { cpu_pct: null, mem_pct: null, disk_pct: null, net_rx_bps: null, net_tx_bps: null, max_temp_c: null, load_1: null, uptime_s: null, ...values };
-  await a.t.sql`insert into agent_host_samples (agent_id, ts, cpu_pct, mem_pct, disk_pct, net_rx_bps, net_tx_bps, max_temp_c, load_1, uptime_s, status)
+  const v = {
+    cpu_pct: null,
+    mem_pct: null,
+    disk_pct: null,
+    net_rx_bps: null,
+    net_tx_bps: null,
+    max_temp_c: null,
+    load_1: null,
+    uptime_s: null,
+    ...values,
+  };
+  await a.t
+    .sql`insert into agent_host_samples (agent_id, ts, cpu_pct, mem_pct, disk_pct, net_rx_bps, net_tx_bps, max_temp_c, load_1, uptime_s, status)
     values (${agentId}, ${ts}, ${v.cpu_pct}, ${v.mem_pct}, ${v.disk_pct}, ${v.net_rx_bps}, ${v.net_tx_bps}, ${v.max_temp_c}, ${v.load_1}, ${v.uptime_s}, 'healthy')`;
 }
 
 describe("GET /agents/{id}/telemetry", () => {
   it("answers the latest frame whole, the readiness, the grant and the spool", async () => {
     const node = await a.node("tele-node");
-    const readiness = [{ collector: "host.cpu", state: "ready", reason: null, remediation: null, missing: [], updated_at: "2026-11-20T10:00:00Z" }, { collector: "host.temp", state: "unavailable", reason: "no sensors", remediation: "install lm-sensors", missing: ["sensors"] }];
+    const readiness = [
+      { collector: "host.cpu", state: "ready", reason: null, remediation: null, missing: [], updated_at: "2026-11-20T10:00:00Z" },
+      { collector: "host.temp", state: "unavailable", reason: "no sensors", remediation: "install lm-sensors", missing: ["sensors"] },
+    ];
     const id = await a.agent({ status: "active", hardware_id: node, readiness });
     await a.t.sql`update agents set spool_depth = 3, spool_bytes = 4096, spool_reported_at = ${a.clock.now()} where id = ${id}`;
     const payload = { schema: 1, sample_id: "0".repeat(32), summary: { cpu_pct: 7 }, filesystems: [{ mount: "/", used_pct: 41 }] };
@@ -32,12 +46,32 @@ describe("GET /agents/{id}/telemetry", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       latest: {
-        sample_id: "0".repeat(32), collected_at: ago(5000).toISOString(), status: "degraded", payload, projected: true,
-        summary: { cpu_pct: 7, mem_pct: 55.5, root_disk_pct: null, net_rx_bps: null, net_tx_bps: null, max_temp_c: null, load_1: 0.4, uptime_s: null },
+        sample_id: "0".repeat(32),
+        collected_at: ago(5000).toISOString(),
+        status: "degraded",
+        payload,
+        projected: true,
+        summary: {
+          cpu_pct: 7,
+          mem_pct: 55.5,
+          root_disk_pct: null,
+          net_rx_bps: null,
+          net_tx_bps: null,
+          max_temp_c: null,
+          load_1: 0.4,
+          uptime_s: null,
+        },
       },
       readiness: [
         { collector: "host.cpu", state: "ready", reason: null, remediation: null, missing: [], updated_at: "2026-11-20T10:00:00Z" },
-        { collector: "host.temp", state: "unavailable", reason: "no sensors", remediation: "install lm-sensors", missing: ["sensors"], updated_at: null },
+        {
+          collector: "host.temp",
+          state: "unavailable",
+          reason: "no sensors",
+          remediation: "install lm-sensors",
+          missing: ["sensors"],
+          updated_at: null,
+        },
       ],
       capability: CAPABILITY_DEFAULTS.host_telemetry,
       spool: { depth: 3, bytes: 4096, reported_at: a.clock.now().toISOString() },
@@ -47,7 +81,11 @@ describe("GET /agents/{id}/telemetry", () => {
 
   it("a pending agent holds no grant yet, and has no frame", async () => {
     const id = await a.agent();
-    expect(await (await a.req("GET", `agents/${id}/telemetry`, a.viewer)).json()).toMatchObject({ latest: null, readiness: [], capability: { enabled: false, config: {} } });
+    expect(await (await a.req("GET", `agents/${id}/telemetry`, a.viewer)).json()).toMatchObject({
+      latest: null,
+      readiness: [],
+      capability: { enabled: false, config: {} },
+    });
     expect((await a.req("GET", "agents/313131/telemetry", a.viewer)).status).toBe(404);
   });
 });
@@ -65,8 +103,34 @@ describe("GET /agents/{id}/telemetry/history", () => {
     expect(body.range).toBe("1h");
     expect(body.bucket_s).toBe(30);
     expect(body.points).toEqual([
-      { collected_at: ago(60_000).toISOString(), sample_count: 2, summary: { cpu_pct: 15, mem_pct: null, root_disk_pct: null, net_rx_bps: null, net_tx_bps: null, max_temp_c: 60, load_1: null, uptime_s: 110 } },
-      { collected_at: ago(30_000).toISOString(), sample_count: 1, summary: { cpu_pct: 40, mem_pct: 30, root_disk_pct: null, net_rx_bps: null, net_tx_bps: null, max_temp_c: null, load_1: null, uptime_s: null } },
+      {
+        collected_at: ago(60_000).toISOString(),
+        sample_count: 2,
+        summary: {
+          cpu_pct: 15,
+          mem_pct: null,
+          root_disk_pct: null,
+          net_rx_bps: null,
+          net_tx_bps: null,
+          max_temp_c: 60,
+          load_1: null,
+          uptime_s: 110,
+        },
+      },
+      {
+        collected_at: ago(30_000).toISOString(),
+        sample_count: 1,
+        summary: {
+          cpu_pct: 40,
+          mem_pct: 30,
+          root_disk_pct: null,
+          net_rx_bps: null,
+          net_tx_bps: null,
+          max_temp_c: null,
+          load_1: null,
+          uptime_s: null,
+        },
+      },
     ]);
   });
 
@@ -80,7 +144,13 @@ describe("GET /agents/{id}/telemetry/history", () => {
     await sample(id, ago(40 * 60_000), { cpu_pct: 70 });
     const body = await (await a.req("GET", `agents/${id}/telemetry/history?range=7d`, a.viewer)).json();
     expect(body.bucket_s).toBe(1800);
-    expect(body.points.map((p: { collected_at: string; sample_count: number; summary: { cpu_pct: number } }) => [p.collected_at, p.sample_count, p.summary.cpu_pct])).toEqual([
+    expect(
+      body.points.map((p: { collected_at: string; sample_count: number; summary: { cpu_pct: number } }) => [
+        p.collected_at,
+        p.sample_count,
+        p.summary.cpu_pct,
+      ]),
+    ).toEqual([
       [h(72).toISOString(), 100, 10],
       [h(71).toISOString(), 300, 30],
       [h(1).toISOString(), 2, 60],

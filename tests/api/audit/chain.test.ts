@@ -11,7 +11,8 @@ import { createHarness, type Harness, json } from "./harness.ts";
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
-  for (const n of [6, 7, 8, 9]) expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ lockout_threshold: n }) })).status).toBe(200);
+  for (const n of [6, 7, 8, 9])
+    expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ lockout_threshold: n }) })).status).toBe(200);
 });
 afterAll(async () => h.t.close());
 
@@ -32,7 +33,9 @@ describe("verify and repair", () => {
   });
 
   it("an edited diff is found at that entry, and repair makes the chain verify again", async () => {
-    const [target] = await h.t.sql<{ id: number }[]>`select id from audit_log where action = 'settings.updated' order by id limit 1 offset 1`;
+    const [target] = await h.t.sql<
+      { id: number }[]
+    >`select id from audit_log where action = 'settings.updated' order by id limit 1 offset 1`;
     await h.t.sql`update audit_log set diff = jsonb_set(diff, '{after,lockout_threshold}', '99') where id = ${target!.id}`;
     const broken = await verify();
     expect(broken).toMatchObject({ valid: false, first_failure_id: Number(target!.id) });
@@ -103,7 +106,13 @@ describe("parallel writers", () => {
   it("40 parallel failed sign-ins leave one unforked, valid chain", async () => {
     const responses = await Promise.all(
       // One address each: failures are counted per submitted e-mail (docs/adr/0322), so one address would lock after five.
-      Array.from({ length: 40 }, (_, i) => h.call("/api/v1/auth/login", { method: "POST", token: "", ...json({ email: `nobody-${i}@example.com`, password: "wrong password" }) })),
+      Array.from({ length: 40 }, (_, i) =>
+        h.call("/api/v1/auth/login", {
+          method: "POST",
+          token: "",
+          ...json({ email: `nobody-${i}@example.com`, password: "wrong password" }),
+        }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(40).fill(401));
     expect(await h.t.sql`select 1 from audit_log where action = 'login.failed'`).toHaveLength(40);

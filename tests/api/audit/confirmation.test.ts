@@ -22,8 +22,15 @@ const serviceDeps = (): VerbContext => {
   const deps = h.t.runtime.deps;
   return { db: deps.database.lease().db, clock: deps.clock, random: deps.random, ip: null };
 };
-const adminActor = (): Actor => ({ userId: h.adminId, email: "admin@example.com", role: "admin", roleScopes: [...ROLE_SCOPES.admin], kind: "session" });
-const actions = async (name: string) => (await h.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log where action = ${name}`)[0]!.n;
+const adminActor = (): Actor => ({
+  userId: h.adminId,
+  email: "admin@example.com",
+  role: "admin",
+  roleScopes: [...ROLE_SCOPES.admin],
+  kind: "session",
+});
+const actions = async (name: string) =>
+  (await h.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log where action = ${name}`)[0]!.n;
 
 describe("confirmation headers", () => {
   it("without headers: 428 listing every required header, nothing done, the denial audited", async () => {
@@ -45,7 +52,10 @@ describe("confirmation headers", () => {
   });
 
   it("a wrong action name, a short key or a missing backup assertion each fail alone", async () => {
-    const wrongName = await h.call("/api/v1/logs", { method: "DELETE", headers: confirmHeaders("reset-settings", "key-000000000001", true) });
+    const wrongName = await h.call("/api/v1/logs", {
+      method: "DELETE",
+      headers: confirmHeaders("reset-settings", "key-000000000001", true),
+    });
     expect((await wrongName.json()).invalid).toEqual(["x-svc-confirmation"]);
     const shortKey = await h.call("/api/v1/logs", { method: "DELETE", headers: confirmHeaders("delete-logs", "short", true) });
     expect((await shortKey.json()).invalid).toEqual(["idempotency-key"]);
@@ -53,11 +63,18 @@ describe("confirmation headers", () => {
     expect(noBackup.status).toBe(428);
     expect((await noBackup.json()).invalid).toEqual(["x-svc-backup-verified"]);
     const noBackupNeeded = await h.call("/api/v1/settings/reset", { method: "POST", headers: { "x-svc-confirmation": "reset-settings" } });
-    expect(await noBackupNeeded.json()).toMatchObject({ required: ["x-svc-confirmation", "idempotency-key"], invalid: ["idempotency-key"] });
+    expect(await noBackupNeeded.json()).toMatchObject({
+      required: ["x-svc-confirmation", "idempotency-key"],
+      invalid: ["idempotency-key"],
+    });
   });
 
   it("scope comes first: a viewer is refused with 403 before any confirmation check", async () => {
-    const res = await h.call("/api/v1/settings/reset", { method: "POST", token: h.viewerToken, headers: confirmHeaders("reset-settings", "viewer-key-0001") });
+    const res = await h.call("/api/v1/settings/reset", {
+      method: "POST",
+      token: h.viewerToken,
+      headers: confirmHeaders("reset-settings", "viewer-key-0001"),
+    });
     expect(res.status).toBe(403);
     expect(await actions("confirmation.accepted")).toBe(0);
   });
@@ -86,14 +103,21 @@ describe("idempotency keys", () => {
   });
 
   it("the same key for another action, or by another actor, is 409 and changes nothing", async () => {
-    const otherAction = await h.call("/api/v1/logs", { method: "DELETE", headers: confirmHeaders("delete-logs", "reset-key-0000001", true) });
+    const otherAction = await h.call("/api/v1/logs", {
+      method: "DELETE",
+      headers: confirmHeaders("delete-logs", "reset-key-0000001", true),
+    });
     expect(otherAction.status).toBe(409);
     expect((await otherAction.json()).error_code).toBe("CONFLICT");
     expect(await actions("logs.deleted")).toBe(0);
 
     // An editor-like second admin reusing the first admin's key.
     await changeCredentials(h.t, () => h.t.sql`update users set role = 'admin' where id = ${h.viewerId}`);
-    const otherActor = await h.call("/api/v1/settings/reset", { method: "POST", token: h.viewerToken, headers: confirmHeaders("reset-settings", "reset-key-0000001") });
+    const otherActor = await h.call("/api/v1/settings/reset", {
+      method: "POST",
+      token: h.viewerToken,
+      headers: confirmHeaders("reset-settings", "reset-key-0000001"),
+    });
     await changeCredentials(h.t, () => h.t.sql`update users set role = 'viewer' where id = ${h.viewerId}`);
     expect(otherActor.status).toBe(409);
     expect(await actions("settings.reset")).toBe(1);
@@ -142,14 +166,19 @@ describe("idempotency keys", () => {
     expect(failed!.diff).toEqual({ action: "test-action", status: 422, error_code: "VALIDATION_ERROR" });
 
     // The same key then acts normally.
-    const ok = await runConfirmed({ ctx, input: { spec: { action: "test-action" }, header, act: async () => ({ status: 201, body: { done: true } }) } });
+    const ok = await runConfirmed({
+      ctx,
+      input: { spec: { action: "test-action" }, header, act: async () => ({ status: 201, body: { done: true } }) },
+    });
     expect(ok).toEqual({ outcome: { status: 201, body: { done: true } }, replayed: false });
     const verified = await h.call("/api/v1/admin/audit-log/verify-chain");
     expect((await verified.json()).valid).toBe(true);
   });
 
   it("the accepted entry and the action's own entry commit together, the action's first", async () => {
-    const rows = await h.t.sql<{ action: string }[]>`select action from audit_log where action in ('settings.reset', 'confirmation.accepted') order by id`;
+    const rows = await h.t.sql<
+      { action: string }[]
+    >`select action from audit_log where action in ('settings.reset', 'confirmation.accepted') order by id`;
     expect(rows.map((r) => r.action).slice(0, 2)).toEqual(["settings.reset", "confirmation.accepted"]);
   });
 });

@@ -35,8 +35,13 @@ export async function createHarness(): Promise<Harness> {
   expect(init.status).toBe(200);
   const admin = await init.json();
   const viewerHash = await hashPassword("viewer password 123", { iterations: 1000 });
-  const [viewer] = await t.sql<{ id: number }[]>`insert into users (email, password_hash, role) values ('viewer@example.com', ${viewerHash}, 'viewer') returning id`;
-  const login = await request("/api/v1/auth/jwt/login", { method: "POST", ...json({ email: "viewer@example.com", password: "viewer password 123" }) });
+  const [viewer] = await t.sql<
+    { id: number }[]
+  >`insert into users (email, password_hash, role) values ('viewer@example.com', ${viewerHash}, 'viewer') returning id`;
+  const login = await request("/api/v1/auth/jwt/login", {
+    method: "POST",
+    ...json({ email: "viewer@example.com", password: "viewer password 123" }),
+  });
   const viewerToken = (await login.json()).access_token as string;
   expect(viewerToken).toBeTruthy();
   const h: Harness = {

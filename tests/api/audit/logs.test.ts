@@ -23,14 +23,21 @@ describe("GET /logs", () => {
     expect(body.total).toBeGreaterThanOrEqual(5);
     const ids = body.items.map((e: { id: number }) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    expect(body.items[0]).toMatchObject({ action: "settings.updated", actor_id: h.adminId, actor_email: "admin@example.com", role_at_time: "admin" });
+    expect(body.items[0]).toMatchObject({
+      action: "settings.updated",
+      actor_id: h.adminId,
+      actor_email: "admin@example.com",
+      role_at_time: "admin",
+    });
     expect(body.items[0].log_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("filters by action, actor, level, entity and time, and searches with q", async () => {
     const byAction = await (await h.call("/api/v1/logs?action=settings.updated")).json();
     expect(byAction.total).toBe(3);
-    expect(byAction.items.map((e: { diff: { after: { lockout_threshold: number } } }) => e.diff.after.lockout_threshold)).toEqual([8, 7, 6]);
+    expect(byAction.items.map((e: { diff: { after: { lockout_threshold: number } } }) => e.diff.after.lockout_threshold)).toEqual([
+      8, 7, 6,
+    ]);
     const byActor = await (await h.call(`/api/v1/logs?actor_id=${h.adminId}&entity_type=settings&level=info`)).json();
     expect(byActor.total).toBe(3);
     const future = await (await h.call("/api/v1/logs?since=2999-01-01")).json();
@@ -115,7 +122,8 @@ describe("GET /admin/user-actions/{user_id}", () => {
   });
 
   it("keeps a deleted user's history readable", async () => {
-    await h.t.sql`insert into audit_log (timestamp, category, action, actor_id, log_hash) values (now(), 'test', 'test.ghost', 424242, 'x')`;
+    await h.t
+      .sql`insert into audit_log (timestamp, category, action, actor_id, log_hash) values (now(), 'test', 'test.ghost', 424242, 'x')`;
     const body = await (await h.call("/api/v1/admin/user-actions/424242")).json();
     expect(body.items.map((e: { action: string }) => e.action)).toEqual(["test.ghost"]);
     await h.t.sql`delete from audit_log where actor_id = 424242`;
@@ -130,13 +138,20 @@ describe("DELETE /logs", () => {
 
   it("deletes every entry and starts a new chain with the deletion", async () => {
     const before = (await h.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log`)[0]!.n;
-    const res = await h.call("/api/v1/logs?reason=quarterly%20clean-up", { method: "DELETE", headers: confirmHeaders("delete-logs", "delete-key-000002", true) });
+    const res = await h.call("/api/v1/logs?reason=quarterly%20clean-up", {
+      method: "DELETE",
+      headers: confirmHeaders("delete-logs", "delete-key-000002", true),
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ deleted_count: before, reason: "quarterly clean-up" });
     const rows = await h.t.sql`select action, actor_id, previous_hash, diff from audit_log order by id`;
     expect(rows.map((r) => r.action)).toEqual(["logs.deleted", "confirmation.accepted"]);
-    expect(rows[0]).toMatchObject({ actor_id: h.adminId, previous_hash: null, diff: { deleted_count: before, reason: "quarterly clean-up" } });
+    expect(rows[0]).toMatchObject({
+      actor_id: h.adminId,
+      previous_hash: null,
+      diff: { deleted_count: before, reason: "quarterly clean-up" },
+    });
     const verify = await (await h.call("/api/v1/admin/audit-log/verify-chain")).json();
     expect(verify).toMatchObject({ valid: true, first_failure_id: null, checked_count: 2 });
   });
@@ -153,7 +168,11 @@ describe("DELETE /logs", () => {
   });
 
   it("refuses a viewer before anything else", async () => {
-    const res = await h.call("/api/v1/logs", { method: "DELETE", token: h.viewerToken, headers: confirmHeaders("delete-logs", "delete-key-000004", true) });
+    const res = await h.call("/api/v1/logs", {
+      method: "DELETE",
+      token: h.viewerToken,
+      headers: confirmHeaders("delete-logs", "delete-key-000004", true),
+    });
     expect(res.status).toBe(403);
   });
 });

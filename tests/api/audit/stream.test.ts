@@ -5,7 +5,8 @@ import { createHarness, type Harness, json } from "./harness.ts";
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
-  for (const n of [6, 7, 8]) expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ lockout_threshold: n }) })).status).toBe(200);
+  for (const n of [6, 7, 8])
+    expect((await h.call("/api/v1/settings", { method: "PUT", ...json({ lockout_threshold: n }) })).status).toBe(200);
 });
 afterAll(async () => h.t.close());
 

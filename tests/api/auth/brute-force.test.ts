@@ -34,7 +34,10 @@ describe("brute-force sign-in", () => {
     expect(await limited.json()).toMatchObject({ error_code: "RATE_LIMITED" });
     // Moving to another sign-in route does not help: the auth category is one bucket per address.
     for (const path of ["/api/v1/auth/jwt/login", "/api/v1/auth/register"]) {
-      const other = await t.app.request(path, { method: "POST", ...json({ email: victim.email, password: "wrong" }, { "x-test-peer": "203.0.113.7" }) });
+      const other = await t.app.request(path, {
+        method: "POST",
+        ...json({ email: victim.email, password: "wrong" }, { "x-test-peer": "203.0.113.7" }),
+      });
       expect(other.status, path).toBe(429);
     }
   });

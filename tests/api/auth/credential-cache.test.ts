@@ -17,7 +17,10 @@ async function call(method: string, path: string, token: string): Promise<Respon
 }
 
 async function mint(label: string): Promise<{ id: number; token: string }> {
-  const res = await t.app.request("/api/v1/auth/api-token", { method: "POST", ...json({ label, scopes: ["read:*"] }, { authorization: `Bearer ${adminJwt}` }) });
+  const res = await t.app.request("/api/v1/auth/api-token", {
+    method: "POST",
+    ...json({ label, scopes: ["read:*"] }, { authorization: `Bearer ${adminJwt}` }),
+  });
   expect(res.status).toBe(201);
   return res.json();
 }

@@ -93,7 +93,8 @@ describe("signed double-submit CSRF", () => {
     const s = sessionCookies(res);
     expect((await res.json()).csrf_token).toBe(s.csrf);
     // A masquerade may not edit the account, so the write here is signing out.
-    const logout = (cookie: string, header: string) => a.req("POST", "/api/v1/auth/logout", undefined, undefined, { cookie, "x-csrf-token": header });
+    const logout = (cookie: string, header: string) =>
+      a.req("POST", "/api/v1/auth/logout", undefined, undefined, { cookie, "x-csrf-token": header });
     const admins = await signIn(admin);
     await expectCsrfRefusal(await logout(withCsrfCookie(s, admins.csrf), admins.csrf));
     expect((await logout(s.cookie, s.csrf)).status).toBe(200);

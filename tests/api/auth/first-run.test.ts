@@ -33,7 +33,10 @@ describe("first run", () => {
   });
 
   it("a weak password is a 422 naming the field", async () => {
-    const res = await t.app.request("/api/v1/bootstrap/initialize", { method: "POST", ...json({ ...admin, password: "short", setup_token: SETUP }) });
+    const res = await t.app.request("/api/v1/bootstrap/initialize", {
+      method: "POST",
+      ...json({ ...admin, password: "short", setup_token: SETUP }),
+    });
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.error_code).toBe("VALIDATION_ERROR");

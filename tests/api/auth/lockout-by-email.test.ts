@@ -13,7 +13,10 @@ const known = { email: "known@example.com", password: "the known password 123" }
 
 // Every attempt from its own address: the per-address rate limit is another defence, not this one.
 const attempt = (email: string, password: string) =>
-  t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email, password }, { "x-test-peer": `10.13.${Math.floor(++peer / 250)}.${peer % 250}` }) });
+  t.app.request("/api/v1/auth/login", {
+    method: "POST",
+    ...json({ email, password }, { "x-test-peer": `10.13.${Math.floor(++peer / 250)}.${peer % 250}` }),
+  });
 
 /** What a client can observe of an answer, with the few values that vary by the clock made constant. */
 async function observable(res: Response) {
@@ -33,12 +36,18 @@ async function failures(email: string, n: number) {
 
 beforeAll(async () => {
   t = await createTestApp({ SVC_SETUP_TOKEN: "lockout-setup" }, { peerAddress: (c: Context) => c.req.header("x-test-peer") });
-  const init = await t.app.request("/api/v1/bootstrap/initialize", { method: "POST", ...json({ ...admin, setup_token: "lockout-setup" }, { "x-test-peer": "10.0.0.1" }) });
+  const init = await t.app.request("/api/v1/bootstrap/initialize", {
+    method: "POST",
+    ...json({ ...admin, setup_token: "lockout-setup" }, { "x-test-peer": "10.0.0.1" }),
+  });
   expect(init.status).toBe(200);
   adminJwt = (await init.json()).token;
   const created = await t.app.request("/api/v1/admin/users", {
     method: "POST",
-    ...json({ email: known.email, password: known.password, role: "viewer" }, { authorization: `Bearer ${adminJwt}`, "x-test-peer": "10.0.0.2" }),
+    ...json(
+      { email: known.email, password: known.password, role: "viewer" },
+      { authorization: `Bearer ${adminJwt}`, "x-test-peer": "10.0.0.2" },
+    ),
   });
   expect(created.status).toBe(201);
 });
@@ -62,7 +71,10 @@ describe("lockout per submitted e-mail", () => {
 
   it("an administrator's unlock clears the count: the right password signs in again", async () => {
     const id = (await t.sql<{ id: number }[]>`select id from users where email = ${known.email}`)[0]!.id;
-    const unlock = await t.app.request(`/api/v1/admin/users/${id}/unlock`, { method: "POST", headers: { authorization: `Bearer ${adminJwt}`, "x-test-peer": "10.0.0.3" } });
+    const unlock = await t.app.request(`/api/v1/admin/users/${id}/unlock`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminJwt}`, "x-test-peer": "10.0.0.3" },
+    });
     expect(unlock.status).toBe(200);
     expect((await attempt(known.email, known.password)).status).toBe(200);
   });

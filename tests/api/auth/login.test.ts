@@ -9,7 +9,10 @@ beforeAll(async () => {
   t = await createTestApp({ SVC_SETUP_TOKEN: "setup-token-login-tests" });
   // Every app.request() comes from one client; the relaxed profile leaves room for this file's sign-ins.
   await t.sql`insert into app_settings (key, value) values ('rate_limit_profile', '"relaxed"')`;
-  const res = await t.app.request("/api/v1/bootstrap/initialize", { method: "POST", ...json({ ...admin, setup_token: "setup-token-login-tests" }) });
+  const res = await t.app.request("/api/v1/bootstrap/initialize", {
+    method: "POST",
+    ...json({ ...admin, setup_token: "setup-token-login-tests" }),
+  });
   expect(res.status).toBe(200);
 });
 afterAll(async () => t.close());
@@ -17,7 +20,10 @@ afterAll(async () => t.close());
 describe("login, sessions and CSRF", () => {
   it("wrong password is 401 with one message for both unknown email and bad password", async () => {
     const a = await t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email: admin.email, password: "nope nope nope" }) });
-    const b = await t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email: "ghost@example.com", password: "nope nope nope" }) });
+    const b = await t.app.request("/api/v1/auth/login", {
+      method: "POST",
+      ...json({ email: "ghost@example.com", password: "nope nope nope" }),
+    });
     expect(a.status).toBe(401);
     expect(b.status).toBe(401);
     expect((await a.json()).detail).toBe((await b.json()).detail);
@@ -49,16 +55,27 @@ describe("login, sessions and CSRF", () => {
     const me = await t.app.request("/api/v1/auth/me", { headers: { authorization: `Bearer ${body.access_token}` } });
     expect(me.status).toBe(200);
     // A bearer write needs no CSRF header.
-    const out = await t.app.request("/api/v1/auth/jwt/logout", { method: "POST", headers: { authorization: `Bearer ${body.access_token}` } });
+    const out = await t.app.request("/api/v1/auth/jwt/logout", {
+      method: "POST",
+      headers: { authorization: `Bearer ${body.access_token}` },
+    });
     expect(out.status).toBe(200);
     expect((await t.app.request("/api/v1/auth/me", { headers: { authorization: `Bearer ${body.access_token}` } })).status).toBe(401);
   });
 
   it("malformed JSON and a wrong content type are 422 with the body echoed", async () => {
-    const bad = await t.app.request("/api/v1/auth/login", { method: "POST", body: "{nope", headers: { "content-type": "application/json" } });
+    const bad = await t.app.request("/api/v1/auth/login", {
+      method: "POST",
+      body: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({ error_code: "VALIDATION_ERROR", body: "{nope" });
-    const type = await t.app.request("/api/v1/auth/login", { method: "POST", body: JSON.stringify(admin), headers: { "content-type": "text/plain" } });
+    const type = await t.app.request("/api/v1/auth/login", {
+      method: "POST",
+      body: JSON.stringify(admin),
+      headers: { "content-type": "text/plain" },
+    });
     expect(type.status).toBe(422);
     expect((await type.json()).detail[0].type).toBe("content_type");
   });

@@ -86,7 +86,12 @@ describe("MFA enrolment", () => {
     backupCodes = (await res.json()).backup_codes;
     expect(backupCodes).toHaveLength(10);
     expect(new Set(backupCodes).size).toBe(10);
-    expect(await aliceRow()).toMatchObject({ mfa_enabled: true, mfa_secret: secret, mfa_pending_secret: null, mfa_last_step: Math.floor(now / 30_000) });
+    expect(await aliceRow()).toMatchObject({
+      mfa_enabled: true,
+      mfa_secret: secret,
+      mfa_pending_secret: null,
+      mfa_last_step: Math.floor(now / 30_000),
+    });
     const stored = await t.sql<{ code_hash: string }[]>`select code_hash from mfa_backup_codes`;
     expect(stored).toHaveLength(10);
     for (const { code_hash } of stored) {
@@ -105,7 +110,11 @@ describe("MFA sign-in", () => {
     const first = await call("POST", "/auth/mfa/verify", undefined, { mfa_token: await mfaToken(), code: code() });
     expect(first.status).toBe(200);
     const body = await first.json();
-    expect(body).toMatchObject({ token: expect.any(String), csrf_token: expect.any(String), user: { email: alice.email, mfa_enabled: true } });
+    expect(body).toMatchObject({
+      token: expect.any(String),
+      csrf_token: expect.any(String),
+      user: { email: alice.email, mfa_enabled: true },
+    });
     expect((await call("GET", "/auth/me", body.token)).status).toBe(200);
     // The cookie session it starts takes writes with its csrf_token (bound to that session).
     const session = sessionCookies(first);

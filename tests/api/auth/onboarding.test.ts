@@ -14,11 +14,16 @@ describe("first-run onboarding and domain", () => {
   it("before first run the checklist and the domain work with the first-run grant (the setup token)", async () => {
     const setup = { "x-setup-token": SETUP };
     expect((await t.app.request("/api/v1/bootstrap/onboarding")).status).toBe(401);
-    expect((await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://evil.example.com/" }) })).status).toBe(401);
+    expect(
+      (await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://evil.example.com/" }) })).status,
+    ).toBe(401);
     const before = await (await t.app.request("/api/v1/bootstrap/onboarding", { headers: setup })).json();
     expect(before).toMatchObject({ completed: 0, dismissed: false, public_url: null });
     expect(before.steps.find((s: { key: string }) => s.key === "admin").done).toBe(false);
-    const domain = await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://infra.example.com/" }, setup) });
+    const domain = await t.app.request("/api/v1/bootstrap/domain", {
+      method: "POST",
+      ...json({ public_url: "https://infra.example.com/" }, setup),
+    });
     expect(domain.status).toBe(200);
     expect(await domain.json()).toEqual({ public_url: "https://infra.example.com" });
     const bad = await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "ftp://x/y" }, setup) });
@@ -26,7 +31,10 @@ describe("first-run onboarding and domain", () => {
   });
 
   it("after first run the steps reflect the data and only an admin changes them", async () => {
-    const init = await t.app.request("/api/v1/bootstrap/initialize", { method: "POST", ...json({ email: "a@example.com", password: "onboarding admin pw", setup_token: SETUP }) });
+    const init = await t.app.request("/api/v1/bootstrap/initialize", {
+      method: "POST",
+      ...json({ email: "a@example.com", password: "onboarding admin pw", setup_token: SETUP }),
+    });
     admin = (await init.json()).token;
     await t.sql`insert into hardware (name) values ('first-node')`;
     const auth = { authorization: `Bearer ${admin}` };
@@ -36,6 +44,8 @@ describe("first-run onboarding and domain", () => {
     const dismissed = await t.app.request("/api/v1/bootstrap/onboarding", { method: "PATCH", ...json({ dismissed: true }, auth) });
     expect((await dismissed.json()).dismissed).toBe(true);
     expect((await t.app.request("/api/v1/bootstrap/onboarding")).status).toBe(401);
-    expect((await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://x.example" }) })).status).toBe(401);
+    expect((await t.app.request("/api/v1/bootstrap/domain", { method: "POST", ...json({ public_url: "https://x.example" }) })).status).toBe(
+      401,
+    );
   });
 });

@@ -21,7 +21,11 @@ async function call(method: string, path: string, token?: string, body?: unknown
   return t.app.request(`/api/v1${path}`, { method, ...(body === undefined ? { headers: auth } : json(body, auth)) });
 }
 
-async function addUser(email: string, password: string | null, extra: { role?: string; must_change_password?: boolean } = {}): Promise<number> {
+async function addUser(
+  email: string,
+  password: string | null,
+  extra: { role?: string; must_change_password?: boolean } = {},
+): Promise<number> {
   const hash = password ? await hashPassword(password) : null;
   const [row] = await t.sql`insert into users (email, password_hash, role, must_change_password)
     values (${email}, ${hash}, ${extra.role ?? "viewer"}, ${extra.must_change_password ?? false}) returning id`;
@@ -113,7 +117,10 @@ describe("POST /auth/force-change-password", () => {
   });
 
   it("the change token works once", async () => {
-    const again = await call("POST", "/auth/force-change-password", undefined, { change_token: changeToken, new_password: "yet another new password" });
+    const again = await call("POST", "/auth/force-change-password", undefined, {
+      change_token: changeToken,
+      new_password: "yet another new password",
+    });
     expect(again.status).toBe(401);
   });
 });
@@ -225,7 +232,8 @@ describe("avatars", () => {
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
     expect(served.headers.get("cache-control")).toContain("max-age");
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
-    const avatars = async () => (await t.sql<{ name: string }[]>`select name from uploads where kind = 'avatar' order by id`).map((r) => r.name);
+    const avatars = async () =>
+      (await t.sql<{ name: string }[]>`select name from uploads where kind = 'avatar' order by id`).map((r) => r.name);
     expect(await avatars()).toEqual([url.split("/").pop()]);
 
     const replaced = await upload(JPEG, "file", "image/png");
@@ -252,13 +260,21 @@ describe("avatars", () => {
 
   it("needs multipart with a field named file", async () => {
     expect((await upload(PNG, "image")).status).toBe(422);
-    const raw = await t.app.request("/api/v1/auth/me/avatar", { method: "PUT", body: PNG, headers: { authorization: `Bearer ${adminToken}`, "content-type": "image/png" } });
+    const raw = await t.app.request("/api/v1/auth/me/avatar", {
+      method: "PUT",
+      body: PNG,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "image/png" },
+    });
     expect(raw.status).toBe(422);
     expect((await t.app.request("/api/v1/auth/me/avatar", { method: "PUT", body: new FormData() })).status).toBe(401);
   });
 
   it("serves only names it gave out", async () => {
-    for (const path of ["/user-icons/..%2F..%2Fetc%2Fpasswd", "/user-icons/evil.svg", "/user-icons/1-00000000000000000000000000000000.png"]) {
+    for (const path of [
+      "/user-icons/..%2F..%2Fetc%2Fpasswd",
+      "/user-icons/evil.svg",
+      "/user-icons/1-00000000000000000000000000000000.png",
+    ]) {
       const res = await t.app.request(path);
       expect(res.status).toBe(404);
       expect((await res.json()).error_code).toBe("RESOURCE_NOT_FOUND");

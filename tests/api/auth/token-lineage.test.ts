@@ -102,7 +102,9 @@ describe("revoking a token revokes what it created", () => {
     expect((await res.json()).detail).toBe(`API token ${parent.id} revoked, with 2 tokens created through it.`);
     for (const t of [parent, child, grandchild]) expect(await works(t.token)).toBe(401);
     expect(await works(sibling.token)).toBe(200);
-    const rows = await a.t.sql<{ revoked_at: Date }[]>`select revoked_at from api_tokens where id in ${a.t.sql([parent.id, child.id, grandchild.id])}`;
+    const rows = await a.t.sql<
+      { revoked_at: Date }[]
+    >`select revoked_at from api_tokens where id in ${a.t.sql([parent.id, child.id, grandchild.id])}`;
     expect(new Set(rows.map((r) => r.revoked_at.toISOString())).size).toBe(1);
     const audits = await a.t.sql<{ entity_id: string; diff: { revoked_with?: number } }[]>`
       select entity_id, diff from audit_log where action = 'token.revoked' and entity_id in ${a.t.sql([String(parent.id), String(child.id), String(grandchild.id)])}`;

@@ -270,13 +270,21 @@ describe("POST /auth/api-tokens/{token_id}/rotate", () => {
     const res = await call("POST", `/auth/api-tokens/${old.id}/rotate`, adminJwt);
     expect(res.status).toBe(200);
     const rotated: Issued = await res.json();
-    expect(rotated).toMatchObject({ id: old.id, label: old.label, scopes: old.scopes, expires_at: old.expires_at, created_at: old.created_at });
+    expect(rotated).toMatchObject({
+      id: old.id,
+      label: old.label,
+      scopes: old.scopes,
+      expires_at: old.expires_at,
+      created_at: old.created_at,
+    });
     expect(rotated.prefix).not.toBe(old.prefix);
     expect(rotated.token).not.toBe(old.token);
     const stale = await call("GET", "/auth/me", old.token);
     expect(stale.status).toBe(401);
     expect((await call("GET", "/auth/me", rotated.token)).status).toBe(200);
-    const [entry] = await t.sql<{ diff: unknown }[]>`select diff from audit_log where action = 'token.rotated' and entity_id = ${String(old.id)}`;
+    const [entry] = await t.sql<
+      { diff: unknown }[]
+    >`select diff from audit_log where action = 'token.rotated' and entity_id = ${String(old.id)}`;
     expect(entry!.diff).toMatchObject({ before: { prefix: old.prefix }, after: { prefix: rotated.prefix } });
     expect(JSON.stringify(entry!.diff)).not.toContain(rotated.token);
   });
@@ -339,22 +347,37 @@ describe("expiry and last use", () => {
 
 describe("POST /auth/service-account", () => {
   it("creates a password-less service-account user and its first token", async () => {
-    const res = await call("POST", "/auth/service-account", adminJwt, { name: "CI Deployer", role: "editor", scopes: ["read:*", "write:hardware"], expires_in_days: 90 });
+    const res = await call("POST", "/auth/service-account", adminJwt, {
+      name: "CI Deployer",
+      role: "editor",
+      scopes: ["read:*", "write:hardware"],
+      expires_in_days: 90,
+    });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body.user).toMatchObject({ email: "ci-deployer@service-accounts.invalid", display_name: "CI Deployer", role: "editor", is_service_account: true });
+    expect(body.user).toMatchObject({
+      email: "ci-deployer@service-accounts.invalid",
+      display_name: "CI Deployer",
+      role: "editor",
+      is_service_account: true,
+    });
     expect(body.token).toMatchObject({ label: "CI Deployer", scopes: ["read:*", "write:hardware"] });
     const [row] = await t.sql<{ password_hash: string | null; is_service_account: boolean }[]>`
       select password_hash, is_service_account from users where id = ${body.user.id}`;
     expect(row).toEqual({ password_hash: null, is_service_account: true });
     const me = await (await call("GET", "/auth/me", body.token.token)).json();
     expect(me).toMatchObject({ id: body.user.id, is_service_account: true, scopes: ["read:*", "write:hardware"] });
-    const actions = (await t.sql<{ action: string }[]>`select action from audit_log where entity_id in (${String(body.user.id)}, ${String(body.token.id)})`).map((r) => r.action);
+    const actions = (
+      await t.sql<{ action: string }[]>`select action from audit_log where entity_id in (${String(body.user.id)}, ${String(body.token.id)})`
+    ).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["service_account.created", "token.created"]));
   });
 
   it("cannot sign in with a password", async () => {
-    const res = await call("POST", "/auth/login", undefined, { email: "viewer-bot@service-accounts.invalid", password: "anything at all here" });
+    const res = await call("POST", "/auth/login", undefined, {
+      email: "viewer-bot@service-accounts.invalid",
+      password: "anything at all here",
+    });
     expect(res.status).toBe(401);
   });
 
@@ -390,7 +413,14 @@ describe("GET /auth/scopes", () => {
     const res = await call("GET", "/auth/scopes", viewer.token);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.scopes.map((s: { scope: string }) => s.scope)).toEqual(["read:*", "write:*", "delete:*", "admin:*", "write:telemetry", "*:*"]);
+    expect(body.scopes.map((s: { scope: string }) => s.scope)).toEqual([
+      "read:*",
+      "write:*",
+      "delete:*",
+      "admin:*",
+      "write:telemetry",
+      "*:*",
+    ]);
     for (const s of body.scopes) expect(s.description.length).toBeGreaterThan(5);
     const editorRole = body.roles.find((r: { name: string }) => r.name === "editor");
     expect(editorRole).toMatchObject({ built_in: true, id: null });
@@ -413,13 +443,17 @@ describe("credentials without a user: the deprecated SVC_API_TOKEN and the first
       const setup = { "x-setup-token": SETUP };
       expect((await legacy.app.request("/api/v1/auth/api-tokens?all=true", { headers: setup })).status).toBe(403);
       expect((await legacy.app.request("/api/v1/auth/api-tokens/1", { method: "DELETE", headers: setup })).status).toBe(403);
-      expect((await legacy.app.request("/api/v1/auth/service-account", { method: "POST", ...json({ name: "early" }, setup) })).status).toBe(403);
+      expect((await legacy.app.request("/api/v1/auth/service-account", { method: "POST", ...json({ name: "early" }, setup) })).status).toBe(
+        403,
+      );
       await initializeAdmin(legacy);
       const headers = { authorization: `Bearer ${LEGACY}` };
       expect((await legacy.app.request("/api/v1/auth/api-tokens?all=true", { headers })).status).toBe(200);
       const mintRes = await legacy.app.request("/api/v1/auth/api-token", { method: "POST", ...json({ label: "legacy" }, headers) });
       expect(mintRes.status).toBe(403);
-      expect((await legacy.app.request("/api/v1/auth/api-tokens?all=true", { headers: { authorization: "Bearer not-the-token" } })).status).toBe(401);
+      expect(
+        (await legacy.app.request("/api/v1/auth/api-tokens?all=true", { headers: { authorization: "Bearer not-the-token" } })).status,
+      ).toBe(401);
     } finally {
       await legacy.close();
     }

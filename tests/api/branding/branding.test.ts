@@ -13,7 +13,8 @@ afterAll(async () => a.t.close());
 
 const DEFAULTS = { app_name: "Circuit Breaker", primary_color: "#fe8019", accent_colors: ["#fabd2f", "#b8bb26"] };
 const brandingRows = async () => (await a.t.sql`select value from app_settings where key = 'branding'`).map((r) => r.value);
-const brandingUploads = async () => (await a.t.sql`select name, content_type from uploads where kind = 'branding' order by name`).map((r) => `${r.name} ${r.content_type}`);
+const brandingUploads = async () =>
+  (await a.t.sql`select name, content_type from uploads where kind = 'branding' order by name`).map((r) => `${r.name} ${r.content_type}`);
 const auditCount = async () => (await a.t.sql`select count(*)::int as n from audit_log`)[0]!.n as number;
 
 describe("branding: export and import", () => {
@@ -25,8 +26,12 @@ describe("branding: export and import", () => {
     const res = await a.req("POST", "branding/import", a.admin, { app_name: "  Home Lab Control  ", accent_colors: ["#112233"] });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      app_name: "Home Lab Control", primary_color: "#fe8019", accent_colors: ["#112233"],
-      favicon_path: null, login_logo_path: null, login_bg_path: null,
+      app_name: "Home Lab Control",
+      primary_color: "#fe8019",
+      accent_colors: ["#112233"],
+      favicon_path: null,
+      login_logo_path: null,
+      login_bg_path: null,
     });
     const exported = await (await a.req("GET", "branding/export", a.editor)).json();
     expect(exported).toEqual({ app_name: "Home Lab Control", primary_color: "#fe8019", accent_colors: ["#112233"] });
@@ -37,7 +42,10 @@ describe("branding: export and import", () => {
     expect(await auditCount()).toBe(before);
     const audit = await a.t.sql`select diff from audit_log where action = 'branding.import'`;
     expect(audit).toHaveLength(1);
-    expect(audit[0]!.diff).toEqual({ before: { app_name: "Circuit Breaker", accent_colors: ["#fabd2f", "#b8bb26"] }, after: { app_name: "Home Lab Control", accent_colors: ["#112233"] } });
+    expect(audit[0]!.diff).toEqual({
+      before: { app_name: "Circuit Breaker", accent_colors: ["#fabd2f", "#b8bb26"] },
+      after: { app_name: "Home Lab Control", accent_colors: ["#112233"] },
+    });
   });
 
   it("422 names each bad field and changes nothing", async () => {
@@ -67,8 +75,13 @@ describe("branding: export and import", () => {
 
   it("a stored value that breaks its rule reads as the default", async () => {
     const [row] = await a.t.sql`select value from app_settings where key = 'branding'`;
-    await a.t.sql`update app_settings set value = ${a.t.sql.json({ ...row!.value, primary_color: "javascript:alert(1)", accent_colors: "nope" })} where key = 'branding'`;
-    expect(await (await a.req("GET", "branding/export", a.admin)).json()).toEqual({ app_name: "Home Lab Control", primary_color: "#fe8019", accent_colors: DEFAULTS.accent_colors });
+    await a.t
+      .sql`update app_settings set value = ${a.t.sql.json({ ...row!.value, primary_color: "javascript:alert(1)", accent_colors: "nope" })} where key = 'branding'`;
+    expect(await (await a.req("GET", "branding/export", a.admin)).json()).toEqual({
+      app_name: "Home Lab Control",
+      primary_color: "#fe8019",
+      accent_colors: DEFAULTS.accent_colors,
+    });
     await a.t.sql`update app_settings set value = ${a.t.sql.json(row!.value)} where key = 'branding'`;
   });
 
@@ -86,7 +99,11 @@ describe("branding: login assets", () => {
     const logo = png(64, 32);
     const form = new FormData();
     form.append("file", new Blob([logo as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), "logo.jpg");
-    const res = await a.t.app.request("/api/v1/branding/upload-login-logo", { method: "POST", body: form, headers: { authorization: `Bearer ${a.admin}`, "x-test-peer": "10.5.5.5" } });
+    const res = await a.t.app.request("/api/v1/branding/upload-login-logo", {
+      method: "POST",
+      body: form,
+      headers: { authorization: `Bearer ${a.admin}`, "x-test-peer": "10.5.5.5" },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).login_logo_path).toBe("/branding/login-logo.png");
     const served = await a.t.app.request("/branding/login-logo.png");
@@ -100,7 +117,11 @@ describe("branding: login assets", () => {
   });
 
   it("background: PNG or JPEG with a readable header, scaled down to fit 1920x1080, its stored size audited", async () => {
-    const big = new Uint8Array(await sharp({ create: { width: 3840, height: 2400, channels: 3, background: "#285577" } }).jpeg().toBuffer());
+    const big = new Uint8Array(
+      await sharp({ create: { width: 3840, height: 2400, channels: 3, background: "#285577" } })
+        .jpeg()
+        .toBuffer(),
+    );
     const res = await upload(a, "branding/upload-login-bg", a.admin, big);
     expect(res.status).toBe(200);
     expect((await res.json()).login_bg_path).toBe("/branding/login-bg.jpg");
@@ -115,7 +136,8 @@ describe("branding: login assets", () => {
     const withTables = jpeg(800, 600);
     const tabled = new Uint8Array([...withTables.subarray(0, 20), ...dht, ...withTables.subarray(20)]);
     expect((await upload(a, "branding/upload-login-bg", a.admin, tabled)).status).toBe(200);
-    const [tabledEntry] = await a.t.sql`select diff from audit_log where action = 'branding.asset.upload' and entity_id = 'login-bg' order by id desc limit 1`;
+    const [tabledEntry] = await a.t
+      .sql`select diff from audit_log where action = 'branding.asset.upload' and entity_id = 'login-bg' order by id desc limit 1`;
     expect(tabledEntry!.diff.after).toMatchObject({ width: 800, height: 600 });
     expect((await upload(a, "branding/upload-login-bg", a.admin, png(1920, 1080))).status).toBe(200);
     expect(await brandingUploads()).toEqual(["login-bg.png image/png", "login-logo.jpg image/jpeg"]);
@@ -152,7 +174,11 @@ describe("branding: login assets", () => {
 
     const res = await a.req("DELETE", "branding/login-bg", a.admin);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ favicon_path: "/favicon.ico", login_logo_path: "/branding/login-logo.jpg", login_bg_path: null });
+    expect(await res.json()).toMatchObject({
+      favicon_path: "/favicon.ico",
+      login_logo_path: "/branding/login-logo.jpg",
+      login_bg_path: null,
+    });
     expect((await a.req("DELETE", "branding/login-bg", a.admin)).status).toBe(200);
     expect((await (await a.req("DELETE", "branding/favicon", a.admin)).json()).favicon_path).toBeNull();
     expect((await a.t.app.request("/favicon.ico")).status).toBe(404);
@@ -164,8 +190,12 @@ describe("branding: login assets", () => {
     const res = await a.req("GET", "branding", a.viewer);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      app_name: "Home Lab Control", primary_color: "#fe8019", accent_colors: ["#112233"],
-      favicon_path: null, login_logo_path: "/branding/login-logo.jpg", login_bg_path: null,
+      app_name: "Home Lab Control",
+      primary_color: "#fe8019",
+      accent_colors: ["#112233"],
+      favicon_path: null,
+      login_logo_path: "/branding/login-logo.jpg",
+      login_bg_path: null,
     });
     expect((await a.req("GET", "branding", undefined)).status).toBe(401);
   });
@@ -189,29 +219,40 @@ describe("branding: manifest.json", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/manifest\+json/);
     expect(res.headers.get("cache-control")).toMatch(/public/);
     expect(await res.json()).toEqual({
-      name: "Home Lab Control", short_name: "Home Lab Con",
+      name: "Home Lab Control",
+      short_name: "Home Lab Con",
       icons: [
         { src: "/icons/app-192.png", sizes: "192x192", type: "image/png", purpose: "any maskable" },
         { src: "/icons/app-512.png", sizes: "512x512", type: "image/png", purpose: "any maskable" },
         { src: "/branding/login-logo.jpg", sizes: "any", type: "image/jpeg" },
       ],
-      theme_color: "#fe8019", background_color: "#282828", display: "standalone", start_url: "/",
+      theme_color: "#fe8019",
+      background_color: "#282828",
+      display: "standalone",
+      start_url: "/",
     });
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
-    const cached = await a.t.app.request("/api/v1/branding/manifest.json", { headers: { "if-none-match": etag, "x-test-peer": "10.6.6.7" } });
+    const cached = await a.t.app.request("/api/v1/branding/manifest.json", {
+      headers: { "if-none-match": etag, "x-test-peer": "10.6.6.7" },
+    });
     expect(cached.status).toBe(304);
 
     expect((await upload(a, "assets/branding/favicon", a.admin, png(32, 32))).status).toBe(200);
     expect((await a.req("POST", "branding/import", a.admin, { app_name: "Lab", primary_color: "#00AA11" })).status).toBe(200);
-    const changed = await a.t.app.request("/api/v1/branding/manifest.json", { headers: { "if-none-match": etag, "x-test-peer": "10.6.6.8" } });
+    const changed = await a.t.app.request("/api/v1/branding/manifest.json", {
+      headers: { "if-none-match": etag, "x-test-peer": "10.6.6.8" },
+    });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
     const body = await changed.json();
     expect(body).toMatchObject({ name: "Lab", short_name: "Lab", theme_color: "#00AA11" });
     const sha = createHash("sha256").update(png(32, 32)).digest("hex").slice(0, 16);
     expect(body.icons.map((i: { src: string }) => i.src)).toEqual([
-      `/branding/icon-192.png?v=${sha}`, `/branding/icon-512.png?v=${sha}`, "/favicon.ico", "/branding/login-logo.jpg",
+      `/branding/icon-192.png?v=${sha}`,
+      `/branding/icon-512.png?v=${sha}`,
+      "/favicon.ico",
+      "/branding/login-logo.jpg",
     ]);
     // That favicon is a PNG header only: nothing to draw, so its icons are a plain 404.
     expect((await a.t.app.request("/branding/icon-192.png", { headers: { "x-test-peer": "10.6.6.9" } })).status).toBe(404);
@@ -229,12 +270,20 @@ describe("branding: manifest.json", () => {
   });
 
   it("an uploaded PNG favicon becomes the 192 and 512 px icons, centred in the safe zone", async () => {
-    const red = await sharp({ create: { width: 64, height: 64, channels: 4, background: "#ff0000" } }).png().toBuffer();
+    const red = await sharp({ create: { width: 64, height: 64, channels: 4, background: "#ff0000" } })
+      .png()
+      .toBuffer();
     expect((await upload(a, "assets/branding/favicon", a.admin, new Uint8Array(red))).status).toBe(200);
     const body = await (await a.t.app.request("/api/v1/branding/manifest.json", { headers: { "x-test-peer": "10.6.7.1" } })).json();
     const sized = body.icons.filter((i: { sizes: string }) => i.sizes !== "any");
-    expect(sized.map((i: { sizes: string; purpose: string }) => [i.sizes, i.purpose])).toEqual([["192x192", "any maskable"], ["512x512", "any maskable"]]);
-    for (const [i, size] of [[0, 192], [1, 512]] as const) {
+    expect(sized.map((i: { sizes: string; purpose: string }) => [i.sizes, i.purpose])).toEqual([
+      ["192x192", "any maskable"],
+      ["512x512", "any maskable"],
+    ]);
+    for (const [i, size] of [
+      [0, 192],
+      [1, 512],
+    ] as const) {
       const res = await a.t.app.request(sized[i].src, { headers: { "x-test-peer": `10.6.7.${2 + i}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/png");

@@ -17,7 +17,13 @@ const FAKE_API = "127.0.0.154";
 const installed = pebbleInstalled();
 if (!installed) console.warn("acme-dns01-cloudflare: pebble / pebble-challtestsrv not on PATH; skipped (CI installs them)");
 
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as ApiError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e as ApiError,
+  );
 
 describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () => {
   let pebble: Pebble;
@@ -25,7 +31,12 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
   let a: AcmeDnsApp;
 
   beforeAll(async () => {
-    pebble = await startPebble({ host: PEBBLE, answerIp: "127.0.0.153", httpPort: 5002, challtestsrv: { host: CHALLTESTSRV, dnsPort: 53, managementPort: 8055 } });
+    pebble = await startPebble({
+      host: PEBBLE,
+      answerIp: "127.0.0.153",
+      httpPort: 5002,
+      challtestsrv: { host: CHALLTESTSRV, dnsPort: 53, managementPort: 8055 },
+    });
     cf = await startFakeCloudflare({
       host: FAKE_API,
       challtestsrv: pebble.challtestsrvManagement,
@@ -55,7 +66,9 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     expect((await a.setDns({ provider: "cloudflare", api_token: "not-the-token" })).status).toBe(200);
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "*.cf.test", challenge: "dns-01", staging: false }));
     expect(err.status).toBe(502);
-    expect(err.detail).toMatch(/^Cloudflare could not find the zone of the TXT record _acme-challenge\.cf\.test: HTTP 401: Authentication error \(code 10000\)/);
+    expect(err.detail).toMatch(
+      /^Cloudflare could not find the zone of the TXT record _acme-challenge\.cf\.test: HTTP 401: Authentication error \(code 10000\)/,
+    );
     expect(err.extra).toMatchObject({ dns_provider: "cloudflare", status: 401 });
     expect(cf.records()).toEqual([]);
     expect(cf.requests.every((r) => r.authorization === "Bearer not-the-token")).toBe(true);
@@ -72,7 +85,11 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     expect(leaf.verify(intermediate.publicKey)).toBe(true);
     // Walked up from the record's parent to the zone, created one TXT, deleted it by id.
     const calls = cf.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{32}/g, "<id>")}`);
-    expect(calls).toEqual(["GET /client/v4/zones?name=cf.test&status=active", "POST /client/v4/zones/<id>/dns_records", "DELETE /client/v4/zones/<id>/dns_records/<id>"]);
+    expect(calls).toEqual([
+      "GET /client/v4/zones?name=cf.test&status=active",
+      "POST /client/v4/zones/<id>/dns_records",
+      "DELETE /client/v4/zones/<id>/dns_records/<id>",
+    ]);
     expect(cf.records()).toEqual([]);
   }, 60_000);
 
@@ -80,21 +97,29 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     cf.requests.length = 0;
     const issued = await a.t.runtime.deps.acme!.issue({ domain: "deep.host.cf.test", challenge: "dns-01", staging: false });
     expect(new X509Certificate(issued.cert_pem).checkHost("deep.host.cf.test")).toBe("deep.host.cf.test");
-    expect(cf.requests.filter((r) => r.method === "GET").map((r) => new URL(r.path, "http://x").searchParams.get("name"))).toEqual(["deep.host.cf.test", "host.cf.test", "cf.test"]);
+    expect(cf.requests.filter((r) => r.method === "GET").map((r) => new URL(r.path, "http://x").searchParams.get("name"))).toEqual([
+      "deep.host.cf.test",
+      "host.cf.test",
+      "cf.test",
+    ]);
     expect(cf.records()).toEqual([]);
   }, 60_000);
 
   it("answers 502 with the CA's detail when the CA cannot see the record, and removes the record", async () => {
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "www.unpublished.test", challenge: "dns-01", staging: false }));
     expect(err.status).toBe(502);
-    expect(err.detail).toMatch(/^The ACME CA did not issue a certificate for www\.unpublished\.test: No TXT records found for DNS challenge/);
+    expect(err.detail).toMatch(
+      /^The ACME CA did not issue a certificate for www\.unpublished\.test: No TXT records found for DNS challenge/,
+    );
     expect(cf.requests.some((r) => r.method === "POST" && r.path.includes("/dns_records"))).toBe(true);
     expect(cf.records()).toEqual([]);
   }, 60_000);
 
   it("answers 502 at once when the caller cancels during the propagation wait, and the record is still removed", async () => {
     const caller = new AbortController();
-    const pending = failure(a.t.runtime.deps.acme!.issue({ domain: "cancel.unpublished.test", challenge: "dns-01", staging: false }, caller.signal));
+    const pending = failure(
+      a.t.runtime.deps.acme!.issue({ domain: "cancel.unpublished.test", challenge: "dns-01", staging: false }, caller.signal),
+    );
     for (let i = 0; i < 100 && cf.records().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(cf.records()).toEqual([{ name: "_acme-challenge.cancel.unpublished.test", content: expect.any(String) }]);
     caller.abort();
@@ -121,7 +146,9 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     try {
       const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "*.cf.test", challenge: "dns-01", staging: false }));
       expect(err.status).toBe(502);
-      expect(err.detail).toMatch(/^Cloudflare could not find the zone of the TXT record _acme-challenge\.cf\.test: refused by the outbound policy: .*loopback/);
+      expect(err.detail).toMatch(
+        /^Cloudflare could not find the zone of the TXT record _acme-challenge\.cf\.test: refused by the outbound policy: .*loopback/,
+      );
       expect(cf.requests).toHaveLength(0);
     } finally {
       const open = a.t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false });
@@ -136,7 +163,9 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     cf.requests.length = 0;
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "*.cf.test", challenge: "dns-01", staging: false }));
     expect(err.status).toBe(503);
-    expect(err.detail).toMatch(/^The ACME DNS credentials cannot be opened with this server's vault key \(\w+\); set them again with PATCH \/api\/v1\/settings\/acme-dns\.$/);
+    expect(err.detail).toMatch(
+      /^The ACME DNS credentials cannot be opened with this server's vault key \(\w+\); set them again with PATCH \/api\/v1\/settings\/acme-dns\.$/,
+    );
     expect(cf.requests).toHaveLength(0);
   });
 });

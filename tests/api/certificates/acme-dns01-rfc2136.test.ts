@@ -15,12 +15,22 @@ import { type Pebble, pebbleInstalled, startPebble } from "../../helpers/pebble.
 const BIND_HOST = "127.0.0.156";
 const BIND_PORT = 5353;
 const KEY256 = { name: "acme-256.", algorithm: "hmac-sha256", secret: "/7Dk1z9YxcWWntNHYKuYDkWHfblFANUx+aCaIjlMZZw=" };
-const KEY512 = { name: "acme-512.", algorithm: "hmac-sha512", secret: "oQrRjUpbOjdkUOV8vJu8OgA587pDgUGlitV6gLr4cwp1ZU2zVwOwhK2gCdYgcVmTo9muY2aDIobBxYAH6tIvCA==" };
+const KEY512 = {
+  name: "acme-512.",
+  algorithm: "hmac-sha512",
+  secret: "oQrRjUpbOjdkUOV8vJu8OgA587pDgUGlitV6gLr4cwp1ZU2zVwOwhK2gCdYgcVmTo9muY2aDIobBxYAH6tIvCA==",
+};
 const unusable = pebbleInstalled() ? bindUnusable(BIND_HOST) : "pebble / pebble-challtestsrv not on PATH";
 const installed = unusable === null;
 if (!installed) console.warn(`acme-dns01-rfc2136: ${unusable}; skipped (CI installs pebble and bind9)`);
 
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as ApiError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e as ApiError,
+  );
 
 describe.skipIf(!installed)("ACME dns-01 through RFC 2136 (BIND) against Pebble", () => {
   let bind: Bind;
@@ -28,9 +38,21 @@ describe.skipIf(!installed)("ACME dns-01 through RFC 2136 (BIND) against Pebble"
   let a: AcmeDnsApp;
   const resolver = new Resolver({ timeout: 2000, tries: 1 });
   /** The TXT values BIND answers at a name (none: NXDOMAIN or no data). */
-  const txt = (name: string) => resolver.resolveTxt(name).then((r) => r.map((parts) => parts.join("")), (e: NodeJS.ErrnoException) => (e.code === "ENOTFOUND" || e.code === "ENODATA" ? [] : Promise.reject(e)));
+  const txt = (name: string) =>
+    resolver.resolveTxt(name).then(
+      (r) => r.map((parts) => parts.join("")),
+      (e: NodeJS.ErrnoException) => (e.code === "ENOTFOUND" || e.code === "ENODATA" ? [] : Promise.reject(e)),
+    );
   const rfc2136 = (key: { name: string; algorithm: string; secret: string }, extra: Record<string, unknown> = {}) =>
-    a.setDns({ provider: "rfc2136", server: BIND_HOST, port: BIND_PORT, tsig_name: key.name, tsig_algorithm: key.algorithm, tsig_secret: key.secret, ...extra });
+    a.setDns({
+      provider: "rfc2136",
+      server: BIND_HOST,
+      port: BIND_PORT,
+      tsig_name: key.name,
+      tsig_algorithm: key.algorithm,
+      tsig_secret: key.secret,
+      ...extra,
+    });
 
   beforeAll(async () => {
     bind = await startBind({
@@ -73,7 +95,9 @@ describe.skipIf(!installed)("ACME dns-01 through RFC 2136 (BIND) against Pebble"
     expect((await rfc2136(KEY256, { tsig_secret: KEY512.secret })).status).toBe(200);
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "bad.bind.test", challenge: "dns-01", staging: false }));
     expect(err.status).toBe(502);
-    expect(err.detail).toBe(`The RFC 2136 DNS server could not add the TXT record _acme-challenge.bad.bind.test: ${BIND_HOST}:${BIND_PORT} answered NOTAUTH (TSIG BADSIG) for zone bind.test`);
+    expect(err.detail).toBe(
+      `The RFC 2136 DNS server could not add the TXT record _acme-challenge.bad.bind.test: ${BIND_HOST}:${BIND_PORT} answered NOTAUTH (TSIG BADSIG) for zone bind.test`,
+    );
     expect(err.extra).toMatchObject({ dns_provider: "rfc2136", dns_server: `${BIND_HOST}:${BIND_PORT}`, zone: "bind.test" });
     expect(await txt("_acme-challenge.bad.bind.test")).toEqual([]);
   }, 30_000);
@@ -89,7 +113,9 @@ describe.skipIf(!installed)("ACME dns-01 through RFC 2136 (BIND) against Pebble"
     expect((await rfc2136({ ...KEY256, name: "not-allowed." })).status).toBe(200);
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "*.locked.test", challenge: "dns-01", staging: false }));
     expect(err.status).toBe(502);
-    expect(err.detail).toBe(`The RFC 2136 DNS server could not add the TXT record _acme-challenge.locked.test: ${BIND_HOST}:${BIND_PORT} answered REFUSED for zone locked.test`);
+    expect(err.detail).toBe(
+      `The RFC 2136 DNS server could not add the TXT record _acme-challenge.locked.test: ${BIND_HOST}:${BIND_PORT} answered REFUSED for zone locked.test`,
+    );
     expect(await txt("_acme-challenge.locked.test")).toEqual([]);
   }, 30_000);
 
@@ -97,7 +123,9 @@ describe.skipIf(!installed)("ACME dns-01 through RFC 2136 (BIND) against Pebble"
     expect((await rfc2136(KEY256)).status).toBe(200);
     const err = await failure(a.t.runtime.deps.acme!.issue({ domain: "www.elsewhere.test", challenge: "dns-01", staging: false }));
     expect(err.status).toBe(502);
-    expect(err.detail).toMatch(/^The RFC 2136 DNS server could not find the zone of the TXT record _acme-challenge\.www\.elsewhere\.test: .*(REFUSED|not authoritative)/);
+    expect(err.detail).toMatch(
+      /^The RFC 2136 DNS server could not find the zone of the TXT record _acme-challenge\.www\.elsewhere\.test: .*(REFUSED|not authoritative)/,
+    );
   }, 30_000);
 
   it("answers 502 naming the outbound policy when it forbids the server's address", async () => {

@@ -21,7 +21,11 @@ describe.skipIf(!installed)("ACME issuance against Pebble", () => {
 
   beforeAll(async () => {
     pebble = await startPebble({ answerIp: SERVER_IP, httpPort: HTTP_PORT });
-    t = await createTestApp({ SVC_ACME_DIRECTORY_URL: pebble.directoryUrl, SVC_ACME_STAGING_DIRECTORY_URL: pebble.directoryUrl, SVC_ACME_CA_FILE: pebble.caFile });
+    t = await createTestApp({
+      SVC_ACME_DIRECTORY_URL: pebble.directoryUrl,
+      SVC_ACME_STAGING_DIRECTORY_URL: pebble.directoryUrl,
+      SVC_ACME_CA_FILE: pebble.caFile,
+    });
     server = serve({ fetch: t.app.fetch, hostname: SERVER_IP, port: HTTP_PORT });
   }, 30_000);
 
@@ -46,7 +50,9 @@ describe.skipIf(!installed)("ACME issuance against Pebble", () => {
 
   it("reuses the one account (sealed by the vault) across orders", async () => {
     await t.runtime.deps.acme!.issue({ domain: "second.cp.test", challenge: "http-01", staging: false });
-    const rows = await t.sql<{ name: string; value: string }[]>`SELECT name, value FROM server_secrets WHERE name LIKE 'acme.account_key.%'`;
+    const rows = await t.sql<
+      { name: string; value: string }[]
+    >`SELECT name, value FROM server_secrets WHERE name LIKE 'acme.account_key.%'`;
     expect(rows).toHaveLength(1);
     expect(rows[0]!.name).toBe(`acme.account_key.${pebble.directoryUrl}`);
     expect(rows[0]!.value).not.toContain("PRIVATE KEY");
@@ -59,14 +65,17 @@ describe.skipIf(!installed)("ACME issuance against Pebble", () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await ok.text()).toBe("tok.thumb");
-    for (const bad of ["unknown_abcdefghijklm", "expired_abcdefghijkl", "bad.token%20with$chars"]) expect((await t.app.request(`/.well-known/acme-challenge/${bad}`)).status).toBe(404);
+    for (const bad of ["unknown_abcdefghijklm", "expired_abcdefghijkl", "bad.token%20with$chars"])
+      expect((await t.app.request(`/.well-known/acme-challenge/${bad}`)).status).toBe(404);
   });
 
   it("answers 502 with the CA's detail when the challenge cannot be validated, and no certificate", async () => {
     // The name resolves to the server, but the server is not answering http-01 for it any more.
     await new Promise((r) => server.close(r));
     try {
-      const err = await t.runtime.deps.acme!.issue({ domain: "down.cp.test", challenge: "http-01", staging: false }).catch((e: unknown) => e);
+      const err = await t.runtime.deps
+        .acme!.issue({ domain: "down.cp.test", challenge: "http-01", staging: false })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect((err as ApiError).status).toBe(502);
       expect(String((err as ApiError).detail)).toMatch(/down\.cp\.test: .*(connect|refused|Connection)/i);
@@ -76,7 +85,10 @@ describe.skipIf(!installed)("ACME issuance against Pebble", () => {
   }, 60_000);
 
   it("refuses dns-01 without ACME DNS settings and a wildcard over http-01 with 422", async () => {
-    for (const req of [{ domain: "cp.test", challenge: "dns-01" as const }, { domain: "*.cp.test", challenge: "http-01" as const }]) {
+    for (const req of [
+      { domain: "cp.test", challenge: "dns-01" as const },
+      { domain: "*.cp.test", challenge: "http-01" as const },
+    ]) {
       const err = await t.runtime.deps.acme!.issue({ ...req, staging: false }).catch((e: unknown) => e);
       expect((err as ApiError).status).toBe(422);
     }

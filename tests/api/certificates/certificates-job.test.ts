@@ -23,8 +23,10 @@ const runJob = async () => {
   expect(run.outcome).toBe("success");
   return run.detail as { renewed: number[]; failed: { id: number; error: string }[]; warned: number[] };
 };
-const expireIn = (id: number, days: number) => a.t.sql`update certificates set expires_at = now() + ${`${days} days`}::interval where id = ${id}`;
-const create = async (body: Record<string, unknown>) => (await (await a.req("POST", "certificates", a.admin, body)).json()) as { id: number; fingerprint_sha256: string };
+const expireIn = (id: number, days: number) =>
+  a.t.sql`update certificates set expires_at = now() + ${`${days} days`}::interval where id = ${id}`;
+const create = async (body: Record<string, unknown>) =>
+  (await (await a.req("POST", "certificates", a.admin, body)).json()) as { id: number; fingerprint_sha256: string };
 const alerts = () => a.t.sql<{ target_id: number; severity: string; title: string; detail: { threshold_days: number; domain: string } }[]>`
   select target_id, severity, title, detail from notification_alerts where kind = 'certificate.expiring' order by id`;
 
@@ -45,7 +47,9 @@ describe("certificates job", () => {
     } finally {
       delete a.t.runtime.deps.tls;
     }
-    const rows = await a.t.sql<{ id: number; expires_at: Date; fingerprint_sha256: string; last_renewed_at: Date | null; cert_pem: string }[]>`
+    const rows = await a.t.sql<
+      { id: number; expires_at: Date; fingerprint_sha256: string; last_renewed_at: Date | null; cert_pem: string }[]
+    >`
       select id, expires_at, fingerprint_sha256, last_renewed_at, cert_pem from certificates where id in (${soon.id}, ${manual.id}, ${later.id}) order by id`;
     const [s, m, l] = rows;
     expect(s!.fingerprint_sha256).not.toBe(soon.fingerprint_sha256);
@@ -89,8 +93,17 @@ describe("certificates job", () => {
   });
 
   it("raises each warning once per threshold (30, 14, 3 days), through the notification routes", async () => {
-    const sink = await (await a.req("POST", "notifications/sinks", a.admin, { name: "cert-hook", provider_type: "webhook", provider_config: { url: "http://127.0.0.72:9/hook" } })).json();
-    expect((await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, alert_severity: "*", event_kinds: ["certificate.*"] })).status).toBe(201);
+    const sink = await (
+      await a.req("POST", "notifications/sinks", a.admin, {
+        name: "cert-hook",
+        provider_type: "webhook",
+        provider_config: { url: "http://127.0.0.72:9/hook" },
+      })
+    ).json();
+    expect(
+      (await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, alert_severity: "*", event_kinds: ["certificate.*"] }))
+        .status,
+    ).toBe(201);
     const { leaf } = await chainFor("upload.example.test", { days: 365 });
     const cert = await create({ domain: "upload.example.test", type: "imported", cert_pem: leaf.pem, key_pem: leaf.keyPem });
 
@@ -106,20 +119,34 @@ describe("certificates job", () => {
     await runJob();
     await runJob();
     const raised = await alerts();
-    expect(raised.map((r) => [r.detail.threshold_days, r.severity])).toEqual([[30, "info"], [14, "warning"], [3, "critical"]]);
-    expect(raised.every((r) => r.title === "Certificate Expiration Warning" && r.target_id === cert.id && r.detail.domain === "upload.example.test")).toBe(true);
+    expect(raised.map((r) => [r.detail.threshold_days, r.severity])).toEqual([
+      [30, "info"],
+      [14, "warning"],
+      [3, "critical"],
+    ]);
+    expect(
+      raised.every(
+        (r) => r.title === "Certificate Expiration Warning" && r.target_id === cert.id && r.detail.domain === "upload.example.test",
+      ),
+    ).toBe(true);
     const [row] = await a.t.sql<{ warned_days: number }[]>`select warned_days::int as warned_days from certificates where id = ${cert.id}`;
     expect(row!.warned_days).toBe(3);
 
     // The routes turn them into deliveries to the sink.
-    await dispatchAlerts({ ctx: systemContext({ db: a.t.runtime.database.provider.lease().db, clock: a.t.runtime.deps.clock, random: cryptoRandom }), input: { groupingDelayMs: 0, maxAttempts: 1 } });
-    const deliveries = await a.t.sql`select d.sink_id from notification_deliveries d join notification_alerts x on x.id = d.alert_id where x.kind = 'certificate.expiring'`;
+    await dispatchAlerts({
+      ctx: systemContext({ db: a.t.runtime.database.provider.lease().db, clock: a.t.runtime.deps.clock, random: cryptoRandom }),
+      input: { groupingDelayMs: 0, maxAttempts: 1 },
+    });
+    const deliveries = await a.t
+      .sql`select d.sink_id from notification_deliveries d join notification_alerts x on x.id = d.alert_id where x.kind = 'certificate.expiring'`;
     expect(deliveries).toHaveLength(3);
     expect(deliveries.every((d) => d.sink_id === sink.id)).toBe(true);
 
     // A new upload starts the warnings over.
     const next = await chainFor("upload.example.test", { days: 20 });
-    expect((await a.req("PUT", `certificates/${cert.id}`, a.admin, { cert_pem: next.leaf.pem, key_pem: next.leaf.keyPem })).status).toBe(200);
+    expect((await a.req("PUT", `certificates/${cert.id}`, a.admin, { cert_pem: next.leaf.pem, key_pem: next.leaf.keyPem })).status).toBe(
+      200,
+    );
     expect((await runJob()).warned).toEqual([cert.id]);
   });
 });

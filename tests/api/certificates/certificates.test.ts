@@ -32,7 +32,15 @@ describe("self-signed certificates", () => {
     const text = await res.text();
     expect(text).not.toMatch(/PRIVATE KEY|key_pem|vault:v1/);
     const body = JSON.parse(text);
-    expect(body).toMatchObject({ domain: "cp.example.test", type: "selfsigned", auto_renew: true, is_active: false, acme_challenge: null, acme_staging: false, san: ["cp.example.test"] });
+    expect(body).toMatchObject({
+      domain: "cp.example.test",
+      type: "selfsigned",
+      auto_renew: true,
+      is_active: false,
+      acme_challenge: null,
+      acme_staging: false,
+      san: ["cp.example.test"],
+    });
     const days = (Date.parse(body.expires_at) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(364);
     expect(days).toBeLessThan(366);
@@ -98,7 +106,12 @@ describe("imported certificates", () => {
   it("accepts a valid chain from a CA made here: expiry read from the leaf, chain stored leaf first", async () => {
     const { leaf, intermediate } = await chainFor("shop.example.test", { days: 60 });
     // A key file that also holds the certificate (as some tools write it): only the key block is kept.
-    const res = await post({ domain: "shop.example.test", type: "imported", cert_pem: `${leaf.pem}\n${intermediate.pem}`, key_pem: `${leaf.pem}\n${leaf.keyPem}` });
+    const res = await post({
+      domain: "shop.example.test",
+      type: "imported",
+      cert_pem: `${leaf.pem}\n${intermediate.pem}`,
+      key_pem: `${leaf.pem}\n${leaf.keyPem}`,
+    });
     expect(res.status).toBe(201);
     const body = await res.json();
     const [stored] = await a.t.sql<{ key_pem: string }[]>`select key_pem from certificates where id = ${body.id}`;
@@ -121,18 +134,27 @@ describe("imported certificates", () => {
     const { root, intermediate, leaf } = await chainFor("bad.example.test");
     const other = await issue({ cn: "other", san: ["bad.example.test"] });
     const expired = await chainFor("old.example.test", { from: new Date(Date.now() - 100 * 86_400_000), days: 30 });
-    const imported = (cert_pem: string, key_pem: string, domain = "bad.example.test") => post({ domain, type: "imported", cert_pem, key_pem });
+    const imported = (cert_pem: string, key_pem: string, domain = "bad.example.test") =>
+      post({ domain, type: "imported", cert_pem, key_pem });
 
     await expect422(await post({ domain: "bad.example.test", type: "imported", key_pem: leaf.keyPem }), "cert_pem", /required/);
     await expect422(await post({ domain: "bad.example.test", type: "imported", cert_pem: leaf.pem }), "key_pem", /required/);
     await expect422(await imported("hello, not a certificate", leaf.keyPem), "cert_pem", /Not a PEM certificate/);
-    await expect422(await imported("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", leaf.keyPem), "cert_pem", /does not parse/);
+    await expect422(
+      await imported("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", leaf.keyPem),
+      "cert_pem",
+      /does not parse/,
+    );
     await expect422(await imported(leaf.pem, "garbage"), "key_pem", /Not a PEM private key/);
     await expect422(await imported(leaf.pem, other.keyPem), "key_pem", /does not match the certificate/);
     await expect422(await imported(expired.leaf.pem, expired.leaf.keyPem, "old.example.test"), "cert_pem", /expired on/);
     await expect422(await imported(`${intermediate.pem}\n${leaf.pem}`, leaf.keyPem), "cert_pem", /not in order/);
     await expect422(await imported(`${leaf.pem}\n${root.pem}`, leaf.keyPem), "cert_pem", /not in order/);
-    await expect422(await imported(leaf.pem, leaf.keyPem, "elsewhere.test"), "domain", /does not name elsewhere\.test: .*bad\.example\.test/);
+    await expect422(
+      await imported(leaf.pem, leaf.keyPem, "elsewhere.test"),
+      "domain",
+      /does not name elsewhere\.test: .*bad\.example\.test/,
+    );
     const sec1 = leaf.keyPem.replace(/PRIVATE KEY/g, "EC PRIVATE KEY");
     await expect422(await imported(leaf.pem, sec1), "key_pem", /convert it to PKCS#8/);
     expect(await count()).toBe(before);
@@ -140,12 +162,20 @@ describe("imported certificates", () => {
 
   it("PUT replaces an imported certificate's chain (checked against the stored key) and sets auto_renew", async () => {
     const first = await chainFor("swap.example.test");
-    const created = await (await post({ domain: "swap.example.test", type: "imported", cert_pem: first.leaf.pem, key_pem: first.leaf.keyPem })).json();
+    const created = await (
+      await post({ domain: "swap.example.test", type: "imported", cert_pem: first.leaf.pem, key_pem: first.leaf.keyPem })
+    ).json();
     // A new leaf for the same key, from another CA: accepted with the stored key.
     const ca = await issue({ cn: "Second CA", ca: true });
     const reissued = await x509.X509CertificateGenerator.create({
-      serialNumber: "0abc", subject: "CN=swap.example.test", issuer: ca.cert.subject, notBefore: new Date(Date.now() - 1000), notAfter: new Date(Date.now() + 200 * 86_400_000),
-      publicKey: first.leaf.keys.publicKey, signingKey: ca.keys.privateKey, signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+      serialNumber: "0abc",
+      subject: "CN=swap.example.test",
+      issuer: ca.cert.subject,
+      notBefore: new Date(Date.now() - 1000),
+      notAfter: new Date(Date.now() + 200 * 86_400_000),
+      publicKey: first.leaf.keys.publicKey,
+      signingKey: ca.keys.privateKey,
+      signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
       extensions: [new x509.SubjectAlternativeNameExtension([{ type: "dns", value: "swap.example.test" }])],
     });
     const res = await a.req("PUT", `certificates/${created.id}`, a.admin, { cert_pem: reissued.toString("pem"), auto_renew: false });
@@ -162,7 +192,11 @@ describe("imported certificates", () => {
   it("PUT refuses an upload onto a self-signed certificate", async () => {
     const created = await (await post({ domain: "ss.example.test" })).json();
     const { leaf } = await chainFor("ss.example.test");
-    await expect422(await a.req("PUT", `certificates/${created.id}`, a.admin, { cert_pem: leaf.pem, key_pem: leaf.keyPem }), "cert_pem", /renew/);
+    await expect422(
+      await a.req("PUT", `certificates/${created.id}`, a.admin, { cert_pem: leaf.pem, key_pem: leaf.keyPem }),
+      "cert_pem",
+      /renew/,
+    );
   });
 });
 
@@ -179,12 +213,16 @@ describe("activate, renew, delete", () => {
     expect((await (await a.req("POST", `certificates/${two.id}/activate`, a.admin)).json()).certificate.is_active).toBe(true);
     const active = await a.t.sql<{ id: number }[]>`select id from certificates where is_active`;
     expect(active.map((r) => r.id)).toEqual([two.id]);
-    const audit = await a.t.sql<{ action: string; entity_id: string }[]>`select action, entity_id from audit_log where action = 'certificate.activate' order by id`;
+    const audit = await a.t.sql<
+      { action: string; entity_id: string }[]
+    >`select action, entity_id from audit_log where action = 'certificate.activate' order by id`;
     expect(audit.map((r) => r.entity_id)).toEqual([String(one.id), String(two.id)]);
   });
 
   it("concurrent activations of different certificates both answer 200 and leave exactly one active", async () => {
-    const ids = await Promise.all(["c1", "c2", "c3"].map(async (n) => (await (await post({ domain: `${n}.example.test` })).json()).id as number));
+    const ids = await Promise.all(
+      ["c1", "c2", "c3"].map(async (n) => (await (await post({ domain: `${n}.example.test` })).json()).id as number),
+    );
     const answers = await Promise.all(ids.map((id) => a.req("POST", `certificates/${id}/activate`, a.admin)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     const active = await a.t.sql<{ id: number }[]>`select id from certificates where is_active`;
@@ -216,7 +254,9 @@ describe("activate, renew, delete", () => {
       const partial = await a.req("POST", `certificates/${cert.id}/activate`, a.admin);
       expect(partial.status).toBe(200);
       expect(await partial.json()).toMatchObject({ reloaded: false, written: true });
-      const [last] = await a.t.sql<{ diff: string }[]>`select diff::text as diff from audit_log where action = 'certificate.activate' order by id desc limit 1`;
+      const [last] = await a.t.sql<
+        { diff: string }[]
+      >`select diff::text as diff from audit_log where action = 'certificate.activate' order by id desc limit 1`;
       expect(last!.diff).toContain('"outcome": "partial"');
     } finally {
       delete a.t.runtime.deps.tls;
@@ -225,7 +265,9 @@ describe("activate, renew, delete", () => {
 
   it("replacing the active imported certificate's material through PUT presents the new one", async () => {
     const first = await chainFor("live.example.test");
-    const cert = await (await post({ domain: "live.example.test", type: "imported", cert_pem: first.leaf.pem, key_pem: first.leaf.keyPem })).json();
+    const cert = await (
+      await post({ domain: "live.example.test", type: "imported", cert_pem: first.leaf.pem, key_pem: first.leaf.keyPem })
+    ).json();
     expect((await a.req("POST", `certificates/${cert.id}/activate`, a.admin)).status).toBe(200);
     const next = await chainFor("live.example.test");
     const seen: string[] = [];
@@ -242,7 +284,9 @@ describe("activate, renew, delete", () => {
 
   it("renew gives a self-signed certificate a new key and certificate; imported answers 422", async () => {
     const cert = await (await post({ domain: "renew.example.test" })).json();
-    const [before] = await a.t.sql<{ key_pem: string; fingerprint_sha256: string }[]>`select key_pem, fingerprint_sha256 from certificates where id = ${cert.id}`;
+    const [before] = await a.t.sql<
+      { key_pem: string; fingerprint_sha256: string }[]
+    >`select key_pem, fingerprint_sha256 from certificates where id = ${cert.id}`;
     const res = await a.req("POST", `certificates/${cert.id}/renew`, a.admin);
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -250,7 +294,9 @@ describe("activate, renew, delete", () => {
     expect(body.last_renewed_at).not.toBeNull();
     const [after] = await a.t.sql<{ key_pem: string }[]>`select key_pem from certificates where id = ${cert.id}`;
     const vault = a.t.runtime.deps.vault;
-    expect(await vault.decrypt(after!.key_pem, `certificates.key_pem:${cert.id}`)).not.toBe(await vault.decrypt(before!.key_pem, `certificates.key_pem:${cert.id}`));
+    expect(await vault.decrypt(after!.key_pem, `certificates.key_pem:${cert.id}`)).not.toBe(
+      await vault.decrypt(before!.key_pem, `certificates.key_pem:${cert.id}`),
+    );
 
     const { leaf } = await chainFor("imp.example.test");
     const imported = await (await post({ domain: "imp.example.test", type: "imported", cert_pem: leaf.pem, key_pem: leaf.keyPem })).json();

@@ -10,7 +10,12 @@ import { NodeTls, leafFingerprint } from "../../../runtime/tls/node-tls.ts";
 
 const HOST = "127.0.0.72";
 const lines: string[] = [];
-const logger: Logger = { debug: () => {}, info: (m) => void lines.push(m), warn: (m) => void lines.push(m), error: (m) => void lines.push(m) };
+const logger: Logger = {
+  debug: () => {},
+  info: (m) => void lines.push(m),
+  warn: (m) => void lines.push(m),
+  error: (m) => void lines.push(m),
+};
 let server: Server;
 let port: number;
 

@@ -19,14 +19,38 @@ async function keyPem(keys: CryptoKeyPair): Promise<string> {
 
 let serial = 1;
 
-export async function issue(opts: { cn: string; ca?: boolean; san?: string[]; issuer?: Issued; from?: Date; days?: number }): Promise<Issued> {
+export async function issue(opts: {
+  cn: string;
+  ca?: boolean;
+  san?: string[];
+  issuer?: Issued;
+  from?: Date;
+  days?: number;
+}): Promise<Issued> {
   const keys = (await crypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
   const from = opts.from ?? new Date(Date.now() - DAY);
   const extensions: x509.Extension[] = [new x509.BasicConstraintsExtension(opts.ca ?? false, undefined, true)];
-  if (opts.san) extensions.push(new x509.SubjectAlternativeNameExtension(opts.san.map((n) => (/^[\d.]+$/.test(n) ? { type: "ip" as const, value: n } : { type: "dns" as const, value: n }))));
-  const common = { serialNumber: (serial++).toString(16).padStart(4, "0"), notBefore: from, notAfter: new Date(from.getTime() + (opts.days ?? 90) * DAY), signingAlgorithm: EC, extensions };
+  if (opts.san)
+    extensions.push(
+      new x509.SubjectAlternativeNameExtension(
+        opts.san.map((n) => (/^[\d.]+$/.test(n) ? { type: "ip" as const, value: n } : { type: "dns" as const, value: n })),
+      ),
+    );
+  const common = {
+    serialNumber: (serial++).toString(16).padStart(4, "0"),
+    notBefore: from,
+    notAfter: new Date(from.getTime() + (opts.days ?? 90) * DAY),
+    signingAlgorithm: EC,
+    extensions,
+  };
   const cert = opts.issuer
-    ? await x509.X509CertificateGenerator.create({ ...common, subject: `CN=${opts.cn}`, issuer: opts.issuer.cert.subject, publicKey: keys.publicKey, signingKey: opts.issuer.keys.privateKey })
+    ? await x509.X509CertificateGenerator.create({
+        ...common,
+        subject: `CN=${opts.cn}`,
+        issuer: opts.issuer.cert.subject,
+        publicKey: keys.publicKey,
+        signingKey: opts.issuer.keys.privateKey,
+      })
     : await x509.X509CertificateGenerator.createSelfSigned({ ...common, name: `CN=${opts.cn}`, keys });
   return { cert, keys, pem: cert.toString("pem"), keyPem: await keyPem(keys) };
 }

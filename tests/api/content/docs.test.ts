@@ -18,7 +18,12 @@ const create = async (body: Record<string, unknown>) => {
 
 describe("docs: happy", () => {
   it("creates, reads, lists, patches and deletes, with body_html on every read", async () => {
-    const doc = await create({ title: "Runbook", body_md: "# Restart\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] drained\n- [ ] rebooted", category: "ops", pinned: true });
+    const doc = await create({
+      title: "Runbook",
+      body_md: "# Restart\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] drained\n- [ ] rebooted",
+      category: "ops",
+      pinned: true,
+    });
     expect(doc).toMatchObject({ title: "Runbook", category: "ops", pinned: true, version: 1 });
     expect(doc.body_html).toContain("<h1>Restart</h1>");
     expect(doc.body_html).toContain("<table>");
@@ -48,7 +53,9 @@ describe("docs: happy", () => {
     const by = await (await a.req("GET", `docs/by-entity?entity_type=hardware&entity_id=${hwId}`, a.viewer)).json();
     expect(by.map((d: { id: number }) => d.id)).toEqual([doc.id]);
     expect(by[0].body_html).toBe("");
-    expect(await (await a.req("GET", `docs/${doc.id}/entities`, a.viewer)).json()).toEqual([{ entity_type: "hardware", entity_id: hwId, name: "pve-01" }]);
+    expect(await (await a.req("GET", `docs/${doc.id}/entities`, a.viewer)).json()).toEqual([
+      { entity_type: "hardware", entity_id: hwId, name: "pve-01" },
+    ]);
 
     expect((await a.req("DELETE", "docs/attach", a.editor, { doc_id: doc.id, entity_type: "hardware", entity_id: hwId })).status).toBe(204);
     expect(await (await a.req("GET", `docs/${doc.id}/entities`, a.viewer)).json()).toEqual([]);
@@ -71,7 +78,9 @@ describe("docs: happy", () => {
     expect(await res.json()).toEqual({ created: 1, updated: 1, attachments_skipped: 1 });
     const updated = await (await a.req("GET", `docs/${doc.id}`, a.viewer)).json();
     expect(updated).toMatchObject({ body_md: "two", version: 2 });
-    const titles = (await (await a.req("GET", `docs/by-entity?entity_type=hardware&entity_id=${hwId}`, a.viewer)).json()).map((d: { title: string }) => d.title);
+    const titles = (await (await a.req("GET", `docs/by-entity?entity_type=hardware&entity_id=${hwId}`, a.viewer)).json()).map(
+      (d: { title: string }) => d.title,
+    );
     expect(titles).toEqual(["Brand new", "Export me"]);
   });
 
@@ -100,7 +109,10 @@ describe("docs: happy", () => {
 
 describe("docs: errors", () => {
   it("404 names the document; 422 names bad and unknown fields", async () => {
-    expect(await (await a.req("GET", "docs/424242", a.viewer)).json()).toEqual({ error_code: "RESOURCE_NOT_FOUND", detail: "Document 424242 was not found." });
+    expect(await (await a.req("GET", "docs/424242", a.viewer)).json()).toEqual({
+      error_code: "RESOURCE_NOT_FOUND",
+      detail: "Document 424242 was not found.",
+    });
     const bad = await a.req("POST", "docs", a.editor, { title: "", category: "x".repeat(101), colour: 1 });
     expect(bad.status).toBe(422);
     expect(Object.keys((await bad.json()).fields).sort()).toEqual(["category", "colour", "title"]);
@@ -146,7 +158,9 @@ describe("docs: errors", () => {
     expect((await upload(a, `docs/${doc.id}/upload-image`, a.editor, sized(PNG, 2 * 1024 * 1024))).status).toBe(201);
     expect((await upload(a, "docs/424242/upload-image", a.editor, PNG)).status).toBe(404);
     expect((await upload(a, `docs/${doc.id}/upload-image`, a.editor, PNG, "image")).status).toBe(422);
-    expect((await a.t.sql`select count(*)::int as n from uploads where kind = 'doc-image' and name like ${`doc${doc.id}-%`}`)[0]!.n).toBe(1);
+    expect((await a.t.sql`select count(*)::int as n from uploads where kind = 'doc-image' and name like ${`doc${doc.id}-%`}`)[0]!.n).toBe(
+      1,
+    );
   });
 });
 
@@ -178,7 +192,8 @@ describe("docs: security", () => {
   });
 
   it("the static mount serves anything not a raster image as a sandboxed download, and only stored names", async () => {
-    await a.t.sql`insert into uploads (kind, name, content_type, size, sha256, bytes) values ('doc-image', 'evil.svg', 'image/svg+xml', ${SVG.length}, 'x', ${SVG})`;
+    await a.t
+      .sql`insert into uploads (kind, name, content_type, size, sha256, bytes) values ('doc-image', 'evil.svg', 'image/svg+xml', ${SVG.length}, 'x', ${SVG})`;
     const svg = await a.t.app.request("/uploads/doc-image/evil.svg");
     expect(svg.status).toBe(200);
     expect(svg.headers.get("content-disposition")).toBe("attachment");

@@ -15,11 +15,16 @@ describe("kb hostname: happy", () => {
     const entry = await res.json();
     expect(entry).toMatchObject({ pattern: "pve-*", vendor: "Proxmox", device_type: "hypervisor", notes: null });
 
-    const put = await (await a.req("PUT", `kb/hostname/${entry.id}`, a.admin, { pattern: "pve*", notes: "cluster nodes", id: 1, created_at: "x" })).json();
+    const put = await (
+      await a.req("PUT", `kb/hostname/${entry.id}`, a.admin, { pattern: "pve*", notes: "cluster nodes", id: 1, created_at: "x" })
+    ).json();
     expect(put).toMatchObject({ id: entry.id, pattern: "pve*", vendor: null, device_type: null, notes: "cluster nodes" });
 
     const exported = await (await a.req("GET", "kb/hostname/export", a.viewer)).json();
-    expect(exported).toMatchObject({ format: "kb-hostname/v1", entries: [{ pattern: "pve*", vendor: null, device_type: null, notes: "cluster nodes" }] });
+    expect(exported).toMatchObject({
+      format: "kb-hostname/v1",
+      entries: [{ pattern: "pve*", vendor: null, device_type: null, notes: "cluster nodes" }],
+    });
 
     exported.entries[0].vendor = "Proxmox VE";
     exported.entries.push({ pattern: "unifi-*", vendor: "Ubiquiti", device_type: "ap" });
@@ -30,10 +35,17 @@ describe("kb hostname: happy", () => {
     const page = await (await a.req("GET", "kb/hostname?q=ubiq", a.viewer)).json();
     expect(page).toMatchObject({ total: 1, sort: "pattern" });
     expect(page.items[0]).toMatchObject({ pattern: "unifi-*", device_type: "ap" });
-    expect((await (await a.req("GET", "kb/hostname?sort=pattern", a.viewer)).json()).items.map((e: { vendor: string }) => e.vendor)).toEqual(["Proxmox VE", "Ubiquiti"]);
+    expect(
+      (await (await a.req("GET", "kb/hostname?sort=pattern", a.viewer)).json()).items.map((e: { vendor: string }) => e.vendor),
+    ).toEqual(["Proxmox VE", "Ubiquiti"]);
 
     expect((await a.req("DELETE", `kb/hostname/${entry.id}`, a.admin)).status).toBe(204);
-    expect(await auditActions(a, "kb_hostname")).toEqual(["kb_hostname.create", "kb_hostname.update", "kb.hostname.import", "kb_hostname.delete"]);
+    expect(await auditActions(a, "kb_hostname")).toEqual([
+      "kb_hostname.create",
+      "kb_hostname.update",
+      "kb.hostname.import",
+      "kb_hostname.delete",
+    ]);
   });
 });
 
@@ -47,7 +59,13 @@ describe("kb oui: happy", () => {
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ prefix: "B8:27:EB", vendor: "Raspberry Pi", notes: "older boards" });
 
-    const bulk = await a.req("POST", "kb/oui", a.admin, { entries: [{ prefix: "B8:27:EB", vendor: "Raspberry Pi Ltd" }, { prefix: "dc.a6.32", vendor: "Raspberry Pi Trading" }, { prefix: "00 0c 29", vendor: "VMware" }] });
+    const bulk = await a.req("POST", "kb/oui", a.admin, {
+      entries: [
+        { prefix: "B8:27:EB", vendor: "Raspberry Pi Ltd" },
+        { prefix: "dc.a6.32", vendor: "Raspberry Pi Trading" },
+        { prefix: "00 0c 29", vendor: "VMware" },
+      ],
+    });
     expect(bulk.status).toBe(200);
     expect(await bulk.json()).toEqual({ created: 2, updated: 1 });
 
@@ -75,8 +93,14 @@ describe("kb: errors", () => {
     expect((await a.req("PUT", `kb/hostname/${other.id}`, a.admin, { pattern: "nas-*" })).status).toBe(409);
     await a.req("POST", "kb/oui", a.admin, { prefix: "00:11:32", vendor: "Synology" });
     expect((await a.req("POST", "kb/oui", a.admin, { prefix: "001132", vendor: "Synology" })).status).toBe(409);
-    expect(await (await a.req("PUT", "kb/hostname/9999", a.admin, { pattern: "x" })).json()).toEqual({ error_code: "RESOURCE_NOT_FOUND", detail: "Hostname pattern 9999 was not found." });
-    expect(await (await a.req("DELETE", "kb/oui/aa:bb:cc", a.admin)).json()).toEqual({ error_code: "RESOURCE_NOT_FOUND", detail: "OUI prefix AA:BB:CC was not found." });
+    expect(await (await a.req("PUT", "kb/hostname/9999", a.admin, { pattern: "x" })).json()).toEqual({
+      error_code: "RESOURCE_NOT_FOUND",
+      detail: "Hostname pattern 9999 was not found.",
+    });
+    expect(await (await a.req("DELETE", "kb/oui/aa:bb:cc", a.admin)).json()).toEqual({
+      error_code: "RESOURCE_NOT_FOUND",
+      detail: "OUI prefix AA:BB:CC was not found.",
+    });
   });
 
   it("422 names bad fields, in single and bulk bodies, and a bulk with a bad entry stores nothing", async () => {
@@ -84,10 +108,20 @@ describe("kb: errors", () => {
     expect(bad.status).toBe(422);
     expect(Object.keys((await bad.json()).fields).sort()).toEqual(["prefix", "vendor"]);
     expect((await a.req("PUT", "kb/oui/not-a-prefix", a.admin, { vendor: "x" })).status).toBe(422);
-    const bulk = await a.req("POST", "kb/oui", a.admin, { entries: [{ prefix: "02:00:00", vendor: "ok" }, { prefix: "12345", vendor: "bad" }] });
+    const bulk = await a.req("POST", "kb/oui", a.admin, {
+      entries: [
+        { prefix: "02:00:00", vendor: "ok" },
+        { prefix: "12345", vendor: "bad" },
+      ],
+    });
     expect(bulk.status).toBe(422);
     expect((await bulk.json()).fields).toHaveProperty(["entries.1.prefix"]);
-    const repeated = await a.req("POST", "kb/oui", a.admin, { entries: [{ prefix: "02:00:00", vendor: "a" }, { prefix: "020000", vendor: "b" }] });
+    const repeated = await a.req("POST", "kb/oui", a.admin, {
+      entries: [
+        { prefix: "02:00:00", vendor: "a" },
+        { prefix: "020000", vendor: "b" },
+      ],
+    });
     expect(repeated.status).toBe(422);
     expect((await repeated.json()).fields).toHaveProperty(["entries.1.prefix"]);
     expect((await a.t.sql`select count(*)::int as n from kb_oui where prefix = '02:00:00'`)[0]!.n).toBe(0);

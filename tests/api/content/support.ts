@@ -16,7 +16,14 @@ export function sized(bytes: Uint8Array, size: number): Uint8Array {
 let peer = 0;
 
 /** POSTs `bytes` as multipart/form-data in `field` (default `file`), claiming the type `type`. */
-export function upload(a: Actors, path: string, token: string | undefined, bytes: Uint8Array, field = "file", type = "image/png"): Promise<Response> {
+export function upload(
+  a: Actors,
+  path: string,
+  token: string | undefined,
+  bytes: Uint8Array,
+  field = "file",
+  type = "image/png",
+): Promise<Response> {
   const form = new FormData();
   form.append(field, new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), "upload.bin");
   const headers: Record<string, string> = { "x-test-peer": `10.77.${Math.floor(++peer / 250) % 250}.${peer % 250}` };

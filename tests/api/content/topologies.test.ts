@@ -9,8 +9,12 @@ beforeAll(async () => {
   const one = async (q: Promise<{ id: number }[]>) => (await q)[0]!.id;
   ids.h1 = await one(a.t.sql`insert into hardware (name, status, role) values ('pve-01', 'up', 'hypervisor') returning id`);
   ids.h2 = await one(a.t.sql`insert into hardware (name, status, status_override) values ('sw-01', 'up', 'maintenance') returning id`);
-  ids.conn = await one(a.t.sql`insert into hardware_connections (source_hardware_id, target_hardware_id) values (${ids.h1}, ${ids.h2}) returning id`);
-  ids.cu = await one(a.t.sql`insert into compute_units (name, kind, hardware_id, status) values ('vm-web', 'vm', ${ids.h1}, 'running') returning id`);
+  ids.conn = await one(
+    a.t.sql`insert into hardware_connections (source_hardware_id, target_hardware_id) values (${ids.h1}, ${ids.h2}) returning id`,
+  );
+  ids.cu = await one(
+    a.t.sql`insert into compute_units (name, kind, hardware_id, status) values ('vm-web', 'vm', ${ids.h1}, 'running') returning id`,
+  );
   ids.svc = await one(a.t.sql`insert into services (name, slug, compute_id) values ('nginx', 'nginx', ${ids.cu}) returning id`);
   ids.st = await one(a.t.sql`insert into storage (name, kind, hardware_id) values ('tank', 'pool', ${ids.h1}) returning id`);
   ids.net = await one(a.t.sql`insert into networks (name, cidr) values ('lan', '10.0.0.0/24') returning id`);
@@ -28,7 +32,10 @@ describe("topologies: happy", () => {
   it("creates, sets nodes, gets, lists, replaces, deletes", async () => {
     const t = await newTopology("Core");
     expect(t).toMatchObject({ name: "Core", description: "core", nodes: [] });
-    const nodes = [{ node_id: `hw-${ids.h1}`, x: 0, y: 0 }, { node_id: `svc-${ids.svc}`, x: 100, y: 50 }];
+    const nodes = [
+      { node_id: `hw-${ids.h1}`, x: 0, y: 0 },
+      { node_id: `svc-${ids.svc}`, x: 100, y: 50 },
+    ];
     const put = await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, { nodes });
     expect(put.status).toBe(200);
     expect((await put.json()).nodes).toEqual(nodes);
@@ -45,7 +52,13 @@ describe("topologies: happy", () => {
     expect((await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, { nodes: [] })).status).toBe(200);
     expect((await a.req("DELETE", `topologies/${t.id}`, a.admin)).status).toBe(204);
     expect((await a.req("GET", `topologies/${t.id}`, a.viewer)).status).toBe(404);
-    expect(await auditActions(a, "topology")).toEqual(["topology.create", "topology.nodes.replace", "topology.update", "topology.nodes.replace", "topology.delete"]);
+    expect(await auditActions(a, "topology")).toEqual([
+      "topology.create",
+      "topology.nodes.replace",
+      "topology.update",
+      "topology.nodes.replace",
+      "topology.delete",
+    ]);
   });
 
   it("exports its graph: current labels and statuses, and only the edges among its nodes", async () => {
@@ -57,10 +70,20 @@ describe("topologies: happy", () => {
     expect(graph.topology).toEqual({ id: t.id, name: "Graph", description: "core" });
     expect(graph.missing).toEqual([]);
     const byId = Object.fromEntries(graph.nodes.map((n: { id: string }) => [n.id, n]));
-    expect(byId[`hw-${ids.h1}`]).toEqual({ id: `hw-${ids.h1}`, type: "hardware", label: "pve-renamed", ref_id: ids.h1, status: "up", subtitle: "hypervisor", position: { x: 0, y: 5 } });
+    expect(byId[`hw-${ids.h1}`]).toEqual({
+      id: `hw-${ids.h1}`,
+      type: "hardware",
+      label: "pve-renamed",
+      ref_id: ids.h1,
+      status: "up",
+      subtitle: "hypervisor",
+      position: { x: 0, y: 5 },
+    });
     expect(byId[`hw-${ids.h2}`].status).toBe("maintenance");
     expect(byId[`cu-${ids.cu}`]).toMatchObject({ label: "vm-web", status: "running", subtitle: "vm" });
-    const edges = graph.edges.map((e: { id: string; source: string; target: string; relation: string }) => `${e.id} ${e.source}->${e.target} ${e.relation}`).sort();
+    const edges = graph.edges
+      .map((e: { id: string; source: string; target: string; relation: string }) => `${e.id} ${e.source}->${e.target} ${e.relation}`)
+      .sort();
     expect(edges).toEqual(
       [
         `e-cs-${ids.svc} cu-${ids.cu}->svc-${ids.svc} runs`,
@@ -83,7 +106,10 @@ describe("topologies: happy", () => {
 
 describe("topologies: errors", () => {
   it("404 names the topology; 422 for bad, unknown and repeated node ids, nothing changed", async () => {
-    expect(await (await a.req("GET", "topologies/9999", a.viewer)).json()).toEqual({ error_code: "RESOURCE_NOT_FOUND", detail: "Topology 9999 was not found." });
+    expect(await (await a.req("GET", "topologies/9999", a.viewer)).json()).toEqual({
+      error_code: "RESOURCE_NOT_FOUND",
+      detail: "Topology 9999 was not found.",
+    });
     expect((await a.req("GET", "topologies/9999/graph", a.viewer)).status).toBe(404);
     expect((await a.req("PUT", "topologies/9999/nodes", a.editor, { nodes: [] })).status).toBe(404);
     const t = await newTopology("Errors");
@@ -92,12 +118,18 @@ describe("topologies: errors", () => {
     const bad = await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, { nodes: [{ node_id: "server-1" }, { node_id: "hw-x" }] });
     expect(bad.status).toBe(422);
     expect(Object.keys((await bad.json()).fields).sort()).toEqual(["nodes.0.node_id", "nodes.1.node_id"]);
-    const unknown = await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, { nodes: [{ node_id: `hw-${ids.h2}` }, { node_id: "svc-99999" }] });
+    const unknown = await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, {
+      nodes: [{ node_id: `hw-${ids.h2}` }, { node_id: "svc-99999" }],
+    });
     expect(unknown.status).toBe(422);
     expect((await unknown.json()).fields).toEqual({ "nodes.1.node_id": "svc-99999 is not in the inventory." });
-    const twice = await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, { nodes: [{ node_id: `hw-${ids.h2}` }, { node_id: `hw-${ids.h2}` }] });
+    const twice = await a.req("PUT", `topologies/${t.id}/nodes`, a.editor, {
+      nodes: [{ node_id: `hw-${ids.h2}` }, { node_id: `hw-${ids.h2}` }],
+    });
     expect(twice.status).toBe(422);
-    expect((await (await a.req("GET", `topologies/${t.id}`, a.viewer)).json()).nodes).toEqual([{ node_id: `hw-${ids.h1}`, x: null, y: null }]);
+    expect((await (await a.req("GET", `topologies/${t.id}`, a.viewer)).json()).nodes).toEqual([
+      { node_id: `hw-${ids.h1}`, x: null, y: null },
+    ]);
     expect((await a.req("POST", "topologies", a.editor, { name: "" })).status).toBe(422);
   });
 });

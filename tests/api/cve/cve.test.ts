@@ -43,7 +43,11 @@ const assess = async (type: string, id: number | string) => {
   const res = await a.req("GET", `/api/v1/cve/entity/${type}/${id}`, a.viewer);
   return { status: res.status, body: await res.json() };
 };
-const findingIds = (body: { findings: { cve_id: string }[] }) => body.findings.map((f) => f.cve_id).filter((id) => !id.startsWith("CVE-2099")).sort();
+const findingIds = (body: { findings: { cve_id: string }[] }) =>
+  body.findings
+    .map((f) => f.cve_id)
+    .filter((id) => !id.startsWith("CVE-2099"))
+    .sort();
 
 beforeAll(async () => {
   a = await createActors();
@@ -96,9 +100,25 @@ describe("before any sync", () => {
   it("status is unavailable and an assessment says feed_missing", async () => {
     const res = await a.req("GET", "/api/v1/cve/status", a.viewer);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ enabled: true, last_sync_at: null, sync_interval_hours: 24, total_entries: 0, state: "unavailable", generation: 0, total_records: 0, coverage_complete: false });
+    expect(await res.json()).toMatchObject({
+      enabled: true,
+      last_sync_at: null,
+      sync_interval_hours: 24,
+      total_entries: 0,
+      state: "unavailable",
+      generation: 0,
+      total_records: 0,
+      coverage_complete: false,
+    });
     const { body } = await assess("service", ids.ssh96!);
-    expect(body).toMatchObject({ state: "unavailable", reason_code: "feed_missing", completeness: "none", findings: [], items: [], total: 0 });
+    expect(body).toMatchObject({
+      state: "unavailable",
+      reason_code: "feed_missing",
+      completeness: "none",
+      findings: [],
+      items: [],
+      total: 0,
+    });
   });
 
   it("POST /cve/sync is 409 without a source, 403 for an editor, and records nothing", async () => {
@@ -124,13 +144,22 @@ describe("sync from a file", () => {
     const run = await sync();
     expect(run.error).toBeNull();
     expect(run.outcome).toBe("success");
-    expect(run.detail).toMatchObject({ generation: 1, read: REAL + SYNTHETIC, inserted: REAL + SYNTHETIC - REJECTED, updated: 0, removed: 0, invalid: 0 });
+    expect(run.detail).toMatchObject({
+      generation: 1,
+      read: REAL + SYNTHETIC,
+      inserted: REAL + SYNTHETIC - REJECTED,
+      updated: 0,
+      removed: 0,
+      invalid: 0,
+    });
     const [{ n }] = (await a.t.sql`select count(*)::int as n from cve_entries`) as unknown as [{ n: number }];
     expect(n).toBe(REAL + SYNTHETIC - REJECTED);
     const [log4j] = await a.t.sql`select severity, cvss_score, vuln_status, published_at from cve_entries where cve_id = 'CVE-2021-44228'`;
     expect(log4j).toMatchObject({ severity: "critical", cvss_score: 10, vuln_status: "Analyzed" });
     expect(new Date(log4j!.published_at).toISOString()).toBe("2021-12-10T10:15:09.143Z");
-    const [{ m }] = (await a.t.sql`select count(*)::int as m from cve_cpe_matches where cve_id = 'CVE-2021-44228'`) as unknown as [{ m: number }];
+    const [{ m }] = (await a.t.sql`select count(*)::int as m from cve_cpe_matches where cve_id = 'CVE-2021-44228'`) as unknown as [
+      { m: number },
+    ];
     expect(m).toBe(8);
     const [heartbleed] = await a.t.sql`select severity, cvss_score from cve_entries where cve_id = 'CVE-2014-0160'`;
     expect(heartbleed).toMatchObject({ severity: "high", cvss_score: 7.5 });
@@ -138,19 +167,34 @@ describe("sync from a file", () => {
 
   it("status is ready with the counts and the older keys", async () => {
     const body = await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json();
-    expect(body).toMatchObject({ state: "ready", generation: 1, total_records: REAL + SYNTHETIC - REJECTED, total_entries: REAL + SYNTHETIC - REJECTED, coverage_complete: true, last_error: null });
+    expect(body).toMatchObject({
+      state: "ready",
+      generation: 1,
+      total_records: REAL + SYNTHETIC - REJECTED,
+      total_entries: REAL + SYNTHETIC - REJECTED,
+      coverage_complete: true,
+      last_error: null,
+    });
     expect(body.last_sync_at).toBe(body.completed_at);
     expect(body.age_seconds).toBeGreaterThanOrEqual(0);
   });
 
   it("re-sync of the same file skips everything by the cursor", async () => {
     const run = await sync();
-    expect(run.detail).toMatchObject({ generation: 2, inserted: 0, updated: 0, removed: 0, skipped_by_cursor: REAL + SYNTHETIC - REJECTED });
+    expect(run.detail).toMatchObject({
+      generation: 2,
+      inserted: 0,
+      updated: 0,
+      removed: 0,
+      skipped_by_cursor: REAL + SYNTHETIC - REJECTED,
+    });
   });
 
   it("an incremental re-sync changes only the changed rows and removes a CVE NVD rejected", async () => {
     const doc = JSON.parse(readFileSync(FIXTURE, "utf8"));
-    const vulns = doc.vulnerabilities as { cve: { id: string; lastModified: string; vulnStatus: string; descriptions: { value: string }[]; configurations: unknown[] } }[];
+    const vulns = doc.vulnerabilities as {
+      cve: { id: string; lastModified: string; vulnStatus: string; descriptions: { value: string }[]; configurations: unknown[] };
+    }[];
     const nginx = vulns.find((v) => v.cve.id === "CVE-2021-23017")!.cve;
     nginx.lastModified = "2026-11-24T10:00:00.000";
     nginx.descriptions[0]!.value = "Updated description of the nginx resolver issue.";
@@ -159,7 +203,13 @@ describe("sync from a file", () => {
     writeFileSync(file(), JSON.stringify(doc));
     const before = await a.t.sql`select cve_id, generation from cve_entries where cve_id <> 'CVE-2021-23017' order by cve_id`;
     const run = await sync();
-    expect(run.detail).toMatchObject({ generation: 3, inserted: 0, updated: 1, removed: 1, skipped_by_cursor: REAL + SYNTHETIC - REJECTED - 2 });
+    expect(run.detail).toMatchObject({
+      generation: 3,
+      inserted: 0,
+      updated: 1,
+      removed: 1,
+      skipped_by_cursor: REAL + SYNTHETIC - REJECTED - 2,
+    });
     const [changed] = await a.t.sql`select summary, generation from cve_entries where cve_id = 'CVE-2021-23017'`;
     expect(changed).toEqual({ summary: "Updated description of the nginx resolver issue.", generation: 3 });
     expect((await a.t.sql`select 1 from cve_entries where cve_id = 'CVE-2014-6271'`).length).toBe(0);
@@ -175,7 +225,12 @@ describe("sync from a file", () => {
     expect(run.error).toMatch(/no such file/);
     const body = await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json();
     // coverage_complete is the last completed sync's (issue 36 item 7: a failed one changes no CVE).
-    expect(body).toMatchObject({ state: "incomplete", generation: 3, coverage_complete: true, last_error: expect.stringMatching(/no such file/) });
+    expect(body).toMatchObject({
+      state: "incomplete",
+      generation: 3,
+      coverage_complete: true,
+      last_error: expect.stringMatching(/no such file/),
+    });
     expect(body.total_records).toBe(REAL + SYNTHETIC - REJECTED - 1);
     expect((await assess("service", ids.ssh96!)).body).toMatchObject({ state: "partial", reason_code: "feed_incomplete" });
   });
@@ -204,7 +259,13 @@ describe("sync from a URL (gzip) through the outbound policy", () => {
     const run = await sync();
     expect(run.error).toBeNull();
     // The fixture's own CVE-2021-23017 is older than the stored one, and its CVE-2014-6271 comes back.
-    expect(run.detail).toMatchObject({ read: REAL + SYNTHETIC, inserted: 1, updated: 0, skipped_by_cursor: 0, unchanged: REAL + SYNTHETIC - REJECTED - 1 });
+    expect(run.detail).toMatchObject({
+      read: REAL + SYNTHETIC,
+      inserted: 1,
+      updated: 0,
+      skipped_by_cursor: 0,
+      unchanged: REAL + SYNTHETIC - REJECTED - 1,
+    });
     const body = await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json();
     expect(body).toMatchObject({ state: "ready", total_records: REAL + SYNTHETIC - REJECTED, last_error: null });
   });
@@ -219,17 +280,32 @@ describe("GET /cve/search", () => {
   it("finds by id and by text in the summary, with vendor and product of the matching criterion", async () => {
     const byId = await search("q=cve-2021-44228");
     expect(byId.body.total).toBe(1);
-    expect(byId.body.items[0]).toMatchObject({ cve_id: "CVE-2021-44228", vendor: "apache", product: "log4j", version_start: "2.0.1", version_end: "2.3.1", severity: "critical", cvss_score: 10 });
+    expect(byId.body.items[0]).toMatchObject({
+      cve_id: "CVE-2021-44228",
+      vendor: "apache",
+      product: "log4j",
+      version_start: "2.0.1",
+      version_end: "2.3.1",
+      severity: "critical",
+      cvss_score: 10,
+    });
     const text = await search("q=heartbeat");
     expect(text.body.items.map((i: { cve_id: string }) => i.cve_id)).toEqual(["CVE-2014-0160"]);
     expect((await search("q=50%25")).body.total).toBe(0);
     const prefix = await search("q=cve-2021-4&limit=100");
-    expect(prefix.body.items.map((i: { cve_id: string }) => i.cve_id)).toEqual(["CVE-2021-45046", "CVE-2021-44228", "CVE-2021-42013", "CVE-2021-41773"]);
+    expect(prefix.body.items.map((i: { cve_id: string }) => i.cve_id)).toEqual([
+      "CVE-2021-45046",
+      "CVE-2021-44228",
+      "CVE-2021-42013",
+      "CVE-2021-41773",
+    ]);
   });
 
   it("filters by vendor, product and severity, and pages", async () => {
     const ssh = await search("vendor=OpenBSD&product=openssh&limit=100");
-    const real = ssh.body.items.filter((i: { cve_id: string }) => !i.cve_id.startsWith("CVE-2099")).map((i: { cve_id: string }) => i.cve_id);
+    const real = ssh.body.items
+      .filter((i: { cve_id: string }) => !i.cve_id.startsWith("CVE-2099"))
+      .map((i: { cve_id: string }) => i.cve_id);
     expect(real).toEqual(["CVE-2024-6387", "CVE-2023-38408"]);
     expect(ssh.body.items.every((i: { vendor: string; product: string }) => i.vendor === "openbsd" && i.product === "openssh")).toBe(true);
     const crit = await search("severity=critical&limit=500");
@@ -253,15 +329,33 @@ describe("GET /cve/search", () => {
 describe("GET /cve/entity/{type}/{id}", () => {
   it("hits: in a range, an exact version, an inclusive end", async () => {
     const ssh = (await assess("service", ids.ssh96!)).body;
-    expect(ssh).toMatchObject({ state: "completed", reason_code: "completed", completeness: "complete", identity: { vendor: "openbsd", product: "openssh", version: "9.6", version_scheme: "dotted_numeric", provenance: "inventory" } });
+    expect(ssh).toMatchObject({
+      state: "completed",
+      reason_code: "completed",
+      completeness: "complete",
+      identity: { vendor: "openbsd", product: "openssh", version: "9.6", version_scheme: "dotted_numeric", provenance: "inventory" },
+    });
     expect(findingIds(ssh)).toEqual(["CVE-2024-6387"]);
     // NVD lists 9.8 with update "-" as affected (the fix is 9.8p1).
     const ssh98 = (await assess("service", ids.ssh98!)).body;
     expect(findingIds(ssh98)).toEqual(["CVE-2024-6387"]);
-    expect(ssh98.findings[0].evidence).toContainEqual(expect.objectContaining({ criteria: "cpe:2.3:a:openbsd:openssh:9.8:-:*:*:*:*:*:*", version_result: "match", reason: "version_equal" }));
+    expect(ssh98.findings[0].evidence).toContainEqual(
+      expect.objectContaining({
+        criteria: "cpe:2.3:a:openbsd:openssh:9.8:-:*:*:*:*:*:*",
+        version_result: "match",
+        reason: "version_equal",
+      }),
+    );
     expect(ssh.items).toEqual(ssh.findings);
     expect(ssh.total).toBe(ssh.findings.length);
-    expect(ssh.findings.find((f: { cve_id: string }) => f.cve_id === "CVE-2024-6387").evidence).toContainEqual({ criteria: "cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*", vendor: "openbsd", product: "openssh", vulnerable: true, version_result: "match", reason: "version_in_range" });
+    expect(ssh.findings.find((f: { cve_id: string }) => f.cve_id === "CVE-2024-6387").evidence).toContainEqual({
+      criteria: "cpe:2.3:a:openbsd:openssh:*:*:*:*:*:*:*:*",
+      vendor: "openbsd",
+      product: "openssh",
+      vulnerable: true,
+      version_result: "match",
+      reason: "version_in_range",
+    });
     expect(findingIds((await assess("service", ids.httpd49!)).body)).toEqual(["CVE-2021-41773", "CVE-2021-42013", "CVE-2023-25690"]);
     expect(findingIds((await assess("service", ids.httpd55!)).body)).toEqual(["CVE-2023-25690"]);
     expect(findingIds((await assess("service", ids.log4jOld!)).body)).toEqual(["CVE-2021-44228", "CVE-2021-45046"]);
@@ -281,35 +375,66 @@ describe("GET /cve/entity/{type}/{id}", () => {
 
   it("half-matches: a version with a suffix is unknown against numeric bounds (version_unsupported)", async () => {
     const ssh = (await assess("service", ids.ssh93p1!)).body;
-    expect(ssh).toMatchObject({ state: "partial", reason_code: "version_unsupported", completeness: "partial", identity: { version: "9.3p1", version_scheme: null } });
+    expect(ssh).toMatchObject({
+      state: "partial",
+      reason_code: "version_unsupported",
+      completeness: "partial",
+      identity: { version: "9.3p1", version_scheme: null },
+    });
     // CVE-2023-38408 names 9.3:p1 exactly: decided; CVE-2024-6387's ranges cannot be.
     expect(findingIds(ssh)).toEqual(["CVE-2023-38408", "CVE-2024-6387"]);
     const regre = ssh.findings.find((f: { cve_id: string }) => f.cve_id === "CVE-2024-6387");
-    expect(regre.evidence.some((e: { version_result: string; reason: string }) => e.version_result === "unknown" && e.reason === "version_unsupported")).toBe(true);
+    expect(
+      regre.evidence.some(
+        (e: { version_result: string; reason: string }) => e.version_result === "unknown" && e.reason === "version_unsupported",
+      ),
+    ).toBe(true);
     const agent = ssh.findings.find((f: { cve_id: string }) => f.cve_id === "CVE-2023-38408");
-    expect(agent.evidence).toContainEqual(expect.objectContaining({ criteria: "cpe:2.3:a:openbsd:openssh:9.3:p1:*:*:*:*:*:*", version_result: "match", reason: "version_equal" }));
+    expect(agent.evidence).toContainEqual(
+      expect.objectContaining({
+        criteria: "cpe:2.3:a:openbsd:openssh:9.3:p1:*:*:*:*:*:*",
+        version_result: "match",
+        reason: "version_equal",
+      }),
+    );
     expect(ssh.limitations.join(" ")).toMatch(/dotted numeric/);
     const openssl = (await assess("service", ids.opensslK!)).body;
     expect(openssl).toMatchObject({ state: "partial", reason_code: "version_unsupported" });
     // 1.1.1k is not ordered at all (not even against 3.0.x bounds), and the exact 1.0.1a-f of Heartbleed stay undecided too.
     expect(findingIds(openssl)).toEqual(["CVE-2014-0160", "CVE-2022-0778", "CVE-2022-3602"]);
-    expect(openssl.findings.every((f: { evidence: { version_result: string }[] }) => f.evidence.every((e) => e.version_result !== "match"))).toBe(true);
+    expect(
+      openssl.findings.every((f: { evidence: { version_result: string }[] }) => f.evidence.every((e) => e.version_result !== "match")),
+    ).toBe(true);
   });
 
   it("hardware without a version: version_missing where a range needs one; running-on platforms unknown", async () => {
     const ax21 = (await assess("hardware", ids.ax21!)).body;
-    expect(ax21).toMatchObject({ identity: { vendor: "tp-link", product: "archer_ax21", version: null, provenance: "inventory" }, state: "completed" });
+    expect(ax21).toMatchObject({
+      identity: { vendor: "tp-link", product: "archer_ax21", version: null, provenance: "inventory" },
+      state: "completed",
+    });
     expect(findingIds(ax21)).toEqual([]);
     // The operator names the firmware: the platform criterion (the AX21 hardware v3.0) cannot be checked.
-    const put = await a.req("PUT", `/api/v1/cve/identity/hardware/${ids.ax21}`, a.admin, { vendor: "TP-Link", product: "Archer AX21 Firmware", version: "1.1.3" });
+    const put = await a.req("PUT", `/api/v1/cve/identity/hardware/${ids.ax21}`, a.admin, {
+      vendor: "TP-Link",
+      product: "Archer AX21 Firmware",
+      version: "1.1.3",
+    });
     expect(put.status).toBe(200);
-    expect(await put.json()).toMatchObject({ operator_set: true, identity: { vendor: "tp-link", product: "archer_ax21_firmware", version: "1.1.3", provenance: "operator", revision: 1 } });
+    expect(await put.json()).toMatchObject({
+      operator_set: true,
+      identity: { vendor: "tp-link", product: "archer_ax21_firmware", version: "1.1.3", provenance: "operator", revision: 1 },
+    });
     const fw = (await assess("hardware", ids.ax21!)).body;
     expect(findingIds(fw)).toEqual(["CVE-2023-1389"]);
     expect(fw).toMatchObject({ state: "completed", completeness: "partial", identity_revision: 1 });
     expect(fw.findings[0].evidence.map((e: { reason: string }) => e.reason)).toEqual(["version_in_range", "platform_unverifiable"]);
     expect(fw.limitations.join(" ")).toMatch(/platform/);
-    const none = await a.req("PUT", `/api/v1/cve/identity/hardware/${ids.edge}`, a.admin, { vendor: "ui", product: "edgeos", version: null });
+    const none = await a.req("PUT", `/api/v1/cve/identity/hardware/${ids.edge}`, a.admin, {
+      vendor: "ui",
+      product: "edgeos",
+      version: null,
+    });
     expect(none.status).toBe(200);
     const edge = (await assess("hardware", ids.edge!)).body;
     expect(edge).toMatchObject({ state: "partial", reason_code: "version_missing" });
@@ -332,7 +457,13 @@ describe("GET /cve/entity/{type}/{id}", () => {
   });
 
   it("no identity is unassessed; another type is unassessed; a missing asset is 404", async () => {
-    expect((await assess("service", ids.ownApp!)).body).toMatchObject({ state: "unassessed", reason_code: "identity_missing", identity: null, completeness: "none", findings: [] });
+    expect((await assess("service", ids.ownApp!)).body).toMatchObject({
+      state: "unassessed",
+      reason_code: "identity_missing",
+      identity: null,
+      completeness: "none",
+      findings: [],
+    });
     expect((await assess("compute_unit", ids.noOs!)).body).toMatchObject({ state: "unassessed", reason_code: "identity_missing" });
     expect((await assess("storage", 1)).body).toMatchObject({ state: "unassessed", reason_code: "identity_missing", identity: null });
     const missing = await assess("hardware", 999999);
@@ -345,21 +476,33 @@ describe("GET /cve/entity/{type}/{id}", () => {
 describe("operator identities", () => {
   it("PUT bumps the revision, GET shows it, DELETE falls back to the inventory's", async () => {
     const path = `/api/v1/cve/identity/service/${ids.nginxFixed}`;
-    expect(await (await a.req("GET", path, a.viewer)).json()).toMatchObject({ operator_set: false, identity: { vendor: "f5", product: "nginx", version: "1.20.1", provenance: "inventory" } });
+    expect(await (await a.req("GET", path, a.viewer)).json()).toMatchObject({
+      operator_set: false,
+      identity: { vendor: "f5", product: "nginx", version: "1.20.1", provenance: "inventory" },
+    });
     await a.req("PUT", path, a.admin, { vendor: "f5", product: "nginx", version: "1.19.0" });
     const second = await (await a.req("PUT", path, a.admin, { vendor: "f5", product: "nginx", version: "1.20.0" })).json();
     expect(second.identity).toMatchObject({ version: "1.20.0", revision: 2, provenance: "operator" });
     expect((await assess("service", ids.nginxFixed!)).body).toMatchObject({ identity_revision: 2 });
     expect(findingIds((await assess("service", ids.nginxFixed!)).body)).toEqual(["CVE-2021-23017"]);
     expect((await a.req("DELETE", path, a.admin)).status).toBe(204);
-    expect(await (await a.req("GET", path, a.viewer)).json()).toMatchObject({ operator_set: false, identity: { version: "1.20.1", provenance: "inventory" } });
+    expect(await (await a.req("GET", path, a.viewer)).json()).toMatchObject({
+      operator_set: false,
+      identity: { version: "1.20.1", provenance: "inventory" },
+    });
     const audit = await a.t.sql`select action from audit_log where action like 'cve.identity%' order by id`;
     expect(audit.map((r) => r.action)).toEqual(expect.arrayContaining(["cve.identity_set", "cve.identity_removed"]));
   });
 
   it("refuses bad input and missing assets, and changes nothing", async () => {
     const path = `/api/v1/cve/identity/service/${ids.ssh96}`;
-    for (const body of [{ vendor: "", product: "x" }, { vendor: "a:b", product: "x" }, { product: "x" }, { vendor: "a", product: "b", extra: 1 }, { vendor: "a", product: "b", version: 5 }]) {
+    for (const body of [
+      { vendor: "", product: "x" },
+      { vendor: "a:b", product: "x" },
+      { product: "x" },
+      { vendor: "a", product: "b", extra: 1 },
+      { vendor: "a", product: "b", version: 5 },
+    ]) {
       const res = await a.req("PUT", path, a.admin, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -368,7 +511,9 @@ describe("operator identities", () => {
     expect((await a.req("PUT", path, a.viewer, { vendor: "a", product: "b" })).status).toBe(403);
     expect((await a.req("DELETE", path, a.editor)).status).toBe(403);
     expect(await (await a.req("GET", path, a.viewer)).json()).toMatchObject({ operator_set: false });
-    expect((await a.t.sql`select count(*)::int as n from asset_identities where entity_type = 'service' and entity_id = ${ids.ssh96!}`)[0]!.n).toBe(0);
+    expect(
+      (await a.t.sql`select count(*)::int as n from asset_identities where entity_type = 'service' and entity_id = ${ids.ssh96!}`)[0]!.n,
+    ).toBe(0);
   });
 });
 
@@ -392,7 +537,9 @@ describe("alerts", () => {
     await a.req("PUT", `/api/v1/cve/identity/service/${ids.log4jNew}`, a.admin, { vendor: "apache", product: "log4j", version: "2.14.0" });
     await sync();
     const fresh = await a.t.sql`select target_id, detail from notification_alerts where kind = 'cve.finding' order by id offset ${before}`;
-    expect(fresh.map((r) => `${r.target_id}:${(r.detail as { cve_id: string }).cve_id}`).sort()).toEqual([`${ids.log4jNew}:CVE-2021-44228`, `${ids.log4jNew}:CVE-2021-45046`].sort());
+    expect(fresh.map((r) => `${r.target_id}:${(r.detail as { cve_id: string }).cve_id}`).sort()).toEqual(
+      [`${ids.log4jNew}:CVE-2021-44228`, `${ids.log4jNew}:CVE-2021-45046`].sort(),
+    );
     await sync();
     expect((await a.t.sql`select count(*)::int as n from notification_alerts where kind like 'cve.%'`)[0]!.n).toBe(before + 2);
   });
@@ -412,7 +559,8 @@ describe("states and concurrency", () => {
   });
 
   it("a feed whose last success is older than 7 days is stale, and so are its assessments", async () => {
-    await a.t.sql`update cve_feed_state set completed_at = now() - interval '8 days', last_success_at = now() - interval '8 days', last_attempt_at = now() - interval '8 days'`;
+    await a.t
+      .sql`update cve_feed_state set completed_at = now() - interval '8 days', last_success_at = now() - interval '8 days', last_attempt_at = now() - interval '8 days'`;
     const status = await (await a.req("GET", "/api/v1/cve/status", a.viewer)).json();
     expect(status).toMatchObject({ state: "stale" });
     expect(status.age_seconds).toBeGreaterThan(7 * 86400);

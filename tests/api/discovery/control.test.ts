@@ -19,11 +19,17 @@ describe("GET /discovery/readiness", () => {
     expect(res.status).toBe(200);
     const unknown = await res.json();
     expect(unknown).toMatchObject({ state: "unknown", checked_at: null, helper_installed: false });
-    expect(unknown.capabilities.map((c: any) => [c.key, c.state])).toEqual(["icmp", "tcp", "dns", "arp", "nmap", "snmp", "docker"].map((k) => [k, "unknown"]));
+    expect(unknown.capabilities.map((c: any) => [c.key, c.state])).toEqual(
+      ["icmp", "tcp", "dns", "arp", "nmap", "snmp", "docker"].map((k) => [k, "unknown"]),
+    );
     await a.readiness({ nmap: "unavailable", docker: "degraded" });
     const known = await (await a.req("GET", "discovery/readiness", a.admin)).json();
     expect(known.state).toBe("known");
-    expect(known.capabilities.find((c: any) => c.key === "nmap")).toMatchObject({ state: "unavailable", reason_code: "not_installed", last_healed_at: null });
+    expect(known.capabilities.find((c: any) => c.key === "nmap")).toMatchObject({
+      state: "unavailable",
+      reason_code: "not_installed",
+      last_healed_at: null,
+    });
     expect((await a.req("GET", "discovery/readiness", a.viewer)).status).toBe(403);
   });
 });
@@ -43,8 +49,15 @@ describe("GET /discovery/status", () => {
     expect(res.status).toBe(200);
     const s = await res.json();
     expect(s).toMatchObject({
-      discovery_enabled: true, paused: false, pending_results: 1, next_scheduled: next.toISOString(), discovery_mode: "safe",
-      effective_mode: "safe", net_raw_capable: true, docker_available: true, docker_container_count: 0,
+      discovery_enabled: true,
+      paused: false,
+      pending_results: 1,
+      next_scheduled: next.toISOString(),
+      discovery_mode: "safe",
+      effective_mode: "safe",
+      net_raw_capable: true,
+      docker_available: true,
+      docker_container_count: 0,
     });
     expect(s.active_jobs.map((j: any) => j.id)).toEqual([queued, running]);
     expect(s.last_scan).not.toBeNull();
@@ -57,7 +70,7 @@ describe("POST /discovery/pause and /resume", () => {
     const res = await a.req("POST", "discovery/pause", a.admin);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ paused: true });
-    expect((await (await a.req("POST", "discovery/pause", a.admin)).json())).toEqual({ paused: true });
+    expect(await (await a.req("POST", "discovery/pause", a.admin)).json()).toEqual({ paused: true });
     const status = await (await a.req("GET", "discovery/status", a.viewer)).json();
     expect(status).toMatchObject({ paused: true, discovery_enabled: false, next_scheduled: null });
 
@@ -71,7 +84,10 @@ describe("POST /discovery/pause and /resume", () => {
     const audits = await a.t.sql`select action from audit_log where action in ('discovery.pause', 'discovery.resume') order by id`;
     expect(audits.map((r) => r.action)).toEqual(["discovery.pause", "discovery.resume"]);
     await eventually(() => control.payloads.length >= 2);
-    expect(control.payloads).toEqual([{ type: "paused", paused: true }, { type: "resumed", paused: false }]);
+    expect(control.payloads).toEqual([
+      { type: "paused", paused: true },
+      { type: "resumed", paused: false },
+    ]);
     await control.stop();
     expect((await a.req("POST", "discovery/pause", a.editor)).status).toBe(403);
   });
@@ -79,8 +95,10 @@ describe("POST /discovery/pause and /resume", () => {
 
 describe("GET /discovery/vendor-catalog", () => {
   it("lists the knowledge base's vendors with stable keys and counts", async () => {
-    await a.t.sql`insert into kb_oui (prefix, vendor) values ('AA:BB:01', 'Ubiquiti Inc.'), ('AA:BB:02', 'Ubiquiti Inc.'), ('AA:BB:03', 'Raspberry Pi Ltd')`;
-    await a.t.sql`insert into kb_hostnames (pattern, vendor, device_type) values ('^unifi-', 'Ubiquiti Inc.', 'access_point'), ('^usw-', 'Ubiquiti Inc.', 'switch'), ('^nas', null, 'nas')`;
+    await a.t
+      .sql`insert into kb_oui (prefix, vendor) values ('AA:BB:01', 'Ubiquiti Inc.'), ('AA:BB:02', 'Ubiquiti Inc.'), ('AA:BB:03', 'Raspberry Pi Ltd')`;
+    await a.t
+      .sql`insert into kb_hostnames (pattern, vendor, device_type) values ('^unifi-', 'Ubiquiti Inc.', 'access_point'), ('^usw-', 'Ubiquiti Inc.', 'switch'), ('^nas', null, 'nas')`;
     const res = await a.req("GET", "discovery/vendor-catalog", a.viewer);
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -97,11 +115,23 @@ describe("OpenAPI", () => {
   it("documents every route of jobs, profiles and control under the discovery tag with their errors", async () => {
     const doc = await (await a.req("GET", "/api/openapi.json")).json();
     const ops: [string, string][] = [
-      ["/api/v1/discovery/scan", "post"], ["/api/v1/discovery/jobs", "get"], ["/api/v1/discovery/jobs/{job_id}", "get"], ["/api/v1/discovery/jobs/{job_id}", "delete"],
-      ["/api/v1/discovery/jobs/{job_id}/logs", "get"], ["/api/v1/discovery/profiles", "get"], ["/api/v1/discovery/profiles", "post"],
-      ["/api/v1/discovery/profiles/{profile_id}", "patch"], ["/api/v1/discovery/profiles/{profile_id}", "delete"], ["/api/v1/discovery/profiles/{profile_id}/run", "post"],
-      ["/api/v1/discovery/profiles/{profile_id}/pause", "post"], ["/api/v1/discovery/profiles/{profile_id}/resume", "post"], ["/api/v1/discovery/status", "get"],
-      ["/api/v1/discovery/readiness", "get"], ["/api/v1/discovery/pause", "post"], ["/api/v1/discovery/resume", "post"], ["/api/v1/discovery/vendor-catalog", "get"],
+      ["/api/v1/discovery/scan", "post"],
+      ["/api/v1/discovery/jobs", "get"],
+      ["/api/v1/discovery/jobs/{job_id}", "get"],
+      ["/api/v1/discovery/jobs/{job_id}", "delete"],
+      ["/api/v1/discovery/jobs/{job_id}/logs", "get"],
+      ["/api/v1/discovery/profiles", "get"],
+      ["/api/v1/discovery/profiles", "post"],
+      ["/api/v1/discovery/profiles/{profile_id}", "patch"],
+      ["/api/v1/discovery/profiles/{profile_id}", "delete"],
+      ["/api/v1/discovery/profiles/{profile_id}/run", "post"],
+      ["/api/v1/discovery/profiles/{profile_id}/pause", "post"],
+      ["/api/v1/discovery/profiles/{profile_id}/resume", "post"],
+      ["/api/v1/discovery/status", "get"],
+      ["/api/v1/discovery/readiness", "get"],
+      ["/api/v1/discovery/pause", "post"],
+      ["/api/v1/discovery/resume", "post"],
+      ["/api/v1/discovery/vendor-catalog", "get"],
     ];
     for (const [path, method] of ops) {
       const op = doc.paths[path]?.[method];
@@ -110,6 +140,8 @@ describe("OpenAPI", () => {
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "403", "429"]));
     }
     expect(Object.keys(doc.paths["/api/v1/discovery/scan"].post.responses)).toEqual(expect.arrayContaining(["201", "422", "429"]));
-    expect(Object.keys(doc.paths["/api/v1/discovery/jobs/{job_id}"].delete.responses)).toEqual(expect.arrayContaining(["200", "404", "409"]));
+    expect(Object.keys(doc.paths["/api/v1/discovery/jobs/{job_id}"].delete.responses)).toEqual(
+      expect.arrayContaining(["200", "404", "409"]),
+    );
   });
 });

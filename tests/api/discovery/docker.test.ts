@@ -33,7 +33,12 @@ async function runJob(id: number): Promise<string[]> {
   const [job] = await a.t.sql`select * from scan_jobs where id = ${id}`;
   const ctx = systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: a.t.runtime.deps.random });
   const row = (await ctx.db.query.scanJobs.findFirst({ where: (j, { eq }) => eq(j.id, job!.id) }))!;
-  const handle = openJobRun({ ctx, vault: a.t.runtime.deps.vault, logger: jsonLogger("error", () => {}) }, row, new AbortController().signal, { progressMs: 50, heartbeatMs: 1000, logsMs: 50, logsBatch: 100 });
+  const handle = openJobRun(
+    { ctx, vault: a.t.runtime.deps.vault, logger: jsonLogger("error", () => {}) },
+    row,
+    new AbortController().signal,
+    { progressMs: 50, heartbeatMs: 1000, logsMs: 50, logsBatch: 100 },
+  );
   try {
     await runDockerJob(handle.run);
   } finally {
@@ -50,7 +55,9 @@ async function sync(): Promise<number> {
   return body.job_id;
 }
 
-const containers = () => a.t.sql`select c.id, c.name, c.kind, c.status, c.ip_address, c.memory_mb, c.cpu_cores, r.external_id from compute_units c join external_refs r on r.entity_type = 'compute_unit' and r.entity_id = c.id order by c.name`;
+const containers = () =>
+  a.t
+    .sql`select c.id, c.name, c.kind, c.status, c.ip_address, c.memory_mb, c.cpu_cores, r.external_id from compute_units c join external_refs r on r.entity_type = 'compute_unit' and r.entity_id = c.id order by c.name`;
 
 describe("Docker Engine API client", () => {
   it("reads version, containers with their inspect, and networks over the unix socket", async () => {
@@ -94,29 +101,75 @@ describe("POST /discovery/docker/sync and the docker job", () => {
     expect(logs.join("\n")).toContain("Synced 3 containers (2 running), 2 with published ports, 2 networks: 7 created");
 
     expect(await containers()).toEqual([
-      { id: expect.any(Number), name: "backup-job", kind: "container", status: "stopped", ip_address: null, memory_mb: null, cpu_cores: null, external_id: expect.stringMatching(/^b7e2/) },
-      { id: expect.any(Number), name: "db", kind: "container", status: "running", ip_address: "172.20.0.3", memory_mb: 1024, cpu_cores: 2, external_id: DB },
-      { id: expect.any(Number), name: "web", kind: "container", status: "running", ip_address: "172.17.0.2", memory_mb: 256, cpu_cores: 0.5, external_id: WEB },
+      {
+        id: expect.any(Number),
+        name: "backup-job",
+        kind: "container",
+        status: "stopped",
+        ip_address: null,
+        memory_mb: null,
+        cpu_cores: null,
+        external_id: expect.stringMatching(/^b7e2/),
+      },
+      {
+        id: expect.any(Number),
+        name: "db",
+        kind: "container",
+        status: "running",
+        ip_address: "172.20.0.3",
+        memory_mb: 1024,
+        cpu_cores: 2,
+        external_id: DB,
+      },
+      {
+        id: expect.any(Number),
+        name: "web",
+        kind: "container",
+        status: "running",
+        ip_address: "172.17.0.2",
+        memory_mb: 256,
+        cpu_cores: 0.5,
+        external_id: WEB,
+      },
     ]);
-    const svcs = await a.t.sql`select s.name, s.status, s.ports, c.name as container from services s join compute_units c on c.id = s.compute_id order by s.name`;
+    const svcs = await a.t
+      .sql`select s.name, s.status, s.ports, c.name as container from services s join compute_units c on c.id = s.compute_id order by s.name`;
     expect(svcs).toEqual([
       { name: "db", status: "running", container: "db", ports: [{ ip: "127.0.0.1", port: 15432, protocol: "tcp", label: "db 5432/tcp" }] },
-      { name: "web", status: "running", container: "web", ports: [{ ip: null, port: 8080, protocol: "tcp", label: "web 80/tcp" }, { ip: null, port: 8443, protocol: "tcp", label: "web 443/tcp" }] },
+      {
+        name: "web",
+        status: "running",
+        container: "web",
+        ports: [
+          { ip: null, port: 8080, protocol: "tcp", label: "web 80/tcp" },
+          { ip: null, port: 8443, protocol: "tcp", label: "web 443/tcp" },
+        ],
+      },
     ]);
-    const nets = await a.t.sql`select n.name, n.cidr, n.gateway, r.attributes->>'docker_driver' as driver from networks n join external_refs r on r.entity_type = 'network' and r.entity_id = n.id order by n.name`;
+    const nets = await a.t
+      .sql`select n.name, n.cidr, n.gateway, r.attributes->>'docker_driver' as driver from networks n join external_refs r on r.entity_type = 'network' and r.entity_id = n.id order by n.name`;
     expect(nets).toEqual([
       { name: "bridge", cidr: "172.17.0.0/16", gateway: "172.17.0.1", driver: "bridge" },
       { name: "shop_backend", cidr: "172.20.0.0/16", gateway: "172.20.0.1", driver: "bridge" },
     ]);
-    const members = await a.t.sql`select n.name as network, c.name as container, m.ip_address from network_members m join networks n on n.id = m.network_id join compute_units c on c.id = m.compute_id order by c.name`;
-    expect(members).toEqual([{ network: "shop_backend", container: "db", ip_address: "172.20.0.3" }, { network: "bridge", container: "web", ip_address: "172.17.0.2" }]);
+    const members = await a.t
+      .sql`select n.name as network, c.name as container, m.ip_address from network_members m join networks n on n.id = m.network_id join compute_units c on c.id = m.compute_id order by c.name`;
+    expect(members).toEqual([
+      { network: "shop_backend", container: "db", ip_address: "172.20.0.3" },
+      { network: "bridge", container: "web", ip_address: "172.17.0.2" },
+    ]);
     const refs = await a.t.sql`select distinct source from external_refs`;
     expect(refs).toEqual([{ source: `docker:${fake.socketPath}` }]);
 
     const [audit] = await a.t.sql`select action, category, diff from audit_log where action = 'discovery.docker.sync'`;
     expect(audit!.diff.created).toHaveLength(7);
     for (let i = 0; i < 50 && events.payloads.length < 7; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(events.payloads.filter((p) => p.action === "create").map((p) => p.entity).sort()).toEqual(["compute_unit", "compute_unit", "compute_unit", "network", "network", "service", "service"]);
+    expect(
+      events.payloads
+        .filter((p) => p.action === "create")
+        .map((p) => p.entity)
+        .sort(),
+    ).toEqual(["compute_unit", "compute_unit", "compute_unit", "network", "network", "service", "service"]);
     await events.stop();
   });
 
@@ -124,12 +177,22 @@ describe("POST /discovery/docker/sync and the docker job", () => {
     const status = await a.req("GET", `discovery/docker/status?socket_path=${encodeURIComponent(fake.socketPath)}`, a.viewer);
     expect(status.status).toBe(200);
     expect(await status.json()).toMatchObject({
-      socket_path: fake.socketPath, available: true, engine_version: "24.0.7", api_version: "1.43",
-      container_count: 3, running_count: 2, network_count: 2, service_count: 2, last_sync: expect.any(String), last_job: { status: "queued" },
+      socket_path: fake.socketPath,
+      available: true,
+      engine_version: "24.0.7",
+      api_version: "1.43",
+      container_count: 3,
+      running_count: 2,
+      network_count: 2,
+      service_count: 2,
+      last_sync: expect.any(String),
+      last_job: { status: "queued" },
     });
     const nets = await a.req("GET", "discovery/docker/networks", a.viewer);
     expect(nets.status).toBe(200);
-    expect((await nets.json()).map((n: Record<string, unknown>) => [n.name, n.docker_driver, n.cidr, n.gateway, n.socket_path, n.removed_at])).toEqual([
+    expect(
+      (await nets.json()).map((n: Record<string, unknown>) => [n.name, n.docker_driver, n.cidr, n.gateway, n.socket_path, n.removed_at]),
+    ).toEqual([
       ["bridge", "bridge", "172.17.0.0/16", "172.17.0.1", fake.socketPath, null],
       ["shop_backend", "bridge", "172.20.0.0/16", "172.20.0.1", fake.socketPath, null],
     ]);
@@ -141,7 +204,9 @@ describe("POST /discovery/docker/sync and the docker job", () => {
     await a.t.sql`update scan_jobs set status = 'completed'`;
     const [web] = await a.t.sql`select id from compute_units where name = 'web'`;
     await a.t.sql`update compute_units set notes = 'frontend, owned by shop team' where id = ${web!.id}`;
-    fake.state.containers = fake.state.containers.filter((c) => c.Id !== DB).map((c) => (c.Id === WEB ? { ...c, State: "exited", Status: "Exited (0) 1 minute ago" } : c));
+    fake.state.containers = fake.state.containers
+      .filter((c) => c.Id !== DB)
+      .map((c) => (c.Id === WEB ? { ...c, State: "exited", Status: "Exited (0) 1 minute ago" } : c));
     const webInspect = fake.state.inspects.get(WEB)!;
     fake.state.inspects.set(WEB, { ...webInspect, State: { ...webInspect.State, Status: "exited", Running: false } });
 
@@ -152,7 +217,10 @@ describe("POST /discovery/docker/sync and the docker job", () => {
       { name: "db", status: "removed", notes: null, version: 2 },
       { name: "web", status: "stopped", notes: "frontend, owned by shop team", version: 2 },
     ]);
-    expect(await a.t.sql`select name, status from services order by name`).toEqual([{ name: "db", status: "stopped" }, { name: "web", status: "stopped" }]);
+    expect(await a.t.sql`select name, status from services order by name`).toEqual([
+      { name: "db", status: "stopped" },
+      { name: "web", status: "stopped" },
+    ]);
     const [removedRef] = await a.t.sql`select attributes from external_refs where external_id = ${DB}`;
     expect(removedRef!.attributes.removed_at).toEqual(expect.any(String));
     const [audit] = await a.t.sql`select diff from audit_log where action = 'discovery.docker.sync' order by id desc limit 1`;
@@ -241,7 +309,9 @@ describe("through the sidecar's discovery worker", () => {
       }
       expect(job).toMatchObject({ status: "completed", error_text: null });
       expect(await a.t.sql`select name, status from compute_units where name = 'db'`).toEqual([{ name: "db", status: "running" }]);
-      const status = await (await a.req("GET", `discovery/docker/status?socket_path=${encodeURIComponent(fake.socketPath)}`, a.viewer)).json();
+      const status = await (
+        await a.req("GET", `discovery/docker/status?socket_path=${encodeURIComponent(fake.socketPath)}`, a.viewer)
+      ).json();
       expect(status).toMatchObject({ available: true, container_count: 3, running_count: 2, last_job: { id, status: "completed" } });
     } finally {
       await worker.stop();

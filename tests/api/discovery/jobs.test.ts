@@ -22,16 +22,34 @@ describe("POST /discovery/scan", () => {
     await closeOpenJobs();
     const control = await a.listen("discovery_control");
     const events = await a.listen("discovery");
-    const res = await a.req("POST", "discovery/scan", a.admin, { targets: ["127.0.0.0/28", "127.0.1.1-127.0.1.4", "127.0.2.9"], exclude: ["127.0.0.5"], label: "lab" });
+    const res = await a.req("POST", "discovery/scan", a.admin, {
+      targets: ["127.0.0.0/28", "127.0.1.1-127.0.1.4", "127.0.2.9"],
+      exclude: ["127.0.0.5"],
+      label: "lab",
+    });
     expect(res.status).toBe(201);
     const job = await res.json();
     expect(job).toMatchObject({
-      profile_id: null, scan_agent_id: null, source_type: "manual", label: "lab", target_cidr: "127.0.0.0/28",
-      targets: ["127.0.0.0/28", "127.0.1.1-127.0.1.4", "127.0.2.9"], exclude: ["127.0.0.5"], vlan_ids: [], network_ids: [],
-      scan_types: ["icmp", "tcp", "dns", "arp"], scan_types_json: '["icmp","tcp","dns","arp"]',
+      profile_id: null,
+      scan_agent_id: null,
+      source_type: "manual",
+      label: "lab",
+      target_cidr: "127.0.0.0/28",
+      targets: ["127.0.0.0/28", "127.0.1.1-127.0.1.4", "127.0.2.9"],
+      exclude: ["127.0.0.5"],
+      vlan_ids: [],
+      network_ids: [],
+      scan_types: ["icmp", "tcp", "dns", "arp"],
+      scan_types_json: '["icmp","tcp","dns","arp"]',
       tcp_ports: [21, 22, 23, 25, 53, 80, 110, 139, 143, 443, 445, 3389, 5900, 8006, 8080, 8443, 9100],
-      status: "queued", started_at: null, completed_at: null, addresses_total: 14 - 1 + 4 + 1, addresses_done: 0, hosts_found: 0,
-      triggered_by: "admin@example.com", snmp_community_set: false,
+      status: "queued",
+      started_at: null,
+      completed_at: null,
+      addresses_total: 14 - 1 + 4 + 1,
+      addresses_done: 0,
+      hosts_found: 0,
+      triggered_by: "admin@example.com",
+      snmp_community_set: false,
     });
     const [audit] = await a.t.sql`select diff from audit_log where action = 'discovery.job.create' and entity_id = ${String(job.id)}`;
     expect(audit!.diff.after).toMatchObject({ id: job.id, targets: job.targets, status: "queued" });
@@ -46,7 +64,10 @@ describe("POST /discovery/scan", () => {
     await closeOpenJobs();
     const jobs = await a.scan({ cidr: "127.0.3.0/30", cidrs: ["127.0.4.0/29"], ports_preset: "web", scan_types: ["tcp", "banner", "tcp"] });
     expect(Array.isArray(jobs)).toBe(true);
-    expect(jobs.map((j: any) => [j.target_cidr, j.addresses_total])).toEqual([["127.0.3.0/30", 2], ["127.0.4.0/29", 6]]);
+    expect(jobs.map((j: any) => [j.target_cidr, j.addresses_total])).toEqual([
+      ["127.0.3.0/30", 2],
+      ["127.0.4.0/29", 6],
+    ]);
     expect(jobs[0].scan_types).toEqual(["tcp", "banner"]);
     expect(jobs[1].tcp_ports).toEqual([80, 443, 3000, 5000, 8000, 8006, 8080, 8081, 8443, 8888, 9000, 9090, 9443]);
     const [row] = await a.t.sql`select options from scan_jobs where id = ${jobs[0].id}`;
@@ -72,7 +93,7 @@ describe("POST /discovery/scan", () => {
       [{ targets: ["127.0.0.1"], scan_types: ["proxmox"] }, "scan_types", /not available in this build/],
       [{ targets: ["127.0.0.1"], scan_types: ["agent_connect"] }, "scan_types", /choose scan_agent_id/],
       [{ targets: ["127.0.0.1"], scan_types: ["docker"] }, "scan_types", /own route/],
-      [{ targets: ["127.0.0.1"], scan_types: [] , colour: "red" }, "colour", /Unknown field/],
+      [{ targets: ["127.0.0.1"], scan_types: [], colour: "red" }, "colour", /Unknown field/],
       [{ cidrs: Array.from({ length: 11 }, (_, i) => `127.0.${i}.0/30`) }, "cidrs", /At most 10/],
       [{ targets: ["127.0.0.1"], host_timeout_ms: 5 }, "host_timeout_ms", /at least 100/],
       [{ targets: ["127.0.0.1"], nmap_arguments: "-sV -oN /tmp/out" }, "nmap_arguments", /'-oN' is not allowed/],
@@ -113,20 +134,32 @@ describe("POST /discovery/scan", () => {
     const res = await a.req("POST", "discovery/scan", a.admin, { targets: ["127.0.0.2"] });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("30");
-    expect(await res.json()).toMatchObject({ error_code: "RATE_LIMITED", detail: expect.stringMatching(/^Too many scans/), retry_after: 30 });
+    expect(await res.json()).toMatchObject({
+      error_code: "RATE_LIMITED",
+      detail: expect.stringMatching(/^Too many scans/),
+      retry_after: 30,
+    });
     expect(await jobCount()).toBe(before);
   });
 
   it("refuses an agent that may not run the job with a 422 naming the reason beside the message", async () => {
     await closeOpenJobs();
     const pending = await a.agent({ status: "pending" });
-    const res = await a.req("POST", "discovery/scan", a.admin, { targets: ["192.168.7.0/28"], scan_agent_id: pending, scan_types: ["agent_connect"] });
+    const res = await a.req("POST", "discovery/scan", a.admin, {
+      targets: ["192.168.7.0/28"],
+      scan_agent_id: pending,
+      scan_types: ["agent_connect"],
+    });
     expect(res.status).toBe(422);
     const err = await res.json();
     expect(err).toMatchObject({ error_code: "VALIDATION_ERROR", reason: "agent_inactive" });
     expect(typeof err.detail).toBe("string");
     expect(err.fields.scan_agent_id).toBe(err.detail);
-    const server = await a.req("POST", "discovery/scan", a.admin, { targets: ["192.168.7.0/28"], scan_agent_id: pending, scan_types: ["tcp"] });
+    const server = await a.req("POST", "discovery/scan", a.admin, {
+      targets: ["192.168.7.0/28"],
+      scan_agent_id: pending,
+      scan_types: ["tcp"],
+    });
     expect(server.status).toBe(422);
     expect((await server.json()).fields.scan_types).toMatch(/runs on the server only/);
     const missing = await a.req("POST", "discovery/scan", a.admin, { targets: ["192.168.7.0/28"], scan_agent_id: 999_999 });
@@ -137,7 +170,9 @@ describe("POST /discovery/scan", () => {
     await closeOpenJobs();
     for (let i = 0; i < 3; i++) await a.job({ status: "queued" });
     const agent = await a.agent({
-      status: "active", online: true, networks: lan("192.168.40.10/24"),
+      status: "active",
+      online: true,
+      networks: lan("192.168.40.10/24"),
       readiness: [{ collector: "discovery.tcp", state: "ready", reason: null, remediation: null, missing: [] }],
     });
     const control = await a.listen("discovery_control");
@@ -157,9 +192,21 @@ describe("POST /discovery/scan", () => {
     const [row] = await a.t.sql`select snmp_community, options, profile_id from scan_jobs where id = ${job.id}`;
     expect(row!.snmp_community).toMatch(/^vault:v1:/);
     expect(row!.options).toEqual({ snmp_port: 1161, snmp_version: "2c" });
-    expect(await openJobCommunity(a.t.runtime.deps.database.lease().db, a.t.runtime.deps.vault, { id: job.id, profile_id: null, snmp_community: row!.snmp_community })).toBe("s3cret-community");
+    expect(
+      await openJobCommunity(a.t.runtime.deps.database.lease().db, a.t.runtime.deps.vault, {
+        id: job.id,
+        profile_id: null,
+        snmp_community: row!.snmp_community,
+      }),
+    ).toBe("s3cret-community");
     // Bound to the row: the same ciphertext under another job's id does not open.
-    await expect(openJobCommunity(a.t.runtime.deps.database.lease().db, a.t.runtime.deps.vault, { id: job.id + 1, profile_id: null, snmp_community: row!.snmp_community })).rejects.toThrow();
+    await expect(
+      openJobCommunity(a.t.runtime.deps.database.lease().db, a.t.runtime.deps.vault, {
+        id: job.id + 1,
+        profile_id: null,
+        snmp_community: row!.snmp_community,
+      }),
+    ).rejects.toThrow();
     const audits = await a.t.sql`select diff::text as d from audit_log where entity_type = 'scan_job' and entity_id = ${String(job.id)}`;
     expect(audits.length).toBeGreaterThan(0);
     for (const x of audits) expect(x.d).not.toContain("s3cret");
@@ -255,7 +302,8 @@ describe("DELETE /discovery/jobs/{id}", () => {
     const again = await a.req("DELETE", `discovery/jobs/${id}`, a.admin);
     expect(again.status).toBe(409);
     expect((await again.json()).detail).toBe("Job is already cancelled");
-    const [audit] = await a.t.sql`select count(*)::int as n from audit_log where action = 'discovery.job.cancel' and entity_id = ${String(id)}`;
+    const [audit] = await a.t
+      .sql`select count(*)::int as n from audit_log where action = 'discovery.job.cancel' and entity_id = ${String(id)}`;
     expect(audit!.n).toBe(1);
     await control.stop();
     await events.stop();

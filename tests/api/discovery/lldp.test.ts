@@ -50,7 +50,12 @@ afterAll(async () => {
 async function runJob(id: number, signal = new AbortController().signal): Promise<void> {
   const ctx = systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: a.t.runtime.deps.random });
   const row = (await ctx.db.query.scanJobs.findFirst({ where: (j, { eq }) => eq(j.id, id) }))!;
-  const handle = openJobRun({ ctx, vault: a.t.runtime.deps.vault, logger: jsonLogger("error", () => {}) }, row, signal, { progressMs: 50, heartbeatMs: 1000, logsMs: 50, logsBatch: 100 });
+  const handle = openJobRun({ ctx, vault: a.t.runtime.deps.vault, logger: jsonLogger("error", () => {}) }, row, signal, {
+    progressMs: 50,
+    heartbeatMs: 1000,
+    logsMs: 50,
+    logsBatch: 100,
+  });
   try {
     await runLldpJob(handle.run);
   } finally {
@@ -87,7 +92,10 @@ describe("POST /discovery/lldp-enrich", () => {
     jobId = (await res.json()).job_id;
     const [job] = await a.t.sql`select status, scan_types, targets, options, snmp_community from scan_jobs where id = ${jobId}`;
     expect(job).toMatchObject({ status: "queued", scan_types: ["lldp"], targets: ["127.0.8.1", "127.0.8.2"] });
-    expect(job!.options.nodes).toEqual([{ hardware_id: hw.core, ip_address: "127.0.8.1" }, { hardware_id: hw.dist, ip_address: "127.0.8.2" }]);
+    expect(job!.options.nodes).toEqual([
+      { hardware_id: hw.core, ip_address: "127.0.8.1" },
+      { hardware_id: hw.dist, ip_address: "127.0.8.2" },
+    ]);
     expect(job!.snmp_community).toMatch(/^vault:/);
     expect(job!.snmp_community).not.toContain(COMMUNITY);
   });
@@ -100,18 +108,50 @@ describe("the lldp job and its results", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     neighbors = body.neighbors;
-    const view = neighbors.map((n) => [n.source_hardware_name, n.local_port_desc, n.remote_sys_name, n.remote_chassis_id, n.remote_port_desc, n.remote_mgmt_ip, n.remote_caps, n.remote_hardware_name, n.is_new_stub]);
+    const view = neighbors.map((n) => [
+      n.source_hardware_name,
+      n.local_port_desc,
+      n.remote_sys_name,
+      n.remote_chassis_id,
+      n.remote_port_desc,
+      n.remote_mgmt_ip,
+      n.remote_caps,
+      n.remote_hardware_name,
+      n.is_new_stub,
+    ]);
     expect(view).toEqual([
-      ["core-sw", "GigabitEthernet1/0/1", "dist-sw", "00:11:22:33:44:02", "uplink to core", "127.0.8.2", ["bridge", "router"], "dist-sw", false],
+      [
+        "core-sw",
+        "GigabitEthernet1/0/1",
+        "dist-sw",
+        "00:11:22:33:44:02",
+        "uplink to core",
+        "127.0.8.2",
+        ["bridge", "router"],
+        "dist-sw",
+        false,
+      ],
       ["core-sw", "GigabitEthernet1/0/2", "nas01.lab", "00:11:22:33:44:50", "enp3s0", "192.168.99.50", ["stationOnly"], "nas01", false],
       ["core-sw", "GigabitEthernet1/0/3", "ap-lobby", "00:11:22:33:44:09", "eth0", "127.0.8.9", ["wlanAccessPoint"], null, true],
       ["core-sw", "GigabitEthernet1/0/4", null, "phone-1234", "LAN", null, ["telephone"], null, true],
-      ["dist-sw", "GigabitEthernet0/48", "core-sw", "00:11:22:33:44:01", "GigabitEthernet1/0/1", "127.0.8.1", ["bridge", "router"], "core-sw", false],
+      [
+        "dist-sw",
+        "GigabitEthernet0/48",
+        "core-sw",
+        "00:11:22:33:44:01",
+        "GigabitEthernet1/0/1",
+        "127.0.8.1",
+        ["bridge", "router"],
+        "core-sw",
+        false,
+      ],
     ]);
     expect(neighbors.map((n) => n.neighbor_index)).toEqual([0, 1, 2, 3, 0]);
     const [job] = await a.t.sql`select hosts_found from scan_jobs where id = ${jobId}`;
     expect(job!.hosts_found).toBe(2);
-    const logs = await a.t.sql<{ message: string; details: unknown }[]>`select message, details from scan_logs where scan_job_id = ${jobId} order by id`;
+    const logs = await a.t.sql<
+      { message: string; details: unknown }[]
+    >`select message, details from scan_logs where scan_job_id = ${jobId} order by id`;
     const text = JSON.stringify(logs);
     expect(text).toContain("127.0.8.1 (core-sw): 4 LLDP neighbours");
     expect(text).toContain(`Hardware ${hw.printer} skipped: no IPv4 address`);
@@ -132,7 +172,9 @@ describe("POST /discovery/lldp-jobs/{job_id}/apply", () => {
   const pair = (n: Record<string, any>) => ({ source_scan_result_id: n.source_scan_result_id, neighbor_index: n.neighbor_index });
 
   it("refuses a pair the job does not have with 422 and writes nothing", async () => {
-    const res = await a.req("POST", `discovery/lldp-jobs/${jobId}/apply`, a.admin, { connections: [pair(neighbors[0]!), { source_scan_result_id: neighbors[0]!.source_scan_result_id, neighbor_index: 77 }] });
+    const res = await a.req("POST", `discovery/lldp-jobs/${jobId}/apply`, a.admin, {
+      connections: [pair(neighbors[0]!), { source_scan_result_id: neighbors[0]!.source_scan_result_id, neighbor_index: 77 }],
+    });
     expect(res.status).toBe(422);
     expect(JSON.stringify((await res.json()).detail)).toContain("connections");
     expect(Number((await a.t.sql`select count(*)::int as n from hardware_connections`)[0]!.n)).toBe(0);
@@ -148,7 +190,8 @@ describe("POST /discovery/lldp-jobs/{job_id}/apply", () => {
       { name: "ap-lobby", role: "access_point", ip_address: "127.0.8.9", mac_address: "00:11:22:33:44:09" },
       { name: "phone-1234", role: "misc", ip_address: null, mac_address: null },
     ]);
-    const edges = await a.t.sql`select s.name as source, t.name as target, c.connection_type, c.notes from hardware_connections c join hardware s on s.id = c.source_hardware_id join hardware t on t.id = c.target_hardware_id order by c.id`;
+    const edges = await a.t
+      .sql`select s.name as source, t.name as target, c.connection_type, c.notes from hardware_connections c join hardware s on s.id = c.source_hardware_id join hardware t on t.id = c.target_hardware_id order by c.id`;
     expect(edges.map((e) => [e.source, e.target, e.connection_type])).toEqual([
       ["core-sw", "dist-sw", "ethernet"],
       ["core-sw", "nas01", "ethernet"],
@@ -190,7 +233,9 @@ describe("failures", () => {
 
 describe("an lldp job without nodes", () => {
   it("(from POST /discovery/scan) fails saying how to start one", async () => {
-    const [job] = await a.t.sql<{ id: number }[]>`insert into scan_jobs (scan_types, targets) values ('["lldp"]', '["127.0.8.1"]') returning id`;
+    const [job] = await a.t.sql<
+      { id: number }[]
+    >`insert into scan_jobs (scan_types, targets) values ('["lldp"]', '["127.0.8.1"]') returning id`;
     await expect(runJob(job!.id)).rejects.toThrow("start it with POST /discovery/lldp-enrich");
   });
 });
@@ -210,7 +255,9 @@ describe("through the sidecar's discovery worker", () => {
       }
       expect(job).toMatchObject({ status: "completed", error_text: null });
       const body = await (await a.req("GET", `discovery/lldp-jobs/${job_id}/results`, a.viewer)).json();
-      expect(body.neighbors.map((n: Record<string, unknown>) => [n.source_hardware_name, n.remote_sys_name, n.remote_hardware_name])).toEqual([["dist-sw", "core-sw", "core-sw"]]);
+      expect(
+        body.neighbors.map((n: Record<string, unknown>) => [n.source_hardware_name, n.remote_sys_name, n.remote_hardware_name]),
+      ).toEqual([["dist-sw", "core-sw", "core-sw"]]);
     } finally {
       await worker.stop();
     }
@@ -223,10 +270,26 @@ describe("LLDP-MIB parsing", () => {
     expect(capsOf(Buffer.from([0x28, 0x00]))).toEqual(["bridge", "router"]);
     expect(capsOf(Buffer.from([0x80, 0x40]))).toEqual(["other", "sVLANComponent"]);
     expect(capsOf("not bits")).toEqual([]);
-    const rem = [vb("1.0.8802.1.1.2.1.4.1.1.4.0.7.3", 4), vb("1.0.8802.1.1.2.1.4.1.1.5.0.7.3", Buffer.from([0, 1, 2, 3, 4, 5])), vb("1.0.8802.1.1.2.1.4.1.1.9.0.7.3", Buffer.from("sw"))];
+    const rem = [
+      vb("1.0.8802.1.1.2.1.4.1.1.4.0.7.3", 4),
+      vb("1.0.8802.1.1.2.1.4.1.1.5.0.7.3", Buffer.from([0, 1, 2, 3, 4, 5])),
+      vb("1.0.8802.1.1.2.1.4.1.1.9.0.7.3", Buffer.from("sw")),
+    ];
     const v6 = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1].join(".");
-    const man = [vb(`1.0.8802.1.1.2.1.4.2.1.3.0.7.3.2.16.${v6}`, 2), vb("1.0.8802.1.1.2.1.4.2.1.3.0.7.3.1.4.10.0.0.7", 2), vb("1.0.8802.1.1.2.1.4.2.1.3.0.7.3.1.4.10.0.0.8", 2)];
+    const man = [
+      vb(`1.0.8802.1.1.2.1.4.2.1.3.0.7.3.2.16.${v6}`, 2),
+      vb("1.0.8802.1.1.2.1.4.2.1.3.0.7.3.1.4.10.0.0.7", 2),
+      vb("1.0.8802.1.1.2.1.4.2.1.3.0.7.3.1.4.10.0.0.8", 2),
+    ];
     const [n] = parseLldp(rem, man, []);
-    expect(n).toMatchObject({ local_port_num: 7, rem_index: 3, local_port_desc: null, remote_chassis_id: "00:01:02:03:04:05", remote_sys_name: "sw", remote_mgmt_ip: "10.0.0.7", remote_caps: [] });
+    expect(n).toMatchObject({
+      local_port_num: 7,
+      rem_index: 3,
+      local_port_desc: null,
+      remote_chassis_id: "00:01:02:03:04:05",
+      remote_sys_name: "sw",
+      remote_mgmt_ip: "10.0.0.7",
+      remote_caps: [],
+    });
   });
 });

@@ -18,7 +18,12 @@ beforeAll(async () => {
   a = await createDiscoveryActors();
   fw = await startFakeOpnsense("127.0.0.171");
   peers.push(await greetingPeer("127.0.0.172", "SSH-2.0-OpenSSH_9.6 fake\r\n"));
-  peers.push(await answeringPeer("127.0.0.173", "HTTP/1.0 200 OK\r\nServer: fakehttpd/1.0\r\nContent-Type: text/html\r\n\r\n<html><title>Printer panel</title></html>"));
+  peers.push(
+    await answeringPeer(
+      "127.0.0.173",
+      "HTTP/1.0 200 OK\r\nServer: fakehttpd/1.0\r\nContent-Type: text/html\r\n\r\n<html><title>Printer panel</title></html>",
+    ),
+  );
   await a.t.sql`insert into kb_oui (prefix, vendor) values ('00:0D:B9', 'PC Engines (OUI table)') on conflict do nothing`;
 });
 
@@ -34,7 +39,15 @@ const closeOpenJobs = () => a.t.sql`update scan_jobs set status = 'completed' wh
 
 /** Runs the queued job to its end with the sidecar's worker (one claim round) and answers its row. */
 async function runQueued(jobId: number): Promise<Record<string, any>> {
-  const worker = discoveryWorker(a.t.runtime, { owner: "opnsense-test", progressMs: 50, logsMs: 50, findingsMs: 50, readinessMs: 3_600_000, recoverMs: 3_600_000, hostTimeoutMs: 3_000 });
+  const worker = discoveryWorker(a.t.runtime, {
+    owner: "opnsense-test",
+    progressMs: 50,
+    logsMs: 50,
+    findingsMs: 50,
+    readinessMs: 3_600_000,
+    recoverMs: 3_600_000,
+    hostTimeoutMs: 3_000,
+  });
   await worker.tick();
   expect(worker.running()).toContain(jobId);
   await worker.settled(jobId);
@@ -43,7 +56,8 @@ async function runQueued(jobId: number): Promise<Record<string, any>> {
 }
 
 const resultsOf = (jobId: number) =>
-  a.t.sql`select ip_address, mac_address, hostname, vendor, sources, state, matched_entity_type, matched_entity_id, open_ports from scan_results where scan_job_id = ${jobId} order by ip_address`;
+  a.t
+    .sql`select ip_address, mac_address, hostname, vendor, sources, state, matched_entity_type, matched_entity_id, open_ports from scan_results where scan_job_id = ${jobId} order by ip_address`;
 
 describe("POST /discovery/scan {scan_types: [opnsense]}", () => {
   it("refuses targets, other types, an agent and an unconfigured firewall with 422 naming the field; nothing queued", async () => {
@@ -74,7 +88,13 @@ describe("POST /discovery/scan {scan_types: [opnsense]}", () => {
     expect((await firewall({ firewall_api_key: FAKE_OPNSENSE_KEY, firewall_api_secret: FAKE_OPNSENSE_SECRET })).status).toBe(200);
     const nas = await a.node("nas", { ip: "192.0.2.10" });
     const job = await a.scan({ scan_types: ["opnsense"] });
-    expect(job).toMatchObject({ status: "queued", scan_types: ["opnsense"], targets: [], target_cidr: null, label: "OPNsense ARP table and DHCP leases" });
+    expect(job).toMatchObject({
+      status: "queued",
+      scan_types: ["opnsense"],
+      targets: [],
+      target_cidr: null,
+      label: "OPNsense ARP table and DHCP leases",
+    });
     const row = await runQueued(job.id);
     expect(row).toMatchObject({ status: "completed", error_text: null, hosts_found: 5, hosts_new: 4, hosts_updated: 1 });
     const results = await resultsOf(job.id);
@@ -85,7 +105,12 @@ describe("POST /discovery/scan {scan_types: [opnsense]}", () => {
       ["192.0.2.30", "52:54:00:aa:bb:cc", null, ["opnsense_arp"]],
       ["192.0.2.50", "00:1b:a9:00:00:01", "printer", ["opnsense_dhcp"]],
     ]);
-    expect(results[1]).toMatchObject({ state: "matched", matched_entity_type: "hardware", matched_entity_id: nas, vendor: "PC Engines (OUI table)" });
+    expect(results[1]).toMatchObject({
+      state: "matched",
+      matched_entity_type: "hardware",
+      matched_entity_id: nas,
+      vendor: "PC Engines (OUI table)",
+    });
     expect(results[2]!.vendor).toBeNull(); // no OUI row: the firewall's own guess is not copied
     expect(fw.requests.map((r) => r.path)).toEqual(["/api/diagnostics/interface/getArp", "/api/dhcpv4/leases/searchLease"]);
     const logs = await (await a.req("GET", `discovery/jobs/${job.id}/logs?level=debug`, a.viewer)).json();
@@ -101,7 +126,10 @@ describe("POST /discovery/scan {scan_types: [opnsense]}", () => {
       const job = await a.scan({ scan_types: ["opnsense"] });
       expect(await runQueued(job.id)).toMatchObject({ status: "completed", hosts_found: 6 });
       const results = await resultsOf(job.id);
-      expect(results.filter((r) => r.sources.includes("opnsense_dhcp")).map((r) => [r.ip_address, r.hostname])).toEqual([["192.0.2.110", "vm-a"], ["192.0.2.111", "vm-b"]]);
+      expect(results.filter((r) => r.sources.includes("opnsense_dhcp")).map((r) => [r.ip_address, r.hostname])).toEqual([
+        ["192.0.2.110", "vm-a"],
+        ["192.0.2.111", "vm-b"],
+      ]);
     } finally {
       fw.state.kea = false;
     }
@@ -111,7 +139,12 @@ describe("POST /discovery/scan {scan_types: [opnsense]}", () => {
     await firewall({ firewall_api_secret: "wrong-secret" });
     try {
       const job = await a.scan({ scan_types: ["opnsense"] });
-      expect(await runQueued(job.id)).toMatchObject({ status: "failed", error_reason: "firewall_refused", error_text: "OPNsense refused the API key (HTTP 401)", hosts_found: 0 });
+      expect(await runQueued(job.id)).toMatchObject({
+        status: "failed",
+        error_reason: "firewall_refused",
+        error_text: "OPNsense refused the API key (HTTP 401)",
+        hosts_found: 0,
+      });
     } finally {
       await firewall({ firewall_api_secret: FAKE_OPNSENSE_SECRET });
     }
@@ -169,7 +202,12 @@ describe("POST /discovery/jobs/{job_id}/enrich", () => {
     expect(conflict.status).toBe(409);
     expect((await conflict.json()).detail).toMatch(/nmap is disabled/);
     await a.readiness();
-    for (const [body, field] of [[{ scan_types: ["opnsense"] }, "scan_types"], [{ tcp_ports: [0] }, "tcp_ports.0"], [{ colour: "red" }, "colour"], [{ ports_preset: "all" }, "ports_preset"]] as const) {
+    for (const [body, field] of [
+      [{ scan_types: ["opnsense"] }, "scan_types"],
+      [{ tcp_ports: [0] }, "tcp_ports.0"],
+      [{ colour: "red" }, "colour"],
+      [{ ports_preset: "all" }, "ports_preset"],
+    ] as const) {
       const res = await enrich(job, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(Object.keys((await res.json()).fields)).toContain(field);
@@ -185,7 +223,13 @@ describe("POST /discovery/jobs/{job_id}/enrich", () => {
     const res = await enrich(job);
     expect(res.status).toBe(201);
     const out = await res.json();
-    expect(out).toMatchObject({ status: "queued", targets: ["127.0.0.172"], scan_types: ["icmp", "tcp", "banner", "http", "dns"], addresses_total: 1, label: `Enrichment of OPNsense job ${job}` });
+    expect(out).toMatchObject({
+      status: "queued",
+      targets: ["127.0.0.172"],
+      scan_types: ["icmp", "tcp", "banner", "http", "dns"],
+      addresses_total: 1,
+      label: `Enrichment of OPNsense job ${job}`,
+    });
     expect((await a.req("DELETE", `discovery/jobs/${out.id}`, a.admin)).status).toBe(200);
   });
 
@@ -193,10 +237,42 @@ describe("POST /discovery/jobs/{job_id}/enrich", () => {
     await closeOpenJobs();
     const [ssh, web] = peers as [Peer, Peer];
     fw.state.answers["/api/diagnostics/interface/getArp"] = [
-      { mac: "02:00:00:00:01:72", ip: "127.0.0.172", intf: "igb1", expired: false, permanent: false, hostname: "bastion.lab.lan", intf_description: "LAN" },
-      { mac: "02:00:00:00:01:73", ip: "127.0.0.173", intf: "igb1", expired: false, permanent: false, hostname: "", intf_description: "LAN" },
-      { mac: "02:00:00:00:01:74", ip: "127.0.0.174", intf: "igb1", expired: true, permanent: false, hostname: "gone", intf_description: "LAN" },
-      { mac: "02:00:00:00:00:99", ip: "192.0.2.99", intf: "igb0", expired: false, permanent: false, hostname: "upstream", intf_description: "WAN" },
+      {
+        mac: "02:00:00:00:01:72",
+        ip: "127.0.0.172",
+        intf: "igb1",
+        expired: false,
+        permanent: false,
+        hostname: "bastion.lab.lan",
+        intf_description: "LAN",
+      },
+      {
+        mac: "02:00:00:00:01:73",
+        ip: "127.0.0.173",
+        intf: "igb1",
+        expired: false,
+        permanent: false,
+        hostname: "",
+        intf_description: "LAN",
+      },
+      {
+        mac: "02:00:00:00:01:74",
+        ip: "127.0.0.174",
+        intf: "igb1",
+        expired: true,
+        permanent: false,
+        hostname: "gone",
+        intf_description: "LAN",
+      },
+      {
+        mac: "02:00:00:00:00:99",
+        ip: "192.0.2.99",
+        intf: "igb0",
+        expired: false,
+        permanent: false,
+        hostname: "upstream",
+        intf_description: "WAN",
+      },
     ];
     fw.state.answers["/api/dhcpv4/leases/searchLease"] = { total: 0, rowCount: 0, current: 1, rows: [] };
     try {
@@ -205,13 +281,20 @@ describe("POST /discovery/jobs/{job_id}/enrich", () => {
       const res = await enrich(read.id, { scan_types: ["icmp", "tcp", "banner", "http"], tcp_ports: [ssh.port, web.port] });
       expect(res.status).toBe(201);
       const follow = await res.json();
-      expect(follow).toMatchObject({ status: "queued", targets: ["127.0.0.172", "127.0.0.173"], addresses_total: 2, tcp_ports: [ssh.port, web.port].sort((x, y) => x - y) });
+      expect(follow).toMatchObject({
+        status: "queued",
+        targets: ["127.0.0.172", "127.0.0.173"],
+        addresses_total: 2,
+        tcp_ports: [ssh.port, web.port].sort((x, y) => x - y),
+      });
       const [opts] = await a.t.sql`select options from scan_jobs where id = ${follow.id}`;
       expect(opts!.options).toMatchObject({ enriches_job_id: read.id });
       expect(await runQueued(follow.id)).toMatchObject({ status: "completed", hosts_found: 2 });
       const results = await resultsOf(follow.id);
       expect(results.map((r) => r.ip_address)).toEqual(["127.0.0.172", "127.0.0.173"]);
-      expect(results[0]!.open_ports).toEqual([expect.objectContaining({ port: ssh.port, banner: expect.stringContaining("SSH-2.0-OpenSSH_9.6") })]);
+      expect(results[0]!.open_ports).toEqual([
+        expect.objectContaining({ port: ssh.port, banner: expect.stringContaining("SSH-2.0-OpenSSH_9.6") }),
+      ]);
       expect(results[1]!.open_ports).toEqual([expect.objectContaining({ port: web.port, http_title: "Printer panel" })]);
       const [audit] = await a.t.sql`select entity_id, diff from audit_log where action = 'discovery.job.enrich' order by id desc limit 1`;
       expect(audit).toMatchObject({ entity_id: String(read.id) });

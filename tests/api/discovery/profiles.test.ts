@@ -35,10 +35,27 @@ describe("POST /discovery/profiles", () => {
     const events = await a.listen("discovery");
     const p = await create({ name: "lab sweep", cidr: "127.0.0.0/29", schedule_cron: "*/15 * * * *", tcp_ports: [443, 22, 22] });
     expect(p).toMatchObject({
-      name: "lab sweep", cidr: "127.0.0.0/29", targets: ["127.0.0.0/29"], exclude: [], scan_agent_id: null, managed_by: null, paused_at: null,
-      vlan_ids: [], scan_types: ["icmp", "tcp", "dns", "arp"], tcp_ports: [22, 443], ports_preset: null, nmap_arguments: null,
-      snmp_version: "2c", snmp_port: 161, snmp_community_set: false, docker_network_types: ["bridge"], docker_port_scan: false,
-      docker_socket_path: "/var/run/docker.sock", schedule_cron: "*/15 * * * *", enabled: true, last_run: null,
+      name: "lab sweep",
+      cidr: "127.0.0.0/29",
+      targets: ["127.0.0.0/29"],
+      exclude: [],
+      scan_agent_id: null,
+      managed_by: null,
+      paused_at: null,
+      vlan_ids: [],
+      scan_types: ["icmp", "tcp", "dns", "arp"],
+      tcp_ports: [22, 443],
+      ports_preset: null,
+      nmap_arguments: null,
+      snmp_version: "2c",
+      snmp_port: 161,
+      snmp_community_set: false,
+      docker_network_types: ["bridge"],
+      docker_port_scan: false,
+      docker_socket_path: "/var/run/docker.sock",
+      schedule_cron: "*/15 * * * *",
+      enabled: true,
+      last_run: null,
       next_run_at: "2026-11-25T10:15:00.000Z",
     });
     const [audit] = await a.t.sql`select diff from audit_log where action = 'discovery.profile.create' and entity_id = ${String(p.id)}`;
@@ -97,7 +114,8 @@ describe("POST /discovery/profiles", () => {
     expect(await openJobCommunity(db(), a.t.runtime.deps.vault, j as never)).toBe("sw-secret");
     const cleared = await (await a.req("PATCH", `discovery/profiles/${p.id}`, a.admin, { snmp_community: null })).json();
     expect(cleared.snmp_community_set).toBe(false);
-    const audits = await a.t.sql`select diff::text as d from audit_log where entity_type = 'discovery_profile' and entity_id = ${String(p.id)}`;
+    const audits = await a.t
+      .sql`select diff::text as d from audit_log where entity_type = 'discovery_profile' and entity_id = ${String(p.id)}`;
     for (const x of audits) expect(x.d).not.toContain("sw-secret");
   });
 });
@@ -115,10 +133,22 @@ describe("GET, PATCH and DELETE /discovery/profiles", () => {
   it("PATCH changes only what is given, checks the merged profile, recomputes the next run", async () => {
     const p = await create({ name: "patch me", cidr: "127.0.11.0/30" });
     expect(p.next_run_at).toBeNull();
-    const res = await a.req("PATCH", `discovery/profiles/${p.id}`, a.admin, { ...p, schedule_cron: "0 3 * * *", id: 1, created_at: "x", next_run_at: "y" });
+    const res = await a.req("PATCH", `discovery/profiles/${p.id}`, a.admin, {
+      ...p,
+      schedule_cron: "0 3 * * *",
+      id: 1,
+      created_at: "x",
+      next_run_at: "y",
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const q = await res.json();
-    expect(q).toMatchObject({ id: p.id, name: "patch me", cidr: "127.0.11.0/30", schedule_cron: "0 3 * * *", next_run_at: "2026-11-26T03:00:00.000Z" });
+    expect(q).toMatchObject({
+      id: p.id,
+      name: "patch me",
+      cidr: "127.0.11.0/30",
+      schedule_cron: "0 3 * * *",
+      next_run_at: "2026-11-26T03:00:00.000Z",
+    });
     // The merged state is checked: an agent-only type on a server profile is refused.
     const bad = await a.req("PATCH", `discovery/profiles/${p.id}`, a.admin, { scan_types: ["agent_connect"] });
     expect(bad.status).toBe(422);
@@ -145,11 +175,23 @@ describe("GET, PATCH and DELETE /discovery/profiles", () => {
 describe("POST /discovery/profiles/{id}/run, /pause, /resume", () => {
   it("runs a profile now as a manual job of the profile, recording last_run", async () => {
     await closeOpenJobs();
-    const p = await create({ name: "run me", targets: ["127.0.13.0/30", "127.0.13.9"], ports_preset: "infrastructure", schedule_cron: "0 * * * *" });
+    const p = await create({
+      name: "run me",
+      targets: ["127.0.13.0/30", "127.0.13.9"],
+      ports_preset: "infrastructure",
+      schedule_cron: "0 * * * *",
+    });
     const res = await a.req("POST", `discovery/profiles/${p.id}/run`, a.admin);
     expect(res.status).toBe(201);
     const job = await res.json();
-    expect(job).toMatchObject({ profile_id: p.id, source_type: "manual", label: "run me", targets: ["127.0.13.0/30", "127.0.13.9"], addresses_total: 3, status: "queued" });
+    expect(job).toMatchObject({
+      profile_id: p.id,
+      source_type: "manual",
+      label: "run me",
+      targets: ["127.0.13.0/30", "127.0.13.9"],
+      addresses_total: 3,
+      status: "queued",
+    });
     expect(job.tcp_ports).toContain(8006);
     const after = await (await a.req("GET", `discovery/profiles?q=run%20me`, a.viewer)).json();
     expect(after.items[0].last_run).toBe(a.clock.now().toISOString());
@@ -176,7 +218,8 @@ describe("POST /discovery/profiles/{id}/run, /pause, /resume", () => {
     expect(again.paused_at).toBe(paused.paused_at);
     const resumed = await (await a.req("POST", `discovery/profiles/${p.id}/resume`, a.admin)).json();
     expect(resumed).toMatchObject({ paused_at: null, next_run_at: "2026-11-25T10:30:00.000Z" });
-    const audits = await a.t.sql`select action from audit_log where entity_id = ${String(p.id)} and action like 'discovery.profile.%' order by id`;
+    const audits = await a.t
+      .sql`select action from audit_log where entity_id = ${String(p.id)} and action like 'discovery.profile.%' order by id`;
     expect(audits.map((r) => r.action)).toEqual(["discovery.profile.create", "discovery.profile.pause", "discovery.profile.resume"]);
   });
 });
@@ -202,8 +245,11 @@ describe("the discovery_profiles job", () => {
     a.clock.at = new Date("2026-11-25T11:05:02.000Z");
     const first = await runJob();
     expect(first.rows_touched).toBe(1);
-    const jobs = await a.t.sql`select id, profile_id, source_type, triggered_by, status from scan_jobs where profile_id in (${due.id}, ${later.id}, ${held.id})`;
-    expect(jobs).toEqual([expect.objectContaining({ profile_id: due.id, source_type: "scheduled", triggered_by: "scheduler", status: "queued" })]);
+    const jobs = await a.t
+      .sql`select id, profile_id, source_type, triggered_by, status from scan_jobs where profile_id in (${due.id}, ${later.id}, ${held.id})`;
+    expect(jobs).toEqual([
+      expect.objectContaining({ profile_id: due.id, source_type: "scheduled", triggered_by: "scheduler", status: "queued" }),
+    ]);
     const [row] = await a.t.sql`select next_run_at, last_run from discovery_profiles where id = ${due.id}`;
     expect(row!.next_run_at.toISOString()).toBe("2026-11-25T11:10:00.000Z");
     expect(row!.last_run.toISOString()).toBe("2026-11-25T11:05:02.000Z");
@@ -213,7 +259,9 @@ describe("the discovery_profiles job", () => {
     const second = await runJob();
     expect(second.rows_touched).toBe(0);
     expect((await a.t.sql`select count(*)::int as n from scan_jobs where profile_id = ${due.id}`)[0]!.n).toBe(1);
-    expect((await a.t.sql`select next_run_at from discovery_profiles where id = ${due.id}`)[0]!.next_run_at.toISOString()).toBe("2026-11-25T11:15:00.000Z");
+    expect((await a.t.sql`select next_run_at from discovery_profiles where id = ${due.id}`)[0]!.next_run_at.toISOString()).toBe(
+      "2026-11-25T11:15:00.000Z",
+    );
 
     // The fleet-wide pause: no job starts, the slot passes.
     await closeOpenJobs();
@@ -222,7 +270,9 @@ describe("the discovery_profiles job", () => {
     const third = await runJob();
     expect(third.detail).toMatchObject({ paused: true });
     expect((await a.t.sql`select count(*)::int as n from scan_jobs where profile_id = ${due.id}`)[0]!.n).toBe(1);
-    expect((await a.t.sql`select next_run_at from discovery_profiles where id = ${due.id}`)[0]!.next_run_at.toISOString()).toBe("2026-11-25T11:20:00.000Z");
+    expect((await a.t.sql`select next_run_at from discovery_profiles where id = ${due.id}`)[0]!.next_run_at.toISOString()).toBe(
+      "2026-11-25T11:20:00.000Z",
+    );
     await a.paused(false);
 
     a.clock.at = new Date("2026-11-25T12:00:05.000Z");
@@ -236,10 +286,21 @@ describe("the discovery_profiles job", () => {
     await a.t.sql`update discovery_profiles set enabled = false`;
     const ready = [{ collector: "discovery.tcp", state: "ready", reason: null, remediation: null, missing: [] }];
     const agent = await a.agent({ status: "active", online: true, networks: lan("192.168.50.10/24"), readiness: ready });
-    const refused = await a.req("POST", "discovery/profiles", a.admin, { name: "too wide", cidr: "192.168.0.0/20", scan_agent_id: agent, scan_types: ["agent_connect"] });
+    const refused = await a.req("POST", "discovery/profiles", a.admin, {
+      name: "too wide",
+      cidr: "192.168.0.0/20",
+      scan_agent_id: agent,
+      scan_types: ["agent_connect"],
+    });
     expect(refused.status).toBe(422);
     expect(await refused.json()).toMatchObject({ reason: "out_of_scope", reason_detail: expect.stringContaining("192.168.0.0/20") });
-    const p = await create({ name: "from the agent", cidr: "192.168.50.0/28", scan_agent_id: agent, scan_types: ["agent_connect", "agent_icmp"], schedule_cron: "*/10 * * * *" });
+    const p = await create({
+      name: "from the agent",
+      cidr: "192.168.50.0/28",
+      scan_agent_id: agent,
+      scan_types: ["agent_connect", "agent_icmp"],
+      schedule_cron: "*/10 * * * *",
+    });
     a.clock.at = new Date(p.next_run_at);
     expect((await runJob()).rows_touched).toBe(1);
     const [job] = await a.t.sql`select scan_agent_id, scan_types, source_type from scan_jobs where profile_id = ${p.id}`;

@@ -26,15 +26,32 @@ const tcp = (...ports: number[]) => ports.map((port) => ({ port, protocol: "tcp"
 
 describe("drift", () => {
   it("reports a missing node, a new port and a changed MAC against the previous scan of the profile, and alerts through the routes", async () => {
-    const sink = await (await a.req("POST", "notifications/sinks", a.admin, { name: "drift-hook", provider_type: "webhook", provider_config: { url: "http://127.0.0.1:9/hook" } })).json();
-    const route = await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, alert_severity: "warning", event_kinds: ["discovery.drift.*"] });
+    const sink = await (
+      await a.req("POST", "notifications/sinks", a.admin, {
+        name: "drift-hook",
+        provider_type: "webhook",
+        provider_config: { url: "http://127.0.0.1:9/hook" },
+      })
+    ).json();
+    const route = await a.req("POST", "notifications/routes", a.admin, {
+      sink_id: sink.id,
+      alert_severity: "warning",
+      event_kinds: ["discovery.drift.*"],
+    });
     expect(route.status, await route.clone().text()).toBe(201);
 
     const h1 = await a.node("drift-1", { ip: "127.0.7.1" });
     const h2 = await a.node("drift-2", { ip: "127.0.7.2" });
     const profile = await a.profile({ targets: ["127.0.7.0/29"] });
     const first = await a.job({ status: "completed", profile_id: profile, targets: ["127.0.7.0/29"], tcp_ports: [22, 443, 8080] });
-    await a.result(first, { ip_address: "127.0.7.1", mac_address: "02:00:00:00:07:01", open_ports: tcp(22), state: "matched", matched_entity_type: "hardware", matched_entity_id: h1 });
+    await a.result(first, {
+      ip_address: "127.0.7.1",
+      mac_address: "02:00:00:00:07:01",
+      open_ports: tcp(22),
+      state: "matched",
+      matched_entity_type: "hardware",
+      matched_entity_id: h1,
+    });
     await a.result(first, { ip_address: "127.0.7.2", state: "matched", matched_entity_type: "hardware", matched_entity_id: h2 });
     await a.result(first, { ip_address: "127.0.7.3", mac_address: "02:00:00:00:07:03" });
     // A later scan of other ground is not compared with.
@@ -42,7 +59,14 @@ describe("drift", () => {
     await a.result(other, { ip_address: "127.0.8.1" });
 
     const second = await a.job({ status: "completed", profile_id: profile, targets: ["127.0.7.0/29"] });
-    await a.result(second, { ip_address: "127.0.7.1", mac_address: "02:00:00:00:07:01", open_ports: tcp(22, 443, 8080), state: "matched", matched_entity_type: "hardware", matched_entity_id: h1 });
+    await a.result(second, {
+      ip_address: "127.0.7.1",
+      mac_address: "02:00:00:00:07:01",
+      open_ports: tcp(22, 443, 8080),
+      state: "matched",
+      matched_entity_type: "hardware",
+      matched_entity_id: h1,
+    });
     await a.result(second, { ip_address: "127.0.7.3", mac_address: "02:00:00:00:07:33" });
 
     const events = await a.listen("discovery");
@@ -60,11 +84,16 @@ describe("drift", () => {
 
     await eventually(() => events.payloads.filter((p) => p.type === "drift").length === 3);
     expect(events.payloads.filter((p) => p.type === "drift").map((p) => [p.kind, p.ip_address, p.previous_job_id])).toEqual(
-      expect.arrayContaining([["missing", "127.0.7.2", first], ["new_port", "127.0.7.1", first], ["mac_changed", "127.0.7.3", first]]),
+      expect.arrayContaining([
+        ["missing", "127.0.7.2", first],
+        ["new_port", "127.0.7.1", first],
+        ["mac_changed", "127.0.7.3", first],
+      ]),
     );
     await events.stop();
 
-    const alerts = await a.t.sql`select kind, severity, target_type, target_id from notification_alerts where kind like 'discovery.drift.%' order by kind`;
+    const alerts = await a.t
+      .sql`select kind, severity, target_type, target_id from notification_alerts where kind like 'discovery.drift.%' order by kind`;
     expect(alerts).toEqual([
       { kind: "discovery.drift.mac_changed", severity: "warning", target_type: null, target_id: null },
       { kind: "discovery.drift.missing", severity: "warning", target_type: "hardware", target_id: h2 },
@@ -84,15 +113,33 @@ describe("drift", () => {
   it("compares a job without a profile with the previous job of the same targets, and a node seen at another address is not missing", async () => {
     const h = await a.node("drift-moved", { ip: "127.0.9.1" });
     const first = await a.job({ status: "completed", targets: ["127.0.9.0/29"] });
-    await a.result(first, { ip_address: "127.0.9.1", state: "matched", matched_entity_type: "hardware", matched_entity_id: h, open_ports: tcp(22) });
+    await a.result(first, {
+      ip_address: "127.0.9.1",
+      state: "matched",
+      matched_entity_type: "hardware",
+      matched_entity_id: h,
+      open_ports: tcp(22),
+    });
     const second = await a.job({ status: "completed", targets: ["127.0.9.0/29"] });
-    await a.result(second, { ip_address: "127.0.9.5", state: "conflict", matched_entity_type: "hardware", matched_entity_id: h, open_ports: tcp(22) });
+    await a.result(second, {
+      ip_address: "127.0.9.5",
+      state: "conflict",
+      matched_entity_type: "hardware",
+      matched_entity_id: h,
+      open_ports: tcp(22),
+    });
     await finish({ ctx: ctx(), input: second });
     expect(await a.t.sql`select message from scan_logs where scan_job_id = ${second}`).toEqual([]);
 
     // Port 8443 was not in the first scan's list (22, 80): no news. 80 was, and is new.
     const portsJob = await a.job({ status: "completed", targets: ["127.0.9.0/29"] });
-    await a.result(portsJob, { ip_address: "127.0.9.5", state: "conflict", matched_entity_type: "hardware", matched_entity_id: h, open_ports: tcp(22, 80, 8443) });
+    await a.result(portsJob, {
+      ip_address: "127.0.9.5",
+      state: "conflict",
+      matched_entity_type: "hardware",
+      matched_entity_id: h,
+      open_ports: tcp(22, 80, 8443),
+    });
     await finish({ ctx: ctx(), input: portsJob });
     const portLines = await a.t.sql`select message from scan_logs where scan_job_id = ${portsJob}`;
     expect(portLines.map((l) => l.message)).toEqual([`New open port 80/tcp on 127.0.9.5 (hardware ${h})`]);

@@ -34,14 +34,19 @@ describe("recording findings", () => {
   it("matches by MAC, then address, then hostname, flags conflicts, fills the vendor from the OUI and counts on the job", async () => {
     const hwMac = await a.node("rec-mac", { ip: "127.0.1.10", mac: "AA:BB:CC:00:00:01" });
     const hwIp = await a.node("rec-ip", { ip: "127.0.1.11", mac: "aa:bb:cc:00:00:02" });
-    const [cu] = await a.t.sql<{ id: number }[]>`insert into compute_units (name, kind, ip_address) values ('rec-vm', 'vm', '127.0.1.12') returning id`;
+    const [cu] = await a.t.sql<
+      { id: number }[]
+    >`insert into compute_units (name, kind, ip_address) values ('rec-vm', 'vm', '127.0.1.12') returning id`;
     const hwName = await a.node("rec-nas01");
     await a.t.sql`insert into kb_oui (prefix, vendor) values ('DE:AD:BE', 'Deadbeef Networks') on conflict do nothing`;
     const job = await a.job({ status: "running" });
     const events = await a.listen("discovery");
 
     const out = await record(job, [
-      finding("127.0.1.10", { mac_address: "aa-bb-cc-00-00-01", open_ports: [{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }] }),
+      finding("127.0.1.10", {
+        mac_address: "aa-bb-cc-00-00-01",
+        open_ports: [{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }],
+      }),
       finding("127.0.1.11", { mac_address: "aa:bb:cc:99:99:99" }),
       finding("127.0.1.12"),
       finding("127.0.1.13", { hostname: "REC-NAS01.lan" }),
@@ -52,22 +57,40 @@ describe("recording findings", () => {
 
     const rows = await resultsOf(job);
     const at = (ip: string) => rows.find((r) => r.ip_address === ip)!;
-    expect(at("127.0.1.10")).toMatchObject({ state: "matched", matched_by: "mac", matched_entity_type: "hardware", matched_entity_id: hwMac, mac_address: "aa:bb:cc:00:00:01", merge_status: "pending" });
+    expect(at("127.0.1.10")).toMatchObject({
+      state: "matched",
+      matched_by: "mac",
+      matched_entity_type: "hardware",
+      matched_entity_id: hwMac,
+      mac_address: "aa:bb:cc:00:00:01",
+      merge_status: "pending",
+    });
     expect(at("127.0.1.10").open_ports).toEqual([{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }]);
     expect(JSON.parse(at("127.0.1.10").open_ports_json)).toEqual(at("127.0.1.10").open_ports);
     expect(at("127.0.1.11")).toMatchObject({ state: "conflict", matched_by: "ip", matched_entity_id: hwIp });
-    expect(at("127.0.1.11").conflicts).toEqual([{ field: "mac_address", discovered: "aa:bb:cc:99:99:99", existing: "aa:bb:cc:00:00:02", entity_type: "hardware", entity_id: hwIp }]);
-    expect(at("127.0.1.12")).toMatchObject({ state: "matched", matched_by: "ip", matched_entity_type: "compute_unit", matched_entity_id: cu!.id });
+    expect(at("127.0.1.11").conflicts).toEqual([
+      { field: "mac_address", discovered: "aa:bb:cc:99:99:99", existing: "aa:bb:cc:00:00:02", entity_type: "hardware", entity_id: hwIp },
+    ]);
+    expect(at("127.0.1.12")).toMatchObject({
+      state: "matched",
+      matched_by: "ip",
+      matched_entity_type: "compute_unit",
+      matched_entity_id: cu!.id,
+    });
     expect(at("127.0.1.13")).toMatchObject({ state: "matched", matched_by: "hostname", matched_entity_id: hwName });
     expect(at("127.0.1.14")).toMatchObject({ state: "new", vendor: "Deadbeef Networks", matched_entity_id: null });
     expect(at("127.0.1.15")).toMatchObject({ state: "conflict", matched_by: "mac", vendor: "Named By Nmap" });
-    expect(JSON.parse(at("127.0.1.15").conflicts_json)).toEqual([{ field: "ip_address", discovered: "127.0.1.15", existing: "127.0.1.10", entity_type: "hardware", entity_id: hwMac }]);
+    expect(JSON.parse(at("127.0.1.15").conflicts_json)).toEqual([
+      { field: "ip_address", discovered: "127.0.1.15", existing: "127.0.1.10", entity_type: "hardware", entity_id: hwMac },
+    ]);
 
     const [counters] = await a.t.sql`select hosts_found, hosts_new, hosts_updated, hosts_conflict from scan_jobs where id = ${job}`;
     expect(counters).toEqual({ hosts_found: 6, hosts_new: 1, hosts_updated: 3, hosts_conflict: 2 });
     await eventually(() => events.payloads.some((p) => p.type === "results" && p.job_id === job));
     expect(events.payloads.find((p) => p.type === "results")).toMatchObject({
-      job_id: job, count: 6, addresses: ["127.0.1.10", "127.0.1.11", "127.0.1.12", "127.0.1.13", "127.0.1.14", "127.0.1.15"],
+      job_id: job,
+      count: 6,
+      addresses: ["127.0.1.10", "127.0.1.11", "127.0.1.12", "127.0.1.13", "127.0.1.14", "127.0.1.15"],
     });
     await events.stop();
   });
@@ -77,11 +100,19 @@ describe("recording findings", () => {
     const job = await a.job({ status: "running" });
     await record(job, [finding("127.0.1.51", { open_ports: [{ port: 22, protocol: "tcp" }] }), finding("127.0.1.52")]);
     // The MAC arrives with a second source: the host now matches the node by MAC (a conflict: other address).
-    const again = await record(job, [finding("127.0.1.51", { mac_address: "02:00:00:00:01:50", sources: ["arp"], open_ports: [{ port: 80, protocol: "tcp" }] })]);
+    const again = await record(job, [
+      finding("127.0.1.51", { mac_address: "02:00:00:00:01:50", sources: ["arp"], open_ports: [{ port: 80, protocol: "tcp" }] }),
+    ]);
     expect(again).toEqual({ recorded: 1, new: 0, matched: 0, conflict: 1 });
     const rows = await resultsOf(job);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ ip_address: "127.0.1.51", mac_address: "02:00:00:00:01:50", state: "conflict", matched_entity_id: hw, matched_by: "mac" });
+    expect(rows[0]).toMatchObject({
+      ip_address: "127.0.1.51",
+      mac_address: "02:00:00:00:01:50",
+      state: "conflict",
+      matched_entity_id: hw,
+      matched_by: "mac",
+    });
     expect(rows[0]!.open_ports.map((p: any) => p.port)).toEqual([22, 80]);
     expect([...rows[0]!.sources].sort()).toEqual(["arp", "icmp"]);
     const [counters] = await a.t.sql`select hosts_found, hosts_new, hosts_updated, hosts_conflict from scan_jobs where id = ${job}`;
@@ -97,7 +128,16 @@ describe("recording findings", () => {
     const out = await record(job, [
       finding("not-an-ip"),
       finding("127.0.1.0/24"),
-      finding("127.0.1.60", { hostname: "h".repeat(400), os_accuracy: 250, open_ports: [{ port: 0, protocol: "tcp" }, { port: 70000, protocol: "tcp" }, { port: 22, protocol: "tcp", banner: "b".repeat(5000) }, { port: 22, protocol: "tcp" }] }),
+      finding("127.0.1.60", {
+        hostname: "h".repeat(400),
+        os_accuracy: 250,
+        open_ports: [
+          { port: 0, protocol: "tcp" },
+          { port: 70000, protocol: "tcp" },
+          { port: 22, protocol: "tcp", banner: "b".repeat(5000) },
+          { port: 22, protocol: "tcp" },
+        ],
+      }),
     ]);
     expect(out.recorded).toBe(1);
     const [row] = await resultsOf(job);
@@ -118,7 +158,10 @@ describe("result lists and suggest", () => {
     const job = await a.job({ status: "completed" });
     const agent = await a.agent({ status: "active" });
     await a.t.sql`insert into scan_results (scan_job_id, ip_address, hostname, open_ports, state, discovery_agent_id, merge_status)
-      values (${job}, '127.0.2.1', 'pve1', ${a.t.sql.json([{ port: 8006, protocol: "tcp" }, { port: 22, protocol: "tcp" }])}, 'new', ${agent}, 'pending'),
+      values (${job}, '127.0.2.1', 'pve1', ${a.t.sql.json([
+        { port: 8006, protocol: "tcp" },
+        { port: 22, protocol: "tcp" },
+      ])}, 'new', ${agent}, 'pending'),
              (${job}, '127.0.2.2', null, ${a.t.sql.json([{ port: 9100, protocol: "tcp" }])}, 'new', null, 'rejected')`;
     const pending = await (await a.req("GET", `discovery/results?job_id=${job}`, a.viewer)).json();
     expect(pending.items.map((r: any) => r.ip_address)).toEqual(["127.0.2.1"]);
@@ -127,14 +170,18 @@ describe("result lists and suggest", () => {
     const byAgent = await (await a.req("GET", `discovery/results?agent_id=${agent}&status=all`, a.viewer)).json();
     expect(byAgent.items.map((r: any) => r.ip_address)).toEqual(["127.0.2.1"]);
 
-    const inferred = await (await a.req("GET", `discovery/jobs/${job}/results?with_inference=true&sort=ip_address&direction=asc`, a.viewer)).json();
+    const inferred = await (
+      await a.req("GET", `discovery/jobs/${job}/results?with_inference=true&sort=ip_address&direction=asc`, a.viewer)
+    ).json();
     expect(inferred.items[0]).toMatchObject({ inferred_role: "hypervisor", is_new: true, exists_in_hardware: false });
     expect(inferred.items[1]).toMatchObject({ inferred_role: "printer", inferred_icon_slug: "printer" });
 
     const ids = inferred.items.map((r: any) => r.id);
     // A knowledge-base hostname pattern wins over the port guess.
     await a.t.sql`insert into kb_hostnames (pattern, vendor, device_type) values ('PVE*', 'Proxmox Server Solutions', 'server')`;
-    const byKb = await (await a.req("GET", `discovery/jobs/${job}/results?with_inference=true&sort=ip_address&direction=asc`, a.viewer)).json();
+    const byKb = await (
+      await a.req("GET", `discovery/jobs/${job}/results?with_inference=true&sort=ip_address&direction=asc`, a.viewer)
+    ).json();
     expect(byKb.items[0]).toMatchObject({ inferred_role: "server", inferred_vendor: "Proxmox Server Solutions" });
     expect(byKb.items[0].signals_used).toContain("kb_hostname");
     await a.t.sql`delete from kb_hostnames where pattern = 'PVE*'`;
@@ -159,7 +206,14 @@ describe("result lists and suggest", () => {
 describe("merging and undoing", () => {
   it("accepts a new result as a hardware node, audited with its undo; undo removes it once, a second undo is 409", async () => {
     const job = await a.job({ status: "completed" });
-    await record(job, [finding("127.0.3.1", { hostname: "merge-new.lan", mac_address: "02:00:00:00:03:01", vendor: "Acme", open_ports: [{ port: 22, protocol: "tcp" }] })]);
+    await record(job, [
+      finding("127.0.3.1", {
+        hostname: "merge-new.lan",
+        mac_address: "02:00:00:00:03:01",
+        vendor: "Acme",
+        open_ports: [{ port: 22, protocol: "tcp" }],
+      }),
+    ]);
     const [result] = await resultsOf(job);
     const inventory = await a.listen("inventory");
 
@@ -173,7 +227,12 @@ describe("merging and undoing", () => {
     await eventually(() => inventory.payloads.some((p) => p.action === "create" && p.id === body.entity_id));
     expect(inventory.payloads).toContainEqual({ entity: "hardware", action: "create", id: body.entity_id });
     const [merged] = await resultsOf(job);
-    expect(merged).toMatchObject({ merge_status: "merged", matched_entity_id: body.entity_id, reviewed_by: "admin@example.com", merge_audit_id: body.audit_id });
+    expect(merged).toMatchObject({
+      merge_status: "merged",
+      matched_entity_id: body.entity_id,
+      reviewed_by: "admin@example.com",
+      merge_audit_id: body.audit_id,
+    });
     const [entry] = await a.t.sql`select action, diff from audit_log where id = ${body.audit_id}`;
     expect(entry!.action).toBe("discovery.merge.accept");
     expect(entry!.diff.undo.created).toEqual([{ table: "hardware", id: body.entity_id, version: 1 }]);
@@ -255,14 +314,20 @@ describe("merging and undoing", () => {
     expect(rows.map((r) => r.state)).toEqual(["matched", "new", "new", "conflict"]);
     const before = await a.t.sql`select count(*)::int as n from audit_log`;
 
-    const res = await a.req("POST", "discovery/results/bulk-merge", a.admin, { result_ids: [...rows.map((r) => r.id), 999_999], action: "accept" });
+    const res = await a.req("POST", "discovery/results/bulk-merge", a.admin, {
+      result_ids: [...rows.map((r) => r.id), 999_999],
+      action: "accept",
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ accepted: 3, rejected: 0, skipped: 2 });
     const after = await a.t.sql`select count(*)::int as n from audit_log`;
     expect(after[0]!.n - before[0]!.n).toBe(1);
     const created = await a.t.sql`select name, ip_address from hardware where name like 'bulk-_' order by name`;
-    expect(created).toEqual([{ name: "bulk-a", ip_address: "127.0.4.2" }, { name: "bulk-b", ip_address: "127.0.4.3" }]);
+    expect(created).toEqual([
+      { name: "bulk-a", ip_address: "127.0.4.2" },
+      { name: "bulk-b", ip_address: "127.0.4.3" },
+    ]);
     const [known] = await a.t.sql`select vendor from hardware where id = ${hw}`;
     expect(known!.vendor).toBe("Known");
     expect((await resultsOf(job)).map((r) => r.merge_status)).toEqual(["accepted", "merged", "merged", "pending"]);
@@ -286,7 +351,9 @@ describe("merging and undoing", () => {
     const undos = await Promise.all([0, 1].map(() => a.req("POST", `discovery/merges/${auditId}/undo`, a.admin)));
     expect(undos.map((u) => u.status).sort()).toEqual([200, 409]);
     expect(await a.t.sql`select id from hardware where name = 'race-one'`).toHaveLength(0);
-    expect(await a.t.sql`select id from audit_log where action = 'discovery.merge.undo' and entity_id = ${String(auditId)}`).toHaveLength(1);
+    expect(await a.t.sql`select id from audit_log where action = 'discovery.merge.undo' and entity_id = ${String(auditId)}`).toHaveLength(
+      1,
+    );
   });
 
   it("makes one node of two new results of one address from two scans", async () => {
@@ -320,7 +387,10 @@ describe("merging and undoing", () => {
     const bad = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "maybe" });
     expect(bad.status).toBe(422);
     expect((await bad.json()).fields).toHaveProperty("action");
-    const badOverride = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "accept", overrides: { ip_address: "1.2.3.4" } });
+    const badOverride = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, {
+      action: "accept",
+      overrides: { ip_address: "1.2.3.4" },
+    });
     expect(badOverride.status).toBe(422);
     const emptyName = await a.req("POST", `discovery/results/${r!.id}/merge`, a.admin, { action: "accept", overrides: { name: "  " } });
     expect(emptyName.status).toBe(422);
@@ -328,7 +398,8 @@ describe("merging and undoing", () => {
     expect((await a.req("POST", "discovery/results/999999/merge", a.admin, { action: "accept" })).status).toBe(404);
     expect((await a.req("POST", `discovery/results/${r!.id}/merge`, a.viewer, { action: "accept" })).status).toBe(403);
     expect((await a.req("POST", "discovery/results/bulk-merge", a.editor, { result_ids: [r!.id], action: "accept" })).status).toBe(403);
-    const [other] = await a.t.sql`select id::int as id from audit_log where entity_type is distinct from 'discovery_merge' order by id desc limit 1`;
+    const [other] = await a.t
+      .sql`select id::int as id from audit_log where entity_type is distinct from 'discovery_merge' order by id desc limit 1`;
     expect((await a.req("POST", `discovery/merges/${other!.id}/undo`, a.admin)).status).toBe(404);
     expect((await a.req("POST", "discovery/merges/77777777/undo", a.admin)).status).toBe(404);
   });
@@ -338,10 +409,15 @@ describe("OpenAPI", () => {
   it("documents every results and merge route under the discovery tag with its schemas and errors", async () => {
     const doc = await (await a.req("GET", "/api/openapi.json")).json();
     const ops: [string, string, boolean][] = [
-      ["/api/v1/discovery/results", "get", false], ["/api/v1/discovery/results/suggest", "post", true], ["/api/v1/discovery/results/bulk-merge", "post", true],
-      ["/api/v1/discovery/results/enhanced-bulk-merge", "post", true], ["/api/v1/discovery/results/{result_id}/merge", "post", true],
-      ["/api/v1/discovery/jobs/{job_id}/results", "get", false], ["/api/v1/discovery/jobs/{job_id}/batch-import", "post", true],
-      ["/api/v1/discovery/jobs/{job_id}/import-as-network", "post", true], ["/api/v1/discovery/merges/{audit_id}/undo", "post", false],
+      ["/api/v1/discovery/results", "get", false],
+      ["/api/v1/discovery/results/suggest", "post", true],
+      ["/api/v1/discovery/results/bulk-merge", "post", true],
+      ["/api/v1/discovery/results/enhanced-bulk-merge", "post", true],
+      ["/api/v1/discovery/results/{result_id}/merge", "post", true],
+      ["/api/v1/discovery/jobs/{job_id}/results", "get", false],
+      ["/api/v1/discovery/jobs/{job_id}/batch-import", "post", true],
+      ["/api/v1/discovery/jobs/{job_id}/import-as-network", "post", true],
+      ["/api/v1/discovery/merges/{audit_id}/undo", "post", false],
     ];
     for (const [path, method, hasBody] of ops) {
       const op = doc.paths[path]?.[method];
@@ -351,6 +427,8 @@ describe("OpenAPI", () => {
       expect(op.responses["200"].content["application/json"].schema, `${method} ${path} response`).toBeDefined();
       if (hasBody) expect(op.requestBody?.content["application/json"].schema, `${method} ${path} body`).toBeDefined();
     }
-    expect(Object.keys(doc.paths["/api/v1/discovery/merges/{audit_id}/undo"].post.responses)).toEqual(expect.arrayContaining(["404", "409"]));
+    expect(Object.keys(doc.paths["/api/v1/discovery/merges/{audit_id}/undo"].post.responses)).toEqual(
+      expect.arrayContaining(["404", "409"]),
+    );
   });
 });

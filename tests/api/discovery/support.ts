@@ -74,8 +74,13 @@ export function readinessDoc(states: Partial<Record<string, "ready" | "degraded"
     capabilities: CAPABILITIES.map((key) => {
       const state = states[key] ?? "ready";
       return {
-        key, title: key.toUpperCase(), state, explanation: state === "ready" ? `${key} works` : `${key} is not usable here`,
-        reason_code: state === "ready" ? null : "not_installed", last_healed_at: null, last_error: null,
+        key,
+        title: key.toUpperCase(),
+        state,
+        explanation: state === "ready" ? `${key} works` : `${key} is not usable here`,
+        reason_code: state === "ready" ? null : "not_installed",
+        last_healed_at: null,
+        last_error: null,
       };
     }),
   };

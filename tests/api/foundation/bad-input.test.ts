@@ -47,9 +47,17 @@ describe("text no column can store", () => {
 
   it("in a multipart text field", async () => {
     const form = new FormData();
-    form.append("file", new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(56).fill(0)])], { type: "image/png" }), "icon.png");
+    form.append(
+      "file",
+      new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(56).fill(0)])], { type: "image/png" }),
+      "icon.png",
+    );
     form.append("name", "bad\u0000name");
-    const res = await a.t.app.request("/api/v1/compute-units/icons/upload", { method: "POST", body: form, headers: { authorization: `Bearer ${a.admin}`, "x-test-peer": "10.99.0.1" } });
+    const res = await a.t.app.request("/api/v1/compute-units/icons/upload", {
+      method: "POST",
+      body: form,
+      headers: { authorization: `Bearer ${a.admin}`, "x-test-peer": "10.99.0.1" },
+    });
     expect((await refused(res, 422)).fields).toHaveProperty("name");
     expect((await a.t.sql`select count(*)::int as n from uploads`)[0]!.n).toBe(0);
   });
@@ -83,7 +91,10 @@ describe("the last line of defence", () => {
     await a.t.sql`alter table hardware alter column notes type varchar(5)`;
     try {
       const body = await refused(await a.req("POST", "hardware", a.admin, { name: "narrow", notes: "longer than five" }), 422);
-      expect(body).toMatchObject({ error_code: "VALIDATION_ERROR", detail: [{ msg: "A text is longer than its field can hold.", type: "data_exception" }] });
+      expect(body).toMatchObject({
+        error_code: "VALIDATION_ERROR",
+        detail: [{ msg: "A text is longer than its field can hold.", type: "data_exception" }],
+      });
       expect((await a.t.sql`select count(*)::int as n from hardware where name = 'narrow'`)[0]!.n).toBe(0);
     } finally {
       await a.t.sql`alter table hardware alter column notes type text`;

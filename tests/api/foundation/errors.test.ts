@@ -6,9 +6,10 @@ let dev: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   dev = await createTestApp({ DEV_MODE: "true" });
-  for (const x of [t, dev]) x.app.get("/api/v1/test-only/boom", () => {
-    throw new Error("kaboom");
-  });
+  for (const x of [t, dev])
+    x.app.get("/api/v1/test-only/boom", () => {
+      throw new Error("kaboom");
+    });
 });
 afterAll(async () => {
   await t.close();

@@ -19,7 +19,10 @@ export interface Instance {
  * replaces parts of the runtime's deps before the app is built.
  */
 export async function openInstance(env: Record<string, string> & { DATABASE_URL: string }, deps: Partial<Deps> = {}): Promise<Instance> {
-  const config = parseConfig({ LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY, ...env }, "0.0.0-test");
+  const config = parseConfig(
+    { LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY, ...env },
+    "0.0.0-test",
+  );
   const runtime = await openRuntime(config);
   runtime.deps.lifecycle.markReady();
   Object.assign(runtime.deps, deps);

@@ -76,7 +76,12 @@ describe("database outage", () => {
   it("is ready and admits writes while PostgreSQL answers", async () => {
     const res = await t.app.request("/api/v1/readyz");
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ ready: true, health: "ready", checks: { database: "ok", migrations: "ok" }, writes_permitted: true });
+    expect(await res.json()).toMatchObject({
+      ready: true,
+      health: "ready",
+      checks: { database: "ok", migrations: "ok" },
+      writes_permitted: true,
+    });
     await expectWriteAdmitted(t.app);
   });
 
@@ -87,7 +92,11 @@ describe("database outage", () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({
-      ready: false, state: "ready", health: "not_ready", checks: { database: "error" }, writes_permitted: false,
+      ready: false,
+      state: "ready",
+      health: "not_ready",
+      checks: { database: "error" },
+      writes_permitted: false,
     });
     await expectWriteRefused(t.app, "not_ready");
     // Reads that touch no database are still served.
@@ -121,7 +130,10 @@ describe("schema behind the build", () => {
       const res = await t.app.request("/api/v1/readyz");
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({
-        ready: false, health: "not_ready", checks: { database: "ok", migrations: "behind" }, writes_permitted: false,
+        ready: false,
+        health: "not_ready",
+        checks: { database: "ok", migrations: "behind" },
+        writes_permitted: false,
       });
       await expectWriteRefused(t.app, "not_ready");
     } finally {
@@ -158,7 +170,13 @@ describe("redis outage", () => {
     redisProxy.cut();
     const cut = await readyzUntil(t.app, (_s, b) => b.health === "degraded");
     expect(cut.status).toBe(200);
-    expect(cut.body).toMatchObject({ ready: true, health: "degraded", degraded: ["redis"], checks: { redis: "error" }, writes_permitted: true });
+    expect(cut.body).toMatchObject({
+      ready: true,
+      health: "degraded",
+      degraded: ["redis"],
+      checks: { redis: "error" },
+      writes_permitted: true,
+    });
     await expectWriteAdmitted(t.app);
 
     redisProxy.restore();

@@ -107,7 +107,8 @@ describe("reads while the database is down", () => {
     expect(head?.status).toBe(503);
     expect(head?.headers.get("retry-after")).toBe("5");
     // What needs no database is still served; readyz reports the outage itself.
-    for (const path of ["/api/v1/livez", "/api/v1/startupz", "/api/openapi.json"]) expect((await t.app.request(path)).status, path).toBe(200);
+    for (const path of ["/api/v1/livez", "/api/v1/startupz", "/api/openapi.json"])
+      expect((await t.app.request(path)).status, path).toBe(200);
     expect((await t.app.request("/api/v1/readyz")).status).toBe(503);
   });
 
@@ -147,7 +148,10 @@ describe("a server that hangs up before answering (a pooler with no database beh
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     // No credential cache: its LISTEN connection is not what this test is about.
-    const hungUp = await openInstance({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`, CREDENTIAL_CACHE_S: "0" }, { peerAddress });
+    const hungUp = await openInstance(
+      { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`, CREDENTIAL_CACHE_S: "0" },
+      { peerAddress },
+    );
     try {
       await expectNotReady(await reads(8, { app: hungUp.app }));
       expect(hungUp.runtime.deps.health.databaseDown).toBe(true);

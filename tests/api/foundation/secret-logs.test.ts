@@ -68,10 +68,13 @@ describe("secrets never reach the log", () => {
   });
 
   it("errors that callers stringify themselves are redacted too", () => {
-    const drizzleLike = Object.assign(new Error(`Failed query: insert into "users" ("password_hash") values ($1)\nparams: pbkdf2_sha256$600000$c2FsdA$aGFzaA`), {
-      query: 'insert into "users" ("password_hash") values ($1)',
-      params: ["pbkdf2_sha256$600000$c2FsdA$aGFzaA"],
-    });
+    const drizzleLike = Object.assign(
+      new Error(`Failed query: insert into "users" ("password_hash") values ($1)\nparams: pbkdf2_sha256$600000$c2FsdA$aGFzaA`),
+      {
+        query: 'insert into "users" ("password_hash") values ($1)',
+        params: ["pbkdf2_sha256$600000$c2FsdA$aGFzaA"],
+      },
+    );
     expectNoSecrets(redactSecrets(String(drizzleLike)));
     expectNoSecrets(JSON.stringify(safeErrorFields(drizzleLike)));
     expect(safeErrorFields(drizzleLike).statement).toBe('insert into "users" ("password_hash") values ($1)');

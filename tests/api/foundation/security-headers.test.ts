@@ -19,7 +19,12 @@ const appWith = (PUBLIC_URL: string | undefined) => createApp({ ...t.runtime.dep
 
 describe("every answer", () => {
   it("a JSON answer, a JSON error and a 404 carry X-Content-Type-Options: nosniff", async () => {
-    for (const [path, status] of [["/api/v1/livez", 200], ["/api/v1/hardware", 401], ["/api/v1/no-such-thing", 404], ["/api/openapi.json", 200]] as const) {
+    for (const [path, status] of [
+      ["/api/v1/livez", 200],
+      ["/api/v1/hardware", 401],
+      ["/api/v1/no-such-thing", 404],
+      ["/api/openapi.json", 200],
+    ] as const) {
       const res = await t.app.request(path);
       expect(res.status, path).toBe(status);
       expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
@@ -31,7 +36,8 @@ describe("every answer", () => {
     expect((await t.app.request("/api/v1/livez")).headers.get("strict-transport-security")).toBeNull();
     expect((await appWith("http://cp.example.test").request("/api/v1/livez")).headers.get("strict-transport-security")).toBeNull();
     const https = appWith("https://cp.example.test");
-    for (const path of ["/api/v1/livez", "/api/v1/hardware", "/api/docs"]) expect((await https.request(path)).headers.get("strict-transport-security"), path).toBe(HSTS);
+    for (const path of ["/api/v1/livez", "/api/v1/hardware", "/api/docs"])
+      expect((await https.request(path)).headers.get("strict-transport-security"), path).toBe(HSTS);
     expect(HSTS).toBe("max-age=31536000");
   });
 });

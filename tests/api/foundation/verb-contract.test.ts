@@ -24,15 +24,25 @@ afterAll(async () => t.close());
 /** A verb context as functions/context.ts builds one, for `actor`. */
 const contextFor = (actor?: Actor): VerbContext => {
   const deps = t.runtime.deps;
-  return { db: deps.database.lease().db, clock: deps.clock, random: deps.random, actor, ip: "192.0.2.7", credentialCache: deps.credentialCache };
+  return {
+    db: deps.database.lease().db,
+    clock: deps.clock,
+    random: deps.random,
+    actor,
+    ip: "192.0.2.7",
+    credentialCache: deps.credentialCache,
+  };
 };
 const viewer: Actor = { userId: 41, email: "viewer@example.com", role: "viewer", roleScopes: [...ROLE_SCOPES.viewer], kind: "session" };
 const editor: Actor = { userId: 42, email: "editor@example.com", role: "editor", roleScopes: [...ROLE_SCOPES.editor], kind: "session" };
 
-const entries = (action: string) => t.sql<{ actor_id: number | null; actor_email: string | null; role_at_time: string | null; diff: unknown }[]>`
+const entries = (action: string) => t.sql<
+  { actor_id: number | null; actor_email: string | null; role_at_time: string | null; diff: unknown }[]
+>`
   select actor_id, actor_email, role_at_time, diff from audit_log where action = ${action} order by id`;
 const setting = async (key: string) => (await t.sql`select 1 from app_settings where key = ${key}`).length;
-const writeSetting = (s: { tx: VerbContext["db"] }, key: string) => s.tx.execute(sql`insert into app_settings (key, value) values (${key}, 'true')`);
+const writeSetting = (s: { tx: VerbContext["db"] }, key: string) =>
+  s.tx.execute(sql`insert into app_settings (key, value) values (${key}, 'true')`);
 
 describe("a write verb", () => {
   it("refuses a caller without its scope before prepare runs, with no side effect", async () => {

@@ -25,10 +25,18 @@ let cert: { key: string; cert: string };
 let client: { key: string; cert: string };
 const LAB_POLICY = { ...DEFAULT_OUTBOUND_POLICY, allow_loopback: true };
 
-const ctx = () => systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: a.t.runtime.deps.random, outbound: a.t.runtime.deps.outbound, vault: a.t.runtime.deps.vault });
+const ctx = () =>
+  systemContext({
+    db: a.t.runtime.database.db,
+    clock: a.clock,
+    random: a.t.runtime.deps.random,
+    outbound: a.t.runtime.deps.outbound,
+    vault: a.t.runtime.deps.vault,
+  });
 
 async function setPolicy(policy: typeof LAB_POLICY): Promise<void> {
-  await a.t.sql`insert into app_settings (key, value) values ('outbound_policy', ${a.t.sql.json(policy)}) on conflict (key) do update set value = excluded.value`;
+  await a.t
+    .sql`insert into app_settings (key, value) values ('outbound_policy', ${a.t.sql.json(policy)}) on conflict (key) do update set value = excluded.value`;
 }
 
 async function dockerConfig(config_url: string, fields: { verify_ssl?: boolean; ca_cert?: string | null } = {}): Promise<number> {
@@ -38,8 +46,15 @@ async function dockerConfig(config_url: string, fields: { verify_ssl?: boolean; 
   return row!.id;
 }
 
-const inventoryCount = async () => Number((await a.t.sql`select (select count(*) from compute_units) + (select count(*) from services) + (select count(*) from networks) + (select count(*) from external_refs) as n`)[0]!.n);
-const configRow = async (id: number) => (await a.t.sql`select last_sync_status, last_sync_error, last_sync_at from integration_configs where id = ${id}`)[0]!;
+const inventoryCount = async () =>
+  Number(
+    (
+      await a.t
+        .sql`select (select count(*) from compute_units) + (select count(*) from services) + (select count(*) from networks) + (select count(*) from external_refs) as n`
+    )[0]!.n,
+  );
+const configRow = async (id: number) =>
+  (await a.t.sql`select last_sync_status, last_sync_error, last_sync_at from integration_configs where id = ${id}`)[0]!;
 
 beforeAll(async () => {
   a = await createAgentActors();
@@ -59,30 +74,108 @@ afterAll(async () => {
 
 describe("Docker provider endpoints", () => {
   it("parses unix:// and tcp:// URLs (TLS unless extra_config.tls is false) and refuses anything else", () => {
-    expect(parseDockerUrl("unix:///var/run/docker.sock")).toEqual({ ok: true, value: { kind: "unix", socketPath: "/var/run/docker.sock", source: "docker:/var/run/docker.sock", key: "/var/run/docker.sock" } });
-    expect(parseDockerUrl("tcp://dockerhost:2376")).toEqual({ ok: true, value: { kind: "tcp", baseUrl: "https://dockerhost:2376", tls: true, source: "docker:tcp://dockerhost:2376", key: "tcp://dockerhost:2376" } });
-    expect(parseDockerUrl("tcp://dockerhost", { tls: false })).toMatchObject({ ok: true, value: { baseUrl: "http://dockerhost:2375", tls: false } });
-    expect(parseDockerUrl("https://dockerhost:2376/", { tls: false })).toMatchObject({ ok: true, value: { baseUrl: "https://dockerhost:2376", tls: true, source: "docker:tcp://dockerhost:2376" } });
-    for (const bad of ["unix://relative.sock", "unix:///run/../etc/x.sock", "tcp://user:pw@host:2376", "tcp://host:2376/v1.43", "https://host:2376/api", "http://host:2375", "ssh://host", ""]) expect(parseDockerUrl(bad).ok, bad).toBe(false);
+    expect(parseDockerUrl("unix:///var/run/docker.sock")).toEqual({
+      ok: true,
+      value: { kind: "unix", socketPath: "/var/run/docker.sock", source: "docker:/var/run/docker.sock", key: "/var/run/docker.sock" },
+    });
+    expect(parseDockerUrl("tcp://dockerhost:2376")).toEqual({
+      ok: true,
+      value: {
+        kind: "tcp",
+        baseUrl: "https://dockerhost:2376",
+        tls: true,
+        source: "docker:tcp://dockerhost:2376",
+        key: "tcp://dockerhost:2376",
+      },
+    });
+    expect(parseDockerUrl("tcp://dockerhost", { tls: false })).toMatchObject({
+      ok: true,
+      value: { baseUrl: "http://dockerhost:2375", tls: false },
+    });
+    expect(parseDockerUrl("https://dockerhost:2376/", { tls: false })).toMatchObject({
+      ok: true,
+      value: { baseUrl: "https://dockerhost:2376", tls: true, source: "docker:tcp://dockerhost:2376" },
+    });
+    for (const bad of [
+      "unix://relative.sock",
+      "unix:///run/../etc/x.sock",
+      "tcp://user:pw@host:2376",
+      "tcp://host:2376/v1.43",
+      "https://host:2376/api",
+      "http://host:2375",
+      "ssh://host",
+      "",
+    ])
+      expect(parseDockerUrl(bad).ok, bad).toBe(false);
     expect(parseDockerCredential(null)).toEqual({ ok: true, value: null });
     expect(parseDockerCredential("not json").ok).toBe(false);
     expect(parseDockerCredential(JSON.stringify({ cert: cert.cert })).ok).toBe(false);
   });
 
   it("dockerProviderVersion answers the engine's version and the round trip, over the socket and over TLS with the config's CA", async () => {
-    const unix = await dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: `unix://${fake.socketPath}`, verify_ssl: true, ca_cert: null, credential: null, policy: LAB_POLICY });
+    const unix = await dockerProviderVersion(a.t.runtime.deps.outbound, {
+      config_url: `unix://${fake.socketPath}`,
+      verify_ssl: true,
+      ca_cert: null,
+      credential: null,
+      policy: LAB_POLICY,
+    });
     expect(unix.version).toMatchObject({ Version: "24.0.7", ApiVersion: "1.43" });
     expect(unix.latency_ms).toBeGreaterThanOrEqual(0);
-    const overTls = await dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: tls.url, verify_ssl: true, ca_cert: cert.cert, credential: null, policy: LAB_POLICY });
+    const overTls = await dockerProviderVersion(a.t.runtime.deps.outbound, {
+      config_url: tls.url,
+      verify_ssl: true,
+      ca_cert: cert.cert,
+      credential: null,
+      policy: LAB_POLICY,
+    });
     expect(overTls.version.Version).toBe("24.0.7");
-    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: tls.url, verify_ssl: true, ca_cert: null, credential: null, policy: LAB_POLICY })).rejects.toMatchObject({ code: "tls" });
-    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: tls.url, verify_ssl: true, ca_cert: cert.cert, credential: null, policy: DEFAULT_OUTBOUND_POLICY })).rejects.toMatchObject({ code: "refused" });
+    await expect(
+      dockerProviderVersion(a.t.runtime.deps.outbound, {
+        config_url: tls.url,
+        verify_ssl: true,
+        ca_cert: null,
+        credential: null,
+        policy: LAB_POLICY,
+      }),
+    ).rejects.toMatchObject({ code: "tls" });
+    await expect(
+      dockerProviderVersion(a.t.runtime.deps.outbound, {
+        config_url: tls.url,
+        verify_ssl: true,
+        ca_cert: cert.cert,
+        credential: null,
+        policy: DEFAULT_OUTBOUND_POLICY,
+      }),
+    ).rejects.toMatchObject({ code: "refused" });
     // An engine with --tlsverify: refused without the client certificate, answered with it.
-    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: verify.url, verify_ssl: true, ca_cert: cert.cert, credential: null, policy: LAB_POLICY })).rejects.toBeTruthy();
-    const mutual = await dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: verify.url, verify_ssl: true, ca_cert: cert.cert, credential: JSON.stringify(client), policy: LAB_POLICY });
+    await expect(
+      dockerProviderVersion(a.t.runtime.deps.outbound, {
+        config_url: verify.url,
+        verify_ssl: true,
+        ca_cert: cert.cert,
+        credential: null,
+        policy: LAB_POLICY,
+      }),
+    ).rejects.toBeTruthy();
+    const mutual = await dockerProviderVersion(a.t.runtime.deps.outbound, {
+      config_url: verify.url,
+      verify_ssl: true,
+      ca_cert: cert.cert,
+      credential: JSON.stringify(client),
+      policy: LAB_POLICY,
+    });
     expect(mutual.version.Version).toBe("24.0.7");
     // A client certificate means nothing on the socket: refused, not silently unused.
-    await expect(dockerProviderVersion(a.t.runtime.deps.outbound, { config_url: `unix://${fake.socketPath}`, verify_ssl: true, ca_cert: null, credential: JSON.stringify(client), policy: LAB_POLICY })).rejects.toThrow(/unix socket takes none/);
+    await expect(
+      dockerProviderVersion(a.t.runtime.deps.outbound, {
+        config_url: `unix://${fake.socketPath}`,
+        verify_ssl: true,
+        ca_cert: null,
+        credential: JSON.stringify(client),
+        policy: LAB_POLICY,
+      }),
+    ).rejects.toThrow(/unix socket takes none/);
   });
 });
 
@@ -92,7 +185,11 @@ describe("syncDockerProvider", () => {
     const missing = await dockerConfig("unix:///nonexistent/docker.sock");
     const out = await syncDockerProvider(ctx(), missing);
     expect(out).toMatchObject({ ok: false, error: expect.stringContaining("unix:///nonexistent/docker.sock unavailable") });
-    expect(await configRow(missing)).toMatchObject({ last_sync_status: "error", last_sync_error: out.error, last_sync_at: expect.any(Date) });
+    expect(await configRow(missing)).toMatchObject({
+      last_sync_status: "error",
+      last_sync_error: out.error,
+      last_sync_at: expect.any(Date),
+    });
 
     const untrusted = await dockerConfig(tls.url);
     const refused = await syncDockerProvider(ctx(), untrusted);
@@ -113,10 +210,25 @@ describe("syncDockerProvider", () => {
   it("syncs the engine on the unix socket into the same rows the discovery scan of that socket keeps", async () => {
     const id = await dockerConfig(`unix://${fake.socketPath}`);
     const out = await syncDockerProvider(ctx(), id);
-    expect(out).toEqual({ ok: true, error: null, source: `docker:${fake.socketPath}`, containers: 3, networks: 2, services: 2, created: 7, updated: 0, removed: 0 });
+    expect(out).toEqual({
+      ok: true,
+      error: null,
+      source: `docker:${fake.socketPath}`,
+      containers: 3,
+      networks: 2,
+      services: 2,
+      created: 7,
+      updated: 0,
+      removed: 0,
+    });
     expect(await configRow(id)).toMatchObject({ last_sync_status: "ok", last_sync_error: null });
-    const units = await a.t.sql`select c.name, c.kind, c.status from compute_units c join external_refs r on r.entity_type = 'compute_unit' and r.entity_id = c.id where r.source = ${`docker:${fake.socketPath}`} order by c.name`;
-    expect(units).toEqual([{ name: "backup-job", kind: "container", status: "stopped" }, { name: "db", kind: "container", status: "running" }, { name: "web", kind: "container", status: "running" }]);
+    const units = await a.t
+      .sql`select c.name, c.kind, c.status from compute_units c join external_refs r on r.entity_type = 'compute_unit' and r.entity_id = c.id where r.source = ${`docker:${fake.socketPath}`} order by c.name`;
+    expect(units).toEqual([
+      { name: "backup-job", kind: "container", status: "stopped" },
+      { name: "db", kind: "container", status: "running" },
+      { name: "web", kind: "container", status: "running" },
+    ]);
     const [audit] = await a.t.sql`select diff from audit_log where action = 'discovery.docker.sync' order by id desc limit 1`;
     expect(audit!.diff).toMatchObject({ source: `docker:${fake.socketPath}`, job_id: null, integration_config_id: id });
 
@@ -136,7 +248,11 @@ describe("syncDockerProvider", () => {
     expect(again).toMatchObject({ ok: true, containers: 2, created: 0, removed: 2 }); // db and its service
     expect(again.updated).toBeGreaterThan(0);
     const after = await a.t.sql`select name, status from compute_units order by name`;
-    expect(after).toEqual([{ name: "backup-job", status: "stopped" }, { name: "db", status: "removed" }, { name: "web", status: "stopped" }]);
+    expect(after).toEqual([
+      { name: "backup-job", status: "stopped" },
+      { name: "db", status: "removed" },
+      { name: "web", status: "stopped" },
+    ]);
   });
 
   it("syncs an engine over TCP with TLS (the config's CA) under its own source", async () => {
@@ -144,7 +260,10 @@ describe("syncDockerProvider", () => {
     const out = await syncDockerProvider(ctx(), id);
     expect(out).toMatchObject({ ok: true, source: `docker:${tls.url}`, containers: 3, created: 7 });
     const sources = await a.t.sql`select source, count(*)::int as n from external_refs group by source order by source`;
-    expect(sources).toEqual([{ source: `docker:${fake.socketPath}`, n: 7 }, { source: `docker:${tls.url}`, n: 7 }]);
+    expect(sources).toEqual([
+      { source: `docker:${fake.socketPath}`, n: 7 },
+      { source: `docker:${tls.url}`, n: 7 },
+    ]);
   });
 
   it("syncs an engine that requires a client certificate with the one sealed in the credential, and never repeats it", async () => {
@@ -161,7 +280,9 @@ describe("syncDockerProvider", () => {
   });
 
   it("answers 404 for a config that is not a Docker one", async () => {
-    const [hv] = await a.t.sql<{ id: number }[]>`insert into integration_configs (type, name, config_url) values ('hv', 'pve', 'https://pve.lab:8006') returning id`;
+    const [hv] = await a.t.sql<
+      { id: number }[]
+    >`insert into integration_configs (type, name, config_url) values ('hv', 'pve', 'https://pve.lab:8006') returning id`;
     await expect(syncDockerProvider(ctx(), hv!.id)).rejects.toMatchObject({ status: 404, detail: "Integration config not found" });
     await expect(syncDockerProvider(ctx(), 987654)).rejects.toMatchObject({ status: 404 });
   });

@@ -26,11 +26,23 @@ afterAll(async () => {
 });
 
 const ctx = (outbound: OutboundHttp = a.t.runtime.deps.outbound) =>
-  systemContext({ db: a.t.runtime.database.provider.lease().db, clock: { now: () => new Date() }, random: cryptoRandom, outbound, vault: a.t.runtime.deps.vault });
+  systemContext({
+    db: a.t.runtime.database.provider.lease().db,
+    clock: { now: () => new Date() },
+    random: cryptoRandom,
+    outbound,
+    vault: a.t.runtime.deps.vault,
+  });
 const discover = (id: number, outbound?: OutboundHttp) => discoverHv(ctx(outbound), id, "manual", "admin@example.com");
 
 async function addHv(fields: Record<string, unknown> = {}): Promise<number> {
-  const res = await a.req("POST", "integrations/hv", a.admin, { name: "homelab", config_url: pve.url, api_token: FAKE_PVE_TOKEN, verify_ssl: false, ...fields });
+  const res = await a.req("POST", "integrations/hv", a.admin, {
+    name: "homelab",
+    config_url: pve.url,
+    api_token: FAKE_PVE_TOKEN,
+    verify_ssl: false,
+    ...fields,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return ((await res.json()) as { id: number }).id;
 }
@@ -63,8 +75,14 @@ async function inventoryDigest(): Promise<string> {
 }
 
 const membersOf = async (networkId: number) => ({
-  guests: (await a.t.sql`select c.name, m.ip_address from network_members m join compute_units c on c.id = m.compute_id where m.network_id = ${networkId} order by c.name`).map((r) => `${r.name}=${r.ip_address}`),
-  nodes: (await a.t.sql`select h.name, m.ip_address from network_hardware_members m join hardware h on h.id = m.hardware_id where m.network_id = ${networkId} order by h.name`).map((r) => `${r.name}=${r.ip_address}`),
+  guests: (
+    await a.t
+      .sql`select c.name, m.ip_address from network_members m join compute_units c on c.id = m.compute_id where m.network_id = ${networkId} order by c.name`
+  ).map((r) => `${r.name}=${r.ip_address}`),
+  nodes: (
+    await a.t
+      .sql`select h.name, m.ip_address from network_hardware_members m join hardware h on h.id = m.hardware_id where m.network_id = ${networkId} order by h.name`
+  ).map((r) => `${r.name}=${r.ip_address}`),
 });
 
 const runRow = async (runId: number) => (await a.t.sql`select * from hv_discover_runs where id = ${runId}`)[0]!;
@@ -75,24 +93,86 @@ describe("hypervisor discover", () => {
   it("the first run imports exactly the recorded cluster, in one audited transaction with a completed run row", async () => {
     id = await addHv();
     const out = await discover(id);
-    expect(out).toMatchObject({ ok: true, cluster_name: "homelab", nodes_imported: 3, vms_imported: 3, cts_imported: 3, networks_imported: 2, storage_imported: 7, results_queued: 0, review_job_id: null, errors: [], vanished: [] });
+    expect(out).toMatchObject({
+      ok: true,
+      cluster_name: "homelab",
+      nodes_imported: 3,
+      vms_imported: 3,
+      cts_imported: 3,
+      networks_imported: 2,
+      storage_imported: 7,
+      results_queued: 0,
+      review_job_id: null,
+      errors: [],
+      vanished: [],
+    });
 
     const inv = await imported(id);
     expect([...inv.keys()]).toEqual([
-      "bridge/vmbr0", "bridge/vmbr1", "lxc/200", "lxc/201", "lxc/202", "node/pve1", "node/pve2", "node/pve3", "qemu/101", "qemu/102", "qemu/103",
-      "storage/nas-nfs", "storage/pve1/local", "storage/pve1/local-lvm", "storage/pve2/local", "storage/pve2/local-lvm", "storage/pve3/local", "storage/pve3/local-zfs",
+      "bridge/vmbr0",
+      "bridge/vmbr1",
+      "lxc/200",
+      "lxc/201",
+      "lxc/202",
+      "node/pve1",
+      "node/pve2",
+      "node/pve3",
+      "qemu/101",
+      "qemu/102",
+      "qemu/103",
+      "storage/nas-nfs",
+      "storage/pve1/local",
+      "storage/pve1/local-lvm",
+      "storage/pve2/local",
+      "storage/pve2/local-lvm",
+      "storage/pve3/local",
+      "storage/pve3/local-zfs",
     ]);
     const pve1 = inv.get("node/pve1")!;
     expect(pve1).toMatchObject({ entity_type: "hardware", name: "pve1", status: "up", hw_ip: "192.168.10.11", memory_gb: 62.7 });
-    expect(inv.get("qemu/101")).toMatchObject({ entity_type: "compute_unit", name: "web", kind: "vm", status: "running", cu_ip: "192.168.10.101", memory_mb: 4096, cpu_cores: 2, disk_gb: 32, os: "l26", cu_hw: pve1.entity_id });
+    expect(inv.get("qemu/101")).toMatchObject({
+      entity_type: "compute_unit",
+      name: "web",
+      kind: "vm",
+      status: "running",
+      cu_ip: "192.168.10.101",
+      memory_mb: 4096,
+      cpu_cores: 2,
+      disk_gb: 32,
+      os: "l26",
+      cu_hw: pve1.entity_id,
+    });
     expect(inv.get("qemu/101")!.attributes).toMatchObject({ vmid: 101, node: "pve1", tags: ["prod", "web"], macs: ["bc:24:11:0a:01:01"] });
-    expect(inv.get("qemu/103")).toMatchObject({ name: "win-test", status: "stopped", cu_ip: null, os: "win11", cu_hw: inv.get("node/pve2")!.entity_id });
-    expect(inv.get("lxc/200")).toMatchObject({ name: "dns", kind: "container", status: "running", cu_ip: "192.168.10.200", memory_mb: 512, os: "debian" });
+    expect(inv.get("qemu/103")).toMatchObject({
+      name: "win-test",
+      status: "stopped",
+      cu_ip: null,
+      os: "win11",
+      cu_hw: inv.get("node/pve2")!.entity_id,
+    });
+    expect(inv.get("lxc/200")).toMatchObject({
+      name: "dns",
+      kind: "container",
+      status: "running",
+      cu_ip: "192.168.10.200",
+      memory_mb: 512,
+      os: "debian",
+    });
     expect(inv.get("lxc/202")).toMatchObject({ name: "media", cu_ip: null, cu_hw: inv.get("node/pve3")!.entity_id });
-    expect(inv.get("storage/pve1/local-lvm")).toMatchObject({ name: "local-lvm (pve1)", storage_kind: "pool", capacity_gb: 350, st_hw: pve1.entity_id });
+    expect(inv.get("storage/pve1/local-lvm")).toMatchObject({
+      name: "local-lvm (pve1)",
+      storage_kind: "pool",
+      capacity_gb: 350,
+      st_hw: pve1.entity_id,
+    });
     expect(inv.get("storage/nas-nfs")).toMatchObject({ name: "nas-nfs", storage_kind: "share", capacity_gb: 4096, st_hw: null });
     expect(inv.get("storage/pve3/local")).toMatchObject({ storage_kind: "dataset" });
-    expect(inv.get("bridge/vmbr0")).toMatchObject({ entity_type: "network", name: "vmbr0 (homelab)", cidr: "192.168.10.0/24", gateway: "192.168.10.1" });
+    expect(inv.get("bridge/vmbr0")).toMatchObject({
+      entity_type: "network",
+      name: "vmbr0 (homelab)",
+      cidr: "192.168.10.0/24",
+      gateway: "192.168.10.1",
+    });
     expect(inv.get("bridge/vmbr1")).toMatchObject({ name: "vmbr1 (homelab)", cidr: null });
     expect(await membersOf(inv.get("bridge/vmbr0")!.entity_id)).toEqual({
       guests: ["db=192.168.10.102", "dns=192.168.10.200", "media=null", "proxy=192.168.10.201", "web=192.168.10.101", "win-test=null"],
@@ -105,7 +185,21 @@ describe("hypervisor discover", () => {
     // 18 rows + 7 guest and 4 node memberships.
     expect(out.rows_written).toBe(18 + 7 + 4);
     const run = await runRow(out.run_id);
-    expect(run).toMatchObject({ integration_id: id, status: "completed", trigger: "manual", triggered_by: "admin@example.com", cluster_name: "homelab", nodes_imported: 3, vms_imported: 3, cts_imported: 3, networks_imported: 2, storage_imported: 7, rows_written: 29, errors: [], vanished: [] });
+    expect(run).toMatchObject({
+      integration_id: id,
+      status: "completed",
+      trigger: "manual",
+      triggered_by: "admin@example.com",
+      cluster_name: "homelab",
+      nodes_imported: 3,
+      vms_imported: 3,
+      cts_imported: 3,
+      networks_imported: 2,
+      storage_imported: 7,
+      rows_written: 29,
+      errors: [],
+      vanished: [],
+    });
     expect(run.completed_at).not.toBeNull();
     const [audit] = await a.t.sql`select id, action, category, diff from audit_log where id = ${run.audit_id}`;
     expect(audit).toMatchObject({ action: "integrations.hv.discover", category: "inventory" });
@@ -126,23 +220,43 @@ describe("hypervisor discover", () => {
 
   it("after guests were added, changed, moved and removed, the next run updates exactly those and reports what vanished", async () => {
     const inv0 = await imported(id);
-    pve.addGuest("lxc", { vmid: 203, name: "git", node: "pve2", status: "running", template: 0, maxcpu: 2, maxmem: 2 * GiB, maxdisk: 16 * GiB }, { hostname: "git", cores: 2, memory: 2048, ostype: "debian", rootfs: "local-lvm:vm-203-disk-0,size=16G", net0: "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:0B:02:03,ip=192.168.10.203/24,type=veth" });
+    pve.addGuest(
+      "lxc",
+      { vmid: 203, name: "git", node: "pve2", status: "running", template: 0, maxcpu: 2, maxmem: 2 * GiB, maxdisk: 16 * GiB },
+      {
+        hostname: "git",
+        cores: 2,
+        memory: 2048,
+        ostype: "debian",
+        rootfs: "local-lvm:vm-203-disk-0,size=16G",
+        net0: "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:0B:02:03,ip=192.168.10.203/24,type=veth",
+      },
+    );
     pve.changeGuest("qemu/101", { status: "stopped", maxmem: 8 * GiB }, { memory: "8192" });
     pve.changeGuest("lxc/201", { node: "pve3" });
     pve.removeGuest("qemu/102");
 
     const out = await discover(id);
     expect(out).toMatchObject({ ok: true, vms_imported: 2, cts_imported: 4 });
-    expect(out.vanished).toEqual([{ entity_type: "compute_unit", entity_id: inv0.get("qemu/102")!.entity_id, external_id: "qemu/102", name: "db" }]);
+    expect(out.vanished).toEqual([
+      { entity_type: "compute_unit", entity_id: inv0.get("qemu/102")!.entity_id, external_id: "qemu/102", name: "db" },
+    ]);
     const inv = await imported(id);
-    expect(inv.get("lxc/203")).toMatchObject({ name: "git", kind: "container", status: "running", cu_ip: "192.168.10.203", cu_hw: inv.get("node/pve2")!.entity_id });
+    expect(inv.get("lxc/203")).toMatchObject({
+      name: "git",
+      kind: "container",
+      status: "running",
+      cu_ip: "192.168.10.203",
+      cu_hw: inv.get("node/pve2")!.entity_id,
+    });
     expect(inv.get("qemu/101")).toMatchObject({ status: "stopped", memory_mb: 8192, cu_version: inv0.get("qemu/101")!.cu_version + 1 });
     expect(inv.get("lxc/201")).toMatchObject({ cu_hw: inv.get("node/pve3")!.entity_id });
     // Marked, not deleted: the row and its edits stay.
     expect(inv.get("qemu/102")).toMatchObject({ name: "db", status: "removed" });
     expect(inv.get("qemu/102")!.attributes.removed_at).toBeTruthy();
     // Nothing else changed.
-    for (const key of ["qemu/103", "lxc/200", "lxc/202", "node/pve1", "storage/nas-nfs", "bridge/vmbr0"]) expect(inv.get(key), key).toEqual(inv0.get(key));
+    for (const key of ["qemu/103", "lxc/200", "lxc/202", "node/pve1", "storage/nas-nfs", "bridge/vmbr0"])
+      expect(inv.get(key), key).toEqual(inv0.get(key));
     expect((await membersOf(inv.get("bridge/vmbr0")!.entity_id)).guests).toContain("git=192.168.10.203");
     // 1 insert + 2 updates + 1 marked + 1 membership.
     expect(out.rows_written).toBe(5);
@@ -153,7 +267,20 @@ describe("hypervisor discover", () => {
     expect(again).toMatchObject({ rows_written: 0, vanished: [] });
 
     // A guest that comes back is live again under the same row.
-    pve.addGuest("qemu", { vmid: 102, name: "db", node: "pve1", status: "running", template: 0, maxcpu: 4, maxmem: 8 * GiB, maxdisk: 64 * GiB }, { name: "db", cores: 2, sockets: 2, memory: "8192", ostype: "l26", net0: "virtio=BC:24:11:0A:01:02,bridge=vmbr0", net1: "virtio=BC:24:11:0A:02:02,bridge=vmbr1,tag=20", ipconfig0: "ip=192.168.10.102/24,gw=192.168.10.1" });
+    pve.addGuest(
+      "qemu",
+      { vmid: 102, name: "db", node: "pve1", status: "running", template: 0, maxcpu: 4, maxmem: 8 * GiB, maxdisk: 64 * GiB },
+      {
+        name: "db",
+        cores: 2,
+        sockets: 2,
+        memory: "8192",
+        ostype: "l26",
+        net0: "virtio=BC:24:11:0A:01:02,bridge=vmbr0",
+        net1: "virtio=BC:24:11:0A:02:02,bridge=vmbr1,tag=20",
+        ipconfig0: "ip=192.168.10.102/24,gw=192.168.10.1",
+      },
+    );
     await discover(id);
     const back = (await imported(id)).get("qemu/102")!;
     expect(back).toMatchObject({ entity_id: inv0.get("qemu/102")!.entity_id, status: "running" });
@@ -191,7 +318,10 @@ describe("hypervisor discover", () => {
     const before = await inventoryDigest();
     // The real OutboundHttp, with the per-call timeout cut to 300 ms so the test does not wait 15 s.
     const real = a.t.runtime.deps.outbound;
-    const short: OutboundHttp = { request: (req) => real.request({ ...req, timeoutMs: 300 }), stream: (req) => real.stream({ ...req, timeoutMs: 300 }) };
+    const short: OutboundHttp = {
+      request: (req) => real.request({ ...req, timeoutMs: 300 }),
+      stream: (req) => real.stream({ ...req, timeoutMs: 300 }),
+    };
     pve.delayMs = 1000;
     try {
       const out = await discover(id, short);
@@ -212,7 +342,8 @@ describe("hypervisor discover", () => {
   });
 
   it("adopts a node already in the inventory; a guest config that cannot be read is a partial run that leaves that guest's read fields alone; reads run in parallel, at most 8 at once", async () => {
-    const [manual] = await a.t.sql`insert into hardware (name, role, ip_address, status) values ('PVE2', 'server', '10.1.1.1', 'unknown') returning id`;
+    const [manual] = await a.t
+      .sql`insert into hardware (name, role, ip_address, status) values ('PVE2', 'server', '10.1.1.1', 'unknown') returning id`;
     const second = await addHv({ name: "second" });
     const saved = pve.state.configs.get("qemu/103")!;
     pve.state.configs.delete("qemu/103");
@@ -248,10 +379,15 @@ describe("hypervisor discover", () => {
   });
 
   it("a run left running by a stopped process is marked failed by the next run", async () => {
-    const [stale] = await a.t.sql`insert into hv_discover_runs (integration_id, status, started_at) values (${id}, 'running', now() - interval '2 hours') returning id`;
-    const [recent] = await a.t.sql`insert into hv_discover_runs (integration_id, status, started_at) values (${id}, 'running', now() - interval '1 minute') returning id`;
+    const [stale] = await a.t
+      .sql`insert into hv_discover_runs (integration_id, status, started_at) values (${id}, 'running', now() - interval '2 hours') returning id`;
+    const [recent] = await a.t
+      .sql`insert into hv_discover_runs (integration_id, status, started_at) values (${id}, 'running', now() - interval '1 minute') returning id`;
     await discover(id);
-    expect(await runRow(stale!.id)).toMatchObject({ status: "failed", errors: ["The run was interrupted: the process stopped before it finished."] });
+    expect(await runRow(stale!.id)).toMatchObject({
+      status: "failed",
+      errors: ["The run was interrupted: the process stopped before it finished."],
+    });
     expect(await runRow(recent!.id)).toMatchObject({ status: "running" });
   });
 });

@@ -12,7 +12,13 @@ let pve: FakePve;
 const SECRET = FAKE_PVE_TOKEN.split("=")[1]!;
 
 async function addHv(fields: Record<string, unknown> = {}): Promise<{ id: number } & Record<string, unknown>> {
-  const res = await a.req("POST", "integrations/hv", a.admin, { name: "homelab", config_url: pve.url, api_token: FAKE_PVE_TOKEN, verify_ssl: false, ...fields });
+  const res = await a.req("POST", "integrations/hv", a.admin, {
+    name: "homelab",
+    config_url: pve.url,
+    api_token: FAKE_PVE_TOKEN,
+    verify_ssl: false,
+    ...fields,
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -31,7 +37,16 @@ afterAll(async () => {
 describe("hypervisor configs", () => {
   it("creates, reads, changes and deletes; the token is sealed and never returned; delete drops only its external_refs", async () => {
     const hv = await addHv({ config_url: `${pve.url}/` });
-    expect(hv).toMatchObject({ type: "hv", name: "homelab", config_url: pve.url, auto_sync: true, sync_interval_s: 300, verify_ssl: false, api_token_set: true, last_sync_status: null });
+    expect(hv).toMatchObject({
+      type: "hv",
+      name: "homelab",
+      config_url: pve.url,
+      auto_sync: true,
+      sync_interval_s: 300,
+      verify_ssl: false,
+      api_token_set: true,
+      last_sync_status: null,
+    });
     expect(JSON.stringify(hv)).not.toContain(SECRET);
     const [row] = await a.t.sql`select credential, credential_type from integration_configs where id = ${hv.id}`;
     expect(row).toMatchObject({ credential_type: "proxmox_api" });
@@ -44,7 +59,8 @@ describe("hypervisor configs", () => {
     const put = await (await a.req("PUT", `integrations/hv/${hv.id}`, a.admin, { name: "renamed", sync_interval_s: 3600 })).json();
     expect(put).toMatchObject({ name: "renamed", sync_interval_s: 3600, api_token_set: true });
 
-    await a.t.sql`insert into external_refs (source, external_id, entity_type, entity_id) values (${`hv:${hv.id}`}, 'qemu/101', 'compute_unit', 424242), ('docker:/x.sock', 'abc', 'compute_unit', 434343)`;
+    await a.t
+      .sql`insert into external_refs (source, external_id, entity_type, entity_id) values (${`hv:${hv.id}`}, 'qemu/101', 'compute_unit', 424242), ('docker:/x.sock', 'abc', 'compute_unit', 434343)`;
     const del = await a.req("DELETE", `integrations/hv/${hv.id}`, a.admin);
     expect(del.status).toBe(200);
     expect(await del.json()).toEqual({ ok: true });
@@ -107,12 +123,34 @@ describe("hypervisor discover", () => {
     const res = await a.req("POST", `integrations/hv/${hv.id}/discover`, a.admin);
     expect(res.status).toBe(200);
     const out = await res.json();
-    expect(out).toMatchObject({ ok: true, cluster_name: "homelab", nodes_imported: 3, vms_imported: 3, cts_imported: 3, results_queued: 0, review_job_id: null, errors: [] });
+    expect(out).toMatchObject({
+      ok: true,
+      cluster_name: "homelab",
+      nodes_imported: 3,
+      vms_imported: 3,
+      cts_imported: 3,
+      results_queued: 0,
+      review_job_id: null,
+      errors: [],
+    });
     expect(out.rows_written).toBeGreaterThan(0);
     const run = await (await a.req("GET", `discovery/proxmox-runs/${out.run_id}`, a.viewer)).json();
-    expect(run).toMatchObject({ id: out.run_id, integration_id: hv.id, status: "completed", trigger: "manual", triggered_by: "admin@example.com" });
+    expect(run).toMatchObject({
+      id: out.run_id,
+      integration_id: hv.id,
+      status: "completed",
+      trigger: "manual",
+      triggered_by: "admin@example.com",
+    });
     const status = await (await a.req("GET", `integrations/hv/${hv.id}/status`, a.viewer)).json();
-    expect(status).toMatchObject({ integration_id: hv.id, cluster_name: "homelab", nodes_count: 3, vms_count: 3, cts_count: 3, storage_count: out.storage_imported });
+    expect(status).toMatchObject({
+      integration_id: hv.id,
+      cluster_name: "homelab",
+      nodes_count: 3,
+      vms_count: 3,
+      cts_count: 3,
+      storage_count: out.storage_imported,
+    });
 
     const refs = Number((await a.t.sql`select count(*)::int as n from external_refs where source = ${`hv:${hv.id}`}`)[0]!.n);
     expect(refs).toBeGreaterThan(0);
@@ -142,9 +180,25 @@ describe("hypervisor discover", () => {
 describe("hypervisor status and overview", () => {
   it("status counts the newest completed discover run", async () => {
     const hv = await addHv();
-    expect(await (await a.req("GET", `integrations/hv/${hv.id}/status`, a.viewer)).json()).toEqual({ integration_id: hv.id, last_sync_at: null, last_sync_status: null, cluster_name: null, nodes_count: 0, vms_count: 0, cts_count: 0, storage_count: 0 });
-    await a.t.sql`insert into hv_discover_runs (integration_id, status, cluster_name, nodes_imported, vms_imported, cts_imported, storage_imported) values (${hv.id}, 'completed', 'homelab', 3, 3, 3, 7), (${hv.id}, 'failed', null, 0, 0, 0, 0)`;
-    expect(await (await a.req("GET", `integrations/hv/${hv.id}/status`, a.viewer)).json()).toMatchObject({ cluster_name: "homelab", nodes_count: 3, vms_count: 3, cts_count: 3, storage_count: 7 });
+    expect(await (await a.req("GET", `integrations/hv/${hv.id}/status`, a.viewer)).json()).toEqual({
+      integration_id: hv.id,
+      last_sync_at: null,
+      last_sync_status: null,
+      cluster_name: null,
+      nodes_count: 0,
+      vms_count: 0,
+      cts_count: 0,
+      storage_count: 0,
+    });
+    await a.t
+      .sql`insert into hv_discover_runs (integration_id, status, cluster_name, nodes_imported, vms_imported, cts_imported, storage_imported) values (${hv.id}, 'completed', 'homelab', 3, 3, 3, 7), (${hv.id}, 'failed', null, 0, 0, 0, 0)`;
+    expect(await (await a.req("GET", `integrations/hv/${hv.id}/status`, a.viewer)).json()).toMatchObject({
+      cluster_name: "homelab",
+      nodes_count: 3,
+      vms_count: 3,
+      cts_count: 3,
+      storage_count: 7,
+    });
   });
 
   it("the overview has the reference's shape and a second call within 90 s does not ask the cluster", async () => {
@@ -153,9 +207,22 @@ describe("hypervisor status and overview", () => {
     const res = await a.req("GET", `integrations/hv/cluster-overview?integration_id=${hv.id}`, a.viewer);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.cluster).toEqual({ name: "homelab", quorum: true, nodes_online: 3, nodes_total: 3, vms: 3, lxcs: 3, uptime: expect.any(Number) });
+    expect(body.cluster).toEqual({
+      name: "homelab",
+      quorum: true,
+      nodes_online: 3,
+      nodes_total: 3,
+      vms: 3,
+      lxcs: 3,
+      uptime: expect.any(Number),
+    });
     expect(body.storage).toHaveLength(7); // the shared nas-nfs once
-    expect(body.storage.find((s: { name: string }) => s.name === "nas-nfs")).toEqual({ name: "nas-nfs", used_gb: 1024, total_gb: 4096, content: expect.any(String) });
+    expect(body.storage.find((s: { name: string }) => s.name === "nas-nfs")).toEqual({
+      name: "nas-nfs",
+      used_gb: 1024,
+      total_gb: 4096,
+      content: expect.any(String),
+    });
     expect(body.problems.some((p: { problem: string }) => p.problem.includes("job errors"))).toBe(true);
     expect(body.time_series.cpu.pve1.length).toBeGreaterThan(0);
     expect(Object.keys(body.time_series)).toEqual(["cpu", "memory", "network_in", "network_out"]);
@@ -170,7 +237,13 @@ describe("hypervisor status and overview", () => {
     const unreachable = await a.req("GET", `integrations/hv/cluster-overview?integration_id=${down.id}`, a.viewer);
     expect(unreachable.status).toBe(400);
     expect((await unreachable.json()).detail).toMatch(/^Cluster overview unavailable: .*127\.0\.44\.7/);
-    const action = await a.req("POST", `integrations/hv/${down.id}/nodes/pve1/qemu/101/action`, a.admin, { action: "start" }, confirm("start", "g2-down-start-key"));
+    const action = await a.req(
+      "POST",
+      `integrations/hv/${down.id}/nodes/pve1/qemu/101/action`,
+      a.admin,
+      { action: "start" },
+      confirm("start", "g2-down-start-key"),
+    );
     expect(action.status).toBe(200);
     expect(await action.json()).toMatchObject({ ok: false, error: expect.stringContaining("127.0.44.7") });
     expect((await a.req("GET", "integrations/hv/cluster-overview?integration_id=999999", a.viewer)).status).toBe(404);
@@ -196,26 +269,80 @@ describe("guest actions", () => {
     expect(pve.actions).toHaveLength(1);
 
     // What Proxmox refuses is a 200 with ok=false (reset is qemu-only), still audited.
-    const refused = await a.req("POST", `integrations/hv/${hv.id}/nodes/pve1/lxc/200/action`, a.admin, { action: "reset" }, confirm("reset", "g2-reset-200-key"));
+    const refused = await a.req(
+      "POST",
+      `integrations/hv/${hv.id}/nodes/pve1/lxc/200/action`,
+      a.admin,
+      { action: "reset" },
+      confirm("reset", "g2-reset-200-key"),
+    );
     expect(refused.status).toBe(200);
     const r = await refused.json();
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/501/);
-    const audit = await a.t.sql`select action, level from audit_log where action like 'integrations.hv.guest.%' and entity_id = ${String(hv.id)} order by id`;
-    expect(audit.map((x) => [x.action, x.level])).toEqual([["integrations.hv.guest.stop", "info"], ["integrations.hv.guest.reset", "warning"]]);
+    const audit = await a.t
+      .sql`select action, level from audit_log where action like 'integrations.hv.guest.%' and entity_id = ${String(hv.id)} order by id`;
+    expect(audit.map((x) => [x.action, x.level])).toEqual([
+      ["integrations.hv.guest.stop", "info"],
+      ["integrations.hv.guest.reset", "warning"],
+    ]);
   });
 
   it("a wrong vm_type is 400, a wrong action 422, a viewer 403, anonymous 401, a missing config 404", async () => {
     const hv = await addHv();
-    const bad = await a.req("POST", `integrations/hv/${hv.id}/nodes/pve1/kvm/101/action`, a.admin, { action: "start" }, confirm("start", "g2-vmtype-key-1"));
+    const bad = await a.req(
+      "POST",
+      `integrations/hv/${hv.id}/nodes/pve1/kvm/101/action`,
+      a.admin,
+      { action: "start" },
+      confirm("start", "g2-vmtype-key-1"),
+    );
     expect(bad.status).toBe(400);
-    const wrongAction = await a.req("POST", `integrations/hv/${hv.id}/nodes/pve1/qemu/101/action`, a.admin, { action: "explode" }, confirm("explode", "g2-action-key-1"));
+    const wrongAction = await a.req(
+      "POST",
+      `integrations/hv/${hv.id}/nodes/pve1/qemu/101/action`,
+      a.admin,
+      { action: "explode" },
+      confirm("explode", "g2-action-key-1"),
+    );
     expect(wrongAction.status).toBe(422);
     expect(Object.keys((await wrongAction.json()).fields)).toContain("action");
-    expect((await a.req("POST", `integrations/hv/${hv.id}/nodes/pve1/qemu/101/action`, a.viewer, { action: "start" }, confirm("start", "g2-viewer-key-1"))).status).toBe(403);
-    expect((await a.req("POST", `integrations/hv/${hv.id}/nodes/pve1/qemu/101/action`, undefined, { action: "start" }, confirm("start", "g2-anon-key-1"))).status).toBe(401);
-    expect((await a.req("POST", "integrations/hv/999999/nodes/pve1/qemu/101/action", a.admin, { action: "start" }, confirm("start", "g2-missing-key-1"))).status).toBe(404);
-    expect((await a.req("POST", "integrations/hv", a.editor, { name: "e", config_url: pve.url, api_token: FAKE_PVE_TOKEN })).status).toBe(403);
+    expect(
+      (
+        await a.req(
+          "POST",
+          `integrations/hv/${hv.id}/nodes/pve1/qemu/101/action`,
+          a.viewer,
+          { action: "start" },
+          confirm("start", "g2-viewer-key-1"),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await a.req(
+          "POST",
+          `integrations/hv/${hv.id}/nodes/pve1/qemu/101/action`,
+          undefined,
+          { action: "start" },
+          confirm("start", "g2-anon-key-1"),
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await a.req(
+          "POST",
+          "integrations/hv/999999/nodes/pve1/qemu/101/action",
+          a.admin,
+          { action: "start" },
+          confirm("start", "g2-missing-key-1"),
+        )
+      ).status,
+    ).toBe(404);
+    expect((await a.req("POST", "integrations/hv", a.editor, { name: "e", config_url: pve.url, api_token: FAKE_PVE_TOKEN })).status).toBe(
+      403,
+    );
     expect((await a.req("GET", "integrations/hv")).status).toBe(401);
     expect(pve.actions.filter((x) => x.action === "start")).toHaveLength(0);
   });

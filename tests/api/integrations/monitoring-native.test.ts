@@ -8,7 +8,8 @@ import { type MonitorActors, createMonitorActors } from "../monitors/support.ts"
 let a: MonitorActors;
 
 const post = (body: Record<string, unknown>, token = a.admin) => a.req("POST", "integrations/native/monitors", token, body);
-const counts = async () => (await a.t.sql`select (select count(*) from monitors)::int as monitors, (select count(*) from integration_monitors)::int as mirrors`)[0]!;
+const counts = async () =>
+  (await a.t.sql`select (select count(*) from monitors)::int as monitors, (select count(*) from integration_monitors)::int as mirrors`)[0]!;
 
 beforeAll(async () => {
   a = await createMonitorActors();
@@ -35,19 +36,52 @@ describe("native monitors", () => {
     const http = await post({ entity_type: "service", entity_id: web });
     expect(http.status, await http.clone().text()).toBe(201);
     const h = await http.json();
-    expect(h).toMatchObject({ external_id: `native-svc-${web}`, name: "native-web", probe_type: "http", probe_target: "https://wiki.lan/health", probe_port: null, is_native: true, status: "pending", linked_service_id: web, integration_name: "Built-in Monitors" });
-    const [m] = await a.t.sql`select check_type, host, config, target_type, target_id, interval_secs from monitors where id = ${h.monitor_id}`;
-    expect(m).toMatchObject({ check_type: "http", host: "wiki.lan", config: { url: "https://wiki.lan/health" }, target_type: "service", target_id: web, interval_secs: 60 });
+    expect(h).toMatchObject({
+      external_id: `native-svc-${web}`,
+      name: "native-web",
+      probe_type: "http",
+      probe_target: "https://wiki.lan/health",
+      probe_port: null,
+      is_native: true,
+      status: "pending",
+      linked_service_id: web,
+      integration_name: "Built-in Monitors",
+    });
+    const [m] = await a.t
+      .sql`select check_type, host, config, target_type, target_id, interval_secs from monitors where id = ${h.monitor_id}`;
+    expect(m).toMatchObject({
+      check_type: "http",
+      host: "wiki.lan",
+      config: { url: "https://wiki.lan/health" },
+      target_type: "service",
+      target_id: web,
+      interval_secs: 60,
+    });
 
     const tcp = await (await post({ entity_type: "service", entity_id: db, probe_interval_s: 30 })).json();
-    expect(tcp).toMatchObject({ external_id: `native-svc-${db}`, probe_type: "tcp", probe_target: "192.168.1.31", probe_port: 5432, probe_interval_s: 30 });
+    expect(tcp).toMatchObject({
+      external_id: `native-svc-${db}`,
+      probe_type: "tcp",
+      probe_target: "192.168.1.31",
+      probe_port: 5432,
+      probe_interval_s: 30,
+    });
     const icmp = await (await post({ entity_type: "hardware", entity_id: node, name: "Node ping" })).json();
-    expect(icmp).toMatchObject({ external_id: `native-hw-${node}`, name: "Node ping", probe_type: "icmp", probe_target: "192.168.1.40", linked_hardware_id: node });
+    expect(icmp).toMatchObject({
+      external_id: `native-hw-${node}`,
+      name: "Node ping",
+      probe_type: "icmp",
+      probe_target: "192.168.1.40",
+      linked_hardware_id: node,
+    });
 
     // The first native monitor made the singleton integration, once.
     const rows = await a.t.sql`select id, name, type, next_sync_at from integrations where type = 'native'`;
     expect(rows).toEqual([{ id: expect.any(Number), name: "Built-in Monitors", type: "native", next_sync_at: null }]);
-    expect(await (await a.req("POST", `integrations/${rows[0]!.id}/test`, a.admin)).json()).toEqual({ ok: true, message: "Native monitors are always available" });
+    expect(await (await a.req("POST", `integrations/${rows[0]!.id}/test`, a.admin)).json()).toEqual({
+      ok: true,
+      message: "Native monitors are always available",
+    });
     expect((await a.req("POST", "integrations", a.admin, { type: "native", name: "again" })).status).toBe(409);
 
     // Reads take status, last check and latency from our monitor.

@@ -23,14 +23,24 @@ async function call(method: string, path: string, body?: unknown, token = a.admi
 }
 
 async function kumaIntegration(fields: Record<string, unknown> = {}): Promise<any> {
-  const res = await call("POST", "integrations", { type: "uptime_kuma", name: `kuma ${Math.random()}`, base_url: kuma.url, slug: FAKE_KUMA_SLUG, ...fields });
+  const res = await call("POST", "integrations", {
+    type: "uptime_kuma",
+    name: `kuma ${Math.random()}`,
+    base_url: kuma.url,
+    slug: FAKE_KUMA_SLUG,
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
 const monitorsOf = async (id: number) => (await call("GET", `integrations/${id}/monitors`)).body as any[];
 const byName = (list: any[], name: string) => list.find((m) => m.name === name);
-const counts = async () => (await a.t.sql`select (select count(*) from integrations)::int as i, (select count(*) from integration_monitors)::int as m, (select count(*) from integration_monitor_events)::int as e, (select count(*) from hardware_live_metrics)::int as l`)[0]!;
+const counts = async () =>
+  (
+    await a.t
+      .sql`select (select count(*) from integrations)::int as i, (select count(*) from integration_monitors)::int as m, (select count(*) from integration_monitor_events)::int as e, (select count(*) from hardware_live_metrics)::int as l`
+  )[0]!;
 
 beforeAll(async () => {
   a = await createAgentActors();
@@ -50,12 +60,26 @@ describe("monitoring integrations CRUD", () => {
     const res = await call("GET", "integrations/registry", undefined, a.viewer);
     expect(res.status).toBe(200);
     expect(res.body.map((t: any) => t.type)).toEqual(["uptime_kuma", "native"]);
-    expect(res.body[0].config_fields.map((f: any) => [f.name, f.required, f.secret])).toEqual([["base_url", true, false], ["slug", false, false], ["api_key", false, true]]);
+    expect(res.body[0].config_fields.map((f: any) => [f.name, f.required, f.secret])).toEqual([
+      ["base_url", true, false],
+      ["slug", false, false],
+      ["api_key", false, true],
+    ]);
   });
 
   it("creates (201), reads, lists, changes and deletes an integration; the API key is sealed and never answered", async () => {
     const created = await kumaIntegration({ api_key: FAKE_KUMA_KEY, sync_interval_s: 120 });
-    expect(created).toMatchObject({ type: "uptime_kuma", base_url: kuma.url, slug: FAKE_KUMA_SLUG, sync_interval_s: 120, enabled: true, sync_status: "never", sync_error: null, monitor_count: 0, api_key_set: true });
+    expect(created).toMatchObject({
+      type: "uptime_kuma",
+      base_url: kuma.url,
+      slug: FAKE_KUMA_SLUG,
+      sync_interval_s: 120,
+      enabled: true,
+      sync_status: "never",
+      sync_error: null,
+      monitor_count: 0,
+      api_key_set: true,
+    });
     expect(created).not.toHaveProperty("api_key");
     const [row] = await a.t.sql`select api_key from integrations where id = ${created.id}`;
     expect(row!.api_key).toMatch(/^vault:v1:/);
@@ -119,7 +143,10 @@ describe("monitoring integrations CRUD", () => {
 describe("test and sync against Uptime Kuma", () => {
   it("tests the connection: ok, and a missing status page as {ok: false} with 200", async () => {
     const id = (await kumaIntegration()).id;
-    expect(await call("POST", `integrations/${id}/test`)).toMatchObject({ status: 200, body: { ok: true, message: "Connection successful" } });
+    expect(await call("POST", `integrations/${id}/test`)).toMatchObject({
+      status: 200,
+      body: { ok: true, message: "Connection successful" },
+    });
     await call("PATCH", `integrations/${id}`, { slug: "nope" });
     const missing = await call("POST", `integrations/${id}/test`);
     expect(missing.status).toBe(200);
@@ -136,7 +163,16 @@ describe("test and sync against Uptime Kuma", () => {
 
     let monitors = await monitorsOf(integ.id);
     expect(monitors.map((m) => m.name)).toEqual(["NAS", "Proxmox UI", "Router DNS"]);
-    expect(byName(monitors, "Proxmox UI")).toMatchObject({ external_id: "1", status: "up", url: "https://pve1.lan:8006", uptime_30d: 99.875, avg_response_ms: 42, last_heartbeat_at: "2026-11-25T02:01:00.118Z", is_native: false, integration_name: integ.name });
+    expect(byName(monitors, "Proxmox UI")).toMatchObject({
+      external_id: "1",
+      status: "up",
+      url: "https://pve1.lan:8006",
+      uptime_30d: 99.875,
+      avg_response_ms: 42,
+      last_heartbeat_at: "2026-11-25T02:01:00.118Z",
+      is_native: false,
+      integration_name: integ.name,
+    });
     expect(byName(monitors, "NAS")).toMatchObject({ external_id: "2", status: "down", uptime_30d: 97, url: null });
     expect(byName(monitors, "Router DNS")).toMatchObject({ status: "pending", uptime_30d: null });
 
@@ -145,8 +181,12 @@ describe("test and sync against Uptime Kuma", () => {
     const nas = byName(monitors, "NAS");
     const linked = await call("PATCH", `integrations/${integ.id}/monitors/${nas.id}`, { linked_hardware_id: node });
     expect(linked).toMatchObject({ status: 200, body: { id: nas.id, linked_hardware_id: node, linked_service_id: null } });
-    expect((await call("PATCH", `integrations/${integ.id}/monitors/${nas.id}`, { linked_hardware_id: 999999 })).body.detail).toBe("Hardware asset not found");
-    expect((await call("PATCH", `integrations/${integ.id}/monitors/999999`, { linked_hardware_id: node })).body.detail).toBe("Monitor not found");
+    expect((await call("PATCH", `integrations/${integ.id}/monitors/${nas.id}`, { linked_hardware_id: 999999 })).body.detail).toBe(
+      "Hardware asset not found",
+    );
+    expect((await call("PATCH", `integrations/${integ.id}/monitors/999999`, { linked_hardware_id: node })).body.detail).toBe(
+      "Monitor not found",
+    );
     expect((await call("PATCH", `integrations/${integ.id}/monitors/${nas.id}`, { linked_hardware_id: "x" })).status).toBe(422);
 
     await call("POST", `integrations/${integ.id}/sync`);
@@ -159,11 +199,15 @@ describe("test and sync against Uptime Kuma", () => {
     await call("POST", `integrations/${integ.id}/sync`);
     monitors = await monitorsOf(integ.id);
     expect(byName(monitors, "NAS").status).toBe("up");
-    const rows2 = await a.t.sql`select status from hardware_live_metrics where hardware_id = ${node} and source = 'uptime_kuma' order by id`;
+    const rows2 = await a.t
+      .sql`select status from hardware_live_metrics where hardware_id = ${node} and source = 'uptime_kuma' order by id`;
     expect(rows2.map((r) => r.status)).toEqual(["down", "up"]);
     const events = await call("GET", `integrations/${integ.id}/monitors/${nas.id}/events`, undefined, a.viewer);
     expect(events.status).toBe(200);
-    expect(events.body).toMatchObject({ total: 1, items: [{ monitor_id: nas.id, previous_status: "down", new_status: "up", reason: null }] });
+    expect(events.body).toMatchObject({
+      total: 1,
+      items: [{ monitor_id: nas.id, previous_status: "down", new_status: "up", reason: null }],
+    });
 
     // An operator explains the outage.
     const eventId = events.body.items[0].id;
@@ -211,8 +255,20 @@ describe("test and sync against Uptime Kuma", () => {
 
   it("parses the recordings: metrics by label, -1 response time as none, heartbeat times as UTC; refuses what is not Prometheus text", () => {
     const parsed = parseKumaMetrics(readFileSync(join(import.meta.dirname, "../../fixtures/uptime-kuma/metrics.txt"), "utf8"));
-    expect(parsed.find((m) => m.name === "NAS")).toEqual({ id: null, name: "NAS", url: "https://", status: "down", response_ms: null, cert_days: null });
-    expect(parsed.find((m) => m.name === "Proxmox UI")).toMatchObject({ status: "up", response_ms: 43, cert_days: 41, url: "https://pve1.lan:8006" });
+    expect(parsed.find((m) => m.name === "NAS")).toEqual({
+      id: null,
+      name: "NAS",
+      url: "https://",
+      status: "down",
+      response_ms: null,
+      cert_days: null,
+    });
+    expect(parsed.find((m) => m.name === "Proxmox UI")).toMatchObject({
+      status: "up",
+      response_ms: 43,
+      cert_days: 41,
+      url: "https://pve1.lan:8006",
+    });
     expect(parsed.map((m) => m.name).sort()).toEqual(["Backup job", "NAS", "Proxmox UI", "Router DNS"]);
     expect(() => parseKumaMetrics('monitor_status{monitor_name="x" 1\n')).toThrow(/not Prometheus text/);
     expect(kumaTime("2026-11-25 02:01:00.118")?.toISOString()).toBe("2026-11-25T02:01:00.118Z");
@@ -220,10 +276,17 @@ describe("test and sync against Uptime Kuma", () => {
     expect(kumaTime("garbage")).toBeNull();
   });
 
-  it("a refused key, a bad answer and a timeout each record sync_status error with a clear sync_error and change nothing else", { timeout: 30_000 }, async () => {
+  it("a refused key, a bad answer and a timeout each record sync_status error with a clear sync_error and change nothing else", {
+    timeout: 30_000,
+  }, async () => {
     const integ = await kumaIntegration({ api_key: "uk1_wrong" });
     const refused = await call("POST", `integrations/${integ.id}/sync`);
-    expect(refused.body).toMatchObject({ sync_status: "error", sync_error: "Uptime Kuma refused the API key on /metrics (HTTP 401).", last_synced_at: null, monitor_count: 0 });
+    expect(refused.body).toMatchObject({
+      sync_status: "error",
+      sync_error: "Uptime Kuma refused the API key on /metrics (HTTP 401).",
+      last_synced_at: null,
+      monitor_count: 0,
+    });
 
     await call("PATCH", `integrations/${integ.id}`, { api_key: null });
     await call("POST", `integrations/${integ.id}/sync`);
@@ -236,7 +299,9 @@ describe("test and sync against Uptime Kuma", () => {
     expect(bad.body.sync_error).not.toContain("captive");
 
     kuma.state.garbage = { status: 502, body: "Bad Gateway" };
-    expect((await call("POST", `integrations/${integ.id}/sync`)).body.sync_error).toBe("Uptime Kuma answered HTTP 502 for the status page.");
+    expect((await call("POST", `integrations/${integ.id}/sync`)).body.sync_error).toBe(
+      "Uptime Kuma answered HTTP 502 for the status page.",
+    );
 
     kuma.state.garbage = null;
     kuma.state.delayMs = 12_000;
@@ -250,13 +315,15 @@ describe("test and sync against Uptime Kuma", () => {
 
   it("an address the outbound policy refuses is a sync error, not a request", async () => {
     const integ = await kumaIntegration();
-    await a.t.sql`update app_settings set value = ${a.t.sql.json({ allow_private: true, allow_loopback: false, allow_link_local: false })} where key = 'outbound_policy'`;
+    await a.t
+      .sql`update app_settings set value = ${a.t.sql.json({ allow_private: true, allow_loopback: false, allow_link_local: false })} where key = 'outbound_policy'`;
     try {
       const res = await call("POST", `integrations/${integ.id}/sync`);
       expect(res.body.sync_status).toBe("error");
       expect(kuma.requests).toHaveLength(0);
     } finally {
-      await a.t.sql`update app_settings set value = ${a.t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false })} where key = 'outbound_policy'`;
+      await a.t
+        .sql`update app_settings set value = ${a.t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false })} where key = 'outbound_policy'`;
     }
   });
 });

@@ -25,10 +25,26 @@ afterAll(async () => {
 
 describe("provider configs", () => {
   it("creates, reads, lists, changes and deletes a docker config; the credential is sealed and never returned", async () => {
-    const created = await a.req("POST", "integrations/docker/config", a.admin, { name: "engine", config_url: `unix://${docker.socketPath}`, credential_value: "{}", sync_interval_s: 600 });
+    const created = await a.req("POST", "integrations/docker/config", a.admin, {
+      name: "engine",
+      config_url: `unix://${docker.socketPath}`,
+      credential_value: "{}",
+      sync_interval_s: 600,
+    });
     expect(created.status).toBe(200);
     const body = await created.json();
-    expect(body).toMatchObject({ type: "docker", name: "engine", config_url: `unix://${docker.socketPath}`, credential_type: "api_key", credential_id: null, credential_set: true, auto_sync: true, sync_interval_s: 600, last_sync_status: null, extra_config: {} });
+    expect(body).toMatchObject({
+      type: "docker",
+      name: "engine",
+      config_url: `unix://${docker.socketPath}`,
+      credential_type: "api_key",
+      credential_id: null,
+      credential_set: true,
+      auto_sync: true,
+      sync_interval_s: 600,
+      last_sync_status: null,
+      extra_config: {},
+    });
     expect(JSON.stringify(body)).not.toContain("credential_value");
     const [row] = await a.t.sql`select credential, next_sync_at from integration_configs where id = ${body.id}`;
     expect(row!.credential).toMatch(/^vault:v1:/);
@@ -43,7 +59,11 @@ describe("provider configs", () => {
     expect(other.status).toBe(404);
     expect((await other.json()).detail).toBe("Integration config not found");
 
-    const put = await a.req("PUT", `integrations/docker/config/${body.id}`, a.admin, { name: "engine 2", credential_value: null, auto_sync: false });
+    const put = await a.req("PUT", `integrations/docker/config/${body.id}`, a.admin, {
+      name: "engine 2",
+      credential_value: null,
+      auto_sync: false,
+    });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ name: "engine 2", credential_set: false, auto_sync: false, sync_interval_s: 600 });
     expect((await a.t.sql`select next_sync_at from integration_configs where id = ${body.id}`)[0]!.next_sync_at).toBeNull();
@@ -52,12 +72,21 @@ describe("provider configs", () => {
     expect(del.status).toBe(200);
     expect(await del.json()).toEqual({ detail: "deleted" });
     expect((await a.req("GET", `integrations/docker/config/${body.id}`, a.viewer)).status).toBe(404);
-    const audit = await a.t.sql`select action from audit_log where entity_type = 'integration_config' and entity_id = ${String(body.id)} order by id`;
-    expect(audit.map((r) => r.action)).toEqual(["integrations.docker.config.created", "integrations.docker.config.updated", "integrations.docker.config.deleted"]);
+    const audit = await a.t
+      .sql`select action from audit_log where entity_type = 'integration_config' and entity_id = ${String(body.id)} order by id`;
+    expect(audit.map((r) => r.action)).toEqual([
+      "integrations.docker.config.created",
+      "integrations.docker.config.updated",
+      "integrations.docker.config.deleted",
+    ]);
   });
 
   it("an unknown provider is the reference's 400", async () => {
-    for (const [method, path] of [["GET", "integrations/proxmox/config"], ["POST", "integrations/vmware/config"], ["GET", "integrations/x/config/1"]] as const) {
+    for (const [method, path] of [
+      ["GET", "integrations/proxmox/config"],
+      ["POST", "integrations/vmware/config"],
+      ["GET", "integrations/x/config/1"],
+    ] as const) {
       const res = await a.req(method, path, a.admin, method === "POST" ? { name: "n", config_url: "https://h" } : undefined);
       expect(res.status, path).toBe(400);
       expect((await res.json()).detail).toMatch(/^Invalid provider '(proxmox|vmware|x)'\. Must be one of: \[hv, docker\]$/);
@@ -90,19 +119,30 @@ describe("provider configs", () => {
   });
 
   it("test answers ok with the latency from the docker engine and the hypervisor, error when it cannot connect", async () => {
-    const d = await (await a.req("POST", "integrations/docker/config", a.admin, { name: "sock", config_url: `unix://${docker.socketPath}` })).json();
+    const d = await (
+      await a.req("POST", "integrations/docker/config", a.admin, { name: "sock", config_url: `unix://${docker.socketPath}` })
+    ).json();
     const ok = await a.req("POST", `integrations/docker/config/${d.id}/test`, a.admin);
     expect(ok.status).toBe(200);
     const out = await ok.json();
     expect(out).toMatchObject({ status: "ok", message: "Docker 24.0.7 (API 1.43)" });
     expect(out.latency_ms).toBeGreaterThanOrEqual(0);
 
-    const gone = await (await a.req("POST", "integrations/docker/config", a.admin, { name: "gone", config_url: "unix:///tmp/no-such-docker-g2.sock" })).json();
+    const gone = await (
+      await a.req("POST", "integrations/docker/config", a.admin, { name: "gone", config_url: "unix:///tmp/no-such-docker-g2.sock" })
+    ).json();
     const err = await (await a.req("POST", `integrations/docker/config/${gone.id}/test`, a.admin)).json();
     expect(err.status).toBe("error");
     expect(err.message.length).toBeGreaterThan(0);
 
-    const hv = await (await a.req("POST", "integrations/hv/config", a.admin, { name: "pve", config_url: pve.url, credential_value: FAKE_PVE_TOKEN, verify_ssl: false })).json();
+    const hv = await (
+      await a.req("POST", "integrations/hv/config", a.admin, {
+        name: "pve",
+        config_url: pve.url,
+        credential_value: FAKE_PVE_TOKEN,
+        verify_ssl: false,
+      })
+    ).json();
     expect(hv).toMatchObject({ type: "hv", credential_type: "proxmox_api", credential_set: true, config_url: pve.url });
     const hvOk = await (await a.req("POST", `integrations/hv/config/${hv.id}/test`, a.admin)).json();
     expect(hvOk).toMatchObject({ status: "ok" });

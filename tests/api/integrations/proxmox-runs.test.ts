@@ -20,10 +20,17 @@ async function run(integrationId: number | null, fields: { status?: string; trig
 
 beforeAll(async () => {
   a = await createActors();
-  const configs = await a.t.sql<{ id: number }[]>`insert into integration_configs (type, name, config_url) values ('hv', 'pve', 'https://pve.lab:8006'), ('hv', 'pve2', 'https://pve2.lab:8006') returning id`;
+  const configs = await a.t.sql<
+    { id: number }[]
+  >`insert into integration_configs (type, name, config_url) values ('hv', 'pve', 'https://pve.lab:8006'), ('hv', 'pve2', 'https://pve2.lab:8006') returning id`;
   pve = configs[0]!.id;
   other = configs[1]!.id;
-  runs.push(await run(pve), await run(other, { status: "failed", errors: ["401 Unauthorized: bad token"] }), await run(pve, { trigger: "manual" }), await run(pve, { status: "running" }));
+  runs.push(
+    await run(pve),
+    await run(other, { status: "failed", errors: ["401 Unauthorized: bad token"] }),
+    await run(pve, { trigger: "manual" }),
+    await run(pve, { status: "running" }),
+  );
 });
 afterAll(async () => {
   await a?.t.close();
@@ -36,9 +43,23 @@ describe("GET /discovery/proxmox-runs", () => {
     const body = await res.json();
     expect(body.map((r: { id: number }) => r.id)).toEqual([...runs].reverse());
     expect(body[3]).toEqual({
-      id: runs[0], integration_id: pve, status: "completed", trigger: "scheduled", triggered_by: "scheduler", started_at: expect.any(String), completed_at: expect.any(String),
-      cluster_name: "lab", nodes_imported: 3, vms_imported: 12, cts_imported: 4, networks_imported: 0, storage_imported: 0, rows_written: 19,
-      vanished: [{ entity_type: "compute_unit", entity_id: 7, external_id: "qemu/101", name: "old-vm" }], errors: [], audit_id: null,
+      id: runs[0],
+      integration_id: pve,
+      status: "completed",
+      trigger: "scheduled",
+      triggered_by: "scheduler",
+      started_at: expect.any(String),
+      completed_at: expect.any(String),
+      cluster_name: "lab",
+      nodes_imported: 3,
+      vms_imported: 12,
+      cts_imported: 4,
+      networks_imported: 0,
+      storage_imported: 0,
+      rows_written: 19,
+      vanished: [{ entity_type: "compute_unit", entity_id: 7, external_id: "qemu/101", name: "old-vm" }],
+      errors: [],
+      audit_id: null,
     });
   });
 
@@ -71,7 +92,7 @@ describe("GET /discovery/proxmox-runs", () => {
 });
 
 describe("GET /discovery/proxmox-runs/{run_id}", () => {
-  it("answers one run, and 404 \"Proxmox discover run not found\" for an unknown id", async () => {
+  it('answers one run, and 404 "Proxmox discover run not found" for an unknown id', async () => {
     const res = await a.req("GET", `discovery/proxmox-runs/${runs[1]}`, a.viewer);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: runs[1], integration_id: other, status: "failed", completed_at: expect.any(String) });

@@ -96,7 +96,13 @@ describe("scopes (issue 36 item 12)", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(ids(body.impacted_hardware)).toEqual([2, 3, 5]);
-    expect(body).toMatchObject({ impacted_compute_units: [], impacted_services: [], impacted_storage: [], total_impact_count: 9, hidden_impact_count: 6 });
+    expect(body).toMatchObject({
+      impacted_compute_units: [],
+      impacted_services: [],
+      impacted_storage: [],
+      total_impact_count: 9,
+      hidden_impact_count: 6,
+    });
     const text = JSON.stringify(body);
     for (const name of ["vm-app", "ct-db", "db", "api", "web", "tank"]) expect(text).not.toContain(`"${name}"`);
     // A caller who may read everything sees everything and nothing hidden.

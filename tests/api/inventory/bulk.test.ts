@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(async () => a.t.close());
 
 let keys = 0;
-const confirm = (action: string, key = `bulk-test-key-${++keys}-${Date.now()}`) => ({ "x-svc-confirmation": action, "idempotency-key": key });
+const confirm = (action: string, key = `bulk-test-key-${++keys}-${Date.now()}`) => ({
+  "x-svc-confirmation": action,
+  "idempotency-key": key,
+});
 
 async function storageItems(prefix: string, n: number, tags: string[] = []): Promise<number[]> {
   const ids: number[] = [];
@@ -23,9 +26,12 @@ async function storageItems(prefix: string, n: number, tags: string[] = []): Pro
   return ids;
 }
 
-const rows = (ids: number[]) => a.t.sql<{ id: number; tags: string[]; version: number }[]>`select id, tags, version from storage where id = any(${ids}) order by id`;
+const rows = (ids: number[]) =>
+  a.t.sql<{ id: number; tags: string[]; version: number }[]>`select id, tags, version from storage where id = any(${ids}) order by id`;
 const audits = (action: string, ids: number[]) =>
-  a.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log where action = ${action} and entity_id = any(${ids.map(String)})`.then((r) => r[0]!.n);
+  a.t.sql<{ n: number }[]>`select count(*)::int as n from audit_log where action = ${action} and entity_id = any(${ids.map(String)})`.then(
+    (r) => r[0]!.n,
+  );
 
 describe("bulk tags", () => {
   it("adds and removes tags on every selected record, one audit entry per record changed", async () => {
@@ -51,7 +57,10 @@ describe("bulk tags", () => {
     expect(body.error_code).toBe("VALIDATION_ERROR");
     expect(body.refused).toEqual([{ id: 987654, reason: "not_found", detail: "Storage item 987654 was not found." }]);
     expect(body.fields.ids).toContain("987654");
-    expect((await rows(ids)).map((r) => [r.tags, r.version])).toEqual([[[], 1], [[], 1]]);
+    expect((await rows(ids)).map((r) => [r.tags, r.version])).toEqual([
+      [[], 1],
+      [[], 1],
+    ]);
     expect(await audits("storage.update", ids)).toBe(0);
   });
 
@@ -102,7 +111,11 @@ describe("bulk delete", () => {
     const res = await a.req("POST", "storage/bulk-delete", a.admin, { ids });
     expect(res.status).toBe(428);
     const body = await res.json();
-    expect(body).toMatchObject({ error_code: "CONFIRMATION_REQUIRED", action: "bulk-delete-storage", required: ["x-svc-confirmation", "idempotency-key"] });
+    expect(body).toMatchObject({
+      error_code: "CONFIRMATION_REQUIRED",
+      action: "bulk-delete-storage",
+      required: ["x-svc-confirmation", "idempotency-key"],
+    });
     const wrong = await a.req("POST", "storage/bulk-delete", a.admin, { ids }, confirm("bulk-delete-hardware"));
     expect(wrong.status).toBe(428);
     expect((await rows(ids)).length).toBe(2);
@@ -119,15 +132,22 @@ describe("bulk delete", () => {
 
   it("records with dependents are named (each of them) and nothing is deleted", async () => {
     const hw = [];
-    for (const name of ["bulk-host-a", "bulk-host-b", "bulk-host-free"]) hw.push((await (await a.req("POST", "hardware", a.editor, { name })).json()).id as number);
+    for (const name of ["bulk-host-a", "bulk-host-b", "bulk-host-free"])
+      hw.push((await (await a.req("POST", "hardware", a.editor, { name })).json()).id as number);
     expect((await a.req("POST", "compute-units", a.editor, { name: "bulk-vm-a", kind: "vm", hardware_id: hw[0] })).status).toBe(201);
     expect((await a.req("POST", "services", a.editor, { name: "bulk-svc-b", hardware_id: hw[1] })).status).toBe(201);
     const res = await a.req("POST", "hardware/bulk-delete", a.admin, { ids: hw }, confirm("bulk-delete-hardware"));
     expect(res.status).toBe(422);
     const body = await res.json();
-    expect(body.refused.map((r: { id: number; reason: string }) => [r.id, r.reason])).toEqual([[hw[0], "conflict"], [hw[1], "conflict"]]);
+    expect(body.refused.map((r: { id: number; reason: string }) => [r.id, r.reason])).toEqual([
+      [hw[0], "conflict"],
+      [hw[1], "conflict"],
+    ]);
     expect(body.refused[0].detail).toContain("bulk-vm-a");
-    expect(body.detail.map((i: { loc: unknown[] }) => i.loc)).toEqual([["body", "ids", 0], ["body", "ids", 1]]);
+    expect(body.detail.map((i: { loc: unknown[] }) => i.loc)).toEqual([
+      ["body", "ids", 0],
+      ["body", "ids", 1],
+    ]);
     const left = await a.t.sql`select count(*)::int as n from hardware where id = any(${hw})`;
     expect(left[0]!.n).toBe(3);
     expect(await audits("hardware.delete", hw)).toBe(0);
@@ -162,7 +182,12 @@ describe("bulk delete", () => {
     const site = (await (await a.req("POST", "sites", a.admin, { name: "bulk-site" })).json()).id;
     const env = (await (await a.req("POST", "environments", a.admin, { name: "bulk-env" })).json()).id;
     const ip = (await (await a.req("POST", "ipam", a.admin, { address: "10.99.0.1" })).json()).id;
-    for (const [path, id] of [["vlans", vlan], ["sites", site], ["environments", env], ["ipam", ip]] as const) {
+    for (const [path, id] of [
+      ["vlans", vlan],
+      ["sites", site],
+      ["environments", env],
+      ["ipam", ip],
+    ] as const) {
       const res = await a.req("POST", `${path}/bulk-delete`, a.admin, { ids: [id] }, confirm(`bulk-delete-${path}`));
       expect(res.status, path).toBe(200);
       expect((await a.req("GET", `${path}/${id}`, a.admin)).status).toBe(404);

@@ -25,7 +25,10 @@ describe("clusters: happy", () => {
     expect((await (await a.req("GET", `hardware-clusters/${c.id}`, a.viewer)).json()).name).toBe("pve");
     const page = await (await a.req("GET", "hardware-clusters?type=proxmox", a.viewer)).json();
     expect(page.items.map((x: { name: string }) => x.name)).toEqual(["pve"]);
-    const patched = await a.req("PATCH", `hardware-clusters/${c.id}`, a.editor, { description: "three nodes", environment_name: "ignored" });
+    const patched = await a.req("PATCH", `hardware-clusters/${c.id}`, a.editor, {
+      description: "three nodes",
+      environment_name: "ignored",
+    });
     expect(await patched.json()).toMatchObject({ description: "three nodes", version: 2 });
     expect((await a.req("DELETE", `hardware-clusters/${c.id}`, a.admin)).status).toBe(204);
     expect((await a.req("GET", `hardware-clusters/${c.id}`, a.viewer)).status).toBe(404);
@@ -45,12 +48,22 @@ describe("clusters: happy", () => {
     // The hardware's own view (hardware group) sees it.
     expect((await (await a.req("GET", `hardware/${n1}/clusters`, a.viewer)).json())[0]).toMatchObject({ id: c.id, member_id: m1.id });
 
-    const patched = await a.req("PATCH", `hardware-clusters/${c.id}/members/${m1.id}`, a.editor, { role: "mon", hardware_name: "ignored", id: 1 });
+    const patched = await a.req("PATCH", `hardware-clusters/${c.id}/members/${m1.id}`, a.editor, {
+      role: "mon",
+      hardware_name: "ignored",
+      id: 1,
+    });
     expect(patched.status).toBe(200);
     expect((await patched.json()).role).toBe("mon");
     expect((await a.req("DELETE", `hardware-clusters/${c.id}/members/${m2.id}`, a.editor)).status).toBe(204);
     const audit = await a.t.sql`select action from audit_log where entity_type = 'cluster' and entity_id = ${String(c.id)} order by id`;
-    expect(audit.map((r) => r.action)).toEqual(["cluster.create", "cluster_member.create", "cluster_member.create", "cluster_member.update", "cluster_member.delete"]);
+    expect(audit.map((r) => r.action)).toEqual([
+      "cluster.create",
+      "cluster_member.create",
+      "cluster_member.create",
+      "cluster_member.update",
+      "cluster_member.delete",
+    ]);
 
     expect((await a.req("DELETE", `hardware-clusters/${c.id}`, a.admin)).status).toBe(204);
     expect((await a.t.sql`select count(*)::int as n from cluster_members where cluster_id = ${c.id}`)[0]!.n).toBe(0);
@@ -87,7 +100,9 @@ describe("clusters: errors", () => {
     expect(wrong.status).toBe(404);
     expect((await wrong.json()).detail).toBe(`Cluster member ${m.id} was not found in cluster ${d.id}.`);
     expect((await a.req("DELETE", `hardware-clusters/${d.id}/members/${m.id}`, a.editor)).status).toBe(404);
-    expect((await a.req("PATCH", `hardware-clusters/${c.id}/members/${m.id}`, a.editor, { hardware_id: 5, colour: "red" })).status).toBe(422);
+    expect((await a.req("PATCH", `hardware-clusters/${c.id}/members/${m.id}`, a.editor, { hardware_id: 5, colour: "red" })).status).toBe(
+      422,
+    );
   });
 });
 

@@ -29,17 +29,36 @@ describe("compute-units: happy", () => {
     const hw = await hardwareNode("pve-cu");
     const [env] = await a.t.sql`insert into environments (name) values ('prod') returning id`;
     const created = await a.req("POST", "compute-units", a.editor, {
-      name: "web-vm", kind: "vm", hardware_id: hw, memory_mb: 4096, cpu_cores: 2, disk_gb: 40, ip_address: "10.0.0.5",
-      status: "running", os: "Debian 12", icon_slug: "debian", environment_id: env!.id, tags: ["web"],
+      name: "web-vm",
+      kind: "vm",
+      hardware_id: hw,
+      memory_mb: 4096,
+      cpu_cores: 2,
+      disk_gb: 40,
+      ip_address: "10.0.0.5",
+      status: "running",
+      os: "Debian 12",
+      icon_slug: "debian",
+      environment_id: env!.id,
+      tags: ["web"],
     });
     expect(created.status).toBe(201);
     const cu = await created.json();
-    expect(cu).toMatchObject({ name: "web-vm", kind: "vm", hardware_name: "pve-cu", environment_name: "prod", icon_slug: "debian", tags: ["web"], version: 1 });
+    expect(cu).toMatchObject({
+      name: "web-vm",
+      kind: "vm",
+      hardware_name: "pve-cu",
+      environment_name: "prod",
+      icon_slug: "debian",
+      tags: ["web"],
+      version: 1,
+    });
     await a.req("POST", "compute-units", a.editor, { name: "db-ct", kind: "container", hardware_id: hw, tags: ["db"] });
     await a.req("POST", "compute-units", a.editor, { name: "lonely", kind: "vm" });
 
     expect((await (await a.req("GET", `compute-units/${cu.id}`, a.viewer)).json()).os).toBe("Debian 12");
-    const names = async (q: string) => (await (await a.req("GET", `compute-units?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
+    const names = async (q: string) =>
+      (await (await a.req("GET", `compute-units?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
     expect(await names("kind=container")).toEqual(["db-ct"]);
     expect(await names(`hardware_id=${hw}&sort=name&direction=desc`)).toEqual(["web-vm", "db-ct"]);
     expect(await names("status=running")).toEqual(["web-vm"]);
@@ -54,7 +73,8 @@ describe("compute-units: happy", () => {
 
     expect((await a.req("DELETE", `compute-units/${cu.id}`, a.admin)).status).toBe(204);
     expect((await a.req("GET", `compute-units/${cu.id}`, a.viewer)).status).toBe(404);
-    const audit = await a.t.sql`select action, diff from audit_log where entity_type = 'compute_unit' and entity_id = ${String(cu.id)} order by id`;
+    const audit = await a.t
+      .sql`select action, diff from audit_log where entity_type = 'compute_unit' and entity_id = ${String(cu.id)} order by id`;
     expect(audit.map((r) => r.action)).toEqual(["compute_unit.create", "compute_unit.update", "compute_unit.delete"]);
     expect(audit[1]!.diff).toMatchObject({ before: { memory_mb: 4096 }, after: { memory_mb: 8192 } });
   });
@@ -65,7 +85,9 @@ describe("compute-units: happy", () => {
     await a.t.sql`insert into network_members (network_id, compute_id, ip_address) values (${net!.id}, ${cu.id}, '10.0.0.9')`;
     const res = await a.req("GET", `compute-units/${cu.id}/networks`, a.viewer);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([{ network_id: net!.id, name: "lan", cidr: "10.0.0.0/24", vlan_id: 10, gateway: null, ip_address: "10.0.0.9" }]);
+    expect(await res.json()).toEqual([
+      { network_id: net!.id, name: "lan", cidr: "10.0.0.0/24", vlan_id: 10, gateway: null, ip_address: "10.0.0.9" },
+    ]);
 
     expect((await a.req("DELETE", `compute-units/${cu.id}`, a.admin)).status).toBe(204);
     expect((await a.t.sql`select count(*)::int as n from network_members where compute_id = ${cu.id}`)[0]!.n).toBe(0);
@@ -79,13 +101,20 @@ describe("compute-units: happy", () => {
 
     const up = await upload(a.editor, { bytes: PNG, name: "My Router.png" });
     expect(up.status).toBe(201);
-    expect(await up.json()).toMatchObject({ slug: "my-router", builtin: false, content_type: "image/png", size: PNG.length, path: "/uploads/compute-icon/my-router" });
+    expect(await up.json()).toMatchObject({
+      slug: "my-router",
+      builtin: false,
+      content_type: "image/png",
+      size: PNG.length,
+      path: "/uploads/compute-icon/my-router",
+    });
     const named = await upload(a.editor, { bytes: PNG, name: "x.png" }, { slug: "nas-box" });
     expect((await named.json()).slug).toBe("nas-box");
 
     const icons = await (await a.req("GET", "compute-units/icons", a.viewer)).json();
     expect(icons.filter((i: { builtin: boolean }) => !i.builtin).map((i: { slug: string }) => i.slug)).toEqual(["my-router", "nas-box"]);
-    const [stored] = await a.t.sql`select content_type, size::int as size, sha256 from uploads where kind = 'compute-icon' and name = 'my-router'`;
+    const [stored] = await a.t
+      .sql`select content_type, size::int as size, sha256 from uploads where kind = 'compute-icon' and name = 'my-router'`;
     expect(stored).toMatchObject({ content_type: "image/png", size: PNG.length });
 
     const cu = await (await a.req("POST", "compute-units", a.editor, { name: "router-vm", kind: "vm", icon_slug: "my-router" })).json();
@@ -93,7 +122,8 @@ describe("compute-units: happy", () => {
     expect((await a.req("DELETE", "compute-units/icons/my-router", a.editor)).status).toBe(204);
     expect(await (await a.req("GET", `compute-units/${cu.id}`, a.viewer)).json()).toMatchObject({ icon_slug: null, version: 2 });
     expect((await a.t.sql`select count(*)::int as n from uploads where name = 'my-router'`)[0]!.n).toBe(0);
-    const audit = await a.t.sql`select action, diff from audit_log where action like 'compute_icon.%' or action = 'upload.store' order by id`;
+    const audit = await a.t
+      .sql`select action, diff from audit_log where action like 'compute_icon.%' or action = 'upload.store' order by id`;
     expect(audit.map((r) => r.action)).toEqual(["upload.store", "upload.store", "compute_icon.delete"]);
     expect(audit[2]!.diff.before.used_by_compute_units).toEqual([cu.id]);
   });
@@ -120,7 +150,11 @@ describe("compute-units: errors", () => {
   });
 
   it("unknown hardware, environment or icon is a 422 naming the field", async () => {
-    for (const [field, value] of [["hardware_id", 9999], ["environment_id", 9999], ["icon_slug", "no-such-icon"]] as const) {
+    for (const [field, value] of [
+      ["hardware_id", 9999],
+      ["environment_id", 9999],
+      ["icon_slug", "no-such-icon"],
+    ] as const) {
       const res = await a.req("POST", "compute-units", a.editor, { name: "orphan", kind: "vm", [field]: value });
       expect(res.status, field).toBe(422);
       expect(Object.keys((await res.json()).fields), field).toEqual([field]);
@@ -162,7 +196,9 @@ describe("compute-units: errors", () => {
     expect((await badSlug.json()).fields).toHaveProperty("slug");
     const notForm = await a.req("POST", "compute-units/icons/upload", a.editor, { file: "x" });
     expect(notForm.status).toBe(422);
-    expect((await a.t.sql`select count(*)::int as n from uploads where kind = 'compute-icon' and name in ('evil', 'big', 'docker')`)[0]!.n).toBe(0);
+    expect(
+      (await a.t.sql`select count(*)::int as n from uploads where kind = 'compute-icon' and name in ('evil', 'big', 'docker')`)[0]!.n,
+    ).toBe(0);
   });
 
   it("icon deletes: built-in 409, unknown 404", async () => {

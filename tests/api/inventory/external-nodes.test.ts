@@ -15,14 +15,20 @@ async function network(name: string): Promise<number> {
 describe("external-nodes: happy", () => {
   it("creates, reads, lists with filters, patches and deletes", async () => {
     const created = await a.req("POST", "external-nodes", a.editor, {
-      name: "s3-backup", provider: "AWS", kind: "object-storage", region: "eu-west-1", url: "https://s3.amazonaws.com", tags: ["backup"],
+      name: "s3-backup",
+      provider: "AWS",
+      kind: "object-storage",
+      region: "eu-west-1",
+      url: "https://s3.amazonaws.com",
+      tags: ["backup"],
     });
     expect(created.status).toBe(201);
     const node = await created.json();
     expect(node).toMatchObject({ name: "s3-backup", provider: "AWS", region: "eu-west-1", tags: ["backup"], version: 1 });
     await a.req("POST", "external-nodes", a.editor, { name: "cloudflare", provider: "Cloudflare", kind: "cdn" });
 
-    const names = async (q: string) => (await (await a.req("GET", `external-nodes?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
+    const names = async (q: string) =>
+      (await (await a.req("GET", `external-nodes?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
     expect(await names("provider=AWS")).toEqual(["s3-backup"]);
     expect(await names("kind=cdn")).toEqual(["cloudflare"]);
     expect(await names("region=eu-west-1")).toEqual(["s3-backup"]);
@@ -33,7 +39,8 @@ describe("external-nodes: happy", () => {
     expect(await patched.json()).toMatchObject({ region: "eu-central-1", provider: "AWS", version: 2 });
     expect((await a.req("DELETE", `external-nodes/${node.id}`, a.admin)).status).toBe(204);
     expect((await a.req("GET", `external-nodes/${node.id}`, a.viewer)).status).toBe(404);
-    const audit = await a.t.sql`select action from audit_log where entity_type = 'external_node' and entity_id = ${String(node.id)} order by id`;
+    const audit = await a.t
+      .sql`select action from audit_log where entity_type = 'external_node' and entity_id = ${String(node.id)} order by id`;
     expect(audit.map((r) => r.action)).toEqual(["external_node.create", "external_node.update", "external_node.delete"]);
   });
 
@@ -43,18 +50,26 @@ describe("external-nodes: happy", () => {
     const linked = await a.req("POST", `external-nodes/${node.id}/networks`, a.editor, { network_id: net, link_type: "wireguard" });
     expect(linked.status).toBe(201);
     const link = await linked.json();
-    expect(link).toMatchObject({ external_node_id: node.id, network_id: net, network_name: "wan", cidr: "192.168.1.0/24", link_type: "wireguard" });
+    expect(link).toMatchObject({
+      external_node_id: node.id,
+      network_id: net,
+      network_name: "wan",
+      cidr: "192.168.1.0/24",
+      link_type: "wireguard",
+    });
     expect(await (await a.req("GET", `external-nodes/${node.id}/networks`, a.viewer)).json()).toEqual([link]);
 
     const [svc] = await a.t.sql`insert into services (name, slug, status) values ('backup-job', 'backup-job', 'running') returning id`;
-    const [rel] = await a.t.sql`insert into service_external_dependencies (service_id, external_node_id, description) values (${svc!.id}, ${node.id}, 'uploads nightly') returning id`;
+    const [rel] = await a.t
+      .sql`insert into service_external_dependencies (service_id, external_node_id, description) values (${svc!.id}, ${node.id}, 'uploads nightly') returning id`;
     expect(await (await a.req("GET", `external-nodes/${node.id}/services`, a.viewer)).json()).toEqual([
       { id: svc!.id, name: "backup-job", slug: "backup-job", status: "running", relation_id: rel!.id, description: "uploads nightly" },
     ]);
 
     expect((await a.req("DELETE", `external-node-networks/${link.id}`, a.editor)).status).toBe(204);
     expect(await (await a.req("GET", `external-nodes/${node.id}/networks`, a.viewer)).json()).toEqual([]);
-    const audit = await a.t.sql`select action from audit_log where entity_type = 'external_node_network' and entity_id = ${String(link.id)} order by id`;
+    const audit = await a.t
+      .sql`select action from audit_log where entity_type = 'external_node_network' and entity_id = ${String(link.id)} order by id`;
     expect(audit.map((r) => r.action)).toEqual(["external_node.network.create", "external_node.network.delete"]);
   });
 

@@ -29,7 +29,9 @@ describe("graph", () => {
     expect(g.nodes.map((n: { id: string }) => n.id).sort()).toEqual(
       [`hw-${ids.hw1}`, `hw-${ids.hw2}`, `cu-${ids.vm}`, `svc-${ids.web}`, `svc-${ids.db}`, `net-${ids.net}`].sort(),
     );
-    const edges = Object.fromEntries(g.edges.map((e: { id: string; source: string; target: string; relation: string }) => [e.id, [e.source, e.target, e.relation]]));
+    const edges = Object.fromEntries(
+      g.edges.map((e: { id: string; source: string; target: string; relation: string }) => [e.id, [e.source, e.target, e.relation]]),
+    );
     expect(edges).toEqual({
       [`e-hh-${ids.conn}`]: [`hw-${ids.hw1}`, `hw-${ids.hw2}`, "connects_to"],
       [`e-hc-${ids.vm}`]: [`hw-${ids.hw1}`, `cu-${ids.vm}`, "hosts"],
@@ -57,9 +59,17 @@ describe("graph", () => {
       const key = `${typeOf.get(e.source)}>${typeOf.get(e.target)}`;
       perPair[key] = (perPair[key] ?? 0) + 1;
     }
-    expect(Object.fromEntries(sum.links.map((l: { source_type: string; target_type: string; count: number }) => [`${l.source_type}>${l.target_type}`, l.count]))).toEqual(perPair);
+    expect(
+      Object.fromEntries(
+        sum.links.map((l: { source_type: string; target_type: string; count: number }) => [`${l.source_type}>${l.target_type}`, l.count]),
+      ),
+    ).toEqual(perPair);
     const hwOnly = await (await a.req("GET", "graph/summary?types=hardware", a.viewer)).json();
-    expect(hwOnly).toEqual({ counts: { nodes: 2, edges: 1 }, kinds: [{ type: "hardware", count: 2 }], links: [{ source_type: "hardware", target_type: "hardware", count: 1 }] });
+    expect(hwOnly).toEqual({
+      counts: { nodes: 2, edges: 1 },
+      kinds: [{ type: "hardware", count: 2 }],
+      links: [{ source_type: "hardware", target_type: "hardware", count: 1 }],
+    });
     expect((await a.req("GET", "graph/summary?types=spaceship", a.viewer)).status).toBe(422);
     expect((await a.req("GET", "graph/summary")).status).toBe(401);
   });

@@ -9,10 +9,22 @@ afterAll(async () => a.t.close());
 
 describe("hardware: happy", () => {
   it("creates, reads, lists, patches and deletes", async () => {
-    const created = await a.req("POST", "hardware", a.editor, { name: "pve-01", role: "hypervisor", memory_gb: 64, tags: ["rack-a", "prod", "prod"] });
+    const created = await a.req("POST", "hardware", a.editor, {
+      name: "pve-01",
+      role: "hypervisor",
+      memory_gb: 64,
+      tags: ["rack-a", "prod", "prod"],
+    });
     expect(created.status).toBe(201);
     const hw = await created.json();
-    expect(hw).toMatchObject({ name: "pve-01", role: "hypervisor", memory_gb: 64, status: "unknown", tags: ["rack-a", "prod"], version: 1 });
+    expect(hw).toMatchObject({
+      name: "pve-01",
+      role: "hypervisor",
+      memory_gb: 64,
+      status: "unknown",
+      tags: ["rack-a", "prod"],
+      version: 1,
+    });
     expect(created.headers.get("etag")).toBe('W/"1"');
 
     const got = await a.req("GET", `hardware/${hw.id}`, a.viewer);
@@ -39,7 +51,11 @@ describe("hardware: happy", () => {
   });
 
   it("filters by status and tag, and searches with literal wildcards", async () => {
-    for (const [name, status, tags] of [["a_1", "up", ["x"]], ["ab1", "down", ["y"]], ["c%", "up", ["x", "y"]]] as const)
+    for (const [name, status, tags] of [
+      ["a_1", "up", ["x"]],
+      ["ab1", "down", ["y"]],
+      ["c%", "up", ["x", "y"]],
+    ] as const)
       expect((await a.req("POST", "hardware", a.editor, { name, status, tags })).status).toBe(201);
     const up = await (await a.req("GET", "hardware?status=up", a.viewer)).json();
     expect(up.items.map((h: { name: string }) => h.name)).toEqual(["a_1", "c%"]);
@@ -58,7 +74,9 @@ describe("hardware: happy", () => {
     expect(conn.status).toBe(201);
     const c = await conn.json();
     expect((await (await a.req("GET", `hardware/${y.id}/connections`, a.viewer)).json()).map((r: { id: number }) => r.id)).toEqual([c.id]);
-    expect((await a.req("POST", `hardware/${x.id}/connections`, a.editor, { target_hardware_id: y.id, bandwidth_mbps: 10000 })).status).toBe(409);
+    expect(
+      (await a.req("POST", `hardware/${x.id}/connections`, a.editor, { target_hardware_id: y.id, bandwidth_mbps: 10000 })).status,
+    ).toBe(409);
     expect((await a.req("DELETE", `hardware-connections/${c.id}`, a.editor)).status).toBe(204);
     expect((await a.req("DELETE", `hardware-connections/${c.id}`, a.editor)).status).toBe(404);
   });

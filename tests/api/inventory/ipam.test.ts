@@ -19,9 +19,24 @@ describe("ipam: happy", () => {
     const net = await network("ipam-lan", "10.1.0.0/24");
     const hw = (await a.t.sql`insert into hardware (name) values ('nas') returning id`)[0]!.id as number;
     const ip = await post("ipam", {
-      address: "10.1.0.20", network_id: net.id, status: "reserved", hostname: "nas.lan", mac_address: "AA-BB-CC-DD-EE-0F", assigned_type: "hardware", assigned_id: hw,
+      address: "10.1.0.20",
+      network_id: net.id,
+      status: "reserved",
+      hostname: "nas.lan",
+      mac_address: "AA-BB-CC-DD-EE-0F",
+      assigned_type: "hardware",
+      assigned_id: hw,
     });
-    expect(ip).toMatchObject({ address: "10.1.0.20", network_id: net.id, network_name: "ipam-lan", status: "reserved", mac_address: "aa:bb:cc:dd:ee:0f", assigned_type: "hardware", assigned_id: hw, version: 1 });
+    expect(ip).toMatchObject({
+      address: "10.1.0.20",
+      network_id: net.id,
+      network_name: "ipam-lan",
+      status: "reserved",
+      mac_address: "aa:bb:cc:dd:ee:0f",
+      assigned_type: "hardware",
+      assigned_id: hw,
+      version: 1,
+    });
     expect((await (await a.req("GET", `ipam/${ip.id}`, a.viewer)).json()).hostname).toBe("nas.lan");
 
     await post("ipam", { address: "10.1.0.3", network_id: net.id });
@@ -36,7 +51,12 @@ describe("ipam: happy", () => {
     const v6 = await (await a.req("GET", "ipam?q=2001:db8::5", a.viewer)).json();
     expect(v6.items[0].address).toBe("2001:db8::5");
 
-    const patched = await a.req("PATCH", `ipam/${ip.id}`, a.editor, { status: "allocated", assigned_type: null, assigned_id: null, network_name: "ignored" });
+    const patched = await a.req("PATCH", `ipam/${ip.id}`, a.editor, {
+      status: "allocated",
+      assigned_type: null,
+      assigned_id: null,
+      network_name: "ignored",
+    });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ status: "allocated", assigned_type: null, assigned_id: null, version: 2 });
 
@@ -74,18 +94,23 @@ describe("ipam: happy", () => {
   it("check lists who uses an address and the networks holding it", async () => {
     const net = await network("chk", "10.3.0.0/24", "10.3.0.1");
     const hw = (await a.t.sql`insert into hardware (name, ip_address) values ('chk-hw', '10.3.0.7') returning id`)[0]!.id as number;
-    const cu = (await a.t.sql`insert into compute_units (name, kind, ip_address) values ('chk-vm', 'vm', '10.3.0.70') returning id`)[0]!.id as number;
+    const cu = (await a.t.sql`insert into compute_units (name, kind, ip_address) values ('chk-vm', 'vm', '10.3.0.70') returning id`)[0]!
+      .id as number;
     const rec = await post("ipam", { address: "10.3.0.7", network_id: net.id, hostname: "chk" });
     const res = await a.req("POST", "ipam/check", a.viewer, { address: "10.3.0.7" });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.in_use).toBe(true);
-    expect(body.used_by.map((u: { type: string; id: number }) => `${u.type}:${u.id}`).sort()).toEqual([`hardware:${hw}`, `ipam:${rec.id}`].sort());
+    expect(body.used_by.map((u: { type: string; id: number }) => `${u.type}:${u.id}`).sort()).toEqual(
+      [`hardware:${hw}`, `ipam:${rec.id}`].sort(),
+    );
     expect(body.networks).toEqual([{ id: net.id, name: "chk", cidr: "10.3.0.0/24" }]);
     expect(cu).toBeGreaterThan(0);
 
     const gw = await (await a.req("POST", "ipam/check", a.viewer, { address: "10.3.0.1" })).json();
-    expect(gw.used_by).toEqual([{ type: "network_gateway", id: net.id, name: "chk", ip_address: "10.3.0.1", network_id: net.id, status: null }]);
+    expect(gw.used_by).toEqual([
+      { type: "network_gateway", id: net.id, name: "chk", ip_address: "10.3.0.1", network_id: net.id, status: null },
+    ]);
     const unused = await (await a.req("POST", "ipam/check", a.viewer, { address: "192.0.2.1" })).json();
     expect(unused).toEqual({ address: "192.0.2.1", in_use: false, used_by: [], networks: [] });
   });

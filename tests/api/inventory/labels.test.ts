@@ -28,7 +28,8 @@ describe("environments and categories: happy", () => {
     const hw = (await a.t.sql`insert into hardware (name, environment_id) values ('in-prod', ${env.id}) returning id`)[0]!.id as number;
     expect((await a.req("DELETE", `environments/${env.id}`, a.admin)).status).toBe(204);
     expect((await (await a.req("GET", `hardware/${hw}`, a.viewer)).json()).environment_id).toBeNull();
-    const audit = await a.t.sql`select action from audit_log where entity_type = 'environment' and entity_id = ${String(env.id)} order by id`;
+    const audit = await a.t
+      .sql`select action from audit_log where entity_type = 'environment' and entity_id = ${String(env.id)} order by id`;
     expect(audit.map((r) => r.action)).toEqual(["environment.create", "environment.update", "environment.delete"]);
   });
 
@@ -39,7 +40,8 @@ describe("environments and categories: happy", () => {
     const page = await (await a.req("GET", "categories?q=data", a.viewer)).json();
     expect(page.items.map((c: { name: string }) => c.name)).toEqual(["Databases"]);
     expect((await (await a.req("PATCH", `categories/${cat.id}`, a.editor, { icon: "db" })).json()).icon).toBe("db");
-    const svc = (await a.t.sql`insert into services (name, slug, category_id) values ('pg', 'pg-cat', ${cat.id}) returning id`)[0]!.id as number;
+    const svc = (await a.t.sql`insert into services (name, slug, category_id) values ('pg', 'pg-cat', ${cat.id}) returning id`)[0]!
+      .id as number;
     expect((await a.req("DELETE", `categories/${cat.id}`, a.admin)).status).toBe(204);
     expect((await a.t.sql`select category_id from services where id = ${svc}`)[0]!.category_id).toBeNull();
   });

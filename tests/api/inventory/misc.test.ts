@@ -9,7 +9,13 @@ afterAll(async () => a.t.close());
 
 describe("misc: happy", () => {
   it("creates, reads, lists with filters, patches and deletes", async () => {
-    const created = await a.req("POST", "misc", a.editor, { name: "UPS", kind: "power", description: "APC 1500", url: "https://ups.lan", tags: ["rack"] });
+    const created = await a.req("POST", "misc", a.editor, {
+      name: "UPS",
+      kind: "power",
+      description: "APC 1500",
+      url: "https://ups.lan",
+      tags: ["rack"],
+    });
     expect(created.status).toBe(201);
     const item = await created.json();
     expect(item).toMatchObject({ name: "UPS", kind: "power", url: "https://ups.lan", tags: ["rack"], version: 1 });
@@ -17,7 +23,8 @@ describe("misc: happy", () => {
     await a.req("POST", "misc", a.editor, { name: "Printer", kind: "office" });
 
     expect((await (await a.req("GET", `misc/${item.id}`, a.viewer)).json()).description).toBe("APC 1500");
-    const names = async (q: string) => (await (await a.req("GET", `misc?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
+    const names = async (q: string) =>
+      (await (await a.req("GET", `misc?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
     expect(await names("kind=office")).toEqual(["Printer"]);
     expect(await names("tag=rack")).toEqual(["UPS"]);
     expect(await names("q=apc")).toEqual(["UPS"]);
@@ -37,7 +44,9 @@ describe("misc: happy", () => {
     await a.t.sql`insert into service_misc (service_id, misc_id) values (${svc!.id}, ${item.id})`;
     expect((await a.req("DELETE", `misc/${item.id}`, a.admin)).status).toBe(204);
     expect((await a.t.sql`select count(*)::int as n from service_misc where misc_id = ${item.id}`)[0]!.n).toBe(0);
-    expect((await a.t.sql`select count(*)::int as n from audit_log where action = 'misc.unlink' and entity_id = ${String(item.id)}`)[0]!.n).toBe(1);
+    expect(
+      (await a.t.sql`select count(*)::int as n from audit_log where action = 'misc.unlink' and entity_id = ${String(item.id)}`)[0]!.n,
+    ).toBe(1);
   });
 });
 

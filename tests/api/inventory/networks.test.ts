@@ -12,14 +12,32 @@ const post = async (path: string, body: unknown, token = a.editor) => {
   expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(201);
   return res.json();
 };
-const vm = async (name: string) => (await a.t.sql`insert into compute_units (name, kind) values (${name}, 'vm') returning id`)[0]!.id as number;
+const vm = async (name: string) =>
+  (await a.t.sql`insert into compute_units (name, kind) values (${name}, 'vm') returning id`)[0]!.id as number;
 const hw = async (name: string) => (await a.t.sql`insert into hardware (name) values (${name}) returning id`)[0]!.id as number;
 
 describe("networks: happy", () => {
   it("creates with a canonical cidr, reads, lists, patches and deletes", async () => {
     const site = (await a.t.sql`insert into sites (name) values ('dc-1') returning id`)[0]!.id as number;
-    const net = await post("networks", { name: "lan", cidr: "192.168.1.0/24", gateway: "192.168.1.1", vlan_id: 10, dns_servers: ["1.1.1.1", "2606:4700:4700:0::1111"], site_id: site, tags: ["core"] });
-    expect(net).toMatchObject({ name: "lan", cidr: "192.168.1.0/24", gateway: "192.168.1.1", vlan_id: 10, dns_servers: ["1.1.1.1", "2606:4700:4700::1111"], site_name: "dc-1", tags: ["core"], version: 1 });
+    const net = await post("networks", {
+      name: "lan",
+      cidr: "192.168.1.0/24",
+      gateway: "192.168.1.1",
+      vlan_id: 10,
+      dns_servers: ["1.1.1.1", "2606:4700:4700:0::1111"],
+      site_id: site,
+      tags: ["core"],
+    });
+    expect(net).toMatchObject({
+      name: "lan",
+      cidr: "192.168.1.0/24",
+      gateway: "192.168.1.1",
+      vlan_id: 10,
+      dns_servers: ["1.1.1.1", "2606:4700:4700::1111"],
+      site_name: "dc-1",
+      tags: ["core"],
+      version: 1,
+    });
     const v6 = await post("networks", { name: "v6", cidr: "2001:DB8:0::/48" });
     expect(v6.cidr).toBe("2001:db8::/48");
 
@@ -57,7 +75,11 @@ describe("networks: happy", () => {
     expect(await (await a.req("GET", `networks/${net.id}/members`, a.viewer)).json()).toEqual([]);
     const audit = await a.t.sql`select action from audit_log where entity_type = 'network' and entity_id = ${String(net.id)} order by id`;
     expect(audit.map((r) => r.action)).toEqual([
-      "network.create", "network_member.create", "network_hardware_member.create", "network_member.delete", "network_hardware_member.delete",
+      "network.create",
+      "network_member.create",
+      "network_hardware_member.create",
+      "network_member.delete",
+      "network_hardware_member.delete",
     ]);
   });
 

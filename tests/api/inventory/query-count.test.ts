@@ -24,7 +24,10 @@ beforeAll(async () => {
   counter = postgres(a.t.database.url, { max: 4, onnotice: () => {}, debug: () => void statements++ });
   const db = drizzle(counter, { schema }) as unknown as Db;
   // Credentials looked up on every request (no cache), so each request's count is complete and the same.
-  counted = await createTestApp({ CREDENTIAL_CACHE_S: "0" }, { database: sharedAccess("postgres", db, async () => {}), peerAddress: (c: Context) => c.req.header("x-test-peer") });
+  counted = await createTestApp(
+    { CREDENTIAL_CACHE_S: "0" },
+    { database: sharedAccess("postgres", db, async () => {}), peerAddress: (c: Context) => c.req.header("x-test-peer") },
+  );
 });
 afterAll(async () => {
   await counter.end();
@@ -34,7 +37,9 @@ afterAll(async () => {
 
 async function statementsFor(path: string): Promise<number> {
   const before = statements;
-  const res = await counted.app.request(path, { headers: { authorization: `Bearer ${a.viewer}`, "x-test-peer": `10.77.0.${1 + (statements % 200)}` } });
+  const res = await counted.app.request(path, {
+    headers: { authorization: `Bearer ${a.viewer}`, "x-test-peer": `10.77.0.${1 + (statements % 200)}` },
+  });
   expect(res.status, path).toBe(200);
   return statements - before;
 }

@@ -21,16 +21,31 @@ describe("services: happy", () => {
   it("creates with a derived slug, reads, lists, patches and deletes", async () => {
     const [env] = await a.t.sql`insert into environments (name) values ('production') returning id`;
     const created = await a.req("POST", "services", a.editor, {
-      name: "Grafana Dashboards", environment: "prod", environment_id: env!.id, status: "running", url: "https://grafana.lab",
-      ip_address: "10.0.0.10", ports: [{ port: 3000 }, { ip: "10.0.0.10", port: 53, protocol: "udp", label: "dns" }], tags: ["monitoring", "monitoring"],
+      name: "Grafana Dashboards",
+      environment: "prod",
+      environment_id: env!.id,
+      status: "running",
+      url: "https://grafana.lab",
+      ip_address: "10.0.0.10",
+      ports: [{ port: 3000 }, { ip: "10.0.0.10", port: 53, protocol: "udp", label: "dns" }],
+      tags: ["monitoring", "monitoring"],
     });
     expect(created.status).toBe(201);
     expect(created.headers.get("etag")).toBe('W/"1"');
     const svc = await created.json();
     expect(svc).toMatchObject({
-      name: "Grafana Dashboards", slug: "grafana-dashboards", environment: "prod", environment_id: env!.id, environment_name: "production",
-      status: "running", ports: [{ ip: null, port: 3000, protocol: "tcp", label: null }, { ip: "10.0.0.10", port: 53, protocol: "udp", label: "dns" }],
-      tags: ["monitoring"], version: 1,
+      name: "Grafana Dashboards",
+      slug: "grafana-dashboards",
+      environment: "prod",
+      environment_id: env!.id,
+      environment_name: "production",
+      status: "running",
+      ports: [
+        { ip: null, port: 3000, protocol: "tcp", label: null },
+        { ip: "10.0.0.10", port: 53, protocol: "udp", label: "dns" },
+      ],
+      tags: ["monitoring"],
+      version: 1,
     });
 
     expect(await (await a.req("GET", `services/${svc.id}`, a.viewer)).json()).toEqual(svc);
@@ -38,7 +53,13 @@ describe("services: happy", () => {
     // A client sends the whole record back: read-only fields are ignored, only what changed changes.
     const patched = await a.req("PATCH", `services/${svc.id}`, a.editor, { ...svc, name: "Grafana", status: "degraded" });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ name: "Grafana", slug: "grafana-dashboards", status: "degraded", url: "https://grafana.lab", version: 2 });
+    expect(await patched.json()).toMatchObject({
+      name: "Grafana",
+      slug: "grafana-dashboards",
+      status: "degraded",
+      url: "https://grafana.lab",
+      version: 2,
+    });
 
     const page = await (await a.req("GET", "services?q=GRAF&status=degraded&environment=prod&tag=monitoring", a.viewer)).json();
     expect(page).toMatchObject({ total: 1, limit: 25, offset: 0, sort: "name", direction: "asc" });
@@ -104,7 +125,8 @@ describe("services: happy", () => {
     const gone = await a.req("DELETE", `services/${web.id}/dependencies/${api.id}`, a.editor);
     expect(gone.status).toBe(404);
     expect((await gone.json()).detail).toBe(`Dependency of service ${web.id} on service ${api.id} was not found.`);
-    const audit = await a.t.sql`select action, diff from audit_log where action like 'service.dependency.%' and entity_id = ${String(web.id)} order by id`;
+    const audit = await a.t
+      .sql`select action, diff from audit_log where action like 'service.dependency.%' and entity_id = ${String(web.id)} order by id`;
     expect(audit.map((r) => r.action)).toEqual(["service.dependency.create", "service.dependency.create", "service.dependency.delete"]);
   });
 
@@ -117,16 +139,29 @@ describe("services: happy", () => {
     const s = await a.req("POST", `services/${svc.id}/storage`, a.editor, { storage_id: st!.id, mount_path: "/data" });
     expect(s.status).toBe(201);
     expect(await s.json()).toEqual({ service_id: svc.id, storage_id: st!.id, mount_path: "/data", name: "tank", kind: "pool" });
-    expect(await (await a.req("GET", `services/${svc.id}/storage`, a.viewer)).json()).toEqual([{ service_id: svc.id, storage_id: st!.id, mount_path: "/data", name: "tank", kind: "pool" }]);
+    expect(await (await a.req("GET", `services/${svc.id}/storage`, a.viewer)).json()).toEqual([
+      { service_id: svc.id, storage_id: st!.id, mount_path: "/data", name: "tank", kind: "pool" },
+    ]);
 
     const m = await a.req("POST", `services/${svc.id}/misc`, a.editor, { misc_id: misc!.id });
     expect(m.status).toBe(201);
-    expect(await (await a.req("GET", `services/${svc.id}/misc`, a.viewer)).json()).toEqual([{ service_id: svc.id, misc_id: misc!.id, name: "ups", kind: "power" }]);
+    expect(await (await a.req("GET", `services/${svc.id}/misc`, a.viewer)).json()).toEqual([
+      { service_id: svc.id, misc_id: misc!.id, name: "ups", kind: "power" },
+    ]);
 
-    const e = await a.req("POST", `services/${svc.id}/external-dependencies`, a.editor, { external_node_id: ext!.id, description: "DNS and proxy" });
+    const e = await a.req("POST", `services/${svc.id}/external-dependencies`, a.editor, {
+      external_node_id: ext!.id,
+      description: "DNS and proxy",
+    });
     expect(e.status).toBe(201);
     const relation = await e.json();
-    expect(relation).toMatchObject({ id: expect.any(Number), service_id: svc.id, external_node_id: ext!.id, description: "DNS and proxy", name: "cloudflare" });
+    expect(relation).toMatchObject({
+      id: expect.any(Number),
+      service_id: svc.id,
+      external_node_id: ext!.id,
+      description: "DNS and proxy",
+      name: "cloudflare",
+    });
     expect(await (await a.req("GET", `services/${svc.id}/external-dependencies`, a.viewer)).json()).toEqual([relation]);
 
     expect((await a.req("DELETE", `services/${svc.id}/storage/${st!.id}`, a.editor)).status).toBe(204);
@@ -134,10 +169,15 @@ describe("services: happy", () => {
     expect((await a.req("DELETE", `services/${svc.id}/external-dependencies/${relation.id}`, a.editor)).status).toBe(204);
     for (const path of [`storage/${st!.id}`, `misc/${misc!.id}`, `external-dependencies/${relation.id}`])
       expect((await a.req("DELETE", `services/${svc.id}/${path}`, a.editor)).status).toBe(404);
-    const audit = await a.t.sql`select action from audit_log where entity_type = 'service' and entity_id = ${String(svc.id)} and action like '%link' order by id`;
+    const audit = await a.t
+      .sql`select action from audit_log where entity_type = 'service' and entity_id = ${String(svc.id)} and action like '%link' order by id`;
     expect(audit.map((r) => r.action)).toEqual([
-      "service.storage.link", "service.misc.link", "service.external_dependency.link",
-      "service.storage.unlink", "service.misc.unlink", "service.external_dependency.unlink",
+      "service.storage.link",
+      "service.misc.link",
+      "service.external_dependency.link",
+      "service.storage.unlink",
+      "service.misc.unlink",
+      "service.external_dependency.unlink",
     ]);
   });
 
@@ -161,9 +201,15 @@ describe("services: happy", () => {
         { type: "service", id: viaPort.id, name: "ip-port" },
       ],
     });
-    const excluded = await (await a.req("POST", "services/check-ip", a.editor, { ip_address: "10.20.0.5", exclude_service_id: own.id })).json();
+    const excluded = await (
+      await a.req("POST", "services/check-ip", a.editor, { ip_address: "10.20.0.5", exclude_service_id: own.id })
+    ).json();
     expect(excluded.conflicts.map((c: { name: string }) => c.name)).not.toContain("ip-own");
-    expect(await (await a.req("POST", "services/check-ip", a.editor, { ip_address: "10.20.0.99" })).json()).toEqual({ ip_address: "10.20.0.99", in_use: false, conflicts: [] });
+    expect(await (await a.req("POST", "services/check-ip", a.editor, { ip_address: "10.20.0.99" })).json()).toEqual({
+      ip_address: "10.20.0.99",
+      in_use: false,
+      conflicts: [],
+    });
     // IPv6 spelled another way is the same address.
     const v6 = await service({ name: "ip-v6", ip_address: "2001:db8::7" });
     const found = await (await a.req("POST", "services/check-ip", a.editor, { ip_address: "2001:DB8:0:0:0:0:0:7" })).json();
@@ -172,8 +218,10 @@ describe("services: happy", () => {
 
   it("discovery answers what the inventory knows, and what scans saw at the service's and its host's addresses", async () => {
     const [hw] = await a.t.sql`insert into hardware (name, ip_address, status) values ('disc-host', '10.30.0.1', 'up') returning id`;
-    const [cu] = await a.t.sql`insert into compute_units (name, kind, hardware_id, ip_address, status) values ('disc-vm', 'vm', ${hw!.id}, '10.30.0.2', 'running') returning id`;
-    const [ipam] = await a.t.sql`insert into ip_addresses (address, status, hostname) values ('10.30.0.2/24', 'allocated', 'disc-vm.lab') returning id`;
+    const [cu] = await a.t
+      .sql`insert into compute_units (name, kind, hardware_id, ip_address, status) values ('disc-vm', 'vm', ${hw!.id}, '10.30.0.2', 'running') returning id`;
+    const [ipam] = await a.t
+      .sql`insert into ip_addresses (address, status, hostname) values ('10.30.0.2/24', 'allocated', 'disc-vm.lab') returning id`;
     const svc = await service({ compute_id: cu!.id, hardware_id: hw!.id, ip_address: "10.30.0.2", ports: [{ port: 8080 }] });
     const res = await a.req("GET", `services/${svc.id}/discovery`, a.viewer);
     expect(res.status).toBe(200);
@@ -182,19 +230,35 @@ describe("services: happy", () => {
       service_id: svc.id,
       ip_address: "10.30.0.2",
       ports: [{ port: 8080, protocol: "tcp" }],
-      host: { type: "compute_unit", id: cu!.id, name: "disc-vm", ip_address: "10.30.0.2", kind: "vm", hardware: { id: hw!.id, name: "disc-host", ip_address: "10.30.0.1", status: "up" } },
+      host: {
+        type: "compute_unit",
+        id: cu!.id,
+        name: "disc-vm",
+        ip_address: "10.30.0.2",
+        kind: "vm",
+        hardware: { id: hw!.id, name: "disc-host", ip_address: "10.30.0.1", status: "up" },
+      },
       ipam: [{ id: ipam!.id, address: "10.30.0.2/24", hostname: "disc-vm.lab" }],
       findings: [],
     });
     expect(body.note).toMatch(/once a scan covers them/);
     // A scan that saw the VM's address shows up, with the service's port it found open.
     const [job] = await a.t.sql`insert into scan_jobs (status, targets) values ('completed', '["10.30.0.0/24"]') returning id`;
-    const ports = [{ port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" }, { port: 8080, protocol: "tcp" }];
-    await a.t.sql`insert into scan_results (scan_job_id, ip_address, mac_address, open_ports) values (${job!.id}, '10.30.0.1', null, '[]'), (${job!.id}, '10.30.0.2', 'aa:bb:cc:00:00:02', ${a.t.sql.json(ports)})`;
+    const ports = [
+      { port: 22, protocol: "tcp", banner: "SSH-2.0-OpenSSH_9.6" },
+      { port: 8080, protocol: "tcp" },
+    ];
+    await a.t
+      .sql`insert into scan_results (scan_job_id, ip_address, mac_address, open_ports) values (${job!.id}, '10.30.0.1', null, '[]'), (${job!.id}, '10.30.0.2', 'aa:bb:cc:00:00:02', ${a.t.sql.json(ports)})`;
     const seen = await (await a.req("GET", `services/${svc.id}/discovery`, a.viewer)).json();
     expect(seen.findings).toHaveLength(2);
     expect(seen.findings.find((f: { ip_address: string }) => f.ip_address === "10.30.0.2")).toMatchObject({
-      scan_job_id: job!.id, mac_address: "aa:bb:cc:00:00:02", open_ports: ports, service_ports_open: [8080], state: "new", merge_status: "pending",
+      scan_job_id: job!.id,
+      mac_address: "aa:bb:cc:00:00:02",
+      open_ports: ports,
+      service_ports_open: [8080],
+      state: "new",
+      merge_status: "pending",
     });
     expect(seen.note).toMatch(/newest discovery result/);
     const bare = await (await a.req("GET", `services/${(await service()).id}/discovery`, a.viewer)).json();
@@ -203,18 +267,27 @@ describe("services: happy", () => {
 
   it("discovery shows the host, IPAM and findings only to a caller who may read those kinds (issue 36 item 12)", async () => {
     const [hw] = await a.t.sql`insert into hardware (name, ip_address, status) values ('scoped-host', '10.31.0.1', 'up') returning id`;
-    const [cu] = await a.t.sql`insert into compute_units (name, kind, hardware_id, ip_address, status) values ('scoped-vm', 'vm', ${hw!.id}, '10.31.0.2', 'running') returning id`;
+    const [cu] = await a.t
+      .sql`insert into compute_units (name, kind, hardware_id, ip_address, status) values ('scoped-vm', 'vm', ${hw!.id}, '10.31.0.2', 'running') returning id`;
     await a.t.sql`insert into ip_addresses (address, status, hostname) values ('10.31.0.2/24', 'allocated', 'scoped-vm.lab')`;
     const [job] = await a.t.sql`insert into scan_jobs (status, targets) values ('completed', '["10.31.0.0/24"]') returning id`;
-    await a.t.sql`insert into scan_results (scan_job_id, ip_address, open_ports) values (${job!.id}, '10.31.0.1', '[]'), (${job!.id}, '10.31.0.2', '[]')`;
+    await a.t
+      .sql`insert into scan_results (scan_job_id, ip_address, open_ports) values (${job!.id}, '10.31.0.1', '[]'), (${job!.id}, '10.31.0.2', '[]')`;
     const svc = await service({ compute_id: cu!.id, hardware_id: hw!.id, ip_address: "10.31.0.2" });
-    const token = async (scopes: string[]) => (await (await a.req("POST", "auth/api-token", a.admin, { label: scopes.join(" "), scopes })).json()).token as string;
+    const token = async (scopes: string[]) =>
+      (await (await a.req("POST", "auth/api-token", a.admin, { label: scopes.join(" "), scopes })).json()).token as string;
     const servicesOnly = await (await a.req("GET", `services/${svc.id}/discovery`, await token(["read:services"]))).json();
     expect(servicesOnly).toMatchObject({ service_id: svc.id, host: null, ipam: [], findings: [] });
     expect(JSON.stringify(servicesOnly)).not.toMatch(/scoped-(host|vm)|10\.31\.0\.1/);
     const withCompute = await (await a.req("GET", `services/${svc.id}/discovery`, await token(["read:services", "read:compute"]))).json();
     expect(withCompute.host).toMatchObject({ type: "compute_unit", name: "scoped-vm", hardware: null });
-    const all = await (await a.req("GET", `services/${svc.id}/discovery`, await token(["read:services", "read:compute", "read:hardware", "read:networks", "read:discovery"]))).json();
+    const all = await (
+      await a.req(
+        "GET",
+        `services/${svc.id}/discovery`,
+        await token(["read:services", "read:compute", "read:hardware", "read:networks", "read:discovery"]),
+      )
+    ).json();
     expect(all.host).toMatchObject({ name: "scoped-vm", hardware: { name: "scoped-host" } });
     expect(all.ipam).toHaveLength(1);
     expect(all.findings).toHaveLength(2);
@@ -264,22 +337,38 @@ describe("services: errors", () => {
 
   it("422 names bad fields: slug, status, ports, unknown fields", async () => {
     const res = await a.req("POST", "services", a.editor, {
-      name: "bad", slug: "Not A Slug", status: "exploded", ports: [{ port: 70000 }, { port: 22, protocol: "icmp" }],
+      name: "bad",
+      slug: "Not A Slug",
+      status: "exploded",
+      ports: [{ port: 70000 }, { port: 22, protocol: "icmp" }],
     });
     expect(res.status).toBe(422);
     expect(Object.keys((await res.json()).fields).sort()).toEqual(["ports.0.port", "ports.1.protocol", "slug", "status"]);
-    const unknown = await a.req("POST", "services", a.editor, { name: "bad", slug: "bad slug", colour: "red", environment_name: "ignored" });
+    const unknown = await a.req("POST", "services", a.editor, {
+      name: "bad",
+      slug: "bad slug",
+      colour: "red",
+      environment_name: "ignored",
+    });
     expect(Object.keys((await unknown.json()).fields).sort()).toEqual(["colour", "slug"]);
     expect((await one(a.t.sql`select count(*)::int as n from services where name = 'bad'`)).n).toBe(0);
   });
 
   it("missing references are 422 naming each field", async () => {
-    const res = await a.req("POST", "services", a.editor, { name: "orphan", hardware_id: 9999, compute_id: 9998, environment_id: 9997, category_id: 9996 });
+    const res = await a.req("POST", "services", a.editor, {
+      name: "orphan",
+      hardware_id: 9999,
+      compute_id: 9998,
+      environment_id: 9997,
+      category_id: 9996,
+    });
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.fields).toEqual({
-      environment_id: "Environment 9997 was not found.", hardware_id: "Hardware node 9999 was not found.",
-      category_id: "Category 9996 was not found.", compute_id: "Compute unit 9998 was not found.",
+      environment_id: "Environment 9997 was not found.",
+      hardware_id: "Hardware node 9999 was not found.",
+      category_id: "Category 9996 was not found.",
+      compute_id: "Compute unit 9998 was not found.",
     });
   });
 
@@ -289,7 +378,9 @@ describe("services: errors", () => {
     const [cu] = await a.t.sql`insert into compute_units (name, kind, hardware_id) values ('vm-on-one', 'vm', ${h1!.id}) returning id`;
     const res = await a.req("POST", "services", a.editor, { name: "split", hardware_id: h2!.id, compute_id: cu!.id });
     expect(res.status).toBe(422);
-    expect((await res.json()).fields.compute_id).toBe(`Compute unit ${cu!.id} (vm-on-one) runs on hardware node ${h1!.id}, not on hardware node ${h2!.id}.`);
+    expect((await res.json()).fields.compute_id).toBe(
+      `Compute unit ${cu!.id} (vm-on-one) runs on hardware node ${h1!.id}, not on hardware node ${h2!.id}.`,
+    );
     const svc = await service({ hardware_id: h1!.id, compute_id: cu!.id });
     const moved = await a.req("PATCH", `services/${svc.id}`, a.editor, { hardware_id: h2!.id });
     expect(moved.status).toBe(422);
@@ -353,7 +444,11 @@ describe("services: errors", () => {
 
   it("link targets that do not exist are 422 naming the field; duplicates 409", async () => {
     const svc = await service();
-    for (const [path, field] of [["storage", "storage_id"], ["misc", "misc_id"], ["external-dependencies", "external_node_id"]] as const) {
+    for (const [path, field] of [
+      ["storage", "storage_id"],
+      ["misc", "misc_id"],
+      ["external-dependencies", "external_node_id"],
+    ] as const) {
       const res = await a.req("POST", `services/${svc.id}/${path}`, a.editor, { [field]: 888888 });
       expect(res.status, path).toBe(422);
       expect(Object.keys((await res.json()).fields), path).toEqual([field]);

@@ -10,7 +10,15 @@ afterAll(async () => a.t.close());
 describe("storage: happy", () => {
   it("creates, reads, lists with filters, patches and deletes", async () => {
     const hw = (await (await a.req("POST", "hardware", a.editor, { name: "nas-01" })).json()).id;
-    const created = await a.req("POST", "storage", a.editor, { name: "tank", kind: "pool", capacity_gb: 8000, used_gb: 2000, hardware_id: hw, path: "/tank", tags: ["zfs"] });
+    const created = await a.req("POST", "storage", a.editor, {
+      name: "tank",
+      kind: "pool",
+      capacity_gb: 8000,
+      used_gb: 2000,
+      hardware_id: hw,
+      path: "/tank",
+      tags: ["zfs"],
+    });
     expect(created.status).toBe(201);
     const st = await created.json();
     expect(st).toMatchObject({ name: "tank", kind: "pool", used_pct: 25, hardware_name: "nas-01", tags: ["zfs"], version: 1 });
@@ -18,7 +26,8 @@ describe("storage: happy", () => {
     await a.req("POST", "storage", a.editor, { name: "sda", kind: "disk", tags: ["zfs"] });
 
     expect((await (await a.req("GET", `storage/${st.id}`, a.viewer)).json()).path).toBe("/tank");
-    const names = async (q: string) => (await (await a.req("GET", `storage?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
+    const names = async (q: string) =>
+      (await (await a.req("GET", `storage?${q}`, a.viewer)).json()).items.map((x: { name: string }) => x.name);
     expect(await names("kind=share")).toEqual(["media"]);
     expect(await names(`hardware_id=${hw}`)).toEqual(["media", "tank"]);
     expect(await names("tag=zfs&sort=capacity_gb")).toEqual(["tank", "sda"]);

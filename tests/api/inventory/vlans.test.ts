@@ -31,7 +31,11 @@ describe("vlans: happy", () => {
 
   it("the same tag may exist once per site and once without a site", async () => {
     const other = (await a.t.sql`insert into sites (name) values ('branch') returning id`)[0]!.id as number;
-    for (const body of [{ vlan_id: 30, name: "a", site_id: site }, { vlan_id: 30, name: "b", site_id: other }, { vlan_id: 30, name: "c" }])
+    for (const body of [
+      { vlan_id: 30, name: "a", site_id: site },
+      { vlan_id: 30, name: "b", site_id: other },
+      { vlan_id: 30, name: "c" },
+    ])
       expect((await a.req("POST", "vlans", a.editor, body)).status).toBe(201);
   });
 });

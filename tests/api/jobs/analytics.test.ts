@@ -21,7 +21,11 @@ const clock = { now: () => new Date(now) };
 
 const run = async () => {
   const provider = t.runtime.database.provider;
-  const r = await runJob({ ctx: systemContext({ db: provider.lease().db, clock, random: cryptoRandom }), lock: advisoryLockFor(provider), logger: silentLogger }, analyticsJob, "schedule");
+  const r = await runJob(
+    { ctx: systemContext({ db: provider.lease().db, clock, random: cryptoRandom }), lock: advisoryLockFor(provider), logger: silentLogger },
+    analyticsJob,
+    "schedule",
+  );
   expect(r.outcome, r.error ?? "").toBe("success");
   return r;
 };
@@ -67,14 +71,29 @@ describe("capacity forecast", () => {
   beforeAll(async () => {
     [a, b, c, d, e] = [await node("line"), await node("few"), await node("short"), await node("old"), await node("noisy")];
     // a: disk 50 % now, +2 points a day; memory falling 0.5 a day. Every 6 h over 14 days (k = 0..55).
-    await samples(a, Array.from({ length: 56 }, (_, k) => ({ ts: T - k * 6 * HOUR, disk: 50 - 0.5 * k, mem: 80 + 0.125 * k })));
-    await samples(b, Array.from({ length: 9 }, (_, k) => ({ ts: T - k * DAY_MS, disk: 10 + k })));
-    await samples(c, Array.from({ length: 40 }, (_, k) => ({ ts: T - k * 30 * MIN, disk: 10 + k })));
-    await samples(d, Array.from({ length: 40 }, (_, k) => ({ ts: T - 15 * DAY_MS - k * HOUR, disk: 10 + k })));
+    await samples(
+      a,
+      Array.from({ length: 56 }, (_, k) => ({ ts: T - k * 6 * HOUR, disk: 50 - 0.5 * k, mem: 80 + 0.125 * k })),
+    );
+    await samples(
+      b,
+      Array.from({ length: 9 }, (_, k) => ({ ts: T - k * DAY_MS, disk: 10 + k })),
+    );
+    await samples(
+      c,
+      Array.from({ length: 40 }, (_, k) => ({ ts: T - k * 30 * MIN, disk: 10 + k })),
+    );
+    await samples(
+      d,
+      Array.from({ length: 40 }, (_, k) => ({ ts: T - 15 * DAY_MS - k * HOUR, disk: 10 + k })),
+    );
     let seed = 7;
-    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let k = 0; k < 300; k++) noisy.push({ ts: T - Math.floor(rnd() * 14 * DAY_MS), disk: Math.fround(30 + rnd() * 40) });
-    await samples(e, noisy.map((s) => ({ ...s, source: "hourly_agg", count: 12 })));
+    await samples(
+      e,
+      noisy.map((s) => ({ ...s, source: "hourly_agg", count: 12 })),
+    );
     // A stale forecast of a node that no longer has enough history.
     await t.sql`insert into capacity_forecasts (hardware_id, metric, slope_per_day, current_value, evaluated_at) values (${b}, 'disk_pct', 1, 1, now())`;
   });
@@ -130,7 +149,10 @@ describe("right-sizing", () => {
     await t.sql`delete from hardware_live_metrics`;
     for (const n of ["hot", "bursty", "idle", "steady", "edge75", "downsampled", "gone"]) ids[n] = await node(`rs-${n}`);
     const series = (hw: number, cpu: number[], mem: number) =>
-      samples(hw, cpu.map((v, k) => ({ ts: T - (k + 1) * HOUR, cpu: v, mem })));
+      samples(
+        hw,
+        cpu.map((v, k) => ({ ts: T - (k + 1) * HOUR, cpu: v, mem })),
+      );
     await series(ids.hot!, [80, 80, 80, 80], 50);
     await series(ids.bursty!, [95, 35, 95, 35], 50); // avg 65, peak 95
     await series(ids.idle!, [5, 8, 2, 5], 10); // avg 5, peak 8, mem 10
@@ -153,9 +175,17 @@ describe("right-sizing", () => {
     expect(r.detail).toMatchObject({ right_sizing: { assets_evaluated: 6, recommendations: 4, removed: 2 } });
     const rows = await t.sql`select * from resource_recommendations where asset_type = 'hardware' order by asset_id`;
     const by = Object.fromEntries(rows.map((x) => [x.asset_id, x]));
-    expect(by[ids.hot!]).toMatchObject({ classification: "under_provisioned", cpu_avg_pct: 80, cpu_peak_pct: 80, mem_avg_pct: 50, recommendation: "CPU averages 80% (peak 80%): add CPU or move workloads off this node." });
+    expect(by[ids.hot!]).toMatchObject({
+      classification: "under_provisioned",
+      cpu_avg_pct: 80,
+      cpu_peak_pct: 80,
+      mem_avg_pct: 50,
+      recommendation: "CPU averages 80% (peak 80%): add CPU or move workloads off this node.",
+    });
     expect(by[ids.bursty!]).toMatchObject({ classification: "under_provisioned", cpu_avg_pct: 65, cpu_peak_pct: 95 });
-    expect(by[ids.bursty!]!.recommendation).toBe("CPU averages 65% with peaks of 95%: add CPU headroom or move bursty workloads off this node.");
+    expect(by[ids.bursty!]!.recommendation).toBe(
+      "CPU averages 65% with peaks of 95%: add CPU headroom or move bursty workloads off this node.",
+    );
     expect(by[ids.idle!]).toMatchObject({ classification: "over_provisioned", cpu_avg_pct: 5, cpu_peak_pct: 8, mem_avg_pct: 10 });
     expect(by[ids.downsampled!]).toMatchObject({ classification: "under_provisioned", cpu_avg_pct: 88, cpu_peak_pct: 100 });
     expect(Object.keys(by).map(Number).sort()).toEqual([ids.hot!, ids.bursty!, ids.idle!, ids.downsampled!].sort());
@@ -185,7 +215,10 @@ describe("flap detection", () => {
     await history(ids.f2!, [-20, -15, -10, -5]); // 4
     await history(ids.f3!, [-600, -595, -590, -585, -580, -575]); // 6, ten hours ago
     // f4 has no status history: its live-metric rows report status (an uptime-monitor integration).
-    await samples(ids.f4!, [-24, -20, -16, -12, -8, -4].map((m, k) => ({ ts: T + m * MIN, status: k % 2 === 0 ? "up" : "down", source: "uptime-kuma" })));
+    await samples(
+      ids.f4!,
+      [-24, -20, -16, -12, -8, -4].map((m, k) => ({ ts: T + m * MIN, status: k % 2 === 0 ? "up" : "down", source: "uptime-kuma" })),
+    );
   });
 
   const incidents = async () => t.sql`select * from flap_incidents order by hardware_id, id`;
@@ -236,13 +269,16 @@ describe("flap detection", () => {
     const r = await run();
     expect(r.detail).toMatchObject({ flap_detection: { opened: 1 } });
     const rows = await t.sql`select status, transition_count from flap_incidents where hardware_id = ${ids.f1!} order by id`;
-    expect(rows.map((x) => [x.status, x.transition_count])).toEqual([["resolved", 8], ["active", 5]]);
+    expect(rows.map((x) => [x.status, x.transition_count])).toEqual([
+      ["resolved", 8],
+      ["active", 5],
+    ]);
   });
 
   it("the SQL window agrees with the pure sliding window on random transitions", async () => {
     const hw = await node("f5");
     let seed = 11;
-    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     // 12 transitions inside one hour: some 30-minute window holds at least 6.
     const minutes = Array.from({ length: 12 }, () => 540 + Math.floor(rnd() * 3600) / 60).sort((x, y) => x - y);
     await history(hw, minutes);

@@ -12,7 +12,10 @@ afterAll(async () => a.t.close());
 
 describe("security", () => {
   it("editor and viewer get 403, no credential 401; nothing runs", async () => {
-    for (const [method, path] of [["GET", "/api/v1/admin/jobs"], ["POST", "/api/v1/admin/jobs/analytics/run"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/admin/jobs"],
+      ["POST", "/api/v1/admin/jobs/analytics/run"],
+    ] as const) {
       for (const token of [a.editor, a.viewer]) expect((await a.req(method, path, token)).status, `${method} ${path}`).toBe(403);
       expect((await a.req(method, path)).status).toBe(401);
     }
@@ -26,12 +29,24 @@ describe("GET /admin/jobs", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.runs).toEqual([]);
-    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual(["analytics", "retention", "server_key_rotation", "discovery_profiles", "privacy_analysis", "cve_sync", "certificates", "db_backup"]);
+    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual([
+      "analytics",
+      "retention",
+      "server_key_rotation",
+      "discovery_profiles",
+      "privacy_analysis",
+      "cve_sync",
+      "certificates",
+      "db_backup",
+    ]);
     const [analytics, retention] = body.jobs;
     expect(analytics).toMatchObject({ schedule: "30 2 * * *", timezone: "UTC", lock_key: "analytics_job", last_run: null });
     expect(retention).toMatchObject({ schedule: "30 3 * * *", timezone: "UTC", lock_key: "retention_job", last_run: null });
     expect(body.jobs[2]).toMatchObject({ schedule: "17 * * * *", timezone: "UTC", lock_key: "server_key_rotation_job", last_run: null });
-    for (const [job, hour] of [[analytics, 2], [retention, 3]] as const) {
+    for (const [job, hour] of [
+      [analytics, 2],
+      [retention, 3],
+    ] as const) {
       const next = new Date(job.next_run_at);
       expect(next.getUTCHours()).toBe(hour);
       expect(next.getUTCMinutes()).toBe(30);
@@ -44,7 +59,9 @@ describe("GET /admin/jobs", () => {
     expect((await a.req("GET", "/api/v1/admin/jobs?limit=many", a.admin)).status).toBe(422);
     const res = await a.req("GET", "/api/v1/admin/jobs?job=backup", a.admin);
     expect(res.status).toBe(422);
-    expect((await res.json()).fields.job).toBe("Must be one of: analytics, retention, server_key_rotation, discovery_profiles, privacy_analysis, cve_sync, certificates, db_backup.");
+    expect((await res.json()).fields.job).toBe(
+      "Must be one of: analytics, retention, server_key_rotation, discovery_profiles, privacy_analysis, cve_sync, certificates, db_backup.",
+    );
   });
 });
 
@@ -61,7 +78,8 @@ describe("POST /admin/jobs/{name}/run", () => {
     expect(list.jobs[0].last_run).toEqual(run);
     expect(list.runs).toEqual([run]);
 
-    const [audit] = await a.t.sql`select action, category, entity_type, entity_id, diff, actor_email from audit_log where action = 'job.run'`;
+    const [audit] = await a.t
+      .sql`select action, category, entity_type, entity_id, diff, actor_email from audit_log where action = 'job.run'`;
     expect(audit).toMatchObject({ category: "jobs", entity_type: "job", entity_id: "analytics", actor_email: "admin@example.com" });
     expect(audit!.diff).toMatchObject({ run_id: run.id, outcome: "success", rows_touched: 0 });
   });
@@ -93,7 +111,8 @@ describe("POST /admin/jobs/{name}/run", () => {
     const res = await a.req("POST", "/api/v1/admin/jobs/retention/run", a.admin);
     expect(res.status).toBe(200);
     expect((await res.json()).outcome).toBe("success");
-    const audits = await a.t.sql`select diff->>'outcome' as outcome from audit_log where action = 'job.run' and entity_id = 'retention' order by id`;
+    const audits = await a.t
+      .sql`select diff->>'outcome' as outcome from audit_log where action = 'job.run' and entity_id = 'retention' order by id`;
     expect(audits.map((r) => r.outcome)).toEqual(["skipped", "success"]);
   });
 

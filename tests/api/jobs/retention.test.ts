@@ -20,7 +20,10 @@ const clock = { now: () => new Date(now) };
 let nodes: number[] = [];
 
 const retain = (opts: RetentionOptions = {}) =>
-  runRetention({ ctx: systemContext({ db: t.runtime.database.provider.lease().db, clock, random: cryptoRandom }), logger: silentLogger }, opts);
+  runRetention(
+    { ctx: systemContext({ db: t.runtime.database.provider.lease().db, clock, random: cryptoRandom }), logger: silentLogger },
+    opts,
+  );
 
 /** 35 days of 10-minute samples for two nodes and two agents, values derived from the time. */
 async function seed(): Promise<void> {
@@ -45,7 +48,8 @@ async function snapshot() {
   return {
     live: await t.sql`select hardware_id, ts, cpu_pct, mem_pct, disk_pct, temp_c, net_rx_bps, net_tx_bps, uptime_s, status, source, sample_count
       from hardware_live_metrics order by hardware_id, ts, source, cpu_pct`,
-    agent: await t.sql`select agent_id, hardware_id, ts, cpu_pct, mem_pct, disk_pct, load_1, net_rx_bps, net_tx_bps from agent_host_samples order by agent_id, ts`,
+    agent:
+      await t.sql`select agent_id, hardware_id, ts, cpu_pct, mem_pct, disk_pct, load_1, net_rx_bps, net_tx_bps from agent_host_samples order by agent_id, ts`,
     hourly: await t.sql`select * from agent_host_samples_hourly order by agent_id, hour`,
   };
 }
@@ -72,7 +76,8 @@ describe("one run at T (hot 7 days, warm 30 days)", () => {
   beforeAll(async () => {
     now = T;
     await seed();
-    const band = await t.sql`select hardware_id, date_trunc('hour', ts, 'UTC') as hour, count(*)::int as n, avg(cpu_pct) as cpu, avg(mem_pct) as mem,
+    const band =
+      await t.sql`select hardware_id, date_trunc('hour', ts, 'UTC') as hour, count(*)::int as n, avg(cpu_pct) as cpu, avg(mem_pct) as mem,
         (array_agg(status order by ts desc))[1] as status
       from hardware_live_metrics where ts >= ${new Date(WARM)} and ts < ${new Date(HOT_HOUR)} group by 1, 2`;
     expected = Object.fromEntries(band.map((r) => [`${r.hardware_id}@${r.hour.toISOString()}`, r as never]));
@@ -117,7 +122,8 @@ describe("one run at T (hot 7 days, warm 30 days)", () => {
     const steps = [0, 1, 2, 3, 4, 5].map((k) => Date.parse("2026-06-01T12:00:00Z") / 600_000 + k);
     expect(h).toMatchObject({ hardware_id: nodes[0], sample_count: 6, mem_pct: 31, disk_pct: null, net_tx_bps: 20 });
     expect(h!.cpu_pct).toBeCloseTo(steps.reduce((s, k) => s + (k % 89), 0) / 6, 4);
-    const [counts] = await t.sql`select count(*)::int as hours, sum(sample_count)::int as samples, min(hour) as first from agent_host_samples_hourly`;
+    const [counts] =
+      await t.sql`select count(*)::int as hours, sum(sample_count)::int as samples, min(hour) as first from agent_host_samples_hourly`;
     expect(counts!.first.toISOString()).toBe("2026-05-16T03:00:00.000Z");
     // Every sample from warm up to the hot hour is represented exactly once.
     expect(counts!.samples).toBe(2 * ((HOT_HOUR - WARM) / 600_000));
@@ -137,8 +143,12 @@ describe("one run at T (hot 7 days, warm 30 days)", () => {
     await t.sql`insert into agent_host_samples (agent_id, ts, cpu_pct) values (1, ${new Date(hour.getTime() + 60_000)}, 0)`;
     const [hBefore] = await t.sql`select cpu_pct, sample_count from agent_host_samples_hourly where agent_id = 1 and hour = ${hour}`;
     const r = await retain();
-    expect(r.detail).toMatchObject({ live_metrics: { raw_rows: 2, hourly_rows_written: 0, hourly_rows_merged: 1 }, agent_samples: { raw_rows: 1, hourly_rows: 1 } });
-    const rows = await t.sql`select cpu_pct, sample_count, source from hardware_live_metrics where hardware_id = ${nodes[0]!} and ts >= ${hour} and ts < ${new Date(hour.getTime() + HOUR)}`;
+    expect(r.detail).toMatchObject({
+      live_metrics: { raw_rows: 2, hourly_rows_written: 0, hourly_rows_merged: 1 },
+      agent_samples: { raw_rows: 1, hourly_rows: 1 },
+    });
+    const rows =
+      await t.sql`select cpu_pct, sample_count, source from hardware_live_metrics where hardware_id = ${nodes[0]!} and ts >= ${hour} and ts < ${new Date(hour.getTime() + HOUR)}`;
     expect(rows.length).toBe(1);
     expect(rows[0]!.sample_count).toBe(before!.sample_count + 2);
     expect(rows[0]!.cpu_pct).toBeCloseTo((before!.cpu_pct * before!.sample_count + 200) / (before!.sample_count + 2), 4);
@@ -198,7 +208,8 @@ describe("kill safety", () => {
     // ...then kill that backend, as a crash would, while its delete-and-aggregate is half done.
     let killed = false;
     for (let i = 0; i < 200 && !killed; i++) {
-      const [w] = await t.sql`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%delete from hardware_live_metrics%'`;
+      const [w] =
+        await t.sql`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%delete from hardware_live_metrics%'`;
       if (w) killed = (await t.sql`select pg_terminate_backend(${w.pid}) as ok`)[0]!.ok;
       else await new Promise((r) => setTimeout(r, 25));
     }
@@ -207,7 +218,8 @@ describe("kill safety", () => {
     await holder`rollback`;
     holder.release();
     expect(await represented()).toEqual(before);
-    const raw = await t.sql`select count(*)::int as n from hardware_live_metrics where hardware_id = ${nodes[1]!} and source <> 'hourly_agg' and ts < ${new Date(HOT_HOUR)}`;
+    const raw =
+      await t.sql`select count(*)::int as n from hardware_live_metrics where hardware_id = ${nodes[1]!} and source <> 'hourly_agg' and ts < ${new Date(HOT_HOUR)}`;
     expect(raw[0]!.n).toBeGreaterThan(0);
     expect((await retain(SMALL)).detail).toMatchObject({ complete: true });
     expect(await snapshot()).toEqual(reference);

@@ -27,11 +27,18 @@ export async function metricsApp(env: Record<string, string> = {}): Promise<Metr
     { peerAddress: (c: Context) => c.req.header("x-test-peer") ?? `198.51.100.${++peer % 250}` },
   );
   metricsRoutes(t.app);
-  const headersFor = (token?: string, extra: Record<string, string> = {}) => ({ ...extra, ...(token ? { authorization: `Bearer ${token}` } : {}) });
+  const headersFor = (token?: string, extra: Record<string, string> = {}) => ({
+    ...extra,
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  });
   const get: MetricsApp["get"] = async (path, token, headers) => t.app.request(path, { headers: headersFor(token, headers) });
   const post: MetricsApp["post"] = async (path, token, body) => t.app.request(path, { method: "POST", ...json(body, headersFor(token)) });
   const bootstrap = async () => {
-    const res = await post("/api/v1/bootstrap/initialize", undefined, { email: "admin@example.com", password: "admin password for tests", setup_token: SETUP });
+    const res = await post("/api/v1/bootstrap/initialize", undefined, {
+      email: "admin@example.com",
+      password: "admin password for tests",
+      setup_token: SETUP,
+    });
     expect(res.status).toBe(200);
     return (await res.json()).token as string;
   };

@@ -31,17 +31,37 @@ describe("families", () => {
 
   it("names exactly the families of spec 4.3, in its tables' order", () => {
     expect(ALL).toEqual([
-      "svc_info", "svc_hardware_total", "svc_compute_units_total", "svc_services_total", "svc_services_by_status_total",
-      "svc_storage_items_total", "svc_storage_capacity_gb_total", "svc_storage_used_gb_total", "svc_networks_total",
-      "svc_hardware_clusters_total", "svc_external_nodes_total", "svc_misc_items_total", "svc_docs_total", "svc_users_total",
-      "svc_tags_total", "svc_service_dependencies_total", "svc_audit_log_entries_total",
-      "svc_service_status", "svc_hardware_memory_configured_gb", "svc_compute_unit_memory_configured_mb",
-      "svc_compute_unit_cpu_cores_configured", "svc_storage_capacity_gb", "svc_storage_used_gb",
+      "svc_info",
+      "svc_hardware_total",
+      "svc_compute_units_total",
+      "svc_services_total",
+      "svc_services_by_status_total",
+      "svc_storage_items_total",
+      "svc_storage_capacity_gb_total",
+      "svc_storage_used_gb_total",
+      "svc_networks_total",
+      "svc_hardware_clusters_total",
+      "svc_external_nodes_total",
+      "svc_misc_items_total",
+      "svc_docs_total",
+      "svc_users_total",
+      "svc_tags_total",
+      "svc_service_dependencies_total",
+      "svc_audit_log_entries_total",
+      "svc_service_status",
+      "svc_hardware_memory_configured_gb",
+      "svc_compute_unit_memory_configured_mb",
+      "svc_compute_unit_cpu_cores_configured",
+      "svc_storage_capacity_gb",
+      "svc_storage_used_gb",
     ]);
   });
 
   it("writes HELP then TYPE gauge once per family, before its samples, in that order", () => {
-    const helps = text.split("\n").filter((l) => l.startsWith("# HELP ")).map((l) => l.split(" ")[2]);
+    const helps = text
+      .split("\n")
+      .filter((l) => l.startsWith("# HELP "))
+      .map((l) => l.split(" ")[2]);
     // The spec's families, then the monitors' (issue 12 item 5).
     expect(helps).toEqual([...ALL, "monitor_up", "monitor_response_ms"]);
     for (const name of ALL) {
@@ -63,20 +83,33 @@ describe("inventory counts", () => {
     ["svc_hardware_total", ["svc_hardware_total 3"]],
     ["svc_compute_units_total", ['svc_compute_units_total{kind="vm"} 2', 'svc_compute_units_total{kind="container"} 1']],
     ["svc_services_total", ["svc_services_total 4"]],
-    ["svc_services_by_status_total", [
-      'svc_services_by_status_total{status="running"} 2', 'svc_services_by_status_total{status="stopped"} 0',
-      'svc_services_by_status_total{status="degraded"} 1', 'svc_services_by_status_total{status="maintenance"} 1',
-    ]],
-    ["svc_storage_items_total", [
-      'svc_storage_items_total{kind="disk"} 1', 'svc_storage_items_total{kind="pool"} 1',
-      'svc_storage_items_total{kind="dataset"} 1', 'svc_storage_items_total{kind="share"} 0',
-    ]],
+    [
+      "svc_services_by_status_total",
+      [
+        'svc_services_by_status_total{status="running"} 2',
+        'svc_services_by_status_total{status="stopped"} 0',
+        'svc_services_by_status_total{status="degraded"} 1',
+        'svc_services_by_status_total{status="maintenance"} 1',
+      ],
+    ],
+    [
+      "svc_storage_items_total",
+      [
+        'svc_storage_items_total{kind="disk"} 1',
+        'svc_storage_items_total{kind="pool"} 1',
+        'svc_storage_items_total{kind="dataset"} 1',
+        'svc_storage_items_total{kind="share"} 0',
+      ],
+    ],
     ["svc_storage_capacity_gb_total", ["svc_storage_capacity_gb_total 1500"]],
     ["svc_storage_used_gb_total", ["svc_storage_used_gb_total 420.5"]],
     ["svc_networks_total", ["svc_networks_total 2"]],
     ["svc_hardware_clusters_total", ["svc_hardware_clusters_total 1"]],
     // A null and an empty provider are one series (both are written as "").
-    ["svc_external_nodes_total", ['svc_external_nodes_total{provider="",kind="dns"} 2', 'svc_external_nodes_total{provider="aws",kind="vm"} 2']],
+    [
+      "svc_external_nodes_total",
+      ['svc_external_nodes_total{provider="",kind="dns"} 2', 'svc_external_nodes_total{provider="aws",kind="vm"} 2'],
+    ],
     ["svc_misc_items_total", ["svc_misc_items_total 1"]],
     ["svc_docs_total", ["svc_docs_total 3"]],
     ["svc_tags_total", ["svc_tags_total 2"]],
@@ -102,7 +135,10 @@ describe("inventory counts", () => {
       const admin = await empty.bootstrap();
       const body = await (await empty.get("/api/v1/metrics", admin)).text();
       expect(familySamples(body, "svc_hardware_total")).toEqual(["svc_hardware_total 0"]);
-      expect(familySamples(body, "svc_compute_units_total")).toEqual(['svc_compute_units_total{kind="vm"} 0', 'svc_compute_units_total{kind="container"} 0']);
+      expect(familySamples(body, "svc_compute_units_total")).toEqual([
+        'svc_compute_units_total{kind="vm"} 0',
+        'svc_compute_units_total{kind="container"} 0',
+      ]);
       expect(familySamples(body, "svc_storage_items_total")).toHaveLength(4);
       expect(familySamples(body, "svc_storage_capacity_gb_total")).toEqual(["svc_storage_capacity_gb_total 0"]);
       expect(familySamples(body, "svc_external_nodes_total")).toEqual([]);
@@ -137,17 +173,47 @@ describe("per-resource series", () => {
   });
 
   it.each([
-    ["svc_hardware_memory_configured_gb", ['svc_hardware_memory_configured_gb{name="node-a",role="hypervisor"} 64', 'svc_hardware_memory_configured_gb{name="node-b",role=""} 12.5']],
-    ["svc_compute_unit_memory_configured_mb", ['svc_compute_unit_memory_configured_mb{name="vm-1",kind="vm"} 2048', 'svc_compute_unit_memory_configured_mb{name="ct-1",kind="container"} 512']],
-    ["svc_compute_unit_cpu_cores_configured", ['svc_compute_unit_cpu_cores_configured{name="vm-1",kind="vm"} 2', 'svc_compute_unit_cpu_cores_configured{name="vm-2",kind="vm"} 1.5']],
-    ["svc_storage_capacity_gb", ['svc_storage_capacity_gb{name="sda",kind="disk"} 500', 'svc_storage_capacity_gb{name="tank",kind="pool"} 1000']],
-    ["svc_storage_used_gb", ['svc_storage_used_gb{name="sda",kind="disk"} 120.5', 'svc_storage_used_gb{name="tank/data",kind="dataset"} 300']],
+    [
+      "svc_hardware_memory_configured_gb",
+      [
+        'svc_hardware_memory_configured_gb{name="node-a",role="hypervisor"} 64',
+        'svc_hardware_memory_configured_gb{name="node-b",role=""} 12.5',
+      ],
+    ],
+    [
+      "svc_compute_unit_memory_configured_mb",
+      [
+        'svc_compute_unit_memory_configured_mb{name="vm-1",kind="vm"} 2048',
+        'svc_compute_unit_memory_configured_mb{name="ct-1",kind="container"} 512',
+      ],
+    ],
+    [
+      "svc_compute_unit_cpu_cores_configured",
+      [
+        'svc_compute_unit_cpu_cores_configured{name="vm-1",kind="vm"} 2',
+        'svc_compute_unit_cpu_cores_configured{name="vm-2",kind="vm"} 1.5',
+      ],
+    ],
+    [
+      "svc_storage_capacity_gb",
+      ['svc_storage_capacity_gb{name="sda",kind="disk"} 500', 'svc_storage_capacity_gb{name="tank",kind="pool"} 1000'],
+    ],
+    [
+      "svc_storage_used_gb",
+      ['svc_storage_used_gb{name="sda",kind="disk"} 120.5', 'svc_storage_used_gb{name="tank/data",kind="dataset"} 300'],
+    ],
   ])("%s: only resources whose value is set", (name, lines) => {
     expect(familySamples(text, name)).toEqual(lines);
   });
 
   it("never writes a null value as 0", () => {
-    for (const absent of ['name="node-c"', 'name="vm-2",kind="vm"} 0', 'name="ct-1",kind="container"} 0', 'name="tank",kind="pool"} 0', 'name="tank/data",kind="dataset"} 0']) {
+    for (const absent of [
+      'name="node-c"',
+      'name="vm-2",kind="vm"} 0',
+      'name="ct-1",kind="container"} 0',
+      'name="tank",kind="pool"} 0',
+      'name="tank/data",kind="dataset"} 0',
+    ]) {
       const hits = text.split("\n").filter((l) => l.includes(absent) && !l.startsWith("svc_service_status"));
       expect(hits, absent).toEqual([]);
     }
@@ -162,7 +228,9 @@ describe("freshness and paging", () => {
     expect(familySamples(after, "svc_services_total")).toEqual(["svc_services_total 5"]);
     expect(after).toContain('svc_services_by_status_total{status="stopped"} 1\n');
     expect(after).toContain('svc_service_status{name="late",slug="late",environment="",status="stopped"} 1\n');
-    expect(familySamples(after, "svc_hardware_memory_configured_gb")).toEqual(['svc_hardware_memory_configured_gb{name="node-b",role=""} 12.5']);
+    expect(familySamples(after, "svc_hardware_memory_configured_gb")).toEqual([
+      'svc_hardware_memory_configured_gb{name="node-b",role=""} 12.5',
+    ]);
     await m.t.sql`delete from services where slug = 'late'`;
     await m.t.sql`update hardware set memory_gb = 64 where name = 'node-a'`;
     expect(await scrape()).toBe(text);

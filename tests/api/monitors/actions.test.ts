@@ -63,7 +63,10 @@ describe("pause, resume, check now", () => {
     const [run] = await a.t.sql`select state, details from agent_probe_runs where run_id = ${"b".repeat(32)}`;
     expect(run).toMatchObject({ state: "cancelled", details: { error_code: "monitor_paused" } });
     const runs = await (await a.req("GET", `monitors/${n.id}/probe-runs`, a.viewer)).json();
-    expect(runs).toMatchObject({ total: 1, items: [{ run_id: "b".repeat(32), agent_id: online, status: "cancelled", error_code: "monitor_paused", attempt_count: 0 }] });
+    expect(runs).toMatchObject({
+      total: 1,
+      items: [{ run_id: "b".repeat(32), agent_id: online, status: "cancelled", error_code: "monitor_paused", attempt_count: 0 }],
+    });
   });
 });
 
@@ -73,7 +76,16 @@ describe("/monitors/target/{type}/{id}", () => {
     const first = await a.req("POST", `monitors/target/hardware/${node}`, a.admin);
     expect(first.status).toBe(201);
     const m = await first.json();
-    expect(m).toMatchObject({ name: "switch-3 (icmp)", check_type: "icmp", host: "10.3.3.3", config: { packet_count: 5 }, interval_secs: 60, max_retries: 0, target_type: "hardware", target_id: node });
+    expect(m).toMatchObject({
+      name: "switch-3 (icmp)",
+      check_type: "icmp",
+      host: "10.3.3.3",
+      config: { packet_count: 5 },
+      interval_secs: 60,
+      max_retries: 0,
+      target_type: "hardware",
+      target_id: node,
+    });
     await a.req("PATCH", `monitors/${m.id}`, a.admin, { name: "renamed" });
     const again = await a.req("POST", `monitors/target/hardware/${node}`, a.admin, {});
     expect(again.status).toBe(200);
@@ -85,9 +97,17 @@ describe("/monitors/target/{type}/{id}", () => {
 
   it("services default to http by URL, else tcp by port, else icmp; no address or no row is 404", async () => {
     const web = await a.service("web", { url: "https://web.lab:8443/" });
-    expect(await (await a.req("POST", `monitors/target/service/${web}`, a.admin)).json()).toMatchObject({ check_type: "http", host: "web.lab", config: { url: "https://web.lab:8443/" } });
+    expect(await (await a.req("POST", `monitors/target/service/${web}`, a.admin)).json()).toMatchObject({
+      check_type: "http",
+      host: "web.lab",
+      config: { url: "https://web.lab:8443/" },
+    });
     const db = await a.service("db", { ip: "10.0.0.9", ports: [{ port: 5432 }] });
-    expect(await (await a.req("POST", `monitors/target/service/${db}`, a.admin)).json()).toMatchObject({ check_type: "tcp", host: "10.0.0.9", config: { port: 5432 } });
+    expect(await (await a.req("POST", `monitors/target/service/${db}`, a.admin)).json()).toMatchObject({
+      check_type: "tcp",
+      host: "10.0.0.9",
+      config: { port: 5432 },
+    });
     const bare = await a.service("bare");
     const none = await a.req("POST", `monitors/target/service/${bare}`, a.admin);
     expect(none.status).toBe(404);
@@ -96,7 +116,13 @@ describe("/monitors/target/{type}/{id}", () => {
     expect((await a.req("POST", "monitors/target/ip/999999", a.admin)).status).toBe(404);
     // A plain address is an IPAM row: pinged by default, named by its hostname.
     const [row] = await a.t.sql<{ id: number }[]>`insert into ip_addresses (address, hostname) values ('10.0.7.7', 'printer') returning id`;
-    expect(await (await a.req("POST", `monitors/target/ip/${row!.id}`, a.admin)).json()).toMatchObject({ check_type: "icmp", host: "10.0.7.7", name: "printer (icmp)", target_type: "ip", target_id: row!.id });
+    expect(await (await a.req("POST", `monitors/target/ip/${row!.id}`, a.admin)).json()).toMatchObject({
+      check_type: "icmp",
+      host: "10.0.7.7",
+      name: "printer (icmp)",
+      target_type: "ip",
+      target_id: row!.id,
+    });
     expect((await a.req("POST", "monitors/target/router/1", a.admin)).status).toBe(422);
     expect((await a.req("POST", `monitors/target/service/${web}`, a.admin, { config: { nope: 1 } })).status).toBe(200);
     expect((await a.req("POST", `monitors/target/service/${db}`, a.admin, { check_type: "dns", config: { nope: 1 } })).status).toBe(422);
@@ -109,10 +135,14 @@ describe("/monitors/target/{type}/{id}", () => {
     const pause = await a.req("POST", `monitors/target/hardware/${node}/pause`, a.admin);
     expect(pause.status).toBe(200);
     expect(await pause.json()).toEqual({ status: "ok" });
-    expect((await a.t.sql`select bool_or(enabled) as any from monitors where target_id = ${node} and target_type = 'hardware'`)[0]!.any).toBe(false);
+    expect(
+      (await a.t.sql`select bool_or(enabled) as any from monitors where target_id = ${node} and target_type = 'hardware'`)[0]!.any,
+    ).toBe(false);
     expect((await a.req("POST", `monitors/target/hardware/${node}/resume`, a.admin)).status).toBe(200);
     expect((await a.req("POST", `monitors/target/hardware/${node}/check`, a.admin)).status).toBe(200);
-    expect((await a.t.sql`select bool_and(enabled) as all from monitors where target_id = ${node} and target_type = 'hardware'`)[0]!.all).toBe(true);
+    expect(
+      (await a.t.sql`select bool_and(enabled) as all from monitors where target_id = ${node} and target_type = 'hardware'`)[0]!.all,
+    ).toBe(true);
     const empty = await a.node("empty");
     expect((await a.req("POST", `monitors/target/hardware/${empty}/pause`, a.admin)).status).toBe(404);
     expect((await a.req("POST", `monitors/target/hardware/${node}/pause`, a.viewer)).status).toBe(403);
@@ -127,12 +157,21 @@ describe("/monitors/target/{type}/{id}", () => {
     await a.t.sql`update monitors set status = 'up', last_latency_ms = 4.5 where id = ${m1.id}`;
     await a.t.sql`update monitors set status = 'down' where id = ${m2.id}`;
     await a.t.sql`update monitors set status = 'up' where id = ${m3.id}`;
-    await a.t.sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${m1.id}, date_trunc('minute', now()) - interval '1 minute', 3, 4)`;
+    await a.t
+      .sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${m1.id}, date_trunc('minute', now()) - interval '1 minute', 3, 4)`;
     const res = await a.req("GET", `monitors/target-summary?target_type=hardware&target_ids=${h1}&target_ids=${h2},999`, a.viewer);
     expect(res.status).toBe(200);
     const rows = await res.json();
     expect(rows).toHaveLength(2);
-    expect(rows.find((r: { target_id: number }) => r.target_id === h1)).toMatchObject({ monitor_id: m1.id, monitor_ids: [m1.id, m2.id], status: "down", latency_ms: 4.5, uptime_pct_24h: 75, enabled: true, probe_mode: "server" });
+    expect(rows.find((r: { target_id: number }) => r.target_id === h1)).toMatchObject({
+      monitor_id: m1.id,
+      monitor_ids: [m1.id, m2.id],
+      status: "down",
+      latency_ms: 4.5,
+      uptime_pct_24h: 75,
+      enabled: true,
+      probe_mode: "server",
+    });
     expect(rows.find((r: { target_id: number }) => r.target_id === h2)).toMatchObject({ monitor_id: m3.id, status: "up" });
     expect(await (await a.req("GET", "monitors/target-summary?target_type=hardware&target_ids=", a.viewer)).json()).toEqual([]);
     expect((await a.req("GET", "monitors/target-summary", a.viewer)).status).toBe(422);

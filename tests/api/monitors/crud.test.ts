@@ -14,13 +14,35 @@ describe("POST /monitors", () => {
   it("creates a pending monitor due now, with only the config keys sent, audited and announced", async () => {
     const events = await a.listen("monitors");
     const control = await a.listen("monitor_control");
-    const res = await a.req("POST", "monitors", a.admin, { name: "ssh", check_type: "tcp", host: "10.0.0.5", config: { port: 22 }, max_retries: 2 });
+    const res = await a.req("POST", "monitors", a.admin, {
+      name: "ssh",
+      check_type: "tcp",
+      host: "10.0.0.5",
+      config: { port: 22 },
+      max_retries: 2,
+    });
     expect(res.status).toBe(201);
     const m = await res.json();
     expect(m).toMatchObject({
-      name: "ssh", check_type: "tcp", host: "10.0.0.5", config: { port: 22 }, interval_secs: 60, max_retries: 2, retry_interval_secs: null,
-      enabled: true, target_type: null, target_id: null, status: "pending", retries: 0, last_polled_at: null, uptime_pct_24h: null,
-      latency_ms: null, probe_agent_id: null, probe_mode: "server", probe_agent: null, next_check_at: a.clock.now().toISOString(),
+      name: "ssh",
+      check_type: "tcp",
+      host: "10.0.0.5",
+      config: { port: 22 },
+      interval_secs: 60,
+      max_retries: 2,
+      retry_interval_secs: null,
+      enabled: true,
+      target_type: null,
+      target_id: null,
+      status: "pending",
+      retries: 0,
+      last_polled_at: null,
+      uptime_pct_24h: null,
+      latency_ms: null,
+      probe_agent_id: null,
+      probe_mode: "server",
+      probe_agent: null,
+      next_check_at: a.clock.now().toISOString(),
     });
     const [audit] = await a.t.sql`select diff from audit_log where action = 'monitors.create' and entity_id = ${String(m.id)}`;
     expect(audit!.diff.after).toMatchObject({ name: "ssh", config: { port: 22 }, secrets_set: false });
@@ -37,7 +59,10 @@ describe("POST /monitors", () => {
       [{ check_type: "icmp", config: { packet_count: 5, port: 22 } }, ["config.port"]],
       [{ check_type: "icmp", config: { packet_count: 50 } }, ["config.packet_count"]],
       [{ check_type: "tcp", config: { ports: [0] } }, ["config.ports.0"]],
-      [{ check_type: "http", config: { url: "ftp://x", method: "FETCH", accepted_statuses: ["299-200"] } }, ["config.accepted_statuses.0", "config.method", "config.url"]],
+      [
+        { check_type: "http", config: { url: "ftp://x", method: "FETCH", accepted_statuses: ["299-200"] } },
+        ["config.accepted_statuses.0", "config.method", "config.url"],
+      ],
       [{ check_type: "dns", config: { record_type: "XX", expected_values: "a" } }, ["config.expected_values", "config.record_type"]],
       [{ check_type: "ping" }, ["check_type"]],
       [{ check_type: "tcp", interval_secs: 5, max_retries: 11, colour: "red" }, ["colour", "interval_secs", "max_retries"]],
@@ -53,16 +78,35 @@ describe("POST /monitors", () => {
   });
 
   it("checks the target and the probe agent it names (422)", async () => {
-    const res = await a.req("POST", "monitors", a.admin, { name: "x", check_type: "icmp", host: "h", target_type: "hardware", target_id: 999_999, probe_agent_id: 999_999 });
+    const res = await a.req("POST", "monitors", a.admin, {
+      name: "x",
+      check_type: "icmp",
+      host: "h",
+      target_type: "hardware",
+      target_id: 999_999,
+      probe_agent_id: 999_999,
+    });
     expect(res.status).toBe(422);
     expect(Object.keys((await res.json()).fields).sort()).toEqual(["probe_agent_id", "target_id"]);
     const half = await a.req("POST", "monitors", a.admin, { name: "x", check_type: "icmp", host: "h", target_type: "hardware" });
     expect(half.status).toBe(422);
     const node = await a.node("box-1", { ip: "10.1.1.1" });
     const agent = await a.agent({ status: "active", name: "probe-1" });
-    const ok = await a.req("POST", "monitors", a.admin, { name: "x", check_type: "icmp", host: "h", target_type: "hardware", target_id: node, probe_agent_id: agent });
+    const ok = await a.req("POST", "monitors", a.admin, {
+      name: "x",
+      check_type: "icmp",
+      host: "h",
+      target_type: "hardware",
+      target_id: node,
+      probe_agent_id: agent,
+    });
     expect(ok.status).toBe(201);
-    expect(await ok.json()).toMatchObject({ target_type: "hardware", target_id: node, probe_mode: "agent", probe_agent: { id: agent, name: "probe-1" } });
+    expect(await ok.json()).toMatchObject({
+      target_type: "hardware",
+      target_id: node,
+      probe_mode: "agent",
+      probe_agent: { id: agent, name: "probe-1" },
+    });
     const ip = await a.req("POST", "monitors", a.admin, { name: "x", check_type: "icmp", host: "10.9.9.9", target_type: "ip" });
     expect(ip.status).toBe(201);
   });
@@ -97,7 +141,10 @@ describe("PATCH /monitors/{id}", () => {
     const after = await res.json();
     expect(after).toMatchObject({ name: "patch-me", interval_secs: 120, config: { timeout: 2 } });
     const [audit] = await a.t.sql`select diff from audit_log where action = 'monitors.update' and entity_id = ${String(m.id)}`;
-    expect(audit!.diff).toEqual({ before: { interval_secs: 60, config: { packet_count: 3 } }, after: { interval_secs: 120, config: { timeout: 2 } } });
+    expect(audit!.diff).toEqual({
+      before: { interval_secs: 60, config: { packet_count: 3 } },
+      after: { interval_secs: 120, config: { timeout: 2 } },
+    });
 
     const whole = await a.req("PATCH", `monitors/${m.id}`, a.admin, { ...after, name: "renamed" });
     expect(whole.status).toBe(200);
@@ -132,7 +179,10 @@ describe("PATCH /monitors/{id}", () => {
 
   it("a patch that changes nothing writes nothing; a new secret behind the same config is a change; enabling is due now", async () => {
     const m = await a.monitor({ name: "still", check_type: "http", config: { url: "http://127.0.0.1/", password: "one" } });
-    const audits = async () => (await a.t.sql`select diff from audit_log where action = 'monitors.update' and entity_id = ${String(m.id)} order by id`).map((r) => r.diff);
+    const audits = async () =>
+      (await a.t.sql`select diff from audit_log where action = 'monitors.update' and entity_id = ${String(m.id)} order by id`).map(
+        (r) => r.diff,
+      );
     a.clock.advance(1000);
     const same = await a.req("PATCH", `monitors/${m.id}`, a.admin, { ...m, config: { password: "********", url: "http://127.0.0.1/" } });
     expect(same.status).toBe(200);
@@ -147,7 +197,10 @@ describe("PATCH /monitors/{id}", () => {
     a.clock.advance(1000);
     const resumed = await (await a.req("PATCH", `monitors/${m.id}`, a.admin, { enabled: true })).json();
     expect(resumed).toMatchObject({ enabled: true, next_check_at: a.clock.now().toISOString() });
-    expect((await audits()).at(-1)).toMatchObject({ before: { enabled: false }, after: { enabled: true, next_check_at: a.clock.now().toISOString() } });
+    expect((await audits()).at(-1)).toMatchObject({
+      before: { enabled: false },
+      after: { enabled: true, next_check_at: a.clock.now().toISOString() },
+    });
   });
 
   it("a new probe agent cancels the runs in flight (monitor_reassigned) and clears the probe status", async () => {
@@ -191,14 +244,28 @@ describe("the OpenAPI document", () => {
   it("lists every monitors route under the monitors tag with its scope, maintenance windows included", async () => {
     const doc = await (await a.req("GET", "/api/openapi.json")).json();
     const ops = [
-      ["get", "/api/v1/monitors"], ["post", "/api/v1/monitors"], ["get", "/api/v1/monitors/overview"], ["get", "/api/v1/monitors/target-summary"],
-      ["post", "/api/v1/monitors/target/{target_type}/{target_id}"], ["post", "/api/v1/monitors/target/{target_type}/{target_id}/check"],
-      ["post", "/api/v1/monitors/target/{target_type}/{target_id}/pause"], ["post", "/api/v1/monitors/target/{target_type}/{target_id}/resume"],
-      ["get", "/api/v1/monitors/{monitor_id}"], ["patch", "/api/v1/monitors/{monitor_id}"], ["delete", "/api/v1/monitors/{monitor_id}"],
-      ["post", "/api/v1/monitors/{monitor_id}/check"], ["get", "/api/v1/monitors/{monitor_id}/events"], ["get", "/api/v1/monitors/{monitor_id}/history"],
-      ["post", "/api/v1/monitors/{monitor_id}/pause"], ["get", "/api/v1/monitors/{monitor_id}/probe-runs"], ["post", "/api/v1/monitors/{monitor_id}/resume"],
-      ["get", "/api/v1/monitors/{monitor_id}/uptime"], ["get", "/api/v1/monitors/maintenance-windows"], ["post", "/api/v1/monitors/maintenance-windows"],
-      ["get", "/api/v1/monitors/maintenance-windows/{window_id}"], ["patch", "/api/v1/monitors/maintenance-windows/{window_id}"],
+      ["get", "/api/v1/monitors"],
+      ["post", "/api/v1/monitors"],
+      ["get", "/api/v1/monitors/overview"],
+      ["get", "/api/v1/monitors/target-summary"],
+      ["post", "/api/v1/monitors/target/{target_type}/{target_id}"],
+      ["post", "/api/v1/monitors/target/{target_type}/{target_id}/check"],
+      ["post", "/api/v1/monitors/target/{target_type}/{target_id}/pause"],
+      ["post", "/api/v1/monitors/target/{target_type}/{target_id}/resume"],
+      ["get", "/api/v1/monitors/{monitor_id}"],
+      ["patch", "/api/v1/monitors/{monitor_id}"],
+      ["delete", "/api/v1/monitors/{monitor_id}"],
+      ["post", "/api/v1/monitors/{monitor_id}/check"],
+      ["get", "/api/v1/monitors/{monitor_id}/events"],
+      ["get", "/api/v1/monitors/{monitor_id}/history"],
+      ["post", "/api/v1/monitors/{monitor_id}/pause"],
+      ["get", "/api/v1/monitors/{monitor_id}/probe-runs"],
+      ["post", "/api/v1/monitors/{monitor_id}/resume"],
+      ["get", "/api/v1/monitors/{monitor_id}/uptime"],
+      ["get", "/api/v1/monitors/maintenance-windows"],
+      ["post", "/api/v1/monitors/maintenance-windows"],
+      ["get", "/api/v1/monitors/maintenance-windows/{window_id}"],
+      ["patch", "/api/v1/monitors/maintenance-windows/{window_id}"],
       ["delete", "/api/v1/monitors/maintenance-windows/{window_id}"],
     ];
     for (const [method, path] of ops) {

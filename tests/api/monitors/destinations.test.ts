@@ -12,9 +12,25 @@ beforeAll(async () => {
 afterAll(async () => a.t.close());
 
 const METADATA = [
-  "169.254.169.254", "2852039166", "0xa9fea9fe", "0xa9.0xfe.0xa9.0xfe", "0251.0376.0251.0376", "169.254.43518", "169.16689662", "169.254.169.254.",
-  "[::ffff:169.254.169.254]", "[::ffff:a9fe:a9fe]", "[0:0:0:0:0:ffff:a9fe:a9fe]", "[::169.254.169.254]", "[fe80::1]", "[fd00:ec2::254]", "100.100.100.200",
-  "169.254.1.1", "metadata.google.internal", "metadata.google.internal.", "0XA9FEA9FE",
+  "169.254.169.254",
+  "2852039166",
+  "0xa9fea9fe",
+  "0xa9.0xfe.0xa9.0xfe",
+  "0251.0376.0251.0376",
+  "169.254.43518",
+  "169.16689662",
+  "169.254.169.254.",
+  "[::ffff:169.254.169.254]",
+  "[::ffff:a9fe:a9fe]",
+  "[0:0:0:0:0:ffff:a9fe:a9fe]",
+  "[::169.254.169.254]",
+  "[fe80::1]",
+  "[fd00:ec2::254]",
+  "100.100.100.200",
+  "169.254.1.1",
+  "metadata.google.internal",
+  "metadata.google.internal.",
+  "0XA9FEA9FE",
 ];
 const count = async () => Number((await a.t.sql<{ n: string }[]>`select count(*) as n from monitors`)[0]!.n);
 
@@ -22,7 +38,12 @@ describe("monitor destinations at save", () => {
   it("refuses every metadata and link-local notation as an http url, naming config.url and not echoing the path", async () => {
     const before = await count();
     for (const host of METADATA) {
-      const res = await a.req("POST", "monitors", a.admin, { name: "meta", check_type: "http", host: "example.test", config: { url: `http://${host}/latest/meta-data/SECRET` } });
+      const res = await a.req("POST", "monitors", a.admin, {
+        name: "meta",
+        check_type: "http",
+        host: "example.test",
+        config: { url: `http://${host}/latest/meta-data/SECRET` },
+      });
       expect(res.status, host).toBe(422);
       const body = await res.json();
       expect(Object.keys(body.fields), host).toEqual(["config.url"]);
@@ -39,13 +60,25 @@ describe("monitor destinations at save", () => {
         expect(Object.keys((await res.json()).fields), `${check_type} ${host}`).toEqual(["host"]);
       }
     }
-    const dns = await a.req("POST", "monitors", a.admin, { name: "r", check_type: "dns", host: "example.test", config: { resolver: "fd00:ec2::254" } });
+    const dns = await a.req("POST", "monitors", a.admin, {
+      name: "r",
+      check_type: "dns",
+      host: "example.test",
+      config: { resolver: "fd00:ec2::254" },
+    });
     expect(dns.status).toBe(422);
     expect(Object.keys((await dns.json()).fields)).toEqual(["config.resolver"]);
   });
 
   it("refuses a name that resolves to metadata or link-local (the API's resolver hook), and keeps one resolving to the LAN", async () => {
-    a.t.runtime.deps.resolveHost = async (name) => (name === "imds.example.test" ? ["169.254.169.254"] : name === "ll.example.test" ? ["fe80::1"] : name === "nas.example.test" ? ["192.168.1.9"] : []);
+    a.t.runtime.deps.resolveHost = async (name) =>
+      name === "imds.example.test"
+        ? ["169.254.169.254"]
+        : name === "ll.example.test"
+          ? ["fe80::1"]
+          : name === "nas.example.test"
+            ? ["192.168.1.9"]
+            : [];
     try {
       for (const [check_type, body] of [
         ["tcp", { host: "imds.example.test" }],
@@ -75,12 +108,18 @@ describe("monitor destinations at save", () => {
   it("follows monitor_policy, which PUT /settings validates", async () => {
     const bad = await a.req("PUT", "settings", a.admin, { monitor_policy: { allow_private: true, allow_loopback: "no" } });
     expect(bad.status).toBe(422);
-    const linkLocal = await a.req("PUT", "settings", a.admin, { monitor_policy: { allow_private: true, allow_loopback: true, allow_link_local: true } });
+    const linkLocal = await a.req("PUT", "settings", a.admin, {
+      monitor_policy: { allow_private: true, allow_loopback: true, allow_link_local: true },
+    });
     expect(linkLocal.status).toBe(422);
     const set = await a.req("PUT", "settings", a.admin, { monitor_policy: { allow_private: false, allow_loopback: false } });
     expect(set.status).toBe(200);
     expect((await set.json()).monitor_policy).toEqual({ allow_private: false, allow_loopback: false });
-    for (const [host, reason] of [["127.0.0.1", /loopback/], ["2130706433", /loopback/], ["10.0.0.5", /private/]] as const) {
+    for (const [host, reason] of [
+      ["127.0.0.1", /loopback/],
+      ["2130706433", /loopback/],
+      ["10.0.0.5", /private/],
+    ] as const) {
       const res = await a.req("POST", "monitors", a.admin, { name: "narrow", check_type: "tcp", host });
       expect(res.status, host).toBe(422);
       expect((await res.json()).fields.host, host).toMatch(reason);

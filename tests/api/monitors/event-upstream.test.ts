@@ -12,7 +12,12 @@ beforeAll(async () => {
 });
 afterAll(async () => a.t.close());
 
-async function alert(monitorId: number | null, targetType: string | null, targetId: number | null, fold: { eventId?: number; into?: number } = {}): Promise<number> {
+async function alert(
+  monitorId: number | null,
+  targetType: string | null,
+  targetId: number | null,
+  fold: { eventId?: number; into?: number } = {},
+): Promise<number> {
   const [row] = await a.t.sql<{ id: number }[]>`
     insert into notification_alerts (kind, severity, monitor_id, target_type, target_id, title, body, occurred_at, state, detail, suppressed_by)
     values ('monitor.down', 'critical', ${monitorId}, ${targetType}, ${targetId}, 'root is down', 'no answer', now(), ${fold.into ? "suppressed" : "dispatched"},
@@ -35,15 +40,21 @@ describe("a suppressed event's upstream", () => {
     await a.t.sql`update monitors set status = 'down' where id = ${root.id}`;
     const dependent = await a.monitor({ name: "web behind switch-7" });
     const rootAlert = await alert(root.id, "hardware", node);
-    await a.t.sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg) values (${dependent.id}, 'up', 'pending', 'up', 'ok')`;
-    await a.t.sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, suppressed_by) values (${dependent.id}, 'down', 'up', 'down', 'refused', ${rootAlert})`;
+    await a.t
+      .sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg) values (${dependent.id}, 'up', 'pending', 'up', 'ok')`;
+    await a.t
+      .sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, suppressed_by) values (${dependent.id}, 'down', 'up', 'down', 'refused', ${rootAlert})`;
 
     const page = await (await a.req("GET", `monitors/${dependent.id}/events`, a.viewer)).json();
     expect(page.items).toHaveLength(2);
     expect(page.items[0]).toMatchObject({
       event_type: "down",
       suppressed_by: rootAlert,
-      upstream: { alert_id: rootAlert, monitor: { id: root.id, name: "switch-7 tcp", status: "down" }, target: { type: "hardware", id: node, name: "switch-7" } },
+      upstream: {
+        alert_id: rootAlert,
+        monitor: { id: root.id, name: "switch-7 tcp", status: "down" },
+        target: { type: "hardware", id: node, name: "switch-7" },
+      },
     });
     expect(page.items[1]).toMatchObject({ event_type: "up", suppressed_by: null, upstream: null });
   });
@@ -72,13 +83,18 @@ describe("a suppressed event's upstream", () => {
     const root = await a.monitor({ name: "gone soon" });
     const dependent = await a.monitor();
     const rootAlert = await alert(root.id, null, null);
-    await a.t.sql`insert into monitor_events (monitor_id, event_type, status_to, suppressed_by) values (${dependent.id}, 'down', 'down', ${rootAlert})`;
-    await a.t.sql`insert into monitor_events (monitor_id, event_type, status_to, suppressed_by) values (${dependent.id}, 'down', 'down', 987654321)`;
+    await a.t
+      .sql`insert into monitor_events (monitor_id, event_type, status_to, suppressed_by) values (${dependent.id}, 'down', 'down', ${rootAlert})`;
+    await a.t
+      .sql`insert into monitor_events (monitor_id, event_type, status_to, suppressed_by) values (${dependent.id}, 'down', 'down', 987654321)`;
     expect((await a.req("DELETE", `monitors/${root.id}`, a.admin)).status).toBe(204);
 
     const page = await (await a.req("GET", `monitors/${dependent.id}/events`, a.viewer)).json();
     expect(page.items[0]).toMatchObject({ suppressed_by: 987654321, upstream: null });
-    expect(page.items[1]).toMatchObject({ suppressed_by: rootAlert, upstream: { alert_id: rootAlert, monitor: { id: root.id, name: null, status: null }, target: null } });
+    expect(page.items[1]).toMatchObject({
+      suppressed_by: rootAlert,
+      upstream: { alert_id: rootAlert, monitor: { id: root.id, name: null, status: null }, target: null },
+    });
   });
 
   it("leaves out the node's name for a caller who cannot read its inventory group", async () => {

@@ -14,10 +14,23 @@ const iso = (ms: number) => new Date(Date.now() + ms).toISOString();
 describe("maintenance windows", () => {
   it("creates, reads, lists, changes and deletes a one-off window covering monitors", async () => {
     const m = await a.monitor();
-    const res = await a.req("POST", BASE, a.admin, { name: "patch night", starts_at: iso(-60_000), ends_at: iso(3_600_000), monitor_ids: [m.id, m.id] });
+    const res = await a.req("POST", BASE, a.admin, {
+      name: "patch night",
+      starts_at: iso(-60_000),
+      ends_at: iso(3_600_000),
+      monitor_ids: [m.id, m.id],
+    });
     expect(res.status).toBe(201);
     const w = await res.json();
-    expect(w).toMatchObject({ name: "patch night", kind: "one_off", enabled: true, monitor_ids: [m.id], active: true, next_starts_at: null, cron: null });
+    expect(w).toMatchObject({
+      name: "patch night",
+      kind: "one_off",
+      enabled: true,
+      monitor_ids: [m.id],
+      active: true,
+      next_starts_at: null,
+      cron: null,
+    });
     expect(await (await a.req("GET", `${BASE}/${w.id}`, a.viewer)).json()).toEqual(w);
     const list = await (await a.req("GET", `${BASE}?monitor_id=${m.id}`, a.viewer)).json();
     expect(list).toMatchObject({ total: 1, items: [{ id: w.id }] });
@@ -28,18 +41,35 @@ describe("maintenance windows", () => {
     expect((await a.req("DELETE", `${BASE}/${w.id}`, a.admin)).status).toBe(204);
     expect((await a.req("GET", `${BASE}/${w.id}`, a.viewer)).status).toBe(404);
     expect(await a.t.sql`select action from audit_log where entity_type = 'maintenance_window' order by id`).toEqual([
-      { action: "monitors.maintenance.create" }, { action: "monitors.maintenance.update" }, { action: "monitors.maintenance.delete" },
+      { action: "monitors.maintenance.create" },
+      { action: "monitors.maintenance.update" },
+      { action: "monitors.maintenance.delete" },
     ]);
   });
 
   it("a recurring window: croner pattern in its timezone, duration, next start", async () => {
     const node = await a.node("rack-a");
-    const res = await a.req("POST", BASE, a.admin, { name: "weekly", cron: "0 3 * * 0", duration_minutes: 120, timezone: "Europe/Berlin", target_type: "hardware", target_id: node });
+    const res = await a.req("POST", BASE, a.admin, {
+      name: "weekly",
+      cron: "0 3 * * 0",
+      duration_minutes: 120,
+      timezone: "Europe/Berlin",
+      target_type: "hardware",
+      target_id: node,
+    });
     expect(res.status).toBe(201);
     const w = await res.json();
-    expect(w).toMatchObject({ kind: "recurring", timezone: "Europe/Berlin", duration_minutes: 120, target_type: "hardware", target_id: node });
+    expect(w).toMatchObject({
+      kind: "recurring",
+      timezone: "Europe/Berlin",
+      duration_minutes: 120,
+      target_type: "hardware",
+      target_id: node,
+    });
     expect(new Date(w.next_starts_at).getTime()).toBeGreaterThan(Date.now());
-    const always = await (await a.req("POST", BASE, a.admin, { name: "always", cron: "* * * * *", duration_minutes: 5, tag: "lab" })).json();
+    const always = await (
+      await a.req("POST", BASE, a.admin, { name: "always", cron: "* * * * *", duration_minutes: 5, tag: "lab" })
+    ).json();
     expect(always).toMatchObject({ active: true, timezone: "UTC", tag: "lab" });
   });
 

@@ -13,8 +13,13 @@ const MIN = 60_000;
 describe("events and history", () => {
   it("lists events newest first in the envelope (limit 1..500, event_type filter)", async () => {
     const m = await a.monitor();
-    for (const [type, to] of [["pending", "pending"], ["down", "down"], ["up", "up"]] as const)
-      await a.t.sql`insert into monitor_events (monitor_id, event_type, status_to, msg, duration_secs, suppressed_by) values (${m.id}, ${type}, ${to}, ${`msg ${type}`}, 5, ${type === "down" ? 77 : null})`;
+    for (const [type, to] of [
+      ["pending", "pending"],
+      ["down", "down"],
+      ["up", "up"],
+    ] as const)
+      await a.t
+        .sql`insert into monitor_events (monitor_id, event_type, status_to, msg, duration_secs, suppressed_by) values (${m.id}, ${type}, ${to}, ${`msg ${type}`}, 5, ${type === "down" ? 77 : null})`;
     const res = await a.req("GET", `monitors/${m.id}/events?limit=2`, a.viewer);
     const page = await res.json();
     expect(page).toMatchObject({ total: 3, limit: 2, offset: 0 });
@@ -38,9 +43,13 @@ describe("events and history", () => {
       { ts: new Date(now - MIN), avail: true, latency_ms: 12.5, extra: { jitter_ms: 2.5 } },
     ];
     for (const r of rows)
-      await a.t.sql`insert into monitor_samples (monitor_id, ts, avail, latency_ms, extra) values (${m.id}, ${r.ts}, ${r.avail}, ${r.latency_ms}, ${r.extra ? a.t.sql.json(r.extra) : null})`;
+      await a.t
+        .sql`insert into monitor_samples (monitor_id, ts, avail, latency_ms, extra) values (${m.id}, ${r.ts}, ${r.avail}, ${r.latency_ms}, ${r.extra ? a.t.sql.json(r.extra) : null})`;
     const lat = await (await a.req("GET", `monitors/${m.id}/history`, a.viewer)).json();
-    expect(lat).toEqual([{ ts: rows[0]!.ts.toISOString(), value: 9 }, { ts: rows[2]!.ts.toISOString(), value: 12.5 }]);
+    expect(lat).toEqual([
+      { ts: rows[0]!.ts.toISOString(), value: 9 },
+      { ts: rows[2]!.ts.toISOString(), value: 12.5 },
+    ]);
     const avail = await (await a.req("GET", `monitors/${m.id}/history?metric=avail&hours=1`, a.viewer)).json();
     expect(avail.map((p: { value: number }) => p.value)).toEqual([0, 1]);
     const jitter = await (await a.req("GET", `monitors/${m.id}/history?metric=jitter_ms`, a.viewer)).json();
@@ -61,7 +70,12 @@ describe("GET /monitors/{id}/uptime", () => {
   it("is null everywhere without data, with zero coverage", async () => {
     const m = await a.monitor();
     expect(await (await a.req("GET", `monitors/${m.id}/uptime`, a.viewer)).json()).toEqual({
-      pct_24h: null, pct_7d: null, pct_30d: null, pct_365d: null, pct_total: null, last_polled_at: null,
+      pct_24h: null,
+      pct_7d: null,
+      pct_30d: null,
+      pct_365d: null,
+      pct_total: null,
+      last_polled_at: null,
       coverage_24h: { observed_minutes: 0, window_minutes: 1440, pct: 0 },
       coverage_7d: { observed_minutes: 0, window_minutes: 10080, pct: 0 },
       coverage_30d: { observed_minutes: 0, window_minutes: 43200, pct: 0 },
@@ -73,16 +87,25 @@ describe("GET /monitors/{id}/uptime", () => {
     const now = a.clock.now();
     const minute = (ago: number) => new Date(Math.floor((now.getTime() - ago * MIN) / MIN) * MIN);
     const buckets: [number, number, number][] = [
-      [10, 1, 1], [20, 0, 1], [30, 1, 1], [40, 1, 1], // last 24 h: 3 of 4
+      [10, 1, 1],
+      [20, 0, 1],
+      [30, 1, 1],
+      [40, 1, 1], // last 24 h: 3 of 4
       [2 * 1440, 0, 2], // 2 days ago: 0 of 2 -> 7 d: 3 of 6
       [20 * 1440, 4, 4], // 20 days ago: 4 of 4 -> 30 d: 7 of 10
     ];
-    for (const [ago, up, total] of buckets) await a.t.sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${m.id}, ${minute(ago)}, ${up}, ${total})`;
+    for (const [ago, up, total] of buckets)
+      await a.t.sql`insert into monitor_uptime_minutes (monitor_id, minute, up, total) values (${m.id}, ${minute(ago)}, ${up}, ${total})`;
     // Rolled-up days, all before the buckets above (the job rolls up days, then prunes old buckets):
     // 40 and 100 days ago count in 365 d; 400 days ago only in total.
     const day = (ago: number) => new Date(now.getTime() - ago * 86_400_000).toISOString().slice(0, 10);
-    for (const [ago, up, total] of [[100, 90, 100], [40, 50, 100], [400, 0, 100]] as const)
-      await a.t.sql`insert into monitor_uptime_daily (monitor_id, day, up, total, minutes) values (${m.id}, ${day(ago)}, ${up}, ${total}, ${total})`;
+    for (const [ago, up, total] of [
+      [100, 90, 100],
+      [40, 50, 100],
+      [400, 0, 100],
+    ] as const)
+      await a.t
+        .sql`insert into monitor_uptime_daily (monitor_id, day, up, total, minutes) values (${m.id}, ${day(ago)}, ${up}, ${total}, ${total})`;
     await a.t.sql`update monitors set last_polled_at = ${now} where id = ${m.id}`;
 
     const res = await a.req("GET", `monitors/${m.id}/uptime`, a.viewer);

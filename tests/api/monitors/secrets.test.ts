@@ -11,13 +11,26 @@ beforeAll(async () => {
 });
 afterAll(async () => a.t.close());
 
-const stored = async (id: number) => (await a.t.sql`select id, config, secret_config from monitors where id = ${id}`)[0] as { id: number; config: Record<string, unknown>; secret_config: string | null };
+const stored = async (id: number) =>
+  (await a.t.sql`select id, config, secret_config from monitors where id = ${id}`)[0] as {
+    id: number;
+    config: Record<string, unknown>;
+    secret_config: string | null;
+  };
 
 describe("http secrets", () => {
   it("never returns or stores in clear the password, token and credential headers", async () => {
     const res = await a.req("POST", "monitors", a.admin, {
-      name: "api", check_type: "http", host: "api.example.net",
-      config: { url: "https://api.example.net/health", auth_type: "basic", username: "ops", password: "hunter2", headers: { Authorization: "Bearer abc", "X-Trace": "1" } },
+      name: "api",
+      check_type: "http",
+      host: "api.example.net",
+      config: {
+        url: "https://api.example.net/health",
+        auth_type: "basic",
+        username: "ops",
+        password: "hunter2",
+        headers: { Authorization: "Bearer abc", "X-Trace": "1" },
+      },
     });
     expect(res.status).toBe(201);
     const text = await res.clone().text();
@@ -25,7 +38,11 @@ describe("http secrets", () => {
     expect(text).not.toContain("Bearer abc");
     const m = await res.json();
     expect(m.config).toEqual({
-      url: "https://api.example.net/health", auth_type: "basic", username: "ops", password: "********", password_set: true,
+      url: "https://api.example.net/health",
+      auth_type: "basic",
+      username: "ops",
+      password: "********",
+      password_set: true,
       headers: { Authorization: "********", "X-Trace": "1" },
     });
     const row = await stored(m.id);
@@ -41,12 +58,21 @@ describe("http secrets", () => {
     const back = await a.req("PATCH", `monitors/${m.id}`, a.admin, { ...m, config: { ...m.config, keyword: "ok" } });
     expect(back.status).toBe(200);
     expect((await back.json()).config).toMatchObject({ password: "********", password_set: true, keyword: "ok" });
-    expect(await runtimeConfig(a.t.runtime.deps.vault, await stored(m.id))).toMatchObject({ password: "hunter2", keyword: "ok", headers: { Authorization: "Bearer abc" } });
+    expect(await runtimeConfig(a.t.runtime.deps.vault, await stored(m.id))).toMatchObject({
+      password: "hunter2",
+      keyword: "ok",
+      headers: { Authorization: "Bearer abc" },
+    });
 
     // A new value replaces; null clears.
     await a.req("PATCH", `monitors/${m.id}`, a.admin, { config: { ...m.config, password: "new-pass", headers: { "X-Trace": "1" } } });
-    expect(await runtimeConfig(a.t.runtime.deps.vault, await stored(m.id))).toMatchObject({ password: "new-pass", headers: { "X-Trace": "1" } });
-    const cleared = await a.req("PATCH", `monitors/${m.id}`, a.admin, { config: { url: "https://api.example.net/health", password: null } });
+    expect(await runtimeConfig(a.t.runtime.deps.vault, await stored(m.id))).toMatchObject({
+      password: "new-pass",
+      headers: { "X-Trace": "1" },
+    });
+    const cleared = await a.req("PATCH", `monitors/${m.id}`, a.admin, {
+      config: { url: "https://api.example.net/health", password: null },
+    });
     expect((await cleared.json()).config).toEqual({ url: "https://api.example.net/health", password: null, password_set: false });
     expect((await stored(m.id)).secret_config).toBeNull();
   });
@@ -55,7 +81,12 @@ describe("http secrets", () => {
     const masked = await a.req("POST", "monitors", a.admin, { name: "m", check_type: "http", host: "h", config: { token: "********" } });
     expect(masked.status).toBe(422);
     expect((await masked.json()).fields).toHaveProperty(["config.token"]);
-    const res = await a.req("POST", "monitors", a.admin, { name: "b", check_type: "http", host: "h", config: { auth_type: "bearer", token: "t0ken" } });
+    const res = await a.req("POST", "monitors", a.admin, {
+      name: "b",
+      check_type: "http",
+      host: "h",
+      config: { auth_type: "bearer", token: "t0ken" },
+    });
     const m = await res.json();
     expect(m.config).toEqual({ auth_type: "bearer", token: "********", token_set: true });
     const list = await (await a.req("GET", "monitors?q=b", a.viewer)).text();
@@ -72,7 +103,9 @@ describe("http secrets", () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ error_code: "SERVICE_NOT_READY", health: "vault_ephemeral" });
       expect((await a.t.sql`select count(*)::int as n from monitors`)[0]!.n).toBe(before);
-      expect((await a.req("POST", "monitors", a.admin, { name: "plain", check_type: "http", host: "h", config: { url: "http://h/" } })).status).toBe(201);
+      expect(
+        (await a.req("POST", "monitors", a.admin, { name: "plain", check_type: "http", host: "h", config: { url: "http://h/" } })).status,
+      ).toBe(201);
     } finally {
       deps.vault = loaded;
     }

@@ -16,7 +16,13 @@ export async function createMonitorActors(): Promise<MonitorActors> {
   return {
     ...a,
     async monitor(body = {}) {
-      const res = await a.req("POST", "monitors", a.admin, { name: `m-${++n}`, check_type: "tcp", host: "127.0.0.1", config: { port: 22 }, ...body });
+      const res = await a.req("POST", "monitors", a.admin, {
+        name: `m-${++n}`,
+        check_type: "tcp",
+        host: "127.0.0.1",
+        config: { port: 22 },
+        ...body,
+      });
       expect(res.status, await res.clone().text()).toBe(201);
       return res.json();
     },

@@ -42,7 +42,11 @@ describe("sinks", () => {
 
   it("refuses unknown keys, missing recipients and unknown types with 422, changing nothing", async () => {
     const before = (await a.t.sql`select count(*)::int as n from notification_sinks`)[0]!.n;
-    const unknown = await create({ name: "x", provider_type: "discord", provider_config: { webhook_url: "https://d.example/api/webhooks/1/x", colour: 1 } });
+    const unknown = await create({
+      name: "x",
+      provider_type: "discord",
+      provider_config: { webhook_url: "https://d.example/api/webhooks/1/x", colour: 1 },
+    });
     expect(unknown.status).toBe(422);
     expect(JSON.stringify(await unknown.json())).toContain("colour");
     const email = await create({ name: "mail", provider_type: "email", provider_config: { smtp_host: "127.0.0.1" } });
@@ -59,7 +63,9 @@ describe("sinks", () => {
   });
 
   it("queues a test delivery, or says at once what is missing", async () => {
-    const sink = await (await create({ name: "ntfy", provider_type: "ntfy", provider_config: { base_url: "http://127.0.0.1:9", topic: "alerts" } })).json();
+    const sink = await (
+      await create({ name: "ntfy", provider_type: "ntfy", provider_config: { base_url: "http://127.0.0.1:9", topic: "alerts" } })
+    ).json();
     const res = await a.req("POST", `notifications/sinks/${sink.id}/test`, a.admin);
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -70,7 +76,9 @@ describe("sinks", () => {
   });
 
   it("deletes a sink (404 afterwards)", async () => {
-    const sink = await (await create({ name: "gone", provider_type: "gotify", provider_config: { base_url: "http://127.0.0.1:9", token: "tok" } })).json();
+    const sink = await (
+      await create({ name: "gone", provider_type: "gotify", provider_config: { base_url: "http://127.0.0.1:9", token: "tok" } })
+    ).json();
     expect(await (await a.req("DELETE", `notifications/sinks/${sink.id}`, a.admin)).json()).toEqual({ status: "ok" });
     const again = await a.req("DELETE", `notifications/sinks/${sink.id}`, a.admin);
     expect(again.status).toBe(404);
@@ -80,11 +88,25 @@ describe("sinks", () => {
 
 describe("routes", () => {
   it("creates, lists and deletes routes; refuses bad severities and unknown sinks", async () => {
-    const sink = await (await create({ name: "r", provider_type: "telegram", provider_config: { bot_token: "1:abc", chat_id: "42" } })).json();
-    const res = await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, alert_severity: "warning", event_kinds: ["monitor.*"], tag: "core" });
+    const sink = await (
+      await create({ name: "r", provider_type: "telegram", provider_config: { bot_token: "1:abc", chat_id: "42" } })
+    ).json();
+    const res = await a.req("POST", "notifications/routes", a.admin, {
+      sink_id: sink.id,
+      alert_severity: "warning",
+      event_kinds: ["monitor.*"],
+      tag: "core",
+    });
     expect(res.status).toBe(201);
     const route = await res.json();
-    expect(route).toMatchObject({ sink_id: sink.id, alert_severity: "warning", event_kinds: ["monitor.*"], tag: "core", site_id: null, enabled: true });
+    expect(route).toMatchObject({
+      sink_id: sink.id,
+      alert_severity: "warning",
+      event_kinds: ["monitor.*"],
+      tag: "core",
+      site_id: null,
+      enabled: true,
+    });
     expect((await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, alert_severity: "loud" })).status).toBe(422);
     const missing = await a.req("POST", "notifications/routes", a.admin, { sink_id: 999999 });
     expect(missing.status).toBe(404);

@@ -24,7 +24,10 @@ beforeAll(async () => {
   // PATCH /settings/oauth is open before first run to the setup token's holder (spec 5.4).
   const res = await call("/api/v1/settings/oauth", {
     method: "PATCH",
-    ...json({ providers: { corp: { issuer: oidc.issuer, client_id: oidc.clientId, client_secret: oidc.clientSecret, enabled: true } } }, { "x-setup-token": SETUP }),
+    ...json(
+      { providers: { corp: { issuer: oidc.issuer, client_id: oidc.clientId, client_secret: oidc.clientSecret, enabled: true } } },
+      { "x-setup-token": SETUP },
+    ),
   });
   expect(res.status, await res.clone().text()).toBe(200);
 });
@@ -42,7 +45,9 @@ async function providerSignIn(): Promise<Response> {
 }
 
 describe("before first run (issue 36 item 1)", () => {
-  const takeOver = { providers: { evil: { issuer: "http://127.0.0.1:9/", client_id: "x", enabled: true, allow_registration: true, default_role: "admin" } } };
+  const takeOver = {
+    providers: { evil: { issuer: "http://127.0.0.1:9/", client_id: "x", enabled: true, allow_registration: true, default_role: "admin" } },
+  };
 
   it("every route of the first-run grant needs the setup token; bootstrap/status does not", async () => {
     const patch = await call("/api/v1/settings/oauth", { method: "PATCH", ...json(takeOver) });
@@ -51,7 +56,12 @@ describe("before first run (issue 36 item 1)", () => {
     const wrong = await call("/api/v1/settings/oauth", { method: "PATCH", ...json(takeOver, { "x-setup-token": "not-the-token" }) });
     expect(wrong.status).toBe(403);
     expect(await t.sql`select 1 from audit_log where action = 'bootstrap.denied'`).toHaveLength(1);
-    for (const [method, path] of [["GET", "/api/v1/settings"], ["GET", "/api/v1/bootstrap/onboarding"], ["POST", "/api/v1/bootstrap/domain"], ["GET", "/api/v1/auth/me"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/settings"],
+      ["GET", "/api/v1/bootstrap/onboarding"],
+      ["POST", "/api/v1/bootstrap/domain"],
+      ["GET", "/api/v1/auth/me"],
+    ] as const) {
       const res = await call(path, { method, ...(method === "POST" ? json({ public_url: "http://evil.example" }) : {}) });
       expect(res.status, `${method} ${path}`).toBe(401);
     }
@@ -66,7 +76,10 @@ describe("before first run (issue 36 item 1)", () => {
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(Object.keys(body.fields).sort()).toEqual(["providers.evil.allow_registration", "providers.evil.default_role"].sort());
-    const role = await call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { corp: { default_role: "admin" } } }, { "x-setup-token": SETUP }) });
+    const role = await call("/api/v1/settings/oauth", {
+      method: "PATCH",
+      ...json({ providers: { corp: { default_role: "admin" } } }, { "x-setup-token": SETUP }),
+    });
     expect(role.status).toBe(422);
     const [row] = await t.sql`select value from app_settings where key = 'oauth'`;
     expect((row!.value as { providers: Record<string, { default_role: string }> }).providers.corp!.default_role).toBe("viewer");
@@ -90,14 +103,23 @@ describe("POST /bootstrap/initialize-oauth", () => {
     // Not an administrator before the setup token says so, whatever the provider's default role.
     expect((await (await call("/api/v1/auth/me", { headers: { authorization: `Bearer ${oauthToken}` } })).json()).role).toBe("viewer");
 
-    const wrong = await call("/api/v1/bootstrap/initialize-oauth", { method: "POST", ...json({ oauth_token: oauthToken, setup_token: "nope" }) });
+    const wrong = await call("/api/v1/bootstrap/initialize-oauth", {
+      method: "POST",
+      ...json({ oauth_token: oauthToken, setup_token: "nope" }),
+    });
     expect(wrong.status).toBe(403);
-    const badToken = await call("/api/v1/bootstrap/initialize-oauth", { method: "POST", ...json({ oauth_token: "not.a.token", setup_token: SETUP }) });
+    const badToken = await call("/api/v1/bootstrap/initialize-oauth", {
+      method: "POST",
+      ...json({ oauth_token: "not.a.token", setup_token: SETUP }),
+    });
     expect(badToken.status).toBe(400);
     expect((await badToken.json()).detail).toBe("OAuth token is invalid or expired");
     expect((await (await call("/api/v1/bootstrap/status")).json()).bootstrapped).toBe(false);
 
-    const init = await call("/api/v1/bootstrap/initialize-oauth", { method: "POST", ...json({ oauth_token: oauthToken, setup_token: SETUP, theme_preset: "dark" }) });
+    const init = await call("/api/v1/bootstrap/initialize-oauth", {
+      method: "POST",
+      ...json({ oauth_token: oauthToken, setup_token: SETUP, theme_preset: "dark" }),
+    });
     expect(init.status, await init.clone().text()).toBe(200);
     const body = await init.json();
     expect(body.user).toMatchObject({ email: "founder@example.com", role: "admin" });
@@ -106,7 +128,10 @@ describe("POST /bootstrap/initialize-oauth", () => {
     expect((await me.json()).role).toBe("admin");
     // The pre-bootstrap session is over.
     expect((await call("/api/v1/auth/me", { headers: { authorization: `Bearer ${oauthToken}` } })).status).toBe(401);
-    const again = await call("/api/v1/bootstrap/initialize-oauth", { method: "POST", ...json({ oauth_token: body.token, setup_token: SETUP }) });
+    const again = await call("/api/v1/bootstrap/initialize-oauth", {
+      method: "POST",
+      ...json({ oauth_token: body.token, setup_token: SETUP }),
+    });
     expect(again.status).toBe(409);
     // First run closed the registration configured before it.
     const [row] = await t.sql`select value from app_settings where key = 'oauth'`;
@@ -127,12 +152,20 @@ describe("POST /bootstrap/initialize-oauth", () => {
     const plain = await call("/api/v1/settings/oauth", { method: "PATCH", ...json(admin, auth) });
     expect(plain.status).toBe(422);
     expect((await plain.json()).fields["providers.corp.default_role"]).toMatch(/x-svc-confirmation: oauth-admin-registration/);
-    const badKey = await call("/api/v1/settings/oauth", { method: "PATCH", ...json(admin, { ...auth, "x-svc-confirmation": "oauth-admin-registration" }) });
+    const badKey = await call("/api/v1/settings/oauth", {
+      method: "PATCH",
+      ...json(admin, { ...auth, "x-svc-confirmation": "oauth-admin-registration" }),
+    });
     expect(badKey.status).toBe(428);
-    const ok = await call("/api/v1/settings/oauth", { method: "PATCH", ...json(admin, { ...auth, "x-svc-confirmation": "oauth-admin-registration", "idempotency-key": "oauth-admin-reg-0001" }) });
+    const ok = await call("/api/v1/settings/oauth", {
+      method: "PATCH",
+      ...json(admin, { ...auth, "x-svc-confirmation": "oauth-admin-registration", "idempotency-key": "oauth-admin-reg-0001" }),
+    });
     expect(ok.status, await ok.clone().text()).toBe(200);
     expect((await ok.json()).providers.corp).toMatchObject({ allow_registration: true, default_role: "admin" });
     // Other changes later need no new confirmation.
-    expect((await call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { corp: { label: "Corp" } } }, auth) })).status).toBe(200);
+    expect(
+      (await call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { corp: { label: "Corp" } } }, auth) })).status,
+    ).toBe(200);
   });
 });

@@ -27,8 +27,24 @@ beforeAll(async () => {
     method: "PATCH",
     ...json({
       providers: {
-        keycloak: { type: "oidc", issuer: oidc.issuer, client_id: oidc.clientId, client_secret: oidc.clientSecret, enabled: true, label: "Keycloak", allow_registration: true, default_role: "editor" },
-        github: { client_id: gh.clientId, client_secret: gh.clientSecret, enabled: true, base_url: gh.url, api_url: gh.url, allow_registration: false },
+        keycloak: {
+          type: "oidc",
+          issuer: oidc.issuer,
+          client_id: oidc.clientId,
+          client_secret: oidc.clientSecret,
+          enabled: true,
+          label: "Keycloak",
+          allow_registration: true,
+          default_role: "editor",
+        },
+        github: {
+          client_id: gh.clientId,
+          client_secret: gh.clientSecret,
+          enabled: true,
+          base_url: gh.url,
+          api_url: gh.url,
+          allow_registration: false,
+        },
         google: { client_id: "google-client", enabled: false },
       },
     }),
@@ -73,7 +89,12 @@ describe("GET /auth/oauth/providers", () => {
   it("lists the enabled providers with a client id, without credentials", async () => {
     const res = await h.call("/api/v1/auth/oauth/providers", { token: "" });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ providers: [{ name: "github", type: "oauth", label: "GitHub" }, { name: "keycloak", type: "oidc", label: "Keycloak" }] });
+    expect(await res.json()).toEqual({
+      providers: [
+        { name: "github", type: "oauth", label: "GitHub" },
+        { name: "keycloak", type: "oidc", label: "Keycloak" },
+      ],
+    });
   });
 });
 
@@ -113,7 +134,11 @@ describe("OpenID Connect", () => {
     const [identity] = await h.t.sql`select provider, issuer, subject, email from oauth_identities where subject = 'alice-sub'`;
     expect(identity).toEqual({ provider: "keycloak", issuer: oidc.issuer, subject: "alice-sub", email: "alice@example.com" });
     // Single use.
-    await expectRefused(await h.call(`/api/v1/auth/exchange?code=${encodeURIComponent(code)}`, { token: "" }), 400, /Invalid or expired auth code/);
+    await expectRefused(
+      await h.call(`/api/v1/auth/exchange?code=${encodeURIComponent(code)}`, { token: "" }),
+      400,
+      /Invalid or expired auth code/,
+    );
     // The state was single use too.
     await expectRefused(await h.call(callback, fromSameBrowser(begin, { token: "" })), 400, /Invalid OAuth state/);
     const audit = await h.t.sql`select action from audit_log where action in ('user.registered', 'login.oauth') order by id`;
@@ -295,7 +320,10 @@ describe("no account enumeration (issue 36 item 5)", () => {
     });
     await new Promise<void>((r) => smtp.listen(0, SMTP_HOST, r));
     const port = (smtp.server.address() as AddressInfo).port;
-    const res = await h.call("/api/v1/settings/smtp", { method: "PATCH", ...json({ smtp_enabled: true, smtp_host: SMTP_HOST, smtp_port: port, smtp_from_email: "cb@example.test", smtp_verify_tls: false }) });
+    const res = await h.call("/api/v1/settings/smtp", {
+      method: "PATCH",
+      ...json({ smtp_enabled: true, smtp_host: SMTP_HOST, smtp_port: port, smtp_from_email: "cb@example.test", smtp_verify_tls: false }),
+    });
     expect(res.status, await res.clone().text()).toBe(200);
   });
   afterAll(async () => new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r())));
@@ -317,7 +345,8 @@ describe("no account enumeration (issue 36 item 5)", () => {
       expect(b).toEqual(a);
       expect(a.detail).not.toMatch(/already registered|exists/i);
       // The audit (administrators only) keeps the real reasons.
-      const reasons = await h.t.sql`select diff->>'reason' as reason from audit_log where action = 'login.oauth_refused' order by id desc limit 2`;
+      const reasons = await h.t
+        .sql`select diff->>'reason' as reason from audit_log where action = 'login.oauth_refused' order by id desc limit 2`;
       expect(reasons.map((r) => r.reason)).toEqual(["e-mail already registered", "registration closed"]);
       await mailsArrived(1);
       expect(mails).toHaveLength(1);
@@ -406,7 +435,8 @@ describe("invites", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     return (await res.json()).token as string;
   };
-  const setRegistration = (on: boolean) => h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: on } } }) });
+  const setRegistration = (on: boolean) =>
+    h.call("/api/v1/settings/oauth", { method: "PATCH", ...json({ providers: { keycloak: { allow_registration: on } } }) });
 
   it("an invite carried through the sign-in gives its role even with registration off, once; another e-mail is refused", async () => {
     await setRegistration(false);
@@ -416,15 +446,26 @@ describe("invites", () => {
       const { res } = await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(token)}`);
       expect(res.status, await res.clone().text()).toBe(302);
       const { token: session } = await (await h.call(`/api/v1/auth/exchange?code=${authCodeOf(res)}`, { token: "" })).json();
-      expect(await (await h.call("/api/v1/auth/me", { token: session })).json()).toMatchObject({ email: "dave@example.com", role: "editor" });
+      expect(await (await h.call("/api/v1/auth/me", { token: session })).json()).toMatchObject({
+        email: "dave@example.com",
+        role: "editor",
+      });
       const [row] = await h.t.sql`select accepted_at from invites where email = 'dave@example.com'`;
       expect(row!.accepted_at).not.toBeNull();
 
       const other = await invite("erin@example.com");
       oidc.user = { sub: "frank-sub", email: "frank@example.com", email_verified: true };
-      await expectRefused((await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(other)}`)).res, 403, /invite is for another e-mail/);
+      await expectRefused(
+        (await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(other)}`)).res,
+        403,
+        /invite is for another e-mail/,
+      );
       oidc.user = { sub: "erin-sub", email: "erin@example.com", email_verified: true };
-      await expectRefused((await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(token)}`)).res, 401, /invite is invalid/);
+      await expectRefused(
+        (await signIn(`/api/v1/auth/oauth/oidc/keycloak?invite_token=${encodeURIComponent(token)}`)).res,
+        401,
+        /invite is invalid/,
+      );
       expect(await h.t.sql`select 1 from users where email in ('frank@example.com', 'erin@example.com')`).toHaveLength(0);
     } finally {
       await setRegistration(true);

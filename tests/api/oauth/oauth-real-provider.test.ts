@@ -21,7 +21,13 @@ beforeAll(async () => {
     ...json({
       providers: {
         op: { issuer: op.issuer, client_id: op.clientId, client_secret: op.clientSecret, enabled: true, allow_registration: true },
-        strict: { issuer: strict.issuer, client_id: strict.clientId, client_secret: strict.clientSecret, enabled: true, allow_registration: true },
+        strict: {
+          issuer: strict.issuer,
+          client_id: strict.clientId,
+          client_secret: strict.clientSecret,
+          enabled: true,
+          allow_registration: true,
+        },
       },
     }),
   });

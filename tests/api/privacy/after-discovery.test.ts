@@ -17,7 +17,8 @@ afterAll(async () => {
 
 function recordingLogger(): Logger & { lines: { level: string; msg: string; fields?: Record<string, unknown> }[] } {
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields ? { fields } : {}) });
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, msg, ...(fields ? { fields } : {}) });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
@@ -31,9 +32,17 @@ describe("completeScanJob", () => {
     const logger = recordingLogger();
     const row = await completeScanJob(ctx(), logger, { job_id: job });
     expect(row?.status).toBe("completed");
-    const snaps = await a.t.sql<{ trigger: string; scan_job_id: number; score: number }[]>`select trigger, scan_job_id, score from privacy_snapshots`;
+    const snaps = await a.t.sql<
+      { trigger: string; scan_job_id: number; score: number }[]
+    >`select trigger, scan_job_id, score from privacy_snapshots`;
     expect(snaps).toEqual([{ trigger: "discovery", scan_job_id: job, score: 78 }]);
-    expect(logger.lines).toEqual([{ level: "info", msg: "privacy analysis found new findings", fields: { scan_job_id: job, snapshot_id: expect.any(Number), score: 78, new_findings: 1 } }]);
+    expect(logger.lines).toEqual([
+      {
+        level: "info",
+        msg: "privacy analysis found new findings",
+        fields: { scan_job_id: job, snapshot_id: expect.any(Number), score: 78, new_findings: 1 },
+      },
+    ]);
   });
 
   it("leaves the run completed when the analysis fails, and only logs the failure", async () => {
@@ -48,7 +57,11 @@ describe("completeScanJob", () => {
     }
     expect(await status(job)).toBe("completed");
     expect(logger.lines).toHaveLength(1);
-    expect(logger.lines[0]).toMatchObject({ level: "warn", msg: "privacy analysis after a discovery run failed; the run is unaffected", fields: { scan_job_id: job } });
+    expect(logger.lines[0]).toMatchObject({
+      level: "warn",
+      msg: "privacy analysis after a discovery run failed; the run is unaffected",
+      fields: { scan_job_id: job },
+    });
     expect((await a.t.sql`select 1 from privacy_snapshots where scan_job_id = ${job}`).length).toBe(0);
   });
 

@@ -21,7 +21,12 @@ describe("new findings of one snapshot", () => {
     expect(alerts).toHaveLength(MAX_ALERTS + 1);
     expect(alerts.slice(0, MAX_ALERTS).every((x) => x.kind === "privacy.finding")).toBe(true);
     expect(new Set(alerts.slice(0, MAX_ALERTS).map((x) => x.detail.check_id)).size).toBe(MAX_ALERTS);
-    expect(alerts[MAX_ALERTS]).toMatchObject({ kind: "privacy.finding.summary", severity: "critical", target_id: null, title: "Privacy analysis: 28 more new findings" });
+    expect(alerts[MAX_ALERTS]).toMatchObject({
+      kind: "privacy.finding.summary",
+      severity: "critical",
+      target_id: null,
+      title: "Privacy analysis: 28 more new findings",
+    });
     expect(alerts[MAX_ALERTS]!.detail).toMatchObject({ total: 48, snapshot_id: out.snapshot_id });
     // Nothing new the second time.
     expect((await a.refresh()).new_findings).toBe(0);

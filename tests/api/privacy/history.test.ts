@@ -28,8 +28,18 @@ const history = async (query = "") => {
 };
 /** The job as the sidecar's scheduler runs it: under its advisory lock, as the system actor, at the driven clock's now. */
 const runPrivacyJob = () =>
-  runJob({ ctx: systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: cryptoRandom }), lock: advisoryLockFor(a.t.runtime.database.provider), logger: silentLogger }, privacyJob, "schedule");
-const setEnabled = (on: boolean) => a.t.sql`insert into app_settings (key, value) values ('privacy_analysis_enabled', ${a.t.sql.json(on)}) on conflict (key) do update set value = excluded.value`;
+  runJob(
+    {
+      ctx: systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: cryptoRandom }),
+      lock: advisoryLockFor(a.t.runtime.database.provider),
+      logger: silentLogger,
+    },
+    privacyJob,
+    "schedule",
+  );
+const setEnabled = (on: boolean) =>
+  a.t
+    .sql`insert into app_settings (key, value) values ('privacy_analysis_enabled', ${a.t.sql.json(on)}) on conflict (key) do update set value = excluded.value`;
 
 describe("history per day", () => {
   it("answers the last snapshot of each day, oldest first", async () => {
@@ -79,7 +89,11 @@ describe("the daily job", () => {
     const before = await a.t.sql<{ n: number }[]>`select count(*)::int as n from privacy_snapshots`;
     expect(before[0]!.n).toBe(4);
     // Two of yesterday (a profile scanning often) and one earlier today: yesterday keeps its last only.
-    for (const [at, score] of [["2026-08-31T09:00:00Z", 50], ["2026-08-31T18:00:00Z", 60], ["2026-09-01T01:00:00Z", 70]] as const)
+    for (const [at, score] of [
+      ["2026-08-31T09:00:00Z", 50],
+      ["2026-08-31T18:00:00Z", 60],
+      ["2026-09-01T01:00:00Z", 70],
+    ] as const)
       await a.t.sql`insert into privacy_snapshots (taken_at, score, grade, trigger) values (${at}, ${score}, 'F', 'discovery')`;
     const run = await runPrivacyJob();
     expect(run).toMatchObject({ job: "privacy_analysis", outcome: "success", rows_touched: 5 });

@@ -21,9 +21,23 @@ describe("before the first snapshot", () => {
   it("answers empty shapes with 200", async () => {
     expect(await a.get("network/privacy-score")).toEqual({
       status: 200,
-      body: { enabled: true, score: null, grade: null, deductions: [], ignored: [], checks: [], checked_at: null, snapshot_id: null, trigger: null, history: [] },
+      body: {
+        enabled: true,
+        score: null,
+        grade: null,
+        deductions: [],
+        ignored: [],
+        checks: [],
+        checked_at: null,
+        snapshot_id: null,
+        trigger: null,
+        history: [],
+      },
     });
-    expect(await a.get("network/threat-alerts")).toEqual({ status: 200, body: { enabled: true, status: "unknown", alerts: [], checked_at: null } });
+    expect(await a.get("network/threat-alerts")).toEqual({
+      status: 200,
+      body: { enabled: true, status: "unknown", alerts: [], checked_at: null },
+    });
     expect(await a.get("network/privacy-score/history")).toEqual({ status: 200, body: { enabled: true, days: [] } });
     expect(await a.get("network/attack-surface")).toEqual({ status: 200, body: { enabled: true, attack_surface: [] } });
     expect(await a.get("privacy-findings/ignores")).toEqual({ status: 200, body: { ignores: [] } });
@@ -44,7 +58,16 @@ describe("a snapshot of the inventory", () => {
     expect(out).toMatchObject({ enabled: true, score: 39, grade: "F", findings: 5, new_findings: 5 });
     const { status, body } = await a.get("network/privacy-score");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ enabled: true, score: 39, grade: "F", critical_count: 2, warning_count: 3, info_count: 0, trigger: "manual", ignored: [] });
+    expect(body).toMatchObject({
+      enabled: true,
+      score: 39,
+      grade: "F",
+      critical_count: 2,
+      warning_count: 3,
+      info_count: 0,
+      trigger: "manual",
+      ignored: [],
+    });
     const ded = body.deductions.map((d: any) => [d.rule_id, d.hardware_id, d.points, d.severity]);
     expect(ded).toEqual([
       ["telnet_open", gw, 22.5, "critical"],
@@ -53,10 +76,20 @@ describe("a snapshot of the inventory", () => {
       ["smb_open", nas, 8, "warning"],
       ["gateway_admin_http", gw, 7.5, "warning"],
     ]);
-    expect(body.deductions[0]).toMatchObject({ title: "Telnet is open", remediation_id: "disable_telnet", category: "remote_access", hardware_name: "edge-router", gateway: true, ports: [23] });
+    expect(body.deductions[0]).toMatchObject({
+      title: "Telnet is open",
+      remediation_id: "disable_telnet",
+      category: "remote_access",
+      hardware_name: "edge-router",
+      gateway: true,
+      ports: [23],
+    });
     expect(body.deductions[0].evidence).toBe("Telnet reachable at 23/tcp on 10.1.0.1");
     expect(body.checks.find((c: any) => c.check_id === "dns_filtering")).toMatchObject({ status: "unknown" });
-    expect(body.checks.find((c: any) => c.check_id === "port_scan_coverage")).toMatchObject({ status: "info", evidence: "4 of 5 device(s) have been port-scanned." });
+    expect(body.checks.find((c: any) => c.check_id === "port_scan_coverage")).toMatchObject({
+      status: "info",
+      evidence: "4 of 5 device(s) have been port-scanned.",
+    });
     expect(body.checks.find((c: any) => c.check_id === "rdp_open")).toMatchObject({ status: "ok" });
     expect(body.history).toEqual([{ score: 39, at: body.checked_at }]);
   });
@@ -70,7 +103,12 @@ describe("a snapshot of the inventory", () => {
       ["privacy.finding", "warning", nas, "SMB / NetBIOS file sharing is open on nas"],
       ["privacy.finding", "warning", gw, "Gateway admin page over plain HTTP on edge-router"],
     ]);
-    expect(alerts[0]!.detail).toMatchObject({ rule_id: "telnet_open", hardware_id: gw, check_id: `telnet_open:hw-${gw}`, remediation_id: "disable_telnet" });
+    expect(alerts[0]!.detail).toMatchObject({
+      rule_id: "telnet_open",
+      hardware_id: gw,
+      check_id: `telnet_open:hw-${gw}`,
+      remediation_id: "disable_telnet",
+    });
     // The same findings again: nothing new to say.
     expect((await a.refresh()).new_findings).toBe(0);
     expect(await a.alerts()).toHaveLength(5);
@@ -120,7 +158,10 @@ describe("a snapshot of the inventory", () => {
   });
 
   it("answers a device's threat profile, and 404 for unknown hardware", async () => {
-    expect(await a.get(`devices/${gw}/threat-profile`)).toMatchObject({ status: 200, body: { hardware_id: gw, name: "edge-router", score: 70, grade: "C", ignored: [] } });
+    expect(await a.get(`devices/${gw}/threat-profile`)).toMatchObject({
+      status: 200,
+      body: { hardware_id: gw, name: "edge-router", score: 70, grade: "C", ignored: [] },
+    });
     const { body } = await a.get(`devices/${gw}/threat-profile`);
     expect(body.deductions.map((d: any) => d.rule_id)).toEqual(["telnet_open", "gateway_admin_http"]);
     expect(await a.get(`devices/${srv}/threat-profile`)).toMatchObject({ body: { score: 90, grade: "A" } });
@@ -131,7 +172,12 @@ describe("a snapshot of the inventory", () => {
     // A node added after the newest snapshot has not been analysed: no score yet, not a clean 100.
     a.clock.advance(1000);
     const fresh = await a.device("fresh", "10.1.0.9", null, [{ port: 23 }]);
-    expect((await a.get(`devices/${fresh}/threat-profile`)).body).toMatchObject({ hardware_id: fresh, score: null, grade: null, deductions: [] });
+    expect((await a.get(`devices/${fresh}/threat-profile`)).body).toMatchObject({
+      hardware_id: fresh,
+      score: null,
+      grade: null,
+      deductions: [],
+    });
     await a.t.sql`delete from hardware where id = ${fresh}`;
   });
 });
@@ -186,7 +232,10 @@ describe("ignores", () => {
     const after = await score();
     expect(after.score).toBe(Math.round(before.score + 22.5));
     expect(after.history[0].score).toBe(before.history[0].score);
-    expect((await a.get("privacy-findings/ignores")).body.ignores).toEqual([{ rule_id: "ftp_open", hardware_id: nas }, { rule_id: "telnet_open", hardware_id: null }]);
+    expect((await a.get("privacy-findings/ignores")).body.ignores).toEqual([
+      { rule_id: "ftp_open", hardware_id: nas },
+      { rule_id: "telnet_open", hardware_id: null },
+    ]);
     // A snapshot taken with the ignores stores the ignored findings, flagged, and sends no alert for them.
     const alerts = (await a.alerts()).length;
     const out = await a.refresh();
@@ -207,7 +256,14 @@ describe("ignores", () => {
 
 describe("access", () => {
   it("lets a viewer read and refuses a viewer's and an editor's refresh", async () => {
-    for (const path of ["network/privacy-score", "network/privacy-score/history", "network/threat-alerts", "network/attack-surface", "privacy-findings/ignores", `devices/${gw}/threat-profile`]) {
+    for (const path of [
+      "network/privacy-score",
+      "network/privacy-score/history",
+      "network/threat-alerts",
+      "network/attack-surface",
+      "privacy-findings/ignores",
+      `devices/${gw}/threat-profile`,
+    ]) {
       expect((await a.get(path, a.viewer)).status, path).toBe(200);
       expect((await a.req("GET", path)).status, path).toBe(401);
     }
@@ -221,10 +277,24 @@ describe("with the analysis turned off", () => {
     const put = await a.req("PUT", "settings", a.admin, { privacy_analysis_enabled: false });
     expect(put.status).toBe(200);
     const [before] = await a.t.sql<{ n: number }[]>`select count(*)::int as n from privacy_snapshots`;
-    expect(await a.refresh()).toEqual({ enabled: false, snapshot_id: null, checked_at: null, score: null, grade: null, findings: 0, new_findings: 0 });
+    expect(await a.refresh()).toEqual({
+      enabled: false,
+      snapshot_id: null,
+      checked_at: null,
+      score: null,
+      grade: null,
+      findings: 0,
+      new_findings: 0,
+    });
     const [after] = await a.t.sql<{ n: number }[]>`select count(*)::int as n from privacy_snapshots`;
     expect(after!.n).toBe(before!.n);
-    expect((await a.get("network/privacy-score")).body).toMatchObject({ enabled: false, score: null, deductions: [], checks: [], history: [] });
+    expect((await a.get("network/privacy-score")).body).toMatchObject({
+      enabled: false,
+      score: null,
+      deductions: [],
+      checks: [],
+      history: [],
+    });
     expect((await a.get("network/threat-alerts")).body).toEqual({ enabled: false, status: "unknown", alerts: [], checked_at: null });
     expect((await a.get("network/attack-surface")).body).toEqual({ enabled: false, attack_surface: [] });
     expect((await a.get("network/privacy-score/history")).body).toEqual({ enabled: false, days: [] });
@@ -235,8 +305,12 @@ describe("with the analysis turned off", () => {
 
 describe("a device deleted after the snapshot", () => {
   it("leaves the reads until the next snapshot, with its ignores", async () => {
-    expect((await a.req("POST", "privacy-findings/ignore", a.admin, { rule_id: "default_credentials", hardware_id: cam })).status).toBe(201);
-    expect((await a.req("POST", "privacy-findings/ignore", a.admin, { rule_id: "default_credentials", hardware_id: null })).status).toBe(201);
+    expect((await a.req("POST", "privacy-findings/ignore", a.admin, { rule_id: "default_credentials", hardware_id: cam })).status).toBe(
+      201,
+    );
+    expect((await a.req("POST", "privacy-findings/ignore", a.admin, { rule_id: "default_credentials", hardware_id: null })).status).toBe(
+      201,
+    );
     const before = (await a.get("network/privacy-score")).body;
     expect(before.ignored.map((d: any) => d.hardware_id)).toEqual([cam]);
     await a.t.sql`delete from hardware where id = ${cam}`;

@@ -4,7 +4,12 @@ import { type DiscoveryActors, createDiscoveryActors } from "../discovery/suppor
 
 export interface PrivacyActors extends DiscoveryActors {
   /** A hardware node (role, address) and, when `ports` is given, a completed port scan's result matched to it. */
-  device(name: string, ip: string, role: string | null, ports?: { port: number; protocol?: string; service?: string; banner?: string; http_title?: string; server?: string }[]): Promise<number>;
+  device(
+    name: string,
+    ip: string,
+    role: string | null,
+    ports?: { port: number; protocol?: string; service?: string; banner?: string; http_title?: string; server?: string }[],
+  ): Promise<number>;
   /** A completed tcp scan's result for an existing node (a later scan of it). */
   rescan(hardwareId: number, ip: string, ports: { port: number; service?: string; banner?: string; http_title?: string }[]): Promise<void>;
   /** The privacy alerts handed to the notification routes, oldest first. */
@@ -18,17 +23,29 @@ export async function createPrivacyActors(): Promise<PrivacyActors> {
   const a = await createDiscoveryActors();
   const sql = a.t.sql;
   const scanned = async (hardwareId: number, ip: string, ports: { port: number; protocol?: string }[]) => {
-    const job = await a.job({ status: "completed", scan_types: ["tcp", "banner", "http"], targets: [ip], tcp_ports: ports.map((p) => p.port) });
+    const job = await a.job({
+      status: "completed",
+      scan_types: ["tcp", "banner", "http"],
+      targets: [ip],
+      tcp_ports: ports.map((p) => p.port),
+    });
     await a.result(job, {
-      ip_address: ip, open_ports: ports.map((p) => ({ protocol: "tcp", ...p })), state: "matched", merge_status: "accepted",
-      matched_entity_type: "hardware", matched_entity_id: hardwareId, sources: ["tcp"],
+      ip_address: ip,
+      open_ports: ports.map((p) => ({ protocol: "tcp", ...p })),
+      state: "matched",
+      merge_status: "accepted",
+      matched_entity_type: "hardware",
+      matched_entity_id: hardwareId,
+      sources: ["tcp"],
     });
   };
   return {
     ...a,
     async device(name, ip, role, ports) {
       const at = a.clock.now();
-      const [row] = await sql<{ id: number }[]>`insert into hardware (name, role, ip_address, created_at, updated_at) values (${name}, ${role}, ${ip}, ${at}, ${at}) returning id`;
+      const [row] = await sql<
+        { id: number }[]
+      >`insert into hardware (name, role, ip_address, created_at, updated_at) values (${name}, ${role}, ${ip}, ${at}, ${at}) returning id`;
       if (ports) await scanned(row!.id, ip, ports);
       return row!.id;
     },

@@ -33,7 +33,9 @@ describe("rate limits with the database store", () => {
     expect(last.headers.get("retry-after")).toBe(String(body.retry_after));
     expect(body.detail).toBe(`Too many requests; retry after ${body.retry_after} seconds.`);
     expect(last.headers.get("x-request-id")).toBeTruthy();
-    const rows = await t.sql<{ hits: number }[]>`select hits from rate_limit_counters where key = 'default:203.0.113.10:POST /api/v1/tenants'`;
+    const rows = await t.sql<
+      { hits: number }[]
+    >`select hits from rate_limit_counters where key = 'default:203.0.113.10:POST /api/v1/tenants'`;
     expect(rows.reduce((n, r) => n + r.hits, 0)).toBe(30);
   });
 
@@ -44,12 +46,24 @@ describe("rate limits with the database store", () => {
     const peers = [...Array.from({ length: 35 }, () => "203.0.113.60"), ...others];
     const answers = await Promise.all(peers.map(send));
     const mine = answers.slice(0, 35);
-    expect(count(mine.map((r) => r.status), 410)).toBe(30);
-    expect(count(mine.map((r) => r.status), 429)).toBe(5);
+    expect(
+      count(
+        mine.map((r) => r.status),
+        410,
+      ),
+    ).toBe(30);
+    expect(
+      count(
+        mine.map((r) => r.status),
+        429,
+      ),
+    ).toBe(5);
     const remaining = mine.filter((r) => r.status === 410).map((r) => Number(r.headers.get("ratelimit-remaining")));
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(answers.slice(35).map((r) => [r.status, r.headers.get("ratelimit-remaining")])).toEqual(others.map(() => [410, "29"]));
-    const rows = await t.sql<{ hits: number }[]>`select hits from rate_limit_counters where key = 'default:203.0.113.60:POST /api/v1/tenants'`;
+    const rows = await t.sql<
+      { hits: number }[]
+    >`select hits from rate_limit_counters where key = 'default:203.0.113.60:POST /api/v1/tenants'`;
     expect(rows.reduce((n, r) => n + r.hits, 0)).toBe(30);
   });
 
@@ -72,10 +86,16 @@ describe("rate limits with the database store", () => {
   it("behind a trusted proxy each forwarded client has its own bucket", async () => {
     const a = await burst(proxied.app, 31, "/api/v1/tenants", { peer: "10.0.0.5", headers: { "x-forwarded-for": "198.51.100.1" } });
     expect(a.last.status).toBe(429);
-    const b = await proxied.app.request("/api/v1/tenants", { method: "POST", headers: { [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "198.51.100.2" } });
+    const b = await proxied.app.request("/api/v1/tenants", {
+      method: "POST",
+      headers: { [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "198.51.100.2" },
+    });
     expect(b.status).toBe(410);
     // The client cannot escape by prepending an address: the proxy's entry on the right still counts.
-    const c = await proxied.app.request("/api/v1/tenants", { method: "POST", headers: { [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "1.2.3.4, 198.51.100.1" } });
+    const c = await proxied.app.request("/api/v1/tenants", {
+      method: "POST",
+      headers: { [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "1.2.3.4, 198.51.100.1" },
+    });
     expect(c.status).toBe(429);
   });
 

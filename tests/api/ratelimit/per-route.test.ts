@@ -13,8 +13,21 @@ const SETUP = "setup-token-for-per-route-limits";
 
 /** Fifteen different reads a dashboard might load, all answering 200 to an administrator. */
 const DASHBOARD = [
-  "hardware", "services", "networks", "storage", "compute-units", "tags", "sites", "vlans", "misc",
-  "external-nodes", "hardware-clusters", "ipam", "environments", "categories", "docs",
+  "hardware",
+  "services",
+  "networks",
+  "storage",
+  "compute-units",
+  "tags",
+  "sites",
+  "vlans",
+  "misc",
+  "external-nodes",
+  "hardware-clusters",
+  "ipam",
+  "environments",
+  "categories",
+  "docs",
 ].map((p) => `/api/v1/${p}`);
 
 interface Setup {
@@ -96,7 +109,12 @@ describe.each(stores)("per-route buckets (%s store)", (_store, env) => {
     const [a, b] = s.hardwareIds.map((id) => `/api/v1/hardware/${id}`) as [string, string];
     const answers: Response[] = [];
     for (let i = 0; i < 15; i++) answers.push(await read(a, peer), await read(b, peer));
-    expect(count(answers.map((r) => r.status), 200)).toBe(30);
+    expect(
+      count(
+        answers.map((r) => r.status),
+        200,
+      ),
+    ).toBe(30);
     expect(answers.at(-1)!.headers.get("ratelimit-remaining")).toBe("0");
     expect((await read(a, peer)).status).toBe(429);
     expect((await read(b, peer)).status).toBe(429);
@@ -121,7 +139,13 @@ describe.each(stores)("per-route buckets (%s store)", (_store, env) => {
     const peer = { [PEER_HEADER]: randomClientIp() };
     const wrong = { email: "per-route@example.com", password: "not the password at all" };
     const attempt = (path: string, body: unknown = wrong) => app.request(`/api/v1/auth/${path}`, { method: "POST", ...json(body, peer) });
-    const admitted = [await attempt("login"), await attempt("jwt/login"), await attempt("register", {}), await attempt("login"), await attempt("jwt/login")];
+    const admitted = [
+      await attempt("login"),
+      await attempt("jwt/login"),
+      await attempt("register", {}),
+      await attempt("login"),
+      await attempt("jwt/login"),
+    ];
     expect(admitted.map((r) => r.status)).not.toContain(429);
     expect(admitted.map((r) => r.headers.get("ratelimit-remaining"))).toEqual(["4", "3", "2", "1", "0"]);
     for (const path of ["register", "login", "jwt/login"]) {

@@ -32,9 +32,15 @@ const write = (name: string) => a.req("POST", "hardware", a.admin, { name });
 // A new address each time: the limit counted here is the client's, not the per-address lockout (docs/adr/0322).
 let guess = 0;
 const badSignIn = (peer: string) =>
-  a.t.app.request("/api/v1/auth/login", { method: "POST", ...json({ email: `nobody-${++guess}@example.com`, password: "not the password" }, { [PEER_HEADER]: peer }) });
+  a.t.app.request("/api/v1/auth/login", {
+    method: "POST",
+    ...json({ email: `nobody-${++guess}@example.com`, password: "not the password" }, { [PEER_HEADER]: peer }),
+  });
 const mfaVerify = (peer: string) =>
-  a.t.app.request("/api/v1/auth/mfa/verify", { method: "POST", ...json({ mfa_token: "not-a-token", code: "000000" }, { [PEER_HEADER]: peer }) });
+  a.t.app.request("/api/v1/auth/mfa/verify", {
+    method: "POST",
+    ...json({ mfa_token: "not-a-token", code: "000000" }, { [PEER_HEADER]: peer }),
+  });
 
 describe("Redis partitioned", () => {
   it("reads, writes and sign-ins are answered; the breaker opens and Redis is no longer called; sign-in, MFA and pairing limits hold through the database", async () => {
@@ -74,14 +80,20 @@ describe("Redis partitioned", () => {
       signIns++;
     }
     expect(statuses.at(-1), `sign-ins after the breaker opened: ${statuses.join(",")}`).toBe(429);
-    expect(statuses.slice(0, -1).every((s) => s === 401), statuses.join(",")).toBe(true);
+    expect(
+      statuses.slice(0, -1).every((s) => s === 401),
+      statuses.join(","),
+    ).toBe(true);
     expect(await a.t.sql`select 1 from rate_limit_counters where key = ${`auth:${guesser}`}`).toHaveLength(1);
 
     // MFA verification too (normal profile: 5 per 15 minutes per client).
     const mfaPeer = randomClientIp();
     const mfa: number[] = [];
     for (let i = 0; i < 6; i++) mfa.push((await mfaVerify(mfaPeer)).status);
-    expect(mfa.slice(0, 5).every((s) => s !== 429), mfa.join(",")).toBe(true);
+    expect(
+      mfa.slice(0, 5).every((s) => s !== 429),
+      mfa.join(","),
+    ).toBe(true);
     expect(mfa[5], mfa.join(",")).toBe(429);
 
     // And wrong agent pairing codes (10 misses per client in 15 minutes), the other guess of a secret.
@@ -94,12 +106,16 @@ describe("Redis partitioned", () => {
       });
       misses.push(res.status);
     }
-    expect(misses.slice(0, 10).every((s) => s === 404), misses.join(",")).toBe(true);
+    expect(
+      misses.slice(0, 10).every((s) => s === 404),
+      misses.join(","),
+    ).toBe(true);
     expect(misses[10], misses.join(",")).toBe(429);
 
     // The other categories are not counted anywhere while Redis is away (they fail open, as before).
     expect(
-      await a.t.sql`select key from rate_limit_counters where key not like 'auth:%' and key not like 'mfa_verify:%' and key not like 'agents.pairing_miss:%'`,
+      await a.t
+        .sql`select key from rate_limit_counters where key not like 'auth:%' and key not like 'mfa_verify:%' and key not like 'agents.pairing_miss:%'`,
     ).toEqual([]);
   }, 60_000);
 });

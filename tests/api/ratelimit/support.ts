@@ -8,7 +8,12 @@ export const PEER_HEADER = "x-test-peer";
 /** Stands in for the Node socket peer in app.request() tests; only tests install it. */
 export const testPeer = (c: Context): string | undefined => c.req.header(PEER_HEADER);
 
-export async function burst(app: Hono<AppEnv>, n: number, path: string, init: RequestInit & { peer?: string; headers?: Record<string, string> } = {}) {
+export async function burst(
+  app: Hono<AppEnv>,
+  n: number,
+  path: string,
+  init: RequestInit & { peer?: string; headers?: Record<string, string> } = {},
+) {
   const { peer, headers = {}, ...rest } = init;
   const statuses: number[] = [];
   let last: Response | undefined;

@@ -16,7 +16,8 @@ afterAll(async () => {
   await fw?.close();
 });
 
-const patch = (body: unknown, token?: string) => h.call("/api/v1/settings/firewall", { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
+const patch = (body: unknown, token?: string) =>
+  h.call("/api/v1/settings/firewall", { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
 const test = async (token?: string) => {
   const res = await h.call("/api/v1/settings/firewall/test", token === undefined ? {} : { token });
   return { status: res.status, body: await res.json() };
@@ -36,7 +37,12 @@ describe("GET /settings/firewall/test", () => {
     const text = await res.text();
     expect(text).not.toContain(FAKE_OPNSENSE_SECRET);
     expect(text).not.toContain(FAKE_OPNSENSE_KEY);
-    expect(JSON.parse(text)).toEqual({ firewall_url: fw.url, firewall_verify_tls: true, firewall_api_key_set: true, firewall_api_secret_set: true });
+    expect(JSON.parse(text)).toEqual({
+      firewall_url: fw.url,
+      firewall_verify_tls: true,
+      firewall_api_key_set: true,
+      firewall_api_secret_set: true,
+    });
     const rows = await h.t.sql`select name, value from server_secrets where name like 'settings.firewall.%' order by name`;
     expect(rows.map((r) => r.name)).toEqual(["settings.firewall.firewall_api_key", "settings.firewall.firewall_api_secret"]);
     for (const r of rows) expect(r.value).toMatch(/^vault:v1:/);
@@ -45,9 +51,20 @@ describe("GET /settings/firewall/test", () => {
   });
 
   it("answers the version, ARP and lease counts, asking with basic auth", async () => {
-    expect(await test()).toEqual({ status: 200, body: { ok: true, version: "24.7.9", arp_count: 4, lease_count: 3, kea: false, error: null } });
-    expect(fw.requests.map((r) => r.path)).toEqual(["/api/core/firmware/status", "/api/diagnostics/interface/getArp", "/api/dhcpv4/leases/searchLease"]);
-    expect(fw.requests.every((r) => r.authorization === `Basic ${Buffer.from(`${FAKE_OPNSENSE_KEY}:${FAKE_OPNSENSE_SECRET}`).toString("base64")}`)).toBe(true);
+    expect(await test()).toEqual({
+      status: 200,
+      body: { ok: true, version: "24.7.9", arp_count: 4, lease_count: 3, kea: false, error: null },
+    });
+    expect(fw.requests.map((r) => r.path)).toEqual([
+      "/api/core/firmware/status",
+      "/api/diagnostics/interface/getArp",
+      "/api/dhcpv4/leases/searchLease",
+    ]);
+    expect(
+      fw.requests.every(
+        (r) => r.authorization === `Basic ${Buffer.from(`${FAKE_OPNSENSE_KEY}:${FAKE_OPNSENSE_SECRET}`).toString("base64")}`,
+      ),
+    ).toBe(true);
   });
 
   it("counts Kea leases on a firewall without the dhcpv4 module, and reads an older firmware answer", async () => {
@@ -70,21 +87,31 @@ describe("GET /settings/firewall/test", () => {
     const down = (await test()).body;
     expect(down.ok).toBe(false);
     expect(down.error).toMatch(/^OPNsense unreachable/);
-    await h.t.sql`update app_settings set value = ${h.t.sql.json({ allow_private: true, allow_loopback: false, allow_link_local: false })} where key = 'outbound_policy'`;
+    await h.t
+      .sql`update app_settings set value = ${h.t.sql.json({ allow_private: true, allow_loopback: false, allow_link_local: false })} where key = 'outbound_policy'`;
     const refused = (await test()).body;
     expect(refused.error).toMatch(/^Refused by the outbound policy/);
     expect((await patch({ firewall_url: fw.url })).status).toBe(422);
-    await h.t.sql`update app_settings set value = ${h.t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false })} where key = 'outbound_policy'`;
+    await h.t
+      .sql`update app_settings set value = ${h.t.sql.json({ allow_private: true, allow_loopback: true, allow_link_local: false })} where key = 'outbound_policy'`;
     await patch({ firewall_url: fw.url });
     expect((await test()).body.ok).toBe(true);
   });
 
   it("refuses bad input with 422 naming the field, and changes nothing", async () => {
     const before = await (await patch({})).json();
-    for (const [body, field] of [[{ firewall_url: "ftp://x" }, "body.firewall_url"], [{ firewall_url: "http://169.254.169.254" }, "body.firewall_url"], [{ firewall_verify_tls: "no" }, "body.firewall_verify_tls"], [{ host: "x" }, "body.host"]] as const) {
+    for (const [body, field] of [
+      [{ firewall_url: "ftp://x" }, "body.firewall_url"],
+      [{ firewall_url: "http://169.254.169.254" }, "body.firewall_url"],
+      [{ firewall_verify_tls: "no" }, "body.firewall_verify_tls"],
+      [{ host: "x" }, "body.host"],
+    ] as const) {
       const res = await patch(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect((await res.json()).detail.map((i: { loc: string[] }) => i.loc.join(".")), JSON.stringify(body)).toContain(field);
+      expect(
+        (await res.json()).detail.map((i: { loc: string[] }) => i.loc.join(".")),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect(await (await patch({})).json()).toEqual(before);
   });

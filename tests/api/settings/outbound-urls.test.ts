@@ -18,7 +18,12 @@ const stored = async (key: string) => (await h.t.sql<{ value: unknown }[]>`selec
 
 describe("URL-holding settings at save", () => {
   it("refuses a metadata URL in cve_feed_sources, naming its index, without the path, storing nothing", async () => {
-    for (const url of ["http://169.254.169.254/latest/meta-data/TOKENPATH", "http://2852039166/TOKENPATH", "https://[::ffff:a9fe:a9fe]/TOKENPATH", "http://metadata.google.internal./TOKENPATH"]) {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/TOKENPATH",
+      "http://2852039166/TOKENPATH",
+      "https://[::ffff:a9fe:a9fe]/TOKENPATH",
+      "http://metadata.google.internal./TOKENPATH",
+    ]) {
       const res = await call("PUT", "", { cve_feed_sources: ["https://nvd.example.test/feed.json.gz", url] });
       expect(res.status, url).toBe(422);
       const body = await res.json();
@@ -30,14 +35,22 @@ describe("URL-holding settings at save", () => {
   });
 
   it("follows outbound_policy for loopback (the policy in the same request counts) and keeps file paths and good URLs", async () => {
-    const loop = await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: false }, cve_feed_sources: ["http://127.1:8080/feed.json"] });
+    const loop = await call("PUT", "", {
+      outbound_policy: { allow_private: true, allow_loopback: false },
+      cve_feed_sources: ["http://127.1:8080/feed.json"],
+    });
     expect(loop.status).toBe(422);
     expect((await loop.json()).fields["cve_feed_sources.0"]).toMatch(/allow_loopback/);
-    const ok = await call("PUT", "", { cve_feed_sources: ["/var/lib/cve/nvd.json.gz", "https://nvd.example.test/feed.json.gz", "http://127.0.0.1:8080/feed.json"] });
+    const ok = await call("PUT", "", {
+      cve_feed_sources: ["/var/lib/cve/nvd.json.gz", "https://nvd.example.test/feed.json.gz", "http://127.0.0.1:8080/feed.json"],
+    });
     expect(ok.status).toBe(200);
     expect((await ok.json()).cve_feed_sources).toHaveLength(3);
     // Tightened later: the stored list sent back unchanged (a form saves every field) still saves; the fetch refuses it.
-    const tightened = await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: false }, cve_feed_sources: ["/var/lib/cve/nvd.json.gz", "https://nvd.example.test/feed.json.gz", "http://127.0.0.1:8080/feed.json"] });
+    const tightened = await call("PUT", "", {
+      outbound_policy: { allow_private: true, allow_loopback: false },
+      cve_feed_sources: ["/var/lib/cve/nvd.json.gz", "https://nvd.example.test/feed.json.gz", "http://127.0.0.1:8080/feed.json"],
+    });
     expect(tightened.status).toBe(200);
     const added = await call("PUT", "", { cve_feed_sources: ["http://127.0.0.1:8080/feed.json", "http://127.0.0.2/other.json"] });
     expect(added.status).toBe(422);
@@ -49,11 +62,17 @@ describe("URL-holding settings at save", () => {
     const res = await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: true } });
     expect(res.status).toBe(422);
     expect(Object.keys((await res.json()).fields)[0]).toMatch(/^outbound_policy/);
-    expect((await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } })).status).toBe(200);
+    expect(
+      (await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } })).status,
+    ).toBe(200);
   });
 
   it("refuses a metadata OIDC issuer, GitHub base_url or api_url, naming the provider's field", async () => {
-    for (const [field, url] of [["issuer", "http://[::169.254.169.254]/"], ["base_url", "http://0xa9.0xfe.0xa9.0xfe/"], ["api_url", "http://[fd00:ec2::254]/SECRET"]] as const) {
+    for (const [field, url] of [
+      ["issuer", "http://[::169.254.169.254]/"],
+      ["base_url", "http://0xa9.0xfe.0xa9.0xfe/"],
+      ["api_url", "http://[fd00:ec2::254]/SECRET"],
+    ] as const) {
       const res = await call("PATCH", "/oauth", { providers: { corp: { type: "oidc", [field]: url } } });
       expect(res.status, field).toBe(422);
       const body = await res.json();
@@ -64,9 +83,13 @@ describe("URL-holding settings at save", () => {
   });
 
   it("judges a name by the addresses it resolves to when saved (the API's resolver hook): feed, issuer, SMTP host", async () => {
-    h.t.runtime.deps.resolveHost = async (name) => (name === "vm.example.test" ? ["127.0.0.1"] : name === "imds.example.test" ? ["169.254.169.254"] : []);
+    h.t.runtime.deps.resolveHost = async (name) =>
+      name === "vm.example.test" ? ["127.0.0.1"] : name === "imds.example.test" ? ["169.254.169.254"] : [];
     try {
-      const feed = await call("PUT", "", { outbound_policy: { allow_private: true, allow_loopback: false }, cve_feed_sources: ["http://vm.example.test:8080/TOKENPATH"] });
+      const feed = await call("PUT", "", {
+        outbound_policy: { allow_private: true, allow_loopback: false },
+        cve_feed_sources: ["http://vm.example.test:8080/TOKENPATH"],
+      });
       expect(feed.status).toBe(422);
       const body = await feed.json();
       expect(body.fields["cve_feed_sources.0"]).toMatch(/vm\.example\.test resolves to a refused address.*loopback/);

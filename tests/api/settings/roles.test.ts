@@ -65,7 +65,13 @@ describe("POST /settings/roles", () => {
   it("creates a custom role; a user with it gets exactly its scopes", async () => {
     // Before the role exists the user has no scopes at all.
     expect((await (await call("GET", "/auth/me", memberJwt)).json()).scopes).toEqual([]);
-    const role = await created(await call("POST", "/settings/roles", adminJwt, { name: "auditor", description: "Reads and documents", scopes: ["read:*", "write:docs"] }));
+    const role = await created(
+      await call("POST", "/settings/roles", adminJwt, {
+        name: "auditor",
+        description: "Reads and documents",
+        scopes: ["read:*", "write:docs"],
+      }),
+    );
     expect(role).toMatchObject({ name: "auditor", description: "Reads and documents", scopes: ["read:*", "write:docs"], built_in: false });
     expect(typeof role.id).toBe("number");
     expect((await (await call("GET", "/auth/me", memberJwt)).json()).scopes).toEqual(["read:*", "write:docs"]);
@@ -78,7 +84,9 @@ describe("POST /settings/roles", () => {
     expect(listed.find((r: { name: string }) => r.name === "auditor")).toMatchObject({ id: role.id, built_in: false });
     const scopes = await (await call("GET", "/auth/scopes", viewerToken)).json();
     expect(scopes.roles.map((r: { name: string }) => r.name)).toContain("auditor");
-    const [entry] = await t.sql<{ diff: unknown }[]>`select diff from audit_log where action = 'role.created' and entity_id = ${String(role.id)}`;
+    const [entry] = await t.sql<
+      { diff: unknown }[]
+    >`select diff from audit_log where action = 'role.created' and entity_id = ${String(role.id)}`;
     expect(entry!.diff).toMatchObject({ after: { name: "auditor", scopes: ["read:*", "write:docs"] } });
   });
 
@@ -125,7 +133,9 @@ describe("PUT /settings/roles/{role_id}", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: role.id, name: "ops", scopes: ["read:*", "write:hardware"] });
     expect((await (await call("GET", "/auth/me", memberJwt)).json()).scopes).toEqual(["read:*", "write:hardware"]);
-    const [entry] = await t.sql<{ diff: unknown }[]>`select diff from audit_log where action = 'role.updated' and entity_id = ${String(role.id)}`;
+    const [entry] = await t.sql<
+      { diff: unknown }[]
+    >`select diff from audit_log where action = 'role.updated' and entity_id = ${String(role.id)}`;
     expect(entry!.diff).toMatchObject({ before: { scopes: ["read:*"] }, after: { scopes: ["read:*", "write:hardware"] } });
   });
 

@@ -10,7 +10,10 @@ let h: Harness;
 const FEED = "https://feeds.example.test/nvd/nvdcve-2.0.json.gz?api_key=s3cret-pass";
 beforeAll(async () => {
   h = await createHarness();
-  const put = await h.call("/api/v1/settings", { method: "PUT", ...json({ cve_feed_sources: [FEED], public_url: "https://ops.example.test", rate_limit_profile: "strict" }) });
+  const put = await h.call("/api/v1/settings", {
+    method: "PUT",
+    ...json({ cve_feed_sources: [FEED], public_url: "https://ops.example.test", rate_limit_profile: "strict" }),
+  });
   expect(put.status).toBe(200);
 });
 afterAll(async () => h?.t.close());
@@ -32,7 +35,12 @@ describe("GET /settings by reader", () => {
   it("shows an administrator every key, the feed sources included", async () => {
     const { body } = await read(h.adminToken);
     expect(body.cve_feed_sources).toEqual([FEED]);
-    expect(body).toMatchObject({ public_url: "https://ops.example.test", rate_limit_profile: "strict", smtp_host: null, firewall_url: null });
+    expect(body).toMatchObject({
+      public_url: "https://ops.example.test",
+      rate_limit_profile: "strict",
+      smtp_host: null,
+      firewall_url: null,
+    });
     expect(body.outbound_policy).toBeDefined();
   });
 
@@ -58,11 +66,17 @@ describe("GET /settings by reader", () => {
   it("GET /settings/oauth shows the providers' addresses to an administrator only", async () => {
     const patch = await h.call("/api/v1/settings/oauth", {
       method: "PATCH",
-      ...json({ providers: { corp: { type: "oidc", client_id: "console", issuer: "https://sso.example.test/realms/lab", enabled: false } } }),
+      ...json({
+        providers: { corp: { type: "oidc", client_id: "console", issuer: "https://sso.example.test/realms/lab", enabled: false } },
+      }),
     });
     expect(patch.status, await patch.clone().text()).toBe(200);
-    const oauth = async (t: string) => (await (await h.call("/api/v1/settings/oauth", { token: t })).json()) as { providers: Record<string, Record<string, unknown>> };
-    expect((await oauth(h.adminToken)).providers.corp).toMatchObject({ issuer: "https://sso.example.test/realms/lab", client_id: "console" });
+    const oauth = async (t: string) =>
+      (await (await h.call("/api/v1/settings/oauth", { token: t })).json()) as { providers: Record<string, Record<string, unknown>> };
+    expect((await oauth(h.adminToken)).providers.corp).toMatchObject({
+      issuer: "https://sso.example.test/realms/lab",
+      client_id: "console",
+    });
     const viewer = await oauth(h.viewerToken);
     expect(viewer.providers.corp).toMatchObject({ issuer: null, base_url: null, api_url: null, client_id: "console" });
     expect(JSON.stringify(viewer)).not.toContain("example.test");

@@ -19,14 +19,28 @@ afterAll(async () => {
 
 /** The sections GET /settings carries beside the plain keys, as they read before anything is configured. */
 const SECTION_DEFAULTS = {
-  smtp_enabled: false, smtp_host: null, smtp_port: 587, smtp_username: null, smtp_from_email: null, smtp_from_name: "Circuit Breaker",
-  smtp_tls: true, smtp_verify_tls: true, smtp_last_test_at: null, smtp_last_test_status: null, smtp_password_set: false,
+  smtp_enabled: false,
+  smtp_host: null,
+  smtp_port: 587,
+  smtp_username: null,
+  smtp_from_email: null,
+  smtp_from_name: "Circuit Breaker",
+  smtp_tls: true,
+  smtp_verify_tls: true,
+  smtp_last_test_at: null,
+  smtp_last_test_status: null,
+  smtp_password_set: false,
   acme_dns: { provider: null },
-  firewall_url: null, firewall_verify_tls: true, firewall_api_key_set: false, firewall_api_secret_set: false,
+  firewall_url: null,
+  firewall_verify_tls: true,
+  firewall_api_key_set: false,
+  firewall_api_secret_set: false,
 };
 
-const put = (body: unknown, token?: string) => h.call("/api/v1/settings", { method: "PUT", ...json(body), ...(token === undefined ? {} : { token }) });
-const patchOAuth = (body: unknown, token?: string) => h.call("/api/v1/settings/oauth", { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
+const put = (body: unknown, token?: string) =>
+  h.call("/api/v1/settings", { method: "PUT", ...json(body), ...(token === undefined ? {} : { token }) });
+const patchOAuth = (body: unknown, token?: string) =>
+  h.call("/api/v1/settings/oauth", { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
 
 describe("GET /settings", () => {
   it("answers every key with its default when nothing is stored", async () => {
@@ -58,7 +72,10 @@ describe("PUT /settings", () => {
     const [entry] = await h.t.sql`select actor_id, diff from audit_log where action = 'settings.updated' order by id desc limit 1`;
     expect(entry).toMatchObject({
       actor_id: h.adminId,
-      diff: { before: { session_timeout_hours: 24, allow_registration: false }, after: { session_timeout_hours: 12, allow_registration: true } },
+      diff: {
+        before: { session_timeout_hours: 24, allow_registration: false },
+        after: { session_timeout_hours: 12, allow_registration: true },
+      },
     });
     expect((await (await h.call("/api/v1/settings")).json()).session_timeout_hours).toBe(12);
   });
@@ -73,7 +90,12 @@ describe("PUT /settings", () => {
 
   it("refuses a changed SMTP, ACME DNS or firewall key with 422 naming its own route, changing nothing", async () => {
     const before = await h.t.sql`select key, value from app_settings order by key`;
-    const res = await put({ session_timeout_hours: 6, smtp_host: "mail.example.com", acme_dns: { provider: "cloudflare" }, firewall_api_key_set: true });
+    const res = await put({
+      session_timeout_hours: 6,
+      smtp_host: "mail.example.com",
+      acme_dns: { provider: "cloudflare" },
+      firewall_api_key_set: true,
+    });
     expect(res.status).toBe(422);
     const body = await res.json();
     const fields = body.detail.map((d: { loc: string[] }) => d.loc.at(-1)).sort();
@@ -158,11 +180,17 @@ describe("PUT /settings", () => {
 describe("POST /settings/reset", () => {
   it("needs confirmation, then puts every key back to its default and audits it", async () => {
     expect((await h.call("/api/v1/settings/reset", { method: "POST" })).status).toBe(428);
-    const res = await h.call("/api/v1/settings/reset", { method: "POST", headers: confirmHeaders("reset-settings", "settings-reset-0001") });
+    const res = await h.call("/api/v1/settings/reset", {
+      method: "POST",
+      headers: confirmHeaders("reset-settings", "settings-reset-0001"),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(SETTING_DEFAULTS);
     const [entry] = await h.t.sql`select diff from audit_log where action = 'settings.reset'`;
-    expect(entry!.diff).toMatchObject({ before: { telemetry_hot_days: 30, telemetry_warm_days: 90 }, after: { telemetry_hot_days: 7, telemetry_warm_days: 30 } });
+    expect(entry!.diff).toMatchObject({
+      before: { telemetry_hot_days: 30, telemetry_warm_days: 90 },
+      after: { telemetry_hot_days: 7, telemetry_warm_days: 30 },
+    });
   });
 });
 
@@ -175,11 +203,24 @@ describe("/settings/oauth", () => {
   });
 
   it("stores a provider; the client secret is write-only and never in a response, a log or the audit", async () => {
-    const res = await patchOAuth({ providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret: "s3cret-value-xyz" } } });
+    const res = await patchOAuth({
+      providers: { github: { client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret: "s3cret-value-xyz" } },
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain("s3cret-value-xyz");
-    expect(JSON.parse(text)).toEqual({ providers: { github: { ...PROVIDER_DEFAULTS, type: "github", client_id: "abc123", issuer: "https://github.com", enabled: true, client_secret_set: true } } });
+    expect(JSON.parse(text)).toEqual({
+      providers: {
+        github: {
+          ...PROVIDER_DEFAULTS,
+          type: "github",
+          client_id: "abc123",
+          issuer: "https://github.com",
+          enabled: true,
+          client_secret_set: true,
+        },
+      },
+    });
     const read = await (await h.call("/api/v1/settings/oauth", { token: h.viewerToken })).text();
     expect(read).not.toContain("s3cret-value-xyz");
     const audit = await h.t.sql`select diff::text as d from audit_log where action = 'settings.oauth_updated'`;
@@ -190,12 +231,39 @@ describe("/settings/oauth", () => {
   });
 
   it("merges: fields not given stay, client_secret_set sent back is ignored, null removes", async () => {
-    const body = await (await patchOAuth({ providers: { github: { enabled: false, client_secret_set: false }, gitlab: { client_id: "gl" } } })).json();
-    expect(body.providers.github).toEqual({ ...PROVIDER_DEFAULTS, type: "github", client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: true });
+    const body = await (
+      await patchOAuth({ providers: { github: { enabled: false, client_secret_set: false }, gitlab: { client_id: "gl" } } })
+    ).json();
+    expect(body.providers.github).toEqual({
+      ...PROVIDER_DEFAULTS,
+      type: "github",
+      client_id: "abc123",
+      issuer: "https://github.com",
+      enabled: false,
+      client_secret_set: true,
+    });
     // A name that is no preset is an OpenID Connect provider unless the type says otherwise.
-    expect(body.providers.gitlab).toEqual({ ...PROVIDER_DEFAULTS, type: "oidc", client_id: "gl", issuer: null, enabled: false, client_secret_set: false });
+    expect(body.providers.gitlab).toEqual({
+      ...PROVIDER_DEFAULTS,
+      type: "oidc",
+      client_id: "gl",
+      issuer: null,
+      enabled: false,
+      client_secret_set: false,
+    });
     const cleared = await (await patchOAuth({ providers: { github: { client_secret: null }, gitlab: null } })).json();
-    expect(cleared).toEqual({ providers: { github: { ...PROVIDER_DEFAULTS, type: "github", client_id: "abc123", issuer: "https://github.com", enabled: false, client_secret_set: false } } });
+    expect(cleared).toEqual({
+      providers: {
+        github: {
+          ...PROVIDER_DEFAULTS,
+          type: "github",
+          client_id: "abc123",
+          issuer: "https://github.com",
+          enabled: false,
+          client_secret_set: false,
+        },
+      },
+    });
     expect(await h.t.sql`select 1 from server_secrets where name like 'oauth.%'`).toHaveLength(0);
   });
 

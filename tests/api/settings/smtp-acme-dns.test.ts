@@ -12,8 +12,10 @@ afterAll(async () => {
   await h?.t.close();
 });
 
-const patch = (path: string, body: unknown, token?: string) => h.call(`/api/v1/settings/${path}`, { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
-const secretRows = (prefix: string) => h.t.sql`select name, value from server_secrets where name like ${`settings.${prefix}.%`} order by name`;
+const patch = (path: string, body: unknown, token?: string) =>
+  h.call(`/api/v1/settings/${path}`, { method: "PATCH", ...json(body), ...(token === undefined ? {} : { token }) });
+const secretRows = (prefix: string) =>
+  h.t.sql`select name, value from server_secrets where name like ${`settings.${prefix}.%`} order by name`;
 const fieldsOf = async (res: Response) => (await res.json()).detail.map((i: { loc: string[] }) => i.loc.join("."));
 
 describe("PATCH /settings/smtp", () => {
@@ -21,16 +23,36 @@ describe("PATCH /settings/smtp", () => {
     const res = await patch("smtp", {});
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ smtp_enabled: false, smtp_host: null, smtp_port: 587, smtp_from_name: "Circuit Breaker", smtp_tls: true, smtp_password_set: false });
+    expect(body).toMatchObject({
+      smtp_enabled: false,
+      smtp_host: null,
+      smtp_port: 587,
+      smtp_from_name: "Circuit Breaker",
+      smtp_tls: true,
+      smtp_password_set: false,
+    });
     expect(body.session_timeout_hours).toBeTypeOf("number");
   });
 
   it("stores the fields, turns SMTP on with host and sender, seals the password and never shows it", async () => {
-    const res = await patch("smtp", { smtp_host: "mail.example.test", smtp_port: 2525, smtp_username: "ops", smtp_password: "pw-Secret-123", smtp_from_email: "cb@example.test" });
+    const res = await patch("smtp", {
+      smtp_host: "mail.example.test",
+      smtp_port: 2525,
+      smtp_username: "ops",
+      smtp_password: "pw-Secret-123",
+      smtp_from_email: "cb@example.test",
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain("pw-Secret-123");
-    expect(JSON.parse(text)).toMatchObject({ smtp_enabled: true, smtp_host: "mail.example.test", smtp_port: 2525, smtp_username: "ops", smtp_password_set: true, smtp_from_email: "cb@example.test" });
+    expect(JSON.parse(text)).toMatchObject({
+      smtp_enabled: true,
+      smtp_host: "mail.example.test",
+      smtp_port: 2525,
+      smtp_username: "ops",
+      smtp_password_set: true,
+      smtp_from_email: "cb@example.test",
+    });
     const [row] = await secretRows("smtp");
     expect(row!.name).toBe("settings.smtp.smtp_password");
     expect(row!.value).toMatch(/^vault:v1:/);
@@ -93,12 +115,28 @@ describe("PATCH /settings/acme-dns", () => {
   });
 
   it("switching to rfc2136 drops the cloudflare credential; provider null clears everything", async () => {
-    const res = await patch("acme-dns", { provider: "rfc2136", server: "ns1.example.test", tsig_name: "acme-key.", tsig_secret: "c2VjcmV0LWtleQ==" });
+    const res = await patch("acme-dns", {
+      provider: "rfc2136",
+      server: "ns1.example.test",
+      tsig_name: "acme-key.",
+      tsig_secret: "c2VjcmV0LWtleQ==",
+    });
     expect(res.status).toBe(200);
-    expect((await res.json()).acme_dns).toEqual({ provider: "rfc2136", server: "ns1.example.test", port: 53, tsig_name: "acme-key.", tsig_algorithm: "hmac-sha256", tsig_secret_set: true });
+    expect((await res.json()).acme_dns).toEqual({
+      provider: "rfc2136",
+      server: "ns1.example.test",
+      port: 53,
+      tsig_name: "acme-key.",
+      tsig_algorithm: "hmac-sha256",
+      tsig_secret_set: true,
+    });
     expect((await secretRows("acme_dns")).map((r) => r.name)).toEqual(["settings.acme_dns.tsig_secret"]);
     // Same provider: the fields not given stay.
-    expect((await (await patch("acme-dns", { provider: "rfc2136", port: 5353 })).json()).acme_dns).toMatchObject({ server: "ns1.example.test", port: 5353, tsig_secret_set: true });
+    expect((await (await patch("acme-dns", { provider: "rfc2136", port: 5353 })).json()).acme_dns).toMatchObject({
+      server: "ns1.example.test",
+      port: 5353,
+      tsig_secret_set: true,
+    });
     const cleared = await (await patch("acme-dns", { provider: null })).json();
     expect(cleared.acme_dns).toEqual({ provider: null });
     expect(await secretRows("acme_dns")).toHaveLength(0);

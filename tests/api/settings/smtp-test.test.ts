@@ -26,7 +26,13 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        received.push({ from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), secure: session.secure, user: String(session.user) });
+        received.push({
+          from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false),
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString(),
+          secure: session.secure,
+          user: String(session.user),
+        });
         cb();
       });
     },
@@ -44,7 +50,8 @@ const smtpTest = async (query = "", token?: string) => {
   return { status: res.status, body: await res.json() };
 };
 const patch = (body: unknown) => h.call("/api/v1/settings/smtp", { method: "PATCH", ...json(body) });
-const smtpRow = async () => (await h.t.sql`select value from app_settings where key = 'smtp'`)[0]?.value as Record<string, unknown> | undefined;
+const smtpRow = async () =>
+  (await h.t.sql`select value from app_settings where key = 'smtp'`)[0]?.value as Record<string, unknown> | undefined;
 
 describe("POST /settings/smtp/test", () => {
   it("says when no host is configured", async () => {
@@ -52,10 +59,21 @@ describe("POST /settings/smtp/test", () => {
   });
 
   it("sends a real message over STARTTLS with the sealed password, records it and turns SMTP on", async () => {
-    const res = await patch({ smtp_enabled: false, smtp_host: HOST, smtp_port: port, smtp_username: "mailer", smtp_password: "smtp-Pass-1", smtp_from_email: "cb@example.test", smtp_verify_tls: false });
+    const res = await patch({
+      smtp_enabled: false,
+      smtp_host: HOST,
+      smtp_port: port,
+      smtp_username: "mailer",
+      smtp_password: "smtp-Pass-1",
+      smtp_from_email: "cb@example.test",
+      smtp_verify_tls: false,
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).smtp_enabled).toBe(false);
-    expect(await smtpTest("?send_to=ops%40example.test")).toEqual({ status: 200, body: { status: "ok", message: "Test email sent to ops@example.test" } });
+    expect(await smtpTest("?send_to=ops%40example.test")).toEqual({
+      status: 200,
+      body: { status: "ok", message: "Test email sent to ops@example.test" },
+    });
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ from: "cb@example.test", to: ["ops@example.test"], secure: true, user: "mailer" });
     expect(received[0]!.data).toContain("Subject: Circuit Breaker: test email");

@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(async () => a.t.close());
 
-const config = (id: number, body: unknown, token = a.editor, base = "hardware") => a.req("POST", `${base}/${id}/telemetry/config`, token, body);
+const config = (id: number, body: unknown, token = a.editor, base = "hardware") =>
+  a.req("POST", `${base}/${id}/telemetry/config`, token, body);
 
 describe("config: happy", () => {
   it("sets a configuration with defaults; the community is write-only and never audited in clear", async () => {
@@ -17,11 +18,21 @@ describe("config: happy", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
-      hardware_id: id, protocol: "snmp", enabled: true, host: "192.0.2.10", port: 161, snmp_version: "v2c", community_set: true, interval_s: 30, options: {}, last_error: null,
+      hardware_id: id,
+      protocol: "snmp",
+      enabled: true,
+      host: "192.0.2.10",
+      port: 161,
+      snmp_version: "v2c",
+      community_set: true,
+      interval_s: 30,
+      options: {},
+      last_error: null,
     });
     expect(body).not.toHaveProperty("community");
     expect(JSON.stringify(body)).not.toContain("s3cret");
-    const [audit] = await a.t.sql`select action, diff::text as diff from audit_log where action like 'telemetry.config.%' and entity_id = ${String(id)}`;
+    const [audit] = await a.t
+      .sql`select action, diff::text as diff from audit_log where action like 'telemetry.config.%' and entity_id = ${String(id)}`;
     expect(audit!.action).toBe("telemetry.config.create");
     expect(audit!.diff).not.toContain("s3cret");
     expect(JSON.parse(audit!.diff)).toMatchObject({ before: null, after: { community_set: true }, community_changed: true });
@@ -29,9 +40,18 @@ describe("config: happy", () => {
 
   it("changes only the fields given, on the alias path too, and GET shows the configuration", async () => {
     const id = await a.node("cfg-02");
-    expect((await config(id, { host: "127.0.0.1", port: 1161, community: "c", options: { timeout_ms: 500, retries: 0 } })).status).toBe(200);
+    expect((await config(id, { host: "127.0.0.1", port: 1161, community: "c", options: { timeout_ms: 500, retries: 0 } })).status).toBe(
+      200,
+    );
     const res = await config(id, { enabled: false, snmp_version: "v1" }, a.editor, "telemetry");
-    expect(await res.json()).toMatchObject({ enabled: false, snmp_version: "v1", host: "127.0.0.1", port: 1161, community_set: true, options: { timeout_ms: 500, retries: 0 } });
+    expect(await res.json()).toMatchObject({
+      enabled: false,
+      snmp_version: "v1",
+      host: "127.0.0.1",
+      port: 1161,
+      community_set: true,
+      options: { timeout_ms: 500, retries: 0 },
+    });
     const cleared = await (await config(id, { community: null })).json();
     expect(cleared.community_set).toBe(false);
     const view = await (await a.req("GET", `hardware/${id}/telemetry`, a.viewer)).json();
@@ -76,9 +96,14 @@ describe("poll now", () => {
       expect(await res.json()).toEqual({ queued: true, hardware_id: id });
     }
     await eventually(() => events.payloads.length >= 2);
-    expect(events.payloads).toEqual([{ hardware_id: id, action: "poll" }, { hardware_id: id, action: "poll" }]);
+    expect(events.payloads).toEqual([
+      { hardware_id: id, action: "poll" },
+      { hardware_id: id, action: "poll" },
+    ]);
     await events.stop();
-    expect((await a.t.sql`select count(*)::int as n from audit_log where action = 'telemetry.poll.request' and entity_id = ${String(id)}`)[0]!.n).toBe(2);
+    expect(
+      (await a.t.sql`select count(*)::int as n from audit_log where action = 'telemetry.poll.request' and entity_id = ${String(id)}`)[0]!.n,
+    ).toBe(2);
   });
 
   it("409 saying so when the node has no enabled SNMP configuration; 404 for an unknown node", async () => {

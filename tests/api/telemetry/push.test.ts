@@ -18,7 +18,17 @@ describe("push: happy", () => {
     const events = await a.notifications();
     const res = await push(id, [
       { ts: ago(1 * MIN), cpu_pct: 30, status: "up" },
-      { ts: ago(3 * MIN), cpu_pct: 10, mem_pct: 40, disk_pct: 50, temp_c: 41.5, net_rx_bps: 1000, net_tx_bps: 2000, uptime_s: 3600, status: "up" },
+      {
+        ts: ago(3 * MIN),
+        cpu_pct: 10,
+        mem_pct: 40,
+        disk_pct: 50,
+        temp_c: 41.5,
+        net_rx_bps: 1000,
+        net_tx_bps: 2000,
+        uptime_s: 3600,
+        status: "up",
+      },
       { ts: ago(2 * MIN), cpu_pct: 20, status: "down" },
       { ts: ago(30_000), mem_pct: 45 },
     ]);
@@ -26,9 +36,15 @@ describe("push: happy", () => {
     expect(await res.json()).toEqual({ hardware_id: id, stored: 4, status: "up", status_changes: 3 });
 
     const rows = await a.t.sql`select source, cpu_pct, status from hardware_live_metrics where hardware_id = ${id} order by ts`;
-    expect(rows.map((r) => [r.source, r.cpu_pct, r.status])).toEqual([["push", 10, "up"], ["push", 20, "down"], ["push", 30, "up"], ["push", null, null]]);
+    expect(rows.map((r) => [r.source, r.cpu_pct, r.status])).toEqual([
+      ["push", 10, "up"],
+      ["push", 20, "down"],
+      ["push", 30, "up"],
+      ["push", null, null],
+    ]);
 
-    const history = await a.t.sql`select status, previous_status, severity, entity_type, created_at from status_history where entity_id = ${id} order by created_at`;
+    const history = await a.t
+      .sql`select status, previous_status, severity, entity_type, created_at from status_history where entity_id = ${id} order by created_at`;
     expect(history.map((h) => [h.entity_type, h.status, h.previous_status, h.severity])).toEqual([
       ["hardware", "up", "unknown", "info"],
       ["hardware", "down", "up", "warning"],
@@ -49,7 +65,10 @@ describe("push: happy", () => {
   it("ignores a reported status older than the node's last change, and repeats of the current one", async () => {
     const id = await a.node("push-02");
     expect((await push(id, [{ ts: ago(MIN), status: "down" }])).status).toBe(201);
-    const res = await push(id, [{ ts: ago(5 * MIN), status: "up" }, { ts: ago(10_000), status: "down" }]);
+    const res = await push(id, [
+      { ts: ago(5 * MIN), status: "up" },
+      { ts: ago(10_000), status: "down" },
+    ]);
     expect(await res.json()).toMatchObject({ status: "down", status_changes: 0, stored: 2 });
     expect((await a.t.sql`select count(*)::int as n from status_history where entity_id = ${id}`)[0]!.n).toBe(1);
   });
@@ -64,9 +83,15 @@ describe("push: happy", () => {
 
   it("shows pushed rows in GET .../telemetry, newest first with their source", async () => {
     const id = await a.node("push-04");
-    await push(id, [{ ts: ago(2 * MIN), cpu_pct: 1 }, { ts: ago(MIN), cpu_pct: 2 }]);
+    await push(id, [
+      { ts: ago(2 * MIN), cpu_pct: 1 },
+      { ts: ago(MIN), cpu_pct: 2 },
+    ]);
     const body = await (await a.req("GET", `hardware/${id}/telemetry`, a.viewer)).json();
-    expect(body.series.map((r: { cpu_pct: number; source: string }) => [r.cpu_pct, r.source])).toEqual([[2, "push"], [1, "push"]]);
+    expect(body.series.map((r: { cpu_pct: number; source: string }) => [r.cpu_pct, r.source])).toEqual([
+      [2, "push"],
+      [1, "push"],
+    ]);
     expect(body.latest.cpu_pct).toBe(2);
   });
 });
@@ -90,7 +115,12 @@ describe("push: errors", () => {
 
   it("422 for a percentage above 100, naming samples.3.cpu_pct; nothing stored, no status applied", async () => {
     const id = await a.node("push-e2");
-    const res = await push(id, [{ ts: ago(4000), status: "down" }, { ts: ago(3000) }, { ts: ago(2000), mem_pct: 50 }, { ts: ago(1000), cpu_pct: 100.5, disk_pct: -2 }]);
+    const res = await push(id, [
+      { ts: ago(4000), status: "down" },
+      { ts: ago(3000) },
+      { ts: ago(2000), mem_pct: 50 },
+      { ts: ago(1000), cpu_pct: 100.5, disk_pct: -2 },
+    ]);
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(Object.keys(body.fields).sort()).toEqual(["samples.3.cpu_pct", "samples.3.disk_pct"]);
@@ -102,7 +132,14 @@ describe("push: errors", () => {
   it("422 for an empty batch, more than 1000 samples, unknown fields or a bad status", async () => {
     const id = await a.node("push-e3");
     expect((await push(id, [])).status).toBe(422);
-    expect((await push(id, Array.from({ length: 1001 }, () => ({ ts: ago(0) })))).status).toBe(422);
+    expect(
+      (
+        await push(
+          id,
+          Array.from({ length: 1001 }, () => ({ ts: ago(0) })),
+        )
+      ).status,
+    ).toBe(422);
     const res = await push(id, [{ ts: ago(0), load: 3, status: "sideways" }]);
     expect(Object.keys((await res.json()).fields).sort()).toEqual(["samples.0.load", "samples.0.status"]);
   });

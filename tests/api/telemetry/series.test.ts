@@ -12,7 +12,13 @@ beforeAll(async () => {
   a = await createTelemetryActors();
   hw = await a.node("series-01");
   // Rows at 30 h, 3 h, 2 h, 1 h and 1 min ago; the 1 h row came from SNMP.
-  for (const [age, cpu, source] of [[30 * HOUR, 1, "push"], [3 * HOUR, 2, "push"], [2 * HOUR, 3, "hourly_agg"], [HOUR, 4, "snmp"], [MIN, 5, "push"]] as const)
+  for (const [age, cpu, source] of [
+    [30 * HOUR, 1, "push"],
+    [3 * HOUR, 2, "push"],
+    [2 * HOUR, 3, "hourly_agg"],
+    [HOUR, 4, "snmp"],
+    [MIN, 5, "push"],
+  ] as const)
     await a.t.sql`insert into hardware_live_metrics (hardware_id, ts, cpu_pct, source) values (${hw}, ${ago(age)}, ${cpu}, ${source})`;
 });
 afterAll(async () => a.t.close());
@@ -62,12 +68,23 @@ describe("entity telemetry", () => {
     const idOf = async (rows: Promise<{ id: number }[]>) => (await rows)[0]!.id;
     cu = await idOf(a.t.sql`insert into compute_units (name, kind, hardware_id) values ('vm-1', 'vm', ${hw}) returning id`);
     bare = await idOf(a.t.sql`insert into compute_units (name, kind) values ('vm-floating', 'vm') returning id`);
-    for (const [slug, hwId, cuId] of [["svc-direct", hw, null], ["svc-on-vm", null, cu], ["svc-nowhere", null, null]] as const)
-      ids[slug] = await idOf(a.t.sql`insert into services (name, slug, hardware_id, compute_id) values (${slug}, ${slug}, ${hwId}, ${cuId}) returning id`);
+    for (const [slug, hwId, cuId] of [
+      ["svc-direct", hw, null],
+      ["svc-on-vm", null, cu],
+      ["svc-nowhere", null, null],
+    ] as const)
+      ids[slug] = await idOf(
+        a.t.sql`insert into services (name, slug, hardware_id, compute_id) values (${slug}, ${slug}, ${hwId}, ${cuId}) returning id`,
+      );
   });
 
   it("hardware reads its own, a compute unit its host's, a service the hardware it runs on (directly or via its unit)", async () => {
-    for (const [type, id] of [["hardware", hw], ["compute_unit", cu], ["service", ids["svc-direct"]!], ["service", ids["svc-on-vm"]!]] as const) {
+    for (const [type, id] of [
+      ["hardware", hw],
+      ["compute_unit", cu],
+      ["service", ids["svc-direct"]!],
+      ["service", ids["svc-on-vm"]!],
+    ] as const) {
       const body = await get(`hardware/entity/${type}/${id}`);
       expect(body).toMatchObject({ entity_type: type, entity_id: id, hardware_id: hw });
       expect(cpus(body)).toEqual([5, 4, 3, 2]);
@@ -75,16 +92,25 @@ describe("entity telemetry", () => {
   });
 
   it("an entity on no hardware answers hardware_id null and an empty series", async () => {
-    for (const [type, id] of [["compute_unit", bare], ["service", ids["svc-nowhere"]!]] as const)
+    for (const [type, id] of [
+      ["compute_unit", bare],
+      ["service", ids["svc-nowhere"]!],
+    ] as const)
       expect(await get(`hardware/entity/${type}/${id}`)).toMatchObject({ hardware_id: null, latest: null, series: [], config: null });
   });
 
   it("answers the same on /telemetry/entity/...", async () => {
-    expect(await get(`telemetry/entity/service/${ids["svc-on-vm"]}?hours=48`)).toEqual(await get(`hardware/entity/service/${ids["svc-on-vm"]}?hours=48`));
+    expect(await get(`telemetry/entity/service/${ids["svc-on-vm"]}?hours=48`)).toEqual(
+      await get(`hardware/entity/service/${ids["svc-on-vm"]}?hours=48`),
+    );
   });
 
   it("404 for an unknown entity, naming it; 422 for an unknown entity_type", async () => {
-    for (const [type, label] of [["hardware", "Hardware node"], ["compute_unit", "Compute unit"], ["service", "Service"]]) {
+    for (const [type, label] of [
+      ["hardware", "Hardware node"],
+      ["compute_unit", "Compute unit"],
+      ["service", "Service"],
+    ]) {
       const res = await a.req("GET", `telemetry/entity/${type}/999999`, a.viewer);
       expect(res.status).toBe(404);
       expect((await res.json()).detail).toBe(`${label} 999999 was not found.`);

@@ -54,7 +54,13 @@ describe("GET and PATCH /users/me", () => {
 
   it("changes the display name; read-only fields of the user shape are ignored; the change is audited", async () => {
     const me = await (await call("GET", "/users/me", token)).json();
-    const res = await call("PATCH", "/users/me", token, { ...me, display_name: "Gina R.", role: "admin", scopes: ["*:*"], is_active: false });
+    const res = await call("PATCH", "/users/me", token, {
+      ...me,
+      display_name: "Gina R.",
+      role: "admin",
+      scopes: ["*:*"],
+      is_active: false,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ display_name: "Gina R.", role: "editor", is_active: true, is_admin: false });
     const [row] = await t.sql`select diff from audit_log where action = 'user.updated' order by id desc limit 1`;
@@ -89,7 +95,10 @@ describe("GET and PATCH /users/me", () => {
     const res = await call("PATCH", "/users/me", apiToken, { display_name: "Token" });
     expect(res.status).toBe(403);
     expect((await res.json()).detail).toMatch(/session/);
-    expect((await call("PATCH", "/users/me/password", apiToken, { current_password: gina.password, new_password: "token set this password" })).status).toBe(403);
+    expect(
+      (await call("PATCH", "/users/me/password", apiToken, { current_password: gina.password, new_password: "token set this password" }))
+        .status,
+    ).toBe(403);
   });
 });
 
@@ -121,7 +130,9 @@ describe("sessions and password", () => {
     const foreign = await call("DELETE", `/users/me/sessions/${adminSession!.id}`, mine);
     expect(foreign.status).toBe(404);
     expect((await foreign.json()).detail).toBe(`Session ${adminSession!.id} was not found.`);
-    const phone = (await (await call("GET", "/users/me/sessions", mine)).json()).find((s: { user_agent: string }) => s.user_agent === "phone");
+    const phone = (await (await call("GET", "/users/me/sessions", mine)).json()).find(
+      (s: { user_agent: string }) => s.user_agent === "phone",
+    );
     expect((await call("DELETE", `/users/me/sessions/${phone.id}`, mine)).status).toBe(200);
     expect((await call("GET", "/auth/me", other)).status).toBe(401);
     expect((await call("DELETE", `/users/me/sessions/${phone.id}`, mine)).status).toBe(404);
@@ -138,7 +149,10 @@ describe("sessions and password", () => {
   });
 
   it("a password change checks the current password and the policy, changing nothing when refused", async () => {
-    const wrong = await call("PATCH", "/users/me/password", mine, { current_password: "wrong wrong wrong", new_password: "a fresh long password" });
+    const wrong = await call("PATCH", "/users/me/password", mine, {
+      current_password: "wrong wrong wrong",
+      new_password: "a fresh long password",
+    });
     expect(wrong.status).toBe(403);
     const weak = await call("PATCH", "/users/me/password", mine, { current_password: gina.password, new_password: "short" });
     expect(weak.status).toBe(422);

@@ -15,7 +15,8 @@ afterAll(async () => a?.t.close());
 const REFUSED = "Unable to reset password with the provided recovery credentials";
 const NEW_PASSWORD = "a brand new admin password";
 const reset = (body: unknown) => a.req("POST", "auth/vault-reset", undefined, body);
-const adminRow = async () => (await a.t.sql`select password_hash, failed_logins, locked_until, must_change_password from users where email = 'admin@example.com'`)[0]!;
+const adminRow = async () =>
+  (await a.t.sql`select password_hash, failed_logins, locked_until, must_change_password from users where email = 'admin@example.com'`)[0]!;
 const login = (email: string, password: string) => a.req("POST", "auth/jwt/login", undefined, { email, password });
 
 describe("vault-reset: bad input changes nothing", () => {
@@ -38,7 +39,14 @@ describe("vault-reset: bad input changes nothing", () => {
     }
     expect(await adminRow()).toEqual(before);
     const audits = await a.t.sql`select level, diff::text as diff from audit_log where action = 'auth.vault_reset_failed' order by id`;
-    expect(audits.map((r) => JSON.parse(r.diff).reason)).toEqual(["wrong_key", "wrong_key", "wrong_key", "unknown_user", "unknown_user", "not_admin"]);
+    expect(audits.map((r) => JSON.parse(r.diff).reason)).toEqual([
+      "wrong_key",
+      "wrong_key",
+      "wrong_key",
+      "unknown_user",
+      "unknown_user",
+      "not_admin",
+    ]);
     expect(audits.every((r) => r.level === "warning")).toBe(true);
     const text = audits.map((r) => r.diff).join();
     expect(text).not.toContain(wrongKey);
@@ -49,7 +57,12 @@ describe("vault-reset: bad input changes nothing", () => {
     const before = await adminRow();
     for (const body of [
       { email: "admin@example.com", vault_key: TEST_VAULT_KEY },
-      { email: "admin@example.com", vault_key: TEST_VAULT_KEY, new_password: NEW_PASSWORD, new_password_hash: "pbkdf2_sha256$1$c2FsdHNhbHQ=$aGFzaA==" },
+      {
+        email: "admin@example.com",
+        vault_key: TEST_VAULT_KEY,
+        new_password: NEW_PASSWORD,
+        new_password_hash: "pbkdf2_sha256$1$c2FsdHNhbHQ=$aGFzaA==",
+      },
       { email: "admin@example.com", vault_key: TEST_VAULT_KEY, new_password_hash: "pbkdf2_sha256$1$c2FsdHNhbHQ=$aGFzaA==" },
       { email: "admin@example.com", vault_key: TEST_VAULT_KEY, new_password: "short" },
     ]) {
@@ -67,7 +80,11 @@ describe("vault-reset: happy path", () => {
     const res = await reset({ email: "Admin@Example.com", vault_key: TEST_VAULT_KEY, new_password: NEW_PASSWORD });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ token: expect.any(String), csrf_token: expect.any(String), user: { email: "admin@example.com", is_admin: true } });
+    expect(body).toMatchObject({
+      token: expect.any(String),
+      csrf_token: expect.any(String),
+      user: { email: "admin@example.com", is_admin: true },
+    });
     expect(res.headers.get("set-cookie")).toMatch(/svc_session=/);
     expect(await adminRow()).toMatchObject({ failed_logins: 0, locked_until: null, must_change_password: false });
     // The old session is gone; the new one works; the new password signs in and the old one does not.
@@ -87,7 +104,8 @@ describe("vault-reset: rate limit", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await a.t.app.request("/api/v1/auth/vault-reset", {
-        method: "POST", ...json({ email: "admin@example.com", vault_key: newVaultKey(), new_password: NEW_PASSWORD }, { "x-test-peer": peer }),
+        method: "POST",
+        ...json({ email: "admin@example.com", vault_key: newVaultKey(), new_password: NEW_PASSWORD }, { "x-test-peer": peer }),
       });
       statuses.push(res.status);
       if (res.status === 429) expect(await res.json()).toMatchObject({ error_code: "RATE_LIMITED", retry_after: expect.any(Number) });

@@ -28,8 +28,12 @@ const opened: Process[] = [];
 const fileKey = () => decodeVaultKey(readFileSync(vaultKeyPath(dir), "utf8"), "vault.key");
 const fileKeyId = () => keyIdOf(fileKey());
 const secrets = async () => ({
-  configs: await a.t.sql<{ hardware_id: number; community: string }[]>`select hardware_id, community from telemetry_configs order by hardware_id`,
-  oauth: (await a.t.sql<{ name: string; value: string }[]>`select name, value from server_secrets where name = 'oauth.github.client_secret'`)[0]!,
+  configs: await a.t.sql<
+    { hardware_id: number; community: string }[]
+  >`select hardware_id, community from telemetry_configs order by hardware_id`,
+  oauth: (
+    await a.t.sql<{ name: string; value: string }[]>`select name, value from server_secrets where name = 'oauth.github.client_secret'`
+  )[0]!,
   keys: await a.t.sql<{ private_key: string }[]>`select private_key from agent_server_keys`,
   state: (await a.t.sql<{ key_id: string; canary: string }[]>`select key_id, canary from vault_state`)[0]!,
 });
@@ -38,9 +42,13 @@ const secrets = async () => ({
 async function expectAllUnder(raw: Uint8Array) {
   const only = await Vault.open("file", raw);
   const now = await secrets();
-  for (const value of [...now.configs.map((r) => r.community), ...now.keys.map((r) => r.private_key), now.oauth.value, now.state.canary]) expect(Vault.keyIdIn(value)).toBe(only.keyId);
+  for (const value of [...now.configs.map((r) => r.community), ...now.keys.map((r) => r.private_key), now.oauth.value, now.state.canary])
+    expect(Vault.keyIdIn(value)).toBe(only.keyId);
   expect(now.state.key_id).toBe(only.keyId);
-  expect(await Promise.all(now.configs.map((r) => openSecret(only, SNMP_COMMUNITY, r.hardware_id, r.community)))).toEqual(["community-a", "community-b"]);
+  expect(await Promise.all(now.configs.map((r) => openSecret(only, SNMP_COMMUNITY, r.hardware_id, r.community)))).toEqual([
+    "community-a",
+    "community-b",
+  ]);
   expect(await openSecret(only, OAUTH_CLIENT_SECRET, now.oauth.name, now.oauth.value)).toBe("oauth-secret");
 }
 
@@ -55,12 +63,19 @@ beforeAll(async () => {
   a = await createActors();
   // The all-in-one server's key file, holding the key the actors' process was started with.
   writeFileSync(vaultKeyPath(dir), `${TEST_VAULT_KEY}\n`, { mode: 0o600 });
-  const node = async (name: string) => (await (await a.req("POST", "hardware", a.admin, { name, ip_address: "192.0.2.30" })).json()).id as number;
+  const node = async (name: string) =>
+    (await (await a.req("POST", "hardware", a.admin, { name, ip_address: "192.0.2.30" })).json()).id as number;
   nodeA = await node("file-a");
   nodeB = await node("file-b");
   expect((await a.req("POST", `hardware/${nodeA}/telemetry/config`, a.admin, { community: "community-a" })).status).toBe(200);
   expect((await a.req("POST", `hardware/${nodeB}/telemetry/config`, a.admin, { community: "community-b" })).status).toBe(200);
-  expect((await a.req("PATCH", "settings/oauth", a.admin, { providers: { github: { client_id: "id", issuer: "https://github.com", client_secret: "oauth-secret" } } })).status).toBe(200);
+  expect(
+    (
+      await a.req("PATCH", "settings/oauth", a.admin, {
+        providers: { github: { client_id: "id", issuer: "https://github.com", client_secret: "oauth-secret" } },
+      })
+    ).status,
+  ).toBe(200);
   expect((await a.req("GET", "agents/server-key/status", a.admin)).status).toBe(200);
   proc = await restart();
   expect(proc.runtime.deps.vault.source).toBe("file");
@@ -85,7 +100,8 @@ describe("refusals", () => {
 
   it("a secret that does not open refuses the rotation: 409, vault.key and the process unchanged, the staged key removed", async () => {
     const [saved] = await a.t.sql`select community from telemetry_configs where hardware_id = ${nodeB}`;
-    await a.t.sql`update telemetry_configs set community = (select community from telemetry_configs where hardware_id = ${nodeA}) where hardware_id = ${nodeB}`;
+    await a.t
+      .sql`update telemetry_configs set community = (select community from telemetry_configs where hardware_id = ${nodeA}) where hardware_id = ${nodeB}`;
     try {
       const keyBefore = readFileSync(vaultKeyPath(dir), "utf8");
       const idBefore = proc.runtime.deps.vault.keyId;
@@ -170,7 +186,9 @@ describe("a crash in the middle, settled by the next start", () => {
     };
     const { db } = crashing.runtime.database;
     const { clock, random } = crashing.runtime.deps;
-    await expect(rotateVault({ ctx: systemContext({ db, clock, random, vault: crashing.runtime.deps.vault }), input: { keyFile } })).rejects.toThrow("crashed before the rename");
+    await expect(
+      rotateVault({ ctx: systemContext({ db, clock, random, vault: crashing.runtime.deps.vault }), input: { keyFile } }),
+    ).rejects.toThrow("crashed before the rename");
     // The secrets are under the staged key; vault.key still holds the old one.
     await expectAllUnder(stagedKey!);
     expect(existsSync(nextVaultKeyPath(dir))).toBe(true);

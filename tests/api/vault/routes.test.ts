@@ -17,7 +17,13 @@ describe("vault routes: happy", () => {
     const res = await a.req("GET", "health/vault", a.admin);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      status: "healthy", key_source: "environment", encrypted_secrets: 0, last_rotation: null, initialized: false, rotation_pending: false, key_id: keyId(),
+      status: "healthy",
+      key_source: "environment",
+      encrypted_secrets: 0,
+      last_rotation: null,
+      initialized: false,
+      rotation_pending: false,
+      key_id: keyId(),
     });
   });
 
@@ -48,14 +54,24 @@ describe("vault routes: happy", () => {
 
   it("the raw key is in no answer", async () => {
     const raw = a.t.runtime.deps.config.SVC_VAULT_KEY!;
-    for (const [method, path] of [["GET", "health/vault"], ["POST", "admin/vault/test"], ["POST", "admin/vault/rotate"], ["POST", "admin/vault/initialize"]] as const)
+    for (const [method, path] of [
+      ["GET", "health/vault"],
+      ["POST", "admin/vault/test"],
+      ["POST", "admin/vault/rotate"],
+      ["POST", "admin/vault/initialize"],
+    ] as const)
       expect(await (await a.req(method, path, a.admin)).text()).not.toContain(raw);
   });
 });
 
 describe("vault routes: errors and security", () => {
   it("administrators only: 401 without a credential, 403 for editors and viewers", async () => {
-    for (const [method, path] of [["GET", "health/vault"], ["POST", "admin/vault/test"], ["POST", "admin/vault/rotate"], ["POST", "admin/vault/initialize"]] as const) {
+    for (const [method, path] of [
+      ["GET", "health/vault"],
+      ["POST", "admin/vault/test"],
+      ["POST", "admin/vault/rotate"],
+      ["POST", "admin/vault/initialize"],
+    ] as const) {
       expect((await a.req(method, path)).status, `${method} ${path}`).toBe(401);
       for (const token of [a.editor, a.viewer]) expect((await a.req(method, path, token)).status, `${method} ${path}`).toBe(403);
     }
@@ -82,7 +98,11 @@ describe("vault routes: errors and security", () => {
     const loaded = deps.vault;
     deps.vault = await Vault.open("none", undefined);
     try {
-      expect(await (await a.req("GET", "health/vault", a.admin)).json()).toMatchObject({ status: "ephemeral", key_source: "none", key_id: null });
+      expect(await (await a.req("GET", "health/vault", a.admin)).json()).toMatchObject({
+        status: "ephemeral",
+        key_source: "none",
+        key_id: null,
+      });
       const test = await a.req("POST", "admin/vault/test", a.admin);
       expect([test.status, await test.json()]).toEqual([200, { ok: false, message: "Vault is not initialized — no key loaded." }]);
       for (const path of ["admin/vault/initialize", "admin/vault/rotate"]) {

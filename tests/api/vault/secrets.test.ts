@@ -19,8 +19,10 @@ beforeAll(async () => {
 afterAll(async () => a?.t.close());
 
 const vault = () => a.t.runtime.deps.vault;
-const node = async (name: string) => (await (await a.req("POST", "hardware", a.admin, { name, ip_address: "127.0.0.1" })).json()).id as number;
-const communityOf = async (id: number) => (await a.t.sql`select community from telemetry_configs where hardware_id = ${id}`)[0]!.community as string | null;
+const node = async (name: string) =>
+  (await (await a.req("POST", "hardware", a.admin, { name, ip_address: "127.0.0.1" })).json()).id as number;
+const communityOf = async (id: number) =>
+  (await a.t.sql`select community from telemetry_configs where hardware_id = ${id}`)[0]!.community as string | null;
 
 describe("writes seal, reads open", () => {
   it("an SNMP community is stored sealed to its row, and the poller's target opens it", async () => {
@@ -38,13 +40,16 @@ describe("writes seal, reads open", () => {
     // Sending the same community again is no change; another one is.
     await a.req("POST", `hardware/${id}/telemetry/config`, a.admin, { community: "sealed-community" });
     await a.req("POST", `hardware/${id}/telemetry/config`, a.admin, { community: "another-community" });
-    const diffs = await a.t.sql`select diff::text as diff from audit_log where action = 'telemetry.config.update' and entity_id = ${String(id)} order by id`;
+    const diffs = await a.t
+      .sql`select diff::text as diff from audit_log where action = 'telemetry.config.update' and entity_id = ${String(id)} order by id`;
     expect(diffs.map((d) => JSON.parse(d.diff).community_changed ?? false)).toEqual([false, true]);
     expect(diffs.map((d) => d.diff).join()).not.toMatch(/sealed-community|another-community|vault:v1/);
   });
 
   it("an OAuth client secret is stored sealed to its name and answered only as client_secret_set", async () => {
-    const res = await a.req("PATCH", "settings/oauth", a.admin, { providers: { gitlab: { client_id: "gl", issuer: "https://gitlab.com", client_secret: "gl-client-secret" } } });
+    const res = await a.req("PATCH", "settings/oauth", a.admin, {
+      providers: { gitlab: { client_id: "gl", issuer: "https://gitlab.com", client_secret: "gl-client-secret" } },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ providers: { gitlab: { client_secret_set: true } } });
     const [row] = await a.t.sql`select value from server_secrets where name = 'oauth.gitlab.client_secret'`;
@@ -77,14 +82,30 @@ describe("the SNMP poller", () => {
     const bad = await node("poll-unopenable");
     // Nothing listens on port 9 of loopback for SNMP: the good poll gets as far as the network and times out.
     for (const id of [good, bad])
-      expect((await a.req("POST", `hardware/${id}/telemetry/config`, a.admin, { host: "127.0.0.1", port: 9, community: `community-${id}`, options: { timeout_ms: 200, retries: 0 } })).status).toBe(200);
-    await a.t.sql`update telemetry_configs set community = (select community from telemetry_configs where hardware_id = ${good}) where hardware_id = ${bad}`;
+      expect(
+        (
+          await a.req("POST", `hardware/${id}/telemetry/config`, a.admin, {
+            host: "127.0.0.1",
+            port: 9,
+            community: `community-${id}`,
+            options: { timeout_ms: 200, retries: 0 },
+          })
+        ).status,
+      ).toBe(200);
+    await a.t
+      .sql`update telemetry_configs set community = (select community from telemetry_configs where hardware_id = ${good}) where hardware_id = ${bad}`;
     const lines: string[] = [];
-    const poller = createSnmpPoller({ db: a.t.runtime.database.db, clock: { now: () => new Date() }, logger: jsonLogger("debug", (l) => lines.push(l)), vault: vault() });
+    const poller = createSnmpPoller({
+      db: a.t.runtime.database.db,
+      clock: { now: () => new Date() },
+      logger: jsonLogger("debug", (l) => lines.push(l)),
+      vault: vault(),
+    });
     expect(await poller.pollNow(good, 0)).toBe("polled");
     expect(await poller.pollNow(bad, 0)).toBe("polled");
     await poller.stop();
-    const errors = await a.t.sql`select hardware_id, last_error from telemetry_configs where hardware_id in (${good}, ${bad}) order by hardware_id`;
+    const errors = await a.t
+      .sql`select hardware_id, last_error from telemetry_configs where hardware_id in (${good}, ${bad}) order by hardware_id`;
     expect(errors[0]!.last_error).not.toMatch(/decrypt/);
     expect(errors[0]!.last_error).toBeTruthy();
     expect(errors[1]!.last_error).toBe("the SNMP community could not be decrypted with this process's vault key");
@@ -96,14 +117,18 @@ describe("the startup migration of clear secrets", () => {
   it("seals every clear community and OAuth secret once, leaves other server secrets alone, logs and audits counts only", async () => {
     const id1 = await node("legacy-1");
     const id2 = await node("legacy-2");
-    await a.t.sql`insert into telemetry_configs (hardware_id, host, community) values (${id1}, '127.0.0.1', 'legacy-community-1'), (${id2}, '127.0.0.1', 'legacy-community-2')`;
+    await a.t
+      .sql`insert into telemetry_configs (hardware_id, host, community) values (${id1}, '127.0.0.1', 'legacy-community-1'), (${id2}, '127.0.0.1', 'legacy-community-2')`;
     await a.t.sql`insert into server_secrets (name, value) values ('oauth.legacy.client_secret', 'legacy-oauth-secret')`;
     const others = await a.t.sql`select name, value from server_secrets where name not like 'oauth.%' order by name`;
     const lines: string[] = [];
     const runtime = { deps: { ...a.t.runtime.deps, logger: jsonLogger("debug", (l) => lines.push(l)) }, database: a.t.runtime.database };
 
     expect(await encryptStoredSecrets(runtime)).toBe(3);
-    for (const [id, plain] of [[id1, "legacy-community-1"], [id2, "legacy-community-2"]] as const) {
+    for (const [id, plain] of [
+      [id1, "legacy-community-1"],
+      [id2, "legacy-community-2"],
+    ] as const) {
       const stored = (await communityOf(id))!;
       expect(isCiphertext(stored)).toBe(true);
       expect(await openSecret(vault(), SNMP_COMMUNITY, id, stored)).toBe(plain);
@@ -113,11 +138,19 @@ describe("the startup migration of clear secrets", () => {
     expect(await a.t.sql`select name, value from server_secrets where name not like 'oauth.%' order by name`).toEqual(others);
 
     expect(lines.map((l) => JSON.parse(l))).toEqual([
-      expect.objectContaining({ msg: "encrypted secrets stored in clear with the vault key", total: 3, "telemetry_configs.community": 2, "server_secrets.value (oauth client secrets)": 1 }),
+      expect.objectContaining({
+        msg: "encrypted secrets stored in clear with the vault key",
+        total: 3,
+        "telemetry_configs.community": 2,
+        "server_secrets.value (oauth client secrets)": 1,
+      }),
     ]);
     expect(lines.join()).not.toMatch(/legacy-/);
     const [audit] = await a.t.sql`select diff::text as diff from audit_log where action = 'vault.secrets_encrypted'`;
-    expect(JSON.parse(audit!.diff)).toEqual({ total: 3, encrypted: { "telemetry_configs.community": 2, "server_secrets.value (oauth client secrets)": 1 } });
+    expect(JSON.parse(audit!.diff)).toEqual({
+      total: 3,
+      encrypted: { "telemetry_configs.community": 2, "server_secrets.value (oauth client secrets)": 1 },
+    });
 
     // Idempotent: a second start finds nothing, writes nothing, logs nothing.
     const before = await a.t.sql`select hardware_id, community from telemetry_configs order by hardware_id`;
@@ -132,7 +165,12 @@ describe("the startup migration of clear secrets", () => {
     const wrong = await openProcess(a.t.database.url, { SVC_VAULT_KEY: newVaultKey() });
     const lines: string[] = [];
     try {
-      expect(await encryptStoredSecrets({ deps: { ...wrong.runtime.deps, logger: jsonLogger("debug", (l) => lines.push(l)) }, database: wrong.runtime.database })).toBe(0);
+      expect(
+        await encryptStoredSecrets({
+          deps: { ...wrong.runtime.deps, logger: jsonLogger("debug", (l) => lines.push(l)) },
+          database: wrong.runtime.database,
+        }),
+      ).toBe(0);
     } finally {
       await wrong.close();
     }

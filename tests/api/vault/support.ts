@@ -21,7 +21,10 @@ export interface Process {
 let peer = 0;
 
 /** Another process of the installation on `databaseUrl` with its own vault configuration. */
-export async function openProcess(databaseUrl: string, vaultEnv: { SVC_VAULT_KEY: string; SVC_VAULT_KEY_PREVIOUS?: string }): Promise<Process> {
+export async function openProcess(
+  databaseUrl: string,
+  vaultEnv: { SVC_VAULT_KEY: string; SVC_VAULT_KEY_PREVIOUS?: string },
+): Promise<Process> {
   return openWith({ DATABASE_URL: databaseUrl, ...vaultEnv }, false);
 }
 

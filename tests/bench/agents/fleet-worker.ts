@@ -77,7 +77,12 @@ async function linkOne(device: KeyPair, localAddress: string): Promise<number> {
       });
       const now = Date.now();
       // Random phases: a fleet's timers are spread, not aligned.
-      const sim: Sim = { conn, unacked: new Map(), nextHeartbeat: now + Math.random() * init.heartbeatMs, nextTelemetry: now + Math.random() * init.telemetryMs };
+      const sim: Sim = {
+        conn,
+        unacked: new Map(),
+        nextHeartbeat: now + Math.random() * init.heartbeatMs,
+        nextTelemetry: now + Math.random() * init.telemetryMs,
+      };
       conn.send("hello", benchHello(hex(device.publicKey)));
       await accepted;
       sims.push(sim);
@@ -95,7 +100,9 @@ async function linkOne(device: KeyPair, localAddress: string): Promise<number> {
   throw new Error("gave up after 200 refusals");
 }
 
-async function linkAll(agents: { secretHex: string; localAddress: string }[]): Promise<{ handshakeMs: number[]; failed: number; firstError?: string }> {
+async function linkAll(
+  agents: { secretHex: string; localAddress: string }[],
+): Promise<{ handshakeMs: number[]; failed: number; firstError?: string }> {
   const handshakeMs: number[] = [];
   let failed = 0;
   let firstError: string | undefined;
@@ -158,7 +165,16 @@ parentPort!.on("message", async (cmd: Command) => {
       parentPort!.postMessage({ type: "measuring" });
       break;
     case "report":
-      parentPort!.postMessage({ type: "report", latencies, sent, acked, totalSent, lost, open: sims.filter((s) => !s.conn.isClosed).length, unacked: sims.reduce((n, s) => n + s.unacked.size, 0) });
+      parentPort!.postMessage({
+        type: "report",
+        latencies,
+        sent,
+        acked,
+        totalSent,
+        lost,
+        open: sims.filter((s) => !s.conn.isClosed).length,
+        unacked: sims.reduce((n, s) => n + s.unacked.size, 0),
+      });
       break;
     case "stop":
       clearInterval(tick);

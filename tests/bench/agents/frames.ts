@@ -32,7 +32,17 @@ export function benchTelemetry() {
   return buildTelemetryHost({
     sample_id: randomBytes(16).toString("hex"),
     collected_at: new Date(),
-    summary: { cpu_pct: pct(), mem_pct: pct(), swap_pct: 0, root_disk_pct: 41.5, net_rx_bps: 12000, net_tx_bps: 3400, max_temp_c: 48, load_1: 0.42, uptime_s: 864000 },
+    summary: {
+      cpu_pct: pct(),
+      mem_pct: pct(),
+      swap_pct: 0,
+      root_disk_pct: 41.5,
+      net_rx_bps: 12000,
+      net_tx_bps: 3400,
+      max_temp_c: 48,
+      load_1: 0.42,
+      uptime_s: 864000,
+    },
     filesystems: [
       { mount: "/", fstype: "ext4", total_bytes: 64e9, used_bytes: 26.5e9, used_pct: 41.5 },
       { mount: "/boot", fstype: "vfat", total_bytes: 512e6, used_bytes: 60e6, used_pct: 11.7 },

@@ -9,7 +9,18 @@ import { fingerprintOf } from "../../../agent/trust.ts";
 import { testReleaseKey } from "../../helpers/release-key.ts";
 import { killAll, type Product } from "../helpers.ts";
 import {
-  type Admin, bootstrapAdmin, createTestDatabase, type RunningAgent, runAgent, serverKeyOf, startOn, stopAgents, tempDir, TEST_GRANTS, type TestDatabase, until,
+  type Admin,
+  bootstrapAdmin,
+  createTestDatabase,
+  type RunningAgent,
+  runAgent,
+  serverKeyOf,
+  startOn,
+  stopAgents,
+  tempDir,
+  TEST_GRANTS,
+  type TestDatabase,
+  until,
 } from "./support.ts";
 
 let db: TestDatabase;
@@ -38,7 +49,12 @@ afterAll(async () => {
   state.remove();
 });
 
-const trustFile = () => JSON.parse(readFileSync(join(state.dir, "server.json"), "utf8")) as { current_pk: string; successor_pk: string | null; successor_expiry: string | null };
+const trustFile = () =>
+  JSON.parse(readFileSync(join(state.dir, "server.json"), "utf8")) as {
+    current_pk: string;
+    successor_pk: string | null;
+    successor_expiry: string | null;
+  };
 
 describe("server key rotation and updates", () => {
   let agent: RunningAgent;
@@ -57,11 +73,18 @@ describe("server key rotation and updates", () => {
     await until("the link", () => (agent.linkedCount() > 0 ? true : undefined));
 
     await admin.call("POST", `agents/${id}/update`, { version: "9.9.9" });
-    const failed = await until("update_failed", async () => {
-      const events = await admin.call<unknown>("GET", `agents/${id}/events`);
-      const list = (Array.isArray(events) ? events : (events as { items: unknown[] }).items) as { event_type: string; detail: Record<string, unknown> | null }[];
-      return list.find((e) => e.event_type === "update_failed");
-    }, 10_000);
+    const failed = await until(
+      "update_failed",
+      async () => {
+        const events = await admin.call<unknown>("GET", `agents/${id}/events`);
+        const list = (Array.isArray(events) ? events : (events as { items: unknown[] }).items) as {
+          event_type: string;
+          detail: Record<string, unknown> | null;
+        }[];
+        return list.find((e) => e.event_type === "update_failed");
+      },
+      10_000,
+    );
     expect(JSON.stringify(failed.detail)).toMatch(/self-update not supported by the reference agent/);
   }, 60_000);
 
@@ -83,7 +106,10 @@ describe("server key rotation and updates", () => {
   it("falls back to the current key when the successor fails", async () => {
     const current = trustFile().current_pk;
     const bogus = "11".repeat(32);
-    writeFileSync(join(state.dir, "server.json"), JSON.stringify({ ...trustFile(), successor_pk: bogus, successor_expiry: new Date(Date.now() + 86_400_000).toISOString() }));
+    writeFileSync(
+      join(state.dir, "server.json"),
+      JSON.stringify({ ...trustFile(), successor_pk: bogus, successor_expiry: new Date(Date.now() + 86_400_000).toISOString() }),
+    );
     agent = runAgent({ serverUrl: p.url, stateDir: state.dir, backoff: { maxMs: 2000 } });
     await until("the link with the current key", () => (agent.linkedCount() > 0 ? true : undefined), 15_000);
     // The failed successor stays for a later try until its expiry; the current key keeps working.

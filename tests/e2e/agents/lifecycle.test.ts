@@ -11,8 +11,19 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, type Product } from "../helpers.ts";
 import {
-  type Admin, type AgentProcess, bootstrapAdmin, createTestDatabase, requestProbe, spawnAgent, sqlOf, startOn, stopAgents, tempDir, TEST_GRANTS,
-  type TestDatabase, until,
+  type Admin,
+  type AgentProcess,
+  bootstrapAdmin,
+  createTestDatabase,
+  requestProbe,
+  spawnAgent,
+  sqlOf,
+  startOn,
+  stopAgents,
+  tempDir,
+  TEST_GRANTS,
+  type TestDatabase,
+  until,
 } from "./support.ts";
 
 let db: TestDatabase;
@@ -49,7 +60,12 @@ afterAll(async () => {
 describe("the reference agent against the product", () => {
   it("enrolls with a pairing code an administrator approves, then links", async () => {
     agent = spawnAgent(["--server", p.url, "--state-dir", state.dir, "--log-level", "info"]);
-    const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1], 30_000, agent.output);
+    const code = await until(
+      "the pairing code",
+      () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent.output())?.[1],
+      30_000,
+      agent.output,
+    );
     expect(agent.output()).toMatch(/fingerprint [0-9a-f]{32}/);
     const key = statSync(join(state.dir, "device.key"));
     expect(key.mode & 0o777).toBe(0o600);
@@ -69,7 +85,9 @@ describe("the reference agent against the product", () => {
     const t = await until(
       "telemetry",
       async () => {
-        const r = await admin.call<{ latest: null | { sample_id: string; status: string; summary: Record<string, number | null>; payload: Record<string, unknown> } }>("GET", `agents/${agentId}/telemetry`);
+        const r = await admin.call<{
+          latest: null | { sample_id: string; status: string; summary: Record<string, number | null>; payload: Record<string, unknown> };
+        }>("GET", `agents/${agentId}/telemetry`);
         return r.latest ?? undefined;
       },
       20_000,
@@ -89,7 +107,12 @@ describe("the reference agent against the product", () => {
     const tcpPort = (tcp.address() as { port: number }).port;
     const httpPort = (http.address() as { port: number }).port;
     const tcpRun = await requestProbe(db, agentId, { check_type: "tcp", host: "127.0.0.1", config: { port: tcpPort }, timeout_s: 10 });
-    const httpRun = await requestProbe(db, agentId, { check_type: "http", host: "127.0.0.1", config: { url: `http://127.0.0.1:${httpPort}/` }, timeout_s: 10 });
+    const httpRun = await requestProbe(db, agentId, {
+      check_type: "http",
+      host: "127.0.0.1",
+      config: { url: `http://127.0.0.1:${httpPort}/` },
+      timeout_s: 10,
+    });
     type Runs = { recent_runs: { run_id: string; state: string; up: boolean | null; msg: string | null }[] };
     const finished = await until(
       "both probe results",
@@ -133,7 +156,10 @@ describe("the reference agent against the product", () => {
     try {
       const key = /^SERVER_STATIC_PK='([0-9a-f]{64})'$/m.exec(await (await p.fetch("/install-agent.sh")).text())![1]!;
       const config = join(other.dir, "agent.toml");
-      writeFileSync(config, `server_url = "${p.url}"\nserver_static_pk = "${key}"\nlog_level = "info"\nspool_cap_bytes = 67108864\nstate_dir = "${other.dir}/state"\n`);
+      writeFileSync(
+        config,
+        `server_url = "${p.url}"\nserver_static_pk = "${key}"\nlog_level = "info"\nspool_cap_bytes = 67108864\nstate_dir = "${other.dir}/state"\n`,
+      );
       const installing = spawnAgent(["enroll", "--config", config], false);
       const code = await until("the pairing code", () => /PAIRING CODE:\s+(\S+)/.exec(installing.output())?.[1], 30_000, installing.output);
       // The key came from the file: nothing was trusted on first use.
@@ -141,7 +167,10 @@ describe("the reference agent against the product", () => {
       const found = await admin.call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
       await admin.call("POST", `agents/${found.agent_id}/approve`, { host_link_action: "create" });
       expect(await installing.exited, installing.output()).toEqual({ code: 0, signal: null });
-      expect(JSON.parse(readFileSync(join(other.dir, "state", "server.json"), "utf8"))).toMatchObject({ status: "active", current_pk: key });
+      expect(JSON.parse(readFileSync(join(other.dir, "state", "server.json"), "utf8"))).toMatchObject({
+        status: "active",
+        current_pk: key,
+      });
     } finally {
       other.remove();
     }

@@ -8,7 +8,18 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, type Product } from "../helpers.ts";
 import {
-  type Admin, bootstrapAdmin, createTestDatabase, type RunningAgent, runAgent, serverKeyOf, sqlOf, startOn, stopAgents, TEST_GRANTS, type TestDatabase, until,
+  type Admin,
+  bootstrapAdmin,
+  createTestDatabase,
+  type RunningAgent,
+  runAgent,
+  serverKeyOf,
+  sqlOf,
+  startOn,
+  stopAgents,
+  TEST_GRANTS,
+  type TestDatabase,
+  until,
 } from "./support.ts";
 
 let db: TestDatabase;
@@ -43,7 +54,9 @@ async function enrolled(serverKey: string, name: string): Promise<{ a: RunningAg
 }
 
 async function storedSamples(agentId: number): Promise<Map<string, number>> {
-  const rows = await sql<{ sample_id: string; n: number }[]>`select sample_id, count(*)::int as n from agent_host_samples where agent_id = ${agentId} group by sample_id`;
+  const rows = await sql<
+    { sample_id: string; n: number }[]
+  >`select sample_id, count(*)::int as n from agent_host_samples where agent_id = ${agentId} group by sample_id`;
   return new Map(rows.map((r) => [r.sample_id, r.n]));
 }
 
@@ -67,7 +80,11 @@ describe("a sidecar killed while agents are linked", () => {
     }
     // While the sidecar is down the agents keep sampling into their spools.
     const spooled = fleet.map(({ a }) => a.produced.size);
-    await until("samples taken during the outage", () => (fleet.every(({ a }, i) => a.produced.size > spooled[i]! + 1) ? true : undefined), 10_000);
+    await until(
+      "samples taken during the outage",
+      () => (fleet.every(({ a }, i) => a.produced.size > spooled[i]! + 1) ? true : undefined),
+      10_000,
+    );
 
     p = await startOn(db, { PORT: String(p.port) });
     await until("both agents linked again", () => (fleet.every(({ a }) => a.linkedCount() >= 2) ? true : undefined), 30_000);

@@ -28,7 +28,13 @@ function runBuild(args: string[]): string {
   delete env.NODE_OPTIONS;
   delete env.VITEST;
   delete env.AGENT_RELEASE_KEY;
-  return execFileSync(process.execPath, ["scripts/build-agent.ts", ...args], { cwd: REPO_ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 280_000 });
+  return execFileSync(process.execPath, ["scripts/build-agent.ts", ...args], {
+    cwd: REPO_ROOT,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 280_000,
+  });
 }
 
 beforeAll(() => {
@@ -59,7 +65,18 @@ describe("npm run build:agent", () => {
     // openssl verifies the SHA256SUMS signature with the PEM the install script embeds.
     writeFileSync(join(work.dir, "release.pem"), releaseKeyPem(publicKey));
     writeFileSync(join(work.dir, "sums.sig"), Buffer.from(readFileSync(join(out, VERSION, "SHA256SUMS.sig"), "utf8"), "base64"));
-    const openssl = ["pkeyutl", "-verify", "-pubin", "-inkey", join(work.dir, "release.pem"), "-rawin", "-in", join(out, VERSION, "SHA256SUMS"), "-sigfile", join(work.dir, "sums.sig")];
+    const openssl = [
+      "pkeyutl",
+      "-verify",
+      "-pubin",
+      "-inkey",
+      join(work.dir, "release.pem"),
+      "-rawin",
+      "-in",
+      join(out, VERSION, "SHA256SUMS"),
+      "-sigfile",
+      join(work.dir, "sums.sig"),
+    ];
     expect(execFileSync("openssl", openssl, { encoding: "utf8" })).toMatch(/Signature Verified Successfully/);
     for (const line of lines) {
       const [sha256, path] = line.split("  ") as [string, string];
@@ -70,7 +87,8 @@ describe("npm run build:agent", () => {
       await verifyBuild(file, sha256, readFileSync(`${file}.sig`, "utf8"), publicKey, { version: VERSION, os, arch });
     }
     // The release public key is embedded in each executable, and its version.
-    for (const arch of ["amd64", "arm64"]) expect(readFileSync(join(out, VERSION, "linux", arch, "svc-agent")).includes(`"${publicKey}"`), arch).toBe(true);
+    for (const arch of ["amd64", "arm64"])
+      expect(readFileSync(join(out, VERSION, "linux", arch, "svc-agent")).includes(`"${publicKey}"`), arch).toBe(true);
     // The x64 executable is an ELF for x86-64, the arm64 one for AArch64 (built here without running it).
     expect(readFileSync(join(out, VERSION, "linux", "amd64", "svc-agent")).readUInt16LE(18)).toBe(62);
     expect(readFileSync(join(out, VERSION, "linux", "arm64", "svc-agent")).readUInt16LE(18)).toBe(183);
@@ -84,69 +102,102 @@ describe("npm run build:agent", () => {
   }, 280_000);
 });
 
-describe.skipIf(!IS_ROOT)(`the linux-x64 executable as user ${AGENT_USER}, no node on its PATH (skipped unless the tests run as root: it needs useradd and runuser)`, () => {
-  let db: TestDatabase;
-  let p: Product;
-  let admin: Admin;
-  let child: ChildProcess | undefined;
-  let output = "";
-  const host = join(work.dir, "host");
+describe.skipIf(!IS_ROOT)(
+  `the linux-x64 executable as user ${AGENT_USER}, no node on its PATH (skipped unless the tests run as root: it needs useradd and runuser)`,
+  () => {
+    let db: TestDatabase;
+    let p: Product;
+    let admin: Admin;
+    let child: ChildProcess | undefined;
+    let output = "";
+    const host = join(work.dir, "host");
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    p = await startOn(db);
-    admin = await bootstrapAdmin(p);
-    try {
-      execFileSync("id", ["-u", AGENT_USER], { stdio: "ignore" });
-    } catch {
-      execFileSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", AGENT_USER]);
-    }
-  }, 90_000);
-
-  afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      p = await startOn(db);
+      admin = await bootstrapAdmin(p);
       try {
-        process.kill(-child.pid, "SIGKILL");
+        execFileSync("id", ["-u", AGENT_USER], { stdio: "ignore" });
       } catch {
-        // gone already
+        execFileSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", AGENT_USER]);
       }
-    }
-    await killAll();
-    await db?.drop();
-  });
+    }, 90_000);
 
-  it("enrolls with a pairing code, links once approved and sends telemetry", async () => {
-    // A directory of its own, and an empty one as its whole PATH.
-    mkdirSync(join(host, "empty-path"), { recursive: true });
-    copyFileSync(join(out, VERSION, "linux", "amd64", "svc-agent"), join(host, "svc-agent"));
-    chmodSync(join(host, "svc-agent"), 0o755);
-    const uid = Number(execFileSync("id", ["-u", AGENT_USER], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", AGENT_USER], { encoding: "utf8" }).trim());
-    chmodSync(work.dir, 0o755);
-    chownSync(host, uid, gid);
-    const path = join(host, "empty-path");
-    expect(existsSync(join(path, "node"))).toBe(false);
-    const args = ["-u", AGENT_USER, "--", "/usr/bin/env", "-i", `PATH=${path}`, `HOME=${host}`, join(host, "svc-agent"), "--server", p.url, "--state-dir", join(host, "state"), "--name", "single-file"];
-    child = spawn("/usr/sbin/runuser", args, { cwd: host, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-    const log = () => output;
+    afterAll(async () => {
+      if (child?.pid && child.exitCode === null) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // gone already
+        }
+      }
+      await killAll();
+      await db?.drop();
+    });
 
-    const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(output)?.[1], 30_000, log, 100);
-    // The state it wrote belongs to the agent's user, the device key readable by it alone.
-    const key = statSync(join(host, "state", "device.key"));
-    expect([key.uid, key.mode & 0o777]).toEqual([uid, 0o600]);
-    const found = await admin.call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
-    await admin.call("POST", `agents/${found.agent_id}/approve`, { host_link_action: "create", capabilities: TEST_GRANTS });
-    await until("the link", () => (output.includes(`linked as agent ${found.agent_id}`) ? true : undefined), 20_000, log, 100);
+    it("enrolls with a pairing code, links once approved and sends telemetry", async () => {
+      // A directory of its own, and an empty one as its whole PATH.
+      mkdirSync(join(host, "empty-path"), { recursive: true });
+      copyFileSync(join(out, VERSION, "linux", "amd64", "svc-agent"), join(host, "svc-agent"));
+      chmodSync(join(host, "svc-agent"), 0o755);
+      const uid = Number(execFileSync("id", ["-u", AGENT_USER], { encoding: "utf8" }).trim());
+      const gid = Number(execFileSync("id", ["-g", AGENT_USER], { encoding: "utf8" }).trim());
+      chmodSync(work.dir, 0o755);
+      chownSync(host, uid, gid);
+      const path = join(host, "empty-path");
+      expect(existsSync(join(path, "node"))).toBe(false);
+      const args = [
+        "-u",
+        AGENT_USER,
+        "--",
+        "/usr/bin/env",
+        "-i",
+        `PATH=${path}`,
+        `HOME=${host}`,
+        join(host, "svc-agent"),
+        "--server",
+        p.url,
+        "--state-dir",
+        join(host, "state"),
+        "--name",
+        "single-file",
+      ];
+      child = spawn("/usr/sbin/runuser", args, { cwd: host, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+      child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+      const log = () => output;
 
-    type Telemetry = { latest: null | { sample_id: string; status: string; summary: Record<string, number | null> } };
-    const t = await until("telemetry", async () => (await admin.call<Telemetry>("GET", `agents/${found.agent_id}/telemetry`)).latest ?? undefined, 20_000, log, 250);
-    expect(t.sample_id).toMatch(/^[0-9a-f]{32}$/);
-    expect(t.summary.mem_pct).toBeGreaterThan(0);
-    // It reports the version it was built as, and the architecture in the layout's names.
-    const agent = await admin.call<{ online: boolean; arch: string | null; agent_version: string | null }>("GET", `agents/${found.agent_id}`);
-    expect(agent).toMatchObject({ online: true, arch: "amd64", agent_version: VERSION });
-    expect(output).not.toMatch(/ExperimentalWarning|single executable/i);
-  }, 90_000);
-});
+      const code = await until(
+        "the pairing code",
+        () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(output)?.[1],
+        30_000,
+        log,
+        100,
+      );
+      // The state it wrote belongs to the agent's user, the device key readable by it alone.
+      const key = statSync(join(host, "state", "device.key"));
+      expect([key.uid, key.mode & 0o777]).toEqual([uid, 0o600]);
+      const found = await admin.call<{ agent_id: number }>("POST", "agents/pairing/lookup", { code });
+      await admin.call("POST", `agents/${found.agent_id}/approve`, { host_link_action: "create", capabilities: TEST_GRANTS });
+      await until("the link", () => (output.includes(`linked as agent ${found.agent_id}`) ? true : undefined), 20_000, log, 100);
+
+      type Telemetry = { latest: null | { sample_id: string; status: string; summary: Record<string, number | null> } };
+      const t = await until(
+        "telemetry",
+        async () => (await admin.call<Telemetry>("GET", `agents/${found.agent_id}/telemetry`)).latest ?? undefined,
+        20_000,
+        log,
+        250,
+      );
+      expect(t.sample_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(t.summary.mem_pct).toBeGreaterThan(0);
+      // It reports the version it was built as, and the architecture in the layout's names.
+      const agent = await admin.call<{ online: boolean; arch: string | null; agent_version: string | null }>(
+        "GET",
+        `agents/${found.agent_id}`,
+      );
+      expect(agent).toMatchObject({ online: true, arch: "amd64", agent_version: VERSION });
+      expect(output).not.toMatch(/ExperimentalWarning|single executable/i);
+    }, 90_000);
+  },
+);

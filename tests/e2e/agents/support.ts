@@ -37,7 +37,10 @@ export interface Admin {
 
 /** Creates the first administrator through `p` and calls the API with its token (through `via` when given). */
 export async function bootstrapAdmin(p: Product): Promise<Admin> {
-  const res = await p.fetch("/api/v1/bootstrap/initialize", jsonBody({ email: "agents@example.com", password: "a long agents admin password", setup_token: SETUP_TOKEN }));
+  const res = await p.fetch(
+    "/api/v1/bootstrap/initialize",
+    jsonBody({ email: "agents@example.com", password: "a long agents admin password", setup_token: SETUP_TOKEN }),
+  );
   if (res.status !== 200) throw new Error(`bootstrap: ${res.status} ${await res.text()}`);
   const token = ((await res.json()) as { token: string }).token;
   return {
@@ -171,7 +174,11 @@ export function sqlOf(db: TestDatabase): postgres.Sql {
  * catalogue has none for ad-hoc probes), run against the product's database as the system actor. Its
  * commit NOTIFYs agent_control, which the sidecar holding the link answers with probe.assign.
  */
-export async function requestProbe(db: TestDatabase, agentId: number, probe: { check_type: "tcp" | "http"; host: string; config: Record<string, unknown>; timeout_s: number }): Promise<string> {
+export async function requestProbe(
+  db: TestDatabase,
+  agentId: number,
+  probe: { check_type: "tcp" | "http"; host: string; config: Record<string, unknown>; timeout_s: number },
+): Promise<string> {
   const provider = edgeDatabase(db.url);
   const lease = provider.lease();
   try {

@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, type Product } from "../helpers.ts";
 import {
-  type Admin, bootstrapAdmin, createTestDatabase, type RunningAgent, runAgent, serverKeyOf, startOn, stopAgents, TEST_GRANTS, type TestDatabase, until,
+  type Admin,
+  bootstrapAdmin,
+  createTestDatabase,
+  type RunningAgent,
+  runAgent,
+  serverKeyOf,
+  startOn,
+  stopAgents,
+  TEST_GRANTS,
+  type TestDatabase,
+  until,
 } from "./support.ts";
 
 let db: TestDatabase;
@@ -34,7 +44,8 @@ async function pairing(agent: RunningAgent): Promise<number> {
   return code.agent_id!;
 }
 
-const grantsOf = (agent: RunningAgent) => agent.events.filter((e) => e.type === "grants").map((e) => (e.type === "grants" ? e.grants : undefined)!);
+const grantsOf = (agent: RunningAgent) =>
+  agent.events.filter((e) => e.type === "grants").map((e) => (e.type === "grants" ? e.grants : undefined)!);
 
 describe("two sidecars on one database", () => {
   it("approval, capabilities and revoke made through one reach the agent linked to the other", async () => {
@@ -51,11 +62,16 @@ describe("two sidecars on one database", () => {
 
     await admin.call("PUT", `agents/${idB}/capabilities`, { capabilities: { host_telemetry: false } }, a);
     await admin.call("PUT", `agents/${idA}/capabilities`, { capabilities: { host_telemetry: { config: { interval_s: 60 } } } }, b);
-    await until("capabilities.set on both", () => (grantsOf(onB).at(-1)!.telemetry.enabled === false && grantsOf(onA).at(-1)!.telemetry.intervalS === 60 ? true : undefined), 10_000);
+    await until(
+      "capabilities.set on both",
+      () => (grantsOf(onB).at(-1)!.telemetry.enabled === false && grantsOf(onA).at(-1)!.telemetry.intervalS === 60 ? true : undefined),
+      10_000,
+    );
 
     await admin.call("POST", `agents/${idB}/revoke`, { reason: "revoked through a" }, a);
     await admin.call("POST", `agents/${idA}/revoke`, { reason: "revoked through b" }, b);
-    const within = <T>(promise: Promise<T>) => Promise.race([promise, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 10_000))]);
+    const within = <T>(promise: Promise<T>) =>
+      Promise.race([promise, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 10_000))]);
     expect(await within(onB.done)).toMatchObject({ code: 3, reason: "revoked" });
     expect(await within(onA.done)).toMatchObject({ code: 3, reason: "revoked" });
   }, 90_000);

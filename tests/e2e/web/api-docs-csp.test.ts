@@ -36,7 +36,10 @@ describe.skipIf(!hasChromium)("the API documentation pages under their CSP", () 
     await t?.close();
   });
 
-  for (const [path, title] of [["/api/docs", "Infrastructure control plane API"], ["/api/redoc", "Infrastructure control plane API"]] as const) {
+  for (const [path, title] of [
+    ["/api/docs", "Infrastructure control plane API"],
+    ["/api/redoc", "Infrastructure control plane API"],
+  ] as const) {
     it(`${path} renders the document with nothing it needs blocked`, async () => {
       const page = await browser.newPage();
       try {

@@ -30,13 +30,33 @@ function heard(): ListenerObservation[] {
   const base = { mac: null, addresses: [], location: null, usn: null, server: null, described: false, at };
   return [
     {
-      ...base, protocol: "mdns", kind: "response", source: PRINTER, address: PRINTER, hostname: "officeprinter.local", addresses: [PRINTER],
-      services: [{ type: "ipp", name: "Office Printer", port: 631, protocol: "tcp" }], vendor: "Brother", model: "HL-L2350DW", serial: null,
+      ...base,
+      protocol: "mdns",
+      kind: "response",
+      source: PRINTER,
+      address: PRINTER,
+      hostname: "officeprinter.local",
+      addresses: [PRINTER],
+      services: [{ type: "ipp", name: "Office Printer", port: 631, protocol: "tcp" }],
+      vendor: "Brother",
+      model: "HL-L2350DW",
+      serial: null,
     },
     {
-      ...base, protocol: "ssdp", kind: "notify", source: ROUTER, address: ROUTER, hostname: "Test Router", described: true,
-      services: [{ type: "upnp:InternetGatewayDevice:1", name: "Test Router", port: 49152, protocol: "tcp" }], vendor: "Netgearish", model: "RX-500",
-      serial: "SN-ROUTER-0042", location: `http://${ROUTER}:49152/rootDesc.xml`, usn: "uuid:aaaa-bbbb::upnp:rootdevice", server: "Linux UPnP/1.1 MiniUPnPd/2.3",
+      ...base,
+      protocol: "ssdp",
+      kind: "notify",
+      source: ROUTER,
+      address: ROUTER,
+      hostname: "Test Router",
+      described: true,
+      services: [{ type: "upnp:InternetGatewayDevice:1", name: "Test Router", port: 49152, protocol: "tcp" }],
+      vendor: "Netgearish",
+      model: "RX-500",
+      serial: "SN-ROUTER-0042",
+      location: `http://${ROUTER}:49152/rootDesc.xml`,
+      usn: "uuid:aaaa-bbbb::upnp:rootdevice",
+      server: "Linux UPnP/1.1 MiniUPnPd/2.3",
     },
   ];
 }
@@ -50,7 +70,11 @@ describe.skipIf(!hasChromium)("web UI: the passive listener on the discovery scr
   beforeAll(async () => {
     db = await createTestDatabase();
     s = await signedIn(HOST, data.dir, ADMIN, { DATABASE_URL: db.url });
-    await s.api("PUT", "/settings", { rate_limit_profile: "relaxed", discovery_listener_enabled: true, discovery_listener_interfaces: [MISSING_IF] });
+    await s.api("PUT", "/settings", {
+      rate_limit_profile: "relaxed",
+      discovery_listener_enabled: true,
+      discovery_listener_interfaces: [MISSING_IF],
+    });
     sidecar = await openTestRuntime(db.url);
   }, 300_000);
 
@@ -65,10 +89,16 @@ describe.skipIf(!hasChromium)("web UI: the passive listener on the discovery scr
 
   it("shows the listener's status, with the error of an interface that is not there", async () => {
     // The product's worker reads the setting within 5 s and writes its status within 2 s more.
-    await until("the product's listener status", async () => {
-      const st = (await s.api("GET", "/discovery/listener/status")) as { errors: { message: string }[] };
-      return st.errors.some((e) => e.message.includes(MISSING_IF)) ? st : undefined;
-    }, 30_000, () => "", 250);
+    await until(
+      "the product's listener status",
+      async () => {
+        const st = (await s.api("GET", "/discovery/listener/status")) as { errors: { message: string }[] };
+        return st.errors.some((e) => e.message.includes(MISSING_IF)) ? st : undefined;
+      },
+      30_000,
+      () => "",
+      250,
+    );
     const { page } = s;
     await page.goto(`${s.product.url}/discovery`);
     const panel = page.getByRole("region", { name: "Passive listener (mDNS, SSDP)" });
@@ -84,7 +114,13 @@ describe.skipIf(!hasChromium)("web UI: the passive listener on the discovery scr
   it("shows what a sidecar heard as it arrives, filtered by protocol and address", async () => {
     const { page } = s;
     const panel = page.getByRole("region", { name: "Passive listener (mDNS, SSDP)" });
-    const status = { ...emptyListenerStatus(), running: true, interfaces: ["eth1"], groups: ["224.0.0.251@10.251.9.1", "239.255.255.250@10.251.9.1"], started_at: new Date().toISOString() };
+    const status = {
+      ...emptyListenerStatus(),
+      running: true,
+      interfaces: ["eth1"],
+      groups: ["224.0.0.251@10.251.9.1", "239.255.255.250@10.251.9.1"],
+      started_at: new Date().toISOString(),
+    };
     status.packets = { mdns: 3, ssdp: 2 };
     status.accepted = { mdns: 1, ssdp: 1 };
     status.malformed = { mdns: 2, ssdp: 1 };
@@ -101,12 +137,24 @@ describe.skipIf(!hasChromium)("web UI: the passive listener on the discovery scr
     await shot(page, "36-discovery-listener-heard");
 
     await panel.getByLabel("Protocol").selectOption("ssdp");
-    await until("only SSDP rows", async () => ((await events.locator("tbody tr").count()) === 1 ? true : undefined), 15_000, () => "", 100);
+    await until(
+      "only SSDP rows",
+      async () => ((await events.locator("tbody tr").count()) === 1 ? true : undefined),
+      15_000,
+      () => "",
+      100,
+    );
     await seen(events.locator("tbody tr").filter({ hasText: "Test Router" }));
     await panel.getByLabel("Protocol").selectOption("");
     await panel.getByLabel("Address").fill(PRINTER);
     await panel.getByRole("button", { name: "Filter" }).click();
-    await until("only the printer's rows", async () => ((await events.locator("tbody tr").count()) === 1 ? true : undefined), 15_000, () => "", 100);
+    await until(
+      "only the printer's rows",
+      async () => ((await events.locator("tbody tr").count()) === 1 ? true : undefined),
+      15_000,
+      () => "",
+      100,
+    );
     await seen(events.locator("tbody tr").filter({ hasText: "Brother HL-L2350DW" }));
     await panel.getByLabel("Address").fill("not an address");
     await panel.getByRole("button", { name: "Filter" }).click();

@@ -37,7 +37,10 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     s = await signedIn(HOST, data.dir, ADMIN);
     // Several screens poll the API from one address; the sink and the mail server are on loopback, which
     // the outbound policy refuses by default.
-    await s.api("PUT", "/settings", { rate_limit_profile: "relaxed", outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } });
+    await s.api("PUT", "/settings", {
+      rate_limit_profile: "relaxed",
+      outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false },
+    });
     // One port, open on both fake hosts: the scan finds two hosts with it.
     const first = createServer((c) => c.destroy());
     await new Promise<void>((r) => first.listen(0, SCANNED[0], r));
@@ -86,7 +89,10 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await page.getByLabel("Schedule (optional)").fill("0 3 * * *");
     await page.getByRole("button", { name: "Save profile" }).click();
     await seen(row.getByText("0 3 * * *"));
-    const profiles = (await s.api("GET", "/discovery/profiles")) as { total: number; items: Array<{ id: number; schedule_cron: string | null; next_run_at: string | null }> };
+    const profiles = (await s.api("GET", "/discovery/profiles")) as {
+      total: number;
+      items: Array<{ id: number; schedule_cron: string | null; next_run_at: string | null }>;
+    };
     expect(profiles.total).toBe(1);
     expect(profiles.items[0]!.schedule_cron).toBe("0 3 * * *");
     expect(profiles.items[0]!.next_run_at).not.toBeNull();
@@ -148,7 +154,12 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
       await seen(card.getByText("queued", { exact: true }));
       page.once("dialog", (d) => void d.accept());
       await card.getByRole("button", { name: `Cancel scan ${jobId}` }).click();
-      await seen(page.locator("li.card").filter({ hasText: `Scan ${jobId}` }).getByText("cancelled", { exact: true }));
+      await seen(
+        page
+          .locator("li.card")
+          .filter({ hasText: `Scan ${jobId}` })
+          .getByText("cancelled", { exact: true }),
+      );
       expect((await s.api("GET", `/discovery/jobs/${jobId}`)).status).toBe("cancelled");
       await shot(page, "34-discovery-cancelled");
     } finally {
@@ -158,7 +169,11 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
 
   it("edits a sink in place: the same sink, its secret kept", async () => {
     const { page } = s;
-    const created = await s.api("POST", "/notifications/sinks", { name: "ops hook", provider_type: "webhook", provider_config: { url: "http://127.0.0.224:9/hook" } });
+    const created = await s.api("POST", "/notifications/sinks", {
+      name: "ops hook",
+      provider_type: "webhook",
+      provider_config: { url: "http://127.0.0.224:9/hook" },
+    });
     const id = Number(created.id);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
     const row = page.locator(`tr[data-sink="${id}"]`);
@@ -175,9 +190,16 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await page.locator(`#sink-${id}-url`).fill("http://127.0.0.225:9/hook");
     await page.getByRole("button", { name: "Save sink" }).click();
     await seen(row.getByText("ops hook (moved)"));
-    const sinks = (await s.api("GET", "/notifications/sinks")) as { total: number; items: Array<{ id: number; name: string; provider_config: Record<string, unknown> }> };
+    const sinks = (await s.api("GET", "/notifications/sinks")) as {
+      total: number;
+      items: Array<{ id: number; name: string; provider_config: Record<string, unknown> }>;
+    };
     expect(sinks.total).toBe(1);
-    expect(sinks.items[0]).toMatchObject({ id, name: "ops hook (moved)", provider_config: { url: "http://127.0.0.225:9/hook", secret_set: true } });
+    expect(sinks.items[0]).toMatchObject({
+      id,
+      name: "ops hook (moved)",
+      provider_config: { url: "http://127.0.0.225:9/hook", secret_set: true },
+    });
   }, 60_000);
 
   it("saves the SMTP settings (a 422 on the sender first) and sends a test message to a real SMTP server", async () => {
@@ -192,7 +214,12 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
-          mails.push({ from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), user: String(session.user) });
+          mails.push({
+            from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false),
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data: Buffer.concat(chunks).toString(),
+            user: String(session.user),
+          });
           cb();
         });
       },
@@ -219,7 +246,14 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await seen(page.getByText("The SMTP settings are saved."));
     await seen(page.locator("#smtp-password-hint").getByText("Set (never shown); empty keeps it."));
     const settings = await s.api("GET", "/settings");
-    expect(settings).toMatchObject({ smtp_host: SMTP_HOST, smtp_port: smtpPort, smtp_username: SMTP_USER.name, smtp_password_set: true, smtp_from_email: "control@example.test", smtp_verify_tls: false });
+    expect(settings).toMatchObject({
+      smtp_host: SMTP_HOST,
+      smtp_port: smtpPort,
+      smtp_username: SMTP_USER.name,
+      smtp_password_set: true,
+      smtp_from_email: "control@example.test",
+      smtp_verify_tls: false,
+    });
     expect(JSON.stringify(settings)).not.toContain(SMTP_USER.password);
     expect(await page.content()).not.toContain(SMTP_USER.password);
 
@@ -247,13 +281,24 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await page.getByLabel("Archives kept on disk").fill("5");
     await page.getByRole("button", { name: "Save backup settings" }).click();
     await seen(page.getByText('Saved: backups run at "0 2 * * *" (UTC).'));
-    expect(await s.api("GET", "/admin/settings/backup")).toMatchObject({ backup_schedule: "0 2 * * *", backup_local_retention_count: 5, backup_s3_bucket: null, backup_s3_secret_key_set: false });
+    expect(await s.api("GET", "/admin/settings/backup")).toMatchObject({
+      backup_schedule: "0 2 * * *",
+      backup_local_retention_count: 5,
+      backup_s3_bucket: null,
+      backup_s3_secret_key_set: false,
+    });
     // The S3 check needs a bucket first.
     expect(await page.getByRole("button", { name: "Check the S3 target" }).isDisabled()).toBe(true);
 
     // The S3 copy against s3rver (a real S3 API server, which checks the key id, not SigV4 signatures): a
     // wrong key id is the store's refusal, shown as the check's error; the right one answers.
-    s3 = new S3rver({ address: S3_HOST, port: S3_PORT, directory: s3dir.dir, silent: true, configureBuckets: [{ name: "backups", configs: [] }] });
+    s3 = new S3rver({
+      address: S3_HOST,
+      port: S3_PORT,
+      directory: s3dir.dir,
+      silent: true,
+      configureBuckets: [{ name: "backups", configs: [] }],
+    });
     await s3.run();
     await page.getByLabel("S3 bucket").fill("backups");
     await page.getByLabel("S3 endpoint URL (optional)").fill(`http://${S3_HOST}:${S3_PORT}`);
@@ -271,7 +316,12 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await page.getByRole("button", { name: "Check the S3 target" }).click();
     await seen(page.getByText(`The bucket backups at http://${S3_HOST}:${S3_PORT} answers.`), 30_000);
     const stored = await s.api("GET", "/admin/settings/backup");
-    expect(stored).toMatchObject({ backup_s3_bucket: "backups", backup_s3_access_key_id: "S3RVER", backup_s3_secret_key_set: true, backup_schedule: "0 2 * * *" });
+    expect(stored).toMatchObject({
+      backup_s3_bucket: "backups",
+      backup_s3_access_key_id: "S3RVER",
+      backup_s3_secret_key_set: true,
+      backup_schedule: "0 2 * * *",
+    });
     expect(JSON.stringify(stored)).not.toContain("not-the-key");
     await shot(page, "37-backup-schedule-s3");
   }, 90_000);
@@ -306,7 +356,12 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     expect(after.find((r) => r.id === id)).toMatchObject({ name: "noc-ops", scopes: ["read:*", "write:hardware", "write:networks"] });
 
     // Held by a user, it cannot go: the API's 409 names them.
-    const user = await s.api("POST", "/admin/users", { email: "noc@example.com", role: "noc-ops", password: "noc passphrase 12345", must_change_password: false });
+    const user = await s.api("POST", "/admin/users", {
+      email: "noc@example.com",
+      role: "noc-ops",
+      password: "noc passphrase 12345",
+      must_change_password: false,
+    });
     page.once("dialog", (d) => void d.accept());
     await renamed.getByRole("button", { name: "Delete" }).click();
     await seen(page.getByText(/Role noc-ops is still assigned to 1 user\(s\): noc@example.com/));
@@ -314,7 +369,12 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     await s.api("PATCH", `/admin/users/${String(user.id)}`, { role: "viewer" });
     page.once("dialog", (d) => void d.accept());
     await renamed.getByRole("button", { name: "Delete" }).click();
-    await expect.poll(async () => ((await s.api("GET", "/settings/roles")) as unknown as Array<{ name: string }>).some((r) => r.name === "noc-ops"), { timeout: 15_000, interval: 500 }).toBe(false);
+    await expect
+      .poll(async () => ((await s.api("GET", "/settings/roles")) as unknown as Array<{ name: string }>).some((r) => r.name === "noc-ops"), {
+        timeout: 15_000,
+        interval: 500,
+      })
+      .toBe(false);
     await renamed.waitFor({ state: "detached", timeout: 15_000 });
     await seen(page.locator('tr[data-role="viewer"]'));
   }, 60_000);
@@ -355,7 +415,10 @@ describe.skipIf(!hasChromium)("web UI discovery profiles and settings edited in 
     const oldKey = readFileSync(join(data.dir, "vault.key"), "utf8").trim();
     const newKey = randomBytes(32).toString("base64");
     await s.product.stop("SIGTERM");
-    restarted = await startProduct({ HOST, DATA_DIR: data.dir, SVC_SETUP_TOKEN: SETUP_TOKEN, SVC_VAULT_KEY: newKey, SVC_VAULT_KEY_PREVIOUS: oldKey }, 240_000);
+    restarted = await startProduct(
+      { HOST, DATA_DIR: data.dir, SVC_SETUP_TOKEN: SETUP_TOKEN, SVC_VAULT_KEY: newKey, SVC_VAULT_KEY_PREVIOUS: oldKey },
+      240_000,
+    );
     // The session lives in the database and the cookie is the host's: still signed in on the new port.
     await page.goto(`${restarted.url}/settings/system`);
     await seen(page.getByText("(a rotation is pending)"));

@@ -26,7 +26,10 @@ describe.skipIf(!hasChromium)("web UI ACME DNS credentials and firewall (OPNsens
     fw = await startFakeOpnsense(FIREWALL_HOST);
     s = await signedIn(HOST, data.dir, ADMIN);
     // The fake firewall is on loopback, which the outbound policy refuses by default.
-    await s.api("PUT", "/settings", { rate_limit_profile: "relaxed", outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } });
+    await s.api("PUT", "/settings", {
+      rate_limit_profile: "relaxed",
+      outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false },
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -62,7 +65,14 @@ describe.skipIf(!hasChromium)("web UI ACME DNS credentials and firewall (OPNsens
     await seen(page.getByText("The ACME DNS credentials are saved."));
     await seen(page.locator("#acme-dns-tsig-secret-hint").getByText("Set (never shown); empty keeps it."));
     expect(await page.locator("#acme-dns-tsig-secret").inputValue()).toBe("");
-    expect(await acme()).toEqual({ provider: "rfc2136", server: "ns1.example.test", port: 5353, tsig_name: "acme-update.", tsig_algorithm: "hmac-sha512", tsig_secret_set: true });
+    expect(await acme()).toEqual({
+      provider: "rfc2136",
+      server: "ns1.example.test",
+      port: 5353,
+      tsig_name: "acme-update.",
+      tsig_algorithm: "hmac-sha512",
+      tsig_secret_set: true,
+    });
     expect(JSON.stringify(await s.api("GET", "/settings"))).not.toContain(TSIG_SECRET);
     expect(await page.content()).not.toContain(TSIG_SECRET);
 
@@ -110,14 +120,23 @@ describe.skipIf(!hasChromium)("web UI ACME DNS credentials and firewall (OPNsens
     await seen(page.locator("#firewall-api-key-hint").getByText("Set (never shown); empty keeps it."));
     await seen(page.locator("#firewall-api-secret-hint").getByText("Set (never shown); empty keeps it."));
     const settings = await s.api("GET", "/settings");
-    expect(settings).toMatchObject({ firewall_url: fw.url, firewall_verify_tls: false, firewall_api_key_set: true, firewall_api_secret_set: true });
+    expect(settings).toMatchObject({
+      firewall_url: fw.url,
+      firewall_verify_tls: false,
+      firewall_api_key_set: true,
+      firewall_api_secret_set: true,
+    });
     expect(JSON.stringify(settings)).not.toContain(FAKE_OPNSENSE_SECRET);
     expect(await page.content()).not.toContain(FAKE_OPNSENSE_SECRET);
     expect(await page.content()).not.toContain(FAKE_OPNSENSE_KEY);
 
     await page.getByRole("button", { name: "Check the firewall" }).click();
     await seen(page.getByText("OPNsense 24.7.9: 4 ARP entries, 3 DHCP leases."), 30_000);
-    expect(fw.requests.map((r) => r.path)).toEqual(["/api/core/firmware/status", "/api/diagnostics/interface/getArp", "/api/dhcpv4/leases/searchLease"]);
+    expect(fw.requests.map((r) => r.path)).toEqual([
+      "/api/core/firmware/status",
+      "/api/diagnostics/interface/getArp",
+      "/api/dhcpv4/leases/searchLease",
+    ]);
     await shot(page, "73-firewall-checked");
   }, 60_000);
 

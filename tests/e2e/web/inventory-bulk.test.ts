@@ -94,7 +94,13 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     // group, API path, the record, what names it (its link and heading), a relation its page shows
     const records: Array<[string, string, Record<string, unknown>, string, string]> = [
       ["clusters", "/hardware-clusters", { name: "pve-cluster", type: "proxmox", environment_id: env.id }, "pve-cluster", "Members"],
-      ["external", "/external-nodes", { name: "cloud-dns", provider: "cloudflare", url: "https://dns.example.com" }, "cloud-dns", "Services that depend on it"],
+      [
+        "external",
+        "/external-nodes",
+        { name: "cloud-dns", provider: "cloudflare", url: "https://dns.example.com" },
+        "cloud-dns",
+        "Services that depend on it",
+      ],
       ["misc", "/misc", { name: "domain-lease", kind: "domain" }, "domain-lease", ""],
       ["ipam", "/ipam", { address: "10.40.0.7", network_id: net.id, status: "reserved", hostname: "printer" }, "10.40.0.7", ""],
       ["environments", "/environments", { name: "staging" }, "staging", "Clusters in it"],
@@ -110,7 +116,9 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
       expect(await page.getByRole("alert").count(), group).toBe(0);
       await page.getByRole("link", { name: "Edit" }).click();
       await seen(page.getByRole("heading", { name: `Edit ${title}` }));
-      await expect.poll(() => page.getByLabel(group === "ipam" ? "Address" : "Name", { exact: true }).inputValue(), { timeout: 15_000 }).toBe(title);
+      await expect
+        .poll(() => page.getByLabel(group === "ipam" ? "Address" : "Name", { exact: true }).inputValue(), { timeout: 15_000 })
+        .toBe(title);
       expect(new URL(page.url()).pathname).toBe(`/inventory/${group}/${id}/edit`);
     }
     // The network's page lists the recorded address by the address.
@@ -119,7 +127,10 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     // The cluster's environment is a link to it from the cluster's page.
     await page.goto(`${s.product.url}/inventory/clusters`);
     await page.getByRole("link", { name: "pve-cluster" }).click();
-    await page.locator("dl.fields").getByRole("link", { name: `#${env.id}` }).click();
+    await page
+      .locator("dl.fields")
+      .getByRole("link", { name: `#${env.id}` })
+      .click();
     await seen(page.getByRole("heading", { name: "production" }));
     await seen(page.getByRole("region", { name: "Clusters in it" }).getByRole("link", { name: "pve-cluster" }));
     await shot(page, "45-environment-detail");
@@ -156,7 +167,7 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
 
   it("refuses a bulk delete until the word is typed, shows the server's refusal, then deletes", async () => {
     const { page } = s;
-    const [nodeD] = (await hardwareNamed("bulk-d"));
+    const [nodeD] = await hardwareNamed("bulk-d");
     await s.api("POST", "/compute-units", { name: "vm-on-d", kind: "vm", hardware_id: nodeD!.id });
     await page.reload();
     await seen(page.getByRole("link", { name: "bulk-d" }));
@@ -214,7 +225,9 @@ describe.skipIf(!hasChromium)("web UI inventory groups and bulk actions in a rea
     for (const role of ["editor", "viewer"]) {
       await s.api("POST", "/admin/users", { email: `${role}@example.com`, role, password, must_change_password: false });
       // The editor on a phone: rows are labelled cards, the selection box one of their lines.
-      const context = await s.browser.newContext({ viewport: role === "editor" ? { width: 390, height: 844 } : { width: 1000, height: 800 } });
+      const context = await s.browser.newContext({
+        viewport: role === "editor" ? { width: 390, height: 844 } : { width: 1000, height: 800 },
+      });
       const p = await context.newPage();
       await p.goto(`${s.product.url}/inventory/hardware`);
       await p.getByLabel("Email").fill(`${role}@example.com`);

@@ -24,7 +24,10 @@ describe.skipIf(!hasChromium)("web UI live screens in a real browser", () => {
   let bearer = "";
 
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await product.fetch(`/api/v1${path}`, { ...(body === undefined ? { method } : { ...jsonBody(body), method }), headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" } });
+    const res = await product.fetch(`/api/v1${path}`, {
+      ...(body === undefined ? { method } : { ...jsonBody(body), method }),
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    });
     if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
     return (res.status === 204 ? {} : await res.json()) as Record<string, unknown>;
   };
@@ -55,7 +58,12 @@ describe.skipIf(!hasChromium)("web UI live screens in a real browser", () => {
 
   it("approves the reference agent by the pairing code it printed", async () => {
     agent = spawnAgent(["--server", product.url, "--state-dir", agentState.dir, "--log-level", "info"]);
-    const code = await until("the pairing code", () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent!.output())?.[1], 30_000, agent.output);
+    const code = await until(
+      "the pairing code",
+      () => /PAIRING CODE:\s+([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/.exec(agent!.output())?.[1],
+      30_000,
+      agent.output,
+    );
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" }).click();
     await seen(page.getByRole("heading", { name: "Pending enrollments" }));
     await page.getByLabel("Pairing code the agent printed").fill(code.toLowerCase());
@@ -75,9 +83,20 @@ describe.skipIf(!hasChromium)("web UI live screens in a real browser", () => {
     target = createServer((s) => s.destroy());
     await new Promise<void>((r) => target!.listen(0, TARGET_HOST, r));
     const port = (target.address() as { port: number }).port;
-    const monitor = await api("POST", "/monitors", { name: "web tcp", check_type: "tcp", host: TARGET_HOST, config: { port }, interval_secs: 3600, max_retries: 0 });
+    const monitor = await api("POST", "/monitors", {
+      name: "web tcp",
+      check_type: "tcp",
+      host: TARGET_HOST,
+      config: { port },
+      interval_secs: 3600,
+      max_retries: 0,
+    });
     await api("POST", `/monitors/${String(monitor.id)}/check`);
-    await until("the monitor up", async () => ((await api("GET", `/monitors/${String(monitor.id)}`)).status === "up" ? true : undefined), 30_000);
+    await until(
+      "the monitor up",
+      async () => ((await api("GET", `/monitors/${String(monitor.id)}`)).status === "up" ? true : undefined),
+      30_000,
+    );
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
     const row = page.locator(`tr[data-monitor="${String(monitor.id)}"]`);
     await seen(row.locator(".status-good"));

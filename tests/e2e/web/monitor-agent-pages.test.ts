@@ -45,8 +45,10 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
     await expect.poll(() => statusOf(id), { timeout: 30_000, interval: 500 }).toBe(want);
   };
   const tcpMonitor = async (name: string, host: string, port: number, target?: { target_type: string; target_id: number }) =>
-    (await s.api("POST", "/monitors", { name, check_type: "tcp", host, config: { port }, interval_secs: 3600, max_retries: 0, ...target })).id as number;
-  const chartPoints = async (page: Page, caption: RegExp) => Number(await page.locator("figure.time-chart").filter({ hasText: caption }).getAttribute("data-points"));
+    (await s.api("POST", "/monitors", { name, check_type: "tcp", host, config: { port }, interval_secs: 3600, max_retries: 0, ...target }))
+      .id as number;
+  const chartPoints = async (page: Page, caption: RegExp) =>
+    Number(await page.locator("figure.time-chart").filter({ hasText: caption }).getAttribute("data-points"));
 
   beforeAll(async () => {
     // A short grouping delay: the service's alert is folded into the switch's a second after both fail.
@@ -104,11 +106,16 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
     const { page } = s;
     const sw = await s.api("POST", "/hardware", { name: "edge-switch", role: "switch" });
     const svc = await s.api("POST", "/services", { name: "shop-web", hardware_id: sw.id });
-    const blast = (await s.api("GET", `/intel/blast-radius/hardware/${String(sw.id)}`)) as { impacted_services: Array<{ asset_id: number }> };
+    const blast = (await s.api("GET", `/intel/blast-radius/hardware/${String(sw.id)}`)) as {
+      impacted_services: Array<{ asset_id: number }>;
+    };
     expect(blast.impacted_services.map((x) => x.asset_id)).toContain(svc.id);
     const [switchTarget, webTarget] = await Promise.all([listener(SWITCH_HOST), listener(WEB_HOST)]);
     open.push(switchTarget, webTarget);
-    const switchId = await tcpMonitor("edge-switch tcp", SWITCH_HOST, switchTarget.port, { target_type: "hardware", target_id: sw.id as number });
+    const switchId = await tcpMonitor("edge-switch tcp", SWITCH_HOST, switchTarget.port, {
+      target_type: "hardware",
+      target_id: sw.id as number,
+    });
     const webId = await tcpMonitor("shop-web tcp", WEB_HOST, webTarget.port, { target_type: "service", target_id: svc.id as number });
     monitorIds.web = webId;
     await check(switchId, "up");
@@ -149,11 +156,21 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
 
   it("draws an agent's telemetry, changes its grants and revokes it after confirmation", async () => {
     const { page } = s;
-    const agent = runAgent({ serverUrl: s.product.url, serverKey: await serverKeyOf(s.product), name: "pages-agent", telemetryIntervalMs: 1000, backoff: { maxMs: 3000 } });
-    const code = await until("the pairing code", () => {
-      const e = agent.events.find((x) => x.type === "pairing_code");
-      return e?.type === "pairing_code" ? e.code : undefined;
-    }, 30_000);
+    const agent = runAgent({
+      serverUrl: s.product.url,
+      serverKey: await serverKeyOf(s.product),
+      name: "pages-agent",
+      telemetryIntervalMs: 1000,
+      backoff: { maxMs: 3000 },
+    });
+    const code = await until(
+      "the pairing code",
+      () => {
+        const e = agent.events.find((x) => x.type === "pairing_code");
+        return e?.type === "pairing_code" ? e.code : undefined;
+      },
+      30_000,
+    );
     agentId = code.agent_id!;
     await s.api("POST", `/agents/${agentId}/approve`, { host_link_action: "create", capabilities: TEST_GRANTS });
     await until("the link", () => (agent.linkedCount() > 0 ? true : undefined), 30_000);

@@ -104,7 +104,11 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await seen(page.getByRole("link", { name: "hardware node db-box-1" }));
     tcpMonitorId = Number(/\/monitors\/(\d+)$/.exec(page.url())![1]);
     expect(await s.api("GET", `/monitors/${tcpMonitorId}`)).toMatchObject({
-      check_type: "tcp", host: TARGET_HOST, config: { port: tcpPort }, target_type: "hardware", target_id: hardwareId,
+      check_type: "tcp",
+      host: TARGET_HOST,
+      config: { port: tcpPort },
+      target_type: "hardware",
+      target_id: hardwareId,
     });
     await page.getByRole("button", { name: "Check now" }).click();
     await seen(page.getByRole("heading", { name: /db tcp/, level: 1 }).locator(".status-good"), 30_000);
@@ -132,7 +136,11 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
       await shot(page, "57-monitor-form-dns");
     });
     expect(dns).toMatchObject({ check_type: "dns", host: "example.internal" });
-    expect(dns.config).toEqual({ record_type: "MX", resolver: TARGET_HOST, expected_values: ["mx1.example.internal", "mx2.example.internal"] });
+    expect(dns.config).toEqual({
+      record_type: "MX",
+      resolver: TARGET_HOST,
+      expected_values: ["mx1.example.internal", "mx2.example.internal"],
+    });
     const icmp = await create("box ping", "icmp", async () => {
       expect(await page.getByLabel("Port").count()).toBe(0);
       await page.getByLabel("Timeout (seconds)").fill("2.5");
@@ -155,7 +163,11 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await interval.fill("120");
     await page.getByRole("button", { name: "Save changes" }).click();
     await seen(page.getByText("every 120 s"));
-    expect(await s.api("GET", `/monitors/${tcpMonitorId}`)).toMatchObject({ interval_secs: 120, config: { port: tcpPort }, target_id: hardwareId });
+    expect(await s.api("GET", `/monitors/${tcpMonitorId}`)).toMatchObject({
+      interval_secs: 120,
+      config: { port: tcpPort },
+      target_id: hardwareId,
+    });
 
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await seen(page.getByRole("heading", { name: "Edit db tcp", level: 1 }));
@@ -176,10 +188,16 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
   it("keeps an http monitor's secrets and the config keys it has no field for through an edit; a bad header and interval are refused on their fields", async () => {
     const { page } = s;
     const config = {
-      url: `http://${TARGET_HOST}:${httpPort}/status`, auth_type: "basic", username: "probe", password: "s3cret pass",
-      headers: { Authorization: "Token abc", "X-Trace": "1" }, json_path: "$.ok", expected_value: "true",
+      url: `http://${TARGET_HOST}:${httpPort}/status`,
+      auth_type: "basic",
+      username: "probe",
+      password: "s3cret pass",
+      headers: { Authorization: "Token abc", "X-Trace": "1" },
+      json_path: "$.ok",
+      expected_value: "true",
     };
-    const id = (await s.api("POST", "/monitors", { name: "api json", check_type: "http", host: TARGET_HOST, config, interval_secs: 3600 })).id as number;
+    const id = (await s.api("POST", "/monitors", { name: "api json", check_type: "http", host: TARGET_HOST, config, interval_secs: 3600 }))
+      .id as number;
     await page.goto(`${s.product.url}/monitors/${id}/edit`);
     await seen(page.getByRole("heading", { name: "Edit api json", level: 1 }));
     expect(await page.getByLabel("User name").inputValue()).toBe("probe");
@@ -205,8 +223,14 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await seen(page.getByText("every 600 s"));
     const saved = await s.api("GET", `/monitors/${id}`);
     expect(saved.config).toMatchObject({
-      url: config.url, auth_type: "basic", username: "probe", password: "********", password_set: true,
-      headers: { Authorization: "********", "X-Trace": "2" }, json_path: "$.ok", expected_value: "true",
+      url: config.url,
+      auth_type: "basic",
+      username: "probe",
+      password: "********",
+      password_set: true,
+      headers: { Authorization: "********", "X-Trace": "2" },
+      json_path: "$.ok",
+      expected_value: "true",
     });
     await s.api("DELETE", `/monitors/${id}`);
   }, 120_000);

@@ -102,7 +102,15 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     await seen(row.getByText(callback));
     expect(await page.content()).not.toContain(op.clientSecret);
     const stored = (await s.api("GET", "/settings/oauth")).providers as Record<string, Record<string, unknown>>;
-    expect(stored.corp).toMatchObject({ type: "oidc", issuer: op.issuer, client_id: op.clientId, enabled: true, allow_registration: true, client_secret_set: true, label: "Corp SSO" });
+    expect(stored.corp).toMatchObject({
+      type: "oidc",
+      issuer: op.issuer,
+      client_id: op.clientId,
+      enabled: true,
+      allow_registration: true,
+      client_secret_set: true,
+      label: "Corp SSO",
+    });
 
     // Edited in place with the secret left empty: it is kept.
     await row.getByRole("button", { name: "Edit" }).click();
@@ -111,7 +119,10 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     await page.locator("#oauth-corp-label").fill("Corp sign-in");
     await page.getByRole("button", { name: "Save provider" }).click();
     await seen(row.getByText("Corp sign-in (corp)"));
-    expect(((await s.api("GET", "/settings/oauth")).providers as Record<string, Record<string, unknown>>).corp).toMatchObject({ label: "Corp sign-in", client_secret_set: true });
+    expect(((await s.api("GET", "/settings/oauth")).providers as Record<string, Record<string, unknown>>).corp).toMatchObject({
+      label: "Corp sign-in",
+      client_secret_set: true,
+    });
     await shot(page, "63-oauth-provider-added");
 
     // The sign-in page offers the provider, and its button signs a new user in through the real provider.
@@ -137,18 +148,24 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
     const { page } = s;
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Branding" }).click();
     await seen(page.getByRole("heading", { name: "Images" }));
-    await page.getByLabel("Login logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+    await page
+      .getByLabel("Login logo")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
     const error = await seen(page.locator("#branding-login-logo-error"));
     expect(await error.textContent()).toMatch(/PNG or JPEG/);
     expect((await s.api("GET", "/branding")).login_logo_path).toBeNull();
 
-    const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: "#2255aa" } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: "#2255aa" } })
+      .png()
+      .toBuffer();
     await page.getByLabel("Login logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
     await seen(page.getByText("The login logo is uploaded."));
     const preview = await seen(page.getByRole("img", { name: "The stored login logo" }));
     await expect.poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBe(120);
     expect((await s.api("GET", "/branding")).login_logo_path).toBe("/branding/login-logo.png");
-    const favicon = await sharp({ create: { width: 32, height: 32, channels: 4, background: "#2255aa" } }).png().toBuffer();
+    const favicon = await sharp({ create: { width: 32, height: 32, channels: 4, background: "#2255aa" } })
+      .png()
+      .toBuffer();
     await page.getByLabel("Favicon").setInputFiles({ name: "favicon.png", mimeType: "image/png", buffer: favicon });
     await seen(page.getByText("The favicon is uploaded."));
     const icon = await seen(page.getByRole("img", { name: "The stored favicon" }));
@@ -167,7 +184,9 @@ describe.skipIf(!hasChromium)("web UI sign-in providers and general settings in 
   }, 60_000);
 
   it("shows a viewer providers and branding read-only, not the general settings", async () => {
-    await s.api("PATCH", "/settings/oauth", { providers: { corp: { issuer: op!.issuer, client_id: op!.clientId, client_secret: op!.clientSecret } } });
+    await s.api("PATCH", "/settings/oauth", {
+      providers: { corp: { issuer: op!.issuer, client_id: op!.clientId, client_secret: op!.clientSecret } },
+    });
     await s.api("POST", "/admin/users", { email: VIEWER.email, role: "viewer", password: VIEWER.password, must_change_password: false });
     const viewer = await s.browser.newContext({ viewport: { width: 1000, height: 800 } });
     const p = await viewer.newPage();

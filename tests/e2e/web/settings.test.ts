@@ -21,12 +21,16 @@ describe.skipIf(!hasChromium)("web UI settings in a real browser", () => {
   const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
   let accepting = false;
   // Polled once a second: the rate limit (60 a minute per route) applies to the test's client too.
-  const latestDeliveryState = async () => ((await s.api("GET", "/notifications/deliveries?sort=id&direction=desc")) as { items: Array<{ state: string }> }).items[0]?.state;
+  const latestDeliveryState = async () =>
+    ((await s.api("GET", "/notifications/deliveries?sort=id&direction=desc")) as { items: Array<{ state: string }> }).items[0]?.state;
 
   beforeAll(async () => {
     s = await signedIn(HOST, data.dir, ADMIN);
     // Several sign-ins below from one address; the webhook receiver is on loopback, which the outbound policy refuses by default.
-    await s.api("PUT", "/settings", { rate_limit_profile: "relaxed", outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } });
+    await s.api("PUT", "/settings", {
+      rate_limit_profile: "relaxed",
+      outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false },
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -144,7 +148,12 @@ describe.skipIf(!hasChromium)("web UI settings in a real browser", () => {
 
   it("changes a user's role and deactivates them; a viewer is refused the administrator's sections", async () => {
     const { page } = s;
-    await s.api("POST", "/admin/users", { email: "watcher@example.com", role: "viewer", password: "watcher passphrase 123", must_change_password: false });
+    await s.api("POST", "/admin/users", {
+      email: "watcher@example.com",
+      role: "viewer",
+      password: "watcher passphrase 123",
+      must_change_password: false,
+    });
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Users and roles" }).click();
     const row = page.locator("tr[data-user]").filter({ hasText: "watcher@example.com" });
     await seen(row);
@@ -153,7 +162,11 @@ describe.skipIf(!hasChromium)("web UI settings in a real browser", () => {
     await expect.poll(roleOf, { timeout: 15_000, interval: 500 }).toBe("editor");
     await shot(page, "26-users");
 
-    await s.api("PATCH", `/admin/users/${String(((await s.api("GET", "/admin/users?q=watcher")) as { items: Array<{ id: number }> }).items[0]!.id)}`, { role: "viewer" });
+    await s.api(
+      "PATCH",
+      `/admin/users/${String(((await s.api("GET", "/admin/users?q=watcher")) as { items: Array<{ id: number }> }).items[0]!.id)}`,
+      { role: "viewer" },
+    );
     const viewer = await s.browser.newContext({ viewport: { width: 1000, height: 800 } });
     const p = await viewer.newPage();
     await p.goto(`${s.product.url}/settings/notifications`);

@@ -12,7 +12,12 @@ export interface SignedIn {
   api(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
 }
 
-export async function signedIn(host: string, dataDir: string, admin: { email: string; password: string }, env: Record<string, string> = {}): Promise<SignedIn> {
+export async function signedIn(
+  host: string,
+  dataDir: string,
+  admin: { email: string; password: string },
+  env: Record<string, string> = {},
+): Promise<SignedIn> {
   const product = await startProduct({ HOST: host, DATA_DIR: dataDir, SVC_SETUP_TOKEN: SETUP_TOKEN, ...env }, 240_000);
   const init = await product.fetch("/api/v1/bootstrap/initialize", jsonBody({ ...admin, setup_token: SETUP_TOKEN }));
   if (init.status !== 200) throw new Error(`bootstrap answered ${init.status}: ${await init.text()}`);

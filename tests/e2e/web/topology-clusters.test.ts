@@ -36,7 +36,12 @@ describe.skipIf(!hasChromium)("web UI topology past 1,500 nodes in a real browse
     s = await signedIn(HOST, data.dir, ADMIN);
     // One import instead of 1,640 creates (which the default rate limit would spread over an hour).
     const hardware = Array.from({ length: HARDWARE }, (_, i) => ({ id: i + 1, name: `hw-${pad(i + 1, 4)}`, role: "server" }));
-    const compute_units = Array.from({ length: COMPUTE }, (_, i) => ({ id: i + 1, name: `vm-${pad(i + 1, 4)}`, kind: "vm", hardware_id: i + 1 }));
+    const compute_units = Array.from({ length: COMPUTE }, (_, i) => ({
+      id: i + 1,
+      name: `vm-${pad(i + 1, 4)}`,
+      kind: "vm",
+      hardware_id: i + 1,
+    }));
     const services = Array.from({ length: SERVICES }, (_, i) => ({ id: i + 1, name: `svc-${pad(i + 1, 2)}`, compute_id: i + 1 }));
     await s.api("POST", "/admin/import", { data: { hardware, compute_units, services } });
   }, 300_000);
@@ -62,13 +67,18 @@ describe.skipIf(!hasChromium)("web UI topology past 1,500 nodes in a real browse
     await shot(page, "32-topology-groups");
 
     // A tap on the hardware group on the canvas opens it: its groups of consecutive names appear inside it.
-    const at = await graph<{ x: number; y: number }>(page, `(cy) => {
+    const at = await graph<{ x: number; y: number }>(
+      page,
+      `(cy) => {
       const p = cy.$id("group:hardware").renderedPosition();
       const box = cy.container().getBoundingClientRect();
       return { x: box.left + p.x, y: box.top + p.y };
-    }`);
+    }`,
+    );
     await page.mouse.click(at.x, at.y);
-    await expect.poll(() => groups.getByRole("button", { name: "hardware", exact: true }).getAttribute("aria-expanded"), { timeout: 10_000 }).toBe("true");
+    await expect
+      .poll(() => groups.getByRole("button", { name: "hardware", exact: true }).getAttribute("aria-expanded"), { timeout: 10_000 })
+      .toBe("true");
     const first = groups.getByRole("button", { name: /^hw-0001 … hw-0\d+$/ });
     await seen(first);
     expect(await graph<boolean>(page, "(cy) => cy.$id('group:hardware').isParent()")).toBe(true);
@@ -91,7 +101,9 @@ describe.skipIf(!hasChromium)("web UI topology past 1,500 nodes in a real browse
     await page.getByRole("button", { name: "Show blast radius" }).click();
     await seen(page.locator(".blast").getByText("vm-0140"));
     // vm-0140 is inside the closed compute unit group: the group is marked instead.
-    await expect.poll(() => graph<string[]>(page, "(cy) => cy.nodes('.impacted').map((n) => n.id())"), { timeout: 10_000 }).toContain("group:compute_unit");
+    await expect
+      .poll(() => graph<string[]>(page, "(cy) => cy.nodes('.impacted').map((n) => n.id())"), { timeout: 10_000 })
+      .toContain("group:compute_unit");
     await shot(page, "34-topology-group-blast");
   }, 120_000);
 

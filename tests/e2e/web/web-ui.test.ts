@@ -152,7 +152,12 @@ describe.skipIf(!hasChromium)("web UI in a real browser", () => {
   });
 
   it("makes a user with a set password choose one, and shows a viewer everything read-only", async () => {
-    const created = await api("POST", "/admin/users", { email: "viewer@example.com", role: "viewer", password: "first password 123", must_change_password: true });
+    const created = await api("POST", "/admin/users", {
+      email: "viewer@example.com",
+      role: "viewer",
+      password: "first password 123",
+      must_change_password: true,
+    });
     expect(created.status).toBe(201);
     const viewer = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
     const p = await viewer.newPage();
@@ -178,8 +183,17 @@ describe.skipIf(!hasChromium)("web UI in a real browser", () => {
   it("signs in through an OpenID provider with the provider's button", async () => {
     op = await startRealOidc(`${product.url}/api/v1/auth/oauth/oidc/op/callback`, OIDC_HOST);
     // The provider is on loopback, which the outbound policy refuses unless allowed.
-    expect((await api("PUT", "/settings", { public_url: product.url, outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false } })).status).toBe(200);
-    const providers = { op: { issuer: op.issuer, client_id: op.clientId, client_secret: op.clientSecret, enabled: true, allow_registration: true } };
+    expect(
+      (
+        await api("PUT", "/settings", {
+          public_url: product.url,
+          outbound_policy: { allow_private: true, allow_loopback: true, allow_link_local: false },
+        })
+      ).status,
+    ).toBe(200);
+    const providers = {
+      op: { issuer: op.issuer, client_id: op.clientId, client_secret: op.clientSecret, enabled: true, allow_registration: true },
+    };
     expect((await api("PATCH", "/settings/oauth", { providers })).status).toBe(200);
     const ctx = await browser.newContext();
     const p = await ctx.newPage();

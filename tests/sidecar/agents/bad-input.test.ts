@@ -102,7 +102,9 @@ describe("1008: malformed input", () => {
     const { l, id } = await linked();
     l.ws.send(new Uint8Array(65_536 + 100));
     expect(await l.closed).toEqual({ code: 1008, reason: "oversize_message" });
-    await until(async () => (await sql`select 1 from agent_events where agent_id = ${id} and event_type = 'protocol_violation'`).length > 0);
+    await until(
+      async () => (await sql`select 1 from agent_events where agent_id = ${id} and event_type = 'protocol_violation'`).length > 0,
+    );
   });
 
   it("a replayed and a decreasing seq are protocol violations", async () => {
@@ -193,9 +195,19 @@ describe("1013: gates and caps", () => {
   });
 
   it("Redis down: the gates cannot count, so they refuse (1013)", async () => {
-    const dead = new Redis("redis://127.0.0.1:1", { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const dead = new Redis("redis://127.0.0.1:1", {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     dead.on("error", () => {});
-    const limiter = new RateLimiter({ store: new RedisRateLimitStore(dead, { timeoutMs: 200 }), profile: async () => "normal", logger: silentLogger, clock: systemClock });
+    const limiter = new RateLimiter({
+      store: new RedisRateLimitStore(dead, { timeoutMs: 200 }),
+      profile: async () => "normal",
+      logger: silentLogger,
+      clock: systemClock,
+    });
     const down = await startSidecar(tdb.url, { instanceId: "redis-down", rateLimiter: limiter });
     try {
       const x = raw(down, "enroll");

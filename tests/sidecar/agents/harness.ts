@@ -40,14 +40,28 @@ export const TEST_OPTIONS: AgentsWorkerOverrides = {
 
 export async function startSidecar(databaseUrl: string, overrides: AgentsWorkerOverrides = {}): Promise<Sidecar> {
   const config = parseConfig(
-    { DATABASE_URL: databaseUrl, REDIS_URL, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "error", DB_POOL_MAX: "4", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY },
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "error",
+      DB_POOL_MAX: "4",
+      HEALTH_CACHE_MS: "0",
+      SVC_VAULT_KEY: TEST_VAULT_KEY,
+    },
     "0.0.0-test",
   );
   const runtime = await openRuntime(config);
   const app = createApp(runtime.deps);
   const upgrades = upgradeRouter();
   const prefix = `agents-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const worker = agentsWorker(runtime, upgrades, { ...TEST_OPTIONS, gateKeyPrefix: prefix, ...overrides, gates: { ...TEST_OPTIONS.gates, ...overrides.gates } });
+  const worker = agentsWorker(runtime, upgrades, {
+    ...TEST_OPTIONS,
+    gateKeyPrefix: prefix,
+    ...overrides,
+    gates: { ...TEST_OPTIONS.gates, ...overrides.gates },
+  });
   const server = await serveWithLifespan(runtime, app.fetch);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

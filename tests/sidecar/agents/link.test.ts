@@ -26,7 +26,17 @@ const telemetry = (id = sampleId()) => ({
   schema: 1,
   sample_id: id,
   status: "healthy",
-  summary: { cpu_pct: 12.5, mem_pct: 40, swap_pct: 0, root_disk_pct: 55, net_rx_bps: 1000, net_tx_bps: 2000, max_temp_c: null, load_1: 0.5, uptime_s: 3600 },
+  summary: {
+    cpu_pct: 12.5,
+    mem_pct: 40,
+    swap_pct: 0,
+    root_disk_pct: 55,
+    net_rx_bps: 1000,
+    net_tx_bps: 2000,
+    max_temp_c: null,
+    load_1: 0.5,
+    uptime_s: 3600,
+  },
   filesystems: [],
   disks: [],
   interfaces: [],
@@ -68,7 +78,10 @@ describe("enrollment", () => {
     await e.handshake(serverPk);
     e.hello();
     const ack = await e.next("hello.ack");
-    expect(ack.payload).toMatchObject({ agent_id: expect.any(Number), pairing_code: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/) });
+    expect(ack.payload).toMatchObject({
+      agent_id: expect.any(Number),
+      pairing_code: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/),
+    });
     expect(ack.payload.magic_link).toBe(`/agents/enroll?c=${ack.payload.pairing_code}`);
     const id = ack.payload.agent_id as number;
     const [row] = await sql`select status, pairing_code_hash, fingerprint from agents where id = ${id}`;
@@ -140,7 +153,8 @@ describe("link", () => {
     expect(sample!.n).toBe(1);
     const [latest] = await sql`select sample_id from agent_latest_telemetry where agent_id = ${id}`;
     expect(latest!.sample_id).toBe(sid);
-    const [live] = await sql`select count(*)::int as n from hardware_live_metrics m join agents a on a.hardware_id = m.hardware_id where a.id = ${id} and m.source = 'agent'`;
+    const [live] =
+      await sql`select count(*)::int as n from hardware_live_metrics m join agents a on a.hardware_id = m.hardware_id where a.id = ${id} and m.source = 'agent'`;
     expect(live!.n).toBe(1);
     const [spool] = await sql`select spool_depth, spool_bytes::int as spool_bytes from agents where id = ${id}`;
     expect(spool).toMatchObject({ spool_depth: 1, spool_bytes: 100 });
@@ -158,7 +172,13 @@ describe("link", () => {
     await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
     const assign = await l.next("probe.assign");
     expect(assign.payload).toMatchObject({ run_id: run, check_type: "tcp", host: "127.0.0.1" });
-    l.frame("probe.result", { run_id: run, outcome: "completed", up: true, samples: [{ metric: "latency_ms", value: 1.5, error_reason: null }], msg: "ok" });
+    l.frame("probe.result", {
+      run_id: run,
+      outcome: "completed",
+      up: true,
+      samples: [{ metric: "latency_ms", value: 1.5, error_reason: null }],
+      msg: "ok",
+    });
     await until(async () => (await sql`select state, late from agent_probe_runs where run_id = ${run}`)[0]?.state === "completed");
     // A result after the deadline is kept and marked late.
     const lateRun = randomBytes(16).toString("hex");
@@ -175,13 +195,18 @@ describe("link", () => {
     await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
     expect((await l.next("probe.cancel")).payload).toEqual({ run_id: cancelled, reason: "monitor_paused" });
     // A run the agent refuses is no result for its monitor: the probe status says why, the state stays.
-    const [monitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, probe_agent_id) values ('via agent', 'tcp', '127.0.0.1', ${id}) returning id`;
+    const [monitor] = await sql<
+      { id: number }[]
+    >`insert into monitors (name, check_type, host, probe_agent_id) values ('via agent', 'tcp', '127.0.0.1', ${id}) returning id`;
     const refused = randomBytes(16).toString("hex");
     await sql`insert into agent_probe_runs (run_id, agent_id, monitor_id, check_type, host, state, scheduled_at, deadline_at) values (${refused}, ${id}, ${monitor!.id}, 'tcp', '127.0.0.1', 'queued', now(), now() + interval '1 minute')`;
     await sql`select pg_notify('agent_control', ${JSON.stringify({ agent_id: id, action: "probe" })})`;
     expect((await l.next("probe.assign")).payload.run_id).toBe(refused);
     l.frame("probe.result", { run_id: refused, outcome: "rejected", up: false, msg: "max_concurrent reached" });
-    await until(async () => (await sql`select probe_execution_status from monitors where id = ${monitor!.id}`)[0]?.probe_execution_status === "unavailable");
+    await until(
+      async () =>
+        (await sql`select probe_execution_status from monitors where id = ${monitor!.id}`)[0]?.probe_execution_status === "unavailable",
+    );
     const [after] = await sql`select status, probe_execution_reason from monitors where id = ${monitor!.id}`;
     expect(after).toEqual({ status: "pending", probe_execution_reason: "max_concurrent reached" });
 

@@ -82,7 +82,10 @@ export class RawAgent {
   /** The next server frame of `type` not yet taken. */
   next(type: ServerFrameType, timeoutMs = 5000): Promise<Frame<ServerFrameType>> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((f) => f.type))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((f) => f.type))}`)),
+        timeoutMs,
+      );
       const look = () => {
         for (let i = this.#taken; i < this.frames.length; i++)
           if (this.frames[i]!.type === type) {

@@ -9,7 +9,19 @@ import { SocketBudget } from "../../../net/socket-budget.ts";
 import type { EngineOptions, ScanPlan } from "../../../sidecar/discovery/engine/plan.ts";
 import { runScan, type ScanOutcome, type ScanProgress } from "../../../sidecar/discovery/engine/run-scan.ts";
 import { type DnsPeer, type HttpPeer, startDnsPeer, startHttpPeer } from "../monitors/peers.ts";
-import { blackHole, childCommands, greetingPeer, havePython, mutedUdp, type Peer, silentPeer, sleep, TLS_FIXTURE, tcpSocketsAfterClose, tlsPeer } from "./support.ts";
+import {
+  blackHole,
+  childCommands,
+  greetingPeer,
+  havePython,
+  mutedUdp,
+  type Peer,
+  silentPeer,
+  sleep,
+  TLS_FIXTURE,
+  tcpSocketsAfterClose,
+  tlsPeer,
+} from "./support.ts";
 
 const arpFixture = fileURLToPath(new URL("../../fixtures/discovery/proc-net-arp.txt", import.meta.url));
 
@@ -30,7 +42,11 @@ interface Run {
   logs: string[];
 }
 
-async function scan(p: ScanPlan, options: EngineOptions & { budget?: SocketBudget } = {}, signal = new AbortController().signal): Promise<Run> {
+async function scan(
+  p: ScanPlan,
+  options: EngineOptions & { budget?: SocketBudget } = {},
+  signal = new AbortController().signal,
+): Promise<Run> {
   const hosts = new Map<string, HostFinding>();
   const progress: ScanProgress[] = [];
   const logs: string[] = [];
@@ -58,7 +74,11 @@ let dns: DnsPeer;
 beforeAll(async () => {
   ssh = await greetingPeer(`${H}2`, "SSH-2.0-OpenSSH_9.6p1 lab\r\n");
   web = await startHttpPeer({ host: `${H}3` });
-  web.on("/", { status: 200, headers: { "content-type": "text/html", server: "nginx/1.24.0" }, body: "<html><title>Home Assistant</title></html>" });
+  web.on("/", {
+    status: 200,
+    headers: { "content-type": "text/html", server: "nginx/1.24.0" },
+    body: "<html><title>Home Assistant</title></html>",
+  });
   webTls = await startHttpPeer({ host: `${H}4`, tls: TLS_FIXTURE });
   webTls.on("/", { status: 200, headers: { "content-type": "text/html" }, body: "<title>Proxmox Virtual Environment</title>" });
   tls = await tlsPeer(`${H}5`);
@@ -86,24 +106,54 @@ describe("runScan", () => {
 
     const host = (n: number) => run.hosts.get(`${H}${n}`)!;
     expect(host(2)).toEqual({
-      ip_address: `${H}2`, mac_address: null, hostname: "nas.lab.test",
+      ip_address: `${H}2`,
+      mac_address: null,
+      hostname: "nas.lab.test",
       open_ports: [{ port: ssh.port, protocol: "tcp", service: "ssh", banner: "SSH-2.0-OpenSSH_9.6p1 lab" }],
-      vendor: null, os_family: null, os_vendor: null, os_accuracy: null, snmp_sys_name: null, snmp_sys_descr: null,
-      rtt_ms: expect.any(Number), sources: ["icmp", "tcp", "banner", "dns"],
+      vendor: null,
+      os_family: null,
+      os_vendor: null,
+      os_accuracy: null,
+      snmp_sys_name: null,
+      snmp_sys_descr: null,
+      rtt_ms: expect.any(Number),
+      sources: ["icmp", "tcp", "banner", "dns"],
     });
     expect(host(3)).toMatchObject({
       hostname: "hass.lab.test",
-      open_ports: [{ port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Home Assistant", server: "nginx/1.24.0" }],
+      open_ports: [
+        {
+          port: web.port,
+          protocol: "tcp",
+          service: "http",
+          banner: "HTTP/1.1 200 OK",
+          http_title: "Home Assistant",
+          server: "nginx/1.24.0",
+        },
+      ],
       sources: ["icmp", "tcp", "banner", "http", "dns"],
     });
-    const cert = { subject: "CN=scan-target.test, O=Discovery Test", issuer: "CN=scan-target.test, O=Discovery Test", not_after: "2126-11-01T01:27:26.000Z", san: ["DNS:scan-target.test", "IP Address:127.0.3.5"] };
+    const cert = {
+      subject: "CN=scan-target.test, O=Discovery Test",
+      issuer: "CN=scan-target.test, O=Discovery Test",
+      not_after: "2126-11-01T01:27:26.000Z",
+      san: ["DNS:scan-target.test", "IP Address:127.0.3.5"],
+    };
     expect(host(4)).toMatchObject({
       hostname: null,
-      open_ports: [{ port: webTls.port, protocol: "tcp", service: "https", banner: null, tls: cert, http_title: "Proxmox Virtual Environment" }],
+      open_ports: [
+        { port: webTls.port, protocol: "tcp", service: "https", banner: null, tls: cert, http_title: "Proxmox Virtual Environment" },
+      ],
       sources: ["icmp", "tcp", "tls", "http"],
     });
-    expect(host(5)).toMatchObject({ open_ports: [{ port: tls.port, protocol: "tcp", service: null, banner: null, tls: cert }], sources: ["icmp", "tcp", "tls"] });
-    expect(host(6)).toMatchObject({ open_ports: [{ port: silent.port, protocol: "tcp", service: null, banner: null }], sources: ["icmp", "tcp"] });
+    expect(host(5)).toMatchObject({
+      open_ports: [{ port: tls.port, protocol: "tcp", service: null, banner: null, tls: cert }],
+      sources: ["icmp", "tcp", "tls"],
+    });
+    expect(host(6)).toMatchObject({
+      open_ports: [{ port: silent.port, protocol: "tcp", service: null, banner: null }],
+      sources: ["icmp", "tcp"],
+    });
     // Every other loopback address answers the ping and refuses the ports: up, nothing open.
     for (const n of [1, 7, 8, 19, 20]) expect(host(n)).toMatchObject({ open_ports: [], sources: expect.arrayContaining(["tcp"]) });
     expect(host(7).rtt_ms).toBeGreaterThan(0);
@@ -117,7 +167,11 @@ describe("runScan", () => {
   it("takes MACs from the neighbour table, and with arp alone reports the table's hosts inside the targets", async () => {
     const withPing = await scan(plan({ targets: targets([`${H}29-${H}31`]), scan_types: ["icmp", "arp"] }), { arpTablePath: arpFixture });
     expect([...withPing.hosts.values()].map((f) => [f.ip_address, f.mac_address, f.sources])).toEqual(
-      expect.arrayContaining([[`${H}29`, null, ["icmp"]], [`${H}30`, "52:54:00:ab:cd:ef", ["icmp", "arp"]], [`${H}31`, null, ["icmp"]]]),
+      expect.arrayContaining([
+        [`${H}29`, null, ["icmp"]],
+        [`${H}30`, "52:54:00:ab:cd:ef", ["icmp", "arp"]],
+        [`${H}31`, null, ["icmp"]],
+      ]),
     );
     expect(withPing.hosts.size).toBe(3);
 
@@ -130,29 +184,49 @@ describe("runScan", () => {
   });
 
   it("with only dns asked for, finds the hosts by ping and TCP and says so", async () => {
-    const run = await scan(plan({ targets: targets([`${H}2`]), scan_types: ["dns"], tcp_ports: [ssh.port] }), { dnsServers: [`${dns.address}:${dns.port}`] });
-    expect(run.hosts.get(`${H}2`)).toMatchObject({ hostname: "nas.lab.test", open_ports: [{ port: ssh.port }], sources: ["icmp", "tcp", "dns"] });
+    const run = await scan(plan({ targets: targets([`${H}2`]), scan_types: ["dns"], tcp_ports: [ssh.port] }), {
+      dnsServers: [`${dns.address}:${dns.port}`],
+    });
+    expect(run.hosts.get(`${H}2`)).toMatchObject({
+      hostname: "nas.lab.test",
+      open_ports: [{ port: ssh.port }],
+      sources: ["icmp", "tcp", "dns"],
+    });
     expect(run.logs).toContain("INFO plan No host-discovery method chosen; ICMP and TCP connect find the hosts");
   });
 
-  it.skipIf(!havePython)("tries all ports of a firewalled host at once: an open port after twenty silent ones is found in time", async () => {
-    const host = `${H}70`;
-    const dropped = Array.from({ length: 20 }, (_, i) => 4500 + i);
-    const hole = await blackHole([host], dropped);
-    const open = await greetingPeer(host, "SSH-2.0-behind-a-firewall\r\n");
-    try {
-      const started = performance.now();
-      const run = await scan(plan({ targets: targets([host]), scan_types: ["icmp", "tcp"], tcp_ports: [...dropped, open.port], host_timeout_ms: 1500, max_sockets: 512, max_concurrent_hosts: 128 }));
-      expect(performance.now() - started).toBeLessThan(3500);
-      expect(run.hosts.get(host)).toMatchObject({ open_ports: [{ port: open.port, protocol: "tcp" }], sources: ["icmp", "tcp"] });
-    } finally {
-      hole.close();
-      await open.close();
-    }
-  });
+  it.skipIf(!havePython)(
+    "tries all ports of a firewalled host at once: an open port after twenty silent ones is found in time",
+    async () => {
+      const host = `${H}70`;
+      const dropped = Array.from({ length: 20 }, (_, i) => 4500 + i);
+      const hole = await blackHole([host], dropped);
+      const open = await greetingPeer(host, "SSH-2.0-behind-a-firewall\r\n");
+      try {
+        const started = performance.now();
+        const run = await scan(
+          plan({
+            targets: targets([host]),
+            scan_types: ["icmp", "tcp"],
+            tcp_ports: [...dropped, open.port],
+            host_timeout_ms: 1500,
+            max_sockets: 512,
+            max_concurrent_hosts: 128,
+          }),
+        );
+        expect(performance.now() - started).toBeLessThan(3500);
+        expect(run.hosts.get(host)).toMatchObject({ open_ports: [{ port: open.port, protocol: "tcp" }], sources: ["icmp", "tcp"] });
+      } finally {
+        hole.close();
+        await open.close();
+      }
+    },
+  );
 
   it("without a working ping, warns once and finds the hosts by TCP", async () => {
-    const run = await scan(plan({ targets: targets([`${H}2-${H}4`]), scan_types: ["icmp", "tcp"], tcp_ports: [ssh.port] }), { pingCommand: "/nonexistent/ping" });
+    const run = await scan(plan({ targets: targets([`${H}2-${H}4`]), scan_types: ["icmp", "tcp"], tcp_ports: [ssh.port] }), {
+      pingCommand: "/nonexistent/ping",
+    });
     expect(run.outcome).toEqual({ addresses_scanned: 3, hosts_found: 3, cancelled: false });
     expect(run.hosts.get(`${H}2`)).toMatchObject({ open_ports: [{ port: ssh.port }], sources: ["tcp"] });
     expect(run.logs.filter((l) => l.startsWith("WARNING"))).toEqual([
@@ -182,10 +256,13 @@ describe("runScan", () => {
     const muted = await mutedUdp(`${H}54`);
     try {
       const started = performance.now();
-      const run = await scan(plan({ targets: targets([`${H}6`]), scan_types: ["tcp", "dns", "banner"], tcp_ports: [silent.port], host_timeout_ms: 400 }), {
-        dnsServers: [`${H}54:${muted.port}`],
-        bannerWindowMs: 5000,
-      });
+      const run = await scan(
+        plan({ targets: targets([`${H}6`]), scan_types: ["tcp", "dns", "banner"], tcp_ports: [silent.port], host_timeout_ms: 400 }),
+        {
+          dnsServers: [`${H}54:${muted.port}`],
+          bannerWindowMs: 5000,
+        },
+      );
       expect(performance.now() - started).toBeLessThan(1500);
       expect(run.hosts.get(`${H}6`)).toMatchObject({ hostname: null, open_ports: [{ port: silent.port, banner: null }] });
     } finally {
@@ -207,7 +284,14 @@ describe("runScan", () => {
         controller.abort();
       }, 500);
       const run = await scan(
-        plan({ targets: range, scan_types: ["icmp", "tcp", "dns"], tcp_ports: [4444, 4445], host_timeout_ms: 30_000, max_sockets: 512, max_concurrent_hosts: 256 }),
+        plan({
+          targets: range,
+          scan_types: ["icmp", "tcp", "dns"],
+          tcp_ports: [4444, 4445],
+          host_timeout_ms: 30_000,
+          max_sockets: 512,
+          max_concurrent_hosts: 256,
+        }),
         { budget, connectTimeoutMs: 20_000, dnsServers: [`127.0.8.1:${muted.port}`] },
         controller.signal,
       );

@@ -13,7 +13,20 @@ import { reverseDns } from "../../../net/reverse-dns.ts";
 import { connectSocket, tcpProbe } from "../../../net/tcp-connect.ts";
 import { tlsCert } from "../../../net/tls-cert.ts";
 import { type DnsPeer, type HttpPeer, startDnsPeer, startHttpPeer } from "../monitors/peers.ts";
-import { blackHole, childCommands, greetingPeer, havePython, mutedUdp, openTcpSockets, type Peer, silentPeer, sleep, TLS_FIXTURE, tcpSocketsAfterClose, tlsPeer } from "./support.ts";
+import {
+  blackHole,
+  childCommands,
+  greetingPeer,
+  havePython,
+  mutedUdp,
+  openTcpSockets,
+  type Peer,
+  silentPeer,
+  sleep,
+  TLS_FIXTURE,
+  tcpSocketsAfterClose,
+  tlsPeer,
+} from "./support.ts";
 
 const H = "127.0.12.";
 let ssh: Peer;
@@ -52,7 +65,9 @@ describe("tcp connect", () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       const abortedAt = performance.now();
-      await expect(connectSocket(`${H}9`, 4444, { timeoutMs: 10_000, signal: controller.signal })).rejects.toMatchObject({ code: "ABORTED" });
+      await expect(connectSocket(`${H}9`, 4444, { timeoutMs: 10_000, signal: controller.signal })).rejects.toMatchObject({
+        code: "ABORTED",
+      });
       expect(performance.now() - abortedAt).toBeLessThan(500);
       expect(await tcpSocketsAfterClose(before)).toBe(before);
     } finally {
@@ -70,9 +85,15 @@ describe("ping", () => {
 
   it("names a missing ping command, refuses what is not an address, and is killed on abort", async () => {
     expect(await ping("127.0.0.1", { timeoutMs: 1000, command: "/nonexistent/ping" })).toEqual({
-      alive: false, rtt_ms: null, fault: "the system ping command (/nonexistent/ping) is not installed",
+      alive: false,
+      rtt_ms: null,
+      fault: "the system ping command (/nonexistent/ping) is not installed",
     });
-    expect(await ping("127.0.0.1; id", { timeoutMs: 1000 })).toEqual({ alive: false, rtt_ms: null, fault: "not an IPv4 address: 127.0.0.1; id" });
+    expect(await ping("127.0.0.1; id", { timeoutMs: 1000 })).toEqual({
+      alive: false,
+      rtt_ms: null,
+      fault: "not an IPv4 address: 127.0.0.1; id",
+    });
     const controller = new AbortController();
     controller.abort();
     expect(await ping("127.0.0.1", { timeoutMs: 1000, signal: controller.signal })).toEqual({ alive: false, rtt_ms: null, fault: null });
@@ -87,7 +108,11 @@ describe("batched ping", () => {
     const results = await Promise.all(ips.map((ip) => batcher.ping(ip)));
     expect(results.filter((r) => r.alive)).toHaveLength(20);
     for (const r of results) expect(r.rtt_ms).toBeGreaterThan(0);
-    expect(await batcher.ping("127.0.0.1 127.0.0.2")).toEqual({ alive: false, rtt_ms: null, fault: "not an IPv4 address: 127.0.0.1 127.0.0.2" });
+    expect(await batcher.ping("127.0.0.1 127.0.0.2")).toEqual({
+      alive: false,
+      rtt_ms: null,
+      fault: "not an IPv4 address: 127.0.0.1 127.0.0.2",
+    });
   });
 
   it("names a missing ping command for every address of the batch", async () => {
@@ -104,7 +129,10 @@ describe("batched ping", () => {
     const dir = mkdtempSync(join(tmpdir(), "slow-ping-"));
     const slowPing = join(dir, "slow-ping");
     writeFileSync(slowPing, "#!/bin/sh\nsleep 5\n", { mode: 0o755 });
-    const running = () => execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(slowPing));
+    const running = () =>
+      execFileSync("ps", ["-eo", "args="], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes(slowPing));
     try {
       const controller = new AbortController();
       const batcher = new PingBatcher({ timeoutMs: 5000, signal: controller.signal, command: slowPing });
@@ -114,7 +142,10 @@ describe("batched ping", () => {
       expect(running().length).toBeGreaterThanOrEqual(2);
       const abortedAt = performance.now();
       controller.abort();
-      expect(await pending).toEqual([{ alive: false, rtt_ms: null, fault: null }, { alive: false, rtt_ms: null, fault: null }]);
+      expect(await pending).toEqual([
+        { alive: false, rtt_ms: null, fault: null },
+        { alive: false, rtt_ms: null, fault: null },
+      ]);
       expect(performance.now() - abortedAt).toBeLessThan(500);
       await sleep(50);
       expect(childCommands()).toEqual([]);
@@ -125,8 +156,12 @@ describe("batched ping", () => {
   });
 
   it("reads the reply lines of interleaved ping output", () => {
-    const out = "PING 127.0.0.2 (127.0.0.2) 56(84) bytes of data.\n64 bytes from 127.0.0.3: icmp_seq=1 ttl=64 time=0.031 ms\n64 bytes from 127.0.0.2: icmp_seq=1 ttl=64 time=1.5 ms\n";
-    expect([...parseReplies(out)]).toEqual([["127.0.0.3", 0.031], ["127.0.0.2", 1.5]]);
+    const out =
+      "PING 127.0.0.2 (127.0.0.2) 56(84) bytes of data.\n64 bytes from 127.0.0.3: icmp_seq=1 ttl=64 time=0.031 ms\n64 bytes from 127.0.0.2: icmp_seq=1 ttl=64 time=1.5 ms\n";
+    expect([...parseReplies(out)]).toEqual([
+      ["127.0.0.3", 0.031],
+      ["127.0.0.2", 1.5],
+    ]);
   });
 });
 
@@ -151,7 +186,11 @@ describe("reverse dns", () => {
 
 describe("banner grab", () => {
   it("reads a greeting, and probes a silent web server with HEAD /", async () => {
-    expect(await grabBanner(ssh.host, ssh.port, { timeoutMs: 1000, windowMs: 200 })).toEqual({ banner: "SSH-2.0-OpenSSH_9.6 lab", http: false, server: null });
+    expect(await grabBanner(ssh.host, ssh.port, { timeoutMs: 1000, windowMs: 200 })).toEqual({
+      banner: "SSH-2.0-OpenSSH_9.6 lab",
+      http: false,
+      server: null,
+    });
     web.on("/", { status: 200, body: "hi" });
     const b = await grabBanner(`${H}5`, web.port, { timeoutMs: 1000, windowMs: 200 });
     expect(b).toEqual({ banner: "HTTP/1.1 200 OK", http: true, server: null });
@@ -160,7 +199,11 @@ describe("banner grab", () => {
 
   it("has no banner for a silent server (after two windows) or a TLS one, and null for a closed port", async () => {
     const started = performance.now();
-    expect(await grabBanner(silent.host, silent.port, { timeoutMs: 1000, windowMs: 150 })).toEqual({ banner: null, http: false, server: null });
+    expect(await grabBanner(silent.host, silent.port, { timeoutMs: 1000, windowMs: 150 })).toEqual({
+      banner: null,
+      http: false,
+      server: null,
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     expect(await grabBanner(tls.host, tls.port, { timeoutMs: 1000, windowMs: 150 })).toEqual({ banner: null, http: false, server: null });
     expect(await grabBanner(ssh.host, 1, { timeoutMs: 1000 })).toBeNull();
@@ -187,17 +230,33 @@ describe("tls certificate", () => {
 
 describe("http title", () => {
   it("reads the front page's title over HTTP and HTTPS (untrusted certificate)", async () => {
-    web.on("/", { status: 200, headers: { "content-type": "text/html", server: "lab-httpd" }, body: "<html><head><title>Grafana &amp; Co</title></head></html>" });
-    expect(await httpTitle(`${H}5`, web.port, { tls: false, timeoutMs: 1000 })).toEqual({ status: 200, title: "Grafana & Co", server: "lab-httpd" });
+    web.on("/", {
+      status: 200,
+      headers: { "content-type": "text/html", server: "lab-httpd" },
+      body: "<html><head><title>Grafana &amp; Co</title></head></html>",
+    });
+    expect(await httpTitle(`${H}5`, web.port, { tls: false, timeoutMs: 1000 })).toEqual({
+      status: 200,
+      title: "Grafana & Co",
+      server: "lab-httpd",
+    });
     webTls.on("/", { status: 200, headers: { "content-type": "text/html" }, body: "<title>Proxmox VE</title>" });
-    expect(await httpTitle(`${H}6`, webTls.port, { tls: true, timeoutMs: 1000 })).toEqual({ status: 200, title: "Proxmox VE", server: null });
+    expect(await httpTitle(`${H}6`, webTls.port, { tls: true, timeoutMs: 1000 })).toEqual({
+      status: 200,
+      title: "Proxmox VE",
+      server: null,
+    });
   });
 
   it("reports a redirect without following it, bounds the body, and is null for what is not HTTP", async () => {
     web.on("/", { status: 302, headers: { location: "/login" }, body: "" });
     expect(await httpTitle(`${H}5`, web.port, { tls: false, timeoutMs: 1000 })).toEqual({ status: 302, title: null, server: null });
     web.on("/", { status: 200, headers: { "content-type": "text/html" }, body: `${"x".repeat(100_000)}<title>late</title>` });
-    expect(await httpTitle(`${H}5`, web.port, { tls: false, timeoutMs: 1000, maxBytes: 4096 })).toEqual({ status: 200, title: null, server: null });
+    expect(await httpTitle(`${H}5`, web.port, { tls: false, timeoutMs: 1000, maxBytes: 4096 })).toEqual({
+      status: 200,
+      title: null,
+      server: null,
+    });
     expect(await httpTitle(tls.host, tls.port, { tls: false, timeoutMs: 500 })).toBeNull();
   });
 });

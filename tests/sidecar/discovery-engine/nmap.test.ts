@@ -28,8 +28,22 @@ async function scan(p: Partial<ScanPlan> & Pick<ScanPlan, "targets">, options: E
   const logs: string[] = [];
   const phases = new Set<string>();
   const outcome: ScanOutcome = await runScan(
-    { scan_types: ["nmap"], tcp_ports: [], host_timeout_ms: 20_000, max_sockets: 64, max_concurrent_hosts: 16, nmap_arguments: null, snmp: null, ...p },
-    { signal, onHost: (f) => void hosts.push(f), onProgress: (x) => void phases.add(x.phase), onLog: (level, phase, message) => void logs.push(`${level} ${phase} ${message}`) },
+    {
+      scan_types: ["nmap"],
+      tcp_ports: [],
+      host_timeout_ms: 20_000,
+      max_sockets: 64,
+      max_concurrent_hosts: 16,
+      nmap_arguments: null,
+      snmp: null,
+      ...p,
+    },
+    {
+      signal,
+      onHost: (f) => void hosts.push(f),
+      onProgress: (x) => void phases.add(x.phase),
+      onLog: (level, phase, message) => void logs.push(`${level} ${phase} ${message}`),
+    },
     options,
   );
   return { outcome, hosts: hosts.sort((a, b) => a.ip_address.localeCompare(b.ip_address)), logs, phases };
@@ -42,7 +56,10 @@ let web: Peer;
 beforeAll(async () => {
   ssh = await greetingPeer(`${H}2`, "SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n");
   const page = "<html><title>Lab</title></html>";
-  web = await answeringPeer(`${H}2`, `HTTP/1.1 200 OK\r\nServer: nginx/1.24.0\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`);
+  web = await answeringPeer(
+    `${H}2`,
+    `HTTP/1.1 200 OK\r\nServer: nginx/1.24.0\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
+  );
 });
 afterAll(async () => {
   await Promise.all([ssh?.close(), web?.close()]);
@@ -56,17 +73,28 @@ describe.skipIf(!haveNmap)("nmap scan type", () => {
     expect(two).toMatchObject({ ip_address: `${H}2`, sources: ["nmap"] });
     expect(two!.open_ports.map((p) => p.port)).toEqual([ssh.port, web.port].sort((a, b) => a - b));
     const byPort = new Map(two!.open_ports.map((p) => [p.port, p]));
-    expect(byPort.get(ssh.port)).toEqual({ port: ssh.port, protocol: "tcp", service: "ssh", banner: "OpenSSH 9.6p1 Ubuntu 3ubuntu13 (Ubuntu Linux; protocol 2.0)" });
+    expect(byPort.get(ssh.port)).toEqual({
+      port: ssh.port,
+      protocol: "tcp",
+      service: "ssh",
+      banner: "OpenSSH 9.6p1 Ubuntu 3ubuntu13 (Ubuntu Linux; protocol 2.0)",
+    });
     expect(byPort.get(web.port)).toEqual({ port: web.port, protocol: "tcp", service: "http", banner: "nginx 1.24.0" });
     // Loopback answers for every address: up, every port refused.
     expect(three).toMatchObject({ ip_address: `${H}3`, open_ports: [], sources: ["nmap"] });
-    expect(run.logs.some((l) => l.startsWith("INFO nmap nmap -sT -sV --version-light -T4 --host-timeout 20000ms --max-parallelism 64 over 2 addresses"))).toBe(true);
+    expect(
+      run.logs.some((l) =>
+        l.startsWith("INFO nmap nmap -sT -sV --version-light -T4 --host-timeout 20000ms --max-parallelism 64 over 2 addresses"),
+      ),
+    ).toBe(true);
   });
 
   it("enriches nmap's hosts with the chosen built-in methods (banner, http title)", async () => {
     // Without -sV nmap cannot name a service on an unusual port; the banner grab tells it is HTTP.
     const run = await scan({ targets: targets([`${H}2`]), scan_types: ["nmap", "banner", "http"], tcp_ports: [web.port] });
-    expect(run.hosts[0]!.open_ports).toEqual([{ port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Lab", server: "nginx/1.24.0" }]);
+    expect(run.hosts[0]!.open_ports).toEqual([
+      { port: web.port, protocol: "tcp", service: "http", banner: "HTTP/1.1 200 OK", http_title: "Lab", server: "nginx/1.24.0" },
+    ]);
     expect(run.hosts[0]!.sources).toEqual(["nmap", "banner", "http"]);
   });
 
@@ -94,7 +122,9 @@ describe("nmap missing or misused", () => {
   });
 
   it("refuses arguments outside the whitelist before starting anything", async () => {
-    await expect(scan({ targets: targets([`${H}2`]), nmap_arguments: "--script vuln" })).rejects.toThrow("nmap_arguments: nmap argument '--script' is not allowed");
+    await expect(scan({ targets: targets([`${H}2`]), nmap_arguments: "--script vuln" })).rejects.toThrow(
+      "nmap_arguments: nmap argument '--script' is not allowed",
+    );
     expect(childCommands()).not.toContain("nmap");
   });
 });

@@ -23,10 +23,19 @@ describe("probeDiscoveryReadiness", () => {
   });
 
   it("says what is missing: ping, nmap, the neighbour table", async () => {
-    const r = await probeDiscoveryReadiness({ pingCommand: "/nonexistent/ping", nmapCommand: "/nonexistent/nmap", arpTablePath: "/nonexistent/arp", dockerSocketPath: "/nonexistent/docker.sock" });
+    const r = await probeDiscoveryReadiness({
+      pingCommand: "/nonexistent/ping",
+      nmapCommand: "/nonexistent/nmap",
+      arpTablePath: "/nonexistent/arp",
+      dockerSocketPath: "/nonexistent/docker.sock",
+    });
     const by = new Map(r.capabilities.map((c) => [c.key, c]));
     expect(by.get("icmp")).toMatchObject({ state: "unavailable", reason_code: "ping_not_installed" });
-    expect(by.get("nmap")).toMatchObject({ state: "unavailable", reason_code: "not_installed", explanation: expect.stringContaining("nmap is not installed") });
+    expect(by.get("nmap")).toMatchObject({
+      state: "unavailable",
+      reason_code: "not_installed",
+      explanation: expect.stringContaining("nmap is not installed"),
+    });
     expect(by.get("arp")).toMatchObject({ state: "unavailable", reason_code: "no_neighbour_table" });
     expect(r.helper_installed).toBe(false);
   });

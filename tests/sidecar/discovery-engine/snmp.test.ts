@@ -42,8 +42,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "scan-snmpd-"));
   port = await freeUdpPort();
   const conf = join(dir, "snmpd.conf");
-  writeFileSync(conf, `agentAddress udp:${HOST}:${port}\nrocommunity ${COMMUNITY} 127.0.0.0/8\nsysName lab-switch-01\nsysDescr Lab switch firmware 1.2\n`);
-  snmpd = spawn(snmpdPath, ["-f", "-Lo", "-C", "-c", conf], { env: { ...process.env, SNMP_PERSISTENT_DIR: dir, MIBS: "" }, stdio: "ignore" });
+  writeFileSync(
+    conf,
+    `agentAddress udp:${HOST}:${port}\nrocommunity ${COMMUNITY} 127.0.0.0/8\nsysName lab-switch-01\nsysDescr Lab switch firmware 1.2\n`,
+  );
+  snmpd = spawn(snmpdPath, ["-f", "-Lo", "-C", "-c", conf], {
+    env: { ...process.env, SNMP_PERSISTENT_DIR: dir, MIBS: "" },
+    stdio: "ignore",
+  });
   for (let i = 0; i < 50 && !(await ask(COMMUNITY)); i++) await sleep(100);
 });
 afterAll(() => {
@@ -62,12 +68,27 @@ describe.skipIf(!snmpdPath)("snmp scan type", () => {
     if (!t.ok) throw new Error(t.message);
     const hosts: HostFinding[] = [];
     const outcome = await runScan(
-      { targets: t.value, scan_types: ["snmp"], tcp_ports: [], host_timeout_ms: 1000, max_sockets: 8, max_concurrent_hosts: 2, nmap_arguments: null, snmp: { community: COMMUNITY, port, version: "2c" } },
+      {
+        targets: t.value,
+        scan_types: ["snmp"],
+        tcp_ports: [],
+        host_timeout_ms: 1000,
+        max_sockets: 8,
+        max_concurrent_hosts: 2,
+        nmap_arguments: null,
+        snmp: { community: COMMUNITY, port, version: "2c" },
+      },
       { signal: new AbortController().signal, onHost: (f) => void hosts.push(f), onProgress: () => {}, onLog: () => {} },
     );
     expect(outcome).toEqual({ addresses_scanned: 2, hosts_found: 1, cancelled: false });
     expect(hosts).toEqual([
-      expect.objectContaining({ ip_address: HOST, snmp_sys_name: "lab-switch-01", snmp_sys_descr: "Lab switch firmware 1.2", open_ports: [], sources: ["snmp"] }),
+      expect.objectContaining({
+        ip_address: HOST,
+        snmp_sys_name: "lab-switch-01",
+        snmp_sys_descr: "Lab switch firmware 1.2",
+        open_ports: [],
+        sources: ["snmp"],
+      }),
     ]);
   });
 });

@@ -50,22 +50,38 @@ async function serve(server: Server, host: string, port: number): Promise<Peer> 
 
 /** Says `greeting` on connect and keeps the connection open. */
 export function greetingPeer(host: string, greeting: string, port = 0): Promise<Peer> {
-  return serve(createServer((s) => s.write(greeting)), host, port);
+  return serve(
+    createServer((s) => s.write(greeting)),
+    host,
+    port,
+  );
 }
 
 /** Answers whatever the client sends first with `answer`, then closes (a minimal HTTP/1.0-style server). */
 export function answeringPeer(host: string, answer: string, port = 0): Promise<Peer> {
-  return serve(createServer((s) => s.once("data", () => s.end(answer))), host, port);
+  return serve(
+    createServer((s) => s.once("data", () => s.end(answer))),
+    host,
+    port,
+  );
 }
 
 /** Accepts and never says a word. */
 export function silentPeer(host: string, port = 0): Promise<Peer> {
-  return serve(createServer(() => {}), host, port);
+  return serve(
+    createServer(() => {}),
+    host,
+    port,
+  );
 }
 
 /** TLS with the fixture certificate; closes once the client sends anything after the handshake. */
 export function tlsPeer(host: string, port = 0): Promise<Peer> {
-  return serve(createTlsServer(TLS_FIXTURE, (s) => s.on("data", () => s.destroy())), host, port);
+  return serve(
+    createTlsServer(TLS_FIXTURE, (s) => s.on("data", () => s.destroy())),
+    host,
+    port,
+  );
 }
 
 /** A UDP port that swallows every datagram (a DNS server that never answers). */
@@ -124,7 +140,10 @@ export async function tcpSocketsAfterClose(expected: number): Promise<number> {
 /** Names of this process's child processes still running. */
 export function childCommands(): string[] {
   try {
-    return execFileSync("ps", ["--ppid", String(process.pid), "-o", "comm="], { encoding: "utf8" }).split("\n").map((s) => s.trim()).filter((s) => s && s !== "ps");
+    return execFileSync("ps", ["--ppid", String(process.pid), "-o", "comm="], { encoding: "utf8" })
+      .split("\n")
+      .map((s) => s.trim())
+      .filter((s) => s && s !== "ps");
   } catch {
     return []; // ps exits 1 when there is no child
   }

@@ -42,31 +42,66 @@ const sock = await sender(address);
 const routerSock = await sender(routerAddress);
 
 const mdns = dnsPacket.encode({
-  type: "response", id: 0, flags: dnsPacket.AUTHORITATIVE_ANSWER,
+  type: "response",
+  id: 0,
+  flags: dnsPacket.AUTHORITATIVE_ANSWER,
   answers: [
     { type: "PTR", name: "_ipp._tcp.local", ttl: 120, data: "Office Printer._ipp._tcp.local" },
-    { type: "SRV", name: "Office Printer._ipp._tcp.local", ttl: 120, data: { target: "officeprinter.local", port: 631, priority: 0, weight: 0 } },
-    { type: "TXT", name: "Office Printer._ipp._tcp.local", ttl: 120, data: ["txtvers=1", "usb_MFG=Brother", "usb_MDL=HL-L2350DW", "ty=Brother HL-L2350DW series", "rp=ipp/print"] },
+    {
+      type: "SRV",
+      name: "Office Printer._ipp._tcp.local",
+      ttl: 120,
+      data: { target: "officeprinter.local", port: 631, priority: 0, weight: 0 },
+    },
+    {
+      type: "TXT",
+      name: "Office Printer._ipp._tcp.local",
+      ttl: 120,
+      data: ["txtvers=1", "usb_MFG=Brother", "usb_MDL=HL-L2350DW", "ty=Brother HL-L2350DW series", "rp=ipp/print"],
+    },
     { type: "A", name: "officeprinter.local", ttl: 120, data: address },
   ],
 });
-const notify = Buffer.from([
-  "NOTIFY * HTTP/1.1", "HOST: 239.255.255.250:1900", "CACHE-CONTROL: max-age=1800", `LOCATION: http://${routerAddress}:49152/rootDesc.xml`,
-  "NT: urn:schemas-upnp-org:device:InternetGatewayDevice:1", "NTS: ssdp:alive", "SERVER: Linux/5.10 UPnP/1.1 MiniUPnPd/2.3",
-  "USN: uuid:aaaa-bbbb::urn:schemas-upnp-org:device:InternetGatewayDevice:1", "", "",
-].join("\r\n"));
+const notify = Buffer.from(
+  [
+    "NOTIFY * HTTP/1.1",
+    "HOST: 239.255.255.250:1900",
+    "CACHE-CONTROL: max-age=1800",
+    `LOCATION: http://${routerAddress}:49152/rootDesc.xml`,
+    "NT: urn:schemas-upnp-org:device:InternetGatewayDevice:1",
+    "NTS: ssdp:alive",
+    "SERVER: Linux/5.10 UPnP/1.1 MiniUPnPd/2.3",
+    "USN: uuid:aaaa-bbbb::urn:schemas-upnp-org:device:InternetGatewayDevice:1",
+    "",
+    "",
+  ].join("\r\n"),
+);
 
 /** Malformed datagrams of every sort: random bytes, truncated DNS, a DNS header claiming records it lacks, broken SSDP. */
 function fuzzPackets(): { port: number; group: string; buf: Buffer }[] {
   const out: { port: number; group: string; buf: Buffer }[] = [];
   let seed = 42;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  for (let i = 0; i < 60; i++) out.push({ port: 5353, group: "224.0.0.251", buf: Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 300) }, () => Math.floor(rnd() * 256))) });
+  for (let i = 0; i < 60; i++)
+    out.push({
+      port: 5353,
+      group: "224.0.0.251",
+      buf: Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 300) }, () => Math.floor(rnd() * 256))),
+    });
   for (let i = 1; i < mdns.length; i += 7) out.push({ port: 5353, group: "224.0.0.251", buf: mdns.subarray(0, i) });
   out.push({ port: 5353, group: "224.0.0.251", buf: Buffer.from([0, 0, 0x84, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]) });
-  for (let i = 0; i < 40; i++) out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256))) });
+  for (let i = 0; i < 40; i++)
+    out.push({
+      port: 1900,
+      group: "239.255.255.250",
+      buf: Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256))),
+    });
   out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from("NOTIFY * HTTP/1.1\r\nno colon here\r\n\r\n") });
-  out.push({ port: 1900, group: "239.255.255.250", buf: Buffer.from(`NOTIFY * HTTP/1.1\r\nLOCATION: http://${routerAddress}:49152/${"x".repeat(9500)}\r\n\r\n`) });
+  out.push({
+    port: 1900,
+    group: "239.255.255.250",
+    buf: Buffer.from(`NOTIFY * HTTP/1.1\r\nLOCATION: http://${routerAddress}:49152/${"x".repeat(9500)}\r\n\r\n`),
+  });
   return out;
 }
 

@@ -17,7 +17,8 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     hits++;
     if (req.url === "/big.xml") res.end("x".repeat(70 * 1024));
-    else if (req.url === "/silent.xml") return; // never answers
+    else if (req.url === "/silent.xml")
+      return; // never answers
     else res.end(XML);
   });
   await new Promise<void>((r) => server.listen(0, HOST, r));
@@ -29,7 +30,11 @@ afterAll(async () => {
 });
 
 const fetcher = (allowLoopback: boolean, allowed: (ip: string) => boolean = (ip) => ip === HOST) =>
-  descriptionFetcher({ outbound: nodeOutboundHttp(), policy: async () => ({ ...DEFAULT_OUTBOUND_POLICY, allow_loopback: allowLoopback }), allowed });
+  descriptionFetcher({
+    outbound: nodeOutboundHttp(),
+    policy: async () => ({ ...DEFAULT_OUTBOUND_POLICY, allow_loopback: allowLoopback }),
+    allowed,
+  });
 const url = (path: string) => new URL(`http://${HOST}:${port}${path}`);
 
 describe("description fetch", () => {
@@ -39,8 +44,16 @@ describe("description fetch", () => {
 
   it("refuses, without a request, an address outside the allowed targets or another host than the announcer", async () => {
     const before = hits;
-    expect(await fetcher(true, () => false)(url("/rootDesc.xml"), HOST)).toMatchObject({ ok: false, refused: true, reason: expect.stringContaining("allowed targets") });
-    expect(await fetcher(true)(url("/rootDesc.xml"), "127.0.0.62")).toMatchObject({ ok: false, refused: true, reason: expect.stringContaining("not the announcing") });
+    expect(await fetcher(true, () => false)(url("/rootDesc.xml"), HOST)).toMatchObject({
+      ok: false,
+      refused: true,
+      reason: expect.stringContaining("allowed targets"),
+    });
+    expect(await fetcher(true)(url("/rootDesc.xml"), "127.0.0.62")).toMatchObject({
+      ok: false,
+      refused: true,
+      reason: expect.stringContaining("not the announcing"),
+    });
     expect(hits).toBe(before);
   });
 
@@ -52,6 +65,10 @@ describe("description fetch", () => {
 
   it("stops at the size cap and at the timeout", async () => {
     expect(await fetcher(true)(url("/big.xml"), HOST)).toMatchObject({ ok: false, refused: false });
-    expect(await fetcher(true)(url("/silent.xml"), HOST)).toMatchObject({ ok: false, refused: false, reason: expect.stringContaining("did not answer within 3000 ms") });
+    expect(await fetcher(true)(url("/silent.xml"), HOST)).toMatchObject({
+      ok: false,
+      refused: false,
+      reason: expect.stringContaining("did not answer within 3000 ms"),
+    });
   }, 15_000);
 });

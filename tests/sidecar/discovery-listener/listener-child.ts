@@ -21,7 +21,11 @@ const listener = passiveListener({
     write({ type: "observation", observation });
     write({ type: "status", status: listener.status() });
   },
-  fetchDescription: descriptionFetcher({ outbound: nodeOutboundHttp(), policy: async () => DEFAULT_OUTBOUND_POLICY, allowed: (ip) => allowed.value.contains(ip) }),
+  fetchDescription: descriptionFetcher({
+    outbound: nodeOutboundHttp(),
+    policy: async () => DEFAULT_OUTBOUND_POLICY,
+    allowed: (ip) => allowed.value.contains(ip),
+  }),
 });
 await listener.start();
 write({ type: "ready", status: listener.status() });

@@ -11,10 +11,12 @@ describe("passive listener interfaces", () => {
     await l.start();
     const s = l.status();
     expect(s).toMatchObject({ running: false, interfaces: ["lo", "svclnone0"], groups: [] });
-    expect(s.errors.map((e) => e.message)).toEqual(expect.arrayContaining([
-      "interface svclnone0 not found",
-      "interface lo has no IPv4 address other than loopback: mDNS and SSDP over IPv4 are not joined there",
-    ]));
+    expect(s.errors.map((e) => e.message)).toEqual(
+      expect.arrayContaining([
+        "interface svclnone0 not found",
+        "interface lo has no IPv4 address other than loopback: mDNS and SSDP over IPv4 are not joined there",
+      ]),
+    );
     await l.stop();
     expect(heard).toEqual([]);
   });

@@ -46,12 +46,25 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
     children.push(announcer);
     const printer = observation(await listener.waitFor((l) => observation(l)?.protocol === "mdns" && observation(l)?.kind === "response"))!;
     expect(printer).toMatchObject({
-      source: pair.announcerAddress, address: pair.announcerAddress, hostname: "officeprinter.local", vendor: "Brother", model: "HL-L2350DW",
+      source: pair.announcerAddress,
+      address: pair.announcerAddress,
+      hostname: "officeprinter.local",
+      vendor: "Brother",
+      model: "HL-L2350DW",
       services: [{ type: "ipp", name: "Office Printer", port: 631, protocol: "tcp" }],
     });
     const router = observation(await listener.waitFor((l) => observation(l)?.protocol === "ssdp" && observation(l)?.described === true))!;
-    expect(router).toMatchObject({ source: pair.routerAddress, address: pair.routerAddress, vendor: "Netgearish", model: "RX-500 RX500v2", serial: "SN-ROUTER-0042", hostname: "Test Router" });
-    expect(router.services.map((x) => x.type)).toEqual(expect.arrayContaining(["upnp:InternetGatewayDevice:1", "upnp:Layer3Forwarding:1", "upnp:WANCommonInterfaceConfig:1"]));
+    expect(router).toMatchObject({
+      source: pair.routerAddress,
+      address: pair.routerAddress,
+      vendor: "Netgearish",
+      model: "RX-500 RX500v2",
+      serial: "SN-ROUTER-0042",
+      hostname: "Test Router",
+    });
+    expect(router.services.map((x) => x.type)).toEqual(
+      expect.arrayContaining(["upnp:InternetGatewayDevice:1", "upnp:Layer3Forwarding:1", "upnp:WANCommonInterfaceConfig:1"]),
+    );
     expect(router.services[0]).toMatchObject({ port: 49152, protocol: "tcp" });
     // The description fetch reached the router, so the neighbour table now knows its MAC.
     const later = observation(await listener.waitFor((l) => observation(l)?.protocol === "ssdp" && observation(l)?.mac != null))!;
@@ -63,9 +76,18 @@ describe.skipIf(why !== null)("passive listener in network namespaces", () => {
     const groups = (await status()).groups;
     if (!groups.includes(`ff02::fb@::%${pair.listenerIf}`)) ctx.skip(`no IPv6 in the namespaces here (groups: ${groups.join(", ")})`);
     const seen = listener.lines.length;
-    const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "ipv6", pair.announcerIf]);
+    const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [
+      pair.announcerAddress,
+      pair.routerAddress,
+      "ipv6",
+      pair.announcerIf,
+    ]);
     children.push(announcer);
-    const heard = observation(await listener.waitFor((l) => listener.lines.indexOf(l) >= seen && observation(l)?.protocol === "mdns" && observation(l)!.source.startsWith("fe80:")))!;
+    const heard = observation(
+      await listener.waitFor(
+        (l) => listener.lines.indexOf(l) >= seen && observation(l)?.protocol === "mdns" && observation(l)!.source.startsWith("fe80:"),
+      ),
+    )!;
     // The device's address is its A record: results are IPv4, as scans are.
     expect(heard).toMatchObject({ kind: "response", address: pair.announcerAddress, hostname: "officeprinter.local", vendor: "Brother" });
     await announcer.end();

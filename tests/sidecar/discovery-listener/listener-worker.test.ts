@@ -59,7 +59,13 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
   beforeAll(async () => {
     pair = createNetnsPair();
     actors = await createActors();
-    worker = listenerWorker(actors.t.runtime, { owner: "test-sidecar", open: netnsListener(pair.listenerNs, children), pollMs: 3_600_000, flushMs: 3_600_000, heartbeatMs: 0 });
+    worker = listenerWorker(actors.t.runtime, {
+      owner: "test-sidecar",
+      open: netnsListener(pair.listenerNs, children),
+      pollMs: 3_600_000,
+      flushMs: 3_600_000,
+      heartbeatMs: 0,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -79,13 +85,18 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
   });
 
   it("listens on the interfaces of the setting once enabled", async () => {
-    const put = await actors.req("PUT", "settings", actors.admin, { discovery_listener_enabled: true, discovery_listener_interfaces: [pair.listenerIf] });
+    const put = await actors.req("PUT", "settings", actors.admin, {
+      discovery_listener_enabled: true,
+      discovery_listener_interfaces: [pair.listenerIf],
+    });
     expect(put.status).toBe(200);
     await worker.start();
     await worker.flush();
     const status = await (await actors.req("GET", "discovery/listener/status", actors.viewer)).json();
     expect(status).toMatchObject({ enabled: true, interfaces: [pair.listenerIf], listening: true });
-    expect(status.groups).toEqual(expect.arrayContaining([`224.0.0.251@${pair.listenerAddress}`, `239.255.255.250@${pair.listenerAddress}`]));
+    expect(status.groups).toEqual(
+      expect.arrayContaining([`224.0.0.251@${pair.listenerAddress}`, `239.255.255.250@${pair.listenerAddress}`]),
+    );
     expect(status.sidecars).toHaveLength(1);
   }, 30_000);
 
@@ -95,7 +106,18 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
     const listening = await actors.t.sql.listen("discovery", (payload) => notices.push(JSON.parse(payload)));
     const announcer = spawnInNetns(pair.announcerNs, "announcer-child.ts", [pair.announcerAddress, pair.routerAddress, "announce"]);
     children.push(announcer);
-    type Row = { ip_address: string; hostname: string | null; vendor: string | null; model: string | null; serial_number: string | null; open_ports: { port: number; service: string; banner?: string }[]; sources: string[]; state: string; merge_status: string; scan_job_id: number };
+    type Row = {
+      ip_address: string;
+      hostname: string | null;
+      vendor: string | null;
+      model: string | null;
+      serial_number: string | null;
+      open_ports: { port: number; service: string; banner?: string }[];
+      sources: string[];
+      state: string;
+      merge_status: string;
+      scan_job_id: number;
+    };
     let rows: Row[] = [];
     // Bounded: at most 100 rounds of flush-and-look (the announcer repeats every 200 ms).
     for (let i = 0; i < 100; i++) {
@@ -108,22 +130,51 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
     await announcer.end();
     const printer = rows.find((r) => r.ip_address === pair.announcerAddress);
     const router = rows.find((r) => r.ip_address === pair.routerAddress);
-    expect(printer).toMatchObject({ hostname: "officeprinter.local", vendor: "Brother", model: "HL-L2350DW", sources: ["mdns"], state: "new", merge_status: "pending" });
-    expect(printer!.open_ports).toEqual([expect.objectContaining({ port: 631, protocol: "tcp", service: "ipp", banner: "Office Printer" })]);
-    expect(router).toMatchObject({ hostname: "Test Router", vendor: "Netgearish", model: "RX-500 RX500v2", serial_number: "SN-ROUTER-0042", sources: ["ssdp"], state: "new" });
+    expect(printer).toMatchObject({
+      hostname: "officeprinter.local",
+      vendor: "Brother",
+      model: "HL-L2350DW",
+      sources: ["mdns"],
+      state: "new",
+      merge_status: "pending",
+    });
+    expect(printer!.open_ports).toEqual([
+      expect.objectContaining({ port: 631, protocol: "tcp", service: "ipp", banner: "Office Printer" }),
+    ]);
+    expect(router).toMatchObject({
+      hostname: "Test Router",
+      vendor: "Netgearish",
+      model: "RX-500 RX500v2",
+      serial_number: "SN-ROUTER-0042",
+      sources: ["ssdp"],
+      state: "new",
+    });
     expect(router!.open_ports).toEqual([expect.objectContaining({ port: 49152, service: "upnp:InternetGatewayDevice:1" })]);
-    const [job] = await actors.t.sql<{ source_type: string; status: string; hosts_found: number }[]>`select source_type, status, hosts_found from scan_jobs where id = ${printer!.scan_job_id}`;
+    const [job] = await actors.t.sql<
+      { source_type: string; status: string; hosts_found: number }[]
+    >`select source_type, status, hosts_found from scan_jobs where id = ${printer!.scan_job_id}`;
     expect(job).toMatchObject({ source_type: "listener_triggered", status: "completed", hosts_found: 2 });
     // The review flow sees them like a scan's.
     const pending = await (await actors.req("GET", "discovery/results?status=pending", actors.admin)).json();
-    expect(pending.items.map((r: { ip_address: string }) => r.ip_address)).toEqual(expect.arrayContaining([pair.announcerAddress, pair.routerAddress]));
-    expect(pending.items.find((r: { ip_address: string }) => r.ip_address === pair.routerAddress)).toMatchObject({ model: "RX-500 RX500v2", serial_number: "SN-ROUTER-0042" });
+    expect(pending.items.map((r: { ip_address: string }) => r.ip_address)).toEqual(
+      expect.arrayContaining([pair.announcerAddress, pair.routerAddress]),
+    );
+    expect(pending.items.find((r: { ip_address: string }) => r.ip_address === pair.routerAddress)).toMatchObject({
+      model: "RX-500 RX500v2",
+      serial_number: "SN-ROUTER-0042",
+    });
     // A device never seen before raises one new-device alert each, however often it announces.
-    const alerts = await actors.t.sql<{ detail: { ip_address: string } }[]>`select detail from notification_alerts where kind = 'discovery.drift.new_device' order by id`;
+    const alerts = await actors.t.sql<
+      { detail: { ip_address: string } }[]
+    >`select detail from notification_alerts where kind = 'discovery.drift.new_device' order by id`;
     expect(alerts.map((a) => a.detail.ip_address).sort()).toEqual([pair.announcerAddress, pair.routerAddress].sort());
     await until(() => notices.some((n) => n.type === "results") && notices.some((n) => n.type === "listener_events"));
-    expect(notices.find((n) => n.type === "listener_events")).toMatchObject({ events: expect.arrayContaining([expect.objectContaining({ protocol: expect.stringMatching(/^(mdns|ssdp)$/) })]) });
-    expect(notices.filter((n) => n.type === "results").flatMap((n) => n.addresses as string[])).toEqual(expect.arrayContaining([pair.announcerAddress, pair.routerAddress]));
+    expect(notices.find((n) => n.type === "listener_events")).toMatchObject({
+      events: expect.arrayContaining([expect.objectContaining({ protocol: expect.stringMatching(/^(mdns|ssdp)$/) })]),
+    });
+    expect(notices.filter((n) => n.type === "results").flatMap((n) => n.addresses as string[])).toEqual(
+      expect.arrayContaining([pair.announcerAddress, pair.routerAddress]),
+    );
     await listening.unlisten();
   }, 60_000);
 
@@ -138,7 +189,12 @@ describe.skipIf(why !== null)("listener worker: what is heard becomes discovery 
     expect(ssdp).toMatchObject({ limit: 2, offset: 0, sort: "received_at", direction: "desc" });
     expect(ssdp.total).toBeGreaterThan(0);
     expect(ssdp.items.every((e: { protocol: string }) => e.protocol === "ssdp")).toBe(true);
-    expect(ssdp.items[0]).toMatchObject({ kind: "notify", source: pair.routerAddress, location: `http://${pair.routerAddress}:49152/rootDesc.xml`, heard_by: "test-sidecar" });
+    expect(ssdp.items[0]).toMatchObject({
+      kind: "notify",
+      source: pair.routerAddress,
+      location: `http://${pair.routerAddress}:49152/rootDesc.xml`,
+      heard_by: "test-sidecar",
+    });
     const printer = await (await actors.req("GET", `discovery/listener/events?address=${pair.announcerAddress}`, actors.viewer)).json();
     expect(printer.total).toBeGreaterThan(0);
     expect(printer.items.every((e: { address: string }) => e.address === pair.announcerAddress)).toBe(true);

@@ -65,7 +65,13 @@ export function createNetnsPair(): NetnsPair {
   const announcerIf = `v${id}a`;
   const subnet = "10.251.7";
   const pair: NetnsPair = {
-    listenerNs, announcerNs, listenerIf, announcerIf, listenerAddress: `${subnet}.1`, announcerAddress: `${subnet}.2`, routerAddress: `${subnet}.3`,
+    listenerNs,
+    announcerNs,
+    listenerIf,
+    announcerIf,
+    listenerAddress: `${subnet}.1`,
+    announcerAddress: `${subnet}.2`,
+    routerAddress: `${subnet}.3`,
     remove() {
       for (const ns of [listenerNs, announcerNs]) {
         try {
@@ -81,7 +87,10 @@ export function createNetnsPair(): NetnsPair {
     ip("netns", "add", announcerNs);
     // Made inside the listener's namespace, so the pair never exists among the host's interfaces.
     ip("-n", listenerNs, "link", "add", listenerIf, "type", "veth", "peer", "name", announcerIf, "netns", announcerNs);
-    for (const [ns, dev, addr] of [[listenerNs, listenerIf, pair.listenerAddress], [announcerNs, announcerIf, pair.announcerAddress]] as const) {
+    for (const [ns, dev, addr] of [
+      [listenerNs, listenerIf, pair.listenerAddress],
+      [announcerNs, announcerIf, pair.announcerAddress],
+    ] as const) {
       ip("-n", ns, "addr", "add", `${addr}/24`, "dev", dev);
       ip("-n", ns, "link", "set", "lo", "up");
       ip("-n", ns, "link", "set", dev, "multicast", "on");
@@ -111,9 +120,16 @@ export interface Child {
 
 /** A Node child running `script` (a .ts file of this folder) inside namespace `ns`. */
 export function spawnInNetns(ns: string, script: string, args: string[]): Child {
-  const proc = spawn("ip", ["netns", "exec", ns, process.execPath, fileURLToPath(new URL(script, import.meta.url)), ...args], { cwd: ROOT, stdio: "pipe" });
+  const proc = spawn("ip", ["netns", "exec", ns, process.execPath, fileURLToPath(new URL(script, import.meta.url)), ...args], {
+    cwd: ROOT,
+    stdio: "pipe",
+  });
   const lines: Record<string, unknown>[] = [];
-  const waiters: { match: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void; reject: (e: Error) => void }[] = [];
+  const waiters: {
+    match: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+    reject: (e: Error) => void;
+  }[] = [];
   let err = "";
   let exited = false;
   proc.stderr.on("data", (d: Buffer) => {
@@ -142,7 +158,8 @@ export function spawnInNetns(ns: string, script: string, args: string[]): Child 
     }),
   );
   return {
-    proc, lines,
+    proc,
+    lines,
     waitFor(match) {
       const found = lines.find(match);
       if (found) return Promise.resolve(found);

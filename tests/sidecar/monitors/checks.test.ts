@@ -5,7 +5,16 @@ import { icmpOutcome } from "../../../net/checks/icmp.ts";
 import { parsePing } from "../../../net/ping-output.ts";
 import { jsonPathValue } from "../../../net/checks/json-path.ts";
 import { runCheck } from "../../../net/checks/run-check.ts";
-import { closedPort, type DnsPeer, type HttpPeer, selfSignedCert, startDnsPeer, startHttpPeer, startTcpPeer, type TcpPeer } from "./peers.ts";
+import {
+  closedPort,
+  type DnsPeer,
+  type HttpPeer,
+  selfSignedCert,
+  startDnsPeer,
+  startHttpPeer,
+  startTcpPeer,
+  type TcpPeer,
+} from "./peers.ts";
 
 const metric = (samples: { metric: string; value: number | null }[], name: string) => samples.find((s) => s.metric === name)?.value;
 
@@ -52,7 +61,15 @@ describe("http check", () => {
 
   it("sends the method, headers, body and basic or bearer auth", async () => {
     http.on("/echo", { status: 201 });
-    const r = await check({ url: `${http.url}/echo`, method: "POST", headers: { "x-probe": "yes" }, body: '{"a":1}', auth_type: "basic", username: "u", password: "p" });
+    const r = await check({
+      url: `${http.url}/echo`,
+      method: "POST",
+      headers: { "x-probe": "yes" },
+      body: '{"a":1}',
+      auth_type: "basic",
+      username: "u",
+      password: "p",
+    });
     expect(r.up).toBe(true);
     const seen = http.seen.at(-1)!;
     expect(seen.method).toBe("POST");
@@ -76,7 +93,10 @@ describe("http check", () => {
   });
 
   it("compares a JSON path with the expected value", async () => {
-    http.on("/api", { headers: { "content-type": "application/json" }, body: JSON.stringify({ data: { items: [{ state: "ok", n: 3 }] } }) });
+    http.on("/api", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ data: { items: [{ state: "ok", n: 3 }] } }),
+    });
     expect((await check({ url: `${http.url}/api`, json_path: "data.items[0].state", expected_value: "ok" })).up).toBe(true);
     expect((await check({ url: `${http.url}/api`, json_path: "$.data.items[0].n", expected_value: "3" })).up).toBe(true);
     const wrong = await check({ url: `${http.url}/api`, json_path: "data.items[0].state", expected_value: "down" });
@@ -165,7 +185,8 @@ describe("tcp check", () => {
 });
 
 describe("dns check", () => {
-  const check = (host: string, config: Record<string, unknown>) => runCheck({ check_type: "dns", host, config: { resolver: dns.address, port: dns.port, ...config } });
+  const check = (host: string, config: Record<string, unknown>) =>
+    runCheck({ check_type: "dns", host, config: { resolver: dns.address, port: dns.port, ...config } });
 
   it("resolves A records through the configured resolver and compares expected answers", async () => {
     const r = await check("svc.lab.test", { expected_values: ["10.0.0.6"] });
@@ -213,7 +234,8 @@ describe("icmp check", () => {
   });
 
   it("parses loss and round trips from ping's summary", () => {
-    const out = "--- 10.0.0.1 ping statistics ---\n5 packets transmitted, 3 received, 40% packet loss, time 804ms\nrtt min/avg/max/mdev = 0.031/0.052/0.080/0.019 ms\n";
+    const out =
+      "--- 10.0.0.1 ping statistics ---\n5 packets transmitted, 3 received, 40% packet loss, time 804ms\nrtt min/avg/max/mdev = 0.031/0.052/0.080/0.019 ms\n";
     expect(parsePing(out)).toEqual({ transmitted: 5, received: 3, loss_pct: 40, rtt: { min: 0.031, avg: 0.052, max: 0.08, mdev: 0.019 } });
     const none = icmpOutcome(1, "--- x ---\n3 packets transmitted, 0 received, 100% packet loss, time 2ms\n", "");
     expect(none.up).toBe(false);

@@ -29,12 +29,19 @@ afterAll(async () => {
 const setMonitorPolicy = (value: { allow_private: boolean; allow_loopback: boolean } | null) =>
   value === null
     ? runtime.database.db.execute(sql`delete from app_settings where key = 'monitor_policy'`)
-    : runtime.database.db.execute(sql`insert into app_settings (key, value) values ('monitor_policy', ${JSON.stringify(value)}::jsonb) on conflict (key) do update set value = excluded.value`);
+    : runtime.database.db.execute(
+        sql`insert into app_settings (key, value) values ('monitor_policy', ${JSON.stringify(value)}::jsonb) on conflict (key) do update set value = excluded.value`,
+      );
 
 describe("monitor policy in the runner", () => {
   it("reaches loopback by default and refuses it once monitor_policy says so, without connecting", async () => {
     peer.on("/up", { status: 200, body: "ok" });
-    const id = await insertMonitor(runtime, { check_type: "http", host: "127.0.0.1", config: { url: `${peer.url}/up` }, interval_secs: 60 });
+    const id = await insertMonitor(runtime, {
+      check_type: "http",
+      host: "127.0.0.1",
+      config: { url: `${peer.url}/up` },
+      interval_secs: 60,
+    });
     const worker = monitorsWorker(runtime, { owner: "policy-1" });
     await worker.tick();
     await worker.flush();
@@ -54,7 +61,12 @@ describe("monitor policy in the runner", () => {
 
   it("refuses a tcp check to a name resolving to a refused address (the lookup hook)", async () => {
     await setMonitorPolicy({ allow_private: true, allow_loopback: false });
-    const id = await insertMonitor(runtime, { check_type: "tcp", host: "rebind.example.test", config: { port: peer.port }, interval_secs: 60 });
+    const id = await insertMonitor(runtime, {
+      check_type: "tcp",
+      host: "rebind.example.test",
+      config: { port: peer.port },
+      interval_secs: 60,
+    });
     const worker = monitorsWorker(runtime, { owner: "policy-2", resolve: async () => [{ address: "127.0.0.1", family: 4 }] });
     const seen = peer.seen.length;
     await worker.tick();
@@ -69,7 +81,12 @@ describe("monitor policy in the runner", () => {
   it("never reaches metadata: a decimal host, or a redirect from an allowed target", async () => {
     peer.on("/hop", { status: 302, headers: { location: "http://0xa9fea9fe/latest/meta-data/iam/" } });
     const direct = await insertMonitor(runtime, { check_type: "tcp", host: "2852039166", config: { port: 80 }, interval_secs: 60 });
-    const hop = await insertMonitor(runtime, { check_type: "http", host: "127.0.0.1", config: { url: `${peer.url}/hop` }, interval_secs: 60 });
+    const hop = await insertMonitor(runtime, {
+      check_type: "http",
+      host: "127.0.0.1",
+      config: { url: `${peer.url}/hop` },
+      interval_secs: 60,
+    });
     const worker = monitorsWorker(runtime, { owner: "policy-3" });
     await worker.tick();
     await worker.flush();

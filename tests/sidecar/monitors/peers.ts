@@ -35,11 +35,29 @@ export interface HttpPeer {
 export function selfSignedCert(days = 30): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), "mon-cert-"));
   try {
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", String(days),
-      "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    ], { stdio: "ignore" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-days",
+        String(days),
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1,DNS:localhost",
+      ],
+      { stdio: "ignore" },
+    );
     return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -122,7 +140,10 @@ export async function closedPort(): Promise<number> {
   return peer.port;
 }
 
-export type Zone = Record<string, { A?: string[]; MX?: { exchange: string; priority: number }[]; TXT?: string[]; CNAME?: string; PTR?: string }>;
+export type Zone = Record<
+  string,
+  { A?: string[]; MX?: { exchange: string; priority: number }[]; TXT?: string[]; CNAME?: string; PTR?: string }
+>;
 
 export interface DnsPeer {
   address: string;
@@ -150,7 +171,8 @@ export async function startDnsPeer(zone: Zone, address = "127.0.0.53"): Promise<
       // dns2's types want encoded resources; its encoder takes these plain records.
       const answer = (record: Record<string, unknown>) => response.answers.push(record as never);
       if (question.type === Packet.TYPE.A) for (const a of entry.A ?? []) answer({ ...base, type: Packet.TYPE.A, address: a });
-      if (question.type === Packet.TYPE.MX) for (const m of entry.MX ?? []) answer({ ...base, type: Packet.TYPE.MX, exchange: m.exchange, priority: m.priority });
+      if (question.type === Packet.TYPE.MX)
+        for (const m of entry.MX ?? []) answer({ ...base, type: Packet.TYPE.MX, exchange: m.exchange, priority: m.priority });
       if (question.type === Packet.TYPE.TXT) for (const t of entry.TXT ?? []) answer({ ...base, type: Packet.TYPE.TXT, data: t });
       if (question.type === Packet.TYPE.CNAME && entry.CNAME) answer({ ...base, type: Packet.TYPE.CNAME, domain: entry.CNAME });
       if (question.type === Packet.TYPE.PTR && entry.PTR) answer({ ...base, type: Packet.TYPE.PTR, domain: entry.PTR });

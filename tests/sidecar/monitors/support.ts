@@ -27,7 +27,16 @@ export class DrivenClock implements Clock {
 
 export async function openTestRuntime(databaseUrl: string, clock?: Clock): Promise<NodeRuntime> {
   const config = parseConfig(
-    { DATABASE_URL: databaseUrl, REDIS_URL, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "error", DB_POOL_MAX: "6", HEALTH_CACHE_MS: "0", SVC_VAULT_KEY: TEST_VAULT_KEY },
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "error",
+      DB_POOL_MAX: "6",
+      HEALTH_CACHE_MS: "0",
+      SVC_VAULT_KEY: TEST_VAULT_KEY,
+    },
     "0.0.0-test",
   );
   const runtime = await openRuntime(config);

@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const deliveries = async (sinkId: number) => (await (await h.req("GET", `notifications/deliveries?sink_id=${sinkId}`, h.admin)).json()).items;
+const deliveries = async (sinkId: number) =>
+  (await (await h.req("GET", `notifications/deliveries?sink_id=${sinkId}`, h.admin)).json()).items;
 
 /** Standard Webhooks verification as a receiver does it (the key is the base64 after whsec_). */
 function verifyStandard(secret: string, headers: Record<string, unknown>, body: string): boolean {
@@ -28,7 +29,10 @@ describe("webhook", () => {
     const peer = await startPeer();
     const sink = await h.sink("webhook", { url: `${peer.url}/hook` }, { event_kinds: ["lab.webhook"] });
     await h.enqueue({ kind: "lab.webhook", title: "Webhook test" });
-    const [d] = await h.until(async () => (await deliveries(sink.id)).filter((x: { state: string }) => x.state === "delivered").length === 1 && deliveries(sink.id), "delivery");
+    const [d] = await h.until(
+      async () => (await deliveries(sink.id)).filter((x: { state: string }) => x.state === "delivered").length === 1 && deliveries(sink.id),
+      "delivery",
+    );
     expect(peer.received).toHaveLength(1);
     const r = peer.received[0]!;
     expect(verifyStandard(sink.secret!, r.headers, r.body)).toBe(true);
@@ -49,7 +53,12 @@ describe("webhook", () => {
     }, "delivered after retries");
     expect(peer.received).toHaveLength(4);
     expect(d.attempt_count).toBe(4);
-    expect(d.attempts.map((x: { outcome: string; http_status: number }) => [x.outcome, x.http_status])).toEqual([["failed", 500], ["failed", 500], ["failed", 500], ["delivered", 200]]);
+    expect(d.attempts.map((x: { outcome: string; http_status: number }) => [x.outcome, x.http_status])).toEqual([
+      ["failed", 500],
+      ["failed", 500],
+      ["failed", 500],
+      ["delivered", 200],
+    ]);
     await peer.close();
   });
 
@@ -84,7 +93,11 @@ describe("chat services", () => {
   // Each provider's first recorded case (tests/fixtures/notifications/<type>.json), here end to end:
   // through the API, the vault, the queue and the worker.
   const keysOf = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(keysOf) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keysOf(x)])) : typeof v;
+    Array.isArray(v)
+      ? v.map(keysOf)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keysOf(x)]))
+        : typeof v;
 
   for (const provider of ["slack", "discord", "teams", "ntfy", "gotify", "telegram"]) {
     it(`${provider}: sends its documented format and accepts its recorded answer`, async () => {
@@ -119,7 +132,11 @@ describe("chat services", () => {
   }
 
   it("telegram: a 200 without ok is a failure", async () => {
-    const peer = await startPeer(() => ({ status: 200, contentType: "application/json", body: '{"ok":false,"description":"chat not found"}' }));
+    const peer = await startPeer(() => ({
+      status: 200,
+      contentType: "application/json",
+      body: '{"ok":false,"description":"chat not found"}',
+    }));
     const sink = await h.sink("telegram", { base_url: peer.url, bot_token: "1:x", chat_id: "1" }, { event_kinds: ["lab.tgfail"] });
     await h.enqueue({ kind: "lab.tgfail" });
     const [d] = await h.until(async () => {
@@ -146,7 +163,13 @@ describe("email", () => {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
         stream.on("end", () => {
-          messages.push({ from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false), to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString(), secure: session.secure, user: String(session.user) });
+          messages.push({
+            from: String(session.envelope.mailFrom ? session.envelope.mailFrom.address : false),
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data: Buffer.concat(chunks).toString(),
+            secure: session.secure,
+            user: String(session.user),
+          });
           cb();
         });
       },
@@ -155,7 +178,16 @@ describe("email", () => {
     const port = (server.server.address() as AddressInfo).port;
     const sink = await h.sink(
       "email",
-      { to: "ops@example.com", from_email: "alerts@example.com", subject_prefix: "[lab]", smtp_host: "127.0.0.1", smtp_port: port, smtp_username: "mailer", smtp_password: "smtp-pass", smtp_verify_tls: false },
+      {
+        to: "ops@example.com",
+        from_email: "alerts@example.com",
+        subject_prefix: "[lab]",
+        smtp_host: "127.0.0.1",
+        smtp_port: port,
+        smtp_username: "mailer",
+        smtp_password: "smtp-pass",
+        smtp_verify_tls: false,
+      },
       { event_kinds: ["lab.email"] },
     );
     await h.enqueue({ kind: "lab.email", title: "Mail down" });
@@ -171,12 +203,19 @@ describe("routing", () => {
   it("admits by minimum severity and scope, and sends once per sink", async () => {
     const peer = await startPeer();
     const [site] = await h.t.sql<{ id: number }[]>`insert into sites (name) values ('lab-site') returning id`;
-    const [inSite] = await h.t.sql<{ id: number }[]>`insert into hardware (name, site_id, tags) values ('in-site', ${site!.id}, '{core}') returning id`;
+    const [inSite] = await h.t.sql<
+      { id: number }[]
+    >`insert into hardware (name, site_id, tags) values ('in-site', ${site!.id}, '{core}') returning id`;
     const [outside] = await h.t.sql<{ id: number }[]>`insert into hardware (name) values ('outside') returning id`;
     const sink = await h.sink("webhook", { url: peer.url }, { event_kinds: ["lab.route"], alert_severity: "warning", site_id: site!.id });
     // A second and third route to the same sink: still one delivery per alert.
     await h.req("POST", "notifications/routes", h.admin, { sink_id: sink.id, event_kinds: ["lab.route"], tag: "core" });
-    await h.req("POST", "notifications/routes", h.admin, { sink_id: sink.id, event_kinds: ["lab.route"], alert_severity: "critical", site_id: site!.id });
+    await h.req("POST", "notifications/routes", h.admin, {
+      sink_id: sink.id,
+      event_kinds: ["lab.route"],
+      alert_severity: "critical",
+      site_id: site!.id,
+    });
     await h.enqueue(
       { kind: "lab.route", severity: "critical", target_type: "hardware", target_id: inSite!.id, title: "in scope critical" },
       { kind: "lab.route", severity: "info", target_type: "hardware", target_id: outside!.id, title: "outside info" },

@@ -24,14 +24,21 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
     await sql`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type) values (${sw!.id}, ${server!.id}, 'ethernet')`;
     for (let i = 0; i < 5; i++) {
       const name = `svc-${s}-${i}`;
-      const [svc] = await sql<{ id: number }[]>`insert into services (name, slug, hardware_id) values (${name}, ${name}, ${server!.id}) returning id`;
-      const [m] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at) values (${`${name} (http)`}, 'http', '127.0.0.1', 'service', ${svc!.id}, 'down', now()) returning id`;
+      const [svc] = await sql<
+        { id: number }[]
+      >`insert into services (name, slug, hardware_id) values (${name}, ${name}, ${server!.id}) returning id`;
+      const [m] = await sql<
+        { id: number }[]
+      >`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at) values (${`${name} (http)`}, 'http', '127.0.0.1', 'service', ${svc!.id}, 'down', now()) returning id`;
       services.push({ id: svc!.id, monitor: m!.id, name });
     }
   }
-  const [swMonitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at) values ('switch-3 (icmp)', 'icmp', '127.0.0.2', 'hardware', ${sw!.id}, 'down', now()) returning id`;
+  const [swMonitor] = await sql<
+    { id: number }[]
+  >`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at) values ('switch-3 (icmp)', 'icmp', '127.0.0.2', 'hardware', ${sw!.id}, 'down', now()) returning id`;
   const allMonitors = [swMonitor!.id, ...services.map((s) => s.monitor)];
-  for (const m of allMonitors) await sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg) values (${m}, 'down', 'up', 'down', 'no answer')`;
+  for (const m of allMonitors)
+    await sql`insert into monitor_events (monitor_id, event_type, status_from, status_to, msg) values (${m}, 'down', 'up', 'down', 'no answer')`;
 
   // Each fold is announced on the monitors channel, so an open monitor page shows it (web UI).
   const announced: Record<string, unknown>[] = [];
@@ -41,7 +48,13 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
   // rows say down, checked, as the runner leaves them).
   await h.enqueue({ kind: "monitor.down", monitor_id: swMonitor!.id, target_type: "hardware", target_id: sw!.id, title: "switch-3 down" });
   await h.enqueue(
-    ...services.map((s) => ({ kind: "monitor.down", monitor_id: s.monitor, target_type: "service", target_id: s.id, title: `${s.name} (http) down` })),
+    ...services.map((s) => ({
+      kind: "monitor.down",
+      monitor_id: s.monitor,
+      target_type: "service",
+      target_id: s.id,
+      title: `${s.name} (http) down`,
+    })),
   );
   await h.until(async () => peer.received.length >= 1, "the root alert");
   await new Promise((r) => setTimeout(r, 1200));
@@ -52,7 +65,9 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
   expect(data.detail.affected).toHaveLength(20);
 
   const [root] = await sql<{ id: number }[]>`select id::int as id from notification_alerts where monitor_id = ${swMonitor!.id}`;
-  const suppressed = await sql<{ suppressed_by: number }[]>`select suppressed_by::int as suppressed_by from monitor_events where monitor_id = any(${services.map((s) => s.monitor)})`;
+  const suppressed = await sql<
+    { suppressed_by: number }[]
+  >`select suppressed_by::int as suppressed_by from monitor_events where monitor_id = any(${services.map((s) => s.monitor)})`;
   expect(suppressed).toHaveLength(20);
   expect(suppressed.every((e) => e.suppressed_by === root!.id)).toBe(true);
   const [own] = await sql`select suppressed_by from monitor_events where monitor_id = ${swMonitor!.id}`;
@@ -66,12 +81,22 @@ it("folds twenty dependent failures into the switch's alert, and sends every rec
   // Recovery: never folded.
   await h.enqueue(
     { kind: "monitor.up", severity: "info", monitor_id: swMonitor!.id, target_type: "hardware", target_id: sw!.id, title: "switch-3 up" },
-    ...services.map((s) => ({ kind: "monitor.up", severity: "info" as const, monitor_id: s.monitor, target_type: "service", target_id: s.id, title: `${s.name} (http) up` })),
+    ...services.map((s) => ({
+      kind: "monitor.up",
+      severity: "info" as const,
+      monitor_id: s.monitor,
+      target_type: "service",
+      target_id: s.id,
+      title: `${s.name} (http) up`,
+    })),
   );
   await h.until(async () => peer.received.length >= 22, "21 recoveries");
   await new Promise((r) => setTimeout(r, 300));
   expect(peer.received).toHaveLength(22);
-  const ups = peer.received.slice(1).map((r) => JSON.parse(r.body).data.title).sort();
+  const ups = peer.received
+    .slice(1)
+    .map((r) => JSON.parse(r.body).data.title)
+    .sort();
   expect(ups).toEqual(["switch-3 up", ...services.map((s) => `${s.name} (http) up`)].sort());
   const deliveries = (await (await h.req("GET", `notifications/deliveries?sink_id=${sink.id}&limit=100`, h.admin)).json()).items;
   expect(deliveries).toHaveLength(22);
@@ -90,7 +115,11 @@ it("debounces a flapping monitor", async () => {
     occurred_at: new Date(base + i),
   }));
   await h.enqueue(...flips);
-  await h.until(async () => (await h.t.sql`select count(*)::int as n from notification_alerts where monitor_id = 777001 and state <> 'waiting'`)[0]!.n === 6, "flaps handled");
+  await h.until(
+    async () =>
+      (await h.t.sql`select count(*)::int as n from notification_alerts where monitor_id = 777001 and state <> 'waiting'`)[0]!.n === 6,
+    "flaps handled",
+  );
   const states = await h.t.sql`select state from notification_alerts where monitor_id = 777001 order by occurred_at, id`;
   expect(states.map((r) => r.state)).toEqual(["dispatched", "dispatched", "dispatched", "dispatched", "debounced", "debounced"]);
   await peer.close();
@@ -103,11 +132,17 @@ it("holds a root until the monitors behind it are checked, and names it in a dep
   const [sw] = await sql<{ id: number }[]>`insert into hardware (name) values ('switch-9') returning id`;
   const [server] = await sql<{ id: number }[]>`insert into hardware (name) values ('server-9') returning id`;
   await sql`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type) values (${sw!.id}, ${server!.id}, 'ethernet')`;
-  const [svc] = await sql<{ id: number }[]>`insert into services (name, slug, hardware_id) values ('svc-9', 'svc-9', ${server!.id}) returning id`;
+  const [svc] = await sql<
+    { id: number }[]
+  >`insert into services (name, slug, hardware_id) values ('svc-9', 'svc-9', ${server!.id}) returning id`;
   // The service's monitor was last checked before the switch failed: its next round is still to come.
-  const [behind] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at, interval_secs)
+  const [behind] = await sql<
+    { id: number }[]
+  >`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at, interval_secs)
     values ('svc-9 (tcp)', 'tcp', '127.0.0.1', 'service', ${svc!.id}, 'up', now() - interval '30 seconds', 60) returning id`;
-  const [swMonitor] = await sql<{ id: number }[]>`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at)
+  const [swMonitor] = await sql<
+    { id: number }[]
+  >`insert into monitors (name, check_type, host, target_type, target_id, status, last_polled_at)
     values ('switch-9 (icmp)', 'icmp', '127.0.0.2', 'hardware', ${sw!.id}, 'down', now()) returning id`;
   await h.enqueue({ kind: "monitor.down", monitor_id: swMonitor!.id, target_type: "hardware", target_id: sw!.id, title: "switch-9 down" });
   await new Promise((r) => setTimeout(r, 2000));

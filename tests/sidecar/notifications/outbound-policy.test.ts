@@ -36,22 +36,38 @@ describe("sink URLs on create and update", () => {
   it("refuses loopback by default and metadata always, naming the field and writing nothing", async () => {
     await setPolicy(DEFAULT_OUTBOUND_POLICY);
     const before = await sinkCount();
-    const loop = await h.req("POST", "notifications/sinks", h.admin, { name: "l", provider_type: "webhook", provider_config: { url: "http://127.0.0.1:9/hook" } });
+    const loop = await h.req("POST", "notifications/sinks", h.admin, {
+      name: "l",
+      provider_type: "webhook",
+      provider_config: { url: "http://127.0.0.1:9/hook" },
+    });
     expect(loop.status).toBe(422);
     const body = await loop.json();
     expect(Object.keys(body.fields)).toEqual(["provider_config.url"]);
     expect(body.fields["provider_config.url"]).toMatch(/allow_loopback/);
-    const named = await h.req("POST", "notifications/sinks", h.admin, { name: "n", provider_type: "gotify", provider_config: { base_url: "http://localhost:8080", token: "t" } });
+    const named = await h.req("POST", "notifications/sinks", h.admin, {
+      name: "n",
+      provider_type: "gotify",
+      provider_config: { base_url: "http://localhost:8080", token: "t" },
+    });
     expect(named.status).toBe(422);
     await setPolicy({ allow_private: true, allow_loopback: true });
-    const meta = await h.req("POST", "notifications/sinks", h.admin, { name: "m", provider_type: "slack", provider_config: { webhook_url: "http://169.254.169.254/services/T0/SECRETPATH" } });
+    const meta = await h.req("POST", "notifications/sinks", h.admin, {
+      name: "m",
+      provider_type: "slack",
+      provider_config: { webhook_url: "http://169.254.169.254/services/T0/SECRETPATH" },
+    });
     expect(meta.status).toBe(422);
     const text = JSON.stringify(await meta.json());
     expect(text).toContain("provider_config.webhook_url");
     expect(text).toMatch(/metadata/);
     expect(text).not.toContain("SECRETPATH");
     await setPolicy(DEFAULT_OUTBOUND_POLICY);
-    const mail = await h.req("POST", "notifications/sinks", h.admin, { name: "mail", provider_type: "email", provider_config: { to: "ops@example.com", smtp_host: "localhost" } });
+    const mail = await h.req("POST", "notifications/sinks", h.admin, {
+      name: "mail",
+      provider_type: "email",
+      provider_config: { to: "ops@example.com", smtp_host: "localhost" },
+    });
     expect(mail.status).toBe(422);
     expect(Object.keys((await mail.json()).fields)).toEqual(["provider_config.smtp_host"]);
     expect(await sinkCount()).toBe(before);
@@ -59,7 +75,11 @@ describe("sink URLs on create and update", () => {
 
   it("checks a URL changed by PATCH; a private address stays allowed by default", async () => {
     await setPolicy(DEFAULT_OUTBOUND_POLICY);
-    const created = await h.req("POST", "notifications/sinks", h.admin, { name: "lan", provider_type: "webhook", provider_config: { url: "http://192.168.1.40/hook" } });
+    const created = await h.req("POST", "notifications/sinks", h.admin, {
+      name: "lan",
+      provider_type: "webhook",
+      provider_config: { url: "http://192.168.1.40/hook" },
+    });
     expect(created.status).toBe(201);
     const sink = await created.json();
     const patched = await h.req("PATCH", `notifications/sinks/${sink.id}`, h.admin, { provider_config: { url: "http://[::1]:9/hook" } });
@@ -91,7 +111,11 @@ describe("delivery", () => {
 
   it("refuses an SMTP server the policy now forbids, before connecting", async () => {
     await setPolicy(TEST_OUTBOUND_POLICY);
-    const sink = await h.sink("email", { to: "ops@example.com", smtp_host: "127.0.0.1", smtp_port: 9 }, { event_kinds: ["lab.policy.mail"] });
+    const sink = await h.sink(
+      "email",
+      { to: "ops@example.com", smtp_host: "127.0.0.1", smtp_port: 9 },
+      { event_kinds: ["lab.policy.mail"] },
+    );
     await setPolicy(DEFAULT_OUTBOUND_POLICY);
     await h.enqueue({ kind: "lab.policy.mail" });
     const attempt = await h.until(async () => {

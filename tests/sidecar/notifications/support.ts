@@ -11,18 +11,26 @@ import { type Actors, createActors } from "../../helpers/actors.ts";
 
 export { type Peer, type Received, startPeer } from "../../helpers/http-peer.ts";
 
-const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) => Promise.all(alerts.map((a) => enqueueAlert(s, a))).then(() => undefined));
+const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) =>
+  Promise.all(alerts.map((a) => enqueueAlert(s, a))).then(() => undefined),
+);
 
 export interface Harness extends Actors {
   worker: NotificationsWorker;
   enqueue(...alerts: Partial<AlertInput>[]): Promise<void>;
   /** Polls `check` until it holds (bounded: 10 s). */
   until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T>;
-  sink(provider_type: string, provider_config: Record<string, unknown>, route?: Record<string, unknown>): Promise<{ id: number; secret?: string }>;
+  sink(
+    provider_type: string,
+    provider_config: Record<string, unknown>,
+    route?: Record<string, unknown>,
+  ): Promise<{ id: number; secret?: string }>;
   close(): Promise<void>;
 }
 
-export async function createHarness(options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number } = {}): Promise<Harness> {
+export async function createHarness(
+  options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number } = {},
+): Promise<Harness> {
   const a = await createActors();
   const worker = notificationsWorker(a.t.runtime, {
     groupingDelayMs: options.groupingDelayMs ?? 0,
@@ -62,7 +70,11 @@ export async function createHarness(options: { groupingDelayMs?: number; maxAtte
       throw new Error(`timed out waiting for ${what}`);
     },
     async sink(provider_type, provider_config, route = {}) {
-      const res = await a.req("POST", "notifications/sinks", a.admin, { name: `${provider_type}-${Math.random()}`, provider_type, provider_config });
+      const res = await a.req("POST", "notifications/sinks", a.admin, {
+        name: `${provider_type}-${Math.random()}`,
+        provider_type,
+        provider_config,
+      });
       expect(res.status).toBe(201);
       const sink = await res.json();
       const r = await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id, ...route });

@@ -10,16 +10,24 @@ const INSTALLED = `server_url = "http://10.0.0.5:8080"\nserver_static_pk = "${PK
 
 describe("agent.toml", () => {
   it("reads what install-agent.sh writes", () => {
-    expect(parseConfig(INSTALLED)).toEqual({ server_url: "http://10.0.0.5:8080", server_static_pk: PK, log_level: "info", spool_cap_bytes: 67108864 });
+    expect(parseConfig(INSTALLED)).toEqual({
+      server_url: "http://10.0.0.5:8080",
+      server_static_pk: PK,
+      log_level: "info",
+      spool_cap_bytes: 67108864,
+    });
   });
 
   it("takes comments, blank lines, single quotes and escapes", () => {
-    expect(parseConfig("# agent\n\nname = 'web-1' # trailing\nstate_dir = \"/var/lib/a\\\"b\"\n")).toEqual({ name: "web-1", state_dir: '/var/lib/a"b' });
+    expect(parseConfig('# agent\n\nname = \'web-1\' # trailing\nstate_dir = "/var/lib/a\\"b"\n')).toEqual({
+      name: "web-1",
+      state_dir: '/var/lib/a"b',
+    });
   });
 
   it("refuses unknown keys, wrong types and other shapes, naming the line", () => {
     expect(() => parseConfig('server_url = "x"\nserver_urll = "y"')).toThrow(new ConfigError("line 2: unknown key server_urll"));
-    expect(() => parseConfig("spool_cap_bytes = \"big\"")).toThrow(/line 1: spool_cap_bytes takes a number/);
+    expect(() => parseConfig('spool_cap_bytes = "big"')).toThrow(/line 1: spool_cap_bytes takes a number/);
     expect(() => parseConfig("log_level = 3")).toThrow(/takes a quoted string/);
     expect(() => parseConfig("[agent]")).toThrow(/line 1: expected key = "value"/);
   });
@@ -28,14 +36,26 @@ describe("agent.toml", () => {
 describe("the command line", () => {
   it("--server with the defaults", () => {
     expect(parseArgs(["--server", "http://127.0.0.1:8080/"])).toEqual({
-      mode: "run", serverUrl: "http://127.0.0.1:8080", stateDir: "./.agent-state", serverKey: undefined, name: undefined, logLevel: "info", spoolCapBytes: undefined,
+      mode: "run",
+      serverUrl: "http://127.0.0.1:8080",
+      stateDir: "./.agent-state",
+      serverKey: undefined,
+      name: undefined,
+      logLevel: "info",
+      spoolCapBytes: undefined,
     });
   });
 
   it("the installer's enroll --config, with flags over the file", () => {
     const read = () => INSTALLED;
     expect(parseArgs(["enroll", "--config", "/etc/svc-agent/agent.toml", "--log-level=debug"], read)).toEqual({
-      mode: "enroll", serverUrl: "http://10.0.0.5:8080", stateDir: "/var/lib/svc-agent", serverKey: PK, name: undefined, logLevel: "debug", spoolCapBytes: 67108864,
+      mode: "enroll",
+      serverUrl: "http://10.0.0.5:8080",
+      stateDir: "/var/lib/svc-agent",
+      serverKey: PK,
+      name: undefined,
+      logLevel: "debug",
+      spoolCapBytes: 67108864,
     });
   });
 
@@ -46,12 +66,24 @@ describe("the command line", () => {
     expect(() => parseArgs(["--server", "http://x", "--log-level", "loud"])).toThrow(/--log-level is one of/);
     expect(() => parseArgs(["--server", "http://x", "--frobnicate"])).toThrow(/unknown argument/);
     expect(() => parseArgs(["--server"])).toThrow(/needs a value/);
-    expect(() => parseArgs(["--config", "/nope"], () => { throw new Error("ENOENT"); })).toThrow(/cannot read \/nope/);
+    expect(() =>
+      parseArgs(["--config", "/nope"], () => {
+        throw new Error("ENOENT");
+      }),
+    ).toThrow(/cannot read \/nope/);
   });
 });
 
 describe("server key rotation", () => {
-  const trust = (over: Partial<ServerTrust>): ServerTrust => ({ url: "http://x", current_pk: PK, successor_pk: null, successor_expiry: null, agent_id: 1, status: "active", ...over });
+  const trust = (over: Partial<ServerTrust>): ServerTrust => ({
+    url: "http://x",
+    current_pk: PK,
+    successor_pk: null,
+    successor_expiry: null,
+    agent_id: 1,
+    status: "active",
+    ...over,
+  });
   const NEXT = "cd".repeat(32);
   const now = new Date("2026-01-01T00:00:00Z");
 

@@ -22,7 +22,12 @@ afterAll(() => server.close());
 
 function scanner(config: Record<string, unknown>, enabled = true) {
   const frames: FindingFrame[] = [];
-  const s = new DiscoveryScanner({ send: (f) => frames.push(f), log: silentLog, scope: () => ({ networks: [], enabled, config }), progressMs: 50 });
+  const s = new DiscoveryScanner({
+    send: (f) => frames.push(f),
+    log: silentLog,
+    scope: () => ({ networks: [], enabled, config }),
+    progressMs: 50,
+  });
   const terminal = async () => {
     for (let i = 0; i < 200 && !frames.some((f) => f.terminal); i++) await new Promise((r) => setTimeout(r, 25));
     return frames.find((f) => f.terminal)!;
@@ -30,7 +35,17 @@ function scanner(config: Record<string, unknown>, enabled = true) {
   return { s, frames, terminal };
 }
 
-const request = (extra: Record<string, unknown> = {}) => ({ dispatch_id: DISPATCH, job_id: 7, targets: ["127.0.0.2-127.0.0.4"], exclude: [], scan_types: ["agent_connect"], tcp_ports: [port], timeout_ms: 500, max_concurrent_hosts: 4, ...extra });
+const request = (extra: Record<string, unknown> = {}) => ({
+  dispatch_id: DISPATCH,
+  job_id: 7,
+  targets: ["127.0.0.2-127.0.0.4"],
+  exclude: [],
+  scan_types: ["agent_connect"],
+  tcp_ports: [port],
+  timeout_ms: 500,
+  max_concurrent_hosts: 4,
+  ...extra,
+});
 
 describe("the agent's discovery scanner", () => {
   it("scans a request inside its grant: host frames, then a completed summary", async () => {
@@ -67,7 +82,9 @@ describe("the agent's discovery scanner", () => {
 
   it("stops a scan on discovery.cancel within a second", async () => {
     const { s, frames, terminal } = scanner({ additional_cidrs: ["127.0.0.0/16"], max_addresses_per_job: 4096 });
-    s.request(request({ targets: ["127.0.4.0/22"], tcp_ports: Array.from({ length: 300 }, (_, i) => 32_000 + i), max_concurrent_hosts: 1 }));
+    s.request(
+      request({ targets: ["127.0.4.0/22"], tcp_ports: Array.from({ length: 300 }, (_, i) => 32_000 + i), max_concurrent_hosts: 1 }),
+    );
     for (let i = 0; i < 100 && !frames.some((f) => f.kind === "host"); i++) await new Promise((r) => setTimeout(r, 20));
     const t0 = performance.now();
     s.cancel({ dispatch_id: DISPATCH, reason: "cancelled_by_user" });

@@ -83,7 +83,11 @@ describe("ProbeRunner", () => {
   it("http: status, accepted_statuses, keyword and redirects", async () => {
     const { r, results } = runner();
     const base = `http://127.0.0.1:${httpPort}`;
-    const runs = { root: assign("http", { url: `${base}/`, keyword: "hello" }), missing: assign("http", { url: `${base}/missing` }), moved: assign("http", { url: `${base}/moved` }) };
+    const runs = {
+      root: assign("http", { url: `${base}/`, keyword: "hello" }),
+      missing: assign("http", { url: `${base}/missing` }),
+      moved: assign("http", { url: `${base}/moved` }),
+    };
     for (const run of Object.values(runs)) r.assign(run);
     await settle(results, 3);
     const of = (x: { run_id: string }) => results.find((y) => y.run_id === x.run_id)!;

@@ -11,7 +11,11 @@ import { parseReleaseKey, releaseEntry, releaseKeyPem, verifyReleaseSignature } 
 function keyPair() {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const der = publicKey.export({ format: "der", type: "spki" });
-  return { privateKey, hex: der.subarray(der.length - 32).toString("hex"), pem: publicKey.export({ format: "pem", type: "spki" }).toString() };
+  return {
+    privateKey,
+    hex: der.subarray(der.length - 32).toString("hex"),
+    pem: publicKey.export({ format: "pem", type: "spki" }).toString(),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "agent-release-"));
@@ -24,7 +28,8 @@ const bytes = Buffer.from("#!/bin/sh\necho a build\n");
 const file = join(dir, "svc-agent");
 writeFileSync(file, bytes);
 const sum = createHash("sha256").update(bytes).digest("hex");
-const signWith = (key: typeof release, b = build, s = sum) => sign(null, Buffer.from(releaseEntry({ ...b, sha256: s })), key.privateKey).toString("base64");
+const signWith = (key: typeof release, b = build, s = sum) =>
+  sign(null, Buffer.from(releaseEntry({ ...b, sha256: s })), key.privateKey).toString("base64");
 
 describe("the scheme", () => {
   it("signs the build's SHA256SUMS line, paths relative to the build directory", () => {
@@ -56,19 +61,27 @@ describe("verifyBuild", () => {
     writeFileSync(tampered, Buffer.concat([bytes, Buffer.from("rm -rf /\n")]));
     const err = await verifyBuild(tampered, sum, signWith(release), release.hex, build).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BuildVerificationError);
-    expect((err as Error).message).toMatch(/^agent build 1\.2\.3 for linux\/amd64 refused: its SHA-256 is [0-9a-f]{64}, the signed release lists [0-9a-f]{64} \(the file was altered or truncated\)$/);
+    expect((err as Error).message).toMatch(
+      /^agent build 1\.2\.3 for linux\/amd64 refused: its SHA-256 is [0-9a-f]{64}, the signed release lists [0-9a-f]{64} \(the file was altered or truncated\)$/,
+    );
   });
 
   it("refuses a tampered file given with its own SHA-256: the signature is then not the release key's", async () => {
     const evil = Buffer.from("#!/bin/sh\necho evil\n");
     const evilSum = createHash("sha256").update(evil).digest("hex");
-    await expect(verifyBuild(evil, evilSum, signWith(release), release.hex, build)).rejects.toThrow(/refused: its signature does not verify under release key [0-9a-f]{16}$/);
+    await expect(verifyBuild(evil, evilSum, signWith(release), release.hex, build)).rejects.toThrow(
+      /refused: its signature does not verify under release key [0-9a-f]{16}$/,
+    );
   });
 
   it("refuses a wrong signature: another key's, another build's, or garbage", async () => {
     await expect(verifyBuild(file, sum, signWith(other), release.hex, build)).rejects.toThrow(/signature does not verify/);
-    await expect(verifyBuild(file, sum, signWith(release, { ...build, version: "1.2.2" }), release.hex, build)).rejects.toThrow(/signature does not verify/);
-    await expect(verifyBuild(file, sum, signWith(release, { ...build, arch: "arm64" }), release.hex, build)).rejects.toThrow(/signature does not verify/);
+    await expect(verifyBuild(file, sum, signWith(release, { ...build, version: "1.2.2" }), release.hex, build)).rejects.toThrow(
+      /signature does not verify/,
+    );
+    await expect(verifyBuild(file, sum, signWith(release, { ...build, arch: "arm64" }), release.hex, build)).rejects.toThrow(
+      /signature does not verify/,
+    );
     await expect(verifyBuild(file, sum, "AAAA", release.hex, build)).rejects.toThrow(/signature does not verify/);
   });
 

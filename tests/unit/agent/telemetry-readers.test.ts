@@ -71,7 +71,12 @@ describe("this machine's /proc", () => {
       expect((p.interfaces ?? []).length).toBeGreaterThan(0);
     }
     expect(second.sample_id).not.toBe(first.sample_id);
-    const noLists = sampler.sample({ include_filesystems: false, include_disks: false, include_network: false, include_temperatures: false });
+    const noLists = sampler.sample({
+      include_filesystems: false,
+      include_disks: false,
+      include_network: false,
+      include_temperatures: false,
+    });
     expect([noLists.filesystems, noLists.disks, noLists.interfaces, noLists.temperatures]).toEqual([[], [], [], []]);
   });
 });
@@ -89,7 +94,9 @@ describe("the parsers", () => {
     const m = parseMeminfo("MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 250 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n")!;
     expect(m.mem_pct).toBe(75);
     expect(m.swap_pct).toBe(0);
-    expect(parseMeminfo("MemTotal: 1000 kB\nMemFree: 500 kB\nBuffers: 0 kB\nCached: 100 kB\nSwapTotal: 200 kB\nSwapFree: 50 kB")!).toMatchObject({ mem_pct: 40, swap_pct: 75 });
+    expect(
+      parseMeminfo("MemTotal: 1000 kB\nMemFree: 500 kB\nBuffers: 0 kB\nCached: 100 kB\nSwapTotal: 200 kB\nSwapFree: 50 kB")!,
+    ).toMatchObject({ mem_pct: 40, swap_pct: 75 });
   });
 
   it("/proc/loadavg and /proc/uptime", () => {
@@ -99,7 +106,8 @@ describe("the parsers", () => {
   });
 
   it("/proc/net/dev: rates from deltas; loopback left out of the totals; a counter reset gives 0", () => {
-    const head = "Inter-|   Receive |  Transmit\n face |bytes packets errs drop fifo frame compressed multicast|bytes packets errs drop fifo colls carrier compressed\n";
+    const head =
+      "Inter-|   Receive |  Transmit\n face |bytes packets errs drop fifo frame compressed multicast|bytes packets errs drop fifo colls carrier compressed\n";
     const row = (name: string, rx: number, tx: number) => `  ${name}: ${rx} 10 0 0 0 0 0 0 ${tx} 10 0 0 0 0 0 0\n`;
     const a = parseNetDev(head + row("lo", 1000, 1000) + row("eth0", 5000, 2000));
     const b = parseNetDev(head + row("lo", 9000, 9000) + row("eth0", 7000, 1000));
@@ -111,13 +119,15 @@ describe("the parsers", () => {
   });
 
   it("/proc/mounts: pseudo filesystems out, virtual ones only when asked, escapes decoded, duplicates once", () => {
-    const text = "/dev/sda1 / ext4 rw 0 0\nproc /proc proc rw 0 0\ntmpfs /run tmpfs rw 0 0\n/dev/sdb1 /mnt/my\\040disk xfs rw 0 0\n/dev/sda1 / ext4 rw 0 0\n";
+    const text =
+      "/dev/sda1 / ext4 rw 0 0\nproc /proc proc rw 0 0\ntmpfs /run tmpfs rw 0 0\n/dev/sdb1 /mnt/my\\040disk xfs rw 0 0\n/dev/sda1 / ext4 rw 0 0\n";
     expect(parseMounts(text, false).map((m) => m.mountpoint)).toEqual(["/", "/mnt/my disk"]);
     expect(parseMounts(text, true).map((m) => m.mountpoint)).toEqual(["/", "/run", "/mnt/my disk"]);
   });
 
   it("/proc/diskstats: whole disks only, bytes per second from sectors", () => {
-    const text = "   8       0 sda 100 0 2000 0 50 0 4000 0 0 0 0\n   8       1 sda1 1 0 8 0 0 0 0 0 0 0 0\n   7       0 loop0 1 0 8 0 0 0 0 0 0 0 0\n 259 0 nvme0n1 1 0 8 0 1 0 8 0 0 0 0\n";
+    const text =
+      "   8       0 sda 100 0 2000 0 50 0 4000 0 0 0 0\n   8       1 sda1 1 0 8 0 0 0 0 0 0 0 0\n   7       0 loop0 1 0 8 0 0 0 0 0 0 0 0\n 259 0 nvme0n1 1 0 8 0 1 0 8 0 0 0 0\n";
     const a = parseDiskstats(text);
     expect(a.map((d) => d.name)).toEqual(["sda", "nvme0n1"]);
     const b = parseDiskstats(text.replace("100 0 2000", "110 0 2200"));
@@ -131,7 +141,17 @@ describe("telemetry.host size", () => {
     const p = buildTelemetryHost({
       sample_id: "0".repeat(32),
       collected_at: new Date(),
-      summary: { cpu_pct: 1, mem_pct: 2, swap_pct: 0, root_disk_pct: 3, net_rx_bps: 4, net_tx_bps: 5, max_temp_c: null, load_1: 0.1, uptime_s: 9 },
+      summary: {
+        cpu_pct: 1,
+        mem_pct: 2,
+        swap_pct: 0,
+        root_disk_pct: 3,
+        net_rx_bps: 4,
+        net_tx_bps: 5,
+        max_temp_c: null,
+        load_1: 0.1,
+        uptime_s: 9,
+      },
       interfaces: big,
       filesystems: big.slice(0, 40),
       temperatures: Array.from({ length: 300 }, (_, i) => ({ sensor: `t${i}`, celsius: 40 })),

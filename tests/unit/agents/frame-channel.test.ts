@@ -2,7 +2,14 @@
 // seq rule, the size cap, and a rekey that both ends take at the same message.
 import { describe, expect, it } from "vitest";
 import { FrameChannel } from "../../../shared/agents/frame-channel.ts";
-import { AGENT_FRAME_TYPES, decodeFrame, encodeFrame, FrameError, MAX_FRAME_BYTES, SERVER_FRAME_TYPES } from "../../../shared/agents/frames.ts";
+import {
+  AGENT_FRAME_TYPES,
+  decodeFrame,
+  encodeFrame,
+  FrameError,
+  MAX_FRAME_BYTES,
+  SERVER_FRAME_TYPES,
+} from "../../../shared/agents/frames.ts";
 import { generateKeyPair, initiator, NoiseError, responder } from "../../../shared/noise/index.ts";
 
 function pair() {
@@ -33,7 +40,13 @@ describe("frames", () => {
   it("round-trip with increasing seq both ways", () => {
     const { agent, server } = pair();
     const ts = new Date("2026-11-24T10:00:00.000Z");
-    expect(server.open(agent.seal("hello", { hostname: "h" }, ts))).toEqual({ v: 1, type: "hello", seq: 0, ts: ts.toISOString(), payload: { hostname: "h" } });
+    expect(server.open(agent.seal("hello", { hostname: "h" }, ts))).toEqual({
+      v: 1,
+      type: "hello",
+      seq: 0,
+      ts: ts.toISOString(),
+      payload: { hostname: "h" },
+    });
     expect(server.open(agent.seal("heartbeat", {})).seq).toBe(1);
     expect(agent.open(server.seal("ping", { ack_seq: 1 })).payload).toEqual({ ack_seq: 1 });
   });

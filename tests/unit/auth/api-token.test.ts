@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  generateApiToken,
-  hashApiToken,
-  INVITE_TOKEN_WORD,
-  parseApiToken,
-  verifyApiToken,
-} from "../../../shared/auth/api-token.ts";
+import { generateApiToken, hashApiToken, INVITE_TOKEN_WORD, parseApiToken, verifyApiToken } from "../../../shared/auth/api-token.ts";
 import type { Random } from "../../../shared/clock.ts";
 
 // Computed with Python: hmac.new(bytes.fromhex(salt), token.encode(), sha256).hexdigest().

@@ -10,7 +10,8 @@ describe("cacheLifetimeMs", () => {
   });
 
   it("is the lower bound without a usable max-age, or below it", () => {
-    for (const header of [undefined, "", "no-store", "no-cache", "max-age=0", "max-age=10", "s-maxage=86400", "max-age=abc"]) expect(cacheLifetimeMs(header), String(header)).toBe(MIN_CACHE_MS);
+    for (const header of [undefined, "", "no-store", "no-cache", "max-age=0", "max-age=10", "s-maxage=86400", "max-age=abc"])
+      expect(cacheLifetimeMs(header), String(header)).toBe(MIN_CACHE_MS);
   });
 
   it("is the upper bound above it", () => {

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_PASSWORD_ITERATIONS,
-  hashPassword,
-  validatePasswordPolicy,
-  verifyPassword,
-} from "../../../shared/auth/password.ts";
+import { DEFAULT_PASSWORD_ITERATIONS, hashPassword, validatePasswordPolicy, verifyPassword } from "../../../shared/auth/password.ts";
 
 const fast = { iterations: 1000 };
 // Computed independently with Python: hashlib.pbkdf2_hmac(alg, pw.encode(), bytes(range(16)), 1000, len).

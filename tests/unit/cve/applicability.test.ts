@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { assessConfigurations, type NvdConfiguration } from "../../../shared/domain/cve/applicability.ts";
 
-const m = (criteria: string, extra: Record<string, unknown> = {}, vulnerable = true) => ({ vulnerable, criteria, matchCriteriaId: "X", ...extra });
+const m = (criteria: string, extra: Record<string, unknown> = {}, vulnerable = true) => ({
+  vulnerable,
+  criteria,
+  matchCriteriaId: "X",
+  ...extra,
+});
 const or = (...cpeMatch: ReturnType<typeof m>[]): NvdConfiguration => ({ nodes: [{ operator: "OR", negate: false, cpeMatch }] });
 
 // CVE-2021-44228 (Log4Shell) as NVD lists log4j's ranges.
@@ -78,7 +83,10 @@ describe("configuration applicability", () => {
 
   it("treats an NA version as version-less (hardware) and ANY without bounds as every version", () => {
     const hw = [or(m("cpe:2.3:h:tp-link:archer_c7:-:*:*:*:*:*:*:*"))];
-    expect(assessConfigurations(hw, id("tp-link", "archer_c7", null)).evidence[0]).toMatchObject({ version_result: "match", reason: "version_not_applicable" });
+    expect(assessConfigurations(hw, id("tp-link", "archer_c7", null)).evidence[0]).toMatchObject({
+      version_result: "match",
+      reason: "version_not_applicable",
+    });
     const any = [or(m("cpe:2.3:a:x:y:*:*:*:*:*:*:*:*"))];
     expect(assessConfigurations(any, id("x", "y", null)).applies).toBe(true);
   });

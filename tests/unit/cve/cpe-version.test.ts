@@ -6,7 +6,11 @@ describe("CPE 2.3 formatted strings", () => {
   it("parses the eleven fields with ANY and NA kept as * and -", () => {
     const c = parseCpe23("cpe:2.3:a:openbsd:openssh:9.3:p1:*:*:*:*:*:*");
     expect(c).toMatchObject({ part: "a", vendor: "openbsd", product: "openssh", version: "9.3", update: "p1", edition: "*", other: "*" });
-    expect(parseCpe23("cpe:2.3:h:mikrotik:rb4011igs\\+rm:-:*:*:*:*:*:*:*")).toMatchObject({ part: "h", product: "rb4011igs+rm", version: "-" });
+    expect(parseCpe23("cpe:2.3:h:mikrotik:rb4011igs\\+rm:-:*:*:*:*:*:*:*")).toMatchObject({
+      part: "h",
+      product: "rb4011igs+rm",
+      version: "-",
+    });
   });
 
   it("unquotes escaped colons, dots and others inside a value", () => {

@@ -22,8 +22,16 @@ describe("identities derived from inventory fields", () => {
   });
 
   it("takes hardware vendor and model as CPE names, with vendor aliases and no version", () => {
-    expect(hardwareIdentity({ vendor: "Ubiquiti Networks", model: "EdgeRouter X" })).toEqual({ vendor: "ui", product: "edgerouter_x", version: null });
-    expect(hardwareIdentity({ vendor: "TP-Link", model: "Archer AX21" })).toEqual({ vendor: "tp-link", product: "archer_ax21", version: null });
+    expect(hardwareIdentity({ vendor: "Ubiquiti Networks", model: "EdgeRouter X" })).toEqual({
+      vendor: "ui",
+      product: "edgerouter_x",
+      version: null,
+    });
+    expect(hardwareIdentity({ vendor: "TP-Link", model: "Archer AX21" })).toEqual({
+      vendor: "tp-link",
+      product: "archer_ax21",
+      version: null,
+    });
     expect(hardwareIdentity({ vendor: "Synology", model: null })).toBeNull();
   });
 });

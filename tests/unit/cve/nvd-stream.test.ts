@@ -27,7 +27,11 @@ async function collect(text: string | Uint8Array, size = 7) {
 
 const items = [
   { id: "CVE-2024-6387", lastModified: "2024-07-01", descriptions: [{ lang: "en", value: 'A "quoted" } ] { [ brace\\ and ünïcödé 🙂' }] },
-  { id: "CVE-2021-44228", lastModified: "2021-12-10", configurations: [{ nodes: [{ operator: "OR", cpeMatch: [{ criteria: "cpe:2.3:a:apache:log4j:*:*:*:*:*:*:*:*" }] }] }] },
+  {
+    id: "CVE-2021-44228",
+    lastModified: "2021-12-10",
+    configurations: [{ nodes: [{ operator: "OR", cpeMatch: [{ criteria: "cpe:2.3:a:apache:log4j:*:*:*:*:*:*:*:*" }] }] }],
+  },
 ];
 
 describe("streaming the vulnerabilities of an NVD 2.0 document", () => {

@@ -11,15 +11,24 @@ const http = fetchOutboundHttp();
 let peer: HttpPeer;
 beforeAll(async () => {
   peer = await startHttpPeer({ host: "127.0.0.3" });
-  peer.on("/ok", (req, body) => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ method: req.method, body }) }));
+  peer.on("/ok", (req, body) => ({
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ method: req.method, body }),
+  }));
   peer.on("/moved", { status: 301, headers: { location: "/ok" } });
   peer.on("/big", { status: 200, body: "z".repeat(4000) });
   peer.on("/hang", { hang: true });
 });
 afterAll(async () => peer?.close());
 
-const send = (path: string, extra: Partial<OutboundRequest> = {}) => http.request({ url: `${peer.url}${path}`, timeoutMs: 3000, policy: LAB, ...extra });
-const code = (p: Promise<unknown>) => p.then(() => "ok", (e: unknown) => (e instanceof OutboundError ? e.code : String(e)));
+const send = (path: string, extra: Partial<OutboundRequest> = {}) =>
+  http.request({ url: `${peer.url}${path}`, timeoutMs: 3000, policy: LAB, ...extra });
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: unknown) => (e instanceof OutboundError ? e.code : String(e)),
+  );
 
 describe("fetchOutboundHttp", () => {
   it("sends and answers like the Node client", async () => {
@@ -32,7 +41,9 @@ describe("fetchOutboundHttp", () => {
 
   it("refuses by the URL policy, and answers unsupported for what fetch cannot do", async () => {
     expect(await code(send("/ok", { policy: DEFAULT_OUTBOUND_POLICY }))).toBe("refused");
-    expect(await code(http.request({ url: "http://169.254.169.254/", timeoutMs: 1000, policy: { allow_private: true, allow_loopback: true } }))).toBe("refused");
+    expect(
+      await code(http.request({ url: "http://169.254.169.254/", timeoutMs: 1000, policy: { allow_private: true, allow_loopback: true } })),
+    ).toBe("refused");
     expect(await code(send("/ok", { verifySsl: false }))).toBe("unsupported");
     expect(await code(send("/ok", { caPem: "-----BEGIN CERTIFICATE-----" }))).toBe("unsupported");
     expect(await code(send("/ok", { socketPath: "/var/run/docker.sock" }))).toBe("unsupported");
@@ -40,7 +51,8 @@ describe("fetchOutboundHttp", () => {
   });
 
   it("streams a body under the same policy, cap and deadline", async () => {
-    const stream = (path: string, extra: Partial<OutboundRequest> = {}) => http.stream({ url: `${peer.url}${path}`, timeoutMs: 3000, policy: LAB, ...extra });
+    const stream = (path: string, extra: Partial<OutboundRequest> = {}) =>
+      http.stream({ url: `${peer.url}${path}`, timeoutMs: 3000, policy: LAB, ...extra });
     const ok = await stream("/big", { maxBytes: 4000 });
     expect(ok.status).toBe(200);
     expect(await new Response(ok.body).text()).toBe("z".repeat(4000));

@@ -11,7 +11,10 @@ describe("replaceWithError", () => {
     const app = new Hono();
     app.use("*", async (c, next) => {
       await next();
-      replaceWithError(c, new ApiError("RATE_LIMITED", "Too many requests; retry after 3 seconds.", { retry_after: 3 }, { "Retry-After": "3" }));
+      replaceWithError(
+        c,
+        new ApiError("RATE_LIMITED", "Too many requests; retry after 3 seconds.", { retry_after: 3 }, { "Retry-After": "3" }),
+      );
     });
     app.get("/feed", () => {
       const body = new ReadableStream({ pull: () => new Promise(() => {}), cancel: () => void (cancelled = true) });

@@ -51,7 +51,16 @@ describe("web UI mounts", () => {
   });
 
   it("keeps JSON 404s for /api, missing files and writes", async () => {
-    for (const path of ["/api/v1/nope", "/api", "/assets/missing.js", "/icons/none.svg", "/uploads/x/y", "/favicon.ico", "/install-agent.sh", "/.well-known/x"]) {
+    for (const path of [
+      "/api/v1/nope",
+      "/api",
+      "/assets/missing.js",
+      "/icons/none.svg",
+      "/uploads/x/y",
+      "/favicon.ico",
+      "/install-agent.sh",
+      "/.well-known/x",
+    ]) {
       const res = await bundled.request(path);
       expect(res.status, path).toBe(404);
       expect(await res.json()).toMatchObject({ error_code: "RESOURCE_NOT_FOUND" });

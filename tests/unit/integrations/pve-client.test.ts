@@ -9,8 +9,14 @@ import { FAKE_PVE_CERT, FAKE_PVE_TOKEN, type FakePve, startFakePve } from "../..
 
 describe("parsePveToken", () => {
   it("splits user@realm!tokenid=secret, with or without the header's prefix", () => {
-    expect(parsePveToken("root@pam!inventory=6f1c-aa")).toEqual({ ok: true, value: { user: "root", realm: "pam", tokenid: "inventory", secret: "6f1c-aa" } });
-    expect(parsePveToken(" PVEAPIToken=svc.inv@pve!ro-1=abc=def ")).toEqual({ ok: true, value: { user: "svc.inv", realm: "pve", tokenid: "ro-1", secret: "abc=def" } });
+    expect(parsePveToken("root@pam!inventory=6f1c-aa")).toEqual({
+      ok: true,
+      value: { user: "root", realm: "pam", tokenid: "inventory", secret: "6f1c-aa" },
+    });
+    expect(parsePveToken(" PVEAPIToken=svc.inv@pve!ro-1=abc=def ")).toEqual({
+      ok: true,
+      value: { user: "svc.inv", realm: "pve", tokenid: "ro-1", secret: "abc=def" },
+    });
   });
   it("refuses what is not a token, with the expected form in the message", () => {
     for (const bad of ["", "root@pam", "root@pam:secret", "root!inventory=x", "root@pam!inventory=", "root@pam!=x", "root@pam!inv=a b"]) {
@@ -30,7 +36,8 @@ describe("normalisePveUrl", () => {
     expect(normalisePveUrl("http://[fd00::5]:8007")).toEqual({ ok: true, value: "http://[fd00::5]:8007" });
   });
   it("refuses other schemes, userinfo, paths and queries", () => {
-    for (const bad of ["", "ftp://pve", "https://root:pw@pve", "https://pve/some/path", "https://pve?x=1"]) expect(normalisePveUrl(bad).ok, bad).toBe(false);
+    for (const bad of ["", "ftp://pve", "https://root:pw@pve", "https://pve/some/path", "https://pve?x=1"])
+      expect(normalisePveUrl(bad).ok, bad).toBe(false);
   });
 });
 
@@ -38,9 +45,22 @@ describe("pveClient against the fake", () => {
   let pve: FakePve;
   const outbound = nodeOutboundHttp();
   const policy = { ...DEFAULT_OUTBOUND_POLICY, allow_loopback: true };
-  const client = (over: Partial<Parameters<typeof pveClient>[0]> = {}) => pveClient({ outbound, baseUrl: pve.url, token: FAKE_PVE_TOKEN, verifySsl: true, caPem: FAKE_PVE_CERT, policy, timeoutMs: 2000, ...over });
+  const client = (over: Partial<Parameters<typeof pveClient>[0]> = {}) =>
+    pveClient({
+      outbound,
+      baseUrl: pve.url,
+      token: FAKE_PVE_TOKEN,
+      verifySsl: true,
+      caPem: FAKE_PVE_CERT,
+      policy,
+      timeoutMs: 2000,
+      ...over,
+    });
   const failure = async (p: Promise<unknown>) => {
-    const e = await p.then(() => null, (x: unknown) => x);
+    const e = await p.then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(PveError);
     return e as PveError;
   };
@@ -54,7 +74,15 @@ describe("pveClient against the fake", () => {
     const c = client();
     expect(await c.version()).toEqual({ version: "8.2.4", release: "8.2", repoid: "faa83925c9641325" });
     expect((await c.clusterStatus()).find((e) => e.type === "cluster")).toMatchObject({ name: "homelab", quorate: 1 });
-    expect((await c.clusterResources("vm")).map((r) => r.id)).toEqual(["qemu/101", "qemu/102", "qemu/103", "qemu/9000", "lxc/200", "lxc/201", "lxc/202"]);
+    expect((await c.clusterResources("vm")).map((r) => r.id)).toEqual([
+      "qemu/101",
+      "qemu/102",
+      "qemu/103",
+      "qemu/9000",
+      "lxc/200",
+      "lxc/201",
+      "lxc/202",
+    ]);
     expect((await c.nodes()).map((n) => n.node)).toEqual(["pve1", "pve2", "pve3"]);
     expect((await c.guests("pve1", "lxc")).map((g) => g.vmid)).toEqual([200]);
     expect(await c.guestConfig("pve1", "qemu", 101)).toMatchObject({ name: "web", ipconfig0: "ip=192.168.10.101/24,gw=192.168.10.1" });

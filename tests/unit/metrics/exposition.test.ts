@@ -1,6 +1,14 @@
 // The hand-written exposition encoder (text format 0.0.4): escaping, number formatting, line shape.
 import { describe, expect, it } from "vitest";
-import { escapeHelp, escapeLabelValue, type Family, familyHeader, formatValue, sampleLine, sampleLinesOverLast } from "../../../shared/metrics/exposition.ts";
+import {
+  escapeHelp,
+  escapeLabelValue,
+  type Family,
+  familyHeader,
+  formatValue,
+  sampleLine,
+  sampleLinesOverLast,
+} from "../../../shared/metrics/exposition.ts";
 
 const plain: Family = { name: "svc_x_total", help: "Things.", type: "gauge", labels: [] };
 const labelled: Family = { name: "svc_y", help: "Per thing.", type: "gauge", labels: ["name", "kind"] };
@@ -82,7 +90,10 @@ describe("sampleLine", () => {
 describe("sampleLinesOverLast", () => {
   it("writes the same lines as sampleLine, one per value of the last label", () => {
     const f: Family = { name: "svc_z", help: "", type: "gauge", labels: ["name", "status"] };
-    const pairs = [["up", 1], ['do"wn', 0]] as const;
+    const pairs = [
+      ["up", 1],
+      ['do"wn', 0],
+    ] as const;
     expect(sampleLinesOverLast(f, ["a\\b\n"], pairs)).toBe(pairs.map(([s, v]) => sampleLine(f, ["a\\b\n", s], v)).join(""));
     expect(sampleLinesOverLast(f, ["x"], pairs)).toBe('svc_z{name="x",status="up"} 1\nsvc_z{name="x",status="do\\"wn"} 0\n');
   });

@@ -25,10 +25,21 @@ describe("parseIp / formatIp", () => {
     expect(formatIp(ip(input))).toBe(canonical);
   });
 
-  it.each(["", "unknown", "10.0.0", "10.0.0.256", "10.0.0.01", "1.2.3.4.5", "1:::2", "1::2::3", "1:2:3:4:5:6:7:8:9", "12345::", "::ffff:1.2.3", "g::1", "1:2:3:4:5:6:7::8:9"])(
-    "%j is not an address",
-    (s) => expect(parseIp(s)).toBeUndefined(),
-  );
+  it.each([
+    "",
+    "unknown",
+    "10.0.0",
+    "10.0.0.256",
+    "10.0.0.01",
+    "1.2.3.4.5",
+    "1:::2",
+    "1::2::3",
+    "1:2:3:4:5:6:7:8:9",
+    "12345::",
+    "::ffff:1.2.3",
+    "g::1",
+    "1:2:3:4:5:6:7::8:9",
+  ])("%j is not an address", (s) => expect(parseIp(s)).toBeUndefined());
 });
 
 describe("parseCidr and matching", () => {

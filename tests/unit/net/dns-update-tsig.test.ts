@@ -30,7 +30,11 @@ function answer(query: Buffer, rcode: number, soa: boolean): Buffer {
   body.writeUInt16BE(0, 10);
   if (soa) {
     // "fake.test. SOA" in the authority section (a name below the zone: NXDOMAIN with the zone's SOA).
-    const record = Buffer.concat([Buffer.from([4, ...Buffer.from("fake"), 4, ...Buffer.from("test"), 0]), Buffer.from([0, 6, 0, 1, 0, 0, 0, 60, 0, 22]), Buffer.from([0, 0, 0, 0, 0, 1, 0, 0, 0, 60, 0, 0, 0, 60, 0, 0, 2, 88, 0, 0, 0, 60])]);
+    const record = Buffer.concat([
+      Buffer.from([4, ...Buffer.from("fake"), 4, ...Buffer.from("test"), 0]),
+      Buffer.from([0, 6, 0, 1, 0, 0, 0, 60, 0, 22]),
+      Buffer.from([0, 0, 0, 0, 0, 1, 0, 0, 0, 60, 0, 0, 0, 60, 0, 0, 2, 88, 0, 0, 0, 60]),
+    ]);
     body.writeUInt16BE(1, 8);
     return Buffer.concat([body, record]);
   }
@@ -46,7 +50,12 @@ beforeAll(async () => {
       const query = buf.subarray(2, 2 + buf.readUInt16BE(0));
       const isUpdate = ((query.readUInt16BE(2) >> 11) & 0xf) === 5;
       let reply = isUpdate ? answer(query, 0, false) : answer(query, 3, true);
-      if (isUpdate && mode === "other-key") reply = signMessage(reply, { name: "acme.", algorithm: "hmac-sha256", secret: Buffer.from("another secret entirely, 32 byte") }, Math.floor(Date.now() / 1000)).signed;
+      if (isUpdate && mode === "other-key")
+        reply = signMessage(
+          reply,
+          { name: "acme.", algorithm: "hmac-sha256", secret: Buffer.from("another secret entirely, 32 byte") },
+          Math.floor(Date.now() / 1000),
+        ).signed;
       if (isUpdate && mode === "other-id") reply.writeUInt16BE((reply.readUInt16BE(0) + 1) & 0xffff, 0);
       const prefix = Buffer.alloc(2);
       prefix.writeUInt16BE(reply.length);
@@ -59,8 +68,18 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const provider = () => rfc2136Provider({ server: HOST, port, tsig_name: "acme.", tsig_algorithm: "hmac-sha256", tsig_secret: SECRET }, { policy: OPEN_POLICY, timeoutMs: 3000 });
-const refusal = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a refusal"); }, (e: unknown) => e as ApiError);
+const provider = () =>
+  rfc2136Provider(
+    { server: HOST, port, tsig_name: "acme.", tsig_algorithm: "hmac-sha256", tsig_secret: SECRET },
+    { policy: OPEN_POLICY, timeoutMs: 3000 },
+  );
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a refusal");
+    },
+    (e: unknown) => e as ApiError,
+  );
 
 describe("RFC 2136 answers that must not be trusted", () => {
   it.each([
@@ -76,7 +95,10 @@ describe("RFC 2136 answers that must not be trusted", () => {
   });
 
   it("answers 502 naming the server when nothing listens", async () => {
-    const closed = rfc2136Provider({ server: HOST, port: 1, tsig_name: "acme.", tsig_algorithm: "hmac-sha256", tsig_secret: SECRET }, { policy: OPEN_POLICY, timeoutMs: 3000 });
+    const closed = rfc2136Provider(
+      { server: HOST, port: 1, tsig_name: "acme.", tsig_algorithm: "hmac-sha256", tsig_secret: SECRET },
+      { policy: OPEN_POLICY, timeoutMs: 3000 },
+    );
     const err = await refusal(closed.present("_acme-challenge.www.fake.test", "v"));
     expect(err.status).toBe(502);
     expect(err.detail).toMatch(/127\.0\.0\.158:1: ECONNREFUSED/);
@@ -85,7 +107,10 @@ describe("RFC 2136 answers that must not be trusted", () => {
 
 describe("UPDATE wire layout (RFC 2136 2.2-2.5)", () => {
   it("adds with class IN and the TTL, deletes the one value with class NONE and TTL 0, zone section SOA", () => {
-    for (const [op, cls, ttl] of [["add", 1, 60], ["delete", 254, 0]] as const) {
+    for (const [op, cls, ttl] of [
+      ["add", 1, 60],
+      ["delete", 254, 0],
+    ] as const) {
       const msg = buildTxtUpdate(0x1234, "example.test.", "_acme-challenge.Example.test", "v4lue", op);
       expect(msg.readUInt16BE(0)).toBe(0x1234);
       expect((msg.readUInt16BE(2) >> 11) & 0xf).toBe(5);
@@ -100,7 +125,11 @@ describe("UPDATE wire layout (RFC 2136 2.2-2.5)", () => {
 
   it("signs with a TSIG record appended and ARCOUNT raised", () => {
     const msg = buildTxtUpdate(7, "example.test", "_acme-challenge.example.test", "v", "add");
-    const { signed, mac } = signMessage(msg, { name: "acme.", algorithm: "hmac-sha512", secret: Buffer.from(SECRET, "base64") }, 1_700_000_000);
+    const { signed, mac } = signMessage(
+      msg,
+      { name: "acme.", algorithm: "hmac-sha512", secret: Buffer.from(SECRET, "base64") },
+      1_700_000_000,
+    );
     expect(mac).toHaveLength(64);
     const parsed = parseMessage(signed);
     expect(parsed.additional).toHaveLength(1);

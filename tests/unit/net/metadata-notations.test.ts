@@ -2,7 +2,12 @@
 // (the most open one included) and in every spelling: as a URL's host, as a bare host (SMTP, a monitor's
 // host, a dns resolver), and as the address a name resolves to (the lookup hook, no real DNS).
 import { describe, expect, it } from "vitest";
-import { checkOutboundHost, checkOutboundUrl, DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
+import {
+  checkOutboundHost,
+  checkOutboundUrl,
+  DEFAULT_MONITOR_POLICY,
+  type OutboundPolicy,
+} from "../../../shared/domain/net/outbound-policy.ts";
 import { pinAllowedAddress, policyLookup, type Resolve } from "../../../net/outbound-http.ts";
 import { savedHostRefusal } from "../../../shared/net/resolved-host.ts";
 import { runCheck } from "../../../net/checks/run-check.ts";
@@ -65,8 +70,12 @@ describe("metadata and link-local in every notation", () => {
 
 describe("a saved name judged by its addresses", () => {
   it("refuses when no address is allowed, lets through a name with an allowed one or none resolved here", async () => {
-    const resolve = async (name: string) => ({ "imds.test": ["169.254.169.254"], "mixed.test": ["fe80::1", "192.168.1.4"], "gone.test": [] })[name] ?? Promise.reject(new Error("ENOTFOUND"));
-    expect(await savedHostRefusal(resolve, "imds.test.", OPEN)).toMatch(/^imds\.test resolves to a refused address \(169\.254\.169\.254: cloud metadata/);
+    const resolve = async (name: string) =>
+      ({ "imds.test": ["169.254.169.254"], "mixed.test": ["fe80::1", "192.168.1.4"], "gone.test": [] })[name] ??
+      Promise.reject(new Error("ENOTFOUND"));
+    expect(await savedHostRefusal(resolve, "imds.test.", OPEN)).toMatch(
+      /^imds\.test resolves to a refused address \(169\.254\.169\.254: cloud metadata/,
+    );
     expect(await savedHostRefusal(resolve, "mixed.test", OPEN)).toBeNull();
     expect(await savedHostRefusal(resolve, "gone.test", OPEN)).toBeNull();
     expect(await savedHostRefusal(resolve, "nowhere.test", OPEN)).toBeNull();
@@ -79,22 +88,31 @@ describe("a saved name judged by its addresses", () => {
 describe("monitor checks at run time", () => {
   const resolveToMetadata: Resolve = async () => [{ address: "169.254.169.254", family: 4 }];
 
-  it.each(["tcp", "http", "icmp", "dns"] as const)("a %s check to a metadata notation is refused without connecting", async (check_type) => {
-    for (const host of ["2852039166", "0xa9.0xfe.0xa9.0xfe", "::ffff:a9fe:a9fe", "fe80::1", "metadata.google.internal."]) {
-      const out = await runCheck({ check_type, host, config: { timeout: 1 } }, { policy: OPEN, pingCommand: "/nonexistent/ping" });
-      expect(out.up, `${check_type} ${host}`).toBe(false);
-      expect(out.msg, `${check_type} ${host}`).toMatch(/refused by the monitor policy/);
-    }
-  });
+  it.each(["tcp", "http", "icmp", "dns"] as const)(
+    "a %s check to a metadata notation is refused without connecting",
+    async (check_type) => {
+      for (const host of ["2852039166", "0xa9.0xfe.0xa9.0xfe", "::ffff:a9fe:a9fe", "fe80::1", "metadata.google.internal."]) {
+        const out = await runCheck({ check_type, host, config: { timeout: 1 } }, { policy: OPEN, pingCommand: "/nonexistent/ping" });
+        expect(out.up, `${check_type} ${host}`).toBe(false);
+        expect(out.msg, `${check_type} ${host}`).toMatch(/refused by the monitor policy/);
+      }
+    },
+  );
 
   it("refuses an http check's url, a dns check's resolver and a name resolving to metadata (tcp, http, icmp)", async () => {
-    const url = await runCheck({ check_type: "http", host: "example.test", config: { url: "http://0251.0376.0251.0376/latest/meta-data/" } }, { policy: OPEN });
+    const url = await runCheck(
+      { check_type: "http", host: "example.test", config: { url: "http://0251.0376.0251.0376/latest/meta-data/" } },
+      { policy: OPEN },
+    );
     expect(url.msg).toMatch(/refused by the monitor policy/);
     expect(url.msg).not.toContain("meta-data");
     const dns = await runCheck({ check_type: "dns", host: "example.test", config: { resolver: "fd00:ec2::254" } }, { policy: OPEN });
     expect(dns.msg).toMatch(/refused by the monitor policy/);
     for (const check_type of ["tcp", "http", "icmp"] as const) {
-      const out = await runCheck({ check_type, host: "rebind.example.test", config: { port: 80, timeout: 2 } }, { policy: OPEN, resolve: resolveToMetadata, pingCommand: "/nonexistent/ping" });
+      const out = await runCheck(
+        { check_type, host: "rebind.example.test", config: { port: 80, timeout: 2 } },
+        { policy: OPEN, resolve: resolveToMetadata, pingCommand: "/nonexistent/ping" },
+      );
       expect(out.up, check_type).toBe(false);
       expect(out.msg, check_type).toMatch(/refused/);
     }

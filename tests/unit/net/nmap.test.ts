@@ -41,18 +41,38 @@ describe("parseNmapXml", () => {
     </nmaprun>`;
     const [pi, ...rest] = parseNmapXml(xml);
     expect(rest).toEqual([]);
-    expect(pi).toMatchObject({ ip_address: "192.168.1.20", mac_address: "b8:27:eb:01:02:03", vendor: "Raspberry Pi Foundation", hostname: "pi.lab" });
+    expect(pi).toMatchObject({
+      ip_address: "192.168.1.20",
+      mac_address: "b8:27:eb:01:02:03",
+      vendor: "Raspberry Pi Foundation",
+      hostname: "pi.lab",
+    });
     expect(pi!.open_ports).toEqual([{ port: 22, protocol: "tcp", service: "ssh", banner: null }]);
   });
 
   it("an empty run has no hosts; progress lines give the last percentage", () => {
     expect(parseNmapXml(`<?xml version="1.0"?><nmaprun></nmaprun>`)).toEqual([]);
-    expect(lastProgressPercent(`<taskprogress task="Connect Scan" time="1" percent="12.50" remaining="3"/>\n<taskprogress task="Connect Scan" percent="40.00"/>`)).toBe(40);
+    expect(
+      lastProgressPercent(
+        `<taskprogress task="Connect Scan" time="1" percent="12.50" remaining="3"/>\n<taskprogress task="Connect Scan" percent="40.00"/>`,
+      ),
+    ).toBe(40);
     expect(lastProgressPercent("<host>")).toBeNull();
   });
 
   it("builds its argv with the addresses on stdin and the job's ports", () => {
-    expect(nmapArgv({ args: ["-sT", "-T4"], ports: [22, 80] })).toEqual(["-oX", "-", "-iL", "-", "--stats-every", "2s", "-sT", "-T4", "-p", "T:22,80"]);
+    expect(nmapArgv({ args: ["-sT", "-T4"], ports: [22, 80] })).toEqual([
+      "-oX",
+      "-",
+      "-iL",
+      "-",
+      "--stats-every",
+      "2s",
+      "-sT",
+      "-T4",
+      "-p",
+      "T:22,80",
+    ]);
     expect(nmapArgv({ args: ["--top-ports", "10"], ports: null })).not.toContain("-p");
   });
 });
@@ -62,7 +82,22 @@ describe("parseNmapArguments", () => {
     const r = parseNmapArguments("-sT -sV -O -T4 --top-ports 100 --max-retries=2 --host-timeout 30s -Pn -n -p22,80,8000-8100");
     expect(r).toEqual({
       ok: true,
-      value: ["-sT", "-sV", "-O", "-T4", "--top-ports", "100", "--max-retries", "2", "--host-timeout", "30s", "-Pn", "-n", "-p", "22,80,8000-8100"],
+      value: [
+        "-sT",
+        "-sV",
+        "-O",
+        "-T4",
+        "--top-ports",
+        "100",
+        "--max-retries",
+        "2",
+        "--host-timeout",
+        "30s",
+        "-Pn",
+        "-n",
+        "-p",
+        "22,80,8000-8100",
+      ],
       selectsPorts: true,
     });
     expect(parseNmapArguments(null)).toEqual({ ok: true, value: [], selectsPorts: false });

@@ -1,6 +1,11 @@
 // The SSRF policy: which addresses and URLs an operator-configured request may reach.
 import { describe, expect, it } from "vitest";
-import { addressAllowed, checkOutboundUrl, DEFAULT_OUTBOUND_POLICY, type OutboundPolicy } from "../../../shared/domain/net/outbound-policy.ts";
+import {
+  addressAllowed,
+  checkOutboundUrl,
+  DEFAULT_OUTBOUND_POLICY,
+  type OutboundPolicy,
+} from "../../../shared/domain/net/outbound-policy.ts";
 
 const OPEN: OutboundPolicy = { allow_private: true, allow_loopback: true };
 const STRICT: OutboundPolicy = { allow_private: false, allow_loopback: false };
@@ -27,7 +32,18 @@ describe("addressAllowed", () => {
   });
 
   it("never allows cloud metadata, unspecified, multicast or reserved addresses, whatever the policy", () => {
-    for (const ip of ["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "0.0.0.0", "0.1.2.3", "::", "224.0.0.1", "ff02::1", "255.255.255.255", "240.0.0.1"]) {
+    for (const ip of [
+      "169.254.169.254",
+      "fd00:ec2::254",
+      "100.100.100.200",
+      "0.0.0.0",
+      "0.1.2.3",
+      "::",
+      "224.0.0.1",
+      "ff02::1",
+      "255.255.255.255",
+      "240.0.0.1",
+    ]) {
       expect(addressAllowed(ip, OPEN), ip).not.toBeNull();
     }
     expect(addressAllowed("169.254.169.254", OPEN)).toMatch(/metadata/);
@@ -56,20 +72,36 @@ describe("checkOutboundUrl", () => {
   });
 
   it("refuses other schemes, userinfo, garbage and a missing host", () => {
-    expect(checkOutboundUrl("ftp://example.com/", DEFAULT_OUTBOUND_POLICY)).toMatchObject({ ok: false, message: expect.stringMatching(/scheme/) });
+    expect(checkOutboundUrl("ftp://example.com/", DEFAULT_OUTBOUND_POLICY)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/scheme/),
+    });
     expect(checkOutboundUrl("file:///etc/passwd", DEFAULT_OUTBOUND_POLICY).ok).toBe(false);
     expect(checkOutboundUrl("gopher://example.com/", DEFAULT_OUTBOUND_POLICY).ok).toBe(false);
-    expect(checkOutboundUrl("https://user:pw@example.com/", DEFAULT_OUTBOUND_POLICY)).toMatchObject({ ok: false, message: expect.stringMatching(/user name or password/) });
+    expect(checkOutboundUrl("https://user:pw@example.com/", DEFAULT_OUTBOUND_POLICY)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/user name or password/),
+    });
     expect(checkOutboundUrl("not a url", DEFAULT_OUTBOUND_POLICY).ok).toBe(false);
     expect(checkOutboundUrl("tcp://example.com:2375", DEFAULT_OUTBOUND_POLICY, { schemes: ["tcp"] }).ok).toBe(true);
   });
 
   it("classifies IP-literal hosts, in every spelling the URL parser accepts", () => {
-    for (const u of ["http://127.0.0.1/", "http://0x7f.1/", "http://2130706433/", "http://[::1]:8080/", "http://[::ffff:7f00:1]/", "http://127.1/"]) {
+    for (const u of [
+      "http://127.0.0.1/",
+      "http://0x7f.1/",
+      "http://2130706433/",
+      "http://[::1]:8080/",
+      "http://[::ffff:7f00:1]/",
+      "http://127.1/",
+    ]) {
       expect(checkOutboundUrl(u, DEFAULT_OUTBOUND_POLICY).ok, u).toBe(false);
       expect(checkOutboundUrl(u, OPEN).ok, u).toBe(true);
     }
-    expect(checkOutboundUrl("http://169.254.169.254/latest/meta-data/", OPEN)).toMatchObject({ ok: false, message: expect.stringMatching(/metadata/) });
+    expect(checkOutboundUrl("http://169.254.169.254/latest/meta-data/", OPEN)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/metadata/),
+    });
     expect(checkOutboundUrl("http://[fd00:ec2::254]/", OPEN).ok).toBe(false);
     expect(checkOutboundUrl("http://10.0.0.1/", STRICT).ok).toBe(false);
   });

@@ -31,7 +31,11 @@ describe("neighbour table", () => {
 describe("banner and title parsing", () => {
   it("takes the first printable line and the Server header of an HTTP answer", () => {
     expect(bannerOf("SSH-2.0-OpenSSH_9.6\r\n")).toEqual({ banner: "SSH-2.0-OpenSSH_9.6", http: false, server: null });
-    expect(bannerOf("\r\nHTTP/1.1 404 Not Found\r\nServer: Caddy\r\n\r\n")).toEqual({ banner: "HTTP/1.1 404 Not Found", http: true, server: "Caddy" });
+    expect(bannerOf("\r\nHTTP/1.1 404 Not Found\r\nServer: Caddy\r\n\r\n")).toEqual({
+      banner: "HTTP/1.1 404 Not Found",
+      http: true,
+      server: "Caddy",
+    });
     expect(bannerOf("220 mail\x00\x07 ESMTP ready\r\n").banner).toBe("220 mail ESMTP ready");
     expect(bannerOf("")).toEqual({ banner: null, http: false, server: null });
     expect(bannerOf("\x15\x03\x03\x00\x02\x02\x46")).toEqual({ banner: null, http: false, server: null });

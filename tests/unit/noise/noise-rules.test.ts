@@ -109,9 +109,19 @@ describe("Noise IK: tampering", () => {
     const message = handshakes().agent.writeMessage(bytes("hello"));
     // The ephemeral key (bit 255 too, which X25519 ignores but h does not), the encrypted static key,
     // its tag, the payload and the payload's tag.
-    for (const [at, bit] of [[0, 1], [31, 0x80], [40, 1], [70, 1], [80, 1], [message.length - 1, 1]] as const) {
+    for (const [at, bit] of [
+      [0, 1],
+      [31, 0x80],
+      [40, 1],
+      [70, 1],
+      [80, 1],
+      [message.length - 1, 1],
+    ] as const) {
       const server = handshakes().server;
-      expect(noiseReason(() => server.readMessage(flip(message, at, bit))), `byte ${at}`).toBe("bad-mac");
+      expect(
+        noiseReason(() => server.readMessage(flip(message, at, bit))),
+        `byte ${at}`,
+      ).toBe("bad-mac");
       expect(server.remoteStaticKey).toBeUndefined();
       expect(noiseReason(() => server.readMessage(message))).toBe("failed");
       expect(noiseReason(() => server.writeMessage())).toBe("failed");
@@ -124,7 +134,10 @@ describe("Noise IK: tampering", () => {
       const { agent, server } = handshakes();
       server.readMessage(agent.writeMessage());
       const reply = server.writeMessage(bytes("ack"));
-      expect(noiseReason(() => agent.readMessage(flip(reply, at))), `byte ${at}`).toBe("bad-mac");
+      expect(
+        noiseReason(() => agent.readMessage(flip(reply, at))),
+        `byte ${at}`,
+      ).toBe("bad-mac");
       expect(noiseReason(() => agent.readMessage(reply))).toBe("failed");
       expect(noiseReason(() => agent.split())).toBe("failed");
     }
@@ -146,28 +159,43 @@ describe("Noise IK: order", () => {
   it("refuses handshake steps out of turn, and the handshake is over after one", () => {
     const cases: [string, (h: ReturnType<typeof handshakes>) => unknown][] = [
       ["initiator reads before writing", (h) => h.agent.readMessage(new Uint8Array(48))],
-      ["initiator splits before message 2", (h) => {
-        h.agent.writeMessage();
-        h.agent.split();
-      }],
-      ["initiator writes twice", (h) => {
-        h.agent.writeMessage();
-        h.agent.writeMessage();
-      }],
+      [
+        "initiator splits before message 2",
+        (h) => {
+          h.agent.writeMessage();
+          h.agent.split();
+        },
+      ],
+      [
+        "initiator writes twice",
+        (h) => {
+          h.agent.writeMessage();
+          h.agent.writeMessage();
+        },
+      ],
       ["responder writes before reading", (h) => h.server.writeMessage()],
-      ["responder splits before writing", (h) => {
-        h.server.readMessage(h.agent.writeMessage());
-        h.server.split();
-      }],
-      ["responder reads twice", (h) => {
-        const m = h.agent.writeMessage();
-        h.server.readMessage(m);
-        h.server.readMessage(m);
-      }],
+      [
+        "responder splits before writing",
+        (h) => {
+          h.server.readMessage(h.agent.writeMessage());
+          h.server.split();
+        },
+      ],
+      [
+        "responder reads twice",
+        (h) => {
+          const m = h.agent.writeMessage();
+          h.server.readMessage(m);
+          h.server.readMessage(m);
+        },
+      ],
     ];
     for (const [name, run] of cases) {
       const h = handshakes();
-      expect(noiseReason(() => run(h)), name).toBe("out-of-order");
+      expect(
+        noiseReason(() => run(h)),
+        name,
+      ).toBe("out-of-order");
     }
     const h = handshakes();
     expect(noiseReason(() => h.server.writeMessage())).toBe("out-of-order");
@@ -204,7 +232,9 @@ describe("Noise CipherState: nonces", () => {
     const key = new Uint8Array(32).fill(7);
     const c = cipherAt(0x0102030405060708n);
     const nonce = Uint8Array.of(0, 0, 0, 0, 8, 7, 6, 5, 4, 3, 2, 1);
-    expect(bytesToHex(c.encryptWithAd(bytes("ad"), bytes("pt")))).toBe(bytesToHex(chacha20poly1305(key, nonce, bytes("ad")).encrypt(bytes("pt"))));
+    expect(bytesToHex(c.encryptWithAd(bytes("ad"), bytes("pt")))).toBe(
+      bytesToHex(chacha20poly1305(key, nonce, bytes("ad")).encrypt(bytes("pt"))),
+    );
     expect(c.nonce).toBe(0x0102030405060709n);
   });
 
@@ -247,7 +277,9 @@ describe("Noise CipherState: rekey", () => {
     const maxNonce = Uint8Array.of(0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff);
     const newKey = chacha20poly1305(key, maxNonce, new Uint8Array(0)).encrypt(new Uint8Array(32)).slice(0, 32);
     const nonce3 = Uint8Array.of(0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0);
-    expect(bytesToHex(c.encryptWithAd(new Uint8Array(0), bytes("x")))).toBe(bytesToHex(chacha20poly1305(newKey, nonce3).encrypt(bytes("x"))));
+    expect(bytesToHex(c.encryptWithAd(new Uint8Array(0), bytes("x")))).toBe(
+      bytesToHex(chacha20poly1305(newKey, nonce3).encrypt(bytes("x"))),
+    );
   });
 
   it("after both sides rekey a direction, messages still decrypt, under a new key", () => {

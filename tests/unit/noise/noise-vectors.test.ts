@@ -20,14 +20,21 @@ interface Vector {
   messages: { payload: string; ciphertext: string }[];
 }
 
-const file = JSON.parse(readFileSync(new URL("../../../spec/noise-ik-25519-chachapoly-sha256.json", import.meta.url), "utf8")) as { vectors: Vector[] };
+const file = JSON.parse(readFileSync(new URL("../../../spec/noise-ik-25519-chachapoly-sha256.json", import.meta.url), "utf8")) as {
+  vectors: Vector[];
+};
 const vectors = file.vectors.filter((v) => v.protocol_name === PROTOCOL_NAME);
 
 const hex = (bytes: Uint8Array) => bytesToHex(bytes);
 
 function sides(v: Vector) {
   return {
-    agent: initiator({ s: hexToBytes(v.init_static), rs: hexToBytes(v.init_remote_static), prologue: hexToBytes(v.init_prologue), e: hexToBytes(v.init_ephemeral) }),
+    agent: initiator({
+      s: hexToBytes(v.init_static),
+      rs: hexToBytes(v.init_remote_static),
+      prologue: hexToBytes(v.init_prologue),
+      e: hexToBytes(v.init_ephemeral),
+    }),
     server: responder({ s: hexToBytes(v.resp_static), prologue: hexToBytes(v.resp_prologue), e: hexToBytes(v.resp_ephemeral) }),
   };
 }
@@ -96,7 +103,12 @@ describe("Noise_IK_25519_ChaChaPoly_SHA256 against the cacophony vectors", () =>
         expect(hex(sent)).toBe(v.messages[i]!.ciphertext);
         expect(hex(reader.receive.decrypt(sent))).toBe(v.messages[i]!.payload);
       }
-      expect([links.agent.send.nonce, links.agent.receive.nonce, links.server.send.nonce, links.server.receive.nonce]).toEqual([2n, 2n, 2n, 2n]);
+      expect([links.agent.send.nonce, links.agent.receive.nonce, links.server.send.nonce, links.server.receive.nonce]).toEqual([
+        2n,
+        2n,
+        2n,
+        2n,
+      ]);
     });
   }
 });

@@ -11,7 +11,19 @@ const NOW = "2026-11-25T10:00:00.000Z";
 let nextId = 1;
 function device(ports: OpenPortRow[], over: Partial<DeviceFacts> = {}): DeviceFacts {
   const id = nextId++;
-  return { hardware_id: id, name: `dev-${id}`, role: null, vendor: null, model: null, ip_address: `10.0.0.${id}`, ports, scanned: true, snmp_public: null, snmp_sys_descr: null, ...over };
+  return {
+    hardware_id: id,
+    name: `dev-${id}`,
+    role: null,
+    vendor: null,
+    model: null,
+    ip_address: `10.0.0.${id}`,
+    ports,
+    scanned: true,
+    snmp_public: null,
+    snmp_sys_descr: null,
+    ...over,
+  };
 }
 const tcp = (port: number, facts: Partial<OpenPortRow> = {}): OpenPortRow => ({ port, protocol: "tcp", ...facts });
 const rulesOn = (d: DeviceFacts) => analyse([d], [], NOW).findings.map((f) => f.rule_id);
@@ -34,7 +46,9 @@ describe("device rules", () => {
   it("finds telnet by port and by nmap's service name on another port", () => {
     expect(rulesOn(device([tcp(23)]))).toEqual(["telnet_open"]);
     expect(rulesOn(device([tcp(8023, { service: "telnet" })]))).toEqual(["telnet_open"]);
-    expect(findingOn(device([tcp(23, { banner: "BusyBox login:" })]), "telnet_open").evidence).toBe(`Telnet reachable at 23/tcp on 10.0.0.${nextId - 1} ("BusyBox login:")`);
+    expect(findingOn(device([tcp(23, { banner: "BusyBox login:" })]), "telnet_open").evidence).toBe(
+      `Telnet reachable at 23/tcp on 10.0.0.${nextId - 1} ("BusyBox login:")`,
+    );
   });
 
   it("finds FTP by port 21 and by its 220 greeting elsewhere, SMB and NetBIOS", () => {
@@ -49,7 +63,9 @@ describe("device rules", () => {
 
   it("finds UPnP on 1900 and by a UPnP Server header on 5000, not on any port 5000", () => {
     expect(rulesOn(device([tcp(1900)]))).toEqual(["upnp_exposed"]);
-    expect(rulesOn(device([tcp(5000, { service: "http", banner: "HTTP/1.1 200 OK", server: "Linux/5.10 UPnP/1.0 miniupnpd/2.3.4" })]))).toEqual(["upnp_exposed"]);
+    expect(
+      rulesOn(device([tcp(5000, { service: "http", banner: "HTTP/1.1 200 OK", server: "Linux/5.10 UPnP/1.0 miniupnpd/2.3.4" })])),
+    ).toEqual(["upnp_exposed"]);
     expect(rulesOn(device([tcp(5000, { service: "http", banner: "HTTP/1.1 200 OK", http_title: "Synology DiskStation" })]))).toEqual([]);
   });
 
@@ -66,7 +82,14 @@ describe("device rules", () => {
 
   it("looks at HTTP and SSH as management only on gateways", () => {
     expect(rulesOn(device([tcp(80, { service: "http" }), tcp(22, { service: "ssh" })]))).toEqual([]);
-    const gw = device([tcp(80, { service: "http", http_title: "Router" }), tcp(22, { service: "ssh" }), tcp(443, { service: "https", tls: { subject: null, issuer: null, not_after: null, san: [] } })], { role: "Router" });
+    const gw = device(
+      [
+        tcp(80, { service: "http", http_title: "Router" }),
+        tcp(22, { service: "ssh" }),
+        tcp(443, { service: "https", tls: { subject: null, issuer: null, not_after: null, san: [] } }),
+      ],
+      { role: "Router" },
+    );
     expect(rulesOn(gw).sort()).toEqual(["gateway_admin_http", "gateway_ssh_open"]);
   });
 
@@ -109,11 +132,19 @@ describe("weighting, one finding per rule and device, and the score", () => {
   });
 
   it("bounds the score to 0..100 and grades at 90, 80, 70 and 60", () => {
-    const many = device([2375, 23, 21, 445, 1900, 6443, 623, 1883, 6379, 5432, 3389, 5900].map((p) => tcp(p)), { role: "gateway" });
+    const many = device(
+      [2375, 23, 21, 445, 1900, 6443, 623, 1883, 6379, 5432, 3389, 5900].map((p) => tcp(p)),
+      { role: "gateway" },
+    );
     expect(analyse([many], [], NOW).score).toBe(0);
     expect(analyse([], [], NOW).score).toBe(100);
     expect([90, 89, 80, 79, 70, 69, 60, 59, 0].map(gradeOf)).toEqual(["A", "B", "B", "C", "C", "D", "D", "F", "F"]);
-    expect(summarize([{ points: 8, severity: "warning", ignored: false }, { points: 15, severity: "critical", ignored: true }])).toEqual({ score: 92, grade: "A", critical_count: 0, warning_count: 1, info_count: 0 });
+    expect(
+      summarize([
+        { points: 8, severity: "warning", ignored: false },
+        { points: 15, severity: "critical", ignored: true },
+      ]),
+    ).toEqual({ score: 92, grade: "A", critical_count: 0, warning_count: 1, info_count: 0 });
   });
 
   it("leaves ignored findings out of the score and counts, per rule or per rule and device", () => {
@@ -142,7 +173,10 @@ describe("checks", () => {
   it("lists each finding, each quiet rule as ok, and the network checks", () => {
     const d = device([tcp(23)]);
     const { checks } = analyse([d], [], NOW);
-    expect(checks.find((c) => c.check_id === `telnet_open:hw-${d.hardware_id}`)).toMatchObject({ status: "critical", hardware_id: d.hardware_id });
+    expect(checks.find((c) => c.check_id === `telnet_open:hw-${d.hardware_id}`)).toMatchObject({
+      status: "critical",
+      hardware_id: d.hardware_id,
+    });
     expect(checks.find((c) => c.check_id === "ftp_open")).toMatchObject({ status: "ok", hardware_id: null });
     expect(checks.find((c) => c.check_id === "dns_filtering")!.status).toBe("unknown");
     expect(checks.find((c) => c.check_id === "snmp_coverage")!.status).toBe("unknown");

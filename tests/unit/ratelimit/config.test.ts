@@ -26,7 +26,9 @@ describe("RATE_LIMIT_STORE", () => {
 
   it("redis without REDIS_URL, or an unknown store, is refused by name", () => {
     expect(refusal({ RATE_LIMIT_STORE: "redis" }).message).toMatch(/RATE_LIMIT_STORE=redis expects REDIS_URL/);
-    expect(refusal({ RATE_LIMIT_STORE: "memcached" }).message).toMatch(/^invalid configuration: RATE_LIMIT_STORE expects redis or database/);
+    expect(refusal({ RATE_LIMIT_STORE: "memcached" }).message).toMatch(
+      /^invalid configuration: RATE_LIMIT_STORE expects redis or database/,
+    );
   });
 
   it("TRUSTED_PROXIES accepts IPv4, IPv6 and IPv4-mapped ranges and refuses what would not match", () => {

@@ -32,10 +32,19 @@ it("counts a batch on PGlite as on PostgreSQL", async () => {
   // 15 s into minute 40: the previous minute weighs 3/4, floor(8 * 3/4) = 6 of it count; the 15-minute
   // window started at minute 30. The counter of T0 is older than twice the longest window (15 min).
   await pglite.query("insert into rate_limit_counters (key, window_start, hits) values ($1, $2, 8), ($3, $4, 1)", [
-    "pg-prev", new Date(T0 + 39 * MIN), "pg-old", new Date(T0),
+    "pg-prev",
+    new Date(T0 + 39 * MIN),
+    "pg-old",
+    new Date(T0),
   ]);
   const s = new DatabaseRateLimitStore({ database: database.provider, clock: drivenClock(T0 + 40 * MIN + 15_000), pruneEvery: 4 });
-  const results = await Promise.all([s.hit("pg-a", 2, MIN), s.hit("pg-b", 2, 15 * MIN), s.hit("pg-a", 2, MIN), s.hit("pg-a", 2, MIN), s.hit("pg-prev", 10, MIN)]);
+  const results = await Promise.all([
+    s.hit("pg-a", 2, MIN),
+    s.hit("pg-b", 2, 15 * MIN),
+    s.hit("pg-a", 2, MIN),
+    s.hit("pg-a", 2, MIN),
+    s.hit("pg-prev", 10, MIN),
+  ]);
   expect(results).toEqual([
     { success: true, remaining: 1, resetAt: T0 + 41 * MIN },
     { success: true, remaining: 1, resetAt: T0 + 45 * MIN },

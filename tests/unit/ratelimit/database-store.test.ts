@@ -51,7 +51,8 @@ function counting(provider: DatabaseAccess): DatabaseAccess & { statements: numb
 
 /** Counters as (key, window start, hits) rows. */
 async function seed(rows: [string, number, number][]): Promise<void> {
-  for (const [key, at, hits] of rows) await sql`insert into rate_limit_counters (key, window_start, hits) values (${key}, ${new Date(at)}, ${hits})`;
+  for (const [key, at, hits] of rows)
+    await sql`insert into rate_limit_counters (key, window_start, hits) values (${key}, ${new Date(at)}, ${hits})`;
 }
 
 /** The same hits, each awaited before the next is made, so each goes alone. */
@@ -148,9 +149,22 @@ describe("database rate-limit store", () => {
       // 20 s into a window: the previous one weighs 2/3. (previous, current) counts, limit 8: admitted
       // with room, admitted into the last slot, refused by the previous window, refused by the current one.
       const clock = drivenClock(T0 + MIN + 20_000);
-      const states: [number, number][] = [[0, 0], [3, 1], [9, 1], [15, 0], [0, 8], [9, 2], [1, 6]];
+      const states: [number, number][] = [
+        [0, 0],
+        [3, 1],
+        [9, 1],
+        [15, 0],
+        [0, 8],
+        [9, 2],
+        [1, 6],
+      ];
       for (const family of ["together", "alone"])
-        await seed(states.flatMap(([prev, cur], i): [string, number, number][] => [[`${family}-${i}`, T0, prev], [`${family}-${i}`, T0 + MIN, cur]]));
+        await seed(
+          states.flatMap(([prev, cur], i): [string, number, number][] => [
+            [`${family}-${i}`, T0, prev],
+            [`${family}-${i}`, T0 + MIN, cur],
+          ]),
+        );
       const provider = counting(database.provider);
       const batched = new DatabaseRateLimitStore({ database: provider, clock, pruneEvery: 1_000_000 });
       const together = await Promise.all(states.map((_, i) => batched.hit(`together-${i}`, 8, MIN)));
@@ -179,7 +193,10 @@ describe("database rate-limit store", () => {
 
       // With a previous window of 7 half-way through (weight 1/2, floor(3.5) = 3 count): 3 more fit of 6.
       clock.set(T0 + MIN + 30_000);
-      await seed([["burst-prev", T0, 7], ["burst-prev-alone", T0, 7]]);
+      await seed([
+        ["burst-prev", T0, 7],
+        ["burst-prev-alone", T0, 7],
+      ]);
       const together = await Promise.all(Array.from({ length: 5 }, () => s.hit("burst-prev", 6, MIN)));
       const single = store(clock);
       const alone = await oneByOne(5, () => single.hit("burst-prev-alone", 6, MIN));
@@ -198,9 +215,13 @@ describe("database rate-limit store", () => {
       const provider = counting(database.provider);
       const s = new DatabaseRateLimitStore({ database: provider, clock, pruneEvery: 1_000_000 });
       const hits: [string, number, number][] = [
-        ["mix-minute", 2, MIN], ["mix-quarter", 2, 15 * MIN], ["mix-five", 9, 5 * MIN],
-        ["mix-minute", 2, MIN], ["mix-quarter", 2, 15 * MIN],
-        ["mix-minute", 2, MIN], ["mix-quarter", 2, 15 * MIN],
+        ["mix-minute", 2, MIN],
+        ["mix-quarter", 2, 15 * MIN],
+        ["mix-five", 9, 5 * MIN],
+        ["mix-minute", 2, MIN],
+        ["mix-quarter", 2, 15 * MIN],
+        ["mix-minute", 2, MIN],
+        ["mix-quarter", 2, 15 * MIN],
       ];
       const results = await Promise.all(hits.map(([key, limit, windowMs]) => s.hit(key, limit, windowMs)));
       expect(provider.statements).toBe(3);

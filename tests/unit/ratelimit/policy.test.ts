@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, categoryFor, DEFAULT_PROFILE, isSkipped, LONGEST_WINDOW_MS, POLICY, PROFILES } from "../../../shared/ratelimit/policy.ts";
+import {
+  CATEGORIES,
+  categoryFor,
+  DEFAULT_PROFILE,
+  isSkipped,
+  LONGEST_WINDOW_MS,
+  POLICY,
+  PROFILES,
+} from "../../../shared/ratelimit/policy.ts";
 
 const MIN = 60_000;
 
@@ -76,10 +84,16 @@ describe("categoryFor", () => {
 });
 
 describe("isSkipped", () => {
-  it.each(["/api/v1/livez", "/api/v1/startupz", "/api/v1/readyz", "/api/v1/health", "/api/v1/health/", "/api/v1/health/db", "/api/v1/metrics", "/api/v1/metrics/json"])(
-    "%s is never limited",
-    (path) => expect(isSkipped(path)).toBe(true),
-  );
+  it.each([
+    "/api/v1/livez",
+    "/api/v1/startupz",
+    "/api/v1/readyz",
+    "/api/v1/health",
+    "/api/v1/health/",
+    "/api/v1/health/db",
+    "/api/v1/metrics",
+    "/api/v1/metrics/json",
+  ])("%s is never limited", (path) => expect(isSkipped(path)).toBe(true));
 
   it.each(["/api/v1/tenants", "/api/v1/healthz", "/api/v1/health-report", "/api/v1/livez/x", "/api/v2/livez", "/api/v1/auth/login"])(
     "%s is limited",

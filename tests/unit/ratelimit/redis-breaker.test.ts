@@ -11,10 +11,12 @@ function breaker() {
   const logger = capturingLogger();
   let calls = 0;
   const b = new CircuitBreaker({ name: "redis", clock, logger });
-  const counted = <T>(call: () => Promise<T>) => () => {
-    calls++;
-    return call();
-  };
+  const counted =
+    <T>(call: () => Promise<T>) =>
+    () => {
+      calls++;
+      return call();
+    };
   return { b, clock, logger, counted, calls: () => calls };
 }
 

@@ -156,7 +156,12 @@ describe("the limiter when its store is down", () => {
 
   it("refuses with a whole-second retry when the store refuses", async () => {
     const clock = drivenClock(Date.now());
-    const limiter = new RateLimiter({ store: new RedisRateLimitStore(redis, { prefix }), profile: async () => "normal", logger: silentLogger, clock });
+    const limiter = new RateLimiter({
+      store: new RedisRateLimitStore(redis, { prefix }),
+      profile: async () => "normal",
+      logger: silentLogger,
+      clock,
+    });
     const id = `limiter-${Math.random()}`;
     const scan = bucketFor("scan", "POST /api/v1/discovery/scan", id);
     expect(await limiter.check(scan)).toMatchObject({ allowed: true, limit: 1, remaining: 0, unchecked: false });

@@ -17,7 +17,10 @@ export interface LogLine {
 
 export function capturingLogger(): Logger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields });
+  const at =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      void lines.push({ level, msg, fields });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
@@ -37,9 +40,12 @@ export function closedPort(): Promise<number> {
  * A TCP relay to a real server that can stall: while stalled, what the client sends is dropped, so the
  * connection stays open and nothing ever answers (a hung Redis, as opposed to a refused connection).
  */
-export async function stallableRelay(
-  target: { host?: string; port: number },
-): Promise<{ port: number; /** Bytes the clients have sent so far, stalled or not. */ readonly received: number; stall(): void; close(): Promise<void> }> {
+export async function stallableRelay(target: { host?: string; port: number }): Promise<{
+  port: number /** Bytes the clients have sent so far, stalled or not. */;
+  readonly received: number;
+  stall(): void;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let stalled = false;
   let received = 0;

@@ -36,21 +36,43 @@ const paths = (schema: v.GenericSchema, value: unknown) => {
 describe("sample schema", () => {
   const ts = "2026-11-22T12:00:00Z";
   it("accepts a full sample and parses ts with its zone", () => {
-    const r = v.parse(SamplesBody, { samples: [{ ts: "2026-11-22T13:00:00.5+01:00", cpu_pct: 0, mem_pct: 100, disk_pct: 55.5, temp_c: -5, net_rx_bps: 0, net_tx_bps: 1e9, uptime_s: 10, status: "up" }] });
+    const r = v.parse(SamplesBody, {
+      samples: [
+        {
+          ts: "2026-11-22T13:00:00.5+01:00",
+          cpu_pct: 0,
+          mem_pct: 100,
+          disk_pct: 55.5,
+          temp_c: -5,
+          net_rx_bps: 0,
+          net_tx_bps: 1e9,
+          uptime_s: 10,
+          status: "up",
+        },
+      ],
+    });
     expect(r.samples[0]!.ts.toISOString()).toBe("2026-11-22T12:00:00.500Z");
   });
 
   it("names each bad field by index; percentages are 0-100", () => {
-    expect(paths(SamplesBody, { samples: [{ ts, cpu_pct: 50 }, { ts, cpu_pct: 100.1 }, { ts, mem_pct: -1 }, { ts, disk_pct: 101, status: "flapping" }] })).toEqual([
-      "samples.1.cpu_pct",
-      "samples.2.mem_pct",
-      "samples.3.disk_pct",
-      "samples.3.status",
-    ]);
+    expect(
+      paths(SamplesBody, {
+        samples: [
+          { ts, cpu_pct: 50 },
+          { ts, cpu_pct: 100.1 },
+          { ts, mem_pct: -1 },
+          { ts, disk_pct: 101, status: "flapping" },
+        ],
+      }),
+    ).toEqual(["samples.1.cpu_pct", "samples.2.mem_pct", "samples.3.disk_pct", "samples.3.status"]);
   });
 
   it("refuses timestamps without a zone or date, unknown fields, empty and oversized batches", () => {
-    expect(paths(SamplesBody, { samples: [{ ts: "2026-11-22T12:00:00" }, { ts: "yesterday" }, { ts, colour: 1 }] })).toEqual(["samples.0.ts", "samples.1.ts", "samples.2.colour"]);
+    expect(paths(SamplesBody, { samples: [{ ts: "2026-11-22T12:00:00" }, { ts: "yesterday" }, { ts, colour: 1 }] })).toEqual([
+      "samples.0.ts",
+      "samples.1.ts",
+      "samples.2.colour",
+    ]);
     expect(paths(SamplesBody, { samples: [] })).toEqual(["samples"]);
     expect(paths(SamplesBody, { samples: Array.from({ length: 1001 }, () => ({ ts })) })).toEqual(["samples"]);
     expect(paths(SamplesBody, { samples: Array.from({ length: 1000 }, () => ({ ts })) })).toEqual([]);
@@ -59,13 +81,19 @@ describe("sample schema", () => {
 
 describe("config and query schemas", () => {
   it("bounds interval_s to 10-3600 and knows only v2c and v1", () => {
-    expect(paths(TelemetryConfigBody, { interval_s: 9, snmp_version: "v3", port: 0 }).sort()).toEqual(["interval_s", "port", "snmp_version"]);
+    expect(paths(TelemetryConfigBody, { interval_s: 9, snmp_version: "v3", port: 0 }).sort()).toEqual([
+      "interval_s",
+      "port",
+      "snmp_version",
+    ]);
     expect(paths(TelemetryConfigBody, { interval_s: 3600, snmp_version: "v1", options: { timeout_ms: 500, retries: 0 } })).toEqual([]);
     expect(paths(TelemetryConfigBody, { options: { community: "x" } })).toEqual(["options.community"]);
   });
 
   it("ignores the read-only fields a client sends back", () => {
-    expect(v.parse(TelemetryConfigBody, { community_set: true, last_error: "x", hardware_id: 3, interval_s: 30 })).toEqual({ interval_s: 30 });
+    expect(v.parse(TelemetryConfigBody, { community_set: true, last_error: "x", hardware_id: 3, interval_s: 30 })).toEqual({
+      interval_s: 30,
+    });
   });
 
   it("takes either since or hours, and until not before since", () => {

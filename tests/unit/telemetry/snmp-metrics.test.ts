@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { averageLoad, CPU_RAW, cpuCounters, cpuPercentBetween, OID, storagePercents, storageRows, uptimeSeconds } from "../../../sidecar/telemetry/snmp-metrics.ts";
+import {
+  averageLoad,
+  CPU_RAW,
+  cpuCounters,
+  cpuPercentBetween,
+  OID,
+  storagePercents,
+  storageRows,
+  uptimeSeconds,
+} from "../../../sidecar/telemetry/snmp-metrics.ts";
 
 const E = OID.hrStorageEntry;
 const row = (i: number, type: string, units: number, size: number, used: number) => [
@@ -18,7 +27,12 @@ describe("SNMP values to metrics", () => {
   });
 
   it("averages hrProcessorLoad over every processor", () => {
-    expect(averageLoad([{ oid: `${OID.hrProcessorLoad}.196608`, value: 10 }, { oid: `${OID.hrProcessorLoad}.196609`, value: 35 }])).toBe(22.5);
+    expect(
+      averageLoad([
+        { oid: `${OID.hrProcessorLoad}.196608`, value: 10 },
+        { oid: `${OID.hrProcessorLoad}.196609`, value: 35 },
+      ]),
+    ).toBe(22.5);
     expect(averageLoad([])).toBeNull();
   });
 

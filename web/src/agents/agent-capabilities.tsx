@@ -23,7 +23,10 @@ interface Draft {
 }
 
 const draftOf = (g: Grants): Record<Name, Draft> =>
-  Object.fromEntries(NAMES.map(({ key }) => [key, { enabled: g[key].enabled, config: JSON.stringify(g[key].config, null, 2) }])) as Record<Name, Draft>;
+  Object.fromEntries(NAMES.map(({ key }) => [key, { enabled: g[key].enabled, config: JSON.stringify(g[key].config, null, 2) }])) as Record<
+    Name,
+    Draft
+  >;
 
 export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; canEdit: boolean; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
@@ -50,7 +53,9 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
     setInvalid(bad);
     if (Object.keys(bad).length) return;
     void save.run(async () => {
-      const updated = await ok(api.PUT("/api/v1/agents/{agent_id}/capabilities", { params: { path: { agent_id: String(agent.id) } }, body: { capabilities } }));
+      const updated = await ok(
+        api.PUT("/api/v1/agents/{agent_id}/capabilities", { params: { path: { agent_id: String(agent.id) } }, body: { capabilities } }),
+      );
       onSaved();
       setDraft(draftOf(updated.capabilities));
       setEditing(false);
@@ -62,7 +67,17 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
     <section aria-labelledby="agent-capabilities-title">
       <header class="section-head">
         <h2 id="agent-capabilities-title">Capabilities</h2>
-        {editable && !editing && <button type="button" onClick={() => { setDraft(draftOf(agent.capabilities)); setEditing(true); }}>Edit capabilities</button>}
+        {editable && !editing && (
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(draftOf(agent.capabilities));
+              setEditing(true);
+            }}
+          >
+            Edit capabilities
+          </button>
+        )}
         {canEdit && agent.status !== "active" && <span class="meta">Only an active agent's grants can be changed.</span>}
       </header>
       <Notice kind="success">{saved}</Notice>
@@ -76,7 +91,12 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
                 {Object.keys(agent.capabilities[key].config).length > 0 && (
                   <ul class="settings-list">
                     {Object.entries(agent.capabilities[key].config).map(([k, v]) => (
-                      <li key={k}>{k}: <code>{Array.isArray(v) ? v.join(", ") || "none" : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}</code></li>
+                      <li key={k}>
+                        {k}:{" "}
+                        <code>
+                          {Array.isArray(v) ? v.join(", ") || "none" : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}
+                        </code>
+                      </li>
                     ))}
                   </ul>
                 )}
@@ -90,17 +110,39 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
             <fieldset key={key}>
               <legend>{title}</legend>
               <label class="check">
-                <input type="checkbox" checked={draft[key].enabled} onChange={(e) => setDraft({ ...draft, [key]: { ...draft[key], enabled: (e.currentTarget as HTMLInputElement).checked } })} /> Granted
+                <input
+                  type="checkbox"
+                  checked={draft[key].enabled}
+                  onChange={(e) => setDraft({ ...draft, [key]: { ...draft[key], enabled: (e.currentTarget as HTMLInputElement).checked } })}
+                />{" "}
+                Granted
               </label>
-              <Field id={`cap-${key}`} label={`${title} settings (JSON)`} error={invalid[key] ?? save.fields[`capabilities.${key}`] ?? save.fields[`capabilities.${key}.config`]}>
-                {(a11y) => <textarea {...a11y} rows={3} value={draft[key].config} onInput={(e) => setDraft({ ...draft, [key]: { ...draft[key], config: (e.currentTarget as HTMLTextAreaElement).value } })} />}
+              <Field
+                id={`cap-${key}`}
+                label={`${title} settings (JSON)`}
+                error={invalid[key] ?? save.fields[`capabilities.${key}`] ?? save.fields[`capabilities.${key}.config`]}
+              >
+                {(a11y) => (
+                  <textarea
+                    {...a11y}
+                    rows={3}
+                    value={draft[key].config}
+                    onInput={(e) =>
+                      setDraft({ ...draft, [key]: { ...draft[key], config: (e.currentTarget as HTMLTextAreaElement).value } })
+                    }
+                  />
+                )}
               </Field>
             </fieldset>
           ))}
           <Notice kind="error">{save.error}</Notice>
           <div class="actions">
-            <button type="submit" class="primary" disabled={save.busy}>Save capabilities</button>
-            <button type="button" onClick={() => setEditing(false)}>Cancel</button>
+            <button type="submit" class="primary" disabled={save.busy}>
+              Save capabilities
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
           </div>
         </form>
       )}

@@ -12,7 +12,12 @@ const PAGE = 20;
 export function AgentEvents({ agentId, version }: { agentId: number; version: number }) {
   const [offset, setOffset] = useState(0);
   const events = useLoad(
-    () => ok(api.GET("/api/v1/agents/{agent_id}/events", { params: { path: { agent_id: String(agentId) }, query: { limit: String(PAGE), offset: String(offset) } } })),
+    () =>
+      ok(
+        api.GET("/api/v1/agents/{agent_id}/events", {
+          params: { path: { agent_id: String(agentId) }, query: { limit: String(PAGE), offset: String(offset) } },
+        }),
+      ),
     [agentId, offset, version],
   );
   return (
@@ -34,7 +39,15 @@ export function AgentEvents({ agentId, version }: { agentId: number; version: nu
               <tr key={e.id} data-event={e.event_type}>
                 <td data-label="When">{new Date(e.created_at).toLocaleString()}</td>
                 <td data-label="Event">{e.event_type.replaceAll("_", " ")}</td>
-                <td data-label="Detail"><code class="detail">{e.detail ? Object.entries(e.detail).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join("; ") : "—"}</code></td>
+                <td data-label="Detail">
+                  <code class="detail">
+                    {e.detail
+                      ? Object.entries(e.detail)
+                          .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+                          .join("; ")
+                      : "—"}
+                  </code>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -51,20 +51,39 @@ export function AgentPage({ id }: { id: string }) {
     <article aria-labelledby="agent-title">
       <header class="page-head">
         <div>
-          <p class="crumbs"><Link href="/agents">Agents</Link></p>
-          <h1 id="agent-title">{name} <Status value={a.status} /></h1>
+          <p class="crumbs">
+            <Link href="/agents">Agents</Link>
+          </p>
+          <h1 id="agent-title">
+            {name} <Status value={a.status} />
+          </h1>
         </div>
         <LiveBadge state={live} />
         <div class="actions">
           {isAdmin ? (
-            revocable && <button type="button" class="danger" onClick={() => { setNotice(undefined); setRevoking(true); }}>Revoke…</button>
+            revocable && (
+              <button
+                type="button"
+                class="danger"
+                onClick={() => {
+                  setNotice(undefined);
+                  setRevoking(true);
+                }}
+              >
+                Revoke…
+              </button>
+            )
           ) : (
             <span class="meta">Revoking and changing grants need the admin:agents scope.</span>
           )}
         </div>
       </header>
       <Notice kind="success">{notice}</Notice>
-      {a.status === "revoked" && <p class="notice notice-error" role="status">Revoked{a.revoke_reason ? `: ${a.revoke_reason}` : ""}. It cannot connect again.</p>}
+      {a.status === "revoked" && (
+        <p class="notice notice-error" role="status">
+          Revoked{a.revoke_reason ? `: ${a.revoke_reason}` : ""}. It cannot connect again.
+        </p>
+      )}
       {revoking && (
         <RevokeDialog
           agent={a}
@@ -76,16 +95,65 @@ export function AgentPage({ id }: { id: string }) {
         />
       )}
       <dl class="fields">
-        <div><dt>Presence</dt><dd><Status value={a.online ? "up" : "down"} /> {a.online ? `connected since ${when(a.connected_since)}` : `last seen ${when(a.last_seen_at)}`}</dd></div>
-        <div><dt>Host</dt><dd>{a.hostname ?? "—"} <span class="meta">{[a.os, a.os_version, a.arch].filter(Boolean).join(" ")}</span></dd></div>
-        <div><dt>Hardware</dt><dd>{a.hardware_id ? <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link> : "not linked"}</dd></div>
-        <div><dt>Address</dt><dd>{a.reported_ip ?? "—"}</dd></div>
-        <div><dt>Version</dt><dd>{a.agent_version ?? "—"}</dd></div>
-        <div><dt>Key fingerprint</dt><dd><code>{a.fingerprint}</code></dd></div>
-        <div><dt>Enrolled</dt><dd>{when(a.enrolled_at)}</dd></div>
-        <div><dt>Approved</dt><dd>{when(a.approved_at)}</dd></div>
-        <div><dt>Spool</dt><dd>{a.spool_depth == null ? "—" : `${a.spool_depth} ${a.spool_depth === 1 ? "sample" : "samples"} waiting (${a.spool_bytes ?? 0} bytes)`}</dd></div>
-        {a.notes && <div><dt>Notes</dt><dd>{a.notes}</dd></div>}
+        <div>
+          <dt>Presence</dt>
+          <dd>
+            <Status value={a.online ? "up" : "down"} />{" "}
+            {a.online ? `connected since ${when(a.connected_since)}` : `last seen ${when(a.last_seen_at)}`}
+          </dd>
+        </div>
+        <div>
+          <dt>Host</dt>
+          <dd>
+            {a.hostname ?? "—"} <span class="meta">{[a.os, a.os_version, a.arch].filter(Boolean).join(" ")}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Hardware</dt>
+          <dd>
+            {a.hardware_id ? (
+              <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link>
+            ) : (
+              "not linked"
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Address</dt>
+          <dd>{a.reported_ip ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>Version</dt>
+          <dd>{a.agent_version ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>Key fingerprint</dt>
+          <dd>
+            <code>{a.fingerprint}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Enrolled</dt>
+          <dd>{when(a.enrolled_at)}</dd>
+        </div>
+        <div>
+          <dt>Approved</dt>
+          <dd>{when(a.approved_at)}</dd>
+        </div>
+        <div>
+          <dt>Spool</dt>
+          <dd>
+            {a.spool_depth == null
+              ? "—"
+              : `${a.spool_depth} ${a.spool_depth === 1 ? "sample" : "samples"} waiting (${a.spool_bytes ?? 0} bytes)`}
+          </dd>
+        </div>
+        {a.notes && (
+          <div>
+            <dt>Notes</dt>
+            <dd>{a.notes}</dd>
+          </div>
+        )}
       </dl>
       <AgentTelemetry agentId={a.id} active={a.status === "active"} version={telemetryVersion + version} />
       <AgentCapabilities agent={a} canEdit={isAdmin} onSaved={() => setVersion((v) => v + 1)} />

@@ -24,14 +24,19 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
   const [range, setRange] = useState<Range>("1h");
   const path = { agent_id: String(agentId) };
   const latest = useLoad(() => ok(api.GET("/api/v1/agents/{agent_id}/telemetry", { params: { path } })), [agentId, version]);
-  const history = useLoad(() => ok(api.GET("/api/v1/agents/{agent_id}/telemetry/history", { params: { path, query: { range } } })), [agentId, range, version]);
+  const history = useLoad(
+    () => ok(api.GET("/api/v1/agents/{agent_id}/telemetry/history", { params: { path, query: { range } } })),
+    [agentId, range, version],
+  );
   const points = history.data?.points ?? [];
   const times = useMemo(() => points.map((p) => Date.parse(p.collected_at)), [history.data]);
   const charts = useMemo(
     () =>
       METRICS.map((m): { title: string; series: ChartSeries[] } => ({
         title: `${m.title} use, last ${range}`,
-        series: [{ label: m.title, unit: "%", color: m.color, range: [0, 100], values: points.map((p) => p.summary[m.key]), format: percent }],
+        series: [
+          { label: m.title, unit: "%", color: m.color, range: [0, 100], values: points.map((p) => p.summary[m.key]), format: percent },
+        ],
       })),
     [history.data],
   );
@@ -46,11 +51,16 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
       {/* The API reports no grant for an agent that is not active, whatever its stored grants say. */}
       {latest.data && !active && <p class="notice notice-info">Only an active agent sends telemetry; what it sent before is kept.</p>}
-      {latest.data && active && !latest.data.capability.enabled && <p class="notice notice-info">Host telemetry is not granted to this agent: it sends none until an administrator enables it below.</p>}
+      {latest.data && active && !latest.data.capability.enabled && (
+        <p class="notice notice-info">
+          Host telemetry is not granted to this agent: it sends none until an administrator enables it below.
+        </p>
+      )}
       {now && (
         <p class="meta">
-          Latest frame {new Date(now.collected_at).toLocaleString()}: CPU {now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct)}, memory{" "}
-          {now.summary.mem_pct == null ? "—" : percent(now.summary.mem_pct)}, root disk {now.summary.root_disk_pct == null ? "—" : percent(now.summary.root_disk_pct)}
+          Latest frame {new Date(now.collected_at).toLocaleString()}: CPU {now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct)}
+          , memory {now.summary.mem_pct == null ? "—" : percent(now.summary.mem_pct)}, root disk{" "}
+          {now.summary.root_disk_pct == null ? "—" : percent(now.summary.root_disk_pct)}
           {now.summary.load_1 != null && `, load ${now.summary.load_1.toFixed(2)}`}
           {now.summary.max_temp_c != null && `, ${Math.round(now.summary.max_temp_c)} °C`}.
         </p>
@@ -65,7 +75,13 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
           {latest.data.readiness.map((r) => (
             <li key={r.collector}>
               {r.collector} <Status value={r.state === "ready" ? "up" : r.state} />
-              {r.reason && <span class="meta"> {r.reason}{r.remediation ? ` (${r.remediation})` : ""}</span>}
+              {r.reason && (
+                <span class="meta">
+                  {" "}
+                  {r.reason}
+                  {r.remediation ? ` (${r.remediation})` : ""}
+                </span>
+              )}
             </li>
           ))}
         </ul>

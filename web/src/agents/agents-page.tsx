@@ -17,7 +17,10 @@ type Lookup = paths["/api/v1/agents/pairing/lookup"]["post"]["responses"][200]["
 export function AgentsPage() {
   const session = useSession();
   const canApprove = session.can("admin:agents");
-  const pending = useLoad(() => ok(api.GET("/api/v1/agents/pending", { params: { query: { limit: "100", sort: "enrolled_at", direction: "desc" } } })), []);
+  const pending = useLoad(
+    () => ok(api.GET("/api/v1/agents/pending", { params: { query: { limit: "100", sort: "enrolled_at", direction: "desc" } } })),
+    [],
+  );
   const all = useLoad(() => ok(api.GET("/api/v1/agents", { params: { query: { limit: "100", sort: "name" } } })), []);
   const live = useStream("/api/v1/agents/stream", () => {
     pending.reload();
@@ -33,7 +36,9 @@ export function AgentsPage() {
     e.preventDefault();
     setFound(undefined);
     setDone(undefined);
-    void lookup.run(async () => setFound(await ok(api.POST("/api/v1/agents/pairing/lookup", { body: { code: code.trim().toUpperCase() } }))));
+    void lookup.run(async () =>
+      setFound(await ok(api.POST("/api/v1/agents/pairing/lookup", { body: { code: code.trim().toUpperCase() } }))),
+    );
   };
   const decide = (agentId: number, hardwareId: number | null | undefined) =>
     approve.run(async () => {
@@ -55,17 +60,40 @@ export function AgentsPage() {
       {canApprove && (
         <form class="card" onSubmit={find} aria-labelledby="pairing-title">
           <h2 id="pairing-title">Approve by pairing code</h2>
-          <TextInput id="pairing-code" label="Pairing code the agent printed" placeholder="XXXX-XXXX-XXXX" autoComplete="off" value={code} error={lookup.fields.code} onValue={setCode} />
+          <TextInput
+            id="pairing-code"
+            label="Pairing code the agent printed"
+            placeholder="XXXX-XXXX-XXXX"
+            autoComplete="off"
+            value={code}
+            error={lookup.fields.code}
+            onValue={setCode}
+          />
           <Notice kind="error">{lookup.error}</Notice>
-          <button type="submit" disabled={lookup.busy || !code.trim()}>Look up</button>
+          <button type="submit" disabled={lookup.busy || !code.trim()}>
+            Look up
+          </button>
           {found && (
             <div class="found">
               <p>
-                Agent {found.agent_id}: <strong>{found.hostname ?? "unknown host"}</strong> ({found.os ?? "?"}/{found.arch ?? "?"}), key fingerprint <code>{found.fingerprint}</code>
-                {found.duplicate_machine_id && <> — <strong>another agent already uses this machine id</strong></>}
+                Agent {found.agent_id}: <strong>{found.hostname ?? "unknown host"}</strong> ({found.os ?? "?"}/{found.arch ?? "?"}), key
+                fingerprint <code>{found.fingerprint}</code>
+                {found.duplicate_machine_id && (
+                  <>
+                    {" "}
+                    — <strong>another agent already uses this machine id</strong>
+                  </>
+                )}
               </p>
-              <button type="button" class="primary" disabled={approve.busy} onClick={() => void decide(found.agent_id, found.proposed_hardware_id)}>
-                {found.proposed_hardware_name ? `Approve and link to ${found.proposed_hardware_name}` : "Approve and create a hardware node"}
+              <button
+                type="button"
+                class="primary"
+                disabled={approve.busy}
+                onClick={() => void decide(found.agent_id, found.proposed_hardware_id)}
+              >
+                {found.proposed_hardware_name
+                  ? `Approve and link to ${found.proposed_hardware_name}`
+                  : "Approve and create a hardware node"}
               </button>
             </div>
           )}
@@ -75,12 +103,21 @@ export function AgentsPage() {
       )}
       <h2>Pending enrollments</h2>
       {pending.error !== undefined && <Notice kind="error">{messageOf(pending.error)}</Notice>}
-      {pending.data?.items.length === 0 && <p class="empty">No agent is waiting. Run <code>npm run agent -- --server {location.origin}</code> on a host.</p>}
+      {pending.data?.items.length === 0 && (
+        <p class="empty">
+          No agent is waiting. Run <code>npm run agent -- --server {location.origin}</code> on a host.
+        </p>
+      )}
       <ul class="cards">
         {pending.data?.items.map((a) => (
           <li key={a.id} class="card">
-            <strong>{a.hostname ?? a.name ?? `agent ${a.id}`}</strong> <span class="meta">{a.os}/{a.arch} from {a.reported_ip ?? "?"}, enrolled {new Date(a.enrolled_at).toLocaleString()}</span>
-            <div class="meta">Fingerprint <code>{a.fingerprint}</code>. Approve it with the pairing code it printed, which proves you are at that host.</div>
+            <strong>{a.hostname ?? a.name ?? `agent ${a.id}`}</strong>{" "}
+            <span class="meta">
+              {a.os}/{a.arch} from {a.reported_ip ?? "?"}, enrolled {new Date(a.enrolled_at).toLocaleString()}
+            </span>
+            <div class="meta">
+              Fingerprint <code>{a.fingerprint}</code>. Approve it with the pairing code it printed, which proves you are at that host.
+            </div>
           </li>
         ))}
       </ul>
@@ -101,10 +138,22 @@ export function AgentsPage() {
           <tbody>
             {all.data?.items.map((a) => (
               <tr key={a.id}>
-                <td data-label="Host"><Link href={`/agents/${a.id}`}>{a.hostname ?? a.name ?? `agent ${a.id}`}</Link></td>
-                <td data-label="Status"><Status value={a.status} /></td>
-                <td data-label="Presence"><Status value={a.online ? "up" : "down"} /></td>
-                <td data-label="Hardware">{a.hardware_id ? <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link> : "—"}</td>
+                <td data-label="Host">
+                  <Link href={`/agents/${a.id}`}>{a.hostname ?? a.name ?? `agent ${a.id}`}</Link>
+                </td>
+                <td data-label="Status">
+                  <Status value={a.status} />
+                </td>
+                <td data-label="Presence">
+                  <Status value={a.online ? "up" : "down"} />
+                </td>
+                <td data-label="Hardware">
+                  {a.hardware_id ? (
+                    <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
                 <td data-label="Last seen">{a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : "—"}</td>
               </tr>
             ))}

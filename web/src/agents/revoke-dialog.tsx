@@ -16,7 +16,9 @@ export function RevokeDialog({ agent, onClose, onRevoked }: { agent: Agent; onCl
   const submit = (e: Event) => {
     e.preventDefault();
     void revoke.run(async () => {
-      await ok(api.POST("/api/v1/agents/{agent_id}/revoke", { params: { path: { agent_id: String(agent.id) } }, body: { reason: reason.trim() } }));
+      await ok(
+        api.POST("/api/v1/agents/{agent_id}/revoke", { params: { path: { agent_id: String(agent.id) } }, body: { reason: reason.trim() } }),
+      );
       onRevoked();
       onClose();
     });
@@ -25,14 +27,25 @@ export function RevokeDialog({ agent, onClose, onRevoked }: { agent: Agent; onCl
     <Dialog title={`Revoke ${name}?`} onClose={onClose}>
       <form onSubmit={submit}>
         <p>
-          Its link is cut at once, its queued probe runs are cancelled, and it can never connect again with this key: to bring the host back, enroll
-          a new agent.
+          Its link is cut at once, its queued probe runs are cancelled, and it can never connect again with this key: to bring the host
+          back, enroll a new agent.
         </p>
-        <TextInput id="revoke-reason" label="Reason (kept in its events and the audit log)" value={reason} error={revoke.fields.reason} onValue={setReason} required />
+        <TextInput
+          id="revoke-reason"
+          label="Reason (kept in its events and the audit log)"
+          value={reason}
+          error={revoke.fields.reason}
+          onValue={setReason}
+          required
+        />
         <Notice kind="error">{revoke.error}</Notice>
         <div class="actions">
-          <button type="submit" class="danger" disabled={revoke.busy || reason.trim().length < 3}>Revoke</button>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" class="danger" disabled={revoke.busy || reason.trim().length < 3}>
+            Revoke
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>

@@ -55,7 +55,16 @@ export async function ok<T>(call: Promise<FetchResult<T>>): Promise<T> {
 /** A few generic screens (lists, forms) address paths chosen at run time; their definitions are typed instead. */
 export const anyApi = api as unknown as {
   GET(path: string, init?: { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> } }): Promise<FetchResult<unknown>>;
-  POST(path: string, init?: { params?: { path?: Record<string, unknown> }; body?: unknown; headers?: Record<string, string> }): Promise<FetchResult<unknown>>;
-  PATCH(path: string, init?: { params?: { path?: Record<string, unknown> }; body?: unknown; headers?: Record<string, string> }): Promise<FetchResult<unknown>>;
-  DELETE(path: string, init?: { params?: { path?: Record<string, unknown> }; headers?: Record<string, string> }): Promise<FetchResult<unknown>>;
+  POST(
+    path: string,
+    init?: { params?: { path?: Record<string, unknown> }; body?: unknown; headers?: Record<string, string> },
+  ): Promise<FetchResult<unknown>>;
+  PATCH(
+    path: string,
+    init?: { params?: { path?: Record<string, unknown> }; body?: unknown; headers?: Record<string, string> },
+  ): Promise<FetchResult<unknown>>;
+  DELETE(
+    path: string,
+    init?: { params?: { path?: Record<string, unknown> }; headers?: Record<string, string> },
+  ): Promise<FetchResult<unknown>>;
 };

@@ -20,7 +20,8 @@ export class ApiProblem extends Error {
   }
 
   private static sentence(status: number, body: ErrorBody | undefined): string {
-    if (status === 412) return "Someone else changed this record since you opened it. Load their version to see the change, then edit again.";
+    if (status === 412)
+      return "Someone else changed this record since you opened it. Load their version to see the change, then edit again.";
     if (typeof body?.detail === "string") return body.detail;
     if (Array.isArray(body?.detail)) return body.detail.map((i) => `${i.loc.filter((p) => p !== "body").join(".")}: ${i.msg}`).join("; ");
     if (status === 429) return `Too many requests; try again in ${body?.retry_after ?? "a few"} seconds.`;

@@ -6,7 +6,15 @@ import { Notice, TextInput } from "../components/field.tsx";
 import { initializeThroughProvider, OAuthButtons } from "./oauth.tsx";
 import { useSubmit } from "./use-submit.ts";
 
-export function FirstRun({ onDone, providerCode, provider }: { onDone: () => void; providerCode?: string | undefined; provider?: string | undefined }) {
+export function FirstRun({
+  onDone,
+  providerCode,
+  provider,
+}: {
+  onDone: () => void;
+  providerCode?: string | undefined;
+  provider?: string | undefined;
+}) {
   const [form, setForm] = useState({ setup_token: "", email: "", display_name: "", password: "" });
   const submit = useSubmit();
   const set = (k: keyof typeof form) => (value: string) => setForm({ ...form, [k]: value });
@@ -30,12 +38,47 @@ export function FirstRun({ onDone, providerCode, provider }: { onDone: () => voi
         The setup token is SVC_SETUP_TOKEN, or the one the first start wrote to its log.
       </p>
       <form onSubmit={send} noValidate>
-        <TextInput id="setup-token" label="Setup token" type="password" autoComplete="off" required value={form.setup_token} error={submit.fields.setup_token} onValue={set("setup_token")} />
+        <TextInput
+          id="setup-token"
+          label="Setup token"
+          type="password"
+          autoComplete="off"
+          required
+          value={form.setup_token}
+          error={submit.fields.setup_token}
+          onValue={set("setup_token")}
+        />
         {!providerCode && (
           <>
-        <TextInput id="admin-email" label="Email" type="email" autoComplete="username" required value={form.email} error={submit.fields.email} onValue={set("email")} />
-        <TextInput id="admin-name" label="Display name (optional)" autoComplete="name" value={form.display_name} error={submit.fields.display_name} onValue={set("display_name")} />
-        <TextInput id="admin-password" label="Password" type="password" autoComplete="new-password" required value={form.password} error={submit.fields.password} onValue={set("password")} hint="At least 12 characters; a passphrase is fine." />
+            <TextInput
+              id="admin-email"
+              label="Email"
+              type="email"
+              autoComplete="username"
+              required
+              value={form.email}
+              error={submit.fields.email}
+              onValue={set("email")}
+            />
+            <TextInput
+              id="admin-name"
+              label="Display name (optional)"
+              autoComplete="name"
+              value={form.display_name}
+              error={submit.fields.display_name}
+              onValue={set("display_name")}
+            />
+            <TextInput
+              id="admin-password"
+              label="Password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.password}
+              error={submit.fields.password}
+              onValue={set("password")}
+              hint="At least 12 characters; a passphrase is fine."
+            />
           </>
         )}
         <Notice kind="error">{submit.error}</Notice>

@@ -36,7 +36,13 @@ export function OAuthButtons({ verb }: { verb: string }) {
     <div class="oauth">
       <p class="meta">or</p>
       {list.map((p) => (
-        <a key={p.name} class="button" href={p.type === "oidc" ? `/api/v1/auth/oauth/oidc/${encodeURIComponent(p.name)}` : `/api/v1/auth/oauth/${encodeURIComponent(p.name)}`}>
+        <a
+          key={p.name}
+          class="button"
+          href={
+            p.type === "oidc" ? `/api/v1/auth/oauth/oidc/${encodeURIComponent(p.name)}` : `/api/v1/auth/oauth/${encodeURIComponent(p.name)}`
+          }
+        >
           {verb} with {p.label}
         </a>
       ))}

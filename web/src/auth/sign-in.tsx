@@ -26,7 +26,9 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
         await ok(api.POST("/api/v1/auth/mfa/verify", { body: { mfa_token: step.mfa_token, code: form.code.trim() } }));
       } else {
         if (form.new_password !== form.confirm) throw new Error("The two new passwords differ.");
-        await ok(api.POST("/api/v1/auth/force-change-password", { body: { change_token: step.change_token, new_password: form.new_password } }));
+        await ok(
+          api.POST("/api/v1/auth/force-change-password", { body: { change_token: step.change_token, new_password: form.new_password } }),
+        );
       }
       onDone();
     });
@@ -40,18 +42,62 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
       <form onSubmit={send} noValidate>
         {step.kind === "password" && (
           <>
-            <TextInput id="email" label="Email" type="email" autoComplete="username" required value={form.email} error={submit.fields.email} onValue={set("email")} />
-            <TextInput id="password" label="Password" type="password" autoComplete="current-password" required value={form.password} error={submit.fields.password} onValue={set("password")} />
+            <TextInput
+              id="email"
+              label="Email"
+              type="email"
+              autoComplete="username"
+              required
+              value={form.email}
+              error={submit.fields.email}
+              onValue={set("email")}
+            />
+            <TextInput
+              id="password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={form.password}
+              error={submit.fields.password}
+              onValue={set("password")}
+            />
           </>
         )}
         {step.kind === "mfa" && (
-          <TextInput id="mfa-code" label="Code from your authenticator app (or a backup code)" inputMode="numeric" autoComplete="one-time-code" required value={form.code} error={submit.fields.code} onValue={set("code")} />
+          <TextInput
+            id="mfa-code"
+            label="Code from your authenticator app (or a backup code)"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={form.code}
+            error={submit.fields.code}
+            onValue={set("code")}
+          />
         )}
         {step.kind === "change" && (
           <>
             <p>An administrator set your password; choose your own before going on.</p>
-            <TextInput id="new-password" label="New password" type="password" autoComplete="new-password" required value={form.new_password} error={submit.fields.new_password} onValue={set("new_password")} />
-            <TextInput id="confirm-password" label="New password again" type="password" autoComplete="new-password" required value={form.confirm} onValue={set("confirm")} />
+            <TextInput
+              id="new-password"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.new_password}
+              error={submit.fields.new_password}
+              onValue={set("new_password")}
+            />
+            <TextInput
+              id="confirm-password"
+              label="New password again"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.confirm}
+              onValue={set("confirm")}
+            />
           </>
         )}
         <Notice kind="error">{submit.error}</Notice>

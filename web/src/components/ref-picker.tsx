@@ -31,8 +31,12 @@ type Choice = { id: string; name: string };
 const SHOWN = 20;
 const DEBOUNCE_MS = 250;
 
-
-export function RefPicker({ source, value, onValue, a11y }: {
+export function RefPicker({
+  source,
+  value,
+  onValue,
+  a11y,
+}: {
   source: RefSource;
   /** The referenced record's id, or "" for none. */
   value: string;

@@ -1,8 +1,23 @@
 // A status word with a colour that also carries a shape (dot, ring, square), so it reads without colour.
 const TONE: Record<string, string> = {
-  up: "good", ok: "good", running: "good", active: "good", delivered: "good", healthy: "good", completed: "good",
-  down: "bad", stopped: "bad", failed: "bad", revoked: "bad", rejected: "bad", dead: "bad",
-  degraded: "warn", pending: "warn", maintenance: "muted", paused: "muted", unknown: "muted",
+  up: "good",
+  ok: "good",
+  running: "good",
+  active: "good",
+  delivered: "good",
+  healthy: "good",
+  completed: "good",
+  down: "bad",
+  stopped: "bad",
+  failed: "bad",
+  revoked: "bad",
+  rejected: "bad",
+  dead: "bad",
+  degraded: "warn",
+  pending: "warn",
+  maintenance: "muted",
+  paused: "muted",
+  unknown: "muted",
 };
 
 export function Status({ value }: { value: string | null | undefined }) {

@@ -52,7 +52,17 @@ function summary(s: ChartSeries): string {
 }
 
 /** `times` in milliseconds since the epoch, ascending. */
-export function TimeChart({ title, times, series, height = 200 }: { title: string; times: readonly number[]; series: readonly ChartSeries[]; height?: number }) {
+export function TimeChart({
+  title,
+  times,
+  series,
+  height = 200,
+}: {
+  title: string;
+  times: readonly number[];
+  series: readonly ChartSeries[];
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | undefined>(undefined);
   const [failed, setFailed] = useState<string | undefined>();
@@ -88,7 +98,12 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
             ...scales.map((k, i) => {
               const first = series.find((s) => (s.scale ?? "y") === k)!;
               return {
-                scale: k, side: i === 0 ? 3 : 1, stroke: text, grid: { show: i === 0, stroke: grid, width: 1 }, ticks: { stroke: grid }, label: first.unit,
+                scale: k,
+                side: i === 0 ? 3 : 1,
+                stroke: text,
+                grid: { show: i === 0, stroke: grid, width: 1 },
+                ticks: { stroke: grid },
+                label: first.unit,
                 // A state (stepped) has two values worth a tick: its range's ends.
                 ...(first.stepped && first.range ? { splits: () => [...first.range!] } : {}),
                 values: (_u: uPlot, ticks: number[]) => ticks.map((v) => (first.format ? first.format(v) : String(v))),
@@ -110,7 +125,9 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
           ],
         };
         chart.current = new UPlot(opts, data.current(), box.current);
-        observer = new ResizeObserver(() => box.current && chart.current?.setSize({ width: Math.max(240, box.current.clientWidth), height }));
+        observer = new ResizeObserver(
+          () => box.current && chart.current?.setSize({ width: Math.max(240, box.current.clientWidth), height }),
+        );
         observer.observe(box.current);
       },
       (e: unknown) => setFailed(`The chart could not be drawn (${e instanceof Error ? e.message : String(e)}).`),
@@ -131,7 +148,13 @@ export function TimeChart({ title, times, series, height = 200 }: { title: strin
   return (
     <figure class="time-chart" data-points={times.length}>
       <figcaption>{title}</figcaption>
-      {failed ? <p class="notice notice-error" role="alert">{failed}</p> : <div ref={box} class="time-chart-plot" role="img" aria-label={label} />}
+      {failed ? (
+        <p class="notice notice-error" role="alert">
+          {failed}
+        </p>
+      ) : (
+        <div ref={box} class="time-chart-plot" role="img" aria-label={label} />
+      )}
       {times.length === 0 && <p class="empty">No data in this period yet.</p>}
     </figure>
   );

@@ -19,8 +19,13 @@ import { ListenerPanel } from "./listener-panel.tsx";
 
 const PROBES = ["icmp", "tcp", "dns", "banner"] as const;
 /** A port with the service a listener or a probe named: "631 (ipp)". */
-const portText = (p: { port: number; service?: unknown }) => (typeof p.service === "string" && p.service ? `${p.port} (${p.service})` : String(p.port));
-const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+const portText = (p: { port: number; service?: unknown }) =>
+  typeof p.service === "string" && p.service ? `${p.port} (${p.service})` : String(p.port);
+const list = (s: string) =>
+  s
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export function DiscoveryPage() {
   const session = useSession();
@@ -37,10 +42,20 @@ export function DiscoveryPage() {
   const cancel = useSubmit();
   const [reviewed, setReviewed] = useState<string | undefined>();
   const [tick, setTick] = useState(0);
-  const jobs = useLoad(() => ok(api.GET("/api/v1/discovery/jobs", { params: { query: { limit: "10", sort: "created_at", direction: "desc" } } })), []);
+  const jobs = useLoad(
+    () => ok(api.GET("/api/v1/discovery/jobs", { params: { query: { limit: "10", sort: "created_at", direction: "desc" } } })),
+    [],
+  );
   const current = jobId ?? jobs.data?.items[0]?.id;
   const results = useLoad(
-    async () => (current === undefined ? undefined : ok(api.GET("/api/v1/discovery/jobs/{job_id}/results", { params: { path: { job_id: String(current) }, query: { limit: "100", sort: "ip_address" } } }))),
+    async () =>
+      current === undefined
+        ? undefined
+        : ok(
+            api.GET("/api/v1/discovery/jobs/{job_id}/results", {
+              params: { path: { job_id: String(current) }, query: { limit: "100", sort: "ip_address" } },
+            }),
+          ),
     [current],
   );
   // A review's outcome belongs to the scan it was made on.
@@ -61,7 +76,12 @@ export function DiscoveryPage() {
       const ports = list(form.ports).map(Number);
       const job = await ok(
         api.POST("/api/v1/discovery/scan", {
-          body: { targets: list(form.targets), scan_types: [...probes], ...(probes.has("tcp") || probes.has("banner") ? { tcp_ports: ports } : {}), ...(form.label ? { label: form.label } : {}) },
+          body: {
+            targets: list(form.targets),
+            scan_types: [...probes],
+            ...(probes.has("tcp") || probes.has("banner") ? { tcp_ports: ports } : {}),
+            ...(form.label ? { label: form.label } : {}),
+          },
         }),
       );
       // Several CIDRs may start one job each: show the first.
@@ -72,10 +92,15 @@ export function DiscoveryPage() {
   const decide = (action: "accept" | "reject", ids: number[]) =>
     review.run(async () => {
       setReviewed(undefined);
-      if (ids.length === 1) await ok(api.POST("/api/v1/discovery/results/{result_id}/merge", { params: { path: { result_id: String(ids[0]) } }, body: { action } }));
+      if (ids.length === 1)
+        await ok(
+          api.POST("/api/v1/discovery/results/{result_id}/merge", { params: { path: { result_id: String(ids[0]) } }, body: { action } }),
+        );
       else {
         const out = await ok(api.POST("/api/v1/discovery/results/bulk-merge", { body: { action, result_ids: ids } }));
-        setReviewed(`${out.accepted} merged, ${out.rejected} rejected, ${out.skipped} skipped${out.skipped ? " (conflicts and results reviewed meanwhile are left for one-by-one review)" : ""}.`);
+        setReviewed(
+          `${out.accepted} merged, ${out.rejected} rejected, ${out.skipped} skipped${out.skipped ? " (conflicts and results reviewed meanwhile are left for one-by-one review)" : ""}.`,
+        );
       }
       setSelected(new Set());
       results.reload();
@@ -86,7 +111,9 @@ export function DiscoveryPage() {
     if (!confirm(`Undo ${what}? Nodes it created are deleted and nodes it changed get their previous values back.`)) return;
     void review.run(async () => {
       const out = await ok(api.POST("/api/v1/discovery/merges/{audit_id}/undo", { params: { path: { audit_id: String(auditId) } } }));
-      setReviewed(`Undone: ${out.results_reset} results back to pending, ${out.rows_deleted} records deleted, ${out.rows_restored} restored.`);
+      setReviewed(
+        `Undone: ${out.results_reset} results back to pending, ${out.rows_deleted} records deleted, ${out.rows_restored} restored.`,
+      );
       results.reload();
     });
   };
@@ -110,19 +137,40 @@ export function DiscoveryPage() {
       {canScan && (
         <form class="card" onSubmit={scan} aria-labelledby="scan-title" noValidate>
           <h2 id="scan-title">Start a scan</h2>
-          <TextInput id="scan-targets" label="Targets" placeholder="192.168.1.0/24, 10.0.0.5-10.0.0.20" hint="Addresses, ranges or CIDRs, separated by commas" value={form.targets} error={start.fields.targets} onValue={(v) => setForm({ ...form, targets: v })} />
+          <TextInput
+            id="scan-targets"
+            label="Targets"
+            placeholder="192.168.1.0/24, 10.0.0.5-10.0.0.20"
+            hint="Addresses, ranges or CIDRs, separated by commas"
+            value={form.targets}
+            error={start.fields.targets}
+            onValue={(v) => setForm({ ...form, targets: v })}
+          />
           <fieldset class="probes">
             <legend>Probes</legend>
             {PROBES.map((p) => (
               <label key={p} class="check">
-                <input type="checkbox" checked={probes.has(p)} onChange={() => setProbes((s) => (s.has(p) ? new Set([...s].filter((x) => x !== p)) : new Set([...s, p])))} /> {p}
+                <input
+                  type="checkbox"
+                  checked={probes.has(p)}
+                  onChange={() => setProbes((s) => (s.has(p) ? new Set([...s].filter((x) => x !== p)) : new Set([...s, p])))}
+                />{" "}
+                {p}
               </label>
             ))}
           </fieldset>
-          <TextInput id="scan-ports" label="TCP ports" value={form.ports} error={start.fields.tcp_ports} onValue={(v) => setForm({ ...form, ports: v })} />
+          <TextInput
+            id="scan-ports"
+            label="TCP ports"
+            value={form.ports}
+            error={start.fields.tcp_ports}
+            onValue={(v) => setForm({ ...form, ports: v })}
+          />
           <TextInput id="scan-label" label="Label (optional)" value={form.label} onValue={(v) => setForm({ ...form, label: v })} />
           <Notice kind="error">{start.error}</Notice>
-          <button type="submit" class="primary" disabled={start.busy || probes.size === 0}>Start scan</button>
+          <button type="submit" class="primary" disabled={start.busy || probes.size === 0}>
+            Start scan
+          </button>
         </form>
       )}
       <h2>Recent scans</h2>
@@ -132,16 +180,20 @@ export function DiscoveryPage() {
         {jobs.data?.items.map((j) => (
           <li key={j.id} class={`card${j.id === current ? " selected" : ""}`}>
             <button type="button" class="link" aria-pressed={j.id === current} onClick={() => setJobId(j.id)}>
-              Scan {j.id}{j.label ? ` (${j.label})` : ""}: {j.targets.join(", ") || j.target_cidr}
+              Scan {j.id}
+              {j.label ? ` (${j.label})` : ""}: {j.targets.join(", ") || j.target_cidr}
             </button>{" "}
             <Status value={j.status} />
             <progress max={Math.max(1, j.addresses_total)} value={j.addresses_done} aria-label={`Progress of scan ${j.id}`} />
             <span class="meta">
-              {j.addresses_done} of {j.addresses_total} addresses, {j.hosts_found} found{j.progress_message ? ` — ${j.progress_message}` : ""}
+              {j.addresses_done} of {j.addresses_total} addresses, {j.hosts_found} found
+              {j.progress_message ? ` — ${j.progress_message}` : ""}
               {j.error_text ? ` — ${j.error_text}` : ""}
             </span>
             {canCancel && (j.status === "queued" || j.status === "running") && (
-              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void stop(j.id)}>Cancel scan {j.id}</button>
+              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void stop(j.id)}>
+                Cancel scan {j.id}
+              </button>
             )}
           </li>
         ))}
@@ -153,8 +205,12 @@ export function DiscoveryPage() {
           <Notice kind="success">{reviewed}</Notice>
           {canScan && pending.length > 0 && (
             <div class="actions">
-              <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("accept", [...selected])}>Merge selected ({selected.size})</button>
-              <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("reject", [...selected])}>Reject selected</button>
+              <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("accept", [...selected])}>
+                Merge selected ({selected.size})
+              </button>
+              <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("reject", [...selected])}>
+                Reject selected
+              </button>
             </div>
           )}
           <div class="table-wrap">
@@ -162,7 +218,9 @@ export function DiscoveryPage() {
               <caption class="visually-hidden">Results of scan {job.id}</caption>
               <thead>
                 <tr>
-                  <th scope="col"><span class="visually-hidden">Select</span></th>
+                  <th scope="col">
+                    <span class="visually-hidden">Select</span>
+                  </th>
                   <th scope="col">Address</th>
                   <th scope="col">Host name</th>
                   <th scope="col">Open ports</th>
@@ -175,20 +233,37 @@ export function DiscoveryPage() {
                 {results.data?.items.map((r) => (
                   <tr key={r.id}>
                     <td data-label="Select">
-                      {r.merge_status === "pending" && canScan && <input type="checkbox" aria-label={`Select ${r.ip_address}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />}
+                      {r.merge_status === "pending" && canScan && (
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${r.ip_address}`}
+                          checked={selected.has(r.id)}
+                          onChange={() => toggle(r.id)}
+                        />
+                      )}
                     </td>
                     <td data-label="Address">{r.ip_address}</td>
                     <td data-label="Host name">{r.hostname ?? "—"}</td>
                     <td data-label="Open ports">{r.open_ports.map((p) => portText(p)).join(", ") || "—"}</td>
-                    <td data-label="Device">{[r.vendor, r.model, r.serial_number ? `serial ${r.serial_number}` : null].filter(Boolean).join(" ") || "—"}</td>
+                    <td data-label="Device">
+                      {[r.vendor, r.model, r.serial_number ? `serial ${r.serial_number}` : null].filter(Boolean).join(" ") || "—"}
+                    </td>
                     <td data-label="Match">
-                      {r.matched_entity_type === "hardware" && r.matched_entity_id ? <Link href={`/inventory/hardware/${r.matched_entity_id}`}>hardware #{r.matched_entity_id}</Link> : r.state}
+                      {r.matched_entity_type === "hardware" && r.matched_entity_id ? (
+                        <Link href={`/inventory/hardware/${r.matched_entity_id}`}>hardware #{r.matched_entity_id}</Link>
+                      ) : (
+                        r.state
+                      )}
                     </td>
                     <td data-label="Review">
                       {r.merge_status === "pending" && canScan ? (
                         <span class="actions">
-                          <button type="button" disabled={review.busy} onClick={() => void decide("accept", [r.id])}>Merge</button>
-                          <button type="button" disabled={review.busy} onClick={() => void decide("reject", [r.id])}>Reject</button>
+                          <button type="button" disabled={review.busy} onClick={() => void decide("accept", [r.id])}>
+                            Merge
+                          </button>
+                          <button type="button" disabled={review.busy} onClick={() => void decide("reject", [r.id])}>
+                            Reject
+                          </button>
                         </span>
                       ) : (
                         <span class="actions">

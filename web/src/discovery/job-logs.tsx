@@ -13,7 +13,12 @@ const LIMIT = 500;
 export function JobLogs({ jobId, refresh }: { jobId: number; refresh: number }) {
   const [level, setLevel] = useState<Level>("");
   const logs = useLoad(
-    () => ok(api.GET("/api/v1/discovery/jobs/{job_id}/logs", { params: { path: { job_id: String(jobId) }, query: { limit: String(LIMIT), ...(level ? { level } : {}) } } })),
+    () =>
+      ok(
+        api.GET("/api/v1/discovery/jobs/{job_id}/logs", {
+          params: { path: { job_id: String(jobId) }, query: { limit: String(LIMIT), ...(level ? { level } : {}) } },
+        }),
+      ),
     [jobId, level, refresh],
   );
   const entries = logs.data ?? [];
@@ -24,7 +29,11 @@ export function JobLogs({ jobId, refresh }: { jobId: number; refresh: number }) 
         <label class="filter">
           Level
           <select value={level} onChange={(e) => setLevel((e.currentTarget as HTMLSelectElement).value as Level)}>
-            {LEVELS.map((l) => <option key={l} value={l}>{l === "" ? "all" : l.toLowerCase()}</option>)}
+            {LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {l === "" ? "all" : l.toLowerCase()}
+              </option>
+            ))}
           </select>
         </label>
       </div>

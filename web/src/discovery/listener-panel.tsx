@@ -19,7 +19,12 @@ export function ListenerPanel({ refresh }: { refresh: number }) {
   const [asked, setAsked] = useState("");
   const status = useLoad(() => ok(api.GET("/api/v1/discovery/listener/status")), [refresh]);
   const events = useLoad(
-    () => ok(api.GET("/api/v1/discovery/listener/events", { params: { query: { limit: "25", ...(protocol ? { protocol } : {}), ...(asked ? { address: asked } : {}) } } })),
+    () =>
+      ok(
+        api.GET("/api/v1/discovery/listener/events", {
+          params: { query: { limit: "25", ...(protocol ? { protocol } : {}), ...(asked ? { address: asked } : {}) } },
+        }),
+      ),
     [refresh, protocol, asked],
   );
   const s = status.data;
@@ -33,17 +38,39 @@ export function ListenerPanel({ refresh }: { refresh: number }) {
       {status.error !== undefined && <Notice kind="error">{messageOf(status.error)}</Notice>}
       {s && (
         <dl class="fields" aria-label="Listener status">
-          <div><dt>State</dt><dd>{!s.enabled ? "Off (setting discovery_listener_enabled)" : s.listening ? "Listening" : "Enabled, not listening"}</dd></div>
-          <div><dt>Interfaces</dt><dd>{s.interfaces.join(", ") || "none set"}</dd></div>
-          <div><dt>Groups joined</dt><dd>{s.groups.join(", ") || "none"}</dd></div>
+          <div>
+            <dt>State</dt>
+            <dd>{!s.enabled ? "Off (setting discovery_listener_enabled)" : s.listening ? "Listening" : "Enabled, not listening"}</dd>
+          </div>
+          <div>
+            <dt>Interfaces</dt>
+            <dd>{s.interfaces.join(", ") || "none set"}</dd>
+          </div>
+          <div>
+            <dt>Groups joined</dt>
+            <dd>{s.groups.join(", ") || "none"}</dd>
+          </div>
           {(["mdns", "ssdp"] as const).map((p) => (
             <div key={p}>
               <dt>{LABEL[p]} packets</dt>
-              <dd>{s.counts[p].packets} received, {s.counts[p].accepted} accepted, {s.counts[p].malformed} malformed, {s.counts[p].rate_limited} over the rate cap</dd>
+              <dd>
+                {s.counts[p].packets} received, {s.counts[p].accepted} accepted, {s.counts[p].malformed} malformed,{" "}
+                {s.counts[p].rate_limited} over the rate cap
+              </dd>
             </div>
           ))}
-          <div><dt>Last packet</dt><dd>{s.last_packet_at ? <time dateTime={s.last_packet_at}>{new Date(s.last_packet_at).toLocaleString()}</time> : "none yet"}</dd></div>
-          <div><dt>Events kept</dt><dd>{s.events_stored} (at most {s.limits.max_stored_events}, {s.limits.retention_days} days)</dd></div>
+          <div>
+            <dt>Last packet</dt>
+            <dd>
+              {s.last_packet_at ? <time dateTime={s.last_packet_at}>{new Date(s.last_packet_at).toLocaleString()}</time> : "none yet"}
+            </dd>
+          </div>
+          <div>
+            <dt>Events kept</dt>
+            <dd>
+              {s.events_stored} (at most {s.limits.max_stored_events}, {s.limits.retention_days} days)
+            </dd>
+          </div>
         </dl>
       )}
       {s && s.errors.length > 0 && (
@@ -60,7 +87,11 @@ export function ListenerPanel({ refresh }: { refresh: number }) {
         <label class="filter">
           Protocol
           <select value={protocol} onChange={(e) => setProtocol((e.currentTarget as HTMLSelectElement).value as Protocol)}>
-            {PROTOCOLS.map((p) => <option key={p} value={p}>{LABEL[p]}</option>)}
+            {PROTOCOLS.map((p) => (
+              <option key={p} value={p}>
+                {LABEL[p]}
+              </option>
+            ))}
           </select>
         </label>
         <label class="filter">
@@ -85,18 +116,30 @@ export function ListenerPanel({ refresh }: { refresh: number }) {
           <tbody>
             {events.data?.items.map((e) => (
               <tr key={e.id}>
-                <td data-label="Time"><time dateTime={e.received_at}>{new Date(e.received_at).toLocaleTimeString()}</time></td>
-                <td data-label="Protocol">{LABEL[e.protocol as Protocol] ?? e.protocol} {e.kind}</td>
+                <td data-label="Time">
+                  <time dateTime={e.received_at}>{new Date(e.received_at).toLocaleTimeString()}</time>
+                </td>
+                <td data-label="Protocol">
+                  {LABEL[e.protocol as Protocol] ?? e.protocol} {e.kind}
+                </td>
                 <td data-label="Address">{e.address ?? e.source}</td>
                 <td data-label="Host name">{e.hostname ?? "—"}</td>
-                <td data-label="Services">{e.services.map((x) => (x.port ? `${x.type} ${x.port}/${x.protocol}` : x.type)).join(", ") || "—"}</td>
-                <td data-label="Device">{[e.vendor, e.model, e.serial_number ? `serial ${e.serial_number}` : null].filter(Boolean).join(" ") || "—"}</td>
+                <td data-label="Services">
+                  {e.services.map((x) => (x.port ? `${x.type} ${x.port}/${x.protocol}` : x.type)).join(", ") || "—"}
+                </td>
+                <td data-label="Device">
+                  {[e.vendor, e.model, e.serial_number ? `serial ${e.serial_number}` : null].filter(Boolean).join(" ") || "—"}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
         {events.data?.items.length === 0 && <p class="empty">Nothing heard{protocol || asked ? " that matches" : " yet"}.</p>}
-        {events.data && events.data.total > events.data.items.length && <p class="meta">The newest {events.data.items.length} of {events.data.total} are shown.</p>}
+        {events.data && events.data.total > events.data.items.length && (
+          <p class="meta">
+            The newest {events.data.items.length} of {events.data.total} are shown.
+          </p>
+        )}
       </div>
     </section>
   );

@@ -10,7 +10,11 @@ export type Profile = paths["/api/v1/discovery/profiles"]["get"]["responses"][20
 
 // The probes the server's engine runs on addresses (docker, opnsense and agent scans need their own setup).
 const PROBES = ["icmp", "tcp", "dns", "arp", "banner", "http"] as const;
-const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 interface Draft {
   name: string;
@@ -66,27 +70,79 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{profile ? `Edit profile ${profile.name}` : "New profile"}</h2>
-      <TextInput id={`${id}-name`} label="Name" autoComplete="off" value={d.name} error={submit.fields.name} onValue={(name) => set({ name })} />
-      <TextInput id={`${id}-targets`} label="Targets" placeholder="192.168.1.0/24, 10.0.0.5-10.0.0.20" hint="Addresses, ranges or CIDRs, separated by commas" value={d.targets} error={submit.fields.targets ?? submit.fields.cidr} onValue={(targets) => set({ targets })} />
-      <TextInput id={`${id}-exclude`} label="Leave out (optional)" value={d.exclude} error={submit.fields.exclude} onValue={(exclude) => set({ exclude })} />
+      <TextInput
+        id={`${id}-name`}
+        label="Name"
+        autoComplete="off"
+        value={d.name}
+        error={submit.fields.name}
+        onValue={(name) => set({ name })}
+      />
+      <TextInput
+        id={`${id}-targets`}
+        label="Targets"
+        placeholder="192.168.1.0/24, 10.0.0.5-10.0.0.20"
+        hint="Addresses, ranges or CIDRs, separated by commas"
+        value={d.targets}
+        error={submit.fields.targets ?? submit.fields.cidr}
+        onValue={(targets) => set({ targets })}
+      />
+      <TextInput
+        id={`${id}-exclude`}
+        label="Leave out (optional)"
+        value={d.exclude}
+        error={submit.fields.exclude}
+        onValue={(exclude) => set({ exclude })}
+      />
       <fieldset class="probes" aria-describedby={submit.fields.scan_types ? `${id}-probes-error` : undefined}>
         <legend>Probes</legend>
         {offered.map((p) => (
           <label key={p} class="check">
-            <input type="checkbox" checked={d.probes.has(p)} onChange={() => set({ probes: d.probes.has(p) ? new Set([...d.probes].filter((x) => x !== p)) : new Set([...d.probes, p]) })} /> {p}
+            <input
+              type="checkbox"
+              checked={d.probes.has(p)}
+              onChange={() => set({ probes: d.probes.has(p) ? new Set([...d.probes].filter((x) => x !== p)) : new Set([...d.probes, p]) })}
+            />{" "}
+            {p}
           </label>
         ))}
-        {submit.fields.scan_types && <small id={`${id}-probes-error`} class="field-error" role="alert">{submit.fields.scan_types}</small>}
+        {submit.fields.scan_types && (
+          <small id={`${id}-probes-error`} class="field-error" role="alert">
+            {submit.fields.scan_types}
+          </small>
+        )}
       </fieldset>
-      <TextInput id={`${id}-ports`} label="TCP ports" hint="Empty: the common ports" value={d.ports} error={submit.fields.tcp_ports} onValue={(ports) => set({ ports })} />
-      <TextInput id={`${id}-cron`} label="Schedule (optional)" placeholder="0 3 * * *" hint="Five-field crontab in UTC (minute hour day month weekday); empty: only when run by hand" value={d.cron} error={submit.fields.schedule_cron} onValue={(cron) => set({ cron })} />
+      <TextInput
+        id={`${id}-ports`}
+        label="TCP ports"
+        hint="Empty: the common ports"
+        value={d.ports}
+        error={submit.fields.tcp_ports}
+        onValue={(ports) => set({ ports })}
+      />
+      <TextInput
+        id={`${id}-cron`}
+        label="Schedule (optional)"
+        placeholder="0 3 * * *"
+        hint="Five-field crontab in UTC (minute hour day month weekday); empty: only when run by hand"
+        value={d.cron}
+        error={submit.fields.schedule_cron}
+        onValue={(cron) => set({ cron })}
+      />
       <label class="check row">
-        <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Enabled (a disabled profile neither runs on its schedule nor by hand)
+        <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Enabled (a disabled profile neither runs
+        on its schedule nor by hand)
       </label>
       <Notice kind="error">{submit.error}</Notice>
       <div class="actions">
-        <button type="submit" class="primary" disabled={submit.busy}>{profile ? "Save profile" : "Create profile"}</button>
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+        <button type="submit" class="primary" disabled={submit.busy}>
+          {profile ? "Save profile" : "Create profile"}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

@@ -74,22 +74,66 @@ export function ProfilesPage() {
         </p>
       )}
       {profiles.data && list.length === 0 && <p class="empty">No profiles yet.</p>}
-      <Table caption="Discovery profiles" columns={["Name", "Targets", "Probes", "Schedule", "Last run", "State"]} actions={canWrite || canDelete}>
+      <Table
+        caption="Discovery profiles"
+        columns={["Name", "Targets", "Probes", "Schedule", "Last run", "State"]}
+        actions={canWrite || canDelete}
+      >
         {list.map((p) => (
           <tr key={p.id} data-profile={p.id}>
-            <td data-label="Name">{p.name}{p.managed_by && <div class="meta">managed by the {p.managed_by}</div>}</td>
-            <td data-label="Targets">{p.targets.join(", ") || "—"}{p.exclude.length > 0 && <div class="meta">not {p.exclude.join(", ")}</div>}</td>
-            <td data-label="Probes">{p.scan_types.join(", ")}{p.tcp_ports.length > 0 && <div class="meta">ports {p.tcp_ports.join(", ")}</div>}</td>
-            <td data-label="Schedule">{p.schedule_cron ? <><code>{p.schedule_cron}</code> UTC<div class="meta">next {when(p.next_run_at)}</div></> : "by hand"}</td>
+            <td data-label="Name">
+              {p.name}
+              {p.managed_by && <div class="meta">managed by the {p.managed_by}</div>}
+            </td>
+            <td data-label="Targets">
+              {p.targets.join(", ") || "—"}
+              {p.exclude.length > 0 && <div class="meta">not {p.exclude.join(", ")}</div>}
+            </td>
+            <td data-label="Probes">
+              {p.scan_types.join(", ")}
+              {p.tcp_ports.length > 0 && <div class="meta">ports {p.tcp_ports.join(", ")}</div>}
+            </td>
+            <td data-label="Schedule">
+              {p.schedule_cron ? (
+                <>
+                  <code>{p.schedule_cron}</code> UTC<div class="meta">next {when(p.next_run_at)}</div>
+                </>
+              ) : (
+                "by hand"
+              )}
+            </td>
             <td data-label="Last run">{when(p.last_run)}</td>
-            <td data-label="State"><Status value={stateOf(p)} /></td>
+            <td data-label="State">
+              <Status value={stateOf(p)} />
+            </td>
             {(canWrite || canDelete) && (
               <td>
                 <span class="actions">
-                  {canWrite && <button type="button" disabled={act.busy || !p.enabled} title={p.enabled ? undefined : "Enable the profile to run it"} onClick={() => void run(p)}>Run now</button>}
-                  {canWrite && p.schedule_cron && <button type="button" disabled={act.busy} onClick={() => void pause(p)}>{p.paused_at ? "Resume" : "Pause"}</button>}
-                  {canWrite && <button type="button" disabled={act.busy} onClick={() => setEditing(p.id)}>Edit</button>}
-                  {canDelete && <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)}>Delete</button>}
+                  {canWrite && (
+                    <button
+                      type="button"
+                      disabled={act.busy || !p.enabled}
+                      title={p.enabled ? undefined : "Enable the profile to run it"}
+                      onClick={() => void run(p)}
+                    >
+                      Run now
+                    </button>
+                  )}
+                  {canWrite && p.schedule_cron && (
+                    <button type="button" disabled={act.busy} onClick={() => void pause(p)}>
+                      {p.paused_at ? "Resume" : "Pause"}
+                    </button>
+                  )}
+                  {canWrite && (
+                    <button type="button" disabled={act.busy} onClick={() => setEditing(p.id)}>
+                      Edit
+                    </button>
+                  )}
+                  {canDelete && (
+                    <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)}>
+                      Delete
+                    </button>
+                  )}
                 </span>
               </td>
             )}

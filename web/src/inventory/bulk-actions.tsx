@@ -27,7 +27,10 @@ export function plural(n: number, noun: string): string {
 /** Who may use which bulk action on a group: none at all means no selection column. */
 export function useBulkRights(group: Group): { tag: boolean; remove: boolean } {
   const session = useSession();
-  return { tag: Boolean(group.bulk?.tags) && session.can(group.writeScope), remove: group.bulk !== undefined && session.can(group.deleteScope) };
+  return {
+    tag: Boolean(group.bulk?.tags) && session.can(group.writeScope),
+    remove: group.bulk !== undefined && session.can(group.deleteScope),
+  };
 }
 
 /** An idempotency key: visible ASCII, 32 hex digits (crypto.randomUUID needs a secure context; this does not). */
@@ -46,13 +49,27 @@ function Refusal({ submit, selected }: { submit: Submit; selected: Selected[] })
     <div class="notice notice-error" role="alert">
       <p>{submit.fields.ids}</p>
       <ul>
-        {refused.map((r) => <li key={r.id}><strong>{r.name}</strong>: {r.reason}</li>)}
+        {refused.map((r) => (
+          <li key={r.id}>
+            <strong>{r.name}</strong>: {r.reason}
+          </li>
+        ))}
       </ul>
     </div>
   );
 }
 
-function TagDialog({ group, selected, onClose, onDone }: { group: Group; selected: Selected[]; onClose: () => void; onDone: (message: string) => void }) {
+function TagDialog({
+  group,
+  selected,
+  onClose,
+  onDone,
+}: {
+  group: Group;
+  selected: Selected[];
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [tag, setTag] = useState("");
   const [mode, setMode] = useState<"add" | "remove">("add");
   const submit = useSubmit();
@@ -63,7 +80,9 @@ function TagDialog({ group, selected, onClose, onDone }: { group: Group; selecte
       const body = { ids: selected.map((s) => s.id), [mode]: [tag.trim()] };
       const answer = (await ok(anyApi.POST(`${group.listPath}/bulk-tags`, { body }))) as { changed: number[]; unchanged: number[] };
       const verb = mode === "add" ? "added to" : "removed from";
-      onDone(`Tag "${tag.trim()}" ${verb} ${plural(answer.changed.length, group.noun)}${answer.unchanged.length ? ` (${answer.unchanged.length} already as asked)` : ""}.`);
+      onDone(
+        `Tag "${tag.trim()}" ${verb} ${plural(answer.changed.length, group.noun)}${answer.unchanged.length ? ` (${answer.unchanged.length} already as asked)` : ""}.`,
+      );
     });
   };
   return (
@@ -86,14 +105,26 @@ function TagDialog({ group, selected, onClose, onDone }: { group: Group; selecte
           <button type="submit" class="primary" disabled={submit.busy || tag.trim() === ""}>
             {mode === "add" ? `Add tag to ${count}` : `Remove tag from ${count}`}
           </button>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>
   );
 }
 
-function DeleteDialog({ group, selected, onClose, onDone }: { group: Group; selected: Selected[]; onClose: () => void; onDone: (message: string) => void }) {
+function DeleteDialog({
+  group,
+  selected,
+  onClose,
+  onDone,
+}: {
+  group: Group;
+  selected: Selected[];
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const [word, setWord] = useState("");
   const key = useRef(idempotencyKey()).current;
   const submit = useSubmit();
@@ -112,22 +143,32 @@ function DeleteDialog({ group, selected, onClose, onDone }: { group: Group; sele
   return (
     <Dialog title={`Delete ${count}?`} onClose={onClose}>
       <form onSubmit={send} noValidate>
-        <p>
-          This deletes {count} and cannot be undone. All are deleted or, when one cannot be, none is.
-        </p>
+        <p>This deletes {count} and cannot be undone. All are deleted or, when one cannot be, none is.</p>
         <ul class="bulk-names">
-          {shown.map((s) => <li key={s.id}>{s.name}</li>)}
+          {shown.map((s) => (
+            <li key={s.id}>{s.name}</li>
+          ))}
           {selected.length > shown.length && <li>and {selected.length - shown.length} more</li>}
         </ul>
         <Field id="bulk-confirm" label={`Type "${CONFIRM_WORD}" to confirm`}>
-          {(a11y) => <input {...a11y} value={word} autoComplete="off" autoFocus onInput={(e) => setWord((e.currentTarget as HTMLInputElement).value)} />}
+          {(a11y) => (
+            <input
+              {...a11y}
+              value={word}
+              autoComplete="off"
+              autoFocus
+              onInput={(e) => setWord((e.currentTarget as HTMLInputElement).value)}
+            />
+          )}
         </Field>
         <Refusal submit={submit} selected={selected} />
         <div class="actions">
           <button type="submit" class="danger" disabled={!confirmed || submit.busy}>
             {submit.busy ? "Deleting…" : `Delete ${count}`}
           </button>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>
@@ -156,10 +197,24 @@ export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone 
   return (
     <section class="bulk-bar" aria-label="Bulk actions">
       <span aria-live="polite">{plural(selected.length, group.noun)} selected</span>
-      {rights.tag && <button type="button" onClick={() => setOpen("tag")}>Tag…</button>}
-      {rights.remove && <button type="button" class="danger" onClick={() => setOpen("delete")}>Delete…</button>}
-      {selected.length < onPage && <button type="button" class="link" onClick={onSelectAll}>Select all {onPage} on this page</button>}
-      <button type="button" class="link" onClick={onClear}>Clear selection</button>
+      {rights.tag && (
+        <button type="button" onClick={() => setOpen("tag")}>
+          Tag…
+        </button>
+      )}
+      {rights.remove && (
+        <button type="button" class="danger" onClick={() => setOpen("delete")}>
+          Delete…
+        </button>
+      )}
+      {selected.length < onPage && (
+        <button type="button" class="link" onClick={onSelectAll}>
+          Select all {onPage} on this page
+        </button>
+      )}
+      <button type="button" class="link" onClick={onClear}>
+        Clear selection
+      </button>
       {open === "tag" && <TagDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
       {open === "delete" && <DeleteDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
     </section>

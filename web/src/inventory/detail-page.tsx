@@ -28,12 +28,26 @@ function RelationList({ relation, id }: { relation: Relation; id: string }) {
       <ul>
         {rows.data?.items.map((r) => (
           <li key={String(r[relation.idField]) + String(r.id)}>
-            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>{cell(r[relation.nameField ?? "name"] ?? `#${String(r[relation.idField])}`)}</Link>
-            {relation.show.map((k) => (k === "status" ? <Status key={k} value={r[k] as string} /> : <span key={k} class="meta">{cell(r[k])}</span>))}
+            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>
+              {cell(r[relation.nameField ?? "name"] ?? `#${String(r[relation.idField])}`)}
+            </Link>
+            {relation.show.map((k) =>
+              k === "status" ? (
+                <Status key={k} value={r[k] as string} />
+              ) : (
+                <span key={k} class="meta">
+                  {cell(r[k])}
+                </span>
+              ),
+            )}
           </li>
         ))}
       </ul>
-      {rows.data && rows.data.total > rows.data.items.length && <p class="meta">Showing {rows.data.items.length} of {rows.data.total}.</p>}
+      {rows.data && rows.data.total > rows.data.items.length && (
+        <p class="meta">
+          Showing {rows.data.items.length} of {rows.data.total}.
+        </p>
+      )}
     </section>
   );
 }
@@ -60,9 +74,14 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
   if (item.error !== undefined) return <Notice kind="error">{messageOf(item.error)}</Notice>;
   const data = item.data;
   if (!data) return <p aria-busy="true">Loading…</p>;
-  const shown = [...new Set([...group.columns.map((c) => c.name), ...group.fields.map((f) => f.name)])].filter((k) => k !== (group.titleField ?? "name") && k in data);
+  const shown = [...new Set([...group.columns.map((c) => c.name), ...group.fields.map((f) => f.name)])].filter(
+    (k) => k !== (group.titleField ?? "name") && k in data,
+  );
   const refs = new Map(group.fields.flatMap((f) => (f.ref ? [[f.name as string, f.ref] as const] : [])));
-  const labels = new Map<string, string>([...group.fields.map((f) => [f.name, f.label] as const), ...group.columns.map((c) => [c.name, c.label] as const)]);
+  const labels = new Map<string, string>([
+    ...group.fields.map((f) => [f.name, f.label] as const),
+    ...group.columns.map((c) => [c.name, c.label] as const),
+  ]);
   return (
     <article aria-labelledby="detail-title">
       <header class="page-head">
@@ -90,7 +109,15 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
         {shown.map((k) => (
           <div key={k}>
             <dt>{labels.get(k) ?? k}</dt>
-            <dd>{k.endsWith("status") ? <Status value={data[k] as string} /> : refs.get(k) && data[k] != null ? <Link href={`/inventory/${refs.get(k)}/${String(data[k])}`}>#{String(data[k])}</Link> : cell(data[k])}</dd>
+            <dd>
+              {k.endsWith("status") ? (
+                <Status value={data[k] as string} />
+              ) : refs.get(k) && data[k] != null ? (
+                <Link href={`/inventory/${refs.get(k)}/${String(data[k])}`}>#{String(data[k])}</Link>
+              ) : (
+                cell(data[k])
+              )}
+            </dd>
           </div>
         ))}
         <div>

@@ -30,7 +30,13 @@ function toBody(fields: readonly AnyField[], values: Values, creating: boolean):
   const body: Record<string, unknown> = {};
   for (const f of fields) {
     const raw = (values[f.name] ?? "").trim();
-    if (f.kind === "tags") body[f.name] = raw ? raw.split(",").map((t) => t.trim()).filter(Boolean) : [];
+    if (f.kind === "tags")
+      body[f.name] = raw
+        ? raw
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : [];
     else if (raw === "") {
       // The name stays so that the API says it is required; other empty fields are left out or cleared.
       if (f.name === "name") body[f.name] = "";
@@ -49,7 +55,10 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
   const [conflict, setConflict] = useState(false);
   const submit = useSubmit();
   const itemPath = { path: { [group.idParam]: id ?? "" } };
-  const loaded = useLoad(async () => (creating ? undefined : ((await ok(anyApi.GET(group.itemPath, { params: itemPath }))) as Item)), [group.key, id]);
+  const loaded = useLoad(
+    async () => (creating ? undefined : ((await ok(anyApi.GET(group.itemPath, { params: itemPath }))) as Item)),
+    [group.key, id],
+  );
 
   useEffect(() => {
     if (!loaded.data) return;
@@ -66,7 +75,13 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
       try {
         const saved = creating
           ? ((await ok(anyApi.POST(group.listPath, { body }))) as Item)
-          : ((await ok(anyApi.PATCH(group.itemPath, { params: itemPath, body, headers: version !== undefined ? { "If-Match": `"${version}"` } : {} }))) as Item);
+          : ((await ok(
+              anyApi.PATCH(group.itemPath, {
+                params: itemPath,
+                body,
+                headers: version !== undefined ? { "If-Match": `"${version}"` } : {},
+              }),
+            )) as Item);
         navigate(`/inventory/${group.key}/${saved.id}`);
       } catch (err) {
         if (err instanceof ApiProblem && err.status === 412) setConflict(true);
@@ -95,7 +110,11 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
                 ) : f.kind === "select" ? (
                   <select {...a11y} value={value} onChange={onInput}>
                     <option value="">{creating ? "Default" : "Unchanged"}</option>
-                    {(f.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
+                    {(f.options ?? []).map((o) => (
+                      <option key={o} value={o}>
+                        {o}
+                      </option>
+                    ))}
                   </select>
                 ) : f.kind === "ref" && f.ref ? (
                   <RefPicker source={GROUPS[f.ref]} value={value} onValue={set} a11y={a11y} />

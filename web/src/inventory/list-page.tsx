@@ -83,9 +83,15 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   // A page emptied by a bulk delete (or a link past the end) steps back to the last page there is.
   useEffect(() => {
-    if (data && data.items.length === 0 && offset > 0 && data.total > 0) setQuery({ offset: String(Math.floor((data.total - 1) / PAGE) * PAGE) }, false);
+    if (data && data.items.length === 0 && offset > 0 && data.total > 0)
+      setQuery({ offset: String(Math.floor((data.total - 1) / PAGE) * PAGE) }, false);
   }, [data]);
-  const toggle = (id: number) => setSelected((old) => { const next = new Set(old); if (!next.delete(id)) next.add(id); return next; });
+  const toggle = (id: number) =>
+    setSelected((old) => {
+      const next = new Set(old);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
 
   return (
     <section aria-labelledby="list-title">
@@ -98,10 +104,22 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         )}
       </header>
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is not in Preact's element types yet; a form with role="search" is its equivalent */}
-      <form class="toolbar" role="search" onSubmit={(e) => { e.preventDefault(); setQuery({ q: search.trim() }); }}>
+      <form
+        class="toolbar"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQuery({ q: search.trim() });
+        }}
+      >
         <label class="grow">
           <span class="visually-hidden">Search {group.title.toLowerCase()}</span>
-          <input type="search" placeholder={`Search ${group.title.toLowerCase()}`} value={search} onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            type="search"
+            placeholder={`Search ${group.title.toLowerCase()}`}
+            value={search}
+            onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)}
+          />
         </label>
         {group.filters.map((f) => (
           // biome-ignore lint/a11y/noLabelWithoutControl: the label holds a <select> or an <input>, chosen below
@@ -110,19 +128,37 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             {f.options ? (
               <select value={q.get(f.name) ?? ""} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLSelectElement).value })}>
                 <option value="">Any</option>
-                {f.options.map((o) => <option key={o} value={o}>{o}</option>)}
+                {f.options.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
               </select>
             ) : (
-              <input value={q.get(f.name) ?? ""} size={10} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLInputElement).value.trim() })} />
+              <input
+                value={q.get(f.name) ?? ""}
+                size={10}
+                onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLInputElement).value.trim() })}
+              />
             )}
           </label>
         ))}
         <label class="filter">
           <span>Sort</span>
-          <select value={`${sort}:${direction}`} onChange={(e) => { const [s, d] = (e.currentTarget as HTMLSelectElement).value.split(":"); setQuery({ sort: s, direction: d }); }}>
+          <select
+            value={`${sort}:${direction}`}
+            onChange={(e) => {
+              const [s, d] = (e.currentTarget as HTMLSelectElement).value.split(":");
+              setQuery({ sort: s, direction: d });
+            }}
+          >
             {group.sorts.flatMap((s) => [
-              <option key={`${s}:asc`} value={`${s}:asc`}>{s.replace(/_/g, " ")} ↑</option>,
-              <option key={`${s}:desc`} value={`${s}:desc`}>{s.replace(/_/g, " ")} ↓</option>,
+              <option key={`${s}:asc`} value={`${s}:asc`}>
+                {s.replace(/_/g, " ")} ↑
+              </option>,
+              <option key={`${s}:desc`} value={`${s}:desc`}>
+                {s.replace(/_/g, " ")} ↓
+              </option>,
             ])}
           </select>
         </label>
@@ -132,16 +168,24 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
       {selecting && selected.size > 0 && (
         <BulkBar
           group={group}
-          selected={(data?.items ?? []).filter((i) => selected.has(Number(i.id))).map((i) => ({ id: Number(i.id), name: titleOf(group, i) }))}
+          selected={(data?.items ?? [])
+            .filter((i) => selected.has(Number(i.id)))
+            .map((i) => ({ id: Number(i.id), name: titleOf(group, i) }))}
           onPage={pageIds.length}
           onSelectAll={() => setSelected(new Set(pageIds))}
           onClear={() => setSelected(new Set())}
-          onDone={(message) => { setDone(message); setSelected(new Set()); page.reload(); }}
+          onDone={(message) => {
+            setDone(message);
+            setSelected(new Set());
+            page.reload();
+          }}
         />
       )}
       <div class="table-wrap" aria-busy={page.loading}>
         <table>
-          <caption class="visually-hidden">{group.title}, sorted by {sort} {direction === "asc" ? "ascending" : "descending"}</caption>
+          <caption class="visually-hidden">
+            {group.title}, sorted by {sort} {direction === "asc" ? "ascending" : "descending"}
+          </caption>
           <thead>
             <tr>
               {selecting && (
@@ -150,7 +194,9 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
                     type="checkbox"
                     aria-label="Select all on this page"
                     checked={allOnPage}
-                    ref={(el) => { if (el) el.indeterminate = !allOnPage && pageIds.some((id) => selected.has(id)); }}
+                    ref={(el) => {
+                      if (el) el.indeterminate = !allOnPage && pageIds.some((id) => selected.has(id));
+                    }}
                     onChange={() => setSelected(allOnPage ? new Set() : new Set(pageIds))}
                   />
                 </th>
@@ -178,7 +224,12 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
               <tr key={String(item.id)} class={selected.has(Number(item.id)) ? "selected" : undefined}>
                 {selecting && (
                   <td class="select" data-label="Select">
-                    <input type="checkbox" aria-label={`Select ${titleOf(group, item)}`} checked={selected.has(Number(item.id))} onChange={() => toggle(Number(item.id))} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${titleOf(group, item)}`}
+                      checked={selected.has(Number(item.id))}
+                      onChange={() => toggle(Number(item.id))}
+                    />
                   </td>
                 )}
                 {group.columns.map((c, i) => (

@@ -9,10 +9,15 @@ type Post<P extends keyof paths> = paths[P] extends { post: infer O } ? O : neve
 
 /** Paths whose GET answers the list envelope. */
 export type ListPath = {
-  [P in keyof paths]: Get<P> extends { responses: { 200: infer R } } ? (Json<R> extends { items: unknown[]; total: number } ? P : never) : never;
+  [P in keyof paths]: Get<P> extends { responses: { 200: infer R } }
+    ? Json<R> extends { items: unknown[]; total: number }
+      ? P
+      : never
+    : never;
 }[keyof paths];
 
-export type ListItem<P extends ListPath> = Get<P> extends { responses: { 200: infer R } } ? (Json<R> extends { items: (infer I)[] } ? I : never) : never;
+export type ListItem<P extends ListPath> =
+  Get<P> extends { responses: { 200: infer R } } ? (Json<R> extends { items: (infer I)[] } ? I : never) : never;
 export type ListQuery<P extends ListPath> = Get<P> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 export type CreateBody<P extends ListPath> = Post<P> extends { requestBody: infer B } ? Json<B> : never;
 
@@ -56,7 +61,20 @@ export interface Relation {
   show: readonly string[];
 }
 
-export type GroupKey = "hardware" | "compute" | "services" | "networks" | "storage" | "clusters" | "external" | "misc" | "sites" | "vlans" | "ipam" | "environments" | "categories";
+export type GroupKey =
+  | "hardware"
+  | "compute"
+  | "services"
+  | "networks"
+  | "storage"
+  | "clusters"
+  | "external"
+  | "misc"
+  | "sites"
+  | "vlans"
+  | "ipam"
+  | "environments"
+  | "categories";
 
 export interface GroupDef<L extends ListPath = ListPath> {
   key: GroupKey;

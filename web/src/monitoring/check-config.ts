@@ -21,28 +21,65 @@ export interface ConfigField {
   /** A checkbox's state when the stored config does not have the key (the API's default). */
   fallback?: boolean;
   /** Shown only when another key has one of these values (a password only with basic auth). */
-  when?: { key: string; values: readonly string[]; /** The other key's value while the form has none (the API's default). */ unset: string };
+  when?: {
+    key: string;
+    values: readonly string[] /** The other key's value while the form has none (the API's default). */;
+    unset: string;
+  };
 }
 
-const timeout = (type: CheckType): ConfigField => ({ key: "timeout", label: "Timeout (seconds)", kind: "number", hint: `Empty: ${CHECK_TYPE_REGISTRY[type].timeout.fallback} s` });
+const timeout = (type: CheckType): ConfigField => ({
+  key: "timeout",
+  label: "Timeout (seconds)",
+  kind: "number",
+  hint: `Empty: ${CHECK_TYPE_REGISTRY[type].timeout.fallback} s`,
+});
 
 export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
   http: [
     { key: "url", label: "URL", kind: "text", hint: "http:// or https://; empty: http://<host>/" },
     { key: "method", label: "Method", kind: "select", options: HTTP_METHODS },
-    { key: "accepted_statuses", label: "Expected status codes", kind: "list", hint: "Comma-separated statuses or ranges, e.g. 200-299, 301; empty: 200-299" },
+    {
+      key: "accepted_statuses",
+      label: "Expected status codes",
+      kind: "list",
+      hint: "Comma-separated statuses or ranges, e.g. 200-299, 301; empty: 200-299",
+    },
     { key: "keyword", label: "Keyword", kind: "text", hint: "The body must contain it (optional)" },
     { key: "keyword_invert", label: "Up when the keyword is absent", kind: "checkbox", fallback: false },
     { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
     { key: "body", label: "Request body", kind: "text" },
     { key: "auth_type", label: "Authentication", kind: "select", options: HTTP_AUTH_TYPES },
     { key: "username", label: "User name", kind: "text", when: { key: "auth_type", values: ["basic"], unset: "none" } },
-    { key: "password", label: "Password", kind: "secret", when: { key: "auth_type", values: ["basic"], unset: "none" }, hint: "Stored sealed; ******** keeps the stored one" },
-    { key: "token", label: "Bearer token", kind: "secret", when: { key: "auth_type", values: ["bearer"], unset: "none" }, hint: "Stored sealed; ******** keeps the stored one" },
+    {
+      key: "password",
+      label: "Password",
+      kind: "secret",
+      when: { key: "auth_type", values: ["basic"], unset: "none" },
+      hint: "Stored sealed; ******** keeps the stored one",
+    },
+    {
+      key: "token",
+      label: "Bearer token",
+      kind: "secret",
+      when: { key: "auth_type", values: ["bearer"], unset: "none" },
+      hint: "Stored sealed; ******** keeps the stored one",
+    },
     { key: "follow_redirects", label: "Follow redirects", kind: "checkbox", fallback: true },
-    { key: "max_redirects", label: "At most this many redirects", kind: "number", hint: "Empty: 10", when: { key: "follow_redirects", values: ["true"], unset: "true" } },
+    {
+      key: "max_redirects",
+      label: "At most this many redirects",
+      kind: "number",
+      hint: "Empty: 10",
+      when: { key: "follow_redirects", values: ["true"], unset: "true" },
+    },
     { key: "verify_tls", label: "Verify the TLS certificate", kind: "checkbox", fallback: true },
-    { key: "cert_expiry_days", label: "Certificate expiry warning (days)", kind: "number", hint: "Down when the certificate expires within this many days (optional)" },
+    {
+      key: "cert_expiry_days",
+      label: "Certificate expiry warning (days)",
+      kind: "number",
+      hint: "Down when the certificate expires within this many days (optional)",
+    },
     timeout("http"),
   ],
   tcp: [{ key: "port", label: "Port", kind: "number" }, timeout("tcp")],
@@ -70,7 +107,10 @@ export function configValues(type: CheckType, config: Record<string, unknown>): 
     if (f.kind === "checkbox") values[f.key] = String(typeof v === "boolean" ? v : f.fallback);
     else if (v === undefined || v === null) values[f.key] = "";
     else if (f.kind === "list" && Array.isArray(v)) values[f.key] = v.join(", ");
-    else if (f.kind === "headers" && typeof v === "object") values[f.key] = Object.entries(v).map(([k, h]) => `${k}: ${String(h)}`).join("\n");
+    else if (f.kind === "headers" && typeof v === "object")
+      values[f.key] = Object.entries(v)
+        .map(([k, h]) => `${k}: ${String(h)}`)
+        .join("\n");
     else values[f.key] = String(v);
   }
   return { values, kept };
@@ -105,7 +145,11 @@ export function configBody(type: CheckType, values: ConfigValues, kept: Record<s
     }
     if (raw === "") continue;
     if (f.kind === "number") out[f.key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    else if (f.kind === "list") out[f.key] = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    else if (f.kind === "list")
+      out[f.key] = raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (f.kind === "headers") out[f.key] = headersOf(raw);
     else out[f.key] = raw;
   }

@@ -11,7 +11,12 @@ export function configError(fields: Record<string, string>, key: string): string
   return nested ? fields[nested] : undefined;
 }
 
-export function CheckFields({ type, values, onValues, errors }: {
+export function CheckFields({
+  type,
+  values,
+  onValues,
+  errors,
+}: {
   type: CheckType;
   values: ConfigValues;
   onValues: (change: ConfigValues) => void;
@@ -31,9 +36,19 @@ export function CheckFields({ type, values, onValues, errors }: {
           return (
             <div key={f.key} class={`field${error ? " field-invalid" : ""}`}>
               <label class="check row">
-                <input id={id} type="checkbox" checked={checked(f, values)} onChange={(e) => onValues({ [f.key]: String((e.currentTarget as HTMLInputElement).checked) })} /> {f.label}
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={checked(f, values)}
+                  onChange={(e) => onValues({ [f.key]: String((e.currentTarget as HTMLInputElement).checked) })}
+                />{" "}
+                {f.label}
               </label>
-              {error && <small class="field-error" role="alert">{error}</small>}
+              {error && (
+                <small class="field-error" role="alert">
+                  {error}
+                </small>
+              )}
             </div>
           );
         return (
@@ -42,12 +57,23 @@ export function CheckFields({ type, values, onValues, errors }: {
               f.kind === "select" ? (
                 <select {...a11y} value={value} onChange={set}>
                   <option value="">Default</option>
-                  {(f.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
+                  {(f.options ?? []).map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
                 </select>
               ) : f.kind === "headers" ? (
                 <textarea {...a11y} rows={3} value={value} onInput={set} />
               ) : (
-                <input {...a11y} type={(f.kind === "secret" ? "password" : "text") as "text"} autoComplete={f.kind === "secret" ? "new-password" : "off"} inputMode={f.kind === "number" ? "decimal" : undefined} value={value} onInput={set} />
+                <input
+                  {...a11y}
+                  type={(f.kind === "secret" ? "password" : "text") as "text"}
+                  autoComplete={f.kind === "secret" ? "new-password" : "off"}
+                  inputMode={f.kind === "number" ? "decimal" : undefined}
+                  value={value}
+                  onInput={set}
+                />
               )
             }
           </Field>

@@ -18,11 +18,17 @@ export function DeleteMonitorDialog({ monitor, onClose }: { monitor: { id: numbe
   return (
     <Dialog title={`Delete ${monitor.name}?`} onClose={onClose}>
       <form onSubmit={submit}>
-        <p>The monitor {monitor.name} stops being checked, and its events, history and uptime are deleted with it. This cannot be undone.</p>
+        <p>
+          The monitor {monitor.name} stops being checked, and its events, history and uptime are deleted with it. This cannot be undone.
+        </p>
         <Notice kind="error">{remove.error}</Notice>
         <div class="actions">
-          <button type="submit" class="danger" disabled={remove.busy}>Delete monitor</button>
-          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" class="danger" disabled={remove.busy}>
+            Delete monitor
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>

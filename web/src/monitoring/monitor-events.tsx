@@ -24,7 +24,12 @@ function duration(secs: number | null): string {
 export function MonitorEvents({ monitorId, version }: { monitorId: number; version: number }) {
   const [offset, setOffset] = useState(0);
   const events = useLoad(
-    () => ok(api.GET("/api/v1/monitors/{monitor_id}/events", { params: { path: { monitor_id: String(monitorId) }, query: { limit: String(PAGE), offset: String(offset) } } })),
+    () =>
+      ok(
+        api.GET("/api/v1/monitors/{monitor_id}/events", {
+          params: { path: { monitor_id: String(monitorId) }, query: { limit: String(PAGE), offset: String(offset) } },
+        }),
+      ),
     [monitorId, offset, version],
   );
   return (
@@ -48,7 +53,11 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
               <tr key={e.id} data-event={e.event_type} class={e.suppressed_by != null ? "event-suppressed" : undefined}>
                 <td data-label="When">{new Date(e.created_at).toLocaleString()}</td>
                 <td data-label="Event">
-                  <Status value={e.status_to ?? e.event_type} /> <span class="meta">{e.event_type}{e.status_from ? ` from ${e.status_from}` : ""}</span>
+                  <Status value={e.status_to ?? e.event_type} />{" "}
+                  <span class="meta">
+                    {e.event_type}
+                    {e.status_from ? ` from ${e.status_from}` : ""}
+                  </span>
                 </td>
                 <td data-label="Message">{e.msg ?? "—"}</td>
                 <td data-label="Previous state lasted">{duration(e.duration_secs)}</td>

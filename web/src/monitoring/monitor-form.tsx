@@ -40,7 +40,18 @@ interface Draft {
   enabled: boolean;
 }
 
-const EMPTY: Draft = { name: "", check_type: "http", host: "", target_type: "", target_id: "", probe_agent_id: "", interval_secs: String(DEFAULT_INTERVAL_SECS), max_retries: "0", retry_interval_secs: "", enabled: true };
+const EMPTY: Draft = {
+  name: "",
+  check_type: "http",
+  host: "",
+  target_type: "",
+  target_id: "",
+  probe_agent_id: "",
+  interval_secs: String(DEFAULT_INTERVAL_SECS),
+  max_retries: "0",
+  retry_interval_secs: "",
+  enabled: true,
+};
 const text = (v: number | string | null | undefined) => (v == null ? "" : String(v));
 /** A number as a number; anything else as typed, so the API's 422 names the field. */
 const num = (raw: string) => (Number.isFinite(Number(raw)) ? Number(raw) : raw);
@@ -54,15 +65,26 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
   const [version, setVersion] = useState<number | undefined>();
   const [conflict, setConflict] = useState(false);
   const submit = useSubmit();
-  const loaded = useLoad(async () => (creating ? undefined : ok(api.GET("/api/v1/monitors/{monitor_id}", { params: { path: { monitor_id: id } } }))), [id]);
+  const loaded = useLoad(
+    async () => (creating ? undefined : ok(api.GET("/api/v1/monitors/{monitor_id}", { params: { path: { monitor_id: id } } }))),
+    [id],
+  );
 
   useEffect(() => {
     const m = loaded.data;
     if (!m) return;
     const type = m.check_type;
     setDraft({
-      name: m.name, check_type: type, host: m.host, target_type: m.target_type ?? "", target_id: text(m.target_id), probe_agent_id: text(m.probe_agent_id),
-      interval_secs: text(m.interval_secs), max_retries: text(m.max_retries), retry_interval_secs: text(m.retry_interval_secs), enabled: m.enabled,
+      name: m.name,
+      check_type: type,
+      host: m.host,
+      target_type: m.target_type ?? "",
+      target_id: text(m.target_id),
+      probe_agent_id: text(m.probe_agent_id),
+      interval_secs: text(m.interval_secs),
+      max_retries: text(m.max_retries),
+      retry_interval_secs: text(m.retry_interval_secs),
+      enabled: m.enabled,
     });
     const c = configValues(type, m.config);
     setConfig(c.values);
@@ -98,7 +120,8 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
       const cfg = configBody(draft.check_type, config, kept);
       let host = draft.host.trim();
       // An http check's host defaults to its URL's host: typing the URL once is enough.
-      if (host === "" && draft.check_type === "http" && typeof cfg.url === "string" && URL.canParse(cfg.url)) host = new URL(cfg.url).hostname;
+      if (host === "" && draft.check_type === "http" && typeof cfg.url === "string" && URL.canParse(cfg.url))
+        host = new URL(cfg.url).hostname;
       const body = {
         name: draft.name.trim(),
         host,
@@ -109,7 +132,11 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
         ...(draft.interval_secs.trim() === "" ? {} : { interval_secs: num(draft.interval_secs.trim()) }),
         ...(draft.max_retries.trim() === "" ? {} : { max_retries: num(draft.max_retries.trim()) }),
-        ...(draft.retry_interval_secs.trim() === "" ? (creating ? {} : { retry_interval_secs: null }) : { retry_interval_secs: num(draft.retry_interval_secs.trim()) }),
+        ...(draft.retry_interval_secs.trim() === ""
+          ? creating
+            ? {}
+            : { retry_interval_secs: null }
+          : { retry_interval_secs: num(draft.retry_interval_secs.trim()) }),
       };
       try {
         // The body's types are the API's; values typed wrong on purpose reach it as typed, for its 422.
@@ -130,30 +157,77 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
     });
   };
 
-  if (!session.can("write:monitors")) return <Notice kind="error">Your role cannot create or change monitors (it needs the write:monitors scope).</Notice>;
+  if (!session.can("write:monitors"))
+    return <Notice kind="error">Your role cannot create or change monitors (it needs the write:monitors scope).</Notice>;
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
   if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
   const f = submit.fields;
   const target = TARGETS[draft.target_type];
   return (
     <section aria-labelledby="form-title" class="form-page monitor-form">
-      <p class="crumbs"><Link href="/">Monitoring overview</Link>{!creating && <> / <Link href={`/monitors/${id}`}>{loaded.data!.name}</Link></>}</p>
+      <p class="crumbs">
+        <Link href="/">Monitoring overview</Link>
+        {!creating && (
+          <>
+            {" "}
+            / <Link href={`/monitors/${id}`}>{loaded.data!.name}</Link>
+          </>
+        )}
+      </p>
       <h1 id="form-title">{creating ? "New monitor" : `Edit ${loaded.data!.name}`}</h1>
       <form onSubmit={send} noValidate>
         <TextInput id="monitor-name" label="Name" value={draft.name} error={f.name} onValue={(name) => set({ name })} />
-        <Field id="monitor-check-type" label="Check type" error={f.check_type} {...(creating ? {} : { hint: "Fixed once created: make a new monitor for another type" })}>
+        <Field
+          id="monitor-check-type"
+          label="Check type"
+          error={f.check_type}
+          {...(creating ? {} : { hint: "Fixed once created: make a new monitor for another type" })}
+        >
           {(a11y) => (
-            <select {...a11y} value={draft.check_type} disabled={!creating} onChange={(e) => set({ check_type: (e.currentTarget as HTMLSelectElement).value as CheckType })}>
-              {CHECK_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            <select
+              {...a11y}
+              value={draft.check_type}
+              disabled={!creating}
+              onChange={(e) => set({ check_type: (e.currentTarget as HTMLSelectElement).value as CheckType })}
+            >
+              {CHECK_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
             </select>
           )}
         </Field>
-        <TextInput id="monitor-host" label="Host" value={draft.host} error={f.host} hint={draft.check_type === "http" ? "Host name or address; empty: the URL's host, or the address of the node picked below" : "Host name or address to check; empty: the address of the node picked below"} onValue={(host) => set({ host })} />
-        <Field id="monitor-target-type" label="Watches" error={f.target_type} hint="The inventory node this monitor stands for (alerts and the topology use it)">
+        <TextInput
+          id="monitor-host"
+          label="Host"
+          value={draft.host}
+          error={f.host}
+          hint={
+            draft.check_type === "http"
+              ? "Host name or address; empty: the URL's host, or the address of the node picked below"
+              : "Host name or address to check; empty: the address of the node picked below"
+          }
+          onValue={(host) => set({ host })}
+        />
+        <Field
+          id="monitor-target-type"
+          label="Watches"
+          error={f.target_type}
+          hint="The inventory node this monitor stands for (alerts and the topology use it)"
+        >
           {(a11y) => (
-            <select {...a11y} value={draft.target_type} onChange={(e) => set({ target_type: (e.currentTarget as HTMLSelectElement).value, target_id: "" })}>
+            <select
+              {...a11y}
+              value={draft.target_type}
+              onChange={(e) => set({ target_type: (e.currentTarget as HTMLSelectElement).value, target_id: "" })}
+            >
               <option value="">No inventory node (a plain host or URL)</option>
-              {Object.entries(TARGETS).map(([k, t]) => <option key={k} value={k}>{t.label}</option>)}
+              {Object.entries(TARGETS).map(([k, t]) => (
+                <option key={k} value={k}>
+                  {t.label}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -163,26 +237,59 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
           </Field>
         )}
         <CheckFields type={draft.check_type} values={config} onValues={(c) => setConfig((old) => ({ ...old, ...c }))} errors={f} />
-        <TextInput id="monitor-interval" label="Check every (seconds)" inputMode="numeric" value={draft.interval_secs} error={f.interval_secs} hint="10 to 86400" onValue={(interval_secs) => set({ interval_secs })} />
-        <TextInput id="monitor-retries" label="Retries before down" inputMode="numeric" value={draft.max_retries} error={f.max_retries} hint="0 to 10; 0: down at the first failure" onValue={(max_retries) => set({ max_retries })} />
-        <TextInput id="monitor-retry-interval" label="Retry every (seconds)" inputMode="numeric" value={draft.retry_interval_secs} error={f.retry_interval_secs} hint="Empty: the check interval" onValue={(retry_interval_secs) => set({ retry_interval_secs })} />
+        <TextInput
+          id="monitor-interval"
+          label="Check every (seconds)"
+          inputMode="numeric"
+          value={draft.interval_secs}
+          error={f.interval_secs}
+          hint="10 to 86400"
+          onValue={(interval_secs) => set({ interval_secs })}
+        />
+        <TextInput
+          id="monitor-retries"
+          label="Retries before down"
+          inputMode="numeric"
+          value={draft.max_retries}
+          error={f.max_retries}
+          hint="0 to 10; 0: down at the first failure"
+          onValue={(max_retries) => set({ max_retries })}
+        />
+        <TextInput
+          id="monitor-retry-interval"
+          label="Retry every (seconds)"
+          inputMode="numeric"
+          value={draft.retry_interval_secs}
+          error={f.retry_interval_secs}
+          hint="Empty: the check interval"
+          onValue={(retry_interval_secs) => set({ retry_interval_secs })}
+        />
         <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
-          {(a11y) => <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />}
+          {(a11y) => (
+            <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
+          )}
         </Field>
         <label class="check row">
-          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is not checked)
+          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
+          not checked)
         </label>
         {conflict ? (
           <div class="notice notice-error" role="alert">
             <p>{submit.error}</p>
-            <button type="button" onClick={() => loaded.reload()}>Load their version</button>
+            <button type="button" onClick={() => loaded.reload()}>
+              Load their version
+            </button>
           </div>
         ) : (
           <Notice kind="error">{submit.error}</Notice>
         )}
         <div class="actions">
-          <button type="submit" class="primary" disabled={submit.busy}>{submit.busy ? "Saving…" : creating ? "Create monitor" : "Save changes"}</button>
-          <button type="button" onClick={() => history.back()}>Cancel</button>
+          <button type="submit" class="primary" disabled={submit.busy}>
+            {submit.busy ? "Saving…" : creating ? "Create monitor" : "Save changes"}
+          </button>
+          <button type="button" onClick={() => history.back()}>
+            Cancel
+          </button>
         </div>
       </form>
     </section>

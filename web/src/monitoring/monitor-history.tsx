@@ -26,7 +26,11 @@ export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh:
   const [hours, setHours] = useState<number>(24);
   const history = useLoad(async () => {
     const read = (metric: string) =>
-      ok(api.GET("/api/v1/monitors/{monitor_id}/history", { params: { path: { monitor_id: String(monitorId) }, query: { metric, hours: String(hours) } } }));
+      ok(
+        api.GET("/api/v1/monitors/{monitor_id}/history", {
+          params: { path: { monitor_id: String(monitorId) }, query: { metric, hours: String(hours) } },
+        }),
+      );
     const [latency, avail] = await Promise.all([read("latency_ms"), read("avail")]);
     const byTime = new Map<number, LiveResult>();
     for (const p of avail) byTime.set(Date.parse(p.ts), { ts: Date.parse(p.ts), up: p.value === 1, latency_ms: null });
@@ -47,7 +51,16 @@ export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh:
   const series = useMemo<ChartSeries[]>(
     () => [
       { label: "Latency", unit: "ms", color: "--accent", scale: "ms", values: points.map((p) => p.latency_ms) },
-      { label: "Up", unit: "", color: "--good", scale: "state", stepped: true, range: [0, 1], values: points.map((p) => (p.up ? 1 : 0)), format: (v) => (v >= 0.5 ? "up" : "down") },
+      {
+        label: "Up",
+        unit: "",
+        color: "--good",
+        scale: "state",
+        stepped: true,
+        range: [0, 1],
+        values: points.map((p) => (p.up ? 1 : 0)),
+        format: (v) => (v >= 0.5 ? "up" : "down"),
+      },
     ],
     [points],
   );

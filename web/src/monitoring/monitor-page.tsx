@@ -32,7 +32,8 @@ export function MonitorPage({ id }: { id: string }) {
   const uptime = useLoad(() => ok(api.GET("/api/v1/monitors/{monitor_id}/uptime", { params: { path } })), [id, version]);
   // The latest down event tells whether the current outage's alert was suppressed, and by whom.
   const lastDown = useLoad(
-    async () => (await ok(api.GET("/api/v1/monitors/{monitor_id}/events", { params: { path, query: { event_type: "down", limit: "1" } } }))).items[0],
+    async () =>
+      (await ok(api.GET("/api/v1/monitors/{monitor_id}/events", { params: { path, query: { event_type: "down", limit: "1" } } }))).items[0],
     [id, version],
   );
   const targetName = useTargetName(monitor.data?.target_type ?? null, monitor.data?.target_id ?? null);
@@ -72,21 +73,37 @@ export function MonitorPage({ id }: { id: string }) {
     <article aria-labelledby="monitor-title">
       <header class="page-head">
         <div>
-          <p class="crumbs"><Link href="/">Monitoring overview</Link></p>
-          <h1 id="monitor-title">{m.name} <Status value={m.enabled ? m.status : "paused"} /></h1>
+          <p class="crumbs">
+            <Link href="/">Monitoring overview</Link>
+          </p>
+          <h1 id="monitor-title">
+            {m.name} <Status value={m.enabled ? m.status : "paused"} />
+          </h1>
         </div>
         <LiveBadge state={live} />
         <div class="actions">
           {canWrite ? (
             <>
-              <button type="button" class="primary" disabled={action.busy || !m.enabled} onClick={() => void act("check")}>Check now</button>
+              <button type="button" class="primary" disabled={action.busy || !m.enabled} onClick={() => void act("check")}>
+                Check now
+              </button>
               {m.enabled ? (
-                <button type="button" disabled={action.busy} onClick={() => void act("pause")}>Pause</button>
+                <button type="button" disabled={action.busy} onClick={() => void act("pause")}>
+                  Pause
+                </button>
               ) : (
-                <button type="button" disabled={action.busy} onClick={() => void act("resume")}>Resume</button>
+                <button type="button" disabled={action.busy} onClick={() => void act("resume")}>
+                  Resume
+                </button>
               )}
-              <Link href={`/monitors/${m.id}/edit`} class="button">Edit</Link>
-              {session.can("delete:monitors") && <button type="button" class="danger" onClick={() => setDeleting(true)}>Delete…</button>}
+              <Link href={`/monitors/${m.id}/edit`} class="button">
+                Edit
+              </Link>
+              {session.can("delete:monitors") && (
+                <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                  Delete…
+                </button>
+              )}
             </>
           ) : (
             <span class="meta">Checking, pausing and resuming need the write:monitors scope.</span>
@@ -97,26 +114,76 @@ export function MonitorPage({ id }: { id: string }) {
       {deleting && <DeleteMonitorDialog monitor={m} onClose={() => setDeleting(false)} />}
       {suppressedNow && (
         <p class="notice notice-info suppression" role="status">
-          <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own: <UpstreamCause upstream={down.upstream} /> first, and its alert
-          names this monitor among those affected.
+          <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own:{" "}
+          <UpstreamCause upstream={down.upstream} /> first, and its alert names this monitor among those affected.
         </p>
       )}
       {m.status === "down" && down && down.suppressed_dependents.length > 0 && (
         <p class="notice notice-info folded-notice" role="status">
-          This monitor's down alert was sent for <FoldedDependents monitors={down.suppressed_dependents} /> too; their own alerts were suppressed.
+          This monitor's down alert was sent for <FoldedDependents monitors={down.suppressed_dependents} /> too; their own alerts were
+          suppressed.
         </p>
       )}
       <dl class="fields">
-        <div><dt>Check</dt><dd>{m.check_type} {m.host}</dd></div>
-        <div><dt>Target</dt><dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} name={targetName} /> : "—"}</dd></div>
-        <div><dt>Interval</dt><dd>every {m.interval_secs} s{m.max_retries > 0 ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}` : ", down at the first failure"}</dd></div>
-        <div><dt>Probed by</dt><dd>{m.probe_mode === "agent" ? (m.probe_agent ? <Link href={`/agents/${m.probe_agent.id}`}>{m.probe_agent.name ?? `agent ${m.probe_agent.id}`}</Link> : "an agent") : "the server"}</dd></div>
-        {config.length > 0 && <div><dt>Settings</dt><dd>{config.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}</dd></div>}
-        <div><dt>Latency</dt><dd>{m.latency_ms == null ? "—" : `${Math.round(m.latency_ms)} ms`}</dd></div>
-        <div><dt>Last message</dt><dd>{m.last_msg ?? "—"}</dd></div>
-        <div><dt>Last checked</dt><dd>{when(m.last_polled_at)}</dd></div>
-        <div><dt>In this state since</dt><dd>{when(m.last_status_change_at)}</dd></div>
-        <div><dt>Next check</dt><dd>{m.enabled ? when(m.next_check_at) : "paused"}</dd></div>
+        <div>
+          <dt>Check</dt>
+          <dd>
+            {m.check_type} {m.host}
+          </dd>
+        </div>
+        <div>
+          <dt>Target</dt>
+          <dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} name={targetName} /> : "—"}</dd>
+        </div>
+        <div>
+          <dt>Interval</dt>
+          <dd>
+            every {m.interval_secs} s
+            {m.max_retries > 0
+              ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}`
+              : ", down at the first failure"}
+          </dd>
+        </div>
+        <div>
+          <dt>Probed by</dt>
+          <dd>
+            {m.probe_mode === "agent" ? (
+              m.probe_agent ? (
+                <Link href={`/agents/${m.probe_agent.id}`}>{m.probe_agent.name ?? `agent ${m.probe_agent.id}`}</Link>
+              ) : (
+                "an agent"
+              )
+            ) : (
+              "the server"
+            )}
+          </dd>
+        </div>
+        {config.length > 0 && (
+          <div>
+            <dt>Settings</dt>
+            <dd>{config.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Latency</dt>
+          <dd>{m.latency_ms == null ? "—" : `${Math.round(m.latency_ms)} ms`}</dd>
+        </div>
+        <div>
+          <dt>Last message</dt>
+          <dd>{m.last_msg ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>Last checked</dt>
+          <dd>{when(m.last_polled_at)}</dd>
+        </div>
+        <div>
+          <dt>In this state since</dt>
+          <dd>{when(m.last_status_change_at)}</dd>
+        </div>
+        <div>
+          <dt>Next check</dt>
+          <dd>{m.enabled ? when(m.next_check_at) : "paused"}</dd>
+        </div>
       </dl>
       <ul class="tiles" aria-label="Uptime">
         {(["24h", "7d", "30d"] as const).map((w) => (

@@ -22,13 +22,20 @@ export function MonitoringOverview() {
   const [offset, setOffset] = useState(0);
   const [changed, setChanged] = useState<Record<number, { status: Monitor["status"]; msg?: string }>>({});
   const page = useLoad(async () => {
-    const res = await ok(api.GET("/api/v1/monitors/overview", { params: { query: { limit: String(PAGE), offset: String(offset), sort: "status" } } }));
+    const res = await ok(
+      api.GET("/api/v1/monitors/overview", { params: { query: { limit: String(PAGE), offset: String(offset), sort: "status" } } }),
+    );
     setChanged({});
     return res;
   }, [offset]);
   // Counts per state come from the server (total of each filtered list), so they hold past one page.
   const counts = useLoad(
-    () => Promise.all(STATES.map(async (s) => [s, (await ok(api.GET("/api/v1/monitors", { params: { query: { status: s, limit: "1" } } }))).total] as const)),
+    () =>
+      Promise.all(
+        STATES.map(
+          async (s) => [s, (await ok(api.GET("/api/v1/monitors", { params: { query: { status: s, limit: "1" } } }))).total] as const,
+        ),
+      ),
     [page.data],
   );
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -40,7 +47,9 @@ export function MonitoringOverview() {
     reloadSoon.current = setTimeout(() => page.reload(), 1500);
   });
 
-  const items = (page.data?.items ?? []).map((m) => (changed[m.id] ? { ...m, status: changed[m.id]!.status, last_msg: changed[m.id]!.msg ?? m.last_msg } : m));
+  const items = (page.data?.items ?? []).map((m) =>
+    changed[m.id] ? { ...m, status: changed[m.id]!.status, last_msg: changed[m.id]!.msg ?? m.last_msg } : m,
+  );
   // The server's counts, moved by the changes that arrived since they were read (until the next reload).
   const delta: Record<string, number> = {};
   for (const m of page.data?.items ?? []) {
@@ -61,7 +70,13 @@ export function MonitoringOverview() {
       <header class="page-head">
         <h1 id="overview-title">Monitoring overview</h1>
         <LiveBadge state={live} />
-        {canWrite && <div class="actions"><Link href="/monitors/new" class="button primary">New monitor</Link></div>}
+        {canWrite && (
+          <div class="actions">
+            <Link href="/monitors/new" class="button primary">
+              New monitor
+            </Link>
+          </div>
+        )}
       </header>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <ul class="tiles" aria-label="Monitors by state">
@@ -82,14 +97,20 @@ export function MonitoringOverview() {
           <thead>
             <tr>
               <th scope="col">Kind</th>
-              {STATES.map((s) => <th key={s} scope="col">{s}</th>)}
+              {STATES.map((s) => (
+                <th key={s} scope="col">
+                  {s}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {[...byKind].map(([kind, row]) => (
               <tr key={kind}>
                 <th scope="row">{kind}</th>
-                {STATES.map((s) => <td key={s}>{row[s] ?? 0}</td>)}
+                {STATES.map((s) => (
+                  <td key={s}>{row[s] ?? 0}</td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -111,9 +132,15 @@ export function MonitoringOverview() {
           <tbody>
             {items.map((m) => (
               <tr key={m.id} data-monitor={m.id}>
-                <td data-label="Name"><Link href={`/monitors/${m.id}`}>{m.name}</Link></td>
-                <td data-label="Status"><Status value={m.status} /></td>
-                <td data-label="Check">{m.check_type} {m.host}</td>
+                <td data-label="Name">
+                  <Link href={`/monitors/${m.id}`}>{m.name}</Link>
+                </td>
+                <td data-label="Status">
+                  <Status value={m.status} />
+                </td>
+                <td data-label="Check">
+                  {m.check_type} {m.host}
+                </td>
                 <td data-label="Latency">
                   <Sparkline points={m.latency_series} label={`Latency of ${m.name}, last ${m.latency_series.length} checks`} />
                   {m.latency_ms !== null && <span class="meta"> {Math.round(m.latency_ms)} ms</span>}
@@ -124,13 +151,25 @@ export function MonitoringOverview() {
             ))}
           </tbody>
         </table>
-        {page.data && page.data.items.length === 0 && <p class="empty">{canWrite ? "No monitors yet. Add one with New monitor." : "No monitors yet. Your role can read monitors but not create them (write:monitors)."}</p>}
+        {page.data && page.data.items.length === 0 && (
+          <p class="empty">
+            {canWrite
+              ? "No monitors yet. Add one with New monitor."
+              : "No monitors yet. Your role can read monitors but not create them (write:monitors)."}
+          </p>
+        )}
       </div>
       {page.data && page.data.total > PAGE && (
         <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>
-          <span>{offset + 1}–{Math.min(offset + PAGE, page.data.total)} of {page.data.total}</span>
-          <button type="button" disabled={offset + PAGE >= page.data.total} onClick={() => setOffset(offset + PAGE)}>Next</button>
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Previous
+          </button>
+          <span>
+            {offset + 1}–{Math.min(offset + PAGE, page.data.total)} of {page.data.total}
+          </span>
+          <button type="button" disabled={offset + PAGE >= page.data.total} onClick={() => setOffset(offset + PAGE)}>
+            Next
+          </button>
         </nav>
       )}
     </section>

@@ -7,7 +7,8 @@ import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
 import { TargetLink } from "./target-link.tsx";
 
-export type MonitorEvent = paths["/api/v1/monitors/{monitor_id}/events"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
+export type MonitorEvent =
+  paths["/api/v1/monitors/{monitor_id}/events"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 type Upstream = NonNullable<MonitorEvent["upstream"]>;
 
 export function UpstreamCause({ upstream }: { upstream: Upstream | null }) {
@@ -15,10 +16,20 @@ export function UpstreamCause({ upstream }: { upstream: Upstream | null }) {
   const m = upstream.monitor;
   return (
     <span class="upstream">
-      upstream{" "}
-      {m ? <Link href={`/monitors/${m.id}`}>{m.name ?? `monitor #${m.id} (deleted)`}</Link> : "a node"}
-      {upstream.target && <> on <TargetLink type={upstream.target.type} id={upstream.target.id} name={upstream.target.name} /></>} was down
-      {m?.status && <> (it is <Status value={m.status} /> now)</>}
+      upstream {m ? <Link href={`/monitors/${m.id}`}>{m.name ?? `monitor #${m.id} (deleted)`}</Link> : "a node"}
+      {upstream.target && (
+        <>
+          {" "}
+          on <TargetLink type={upstream.target.type} id={upstream.target.id} name={upstream.target.name} />
+        </>
+      )}{" "}
+      was down
+      {m?.status && (
+        <>
+          {" "}
+          (it is <Status value={m.status} /> now)
+        </>
+      )}
     </span>
   );
 }

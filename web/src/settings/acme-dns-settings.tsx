@@ -65,7 +65,11 @@ export function AcmeDnsSection() {
       <fieldset class="plain" disabled={!canEdit}>
         <Field id="acme-dns-provider" label="DNS provider" error={save.fields.provider}>
           {(a11y) => (
-            <select {...a11y} value={d.provider} onChange={(e) => set({ provider: (e.currentTarget as HTMLSelectElement).value as Provider })}>
+            <select
+              {...a11y}
+              value={d.provider}
+              onChange={(e) => set({ provider: (e.currentTarget as HTMLSelectElement).value as Provider })}
+            >
               <option value="">None</option>
               <option value="cloudflare">Cloudflare</option>
               <option value="rfc2136">RFC 2136 (TSIG)</option>
@@ -74,29 +78,69 @@ export function AcmeDnsSection() {
         </Field>
         {!same && stored.provider && <Notice kind="info">{`Saving replaces the stored ${stored.provider} credentials.`}</Notice>}
         {d.provider === "cloudflare" && (
-          <SecretInput id="acme-dns-api-token" label="API token" stored={same && stored.api_token_set === true} draft={d.token} error={save.fields.api_token} onDraft={(token) => set({ token })} />
+          <SecretInput
+            id="acme-dns-api-token"
+            label="API token"
+            stored={same && stored.api_token_set === true}
+            draft={d.token}
+            error={save.fields.api_token}
+            onDraft={(token) => set({ token })}
+          />
         )}
         {d.provider === "rfc2136" && (
           <>
-            <TextInput id="acme-dns-server" label="DNS server" placeholder="ns1.example.com" value={d.server} error={save.fields.server} onValue={(server) => set({ server })} />
-            <TextInput id="acme-dns-port" label="Port" inputMode="numeric" value={d.port} error={save.fields.port} onValue={(port) => set({ port })} />
-            <TextInput id="acme-dns-tsig-name" label="TSIG key name" value={d.tsigName} error={save.fields.tsig_name} onValue={(tsigName) => set({ tsigName })} />
+            <TextInput
+              id="acme-dns-server"
+              label="DNS server"
+              placeholder="ns1.example.com"
+              value={d.server}
+              error={save.fields.server}
+              onValue={(server) => set({ server })}
+            />
+            <TextInput
+              id="acme-dns-port"
+              label="Port"
+              inputMode="numeric"
+              value={d.port}
+              error={save.fields.port}
+              onValue={(port) => set({ port })}
+            />
+            <TextInput
+              id="acme-dns-tsig-name"
+              label="TSIG key name"
+              value={d.tsigName}
+              error={save.fields.tsig_name}
+              onValue={(tsigName) => set({ tsigName })}
+            />
             <Field id="acme-dns-tsig-algorithm" label="TSIG algorithm" error={save.fields.tsig_algorithm}>
               {(a11y) => (
                 <select {...a11y} value={d.algorithm} onChange={(e) => set({ algorithm: (e.currentTarget as HTMLSelectElement).value })}>
                   {ALGORITHMS.map((a) => (
-                    <option key={a} value={a}>{a}</option>
+                    <option key={a} value={a}>
+                      {a}
+                    </option>
                   ))}
                 </select>
               )}
             </Field>
-            <SecretInput id="acme-dns-tsig-secret" label="TSIG secret" stored={same && stored.tsig_secret_set === true} draft={d.tsigSecret} error={save.fields.tsig_secret} onDraft={(tsigSecret) => set({ tsigSecret })} />
+            <SecretInput
+              id="acme-dns-tsig-secret"
+              label="TSIG secret"
+              stored={same && stored.tsig_secret_set === true}
+              draft={d.tsigSecret}
+              error={save.fields.tsig_secret}
+              onDraft={(tsigSecret) => set({ tsigSecret })}
+            />
           </>
         )}
       </fieldset>
       <Notice kind="error">{save.error}</Notice>
       <Notice kind="success">{saved ? "The ACME DNS credentials are saved." : undefined}</Notice>
-      {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save DNS credentials</button>}
+      {canEdit && (
+        <button type="submit" class="primary" disabled={save.busy}>
+          Save DNS credentials
+        </button>
+      )}
     </form>
   );
 }

@@ -23,8 +23,15 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
   const send = (e: Event) => {
     e.preventDefault();
     void submit.run(async () => {
-      const event_kinds = kinds.split(",").map((k) => k.trim()).filter(Boolean);
-      await ok(api.POST("/api/v1/notifications/routes", { body: { sink_id: Number(sinkId) || 0, alert_severity: severity, event_kinds, tag: tag.trim() || null } }));
+      const event_kinds = kinds
+        .split(",")
+        .map((k) => k.trim())
+        .filter(Boolean);
+      await ok(
+        api.POST("/api/v1/notifications/routes", {
+          body: { sink_id: Number(sinkId) || 0, alert_severity: severity, event_kinds, tag: tag.trim() || null },
+        }),
+      );
       setKinds("");
       setTag("");
       routes.reload();
@@ -38,24 +45,31 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
       <Notice kind="error">{act.error}</Notice>
       {routes.data?.items.length === 0 && <p class="empty">No routes: a sink receives only its tests.</p>}
       <Table caption="Notification routes" columns={["Sink", "Severity", "Event kinds", "Tag"]} actions={canEdit}>
-            {routes.data?.items.map((r) => (
-              <tr key={r.id}>
-                <td data-label="Sink">{nameOf(r.sink_id)}</td>
-                <td data-label="Severity">{r.alert_severity}</td>
-                <td data-label="Event kinds">{r.event_kinds.join(", ") || "all"}</td>
-                <td data-label="Tag">{r.tag ?? "—"}</td>
-                {canEdit && (
-                  <td>
-                    <button type="button" class="danger" disabled={act.busy} onClick={() => void act.run(async () => {
+        {routes.data?.items.map((r) => (
+          <tr key={r.id}>
+            <td data-label="Sink">{nameOf(r.sink_id)}</td>
+            <td data-label="Severity">{r.alert_severity}</td>
+            <td data-label="Event kinds">{r.event_kinds.join(", ") || "all"}</td>
+            <td data-label="Tag">{r.tag ?? "—"}</td>
+            {canEdit && (
+              <td>
+                <button
+                  type="button"
+                  class="danger"
+                  disabled={act.busy}
+                  onClick={() =>
+                    void act.run(async () => {
                       await ok(api.DELETE("/api/v1/notifications/routes/{route_id}", { params: { path: { route_id: String(r.id) } } }));
                       routes.reload();
-                    })}>
-                      Delete
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
       </Table>
       {canEdit && sinks.length > 0 && (
         <form class="card" onSubmit={send} noValidate aria-labelledby="route-new">
@@ -64,21 +78,39 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
             {(a11y) => (
               <select {...a11y} value={sinkId} onChange={(e) => setSinkId((e.currentTarget as HTMLSelectElement).value)}>
                 <option value="">Choose a sink</option>
-                {sinks.map((s) => <option key={s.id} value={String(s.id)}>{s.name}</option>)}
+                {sinks.map((s) => (
+                  <option key={s.id} value={String(s.id)}>
+                    {s.name}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
           <Field id="route-severity" label="Severity" error={submit.fields.alert_severity}>
             {(a11y) => (
               <select {...a11y} value={severity} onChange={(e) => setSeverity((e.currentTarget as HTMLSelectElement).value as Severity)}>
-                {SEVERITIES.map((s) => <option key={s} value={s}>{s === "*" ? "any" : s}</option>)}
+                {SEVERITIES.map((s) => (
+                  <option key={s} value={s}>
+                    {s === "*" ? "any" : s}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
-          <TextInput id="route-kinds" label="Event kinds (comma-separated)" placeholder="monitor.down, agent.*" hint="Empty: every kind." value={kinds} error={submit.fields.event_kinds} onValue={setKinds} />
+          <TextInput
+            id="route-kinds"
+            label="Event kinds (comma-separated)"
+            placeholder="monitor.down, agent.*"
+            hint="Empty: every kind."
+            value={kinds}
+            error={submit.fields.event_kinds}
+            onValue={setKinds}
+          />
           <TextInput id="route-tag" label="Only for the tag (optional)" value={tag} error={submit.fields.tag} onValue={setTag} />
           <Notice kind="error">{submit.error}</Notice>
-          <button type="submit" disabled={submit.busy}>Add route</button>
+          <button type="submit" disabled={submit.busy}>
+            Add route
+          </button>
         </form>
       )}
     </>

@@ -10,10 +10,23 @@ import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
 
 type BackupSettings = paths["/api/v1/admin/settings/backup"]["get"]["responses"][200]["content"]["application/json"];
-const KEYS = ["backup_schedule", "backup_local_retention_count", "backup_s3_bucket", "backup_s3_endpoint_url", "backup_s3_region", "backup_s3_prefix", "backup_s3_access_key_id", "backup_s3_retention_count"] as const;
+const KEYS = [
+  "backup_schedule",
+  "backup_local_retention_count",
+  "backup_s3_bucket",
+  "backup_s3_endpoint_url",
+  "backup_s3_region",
+  "backup_s3_prefix",
+  "backup_s3_access_key_id",
+  "backup_s3_retention_count",
+] as const;
 type Key = (typeof KEYS)[number];
 const LABELS: Record<Key, { label: string; hint?: string; placeholder?: string; numeric?: boolean }> = {
-  backup_schedule: { label: "Schedule", placeholder: "0 2 * * *", hint: "Five-field crontab in UTC (minute hour day month weekday); empty: no scheduled backups" },
+  backup_schedule: {
+    label: "Schedule",
+    placeholder: "0 2 * * *",
+    hint: "Five-field crontab in UTC (minute hour day month weekday); empty: no scheduled backups",
+  },
   backup_local_retention_count: { label: "Archives kept on disk", numeric: true },
   backup_s3_bucket: { label: "S3 bucket", hint: "Empty: no copy leaves this machine" },
   backup_s3_endpoint_url: { label: "S3 endpoint URL (optional)", placeholder: "https://s3.example.com", hint: "Empty: AWS" },
@@ -23,7 +36,8 @@ const LABELS: Record<Key, { label: string; hint?: string; placeholder?: string; 
   backup_s3_retention_count: { label: "Archives kept in the bucket", numeric: true },
 };
 
-const inputsOf = (b: BackupSettings): Record<Key, string> => Object.fromEntries(KEYS.map((k) => [k, b[k] == null ? "" : String(b[k])])) as Record<Key, string>;
+const inputsOf = (b: BackupSettings): Record<Key, string> =>
+  Object.fromEntries(KEYS.map((k) => [k, b[k] == null ? "" : String(b[k])])) as Record<Key, string>;
 
 export function BackupSettingsForm() {
   const stored = useLoad(() => ok(api.GET("/api/v1/admin/settings/backup")), []);
@@ -52,7 +66,11 @@ export function BackupSettingsForm() {
       }
       if (removeSecret) body.backup_s3_secret_key = "";
       else if (secret) body.backup_s3_secret_key = secret;
-      const out = await ok(api.PUT("/api/v1/admin/settings/backup", { body: body as paths["/api/v1/admin/settings/backup"]["put"]["requestBody"]["content"]["application/json"] }));
+      const out = await ok(
+        api.PUT("/api/v1/admin/settings/backup", {
+          body: body as paths["/api/v1/admin/settings/backup"]["put"]["requestBody"]["content"]["application/json"],
+        }),
+      );
       setSecret("");
       setRemoveSecret(false);
       setSaved(out.backup_schedule ? `Saved: backups run at "${out.backup_schedule}" (UTC).` : "Saved: no scheduled backups.");
@@ -100,7 +118,15 @@ export function BackupSettingsForm() {
       />
       {stored.data.backup_s3_secret_key_set && (
         <label class="check row">
-          <input type="checkbox" checked={removeSecret} onChange={() => { setRemoveSecret(!removeSecret); setSecret(""); }} /> Remove the stored secret key
+          <input
+            type="checkbox"
+            checked={removeSecret}
+            onChange={() => {
+              setRemoveSecret(!removeSecret);
+              setSecret("");
+            }}
+          />{" "}
+          Remove the stored secret key
         </label>
       )}
       <Notice kind="error">{save.error}</Notice>
@@ -108,8 +134,12 @@ export function BackupSettingsForm() {
       <Notice kind="error">{check.error}</Notice>
       <Notice kind="success">{checked}</Notice>
       <div class="actions">
-        <button type="submit" class="primary" disabled={save.busy}>Save backup settings</button>
-        <button type="button" disabled={check.busy || !stored.data.backup_s3_bucket} onClick={() => void runCheck()}>Check the S3 target</button>
+        <button type="submit" class="primary" disabled={save.busy}>
+          Save backup settings
+        </button>
+        <button type="button" disabled={check.busy || !stored.data.backup_s3_bucket} onClick={() => void runCheck()}>
+          Check the S3 target
+        </button>
       </div>
     </form>
   );

@@ -28,22 +28,30 @@ export function BackupsSection() {
     <>
       <div class="page-head">
         <h2>Backups</h2>
-        <button type="button" class="primary" disabled={take.busy} onClick={() => void run()}>{take.busy ? "Taking a backup…" : "Take a backup now"}</button>
+        <button type="button" class="primary" disabled={take.busy} onClick={() => void run()}>
+          {take.busy ? "Taking a backup…" : "Take a backup now"}
+        </button>
       </div>
       <Notice kind="error">{take.error}</Notice>
       <Notice kind="success">{done}</Notice>
       {archives.data && list.length === 0 && <p class="empty">No archives on disk yet.</p>}
       <Table caption="Backups and snapshots" columns={["File", "Kind", "Size", "Taken", "Verified", "Copy"]}>
-            {list.map((b) => (
-              <tr key={b.filename}>
-                <td data-label="File"><a href={`/api/v1/admin/db/backups/${encodeURIComponent(b.filename)}`} download={b.filename}>{b.filename}</a></td>
-                <td data-label="Kind">{b.kind} <span class="meta">({b.trigger})</span></td>
-                <td data-label="Size">{b.size_mb} MB</td>
-                <td data-label="Taken">{when(b.created_at)}</td>
-                <td data-label="Verified">{when(b.verified_at)}</td>
-                <td data-label="Copy">{b.s3_key ? <code>{b.s3_key}</code> : "local only"}</td>
-              </tr>
-            ))}
+        {list.map((b) => (
+          <tr key={b.filename}>
+            <td data-label="File">
+              <a href={`/api/v1/admin/db/backups/${encodeURIComponent(b.filename)}`} download={b.filename}>
+                {b.filename}
+              </a>
+            </td>
+            <td data-label="Kind">
+              {b.kind} <span class="meta">({b.trigger})</span>
+            </td>
+            <td data-label="Size">{b.size_mb} MB</td>
+            <td data-label="Taken">{when(b.created_at)}</td>
+            <td data-label="Verified">{when(b.verified_at)}</td>
+            <td data-label="Copy">{b.s3_key ? <code>{b.s3_key}</code> : "local only"}</td>
+          </tr>
+        ))}
       </Table>
       {archives.data && (
         <p class="meta">

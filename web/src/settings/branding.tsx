@@ -14,9 +14,27 @@ type Branding = paths["/api/v1/branding"]["get"]["responses"][200]["content"]["a
 type Asset = "login-logo" | "login-bg" | "favicon";
 
 const ASSETS: ReadonlyArray<{ type: Asset; label: string; hint: string; accept: string; path: (b: Branding) => string | null }> = [
-  { type: "login-logo", label: "Login logo", hint: "PNG or JPEG, at most 2 MiB", accept: "image/png,image/jpeg", path: (b) => b.login_logo_path },
-  { type: "login-bg", label: "Login background", hint: "PNG or JPEG, at most 5 MiB; scaled down to fit 1920×1080", accept: "image/png,image/jpeg", path: (b) => b.login_bg_path },
-  { type: "favicon", label: "Favicon", hint: "PNG or ICO, at most 256 KiB", accept: "image/png,image/x-icon,.ico", path: (b) => b.favicon_path },
+  {
+    type: "login-logo",
+    label: "Login logo",
+    hint: "PNG or JPEG, at most 2 MiB",
+    accept: "image/png,image/jpeg",
+    path: (b) => b.login_logo_path,
+  },
+  {
+    type: "login-bg",
+    label: "Login background",
+    hint: "PNG or JPEG, at most 5 MiB; scaled down to fit 1920×1080",
+    accept: "image/png,image/jpeg",
+    path: (b) => b.login_bg_path,
+  },
+  {
+    type: "favicon",
+    label: "Favicon",
+    hint: "PNG or ICO, at most 256 KiB",
+    accept: "image/png,image/x-icon,.ico",
+    path: (b) => b.favicon_path,
+  },
 ];
 
 /** Each asset's upload route; the typed body names the multipart field, the serializer sends the file itself. */
@@ -53,7 +71,10 @@ export function BrandingSection() {
     e.preventDefault();
     setSaved(undefined);
     void save.run(async () => {
-      const accentList = accents.split(",").map((c) => c.trim()).filter(Boolean);
+      const accentList = accents
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean);
       await ok(api.POST("/api/v1/branding/import", { body: { app_name: name, primary_color: primary.trim(), accent_colors: accentList } }));
       setSaved("The name and colours are saved.");
       branding.reload();
@@ -85,18 +106,44 @@ export function BrandingSection() {
     <>
       <form class="card" onSubmit={send} noValidate aria-labelledby="branding-title">
         <h2 id="branding-title">Name and colours</h2>
-        {!canEdit && <p class="meta"><span class="badge">read-only</span> Only an administrator changes the branding.</p>}
+        {!canEdit && (
+          <p class="meta">
+            <span class="badge">read-only</span> Only an administrator changes the branding.
+          </p>
+        )}
         <fieldset class="plain" disabled={!canEdit}>
           <TextInput id="branding-name" label="App name" value={name} error={save.fields.app_name} onValue={setName} />
-          <TextInput id="branding-primary" label="Primary colour" placeholder="#fe8019" hint="#RRGGBB" value={primary} error={save.fields.primary_color} onValue={setPrimary} />
-          <TextInput id="branding-accents" label="Accent colours" placeholder="#fabd2f, #b8bb26" hint="1 to 4, each #RRGGBB, separated by commas" value={accents} error={save.fields.accent_colors} onValue={setAccents} />
+          <TextInput
+            id="branding-primary"
+            label="Primary colour"
+            placeholder="#fe8019"
+            hint="#RRGGBB"
+            value={primary}
+            error={save.fields.primary_color}
+            onValue={setPrimary}
+          />
+          <TextInput
+            id="branding-accents"
+            label="Accent colours"
+            placeholder="#fabd2f, #b8bb26"
+            hint="1 to 4, each #RRGGBB, separated by commas"
+            value={accents}
+            error={save.fields.accent_colors}
+            onValue={setAccents}
+          />
           <p class="swatches" aria-hidden="true">
-            {[b.primary_color, ...b.accent_colors].map((c, i) => <span key={`${c}-${i}`} class="swatch" style={{ background: c }} title={c} />)}
+            {[b.primary_color, ...b.accent_colors].map((c, i) => (
+              <span key={`${c}-${i}`} class="swatch" style={{ background: c }} title={c} />
+            ))}
           </p>
         </fieldset>
         <Notice kind="error">{save.error}</Notice>
         <Notice kind="success">{saved}</Notice>
-        {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save name and colours</button>}
+        {canEdit && (
+          <button type="submit" class="primary" disabled={save.busy}>
+            Save name and colours
+          </button>
+        )}
       </form>
       <section class="card" aria-labelledby="branding-assets-title">
         <h2 id="branding-assets-title">Images</h2>
@@ -123,12 +170,18 @@ export function BrandingSection() {
               {path ? (
                 <figure class="branding-preview">
                   <img src={`${path}?v=${version}`} alt={`The stored ${a.label.toLowerCase()}`} />
-                  <figcaption class="meta"><code>{path}</code></figcaption>
+                  <figcaption class="meta">
+                    <code>{path}</code>
+                  </figcaption>
                 </figure>
               ) : (
                 <p class="meta">None uploaded.</p>
               )}
-              {canEdit && path && <button type="button" class="danger" disabled={files.busy} onClick={() => void remove(a.type, a.label)}>Remove</button>}
+              {canEdit && path && (
+                <button type="button" class="danger" disabled={files.busy} onClick={() => void remove(a.type, a.label)}>
+                  Remove
+                </button>
+              )}
             </div>
           );
         })}

@@ -11,7 +11,11 @@ import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
 
 export type Role = paths["/api/v1/settings/roles"]["get"]["responses"][200]["content"]["application/json"][number];
-const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 function RoleForm({ role, hint, onDone, onCancel }: { role?: Role; hint: string; onDone: () => void; onCancel?: () => void }) {
   const [name, setName] = useState(role?.name ?? "");
@@ -36,13 +40,41 @@ function RoleForm({ role, hint, onDone, onCancel }: { role?: Role; hint: string;
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{role ? `Edit role ${role.name}` : "New custom role"}</h3>
-      <TextInput id={`${id}-name`} label="Role name" autoComplete="off" hint="A lower-case slug, such as noc-operator" value={name} error={submit.fields.name} onValue={setName} />
-      <TextInput id={`${id}-description`} label="Description (optional)" value={description} error={submit.fields.description} onValue={setDescription} />
-      <TextInput id={`${id}-scopes`} label="Scopes" placeholder="read:* write:hardware" hint={hint} value={scopes} error={submit.fields.scopes} onValue={setScopes} />
+      <TextInput
+        id={`${id}-name`}
+        label="Role name"
+        autoComplete="off"
+        hint="A lower-case slug, such as noc-operator"
+        value={name}
+        error={submit.fields.name}
+        onValue={setName}
+      />
+      <TextInput
+        id={`${id}-description`}
+        label="Description (optional)"
+        value={description}
+        error={submit.fields.description}
+        onValue={setDescription}
+      />
+      <TextInput
+        id={`${id}-scopes`}
+        label="Scopes"
+        placeholder="read:* write:hardware"
+        hint={hint}
+        value={scopes}
+        error={submit.fields.scopes}
+        onValue={setScopes}
+      />
       <Notice kind="error">{submit.error}</Notice>
       <div class="actions">
-        <button type="submit" class={role ? "primary" : ""} disabled={submit.busy}>{role ? "Save role" : "Create role"}</button>
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+        <button type="submit" class={role ? "primary" : ""} disabled={submit.busy}>
+          {role ? "Save role" : "Create role"}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );
@@ -68,15 +100,29 @@ export function CustomRoles({ roles, onChange }: { roles: readonly Role[] | unde
       <Table caption="Roles" columns={["Role", "Scopes", "Kind"]} actions={canEdit} compact>
         {roles?.map((r) => (
           <tr key={r.name} data-role={r.name}>
-            <td data-label="Role">{r.name}{r.description && <div class="meta">{r.description}</div>}</td>
-            <td data-label="Scopes"><code>{r.scopes.join(" ")}</code></td>
+            <td data-label="Role">
+              {r.name}
+              {r.description && <div class="meta">{r.description}</div>}
+            </td>
+            <td data-label="Scopes">
+              <code>{r.scopes.join(" ")}</code>
+            </td>
             <td data-label="Kind">{r.built_in ? "built-in" : "custom"}</td>
             {canEdit && (
               <td>
                 {!r.built_in && r.id !== null && (
                   <span class="actions">
-                    <button type="button" disabled={act.busy} aria-expanded={editing === r.id} onClick={() => setEditing(editing === r.id ? undefined : r.id!)}>Edit</button>
-                    <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(r)}>Delete</button>
+                    <button
+                      type="button"
+                      disabled={act.busy}
+                      aria-expanded={editing === r.id}
+                      onClick={() => setEditing(editing === r.id ? undefined : r.id!)}
+                    >
+                      Edit
+                    </button>
+                    <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(r)}>
+                      Delete
+                    </button>
                   </span>
                 )}
               </td>

@@ -15,7 +15,12 @@ type State = (typeof STATES)[number];
 export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh: number }) {
   const [state, setState] = useState<State>("");
   const deliveries = useLoad(
-    () => ok(api.GET("/api/v1/notifications/deliveries", { params: { query: { limit: "50", sort: "created_at", direction: "desc", ...(state ? { state } : {}) } } })),
+    () =>
+      ok(
+        api.GET("/api/v1/notifications/deliveries", {
+          params: { query: { limit: "50", sort: "created_at", direction: "desc", ...(state ? { state } : {}) } },
+        }),
+      ),
     [state, refresh],
   );
   const replay = useSubmit();
@@ -29,38 +34,64 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
           <label class="filter">
             State
             <select value={state} onChange={(e) => setState((e.currentTarget as HTMLSelectElement).value as State)}>
-              {STATES.map((s) => <option key={s} value={s}>{s === "" ? "all" : s === "dead" ? "dead letters" : s}</option>)}
+              {STATES.map((s) => (
+                <option key={s} value={s}>
+                  {s === "" ? "all" : s === "dead" ? "dead letters" : s}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="button" onClick={() => deliveries.reload()}>{pending ? "Refresh (some are in flight)" : "Refresh"}</button>
+          <button type="button" onClick={() => deliveries.reload()}>
+            {pending ? "Refresh (some are in flight)" : "Refresh"}
+          </button>
         </div>
       </div>
       <LoadError error={deliveries.error} what="the deliveries" />
       <Notice kind="error">{replay.error}</Notice>
       {deliveries.data?.items.length === 0 && <p class="empty">{state === "dead" ? "No dead letters." : "No deliveries."}</p>}
-      <Table caption="Notification deliveries" columns={["Alert", "Sink", "State", "Attempts", "Last error", "Created"]} actions={canReplay}>
-            {deliveries.data?.items.map((d) => (
-              <tr key={d.id} data-delivery={d.id}>
-                <td data-label="Alert">{d.alert.title} <span class="meta">({d.alert.kind})</span></td>
-                <td data-label="Sink">{d.sink_name ?? `#${d.sink_id}`}</td>
-                <td data-label="State"><Status value={d.state} /></td>
-                <td data-label="Attempts">{d.attempt_count} / {d.max_attempts}</td>
-                <td data-label="Last error">{d.last_error ?? "—"}</td>
-                <td data-label="Created">{when(d.created_at)}</td>
-                {canReplay && (
-                  <td>
-                    {(d.state === "dead" || d.state === "delivered") && (
-                      <button type="button" disabled={replay.busy} onClick={() => void replay.run(async () => {
-                        await ok(api.POST("/api/v1/notifications/deliveries/{delivery_id}/replay", { params: { path: { delivery_id: String(d.id) } } }));
+      <Table
+        caption="Notification deliveries"
+        columns={["Alert", "Sink", "State", "Attempts", "Last error", "Created"]}
+        actions={canReplay}
+      >
+        {deliveries.data?.items.map((d) => (
+          <tr key={d.id} data-delivery={d.id}>
+            <td data-label="Alert">
+              {d.alert.title} <span class="meta">({d.alert.kind})</span>
+            </td>
+            <td data-label="Sink">{d.sink_name ?? `#${d.sink_id}`}</td>
+            <td data-label="State">
+              <Status value={d.state} />
+            </td>
+            <td data-label="Attempts">
+              {d.attempt_count} / {d.max_attempts}
+            </td>
+            <td data-label="Last error">{d.last_error ?? "—"}</td>
+            <td data-label="Created">{when(d.created_at)}</td>
+            {canReplay && (
+              <td>
+                {(d.state === "dead" || d.state === "delivered") && (
+                  <button
+                    type="button"
+                    disabled={replay.busy}
+                    onClick={() =>
+                      void replay.run(async () => {
+                        await ok(
+                          api.POST("/api/v1/notifications/deliveries/{delivery_id}/replay", {
+                            params: { path: { delivery_id: String(d.id) } },
+                          }),
+                        );
                         deliveries.reload();
-                      })}>
-                        Replay
-                      </button>
-                    )}
-                  </td>
+                      })
+                    }
+                  >
+                    Replay
+                  </button>
                 )}
-              </tr>
-            ))}
+              </td>
+            )}
+          </tr>
+        ))}
       </Table>
     </>
   );

@@ -20,7 +20,12 @@ interface Draft {
   secret: SecretDraft;
 }
 
-const draftOf = (f: Firewall): Draft => ({ url: f.firewall_url ?? "", verifyTls: f.firewall_verify_tls, key: emptySecret, secret: emptySecret });
+const draftOf = (f: Firewall): Draft => ({
+  url: f.firewall_url ?? "",
+  verifyTls: f.firewall_verify_tls,
+  key: emptySecret,
+  secret: emptySecret,
+});
 
 function checkText(c: Check): string {
   if (!c.ok) return `The firewall check failed: ${c.error ?? "no reason given"}`;
@@ -62,23 +67,51 @@ export function FirewallSection() {
         <h2 id="firewall-title">Firewall (OPNsense)</h2>
         <p class="meta">The discovery scan "opnsense" reads this firewall's ARP table and DHCP leases through its API.</p>
         <fieldset class="plain" disabled={!canEdit}>
-          <TextInput id="firewall-url" label="API URL" placeholder="https://opnsense.example.lan" value={d.url} error={save.fields.firewall_url} onValue={(url) => set({ url })} />
+          <TextInput
+            id="firewall-url"
+            label="API URL"
+            placeholder="https://opnsense.example.lan"
+            value={d.url}
+            error={save.fields.firewall_url}
+            onValue={(url) => set({ url })}
+          />
           <label class="check row">
-            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the firewall's certificate (untick for a self-signed one)
+            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the firewall's
+            certificate (untick for a self-signed one)
           </label>
-          <SecretInput id="firewall-api-key" label="API key" stored={stored.firewall_api_key_set} draft={d.key} error={save.fields.firewall_api_key} onDraft={(key) => set({ key })} />
-          <SecretInput id="firewall-api-secret" label="API secret" stored={stored.firewall_api_secret_set} draft={d.secret} error={save.fields.firewall_api_secret} onDraft={(secret) => set({ secret })} />
+          <SecretInput
+            id="firewall-api-key"
+            label="API key"
+            stored={stored.firewall_api_key_set}
+            draft={d.key}
+            error={save.fields.firewall_api_key}
+            onDraft={(key) => set({ key })}
+          />
+          <SecretInput
+            id="firewall-api-secret"
+            label="API secret"
+            stored={stored.firewall_api_secret_set}
+            draft={d.secret}
+            error={save.fields.firewall_api_secret}
+            onDraft={(secret) => set({ secret })}
+          />
         </fieldset>
         <Notice kind="error">{save.error}</Notice>
         <Notice kind="success">{saved ? "The firewall settings are saved." : undefined}</Notice>
-        {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save firewall settings</button>}
+        {canEdit && (
+          <button type="submit" class="primary" disabled={save.busy}>
+            Save firewall settings
+          </button>
+        )}
       </form>
       {canEdit && (
         <section class="card" aria-labelledby="firewall-test-title">
           <h2 id="firewall-test-title">Check the saved firewall settings</h2>
           <Notice kind="error">{test.error}</Notice>
           {check && <Notice kind={check.ok ? "success" : "error"}>{checkText(check)}</Notice>}
-          <button type="button" disabled={test.busy} onClick={() => void runCheck()}>Check the firewall</button>
+          <button type="button" disabled={test.busy} onClick={() => void runCheck()}>
+            Check the firewall
+          </button>
         </section>
       )}
     </>

@@ -14,7 +14,13 @@ export type SettingField =
   | { key: Key; label: string; hint?: string; kind: "text"; placeholder?: string }
   | { key: Key; label: string; hint?: string; kind: "lines" }
   | { key: Key; label: string; hint?: string; kind: "enum"; options: readonly string[] }
-  | { key: "outbound_policy" | "monitor_policy"; label: string; hint?: string; kind: "flags"; flags: ReadonlyArray<{ flag: keyof NonNullable<SettingsBody["outbound_policy"]>; label: string }> };
+  | {
+      key: "outbound_policy" | "monitor_policy";
+      label: string;
+      hint?: string;
+      kind: "flags";
+      flags: ReadonlyArray<{ flag: keyof NonNullable<SettingsBody["outbound_policy"]>; label: string }>;
+    };
 
 const roles: Options<"registration_default_role"> = ["viewer", "demo", "editor"];
 
@@ -23,7 +29,13 @@ export const SETTING_GROUPS: ReadonlyArray<{ id: string; title: string; fields: 
     id: "general",
     title: "General",
     fields: [
-      { key: "public_url", label: "Public URL", kind: "text", placeholder: "https://ops.example.com", hint: "http(s)://host[:port], no path; links in emails and OAuth callbacks are built from it. Empty: the PUBLIC_URL environment variable" },
+      {
+        key: "public_url",
+        label: "Public URL",
+        kind: "text",
+        placeholder: "https://ops.example.com",
+        hint: "http(s)://host[:port], no path; links in emails and OAuth callbacks are built from it. Empty: the PUBLIC_URL environment variable",
+      },
       { key: "onboarding_dismissed", label: "Hide the onboarding checklist", kind: "boolean" },
     ],
   },
@@ -37,7 +49,13 @@ export const SETTING_GROUPS: ReadonlyArray<{ id: string; title: string; fields: 
       { key: "invite_expiry_hours", label: "Invitations expire after (hours)", kind: "number", min: 1, max: 720 },
       { key: "masquerade_minutes", label: "Masquerade sessions last (minutes)", kind: "number", min: 1, max: 1440 },
       { key: "allow_registration", label: "Anyone may register an account", kind: "boolean" },
-      { key: "registration_default_role", label: "Role of a self-registered user", kind: "enum", options: roles, hint: "Never more than editor" },
+      {
+        key: "registration_default_role",
+        label: "Role of a self-registered user",
+        kind: "enum",
+        options: roles,
+        hint: "Never more than editor",
+      },
       { key: "demo_enabled", label: "Demo mode", kind: "boolean" },
     ],
   },
@@ -72,7 +90,14 @@ export const SETTING_GROUPS: ReadonlyArray<{ id: string; title: string; fields: 
     title: "Monitoring and retention",
     fields: [
       { key: "telemetry_hot_days", label: "Full-resolution telemetry kept (days)", kind: "number", min: 1, max: 365 },
-      { key: "telemetry_warm_days", label: "Rolled-up telemetry kept (days)", kind: "number", min: 2, max: 3650, hint: "more than the full-resolution days" },
+      {
+        key: "telemetry_warm_days",
+        label: "Rolled-up telemetry kept (days)",
+        kind: "number",
+        min: 2,
+        max: 3650,
+        hint: "more than the full-resolution days",
+      },
       { key: "privacy_analysis_enabled", label: "Privacy and threat analysis of the network", kind: "boolean" },
     ],
   },
@@ -82,7 +107,12 @@ export const SETTING_GROUPS: ReadonlyArray<{ id: string; title: string; fields: 
     fields: [
       { key: "cve_enabled", label: "Sync the CVE feed", kind: "boolean" },
       { key: "cve_sync_interval_hours", label: "Sync every (hours)", kind: "number", min: 1, max: 720 },
-      { key: "cve_feed_sources", label: "Feed sources", kind: "lines", hint: "One a line: an absolute file path or an http(s) URL of NVD CVE API 2.0 JSON; at most 50" },
+      {
+        key: "cve_feed_sources",
+        label: "Feed sources",
+        kind: "lines",
+        hint: "One a line: an absolute file path or an http(s) URL of NVD CVE API 2.0 JSON; at most 50",
+      },
     ],
   },
 ];

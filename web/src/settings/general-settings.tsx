@@ -36,7 +36,11 @@ function fieldValue(f: SettingField, input: Draft[string]): unknown {
     // Not a number: sent as typed, so the server's rule names the field.
     return text !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
   }
-  if (f.kind === "lines") return String(input).split("\n").map((l) => l.trim()).filter(Boolean);
+  if (f.kind === "lines")
+    return String(input)
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
   if (f.kind === "text") return String(input).trim();
   return input;
 }
@@ -56,7 +60,9 @@ export function GeneralSettingsSection() {
     setSaved(undefined);
     const stored = settings.data;
     const changed = Object.fromEntries(
-      FIELDS.map((f) => [f.key, fieldValue(f, d[f.key]!)] as const).filter(([k, value]) => JSON.stringify(value) !== JSON.stringify(stored[k])),
+      FIELDS.map((f) => [f.key, fieldValue(f, d[f.key]!)] as const).filter(
+        ([k, value]) => JSON.stringify(value) !== JSON.stringify(stored[k]),
+      ),
     );
     const keys = Object.keys(changed);
     if (keys.length === 0) {
@@ -75,46 +81,90 @@ export function GeneralSettingsSection() {
   return (
     <form class="card general-settings" onSubmit={send} noValidate aria-labelledby="general-title">
       <h2 id="general-title">General settings</h2>
-      {!canEdit && <p class="meta"><span class="badge">read-only</span> Only an administrator changes these.</p>}
+      {!canEdit && (
+        <p class="meta">
+          <span class="badge">read-only</span> Only an administrator changes these.
+        </p>
+      )}
       <fieldset class="plain" disabled={!canEdit}>
         {SETTING_GROUPS.map((g) => (
           <fieldset key={g.id} class="settings-group">
             <legend>{g.title}</legend>
-            {g.fields.map((f) => <SettingInput key={f.key} field={f} value={d[f.key]!} error={save.fields[f.key]} onValue={(v) => set(f.key, v)} />)}
+            {g.fields.map((f) => (
+              <SettingInput key={f.key} field={f} value={d[f.key]!} error={save.fields[f.key]} onValue={(v) => set(f.key, v)} />
+            ))}
           </fieldset>
         ))}
       </fieldset>
       <Notice kind="error">{save.error}</Notice>
       <Notice kind="success">{saved}</Notice>
-      {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save settings</button>}
+      {canEdit && (
+        <button type="submit" class="primary" disabled={save.busy}>
+          Save settings
+        </button>
+      )}
     </form>
   );
 }
 
-function SettingInput({ field: f, value, error, onValue }: { field: SettingField; value: Draft[string]; error: string | undefined; onValue: (v: Draft[string]) => void }) {
+function SettingInput({
+  field: f,
+  value,
+  error,
+  onValue,
+}: {
+  field: SettingField;
+  value: Draft[string];
+  error: string | undefined;
+  onValue: (v: Draft[string]) => void;
+}) {
   const id = `setting-${f.key}`;
   const hint = f.kind === "number" ? [`${f.min} to ${f.max}`, f.hint].filter(Boolean).join("; ") : f.hint;
   if (f.kind === "boolean")
     return (
       <div class={`field${error ? " field-invalid" : ""}`}>
         <label class="check row">
-          <input id={id} type="checkbox" checked={value === true} aria-invalid={Boolean(error)} aria-describedby={error ? `${id}-error` : undefined} onChange={() => onValue(value !== true)} /> {f.label}
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            aria-invalid={Boolean(error)}
+            aria-describedby={error ? `${id}-error` : undefined}
+            onChange={() => onValue(value !== true)}
+          />{" "}
+          {f.label}
         </label>
-        {error && <small id={`${id}-error`} class="field-error" role="alert">{error}</small>}
+        {error && (
+          <small id={`${id}-error`} class="field-error" role="alert">
+            {error}
+          </small>
+        )}
       </div>
     );
   if (f.kind === "flags") {
     const flags = value as Record<string, boolean>;
     return (
-      <fieldset class="plain" aria-describedby={[error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined}>
+      <fieldset
+        class="plain"
+        aria-describedby={[error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined}
+      >
         <legend class="meta">{f.label}</legend>
         {f.flags.map((x) => (
           <label key={x.flag} class="check row">
-            <input type="checkbox" checked={flags[x.flag] === true} onChange={() => onValue({ ...flags, [x.flag]: !flags[x.flag] })} /> {x.label}
+            <input type="checkbox" checked={flags[x.flag] === true} onChange={() => onValue({ ...flags, [x.flag]: !flags[x.flag] })} />{" "}
+            {x.label}
           </label>
         ))}
-        {hint && <small id={`${id}-hint`} class="hint">{hint}</small>}
-        {error && <small id={`${id}-error`} class="field-error" role="alert">{error}</small>}
+        {hint && (
+          <small id={`${id}-hint`} class="hint">
+            {hint}
+          </small>
+        )}
+        {error && (
+          <small id={`${id}-error`} class="field-error" role="alert">
+            {error}
+          </small>
+        )}
       </fieldset>
     );
   }
@@ -123,7 +173,11 @@ function SettingInput({ field: f, value, error, onValue }: { field: SettingField
       <Field id={id} label={f.label} error={error} {...(hint ? { hint } : {})}>
         {(a11y) => (
           <select {...a11y} value={String(value)} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
-            {f.options.map((o) => <option key={o} value={o}>{o}</option>)}
+            {f.options.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
           </select>
         )}
       </Field>
@@ -131,7 +185,9 @@ function SettingInput({ field: f, value, error, onValue }: { field: SettingField
   if (f.kind === "lines")
     return (
       <Field id={id} label={f.label} error={error} {...(hint ? { hint } : {})}>
-        {(a11y) => <textarea {...a11y} rows={3} value={String(value)} onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)} />}
+        {(a11y) => (
+          <textarea {...a11y} rows={3} value={String(value)} onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)} />
+        )}
       </Field>
     );
   return (

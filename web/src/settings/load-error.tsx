@@ -5,7 +5,8 @@ import { Notice } from "../components/field.tsx";
 
 export function LoadError({ error, what }: { error: unknown; what: string }) {
   if (error === undefined) return null;
-  if (error instanceof ApiProblem && error.status === 403) return <Notice kind="info">{`Your role cannot see ${what}; an administrator can.`}</Notice>;
+  if (error instanceof ApiProblem && error.status === 403)
+    return <Notice kind="info">{`Your role cannot see ${what}; an administrator can.`}</Notice>;
   return <Notice kind="error">{messageOf(error)}</Notice>;
 }
 

@@ -28,7 +28,11 @@ export function NotificationsSection() {
     act.run(async () => {
       setTested(undefined);
       const answer = await ok(api.POST("/api/v1/notifications/sinks/{sink_id}/test", sinkPath(id)));
-      setTested(answer.ok ? `A test to "${name}" is queued as delivery ${answer.delivery_id}; its outcome shows in Deliveries below.` : `The test to "${name}" cannot be sent: ${answer.error}.`);
+      setTested(
+        answer.ok
+          ? `A test to "${name}" is queued as delivery ${answer.delivery_id}; its outcome shows in Deliveries below.`
+          : `The test to "${name}" cannot be sent: ${answer.error}.`,
+      );
       setDeliveriesTick((t) => t + 1);
     });
   const toggle = (id: number) =>
@@ -58,8 +62,12 @@ export function NotificationsSection() {
       {secret && (
         <div class="card secret-once" role="status">
           <p>The webhook's signing secret, shown this once (requests carry its HMAC signature):</p>
-          <p><code class="secret">{secret}</code></p>
-          <button type="button" onClick={() => setSecret(undefined)}>I have copied it</button>
+          <p>
+            <code class="secret">{secret}</code>
+          </p>
+          <button type="button" onClick={() => setSecret(undefined)}>
+            I have copied it
+          </button>
         </div>
       )}
       <h2>Sinks</h2>
@@ -67,24 +75,41 @@ export function NotificationsSection() {
       <Notice kind="success">{tested}</Notice>
       {sinks.data && list.length === 0 && <p class="empty">No sinks yet: alerts are recorded but sent nowhere.</p>}
       <Table caption="Notification sinks" columns={["Name", "Provider", "Settings", "State"]} actions={canEdit}>
-            {list.map((s) => (
-              <tr key={s.id} data-sink={s.id}>
-                <td data-label="Name">{s.name}</td>
-                <td data-label="Provider">{s.provider_type}</td>
-                <td data-label="Settings" class="meta">
-                  {Object.entries(s.provider_config).map(([k, v]) => `${k}: ${String(v)}`).join(", ")}
-                </td>
-                <td data-label="State"><Status value={s.enabled ? "active" : "paused"} /></td>
-                {canEdit && (
-                  <td class="actions">
-                    <button type="button" disabled={act.busy} onClick={() => void test(s.id, s.name)}>Send a test</button>
-                    <button type="button" disabled={act.busy} aria-expanded={editing === s.id} onClick={() => setEditing(editing === s.id ? undefined : s.id)}>Edit</button>
-                    <button type="button" disabled={act.busy} onClick={() => void toggle(s.id)}>{s.enabled ? "Disable" : "Enable"}</button>
-                    <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s.id, s.name)}>Delete</button>
-                  </td>
-                )}
-              </tr>
-            ))}
+        {list.map((s) => (
+          <tr key={s.id} data-sink={s.id}>
+            <td data-label="Name">{s.name}</td>
+            <td data-label="Provider">{s.provider_type}</td>
+            <td data-label="Settings" class="meta">
+              {Object.entries(s.provider_config)
+                .map(([k, v]) => `${k}: ${String(v)}`)
+                .join(", ")}
+            </td>
+            <td data-label="State">
+              <Status value={s.enabled ? "active" : "paused"} />
+            </td>
+            {canEdit && (
+              <td class="actions">
+                <button type="button" disabled={act.busy} onClick={() => void test(s.id, s.name)}>
+                  Send a test
+                </button>
+                <button
+                  type="button"
+                  disabled={act.busy}
+                  aria-expanded={editing === s.id}
+                  onClick={() => setEditing(editing === s.id ? undefined : s.id)}
+                >
+                  Edit
+                </button>
+                <button type="button" disabled={act.busy} onClick={() => void toggle(s.id)}>
+                  {s.enabled ? "Disable" : "Enable"}
+                </button>
+                <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s.id, s.name)}>
+                  Delete
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
       </Table>
       {canEdit && list.some((s) => s.id === editing) && (
         <SinkForm

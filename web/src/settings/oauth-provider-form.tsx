@@ -58,7 +58,14 @@ const draftOf = (name: string, p: Provider | undefined): Draft => ({
 
 const orNull = (s: string) => s.trim() || null;
 
-export function OAuthProviderForm({ name, provider, roles, base, onSaved, onCancel }: {
+export function OAuthProviderForm({
+  name,
+  provider,
+  roles,
+  base,
+  onSaved,
+  onCancel,
+}: {
   name?: string;
   provider?: Provider;
   roles: string[];
@@ -110,35 +117,96 @@ export function OAuthProviderForm({ name, provider, roles, base, onSaved, onCanc
         <Field id="oauth-new-type" label="Kind">
           {(a11y) => (
             <select {...a11y} value={d.type} onChange={(e) => choose((e.currentTarget as HTMLSelectElement).value as ProviderType)}>
-              {PRESETS.map((p) => <option key={p.type} value={p.type}>{p.label}</option>)}
+              {PRESETS.map((p) => (
+                <option key={p.type} value={p.type}>
+                  {p.label}
+                </option>
+              ))}
             </select>
           )}
         </Field>
       )}
       {fixedName ? (
-        <p class="meta">Name: <code>{key}</code></p>
+        <p class="meta">
+          Name: <code>{key}</code>
+        </p>
       ) : (
-        <TextInput id="oauth-new-name" label="Name" hint="Lower-case letters, digits, - or _; part of the sign-in and callback URLs" value={d.name} error={save.fields[`providers.${key}`]} onValue={(n) => set({ name: n })} />
+        <TextInput
+          id="oauth-new-name"
+          label="Name"
+          hint="Lower-case letters, digits, - or _; part of the sign-in and callback URLs"
+          value={d.name}
+          error={save.fields[`providers.${key}`]}
+          onValue={(n) => set({ name: n })}
+        />
       )}
       {key && (
         <p class="meta">
-          Callback URL to register with the provider: <code data-testid={`${prefix}-callback`}>{base}{callbackPath(key, d.type)}</code>
+          Callback URL to register with the provider:{" "}
+          <code data-testid={`${prefix}-callback`}>
+            {base}
+            {callbackPath(key, d.type)}
+          </code>
         </p>
       )}
-      <TextInput id={`${prefix}-label`} label="Button label (optional)" hint="Shown on the sign-in page as “Sign in with …”" value={d.label} error={err("label")} onValue={(label) => set({ label })} />
+      <TextInput
+        id={`${prefix}-label`}
+        label="Button label (optional)"
+        hint="Shown on the sign-in page as “Sign in with …”"
+        value={d.label}
+        error={err("label")}
+        onValue={(label) => set({ label })}
+      />
       {d.type === "oidc" && (
-        <TextInput id={`${prefix}-issuer`} label="Issuer URL" placeholder="https://idp.example.com" hint="Its /.well-known/openid-configuration must name this issuer" value={d.issuer} error={err("issuer")} onValue={(issuer) => set({ issuer })} />
+        <TextInput
+          id={`${prefix}-issuer`}
+          label="Issuer URL"
+          placeholder="https://idp.example.com"
+          hint="Its /.well-known/openid-configuration must name this issuer"
+          value={d.issuer}
+          error={err("issuer")}
+          onValue={(issuer) => set({ issuer })}
+        />
       )}
       {d.type === "microsoft" && (
-        <TextInput id={`${prefix}-tenant`} label="Tenant" placeholder="organizations" hint="A tenant id or domain, or organizations / common" value={d.tenant} error={err("tenant")} onValue={(tenant) => set({ tenant })} />
+        <TextInput
+          id={`${prefix}-tenant`}
+          label="Tenant"
+          placeholder="organizations"
+          hint="A tenant id or domain, or organizations / common"
+          value={d.tenant}
+          error={err("tenant")}
+          onValue={(tenant) => set({ tenant })}
+        />
       )}
       {d.type === "github" && (
         <>
-          <TextInput id={`${prefix}-base-url`} label="GitHub URL (Enterprise only)" placeholder="https://github.com" value={d.baseUrl} error={err("base_url")} onValue={(baseUrl) => set({ baseUrl })} />
-          <TextInput id={`${prefix}-api-url`} label="GitHub API URL (Enterprise only)" placeholder="https://api.github.com" value={d.apiUrl} error={err("api_url")} onValue={(apiUrl) => set({ apiUrl })} />
+          <TextInput
+            id={`${prefix}-base-url`}
+            label="GitHub URL (Enterprise only)"
+            placeholder="https://github.com"
+            value={d.baseUrl}
+            error={err("base_url")}
+            onValue={(baseUrl) => set({ baseUrl })}
+          />
+          <TextInput
+            id={`${prefix}-api-url`}
+            label="GitHub API URL (Enterprise only)"
+            placeholder="https://api.github.com"
+            value={d.apiUrl}
+            error={err("api_url")}
+            onValue={(apiUrl) => set({ apiUrl })}
+          />
         </>
       )}
-      <TextInput id={`${prefix}-client-id`} label="Client id" autoComplete="off" value={d.clientId} error={err("client_id")} onValue={(clientId) => set({ clientId })} />
+      <TextInput
+        id={`${prefix}-client-id`}
+        label="Client id"
+        autoComplete="off"
+        value={d.clientId}
+        error={err("client_id")}
+        onValue={(clientId) => set({ clientId })}
+      />
       <TextInput
         id={`${prefix}-secret`}
         label="Client secret"
@@ -151,27 +219,49 @@ export function OAuthProviderForm({ name, provider, roles, base, onSaved, onCanc
       />
       {provider?.client_secret_set && (
         <label class="check row">
-          <input type="checkbox" checked={d.removeSecret} onChange={() => set({ removeSecret: !d.removeSecret, secret: "" })} /> Remove the stored client secret
+          <input type="checkbox" checked={d.removeSecret} onChange={() => set({ removeSecret: !d.removeSecret, secret: "" })} /> Remove the
+          stored client secret
         </label>
       )}
       <Field id={`${prefix}-role`} label="Role of a new user" error={err("default_role")}>
         {(a11y) => (
           <select {...a11y} value={d.defaultRole} onChange={(e) => set({ defaultRole: (e.currentTarget as HTMLSelectElement).value })}>
-            {[...new Set([...roles, d.defaultRole])].map((r) => <option key={r} value={r}>{r}</option>)}
+            {[...new Set([...roles, d.defaultRole])].map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         )}
       </Field>
       <label class="check row">
-        <input type="checkbox" checked={d.allowRegistration} onChange={() => set({ allowRegistration: !d.allowRegistration })} /> Create an account on the first sign-in of someone unknown
+        <input type="checkbox" checked={d.allowRegistration} onChange={() => set({ allowRegistration: !d.allowRegistration })} /> Create an
+        account on the first sign-in of someone unknown
       </label>
       <label class="check row">
-        <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} aria-describedby={err("enabled") ? `${prefix}-enabled-error` : undefined} /> Enabled (offered on the sign-in page)
+        <input
+          type="checkbox"
+          checked={d.enabled}
+          onChange={() => set({ enabled: !d.enabled })}
+          aria-describedby={err("enabled") ? `${prefix}-enabled-error` : undefined}
+        />{" "}
+        Enabled (offered on the sign-in page)
       </label>
-      {err("enabled") && <small id={`${prefix}-enabled-error`} class="field-error" role="alert">{err("enabled")}</small>}
+      {err("enabled") && (
+        <small id={`${prefix}-enabled-error`} class="field-error" role="alert">
+          {err("enabled")}
+        </small>
+      )}
       <Notice kind="error">{save.error}</Notice>
       <div class="actions">
-        <button type="submit" class="primary" disabled={save.busy}>{editing ? "Save provider" : "Add provider"}</button>
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+        <button type="submit" class="primary" disabled={save.busy}>
+          {editing ? "Save provider" : "Add provider"}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

@@ -29,7 +29,8 @@ export function OAuthSection() {
       await ok(api.PATCH("/api/v1/settings/oauth", { body: { providers: { [name]: body } } }));
       oauth.reload();
     });
-  const remove = (name: string) => confirm(`Delete the sign-in provider "${name}"? Its users keep their accounts but cannot sign in through it.`) && patch(name, null);
+  const remove = (name: string) =>
+    confirm(`Delete the sign-in provider "${name}"? Its users keep their accounts but cannot sign in through it.`) && patch(name, null);
 
   if (oauth.error !== undefined) return <LoadError error={oauth.error} what="the sign-in providers" />;
   if (!oauth.data) return <p aria-busy="true">Loading…</p>;
@@ -43,7 +44,8 @@ export function OAuthSection() {
     <>
       {canEdit && !publicUrl && (
         <Notice kind="info">
-          No public URL is set in General: the callback URLs below use this page's address, and sign-in through a provider needs the public_url setting or PUBLIC_URL.
+          No public URL is set in General: the callback URLs below use this page's address, and sign-in through a provider needs the
+          public_url setting or PUBLIC_URL.
         </Notice>
       )}
       {canEdit && <OAuthProviderForm roles={roleNames} base={base} onSaved={saved} />}
@@ -54,23 +56,54 @@ export function OAuthSection() {
         {list.map(([name, p]) => (
           <tr key={name} data-provider={name}>
             <td data-label="Name">{p.label ? `${p.label} (${name})` : name}</td>
-            <td data-label="Kind">{PRESETS.find((x) => x.type === p.type)?.label ?? p.type}{p.issuer ? <div class="meta">{p.issuer}</div> : null}</td>
-            <td data-label="Client" class="meta">{p.client_id ?? "no client id"}; secret {p.client_secret_set ? "set" : "not set"}</td>
-            <td data-label="Callback URL"><code>{base}{callbackPath(name, p.type)}</code></td>
+            <td data-label="Kind">
+              {PRESETS.find((x) => x.type === p.type)?.label ?? p.type}
+              {p.issuer ? <div class="meta">{p.issuer}</div> : null}
+            </td>
+            <td data-label="Client" class="meta">
+              {p.client_id ?? "no client id"}; secret {p.client_secret_set ? "set" : "not set"}
+            </td>
+            <td data-label="Callback URL">
+              <code>
+                {base}
+                {callbackPath(name, p.type)}
+              </code>
+            </td>
             <td data-label="New users">{p.allow_registration ? `registered as ${p.default_role}` : "refused"}</td>
-            <td data-label="State"><Status value={p.enabled ? "active" : "paused"} /></td>
+            <td data-label="State">
+              <Status value={p.enabled ? "active" : "paused"} />
+            </td>
             {canEdit && (
               <td class="actions">
-                <button type="button" disabled={act.busy} aria-expanded={editing === name} onClick={() => setEditing(editing === name ? undefined : name)}>Edit</button>
-                <button type="button" disabled={act.busy} onClick={() => void patch(name, { enabled: !p.enabled })}>{p.enabled ? "Disable" : "Enable"}</button>
-                <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(name)}>Delete</button>
+                <button
+                  type="button"
+                  disabled={act.busy}
+                  aria-expanded={editing === name}
+                  onClick={() => setEditing(editing === name ? undefined : name)}
+                >
+                  Edit
+                </button>
+                <button type="button" disabled={act.busy} onClick={() => void patch(name, { enabled: !p.enabled })}>
+                  {p.enabled ? "Disable" : "Enable"}
+                </button>
+                <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(name)}>
+                  Delete
+                </button>
               </td>
             )}
           </tr>
         ))}
       </Table>
       {canEdit && editing !== undefined && oauth.data.providers[editing] && (
-        <OAuthProviderForm key={editing} name={editing} provider={oauth.data.providers[editing]} roles={roleNames} base={base} onSaved={saved} onCancel={() => setEditing(undefined)} />
+        <OAuthProviderForm
+          key={editing}
+          name={editing}
+          provider={oauth.data.providers[editing]}
+          roles={roleNames}
+          base={base}
+          onSaved={saved}
+          onCancel={() => setEditing(undefined)}
+        />
       )}
     </>
   );

@@ -41,7 +41,8 @@ export function SecretInput({ id, label, stored, draft, error, onDraft }: Props)
       />
       {stored && (
         <label class="check row">
-          <input type="checkbox" checked={draft.remove} onChange={() => onDraft({ value: "", remove: !draft.remove })} /> Remove the stored {midSentence(label)}
+          <input type="checkbox" checked={draft.remove} onChange={() => onDraft({ value: "", remove: !draft.remove })} /> Remove the stored{" "}
+          {midSentence(label)}
         </label>
       )}
     </>

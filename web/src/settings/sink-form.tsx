@@ -24,10 +24,22 @@ export type Sink = paths["/api/v1/notifications/sinks"]["get"]["responses"][200]
 function inputsOf(sink: Sink | undefined): Record<string, string> {
   if (!sink) return {};
   const fields = NOTIFIER_FIELDS[sink.provider_type as NotifierType] ?? {};
-  return Object.fromEntries(Object.entries(fields).filter(([k, f]) => !f.secret && sink.provider_config[k] != null).map(([k]) => [k, String(sink.provider_config[k])]));
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([k, f]) => !f.secret && sink.provider_config[k] != null)
+      .map(([k]) => [k, String(sink.provider_config[k])]),
+  );
 }
 
-export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (secret: string | undefined) => void; onCancel?: () => void }) {
+export function SinkForm({
+  sink,
+  onSaved,
+  onCancel,
+}: {
+  sink?: Sink;
+  onSaved: (secret: string | undefined) => void;
+  onCancel?: () => void;
+}) {
   const [name, setName] = useState(sink?.name ?? "");
   const [type, setType] = useState<NotifierType>((sink?.provider_type as NotifierType | undefined) ?? "webhook");
   const [config, setConfig] = useState<Record<string, string>>(() => inputsOf(sink));
@@ -47,11 +59,18 @@ export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (s
         else if (sameType && !f.secret && sink?.provider_config[key] != null) provider_config[key] = null;
       }
       if (sink) {
-        await ok(api.PATCH("/api/v1/notifications/sinks/{sink_id}", { params: { path: { sink_id: String(sink.id) } }, body: { name: name.trim(), provider_type: type, provider_config } }));
+        await ok(
+          api.PATCH("/api/v1/notifications/sinks/{sink_id}", {
+            params: { path: { sink_id: String(sink.id) } },
+            body: { name: name.trim(), provider_type: type, provider_config },
+          }),
+        );
         onSaved(undefined);
         return;
       }
-      const created = await ok(api.POST("/api/v1/notifications/sinks", { body: { name: name.trim(), provider_type: type, provider_config } }));
+      const created = await ok(
+        api.POST("/api/v1/notifications/sinks", { body: { name: name.trim(), provider_type: type, provider_config } }),
+      );
       setName("");
       setConfig({});
       onSaved(created.secret);
@@ -65,7 +84,11 @@ export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (s
       <Field id={`${prefix}-type`} label="Provider" error={submit.fields.provider_type}>
         {(a11y) => (
           <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as NotifierType)}>
-            {NOTIFIER_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            {NOTIFIER_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
           </select>
         )}
       </Field>
@@ -96,15 +119,25 @@ export function SinkForm({ sink, onSaved, onCancel }: { sink?: Sink; onSaved: (s
             value={config[key] ?? ""}
             error={error}
             onValue={set}
-            {...(f.secret && sameType ? { hint: sink?.provider_config[`${key}_set`] === true ? "Set (never shown); empty keeps it." : "Not set." } : type === "webhook" && key === "secret" && !sink ? { hint: "Empty: one is generated and shown once." } : {})}
+            {...(f.secret && sameType
+              ? { hint: sink?.provider_config[`${key}_set`] === true ? "Set (never shown); empty keeps it." : "Not set." }
+              : type === "webhook" && key === "secret" && !sink
+                ? { hint: "Empty: one is generated and shown once." }
+                : {})}
           />
         );
       })}
       <Notice kind="error">{submit.fields.provider_config ? undefined : submit.error}</Notice>
       {submit.fields.provider_config && <Notice kind="error">The sink's settings need fixing (see the fields above).</Notice>}
       <div class="actions">
-        <button type="submit" class="primary" disabled={submit.busy}>{sink ? "Save sink" : "Create sink"}</button>
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
+        <button type="submit" class="primary" disabled={submit.busy}>
+          {sink ? "Save sink" : "Create sink"}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

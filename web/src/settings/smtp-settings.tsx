@@ -83,33 +83,91 @@ export function SmtpSection() {
           <label class="check row">
             <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Send email
           </label>
-          <TextInput id="smtp-host" label="Server" placeholder="mail.example.com" value={d.host} error={save.fields.smtp_host} onValue={(host) => set({ host })} />
-          <TextInput id="smtp-port" label="Port" inputMode="numeric" hint="587 with STARTTLS; 465 for TLS from the start" value={d.port} error={save.fields.smtp_port} onValue={(port) => set({ port })} />
+          <TextInput
+            id="smtp-host"
+            label="Server"
+            placeholder="mail.example.com"
+            value={d.host}
+            error={save.fields.smtp_host}
+            onValue={(host) => set({ host })}
+          />
+          <TextInput
+            id="smtp-port"
+            label="Port"
+            inputMode="numeric"
+            hint="587 with STARTTLS; 465 for TLS from the start"
+            value={d.port}
+            error={save.fields.smtp_port}
+            onValue={(port) => set({ port })}
+          />
           <label class="check row">
             <input type="checkbox" checked={d.tls} onChange={() => set({ tls: !d.tls })} /> Require STARTTLS
           </label>
           <label class="check row">
-            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's certificate (untick for a self-signed one)
+            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's
+            certificate (untick for a self-signed one)
           </label>
-          <TextInput id="smtp-username" label="User name (optional)" autoComplete="off" value={d.username} error={save.fields.smtp_username} onValue={(username) => set({ username })} />
-          <SecretInput id="smtp-password" label="Password" stored={stored.smtp_password_set} draft={d.password} error={save.fields.smtp_password} onDraft={(password) => set({ password })} />
-          <TextInput id="smtp-from-email" label="Sender address" type="email" value={d.fromEmail} error={save.fields.smtp_from_email} onValue={(fromEmail) => set({ fromEmail })} />
-          <TextInput id="smtp-from-name" label="Sender name" value={d.fromName} error={save.fields.smtp_from_name} onValue={(fromName) => set({ fromName })} />
+          <TextInput
+            id="smtp-username"
+            label="User name (optional)"
+            autoComplete="off"
+            value={d.username}
+            error={save.fields.smtp_username}
+            onValue={(username) => set({ username })}
+          />
+          <SecretInput
+            id="smtp-password"
+            label="Password"
+            stored={stored.smtp_password_set}
+            draft={d.password}
+            error={save.fields.smtp_password}
+            onDraft={(password) => set({ password })}
+          />
+          <TextInput
+            id="smtp-from-email"
+            label="Sender address"
+            type="email"
+            value={d.fromEmail}
+            error={save.fields.smtp_from_email}
+            onValue={(fromEmail) => set({ fromEmail })}
+          />
+          <TextInput
+            id="smtp-from-name"
+            label="Sender name"
+            value={d.fromName}
+            error={save.fields.smtp_from_name}
+            onValue={(fromName) => set({ fromName })}
+          />
         </fieldset>
         <Notice kind="error">{save.error}</Notice>
         <Notice kind="success">{saved ? "The SMTP settings are saved." : undefined}</Notice>
-        {canEdit && <button type="submit" class="primary" disabled={save.busy}>Save SMTP settings</button>}
+        {canEdit && (
+          <button type="submit" class="primary" disabled={save.busy}>
+            Save SMTP settings
+          </button>
+        )}
       </form>
       {canEdit && (
         <section class="card" aria-labelledby="smtp-test-title">
           <h2 id="smtp-test-title">Test the saved settings</h2>
           <p class="meta">
-            Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"} {when(stored.smtp_last_test_at)}
+            Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"}{" "}
+            {when(stored.smtp_last_test_at)}
           </p>
-          <TextInput id="smtp-send-to" label="Send a test message to (optional)" type="email" hint="Empty: connect and log in only" value={sendTo} error={test.fields.send_to} onValue={setSendTo} />
+          <TextInput
+            id="smtp-send-to"
+            label="Send a test message to (optional)"
+            type="email"
+            hint="Empty: connect and log in only"
+            value={sendTo}
+            error={test.fields.send_to}
+            onValue={setSendTo}
+          />
           <Notice kind="error">{test.error}</Notice>
           {outcome && <Notice kind={outcome.status === "ok" ? "success" : "error"}>{outcome.message}</Notice>}
-          <button type="button" disabled={test.busy} onClick={() => void runTest()}>{sendTo.trim() ? "Send test message" : "Check the connection"}</button>
+          <button type="button" disabled={test.busy} onClick={() => void runTest()}>
+            {sendTo.trim() ? "Send test message" : "Check the connection"}
+          </button>
         </section>
       )}
     </>

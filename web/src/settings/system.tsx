@@ -30,7 +30,9 @@ function VaultStatus() {
       {v && (
         <dl class="fields">
           <dt>Status</dt>
-          <dd><Status value={v.status} /></dd>
+          <dd>
+            <Status value={v.status} />
+          </dd>
           <dt>Key from</dt>
           <dd>{v.key_source === "none" ? "nowhere: secrets cannot be sealed" : v.key_source}</dd>
           <dt>Key id</dt>
@@ -40,7 +42,10 @@ function VaultStatus() {
           <dt>Sealed secrets</dt>
           <dd>{v.encrypted_secrets}</dd>
           <dt>Last rotation</dt>
-          <dd>{when(v.last_rotation)}{v.rotation_pending ? " (a rotation is pending)" : ""}</dd>
+          <dd>
+            {when(v.last_rotation)}
+            {v.rotation_pending ? " (a rotation is pending)" : ""}
+          </dd>
         </dl>
       )}
       {v && <VaultActions vault={v} onChange={() => vault.reload()} />}
@@ -74,14 +79,27 @@ function RateLimitProfile() {
         <>
           <Field id="rate-profile" label="Profile" error={save.fields.rate_limit_profile} hint={describe(profile)}>
             {(a11y) => (
-              <select {...a11y} value={profile} disabled={!canEdit} onChange={(e) => setProfile((e.currentTarget as HTMLSelectElement).value as Profile)}>
-                {PROFILES.map((p) => <option key={p} value={p}>{p}</option>)}
+              <select
+                {...a11y}
+                value={profile}
+                disabled={!canEdit}
+                onChange={(e) => setProfile((e.currentTarget as HTMLSelectElement).value as Profile)}
+              >
+                {PROFILES.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
           <Notice kind="error">{save.error}</Notice>
           <Notice kind="success">{saved ? `The ${stored} profile applies from now on.` : undefined}</Notice>
-          {canEdit && <button type="submit" disabled={save.busy || profile === stored}>Save</button>}
+          {canEdit && (
+            <button type="submit" disabled={save.busy || profile === stored}>
+              Save
+            </button>
+          )}
         </>
       )}
     </form>

@@ -2,15 +2,35 @@
 // actions column when the user may act), and the rows; on a phone the rows become labelled cards.
 import type { ComponentChildren } from "preact";
 
-export function Table({ caption, columns, actions = false, compact = false, children }: { caption: string; columns: readonly string[]; actions?: boolean; compact?: boolean; children: ComponentChildren }) {
+export function Table({
+  caption,
+  columns,
+  actions = false,
+  compact = false,
+  children,
+}: {
+  caption: string;
+  columns: readonly string[];
+  actions?: boolean;
+  compact?: boolean;
+  children: ComponentChildren;
+}) {
   return (
     <div class="table-wrap">
       <table class={compact ? "compact" : undefined}>
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            {columns.map((c) => <th key={c} scope="col">{c}</th>)}
-            {actions && <th scope="col"><span class="visually-hidden">Actions</span></th>}
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+            {actions && (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>{children}</tbody>

@@ -28,4 +28,5 @@ export function useSettingsDraft<Stored, Draft>(pick: (all: unknown) => Stored, 
 }
 
 /** A port as typed: empty is null, a whole number is a number, anything else goes as typed so the server's 422 names it. */
-export const typedPort = (port: string): number | null => (port.trim() === "" ? null : Number.isInteger(Number(port)) ? Number(port) : (port as unknown as number));
+export const typedPort = (port: string): number | null =>
+  port.trim() === "" ? null : Number.isInteger(Number(port)) ? Number(port) : (port as unknown as number);

@@ -15,10 +15,24 @@ import { LoadError, when } from "./load-error.tsx";
 
 type Invite = paths["/api/v1/admin/invites"]["post"]["responses"][201]["content"]["application/json"];
 
-function RoleSelect({ roles, value, onValue, a11y }: { roles: readonly string[]; value: string; onValue: (v: string) => void; a11y: Record<string, unknown> }) {
+function RoleSelect({
+  roles,
+  value,
+  onValue,
+  a11y,
+}: {
+  roles: readonly string[];
+  value: string;
+  onValue: (v: string) => void;
+  a11y: Record<string, unknown>;
+}) {
   return (
     <select {...a11y} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
-      {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+      {roles.map((r) => (
+        <option key={r} value={r}>
+          {r}
+        </option>
+      ))}
     </select>
   );
 }
@@ -46,22 +60,50 @@ function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => vo
       <h2 id="user-new">Add a user</h2>
       <fieldset class="choice">
         <legend>How</legend>
-        <label class="check"><input type="radio" name="user-mode" checked={mode === "invite"} onChange={() => setMode("invite")} /> Invite by email</label>
-        <label class="check"><input type="radio" name="user-mode" checked={mode === "create"} onChange={() => setMode("create")} /> Create with a first password</label>
+        <label class="check">
+          <input type="radio" name="user-mode" checked={mode === "invite"} onChange={() => setMode("invite")} /> Invite by email
+        </label>
+        <label class="check">
+          <input type="radio" name="user-mode" checked={mode === "create"} onChange={() => setMode("create")} /> Create with a first
+          password
+        </label>
       </fieldset>
-      <TextInput id="user-email" label="Email" type="email" autoComplete="off" value={email} error={submit.fields.email} onValue={setEmail} />
+      <TextInput
+        id="user-email"
+        label="Email"
+        type="email"
+        autoComplete="off"
+        value={email}
+        error={submit.fields.email}
+        onValue={setEmail}
+      />
       {mode === "create" && (
-        <TextInput id="user-password" label="First password" type="password" autoComplete="new-password" hint="They must change it at their first sign-in." value={password} error={submit.fields.password} onValue={setPassword} />
+        <TextInput
+          id="user-password"
+          label="First password"
+          type="password"
+          autoComplete="new-password"
+          hint="They must change it at their first sign-in."
+          value={password}
+          error={submit.fields.password}
+          onValue={setPassword}
+        />
       )}
       <Field id="user-role" label="Role" error={submit.fields.role}>
         {(a11y) => <RoleSelect roles={roles} value={role} onValue={setRole} a11y={a11y} />}
       </Field>
       <Notice kind="error">{submit.error}</Notice>
-      <button type="submit" class="primary" disabled={submit.busy}>{mode === "invite" ? "Send invite" : "Create user"}</button>
+      <button type="submit" class="primary" disabled={submit.busy}>
+        {mode === "invite" ? "Send invite" : "Create user"}
+      </button>
       {invite && (
         <div class="secret-once" role="status">
-          <p>Invite for {invite.email} ({invite.role}), valid until {when(invite.expires_at)}. Give them this link; it is shown once:</p>
-          <p><code class="secret">{invite.invite_url}</code></p>
+          <p>
+            Invite for {invite.email} ({invite.role}), valid until {when(invite.expires_at)}. Give them this link; it is shown once:
+          </p>
+          <p>
+            <code class="secret">{invite.invite_url}</code>
+          </p>
         </div>
       )}
     </form>
@@ -88,30 +130,44 @@ export function UsersSection() {
       <Notice kind="error">{act.error}</Notice>
       {users.data && (
         <Table caption="Users" columns={["Email", "Name", "Role", "MFA", "Last sign-in", "State"]} actions>
-              {users.data.items.map((u) => {
-                const self = u.id === session.user.id;
-                return (
-                  <tr key={u.id} data-user={u.id}>
-                    <td data-label="Email">{u.email}</td>
-                    <td data-label="Name">{u.display_name ?? "—"}</td>
-                    <td data-label="Role">
-                      {self ? u.role : (
-                        <RoleSelect roles={roleNames.includes(u.role) ? roleNames : [u.role, ...roleNames]} value={u.role} onValue={(role) => void change(u.id, { role })} a11y={{ "aria-label": `Role of ${u.email}`, disabled: act.busy }} />
-                      )}
-                    </td>
-                    <td data-label="MFA">{u.mfa_enabled ? "on" : "off"}</td>
-                    <td data-label="Last sign-in">{when(u.last_login_at)}</td>
-                    <td data-label="State"><Status value={u.is_active ? "active" : "stopped"} /></td>
-                    <td>
-                      {!self && (
-                        <button type="button" class={u.is_active ? "danger" : ""} disabled={act.busy} onClick={() => void change(u.id, { is_active: !u.is_active })}>
-                          {u.is_active ? "Deactivate" : "Reactivate"}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
+          {users.data.items.map((u) => {
+            const self = u.id === session.user.id;
+            return (
+              <tr key={u.id} data-user={u.id}>
+                <td data-label="Email">{u.email}</td>
+                <td data-label="Name">{u.display_name ?? "—"}</td>
+                <td data-label="Role">
+                  {self ? (
+                    u.role
+                  ) : (
+                    <RoleSelect
+                      roles={roleNames.includes(u.role) ? roleNames : [u.role, ...roleNames]}
+                      value={u.role}
+                      onValue={(role) => void change(u.id, { role })}
+                      a11y={{ "aria-label": `Role of ${u.email}`, disabled: act.busy }}
+                    />
+                  )}
+                </td>
+                <td data-label="MFA">{u.mfa_enabled ? "on" : "off"}</td>
+                <td data-label="Last sign-in">{when(u.last_login_at)}</td>
+                <td data-label="State">
+                  <Status value={u.is_active ? "active" : "stopped"} />
+                </td>
+                <td>
+                  {!self && (
+                    <button
+                      type="button"
+                      class={u.is_active ? "danger" : ""}
+                      disabled={act.busy}
+                      onClick={() => void change(u.id, { is_active: !u.is_active })}
+                    >
+                      {u.is_active ? "Deactivate" : "Reactivate"}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </Table>
       )}
       <h2>Roles</h2>

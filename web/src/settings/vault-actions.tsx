@@ -42,16 +42,28 @@ export function VaultActions({ vault, onChange }: { vault: VaultState; onChange:
       {message && <Notice kind={message.ok ? "success" : "error"}>{message.text}</Notice>}
       <div class="actions">
         {!vault.initialized && vault.key_source !== "none" && (
-          <button type="button" class="primary" disabled={act.busy} onClick={() => void change("/api/v1/admin/vault/initialize", INITIALIZE_NOTE, "This key is now the installation's vault key.")}>
+          <button
+            type="button"
+            class="primary"
+            disabled={act.busy}
+            onClick={() => void change("/api/v1/admin/vault/initialize", INITIALIZE_NOTE, "This key is now the installation's vault key.")}
+          >
             Initialise the vault with this key
           </button>
         )}
         {vault.rotation_pending && (
-          <button type="button" class="primary" disabled={act.busy} onClick={() => void change("/api/v1/admin/vault/rotate", ROTATE_NOTE, "Every secret is now sealed with the new key.")}>
+          <button
+            type="button"
+            class="primary"
+            disabled={act.busy}
+            onClick={() => void change("/api/v1/admin/vault/rotate", ROTATE_NOTE, "Every secret is now sealed with the new key.")}
+          >
             Re-encrypt under the new key
           </button>
         )}
-        <button type="button" disabled={act.busy} onClick={() => void test()}>Test the vault</button>
+        <button type="button" disabled={act.busy} onClick={() => void test()}>
+          Test the vault
+        </button>
       </div>
     </>
   );

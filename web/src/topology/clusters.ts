@@ -81,13 +81,16 @@ export function clustersOf(topo: Topology): Grouping {
     if (list) list.push(n);
     else byKind.set(n.type, [n]);
   }
-  const clusters = KINDS.filter((k) => byKind.has(k)).map((k) => split(`group:${k}`, k.replace("_", " "), k, byKind.get(k)!.sort(byLabel), leafOf));
+  const clusters = KINDS.filter((k) => byKind.has(k)).map((k) =>
+    split(`group:${k}`, k.replace("_", " "), k, byKind.get(k)!.sort(byLabel), leafOf),
+  );
   return { clusters, leafOf };
 }
 
 /** How many elements the drawing has with `open` groups open (records and groups alike). */
 export function drawnCount(clusters: readonly Cluster[], open: ReadonlySet<string>): number {
-  const count = (c: Cluster): number => (!open.has(c.id) ? 1 : 1 + (c.children ? c.children.reduce((s, ch) => s + count(ch), 0) : c.members.length));
+  const count = (c: Cluster): number =>
+    !open.has(c.id) ? 1 : 1 + (c.children ? c.children.reduce((s, ch) => s + count(ch), 0) : c.members.length);
   return clusters.reduce((s, c) => s + count(c), 0);
 }
 
@@ -121,7 +124,8 @@ export function groupsHolding(grouping: Grouping, id: string): string[] {
 /** What is drawn: every record when there are no clusters, else the open groups' contents. */
 export function drawn(topo: Topology, grouping: Grouping, open: ReadonlySet<string>): GraphData {
   const total = topo.nodes.length;
-  if (grouping.clusters.length === 0) return { nodes: topo.nodes, groups: [], parents: new Map(), edges: topo.edges, shownAs: (id) => id, total };
+  if (grouping.clusters.length === 0)
+    return { nodes: topo.nodes, groups: [], parents: new Map(), edges: topo.edges, shownAs: (id) => id, total };
   const nodes: TopoNode[] = [];
   const groups: GroupBox[] = [];
   const parents = new Map<string, string>();
@@ -187,10 +191,21 @@ export function drawn(topo: Topology, grouping: Grouping, open: ReadonlySet<stri
 export function summaryDrawing(summary: Summary): GraphData {
   const present = new Set(summary.kinds.map((k) => k.type));
   const groups: GroupBox[] = KINDS.filter((k) => present.has(k)).map((k) => ({
-    id: `group:${k}`, label: k.replace("_", " "), kind: k, count: summary.kinds.find((x) => x.type === k)!.count, open: false, parent: undefined,
+    id: `group:${k}`,
+    label: k.replace("_", " "),
+    kind: k,
+    count: summary.kinds.find((x) => x.type === k)!.count,
+    open: false,
+    parent: undefined,
   }));
   const edges: Edge[] = summary.links
     .filter((l) => l.source_type !== l.target_type)
-    .map((l) => ({ id: `merged:group:${l.source_type}>group:${l.target_type}`, source: `group:${l.source_type}`, target: `group:${l.target_type}`, relation: "links", count: l.count }));
+    .map((l) => ({
+      id: `merged:group:${l.source_type}>group:${l.target_type}`,
+      source: `group:${l.source_type}`,
+      target: `group:${l.target_type}`,
+      relation: "links",
+      count: l.count,
+    }));
   return { nodes: [], groups, parents: new Map(), edges, shownAs: (id) => id, total: summary.counts.nodes };
 }

@@ -12,7 +12,12 @@ export const KINDS: readonly NodeKind[] = ["hardware", "compute_unit", "service"
 export const MAX_NODES = 1500;
 
 /** The inventory screen of a node kind, where there is one. */
-export const DETAIL_GROUP: Partial<Record<NodeKind, string>> = { hardware: "hardware", compute_unit: "compute", service: "services", network: "networks" };
+export const DETAIL_GROUP: Partial<Record<NodeKind, string>> = {
+  hardware: "hardware",
+  compute_unit: "compute",
+  service: "services",
+  network: "networks",
+};
 
 /** Kinds the blast-radius route walks from. */
 export const BLAST_KINDS = ["hardware", "compute_unit", "service", "storage"] as const;

@@ -8,17 +8,78 @@ import { clusterPositions } from "./cluster-layout.ts";
 import type { GraphData } from "./clusters.ts";
 
 const COLOURS: Record<string, string> = {
-  hardware: "#2563eb", compute_unit: "#7c3aed", service: "#059669", storage: "#b45309",
-  network: "#0891b2", misc: "#6b7280", external_node: "#be185d", cluster: "#4f46e5",
+  hardware: "#2563eb",
+  compute_unit: "#7c3aed",
+  service: "#059669",
+  storage: "#b45309",
+  network: "#0891b2",
+  misc: "#6b7280",
+  external_node: "#be185d",
+  cluster: "#4f46e5",
 };
 
 const STYLE = [
-  { selector: "node", style: { label: "data(label)", "background-color": "data(colour)", color: "#888", "font-size": 10, "text-valign": "bottom", "text-margin-y": 3, width: 18, height: 18 } },
-  { selector: "node[status = 'down'], node[status = 'failed'], node[status = 'stopped']", style: { "border-width": 3, "border-color": "#dc2626" } },
-  { selector: "edge", style: { width: 1.5, "line-color": "#94a3b8", "target-arrow-color": "#94a3b8", "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 0.7 } },
-  { selector: "node.group", style: { shape: "round-rectangle", width: "data(size)", height: "data(size)", "background-opacity": 0.45, "border-width": 2, "border-color": "data(colour)", "font-size": 12, "text-wrap": "wrap", "text-max-width": 220 } },
-  { selector: "node.group-open", style: { shape: "round-rectangle", "background-color": "data(colour)", "background-opacity": 0.06, "border-width": 1.5, "border-style": "dashed", "border-color": "data(colour)", "text-valign": "top", "text-margin-y": -4, "font-size": 12, padding: 14 } },
-  { selector: "edge.merged", style: { width: "data(width)", label: "data(count)", "font-size": 9, color: "#64748b", "text-background-opacity": 0 } },
+  {
+    selector: "node",
+    style: {
+      label: "data(label)",
+      "background-color": "data(colour)",
+      color: "#888",
+      "font-size": 10,
+      "text-valign": "bottom",
+      "text-margin-y": 3,
+      width: 18,
+      height: 18,
+    },
+  },
+  {
+    selector: "node[status = 'down'], node[status = 'failed'], node[status = 'stopped']",
+    style: { "border-width": 3, "border-color": "#dc2626" },
+  },
+  {
+    selector: "edge",
+    style: {
+      width: 1.5,
+      "line-color": "#94a3b8",
+      "target-arrow-color": "#94a3b8",
+      "target-arrow-shape": "triangle",
+      "curve-style": "bezier",
+      "arrow-scale": 0.7,
+    },
+  },
+  {
+    selector: "node.group",
+    style: {
+      shape: "round-rectangle",
+      width: "data(size)",
+      height: "data(size)",
+      "background-opacity": 0.45,
+      "border-width": 2,
+      "border-color": "data(colour)",
+      "font-size": 12,
+      "text-wrap": "wrap",
+      "text-max-width": 220,
+    },
+  },
+  {
+    selector: "node.group-open",
+    style: {
+      shape: "round-rectangle",
+      "background-color": "data(colour)",
+      "background-opacity": 0.06,
+      "border-width": 1.5,
+      "border-style": "dashed",
+      "border-color": "data(colour)",
+      "text-valign": "top",
+      "text-margin-y": -4,
+      "font-size": 12,
+      padding: 14,
+    },
+  },
+  {
+    selector: "edge.merged",
+    style: { width: "data(width)", label: "data(count)", "font-size": 9, color: "#64748b", "text-background-opacity": 0 },
+  },
   { selector: "node:selected", style: { "border-width": 4, "border-color": "#f59e0b" } },
   { selector: ".dimmed", style: { opacity: 0.15 } },
   { selector: "node.impacted", style: { "background-color": "#dc2626", width: 24, height: 24 } },
@@ -43,17 +104,42 @@ function elements(data: GraphData, placed: ReadonlyMap<string, Point> | undefine
   return [
     ...data.groups.map((g) => ({
       group: "nodes" as const,
-      data: { id: g.id, label: g.open ? g.label : `${g.label} (${g.count.toLocaleString("en")})`, kind: g.kind, status: "", colour: COLOURS[g.kind] ?? "#6b7280", size: Math.round(34 + 10 * Math.log10(g.count)), ...(g.parent ? { parent: g.parent } : {}) },
+      data: {
+        id: g.id,
+        label: g.open ? g.label : `${g.label} (${g.count.toLocaleString("en")})`,
+        kind: g.kind,
+        status: "",
+        colour: COLOURS[g.kind] ?? "#6b7280",
+        size: Math.round(34 + 10 * Math.log10(g.count)),
+        ...(g.parent ? { parent: g.parent } : {}),
+      },
       classes: g.open ? "group-open" : "group",
       ...(g.open ? {} : at(g.id)),
     })),
     ...data.nodes.map((n) => {
       const parent = data.parents.get(n.id);
-      return { group: "nodes" as const, data: { id: n.id, label: n.label, kind: n.type, status: n.status ?? "", colour: COLOURS[n.type] ?? "#6b7280", ...(parent ? { parent } : {}) }, ...at(n.id, n.position) };
+      return {
+        group: "nodes" as const,
+        data: {
+          id: n.id,
+          label: n.label,
+          kind: n.type,
+          status: n.status ?? "",
+          colour: COLOURS[n.type] ?? "#6b7280",
+          ...(parent ? { parent } : {}),
+        },
+        ...at(n.id, n.position),
+      };
     }),
     ...data.edges.map((e) => ({
       group: "edges" as const,
-      data: { id: e.id, source: e.source, target: e.target, relation: e.relation, ...(e.count ? { count: e.count, width: Math.min(8, 1.5 + Math.log2(e.count)) } : {}) },
+      data: {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        relation: e.relation,
+        ...(e.count ? { count: e.count, width: Math.min(8, 1.5 + Math.log2(e.count)) } : {}),
+      },
       ...(e.count ? { classes: "merged" } : {}),
     })),
   ];
@@ -93,7 +179,9 @@ export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: Gr
     const want = elements(data, placed);
     const ids = new Set(want.map((e) => e.data.id!));
     c.batch(() => {
-      c.elements().filter((el) => !ids.has(el.id())).remove();
+      c.elements()
+        .filter((el) => !ids.has(el.id()))
+        .remove();
       for (const el of want) {
         const have = c.getElementById(el.data.id!);
         if (have.empty()) continue;
@@ -112,7 +200,12 @@ export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: Gr
     const fitAll = () => first && fitTo(c, c.elements());
     if (unplaced.nonempty()) {
       const big = data.nodes.length > 300;
-      const layout = first || unplaced.length > 20 ? (big ? { name: "grid" } : { name: "cose", animate: false, randomize: true }) : { name: "circle", animate: false, fit: false };
+      const layout =
+        first || unplaced.length > 20
+          ? big
+            ? { name: "grid" }
+            : { name: "cose", animate: false, randomize: true }
+          : { name: "circle", animate: false, fit: false };
       const run = (first ? c.elements() : added).layout(layout as cytoscape.LayoutOptions);
       run.one("layoutstop", fitAll);
       run.run();
@@ -134,7 +227,12 @@ export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: Gr
       if (!blast) return;
       const hit = new Set([blast.root, ...blast.impacted]);
       // An open group is not dimmed: its opacity would dim the impacted records inside it too.
-      c.nodes().forEach((n) => void (n.isParent() && !hit.has(n.id()) ? undefined : n.addClass(n.id() === blast.root ? "root" : hit.has(n.id()) ? "impacted" : "dimmed")));
+      c.nodes().forEach(
+        (n) =>
+          void (n.isParent() && !hit.has(n.id())
+            ? undefined
+            : n.addClass(n.id() === blast.root ? "root" : hit.has(n.id()) ? "impacted" : "dimmed")),
+      );
       c.edges().forEach((e) => void e.addClass(hit.has(e.source().id()) && hit.has(e.target().id()) ? "impacted" : "dimmed"));
     });
     if (blast) fitTo(c, c.nodes(".root, .impacted"));
@@ -153,11 +251,24 @@ export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: Gr
   return (
     <div class="graph-wrap">
       <div class="graph-controls actions">
-        <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">+</button>
-        <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">−</button>
-        <button type="button" onClick={() => cy.current?.fit(undefined, 30)}>Fit</button>
+        <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">
+          −
+        </button>
+        <button type="button" onClick={() => cy.current?.fit(undefined, 30)}>
+          Fit
+        </button>
       </div>
-      <div ref={box} class="graph" role="img" aria-label={`Topology graph of ${data.nodes.length} nodes and ${data.edges.length} edges; the list below holds the same nodes`} data-nodes={data.nodes.length} data-impacted={blast ? blast.impacted.size : 0} />
+      <div
+        ref={box}
+        class="graph"
+        role="img"
+        aria-label={`Topology graph of ${data.nodes.length} nodes and ${data.edges.length} edges; the list below holds the same nodes`}
+        data-nodes={data.nodes.length}
+        data-impacted={blast ? blast.impacted.size : 0}
+      />
     </div>
   );
 }

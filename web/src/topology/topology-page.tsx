@@ -24,14 +24,19 @@ const detailHref = (n: TopoNode) => (DETAIL_GROUP[n.type] ? `/inventory/${DETAIL
 
 export function TopologyPage({ loc }: { loc: Location }) {
   const chosen = loc.query.get("types");
-  const types = (chosen ? chosen.split(",").filter((k): k is NodeKind => (KINDS as readonly string[]).includes(k)) : [...KINDS]) as NodeKind[];
+  const types = (
+    chosen ? chosen.split(",").filter((k): k is NodeKind => (KINDS as readonly string[]).includes(k)) : [...KINDS]
+  ) as NodeKind[];
   // The route reads one comma-separated `types` (its document shows the parsed list); all kinds: none sent.
   const query = chosen && types.length < KINDS.length ? { types: [types.join(",")] as NodeKind[] } : {};
   const summary = useLoad(() => ok(api.GET("/api/v1/graph/summary", { params: { query } })), [types.join(",")]);
   // The whole graph is asked for once the summary is in (or failed), not beside it: past 100,000 objects
   // building it keeps the server busy for a second or two, and the summary must not wait behind that.
   const summaryDone = summary.data !== undefined || summary.error !== undefined;
-  const topo = useLoad(() => (summaryDone ? ok(api.GET("/api/v1/graph/topology", { params: { query } })) : new Promise<never>(() => {})), [types.join(","), summaryDone]);
+  const topo = useLoad(
+    () => (summaryDone ? ok(api.GET("/api/v1/graph/topology", { params: { query } })) : new Promise<never>(() => {})),
+    [types.join(","), summaryDone],
+  );
   // A burst of changes (a discovery merge) reloads once.
   const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const live = useStream("/api/v1/topology/stream", () => {
@@ -50,7 +55,12 @@ export function TopologyPage({ loc }: { loc: Location }) {
   const [opened, setOpened] = useState<{ key: string; ids: ReadonlySet<string> } | undefined>();
   const openIds = useMemo(() => (opened?.key === typesKey ? opened.ids : firstOpen(clusters)), [opened, typesKey, clusters]);
   const data = useMemo(
-    () => (topo.data ? drawn(topo.data, grouping, openIds) : summary.data && summary.data.counts.nodes > MAX_NODES ? summaryDrawing(summary.data) : undefined),
+    () =>
+      topo.data
+        ? drawn(topo.data, grouping, openIds)
+        : summary.data && summary.data.counts.nodes > MAX_NODES
+          ? summaryDrawing(summary.data)
+          : undefined,
     [topo.data, grouping, openIds, summary.data],
   );
   /** Only the summary is drawn yet: groups cannot open until their nodes are here. */
@@ -71,7 +81,9 @@ export function TopologyPage({ loc }: { loc: Location }) {
     const count = drawnCount(clusters, next);
     if (count > MAX_NODES) {
       const names = ids.filter((id) => !openIds.has(id)).map((id) => findCluster(clusters, id)?.label ?? id);
-      setRefused(`Opening ${names.join(", ")} would draw ${count.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: close another group first.`);
+      setRefused(
+        `Opening ${names.join(", ")} would draw ${count.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: close another group first.`,
+      );
       return false;
     }
     setRefused(undefined);
@@ -108,17 +120,28 @@ export function TopologyPage({ loc }: { loc: Location }) {
   const showBlast = (n: TopoNode) =>
     walk.run(async () => {
       if (!isBlastKind(n.type)) return;
-      setBlast(await ok(api.GET("/api/v1/intel/blast-radius/{asset_type}/{asset_id}", { params: { path: { asset_type: n.type, asset_id: String(n.ref_id) } } })));
+      setBlast(
+        await ok(
+          api.GET("/api/v1/intel/blast-radius/{asset_type}/{asset_id}", {
+            params: { path: { asset_type: n.type, asset_id: String(n.ref_id) } },
+          }),
+        ),
+      );
     });
-  const impacted = blast ? [...blast.impacted_hardware, ...blast.impacted_compute_units, ...blast.impacted_services, ...blast.impacted_storage] : [];
+  const impacted = blast
+    ? [...blast.impacted_hardware, ...blast.impacted_compute_units, ...blast.impacted_services, ...blast.impacted_storage]
+    : [];
   // An impacted record inside a closed group marks that group.
   const shownAs = (a: { asset_type: string; asset_id: number }) => {
     const id = idOf.get(`${a.asset_type}:${a.asset_id}`);
     return id && data?.shownAs(id);
   };
-  const blastIds = blast && selected ? { root: selected, impacted: new Set(impacted.map(shownAs).filter((x): x is string => Boolean(x))) } : undefined;
+  const blastIds =
+    blast && selected ? { root: selected, impacted: new Set(impacted.map(shownAs).filter((x): x is string => Boolean(x))) } : undefined;
   // Drawn nodes; a search looks through every node, also those in closed groups.
-  const listed = filter ? (topo.data?.nodes ?? []).filter((n) => n.label.toLowerCase().includes(filter.toLowerCase())) : (data?.nodes ?? []);
+  const listed = filter
+    ? (topo.data?.nodes ?? []).filter((n) => n.label.toLowerCase().includes(filter.toLowerCase()))
+    : (data?.nodes ?? []);
 
   return (
     <section aria-labelledby="topology-title" class="topology">
@@ -130,7 +153,12 @@ export function TopologyPage({ loc }: { loc: Location }) {
         <legend>Kinds</legend>
         {KINDS.map((k) => (
           <label key={k} class="check">
-            <input type="checkbox" checked={types.includes(k)} onChange={(e) => setTypes((e.currentTarget as HTMLInputElement).checked ? [...types, k] : types.filter((t) => t !== k))} /> {k.replace("_", " ")}
+            <input
+              type="checkbox"
+              checked={types.includes(k)}
+              onChange={(e) => setTypes((e.currentTarget as HTMLInputElement).checked ? [...types, k] : types.filter((t) => t !== k))}
+            />{" "}
+            {k.replace("_", " ")}
           </label>
         ))}
       </fieldset>
@@ -147,32 +175,57 @@ export function TopologyPage({ loc }: { loc: Location }) {
       )}
       <Notice kind="error">{refused}</Notice>
       <div class="topology-body">
-        {data && <GraphView data={data} selected={selected} blast={blastIds} focus={focus} onSelect={select} onOpen={(id) => {
-          const n = data.nodes.find((x) => x.id === id);
-          const href = n && detailHref(n);
-          if (href) navigate(href);
-        }} />}
+        {data && (
+          <GraphView
+            data={data}
+            selected={selected}
+            blast={blastIds}
+            focus={focus}
+            onSelect={select}
+            onOpen={(id) => {
+              const n = data.nodes.find((x) => x.id === id);
+              const href = n && detailHref(n);
+              if (href) navigate(href);
+            }}
+          />
+        )}
         <aside class="card node-panel" aria-live="polite">
-          {!node && !group && <p class="meta">Select a node (tap it, or pick it from the list below) to see it and its blast radius. Double-tap opens its page.</p>}
+          {!node && !group && (
+            <p class="meta">
+              Select a node (tap it, or pick it from the list below) to see it and its blast radius. Double-tap opens its page.
+            </p>
+          )}
           {group && (
             <>
               <h2>{group.label}</h2>
               <p>
                 A group of {group.count.toLocaleString("en")} {group.kind.replace("_", " ")} nodes.
               </p>
-              <button type="button" onClick={() => toggle(group.id)}>Close group</button>
+              <button type="button" onClick={() => toggle(group.id)}>
+                Close group
+              </button>
             </>
           )}
           {node && (
             <>
               <h2>{node.label}</h2>
               <p>
-                {node.type.replace("_", " ")} {node.subtitle && <span class="meta">({node.subtitle})</span>} {node.status && <Status value={node.status} />}
+                {node.type.replace("_", " ")} {node.subtitle && <span class="meta">({node.subtitle})</span>}{" "}
+                {node.status && <Status value={node.status} />}
               </p>
               <div class="actions">
-                {detailHref(node) && <Link href={detailHref(node)!} class="button">Open details</Link>}
+                {detailHref(node) && (
+                  <Link href={detailHref(node)!} class="button">
+                    Open details
+                  </Link>
+                )}
                 {isBlastKind(node.type) && (
-                  <button type="button" class="primary" disabled={walk.busy} onClick={() => void (blast ? setBlast(undefined) : showBlast(node))}>
+                  <button
+                    type="button"
+                    class="primary"
+                    disabled={walk.busy}
+                    onClick={() => void (blast ? setBlast(undefined) : showBlast(node))}
+                  >
                     {blast ? "Hide blast radius" : "Show blast radius"}
                   </button>
                 )}
@@ -180,10 +233,14 @@ export function TopologyPage({ loc }: { loc: Location }) {
               <Notice kind="error">{walk.error}</Notice>
               {blast && (
                 <div class="blast">
-                  <p><strong>{blast.total_impact_count} impacted</strong> if {node.label} goes down. {blast.summary}</p>
+                  <p>
+                    <strong>{blast.total_impact_count} impacted</strong> if {node.label} goes down. {blast.summary}
+                  </p>
                   <ul>
                     {impacted.map((a) => (
-                      <li key={`${a.asset_type}:${a.asset_id}`}>{a.name} <span class="meta">({a.asset_type.replace("_", " ")})</span></li>
+                      <li key={`${a.asset_type}:${a.asset_id}`}>
+                        {a.name} <span class="meta">({a.asset_type.replace("_", " ")})</span>
+                      </li>
                     ))}
                   </ul>
                 </div>
@@ -201,7 +258,9 @@ export function TopologyPage({ loc }: { loc: Location }) {
                 <button type="button" class="link" aria-expanded={g.open} disabled={partial} onClick={() => toggle(g.id)}>
                   {g.label}
                 </button>{" "}
-                <span class="meta">{g.count.toLocaleString("en")} {g.kind.replace("_", " ")}</span>
+                <span class="meta">
+                  {g.count.toLocaleString("en")} {g.kind.replace("_", " ")}
+                </span>
               </li>
             ))}
           </ul>
@@ -215,7 +274,13 @@ export function TopologyPage({ loc }: { loc: Location }) {
       <ul class="node-list">
         {listed.slice(0, LIST_LIMIT).map((n) => (
           <li key={n.id}>
-            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => reveal(n.id)}>{n.label}</button> <span class="meta">{n.type.replace("_", " ")}{data?.shownAs(n.id) !== n.id && ", in a closed group"}</span>
+            <button type="button" class="link" aria-pressed={n.id === selected} onClick={() => reveal(n.id)}>
+              {n.label}
+            </button>{" "}
+            <span class="meta">
+              {n.type.replace("_", " ")}
+              {data?.shownAs(n.id) !== n.id && ", in a closed group"}
+            </span>
           </li>
         ))}
       </ul>

@@ -7,6 +7,13 @@ export const discord = {
   fields: SECRET_WEBHOOK_URL,
   render: ({ secrets, message: m }) =>
     jsonRequest(secrets.webhook_url!, {
-      embeds: [{ title: clip(m.title, 256), description: clip(m.body, 4000), color: parseInt(SEVERITY_COLOR[m.severity].slice(1), 16), footer: { text: `Severity: ${m.severity}` } }],
+      embeds: [
+        {
+          title: clip(m.title, 256),
+          description: clip(m.body, 4000),
+          color: parseInt(SEVERITY_COLOR[m.severity].slice(1), 16),
+          footer: { text: `Severity: ${m.severity}` },
+        },
+      ],
     }),
 } satisfies HttpNotifier<"discord">;

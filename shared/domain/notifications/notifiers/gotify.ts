@@ -7,7 +7,15 @@ const priority = { critical: 8, warning: 5, info: 2 } as const;
 export const gotify = {
   type: "gotify",
   transport: "http",
-  fields: { base_url: { kind: "url", required: true }, token: { kind: "string", secret: true, required: true }, priority: { kind: "priority" } },
+  fields: {
+    base_url: { kind: "url", required: true },
+    token: { kind: "string", secret: true, required: true },
+    priority: { kind: "priority" },
+  },
   render: ({ config, secrets, message: m }) =>
-    jsonRequest(`${baseUrl(config)}/message`, { title: m.title, message: clip(m.body), priority: Number(config.priority ?? priority[m.severity]) }, { "x-gotify-key": secrets.token! }),
+    jsonRequest(
+      `${baseUrl(config)}/message`,
+      { title: m.title, message: clip(m.body), priority: Number(config.priority ?? priority[m.severity]) },
+      { "x-gotify-key": secrets.token! },
+    ),
 } satisfies HttpNotifier<"gotify">;

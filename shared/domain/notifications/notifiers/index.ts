@@ -24,6 +24,11 @@ export const isNotifierType = (t: string): t is NotifierType => BY_TYPE.has(t);
 export const notifierOf = (type: NotifierType): Notifier => BY_TYPE.get(type)!;
 
 /** Each type's config keys (the sink form and validation read them). */
-export const NOTIFIER_FIELDS = Object.fromEntries(NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, p.fields])) as Record<NotifierType, Record<string, NotifierField>>;
+export const NOTIFIER_FIELDS = Object.fromEntries(
+  NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, p.fields]),
+) as Record<NotifierType, Record<string, NotifierField>>;
 
-export const secretKeys = (type: NotifierType): string[] => Object.entries(NOTIFIER_FIELDS[type]).filter(([, f]) => f.secret).map(([k]) => k);
+export const secretKeys = (type: NotifierType): string[] =>
+  Object.entries(NOTIFIER_FIELDS[type])
+    .filter(([, f]) => f.secret)
+    .map(([k]) => k);

@@ -72,7 +72,10 @@ export type Notifier<T extends string = string> = HttpNotifier<T> | SmtpNotifier
 
 // Helpers the providers share.
 /** The fields of a chat service's incoming webhook: its URL carries the key, so it is a secret. */
-export const SECRET_WEBHOOK_URL = { webhook_url: { kind: "url", secret: true, required: true } } as const satisfies Record<string, NotifierField>;
+export const SECRET_WEBHOOK_URL = { webhook_url: { kind: "url", secret: true, required: true } } as const satisfies Record<
+  string,
+  NotifierField
+>;
 export const SEVERITY_COLOR = { critical: "#FF0000", warning: "#FFA500", info: "#36a64f" } as const;
 const TEXT_LIMIT = 3900;
 export const trimSlash = (u: string) => u.replace(/\/+$/, "");

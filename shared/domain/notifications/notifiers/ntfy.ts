@@ -7,7 +7,12 @@ const priority = { critical: 5, warning: 4, info: 3 } as const;
 export const ntfy = {
   type: "ntfy",
   transport: "http",
-  fields: { base_url: { kind: "url" }, topic: { kind: "string", required: true }, token: { kind: "string", secret: true }, priority: { kind: "priority" } },
+  fields: {
+    base_url: { kind: "url" },
+    topic: { kind: "string", required: true },
+    token: { kind: "string", secret: true },
+    priority: { kind: "priority" },
+  },
   render: ({ config, secrets, message: m }) =>
     jsonRequest(
       `${baseUrl(config, "https://ntfy.sh")}/`,

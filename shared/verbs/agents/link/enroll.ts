@@ -38,38 +38,44 @@ function freshCode(s: VerbScope) {
   return { pairing_code, expires_at, columns: { pairing_code_hash: hashPairingCode(pairing_code)!, pairing_expires_at: expires_at } };
 }
 
-export const enrollDevice = defineVerb<EnrollInput, EnrollOutcome>({ scope: ADMIN_AGENTS }, async (s, { device_pk, hello, reported_ip }) => {
-  // One enrollment at a time counts the pending cap, so 100 is never passed by a race.
-  await s.tx.execute(ENROLL_LOCK);
-  const [existing] = await s.tx.select().from(agents).where(eq(agents.device_pk, device_pk)).for("update");
-  if (existing?.status === "active") return { kind: "active", agent_id: existing.id };
-  if (existing && existing.status !== "pending") return { kind: "refused", agent_id: existing.id, status: existing.status };
-  const code = freshCode(s);
-  if (existing) {
-    await s.tx.update(agents).set({ ...helloColumns(hello, reported_ip, s.now), ...code.columns }).where(eq(agents.id, existing.id));
-    return { kind: "pending", agent_id: existing.id, pairing_code: code.pairing_code, expires_at: code.expires_at, created: false };
-  }
-  const [pending] = await s.tx.select({ n: count() }).from(agents).where(eq(agents.status, "pending"));
-  if ((pending?.n ?? 0) >= MAX_PENDING_AGENTS) return { kind: "cap" };
-  const [row] = await s.tx
-    .insert(agents)
-    .values({
-      ...helloColumns(hello, reported_ip, s.now),
-      status: "pending",
-      device_pk,
-      fingerprint: keyFingerprint(hexToBytes(device_pk)!),
-      enrolled_at: s.now,
-      created_at: s.now,
-      ...code.columns,
-    })
-    .returning({ id: agents.id });
-  const id = row!.id;
-  const detail = { hostname: hello.hostname, os: hello.os, arch: hello.arch, agent_version: hello.agent_version, reported_ip };
-  await recordAgentEvent(s, id, "enrolled", detail);
-  auditAgent(s, "enroll", id, { after: { status: "pending", device_pk, ...detail } });
-  announcePresence(s, id, "enrolled", { hostname: hello.hostname });
-  return { kind: "pending", agent_id: id, pairing_code: code.pairing_code, expires_at: code.expires_at, created: true };
-});
+export const enrollDevice = defineVerb<EnrollInput, EnrollOutcome>(
+  { scope: ADMIN_AGENTS },
+  async (s, { device_pk, hello, reported_ip }) => {
+    // One enrollment at a time counts the pending cap, so 100 is never passed by a race.
+    await s.tx.execute(ENROLL_LOCK);
+    const [existing] = await s.tx.select().from(agents).where(eq(agents.device_pk, device_pk)).for("update");
+    if (existing?.status === "active") return { kind: "active", agent_id: existing.id };
+    if (existing && existing.status !== "pending") return { kind: "refused", agent_id: existing.id, status: existing.status };
+    const code = freshCode(s);
+    if (existing) {
+      await s.tx
+        .update(agents)
+        .set({ ...helloColumns(hello, reported_ip, s.now), ...code.columns })
+        .where(eq(agents.id, existing.id));
+      return { kind: "pending", agent_id: existing.id, pairing_code: code.pairing_code, expires_at: code.expires_at, created: false };
+    }
+    const [pending] = await s.tx.select({ n: count() }).from(agents).where(eq(agents.status, "pending"));
+    if ((pending?.n ?? 0) >= MAX_PENDING_AGENTS) return { kind: "cap" };
+    const [row] = await s.tx
+      .insert(agents)
+      .values({
+        ...helloColumns(hello, reported_ip, s.now),
+        status: "pending",
+        device_pk,
+        fingerprint: keyFingerprint(hexToBytes(device_pk)!),
+        enrolled_at: s.now,
+        created_at: s.now,
+        ...code.columns,
+      })
+      .returning({ id: agents.id });
+    const id = row!.id;
+    const detail = { hostname: hello.hostname, os: hello.os, arch: hello.arch, agent_version: hello.agent_version, reported_ip };
+    await recordAgentEvent(s, id, "enrolled", detail);
+    auditAgent(s, "enroll", id, { after: { status: "pending", device_pk, ...detail } });
+    announcePresence(s, id, "enrolled", { hostname: hello.hostname });
+    return { kind: "pending", agent_id: id, pairing_code: code.pairing_code, expires_at: code.expires_at, created: true };
+  },
+);
 
 /** A new code for a still-pending agent whose code lapsed (or was consumed by a lookup); null once decided. */
 export const remintPairingCode = defineVerb<{ agent_id: number }, { pairing_code: string; expires_at: Date } | null>(

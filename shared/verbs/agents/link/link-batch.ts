@@ -79,7 +79,15 @@ export interface LinkBatchOutcome {
   late_results: number;
 }
 
-export const emptyLinkBatch = (): LinkBatch => ({ seen: [], samples: [], results: [], readiness: [], events: [], updates_done: [], ended: [] });
+export const emptyLinkBatch = (): LinkBatch => ({
+  seen: [],
+  samples: [],
+  results: [],
+  readiness: [],
+  events: [],
+  updates_done: [],
+  ended: [],
+});
 
 /** The rows as one jsonb parameter. */
 const rows = (list: readonly unknown[]) => sql`${JSON.stringify(list)}::jsonb`;
@@ -101,7 +109,9 @@ async function markSeen(tx: Db, seen: SeenRow[]): Promise<void> {
  */
 async function storeSamples(tx: Db, samples: SampleRow[], now: Date): Promise<{ stored: number; hardware: number[] }> {
   const num = (key: string, type: string) => sql.raw(`(r.summary->>'${key}')::${type}`);
-  const list = await queryRows<{ agent_id: number; hardware_id: number | null }>(tx, sql`
+  const list = await queryRows<{ agent_id: number; hardware_id: number | null }>(
+    tx,
+    sql`
     with r as (
       select * from jsonb_to_recordset(${rows(samples)})
         as r(agent_id integer, sample_id text, collected_at timestamptz, status text, summary jsonb, payload jsonb)
@@ -127,7 +137,8 @@ async function storeSamples(tx: Db, samples: SampleRow[], now: Date): Promise<{ 
       where excluded.collected_at >= agent_latest_telemetry.collected_at
       returning 1
     )
-    select ins.agent_id, ins.hardware_id from ins`);
+    select ins.agent_id, ins.hardware_id from ins`,
+  );
   return { stored: list.length, hardware: [...new Set(list.flatMap((r) => (r.hardware_id === null ? [] : [r.hardware_id])))] };
 }
 
@@ -137,23 +148,48 @@ async function storeSamples(tx: Db, samples: SampleRow[], now: Date): Promise<{ 
  */
 async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ stored: number; late: number; monitors: MonitorResult[] }> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const out = await queryRows<{ late: boolean; monitor_id: number | null; outcome: string; up: boolean; samples: CheckSample[] | null; msg: string | null; finished_at: string | Date }>(tx, sql`
+  const out = await queryRows<{
+    late: boolean;
+    monitor_id: number | null;
+    outcome: string;
+    up: boolean;
+    samples: CheckSample[] | null;
+    msg: string | null;
+    finished_at: string | Date;
+  }>(
+    tx,
+    sql`
     update agent_probe_runs p set
       state = r.outcome, up = r.up, samples = r.samples, msg = r.msg, details = r.details,
       finished_at = coalesce(r.finished_at, ${at}), received_at = ${at},
       late = (p.state = 'expired' or ${at} > p.deadline_at)
     from jsonb_to_recordset(${rows(results)}) as r(agent_id integer, run_id text, outcome text, up boolean, finished_at timestamptz, samples jsonb, msg text, details jsonb)
     where p.run_id = r.run_id and p.agent_id = r.agent_id and p.state in ('queued', 'dispatched', 'expired')
-    returning p.late, p.monitor_id, p.state as outcome, p.up, p.samples, p.msg, p.finished_at`);
+    returning p.late, p.monitor_id, p.state as outcome, p.up, p.samples, p.msg, p.finished_at`,
+  );
   // A monitor's run answered (or failed to run) is that monitor's result (monitors/run/record-results.ts).
   const monitors = out.flatMap((r): MonitorResult[] =>
     r.monitor_id === null || (r.outcome !== "completed" && r.outcome !== "execution_error")
       ? []
-      : [{ monitor_id: r.monitor_id, checked_at: new Date(r.finished_at).toISOString(), up: r.outcome === "completed" && r.up, latency_ms: r.samples?.find((x) => x.metric === "latency_ms")?.value ?? null, samples: r.samples ?? [], msg: r.msg ?? r.outcome, source: "agent" }],
+      : [
+          {
+            monitor_id: r.monitor_id,
+            checked_at: new Date(r.finished_at).toISOString(),
+            up: r.outcome === "completed" && r.up,
+            latency_ms: r.samples?.find((x) => x.metric === "latency_ms")?.value ?? null,
+            samples: r.samples ?? [],
+            msg: r.msg ?? r.outcome,
+            source: "agent",
+          },
+        ],
   );
   // A run the agent refused (over its max_concurrent, out of scope) is no result: the monitor's probe
   // status says why, and its check state stays as it was.
-  const refused = out.flatMap((r) => (r.monitor_id !== null && r.outcome === "rejected" ? [{ monitor_id: r.monitor_id, reason: (r.msg ?? "rejected by the agent").slice(0, 500) }] : []));
+  const refused = out.flatMap((r) =>
+    r.monitor_id !== null && r.outcome === "rejected"
+      ? [{ monitor_id: r.monitor_id, reason: (r.msg ?? "rejected by the agent").slice(0, 500) }]
+      : [],
+  );
   if (refused.length)
     await tx.execute(sql`
       update monitors m set probe_execution_status = 'unavailable', probe_execution_reason = r.reason, probe_last_result_at = ${at}
@@ -187,13 +223,19 @@ async function settleUpdates(tx: Db, done: UpdateDoneRow[]): Promise<void> {
 
 /** Links that ended: `disconnected` events, and presence offline where no newer link took over. */
 async function endLinks(s: VerbScope, ended: LinkEndRow[]): Promise<void> {
-  const cleared = await queryRows<{ id: number }>(s.tx, sql`
+  const cleared = await queryRows<{ id: number }>(
+    s.tx,
+    sql`
     update agents a set link_owner = null, connected_since = null
     from jsonb_to_recordset(${rows(ended)}) as r(agent_id integer, owner text, connected_since timestamptz)
     where a.id = r.agent_id and a.link_owner = r.owner and a.connected_since = r.connected_since
-    returning a.id`);
+    returning a.id`,
+  );
   const at = s.now.toISOString();
-  await storeEvents(s.tx, ended.map((e) => ({ agent_id: e.agent_id, event_type: "disconnected", detail: { reason: e.reason, owner: e.owner }, at })));
+  await storeEvents(
+    s.tx,
+    ended.map((e) => ({ agent_id: e.agent_id, event_type: "disconnected", detail: { reason: e.reason, owner: e.owner }, at })),
+  );
   const reasons = new Map(ended.map((e) => [e.agent_id, e.reason]));
   for (const { id } of cleared) announcePresence(s, id, "disconnected", { reason: reasons.get(id) ?? null });
 }

@@ -51,9 +51,18 @@ export const startLink = defineVerb<StartLinkInput, StartLinkOutcome>({ scope: A
       pending_update,
     })
     .where(eq(agents.id, agent.id));
-  await recordAgentEvent(s, agent.id, "connected", { owner: input.owner, agent_version: hello.agent_version, reported_ip: input.reported_ip, server_key_id: input.server_key.id });
+  await recordAgentEvent(s, agent.id, "connected", {
+    owner: input.owner,
+    agent_version: hello.agent_version,
+    reported_ip: input.reported_ip,
+    server_key_id: input.server_key.id,
+  });
   if (agent.agent_version !== null && agent.agent_version !== hello.agent_version)
-    await recordAgentEvent(s, agent.id, "version_changed", { from: agent.agent_version, to: hello.agent_version, queued_update: updateDone });
+    await recordAgentEvent(s, agent.id, "version_changed", {
+      from: agent.agent_version,
+      to: hello.agent_version,
+      queued_update: updateDone,
+    });
   if (input.server_key.state === "successor" && agent.server_key_id !== input.server_key.id)
     await recordAgentEvent(s, agent.id, "key_rotated", { from_key_id: agent.server_key_id, to_key_id: input.server_key.id });
   announcePresence(s, agent.id, "connected", { owner: input.owner });

@@ -9,7 +9,9 @@ import { type DiscoveryRefusalReason, type EligibleDiscoveryAgent, evaluateDisco
 
 export type { EligibleDiscoveryAgent };
 
-export type AgentEligibility = { eligible: true } | { eligible: false; reason: DiscoveryRefusalReason; detail: string | null; message: string };
+export type AgentEligibility =
+  | { eligible: true }
+  | { eligible: false; reason: DiscoveryRefusalReason; detail: string | null; message: string };
 
 async function countsOf(db: Db, ids: number[]): Promise<Map<number, { active_jobs: number; assigned_profiles: number }>> {
   const out = new Map(ids.map((id) => [id, { active_jobs: 0, assigned_profiles: 0 }]));
@@ -33,18 +35,33 @@ async function countsOf(db: Db, ids: number[]): Promise<Map<number, { active_job
  * Whether `agentId` may run a scan of `targets` (null: none named yet). An offline agent is eligible
  * unless `requireOnline`: its job is queued and waits for the link (error_reason waiting_for_agent).
  */
-export async function agentEligibility(db: Db, agentId: number, targets: TargetSet | null, opts: { requireOnline?: boolean; now?: Date } = {}): Promise<AgentEligibility> {
+export async function agentEligibility(
+  db: Db,
+  agentId: number,
+  targets: TargetSet | null,
+  opts: { requireOnline?: boolean; now?: Date } = {},
+): Promise<AgentEligibility> {
   const agent = await findAgent(db, agentId);
   if (!agent) return { eligible: false, reason: "agent_missing", detail: null, message: refusalMessage("agent_missing", null) };
   const counts = (await countsOf(db, [agentId])).get(agentId)!;
-  const e = evaluateDiscoveryAgent(agent, { targets: targets?.targets ?? null, count: targets?.count ?? null, requireOnline: opts.requireOnline ?? false }, counts, opts.now ?? new Date());
-  return e.reason === null ? { eligible: true } : { eligible: false, reason: e.reason, detail: e.detail, message: refusalMessage(e.reason, e.detail) };
+  const e = evaluateDiscoveryAgent(
+    agent,
+    { targets: targets?.targets ?? null, count: targets?.count ?? null, requireOnline: opts.requireOnline ?? false },
+    counts,
+    opts.now ?? new Date(),
+  );
+  return e.reason === null
+    ? { eligible: true }
+    : { eligible: false, reason: e.reason, detail: e.detail, message: refusalMessage(e.reason, e.detail) };
 }
 
 /** Every active agent, evaluated for `cidr` when one is given (in_scope null otherwise). */
 export async function eligibleAgents(db: Db, cidr: string | null, now: Date = new Date()): Promise<EligibleDiscoveryAgent[]> {
   const rows = await db.select().from(agents).where(eq(agents.status, "active")).orderBy(agents.id);
-  const counts = await countsOf(db, rows.map((r) => r.id));
+  const counts = await countsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   let count: number | null = null;
   if (cidr) {
     const r = parseTarget(cidr, true);

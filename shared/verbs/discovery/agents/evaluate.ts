@@ -11,8 +11,15 @@ import { readinessOf } from "../../agents/probe-eligibility.ts";
 import { probeScope } from "../../agents/probe-scope.ts";
 
 export type DiscoveryRefusalReason =
-  | "agent_missing" | "agent_inactive" | "capability_disabled" | "agent_offline" | "readiness_unknown" | "readiness_degraded"
-  | "readiness_unavailable" | "out_of_scope" | "paused";
+  | "agent_missing"
+  | "agent_inactive"
+  | "capability_disabled"
+  | "agent_offline"
+  | "readiness_unknown"
+  | "readiness_degraded"
+  | "readiness_unavailable"
+  | "out_of_scope"
+  | "paused";
 
 /** The collector the agent must report ready (reference: discovery.tcp is the required one). */
 export const DISCOVERY_COLLECTOR = "discovery.tcp";
@@ -50,7 +57,12 @@ export interface DiscoveryAsk {
 
 const numberOf = (v: unknown, fallback: number) => (typeof v === "number" ? v : fallback);
 
-export function evaluateDiscoveryAgent(agent: AgentRow, ask: DiscoveryAsk, counts: { active_jobs: number; assigned_profiles: number }, now: Date): EligibleDiscoveryAgent {
+export function evaluateDiscoveryAgent(
+  agent: AgentRow,
+  ask: DiscoveryAsk,
+  counts: { active_jobs: number; assigned_profiles: number },
+  now: Date,
+): EligibleDiscoveryAgent {
   const grant = effectiveGrants(agent.capabilities).local_discovery;
   const config = grant.config;
   const active = agent.status === "active";

@@ -7,16 +7,25 @@ import { defineVerb } from "../../verb.ts";
 import { DISCOVERY_PAUSED_KEY, discoveryPaused } from "../run/pause-state.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
 
-export const setDiscoveryPaused = defineVerb<{ paused: boolean }, { paused: boolean }>({ scope: WRITE_DISCOVERY }, async (s, { paused }) => {
-  const was = await discoveryPaused(s.tx);
-  await s.tx
-    .insert(appSettings)
-    .values({ key: DISCOVERY_PAUSED_KEY, value: paused, updated_at: s.now })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: sql`excluded.value`, updated_at: s.now } });
-  if (was !== paused) {
-    s.audit({ action: paused ? "discovery.pause" : "discovery.resume", category: "discovery", entity_type: "app_setting", entity_id: DISCOVERY_PAUSED_KEY, diff: { before: { paused: was }, after: { paused } } });
-    s.emit("discovery_control", { type: paused ? "paused" : "resumed", paused });
-    s.emit("discovery", { type: "paused", paused });
-  }
-  return { paused };
-});
+export const setDiscoveryPaused = defineVerb<{ paused: boolean }, { paused: boolean }>(
+  { scope: WRITE_DISCOVERY },
+  async (s, { paused }) => {
+    const was = await discoveryPaused(s.tx);
+    await s.tx
+      .insert(appSettings)
+      .values({ key: DISCOVERY_PAUSED_KEY, value: paused, updated_at: s.now })
+      .onConflictDoUpdate({ target: appSettings.key, set: { value: sql`excluded.value`, updated_at: s.now } });
+    if (was !== paused) {
+      s.audit({
+        action: paused ? "discovery.pause" : "discovery.resume",
+        category: "discovery",
+        entity_type: "app_setting",
+        entity_id: DISCOVERY_PAUSED_KEY,
+        diff: { before: { paused: was }, after: { paused } },
+      });
+      s.emit("discovery_control", { type: paused ? "paused" : "resumed", paused });
+      s.emit("discovery", { type: "paused", paused });
+    }
+    return { paused };
+  },
+);

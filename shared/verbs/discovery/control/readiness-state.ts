@@ -35,13 +35,21 @@ const unknownReadiness = (): ReadinessOut => ({
   checked_at: null,
   helper_installed: false,
   capabilities: CAPABILITY_KEYS.map((key) => ({
-    key, title: key, state: "unknown", explanation: "The discovery worker has not probed this host's scan tools yet (no sidecar with the discovery worker has run).",
-    reason_code: "not_probed", last_healed_at: null, last_error: null,
+    key,
+    title: key,
+    state: "unknown",
+    explanation: "The discovery worker has not probed this host's scan tools yet (no sidecar with the discovery worker has run).",
+    reason_code: "not_probed",
+    last_healed_at: null,
+    last_error: null,
   })),
 });
 
 export async function readReadiness(db: Db): Promise<ReadinessOut> {
-  const [row] = await db.select({ value: appSettings.value, updated_at: appSettings.updated_at }).from(appSettings).where(eq(appSettings.key, DISCOVERY_READINESS_KEY));
+  const [row] = await db
+    .select({ value: appSettings.value, updated_at: appSettings.updated_at })
+    .from(appSettings)
+    .where(eq(appSettings.key, DISCOVERY_READINESS_KEY));
   const value = row?.value as Record<string, unknown> | undefined;
   if (!value || typeof value !== "object" || !Array.isArray(value.capabilities)) return unknownReadiness();
   return {

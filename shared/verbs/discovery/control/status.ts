@@ -16,14 +16,25 @@ const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOStrin
 export const discoveryStatus = defineRead({ scope: READ_DISCOVERY }, async (ctx, _input: void) => {
   const db = ctx.db;
   const [active, [pending], [last], [next], [containers], readiness, paused] = await Promise.all([
-    db.select().from(scanJobs).where(inArray(scanJobs.status, [...OPEN_JOB_STATUSES])).orderBy(desc(scanJobs.id)).limit(20),
+    db
+      .select()
+      .from(scanJobs)
+      .where(inArray(scanJobs.status, [...OPEN_JOB_STATUSES]))
+      .orderBy(desc(scanJobs.id))
+      .limit(20),
     db.select({ n: count() }).from(scanResults).where(eq(scanResults.merge_status, "pending")),
-    db.select({ at: max(scanJobs.completed_at) }).from(scanJobs).where(eq(scanJobs.status, "completed")),
+    db
+      .select({ at: max(scanJobs.completed_at) })
+      .from(scanJobs)
+      .where(eq(scanJobs.status, "completed")),
     db
       .select({ at: min(discoveryProfiles.next_run_at) })
       .from(discoveryProfiles)
       .where(and(eq(discoveryProfiles.enabled, true), isNull(discoveryProfiles.paused_at), isNotNull(discoveryProfiles.next_run_at))),
-    db.select({ n: count() }).from(externalRefs).where(and(like(externalRefs.source, "docker%"), eq(externalRefs.entity_type, "compute_unit"))),
+    db
+      .select({ n: count() })
+      .from(externalRefs)
+      .where(and(like(externalRefs.source, "docker%"), eq(externalRefs.entity_type, "compute_unit"))),
     readReadiness(db),
     discoveryPaused(db),
   ]);

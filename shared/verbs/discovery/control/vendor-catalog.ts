@@ -7,7 +7,12 @@ import { defineRead } from "../../verb.ts";
 import { READ_DISCOVERY } from "../scopes.ts";
 
 /** "Hewlett Packard Enterprise" -> "hewlett-packard-enterprise". */
-export const vendorKey = (name: string) => name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "vendor";
+export const vendorKey = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "") || "vendor";
 
 export const vendorCatalog = defineRead({ scope: READ_DISCOVERY }, async (ctx, _input: void) => {
   const rows = await queryRows<{ name: string; oui_prefixes: number; hostname_patterns: number; device_types: string[] | null }>(
@@ -27,7 +32,13 @@ export const vendorCatalog = defineRead({ scope: READ_DISCOVERY }, async (ctx, _
     const base = vendorKey(r.name);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return { key: n === 1 ? base : `${base}-${n}`, name: r.name, oui_prefixes: r.oui_prefixes, hostname_patterns: r.hostname_patterns, device_types: r.device_types ?? [] };
+    return {
+      key: n === 1 ? base : `${base}-${n}`,
+      name: r.name,
+      oui_prefixes: r.oui_prefixes,
+      hostname_patterns: r.hostname_patterns,
+      device_types: r.device_types ?? [],
+    };
   });
   return { vendors, total: vendors.length };
 });

@@ -12,12 +12,22 @@ export interface DockerNetworkRow {
 
 export interface DockerContainerRow {
   external_id: string;
-  values: { name: string; kind: "container"; status: string; ip_address: string | null; memory_mb: number | null; cpu_cores: number | null };
+  values: {
+    name: string;
+    kind: "container";
+    status: string;
+    ip_address: string | null;
+    memory_mb: number | null;
+    cpu_cores: number | null;
+  };
   attributes: Record<string, unknown>;
   /** Docker network id -> the container's address on it. */
   endpoints: { network_id: string; ip_address: string | null }[];
   /** The service of its published ports, when it publishes any. */
-  service: { external_id: string; values: { name: string; status: string; ports: { ip: string | null; port: number; protocol: string; label: string }[] } } | null;
+  service: {
+    external_id: string;
+    values: { name: string; status: string; ports: { ip: string | null; port: number; protocol: string; label: string }[] };
+  } | null;
 }
 
 /** The external id of a container's published-ports service (the container's own id names its compute unit). */
@@ -30,7 +40,10 @@ function statusOf(state: string): string {
   return "stopped";
 }
 
-export function dockerInventory(snapshot: DockerSnapshot, networkTypes: readonly string[] | null): { networks: DockerNetworkRow[]; containers: DockerContainerRow[] } {
+export function dockerInventory(
+  snapshot: DockerSnapshot,
+  networkTypes: readonly string[] | null,
+): { networks: DockerNetworkRow[]; containers: DockerContainerRow[] } {
   const networks: DockerNetworkRow[] = [];
   for (const n of snapshot.networks) {
     if (networkTypes && networkTypes.length > 0 && !networkTypes.includes(n.Driver)) continue;
@@ -67,14 +80,25 @@ export function dockerInventory(snapshot: DockerSnapshot, networkTypes: readonly
     return {
       external_id: summary.Id,
       values: {
-        name, kind: "container", status,
+        name,
+        kind: "container",
+        status,
         ip_address: endpoints.find((e) => e.ip_address)?.ip_address ?? null,
         memory_mb: memory > 0 ? Math.round(memory / 1048576) : null,
         cpu_cores: nanoCpus > 0 ? nanoCpus / 1e9 : null,
       },
-      attributes: { image: inspect?.Config?.Image ?? summary.Image, state, docker_status: summary.Status, labels: summary.Labels ?? {}, hostname: inspect?.Config?.Hostname ?? null },
+      attributes: {
+        image: inspect?.Config?.Image ?? summary.Image,
+        state,
+        docker_status: summary.Status,
+        labels: summary.Labels ?? {},
+        hostname: inspect?.Config?.Hostname ?? null,
+      },
       endpoints,
-      service: ports.length === 0 ? null : { external_id: serviceExternalId(summary.Id), values: { name, status: status === "running" ? "running" : "stopped", ports } },
+      service:
+        ports.length === 0
+          ? null
+          : { external_id: serviceExternalId(summary.Id), values: { name, status: status === "running" ? "running" : "stopped", ports } },
     };
   });
   return { networks, containers };

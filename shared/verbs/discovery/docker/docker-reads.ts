@@ -18,22 +18,33 @@ interface SyncRecord {
 
 export const dockerStatus = defineRead({ scope: READ_DISCOVERY }, async (ctx, { socket_path }: { socket_path?: string | undefined }) => {
   const path = socket_path ?? DEFAULT_SOCKET_PATH;
-  const [setting] = await ctx.db.select().from(appSettings).where(eq(appSettings.key, dockerSyncKey(path)));
+  const [setting] = await ctx.db
+    .select()
+    .from(appSettings)
+    .where(eq(appSettings.key, dockerSyncKey(path)));
   const last = setting?.value as SyncRecord | undefined;
   const [job] = await ctx.db
     .select()
     .from(scanJobs)
-    .where(and(sql`${scanJobs.scan_types} @> '["docker"]'::jsonb`, sql`coalesce(${scanJobs.options}->>'docker_socket_path', ${DEFAULT_SOCKET_PATH}) = ${path}`))
+    .where(
+      and(
+        sql`${scanJobs.scan_types} @> '["docker"]'::jsonb`,
+        sql`coalesce(${scanJobs.options}->>'docker_socket_path', ${DEFAULT_SOCKET_PATH}) = ${path}`,
+      ),
+    )
     .orderBy(desc(scanJobs.id))
     .limit(1);
   // What the inventory holds from this engine now (rows it stopped reporting are not counted).
-  const [counts] = await queryRows<{ containers: number; running: number; networks: number; services: number }>(ctx.db, sql`
+  const [counts] = await queryRows<{ containers: number; running: number; networks: number; services: number }>(
+    ctx.db,
+    sql`
     select count(*) filter (where r.entity_type = 'compute_unit')::int as containers,
            count(*) filter (where r.entity_type = 'compute_unit' and c.status = 'running')::int as running,
            count(*) filter (where r.entity_type = 'network')::int as networks,
            count(*) filter (where r.entity_type = 'service')::int as services
       from ${externalRefs} r left join compute_units c on r.entity_type = 'compute_unit' and c.id = r.entity_id
-     where r.source = ${dockerSource(path)} and not (r.attributes ? 'removed_at')`);
+     where r.source = ${dockerSource(path)} and not (r.attributes ? 'removed_at')`,
+  );
   const finished = job && (job.status === "completed" || job.status === "failed") ? job.status === "completed" : null;
   const available = finished ?? (last ? true : null);
   return {
@@ -47,7 +58,9 @@ export const dockerStatus = defineRead({ scope: READ_DISCOVERY }, async (ctx, { 
     network_count: counts?.networks ?? 0,
     service_count: counts?.services ?? 0,
     last_sync: last?.at ?? null,
-    last_job: job ? { id: job.id, status: job.status, error_text: job.error_text, created_at: iso(job.created_at), completed_at: iso(job.completed_at) } : null,
+    last_job: job
+      ? { id: job.id, status: job.status, error_text: job.error_text, created_at: iso(job.created_at), completed_at: iso(job.completed_at) }
+      : null,
   };
 });
 

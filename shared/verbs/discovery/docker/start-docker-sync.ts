@@ -21,14 +21,23 @@ export const startDockerSync = defineVerb({ scope: WRITE_DISCOVERY }, async (s, 
   const [open] = await s.tx
     .select({ id: scanJobs.id, status: scanJobs.status })
     .from(scanJobs)
-    .where(and(inArray(scanJobs.status, ["queued", "running"]), sql`${scanJobs.scan_types} @> '["docker"]'::jsonb`, sql`coalesce(${scanJobs.options}->>'docker_socket_path', ${DEFAULT_SOCKET_PATH}) = ${socket_path}`))
+    .where(
+      and(
+        inArray(scanJobs.status, ["queued", "running"]),
+        sql`${scanJobs.scan_types} @> '["docker"]'::jsonb`,
+        sql`coalesce(${scanJobs.options}->>'docker_socket_path', ${DEFAULT_SOCKET_PATH}) = ${socket_path}`,
+      ),
+    )
     .limit(1);
   if (open) throw ApiError.conflict(`A Docker sync of ${socket_path} is already ${open.status} (job ${open.id}).`, { job_id: open.id });
   const job = await insertScanJob(s, {
     source_type: "manual",
     label: `Docker sync ${socket_path}`,
     scan_types: ["docker"],
-    options: { docker_socket_path: socket_path, ...(input?.docker_network_types ? { docker_network_types: input.docker_network_types } : {}) },
+    options: {
+      docker_socket_path: socket_path,
+      ...(input?.docker_network_types ? { docker_network_types: input.docker_network_types } : {}),
+    },
   });
   return { status: "sync_started" as const, socket_path, job_id: job.id };
 });

@@ -11,7 +11,14 @@ export type IpCheckEntity = "hardware" | "compute_unit" | "service" | "ip_addres
 
 export interface IpCheckInput {
   ip: string;
-  ports?: { ip?: string | null | undefined; port?: number | null | undefined; protocol?: string | undefined; label?: string | null | undefined }[] | undefined;
+  ports?:
+    | {
+        ip?: string | null | undefined;
+        port?: number | null | undefined;
+        protocol?: string | undefined;
+        label?: string | null | undefined;
+      }[]
+    | undefined;
   exclude_entity_type?: IpCheckEntity | null | undefined;
   exclude_entity_id?: number | null | undefined;
 }
@@ -25,7 +32,12 @@ export interface IpConflict {
   protocol: string | null;
 }
 
-const ENTITY_OF: Record<string, IpCheckEntity | undefined> = { hardware: "hardware", compute_unit: "compute_unit", service: "service", ipam: "ip_address" };
+const ENTITY_OF: Record<string, IpCheckEntity | undefined> = {
+  hardware: "hardware",
+  compute_unit: "compute_unit",
+  service: "service",
+  ipam: "ip_address",
+};
 
 const sameHost = (a: string | null | undefined, b: string) => {
   const x = parseHost(a ?? null);
@@ -61,15 +73,31 @@ export const ipCheck = defineRead({ scope: "write:networks" }, async (ctx, input
     const portIp = p.ip ?? input.ip;
     const parsed = parseAddress(portIp);
     if (!parsed.ok) continue;
-    const candidates = (await addressUses(ctx.db, hostCidr(parsed.value))).filter((u) => u.type === "service" || u.type === "service_port").map((u) => u.id);
+    const candidates = (await addressUses(ctx.db, hostCidr(parsed.value)))
+      .filter((u) => u.type === "service" || u.type === "service_port")
+      .map((u) => u.id);
     if (candidates.length === 0) continue;
-    const rows = await ctx.db.select({ id: services.id, name: services.name, ip_address: services.ip_address, ports: services.ports }).from(services).where(inArray(services.id, [...new Set(candidates)]));
+    const rows = await ctx.db
+      .select({ id: services.id, name: services.name, ip_address: services.ip_address, ports: services.ports })
+      .from(services)
+      .where(inArray(services.id, [...new Set(candidates)]));
     const protocol = p.protocol ?? "tcp";
     for (const s of rows) {
       const taken = (Array.isArray(s.ports) ? s.ports : []).some(
-        (sp) => sp.port === p.port && (sp.protocol ?? "tcp") === protocol && (sp.ip ? sameHost(sp.ip, parsed.text) : sameHost(s.ip_address, parsed.text)),
+        (sp) =>
+          sp.port === p.port &&
+          (sp.protocol ?? "tcp") === protocol &&
+          (sp.ip ? sameHost(sp.ip, parsed.text) : sameHost(s.ip_address, parsed.text)),
       );
-      if (taken) add({ entity_type: "service", entity_id: s.id, entity_name: s.name, conflicting_ip: parsed.text, conflicting_port: p.port, protocol });
+      if (taken)
+        add({
+          entity_type: "service",
+          entity_id: s.id,
+          entity_name: s.name,
+          conflicting_ip: parsed.text,
+          conflicting_port: p.port,
+          protocol,
+        });
     }
   }
   return { conflicts };

@@ -15,11 +15,24 @@ export const cancelScanJob = defineVerb<{ id: number }, { cancelled: true }>({ s
   const before = await requireJob(s.tx, id, true);
   const [row] = await s.tx
     .update(scanJobs)
-    .set({ status: "cancelled", completed_at: s.now, updated_at: s.now, error_reason: "cancelled_by_user", progress_phase: "cancelled", progress_message: "Cancelled by the user" })
+    .set({
+      status: "cancelled",
+      completed_at: s.now,
+      updated_at: s.now,
+      error_reason: "cancelled_by_user",
+      progress_phase: "cancelled",
+      progress_message: "Cancelled by the user",
+    })
     .where(and(eq(scanJobs.id, id), inArray(scanJobs.status, [...OPEN_JOB_STATUSES])))
     .returning();
   if (!row) throw ApiError.conflict(`Job is already ${before.status}`);
-  s.audit({ action: "discovery.job.cancel", category: "discovery", entity_type: "scan_job", entity_id: id, diff: { before: { status: before.status }, after: { status: "cancelled" } } });
+  s.audit({
+    action: "discovery.job.cancel",
+    category: "discovery",
+    entity_type: "scan_job",
+    entity_id: id,
+    diff: { before: { status: before.status }, after: { status: "cancelled" } },
+  });
   s.emit("discovery_control", { type: "job_cancel", job_id: id, scan_agent_id: row.scan_agent_id, dispatch_id: row.dispatch_id });
   emitJobUpdate(s, row);
   return { cancelled: true };

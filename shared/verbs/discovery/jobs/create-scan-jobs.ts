@@ -44,7 +44,10 @@ export async function insertScanJob(s: VerbScope, fields: NewScanJob, snmp?: { v
   let job = row!;
   if (snmp) job = await storeJobCommunity(s, snmp.vault, job.id, snmp.community);
   s.audit({
-    action: "discovery.job.create", category: "discovery", entity_type: "scan_job", entity_id: job.id,
+    action: "discovery.job.create",
+    category: "discovery",
+    entity_type: "scan_job",
+    entity_id: job.id,
     diff: { after: { ...presentJob(job), options: job.options } },
   });
   s.emit("discovery_control", { type: "job_queued", job_id: job.id, scan_agent_id: job.scan_agent_id });
@@ -73,7 +76,12 @@ async function planJobs(ctx: VerbContext, { body, allowed }: ScanInput): Promise
 
   const scanTypes = checkScanTypes(body.scan_types, agentId);
   const solo = scanTypes.find((t) => SOLO_SCAN_TYPES.has(t));
-  if (solo) throw invalid("scan_types", `Scan type '${solo}' has its own route (${solo === "docker" ? "POST /discovery/docker/sync" : "POST /discovery/lldp-enrich"}).`, "scan_type");
+  if (solo)
+    throw invalid(
+      "scan_types",
+      `Scan type '${solo}' has its own route (${solo === "docker" ? "POST /discovery/docker/sync" : "POST /discovery/lldp-enrich"}).`,
+      "scan_type",
+    );
   const ports = checkPorts(body);
   const nmapArguments = checkNmapArguments(body.nmap_arguments);
   await checkTools(ctx.db, scanTypes);

@@ -35,9 +35,17 @@ export interface EnrichInput {
 async function scanTypesOf(ctx: VerbContext, body: EnrichRequest): Promise<string[]> {
   const types = checkScanTypes(body?.scan_types?.length ? body.scan_types : ENRICH_SCAN_TYPES, null);
   const solo = types.find((t) => SOLO_SCAN_TYPES.has(t));
-  if (solo) throw invalid("scan_types", `Scan type '${solo}' does not scan addresses; an enrichment takes ${ENRICH_SCAN_TYPES.join(", ")}, arp, snmp or nmap`, "scan_type");
+  if (solo)
+    throw invalid(
+      "scan_types",
+      `Scan type '${solo}' does not scan addresses; an enrichment takes ${ENRICH_SCAN_TYPES.join(", ")}, arp, snmp or nmap`,
+      "scan_type",
+    );
   if (types.includes("nmap") && capabilityState(await readReadiness(ctx.db), "nmap") === "unavailable") {
-    throw new ApiError("CONFLICT", "nmap is disabled on this server (the discovery worker found no nmap binary): enrich without 'nmap' in scan_types to use the built-in scanner.");
+    throw new ApiError(
+      "CONFLICT",
+      "nmap is disabled on this server (the discovery worker found no nmap binary): enrich without 'nmap' in scan_types to use the built-in scanner.",
+    );
   }
   return types;
 }
@@ -45,17 +53,33 @@ async function scanTypesOf(ctx: VerbContext, body: EnrichRequest): Promise<strin
 async function planEnrich(ctx: VerbContext, { job_id, body, allowed }: EnrichInput): Promise<NewScanJob> {
   const job = await requireJob(ctx.db, job_id);
   if (!job.scan_types.includes("opnsense")) {
-    throw new ApiError("BAD_REQUEST", `Job ${job_id} is not an OPNsense job (scan types: ${job.scan_types.join(", ") || "none"}); enrich follows up the hosts an opnsense scan found.`);
+    throw new ApiError(
+      "BAD_REQUEST",
+      `Job ${job_id} is not an OPNsense job (scan types: ${job.scan_types.join(", ") || "none"}); enrich follows up the hosts an opnsense scan found.`,
+    );
   }
-  const rows = await queryRows<{ ip_address: string }>(ctx.db, sql`select distinct ip_address from scan_results where scan_job_id = ${job_id}`);
-  const ips = rows.map((r) => r.ip_address).filter((ip) => ipToInt(ip) !== null).sort((a, b) => ipToInt(a)! - ipToInt(b)!);
-  if (ips.length === 0) throw new ApiError("BAD_REQUEST", `Job ${job_id} has no IP addresses to enrich (it found no host, or has not run yet).`);
+  const rows = await queryRows<{ ip_address: string }>(
+    ctx.db,
+    sql`select distinct ip_address from scan_results where scan_job_id = ${job_id}`,
+  );
+  const ips = rows
+    .map((r) => r.ip_address)
+    .filter((ip) => ipToInt(ip) !== null)
+    .sort((a, b) => ipToInt(a)! - ipToInt(b)!);
+  if (ips.length === 0)
+    throw new ApiError("BAD_REQUEST", `Job ${job_id} has no IP addresses to enrich (it found no host, or has not run yet).`);
   const targets = privateAddresses(ips, allowed);
   if (targets.length === 0) {
-    throw new ApiError("BAD_REQUEST", `Job ${job_id} has no private IP addresses to enrich: none of its ${ips.length} addresses lies inside both the private ranges and the allowed targets (${allowed.join(", ")}).`);
+    throw new ApiError(
+      "BAD_REQUEST",
+      `Job ${job_id} has no private IP addresses to enrich: none of its ${ips.length} addresses lies inside both the private ranges and the allowed targets (${allowed.join(", ")}).`,
+    );
   }
   if (targets.length > MAX_SCAN_ADDRESSES) {
-    throw new ApiError("BAD_REQUEST", `Job ${job_id} has ${targets.length} private addresses; one scan takes at most ${MAX_SCAN_ADDRESSES}: scan them in ranges with POST /discovery/scan.`);
+    throw new ApiError(
+      "BAD_REQUEST",
+      `Job ${job_id} has ${targets.length} private addresses; one scan takes at most ${MAX_SCAN_ADDRESSES}: scan them in ranges with POST /discovery/scan.`,
+    );
   }
   const scanTypes = await scanTypesOf(ctx, body);
   const ports = checkPorts(body ?? {});
@@ -80,12 +104,18 @@ async function planEnrich(ctx: VerbContext, { job_id, body, allowed }: EnrichInp
   };
 }
 
-export const enrichScanJob = defineVerb<EnrichInput, ScanJobOut, NewScanJob>({ scope: WRITE_DISCOVERY, prepare: planEnrich }, async (s, { job_id }, fields) => {
-  await refuseOverOpenLimit(s);
-  const job = await insertScanJob(s, fields);
-  s.audit({
-    action: "discovery.job.enrich", category: "discovery", entity_type: "scan_job", entity_id: job_id,
-    diff: { after: { enrich_job_id: job.id, addresses: job.addresses_total, scan_types: job.scan_types } },
-  });
-  return presentJob(job);
-});
+export const enrichScanJob = defineVerb<EnrichInput, ScanJobOut, NewScanJob>(
+  { scope: WRITE_DISCOVERY, prepare: planEnrich },
+  async (s, { job_id }, fields) => {
+    await refuseOverOpenLimit(s);
+    const job = await insertScanJob(s, fields);
+    s.audit({
+      action: "discovery.job.enrich",
+      category: "discovery",
+      entity_type: "scan_job",
+      entity_id: job_id,
+      diff: { after: { enrich_job_id: job.id, addresses: job.addresses_total, scan_types: job.scan_types } },
+    });
+    return presentJob(job);
+  },
+);

@@ -9,14 +9,30 @@ import type { NewScanJob } from "./new-scan-job.ts";
 import { checkScanTypes, invalid } from "./scan-checks.ts";
 
 /** Fields of a scan request that mean nothing to a firewall read. */
-const SWEEP_FIELDS = ["cidr", "cidrs", "targets", "exclude", "tcp_ports", "ports_preset", "nmap_arguments", "snmp_community", "host_timeout_ms"] as const;
+const SWEEP_FIELDS = [
+  "cidr",
+  "cidrs",
+  "targets",
+  "exclude",
+  "tcp_ports",
+  "ports_preset",
+  "nmap_arguments",
+  "snmp_community",
+  "host_timeout_ms",
+] as const;
 
-export const FIREWALL_NO_TARGETS = "Scan type 'opnsense' reads the firewall's ARP table and DHCP leases: it takes no targets, ports or scan options";
+export const FIREWALL_NO_TARGETS =
+  "Scan type 'opnsense' reads the firewall's ARP table and DHCP leases: it takes no targets, ports or scan options";
 
 /** The firewall is configured (address and key pair), or a 422 at `field` saying what is missing. */
 export async function checkFirewall(db: Db, field = "scan_types"): Promise<void> {
   const missing = await firewallMissing(db);
-  if (missing) throw invalid(field, `Scan type 'opnsense' reads the firewall set with PATCH /settings/firewall: ${missing}`, "firewall_not_configured");
+  if (missing)
+    throw invalid(
+      field,
+      `Scan type 'opnsense' reads the firewall set with PATCH /settings/firewall: ${missing}`,
+      "firewall_not_configured",
+    );
 }
 
 export async function planFirewallJob(db: Db, body: ScanRequest): Promise<NewScanJob> {

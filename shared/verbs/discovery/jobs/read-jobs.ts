@@ -42,18 +42,23 @@ export const listScanJobs = defineRead<JobListInput, ListPage<ScanJobOut>>({ sco
   listPage<ScanJobRow, ScanJobOut>(ctx.db, SPEC, input, filters(input), (rows) => rows.map(presentJob)),
 );
 
-export const getScanJob = defineRead<{ id: number }, ScanJobOut>({ scope: READ_DISCOVERY }, async (ctx, { id }) => presentJob(await requireJob(ctx.db, id)));
+export const getScanJob = defineRead<{ id: number }, ScanJobOut>({ scope: READ_DISCOVERY }, async (ctx, { id }) =>
+  presentJob(await requireJob(ctx.db, id)),
+);
 
-export const listJobLogs = defineRead<{ id: number; level?: string | undefined; limit: number }, ReturnType<typeof presentLog>[]>({ scope: READ_DISCOVERY }, async (ctx, input) => {
-  await requireJob(ctx.db, input.id);
-  const rows = await ctx.db
-    .select()
-    .from(scanLogs)
-    .where(and(eq(scanLogs.scan_job_id, input.id), input.level ? eq(scanLogs.level, input.level) : undefined))
-    .orderBy(asc(scanLogs.id))
-    .limit(input.limit);
-  return rows.map(presentLog);
-});
+export const listJobLogs = defineRead<{ id: number; level?: string | undefined; limit: number }, ReturnType<typeof presentLog>[]>(
+  { scope: READ_DISCOVERY },
+  async (ctx, input) => {
+    await requireJob(ctx.db, input.id);
+    const rows = await ctx.db
+      .select()
+      .from(scanLogs)
+      .where(and(eq(scanLogs.scan_job_id, input.id), input.level ? eq(scanLogs.level, input.level) : undefined))
+      .orderBy(asc(scanLogs.id))
+      .limit(input.limit);
+    return rows.map(presentLog);
+  },
+);
 
 function presentLog(r: typeof scanLogs.$inferSelect) {
   return {

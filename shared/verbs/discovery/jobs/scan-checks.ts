@@ -13,7 +13,13 @@ import { capabilityState, readReadiness } from "../control/readiness-state.ts";
 
 /** `targets[2]` -> ["body", "targets", 2]: the loc of a field a domain check named. */
 export function locOf(field: string): (string | number)[] {
-  return ["body", ...field.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
+  return [
+    "body",
+    ...field
+      .split(/[.[\]]+/)
+      .filter(Boolean)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+  ];
 }
 
 export function invalid(field: string, msg: string, type = "invalid"): ApiError {
@@ -60,10 +66,13 @@ export async function checkTools(db: Db, scanTypes: readonly string[], field = "
   const readiness = await readReadiness(db);
   if (capabilityState(readiness, "nmap") === "unavailable") {
     const why = readiness.capabilities.find((c) => c.key === "nmap")?.explanation;
-    throw invalid(field, `Scan type 'nmap' is not available: nmap is not installed on the scanning host${why ? ` (${why})` : ""}. Choose icmp, tcp, dns, arp, banner or http instead.`, "tool_missing");
+    throw invalid(
+      field,
+      `Scan type 'nmap' is not available: nmap is not installed on the scanning host${why ? ` (${why})` : ""}. Choose icmp, tcp, dns, arp, banner or http instead.`,
+      "tool_missing",
+    );
   }
 }
-
 
 /** The agent may run a job over `targets` (or, for a profile without targets yet, at all). */
 export async function checkAgent(db: Db, agentId: number, targets: TargetSet | null, now: Date): Promise<void> {
@@ -71,5 +80,9 @@ export async function checkAgent(db: Db, agentId: number, targets: TargetSet | n
   if (verdict.eligible) return;
   // The reference answered detail {reason, detail, message}; spec 7.1 keeps `detail` a string, so the
   // machine reason rides beside it like the monitors' agent refusals (`reason`, plus its `reason_detail`).
-  throw new ApiError("VALIDATION_ERROR", verdict.message, { fields: { scan_agent_id: verdict.message }, reason: verdict.reason, reason_detail: verdict.detail });
+  throw new ApiError("VALIDATION_ERROR", verdict.message, {
+    fields: { scan_agent_id: verdict.message },
+    reason: verdict.reason,
+    reason_detail: verdict.detail,
+  });
 }

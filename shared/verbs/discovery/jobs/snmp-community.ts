@@ -10,7 +10,12 @@ import { assertVaultWritable } from "../../vault/writable.ts";
 import type { VerbScope } from "../../verb.ts";
 
 /** Seals `community` into scan job `jobId` (refused with 503 while the vault cannot write); answers the row. */
-export async function storeJobCommunity(s: VerbScope, vault: Vault, jobId: number, community: string): Promise<typeof scanJobs.$inferSelect> {
+export async function storeJobCommunity(
+  s: VerbScope,
+  vault: Vault,
+  jobId: number,
+  community: string,
+): Promise<typeof scanJobs.$inferSelect> {
   await assertVaultWritable(s.tx, vault, s.now);
   const sealed = await sealSecret(vault, SCAN_JOB_SNMP_COMMUNITY, jobId, community);
   const [row] = await s.tx.update(scanJobs).set({ snmp_community: sealed }).where(eq(scanJobs.id, jobId)).returning();
@@ -25,9 +30,16 @@ export async function storeProfileCommunity(s: VerbScope, vault: Vault, profileI
 }
 
 /** The clear community a job runs with: its own, else its profile's, else null. Throws VaultError when the key cannot open it. */
-export async function openJobCommunity(db: Db, vault: Vault, job: { id: number; profile_id: number | null; snmp_community: string | null }): Promise<string | null> {
+export async function openJobCommunity(
+  db: Db,
+  vault: Vault,
+  job: { id: number; profile_id: number | null; snmp_community: string | null },
+): Promise<string | null> {
   if (job.snmp_community) return openSecret(vault, SCAN_JOB_SNMP_COMMUNITY, job.id, job.snmp_community);
   if (job.profile_id == null) return null;
-  const [profile] = await db.select({ sealed: discoveryProfiles.snmp_community }).from(discoveryProfiles).where(eq(discoveryProfiles.id, job.profile_id));
+  const [profile] = await db
+    .select({ sealed: discoveryProfiles.snmp_community })
+    .from(discoveryProfiles)
+    .where(eq(discoveryProfiles.id, job.profile_id));
   return profile?.sealed ? openSecret(vault, DISCOVERY_PROFILE_SNMP_COMMUNITY, job.profile_id, profile.sealed) : null;
 }

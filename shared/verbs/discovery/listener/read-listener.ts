@@ -24,14 +24,23 @@ export interface ListenerSettings {
 export const readListenerSettings = defineRead<void, ListenerSettings>({ scope: READ_DISCOVERY }, async (ctx) => {
   const enabled = await readSetting(ctx.db, "discovery_listener_enabled");
   const interfaces = await readSetting(ctx.db, "discovery_listener_interfaces");
-  return { enabled: enabled === true, interfaces: Array.isArray(interfaces) ? interfaces.filter((x): x is string => typeof x === "string") : [] };
+  return {
+    enabled: enabled === true,
+    interfaces: Array.isArray(interfaces) ? interfaces.filter((x): x is string => typeof x === "string") : [],
+  };
 });
 
 export const listenerStatus = defineRead<void, ListenerStatusOutT>({ scope: READ_DISCOVERY }, async (ctx) => {
   const settings = await readListenerSettings({ ctx });
   const now = ctx.clock.now().getTime();
-  const rows = await queryRows<{ owner: string; status: ListenerRuntimeStatus; updated_at: Date | string }>(ctx.db, sql`select owner, status, updated_at from discovery_listener_state order by owner`);
-  const [stored] = await queryRows<{ n: number; oldest: Date | string | null }>(ctx.db, sql`select count(*)::int as n, min(received_at) as oldest from discovery_listener_events`);
+  const rows = await queryRows<{ owner: string; status: ListenerRuntimeStatus; updated_at: Date | string }>(
+    ctx.db,
+    sql`select owner, status, updated_at from discovery_listener_state order by owner`,
+  );
+  const [stored] = await queryRows<{ n: number; oldest: Date | string | null }>(
+    ctx.db,
+    sql`select count(*)::int as n, min(received_at) as oldest from discovery_listener_events`,
+  );
   const total = emptyListenerStatus();
   const sidecars = rows.map((r) => {
     const st = { ...emptyListenerStatus(), ...r.status };
@@ -44,7 +53,8 @@ export const listenerStatus = defineRead<void, ListenerStatusOutT>({ scope: READ
         total.malformed[p] += st.malformed[p] ?? 0;
         total.rate_limited[p] += st.rate_limited[p] ?? 0;
       }
-      if (st.last_packet_at && (!total.last_packet_at || st.last_packet_at > total.last_packet_at)) total.last_packet_at = st.last_packet_at;
+      if (st.last_packet_at && (!total.last_packet_at || st.last_packet_at > total.last_packet_at))
+        total.last_packet_at = st.last_packet_at;
       total.groups.push(...st.groups);
       total.errors.push(...st.errors);
     }
@@ -61,17 +71,33 @@ export const listenerStatus = defineRead<void, ListenerStatusOutT>({ scope: READ
     errors: total.errors.slice(0, 20),
     events_stored: stored?.n ?? 0,
     oldest_event_at: iso(stored?.oldest ? new Date(stored.oldest) : null),
-    limits: { per_source_per_second: LISTENER_LIMITS.perSourcePerSecond, max_stored_events: LISTENER_LIMITS.maxStoredEvents, retention_days: LISTENER_LIMITS.retentionDays },
+    limits: {
+      per_source_per_second: LISTENER_LIMITS.perSourcePerSecond,
+      max_stored_events: LISTENER_LIMITS.maxStoredEvents,
+      retention_days: LISTENER_LIMITS.retentionDays,
+    },
     sidecars: sidecars.map((x) => ({
-      owner: x.owner, listening: x.listening, updated_at: x.updated_at, started_at: x.started_at, interfaces: x.interfaces, groups: x.groups,
-      counts: { mdns: countsOf(x, "mdns"), ssdp: countsOf(x, "ssdp") }, descriptions: { fetched: x.descriptions_fetched, refused: x.descriptions_refused, failed: x.descriptions_failed },
-      last_packet_at: x.last_packet_at, errors: x.errors,
+      owner: x.owner,
+      listening: x.listening,
+      updated_at: x.updated_at,
+      started_at: x.started_at,
+      interfaces: x.interfaces,
+      groups: x.groups,
+      counts: { mdns: countsOf(x, "mdns"), ssdp: countsOf(x, "ssdp") },
+      descriptions: { fetched: x.descriptions_fetched, refused: x.descriptions_refused, failed: x.descriptions_failed },
+      last_packet_at: x.last_packet_at,
+      errors: x.errors,
     })),
   };
 });
 
 function countsOf(st: ListenerRuntimeStatus, p: "mdns" | "ssdp") {
-  return { packets: st.packets[p] ?? 0, accepted: st.accepted[p] ?? 0, malformed: st.malformed[p] ?? 0, rate_limited: st.rate_limited[p] ?? 0 };
+  return {
+    packets: st.packets[p] ?? 0,
+    accepted: st.accepted[p] ?? 0,
+    malformed: st.malformed[p] ?? 0,
+    rate_limited: st.rate_limited[p] ?? 0,
+  };
 }
 
 const SPEC: ListSpec = {
@@ -91,9 +117,22 @@ type EventRow = typeof discoveryListenerEvents.$inferSelect;
 
 export function presentEvent(r: EventRow): ListenerEventOutT {
   return {
-    id: r.id, received_at: iso(r.received_at)!, protocol: r.protocol, kind: r.kind, source: r.source, address: r.address, mac_address: r.mac_address,
-    hostname: r.hostname, services: r.services, vendor: r.vendor, model: r.model, serial_number: r.serial_number, location: r.location, usn: r.usn,
-    server: r.server, heard_by: r.heard_by,
+    id: r.id,
+    received_at: iso(r.received_at)!,
+    protocol: r.protocol,
+    kind: r.kind,
+    source: r.source,
+    address: r.address,
+    mac_address: r.mac_address,
+    hostname: r.hostname,
+    services: r.services,
+    vendor: r.vendor,
+    model: r.model,
+    serial_number: r.serial_number,
+    location: r.location,
+    usn: r.usn,
+    server: r.server,
+    heard_by: r.heard_by,
   };
 }
 
@@ -101,7 +140,9 @@ export const listListenerEvents = defineRead<ListenerEventsInput, ListPage<Liste
   const where: (SQL | undefined)[] = [
     input.protocol !== undefined ? eq(discoveryListenerEvents.protocol, input.protocol) : undefined,
     input.kind !== undefined ? eq(discoveryListenerEvents.kind, input.kind) : undefined,
-    input.address !== undefined ? or(eq(discoveryListenerEvents.address, input.address), eq(discoveryListenerEvents.source, input.address)) : undefined,
+    input.address !== undefined
+      ? or(eq(discoveryListenerEvents.address, input.address), eq(discoveryListenerEvents.source, input.address))
+      : undefined,
   ];
   return listPage<EventRow, ListenerEventOutT>(ctx.db, SPEC, input, [and(...where)], (rows) => rows.map(presentEvent));
 });

@@ -49,7 +49,13 @@ export function findingsOf(observations: ListenerObservation[]): HostFinding[] {
     if (!f.sources.includes(o.protocol)) f.sources.push(o.protocol);
     for (const svc of o.services) {
       if (svc.port === null || f.open_ports.some((p) => p.port === svc.port && p.protocol === svc.protocol)) continue;
-      f.open_ports.push({ port: svc.port, protocol: svc.protocol, service: svc.type, ...(svc.name ? { banner: svc.name } : {}), ...(o.server ? { server: o.server } : {}) });
+      f.open_ports.push({
+        port: svc.port,
+        protocol: svc.protocol,
+        service: svc.type,
+        ...(svc.name ? { banner: svc.name } : {}),
+        ...(o.server ? { server: o.server } : {}),
+      });
     }
     byIp.set(o.address, f);
   }
@@ -63,26 +69,52 @@ async function listenerJob(s: VerbScope): Promise<number> {
   const now = s.now.toISOString();
   // Serialises two sidecars making the same day's job.
   await s.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`discovery_listener_job:${day}`}))`);
-  const [found] = await queryRows<{ id: number }>(s.tx, sql`select id from scan_jobs where source_type = 'listener_triggered' and label = ${label} order by id limit 1`);
+  const [found] = await queryRows<{ id: number }>(
+    s.tx,
+    sql`select id from scan_jobs where source_type = 'listener_triggered' and label = ${label} order by id limit 1`,
+  );
   if (found) return found.id;
-  const [made] = await queryRows<{ id: number }>(s.tx, sql`
+  const [made] = await queryRows<{ id: number }>(
+    s.tx,
+    sql`
     insert into scan_jobs (source_type, label, status, started_at, completed_at, triggered_by, progress_phase, progress_message, created_at, updated_at)
     values ('listener_triggered', ${label}, 'completed', ${now}::timestamptz, ${now}::timestamptz, 'listener', 'listening',
       'Devices the passive listener heard announce themselves', ${now}::timestamptz, ${now}::timestamptz)
-    returning id`);
+    returning id`,
+  );
   return made!.id;
 }
 
-async function storeEvents(s: VerbScope, owner: string, observations: ListenerObservation[]): Promise<{ id: number; protocol: string; kind: string; source: string; address: string | null; hostname: string | null }[]> {
+async function storeEvents(
+  s: VerbScope,
+  owner: string,
+  observations: ListenerObservation[],
+): Promise<{ id: number; protocol: string; kind: string; source: string; address: string | null; hostname: string | null }[]> {
   if (observations.length === 0) return [];
   const rows = observations.map((o) => ({
-    received_at: new Date(o.at), protocol: o.protocol, kind: o.kind, source: o.source.slice(0, 64), address: o.address, mac_address: normaliseMac(o.mac),
-    hostname: o.hostname, services: o.services.slice(0, 32), vendor: o.vendor, model: o.model, serial_number: o.serial, location: o.location, usn: o.usn,
-    server: o.server, heard_by: owner.slice(0, 200),
+    received_at: new Date(o.at),
+    protocol: o.protocol,
+    kind: o.kind,
+    source: o.source.slice(0, 64),
+    address: o.address,
+    mac_address: normaliseMac(o.mac),
+    hostname: o.hostname,
+    services: o.services.slice(0, 32),
+    vendor: o.vendor,
+    model: o.model,
+    serial_number: o.serial,
+    location: o.location,
+    usn: o.usn,
+    server: o.server,
+    heard_by: owner.slice(0, 200),
   }));
   const stored = await s.tx.insert(discoveryListenerEvents).values(rows).returning({
-    id: discoveryListenerEvents.id, protocol: discoveryListenerEvents.protocol, kind: discoveryListenerEvents.kind, source: discoveryListenerEvents.source,
-    address: discoveryListenerEvents.address, hostname: discoveryListenerEvents.hostname,
+    id: discoveryListenerEvents.id,
+    protocol: discoveryListenerEvents.protocol,
+    kind: discoveryListenerEvents.kind,
+    source: discoveryListenerEvents.source,
+    address: discoveryListenerEvents.address,
+    hostname: discoveryListenerEvents.hostname,
   });
   // The cap and the retention: the newest maxStoredEvents rows of the last retentionDays days stay.
   await s.tx.execute(sql`
@@ -106,20 +138,39 @@ export const recordHeard = defineVerb({ scope: WRITE_DISCOVERY }, async (s, inpu
     update scan_jobs set hosts_found = hosts_found + ${c.inserted}, hosts_new = hosts_new + ${c.d_new}, hosts_updated = hosts_updated + ${c.d_matched},
       hosts_conflict = hosts_conflict + ${c.d_conflict}, completed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
     where id = ${jobId}`);
-  if (c.recorded > 0) s.emit("discovery", { type: "results", job_id: jobId, count: c.recorded, recorded: c.recorded, new: c.new, matched: c.matched, conflict: c.conflict, addresses: c.addresses });
+  if (c.recorded > 0)
+    s.emit("discovery", {
+      type: "results",
+      job_id: jobId,
+      count: c.recorded,
+      recorded: c.recorded,
+      new: c.new,
+      matched: c.matched,
+      conflict: c.conflict,
+      addresses: c.addresses,
+    });
   // New devices: a result made now, matching nothing in the inventory, at an address no discovery reported before.
-  const fresh = await queryRows<{ id: number; ip_address: string; hostname: string | null; vendor: string | null; model: string | null }>(s.tx, sql`
+  const fresh = await queryRows<{ id: number; ip_address: string; hostname: string | null; vendor: string | null; model: string | null }>(
+    s.tx,
+    sql`
     select r.id, r.ip_address, r.hostname, r.vendor, r.model from scan_results r
     where r.scan_job_id = ${jobId} and r.state = 'new' and r.created_at = ${now}::timestamptz
       and not exists (select 1 from scan_results o where o.ip_address = r.ip_address and o.id < r.id)
-    order by r.id limit ${MAX_ALERTS}`);
+    order by r.id limit ${MAX_ALERTS}`,
+  );
   for (const r of fresh) {
     const what = [r.vendor, r.model].filter(Boolean).join(" ") || "a device";
     const title = `New device on the network: ${r.hostname ?? r.ip_address} (${what})`;
     await enqueueAlert(s, {
-      kind: "discovery.drift.new_device", severity: "warning", monitor_id: null, target_type: null, target_id: null, title,
+      kind: "discovery.drift.new_device",
+      severity: "warning",
+      monitor_id: null,
+      target_type: null,
+      target_id: null,
+      title,
       body: `${title}, heard announcing itself at ${r.ip_address} by the passive listener; review it under discovery results (scan ${jobId}).`,
-      detail: { job_id: jobId, result_id: r.id, ip_address: r.ip_address }, occurred_at: s.now,
+      detail: { job_id: jobId, result_id: r.id, ip_address: r.ip_address },
+      occurred_at: s.now,
     });
   }
   return { events: stored.length, job_id: jobId, results: c.recorded, new_devices: fresh.map((r) => r.ip_address) };

@@ -11,7 +11,10 @@ import { READ_DISCOVERY } from "../scopes.ts";
 
 /** The LLDP job `id`, or 404 "LLDP job <id> was not found." (also for a job of another scan type). */
 export async function requireLldpJob(db: Db, id: number) {
-  const [job] = await db.select({ id: scanJobs.id, status: scanJobs.status }).from(scanJobs).where(and(eq(scanJobs.id, id), sql`${scanJobs.scan_types} @> '["lldp"]'::jsonb`));
+  const [job] = await db
+    .select({ id: scanJobs.id, status: scanJobs.status })
+    .from(scanJobs)
+    .where(and(eq(scanJobs.id, id), sql`${scanJobs.scan_types} @> '["lldp"]'::jsonb`));
   if (!job) throw ApiError.notFound("LLDP job", id);
   return job;
 }

@@ -23,9 +23,14 @@ export interface LldpEnrichInput {
 
 export const startLldpEnrich = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: LldpEnrichInput) => {
   const ids = [...new Set(input.hardware_ids)];
-  const rows = await s.tx.select({ id: hardware.id, name: hardware.name, ip: hardware.ip_address }).from(hardware).where(inArray(hardware.id, ids));
+  const rows = await s.tx
+    .select({ id: hardware.id, name: hardware.name, ip: hardware.ip_address })
+    .from(hardware)
+    .where(inArray(hardware.id, ids));
   const nodes: { hardware_id: number; ip_address: string }[] = [];
-  const skipped: { hardware_id: number; reason: string }[] = ids.filter((id) => !rows.some((r) => r.id === id)).map((id) => ({ hardware_id: id, reason: "no such node" }));
+  const skipped: { hardware_id: number; reason: string }[] = ids
+    .filter((id) => !rows.some((r) => r.id === id))
+    .map((id) => ({ hardware_id: id, reason: "no such node" }));
   for (const r of rows.sort((a, b) => a.id - b.id)) {
     const ip = r.ip ? parseAddress(r.ip.split("/")[0]!) : undefined;
     if (!ip?.ok || ip.value.version !== 4) {
@@ -45,7 +50,13 @@ export const startLldpEnrich = defineVerb({ scope: WRITE_DISCOVERY }, async (s, 
     targets: nodes.map((n) => n.ip_address),
     scan_types: ["lldp"],
     addresses_total: nodes.length,
-    options: { hardware_ids: nodes.map((n) => n.hardware_id), nodes, skipped, snmp_port: input.snmp_port, snmp_version: input.snmp_version },
+    options: {
+      hardware_ids: nodes.map((n) => n.hardware_id),
+      nodes,
+      skipped,
+      snmp_port: input.snmp_port,
+      snmp_version: input.snmp_version,
+    },
   });
   await storeJobCommunity(s, vaultOf(s.ctx), job.id, input.snmp_community);
   return { job_id: job.id };

@@ -5,7 +5,8 @@ import { nextRunAt } from "../../jobs/schedule.ts";
 /** Why `expr` is not a 5-field crontab croner can read, or null when it is. */
 export function cronProblem(expr: string): string | null {
   const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 5) return `'${expr}' is not a 5-field crontab (minute hour day-of-month month day-of-week); it has ${fields.length} field${fields.length === 1 ? "" : "s"}`;
+  if (fields.length !== 5)
+    return `'${expr}' is not a 5-field crontab (minute hour day-of-month month day-of-week); it has ${fields.length} field${fields.length === 1 ? "" : "s"}`;
   try {
     nextRunAt(expr, new Date(0));
     return null;

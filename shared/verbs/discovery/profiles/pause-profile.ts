@@ -9,13 +9,23 @@ import { profileNextRun } from "./next-run.ts";
 import { presentProfile, requireProfile } from "./profile-row.ts";
 import { announceProfile, auditProfileChange } from "./write-profiles.ts";
 
-export const setProfilePaused = defineVerb<{ id: number; paused: boolean }, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { id, paused }) => {
-  const before = await requireProfile(s.tx, id, true);
-  if (paused === (before.paused_at !== null)) return presentProfile(before);
-  const paused_at = paused ? s.now : null;
-  const next_run_at = profileNextRun({ ...before, paused_at }, s.now);
-  const [row] = await s.tx.update(discoveryProfiles).set({ paused_at, next_run_at, updated_at: s.now }).where(eq(discoveryProfiles.id, id)).returning();
-  auditProfileChange(s, paused ? "pause" : "resume", id, { before: { paused_at: before.paused_at?.toISOString() ?? null }, after: { paused_at: paused_at?.toISOString() ?? null } });
-  announceProfile(s, paused ? "paused" : "resumed", row!);
-  return presentProfile(row!);
-});
+export const setProfilePaused = defineVerb<{ id: number; paused: boolean }, DiscoveryProfileOut>(
+  { scope: WRITE_DISCOVERY },
+  async (s, { id, paused }) => {
+    const before = await requireProfile(s.tx, id, true);
+    if (paused === (before.paused_at !== null)) return presentProfile(before);
+    const paused_at = paused ? s.now : null;
+    const next_run_at = profileNextRun({ ...before, paused_at }, s.now);
+    const [row] = await s.tx
+      .update(discoveryProfiles)
+      .set({ paused_at, next_run_at, updated_at: s.now })
+      .where(eq(discoveryProfiles.id, id))
+      .returning();
+    auditProfileChange(s, paused ? "pause" : "resume", id, {
+      before: { paused_at: before.paused_at?.toISOString() ?? null },
+      after: { paused_at: paused_at?.toISOString() ?? null },
+    });
+    announceProfile(s, paused ? "paused" : "resumed", row!);
+    return presentProfile(row!);
+  },
+);

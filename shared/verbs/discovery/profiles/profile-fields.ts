@@ -32,12 +32,21 @@ export function mergeProfile(body: Partial<ProfileCreateInput>, stored: ProfileR
 }
 
 /** Where the body gave the targets, so a 422 names what the caller sent (`cidr`, or `targets[n]`). */
-export const targetsField = (body: { cidr?: unknown; targets?: unknown }): "cidr" | "targets" => (body.targets === undefined && body.cidr !== undefined ? "cidr" : "targets");
+export const targetsField = (body: { cidr?: unknown; targets?: unknown }): "cidr" | "targets" =>
+  body.targets === undefined && body.cidr !== undefined ? "cidr" : "targets";
 
-export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly string[], now: Date, typesGiven: boolean, field: "cidr" | "targets" = "targets"): Promise<ProfileValues> {
+export async function checkProfile(
+  db: Db,
+  p: ProfileValues,
+  allowed: readonly string[],
+  now: Date,
+  typesGiven: boolean,
+  field: "cidr" | "targets" = "targets",
+): Promise<ProfileValues> {
   const agentId = p.scan_agent_id ?? null;
   const scanTypes = checkScanTypes(typesGiven || (p.scan_types?.length ?? 0) > 0 ? (p.scan_types ?? []) : null, agentId);
-  if (scanTypes.includes("lldp")) throw invalid("scan_types", "Scan type 'lldp' reads chosen nodes: start it with POST /discovery/lldp-enrich.", "scan_type");
+  if (scanTypes.includes("lldp"))
+    throw invalid("scan_types", "Scan type 'lldp' reads chosen nodes: start it with POST /discovery/lldp-enrich.", "scan_type");
   const untargeted = scanTypes.some((t) => UNTARGETED_SCAN_TYPES.has(t));
   const targets = p.targets ?? [];
   if (scanTypes.includes("opnsense")) {
@@ -45,7 +54,8 @@ export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly s
     if ((p.tcp_ports ?? []).length > 0) throw invalid("tcp_ports", FIREWALL_NO_TARGETS, "not_applicable");
     await checkFirewall(db);
   }
-  if (!untargeted && targets.length === 0) throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
+  if (!untargeted && targets.length === 0)
+    throw invalid("targets", "Give cidr or targets: a profile never scans an unbounded range.", "missing");
   const set = targets.length > 0 ? checkTargets(targets, p.exclude ?? [], allowed, field, field === "cidr") : null;
   checkPorts({ tcp_ports: p.tcp_ports, ports_preset: p.ports_preset });
   const nmap_arguments = checkNmapArguments(p.nmap_arguments);
@@ -57,5 +67,12 @@ export async function checkProfile(db: Db, p: ProfileValues, allowed: readonly s
   }
   const schedule_cron = p.schedule_cron || null;
   const next_run_at = profileNextRun({ schedule_cron, enabled: p.enabled ?? true, paused_at: p.paused_at ?? null }, now);
-  return { ...p, nmap_arguments, scan_types: scanTypes, schedule_cron, next_run_at, tcp_ports: [...new Set(p.tcp_ports ?? [])].sort((a, b) => a - b) };
+  return {
+    ...p,
+    nmap_arguments,
+    scan_types: scanTypes,
+    schedule_cron,
+    next_run_at,
+    tcp_ports: [...new Set(p.tcp_ports ?? [])].sort((a, b) => a - b),
+  };
 }

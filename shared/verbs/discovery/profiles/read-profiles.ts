@@ -21,6 +21,14 @@ const SPEC: ListSpec = {
   search: [discoveryProfiles.name, discoveryProfiles.cidr],
 };
 
-export const listProfiles = defineRead<ListParams & { enabled?: boolean | undefined }, ListPage<DiscoveryProfileOut>>({ scope: READ_DISCOVERY }, (ctx, input) =>
-  listPage<ProfileRow, DiscoveryProfileOut>(ctx.db, SPEC, input, [input.enabled !== undefined ? eq(discoveryProfiles.enabled, input.enabled) : undefined], (rows) => rows.map(presentProfile)),
+export const listProfiles = defineRead<ListParams & { enabled?: boolean | undefined }, ListPage<DiscoveryProfileOut>>(
+  { scope: READ_DISCOVERY },
+  (ctx, input) =>
+    listPage<ProfileRow, DiscoveryProfileOut>(
+      ctx.db,
+      SPEC,
+      input,
+      [input.enabled !== undefined ? eq(discoveryProfiles.enabled, input.enabled) : undefined],
+      (rows) => rows.map(presentProfile),
+    ),
 );

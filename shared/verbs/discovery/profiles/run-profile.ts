@@ -17,7 +17,12 @@ import { profileNextRun } from "./next-run.ts";
 import { type ProfileRow, requireProfile } from "./profile-row.ts";
 
 /** The job a profile's run makes (every check of a scan request again); throws the 422 of the first problem. */
-export async function profileJobFields(s: VerbScope, p: ProfileRow, allowed: readonly string[], source: "manual" | "scheduled"): Promise<NewScanJob> {
+export async function profileJobFields(
+  s: VerbScope,
+  p: ProfileRow,
+  allowed: readonly string[],
+  source: "manual" | "scheduled",
+): Promise<NewScanJob> {
   const agentId = p.scan_agent_id;
   const scanTypes = checkScanTypes(p.scan_types, agentId);
   const set = p.targets.length > 0 ? checkTargets(p.targets, p.exclude, allowed, "targets") : null;
@@ -30,7 +35,11 @@ export async function profileJobFields(s: VerbScope, p: ProfileRow, allowed: rea
   if (scanTypes.includes("nmap") && p.nmap_arguments) options.nmap_arguments = p.nmap_arguments;
   if (scanTypes.includes("snmp")) Object.assign(options, { snmp_port: p.snmp_port, snmp_version: p.snmp_version });
   if (scanTypes.includes("docker")) {
-    Object.assign(options, { docker_socket_path: p.docker_socket_path, docker_network_types: p.docker_network_types, docker_port_scan: p.docker_port_scan });
+    Object.assign(options, {
+      docker_socket_path: p.docker_socket_path,
+      docker_network_types: p.docker_network_types,
+      docker_port_scan: p.docker_port_scan,
+    });
   }
   return {
     source_type: source,
@@ -50,7 +59,12 @@ export async function profileJobFields(s: VerbScope, p: ProfileRow, allowed: rea
 }
 
 /** Inserts the profile's job and records the run on the profile (last_run, the next scheduled run). */
-export async function startProfileRun(s: VerbScope, p: ProfileRow, allowed: readonly string[], source: "manual" | "scheduled"): Promise<ScanJobRow> {
+export async function startProfileRun(
+  s: VerbScope,
+  p: ProfileRow,
+  allowed: readonly string[],
+  source: "manual" | "scheduled",
+): Promise<ScanJobRow> {
   const fields = await profileJobFields(s, p, allowed, source);
   if (fields.scan_agent_id == null) await refuseOverOpenLimit(s);
   const job = await insertScanJob(s, fields);
@@ -59,8 +73,11 @@ export async function startProfileRun(s: VerbScope, p: ProfileRow, allowed: read
   return job;
 }
 
-export const runProfile = defineVerb<{ id: number; allowed: readonly string[] }, ScanJobOut>({ scope: WRITE_DISCOVERY }, async (s, { id, allowed }) => {
-  const profile = await requireProfile(s.tx, id, true);
-  if (!profile.enabled) throw new ApiError("BAD_REQUEST", "Profile is disabled");
-  return presentJob(await startProfileRun(s, profile, allowed, "manual"));
-});
+export const runProfile = defineVerb<{ id: number; allowed: readonly string[] }, ScanJobOut>(
+  { scope: WRITE_DISCOVERY },
+  async (s, { id, allowed }) => {
+    const profile = await requireProfile(s.tx, id, true);
+    if (!profile.enabled) throw new ApiError("BAD_REQUEST", "Profile is disabled");
+    return presentJob(await startProfileRun(s, profile, allowed, "manual"));
+  },
+);

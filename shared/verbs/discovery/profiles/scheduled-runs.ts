@@ -30,9 +30,13 @@ const ANY_IPV4 = ["0.0.0.0/0"];
 
 const runOne = defineVerb<{ id: number }, Outcome>({ scope: WRITE_DISCOVERY }, async (s, { id }) => {
   const [p] = await s.tx.select().from(discoveryProfiles).where(eq(discoveryProfiles.id, id)).for("update", { skipLocked: true });
-  if (!p?.enabled || p.paused_at || !p.next_run_at || p.next_run_at > s.now || !p.schedule_cron) return { outcome: "skipped", reason: "no longer due" };
+  if (!p?.enabled || p.paused_at || !p.next_run_at || p.next_run_at > s.now || !p.schedule_cron)
+    return { outcome: "skipped", reason: "no longer due" };
   const advance = async () => {
-    await s.tx.update(discoveryProfiles).set({ next_run_at: profileNextRun(p, s.now), updated_at: s.now }).where(eq(discoveryProfiles.id, p.id));
+    await s.tx
+      .update(discoveryProfiles)
+      .set({ next_run_at: profileNextRun(p, s.now), updated_at: s.now })
+      .where(eq(discoveryProfiles.id, p.id));
   };
   const [open] = await s.tx
     .select({ id: scanJobs.id })
@@ -82,7 +86,14 @@ async function dueProfiles(ctx: JobContext["ctx"], now: Date): Promise<number[]>
   const rows = await ctx.db
     .select({ id: discoveryProfiles.id })
     .from(discoveryProfiles)
-    .where(and(eq(discoveryProfiles.enabled, true), isNull(discoveryProfiles.paused_at), isNotNull(discoveryProfiles.schedule_cron), lte(discoveryProfiles.next_run_at, now)))
+    .where(
+      and(
+        eq(discoveryProfiles.enabled, true),
+        isNull(discoveryProfiles.paused_at),
+        isNotNull(discoveryProfiles.schedule_cron),
+        lte(discoveryProfiles.next_run_at, now),
+      ),
+    )
     .orderBy(asc(discoveryProfiles.next_run_at), asc(discoveryProfiles.id))
     .limit(BATCH);
   return rows.map((r) => r.id);
@@ -91,13 +102,17 @@ async function dueProfiles(ctx: JobContext["ctx"], now: Date): Promise<number[]>
 const advanceOnly = defineVerb<{ id: number }, void>({ scope: WRITE_DISCOVERY }, async (s, { id }) => {
   const [p] = await s.tx.select().from(discoveryProfiles).where(eq(discoveryProfiles.id, id)).for("update", { skipLocked: true });
   if (!p?.next_run_at || p.next_run_at > s.now) return;
-  await s.tx.update(discoveryProfiles).set({ next_run_at: profileNextRun(p, s.now), updated_at: s.now }).where(eq(discoveryProfiles.id, id));
+  await s.tx
+    .update(discoveryProfiles)
+    .set({ next_run_at: profileNextRun(p, s.now), updated_at: s.now })
+    .where(eq(discoveryProfiles.id, id));
 });
 
 export const discoveryProfilesJob: JobDefinition = {
   name: "discovery_profiles",
   lockKey: "discovery_profiles_job",
   schedule: "* * * * *",
-  description: "Starts a scheduled scan for each enabled, unpaused discovery profile whose cron slot is due (none while discovery is paused), and advances its next run.",
+  description:
+    "Starts a scheduled scan for each enabled, unpaused discovery profile whose cron slot is due (none while discovery is paused), and advances its next run.",
   run: runDueProfiles,
 };

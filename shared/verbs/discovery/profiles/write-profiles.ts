@@ -12,7 +12,12 @@ import { auditProfile, presentProfile, type ProfileRow, requireProfile } from ".
 import { vaultOf } from "../../verb-context.ts";
 
 export function announceProfile(s: VerbScope, action: string, profile: ProfileRow | { id: number }): void {
-  s.emit("discovery", { type: "profile_update", action, profile_id: profile.id, ...("name" in profile ? { profile: presentProfile(profile) } : {}) });
+  s.emit("discovery", {
+    type: "profile_update",
+    action,
+    profile_id: profile.id,
+    ...("name" in profile ? { profile: presentProfile(profile) } : {}),
+  });
 }
 
 export function auditProfileChange(s: VerbScope, what: string, id: number, diff: Record<string, unknown>): void {
@@ -24,34 +29,47 @@ interface WriteInput<B> {
   allowed: readonly string[];
 }
 
-export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { body, allowed }) => {
-  const vault = vaultOf(s.ctx);
-  const values = await checkProfile(s.tx, mergeProfile(body, null), allowed, s.now, body.scan_types !== undefined, targetsField(body));
-  const [inserted] = await s.tx.insert(discoveryProfiles).values({ ...values, created_at: s.now, updated_at: s.now }).returning();
-  let row = inserted!;
-  if (body.snmp_community) {
-    await storeProfileCommunity(s, vault, row.id, body.snmp_community);
-    row = await requireProfile(s.tx, row.id);
-  }
-  auditProfileChange(s, "create", row.id, { after: auditProfile(row) });
-  announceProfile(s, "created", row);
-  return presentProfile(row);
-});
+export const createProfile = defineVerb<WriteInput<ProfileCreateInput>, DiscoveryProfileOut>(
+  { scope: WRITE_DISCOVERY },
+  async (s, { body, allowed }) => {
+    const vault = vaultOf(s.ctx);
+    const values = await checkProfile(s.tx, mergeProfile(body, null), allowed, s.now, body.scan_types !== undefined, targetsField(body));
+    const [inserted] = await s.tx
+      .insert(discoveryProfiles)
+      .values({ ...values, created_at: s.now, updated_at: s.now })
+      .returning();
+    let row = inserted!;
+    if (body.snmp_community) {
+      await storeProfileCommunity(s, vault, row.id, body.snmp_community);
+      row = await requireProfile(s.tx, row.id);
+    }
+    auditProfileChange(s, "create", row.id, { after: auditProfile(row) });
+    announceProfile(s, "created", row);
+    return presentProfile(row);
+  },
+);
 
-export const updateProfile = defineVerb<WriteInput<ProfilePatchInput> & { id: number }, DiscoveryProfileOut>({ scope: WRITE_DISCOVERY }, async (s, { id, body, allowed }) => {
-  const vault = vaultOf(s.ctx);
-  const before = await requireProfile(s.tx, id, true);
-  const values = await checkProfile(s.tx, mergeProfile(body, before), allowed, s.now, body.scan_types !== undefined, targetsField(body));
-  const [updated] = await s.tx.update(discoveryProfiles).set({ ...values, updated_at: s.now }).where(eq(discoveryProfiles.id, id)).returning();
-  let row = updated!;
-  if (body.snmp_community !== undefined) {
-    await storeProfileCommunity(s, vault, id, body.snmp_community);
-    row = await requireProfile(s.tx, id);
-  }
-  auditProfileChange(s, "update", id, { before: auditProfile(before), after: auditProfile(row) });
-  announceProfile(s, "updated", row);
-  return presentProfile(row);
-});
+export const updateProfile = defineVerb<WriteInput<ProfilePatchInput> & { id: number }, DiscoveryProfileOut>(
+  { scope: WRITE_DISCOVERY },
+  async (s, { id, body, allowed }) => {
+    const vault = vaultOf(s.ctx);
+    const before = await requireProfile(s.tx, id, true);
+    const values = await checkProfile(s.tx, mergeProfile(body, before), allowed, s.now, body.scan_types !== undefined, targetsField(body));
+    const [updated] = await s.tx
+      .update(discoveryProfiles)
+      .set({ ...values, updated_at: s.now })
+      .where(eq(discoveryProfiles.id, id))
+      .returning();
+    let row = updated!;
+    if (body.snmp_community !== undefined) {
+      await storeProfileCommunity(s, vault, id, body.snmp_community);
+      row = await requireProfile(s.tx, id);
+    }
+    auditProfileChange(s, "update", id, { before: auditProfile(before), after: auditProfile(row) });
+    announceProfile(s, "updated", row);
+    return presentProfile(row);
+  },
+);
 
 /** Deletes the profile; its jobs stay (profile_id set null by the foreign key), history intact. */
 export const deleteProfile = defineVerb<{ id: number }, void>({ scope: DELETE_DISCOVERY }, async (s, { id }) => {

@@ -33,17 +33,23 @@ interface JobRef {
 }
 
 async function previousJob(s: VerbScope, job: JobRef): Promise<number | null> {
-  const sameGround = job.profile_id !== null
-    ? sql`profile_id = ${job.profile_id}`
-    : sql`profile_id is null and targets = ${JSON.stringify(job.targets)}::jsonb and scan_agent_id is not distinct from ${job.scan_agent_id}`;
-  const [prev] = await queryRows<{ id: number }>(s.tx, sql`
-    select id from scan_jobs where status = 'completed' and id < ${job.id} and ${sameGround} order by id desc limit 1`);
+  const sameGround =
+    job.profile_id !== null
+      ? sql`profile_id = ${job.profile_id}`
+      : sql`profile_id is null and targets = ${JSON.stringify(job.targets)}::jsonb and scan_agent_id is not distinct from ${job.scan_agent_id}`;
+  const [prev] = await queryRows<{ id: number }>(
+    s.tx,
+    sql`
+    select id from scan_jobs where status = 'completed' and id < ${job.id} and ${sameGround} order by id desc limit 1`,
+  );
   return prev?.id ?? null;
 }
 
 /** The drifts between the results of `jobId` and those of `prevId`, in one statement. */
 export async function findDrifts(s: VerbScope, jobId: number, prevId: number): Promise<Drift[]> {
-  return queryRows<Drift>(s.tx, sql`
+  return queryRows<Drift>(
+    s.tx,
+    sql`
     with cur as (select * from scan_results where scan_job_id = ${jobId}),
     prev as (select * from scan_results where scan_job_id = ${prevId}),
     added as (
@@ -70,7 +76,8 @@ export async function findDrifts(s: VerbScope, jobId: number, prevId: number): P
       jsonb_build_object('previous_job_id', ${prevId}::int, 'previous_mac', p.mac_address, 'mac_address', c.mac_address)
     from cur c join prev p on p.ip_address = c.ip_address
     where c.mac_address is not null and p.mac_address is not null and c.mac_address <> p.mac_address
-    order by 1, 2`);
+    order by 1, 2`,
+  );
 }
 
 function describe(d: Drift, jobId: number): string {
@@ -84,32 +91,63 @@ function describe(d: Drift, jobId: number): string {
 }
 
 export async function reportDrift(s: VerbScope, jobId: number): Promise<void> {
-  const [job] = await queryRows<JobRef>(s.tx, sql`select id, profile_id, scan_agent_id, targets, exclude from scan_jobs where id = ${jobId}`);
+  const [job] = await queryRows<JobRef>(
+    s.tx,
+    sql`select id, profile_id, scan_agent_id, targets, exclude from scan_jobs where id = ${jobId}`,
+  );
   if (!job || (job.profile_id === null && job.targets.length === 0)) return;
   const prevId = await previousJob(s, job);
   if (prevId === null) return;
   const scanned = parseTargets({ targets: job.targets, exclude: job.exclude, allowed: ["0.0.0.0/0"], cap: Number.MAX_SAFE_INTEGER });
   // A host outside what this run scanned (the profile's targets changed since) is not missing.
-  const drifts = (await findDrifts(s, jobId, prevId)).filter((d) => d.kind !== "missing" || !scanned.ok || scanned.value.contains(d.ip_address));
+  const drifts = (await findDrifts(s, jobId, prevId)).filter(
+    (d) => d.kind !== "missing" || !scanned.ok || scanned.value.contains(d.ip_address),
+  );
   if (drifts.length === 0) return;
-  const lines = drifts.map((d) => ({ message: describe(d, jobId), details: { drift: d.kind, ip_address: d.ip_address, entity_type: d.entity_type, entity_id: d.entity_id, ...d.detail } }));
+  const lines = drifts.map((d) => ({
+    message: describe(d, jobId),
+    details: { drift: d.kind, ip_address: d.ip_address, entity_type: d.entity_type, entity_id: d.entity_id, ...d.detail },
+  }));
   await s.tx.execute(sql`
     insert into scan_logs (scan_job_id, timestamp, level, phase, message, details, created_at)
     select ${jobId}, ${s.now.toISOString()}::timestamptz, 'WARNING', 'drift', l.message, l.details, ${s.now.toISOString()}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as l(message text, details jsonb)`);
-  for (const [i, d] of drifts.slice(0, MAX_EVENTS).entries()) s.emit("discovery", { type: "drift", job_id: jobId, previous_job_id: prevId, kind: d.kind, ip_address: d.ip_address, entity_type: d.entity_type, entity_id: d.entity_id, message: lines[i]!.message });
+  for (const [i, d] of drifts.slice(0, MAX_EVENTS).entries())
+    s.emit("discovery", {
+      type: "drift",
+      job_id: jobId,
+      previous_job_id: prevId,
+      kind: d.kind,
+      ip_address: d.ip_address,
+      entity_type: d.entity_type,
+      entity_id: d.entity_id,
+      message: lines[i]!.message,
+    });
   for (const [i, d] of drifts.slice(0, MAX_ALERTS).entries()) {
     await enqueueAlert(s, {
-      kind: `discovery.drift.${d.kind}`, severity: "warning", monitor_id: null, target_type: d.entity_type, target_id: d.entity_id,
-      title: lines[i]!.message, body: `${lines[i]!.message} (compared with scan ${prevId}).`, detail: { job_id: jobId, ...lines[i]!.details }, occurred_at: s.now,
+      kind: `discovery.drift.${d.kind}`,
+      severity: "warning",
+      monitor_id: null,
+      target_type: d.entity_type,
+      target_id: d.entity_id,
+      title: lines[i]!.message,
+      body: `${lines[i]!.message} (compared with scan ${prevId}).`,
+      detail: { job_id: jobId, ...lines[i]!.details },
+      occurred_at: s.now,
     });
   }
   if (drifts.length > MAX_ALERTS) {
     const rest = drifts.length - MAX_ALERTS;
     await enqueueAlert(s, {
-      kind: "discovery.drift.summary", severity: "warning", monitor_id: null, target_type: null, target_id: null,
-      title: `Scan ${jobId}: ${rest} more drift${rest === 1 ? "" : "s"}`, body: `Scan ${jobId} found ${drifts.length} drifts against scan ${prevId}; see the job's log (phase drift).`,
-      detail: { job_id: jobId, previous_job_id: prevId, total: drifts.length }, occurred_at: s.now,
+      kind: "discovery.drift.summary",
+      severity: "warning",
+      monitor_id: null,
+      target_type: null,
+      target_id: null,
+      title: `Scan ${jobId}: ${rest} more drift${rest === 1 ? "" : "s"}`,
+      body: `Scan ${jobId} found ${drifts.length} drifts against scan ${prevId}; see the job's log (phase drift).`,
+      detail: { job_id: jobId, previous_job_id: prevId, total: drifts.length },
+      occurred_at: s.now,
     });
   }
 }

@@ -42,17 +42,32 @@ export interface BatchImportAnswer {
 }
 
 const conflictReason = (r: ScanResultRow) =>
-  r.conflicts.map((c) => `${String(c.field)} ${String(c.discovered)} differs from ${String(c.entity_type)} ${String(c.entity_id)} (${String(c.existing)})`).join("; ") || "conflict";
+  r.conflicts
+    .map(
+      (c) =>
+        `${String(c.field)} ${String(c.discovered)} differs from ${String(c.entity_type)} ${String(c.entity_id)} (${String(c.existing)})`,
+    )
+    .join("; ") || "conflict";
 
 async function loadJob(s: VerbScope, jobId: number) {
-  const [job] = await s.tx.select({ id: scanJobs.id, target_cidr: scanJobs.target_cidr, targets: scanJobs.targets }).from(scanJobs).where(eq(scanJobs.id, jobId));
+  const [job] = await s.tx
+    .select({ id: scanJobs.id, target_cidr: scanJobs.target_cidr, targets: scanJobs.targets })
+    .from(scanJobs)
+    .where(eq(scanJobs.id, jobId));
   if (!job) throw new ApiError("RESOURCE_NOT_FOUND", `Scan job not found: there is no scan job ${jobId}.`);
   return job;
 }
 
 /** Merges the items' results of the job; the caller adds its own writes to `undo` before auditing. */
 async function importItems(s: VerbScope, jobId: number, items: ImportItem[], undo: UndoLog, environmentId: number | null = null) {
-  const rows = new Map((await lockResults(s, items.map((i) => i.scan_result_id))).map((r) => [r.id, r]));
+  const rows = new Map(
+    (
+      await lockResults(
+        s,
+        items.map((i) => i.scan_result_id),
+      )
+    ).map((r) => [r.id, r]),
+  );
   const skipped: number[] = [];
   const conflicts: ImportConflict[] = [];
   const accept: AcceptItem[] = [];
@@ -83,13 +98,16 @@ async function importItems(s: VerbScope, jobId: number, items: ImportItem[], und
   return { created, updated, conflicts, skipped, accepted: accept.map((a) => a.result.id), hardwareIds };
 }
 
-export const batchImport = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: { job_id: number; items: ImportItem[] }): Promise<MergeOutcome<BatchImportAnswer>> => {
-  await loadJob(s, input.job_id);
-  const undo = emptyUndo();
-  const { created, updated, conflicts, skipped, accepted } = await importItems(s, input.job_id, input.items, undo);
-  const merge_id = accepted.length === 0 ? null : auditMerge(s, "batch_import", undo, { job_id: input.job_id, result_ids: accepted });
-  return { merge_id, result_ids: accepted, answer: { created, updated, conflicts, skipped } };
-});
+export const batchImport = defineVerb(
+  { scope: WRITE_DISCOVERY },
+  async (s, input: { job_id: number; items: ImportItem[] }): Promise<MergeOutcome<BatchImportAnswer>> => {
+    await loadJob(s, input.job_id);
+    const undo = emptyUndo();
+    const { created, updated, conflicts, skipped, accepted } = await importItems(s, input.job_id, input.items, undo);
+    const merge_id = accepted.length === 0 ? null : auditMerge(s, "batch_import", undo, { job_id: input.job_id, result_ids: accepted });
+    return { merge_id, result_ids: accepted, answer: { created, updated, conflicts, skipped } };
+  },
+);
 
 export interface ImportAsNetworkInput {
   job_id: number;
@@ -105,34 +123,61 @@ export interface ImportAsNetworkAnswer extends BatchImportAnswer {
 
 const GRID = { columns: 8, step: 160 };
 
-export const importAsNetwork = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: ImportAsNetworkInput): Promise<MergeOutcome<ImportAsNetworkAnswer>> => {
-  const job = await loadJob(s, input.job_id);
-  if (input.map_id != null) {
-    // Placing on a map is a layout change: the caller needs write:layout as well.
-    requireScope(s.ctx, "write:layout");
-    const [map] = await s.tx.select({ id: maps.id }).from(maps).where(eq(maps.id, input.map_id)).for("update");
-    if (!map) throw new ApiError("RESOURCE_NOT_FOUND", `Map not found: there is no map ${input.map_id}.`);
-  }
-  if (input.environment_id != null) {
-    const [env] = await s.tx.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environment_id));
-    if (!env) throw ApiError.validation([{ loc: ["body", "environment_id"], msg: `Environment ${input.environment_id} was not found.`, type: "foreign_key" }]);
-  }
-  const undo = emptyUndo();
-  const imported = await importItems(s, input.job_id, input.items, undo, input.environment_id ?? null);
-  const cidr = job.target_cidr ?? (job.targets.length === 1 ? job.targets[0]! : null);
-  const net = imported.accepted.length === 0 ? null : await subnetNetwork(s, cidr, undo);
-  const placeholders = net?.created ? [{ id: net.id, subnet: net.cidr ?? "" }] : [];
-  const ips = new Map([...imported.created, ...imported.updated].map((x) => [x.id, x.ip]));
-  const edges_created = net ? await joinNetwork(s, net, imported.hardwareIds.map((id) => ({ id, ip: ips.get(id) ?? null })), undo) : 0;
-  if (input.map_id != null && imported.created.length > 0) {
-    const mapId = input.map_id;
-    for (const [i, c] of imported.created.entries()) c.position = { x: (i % GRID.columns) * GRID.step, y: Math.floor(i / GRID.columns) * GRID.step };
-    await s.tx.insert(mapEntities).values(imported.created.map((c) => ({ map_id: mapId, entity_type: "hardware", entity_id: c.id, x: c.position!.x, y: c.position!.y }))).onConflictDoNothing();
-    undo.placements = imported.created.map((c) => ({ map_id: mapId, entity_type: "hardware", entity_id: c.id }));
-    await s.tx.update(maps).set({ updated_at: s.now }).where(eq(maps.id, mapId));
-    s.emit("inventory", { entity: "map", action: "update", id: mapId });
-  }
-  const merge_id = imported.accepted.length === 0 ? null : auditMerge(s, "import_as_network", undo, { job_id: input.job_id, result_ids: imported.accepted, network_id: net?.id ?? null, map_id: input.map_id ?? null });
-  const { created, updated, conflicts, skipped } = imported;
-  return { merge_id, result_ids: imported.accepted, answer: { created, updated, conflicts, skipped, placeholders, edges_created } };
-});
+export const importAsNetwork = defineVerb(
+  { scope: WRITE_DISCOVERY },
+  async (s, input: ImportAsNetworkInput): Promise<MergeOutcome<ImportAsNetworkAnswer>> => {
+    const job = await loadJob(s, input.job_id);
+    if (input.map_id != null) {
+      // Placing on a map is a layout change: the caller needs write:layout as well.
+      requireScope(s.ctx, "write:layout");
+      const [map] = await s.tx.select({ id: maps.id }).from(maps).where(eq(maps.id, input.map_id)).for("update");
+      if (!map) throw new ApiError("RESOURCE_NOT_FOUND", `Map not found: there is no map ${input.map_id}.`);
+    }
+    if (input.environment_id != null) {
+      const [env] = await s.tx.select({ id: environments.id }).from(environments).where(eq(environments.id, input.environment_id));
+      if (!env)
+        throw ApiError.validation([
+          { loc: ["body", "environment_id"], msg: `Environment ${input.environment_id} was not found.`, type: "foreign_key" },
+        ]);
+    }
+    const undo = emptyUndo();
+    const imported = await importItems(s, input.job_id, input.items, undo, input.environment_id ?? null);
+    const cidr = job.target_cidr ?? (job.targets.length === 1 ? job.targets[0]! : null);
+    const net = imported.accepted.length === 0 ? null : await subnetNetwork(s, cidr, undo);
+    const placeholders = net?.created ? [{ id: net.id, subnet: net.cidr ?? "" }] : [];
+    const ips = new Map([...imported.created, ...imported.updated].map((x) => [x.id, x.ip]));
+    const edges_created = net
+      ? await joinNetwork(
+          s,
+          net,
+          imported.hardwareIds.map((id) => ({ id, ip: ips.get(id) ?? null })),
+          undo,
+        )
+      : 0;
+    if (input.map_id != null && imported.created.length > 0) {
+      const mapId = input.map_id;
+      for (const [i, c] of imported.created.entries())
+        c.position = { x: (i % GRID.columns) * GRID.step, y: Math.floor(i / GRID.columns) * GRID.step };
+      await s.tx
+        .insert(mapEntities)
+        .values(
+          imported.created.map((c) => ({ map_id: mapId, entity_type: "hardware", entity_id: c.id, x: c.position!.x, y: c.position!.y })),
+        )
+        .onConflictDoNothing();
+      undo.placements = imported.created.map((c) => ({ map_id: mapId, entity_type: "hardware", entity_id: c.id }));
+      await s.tx.update(maps).set({ updated_at: s.now }).where(eq(maps.id, mapId));
+      s.emit("inventory", { entity: "map", action: "update", id: mapId });
+    }
+    const merge_id =
+      imported.accepted.length === 0
+        ? null
+        : auditMerge(s, "import_as_network", undo, {
+            job_id: input.job_id,
+            result_ids: imported.accepted,
+            network_id: net?.id ?? null,
+            map_id: input.map_id ?? null,
+          });
+    const { created, updated, conflicts, skipped } = imported;
+    return { merge_id, result_ids: imported.accepted, answer: { created, updated, conflicts, skipped, placeholders, edges_created } };
+  },
+);

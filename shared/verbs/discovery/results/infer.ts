@@ -52,7 +52,11 @@ export interface HostnameRule {
 }
 
 export function hostnameRule(row: { pattern: string; vendor: string | null; device_type: string | null }): HostnameRule {
-  const body = row.pattern.trim().split("").map((ch) => (ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
+  const body = row.pattern
+    .trim()
+    .split("")
+    .map((ch) => (ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("");
   return { pattern: new RegExp(`^${body}$`, "i"), vendor: row.vendor, device_type: row.device_type };
 }
 

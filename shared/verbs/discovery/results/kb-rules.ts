@@ -8,6 +8,10 @@ import { type HostnameRule, hostnameRule } from "./infer.ts";
 const MAX_RULES = 2000;
 
 export async function loadHostnameRules(db: Db): Promise<HostnameRule[]> {
-  const rows = await db.select({ pattern: kbHostnames.pattern, vendor: kbHostnames.vendor, device_type: kbHostnames.device_type }).from(kbHostnames).orderBy(asc(kbHostnames.id)).limit(MAX_RULES);
+  const rows = await db
+    .select({ pattern: kbHostnames.pattern, vendor: kbHostnames.vendor, device_type: kbHostnames.device_type })
+    .from(kbHostnames)
+    .orderBy(asc(kbHostnames.id))
+    .limit(MAX_RULES);
   return rows.map(hostnameRule);
 }

@@ -11,18 +11,31 @@ import type { MergeOverridesT } from "../../../schemas/discovery-results.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import type { VerbContext } from "../../verb-context.ts";
 import { WRITE_DISCOVERY } from "../scopes.ts";
-import { auditMerge, createNodes, lockResults, markResults, type NewNode, type NodeUpdate, type ResultMark, updateMatched } from "./merge-writes.ts";
+import {
+  auditMerge,
+  createNodes,
+  lockResults,
+  markResults,
+  type NewNode,
+  type NodeUpdate,
+  type ResultMark,
+  updateMatched,
+} from "./merge-writes.ts";
 import type { ScanResultRow } from "./present-result.ts";
 import { emptyUndo, MERGE_ENTITY } from "./undo-log.ts";
 
 /** The matched results whose node still exists. */
 async function stillMatched(s: VerbScope, rows: ScanResultRow[]): Promise<Set<number>> {
-  const ids = (type: string) => rows.filter((r) => r.matched_entity_type === type && r.matched_entity_id != null).map((r) => r.matched_entity_id!);
+  const ids = (type: string) =>
+    rows.filter((r) => r.matched_entity_type === type && r.matched_entity_id != null).map((r) => r.matched_entity_id!);
   const hw = ids("hardware");
   const cu = ids("compute_unit");
   const live = new Set<string>();
-  if (hw.length > 0) for (const r of await s.tx.select({ id: hardware.id }).from(hardware).where(inArray(hardware.id, hw))) live.add(`hardware:${r.id}`);
-  if (cu.length > 0) for (const r of await s.tx.select({ id: computeUnits.id }).from(computeUnits).where(inArray(computeUnits.id, cu))) live.add(`compute_unit:${r.id}`);
+  if (hw.length > 0)
+    for (const r of await s.tx.select({ id: hardware.id }).from(hardware).where(inArray(hardware.id, hw))) live.add(`hardware:${r.id}`);
+  if (cu.length > 0)
+    for (const r of await s.tx.select({ id: computeUnits.id }).from(computeUnits).where(inArray(computeUnits.id, cu)))
+      live.add(`compute_unit:${r.id}`);
   return new Set(rows.filter((r) => live.has(`${r.matched_entity_type}:${r.matched_entity_id}`)).map((r) => r.id));
 }
 
@@ -42,18 +55,26 @@ export interface AcceptOutcome {
 
 /** Accepts the results: new ones become nodes, matched ones update theirs. The caller marks and audits. */
 export async function acceptResults(s: VerbScope, items: AcceptItem[], undo = emptyUndo()): Promise<AcceptOutcome> {
-  const live = await stillMatched(s, items.map((i) => i.result));
+  const live = await stillMatched(
+    s,
+    items.map((i) => i.result),
+  );
   const fresh: NewNode[] = items.filter((i) => !live.has(i.result.id));
   const known: NodeUpdate[] = items.filter((i) => live.has(i.result.id));
   // Two new results of one address (two scans of it, neither merged yet) become one node.
   const firstByIp = new Map<string, NewNode>();
   for (const f of fresh) if (!firstByIp.has(f.result.ip_address)) firstByIp.set(f.result.ip_address, f);
   const created = await createNodes(s, [...firstByIp.values()], undo);
-  for (const f of fresh) if (!created.has(f.result.id)) created.set(f.result.id, created.get(firstByIp.get(f.result.ip_address)!.result.id)!);
+  for (const f of fresh)
+    if (!created.has(f.result.id)) created.set(f.result.id, created.get(firstByIp.get(f.result.ip_address)!.result.id)!);
   await updateMatched(s, known, undo);
   const updated = new Map(known.map((k) => [k.result.id, { type: k.result.matched_entity_type!, id: k.result.matched_entity_id! }]));
   const marks: ResultMark[] = [
-    ...fresh.map((f) => ({ result: f.result, merge_status: "merged" as const, entity: { type: "hardware", id: created.get(f.result.id)! } })),
+    ...fresh.map((f) => ({
+      result: f.result,
+      merge_status: "merged" as const,
+      entity: { type: "hardware", id: created.get(f.result.id)! },
+    })),
     ...known.map((k) => ({ result: k.result, merge_status: "accepted" as const, entity: updated.get(k.result.id)! })),
   ];
   return { created, updated, marks };
@@ -93,9 +114,10 @@ export const mergeResult = defineVerb({ scope: WRITE_DISCOVERY }, async (s, inpu
   await markResults(s, out.marks, undo);
   const merge_id = auditMerge(s, "merge.accept", undo, { result_ids: [row.id] });
   const createdId = out.created.get(row.id);
-  const answer: MergeAnswer = createdId !== undefined
-    ? { entity_type: "hardware", entity_id: createdId, ports: row.open_ports }
-    : { updated: true, entity_type: out.updated.get(row.id)!.type, entity_id: out.updated.get(row.id)!.id };
+  const answer: MergeAnswer =
+    createdId !== undefined
+      ? { entity_type: "hardware", entity_id: createdId, ports: row.open_ports }
+      : { updated: true, entity_type: out.updated.get(row.id)!.type, entity_id: out.updated.get(row.id)!.id };
   return { merge_id, result_ids: [row.id], answer };
 });
 
@@ -113,31 +135,53 @@ export const bulkMerge = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input:
   if (chosen.length === 0) return { merge_id: null, result_ids: [], answer: { accepted: 0, rejected: 0, skipped } };
   const undo = emptyUndo();
   if (input.action === "reject") {
-    await markResults(s, chosen.map((result) => ({ result, merge_status: "rejected" as const })), undo);
+    await markResults(
+      s,
+      chosen.map((result) => ({ result, merge_status: "rejected" as const })),
+      undo,
+    );
   } else {
-    const out = await acceptResults(s, chosen.map((result) => ({ result, overrides: {}, loc: ["body", "result_ids"] })), undo);
+    const out = await acceptResults(
+      s,
+      chosen.map((result) => ({ result, overrides: {}, loc: ["body", "result_ids"] })),
+      undo,
+    );
     await markResults(s, out.marks, undo);
   }
   const ids = chosen.map((r) => r.id);
   const merge_id = auditMerge(s, `bulk_merge.${input.action}`, undo, { result_ids: ids });
   const n = chosen.length;
-  return { merge_id, result_ids: ids, answer: { accepted: input.action === "accept" ? n : 0, rejected: input.action === "reject" ? n : 0, skipped } };
+  return {
+    merge_id,
+    result_ids: ids,
+    answer: { accepted: input.action === "accept" ? n : 0, rejected: input.action === "reject" ? n : 0, skipped },
+  };
 });
 
 /**
  * The audit entry a merge recorded (found by its merge id once the verb committed), linked from the
  * results it consumed: the id a client gives to POST /discovery/merges/{audit_id}/undo.
  */
-export const linkMergeAudit = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: { merge_id: string | null; result_ids: number[] }) => {
-  if (input.merge_id === null) return null;
-  const [entry] = await queryRows<{ id: number }>(s.tx, sql`select id::int as id from audit_log where entity_type = ${MERGE_ENTITY} and entity_id = ${input.merge_id}`);
-  if (!entry) return null;
-  if (input.result_ids.length > 0) await s.tx.update(scanResults).set({ merge_audit_id: entry.id }).where(inArray(scanResults.id, input.result_ids));
-  return entry.id;
-});
+export const linkMergeAudit = defineVerb(
+  { scope: WRITE_DISCOVERY },
+  async (s, input: { merge_id: string | null; result_ids: number[] }) => {
+    if (input.merge_id === null) return null;
+    const [entry] = await queryRows<{ id: number }>(
+      s.tx,
+      sql`select id::int as id from audit_log where entity_type = ${MERGE_ENTITY} and entity_id = ${input.merge_id}`,
+    );
+    if (!entry) return null;
+    if (input.result_ids.length > 0)
+      await s.tx.update(scanResults).set({ merge_audit_id: entry.id }).where(inArray(scanResults.id, input.result_ids));
+    return entry.id;
+  },
+);
 
 /** Runs a merge verb and answers its answer with the audit id undo takes. */
-export async function withAuditId<A extends object>(ctx: VerbContext, run: Promise<MergeOutcome<A>>): Promise<A & { audit_id: number | null }> {
+export async function withAuditId<A extends object>(
+  ctx: VerbContext,
+  run: Promise<MergeOutcome<A>>,
+): Promise<A & { audit_id: number | null }> {
   const { merge_id, result_ids, answer } = await run;
   const audit_id = await linkMergeAudit({ ctx, input: { merge_id, result_ids } });
   return { ...answer, audit_id };

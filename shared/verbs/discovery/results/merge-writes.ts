@@ -16,7 +16,13 @@ import { loadHostnameRules } from "./kb-rules.ts";
 import type { ScanResultRow } from "./present-result.ts";
 import { MERGE_ENTITY, type UndoLog } from "./undo-log.ts";
 
-const ENTITY_OF = { hardware: "hardware", compute_units: "compute_unit", networks: "network", hardware_clusters: "cluster", services: "service" } as const;
+const ENTITY_OF = {
+  hardware: "hardware",
+  compute_units: "compute_unit",
+  networks: "network",
+  hardware_clusters: "cluster",
+  services: "service",
+} as const;
 
 export function announce(s: VerbScope, table: keyof typeof ENTITY_OF, action: "create" | "update" | "delete", id: number): void {
   for (const channel of ["inventory", "topology"] as const) s.emit(channel, { entity: ENTITY_OF[table], action, id });
@@ -64,7 +70,9 @@ export async function createNodes(s: VerbScope, nodes: NewNode[], undo: UndoLog)
       environment_id: n.environment_id ?? null,
     };
     const parsed = v.safeParse(HardwareCreate, body);
-    if (!parsed.success) for (const i of parsed.issues) issues.push({ loc: [...n.loc, ...(i.path ?? []).map((p) => p.key as string)], msg: i.message, type: i.type });
+    if (!parsed.success)
+      for (const i of parsed.issues)
+        issues.push({ loc: [...n.loc, ...(i.path ?? []).map((p) => p.key as string)], msg: i.message, type: i.type });
     return { ...(parsed.success ? parsed.output : body), status_changed_at: s.now };
   });
   if (issues.length > 0) throw ApiError.validation(issues);
@@ -83,7 +91,17 @@ export interface NodeUpdate {
   overrides: MergeOverridesT;
 }
 
-const HW_COLUMNS = ["name", "role", "vendor", "model", "notes", "vendor_catalog_key", "model_catalog_key", "ip_address", "mac_address"] as const;
+const HW_COLUMNS = [
+  "name",
+  "role",
+  "vendor",
+  "model",
+  "notes",
+  "vendor_catalog_key",
+  "model_catalog_key",
+  "ip_address",
+  "mac_address",
+] as const;
 
 /**
  * Writes what the results saw onto the nodes they matched: the address and MAC they were found at, the
@@ -99,11 +117,20 @@ export async function updateMatched(s: VerbScope, updates: NodeUpdate[], undo: U
     if (r.matched_entity_id == null || seen.has(key)) continue;
     seen.add(key);
     if (r.matched_entity_type === "hardware")
-      hw.push({ id: r.matched_entity_id, ...o, vendor: o.vendor ?? null, vendor_fill: r.vendor?.slice(0, 100) ?? null, ip_address: r.ip_address, mac_address: r.mac_address });
+      hw.push({
+        id: r.matched_entity_id,
+        ...o,
+        vendor: o.vendor ?? null,
+        vendor_fill: r.vendor?.slice(0, 100) ?? null,
+        ip_address: r.ip_address,
+        mac_address: r.mac_address,
+      });
     else if (r.matched_entity_type === "compute_unit") cu.push({ id: r.matched_entity_id, ip_address: r.ip_address });
   }
   if (hw.length > 0) {
-    const rows = await queryRows<{ id: number; version: number; old: Record<string, unknown>; new: Record<string, unknown> }>(s.tx, sql`
+    const rows = await queryRows<{ id: number; version: number; old: Record<string, unknown>; new: Record<string, unknown> }>(
+      s.tx,
+      sql`
       with u as (
         select * from jsonb_to_recordset(${JSON.stringify(hw)}::jsonb) as x(id int, name text, role text, vendor text, model text, notes text,
           vendor_catalog_key text, model_catalog_key text, ip_address text, mac_address text, vendor_fill text)
@@ -120,7 +147,8 @@ export async function updateMatched(s: VerbScope, updates: NodeUpdate[], undo: U
           coalesce(u.notes, h.notes), coalesce(u.vendor_catalog_key, h.vendor_catalog_key), coalesce(u.model_catalog_key, h.model_catalog_key),
           coalesce(u.ip_address, h.ip_address), coalesce(u.mac_address, h.mac_address))
           is distinct from (h.name, h.role, h.vendor, h.model, h.notes, h.vendor_catalog_key, h.model_catalog_key, h.ip_address, h.mac_address)
-      returning h.id, h.version, to_jsonb(old) as old, to_jsonb(h) as new`);
+      returning h.id, h.version, to_jsonb(old) as old, to_jsonb(h) as new`,
+    );
     for (const r of rows) {
       const before = Object.fromEntries(HW_COLUMNS.filter((c) => r.old[c] !== r.new[c]).map((c) => [c, r.old[c]]));
       undo.updated.push({ table: "hardware", id: r.id, version: r.version, before });
@@ -128,12 +156,15 @@ export async function updateMatched(s: VerbScope, updates: NodeUpdate[], undo: U
     }
   }
   if (cu.length > 0) {
-    const rows = await queryRows<{ id: number; version: number; old_ip: string | null }>(s.tx, sql`
+    const rows = await queryRows<{ id: number; version: number; old_ip: string | null }>(
+      s.tx,
+      sql`
       with u as (select * from jsonb_to_recordset(${JSON.stringify(cu)}::jsonb) as x(id int, ip_address text)),
       old as (select c.id, c.ip_address from compute_units c where c.id in (select id from u) for update)
       update compute_units c set ip_address = u.ip_address, version = c.version + 1, updated_at = ${s.now.toISOString()}::timestamptz
       from u, old where c.id = u.id and old.id = u.id and c.ip_address is distinct from u.ip_address
-      returning c.id, c.version, old.ip_address as old_ip`);
+      returning c.id, c.version, old.ip_address as old_ip`,
+    );
     for (const r of rows) {
       undo.updated.push({ table: "compute_units", id: r.id, version: r.version, before: { ip_address: r.old_ip } });
       announce(s, "compute_units", "update", r.id);
@@ -151,7 +182,12 @@ export interface ResultMark {
 export async function markResults(s: VerbScope, marks: ResultMark[], undo: UndoLog): Promise<void> {
   if (marks.length === 0) return;
   const by = reviewer(s);
-  const rows = marks.map((m) => ({ id: m.result.id, merge_status: m.merge_status, entity_type: m.entity?.type ?? null, entity_id: m.entity?.id ?? null }));
+  const rows = marks.map((m) => ({
+    id: m.result.id,
+    merge_status: m.merge_status,
+    entity_type: m.entity?.type ?? null,
+    entity_id: m.entity?.id ?? null,
+  }));
   await s.tx.execute(sql`
     update scan_results r set merge_status = u.merge_status, reviewed_by = ${by}, reviewed_at = ${s.now.toISOString()}::timestamptz,
       matched_entity_type = coalesce(u.entity_type, r.matched_entity_type), matched_entity_id = coalesce(u.entity_id, r.matched_entity_id)
@@ -160,8 +196,14 @@ export async function markResults(s: VerbScope, marks: ResultMark[], undo: UndoL
   for (const m of marks) {
     const r = m.result;
     undo.results.push({
-      id: r.id, merge_status_after: m.merge_status, merge_status: r.merge_status, reviewed_by: r.reviewed_by, reviewed_at: iso(r.reviewed_at),
-      matched_entity_type: r.matched_entity_type, matched_entity_id: r.matched_entity_id, state: r.state,
+      id: r.id,
+      merge_status_after: m.merge_status,
+      merge_status: r.merge_status,
+      reviewed_by: r.reviewed_by,
+      reviewed_at: iso(r.reviewed_at),
+      matched_entity_type: r.matched_entity_type,
+      matched_entity_id: r.matched_entity_id,
+      state: r.state,
     });
   }
   const jobs = [...new Set(marks.map((m) => m.result.scan_job_id))];
@@ -171,6 +213,12 @@ export async function markResults(s: VerbScope, marks: ResultMark[], undo: UndoL
 /** The merge's one audit entry; its id is what undo takes. Answers the merge id that finds the entry. */
 export function auditMerge(s: VerbScope, kind: string, undo: UndoLog, extra: Record<string, unknown> = {}): string {
   const mergeId = s.ctx.random.uuid();
-  s.audit({ action: `discovery.${kind}`, category: "inventory", entity_type: MERGE_ENTITY, entity_id: mergeId, diff: { merge_id: mergeId, kind, ...extra, undo } });
+  s.audit({
+    action: `discovery.${kind}`,
+    category: "inventory",
+    entity_type: MERGE_ENTITY,
+    entity_id: mergeId,
+    diff: { merge_id: mergeId, kind, ...extra, undo },
+  });
   return mergeId;
 }

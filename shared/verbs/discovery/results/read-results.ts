@@ -18,7 +18,13 @@ import { presentResult, type ScanResultRow } from "./present-result.ts";
 const spec: ListSpec = {
   table: scanResults,
   id: scanResults.id,
-  sortable: { id: scanResults.id, ip_address: scanResults.ip_address, created_at: scanResults.created_at, state: scanResults.state, merge_status: scanResults.merge_status },
+  sortable: {
+    id: scanResults.id,
+    ip_address: scanResults.ip_address,
+    created_at: scanResults.created_at,
+    state: scanResults.state,
+    merge_status: scanResults.merge_status,
+  },
   search: [scanResults.ip_address, scanResults.hostname, scanResults.mac_address, scanResults.vendor],
 };
 
@@ -26,14 +32,24 @@ async function withInference(db: Db, rows: ScanResultRow[]) {
   const hwIds = rows.filter((r) => r.matched_entity_type === "hardware" && r.matched_entity_id != null).map((r) => r.matched_entity_id!);
   const roles = new Map<number, string | null>();
   const rules = await loadHostnameRules(db);
-  if (hwIds.length > 0) for (const h of await db.select({ id: hardware.id, role: hardware.role }).from(hardware).where(inArray(hardware.id, hwIds))) roles.set(h.id, h.role);
+  if (hwIds.length > 0)
+    for (const h of await db.select({ id: hardware.id, role: hardware.role }).from(hardware).where(inArray(hardware.id, hwIds)))
+      roles.set(h.id, h.role);
   return rows.map((r) => {
     const inf = inferResult(r, rules);
-    const hwId = r.matched_entity_type === "hardware" && r.matched_entity_id != null && roles.has(r.matched_entity_id) ? r.matched_entity_id : null;
+    const hwId =
+      r.matched_entity_type === "hardware" && r.matched_entity_id != null && roles.has(r.matched_entity_id) ? r.matched_entity_id : null;
     return {
       ...presentResult(r),
-      inferred_vendor: inf.vendor, inferred_role: inf.role, inferred_icon_slug: inf.icon_slug, confidence: inf.confidence, signals_used: inf.signals_used,
-      exists_in_hardware: hwId !== null, existing_hardware_id: hwId, existing_role: hwId === null ? null : (roles.get(hwId) ?? null), is_new: r.state === "new",
+      inferred_vendor: inf.vendor,
+      inferred_role: inf.role,
+      inferred_icon_slug: inf.icon_slug,
+      confidence: inf.confidence,
+      signals_used: inf.signals_used,
+      exists_in_hardware: hwId !== null,
+      existing_hardware_id: hwId,
+      existing_role: hwId === null ? null : (roles.get(hwId) ?? null),
+      is_new: r.state === "new",
     };
   });
 }
@@ -48,8 +64,14 @@ export interface JobResultsInput extends ListParams {
 export const listJobResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, q: JobResultsInput) => {
   const [job] = await ctx.db.select({ id: scanJobs.id }).from(scanJobs).where(eq(scanJobs.id, q.job_id));
   if (!job) throw jobNotFound(q.job_id);
-  const where = [eq(scanResults.scan_job_id, q.job_id), eqFilter(scanResults.state, q.state), eqFilter(scanResults.merge_status, q.merge_status)];
-  return listPage<ScanResultRow, ReturnType<typeof presentResult>>(ctx.db, spec, q, where, (rows) => (q.with_inference ? withInference(ctx.db, rows) : rows.map(presentResult)));
+  const where = [
+    eq(scanResults.scan_job_id, q.job_id),
+    eqFilter(scanResults.state, q.state),
+    eqFilter(scanResults.merge_status, q.merge_status),
+  ];
+  return listPage<ScanResultRow, ReturnType<typeof presentResult>>(ctx.db, spec, q, where, (rows) =>
+    q.with_inference ? withInference(ctx.db, rows) : rows.map(presentResult),
+  );
 });
 
 export interface ResultsInput extends ListParams {
@@ -74,15 +96,23 @@ export const listResults = defineRead({ scope: READ_DISCOVERY }, async (ctx, q: 
 export const suggestResults = defineRead({ scope: WRITE_DISCOVERY }, async (ctx, { result_ids }: { result_ids: number[] }) => {
   const rows = await ctx.db.select().from(scanResults).where(inArray(scanResults.id, result_ids)).orderBy(scanResults.id);
   const missing = result_ids.filter((id) => !rows.some((r) => r.id === id));
-  if (missing.length > 0) throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: there is no scan result ${missing.slice(0, 20).join(", ")}.`);
+  if (missing.length > 0)
+    throw new ApiError("RESOURCE_NOT_FOUND", `Scan result not found: there is no scan result ${missing.slice(0, 20).join(", ")}.`);
   const rules = await loadHostnameRules(ctx.db);
   return {
     suggestions: rows.map((r) => {
       const inf = inferResult(r, rules);
       const existing = r.matched_entity_type === "hardware" ? r.matched_entity_id : null;
       return {
-        result_id: r.id, ip_address: r.ip_address, name: inf.name, vendor: inf.vendor, role: inf.role, icon_slug: inf.icon_slug,
-        confidence: inf.confidence, signals_used: inf.signals_used, existing_hardware_id: existing,
+        result_id: r.id,
+        ip_address: r.ip_address,
+        name: inf.name,
+        vendor: inf.vendor,
+        role: inf.role,
+        icon_slug: inf.icon_slug,
+        confidence: inf.confidence,
+        signals_used: inf.signals_used,
+        existing_hardware_id: existing,
         action: r.state === "conflict" ? ("review" as const) : r.state === "matched" ? ("update" as const) : ("create" as const),
       };
     }),

@@ -29,12 +29,16 @@ export interface RecordFindingsOutcome {
 /** Lower-case colon-separated, or null for anything that is not six octets. */
 export function normaliseMac(mac: string | null | undefined): string | null {
   if (!mac) return null;
-  const hex = mac.trim().replace(/[\s:.-]/g, "").toLowerCase();
+  const hex = mac
+    .trim()
+    .replace(/[\s:.-]/g, "")
+    .toLowerCase();
   return /^[0-9a-f]{12}$/.test(hex) ? hex.match(/../g)!.join(":") : null;
 }
 
 /** Text a source gave, trimmed and cut to `max`; empty is null. */
-const text = (value: string | null | undefined, max: number): string | null => (typeof value === "string" ? value.trim().slice(0, max) || null : null);
+const text = (value: string | null | undefined, max: number): string | null =>
+  typeof value === "string" ? value.trim().slice(0, max) || null : null;
 const num = (value: number | null | undefined): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
 const MAX_PORTS = 1024;
@@ -45,10 +49,27 @@ function portsOf(ports: OpenPort[] | null | undefined): OpenPort[] {
   for (const p of Array.isArray(ports) ? ports : []) {
     if (!Number.isInteger(p?.port) || p.port < 1 || p.port > 65535) continue;
     const protocol = text(p.protocol, 10) ?? "tcp";
-    const tls = p.tls ? { subject: text(p.tls.subject, 500), issuer: text(p.tls.issuer, 500), not_after: text(p.tls.not_after, 64), san: (p.tls.san ?? []).slice(0, 50).map((x) => String(x).slice(0, 255)) } : null;
-    const facts = { service: text(p.service, 100), banner: text(p.banner, 1000), http_title: text(p.http_title, 500), server: text(p.server, 200), tls };
+    const tls = p.tls
+      ? {
+          subject: text(p.tls.subject, 500),
+          issuer: text(p.tls.issuer, 500),
+          not_after: text(p.tls.not_after, 64),
+          san: (p.tls.san ?? []).slice(0, 50).map((x) => String(x).slice(0, 255)),
+        }
+      : null;
+    const facts = {
+      service: text(p.service, 100),
+      banner: text(p.banner, 1000),
+      http_title: text(p.http_title, 500),
+      server: text(p.server, 200),
+      tls,
+    };
     // Only the facts a source gave: most ports carry none, and the stored arrays stay small.
-    seen.set(`${p.port}/${protocol}`, { port: p.port, protocol, ...Object.fromEntries(Object.entries(facts).filter(([, x]) => x !== null)) });
+    seen.set(`${p.port}/${protocol}`, {
+      port: p.port,
+      protocol,
+      ...Object.fromEntries(Object.entries(facts).filter(([, x]) => x !== null)),
+    });
     if (seen.size >= MAX_PORTS) break;
   }
   return [...seen.values()].sort((x, y) => x.port - y.port);
@@ -101,9 +122,12 @@ interface BatchCounts extends RecordFindingsOutcome {
  */
 export async function insertFindings(s: VerbScope, jobId: number, agentId: number | null, findings: HostFinding[]): Promise<BatchCounts> {
   const rows = rowsOf(findings);
-  if (rows.length === 0) return { addresses: [], recorded: 0, new: 0, matched: 0, conflict: 0, inserted: 0, d_new: 0, d_matched: 0, d_conflict: 0 };
+  if (rows.length === 0)
+    return { addresses: [], recorded: 0, new: 0, matched: 0, conflict: 0, inserted: 0, d_new: 0, d_matched: 0, d_conflict: 0 };
   const now = s.now.toISOString();
-  const [counts] = await queryRows<BatchCounts>(s.tx, sql`
+  const [counts] = await queryRows<BatchCounts>(
+    s.tx,
+    sql`
     with raw as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(ip_address text, mac_address text, hostname text, open_ports jsonb,
         vendor text, model text, serial_number text, os_family text, os_vendor text, os_accuracy int, snmp_sys_name text, snmp_sys_descr text, rtt_ms real, sources jsonb)
@@ -189,21 +213,25 @@ export async function insertFindings(s: VerbScope, jobId: number, agentId: numbe
       ((count(*) filter (where state = 'new')) - (count(*) filter (where old_state = 'new')))::int as d_new,
       ((count(*) filter (where state = 'matched')) - (count(*) filter (where old_state = 'matched')))::int as d_matched,
       ((count(*) filter (where state = 'conflict')) - (count(*) filter (where old_state = 'conflict')))::int as d_conflict
-    from states`);
+    from states`,
+  );
   return counts!;
 }
 
-export const recordFindings = defineVerb({ scope: WRITE_DISCOVERY }, async (s, input: RecordFindingsInput): Promise<RecordFindingsOutcome> => {
-  // Locks the job row: concurrent batches of one job add to its counters one after the other.
-  const [job] = await queryRows<{ id: number }>(s.tx, sql`select id from scan_jobs where id = ${input.job_id} for update`);
-  if (!job) throw new ApiError("RESOURCE_NOT_FOUND", `Scan job not found: there is no scan job ${input.job_id}.`);
-  const c = await insertFindings(s, input.job_id, input.agent_id ?? null, input.findings);
-  const out = { recorded: c.recorded, new: c.new, matched: c.matched, conflict: c.conflict };
-  if (c.recorded === 0) return out;
-  await s.tx.execute(sql`
+export const recordFindings = defineVerb(
+  { scope: WRITE_DISCOVERY },
+  async (s, input: RecordFindingsInput): Promise<RecordFindingsOutcome> => {
+    // Locks the job row: concurrent batches of one job add to its counters one after the other.
+    const [job] = await queryRows<{ id: number }>(s.tx, sql`select id from scan_jobs where id = ${input.job_id} for update`);
+    if (!job) throw new ApiError("RESOURCE_NOT_FOUND", `Scan job not found: there is no scan job ${input.job_id}.`);
+    const c = await insertFindings(s, input.job_id, input.agent_id ?? null, input.findings);
+    const out = { recorded: c.recorded, new: c.new, matched: c.matched, conflict: c.conflict };
+    if (c.recorded === 0) return out;
+    await s.tx.execute(sql`
     update scan_jobs set hosts_found = hosts_found + ${c.inserted}, hosts_new = hosts_new + ${c.d_new},
       hosts_updated = hosts_updated + ${c.d_matched}, hosts_conflict = hosts_conflict + ${c.d_conflict}, updated_at = ${s.now.toISOString()}::timestamptz
     where id = ${input.job_id}`);
-  s.emit("discovery", { type: "results", job_id: input.job_id, count: c.recorded, ...out, addresses: c.addresses });
-  return out;
-});
+    s.emit("discovery", { type: "results", job_id: input.job_id, count: c.recorded, ...out, addresses: c.addresses });
+    return out;
+  },
+);

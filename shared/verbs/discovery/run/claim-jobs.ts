@@ -10,10 +10,14 @@ import { discoveryPaused } from "./pause-state.ts";
 import { emitJobUpdate, type ScanJobRow } from "./job-events.ts";
 import { rowOf } from "./row-of.ts";
 
-export const claimScanJobs = defineVerb<{ owner: string; limit: number }, ScanJobRow[]>({ scope: WRITE_DISCOVERY }, async (s, { owner, limit }) => {
-  if (limit <= 0 || (await discoveryPaused(s.tx))) return [];
-  const now = s.now.toISOString();
-  const rows = await queryRows<Record<string, unknown>>(s.tx, sql`
+export const claimScanJobs = defineVerb<{ owner: string; limit: number }, ScanJobRow[]>(
+  { scope: WRITE_DISCOVERY },
+  async (s, { owner, limit }) => {
+    if (limit <= 0 || (await discoveryPaused(s.tx))) return [];
+    const now = s.now.toISOString();
+    const rows = await queryRows<Record<string, unknown>>(
+      s.tx,
+      sql`
     with next as (
       select id from scan_jobs
       where status = 'queued' and scan_agent_id is null
@@ -25,8 +29,10 @@ export const claimScanJobs = defineVerb<{ owner: string; limit: number }, ScanJo
       started_at = coalesce(j.started_at, ${now}::timestamptz), updated_at = ${now}::timestamptz,
       error_reason = null, progress_phase = 'starting', progress_message = 'Claimed by the discovery worker'
     from next where j.id = next.id
-    returning j.*`);
-  const claimed = rows.map(rowOf).sort((a, b) => a.id - b.id);
-  for (const row of claimed) emitJobUpdate(s, row);
-  return claimed;
-});
+    returning j.*`,
+    );
+    const claimed = rows.map(rowOf).sort((a, b) => a.id - b.id);
+    for (const row of claimed) emitJobUpdate(s, row);
+    return claimed;
+  },
+);

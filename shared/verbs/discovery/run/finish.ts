@@ -71,7 +71,15 @@ export async function failJob(s: VerbScope, input: FailInput): Promise<ScanJobRo
   const held = input.claimed_by === undefined ? undefined : eq(scanJobs.claimed_by, input.claimed_by);
   const [row] = await s.tx
     .update(scanJobs)
-    .set({ status: "failed", completed_at: s.now, updated_at: s.now, error_text: input.error_text.slice(0, 2000), error_reason: input.error_reason.slice(0, 64), progress_phase: "failed", progress_message: input.error_text.slice(0, 500) })
+    .set({
+      status: "failed",
+      completed_at: s.now,
+      updated_at: s.now,
+      error_text: input.error_text.slice(0, 2000),
+      error_reason: input.error_reason.slice(0, 64),
+      progress_phase: "failed",
+      progress_message: input.error_text.slice(0, 500),
+    })
     .where(and(eq(scanJobs.id, input.job_id), eq(scanJobs.status, "running"), held))
     .returning();
   if (row) emitJobUpdate(s, row);

@@ -9,7 +9,15 @@ export const DISCOVERY_READINESS_KEY = "discovery_readiness";
 
 export interface DiscoveryReadiness {
   helper_installed: boolean;
-  capabilities: { key: string; title: string; state: "ready" | "degraded" | "unavailable"; explanation: string; reason_code: string | null; last_healed_at: null; last_error: string | null }[];
+  capabilities: {
+    key: string;
+    title: string;
+    state: "ready" | "degraded" | "unavailable";
+    explanation: string;
+    reason_code: string | null;
+    last_healed_at: null;
+    last_error: string | null;
+  }[];
 }
 
 export const storeDiscoveryReadiness = defineVerb<DiscoveryReadiness, void>({ scope: WRITE_DISCOVERY }, async (s, readiness) => {

@@ -18,8 +18,10 @@ export function parseDockerUrl(raw: string, extra: Record<string, unknown> = {})
   const text = raw.trim();
   if (text.startsWith("unix://")) {
     const socketPath = text.slice("unix://".length);
-    if (!socketPath.startsWith("/")) return { ok: false, message: "A unix:// URL names an absolute socket path (unix:///var/run/docker.sock)." };
-    if (socketPath.length > MAX_SOCKET_PATH || socketPath.split("/").includes("..") || /[\0\n\r?#]/.test(socketPath)) return { ok: false, message: "The socket path must be at most 107 bytes, without '..' segments or control characters." };
+    if (!socketPath.startsWith("/"))
+      return { ok: false, message: "A unix:// URL names an absolute socket path (unix:///var/run/docker.sock)." };
+    if (socketPath.length > MAX_SOCKET_PATH || socketPath.split("/").includes("..") || /[\0\n\r?#]/.test(socketPath))
+      return { ok: false, message: "The socket path must be at most 107 bytes, without '..' segments or control characters." };
     return { ok: true, value: { kind: "unix", socketPath, source: dockerSource(socketPath), key: socketPath } };
   }
   // https://host:port is the same engine as tcp://host:port with TLS (and shares its inventory source).
@@ -31,12 +33,17 @@ export function parseDockerUrl(raw: string, extra: Record<string, unknown> = {})
     } catch {
       return { ok: false, message: "A tcp:// URL names a host and port (tcp://docker-host:2376)." };
     }
-    if (url.username || url.password) return { ok: false, message: "A tcp:// URL must not carry credentials: a client certificate goes in the credential." };
-    if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) return { ok: false, message: "A tcp:// URL names only a host and port (tcp://docker-host:2376)." };
+    if (url.username || url.password)
+      return { ok: false, message: "A tcp:// URL must not carry credentials: a client certificate goes in the credential." };
+    if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash)
+      return { ok: false, message: "A tcp:// URL names only a host and port (tcp://docker-host:2376)." };
     const tls = https || extra.tls !== false;
     const port = url.port || (tls ? "2376" : "2375");
     const key = `tcp://${url.hostname}:${port}`;
-    return { ok: true, value: { kind: "tcp", baseUrl: `${tls ? "https" : "http"}://${url.hostname}:${port}`, tls, source: dockerSource(key), key } };
+    return {
+      ok: true,
+      value: { kind: "tcp", baseUrl: `${tls ? "https" : "http"}://${url.hostname}:${port}`, tls, source: dockerSource(key), key },
+    };
   }
   return { ok: false, message: "A Docker endpoint is unix:///path/to/docker.sock or tcp://host:port." };
 }
@@ -53,12 +60,16 @@ export function parseDockerCredential(clear: string | null): Parsed<DockerTlsCre
   try {
     value = JSON.parse(clear);
   } catch {
-    return { ok: false, message: "The Docker credential is a JSON object {\"cert\": PEM, \"key\": PEM}." };
+    return { ok: false, message: 'The Docker credential is a JSON object {"cert": PEM, "key": PEM}.' };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, message: "The Docker credential is a JSON object {\"cert\": PEM, \"key\": PEM}." };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, message: 'The Docker credential is a JSON object {"cert": PEM, "key": PEM}.' };
   const { cert, key } = value as Record<string, unknown>;
-  if ((cert === undefined) !== (key === undefined)) return { ok: false, message: "The Docker credential needs both the client certificate (cert) and its key (key)." };
-  if (cert !== undefined && (typeof cert !== "string" || !cert.includes("-----BEGIN CERTIFICATE-----"))) return { ok: false, message: "The credential's cert must be a PEM certificate." };
-  if (key !== undefined && (typeof key !== "string" || !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key))) return { ok: false, message: "The credential's key must be a PEM private key." };
+  if ((cert === undefined) !== (key === undefined))
+    return { ok: false, message: "The Docker credential needs both the client certificate (cert) and its key (key)." };
+  if (cert !== undefined && (typeof cert !== "string" || !cert.includes("-----BEGIN CERTIFICATE-----")))
+    return { ok: false, message: "The credential's cert must be a PEM certificate." };
+  if (key !== undefined && (typeof key !== "string" || !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)))
+    return { ok: false, message: "The credential's key must be a PEM private key." };
   return { ok: true, value: cert === undefined ? null : { cert: cert as string, key: key as string } };
 }

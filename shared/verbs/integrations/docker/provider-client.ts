@@ -23,14 +23,18 @@ export interface DockerProviderConfig {
 const MAX_BYTES = 32 * 1024 * 1024;
 
 /** The endpoint and a client for it; a config that cannot be used throws a DockerError with the reason. */
-export function dockerProviderClient(outbound: OutboundHttp, config: DockerProviderConfig): { endpoint: DockerEndpoint; client: DockerClient } {
+export function dockerProviderClient(
+  outbound: OutboundHttp,
+  config: DockerProviderConfig,
+): { endpoint: DockerEndpoint; client: DockerClient } {
   const parsed = parseDockerUrl(config.config_url, config.extra_config);
   if (!parsed.ok) throw new DockerError("EINVAL", parsed.message);
   const credential = parseDockerCredential(config.credential);
   if (!credential.ok) throw new DockerError("EINVAL", credential.message);
   const endpoint = parsed.value;
   // A client certificate means nothing on a unix socket: refused rather than silently unused.
-  if (credential.value && endpoint.kind === "unix") throw new DockerError("EINVAL", "A client certificate is for a tcp:// engine; a unix socket takes none.");
+  if (credential.value && endpoint.kind === "unix")
+    throw new DockerError("EINVAL", "A client certificate is for a tcp:// engine; a unix socket takes none.");
   const timeoutMs = config.timeoutMs ?? 15_000;
   const client = dockerEngine(async (path) => {
     const res = await outbound.request({
@@ -52,7 +56,10 @@ export function dockerProviderClient(outbound: OutboundHttp, config: DockerProvi
 }
 
 /** GET /version of the engine, with the round trip (the provider config's test). Throws DockerError / OutboundError. */
-export async function dockerProviderVersion(outbound: OutboundHttp, config: DockerProviderConfig): Promise<{ version: DockerVersion; latency_ms: number }> {
+export async function dockerProviderVersion(
+  outbound: OutboundHttp,
+  config: DockerProviderConfig,
+): Promise<{ version: DockerVersion; latency_ms: number }> {
   const { client } = dockerProviderClient(outbound, config);
   const started = Date.now();
   const version = await client.version();

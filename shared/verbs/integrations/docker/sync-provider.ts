@@ -32,7 +32,17 @@ export interface DockerProviderSyncOut {
 
 type Read = { config_url: string } & ({ endpoint: DockerEndpoint; snapshot: DockerSnapshot; error?: undefined } | { error: string });
 
-const failed = (error: string): DockerProviderSyncOut => ({ ok: false, error, source: null, containers: 0, networks: 0, services: 0, created: 0, updated: 0, removed: 0 });
+const failed = (error: string): DockerProviderSyncOut => ({
+  ok: false,
+  error,
+  source: null,
+  containers: 0,
+  networks: 0,
+  services: 0,
+  created: 0,
+  updated: 0,
+  removed: 0,
+});
 
 const networkTypes = (extra: Record<string, unknown>): string[] | null => {
   const types = extra.docker_network_types;
@@ -52,7 +62,10 @@ const syncVerb = defineVerb<{ id: number }, DockerProviderSyncOut, Read>(
         return { config_url: row.config_url, endpoint, snapshot: await client.snapshot() };
       } catch (e) {
         // DockerError and OutboundError messages are operator-safe (never a credential or a body).
-        return { config_url: row.config_url, error: `Docker Engine API at ${row.config_url} unavailable: ${e instanceof Error ? e.message : String(e)}` };
+        return {
+          config_url: row.config_url,
+          error: `Docker Engine API at ${row.config_url} unavailable: ${e instanceof Error ? e.message : String(e)}`,
+        };
       }
     },
   },
@@ -60,19 +73,35 @@ const syncVerb = defineVerb<{ id: number }, DockerProviderSyncOut, Read>(
     const [row] = await s.tx.select().from(integrationConfigs).where(eq(integrationConfigs.id, id)).for("update");
     if (!row) throw new ApiError("RESOURCE_NOT_FOUND", "Integration config not found");
     const record = (status: "ok" | "error", error: string | null) =>
-      s.tx.update(integrationConfigs).set({ last_sync_at: s.now, last_sync_status: status, last_sync_error: error, updated_at: s.now }).where(eq(integrationConfigs.id, id));
+      s.tx
+        .update(integrationConfigs)
+        .set({ last_sync_at: s.now, last_sync_status: status, last_sync_error: error, updated_at: s.now })
+        .where(eq(integrationConfigs.id, id));
     // An operator who repointed the config while the engine was read gets the new endpoint next time,
     // not the old engine's containers under the new one.
-    if (row.config_url !== read.config_url) return failed("The config's URL changed during the sync; the next sync reads the new endpoint.");
+    if (row.config_url !== read.config_url)
+      return failed("The config's URL changed during the sync; the next sync reads the new endpoint.");
     if (read.error !== undefined) {
       await record("error", read.error);
       return failed(read.error);
     }
-    const summary = await applyDockerSnapshot(s, { socket_path: read.endpoint.key, snapshot: read.snapshot, network_types: networkTypes(row.extra_config), integration_config_id: id });
+    const summary = await applyDockerSnapshot(s, {
+      socket_path: read.endpoint.key,
+      snapshot: read.snapshot,
+      network_types: networkTypes(row.extra_config),
+      integration_config_id: id,
+    });
     await record("ok", null);
     return {
-      ok: true, error: null, source: summary.source, containers: summary.containers, networks: summary.networks, services: summary.services,
-      created: summary.created.length, updated: summary.updated.length, removed: summary.removed.length,
+      ok: true,
+      error: null,
+      source: summary.source,
+      containers: summary.containers,
+      networks: summary.networks,
+      services: summary.services,
+      created: summary.created.length,
+      updated: summary.updated.length,
+      removed: summary.removed.length,
     };
   },
 );

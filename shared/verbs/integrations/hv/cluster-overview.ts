@@ -36,13 +36,22 @@ const cache = new Map<string, { at: number; value: ClusterOverview }>();
 const STORAGE_WARN = 0.9;
 
 /** The overview from the cluster's answers (pure). */
-export function buildOverview(status: PveClusterStatusEntry[], resources: PveResource[], tasks: PveTask[], rrd: Map<string, PveRrdPoint[]>, nowS: number): ClusterOverview {
+export function buildOverview(
+  status: PveClusterStatusEntry[],
+  resources: PveResource[],
+  tasks: PveTask[],
+  rrd: Map<string, PveRrdPoint[]>,
+  nowS: number,
+): ClusterOverview {
   const cluster = status.find((e) => e.type === "cluster");
   const nodes = resources.filter((r) => r.type === "node");
   const guests = resources.filter((r) => (r.type === "qemu" || r.type === "lxc") && !r.template);
   const problems: ClusterOverview["problems"] = [];
-  for (const n of nodes) if (n.status !== "online") problems.push({ time: nowS, severity: "high", host: n.node ?? n.id, problem: "Node is offline", status: "PROBLEM" });
-  if (cluster && cluster.quorate !== 1) problems.push({ time: nowS, severity: "disaster", host: cluster.name, problem: "Cluster has lost quorum", status: "PROBLEM" });
+  for (const n of nodes)
+    if (n.status !== "online")
+      problems.push({ time: nowS, severity: "high", host: n.node ?? n.id, problem: "Node is offline", status: "PROBLEM" });
+  if (cluster && cluster.quorate !== 1)
+    problems.push({ time: nowS, severity: "disaster", host: cluster.name, problem: "Cluster has lost quorum", status: "PROBLEM" });
   const storages = new Map<string, PveResource>();
   for (const r of resources) {
     if (r.type !== "storage" || !r.storage) continue;
@@ -52,14 +61,32 @@ export function buildOverview(status: PveClusterStatusEntry[], resources: PveRes
   }
   for (const s of storages.values()) {
     const used = s.maxdisk ? (s.disk ?? 0) / s.maxdisk : 0;
-    if (used >= STORAGE_WARN) problems.push({ time: nowS, severity: "warning", host: s.node ?? "cluster", problem: `Storage ${s.storage} is ${Math.round(used * 100)}% full`, status: "PROBLEM" });
+    if (used >= STORAGE_WARN)
+      problems.push({
+        time: nowS,
+        severity: "warning",
+        host: s.node ?? "cluster",
+        problem: `Storage ${s.storage} is ${Math.round(used * 100)}% full`,
+        status: "PROBLEM",
+      });
   }
   for (const t of tasks) {
-    if (t.endtime && t.status && t.status !== "OK") problems.push({ time: t.endtime, severity: "average", host: t.node, problem: `Task ${t.type}${t.id ? ` ${t.id}` : ""} failed: ${t.status}`, status: "PROBLEM" });
+    if (t.endtime && t.status && t.status !== "OK")
+      problems.push({
+        time: t.endtime,
+        severity: "average",
+        host: t.node,
+        problem: `Task ${t.type}${t.id ? ` ${t.id}` : ""} failed: ${t.status}`,
+        status: "PROBLEM",
+      });
   }
   const series: ClusterOverview["time_series"] = { cpu: {}, memory: {}, network_in: {}, network_out: {} };
   for (const [node, points] of rrd) {
-    const at = (pick: (p: PveRrdPoint) => number | undefined) => points.flatMap((p) => { const v = pick(p); return v === undefined || Number.isNaN(v) ? [] : [{ time: p.time, value: round2(v) }]; });
+    const at = (pick: (p: PveRrdPoint) => number | undefined) =>
+      points.flatMap((p) => {
+        const v = pick(p);
+        return v === undefined || Number.isNaN(v) ? [] : [{ time: p.time, value: round2(v) }];
+      });
     series.cpu[node] = at((p) => (p.cpu === undefined ? undefined : p.cpu * 100));
     series.memory[node] = at((p) => (p.mem === undefined || !p.maxmem ? undefined : (p.mem / p.maxmem) * 100));
     series.network_in[node] = at((p) => p.netin);
@@ -78,7 +105,12 @@ export function buildOverview(status: PveClusterStatusEntry[], resources: PveRes
     },
     problems: problems.sort((a, b) => b.time - a.time),
     time_series: series,
-    storage: [...storages.values()].map((s) => ({ name: s.storage!, used_gb: round2((s.disk ?? 0) / GiB), total_gb: round2((s.maxdisk ?? 0) / GiB), content: s.content ?? "" })),
+    storage: [...storages.values()].map((s) => ({
+      name: s.storage!,
+      used_gb: round2((s.disk ?? 0) / GiB),
+      total_gb: round2((s.maxdisk ?? 0) / GiB),
+      content: s.content ?? "",
+    })),
   };
 }
 

@@ -38,15 +38,36 @@ interface TableSpec {
 }
 
 export const HV_TABLES: Record<HvEntityType, TableSpec> = {
-  hardware: { table: hardware, id: hardware.id, name: "hardware", columns: { name: "text", role: "text", ip_address: "text", memory_gb: "float8", status: "text", status_changed_at: "timestamptz" }, statusClock: true },
+  hardware: {
+    table: hardware,
+    id: hardware.id,
+    name: "hardware",
+    columns: { name: "text", role: "text", ip_address: "text", memory_gb: "float8", status: "text", status_changed_at: "timestamptz" },
+    statusClock: true,
+  },
   compute_unit: {
     table: computeUnits,
     id: computeUnits.id,
     name: "compute_units",
-    columns: { name: "text", kind: "text", hardware_id: "int", cpu_cores: "float8", memory_mb: "int", disk_gb: "float8", status: "text", ip_address: "text", os: "text" },
+    columns: {
+      name: "text",
+      kind: "text",
+      hardware_id: "int",
+      cpu_cores: "float8",
+      memory_mb: "int",
+      disk_gb: "float8",
+      status: "text",
+      ip_address: "text",
+      os: "text",
+    },
   },
   network: { table: networks, id: networks.id, name: "networks", columns: { name: "text", cidr: "text", gateway: "text" } },
-  storage: { table: storage, id: storage.id, name: "storage", columns: { name: "text", kind: "text", capacity_gb: "float8", used_gb: "float8", hardware_id: "int" } },
+  storage: {
+    table: storage,
+    id: storage.id,
+    name: "storage",
+    columns: { name: "text", kind: "text", capacity_gb: "float8", used_gb: "float8", hardware_id: "int" },
+  },
 };
 
 const same = (a: unknown, b: unknown) => canonicalJson(a ?? null) === canonicalJson(b ?? null);
@@ -57,7 +78,14 @@ function* chunks<T>(list: T[]): Generator<T[]> {
 const withoutRemoved = ({ removed_at: _r, ...rest }: Record<string, unknown>) => rest;
 
 /** Writes `rows` of one entity type; answers external id → inventory id for every row. */
-export async function syncHvRows(s: VerbScope, source: string, refs: Map<string, RefRow>, type: HvEntityType, rows: HvRow[], tally: WriteTally): Promise<Map<string, number>> {
+export async function syncHvRows(
+  s: VerbScope,
+  source: string,
+  refs: Map<string, RefRow>,
+  type: HvEntityType,
+  rows: HvRow[],
+  tally: WriteTally,
+): Promise<Map<string, number>> {
   const spec = HV_TABLES[type];
   const cols = Object.keys(spec.columns);
   const ids = new Map<string, number>();
@@ -66,7 +94,9 @@ export async function syncHvRows(s: VerbScope, source: string, refs: Map<string,
     return ref && ref.entity_type === type ? [ref.entity_id] : [];
   });
   const before = new Map<number, Record<string, unknown>>();
-  for (const part of chunks(refIds)) for (const b of (await s.tx.select().from(spec.table).where(inArray(spec.id, part))) as Record<string, unknown>[]) before.set(b.id as number, b);
+  for (const part of chunks(refIds))
+    for (const b of (await s.tx.select().from(spec.table).where(inArray(spec.id, part))) as Record<string, unknown>[])
+      before.set(b.id as number, b);
 
   const inserts: HvRow[] = [];
   const updates: Record<string, unknown>[] = [];
@@ -89,12 +119,16 @@ export async function syncHvRows(s: VerbScope, source: string, refs: Map<string,
       updates.push(row);
       tally.updated.push({ entity_type: type, id, name: String(r.values.name ?? b.name), fields });
     }
-    if (ref.attributes.removed_at !== undefined || !same(withoutRemoved(ref.attributes), r.attributes)) refWrites.push({ external_id: r.external_id, entity_id: id, attributes: r.attributes });
+    if (ref.attributes.removed_at !== undefined || !same(withoutRemoved(ref.attributes), r.attributes))
+      refWrites.push({ external_id: r.external_id, entity_id: id, attributes: r.attributes });
   }
 
   for (const part of chunks(inserts)) {
     const values = part.map((r) => ({ ...r.values, ...(spec.statusClock ? { status_changed_at: s.now } : {}) }));
-    const out = (await s.tx.insert(spec.table).values(values as never).returning({ id: spec.id })) as { id: number }[];
+    const out = (await s.tx
+      .insert(spec.table)
+      .values(values as never)
+      .returning({ id: spec.id })) as { id: number }[];
     // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
     out.forEach((o, i) => {
       const r = part[i]!;
@@ -116,10 +150,26 @@ export async function syncHvRows(s: VerbScope, source: string, refs: Map<string,
   for (const part of chunks(refWrites)) {
     await s.tx
       .insert(externalRefs)
-      .values(part.map((w) => ({ source, external_id: w.external_id, entity_type: type, entity_id: w.entity_id, attributes: w.attributes, last_seen_at: s.now, updated_at: s.now })))
+      .values(
+        part.map((w) => ({
+          source,
+          external_id: w.external_id,
+          entity_type: type,
+          entity_id: w.entity_id,
+          attributes: w.attributes,
+          last_seen_at: s.now,
+          updated_at: s.now,
+        })),
+      )
       .onConflictDoUpdate({
         target: [externalRefs.source, externalRefs.external_id],
-        set: { entity_type: sql`excluded.entity_type`, entity_id: sql`excluded.entity_id`, attributes: sql`excluded.attributes`, last_seen_at: sql`excluded.last_seen_at`, updated_at: sql`excluded.updated_at` },
+        set: {
+          entity_type: sql`excluded.entity_type`,
+          entity_id: sql`excluded.entity_id`,
+          attributes: sql`excluded.attributes`,
+          last_seen_at: sql`excluded.last_seen_at`,
+          updated_at: sql`excluded.updated_at`,
+        },
       });
   }
   return ids;
@@ -135,7 +185,13 @@ export interface Membership {
  * Makes the memberships between `networkIds` and `memberIds` (both ours) exactly `desired`; pairs with
  * anything an operator added (another network, another member) are left alone. Answers rows written.
  */
-export async function syncHvMembers(s: VerbScope, kind: "compute" | "hardware", networkIds: number[], memberIds: number[], desired: Membership[]): Promise<number> {
+export async function syncHvMembers(
+  s: VerbScope,
+  kind: "compute" | "hardware",
+  networkIds: number[],
+  memberIds: number[],
+  desired: Membership[],
+): Promise<number> {
   if (networkIds.length === 0 || memberIds.length === 0) return 0;
   const table = sql.raw(kind === "compute" ? "network_members" : "network_hardware_members");
   const col = sql.raw(kind === "compute" ? "compute_id" : "hardware_id");
@@ -174,8 +230,17 @@ export type Vanished = {
  * (networks and storage keep their row; the ref says removed_at). Nothing is deleted: an operator may
  * have edited or linked it. `keep` types (a partial read) are not marked.
  */
-export async function markHvVanished(s: VerbScope, source: string, refs: Map<string, RefRow>, seen: Set<string>, keep: Set<HvEntityType>, tally: WriteTally): Promise<Vanished[]> {
-  const gone = [...refs.values()].filter((r) => !seen.has(r.external_id) && r.attributes.removed_at === undefined && !keep.has(r.entity_type as HvEntityType));
+export async function markHvVanished(
+  s: VerbScope,
+  source: string,
+  refs: Map<string, RefRow>,
+  seen: Set<string>,
+  keep: Set<HvEntityType>,
+  tally: WriteTally,
+): Promise<Vanished[]> {
+  const gone = [...refs.values()].filter(
+    (r) => !seen.has(r.external_id) && r.attributes.removed_at === undefined && !keep.has(r.entity_type as HvEntityType),
+  );
   if (gone.length === 0) return [];
   const names = new Map<string, string>();
   for (const type of Object.keys(HV_TABLES) as HvEntityType[]) {
@@ -198,7 +263,12 @@ export async function markHvVanished(s: VerbScope, source: string, refs: Map<str
   }
   await s.tx.execute(sql`update external_refs set attributes = attributes || ${JSON.stringify({ removed_at: s.now.toISOString() })}::jsonb, updated_at = ${s.now.toISOString()}::timestamptz
     where source = ${source} and external_id = any(${`{${gone.map((r) => `"${r.external_id.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[])`);
-  return gone.map((r) => ({ entity_type: r.entity_type as HvEntityType, entity_id: r.entity_id, external_id: r.external_id, name: names.get(`${r.entity_type}:${r.entity_id}`) ?? null }));
+  return gone.map((r) => ({
+    entity_type: r.entity_type as HvEntityType,
+    entity_id: r.entity_id,
+    external_id: r.external_id,
+    name: names.get(`${r.entity_type}:${r.entity_id}`) ?? null,
+  }));
 }
 
 /**
@@ -221,9 +291,21 @@ export async function adoptHvNodes(s: VerbScope, source: string, refs: Map<strin
   const taken = new Set<number>();
   const pick = (match: (c: { name: string; ip_address: string | null }) => boolean) => candidates.find((c) => !taken.has(c.id) && match(c));
   for (const r of fresh) {
-    const found = pick((c) => c.name === String(r.values.name).toLowerCase()) ?? (r.values.ip_address ? pick((c) => c.ip_address === r.values.ip_address) : undefined);
+    const found =
+      pick((c) => c.name === String(r.values.name).toLowerCase()) ??
+      (r.values.ip_address ? pick((c) => c.ip_address === r.values.ip_address) : undefined);
     if (!found) continue;
     taken.add(found.id);
-    refs.set(r.external_id, { id: 0, source, external_id: r.external_id, entity_type: "hardware", entity_id: found.id, attributes: { adopted: true }, last_seen_at: s.now, created_at: s.now, updated_at: s.now } as RefRow);
+    refs.set(r.external_id, {
+      id: 0,
+      source,
+      external_id: r.external_id,
+      entity_type: "hardware",
+      entity_id: found.id,
+      attributes: { adopted: true },
+      last_seen_at: s.now,
+      created_at: s.now,
+      updated_at: s.now,
+    } as RefRow);
   }
 }

@@ -33,22 +33,25 @@ export interface GuestActionIn {
 
 export type GuestActionOut = { ok: true; upid: string } | { ok: false; error: string };
 
-export const runGuestAction = defineVerb<GuestActionIn, GuestActionOut>({ scope: WRITE_INTEGRATIONS }, async (s, { id, node, vmType, vmid, action }) => {
-  const row = await findConfig(s.tx, "hv", id, HV_NOT_FOUND);
-  const api = await openHvApi(s.tx, hvDepsOf(s.ctx), row);
-  let out: GuestActionOut;
-  try {
-    out = { ok: true, upid: await api.guestAction(node, vmType, vmid, action) };
-  } catch (e) {
-    out = { ok: false, error: safeMessage(e) };
-  }
-  s.audit({
-    action: `integrations.hv.guest.${action}`,
-    category: "integrations",
-    level: out.ok ? "info" : "warning",
-    entity_type: "integration_config",
-    entity_id: id,
-    diff: { node, vm_type: vmType, vmid, action, ok: out.ok, ...(out.ok ? { upid: out.upid } : { error: out.error }) },
-  });
-  return out;
-});
+export const runGuestAction = defineVerb<GuestActionIn, GuestActionOut>(
+  { scope: WRITE_INTEGRATIONS },
+  async (s, { id, node, vmType, vmid, action }) => {
+    const row = await findConfig(s.tx, "hv", id, HV_NOT_FOUND);
+    const api = await openHvApi(s.tx, hvDepsOf(s.ctx), row);
+    let out: GuestActionOut;
+    try {
+      out = { ok: true, upid: await api.guestAction(node, vmType, vmid, action) };
+    } catch (e) {
+      out = { ok: false, error: safeMessage(e) };
+    }
+    s.audit({
+      action: `integrations.hv.guest.${action}`,
+      category: "integrations",
+      level: out.ok ? "info" : "warning",
+      entity_type: "integration_config",
+      entity_id: id,
+      diff: { node, vm_type: vmType, vmid, action, ok: out.ok, ...(out.ok ? { upid: out.upid } : { error: out.error }) },
+    });
+    return out;
+  },
+);

@@ -64,13 +64,19 @@ const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
 /** A guest's NICs from its config: qemu netN (model=MAC,bridge=) with ipconfigN, lxc netN (hwaddr=, bridge=, ip=). */
 function guestNics(type: string, config: PveGuestConfig): { bridge: string | null; mac: string | null; ip: string | null }[] {
   const nics = [];
-  for (const key of Object.keys(config).filter((k) => /^net\d+$/.test(k)).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))) {
+  for (const key of Object.keys(config)
+    .filter((k) => /^net\d+$/.test(k))
+    .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))) {
     const kv = parsePveKv(String(config[key]));
     const index = key.slice(3);
     if (type === "qemu") {
       const mac = Object.values(kv).find((v) => MAC.test(v)) ?? null;
       const ipconfig = config[`ipconfig${index}`];
-      nics.push({ bridge: kv.bridge ?? null, mac: mac?.toLowerCase() ?? null, ip: ipconfig ? addressOf(parsePveKv(String(ipconfig)).ip) : null });
+      nics.push({
+        bridge: kv.bridge ?? null,
+        mac: mac?.toLowerCase() ?? null,
+        ip: ipconfig ? addressOf(parsePveKv(String(ipconfig)).ip) : null,
+      });
     } else {
       nics.push({ bridge: kv.bridge ?? null, mac: kv.hwaddr?.toLowerCase() ?? null, ip: addressOf(kv.ip) });
     }
@@ -78,7 +84,8 @@ function guestNics(type: string, config: PveGuestConfig): { bridge: string | nul
   return nics;
 }
 
-const guestStatus = (s: string | undefined) => (s === "running" || s === "stopped" || s === "paused" ? s : s === "suspended" ? "paused" : "unknown");
+const guestStatus = (s: string | undefined) =>
+  s === "running" || s === "stopped" || s === "paused" ? s : s === "suspended" ? "paused" : "unknown";
 
 function storageKind(plugin: string | undefined): "disk" | "pool" | "dataset" | "share" {
   if (["nfs", "cifs", "cephfs", "glusterfs", "pbs"].includes(plugin ?? "")) return "share";
@@ -91,7 +98,13 @@ export function hvInventory(snap: HvSnapshot): HvInventory {
   const nodes = snap.resources.filter((r) => r.type === "node" && r.node);
   const hardware: HvRow[] = nodes.map((r) => ({
     external_id: nodeExternalId(r.node!),
-    values: { name: r.node!, role: "hypervisor", ip_address: nodeIps.get(r.node!) ?? null, memory_gb: gib(r.maxmem), status: r.status === "online" ? "up" : "down" },
+    values: {
+      name: r.node!,
+      role: "hypervisor",
+      ip_address: nodeIps.get(r.node!) ?? null,
+      memory_gb: gib(r.maxmem),
+      status: r.status === "online" ? "up" : "down",
+    },
     attributes: { node: r.node!, cluster: snap.clusterName, maxcpu: r.maxcpu ?? null },
   }));
 
@@ -120,7 +133,13 @@ export function hvInventory(snap: HvSnapshot): HvInventory {
       external_id: `${r.type}/${r.vmid}`,
       node: nodeExternalId(r.node),
       values,
-      attributes: { vmid: r.vmid, type: r.type, node: r.node, tags: r.tags ? r.tags.split(/[;,]/).filter(Boolean).sort() : [], ...(nics ? { macs: nics.map((n) => n.mac).filter(Boolean) } : {}) },
+      attributes: {
+        vmid: r.vmid,
+        type: r.type,
+        node: r.node,
+        tags: r.tags ? r.tags.split(/[;,]/).filter(Boolean).sort() : [],
+        ...(nics ? { macs: nics.map((n) => n.mac).filter(Boolean) } : {}),
+      },
       bridges: nics ? dedupe(nics.filter((n) => n.bridge).map((n) => ({ bridge: n.bridge!, ip: n.ip }))) : null,
     });
   }
@@ -132,7 +151,12 @@ export function hvInventory(snap: HvSnapshot): HvInventory {
       const cidr = i.cidr ? parseCidr(i.cidr) : undefined;
       let row = bridges.get(i.iface);
       if (!row) {
-        row = { external_id: bridgeExternalId(i.iface), values: { name: snap.clusterName ? `${i.iface} (${snap.clusterName})` : i.iface, cidr: null, gateway: null }, attributes: { bridge: i.iface, vlan_aware: false, nodes: [] }, nodes: [] };
+        row = {
+          external_id: bridgeExternalId(i.iface),
+          values: { name: snap.clusterName ? `${i.iface} (${snap.clusterName})` : i.iface, cidr: null, gateway: null },
+          attributes: { bridge: i.iface, vlan_aware: false, nodes: [] },
+          nodes: [],
+        };
         bridges.set(i.iface, row);
       }
       // The first node (by name) with an address on the bridge names its range.
@@ -159,7 +183,12 @@ export function hvInventory(snap: HvSnapshot): HvInventory {
     storage.push({
       external_id: r.shared === 1 ? `storage/${r.storage}` : `storage/${r.node}/${r.storage}`,
       node: r.shared === 1 ? null : nodeExternalId(r.node),
-      values: { name: r.shared === 1 ? r.storage : `${r.storage} (${r.node})`, kind: storageKind(r.plugintype), capacity_gb: gib(r.maxdisk), used_gb: gib(r.disk) },
+      values: {
+        name: r.shared === 1 ? r.storage : `${r.storage} (${r.node})`,
+        kind: storageKind(r.plugintype),
+        capacity_gb: gib(r.maxdisk),
+        used_gb: gib(r.disk),
+      },
       attributes: { storage: r.storage, plugintype: r.plugintype ?? null, content: r.content ?? null, shared: r.shared === 1 },
     });
   }
@@ -172,4 +201,3 @@ function dedupe(list: { bridge: string; ip: string | null }[]) {
   for (const b of list) if (!out.has(b.bridge) || (!out.get(b.bridge)!.ip && b.ip)) out.set(b.bridge, b);
   return [...out.values()];
 }
-

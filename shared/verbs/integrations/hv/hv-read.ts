@@ -19,7 +19,9 @@ export async function readHvSnapshot(client: PveClient): Promise<HvSnapshot> {
     errors.push(`${what}: ${e instanceof Error ? e.message : String(e)}`);
   };
   const online = resources.filter((r) => r.type === "node" && r.node && r.status === "online").map((r) => r.node!);
-  const guests = resources.filter((r) => (r.type === "qemu" || r.type === "lxc") && r.template !== 1 && r.node && r.vmid !== undefined && r.status !== "unknown");
+  const guests = resources.filter(
+    (r) => (r.type === "qemu" || r.type === "lxc") && r.template !== 1 && r.node && r.vmid !== undefined && r.status !== "unknown",
+  );
   const networks = new Map<string, PveNetworkIface[]>();
   const configs = new Map<string, PveGuestConfig>();
   const jobs: (() => Promise<void>)[] = [

@@ -82,16 +82,28 @@ export function pveClient(opts: PveClientOptions) {
     } catch (e) {
       throw transportError(e, baseUrl);
     }
-    if (res.status === 401) throw new PveError("auth", `The API token was refused by ${baseUrl} (401): check user@realm!tokenid=secret, that the token exists and has not expired.`, 401);
-    if (res.status === 403) throw new PveError("forbidden", `The API token lacks the permission for ${method} ${path} (403): give its user (or the token, with privilege separation) PVEAuditor on / to discover, VM.PowerMgmt for guest actions.`, 403);
-    if (res.status < 200 || res.status >= 300) throw new PveError("http", `Proxmox VE answered ${res.status} to ${method} ${path}${pveReason(res)}.`, res.status);
+    if (res.status === 401)
+      throw new PveError(
+        "auth",
+        `The API token was refused by ${baseUrl} (401): check user@realm!tokenid=secret, that the token exists and has not expired.`,
+        401,
+      );
+    if (res.status === 403)
+      throw new PveError(
+        "forbidden",
+        `The API token lacks the permission for ${method} ${path} (403): give its user (or the token, with privilege separation) PVEAuditor on / to discover, VM.PowerMgmt for guest actions.`,
+        403,
+      );
+    if (res.status < 200 || res.status >= 300)
+      throw new PveError("http", `Proxmox VE answered ${res.status} to ${method} ${path}${pveReason(res)}.`, res.status);
     let body: { data?: T };
     try {
       body = res.json<{ data?: T }>();
     } catch {
       throw new PveError("bad_answer", `${baseUrl} did not answer ${path} with JSON: is it a Proxmox VE API (port 8006)?`, res.status);
     }
-    if (!body || typeof body !== "object" || !("data" in body)) throw new PveError("bad_answer", `${baseUrl} answered ${path} without a data member: is it a Proxmox VE API?`, res.status);
+    if (!body || typeof body !== "object" || !("data" in body))
+      throw new PveError("bad_answer", `${baseUrl} answered ${path} without a data member: is it a Proxmox VE API?`, res.status);
     return body.data as T;
   }
   const get = <T>(path: string, query?: Record<string, string>) => call<T>("GET", path, query);
@@ -107,9 +119,11 @@ export function pveClient(opts: PveClientOptions) {
     guestConfig: (node: string, type: PveGuestType, vmid: number) => get<PveGuestConfig>(`/nodes/${seg(node)}/${type}/${seg(vmid)}/config`),
     network: (node: string) => get<PveNetworkIface[]>(`/nodes/${seg(node)}/network`),
     storage: (node: string) => get<PveStorage[]>(`/nodes/${seg(node)}/storage`),
-    rrddata: (node: string, timeframe: "hour" | "day" | "week" | "month" | "year" = "hour") => get<PveRrdPoint[]>(`/nodes/${seg(node)}/rrddata`, { timeframe, cf: "AVERAGE" }),
+    rrddata: (node: string, timeframe: "hour" | "day" | "week" | "month" | "year" = "hour") =>
+      get<PveRrdPoint[]>(`/nodes/${seg(node)}/rrddata`, { timeframe, cf: "AVERAGE" }),
     /** Starts the action; answers the task's UPID. */
-    guestAction: (node: string, type: PveGuestType, vmid: number, action: PveGuestAction) => call<string>("POST", `/nodes/${seg(node)}/${type}/${seg(vmid)}/status/${action}`),
+    guestAction: (node: string, type: PveGuestType, vmid: number, action: PveGuestAction) =>
+      call<string>("POST", `/nodes/${seg(node)}/${type}/${seg(vmid)}/status/${action}`),
   };
 }
 
@@ -117,7 +131,14 @@ export function pveClient(opts: PveClientOptions) {
 function pveReason(res: OutboundResponse): string {
   try {
     const body = res.json<{ message?: unknown; errors?: unknown }>();
-    const text = typeof body?.message === "string" ? body.message : body?.errors && typeof body.errors === "object" ? Object.entries(body.errors as Record<string, unknown>).map(([k, v]) => `${k}: ${String(v)}`).join("; ") : "";
+    const text =
+      typeof body?.message === "string"
+        ? body.message
+        : body?.errors && typeof body.errors === "object"
+          ? Object.entries(body.errors as Record<string, unknown>)
+              .map(([k, v]) => `${k}: ${String(v)}`)
+              .join("; ")
+          : "";
     const clean = text.replace(/\s+/g, " ").trim().slice(0, 200);
     return clean ? `: ${clean}` : "";
   } catch {
@@ -126,10 +147,14 @@ function pveReason(res: OutboundResponse): string {
 }
 
 function transportError(e: unknown, baseUrl: string): PveError {
-  if (!(e instanceof OutboundError)) return new PveError("connect", `Could not reach ${baseUrl}: ${e instanceof Error ? e.message : String(e)}`);
+  if (!(e instanceof OutboundError))
+    return new PveError("connect", `Could not reach ${baseUrl}: ${e instanceof Error ? e.message : String(e)}`);
   switch (e.code) {
     case "tls":
-      return new PveError("tls", `The certificate of ${baseUrl} is not trusted (${e.message.replace(/\.$/, "")}): give the cluster's CA certificate (ca_cert), or turn verify_ssl off for a self-signed one.`);
+      return new PveError(
+        "tls",
+        `The certificate of ${baseUrl} is not trusted (${e.message.replace(/\.$/, "")}): give the cluster's CA certificate (ca_cert), or turn verify_ssl off for a self-signed one.`,
+      );
     case "timeout":
       // The transport's message names the timeout it applied (a caller may shorten ours).
       return new PveError("timeout", `Proxmox VE: ${e.message}`);

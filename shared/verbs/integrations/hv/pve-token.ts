@@ -14,7 +14,11 @@ const TOKEN = /^([^\s@!=:]+)@([A-Za-z][A-Za-z0-9.\-_]*)!([A-Za-z][A-Za-z0-9.\-_]
 export function parsePveToken(raw: string): { ok: true; value: PveToken } | { ok: false; message: string } {
   const text = raw.trim().replace(/^PVEAPIToken=/, "");
   const m = TOKEN.exec(text);
-  if (!m) return { ok: false, message: "Expected a Proxmox VE API token as user@realm!tokenid=secret (e.g. root@pam!inventory=xxxxxxxx-xxxx-...)." };
+  if (!m)
+    return {
+      ok: false,
+      message: "Expected a Proxmox VE API token as user@realm!tokenid=secret (e.g. root@pam!inventory=xxxxxxxx-xxxx-...).",
+    };
   return { ok: true, value: { user: m[1]!, realm: m[2]!, tokenid: m[3]!, secret: m[4]! } };
 }
 

@@ -11,8 +11,10 @@ export function normalisePveUrl(raw: string): { ok: true; value: string } | { ok
   } catch {
     return { ok: false, message: "Not a URL: expected https://host:8006 or a host name." };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, message: "The Proxmox VE URL must be https:// (or http://)." };
-  if (url.username || url.password) return { ok: false, message: "The Proxmox VE URL must not carry a user or password: give the API token instead." };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { ok: false, message: "The Proxmox VE URL must be https:// (or http://)." };
+  if (url.username || url.password)
+    return { ok: false, message: "The Proxmox VE URL must not carry a user or password: give the API token instead." };
   if (url.search || url.hash) return { ok: false, message: "The Proxmox VE URL must not carry a query or fragment." };
   const path = url.pathname.replace(/\/+$/, "").replace(/\/api2\/json$/, "");
   if (path !== "") return { ok: false, message: "The Proxmox VE URL names only the host and port (the API lives at /api2/json)." };

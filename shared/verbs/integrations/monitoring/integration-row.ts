@@ -44,7 +44,10 @@ export async function monitorCounts(db: Db, ids: number[]): Promise<Map<number, 
 }
 
 export async function presentIntegrations(db: Db, rows: IntegrationRow[]): Promise<IntegrationShape[]> {
-  const counts = await monitorCounts(db, rows.map((r) => r.id));
+  const counts = await monitorCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => presentIntegration(r, counts.get(r.id) ?? 0));
 }
 

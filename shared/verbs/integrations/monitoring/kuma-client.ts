@@ -33,7 +33,14 @@ const MAX_BYTES = 4 * 1024 * 1024;
 const slugOf = (t: KumaTarget) => encodeURIComponent(t.slug || "default");
 
 async function get(outbound: OutboundHttp, t: KumaTarget, path: string, headers: Record<string, string> = {}): Promise<OutboundResponse> {
-  return outbound.request({ method: "GET", url: `${t.base_url}${path}`, headers: { accept: "application/json, text/plain", ...headers }, timeoutMs: t.timeoutMs, maxBytes: MAX_BYTES, policy: t.policy });
+  return outbound.request({
+    method: "GET",
+    url: `${t.base_url}${path}`,
+    headers: { accept: "application/json, text/plain", ...headers },
+    timeoutMs: t.timeoutMs,
+    maxBytes: MAX_BYTES,
+    policy: t.policy,
+  });
 }
 
 function json(res: OutboundResponse, what: string): unknown {
@@ -52,13 +59,20 @@ export async function fetchStatusPage(outbound: OutboundHttp, t: KumaTarget): Pr
   if (res.status === 404) throw new KumaError(`Uptime Kuma has no status page "${t.slug || "default"}" (HTTP 404).`);
   if (res.status !== 200) throw new KumaError(`Uptime Kuma answered HTTP ${res.status} for the status page.`);
   const body = json(res, "status page");
-  if (!isObject(body) || !Array.isArray(body.publicGroupList)) throw new KumaError("Uptime Kuma's status page answer has no publicGroupList.");
+  if (!isObject(body) || !Array.isArray(body.publicGroupList))
+    throw new KumaError("Uptime Kuma's status page answer has no publicGroupList.");
   const monitors = new Map<number, { id: number; name: string; url: string | null }>();
   for (const group of body.publicGroupList) {
-    if (!isObject(group) || !Array.isArray(group.monitorList)) throw new KumaError("Uptime Kuma's status page answer has a group without a monitorList.");
+    if (!isObject(group) || !Array.isArray(group.monitorList))
+      throw new KumaError("Uptime Kuma's status page answer has a group without a monitorList.");
     for (const m of group.monitorList) {
-      if (!isObject(m) || typeof m.id !== "number" || typeof m.name !== "string") throw new KumaError("Uptime Kuma's status page answer has a monitor without an id or a name.");
-      monitors.set(m.id, { id: m.id, name: m.name.slice(0, 200), url: typeof m.url === "string" && m.url !== "" ? m.url.slice(0, 2000) : null });
+      if (!isObject(m) || typeof m.id !== "number" || typeof m.name !== "string")
+        throw new KumaError("Uptime Kuma's status page answer has a monitor without an id or a name.");
+      monitors.set(m.id, {
+        id: m.id,
+        name: m.name.slice(0, 200),
+        url: typeof m.url === "string" && m.url !== "" ? m.url.slice(0, 2000) : null,
+      });
     }
   }
   return [...monitors.values()];
@@ -77,11 +91,15 @@ export function kumaTime(raw: string): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-async function fetchHeartbeats(outbound: OutboundHttp, t: KumaTarget): Promise<{ beats: Record<string, Beat[]>; uptime: Record<string, number> }> {
+async function fetchHeartbeats(
+  outbound: OutboundHttp,
+  t: KumaTarget,
+): Promise<{ beats: Record<string, Beat[]>; uptime: Record<string, number> }> {
   const res = await get(outbound, t, `/api/status-page/heartbeat/${slugOf(t)}`);
   if (res.status !== 200) throw new KumaError(`Uptime Kuma answered HTTP ${res.status} for the status page's heartbeats.`);
   const body = json(res, "heartbeat");
-  if (!isObject(body) || !isObject(body.heartbeatList) || !isObject(body.uptimeList)) throw new KumaError("Uptime Kuma's heartbeat answer has no heartbeatList or uptimeList.");
+  if (!isObject(body) || !isObject(body.heartbeatList) || !isObject(body.uptimeList))
+    throw new KumaError("Uptime Kuma's heartbeat answer has no heartbeatList or uptimeList.");
   const beats: Record<string, Beat[]> = {};
   for (const [id, list] of Object.entries(body.heartbeatList)) {
     if (!Array.isArray(list)) throw new KumaError("Uptime Kuma's heartbeat answer has a heartbeat list that is not an array.");
@@ -110,7 +128,10 @@ export async function fetchKumaMonitors(outbound: OutboundHttp, t: KumaTarget): 
   const byName = new Map(metrics.map((m) => [m.name, m]));
   const out = listed.map((m): KumaMonitor => {
     const known = (beats[String(m.id)] ?? []).filter((b) => STATUS[b.status] !== undefined);
-    const last = known.reduce<Beat | null>((a, b) => (!a || (kumaTime(b.time)?.getTime() ?? 0) >= (kumaTime(a.time)?.getTime() ?? 0) ? b : a), null);
+    const last = known.reduce<Beat | null>(
+      (a, b) => (!a || (kumaTime(b.time)?.getTime() ?? 0) >= (kumaTime(a.time)?.getTime() ?? 0) ? b : a),
+      null,
+    );
     const pings = known.map((b) => b.ping).filter((p): p is number => typeof p === "number" && Number.isFinite(p));
     const metric = byId.get(String(m.id)) ?? byName.get(m.name);
     return {
@@ -121,7 +142,8 @@ export async function fetchKumaMonitors(outbound: OutboundHttp, t: KumaTarget): 
       uptime_7d: pct(uptime[`${m.id}_168`]),
       uptime_30d: pct(uptime[`${m.id}_720`]),
       last_heartbeat_at: last ? kumaTime(last.time) : null,
-      avg_response_ms: metric?.response_ms ?? (pings.length ? Math.round((pings.reduce((a, b) => a + b, 0) / pings.length) * 10) / 10 : null),
+      avg_response_ms:
+        metric?.response_ms ?? (pings.length ? Math.round((pings.reduce((a, b) => a + b, 0) / pings.length) * 10) / 10 : null),
       cert_expiry_days: metric?.cert_days ?? null,
     };
   });
@@ -130,7 +152,17 @@ export async function fetchKumaMonitors(outbound: OutboundHttp, t: KumaTarget): 
   const listedNames = new Set(listed.map((m) => m.name));
   for (const m of metrics) {
     if (m.id === null || listedIds.has(m.id) || listedNames.has(m.name) || m.status === null) continue;
-    out.push({ external_id: m.id, name: m.name, url: m.url, status: m.status, uptime_7d: null, uptime_30d: null, last_heartbeat_at: null, avg_response_ms: m.response_ms, cert_expiry_days: m.cert_days });
+    out.push({
+      external_id: m.id,
+      name: m.name,
+      url: m.url,
+      status: m.status,
+      uptime_7d: null,
+      uptime_30d: null,
+      last_heartbeat_at: null,
+      avg_response_ms: m.response_ms,
+      cert_expiry_days: m.cert_days,
+    });
   }
   return out;
 }

@@ -36,7 +36,14 @@ export function parseKumaMetrics(text: string): KumaMetric[] {
       if (name === null || !Number.isFinite(value)) continue;
       const id = label(sample.labels?.monitor_id);
       const key = id ?? `name:${name}`;
-      const m = monitors.get(key) ?? { id, name: name.slice(0, 200), url: label(sample.labels?.monitor_url)?.slice(0, 2000) ?? null, status: null, response_ms: null, cert_days: null };
+      const m = monitors.get(key) ?? {
+        id,
+        name: name.slice(0, 200),
+        url: label(sample.labels?.monitor_url)?.slice(0, 2000) ?? null,
+        status: null,
+        response_ms: null,
+        cert_days: null,
+      };
       if (field === "status") m.status = STATUS[value] ?? null;
       else if (field === "cert_days") m.cert_days = Math.round(value);
       else m.response_ms = value < 0 ? null : value; // Kuma reports -1 for a check without a time

@@ -25,7 +25,10 @@ async function nativeUptime(db: Db, ids: number[], now: Date): Promise<Map<numbe
           coalesce(sum(up) filter (where minute >= ${d7}::timestamptz), 0)::int as up7, coalesce(sum(total) filter (where minute >= ${d7}::timestamptz), 0)::int as total7,
           coalesce(sum(up), 0)::int as up30, coalesce(sum(total), 0)::int as total30
         from monitor_uptime_minutes
-        where monitor_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and minute >= ${d30}::timestamptz and minute <= ${now.toISOString()}::timestamptz
+        where monitor_id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) and minute >= ${d30}::timestamptz and minute <= ${now.toISOString()}::timestamptz
         group by monitor_id`,
   );
   return new Map(rows.map((r) => [r.monitor_id, { d7: pct(r.up7, r.total7), d30: pct(r.up30, r.total30) }]));
@@ -34,13 +37,26 @@ async function nativeUptime(db: Db, ids: number[], now: Date): Promise<Map<numbe
 /** The monitors matching `where`, presented. */
 export async function readIntegrationMonitors(db: Db, where: SQL | undefined, now: Date): Promise<IntegrationMonitorShape[]> {
   const rows = await db
-    .select({ m: integrationMonitors, integration_name: integrations.name, own: { status: monitors.status, last_polled_at: monitors.last_polled_at, last_latency_ms: monitors.last_latency_ms, interval_secs: monitors.interval_secs } })
+    .select({
+      m: integrationMonitors,
+      integration_name: integrations.name,
+      own: {
+        status: monitors.status,
+        last_polled_at: monitors.last_polled_at,
+        last_latency_ms: monitors.last_latency_ms,
+        interval_secs: monitors.interval_secs,
+      },
+    })
     .from(integrationMonitors)
     .innerJoin(integrations, eq(integrations.id, integrationMonitors.integration_id))
     .leftJoin(monitors, eq(monitors.id, integrationMonitors.monitor_id))
     .where(where)
     .orderBy(asc(sql`lower(${integrations.name})`), asc(sql`lower(${integrationMonitors.name})`), asc(integrationMonitors.id));
-  const uptime = await nativeUptime(db, rows.flatMap((r) => (r.m.is_native && r.m.monitor_id !== null ? [r.m.monitor_id] : [])), now);
+  const uptime = await nativeUptime(
+    db,
+    rows.flatMap((r) => (r.m.is_native && r.m.monitor_id !== null ? [r.m.monitor_id] : [])),
+    now,
+  );
   return rows.map(({ m, integration_name, own }) => {
     const native = m.is_native && m.monitor_id !== null && own !== null;
     const u = native ? uptime.get(m.monitor_id!) : undefined;
@@ -70,7 +86,9 @@ export async function readIntegrationMonitors(db: Db, where: SQL | undefined, no
   });
 }
 
-export const listAllIntegrationMonitors = defineRead({ scope: READ_INTEGRATIONS }, async (ctx) => readIntegrationMonitors(ctx.db, undefined, ctx.clock.now()));
+export const listAllIntegrationMonitors = defineRead({ scope: READ_INTEGRATIONS }, async (ctx) =>
+  readIntegrationMonitors(ctx.db, undefined, ctx.clock.now()),
+);
 
 export const listIntegrationMonitors = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id }: { id: number }) => {
   await findIntegration(ctx.db, id);

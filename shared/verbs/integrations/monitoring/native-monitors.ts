@@ -25,10 +25,26 @@ export const NO_TARGET = "Cannot derive probe target — entity has no IP addres
 async function ensureNative(s: VerbScope): Promise<IntegrationRow> {
   const inserted = await s.tx
     .insert(integrations)
-    .values({ type: "native", name: NATIVE_NAME, sync_interval_s: 60, enabled: true, sync_status: "ok", next_sync_at: null, created_at: s.now, updated_at: s.now })
+    .values({
+      type: "native",
+      name: NATIVE_NAME,
+      sync_interval_s: 60,
+      enabled: true,
+      sync_status: "ok",
+      next_sync_at: null,
+      created_at: s.now,
+      updated_at: s.now,
+    })
     .onConflictDoNothing()
     .returning();
-  if (inserted[0]) s.audit({ action: "integrations.created", category: "integrations", entity_type: "integration", entity_id: inserted[0].id, diff: { name: NATIVE_NAME, type: "native" } });
+  if (inserted[0])
+    s.audit({
+      action: "integrations.created",
+      category: "integrations",
+      entity_type: "integration",
+      entity_id: inserted[0].id,
+      diff: { name: NATIVE_NAME, type: "native" },
+    });
   const [row] = await s.tx.select().from(integrations).where(eq(integrations.type, "native"));
   return row!;
 }
@@ -37,10 +53,13 @@ async function ensureNative(s: VerbScope): Promise<IntegrationRow> {
  * GET /integrations/native/monitors. The reference created the singleton here; a read never writes
  * (a viewer's GET would otherwise leave an audit entry), so before the first native monitor it is empty.
  */
-export const listNativeMonitors = defineRead<undefined, Awaited<ReturnType<typeof readIntegrationMonitors>>>({ scope: READ_INTEGRATIONS }, async (ctx) => {
-  const [native] = await ctx.db.select({ id: integrations.id }).from(integrations).where(eq(integrations.type, "native"));
-  return native ? readIntegrationMonitors(ctx.db, eq(integrationMonitors.integration_id, native.id), ctx.clock.now()) : [];
-});
+export const listNativeMonitors = defineRead<undefined, Awaited<ReturnType<typeof readIntegrationMonitors>>>(
+  { scope: READ_INTEGRATIONS },
+  async (ctx) => {
+    const [native] = await ctx.db.select({ id: integrations.id }).from(integrations).where(eq(integrations.type, "native"));
+    return native ? readIntegrationMonitors(ctx.db, eq(integrationMonitors.integration_id, native.id), ctx.clock.now()) : [];
+  },
+);
 
 interface Probe {
   type: "icmp" | "tcp" | "http";
@@ -56,11 +75,17 @@ async function deriveProbe(s: VerbScope, body: NativeMonitorInput): Promise<Prob
   let ip: string | null;
   let firstPort: number | null = null;
   if (body.entity_type === "hardware") {
-    const [node] = await s.tx.select({ name: hardware.name, ip: hardware.ip_address }).from(hardware).where(eq(hardware.id, body.entity_id));
+    const [node] = await s.tx
+      .select({ name: hardware.name, ip: hardware.ip_address })
+      .from(hardware)
+      .where(eq(hardware.id, body.entity_id));
     if (!node) throw new ApiError("RESOURCE_NOT_FOUND", "Hardware asset not found");
     ({ name, ip } = node);
   } else {
-    const [svc] = await s.tx.select({ name: services.name, url: services.url, ip: services.ip_address, ports: services.ports }).from(services).where(eq(services.id, body.entity_id));
+    const [svc] = await s.tx
+      .select({ name: services.name, url: services.url, ip: services.ip_address, ports: services.ports })
+      .from(services)
+      .where(eq(services.id, body.entity_id));
     if (!svc) throw new ApiError("RESOURCE_NOT_FOUND", "Service not found");
     ({ name, url, ip } = svc);
     firstPort = svc.ports[0]?.port ?? null;
@@ -97,7 +122,10 @@ export const createNativeMonitor = defineVerb<{ body: NativeMonitorInput }, numb
   const vault = vaultOf(s.ctx);
   const native = await ensureNative(s);
   const externalId = `${body.entity_type === "hardware" ? "native-hw" : "native-svc"}-${body.entity_id}`;
-  const [dup] = await s.tx.select({ id: integrationMonitors.id }).from(integrationMonitors).where(and(eq(integrationMonitors.integration_id, native.id), eq(integrationMonitors.external_id, externalId)));
+  const [dup] = await s.tx
+    .select({ id: integrationMonitors.id })
+    .from(integrationMonitors)
+    .where(and(eq(integrationMonitors.integration_id, native.id), eq(integrationMonitors.external_id, externalId)));
   if (dup) throw ApiError.conflict("Monitor already exists for this entity");
   const probe = await deriveProbe(s, body);
   const interval = body.probe_interval_s ?? 60;
@@ -132,7 +160,13 @@ export const createNativeMonitor = defineVerb<{ body: NativeMonitorInput }, numb
       updated_at: s.now,
     })
     .returning({ id: integrationMonitors.id });
-  s.audit({ action: "integrations.native_monitor.created", category: "integrations", entity_type: "integration_monitor", entity_id: row!.id, diff: { external_id: externalId, monitor_id: monitor.id, probe_type: probe.type } });
+  s.audit({
+    action: "integrations.native_monitor.created",
+    category: "integrations",
+    entity_type: "integration_monitor",
+    entity_id: row!.id,
+    diff: { external_id: externalId, monitor_id: monitor.id, probe_type: probe.type },
+  });
   return row!.id;
 });
 
@@ -148,4 +182,7 @@ export const deleteNativeMonitor = defineRead<{ id: number }, void>({ scope: DEL
   await deleteMonitor({ ctx, input: { id: row.monitor_id } });
 });
 
-export const readNativeMonitor = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id }: { id: number }) => (await readIntegrationMonitors(ctx.db, eq(integrationMonitors.id, id), ctx.clock.now()))[0]!);
+export const readNativeMonitor = defineRead(
+  { scope: READ_INTEGRATIONS },
+  async (ctx, { id }: { id: number }) => (await readIntegrationMonitors(ctx.db, eq(integrationMonitors.id, id), ctx.clock.now()))[0]!,
+);

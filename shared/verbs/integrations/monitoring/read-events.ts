@@ -17,9 +17,21 @@ const SPEC: ListSpec = {
   search: [integrationMonitorEvents.new_status, integrationMonitorEvents.reason],
 };
 
-export const listMonitorEvents = defineRead<ListParams & { integrationId: number; monitorId: number }, ListPage<ReturnType<typeof presentEvent>>>({ scope: READ_INTEGRATIONS }, async (ctx, input) => {
+export const listMonitorEvents = defineRead<
+  ListParams & { integrationId: number; monitorId: number },
+  ListPage<ReturnType<typeof presentEvent>>
+>({ scope: READ_INTEGRATIONS }, async (ctx, input) => {
   await findIntegration(ctx.db, input.integrationId);
-  const [monitor] = await ctx.db.select({ id: integrationMonitors.id }).from(integrationMonitors).where(and(eq(integrationMonitors.id, input.monitorId), eq(integrationMonitors.integration_id, input.integrationId)));
+  const [monitor] = await ctx.db
+    .select({ id: integrationMonitors.id })
+    .from(integrationMonitors)
+    .where(and(eq(integrationMonitors.id, input.monitorId), eq(integrationMonitors.integration_id, input.integrationId)));
   if (!monitor) throw new ApiError("RESOURCE_NOT_FOUND", "Monitor not found");
-  return listPage<EventRow, ReturnType<typeof presentEvent>>(ctx.db, SPEC, input, [eq(integrationMonitorEvents.monitor_id, monitor.id)], (rows) => rows.map(presentEvent));
+  return listPage<EventRow, ReturnType<typeof presentEvent>>(
+    ctx.db,
+    SPEC,
+    input,
+    [eq(integrationMonitorEvents.monitor_id, monitor.id)],
+    (rows) => rows.map(presentEvent),
+  );
 });

@@ -6,7 +6,14 @@ import type { ListParams } from "../../../schemas/list-query.ts";
 import { type ListPage, type ListSpec, listPage } from "../../resources/list.ts";
 import { defineRead } from "../../verb.ts";
 import { READ_INTEGRATIONS } from "../scopes.ts";
-import { findIntegration, type IntegrationRow, type IntegrationShape, presentIntegration, presentIntegrations, monitorCounts } from "./integration-row.ts";
+import {
+  findIntegration,
+  type IntegrationRow,
+  type IntegrationShape,
+  presentIntegration,
+  presentIntegrations,
+  monitorCounts,
+} from "./integration-row.ts";
 import { REGISTRY } from "./registry.ts";
 
 const SPEC: ListSpec = {
@@ -18,8 +25,12 @@ const SPEC: ListSpec = {
 
 export const integrationRegistry = defineRead({ scope: READ_INTEGRATIONS }, async () => REGISTRY);
 
-export const listIntegrations = defineRead<ListParams & { type?: string | undefined }, ListPage<IntegrationShape>>({ scope: READ_INTEGRATIONS }, (ctx, input) =>
-  listPage<IntegrationRow, IntegrationShape>(ctx.db, SPEC, input, [input.type ? eq(integrations.type, input.type) : undefined], (rows) => presentIntegrations(ctx.db, rows)),
+export const listIntegrations = defineRead<ListParams & { type?: string | undefined }, ListPage<IntegrationShape>>(
+  { scope: READ_INTEGRATIONS },
+  (ctx, input) =>
+    listPage<IntegrationRow, IntegrationShape>(ctx.db, SPEC, input, [input.type ? eq(integrations.type, input.type) : undefined], (rows) =>
+      presentIntegrations(ctx.db, rows),
+    ),
 );
 
 export const getIntegration = defineRead({ scope: READ_INTEGRATIONS }, async (ctx, { id }: { id: number }) => {

@@ -34,7 +34,13 @@ function auditDiff(fields: IntegrationUpdateInput): Record<string, unknown> {
 }
 
 function audit(s: VerbScope, what: string, row: IntegrationRow, diff: Record<string, unknown>) {
-  s.audit({ action: `integrations.${what}`, category: "integrations", entity_type: "integration", entity_id: row.id, diff: { name: row.name, type: row.type, ...diff } });
+  s.audit({
+    action: `integrations.${what}`,
+    category: "integrations",
+    entity_type: "integration",
+    entity_id: row.id,
+    diff: { name: row.name, type: row.type, ...diff },
+  });
 }
 
 export const createIntegration = defineVerb<{ body: IntegrationCreateInput }, IntegrationRow, string | null>(
@@ -42,7 +48,8 @@ export const createIntegration = defineVerb<{ body: IntegrationCreateInput }, In
     scope: WRITE_INTEGRATIONS,
     async prepare(ctx, { body }) {
       if (!isIntegrationType(body.type)) throw new ApiError("BAD_REQUEST", "Unknown integration type");
-      if (body.type === "native") throw ApiError.conflict("The built-in monitors integration is created on first use of /integrations/native/monitors.");
+      if (body.type === "native")
+        throw ApiError.conflict("The built-in monitors integration is created on first use of /integrations/native/monitors.");
       if (body.base_url == null) throw fieldError("base_url", "Required for an Uptime Kuma integration.");
       return checkBaseUrl(body.base_url, await readOutboundPolicy(ctx.db));
     },
@@ -87,7 +94,11 @@ export const updateIntegration = defineVerb<{ id: number; body: IntegrationUpdat
   async (s, { id, body }, baseUrl) => {
     const vault = vaultOf(s.ctx);
     const before = await findIntegration(s.tx, id, true);
-    if (before.type === "native" && (baseUrl !== undefined || body.api_key || body.slug)) throw fieldError(baseUrl !== undefined ? "base_url" : body.api_key ? "api_key" : "slug", "The built-in monitors integration has no connection fields.");
+    if (before.type === "native" && (baseUrl !== undefined || body.api_key || body.slug))
+      throw fieldError(
+        baseUrl !== undefined ? "base_url" : body.api_key ? "api_key" : "slug",
+        "The built-in monitors integration has no connection fields.",
+      );
     const enabled = body.enabled ?? before.enabled;
     const interval = body.sync_interval_s ?? before.sync_interval_s;
     const rescheduled = body.enabled !== undefined || body.sync_interval_s !== undefined;

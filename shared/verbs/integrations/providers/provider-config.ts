@@ -28,7 +28,13 @@ export function fieldError(field: string, msg: string): ApiError {
  * socket path (the operator's own engine, no address to check), tcp://host:port (its host under the
  * policy), or https://.
  */
-export function checkConfigUrl(provider: Provider, raw: string, policy: OutboundPolicy, field = "config_url", extra: Record<string, unknown> = {}): string {
+export function checkConfigUrl(
+  provider: Provider,
+  raw: string,
+  policy: OutboundPolicy,
+  field = "config_url",
+  extra: Record<string, unknown> = {},
+): string {
   if (provider === "hv") {
     const url = normalisePveUrl(raw);
     if (!url.ok) throw fieldError(field, url.message);
@@ -56,7 +62,8 @@ export function checkCaPem(pem: string | null | undefined, field = "ca_cert"): s
   if (pem === undefined || pem === null) return pem;
   const text = pem.trim();
   if (text === "") return null;
-  if (!/^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/.test(text)) throw fieldError(field, "Must be one or more PEM certificates (-----BEGIN CERTIFICATE-----).");
+  if (!/^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/.test(text))
+    throw fieldError(field, "Must be one or more PEM certificates (-----BEGIN CERTIFICATE-----).");
   return text;
 }
 

@@ -9,7 +9,10 @@ import type { ConfigRow, Provider } from "./provider-config.ts";
 import { NOT_FOUND } from "./write-configs.ts";
 
 export async function findConfig(db: Db, provider: Provider, id: number, notFound = NOT_FOUND): Promise<ConfigRow> {
-  const [row] = await db.select().from(integrationConfigs).where(and(eq(integrationConfigs.id, id), eq(integrationConfigs.type, provider)));
+  const [row] = await db
+    .select()
+    .from(integrationConfigs)
+    .where(and(eq(integrationConfigs.id, id), eq(integrationConfigs.type, provider)));
   if (!row) throw new ApiError("RESOURCE_NOT_FOUND", notFound);
   return row;
 }
@@ -18,4 +21,7 @@ export const listConfigs = defineRead({ scope: READ_INTEGRATIONS }, (ctx, { prov
   ctx.db.select().from(integrationConfigs).where(eq(integrationConfigs.type, provider)).orderBy(asc(integrationConfigs.id)),
 );
 
-export const getConfig = defineRead({ scope: READ_INTEGRATIONS }, (ctx, { provider, id, notFound }: { provider: Provider; id: number; notFound?: string }) => findConfig(ctx.db, provider, id, notFound));
+export const getConfig = defineRead(
+  { scope: READ_INTEGRATIONS },
+  (ctx, { provider, id, notFound }: { provider: Provider; id: number; notFound?: string }) => findConfig(ctx.db, provider, id, notFound),
+);

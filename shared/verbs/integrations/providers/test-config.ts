@@ -31,7 +31,11 @@ export const testConfig = defineRead(
       if (provider === "hv") {
         const out = await testHvConnection({ outbound, vault, policy }, row);
         if (!out.ok) return { status: "error", message: out.error ?? "The hypervisor did not answer.", latency_ms: elapsed() };
-        return { status: "ok", message: `Proxmox VE ${out.version}${out.cluster_name ? ` (cluster ${out.cluster_name})` : ""}`, latency_ms: elapsed() };
+        return {
+          status: "ok",
+          message: `Proxmox VE ${out.version}${out.cluster_name ? ` (cluster ${out.cluster_name})` : ""}`,
+          latency_ms: elapsed(),
+        };
       }
       const credential = await openCredential(vault, row);
       const { version, latency_ms } = await dockerProviderVersion(outbound, { ...row, credential, policy });

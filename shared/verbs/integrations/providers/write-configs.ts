@@ -61,12 +61,22 @@ function auditDiff(fields: ConfigFields, credentialField: string): Record<string
 }
 
 function audit(s: VerbScope, what: string, row: ConfigRow, diff: Record<string, unknown>) {
-  s.audit({ action: `integrations.${row.type}.config.${what}`, category: "integrations", entity_type: "integration_config", entity_id: row.id, diff: { name: row.name, ...diff } });
+  s.audit({
+    action: `integrations.${row.type}.config.${what}`,
+    category: "integrations",
+    entity_type: "integration_config",
+    entity_id: row.id,
+    diff: { name: row.name, ...diff },
+  });
 }
 
 /** The row of `id` for `provider` (another provider's row is not found here), locked for the write. */
 export async function lockConfig(s: VerbScope, provider: Provider, id: number, notFound = NOT_FOUND): Promise<ConfigRow> {
-  const [row] = await s.tx.select().from(integrationConfigs).where(and(eq(integrationConfigs.id, id), eq(integrationConfigs.type, provider))).for("update");
+  const [row] = await s.tx
+    .select()
+    .from(integrationConfigs)
+    .where(and(eq(integrationConfigs.id, id), eq(integrationConfigs.type, provider)))
+    .for("update");
   if (!row) throw new ApiError("RESOURCE_NOT_FOUND", notFound);
   return row;
 }
@@ -76,7 +86,8 @@ export const createConfig = defineVerb<ConfigWrite, ConfigRow, string>(
     scope: WRITE_INTEGRATIONS,
     async prepare(ctx, input) {
       const { provider, fields } = input;
-      if (fields.config_url === undefined || fields.name === undefined) throw new ApiError("VALIDATION_ERROR", "name and config_url are required.");
+      if (fields.config_url === undefined || fields.name === undefined)
+        throw new ApiError("VALIDATION_ERROR", "name and config_url are required.");
       checkCaPem(fields.ca_cert);
       checkCredential(input);
       return checkConfigUrl(provider, fields.config_url, await readOutboundPolicy(ctx.db), "config_url", fields.extra_config);
@@ -158,10 +169,19 @@ export const updateConfig = defineVerb<ConfigWrite & { id: number }, ConfigRow, 
   },
 );
 
-export const deleteConfig = defineVerb<{ provider: Provider; id: number; notFound?: string }, void>({ scope: DELETE_INTEGRATIONS }, async (s, { provider, id, notFound }) => {
-  const row = await lockConfig(s, provider, id, notFound);
-  let refs = 0;
-  if (provider === "hv") refs = (await s.tx.delete(externalRefs).where(eq(externalRefs.source, hvSource(id))).returning({ id: externalRefs.id })).length;
-  await s.tx.delete(integrationConfigs).where(eq(integrationConfigs.id, id));
-  audit(s, "deleted", row, provider === "hv" ? { external_refs_removed: refs } : {});
-});
+export const deleteConfig = defineVerb<{ provider: Provider; id: number; notFound?: string }, void>(
+  { scope: DELETE_INTEGRATIONS },
+  async (s, { provider, id, notFound }) => {
+    const row = await lockConfig(s, provider, id, notFound);
+    let refs = 0;
+    if (provider === "hv")
+      refs = (
+        await s.tx
+          .delete(externalRefs)
+          .where(eq(externalRefs.source, hvSource(id)))
+          .returning({ id: externalRefs.id })
+      ).length;
+    await s.tx.delete(integrationConfigs).where(eq(integrationConfigs.id, id));
+    audit(s, "deleted", row, provider === "hv" ? { external_refs_removed: refs } : {});
+  },
+);

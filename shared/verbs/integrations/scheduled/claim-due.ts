@@ -22,7 +22,9 @@ export interface DueSync {
 export const claimDueSyncs = defineVerb<{ limit: number }, DueSync[]>({ scope: WRITE_INTEGRATIONS }, async (s, { limit }) => {
   const now = s.now.toISOString();
   const take = Math.max(1, Math.min(limit, 100));
-  const monitoring = await queryRows<{ id: number; name: string }>(s.tx, sql`
+  const monitoring = await queryRows<{ id: number; name: string }>(
+    s.tx,
+    sql`
     with due as (
       select id from integrations
       where enabled and next_sync_at <= ${now}::timestamptz
@@ -32,12 +34,15 @@ export const claimDueSyncs = defineVerb<{ limit: number }, DueSync[]>({ scope: W
     )
     update integrations i set next_sync_at = ${now}::timestamptz + make_interval(secs => i.sync_interval_s)
     from due where i.id = due.id
-    returning i.id, i.name`);
+    returning i.id, i.name`,
+  );
   const room = take - monitoring.length;
   const providers =
     room <= 0
       ? []
-      : await queryRows<{ id: number; name: string; type: "hv" | "docker" }>(s.tx, sql`
+      : await queryRows<{ id: number; name: string; type: "hv" | "docker" }>(
+          s.tx,
+          sql`
     with due as (
       select id from integration_configs
       where auto_sync and type in ('hv', 'docker') and next_sync_at <= ${now}::timestamptz
@@ -47,6 +52,10 @@ export const claimDueSyncs = defineVerb<{ limit: number }, DueSync[]>({ scope: W
     )
     update integration_configs c set next_sync_at = ${now}::timestamptz + make_interval(secs => c.sync_interval_s)
     from due where c.id = due.id
-    returning c.id, c.name, c.type`);
-  return [...monitoring.map((r) => ({ kind: "monitoring" as const, id: r.id, name: r.name })), ...providers.map((r) => ({ kind: r.type, id: r.id, name: r.name }))];
+    returning c.id, c.name, c.type`,
+        );
+  return [
+    ...monitoring.map((r) => ({ kind: "monitoring" as const, id: r.id, name: r.name })),
+    ...providers.map((r) => ({ kind: r.type, id: r.id, name: r.name })),
+  ];
 });

@@ -19,18 +19,40 @@ const clusterDef = defineResource({
   columns: { id: hardwareClusters.id, version: hardwareClusters.version },
   channels: ["inventory", "topology"],
   list: {
-    sortable: { name: hardwareClusters.name, type: hardwareClusters.type, created_at: hardwareClusters.created_at, updated_at: hardwareClusters.updated_at },
+    sortable: {
+      name: hardwareClusters.name,
+      type: hardwareClusters.type,
+      created_at: hardwareClusters.created_at,
+      updated_at: hardwareClusters.updated_at,
+    },
     search: [hardwareClusters.name, hardwareClusters.type, hardwareClusters.description],
   },
-  filters: (q: v.InferOutput<typeof ClusterListQuery>) => [eqFilter(hardwareClusters.type, q.type), eqFilter(hardwareClusters.environment_id, q.environment_id)],
+  filters: (q: v.InferOutput<typeof ClusterListQuery>) => [
+    eqFilter(hardwareClusters.type, q.type),
+    eqFilter(hardwareClusters.environment_id, q.environment_id),
+  ],
   async toValues(s, input, existing) {
     await requireOptionalRow(s.tx, environments, environments.id, input.environment_id, "Environment", "environment_id");
     if ("name" in input)
-      await requireUnique(s.tx, { table: hardwareClusters, id: hardwareClusters.id, column: hardwareClusters.name, value: input.name, exceptId: existing?.id, field: "name", label: "Hardware cluster" });
+      await requireUnique(s.tx, {
+        table: hardwareClusters,
+        id: hardwareClusters.id,
+        column: hardwareClusters.name,
+        value: input.name,
+        exceptId: existing?.id,
+        field: "name",
+        label: "Hardware cluster",
+      });
     return input;
   },
   async present(db, rows) {
-    const names = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id));
+    const names = await namesById(
+      db,
+      environments,
+      environments.id,
+      environments.name,
+      rows.map((r) => r.environment_id),
+    );
     return rows.map((r) => presentOne(r, names));
   },
 });

@@ -18,7 +18,13 @@ async function membersOf(db: Db, clusterId: number, memberId?: number) {
     .where(and(eq(clusterMembers.cluster_id, clusterId), memberId === undefined ? undefined : eq(clusterMembers.id, memberId)))
     .orderBy(asc(hardware.name), asc(clusterMembers.id));
   return rows.map(({ member: m, hardware_name }) => ({
-    id: m.id, cluster_id: m.cluster_id, hardware_id: m.hardware_id, hardware_name, role: m.role, created_at: iso(m.created_at)!, updated_at: iso(m.updated_at)!,
+    id: m.id,
+    cluster_id: m.cluster_id,
+    hardware_id: m.hardware_id,
+    hardware_name,
+    role: m.role,
+    created_at: iso(m.created_at)!,
+    updated_at: iso(m.updated_at)!,
   }));
 }
 
@@ -40,16 +46,26 @@ export interface MemberAdd {
 export const addClusterMember = defineVerb({ scope: "write:clusters" }, async (s, { clusterId, member }: MemberAdd) => {
   await requireCluster(s.tx, clusterId);
   await requireRow(s.tx, hardware, hardware.id, member.hardware_id, "Hardware node", "hardware_id");
-  const [dup] = await s.tx.select({ id: clusterMembers.id }).from(clusterMembers).where(and(eq(clusterMembers.cluster_id, clusterId), eq(clusterMembers.hardware_id, member.hardware_id)));
+  const [dup] = await s.tx
+    .select({ id: clusterMembers.id })
+    .from(clusterMembers)
+    .where(and(eq(clusterMembers.cluster_id, clusterId), eq(clusterMembers.hardware_id, member.hardware_id)));
   if (dup) throw ApiError.conflict(`Hardware node ${member.hardware_id} is already in cluster ${clusterId} (member ${dup.id}).`);
-  const [row] = await s.tx.insert(clusterMembers).values({ cluster_id: clusterId, hardware_id: member.hardware_id, role: member.role ?? null }).returning();
+  const [row] = await s.tx
+    .insert(clusterMembers)
+    .values({ cluster_id: clusterId, hardware_id: member.hardware_id, role: member.role ?? null })
+    .returning();
   record(s, clusterId, "create", row!.id, { after: row });
   return (await membersOf(s.tx, clusterId, row!.id))[0]!;
 });
 
 async function lockMember(s: VerbScope, clusterId: number, memberId: number) {
   await requireCluster(s.tx, clusterId);
-  const [row] = await s.tx.select().from(clusterMembers).where(and(eq(clusterMembers.id, memberId), eq(clusterMembers.cluster_id, clusterId))).for("update");
+  const [row] = await s.tx
+    .select()
+    .from(clusterMembers)
+    .where(and(eq(clusterMembers.id, memberId), eq(clusterMembers.cluster_id, clusterId)))
+    .for("update");
   if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `Cluster member ${memberId} was not found in cluster ${clusterId}.`);
   return row;
 }
@@ -64,7 +80,10 @@ export const updateClusterMember = defineVerb(
   async (s, { clusterId, memberId, changes }: MemberRef & { changes: { role?: string | null | undefined } }) => {
     const before = await lockMember(s, clusterId, memberId);
     if ("role" in changes && changes.role !== before.role) {
-      await s.tx.update(clusterMembers).set({ role: changes.role ?? null, updated_at: s.now }).where(eq(clusterMembers.id, memberId));
+      await s.tx
+        .update(clusterMembers)
+        .set({ role: changes.role ?? null, updated_at: s.now })
+        .where(eq(clusterMembers.id, memberId));
       record(s, clusterId, "update", memberId, { before: { role: before.role }, after: { role: changes.role ?? null } });
     }
     return (await membersOf(s.tx, clusterId, memberId))[0]!;

@@ -26,38 +26,66 @@ const computeUnitDef = defineResource({
   channels: ["inventory", "topology"],
   list: {
     sortable: {
-      name: computeUnits.name, kind: computeUnits.kind, status: computeUnits.status, ip_address: computeUnits.ip_address, os: computeUnits.os,
-      memory_mb: computeUnits.memory_mb, cpu_cores: computeUnits.cpu_cores, disk_gb: computeUnits.disk_gb, hardware_id: computeUnits.hardware_id,
-      created_at: computeUnits.created_at, updated_at: computeUnits.updated_at,
+      name: computeUnits.name,
+      kind: computeUnits.kind,
+      status: computeUnits.status,
+      ip_address: computeUnits.ip_address,
+      os: computeUnits.os,
+      memory_mb: computeUnits.memory_mb,
+      cpu_cores: computeUnits.cpu_cores,
+      disk_gb: computeUnits.disk_gb,
+      hardware_id: computeUnits.hardware_id,
+      created_at: computeUnits.created_at,
+      updated_at: computeUnits.updated_at,
     },
     search: [computeUnits.name, computeUnits.ip_address, computeUnits.os, computeUnits.status],
   },
   filters: (q: v.InferOutput<typeof ComputeUnitListQuery>) => [
-    eqFilter(computeUnits.kind, q.kind), eqFilter(computeUnits.status, q.status), eqFilter(computeUnits.hardware_id, q.hardware_id),
-    eqFilter(computeUnits.environment_id, q.environment_id), tagFilter(computeUnits.tags, q.tag), inEnvironmentNamed(q.environment),
+    eqFilter(computeUnits.kind, q.kind),
+    eqFilter(computeUnits.status, q.status),
+    eqFilter(computeUnits.hardware_id, q.hardware_id),
+    eqFilter(computeUnits.environment_id, q.environment_id),
+    tagFilter(computeUnits.tags, q.tag),
+    inEnvironmentNamed(q.environment),
   ],
   async toValues(s, input, existing) {
     await requireOptionalRow(s.tx, hardware, hardware.id, input.hardware_id, "Hardware node", "hardware_id");
     await requireOptionalRow(s.tx, environments, environments.id, input.environment_id, "Environment", "environment_id");
     const slug = input.icon_slug;
     if (typeof slug === "string" && slug !== existing?.icon_slug && !(await iconExists(s.tx, slug)))
-      throw ApiError.validation([{ loc: ["body", "icon_slug"], msg: `No compute icon "${slug}": pick one from GET /api/v1/compute-units/icons.`, type: "foreign_key" }]);
+      throw ApiError.validation([
+        {
+          loc: ["body", "icon_slug"],
+          msg: `No compute icon "${slug}": pick one from GET /api/v1/compute-units/icons.`,
+          type: "foreign_key",
+        },
+      ]);
     return input;
   },
   async beforeDelete(s, row) {
     const running = await s.tx.select({ id: services.id, name: services.name }).from(services).where(eq(services.compute_id, row.id));
-    if (running.length > 0) throw dependentsConflict("Compute unit", row.id, running.map((r) => ({ type: "service", ...r })));
-    await removeLinks(s, { entityType: "compute_unit", id: row.id }, [{ name: "network_members", table: networkMembers, column: networkMembers.compute_id }]);
+    if (running.length > 0)
+      throw dependentsConflict(
+        "Compute unit",
+        row.id,
+        running.map((r) => ({ type: "service", ...r })),
+      );
+    await removeLinks(s, { entityType: "compute_unit", id: row.id }, [
+      { name: "network_members", table: networkMembers, column: networkMembers.compute_id },
+    ]);
   },
   async present(db, rows) {
     const ids = rows.map((r) => r.id);
     // One query for the page: the hosting node's and the environment's names.
-    const named = ids.length === 0 ? [] : await db
-      .select({ id: computeUnits.id, hardware_name: hardware.name, environment_name: environments.name })
-      .from(computeUnits)
-      .leftJoin(hardware, eq(hardware.id, computeUnits.hardware_id))
-      .leftJoin(environments, eq(environments.id, computeUnits.environment_id))
-      .where(inArray(computeUnits.id, ids));
+    const named =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ id: computeUnits.id, hardware_name: hardware.name, environment_name: environments.name })
+            .from(computeUnits)
+            .leftJoin(hardware, eq(hardware.id, computeUnits.hardware_id))
+            .leftJoin(environments, eq(environments.id, computeUnits.environment_id))
+            .where(inArray(computeUnits.id, ids));
     const names: Names = new Map(named.map((n) => [n.id, n]));
     return rows.map((r) => presentOne(r, names));
   },

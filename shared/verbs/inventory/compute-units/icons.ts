@@ -19,7 +19,10 @@ const BUILTIN = new Map(builtinIcons.map((i) => [i.slug, i]));
 
 export async function iconExists(db: Db, slug: string): Promise<boolean> {
   if (BUILTIN.has(slug)) return true;
-  const [row] = await db.select({ id: uploads.id }).from(uploads).where(and(eq(uploads.kind, ICON_KIND), eq(uploads.name, slug)));
+  const [row] = await db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.kind, ICON_KIND), eq(uploads.name, slug)));
   return row !== undefined;
 }
 
@@ -31,7 +34,15 @@ export const listComputeIcons = defineRead({ scope: "read:compute" }, async (ctx
     .orderBy(uploads.name);
   return [
     ...builtinIcons.map((i) => ({ ...i, builtin: true, content_type: null, size: null })),
-    ...uploaded.map((u) => ({ slug: u.name, label: u.name, group: "Uploaded", path: uploadUrl(ICON_KIND, u.name), builtin: false, content_type: u.content_type, size: u.size })),
+    ...uploaded.map((u) => ({
+      slug: u.name,
+      label: u.name,
+      group: "Uploaded",
+      path: uploadUrl(ICON_KIND, u.name),
+      builtin: false,
+      content_type: u.content_type,
+      size: u.size,
+    })),
   ];
 });
 
@@ -73,14 +84,17 @@ export const uploadComputeIcon = defineVerb(
       checkSize(input.bytes, ICON_MAX_BYTES, "icon");
       const type = sniffImageType(input.bytes);
       if (!type)
-        throw ApiError.validation([{ loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" }]);
+        throw ApiError.validation([
+          { loc: ["body", "file"], msg: "The file is not a PNG, JPEG, GIF or WebP image (SVG is not accepted).", type: "image_type" },
+        ]);
       const slug = chooseSlug(input);
       if (BUILTIN.has(slug)) throw ApiError.conflict(`"${slug}" is a built-in compute icon; upload under another slug.`);
       return { slug, contentType: type.contentType };
     },
   },
   async (s, input, { slug, contentType }) => {
-    if (await iconExists(s.tx, slug)) throw ApiError.conflict(`A compute icon "${slug}" was already uploaded; delete it first or pick another slug.`);
+    if (await iconExists(s.tx, slug))
+      throw ApiError.conflict(`A compute icon "${slug}" was already uploaded; delete it first or pick another slug.`);
     const stored = await storeUpload(s, { kind: ICON_KIND, name: slug, contentType, bytes: input.bytes });
     s.emit("inventory", { entity: "compute_icon", action: "create", slug });
     return { slug, label: slug, group: "Uploaded", path: stored.url, builtin: false, content_type: stored.content_type, size: stored.size };
@@ -107,8 +121,19 @@ export const deleteComputeIcon = defineVerb(
       .where(eq(computeUnits.icon_slug, slug))
       .returning({ id: computeUnits.id });
     s.audit({
-      action: "compute_icon.delete", category: "inventory", entity_type: "upload", entity_id: gone.id,
-      diff: { before: { slug, content_type: gone.content_type, size: gone.size, sha256: gone.sha256, used_by_compute_units: cleared.map((c) => c.id) } },
+      action: "compute_icon.delete",
+      category: "inventory",
+      entity_type: "upload",
+      entity_id: gone.id,
+      diff: {
+        before: {
+          slug,
+          content_type: gone.content_type,
+          size: gone.size,
+          sha256: gone.sha256,
+          used_by_compute_units: cleared.map((c) => c.id),
+        },
+      },
     });
     s.emit("inventory", { entity: "compute_icon", action: "delete", slug });
     for (const c of cleared) s.emit("inventory", { entity: "compute_unit", action: "update", id: c.id });

@@ -8,7 +8,14 @@ export const computeUnitNetworks = defineRead({ scope: "read:compute" }, async (
   const [unit] = await ctx.db.select({ id: computeUnits.id }).from(computeUnits).where(eq(computeUnits.id, computeId));
   if (!unit) throw ApiError.notFound("Compute unit", computeId);
   return ctx.db
-    .select({ network_id: networks.id, name: networks.name, cidr: networks.cidr, vlan_id: networks.vlan_id, gateway: networks.gateway, ip_address: networkMembers.ip_address })
+    .select({
+      network_id: networks.id,
+      name: networks.name,
+      cidr: networks.cidr,
+      vlan_id: networks.vlan_id,
+      gateway: networks.gateway,
+      ip_address: networkMembers.ip_address,
+    })
     .from(networkMembers)
     .innerJoin(networks, eq(networks.id, networkMembers.network_id))
     .where(eq(networkMembers.compute_id, computeId))

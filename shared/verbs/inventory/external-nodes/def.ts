@@ -18,13 +18,21 @@ const externalNodeDef = defineResource({
   channels: ["inventory", "topology"],
   list: {
     sortable: {
-      name: externalNodes.name, provider: externalNodes.provider, kind: externalNodes.kind, region: externalNodes.region,
-      ip_address: externalNodes.ip_address, created_at: externalNodes.created_at, updated_at: externalNodes.updated_at,
+      name: externalNodes.name,
+      provider: externalNodes.provider,
+      kind: externalNodes.kind,
+      region: externalNodes.region,
+      ip_address: externalNodes.ip_address,
+      created_at: externalNodes.created_at,
+      updated_at: externalNodes.updated_at,
     },
     search: [externalNodes.name, externalNodes.provider, externalNodes.region, externalNodes.ip_address, externalNodes.url],
   },
   filters: (q: v.InferOutput<typeof ExternalNodeListQuery>) => [
-    eqFilter(externalNodes.provider, q.provider), eqFilter(externalNodes.kind, q.kind), eqFilter(externalNodes.region, q.region), tagFilter(externalNodes.tags, q.tag),
+    eqFilter(externalNodes.provider, q.provider),
+    eqFilter(externalNodes.kind, q.kind),
+    eqFilter(externalNodes.region, q.region),
+    tagFilter(externalNodes.tags, q.tag),
   ],
   async beforeDelete(s, row) {
     await removeLinks(s, { entityType: "external_node", id: row.id }, [

@@ -12,8 +12,12 @@ const requireNode = (db: Db, id: number) => requireRow(db, externalNodes, extern
 const networkLinks = (db: Db) =>
   db
     .select({
-      id: externalNodeNetworks.id, external_node_id: externalNodeNetworks.external_node_id, network_id: externalNodeNetworks.network_id,
-      network_name: networks.name, cidr: networks.cidr, link_type: externalNodeNetworks.link_type,
+      id: externalNodeNetworks.id,
+      external_node_id: externalNodeNetworks.external_node_id,
+      network_id: externalNodeNetworks.network_id,
+      network_name: networks.name,
+      cidr: networks.cidr,
+      link_type: externalNodeNetworks.link_type,
     })
     .from(externalNodeNetworks)
     .innerJoin(networks, eq(networks.id, externalNodeNetworks.network_id));
@@ -40,7 +44,13 @@ export const linkExternalNodeNetwork = defineVerb({ scope: "write:external" }, a
     .insert(externalNodeNetworks)
     .values({ external_node_id: nodeId, network_id: input.network_id, link_type: input.link_type ?? null })
     .returning();
-  s.audit({ action: "external_node.network.create", category: "inventory", entity_type: "external_node_network", entity_id: row!.id, diff: { after: row } });
+  s.audit({
+    action: "external_node.network.create",
+    category: "inventory",
+    entity_type: "external_node_network",
+    entity_id: row!.id,
+    diff: { after: row },
+  });
   s.emit("topology", { entity: "external_node_network", action: "create", id: row!.id });
   const [link] = await networkLinks(s.tx).where(eq(externalNodeNetworks.id, row!.id));
   return link!;
@@ -49,7 +59,13 @@ export const linkExternalNodeNetwork = defineVerb({ scope: "write:external" }, a
 export const unlinkExternalNodeNetwork = defineVerb({ scope: "write:external" }, async (s, { relationId }: { relationId: number }) => {
   const [row] = await s.tx.delete(externalNodeNetworks).where(eq(externalNodeNetworks.id, relationId)).returning();
   if (!row) throw ApiError.notFound("External node network link", relationId);
-  s.audit({ action: "external_node.network.delete", category: "inventory", entity_type: "external_node_network", entity_id: relationId, diff: { before: row } });
+  s.audit({
+    action: "external_node.network.delete",
+    category: "inventory",
+    entity_type: "external_node_network",
+    entity_id: relationId,
+    diff: { before: row },
+  });
   s.emit("topology", { entity: "external_node_network", action: "delete", id: relationId });
 });
 
@@ -57,8 +73,12 @@ export const externalNodeServices = defineRead({ scope: "read:external" }, async
   await requireNode(ctx.db, nodeId);
   return ctx.db
     .select({
-      id: services.id, name: services.name, slug: services.slug, status: services.status,
-      relation_id: serviceExternalDependencies.id, description: serviceExternalDependencies.description,
+      id: services.id,
+      name: services.name,
+      slug: services.slug,
+      status: services.status,
+      relation_id: serviceExternalDependencies.id,
+      description: serviceExternalDependencies.description,
     })
     .from(serviceExternalDependencies)
     .innerJoin(services, eq(services.id, serviceExternalDependencies.service_id))

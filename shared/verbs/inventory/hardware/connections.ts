@@ -1,7 +1,14 @@
 // Hardware-to-hardware connections (a blast-radius edge), and the read-only views of a node's
 // cluster and network memberships.
 import { and, eq, or } from "drizzle-orm";
-import { clusterMembers, hardware, hardwareClusters, hardwareConnections, networkHardwareMembers, networks } from "../../../db/schema/index.ts";
+import {
+  clusterMembers,
+  hardware,
+  hardwareClusters,
+  hardwareConnections,
+  networkHardwareMembers,
+  networks,
+} from "../../../db/schema/index.ts";
 import type { Db } from "../../../db/database.ts";
 import { ApiError } from "../../../errors.ts";
 import { iso } from "../../resources/present.ts";
@@ -16,7 +23,12 @@ function presentConnection(r: typeof hardwareConnections.$inferSelect) {
 
 export interface ConnectionAdd {
   hardwareId: number;
-  connection: { target_hardware_id: number; connection_type?: string | undefined; bandwidth_mbps?: number | null | undefined; notes?: string | null | undefined };
+  connection: {
+    target_hardware_id: number;
+    connection_type?: string | undefined;
+    bandwidth_mbps?: number | null | undefined;
+    notes?: string | null | undefined;
+  };
 }
 
 export const addConnection = defineVerb(
@@ -34,13 +46,34 @@ export const addConnection = defineVerb(
     const [dup] = await s.tx
       .select({ id: hardwareConnections.id })
       .from(hardwareConnections)
-      .where(and(eq(hardwareConnections.source_hardware_id, hardwareId), eq(hardwareConnections.target_hardware_id, input.target_hardware_id), eq(hardwareConnections.connection_type, type)));
-    if (dup) throw ApiError.conflict(`Hardware node ${hardwareId} already has a ${type} connection to ${input.target_hardware_id} (connection ${dup.id}).`);
+      .where(
+        and(
+          eq(hardwareConnections.source_hardware_id, hardwareId),
+          eq(hardwareConnections.target_hardware_id, input.target_hardware_id),
+          eq(hardwareConnections.connection_type, type),
+        ),
+      );
+    if (dup)
+      throw ApiError.conflict(
+        `Hardware node ${hardwareId} already has a ${type} connection to ${input.target_hardware_id} (connection ${dup.id}).`,
+      );
     const [row] = await s.tx
       .insert(hardwareConnections)
-      .values({ source_hardware_id: hardwareId, target_hardware_id: input.target_hardware_id, connection_type: type, bandwidth_mbps: input.bandwidth_mbps ?? null, notes: input.notes ?? null })
+      .values({
+        source_hardware_id: hardwareId,
+        target_hardware_id: input.target_hardware_id,
+        connection_type: type,
+        bandwidth_mbps: input.bandwidth_mbps ?? null,
+        notes: input.notes ?? null,
+      })
       .returning();
-    s.audit({ action: "hardware.connection.create", category: "inventory", entity_type: "hardware_connection", entity_id: row!.id, diff: { after: row } });
+    s.audit({
+      action: "hardware.connection.create",
+      category: "inventory",
+      entity_type: "hardware_connection",
+      entity_id: row!.id,
+      diff: { after: row },
+    });
     s.emit("topology", { entity: "hardware_connection", action: "create", id: row!.id });
     return presentConnection(row!);
   },
@@ -49,7 +82,13 @@ export const addConnection = defineVerb(
 export const removeConnection = defineVerb({ scope: "write:hardware" }, async (s, { connectionId }: { connectionId: number }) => {
   const [row] = await s.tx.delete(hardwareConnections).where(eq(hardwareConnections.id, connectionId)).returning();
   if (!row) throw ApiError.notFound("Hardware connection", connectionId);
-  s.audit({ action: "hardware.connection.delete", category: "inventory", entity_type: "hardware_connection", entity_id: connectionId, diff: { before: row } });
+  s.audit({
+    action: "hardware.connection.delete",
+    category: "inventory",
+    entity_type: "hardware_connection",
+    entity_id: connectionId,
+    diff: { before: row },
+  });
   s.emit("topology", { entity: "hardware_connection", action: "delete", id: connectionId });
 });
 
@@ -71,7 +110,13 @@ export const listConnections = nodeRead(async (db, hardwareId) => {
 
 export const hardwareClustersOf = nodeRead((db, hardwareId) =>
   db
-    .select({ id: hardwareClusters.id, name: hardwareClusters.name, type: hardwareClusters.type, member_id: clusterMembers.id, role: clusterMembers.role })
+    .select({
+      id: hardwareClusters.id,
+      name: hardwareClusters.name,
+      type: hardwareClusters.type,
+      member_id: clusterMembers.id,
+      role: clusterMembers.role,
+    })
     .from(clusterMembers)
     .innerJoin(hardwareClusters, eq(hardwareClusters.id, clusterMembers.cluster_id))
     .where(eq(clusterMembers.hardware_id, hardwareId))
@@ -80,7 +125,13 @@ export const hardwareClustersOf = nodeRead((db, hardwareId) =>
 
 export const hardwareNetworkMemberships = nodeRead((db, hardwareId) =>
   db
-    .select({ network_id: networks.id, name: networks.name, cidr: networks.cidr, vlan_id: networks.vlan_id, ip_address: networkHardwareMembers.ip_address })
+    .select({
+      network_id: networks.id,
+      name: networks.name,
+      cidr: networks.cidr,
+      vlan_id: networks.vlan_id,
+      ip_address: networkHardwareMembers.ip_address,
+    })
     .from(networkHardwareMembers)
     .innerJoin(networks, eq(networks.id, networkHardwareMembers.network_id))
     .where(eq(networkHardwareMembers.hardware_id, hardwareId))

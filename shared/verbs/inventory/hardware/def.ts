@@ -20,14 +20,24 @@ const hardwareDef = defineResource({
   channels: ["inventory", "topology"],
   list: {
     sortable: {
-      name: hardware.name, role: hardware.role, status: hardware.status, vendor: hardware.vendor, ip_address: hardware.ip_address,
-      created_at: hardware.created_at, updated_at: hardware.updated_at, memory_gb: hardware.memory_gb,
+      name: hardware.name,
+      role: hardware.role,
+      status: hardware.status,
+      vendor: hardware.vendor,
+      ip_address: hardware.ip_address,
+      created_at: hardware.created_at,
+      updated_at: hardware.updated_at,
+      memory_gb: hardware.memory_gb,
     },
     search: [hardware.name, hardware.ip_address, hardware.role, hardware.vendor, hardware.model],
   },
   filters: (q: v.InferOutput<typeof HardwareListQuery>) => [
-    eqFilter(hardware.status, q.status), eqFilter(hardware.role, q.role), eqFilter(hardware.vendor, q.vendor),
-    eqFilter(hardware.environment_id, q.environment_id), eqFilter(hardware.site_id, q.site_id), tagFilter(hardware.tags, q.tag),
+    eqFilter(hardware.status, q.status),
+    eqFilter(hardware.role, q.role),
+    eqFilter(hardware.vendor, q.vendor),
+    eqFilter(hardware.environment_id, q.environment_id),
+    eqFilter(hardware.site_id, q.site_id),
+    tagFilter(hardware.tags, q.tag),
   ],
   // A status change records when it happened: the status worker's "offline for more than 5 minutes".
   async toValues(s, input, existing) {
@@ -49,7 +59,13 @@ const hardwareDef = defineResource({
     if (dependents.length > 0) throw dependentsConflict("Hardware node", id, dependents);
   },
   async present(db, rows) {
-    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id));
+    const envs = await namesById(
+      db,
+      environments,
+      environments.id,
+      environments.name,
+      rows.map((r) => r.environment_id),
+    );
     return rows.map((r) => presentOne(r, envs));
   },
 });

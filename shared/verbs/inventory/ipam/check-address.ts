@@ -12,7 +12,11 @@ export const checkAddress = defineRead({ scope: "read:networks" }, async (ctx, {
   const ip = parsed.value;
   const [uses, nets] = await Promise.all([
     addressUses(ctx.db, hostCidr(ip)),
-    ctx.db.select({ id: networks.id, name: networks.name, cidr: networks.cidr }).from(networks).where(isNotNull(networks.cidr)).orderBy(networks.id),
+    ctx.db
+      .select({ id: networks.id, name: networks.name, cidr: networks.cidr })
+      .from(networks)
+      .where(isNotNull(networks.cidr))
+      .orderBy(networks.id),
   ]);
   const used_by = uses.map(({ ip: _ip, ...use }) => use);
   return {

@@ -33,12 +33,19 @@ const ipamDef = defineResource({
   channels: ["inventory"],
   list: {
     sortable: {
-      address: inetSortKey(ipAddresses.address), status: ipAddresses.status, hostname: ipAddresses.hostname,
-      created_at: ipAddresses.created_at, updated_at: ipAddresses.updated_at,
+      address: inetSortKey(ipAddresses.address),
+      status: ipAddresses.status,
+      hostname: ipAddresses.hostname,
+      created_at: ipAddresses.created_at,
+      updated_at: ipAddresses.updated_at,
     },
     search: [ipAddresses.address, ipAddresses.hostname, ipAddresses.mac_address, ipAddresses.description],
   },
-  filters: (q: v.InferOutput<typeof IpListQuery>) => [eqFilter(ipAddresses.network_id, q.network_id), eqFilter(ipAddresses.status, q.status), eqFilter(ipAddresses.assigned_type, q.assigned_type)],
+  filters: (q: v.InferOutput<typeof IpListQuery>) => [
+    eqFilter(ipAddresses.network_id, q.network_id),
+    eqFilter(ipAddresses.status, q.status),
+    eqFilter(ipAddresses.assigned_type, q.assigned_type),
+  ],
   async toValues(s, input, existing) {
     const merged = { ...existing, ...input } as Partial<Row>;
     if ("address" in input) {
@@ -54,7 +61,8 @@ const ipamDef = defineResource({
     }
     const type = merged.assigned_type as keyof typeof ASSIGNABLE | null | undefined;
     const assignedId = merged.assigned_id;
-    if (type == null && assignedId != null) throw invalid("assigned_type", "assigned_id needs an assigned_type (hardware, compute_unit or service).");
+    if (type == null && assignedId != null)
+      throw invalid("assigned_type", "assigned_id needs an assigned_type (hardware, compute_unit or service).");
     if (type != null && assignedId == null) throw invalid("assigned_id", `assigned_type ${type} needs an assigned_id.`);
     if (type != null && assignedId != null && ("assigned_type" in input || "assigned_id" in input)) {
       const target = ASSIGNABLE[type];
@@ -63,7 +71,13 @@ const ipamDef = defineResource({
     return input;
   },
   async present(db, rows) {
-    const names = await namesById(db, networks, networks.id, networks.name, rows.map((r) => r.network_id));
+    const names = await namesById(
+      db,
+      networks,
+      networks.id,
+      networks.name,
+      rows.map((r) => r.network_id),
+    );
     return rows.map((r) => presentOne(r, names));
   },
 });

@@ -11,9 +11,14 @@ export const nextFreeAddress = defineRead({ scope: "read:networks" }, async (ctx
   const network = await loadNetwork(ctx.db, networkId);
   const parsed = network.cidr ? parseNetwork(network.cidr) : undefined;
   if (!parsed?.ok)
-    throw ApiError.validation([{ loc: ["query", "network_id"], msg: `Network ${networkId} has no usable cidr (${network.cidr ?? "none"}).`, type: "value_error" }]);
+    throw ApiError.validation([
+      { loc: ["query", "network_id"], msg: `Network ${networkId} has no usable cidr (${network.cidr ?? "none"}).`, type: "value_error" },
+    ]);
   const uses = await addressUses(ctx.db, parsed.value);
-  const free = lowestFree(parsed.value, uses.filter((u) => u.status !== "free").map((u) => u.ip.value));
+  const free = lowestFree(
+    parsed.value,
+    uses.filter((u) => u.status !== "free").map((u) => u.ip.value),
+  );
   if (free === undefined) throw ApiError.conflict(`Network ${networkId} (${network.cidr}) has no free address.`);
   return { network_id: networkId, cidr: parsed.text, address: formatAddress(parsed.value.version, free) };
 });

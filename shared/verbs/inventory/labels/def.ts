@@ -23,15 +23,34 @@ function labelRules(label: string, table: LabelTable) {
       search: [table.name, table.description],
     },
     async toValues<V extends ValuesOf<LabelTable>>(s: VerbScope, input: V, existing: RowOf<LabelTable> | undefined): Promise<V> {
-      if ("name" in input) await requireUnique(s.tx, { table, id: table.id, column: table.name, value: input.name, exceptId: existing?.id, field: "name", label });
+      if ("name" in input)
+        await requireUnique(s.tx, {
+          table,
+          id: table.id,
+          column: table.name,
+          value: input.name,
+          exceptId: existing?.id,
+          field: "name",
+          label,
+        });
       return input;
     },
   };
 }
 
 export const environmentVerbs = resourceVerbs(
-  defineResource({ entityType: "environment", table: environments, ...labelRules("Environment", environments), present: async (_db, rows) => rows.map(withIsoTimestamps) }),
+  defineResource({
+    entityType: "environment",
+    table: environments,
+    ...labelRules("Environment", environments),
+    present: async (_db, rows) => rows.map(withIsoTimestamps),
+  }),
 );
 export const categoryVerbs = resourceVerbs(
-  defineResource({ entityType: "category", table: categories, ...labelRules("Category", categories), present: async (_db, rows) => rows.map(withIsoTimestamps) }),
+  defineResource({
+    entityType: "category",
+    table: categories,
+    ...labelRules("Category", categories),
+    present: async (_db, rows) => rows.map(withIsoTimestamps),
+  }),
 );

@@ -19,27 +19,38 @@ const TAGGED = [hardware, computeUnits, services, storage, networks, externalNod
 
 /** Tags with their usage counts; `ids` limits to those tags. One statement. */
 async function tagsWithUsage(db: Db, ids?: number[]): Promise<TagView[]> {
-  const used = sql.join(TAGGED.map((t) => sql`select unnest(${t.tags}) as tag from ${t}`), sql` union all `);
-  return queryRows<TagView>(db, sql`
+  const used = sql.join(
+    TAGGED.map((t) => sql`select unnest(${t.tags}) as tag from ${t}`),
+    sql` union all `,
+  );
+  return queryRows<TagView>(
+    db,
+    sql`
     select ${tags.id} as id, ${tags.name} as name, ${tags.color} as color, coalesce(u.n, 0)::int as usage_count
     from ${tags}
     left join (select tag, count(*) as n from (${used}) x group by tag) u on u.tag = ${tags.name}
     ${ids ? sql`where ${inArray(tags.id, ids)}` : sql``}
-    order by ${tags.name}`);
+    order by ${tags.name}`,
+  );
 }
 
-export const tagVerbs = resourceVerbs(defineResource({
-  label: "Tag",
-  entityType: "tag",
-  scopeResource: "layout",
-  table: tags,
-  columns: { id: tags.id },
-  channels: ["inventory", "topology"],
-  list: { sortable: { name: tags.name }, search: [tags.name] },
-  async present(db, rows) {
-    return tagsWithUsage(db, rows.map((r) => r.id));
-  },
-}));
+export const tagVerbs = resourceVerbs(
+  defineResource({
+    label: "Tag",
+    entityType: "tag",
+    scopeResource: "layout",
+    table: tags,
+    columns: { id: tags.id },
+    channels: ["inventory", "topology"],
+    list: { sortable: { name: tags.name }, search: [tags.name] },
+    async present(db, rows) {
+      return tagsWithUsage(
+        db,
+        rows.map((r) => r.id),
+      );
+    },
+  }),
+);
 
 /** GET /tags: every tag, a bare array sorted by name. */
 export const listTags = defineRead({ scope: tagVerbs.scopes.read }, (ctx, _input: void) => tagsWithUsage(ctx.db));

@@ -27,17 +27,25 @@ function outside(field: string, msg: string): ApiError {
 async function addressesLeftOutside(s: VerbScope, id: number, cidrText: string): Promise<void> {
   const parsed = parseNetwork(cidrText);
   if (!parsed.ok) return;
-  const list = await queryRows<{ what: string; ref: number; ip: string }>(s.tx, sql`
+  const list = await queryRows<{ what: string; ref: number; ip: string }>(
+    s.tx,
+    sql`
     select 'IPAM record' as what, id as ref, address as ip from ip_addresses where network_id = ${id}
     union all select 'compute unit', compute_id, ip_address from network_members where network_id = ${id} and ip_address is not null
-    union all select 'hardware node', hardware_id, ip_address from network_hardware_members where network_id = ${id} and ip_address is not null`);
+    union all select 'hardware node', hardware_id, ip_address from network_hardware_members where network_id = ${id} and ip_address is not null`,
+  );
   const off = list.filter((r) => {
     const ip = parseHost(r.ip);
     return ip !== undefined && !contains(parsed.value, ip);
   });
   if (off.length === 0) return;
-  const names = off.slice(0, 10).map((r) => `${r.ip} (${r.what} ${r.ref})`).join(", ");
-  throw ApiError.conflict(`Network ${id} cannot change to ${cidrText}: these addresses would be outside it: ${names}${off.length > 10 ? ` and ${off.length - 10} more` : ""}.`);
+  const names = off
+    .slice(0, 10)
+    .map((r) => `${r.ip} (${r.what} ${r.ref})`)
+    .join(", ");
+  throw ApiError.conflict(
+    `Network ${id} cannot change to ${cidrText}: these addresses would be outside it: ${names}${off.length > 10 ? ` and ${off.length - 10} more` : ""}.`,
+  );
 }
 
 const networkDef = defineResource({
@@ -49,12 +57,19 @@ const networkDef = defineResource({
   channels: ["inventory", "topology"],
   list: {
     sortable: {
-      name: networks.name, vlan_id: networks.vlan_id, created_at: networks.created_at, updated_at: networks.updated_at,
+      name: networks.name,
+      vlan_id: networks.vlan_id,
+      created_at: networks.created_at,
+      updated_at: networks.updated_at,
       cidr: inetSortKey(networks.cidr),
     },
     search: [networks.name, networks.cidr, networks.gateway, networks.description],
   },
-  filters: (q: v.InferOutput<typeof NetworkListQuery>) => [eqFilter(networks.site_id, q.site_id), eqFilter(networks.vlan_id, q.vlan_id), tagFilter(networks.tags, q.tag)],
+  filters: (q: v.InferOutput<typeof NetworkListQuery>) => [
+    eqFilter(networks.site_id, q.site_id),
+    eqFilter(networks.vlan_id, q.vlan_id),
+    tagFilter(networks.tags, q.tag),
+  ],
   async toValues(s, input, existing) {
     await requireOptionalRow(s.tx, sites, sites.id, input.site_id, "Site", "site_id");
     const cidr = "cidr" in input ? input.cidr : existing?.cidr;
@@ -69,12 +84,28 @@ const networkDef = defineResource({
     return input;
   },
   async beforeDelete(s, row) {
-    const detached = await s.tx.update(ipAddresses).set({ network_id: null, updated_at: s.now }).where(eq(ipAddresses.network_id, row.id)).returning({ id: ipAddresses.id });
+    const detached = await s.tx
+      .update(ipAddresses)
+      .set({ network_id: null, updated_at: s.now })
+      .where(eq(ipAddresses.network_id, row.id))
+      .returning({ id: ipAddresses.id });
     if (detached.length > 0)
-      s.audit({ action: "network.ipam_detached", category: "inventory", entity_type: "network", entity_id: row.id, diff: { ip_address_ids: detached.map((d) => d.id) } });
+      s.audit({
+        action: "network.ipam_detached",
+        category: "inventory",
+        entity_type: "network",
+        entity_id: row.id,
+        diff: { ip_address_ids: detached.map((d) => d.id) },
+      });
   },
   async present(db, rows) {
-    const names = await namesById(db, sites, sites.id, sites.name, rows.map((r) => r.site_id));
+    const names = await namesById(
+      db,
+      sites,
+      sites.id,
+      sites.name,
+      rows.map((r) => r.site_id),
+    );
     return rows.map((r) => presentOne(r, names));
   },
 });

@@ -49,10 +49,22 @@ function memberVerbs<T extends PgTable>(kind: MemberKind<T>) {
       const network = await loadNetwork(s.tx, networkId, { lock: true });
       await requireRow(s.tx, kind.ref.table, kind.ref.id, refId, kind.ref.label, kind.field);
       requireInside(network, input.ip_address, "ip_address");
-      const [dup] = await s.tx.select({ id: kind.refId }).from(kind.table as PgTable).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)));
+      const [dup] = await s.tx
+        .select({ id: kind.refId })
+        .from(kind.table as PgTable)
+        .where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)));
       if (dup) throw ApiError.conflict(`${kind.ref.label} ${refId} is already a member of network ${networkId}.`);
-      const [row] = await s.tx.insert(kind.table).values(kind.row(networkId, refId, input.ip_address ?? null)).returning();
-      s.audit({ action: `${kind.entity}.create`, category: "inventory", entity_type: "network", entity_id: networkId, diff: { after: row } });
+      const [row] = await s.tx
+        .insert(kind.table)
+        .values(kind.row(networkId, refId, input.ip_address ?? null))
+        .returning();
+      s.audit({
+        action: `${kind.entity}.create`,
+        category: "inventory",
+        entity_type: "network",
+        entity_id: networkId,
+        diff: { after: row },
+      });
       s.emit("topology", { entity: kind.entity, action: "create", network_id: networkId, [kind.field]: refId });
       const [member] = await memberQuery(s.tx).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)));
       return member!;
@@ -60,24 +72,46 @@ function memberVerbs<T extends PgTable>(kind: MemberKind<T>) {
 
     remove: defineVerb({ scope: "write:networks" }, async (s, { networkId, refId }: { networkId: number; refId: number }) => {
       await loadNetwork(s.tx, networkId);
-      const [row] = await s.tx.delete(kind.table).where(and(eq(kind.networkId, networkId), eq(kind.refId, refId))).returning();
+      const [row] = await s.tx
+        .delete(kind.table)
+        .where(and(eq(kind.networkId, networkId), eq(kind.refId, refId)))
+        .returning();
       if (!row) throw new ApiError("RESOURCE_NOT_FOUND", `${kind.ref.label} ${refId} is not a member of network ${networkId}.`);
-      s.audit({ action: `${kind.entity}.delete`, category: "inventory", entity_type: "network", entity_id: networkId, diff: { before: row } });
+      s.audit({
+        action: `${kind.entity}.delete`,
+        category: "inventory",
+        entity_type: "network",
+        entity_id: networkId,
+        diff: { before: row },
+      });
       s.emit("topology", { entity: kind.entity, action: "delete", network_id: networkId, [kind.field]: refId });
     }),
   };
 }
 
 export const computeMembers = memberVerbs({
-  table: networkMembers, networkId: networkMembers.network_id, refId: networkMembers.compute_id, ip: networkMembers.ip_address,
-  ref: { table: computeUnits, id: computeUnits.id, label: "Compute unit", fields: { name: computeUnits.name, kind: computeUnits.kind, status: computeUnits.status } },
-  field: "compute_id", entity: "network_member",
+  table: networkMembers,
+  networkId: networkMembers.network_id,
+  refId: networkMembers.compute_id,
+  ip: networkMembers.ip_address,
+  ref: {
+    table: computeUnits,
+    id: computeUnits.id,
+    label: "Compute unit",
+    fields: { name: computeUnits.name, kind: computeUnits.kind, status: computeUnits.status },
+  },
+  field: "compute_id",
+  entity: "network_member",
   row: (network_id, compute_id, ip_address) => ({ network_id, compute_id, ip_address }),
 });
 
 export const hardwareMembers = memberVerbs({
-  table: networkHardwareMembers, networkId: networkHardwareMembers.network_id, refId: networkHardwareMembers.hardware_id, ip: networkHardwareMembers.ip_address,
+  table: networkHardwareMembers,
+  networkId: networkHardwareMembers.network_id,
+  refId: networkHardwareMembers.hardware_id,
+  ip: networkHardwareMembers.ip_address,
   ref: { table: hardware, id: hardware.id, label: "Hardware node", fields: { name: hardware.name, status: hardware.status } },
-  field: "hardware_id", entity: "network_hardware_member",
+  field: "hardware_id",
+  entity: "network_hardware_member",
   row: (network_id, hardware_id, ip_address) => ({ network_id, hardware_id, ip_address }),
 });

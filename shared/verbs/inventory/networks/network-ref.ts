@@ -24,5 +24,7 @@ export function requireInside(network: { id: number; cidr: string | null }, ip: 
   const net = parseNetwork(network.cidr);
   const addr = parseHost(ip);
   if (net.ok && addr && !contains(net.value, addr))
-    throw ApiError.validation([{ loc: ["body", field], msg: `${ip} is outside network ${network.id}'s cidr ${network.cidr}.`, type: "value_error" }]);
+    throw ApiError.validation([
+      { loc: ["body", field], msg: `${ip} is outside network ${network.id}'s cidr ${network.cidr}.`, type: "value_error" },
+    ]);
 }

@@ -19,14 +19,19 @@ export function ipSpellings(ip: string): string[] {
 }
 
 // A POST in the catalogue, so it needs the write scope: editors ask it while assigning an address.
-export const checkIp = defineRead({ scope: "write:services" }, async (ctx, input: { ip_address: string; exclude_service_id?: number | null | undefined }) => {
-  const spellings = ipSpellings(input.ip_address);
-  const list = sql.join(spellings.map((s) => sql`${s}`), sql`, `);
-  const bare = (column: string) => sql`lower(split_part(${sql.raw(column)}, '/', 1)) in (${list})`;
-  const exclude = input.exclude_service_id ?? 0;
-  const conflicts = await queryRows<IpConflict>(
-    ctx.db,
-    sql`select 'service' as type, id, name from services
+export const checkIp = defineRead(
+  { scope: "write:services" },
+  async (ctx, input: { ip_address: string; exclude_service_id?: number | null | undefined }) => {
+    const spellings = ipSpellings(input.ip_address);
+    const list = sql.join(
+      spellings.map((s) => sql`${s}`),
+      sql`, `,
+    );
+    const bare = (column: string) => sql`lower(split_part(${sql.raw(column)}, '/', 1)) in (${list})`;
+    const exclude = input.exclude_service_id ?? 0;
+    const conflicts = await queryRows<IpConflict>(
+      ctx.db,
+      sql`select 'service' as type, id, name from services
           where id <> ${exclude}
             and (${bare("ip_address")} or exists (select 1 from jsonb_array_elements(ports) p where ${bare("p->>'ip'")}))
         union all
@@ -37,6 +42,7 @@ export const checkIp = defineRead({ scope: "write:services" }, async (ctx, input
         select 'ipam', id, coalesce(hostname, address) from ip_addresses
           where ${bare("address")} and not (coalesce(assigned_type, '') = 'service' and assigned_id = ${exclude})
         order by 1, 3, 2`,
-  );
-  return { ip_address: spellings.at(-1)!, in_use: conflicts.length > 0, conflicts };
-});
+    );
+    return { ip_address: spellings.at(-1)!, in_use: conflicts.length > 0, conflicts };
+  },
+);

@@ -6,7 +6,12 @@ import { eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type * as v from "valibot";
 import {
-  environments, serviceDependencies, serviceExternalDependencies, serviceMisc, services, serviceStorage,
+  environments,
+  serviceDependencies,
+  serviceExternalDependencies,
+  serviceMisc,
+  services,
+  serviceStorage,
 } from "../../../db/schema/index.ts";
 import type { ServiceListQuery } from "../../../schemas/services.ts";
 import { eqFilter, tagFilter } from "../../resources/filters.ts";
@@ -27,14 +32,23 @@ const serviceDef = defineResource({
   channels: ["inventory", "topology"],
   list: {
     sortable: {
-      name: services.name, slug: services.slug, status: services.status, environment: services.environment,
-      ip_address: services.ip_address, created_at: services.created_at, updated_at: services.updated_at,
+      name: services.name,
+      slug: services.slug,
+      status: services.status,
+      environment: services.environment,
+      ip_address: services.ip_address,
+      created_at: services.created_at,
+      updated_at: services.updated_at,
     },
     search: [services.name, services.slug, services.ip_address, services.url, services.environment],
   },
   filters: (q: v.InferOutput<typeof ServiceListQuery>) => [
-    eqFilter(services.status, q.status), eqFilter(services.environment, q.environment), eqFilter(services.environment_id, q.environment_id),
-    eqFilter(services.hardware_id, q.hardware_id), eqFilter(services.compute_id, q.compute_id), eqFilter(services.category_id, q.category_id),
+    eqFilter(services.status, q.status),
+    eqFilter(services.environment, q.environment),
+    eqFilter(services.environment_id, q.environment_id),
+    eqFilter(services.hardware_id, q.hardware_id),
+    eqFilter(services.compute_id, q.compute_id),
+    eqFilter(services.category_id, q.category_id),
     tagFilter(services.tags, q.tag),
   ],
   async toValues(s, input, existing) {
@@ -47,25 +61,39 @@ const serviceDef = defineResource({
   },
   async beforeDelete(s, row) {
     // The foreign keys would cascade; deleting here first records what went, and how many edges, in the audit trail.
-    const gone = (table: PgTable, column: PgColumn) => s.tx.delete(table).where(eq(column, row.id)).returning() as Promise<Record<string, unknown>[]>;
+    const gone = (table: PgTable, column: PgColumn) =>
+      s.tx.delete(table).where(eq(column, row.id)).returning() as Promise<Record<string, unknown>[]>;
     const dependencies = await gone(serviceDependencies, serviceDependencies.service_id);
     const dependents = await gone(serviceDependencies, serviceDependencies.depends_on_id);
     const storageLinks = await gone(serviceStorage, serviceStorage.service_id);
     const miscLinks = await gone(serviceMisc, serviceMisc.service_id);
     const externalLinks = await gone(serviceExternalDependencies, serviceExternalDependencies.service_id);
     const removed = {
-      dependency_edges: dependencies.length + dependents.length, dependencies: dependencies.length, dependents: dependents.length,
-      storage_links: storageLinks.length, misc_links: miscLinks.length, external_links: externalLinks.length,
+      dependency_edges: dependencies.length + dependents.length,
+      dependencies: dependencies.length,
+      dependents: dependents.length,
+      storage_links: storageLinks.length,
+      misc_links: miscLinks.length,
+      external_links: externalLinks.length,
     };
     if (Object.values(removed).every((n) => n === 0)) return;
     const before = {
-      depends_on_ids: dependencies.map((d) => d.depends_on_id), dependent_ids: dependents.map((d) => d.service_id),
-      storage: storageLinks, misc: miscLinks, external_dependencies: externalLinks,
+      depends_on_ids: dependencies.map((d) => d.depends_on_id),
+      dependent_ids: dependents.map((d) => d.service_id),
+      storage: storageLinks,
+      misc: miscLinks,
+      external_dependencies: externalLinks,
     };
     s.audit({ action: "service.unlink", category: "inventory", entity_type: "service", entity_id: row.id, diff: { before, removed } });
   },
   async present(db, rows) {
-    const envs = await namesById(db, environments, environments.id, environments.name, rows.map((r) => r.environment_id));
+    const envs = await namesById(
+      db,
+      environments,
+      environments.id,
+      environments.name,
+      rows.map((r) => r.environment_id),
+    );
     return rows.map((r) => presentService(r, envs));
   },
 });

@@ -16,20 +16,30 @@ import { requireService } from "./require-service.ts";
 const DEPENDENCY_LOCK = 7_246_040; // fixed advisory lock key: inserts into service_dependencies
 
 /** Services this one depends on, or (dependents) the services that depend on it. */
-export const listDependencies = defineRead({ scope: "read:services" }, async (ctx, { serviceId, direction }: { serviceId: number; direction: "dependencies" | "dependents" }) => {
-  await requireService(ctx.db, serviceId);
-  const [self, other] =
-    direction === "dependencies"
-      ? [serviceDependencies.service_id, serviceDependencies.depends_on_id]
-      : [serviceDependencies.depends_on_id, serviceDependencies.service_id];
-  const rows = await ctx.db
-    .select({ id: services.id, name: services.name, slug: services.slug, status: services.status, environment: services.environment, linked_at: serviceDependencies.created_at })
-    .from(serviceDependencies)
-    .innerJoin(services, eq(services.id, other))
-    .where(eq(self, serviceId))
-    .orderBy(services.name, services.id);
-  return rows.map((r) => ({ ...r, linked_at: iso(r.linked_at) }));
-});
+export const listDependencies = defineRead(
+  { scope: "read:services" },
+  async (ctx, { serviceId, direction }: { serviceId: number; direction: "dependencies" | "dependents" }) => {
+    await requireService(ctx.db, serviceId);
+    const [self, other] =
+      direction === "dependencies"
+        ? [serviceDependencies.service_id, serviceDependencies.depends_on_id]
+        : [serviceDependencies.depends_on_id, serviceDependencies.service_id];
+    const rows = await ctx.db
+      .select({
+        id: services.id,
+        name: services.name,
+        slug: services.slug,
+        status: services.status,
+        environment: services.environment,
+        linked_at: serviceDependencies.created_at,
+      })
+      .from(serviceDependencies)
+      .innerJoin(services, eq(services.id, other))
+      .where(eq(self, serviceId))
+      .orderBy(services.name, services.id);
+    return rows.map((r) => ({ ...r, linked_at: iso(r.linked_at) }));
+  },
+);
 
 /**
  * The edges reachable from `dependsOnId`, but only when they lead back to `serviceId` (else none): one
@@ -80,7 +90,13 @@ export const addDependency = defineVerb(
     }
     const [row] = await s.tx.insert(serviceDependencies).values({ service_id: serviceId, depends_on_id: dependsOnId }).returning();
     const edge = { service_id: row!.service_id, depends_on_id: row!.depends_on_id, created_at: iso(row!.created_at) };
-    s.audit({ action: "service.dependency.create", category: "inventory", entity_type: "service", entity_id: serviceId, diff: { after: edge } });
+    s.audit({
+      action: "service.dependency.create",
+      category: "inventory",
+      entity_type: "service",
+      entity_id: serviceId,
+      diff: { after: edge },
+    });
     s.emit("topology", { entity: "service_dependency", action: "create", service_id: serviceId, depends_on_id: dependsOnId });
     return edge;
   },
@@ -95,6 +111,12 @@ export const removeDependency = defineVerb({ scope: "write:services" }, async (s
     await requireService(s.tx, serviceId);
     throw new ApiError("RESOURCE_NOT_FOUND", `Dependency of service ${serviceId} on service ${dependsOnId} was not found.`);
   }
-  s.audit({ action: "service.dependency.delete", category: "inventory", entity_type: "service", entity_id: serviceId, diff: { before: { service_id: serviceId, depends_on_id: dependsOnId } } });
+  s.audit({
+    action: "service.dependency.delete",
+    category: "inventory",
+    entity_type: "service",
+    entity_id: serviceId,
+    diff: { before: { service_id: serviceId, depends_on_id: dependsOnId } },
+  });
   s.emit("topology", { entity: "service_dependency", action: "delete", service_id: serviceId, depends_on_id: dependsOnId });
 });

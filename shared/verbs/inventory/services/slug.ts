@@ -26,7 +26,9 @@ export async function uniqueSlug(tx: Db, base: string, exceptId?: number): Promi
   const rows = await tx
     .select({ slug: services.slug })
     .from(services)
-    .where(and(or(eq(services.slug, base), like(services.slug, `${base}-%`)), exceptId === undefined ? undefined : ne(services.id, exceptId)));
+    .where(
+      and(or(eq(services.slug, base), like(services.slug, `${base}-%`)), exceptId === undefined ? undefined : ne(services.id, exceptId)),
+    );
   const taken = new Set(rows.map((r) => r.slug));
   if (!taken.has(base)) return base;
   let n = 2;
@@ -41,5 +43,7 @@ export async function requireFreeSlug(tx: Db, slug: string, exceptId?: number): 
     .from(services)
     .where(and(eq(services.slug, slug), exceptId === undefined ? undefined : ne(services.id, exceptId)));
   if (holder)
-    throw ApiError.conflict(`Slug "${slug}" is already taken by service ${holder.id} (${holder.name}).`, { fields: { slug: "already taken" } });
+    throw ApiError.conflict(`Slug "${slug}" is already taken by service ${holder.id} (${holder.name}).`, {
+      fields: { slug: "already taken" },
+    });
 }

@@ -10,32 +10,47 @@ import { defineResource } from "../../resources/resource-def.ts";
 import { resourceVerbs } from "../../resources/resource-verbs.ts";
 import { requireUnique } from "../../resources/row-checks.ts";
 
-export const siteVerbs = resourceVerbs(defineResource({
-  label: "Site",
-  entityType: "site",
-  scopeResource: "sites",
-  table: sites,
-  columns: { id: sites.id, version: sites.version },
-  channels: ["inventory"],
-  list: {
-    sortable: { name: sites.name, created_at: sites.created_at, updated_at: sites.updated_at },
-    search: [sites.name, sites.description, sites.address],
-  },
-  async toValues(s, input, existing) {
-    if ("name" in input) await requireUnique(s.tx, { table: sites, id: sites.id, column: sites.name, value: input.name, exceptId: existing?.id, field: "name", label: "Site" });
-    return input;
-  },
-  async beforeDelete(s, row) {
-    const loose = alias(vlans, "loose");
-    const clashes = await s.tx
-      .select({ id: vlans.id, name: vlans.name, vlan_id: vlans.vlan_id, loose_id: loose.id })
-      .from(vlans)
-      .innerJoin(loose, and(eq(loose.vlan_id, vlans.vlan_id), isNull(loose.site_id)))
-      .where(eq(vlans.site_id, row.id));
-    if (clashes.length > 0)
-      throw dependentsConflict("Site", row.id, clashes.map((c) => ({ type: "vlan", id: c.id, name: `${c.name}: tag ${c.vlan_id} also on site-less VLAN record ${c.loose_id}` })));
-  },
-  async present(_db, rows) {
-    return rows.map(withIsoTimestamps);
-  },
-}));
+export const siteVerbs = resourceVerbs(
+  defineResource({
+    label: "Site",
+    entityType: "site",
+    scopeResource: "sites",
+    table: sites,
+    columns: { id: sites.id, version: sites.version },
+    channels: ["inventory"],
+    list: {
+      sortable: { name: sites.name, created_at: sites.created_at, updated_at: sites.updated_at },
+      search: [sites.name, sites.description, sites.address],
+    },
+    async toValues(s, input, existing) {
+      if ("name" in input)
+        await requireUnique(s.tx, {
+          table: sites,
+          id: sites.id,
+          column: sites.name,
+          value: input.name,
+          exceptId: existing?.id,
+          field: "name",
+          label: "Site",
+        });
+      return input;
+    },
+    async beforeDelete(s, row) {
+      const loose = alias(vlans, "loose");
+      const clashes = await s.tx
+        .select({ id: vlans.id, name: vlans.name, vlan_id: vlans.vlan_id, loose_id: loose.id })
+        .from(vlans)
+        .innerJoin(loose, and(eq(loose.vlan_id, vlans.vlan_id), isNull(loose.site_id)))
+        .where(eq(vlans.site_id, row.id));
+      if (clashes.length > 0)
+        throw dependentsConflict(
+          "Site",
+          row.id,
+          clashes.map((c) => ({ type: "vlan", id: c.id, name: `${c.name}: tag ${c.vlan_id} also on site-less VLAN record ${c.loose_id}` })),
+        );
+    },
+    async present(_db, rows) {
+      return rows.map(withIsoTimestamps);
+    },
+  }),
+);

@@ -14,7 +14,8 @@ import { requireOptionalRow } from "../../resources/row-checks.ts";
 type Row = typeof storage.$inferSelect;
 
 /** The value a size has after the change: the given one, else the stored one. */
-const after = (input: ValuesOf<typeof storage>, existing: Row | undefined, key: "capacity_gb" | "used_gb") => input[key] !== undefined ? input[key] : existing?.[key];
+const after = (input: ValuesOf<typeof storage>, existing: Row | undefined, key: "capacity_gb" | "used_gb") =>
+  input[key] !== undefined ? input[key] : existing?.[key];
 
 const storageDef = defineResource({
   label: "Storage item",
@@ -24,25 +25,45 @@ const storageDef = defineResource({
   channels: ["inventory", "topology"],
   list: {
     sortable: {
-      name: storage.name, kind: storage.kind, capacity_gb: storage.capacity_gb, used_gb: storage.used_gb, path: storage.path,
-      hardware_id: storage.hardware_id, created_at: storage.created_at, updated_at: storage.updated_at,
+      name: storage.name,
+      kind: storage.kind,
+      capacity_gb: storage.capacity_gb,
+      used_gb: storage.used_gb,
+      path: storage.path,
+      hardware_id: storage.hardware_id,
+      created_at: storage.created_at,
+      updated_at: storage.updated_at,
     },
     search: [storage.name, storage.path, storage.notes],
   },
-  filters: (q: v.InferOutput<typeof StorageListQuery>) => [eqFilter(storage.kind, q.kind), eqFilter(storage.hardware_id, q.hardware_id), tagFilter(storage.tags, q.tag)],
+  filters: (q: v.InferOutput<typeof StorageListQuery>) => [
+    eqFilter(storage.kind, q.kind),
+    eqFilter(storage.hardware_id, q.hardware_id),
+    tagFilter(storage.tags, q.tag),
+  ],
   async toValues(s, input, existing) {
     const capacity = after(input, existing, "capacity_gb");
     const used = after(input, existing, "used_gb");
     if (typeof capacity === "number" && typeof used === "number" && used > capacity)
-      throw ApiError.validation([{ loc: ["body", "used_gb"], msg: `used_gb (${used}) exceeds capacity_gb (${capacity}).`, type: "value_error" }]);
+      throw ApiError.validation([
+        { loc: ["body", "used_gb"], msg: `used_gb (${used}) exceeds capacity_gb (${capacity}).`, type: "value_error" },
+      ]);
     await requireOptionalRow(s.tx, hardware, hardware.id, input.hardware_id, "Hardware node", "hardware_id");
     return input;
   },
   async beforeDelete(s, row) {
-    await removeLinks(s, { entityType: "storage", id: row.id }, [{ name: "service_storage", table: serviceStorage, column: serviceStorage.storage_id }]);
+    await removeLinks(s, { entityType: "storage", id: row.id }, [
+      { name: "service_storage", table: serviceStorage, column: serviceStorage.storage_id },
+    ]);
   },
   async present(db, rows) {
-    const hosts = await namesById(db, hardware, hardware.id, hardware.name, rows.map((r) => r.hardware_id));
+    const hosts = await namesById(
+      db,
+      hardware,
+      hardware.id,
+      hardware.name,
+      rows.map((r) => r.hardware_id),
+    );
     return rows.map((r) => presentOne(r, hosts));
   },
 });

@@ -12,36 +12,53 @@ import { requireOptionalRow, requireUnique } from "../../resources/row-checks.ts
 
 type Row = typeof vlans.$inferSelect;
 
-export const vlanVerbs = resourceVerbs(defineResource({
-  label: "VLAN",
-  entityType: "vlan",
-  scopeResource: "networks",
-  table: vlans,
-  columns: { id: vlans.id, version: vlans.version },
-  channels: ["inventory"],
-  list: {
-    sortable: { name: vlans.name, vlan_id: vlans.vlan_id, created_at: vlans.created_at, updated_at: vlans.updated_at },
-    search: [vlans.name, vlans.description],
-  },
-  filters: (q: v.InferOutput<typeof VlanListQuery>) => [eqFilter(vlans.site_id, q.site_id), eqFilter(vlans.vlan_id, q.vlan_id)],
-  async toValues(s, input, existing) {
-    await requireOptionalRow(s.tx, sites, sites.id, input.site_id, "Site", "site_id");
-    if ("vlan_id" in input || "site_id" in input) {
-      const merged = { ...existing, ...input } as Partial<Row>;
-      const site = merged.site_id ?? null;
-      await requireUnique(
-        s.tx,
-        { table: vlans, id: vlans.id, column: vlans.vlan_id, value: merged.vlan_id, exceptId: existing?.id, also: site === null ? isNull(vlans.site_id) : eq(vlans.site_id, site), field: "vlan_id", label: "VLAN" },
-        (id) => `VLAN record ${id} (${site === null ? "no site" : `site ${site}`})`,
+export const vlanVerbs = resourceVerbs(
+  defineResource({
+    label: "VLAN",
+    entityType: "vlan",
+    scopeResource: "networks",
+    table: vlans,
+    columns: { id: vlans.id, version: vlans.version },
+    channels: ["inventory"],
+    list: {
+      sortable: { name: vlans.name, vlan_id: vlans.vlan_id, created_at: vlans.created_at, updated_at: vlans.updated_at },
+      search: [vlans.name, vlans.description],
+    },
+    filters: (q: v.InferOutput<typeof VlanListQuery>) => [eqFilter(vlans.site_id, q.site_id), eqFilter(vlans.vlan_id, q.vlan_id)],
+    async toValues(s, input, existing) {
+      await requireOptionalRow(s.tx, sites, sites.id, input.site_id, "Site", "site_id");
+      if ("vlan_id" in input || "site_id" in input) {
+        const merged = { ...existing, ...input } as Partial<Row>;
+        const site = merged.site_id ?? null;
+        await requireUnique(
+          s.tx,
+          {
+            table: vlans,
+            id: vlans.id,
+            column: vlans.vlan_id,
+            value: merged.vlan_id,
+            exceptId: existing?.id,
+            also: site === null ? isNull(vlans.site_id) : eq(vlans.site_id, site),
+            field: "vlan_id",
+            label: "VLAN",
+          },
+          (id) => `VLAN record ${id} (${site === null ? "no site" : `site ${site}`})`,
+        );
+      }
+      return input;
+    },
+    async present(db, rows) {
+      const names = await namesById(
+        db,
+        sites,
+        sites.id,
+        sites.name,
+        rows.map((r) => r.site_id),
       );
-    }
-    return input;
-  },
-  async present(db, rows) {
-    const names = await namesById(db, sites, sites.id, sites.name, rows.map((r) => r.site_id));
-    return rows.map((r) => presentOne(r, names));
-  },
-}));
+      return rows.map((r) => presentOne(r, names));
+    },
+  }),
+);
 
 function presentOne(r: Row, siteNames: Map<number, string>) {
   return {

@@ -48,7 +48,8 @@ export function checkTiming(t: TimingFields): { kind: "one_off" | "recurring"; i
   } else {
     if (!t.starts_at) issues.push(issue("starts_at", "A one-off window needs starts_at (or give cron for a recurring one).", "missing"));
     if (!t.ends_at) issues.push(issue("ends_at", "A one-off window needs ends_at.", "missing"));
-    if (t.duration_minutes != null) issues.push(issue("duration_minutes", "duration_minutes is for recurring windows; a one-off window ends at ends_at."));
+    if (t.duration_minutes != null)
+      issues.push(issue("duration_minutes", "duration_minutes is for recurring windows; a one-off window ends at ends_at."));
   }
   if (t.starts_at && t.ends_at && t.ends_at <= t.starts_at) issues.push(issue("ends_at", "Must be after starts_at."));
   return { kind, issues };

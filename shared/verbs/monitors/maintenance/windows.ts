@@ -21,10 +21,25 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentWindow(w: WindowRow, now: Date): MaintenanceWindowShape {
   return {
-    id: w.id, name: w.name, description: w.description, enabled: w.enabled, kind: w.kind as "one_off" | "recurring",
-    starts_at: iso(w.starts_at), ends_at: iso(w.ends_at), cron: w.cron, duration_minutes: w.duration_minutes, timezone: w.timezone,
-    monitor_ids: w.monitor_ids, target_type: w.target_type, target_id: w.target_id, site_id: w.site_id, tag: w.tag,
-    active: windowOpen(w, now), next_starts_at: iso(nextStart(w, now)), created_at: w.created_at.toISOString(), updated_at: w.updated_at.toISOString(),
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    enabled: w.enabled,
+    kind: w.kind as "one_off" | "recurring",
+    starts_at: iso(w.starts_at),
+    ends_at: iso(w.ends_at),
+    cron: w.cron,
+    duration_minutes: w.duration_minutes,
+    timezone: w.timezone,
+    monitor_ids: w.monitor_ids,
+    target_type: w.target_type,
+    target_id: w.target_id,
+    site_id: w.site_id,
+    tag: w.tag,
+    active: windowOpen(w, now),
+    next_starts_at: iso(nextStart(w, now)),
+    created_at: w.created_at.toISOString(),
+    updated_at: w.updated_at.toISOString(),
   };
 }
 
@@ -40,7 +55,8 @@ type Values = Omit<typeof maintenanceWindows.$inferInsert, "id" | "created_at" |
 
 /** The stored values a body makes over `before` (for PATCH), checked whole: 422 naming every problem. */
 async function windowValues(db: Db, body: MaintenanceWindowInput, before: WindowRow | null): Promise<Values> {
-  const pick = <K extends keyof WindowRow>(k: K, given: WindowRow[K] | undefined, fallback: WindowRow[K]) => (given !== undefined ? given : before ? before[k] : fallback);
+  const pick = <K extends keyof WindowRow>(k: K, given: WindowRow[K] | undefined, fallback: WindowRow[K]) =>
+    given !== undefined ? given : before ? before[k] : fallback;
   const merged = {
     name: pick("name", body.name, ""),
     description: pick("description", body.description, null),
@@ -61,12 +77,18 @@ async function windowValues(db: Db, body: MaintenanceWindowInput, before: Window
   if (merged.monitor_ids.length === 0 && merged.target_type == null && merged.site_id == null && merged.tag == null)
     add("monitor_ids", "Say what the window covers: monitor_ids, a target (target_type and target_id), a site_id or a tag.", "missing");
   if (merged.monitor_ids.length > 0) {
-    const found = new Set((await db.select({ id: monitors.id }).from(monitors).where(inArray(monitors.id, merged.monitor_ids))).map((r) => r.id));
+    const found = new Set(
+      (await db.select({ id: monitors.id }).from(monitors).where(inArray(monitors.id, merged.monitor_ids))).map((r) => r.id),
+    );
     const missing = merged.monitor_ids.filter((id) => !found.has(id));
     if (missing.length > 0) add("monitor_ids", `No such monitor: ${missing.join(", ")}.`, "not_found");
   }
   if ((merged.target_type == null) !== (merged.target_id == null)) add("target_id", "Give target_type and target_id together.");
-  else if (merged.target_type != null && merged.target_type !== "ip" && !(await findTarget(db, merged.target_type as TargetType, merged.target_id!)))
+  else if (
+    merged.target_type != null &&
+    merged.target_type !== "ip" &&
+    !(await findTarget(db, merged.target_type as TargetType, merged.target_id!))
+  )
     add("target_id", `There is no ${merged.target_type} ${merged.target_id}.`, "not_found");
   if (merged.site_id != null && (await db.select({ id: sites.id }).from(sites).where(eq(sites.id, merged.site_id))).length === 0)
     add("site_id", `There is no site ${merged.site_id}.`, "not_found");
@@ -81,20 +103,33 @@ function announce(s: VerbScope, id: number, action: string, diff: Record<string,
   wakeRunner(s, [], "updated");
 }
 
-export const createWindow = defineVerb<{ body: MaintenanceWindowInput }, MaintenanceWindowShape>({ scope: WRITE_MONITORS }, async (s, { body }) => {
-  const values = await windowValues(s.tx, body, null);
-  const [row] = await s.tx.insert(maintenanceWindows).values({ ...values, created_at: s.now, updated_at: s.now }).returning();
-  announce(s, row!.id, "create", { after: presentWindow(row!, s.now) });
-  return presentWindow(row!, s.now);
-});
+export const createWindow = defineVerb<{ body: MaintenanceWindowInput }, MaintenanceWindowShape>(
+  { scope: WRITE_MONITORS },
+  async (s, { body }) => {
+    const values = await windowValues(s.tx, body, null);
+    const [row] = await s.tx
+      .insert(maintenanceWindows)
+      .values({ ...values, created_at: s.now, updated_at: s.now })
+      .returning();
+    announce(s, row!.id, "create", { after: presentWindow(row!, s.now) });
+    return presentWindow(row!, s.now);
+  },
+);
 
-export const patchWindow = defineVerb<{ id: number; body: MaintenanceWindowInput }, MaintenanceWindowShape>({ scope: WRITE_MONITORS }, async (s, { id, body }) => {
-  const before = await requireWindow(s.tx, id, true);
-  const values = await windowValues(s.tx, body, before);
-  const [row] = await s.tx.update(maintenanceWindows).set({ ...values, updated_at: s.now }).where(eq(maintenanceWindows.id, id)).returning();
-  announce(s, id, "update", { before: presentWindow(before, s.now), after: presentWindow(row!, s.now) });
-  return presentWindow(row!, s.now);
-});
+export const patchWindow = defineVerb<{ id: number; body: MaintenanceWindowInput }, MaintenanceWindowShape>(
+  { scope: WRITE_MONITORS },
+  async (s, { id, body }) => {
+    const before = await requireWindow(s.tx, id, true);
+    const values = await windowValues(s.tx, body, before);
+    const [row] = await s.tx
+      .update(maintenanceWindows)
+      .set({ ...values, updated_at: s.now })
+      .where(eq(maintenanceWindows.id, id))
+      .returning();
+    announce(s, id, "update", { before: presentWindow(before, s.now), after: presentWindow(row!, s.now) });
+    return presentWindow(row!, s.now);
+  },
+);
 
 export const deleteWindow = defineVerb<{ id: number }, void>({ scope: DELETE_MONITORS }, async (s, { id }) => {
   const before = await requireWindow(s.tx, id, true);
@@ -102,7 +137,9 @@ export const deleteWindow = defineVerb<{ id: number }, void>({ scope: DELETE_MON
   announce(s, id, "delete", { before: presentWindow(before, s.now) });
 });
 
-export const getWindow = defineRead<{ id: number }, MaintenanceWindowShape>({ scope: READ_MONITORS }, async (ctx, { id }) => presentWindow(await requireWindow(ctx.db, id), ctx.clock.now()));
+export const getWindow = defineRead<{ id: number }, MaintenanceWindowShape>({ scope: READ_MONITORS }, async (ctx, { id }) =>
+  presentWindow(await requireWindow(ctx.db, id), ctx.clock.now()),
+);
 
 const SPEC: ListSpec = {
   table: maintenanceWindows,
@@ -111,7 +148,10 @@ const SPEC: ListSpec = {
   search: [maintenanceWindows.name],
 };
 
-export const listWindows = defineRead<ListParams & { enabled?: boolean | undefined; monitor_id?: number | undefined }, ListPage<MaintenanceWindowShape>>({ scope: READ_MONITORS }, (ctx, input) =>
+export const listWindows = defineRead<
+  ListParams & { enabled?: boolean | undefined; monitor_id?: number | undefined },
+  ListPage<MaintenanceWindowShape>
+>({ scope: READ_MONITORS }, (ctx, input) =>
   listPage<WindowRow, MaintenanceWindowShape>(
     ctx.db,
     SPEC,

@@ -22,9 +22,13 @@ export interface ClaimedCheck {
   due_at: Date;
 }
 
-export const claimDueChecks = defineVerb<{ owner: string; limit: number }, ClaimedCheck[]>({ scope: WRITE_MONITORS }, async (s, { owner, limit }) => {
-  const now = s.now.toISOString();
-  const rows = await queryRows<Omit<ClaimedCheck, "due_at"> & { due_at: string | Date }>(s.tx, sql`
+export const claimDueChecks = defineVerb<{ owner: string; limit: number }, ClaimedCheck[]>(
+  { scope: WRITE_MONITORS },
+  async (s, { owner, limit }) => {
+    const now = s.now.toISOString();
+    const rows = await queryRows<Omit<ClaimedCheck, "due_at"> & { due_at: string | Date }>(
+      s.tx,
+      sql`
     with due as (
       select id, next_check_at from monitors
       where enabled and next_check_at <= ${now}::timestamptz
@@ -38,6 +42,8 @@ export const claimDueChecks = defineVerb<{ owner: string; limit: number }, Claim
         else ${now}::timestamptz + make_interval(secs => m.interval_secs) end,
       claimed_by = ${owner}, claimed_at = ${now}::timestamptz
     from due where m.id = due.id
-    returning m.id, m.check_type, m.host, m.config, m.secret_config, m.probe_agent_id, m.interval_secs, due.next_check_at as due_at`);
-  return rows.map((r) => ({ ...r, due_at: new Date(r.due_at) })).sort((a, b) => a.due_at.getTime() - b.due_at.getTime());
-});
+    returning m.id, m.check_type, m.host, m.config, m.secret_config, m.probe_agent_id, m.interval_secs, due.next_check_at as due_at`,
+    );
+    return rows.map((r) => ({ ...r, due_at: new Date(r.due_at) })).sort((a, b) => a.due_at.getTime() - b.due_at.getTime());
+  },
+);

@@ -15,7 +15,10 @@ export async function monitorsInMaintenance(tx: Db, monitorIds: readonly number[
   for (const w of windows) {
     for (const id of w.monitor_ids) if (monitorIds.includes(id)) covered.add(id);
     if (w.target_type && w.target_id !== null) {
-      const rows = await queryRows<{ id: number }>(tx, sql`select id from monitors where id = any(${ids}::int[]) and target_type = ${w.target_type} and target_id = ${w.target_id}`);
+      const rows = await queryRows<{ id: number }>(
+        tx,
+        sql`select id from monitors where id = any(${ids}::int[]) and target_type = ${w.target_type} and target_id = ${w.target_id}`,
+      );
       for (const r of rows) covered.add(r.id);
     }
     if (w.site_id !== null || w.tag) {
@@ -27,7 +30,9 @@ export async function monitorsInMaintenance(tx: Db, monitorIds: readonly number[
 
 /** Monitors whose hardware target (or the hardware a compute unit or service runs on) is in the site or carries the tag. */
 async function bySiteOrTag(tx: Db, ids: string, siteId: number | null, tag: string | null): Promise<number[]> {
-  const rows = await queryRows<{ id: number }>(tx, sql`
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`
     with m as (
       select m.id,
         case m.target_type
@@ -38,6 +43,7 @@ async function bySiteOrTag(tx: Db, ids: string, siteId: number | null, tag: stri
       from monitors m where m.id = any(${ids}::int[])
     )
     select m.id from m join hardware h on h.id = m.hardware_id
-    where (${siteId}::int is null or h.site_id = ${siteId}) and (${tag}::text is null or ${tag} = any(h.tags))`);
+    where (${siteId}::int is null or h.site_id = ${siteId}) and (${tag}::text is null or ${tag} = any(h.tags))`,
+  );
   return rows.map((r) => r.id);
 }

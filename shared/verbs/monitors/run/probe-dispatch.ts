@@ -23,10 +23,13 @@ export const markProbeDispatch = defineVerb<{ monitor_id: number; status: "queue
  * the target's state is unknown, so the monitor's status is left as it was, and no result is invented.
  */
 export const markStaleProbes = defineVerb<undefined, { stale: number }>({ scope: WRITE_MONITORS }, async (s) => {
-  const rows = await queryRows<{ id: number }>(s.tx, sql`
+  const rows = await queryRows<{ id: number }>(
+    s.tx,
+    sql`
     update monitors m set probe_execution_status = 'stale', probe_execution_reason = 'the agent did not answer before the deadline'
     where m.probe_agent_id is not null and m.probe_execution_status = 'queued'
       and (select p.state from agent_probe_runs p where p.monitor_id = m.id order by p.created_at desc limit 1) = 'expired'
-    returning m.id`);
+    returning m.id`,
+  );
   return { stale: rows.length };
 });

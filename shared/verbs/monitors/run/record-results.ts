@@ -51,15 +51,22 @@ const rows = (list: readonly unknown[]) => sql`${JSON.stringify(list)}::jsonb`;
 
 async function lockMonitors(tx: Db, ids: number[]): Promise<Map<number, LockedMonitor>> {
   // Locked in id order, so two batches touching the same monitors never deadlock.
-  const list = await queryRows<LockedMonitor & { last_status_change_at: string | Date | null }>(tx, sql`
+  const list = await queryRows<LockedMonitor & { last_status_change_at: string | Date | null }>(
+    tx,
+    sql`
     select id, name, host, check_type, target_type, target_id, enabled, status, retries, max_retries, interval_secs, retry_interval_secs, last_status_change_at
-    from monitors where id = any(${`{${ids.join(",")}}`}::int[]) order by id for update`);
-  return new Map(list.map((m) => [m.id, { ...m, last_status_change_at: m.last_status_change_at ? new Date(m.last_status_change_at) : null }]));
+    from monitors where id = any(${`{${ids.join(",")}}`}::int[]) order by id for update`,
+  );
+  return new Map(
+    list.map((m) => [m.id, { ...m, last_status_change_at: m.last_status_change_at ? new Date(m.last_status_change_at) : null }]),
+  );
 }
 
 function sampleRow(r: MonitorResult, status: MonitorStatus) {
   const value = (name: string) => r.samples.find((s) => s.metric === name)?.value ?? null;
-  const extra = Object.fromEntries(r.samples.filter((s) => !COLUMNS.has(s.metric) && typeof s.value === "number").map((s) => [s.metric, s.value]));
+  const extra = Object.fromEntries(
+    r.samples.filter((s) => !COLUMNS.has(s.metric) && typeof s.value === "number").map((s) => [s.metric, s.value]),
+  );
   const int = (v: number | null) => (v === null ? null : Math.round(v));
   return {
     monitor_id: r.monitor_id,
@@ -86,9 +93,30 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
 
   const samples: ReturnType<typeof sampleRow>[] = [];
   const buckets = new Map<string, { monitor_id: number; minute: string; up: number; total: number }>();
-  const events: { monitor_id: number; event_type: string; status_from: string; status_to: string; msg: string; duration_secs: number | null; at: string }[] = [];
+  const events: {
+    monitor_id: number;
+    event_type: string;
+    status_from: string;
+    status_to: string;
+    msg: string;
+    duration_secs: number | null;
+    at: string;
+  }[] = [];
   const alerts: { monitor: LockedMonitor; kind: "down" | "up"; eventIndex: number; result: MonitorResult; from: MonitorStatus }[] = [];
-  const finals = new Map<number, { id: number; status: string; retries: number; changed_at: string | null; polled_at: string; latency_ms: number | null; msg: string; retry_at: string | null; agent: boolean }>();
+  const finals = new Map<
+    number,
+    {
+      id: number;
+      status: string;
+      retries: number;
+      changed_at: string | null;
+      polled_at: string;
+      latency_ms: number | null;
+      msg: string;
+      retry_at: string | null;
+      agent: boolean;
+    }
+  >();
 
   for (const r of [...results].sort((a, b) => a.checked_at.localeCompare(b.checked_at))) {
     const m = locked.get(r.monitor_id);
@@ -154,16 +182,27 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
 
   let eventIds: number[] = [];
   if (events.length) {
-    const inserted = await queryRows<{ id: number }>(s.tx, sql`
+    const inserted = await queryRows<{ id: number }>(
+      s.tx,
+      sql`
       insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, duration_secs, created_at)
       select r.monitor_id, r.event_type, r.status_from, r.status_to, r.msg, r.duration_secs, r.at
       from jsonb_to_recordset(${rows(events.map((e, ord) => ({ ...e, ord })))}) as r(monitor_id integer, event_type text, status_from text, status_to text, msg text, duration_secs integer, at timestamptz, ord integer)
       order by r.ord
-      returning id`);
+      returning id`,
+    );
     // Rows are inserted, and returned, in the order of the select.
     eventIds = inserted.map((e) => Number(e.id));
     outcome.events = events.length;
-    for (const e of events) s.emit("monitors", { type: "status", monitor_id: e.monitor_id, status: e.status_to, status_from: e.status_from, msg: e.msg.slice(0, 500), ts: e.at });
+    for (const e of events)
+      s.emit("monitors", {
+        type: "status",
+        monitor_id: e.monitor_id,
+        status: e.status_to,
+        status_from: e.status_from,
+        msg: e.msg.slice(0, 500),
+        ts: e.at,
+      });
   }
   for (const a of alerts) {
     const down = a.kind === "down";
@@ -175,8 +214,18 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
       target_type: a.monitor.target_type,
       target_id: a.monitor.target_id,
       title: down ? `${label} is down` : `${label} is up again`,
-      body: down ? `${label} (${a.monitor.check_type} ${a.monitor.host}) is down: ${a.result.msg}` : `${label} (${a.monitor.check_type} ${a.monitor.host}) recovered: ${a.result.msg}`,
-      detail: { event_id: eventIds[a.eventIndex] ?? null, status_from: a.from, status: down ? "down" : "up", msg: a.result.msg.slice(0, 500), latency_ms: a.result.latency_ms, host: a.monitor.host, check_type: a.monitor.check_type },
+      body: down
+        ? `${label} (${a.monitor.check_type} ${a.monitor.host}) is down: ${a.result.msg}`
+        : `${label} (${a.monitor.check_type} ${a.monitor.host}) recovered: ${a.result.msg}`,
+      detail: {
+        event_id: eventIds[a.eventIndex] ?? null,
+        status_from: a.from,
+        status: down ? "down" : "up",
+        msg: a.result.msg.slice(0, 500),
+        latency_ms: a.result.latency_ms,
+        host: a.monitor.host,
+        check_type: a.monitor.check_type,
+      },
       occurred_at: new Date(a.result.checked_at),
     });
     outcome.alerts++;
@@ -184,10 +233,14 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
   for (let i = 0; i < samples.length; i += RESULTS_PER_NOTIFY)
     s.emit("monitors", {
       type: "results",
-      results: samples.slice(i, i + RESULTS_PER_NOTIFY).map((r) => ({ monitor_id: r.monitor_id, status: r.status, up: r.avail, latency_ms: r.latency_ms, ts: r.ts })),
+      results: samples
+        .slice(i, i + RESULTS_PER_NOTIFY)
+        .map((r) => ({ monitor_id: r.monitor_id, status: r.status, up: r.avail, latency_ms: r.latency_ms, ts: r.ts })),
     });
   return outcome;
 }
 
 /** The runner's batch: one transaction for everything its checks answered since the last flush. */
-export const recordCheckResults = defineVerb<{ results: MonitorResult[] }, RecordOutcome>({ scope: WRITE_MONITORS }, (s, { results }) => recordMonitorResults(s, results));
+export const recordCheckResults = defineVerb<{ results: MonitorResult[] }, RecordOutcome>({ scope: WRITE_MONITORS }, (s, { results }) =>
+  recordMonitorResults(s, results),
+);

@@ -18,8 +18,15 @@ export const DEFAULT_CREDENTIAL_SIGNS: [RegExp, string][] = [
 
 export const DEFAULT_CREDENTIAL_RULES: DeviceRule[] = [
   {
-    id: "default_credentials", title: "Device known for default credentials", points: 15, severity: "critical", category: "credentials",
-    remediation: { id: "change_default_credentials", text: "Log in and replace the factory account and password (or disable the account); update the firmware; keep the device's admin page off shared networks." },
+    id: "default_credentials",
+    title: "Device known for default credentials",
+    points: 15,
+    severity: "critical",
+    category: "credentials",
+    remediation: {
+      id: "change_default_credentials",
+      text: "Log in and replace the factory account and password (or disable the account); update the firmware; keep the device's admin page off shared networks.",
+    },
     match: (d) =>
       portHits(
         d,

@@ -7,8 +7,14 @@ import type { DeviceRule } from "./types.ts";
 
 export const UPNP_RULES: DeviceRule[] = [
   portRule({
-    id: "upnp_exposed", title: "UPnP is exposed", points: 10, severity: "warning", category: "upnp", label: "UPnP",
-    ports: [1900], says: /\bupnp\b|miniupnpd|^ssdp\b|upnp\/\d/i,
+    id: "upnp_exposed",
+    title: "UPnP is exposed",
+    points: 10,
+    severity: "warning",
+    category: "upnp",
+    label: "UPnP",
+    ports: [1900],
+    says: /\bupnp\b|miniupnpd|^ssdp\b|upnp\/\d/i,
     remediation: { id: "disable_upnp", text: "Turn UPnP (and NAT-PMP) off on the router and open the ports that are needed by hand." },
   }),
 ];

@@ -13,7 +13,10 @@ const NOT_PROVIDERS = new Set(["index.ts", "notifier.ts"]);
 
 describe("notification provider registry", () => {
   it("lists every provider file once, under its own type", () => {
-    const files = readdirSync(folder).filter((f) => f.endsWith(".ts") && !NOT_PROVIDERS.has(f)).map((f) => f.slice(0, -3)).sort();
+    const files = readdirSync(folder)
+      .filter((f) => f.endsWith(".ts") && !NOT_PROVIDERS.has(f))
+      .map((f) => f.slice(0, -3))
+      .sort();
     expect([...NOTIFIER_TYPES].sort()).toEqual(files);
     expect(new Set(NOTIFIER_TYPES).size).toBe(NOTIFIER_TYPES.length);
   });

@@ -21,7 +21,12 @@ function jobOf(provider: Notifier, c: FixtureCase, peer: string): DeliveryJob {
   return {
     delivery_id: 1,
     attempt: 1,
-    sink: { id: 1, provider_type: provider.type as NotifierType, config: withPeer(c.config, peer), secrets: withPeer(c.secrets ?? {}, peer) },
+    sink: {
+      id: 1,
+      provider_type: provider.type as NotifierType,
+      config: withPeer(c.config, peer),
+      secrets: withPeer(c.secrets ?? {}, peer),
+    },
     message: { ...DEFAULT_ALERT, ...c.message },
   };
 }
@@ -41,7 +46,10 @@ export function providerFixtureTests(provider: Notifier): void {
         }
         const peer = await startPeer(() => c.response ?? { status: 200 });
         try {
-          const outcome = await sendHttp(provider, jobOf(provider, c, peer.url), 5000, nowSecs, { outbound: nodeOutboundHttp(), policy: TEST_OUTBOUND_POLICY });
+          const outcome = await sendHttp(provider, jobOf(provider, c, peer.url), 5000, nowSecs, {
+            outbound: nodeOutboundHttp(),
+            policy: TEST_OUTBOUND_POLICY,
+          });
           expect(outcome.outcome).toBe(c.outcome ?? "delivered");
           expect(peer.received).toHaveLength(1);
           const got = peer.received[0]!;
