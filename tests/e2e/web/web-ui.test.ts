@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealOidc, startRealOidc } from "../../helpers/oidc-provider.ts";
-import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir } from "../helpers.ts";
+import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir, until } from "../helpers.ts";
 import { hasChromium, launch, seen, shot } from "./browser.ts";
 
 const HOST = "127.0.0.122";
@@ -79,6 +79,17 @@ describe.skipIf(!hasChromium)("web UI in a real browser", () => {
     bearer = ((await login.json()) as { access_token: string }).access_token;
     // The sign-ins below (an admin's and a viewer's) go past the normal profile's 5 a minute from one address.
     expect((await api("PUT", "/settings", { rate_limit_profile: "relaxed" })).status).toBe(200);
+    // The product reads the profile through a cache of a few seconds: wait until its answers carry the
+    // relaxed limit of plain reads (60 a minute), or a fast run signs the viewer in under the normal one.
+    const readLimit = async () =>
+      (await product.fetch("/api/v1/settings", { headers: { authorization: `Bearer ${bearer}` } })).headers.get("ratelimit-limit");
+    await until(
+      "the relaxed profile in effect",
+      async () => ((await readLimit()) === "60" ? true : undefined),
+      10_000,
+      () => "",
+      500,
+    );
   });
 
   it("signs out and back in", async () => {
