@@ -89,3 +89,18 @@ const PathId = v.pipe(
 /** The path parameters `{[name]: id, ...}` of a route addressing rows by their integer ids. */
 export const IdParam = <const N extends readonly string[]>(...names: N) =>
   v.object(Object.fromEntries(names.map((n) => [n, PathId])) as { [K in N[number]]: typeof PathId });
+
+/** `a,b,c` in a query string: the comma-separated values, each one of `values`; absent means all. */
+export const CommaList = <const T extends readonly string[]>(values: T) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) =>
+        s
+          .split(",")
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+      v.array(v.picklist(values, `Types are: ${values.join(", ")}.`)),
+    ),
+  );

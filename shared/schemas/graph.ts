@@ -2,6 +2,7 @@
 // and /graph/place-node.
 import * as v from "valibot";
 import { NODE_ID, NODE_TYPES } from "../domain/graph-ids.ts";
+import { CommaList } from "./fields.ts";
 
 /** A node's place on the canvas (also what a layout answers per node). */
 export const Position = v.object({ x: v.pipe(v.number(), v.finite()), y: v.pipe(v.number(), v.finite()) });
@@ -12,18 +13,7 @@ export const LayoutName = v.optional(
 export const EdgeParam = v.object({ edge_id: v.pipe(v.string(), v.regex(/^e-[a-z]+-\d+(-\d+)?$/, "An edge id like e-hh-1 or e-ss-1-2.")) });
 
 /** `types=hardware,service`: the node kinds wanted, comma-separated; all when absent. */
-const Types = v.optional(
-  v.pipe(
-    v.string(),
-    v.transform((s) =>
-      s
-        .split(",")
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-    v.array(v.picklist(NODE_TYPES, `Types are: ${NODE_TYPES.join(", ")}.`)),
-  ),
-);
+const Types = CommaList(NODE_TYPES);
 
 export const TopologyQuery = v.object({
   types: Types,

@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { CHECK_TYPES } from "../domain/monitors/config.ts";
 import { Name, patchBody, Ref, RefId, writeBody } from "./fields.ts";
-import { IntFilter, limitParam, listQuery, listResponse, Offset } from "./list-query.ts";
+import { IntFilter, limitParam, listQuery, listResponse, Offset, queryInt } from "./list-query.ts";
 
 export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "service", "ip"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
@@ -23,14 +23,6 @@ const boundedInt = (min: number, max: number) =>
   v.pipe(
     v.number(),
     v.integer("Must be a whole number."),
-    v.minValue(min, `Must be at least ${min}.`),
-    v.maxValue(max, `Must be at most ${max}.`),
-  );
-const queryInt = (fallback: number, min: number, max: number) =>
-  v.pipe(
-    v.optional(v.string(), String(fallback)),
-    v.regex(/^\d{1,9}$/, "Must be a whole number."),
-    v.transform(Number),
     v.minValue(min, `Must be at least ${min}.`),
     v.maxValue(max, `Must be at most ${max}.`),
   );

@@ -1,22 +1,12 @@
 // [search] GET /search's query (the text, the resource kinds wanted and how many results) and its answer.
 import * as v from "valibot";
 import { SEARCH_TYPES } from "../verbs/search/search.ts";
+import { CommaList } from "./fields.ts";
 import { limitParam } from "./list-query.ts";
 
 export const SearchQuery = v.object({
   q: v.pipe(v.string(), v.trim(), v.minLength(1, "Say what to search for."), v.maxLength(200)),
-  types: v.optional(
-    v.pipe(
-      v.string(),
-      v.transform((s) =>
-        s
-          .split(",")
-          .map((t) => t.trim())
-          .filter(Boolean),
-      ),
-      v.array(v.picklist(SEARCH_TYPES, `Types are: ${SEARCH_TYPES.join(", ")}.`)),
-    ),
-  ),
+  types: CommaList(SEARCH_TYPES),
   limit: limitParam({ default: 10, max: 50 }),
 });
 
