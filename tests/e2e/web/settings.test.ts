@@ -137,7 +137,16 @@ describe.skipIf(!hasChromium)("web UI settings in a real browser", () => {
 
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Vault and rate limits" }).click();
     await seen(page.getByRole("heading", { name: "Vault" }));
-    expect(await page.getByLabel("Profile", { exact: true }).inputValue()).toBe("relaxed");
+    // The heading is drawn before the stored settings arrive: wait for the select to show them.
+    const profile = () => page.getByLabel("Profile", { exact: true }).inputValue();
+    await until(
+      "the stored profile shown",
+      async () => ((await profile()) === "relaxed" ? true : undefined),
+      15_000,
+      () => "",
+      100,
+    ).catch(() => {});
+    expect(await profile()).toBe("relaxed");
     await page.getByLabel("Profile", { exact: true }).selectOption("normal");
     await page.getByRole("button", { name: "Save" }).click();
     await seen(page.getByText("The normal profile applies from now on."));
