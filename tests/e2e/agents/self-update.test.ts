@@ -10,7 +10,7 @@
 //   update_failed saying which check refused it, nothing replaced.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { releaseEntry } from "../../../shared/agents/release.ts";
@@ -120,8 +120,8 @@ describe("an installed agent updates itself, and a build that does not start is 
   it(`runs version ${A} from the installed layout under the runner, enrolls and links`, async () => {
     mkdirSync(bin, { recursive: true });
     copyFileSync(buildFile(A), join(bin, versionedBinary(A)));
-    execFileSync("chmod", ["0755", join(bin, versionedBinary(A))]);
-    execFileSync("ln", ["-s", versionedBinary(A), join(bin, "current")]);
+    chmodSync(join(bin, versionedBinary(A)), 0o755);
+    symlinkSync(versionedBinary(A), join(bin, "current"));
     writeFileSync(join(host, "guard"), guardScript(), { mode: 0o755 });
     writeFileSync(join(host, "run"), runnerScript(), { mode: 0o755 });
     writeFileSync(
