@@ -6,6 +6,7 @@
 //   `succeeded`; not linked within the deadline, it restores the previous version itself and restarts;
 // - started after a rollback (bin/rolled-back, the guard's or a trial's own), it reports `rolled_back`.
 // Each report is an update.status frame on the live link; one the link could not carry is sent on the next.
+// The restored agent ignores the one re-offer of the version it rolled back (docs/adr/0433-*).
 import { chmodSync, renameSync, rmSync } from "node:fs";
 import { CURRENT, ROLLED_BACK, TRIAL, versionedBinary } from "../../shared/agents/update-layout.ts";
 import type { AgentLog } from "../log.ts";
