@@ -110,6 +110,8 @@ export class Agent {
       linkDeadlineS: options.updateLinkDeadlineS,
       log: this.#log,
       restart: (message) => {
+        // Stopped meanwhile: it stops as asked; the next start runs the new version all the same.
+        if (this.#stopped) return;
         this.#restart = { code: EXIT.restart, reason: "restart", message };
         this.#halt("agent restarting to update");
       },

@@ -23,7 +23,9 @@ import { BinDir } from "../../../agent/update/bin-dir.ts";
 import { buildUrl, downloadBuild } from "../../../agent/update/download.ts";
 import { checkOffer, type OfferContext } from "../../../agent/update/offer.ts";
 import { type UpdateStatus, Updater } from "../../../agent/update/updater.ts";
+import { Agent, EXIT } from "../../../agent/agent.ts";
 import { silentLog } from "../../../agent/log.ts";
+import { AGENT_VERSION } from "../../../agent/payloads.ts";
 import { formatMarker, parseMarker, versionedBinary } from "../../../shared/agents/update-layout.ts";
 
 const SHA = "ab".repeat(32);
@@ -187,6 +189,29 @@ describe("the updater", () => {
     // And refuses another update while that trial is open.
     u.offer({ ...OFFER }, send);
     expect(sent).toEqual([{ version: "1.1.0", phase: "failed", error: "an update to version 2.0.0 is in progress" }]);
+  });
+});
+
+describe("the agent on trial", () => {
+  it("that cannot link by its deadline restores the previous version and exits 75 to be started again", async () => {
+    installed("1.0.0", AGENT_VERSION);
+    bin.startTrial(AGENT_VERSION, "1.0.0");
+    // Nothing listens on port 9: it never links.
+    const agent = new Agent({
+      serverUrl: "http://127.0.0.1:9",
+      serverKey: KEY,
+      stateDir: state,
+      updateLinkDeadlineS: 1,
+      backoff: { minMs: 50, maxMs: 200 },
+    });
+    expect(await agent.run()).toEqual({
+      code: EXIT.restart,
+      reason: "restart",
+      message: `rolled back: version ${AGENT_VERSION} did not link within 1 s`,
+    });
+    expect(EXIT.restart).toBe(75);
+    expect(link("current")).toBe(versionedBinary("1.0.0"));
+    expect(parseMarker(readFileSync(file("rolled-back"), "utf8"))).toEqual({ version: AGENT_VERSION, error: "did not link within 1 s" });
   });
 });
 
