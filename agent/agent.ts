@@ -5,22 +5,26 @@
 // through bin/agent.ts.
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import type { KeyPair } from "../shared/noise/index.ts";
+import { EXIT_RESTART } from "../shared/agents/update-layout.ts";
 import { Backoff, type BackoffOptions } from "./backoff.ts";
 import { Connection, LinkClosed } from "./connection.ts";
 import { enroll, type PairingCode } from "./enroll.ts";
 import type { AgentGrants } from "./grants.ts";
-import { hostFacts, interfacesOfHost, readinessOfHost } from "./host.ts";
+import { hostFacts, hostPlatform, interfacesOfHost, readinessOfHost } from "./host.ts";
 import { DiscoveryScanner } from "./discovery/scanner.ts";
 import { type AgentLog, silentLog } from "./log.ts";
-import { buildHello } from "./payloads.ts";
+import { AGENT_VERSION, buildHello } from "./payloads.ts";
 import { ProbeRunner } from "./probes/runner.ts";
+import { RELEASE_PUBLIC_KEY } from "./release.ts";
 import { refusalOf, Session, type SessionEnd } from "./session.ts";
 import { Spool } from "./spool.ts";
 import { AgentState, type ServerTrust } from "./state.ts";
 import { HostSampler } from "./telemetry/sampler.ts";
 import { establishTrust, handshakeKeys, promoteIfSuccessor } from "./trust.ts";
+import { Updater } from "./update/updater.ts";
 
-export const EXIT = { stopped: 0, error: 1, usage: 2, revoked: 3, rejected: 4 } as const;
+/** restart: swapped its executable for an update (or rolled one back); the service starts it again. */
+export const EXIT = { stopped: 0, error: 1, usage: 2, revoked: 3, rejected: 4, restart: EXIT_RESTART } as const;
 
 export type AgentEvent =
   | { type: "pairing_code"; code: PairingCode }
@@ -57,6 +61,8 @@ export interface AgentOptions {
   /** A telemetry interval in ms that overrides the grant's interval_s (tests). */
   telemetryIntervalMs?: number;
   onEvent?: (event: AgentEvent) => void;
+  /** Seconds a new version on trial has to link before it rolls back (agent/update/updater.ts; default 120). */
+  updateLinkDeadlineS?: number;
 }
 
 export const DEFAULT_SPOOL_CAP = 64 * 1024 * 1024;
@@ -73,6 +79,9 @@ export class Agent {
   readonly #runner: ProbeRunner;
   readonly #scanner: DiscoveryScanner;
   readonly #sampler = new HostSampler();
+  readonly #updater: Updater;
+  /** Set when an update (or a rollback) ends the run to start the agent again. */
+  #restart: AgentExit | undefined;
   #trust: ServerTrust | undefined;
   #grants: AgentGrants | undefined;
   #session: Session | undefined;
@@ -91,6 +100,22 @@ export class Agent {
     this.#backoff = new Backoff(options.backoff);
     this.spool = new Spool(options.spoolCapBytes ?? DEFAULT_SPOOL_CAP);
     this.#runner = new ProbeRunner({ log: this.#log, report: (r) => this.#offer(this.spool.add("probe.result", r)) });
+    this.#updater = new Updater({
+      stateDir: options.stateDir,
+      serverUrl: options.serverUrl,
+      version: AGENT_VERSION,
+      ...hostPlatform(),
+      releaseKey: RELEASE_PUBLIC_KEY,
+      execPath: process.execPath,
+      linkDeadlineS: options.updateLinkDeadlineS,
+      log: this.#log,
+      restart: (message) => {
+        // Stopped meanwhile: it stops as asked; the next start runs the new version all the same.
+        if (this.#stopped) return;
+        this.#restart = { code: EXIT.restart, reason: "restart", message };
+        this.#halt("agent restarting to update");
+      },
+    });
     this.#scanner = new DiscoveryScanner({
       log: this.#log,
       send: (payload) => void this.#session?.sendLive("discovery.finding", payload),
@@ -109,6 +134,7 @@ export class Agent {
 
   /** Runs until stopped, revoked or rejected. */
   async run(): Promise<AgentExit> {
+    if (this.#o.mode !== "enroll") this.#updater.start();
     try {
       while (!this.#stopped) {
         const exit = await this.#round().catch((e: unknown) => {
@@ -121,8 +147,9 @@ export class Agent {
         this.#log.info(`reconnecting in ${(delay / 1000).toFixed(1)} s`);
         await this.#sleep(delay);
       }
-      return { code: EXIT.stopped, reason: "stopped", message: "stopped" };
+      return this.#restart ?? { code: EXIT.stopped, reason: "stopped", message: "stopped" };
     } finally {
+      this.#updater.stop();
       this.#setTelemetry(undefined);
       this.#runner.cancelAll("agent stopping");
       this.#scanner.cancelAll("agent stopping");
@@ -130,8 +157,12 @@ export class Agent {
   }
 
   stop(): void {
+    this.#halt("agent stopping");
+  }
+
+  #halt(reason: string): void {
     this.#stopped = true;
-    this.#conn?.close(1000, "agent stopping");
+    this.#conn?.close(1000, reason);
     this.#wake?.();
   }
 
@@ -188,7 +219,9 @@ export class Agent {
         if (this.#trust!.agent_id !== agentId) this.#trust = this.#state.updateServer({ agent_id: agentId });
         this.#log.info(`linked as agent ${agentId}`);
         this.#emit({ type: "linked", agent_id: agentId, connection: session.id });
+        this.#updater.linked((status) => session.sendLive("update.status", status));
       },
+      onUpdate: (offer) => this.#updater.offer(offer, (status) => session.sendLive("update.status", status)),
       onGrants: (grants) => this.#applyGrants(grants),
       onServerKeyRotation: (successor, expiry) => {
         this.#trust = this.#state.updateServer({ successor_pk: successor, successor_expiry: expiry });

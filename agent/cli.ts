@@ -1,6 +1,7 @@
 // The command line: `npm run agent -- --server URL [--state-dir DIR] [--server-key HEX] [--name NAME]
 // [--log-level LEVEL]`, or as the installer runs it: `enroll --config FILE` (enroll, then exit) and
-// `run --config FILE` (the service). Flags override the file.
+// `run --config FILE` (the service). Flags override the file. Exit codes: agent.ts EXIT (75: restart me,
+// after a self-update or its rollback).
 import { readFileSync } from "node:fs";
 import { Agent, type AgentExit, EXIT } from "./agent.ts";
 import { ConfigError, parseConfig } from "./config.ts";
@@ -10,7 +11,8 @@ import { AGENT_VERSION } from "./payloads.ts";
 import { RELEASE_PUBLIC_KEY } from "./release.ts";
 
 export const USAGE = `usage: agent [enroll|run] [--config FILE] --server URL [--state-dir DIR] [--server-key HEX]
-             [--name NAME] [--log-level ${LOG_LEVELS.join("|")}] [--spool-cap-bytes N]`;
+             [--name NAME] [--log-level ${LOG_LEVELS.join("|")}] [--spool-cap-bytes N]
+             [--update-link-deadline-seconds N]`;
 
 export interface CliOptions {
   mode: "run" | "enroll";
@@ -20,13 +22,23 @@ export interface CliOptions {
   name: string | undefined;
   logLevel: LogLevel;
   spoolCapBytes: number | undefined;
+  updateLinkDeadlineS: number | undefined;
 }
 
 export class UsageError extends Error {
   override name = "UsageError";
 }
 
-const FLAGS = new Set(["--server", "--state-dir", "--server-key", "--name", "--log-level", "--config", "--spool-cap-bytes"]);
+const FLAGS = new Set([
+  "--server",
+  "--state-dir",
+  "--server-key",
+  "--name",
+  "--log-level",
+  "--config",
+  "--spool-cap-bytes",
+  "--update-link-deadline-seconds",
+]);
 
 export function parseArgs(argv: readonly string[], readFile: (path: string) => string = (p) => readFileSync(p, "utf8")): CliOptions {
   const args = [...argv];
@@ -66,6 +78,13 @@ export function parseArgs(argv: readonly string[], readFile: (path: string) => s
   const spoolCapBytes = capText !== undefined ? Number(capText) : file.spool_cap_bytes;
   if (spoolCapBytes !== undefined && (!Number.isSafeInteger(spoolCapBytes) || spoolCapBytes < 65_536))
     throw new UsageError("--spool-cap-bytes is an integer of at least 65536");
+  const deadlineText = flags.get("--update-link-deadline-seconds");
+  const updateLinkDeadlineS = deadlineText !== undefined ? Number(deadlineText) : file.update_link_deadline_seconds;
+  if (
+    updateLinkDeadlineS !== undefined &&
+    (!Number.isSafeInteger(updateLinkDeadlineS) || updateLinkDeadlineS < 1 || updateLinkDeadlineS > 86_400)
+  )
+    throw new UsageError("--update-link-deadline-seconds is an integer from 1 to 86400");
   return {
     mode,
     serverUrl: serverUrl.replace(/\/+$/, ""),
@@ -75,6 +94,7 @@ export function parseArgs(argv: readonly string[], readFile: (path: string) => s
     name: flags.get("--name") ?? file.name,
     logLevel,
     spoolCapBytes,
+    updateLinkDeadlineS,
   };
 }
 
@@ -108,6 +128,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       name: opts.name,
       log,
       spoolCapBytes: opts.spoolCapBytes,
+      updateLinkDeadlineS: opts.updateLinkDeadlineS,
       onEvent: (e) => {
         if (e.type === "pairing_code") process.stdout.write(pairingBanner(e.code.pairing_code, opts.serverUrl, e.code.magic_link));
         if (e.type === "linked") process.stdout.write(`agent: linked as agent ${e.agent_id}\n`);

@@ -10,10 +10,11 @@ export interface FileConfig {
   spool_cap_bytes?: number;
   state_dir?: string;
   name?: string;
+  update_link_deadline_seconds?: number;
 }
 
 const STRING_KEYS = new Set(["server_url", "server_static_pk", "tls_pin", "log_level", "state_dir", "name"]);
-const NUMBER_KEYS = new Set(["spool_cap_bytes"]);
+const NUMBER_KEYS = new Set(["spool_cap_bytes", "update_link_deadline_seconds"]);
 const LINE = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(-?\d+))\s*(?:#.*)?$/;
 
 export class ConfigError extends Error {

@@ -49,14 +49,18 @@ export function interfacesOfHost(): { networks: NetworkPayload[]; macs: string[]
   return { networks, macs: [...macs] };
 }
 
+/** This machine's platform in the layout's names (linux, amd64), as the hello reports it and builds are named. */
+export function hostPlatform(): { os: string; arch: string } {
+  return { os: platform(), arch: GO_ARCH[arch()] ?? arch() };
+}
+
 export function hostFacts(name?: string): HostFacts {
   const { networks, macs } = interfacesOfHost();
   return {
     hostname: (name ?? hostname()).slice(0, 253),
     machine_id_hash: machineIdHash(),
-    os: platform(),
+    ...hostPlatform(),
     os_version: osVersion(),
-    arch: GO_ARCH[arch()] ?? arch(),
     primary_macs: macs,
     networks,
   };

@@ -30,6 +30,8 @@ export interface SessionHooks {
   onGrants(grants: AgentGrants): void;
   onServerKeyRotation(successorPk: string, expiry: string | null): void;
   onAck(ackSeq: number, acknowledged: SpoolEntry[]): void;
+  /** An `update` offer (agent/update/updater.ts answers it with update.status). */
+  onUpdate(payload: Record<string, unknown>): void;
   heartbeatMs?: number;
   rekeyMs?: number;
 }
@@ -74,8 +76,8 @@ export class Session {
     return { kind: "lost", code: closed.code, reason: closed.reason, heldMs: this.#linked ? performance.now() - this.#linkedAt : 0 };
   }
 
-  /** Sends a frame that is not spooled (discovery findings) if the link is up; false when it is not. */
-  sendLive(type: "discovery.finding", payload: Record<string, unknown>): boolean {
+  /** Sends a frame that is not spooled (discovery findings, update.status) if the link is up; false when it is not. */
+  sendLive(type: "discovery.finding" | "update.status", payload: Record<string, unknown>): boolean {
     if (!this.linked) return false;
     try {
       this.#conn.send(type, payload);
@@ -127,12 +129,7 @@ export class Session {
       case "discovery.cancel":
         return this.#h.discovery?.cancel(p);
       case "update":
-        this.#conn.send("update.status", {
-          version: typeof p.version === "string" ? p.version.slice(0, 64) : "unknown",
-          phase: "failed",
-          error: "self-update not supported by the reference agent",
-        });
-        return;
+        return this.#h.onUpdate(p);
       case "disconnect": {
         const reason = typeof p.reason === "string" ? p.reason : "";
         const refusal = refusalOf(reason);

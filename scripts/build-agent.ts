@@ -1,4 +1,4 @@
-// `npm run build:agent [-- --key FILE] [--out DIR] [--targets linux-x64,linux-arm64]`: the reference agent
+// `npm run build:agent [-- --key FILE] [--out DIR] [--targets linux-x64,linux-arm64] [--version V]`: the reference agent
 // as one executable per target, with no installed Node needed (docs/adr/0425-single-file-agent-build.md).
 // The agent is bundled by esbuild into one CommonJS file, made into a Node single-executable-application
 // blob (no code cache, no snapshot: the blob is then the same for every target), and injected with
@@ -13,6 +13,7 @@
 //   <out>/release-key.pub                       the release public key (64 hex) the builds are signed with
 // Signing needs the release key (--key FILE or AGENT_RELEASE_KEY=FILE; made by `npm run agent-release-key`);
 // without it the builds are unsigned, and agents and the install script refuse them.
+// --version V builds as version V instead of the checkout's VERSION (tests build two versions to update between).
 // Reproducible: nothing in the bundle, blob or binary depends on time or the checkout's place.
 //
 // `npm run agent-release-key [-- --out FILE]` makes the operator's release key pair (docs/adr/0426-*).
@@ -25,6 +26,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { buildPath, releaseEntry } from "../shared/agents/release.ts";
+import { VERSION_PATTERN } from "../shared/schemas/agents.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_OUT = join(ROOT, "dist", "agent-builds");
@@ -171,6 +173,8 @@ export interface BuildOptions {
   out: string;
   keyFile?: string | undefined;
   targets: string[];
+  /** The version to build as; default the checkout's (VERSION, else package.json). */
+  version?: string | undefined;
 }
 
 export interface BuiltFile {
@@ -209,7 +213,9 @@ async function bundle(version: string, releaseKey: string): Promise<string> {
 }
 
 export async function buildAgent(opts: BuildOptions): Promise<{ version: string; files: BuiltFile[]; releaseKey: string | null }> {
-  const version = agentVersion();
+  const version = opts.version ?? agentVersion();
+  if (!VERSION_PATTERN.test(version))
+    throw new Error(`version ${JSON.stringify(version)} is not a version such as 1.4.2 (letters, digits, . _ + -)`);
   const nodeVersion = process.versions.node;
   if (Number(nodeVersion.split(".")[0]) < 24) throw new Error(`building needs Node 24 (this is ${nodeVersion})`);
   const key = opts.keyFile ? loadReleaseKey(opts.keyFile) : undefined;
@@ -291,11 +297,11 @@ export async function buildAgent(opts: BuildOptions): Promise<{ version: string;
 
 async function cli(argv: string[]): Promise<void> {
   if (argv[0] === "release-key") return makeReleaseKey(argv.slice(1));
-  const f = flags(argv, ["--key", "--out", "--targets"]);
+  const f = flags(argv, ["--key", "--out", "--targets", "--version"]);
   const out = resolve(f.get("--out") ?? DEFAULT_OUT);
   const keyFile = f.get("--key") ?? process.env.AGENT_RELEASE_KEY;
   const targets = (f.get("--targets") ?? Object.keys(TARGETS).join(",")).split(",").filter(Boolean);
-  const { version, releaseKey } = await buildAgent({ out, keyFile, targets });
+  const { version, releaseKey } = await buildAgent({ out, keyFile, targets, version: f.get("--version") });
   say(`agent ${version} built into ${out}${releaseKey ? `, signed by release key ${releaseKey}` : " (unsigned)"}`);
 }
 

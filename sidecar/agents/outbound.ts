@@ -22,9 +22,15 @@ export async function dispatchProbes(session: AgentSession): Promise<void> {
   }
 }
 
-/** `update {version, sha256, arch, os}` (spec/catalogue.tsv, group agents). */
+/** `update {version, sha256, signature, arch, os}` (spec/catalogue.tsv, group agents); signature: base64, of the build's SHA256SUMS entry. */
 export function sendUpdate(session: AgentSession, update: Record<string, unknown>): void {
-  session.send("update", { version: update.version, sha256: update.sha256, arch: update.arch ?? "amd64", os: update.os ?? "linux" });
+  session.send("update", {
+    version: update.version,
+    sha256: update.sha256,
+    signature: update.signature ?? null,
+    arch: update.arch ?? "amd64",
+    os: update.os ?? "linux",
+  });
 }
 
 /** probe.cancel for the runs this link sent that were cancelled since (the agent stops them). */

@@ -1,8 +1,9 @@
 // The reference agent follows a server key rotation: key.rotate reaches the linked agent, which stores
 // the successor and uses it for its next handshake (then trusts only it); a successor that does not work
-// falls back to the current key until its expiry. And an `update` it cannot apply is answered with
-// update.status failed, which the server records.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// falls back to the current key until its expiry. And an `update` it cannot apply (this agent runs from a
+// checkout, built without a release key) is answered with update.status failed, which the server records;
+// tests/e2e/agents/self-update.test.ts has the updates that apply.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintOf } from "../../../agent/trust.ts";
@@ -85,7 +86,12 @@ describe("server key rotation and updates", () => {
       },
       10_000,
     );
-    expect(JSON.stringify(failed.detail)).toMatch(/self-update not supported by the reference agent/);
+    expect(failed.detail).toMatchObject({
+      version: "9.9.9",
+      error: "this agent was built without a release public key, so it cannot verify any build",
+    });
+    // Nothing downloaded or replaced.
+    expect(existsSync(join(state.dir, "bin"))).toBe(false);
   }, 60_000);
 
   it("stores the successor key.rotate announces and links with it next time", async () => {

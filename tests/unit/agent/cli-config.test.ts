@@ -72,6 +72,14 @@ describe("the command line", () => {
       }),
     ).toThrow(/cannot read \/nope/);
   });
+
+  it("the update link deadline, from the file or the flag", () => {
+    const read = () => `${INSTALLED}update_link_deadline_seconds = 30\n`;
+    expect(parseArgs(["run", "--config", "/etc/svc-agent/agent.toml"], read).updateLinkDeadlineS).toBe(30);
+    expect(parseArgs(["run", "--config", "/c", "--update-link-deadline-seconds", "5"], read).updateLinkDeadlineS).toBe(5);
+    for (const bad of ["0", "1.5", "86401", "soon"])
+      expect(() => parseArgs(["--server", "http://x", "--update-link-deadline-seconds", bad])).toThrow(/an integer from 1 to 86400/);
+  });
 });
 
 describe("server key rotation", () => {
