@@ -203,7 +203,8 @@ state_field() {
 # The build (verified) into the layout: bin/svc-agent-VERSION, bin/current, and /usr/local/bin/svc-agent.
 install_layout() {
   mkdir -p "$BIN_DIR"
-  chown "$AGENT_USER:$AGENT_USER" "$STATE_DIR" "$BIN_DIR"
+  # -R: an agent an older installer ran as root left root's key files here.
+  chown -R "$AGENT_USER:$AGENT_USER" "$STATE_DIR"
   chmod 0700 "$STATE_DIR" "$BIN_DIR"
   cp "$BUILD" "$BIN_DIR/svc-agent-$VERSION.new"
   chown "$AGENT_USER:$AGENT_USER" "$BIN_DIR/svc-agent-$VERSION.new"
@@ -349,9 +350,14 @@ uninstall() {
     rm -f "$INIT_FILE" "$OPENRC_LOG"
     say "removed $INIT_FILE"
   fi
-  if [ -L "$BIN_LINK" ] || [ -f "$BIN_LINK" ]; then rm -f "$BIN_LINK"; fi
-  rm -rf "$LIB_DIR" "$CONFIG_DIR" "$STATE_DIR"
-  say "removed $BIN_LINK, $LIB_DIR, $CONFIG_DIR and $STATE_DIR"
+  removed=
+  for path in "$BIN_LINK" "$LIB_DIR" "$CONFIG_DIR" "$STATE_DIR"; do
+    if [ -e "$path" ] || [ -L "$path" ]; then
+      rm -rf "$path"
+      removed="$removed $path"
+    fi
+  done
+  if [ -n "$removed" ]; then say "removed$removed"; fi
   remove_user
   say "uninstalled"
 }

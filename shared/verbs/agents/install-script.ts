@@ -4,9 +4,10 @@
 // Linux architecture, the newest build's version, SHA-256 and release signature. It checks with openssl
 // that the signature is the release key's over the build's SHA256SUMS entry (a POSIX sh cannot verify
 // Ed25519 alone; docs/adr/0426-agent-release-signatures.md), downloads the build from
-// /api/v1/agents/binary/..., refuses it unless `sha256sum -c` passes on that same line, installs it, writes the agent's
-// config and runs its enrollment (which prints the pairing code to approve). Without openssl, a release
-// key or a signature it refuses, unless told --insecure-skip-signature.
+// /api/v1/agents/binary/..., refuses it unless `sha256sum -c` passes on that same line; only then does
+// it change the host (install-host.ts: the user, the layout, the config, the service, the enrollment,
+// which prints the pairing code to approve; or, with --uninstall, all of it removed). Without openssl, a
+// release key or a signature it refuses, unless told --insecure-skip-signature.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
 import { BUILD_FILE, releaseKeyId, releaseKeyPem } from "../../agents/release.ts";
@@ -180,7 +181,8 @@ else
 fi
 [ -z "$GOT" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
 
-# Verified: from here on the host changes.
+# Verified: from here on the host changes (every file gets its mode explicitly).
+umask 022
 ${CHOOSE_INIT}
 ensure_user
 install_layout
