@@ -1,7 +1,7 @@
 // The command line: `npm run agent -- --server URL [--state-dir DIR] [--server-key HEX] [--name NAME]
 // [--log-level LEVEL]`, or as the installer runs it: `enroll --config FILE` (enroll, then exit) and
-// `run --config FILE` (the service). Flags override the file. Exit codes: agent.ts EXIT (75: restart me,
-// after a self-update or its rollback).
+// `run --config FILE` (the service), and `uninstall --config FILE` (tell the server; agent/uninstall.ts).
+// Flags override the file. Exit codes: agent.ts EXIT (75: restart me, after a self-update or its rollback).
 import { readFileSync } from "node:fs";
 import { Agent, type AgentExit, EXIT } from "./agent.ts";
 import { ConfigError, parseConfig } from "./config.ts";
@@ -9,8 +9,9 @@ import { releaseKeyId } from "../shared/agents/release.ts";
 import { consoleLog, isLogLevel, LOG_LEVELS, type LogLevel } from "./log.ts";
 import { AGENT_VERSION } from "./payloads.ts";
 import { RELEASE_PUBLIC_KEY } from "./release.ts";
+import { uninstallMain } from "./uninstall.ts";
 
-export const USAGE = `usage: agent [enroll|run] [--config FILE] --server URL [--state-dir DIR] [--server-key HEX]
+export const USAGE = `usage: agent [enroll|run|uninstall] [--config FILE] --server URL [--state-dir DIR] [--server-key HEX]
              [--name NAME] [--log-level ${LOG_LEVELS.join("|")}] [--spool-cap-bytes N]
              [--update-link-deadline-seconds N]`;
 
@@ -107,6 +108,7 @@ export function pairingBanner(code: string, serverUrl: string, magicLink: string
 
 /** Runs the agent as a process; resolves with the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "uninstall") return uninstallMain(() => parseArgs(argv.slice(1)));
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);

@@ -4,13 +4,16 @@
 // Linux architecture, the newest build's version, SHA-256 and release signature. It checks with openssl
 // that the signature is the release key's over the build's SHA256SUMS entry (a POSIX sh cannot verify
 // Ed25519 alone; docs/adr/0426-agent-release-signatures.md), downloads the build from
-// /api/v1/agents/binary/..., refuses it unless `sha256sum -c` passes on that same line, installs it, writes the agent's
-// config and runs its enrollment (which prints the pairing code to approve). Without openssl, a release
-// key or a signature it refuses, unless told --insecure-skip-signature.
+// /api/v1/agents/binary/..., refuses it unless `sha256sum -c` passes on that same line; only then does
+// it change the host (install-host.ts: the user, the layout, the config, the service, the enrollment,
+// which prints the pairing code to approve; or, with --uninstall, all of it removed). Without openssl, a
+// release key or a signature it refuses, unless told --insecure-skip-signature.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8Bytes } from "../../auth/encoding.ts";
 import { BUILD_FILE, releaseKeyId, releaseKeyPem } from "../../agents/release.ts";
+import { agentCapabilities } from "../../agents/probe-capabilities.ts";
 import type { AgentBinary } from "./binaries.ts";
+import { CHOOSE_INIT, EARLIER_RUN, HOST_PATHS, hostFunctions } from "./install-host.ts";
 
 export interface InstallFacts {
   /** Checked by serverUrlPattern: it goes into the script between quotes. */
@@ -21,7 +24,12 @@ export interface InstallFacts {
   builds: readonly AgentBinary[];
   /** The agent release public key (64 hex); undefined: none configured, and the script refuses to install. */
   releaseKey?: string | undefined;
+  /** The server's TLS certificate pin, written to the agent's config as tls_pin; undefined: none. */
+  tlsPin?: string | undefined;
 }
+
+/** What a TLS pin embedded in the script may contain (base64, hex, a sha256/ prefix): nothing to quote. */
+const TLS_PIN_PATTERN = /^[A-Za-z0-9+/=:_-]{16,128}$/;
 
 /** What a server URL embedded in the script may contain: nothing a shell or TOML string would interpret. */
 export const SERVER_URL_PATTERN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+(\/[A-Za-z0-9._~\-/]*)?$/;
@@ -43,48 +51,79 @@ function spkiBase64(releaseKey: string | undefined): string {
 
 const BASE64_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
 
-export function installScript({ serverUrl, serverPublicKey, builds, releaseKey }: InstallFacts): string {
+export function installScript({ serverUrl, serverPublicKey, builds, releaseKey, tlsPin }: InstallFacts): string {
   if (!SERVER_URL_PATTERN.test(serverUrl)) throw new Error("server URL not safe to embed");
   if (!/^[0-9a-f]{64}$/.test(serverPublicKey)) throw new Error("server public key must be 64 hex");
+  if (tlsPin !== undefined && !TLS_PIN_PATTERN.test(tlsPin)) throw new Error("TLS pin not safe to embed");
   const linux = linuxBuilds(builds);
   const archCases = linux.map((b) => `  ${UNAME[b.arch] ?? b.arch}) ARCH='${b.arch}' ;;`).join("\n");
   const signatureOf = (b: AgentBinary) => (b.signature && BASE64_SIGNATURE.test(b.signature) ? b.signature : "");
   const buildCases = linux
     .map((b) => `  ${b.arch}) VERSION='${b.version}'; SHA256='${b.sha256}'; SIGNATURE='${signatureOf(b)}' ;;`)
     .join("\n");
+  const capabilities = agentCapabilities();
   return `#!/bin/sh
 # Installs this control plane's host agent and enrolls it: approve the pairing code it prints in the UI
 # (or with POST /api/v1/agents/pairing/lookup). Everything below is public; the download is accepted
 # only if the release key's signature vouches for its SHA-256 (checked with openssl) and the download has
 # that SHA-256. --insecure-skip-signature (or SVC_AGENT_INSECURE_SKIP_SIGNATURE=1) checks the SHA-256 alone.
+# Run again, it upgrades the agent in place and keeps its device key and enrollment; --uninstall removes
+# it (and tells the server). docs/agents.md, "Installing on a host", says what goes where.
 set -eu
 
 SERVER_URL='${serverUrl}'
 SERVER_STATIC_PK='${serverPublicKey}'
+# The server's TLS certificate pin, when it gives one (the agent checks it over HTTPS).
+TLS_PIN='${tlsPin ?? ""}'
 # The agent release public key${releaseKey ? ` ${releaseKeyId(releaseKey)}...` : " (none configured on this server)"}: base64 of its DER SubjectPublicKeyInfo.
 RELEASE_KEY_SPKI='${spkiBase64(releaseKey)}'
+# The capabilities the probes this agent runs need (${capabilities.length ? "given to its service" : "none: its service gets no capability"}).
+CAPABILITIES='${capabilities.join(" ")}'
 
+USAGE="usage: install-agent.sh [--foreground] [--no-icmp] [--insecure-skip-signature] | --uninstall"
 SKIP_SIGNATURE="\${SVC_AGENT_INSECURE_SKIP_SIGNATURE:-0}"
+ACTION=install
+FOREGROUND=0
 for arg in "$@"; do
   case "$arg" in
   --insecure-skip-signature) SKIP_SIGNATURE=1 ;;
-  *) echo "install-agent: unknown argument $arg (known: --insecure-skip-signature)" >&2; exit 2 ;;
+  --uninstall) ACTION=uninstall ;;
+  --foreground) FOREGROUND=1 ;;
+  --no-icmp)
+    kept=
+    for cap in $CAPABILITIES; do [ "$cap" = CAP_NET_RAW ] || kept="$kept\${kept:+ }$cap"; done
+    CAPABILITIES=$kept
+    ;;
+  --help | -h)
+    echo "$USAGE"
+    exit 0
+    ;;
+  *)
+    echo "install-agent: unknown argument $arg; $USAGE" >&2
+    exit 2
+    ;;
   esac
 done
-
-# Where things go; each may be moved with the environment variable named.
-AGENT_BIN="\${SVC_AGENT_BIN:-/usr/local/bin/svc-agent}"
-CONFIG_DIR="\${SVC_AGENT_CONFIG_DIR:-/etc/svc-agent}"
-CONFIG_FILE="$CONFIG_DIR/agent.toml"
-UNIT_FILE="\${SVC_AGENT_UNIT_FILE:-/etc/systemd/system/svc-agent.service}"
 
 fail() {
   echo "install-agent: $*" >&2
   exit 1
 }
 
+# Where things go (docs/adr/0432-agent-installer-host-layout.md); SVC_AGENT_ROOT moves them all.
+${HOST_PATHS}
+
 [ "$(id -u)" = 0 ] || fail "run me as root (sudo sh install-agent.sh)"
 [ "$(uname -s)" = Linux ] || fail "this installer is for Linux"
+
+${hostFunctions()}
+${EARLIER_RUN}
+
+if [ "$ACTION" = uninstall ]; then
+  uninstall
+  exit 0
+fi
+
 command -v curl >/dev/null 2>&1 || fail "curl is required"
 
 MACHINE=$(uname -m)
@@ -94,10 +133,14 @@ ${archCases}
 esac
 
 # The newest build for each architecture this server has, with its SHA-256.
+VERSION=
+SHA256=
+SIGNATURE=
 case "$ARCH" in
 ${buildCases}
-  *) fail "this server has no agent build for linux/$ARCH" ;;
+  *) ;;
 esac
+[ -n "$VERSION" ] || fail "this server has no agent build for linux/$ARCH"
 
 # SVC_AGENT_INSECURE_TLS=1 (the self-signed install command sets it): the SHA-256 check, not TLS,
 # is what vouches for the download.
@@ -138,45 +181,35 @@ else
 fi
 [ -z "$GOT" ] || fail "the download's SHA-256 is $GOT, expected $SHA256: not installed"
 
-install -m 0755 "$BUILD" "$AGENT_BIN"
-umask 077
-mkdir -p "$CONFIG_DIR"
-cat >"$CONFIG_FILE" <<EOF
-server_url = "$SERVER_URL"
-server_static_pk = "$SERVER_STATIC_PK"
-log_level = "info"
-spool_cap_bytes = 67108864
-EOF
-
-if command -v systemctl >/dev/null 2>&1; then
-  umask 022
-  cat >"$UNIT_FILE" <<EOF
-[Unit]
-Description=Host agent of $SERVER_URL
-After=network-online.target
-Wants=network-online.target
-
-[Service]
-ExecStart=$AGENT_BIN run --config $CONFIG_FILE
-Restart=always
-RestartSec=5
-
-[Install]
-WantedBy=multi-user.target
-EOF
-  systemctl daemon-reload
-fi
-
-echo "install-agent: agent $VERSION installed; enrolling with $SERVER_URL"
-"$AGENT_BIN" enroll --config "$CONFIG_FILE"
-
-if command -v systemctl >/dev/null 2>&1; then
-  UNIT=$(basename "$UNIT_FILE")
-  systemctl enable --now "$UNIT"
-  echo "install-agent: $UNIT is running"
+# Verified: from here on the host changes (every file gets its mode explicitly).
+umask 022
+${CHOOSE_INIT}
+ensure_user
+install_layout
+if [ -z "$PREVIOUS_BUILD" ]; then
+  say "installed agent $VERSION in $BIN_DIR"
+elif [ "$PREVIOUS_BUILD" = "svc-agent-$VERSION" ]; then
+  say "agent $VERSION was installed already: reinstalled it in place"
 else
-  echo "install-agent: no systemd here; start the agent with: $AGENT_BIN run --config $CONFIG_FILE"
+  say "upgraded the agent from \${PREVIOUS_BUILD#svc-agent-} to $VERSION"
 fi
+write_config
+write_service
+
+if [ "$ENROLLED" = 1 ]; then
+  say "already enrolled with $SERVER_URL as agent $(state_field agent_id): kept its device key and enrollment"
+else
+  say "enrolling with $SERVER_URL as user $AGENT_USER: approve the pairing code below in the control plane (this waits for it)"
+  code=0
+  (cd "$STATE_DIR" && as_agent "$BIN_DIR/current" enroll --config "$CONFIG_FILE") || code=$?
+  case "$code" in
+  0) say "enrolled as agent $(state_field agent_id)" ;;
+  3) fail "the server revoked this agent: run this script with --uninstall, then again" ;;
+  4) fail "the enrollment was rejected: run this script with --uninstall, then again to enroll anew" ;;
+  *) fail "the enrollment failed (exit $code): the agent is installed but not enrolled; run this script again" ;;
+  esac
+fi
+start_service
 `;
 }
 

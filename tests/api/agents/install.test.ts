@@ -1,10 +1,11 @@
 // The agent installer: the script itself (valid POSIX sh, public material only), GET /install-agent.sh,
 // GET /agents/install-command, and a run of the served script against the server over loopback (with
-// its paths moved into a temporary directory and `id`/`systemctl` shimmed, so nothing needs root): it
-// installs only a build whose release signature openssl verifies and whose SHA-256 matches.
+// its paths moved into a temporary directory by SVC_AGENT_ROOT and `id`/`chown`/`runuser`/`systemctl`
+// shimmed, so nothing needs root): it installs only a build whose release signature openssl verifies and
+// whose SHA-256 matches.
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { type ServerType, serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentBinary } from "../../../shared/verbs/agents/binaries.ts";
 import { installCommand, installScript, scriptSha256 } from "../../../shared/verbs/agents/install-script.ts";
+import { agentCapabilities, PROBE_CAPABILITIES } from "../../../shared/agents/probe-capabilities.ts";
 import { releaseKeyPem } from "../../../shared/agents/release.ts";
 import { testReleaseKey } from "../../helpers/release-key.ts";
 import { type AgentActors, createAgentActors } from "./support.ts";
@@ -85,6 +87,19 @@ describe("the script", () => {
     parses(installScript({ serverUrl: "http://[fd00::1]:8080", serverPublicKey: PK, builds: [] }));
     expect(() => installScript({ serverUrl: "https://x.example/'; rm -rf /", serverPublicKey: PK, builds: [] })).toThrow();
     expect(() => installScript({ serverUrl: "https://x.example", serverPublicKey: "nothex", builds: [] })).toThrow();
+  });
+
+  it("carries a TLS pin only when the server gives one, and grants the service only what the agent's probes need", () => {
+    const pin = `sha256/${"A".repeat(43)}=`;
+    const withPin = installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [], tlsPin: pin });
+    parses(withPin);
+    expect(withPin.split("\n")).toContain(`TLS_PIN='${pin}'`);
+    expect(installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [] }).split("\n")).toContain("TLS_PIN=''");
+    expect(() => installScript({ serverUrl: "https://cp.example.net", serverPublicKey: PK, builds: [], tlsPin: "x'; rm -rf /" })).toThrow();
+    // icmp, the one check type that needs a capability (CAP_NET_RAW), is run by the sidecar, not the agent.
+    expect(PROBE_CAPABILITIES.icmp).toEqual(["CAP_NET_RAW"]);
+    expect(agentCapabilities()).toEqual([]);
+    expect(withPin.split("\n")).toContain("CAPABILITIES=''");
   });
 
   it("the command pipes to sh behind a public certificate, else checks the checksum first", () => {
@@ -190,43 +205,57 @@ describe("over HTTP", () => {
     }
   });
 
-  /** Runs the served script as the install command would, with paths in `root` and root-only tools shimmed. */
-  function runInstaller(script: string, root: string, args: string[] = []): Promise<{ code: number; stderr: string }> {
+  /**
+   * Runs the served script as the install command would, with every path under `root` (SVC_AGENT_ROOT)
+   * and the root-only tools shimmed: `id` says root (and that the agent's user exists), `chown` does
+   * nothing, `runuser` runs the command as is, `systemctl` records its calls (systemd "runs": the root
+   * has run/systemd/system). tests/e2e/agents/install-script.test.ts runs it for real, as root.
+   */
+  function runInstaller(script: string, root: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
     const shims = join(root, "shims");
     mkdirSync(shims, { recursive: true });
+    mkdirSync(join(root, "run", "systemd", "system"), { recursive: true });
     writeFileSync(join(shims, "id"), "#!/bin/sh\necho 0\n");
+    writeFileSync(join(shims, "chown"), "#!/bin/sh\n");
+    writeFileSync(join(shims, "runuser"), '#!/bin/sh\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n');
     writeFileSync(join(shims, "systemctl"), `#!/bin/sh\necho "$@" >> "${join(root, "systemctl-calls")}"\n`);
-    for (const f of ["id", "systemctl"]) chmodSync(join(shims, f), 0o755);
+    for (const f of ["id", "chown", "runuser", "systemctl"]) chmodSync(join(shims, f), 0o755);
     writeFileSync(join(root, "install.sh"), script);
-    const env = {
-      PATH: `${shims}:${process.env.PATH}`,
-      SVC_AGENT_BIN: join(root, "bin", "svc-agent"),
-      SVC_AGENT_CONFIG_DIR: join(root, "etc"),
-      SVC_AGENT_UNIT_FILE: join(root, "svc-agent.service"),
-    };
-    mkdirSync(join(root, "bin"), { recursive: true });
+    const env = { PATH: `${shims}:${process.env.PATH}`, SVC_AGENT_ROOT: root };
     return new Promise((resolve) => {
-      execFile("sh", [join(root, "install.sh"), ...args], { env, timeout: 20_000 }, (err, _stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+      execFile("sh", [join(root, "install.sh"), ...args], { env, timeout: 20_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
   }
+  const installed = (root: string) => existsSync(join(root, "var", "lib", "svc-agent", "bin"));
 
-  it("the served script downloads the build, checks it, installs it, writes the config and enrolls", async () => {
+  it("the served script downloads the build, checks it, lays it out, writes the config and the unit, and enrolls", async () => {
     const script = await (await fetch(`${base}/install-agent.sh`)).text();
     expect(script.split("\n")).toContain(`SERVER_URL='${base}'`);
     const root = mkdtempSync(join(dir, "host-"));
     const run = await runInstaller(script, root);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(readFileSync(join(root, "bin", "svc-agent"), "utf8")).toBe(agentStub);
+    const bin = join(root, "var", "lib", "svc-agent", "bin");
+    expect(readFileSync(join(bin, "svc-agent-3.1.0"), "utf8")).toBe(agentStub);
+    expect(readlinkSync(join(bin, "current"))).toBe("svc-agent-3.1.0");
+    expect(readlinkSync(join(root, "usr", "local", "bin", "svc-agent"))).toBe(join(bin, "current"));
     const pk = (await (await a.req("GET", "agents/server-key/status", a.admin)).json()).public_key;
-    expect(readFileSync(join(root, "etc", "agent.toml"), "utf8")).toBe(
-      `server_url = "${base}"\nserver_static_pk = "${pk}"\nlog_level = "info"\nspool_cap_bytes = 67108864\n`,
+    const config = join(root, "etc", "svc-agent", "agent.toml");
+    expect(readFileSync(config, "utf8")).toBe(
+      "# Written by install-agent.sh; a rerun rewrites it, keeping log_level, spool_cap_bytes and name.\n" +
+        `server_url = "${base}"\nserver_static_pk = "${pk}"\nstate_dir = "${join(root, "var", "lib", "svc-agent")}"\n` +
+        'log_level = "info"\nspool_cap_bytes = 67108864\n',
     );
-    expect(readFileSync(join(root, "bin", "enroll-called"), "utf8")).toBe(`enroll --config ${join(root, "etc", "agent.toml")}\n`);
-    expect(readFileSync(join(root, "svc-agent.service"), "utf8")).toContain(`ExecStart=${join(root, "bin", "svc-agent")} run --config`);
-    expect(readFileSync(join(root, "systemctl-calls"), "utf8")).toBe("daemon-reload\nenable --now svc-agent.service\n");
+    expect(readFileSync(join(bin, "enroll-called"), "utf8")).toBe(`enroll --config ${config}\n`);
+    expect(readFileSync(join(root, "etc", "systemd", "system", "svc-agent.service"), "utf8")).toContain(
+      `ExecStart=${bin}/current run --config ${config}\n`,
+    );
+    expect(readFileSync(join(root, "systemctl-calls"), "utf8")).toBe(
+      "daemon-reload\nenable svc-agent.service\nrestart svc-agent.service\n",
+    );
+    expect(run.stdout).toContain("install-agent: service manager: systemd;");
   });
 
   it("refuses a download whose SHA-256 is not the script's, installing nothing", async () => {
@@ -238,8 +267,8 @@ describe("over HTTP", () => {
       const run = await runInstaller(script, root);
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^install-agent: the download's SHA-256 is [0-9a-f]{64}, expected [0-9a-f]{64}: not installed\n$/);
-      expect(existsSync(join(root, "bin", "svc-agent"))).toBe(false);
-      expect(existsSync(join(root, "etc", "agent.toml"))).toBe(false);
+      expect(installed(root)).toBe(false);
+      expect(existsSync(join(root, "etc", "svc-agent"))).toBe(false);
     } finally {
       writeFileSync(file, agentStub);
     }
@@ -257,8 +286,8 @@ describe("over HTTP", () => {
       expect(run.stderr).toBe(
         `install-agent: the release signature of agent 3.1.0 for linux/${arch} does not verify under the release key: not installed\n`,
       );
-      expect(existsSync(join(root, "bin", "svc-agent"))).toBe(false);
-      expect(existsSync(join(root, "etc", "agent.toml"))).toBe(false);
+      expect(installed(root)).toBe(false);
+      expect(existsSync(join(root, "etc", "svc-agent"))).toBe(false);
     } finally {
       writeFileSync(sig, good);
     }
@@ -276,12 +305,12 @@ describe("over HTTP", () => {
       expect(run.stderr).toMatch(
         /^install-agent: this server has no agent release key \(AGENT_RELEASE_PUBLIC_KEY\), so the build cannot be verified: not installed/,
       );
-      expect(existsSync(join(refused, "bin", "svc-agent"))).toBe(false);
+      expect(installed(refused)).toBe(false);
       const skipped = mkdtempSync(join(dir, "host-"));
       const insecure = await runInstaller(script, skipped, ["--insecure-skip-signature"]);
       expect(insecure.code).toBe(0);
       expect(insecure.stderr).toMatch(/WARNING: --insecure-skip-signature/);
-      expect(readFileSync(join(skipped, "bin", "svc-agent"), "utf8")).toBe(agentStub);
+      expect(readFileSync(join(skipped, "var", "lib", "svc-agent", "bin", "svc-agent-3.1.0"), "utf8")).toBe(agentStub);
       expect((await runInstaller(script, mkdtempSync(join(dir, "host-")), ["--bogus"])).code).toBe(2);
     } finally {
       renameSync(`${pub}.away`, pub);

@@ -6,13 +6,22 @@ import { handshakeKeys } from "../../../agent/trust.ts";
 import type { ServerTrust } from "../../../agent/state.ts";
 
 const PK = "ab".repeat(32);
-const INSTALLED = `server_url = "http://10.0.0.5:8080"\nserver_static_pk = "${PK}"\nlog_level = "info"\nspool_cap_bytes = 67108864\n`;
+const INSTALLED = [
+  "# Written by install-agent.sh; a rerun rewrites it, keeping log_level, spool_cap_bytes and name.",
+  'server_url = "http://10.0.0.5:8080"',
+  `server_static_pk = "${PK}"`,
+  'state_dir = "/var/lib/svc-agent"',
+  'log_level = "info"',
+  "spool_cap_bytes = 67108864",
+  "",
+].join("\n");
 
 describe("agent.toml", () => {
   it("reads what install-agent.sh writes", () => {
     expect(parseConfig(INSTALLED)).toEqual({
       server_url: "http://10.0.0.5:8080",
       server_static_pk: PK,
+      state_dir: "/var/lib/svc-agent",
       log_level: "info",
       spool_cap_bytes: 67108864,
     });
