@@ -8,19 +8,23 @@ import type { KeyPair } from "../shared/noise/index.ts";
 import { EXIT_RESTART } from "../shared/agents/update-layout.ts";
 import { Backoff, type BackoffOptions } from "./backoff.ts";
 import { Connection, LinkClosed } from "./connection.ts";
+import { DeviceKeys } from "./device-key.ts";
+import { KeyHooks, type KeyEvent } from "./key-hooks.ts";
 import { enroll, type PairingCode } from "./enroll.ts";
 import type { AgentGrants } from "./grants.ts";
 import { hostFacts, hostPlatform, interfacesOfHost, readinessOfHost } from "./host.ts";
 import { DiscoveryScanner } from "./discovery/scanner.ts";
 import { type AgentLog, silentLog } from "./log.ts";
-import { AGENT_VERSION, buildHello } from "./payloads.ts";
+import { AGENT_VERSION, buildHeartbeat, buildHello } from "./payloads.ts";
 import { ProbeRunner } from "./probes/runner.ts";
 import { RELEASE_PUBLIC_KEY } from "./release.ts";
 import { refusalOf, Session, type SessionEnd } from "./session.ts";
 import { Spool } from "./spool.ts";
 import { AgentState, type ServerTrust } from "./state.ts";
 import { HostSampler } from "./telemetry/sampler.ts";
+import { TlsPins } from "./tls-pin.ts";
 import { establishTrust, handshakeKeys, promoteIfSuccessor } from "./trust.ts";
+import { pinnedFetch } from "./update/download.ts";
 import { Updater } from "./update/updater.ts";
 
 /** restart: swapped its executable for an update (or rolled one back); the service starts it again. */
@@ -35,7 +39,8 @@ export type AgentEvent =
   /** The server committed these spooled frames: their sample_id / run_id. */
   | { type: "acked"; ack_seq: number; sample_ids: string[]; run_ids: string[] }
   | { type: "grants"; grants: AgentGrants }
-  | { type: "server_key_rotation"; successor_pk: string };
+  | { type: "server_key_rotation"; successor_pk: string }
+  | KeyEvent;
 
 export interface AgentExit {
   code: (typeof EXIT)[keyof typeof EXIT];
@@ -49,6 +54,8 @@ export interface AgentOptions {
   stateDir: string;
   /** 64 hex; else the stored key, else fetched from /install-agent.sh (trust on first use). */
   serverKey?: string;
+  /** base64 SHA-256 of the server certificate's SubjectPublicKeyInfo (tls-pin.ts); https only. */
+  tlsPin?: string;
   /** The hostname to report (default: this machine's). */
   name?: string;
   log?: AgentLog;
@@ -74,7 +81,11 @@ export class Agent {
   readonly #o: AgentOptions;
   readonly #log: AgentLog;
   readonly #state: AgentState;
-  readonly #device: KeyPair;
+  readonly #keys: DeviceKeys;
+  readonly #pins: TlsPins;
+  readonly #hooks: KeyHooks;
+  /** The device key of the connection being made or up. */
+  #device: KeyPair;
   readonly #backoff: Backoff;
   readonly #runner: ProbeRunner;
   readonly #scanner: DiscoveryScanner;
@@ -96,7 +107,21 @@ export class Agent {
     this.#o = options;
     this.#log = options.log ?? silentLog;
     this.#state = new AgentState(options.stateDir);
-    this.#device = this.#state.deviceKey();
+    this.#keys = new DeviceKeys(this.#state);
+    this.#device = this.#keys.candidates(new Date())[0]!;
+    this.#pins = new TlsPins(this.#state, options.tlsPin, this.#log);
+    this.#hooks = new KeyHooks({
+      keys: this.#keys,
+      pins: this.#pins,
+      log: this.#log,
+      emit: (e) => this.#emit(e),
+      send: (type, payload) => this.#session?.sendLive(type, payload) ?? false,
+      heartbeat: () => buildHeartbeat(this.spool.stats()),
+      relink: () => {
+        this.#backoff.reset();
+        this.#conn?.close(1000, "device key rotation");
+      },
+    });
     this.#backoff = new Backoff(options.backoff);
     this.spool = new Spool(options.spoolCapBytes ?? DEFAULT_SPOOL_CAP);
     this.#runner = new ProbeRunner({ log: this.#log, report: (r) => this.#offer(this.spool.add("probe.result", r)) });
@@ -108,6 +133,7 @@ export class Agent {
       releaseKey: RELEASE_PUBLIC_KEY,
       execPath: process.execPath,
       linkDeadlineS: options.updateLinkDeadlineS,
+      fetch: pinnedFetch(this.#pins),
       log: this.#log,
       restart: (message) => {
         // Stopped meanwhile: it stops as asked; the next start runs the new version all the same.
@@ -129,7 +155,12 @@ export class Agent {
 
   /** The device's public key, 64 hex. */
   get devicePublicKey(): string {
-    return bytesToHex(this.#device.publicKey);
+    return this.#keys.publicKey;
+  }
+
+  /** Starts a device key rotation on the live link (also what the server's request does); its successor's key. */
+  rotateDeviceKey(): string {
+    return this.#hooks.rotateDeviceKey();
   }
 
   /** Runs until stopped, revoked or rejected. */
@@ -168,7 +199,7 @@ export class Agent {
 
   /** One connection: an enrollment while not active, else a link. Answers an exit, or undefined to retry. */
   async #round(): Promise<AgentExit | undefined> {
-    this.#trust ??= await establishTrust(this.#state, this.#o.serverUrl, this.#o.serverKey, this.#log);
+    this.#trust ??= await establishTrust(this.#state, this.#o.serverUrl, this.#o.serverKey, this.#log, (url) => this.#pins.fetch(url));
     if (this.#trust.status === "revoked") return this.#exit("revoked", "this agent was revoked; it cannot link again");
     if (this.#trust.status === "rejected") return this.#exit("rejected", "this agent's enrollment was rejected");
     if (this.#trust.status !== "active") return this.#enroll();
@@ -177,6 +208,8 @@ export class Agent {
   }
 
   async #enroll(): Promise<AgentExit | undefined> {
+    this.#keys.forgetSuccessor();
+    this.#device = this.#keys.candidates(new Date())[0]!;
     const conn = await this.#open("enroll");
     const end = await enroll(conn, this.#hello(), this.#log, (code) => {
       this.#emit({ type: "pairing_code", code });
@@ -197,16 +230,29 @@ export class Agent {
     return this.#exit(end.kind, end.reason);
   }
 
+  /** A link with each device key in turn while the server does not know it (device-key.ts). */
   async #link(): Promise<AgentExit | undefined> {
+    const keys = this.#keys.candidates(new Date());
+    for (const [i, device] of keys.entries()) {
+      this.#device = device;
+      const end = await this.#linkWith();
+      if (end.kind !== "unknown" || i === keys.length - 1 || this.#stopped) return this.#ended(end);
+      this.#hooks.onRefused(device);
+    }
+    return undefined;
+  }
+
+  async #linkWith(): Promise<SessionEnd> {
     let conn: Connection;
     try {
       conn = await this.#open("link");
     } catch (e) {
       // A device the server will not link may be refused right after handshake message 1.
       const refusal = e instanceof LinkClosed && e.code === 1008 ? refusalOf(e.reason) : undefined;
-      if (refusal) return this.#ended({ kind: refusal, reason: (e as LinkClosed).reason });
+      if (refusal) return { kind: refusal, reason: (e as LinkClosed).reason };
       throw e;
     }
+    const device = this.#device;
     const session = new Session(conn, {
       spool: this.spool,
       runner: this.#runner,
@@ -218,10 +264,13 @@ export class Agent {
       onLinked: (agentId) => {
         if (this.#trust!.agent_id !== agentId) this.#trust = this.#state.updateServer({ agent_id: agentId });
         this.#log.info(`linked as agent ${agentId}`);
+        this.#hooks.onLinked(device);
         this.#emit({ type: "linked", agent_id: agentId, connection: session.id });
         this.#updater.linked((status) => session.sendLive("update.status", status));
       },
       onUpdate: (offer) => this.#updater.offer(offer, (status) => session.sendLive("update.status", status)),
+      onDeviceKeyRotate: (p) => this.#hooks.onDeviceKeyRotate(p),
+      onTlsPinRotate: (p) => this.#hooks.onTlsPinRotate(p),
       onGrants: (grants) => this.#applyGrants(grants),
       onServerKeyRotation: (successor, expiry) => {
         this.#trust = this.#state.updateServer({ successor_pk: successor, successor_expiry: expiry });
@@ -243,7 +292,7 @@ export class Agent {
     this.#session = undefined;
     // Findings go on the live link only: a scan without one is over (the server ends its job).
     this.#scanner.cancelAll("link lost");
-    return this.#ended(end);
+    return end;
   }
 
   #ended(end: SessionEnd): AgentExit | undefined {
@@ -271,7 +320,12 @@ export class Agent {
     const keys = handshakeKeys(this.#trust!, new Date());
     for (const [i, key] of keys.entries()) {
       try {
-        const conn = await Connection.open({ url: url.toString(), device: this.#device, serverKey: hexToBytes(key) });
+        const conn = await Connection.open({
+          url: url.toString(),
+          device: this.#device,
+          serverKey: hexToBytes(key),
+          agent: this.#pins.httpsAgent(url.toString()),
+        });
         this.#trust = promoteIfSuccessor(this.#state, this.#trust!, key);
         this.#conn = conn;
         if (this.#stopped) conn.close(1000, "agent stopping");
@@ -287,7 +341,13 @@ export class Agent {
 
   #hello(): Record<string, unknown> {
     const facts = hostFacts(this.#o.name);
-    return buildHello({ ...facts, device_pk: this.devicePublicKey, readiness: readinessOfHost(), spool_depth: this.spool.depth });
+    const hello = buildHello({
+      ...facts,
+      device_pk: bytesToHex(this.#device.publicKey),
+      readiness: readinessOfHost(),
+      spool_depth: this.spool.depth,
+    });
+    return { ...hello, tls_pin_kind: this.#pins.kind(this.#o.serverUrl), tls_pins: this.#pins.pins() };
   }
 
   #applyGrants(grants: AgentGrants): void {

@@ -1,18 +1,20 @@
-// The command line: `npm run agent -- --server URL [--state-dir DIR] [--server-key HEX] [--name NAME]
-// [--log-level LEVEL]`, or as the installer runs it: `enroll --config FILE` (enroll, then exit) and
-// `run --config FILE` (the service), and `uninstall --config FILE` (tell the server; agent/uninstall.ts).
-// Flags override the file. Exit codes: agent.ts EXIT (75: restart me, after a self-update or its rollback).
+// The command line: `npm run agent -- --server URL [--state-dir DIR] [--server-key HEX] [--tls-pin PIN]
+// [--name NAME] [--log-level LEVEL]`, or as the installer runs it: `enroll --config FILE` (enroll, then
+// exit), `run --config FILE` (the service), and `uninstall --config FILE` (tell the server;
+// agent/uninstall.ts). Flags override the file. Exit codes: agent.ts EXIT (75: restart me, after a
+// self-update or its rollback).
 import { readFileSync } from "node:fs";
 import { Agent, type AgentExit, EXIT } from "./agent.ts";
 import { ConfigError, parseConfig } from "./config.ts";
 import { releaseKeyId } from "../shared/agents/release.ts";
+import { isTlsPin } from "../shared/agents/tls-pin.ts";
 import { consoleLog, isLogLevel, LOG_LEVELS, type LogLevel } from "./log.ts";
 import { AGENT_VERSION } from "./payloads.ts";
 import { RELEASE_PUBLIC_KEY } from "./release.ts";
 import { uninstallMain } from "./uninstall.ts";
 
 export const USAGE = `usage: agent [enroll|run|uninstall] [--config FILE] --server URL [--state-dir DIR] [--server-key HEX]
-             [--name NAME] [--log-level ${LOG_LEVELS.join("|")}] [--spool-cap-bytes N]
+             [--tls-pin BASE64] [--name NAME] [--log-level ${LOG_LEVELS.join("|")}] [--spool-cap-bytes N]
              [--update-link-deadline-seconds N]`;
 
 export interface CliOptions {
@@ -20,6 +22,8 @@ export interface CliOptions {
   serverUrl: string;
   stateDir: string;
   serverKey: string | undefined;
+  /** base64 SHA-256 of the server certificate's SubjectPublicKeyInfo (agent/tls-pin.ts). */
+  tlsPin: string | undefined;
   name: string | undefined;
   logLevel: LogLevel;
   spoolCapBytes: number | undefined;
@@ -34,6 +38,7 @@ const FLAGS = new Set([
   "--server",
   "--state-dir",
   "--server-key",
+  "--tls-pin",
   "--name",
   "--log-level",
   "--config",
@@ -73,6 +78,9 @@ export function parseArgs(argv: readonly string[], readFile: (path: string) => s
   }
   const serverKey = flags.get("--server-key") ?? file.server_static_pk;
   if (serverKey !== undefined && !/^[0-9a-f]{64}$/.test(serverKey)) throw new UsageError("--server-key is 64 lowercase hex characters");
+  const tlsPin = flags.get("--tls-pin") ?? file.tls_pin;
+  if (tlsPin !== undefined && !isTlsPin(tlsPin))
+    throw new UsageError("--tls-pin (tls_pin) is the base64 SHA-256 of the server certificate's public key: 44 characters ending in =");
   const logLevel = flags.get("--log-level") ?? file.log_level ?? "info";
   if (!isLogLevel(logLevel)) throw new UsageError(`--log-level is one of ${LOG_LEVELS.join(", ")}`);
   const capText = flags.get("--spool-cap-bytes");
@@ -92,6 +100,7 @@ export function parseArgs(argv: readonly string[], readFile: (path: string) => s
     // The installed service keeps its state beside the system's; a hand-run agent in the working directory.
     stateDir: flags.get("--state-dir") ?? file.state_dir ?? (configPath ? "/var/lib/svc-agent" : "./.agent-state"),
     serverKey,
+    tlsPin,
     name: flags.get("--name") ?? file.name,
     logLevel,
     spoolCapBytes,
@@ -127,6 +136,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       serverUrl: opts.serverUrl,
       stateDir: opts.stateDir,
       serverKey: opts.serverKey,
+      tlsPin: opts.tlsPin,
       name: opts.name,
       log,
       spoolCapBytes: opts.spoolCapBytes,

@@ -2,6 +2,7 @@
 // payload, message 2 back), then one FrameChannel transport message per binary WebSocket message. What
 // the server sends before the handshake completes, or a close, ends open() with a LinkClosed that says
 // whether the handshake got through (so the caller can tell "this server key failed" from the rest).
+import type { Agent as HttpsAgent } from "node:https";
 import WebSocket from "ws";
 import { FrameChannel } from "../shared/agents/frame-channel.ts";
 import { type AgentFrameType, type Frame, SERVER_FRAME_TYPES, type ServerFrameType } from "../shared/agents/frames.ts";
@@ -36,6 +37,8 @@ export interface OpenOptions {
   timeoutMs?: number;
   /** The source address to connect from (the benchmark spreads a fleet over loopback addresses). */
   localAddress?: string;
+  /** wss: the agent that checks the server's TLS pin (tls-pin.ts). */
+  agent?: HttpsAgent | undefined;
 }
 
 export class Connection {
@@ -59,13 +62,14 @@ export class Connection {
     for (const data of first) this.#receive(data, true);
   }
 
-  static open({ url, device, serverKey, timeoutMs = 10_000, localAddress }: OpenOptions): Promise<Connection> {
+  static open({ url, device, serverKey, timeoutMs = 10_000, localAddress, agent }: OpenOptions): Promise<Connection> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, {
         maxPayload: MAX_MESSAGE,
         handshakeTimeout: timeoutMs,
         perMessageDeflate: false,
         ...(localAddress ? { localAddress } : {}),
+        ...(agent ? { agent } : {}),
       });
       const noise = initiator({ s: device.secretKey, rs: serverKey });
       let stage: LinkClosed["stage"] = "connect";

@@ -29,6 +29,10 @@ export interface SessionHooks {
   onLinked(agentId: number): void;
   onGrants(grants: AgentGrants): void;
   onServerKeyRotation(successorPk: string, expiry: string | null): void;
+  /** key.rotate {kind: "device"}: a request to rotate, or the answer to ours (device-key.ts). */
+  onDeviceKeyRotate?(payload: Record<string, unknown>): void;
+  /** tls.pin.rotate (tls-pin.ts). */
+  onTlsPinRotate?(payload: Record<string, unknown>): void;
   onAck(ackSeq: number, acknowledged: SpoolEntry[]): void;
   /** An `update` offer (agent/update/updater.ts answers it with update.status). */
   onUpdate(payload: Record<string, unknown>): void;
@@ -76,8 +80,8 @@ export class Session {
     return { kind: "lost", code: closed.code, reason: closed.reason, heldMs: this.#linked ? performance.now() - this.#linkedAt : 0 };
   }
 
-  /** Sends a frame that is not spooled (discovery findings, update.status) if the link is up; false when it is not. */
-  sendLive(type: "discovery.finding" | "update.status", payload: Record<string, unknown>): boolean {
+  /** Sends a frame that is not spooled (discovery findings, update.status, key.rotate) if the link is up; false when it is not. */
+  sendLive(type: "discovery.finding" | "update.status" | "key.rotate" | "heartbeat", payload: Record<string, unknown>): boolean {
     if (!this.linked) return false;
     try {
       this.#conn.send(type, payload);
@@ -117,7 +121,10 @@ export class Session {
       case "key.rotate":
         if (p.kind === "server" && typeof p.successor_pk === "string" && /^[0-9a-f]{64}$/.test(p.successor_pk))
           this.#h.onServerKeyRotation(p.successor_pk, typeof p.expiry === "string" ? p.expiry : null);
+        else if (p.kind === "device") this.#h.onDeviceKeyRotate?.(p);
         return;
+      case "tls.pin.rotate":
+        return this.#h.onTlsPinRotate?.(p);
       case "probe.assign":
         return this.#h.runner.assign(p);
       case "probe.cancel":
@@ -138,7 +145,7 @@ export class Session {
         return;
       }
       default:
-        // transport.rekey is the FrameChannel's; tls.pin.rotate is not this agent's.
+        // transport.rekey is the FrameChannel's.
         this.#h.log.debug(`${f.type} frame ignored`);
     }
   }

@@ -1,8 +1,9 @@
 // What the agent keeps between runs, in its state directory: device.key (its X25519 static secret as
-// hex, mode 0600, made on first run) and server.json (the server keys it trusts, the successor a
-// key.rotate announced, and its enrollment: agent id and status). Writes go to a temporary file first
+// hex, mode 0600, made on first run), server.json (the server keys it trusts, the successor a
+// key.rotate announced, and its enrollment: agent id and status), and the files of device-key.ts
+// (a device key rotation under way) and tls-pin.ts (the TLS pins it holds). Writes go to a temporary file first
 // and are renamed over, so a crash never leaves half a file.
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { generateKeyPair, type KeyPair, keyPairOf } from "../shared/noise/index.ts";
@@ -59,6 +60,23 @@ export class AgentState {
     const next = { ...this.server()!, ...change };
     this.saveServer(next);
     return next;
+  }
+
+  /** A JSON file of the state directory, or null when there is none. */
+  readJson<T>(name: string): T | null {
+    const file = join(this.dir, name);
+    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
+  }
+
+  /** Writes a JSON file of the state directory atomically (0600), or removes it (null). */
+  writeJson(name: string, value: unknown): void {
+    if (value === null) rmSync(join(this.dir, name), { force: true });
+    else this.#write(name, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Makes `pair` the device key (a rotation's successor taking over). */
+  saveDeviceKey(pair: KeyPair): void {
+    this.#write("device.key", `${bytesToHex(pair.secretKey)}\n`);
   }
 
   #write(name: string, text: string): void {

@@ -11,9 +11,12 @@ export function fingerprintOf(publicKeyHex: string): string {
   return keyFingerprint(hexToBytes(publicKeyHex));
 }
 
-export async function fetchServerKey(serverUrl: string, timeoutMs = 10_000): Promise<string> {
+/** A GET: plain fetch, or the agent's pinned one (tls-pin.ts) when it pins the server's certificate. */
+export type HttpGet = (url: URL) => Promise<Response>;
+
+export async function fetchServerKey(serverUrl: string, timeoutMs = 10_000, get?: HttpGet): Promise<string> {
   const url = new URL("/install-agent.sh", serverUrl);
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: Error) => {
+  const res = await (get ? get(url) : fetch(url, { signal: AbortSignal.timeout(timeoutMs) })).catch((e: Error) => {
     throw new Error(`cannot fetch the server key from ${url}: ${(e.cause as Error | undefined)?.message ?? e.message}`);
   });
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
@@ -31,6 +34,7 @@ export async function establishTrust(
   serverUrl: string,
   givenKey: string | undefined,
   log: AgentLog,
+  get?: HttpGet,
 ): Promise<ServerTrust> {
   if (givenKey !== undefined && !isServerKeyHex(givenKey)) throw new Error("the server key is 64 lowercase hex characters");
   const stored = state.server();
@@ -38,7 +42,7 @@ export async function establishTrust(
     return stored;
   let key = givenKey;
   if (key === undefined) {
-    key = await fetchServerKey(serverUrl);
+    key = await fetchServerKey(serverUrl, 10_000, get);
     log.warn(`trusting the server key of ${serverUrl} on first use: fingerprint ${fingerprintOf(key)} (compare with the UI)`);
   }
   const trust: ServerTrust = {

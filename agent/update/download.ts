@@ -12,6 +12,20 @@ import type { BuildRef } from "../../shared/agents/release.ts";
 export const MAX_BUILD_BYTES = 256 * 1024 * 1024;
 export const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
+/** How the bytes are asked for: `plainFetch`, or over the agent's pinned TLS connection (pinnedFetch). */
+export type Fetcher = (url: URL, signal: AbortSignal) => Promise<Response>;
+
+/** Redirects come back as they are (and are refused below), never followed. */
+export const plainFetch: Fetcher = (url, signal) => fetch(url, { signal, redirect: "manual" });
+
+/** Socket idle limit of a pinned download (the whole download is bounded by DOWNLOAD_TIMEOUT_MS). */
+const PINNED_IDLE_MS = 60_000;
+
+/** https through the agent's TLS pins (agent/tls-pin.ts, which follows no redirect); http as plainFetch. */
+export function pinnedFetch(pins: { fetch(url: URL, timeoutMs: number): Promise<Response> }): Fetcher {
+  return (url, signal) => (url.protocol === "https:" ? pins.fetch(url, PINNED_IDLE_MS) : plainFetch(url, signal));
+}
+
 /** A refusal of the answer itself (status, size): reported as it is. */
 class Refused extends Error {}
 
@@ -25,7 +39,7 @@ export async function downloadBuild(
   serverUrl: string,
   b: BuildRef,
   dest: string,
-  limits: { maxBytes?: number; timeoutMs?: number } = {},
+  limits: { maxBytes?: number; timeoutMs?: number; fetch?: Fetcher } = {},
 ): Promise<number> {
   const url = buildUrl(serverUrl, b);
   const maxBytes = limits.maxBytes ?? MAX_BUILD_BYTES;
@@ -33,7 +47,8 @@ export async function downloadBuild(
   const signal = AbortSignal.timeout(timeoutMs);
   let received = 0;
   try {
-    const res = await fetch(url, { signal, redirect: "error" });
+    const res = await (limits.fetch ?? plainFetch)(url, signal);
+    if (res.status >= 300 && res.status < 400) throw new Refused(`GET ${url} answered ${res.status}: redirects are refused`);
     if (!res.ok || !res.body) throw new Refused(`GET ${url} answered ${res.status}`);
     const declared = Number(res.headers.get("content-length") ?? Number.NaN);
     if (declared > maxBytes) throw new Refused(`the build is ${declared} bytes, more than the ${maxBytes} accepted`);

@@ -12,7 +12,7 @@ import { CURRENT, ROLLED_BACK, TRIAL, versionedBinary } from "../../shared/agent
 import type { AgentLog } from "../log.ts";
 import { verifyBuild } from "../release.ts";
 import { BinDir } from "./bin-dir.ts";
-import { downloadBuild } from "./download.ts";
+import { downloadBuild, type Fetcher } from "./download.ts";
 import { checkOffer, type UpdateOffer } from "./offer.ts";
 
 /** How long a new version has to link before it restores the previous one. */
@@ -34,6 +34,8 @@ export interface UpdaterOptions {
   /** The running executable (process.execPath): it may replace itself only if it is bin/current. */
   execPath: string;
   linkDeadlineS?: number;
+  /** How builds are downloaded; the agent passes its TLS-pinned fetch (default: plain fetch). */
+  fetch?: Fetcher | undefined;
   log: AgentLog;
   /** Ends the agent with EXIT_RESTART, closing the link first; the service starts bin/current again. */
   restart(message: string): void;
@@ -141,7 +143,7 @@ export class Updater {
     const download = this.#bin.path(`${target}.download`);
     const build = { version: offer.version, os: offer.os, arch: offer.arch };
     try {
-      await downloadBuild(this.#o.serverUrl, build, download);
+      await downloadBuild(this.#o.serverUrl, build, download, { fetch: this.#o.fetch });
       await verifyBuild(download, offer.sha256, offer.signature, this.#o.releaseKey, build);
       chmodSync(download, 0o755);
       renameSync(download, this.#bin.path(target));

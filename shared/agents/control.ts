@@ -19,10 +19,14 @@ export type AgentControlAction =
   /** queued rows in agent_probe_runs: `probe.assign` for each; runs it sent that were cancelled since: `probe.cancel`. */
   | "probe"
   /** a server-key rotation started or ended: reload the keys; `key.rotate` to every link (agent_id null). */
-  | "server_key";
+  | "server_key"
+  /** an administrator asked the agent to rotate its device key: `key.rotate {kind: "device", request: true}`. */
+  | "device_key"
+  /** a TLS pin rotation started: `tls.pin.rotate` to every link (agent_id null). */
+  | "tls_pin";
 
 export interface AgentControlMessage {
-  /** null only for server_key, which concerns every link. */
+  /** null only for server_key and tls_pin, which concern every link. */
   agent_id: number | null;
   action: AgentControlAction;
 }

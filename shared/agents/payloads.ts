@@ -6,6 +6,7 @@
 // input: the link closes 1008 and nothing it carried is stored.
 import * as v from "valibot";
 import type { AgentFrameType } from "./frames.ts";
+import { MAX_TLS_PINS, TLS_PIN_PATTERN } from "./tls-pin.ts";
 
 // ---- building blocks ----
 
@@ -29,6 +30,10 @@ const json = v.record(v.string(), v.unknown());
 
 /** A 64-hex X25519 public key. */
 export const PublicKeyHex = hex(64);
+/** The TLS pins an agent holds (base64 SHA-256 of a SubjectPublicKeyInfo; tls-pin.ts). */
+export const TlsPins = v.optional(
+  list(v.pipe(v.string(), v.regex(TLS_PIN_PATTERN, "Must be a base64 SHA-256 (44 characters).")), MAX_TLS_PINS),
+);
 /** telemetry.host sample ids and probe run ids. */
 export const Id32 = hex(32);
 
@@ -66,7 +71,10 @@ export const HelloPayload = v.looseObject({
   spool_depth: v.optional(count),
   /** < 2 gets grants as bare booleans (grantsOnWire). */
   capability_schema: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 1),
+  /** none | self_signed | public (tls-pin.ts); absent from agents that do not pin. */
   tls_pin_kind: optionalText(32),
+  /** The pins the agent accepts the server's certificate by; a newer agent's addition, optional. */
+  tls_pins: TlsPins,
 });
 
 export const HeartbeatPayload = v.looseObject({
@@ -76,6 +84,8 @@ export const HeartbeatPayload = v.looseObject({
   spool_evicted_bytes: v.optional(count),
   spool_oldest_ts: v.optional(v.nullable(IsoTime)),
   spool_newest_ts: v.optional(v.nullable(IsoTime)),
+  /** Sent when the pins the agent holds changed on this link (a tls.pin.rotate adopted). */
+  tls_pins: TlsPins,
 });
 
 export const TelemetrySummaryPayload = v.looseObject({

@@ -6,6 +6,7 @@ import { grantsOnWire } from "../../shared/domain/agents/capabilities.ts";
 import { remintPairingCode } from "../../shared/verbs/agents/link/enroll.ts";
 import { readLinkStates } from "../../shared/verbs/agents/link/link-state.ts";
 import type { LinkEnv } from "./env.ts";
+import { announceTlsPin, requestDeviceKey } from "./key-frames.ts";
 import { cancelProbes, dispatchProbes, sendUpdate } from "./outbound.ts";
 import { type AgentSession, grantMask } from "./session.ts";
 
@@ -77,6 +78,7 @@ async function onLinkNotice(env: LinkEnv<AgentSession>, session: AgentSession, a
     session.grants = grantMask(state.grants);
     session.send("capabilities.set", { capabilities: grantsOnWire(state.grants, session.capabilitySchema) });
   } else if (action === "update" && state.pending_update) sendUpdate(session, state.pending_update);
+  else if (action === "device_key") requestDeviceKey(session);
 }
 
 export async function onControl(env: LinkEnv<AgentSession>, payload: string): Promise<void> {
@@ -88,6 +90,7 @@ export async function onControl(env: LinkEnv<AgentSession>, payload: string): Pr
       for (const session of env.links.values()) session.sendKeyRotate();
       return;
     }
+    if (message.action === "tls_pin") return await announceTlsPin(env);
     const id = message.agent_id;
     if (id === null) return;
     if (message.action === "decided" || message.action === "revoked") await settleEnrollments(env, [id]);

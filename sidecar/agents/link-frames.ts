@@ -8,6 +8,7 @@ import {
   type CapabilityReadinessPayload,
   type DiscoveryFindingPayload,
   type HeartbeatPayload,
+  type KeyRotatePayload,
   type LogPayload,
   parseAgentPayload,
   type ProbeResultPayload,
@@ -17,6 +18,7 @@ import {
 } from "../../shared/agents/payloads.ts";
 import { FRAME_GRANTS } from "../../shared/domain/agents/capabilities.ts";
 import { uninstallAgent } from "../../shared/verbs/agents/link/uninstall.ts";
+import { deviceKeyRotate, noteTlsPins } from "./key-frames.ts";
 import { GRANT_BITS, type AgentSession } from "./session.ts";
 
 const TERMINAL_UPDATE_PHASES = new Set(["succeeded", "failed", "rolled_back"]);
@@ -46,6 +48,7 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
     case "heartbeat":
       session.lastHeartbeat = performance.now();
       batcher.seen(agentId, now, parsed.payload as HeartbeatPayload);
+      noteTlsPins(session, (parsed.payload as HeartbeatPayload).tls_pins);
       break;
     case "telemetry.host": {
       const p = parsed.payload as TelemetryHostPayload;
@@ -104,13 +107,8 @@ export function handleLinkFrame(session: AgentSession, frame: Frame<AgentFrameTy
       break;
     }
     case "key.rotate":
-      // Device key rotation is not built yet: the agent hears nothing back and keeps its key.
-      batcher.event({
-        agent_id: agentId,
-        event_type: "key_rotation_rejected",
-        detail: { kind: "device", reason: "device key rotation is not supported by this server yet" },
-        at,
-      });
+      // Answered once recorded; the frame itself carries nothing the batch commits.
+      void deviceKeyRotate(session, parsed.payload as KeyRotatePayload);
       break;
     case "uninstall":
       return void uninstall(session, (parsed.payload as UninstallPayload).reason ?? null);

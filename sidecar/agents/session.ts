@@ -39,6 +39,8 @@ export class AgentSession {
   agentId = 0;
   connectedSince: Date | undefined;
   capabilitySchema = 1;
+  /** The TLS pins the agent reported (comma-joined; "" when none). */
+  tlsPins = "";
   /** GRANT_BITS of the grants in force. */
   grants = 0;
   lastHeartbeat = 0;
@@ -356,6 +358,8 @@ export class AgentSession {
     });
     this.send("capabilities.set", { capabilities: grantsOnWire(outcome.grants, this.capabilitySchema) });
     this.sendKeyRotate();
+    this.tlsPins = (hello.tls_pins ?? []).join(",");
+    if (outcome.tls_pin_rotate) this.send("tls.pin.rotate", { ...outcome.tls_pin_rotate });
     if (outcome.pending_update) this.env.frames.sendUpdate(this, outcome.pending_update);
     void this.env.frames.dispatchProbes(this);
     this.env.discovery.linked(outcome.agent_id);

@@ -7,13 +7,16 @@ import { agentRoutes } from "./agent-routes.ts";
 import { binaryRoutes } from "./binary-routes.ts";
 import { decisionRoutes } from "./decision-routes.ts";
 import { fleetRoutes } from "./fleet-routes.ts";
+import { deviceKeyRoutes, tlsPinRoutes } from "./key-routes.ts";
 import { pairingRoutes } from "./pairing-routes.ts";
 
 export function agentsRoutes(app: Hono<AppEnv>): void {
   fleetRoutes(app);
   adminRoutes(app);
+  tlsPinRoutes(app);
   pairingRoutes(app);
   binaryRoutes(app);
   agentRoutes(app);
   decisionRoutes(app);
+  deviceKeyRoutes(app);
 }

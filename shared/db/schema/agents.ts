@@ -85,6 +85,17 @@ export const agents = pgTable(
     spool_reported_at: tz("spool_reported_at"),
     /** An update queued by POST /agents/{id}/update: {version, sha256, os, arch, queued_at}; sent on link. */
     pending_update: jsonb("pending_update").$type<Record<string, unknown> | null>(),
+    /**
+     * A device key rotation the agent announced (`key.rotate {kind: "device"}`): its successor static key
+     * (64 hex), accepted by the link beside device_pk until the expiry; the first link made with it makes
+     * it device_pk. Both null when no rotation runs.
+     */
+    device_successor_pk: text("device_successor_pk").unique(),
+    device_successor_expires_at: tz("device_successor_expires_at"),
+    /** What the agent said of its TLS pins (hello tls_pin_kind: none | self_signed | public; null: not said). */
+    tls_pin_kind: text("tls_pin_kind"),
+    /** The pins (base64 SHA-256 of a leaf's SubjectPublicKeyInfo) the agent last reported holding. */
+    tls_pins: jsonb("tls_pins").$type<string[] | null>(),
     ...timestamps,
   },
   (t) => [
@@ -93,6 +104,30 @@ export const agents = pgTable(
     index("agents_machine_id_idx").on(t.machine_id_hash),
     uniqueIndex("agents_pairing_code_idx").on(t.pairing_code_hash).where(sql`pairing_code_hash is not null`),
   ],
+);
+
+/**
+ * A TLS pin rotation (POST /agents/tls-pin/rotate): the successor pin every agent hears of in
+ * `tls.pin.rotate` (now when linked, else when it links) and accepts beside its current pin until
+ * `expires_at`. At most one is `active`; a newer one ends it (`superseded`).
+ */
+export const agentTlsPinRotations = pgTable(
+  "agent_tls_pin_rotations",
+  {
+    id: serial("id").primaryKey(),
+    /** public | self_signed */
+    mode: text("mode").notNull(),
+    /** base64 SHA-256 of the successor leaf's SubjectPublicKeyInfo (44 characters). */
+    successor_pin: text("successor_pin").notNull(),
+    /** The certificate the pin was taken from, when it was given by id. */
+    certificate_id: integer("certificate_id"),
+    expires_at: tz("expires_at").notNull(),
+    /** active | superseded */
+    state: text("state").notNull().default("active"),
+    started_at: tz("started_at").notNull().defaultNow(),
+    started_by: integer("started_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [uniqueIndex("agent_tls_pin_rotations_one_active").on(t.state).where(sql`state = 'active'`)],
 );
 
 /** What happened to an agent (spec/catalogue.tsv, group agents event types), newest first on read. */

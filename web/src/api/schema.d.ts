@@ -966,6 +966,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agent_id}/rotate-device-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a linked agent to rotate its device key
+         * @description The agent makes a successor key and announces it (`key.rotate {kind: device}`); the server accepts either key until the agent links with the successor (`device_key_rotated` event) or the expiry passes. 409 when the agent is not active or not linked.
+         *
+         *     Needs scope `admin:agents`.
+         */
+        post: operations["postApiV1AgentsByAgentIdRotateDeviceKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{agent_id}/telemetry": {
         parameters: {
             query?: never;
@@ -1251,6 +1273,50 @@ export interface paths {
          * @description Needs scope `admin:agents`.
          */
         get: operations["getApiV1AgentsServerKeyStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/tls-pin/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a TLS pin rotation: every agent accepts the successor pin beside its current one until the expiry
+         * @description Exactly one of `successor_pin` (base64 SHA-256 of the successor certificate's SubjectPublicKeyInfo) and `certificate_id` (a stored certificate, its leaf pinned). `mode` self_signed (the pin alone vouches for the server) or public (a public CA and the pin). `expiry` (default 7 days, at most 90): past it agents accept only the successor. Linked agents hear `tls.pin.rotate` at once, others when they link; a running rotation is superseded.
+         *
+         *     Needs scope `admin:agents`.
+         */
+        post: operations["postApiV1AgentsTlsPinRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/tls-pin/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The TLS pin rotation in progress and each active agent's pins
+         * @description `rotation`: the running rotation (null when none, or past its expiry). `active_certificate.pin`: the pin of the certificate served now, for an agent's `tls_pin`. Per agent (at most 200 listed, `fleet` counts all): the `tls_pin_kind` and `tls_pins` it reported, and `acknowledged`: whether it holds the rotation's successor pin (null when no rotation runs).
+         *
+         *     Needs scope `admin:agents`.
+         */
+        get: operations["getApiV1AgentsTlsPinStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11165,6 +11231,41 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1AgentsByAgentIdRotateDeviceKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: number;
+                        requested_at: string;
+                        /** @constant */
+                        status: "requested";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1AgentsByAgentIdTelemetry: {
         parameters: {
             query?: never;
@@ -11795,6 +11896,125 @@ export interface operations {
                             public_key: string;
                         } | null;
                         successor_key_fingerprint: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AgentsTlsPinRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    certificate_id?: number;
+                    expiry?: string;
+                    /** @enum {string} */
+                    mode?: "public" | "self_signed";
+                    successor_pin?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active_certificate: {
+                            domain: string;
+                            id: number;
+                            pin: string;
+                            type: string;
+                        } | null;
+                        agents: {
+                            acknowledged: boolean | null;
+                            hostname: string | null;
+                            id: number;
+                            last_seen_at: string | null;
+                            name: string | null;
+                            tls_pin_kind: string | null;
+                            tls_pins: string[];
+                        }[];
+                        fleet: {
+                            acknowledged: number;
+                            pending: number;
+                            total: number;
+                        };
+                        rotation: {
+                            certificate_id: number | null;
+                            expiry: string;
+                            /** @enum {string} */
+                            mode: "public" | "self_signed";
+                            started_at: string;
+                            successor_pin: string;
+                        } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1AgentsTlsPinStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active_certificate: {
+                            domain: string;
+                            id: number;
+                            pin: string;
+                            type: string;
+                        } | null;
+                        agents: {
+                            acknowledged: boolean | null;
+                            hostname: string | null;
+                            id: number;
+                            last_seen_at: string | null;
+                            name: string | null;
+                            tls_pin_kind: string | null;
+                            tls_pins: string[];
+                        }[];
+                        fleet: {
+                            acknowledged: number;
+                            pending: number;
+                            total: number;
+                        };
+                        rotation: {
+                            certificate_id: number | null;
+                            expiry: string;
+                            /** @enum {string} */
+                            mode: "public" | "self_signed";
+                            started_at: string;
+                            successor_pin: string;
+                        } | null;
                     };
                 };
             };

@@ -7,7 +7,9 @@ import { eq } from "drizzle-orm";
 import type { HelloPayload } from "../../../agents/payloads.ts";
 import { agents } from "../../../db/schema/index.ts";
 import { effectiveGrants, type Grants } from "../../../domain/agents/capabilities.ts";
-import { defineVerb } from "../../verb.ts";
+import { defineVerb, type VerbScope } from "../../verb.ts";
+import { dropExpiredSuccessor, promoteDeviceSuccessor } from "../device-key.ts";
+import { pendingTlsPinRotation, type TlsPinRotateFrame } from "../tls-pin.ts";
 import { announcePresence, recordAgentEvent } from "../notify.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
 import { helloColumns } from "./hello-fields.ts";
@@ -31,10 +33,28 @@ export type StartLinkOutcome =
       grants: Grants;
       capability_schema: number;
       pending_update: Record<string, unknown> | null;
+      /** tls.pin.rotate to send: a rotation runs and the agent does not hold its pin yet. */
+      tls_pin_rotate: TlsPinRotateFrame | null;
     };
 
+/**
+ * The agent whose device key this is: by device_pk, else by a rotation's successor, which this link
+ * promotes (or, past its expiry, drops: the link is then refused as unknown).
+ */
+async function agentOfKey(s: VerbScope, devicePk: string) {
+  const [agent] = await s.tx.select().from(agents).where(eq(agents.device_pk, devicePk)).for("update");
+  if (agent) {
+    await dropExpiredSuccessor(s, agent);
+    return agent;
+  }
+  const [rotating] = await s.tx.select().from(agents).where(eq(agents.device_successor_pk, devicePk)).for("update");
+  if (rotating?.status !== "active") return undefined;
+  if ((await promoteDeviceSuccessor(s, rotating)) === "expired") return undefined;
+  return { ...rotating, device_pk: devicePk };
+}
+
 export const startLink = defineVerb<StartLinkInput, StartLinkOutcome>({ scope: ADMIN_AGENTS }, async (s, input) => {
-  const [agent] = await s.tx.select().from(agents).where(eq(agents.device_pk, input.device_pk)).for("update");
+  const agent = await agentOfKey(s, input.device_pk);
   if (!agent) return { kind: "refused", status: "unknown", agent_id: null };
   if (agent.status !== "active") return { kind: "refused", status: agent.status as "pending" | "rejected" | "revoked", agent_id: agent.id };
   const { hello } = input;
@@ -49,6 +69,8 @@ export const startLink = defineVerb<StartLinkInput, StartLinkOutcome>({ scope: A
       last_seen_at: s.now,
       server_key_id: input.server_key.id,
       pending_update,
+      tls_pin_kind: hello.tls_pin_kind ?? null,
+      tls_pins: hello.tls_pins ?? null,
     })
     .where(eq(agents.id, agent.id));
   await recordAgentEvent(s, agent.id, "connected", {
@@ -73,5 +95,6 @@ export const startLink = defineVerb<StartLinkInput, StartLinkOutcome>({ scope: A
     grants: effectiveGrants(agent.capabilities),
     capability_schema: hello.capability_schema,
     pending_update,
+    tls_pin_rotate: await pendingTlsPinRotation(s.tx, hello.tls_pins ?? [], s.now),
   };
 });
