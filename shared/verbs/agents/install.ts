@@ -6,6 +6,7 @@ import { vaultOf, type VerbContext } from "../verb-context.ts";
 import type { AgentBinary } from "./binaries.ts";
 import { installCommand, installScript, scriptSha256, type TlsMode } from "./install-script.ts";
 import { currentServerPublicKey } from "./server-key.ts";
+import { activeCertificatePin } from "./tls-pin.ts";
 import { ADMIN_AGENTS } from "./scopes.ts";
 
 export interface InstallInput {
@@ -16,9 +17,27 @@ export interface InstallInput {
   releaseKey?: string | undefined;
 }
 
+/**
+ * The pin the installed agent checks the server's certificate against: only behind https with a
+ * self-signed active certificate, where the pin is what vouches for the server. A public certificate
+ * is left to the CAs: it renews every few weeks, and a pin on it would strand agents at each renewal
+ * unless a pin rotation ran first (docs/agents.md, TLS pinning).
+ */
+async function installPin(ctx: VerbContext, serverUrl: string): Promise<string | undefined> {
+  if (!serverUrl.startsWith("https:")) return undefined;
+  const active = await activeCertificatePin(ctx.db);
+  return active?.type === "selfsigned" ? active.pin : undefined;
+}
+
 async function scriptFor(ctx: VerbContext, input: InstallInput): Promise<string> {
   const key = await currentServerPublicKey(ctx.db, vaultOf(ctx), ctx.clock.now());
-  return installScript({ serverUrl: input.serverUrl, serverPublicKey: key.public_key, builds: input.builds, releaseKey: input.releaseKey });
+  return installScript({
+    serverUrl: input.serverUrl,
+    serverPublicKey: key.public_key,
+    builds: input.builds,
+    releaseKey: input.releaseKey,
+    tlsPin: await installPin(ctx, input.serverUrl),
+  });
 }
 
 export const agentInstallScript = defineRead<InstallInput, { script: string; sha256: string }>({ scope: "public" }, async (ctx, input) => {

@@ -57,7 +57,8 @@ export const tlsPinRotationFrame = defineRead<undefined, TlsPinRotateFrame | nul
   return row ? frameOf(row) : null;
 });
 
-async function activeCertificatePin(db: Db) {
+/** The active certificate and its pin, or null when none is active. */
+export async function activeCertificatePin(db: Db) {
   const [row] = await db
     .select({ id: certificates.id, cert_pem: certificates.cert_pem, type: certificates.type, domain: certificates.domain })
     .from(certificates)

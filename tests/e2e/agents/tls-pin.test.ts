@@ -3,6 +3,7 @@
 // links over wss; given another pin it refuses both with a log line naming the pins; a pin rotation to
 // a new certificate reaches the linked agent, which reports holding the successor (the status route
 // shows it acknowledged), and once that certificate is active the agent links with it.
+import { get } from "node:https";
 import { connect } from "node:tls";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,6 +90,21 @@ describe("TLS pinning", () => {
     const status = await admin.call<PinStatus>("GET", "agents/tls-pin/status");
     pin = await servedPin();
     expect(status).toMatchObject({ rotation: null, active_certificate: { pin }, fleet: { total: 0, acknowledged: 0, pending: 0 } });
+  });
+
+  it("the install script served over https carries the self-signed certificate's pin as TLS_PIN; over http none", async () => {
+    const script = await new Promise<string>((resolve, reject) => {
+      // The test reads the script as a host would before it has the pin: the served leaf is checked above.
+      get(`${httpsUrl}/install-agent.sh`, { rejectUnauthorized: false }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve(body));
+      }).once("error", reject);
+    });
+    expect(script).toContain(`TLS_PIN='${pin}'`);
+    const plain = await (await fetch(`${p.url}/install-agent.sh`)).text();
+    expect(plain).toContain("TLS_PIN=''");
   });
 
   it("an agent with the right pin fetches the server key over HTTPS, enrolls and links over wss", async () => {
