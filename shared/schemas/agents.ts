@@ -68,7 +68,7 @@ export const ProbeEligibleQuery = v.pipe(
   ),
 );
 
-const Version = v.pipe(v.string(), v.regex(VERSION_PATTERN, "Must be a version such as 1.4.2 (letters, digits, . _ + -)."));
+export const Version = v.pipe(v.string(), v.regex(VERSION_PATTERN, "Must be a version such as 1.4.2 (letters, digits, . _ + -)."));
 
 export const BinaryParams = v.object({
   version: Version,

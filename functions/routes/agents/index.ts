@@ -8,9 +8,11 @@ import { binaryRoutes } from "./binary-routes.ts";
 import { decisionRoutes } from "./decision-routes.ts";
 import { fleetRoutes } from "./fleet-routes.ts";
 import { pairingRoutes } from "./pairing-routes.ts";
+import { rolloutRoutes } from "./rollout-routes.ts";
 
 export function agentsRoutes(app: Hono<AppEnv>): void {
   fleetRoutes(app);
+  rolloutRoutes(app);
   adminRoutes(app);
   pairingRoutes(app);
   binaryRoutes(app);

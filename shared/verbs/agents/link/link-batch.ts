@@ -13,6 +13,7 @@ import type { CheckSample } from "../../../domain/monitors/state.ts";
 import { type MonitorResult, recordMonitorResults } from "../../monitors/run/record-results.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { announcePresence } from "../notify.ts";
+import { recordRolloutProgress, type UpdateReport } from "../rollouts/progress.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
 
 export interface SeenRow {
@@ -240,8 +241,23 @@ async function endLinks(s: VerbScope, ended: LinkEndRow[]): Promise<void> {
   for (const { id } of cleared) announcePresence(s, id, "disconnected", { reason: reasons.get(id) ?? null });
 }
 
+/** The update.status reports among the events (`update_<phase>` with {version, error}), in the order received. */
+function updateReports(events: readonly EventRow[]): UpdateReport[] {
+  return events.flatMap((e): UpdateReport[] => {
+    const phase = /^update_(started|succeeded|failed|rolled_back)$/.exec(e.event_type)?.[1] as UpdateReport["phase"] | undefined;
+    const version = e.detail?.version;
+    if (!phase || typeof version !== "string") return [];
+    const error = e.detail?.error;
+    return [{ agent_id: e.agent_id, phase, version, error: typeof error === "string" ? error : null }];
+  });
+}
+
 export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: ADMIN_AGENTS }, async (s, batch) => {
   const outcome: LinkBatchOutcome = { samples_stored: 0, results_stored: 0, late_results: 0 };
+  // Rollouts first: their row locks are taken before any agent row's, the order every rollout writer keeps
+  // (rollouts/advance.ts), so a wave queued here cannot deadlock with another sidecar's batch.
+  const reports = updateReports(batch.events);
+  if (reports.length) await recordRolloutProgress(s, reports);
   if (batch.seen.length) await markSeen(s.tx, batch.seen);
   if (batch.samples.length) {
     const stored = await storeSamples(s.tx, batch.samples, s.now);
