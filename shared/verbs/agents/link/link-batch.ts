@@ -71,6 +71,8 @@ export interface LinkBatch {
   readiness: ReadinessRow[];
   events: EventRow[];
   updates_done: UpdateDoneRow[];
+  /** Updates the sidecar sent as the `update` frame: marked sent_at, never sent again (docs/adr/0430). */
+  updates_sent: UpdateDoneRow[];
   ended: LinkEndRow[];
 }
 
@@ -87,6 +89,7 @@ export const emptyLinkBatch = (): LinkBatch => ({
   readiness: [],
   events: [],
   updates_done: [],
+  updates_sent: [],
   ended: [],
 });
 
@@ -222,6 +225,14 @@ async function settleUpdates(tx: Db, done: UpdateDoneRow[]): Promise<void> {
     where a.id = r.agent_id and a.pending_update->>'version' = r.version`);
 }
 
+/** An update sent once is not sent again: not on the next link, not by another sidecar (outbound.ts). */
+async function markUpdatesSent(tx: Db, sent: UpdateDoneRow[], now: Date): Promise<void> {
+  await tx.execute(sql`
+    update agents a set pending_update = a.pending_update || jsonb_build_object('sent_at', ${now.toISOString()}::text)
+    from jsonb_to_recordset(${rows(sent)}) as r(agent_id integer, version text)
+    where a.id = r.agent_id and a.pending_update->>'version' = r.version and not (a.pending_update ? 'sent_at')`);
+}
+
 /** Links that ended: `disconnected` events, and presence offline where no newer link took over. */
 async function endLinks(s: VerbScope, ended: LinkEndRow[]): Promise<void> {
   const cleared = await queryRows<{ id: number }>(
@@ -272,6 +283,7 @@ export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: A
   }
   if (batch.readiness.length) await storeReadiness(s.tx, batch.readiness);
   if (batch.events.length) await storeEvents(s.tx, batch.events);
+  if (batch.updates_sent.length) await markUpdatesSent(s.tx, batch.updates_sent, s.now);
   if (batch.updates_done.length) await settleUpdates(s.tx, batch.updates_done);
   if (batch.ended.length) await endLinks(s, batch.ended);
   return outcome;
