@@ -14,6 +14,7 @@ import { parseIfMatch } from "../../../shared/verbs/resources/if-match.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
+import { offerSource } from "./offer-source.ts";
 
 const V1 = "/api/v1/agents/rollouts";
 const ONE = `${V1}/:rollout_id`;
@@ -50,11 +51,7 @@ export function rolloutRoutes(app: Hono<AppEnv>): void {
         "not found or not active, or nothing to update; 409 while another rollout is running or stopped (one at a time).",
     },
     async (c, { body, reply }) => {
-      const source = c.get("deps").agentBinaries;
-      const rollout = await createRollout({
-        ctx: verbContext(c),
-        input: { ...body, builds: await source?.list(), releaseKey: await source?.releaseKey() },
-      });
+      const rollout = await createRollout({ ctx: verbContext(c), input: { ...body, ...(await offerSource(c)) } });
       return reply(withVersion(c, rollout), 201);
     },
   );

@@ -727,7 +727,7 @@ export interface paths {
         };
         /**
          * List agents
-         * @description The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`.
+         * @description The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`. Each item has `available_version` (the newest signed build for its os/arch newer than its agent_version, else null) and `update` (the queued update: version, state queued | sent | started, rollout_id; else null).
          *
          *     Needs scope `read:agents`.
          */
@@ -749,7 +749,9 @@ export interface paths {
         };
         /**
          * One agent, with its grants, proposal and duplicate flag
-         * @description Needs scope `read:agents`.
+         * @description Besides AgentRead: `available_version` (the newest signed build for its os/arch newer than its agent_version, else null) and `update` (the queued update: version, state queued | sent | started, rollout_id, queued_at, sent_at; else null).
+         *
+         *     Needs scope `read:agents`.
          */
         get: operations["getApiV1AgentsByAgentId"];
         put?: never;
@@ -10298,6 +10300,7 @@ export interface operations {
                         items: {
                             agent_version: string | null;
                             arch: string | null;
+                            available_version: string | null;
                             enrolled_at: string;
                             fingerprint: string;
                             hardware_id: number | null;
@@ -10310,6 +10313,14 @@ export interface operations {
                             os: string | null;
                             reported_ip: string | null;
                             status: string;
+                            update: {
+                                queued_at: string | null;
+                                rollout_id: number | null;
+                                sent_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "started";
+                                version: string;
+                            } | null;
                         }[];
                         limit: number;
                         offset: number;
@@ -10346,6 +10357,7 @@ export interface operations {
                         agent_version: string | null;
                         approved_at: string | null;
                         arch: string | null;
+                        available_version: string | null;
                         capabilities: {
                             host_telemetry: {
                                 config: {
@@ -10398,6 +10410,14 @@ export interface operations {
                         spool_reported_at: string | null;
                         status: string;
                         tenant_id: null;
+                        update: {
+                            queued_at: string | null;
+                            rollout_id: number | null;
+                            sent_at: string | null;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "started";
+                            version: string;
+                        } | null;
                         updated_at: string;
                     };
                 };
@@ -11630,6 +11650,7 @@ export interface operations {
                         items: {
                             agent_version: string | null;
                             arch: string | null;
+                            available_version: string | null;
                             enrolled_at: string;
                             fingerprint: string;
                             hardware_id: number | null;
@@ -11642,6 +11663,14 @@ export interface operations {
                             os: string | null;
                             reported_ip: string | null;
                             status: string;
+                            update: {
+                                queued_at: string | null;
+                                rollout_id: number | null;
+                                sent_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "started";
+                                version: string;
+                            } | null;
                         }[];
                         limit: number;
                         offset: number;

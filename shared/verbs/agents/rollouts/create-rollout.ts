@@ -15,19 +15,17 @@ import { defineVerb, type VerbScope } from "../../verb.ts";
 import type { AgentBinary } from "../binaries.ts";
 import { requireOfferable } from "../queue-update.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
+import type { OfferSource } from "../update-offer.ts";
 import { auditRollout, stepRollout } from "./advance.ts";
 import { type Candidate, newestSignedVersion, planTargets } from "./plan.ts";
 import { presentRollout, type RolloutReadShape } from "./present.ts";
 
-export interface CreateRolloutInput {
+export interface CreateRolloutInput extends OfferSource {
   version?: string | undefined;
   agent_ids?: number[] | undefined;
   wave_percent: number;
   failure_threshold: number;
   wave_timeout_seconds: number;
-  /** What this process serves (undefined where it serves none): verbs do not read files. */
-  builds: readonly AgentBinary[] | undefined;
-  releaseKey: string | undefined;
 }
 
 const bad = (field: string, msg: string): ApiError => ApiError.validation([{ loc: ["body", field], msg, type: "value_error" }]);
