@@ -88,51 +88,41 @@ export function rolloutRoutes(app: Hono<AppEnv>): void {
     async (c, { params: p, reply }) => reply(withVersion(c, await getRollout({ ctx: verbContext(c), input: { id: p.rollout_id } }))),
   );
 
-  route(
-    app,
+  const actions = [
     {
-      method: "post",
-      path: `${ONE}/cancel`,
-      tag: "agents",
-      scope: cancelRollout.scope,
-      params,
-      response: { schema: RolloutRead },
-      errors: [409, 412],
+      what: "cancel",
+      verb: cancelRollout,
       summary: "Cancel a running or stopped rollout",
       description:
         "Pending targets become skipped and are never sent; targets already queued or started keep following their agents' reports. " +
         "409 for a completed or cancelled rollout; with `If-Match` (the ETag of GET) a rollout changed since is a 412.",
     },
-    async (c, { params: p, reply }) =>
-      reply(
-        withVersion(
-          c,
-          await cancelRollout({ ctx: verbContext(c), input: { id: p.rollout_id, ifMatch: parseIfMatch(c.req.header("if-match")) } }),
-        ),
-      ),
-  );
-
-  route(
-    app,
     {
-      method: "post",
-      path: `${ONE}/resume`,
-      tag: "agents",
-      scope: resumeRollout.scope,
-      params,
-      response: { schema: RolloutRead },
-      errors: [409, 412],
+      what: "resume",
+      verb: resumeRollout,
       summary: "Resume a rollout its failure threshold stopped",
       description:
         "The failures so far are acknowledged (`failures_acknowledged`; the threshold counts those after the resume) and stay failed, never re-sent; " +
         "the next wave is sent once the current one has no target queued or started. 409 unless stopped; with `If-Match` a rollout changed since is a 412.",
     },
-    async (c, { params: p, reply }) =>
-      reply(
-        withVersion(
-          c,
-          await resumeRollout({ ctx: verbContext(c), input: { id: p.rollout_id, ifMatch: parseIfMatch(c.req.header("if-match")) } }),
+  ] as const;
+  for (const { what, verb, summary, description } of actions)
+    route(
+      app,
+      {
+        method: "post",
+        path: `${ONE}/${what}`,
+        tag: "agents",
+        scope: verb.scope,
+        params,
+        response: { schema: RolloutRead },
+        errors: [409, 412],
+        summary,
+        description,
+      },
+      async (c, { params: p, reply }) =>
+        reply(
+          withVersion(c, await verb({ ctx: verbContext(c), input: { id: p.rollout_id, ifMatch: parseIfMatch(c.req.header("if-match")) } })),
         ),
-      ),
-  );
+    );
 }
