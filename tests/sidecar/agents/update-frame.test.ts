@@ -43,7 +43,8 @@ async function linkedAgent(key?: RawAgent["key"]): Promise<{ key: RawAgent["key"
 const queue = (id: number, arch: string) =>
   sql`update agents set pending_update = ${sql.json({ version: "2.0.0", sha256: SHA, signature: "c2lnbmF0dXJl", os: "linux", arch, queued_at: new Date().toISOString() })}
       where id = ${id}`;
-const pendingOf = async (id: number) => (await sql<{ u: Record<string, unknown> | null }[]>`select pending_update as u from agents where id = ${id}`)[0]!.u;
+const pendingOf = async (id: number) =>
+  (await sql<{ u: Record<string, unknown> | null }[]>`select pending_update as u from agents where id = ${id}`)[0]!.u;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
