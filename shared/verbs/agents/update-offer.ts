@@ -39,14 +39,16 @@ const text = (v: unknown) => (typeof v === "string" ? v : null);
 
 export async function updateOffers(db: Db, rows: readonly AgentRow[], source: OfferSource): Promise<Map<number, UpdateOffer>> {
   const inRollout = rows.filter((r) => typeof r.pending_update?.rollout_id === "number").map((r) => r.id);
+  // started: the agent's target in the rollout its queued update belongs to says so.
   const started = new Set(
     inRollout.length === 0
       ? []
       : (
           await queryRows<{ agent_id: number }>(
             db,
-            sql`select agent_id from agent_rollout_targets where state = 'started'
-                and agent_id in (select jsonb_array_elements_text(${JSON.stringify(inRollout)}::jsonb)::int)`,
+            sql`select t.agent_id from agent_rollout_targets t join agents a on a.id = t.agent_id
+                where t.state = 'started' and t.rollout_id = (a.pending_update->>'rollout_id')::int
+                  and t.agent_id in (select jsonb_array_elements_text(${JSON.stringify(inRollout)}::jsonb)::int)`,
           )
         ).map((r) => r.agent_id),
   );

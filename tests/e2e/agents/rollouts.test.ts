@@ -142,6 +142,11 @@ describe("fleet rollouts", () => {
     );
     expect(midway).toMatchObject({ state: "running", current_wave: 1 });
     expect(stateOf(midway, a3!).state).toBe("pending");
+    expect(await admin.call("GET", `agents/${a2!.id}`)).toMatchObject({
+      agent_version: "1.0.0",
+      available_version: "2.0.0",
+      update: { version: "2.0.0", state: "started", rollout_id: created.id, sent_at: expect.any(String) },
+    });
     expect(a3!.updates).toEqual([]);
     expect(await pendingUpdateOf(a3!)).toBeNull();
     const frame = await a1!.updateFrame();
