@@ -68,7 +68,7 @@ export const ProbeEligibleQuery = v.pipe(
   ),
 );
 
-const Version = v.pipe(v.string(), v.regex(VERSION_PATTERN, "Must be a version such as 1.4.2 (letters, digits, . _ + -)."));
+export const Version = v.pipe(v.string(), v.regex(VERSION_PATTERN, "Must be a version such as 1.4.2 (letters, digits, . _ + -)."));
 
 export const BinaryParams = v.object({
   version: Version,
@@ -221,7 +221,28 @@ export const AgentRead = v.object({
   updated_at: v.string(),
 });
 
-export const AgentList = listResponse(AgentSummary);
+/** What GET /agents and /agents/{id} add about updates (shared/verbs/agents/update-offer.ts). */
+const UpdateOfferEntries = {
+  /** The newest signed build for the agent's os/arch newer than its agent_version; null when none (or no release key). */
+  available_version: v.nullable(v.string()),
+  /** The update queued for the agent, or null. */
+  update: v.nullable(
+    v.object({
+      version: v.string(),
+      /** queued (not sent yet: the agent is not linked), sent (the `update` frame went out), started (the agent said so). */
+      state: v.picklist(["queued", "sent", "started"]),
+      /** The rollout it belongs to; null for POST /agents/{id}/update. */
+      rollout_id: v.nullable(v.number()),
+      queued_at: Timestamp,
+      sent_at: Timestamp,
+    }),
+  ),
+};
+
+export const AgentListItem = v.object({ ...AgentSummary.entries, ...UpdateOfferEntries });
+export const AgentDetail = v.object({ ...AgentRead.entries, ...UpdateOfferEntries });
+
+export const AgentList = listResponse(AgentListItem);
 
 export const AgentEvent = v.object({
   id: v.number(),

@@ -14,6 +14,7 @@ import { clientAddress, identityOf } from "../../shared/net/client-ip.ts";
 import type { RateLimiter } from "../../shared/ratelimit/limiter.ts";
 import { applyLinkBatch } from "../../shared/verbs/agents/link/link-batch.ts";
 import { expireProbeRuns } from "../../shared/verbs/agents/link/probe-dispatch.ts";
+import { sweepRollouts } from "../../shared/verbs/agents/rollouts/sweep.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
@@ -100,6 +101,7 @@ export function agentsWorker(
   let lastPoll = 0;
   let lastExpiry = 0;
   let lastKeys = 0;
+  let lastSweep = 0;
 
   /** Periodic work that needs the database, one at a time. */
   let chores: Promise<void> | undefined;
@@ -118,6 +120,10 @@ export function agentsWorker(
     if (now - lastKeys >= options.keyRefreshMs) {
       lastKeys = now;
       work.push(env.keys.reload(deps.clock.now()));
+    }
+    if (now - lastSweep >= options.rolloutSweepMs) {
+      lastSweep = now;
+      work.push(sweepRollouts({ ctx }));
     }
     if (work.length === 0) return;
     chores = Promise.allSettled(work).then((results) => {

@@ -102,11 +102,28 @@ export class LinkBatcher<S> {
     this.#batch.updates_done.push({ agent_id: agentId, version });
   }
 
+  /** The server sent an agent its queued update: not a frame, committed like an ended link. */
+  updateSent(agentId: number, version: string): void {
+    this.#batch.updates_sent.push({ agent_id: agentId, version });
+    this.#notFromFrame();
+  }
+
+  /** The server refused to send an update (outbound.ts): its update_failed event, and the update withdrawn. */
+  updateRefused(row: EventRow, version: string): void {
+    this.#batch.events.push(row);
+    this.#batch.updates_done.push({ agent_id: row.agent_id, version });
+    this.#notFromFrame();
+  }
+
+  #notFromFrame(): void {
+    this.#frames++;
+    this.#schedule();
+  }
+
   /** A link ended (not a frame: nothing to acknowledge). */
   ended(row: LinkEndRow): void {
     this.#batch.ended.push(row);
-    this.#frames++;
-    this.#schedule();
+    this.#notFromFrame();
   }
 
   /** Commits everything waiting now (the drain), and what arrives while it commits. */

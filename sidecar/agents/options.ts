@@ -44,6 +44,8 @@ export interface AgentLinkOptions {
   probeExpiryMs: number;
   /** The server keys are re-read this often (a rotation's notice may have been missed). */
   keyRefreshMs: number;
+  /** Rollouts are swept this often: wave timeouts, agents linked on the new version, missed advances (docs/adr/0430). */
+  rolloutSweepMs: number;
   /** Messages a socket may send while its hello is being answered. */
   maxEarlyMessages: number;
   /** The drain waits this long for peers to answer the close. */
@@ -80,6 +82,7 @@ export function defaultAgentLinkOptions(instanceId: string, linkGlobalPer10s: nu
     decisionPollMs: 5000,
     probeExpiryMs: 10_000,
     keyRefreshMs: 60_000,
+    rolloutSweepMs: 15_000,
     maxEarlyMessages: 8,
     closeGraceMs: 2000,
   };

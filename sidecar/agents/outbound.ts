@@ -1,5 +1,5 @@
 // Frames the server starts (not answers): probe.assign for the agent's queued runs and the `update` of a
-// queued upgrade. Called on link and on the agent_control notices (control.ts).
+// queued upgrade (docs/adr/0430). Called on link and on the agent_control notices (control.ts).
 import { cancelledProbeRuns, dispatchQueuedProbes, DISPATCH_PAGE } from "../../shared/verbs/agents/link/probe-dispatch.ts";
 import type { AgentSession } from "./session.ts";
 
@@ -22,15 +22,31 @@ export async function dispatchProbes(session: AgentSession): Promise<void> {
   }
 }
 
-/** `update {version, sha256, signature, arch, os}` (spec/catalogue.tsv, group agents); signature: base64, of the build's SHA256SUMS entry. */
+/**
+ * `update {version, sha256, signature, arch, os}` (spec/catalogue.tsv, group agents; the signature is the
+ * release key's over the build's SHA256SUMS entry, which the agent verifies before it runs anything).
+ * Sent once (docs/adr/0430): the send is recorded as the update's sent_at, and an update with one is not
+ * sent again, on this link or the next. A build for another os/arch than the agent's hello reported is
+ * never sent: it is recorded as the agent's `update_failed` (reported_by server) and withdrawn, which a
+ * rollout counts as that target's failure.
+ */
 export function sendUpdate(session: AgentSession, update: Record<string, unknown>): void {
-  session.send("update", {
-    version: update.version,
-    sha256: update.sha256,
-    signature: update.signature ?? null,
-    arch: update.arch ?? "amd64",
-    os: update.os ?? "linux",
-  });
+  if (update.sent_at) return;
+  const { batcher, clock, logger } = session.env;
+  const os = typeof update.os === "string" ? update.os : "linux";
+  const arch = typeof update.arch === "string" ? update.arch : "amd64";
+  const version = String(update.version);
+  if (os !== session.platform.os || arch !== session.platform.arch) {
+    const error = `not sent: the build is for ${os}/${arch}, the agent runs ${session.platform.os}/${session.platform.arch}`;
+    logger.warn("agent update refused", { agent_id: session.agentId, version, error });
+    const detail = { version, error, reported_by: "server" };
+    return batcher.updateRefused(
+      { agent_id: session.agentId, event_type: "update_failed", detail, at: clock.now().toISOString() },
+      version,
+    );
+  }
+  session.send("update", { version, sha256: update.sha256, signature: update.signature ?? null, arch, os });
+  batcher.updateSent(session.agentId, version);
 }
 
 /** probe.cancel for the runs this link sent that were cancelled since (the agent stops them). */

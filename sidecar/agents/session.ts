@@ -11,6 +11,7 @@ import { type HelloPayload, parseAgentPayload } from "../../shared/agents/payloa
 import { grantsOnWire, type Grants } from "../../shared/domain/agents/capabilities.ts";
 import { NoiseError } from "../../shared/noise/index.ts";
 import { enrollDevice } from "../../shared/verbs/agents/link/enroll.ts";
+import { platformOf } from "../../shared/verbs/agents/binaries.ts";
 import { startLink } from "../../shared/verbs/agents/link/link-start.ts";
 import type { LinkEnv } from "./env.ts";
 import type { AgentEndpoint } from "./gates.ts";
@@ -41,6 +42,8 @@ export class AgentSession {
   capabilitySchema = 1;
   /** The TLS pins the agent reported (comma-joined; "" when none). */
   tlsPins = "";
+  /** The os/arch the agent's hello reported (lower-case): an `update` for another platform is never sent. */
+  platform = { os: "", arch: "" };
   /** GRANT_BITS of the grants in force. */
   grants = 0;
   lastHeartbeat = 0;
@@ -342,6 +345,7 @@ export class AgentSession {
     if (outcome.kind === "refused") return this.close(1008, outcome.status === "unknown" ? "unknown_device" : outcome.status);
     this.agentId = outcome.agent_id;
     this.connectedSince = outcome.connected_since;
+    this.platform = platformOf(hello);
     // Closed while the link was being recorded: record its end too, so no link_owner is left behind.
     if (this.phase === "closed") return this.#ended("closed_during_hello");
     this.env.links.get(outcome.agent_id)?.close(1000, "superseded");

@@ -1,6 +1,7 @@
 // [agents] one agent: read, rename / annotate / link (PATCH), delete, its events, telemetry and probes.
 import type { Hono } from "hono";
 import {
+  AgentDetail,
   AgentEventList,
   AgentEventsQuery,
   AgentPatchBody,
@@ -20,6 +21,7 @@ import { agentTelemetry, agentTelemetryHistory } from "../../../shared/verbs/age
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
+import { offerSource } from "./offer-source.ts";
 
 const ONE = "/api/v1/agents/:agent_id";
 const params = IdParam("agent_id");
@@ -33,10 +35,12 @@ export function agentRoutes(app: Hono<AppEnv>): void {
       tag: "agents",
       scope: getAgent.scope,
       params,
-      response: { schema: AgentRead },
+      response: { schema: AgentDetail },
       summary: "One agent, with its grants, proposal and duplicate flag",
+      description:
+        "Besides AgentRead: `available_version` (the newest signed build for its os/arch newer than its agent_version, else null) and `update` (the queued update: version, state queued | sent | started, rollout_id, queued_at, sent_at; else null).",
     },
-    async (c, { params: p, reply }) => reply(await getAgent({ ctx: verbContext(c), input: { id: p.agent_id } })),
+    async (c, { params: p, reply }) => reply(await getAgent({ ctx: verbContext(c), input: { id: p.agent_id, ...(await offerSource(c)) } })),
   );
 
   route(

@@ -19,6 +19,7 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { agentIds } from "./ids-query.ts";
+import { offerSource } from "./offer-source.ts";
 
 const V1 = "/api/v1/agents";
 
@@ -34,9 +35,10 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
       response: { schema: AgentList },
       summary: "List agents",
       description:
-        "The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`.",
+        "The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`. " +
+        "Each item has `available_version` (the newest signed build for its os/arch newer than its agent_version, else null) and `update` (the queued update: version, state queued | sent | started, rollout_id; else null).",
     },
-    async (c, { query, reply }) => reply(await listAgents({ ctx: verbContext(c), input: query })),
+    async (c, { query, reply }) => reply(await listAgents({ ctx: verbContext(c), input: { ...query, ...(await offerSource(c)) } })),
   );
 
   route(
@@ -51,7 +53,7 @@ export function fleetRoutes(app: Hono<AppEnv>): void {
       summary: "List agents waiting for a decision",
       description: "Like GET /agents with status=pending.",
     },
-    async (c, { query, reply }) => reply(await listPendingAgents({ ctx: verbContext(c), input: query })),
+    async (c, { query, reply }) => reply(await listPendingAgents({ ctx: verbContext(c), input: { ...query, ...(await offerSource(c)) } })),
   );
 
   route(

@@ -9,9 +9,11 @@ import { decisionRoutes } from "./decision-routes.ts";
 import { fleetRoutes } from "./fleet-routes.ts";
 import { deviceKeyRoutes, tlsPinRoutes } from "./key-routes.ts";
 import { pairingRoutes } from "./pairing-routes.ts";
+import { rolloutRoutes } from "./rollout-routes.ts";
 
 export function agentsRoutes(app: Hono<AppEnv>): void {
   fleetRoutes(app);
+  rolloutRoutes(app);
   adminRoutes(app);
   tlsPinRoutes(app);
   pairingRoutes(app);

@@ -6,6 +6,7 @@ export * from "./inventory.ts";
 export * from "./content.ts";
 export * from "./telemetry.ts";
 export * from "./agents.ts";
+export * from "./agent-rollouts.ts";
 export * from "./monitors.ts";
 export * from "./notifications.ts";
 export * from "./discovery.ts";

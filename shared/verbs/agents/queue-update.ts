@@ -16,6 +16,20 @@ import { ADMIN_AGENTS } from "./scopes.ts";
 export const NO_BINARIES = "No agent binaries available on this instance";
 export const NO_RELEASE_KEY = "No agent release key is configured on this instance";
 
+/** 400 unless this instance can offer an update at all: builds served, and a release key they are signed with. */
+export function requireOfferable(
+  builds: readonly AgentBinary[] | undefined,
+  releaseKey: string | undefined,
+): asserts builds is readonly AgentBinary[] {
+  if (!builds || builds.length === 0)
+    throw new ApiError("BAD_REQUEST", `${NO_BINARIES}: place builds under AGENT_BINARY_DIR as <version>/<os>/<arch>/<file>.`);
+  if (!releaseKey)
+    throw new ApiError(
+      "BAD_REQUEST",
+      `${NO_RELEASE_KEY}: agents install only builds signed by the release key, so no update is offered. Set AGENT_RELEASE_PUBLIC_KEY, or build with the key (AGENT_RELEASE_KEY=FILE npm run build:agent), which writes release-key.pub beside the builds.`,
+    );
+}
+
 export interface QueueUpdateInput {
   id: number;
   version?: string | undefined;
@@ -29,13 +43,7 @@ export const queueAgentUpdate = defineVerb<QueueUpdateInput, { status: "queued";
   async (s, { id, version, builds, releaseKey }) => {
     const agent = await requireAgent(s.tx, id, { forUpdate: true });
     requireStatus(agent, ["active"], "be updated");
-    if (!builds || builds.length === 0)
-      throw new ApiError("BAD_REQUEST", `${NO_BINARIES}: place builds under AGENT_BINARY_DIR as <version>/<os>/<arch>/<file>.`);
-    if (!releaseKey)
-      throw new ApiError(
-        "BAD_REQUEST",
-        `${NO_RELEASE_KEY}: agents install only builds signed by the release key, so no update is offered. Set AGENT_RELEASE_PUBLIC_KEY, or build with the key (AGENT_RELEASE_KEY=FILE npm run build:agent), which writes release-key.pub beside the builds.`,
-      );
+    requireOfferable(builds, releaseKey);
     const platform = platformOf(agent);
     const build = pickBuild(builds, platform, version);
     if (!build)

@@ -11,6 +11,7 @@ import type { VerbContext } from "../verb-context.ts";
 import { type AgentRow, requireAgent } from "./agent-row.ts";
 import { type AgentReadShape, type AgentSummaryShape, presentAgent, presentSummaries } from "./present.ts";
 import { READ_AGENTS } from "./scopes.ts";
+import { type OfferSource, type UpdateOffer, updateOffers } from "./update-offer.ts";
 
 const SPEC: ListSpec = {
   table: agents,
@@ -26,13 +27,16 @@ const SPEC: ListSpec = {
   search: [agents.name, agents.hostname],
 };
 
-export interface AgentListInput extends ListParams {
+export interface AgentListInput extends ListParams, OfferSource {
   status?: string | undefined;
   hardware_id?: number | undefined;
 }
 
+export type AgentListItemShape = AgentSummaryShape & UpdateOffer;
+export type AgentDetailShape = AgentReadShape & UpdateOffer;
+
 const page = (ctx: VerbContext, input: AgentListInput) =>
-  listPage<AgentRow, AgentSummaryShape>(
+  listPage<AgentRow, AgentListItemShape>(
     ctx.db,
     SPEC,
     input,
@@ -40,19 +44,24 @@ const page = (ctx: VerbContext, input: AgentListInput) =>
       input.status !== undefined ? eq(agents.status, input.status) : undefined,
       input.hardware_id !== undefined ? eq(agents.hardware_id, input.hardware_id) : undefined,
     ],
-    (rows) => presentSummaries(ctx.db, rows, ctx.clock.now()),
+    async (rows) => {
+      const [items, offers] = await Promise.all([presentSummaries(ctx.db, rows, ctx.clock.now()), updateOffers(ctx.db, rows, input)]);
+      return items.map((item) => ({ ...item, ...offers.get(item.id)! }));
+    },
   );
 
-export const listAgents = defineRead<AgentListInput, ListPage<AgentSummaryShape>>({ scope: READ_AGENTS }, page);
+export const listAgents = defineRead<AgentListInput, ListPage<AgentListItemShape>>({ scope: READ_AGENTS }, page);
 
-export const listPendingAgents = defineRead<Omit<AgentListInput, "status">, ListPage<AgentSummaryShape>>(
+export const listPendingAgents = defineRead<Omit<AgentListInput, "status">, ListPage<AgentListItemShape>>(
   { scope: READ_AGENTS },
   (ctx, input) => page(ctx, { ...input, status: "pending" }),
 );
 
-export const getAgent = defineRead<{ id: number }, AgentReadShape>({ scope: READ_AGENTS }, async (ctx, { id }) =>
-  presentAgent(ctx.db, await requireAgent(ctx.db, id), ctx.clock.now()),
-);
+export const getAgent = defineRead<{ id: number } & OfferSource, AgentDetailShape>({ scope: READ_AGENTS }, async (ctx, input) => {
+  const row = await requireAgent(ctx.db, input.id);
+  const [read, offers] = await Promise.all([presentAgent(ctx.db, row, ctx.clock.now()), updateOffers(ctx.db, [row], input)]);
+  return { ...read, ...offers.get(row.id)! };
+});
 
 /** GET /agents/capability-defaults: what approval grants unless told otherwise. */
 export const capabilityDefaults = defineRead<undefined, Grants>({ scope: READ_AGENTS }, async () => effectiveGrants({}));

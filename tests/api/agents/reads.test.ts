@@ -36,6 +36,9 @@ describe("GET /agents and /agents/pending", () => {
       last_seen_at: expect.any(String),
       online: true,
       enrolled_at: expect.any(String),
+      // No builds are served here: nothing to offer, nothing queued.
+      available_version: null,
+      update: null,
     });
     expect(all.items[1]).toMatchObject({ online: false, hardware_name: null });
 

@@ -24,6 +24,8 @@ export class RawAgent {
   #taken = 0;
   /** The seq our next frame carries (we set seq ourselves to break the rules). */
   seq = 0;
+  /** Called with every server frame as it arrives (a peer that answers them). */
+  onFrame: ((frame: Frame<ServerFrameType>) => void) | undefined;
 
   constructor(url: string, key: KeyPair = generateKeyPair()) {
     this.key = key;
@@ -43,7 +45,9 @@ export class RawAgent {
         return r(bytes);
       }
       if (!this.channel) return;
-      this.frames.push(this.channel.open(bytes) as Frame<ServerFrameType>);
+      const frame = this.channel.open(bytes) as Frame<ServerFrameType>;
+      this.frames.push(frame);
+      this.onFrame?.(frame);
       for (const w of this.#waiters.splice(0)) w();
     });
   }

@@ -727,7 +727,7 @@ export interface paths {
         };
         /**
          * List agents
-         * @description The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`.
+         * @description The list envelope: `limit`, `offset`, `sort` (name, hostname, status, enrolled_at, last_seen_at, id; `name` falls back to the hostname), `direction`, `q` over name and hostname, filters `status` and `hardware_id`. Each item has `available_version` (the newest signed build for its os/arch newer than its agent_version, else null) and `update` (the queued update: version, state queued | sent | started, rollout_id; else null).
          *
          *     Needs scope `read:agents`.
          */
@@ -749,7 +749,9 @@ export interface paths {
         };
         /**
          * One agent, with its grants, proposal and duplicate flag
-         * @description Needs scope `read:agents`.
+         * @description Besides AgentRead: `available_version` (the newest signed build for its os/arch newer than its agent_version, else null) and `update` (the queued update: version, state queued | sent | started, rollout_id, queued_at, sent_at; else null).
+         *
+         *     Needs scope `read:agents`.
          */
         get: operations["getApiV1AgentsByAgentId"];
         put?: never;
@@ -1215,6 +1217,100 @@ export interface paths {
         get: operations["getApiV1AgentsProbeEligible"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/rollouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rollouts
+         * @description The list envelope: `limit`, `offset`, `sort` (id, created_at, state, version; default id), `direction`, `q` over the version, filter `state` (running | stopped | completed | cancelled). Each item has `counts` per target state and `total`, without the targets.
+         *
+         *     Needs scope `read:agents`.
+         */
+        get: operations["getApiV1AgentsRollouts"];
+        put?: never;
+        /**
+         * Start a staged rollout of an agent version
+         * @description Body (all optional): `version` (default the newest with a signed build), `agent_ids` (default every active agent on another version), `wave_percent` 1-100 (default 20: the first wave is ceil(wave_percent% of the agents to update), the second the rest), `failure_threshold` (default 1: that many failed or rolled_back agents stop the rollout), `wave_timeout_seconds` 10-604800 (default 600: an agent with no terminal update.status by then counts as failed). Each agent gets the signed build for its own os/arch; one without such a build, or already on the version, is a `skipped` target with the reason. The first wave is sent at once; a wave moves on when all its targets are terminal. 400 "No agent binaries available on this instance", "No agent release key is configured on this instance", or no build is signed; 422 for a version without a signed build, agents not found or not active, or nothing to update; 409 while another rollout is running or stopped (one at a time).
+         *
+         *     Needs scope `admin:agents`.
+         */
+        post: operations["postApiV1AgentsRollouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/rollouts/{rollout_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One rollout with its targets
+         * @description state running | stopped (`stop_reason` names the failed agents and their errors) | completed | cancelled; `counts` per target state. `targets` [{agent_id, hostname, wave, state, error, updated_at}], state pending | queued (the `update` was sent, or waits for the agent's next link) | started | succeeded | failed | rolled_back | skipped (`error` says why). The ETag is the rollout's version.
+         *
+         *     Needs scope `read:agents`.
+         */
+        get: operations["getApiV1AgentsRolloutsByRolloutId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/rollouts/{rollout_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a running or stopped rollout
+         * @description Pending targets become skipped and are never sent; targets already queued or started keep following their agents' reports. 409 for a completed or cancelled rollout; with `If-Match` (the ETag of GET) a rollout changed since is a 412.
+         *
+         *     Needs scope `admin:agents`.
+         */
+        post: operations["postApiV1AgentsRolloutsByRolloutIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/rollouts/{rollout_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a rollout its failure threshold stopped
+         * @description The failures so far are acknowledged (`failures_acknowledged`; the threshold counts those after the resume) and stay failed, never re-sent; the next wave is sent once the current one has no target queued or started. 409 unless stopped; with `If-Match` a rollout changed since is a 412.
+         *
+         *     Needs scope `admin:agents`.
+         */
+        post: operations["postApiV1AgentsRolloutsByRolloutIdResume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10270,6 +10366,7 @@ export interface operations {
                         items: {
                             agent_version: string | null;
                             arch: string | null;
+                            available_version: string | null;
                             enrolled_at: string;
                             fingerprint: string;
                             hardware_id: number | null;
@@ -10282,6 +10379,14 @@ export interface operations {
                             os: string | null;
                             reported_ip: string | null;
                             status: string;
+                            update: {
+                                queued_at: string | null;
+                                rollout_id: number | null;
+                                sent_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "started";
+                                version: string;
+                            } | null;
                         }[];
                         limit: number;
                         offset: number;
@@ -10318,6 +10423,7 @@ export interface operations {
                         agent_version: string | null;
                         approved_at: string | null;
                         arch: string | null;
+                        available_version: string | null;
                         capabilities: {
                             host_telemetry: {
                                 config: {
@@ -10370,6 +10476,14 @@ export interface operations {
                         spool_reported_at: string | null;
                         status: string;
                         tenant_id: null;
+                        update: {
+                            queued_at: string | null;
+                            rollout_id: number | null;
+                            sent_at: string | null;
+                            /** @enum {string} */
+                            state: "queued" | "sent" | "started";
+                            version: string;
+                        } | null;
                         updated_at: string;
                     };
                 };
@@ -11637,6 +11751,7 @@ export interface operations {
                         items: {
                             agent_version: string | null;
                             arch: string | null;
+                            available_version: string | null;
                             enrolled_at: string;
                             fingerprint: string;
                             hardware_id: number | null;
@@ -11649,6 +11764,14 @@ export interface operations {
                             os: string | null;
                             reported_ip: string | null;
                             status: string;
+                            update: {
+                                queued_at: string | null;
+                                rollout_id: number | null;
+                                sent_at: string | null;
+                                /** @enum {string} */
+                                state: "queued" | "sent" | "started";
+                                version: string;
+                            } | null;
                         }[];
                         limit: number;
                         offset: number;
@@ -11782,6 +11905,345 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1AgentsRollouts: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "id" | "created_at" | "state" | "version";
+                state?: "running" | "stopped" | "completed" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            counts: {
+                                failed: number;
+                                pending: number;
+                                queued: number;
+                                rolled_back: number;
+                                skipped: number;
+                                started: number;
+                                succeeded: number;
+                            };
+                            created_at: string;
+                            created_by: number | null;
+                            current_wave: number;
+                            failure_threshold: number;
+                            failures_acknowledged: number;
+                            finished_at: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            state: "running" | "stopped" | "completed" | "cancelled";
+                            stop_reason: string | null;
+                            total: number;
+                            updated_at: string;
+                            version: string;
+                            wave_percent: number;
+                            wave_timeout_seconds: number;
+                            waves: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AgentsRollouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    agent_ids?: number[];
+                    /** @default 1 */
+                    failure_threshold?: number;
+                    version?: string;
+                    /** @default 20 */
+                    wave_percent?: number;
+                    /** @default 600 */
+                    wave_timeout_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            failed: number;
+                            pending: number;
+                            queued: number;
+                            rolled_back: number;
+                            skipped: number;
+                            started: number;
+                            succeeded: number;
+                        };
+                        created_at: string;
+                        created_by: number | null;
+                        current_wave: number;
+                        failure_threshold: number;
+                        failures_acknowledged: number;
+                        finished_at: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        state: "running" | "stopped" | "completed" | "cancelled";
+                        stop_reason: string | null;
+                        targets: {
+                            agent_id: number;
+                            error: string | null;
+                            hostname: string | null;
+                            /** @enum {string} */
+                            state: "pending" | "queued" | "started" | "succeeded" | "failed" | "rolled_back" | "skipped";
+                            updated_at: string;
+                            wave: number;
+                        }[];
+                        total: number;
+                        updated_at: string;
+                        version: string;
+                        wave_percent: number;
+                        wave_timeout_seconds: number;
+                        waves: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1AgentsRolloutsByRolloutId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rollout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            failed: number;
+                            pending: number;
+                            queued: number;
+                            rolled_back: number;
+                            skipped: number;
+                            started: number;
+                            succeeded: number;
+                        };
+                        created_at: string;
+                        created_by: number | null;
+                        current_wave: number;
+                        failure_threshold: number;
+                        failures_acknowledged: number;
+                        finished_at: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        state: "running" | "stopped" | "completed" | "cancelled";
+                        stop_reason: string | null;
+                        targets: {
+                            agent_id: number;
+                            error: string | null;
+                            hostname: string | null;
+                            /** @enum {string} */
+                            state: "pending" | "queued" | "started" | "succeeded" | "failed" | "rolled_back" | "skipped";
+                            updated_at: string;
+                            wave: number;
+                        }[];
+                        total: number;
+                        updated_at: string;
+                        version: string;
+                        wave_percent: number;
+                        wave_timeout_seconds: number;
+                        waves: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AgentsRolloutsByRolloutIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rollout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            failed: number;
+                            pending: number;
+                            queued: number;
+                            rolled_back: number;
+                            skipped: number;
+                            started: number;
+                            succeeded: number;
+                        };
+                        created_at: string;
+                        created_by: number | null;
+                        current_wave: number;
+                        failure_threshold: number;
+                        failures_acknowledged: number;
+                        finished_at: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        state: "running" | "stopped" | "completed" | "cancelled";
+                        stop_reason: string | null;
+                        targets: {
+                            agent_id: number;
+                            error: string | null;
+                            hostname: string | null;
+                            /** @enum {string} */
+                            state: "pending" | "queued" | "started" | "succeeded" | "failed" | "rolled_back" | "skipped";
+                            updated_at: string;
+                            wave: number;
+                        }[];
+                        total: number;
+                        updated_at: string;
+                        version: string;
+                        wave_percent: number;
+                        wave_timeout_seconds: number;
+                        waves: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1AgentsRolloutsByRolloutIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rollout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: {
+                            failed: number;
+                            pending: number;
+                            queued: number;
+                            rolled_back: number;
+                            skipped: number;
+                            started: number;
+                            succeeded: number;
+                        };
+                        created_at: string;
+                        created_by: number | null;
+                        current_wave: number;
+                        failure_threshold: number;
+                        failures_acknowledged: number;
+                        finished_at: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        state: "running" | "stopped" | "completed" | "cancelled";
+                        stop_reason: string | null;
+                        targets: {
+                            agent_id: number;
+                            error: string | null;
+                            hostname: string | null;
+                            /** @enum {string} */
+                            state: "pending" | "queued" | "started" | "succeeded" | "failed" | "rolled_back" | "skipped";
+                            updated_at: string;
+                            wave: number;
+                        }[];
+                        total: number;
+                        updated_at: string;
+                        version: string;
+                        wave_percent: number;
+                        wave_timeout_seconds: number;
+                        waves: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1AgentsServerKeyPending: {

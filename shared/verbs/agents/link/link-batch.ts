@@ -13,6 +13,7 @@ import type { CheckSample } from "../../../domain/monitors/state.ts";
 import { type MonitorResult, recordMonitorResults } from "../../monitors/run/record-results.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { announcePresence } from "../notify.ts";
+import { recordRolloutProgress, type UpdateReport } from "../rollouts/progress.ts";
 import { ADMIN_AGENTS } from "../scopes.ts";
 
 export interface SeenRow {
@@ -70,6 +71,8 @@ export interface LinkBatch {
   readiness: ReadinessRow[];
   events: EventRow[];
   updates_done: UpdateDoneRow[];
+  /** Updates the sidecar sent as the `update` frame: marked sent_at, never sent again (docs/adr/0430). */
+  updates_sent: UpdateDoneRow[];
   ended: LinkEndRow[];
 }
 
@@ -86,6 +89,7 @@ export const emptyLinkBatch = (): LinkBatch => ({
   readiness: [],
   events: [],
   updates_done: [],
+  updates_sent: [],
   ended: [],
 });
 
@@ -221,6 +225,14 @@ async function settleUpdates(tx: Db, done: UpdateDoneRow[]): Promise<void> {
     where a.id = r.agent_id and a.pending_update->>'version' = r.version`);
 }
 
+/** An update sent once is not sent again: not on the next link, not by another sidecar (outbound.ts). */
+async function markUpdatesSent(tx: Db, sent: UpdateDoneRow[], now: Date): Promise<void> {
+  await tx.execute(sql`
+    update agents a set pending_update = a.pending_update || jsonb_build_object('sent_at', ${now.toISOString()}::text)
+    from jsonb_to_recordset(${rows(sent)}) as r(agent_id integer, version text)
+    where a.id = r.agent_id and a.pending_update->>'version' = r.version and not (a.pending_update ? 'sent_at')`);
+}
+
 /** Links that ended: `disconnected` events, and presence offline where no newer link took over. */
 async function endLinks(s: VerbScope, ended: LinkEndRow[]): Promise<void> {
   const cleared = await queryRows<{ id: number }>(
@@ -240,8 +252,23 @@ async function endLinks(s: VerbScope, ended: LinkEndRow[]): Promise<void> {
   for (const { id } of cleared) announcePresence(s, id, "disconnected", { reason: reasons.get(id) ?? null });
 }
 
+/** The update.status reports among the events (`update_<phase>` with {version, error}), in the order received. */
+function updateReports(events: readonly EventRow[]): UpdateReport[] {
+  return events.flatMap((e): UpdateReport[] => {
+    const phase = /^update_(started|succeeded|failed|rolled_back)$/.exec(e.event_type)?.[1] as UpdateReport["phase"] | undefined;
+    const version = e.detail?.version;
+    if (!phase || typeof version !== "string") return [];
+    const error = e.detail?.error;
+    return [{ agent_id: e.agent_id, phase, version, error: typeof error === "string" ? error : null }];
+  });
+}
+
 export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: ADMIN_AGENTS }, async (s, batch) => {
   const outcome: LinkBatchOutcome = { samples_stored: 0, results_stored: 0, late_results: 0 };
+  // Rollouts first: their row locks are taken before any agent row's, the order every rollout writer keeps
+  // (rollouts/advance.ts), so a wave queued here cannot deadlock with another sidecar's batch.
+  const reports = updateReports(batch.events);
+  if (reports.length) await recordRolloutProgress(s, reports);
   if (batch.seen.length) await markSeen(s.tx, batch.seen);
   if (batch.samples.length) {
     const stored = await storeSamples(s.tx, batch.samples, s.now);
@@ -256,6 +283,7 @@ export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: A
   }
   if (batch.readiness.length) await storeReadiness(s.tx, batch.readiness);
   if (batch.events.length) await storeEvents(s.tx, batch.events);
+  if (batch.updates_sent.length) await markUpdatesSent(s.tx, batch.updates_sent, s.now);
   if (batch.updates_done.length) await settleUpdates(s.tx, batch.updates_done);
   if (batch.ended.length) await endLinks(s, batch.ended);
   return outcome;
