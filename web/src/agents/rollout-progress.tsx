@@ -132,7 +132,10 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
       <p class="meta">
         First wave {r.wave_percent}%, stops at {r.failure_threshold} {r.failure_threshold === 1 ? "failure" : "failures"}, wave timeout{" "}
         {r.wave_timeout_seconds} s
-        {r.failures_acknowledged > 0 ? `; ${r.failures_acknowledged} earlier failures acknowledged on resume` : ""}.
+        {r.failures_acknowledged > 0
+          ? `; ${r.failures_acknowledged} earlier ${r.failures_acknowledged === 1 ? "failure" : "failures"} acknowledged on resume`
+          : ""}
+        .
       </p>
       {r.stop_reason && (
         <p class="notice notice-error stop-reason">
