@@ -30,6 +30,18 @@ const numberOrText = (s: string): number => {
   return s.trim() !== "" && Number.isInteger(n) ? n : (s as unknown as number);
 };
 
+/** The rollout's settings, each a whole number the API checks (its 422 is shown under the field). */
+const SETTINGS = [
+  { name: "wave_percent", id: "rollout-wave", label: "First wave (% of the agents)" },
+  { name: "failure_threshold", id: "rollout-threshold", label: "Stop after this many failures" },
+  {
+    name: "wave_timeout_seconds",
+    id: "rollout-timeout",
+    label: "Wave timeout (seconds)",
+    hint: "An agent that has not answered by then counts as failed",
+  },
+] as const;
+
 export interface UpdateDialogProps {
   /** The agents chosen; undefined: every active agent on another version (those listed in `all`). */
   selected: readonly AgentItem[] | undefined;
@@ -42,9 +54,10 @@ export interface UpdateDialogProps {
 export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialogProps) {
   const [form, setForm] = useState({
     version: newestAvailable(selected ?? all),
-    wave: "20",
-    threshold: "1",
-    timeout: "600",
+    // The API's defaults (shared/schemas/agent-rollouts.ts, ROLLOUT_DEFAULTS).
+    wave_percent: "20",
+    failure_threshold: "1",
+    wave_timeout_seconds: "600",
   });
   const start = useSubmit();
   const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
@@ -56,9 +69,9 @@ export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialog
           body: {
             ...(form.version.trim() ? { version: form.version.trim() } : {}),
             ...(selected ? { agent_ids: selected.map((a) => a.id) } : {}),
-            wave_percent: numberOrText(form.wave),
-            failure_threshold: numberOrText(form.threshold),
-            wave_timeout_seconds: numberOrText(form.timeout),
+            wave_percent: numberOrText(form.wave_percent),
+            failure_threshold: numberOrText(form.failure_threshold),
+            wave_timeout_seconds: numberOrText(form.wave_timeout_seconds),
           },
         }),
       );
@@ -94,31 +107,18 @@ export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialog
           error={start.fields.version}
           onValue={(v) => set({ version: v })}
         />
-        <TextInput
-          id="rollout-wave"
-          label="First wave (% of the agents)"
-          inputMode="numeric"
-          value={form.wave}
-          error={start.fields.wave_percent}
-          onValue={(v) => set({ wave: v })}
-        />
-        <TextInput
-          id="rollout-threshold"
-          label="Stop after this many failures"
-          inputMode="numeric"
-          value={form.threshold}
-          error={start.fields.failure_threshold}
-          onValue={(v) => set({ threshold: v })}
-        />
-        <TextInput
-          id="rollout-timeout"
-          label="Wave timeout (seconds)"
-          hint="An agent that has not answered by then counts as failed"
-          inputMode="numeric"
-          value={form.timeout}
-          error={start.fields.wave_timeout_seconds}
-          onValue={(v) => set({ timeout: v })}
-        />
+        {SETTINGS.map((f) => (
+          <TextInput
+            key={f.name}
+            id={f.id}
+            label={f.label}
+            {...("hint" in f ? { hint: f.hint } : {})}
+            inputMode="numeric"
+            value={form[f.name]}
+            error={start.fields[f.name]}
+            onValue={(v) => set({ [f.name]: v })}
+          />
+        ))}
         <Notice kind="error">{start.error}</Notice>
         <div class="actions">
           <button type="submit" class="primary" disabled={start.busy}>

@@ -3,6 +3,7 @@
 // rollout for the selection or for every agent (agent-updates.tsx). The focus goes back to the button
 // that opened the dialog when it closes.
 import { useRef, useState } from "preact/hooks";
+import { SelectAllHeader } from "../components/select-all.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
 import { type AgentItem, agentName, type Rollout, UpdateDialog } from "./agent-updates.tsx";
@@ -93,17 +94,12 @@ export function AgentsTable({ items, canUpdate, onStarted }: AgentsTableProps) {
           <thead>
             <tr>
               {canUpdate && (
-                <th scope="col" class="select">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all agents"
-                    checked={allChosen}
-                    ref={(el) => {
-                      if (el) el.indeterminate = !allChosen && chosen.length > 0;
-                    }}
-                    onChange={() => setSelected(allChosen ? new Set() : new Set(items.map((a) => a.id)))}
-                  />
-                </th>
+                <SelectAllHeader
+                  label="Select all agents"
+                  all={allChosen}
+                  some={chosen.length > 0}
+                  onToggle={() => setSelected(allChosen ? new Set() : new Set(items.map((a) => a.id)))}
+                />
               )}
               <th scope="col">Host</th>
               <th scope="col">Status</th>
