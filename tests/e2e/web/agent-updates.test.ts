@@ -2,9 +2,11 @@
 // signed fake builds of 2.0.0 in AGENT_BINARY_DIR and test peers (../agents/update-peer.ts: real links
 // on 1.0.0 that answer each `update` frame as the test tells them):
 // - the agents table shows each agent's version and "2.0.0 available";
-// - the update dialog shows the API's refusal in it and gives the focus back to the button that opened it;
+// - the update dialog shows the API's refusal in it and gives the focus back to the button that opened it
+//   (closed by its Cancel button or by Escape);
 // - two agents selected and "Update selected…": the rollout's card goes wave by wave to completed;
-// - a rollout whose first agent fails stops, its card shows the stop reason and Resume, which finishes it;
+// - a rollout whose first agent fails (agents selected by keyboard) stops, its card shows the stop reason
+//   and Resume, which finishes it;
 // - an agent's page offers "Update to 2.0.0" and shows the update under way;
 // - a viewer sees the versions and the rollouts without any action.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -96,6 +98,12 @@ describe.skipIf(!hasChromium)("agent updates in the console", () => {
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => focused(page)).toBe("Update all…");
+    // By keyboard: Enter opens it again, Escape closes it, and the focus is back on the button.
+    await page.keyboard.press("Enter");
+    await seen(dialog);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => focused(page)).toBe("Update all…");
   }, 60_000);
 
   it("updates two selected agents in a rollout whose progress reaches completed on the screen", async () => {
@@ -131,8 +139,11 @@ describe.skipIf(!hasChromium)("agent updates in the console", () => {
     const { page } = s;
     const [db1, db2] = [peers["db-1"]!, peers["db-2"]!];
     db1.answer = "failed";
-    await page.getByLabel("Select db-1").check();
-    await page.getByLabel("Select db-2").check();
+    // Selected by keyboard.
+    for (const name of ["db-1", "db-2"]) {
+      await page.getByLabel(`Select ${name}`).focus();
+      await page.keyboard.press("Space");
+    }
     await page.getByRole("button", { name: "Update selected… (2)" }).click();
     const dialog = page.getByRole("dialog", { name: "Update 2 agents" });
     await dialog.getByLabel("First wave (% of the agents)").fill("50");
