@@ -29,12 +29,7 @@ export function isBuildPath(version: string, os: string, arch: string): boolean 
   return VERSION_PATTERN.test(version) && OS_PATTERN.test(os) && ARCH_PATTERN.test(arch);
 }
 
-const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
-
-/** Newest first: numeric runs compare as numbers ("1.10.0" after "1.9.2"); ties by the text. */
-export function compareVersionsDesc(a: string, b: string): number {
-  return collator.compare(b, a) || (a < b ? 1 : a > b ? -1 : 0);
-}
+export { compareVersionsDesc } from "../../agents/version-order.ts";
 
 /** The agent's platform, defaulting like the original (linux/amd64) when the agent has not said. */
 export function platformOf(agent: { os: string | null; arch: string | null }): { os: string; arch: string } {

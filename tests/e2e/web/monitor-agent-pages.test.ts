@@ -232,7 +232,7 @@ describe.skipIf(!hasChromium)("a monitor's page and an agent's page in a real br
 
       await p.goto(`${s.product.url}/agents/${agentId}`);
       await seen(p.getByRole("heading", { name: /pages-agent/, level: 1 }));
-      await seen(p.getByText("Revoking and changing grants need the admin:agents scope."));
+      await seen(p.getByText("Updating, revoking and changing grants need the admin:agents scope."));
       expect(await p.getByRole("button", { name: "Edit capabilities" }).count()).toBe(0);
       await seen(p.getByText("Only an active agent sends telemetry"));
       expect(await p.getByText("Host telemetry is not granted").count()).toBe(0);

@@ -1,5 +1,6 @@
-// One agent's page (/agents/<id>): who it is and where it runs, its presence, its telemetry charts, its
-// capabilities (edited by an administrator), its events, and Revoke behind a confirmation dialog. Live:
+// One agent's page (/agents/<id>): who it is and where it runs, its presence, its version and the update
+// available (agent-version.tsx), its telemetry charts, its capabilities (edited by an administrator), its
+// events, and Revoke behind a confirmation dialog. Live:
 // /agents/stream (presence, decisions: the agent and its events are read again) and /telemetry/stream
 // (new samples from its host: the telemetry is read again, at most every few seconds).
 import { useRef, useState } from "preact/hooks";
@@ -14,6 +15,7 @@ import { useLoad } from "../use-load.ts";
 import { AgentCapabilities } from "./agent-capabilities.tsx";
 import { AgentEvents } from "./agent-events.tsx";
 import { AgentTelemetry } from "./agent-telemetry.tsx";
+import { AgentVersion } from "./agent-version.tsx";
 import { RevokeDialog } from "./revoke-dialog.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
@@ -74,7 +76,7 @@ export function AgentPage({ id }: { id: string }) {
               </button>
             )
           ) : (
-            <span class="meta">Revoking and changing grants need the admin:agents scope.</span>
+            <span class="meta">Updating, revoking and changing grants need the admin:agents scope.</span>
           )}
         </div>
       </header>
@@ -122,10 +124,7 @@ export function AgentPage({ id }: { id: string }) {
           <dt>Address</dt>
           <dd>{a.reported_ip ?? "—"}</dd>
         </div>
-        <div>
-          <dt>Version</dt>
-          <dd>{a.agent_version ?? "—"}</dd>
-        </div>
+        <AgentVersion agent={a} canUpdate={isAdmin} onQueued={() => setVersion((v) => v + 1)} />
         <div>
           <dt>Key fingerprint</dt>
           <dd>

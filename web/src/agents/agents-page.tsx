@@ -1,16 +1,17 @@
 // Agents: the enrollments waiting for approval, the pairing code an agent printed looked up to its
-// enrollment, approval (creating a hardware node for it, or linking it to one), and every agent with its
-// live presence from /agents/stream.
+// enrollment, approval (creating a hardware node for it, or linking it to one), every agent with its live
+// presence from /agents/stream and its version (agents-table.tsx: updates of a selection or all), and the
+// fleet's rollouts (rollout-progress.tsx).
 import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
-import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
-import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
+import { AgentsTable } from "./agents-table.tsx";
+import { RolloutsSection } from "./rollout-progress.tsx";
 
 type Lookup = paths["/api/v1/agents/pairing/lookup"]["post"]["responses"][200]["content"]["application/json"];
 
@@ -22,9 +23,13 @@ export function AgentsPage() {
     [],
   );
   const all = useLoad(() => ok(api.GET("/api/v1/agents", { params: { query: { limit: "100", sort: "name" } } })), []);
+  /** Counts /agents/stream events (and started rollouts): the rollouts are read again on each. */
+  const [events, setEvents] = useState(0);
+  const [started, setStarted] = useState<string | undefined>();
   const live = useStream("/api/v1/agents/stream", () => {
     pending.reload();
     all.reload();
+    setEvents((n) => n + 1);
   });
   const [code, setCode] = useState("");
   const [found, setFound] = useState<Lookup | undefined>();
@@ -123,43 +128,19 @@ export function AgentsPage() {
       </ul>
       <h2>All agents</h2>
       {all.error !== undefined && <Notice kind="error">{messageOf(all.error)}</Notice>}
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">All agents</caption>
-          <thead>
-            <tr>
-              <th scope="col">Host</th>
-              <th scope="col">Status</th>
-              <th scope="col">Presence</th>
-              <th scope="col">Hardware</th>
-              <th scope="col">Last seen</th>
-            </tr>
-          </thead>
-          <tbody>
-            {all.data?.items.map((a) => (
-              <tr key={a.id}>
-                <td data-label="Host">
-                  <Link href={`/agents/${a.id}`}>{a.hostname ?? a.name ?? `agent ${a.id}`}</Link>
-                </td>
-                <td data-label="Status">
-                  <Status value={a.status} />
-                </td>
-                <td data-label="Presence">
-                  <Status value={a.online ? "up" : "down"} />
-                </td>
-                <td data-label="Hardware">
-                  {a.hardware_id ? (
-                    <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-                <td data-label="Last seen">{a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Notice kind="success">{started}</Notice>
+      {all.data && (
+        <AgentsTable
+          items={all.data.items}
+          canUpdate={canApprove}
+          onStarted={(r) => {
+            setStarted(`Rollout ${r.id} of version ${r.version} started: its progress is under Rollouts.`);
+            setEvents((n) => n + 1);
+            all.reload();
+          }}
+        />
+      )}
+      <RolloutsSection canManage={canApprove} version={events} onProgress={all.reload} />
     </section>
   );
 }

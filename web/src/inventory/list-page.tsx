@@ -5,6 +5,7 @@ import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { Notice } from "../components/field.tsx";
+import { SelectAllHeader } from "../components/select-all.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
@@ -189,17 +190,12 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
           <thead>
             <tr>
               {selecting && (
-                <th scope="col" class="select">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all on this page"
-                    checked={allOnPage}
-                    ref={(el) => {
-                      if (el) el.indeterminate = !allOnPage && pageIds.some((id) => selected.has(id));
-                    }}
-                    onChange={() => setSelected(allOnPage ? new Set() : new Set(pageIds))}
-                  />
-                </th>
+                <SelectAllHeader
+                  label="Select all on this page"
+                  all={allOnPage}
+                  some={pageIds.some((id) => selected.has(id))}
+                  onToggle={() => setSelected(allOnPage ? new Set() : new Set(pageIds))}
+                />
               )}
               {group.columns.map((c) => {
                 const onSort = sortBy(c.name);

@@ -1,0 +1,154 @@
+// The "All agents" table: each agent's status, presence, version and the version available to it (with
+// the update queued for it), and for an administrator a checkbox per row and the actions that start a
+// rollout for the selection or for every agent (agent-updates.tsx). The focus goes back to the button
+// that opened the dialog when it closes.
+import { useRef, useState } from "preact/hooks";
+import { SelectAllHeader } from "../components/select-all.tsx";
+import { Status } from "../components/status.tsx";
+import { Link } from "../router.tsx";
+import { type AgentItem, agentName, type Rollout, UpdateDialog } from "./agent-updates.tsx";
+
+const UPDATE_STATE: Record<string, string> = {
+  queued: "queued, waits for its link",
+  sent: "sent",
+  started: "started",
+};
+
+/** The version available to an agent (an arrow and words, not colour alone), or the update under way. */
+export function Available({ agent }: { agent: Pick<AgentItem, "available_version" | "update" | "agent_version"> }) {
+  const u = agent.update;
+  return (
+    <>
+      {agent.available_version ? (
+        <span class="update-available">
+          <span aria-hidden="true">⬆</span> {agent.available_version} available
+        </span>
+      ) : agent.agent_version ? (
+        <span class="meta">up to date</span>
+      ) : (
+        "—"
+      )}
+      {u && (
+        <div class="meta update-state">
+          Update to {u.version}: {UPDATE_STATE[u.state] ?? u.state}
+          {u.rollout_id ? ` (rollout ${u.rollout_id})` : ""}
+        </div>
+      )}
+    </>
+  );
+}
+
+export interface AgentsTableProps {
+  items: readonly AgentItem[];
+  canUpdate: boolean;
+  onStarted: (rollout: Rollout) => void;
+}
+
+export function AgentsTable({ items, canUpdate, onStarted }: AgentsTableProps) {
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  /** The dialog: the agents chosen, or "all". */
+  const [dialog, setDialog] = useState<readonly AgentItem[] | "all" | undefined>();
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const chosen = items.filter((a) => selected.has(a.id));
+  const allChosen = items.length > 0 && chosen.length === items.length;
+  const toggle = (id: number) => setSelected((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
+  const open = (e: Event, what: readonly AgentItem[] | "all") => {
+    opener.current = e.currentTarget as HTMLButtonElement;
+    setDialog(what);
+  };
+  const close = () => {
+    setDialog(undefined);
+    // After a rollout started the selection is cleared and "Update selected…" is disabled: then "Update all…" takes the focus.
+    const back = opener.current;
+    setTimeout(() => (back && !back.disabled ? back : document.getElementById("update-all"))?.focus(), 0);
+  };
+
+  return (
+    <>
+      {canUpdate ? (
+        <div class="actions table-actions">
+          <button type="button" disabled={chosen.length === 0} onClick={(e) => open(e, chosen)}>
+            Update selected… ({chosen.length})
+          </button>
+          <button type="button" id="update-all" onClick={(e) => open(e, "all")}>
+            Update all…
+          </button>
+        </div>
+      ) : (
+        <p class="meta">Updating agents needs the admin:agents scope.</p>
+      )}
+      {dialog && (
+        <UpdateDialog
+          selected={dialog === "all" ? undefined : dialog}
+          all={items}
+          onClose={close}
+          onStarted={(r) => {
+            setSelected(new Set());
+            onStarted(r);
+          }}
+        />
+      )}
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">All agents</caption>
+          <thead>
+            <tr>
+              {canUpdate && (
+                <SelectAllHeader
+                  label="Select all agents"
+                  all={allChosen}
+                  some={chosen.length > 0}
+                  onToggle={() => setSelected(allChosen ? new Set() : new Set(items.map((a) => a.id)))}
+                />
+              )}
+              <th scope="col">Host</th>
+              <th scope="col">Status</th>
+              <th scope="col">Presence</th>
+              <th scope="col">Version</th>
+              <th scope="col">Available</th>
+              <th scope="col">Hardware</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((a) => (
+              <tr key={a.id} data-agent={a.id} class={selected.has(a.id) ? "selected" : undefined}>
+                {canUpdate && (
+                  <td class="select" data-label="Select">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${agentName(a)}`}
+                      checked={selected.has(a.id)}
+                      onChange={() => toggle(a.id)}
+                    />
+                  </td>
+                )}
+                <td data-label="Host">
+                  <Link href={`/agents/${a.id}`}>{agentName(a)}</Link>
+                </td>
+                <td data-label="Status">
+                  <Status value={a.status} />
+                </td>
+                <td data-label="Presence">
+                  <Status value={a.online ? "up" : "down"} />
+                </td>
+                <td data-label="Version">{a.agent_version ?? "—"}</td>
+                <td data-label="Available">
+                  <Available agent={a} />
+                </td>
+                <td data-label="Hardware">
+                  {a.hardware_id ? (
+                    <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td data-label="Last seen">{a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

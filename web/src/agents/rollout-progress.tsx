@@ -1,0 +1,223 @@
+// The "Rollouts" section of the agents screen: the rollout running or stopped (one at a time), with its
+// version, wave, how many agents are in each state, why it stopped, and Resume and Cancel for an
+// administrator; one that finished while the screen was open (or in the last minutes) stays shown with
+// its outcome, older ones are in a collapsed list. Read again on each /agents/stream event (the page
+// passes `version`) and, while a rollout has agents still to answer, every few seconds.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, ok, type paths } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSubmit } from "../auth/use-submit.ts";
+import { Dialog } from "../components/dialog.tsx";
+import { Notice } from "../components/field.tsx";
+import { Status } from "../components/status.tsx";
+import { Link } from "../router.tsx";
+import { useLoad } from "../use-load.ts";
+import type { Rollout } from "./agent-updates.tsx";
+
+type Summary = paths["/api/v1/agents/rollouts"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
+
+/** How often a rollout with agents still to answer is read again. */
+const POLL_MS = 3000;
+/** A rollout that finished this recently is shown in full, not only in the collapsed list. */
+const RECENT_MS = 10 * 60_000;
+const STATES = ["succeeded", "failed", "rolled_back", "started", "queued", "pending", "skipped"] as const;
+const label = (s: string) => s.replace("_", " ");
+const isActive = (r: Summary) => r.state === "running" || r.state === "stopped";
+const waiting = (r: Summary) => r.state === "running" || r.counts.queued + r.counts.started > 0;
+
+export interface RolloutsSectionProps {
+  canManage: boolean;
+  /** Changes on each /agents/stream event and each rollout started: the list is read again. */
+  version: number;
+  /** Called with each periodic read, so the page reads its agents (their versions and updates) again too. */
+  onProgress: () => void;
+}
+
+export function RolloutsSection({ canManage, version, onProgress }: RolloutsSectionProps) {
+  const [tick, setTick] = useState(0);
+  const list = useLoad(
+    () => ok(api.GET("/api/v1/agents/rollouts", { params: { query: { limit: "20", sort: "id", direction: "desc" } } })),
+    [version, tick],
+  );
+  /** Rollouts seen running or stopped on this screen: they stay shown once finished. */
+  const seen = useRef(new Set<number>());
+  const items = list.data?.items ?? [];
+  for (const r of items) if (isActive(r)) seen.current.add(r.id);
+  const reload = () => setTick((t) => t + 1);
+
+  const busy = items.some(waiting);
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setTimeout(() => {
+      reload();
+      onProgress();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [busy, list.data]);
+
+  const shown = items.filter(
+    (r) => isActive(r) || seen.current.has(r.id) || (r.finished_at && Date.now() - Date.parse(r.finished_at) < RECENT_MS),
+  );
+  const earlier = items.filter((r) => !shown.includes(r));
+  return (
+    <section aria-labelledby="rollouts-title">
+      <h2 id="rollouts-title">Rollouts</h2>
+      {list.error !== undefined && <Notice kind="error">{messageOf(list.error)}</Notice>}
+      {list.data && shown.length === 0 && <p class="empty">No rollout is under way.</p>}
+      {shown.map((r) => (
+        <RolloutCard key={r.id} rollout={r} canManage={canManage} onChanged={reload} />
+      ))}
+      {earlier.length > 0 && (
+        <details class="recent-rollouts">
+          <summary>Earlier rollouts ({earlier.length})</summary>
+          <ul>
+            {earlier.map((r) => (
+              <li key={r.id}>
+                Rollout {r.id}: version {r.version} <Status value={r.state} />{" "}
+                <span class="meta">
+                  {r.counts.succeeded} succeeded, {r.counts.failed + r.counts.rolled_back} failed or rolled back, {r.counts.skipped} skipped
+                  {r.finished_at ? `; finished ${new Date(r.finished_at).toLocaleString()}` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; canManage: boolean; onChanged: () => void }) {
+  const act = useSubmit();
+  const [confirming, setConfirming] = useState(false);
+  const [showTargets, setShowTargets] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const sent = r.total - r.counts.skipped;
+  const done = r.counts.succeeded + r.counts.failed + r.counts.rolled_back;
+  const titleId = `rollout-${r.id}-title`;
+  /** Cancel and resume act on the rollout as this screen shows it: changed since, the API answers 412. */
+  const ifMatch = { "If-Match": `W/"${Date.parse(r.updated_at)}"` };
+  const resume = () =>
+    act.run(async () => {
+      await ok(
+        api.POST("/api/v1/agents/rollouts/{rollout_id}/resume", { params: { path: { rollout_id: String(r.id) } }, headers: ifMatch }),
+      );
+      onChanged();
+    });
+  const cancel = () =>
+    act.run(async () => {
+      await ok(api.POST("/api/v1/agents/rollouts/{rollout_id}/cancel", { params: { path: { rollout_id: String(r.id) } } }));
+      setConfirming(false);
+      heading.current?.focus();
+      onChanged();
+    });
+  return (
+    <article class="card rollout" data-rollout={r.id} aria-labelledby={titleId}>
+      <h3 id={titleId} ref={heading} tabIndex={-1}>
+        Rollout {r.id}: version {r.version} <Status value={r.state} />
+      </h3>
+      <p>
+        {r.current_wave === 0 ? "No wave sent" : `Wave ${r.current_wave} of ${r.waves}`}
+        <progress max={Math.max(1, sent)} value={done} aria-label={`Agents done in rollout ${r.id}`} />
+        {done} of {sent} {sent === 1 ? "agent" : "agents"} done
+      </p>
+      <ul class="rollout-counts" aria-label={`Agents by state in rollout ${r.id}`}>
+        {STATES.map((s) => (
+          <li key={s} data-state={s}>
+            <span class="count-label">{label(s)}</span> <strong>{r.counts[s]}</strong>
+          </li>
+        ))}
+      </ul>
+      <p class="meta">
+        First wave {r.wave_percent}%, stops at {r.failure_threshold} {r.failure_threshold === 1 ? "failure" : "failures"}, wave timeout{" "}
+        {r.wave_timeout_seconds} s
+        {r.failures_acknowledged > 0
+          ? `; ${r.failures_acknowledged} earlier ${r.failures_acknowledged === 1 ? "failure" : "failures"} acknowledged on resume`
+          : ""}
+        .
+      </p>
+      {r.stop_reason && (
+        <p class="notice notice-error stop-reason">
+          <strong>Stopped:</strong> {r.stop_reason}
+        </p>
+      )}
+      <Notice kind="error">{act.error}</Notice>
+      {canManage && isActive(r) && (
+        <div class="actions">
+          {r.state === "stopped" && (
+            <button type="button" class="primary" disabled={act.busy} onClick={() => void resume()}>
+              Resume
+            </button>
+          )}
+          <button type="button" class="danger" ref={cancelButton} disabled={act.busy} onClick={() => setConfirming(true)}>
+            Cancel rollout…
+          </button>
+        </div>
+      )}
+      {confirming && (
+        <Dialog
+          title={`Cancel rollout ${r.id}?`}
+          onClose={() => {
+            setConfirming(false);
+            setTimeout(() => (cancelButton.current ?? heading.current)?.focus(), 0);
+          }}
+        >
+          <p>
+            The {r.counts.pending} {r.counts.pending === 1 ? "agent" : "agents"} not sent the update yet will not get it. Agents already
+            sent it ({r.counts.queued + r.counts.started} still answering) keep updating.
+          </p>
+          <Notice kind="error">{act.error}</Notice>
+          <div class="actions">
+            <button type="button" class="danger" disabled={act.busy} onClick={() => void cancel()}>
+              Cancel rollout
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </Dialog>
+      )}
+      <details onToggle={(e) => setShowTargets((e.currentTarget as HTMLDetailsElement).open)}>
+        <summary>Agents in rollout {r.id}</summary>
+        {showTargets && <Targets id={r.id} updatedAt={r.updated_at} counts={r.counts} />}
+      </details>
+    </article>
+  );
+}
+
+/** The rollout's agents with their wave, state and error; read when opened, and again as the rollout changes. */
+function Targets({ id, updatedAt, counts }: { id: number; updatedAt: string; counts: Summary["counts"] }) {
+  const one = useLoad<Rollout>(
+    () => ok(api.GET("/api/v1/agents/rollouts/{rollout_id}", { params: { path: { rollout_id: String(id) } } })),
+    [id, updatedAt, JSON.stringify(counts)],
+  );
+  if (one.error !== undefined) return <Notice kind="error">{messageOf(one.error)}</Notice>;
+  return (
+    <table class="compact">
+      <caption class="visually-hidden">Agents in rollout {id}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Agent</th>
+          <th scope="col">Wave</th>
+          <th scope="col">State</th>
+          <th scope="col">Error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {one.data?.targets.map((t) => (
+          <tr key={t.agent_id}>
+            <td>
+              <Link href={`/agents/${t.agent_id}`}>{t.hostname ?? `agent ${t.agent_id}`}</Link>
+            </td>
+            <td>{t.wave === 0 ? "—" : t.wave}</td>
+            <td>
+              <Status value={t.state} />
+            </td>
+            <td>{t.error ?? "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
