@@ -45,7 +45,8 @@ const page = (ctx: VerbContext, input: AgentListInput) =>
       input.hardware_id !== undefined ? eq(agents.hardware_id, input.hardware_id) : undefined,
     ],
     async (rows) => {
-      const [items, offers] = await Promise.all([presentSummaries(ctx.db, rows, ctx.clock.now()), updateOffers(ctx.db, rows, input)]);
+      const items = await presentSummaries(ctx.db, rows, ctx.clock.now());
+      const offers = updateOffers(rows, input);
       return items.map((item) => ({ ...item, ...offers.get(item.id)! }));
     },
   );
@@ -59,7 +60,8 @@ export const listPendingAgents = defineRead<Omit<AgentListInput, "status">, List
 
 export const getAgent = defineRead<{ id: number } & OfferSource, AgentDetailShape>({ scope: READ_AGENTS }, async (ctx, input) => {
   const row = await requireAgent(ctx.db, input.id);
-  const [read, offers] = await Promise.all([presentAgent(ctx.db, row, ctx.clock.now()), updateOffers(ctx.db, [row], input)]);
+  const read = await presentAgent(ctx.db, row, ctx.clock.now());
+  const offers = updateOffers([row], input);
   return { ...read, ...offers.get(row.id)! };
 });
 

@@ -1,9 +1,7 @@
 // What GET /agents and /agents/{id} say about updates (docs/agents.md, "Updating agents and fleet
 // rollouts"): `available_version`, the newest signed build for the agent's os/arch newer than the version
 // it runs (null without a release key, or when it runs the newest), and `update`, the update queued for it
-// (its version, state queued | sent | started, the rollout it belongs to) or null. One more query per page.
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
+// (its version, state queued | sent | started, the rollout it belongs to) or null, from the agent row.
 import type { AgentRow } from "./agent-row.ts";
 import { type AgentBinary, compareVersionsDesc, platformOf } from "./binaries.ts";
 
@@ -37,21 +35,7 @@ export function availableVersion(agent: Pick<AgentRow, "os" | "arch" | "agent_ve
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 
-export async function updateOffers(db: Db, rows: readonly AgentRow[], source: OfferSource): Promise<Map<number, UpdateOffer>> {
-  const inRollout = rows.filter((r) => typeof r.pending_update?.rollout_id === "number").map((r) => r.id);
-  // started: the agent's target in the rollout its queued update belongs to says so.
-  const started = new Set(
-    inRollout.length === 0
-      ? []
-      : (
-          await queryRows<{ agent_id: number }>(
-            db,
-            sql`select t.agent_id from agent_rollout_targets t join agents a on a.id = t.agent_id
-                where t.state = 'started' and t.rollout_id = (a.pending_update->>'rollout_id')::int
-                  and t.agent_id in (select jsonb_array_elements_text(${JSON.stringify(inRollout)}::jsonb)::int)`,
-          )
-        ).map((r) => r.agent_id),
-  );
+export function updateOffers(rows: readonly AgentRow[], source: OfferSource): Map<number, UpdateOffer> {
   return new Map(
     rows.map((r) => {
       const u = r.pending_update;
@@ -63,7 +47,8 @@ export async function updateOffers(db: Db, rows: readonly AgentRow[], source: Of
           update: u
             ? {
                 version: String(u.version),
-                state: started.has(r.id) ? "started" : sentAt ? "sent" : "queued",
+                // started_at: the agent's update.status started was stored (link-batch.ts).
+                state: u.started_at ? "started" : sentAt ? "sent" : "queued",
                 rollout_id: typeof u.rollout_id === "number" ? u.rollout_id : null,
                 queued_at: text(u.queued_at),
                 sent_at: sentAt,

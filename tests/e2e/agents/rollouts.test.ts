@@ -193,6 +193,20 @@ describe("fleet rollouts", () => {
     expect(b3!.updates).toHaveLength(1);
   }, 90_000);
 
+  it("a single agent's update (POST /agents/{id}/update) reads queued or sent, then started once the agent says so, then is gone", async () => {
+    const [one] = await fleet("single", 1);
+    one!.answer = "hold";
+    const agentPath = `agents/${one!.id}`;
+    await admin.call("POST", `${agentPath}/update`, { version: "2.0.0" });
+    await one!.updateFrame();
+    await until("update_started stored", async () => ((await pendingUpdateOf(one!)) as { started_at?: string } | null)?.started_at);
+    const during = await admin.call<{ update: { version: string; state: string; rollout_id: number | null } | null }>("GET", agentPath);
+    expect(during.update).toMatchObject({ version: "2.0.0", state: "started", rollout_id: null });
+    one!.finish("succeeded", "2.0.0");
+    await until("the update settled", async () => ((await pendingUpdateOf(one!)) === null ? true : undefined));
+    expect((await admin.call<{ update: unknown }>("GET", agentPath)).update).toBeNull();
+  }, 90_000);
+
   it("cancel skips the pending targets; those already sent keep following their reports", async () => {
     const [c1, c2, c3] = await fleet("cancel", 3);
     c1!.answer = "hold";

@@ -233,6 +233,14 @@ async function markUpdatesSent(tx: Db, sent: UpdateDoneRow[], now: Date): Promis
     where a.id = r.agent_id and a.pending_update->>'version' = r.version and not (a.pending_update ? 'sent_at')`);
 }
 
+/** An update the agent says it started shows as started (GET /agents' update.state), rollout or not. */
+async function markUpdatesStarted(tx: Db, started: UpdateDoneRow[], now: Date): Promise<void> {
+  await tx.execute(sql`
+    update agents a set pending_update = a.pending_update || jsonb_build_object('started_at', ${now.toISOString()}::text)
+    from jsonb_to_recordset(${rows(started)}) as r(agent_id integer, version text)
+    where a.id = r.agent_id and a.pending_update->>'version' = r.version and not (a.pending_update ? 'started_at')`);
+}
+
 /** Links that ended: `disconnected` events, and presence offline where no newer link took over. */
 async function endLinks(s: VerbScope, ended: LinkEndRow[]): Promise<void> {
   const cleared = await queryRows<{ id: number }>(
@@ -284,6 +292,8 @@ export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: A
   if (batch.readiness.length) await storeReadiness(s.tx, batch.readiness);
   if (batch.events.length) await storeEvents(s.tx, batch.events);
   if (batch.updates_sent.length) await markUpdatesSent(s.tx, batch.updates_sent, s.now);
+  const started = reports.filter((r) => r.phase === "started").map((r) => ({ agent_id: r.agent_id, version: r.version }));
+  if (started.length) await markUpdatesStarted(s.tx, started, s.now);
   if (batch.updates_done.length) await settleUpdates(s.tx, batch.updates_done);
   if (batch.ended.length) await endLinks(s, batch.ended);
   return outcome;
