@@ -45,7 +45,25 @@ const pick = (txt: Map<string, string>, keys: string[]): string | null => {
 };
 
 /** One mDNS datagram as an observation; throws MalformedPacket for anything dns-packet cannot decode. */
+/** Header, and the fewest bytes a question (root name, type, class) and a record (+ TTL, length) take. */
+const HEADER_BYTES = 12;
+const MIN_QUESTION_BYTES = 5;
+const MIN_RECORD_BYTES = 11;
+
+/**
+ * Whether the header's counts could fit the packet. dns-packet works through every count it is given
+ * before it finds the bytes missing: random bytes cost it milliseconds each, so a flood of them would
+ * hold the listener's thread; this check refuses them for the price of four reads.
+ */
+function countsFit(buf: Buffer): boolean {
+  if (buf.length < HEADER_BYTES) return false;
+  const questions = buf.readUInt16BE(4);
+  const records = buf.readUInt16BE(6) + buf.readUInt16BE(8) + buf.readUInt16BE(10);
+  return questions * MIN_QUESTION_BYTES + records * MIN_RECORD_BYTES <= buf.length - HEADER_BYTES;
+}
+
 export function parseMdns(buf: Buffer, source: string, at: string): ListenerObservation {
+  if (!countsFit(buf)) throw new MalformedPacket("mDNS packet not decodable: its header counts more records than it holds");
   let packet: dnsPacket.Packet;
   try {
     packet = dnsPacket.decode(buf);

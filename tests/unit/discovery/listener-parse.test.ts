@@ -52,6 +52,10 @@ describe("mDNS", () => {
   it("refuses what dns-packet cannot decode", () => {
     expect(() => parseMdns(Buffer.from([1, 2, 3]), "192.168.1.5", AT)).toThrow(MalformedPacket);
     expect(() => parseMdns(Buffer.from([0, 0, 0x84, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]), "192.168.1.5", AT)).toThrow(MalformedPacket);
+    // One answer counted, none there: refused from the header, before dns-packet works through the counts.
+    expect(() => parseMdns(Buffer.from([0, 0, 0x84, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0]), "192.168.1.5", AT)).toThrow(
+      /counts more records than it holds/,
+    );
   });
 });
 
