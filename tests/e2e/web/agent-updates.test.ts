@@ -74,6 +74,11 @@ describe.skipIf(!hasChromium)("agent updates in the console", () => {
     await seen(page.getByRole("columnheader", { name: "Available" }));
     await seen(page.getByRole("heading", { name: "Rollouts" }));
     await seen(page.getByText("No rollout is under way."));
+    // Add a host: the install command of this server (GET /agents/install-command), for administrators.
+    await seen(page.getByRole("heading", { name: "Add a host" }));
+    const command = await page.getByTestId("install-command").textContent();
+    expect(command).toContain(`${s.product.url}/install-agent.sh`);
+    expect(command).toMatch(/sha256sum -c/);
     await shot(page, "70-agents-versions");
   }, 60_000);
 
@@ -201,6 +206,7 @@ describe.skipIf(!hasChromium)("agent updates in the console", () => {
       await seen(p.getByRole("heading", { name: "All agents" }));
       await seen(row(p, "db-2").getByText("2.0.0 available"));
       await seen(p.getByText("Updating agents needs the admin:agents scope."));
+      expect(await p.getByRole("heading", { name: "Add a host" }).count()).toBe(0);
       await seen(p.locator("article.rollout").first());
       expect(await p.getByRole("checkbox").count()).toBe(0);
       for (const name of [/^Update selected/, "Update all…", "Resume", "Cancel rollout…"])

@@ -10,6 +10,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { useLoad } from "../use-load.ts";
+import { InstallCommand } from "./install-command.tsx";
 import { AgentsTable } from "./agents-table.tsx";
 import { RolloutsSection } from "./rollout-progress.tsx";
 
@@ -106,11 +107,15 @@ export function AgentsPage() {
           <Notice kind="success">{done}</Notice>
         </form>
       )}
+      {canApprove && <InstallCommand />}
       <h2>Pending enrollments</h2>
       {pending.error !== undefined && <Notice kind="error">{messageOf(pending.error)}</Notice>}
       {pending.data?.items.length === 0 && (
         <p class="empty">
-          No agent is waiting. Run <code>npm run agent -- --server {location.origin}</code> on a host.
+          No agent is waiting.{" "}
+          {canApprove
+            ? "Run the command under Add a host on a host, or npm run agent from a checkout."
+            : "An administrator adds hosts with the install command shown on this screen."}
         </p>
       )}
       <ul class="cards">
