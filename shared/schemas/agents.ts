@@ -103,48 +103,6 @@ export function endpointUrl(text: string): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
-/** Fields of AgentRead a client may send back in a PATCH; they are ignored. */
-const AGENT_READ_ONLY = [
-  "hostname",
-  "status",
-  "os",
-  "os_version",
-  "arch",
-  "agent_version",
-  "fingerprint",
-  "hardware_name",
-  "last_seen_at",
-  "online",
-  "enrolled_at",
-  "device_pk",
-  "machine_id_hash",
-  "reported_ip",
-  "tenant_id",
-  "approved_at",
-  "decided_at",
-  "revoke_reason",
-  "connected_since",
-  "spool_depth",
-  "spool_bytes",
-  "spool_reported_at",
-  "capabilities",
-  "capability_schema",
-  "proposed_hardware_id",
-  "proposed_hardware_name",
-  "duplicate_machine_id",
-  "pending_update",
-  "primary_macs",
-];
-
-export const AgentPatchBody = patchBody(
-  {
-    name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200)))),
-    notes: OptionalText(10_000),
-    hardware_id: RefId,
-  },
-  AGENT_READ_ONLY,
-);
-
 /** {name: true | false | {enabled?, config?}}; checked against the registry by the verb (422 naming the key). */
 const GrantChanges = v.record(v.string(), v.unknown());
 
@@ -241,6 +199,21 @@ const UpdateOfferEntries = {
 
 export const AgentListItem = v.object({ ...AgentSummary.entries, ...UpdateOfferEntries });
 export const AgentDetail = v.object({ ...AgentRead.entries, ...UpdateOfferEntries });
+
+/** What PATCH /agents/{id} changes. */
+const AGENT_WRITABLE = {
+  name: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(200)))),
+  notes: OptionalText(10_000),
+  hardware_id: RefId,
+};
+
+/**
+ * Every other field of the agent as GET answers it, which a client may send back in a PATCH and which is
+ * ignored; derived from the answer's schema, so a field added there is accepted back at once.
+ */
+const AGENT_READ_ONLY = Object.keys(AgentDetail.entries).filter((k) => !(k in AGENT_WRITABLE));
+
+export const AgentPatchBody = patchBody(AGENT_WRITABLE, AGENT_READ_ONLY);
 
 export const AgentList = listResponse(AgentListItem);
 
