@@ -23,6 +23,8 @@ export interface CheckTypeEntry {
   /** The whole run's budget (ms) for a timeout of `timeoutMs`, when the check needs more than its timeout. */
   budgetMs?: (config: Record<string, unknown>, timeoutMs: number) => number;
   runners: readonly CheckRunner[];
+  /** The config keys whose values are secrets: sealed by the vault, answered masked with `<key>_set`. */
+  secretKeys?: readonly string[];
 }
 
 /** Seconds between two checks of a monitor when the caller sends no interval_secs. */
@@ -103,6 +105,7 @@ const REGISTRY = {
     },
     timeout: { fallback: 10.0, max: 120 },
     runners: ["sidecar", "agent"],
+    secretKeys: ["password", "token"],
   },
   dns: {
     config: {
@@ -121,6 +124,9 @@ const REGISTRY = {
 export type CheckType = keyof typeof REGISTRY;
 export const CHECK_TYPE_REGISTRY: Readonly<Record<CheckType, CheckTypeEntry>> = REGISTRY;
 export const CHECK_TYPES = Object.keys(REGISTRY) as readonly CheckType[] as readonly [CheckType, ...CheckType[]];
+
+/** The config keys of `checkType` whose values are secrets (none for most types). */
+export const secretKeysOf = (checkType: CheckType): readonly string[] => CHECK_TYPE_REGISTRY[checkType].secretKeys ?? [];
 
 export const isCheckType = (value: unknown): value is CheckType => typeof value === "string" && Object.hasOwn(REGISTRY, value);
 
