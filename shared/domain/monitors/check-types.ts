@@ -4,6 +4,7 @@
 // and which runners can execute it. Runtime-neutral (the API validates configs on workerd too); the
 // executors, which are Node-only, live in net/checks/<type>.ts. Adding a type: sidecar/README.md.
 import * as v from "valibot";
+import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -119,6 +120,8 @@ const REGISTRY = {
     timeout: { fallback: 5.0, max: 30 },
     runners: ["sidecar", "agent"],
   },
+  // Database checks (issue 29 item 2): net/checks/postgres.ts, mysql.ts, redis.ts.
+  ...DATABASE_CHECK_TYPES,
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;

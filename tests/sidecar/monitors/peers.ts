@@ -185,3 +185,23 @@ export async function startDnsPeer(zone: Zone, address = "127.0.0.53"): Promise<
   const addresses = server.addresses() as { udp?: { port: number } };
   return { address, port: addresses.udp?.port ?? 0, close: () => server.close() as Promise<void> };
 }
+
+/** A TCP listener that accepts and never says a word (a database that hangs before its greeting). */
+export async function startSilentPeer(host = "127.0.0.1"): Promise<TcpPeer> {
+  const sockets = new Set<Socket>();
+  const peer = { port: 0, accepted: 0, close: async () => {} };
+  const server: TcpServer = createTcpServer((s) => {
+    peer.accepted++;
+    sockets.add(s);
+    s.on("error", () => {});
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  peer.port = (server.address() as { port: number }).port;
+  peer.close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
+  return peer;
+}
