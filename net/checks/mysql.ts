@@ -41,6 +41,7 @@ export const mysqlCheck: Check = async (spec, signal, timeoutMs) => {
     };
     query = config.string("query", null);
     expected = config.string("expected_value", null);
+    if (expected !== null && query === null) throw new CheckConfigError("expected_value needs a query");
   } catch (e) {
     return invalidConfig(e);
   }

@@ -76,6 +76,10 @@ describe("mysql check", () => {
   it("answers an invalid config without connecting", async () => {
     expect(await check({ port: 0 })).toMatchObject({ up: false, invalid_config: true });
     expect(await check({ query: 42 })).toMatchObject({ invalid_config: true, msg: "invalid config: config.query must be a string" });
+    expect(await check({ expected_value: "1" })).toMatchObject({
+      invalid_config: true,
+      msg: "invalid config: expected_value needs a query",
+    });
   });
 
   it("costs a silent server its timeout, then answers timeout", async () => {
