@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { type Connection, createConnection } from "mysql2";
 import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded } from "./result.ts";
-import { untilAborted, valueMismatch } from "./pinned.ts";
+import { queryOutcome, untilAborted } from "./pinned.ts";
 
 const AUTH_ERRORS = new Set(["ER_ACCESS_DENIED_ERROR", "ER_DBACCESS_DENIED_ERROR", "ER_NOT_SUPPORTED_AUTH_MODE", "ER_HOST_NOT_PRIVILEGED"]);
 
@@ -66,9 +66,7 @@ export const mysqlCheck: Check = async (spec, signal, timeoutMs) => {
     const list = Array.isArray(rows) ? (rows as unknown[][]) : [];
     const first = list[0]?.[0];
     const got = list.length === 0 ? undefined : first == null ? null : String(first);
-    const mismatch = valueMismatch(expected, got);
-    if (mismatch) return failed(mismatch, latency);
-    return succeeded(expected === null ? "connected, query ran" : `connected, value ${JSON.stringify(got)}`, latency);
+    return queryOutcome(expected, got, latency);
   } catch (e) {
     return failed(signal.aborted ? "timeout" : mysqlReason(e, phase), signal.aborted ? null : elapsed(start));
   } finally {

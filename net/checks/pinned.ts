@@ -2,7 +2,7 @@
 // address to connect to, resolved through the monitor policy's lookup (reach.ts), so the driver is
 // handed a checked IP and the name is kept for TLS; and the pieces the database checks share.
 import { isIP } from "node:net";
-import type { CheckSpec } from "./result.ts";
+import { type CheckOutcome, type CheckSpec, failed, succeeded } from "./result.ts";
 
 /** The monitor's host resolved to an address the policy allows (the host itself when no policy is set). */
 export function pinnedAddress(spec: CheckSpec): Promise<string> {
@@ -38,4 +38,11 @@ export function valueMismatch(expected: string | null, got: string | null | unde
   if (expected === null || got === expected) return null;
   const shown = got === undefined ? "no rows" : got === null ? "NULL" : JSON.stringify(got);
   return `value mismatch: expected ${JSON.stringify(expected)} got ${shown}`;
+}
+
+/** The outcome of a query answered `got` (undefined: no rows) after `latency` ms: down on a value mismatch. */
+export function queryOutcome(expected: string | null, got: string | null | undefined, latency: number): CheckOutcome {
+  const mismatch = valueMismatch(expected, got);
+  if (mismatch) return failed(mismatch, latency);
+  return succeeded(expected === null ? "connected, query ran" : `connected, value ${JSON.stringify(got)}`, latency);
 }

@@ -3,8 +3,8 @@
 // text, must equal it. The driver is handed the address the monitor policy allowed (pinned.ts); the
 // connection is closed after the check and when its time is up.
 import postgres from "postgres";
-import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded } from "./result.ts";
-import { pinnedAddress, serverNameOf, untilAborted, valueMismatch } from "./pinned.ts";
+import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf } from "./result.ts";
+import { pinnedAddress, serverNameOf, queryOutcome, untilAborted } from "./pinned.ts";
 
 /** What a PostgreSQL error means to whoever reads the monitor: its SQLSTATE class decides. */
 function postgresReason(e: unknown, phase: "connect" | "query"): string {
@@ -57,9 +57,7 @@ export const postgresCheck: Check = async (spec, signal, timeoutMs) => {
     const latency = elapsed(start);
     const first = rows[0]?.[0];
     const got = rows.length === 0 ? undefined : first == null ? null : Buffer.from(first as Uint8Array).toString("utf8");
-    const mismatch = valueMismatch(expected, got);
-    if (mismatch) return failed(mismatch, latency);
-    return succeeded(expected === null ? "connected, query ran" : `connected, value ${JSON.stringify(got)}`, latency);
+    return queryOutcome(expected, got, latency);
   } catch (e) {
     return failed(signal.aborted ? "timeout" : postgresReason(e, phase), signal.aborted ? null : elapsed(start));
   } finally {
