@@ -10,6 +10,9 @@ import { icmpCheck } from "./icmp.ts";
 import { gateCheck, type ReachOptions } from "./reach.ts";
 import { type Check, type CheckOutcome, type CheckSpec, failed } from "./result.ts";
 import { tcpCheck } from "./tcp.ts";
+import { mysqlCheck } from "./mysql.ts";
+import { postgresCheck } from "./postgres.ts";
+import { redisCheck } from "./redis.ts";
 
 export type { CheckOutcome, CheckSpec };
 
@@ -26,6 +29,10 @@ export const EXECUTORS: Record<CheckType, (options: RunCheckOptions) => Check> =
   tcp: () => tcpCheck,
   http: () => httpCheck,
   dns: () => dnsCheck,
+  // Database checks (issue 29 item 2).
+  postgres: () => postgresCheck,
+  mysql: () => mysqlCheck,
+  redis: () => redisCheck,
 };
 
 /** The check's timeout (ms) and its whole budget (ms): the type's registry entry decides. */

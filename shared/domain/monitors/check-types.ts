@@ -4,6 +4,7 @@
 // and which runners can execute it. Runtime-neutral (the API validates configs on workerd too); the
 // executors, which are Node-only, live in net/checks/<type>.ts. Adding a type: sidecar/README.md.
 import * as v from "valibot";
+import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -23,6 +24,8 @@ export interface CheckTypeEntry {
   /** The whole run's budget (ms) for a timeout of `timeoutMs`, when the check needs more than its timeout. */
   budgetMs?: (config: Record<string, unknown>, timeoutMs: number) => number;
   runners: readonly CheckRunner[];
+  /** The config keys whose values are secrets: sealed by the vault, answered masked with `<key>_set`. */
+  secretKeys?: readonly string[];
 }
 
 /** Seconds between two checks of a monitor when the caller sends no interval_secs. */
@@ -103,6 +106,7 @@ const REGISTRY = {
     },
     timeout: { fallback: 10.0, max: 120 },
     runners: ["sidecar", "agent"],
+    secretKeys: ["password", "token"],
   },
   dns: {
     config: {
@@ -116,11 +120,16 @@ const REGISTRY = {
     timeout: { fallback: 5.0, max: 30 },
     runners: ["sidecar", "agent"],
   },
+  // Database checks (issue 29 item 2): net/checks/postgres.ts, mysql.ts, redis.ts.
+  ...DATABASE_CHECK_TYPES,
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;
 export const CHECK_TYPE_REGISTRY: Readonly<Record<CheckType, CheckTypeEntry>> = REGISTRY;
 export const CHECK_TYPES = Object.keys(REGISTRY) as readonly CheckType[] as readonly [CheckType, ...CheckType[]];
+
+/** The config keys of `checkType` whose values are secrets (none for most types). */
+export const secretKeysOf = (checkType: CheckType): readonly string[] => CHECK_TYPE_REGISTRY[checkType].secretKeys ?? [];
 
 export const isCheckType = (value: unknown): value is CheckType => typeof value === "string" && Object.hasOwn(REGISTRY, value);
 

@@ -1,21 +1,19 @@
 // Per-check-type monitor config (spec/catalogue.tsv, group monitors; the registry in check-types.ts; issue 12 item 1).
 // Every key is optional and an unknown key is refused (422): the config is stored with only the keys the
 // caller sent, and the runner applies the defaults of the type's registry entry (check-types.ts) at run
-// time. Secrets (http `password`, `token` and credential-bearing headers) are validated here and taken
-// apart by shared/verbs/monitors/secrets.ts.
+// time. Secrets (each type's `secretKeys` in its registry entry, http's credential-bearing headers) are
+// validated here and taken apart by shared/verbs/monitors/secrets.ts.
 import * as v from "valibot";
-import { CHECK_TYPE_REGISTRY, type CheckType } from "./check-types.ts";
+import { CHECK_TYPE_REGISTRY, type CheckType, secretKeysOf } from "./check-types.ts";
 
-export { CHECK_TYPES, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS, type CheckType } from "./check-types.ts";
+export { CHECK_TYPES, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS, type CheckType, secretKeysOf } from "./check-types.ts";
 
-/** The http config keys whose values are secrets (sealed by the vault, answered masked). */
-export const SECRET_KEYS = ["password", "token"] as const;
 /** Request headers that carry credentials: their values are secrets too. */
 export const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token"]);
 export const isSecretHeader = (name: string) => SECRET_HEADERS.has(name.toLowerCase());
 
 /** Read-only flags a client may send back inside config (`password_set`, ...); ignored on write. */
-export const CONFIG_READ_ONLY = SECRET_KEYS.map((k) => `${k}_set`);
+export const readOnlyKeysOf = (checkType: CheckType): string[] => secretKeysOf(checkType).map((k) => `${k}_set`);
 
 export interface ConfigIssue {
   /** Path inside the config (`["headers", "X-A"]`). */
@@ -34,7 +32,8 @@ export function validateConfig(checkType: CheckType, config: unknown): ConfigRes
   if (typeof config !== "object" || config === null || Array.isArray(config))
     return { ok: false, issues: [{ path: [], msg: "Must be an object.", type: "object" }] };
   const entries = CHECK_TYPE_REGISTRY[checkType].config;
-  const given = Object.fromEntries(Object.entries(config).filter(([k]) => !CONFIG_READ_ONLY.includes(k) || checkType !== "http"));
+  const readOnly = readOnlyKeysOf(checkType);
+  const given = Object.fromEntries(Object.entries(config).filter(([k]) => !readOnly.includes(k)));
   const issues: ConfigIssue[] = Object.keys(given)
     .filter((k) => !Object.hasOwn(entries, k))
     .map((k) => ({ path: [k], msg: `Unknown field "${k}" for a ${checkType} check.`, type: "unknown_key" }));

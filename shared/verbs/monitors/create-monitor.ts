@@ -29,7 +29,7 @@ export interface NewMonitor {
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
-  await vaultReadyFor(s, vault, m.check_type === "http" ? m.config : undefined);
+  await vaultReadyFor(s, vault, m.check_type, m.config);
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
   await checkDestinations(s, m.check_type, { host: m.host, config });
   await checkRefs(s.tx, m);

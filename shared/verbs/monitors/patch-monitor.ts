@@ -43,12 +43,12 @@ async function patchValues(
   const values: Changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   let secretsChanged = false;
   if (newConfig !== undefined) {
-    await vaultReadyFor(s, vault, before.check_type === "http" ? newConfig : undefined);
-    const previous = before.check_type === "http" && sendsMask(newConfig) ? await openSecrets(vault, id, before.secret_config) : null;
+    await vaultReadyFor(s, vault, before.check_type, newConfig);
+    const previous = sendsMask(before.check_type, newConfig) ? await openSecrets(vault, id, before.secret_config) : null;
     const checked = checkConfig(before.check_type, newConfig, previous);
     values.config = checked.config;
     // A mask sent back changes nothing: the sealed secrets are written only with a changed config or changed secrets.
-    secretsChanged = sendsSecret(newConfig) || (before.secret_config != null) !== (checked.secrets != null);
+    secretsChanged = sendsSecret(before.check_type, newConfig) || (before.secret_config != null) !== (checked.secrets != null);
     if (secretsChanged || canonicalJson(checked.config) !== canonicalJson(before.config))
       values.secret_config = checked.secrets ? await sealSecrets(vault, id, checked.secrets) : null;
   }

@@ -1,23 +1,25 @@
-// The secrets of an http monitor's config: `password`, `token` and the values of credential headers
+// The secrets of a monitor's config: its type's `secretKeys` (registry, check-types.ts: http's `password`
+// and `token`, the database checks' `password`) and the values of http's credential headers
 // (Authorization, Cookie, ...). The stored `config` keeps the mask in their place (so it still holds only
 // the keys sent, and reads need no vault); the values go sealed into `monitors.secret_config`
 // (MONITOR_SECRET_CONFIG, bound to the row). A read answers the mask plus `<key>_set`; sending the mask
 // back keeps the stored value; null clears it. The runner gets the clear config from runtimeConfig().
-import type { ConfigIssue } from "../../domain/monitors/config.ts";
-import { isSecretHeader, SECRET_KEYS } from "../../domain/monitors/config.ts";
+import type { CheckType, ConfigIssue } from "../../domain/monitors/config.ts";
+import { CHECK_TYPE_REGISTRY, isCheckType } from "../../domain/monitors/check-types.ts";
+import { isSecretHeader, secretKeysOf } from "../../domain/monitors/config.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { MONITOR_SECRET_CONFIG, openSecret, sealSecret } from "../vault/secret-columns.ts";
 
 export const MASK = "********";
 
+/** The secret keys' values by key (`password`, `token`), and http's credential headers. */
 export interface MonitorSecrets {
-  password?: string;
-  token?: string;
   /** Credential header values by the header name as sent. */
   headers?: Record<string, string>;
+  [key: string]: string | Record<string, string> | undefined;
 }
 
-const isEmpty = (s: MonitorSecrets) => s.password === undefined && s.token === undefined && Object.keys(s.headers ?? {}).length === 0;
+const isEmpty = (s: MonitorSecrets) => Object.keys(s).every((k) => k === "headers") && Object.keys(s.headers ?? {}).length === 0;
 
 function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
   const lower = name.toLowerCase();
@@ -25,26 +27,31 @@ function headerValue(headers: Record<string, string> | undefined, name: string):
   return undefined;
 }
 
+/** The request headers of a type that has them (http), whose credential values are secrets. */
+const headersOf = (checkType: CheckType, config: Record<string, unknown>) =>
+  Object.hasOwn(CHECK_TYPE_REGISTRY[checkType].config, "headers") ? (config.headers as Record<string, string> | undefined) : undefined;
+
 /** Whether applying `config` needs the stored secrets opened (it sends a mask back). */
-export function sendsMask(config: Record<string, unknown>): boolean {
-  if (SECRET_KEYS.some((k) => config[k] === MASK)) return true;
-  const headers = config.headers as Record<string, string> | undefined;
+export function sendsMask(checkType: CheckType, config: Record<string, unknown>): boolean {
+  if (secretKeysOf(checkType).some((k) => config[k] === MASK)) return true;
+  const headers = headersOf(checkType, config);
   return Object.entries(headers ?? {}).some(([name, value]) => isSecretHeader(name) && value === MASK);
 }
 
 /** Whether `config` carries a new secret value (one the vault must seal). */
-export function sendsSecret(config: Record<string, unknown>): boolean {
-  if (SECRET_KEYS.some((k) => typeof config[k] === "string" && config[k] !== "" && config[k] !== MASK)) return true;
-  const headers = config.headers as Record<string, string> | undefined;
+export function sendsSecret(checkType: CheckType, config: Record<string, unknown>): boolean {
+  if (secretKeysOf(checkType).some((k) => typeof config[k] === "string" && config[k] !== "" && config[k] !== MASK)) return true;
+  const headers = headersOf(checkType, config);
   return Object.entries(headers ?? {}).some(([name, value]) => isSecretHeader(name) && value !== MASK);
 }
 
 /**
- * Splits a validated http config into what is stored in clear (masks where secrets were) and the secrets,
+ * Splits a validated config of `checkType` into what is stored in clear (masks where secrets were) and the secrets,
  * taking the previous value where the caller sent the mask back. A mask with nothing stored behind it is
  * an issue: the caller must send the value.
  */
 export function splitSecrets(
+  checkType: CheckType,
   config: Record<string, unknown>,
   previous: MonitorSecrets | null,
 ): { config: Record<string, unknown>; secrets: MonitorSecrets | null; issues: ConfigIssue[] } {
@@ -53,20 +60,20 @@ export function splitSecrets(
   const issues: ConfigIssue[] = [];
   const missing = (path: (string | number)[], what: string) =>
     issues.push({ path, msg: `The ${what} is masked but none is stored: send its value.`, type: "secret_missing" });
-  for (const key of SECRET_KEYS) {
+  for (const key of secretKeysOf(checkType)) {
     const value = config[key];
     if (value === undefined || value === null) continue;
     if (value === "") clear[key] = null;
     else if (value === MASK) {
       const kept = previous?.[key];
-      if (kept === undefined) missing([key], key);
+      if (typeof kept !== "string") missing([key], key);
       else secrets[key] = kept;
     } else {
       secrets[key] = value as string;
       clear[key] = MASK;
     }
   }
-  const headers = config.headers as Record<string, string> | undefined;
+  const headers = headersOf(checkType, config);
   if (headers) {
     const clearHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
@@ -86,8 +93,12 @@ export function splitSecrets(
 
 /** The config as answered: stored (masks in place), plus `<key>_set` for each secret key given. */
 export function presentConfig(checkType: string, config: Record<string, unknown>): Record<string, unknown> {
-  if (checkType !== "http") return config;
-  const flags = Object.fromEntries(SECRET_KEYS.filter((k) => k in config).map((k) => [`${k}_set`, config[k] === MASK]));
+  if (!isCheckType(checkType)) return config;
+  const flags = Object.fromEntries(
+    secretKeysOf(checkType)
+      .filter((k) => k in config)
+      .map((k) => [`${k}_set`, config[k] === MASK]),
+  );
   return { ...config, ...flags };
 }
 
@@ -112,7 +123,7 @@ export async function runtimeConfig(
   const secrets = await openSecrets(vault, row.id, row.secret_config);
   if (!secrets) return row.config;
   const config: Record<string, unknown> = { ...row.config };
-  for (const key of SECRET_KEYS) if (secrets[key] !== undefined) config[key] = secrets[key];
+  for (const [key, value] of Object.entries(secrets)) if (typeof value === "string") config[key] = value;
   if (secrets.headers) config.headers = { ...(config.headers as Record<string, string> | undefined), ...secrets.headers };
   return config;
 }

@@ -29,8 +29,7 @@ export interface CheckedConfig {
 export function checkConfig(checkType: CheckType, config: unknown, previous: MonitorSecrets | null): CheckedConfig {
   const result = validateConfig(checkType, config);
   if (!result.ok) throw ApiError.validation(result.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
-  if (checkType !== "http") return { config: result.config, secrets: null };
-  const split = splitSecrets(result.config, previous);
+  const split = splitSecrets(checkType, result.config, previous);
   if (split.issues.length > 0) throw ApiError.validation(split.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
   return { config: split.config, secrets: split.secrets };
 }
@@ -62,8 +61,13 @@ export async function checkDestinations(
 }
 
 /** Refuses a new secret while the vault cannot write (no key, a wrong key, a rotation pending). */
-export async function vaultReadyFor(s: VerbScope, vault: Vault, config: Record<string, unknown> | undefined): Promise<void> {
-  if (config && sendsSecret(config)) await assertVaultWritable(s.tx, vault, s.now);
+export async function vaultReadyFor(
+  s: VerbScope,
+  vault: Vault,
+  checkType: CheckType,
+  config: Record<string, unknown> | undefined,
+): Promise<void> {
+  if (config && sendsSecret(checkType, config)) await assertVaultWritable(s.tx, vault, s.now);
 }
 
 /** The target named (type and id together; `ip` needs no row) and the probe agent exist. */

@@ -11,12 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => a.t.close());
 
-const stored = async (id: number) =>
-  (await a.t.sql`select id, config, secret_config from monitors where id = ${id}`)[0] as {
-    id: number;
-    config: Record<string, unknown>;
-    secret_config: string | null;
-  };
+const stored = (id: number) => a.stored(id);
 
 describe("http secrets", () => {
   it("never returns or stores in clear the password, token and credential headers", async () => {

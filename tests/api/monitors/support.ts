@@ -6,6 +6,8 @@ import { type AgentActors, createAgentActors } from "../agents/support.ts";
 export interface MonitorActors extends AgentActors {
   /** Creates a monitor as the admin; answers its MonitorRead. */
   monitor(body?: Record<string, unknown>): Promise<Record<string, any>>;
+  /** The monitor's row as stored: its config (masks in place) and its sealed secrets. */
+  stored(id: number): Promise<{ id: number; config: Record<string, unknown>; secret_config: string | null }>;
   service(name: string, fields?: { url?: string | null; ip?: string | null; ports?: { port: number }[] }): Promise<number>;
 }
 
@@ -25,6 +27,11 @@ export async function createMonitorActors(): Promise<MonitorActors> {
       });
       expect(res.status, await res.clone().text()).toBe(201);
       return res.json();
+    },
+    async stored(id) {
+      const [row] = await a.t.sql<{ id: number; config: Record<string, unknown>; secret_config: string | null }[]>`
+        select id, config, secret_config from monitors where id = ${id}`;
+      return row!;
     },
     async service(name, fields = {}) {
       const [row] = await a.t.sql<{ id: number }[]>`

@@ -3,7 +3,7 @@
 // - "New monitor" on the overview; an http monitor with a bad URL shows the API's 422 on the URL field, then
 //   with the target's URL it is created, its page opens and shows it up after "Check now";
 // - a tcp monitor watching a hardware node picked with the search picker (its address the host); dns and icmp monitors with
-//   only their own fields;
+//   only their own fields; a postgres monitor with its fields, the API's 422 on its port, its password sealed;
 // - its interval edited; an edit while someone else changed it shows the 412 with "Load their version";
 // - an http monitor's edit keeps its secrets (sent back masked) and the config keys the form has no field
 //   for, and shows a bad header name and interval on their fields;
@@ -147,6 +147,44 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     });
     expect(icmp).toMatchObject({ check_type: "icmp", host: TARGET_HOST, config: { timeout: 2.5 } });
     for (const m of [dns, icmp]) await s.api("DELETE", `/monitors/${m.id}`);
+  }, 120_000);
+
+  it("creates a postgres monitor with its own fields only: the API's 422 on the port first, the password sealed", async () => {
+    const { page } = s;
+    await page.goto(`${s.product.url}/monitors/new`);
+    await seen(page.getByRole("heading", { name: "New monitor", level: 1 }));
+    await page.getByLabel("Name", { exact: true }).fill("app postgres");
+    await page.getByLabel("Check type").selectOption("postgres");
+    expect(await page.getByLabel("URL", { exact: true }).count()).toBe(0);
+    expect(await page.getByLabel("Key", { exact: true }).count()).toBe(0);
+    await page.getByLabel("Host", { exact: true }).fill(TARGET_HOST);
+    await page.getByLabel("Check every (seconds)").fill("3600");
+    const port = page.getByLabel("Port");
+    await port.fill("70000");
+    await page.getByLabel("Database", { exact: true }).fill("app");
+    await page.getByLabel("User name").fill("monitor");
+    await page.getByLabel("Password", { exact: true }).fill("pg form secret");
+    await page.getByLabel("Query").fill("select 1");
+    await page.getByLabel("Expected value").fill("1");
+    await page.getByRole("button", { name: "Create monitor" }).click();
+    await seen(page.locator("#config-port-error").getByText("Must be between 1 and 65535."));
+    expect(await port.getAttribute("aria-invalid")).toBe("true");
+    await port.fill("5432");
+    await shot(page, "58-monitor-form-postgres");
+    await page.getByRole("button", { name: "Create monitor" }).click();
+    await seen(page.getByRole("heading", { name: /app postgres/, level: 1 }));
+    const pg = await s.api("GET", `/monitors/${/\/monitors\/(\d+)$/.exec(page.url())![1]}`);
+    expect(pg).toMatchObject({ check_type: "postgres", host: TARGET_HOST });
+    expect(pg.config).toEqual({
+      port: 5432,
+      database: "app",
+      username: "monitor",
+      password: "********",
+      password_set: true,
+      query: "select 1",
+      expected_value: "1",
+    });
+    await s.api("DELETE", `/monitors/${pg.id}`);
   }, 120_000);
 
   it("edits the interval, and shows a concurrent change as a 412 with their version to load", async () => {

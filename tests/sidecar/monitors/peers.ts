@@ -113,7 +113,8 @@ export interface TcpPeer {
   close(): Promise<void>;
 }
 
-export async function startTcpPeer(host = "127.0.0.1"): Promise<TcpPeer> {
+/** Accepts and closes each connection; `silent`: accepts and holds it, never writing. */
+export async function startTcpPeer(host = "127.0.0.1", options: { silent?: boolean } = {}): Promise<TcpPeer> {
   const sockets = new Set<Socket>();
   const peer = { port: 0, accepted: 0, close: async () => {} };
   const server: TcpServer = createTcpServer((s) => {
@@ -121,7 +122,7 @@ export async function startTcpPeer(host = "127.0.0.1"): Promise<TcpPeer> {
     sockets.add(s);
     s.on("error", () => {});
     s.on("close", () => sockets.delete(s));
-    s.end();
+    if (!options.silent) s.end();
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   peer.port = (server.address() as { port: number }).port;
@@ -185,3 +186,6 @@ export async function startDnsPeer(zone: Zone, address = "127.0.0.53"): Promise<
   const addresses = server.addresses() as { udp?: { port: number } };
   return { address, port: addresses.udp?.port ?? 0, close: () => server.close() as Promise<void> };
 }
+
+/** A TCP listener that accepts and never says a word (a database that hangs before its greeting). */
+export const startSilentPeer = (host = "127.0.0.1"): Promise<TcpPeer> => startTcpPeer(host, { silent: true });

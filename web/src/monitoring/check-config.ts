@@ -35,6 +35,44 @@ const timeout = (type: CheckType): ConfigField => ({
   hint: `Empty: ${CHECK_TYPE_REGISTRY[type].timeout.fallback} s`,
 });
 
+// The database checks (issue 29 item 2): the host is the monitor's; the password is stored sealed.
+const databasePort = (type: "postgres" | "mysql" | "redis"): ConfigField => ({
+  key: "port",
+  label: "Port",
+  kind: "number",
+  hint: `Empty: ${String(CHECK_TYPE_REGISTRY[type].defaults.port)}`,
+});
+const databasePassword: ConfigField = {
+  key: "password",
+  label: "Password",
+  kind: "secret",
+  hint: "Stored sealed; ******** keeps the stored one",
+};
+const sqlFields = (type: "postgres" | "mysql", user: string): readonly ConfigField[] => [
+  databasePort(type),
+  { key: "database", label: "Database", kind: "text", hint: type === "postgres" ? "Empty: the user's name" : "Empty: none" },
+  { key: "username", label: "User name", kind: "text", hint: `Empty: ${user}` },
+  databasePassword,
+  { key: "query", label: "Query", kind: "text", hint: type === "postgres" ? "Empty: select 1" : "Empty: a PING" },
+  { key: "expected_value", label: "Expected value", kind: "text", hint: "The first column of the first row, as text (optional)" },
+  { key: "tls", label: "Use TLS (certificate verified)", kind: "checkbox", fallback: false },
+  timeout(type),
+];
+const DATABASE_FIELDS = {
+  postgres: sqlFields("postgres", "postgres"),
+  mysql: sqlFields("mysql", "root"),
+  redis: [
+    databasePort("redis"),
+    { key: "database", label: "Database number", kind: "number", hint: "0 to 15; empty: 0" },
+    { key: "username", label: "User name", kind: "text", hint: "Empty: the default user" },
+    databasePassword,
+    { key: "key", label: "Key", kind: "text", hint: "Must exist (optional)" },
+    { key: "expected_value", label: "Expected value", kind: "text", hint: "The key's value must equal it (optional)" },
+    { key: "tls", label: "Use TLS (certificate verified)", kind: "checkbox", fallback: false },
+    timeout("redis"),
+  ],
+} satisfies Partial<Record<CheckType, readonly ConfigField[]>>;
+
 export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
   http: [
     { key: "url", label: "URL", kind: "text", hint: "http:// or https://; empty: http://<host>/" },
@@ -90,6 +128,7 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "expected_values", label: "Expected values", kind: "list", hint: "Comma-separated; empty: any answer" },
     timeout("dns"),
   ],
+  ...DATABASE_FIELDS,
 };
 
 /** The form's choice of types, in the order of CONFIG_FIELDS. */
