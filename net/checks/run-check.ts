@@ -10,6 +10,9 @@ import { icmpCheck } from "./icmp.ts";
 import { gateCheck, type ReachOptions } from "./reach.ts";
 import { type Check, type CheckOutcome, type CheckSpec, failed } from "./result.ts";
 import { tcpCheck } from "./tcp.ts";
+import { smtpCheck } from "./smtp.ts";
+import { sshCheck } from "./ssh.ts";
+import { tlsCheck } from "./tls.ts";
 
 export type { CheckOutcome, CheckSpec };
 
@@ -26,6 +29,9 @@ export const EXECUTORS: Record<CheckType, (options: RunCheckOptions) => Check> =
   tcp: () => tcpCheck,
   http: () => httpCheck,
   dns: () => dnsCheck,
+  ssh: () => sshCheck,
+  tls: () => tlsCheck,
+  smtp: () => smtpCheck,
 };
 
 /** The check's timeout (ms) and its whole budget (ms): the type's registry entry decides. */

@@ -5,6 +5,7 @@
 // executors, which are Node-only, live in net/checks/<type>.ts. Adding a type: sidecar/README.md.
 import * as v from "valibot";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
+import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const HTTP_AUTH_TYPES = ["none", "basic", "bearer"] as const;
@@ -114,6 +115,31 @@ const REGISTRY = {
     },
     defaults: { record_type: "A", resolver: null, port: 53, expected_values: [] },
     timeout: { fallback: 5.0, max: 30 },
+    runners: ["sidecar", "agent"],
+  },
+  // ssh, tls, smtp (issue 29 item 2): a server's SSH banner, a TLS certificate, an SMTP greeting (+ STARTTLS).
+  ssh: {
+    config: { port: v.optional(Port), expected_banner: NullableText(255), timeout: timeoutField(60) },
+    defaults: { port: 22, expected_banner: null },
+    timeout: { fallback: 5.0, max: 60 },
+    runners: ["sidecar", "agent"],
+  },
+  tls: {
+    config: { port: v.optional(Port), ...TLS_CERT_RULES, timeout: timeoutField(60) },
+    defaults: { port: 443, ...TLS_CERT_DEFAULTS },
+    timeout: { fallback: 10.0, max: 60 },
+    runners: ["sidecar", "agent"],
+  },
+  smtp: {
+    config: {
+      port: v.optional(Port),
+      ehlo_name: v.optional(v.nullable(EhloName)),
+      starttls: v.optional(v.boolean()),
+      ...TLS_CERT_RULES,
+      timeout: timeoutField(60),
+    },
+    defaults: { port: 25, ehlo_name: null, starttls: false, ...TLS_CERT_DEFAULTS },
+    timeout: { fallback: 10.0, max: 60 },
     runners: ["sidecar", "agent"],
   },
 } as const satisfies Record<string, CheckTypeEntry>;
