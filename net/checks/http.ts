@@ -3,9 +3,8 @@
 // (default 200-299) and the keyword / JSON-path rules hold. node:http rather than fetch: ignoring TLS
 // per request and reading the peer certificate (cert_days_remaining) need the socket. No connection
 // pool: every check opens its own connection, as a user's browser would on its first visit.
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { TLSSocket } from "node:tls";
 import {
   type Check,
   type CheckSample,
@@ -18,6 +17,7 @@ import {
   succeeded,
   sameHost,
 } from "./result.ts";
+import { expiryProblem, socketCertDaysLeft } from "./cert.ts";
 import { jsonPathValue } from "./json-path.ts";
 import type { Reach } from "./reach.ts";
 import { checkOutboundHost } from "../../shared/domain/net/outbound-policy.ts";
@@ -32,7 +32,8 @@ interface Answer {
   status: number;
   location: string | undefined;
   body: string;
-  certValidTo: Date | null;
+  /** Days the https peer's certificate has left (cert.ts), null over plain http. */
+  certDays: number | null;
 }
 
 interface Init {
@@ -51,15 +52,6 @@ export function statusAccepted(status: number, accepted: string[]): boolean {
   });
 }
 
-function peerCertValidTo(res: IncomingMessage): Date | null {
-  const socket = res.socket as TLSSocket | null;
-  if (!socket || typeof socket.getPeerCertificate !== "function") return null;
-  const cert = socket.getPeerCertificate();
-  if (!cert?.valid_to) return null;
-  const at = new Date(cert.valid_to);
-  return Number.isNaN(at.getTime()) ? null : at;
-}
-
 /** Thrown when a hop's host is refused by the monitor policy (a redirect to a metadata address, say). */
 class Refused extends Error {}
 
@@ -74,7 +66,7 @@ function send(url: URL, init: Init, signal: AbortSignal, reach: Reach | undefine
       url,
       { method: init.method, headers: init.headers, signal, agent: false, rejectUnauthorized: init.verifyTls, ...lookup },
       (res) => {
-        const certValidTo = peerCertValidTo(res);
+        const certDays = socketCertDaysLeft(res.socket);
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (c: Buffer) => {
@@ -87,7 +79,7 @@ function send(url: URL, init: Init, signal: AbortSignal, reach: Reach | undefine
             status: res.statusCode ?? 0,
             location: res.headers.location,
             body: Buffer.concat(chunks).toString("utf8").slice(0, BODY_LIMIT),
-            certValidTo,
+            certDays,
           });
         res.on("end", done);
         res.on("close", done);
@@ -156,8 +148,7 @@ export const httpCheck: Check = async (spec, signal) => {
     }
     const latency = elapsed(start);
     const extra: CheckSample[] = [{ metric: "http_status", value: answer.status }];
-    const certDays =
-      url.protocol === "https:" && answer.certValidTo ? Math.floor((answer.certValidTo.getTime() - Date.now()) / 86_400_000) : null;
+    const certDays = url.protocol === "https:" ? answer.certDays : null;
     if (certDays !== null) extra.push({ metric: "cert_days_remaining", value: certDays });
 
     if (!statusAccepted(answer.status, accepted))
@@ -170,8 +161,8 @@ export const httpCheck: Check = async (spec, signal) => {
       if (expected !== null && found.text !== expected)
         return failed(`${jsonPath} is ${JSON.stringify(found.text)}, expected ${JSON.stringify(expected)}`, latency, extra);
     }
-    if (certMinDays !== null && certDays !== null && certDays < certMinDays)
-      return failed(`certificate expires in ${certDays} days (under ${certMinDays})`, latency, extra);
+    const expiry = certMinDays !== null && certDays !== null ? expiryProblem(certDays, certMinDays) : null;
+    if (expiry !== null) return failed(expiry, latency, extra);
     return succeeded(`HTTP ${answer.status}${certDays !== null ? `, certificate valid ${certDays} more days` : ""}`, latency, extra);
   } catch (e) {
     if (e instanceof CheckConfigError) return invalidConfig(e);

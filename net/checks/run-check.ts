@@ -13,6 +13,9 @@ import { tcpCheck } from "./tcp.ts";
 import { mysqlCheck } from "./mysql.ts";
 import { postgresCheck } from "./postgres.ts";
 import { redisCheck } from "./redis.ts";
+import { smtpCheck } from "./smtp.ts";
+import { sshCheck } from "./ssh.ts";
+import { tlsCheck } from "./tls.ts";
 
 export type { CheckOutcome, CheckSpec };
 
@@ -33,6 +36,9 @@ export const EXECUTORS: Record<CheckType, (options: RunCheckOptions) => Check> =
   postgres: () => postgresCheck,
   mysql: () => mysqlCheck,
   redis: () => redisCheck,
+  ssh: () => sshCheck,
+  tls: () => tlsCheck,
+  smtp: () => smtpCheck,
 };
 
 /** The check's timeout (ms) and its whole budget (ms): the type's registry entry decides. */

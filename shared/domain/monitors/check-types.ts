@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
+import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const HTTP_AUTH_TYPES = ["none", "basic", "bearer"] as const;
@@ -122,6 +123,31 @@ const REGISTRY = {
   },
   // Database checks (issue 29 item 2): net/checks/postgres.ts, mysql.ts, redis.ts.
   ...DATABASE_CHECK_TYPES,
+  // ssh, tls, smtp (issue 29 item 2): a server's SSH banner, a TLS certificate, an SMTP greeting (+ STARTTLS).
+  ssh: {
+    config: { port: v.optional(Port), expected_banner: NullableText(255), timeout: timeoutField(60) },
+    defaults: { port: 22, expected_banner: null },
+    timeout: { fallback: 5.0, max: 60 },
+    runners: ["sidecar", "agent"],
+  },
+  tls: {
+    config: { port: v.optional(Port), ...TLS_CERT_RULES, timeout: timeoutField(60) },
+    defaults: { port: 443, ...TLS_CERT_DEFAULTS },
+    timeout: { fallback: 10.0, max: 60 },
+    runners: ["sidecar", "agent"],
+  },
+  smtp: {
+    config: {
+      port: v.optional(Port),
+      ehlo_name: v.optional(v.nullable(EhloName)),
+      starttls: v.optional(v.boolean()),
+      ...TLS_CERT_RULES,
+      timeout: timeoutField(60),
+    },
+    defaults: { port: 25, ehlo_name: null, starttls: false, ...TLS_CERT_DEFAULTS },
+    timeout: { fallback: 10.0, max: 60 },
+    runners: ["sidecar", "agent"],
+  },
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;

@@ -10,7 +10,7 @@ import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
 export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
 
-type Kind = "text" | "number" | "select" | "checkbox" | "list" | "headers" | "secret";
+type Kind = "text" | "multiline" | "number" | "select" | "checkbox" | "list" | "headers" | "secret";
 
 export interface ConfigField {
   key: string;
@@ -72,6 +72,19 @@ const DATABASE_FIELDS = {
     timeout("redis"),
   ],
 } satisfies Partial<Record<CheckType, readonly ConfigField[]>>;
+/** The certificate rules of the tls and smtp types (shared/domain/monitors/tls-config-fields.ts). */
+const TLS_CERT_FIELDS: readonly ConfigField[] = [
+  { key: "server_name", label: "Server name (SNI)", kind: "text", hint: "The name the certificate must be for; empty: the host" },
+  { key: "verify_chain", label: "Verify the certificate chain", kind: "checkbox", fallback: true },
+  { key: "verify_hostname", label: "Verify the host name", kind: "checkbox", fallback: true },
+  {
+    key: "expiry_days",
+    label: "Certificate expiry warning (days)",
+    kind: "number",
+    hint: "Down when it expires within this many days; empty: 14",
+  },
+  { key: "ca_pem", label: "Trusted CA (PEM)", kind: "multiline", hint: "Trust these CAs instead of the system's (optional)" },
+];
 
 export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
   http: [
@@ -129,6 +142,19 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     timeout("dns"),
   ],
   ...DATABASE_FIELDS,
+  ssh: [
+    { key: "port", label: "Port", kind: "number", hint: "Empty: 22" },
+    { key: "expected_banner", label: "Expected banner text", kind: "text", hint: "The SSH-2.0-... line must contain it (optional)" },
+    timeout("ssh"),
+  ],
+  tls: [{ key: "port", label: "Port", kind: "number", hint: "Empty: 443" }, ...TLS_CERT_FIELDS, timeout("tls")],
+  smtp: [
+    { key: "port", label: "Port", kind: "number", hint: "Empty: 25" },
+    { key: "ehlo_name", label: "EHLO name", kind: "text", hint: "Empty: localhost" },
+    { key: "starttls", label: "Require STARTTLS", kind: "checkbox", fallback: false },
+    ...TLS_CERT_FIELDS.map((f) => ({ ...f, when: { key: "starttls", values: ["true"], unset: "false" } })),
+    timeout("smtp"),
+  ],
 };
 
 /** The form's choice of types, in the order of CONFIG_FIELDS. */

@@ -63,7 +63,7 @@ export function CheckFields({
                     </option>
                   ))}
                 </select>
-              ) : f.kind === "headers" ? (
+              ) : f.kind === "headers" || f.kind === "multiline" ? (
                 <textarea {...a11y} rows={3} value={value} onInput={set} />
               ) : (
                 <input
