@@ -120,16 +120,19 @@ describe.skipIf(!installed)("ACME dns-01 through Cloudflare against Pebble", () 
     const pending = failure(
       a.t.runtime.deps.acme!.issue({ domain: "cancel.unpublished.test", challenge: "dns-01", staging: false }, caller.signal),
     );
-    for (let i = 0; i < 100 && cf.records().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const published = Date.now() + 15_000;
+    for (let i = 0; i < 1500 && cf.records().length === 0 && Date.now() < published; i++) await new Promise((r) => setTimeout(r, 20));
     expect(cf.records()).toEqual([{ name: "_acme-challenge.cancel.unpublished.test", content: expect.any(String) }]);
     caller.abort();
     const err = await pending;
     expect(err.status).toBe(502);
     expect(err.detail).toBe("The ACME order was cancelled.");
     // The order winds down in the background (the CA is told, then refuses); the record goes with it.
-    for (let i = 0; i < 250 && cf.records().length > 0; i++) await new Promise((r) => setTimeout(r, 40));
+    // Bounded by time, generously: on a loaded machine Pebble takes seconds to answer the wind-down.
+    const deadline = Date.now() + 40_000;
+    for (let i = 0; i < 2000 && cf.records().length > 0 && Date.now() < deadline; i++) await new Promise((r) => setTimeout(r, 40));
     expect(cf.records()).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it("answers 502 when no zone of the account holds the name, and creates nothing", async () => {
     cf.requests.length = 0;
