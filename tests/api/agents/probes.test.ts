@@ -93,7 +93,7 @@ describe("GET /agents/probe-eligible", () => {
   });
 
   it("422 without host and check_type or monitor_id; a monitor_id names no monitor yet (404)", async () => {
-    for (const q of ["", "host=10.0.0.1", "check_type=icmp", "host=10.0.0.1&check_type=smtp", "host=a%20b&check_type=icmp"])
+    for (const q of ["", "host=10.0.0.1", "check_type=icmp", "host=10.0.0.1&check_type=gopher", "host=a%20b&check_type=icmp"])
       expect((await a.req("GET", `agents/probe-eligible?${q}`, a.viewer)).status, q).toBe(422);
     const res = await a.req("GET", "agents/probe-eligible?monitor_id=5", a.viewer);
     expect(res.status).toBe(404);
@@ -185,7 +185,7 @@ describe("requestProbe", () => {
   it("validates its input (422) and needs write:agents (a viewer is refused)", async () => {
     const id = await a.agent({ status: "active", online: true });
     await expect(
-      requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "smtp" as "tcp", host: "", timeout_s: 0 } }),
+      requestProbe({ ctx: ctx(), input: { agent_id: id, check_type: "gopher" as "tcp", host: "", timeout_s: 0 } }),
     ).rejects.toMatchObject({ status: 422 });
     const viewer = { userId: 3, email: "viewer@example.com", role: "viewer", roleScopes: ["read:*"], kind: "session" as const };
     await expect(
