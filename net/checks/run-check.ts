@@ -3,7 +3,7 @@
 // signal the check honours and, behind it, a hard stop that answers "timeout" even if a check ignored
 // its signal. So a hanging target costs its own check its timeout and nothing else, and runCheck never
 // throws.
-import { checkBudget as typeBudget, type CheckType, isCheckType } from "../../shared/domain/monitors/check-types.ts";
+import { checkBudget as typeBudget, isProbeCheckType, type ProbeCheckType } from "../../shared/domain/monitors/check-types.ts";
 import { dnsCheck } from "./dns.ts";
 import { httpCheck } from "./http.ts";
 import { icmpCheck } from "./icmp.ts";
@@ -26,8 +26,8 @@ export interface RunCheckOptions extends ReachOptions {
   signal?: AbortSignal;
 }
 
-/** One executor per registered type: a type without one does not compile. The reference agent runs them too. */
-export const EXECUTORS: Record<CheckType, (options: RunCheckOptions) => Check> = {
+/** One executor per registered probe type: a type without one does not compile. The reference agent runs them too. */
+export const EXECUTORS: Record<ProbeCheckType, (options: RunCheckOptions) => Check> = {
   icmp: (options) => icmpCheck(options.pingCommand),
   tcp: () => tcpCheck,
   http: () => httpCheck,
@@ -45,8 +45,9 @@ export const EXECUTORS: Record<CheckType, (options: RunCheckOptions) => Check> =
 export const checkBudget = (spec: Pick<CheckSpec, "check_type" | "config">) => typeBudget(spec.check_type, spec.config);
 
 export async function runCheck(spec: CheckSpec, options: RunCheckOptions = {}): Promise<CheckOutcome> {
-  // The column is typed, yet a row written by hand may hold anything: a failed check, not a throw.
-  if (!isCheckType(spec.check_type)) return failed(`unknown check type ${String(spec.check_type)}`);
+  // The column is typed, yet a row written by hand may hold anything: a failed check, not a throw. Push and
+  // group monitors have no executor: their results come from pushes and from their members.
+  if (!isProbeCheckType(spec.check_type)) return failed(`no executor for check type ${String(spec.check_type)}`);
   const check = EXECUTORS[spec.check_type](options);
   const { timeoutMs, budgetMs } = checkBudget(spec);
   const controller = new AbortController();

@@ -27,13 +27,13 @@ const boundedInt = (min: number, max: number) =>
     v.maxValue(max, `Must be at most ${max}.`),
   );
 
-// A host name, an IP address or (http) a URL's host: printable, no spaces.
+// A host name, an IP address or (http) a URL's host: printable, no spaces. Empty is allowed here: a push
+// or group monitor has no host, and the verb requires one of probe types.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a host may not hold
-const HOST_CHARACTERS = /^[^\s\u0000-\u001f\u007f]+$/;
+const HOST_CHARACTERS = /^[^\s\u0000-\u001f\u007f]*$/;
 const Host = v.pipe(
   v.string(),
   v.trim(),
-  v.minLength(1, "Must not be empty."),
   v.maxLength(255),
   v.regex(HOST_CHARACTERS, "Must be a host name, an address or a URL, without spaces."),
 );
@@ -81,7 +81,8 @@ const MONITOR_READ_ONLY = [
 
 const monitorFields = {
   name: Name,
-  host: Host,
+  // Required by every probe type, refused by push and group monitors: the verb decides by the type.
+  host: v.optional(Host),
   config: v.optional(Json),
   interval_secs: v.optional(boundedInt(10, 86_400)),
   max_retries: v.optional(boundedInt(0, 10)),

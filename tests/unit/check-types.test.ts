@@ -5,7 +5,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CHECK_TYPE_REGISTRY, CHECK_TYPES, checkBudget, DEFAULT_INTERVAL_SECS } from "../../shared/domain/monitors/check-types.ts";
+import {
+  CHECK_TYPE_REGISTRY,
+  CHECK_TYPES,
+  checkBudget,
+  DEFAULT_INTERVAL_SECS,
+  PROBE_CHECK_TYPES,
+  sourceOf,
+} from "../../shared/domain/monitors/check-types.ts";
 import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
 import { EXECUTORS } from "../../net/checks/run-check.ts";
 import { CONFIG_FIELDS } from "../../web/src/monitoring/check-config.ts";
@@ -25,10 +32,12 @@ const importsOf = (file: string) =>
 
 describe("the check-type registry", () => {
   it("names each type once: executor, form entry and agent readiness follow it", () => {
-    expect(Object.keys(EXECUTORS)).toEqual([...CHECK_TYPES]);
+    // Probe types have an executor; push and group types (source push/derived) have none and no runner.
+    expect(Object.keys(EXECUTORS)).toEqual([...PROBE_CHECK_TYPES]);
+    for (const t of CHECK_TYPES) if (sourceOf(t) !== "probe") expect(CHECK_TYPE_REGISTRY[t].runners, t).toEqual([]);
     expect(Object.keys(CONFIG_FIELDS).sort()).toEqual([...CHECK_TYPES].sort());
     expect(PROBE_READINESS.map((r) => `${r.collector}:${r.state}`)).toEqual(
-      CHECK_TYPES.map((t) => `probe.${t}:${CHECK_TYPE_REGISTRY[t].runners.includes("agent") ? "ready" : "unavailable"}`),
+      PROBE_CHECK_TYPES.map((t) => `probe.${t}:${CHECK_TYPE_REGISTRY[t].runners.includes("agent") ? "ready" : "unavailable"}`),
     );
   });
 

@@ -15,6 +15,13 @@ export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA",
 /** Who can run a check: the sidecar itself, or the reference agent (agent/) when the monitor names one. */
 export type CheckRunner = "sidecar" | "agent";
 
+/**
+ * Where a monitor's results come from: `probe`, an executor (net/checks/<type>.ts) checking the monitor's
+ * host; `push`, the pushes its owner sends to its push URL; `derived`, the monitors it is made of (a group).
+ * Only probe types have a host, an executor and runners (docs/adr/0434).
+ */
+export type CheckSource = "probe" | "push" | "derived";
+
 export interface CheckTypeEntry {
   /** The config's keys and their rules; every key optional (the runner applies `defaults`). */
   config: v.ObjectEntries;
@@ -27,6 +34,8 @@ export interface CheckTypeEntry {
   runners: readonly CheckRunner[];
   /** The config keys whose values are secrets: sealed by the vault, answered masked with `<key>_set`. */
   secretKeys?: readonly string[];
+  /** Where results come from (default `probe`); a push or derived type has no host and `runners: []`. */
+  source?: CheckSource;
 }
 
 /** Seconds between two checks of a monitor when the caller sends no interval_secs. */
@@ -158,6 +167,17 @@ export const CHECK_TYPES = Object.keys(REGISTRY) as readonly CheckType[] as read
 export const secretKeysOf = (checkType: CheckType): readonly string[] => CHECK_TYPE_REGISTRY[checkType].secretKeys ?? [];
 
 export const isCheckType = (value: unknown): value is CheckType => typeof value === "string" && Object.hasOwn(REGISTRY, value);
+
+/** The types an executor runs against a host; the others have no executor and no host. */
+export type ProbeCheckType = {
+  [K in CheckType]: (typeof REGISTRY)[K] extends { source: "push" | "derived" } ? never : K;
+}[CheckType];
+
+export const sourceOf = (checkType: CheckType): CheckSource => CHECK_TYPE_REGISTRY[checkType].source ?? "probe";
+
+export const isProbeCheckType = (value: unknown): value is ProbeCheckType => isCheckType(value) && sourceOf(value) === "probe";
+
+export const PROBE_CHECK_TYPES: readonly ProbeCheckType[] = CHECK_TYPES.filter(isProbeCheckType);
 
 /** The check's timeout (ms) and its whole budget (ms), from its (effective) config. */
 export function checkBudget(checkType: CheckType, config: Record<string, unknown>): { timeoutMs: number; budgetMs: number } {

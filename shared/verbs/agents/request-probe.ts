@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { agentProbeRuns } from "../../db/schema/index.ts";
 import { bytesToHex } from "../../auth/encoding.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
-import { CHECK_TYPES } from "../../domain/monitors/check-types.ts";
+import { PROBE_CHECK_TYPES } from "../../domain/monitors/check-types.ts";
 import { defineVerb } from "../verb.ts";
 import { findAgent } from "./agent-row.ts";
 import { tellSidecar } from "./notify.ts";
@@ -18,7 +18,7 @@ import { WRITE_AGENTS } from "./scopes.ts";
 
 export const ProbeRequestSchema = v.object({
   agent_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  check_type: v.picklist(CHECK_TYPES),
+  check_type: v.picklist(PROBE_CHECK_TYPES),
   host: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(253)),
   config: v.optional(v.record(v.string(), v.unknown()), {}),
   monitor_id: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),

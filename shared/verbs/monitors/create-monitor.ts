@@ -11,7 +11,7 @@ import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { sealSecrets } from "./secrets.ts";
-import { checkConfig, checkDestinations, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { checkConfig, checkDestinations, checkHost, checkRefs, vaultReadyFor } from "./write-fields.ts";
 import { vaultOf } from "../verb-context.ts";
 
 export interface NewMonitor {
@@ -29,6 +29,7 @@ export interface NewMonitor {
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
+  checkHost(m.check_type, m.host, true);
   await vaultReadyFor(s, vault, m.check_type, m.config);
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
   await checkDestinations(s, m.check_type, { host: m.host, config });
@@ -56,7 +57,7 @@ export const createMonitor = defineVerb<{ body: MonitorCreateInput }, MonitorRea
   const row = await insertMonitor(s, vaultOf(s.ctx), {
     name: body.name,
     check_type: body.check_type,
-    host: body.host,
+    host: body.host ?? "",
     config: body.config ?? {},
     interval_secs: body.interval_secs ?? DEFAULT_INTERVAL_SECS,
     max_retries: body.max_retries ?? 0,

@@ -17,7 +17,7 @@ import { announceMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { openSecrets, sealSecrets, sendsMask, sendsSecret } from "./secrets.ts";
-import { cancelOpenRuns, checkConfig, checkDestinations, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
+import { cancelOpenRuns, checkConfig, checkDestinations, checkHost, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
 import { vaultOf } from "../verb-context.ts";
 
 type Changes = Partial<typeof monitors.$inferInsert>;
@@ -41,6 +41,7 @@ async function patchValues(
     ]);
 
   const values: Changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  checkHost(before.check_type, values.host, false);
   let secretsChanged = false;
   if (newConfig !== undefined) {
     await vaultReadyFor(s, vault, before.check_type, newConfig);

@@ -5,6 +5,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { agentProbeRuns, agents, type monitors } from "../../db/schema/index.ts";
 import { type CheckType, validateConfig } from "../../domain/monitors/config.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
 import { hostOfTarget } from "../../domain/net/outbound-policy.ts";
 import { savedHostRefusal } from "../../net/resolved-host.ts";
 import { readMonitorPolicy } from "../integrations/outbound-policy.ts";
@@ -35,6 +36,17 @@ export function checkConfig(checkType: CheckType, config: unknown, previous: Mon
 }
 
 /**
+ * A probe type checks its host, so it needs one; a push or group monitor has none (stored as "", which
+ * the API answers as it is: docs/adr/0434).
+ */
+export function checkHost(checkType: CheckType, host: string | undefined, creating: boolean): void {
+  const needsHost = sourceOf(checkType) === "probe";
+  if (needsHost && (host === "" || (creating && host === undefined)))
+    throw ApiError.validation([issue(["host"], `Required for a ${checkType} check.`, "missing")]);
+  if (!needsHost && host) throw ApiError.validation([issue(["host"], `A ${checkType} monitor has no host; leave it out.`, "invalid")]);
+}
+
+/**
  * The addresses a monitor's check would reach (its host, an http check's url, a dns check's resolver)
  * against the monitor policy (monitor_policy): link-local and cloud metadata never, in any spelling.
  * A name is judged by the addresses it resolves to now, and again when the check runs.
@@ -45,7 +57,7 @@ export async function checkDestinations(
   fields: { host?: string | undefined; config?: Record<string, unknown> | undefined },
 ): Promise<void> {
   const places: { loc: (string | number)[]; host: string }[] = [];
-  if (fields.host !== undefined) places.push({ loc: ["host"], host: hostOfTarget(fields.host) });
+  if (fields.host) places.push({ loc: ["host"], host: hostOfTarget(fields.host) });
   const url = fields.config?.url;
   if (checkType === "http" && typeof url === "string") places.push({ loc: ["config", "url"], host: hostOfTarget(url) });
   const resolver = fields.config?.resolver;

@@ -67,6 +67,9 @@ describe("POST /monitors", () => {
       [{ check_type: "ping" }, ["check_type"]],
       [{ check_type: "tcp", interval_secs: 5, max_retries: 11, colour: "red" }, ["colour", "interval_secs", "max_retries"]],
       [{ check_type: "tcp", name: "", host: "has space" }, ["host", "name"]],
+      // A probe type needs its host: missing or empty (push and group monitors have none: adr/0434).
+      [{ check_type: "tcp", host: undefined }, ["host"]],
+      [{ check_type: "http", host: "" }, ["host"]],
     ];
     for (const [body, fields] of cases) {
       const res = await a.req("POST", "monitors", a.admin, { name: "bad", host: "h", ...body });

@@ -24850,7 +24850,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     enabled?: boolean;
-                    host: string;
+                    host?: string;
                     interval_secs?: number;
                     max_retries?: number;
                     name: string;

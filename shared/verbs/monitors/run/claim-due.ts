@@ -3,16 +3,17 @@
 // once each get different monitors, and a claimed check is not due again until its next interval, so
 // no check runs twice; a sidecar that dies after claiming loses only those checks (due again next
 // interval). The schedule keeps its rate: the next due time is one interval after this one, or one
-// interval from now when the runner fell so far behind that it has passed already.
+// interval from now when the runner fell so far behind that it has passed already. Only probe types are
+// claimed: push and group monitors have no executor (docs/adr/0434).
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
-import type { CheckType } from "../../../domain/monitors/check-types.ts";
+import { PROBE_CHECK_TYPES, type ProbeCheckType } from "../../../domain/monitors/check-types.ts";
 import { defineVerb } from "../../verb.ts";
 import { WRITE_MONITORS } from "../scopes.ts";
 
 export interface ClaimedCheck {
   id: number;
-  check_type: CheckType;
+  check_type: ProbeCheckType;
   host: string;
   config: Record<string, unknown>;
   secret_config: string | null;
@@ -32,6 +33,10 @@ export const claimDueChecks = defineVerb<{ owner: string; limit: number }, Claim
     with due as (
       select id, next_check_at from monitors
       where enabled and next_check_at <= ${now}::timestamptz
+        and check_type in (${sql.join(
+          PROBE_CHECK_TYPES.map((t) => sql`${t}`),
+          sql`, `,
+        )})
       order by next_check_at
       limit ${Math.max(1, Math.min(limit, 5000))}
       for update skip locked
