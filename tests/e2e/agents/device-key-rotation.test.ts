@@ -12,41 +12,22 @@ import { Connection, type ServerFrame } from "../../../agent/connection.ts";
 import { hostFacts } from "../../../agent/host.ts";
 import { buildHello } from "../../../agent/payloads.ts";
 import { generateKeyPair, type KeyPair, keyPairOf } from "../../../shared/noise/index.ts";
-import { killAll, type Product } from "../helpers.ts";
-import {
-  type Admin,
-  bootstrapAdmin,
-  createTestDatabase,
-  type RunningAgent,
-  runAgent,
-  serverKeyOf,
-  sqlOf,
-  startOn,
-  stopAgents,
-  tempDir,
-  TEST_GRANTS,
-  type TestDatabase,
-  until,
-} from "./support.ts";
+import type { Product } from "../helpers.ts";
+import { type Admin, type RunningAgent, runAgent, serverKeyOf, tempDir, TEST_GRANTS, until, productFixture } from "./support.ts";
 
-let db: TestDatabase;
 let p: Product;
 let admin: Admin;
 let sql: postgres.Sql;
 const state = tempDir("agent-device-key-");
 
+const fixture = productFixture();
+
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = sqlOf(db);
-  p = await startOn(db);
-  admin = await bootstrapAdmin(p);
+  ({ sql, p, admin } = await fixture.start());
 }, 90_000);
 
 afterAll(async () => {
-  stopAgents();
-  await killAll();
-  await sql?.end();
-  await db?.drop();
+  await fixture.stop();
   state.remove();
 });
 

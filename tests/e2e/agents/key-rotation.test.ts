@@ -8,27 +8,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintOf } from "../../../agent/trust.ts";
 import { testReleaseKey } from "../../helpers/release-key.ts";
-import { killAll, type Product } from "../helpers.ts";
-import {
-  type Admin,
-  bootstrapAdmin,
-  createTestDatabase,
-  type RunningAgent,
-  runAgent,
-  serverKeyOf,
-  startOn,
-  stopAgents,
-  tempDir,
-  TEST_GRANTS,
-  type TestDatabase,
-  until,
-} from "./support.ts";
+import type { Product } from "../helpers.ts";
+import { type Admin, type RunningAgent, runAgent, serverKeyOf, tempDir, TEST_GRANTS, until, productFixture } from "./support.ts";
 
-let db: TestDatabase;
 let p: Product;
 let admin: Admin;
 const binaries = tempDir("agent-binaries-");
 const state = tempDir("agent-rotation-");
+
+const fixture = productFixture();
 
 beforeAll(async () => {
   mkdirSync(join(binaries.dir, "9.9.9", "linux", "amd64"), { recursive: true });
@@ -37,15 +25,11 @@ beforeAll(async () => {
   const releaseKey = testReleaseKey();
   releaseKey.signBuild(binaries.dir, "9.9.9", "linux", "amd64");
   releaseKey.publish(binaries.dir);
-  db = await createTestDatabase();
-  p = await startOn(db, { AGENT_BINARY_DIR: binaries.dir });
-  admin = await bootstrapAdmin(p);
+  ({ p, admin } = await fixture.start({ AGENT_BINARY_DIR: binaries.dir }));
 }, 90_000);
 
 afterAll(async () => {
-  stopAgents();
-  await killAll();
-  await db?.drop();
+  await fixture.stop();
   binaries.remove();
   state.remove();
 });

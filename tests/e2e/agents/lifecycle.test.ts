@@ -7,53 +7,43 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, type Product } from "../helpers.ts";
+import type { Product } from "../helpers.ts";
 import {
   type Admin,
   type AgentProcess,
-  bootstrapAdmin,
-  createTestDatabase,
   requestProbe,
   spawnAgent,
-  sqlOf,
-  startOn,
-  stopAgents,
   tempDir,
   TEST_GRANTS,
   type TestDatabase,
   until,
+  productFixture,
 } from "./support.ts";
 
 let db: TestDatabase;
 let p: Product;
 let admin: Admin;
-let sql: postgres.Sql;
 let tcp: TcpServer;
 let http: Server;
 const state = tempDir("agent-e2e-");
 let agent: AgentProcess;
 let agentId = 0;
 
+const fixture = productFixture();
+
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = sqlOf(db);
-  p = await startOn(db);
-  admin = await bootstrapAdmin(p);
+  ({ db, p, admin } = await fixture.start());
   tcp = createTcpServer((s) => s.end());
   http = createHttpServer((_req, res) => res.end("probe target"));
   await Promise.all([new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r)), new Promise<void>((r) => http.listen(0, "127.0.0.1", r))]);
 }, 90_000);
 
 afterAll(async () => {
-  stopAgents();
-  await killAll();
-  await sql?.end();
+  await fixture.stop();
   http?.closeAllConnections();
   tcp?.close();
   http?.close();
-  await db?.drop();
   state.remove();
 });
 

@@ -8,18 +8,8 @@ import { join } from "node:path";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testReleaseKey } from "../../helpers/release-key.ts";
-import { killAll, type Product } from "../helpers.ts";
-import {
-  type Admin,
-  bootstrapAdmin,
-  createTestDatabase,
-  serverKeyOf,
-  sqlOf,
-  startOn,
-  tempDir,
-  type TestDatabase,
-  until,
-} from "./support.ts";
+import type { Product } from "../helpers.ts";
+import { type Admin, serverKeyOf, startOn, tempDir, type TestDatabase, until, productFixture } from "./support.ts";
 import { UpdatePeer } from "./update-peer.ts";
 
 interface Target {
@@ -48,6 +38,8 @@ const binaries = tempDir("rollout-binaries-");
 const peers: UpdatePeer[] = [];
 let signature = "";
 
+const fixture = productFixture();
+
 beforeAll(async () => {
   const releaseKey = testReleaseKey();
   for (const arch of ["amd64", "arm64"]) {
@@ -57,10 +49,7 @@ beforeAll(async () => {
   }
   releaseKey.publish(binaries.dir);
   signature = readFileSync(join(binaries.dir, "2.0.0", "linux", "amd64", "svc-agent.sig"), "utf8").trim();
-  db = await createTestDatabase();
-  sql = sqlOf(db);
-  p = await startOn(db, { AGENT_BINARY_DIR: binaries.dir });
-  admin = await bootstrapAdmin(p);
+  ({ db, sql, p, admin } = await fixture.start({ AGENT_BINARY_DIR: binaries.dir }));
   // Some 40 API calls within a minute or two: more than the normal profile's 30 a minute.
   await admin.call("PUT", "settings", { rate_limit_profile: "relaxed" });
   serverKey = await serverKeyOf(p);
@@ -68,9 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const peer of peers) peer.close();
-  await killAll();
-  await sql?.end();
-  await db?.drop();
+  await fixture.stop();
   binaries.remove();
 });
 

@@ -6,20 +6,17 @@
 // shows the sidecar following transport.rekey.
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, type Product } from "../helpers.ts";
+import type { Product } from "../helpers.ts";
 import {
   type Admin,
-  bootstrapAdmin,
-  createTestDatabase,
   type RunningAgent,
   runAgent,
   serverKeyOf,
-  sqlOf,
   startOn,
-  stopAgents,
   TEST_GRANTS,
   type TestDatabase,
   until,
+  productFixture,
 } from "./support.ts";
 
 let db: TestDatabase;
@@ -27,19 +24,13 @@ let p: Product;
 let admin: Admin;
 let sql: postgres.Sql;
 
+const fixture = productFixture();
+
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = sqlOf(db);
-  p = await startOn(db);
-  admin = await bootstrapAdmin(p);
+  ({ db, sql, p, admin } = await fixture.start());
 }, 90_000);
 
-afterAll(async () => {
-  stopAgents();
-  await killAll();
-  await sql?.end();
-  await db?.drop();
-});
+afterAll(() => fixture.stop());
 
 async function enrolled(serverKey: string, name: string): Promise<{ a: RunningAgent; id: number }> {
   const a = runAgent({ serverUrl: p.url, serverKey, name, telemetryIntervalMs: 300, rekeyMs: 200, backoff: { maxMs: 3000 } });

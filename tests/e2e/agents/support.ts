@@ -13,7 +13,7 @@ import { requestProbe as requestProbeVerb } from "../../../shared/verbs/agents/r
 import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts";
 import { TEST_VAULT_KEY } from "../../helpers/env.ts";
-import { jsonBody, type Product, readyOrKilled, REPO_ROOT, SETUP_TOKEN, spawnProduct, until } from "../helpers.ts";
+import { jsonBody, killAll, type Product, readyOrKilled, REPO_ROOT, SETUP_TOKEN, spawnProduct, until } from "../helpers.ts";
 
 export { until };
 
@@ -155,6 +155,37 @@ const agents = new Set<{ kill(): void }>();
 export function stopAgents(): void {
   for (const a of agents) a.kill();
   agents.clear();
+}
+
+/** What a test file runs against: a fresh database, SQL beside it, the product on it and its administrator. */
+export interface Started {
+  db: TestDatabase;
+  sql: postgres.Sql;
+  p: Product;
+  admin: Admin;
+}
+
+/**
+ * A test file's product, for its beforeAll (`start`) and afterAll (`stop`). It is filled as it starts, so
+ * `stop` undoes exactly what a start that failed half-way had done: no test database is left behind.
+ */
+export function productFixture(): { start(extra?: Record<string, string>): Promise<Started>; stop(): Promise<void> } {
+  const f: Partial<Started> = {};
+  return {
+    async start(extra = {}) {
+      f.db = await createTestDatabase();
+      f.sql = sqlOf(f.db);
+      f.p = await startOn(f.db, extra);
+      f.admin = await bootstrapAdmin(f.p);
+      return f as Started;
+    },
+    async stop() {
+      stopAgents();
+      await killAll();
+      await f.sql?.end();
+      await f.db?.drop();
+    },
+  };
 }
 
 // ---- reads and writes the HTTP API does not offer ----

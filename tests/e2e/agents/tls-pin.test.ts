@@ -9,23 +9,10 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentLog } from "../../../agent/log.ts";
 import { certificatePin } from "../../../agent/tls-pin.ts";
-import { freePort, killAll, type Product } from "../helpers.ts";
-import {
-  type Admin,
-  bootstrapAdmin,
-  createTestDatabase,
-  type RunningAgent,
-  runAgent,
-  sqlOf,
-  startOn,
-  stopAgents,
-  tempDir,
-  type TestDatabase,
-  until,
-} from "./support.ts";
+import { freePort, type Product } from "../helpers.ts";
+import { type Admin, type RunningAgent, runAgent, tempDir, until, productFixture } from "./support.ts";
 
 const HOST = "127.0.0.1";
-let db: TestDatabase;
 let p: Product;
 let admin: Admin;
 let sql: postgres.Sql;
@@ -40,20 +27,16 @@ interface PinStatus {
   agents: { id: number; tls_pin_kind: string | null; tls_pins: string[]; acknowledged: boolean | null }[];
 }
 
+const fixture = productFixture();
+
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = sqlOf(db);
   httpsPort = await freePort();
   httpsUrl = `https://${HOST}:${httpsPort}`;
-  p = await startOn(db, { SVC_TLS: "on", SVC_HTTPS_PORT: String(httpsPort), SVC_TLS_DOMAIN: HOST });
-  admin = await bootstrapAdmin(p);
+  ({ sql, p, admin } = await fixture.start({ SVC_TLS: "on", SVC_HTTPS_PORT: String(httpsPort), SVC_TLS_DOMAIN: HOST }));
 }, 90_000);
 
 afterAll(async () => {
-  stopAgents();
-  await killAll();
-  await sql?.end();
-  await db?.drop();
+  await fixture.stop();
   state.remove();
 });
 
