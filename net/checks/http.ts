@@ -91,13 +91,19 @@ function send(url: URL, init: Init, signal: AbortSignal, reach: Reach | undefine
   });
 }
 
-function initOf(config: ConfigReader): Init {
+/** The config's headers with its basic or bearer Authorization (http and websocket: http-auth-fields.ts). */
+export function requestHeaders(config: ConfigReader): Record<string, string> {
   const headers: Record<string, string> = { "user-agent": "infra-control-plane-monitor/1", ...config.record("headers") };
   const auth = config.string("auth_type", "none");
   if (auth === "basic")
     headers.authorization = `Basic ${Buffer.from(`${config.string("username", "")}:${config.string("password", "")}`).toString("base64")}`;
   else if (auth === "bearer") headers.authorization = `Bearer ${config.string("token", "")}`;
   else if (auth !== "none") throw new CheckConfigError(`auth_type ${auth} is not none, basic or bearer`);
+  return headers;
+}
+
+function initOf(config: ConfigReader): Init {
+  const headers = requestHeaders(config);
   const method = config.string("method", "GET").toUpperCase();
   if (!METHODS.has(method)) throw new CheckConfigError(`method ${method} is not supported`);
   return {

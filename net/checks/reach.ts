@@ -22,7 +22,8 @@ export async function gateCheck(spec: CheckSpec, options: ReachOptions): Promise
   const reach: Reach = { policy, lookup: policyLookup(policy, options.resolve) };
   const refused = (reason: string) => ({ refused: `refused by the monitor policy: ${reason}` });
   const hosts = [hostOfTarget(spec.host)];
-  if (spec.check_type === "http" && typeof spec.config.url === "string") hosts.push(hostOfTarget(spec.config.url));
+  const urlTyped = spec.check_type === "http" || spec.check_type === "websocket";
+  if (urlTyped && typeof spec.config.url === "string") hosts.push(hostOfTarget(spec.config.url));
   if (spec.check_type === "dns" && typeof spec.config.resolver === "string") hosts.push(spec.config.resolver);
   for (const host of hosts) {
     const reason = checkOutboundHost(host, policy);

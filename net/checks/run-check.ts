@@ -16,6 +16,9 @@ import { redisCheck } from "./redis.ts";
 import { smtpCheck } from "./smtp.ts";
 import { sshCheck } from "./ssh.ts";
 import { tlsCheck } from "./tls.ts";
+import { grpcCheck } from "./grpc.ts";
+import { udpCheck } from "./udp.ts";
+import { websocketCheck } from "./websocket.ts";
 
 export type { CheckOutcome, CheckSpec };
 
@@ -39,6 +42,9 @@ export const EXECUTORS: Record<ProbeCheckType, (options: RunCheckOptions) => Che
   ssh: () => sshCheck,
   tls: () => tlsCheck,
   smtp: () => smtpCheck,
+  grpc: () => grpcCheck,
+  websocket: () => websocketCheck,
+  udp: () => udpCheck,
 };
 
 /** The check's timeout (ms) and its whole budget (ms): the type's registry entry decides. */

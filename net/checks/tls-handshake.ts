@@ -1,4 +1,4 @@
-// The TLS side of the tls and smtp types: the certificate rules from a config (verify_chain,
+// The TLS side of the tls, smtp and grpc types: the certificate rules from a config (verify_chain,
 // verify_hostname, expiry_days, server_name, ca_pem) and a handshake, on a new connection (tls) or on a
 // connected socket after STARTTLS (smtp), that never rejects the peer itself: cert.ts judges it, so the
 // message says which rule failed instead of a bare handshake error.
@@ -35,6 +35,8 @@ export interface Handshake {
   /** An open connection to secure (STARTTLS); without it, a new connection to host:port. */
   socket?: Socket;
   lookup?: LookupFunction | undefined;
+  /** The ALPN protocols to offer (grpc: h2, which an HTTP/2 server requires). */
+  alpn?: string[];
 }
 
 /** The secured socket and the ms from the start (connect included for a new connection); rejects with the reason. */
@@ -48,6 +50,7 @@ export function handshake(target: Handshake, rules: TlsRules, signal: AbortSigna
       // SNI carries names only (RFC 6066 3).
       ...(isIP(rules.serverName) ? {} : { servername: rules.serverName }),
       ...(rules.ca !== null ? { ca: rules.ca } : {}),
+      ...(target.alpn ? { ALPNProtocols: target.alpn } : {}),
       rejectUnauthorized: false,
       // The name is cert.ts's to judge (verify_hostname), so `authorized` speaks for the chain alone.
       checkServerIdentity: () => undefined,

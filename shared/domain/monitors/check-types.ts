@@ -6,10 +6,12 @@
 import * as v from "valibot";
 import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
+import { GRPC_WEBSOCKET_UDP_CHECK_TYPES } from "./grpc-websocket-udp-check-types.ts";
+import { HTTP_AUTH_DEFAULTS, HTTP_AUTH_RULES, HTTP_AUTH_SECRET_KEYS } from "./http-auth-fields.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export const HTTP_AUTH_TYPES = ["none", "basic", "bearer"] as const;
+export { HTTP_AUTH_TYPES } from "./http-auth-fields.ts";
 export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SOA", "PTR", "SRV", "CAA"] as const;
 
 /** Who can run a check: the sidecar itself, or the reference agent (agent/) when the monitor names one. */
@@ -77,10 +79,7 @@ const REGISTRY = {
       headers: v.optional(Headers),
       body: NullableText(65_536),
       timeout: timeoutField(120),
-      auth_type: v.optional(oneOf(HTTP_AUTH_TYPES)),
-      username: NullableText(200),
-      password: NullableText(1000),
-      token: NullableText(4000),
+      ...HTTP_AUTH_RULES,
       accepted_statuses: v.optional(v.pipe(v.array(StatusRange), v.minLength(1, "Give at least one status or range."), v.maxLength(20))),
       keyword: NullableText(1000),
       keyword_invert: v.optional(v.boolean()),
@@ -99,10 +98,7 @@ const REGISTRY = {
       method: "GET",
       headers: {},
       body: null,
-      auth_type: "none",
-      username: null,
-      password: null,
-      token: null,
+      ...HTTP_AUTH_DEFAULTS,
       accepted_statuses: ["200-299"],
       keyword: null,
       keyword_invert: false,
@@ -116,7 +112,7 @@ const REGISTRY = {
     },
     timeout: { fallback: 10.0, max: 120 },
     runners: ["sidecar", "agent"],
-    secretKeys: ["password", "token"],
+    secretKeys: HTTP_AUTH_SECRET_KEYS,
   },
   dns: {
     config: {
@@ -157,6 +153,8 @@ const REGISTRY = {
     timeout: { fallback: 10.0, max: 60 },
     runners: ["sidecar", "agent"],
   },
+  // grpc, websocket, udp (issue 29 item 2): grpc-websocket-udp-check-types.ts.
+  ...GRPC_WEBSOCKET_UDP_CHECK_TYPES,
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;

@@ -47,7 +47,7 @@ export function checkHost(checkType: CheckType, host: string | undefined, creati
 }
 
 /**
- * The addresses a monitor's check would reach (its host, an http check's url, a dns check's resolver)
+ * The addresses a monitor's check would reach (its host, an http or websocket check's url, a dns check's resolver)
  * against the monitor policy (monitor_policy): link-local and cloud metadata never, in any spelling.
  * A name is judged by the addresses it resolves to now, and again when the check runs.
  */
@@ -59,7 +59,8 @@ export async function checkDestinations(
   const places: { loc: (string | number)[]; host: string }[] = [];
   if (fields.host) places.push({ loc: ["host"], host: hostOfTarget(fields.host) });
   const url = fields.config?.url;
-  if (checkType === "http" && typeof url === "string") places.push({ loc: ["config", "url"], host: hostOfTarget(url) });
+  const urlTyped = checkType === "http" || checkType === "websocket";
+  if (urlTyped && typeof url === "string") places.push({ loc: ["config", "url"], host: hostOfTarget(url) });
   const resolver = fields.config?.resolver;
   if (checkType === "dns" && typeof resolver === "string") places.push({ loc: ["config", "resolver"], host: resolver });
   if (!places.length) return;

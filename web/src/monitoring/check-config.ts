@@ -86,6 +86,26 @@ const TLS_CERT_FIELDS: readonly ConfigField[] = [
   { key: "ca_pem", label: "Trusted CA (PEM)", kind: "multiline", hint: "Trust these CAs instead of the system's (optional)" },
 ];
 
+/** Basic or bearer authentication (http, websocket: shared/domain/monitors/http-auth-fields.ts). */
+const HTTP_AUTH_FIELDS: readonly ConfigField[] = [
+  { key: "auth_type", label: "Authentication", kind: "select", options: HTTP_AUTH_TYPES },
+  { key: "username", label: "User name", kind: "text", when: { key: "auth_type", values: ["basic"], unset: "none" } },
+  {
+    key: "password",
+    label: "Password",
+    kind: "secret",
+    when: { key: "auth_type", values: ["basic"], unset: "none" },
+    hint: "Stored sealed; ******** keeps the stored one",
+  },
+  {
+    key: "token",
+    label: "Bearer token",
+    kind: "secret",
+    when: { key: "auth_type", values: ["bearer"], unset: "none" },
+    hint: "Stored sealed; ******** keeps the stored one",
+  },
+];
+
 export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
   http: [
     { key: "url", label: "URL", kind: "text", hint: "http:// or https://; empty: http://<host>/" },
@@ -100,22 +120,7 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "keyword_invert", label: "Up when the keyword is absent", kind: "checkbox", fallback: false },
     { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
     { key: "body", label: "Request body", kind: "text" },
-    { key: "auth_type", label: "Authentication", kind: "select", options: HTTP_AUTH_TYPES },
-    { key: "username", label: "User name", kind: "text", when: { key: "auth_type", values: ["basic"], unset: "none" } },
-    {
-      key: "password",
-      label: "Password",
-      kind: "secret",
-      when: { key: "auth_type", values: ["basic"], unset: "none" },
-      hint: "Stored sealed; ******** keeps the stored one",
-    },
-    {
-      key: "token",
-      label: "Bearer token",
-      kind: "secret",
-      when: { key: "auth_type", values: ["bearer"], unset: "none" },
-      hint: "Stored sealed; ******** keeps the stored one",
-    },
+    ...HTTP_AUTH_FIELDS,
     { key: "follow_redirects", label: "Follow redirects", kind: "checkbox", fallback: true },
     {
       key: "max_redirects",
@@ -154,6 +159,29 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "starttls", label: "Require STARTTLS", kind: "checkbox", fallback: false },
     ...TLS_CERT_FIELDS.map((f) => ({ ...f, when: { key: "starttls", values: ["true"], unset: "false" } })),
     timeout("smtp"),
+  ],
+  grpc: [
+    { key: "port", label: "Port", kind: "number", hint: "Required" },
+    { key: "service", label: "Service name", kind: "text", hint: "As the health service knows it; empty: the whole server" },
+    { key: "tls", label: "Use TLS", kind: "checkbox", fallback: false },
+    ...TLS_CERT_FIELDS.map((f) => ({ ...f, when: { key: "tls", values: ["true"], unset: "false" } })),
+    timeout("grpc"),
+  ],
+  websocket: [
+    { key: "url", label: "URL", kind: "text", hint: "ws:// or wss://; empty: ws://<host>/" },
+    { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
+    ...HTTP_AUTH_FIELDS,
+    { key: "send", label: "Message to send", kind: "text", hint: "Sent as text once upgraded (optional)" },
+    { key: "expected_reply", label: "Expected reply", kind: "text", hint: "A message must contain this text (optional)" },
+    { key: "verify_tls", label: "Verify the TLS certificate", kind: "checkbox", fallback: true },
+    timeout("websocket"),
+  ],
+  udp: [
+    { key: "port", label: "Port", kind: "number", hint: "Required" },
+    { key: "payload", label: "Payload (text)", kind: "text", hint: "Empty: an empty datagram" },
+    { key: "payload_hex", label: "Payload (hex)", kind: "text", hint: "Instead of text, e.g. 0a 1b ff" },
+    { key: "expected_reply", label: "Expected reply", kind: "text", hint: "The reply must contain this text; empty: any reply" },
+    timeout("udp"),
   ],
 };
 
