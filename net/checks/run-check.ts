@@ -16,6 +16,9 @@ import { redisCheck } from "./redis.ts";
 import { smtpCheck } from "./smtp.ts";
 import { sshCheck } from "./ssh.ts";
 import { tlsCheck } from "./tls.ts";
+import { snmpCheck } from "./snmp.ts";
+import { mqttCheck } from "./mqtt.ts";
+import { dockerCheck } from "./docker.ts";
 
 export type { CheckOutcome, CheckSpec };
 
@@ -39,6 +42,10 @@ export const EXECUTORS: Record<CheckType, (options: RunCheckOptions) => Check> =
   ssh: () => sshCheck,
   tls: () => tlsCheck,
   smtp: () => smtpCheck,
+  // snmp, mqtt, docker (issue 29 item 2).
+  snmp: () => snmpCheck,
+  mqtt: () => mqttCheck,
+  docker: () => dockerCheck,
 };
 
 /** The check's timeout (ms) and its whole budget (ms): the type's registry entry decides. */

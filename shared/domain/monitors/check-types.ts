@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
+import { SNMP_MQTT_DOCKER_CHECK_TYPES } from "./snmp-mqtt-docker-check-types.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const HTTP_AUTH_TYPES = ["none", "basic", "bearer"] as const;
@@ -148,6 +149,8 @@ const REGISTRY = {
     timeout: { fallback: 10.0, max: 60 },
     runners: ["sidecar", "agent"],
   },
+  // snmp, mqtt, docker (issue 29 item 2): an OID's value, a broker's CONNACK (+ a payload), a container's state.
+  ...SNMP_MQTT_DOCKER_CHECK_TYPES,
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;
