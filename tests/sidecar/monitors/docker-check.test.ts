@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCheck } from "../../../net/checks/run-check.ts";
+import { EXECUTORS, runCheck } from "../../../net/checks/run-check.ts";
 import type { DockerContainerInspect } from "../../../shared/verbs/discovery/docker/docker-api.ts";
 import { type FakeDockerTcp, startFakeDockerTcp } from "../../helpers/fake-docker.ts";
 import { expectPolicyRefusals, issueCert, type Pem, type SilentPeer, startSilentPeer, testCa } from "./net-peers.ts";
@@ -156,5 +156,15 @@ describe("docker check", () => {
 
   it("is refused by the monitor policy before connecting", async () => {
     await expectPolicyRefusals("docker", { container: "api", tls: false, port: silent.port }, silent);
+  });
+
+  it("runs as the reference agent runs it: the executor alone, on the monitor's host only", async () => {
+    const spec = {
+      check_type: "docker" as const,
+      host: "127.0.0.1",
+      config: { container: "api", tls: false, port: portOf(plain) },
+      hostOnly: true,
+    };
+    expect(await EXECUTORS.docker({})(spec, AbortSignal.timeout(5000), 2000)).toMatchObject({ up: true });
   });
 });

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:net";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { Aedes, type AuthenticateError } from "aedes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCheck } from "../../../net/checks/run-check.ts";
+import { EXECUTORS, runCheck } from "../../../net/checks/run-check.ts";
 import { expectPolicyRefusals, issueCert, type Pem, type SilentPeer, startSilentPeer, testCa } from "./net-peers.ts";
 import { closedPort } from "./peers.ts";
 
@@ -142,5 +142,10 @@ describe("mqtt check", () => {
 
   it("is refused by the monitor policy before connecting", async () => {
     await expectPolicyRefusals("mqtt", { port: silent.port }, silent);
+  });
+
+  it("runs as the reference agent runs it: the executor alone, on the monitor's host only", async () => {
+    const spec = { check_type: "mqtt" as const, host: "127.0.0.1", config: { port, topic: "status/ups" }, hostOnly: true };
+    expect(await EXECUTORS.mqtt({})(spec, AbortSignal.timeout(5000), 2000)).toMatchObject({ up: true });
   });
 });

@@ -3,7 +3,7 @@
 // well as v2c, down on an OID the agent does not have, a wrong community answered by silence (timeout),
 // an invalid config without sending anything, and the monitor policy's refusal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCheck } from "../../../net/checks/run-check.ts";
+import { EXECUTORS, runCheck } from "../../../net/checks/run-check.ts";
 import { freeUdpPort, type Snmpd, startSnmpd } from "../../helpers/snmpd.ts";
 
 const COMMUNITY = "check-ro-7f3a";
@@ -102,5 +102,10 @@ describe("snmp check", () => {
       { policy: { allow_private: true, allow_loopback: false } },
     );
     expect(r).toMatchObject({ up: false, msg: expect.stringMatching(/refused by the monitor policy.*loopback/) });
+  });
+
+  it("runs as the reference agent runs it: the executor alone, on the monitor's host only", async () => {
+    const spec = { check_type: "snmp" as const, host: "127.0.0.1", config: { port, community: COMMUNITY, oid: SYS_NAME }, hostOnly: true };
+    expect(await EXECUTORS.snmp({})(spec, AbortSignal.timeout(5000), 2000)).toMatchObject({ up: true });
   });
 });
