@@ -29,13 +29,15 @@ export function snmpWalk(session: Session, oid: string): Promise<Varbind[]> {
 export function openSnmpSession(
   host: string,
   community: string,
-  options: { port: number; version: string; timeoutMs?: number | undefined; retries?: number | undefined },
+  options: { port: number; version: string; timeoutMs?: number | undefined; retries?: number | undefined; transport?: "udp4" | "udp6" },
 ): Session {
   const session = snmp.createSession(host, community, {
     port: options.port,
     version: options.version === "v1" || options.version === "1" ? snmp.Version1 : snmp.Version2c,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: options.retries ?? DEFAULT_RETRIES,
+    // An IPv6 address needs a udp6 socket (net-snmp's default is udp4).
+    ...(options.transport ? { transport: options.transport } : {}),
   });
   // An undecodable datagram is emitted as "error"; unheard, it would crash the process.
   session.on("error", () => {});

@@ -19,6 +19,9 @@ import { tlsCheck } from "./tls.ts";
 import { grpcCheck } from "./grpc.ts";
 import { udpCheck } from "./udp.ts";
 import { websocketCheck } from "./websocket.ts";
+import { snmpCheck } from "./snmp.ts";
+import { mqttCheck } from "./mqtt.ts";
+import { dockerCheck } from "./docker.ts";
 
 export type { CheckOutcome, CheckSpec };
 
@@ -45,6 +48,10 @@ export const EXECUTORS: Record<ProbeCheckType, (options: RunCheckOptions) => Che
   grpc: () => grpcCheck,
   websocket: () => websocketCheck,
   udp: () => udpCheck,
+  // snmp, mqtt, docker (issue 29 item 2).
+  snmp: () => snmpCheck,
+  mqtt: () => mqttCheck,
+  docker: () => dockerCheck,
 };
 
 /** The check's timeout (ms) and its whole budget (ms): the type's registry entry decides. */

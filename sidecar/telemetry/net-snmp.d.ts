@@ -22,6 +22,8 @@ declare module "net-snmp" {
   const snmp: {
     Version1: number;
     Version2c: number;
+    /** The varbind type codes by name (OctetString: 4, Counter64: 70, NoSuchObject: 128, ...) and back. */
+    ObjectType: Record<string, number> & Record<number, string>;
     createSession(target: string, community: string, options?: SessionOptions): Session;
     isVarbindError(varbind: Varbind): boolean;
   };

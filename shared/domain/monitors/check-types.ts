@@ -9,6 +9,7 @@ import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, 
 import { GRPC_WEBSOCKET_UDP_CHECK_TYPES } from "./grpc-websocket-udp-check-types.ts";
 import { HTTP_AUTH_DEFAULTS, HTTP_AUTH_RULES, HTTP_AUTH_SECRET_KEYS } from "./http-auth-fields.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
+import { SNMP_MQTT_DOCKER_CHECK_TYPES } from "./snmp-mqtt-docker-check-types.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export { HTTP_AUTH_TYPES } from "./http-auth-fields.ts";
@@ -155,6 +156,8 @@ const REGISTRY = {
   },
   // grpc, websocket, udp (issue 29 item 2): grpc-websocket-udp-check-types.ts.
   ...GRPC_WEBSOCKET_UDP_CHECK_TYPES,
+  // snmp, mqtt, docker (issue 29 item 2): an OID's value, a broker's CONNACK (+ a payload), a container's state.
+  ...SNMP_MQTT_DOCKER_CHECK_TYPES,
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;

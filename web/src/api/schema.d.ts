@@ -11863,7 +11863,7 @@ export interface operations {
     getApiV1AgentsProbeEligible: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                 host?: string;
                 monitor_id?: string;
                 target_id?: string;
@@ -24754,7 +24754,7 @@ export interface operations {
     getApiV1Monitors: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
@@ -24784,7 +24784,7 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                             config: {
                                 [key: string]: unknown;
                             };
@@ -24845,7 +24845,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -24870,7 +24870,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };
@@ -24936,7 +24936,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25022,7 +25022,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25047,7 +25047,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25115,7 +25115,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25284,7 +25284,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25404,7 +25404,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25778,7 +25778,7 @@ export interface operations {
     getApiV1MonitorsOverview: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
@@ -25808,7 +25808,7 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                             config: {
                                 [key: string]: unknown;
                             };
@@ -25930,7 +25930,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25946,7 +25946,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
                         config: {
                             [key: string]: unknown;
                         };

@@ -6,6 +6,7 @@
 
 import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
+import { SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
 export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
@@ -182,6 +183,44 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "payload_hex", label: "Payload (hex)", kind: "text", hint: "Instead of text, e.g. 0a 1b ff" },
     { key: "expected_reply", label: "Expected reply", kind: "text", hint: "The reply must contain this text; empty: any reply" },
     timeout("udp"),
+  ],
+  // snmp, mqtt, docker (issue 29 item 2): the community, the broker password and the client key are stored sealed.
+  snmp: [
+    { key: "oid", label: "OID", kind: "text", hint: "Numeric, e.g. 1.3.6.1.2.1.1.3.0 (required)" },
+    { key: "version", label: "SNMP version", kind: "select", options: SNMP_VERSIONS },
+    { key: "community", label: "Community", kind: "secret", hint: "Stored sealed; empty: public" },
+    { key: "port", label: "Port", kind: "number", hint: "Empty: 161" },
+    { key: "operator", label: "Comparison", kind: "select", options: SNMP_OPERATORS, hint: "Default: any value is up" },
+    { key: "expected_value", label: "Compared with", kind: "text", hint: "A number for > >= < <=; with no comparison: ==" },
+    timeout("snmp"),
+  ],
+  mqtt: [
+    { key: "tls", label: "Use TLS (certificate verified)", kind: "checkbox", fallback: false },
+    { key: "port", label: "Port", kind: "number", hint: "Empty: 1883, or 8883 with TLS" },
+    { key: "ca_pem", label: "Trusted CA (PEM)", kind: "multiline", when: { key: "tls", values: ["true"], unset: "false" } },
+    { key: "username", label: "User name", kind: "text", hint: "Empty: anonymous" },
+    databasePassword,
+    { key: "client_id", label: "Client id", kind: "text", hint: "Empty: monitor-check-<random>" },
+    { key: "topic", label: "Topic", kind: "text", hint: "Subscribe and wait for a message (optional; + and # allowed)" },
+    { key: "expected_payload", label: "Expected payload text", kind: "text", hint: "The first message must contain it (needs a topic)" },
+    timeout("mqtt"),
+  ],
+  docker: [
+    { key: "container", label: "Container", kind: "text", hint: "Its name or id (required)" },
+    { key: "tls", label: "Engine API over TLS", kind: "checkbox", fallback: true },
+    { key: "port", label: "Engine API port", kind: "number", hint: "Empty: 2376 with TLS, 2375 without" },
+    { key: "ca_pem", label: "Engine CA (PEM)", kind: "multiline", when: { key: "tls", values: ["true"], unset: "true" } },
+    { key: "client_cert", label: "Client certificate (PEM)", kind: "multiline", when: { key: "tls", values: ["true"], unset: "true" } },
+    {
+      key: "client_key",
+      label: "Client key (PEM)",
+      kind: "secret",
+      hint: "Stored sealed; ******** keeps the stored one (pasted on one line is fine)",
+      when: { key: "tls", values: ["true"], unset: "true" },
+    },
+    { key: "require_healthy", label: "Require healthy (when it has a healthcheck)", kind: "checkbox", fallback: true },
+    { key: "max_restarts", label: "At most this many restarts", kind: "number", hint: "Empty: any number" },
+    timeout("docker"),
   ],
 };
 

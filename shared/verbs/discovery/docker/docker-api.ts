@@ -46,10 +46,34 @@ export interface DockerContainerInspect {
   Id: string;
   Name: string;
   Created: string;
-  State: { Status: string; Running: boolean; StartedAt?: string; FinishedAt?: string };
-  Config?: { Hostname?: string; Image?: string; Labels?: Record<string, string> | null } | null;
+  State: {
+    Status: string;
+    Running: boolean;
+    Restarting?: boolean;
+    ExitCode?: number;
+    Error?: string;
+    StartedAt?: string;
+    FinishedAt?: string;
+    /** Present when the container has a healthcheck (the docker check reads it). */
+    Health?: DockerHealth | null;
+  };
+  /** Restarts by the engine's restart policy since the container was created. */
+  RestartCount?: number;
+  Config?: {
+    Hostname?: string;
+    Image?: string;
+    Labels?: Record<string, string> | null;
+    Healthcheck?: { Test?: string[] | null } | null;
+  } | null;
   HostConfig?: { Memory?: number; NanoCpus?: number; CpuCount?: number } | null;
   NetworkSettings?: { Networks?: Record<string, DockerEndpoint> | null } | null;
+}
+
+/** State.Health of an inspect: "starting", "healthy" or "unhealthy", the last probes' results. */
+export interface DockerHealth {
+  Status: string;
+  FailingStreak?: number;
+  Log?: { Start?: string; End?: string; ExitCode?: number; Output?: string }[] | null;
 }
 
 export interface DockerNetwork {
