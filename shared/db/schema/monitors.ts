@@ -35,8 +35,7 @@ export const monitors = pgTable(
     probe_agent_id: integer("probe_agent_id").references(() => agents.id, { onDelete: "set null" }),
     /**
      * Multi-vantage checks (docs/adr/0441): the agents that run the check too; empty for a single-point
-     * monitor. No foreign key (an array): a deleted agent is dropped from the list by the agent's removal
-     * and, until then, its results simply stop arriving (stale points do not count).
+     * monitor. No foreign key (an array): deleting an agent removes it from these lists (deleteAgent).
      */
     vantage_agent_ids: integer("vantage_agent_ids").array().notNull().default(sql`'{}'::integer[]`),
     /** Whether the sidecar is one of the vantage points (only read when vantage_agent_ids is not empty). */

@@ -7,8 +7,8 @@
 // - quorum only with vantage agents, and at most the number of vantage points.
 // Whether an agent is online or ready is judged at each dispatch, as for probe_agent_id: an agent that
 // cannot take a run then has no fresh result, so its point does not count.
-import { inArray } from "drizzle-orm";
-import type { Db } from "../../db/database.ts";
+import { inArray, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/database.ts";
 import { agents } from "../../db/schema/index.ts";
 import { effectiveGrants } from "../../domain/agents/capabilities.ts";
 import { CHECK_TYPE_REGISTRY, type CheckType, sourceOf } from "../../domain/monitors/check-types.ts";
@@ -57,4 +57,25 @@ export async function checkVantage(db: Db, checkType: CheckType, f: VantageField
       );
   }
   if (issues.length > 0) throw ApiError.validation(issues);
+}
+
+/**
+ * A deleted agent leaves the vantage points of the monitors that named it (the list is an array, so no
+ * foreign key does it): its point's row goes, and a stored quorum is lowered to the points left (null
+ * once no agent is left: a single-point monitor again). Answers the monitors changed.
+ */
+export async function dropVantageAgent(tx: Db, agentId: number): Promise<number[]> {
+  const changed = await queryRows<{ id: number }>(
+    tx,
+    sql`
+    update monitors m set
+      vantage_agent_ids = array_remove(m.vantage_agent_ids, ${agentId}),
+      quorum = case
+        when m.quorum is null or cardinality(array_remove(m.vantage_agent_ids, ${agentId})) = 0 then null
+        else least(m.quorum, cardinality(array_remove(m.vantage_agent_ids, ${agentId})) + case when m.vantage_sidecar then 1 else 0 end) end
+    where ${agentId} = any(m.vantage_agent_ids)
+    returning m.id`,
+  );
+  await tx.execute(sql`delete from monitor_vantage_results where vantage = ${String(agentId)}`);
+  return changed.map((r) => r.id);
 }

@@ -81,6 +81,23 @@ describe("vantage points on PATCH", () => {
   });
 });
 
+describe("an agent deleted", () => {
+  it("leaves the vantage points of the monitors naming it, its quorum lowered to the points left", async () => {
+    const one = await a.agent({ status: "active" });
+    const two = await a.agent({ status: "active" });
+    const m = await a.monitor({ vantage_agent_ids: [one, two], quorum: 3 });
+    const majority = await a.monitor({ vantage_agent_ids: [two] });
+    await a.t
+      .sql`insert into monitor_vantage_results (monitor_id, vantage, status, checked_at) values (${m.id}, ${String(two)}, 'up', now())`;
+    expect((await a.req("DELETE", `agents/${two}`, a.admin)).status).toBe(204);
+    const after = await (await a.req("GET", `monitors/${m.id}`, a.admin)).json();
+    expect(after).toMatchObject({ vantage_agent_ids: [one], quorum: 2 });
+    expect(after.vantage_results.map((v: { vantage: string }) => v.vantage)).toEqual(["sidecar", String(one)]);
+    expect(await (await a.req("GET", `monitors/${majority.id}`, a.admin)).json()).toMatchObject({ vantage_agent_ids: [], quorum: null });
+    expect(await a.t.sql`select 1 from monitor_vantage_results where vantage = ${String(two)}`).toHaveLength(0);
+  });
+});
+
 describe("GET /monitors/{id} vantage_results", () => {
   it("lists each point with its last result, whether it is fresh, and the agent's last dispatch", async () => {
     const one = await a.agent({ status: "active", name: "edge-1" });
