@@ -1,5 +1,6 @@
 // The monitors' series in GET /api/v1/metrics (issue 12 item 5): monitor_up (1 while the monitor's status
-// is up, else 0) and monitor_response_ms (its latest latency), per enabled monitor that has been checked,
+// is up or degraded, else 0: degraded counts as up, as in uptime, docs/adr/0441), monitor_degraded (1 while
+// some but fewer than the quorum of a multi-vantage monitor's points report down) and monitor_response_ms (its latest latency), per enabled monitor that has been checked,
 // labelled by id, name, check type and host. Paged by id like the other per-resource series.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/database.ts";
@@ -38,7 +39,13 @@ function monitorFamily(family: Family, line: (r: MonitorRow) => string) {
 
 const upFamily: Family = {
   name: "monitor_up",
-  help: "Whether the monitor's last status is up (1) or not (0: down, pending, maintenance).",
+  help: "Whether the monitor's last status is up or degraded (1) or not (0: down, pending, maintenance).",
+  type: "gauge",
+  labels: LABELS,
+};
+const degradedFamily: Family = {
+  name: "monitor_degraded",
+  help: "Whether the monitor is degraded (1): some, fewer than its quorum, of its vantage points report down.",
   type: "gauge",
   labels: LABELS,
 };
@@ -50,6 +57,7 @@ const responseFamily: Family = {
 };
 
 export const MONITOR_FAMILIES = [
-  monitorFamily(upFamily, (r) => sampleLine(upFamily, labels(r), r.status === "up" ? 1 : 0)),
+  monitorFamily(upFamily, (r) => sampleLine(upFamily, labels(r), r.status === "up" || r.status === "degraded" ? 1 : 0)),
+  monitorFamily(degradedFamily, (r) => sampleLine(degradedFamily, labels(r), r.status === "degraded" ? 1 : 0)),
   monitorFamily(responseFamily, (r) => (r.latency === null ? "" : sampleLine(responseFamily, labels(r), Number(r.latency)))),
 ];

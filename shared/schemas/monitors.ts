@@ -8,10 +8,13 @@ import { IntFilter, limitParam, listQuery, listResponse, Offset, queryInt } from
 
 export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "service", "ip"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
-export const MONITOR_STATUSES = ["up", "pending", "down", "maintenance"] as const;
+/** `degraded` (ours, docs/adr/0441): a multi-vantage monitor some of whose points, fewer than its quorum, report down. */
+export const MONITOR_STATUSES = ["up", "pending", "degraded", "down", "maintenance"] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
-/** The reference's five, and `maintenance` (ours: the runner records entering a window). */
-export const MONITOR_EVENT_TYPES = ["up", "down", "pending", "paused", "resumed", "maintenance"] as const;
+/** The reference's five, `maintenance` (ours: the runner records entering a window) and `degraded` (docs/adr/0441). */
+export const MONITOR_EVENT_TYPES = ["up", "down", "pending", "degraded", "paused", "resumed", "maintenance"] as const;
+/** At most this many vantage agents per monitor (each is one probe run per interval). */
+export const MAX_VANTAGE_AGENTS = 16;
 export const MONITOR_SORTS = ["name", "status", "check_type", "host", "last_polled_at", "created_at", "id"] as const;
 /** The metrics a sample holds as columns; others live in its `extra` (history reads both). */
 export const SAMPLE_METRICS = ["avail", "latency_ms", "packet_loss_pct", "http_status", "cert_days_remaining"] as const;
@@ -77,6 +80,7 @@ const MONITOR_READ_ONLY = [
   "last_msg",
   "latency_series",
   "recent_checks",
+  "vantage_results",
 ];
 
 const monitorFields = {
@@ -91,6 +95,16 @@ const monitorFields = {
   target_type: v.optional(v.nullable(oneOf(TARGET_TYPES))),
   target_id: RefId,
   probe_agent_id: RefId,
+  vantage_agent_ids: v.optional(
+    v.pipe(
+      v.array(Ref),
+      v.maxLength(MAX_VANTAGE_AGENTS, `At most ${MAX_VANTAGE_AGENTS} vantage agents.`),
+      v.transform((ids) => [...new Set(ids)]),
+    ),
+  ),
+  vantage_sidecar: v.optional(v.boolean()),
+  // Checked against the number of vantage points by the verb (422 at quorum when larger).
+  quorum: v.optional(v.nullable(boundedInt(1, MAX_VANTAGE_AGENTS + 1))),
 };
 
 export const MonitorCreateBody = writeBody({ ...monitorFields, check_type: oneOf(CHECK_TYPES) }, MONITOR_READ_ONLY);
@@ -201,8 +215,34 @@ export const MonitorRead = v.object({
   created_at: v.string(),
   updated_at: v.string(),
   ...ProbeBlock,
+  /** Multi-vantage checks (docs/adr/0441): empty for a single-point monitor. */
+  vantage_agent_ids: v.array(v.number()),
+  vantage_sidecar: v.boolean(),
+  /** The quorum applied (the stored one, or a majority of the points); null for a single-point monitor. */
+  quorum: v.nullable(v.number()),
 });
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
+
+/** One vantage point's last result (docs/adr/0441). */
+export const VantageResult = v.object({
+  /** `sidecar`, or the agent's id as text. */
+  vantage: v.string(),
+  agent: v.nullable(v.object({ id: v.number(), name: v.nullable(v.string()) })),
+  /** The point's last result; null before its first. */
+  status: v.nullable(oneOf(["up", "down"] as const)),
+  msg: v.nullable(v.string()),
+  latency_ms: v.nullable(v.number()),
+  checked_at: Timestamp,
+  /** Whether that result is recent enough to count in the quorum now. */
+  fresh: v.boolean(),
+  /** Agents: the last dispatch (queued, or unavailable with the agent's refusal reason). */
+  dispatch_status: v.nullable(v.string()),
+  dispatch_reason: v.nullable(v.string()),
+  dispatched_at: Timestamp,
+});
+export type VantageResultShape = v.InferInput<typeof VantageResult>;
+export const MonitorDetail = v.object({ ...MonitorRead.entries, vantage_results: v.array(VantageResult) });
+export type MonitorDetailShape = v.InferInput<typeof MonitorDetail>;
 export const MonitorList = listResponse(MonitorRead);
 
 export const RecentCheck = v.object({

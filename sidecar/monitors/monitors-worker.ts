@@ -3,7 +3,9 @@
 // at once, each inside its own time budget (a hanging target costs only its own check), and records the
 // results in batches through the state machine (shared/verbs/monitors/run/record-results.ts).
 // Monitors assigned to an agent are not checked here: their probe is queued on the agent
-// (requestProbe) and the agent's answer is recorded when the link batch commits it.
+// (requestProbe) and the agent's answer is recorded when the link batch commits it. A multi-vantage
+// monitor (docs/adr/0441) is checked here (when the sidecar is one of its points) and queued on each of
+// its vantage agents; the recording path judges it by its quorum.
 // LISTEN monitor_control wakes the loop at once ("check now", resume, create). stop() claims nothing
 // more, waits for the checks in flight (each bounded by its timeout) and records their results; a
 // sidecar killed outright loses only the checks in flight, which come due again next interval. A drain
@@ -12,7 +14,7 @@ import { ApiError } from "../../shared/errors.ts";
 import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
 import { requestProbe } from "../../shared/verbs/agents/request-probe.ts";
 import { type ClaimedCheck, claimDueChecks } from "../../shared/verbs/monitors/run/claim-due.ts";
-import { markProbeDispatch, markStaleProbes } from "../../shared/verbs/monitors/run/probe-dispatch.ts";
+import { markProbeDispatch, markStaleProbes, markVantageDispatch } from "../../shared/verbs/monitors/run/probe-dispatch.ts";
 import { type MonitorResult, recordCheckResults } from "../../shared/verbs/monitors/run/record-results.ts";
 import { MONITOR_CONTROL_CHANNEL } from "../../shared/verbs/monitors/notify.ts";
 import { runtimeConfig } from "../../shared/verbs/monitors/secrets.ts";
@@ -21,6 +23,7 @@ import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { Worker } from "../../runtime/worker.ts";
 import { checkBudget, runCheck } from "../../net/checks/run-check.ts";
+import { PROBE_DEADLINE_SLACK_S } from "../../shared/domain/monitors/quorum.ts";
 import { DEFAULT_MONITOR_POLICY, type OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { readMonitorPolicy } from "../../shared/verbs/integrations/outbound-policy.ts";
 import { defaultMonitorsOptions, type MonitorsWorkerOptions } from "./options.ts";
@@ -112,35 +115,58 @@ export function monitorsWorker(
     source: "server",
   });
 
-  /** Queues the check on its agent; a refusal is the monitor's probe status, not a failed check. */
-  const queueProbe = async (claimed: ClaimedCheck): Promise<void> => {
+  /** Queues the check on `agentId`; answers null when queued, else the agent's refusal reason. */
+  const probeOn = async (claimed: ClaimedCheck, agentId: number): Promise<string | null> => {
     try {
       const config = await runtimeConfig(deps.vault, claimed);
       const { budgetMs } = checkBudget({ check_type: claimed.check_type, config });
       await requestProbe({
         ctx,
         input: {
-          agent_id: claimed.probe_agent_id!,
+          agent_id: agentId,
           check_type: claimed.check_type,
           host: claimed.host,
           config,
           monitor_id: claimed.id,
-          timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + 5)),
+          timeout_s: Math.min(300, Math.max(1, Math.ceil(budgetMs / 1000) + PROBE_DEADLINE_SLACK_S)),
         },
       });
       counters.probes_queued++;
-      await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "queued", reason: null } });
+      return null;
     } catch (e) {
-      const reason = e instanceof ApiError ? String(e.extra.reason ?? e.message) : String(e);
-      await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "unavailable", reason } }).catch(() => {});
+      return e instanceof ApiError ? String(e.extra.reason ?? e.message) : String(e);
     }
+  };
+
+  /** Queues the check on its agent; a refusal is the monitor's probe status, not a failed check. */
+  const queueProbe = async (claimed: ClaimedCheck): Promise<void> => {
+    const reason = await probeOn(claimed, claimed.probe_agent_id!);
+    if (reason === null) await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "queued", reason } });
+    else await markProbeDispatch({ ctx, input: { monitor_id: claimed.id, status: "unavailable", reason } }).catch(() => {});
+  };
+
+  /** A multi-vantage monitor: checked here when the sidecar is a point, and queued on each vantage agent. */
+  const checkFromVantages = async (claimed: ClaimedCheck, policy: OutboundPolicy): Promise<void> => {
+    const release = !claimed.vantage_sidecar;
+    await Promise.all([
+      claimed.vantage_sidecar ? checkLocally(claimed, policy) : Promise.resolve(),
+      ...claimed.vantage_agent_ids.map(async (agentId) => {
+        const reason = await probeOn(claimed, agentId);
+        const status = reason === null ? ("queued" as const) : ("unavailable" as const);
+        await markVantageDispatch({ ctx, input: { monitor_id: claimed.id, agent_id: agentId, status, reason, release } });
+      }),
+    ]);
   };
 
   const begin = (claimed: ClaimedCheck, policy: OutboundPolicy): void => {
     noteLag(deps.clock.now().getTime() - claimed.due_at.getTime());
-    const work = (claimed.probe_agent_id !== null ? queueProbe(claimed) : checkLocally(claimed, policy)).catch((e: unknown) =>
-      deps.logger.warn("monitor check failed", { monitor_id: claimed.id, error: String(e) }),
-    );
+    const run =
+      claimed.vantage_agent_ids.length > 0
+        ? checkFromVantages(claimed, policy)
+        : claimed.probe_agent_id !== null
+          ? queueProbe(claimed)
+          : checkLocally(claimed, policy);
+    const work = run.catch((e: unknown) => deps.logger.warn("monitor check failed", { monitor_id: claimed.id, error: String(e) }));
     inFlight.add(work);
     void work.finally(() => {
       inFlight.delete(work);

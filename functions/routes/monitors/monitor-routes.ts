@@ -8,6 +8,7 @@ import {
   MonitorEventList,
   MonitorEventsQuery,
   MonitorPatchBody,
+  MonitorDetail,
   MonitorRead,
   type MonitorReadShape,
   ProbeRunList,
@@ -28,7 +29,7 @@ const ONE = "/api/v1/monitors/:monitor_id";
 const params = IdParam("monitor_id");
 
 /** The monitor's version (its updated_at in epoch ms, monitorVersion in monitor-row.ts) as the ETag an edit sends back in If-Match. */
-function withVersion(c: Context<AppEnv>, m: MonitorReadShape): MonitorReadShape {
+function withVersion<T extends MonitorReadShape>(c: Context<AppEnv>, m: T): T {
   c.header("ETag", `W/"${Date.parse(m.updated_at)}"`);
   return m;
 }
@@ -42,8 +43,10 @@ export function monitorRoutes(app: Hono<AppEnv>): void {
       tag: "monitors",
       scope: getMonitor.scope,
       params,
-      response: { schema: MonitorRead },
+      response: { schema: MonitorDetail },
       summary: "One monitor",
+      description:
+        "The monitor, with `vantage_results` for a multi-vantage monitor (docs/adr/0441): each vantage point (`sidecar` or an agent's id) with its last result, whether it is fresh enough to count in the quorum, and the agent's last dispatch. Empty for a single-point monitor.",
     },
     async (c, { params: p, reply }) => reply(withVersion(c, await getMonitor({ ctx: verbContext(c), input: { id: p.monitor_id } }))),
   );

@@ -33,7 +33,16 @@ export const monitors = pgTable(
     target_type: text("target_type"),
     target_id: integer("target_id"),
     probe_agent_id: integer("probe_agent_id").references(() => agents.id, { onDelete: "set null" }),
-    /** up | pending | down | maintenance (the last status). */
+    /**
+     * Multi-vantage checks (docs/adr/0441): the agents that run the check too; empty for a single-point
+     * monitor. No foreign key (an array): deleting an agent removes it from these lists (deleteAgent).
+     */
+    vantage_agent_ids: integer("vantage_agent_ids").array().notNull().default(sql`'{}'::integer[]`),
+    /** Whether the sidecar is one of the vantage points (only read when vantage_agent_ids is not empty). */
+    vantage_sidecar: boolean("vantage_sidecar").notNull().default(true),
+    /** Q: down when at least this many points agree; null: a majority of the points. */
+    quorum: integer("quorum"),
+    /** up | pending | degraded | down | maintenance (the last status). */
     status: text("status").notNull().default("pending"),
     /** Consecutive failures (MonitorRead `retries`). */
     retries: integer("retries").notNull().default(0),
@@ -110,6 +119,30 @@ export const monitorSamples = pgTable(
   },
   // BRIN on ts: rows arrive in time order, and retention deletes by age at a tiny write cost.
   (t) => [index("monitor_samples_monitor_ts_idx").on(t.monitor_id, t.ts), index("monitor_samples_ts_brin").using("brin", t.ts)],
+);
+
+/**
+ * Each vantage point's last result of a multi-vantage monitor (docs/adr/0441): `vantage` is 'sidecar' or
+ * the agent's id as text. The quorum judgement reads these rows; the console shows them.
+ */
+export const monitorVantageResults = pgTable(
+  "monitor_vantage_results",
+  {
+    monitor_id: integer("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
+    vantage: text("vantage").notNull(),
+    /** up | down; null until the point's first result. */
+    status: text("status"),
+    msg: text("msg"),
+    latency_ms: real("latency_ms"),
+    checked_at: tz("checked_at"),
+    /** queued | unavailable (agents): the last dispatch, and the agent's refusal reason. */
+    dispatch_status: text("dispatch_status"),
+    dispatch_reason: text("dispatch_reason"),
+    dispatched_at: tz("dispatched_at"),
+  },
+  (t) => [primaryKey({ columns: [t.monitor_id, t.vantage] })],
 );
 
 /** Per-minute uptime counters, upserted by every result: `up` of `total` checks in that minute. */

@@ -11,8 +11,10 @@
 //   monitor its status is `maintenance` whatever the check said, the counter stays 0 and no alert is
 //   raised; the first result after the window decides from there as from `pending`.
 
-export type MonitorStatus = "up" | "pending" | "down" | "maintenance";
-export type MonitorEventType = "up" | "down" | "pending" | "maintenance";
+// `degraded` (docs/adr/0441) is a multi-vantage monitor's: some, but fewer than its quorum, of its vantage
+// points report down (shared/domain/monitors/quorum.ts decides it; this single-result rule never does).
+export type MonitorStatus = "up" | "pending" | "degraded" | "down" | "maintenance";
+export type MonitorEventType = "up" | "down" | "pending" | "degraded" | "maintenance";
 
 export interface CheckSample {
   metric: string;
@@ -40,26 +42,24 @@ export interface Decision {
     msg: string;
     duration_secs: number | null;
   } | null;
-  /** An alert to hand to the notifications: down, or recovered from down. */
-  alert: "down" | "up" | null;
+  /** An alert to hand to the notifications: down, degraded (quorum monitors), or recovered from either. */
+  alert: "down" | "up" | "degraded" | null;
   /** Seconds until the next check is due. */
   next_check_secs: number;
 }
 
 export const EVENT_MSG_LIMIT = 2000;
 
-export function decide(prev: MonitorState, result: { up: boolean; msg: string }, now: Date, inMaintenance = false): Decision {
-  const msg = result.msg.slice(0, EVENT_MSG_LIMIT);
+/** The event of a change from `prev.status` to `to`: how long the previous status lasted. */
+export function statusEvent(prev: MonitorState, to: MonitorStatus, event_type: MonitorEventType, msg: string, now: Date) {
   const duration_secs = prev.last_status_change_at
     ? Math.max(0, Math.round((now.getTime() - prev.last_status_change_at.getTime()) / 1000))
     : null;
-  const change = (to: MonitorStatus, event_type: MonitorEventType) => ({
-    event_type,
-    status_from: prev.status,
-    status_to: to,
-    msg,
-    duration_secs,
-  });
+  return { event_type, status_from: prev.status, status_to: to, msg: msg.slice(0, EVENT_MSG_LIMIT), duration_secs };
+}
+
+export function decide(prev: MonitorState, result: { up: boolean; msg: string }, now: Date, inMaintenance = false): Decision {
+  const change = (to: MonitorStatus, event_type: MonitorEventType) => statusEvent(prev, to, event_type, result.msg, now);
   const interval = prev.interval_secs;
 
   if (inMaintenance) {

@@ -13,6 +13,8 @@ import { WRITE_MONITORS } from "./scopes.ts";
 import { sealSecrets } from "./secrets.ts";
 import { checkConfig, checkDestinations, checkHost, checkRefs, vaultReadyFor } from "./write-fields.ts";
 import { vaultOf } from "../verb-context.ts";
+import type { VantageConfig } from "../../domain/monitors/quorum.ts";
+import { checkVantage, NO_VANTAGE } from "./vantage-fields.ts";
 
 export interface NewMonitor {
   name: string;
@@ -26,6 +28,8 @@ export interface NewMonitor {
   target_type: TargetType | null;
   target_id: number | null;
   probe_agent_id: number | null;
+  /** Multi-vantage checks (docs/adr/0441); none when left out. */
+  vantage?: VantageConfig;
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
@@ -34,9 +38,21 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
   await checkDestinations(s, m.check_type, { host: m.host, config });
   await checkRefs(s.tx, m);
+  const { vantage = NO_VANTAGE, ...fields } = m;
+  await checkVantage(s.tx, m.check_type, { ...vantage, probe_agent_id: m.probe_agent_id }, true);
   const [inserted] = await s.tx
     .insert(monitors)
-    .values({ ...m, config, status: "pending", next_check_at: s.now, created_at: s.now, updated_at: s.now })
+    .values({
+      ...fields,
+      vantage_agent_ids: [...vantage.vantage_agent_ids],
+      vantage_sidecar: vantage.vantage_sidecar,
+      quorum: vantage.quorum,
+      config,
+      status: "pending",
+      next_check_at: s.now,
+      created_at: s.now,
+      updated_at: s.now,
+    })
     .returning();
   let row = inserted!;
   if (secrets) {
@@ -66,6 +82,11 @@ export const createMonitor = defineVerb<{ body: MonitorCreateInput }, MonitorRea
     target_type: body.target_type ?? null,
     target_id: body.target_id ?? null,
     probe_agent_id: body.probe_agent_id ?? null,
+    vantage: {
+      vantage_agent_ids: body.vantage_agent_ids ?? [],
+      vantage_sidecar: body.vantage_sidecar ?? true,
+      quorum: body.quorum ?? null,
+    },
   });
   return presentMonitor(s.tx, row, s.now);
 });

@@ -13,6 +13,7 @@ import type { Vault } from "../../vault/vault.ts";
 import { updateRow } from "../resources/update-row.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { monitorKind, type MonitorRow } from "./monitor-row.ts";
+import { checkVantage } from "./vantage-fields.ts";
 import { announceMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
@@ -63,6 +64,24 @@ async function patchValues(
       target_id: values.target_id !== undefined ? values.target_id : before.target_id,
       probe_agent_id: given("probe_agent_id") ? (values.probe_agent_id ?? null) : null,
     });
+  const vantageGiven = (["vantage_agent_ids", "vantage_sidecar", "quorum", "probe_agent_id"] as const).some((k) => values[k] !== undefined);
+  if (vantageGiven) {
+    const pick = <K extends "vantage_agent_ids" | "vantage_sidecar" | "quorum" | "probe_agent_id">(k: K) =>
+      (values[k] !== undefined ? values[k] : before[k]) as MonitorRow[K];
+    const agentsChanged =
+      values.vantage_agent_ids !== undefined && canonicalJson(values.vantage_agent_ids) !== canonicalJson(before.vantage_agent_ids);
+    await checkVantage(
+      s.tx,
+      before.check_type,
+      {
+        vantage_agent_ids: pick("vantage_agent_ids"),
+        vantage_sidecar: pick("vantage_sidecar"),
+        quorum: pick("quorum"),
+        probe_agent_id: pick("probe_agent_id"),
+      },
+      agentsChanged,
+    );
+  }
   // A new probe agent starts with no execution status; enabling makes the monitor due now.
   if (given("probe_agent_id")) Object.assign(values, PROBE_RESET);
   if (values.enabled === true && !before.enabled) values.next_check_at = s.now;
@@ -86,7 +105,9 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; i
           return planned.values;
         },
         async after(before, row, changed) {
-          const reassigned = row.probe_agent_id !== before.probe_agent_id;
+          // Leaving a vantage agent out cancels its runs too (their answers would be ignored anyway).
+          const reassigned =
+            row.probe_agent_id !== before.probe_agent_id || before.vantage_agent_ids.some((a) => !row.vantage_agent_ids.includes(a));
           const disabling = before.enabled && !row.enabled;
           const cancelled = reassigned
             ? await cancelOpenRuns(s, id, "monitor_reassigned")

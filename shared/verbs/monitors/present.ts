@@ -3,6 +3,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
 import { agents } from "../../db/schema/index.ts";
+import { effectiveQuorum, isQuorumMonitor } from "../../domain/monitors/quorum.ts";
 import type { MonitorReadShape } from "../../schemas/monitors.ts";
 import type { MonitorRow } from "./monitor-row.ts";
 import { presentConfig } from "./secrets.ts";
@@ -70,6 +71,9 @@ export function monitorShape(row: MonitorRow, uptime: number | null, names: Map<
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     ...probeBlock(row, names),
+    vantage_agent_ids: row.vantage_agent_ids,
+    vantage_sidecar: row.vantage_sidecar,
+    quorum: isQuorumMonitor(row) ? effectiveQuorum(row) : null,
   };
 }
 

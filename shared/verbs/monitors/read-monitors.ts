@@ -1,17 +1,19 @@
-// GET /monitors (list envelope, default sort name), /monitors/{id} and /monitors/overview (MonitorRead plus
+// GET /monitors (list envelope, default sort name), /monitors/{id} (with each vantage point's last
+// result, docs/adr/0441) and /monitors/overview (MonitorRead plus
 // the last 12 latencies oldest first and the last 20 events newest first, two more queries per page).
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { monitors } from "../../db/schema/index.ts";
 import type { CheckType } from "../../domain/monitors/check-types.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { MonitorOverviewShape, MonitorReadShape } from "../../schemas/monitors.ts";
+import type { MonitorDetailShape, MonitorOverviewShape, MonitorReadShape } from "../../schemas/monitors.ts";
 import { type ListPage, type ListSpec, listPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
 import type { VerbContext } from "../verb-context.ts";
 import { type MonitorRow, requireMonitor } from "./monitor-row.ts";
 import { presentMonitor, presentMonitors } from "./present.ts";
 import { READ_MONITORS } from "./scopes.ts";
+import { vantageResults } from "./vantage-read.ts";
 
 const SPEC: ListSpec = {
   table: monitors,
@@ -50,9 +52,12 @@ export const listMonitors = defineRead<MonitorListInput, ListPage<MonitorReadSha
   listPage<MonitorRow, MonitorReadShape>(ctx.db, SPEC, input, filters(input), (rows) => presentMonitors(ctx.db, rows, ctx.clock.now())),
 );
 
-export const getMonitor = defineRead<{ id: number }, MonitorReadShape>({ scope: READ_MONITORS }, async (ctx, { id }) =>
-  presentMonitor(ctx.db, await requireMonitor(ctx.db, id), ctx.clock.now()),
-);
+export const getMonitor = defineRead<{ id: number }, MonitorDetailShape>({ scope: READ_MONITORS }, async (ctx, { id }) => {
+  const row = await requireMonitor(ctx.db, id);
+  const now = ctx.clock.now();
+  const [read, vantage_results] = await Promise.all([presentMonitor(ctx.db, row, now), vantageResults(ctx.db, row, now)]);
+  return { ...read, vantage_results };
+});
 
 async function overviewOf(ctx: VerbContext, rows: MonitorRow[]): Promise<MonitorOverviewShape[]> {
   const reads = await presentMonitors(ctx.db, rows, ctx.clock.now());

@@ -63,7 +63,7 @@ describe("families", () => {
       .filter((l) => l.startsWith("# HELP "))
       .map((l) => l.split(" ")[2]);
     // The spec's families, then the monitors' (issue 12 item 5).
-    expect(helps).toEqual([...ALL, "monitor_up", "monitor_response_ms"]);
+    expect(helps).toEqual([...ALL, "monitor_up", "monitor_degraded", "monitor_response_ms"]);
     for (const name of ALL) {
       const lines = text.split("\n");
       const help = lines.indexOf(lines.find((l) => l.startsWith(`# HELP ${name} `))!);

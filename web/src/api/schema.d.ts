@@ -6000,7 +6000,9 @@ export interface paths {
         };
         /**
          * One monitor
-         * @description Needs scope `read:monitors`.
+         * @description The monitor, with `vantage_results` for a multi-vantage monitor (docs/adr/0441): each vantage point (`sidecar` or an agent's id) with its last result, whether it is fresh enough to count in the quorum, and the agent's last dispatch. Empty for a single-point monitor.
+         *
+         *     Needs scope `read:monitors`.
          */
         get: operations["getApiV1MonitorsByMonitorId"];
         put?: never;
@@ -24763,7 +24765,7 @@ export interface operations {
                 probe_agent_id?: string;
                 q?: string;
                 sort?: "name" | "status" | "check_type" | "host" | "last_polled_at" | "created_at" | "id";
-                status?: "up" | "pending" | "down" | "maintenance";
+                status?: "up" | "pending" | "degraded" | "down" | "maintenance";
                 target_id?: string;
                 target_type?: "hardware" | "compute_unit" | "external_node" | "service" | "ip";
             };
@@ -24811,14 +24813,17 @@ export interface operations {
                             probe_last_result_at: string | null;
                             /** @enum {string} */
                             probe_mode: "server" | "agent";
+                            quorum: number | null;
                             retries: number;
                             retry_interval_secs: number | null;
                             /** @enum {string} */
-                            status: "up" | "pending" | "down" | "maintenance";
+                            status: "up" | "pending" | "degraded" | "down" | "maintenance";
                             target_id: number | null;
                             target_type: string | null;
                             updated_at: string;
                             uptime_pct_24h: number | null;
+                            vantage_agent_ids: number[];
+                            vantage_sidecar: boolean;
                         }[];
                         limit: number;
                         offset: number;
@@ -24855,9 +24860,12 @@ export interface operations {
                     max_retries?: number;
                     name: string;
                     probe_agent_id?: number | null;
+                    quorum?: number | null;
                     retry_interval_secs?: number | null;
                     target_id?: number | null;
                     target_type?: ("hardware" | "compute_unit" | "external_node" | "service" | "ip") | null;
+                    vantage_agent_ids?: number[];
+                    vantage_sidecar?: boolean;
                 };
             };
         };
@@ -24897,14 +24905,17 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };
@@ -24963,14 +24974,32 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_results: {
+                            agent: {
+                                id: number;
+                                name: string | null;
+                            } | null;
+                            checked_at: string | null;
+                            dispatch_reason: string | null;
+                            dispatch_status: string | null;
+                            dispatched_at: string | null;
+                            fresh: boolean;
+                            latency_ms: number | null;
+                            msg: string | null;
+                            status: ("up" | "down") | null;
+                            vantage: string;
+                        }[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };
@@ -25032,9 +25061,12 @@ export interface operations {
                     max_retries?: number;
                     name?: string;
                     probe_agent_id?: number | null;
+                    quorum?: number | null;
                     retry_interval_secs?: number | null;
                     target_id?: number | null;
                     target_type?: ("hardware" | "compute_unit" | "external_node" | "service" | "ip") | null;
+                    vantage_agent_ids?: number[];
+                    vantage_sidecar?: boolean;
                 };
             };
         };
@@ -25074,14 +25106,17 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };
@@ -25142,14 +25177,17 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };
@@ -25166,7 +25204,7 @@ export interface operations {
     getApiV1MonitorsByMonitorIdEvents: {
         parameters: {
             query?: {
-                event_type?: "up" | "down" | "pending" | "paused" | "resumed" | "maintenance";
+                event_type?: "up" | "down" | "pending" | "degraded" | "paused" | "resumed" | "maintenance";
                 /** @description How many items at most: a whole number from 1, default 50. Above 500 it is clamped to 500, not refused. */
                 limit?: string;
                 offset?: string;
@@ -25311,14 +25349,17 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };
@@ -25431,14 +25472,17 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };
@@ -25787,7 +25831,7 @@ export interface operations {
                 probe_agent_id?: string;
                 q?: string;
                 sort?: "name" | "status" | "check_type" | "host" | "last_polled_at" | "created_at" | "id";
-                status?: "up" | "pending" | "down" | "maintenance";
+                status?: "up" | "pending" | "degraded" | "down" | "maintenance";
                 target_id?: string;
                 target_type?: "hardware" | "compute_unit" | "external_node" | "service" | "ip";
             };
@@ -25836,6 +25880,7 @@ export interface operations {
                             probe_last_result_at: string | null;
                             /** @enum {string} */
                             probe_mode: "server" | "agent";
+                            quorum: number | null;
                             recent_checks: {
                                 created_at: string;
                                 id: number;
@@ -25845,11 +25890,13 @@ export interface operations {
                             retries: number;
                             retry_interval_secs: number | null;
                             /** @enum {string} */
-                            status: "up" | "pending" | "down" | "maintenance";
+                            status: "up" | "pending" | "degraded" | "down" | "maintenance";
                             target_id: number | null;
                             target_type: string | null;
                             updated_at: string;
                             uptime_pct_24h: number | null;
+                            vantage_agent_ids: number[];
+                            vantage_sidecar: boolean;
                         }[];
                         limit: number;
                         offset: number;
@@ -25902,7 +25949,7 @@ export interface operations {
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number;
                         target_type: string;
                         uptime_pct_24h: number | null;
@@ -25973,14 +26020,17 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
-                        status: "up" | "pending" | "down" | "maintenance";
+                        status: "up" | "pending" | "degraded" | "down" | "maintenance";
                         target_id: number | null;
                         target_type: string | null;
                         updated_at: string;
                         uptime_pct_24h: number | null;
+                        vantage_agent_ids: number[];
+                        vantage_sidecar: boolean;
                     };
                 };
             };

@@ -1,6 +1,7 @@
 // Create and edit a monitor (/monitors/new, /monitors/<id>/edit): name, check type (fixed once created: the
 // API refuses a change), host, the inventory node it watches (a search picker per kind), the check type's
-// config (check-fields.tsx), schedule and retries, the agent that runs it, enabled. The API's 422 is shown
+// config (check-fields.tsx), schedule and retries, the agent that runs it or the vantage points and
+// quorum (vantage-fields.tsx), enabled. The API's 422 is shown
 // on each field, nested config keys included. An edit sends If-Match with the version it loaded, so a
 // concurrent change is a 412 shown with "Load their version", never overwritten.
 import { useEffect, useState } from "preact/hooks";
@@ -15,7 +16,9 @@ import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
 import { DEFAULT_INTERVAL_SECS } from "../../../shared/domain/monitors/check-types.ts";
+import { majority } from "../../../shared/domain/monitors/quorum.ts";
 import { CheckFields } from "./check-fields.tsx";
+import { type VantageDraft, VantageFields } from "./vantage-fields.tsx";
 
 /** The inventory kinds a monitor can watch, the group its picker searches and the field holding its address. */
 const TARGETS: Record<string, { label: string; source: RefSource; address: string }> = {
@@ -34,6 +37,7 @@ interface Draft {
   target_type: string;
   target_id: string;
   probe_agent_id: string;
+  vantage: VantageDraft;
   interval_secs: string;
   max_retries: string;
   retry_interval_secs: string;
@@ -47,6 +51,7 @@ const EMPTY: Draft = {
   target_type: "",
   target_id: "",
   probe_agent_id: "",
+  vantage: { agent_ids: [], sidecar: true, quorum: "" },
   interval_secs: String(DEFAULT_INTERVAL_SECS),
   max_retries: "0",
   retry_interval_secs: "",
@@ -81,6 +86,12 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
       target_type: m.target_type ?? "",
       target_id: text(m.target_id),
       probe_agent_id: text(m.probe_agent_id),
+      // A stored quorum that is the majority shows as empty (the default), so it follows the points.
+      vantage: {
+        agent_ids: m.vantage_agent_ids,
+        sidecar: m.vantage_sidecar,
+        quorum: m.quorum === majority(m.vantage_agent_ids.length + (m.vantage_sidecar ? 1 : 0)) ? "" : text(m.quorum),
+      },
       interval_secs: text(m.interval_secs),
       max_retries: text(m.max_retries),
       retry_interval_secs: text(m.retry_interval_secs),
@@ -130,6 +141,9 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         target_type: draft.target_type === "" ? null : draft.target_type,
         target_id: draft.target_type === "" || draft.target_id === "" ? null : num(draft.target_id),
         probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
+        vantage_agent_ids: draft.vantage.agent_ids,
+        vantage_sidecar: draft.vantage.sidecar,
+        quorum: draft.vantage.agent_ids.length === 0 || draft.vantage.quorum.trim() === "" ? null : num(draft.vantage.quorum.trim()),
         ...(draft.interval_secs.trim() === "" ? {} : { interval_secs: num(draft.interval_secs.trim()) }),
         ...(draft.max_retries.trim() === "" ? {} : { max_retries: num(draft.max_retries.trim()) }),
         ...(draft.retry_interval_secs.trim() === ""
@@ -269,6 +283,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
             <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
           )}
         </Field>
+        <VantageFields draft={draft.vantage} onDraft={(c) => set({ vantage: { ...draft.vantage, ...c } })} errors={f} />
         <label class="check row">
           <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
           not checked)

@@ -18,6 +18,7 @@ import { type LiveResult, MonitorHistory } from "./monitor-history.tsx";
 import { TargetLink, useTargetName } from "./target-link.tsx";
 import { DeleteMonitorDialog } from "./delete-monitor-dialog.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
+import { VantageTable } from "./vantage-table.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 // The API rounds uptime to one decimal.
@@ -46,6 +47,11 @@ export function MonitorPage({ id }: { id: string }) {
         .filter((r) => r.monitor_id === mine)
         .map((r) => ({ ts: Date.parse(r.ts), up: r.up, latency_ms: r.latency_ms }));
       if (added.length) setFresh((f) => [...f, ...added].slice(-2000));
+      // A multi-vantage monitor's points change with every result: read them again (a burst once).
+      if (added.length && (monitor.data?.vantage_agent_ids.length ?? 0) > 0) {
+        clearTimeout(reloadSoon.current);
+        reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 1000);
+      }
       return;
     }
     if (data.monitor_id !== mine && data.root_monitor_id !== mine) return;
@@ -147,7 +153,9 @@ export function MonitorPage({ id }: { id: string }) {
         <div>
           <dt>Probed by</dt>
           <dd>
-            {m.probe_mode === "agent" ? (
+            {m.vantage_agent_ids.length > 0 ? (
+              `${m.vantage_sidecar ? "the server and " : ""}${m.vantage_agent_ids.length} agent${m.vantage_agent_ids.length === 1 ? "" : "s"}, quorum ${m.quorum}`
+            ) : m.probe_mode === "agent" ? (
               m.probe_agent ? (
                 <Link href={`/agents/${m.probe_agent.id}`}>{m.probe_agent.name ?? `agent ${m.probe_agent.id}`}</Link>
               ) : (
@@ -194,6 +202,7 @@ export function MonitorPage({ id }: { id: string }) {
         ))}
       </ul>
       {uptime.error !== undefined && <Notice kind="error">{messageOf(uptime.error)}</Notice>}
+      <VantageTable points={m.vantage_results} quorum={m.quorum} />
       <MonitorHistory monitorId={m.id} fresh={fresh} />
       <MonitorEvents monitorId={m.id} version={version} />
     </article>

@@ -14,7 +14,7 @@ import { useLoad } from "../use-load.ts";
 
 type Overview = paths["/api/v1/monitors/overview"]["get"]["responses"][200]["content"]["application/json"];
 type Monitor = Overview["items"][number];
-const STATES = ["up", "down", "pending", "maintenance"] as const;
+const STATES = ["up", "degraded", "down", "pending", "maintenance"] as const;
 const PAGE = 100;
 
 export function MonitoringOverview() {

@@ -154,6 +154,7 @@ async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ 
   const at = sql`${now.toISOString()}::timestamptz`;
   const out = await queryRows<{
     late: boolean;
+    agent_id: number;
     monitor_id: number | null;
     outcome: string;
     up: boolean;
@@ -169,7 +170,7 @@ async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ 
       late = (p.state = 'expired' or ${at} > p.deadline_at)
     from jsonb_to_recordset(${rows(results)}) as r(agent_id integer, run_id text, outcome text, up boolean, finished_at timestamptz, samples jsonb, msg text, details jsonb)
     where p.run_id = r.run_id and p.agent_id = r.agent_id and p.state in ('queued', 'dispatched', 'expired')
-    returning p.late, p.monitor_id, p.state as outcome, p.up, p.samples, p.msg, p.finished_at`,
+    returning p.late, p.agent_id, p.monitor_id, p.state as outcome, p.up, p.samples, p.msg, p.finished_at`,
   );
   // A monitor's run answered (or failed to run) is that monitor's result (monitors/run/record-results.ts).
   const monitors = out.flatMap((r): MonitorResult[] =>
@@ -184,6 +185,7 @@ async function storeResults(tx: Db, results: ResultRow[], now: Date): Promise<{ 
             samples: r.samples ?? [],
             msg: r.msg ?? r.outcome,
             source: "agent",
+            agent_id: r.agent_id,
           },
         ],
   );

@@ -18,6 +18,9 @@ export interface ClaimedCheck {
   config: Record<string, unknown>;
   secret_config: string | null;
   probe_agent_id: number | null;
+  /** Multi-vantage monitors (docs/adr/0441): the agents that run it too, and whether the sidecar does. */
+  vantage_agent_ids: number[];
+  vantage_sidecar: boolean;
   interval_secs: number;
   /** When the check was due (the lag is its start minus this). */
   due_at: Date;
@@ -47,7 +50,7 @@ export const claimDueChecks = defineVerb<{ owner: string; limit: number }, Claim
         else ${now}::timestamptz + make_interval(secs => m.interval_secs) end,
       claimed_by = ${owner}, claimed_at = ${now}::timestamptz
     from due where m.id = due.id
-    returning m.id, m.check_type, m.host, m.config, m.secret_config, m.probe_agent_id, m.interval_secs, due.next_check_at as due_at`,
+    returning m.id, m.check_type, m.host, m.config, m.secret_config, m.probe_agent_id, m.vantage_agent_ids, m.vantage_sidecar, m.interval_secs, due.next_check_at as due_at`,
     );
     return rows.map((r) => ({ ...r, due_at: new Date(r.due_at) })).sort((a, b) => a.due_at.getTime() - b.due_at.getTime());
   },

@@ -19,6 +19,24 @@ export const markProbeDispatch = defineVerb<{ monitor_id: number; status: "queue
 );
 
 /**
+ * A multi-vantage monitor's dispatch to one of its agents (docs/adr/0441), kept on that point's row: a
+ * refusal (the agent is offline, at capacity) leaves the point without a fresh result, so it does not
+ * count, and the console shows why. `release`: no sidecar check of this round will clear the claim.
+ */
+export const markVantageDispatch = defineVerb<
+  { monitor_id: number; agent_id: number; status: "queued" | "unavailable"; reason: string | null; release: boolean },
+  void
+>({ scope: WRITE_MONITORS }, async (s, { monitor_id, agent_id, status, reason, release }) => {
+  const at = s.now.toISOString();
+  await s.tx.execute(sql`
+    insert into monitor_vantage_results (monitor_id, vantage, dispatch_status, dispatch_reason, dispatched_at)
+    select id, ${String(agent_id)}, ${status}, ${reason}, ${at}::timestamptz from monitors where id = ${monitor_id}
+    on conflict (monitor_id, vantage) do update set
+      dispatch_status = excluded.dispatch_status, dispatch_reason = excluded.dispatch_reason, dispatched_at = excluded.dispatched_at`);
+  if (release) await s.tx.execute(sql`update monitors set claimed_by = null, claimed_at = null where id = ${monitor_id}`);
+});
+
+/**
  * Agent-probed monitors whose latest run expired unanswered (the agent went away mid-run) become `stale`:
  * the target's state is unknown, so the monitor's status is left as it was, and no result is invented.
  */

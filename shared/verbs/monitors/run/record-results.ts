@@ -7,24 +7,20 @@
 // at 8000 bytes), and a monitor going down or recovering from down hands an alert to the notifications
 // (enqueueAlert, in this same transaction: the alert exists iff the change committed). A monitor in a
 // maintenance window is `maintenance`, raises no alert, and its results do not count in its uptime.
+// A multi-vantage monitor's result is its point's last result, and the monitor is judged by its quorum
+// over its points (vantage-results.ts, docs/adr/0441): `degraded` raises a warning.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
-import { type CheckSample, decide, type MonitorState, type MonitorStatus } from "../../../domain/monitors/state.ts";
+import { decideQuorum } from "../../../domain/monitors/quorum.ts";
+import type { MonitorResult } from "./monitor-result.ts";
+import { decide, type MonitorState, type MonitorStatus } from "../../../domain/monitors/state.ts";
 import { enqueueAlert } from "../../notifications/enqueue-alert.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { WRITE_MONITORS } from "../scopes.ts";
 import { monitorsInMaintenance } from "./maintenance-cover.ts";
+import { judgeVantageResults, quorumMessage } from "./vantage-results.ts";
 
-export interface MonitorResult {
-  monitor_id: number;
-  /** ISO instant the check finished (samples and the minute bucket are stamped with it). */
-  checked_at: string;
-  up: boolean;
-  latency_ms: number | null;
-  samples: CheckSample[];
-  msg: string;
-  source: "server" | "agent";
-}
+export type { MonitorResult };
 
 export interface RecordOutcome {
   recorded: number;
@@ -43,6 +39,13 @@ interface LockedMonitor extends MonitorState {
   target_id: number | null;
   enabled: boolean;
 }
+
+/** A monitor's alert by kind; a degraded one (some vantage points down, fewer than the quorum) is a warning. */
+const ALERT_TEXT = {
+  down: { severity: "critical", title: "is down", body: "is down" },
+  up: { severity: "info", title: "is up again", body: "recovered" },
+  degraded: { severity: "warning", title: "is degraded", body: "is degraded" },
+} as const;
 
 /** Metrics with a column of their own; any other numeric metric goes into `extra`. */
 const COLUMNS = new Set(["avail", "latency_ms", "packet_loss_pct", "http_status", "cert_days_remaining"]);
@@ -102,7 +105,13 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     duration_secs: number | null;
     at: string;
   }[] = [];
-  const alerts: { monitor: LockedMonitor; kind: "down" | "up"; eventIndex: number; result: MonitorResult; from: MonitorStatus }[] = [];
+  const alerts: {
+    monitor: LockedMonitor;
+    kind: "down" | "up" | "degraded";
+    eventIndex: number;
+    result: MonitorResult;
+    from: MonitorStatus;
+  }[] = [];
   const finals = new Map<
     number,
     {
@@ -118,15 +127,23 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     }
   >();
 
-  for (const r of [...results].sort((a, b) => a.checked_at.localeCompare(b.checked_at))) {
-    const m = locked.get(r.monitor_id);
-    if (!m?.enabled) {
+  const ordered = [...results].sort((a, b) => a.checked_at.localeCompare(b.checked_at));
+  // Multi-vantage monitors are judged by their quorum over each point's last result (docs/adr/0441).
+  const vantage = await judgeVantageResults(
+    s.tx,
+    ordered.filter((r) => locked.get(r.monitor_id)?.enabled),
+  );
+  for (const point of ordered) {
+    const m = locked.get(point.monitor_id);
+    const v = vantage.get(point);
+    if (!m?.enabled || v === "ignored") {
       outcome.skipped++;
       continue;
     }
+    const r = v ? { ...point, msg: quorumMessage(v, point.msg) } : point;
     const at = new Date(r.checked_at);
     const maintenance = inMaintenance.has(m.id);
-    const d = decide(m, r, at, maintenance);
+    const d = v ? decideQuorum(m, v.judgement, r.msg, at, maintenance) : decide(m, r, at, maintenance);
     const from = m.status;
     if (d.event) {
       events.push({ monitor_id: m.id, ...d.event, at: r.checked_at });
@@ -135,13 +152,15 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     m.status = d.status;
     m.retries = d.retries;
     if (d.event) m.last_status_change_at = at;
-    samples.push(sampleRow(r, d.status));
-    if (!maintenance) {
+    samples.push(sampleRow(point, d.status));
+    // A quorum monitor's uptime counts its judgement (degraded is up), not each point's result.
+    const countedUp = v ? (v.judgement.verdict === "none" ? null : v.judgement.verdict !== "down") : r.up;
+    if (!maintenance && countedUp !== null) {
       const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000).toISOString();
       const key = `${m.id}|${minute}`;
       const b = buckets.get(key) ?? { monitor_id: m.id, minute, up: 0, total: 0 };
       b.total++;
-      if (r.up) b.up++;
+      if (countedUp) b.up++;
       buckets.set(key, b);
     }
     finals.set(m.id, {
@@ -205,22 +224,20 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
       });
   }
   for (const a of alerts) {
-    const down = a.kind === "down";
     const label = a.monitor.name;
+    const what = ALERT_TEXT[a.kind];
     await enqueueAlert(s, {
-      kind: down ? "monitor.down" : "monitor.up",
-      severity: down ? "critical" : "info",
+      kind: `monitor.${a.kind}`,
+      severity: what.severity,
       monitor_id: a.monitor.id,
       target_type: a.monitor.target_type,
       target_id: a.monitor.target_id,
-      title: down ? `${label} is down` : `${label} is up again`,
-      body: down
-        ? `${label} (${a.monitor.check_type} ${a.monitor.host}) is down: ${a.result.msg}`
-        : `${label} (${a.monitor.check_type} ${a.monitor.host}) recovered: ${a.result.msg}`,
+      title: `${label} ${what.title}`,
+      body: `${label} (${a.monitor.check_type} ${a.monitor.host}) ${what.body}: ${a.result.msg}`,
       detail: {
         event_id: eventIds[a.eventIndex] ?? null,
         status_from: a.from,
-        status: down ? "down" : "up",
+        status: a.kind,
         msg: a.result.msg.slice(0, 500),
         latency_ms: a.result.latency_ms,
         host: a.monitor.host,

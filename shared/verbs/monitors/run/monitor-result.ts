@@ -1,0 +1,16 @@
+// One check result as the recording path takes it (record-results.ts), in a file of its own so the
+// recording path's parts (vantage-results.ts) can name it without importing the recorder.
+import type { CheckSample } from "../../../domain/monitors/state.ts";
+
+export interface MonitorResult {
+  monitor_id: number;
+  /** ISO instant the check finished (samples and the minute bucket are stamped with it). */
+  checked_at: string;
+  up: boolean;
+  latency_ms: number | null;
+  samples: CheckSample[];
+  msg: string;
+  source: "server" | "agent";
+  /** The agent that ran it (source agent): a multi-vantage monitor's vantage point (docs/adr/0441). */
+  agent_id?: number | null;
+}
