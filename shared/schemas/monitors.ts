@@ -55,6 +55,8 @@ export const MonitorListQuery = listQuery(
     status: v.optional(oneOf(MONITOR_STATUSES)),
     check_type: v.optional(oneOf(CHECK_TYPES)),
     probe_agent_id: IntFilter,
+    /** A group's members (docs/adr/0440). */
+    group_id: IntFilter,
   },
   "name",
 );
@@ -77,6 +79,7 @@ const MONITOR_READ_ONLY = [
   "last_msg",
   "latency_series",
   "recent_checks",
+  "members",
 ];
 
 const monitorFields = {
@@ -91,6 +94,8 @@ const monitorFields = {
   target_type: v.optional(v.nullable(oneOf(TARGET_TYPES))),
   target_id: RefId,
   probe_agent_id: RefId,
+  // The group monitor this one belongs to (docs/adr/0440): a group, not itself, no cycle.
+  group_id: RefId,
 };
 
 export const MonitorCreateBody = writeBody({ ...monitorFields, check_type: oneOf(CHECK_TYPES) }, MONITOR_READ_ONLY);
@@ -201,6 +206,11 @@ export const MonitorRead = v.object({
   created_at: v.string(),
   updated_at: v.string(),
   ...ProbeBlock,
+  group_id: v.nullable(v.number()),
+  /** A group monitor's members by where they stand (paused and in maintenance do not count); null for other monitors. */
+  members: v.nullable(
+    v.object({ total: v.number(), up: v.number(), down: v.number(), pending: v.number(), paused: v.number(), maintenance: v.number() }),
+  ),
 });
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
 export const MonitorList = listResponse(MonitorRead);
@@ -260,6 +270,8 @@ export const MonitorEvent = v.object({
   upstream: v.nullable(MonitorUpstream),
   /** On a down event whose alert others were folded into: those monitors (a deleted one has no name). */
   suppressed_dependents: v.array(v.object({ id: v.number(), name: v.nullable(v.string()) })),
+  /** What decided a group monitor's change (docs/adr/0440): its rule, its members' counts and the deciding members; null otherwise. */
+  detail: v.nullable(Json),
   created_at: v.string(),
 });
 export type MonitorEventShape = v.InferInput<typeof MonitorEvent>;

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
+import { GROUP_CONFIG, GROUP_DEFAULTS } from "./group.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -156,6 +157,16 @@ const REGISTRY = {
     defaults: { port: 25, ehlo_name: null, starttls: false, ...TLS_CERT_DEFAULTS },
     timeout: { fallback: 10.0, max: 60 },
     runners: ["sidecar", "agent"],
+  },
+  // Group monitors (issue 29 item 3, docs/adr/0440): up, down or pending by their members' states
+  // (group.ts), evaluated when a member's result is recorded (shared/verbs/monitors/groups/).
+  group: {
+    config: GROUP_CONFIG,
+    defaults: GROUP_DEFAULTS,
+    // Nothing is probed; the registry's shape asks for a timeout all the same.
+    timeout: { fallback: 0, max: 0 },
+    runners: [],
+    source: "derived",
   },
 } as const satisfies Record<string, CheckTypeEntry>;
 

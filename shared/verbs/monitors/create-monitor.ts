@@ -11,7 +11,9 @@ import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { sealSecrets } from "./secrets.ts";
-import { checkConfig, checkDestinations, checkHost, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { checkConfig, checkDestinations, checkHost, checkProbeAgent, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { evaluateGroups } from "./groups/evaluate.ts";
+import { checkMembership } from "./groups/membership.ts";
 import { vaultOf } from "../verb-context.ts";
 
 export interface NewMonitor {
@@ -26,14 +28,17 @@ export interface NewMonitor {
   target_type: TargetType | null;
   target_id: number | null;
   probe_agent_id: number | null;
+  group_id?: number | null;
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
   checkHost(m.check_type, m.host, true);
+  checkProbeAgent(m.check_type, m.probe_agent_id);
   await vaultReadyFor(s, vault, m.check_type, m.config);
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
   await checkDestinations(s, m.check_type, { host: m.host, config });
   await checkRefs(s.tx, m);
+  if (m.group_id != null) await checkMembership(s, null, m.group_id);
   const [inserted] = await s.tx
     .insert(monitors)
     .values({ ...m, config, status: "pending", next_check_at: s.now, created_at: s.now, updated_at: s.now })
@@ -50,6 +55,8 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
   auditMonitor(s, action, row.id, { after: auditView(row) });
   announceMonitor(s, row.id, "created");
   if (row.enabled) wakeRunner(s, [row.id], "created");
+  // A new member counts at once (pending until its first result).
+  if (row.enabled && row.group_id != null) await evaluateGroups(s, [row.group_id]);
   return row;
 }
 
@@ -66,6 +73,7 @@ export const createMonitor = defineVerb<{ body: MonitorCreateInput }, MonitorRea
     target_type: body.target_type ?? null,
     target_id: body.target_id ?? null,
     probe_agent_id: body.probe_agent_id ?? null,
+    group_id: body.group_id ?? null,
   });
   return presentMonitor(s.tx, row, s.now);
 });

@@ -8,7 +8,8 @@ import { findAgent } from "../agents/agent-row.ts";
 import { evaluateProbeAgent } from "../agents/probe-eligibility.ts";
 import { openRunCount, openRunsOf } from "../agents/probe-runs.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
-import { auditView, type MonitorRow, requireMonitor } from "./monitor-row.ts";
+import { auditView, findMonitor, type MonitorRow, requireMonitor } from "./monitor-row.ts";
+import { evaluateGroups } from "./groups/evaluate.ts";
 import { announceMonitor, auditMonitor, recordUserEvent, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { DELETE_MONITORS, WRITE_MONITORS } from "./scopes.ts";
@@ -27,6 +28,8 @@ export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<Monito
   auditMonitor(s, "pause", before.id, { enabled: { before: true, after: false }, ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) });
   announceMonitor(s, before.id, "paused");
   wakeRunner(s, [before.id], "paused");
+  // A paused member no longer counts in its group.
+  await evaluateGroups(s, [before.group_id]);
   return after!;
 }
 
@@ -42,7 +45,9 @@ export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<Monit
   auditMonitor(s, "resume", before.id, { enabled: { before: false, after: true } });
   announceMonitor(s, before.id, "resumed");
   wakeRunner(s, [before.id], "resumed");
-  return after!;
+  // It counts in its group again (with its last status until its next result); a resumed group is judged now.
+  await evaluateGroups(s, [before.group_id, before.check_type === "group" ? before.id : null]);
+  return (await findMonitor(s.tx, before.id)) ?? after!;
 }
 
 /**
@@ -91,4 +96,6 @@ export const deleteMonitor = defineVerb<{ id: number }, void>({ scope: DELETE_MO
   auditMonitor(s, "delete", id, { before: auditView(before), ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) });
   announceMonitor(s, id, "deleted");
   wakeRunner(s, [id], "deleted");
+  // Its group is judged without it (a deleted group's members simply leave it: group_id set null).
+  await evaluateGroups(s, [before.group_id]);
 });

@@ -5972,7 +5972,7 @@ export interface paths {
         };
         /**
          * List monitors
-         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host.
+         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host.
          *
          *     Needs scope `read:monitors`.
          */
@@ -6238,7 +6238,7 @@ export interface paths {
         };
         /**
          * Monitors with their last 12 latencies and last 20 events
-         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host. Each item is a MonitorRead plus `latency_series` (oldest first) and `recent_checks` (newest first).
+         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host. Each item is a MonitorRead plus `latency_series` (oldest first) and `recent_checks` (newest first).
          *
          *     Needs scope `read:monitors`.
          */
@@ -11863,7 +11863,7 @@ export interface operations {
     getApiV1AgentsProbeEligible: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                 host?: string;
                 monitor_id?: string;
                 target_id?: string;
@@ -24754,9 +24754,10 @@ export interface operations {
     getApiV1Monitors: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                group_id?: string;
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
@@ -24784,12 +24785,13 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                             config: {
                                 [key: string]: unknown;
                             };
                             created_at: string;
                             enabled: boolean;
+                            group_id: number | null;
                             host: string;
                             id: number;
                             interval_secs: number;
@@ -24798,6 +24800,14 @@ export interface operations {
                             last_status_change_at: string | null;
                             latency_ms: number | null;
                             max_retries: number;
+                            members: {
+                                down: number;
+                                maintenance: number;
+                                paused: number;
+                                pending: number;
+                                total: number;
+                                up: number;
+                            } | null;
                             name: string;
                             next_check_at: string;
                             probe_agent: {
@@ -24845,11 +24855,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                     config?: {
                         [key: string]: unknown;
                     };
                     enabled?: boolean;
+                    group_id?: number | null;
                     host?: string;
                     interval_secs?: number;
                     max_retries?: number;
@@ -24870,12 +24881,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -24884,6 +24896,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -24936,12 +24956,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -24950,6 +24971,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25022,11 +25051,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                     config?: {
                         [key: string]: unknown;
                     };
                     enabled?: boolean;
+                    group_id?: number | null;
                     host?: string;
                     interval_secs?: number;
                     max_retries?: number;
@@ -25047,12 +25077,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25061,6 +25092,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25115,12 +25154,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25129,6 +25169,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25190,6 +25238,9 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            detail: {
+                                [key: string]: unknown;
+                            } | null;
                             duration_secs: number | null;
                             event_type: string;
                             id: number;
@@ -25284,12 +25335,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25298,6 +25350,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25404,12 +25464,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25418,6 +25479,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25778,9 +25847,10 @@ export interface operations {
     getApiV1MonitorsOverview: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                group_id?: string;
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
@@ -25808,12 +25878,13 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                             config: {
                                 [key: string]: unknown;
                             };
                             created_at: string;
                             enabled: boolean;
+                            group_id: number | null;
                             host: string;
                             id: number;
                             interval_secs: number;
@@ -25823,6 +25894,14 @@ export interface operations {
                             latency_ms: number | null;
                             latency_series: number[];
                             max_retries: number;
+                            members: {
+                                down: number;
+                                maintenance: number;
+                                paused: number;
+                                pending: number;
+                                total: number;
+                                up: number;
+                            } | null;
                             name: string;
                             next_check_at: string;
                             probe_agent: {
@@ -25930,7 +26009,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25946,12 +26025,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25960,6 +26040,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {

@@ -6,6 +6,7 @@
 
 import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
+import { GROUP_MODES } from "../../../shared/domain/monitors/group.ts";
 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
 export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
@@ -154,6 +155,16 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "starttls", label: "Require STARTTLS", kind: "checkbox", fallback: false },
     ...TLS_CERT_FIELDS.map((f) => ({ ...f, when: { key: "starttls", values: ["true"], unset: "false" } })),
     timeout("smtp"),
+  ],
+  // A group's state comes from its members (docs/adr/0440); each member names its group on its own form.
+  group: [
+    { key: "mode", label: "Up when", kind: "select", options: GROUP_MODES, hint: "all: every member up; any: one; at_least: a number" },
+    {
+      key: "min_up",
+      label: "At least this many members up",
+      kind: "number",
+      when: { key: "mode", values: ["at_least"], unset: "all" },
+    },
   ],
 };
 
