@@ -57,6 +57,12 @@ export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<Monit
  */
 export async function checkRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
   if (!before.enabled) throw ApiError.conflict(`Monitor ${before.id} is paused; resume it to check it.`, { reason: "monitor_paused" });
+  // The runner never claims a group: checking it is judging it by its members now.
+  if (before.check_type === "group") {
+    await evaluateGroups(s, [before.id]);
+    auditMonitor(s, "check", before.id, { judged_at: s.now.toISOString() });
+    return (await findMonitor(s.tx, before.id)) ?? before;
+  }
   if (before.probe_agent_id != null) {
     const agent = await findAgent(s.tx, before.probe_agent_id);
     const [open] = await s.tx

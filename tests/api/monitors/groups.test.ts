@@ -90,6 +90,11 @@ describe("a group's state", () => {
     const [ns1, ns2] = [await a.monitor({ name: "ns-1", group_id: g.id }), await a.monitor({ name: "ns-2", group_id: g.id })];
     await record({ [ns1.id]: false, [ns2.id]: true });
     expect(await read(g.id)).toMatchObject({ status: "up", last_msg: "up: 1 of 2 up, need 1: ns-2 up" });
+    // A changed rule judges the group at once.
+    const strict = await a.req("PATCH", `monitors/${g.id}`, a.admin, { config: { mode: "all" } });
+    expect(await strict.json()).toMatchObject({ status: "down", last_msg: "down: 1 of 2 up, need 2: ns-1 down" });
+    await a.req("PATCH", `monitors/${g.id}`, a.admin, { config: { mode: "any" } });
+    expect((await read(g.id)).status).toBe("up");
     await record({ [ns2.id]: false });
     expect(await read(g.id)).toMatchObject({ status: "down", last_msg: "down: 0 of 2 up, need 1: ns-1 down, ns-2 down" });
   });
@@ -220,11 +225,15 @@ describe("membership", () => {
     const first = (await read(g.id)).last_polled_at;
     await record({ [m.id]: true });
     expect((await read(g.id)).last_polled_at).toBe(first);
+    // "Check now" judges it at once (the runner never claims a group).
+    a.clock.advance(1000);
+    const checked = await (await a.req("POST", `monitors/${g.id}/check`, a.admin)).json();
+    expect(Date.parse(checked.last_polled_at)).toBe(a.clock.now().getTime());
     a.clock.advance(60_000);
     await record({ [m.id]: true });
     expect(Date.parse((await read(g.id)).last_polled_at)).toBeGreaterThan(Date.parse(first));
     const [samples] = await a.t.sql<{ n: number }[]>`select count(*)::int as n from monitor_samples where monitor_id = ${g.id}`;
-    // The member joining, its first result (a status change) and the interval's: not the unchanged one between.
-    expect(samples!.n).toBe(3);
+    // The member joining, its first result (a status change), "Check now" and the interval's: not the unchanged one.
+    expect(samples!.n).toBe(4);
   });
 });

@@ -168,13 +168,16 @@ export function MonitorPage({ id }: { id: string }) {
         <div>
           <dt>Interval</dt>
           <dd>
-            every {m.interval_secs} s
-            {m.max_retries > 0
-              ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}`
-              : ", down at the first failure"}
+            {m.check_type === "group"
+              ? `judged when a member changes, and every ${m.interval_secs} s while members report`
+              : `every ${m.interval_secs} s${
+                  m.max_retries > 0
+                    ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}`
+                    : ", down at the first failure"
+                }`}
           </dd>
         </div>
-        <div>
+        <div hidden={m.check_type === "group"}>
           <dt>Probed by</dt>
           <dd>
             {m.probe_mode === "agent" ? (
