@@ -58,6 +58,8 @@ export const MonitorListQuery = listQuery(
     status: v.optional(oneOf(MONITOR_STATUSES)),
     check_type: v.optional(oneOf(CHECK_TYPES)),
     probe_agent_id: IntFilter,
+    /** A group's members (docs/adr/0440). */
+    group_id: IntFilter,
   },
   "name",
 );
@@ -81,6 +83,7 @@ const MONITOR_READ_ONLY = [
   "latency_series",
   "recent_checks",
   "vantage_results",
+  "members",
 ];
 
 const monitorFields = {
@@ -105,6 +108,8 @@ const monitorFields = {
   vantage_sidecar: v.optional(v.boolean()),
   // Checked against the number of vantage points by the verb (422 at quorum when larger).
   quorum: v.optional(v.nullable(boundedInt(1, MAX_VANTAGE_AGENTS + 1))),
+  // The group monitor this one belongs to (docs/adr/0440): a group, not itself, no cycle.
+  group_id: RefId,
 };
 
 export const MonitorCreateBody = writeBody({ ...monitorFields, check_type: oneOf(CHECK_TYPES) }, MONITOR_READ_ONLY);
@@ -220,6 +225,11 @@ export const MonitorRead = v.object({
   vantage_sidecar: v.boolean(),
   /** The quorum applied (the stored one, or a majority of the points); null for a single-point monitor. */
   quorum: v.nullable(v.number()),
+  group_id: v.nullable(v.number()),
+  /** A group monitor's members by where they stand (paused and in maintenance do not count); null for other monitors. */
+  members: v.nullable(
+    v.object({ total: v.number(), up: v.number(), down: v.number(), pending: v.number(), paused: v.number(), maintenance: v.number() }),
+  ),
 });
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
 
@@ -300,6 +310,8 @@ export const MonitorEvent = v.object({
   upstream: v.nullable(MonitorUpstream),
   /** On a down event whose alert others were folded into: those monitors (a deleted one has no name). */
   suppressed_dependents: v.array(v.object({ id: v.number(), name: v.nullable(v.string()) })),
+  /** What decided a group monitor's change (docs/adr/0440): its rule, its members' counts and the deciding members; null otherwise. */
+  detail: v.nullable(Json),
   created_at: v.string(),
 });
 export type MonitorEventShape = v.InferInput<typeof MonitorEvent>;

@@ -20,7 +20,7 @@ import { targetIds } from "./target-ids.ts";
 
 const BASE = "/api/v1/monitors";
 const LIST_NOTE =
-  "The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host.";
+  "The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host.";
 
 export function collectionRoutes(app: Hono<AppEnv>): void {
   route(

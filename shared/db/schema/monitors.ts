@@ -3,7 +3,21 @@
 // a 60 s interval writing every result (167 results/s): one wide sample row per result rather than one
 // row per metric, and counters upserted into a minute bucket, so that a year of uptime is ~365 rows.
 import { sql } from "drizzle-orm";
-import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, real, serial, bigserial, text } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  bigserial,
+  text,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import { agents } from "./agents.ts";
 import { timestamps, tz } from "./columns.ts";
@@ -42,6 +56,8 @@ export const monitors = pgTable(
     vantage_sidecar: boolean("vantage_sidecar").notNull().default(true),
     /** Q: down when at least this many points agree; null: a majority of the points. */
     quorum: integer("quorum"),
+    /** The group monitor this one belongs to (at most one; docs/adr/0440); its state follows its members'. */
+    group_id: integer("group_id").references((): AnyPgColumn => monitors.id, { onDelete: "set null" }),
     /** up | pending | degraded | down | maintenance (the last status). */
     status: text("status").notNull().default("pending"),
     /** Consecutive failures (MonitorRead `retries`). */
@@ -69,6 +85,8 @@ export const monitors = pgTable(
     index("monitors_target_idx").on(t.target_type, t.target_id),
     index("monitors_probe_agent_idx").on(t.probe_agent_id),
     index("monitors_name_idx").on(t.name, t.id),
+    // A group's members: its evaluation tallies them, and `?group_id=` lists them.
+    index("monitors_group_idx").on(t.group_id).where(sql`group_id is not null`),
   ],
 );
 

@@ -8,6 +8,7 @@ import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
 import { GRPC_WEBSOCKET_UDP_CHECK_TYPES } from "./grpc-websocket-udp-check-types.ts";
 import { HTTP_AUTH_DEFAULTS, HTTP_AUTH_RULES, HTTP_AUTH_SECRET_KEYS } from "./http-auth-fields.ts";
+import { GROUP_CONFIG, GROUP_DEFAULTS } from "./group.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 import { SNMP_MQTT_DOCKER_CHECK_TYPES } from "./snmp-mqtt-docker-check-types.ts";
 
@@ -158,6 +159,16 @@ const REGISTRY = {
   ...GRPC_WEBSOCKET_UDP_CHECK_TYPES,
   // snmp, mqtt, docker (issue 29 item 2): an OID's value, a broker's CONNACK (+ a payload), a container's state.
   ...SNMP_MQTT_DOCKER_CHECK_TYPES,
+  // Group monitors (issue 29 item 3, docs/adr/0440): up, down or pending by their members' states
+  // (group.ts), evaluated when a member's result is recorded (shared/verbs/monitors/groups/).
+  group: {
+    config: GROUP_CONFIG,
+    defaults: GROUP_DEFAULTS,
+    // Nothing is probed; the registry's shape asks for a timeout all the same.
+    timeout: { fallback: 0, max: 0 },
+    runners: [],
+    source: "derived",
+  },
 } as const satisfies Record<string, CheckTypeEntry>;
 
 export type CheckType = keyof typeof REGISTRY;

@@ -11,7 +11,9 @@ import { announceMonitor, auditMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { sealSecrets } from "./secrets.ts";
-import { checkConfig, checkDestinations, checkHost, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { checkConfig, checkDestinations, checkHost, checkProbeAgent, checkRefs, vaultReadyFor } from "./write-fields.ts";
+import { evaluateGroups } from "./groups/evaluate.ts";
+import { checkMembership } from "./groups/membership.ts";
 import { vaultOf } from "../verb-context.ts";
 import type { VantageConfig } from "../../domain/monitors/quorum.ts";
 import { checkVantage, NO_VANTAGE } from "./vantage-fields.ts";
@@ -30,16 +32,19 @@ export interface NewMonitor {
   probe_agent_id: number | null;
   /** Multi-vantage checks (docs/adr/0441); none when left out. */
   vantage?: VantageConfig;
+  group_id?: number | null;
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
   checkHost(m.check_type, m.host, true);
+  checkProbeAgent(m.check_type, m.probe_agent_id);
   await vaultReadyFor(s, vault, m.check_type, m.config);
   const { config, secrets } = checkConfig(m.check_type, m.config, null);
   await checkDestinations(s, m.check_type, { host: m.host, config });
   await checkRefs(s.tx, m);
   const { vantage = NO_VANTAGE, ...fields } = m;
   await checkVantage(s.tx, m.check_type, { ...vantage, probe_agent_id: m.probe_agent_id }, true);
+  if (m.group_id != null) await checkMembership(s, null, m.group_id);
   const [inserted] = await s.tx
     .insert(monitors)
     .values({
@@ -66,6 +71,8 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
   auditMonitor(s, action, row.id, { after: auditView(row) });
   announceMonitor(s, row.id, "created");
   if (row.enabled) wakeRunner(s, [row.id], "created");
+  // A new member counts at once (pending until its first result).
+  if (row.enabled && row.group_id != null) await evaluateGroups(s, [row.group_id]);
   return row;
 }
 
@@ -87,6 +94,7 @@ export const createMonitor = defineVerb<{ body: MonitorCreateInput }, MonitorRea
       vantage_sidecar: body.vantage_sidecar ?? true,
       quorum: body.quorum ?? null,
     },
+    group_id: body.group_id ?? null,
   });
   return presentMonitor(s.tx, row, s.now);
 });

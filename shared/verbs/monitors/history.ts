@@ -48,6 +48,7 @@ export const listMonitorEvents = defineRead<
     suppressed_by: e.suppressed_by,
     upstream: e.suppressed_by == null ? null : (upstreams.get(e.suppressed_by) ?? null),
     suppressed_dependents: dependents.get(e.id) ?? [],
+    detail: e.detail ?? null,
     created_at: e.created_at.toISOString(),
   }));
   return page(items, total?.n ?? 0, limit, offset, "created_at");

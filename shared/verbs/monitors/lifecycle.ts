@@ -8,7 +8,8 @@ import { findAgent } from "../agents/agent-row.ts";
 import { evaluateProbeAgent } from "../agents/probe-eligibility.ts";
 import { openRunCount, openRunsOf } from "../agents/probe-runs.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
-import { auditView, type MonitorRow, requireMonitor } from "./monitor-row.ts";
+import { auditView, findMonitor, type MonitorRow, requireMonitor } from "./monitor-row.ts";
+import { evaluateGroups } from "./groups/evaluate.ts";
 import { announceMonitor, auditMonitor, recordUserEvent, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { DELETE_MONITORS, WRITE_MONITORS } from "./scopes.ts";
@@ -27,6 +28,8 @@ export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<Monito
   auditMonitor(s, "pause", before.id, { enabled: { before: true, after: false }, ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) });
   announceMonitor(s, before.id, "paused");
   wakeRunner(s, [before.id], "paused");
+  // A paused member no longer counts in its group.
+  await evaluateGroups(s, [before.group_id]);
   return after!;
 }
 
@@ -42,7 +45,9 @@ export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<Monit
   auditMonitor(s, "resume", before.id, { enabled: { before: false, after: true } });
   announceMonitor(s, before.id, "resumed");
   wakeRunner(s, [before.id], "resumed");
-  return after!;
+  // It counts in its group again (with its last status until its next result); a resumed group is judged now.
+  await evaluateGroups(s, [before.group_id, before.check_type === "group" ? before.id : null]);
+  return (await findMonitor(s.tx, before.id)) ?? after!;
 }
 
 /**
@@ -52,6 +57,12 @@ export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<Monit
  */
 export async function checkRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
   if (!before.enabled) throw ApiError.conflict(`Monitor ${before.id} is paused; resume it to check it.`, { reason: "monitor_paused" });
+  // The runner never claims a group: checking it is judging it by its members now.
+  if (before.check_type === "group") {
+    await evaluateGroups(s, [before.id]);
+    auditMonitor(s, "check", before.id, { judged_at: s.now.toISOString() });
+    return (await findMonitor(s.tx, before.id)) ?? before;
+  }
   if (before.probe_agent_id != null) {
     const agent = await findAgent(s.tx, before.probe_agent_id);
     const [open] = await s.tx
@@ -91,4 +102,6 @@ export const deleteMonitor = defineVerb<{ id: number }, void>({ scope: DELETE_MO
   auditMonitor(s, "delete", id, { before: auditView(before), ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) });
   announceMonitor(s, id, "deleted");
   wakeRunner(s, [id], "deleted");
+  // Its group is judged without it (a deleted group's members simply leave it: group_id set null).
+  await evaluateGroups(s, [before.group_id]);
 });

@@ -12,13 +12,24 @@ import type { MonitorPatchInput, MonitorReadShape, TargetType } from "../../sche
 import type { Vault } from "../../vault/vault.ts";
 import { updateRow } from "../resources/update-row.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
-import { monitorKind, type MonitorRow } from "./monitor-row.ts";
+import { findMonitor, monitorKind, type MonitorRow } from "./monitor-row.ts";
 import { checkVantage } from "./vantage-fields.ts";
+import { evaluateGroups } from "./groups/evaluate.ts";
+import { checkMembership } from "./groups/membership.ts";
 import { announceMonitor, wakeRunner } from "./notify.ts";
 import { presentMonitor } from "./present.ts";
 import { WRITE_MONITORS } from "./scopes.ts";
 import { openSecrets, sealSecrets, sendsMask, sendsSecret } from "./secrets.ts";
-import { cancelOpenRuns, checkConfig, checkDestinations, checkHost, checkRefs, PROBE_RESET, vaultReadyFor } from "./write-fields.ts";
+import {
+  cancelOpenRuns,
+  checkConfig,
+  checkDestinations,
+  checkHost,
+  checkProbeAgent,
+  checkRefs,
+  PROBE_RESET,
+  vaultReadyFor,
+} from "./write-fields.ts";
 import { vaultOf } from "../verb-context.ts";
 
 type Changes = Partial<typeof monitors.$inferInsert>;
@@ -43,6 +54,7 @@ async function patchValues(
 
   const values: Changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   checkHost(before.check_type, values.host, false);
+  checkProbeAgent(before.check_type, values.probe_agent_id);
   let secretsChanged = false;
   if (newConfig !== undefined) {
     await vaultReadyFor(s, vault, before.check_type, newConfig);
@@ -56,7 +68,8 @@ async function patchValues(
   }
   // Only what the patch sends: a host saved before the policy tightened is refused when the check runs.
   await checkDestinations(s, before.check_type, { host: values.host, config: newConfig === undefined ? undefined : values.config });
-  const given = <K extends "target_type" | "target_id" | "probe_agent_id">(k: K) => values[k] !== undefined && values[k] !== before[k];
+  const given = <K extends "target_type" | "target_id" | "probe_agent_id" | "group_id">(k: K) =>
+    values[k] !== undefined && values[k] !== before[k];
   // Only what changes is checked: a target deleted since does not block renaming its monitor.
   if (given("target_type") || given("target_id") || given("probe_agent_id"))
     await checkRefs(s.tx, {
@@ -82,6 +95,7 @@ async function patchValues(
       agentsChanged,
     );
   }
+  if (given("group_id") && values.group_id != null) await checkMembership(s, id, values.group_id);
   // A new probe agent starts with no execution status; enabling makes the monitor due now.
   if (given("probe_agent_id")) Object.assign(values, PROBE_RESET);
   if (values.enabled === true && !before.enabled) values.next_check_at = s.now;
@@ -116,10 +130,15 @@ export const patchMonitor = defineVerb<{ id: number; patch: MonitorPatchInput; i
               : 0;
           announceMonitor(s, id, "updated", { fields: secretsChanged && !changed.includes("config") ? [...changed, "config"] : changed });
           wakeRunner(s, [id], "updated");
+          // The groups it left, joined or stopped (or started) counting in; a group whose rule changed or that resumed.
+          const moved = row.group_id !== before.group_id || row.enabled !== before.enabled;
+          const regroup = row.check_type === "group" && (changed.includes("config") || (row.enabled && !before.enabled));
+          await evaluateGroups(s, [...(moved ? [before.group_id, row.group_id] : []), ...(regroup ? [row.id] : [])]);
           return { ...(secretsChanged ? { secrets_changed: true } : {}), ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) };
         },
       },
     );
-    return presentMonitor(s.tx, after, s.now);
+    // Read again: a group's evaluation above may have moved its status.
+    return presentMonitor(s.tx, (await findMonitor(s.tx, id)) ?? after, s.now);
   },
 );

@@ -6,6 +6,7 @@ import { agents } from "../../db/schema/index.ts";
 import { effectiveQuorum, isQuorumMonitor } from "../../domain/monitors/quorum.ts";
 import type { MonitorReadShape } from "../../schemas/monitors.ts";
 import type { MonitorRow } from "./monitor-row.ts";
+import { type MemberSummary, memberSummaries } from "./groups/summary.ts";
 import { presentConfig } from "./secrets.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -47,7 +48,12 @@ export function probeBlock(row: MonitorRow, names: Map<number, string | null>) {
   };
 }
 
-export function monitorShape(row: MonitorRow, uptime: number | null, names: Map<number, string | null>): MonitorReadShape {
+export function monitorShape(
+  row: MonitorRow,
+  uptime: number | null,
+  names: Map<number, string | null>,
+  members: MemberSummary | null = null,
+): MonitorReadShape {
   return {
     id: row.id,
     name: row.name,
@@ -74,14 +80,16 @@ export function monitorShape(row: MonitorRow, uptime: number | null, names: Map<
     vantage_agent_ids: row.vantage_agent_ids,
     vantage_sidecar: row.vantage_sidecar,
     quorum: isQuorumMonitor(row) ? effectiveQuorum(row) : null,
+    group_id: row.group_id,
+    members,
   };
 }
 
 export async function presentMonitors(db: Db, rows: MonitorRow[], now: Date): Promise<MonitorReadShape[]> {
   const ids = rows.map((r) => r.id);
   const agentIds = [...new Set(rows.map((r) => r.probe_agent_id).filter((id): id is number => id != null))];
-  const [uptimes, names] = await Promise.all([uptime24h(db, ids, now), agentNames(db, agentIds)]);
-  return rows.map((r) => monitorShape(r, uptimes.get(r.id) ?? null, names));
+  const [uptimes, names, members] = await Promise.all([uptime24h(db, ids, now), agentNames(db, agentIds), memberSummaries(db, rows)]);
+  return rows.map((r) => monitorShape(r, uptimes.get(r.id) ?? null, names, members.get(r.id) ?? null));
 }
 
 export async function presentMonitor(db: Db, row: MonitorRow, now: Date): Promise<MonitorReadShape> {

@@ -37,6 +37,7 @@ export interface MonitorListInput extends ListParams {
   status?: string | undefined;
   check_type?: CheckType | undefined;
   probe_agent_id?: number | undefined;
+  group_id?: number | undefined;
 }
 
 const filters = (input: MonitorListInput) => [
@@ -46,6 +47,7 @@ const filters = (input: MonitorListInput) => [
   input.status !== undefined ? eq(monitors.status, input.status) : undefined,
   input.check_type !== undefined ? eq(monitors.check_type, input.check_type) : undefined,
   input.probe_agent_id !== undefined ? eq(monitors.probe_agent_id, input.probe_agent_id) : undefined,
+  input.group_id !== undefined ? eq(monitors.group_id, input.group_id) : undefined,
 ];
 
 export const listMonitors = defineRead<MonitorListInput, ListPage<MonitorReadShape>>({ scope: READ_MONITORS }, (ctx, input) =>

@@ -6,6 +6,7 @@ import type { Db } from "../../db/database.ts";
 import { agentProbeRuns, agents, type monitors } from "../../db/schema/index.ts";
 import { type CheckType, validateConfig } from "../../domain/monitors/config.ts";
 import { sourceOf } from "../../domain/monitors/check-types.ts";
+import { groupConfigIssues } from "../../domain/monitors/group.ts";
 import { hostOfTarget } from "../../domain/net/outbound-policy.ts";
 import { savedHostRefusal } from "../../net/resolved-host.ts";
 import { readMonitorPolicy } from "../integrations/outbound-policy.ts";
@@ -30,6 +31,8 @@ export interface CheckedConfig {
 export function checkConfig(checkType: CheckType, config: unknown, previous: MonitorSecrets | null): CheckedConfig {
   const result = validateConfig(checkType, config);
   if (!result.ok) throw ApiError.validation(result.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
+  const across = checkType === "group" ? groupConfigIssues(result.config) : [];
+  if (across.length > 0) throw ApiError.validation(across.map((i) => issue(["config", ...i.path], i.msg, i.type)));
   const split = splitSecrets(checkType, result.config, previous);
   if (split.issues.length > 0) throw ApiError.validation(split.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
   return { config: split.config, secrets: split.secrets };
@@ -44,6 +47,12 @@ export function checkHost(checkType: CheckType, host: string | undefined, creati
   if (needsHost && (host === "" || (creating && host === undefined)))
     throw ApiError.validation([issue(["host"], `Required for a ${checkType} check.`, "missing")]);
   if (!needsHost && host) throw ApiError.validation([issue(["host"], `A ${checkType} monitor has no host; leave it out.`, "invalid")]);
+}
+
+/** Only a probe type is run by an agent: a push or group monitor names none. */
+export function checkProbeAgent(checkType: CheckType, probeAgentId: number | null | undefined): void {
+  if (probeAgentId != null && sourceOf(checkType) !== "probe")
+    throw ApiError.validation([issue(["probe_agent_id"], `A ${checkType} monitor is not probed; leave it out.`, "invalid")]);
 }
 
 /**

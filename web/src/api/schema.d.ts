@@ -5972,7 +5972,7 @@ export interface paths {
         };
         /**
          * List monitors
-         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host.
+         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host.
          *
          *     Needs scope `read:monitors`.
          */
@@ -6240,7 +6240,7 @@ export interface paths {
         };
         /**
          * Monitors with their last 12 latencies and last 20 events
-         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id; `q` over name and host. Each item is a MonitorRead plus `latency_series` (oldest first) and `recent_checks` (newest first).
+         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host. Each item is a MonitorRead plus `latency_series` (oldest first) and `recent_checks` (newest first).
          *
          *     Needs scope `read:monitors`.
          */
@@ -11865,7 +11865,7 @@ export interface operations {
     getApiV1AgentsProbeEligible: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                 host?: string;
                 monitor_id?: string;
                 target_id?: string;
@@ -24756,9 +24756,10 @@ export interface operations {
     getApiV1Monitors: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                group_id?: string;
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
@@ -24786,12 +24787,13 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                             config: {
                                 [key: string]: unknown;
                             };
                             created_at: string;
                             enabled: boolean;
+                            group_id: number | null;
                             host: string;
                             id: number;
                             interval_secs: number;
@@ -24800,6 +24802,14 @@ export interface operations {
                             last_status_change_at: string | null;
                             latency_ms: number | null;
                             max_retries: number;
+                            members: {
+                                down: number;
+                                maintenance: number;
+                                paused: number;
+                                pending: number;
+                                total: number;
+                                up: number;
+                            } | null;
                             name: string;
                             next_check_at: string;
                             probe_agent: {
@@ -24850,11 +24860,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                     config?: {
                         [key: string]: unknown;
                     };
                     enabled?: boolean;
+                    group_id?: number | null;
                     host?: string;
                     interval_secs?: number;
                     max_retries?: number;
@@ -24878,12 +24889,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -24892,6 +24904,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -24947,12 +24967,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -24961,6 +24982,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25051,11 +25080,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                     config?: {
                         [key: string]: unknown;
                     };
                     enabled?: boolean;
+                    group_id?: number | null;
                     host?: string;
                     interval_secs?: number;
                     max_retries?: number;
@@ -25079,12 +25109,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25093,6 +25124,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25150,12 +25189,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25164,6 +25204,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25228,6 +25276,9 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             created_at: string;
+                            detail: {
+                                [key: string]: unknown;
+                            } | null;
                             duration_secs: number | null;
                             event_type: string;
                             id: number;
@@ -25322,12 +25373,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25336,6 +25388,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25445,12 +25505,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -25459,6 +25520,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {
@@ -25822,9 +25891,10 @@ export interface operations {
     getApiV1MonitorsOverview: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
+                group_id?: string;
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
                 limit?: string;
                 offset?: string;
@@ -25852,12 +25922,13 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                             config: {
                                 [key: string]: unknown;
                             };
                             created_at: string;
                             enabled: boolean;
+                            group_id: number | null;
                             host: string;
                             id: number;
                             interval_secs: number;
@@ -25867,6 +25938,14 @@ export interface operations {
                             latency_ms: number | null;
                             latency_series: number[];
                             max_retries: number;
+                            members: {
+                                down: number;
+                                maintenance: number;
+                                paused: number;
+                                pending: number;
+                                total: number;
+                                up: number;
+                            } | null;
                             name: string;
                             next_check_at: string;
                             probe_agent: {
@@ -25977,7 +26056,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25993,12 +26072,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
                         config: {
                             [key: string]: unknown;
                         };
                         created_at: string;
                         enabled: boolean;
+                        group_id: number | null;
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -26007,6 +26087,14 @@ export interface operations {
                         last_status_change_at: string | null;
                         latency_ms: number | null;
                         max_retries: number;
+                        members: {
+                            down: number;
+                            maintenance: number;
+                            paused: number;
+                            pending: number;
+                            total: number;
+                            up: number;
+                        } | null;
                         name: string;
                         next_check_at: string;
                         probe_agent: {

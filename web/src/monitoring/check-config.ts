@@ -7,6 +7,7 @@
 import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
 import { SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
+import { GROUP_MODES } from "../../../shared/domain/monitors/group.ts";
 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
 export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
@@ -221,6 +222,16 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "require_healthy", label: "Require healthy (when it has a healthcheck)", kind: "checkbox", fallback: true },
     { key: "max_restarts", label: "At most this many restarts", kind: "number", hint: "Empty: any number" },
     timeout("docker"),
+  ],
+  // A group's state comes from its members (docs/adr/0440); each member names its group on its own form.
+  group: [
+    { key: "mode", label: "Up when", kind: "select", options: GROUP_MODES, hint: "all: every member up; any: one; at_least: a number" },
+    {
+      key: "min_up",
+      label: "At least this many members up",
+      kind: "number",
+      when: { key: "mode", values: ["at_least"], unset: "all" },
+    },
   ],
 };
 

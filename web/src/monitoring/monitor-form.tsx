@@ -1,7 +1,8 @@
 // Create and edit a monitor (/monitors/new, /monitors/<id>/edit): name, check type (fixed once created: the
 // API refuses a change), host, the inventory node it watches (a search picker per kind), the check type's
 // config (check-fields.tsx), schedule and retries, the agent that runs it or the vantage points and
-// quorum (vantage-fields.tsx), enabled. The API's 422 is shown
+// quorum (vantage-fields.tsx), the group it belongs to, enabled. A push or group type has no host, no
+// agent and no vantage points (docs/adr/0434), so those fields are not shown for it. The API's 422 is shown
 // on each field, nested config keys included. An edit sends If-Match with the version it loaded, so a
 // concurrent change is a 412 shown with "Load their version", never overwritten.
 import { useEffect, useState } from "preact/hooks";
@@ -15,7 +16,7 @@ import { GROUPS } from "../inventory/groups.ts";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
-import { DEFAULT_INTERVAL_SECS } from "../../../shared/domain/monitors/check-types.ts";
+import { DEFAULT_INTERVAL_SECS, sourceOf } from "../../../shared/domain/monitors/check-types.ts";
 import { majority } from "../../../shared/domain/monitors/quorum.ts";
 import { CheckFields } from "./check-fields.tsx";
 import { type VantageDraft, VantageFields } from "./vantage-fields.tsx";
@@ -38,6 +39,7 @@ interface Draft {
   target_id: string;
   probe_agent_id: string;
   vantage: VantageDraft;
+  group_id: string;
   interval_secs: string;
   max_retries: string;
   retry_interval_secs: string;
@@ -52,6 +54,7 @@ const EMPTY: Draft = {
   target_id: "",
   probe_agent_id: "",
   vantage: { agent_ids: [], sidecar: true, quorum: "" },
+  group_id: "",
   interval_secs: String(DEFAULT_INTERVAL_SECS),
   max_retries: "0",
   retry_interval_secs: "",
@@ -74,6 +77,11 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
     async () => (creating ? undefined : ok(api.GET("/api/v1/monitors/{monitor_id}", { params: { path: { monitor_id: id } } }))),
     [id],
   );
+  // The groups a monitor can join (at most 100, by name; the API refuses a cycle with a 422 on the field).
+  const groups = useLoad(
+    async () => (await ok(api.GET("/api/v1/monitors", { params: { query: { check_type: "group", limit: "100", sort: "name" } } }))).items,
+    [],
+  );
 
   useEffect(() => {
     const m = loaded.data;
@@ -92,6 +100,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         sidecar: m.vantage_sidecar,
         quorum: m.quorum === majority(m.vantage_agent_ids.length + (m.vantage_sidecar ? 1 : 0)) ? "" : text(m.quorum),
       },
+      group_id: text(m.group_id),
       interval_secs: text(m.interval_secs),
       max_retries: text(m.max_retries),
       retry_interval_secs: text(m.retry_interval_secs),
@@ -106,6 +115,8 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
   }, [loaded.data]);
 
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+  // Only a probe type has a host and may run through an agent.
+  const probed = sourceOf(draft.check_type) === "probe";
 
   // A picked node's address becomes the host while none is typed. Reading it is only a convenience: when
   // it fails the picker shows why, and the host is typed by hand.
@@ -129,7 +140,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
     void submit.run(async () => {
       setConflict(false);
       const cfg = configBody(draft.check_type, config, kept);
-      let host = draft.host.trim();
+      let host = probed ? draft.host.trim() : "";
       // An http check's host defaults to its URL's host: typing the URL once is enough.
       if (host === "" && draft.check_type === "http" && typeof cfg.url === "string" && URL.canParse(cfg.url))
         host = new URL(cfg.url).hostname;
@@ -140,10 +151,12 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         enabled: draft.enabled,
         target_type: draft.target_type === "" ? null : draft.target_type,
         target_id: draft.target_type === "" || draft.target_id === "" ? null : num(draft.target_id),
-        probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
-        vantage_agent_ids: draft.vantage.agent_ids,
+        probe_agent_id: !probed || draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
+        vantage_agent_ids: probed ? draft.vantage.agent_ids : [],
         vantage_sidecar: draft.vantage.sidecar,
-        quorum: draft.vantage.agent_ids.length === 0 || draft.vantage.quorum.trim() === "" ? null : num(draft.vantage.quorum.trim()),
+        quorum:
+          !probed || draft.vantage.agent_ids.length === 0 || draft.vantage.quorum.trim() === "" ? null : num(draft.vantage.quorum.trim()),
+        group_id: draft.group_id === "" ? null : num(draft.group_id),
         ...(draft.interval_secs.trim() === "" ? {} : { interval_secs: num(draft.interval_secs.trim()) }),
         ...(draft.max_retries.trim() === "" ? {} : { max_retries: num(draft.max_retries.trim()) }),
         ...(draft.retry_interval_secs.trim() === ""
@@ -212,18 +225,20 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
             </select>
           )}
         </Field>
-        <TextInput
-          id="monitor-host"
-          label="Host"
-          value={draft.host}
-          error={f.host}
-          hint={
-            draft.check_type === "http"
-              ? "Host name or address; empty: the URL's host, or the address of the node picked below"
-              : "Host name or address to check; empty: the address of the node picked below"
-          }
-          onValue={(host) => set({ host })}
-        />
+        {probed && (
+          <TextInput
+            id="monitor-host"
+            label="Host"
+            value={draft.host}
+            error={f.host}
+            hint={
+              draft.check_type === "http"
+                ? "Host name or address; empty: the URL's host, or the address of the node picked below"
+                : "Host name or address to check; empty: the address of the node picked below"
+            }
+            onValue={(host) => set({ host })}
+          />
+        )}
         <Field
           id="monitor-target-type"
           label="Watches"
@@ -278,12 +293,29 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
           hint="Empty: the check interval"
           onValue={(retry_interval_secs) => set({ retry_interval_secs })}
         />
-        <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
+        {probed && (
+          <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
+            {(a11y) => (
+              <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
+            )}
+          </Field>
+        )}
+        {probed && <VantageFields draft={draft.vantage} onDraft={(c) => set({ vantage: { ...draft.vantage, ...c } })} errors={f} />}
+        <Field id="monitor-group" label="Group" error={f.group_id} hint="The group monitor whose state this one counts in (optional)">
           {(a11y) => (
-            <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
+            <select {...a11y} value={draft.group_id} onChange={(e) => set({ group_id: (e.currentTarget as HTMLSelectElement).value })}>
+              <option value="">No group</option>
+              {(groups.data ?? [])
+                .filter((g) => String(g.id) !== id)
+                .map((g) => (
+                  <option key={g.id} value={String(g.id)}>
+                    {g.name}
+                  </option>
+                ))}
+            </select>
           )}
         </Field>
-        <VantageFields draft={draft.vantage} onDraft={(c) => set({ vantage: { ...draft.vantage, ...c } })} errors={f} />
+        {groups.error !== undefined && <Notice kind="error">{messageOf(groups.error)}</Notice>}
         <label class="check row">
           <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
           not checked)

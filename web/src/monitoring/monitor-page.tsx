@@ -19,6 +19,7 @@ import { TargetLink, useTargetName } from "./target-link.tsx";
 import { DeleteMonitorDialog } from "./delete-monitor-dialog.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 import { VantageTable } from "./vantage-table.tsx";
+import { GroupMembers } from "./group-members.tsx";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 // The API rounds uptime to one decimal.
@@ -38,6 +39,12 @@ export function MonitorPage({ id }: { id: string }) {
     [id, version],
   );
   const targetName = useTargetName(monitor.data?.target_type ?? null, monitor.data?.target_id ?? null);
+  const groupId = monitor.data?.group_id ?? null;
+  const group = useLoad(
+    async () =>
+      groupId == null ? undefined : ok(api.GET("/api/v1/monitors/{monitor_id}", { params: { path: { monitor_id: String(groupId) } } })),
+    [groupId, version],
+  );
   const [fresh, setFresh] = useState<LiveResult[]>([]);
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const live = useStream("/api/v1/monitors/stream", (data) => {
@@ -142,15 +149,41 @@ export function MonitorPage({ id }: { id: string }) {
           <dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} name={targetName} /> : "—"}</dd>
         </div>
         <div>
-          <dt>Interval</dt>
+          <dt>Group</dt>
           <dd>
-            every {m.interval_secs} s
-            {m.max_retries > 0
-              ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}`
-              : ", down at the first failure"}
+            {m.group_id == null ? (
+              "—"
+            ) : (
+              <>
+                <Link href={`/monitors/${m.group_id}`}>{group.data?.name ?? `monitor ${m.group_id}`}</Link>{" "}
+                {group.data && <Status value={group.data.enabled ? group.data.status : "paused"} />}
+              </>
+            )}
           </dd>
         </div>
+        {m.members && (
+          <div>
+            <dt>Members</dt>
+            <dd>
+              {m.members.total} in all: {m.members.up} up, {m.members.down} down, {m.members.pending} pending
+              {m.members.paused ? `, ${m.members.paused} paused` : ""}
+              {m.members.maintenance ? `, ${m.members.maintenance} in maintenance` : ""}
+            </dd>
+          </div>
+        )}
         <div>
+          <dt>Interval</dt>
+          <dd>
+            {m.check_type === "group"
+              ? `judged when a member changes, and every ${m.interval_secs} s while members report`
+              : `every ${m.interval_secs} s${
+                  m.max_retries > 0
+                    ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}`
+                    : ", down at the first failure"
+                }`}
+          </dd>
+        </div>
+        <div hidden={m.check_type === "group"}>
           <dt>Probed by</dt>
           <dd>
             {m.vantage_agent_ids.length > 0 ? (
@@ -203,6 +236,7 @@ export function MonitorPage({ id }: { id: string }) {
       </ul>
       {uptime.error !== undefined && <Notice kind="error">{messageOf(uptime.error)}</Notice>}
       <VantageTable points={m.vantage_results} quorum={m.quorum} />
+      {m.check_type === "group" && <GroupMembers groupId={m.id} version={version} />}
       <MonitorHistory monitorId={m.id} fresh={fresh} />
       <MonitorEvents monitorId={m.id} version={version} />
     </article>

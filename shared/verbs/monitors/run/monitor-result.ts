@@ -1,5 +1,6 @@
 // One check result as the recording path takes it (record-results.ts), in a file of its own so the
 // recording path's parts (vantage-results.ts) can name it without importing the recorder.
+import type { GroupJudgement } from "../../../domain/monitors/group.ts";
 import type { CheckSample } from "../../../domain/monitors/state.ts";
 
 export interface MonitorResult {
@@ -13,4 +14,6 @@ export interface MonitorResult {
   source: "server" | "agent";
   /** The agent that ran it (source agent): a multi-vantage monitor's vantage point (docs/adr/0441). */
   agent_id?: number | null;
+  /** A group monitor's evaluation (groups/results.ts): its verdict, applied without retries, and its depth. */
+  group?: (GroupJudgement & { depth: number }) | undefined;
 }

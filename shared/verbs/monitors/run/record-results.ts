@@ -11,11 +11,13 @@
 // over its points (vantage-results.ts, docs/adr/0441): `degraded` raises a warning.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
+import { decideGroup, type GroupJudgement } from "../../../domain/monitors/group.ts";
 import { decideQuorum } from "../../../domain/monitors/quorum.ts";
 import type { MonitorResult } from "./monitor-result.ts";
 import { decide, type MonitorState, type MonitorStatus } from "../../../domain/monitors/state.ts";
 import { enqueueAlert } from "../../notifications/enqueue-alert.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
+import { groupsToFollow } from "../groups/results.ts";
 import { WRITE_MONITORS } from "../scopes.ts";
 import { monitorsInMaintenance } from "./maintenance-cover.ts";
 import { judgeVantageResults, quorumMessage } from "./vantage-results.ts";
@@ -104,6 +106,7 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     msg: string;
     duration_secs: number | null;
     at: string;
+    detail: GroupJudgement["detail"] | null;
   }[] = [];
   const alerts: {
     monitor: LockedMonitor;
@@ -143,10 +146,14 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     const r = v ? { ...point, msg: quorumMessage(v, point.msg) } : point;
     const at = new Date(r.checked_at);
     const maintenance = inMaintenance.has(m.id);
-    const d = v ? decideQuorum(m, v.judgement, r.msg, at, maintenance) : decide(m, r, at, maintenance);
+    const d = r.group
+      ? decideGroup(m, r.group.verdict, r.msg, at, maintenance)
+      : v
+        ? decideQuorum(m, v.judgement, r.msg, at, maintenance)
+        : decide(m, r, at, maintenance);
     const from = m.status;
     if (d.event) {
-      events.push({ monitor_id: m.id, ...d.event, at: r.checked_at });
+      events.push({ monitor_id: m.id, ...d.event, at: r.checked_at, detail: r.group?.detail ?? null });
       if (d.alert) alerts.push({ monitor: m, kind: d.alert, eventIndex: events.length - 1, result: r, from });
     }
     m.status = d.status;
@@ -204,9 +211,9 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     const inserted = await queryRows<{ id: number }>(
       s.tx,
       sql`
-      insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, duration_secs, created_at)
-      select r.monitor_id, r.event_type, r.status_from, r.status_to, r.msg, r.duration_secs, r.at
-      from jsonb_to_recordset(${rows(events.map((e, ord) => ({ ...e, ord })))}) as r(monitor_id integer, event_type text, status_from text, status_to text, msg text, duration_secs integer, at timestamptz, ord integer)
+      insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, duration_secs, created_at, detail)
+      select r.monitor_id, r.event_type, r.status_from, r.status_to, r.msg, r.duration_secs, r.at, r.detail
+      from jsonb_to_recordset(${rows(events.map((e, ord) => ({ ...e, ord })))}) as r(monitor_id integer, event_type text, status_from text, status_to text, msg text, duration_secs integer, at timestamptz, ord integer, detail jsonb)
       order by r.ord
       returning id`,
     );
@@ -254,6 +261,13 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
         .slice(i, i + RESULTS_PER_NOTIFY)
         .map((r) => ({ monitor_id: r.monitor_id, status: r.status, up: r.avail, latency_ms: r.latency_ms, ts: r.ts })),
     });
+  // The groups these monitors belong to follow them, one call per level up the chain (docs/adr/0440).
+  const groups = await groupsToFollow(
+    s,
+    results.filter((r) => finals.has(r.monitor_id)),
+    events.map((e) => e.monitor_id),
+  );
+  if (groups.length) await recordMonitorResults(s, groups);
   return outcome;
 }
 
