@@ -5,7 +5,7 @@
 // The checks are the sidecar's executors (net/checks/, one per type of the registry), run with only the
 // assigned host reachable; their outcome is adapted to the probe.result frame here.
 import type { AgentPayloadInput } from "../../shared/agents/payloads.ts";
-import { CHECK_TYPE_REGISTRY, checkBudget, isCheckType } from "../../shared/domain/monitors/check-types.ts";
+import { CHECK_TYPE_REGISTRY, checkBudget, isCheckType, isProbeCheckType } from "../../shared/domain/monitors/check-types.ts";
 import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
 import { EXECUTORS } from "../../net/checks/run-check.ts";
 import type { CheckOutcome } from "../../net/checks/result.ts";
@@ -64,7 +64,9 @@ export class ProbeRunner {
       typeof p.config === "object" && p.config !== null && !Array.isArray(p.config) ? (p.config as Record<string, unknown>) : {};
     const deadline = typeof p.deadline_at === "string" ? Date.parse(p.deadline_at) : NaN;
     if (!isCheckType(checkType)) return answer("execution_error", `check type ${checkType} is ${UNSUPPORTED}`);
-    if (!CHECK_TYPE_REGISTRY[checkType].runners.includes("agent")) return answer("execution_error", `${checkType} is ${UNSUPPORTED}`);
+    // A push or group type has no runners, so no agent runs it (docs/adr/0434).
+    if (!isProbeCheckType(checkType) || !CHECK_TYPE_REGISTRY[checkType].runners.includes("agent"))
+      return answer("execution_error", `${checkType} is ${UNSUPPORTED}`);
     if (!host) return answer("execution_error", "probe.assign names no host");
     if (this.#running.size >= this.maxConcurrent) return answer("rejected", `at capacity: ${this.maxConcurrent} probes already running`);
     // The server sends the config as stored (only the keys given): the registry's defaults apply here, as in the sidecar.

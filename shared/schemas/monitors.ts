@@ -75,6 +75,7 @@ const MONITOR_READ_ONLY = [
   "probe_last_result_at",
   "next_check_at",
   "last_msg",
+  "push_token_set",
   "latency_series",
   "recent_checks",
 ];
@@ -201,6 +202,9 @@ export const MonitorRead = v.object({
   created_at: v.string(),
   updated_at: v.string(),
   ...ProbeBlock,
+  push_token_set: v.optional(
+    v.pipe(v.boolean(), v.description("Push monitors only: whether it has a push token (never the token itself).")),
+  ),
 });
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
 export const MonitorList = listResponse(MonitorRead);

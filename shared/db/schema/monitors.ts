@@ -3,7 +3,21 @@
 // a 60 s interval writing every result (167 results/s): one wide sample row per result rather than one
 // row per metric, and counters upserted into a minute bucket, so that a year of uptime is ~365 rows.
 import { sql } from "drizzle-orm";
-import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, real, serial, bigserial, text } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  uniqueIndex,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  bigserial,
+  text,
+} from "drizzle-orm/pg-core";
 import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
 import { agents } from "./agents.ts";
 import { timestamps, tz } from "./columns.ts";
@@ -52,9 +66,15 @@ export const monitors = pgTable(
     probe_execution_reason: text("probe_execution_reason"),
     probe_last_dispatched_at: tz("probe_last_dispatched_at"),
     probe_last_result_at: tz("probe_last_result_at"),
+    /**
+     * A push monitor's token as the SHA-256 (hex) of its text: the token itself is shown once (create,
+     * rotate) and never stored; a push finds its monitor by this hash (docs/adr/0439).
+     */
+    push_token_hash: text("push_token_hash"),
     ...timestamps,
   },
   (t) => [
+    uniqueIndex("monitors_push_token_hash_idx").on(t.push_token_hash).where(sql`push_token_hash is not null`),
     // The runner's claim: `where enabled and next_check_at <= now order by next_check_at ... skip locked`.
     index("monitors_due_idx").on(t.next_check_at).where(sql`enabled`),
     index("monitors_target_idx").on(t.target_type, t.target_id),

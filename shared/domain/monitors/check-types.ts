@@ -6,6 +6,8 @@
 import * as v from "valibot";
 import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
+import type { ConfigIssue } from "./config.ts";
+import { PUSH_CONFIG, PUSH_DEFAULTS, pushConfigIssues } from "./push-expectation.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -36,6 +38,8 @@ export interface CheckTypeEntry {
   secretKeys?: readonly string[];
   /** Where results come from (default `probe`); a push or derived type has no host and `runners: []`. */
   source?: CheckSource;
+  /** Rules across keys, run once every key passed its own (the config as sent, without defaults). */
+  configIssues?: (config: Record<string, unknown>) => ConfigIssue[];
 }
 
 /** Seconds between two checks of a monitor when the caller sends no interval_secs. */
@@ -156,6 +160,17 @@ const REGISTRY = {
     defaults: { port: 25, ehlo_name: null, starttls: false, ...TLS_CERT_DEFAULTS },
     timeout: { fallback: 10.0, max: 60 },
     runners: ["sidecar", "agent"],
+  },
+  // Heartbeat monitors (issue 29 item 1, docs/adr/0439): results are the pushes to the monitor's push URL
+  // (shared/verbs/monitors/push/), and a sweep marks one down when its expectation passes unanswered.
+  push: {
+    config: PUSH_CONFIG,
+    defaults: PUSH_DEFAULTS,
+    // Nothing is probed; the registry's shape asks for a timeout all the same.
+    timeout: { fallback: 0, max: 0 },
+    runners: [],
+    source: "push",
+    configIssues: pushConfigIssues,
   },
 } as const satisfies Record<string, CheckTypeEntry>;
 

@@ -41,6 +41,7 @@ export function validateConfig(checkType: CheckType, config: unknown): ConfigRes
   const parsed = v.safeParse(v.object(entries), known);
   if (!parsed.success)
     for (const i of parsed.issues) issues.push({ path: (i.path ?? []).map((p) => p.key as string | number), msg: i.message, type: i.type });
+  if (issues.length === 0) issues.push(...(CHECK_TYPE_REGISTRY[checkType].configIssues?.(known) ?? []));
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, config: known };
 }

@@ -6,6 +6,7 @@ import { agents } from "../../db/schema/index.ts";
 import type { MonitorReadShape } from "../../schemas/monitors.ts";
 import type { MonitorRow } from "./monitor-row.ts";
 import { presentConfig } from "./secrets.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const DAY_MS = 86_400_000;
@@ -70,6 +71,8 @@ export function monitorShape(row: MonitorRow, uptime: number | null, names: Map<
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     ...probeBlock(row, names),
+    // Only whether a push monitor has its token: the token is answered once, by create and rotate.
+    ...(sourceOf(row.check_type) === "push" ? { push_token_set: row.push_token_hash != null } : {}),
   };
 }
 

@@ -5980,7 +5980,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor (pending, due at once)
-         * @description `config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value.
+         * @description `config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value. A push monitor (`check_type` push) is answered with its `push_token` and `push_url` this once (docs/monitors.md, Push monitors); it is due by its first deadline.
          *
          *     Needs scope `write:monitors`.
          */
@@ -6123,6 +6123,28 @@ export interface paths {
         get: operations["getApiV1MonitorsByMonitorIdProbeRuns"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{monitor_id}/push-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a push monitor's push token
+         * @description A new token, answered this once with its push URL (PUBLIC_URL, else this request's address); the old token stops at once. Audited without the token. 409 `not_push_monitor` for any other check type.
+         *
+         *     Needs scope `write:monitors`.
+         */
+        post: operations["postApiV1MonitorsByMonitorIdPushToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6927,6 +6949,30 @@ export interface paths {
         get: operations["getApiV1PrivacyFindingsIgnores"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Push a heartbeat to a push monitor
+         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
+         */
+        get: operations["getApiV1PushByToken"];
+        put?: never;
+        /**
+         * Push a heartbeat to a push monitor
+         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
+         */
+        post: operations["postApiV1PushByToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11863,7 +11909,7 @@ export interface operations {
     getApiV1AgentsProbeEligible: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                 host?: string;
                 monitor_id?: string;
                 target_id?: string;
@@ -24754,7 +24800,7 @@ export interface operations {
     getApiV1Monitors: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
@@ -24784,7 +24830,7 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                             config: {
                                 [key: string]: unknown;
                             };
@@ -24811,6 +24857,8 @@ export interface operations {
                             probe_last_result_at: string | null;
                             /** @enum {string} */
                             probe_mode: "server" | "agent";
+                            /** @description Push monitors only: whether it has a push token (never the token itself). */
+                            push_token_set?: boolean;
                             retries: number;
                             retry_interval_secs: number | null;
                             /** @enum {string} */
@@ -24845,7 +24893,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -24870,7 +24918,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -24897,6 +24945,12 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description The push token: shown this once, stored only as its SHA-256. */
+                        push_token?: string;
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
+                        /** @description Where to push: GET or POST, optional status, msg, ping, exit_code. */
+                        push_url?: string;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -24936,7 +24990,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -24963,6 +25017,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -25022,7 +25078,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25047,7 +25103,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25074,6 +25130,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -25115,7 +25173,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25142,6 +25200,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -25284,7 +25344,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25311,6 +25371,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -25385,6 +25447,42 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1MonitorsByMonitorIdPushToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        monitor_id: number;
+                        /** @description The push token: shown this once, stored only as its SHA-256. */
+                        push_token: string;
+                        /** @description Where to push: GET or POST, optional status, msg, ping, exit_code. */
+                        push_url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1MonitorsByMonitorIdResume: {
         parameters: {
             query?: never;
@@ -25404,7 +25502,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25431,6 +25529,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -25778,7 +25878,7 @@ export interface operations {
     getApiV1MonitorsOverview: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
                 /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
@@ -25808,7 +25908,7 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                             config: {
                                 [key: string]: unknown;
                             };
@@ -25836,6 +25936,8 @@ export interface operations {
                             probe_last_result_at: string | null;
                             /** @enum {string} */
                             probe_mode: "server" | "agent";
+                            /** @description Push monitors only: whether it has a push token (never the token itself). */
+                            push_token_set?: boolean;
                             recent_checks: {
                                 created_at: string;
                                 id: number;
@@ -25930,7 +26032,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25946,7 +26048,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25973,6 +26075,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         retries: number;
                         retry_interval_secs: number | null;
                         /** @enum {string} */
@@ -27601,6 +27705,150 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1PushByToken: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                exit_code?: number | string;
+                /** @description A message kept with the result. */
+                msg?: string;
+                /** @description The job's own latency in ms, kept as the result's latency. */
+                ping?: number | string;
+                /** @description up (the default) or down; a push saying down marks the monitor down at once. */
+                status?: "up" | "down" | "";
+            };
+            header?: never;
+            path: {
+                /** @description The monitor's push token (shown once, at create or rotate). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description false for a paused monitor: the push is accepted and nothing is recorded. */
+                        recorded: boolean;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1PushByToken: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                exit_code?: number | string;
+                /** @description A message kept with the result. */
+                msg?: string;
+                /** @description The job's own latency in ms, kept as the result's latency. */
+                ping?: number | string;
+                /** @description up (the default) or down; a push saying down marks the monitor down at once. */
+                status?: "up" | "down" | "";
+            };
+            header?: never;
+            path: {
+                /** @description The monitor's push token (shown once, at create or rotate). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description false for a paused monitor: the push is accepted and nothing is recorded. */
+                        recorded: boolean;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Readyz: {

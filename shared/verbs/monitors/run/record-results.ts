@@ -1,5 +1,6 @@
-// Records a batch of check results (the runner's, or the agents' probe results committed by the link
-// batch) in the caller's transaction, through the state machine (shared/domain/monitors/state.ts):
+// Records a batch of check results (the runner's, the agents' probe results committed by the link
+// batch, or a heartbeat monitor's pushes and missed deadlines: ../push/) in the caller's transaction,
+// through the state machine (shared/domain/monitors/state.ts):
 // one statement per kind of row for the whole batch (samples, minute buckets, monitor rows, events),
 // the rows travelling as one jsonb parameter each, as the agent link batch does. At 167 results a
 // second one transaction per result would be 167 commits a second; a batch of ~100 ms is one or two.
@@ -23,7 +24,10 @@ export interface MonitorResult {
   latency_ms: number | null;
   samples: CheckSample[];
   msg: string;
-  source: "server" | "agent";
+  /** Who produced it: the sidecar's executor, an agent's probe, or a push to a heartbeat monitor. */
+  source: "server" | "agent" | "push";
+  /** A failure that goes down at once rather than through max_retries (a push that says it failed). */
+  immediate?: boolean;
 }
 
 export interface RecordOutcome {
@@ -126,7 +130,7 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
     }
     const at = new Date(r.checked_at);
     const maintenance = inMaintenance.has(m.id);
-    const d = decide(m, r, at, maintenance);
+    const d = decide(r.immediate ? { ...m, max_retries: 0 } : m, r, at, maintenance);
     const from = m.status;
     if (d.event) {
       events.push({ monitor_id: m.id, ...d.event, at: r.checked_at });

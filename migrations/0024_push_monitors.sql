@@ -1,0 +1,2 @@
+ALTER TABLE "monitors" ADD COLUMN "push_token_hash" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "monitors_push_token_hash_idx" ON "monitors" USING btree ("push_token_hash") WHERE push_token_hash is not null;
