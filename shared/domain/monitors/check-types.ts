@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
-import type { ConfigIssue } from "./config.ts";
+import type { ConfigIssue } from "./config-fields.ts";
 import { PUSH_CONFIG, PUSH_DEFAULTS, pushConfigIssues } from "./push-expectation.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 

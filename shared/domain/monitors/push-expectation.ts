@@ -5,7 +5,7 @@
 // Intl only.
 import { Cron } from "croner";
 import * as v from "valibot";
-import type { ConfigIssue } from "./config.ts";
+import type { ConfigIssue } from "./config-fields.ts";
 import { oneOf, WholeNumber } from "./config-fields.ts";
 
 export const PUSH_EXPECTS = ["interval", "cron"] as const;

@@ -14,7 +14,8 @@ import { GROUPS } from "../inventory/groups.ts";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
-import { DEFAULT_INTERVAL_SECS } from "../../../shared/domain/monitors/check-types.ts";
+import { DEFAULT_INTERVAL_SECS, sourceOf } from "../../../shared/domain/monitors/check-types.ts";
+import { revealPushUrl } from "./push-url.tsx";
 import { CheckFields } from "./check-fields.tsx";
 
 /** The inventory kinds a monitor can watch, the group its picker searches and the field holding its address. */
@@ -95,6 +96,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
   }, [loaded.data]);
 
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+  const probed = sourceOf(draft.check_type) === "probe";
 
   // A picked node's address becomes the host while none is typed. Reading it is only a convenience: when
   // it fails the picker shows why, and the host is typed by hand.
@@ -124,12 +126,12 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         host = new URL(cfg.url).hostname;
       const body = {
         name: draft.name.trim(),
-        host,
+        // A push or group monitor has no host and no prober (docs/adr/0434).
+        ...(probed ? { host, probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id) } : {}),
         config: cfg,
         enabled: draft.enabled,
         target_type: draft.target_type === "" ? null : draft.target_type,
         target_id: draft.target_type === "" || draft.target_id === "" ? null : num(draft.target_id),
-        probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
         ...(draft.interval_secs.trim() === "" ? {} : { interval_secs: num(draft.interval_secs.trim()) }),
         ...(draft.max_retries.trim() === "" ? {} : { max_retries: num(draft.max_retries.trim()) }),
         ...(draft.retry_interval_secs.trim() === ""
@@ -149,6 +151,9 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
                 headers: version !== undefined ? { "If-Match": `W/"${version}"` } : {},
               }),
             );
+        // A push monitor's URL is answered this once: its page shows it (push-url.tsx).
+        const pushUrl = (saved as { push_url?: string }).push_url;
+        if (pushUrl) revealPushUrl(saved.id, pushUrl);
         navigate(`/monitors/${saved.id}`);
       } catch (err) {
         if (err instanceof ApiProblem && err.status === 412) setConflict(true);
@@ -198,18 +203,20 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
             </select>
           )}
         </Field>
-        <TextInput
-          id="monitor-host"
-          label="Host"
-          value={draft.host}
-          error={f.host}
-          hint={
-            draft.check_type === "http"
-              ? "Host name or address; empty: the URL's host, or the address of the node picked below"
-              : "Host name or address to check; empty: the address of the node picked below"
-          }
-          onValue={(host) => set({ host })}
-        />
+        {probed && (
+          <TextInput
+            id="monitor-host"
+            label="Host"
+            value={draft.host}
+            error={f.host}
+            hint={
+              draft.check_type === "http"
+                ? "Host name or address; empty: the URL's host, or the address of the node picked below"
+                : "Host name or address to check; empty: the address of the node picked below"
+            }
+            onValue={(host) => set({ host })}
+          />
+        )}
         <Field
           id="monitor-target-type"
           label="Watches"
@@ -239,7 +246,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         <CheckFields type={draft.check_type} values={config} onValues={(c) => setConfig((old) => ({ ...old, ...c }))} errors={f} />
         <TextInput
           id="monitor-interval"
-          label="Check every (seconds)"
+          label={draft.check_type === "push" ? "Expect a push every (seconds)" : "Check every (seconds)"}
           inputMode="numeric"
           value={draft.interval_secs}
           error={f.interval_secs}
@@ -264,11 +271,13 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
           hint="Empty: the check interval"
           onValue={(retry_interval_secs) => set({ retry_interval_secs })}
         />
-        <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
-          {(a11y) => (
-            <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
-          )}
-        </Field>
+        {probed && (
+          <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
+            {(a11y) => (
+              <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
+            )}
+          </Field>
+        )}
         <label class="check row">
           <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
           not checked)
