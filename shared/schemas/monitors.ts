@@ -76,6 +76,9 @@ const MONITOR_READ_ONLY = [
   "next_check_at",
   "last_msg",
   "push_token_set",
+  // The create answer of a push monitor; sent back, they change nothing (rotate makes a new token).
+  "push_token",
+  "push_url",
   "latency_series",
   "recent_checks",
 ];

@@ -1,16 +1,17 @@
 // [monitors] heartbeat (push) monitors (docs/adr/0439): GET|POST /push/{token}, public, where a job
 // reports that it ran; and POST /monitors/{id}/push-token, which rotates the token and answers the new
-// one once. The push path is lean: a per-token rate limit, then the push joins the group commit
-// (shared/verbs/monitors/push/group-commit.ts) and is answered after its transaction committed.
+// one once. The push path is lean: the push joins the group commit (shared/verbs/monitors/push/
+// group-commit.ts), whose transaction also counts it against its monitor's per-minute limit, and is
+// answered after that transaction committed.
 // An unknown, rotated or malformed token is one generic 404 that says nothing about which monitors
 // exist; misses are counted per client like wrong pairing codes, so guessing is throttled too.
 import type { Context, Hono } from "hono";
 import { ApiError } from "../../../shared/errors.ts";
 import { identityOfText, UNKNOWN_CLIENT } from "../../../shared/net/client-ip.ts";
-import type { RateLimitDecision } from "../../../shared/ratelimit/limiter.ts";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import { PushAccepted, PushBody, PushFields, type PushFieldsInput, PushParams, PushTokenIssued } from "../../../shared/schemas/push.ts";
 import { commitPush } from "../../../shared/verbs/monitors/push/group-commit.ts";
+import { PUSHES_PER_MINUTE } from "../../../shared/verbs/monitors/push/record-pushes.ts";
 import { rotatePushToken } from "../../../shared/verbs/monitors/push/issue-token.ts";
 import { PUSH_TOKEN_PATTERN, pushTokenHash, pushUrl } from "../../../shared/verbs/monitors/push/token.ts";
 import { verbContext } from "../../context.ts";
@@ -18,18 +19,16 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { serverUrlOf } from "../agents/server-url.ts";
 
-/** A job pushing once a second fits; a loop gone wild does not fill the history. */
-export const PUSHES_PER_TOKEN = { limit: 60, windowMs: 60_000 };
 /** Pushes to tokens that do not exist, per client. */
 export const PUSH_MISSES_PER_CLIENT = { limit: 30, windowMs: 60_000 };
 export const UNKNOWN_PUSH_TOKEN = "Unknown push token.";
 
-function tooMany(d: RateLimitDecision, what: string): ApiError {
+function tooMany(retryAfterS: number, what: string): ApiError {
   return new ApiError(
     "RATE_LIMITED",
-    `${what}; retry after ${d.retryAfterS} seconds.`,
-    { retry_after: d.retryAfterS },
-    { "Retry-After": String(d.retryAfterS) },
+    `${what}; retry after ${retryAfterS} seconds.`,
+    { retry_after: retryAfterS },
+    { "Retry-After": String(retryAfterS) },
   );
 }
 
@@ -37,7 +36,7 @@ function tooMany(d: RateLimitDecision, what: string): ApiError {
 async function miss(c: Context<AppEnv>): Promise<ApiError> {
   const client = identityOfText(c.get("clientIp") ?? UNKNOWN_CLIENT);
   const d = await c.get("deps").rateLimiter.checkRule(`monitors.push_miss:client:${client}`, PUSH_MISSES_PER_CLIENT);
-  return d.allowed ? new ApiError("RESOURCE_NOT_FOUND", UNKNOWN_PUSH_TOKEN) : tooMany(d, "Too many pushes to unknown tokens");
+  return d.allowed ? new ApiError("RESOURCE_NOT_FOUND", UNKNOWN_PUSH_TOKEN) : tooMany(d.retryAfterS, "Too many pushes to unknown tokens");
 }
 
 /** The query string's fields under the body's (a POST may send either, or both). */
@@ -64,24 +63,21 @@ export function pushRoutes(app: Hono<AppEnv>): void {
       summary: "Push a heartbeat to a push monitor",
       description:
         "Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than " +
-        `${PUSHES_PER_TOKEN.limit} pushes a minute to one token, or ${PUSH_MISSES_PER_CLIENT.limit} to unknown tokens from one client, answer 429 with Retry-After.`,
+        `${PUSHES_PER_MINUTE} pushes a minute to one token, or ${PUSH_MISSES_PER_CLIENT.limit} to unknown tokens from one client, answer 429 with Retry-After.`,
     },
     async (c, { params, query, body, reply }) => {
       if (!PUSH_TOKEN_PATTERN.test(params.token)) throw await miss(c);
-      const token_hash = pushTokenHash(params.token);
-      // Counted under the token's hash, so the limiter's store never holds a usable token.
-      const limit = await c.get("deps").rateLimiter.checkRule(`monitors.push:${token_hash}`, PUSHES_PER_TOKEN);
-      if (!limit.allowed) throw tooMany(limit, "Too many pushes for this monitor");
       const f = pushFields(query, body);
       const outcome = await commitPush(verbContext(c), {
-        token_hash,
+        token_hash: pushTokenHash(params.token),
         status: f.status === "up" || f.status === "down" ? f.status : null,
         msg: f.msg ? f.msg : null,
         ping_ms: f.ping ?? null,
         exit_code: f.exit_code ?? null,
       });
-      if (outcome === "unknown") throw await miss(c);
-      return reply({ ok: true, recorded: outcome === "recorded" });
+      if (outcome.status === "unknown") throw await miss(c);
+      if (outcome.status === "limited") throw tooMany(outcome.retry_after_s, "Too many pushes for this monitor");
+      return reply({ ok: true, recorded: outcome.status === "recorded" });
     },
   );
 

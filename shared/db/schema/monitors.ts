@@ -71,6 +71,12 @@ export const monitors = pgTable(
      * rotate) and never stored; a push finds its monitor by this hash (docs/adr/0439).
      */
     push_token_hash: text("push_token_hash"),
+    /**
+     * The push monitor's rate limit, counted in the pushes' own transaction (no store round trip or
+     * commit of its own on the push path): pushes accepted in the minute starting at push_window_start.
+     */
+    push_window_start: tz("push_window_start"),
+    push_window_hits: integer("push_window_hits").notNull().default(0),
     ...timestamps,
   },
   (t) => [

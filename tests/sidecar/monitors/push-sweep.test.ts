@@ -62,7 +62,7 @@ describe("the group commit", () => {
     const ctx = systemContext({ db: runtime.database.db, clock, random: runtime.deps.random });
     const push = (t: string) => commitPush(ctx, { token_hash: pushTokenHash(t), status: null, msg: null, ping_ms: null, exit_code: null });
     const outcomes = await Promise.all([...tokens.map(push), push("no-such-token")]);
-    expect(outcomes).toEqual([...tokens.map(() => "recorded"), "unknown"]);
+    expect(outcomes).toEqual([...tokens.map(() => ({ status: "recorded" })), { status: "unknown" }]);
     // Each answer came after its commit: every sample is visible now; one transaction wrote them all.
     const [seen] = await rowsOf<{ n: number; transactions: number }>(
       runtime,
@@ -70,7 +70,7 @@ describe("the group commit", () => {
     );
     expect(seen).toEqual({ n: 20, transactions: 1 });
     // A later push is a transaction of its own.
-    expect(await push(tokens[0]!)).toBe("recorded");
+    expect(await push(tokens[0]!)).toEqual({ status: "recorded" });
     const [after] = await rowsOf<{ transactions: number }>(
       runtime,
       sql`select count(distinct xmin::text)::int as transactions from monitor_samples where monitor_id = any(${`{${ids.join(",")}}`}::int[])`,

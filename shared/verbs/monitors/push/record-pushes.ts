@@ -3,7 +3,8 @@
 // previous commit was in flight, and answers each one after this commits. One index lookup by token
 // hash for the whole batch (locking the monitors in id order, so a rotation either committed before and
 // the old token finds nothing, or waits for this), the results through the probed checks' recording
-// (state, events, alerts, uptime, samples, live events), then each monitor's next deadline.
+// (state, events, alerts, uptime, samples, live events), then each monitor's next deadline and its
+// count of pushes this minute (the per-token limit).
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
 import { CHECK_TYPES, sourceOf } from "../../../domain/monitors/check-types.ts";
@@ -23,8 +24,20 @@ export interface Push {
   exit_code: number | null;
 }
 
-/** recorded; paused: a valid token of a paused monitor (nothing recorded); unknown: no monitor has it. */
-export type PushOutcome = "recorded" | "paused" | "unknown";
+/**
+ * A push monitor takes this many pushes a minute (a job pushing once a second fits; a loop gone wild does
+ * not fill its history). Counted on the monitor's row in the pushes' own transaction: a limit kept in
+ * the rate limiter's store would cost each push a round trip, and with the database store a commit of
+ * its own, which is what the group commit exists to share.
+ */
+export const PUSHES_PER_MINUTE = 60;
+const WINDOW_MS = 60_000;
+
+/**
+ * recorded; paused: a valid token of a paused monitor (nothing recorded); unknown: no monitor has it;
+ * limited: over PUSHES_PER_MINUTE, nothing recorded, a new window in `retry_after_s`.
+ */
+export type PushOutcome = { status: "recorded" | "paused" | "unknown" } | { status: "limited"; retry_after_s: number };
 
 interface PushMonitor {
   id: number;
@@ -32,6 +45,8 @@ interface PushMonitor {
   enabled: boolean;
   config: Record<string, unknown>;
   interval_secs: number;
+  push_window_start: string | Date | null;
+  push_window_hits: number;
 }
 
 /** What a push says: its status (an exit code other than 0 is a failure unless a status was given) and message. */
@@ -57,7 +72,7 @@ export const recordPushes = defineVerb<{ pushes: Push[] }, PushOutcome[]>({ scop
   const hashes = [...new Set(pushes.map((p) => p.token_hash))];
   const found = await queryRows<PushMonitor>(
     s.tx,
-    sql`select id, push_token_hash, enabled, config, interval_secs from monitors
+    sql`select id, push_token_hash, enabled, config, interval_secs, push_window_start, push_window_hits from monitors
         where push_token_hash = any(${`{${hashes.join(",")}}`}::text[])
           and check_type in (${sql.join(
             PUSH_CHECK_TYPES.map((t) => sql`${t}`),
@@ -66,23 +81,39 @@ export const recordPushes = defineVerb<{ pushes: Push[] }, PushOutcome[]>({ scop
         order by id for update`,
   );
   const byHash = new Map(found.map((m) => [m.push_token_hash, m]));
+  const now = s.now.getTime();
+  const windows = new Map<number, { start: number; hits: number }>();
   const results: MonitorResult[] = [];
   const outcomes = pushes.map((p): PushOutcome => {
     const m = byHash.get(p.token_hash);
-    if (!m) return "unknown";
-    if (!m.enabled) return "paused";
+    if (!m) return { status: "unknown" };
+    if (!m.enabled) return { status: "paused" };
+    let w = windows.get(m.id);
+    if (!w) {
+      const start = m.push_window_start ? new Date(m.push_window_start).getTime() : null;
+      w = start !== null && now - start < WINDOW_MS ? { start, hits: m.push_window_hits } : { start: now, hits: 0 };
+      windows.set(m.id, w);
+    }
+    if (w.hits >= PUSHES_PER_MINUTE)
+      return { status: "limited", retry_after_s: Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000)) };
+    w.hits++;
     results.push(pushResult(p, m.id, s.now));
-    return "recorded";
+    return { status: "recorded" };
   });
-  if (results.length === 0) return outcomes;
-  await recordMonitorResults(s, results);
+  if (results.length > 0) await recordMonitorResults(s, results);
+  if (windows.size === 0) return outcomes;
   const pushed = new Set(results.map((r) => r.monitor_id));
-  const deadlines = found
-    .filter((m) => pushed.has(m.id))
-    .map((m) => ({ id: m.id, due: deadlineAfterPush(expectationOf(m.config, m.interval_secs), s.now).toISOString() }));
+  const updates = found
+    .filter((m) => windows.has(m.id))
+    .map((m) => ({
+      id: m.id,
+      window_start: new Date(windows.get(m.id)!.start).toISOString(),
+      hits: windows.get(m.id)!.hits,
+      due: pushed.has(m.id) ? deadlineAfterPush(expectationOf(m.config, m.interval_secs), s.now).toISOString() : null,
+    }));
   await s.tx.execute(sql`
-    update monitors m set next_check_at = r.due
-    from jsonb_to_recordset(${JSON.stringify(deadlines)}::jsonb) as r(id integer, due timestamptz)
+    update monitors m set next_check_at = coalesce(r.due, m.next_check_at), push_window_start = r.window_start, push_window_hits = r.hits
+    from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as r(id integer, window_start timestamptz, hits integer, due timestamptz)
     where m.id = r.id`);
   return outcomes;
 });
