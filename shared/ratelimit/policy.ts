@@ -95,10 +95,15 @@ export function categoryFor(method: string, rawPath: string): Category {
 
 const SKIPPED = new Set(["livez", "startupz", "readyz", "health"].map((p) => `${V1}/${p}`));
 
-/** The probes and the metrics scrape are never limited; they are skipped by name (spec 8.2.3). */
+/**
+ * The probes and the metrics scrape are never limited; they are skipped by name (spec 8.2.3). Pushes to
+ * heartbeat monitors are limited per token by their route instead (functions/routes/monitors/push-routes.ts):
+ * one host may push for thousands of monitors, so a per-client bucket would be the wrong one.
+ */
 export function isSkipped(rawPath: string): boolean {
   const path = normalise(rawPath);
   if (SKIPPED.has(path)) return true;
+  if (path.startsWith(`${V1}/push/`)) return true;
   if (path.startsWith(`${V1}/health/`)) return true;
   return path.startsWith(`${V1}/metrics`);
 }

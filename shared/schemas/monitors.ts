@@ -80,6 +80,10 @@ const MONITOR_READ_ONLY = [
   "probe_last_result_at",
   "next_check_at",
   "last_msg",
+  "push_token_set",
+  // The create answer of a push monitor; sent back, they change nothing (rotate makes a new token).
+  "push_token",
+  "push_url",
   "latency_series",
   "recent_checks",
   "vantage_results",
@@ -229,6 +233,9 @@ export const MonitorRead = v.object({
   /** A group monitor's members by where they stand (paused and in maintenance do not count); null for other monitors. */
   members: v.nullable(
     v.object({ total: v.number(), up: v.number(), down: v.number(), pending: v.number(), paused: v.number(), maintenance: v.number() }),
+  ),
+  push_token_set: v.optional(
+    v.pipe(v.boolean(), v.description("Push monitors only: whether it has a push token (never the token itself).")),
   ),
 });
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;

@@ -10,6 +10,8 @@
 // more, waits for the checks in flight (each bounded by its timeout) and records their results; a
 // sidecar killed outright loses only the checks in flight, which come due again next interval. A drain
 // that waits longer than drainMs aborts the checks still running (they answer "timeout").
+// Heartbeat (push) monitors are not claimed: a timer sweeps the ones whose deadline passed without a
+// push (shared/verbs/monitors/push/sweep-deadlines.ts) and marks them down.
 import { ApiError } from "../../shared/errors.ts";
 import { effectiveConfig } from "../../shared/domain/monitors/config.ts";
 import { requestProbe } from "../../shared/verbs/agents/request-probe.ts";
@@ -17,6 +19,7 @@ import { type ClaimedCheck, claimDueChecks } from "../../shared/verbs/monitors/r
 import { markProbeDispatch, markStaleProbes, markVantageDispatch } from "../../shared/verbs/monitors/run/probe-dispatch.ts";
 import { type MonitorResult, recordCheckResults } from "../../shared/verbs/monitors/run/record-results.ts";
 import { MONITOR_CONTROL_CHANNEL } from "../../shared/verbs/monitors/notify.ts";
+import { sweepPushDeadlines } from "../../shared/verbs/monitors/push/sweep-deadlines.ts";
 import { runtimeConfig } from "../../shared/verbs/monitors/secrets.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { databaseListener } from "../../runtime/listen.ts";
@@ -46,6 +49,8 @@ export interface MonitorsWorker extends Worker {
   tick(): Promise<void>;
   /** Records what is buffered now (tests, the drain). */
   flush(): Promise<void>;
+  /** Marks down the push monitors whose deadline passed (the timer's round; tests). */
+  sweepPushes(): Promise<void>;
 }
 
 export function monitorsWorker(
@@ -68,6 +73,8 @@ export function monitorsWorker(
   let pollTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let staleTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let round: Promise<void> | undefined;
   let again = false;
@@ -237,6 +244,20 @@ export function monitorsWorker(
     return flushing;
   };
 
+  // Up to SWEEP_ROUNDS batches a round: a backlog (the sidecar was down) is worked off over a few rounds.
+  const SWEEP_ROUNDS = 10;
+  const sweepPushes = (): Promise<void> => {
+    sweeping ??= (async () => {
+      for (let i = 0; i < SWEEP_ROUNDS; i++) {
+        const { recorded, skipped } = await sweepPushDeadlines({ ctx, input: { limit: options.pushSweepBatch } });
+        if (recorded + skipped < options.pushSweepBatch) break;
+      }
+    })()
+      .catch((e: unknown) => deps.logger.warn("push deadline sweep failed", { error: String(e) }))
+      .finally(() => (sweeping = undefined));
+    return sweeping;
+  };
+
   return {
     name: "monitors",
     async start() {
@@ -252,6 +273,7 @@ export function monitorsWorker(
         () => void markStaleProbes({ ctx }).catch((e: unknown) => deps.logger.warn("marking stale probes failed", { error: String(e) })),
         options.staleProbeMs,
       );
+      sweepTimer = setInterval(() => void sweepPushes(), options.pushSweepMs);
       schedule();
     },
     async stop() {
@@ -259,6 +281,8 @@ export function monitorsWorker(
       clearInterval(pollTimer);
       clearInterval(flushTimer);
       clearInterval(staleTimer);
+      clearInterval(sweepTimer);
+      await sweeping;
       await unlisten?.().catch(() => {});
       await round;
       // Checks in flight finish within their budgets (or are cut at drainMs); then all they answered is recorded.
@@ -289,5 +313,6 @@ export function monitorsWorker(
       await flushing;
       await flush();
     },
+    sweepPushes,
   };
 }

@@ -25,6 +25,9 @@ export interface MonitorsWorkerOptions {
   drainMs: number;
   /** How often agent-probed monitors whose run expired are marked stale. */
   staleProbeMs: number;
+  /** How often push monitors past their deadline are marked down, and how many per statement. */
+  pushSweepMs: number;
+  pushSweepBatch: number;
 }
 
 export function defaultMonitorsOptions(owner: string): MonitorsWorkerOptions {
@@ -40,5 +43,7 @@ export function defaultMonitorsOptions(owner: string): MonitorsWorkerOptions {
     lagWindow: 20_000,
     drainMs: 15_000,
     staleProbeMs: 10_000,
+    pushSweepMs: 5_000,
+    pushSweepBatch: 500,
   };
 }

@@ -30,10 +30,23 @@ export interface WrkRun {
   threads: number;
   seconds: number;
   headers?: Record<string, string>;
+  /** Another wrk script (default wrk-clients.lua); it must end with the same WRK_JSON line. */
+  script?: string;
 }
 
 export async function wrk(run: WrkRun): Promise<WrkResult> {
-  const args = ["-t", String(run.threads), "-c", String(run.connections), "-d", `${run.seconds}s`, "--timeout", "5s", "-s", SCRIPT];
+  const args = [
+    "-t",
+    String(run.threads),
+    "-c",
+    String(run.connections),
+    "-d",
+    `${run.seconds}s`,
+    "--timeout",
+    "5s",
+    "-s",
+    run.script ?? SCRIPT,
+  ];
   for (const [name, value] of Object.entries(run.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(run.url);
   const stdout = await new Promise<string>((resolve, reject) =>

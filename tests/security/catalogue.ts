@@ -36,6 +36,9 @@ const PUBLIC = new Set([
   // docs/architecture.md, API contracts: the login page asks these before anyone signs in.
   key("GET", "/api/v1/security/status"),
   key("GET", "/api/v1/branding/manifest.json"),
+  // docs/adr/0439: a heartbeat monitor's push URL; its token is the credential (a cron job's curl has no other).
+  key("GET", "/api/v1/push/{token}"),
+  key("POST", "/api/v1/push/{token}"),
   ...[
     "login",
     "register",

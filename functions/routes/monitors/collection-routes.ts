@@ -6,7 +6,6 @@ import {
   MonitorList,
   MonitorListQuery,
   MonitorOverviewList,
-  MonitorRead,
   TargetSummaryList,
   TargetSummaryQuery,
 } from "../../../shared/schemas/monitors.ts";
@@ -17,6 +16,9 @@ import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import { targetIds } from "./target-ids.ts";
+import { MonitorCreated } from "../../../shared/schemas/push.ts";
+import { pushUrl } from "../../../shared/verbs/monitors/push/token.ts";
+import { serverUrlOf } from "../agents/server-url.ts";
 
 const BASE = "/api/v1/monitors";
 const LIST_NOTE =
@@ -46,13 +48,16 @@ export function collectionRoutes(app: Hono<AppEnv>): void {
       tag: "monitors",
       scope: createMonitor.scope,
       body: MonitorCreateBody,
-      response: { status: 201, schema: MonitorRead },
+      response: { status: 201, schema: MonitorCreated },
       summary: "Create a monitor (pending, due at once)",
       description:
-        "`config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value.",
+        "`config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value. A push monitor (`check_type` push) is answered with its `push_token` and `push_url` this once (docs/monitors.md, Push monitors); it is due by its first deadline.",
       errors: [503],
     },
-    async (c, { body, reply }) => reply(await createMonitor({ ctx: verbContext(c), input: { body } }), 201),
+    async (c, { body, reply }) => {
+      const { monitor, push_token } = await createMonitor({ ctx: verbContext(c), input: { body } });
+      return reply(push_token ? { ...monitor, push_token, push_url: pushUrl(serverUrlOf(c), push_token) } : monitor, 201);
+    },
   );
 
   route(

@@ -5,11 +5,13 @@ import type { AppEnv } from "../../deps.ts";
 import { collectionRoutes } from "./collection-routes.ts";
 import { maintenanceRoutes } from "./maintenance-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
+import { pushRoutes } from "./push-routes.ts";
 import { targetRoutes } from "./target-routes.ts";
 
 export function monitorsRoutes(app: Hono<AppEnv>): void {
   collectionRoutes(app);
   maintenanceRoutes(app);
   targetRoutes(app);
+  pushRoutes(app);
   monitorRoutes(app);
 }

@@ -8,6 +8,7 @@ import {
   boolean,
   date,
   index,
+  uniqueIndex,
   integer,
   jsonb,
   pgTable,
@@ -77,9 +78,21 @@ export const monitors = pgTable(
     probe_execution_reason: text("probe_execution_reason"),
     probe_last_dispatched_at: tz("probe_last_dispatched_at"),
     probe_last_result_at: tz("probe_last_result_at"),
+    /**
+     * A push monitor's token as the SHA-256 (hex) of its text: the token itself is shown once (create,
+     * rotate) and never stored; a push finds its monitor by this hash (docs/adr/0439).
+     */
+    push_token_hash: text("push_token_hash"),
+    /**
+     * The push monitor's rate limit, counted in the pushes' own transaction (no store round trip or
+     * commit of its own on the push path): pushes accepted in the minute starting at push_window_start.
+     */
+    push_window_start: tz("push_window_start"),
+    push_window_hits: integer("push_window_hits").notNull().default(0),
     ...timestamps,
   },
   (t) => [
+    uniqueIndex("monitors_push_token_hash_idx").on(t.push_token_hash).where(sql`push_token_hash is not null`),
     // The runner's claim: `where enabled and next_check_at <= now order by next_check_at ... skip locked`.
     index("monitors_due_idx").on(t.next_check_at).where(sql`enabled`),
     index("monitors_target_idx").on(t.target_type, t.target_id),

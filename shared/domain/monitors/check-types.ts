@@ -8,7 +8,9 @@ import { DATABASE_CHECK_TYPES } from "./database-check-types.ts";
 import { DnsResolver, Headers, HttpUrl, NullableText, oneOf, Port, StatusRange, timeoutField, WholeNumber } from "./config-fields.ts";
 import { GRPC_WEBSOCKET_UDP_CHECK_TYPES } from "./grpc-websocket-udp-check-types.ts";
 import { HTTP_AUTH_DEFAULTS, HTTP_AUTH_RULES, HTTP_AUTH_SECRET_KEYS } from "./http-auth-fields.ts";
-import { GROUP_CONFIG, GROUP_DEFAULTS } from "./group.ts";
+import { GROUP_CONFIG, GROUP_DEFAULTS, groupConfigIssues } from "./group.ts";
+import type { ConfigIssue } from "./config-fields.ts";
+import { PUSH_CONFIG, PUSH_DEFAULTS, pushConfigIssues } from "./push-expectation.ts";
 import { EhloName, TLS_CERT_DEFAULTS, TLS_CERT_RULES } from "./tls-config-fields.ts";
 import { SNMP_MQTT_DOCKER_CHECK_TYPES } from "./snmp-mqtt-docker-check-types.ts";
 
@@ -40,6 +42,8 @@ export interface CheckTypeEntry {
   secretKeys?: readonly string[];
   /** Where results come from (default `probe`); a push or derived type has no host and `runners: []`. */
   source?: CheckSource;
+  /** Rules across keys, run once every key passed its own (the config as sent, without defaults). */
+  configIssues?: (config: Record<string, unknown>) => ConfigIssue[];
 }
 
 /** Seconds between two checks of a monitor when the caller sends no interval_secs. */
@@ -168,6 +172,18 @@ const REGISTRY = {
     timeout: { fallback: 0, max: 0 },
     runners: [],
     source: "derived",
+    configIssues: groupConfigIssues,
+  },
+  // Heartbeat monitors (issue 29 item 1, docs/adr/0439): results are the pushes to the monitor's push URL
+  // (shared/verbs/monitors/push/), and a sweep marks one down when its expectation passes unanswered.
+  push: {
+    config: PUSH_CONFIG,
+    defaults: PUSH_DEFAULTS,
+    // Nothing is probed; the registry's shape asks for a timeout all the same.
+    timeout: { fallback: 0, max: 0 },
+    runners: [],
+    source: "push",
+    configIssues: pushConfigIssues,
   },
 } as const satisfies Record<string, CheckTypeEntry>;
 

@@ -1,6 +1,13 @@
 // The valibot pieces the check types' config rules are built of (check-types.ts).
 import * as v from "valibot";
 
+/** A problem with a config, at its path inside the config (`["headers", "X-A"]`). */
+export interface ConfigIssue {
+  path: (string | number)[];
+  msg: string;
+  type: string;
+}
+
 export const timeoutField = (max: number) =>
   v.optional(
     v.pipe(v.number("Must be a number of seconds."), v.gtValue(0, "Must be above 0."), v.maxValue(max, `Must be at most ${max}.`)),

@@ -5,6 +5,7 @@
 // validated here and taken apart by shared/verbs/monitors/secrets.ts.
 import * as v from "valibot";
 import { CHECK_TYPE_REGISTRY, type CheckType, secretKeysOf } from "./check-types.ts";
+import type { ConfigIssue } from "./config-fields.ts";
 
 export { CHECK_TYPES, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS, type CheckType, secretKeysOf } from "./check-types.ts";
 
@@ -15,12 +16,7 @@ export const isSecretHeader = (name: string) => SECRET_HEADERS.has(name.toLowerC
 /** Read-only flags a client may send back inside config (`password_set`, ...); ignored on write. */
 export const readOnlyKeysOf = (checkType: CheckType): string[] => secretKeysOf(checkType).map((k) => `${k}_set`);
 
-export interface ConfigIssue {
-  /** Path inside the config (`["headers", "X-A"]`). */
-  path: (string | number)[];
-  msg: string;
-  type: string;
-}
+export type { ConfigIssue } from "./config-fields.ts";
 
 export type ConfigResult = { ok: true; config: Record<string, unknown> } | { ok: false; issues: ConfigIssue[] };
 
@@ -41,6 +37,7 @@ export function validateConfig(checkType: CheckType, config: unknown): ConfigRes
   const parsed = v.safeParse(v.object(entries), known);
   if (!parsed.success)
     for (const i of parsed.issues) issues.push({ path: (i.path ?? []).map((p) => p.key as string | number), msg: i.message, type: i.type });
+  if (issues.length === 0) issues.push(...(CHECK_TYPE_REGISTRY[checkType].configIssues?.(known) ?? []));
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, config: known };
 }

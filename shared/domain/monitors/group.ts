@@ -10,7 +10,7 @@
 //   verdict makes an up group pending and keeps a down one down, as a failing retry does (state.ts), so a
 //   down alert is always followed by its recovery.
 import * as v from "valibot";
-import { oneOf, WholeNumber } from "./config-fields.ts";
+import { type ConfigIssue, oneOf, WholeNumber } from "./config-fields.ts";
 import { type Decision, decide, type MonitorState } from "./state.ts";
 
 export const GROUP_MODES = ["all", "any", "at_least"] as const;
@@ -27,7 +27,7 @@ export const GROUP_CONFIG = {
 export const GROUP_DEFAULTS = { mode: "all", min_up: null } as const;
 
 /** Rules across the keys: min_up goes with at_least, and only with it. */
-export function groupConfigIssues(config: Record<string, unknown>): { path: string[]; msg: string; type: string }[] {
+export function groupConfigIssues(config: Record<string, unknown>): ConfigIssue[] {
   const mode = config.mode ?? GROUP_DEFAULTS.mode;
   const minUp = config.min_up ?? null;
   if (mode === "at_least" && minUp === null) return [{ path: ["min_up"], msg: "Required with mode at_least.", type: "missing" }];

@@ -1,5 +1,6 @@
 // POST /monitors (and the insert a target-scoped create shares): a new monitor starts `pending` and due
-// at once; its secrets are sealed bound to the new row; the runner is woken.
+// at once (a push monitor: by its first deadline, and its push token issued); its secrets are sealed
+// bound to the new row; the runner is woken.
 import { eq } from "drizzle-orm";
 import { monitors } from "../../db/schema/index.ts";
 import { type CheckType, DEFAULT_INTERVAL_SECS } from "../../domain/monitors/check-types.ts";
@@ -17,6 +18,10 @@ import { checkMembership } from "./groups/membership.ts";
 import { vaultOf } from "../verb-context.ts";
 import type { VantageConfig } from "../../domain/monitors/quorum.ts";
 import { checkVantage, NO_VANTAGE } from "./vantage-fields.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
+import { firstDueAt } from "./push/deadline.ts";
+import { issuePushToken } from "./push/issue-token.ts";
+import { pushTokenHash } from "./push/token.ts";
 
 export interface NewMonitor {
   name: string;
@@ -54,7 +59,7 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
       quorum: vantage.quorum,
       config,
       status: "pending",
-      next_check_at: s.now,
+      next_check_at: firstDueAt({ ...m, config }, s.now),
       created_at: s.now,
       updated_at: s.now,
     })
@@ -76,25 +81,31 @@ export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, a
   return row;
 }
 
-export const createMonitor = defineVerb<{ body: MonitorCreateInput }, MonitorReadShape>({ scope: WRITE_MONITORS }, async (s, { body }) => {
-  const row = await insertMonitor(s, vaultOf(s.ctx), {
-    name: body.name,
-    check_type: body.check_type,
-    host: body.host ?? "",
-    config: body.config ?? {},
-    interval_secs: body.interval_secs ?? DEFAULT_INTERVAL_SECS,
-    max_retries: body.max_retries ?? 0,
-    retry_interval_secs: body.retry_interval_secs ?? null,
-    enabled: body.enabled ?? true,
-    target_type: body.target_type ?? null,
-    target_id: body.target_id ?? null,
-    probe_agent_id: body.probe_agent_id ?? null,
-    vantage: {
-      vantage_agent_ids: body.vantage_agent_ids ?? [],
-      vantage_sidecar: body.vantage_sidecar ?? true,
-      quorum: body.quorum ?? null,
-    },
-    group_id: body.group_id ?? null,
-  });
-  return presentMonitor(s.tx, row, s.now);
-});
+/** The new monitor; a push monitor's token too, answered this once (docs/adr/0439). */
+export const createMonitor = defineVerb<{ body: MonitorCreateInput }, { monitor: MonitorReadShape; push_token: string | null }>(
+  { scope: WRITE_MONITORS },
+  async (s, { body }) => {
+    const row = await insertMonitor(s, vaultOf(s.ctx), {
+      name: body.name,
+      check_type: body.check_type,
+      host: body.host ?? "",
+      config: body.config ?? {},
+      interval_secs: body.interval_secs ?? DEFAULT_INTERVAL_SECS,
+      max_retries: body.max_retries ?? 0,
+      retry_interval_secs: body.retry_interval_secs ?? null,
+      enabled: body.enabled ?? true,
+      target_type: body.target_type ?? null,
+      target_id: body.target_id ?? null,
+      probe_agent_id: body.probe_agent_id ?? null,
+      vantage: {
+        vantage_agent_ids: body.vantage_agent_ids ?? [],
+        vantage_sidecar: body.vantage_sidecar ?? true,
+        quorum: body.quorum ?? null,
+      },
+      group_id: body.group_id ?? null,
+    });
+    const push_token = sourceOf(row.check_type) === "push" ? await issuePushToken(s, row.id) : null;
+    const monitor = await presentMonitor(s.tx, push_token ? { ...row, push_token_hash: pushTokenHash(push_token) } : row, s.now);
+    return { monitor, push_token };
+  },
+);

@@ -14,6 +14,8 @@ import { announceMonitor, auditMonitor, recordUserEvent, wakeRunner } from "./no
 import { presentMonitor } from "./present.ts";
 import { DELETE_MONITORS, WRITE_MONITORS } from "./scopes.ts";
 import { cancelOpenRuns } from "./write-fields.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
+import { firstDueAt } from "./push/deadline.ts";
 
 /** Pause: disabled, an event `paused`, open probe runs cancelled. Already paused: nothing changes. */
 export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
@@ -33,12 +35,12 @@ export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<Monito
   return after!;
 }
 
-/** Resume: enabled and due now, an event `resumed`. Already enabled: nothing changes. */
+/** Resume: enabled and due now (a push monitor: its deadline counted from now), an event `resumed`. Already enabled: nothing changes. */
 export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
   if (before.enabled) return before;
   const [after] = await s.tx
     .update(monitors)
-    .set({ enabled: true, next_check_at: s.now, updated_at: s.now })
+    .set({ enabled: true, next_check_at: firstDueAt(before, s.now), updated_at: s.now })
     .where(eq(monitors.id, before.id))
     .returning();
   await recordUserEvent(s, before, "resumed", before.status || "pending", "resumed by user");
@@ -52,7 +54,7 @@ export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<Monit
 
 /**
  * Check now: due now, and the runner woken. A paused monitor is refused (409 monitor_paused: the runner
- * only runs enabled monitors). An agent-probed monitor is refused with the agent's reason when the agent
+ * only runs enabled monitors), and so is a push or group monitor (409 not_probed: nothing probes it). An agent-probed monitor is refused with the agent's reason when the agent
  * cannot take the probe now (previous_run_in_flight, agent_offline, ...).
  */
 export async function checkRow(s: VerbScope, before: MonitorRow): Promise<MonitorRow> {
@@ -63,6 +65,10 @@ export async function checkRow(s: VerbScope, before: MonitorRow): Promise<Monito
     auditMonitor(s, "check", before.id, { judged_at: s.now.toISOString() });
     return (await findMonitor(s.tx, before.id)) ?? before;
   }
+  if (sourceOf(before.check_type) !== "probe")
+    throw ApiError.conflict(`Monitor ${before.id} is a ${before.check_type} monitor: nothing checks it, its results come to it.`, {
+      reason: "not_probed",
+    });
   if (before.probe_agent_id != null) {
     const agent = await findAgent(s.tx, before.probe_agent_id);
     const [open] = await s.tx

@@ -25,8 +25,8 @@ export const monitorVersion = (row: { updated_at: Date }) => row.updated_at.getT
 
 /** The audit view of a row: what the API shows (masks, never the sealed secrets), without the runner's bookkeeping. */
 export function auditView(r: MonitorRow) {
-  const { secret_config, claimed_by: _c, claimed_at: _a, last_msg: _m, last_latency_ms: _l, ...rest } = r;
-  return { ...rest, secrets_set: secret_config != null };
+  const { secret_config, push_token_hash, claimed_by: _c, claimed_at: _a, last_msg: _m, last_latency_ms: _l, ...rest } = r;
+  return { ...rest, secrets_set: secret_config != null, ...(push_token_hash != null ? { push_token_set: true } : {}) };
 }
 
 /** Monitors for the engine's row steps: audited as monitors.<what> (category monitors); events are the monitor verbs' own (notify.ts). */

@@ -1,7 +1,7 @@
 // PATCH /monitors/{id}: only the fields given change; check_type cannot (422 when a different one is
 // sent); a config is validated against the stored type and replaces the stored one (masks sent back keep
 // their secrets). A new probe agent cancels the runs in flight (monitor_reassigned), as does disabling
-// (monitor_paused); enabling makes the monitor due now. The row is written by the resource engine's row
+// (monitor_paused); enabling makes the monitor due now (a push monitor: its deadline counted from now). The row is written by the resource engine's row
 // steps (resources/update-row.ts): If-Match against the monitor's version (its updated_at in epoch ms,
 // which only writes by users move, docs/adr/0105), nothing written when nothing changes, the audit entry
 // monitors.update with the before/after diff of the audit view.
@@ -31,6 +31,8 @@ import {
   vaultReadyFor,
 } from "./write-fields.ts";
 import { vaultOf } from "../verb-context.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
+import { firstDueAt } from "./push/deadline.ts";
 
 type Changes = Partial<typeof monitors.$inferInsert>;
 
@@ -98,7 +100,15 @@ async function patchValues(
   if (given("group_id") && values.group_id != null) await checkMembership(s, id, values.group_id);
   // A new probe agent starts with no execution status; enabling makes the monitor due now.
   if (given("probe_agent_id")) Object.assign(values, PROBE_RESET);
-  if (values.enabled === true && !before.enabled) values.next_check_at = s.now;
+  const config = values.config ?? before.config;
+  const interval_secs = values.interval_secs ?? before.interval_secs;
+  const resumed = values.enabled === true && !before.enabled;
+  // A push monitor's deadline is counted afresh under a new expectation too.
+  const expectationChanged =
+    sourceOf(before.check_type) === "push" &&
+    (interval_secs !== before.interval_secs || canonicalJson(config) !== canonicalJson(before.config));
+  if (resumed || (expectationChanged && (values.enabled ?? before.enabled)))
+    values.next_check_at = firstDueAt({ check_type: before.check_type, config, interval_secs }, s.now);
   return { values, secretsChanged };
 }
 

@@ -8,6 +8,7 @@ import type { MonitorReadShape } from "../../schemas/monitors.ts";
 import type { MonitorRow } from "./monitor-row.ts";
 import { type MemberSummary, memberSummaries } from "./groups/summary.ts";
 import { presentConfig } from "./secrets.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const DAY_MS = 86_400_000;
@@ -82,6 +83,8 @@ export function monitorShape(
     quorum: isQuorumMonitor(row) ? effectiveQuorum(row) : null,
     group_id: row.group_id,
     members,
+    // Only whether a push monitor has its token: the token is answered once, by create and rotate.
+    ...(sourceOf(row.check_type) === "push" ? { push_token_set: row.push_token_hash != null } : {}),
   };
 }
 

@@ -6,7 +6,6 @@ import type { Db } from "../../db/database.ts";
 import { agentProbeRuns, agents, type monitors } from "../../db/schema/index.ts";
 import { type CheckType, validateConfig } from "../../domain/monitors/config.ts";
 import { sourceOf } from "../../domain/monitors/check-types.ts";
-import { groupConfigIssues } from "../../domain/monitors/group.ts";
 import { hostOfTarget } from "../../domain/net/outbound-policy.ts";
 import { savedHostRefusal } from "../../net/resolved-host.ts";
 import { readMonitorPolicy } from "../integrations/outbound-policy.ts";
@@ -31,8 +30,6 @@ export interface CheckedConfig {
 export function checkConfig(checkType: CheckType, config: unknown, previous: MonitorSecrets | null): CheckedConfig {
   const result = validateConfig(checkType, config);
   if (!result.ok) throw ApiError.validation(result.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
-  const across = checkType === "group" ? groupConfigIssues(result.config) : [];
-  if (across.length > 0) throw ApiError.validation(across.map((i) => issue(["config", ...i.path], i.msg, i.type)));
   const split = splitSecrets(checkType, result.config, previous);
   if (split.issues.length > 0) throw ApiError.validation(split.issues.map((i) => issue(["config", ...i.path], i.msg, i.type)));
   return { config: split.config, secrets: split.secrets };

@@ -5980,7 +5980,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor (pending, due at once)
-         * @description `config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value.
+         * @description `config` is checked against `check_type` (unknown keys 422) and stored with only the keys sent. http secrets (`password`, `token`, credential headers such as Authorization) are sealed by the vault and answered as `********` with `<key>_set`; sending the mask back keeps the stored value. A push monitor (`check_type` push) is answered with its `push_token` and `push_url` this once (docs/monitors.md, Push monitors); it is due by its first deadline.
          *
          *     Needs scope `write:monitors`.
          */
@@ -6125,6 +6125,28 @@ export interface paths {
         get: operations["getApiV1MonitorsByMonitorIdProbeRuns"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{monitor_id}/push-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a push monitor's push token
+         * @description A new token, answered this once with its push URL (PUBLIC_URL, else this request's address); the old token stops at once. Audited without the token. 409 `not_push_monitor` for any other check type.
+         *
+         *     Needs scope `write:monitors`.
+         */
+        post: operations["postApiV1MonitorsByMonitorIdPushToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6929,6 +6951,30 @@ export interface paths {
         get: operations["getApiV1PrivacyFindingsIgnores"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Push a heartbeat to a push monitor
+         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
+         */
+        get: operations["getApiV1PushByToken"];
+        put?: never;
+        /**
+         * Push a heartbeat to a push monitor
+         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
+         */
+        post: operations["postApiV1PushByToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11865,7 +11911,7 @@ export interface operations {
     getApiV1AgentsProbeEligible: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                 host?: string;
                 monitor_id?: string;
                 target_id?: string;
@@ -24756,7 +24802,7 @@ export interface operations {
     getApiV1Monitors: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
                 group_id?: string;
@@ -24787,7 +24833,7 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                             config: {
                                 [key: string]: unknown;
                             };
@@ -24823,6 +24869,8 @@ export interface operations {
                             probe_last_result_at: string | null;
                             /** @enum {string} */
                             probe_mode: "server" | "agent";
+                            /** @description Push monitors only: whether it has a push token (never the token itself). */
+                            push_token_set?: boolean;
                             quorum: number | null;
                             retries: number;
                             retry_interval_secs: number | null;
@@ -24860,7 +24908,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                    check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -24889,7 +24937,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -24925,6 +24973,12 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description The push token: shown this once, stored only as its SHA-256. */
+                        push_token?: string;
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
+                        /** @description Where to push: GET or POST, optional status, msg, ping, exit_code. */
+                        push_url?: string;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -24967,7 +25021,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25003,6 +25057,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -25080,7 +25136,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -25109,7 +25165,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25145,6 +25201,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -25189,7 +25247,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25225,6 +25283,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -25373,7 +25433,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25409,6 +25469,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -25486,6 +25548,42 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1MonitorsByMonitorIdPushToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        monitor_id: number;
+                        /** @description The push token: shown this once, stored only as its SHA-256. */
+                        push_token: string;
+                        /** @description Where to push: GET or POST, optional status, msg, ping, exit_code. */
+                        push_url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1MonitorsByMonitorIdResume: {
         parameters: {
             query?: never;
@@ -25505,7 +25603,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -25541,6 +25639,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -25891,7 +25991,7 @@ export interface operations {
     getApiV1MonitorsOverview: {
         parameters: {
             query?: {
-                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                 direction?: "asc" | "desc";
                 enabled?: "true" | "false";
                 group_id?: string;
@@ -25922,7 +26022,7 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             /** @enum {string} */
-                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                            check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                             config: {
                                 [key: string]: unknown;
                             };
@@ -25959,6 +26059,8 @@ export interface operations {
                             probe_last_result_at: string | null;
                             /** @enum {string} */
                             probe_mode: "server" | "agent";
+                            /** @description Push monitors only: whether it has a push token (never the token itself). */
+                            push_token_set?: boolean;
                             quorum: number | null;
                             recent_checks: {
                                 created_at: string;
@@ -26056,7 +26158,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                    check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                     config?: {
                         [key: string]: unknown;
                     };
@@ -26072,7 +26174,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group";
+                        check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
                             [key: string]: unknown;
                         };
@@ -26108,6 +26210,8 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description Push monitors only: whether it has a push token (never the token itself). */
+                        push_token_set?: boolean;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
@@ -27739,6 +27843,150 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1PushByToken: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                exit_code?: number | string;
+                /** @description A message kept with the result. */
+                msg?: string;
+                /** @description The job's own latency in ms, kept as the result's latency. */
+                ping?: number | string;
+                /** @description up (the default) or down; a push saying down marks the monitor down at once. */
+                status?: "up" | "down" | "";
+            };
+            header?: never;
+            path: {
+                /** @description The monitor's push token (shown once, at create or rotate). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description false for a paused monitor: the push is accepted and nothing is recorded. */
+                        recorded: boolean;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1PushByToken: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                exit_code?: number | string;
+                /** @description A message kept with the result. */
+                msg?: string;
+                /** @description The job's own latency in ms, kept as the result's latency. */
+                ping?: number | string;
+                /** @description up (the default) or down; a push saying down marks the monitor down at once. */
+                status?: "up" | "down" | "";
+            };
+            header?: never;
+            path: {
+                /** @description The monitor's push token (shown once, at create or rotate). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
+                    exit_code?: number | string;
+                    /** @description A message kept with the result. */
+                    msg?: string;
+                    /** @description The job's own latency in ms, kept as the result's latency. */
+                    ping?: number | string;
+                    /**
+                     * @description up (the default) or down; a push saying down marks the monitor down at once.
+                     * @enum {string}
+                     */
+                    status?: "up" | "down" | "";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description false for a paused monitor: the push is accepted and nothing is recorded. */
+                        recorded: boolean;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Readyz: {

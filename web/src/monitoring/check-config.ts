@@ -8,6 +8,7 @@ import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
 import { SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
 import { GROUP_MODES } from "../../../shared/domain/monitors/group.ts";
+import { PUSH_DEFAULTS, PUSH_EXPECTS } from "../../../shared/domain/monitors/push-expectation.ts";
 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
 export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
@@ -231,6 +232,38 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
       label: "At least this many members up",
       kind: "number",
       when: { key: "mode", values: ["at_least"], unset: "all" },
+    },
+  ],
+  // Heartbeat monitors (docs/monitors.md, Push monitors): what the pushes must keep up with.
+  push: [
+    { key: "expect", label: "Expect a push", kind: "select", options: PUSH_EXPECTS, hint: "interval: every interval; cron: on a schedule" },
+    {
+      key: "grace_secs",
+      label: "Grace (seconds)",
+      kind: "number",
+      hint: `Late by this much after the interval is still in time; empty: ${PUSH_DEFAULTS.grace_secs}`,
+      when: { key: "expect", values: ["interval"], unset: "interval" },
+    },
+    {
+      key: "cron",
+      label: "Schedule (cron)",
+      kind: "text",
+      hint: "When the job runs, e.g. 0 2 * * * (daily at 02:00)",
+      when: { key: "expect", values: ["cron"], unset: "interval" },
+    },
+    {
+      key: "tolerance_secs",
+      label: "Tolerance (seconds)",
+      kind: "number",
+      hint: `A push this much before or after the scheduled time counts; empty: ${PUSH_DEFAULTS.tolerance_secs}`,
+      when: { key: "expect", values: ["cron"], unset: "interval" },
+    },
+    {
+      key: "timezone",
+      label: "Time zone",
+      kind: "text",
+      hint: "The schedule's IANA time zone, e.g. Europe/Berlin; empty: UTC",
+      when: { key: "expect", values: ["cron"], unset: "interval" },
     },
   ],
 };

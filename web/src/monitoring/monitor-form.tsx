@@ -18,6 +18,7 @@ import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
 import { DEFAULT_INTERVAL_SECS, sourceOf } from "../../../shared/domain/monitors/check-types.ts";
 import { majority } from "../../../shared/domain/monitors/quorum.ts";
+import { revealPushUrl } from "./push-url.tsx";
 import { CheckFields } from "./check-fields.tsx";
 import { type VantageDraft, VantageFields } from "./vantage-fields.tsx";
 
@@ -146,12 +147,12 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         host = new URL(cfg.url).hostname;
       const body = {
         name: draft.name.trim(),
-        host,
+        // A push or group monitor has no host and no prober (docs/adr/0434).
+        ...(probed ? { host, probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id) } : {}),
         config: cfg,
         enabled: draft.enabled,
         target_type: draft.target_type === "" ? null : draft.target_type,
         target_id: draft.target_type === "" || draft.target_id === "" ? null : num(draft.target_id),
-        probe_agent_id: !probed || draft.probe_agent_id === "" ? null : num(draft.probe_agent_id),
         vantage_agent_ids: probed ? draft.vantage.agent_ids : [],
         vantage_sidecar: draft.vantage.sidecar,
         quorum:
@@ -176,6 +177,9 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
                 headers: version !== undefined ? { "If-Match": `W/"${version}"` } : {},
               }),
             );
+        // A push monitor's URL is answered this once: its page shows it (push-url.tsx).
+        const pushUrl = (saved as { push_url?: string }).push_url;
+        if (pushUrl) revealPushUrl(saved.id, pushUrl);
         navigate(`/monitors/${saved.id}`);
       } catch (err) {
         if (err instanceof ApiProblem && err.status === 412) setConflict(true);
@@ -268,7 +272,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         <CheckFields type={draft.check_type} values={config} onValues={(c) => setConfig((old) => ({ ...old, ...c }))} errors={f} />
         <TextInput
           id="monitor-interval"
-          label="Check every (seconds)"
+          label={draft.check_type === "push" ? "Expect a push every (seconds)" : "Check every (seconds)"}
           inputMode="numeric"
           value={draft.interval_secs}
           error={f.interval_secs}

@@ -6,6 +6,8 @@
 import { useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
+import { sourceOf } from "../../../shared/domain/monitors/check-types.ts";
+import { PushUrlPanel } from "./push-url.tsx";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
@@ -82,6 +84,10 @@ export function MonitorPage({ id }: { id: string }) {
   const down = lastDown.data;
   const suppressedNow = m.status === "down" && down?.suppressed_by != null;
   const config = Object.entries(m.config ?? {});
+  // A push or group monitor is not probed: no prober (docs/adr/0434). "Check now" judges a group by its
+  // members now; a push monitor has nothing to check.
+  const probed = sourceOf(m.check_type) === "probe";
+  const checkable = sourceOf(m.check_type) !== "push";
   return (
     <article aria-labelledby="monitor-title">
       <header class="page-head">
@@ -97,9 +103,11 @@ export function MonitorPage({ id }: { id: string }) {
         <div class="actions">
           {canWrite ? (
             <>
-              <button type="button" class="primary" disabled={action.busy || !m.enabled} onClick={() => void act("check")}>
-                Check now
-              </button>
+              {checkable && (
+                <button type="button" class="primary" disabled={action.busy || !m.enabled} onClick={() => void act("check")}>
+                  Check now
+                </button>
+              )}
               {m.enabled ? (
                 <button type="button" disabled={action.busy} onClick={() => void act("pause")}>
                   Pause
@@ -125,6 +133,7 @@ export function MonitorPage({ id }: { id: string }) {
       </header>
       <Notice kind="error">{action.error}</Notice>
       {deleting && <DeleteMonitorDialog monitor={m} onClose={() => setDeleting(false)} />}
+      {sourceOf(m.check_type) === "push" && <PushUrlPanel key={m.id} monitorId={m.id} canWrite={canWrite} />}
       {suppressedNow && (
         <p class="notice notice-info suppression" role="status">
           <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own:{" "}
@@ -183,7 +192,7 @@ export function MonitorPage({ id }: { id: string }) {
                 }`}
           </dd>
         </div>
-        <div hidden={m.check_type === "group"}>
+        <div hidden={!probed}>
           <dt>Probed by</dt>
           <dd>
             {m.vantage_agent_ids.length > 0 ? (

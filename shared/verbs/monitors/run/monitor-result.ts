@@ -11,7 +11,10 @@ export interface MonitorResult {
   latency_ms: number | null;
   samples: CheckSample[];
   msg: string;
-  source: "server" | "agent";
+  /** Who produced it: the sidecar's executor, an agent's probe, or a push to a heartbeat monitor. */
+  source: "server" | "agent" | "push";
+  /** A failure that goes down at once rather than through max_retries (a push that says it failed). */
+  immediate?: boolean;
   /** The agent that ran it (source agent): a multi-vantage monitor's vantage point (docs/adr/0441). */
   agent_id?: number | null;
   /** A group monitor's evaluation (groups/results.ts): its verdict, applied without retries, and its depth. */

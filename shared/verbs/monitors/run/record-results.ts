@@ -1,5 +1,6 @@
-// Records a batch of check results (the runner's, or the agents' probe results committed by the link
-// batch) in the caller's transaction, through the state machine (shared/domain/monitors/state.ts):
+// Records a batch of check results (the runner's, the agents' probe results committed by the link
+// batch, or a heartbeat monitor's pushes and missed deadlines: ../push/) in the caller's transaction,
+// through the state machine (shared/domain/monitors/state.ts):
 // one statement per kind of row for the whole batch (samples, minute buckets, monitor rows, events),
 // the rows travelling as one jsonb parameter each, as the agent link batch does. At 167 results a
 // second one transaction per result would be 167 commits a second; a batch of ~100 ms is one or two.
@@ -150,7 +151,7 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
       ? decideGroup(m, r.group.verdict, r.msg, at, maintenance)
       : v
         ? decideQuorum(m, v.judgement, r.msg, at, maintenance)
-        : decide(m, r, at, maintenance);
+        : decide(r.immediate ? { ...m, max_retries: 0 } : m, r, at, maintenance);
     const from = m.status;
     if (d.event) {
       events.push({ monitor_id: m.id, ...d.event, at: r.checked_at, detail: r.group?.detail ?? null });

@@ -1,0 +1,26 @@
+-- wrk script of the push bench: every request is a GET push to one of BENCH_PUSH_TOKENS push monitors
+-- in turn (tokens pushbench<34-digit index>, made by push.bench.ts), so no token nears its per-token
+-- limit. At the end one line "WRK_JSON {...}" carries the figures for tests/bench/wrk.ts.
+local thread_count = 0
+
+function setup(thread)
+  thread:set("id", thread_count)
+  thread_count = thread_count + 1
+end
+
+local n = 0
+local count = tonumber(os.getenv("BENCH_PUSH_TOKENS") or "10000")
+
+function request()
+  n = n + 1
+  local i = (id * 7919 + n) % count
+  return wrk.format("GET", string.format("/api/v1/push/pushbench%034d?msg=ok", i))
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'WRK_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"non2xx":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50_us":%d,"p99_us":%d}\n',
+    summary.requests, summary.duration, summary.bytes, e.status, e.connect, e.read, e.write, e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
