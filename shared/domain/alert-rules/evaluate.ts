@@ -37,7 +37,13 @@ export type Transition = "pending" | "ok" | "firing" | "cleared";
 /** The most values a window keeps (a rule's window at one sample a second is at most an hour). */
 export const MAX_WINDOW_VALUES = 3600;
 
-export const freshState = (): NodeState => ({ state: "ok", pending_since: null, firing_since: null, last_ts: 0, window: [] });
+export const freshState = (): NodeState => ({
+  state: "ok",
+  pending_since: null,
+  firing_since: null,
+  last_ts: Number.NEGATIVE_INFINITY,
+  window: [],
+});
 
 /** The p-th percentile (0..100) of the values, linearly interpolated between closest ranks. */
 export function percentile(values: readonly number[], p: number): number {

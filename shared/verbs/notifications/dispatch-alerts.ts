@@ -10,7 +10,7 @@
 // 3. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
 //    inventory scope), once per sink. A root alert is sent naming every monitor folded into it so far.
 // Alerts are locked with SKIP LOCKED, so several sidecars dispatch without sending anything twice.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
 import { notificationAlerts, notificationDeliveries, notificationRoutes, notificationSinks } from "../../db/schema/index.ts";
 import { ASSET_TYPES, type AssetType } from "../../domain/blast-radius.ts";
@@ -174,7 +174,13 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
   const waiting = await s.tx
     .select()
     .from(notificationAlerts)
-    .where(and(eq(notificationAlerts.state, "waiting"), eq(notificationAlerts.kind, DOWN), sql`${notificationAlerts.id} <> ${root.id}`))
+    .where(
+      and(
+        eq(notificationAlerts.state, "waiting"),
+        inArray(notificationAlerts.kind, [DOWN, METRIC_FIRING]),
+        sql`${notificationAlerts.id} <> ${root.id}`,
+      ),
+    )
     .orderBy(notificationAlerts.id)
     .for("update", { skipLocked: true });
   let n = 0;
