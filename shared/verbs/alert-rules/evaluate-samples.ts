@@ -80,7 +80,6 @@ async function loadStates(db: Db, pairs: { rule: CompiledRule; hardware_id: numb
   );
   const stored = new Map(rows.map((r) => [`${r.rule_id}:${r.hardware_id}`, r]));
   const ms = (d: Date | string | null) => (d == null ? null : new Date(d).getTime());
-  const byRule = new Map<CompiledRule, typeof pairs>();
   for (const p of pairs) {
     const row = stored.get(`${p.rule.id}:${p.hardware_id}`);
     const state = freshState();
@@ -90,18 +89,44 @@ async function loadStates(db: Db, pairs: { rule: CompiledRule; hardware_id: numb
       state.firing_since = ms(row.firing_since);
     }
     out.set(stateKey(p.rule, p.hardware_id), state);
-    if (p.rule.aggregation !== "last") byRule.set(p.rule, [...(byRule.get(p.rule) ?? []), p]);
   }
-  for (const [rule, list] of byRule) {
+  // Windows are seeded with one query per stored column (not per rule): a cold batch under many rules on
+  // one metric reads its history once, over the widest of their windows.
+  const byColumn = new Map<string, typeof pairs>();
+  for (const p of pairs) {
+    const h = p.rule.aggregation === "last" ? null : historyTable(p.rule);
+    if (!h) continue;
+    const key = `${h.table}.${h.column}`;
+    const list = byColumn.get(key);
+    if (list) list.push(p);
+    else byColumn.set(key, [p]);
+  }
+  for (const list of byColumn.values()) {
+    const widest = list.reduce((w, p) => (p.rule.window_secs > w.rule.window_secs ? p : w));
     const first = new Map(list.map((p) => [p.hardware_id, p.first]));
     const earliest = Math.min(...list.map((p) => p.first.getTime()));
     const latest = Math.max(...list.map((p) => p.first.getTime()));
-    const values = await storedValues(db, rule, [...first.keys()], new Date(earliest - rule.window_secs * 1000), new Date(latest));
+    const values = await storedValues(
+      db,
+      widest.rule,
+      [...first.keys()],
+      new Date(earliest - widest.rule.window_secs * 1000),
+      new Date(latest),
+    );
+    const byNode = new Map<number, { ts: number; v: number }[]>();
     for (const v of values) {
-      // Only what came before this batch's first sample of the node: the batch's own rows are stepped in.
-      if (v.ts.getTime() >= first.get(v.hardware_id)!.getTime()) continue;
-      const state = out.get(stateKey(rule, v.hardware_id))!;
-      if (v.ts.getTime() > first.get(v.hardware_id)!.getTime() - rule.window_secs * 1000) state.window.push([v.ts.getTime(), v.v]);
+      const seen = byNode.get(v.hardware_id);
+      if (seen) seen.push({ ts: v.ts.getTime(), v: v.v });
+      else byNode.set(v.hardware_id, [{ ts: v.ts.getTime(), v: v.v }]);
+    }
+    for (const p of list) {
+      // Only what came before this batch's first sample of the node, within the rule's own window: the
+      // batch's own rows are stepped in after.
+      const end = p.first.getTime();
+      const state = out.get(stateKey(p.rule, p.hardware_id))!;
+      for (const x of byNode.get(p.hardware_id) ?? [])
+        if (x.ts < end && x.ts > end - p.rule.window_secs * 1000) state.window.push([x.ts, x.v]);
+      if (state.window.length > 0) state.last_ts = state.window.at(-1)![0];
     }
   }
   return out;
@@ -207,7 +232,7 @@ export async function evaluateSamples(s: VerbScope, samples: readonly MetricSamp
       if (!inScope(rule, node)) continue;
       const key = stateKey(rule, hardwareId);
       const held = engine.states.get(key);
-      if (held) work.set(key, { rule, node, state: structuredClone(held) });
+      if (held) work.set(key, { rule, node, state: { ...held, window: held.window.slice() } });
       else missing.push({ rule, hardware_id: hardwareId, first: at });
     }
   }

@@ -2,6 +2,7 @@
 // link batch verb, pushed samples, the capacity forecast; one alert per firing and per clear, hysteresis,
 // scopes by tag and site, the live event, and the per-node state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ruleEngineFor } from "../../../shared/verbs/alert-rules/compiled-rules.ts";
 import { forecastCapacity } from "../../../shared/verbs/analytics/capacity-forecast.ts";
 import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
@@ -89,7 +90,7 @@ describe("agent frames", () => {
     await events.stop();
   });
 
-  it("judges the average over the window, seeded from nothing and carried between batches", async () => {
+  it("judges the average over the window, carried between batches and seeded from stored samples when memory has none", async () => {
     const n = await a.agentNode("rules-avg-01");
     await a.rule({
       name: "Load avg",
@@ -109,6 +110,8 @@ describe("agent frames", () => {
       [60, { load_1: 6 }],
     ]);
     expect(await a.alerts(n.hardware_id)).toEqual([]);
+    // As after a restart, or another sidecar taking the agent: the window is seeded from the stored samples.
+    ruleEngineFor(a.t.runtime.database.db).states.clear();
     await a.frames(n.agent_id, t0, [[90, { load_1: 9 }]]);
     const fired = await a.alerts(n.hardware_id);
     expect(fired.map((x) => x.kind)).toEqual(["metric.firing"]);
