@@ -244,7 +244,11 @@ export async function evaluateSamples(s: VerbScope, samples: readonly MetricSamp
   }
 
   const byNode = new Map<number, { rule: CompiledRule; node: NodeScope; state: NodeState; key: string }[]>();
-  for (const [key, w] of work) byNode.set(w.node.id, [...(byNode.get(w.node.id) ?? []), { ...w, key }]);
+  for (const [key, w] of work) {
+    const list = byNode.get(w.node.id);
+    if (list) list.push({ ...w, key });
+    else byNode.set(w.node.id, [{ ...w, key }]);
+  }
   let transitions = 0;
   for (const sample of ordered) {
     for (const w of byNode.get(sample.hardware_id) ?? []) {
