@@ -41,6 +41,12 @@ export interface VerbScope {
   refuse(error: Error): Refusal;
   /** Runs `body` in a savepoint: when it throws, its writes are undone and this transaction goes on. */
   savepoint<T>(body: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `effect` once the transaction has committed (never when it rolls back): for what this process
+   * keeps in memory about committed rows (the alert rules' window states), so memory never holds what
+   * the database does not.
+   */
+  afterCommit(effect: () => void): void;
 }
 
 /** What `s.refuse()` returns for the body to return; the verb throws its error after the commit. */
@@ -154,6 +160,7 @@ export function savepointOn<T>(tx: Db, body: (tx: Db) => Promise<T>): Promise<T>
 
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;
+  const committed: (() => void)[] = [];
   const result = await ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     const entries: AuditEntryInput[] = [];
@@ -167,6 +174,7 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       emit: (channel, payload) => events.push([channel, payload]),
       refuse: (error) => new Refusal(error),
       savepoint: (body) => savepointOn(tx as unknown as Db, body),
+      afterCommit: (effect) => committed.push(effect),
     };
     const result = await body(scope);
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.
@@ -180,6 +188,7 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
   // The database announces credential changes to every process (migration 0007), but asynchronously:
   // this process forgets its cached credentials before its own caller hears that the change is done.
   if (securityRelevant) ctx.credentialCache?.flush();
+  for (const effect of committed) effect();
   return result;
 }
 

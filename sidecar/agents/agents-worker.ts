@@ -15,6 +15,7 @@ import type { RateLimiter } from "../../shared/ratelimit/limiter.ts";
 import { applyLinkBatch } from "../../shared/verbs/agents/link/link-batch.ts";
 import { expireProbeRuns } from "../../shared/verbs/agents/link/probe-dispatch.ts";
 import { sweepRollouts } from "../../shared/verbs/agents/rollouts/sweep.ts";
+import { ALERT_RULE_CONTROL_CHANNEL, ruleEngineFor } from "../../shared/verbs/alert-rules/compiled-rules.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
@@ -96,6 +97,7 @@ export function agentsWorker(
   );
   const listen = databaseListener(runtime.database);
   let unlisten: (() => Promise<void>) | undefined;
+  let unlistenRules: (() => Promise<void>) | undefined;
   let accepting = false;
   const timers: NodeJS.Timeout[] = [];
   let lastPoll = 0;
@@ -185,6 +187,8 @@ export function agentsWorker(
     lastKeys = performance.now();
     if (listen) unlisten = await listen(AGENT_CONTROL_CHANNEL, (payload) => void onControl(env, payload));
     else deps.logger.warn("agent_control cannot be LISTENed on this database: decisions reach enroll sockets by polling only");
+    // The alert rules the link batch evaluates are compiled in this process: a change elsewhere drops them.
+    if (listen) unlistenRules = await listen(ALERT_RULE_CONTROL_CHANNEL, () => ruleEngineFor(runtime.database.db).invalidate());
     timers.push(setInterval(tick, options.tickMs), setInterval(flushAcks, options.ackFlushMs));
     for (const t of timers) t.unref();
     accepting = true;
@@ -199,6 +203,7 @@ export function agentsWorker(
     await env.batcher.flush();
     await chores;
     await unlisten?.().catch((e: unknown) => deps.logger.warn("agent_control unlisten failed", { error: String(e) }));
+    await unlistenRules?.().catch((e: unknown) => deps.logger.warn("alert_rule_control unlisten failed", { error: String(e) }));
   };
 
   return {

@@ -1,7 +1,8 @@
-// The monitors' HTTP routes (catalogue group monitors, plus maintenance windows). Fixed paths first: Hono
+// The monitors' HTTP routes (catalogue group monitors, plus maintenance windows and threshold alert rules). Fixed paths first: Hono
 // tries routes in registration order, and /monitors/{monitor_id} would otherwise claim /monitors/overview.
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import { alertRuleRoutes } from "./alert-rule-routes.ts";
 import { collectionRoutes } from "./collection-routes.ts";
 import { maintenanceRoutes } from "./maintenance-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
@@ -14,4 +15,5 @@ export function monitorsRoutes(app: Hono<AppEnv>): void {
   targetRoutes(app);
   pushRoutes(app);
   monitorRoutes(app);
+  alertRuleRoutes(app);
 }

@@ -14,3 +14,4 @@ export * from "./integrations.ts";
 export * from "./administration.ts";
 export * from "./oauth.ts";
 export * from "./exposure.ts";
+export * from "./alert-rules.ts";

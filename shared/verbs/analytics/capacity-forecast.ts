@@ -19,8 +19,10 @@ import {
   LATEST_PROJECTION_MS,
   WARNING_THRESHOLD_DAYS,
 } from "../../domain/regression.ts";
+import { METRICS } from "../../domain/alert-rules/metrics.ts";
+import { evaluateSamples } from "../alert-rules/evaluate-samples.ts";
 import { JOBS_SCOPE } from "../jobs/scope.ts";
-import { defineVerb } from "../verb.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
 
 export const FORECAST_METRICS = ["disk_pct", "mem_pct"] as const;
 
@@ -38,7 +40,8 @@ function fitColumns(metric: (typeof FORECAST_METRICS)[number]) {
 /** Pass 1 of the analytics job, as whoever runs it. */
 export const forecastCapacity = defineVerb<{ now: Date }, { upserted: number; removed: number }>(
   { scope: JOBS_SCOPE },
-  async ({ tx: db }, { now }) => {
+  async (s, { now }) => {
+    const db = s.tx;
     const from = new Date(now.getTime() - FORECAST_WINDOW_DAYS * DAY_MS).toISOString();
     const at = now.toISOString();
     const [row] = await queryRows<{ upserted: number; removed: number }>(
@@ -87,6 +90,35 @@ export const forecastCapacity = defineVerb<{ now: Date }, { upserted: number; re
     )
     select (select count(*) from upsert)::int as upserted, (select count(*) from removed)::int as removed`,
     );
+    await evaluateForecasts(s, now);
     return { upserted: row?.upserted ?? 0, removed: row?.removed ?? 0 };
   },
 );
+
+/**
+ * The forecast.* rules judge the forecasts just written: days until full (never full, or no forecast
+ * any more while a rule fires on the node: infinitely far, which clears it).
+ */
+async function evaluateForecasts(s: VerbScope, now: Date): Promise<void> {
+  const rows = await queryRows<{ hardware_id: number; metric: string; projected_full_at: Date | string | null }>(
+    s.tx,
+    sql`select hardware_id, metric, projected_full_at from capacity_forecasts
+      union all
+      select st.hardware_id, substring(r.metric from 'forecast\.(.*)_full_days') || '_pct', null from alert_rule_states st
+        join alert_rules r on r.id = st.rule_id
+      where r.metric like 'forecast.%' and st.state <> 'ok'
+        and not exists (select 1 from capacity_forecasts c where c.hardware_id = st.hardware_id and c.metric = substring(r.metric from 'forecast\.(.*)_full_days') || '_pct')`,
+  );
+  const byNode = new Map<number, Record<string, number>>();
+  for (const r of rows) {
+    const def = METRICS.find((m) => m.source === "forecast" && m.column === r.metric);
+    if (!def) continue;
+    const days =
+      r.projected_full_at == null ? Number.POSITIVE_INFINITY : (new Date(r.projected_full_at).getTime() - now.getTime()) / DAY_MS;
+    byNode.set(r.hardware_id, { ...byNode.get(r.hardware_id), [def.name]: days });
+  }
+  await evaluateSamples(
+    s,
+    [...byNode].map(([hardware_id, values]) => ({ hardware_id, ts: now, values })),
+  );
+}

@@ -1,6 +1,6 @@
 // The delivery worker's first step: alerts past the grouping delay become deliveries. In order:
-// 1. a down alert whose target lies in the blast radius of a target already down (another monitor's
-//    latest alert is a down, even one still waiting) is folded into that root's alert: state
+// 1. a down alert (or a threshold rule's metric.firing) whose target lies in the blast radius of a target
+//    already down (another monitor's latest alert is a down, even one still waiting) is folded into that root's alert: state
 //    `suppressed`, `suppressed_by` on the alert and on the monitor's latest down event. Recoveries are
 //    never folded. A root waits (HOLD_MAX_MS at most) until every monitor in its radius has been
 //    checked once since it failed, so dependents found on their next round still fold in; one found
@@ -10,7 +10,7 @@
 // 3. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
 //    inventory scope), once per sink. A root alert is sent naming every monitor folded into it so far.
 // Alerts are locked with SKIP LOCKED, so several sidecars dispatch without sending anything twice.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
 import { notificationAlerts, notificationDeliveries, notificationRoutes, notificationSinks } from "../../db/schema/index.ts";
 import { ASSET_TYPES, type AssetType } from "../../domain/blast-radius.ts";
@@ -44,6 +44,8 @@ export interface DispatchResult {
 
 const DOWN = "monitor.down";
 const UP = "monitor.up";
+/** A threshold rule firing on a node (alert-rules/evaluate-samples.ts): folded like a down, never a root. */
+const METRIC_FIRING = "metric.firing";
 /** How far back a monitor's latest alert still says it is down (older state is the monitors' own). */
 const DOWN_LOOKBACK = "7 days";
 
@@ -172,7 +174,13 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
   const waiting = await s.tx
     .select()
     .from(notificationAlerts)
-    .where(and(eq(notificationAlerts.state, "waiting"), eq(notificationAlerts.kind, DOWN), sql`${notificationAlerts.id} <> ${root.id}`))
+    .where(
+      and(
+        eq(notificationAlerts.state, "waiting"),
+        inArray(notificationAlerts.kind, [DOWN, METRIC_FIRING]),
+        sql`${notificationAlerts.id} <> ${root.id}`,
+      ),
+    )
     .orderBy(notificationAlerts.id)
     .for("update", { skipLocked: true });
   let n = 0;
@@ -234,7 +242,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
   for (const alert of alerts) {
     if (folded.has(alert.id)) continue;
     let lateRoot: { id: number; title: string } | null = null;
-    if (alert.kind === DOWN && isAsset(alert.target_type) && alert.target_id != null) {
+    if ((alert.kind === DOWN || alert.kind === METRIC_FIRING) && isAsset(alert.target_type) && alert.target_id != null) {
       if (!down) {
         const targets = await downTargets(s.tx, s.now);
         down = [];
@@ -262,7 +270,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
         }
         // The root went out before this failure was seen: say so here rather than fold it unseen.
         lateRoot = rootRow ? { id: root, title: rootRow.title } : null;
-      } else if (await dependentsUnchecked(s.tx, radii, alert, s.now)) {
+      } else if (alert.kind === DOWN && (await dependentsUnchecked(s.tx, radii, alert, s.now))) {
         result.held++;
         continue;
       }

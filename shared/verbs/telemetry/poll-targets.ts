@@ -7,6 +7,8 @@ import { hardwareLiveMetrics, telemetryConfigs } from "../../db/schema/index.ts"
 import { DEFAULT_SNMP_PORT } from "../../schemas/telemetry.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { openSecret, SNMP_COMMUNITY } from "../vault/secret-columns.ts";
+import { liveRowValues } from "../../domain/alert-rules/metrics.ts";
+import { evaluateSamples } from "../alert-rules/evaluate-samples.ts";
 import { defineVerb } from "../verb.ts";
 import { applyStatusSamples } from "./apply-status.ts";
 import { requireHardwareRow } from "./hardware-row.ts";
@@ -88,6 +90,7 @@ export const recordPoll = defineVerb<
   const node = await requireHardwareRow(s.tx, hardwareId, { forUpdate: true });
   const status = reading ? "up" : "down";
   await s.tx.insert(hardwareLiveMetrics).values({ hardware_id: hardwareId, ts: s.now, ...(reading ?? {}), status, source: "snmp" });
+  if (reading) await evaluateSamples(s, [{ hardware_id: hardwareId, ts: s.now, values: liveRowValues(reading) }]);
   const outcome = await applyStatusSamples(s, node, [{ ts: s.now, status }], error ? `snmp: ${error}` : "snmp");
   await s.tx.update(telemetryConfigs).set({ last_error: error }).where(eq(telemetryConfigs.hardware_id, hardwareId));
   s.emit("telemetry", { hardware_id: hardwareId, count: 1 });

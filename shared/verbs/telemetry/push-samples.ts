@@ -6,6 +6,8 @@ import type { Db } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { SampleInput } from "../../schemas/telemetry.ts";
 import { readSetting } from "../../settings/read.ts";
+import { liveRowValues } from "../../domain/alert-rules/metrics.ts";
+import { evaluateSamples } from "../alert-rules/evaluate-samples.ts";
 import { defineVerb } from "../verb.ts";
 import { applyStatusSamples, type StatusSample } from "./apply-status.ts";
 import { requireHardwareRow } from "./hardware-row.ts";
@@ -38,6 +40,10 @@ export const pushSamples = defineVerb(
     if (issues.length > 0) throw ApiError.validation(issues);
 
     await insertSamples(s.tx, hardwareId, samples);
+    await evaluateSamples(
+      s,
+      samples.map((x) => ({ hardware_id: hardwareId, ts: x.ts, values: liveRowValues(x) })),
+    );
     const reported = samples.filter((x): x is SampleInput & StatusSample => x.status === "up" || x.status === "down");
     const outcome = await applyStatusSamples(s, node, reported, "push");
     s.audit({

@@ -1421,6 +1421,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List threshold alert rules
+         * @description The list envelope; sort name, id, created_at, metric, severity; filters `enabled`, `metric`; `q` over name and metric. `firing_count`: nodes it fires on now.
+         *
+         *     Needs scope `read:monitors`.
+         */
+        get: operations["getApiV1AlertRules"];
+        put?: never;
+        /**
+         * Create a threshold alert rule
+         * @description `metric`: one of host.cpu_pct, host.mem_pct, host.swap_pct, host.disk_pct, host.load_1, host.max_temp_c, host.net_rx_bps, host.net_tx_bps, live.cpu_pct, live.mem_pct, live.disk_pct, live.temp_c, live.net_rx_bps, live.net_tx_bps, forecast.disk_full_days, forecast.mem_full_days, host.fs_pct{<mountpoint>} (another name is a 422 naming `metric`). `operator` `>` or `<` against `threshold`; `aggregation` last | avg | p50 | p75 | p90 | p95 | p99 over `window_secs` (1-3600, default 300); `for_secs` (0-86400) the breach must hold before it fires; `clear_threshold` (default the threshold) where a firing rule clears: at most the threshold for `>`, at least it for `<`, else a 422; `severity` info | warning | critical (default warning); `scope_kind` node (`scope_node_id`, a hardware id) | tag (`scope_tag`) | site (`scope_site_id`) | all (default). Firing and clearing raise the alerts `metric.firing` / `metric.cleared` (target the hardware) through the notification routes, and an `alert_rule` event on the telemetry stream.
+         *
+         *     Needs scope `write:monitors`.
+         */
+        post: operations["postApiV1AlertRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One threshold alert rule
+         * @description The ETag is the rule's version.
+         *
+         *     Needs scope `read:monitors`.
+         */
+        get: operations["getApiV1AlertRulesByRuleId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a threshold alert rule
+         * @description Needs scope `delete:monitors`.
+         */
+        delete: operations["deleteApiV1AlertRulesByRuleId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a threshold alert rule
+         * @description Only the fields given change; the result is checked whole. With `If-Match` (the ETag of GET) a rule changed since is a 412. A change starts the rule's nodes again from ok. `metric`: one of host.cpu_pct, host.mem_pct, host.swap_pct, host.disk_pct, host.load_1, host.max_temp_c, host.net_rx_bps, host.net_tx_bps, live.cpu_pct, live.mem_pct, live.disk_pct, live.temp_c, live.net_rx_bps, live.net_tx_bps, forecast.disk_full_days, forecast.mem_full_days, host.fs_pct{<mountpoint>} (another name is a 422 naming `metric`). `operator` `>` or `<` against `threshold`; `aggregation` last | avg | p50 | p75 | p90 | p95 | p99 over `window_secs` (1-3600, default 300); `for_secs` (0-86400) the breach must hold before it fires; `clear_threshold` (default the threshold) where a firing rule clears: at most the threshold for `>`, at least it for `<`, else a 422; `severity` info | warning | critical (default warning); `scope_kind` node (`scope_node_id`, a hardware id) | tag (`scope_tag`) | site (`scope_site_id`) | all (default). Firing and clearing raise the alerts `metric.firing` / `metric.cleared` (target the hardware) through the notification routes, and an `alert_rule` event on the telemetry stream.
+         *
+         *     Needs scope `write:monitors`.
+         */
+        patch: operations["patchApiV1AlertRulesByRuleId"];
+        trace?: never;
+    };
+    "/api/v1/alert-rules/{rule_id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a rule stands on each node
+         * @description `items` [{hardware_id, hardware_name, state ok | pending | firing, pending_since, firing_since, last_value, changed_at}], firing first; as of each node's last transition (the value is the one judged then). A node the rule never left ok is absent.
+         *
+         *     Needs scope `read:monitors`.
+         */
+        get: operations["getApiV1AlertRulesByRuleIdState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Judge a rule over the last hour of stored samples
+         * @description Nothing is stored. The body is a rule as for create (the same 422s); the answer lists, per node in scope, the transitions it would have made (pending, ok, firing, cleared) with their time and value, oldest first, and the nodes left firing. Filesystem metrics keep no history; forecast metrics are judged once on the current forecast. `metric`: one of host.cpu_pct, host.mem_pct, host.swap_pct, host.disk_pct, host.load_1, host.max_temp_c, host.net_rx_bps, host.net_tx_bps, live.cpu_pct, live.mem_pct, live.disk_pct, live.temp_c, live.net_rx_bps, live.net_tx_bps, forecast.disk_full_days, forecast.mem_full_days, host.fs_pct{<mountpoint>} (another name is a 422 naming `metric`). `operator` `>` or `<` against `threshold`; `aggregation` last | avg | p50 | p75 | p90 | p95 | p99 over `window_secs` (1-3600, default 300); `for_secs` (0-86400) the breach must hold before it fires; `clear_threshold` (default the threshold) where a firing rule clears: at most the threshold for `>`, at least it for `<`, else a 422; `severity` info | warning | critical (default warning); `scope_kind` node (`scope_node_id`, a hardware id) | tag (`scope_tag`) | site (`scope_site_id`) | all (default). Firing and clearing raise the alerts `metric.firing` / `metric.cleared` (target the hardware) through the notification routes, and an `alert_rule` event on the telemetry stream.
+         *
+         *     Needs scope `write:monitors`.
+         */
+        post: operations["postApiV1AlertRulesTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/branding/favicon": {
         parameters: {
             query?: never;
@@ -12532,6 +12636,410 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1AlertRules: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                enabled?: "true" | "false";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                metric?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "id" | "created_at" | "metric" | "severity";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            /** @enum {string} */
+                            aggregation: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                            clear_threshold: number;
+                            created_at: string;
+                            description: string | null;
+                            enabled: boolean;
+                            firing_count: number;
+                            for_secs: number;
+                            id: number;
+                            metric: string;
+                            name: string;
+                            /** @enum {string} */
+                            operator: ">" | "<";
+                            /** @enum {string} */
+                            scope_kind: "node" | "tag" | "site" | "all";
+                            scope_node_id: number | null;
+                            scope_site_id: number | null;
+                            scope_tag: string | null;
+                            /** @enum {string} */
+                            severity: "info" | "warning" | "critical";
+                            threshold: number;
+                            updated_at: string;
+                            window_secs: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AlertRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    aggregation?: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                    clear_threshold?: number | null;
+                    description?: string | null;
+                    enabled?: boolean;
+                    for_secs?: number;
+                    metric: string;
+                    name: string;
+                    /** @enum {string} */
+                    operator: ">" | "<";
+                    /** @enum {string} */
+                    scope_kind?: "node" | "tag" | "site" | "all";
+                    scope_node_id?: number | null;
+                    scope_site_id?: number | null;
+                    scope_tag?: string | null;
+                    /** @enum {string} */
+                    severity?: "info" | "warning" | "critical";
+                    threshold: number;
+                    window_secs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        aggregation: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                        clear_threshold: number;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        firing_count: number;
+                        for_secs: number;
+                        id: number;
+                        metric: string;
+                        name: string;
+                        /** @enum {string} */
+                        operator: ">" | "<";
+                        /** @enum {string} */
+                        scope_kind: "node" | "tag" | "site" | "all";
+                        scope_node_id: number | null;
+                        scope_site_id: number | null;
+                        scope_tag: string | null;
+                        /** @enum {string} */
+                        severity: "info" | "warning" | "critical";
+                        threshold: number;
+                        updated_at: string;
+                        window_secs: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1AlertRulesByRuleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        aggregation: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                        clear_threshold: number;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        firing_count: number;
+                        for_secs: number;
+                        id: number;
+                        metric: string;
+                        name: string;
+                        /** @enum {string} */
+                        operator: ">" | "<";
+                        /** @enum {string} */
+                        scope_kind: "node" | "tag" | "site" | "all";
+                        scope_node_id: number | null;
+                        scope_site_id: number | null;
+                        scope_tag: string | null;
+                        /** @enum {string} */
+                        severity: "info" | "warning" | "critical";
+                        threshold: number;
+                        updated_at: string;
+                        window_secs: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1AlertRulesByRuleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1AlertRulesByRuleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    aggregation?: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                    clear_threshold?: number | null;
+                    description?: string | null;
+                    enabled?: boolean;
+                    for_secs?: number;
+                    metric?: string;
+                    name?: string;
+                    /** @enum {string} */
+                    operator?: ">" | "<";
+                    /** @enum {string} */
+                    scope_kind?: "node" | "tag" | "site" | "all";
+                    scope_node_id?: number | null;
+                    scope_site_id?: number | null;
+                    scope_tag?: string | null;
+                    /** @enum {string} */
+                    severity?: "info" | "warning" | "critical";
+                    threshold?: number;
+                    window_secs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        aggregation: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                        clear_threshold: number;
+                        created_at: string;
+                        description: string | null;
+                        enabled: boolean;
+                        firing_count: number;
+                        for_secs: number;
+                        id: number;
+                        metric: string;
+                        name: string;
+                        /** @enum {string} */
+                        operator: ">" | "<";
+                        /** @enum {string} */
+                        scope_kind: "node" | "tag" | "site" | "all";
+                        scope_node_id: number | null;
+                        scope_site_id: number | null;
+                        scope_tag: string | null;
+                        /** @enum {string} */
+                        severity: "info" | "warning" | "critical";
+                        threshold: number;
+                        updated_at: string;
+                        window_secs: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1AlertRulesByRuleIdState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            changed_at: string;
+                            firing_since: string | null;
+                            hardware_id: number;
+                            hardware_name: string | null;
+                            last_value: number | null;
+                            pending_since: string | null;
+                            /** @enum {string} */
+                            state: "ok" | "pending" | "firing";
+                        }[];
+                        rule_id: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AlertRulesTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    aggregation?: "last" | "avg" | "p50" | "p75" | "p90" | "p95" | "p99";
+                    clear_threshold?: number | null;
+                    description?: string | null;
+                    enabled?: boolean;
+                    for_secs?: number;
+                    metric: string;
+                    name: string;
+                    /** @enum {string} */
+                    operator: ">" | "<";
+                    /** @enum {string} */
+                    scope_kind?: "node" | "tag" | "site" | "all";
+                    scope_node_id?: number | null;
+                    scope_site_id?: number | null;
+                    scope_tag?: string | null;
+                    /** @enum {string} */
+                    severity?: "info" | "warning" | "critical";
+                    threshold: number;
+                    window_secs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        firing_now: number[];
+                        from: string;
+                        nodes_evaluated: number;
+                        samples: number;
+                        to: string;
+                        transitions: {
+                            at: string;
+                            hardware_id: number;
+                            hardware_name: string | null;
+                            /** @enum {string} */
+                            transition: "pending" | "ok" | "firing" | "cleared";
+                            value: number | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     postApiV1AssetsBrandingFavicon: {

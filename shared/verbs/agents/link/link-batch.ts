@@ -9,7 +9,9 @@
 // (bounded numbers, no NUL), so one agent cannot make the batch fail either.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
+import { agentFrameValues, liveRowValues } from "../../../domain/alert-rules/metrics.ts";
 import type { CheckSample } from "../../../domain/monitors/state.ts";
+import { evaluateSamples, type MetricSample } from "../../alert-rules/evaluate-samples.ts";
 import { type MonitorResult, recordMonitorResults } from "../../monitors/run/record-results.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { announcePresence } from "../notify.ts";
@@ -111,9 +113,13 @@ async function markSeen(tx: Db, seen: SeenRow[]): Promise<void> {
  * Samples once each (unique (agent_id, sample_id): a frame re-sent after a reconnect is skipped), the
  * linked node's live metrics for the new ones (source `agent`), and each agent's latest frame.
  */
-async function storeSamples(tx: Db, samples: SampleRow[], now: Date): Promise<{ stored: number; hardware: number[] }> {
+async function storeSamples(
+  tx: Db,
+  samples: SampleRow[],
+  now: Date,
+): Promise<{ stored: number; hardware: number[]; metrics: MetricSample[] }> {
   const num = (key: string, type: string) => sql.raw(`(r.summary->>'${key}')::${type}`);
-  const list = await queryRows<{ agent_id: number; hardware_id: number | null }>(
+  const list = await queryRows<{ agent_id: number; sample_id: string; hardware_id: number | null; ts: Date | string }>(
     tx,
     sql`
     with r as (
@@ -141,9 +147,26 @@ async function storeSamples(tx: Db, samples: SampleRow[], now: Date): Promise<{ 
       where excluded.collected_at >= agent_latest_telemetry.collected_at
       returning 1
     )
-    select ins.agent_id, ins.hardware_id from ins`,
+    select ins.agent_id, ins.sample_id, ins.hardware_id, ins.ts from ins`,
   );
-  return { stored: list.length, hardware: [...new Set(list.flatMap((r) => (r.hardware_id === null ? [] : [r.hardware_id])))] };
+  // The samples stored now (not the repeats) of agents on a node are what the alert rules judge: the
+  // frame's host.* values and, as the live row written above, its live.* ones.
+  const frames = new Map(samples.map((x) => [`${x.agent_id}:${x.sample_id}`, x]));
+  const metrics = list.flatMap((r): MetricSample[] => {
+    const frame = frames.get(`${r.agent_id}:${r.sample_id}`);
+    if (r.hardware_id === null || !frame) return [];
+    const host = agentFrameValues(frame.summary, frame.payload.filesystems);
+    const live = liveRowValues({
+      cpu_pct: host["host.cpu_pct"],
+      mem_pct: host["host.mem_pct"],
+      disk_pct: host["host.disk_pct"],
+      temp_c: host["host.max_temp_c"],
+      net_rx_bps: host["host.net_rx_bps"],
+      net_tx_bps: host["host.net_tx_bps"],
+    });
+    return [{ hardware_id: r.hardware_id, ts: new Date(r.ts), values: { ...host, ...live } }];
+  });
+  return { stored: list.length, hardware: [...new Set(list.flatMap((r) => (r.hardware_id === null ? [] : [r.hardware_id])))], metrics };
 }
 
 /**
@@ -284,6 +307,7 @@ export const applyLinkBatch = defineVerb<LinkBatch, LinkBatchOutcome>({ scope: A
     const stored = await storeSamples(s.tx, batch.samples, s.now);
     outcome.samples_stored = stored.stored;
     if (stored.hardware.length) s.emit("telemetry", { source: "agent", count: stored.stored, hardware_ids: stored.hardware.slice(0, 100) });
+    await evaluateSamples(s, stored.metrics);
   }
   if (batch.results.length) {
     const results = await storeResults(s.tx, batch.results, s.now);

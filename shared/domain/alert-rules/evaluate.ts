@@ -1,0 +1,118 @@
+// How one rule judges one node (docs/alert-rules.md): pure, so the engine, the rule test over stored
+// history and the unit tests share it. A sample enters the window; the window's aggregate is compared
+// with the threshold; a breach held for `for_secs` fires; a firing rule clears only once the aggregate is
+// past the clear threshold (hysteresis), so a value hovering at the threshold does not flap.
+
+export type Operator = ">" | "<";
+export const OPERATORS = [">", "<"] as const;
+export const AGGREGATIONS = ["last", "avg", "p50", "p75", "p90", "p95", "p99"] as const;
+export type Aggregation = (typeof AGGREGATIONS)[number];
+export const RULE_SEVERITIES = ["info", "warning", "critical"] as const;
+export const SCOPE_KINDS = ["node", "tag", "site", "all"] as const;
+export type ScopeKind = (typeof SCOPE_KINDS)[number];
+
+/** What evaluation needs of a rule. */
+export interface RuleCondition {
+  operator: Operator;
+  threshold: number;
+  clear_threshold: number;
+  aggregation: Aggregation;
+  window_secs: number;
+  for_secs: number;
+}
+
+/** A (rule, node)'s state: whether it fires, since when a breach has held, and the window's values. */
+export interface NodeState {
+  state: "ok" | "pending" | "firing";
+  pending_since: number | null;
+  firing_since: number | null;
+  /** The latest sample's time taken in (ms): an older sample arriving late is not evaluated again. */
+  last_ts: number;
+  /** [ts ms, value], oldest first, within the window (only for aggregations other than `last`). */
+  window: [number, number][];
+}
+
+export type Transition = "pending" | "ok" | "firing" | "cleared";
+
+/** The most values a window keeps (a rule's window at one sample a second is at most an hour). */
+export const MAX_WINDOW_VALUES = 3600;
+
+export const freshState = (): NodeState => ({
+  state: "ok",
+  pending_since: null,
+  firing_since: null,
+  last_ts: Number.NEGATIVE_INFINITY,
+  window: [],
+});
+
+/** The p-th percentile (0..100) of the values, linearly interpolated between closest ranks. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 1) return sorted[0]!;
+  const rank = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
+}
+
+export function aggregate(rule: Pick<RuleCondition, "aggregation">, window: readonly [number, number][], last: number): number {
+  if (rule.aggregation === "last" || window.length === 0) return last;
+  const values = window.map(([, v]) => v);
+  if (rule.aggregation === "avg") return values.reduce((a, b) => a + b, 0) / values.length;
+  return percentile(values, Number(rule.aggregation.slice(1)));
+}
+
+export const breaches = (rule: RuleCondition, value: number) => (rule.operator === ">" ? value > rule.threshold : value < rule.threshold);
+export const clears = (rule: RuleCondition, value: number) =>
+  rule.operator === ">" ? value < rule.clear_threshold : value > rule.clear_threshold;
+
+/** Whether the clear threshold is on the safe side of the threshold (or equal: no hysteresis). */
+export const clearIsSafe = (rule: Pick<RuleCondition, "operator" | "threshold" | "clear_threshold">) =>
+  rule.operator === ">" ? rule.clear_threshold <= rule.threshold : rule.clear_threshold >= rule.threshold;
+
+/**
+ * Takes one sample (ts ms, value) into `state` (changed in place) and answers the transition it caused,
+ * with the aggregate it judged; null when the sample is older than one already taken.
+ */
+export function step(
+  rule: RuleCondition,
+  state: NodeState,
+  ts: number,
+  value: number,
+): { transition: Transition | null; value: number } | null {
+  if (ts <= state.last_ts) return null;
+  state.last_ts = ts;
+  if (rule.aggregation !== "last") {
+    state.window.push([ts, value]);
+    const from = ts - rule.window_secs * 1000;
+    let drop = 0;
+    while (drop < state.window.length && state.window[drop]![0] <= from) drop++;
+    drop = Math.max(drop, state.window.length - MAX_WINDOW_VALUES);
+    if (drop > 0) state.window.splice(0, drop);
+  }
+  const judged = aggregate(rule, state.window, value);
+  if (state.state === "firing") {
+    if (!clears(rule, judged)) return { transition: null, value: judged };
+    state.state = "ok";
+    state.pending_since = null;
+    state.firing_since = null;
+    return { transition: "cleared", value: judged };
+  }
+  if (!breaches(rule, judged)) {
+    if (state.state !== "pending") return { transition: null, value: judged };
+    state.state = "ok";
+    state.pending_since = null;
+    return { transition: "ok", value: judged };
+  }
+  const since = state.pending_since ?? ts;
+  if (ts - since >= rule.for_secs * 1000) {
+    state.state = "firing";
+    state.pending_since = null;
+    state.firing_since = ts;
+    return { transition: "firing", value: judged };
+  }
+  if (state.state === "pending") return { transition: null, value: judged };
+  state.state = "pending";
+  state.pending_since = ts;
+  return { transition: "pending", value: judged };
+}

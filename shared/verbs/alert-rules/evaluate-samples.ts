@@ -1,0 +1,267 @@
+// Incremental evaluation of the alert rules, called by the verbs that commit samples (the agents' link
+// batch, pushed samples, SNMP polls, the capacity forecast) inside their own transaction: a rule's alert
+// exists if and only if the samples that fired it committed (docs/adr/0438). Each (rule, node) state is
+// taken from this process's memory; a state not there is read from alert_rule_states and its window
+// seeded from the stored samples once. States change on a copy, transitions are written (and alerted)
+// in the transaction, and the copies replace the memory only after the commit.
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../db/database.ts";
+import { freshState, type NodeState, step, type Transition } from "../../domain/alert-rules/evaluate.ts";
+import { enqueueAlert } from "../notifications/enqueue-alert.ts";
+import type { VerbScope } from "../verb.ts";
+import { type CompiledRule, ruleEngineFor } from "./compiled-rules.ts";
+
+/** The values of one node at one instant, by metric name. */
+export interface MetricSample {
+  hardware_id: number;
+  ts: Date;
+  values: Record<string, number>;
+}
+
+interface NodeScope {
+  id: number;
+  name: string;
+  site_id: number | null;
+  tags: string[];
+}
+
+const inScope = (r: CompiledRule, n: NodeScope) =>
+  r.scope_kind === "all" ||
+  (r.scope_kind === "node" && r.scope_node_id === n.id) ||
+  (r.scope_kind === "site" && r.scope_site_id === n.site_id) ||
+  (r.scope_kind === "tag" && r.scope_tag != null && n.tags.includes(r.scope_tag));
+
+const stateKey = (r: CompiledRule, hardwareId: number) => `${r.key}:${hardwareId}`;
+const ids = (list: Iterable<number>) => `{${[...list].join(",")}}`;
+
+/** The stored history a window starts from: the source's table and column, only sources that keep one. */
+function historyTable(r: CompiledRule): { table: string; column: string; extra: string } | null {
+  if (!r.def.column) return null;
+  if (r.def.source === "agent") return { table: "agent_host_samples", column: r.def.column, extra: "" };
+  if (r.def.source === "live") return { table: "hardware_live_metrics", column: r.def.column, extra: "and source <> 'hourly_agg'" };
+  return null;
+}
+
+/** Stored values of `column` for these nodes in (from, before), oldest first. */
+export async function storedValues(
+  db: Db,
+  r: CompiledRule,
+  hardwareIds: readonly number[],
+  from: Date,
+  before: Date,
+): Promise<{ hardware_id: number; ts: Date; v: number }[]> {
+  const h = historyTable(r);
+  if (!h || hardwareIds.length === 0) return [];
+  const rows = await queryRows<{ hardware_id: number; ts: Date | string; v: number }>(
+    db,
+    sql`select hardware_id, ts, ${sql.raw(h.column)}::float8 as v from ${sql.raw(h.table)}
+      where hardware_id = any(${ids(hardwareIds)}::int[]) and ts > ${from.toISOString()}::timestamptz and ts < ${before.toISOString()}::timestamptz
+        and ${sql.raw(h.column)} is not null ${sql.raw(h.extra)}
+      order by ts`,
+  );
+  return rows.map((x) => ({ hardware_id: x.hardware_id, ts: new Date(x.ts), v: x.v }));
+}
+
+/** The states of these pairs as committed, from the table (absent: ok), windows seeded from history. */
+async function loadStates(db: Db, pairs: { rule: CompiledRule; hardware_id: number; first: Date }[]): Promise<Map<string, NodeState>> {
+  const out = new Map<string, NodeState>();
+  if (pairs.length === 0) return out;
+  const rows = await queryRows<{
+    rule_id: number;
+    hardware_id: number;
+    state: string;
+    pending_since: Date | string | null;
+    firing_since: Date | string | null;
+    changed_at: Date | string;
+  }>(
+    db,
+    sql`select rule_id, hardware_id, state, pending_since, firing_since, changed_at from alert_rule_states
+      where rule_id = any(${ids(new Set(pairs.map((p) => p.rule.id)))}::int[]) and hardware_id = any(${ids(new Set(pairs.map((p) => p.hardware_id)))}::int[])`,
+  );
+  const stored = new Map(rows.map((r) => [`${r.rule_id}:${r.hardware_id}`, r]));
+  const ms = (d: Date | string | null) => (d == null ? null : new Date(d).getTime());
+  for (const p of pairs) {
+    const row = stored.get(`${p.rule.id}:${p.hardware_id}`);
+    const state = freshState();
+    if (row && (row.state === "pending" || row.state === "firing")) {
+      state.state = row.state;
+      state.pending_since = ms(row.pending_since);
+      state.firing_since = ms(row.firing_since);
+    }
+    out.set(stateKey(p.rule, p.hardware_id), state);
+  }
+  // Windows are seeded with one query per stored column (not per rule): a cold batch under many rules on
+  // one metric reads its history once, over the widest of their windows.
+  const byColumn = new Map<string, typeof pairs>();
+  for (const p of pairs) {
+    const h = p.rule.aggregation === "last" ? null : historyTable(p.rule);
+    if (!h) continue;
+    const key = `${h.table}.${h.column}`;
+    const list = byColumn.get(key);
+    if (list) list.push(p);
+    else byColumn.set(key, [p]);
+  }
+  for (const list of byColumn.values()) {
+    const widest = list.reduce((w, p) => (p.rule.window_secs > w.rule.window_secs ? p : w));
+    const first = new Map(list.map((p) => [p.hardware_id, p.first]));
+    const earliest = Math.min(...list.map((p) => p.first.getTime()));
+    const latest = Math.max(...list.map((p) => p.first.getTime()));
+    const values = await storedValues(
+      db,
+      widest.rule,
+      [...first.keys()],
+      new Date(earliest - widest.rule.window_secs * 1000),
+      new Date(latest),
+    );
+    const byNode = new Map<number, { ts: number; v: number }[]>();
+    for (const v of values) {
+      const seen = byNode.get(v.hardware_id);
+      if (seen) seen.push({ ts: v.ts.getTime(), v: v.v });
+      else byNode.set(v.hardware_id, [{ ts: v.ts.getTime(), v: v.v }]);
+    }
+    for (const p of list) {
+      // Only what came before this batch's first sample of the node, within the rule's own window: the
+      // batch's own rows are stepped in after.
+      const end = p.first.getTime();
+      const state = out.get(stateKey(p.rule, p.hardware_id))!;
+      for (const x of byNode.get(p.hardware_id) ?? [])
+        if (x.ts < end && x.ts > end - p.rule.window_secs * 1000) state.window.push([x.ts, x.v]);
+      if (state.window.length > 0) state.last_ts = state.window.at(-1)![0];
+    }
+  }
+  return out;
+}
+
+async function nodeScopes(db: Db, hardwareIds: readonly number[]): Promise<Map<number, NodeScope>> {
+  const rows = await queryRows<NodeScope>(db, sql`select id, name, site_id, tags from hardware where id = any(${ids(hardwareIds)}::int[])`);
+  return new Map(rows.map((r) => [r.id, { ...r, tags: r.tags ?? [] }]));
+}
+
+const fmt = (v: number) => (Number.isFinite(v) ? String(Math.round(v * 100) / 100) : String(v));
+
+async function recordTransition(
+  s: VerbScope,
+  rule: CompiledRule,
+  node: NodeScope,
+  state: NodeState,
+  transition: Transition,
+  value: number,
+  at: Date,
+): Promise<void> {
+  const last = Number.isFinite(value) ? value : null;
+  const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+  // A firing or a clear is written only if the stored state is not already there: two processes that
+  // judged the same node at once (a push and an agent frame) alert once.
+  const guard =
+    transition === "firing"
+      ? sql`where alert_rule_states.state <> 'firing'`
+      : transition === "cleared"
+        ? sql`where alert_rule_states.state = 'firing'`
+        : sql``;
+  const written = await queryRows<{ n: number }>(
+    s.tx,
+    sql`insert into alert_rule_states (rule_id, hardware_id, state, pending_since, firing_since, last_value, changed_at)
+      values (${rule.id}, ${node.id}, ${state.state}, ${iso(state.pending_since)}::timestamptz, ${iso(state.firing_since)}::timestamptz, ${last}, ${at.toISOString()}::timestamptz)
+      on conflict (rule_id, hardware_id) do update set state = excluded.state, pending_since = excluded.pending_since,
+        firing_since = excluded.firing_since, last_value = excluded.last_value, changed_at = excluded.changed_at
+      ${guard}
+      returning 1 as n`,
+  );
+  if (transition !== "firing" && transition !== "cleared") return;
+  if (written.length === 0) return;
+  const firing = transition === "firing";
+  const cmp = firing ? `${rule.operator} ${fmt(rule.threshold)}` : `back ${rule.operator === ">" ? "<" : ">"} ${fmt(rule.clear_threshold)}`;
+  const aggregate = rule.aggregation === "last" ? "" : ` (${rule.aggregation} over ${rule.window_secs} s)`;
+  await enqueueAlert(s, {
+    kind: firing ? "metric.firing" : "metric.cleared",
+    severity: rule.severity,
+    monitor_id: null,
+    target_type: "hardware",
+    target_id: node.id,
+    title: `${rule.name} ${firing ? "firing" : "cleared"} on ${node.name}`,
+    body: `${rule.metric}${aggregate} is ${fmt(value)}, ${cmp}${firing && rule.for_secs > 0 ? ` for ${rule.for_secs} s` : ""}.`,
+    detail: {
+      rule_id: rule.id,
+      rule_name: rule.name,
+      metric: rule.metric,
+      value: last,
+      operator: rule.operator,
+      threshold: rule.threshold,
+      clear_threshold: rule.clear_threshold,
+      aggregation: rule.aggregation,
+      window_secs: rule.window_secs,
+      for_secs: rule.for_secs,
+    },
+    occurred_at: at,
+  });
+  s.emit("telemetry", {
+    type: "alert_rule",
+    transition,
+    rule_id: rule.id,
+    rule_name: rule.name,
+    metric: rule.metric,
+    severity: rule.severity,
+    hardware_id: node.id,
+    value: last,
+    at: at.toISOString(),
+  });
+}
+
+/** Evaluates every enabled rule on these samples (any order) in the caller's transaction. */
+export async function evaluateSamples(s: VerbScope, samples: readonly MetricSample[]): Promise<{ transitions: number }> {
+  if (samples.length === 0) return { transitions: 0 };
+  const engine = ruleEngineFor(s.ctx.db);
+  const rules = await engine.rules(s.tx, s.now.getTime());
+  if (rules.length === 0) return { transitions: 0 };
+  const metrics = new Set(samples.flatMap((x) => Object.keys(x.values)));
+  const relevant = rules.filter((r) => metrics.has(r.metric));
+  if (relevant.length === 0) return { transitions: 0 };
+
+  const ordered = [...samples].sort((a, b) => a.ts.getTime() - b.ts.getTime());
+  const nodes = await nodeScopes(s.tx, [...new Set(ordered.map((x) => x.hardware_id))]);
+  const first = new Map<number, Date>();
+  for (const x of ordered) if (!first.has(x.hardware_id)) first.set(x.hardware_id, x.ts);
+
+  // The pairs this batch touches, and the states not yet in memory.
+  const work = new Map<string, { rule: CompiledRule; node: NodeScope; state: NodeState }>();
+  const missing: { rule: CompiledRule; hardware_id: number; first: Date }[] = [];
+  for (const [hardwareId, at] of first) {
+    const node = nodes.get(hardwareId);
+    if (!node) continue;
+    for (const rule of relevant) {
+      if (!inScope(rule, node)) continue;
+      const key = stateKey(rule, hardwareId);
+      const held = engine.states.get(key);
+      if (held) work.set(key, { rule, node, state: { ...held, window: held.window.slice() } });
+      else missing.push({ rule, hardware_id: hardwareId, first: at });
+    }
+  }
+  if (work.size === 0 && missing.length === 0) return { transitions: 0 };
+  const loaded = await loadStates(s.tx, missing);
+  for (const p of missing) {
+    const key = stateKey(p.rule, p.hardware_id);
+    work.set(key, { rule: p.rule, node: nodes.get(p.hardware_id)!, state: loaded.get(key)! });
+  }
+
+  const byNode = new Map<number, { rule: CompiledRule; node: NodeScope; state: NodeState; key: string }[]>();
+  for (const [key, w] of work) {
+    const list = byNode.get(w.node.id);
+    if (list) list.push({ ...w, key });
+    else byNode.set(w.node.id, [{ ...w, key }]);
+  }
+  let transitions = 0;
+  for (const sample of ordered) {
+    for (const w of byNode.get(sample.hardware_id) ?? []) {
+      const value = sample.values[w.rule.metric];
+      if (value === undefined) continue;
+      const judged = step(w.rule, w.state, sample.ts.getTime(), value);
+      if (!judged?.transition) continue;
+      transitions++;
+      await recordTransition(s, w.rule, w.node, w.state, judged.transition, judged.value, sample.ts);
+    }
+  }
+  s.afterCommit(() => {
+    for (const list of byNode.values()) for (const w of list) engine.states.set(w.key, w.state);
+  });
+  return { transitions };
+}
