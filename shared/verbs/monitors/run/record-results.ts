@@ -241,7 +241,8 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
       target_type: a.monitor.target_type,
       target_id: a.monitor.target_id,
       title: `${label} ${what.title}`,
-      body: `${label} (${a.monitor.check_type} ${a.monitor.host}) ${what.body}: ${a.result.msg}`,
+      // A push or group monitor has no host: its type alone says what it is.
+      body: `${label} (${[a.monitor.check_type, a.monitor.host].filter(Boolean).join(" ")}) ${what.body}: ${a.result.msg}`,
       detail: {
         event_id: eventIds[a.eventIndex] ?? null,
         status_from: a.from,
