@@ -8,7 +8,7 @@ import { ApiError } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import type { DeliveryShape } from "../../schemas/notifications.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
-import { defineRead, defineVerb } from "../verb.ts";
+import { defineSnapshotRead, defineVerb } from "../verb.ts";
 import type { Db } from "../../db/database.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
@@ -88,7 +88,9 @@ export interface DeliveryListInput extends ListParams {
   alert_kind?: string | undefined;
 }
 
-export const listDeliveries = defineRead<DeliveryListInput, ListPage<DeliveryShape>>({ scope: ADMIN_NOTIFICATIONS }, (ctx, q) =>
+// One snapshot for the page and its attempts: the delivery worker records an attempt and the delivery's
+// state and error in one transaction, and separate snapshots could show the attempt with the old state.
+export const listDeliveries = defineSnapshotRead<DeliveryListInput, ListPage<DeliveryShape>>({ scope: ADMIN_NOTIFICATIONS }, (ctx, q) =>
   listPage<DeliveryRow, DeliveryShape>(
     ctx.db,
     SPEC,
