@@ -6,23 +6,9 @@
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, type Product } from "../../e2e/helpers.ts";
-import {
-  type Admin,
-  type AgentProcess,
-  bootstrapAdmin,
-  createTestDatabase,
-  spawnAgent,
-  sqlOf,
-  startOn,
-  stopAgents,
-  tempDir,
-  TEST_GRANTS,
-  type TestDatabase,
-  until,
-} from "../../e2e/agents/support.ts";
+import type { Product } from "../../e2e/helpers.ts";
+import { type Admin, type AgentProcess, spawnAgent, tempDir, TEST_GRANTS, until, productFixture } from "../../e2e/agents/support.ts";
 
-let db: TestDatabase;
 let p: Product;
 let admin: Admin;
 let sql: postgres.Sql;
@@ -30,21 +16,17 @@ let tcp: TcpServer;
 const state = tempDir("monitor-agent-");
 let agent: AgentProcess;
 
+const fixture = productFixture();
+
 beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = sqlOf(db);
-  p = await startOn(db);
-  admin = await bootstrapAdmin(p);
+  ({ sql, p, admin } = await fixture.start());
   tcp = createTcpServer((s) => s.end());
   await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
 }, 90_000);
 
 afterAll(async () => {
-  stopAgents();
-  await killAll();
-  await sql?.end();
+  await fixture.stop();
   tcp?.close();
-  await db?.drop();
   state.remove();
 });
 
