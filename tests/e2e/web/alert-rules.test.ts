@@ -1,7 +1,7 @@
 // The threshold alert rules screens in a real browser (docs/alert-rules.md), against the product started as
 // the README says, a node's live CPU pushed through the API for the last hour:
-// - the form shows the API's 422 on its field (a clear threshold on the wrong side), then "Test against
-//   the last hour" says the node would have fired and cleared, and the rule is created;
+// - the form shows the API's 422 on its field (a clear threshold on the wrong side), from a test and from a
+//   save, then "Test against the last hour" says the node would have fired and cleared, and it is created;
 // - the list shows its condition in one line; a sample over the threshold makes it fire, and its page
 //   lists the node as firing;
 // - an edit made stale by another change is a 412 with "Load their version", then saved;
@@ -57,8 +57,12 @@ describe.skipIf(!hasChromium)("alert rules in a real browser", () => {
     await page.getByLabel("Threshold", { exact: true }).fill("90");
     // Above the threshold is the wrong side for `>`: the API's 422 names the field.
     await page.getByLabel("Clear threshold").fill("95");
+    await page.getByRole("button", { name: "Test against the last hour" }).click();
+    const wrongSide = "the clear threshold must be at most the threshold";
+    await seen(page.locator("#rule-clear-error").getByText(wrongSide));
+    expect(await page.getByRole("status", { name: "Test against the last hour" }).count()).toBe(0);
     await page.getByRole("button", { name: "Create rule" }).click();
-    await seen(page.locator("#rule-clear-error").getByText("the clear threshold must be at most the threshold"));
+    await seen(page.locator("#rule-clear-error").getByText(wrongSide));
     expect((await s.api("GET", "/alert-rules")).total).toBe(0);
 
     await page.getByLabel("Clear threshold").fill("80");
@@ -95,6 +99,7 @@ describe.skipIf(!hasChromium)("alert rules in a real browser", () => {
     const listed = await seen(page.locator(`tr[data-rule="${id}"]`));
     await seen(listed.getByText("live.cpu_pct > 90, clears < 80"));
     await seen(listed.getByText("1 node"));
+    await shot(page, "58-alert-rules-list");
 
     // Someone else changes the rule while the form is open: saving is a 412 until their version is loaded.
     await listed.getByRole("link", { name: "CPU hot" }).click();

@@ -79,7 +79,8 @@ function bodyOf(d: Draft, creating: boolean) {
     // Empty: the threshold (the API's default; on an edit null says so).
     ...(d.clear_threshold.trim() === "" ? (creating ? {} : { clear_threshold: null }) : { clear_threshold: num(d.clear_threshold.trim()) }),
     aggregation: d.aggregation,
-    ...(d.window_secs.trim() === "" ? {} : { window_secs: num(d.window_secs.trim()) }),
+    // `last` has no window: the field is hidden and the stored one kept.
+    ...(d.aggregation === "last" || d.window_secs.trim() === "" ? {} : { window_secs: num(d.window_secs.trim()) }),
     ...(d.for_secs.trim() === "" ? {} : { for_secs: num(d.for_secs.trim()) }),
     severity: d.severity,
     scope_kind: d.scope_kind,
