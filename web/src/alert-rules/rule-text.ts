@@ -1,7 +1,7 @@
 // Rules and their test answer in words: the condition as one line ("host.cpu_pct avg 5m > 90 for 5m,
 // clears < 80") for the list and the rule's page, and per node what the rule would have done in the last
 // hour ("would have fired at 14:02 (value 93.1) and cleared at 14:20 (value 61)") for the form's test.
-import type { paths } from "../api/client.ts";
+import type { paths } from "../api/schema.d.ts";
 
 type RuleShape = paths["/api/v1/alert-rules/{rule_id}"]["get"]["responses"][200]["content"]["application/json"];
 export type TestResult = paths["/api/v1/alert-rules/test"]["post"]["responses"][200]["content"]["application/json"];
