@@ -9,6 +9,7 @@ const TONE: Record<string, string> = {
   completed: "good",
   succeeded: "good",
   down: "bad",
+  firing: "bad",
   stopped: "bad",
   failed: "bad",
   revoked: "bad",
