@@ -3,7 +3,7 @@
 // current outage's alert was folded into an upstream's (dispatch-alerts.ts), a notice says which
 // upstream. Live from /monitors/stream: its results extend the chart, a status change or a fold reloads
 // the state, uptime and events.
-import { useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { sourceOf } from "../../../shared/domain/monitors/check-types.ts";
@@ -69,6 +69,11 @@ export function MonitorPage({ id }: { id: string }) {
     clearTimeout(reloadSoon.current);
     reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
   });
+  // A change made while the stream was connecting (or away) sent no event this page heard: read it all
+  // again each time the stream goes live.
+  useEffect(() => {
+    if (live === "live") setVersion((v) => v + 1);
+  }, [live]);
   const action = useSubmit();
   const [deleting, setDeleting] = useState(false);
   const act = (what: "check" | "pause" | "resume") =>
