@@ -7070,13 +7070,13 @@ export interface paths {
         };
         /**
          * Push a heartbeat to a push monitor
-         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
+         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or (POST) a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
          */
         get: operations["getApiV1PushByToken"];
         put?: never;
         /**
          * Push a heartbeat to a push monitor
-         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
+         * @description Public: the token is the credential. `status` up (default) or down, `msg`, `ping` (ms) and `exit_code` (not 0: down, unless `status` is given), in the query string or (POST) a JSON or form body (the body's win). Answered after the result committed; a push saying down marks the monitor down at once. A paused monitor's push is accepted and not recorded (`recorded: false`). An unknown or rotated token answers 404; more than 60 pushes a minute to one token, or 30 to unknown tokens from one client, answer 429 with Retry-After.
          */
         post: operations["postApiV1PushByToken"];
         delete?: never;
@@ -28372,36 +28372,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
-                    exit_code?: number | string;
-                    /** @description A message kept with the result. */
-                    msg?: string;
-                    /** @description The job's own latency in ms, kept as the result's latency. */
-                    ping?: number | string;
-                    /**
-                     * @description up (the default) or down; a push saying down marks the monitor down at once.
-                     * @enum {string}
-                     */
-                    status?: "up" | "down" | "";
-                };
-                "application/x-www-form-urlencoded": {
-                    /** @description The job's exit code: anything but 0 means down, unless `status` is given. */
-                    exit_code?: number | string;
-                    /** @description A message kept with the result. */
-                    msg?: string;
-                    /** @description The job's own latency in ms, kept as the result's latency. */
-                    ping?: number | string;
-                    /**
-                     * @description up (the default) or down; a push saying down marks the monitor down at once.
-                     * @enum {string}
-                     */
-                    status?: "up" | "down" | "";
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             200: {
@@ -28418,11 +28389,9 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
         };
     };
     postApiV1PushByToken: {
