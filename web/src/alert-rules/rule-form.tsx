@@ -4,6 +4,7 @@
 // the last hour" sends the draft to POST /alert-rules/test and says per node what it would have done. The
 // API's 422 (of a save or a test) is shown on each field; an edit sends If-Match with the version it
 // loaded, so a concurrent change is a 412 shown with "Load their version", never overwritten.
+import { SaveBar } from "../components/save-bar.tsx";
 import { useEffect, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { ApiProblem, messageOf } from "../api/problem.ts";
@@ -369,24 +370,13 @@ export function RuleForm({ id }: { id?: string | undefined }) {
         </div>
         {latest === "test" && <Notice kind="error">{trial.error}</Notice>}
         {tested && <RuleTestResult result={tested} />}
-        {latest === "test" ? null : conflict ? (
-          <div class="notice notice-error" role="alert">
-            <p>{submit.error}</p>
-            <button type="button" onClick={() => loaded.reload()}>
-              Load their version
-            </button>
-          </div>
-        ) : (
-          <Notice kind="error">{submit.error}</Notice>
-        )}
-        <div class="actions">
-          <button type="submit" class="primary" disabled={submit.busy}>
-            {submit.busy ? "Saving…" : creating ? "Create rule" : "Save changes"}
-          </button>
-          <button type="button" onClick={() => history.back()}>
-            Cancel
-          </button>
-        </div>
+        <SaveBar
+          error={latest === "test" ? undefined : submit.error}
+          conflict={latest !== "test" && conflict}
+          onLoadTheirs={() => loaded.reload()}
+          busy={submit.busy}
+          label={creating ? "Create rule" : "Save changes"}
+        />
       </form>
     </section>
   );

@@ -1,6 +1,7 @@
 // Create and edit forms for a group. An edit sends If-Match with the version it loaded, so a concurrent
 // change answers 412 and is shown (with a way to load that change), never silently overwritten. The API's
 // 422 messages are shown on their fields.
+import { SaveBar } from "../components/save-bar.tsx";
 import { useEffect, useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { ApiProblem, messageOf } from "../api/problem.ts";
@@ -125,24 +126,13 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
             </Field>
           );
         })}
-        {conflict ? (
-          <div class="notice notice-error" role="alert">
-            <p>{submit.error}</p>
-            <button type="button" onClick={() => loaded.reload()}>
-              Load their version
-            </button>
-          </div>
-        ) : (
-          <Notice kind="error">{submit.error}</Notice>
-        )}
-        <div class="actions">
-          <button type="submit" class="primary" disabled={submit.busy}>
-            {submit.busy ? "Saving…" : creating ? `Create ${group.noun}` : "Save changes"}
-          </button>
-          <button type="button" onClick={() => history.back()}>
-            Cancel
-          </button>
-        </div>
+        <SaveBar
+          error={submit.error}
+          conflict={conflict}
+          onLoadTheirs={() => loaded.reload()}
+          busy={submit.busy}
+          label={creating ? `Create ${group.noun}` : "Save changes"}
+        />
       </form>
     </section>
   );

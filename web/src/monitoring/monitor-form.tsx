@@ -5,6 +5,7 @@
 // agent and no vantage points (docs/adr/0434), so those fields are not shown for it. The API's 422 is shown
 // on each field, nested config keys included. An edit sends If-Match with the version it loaded, so a
 // concurrent change is a 412 shown with "Load their version", never overwritten.
+import { SaveBar } from "../components/save-bar.tsx";
 import { useEffect, useState } from "preact/hooks";
 import { anyApi, api, ok } from "../api/client.ts";
 import { ApiProblem, messageOf } from "../api/problem.ts";
@@ -324,24 +325,13 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
           <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
           not checked)
         </label>
-        {conflict ? (
-          <div class="notice notice-error" role="alert">
-            <p>{submit.error}</p>
-            <button type="button" onClick={() => loaded.reload()}>
-              Load their version
-            </button>
-          </div>
-        ) : (
-          <Notice kind="error">{submit.error}</Notice>
-        )}
-        <div class="actions">
-          <button type="submit" class="primary" disabled={submit.busy}>
-            {submit.busy ? "Saving…" : creating ? "Create monitor" : "Save changes"}
-          </button>
-          <button type="button" onClick={() => history.back()}>
-            Cancel
-          </button>
-        </div>
+        <SaveBar
+          error={submit.error}
+          conflict={conflict}
+          onLoadTheirs={() => loaded.reload()}
+          busy={submit.busy}
+          label={creating ? "Create monitor" : "Save changes"}
+        />
       </form>
     </section>
   );
