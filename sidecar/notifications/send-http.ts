@@ -1,4 +1,4 @@
-// The one sender of every "http" provider (shared/domain/notifications/notifiers/): POSTs the request the
+// The one sender of every "http" provider (shared/domain/notifications/notifiers/): sends the request the
 // provider renders, with a per-request timeout; a provider needs no code here. The response body is read
 // (bounded) only to settle the connection and, for telegram, its `ok`; it is never logged or stored (a
 // provider may echo secrets).
@@ -29,10 +29,11 @@ export async function sendHttp(
   let response: OutboundResponse;
   try {
     response = await net.outbound.request({
-      method: "POST",
+      method: spec.method ?? "POST",
       url: spec.url,
       headers,
-      body: spec.body,
+      // A GET (or a bodiless DELETE) carries no body at all.
+      body: spec.body === "" ? undefined : spec.body,
       timeoutMs,
       maxBytes: BODY_LIMIT,
       policy: net.policy,

@@ -12,7 +12,10 @@ export interface FixtureCase {
   message?: Partial<AlertMessage>;
   /** Unix seconds of the attempt (default 1793613600, 2026-11-02T10:00:00Z). */
   now_secs?: number;
-  /** http: what the receiver must get; headers listed are compared exactly (null: absent), others not. */
+  /**
+   * http: what the receiver must get; headers listed are compared exactly (null: absent), others not. A
+   * string body is compared as the exact text (a form, a plain-text body), anything else as JSON.
+   */
   request?: { method: string; path: string; headers: Record<string, string | null>; body: unknown };
   /** http: the provider's recorded answer, and what the delivery makes of it (default "delivered"). */
   response?: { status: number; contentType: string | null; body: string };
@@ -30,6 +33,9 @@ export interface Fixture {
 export const DEFAULT_ALERT: AlertMessage = {
   id: "msg_2kFq8W3e7T1xY0aB",
   kind: "monitor.down",
+  status: "firing",
+  dedup_key: "ctl-monitor:7",
+  links: {},
   severity: "critical",
   title: "Server down",
   body: "The server did not answer",

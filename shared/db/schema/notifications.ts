@@ -62,6 +62,21 @@ export const notificationAlerts = pgTable(
     state: text("state").notNull().default("waiting"),
     /** The root cause's alert this one was folded into. */
     suppressed_by: bigint("suppressed_by", { mode: "number" }),
+    /**
+     * What the alert is about, the same for a firing alert and its recovery (`monitor:7`,
+     * `rule:3:hardware:12`; domain/notifications/alert-status.ts); null for an event, which has no recovery.
+     */
+    subject: text("subject"),
+    /**
+     * The incident this alert belongs to: the id of the firing alert that opened it (its own id when it
+     * did). A recovery carries the incident it ended. Null for an event. docs/adr/0442-alert-lifecycle.md.
+     */
+    incident_id: bigint("incident_id", { mode: "number" }),
+    /** On the opening alert: when a recovery ended the incident. */
+    resolved_at: tz("resolved_at"),
+    /** On the opening alert: who acknowledged the incident and when (cleared by an un-acknowledge). */
+    acknowledged_at: tz("acknowledged_at"),
+    acknowledged_by: text("acknowledged_by"),
     /** Only for `notification.test`: the one sink the test goes to, routes aside. */
     test_sink_id: integer("test_sink_id").references(() => notificationSinks.id, { onDelete: "cascade" }),
     dispatched_at: tz("dispatched_at"),
@@ -71,6 +86,9 @@ export const notificationAlerts = pgTable(
     index("notification_alerts_waiting_idx").on(t.occurred_at).where(sql`state = 'waiting'`),
     index("notification_alerts_monitor_idx").on(t.monitor_id, t.occurred_at),
     index("notification_alerts_suppressed_by_idx").on(t.suppressed_by),
+    // The open incident of a subject, found by each new alert about it.
+    index("notification_alerts_open_incident_idx").on(t.subject).where(sql`incident_id = id and resolved_at is null`),
+    index("notification_alerts_incident_idx").on(t.incident_id),
   ],
 );
 

@@ -7,6 +7,7 @@ import { queryRows } from "../../db/database.ts";
 import { notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
 import { isNotifierType, type NotifierType } from "../../domain/notifications/notifiers/index.ts";
+import { alertStatusOf, dedupKeyOf } from "../../domain/notifications/alert-status.ts";
 import { normalizeSeverity } from "../../domain/notifications/severity.ts";
 import type { AlertMessage } from "../../domain/notifications/notifiers/notifier.ts";
 import type { Vault } from "../../vault/vault.ts";
@@ -66,6 +67,9 @@ export const claimDeliveries = defineVerb(
         message: {
           id: `alert_${alert.id}_sink_${sink.id}`,
           kind: alert.kind,
+          status: alertStatusOf(alert.kind),
+          dedup_key: dedupKeyOf(alert),
+          links: {},
           severity: normalizeSeverity(alert.severity),
           title: alert.title,
           body: alert.body,

@@ -2,6 +2,7 @@
 // marked (sealed by the vault, answered masked with a `<key>_set` flag), and how an alert becomes what it
 // sends. Runtime-neutral: the API validates sink configs with the same fields on the edge; the sidecar
 // sends what `render` answers (sidecar/notifications/send-http.ts for every "http" provider).
+import type { AlertStatus } from "../alert-status.ts";
 
 export type FieldKind = "url" | "host" | "string" | "port" | "bool" | "priority";
 
@@ -19,6 +20,15 @@ export interface AlertMessage {
   /** Stable per delivery: the webhook-id, so a receiver can drop a replayed duplicate. */
   id: string;
   kind: string;
+  /** firing (a problem began), resolved (it ended) or event (neither): ../alert-status.ts. */
+  status: AlertStatus;
+  /**
+   * The same on a firing alert and on the recovery that ends it (the incident's key): what PagerDuty calls
+   * `dedup_key` and Opsgenie `alias`, so a recovery resolves the incident its alert opened.
+   */
+  dedup_key: string;
+  /** Links into the console when the server's PUBLIC_URL is set: the alert, and a signed acknowledge link. */
+  links: { alert?: string; acknowledge?: string };
   severity: "info" | "warning" | "critical";
   title: string;
   body: string;
@@ -26,8 +36,10 @@ export interface AlertMessage {
   data: Record<string, unknown>;
 }
 
-/** A rendered HTTP notification: always a POST (the sender adds its user-agent). */
+/** A rendered HTTP notification (the sender adds its user-agent). */
 export interface HttpRequestSpec {
+  /** POST unless the provider's API says otherwise. */
+  method?: "POST" | "PUT" | "PATCH" | "GET" | "DELETE";
   url: string;
   headers: Record<string, string>;
   body: string;

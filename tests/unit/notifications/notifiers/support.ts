@@ -1,7 +1,7 @@
 // The recorded-fixture test every notification provider has (notifiers/README.md): its cases are
 // tests/fixtures/notifications/<type>.json (format: tests/helpers/notification-fixtures.ts). An "http" provider's case is rendered and sent by the one
 // generic HTTP sender to a loopback receiver, which must get the documented request (method, path, the
-// fixture's headers, the JSON body) and answer the recorded response with the given outcome. The "smtp"
+// fixture's headers, the body: JSON, or the exact text when the fixture gives a string) and answer the recorded response with the given outcome. The "smtp"
 // provider's case is the mail it renders (sending it is tests/sidecar/notifications/delivery.test.ts).
 // `{peer}` in a config or secret value stands for the receiver's base URL.
 import { describe, expect, it } from "vitest";
@@ -55,7 +55,9 @@ export function providerFixtureTests(provider: Notifier): void {
           const got = peer.received[0]!;
           expect({ method: got.method, path: got.url }).toEqual({ method: c.request!.method, path: c.request!.path });
           for (const [name, value] of Object.entries(c.request!.headers)) expect(got.headers[name], name).toBe(value ?? undefined);
-          expect(JSON.parse(got.body)).toEqual(c.request!.body);
+          const want = c.request!.body;
+          if (typeof want === "string") expect(got.body).toBe(want);
+          else expect(JSON.parse(got.body)).toEqual(want);
         } finally {
           await peer.close();
         }
