@@ -29,7 +29,17 @@ function checkValue(key: string, f: NotifierField, value: unknown, policy: Outbo
       return check && !check.ok ? `is refused: ${check.message.replace(/\.$/, "")}` : null;
     }
     case "string":
+    case "text":
       return typeof value === "string" && value.trim() !== "" ? null : "must be a non-empty string";
+    case "integer": {
+      const min = f.min ?? Number.MIN_SAFE_INTEGER;
+      const max = f.max ?? Number.MAX_SAFE_INTEGER;
+      return Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+        ? null
+        : `must be an integer${f.min != null || f.max != null ? ` ${min}..${max}` : ""}`;
+    }
+    case "choice":
+      return typeof value === "string" && (f.options ?? []).includes(value) ? null : `must be one of ${(f.options ?? []).join(", ")}`;
     case "host": {
       if (typeof value !== "string" || value.trim() === "") return "must be a non-empty string";
       const reason = policy ? checkOutboundHost(value, policy) : null;

@@ -4,7 +4,7 @@
 // shown once. An edit PATCHes the sink: a secret left empty keeps the stored one (the API never returns
 // it), an emptied plain key is sent as null, which removes it.
 import { useState } from "preact/hooks";
-import { NOTIFIER_TYPES, NOTIFIER_FIELDS, type NotifierType } from "../../../shared/domain/notifications/notifiers/index.ts";
+import { NOTIFIER_FIELDS, NOTIFIER_TYPES, type NotifierType, notifierOf } from "../../../shared/domain/notifications/notifiers/index.ts";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
@@ -13,7 +13,7 @@ import { Field, Notice, TextInput } from "../components/field.tsx";
 function configValue(kind: string, raw: string): unknown {
   const v = raw.trim();
   if (v === "") return undefined;
-  if (kind === "port" || kind === "priority") return Number.isFinite(Number(v)) ? Number(v) : v;
+  if (kind === "port" || kind === "priority" || kind === "integer") return Number.isFinite(Number(v)) ? Number(v) : v;
   if (kind === "bool") return v === "true";
   return v;
 }
@@ -86,7 +86,7 @@ export function SinkForm({
           <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as NotifierType)}>
             {NOTIFIER_TYPES.map((t) => (
               <option key={t} value={t}>
-                {t}
+                {notifierOf(t).label ?? t}
               </option>
             ))}
           </select>
@@ -97,6 +97,34 @@ export function SinkForm({
         const label = `${key.replace(/_/g, " ")}${f.required ? "" : " (optional)"}`;
         const error = submit.fields[`provider_config.${key}`];
         const set = (v: string) => setConfig((old) => ({ ...old, [key]: v }));
+        if (f.kind === "choice")
+          return (
+            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+              {(a11y) => (
+                <select {...a11y} value={config[key] ?? ""} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
+                  <option value="">Default</option>
+                  {(f.options ?? []).map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          );
+        if (f.kind === "text")
+          return (
+            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+              {(a11y) => (
+                <textarea
+                  {...a11y}
+                  rows={4}
+                  value={config[key] ?? ""}
+                  onInput={(e) => set((e.currentTarget as HTMLTextAreaElement).value)}
+                />
+              )}
+            </Field>
+          );
         if (f.kind === "bool")
           return (
             <Field key={`${type}-${key}`} id={id} label={label} error={error}>
@@ -123,7 +151,9 @@ export function SinkForm({
               ? { hint: sink?.provider_config[`${key}_set`] === true ? "Set (never shown); empty keeps it." : "Not set." }
               : type === "webhook" && key === "secret" && !sink
                 ? { hint: "Empty: one is generated and shown once." }
-                : {})}
+                : f.hint
+                  ? { hint: f.hint }
+                  : {})}
           />
         );
       })}

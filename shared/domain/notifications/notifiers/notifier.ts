@@ -4,10 +4,21 @@
 // sends what `render` answers (sidecar/notifications/send-http.ts for every "http" provider).
 import type { AlertStatus } from "../alert-status.ts";
 
-export type FieldKind = "url" | "host" | "string" | "port" | "bool" | "priority";
+/**
+ * How a key is checked (../notifier-config.ts) and shown in the sink form: `integer` within `min`..`max`,
+ * `choice` one of `options`, `text` a string the form shows as several lines (a template, a message).
+ */
+export type FieldKind = "url" | "host" | "string" | "text" | "port" | "bool" | "priority" | "integer" | "choice";
 
 export interface NotifierField {
   kind: FieldKind;
+  /** integer: the bounds (inclusive). */
+  min?: number;
+  max?: number;
+  /** choice: the values accepted. */
+  options?: readonly string[];
+  /** A line under the input in the sink form: what the value is and where the service shows it. */
+  hint?: string;
   secret?: boolean;
   required?: boolean;
   /** An older key accepted for this one on input (renamed to it before validation). */
@@ -65,6 +76,8 @@ export interface RenderInput {
 
 interface NotifierBase<T extends string> {
   type: T;
+  /** The service's own name, as the sink form lists it ("PagerDuty"). */
+  label?: string;
   fields: Record<string, NotifierField>;
 }
 
