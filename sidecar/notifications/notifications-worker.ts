@@ -5,9 +5,11 @@
 // stop() takes no new work and waits for the sends in flight: the drain loses nothing.
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
+import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts";
 import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts";
-import { type DeliveryJob, claimDeliveries, recordAttempt } from "../../shared/verbs/notifications/delivery-work.ts";
+import { GroupCommitter } from "../../shared/group-commit.ts";
+import { type AttemptRecord, type DeliveryJob, claimDeliveries, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
 import { dispatchAlerts } from "../../shared/verbs/notifications/dispatch-alerts.ts";
 import { NOTIFICATIONS_CHANNEL } from "../../shared/verbs/notifications/enqueue-alert.ts";
 import { readOutboundPolicy } from "../../shared/verbs/integrations/outbound-policy.ts";
@@ -22,6 +24,8 @@ export interface NotificationOptions {
   timeoutMs: number;
   backoff: BackoffPolicy;
   concurrency: number;
+  /** Sends to one sink in flight at most (a slow receiver must not take every slot). */
+  perSinkConcurrency: number;
   tickMs: number;
   /** How long a claim holds a delivery: past it, another worker may take it (the sender died). */
   leaseMs: number;
@@ -33,7 +37,8 @@ export function notificationOptions(config: NodeRuntime["deps"]["config"]): Noti
     maxAttempts: config.NOTIFICATION_MAX_ATTEMPTS,
     timeoutMs: config.NOTIFICATION_TIMEOUT_MS,
     backoff: { baseMs: 1000, capMs: 5 * 60_000 },
-    concurrency: 16,
+    concurrency: 64,
+    perSinkConcurrency: 8,
     tickMs: 1000,
     leaseMs: config.NOTIFICATION_TIMEOUT_MS * 3 + 30_000,
   };
@@ -53,18 +58,22 @@ export function notificationsWorker(
   const ctx = systemContext({ db: database.db, clock: deps.clock, random: deps.random });
   const logger = deps.logger;
   const inFlight = new Set<Promise<void>>();
+  // Each attempt is committed before its slot frees; attempts that end together share a transaction.
+  const attempts = new GroupCommitter<AttemptRecord, { state: string }>((records) => recordAttempts({ ctx, input: records }), 200);
+  const recordAttempt = ({ input }: { input: AttemptRecord }) => attempts.submit(input);
+  /** Sends in flight per sink id (the claim leaves a sink at its limit out). */
+  const busy = new Map<number, number>();
   let stopped = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let round: Promise<void> | null = null;
   let again = false;
 
-  async function send(job: DeliveryJob): Promise<void> {
+  async function send(job: DeliveryJob, policy: OutboundPolicy): Promise<void> {
     const started = deps.clock.now();
     const t0 = performance.now();
     let outcome: SendOutcome;
     try {
-      const policy = await readOutboundPolicy(database.db);
       const provider = notifierOf(job.sink.provider_type);
       const nowSecs = Math.floor(started.getTime() / 1000);
       outcome =
@@ -75,7 +84,6 @@ export function notificationsWorker(
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }
     await recordAttempt({
-      ctx,
       input: {
         delivery_id: job.delivery_id,
         ...outcome,
@@ -93,17 +101,16 @@ export function notificationsWorker(
       });
   }
 
-  async function runRound(): Promise<void> {
-    for (let i = 0; i < 10 && !stopped; i++) {
-      const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
-      if (r.dispatched + r.suppressed + r.debounced + r.unrouted < 200) break;
-    }
+  /** Claims what the free slots allow and starts sending it (without waiting for the sends). */
+  async function claimAndSend(): Promise<void> {
     const room = options.concurrency - inFlight.size;
     if (stopped || room <= 0) return;
-    const { jobs, failed } = await claimDeliveries({ ctx, input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault } });
+    const { jobs, failed } = await claimDeliveries({
+      ctx,
+      input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault, perSink: options.perSinkConcurrency, busy },
+    });
     for (const f of failed)
       await recordAttempt({
-        ctx,
         input: {
           delivery_id: f.id,
           outcome: "failed",
@@ -115,16 +122,33 @@ export function notificationsWorker(
           permanent: true,
         },
       });
+    // The policy as it is now, read once for the claim's sends (each send checks its address against it).
+    const policy = jobs.length > 0 ? await readOutboundPolicy(database.db) : null;
     for (const job of jobs) {
-      const p = send(job)
+      const sink = job.sink.id;
+      busy.set(sink, (busy.get(sink) ?? 0) + 1);
+      const p = send(job, policy!)
         .catch((e: unknown) =>
           logger.error("notification attempt could not be recorded", { delivery_id: job.delivery_id, error: String(e) }),
         )
         .finally(() => {
           inFlight.delete(p);
+          const left = (busy.get(sink) ?? 1) - 1;
+          if (left > 0) busy.set(sink, left);
+          else busy.delete(sink);
           if (!stopped) void kick();
         });
       inFlight.add(p);
+    }
+  }
+
+  async function runRound(): Promise<void> {
+    // Sending starts after each dispatched batch, not after the whole backlog: the first alerts of a
+    // burst reach their receivers while the rest are still being routed.
+    for (let i = 0; i < 10 && !stopped; i++) {
+      const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
+      await claimAndSend();
+      if (r.dispatched + r.suppressed + r.debounced + r.unrouted < 200) break;
     }
   }
 

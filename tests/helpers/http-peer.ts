@@ -14,7 +14,7 @@ export interface Peer {
   url: string;
   received: Received[];
   /** Answers request number n (0-based) of this peer. */
-  answer: (n: number, r: Received) => { status: number; body?: string; contentType?: string | null } | "hang";
+  answer: (n: number, r: Received) => { status: number; body?: string; contentType?: string | null; delayMs?: number } | "hang";
   close(): Promise<void>;
 }
 
@@ -29,9 +29,19 @@ export async function startPeer(answer: Peer["answer"] = () => ({ status: 200 })
       const n = peer.received.push(r) - 1;
       const a = peer.answer(n, r);
       if (a === "hang") return void hanging.add(res);
-      if (a.contentType) res.setHeader("content-type", a.contentType);
-      res.statusCode = a.status;
-      res.end(a.body ?? "");
+      const reply = () => {
+        if (a.contentType) res.setHeader("content-type", a.contentType);
+        res.statusCode = a.status;
+        res.end(a.body ?? "");
+      };
+      // A slow receiver (the delivery benchmark's): held like a hanging one until it answers.
+      if (a.delayMs) {
+        hanging.add(res);
+        setTimeout(() => {
+          hanging.delete(res);
+          if (!res.destroyed) reply();
+        }, a.delayMs).unref();
+      } else reply();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -2,7 +2,7 @@
 // claim due deliveries with SKIP LOCKED under a lease (a worker that dies loses only its lease: another
 // takes the delivery when it runs out), then record each attempt: delivered, retrying after an
 // exponential backoff with jitter, or dead after the last attempt.
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
@@ -11,7 +11,7 @@ import { alertStatusOf, dedupKeyOf } from "../../domain/notifications/alert-stat
 import { normalizeSeverity } from "../../domain/notifications/severity.ts";
 import type { AlertMessage } from "../../domain/notifications/notifiers/notifier.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { defineVerb } from "../verb.ts";
+import { defineVerb, type VerbScope } from "../verb.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
 
@@ -26,36 +26,78 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   vault: Vault;
+  /**
+   * At most this many deliveries of one sink in flight in this worker, counting `busy` (its sends still
+   * running): a slow or failing receiver holds only its own slots, never the other sinks' (the burst
+   * benchmark, issue 30).
+   */
+  perSink?: number;
+  busy?: ReadonlyMap<number, number>;
 }
 
-/** Claims up to `limit` due deliveries of enabled sinks and answers what to send for each. */
+/** Claims up to `limit` due deliveries of enabled sinks, fairly across sinks, and answers what to send for each. */
 export const claimDeliveries = defineVerb(
   { scope: ADMIN_NOTIFICATIONS },
-  async (s, { limit, leaseMs, vault }: ClaimOptions): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
+  async (
+    s,
+    { limit, leaseMs, vault, perSink = limit, busy = new Map() }: ClaimOptions,
+  ): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
     const now = s.now.toISOString();
     const until = new Date(s.now.getTime() + leaseMs).toISOString();
+    const busyJson = JSON.stringify(Object.fromEntries(busy));
+    // Each sink's due deliveries ranked oldest first; a sink offers only its free slots, and the oldest of
+    // those across sinks are taken. Locked with SKIP LOCKED after the ranking (a window cannot be locked).
     const claimed = await queryRows<{ id: number; alert_id: number; sink_id: number; attempt_count: number }>(
       s.tx,
-      sql`update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
+      sql`with ranked as (
+          select d.id, d.next_attempt_at, row_number() over (partition by d.sink_id order by d.next_attempt_at, d.id) as rn,
+            ${perSink}::int - coalesce((${busyJson}::jsonb ->> d.sink_id::text)::int, 0) as room
+          from notification_deliveries d join notification_sinks k on k.id = d.sink_id and k.enabled
+          where d.state in ('pending', 'retrying') and d.next_attempt_at <= ${now}::timestamptz
+            and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)),
+        chosen as (select id from ranked where rn <= room order by next_attempt_at, id limit ${limit})
+      update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
       where id in (
-        select d.id from notification_deliveries d join notification_sinks k on k.id = d.sink_id and k.enabled
-        where d.state in ('pending', 'retrying') and d.next_attempt_at <= ${now}::timestamptz
-          and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
-        order by d.next_attempt_at, d.id limit ${limit}
-        for update of d skip locked)
+        select d.id from notification_deliveries d where d.id in (select id from chosen)
+          and d.state in ('pending', 'retrying') and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
+        for update skip locked)
       returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count`,
     );
     const jobs: DeliveryJob[] = [];
     const failed: { id: number; error: string }[] = [];
+    if (claimed.length === 0) return { jobs, failed };
+    // One read of the alerts and of the sinks for the whole claim; each sink's secrets opened once.
+    const alerts = new Map(
+      (
+        await s.tx
+          .select()
+          .from(notificationAlerts)
+          .where(inArray(notificationAlerts.id, [...new Set(claimed.map((d) => d.alert_id))]))
+      ).map((a) => [a.id, a]),
+    );
+    const sinks = new Map(
+      (
+        await s.tx
+          .select()
+          .from(notificationSinks)
+          .where(inArray(notificationSinks.id, [...new Set(claimed.map((d) => d.sink_id))]))
+      ).map((k) => [k.id, k]),
+    );
+    const opened = new Map<number, Promise<Record<string, string> | null>>();
     for (const d of claimed) {
-      const [alert] = await s.tx.select().from(notificationAlerts).where(eq(notificationAlerts.id, d.alert_id));
-      const [sink] = await s.tx.select().from(notificationSinks).where(eq(notificationSinks.id, d.sink_id));
+      const alert = alerts.get(d.alert_id);
+      const sink = sinks.get(d.sink_id);
       if (!alert || !sink) continue;
       if (!isNotifierType(sink.provider_type)) {
         failed.push({ id: d.id, error: `Unknown provider type: ${sink.provider_type}` });
         continue;
       }
-      const secrets = await openSinkSecrets(vault, sink).catch(() => null);
+      if (!opened.has(sink.id))
+        opened.set(
+          sink.id,
+          openSinkSecrets(vault, sink).catch(() => null),
+        );
+      const secrets = await opened.get(sink.id)!;
       if (!secrets) {
         failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
         continue;
@@ -100,7 +142,20 @@ export interface AttemptRecord {
   permanent?: boolean;
 }
 
-export const recordAttempt = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, r: AttemptRecord): Promise<{ state: string }> => {
+/**
+ * Records attempts, several in one transaction (the worker group-commits them: shared/group-commit.ts),
+ * answering each delivery's new state in order.
+ */
+export const recordAttempts = defineVerb(
+  { scope: ADMIN_NOTIFICATIONS },
+  async (s, records: AttemptRecord[]): Promise<{ state: string }[]> => {
+    const states: { state: string }[] = [];
+    for (const r of records) states.push(await recordOne(s, r));
+    return states;
+  },
+);
+
+async function recordOne(s: VerbScope, r: AttemptRecord): Promise<{ state: string }> {
   const [d] = await s.tx.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, r.delivery_id)).for("update");
   if (!d) return { state: "gone" };
   const attempt = d.attempt_count + 1;
@@ -138,4 +193,4 @@ export const recordAttempt = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s
       diff: { sink_id: d.sink_id, attempts: attempt, error: r.error },
     });
   return { state };
-});
+}

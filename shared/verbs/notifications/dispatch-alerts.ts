@@ -198,10 +198,9 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
   return n;
 }
 
-/** The sinks whose enabled routes admit `alert`, each once. */
-async function sinksFor(db: Db, alert: AlertRow): Promise<number[]> {
-  if (alert.test_sink_id != null) return [alert.test_sink_id];
-  const routes = await db
+/** The enabled routes of enabled sinks: read once per dispatch call, not once per alert. */
+async function enabledRoutes(db: Db) {
+  return db
     .select({
       sink_id: notificationRoutes.sink_id,
       alert_severity: notificationRoutes.alert_severity,
@@ -213,6 +212,13 @@ async function sinksFor(db: Db, alert: AlertRow): Promise<number[]> {
     .from(notificationRoutes)
     .innerJoin(notificationSinks, eq(notificationSinks.id, notificationRoutes.sink_id))
     .where(and(eq(notificationRoutes.enabled, true), eq(notificationSinks.enabled, true)));
+}
+
+type RouteRow = Awaited<ReturnType<typeof enabledRoutes>>[number];
+
+/** The sinks whose enabled routes admit `alert`, each once. */
+async function sinksFor(db: Db, routes: RouteRow[], alert: AlertRow): Promise<number[]> {
+  if (alert.test_sink_id != null) return [alert.test_sink_id];
   const admitted = routes.filter((r) => routeAdmits(r.alert_severity, alert.severity) && kindAdmitted(r.event_kinds, alert.kind));
   const scoped = admitted.some((r) => r.site_id != null || r.environment_id != null || r.tag != null);
   const scope = scoped ? await targetScope(db, alert.target_type, alert.target_id) : null;
@@ -236,6 +242,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
   if (alerts.length === 0) return result;
 
   const radii = new Map<string, Set<string>>();
+  const routes = await enabledRoutes(s.tx);
   let down: DownTarget[] | null = null;
   const deliveryIds: number[] = [];
   const folded = new Set<number>();
@@ -284,22 +291,26 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       const n = await foldWaitingDependents(s, radii, alert, folded);
       result.suppressed += n;
     }
-    const members = await s.tx
-      .select({
-        monitor_id: notificationAlerts.monitor_id,
-        title: notificationAlerts.title,
-        target_type: notificationAlerts.target_type,
-        target_id: notificationAlerts.target_id,
-      })
-      .from(notificationAlerts)
-      .where(eq(notificationAlerts.suppressed_by, alert.id))
-      .orderBy(notificationAlerts.id);
+    // Only a down can be a root that others were folded into.
+    const members =
+      alert.kind !== DOWN
+        ? []
+        : await s.tx
+            .select({
+              monitor_id: notificationAlerts.monitor_id,
+              title: notificationAlerts.title,
+              target_type: notificationAlerts.target_type,
+              target_id: notificationAlerts.target_id,
+            })
+            .from(notificationAlerts)
+            .where(eq(notificationAlerts.suppressed_by, alert.id))
+            .orderBy(notificationAlerts.id);
     const message = groupedMessage(
       alert.title,
       lateRoot ? `${alert.body}\n\nBehind "${lateRoot.title}", already reported.` : alert.body,
       members,
     );
-    const sinks = await sinksFor(s.tx, alert);
+    const sinks = await sinksFor(s.tx, routes, alert);
     await s.tx
       .update(notificationAlerts)
       .set({

@@ -29,7 +29,7 @@ export interface Harness extends Actors {
 }
 
 export async function createHarness(
-  options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number } = {},
+  options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number; perSinkConcurrency?: number } = {},
 ): Promise<Harness> {
   const a = await createActors();
   const worker = notificationsWorker(a.t.runtime, {
@@ -39,6 +39,7 @@ export async function createHarness(
     backoff: { baseMs: 20, capMs: 100 },
     tickMs: 50,
     concurrency: 8,
+    perSinkConcurrency: options.perSinkConcurrency ?? 8,
     leaseMs: 10_000,
   });
   await worker.start();

@@ -1,0 +1,33 @@
+// A receiver that never answers holds only its own sink's slots (docs/adr/0452): with 8 sends in flight
+// at most and 2 per sink, ten alerts routed to a hanging sink and to a healthy one are all delivered to
+// the healthy one while the hanging one has exactly its 2 requests open.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createHarness, type Harness, type Peer, startPeer } from "./support.ts";
+
+let h: Harness;
+let hanging: Peer;
+let healthy: Peer;
+beforeAll(async () => {
+  // The hanging sends outlast the wait below (bounded at 10 s), so none is retried meanwhile.
+  h = await createHarness({ timeoutMs: 30_000, perSinkConcurrency: 2 });
+  hanging = await startPeer(() => "hang");
+  healthy = await startPeer();
+});
+afterAll(async () => {
+  // The receivers first: closing the hanging one ends its sends, which the worker's stop waits for.
+  await hanging?.close();
+  await healthy?.close();
+  await h?.close();
+});
+
+it("delivers to a healthy sink while another sink's receiver hangs", async () => {
+  const kinds = { event_kinds: ["lab.fairness"] };
+  await h.sink("webhook", { url: `${hanging.url}/hook` }, kinds);
+  const good = await h.sink("webhook", { url: `${healthy.url}/hook` }, kinds);
+  await h.enqueue(...Array.from({ length: 10 }, (_, i) => ({ kind: "lab.fairness", title: `Alert ${i}` })));
+  await h.until(async () => healthy.received.length === 10, "ten deliveries to the healthy sink");
+  expect(hanging.received).toHaveLength(2);
+  const res = await h.req("GET", `notifications/deliveries?sink_id=${good.id}`, h.admin);
+  const items = (await res.json()).items as { state: string }[];
+  expect(items.map((d) => d.state)).toEqual(Array(10).fill("delivered"));
+});
