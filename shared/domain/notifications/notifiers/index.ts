@@ -1,17 +1,42 @@
 // The notification providers, one file each (README.md: adding one is its file + one line here).
 // Everything else — the accepted `provider_type`s, the sink form, config validation, secret sealing and
 // masking, the sender — reads this list.
+import { alertmanager } from "./alertmanager.ts";
 import { discord } from "./discord.ts";
 import { email } from "./email.ts";
 import { gotify } from "./gotify.ts";
-import { ntfy } from "./ntfy.ts";
 import type { Notifier, NotifierField } from "./notifier.ts";
+import { ntfy } from "./ntfy.ts";
+import { opsgenie } from "./opsgenie.ts";
+import { pagerduty } from "./pagerduty.ts";
+import { pushbullet } from "./pushbullet.ts";
+import { pushover } from "./pushover.ts";
+import { signl4 } from "./signl4.ts";
 import { slack } from "./slack.ts";
+import { splunk_oncall } from "./splunk_oncall.ts";
 import { teams } from "./teams.ts";
 import { telegram } from "./telegram.ts";
+import { twilio } from "./twilio.ts";
 import { webhook } from "./webhook.ts";
 
-export const NOTIFIERS = [webhook, slack, discord, teams, ntfy, gotify, telegram, email] as const satisfies readonly Notifier[];
+export const NOTIFIERS = [
+  webhook,
+  slack,
+  discord,
+  teams,
+  ntfy,
+  gotify,
+  telegram,
+  email,
+  pagerduty,
+  opsgenie,
+  splunk_oncall,
+  signl4,
+  pushover,
+  twilio,
+  pushbullet,
+  alertmanager,
+] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];
 
