@@ -48,6 +48,18 @@ export function SinkForm({
   const prefix = sink ? `sink-${sink.id}` : "sink";
   // A new type's keys start afresh on the server (changing provider_type drops the old config).
   const sameType = sink !== undefined && sink.provider_type === type;
+  /** The field's own hint, and for a secret whether one is stored (it is never shown). */
+  const hintOf = (key: string, f: (typeof fields)[string]): string | undefined => {
+    const stored =
+      f.secret && sameType
+        ? sink?.provider_config[`${key}_set`] === true
+          ? "Set (never shown); empty keeps it."
+          : "Not set."
+        : type === "webhook" && key === "secret" && !sink
+          ? "Empty: one is generated and shown once."
+          : undefined;
+    return [f.hint, stored].filter(Boolean).join(" ") || undefined;
+  };
 
   const send = (e: Event) => {
     e.preventDefault();
@@ -127,7 +139,7 @@ export function SinkForm({
           );
         if (f.kind === "bool")
           return (
-            <Field key={`${type}-${key}`} id={id} label={label} error={error}>
+            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
               {(a11y) => (
                 <select {...a11y} value={config[key] ?? ""} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
                   <option value="">Default</option>
@@ -147,13 +159,7 @@ export function SinkForm({
             value={config[key] ?? ""}
             error={error}
             onValue={set}
-            {...(f.secret && sameType
-              ? { hint: sink?.provider_config[`${key}_set`] === true ? "Set (never shown); empty keeps it." : "Not set." }
-              : type === "webhook" && key === "secret" && !sink
-                ? { hint: "Empty: one is generated and shown once." }
-                : f.hint
-                  ? { hint: f.hint }
-                  : {})}
+            {...(hintOf(key, f) ? { hint: hintOf(key, f)! } : {})}
           />
         );
       })}
