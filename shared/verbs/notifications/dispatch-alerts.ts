@@ -1,4 +1,7 @@
 // The delivery worker's first step: alerts past the grouping delay become deliveries. In order:
+// 0. a down alert of a monitor inside a group monitor that is down (the nearest such group up the chain,
+//    docs/adr/0440) is folded into the group's alert, which then names it; if the group's alert already
+//    went out, the member's is sent naming it.
 // 1. a down alert (or a threshold rule's metric.firing) whose target lies in the blast radius of a target
 //    already down (another monitor's latest alert is a down, even one still waiting) is folded into that root's alert: state
 //    `suppressed`, `suppressed_by` on the alert and on the monitor's latest down event. Recoveries are
@@ -130,6 +133,28 @@ async function dependentsUnchecked(db: Db, radii: Map<string, Set<string>>, aler
   return false;
 }
 
+/**
+ * The alert of the nearest group above `monitorId` (docs/adr/0440: a group is judged in the transaction
+ * that records its member's result, so its down alert exists by the time the member's is dispatched)
+ * whose latest alert is a down: the member's failure is part of it.
+ */
+async function downGroupAlert(db: Db, monitorId: number, now: Date): Promise<{ id: number; state: string; title: string } | null> {
+  const [row] = await queryRows<{ id: number; state: string; title: string }>(
+    db,
+    sql`with recursive chain as (
+        select group_id, 1 as depth from monitors where id = ${monitorId} and group_id is not null
+        union all
+        select m.group_id, c.depth + 1 from monitors m join chain c on m.id = c.group_id where m.group_id is not null and c.depth < 8),
+      latest as (
+        select distinct on (a.monitor_id) a.id::int as id, a.kind, a.state, a.title, c.depth
+        from chain c join notification_alerts a on a.monitor_id = c.group_id
+        where a.kind in (${DOWN}, ${UP}) and a.occurred_at > ${now.toISOString()}::timestamptz - interval '${sql.raw(DOWN_LOOKBACK)}'
+        order by a.monitor_id, a.occurred_at desc, a.id desc)
+      select id, state, title from latest where kind = ${DOWN} order by depth limit 1`,
+  );
+  return row ?? null;
+}
+
 async function isFlapping(db: Db, alert: AlertRow): Promise<boolean> {
   if (alert.monitor_id == null) return false;
   const from = new Date(alert.occurred_at.getTime() - FLAP_WINDOW_MS).toISOString();
@@ -249,7 +274,17 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
   for (const alert of alerts) {
     if (folded.has(alert.id)) continue;
     let lateRoot: { id: number; title: string } | null = null;
-    if ((alert.kind === DOWN || alert.kind === METRIC_FIRING) && isAsset(alert.target_type) && alert.target_id != null) {
+    // A member of a group that is down is folded into the group's alert, which names its members.
+    const group = alert.kind === DOWN && alert.monitor_id != null ? await downGroupAlert(s.tx, alert.monitor_id, s.now) : null;
+    if (group && (group.state === "waiting" || group.state === "suppressed")) {
+      await foldInto(s, alert, group.id);
+      result.suppressed++;
+      continue;
+    }
+    // A group's alert already sent: this member's is sent on its own, naming it. One that was never sent
+    // (unrouted, debounced) names nothing.
+    if (group?.state === "dispatched") lateRoot = { id: group.id, title: group.title };
+    else if ((alert.kind === DOWN || alert.kind === METRIC_FIRING) && isAsset(alert.target_type) && alert.target_id != null) {
       if (!down) {
         const targets = await downTargets(s.tx, s.now);
         down = [];
