@@ -3,15 +3,40 @@
 // masking, the sender — reads this list.
 import { discord } from "./discord.ts";
 import { email } from "./email.ts";
+import { google_chat } from "./google_chat.ts";
 import { gotify } from "./gotify.ts";
-import { ntfy } from "./ntfy.ts";
+import { home_assistant } from "./home_assistant.ts";
+import { matrix } from "./matrix.ts";
+import { mattermost } from "./mattermost.ts";
 import type { Notifier, NotifierField } from "./notifier.ts";
+import { ntfy } from "./ntfy.ts";
+import { rocket_chat } from "./rocket_chat.ts";
+import { signal } from "./signal.ts";
 import { slack } from "./slack.ts";
 import { teams } from "./teams.ts";
 import { telegram } from "./telegram.ts";
+import { webex } from "./webex.ts";
 import { webhook } from "./webhook.ts";
+import { zulip } from "./zulip.ts";
 
-export const NOTIFIERS = [webhook, slack, discord, teams, ntfy, gotify, telegram, email] as const satisfies readonly Notifier[];
+export const NOTIFIERS = [
+  webhook,
+  slack,
+  discord,
+  teams,
+  ntfy,
+  gotify,
+  telegram,
+  email,
+  matrix,
+  mattermost,
+  rocket_chat,
+  google_chat,
+  zulip,
+  webex,
+  home_assistant,
+  signal,
+] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];
 

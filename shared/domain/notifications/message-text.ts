@@ -1,0 +1,63 @@
+// How the chat notifiers (notifiers/matrix.ts, zulip.ts, ...) word an alert for a person, written once:
+// a mark that says its severity (or that it is over) where the service has no level of its own, the
+// labels, and the clipping to a service's limit in bytes. Runtime-neutral, like the notifiers.
+import { type AlertMessage, SEVERITY_COLOR } from "./notifiers/notifier.ts";
+
+/** Severity as a glyph, for chat services without a level concept; a recovery is marked as over. */
+const SEVERITY_MARK = { critical: "🔴", warning: "🟠", info: "🔵" } as const;
+const RESOLVED_MARK = "✅";
+
+export const markOf = (m: Pick<AlertMessage, "status" | "severity">): string =>
+  m.status === "resolved" ? RESOLVED_MARK : SEVERITY_MARK[m.severity];
+
+/** The colour of a card: the severity's, green once the problem is over. */
+export const colorOf = (m: Pick<AlertMessage, "status" | "severity">): string =>
+  m.status === "resolved" ? SEVERITY_COLOR.info : SEVERITY_COLOR[m.severity];
+
+/** "Critical · firing", "Info · resolved": the line a card shows under its colour. */
+export const levelLine = (m: Pick<AlertMessage, "status" | "severity">): string =>
+  `${m.severity[0]!.toUpperCase()}${m.severity.slice(1)} · ${m.status}`;
+
+/** The text of the link to the alert in the console. */
+export const ALERT_LINK_TEXT = "Open the alert";
+
+const utf8Length = (ch: string): number => {
+  const c = ch.codePointAt(0)!;
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+};
+
+/** The length of `s` in UTF-8 bytes. */
+export function byteLength(s: string): number {
+  let total = 0;
+  for (const ch of s) total += utf8Length(ch);
+  return total;
+}
+
+/**
+ * `s` cut to at most `maxBytes` of UTF-8, ending in "…" when cut: for services whose documented limit is
+ * in bytes (Webex 7,439, Zulip 10,000). Never splits a character.
+ */
+export function clipBytes(s: string, maxBytes: number): string {
+  if (byteLength(s) <= maxBytes) return s;
+  const budget = maxBytes - 3; // "…" is 3 bytes
+  let used = 0;
+  let out = "";
+  for (const ch of s) {
+    const n = utf8Length(ch);
+    if (used + n > budget) break;
+    used += n;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** Text made safe to put inside HTML (Matrix's formatted_body): an alert's body is not ours to trust. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/** UTF-8 base64 (HTTP Basic credentials), without node:buffer. */
+export function base64Utf8(s: string): string {
+  let binary = "";
+  for (const b of new TextEncoder().encode(s)) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
