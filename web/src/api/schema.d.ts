@@ -6936,7 +6936,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification sink
-         * @description provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, pagerduty `{routing_key, region?, base_url?, source?}`, opsgenie `{api_key, region?, base_url?, priority?}`, splunk_oncall `{api_key, routing_key, base_url?}`, signl4 `{team_secret, base_url?, service?, alerting_scenario?}`, pushover `{token, user, device?, priority?, emergency?, retry?, expire?, base_url?}`, twilio `{account_sid, auth_token, from, to, base_url?}`, pushbullet `{access_token, device_iden?, channel_tag?, base_url?}`, alertmanager `{base_url, alertname?, hold_hours?, username?, password?, bearer_token?}`, email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.
+         * @description provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, pagerduty `{routing_key, region?, base_url?, source?}`, opsgenie `{api_key, region?, base_url?, priority?}`, splunk_oncall `{api_key, routing_key, base_url?}`, signl4 `{team_secret, base_url?, service?, alerting_scenario?}`, pushover `{token, user, device?, priority?, emergency?, retry?, expire?, base_url?}`, twilio `{account_sid, auth_token, from, to, base_url?}`, pushbullet `{access_token, device_iden?, channel_tag?, base_url?}`, alertmanager `{base_url, alertname?, hold_hours?, username?, password?, bearer_token?}`, matrix `{base_url, access_token, room_id}`, mattermost `{webhook_url, channel?, username?, icon_url?}`, rocket_chat `{webhook_url, channel?}`, google_chat `{webhook_url}`, zulip `{base_url, bot_email, api_key, stream, topic?}`, webex `{base_url?, bot_token, to}`, home_assistant `{base_url, token, service}`, signal `{base_url, number, recipients}`, email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -28066,7 +28066,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @enum {string} */
-                    provider_type: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager";
+                    provider_type: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager" | "matrix" | "mattermost" | "rocket_chat" | "google_chat" | "zulip" | "webex" | "home_assistant" | "signal";
                 };
             };
         };
@@ -28150,7 +28150,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @enum {string} */
-                    provider_type?: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager";
+                    provider_type?: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager" | "matrix" | "mattermost" | "rocket_chat" | "google_chat" | "zulip" | "webex" | "home_assistant" | "signal";
                 };
             };
         };

@@ -4,6 +4,7 @@
 import { alertmanager } from "./alertmanager.ts";
 import { discord } from "./discord.ts";
 import { email } from "./email.ts";
+import { google_chat } from "./google_chat.ts";
 import { gotify } from "./gotify.ts";
 import type { Notifier, NotifierField } from "./notifier.ts";
 import { ntfy } from "./ntfy.ts";
@@ -12,12 +13,19 @@ import { pagerduty } from "./pagerduty.ts";
 import { pushbullet } from "./pushbullet.ts";
 import { pushover } from "./pushover.ts";
 import { signl4 } from "./signl4.ts";
+import { home_assistant } from "./home_assistant.ts";
+import { matrix } from "./matrix.ts";
+import { mattermost } from "./mattermost.ts";
+import { rocket_chat } from "./rocket_chat.ts";
+import { signal } from "./signal.ts";
 import { slack } from "./slack.ts";
 import { splunk_oncall } from "./splunk_oncall.ts";
 import { teams } from "./teams.ts";
 import { telegram } from "./telegram.ts";
 import { twilio } from "./twilio.ts";
+import { webex } from "./webex.ts";
 import { webhook } from "./webhook.ts";
+import { zulip } from "./zulip.ts";
 
 export const NOTIFIERS = [
   webhook,
@@ -36,6 +44,14 @@ export const NOTIFIERS = [
   twilio,
   pushbullet,
   alertmanager,
+  matrix,
+  mattermost,
+  rocket_chat,
+  google_chat,
+  zulip,
+  webex,
+  home_assistant,
+  signal,
 ] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];
