@@ -1,7 +1,10 @@
 // [monitors] /monitors/target/{target_type}/{target_id}: create the target's monitor (idempotent per
 // target and check type), and pause, resume or check all of its monitors.
 import type { Hono } from "hono";
-import { MonitorRead, StatusOk, TargetMonitorCreateBody, TargetParams } from "../../../shared/schemas/monitors.ts";
+import { pushUrl } from "../../../shared/verbs/monitors/push/token.ts";
+import { serverUrlOf } from "../agents/server-url.ts";
+import { StatusOk, TargetMonitorCreateBody, TargetParams } from "../../../shared/schemas/monitors.ts";
+import { MonitorCreated } from "../../../shared/schemas/push.ts";
 import {
   checkTargetMonitors,
   createTargetMonitor,
@@ -26,20 +29,20 @@ export function targetRoutes(app: Hono<AppEnv>): void {
       body: TargetMonitorCreateBody,
       response: {
         status: 201,
-        schema: MonitorRead,
+        schema: MonitorCreated,
         description: "Created (200 with the existing monitor when the target already has one of that check type)",
       },
       summary: "Create the monitor of an inventory target (idempotent)",
       description:
-        "Defaults: hardware -> icmp {packet_count: 5}; compute unit and external node -> icmp; service -> http {url} when it has a URL, else tcp {port} with an address and a port, else icmp. Named `<label> (<check_type>)`, interval 60 s. An existing monitor of the target with that check type is answered unchanged (200). 404 when the target has no row or no address.",
+        "Defaults: hardware -> icmp {packet_count: 5}; compute unit and external node -> icmp; service -> http {url} when it has a URL, else tcp {port} with an address and a port, else icmp. Any other probe check_type checks the target's address with the `config` given (validated as on POST /monitors). A push check_type makes a heartbeat monitor about the target, answered with its `push_token` and `push_url` this once; a group check_type is a 422. Named `<label> (<check_type>)`, interval 60 s. An existing monitor of the target with that check type is answered unchanged (200). 404 when the target has no row or no address.",
       errors: [503],
     },
     async (c, { params: p, body, reply }) => {
-      const { created, monitor } = await createTargetMonitor({
+      const { created, monitor, push_token } = await createTargetMonitor({
         ctx: verbContext(c),
         input: { ...p, check_type: body?.check_type, config: body?.config },
       });
-      return reply(monitor, created ? 201 : 200);
+      return reply(push_token ? { ...monitor, push_token, push_url: pushUrl(serverUrlOf(c), push_token) } : monitor, created ? 201 : 200);
     },
   );
 

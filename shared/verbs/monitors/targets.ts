@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { computeUnits, externalNodes, hardware, ipAddresses, services } from "../../db/schema/index.ts";
+import { sourceOf } from "../../domain/monitors/check-types.ts";
 import type { CheckType } from "../../domain/monitors/config.ts";
 import type { TargetType } from "../../schemas/monitors.ts";
 
@@ -85,9 +86,15 @@ export function defaultMonitor(type: TargetType, t: TargetInfo, requested?: Chec
     case "dns":
       if (!host) return undefined;
       return { check_type: "dns", host, config: {} };
-    default:
+    case "icmp":
       if (!host) return undefined;
       return { check_type: "icmp", host, config: type === "hardware" ? { packet_count: 5 } : {} };
+    default:
+      // A heartbeat about the target (its backup job, its cron) has no address to probe; any other probe
+      // type checks the target's address with the config the caller gives (validated as on POST /monitors).
+      if (sourceOf(choice) === "push") return { check_type: choice, host: "", config: {} };
+      if (sourceOf(choice) !== "probe" || !host) return undefined;
+      return { check_type: choice, host, config: {} };
   }
 }
 

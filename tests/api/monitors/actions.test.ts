@@ -95,6 +95,42 @@ describe("/monitors/target/{type}/{id}", () => {
     expect(await tcp.json()).toMatchObject({ check_type: "tcp", config: { port: 443 } });
   });
 
+  it("takes any probe type on the target's address, a push heartbeat with its token once, and refuses a group", async () => {
+    const node = await a.node("nas-1", { ip: "10.4.4.4/24" });
+    const ssh = await a.req("POST", `monitors/target/hardware/${node}`, a.admin, { check_type: "ssh", config: { port: 2222 } });
+    expect(ssh.status).toBe(201);
+    expect(await ssh.json()).toMatchObject({ name: "nas-1 (ssh)", check_type: "ssh", host: "10.4.4.4", config: { port: 2222 } });
+    const push = await a.req("POST", `monitors/target/hardware/${node}`, a.admin, {
+      check_type: "push",
+      config: { expect: "cron", cron: "0 2 * * *", tolerance_secs: 1800, timezone: "Europe/Berlin" },
+    });
+    expect(push.status).toBe(201);
+    const p = await push.json();
+    expect(p).toMatchObject({
+      name: "nas-1 (push)",
+      check_type: "push",
+      host: "",
+      target_type: "hardware",
+      target_id: node,
+      push_token_set: true,
+    });
+    expect(p.push_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(p.push_url).toContain(`/api/v1/push/${p.push_token}`);
+    // The token is answered once: the idempotent repeat answers the monitor without it.
+    const again = await (await a.req("POST", `monitors/target/hardware/${node}`, a.admin, { check_type: "push" })).json();
+    expect(again).toMatchObject({ id: p.id });
+    expect(again.push_token).toBeUndefined();
+    // It works: a push on that token is recorded.
+    expect((await a.t.app.request(`/api/v1/push/${p.push_token}?status=up`)).status).toBe(200);
+    const group = await a.req("POST", `monitors/target/hardware/${node}`, a.admin, { check_type: "group" });
+    expect(group.status).toBe(422);
+    expect((await group.json()).detail[0]).toMatchObject({ loc: ["body", "check_type"] });
+    const other = await a.node("nas-2", { ip: "10.4.4.5/24" });
+    const bad = await a.req("POST", `monitors/target/hardware/${other}`, a.admin, { check_type: "push", config: { expect: "cron" } });
+    expect(bad.status).toBe(422);
+    expect((await a.t.sql`select 1 from monitors where target_id = ${other}`).length).toBe(0);
+  });
+
   it("services default to http by URL, else tcp by port, else icmp; no address or no row is 404", async () => {
     const web = await a.service("web", { url: "https://web.lab:8443/" });
     expect(await (await a.req("POST", `monitors/target/service/${web}`, a.admin)).json()).toMatchObject({

@@ -6412,7 +6412,7 @@ export interface paths {
         put?: never;
         /**
          * Create the monitor of an inventory target (idempotent)
-         * @description Defaults: hardware -> icmp {packet_count: 5}; compute unit and external node -> icmp; service -> http {url} when it has a URL, else tcp {port} with an address and a port, else icmp. Named `<label> (<check_type>)`, interval 60 s. An existing monitor of the target with that check type is answered unchanged (200). 404 when the target has no row or no address.
+         * @description Defaults: hardware -> icmp {packet_count: 5}; compute unit and external node -> icmp; service -> http {url} when it has a URL, else tcp {port} with an address and a port, else icmp. Any other probe check_type checks the target's address with the `config` given (validated as on POST /monitors). A push check_type makes a heartbeat monitor about the target, answered with its `push_token` and `push_url` this once; a group check_type is a 422. Named `<label> (<check_type>)`, interval 60 s. An existing monitor of the target with that check type is answered unchanged (200). 404 when the target has no row or no address.
          *
          *     Needs scope `write:monitors`.
          */
@@ -26718,8 +26718,12 @@ export interface operations {
                         probe_last_result_at: string | null;
                         /** @enum {string} */
                         probe_mode: "server" | "agent";
+                        /** @description The push token: shown this once, stored only as its SHA-256. */
+                        push_token?: string;
                         /** @description Push monitors only: whether it has a push token (never the token itself). */
                         push_token_set?: boolean;
+                        /** @description Where to push: GET or POST, optional status, msg, ping, exit_code. */
+                        push_url?: string;
                         quorum: number | null;
                         retries: number;
                         retry_interval_secs: number | null;
