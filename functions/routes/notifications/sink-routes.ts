@@ -50,6 +50,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
       description:
         "provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, " +
         "ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, " +
+        "bark `{base_url?, device_key, group?, level?}`, apprise `{base_url, config_key? | urls?, tag?}`, feishu `{webhook_url? | token?, region?, signing_secret?, format?}`, dingtalk `{webhook_url, signing_secret?}`, wecom `{webhook_url}`, line `{base_url?, channel_access_token, to}`, " +
         "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.",
     },
     async (c, { body, reply }) => reply(await createSink({ ctx: verbContext(c), input: { body } })),

@@ -11,7 +11,7 @@ import { environments, sites } from "./inventory.ts";
 export const notificationSinks = pgTable("notification_sinks", {
   id: serial("id").primaryKey(),
   name: text("name").notNull(),
-  /** webhook | slack | discord | teams | ntfy | gotify | telegram | email */
+  /** A notifier type: shared/domain/notifications/notifiers/index.ts lists them. */
   provider_type: text("provider_type").notNull(),
   /** The provider's settings without its secrets. */
   provider_config: jsonb("provider_config").$type<Record<string, unknown>>().notNull().default({}),

@@ -30,9 +30,11 @@ export const testSink = defineVerb(
     if (!isNotifierType(sink.provider_type)) return refuse(`Unknown provider type: ${sink.provider_type}`);
     const secrets = await openSinkSecrets(vault, sink).catch(() => null);
     if (!secrets) return refuse("The sink's secrets cannot be opened with this server's vault key.");
-    for (const [key, field] of Object.entries(NOTIFIER_FIELDS[sink.provider_type])) {
-      const present = field.secret ? secrets[key] : sink.provider_config[key];
-      if (field.required && present == null) return refuse(`${key} not configured`);
+    const fields = NOTIFIER_FIELDS[sink.provider_type];
+    const present = (key: string) => (fields[key]?.secret ? secrets[key] : sink.provider_config[key]) != null;
+    for (const [key, field] of Object.entries(fields)) {
+      const required = field.required || (field.requiredUnless !== undefined && !present(field.requiredUnless));
+      if (required && !present(key)) return refuse(`${key} not configured`);
     }
     const [alert] = await s.tx
       .insert(notificationAlerts)

@@ -6936,7 +6936,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification sink
-         * @description provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.
+         * @description provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, bark `{base_url?, device_key, group?, level?}`, apprise `{base_url, config_key? | urls?, tag?}`, feishu `{webhook_url? | token?, region?, signing_secret?, format?}`, dingtalk `{webhook_url, signing_secret?}`, wecom `{webhook_url}`, line `{base_url?, channel_access_token, to}`, email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -28066,7 +28066,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @enum {string} */
-                    provider_type: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email";
+                    provider_type: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "bark" | "apprise" | "feishu" | "dingtalk" | "wecom" | "line";
                 };
             };
         };
@@ -28150,7 +28150,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @enum {string} */
-                    provider_type?: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email";
+                    provider_type?: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "bark" | "apprise" | "feishu" | "dingtalk" | "wecom" | "line";
                 };
             };
         };

@@ -1,17 +1,38 @@
 // The notification providers, one file each (README.md: adding one is its file + one line here).
 // Everything else — the accepted `provider_type`s, the sink form, config validation, secret sealing and
 // masking, the sender — reads this list.
+import { apprise } from "./apprise.ts";
+import { bark } from "./bark.ts";
+import { dingtalk } from "./dingtalk.ts";
 import { discord } from "./discord.ts";
 import { email } from "./email.ts";
+import { feishu } from "./feishu.ts";
 import { gotify } from "./gotify.ts";
+import { line } from "./line.ts";
 import { ntfy } from "./ntfy.ts";
 import type { Notifier, NotifierField } from "./notifier.ts";
 import { slack } from "./slack.ts";
 import { teams } from "./teams.ts";
 import { telegram } from "./telegram.ts";
 import { webhook } from "./webhook.ts";
+import { wecom } from "./wecom.ts";
 
-export const NOTIFIERS = [webhook, slack, discord, teams, ntfy, gotify, telegram, email] as const satisfies readonly Notifier[];
+export const NOTIFIERS = [
+  webhook,
+  slack,
+  discord,
+  teams,
+  ntfy,
+  gotify,
+  telegram,
+  email,
+  bark,
+  apprise,
+  feishu,
+  dingtalk,
+  wecom,
+  line,
+] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];
 
