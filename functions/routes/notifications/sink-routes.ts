@@ -13,6 +13,7 @@ import {
 import { createSink } from "../../../shared/verbs/notifications/create-sink.ts";
 import { deleteSink, patchSink, toggleSink } from "../../../shared/verbs/notifications/change-sink.ts";
 import { listSinks } from "../../../shared/verbs/notifications/read-sinks.ts";
+import { awaitTestAnswer } from "../../../shared/verbs/notifications/test-answer.ts";
 import { testSink } from "../../../shared/verbs/notifications/test-sink.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -109,16 +110,17 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
       scope: testSink.scope,
       params: SinkParam,
       response: { schema: TestResult },
-      summary: "Queue a test notification to this sink",
+      summary: "Send a test notification to this sink and answer the receiver's answer",
       description:
-        "Answers 200 `{ok, error, delivery_id, state}`. A sink that cannot send (missing URL or token) answers ok false at once; otherwise a test delivery is queued " +
-        "for the sidecar's notification worker and its outcome shows in GET /notifications/deliveries.",
+        "Answers 200 `{ok, error, delivery_id, state, http_status, duration_ms, attempt_outcome}`. A sink that cannot send (missing URL or token) answers ok false at once. " +
+        "Otherwise a test delivery (one attempt, no retries) is queued for the notification worker and the request waits, up to NOTIFICATION_TEST_WAIT_MS (20 s), for that attempt: " +
+        "ok is true only when the receiver accepted it; a refusal answers ok false with the receiver's HTTP status and the error (`Endpoint returned HTTP 500`). " +
+        "When no worker sent it in time: ok false, state pending, and the delivery stays queued. The delivery shows in GET /notifications/deliveries either way.",
     },
     async (c, { params, reply }) => {
-      const deps = c.get("deps");
-      return reply(
-        await testSink({ ctx: verbContext(c), input: { id: params.sink_id, maxAttempts: deps.config.NOTIFICATION_MAX_ATTEMPTS } }),
-      );
+      const ctx = verbContext(c);
+      const queued = await testSink({ ctx, input: { id: params.sink_id } });
+      return reply(await awaitTestAnswer({ ctx, input: { queued, waitMs: c.get("deps").config.NOTIFICATION_TEST_WAIT_MS } }));
     },
   );
 }

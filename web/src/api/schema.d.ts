@@ -6981,8 +6981,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Queue a test notification to this sink
-         * @description Answers 200 `{ok, error, delivery_id, state}`. A sink that cannot send (missing URL or token) answers ok false at once; otherwise a test delivery is queued for the sidecar's notification worker and its outcome shows in GET /notifications/deliveries.
+         * Send a test notification to this sink and answer the receiver's answer
+         * @description Answers 200 `{ok, error, delivery_id, state, http_status, duration_ms, attempt_outcome}`. A sink that cannot send (missing URL or token) answers ok false at once. Otherwise a test delivery (one attempt, no retries) is queued for the notification worker and the request waits, up to NOTIFICATION_TEST_WAIT_MS (20 s), for that attempt: ok is true only when the receiver accepted it; a refusal answers ok false with the receiver's HTTP status and the error (`Endpoint returned HTTP 500`). When no worker sent it in time: ok false, state pending, and the delivery stays queued. The delivery shows in GET /notifications/deliveries either way.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -28203,8 +28203,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        attempt_outcome: ("delivered" | "failed" | "timeout") | null;
                         delivery_id: number | null;
+                        duration_ms: number | null;
                         error: string | null;
+                        http_status: number | null;
                         ok: boolean;
                         state: string | null;
                     };
