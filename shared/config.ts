@@ -117,6 +117,8 @@ export const ConfigSchema = v.object({
   NOTIFICATION_MAX_ATTEMPTS: int(5, 1, 50),
   NOTIFICATION_GROUPING_DELAY_S: int(10, 0, 600),
   NOTIFICATION_TIMEOUT_MS: int(10_000, 100, 120_000),
+  /** How long POST /notifications/sinks/{id}/test waits for the worker's attempt before answering pending (0: not at all). */
+  NOTIFICATION_TEST_WAIT_MS: int(20_000, 0, 120_000),
   /** Where discovery scans may reach: comma-separated CIDRs (default the private, CGNAT and loopback ranges). */
   SVC_DISCOVERY_ALLOWED_TARGETS: optionalString,
   /** Server-side discovery jobs one sidecar runs at once (they share its 512-socket budget). */

@@ -47,9 +47,16 @@ export const StatusOk = v.object({ status: v.literal("ok") });
 export const TestResult = v.object({
   ok: v.boolean(),
   error: v.nullable(v.string()),
-  /** The queued test delivery (GET /notifications/deliveries?alert_kind=notification.test shows how it went). */
+  /** The queued test delivery (GET /notifications/deliveries?alert_kind=notification.test lists it too). */
   delivery_id: v.nullable(v.number()),
+  /** The delivery's state when answered: delivered, dead (refused), pending (no worker took it in time). */
   state: v.nullable(v.string()),
+  /** The receiver's HTTP status (null: no attempt yet, an SMTP sink, or no answer at all). */
+  http_status: v.nullable(v.number()),
+  /** How long the attempt took. */
+  duration_ms: v.nullable(v.number()),
+  /** The attempt's outcome: delivered, failed or timeout (null: none yet). */
+  attempt_outcome: v.nullable(v.picklist(["delivered", "failed", "timeout"])),
 });
 
 const EventKind = v.pipe(

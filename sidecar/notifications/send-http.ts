@@ -1,11 +1,11 @@
 // The one sender of every "http" provider (shared/domain/notifications/notifiers/): sends the request the
 // provider renders, with a per-request timeout; a provider needs no code here. The response body is read
-// (bounded) only to settle the connection and, for telegram, its `ok`; it is never logged or stored (a
-// provider may echo secrets).
+// (bounded) to settle the connection and, when the provider says so (`expectJson`: telegram's `ok`, DingTalk's
+// `errcode`), to read one field of it; the body is never logged or stored (a provider may echo secrets).
 // The request goes through OutboundHttp, so the SSRF policy holds for the address actually connected
 // to (a sink URL whose name later resolves to loopback or metadata is refused, not sent).
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
-import type { HttpNotifier } from "../../shared/domain/notifications/notifiers/notifier.ts";
+import type { HttpNotifier, HttpRequestSpec } from "../../shared/domain/notifications/notifiers/notifier.ts";
 import { OutboundError, type OutboundHttp, type OutboundResponse } from "../../shared/net/outbound.ts";
 import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
 
@@ -47,17 +47,29 @@ export async function sendHttp(
       error: e.code === "refused" ? `Refused by the outbound policy: ${e.message}` : `Request failed: ${e.message}`,
     };
   }
-  const text = response.text();
-  if (response.status < 200 || response.status >= 300)
-    return { outcome: "failed", http_status: response.status, error: `Endpoint returned HTTP ${response.status}` };
-  if (spec.expectOkField) {
-    let ok = false;
-    try {
-      ok = (JSON.parse(text) as { ok?: unknown }).ok === true;
-    } catch {
-      ok = false;
-    }
-    if (!ok) return { outcome: "failed", http_status: response.status, error: "Endpoint answered without ok: true" };
+  return judgeAnswer(spec, response.status, response.text());
+}
+
+/** What the service's answer says (the spec's `deliveredStatuses` and `expectJson`; else any 2xx is delivered). */
+export function judgeAnswer(spec: HttpRequestSpec, status: number, text: string): SendOutcome {
+  const accepted = spec.deliveredStatuses ? spec.deliveredStatuses.includes(status) : status >= 200 && status < 300;
+  if (!accepted) return { outcome: "failed", http_status: status, error: `Endpoint returned HTTP ${status}` };
+  const expect = spec.expectJson;
+  if (!expect) return { outcome: "delivered", http_status: status, error: null };
+  let value: unknown;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    value = parsed !== null && typeof parsed === "object" ? (parsed as Record<string, unknown>)[expect.field] : undefined;
+  } catch {
+    value = undefined;
   }
-  return { outcome: "delivered", http_status: response.status, error: null };
+  if (value === expect.equals) return { outcome: "delivered", http_status: status, error: null };
+  // Only the field's own value is told (a primitive, clipped): the rest of the body may echo a secret.
+  const told =
+    typeof value === "number" || typeof value === "boolean" || typeof value === "string" ? JSON.stringify(value).slice(0, 64) : "absent";
+  return {
+    outcome: "failed",
+    http_status: status,
+    error: `Endpoint answered HTTP ${status} with ${expect.field} ${told} (not ${JSON.stringify(expect.equals)})`,
+  };
 }

@@ -13,6 +13,7 @@ import {
 import { createSink } from "../../../shared/verbs/notifications/create-sink.ts";
 import { deleteSink, patchSink, toggleSink } from "../../../shared/verbs/notifications/change-sink.ts";
 import { listSinks } from "../../../shared/verbs/notifications/read-sinks.ts";
+import { awaitTestAnswer } from "../../../shared/verbs/notifications/test-answer.ts";
 import { testSink } from "../../../shared/verbs/notifications/test-sink.ts";
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
@@ -52,6 +53,7 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
         "ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, " +
         "pagerduty `{routing_key, region?, base_url?, source?}`, opsgenie `{api_key, region?, base_url?, priority?}`, splunk_oncall `{api_key, routing_key, base_url?}`, signl4 `{team_secret, base_url?, service?, alerting_scenario?}`, pushover `{token, user, device?, priority?, emergency?, retry?, expire?, base_url?}`, twilio `{account_sid, auth_token, from, to, base_url?}`, pushbullet `{access_token, device_iden?, channel_tag?, base_url?}`, alertmanager `{base_url, alertname?, hold_hours?, username?, password?, bearer_token?}`, " +
         "matrix `{base_url, access_token, room_id}`, mattermost `{webhook_url, channel?, username?, icon_url?}`, rocket_chat `{webhook_url, channel?}`, google_chat `{webhook_url}`, zulip `{base_url, bot_email, api_key, stream, topic?}`, webex `{base_url?, bot_token, to}`, home_assistant `{base_url, token, service}`, signal `{base_url, number, recipients}`, " +
+        "bark `{base_url?, device_key, group?, level?}`, apprise `{base_url, config_key? | urls?, tag?}`, feishu `{webhook_url? | token?, region?, signing_secret?, format?}`, dingtalk `{webhook_url, signing_secret?}`, wecom `{webhook_url}`, line `{base_url?, channel_access_token, to}`, " +
         "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.",
     },
     async (c, { body, reply }) => reply(await createSink({ ctx: verbContext(c), input: { body } })),
@@ -110,16 +112,17 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
       scope: testSink.scope,
       params: SinkParam,
       response: { schema: TestResult },
-      summary: "Queue a test notification to this sink",
+      summary: "Send a test notification to this sink and answer the receiver's answer",
       description:
-        "Answers 200 `{ok, error, delivery_id, state}`. A sink that cannot send (missing URL or token) answers ok false at once; otherwise a test delivery is queued " +
-        "for the sidecar's notification worker and its outcome shows in GET /notifications/deliveries.",
+        "Answers 200 `{ok, error, delivery_id, state, http_status, duration_ms, attempt_outcome}`. A sink that cannot send (missing URL or token) answers ok false at once. " +
+        "Otherwise a test delivery (one attempt, no retries) is queued for the notification worker and the request waits, up to NOTIFICATION_TEST_WAIT_MS (20 s), for that attempt: " +
+        "ok is true only when the receiver accepted it; a refusal answers ok false with the receiver's HTTP status and the error (`Endpoint returned HTTP 500`). " +
+        "When no worker sent it in time: ok false, state pending, and the delivery stays queued. The delivery shows in GET /notifications/deliveries either way.",
     },
     async (c, { params, reply }) => {
-      const deps = c.get("deps");
-      return reply(
-        await testSink({ ctx: verbContext(c), input: { id: params.sink_id, maxAttempts: deps.config.NOTIFICATION_MAX_ATTEMPTS } }),
-      );
+      const ctx = verbContext(c);
+      const queued = await testSink({ ctx, input: { id: params.sink_id } });
+      return reply(await awaitTestAnswer({ ctx, input: { queued, waitMs: c.get("deps").config.NOTIFICATION_TEST_WAIT_MS } }));
     },
   );
 }

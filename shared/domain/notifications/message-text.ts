@@ -11,8 +11,18 @@ export function bodyWithLink(m: AlertMessage, limit: number): string {
   return `${clip(m.body, Math.max(1, limit - link.length - 1))}\n${link}`;
 }
 
+/** "RESOLVED" for a recovery, else the severity in capitals. */
+export const statusLabel = (m: Pick<AlertMessage, "status" | "severity">): string =>
+  m.status === "resolved" ? "RESOLVED" : m.severity.toUpperCase();
+
 /** "[resolved]" for a recovery, else the severity: what a plain text message is, at a glance. */
-export const statusTag = (m: AlertMessage): string => (m.status === "resolved" ? "[resolved]" : `[${m.severity}]`);
+export const statusTag = (m: AlertMessage): string => `[${statusLabel(m).toLowerCase()}]`;
+
+/** "[CRITICAL] Server down": the headline of the chat services without a level of their own. */
+export const headline = (m: AlertMessage): string => `[${statusLabel(m)}] ${m.title}`;
+
+/** The markdown link to the alert in the console, or nothing. */
+export const markdownLink = (m: AlertMessage): string => (m.links.alert ? `\n\n[${ALERT_LINK_TEXT}](${m.links.alert})` : "");
 
 /** The alert's time as Unix seconds (the services that take a timestamp take it so). */
 export const unixSeconds = (m: AlertMessage): number => Math.floor(Date.parse(m.occurred_at) / 1000);

@@ -106,10 +106,11 @@ export function splitProviderConfig(
     if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
     else plain[key] = typeof value === "string" ? value.trim() : value;
   }
+  const present = (key: string) =>
+    fields[key]?.secret ? key in secrets || (stored?.secretsSet.has(key) ?? false) : plain[key] !== undefined;
   for (const [key, f] of Object.entries(fields)) {
-    if (!f.required) continue;
-    const present = f.secret ? key in secrets || (stored?.secretsSet.has(key) ?? false) : plain[key] !== undefined;
-    if (present || issues.some((i) => i.loc[2] === key)) continue;
+    if (!f.required && !(f.requiredUnless !== undefined && !present(f.requiredUnless))) continue;
+    if (present(key) || issues.some((i) => i.loc[2] === key)) continue;
     issues.push({ loc: loc(key), msg: f.missing ?? `${key} is required for a ${type} sink.`, type: "missing" });
   }
   return { value: { plain, secrets }, issues };

@@ -5,7 +5,8 @@ import { type Actors, createActors } from "../../helpers/actors.ts";
 
 let a: Actors;
 beforeAll(async () => {
-  a = await createActors();
+  // No notification worker runs here: a test waits briefly, then says it is still queued.
+  a = await createActors({ NOTIFICATION_TEST_WAIT_MS: "300" });
 });
 afterAll(async () => a?.t.close());
 
@@ -62,14 +63,15 @@ describe("sinks", () => {
     expect((await create({ name: "e", provider_type: "ntfy", provider_config: { topic: "t" } }, a.editor)).status).toBe(403);
   });
 
-  it("queues a test delivery, or says at once what is missing", async () => {
+  it("queues a test delivery and, with no worker to send it in time, answers that it is still queued", async () => {
     const sink = await (
       await create({ name: "ntfy", provider_type: "ntfy", provider_config: { base_url: "http://127.0.0.1:9", topic: "alerts" } })
     ).json();
     const res = await a.req("POST", `notifications/sinks/${sink.id}/test`, a.admin);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ ok: true, error: null, state: "pending" });
+    expect(body).toMatchObject({ ok: false, state: "pending", http_status: null, duration_ms: null, attempt_outcome: null });
+    expect(body.error).toContain(`No notification worker sent the test within 0.3 s: it stays queued as delivery ${body.delivery_id}`);
     const list = await (await a.req("GET", `notifications/deliveries?alert_kind=notification.test`, a.admin)).json();
     expect(list.items.map((d: { id: number }) => d.id)).toContain(body.delivery_id);
     expect((await a.req("POST", "notifications/sinks/999999/test", a.admin)).status).toBe(404);

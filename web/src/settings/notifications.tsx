@@ -18,22 +18,29 @@ export function NotificationsSection() {
   const canEdit = session.can("admin:notifications");
   const sinks = useLoad(() => ok(api.GET("/api/v1/notifications/sinks", { params: { query: { limit: "100", sort: "name" } } })), []);
   const [secret, setSecret] = useState<string | undefined>();
-  const [tested, setTested] = useState<string | undefined>();
+  const [tested, setTested] = useState<{ ok: boolean; text: string } | undefined>();
+  const [testing, setTesting] = useState<number | undefined>();
   const [editing, setEditing] = useState<number | undefined>();
   const [deliveriesTick, setDeliveriesTick] = useState(0);
   const act = useSubmit();
   const sinkPath = (id: number) => ({ params: { path: { sink_id: String(id) } } });
 
+  // The route waits for the worker's attempt (up to 20 s) and answers what the receiver said.
   const test = (id: number, name: string) =>
     act.run(async () => {
       setTested(undefined);
-      const answer = await ok(api.POST("/api/v1/notifications/sinks/{sink_id}/test", sinkPath(id)));
-      setTested(
-        answer.ok
-          ? `A test to "${name}" is queued as delivery ${answer.delivery_id}; its outcome shows in Deliveries below.`
-          : `The test to "${name}" cannot be sent: ${answer.error}.`,
-      );
-      setDeliveriesTick((t) => t + 1);
+      setTesting(id);
+      try {
+        const answer = await ok(api.POST("/api/v1/notifications/sinks/{sink_id}/test", sinkPath(id)));
+        const status = answer.http_status === null ? "" : ` (HTTP ${answer.http_status})`;
+        setTested({
+          ok: answer.ok,
+          text: `Test to "${name}": ${answer.ok ? `Delivered${status}` : `Failed: ${answer.error}`}`,
+        });
+        setDeliveriesTick((t) => t + 1);
+      } finally {
+        setTesting(undefined);
+      }
     });
   const toggle = (id: number) =>
     act.run(async () => {
@@ -72,7 +79,7 @@ export function NotificationsSection() {
       )}
       <h2>Sinks</h2>
       <Notice kind="error">{act.error}</Notice>
-      <Notice kind="success">{tested}</Notice>
+      <Notice kind={tested?.ok ? "success" : "error"}>{tested?.text}</Notice>
       {sinks.data && list.length === 0 && <p class="empty">No sinks yet: alerts are recorded but sent nowhere.</p>}
       <Table caption="Notification sinks" columns={["Name", "Provider", "Settings", "State"]} actions={canEdit}>
         {list.map((s) => (
@@ -89,8 +96,8 @@ export function NotificationsSection() {
             </td>
             {canEdit && (
               <td class="actions">
-                <button type="button" disabled={act.busy} onClick={() => void test(s.id, s.name)}>
-                  Send a test
+                <button type="button" disabled={act.busy} aria-busy={testing === s.id} onClick={() => void test(s.id, s.name)}>
+                  {testing === s.id ? "Sending…" : "Send a test"}
                 </button>
                 <button
                   type="button"

@@ -106,7 +106,9 @@ export function SinkForm({
       </Field>
       {Object.entries(fields).map(([key, f]) => {
         const id = `${prefix}-${key}`;
-        const label = `${key.replace(/_/g, " ")}${f.required ? "" : " (optional)"}`;
+        // A key needed unless another is given says so instead of "(optional)".
+        const either = f.requiredUnless ? ` (or ${f.requiredUnless.replace(/_/g, " ")})` : " (optional)";
+        const label = `${key.replace(/_/g, " ")}${f.required ? "" : either}`;
         const error = submit.fields[`provider_config.${key}`];
         const set = (v: string) => setConfig((old) => ({ ...old, [key]: v }));
         if (f.kind === "choice")

@@ -6,8 +6,13 @@ import { discord } from "./discord.ts";
 import { email } from "./email.ts";
 import { google_chat } from "./google_chat.ts";
 import { gotify } from "./gotify.ts";
-import type { Notifier, NotifierField } from "./notifier.ts";
+import { apprise } from "./apprise.ts";
+import { bark } from "./bark.ts";
+import { dingtalk } from "./dingtalk.ts";
+import { feishu } from "./feishu.ts";
+import { line } from "./line.ts";
 import { ntfy } from "./ntfy.ts";
+import type { Notifier, NotifierField } from "./notifier.ts";
 import { opsgenie } from "./opsgenie.ts";
 import { pagerduty } from "./pagerduty.ts";
 import { pushbullet } from "./pushbullet.ts";
@@ -26,6 +31,7 @@ import { twilio } from "./twilio.ts";
 import { webex } from "./webex.ts";
 import { webhook } from "./webhook.ts";
 import { zulip } from "./zulip.ts";
+import { wecom } from "./wecom.ts";
 
 export const NOTIFIERS = [
   webhook,
@@ -52,6 +58,12 @@ export const NOTIFIERS = [
   webex,
   home_assistant,
   signal,
+  bark,
+  apprise,
+  feishu,
+  dingtalk,
+  wecom,
+  line,
 ] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];

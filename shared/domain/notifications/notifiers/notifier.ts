@@ -21,6 +21,8 @@ export interface NotifierField {
   hint?: string;
   secret?: boolean;
   required?: boolean;
+  /** Required unless the sink has this other key (a webhook URL or its token alone). */
+  requiredUnless?: string;
   /** An older key accepted for this one on input (renamed to it before validation). */
   alias?: string;
   /** The 422 message when a required key is missing (default: "<key> is required for a <type> sink."). */
@@ -54,8 +56,16 @@ export interface HttpRequestSpec {
   url: string;
   headers: Record<string, string>;
   body: string;
-  /** Telegram answers 200 with `{ok: false}` for some refusals: the body must say ok too. */
-  expectOkField?: boolean;
+  /**
+   * The statuses that mean the service took it, instead of any 2xx: LINE's 409 (this retry key was already
+   * accepted, so the message was sent), Apprise API's 200 only (its 204 says no configuration matched).
+   */
+  deliveredStatuses?: readonly number[];
+  /**
+   * Services that answer a refusal with 200 and a code in the body (telegram's `ok`, DingTalk's and WeCom's
+   * `errcode`, Feishu's `code`): the JSON body's top-level `field` must equal `equals` to count as delivered.
+   */
+  expectJson?: { field: string; equals: string | number | boolean };
 }
 
 export interface EmailSpec {

@@ -15,6 +15,6 @@ export const telegram = {
       text: clip(`${m.title}\n\n${m.body}`),
       disable_web_page_preview: true,
     }),
-    expectOkField: true,
+    expectJson: { field: "ok", equals: true },
   }),
 } satisfies HttpNotifier<"telegram">;
