@@ -35,6 +35,7 @@ const AlertFields = {
 
 export const AlertOut = v.object({
   ...AlertFields,
+  monitor_name: v.pipe(v.nullable(v.string()), v.description("The monitor's name now (null when it has none or was deleted).")),
   state: v.picklist(ALERT_STATES),
   resolved_at: v.nullable(v.string()),
   acknowledged_at: v.nullable(v.string()),

@@ -3,7 +3,7 @@
 // incident or resolved it are shown on its page, not as items of their own.
 import { asc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
-import { notificationAlerts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
+import { monitors, notificationAlerts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
 import { alertStatusOf } from "../../domain/notifications/alert-status.ts";
 import { ApiError } from "../../errors.ts";
 import type { AlertDetailShape, AlertShape, AlertState } from "../../schemas/alerts.ts";
@@ -43,7 +43,8 @@ function alertFields(a: AlertRow) {
 async function present(db: Db, rows: AlertRow[]): Promise<AlertShape[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [counts, deliveries] = await Promise.all([
+  const monitorIds = [...new Set(rows.map((r) => r.monitor_id).filter((m): m is number => m != null))];
+  const [counts, deliveries, names] = await Promise.all([
     queryRows<{ key: number; n: number; last: string }>(
       db,
       sql`select incident_id::int as key, count(*)::int as n, max(occurred_at) as last from notification_alerts
@@ -55,7 +56,11 @@ async function present(db: Db, rows: AlertRow[]): Promise<AlertShape[]> {
         from notification_deliveries d join notification_alerts a on a.id = d.alert_id
         where a.id in ${ids} or a.incident_id in ${ids} group by 1, 2`,
     ),
+    monitorIds.length > 0
+      ? db.select({ id: monitors.id, name: monitors.name }).from(monitors).where(inArray(monitors.id, monitorIds))
+      : Promise.resolve([]),
   ]);
+  const nameOf = new Map(names.map((m) => [m.id, m.name]));
   const countOf = new Map(counts.map((c) => [c.key, c]));
   return rows.map((a) => {
     const summary = { total: 0, delivered: 0, pending: 0, dead: 0 };
@@ -68,6 +73,7 @@ async function present(db: Db, rows: AlertRow[]): Promise<AlertShape[]> {
     const c = alertStateOf(a) === "event" ? undefined : countOf.get(a.id);
     return {
       ...alertFields(a),
+      monitor_name: a.monitor_id != null ? (nameOf.get(a.monitor_id) ?? null) : null,
       state: alertStateOf(a),
       resolved_at: iso(a.resolved_at),
       acknowledged_at: iso(a.acknowledged_at),

@@ -45,6 +45,7 @@ describe("alerts", () => {
       state: "open",
       status: "firing",
       subject: "monitor:501",
+      monitor_name: null,
       incident_id: opened,
       alert_count: 2,
       resolved_at: null,

@@ -5,13 +5,14 @@ import { Link } from "../router.tsx";
 
 interface About {
   monitor_id: number | null;
+  monitor_name?: string | null;
   target_type: string | null;
   target_id: number | null;
   subject: string | null;
 }
 
 export function SubjectLink({ alert: a }: { alert: About }) {
-  if (a.monitor_id != null) return <Link href={`/monitors/${a.monitor_id}`}>monitor #{a.monitor_id}</Link>;
+  if (a.monitor_id != null) return <Link href={`/monitors/${a.monitor_id}`}>{a.monitor_name ?? `monitor #${a.monitor_id}`}</Link>;
   if (a.target_type && a.target_id != null) return <TargetLink type={a.target_type} id={a.target_id} />;
   return <span>{a.subject ?? "—"}</span>;
 }

@@ -13243,6 +13243,8 @@ export interface operations {
                             kind: string;
                             last_alert_at: string;
                             monitor_id: number | null;
+                            /** @description The monitor's name now (null when it has none or was deleted). */
+                            monitor_name: string | null;
                             occurred_at: string;
                             resolved_at: string | null;
                             severity: string;
@@ -13340,6 +13342,8 @@ export interface operations {
                         kind: string;
                         last_alert_at: string;
                         monitor_id: number | null;
+                        /** @description The monitor's name now (null when it has none or was deleted). */
+                        monitor_name: string | null;
                         occurred_at: string;
                         resolved_at: string | null;
                         severity: string;
@@ -13439,6 +13443,8 @@ export interface operations {
                         kind: string;
                         last_alert_at: string;
                         monitor_id: number | null;
+                        /** @description The monitor's name now (null when it has none or was deleted). */
+                        monitor_name: string | null;
                         occurred_at: string;
                         resolved_at: string | null;
                         severity: string;
@@ -13535,6 +13541,8 @@ export interface operations {
                         kind: string;
                         last_alert_at: string;
                         monitor_id: number | null;
+                        /** @description The monitor's name now (null when it has none or was deleted). */
+                        monitor_name: string | null;
                         occurred_at: string;
                         resolved_at: string | null;
                         severity: string;
