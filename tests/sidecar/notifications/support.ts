@@ -29,9 +29,9 @@ export interface Harness extends Actors {
 }
 
 export async function createHarness(
-  options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number } = {},
+  options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<Harness> {
-  const a = await createActors();
+  const a = await createActors(options.env);
   const worker = notificationsWorker(a.t.runtime, {
     groupingDelayMs: options.groupingDelayMs ?? 0,
     maxAttempts: options.maxAttempts ?? 5,
