@@ -89,7 +89,12 @@ async function present(db: Db, rows: AlertRow[]): Promise<AlertShape[]> {
 const SPEC = {
   table: notificationAlerts,
   id: notificationAlerts.id,
-  sortable: { occurred_at: notificationAlerts.occurred_at, id: notificationAlerts.id, severity: notificationAlerts.severity },
+  sortable: {
+    occurred_at: notificationAlerts.occurred_at,
+    id: notificationAlerts.id,
+    // The ladder info < warning < critical, not the words' alphabetical order.
+    severity: sql`(case ${notificationAlerts.severity} when 'critical' then 2 when 'warning' then 1 else 0 end)`,
+  },
   search: [notificationAlerts.title, notificationAlerts.body],
 };
 

@@ -64,6 +64,9 @@ describe("alerts", () => {
     expect(await idsOf("kind=cve.finding")).toEqual([event]);
     expect(await idsOf("severity=warning")).toContain(event);
     expect(await idsOf("severity=warning")).not.toContain(opened);
+    // Sorted by severity: the ladder, not the alphabet.
+    const bySeverity = (await get("alerts?limit=100&sort=severity&direction=desc")).items.map((i: { severity: string }) => i.severity);
+    expect(bySeverity.indexOf("warning")).toBeGreaterThan(bySeverity.lastIndexOf("critical"));
   });
 
   it("refuses unknown filter values with 422 naming the field", async () => {
