@@ -21,6 +21,8 @@ const EXEMPT = [
   "/api/v1/auth/force-change-password",
   "/api/v1/auth/mfa/verify",
   "/api/v1/health",
+  // The acknowledge link's token is its credential (docs/adr/0447): a session cookie adds nothing to forge.
+  "/api/v1/ack",
 ];
 
 export const csrf: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -105,9 +105,11 @@ export function notificationsWorker(
   async function claimAndSend(): Promise<void> {
     const room = options.concurrency - inFlight.size;
     if (stopped || room <= 0) return;
+    // The messages' console and acknowledge links (docs/adr/0447-acknowledgement.md), signed with the session key.
+    const links = { publicUrl: deps.config.PUBLIC_URL, signingKey: await deps.identity.signingKey(database.db) };
     const { jobs, failed } = await claimDeliveries({
       ctx,
-      input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault, perSink: options.perSinkConcurrency, busy },
+      input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault, perSink: options.perSinkConcurrency, busy, links },
     });
     for (const f of failed)
       await recordAttempt({
@@ -148,7 +150,7 @@ export function notificationsWorker(
     for (let i = 0; i < 10 && !stopped; i++) {
       const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
       await claimAndSend();
-      if (r.dispatched + r.suppressed + r.debounced + r.unrouted < 200) break;
+      if (r.dispatched + r.suppressed + r.debounced + r.unrouted + r.in_hand < 200) break;
     }
   }
 

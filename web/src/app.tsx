@@ -20,6 +20,8 @@ import { MonitorPage } from "./monitoring/monitor-page.tsx";
 import { MonitorForm } from "./monitoring/monitor-form.tsx";
 import { AgentPage } from "./agents/agent-page.tsx";
 import { RuleForm } from "./alert-rules/rule-form.tsx";
+import { AlertPage } from "./alerts/alert-page.tsx";
+import { AlertsPage } from "./alerts/alerts-page.tsx";
 import { RulePage } from "./alert-rules/rule-page.tsx";
 import { RulesPage } from "./alert-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
@@ -91,6 +93,7 @@ export function App() {
 
 const NAV = [
   { href: "/", label: "Overview" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/alert-rules", label: "Alert rules" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
   { href: "/topology", label: "Topology" },
@@ -163,12 +166,15 @@ function Screen() {
   if (path === "/topology") return <LazyTopology loc={loc} />;
   if (path === "/settings" || path.startsWith("/settings/")) return <SettingsPage section={path.split("/")[2]} />;
   if (path === "/monitors/new") return <MonitorForm key="new" />;
+  if (path === "/alerts") return <AlertsPage />;
   if (path === "/alert-rules") return <RulesPage />;
   if (path === "/alert-rules/new") return <RuleForm key="new" />;
   let m = match("/monitors/:id/edit", path);
   if (m) return <MonitorForm key={`edit-${m.id}`} id={m.id} />;
   m = match("/alert-rules/:id/edit", path);
   if (m) return <RuleForm key={`edit-${m.id}`} id={m.id} />;
+  m = match("/alerts/:id", path);
+  if (m) return <AlertPage key={m.id} id={m.id!} />;
   m = match("/alert-rules/:id", path);
   if (m) return <RulePage key={m.id} id={m.id!} />;
   m = match("/monitors/:id", path) ?? match("/agents/:id", path);

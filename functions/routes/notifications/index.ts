@@ -1,6 +1,8 @@
-// The notifications routes (catalogue group notifications, plus our deliveries).
+// The notifications routes (catalogue group notifications, plus our deliveries, alerts and acknowledge links).
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import { ackLinkRoutes } from "./ack-link-routes.ts";
+import { alertRoutes } from "./alert-routes.ts";
 import { deliveryRoutes } from "./delivery-routes.ts";
 import { routeRoutes } from "./route-routes.ts";
 import { sinkRoutes } from "./sink-routes.ts";
@@ -9,4 +11,6 @@ export function notificationsRoutes(app: Hono<AppEnv>): void {
   sinkRoutes(app);
   routeRoutes(app);
   deliveryRoutes(app);
+  alertRoutes(app);
+  ackLinkRoutes(app);
 }

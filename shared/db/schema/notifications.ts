@@ -57,7 +57,8 @@ export const notificationAlerts = pgTable(
     occurred_at: tz("occurred_at").notNull(),
     /**
      * waiting (inside the grouping delay) | dispatched (deliveries made) | suppressed (folded into the
-     * alert of `suppressed_by`) | debounced (a flapping monitor) | unrouted (no route matched)
+     * alert of `suppressed_by`) | debounced (a flapping monitor) | unrouted (no route matched) | in_hand
+     * (a later failure of an acknowledged incident, not sent: docs/adr/0447-acknowledgement.md)
      */
     state: text("state").notNull().default("waiting"),
     /** The root cause's alert this one was folded into. */
@@ -77,6 +78,8 @@ export const notificationAlerts = pgTable(
     /** On the opening alert: who acknowledged the incident and when (cleared by an un-acknowledge). */
     acknowledged_at: tz("acknowledged_at"),
     acknowledged_by: text("acknowledged_by"),
+    /** On the opening alert: what the person who acknowledged it said (docs/adr/0447-acknowledgement.md). */
+    acknowledged_note: text("acknowledged_note"),
     /** Only for `notification.test`: the one sink the test goes to, routes aside. */
     test_sink_id: integer("test_sink_id").references(() => notificationSinks.id, { onDelete: "cascade" }),
     dispatched_at: tz("dispatched_at"),
@@ -138,4 +141,18 @@ export const notificationAttempts = pgTable(
     started_at: tz("started_at").notNull(),
   },
   (t) => [index("notification_attempts_delivery_idx").on(t.delivery_id, t.attempt)],
+);
+
+/**
+ * The nonces of acknowledgement links already used (shared/domain/notifications/ack-token.ts): a link
+ * acknowledges once. A row outlives its link's expiry only until the next use prunes it.
+ */
+export const notificationAckNonces = pgTable(
+  "notification_ack_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    incident_id: bigint("incident_id", { mode: "number" }).notNull(),
+    used_at: tz("used_at").notNull(),
+  },
+  (t) => [index("notification_ack_nonces_used_idx").on(t.used_at)],
 );

@@ -13,6 +13,7 @@ import type { AlertMessage } from "../../domain/notifications/notifiers/notifier
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
+import { type LinkSigning, linkSigning, messageLinks } from "./message-links.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
 
 export interface DeliveryJob {
@@ -33,6 +34,8 @@ export interface ClaimOptions {
    */
   perSink?: number;
   busy?: ReadonlyMap<number, number>;
+  /** Set when PUBLIC_URL is: the messages carry links to the console and a signed acknowledge link. */
+  links?: LinkSigning | undefined;
 }
 
 /** Claims up to `limit` due deliveries of enabled sinks, fairly across sinks, and answers what to send for each. */
@@ -40,7 +43,7 @@ export const claimDeliveries = defineVerb(
   { scope: ADMIN_NOTIFICATIONS },
   async (
     s,
-    { limit, leaseMs, vault, perSink = limit, busy = new Map() }: ClaimOptions,
+    { limit, leaseMs, vault, perSink = limit, busy = new Map(), links: configured }: ClaimOptions,
   ): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
     const now = s.now.toISOString();
     const until = new Date(s.now.getTime() + leaseMs).toISOString();
@@ -63,6 +66,7 @@ export const claimDeliveries = defineVerb(
         for update skip locked)
       returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count`,
     );
+    const links = claimed.length > 0 ? await linkSigning(s.tx, configured) : undefined;
     const jobs: DeliveryJob[] = [];
     const failed: { id: number; error: string }[] = [];
     if (claimed.length === 0) return { jobs, failed };
@@ -102,6 +106,13 @@ export const claimDeliveries = defineVerb(
         failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
         continue;
       }
+      const [incident] =
+        links && alert.incident_id != null
+          ? await s.tx
+              .select({ resolved_at: notificationAlerts.resolved_at })
+              .from(notificationAlerts)
+              .where(eq(notificationAlerts.id, alert.incident_id))
+          : [];
       jobs.push({
         delivery_id: d.id,
         attempt: d.attempt_count + 1,
@@ -111,7 +122,7 @@ export const claimDeliveries = defineVerb(
           kind: alert.kind,
           status: alertStatusOf(alert.kind),
           dedup_key: dedupKeyOf(alert),
-          links: {},
+          links: messageLinks(links, alert, incident, sink.id, s.now, s.ctx.random),
           severity: normalizeSeverity(alert.severity),
           title: alert.title,
           body: alert.body,

@@ -10,7 +10,8 @@
 //    after the root was sent anyway is sent on its own, naming the root, never silently folded.
 // 2. a flapping monitor (FLAP_THRESHOLD changes within FLAP_WINDOW_MS, the rule flap detection uses) is
 //    debounced: its alerts are kept but not sent until it settles.
-// 3. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
+// 3. a later failure of an incident someone acknowledged is kept, not sent (`in_hand`; docs/adr/0447).
+// 4. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
 //    inventory scope), once per sink. A root alert is sent naming every monitor folded into it so far.
 // Alerts are locked with SKIP LOCKED, so several sidecars dispatch without sending anything twice.
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -18,11 +19,13 @@ import { type Db, queryRows } from "../../db/database.ts";
 import { notificationAlerts, notificationDeliveries, notificationRoutes, notificationSinks } from "../../db/schema/index.ts";
 import { ASSET_TYPES, type AssetType } from "../../domain/blast-radius.ts";
 import { FLAP_THRESHOLD, FLAP_WINDOW_MS } from "../../domain/flap-window.ts";
+import { alertStatusOf } from "../../domain/notifications/alert-status.ts";
 import { chooseRoot, type DownTarget, groupedMessage, targetKey } from "../../domain/notifications/grouping.ts";
 import { kindAdmitted, routeAdmits } from "../../domain/notifications/severity.ts";
 import { computeBlastRadius } from "../intelligence/blast-radius.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
+import { isIncidentInHand } from "./incident-in-hand.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { targetScope } from "./target-scope.ts";
 
@@ -42,6 +45,8 @@ export interface DispatchResult {
   suppressed: number;
   debounced: number;
   unrouted: number;
+  /** Later failures of an acknowledged incident: kept, not sent (state `in_hand`). */
+  in_hand: number;
   deliveries: number;
 }
 
@@ -255,7 +260,7 @@ async function sinksFor(db: Db, routes: RouteRow[], alert: AlertRow): Promise<nu
 }
 
 export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, options: DispatchOptions): Promise<DispatchResult> => {
-  const result: DispatchResult = { dispatched: 0, held: 0, suppressed: 0, debounced: 0, unrouted: 0, deliveries: 0 };
+  const result: DispatchResult = { dispatched: 0, held: 0, suppressed: 0, debounced: 0, unrouted: 0, in_hand: 0, deliveries: 0 };
   const ripe = new Date(s.now.getTime() - options.groupingDelayMs);
   const alerts = await s.tx
     .select()
@@ -320,6 +325,17 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
     if ((alert.kind === DOWN || alert.kind === UP) && (await isFlapping(s.tx, alert))) {
       await s.tx.update(notificationAlerts).set({ state: "debounced", dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
       result.debounced++;
+      continue;
+    }
+    // An incident someone has in hand is not notified again (docs/adr/0447): its later failures are kept, not sent.
+    if (
+      alert.incident_id != null &&
+      alert.incident_id !== alert.id &&
+      alertStatusOf(alert.kind) === "firing" &&
+      (await isIncidentInHand(s.tx, alert.incident_id))
+    ) {
+      await s.tx.update(notificationAlerts).set({ state: "in_hand", dispatched_at: s.now }).where(eq(notificationAlerts.id, alert.id));
+      result.in_hand++;
       continue;
     }
     if (alert.kind === DOWN && isAsset(alert.target_type) && alert.target_id != null) {

@@ -68,5 +68,12 @@ export async function enqueueAlert(s: VerbScope, alert: AlertInput): Promise<voi
     .returning({ id: notificationAlerts.id });
   if (status === "firing" && open == null)
     await s.tx.update(notificationAlerts).set({ incident_id: row!.id }).where(eq(notificationAlerts.id, row!.id));
+  // Open alerts screens learn of it (docs/adr/0447-acknowledgement.md).
+  s.emit("monitors", {
+    type: "alert",
+    action: status,
+    alert_id: row!.id,
+    incident_id: status === "firing" && open == null ? row!.id : open,
+  });
   await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ alert_id: row!.id })})`);
 }

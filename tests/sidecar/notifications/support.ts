@@ -29,9 +29,15 @@ export interface Harness extends Actors {
 }
 
 export async function createHarness(
-  options: { groupingDelayMs?: number; maxAttempts?: number; timeoutMs?: number; perSinkConcurrency?: number } = {},
+  options: {
+    groupingDelayMs?: number;
+    maxAttempts?: number;
+    timeoutMs?: number;
+    perSinkConcurrency?: number;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
-  const a = await createActors();
+  const a = await createActors(options.env);
   const worker = notificationsWorker(a.t.runtime, {
     groupingDelayMs: options.groupingDelayMs ?? 0,
     maxAttempts: options.maxAttempts ?? 5,

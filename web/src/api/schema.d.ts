@@ -54,6 +54,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ack/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what an acknowledge link would acknowledge (changes nothing)
+         * @description Public: the token is the credential. Chat apps fetch links to preview them, so GET only shows the incident and a button that POSTs. A forged or malformed token answers 404 (more than 30 a minute from one client: 429), an expired one 410, a used one or one whose incident resolved 409 (`reason`).
+         */
+        get: operations["getApiV1AckByToken"];
+        put?: never;
+        /**
+         * Acknowledge the incident of an acknowledge link (once)
+         * @description Public: the token is the credential. Acknowledged by "link via <sink name>", audited; the link is used up. A forged or malformed token answers 404 (more than 30 a minute from one client: 429), an expired one 410, a used one or one whose incident resolved 409 (`reason`).
+         */
+        post: operations["postApiV1AckByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/audit-log/repair-chain": {
         parameters: {
             query?: never;
@@ -1520,6 +1544,78 @@ export interface paths {
          */
         post: operations["postApiV1AlertRulesTest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List incidents and events (state open | acknowledged | resolved | event)
+         * @description Each incident once, as the alert that opened it, with `alert_count` (its alerts, the recovery included), `last_alert_at`, `resolved_at`, `acknowledged_at`/`_by` and a `deliveries` summary; the alerts that joined or resolved an incident are on its page. `state` open is neither resolved nor acknowledged; event is an alert with no incident (a test, a drift).
+         *
+         *     Needs scope `read:alerts`.
+         */
+        get: operations["getApiV1Alerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alerts/{alert_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An incident (of any of its alerts) with its alerts in order and their deliveries
+         * @description The ETag changes with a new alert, an acknowledgement, the resolution and each delivery's outcome.
+         *
+         *     Needs scope `read:alerts`.
+         */
+        get: operations["getApiV1AlertsByAlertId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alerts/{alert_id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge the incident of an alert: someone has it in hand (re-notification stops)
+         * @description Optional `note` (at most 500 characters). The acknowledgement is the incident's (its opening alert), whichever of its alerts is named; an event or a resolved incident is a 409 (`reason` not_incident | resolved). Repeating it changes nothing. Audited; an `alert` event on the monitors stream tells open screens.
+         *
+         *     Needs scope `write:alerts`.
+         */
+        post: operations["postApiV1AlertsByAlertIdAcknowledge"];
+        /**
+         * Un-acknowledge the incident of an alert: nobody has it in hand any more
+         * @description The acknowledgement is the incident's (its opening alert), whichever of its alerts is named; an event or a resolved incident is a 409 (`reason` not_incident | resolved). Repeating it changes nothing. Audited; an `alert` event on the monitors stream tells open screens.
+         *
+         *     Needs scope `write:alerts`.
+         */
+        delete: operations["deleteApiV1AlertsByAlertIdAcknowledge"];
         options?: never;
         head?: never;
         patch?: never;
@@ -8882,6 +8978,61 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1AckByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a delivered message's acknowledge link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page (a browser), or what the link acknowledges (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AckByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a delivered message's acknowledge link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The acknowledged page (a browser), or the incident's acknowledgement (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1AdminAuditLogRepairChain: {
         parameters: {
             query?: never;
@@ -13036,6 +13187,383 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1Alerts: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                kind?: string;
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                monitor_id?: string;
+                offset?: string;
+                q?: string;
+                severity?: "info" | "warning" | "critical";
+                sort?: "occurred_at" | "id" | "severity";
+                state?: "open" | "acknowledged" | "resolved" | "event";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            acknowledged_at: string | null;
+                            acknowledged_by: string | null;
+                            acknowledged_note: string | null;
+                            /** @description The alerts of the incident, its opener and recovery included (1 for an event). */
+                            alert_count: number;
+                            body: string;
+                            deliveries: {
+                                dead: number;
+                                delivered: number;
+                                /** @description pending or retrying */
+                                pending: number;
+                                total: number;
+                            };
+                            /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                            dispatch_state: string;
+                            id: number;
+                            incident_id: number | null;
+                            kind: string;
+                            last_alert_at: string;
+                            monitor_id: number | null;
+                            /** @description The monitor's name now (null when it has none or was deleted). */
+                            monitor_name: string | null;
+                            occurred_at: string;
+                            resolved_at: string | null;
+                            severity: string;
+                            /** @enum {string} */
+                            state: "open" | "acknowledged" | "resolved" | "event";
+                            /**
+                             * @description What the alert says: a problem began, ended, or neither.
+                             * @enum {string}
+                             */
+                            status: "firing" | "resolved" | "event";
+                            subject: string | null;
+                            target_id: number | null;
+                            target_type: string | null;
+                            title: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1AlertsByAlertId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acknowledged_at: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_note: string | null;
+                        /** @description The alerts of the incident, its opener and recovery included (1 for an event). */
+                        alert_count: number;
+                        alerts: {
+                            body: string;
+                            /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                            dispatch_state: string;
+                            id: number;
+                            incident_id: number | null;
+                            kind: string;
+                            monitor_id: number | null;
+                            occurred_at: string;
+                            severity: string;
+                            /**
+                             * @description What the alert says: a problem began, ended, or neither.
+                             * @enum {string}
+                             */
+                            status: "firing" | "resolved" | "event";
+                            subject: string | null;
+                            target_id: number | null;
+                            target_type: string | null;
+                            title: string;
+                        }[];
+                        body: string;
+                        deliveries: {
+                            dead: number;
+                            delivered: number;
+                            /** @description pending or retrying */
+                            pending: number;
+                            total: number;
+                        };
+                        deliveries_list: {
+                            alert_id: number;
+                            attempt_count: number;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            sink_id: number;
+                            sink_name: string | null;
+                            state: string;
+                        }[];
+                        /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                        dispatch_state: string;
+                        id: number;
+                        incident_id: number | null;
+                        kind: string;
+                        last_alert_at: string;
+                        monitor_id: number | null;
+                        /** @description The monitor's name now (null when it has none or was deleted). */
+                        monitor_name: string | null;
+                        occurred_at: string;
+                        resolved_at: string | null;
+                        severity: string;
+                        /** @enum {string} */
+                        state: "open" | "acknowledged" | "resolved" | "event";
+                        /**
+                         * @description What the alert says: a problem began, ended, or neither.
+                         * @enum {string}
+                         */
+                        status: "firing" | "resolved" | "event";
+                        subject: string | null;
+                        target_id: number | null;
+                        target_type: string | null;
+                        title: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1AlertsByAlertIdAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acknowledged_at: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_note: string | null;
+                        /** @description The alerts of the incident, its opener and recovery included (1 for an event). */
+                        alert_count: number;
+                        alerts: {
+                            body: string;
+                            /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                            dispatch_state: string;
+                            id: number;
+                            incident_id: number | null;
+                            kind: string;
+                            monitor_id: number | null;
+                            occurred_at: string;
+                            severity: string;
+                            /**
+                             * @description What the alert says: a problem began, ended, or neither.
+                             * @enum {string}
+                             */
+                            status: "firing" | "resolved" | "event";
+                            subject: string | null;
+                            target_id: number | null;
+                            target_type: string | null;
+                            title: string;
+                        }[];
+                        body: string;
+                        deliveries: {
+                            dead: number;
+                            delivered: number;
+                            /** @description pending or retrying */
+                            pending: number;
+                            total: number;
+                        };
+                        deliveries_list: {
+                            alert_id: number;
+                            attempt_count: number;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            sink_id: number;
+                            sink_name: string | null;
+                            state: string;
+                        }[];
+                        /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                        dispatch_state: string;
+                        id: number;
+                        incident_id: number | null;
+                        kind: string;
+                        last_alert_at: string;
+                        monitor_id: number | null;
+                        /** @description The monitor's name now (null when it has none or was deleted). */
+                        monitor_name: string | null;
+                        occurred_at: string;
+                        resolved_at: string | null;
+                        severity: string;
+                        /** @enum {string} */
+                        state: "open" | "acknowledged" | "resolved" | "event";
+                        /**
+                         * @description What the alert says: a problem began, ended, or neither.
+                         * @enum {string}
+                         */
+                        status: "firing" | "resolved" | "event";
+                        subject: string | null;
+                        target_id: number | null;
+                        target_type: string | null;
+                        title: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteApiV1AlertsByAlertIdAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acknowledged_at: string | null;
+                        acknowledged_by: string | null;
+                        acknowledged_note: string | null;
+                        /** @description The alerts of the incident, its opener and recovery included (1 for an event). */
+                        alert_count: number;
+                        alerts: {
+                            body: string;
+                            /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                            dispatch_state: string;
+                            id: number;
+                            incident_id: number | null;
+                            kind: string;
+                            monitor_id: number | null;
+                            occurred_at: string;
+                            severity: string;
+                            /**
+                             * @description What the alert says: a problem began, ended, or neither.
+                             * @enum {string}
+                             */
+                            status: "firing" | "resolved" | "event";
+                            subject: string | null;
+                            target_id: number | null;
+                            target_type: string | null;
+                            title: string;
+                        }[];
+                        body: string;
+                        deliveries: {
+                            dead: number;
+                            delivered: number;
+                            /** @description pending or retrying */
+                            pending: number;
+                            total: number;
+                        };
+                        deliveries_list: {
+                            alert_id: number;
+                            attempt_count: number;
+                            created_at: string;
+                            delivered_at: string | null;
+                            id: number;
+                            sink_id: number;
+                            sink_name: string | null;
+                            state: string;
+                        }[];
+                        /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                        dispatch_state: string;
+                        id: number;
+                        incident_id: number | null;
+                        kind: string;
+                        last_alert_at: string;
+                        monitor_id: number | null;
+                        /** @description The monitor's name now (null when it has none or was deleted). */
+                        monitor_name: string | null;
+                        occurred_at: string;
+                        resolved_at: string | null;
+                        severity: string;
+                        /** @enum {string} */
+                        state: "open" | "acknowledged" | "resolved" | "event";
+                        /**
+                         * @description What the alert says: a problem began, ended, or neither.
+                         * @enum {string}
+                         */
+                        status: "firing" | "resolved" | "event";
+                        subject: string | null;
+                        target_id: number | null;
+                        target_type: string | null;
+                        title: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -12,7 +12,8 @@ export const webhook = {
     const spec = jsonRequest(String(config.url), {
       type: m.kind,
       timestamp: m.occurred_at,
-      data: { id: m.id, severity: m.severity, title: m.title, message: m.body, ...m.data },
+      // links only when the server has a public address (PUBLIC_URL): the console page, the signed acknowledge link.
+      data: { id: m.id, severity: m.severity, title: m.title, message: m.body, ...m.data, ...(m.links.alert ? { links: m.links } : {}) },
     });
     if (secrets.secret) Object.assign(spec.headers, await webhookSignatureHeaders(secrets.secret, m.id, nowSecs, spec.body));
     return spec;
