@@ -4,9 +4,11 @@ import type { AppEnv } from "../../deps.ts";
 import { deliveryRoutes } from "./delivery-routes.ts";
 import { routeRoutes } from "./route-routes.ts";
 import { sinkRoutes } from "./sink-routes.ts";
+import { templateRoutes } from "./template-routes.ts";
 
 export function notificationsRoutes(app: Hono<AppEnv>): void {
   sinkRoutes(app);
   routeRoutes(app);
   deliveryRoutes(app);
+  templateRoutes(app);
 }

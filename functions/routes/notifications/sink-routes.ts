@@ -50,7 +50,9 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
       description:
         "provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, " +
         "ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, " +
-        "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.",
+        "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`, " +
+        "http_request `{method?, url, headers?, content_type?, request_body?}`. Every type also takes `title_template?` and `body_template?` " +
+        "(mustache over the alert's fields, docs/notifications.md; one naming an unknown field or not parsing answers 422). Unknown keys answer 422.",
     },
     async (c, { body, reply }) => reply(await createSink({ ctx: verbContext(c), input: { body } })),
   );

@@ -1,9 +1,11 @@
 // The notification providers, one file each (README.md: adding one is its file + one line here).
 // Everything else — the accepted `provider_type`s, the sink form, config validation, secret sealing and
 // masking, the sender — reads this list.
+import { TEMPLATE_KEYS } from "../templates.ts";
 import { discord } from "./discord.ts";
 import { email } from "./email.ts";
 import { gotify } from "./gotify.ts";
+import { http_request } from "./http_request.ts";
 import { ntfy } from "./ntfy.ts";
 import type { Notifier, NotifierField } from "./notifier.ts";
 import { slack } from "./slack.ts";
@@ -11,7 +13,17 @@ import { teams } from "./teams.ts";
 import { telegram } from "./telegram.ts";
 import { webhook } from "./webhook.ts";
 
-export const NOTIFIERS = [webhook, slack, discord, teams, ntfy, gotify, telegram, email] as const satisfies readonly Notifier[];
+export const NOTIFIERS = [
+  webhook,
+  slack,
+  discord,
+  teams,
+  ntfy,
+  gotify,
+  telegram,
+  email,
+  http_request,
+] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];
 
@@ -23,9 +35,12 @@ export const isNotifierType = (t: string): t is NotifierType => BY_TYPE.has(t);
 
 export const notifierOf = (type: NotifierType): Notifier => BY_TYPE.get(type)!;
 
-/** Each type's config keys (the sink form and validation read them). */
+/**
+ * Each type's config keys (the sink form and validation read them): its own, then the message templates
+ * every sink takes (../templates.ts), written once here rather than in each provider.
+ */
 export const NOTIFIER_FIELDS = Object.fromEntries(
-  NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, p.fields]),
+  NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, { ...p.fields, ...TEMPLATE_KEYS }]),
 ) as Record<NotifierType, Record<string, NotifierField>>;
 
 export const secretKeys = (type: NotifierType): string[] =>
