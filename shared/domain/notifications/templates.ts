@@ -24,7 +24,7 @@ const f = (doc: string, fields?: Record<string, TemplateField>, list?: boolean):
 export const TEMPLATE_FIELDS: Record<string, TemplateField> = {
   title: f('The title the server wrote ("web-1 down: 2 monitors affected").'),
   body: f("The body the server wrote, the folded dependents listed."),
-  kind: f("What happened: monitor.down, monitor.up, cert.expiring, …"),
+  kind: f("What happened: monitor.down, monitor.up, metric.firing, certificate.expiring, …"),
   status: f("firing (a problem began), resolved (it ended) or event (neither)."),
   severity: f("info, warning or critical."),
   occurred_at: f("When it happened, ISO 8601 UTC."),
@@ -214,7 +214,7 @@ export const SAMPLE_ALERT: AlertMessage = {
   id: "alert_1042_sink_3",
   kind: "monitor.down",
   status: "firing",
-  dedup_key: "monitor:12",
+  dedup_key: "ctl-incident-1042",
   links: { alert: "https://ops.example.com/alerts/1042", acknowledge: "https://ops.example.com/ack/1042?sig=sample" },
   severity: "critical",
   title: "core-switch down: 2 monitors affected",
