@@ -1,7 +1,7 @@
 // A sink's message templates in a real browser (docs/notifications.md), against the product started as the
 // README says: the sink form's Preview renders the title and body templates against the sample alert; a
 // template naming an unknown field shows the API's 422 on its field, from the preview and from a save
-// (nothing stored); fixed, the sink is created with its templates.
+// (nothing stored); fixed, the sink is created with its templates, which its row in the list mentions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, tempDataDir } from "../helpers.ts";
 import { hasChromium, seen, shot } from "./browser.ts";
@@ -57,6 +57,8 @@ describe.skipIf(!hasChromium)("message templates in a real browser", () => {
     await body.fill("{{message}}{{#affected}}\n- {{title}}{{/affected}}");
     await page.getByRole("button", { name: "Create sink" }).click();
     await seen(page.getByRole("cell", { name: "templated ntfy" }));
+    // The list says the sink has templates rather than printing them in its row.
+    await seen(page.locator("tr[data-sink]").getByText(/title templated/));
     const sinks = (await s.api("GET", "/notifications/sinks")) as { items: Array<{ provider_config: Record<string, unknown> }> };
     expect(sinks.items[0]!.provider_config).toMatchObject({
       topic: "ops",

@@ -7,6 +7,8 @@ import { checkTemplate, renderTemplate, templateView } from "../templates.ts";
 import type { HttpNotifier, HttpRequestSpec } from "./notifier.ts";
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** type/subtype with optional parameters, nothing that could end the header line. */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[^\r\n]*)?$/;
 /** Set by the sender from the request itself: a header line cannot override them. */
 const SENDER_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection"]);
 
@@ -57,7 +59,11 @@ export const http_request = {
       check: headerLinesProblem,
       hint: 'One "Name: value" per line, e.g. Authorization: Bearer <token>. Sealed like a token, never shown again.',
     },
-    content_type: { kind: "string", hint: "application/json unless set. In a JSON body each {{value}} is escaped for a JSON string." },
+    content_type: {
+      kind: "string",
+      check: (v) => (MEDIA_TYPE.test(String(v)) ? null : "must be a media type such as application/json"),
+      hint: "application/json unless set. In a JSON body each {{value}} is escaped for a JSON string.",
+    },
     request_body: {
       kind: "text",
       check: checkTemplate,

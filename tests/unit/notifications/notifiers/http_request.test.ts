@@ -22,11 +22,13 @@ describe("http_request config", () => {
       method: "DELETE",
       headers: "Authorization Bearer secret-token",
       request_body: '{"t": "{{titel}}"}',
+      content_type: "json",
     });
     expect(issues.map((i) => [i.loc.join("."), i.msg])).toEqual([
       ["body.provider_config.method", "method must be one of GET, POST, PUT, PATCH."],
       ["body.provider_config.headers", 'headers must be "Name: value" lines.'],
       ["body.provider_config.request_body", "request_body names an unknown field: titel."],
+      ["body.provider_config.content_type", "content_type must be a media type such as application/json."],
     ]);
     expect(JSON.stringify(issues)).not.toContain("secret-token");
     expect(value.secrets).toEqual({});
