@@ -59,6 +59,16 @@ export const TestResult = v.object({
   attempt_outcome: v.nullable(v.picklist(["delivered", "failed", "timeout"])),
 });
 
+/** A sink's message templates to preview (an empty or missing one: the server's own text). */
+export const TemplatePreviewBody = writeBody({
+  title_template: v.optional(v.string()),
+  body_template: v.optional(v.string()),
+});
+export type TemplatePreviewInput = v.InferOutput<typeof TemplatePreviewBody>;
+
+export const TemplatePreviewOut = v.object({ title: v.string(), body: v.string() });
+export type TemplatePreview = v.InferInput<typeof TemplatePreviewOut>;
+
 const EventKind = v.pipe(
   v.string(),
   v.trim(),

@@ -6,6 +6,7 @@ import { alertRoutes } from "./alert-routes.ts";
 import { deliveryRoutes } from "./delivery-routes.ts";
 import { routeRoutes } from "./route-routes.ts";
 import { sinkRoutes } from "./sink-routes.ts";
+import { templateRoutes } from "./template-routes.ts";
 
 export function notificationsRoutes(app: Hono<AppEnv>): void {
   sinkRoutes(app);
@@ -13,4 +14,5 @@ export function notificationsRoutes(app: Hono<AppEnv>): void {
   deliveryRoutes(app);
   alertRoutes(app);
   ackLinkRoutes(app);
+  templateRoutes(app);
 }

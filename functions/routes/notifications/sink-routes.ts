@@ -54,7 +54,9 @@ export function sinkRoutes(app: Hono<AppEnv>): void {
         "pagerduty `{routing_key, region?, base_url?, source?}`, opsgenie `{api_key, region?, base_url?, priority?}`, splunk_oncall `{api_key, routing_key, base_url?}`, signl4 `{team_secret, base_url?, service?, alerting_scenario?}`, pushover `{token, user, device?, priority?, emergency?, retry?, expire?, base_url?}`, twilio `{account_sid, auth_token, from, to, base_url?}`, pushbullet `{access_token, device_iden?, channel_tag?, base_url?}`, alertmanager `{base_url, alertname?, hold_hours?, username?, password?, bearer_token?}`, " +
         "matrix `{base_url, access_token, room_id}`, mattermost `{webhook_url, channel?, username?, icon_url?}`, rocket_chat `{webhook_url, channel?}`, google_chat `{webhook_url}`, zulip `{base_url, bot_email, api_key, stream, topic?}`, webex `{base_url?, bot_token, to}`, home_assistant `{base_url, token, service}`, signal `{base_url, number, recipients}`, " +
         "bark `{base_url?, device_key, group?, level?}`, apprise `{base_url, config_key? | urls?, tag?}`, feishu `{webhook_url? | token?, region?, signing_secret?, format?}`, dingtalk `{webhook_url, signing_secret?}`, wecom `{webhook_url}`, line `{base_url?, channel_access_token, to}`, " +
-        "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.",
+        "email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`, " +
+        "http_request `{method?, url, headers?, content_type?, request_body?}`. Every type also takes `title_template?` and `body_template?` " +
+        "(mustache over the alert's fields, docs/notifications.md; one naming an unknown field or not parsing answers 422). Unknown keys answer 422.",
     },
     async (c, { body, reply }) => reply(await createSink({ ctx: verbContext(c), input: { body } })),
   );

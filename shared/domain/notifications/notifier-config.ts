@@ -92,7 +92,7 @@ export function splitProviderConfig(
     }
     if (f.secret) {
       if (value === null || value === undefined || value === "" || (typeof value === "string" && value.includes("•"))) continue;
-      const problem = checkValue(key, f, value, policy);
+      const problem = checkValue(key, f, value, policy) ?? f.check?.(value) ?? null;
       if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
       else secrets[key] = value as string;
       continue;
@@ -102,7 +102,7 @@ export function splitProviderConfig(
       else delete plain[key];
       continue;
     }
-    const problem = checkValue(key, f, value, policy);
+    const problem = checkValue(key, f, value, policy) ?? f.check?.(value) ?? null;
     if (problem) issues.push({ loc: loc(key), msg: `${key} ${problem}.`, type: "value_error" });
     else plain[key] = typeof value === "string" ? value.trim() : value;
   }

@@ -4,11 +4,12 @@
 // exponential backoff with jitter, or dead after the last attempt.
 import { eq, inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
+import { monitors, notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
 import { isNotifierType, type NotifierType } from "../../domain/notifications/notifiers/index.ts";
 import { alertStatusOf, dedupKeyOf } from "../../domain/notifications/alert-status.ts";
 import { normalizeSeverity } from "../../domain/notifications/severity.ts";
+import { applyTemplates } from "../../domain/notifications/templates.ts";
 import type { AlertMessage } from "../../domain/notifications/notifiers/notifier.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
@@ -113,11 +114,20 @@ export const claimDeliveries = defineVerb(
               .from(notificationAlerts)
               .where(eq(notificationAlerts.id, alert.incident_id))
           : [];
+      // The monitor's name and check are template fields (../../domain/notifications/templates.ts).
+      const [monitor] =
+        alert.monitor_id == null
+          ? []
+          : await s.tx
+              .select({ id: monitors.id, name: monitors.name, check_type: monitors.check_type, host: monitors.host })
+              .from(monitors)
+              .where(eq(monitors.id, alert.monitor_id));
       jobs.push({
         delivery_id: d.id,
         attempt: d.attempt_count + 1,
         sink: { id: sink.id, provider_type: sink.provider_type, config: sink.provider_config, secrets },
-        message: {
+        // The sink's title and body templates, if it has any, so that every provider sends them.
+        message: applyTemplates(sink.provider_config, {
           id: `alert_${alert.id}_sink_${sink.id}`,
           kind: alert.kind,
           status: alertStatusOf(alert.kind),
@@ -127,6 +137,7 @@ export const claimDeliveries = defineVerb(
           title: alert.title,
           body: alert.body,
           occurred_at: alert.occurred_at.toISOString(),
+          monitor: monitor ?? null,
           data: {
             alert_id: alert.id,
             monitor_id: alert.monitor_id,
@@ -134,7 +145,7 @@ export const claimDeliveries = defineVerb(
             target_id: alert.target_id,
             detail: alert.detail,
           },
-        },
+        }),
       });
     }
     return { jobs, failed };

@@ -7032,7 +7032,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification sink
-         * @description provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, pagerduty `{routing_key, region?, base_url?, source?}`, opsgenie `{api_key, region?, base_url?, priority?}`, splunk_oncall `{api_key, routing_key, base_url?}`, signl4 `{team_secret, base_url?, service?, alerting_scenario?}`, pushover `{token, user, device?, priority?, emergency?, retry?, expire?, base_url?}`, twilio `{account_sid, auth_token, from, to, base_url?}`, pushbullet `{access_token, device_iden?, channel_tag?, base_url?}`, alertmanager `{base_url, alertname?, hold_hours?, username?, password?, bearer_token?}`, matrix `{base_url, access_token, room_id}`, mattermost `{webhook_url, channel?, username?, icon_url?}`, rocket_chat `{webhook_url, channel?}`, google_chat `{webhook_url}`, zulip `{base_url, bot_email, api_key, stream, topic?}`, webex `{base_url?, bot_token, to}`, home_assistant `{base_url, token, service}`, signal `{base_url, number, recipients}`, bark `{base_url?, device_key, group?, level?}`, apprise `{base_url, config_key? | urls?, tag?}`, feishu `{webhook_url? | token?, region?, signing_secret?, format?}`, dingtalk `{webhook_url, signing_secret?}`, wecom `{webhook_url}`, line `{base_url?, channel_access_token, to}`, email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`. Unknown keys answer 422.
+         * @description provider_type webhook `{url, secret?}` (a `whsec_` secret is generated when none is given and answered once, in `secret`), slack/discord/teams `{webhook_url}`, ntfy `{base_url?, topic, token?, priority?}`, gotify `{base_url, token, priority?}`, telegram `{base_url?, bot_token, chat_id}`, pagerduty `{routing_key, region?, base_url?, source?}`, opsgenie `{api_key, region?, base_url?, priority?}`, splunk_oncall `{api_key, routing_key, base_url?}`, signl4 `{team_secret, base_url?, service?, alerting_scenario?}`, pushover `{token, user, device?, priority?, emergency?, retry?, expire?, base_url?}`, twilio `{account_sid, auth_token, from, to, base_url?}`, pushbullet `{access_token, device_iden?, channel_tag?, base_url?}`, alertmanager `{base_url, alertname?, hold_hours?, username?, password?, bearer_token?}`, matrix `{base_url, access_token, room_id}`, mattermost `{webhook_url, channel?, username?, icon_url?}`, rocket_chat `{webhook_url, channel?}`, google_chat `{webhook_url}`, zulip `{base_url, bot_email, api_key, stream, topic?}`, webex `{base_url?, bot_token, to}`, home_assistant `{base_url, token, service}`, signal `{base_url, number, recipients}`, bark `{base_url?, device_key, group?, level?}`, apprise `{base_url, config_key? | urls?, tag?}`, feishu `{webhook_url? | token?, region?, signing_secret?, format?}`, dingtalk `{webhook_url, signing_secret?}`, wecom `{webhook_url}`, line `{base_url?, channel_access_token, to}`, email `{to, from_email?, subject_prefix?, smtp_host, smtp_port?, smtp_username?, smtp_password?, smtp_secure?, smtp_verify_tls?}`, http_request `{method?, url, headers?, content_type?, request_body?}`. Every type also takes `title_template?` and `body_template?` (mustache over the alert's fields, docs/notifications.md; one naming an unknown field or not parsing answers 422). Unknown keys answer 422.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -7103,6 +7103,28 @@ export interface paths {
          */
         put: operations["putApiV1NotificationsSinksBySinkIdToggle"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a sink's title and body templates against a sample alert
+         * @description Answers `{title, body}` as a sink with these `title_template` and `body_template` (mustache over the fields of docs/notifications.md, no HTML escaping) would send them for the sample alert: the ping monitor core-switch down, with web-1 and db-1 folded into it. A template left out renders the server's own text. A template that does not parse or names an unknown field answers 422 naming it, as a sink's save does.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        post: operations["postApiV1NotificationsTemplatesPreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -28598,7 +28620,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @enum {string} */
-                    provider_type: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager" | "matrix" | "mattermost" | "rocket_chat" | "google_chat" | "zulip" | "webex" | "home_assistant" | "signal" | "bark" | "apprise" | "feishu" | "dingtalk" | "wecom" | "line";
+                    provider_type: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager" | "matrix" | "mattermost" | "rocket_chat" | "google_chat" | "zulip" | "webex" | "home_assistant" | "signal" | "bark" | "apprise" | "feishu" | "dingtalk" | "wecom" | "line" | "http_request";
                 };
             };
         };
@@ -28682,7 +28704,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /** @enum {string} */
-                    provider_type?: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager" | "matrix" | "mattermost" | "rocket_chat" | "google_chat" | "zulip" | "webex" | "home_assistant" | "signal" | "bark" | "apprise" | "feishu" | "dingtalk" | "wecom" | "line";
+                    provider_type?: "webhook" | "slack" | "discord" | "teams" | "ntfy" | "gotify" | "telegram" | "email" | "pagerduty" | "opsgenie" | "splunk_oncall" | "signl4" | "pushover" | "twilio" | "pushbullet" | "alertmanager" | "matrix" | "mattermost" | "rocket_chat" | "google_chat" | "zulip" | "webex" | "home_assistant" | "signal" | "bark" | "apprise" | "feishu" | "dingtalk" | "wecom" | "line" | "http_request";
                 };
             };
         };
@@ -28788,6 +28810,43 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1NotificationsTemplatesPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body_template?: string;
+                    title_template?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        title: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -12,6 +12,7 @@ import { Deliveries } from "./deliveries.tsx";
 import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { SinkForm } from "./sink-form.tsx";
+import { TEMPLATE_KEYS } from "../../../shared/domain/notifications/templates.ts";
 
 export function NotificationsSection() {
   const session = useSession();
@@ -88,7 +89,8 @@ export function NotificationsSection() {
             <td data-label="Provider">{s.provider_type}</td>
             <td data-label="Settings" class="meta">
               {Object.entries(s.provider_config)
-                .map(([k, v]) => `${k}: ${String(v)}`)
+                // A template is a paragraph, not a setting to read in a row: the row says the sink has one.
+                .map(([k, v]) => (k in TEMPLATE_KEYS ? `${k.replace("_template", "")} templated` : `${k}: ${String(v)}`))
                 .join(", ")}
             </td>
             <td data-label="State">

@@ -2,9 +2,11 @@
 // takes (from the same table the server validates with, shared/domain/notifications/notifiers/). The
 // API's messages land on the key they name (`provider_config.<key>`). A webhook given no secret gets one,
 // shown once. An edit PATCHes the sink: a secret left empty keeps the stored one (the API never returns
-// it), an emptied plain key is sent as null, which removes it.
+// it), an emptied plain key is sent as null, which removes it. Every sink's title and body templates have a
+// Preview: the server renders them against its sample alert, a template error lands on its field.
 import { useState } from "preact/hooks";
 import { NOTIFIER_FIELDS, NOTIFIER_TYPES, type NotifierType, notifierOf } from "../../../shared/domain/notifications/notifiers/index.ts";
+import { TEMPLATE_KEYS } from "../../../shared/domain/notifications/templates.ts";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
@@ -17,6 +19,8 @@ function configValue(kind: string, raw: string): unknown {
   if (kind === "bool") return v === "true";
   return v;
 }
+
+type TemplatePreview = paths["/api/v1/notifications/templates/preview"]["post"]["responses"][200]["content"]["application/json"];
 
 export type Sink = paths["/api/v1/notifications/sinks"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 
@@ -44,6 +48,10 @@ export function SinkForm({
   const [type, setType] = useState<NotifierType>((sink?.provider_type as NotifierType | undefined) ?? "webhook");
   const [config, setConfig] = useState<Record<string, string>>(() => inputsOf(sink));
   const submit = useSubmit();
+  const trial = useSubmit();
+  const [preview, setPreview] = useState<TemplatePreview | undefined>();
+  // Whose messages the template fields show: the latest of a save and a preview.
+  const [latest, setLatest] = useState<"save" | "preview">("save");
   const fields = NOTIFIER_FIELDS[type];
   const prefix = sink ? `sink-${sink.id}` : "sink";
   // A new type's keys start afresh on the server (changing provider_type drops the old config).
@@ -63,6 +71,7 @@ export function SinkForm({
 
   const send = (e: Event) => {
     e.preventDefault();
+    setLatest("save");
     void submit.run(async () => {
       const provider_config: Record<string, unknown> = {};
       for (const [key, f] of Object.entries(fields)) {
@@ -89,6 +98,19 @@ export function SinkForm({
     });
   };
 
+  // The templates as they stand, rendered by the server against its sample alert (a down monitor with two
+  // dependents folded into it): what a page would say, before saving.
+  const showPreview = () => {
+    setLatest("preview");
+    setPreview(undefined);
+    void trial.run(async () => {
+      const body = { title_template: config.title_template ?? "", body_template: config.body_template ?? "" };
+      setPreview(await ok(api.POST("/api/v1/notifications/templates/preview", { body })));
+    });
+  };
+  const errorOf = (key: string) =>
+    latest === "preview" && key in TEMPLATE_KEYS ? trial.fields[key] : submit.fields[`provider_config.${key}`];
+
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${prefix}-title`}>
       <h2 id={`${prefix}-title`}>{sink ? `Edit sink ${sink.name}` : "New sink"}</h2>
@@ -109,11 +131,12 @@ export function SinkForm({
         // A key needed unless another is given says so instead of "(optional)".
         const either = f.requiredUnless ? ` (or ${f.requiredUnless.replace(/_/g, " ")})` : " (optional)";
         const label = `${key.replace(/_/g, " ")}${f.required ? "" : either}`;
-        const error = submit.fields[`provider_config.${key}`];
+        const error = errorOf(key);
         const set = (v: string) => setConfig((old) => ({ ...old, [key]: v }));
+        const hint = hintOf(key, f);
         if (f.kind === "choice")
           return (
-            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(hint ? { hint } : {})}>
               {(a11y) => (
                 <select {...a11y} value={config[key] ?? ""} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
                   <option value="">Default</option>
@@ -128,7 +151,7 @@ export function SinkForm({
           );
         if (f.kind === "text")
           return (
-            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(hint ? { hint } : {})}>
               {(a11y) => (
                 <textarea
                   {...a11y}
@@ -141,7 +164,7 @@ export function SinkForm({
           );
         if (f.kind === "bool")
           return (
-            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+            <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(hint ? { hint } : {})}>
               {(a11y) => (
                 <select {...a11y} value={config[key] ?? ""} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
                   <option value="">Default</option>
@@ -161,10 +184,25 @@ export function SinkForm({
             value={config[key] ?? ""}
             error={error}
             onValue={set}
-            {...(hintOf(key, f) ? { hint: hintOf(key, f)! } : {})}
+            {...(hint ? { hint } : {})}
           />
         );
       })}
+      <div class="actions">
+        <button type="button" onClick={showPreview} disabled={trial.busy}>
+          Preview
+        </button>
+      </div>
+      {latest === "preview" && !trial.fields.title_template && !trial.fields.body_template && <Notice kind="error">{trial.error}</Notice>}
+      {preview && (
+        <section class="notice notice-info" role="status" aria-label="Preview">
+          <p>
+            <strong>{preview.title}</strong>
+          </p>
+          <p class="message-preview">{preview.body}</p>
+          <p class="hint">For a sample alert: the ping monitor core-switch down, with web-1 and db-1 folded into it.</p>
+        </section>
+      )}
       <Notice kind="error">{submit.fields.provider_config ? undefined : submit.error}</Notice>
       {submit.fields.provider_config && <Notice kind="error">The sink's settings need fixing (see the fields above).</Notice>}
       <div class="actions">

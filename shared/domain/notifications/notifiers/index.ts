@@ -2,6 +2,7 @@
 // Everything else — the accepted `provider_type`s, the sink form, config validation, secret sealing and
 // masking, the sender — reads this list.
 import { alertmanager } from "./alertmanager.ts";
+import { TEMPLATE_KEYS } from "../templates.ts";
 import { discord } from "./discord.ts";
 import { email } from "./email.ts";
 import { google_chat } from "./google_chat.ts";
@@ -11,6 +12,7 @@ import { bark } from "./bark.ts";
 import { dingtalk } from "./dingtalk.ts";
 import { feishu } from "./feishu.ts";
 import { line } from "./line.ts";
+import { http_request } from "./http_request.ts";
 import { ntfy } from "./ntfy.ts";
 import type { Notifier, NotifierField } from "./notifier.ts";
 import { opsgenie } from "./opsgenie.ts";
@@ -64,6 +66,7 @@ export const NOTIFIERS = [
   dingtalk,
   wecom,
   line,
+  http_request,
 ] as const satisfies readonly Notifier[];
 
 export type NotifierType = (typeof NOTIFIERS)[number]["type"];
@@ -76,9 +79,12 @@ export const isNotifierType = (t: string): t is NotifierType => BY_TYPE.has(t);
 
 export const notifierOf = (type: NotifierType): Notifier => BY_TYPE.get(type)!;
 
-/** Each type's config keys (the sink form and validation read them). */
+/**
+ * Each type's config keys (the sink form and validation read them): its own, then the message templates
+ * every sink takes (../templates.ts), written once here rather than in each provider.
+ */
 export const NOTIFIER_FIELDS = Object.fromEntries(
-  NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, p.fields]),
+  NOTIFIERS.map((p): [string, Record<string, NotifierField>] => [p.type, { ...p.fields, ...TEMPLATE_KEYS }]),
 ) as Record<NotifierType, Record<string, NotifierField>>;
 
 export const secretKeys = (type: NotifierType): string[] =>

@@ -27,6 +27,8 @@ export interface NotifierField {
   alias?: string;
   /** The 422 message when a required key is missing (default: "<key> is required for a <type> sink."). */
   missing?: string;
+  /** A further check once the kind's passed (a template that must parse): what is wrong, or null. */
+  check?: (value: unknown) => string | null;
 }
 
 export interface AlertMessage {
@@ -46,6 +48,8 @@ export interface AlertMessage {
   title: string;
   body: string;
   occurred_at: string;
+  /** The monitor the alert is about, when it is one (a template field: ../templates.ts). */
+  monitor?: { id: number; name: string; check_type: string; host: string } | null;
   data: Record<string, unknown>;
 }
 

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NOTIFIERS, NOTIFIER_TYPES, NOTIFIER_FIELDS } from "../../../../shared/domain/notifications/notifiers/index.ts";
+import { TEMPLATE_KEYS } from "../../../../shared/domain/notifications/templates.ts";
 import { readFixture } from "../../../helpers/notification-fixtures.ts";
 
 const here = new URL("./", import.meta.url);
@@ -34,6 +35,13 @@ describe("notification provider registry", () => {
       for (const [key, f] of Object.entries(fields)) {
         expect(key).toMatch(/^[a-z][a-z0-9_]*$/);
         if (f.alias) expect(fields[f.alias], `${key}'s alias ${f.alias} is not a key of its own`).toBeUndefined();
+      }
+    });
+
+    it(`${provider.type}: takes the message templates every sink takes, none of its own under their names`, () => {
+      for (const key of Object.keys(TEMPLATE_KEYS)) {
+        expect(Object.hasOwn(provider.fields, key), `${key} is added by index.ts`).toBe(false);
+        expect(NOTIFIER_FIELDS[provider.type][key]).toBe(TEMPLATE_KEYS[key as keyof typeof TEMPLATE_KEYS]);
       }
     });
   }
