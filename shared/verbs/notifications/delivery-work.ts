@@ -88,6 +88,30 @@ export const claimDeliveries = defineVerb(
           .where(inArray(notificationSinks.id, [...new Set(claimed.map((d) => d.sink_id))]))
       ).map((k) => [k.id, k]),
     );
+    // The incidents (for the acknowledge link: none once resolved) and the monitors (template fields:
+    // ../../domain/notifications/templates.ts) of the claim, one read each.
+    const incidentIds = links ? [...new Set([...alerts.values()].flatMap((a) => (a.incident_id != null ? [a.incident_id] : [])))] : [];
+    const incidents = new Map(
+      incidentIds.length === 0
+        ? []
+        : (
+            await s.tx
+              .select({ id: notificationAlerts.id, resolved_at: notificationAlerts.resolved_at })
+              .from(notificationAlerts)
+              .where(inArray(notificationAlerts.id, incidentIds))
+          ).map((i) => [i.id, i]),
+    );
+    const monitorIds = [...new Set([...alerts.values()].flatMap((a) => (a.monitor_id != null ? [a.monitor_id] : [])))];
+    const monitorsById = new Map(
+      monitorIds.length === 0
+        ? []
+        : (
+            await s.tx
+              .select({ id: monitors.id, name: monitors.name, check_type: monitors.check_type, host: monitors.host })
+              .from(monitors)
+              .where(inArray(monitors.id, monitorIds))
+          ).map((m) => [m.id, m]),
+    );
     const opened = new Map<number, Promise<Record<string, string> | null>>();
     for (const d of claimed) {
       const alert = alerts.get(d.alert_id);
@@ -107,21 +131,8 @@ export const claimDeliveries = defineVerb(
         failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
         continue;
       }
-      const [incident] =
-        links && alert.incident_id != null
-          ? await s.tx
-              .select({ resolved_at: notificationAlerts.resolved_at })
-              .from(notificationAlerts)
-              .where(eq(notificationAlerts.id, alert.incident_id))
-          : [];
-      // The monitor's name and check are template fields (../../domain/notifications/templates.ts).
-      const [monitor] =
-        alert.monitor_id == null
-          ? []
-          : await s.tx
-              .select({ id: monitors.id, name: monitors.name, check_type: monitors.check_type, host: monitors.host })
-              .from(monitors)
-              .where(eq(monitors.id, alert.monitor_id));
+      const incident = alert.incident_id != null ? incidents.get(alert.incident_id) : undefined;
+      const monitor = alert.monitor_id != null ? monitorsById.get(alert.monitor_id) : undefined;
       jobs.push({
         delivery_id: d.id,
         attempt: d.attempt_count + 1,
