@@ -2,13 +2,17 @@
 // deliveries, replays) plus a steady tick (the grouping delay, retries coming due, leases run out). Each
 // round dispatches the alerts past the grouping delay (dispatch-alerts.ts), claims due deliveries under
 // a lease and sends them with bounded concurrency, each with its own timeout, and records every attempt.
+// Each round also walks the escalations that came due (escalations.ts, adr/0448) and sends the digests of
+// quiet hours that ended (digests.ts, adr/0450), both in bounded batches under SKIP LOCKED.
 // stop() takes no new work and waits for the sends in flight: the drain loses nothing.
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts";
 import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts";
 import { type DeliveryJob, claimDeliveries, recordAttempt } from "../../shared/verbs/notifications/delivery-work.ts";
+import { sendDigests } from "../../shared/verbs/notifications/digests.ts";
 import { dispatchAlerts } from "../../shared/verbs/notifications/dispatch-alerts.ts";
+import { runEscalations } from "../../shared/verbs/notifications/escalations.ts";
 import { NOTIFICATIONS_CHANNEL } from "../../shared/verbs/notifications/enqueue-alert.ts";
 import { readOutboundPolicy } from "../../shared/verbs/integrations/outbound-policy.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
@@ -97,6 +101,14 @@ export function notificationsWorker(
     for (let i = 0; i < 10 && !stopped; i++) {
       const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
       if (r.dispatched + r.suppressed + r.debounced + r.unrouted < 200) break;
+    }
+    for (let i = 0; i < 10 && !stopped; i++) {
+      const r = await runEscalations({ ctx, input: { maxAttempts: options.maxAttempts, batch: 100 } });
+      if (r.handled < 100) break;
+    }
+    for (let i = 0; i < 10 && !stopped; i++) {
+      const r = await sendDigests({ ctx, input: { maxAttempts: options.maxAttempts, batch: 20 } });
+      if (r.digests < 20) break;
     }
     const room = options.concurrency - inFlight.size;
     if (stopped || room <= 0) return;

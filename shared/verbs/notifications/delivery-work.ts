@@ -13,6 +13,7 @@ import type { AlertMessage } from "../../domain/notifications/notifiers/notifier
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb } from "../verb.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
+import { escalationLabel } from "./escalations.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
 
 export interface DeliveryJob {
@@ -34,7 +35,14 @@ export const claimDeliveries = defineVerb(
   async (s, { limit, leaseMs, vault }: ClaimOptions): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
     const now = s.now.toISOString();
     const until = new Date(s.now.getTime() + leaseMs).toISOString();
-    const claimed = await queryRows<{ id: number; alert_id: number; sink_id: number; attempt_count: number }>(
+    const claimed = await queryRows<{
+      id: number;
+      alert_id: number;
+      sink_id: number;
+      attempt_count: number;
+      escalation_step: number;
+      escalation_round: number;
+    }>(
       s.tx,
       sql`update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
       where id in (
@@ -43,7 +51,7 @@ export const claimDeliveries = defineVerb(
           and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
         order by d.next_attempt_at, d.id limit ${limit}
         for update of d skip locked)
-      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count`,
+      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round`,
     );
     const jobs: DeliveryJob[] = [];
     const failed: { id: number; error: string }[] = [];
@@ -60,18 +68,20 @@ export const claimDeliveries = defineVerb(
         failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
         continue;
       }
+      // An escalation step or a reminder says so ahead of the title, and has its own message id.
+      const label = escalationLabel(d.escalation_step, d.escalation_round);
       jobs.push({
         delivery_id: d.id,
         attempt: d.attempt_count + 1,
         sink: { id: sink.id, provider_type: sink.provider_type, config: sink.provider_config, secrets },
         message: {
-          id: `alert_${alert.id}_sink_${sink.id}`,
+          id: `alert_${alert.id}_sink_${sink.id}${label ? `_step_${d.escalation_step}_round_${d.escalation_round}` : ""}`,
           kind: alert.kind,
           status: alertStatusOf(alert.kind),
           dedup_key: dedupKeyOf(alert),
           links: {},
           severity: normalizeSeverity(alert.severity),
-          title: alert.title,
+          title: label ? `[${label}] ${alert.title}` : alert.title,
           body: alert.body,
           occurred_at: alert.occurred_at.toISOString(),
           data: {
@@ -80,6 +90,7 @@ export const claimDeliveries = defineVerb(
             target_type: alert.target_type,
             target_id: alert.target_id,
             detail: alert.detail,
+            ...(label ? { escalation: { step: d.escalation_step, round: d.escalation_round } } : {}),
           },
         },
       });
