@@ -7,6 +7,7 @@ import { ROUTE_SEVERITIES } from "../domain/notifications/severity.ts";
 import { IntFilter, listQuery, listResponse, TextFilter } from "./list-query.ts";
 import { Name, patchBody, Ref, TagName, writeBody } from "./fields.ts";
 import { QuietHoursBody } from "./notification-escalation.ts";
+import { WEEKDAYS } from "../domain/notifications/quiet-hours.ts";
 
 const ProviderType = v.picklist(NOTIFIER_TYPES, `Must be one of: ${NOTIFIER_TYPES.join(", ")}.`);
 const ProviderConfig = v.record(v.string(), v.unknown());
@@ -99,7 +100,7 @@ export const RouteOut = v.object({
   quiet_hours: v.nullable(
     v.object({
       timezone: v.string(),
-      windows: v.array(v.object({ days: v.array(v.string()), start: v.string(), end: v.string() })),
+      windows: v.array(v.object({ days: v.array(v.picklist(WEEKDAYS)), start: v.string(), end: v.string() })),
       hold_below: v.picklist(["warning", "critical"]),
     }),
   ),

@@ -24,7 +24,8 @@ const present = (r: RouteRow): RouteShape => ({
   tag: r.tag,
   enabled: r.enabled,
   escalation_policy_id: r.escalation_policy_id,
-  quiet_hours: r.quiet_hours,
+  // Stored only through QuietHoursBody, so its days are weekdays.
+  quiet_hours: r.quiet_hours as RouteShape["quiet_hours"],
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });

@@ -28205,7 +28205,7 @@ export interface operations {
                                 hold_below: "warning" | "critical";
                                 timezone: string;
                                 windows: {
-                                    days: string[];
+                                    days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
                                     end: string;
                                     start: string;
                                 }[];
@@ -28291,7 +28291,7 @@ export interface operations {
                             hold_below: "warning" | "critical";
                             timezone: string;
                             windows: {
-                                days: string[];
+                                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
                                 end: string;
                                 start: string;
                             }[];
@@ -28343,7 +28343,7 @@ export interface operations {
                             hold_below: "warning" | "critical";
                             timezone: string;
                             windows: {
-                                days: string[];
+                                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
                                 end: string;
                                 start: string;
                             }[];
@@ -28450,7 +28450,7 @@ export interface operations {
                             hold_below: "warning" | "critical";
                             timezone: string;
                             windows: {
-                                days: string[];
+                                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
                                 end: string;
                                 start: string;
                             }[];
