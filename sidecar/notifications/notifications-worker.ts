@@ -97,19 +97,32 @@ export function notificationsWorker(
       });
   }
 
+  async function paging(what: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (e) {
+      logger.error(`notification ${what} round failed`, { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
   async function runRound(): Promise<void> {
     for (let i = 0; i < 10 && !stopped; i++) {
       const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
       if (r.dispatched + r.suppressed + r.debounced + r.unrouted < 200) break;
     }
-    for (let i = 0; i < 10 && !stopped; i++) {
-      const r = await runEscalations({ ctx, input: { maxAttempts: options.maxAttempts, batch: 100 } });
-      if (r.handled < 100) break;
-    }
-    for (let i = 0; i < 10 && !stopped; i++) {
-      const r = await sendDigests({ ctx, input: { maxAttempts: options.maxAttempts, batch: 20 } });
-      if (r.digests < 20) break;
-    }
+    // A failure here is logged and must not hold up the deliveries below.
+    await paging("escalation", async () => {
+      for (let i = 0; i < 10 && !stopped; i++) {
+        const r = await runEscalations({ ctx, input: { maxAttempts: options.maxAttempts, batch: 100 } });
+        if (r.handled < 100) break;
+      }
+    });
+    await paging("digest", async () => {
+      for (let i = 0; i < 10 && !stopped; i++) {
+        const r = await sendDigests({ ctx, input: { maxAttempts: options.maxAttempts, batch: 20 } });
+        if (r.digests < 20) break;
+      }
+    });
     const room = options.concurrency - inFlight.size;
     if (stopped || room <= 0) return;
     const { jobs, failed } = await claimDeliveries({ ctx, input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault } });

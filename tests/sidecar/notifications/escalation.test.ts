@@ -1,7 +1,7 @@
 // Escalation policies and quiet hours in the delivery worker (docs/adr/0448, docs/adr/0450), on a clock
 // moved ahead instead of waited for: step 1 pages when nobody acknowledged, not once somebody did, not
 // after a recovery; the repeat count; re-notification, paused by an acknowledgement; quiet hours hold a
-// warning, pass a critical, and send one digest per sink when they end.
+// warning, pass a critical and its recovery, and send one digest per sink when they end.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type Peer, startPeer } from "./support.ts";
 
@@ -198,6 +198,9 @@ describe("quiet hours", () => {
     );
     await h.until(async () => own.peer.received.length === 1, "the critical alert");
     expect(titles(own.peer)).toEqual(["m3 is down"]);
+    // The critical page went out: its recovery (info) follows it at once, so the page is resolved.
+    await h.enqueue({ kind: "monitor.up", severity: "info", monitor_id: m3, title: "m3 is up again" });
+    await h.until(async () => own.peer.received.length === 2, "the critical alert's recovery");
     await h.enqueue({ kind: "monitor.up", severity: "info", monitor_id: m1, title: "m1 is up again" });
     const held = await h.until(async () => {
       const list = (await (await h.req("GET", `notifications/deliveries?sink_id=${own.id}&state=held`, h.admin)).json()).items;
@@ -208,8 +211,8 @@ describe("quiet hours", () => {
     expect(end).toBeLessThanOrEqual(now.getTime() + 61 * MIN);
 
     h.clock.advance(61 * MIN);
-    await h.until(async () => own.peer.received.length === 2, "the digest");
-    const digest = JSON.parse(own.peer.received[1]!.body).data;
+    await h.until(async () => own.peer.received.length === 3, "the digest");
+    const digest = JSON.parse(own.peer.received[2]!.body).data;
     expect(digest.title).toBe("2 alerts held during quiet hours, 1 recovered, 1 still open");
     expect(digest.message).toContain("[recovered] m1 is degraded");
     expect(digest.message).toContain("[still open] m2 is degraded");
@@ -217,13 +220,13 @@ describe("quiet hours", () => {
     const states = await h.t
       .sql`select state, count(*)::int as n from notification_deliveries where sink_id = ${own.id} group by state order by state`;
     expect(states.map((x) => [x.state, x.n])).toEqual([
-      ["delivered", 2],
+      ["delivered", 3],
       ["digested", 3],
     ]);
     // Nothing more: the digest went out once.
     h.clock.advance(MIN);
     await h.worker.kick();
-    expect(own.peer.received).toHaveLength(2);
+    expect(own.peer.received).toHaveLength(3);
     await own.peer.close();
   });
 });
