@@ -3,6 +3,8 @@
 // after a recovery; the repeat count; re-notification, paused by an acknowledgement; quiet hours hold a
 // warning, pass a critical and its recovery, and send one digest per sink when they end.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runEscalations } from "../../../shared/verbs/notifications/escalations.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createHarness, type Harness, type Peer, startPeer } from "./support.ts";
 
 let h: Harness;
@@ -167,6 +169,24 @@ describe("escalation", () => {
     // Paused, not ended: an un-acknowledge would resume it.
     expect(after).toMatchObject({ state: "active", renotify_count: 2 });
     expect(s.own.peer.received).toHaveLength(3);
+    await teardown(s);
+  });
+  it("two sidecars walking the same escalation at once send its step once (SKIP LOCKED)", async () => {
+    const s = await setup({ after: [5] });
+    const alertId = await incident(s);
+    // Both ahead of the worker's clock: only these two see the step due.
+    const ahead = { now: () => new Date(h.clock.now().getTime() + 6 * MIN) };
+    const ctx = () => systemContext({ db: h.t.runtime.database.db, clock: ahead, random: h.t.runtime.deps.random });
+    const [one, two] = await Promise.all([
+      runEscalations({ ctx: ctx(), input: { maxAttempts: 3 } }),
+      runEscalations({ ctx: ctx(), input: { maxAttempts: 3 } }),
+    ]);
+    expect(one.deliveries + two.deliveries).toBe(1);
+    // The step's delivery is due from their time: the worker's clock catches up to send it.
+    h.clock.advance(6 * MIN + 1000);
+    await h.until(async () => s.steps[0]!.peer.received.length === 1, "step 1");
+    const rows = await h.t.sql`select count(*)::int as n from notification_deliveries where alert_id = ${alertId} and escalation_step = 1`;
+    expect(rows[0]!.n).toBe(1);
     await teardown(s);
   });
 });
