@@ -6,6 +6,8 @@ import { NOTIFIER_TYPES } from "../domain/notifications/notifiers/index.ts";
 import { ROUTE_SEVERITIES } from "../domain/notifications/severity.ts";
 import { IntFilter, listQuery, listResponse, TextFilter } from "./list-query.ts";
 import { Name, patchBody, Ref, TagName, writeBody } from "./fields.ts";
+import { QuietHoursBody } from "./notification-escalation.ts";
+import { WEEKDAYS } from "../domain/notifications/quiet-hours.ts";
 
 const ProviderType = v.picklist(NOTIFIER_TYPES, `Must be one of: ${NOTIFIER_TYPES.join(", ")}.`);
 const ProviderConfig = v.record(v.string(), v.unknown());
@@ -75,16 +77,32 @@ const EventKind = v.pipe(
   v.regex(/^(\*|[a-z][a-z0-9_]*(\.[a-z0-9_]+)*(\.\*)?)$/, "Must be an event kind such as monitor.down or monitor.*."),
 );
 
-export const RouteCreateBody = writeBody({
+const RouteFields = {
   sink_id: Ref,
-  alert_severity: v.optional(v.picklist(ROUTE_SEVERITIES, 'Must be one of "*", "info", "warning", "critical".'), "*"),
-  event_kinds: v.optional(v.pipe(v.array(EventKind), v.maxLength(50)), []),
-  site_id: v.optional(v.nullable(Ref), null),
-  environment_id: v.optional(v.nullable(Ref), null),
-  tag: v.optional(v.nullable(TagName), null),
-  enabled: v.optional(v.boolean(), true),
+  alert_severity: v.picklist(ROUTE_SEVERITIES, 'Must be one of "*", "info", "warning", "critical".'),
+  event_kinds: v.pipe(v.array(EventKind), v.maxLength(50)),
+  site_id: v.nullable(Ref),
+  environment_id: v.nullable(Ref),
+  tag: v.nullable(TagName),
+  enabled: v.boolean(),
+  escalation_policy_id: v.nullable(Ref),
+  quiet_hours: v.nullable(QuietHoursBody),
+};
+export const RouteCreateBody = writeBody({
+  ...RouteFields,
+  alert_severity: v.optional(RouteFields.alert_severity, "*"),
+  event_kinds: v.optional(RouteFields.event_kinds, []),
+  site_id: v.optional(RouteFields.site_id, null),
+  environment_id: v.optional(RouteFields.environment_id, null),
+  tag: v.optional(RouteFields.tag, null),
+  enabled: v.optional(RouteFields.enabled, true),
+  escalation_policy_id: v.optional(RouteFields.escalation_policy_id, null),
+  quiet_hours: v.optional(RouteFields.quiet_hours, null),
 });
 export type RouteCreate = v.InferOutput<typeof RouteCreateBody>;
+
+export const RoutePatchBody = patchBody(RouteFields);
+export type RoutePatch = v.InferOutput<typeof RoutePatchBody>;
 
 export const RouteOut = v.object({
   id: v.number(),
@@ -95,14 +113,23 @@ export const RouteOut = v.object({
   environment_id: v.nullable(v.number()),
   tag: v.nullable(v.string()),
   enabled: v.boolean(),
+  escalation_policy_id: v.nullable(v.number()),
+  quiet_hours: v.nullable(
+    v.object({
+      timezone: v.string(),
+      windows: v.array(v.object({ days: v.array(v.picklist(WEEKDAYS)), start: v.string(), end: v.string() })),
+      hold_below: v.picklist(["warning", "critical"]),
+    }),
+  ),
   created_at: v.string(),
+  updated_at: v.string(),
 });
 export type RouteShape = v.InferInput<typeof RouteOut>;
 export const ROUTE_SORTS = ["id", "sink_id", "created_at"] as const;
 export const RouteListQuery = listQuery(ROUTE_SORTS, { sink_id: IntFilter }, "id");
 export const RouteList = listResponse(RouteOut);
 
-export const DELIVERY_STATES = ["pending", "retrying", "delivered", "dead"] as const;
+export const DELIVERY_STATES = ["pending", "retrying", "delivered", "dead", "held", "digested"] as const;
 
 export const AttemptOut = v.object({
   attempt: v.number(),
@@ -126,6 +153,11 @@ export const DeliveryOut = v.object({
   delivered_at: v.nullable(v.string()),
   replayed_at: v.nullable(v.string()),
   created_at: v.string(),
+  /** 0 and 0 for the route's own send; step n of the escalation policy in pass `round`; step 0 round n: the n-th re-notification. */
+  escalation_step: v.number(),
+  escalation_round: v.number(),
+  /** For a held delivery: when the quiet hours that hold it end (its digest goes out then). */
+  held_until: v.nullable(v.string()),
   alert: v.object({
     kind: v.string(),
     severity: v.string(),

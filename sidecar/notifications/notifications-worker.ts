@@ -2,6 +2,8 @@
 // deliveries, replays) plus a steady tick (the grouping delay, retries coming due, leases run out). Each
 // round dispatches the alerts past the grouping delay (dispatch-alerts.ts), claims due deliveries under
 // a lease and sends them with bounded concurrency, each with its own timeout, and records every attempt.
+// Each round also walks the escalations that came due (escalations.ts, adr/0448) and sends the digests of
+// quiet hours that ended (digests.ts, adr/0450), both in bounded batches under SKIP LOCKED.
 // stop() takes no new work and waits for the sends in flight: the drain loses nothing.
 import { databaseListener } from "../../runtime/listen.ts";
 import type { NodeRuntime } from "../../runtime/node-deps.ts";
@@ -10,7 +12,9 @@ import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts
 import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts";
 import { GroupCommitter } from "../../shared/group-commit.ts";
 import { type AttemptRecord, type DeliveryJob, claimDeliveries, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
+import { sendDigests } from "../../shared/verbs/notifications/digests.ts";
 import { dispatchAlerts } from "../../shared/verbs/notifications/dispatch-alerts.ts";
+import { runEscalations } from "../../shared/verbs/notifications/escalations.ts";
 import { NOTIFICATIONS_CHANNEL } from "../../shared/verbs/notifications/enqueue-alert.ts";
 import { readOutboundPolicy } from "../../shared/verbs/integrations/outbound-policy.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
@@ -101,6 +105,14 @@ export function notificationsWorker(
       });
   }
 
+  async function paging(what: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (e) {
+      logger.error(`notification ${what} round failed`, { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
   /** Claims what the free slots allow and starts sending it (without waiting for the sends). */
   async function claimAndSend(): Promise<void> {
     const room = options.concurrency - inFlight.size;
@@ -152,6 +164,21 @@ export function notificationsWorker(
       await claimAndSend();
       if (r.dispatched + r.suppressed + r.debounced + r.unrouted + r.in_hand < 200) break;
     }
+    // Escalation steps and digests due (adr/0448, adr/0450); a failure here is logged and must not hold up
+    // the deliveries.
+    await paging("escalation", async () => {
+      for (let i = 0; i < 10 && !stopped; i++) {
+        const r = await runEscalations({ ctx, input: { maxAttempts: options.maxAttempts, batch: 100 } });
+        if (r.handled < 100) break;
+      }
+    });
+    await paging("digest", async () => {
+      for (let i = 0; i < 10 && !stopped; i++) {
+        const r = await sendDigests({ ctx, input: { maxAttempts: options.maxAttempts, batch: 20 } });
+        if (r.digests < 20) break;
+      }
+    });
+    await claimAndSend();
   }
 
   /** One round at a time; a kick during a round asks for one more after it. */

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../deps.ts";
 import { ackLinkRoutes } from "./ack-link-routes.ts";
 import { alertRoutes } from "./alert-routes.ts";
 import { deliveryRoutes } from "./delivery-routes.ts";
+import { escalationPolicyRoutes } from "./escalation-policy-routes.ts";
 import { routeRoutes } from "./route-routes.ts";
 import { sinkRoutes } from "./sink-routes.ts";
 import { templateRoutes } from "./template-routes.ts";
@@ -11,6 +12,7 @@ import { templateRoutes } from "./template-routes.ts";
 export function notificationsRoutes(app: Hono<AppEnv>): void {
   sinkRoutes(app);
   routeRoutes(app);
+  escalationPolicyRoutes(app);
   deliveryRoutes(app);
   alertRoutes(app);
   ackLinkRoutes(app);

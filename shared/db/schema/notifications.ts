@@ -21,6 +21,27 @@ export const notificationSinks = pgTable("notification_sinks", {
   ...timestamps,
 });
 
+/** Who is paged, and when, while an incident stays open and unacknowledged (docs/adr/0448-escalation-policies.md). */
+export const notificationEscalationPolicies = pgTable("notification_escalation_policies", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  /** In order: wait `after_minutes` (from the dispatch, then from the step before), then notify `sink_ids`. */
+  steps: jsonb("steps").$type<{ after_minutes: number; sink_ids: number[] }[]>().notNull(),
+  /** How many times the whole sequence runs again after its first pass. */
+  repeat: integer("repeat").notNull().default(0),
+  /** Re-notify the route's own sinks every N minutes while the incident is open and unacknowledged. */
+  renotify_every_minutes: integer("renotify_every_minutes"),
+  ...timestamps,
+});
+
+/** A route's weekly quiet hours (docs/adr/0450-quiet-hours-and-digests.md). */
+export interface QuietHours {
+  timezone: string;
+  windows: { days: string[]; start: string; end: string }[];
+  /** Alerts below this severity are held for the digest; critical ones always pass. */
+  hold_below: "warning" | "critical";
+}
+
 export const notificationRoutes = pgTable(
   "notification_routes",
   {
@@ -37,9 +58,12 @@ export const notificationRoutes = pgTable(
     environment_id: integer("environment_id").references(() => environments.id, { onDelete: "cascade" }),
     tag: text("tag"),
     enabled: boolean("enabled").notNull().default(true),
+    /** Paged further while the incident this route sent stays open and unacknowledged. */
+    escalation_policy_id: integer("escalation_policy_id").references(() => notificationEscalationPolicies.id, { onDelete: "restrict" }),
+    quiet_hours: jsonb("quiet_hours").$type<QuietHours>(),
     ...timestamps,
   },
-  (t) => [index("notification_routes_sink_idx").on(t.sink_id)],
+  (t) => [index("notification_routes_sink_idx").on(t.sink_id), index("notification_routes_policy_idx").on(t.escalation_policy_id)],
 );
 
 export const notificationAlerts = pgTable(
@@ -105,8 +129,15 @@ export const notificationDeliveries = pgTable(
     sink_id: integer("sink_id")
       .notNull()
       .references(() => notificationSinks.id, { onDelete: "cascade" }),
-    /** pending | retrying | delivered | dead */
+    /**
+     * pending | retrying | delivered | dead, or held (quiet hours: until `next_attempt_at`, the end of the
+     * quiet period) | digested (sent inside a digest instead)
+     */
     state: text("state").notNull().default("pending"),
+    /** 0: the route's own send; n: step n of the escalation policy (docs/adr/0448-escalation-policies.md). */
+    escalation_step: integer("escalation_step").notNull().default(0),
+    /** The pass of the policy's sequence (0: the first); with step 0, the n-th re-notification. */
+    escalation_round: integer("escalation_round").notNull().default(0),
     attempt_count: integer("attempt_count").notNull().default(0),
     /** Attempts allowed before the dead letter (a replay grants a fresh budget). */
     max_attempts: integer("max_attempts").notNull(),
@@ -119,9 +150,44 @@ export const notificationDeliveries = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex("notification_deliveries_alert_sink_idx").on(t.alert_id, t.sink_id),
+    uniqueIndex("notification_deliveries_alert_sink_idx").on(t.alert_id, t.sink_id, t.escalation_step, t.escalation_round),
     index("notification_deliveries_due_idx").on(t.next_attempt_at).where(sql`state in ('pending', 'retrying')`),
     index("notification_deliveries_sink_idx").on(t.sink_id),
+    index("notification_deliveries_held_idx").on(t.next_attempt_at).where(sql`state = 'held'`),
+  ],
+);
+
+/**
+ * An incident being escalated: one per opening alert and policy, walked by the escalation job
+ * (shared/verbs/notifications/escalations.ts) until the incident is resolved or acknowledged.
+ */
+export const notificationEscalations = pgTable(
+  "notification_escalations",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    alert_id: bigint("alert_id", { mode: "number" })
+      .notNull()
+      .references(() => notificationAlerts.id, { onDelete: "cascade" }),
+    policy_id: integer("policy_id")
+      .notNull()
+      .references(() => notificationEscalationPolicies.id, { onDelete: "cascade" }),
+    /** The sinks of the routes that sent the alert: the ones a re-notification goes to. */
+    route_sink_ids: integer("route_sink_ids").array().notNull(),
+    /** active | done (steps run out, nothing to re-notify) | resolved | acknowledged */
+    state: text("state").notNull().default("active"),
+    /** The step due next (1-based) and its pass; null once the steps have run out. */
+    next_step: integer("next_step"),
+    next_round: integer("next_round").notNull().default(0),
+    next_step_at: tz("next_step_at"),
+    renotify_count: integer("renotify_count").notNull().default(0),
+    next_renotify_at: tz("next_renotify_at"),
+    /** The earlier of the two: what the job's index orders by. */
+    due_at: tz("due_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("notification_escalations_alert_policy_idx").on(t.alert_id, t.policy_id),
+    index("notification_escalations_due_idx").on(t.due_at).where(sql`state = 'active'`),
   ],
 );
 

@@ -54,6 +54,9 @@ async function present(db: Db, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
       delivered_at: iso(r.delivered_at),
       replayed_at: iso(r.replayed_at),
       created_at: r.created_at.toISOString(),
+      escalation_step: r.escalation_step,
+      escalation_round: r.escalation_round,
+      held_until: r.state === "held" ? r.next_attempt_at.toISOString() : null,
       alert: { kind: a.kind, severity: a.severity, title: a.title, monitor_id: a.monitor_id, occurred_at: a.occurred_at.toISOString() },
       attempts: attempts
         .filter((t) => t.delivery_id === r.id)
@@ -112,7 +115,7 @@ export const replayDelivery = defineVerb(
   async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<DeliveryShape> => {
     const [before] = await s.tx.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, id)).for("update");
     if (!before) throw ApiError.notFound("Notification delivery", id);
-    if (before.state === "pending" || before.state === "retrying")
+    if (before.state === "pending" || before.state === "retrying" || before.state === "held")
       throw ApiError.conflict(`Delivery ${id} is still ${before.state}; only a delivered or dead delivery can be replayed.`);
     const [row] = await s.tx
       .update(notificationDeliveries)

@@ -15,6 +15,7 @@ import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { type LinkSigning, linkSigning, messageLinks } from "./message-links.ts";
+import { escalationLabel } from "./escalations.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
 
 export interface DeliveryJob {
@@ -51,7 +52,14 @@ export const claimDeliveries = defineVerb(
     const busyJson = JSON.stringify(Object.fromEntries(busy));
     // Each sink's due deliveries ranked oldest first; a sink offers only its free slots, and the oldest of
     // those across sinks are taken. Locked with SKIP LOCKED after the ranking (a window cannot be locked).
-    const claimed = await queryRows<{ id: number; alert_id: number; sink_id: number; attempt_count: number }>(
+    const claimed = await queryRows<{
+      id: number;
+      alert_id: number;
+      sink_id: number;
+      attempt_count: number;
+      escalation_step: number;
+      escalation_round: number;
+    }>(
       s.tx,
       sql`with ranked as (
           select d.id, d.next_attempt_at, row_number() over (partition by d.sink_id order by d.next_attempt_at, d.id) as rn,
@@ -65,7 +73,7 @@ export const claimDeliveries = defineVerb(
         select d.id from notification_deliveries d where d.id in (select id from chosen)
           and d.state in ('pending', 'retrying') and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
         for update skip locked)
-      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count`,
+      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round`,
     );
     const links = claimed.length > 0 ? await linkSigning(s.tx, configured) : undefined;
     const jobs: DeliveryJob[] = [];
@@ -133,19 +141,21 @@ export const claimDeliveries = defineVerb(
       }
       const incident = alert.incident_id != null ? incidents.get(alert.incident_id) : undefined;
       const monitor = alert.monitor_id != null ? monitorsById.get(alert.monitor_id) : undefined;
+      // An escalation step or a reminder says so ahead of the title, and has its own message id.
+      const label = escalationLabel(d.escalation_step, d.escalation_round);
       jobs.push({
         delivery_id: d.id,
         attempt: d.attempt_count + 1,
         sink: { id: sink.id, provider_type: sink.provider_type, config: sink.provider_config, secrets },
         // The sink's title and body templates, if it has any, so that every provider sends them.
         message: applyTemplates(sink.provider_config, {
-          id: `alert_${alert.id}_sink_${sink.id}`,
+          id: `alert_${alert.id}_sink_${sink.id}${label ? `_step_${d.escalation_step}_round_${d.escalation_round}` : ""}`,
           kind: alert.kind,
           status: alertStatusOf(alert.kind),
           dedup_key: dedupKeyOf(alert),
           links: messageLinks(links, alert, incident, sink.id, s.now, s.ctx.random),
           severity: normalizeSeverity(alert.severity),
-          title: alert.title,
+          title: label ? `[${label}] ${alert.title}` : alert.title,
           body: alert.body,
           occurred_at: alert.occurred_at.toISOString(),
           monitor: monitor ?? null,
@@ -155,6 +165,7 @@ export const claimDeliveries = defineVerb(
             target_type: alert.target_type,
             target_id: alert.target_id,
             detail: alert.detail,
+            ...(label ? { escalation: { step: d.escalation_step, round: d.escalation_round } } : {}),
           },
         }),
       });

@@ -12,22 +12,24 @@
 //    debounced: its alerts are kept but not sent until it settles.
 // 3. a later failure of an incident someone acknowledged is kept, not sent (`in_hand`; docs/adr/0447).
 // 4. the rest go to every enabled sink with an enabled route that admits the alert (severity floor, kind,
-//    inventory scope), once per sink. A root alert is sent naming every monitor folded into it so far.
+//    inventory scope), once per sink (route-targets.ts), or are held there by the route's quiet hours for
+//    the digest (adr/0450). A root alert is sent naming every monitor folded into it so far; an incident's
+//    opening alert starts the escalation policies of the routes that sent it (escalations.ts, adr/0448).
 // Alerts are locked with SKIP LOCKED, so several sidecars dispatch without sending anything twice.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
-import { notificationAlerts, notificationDeliveries, notificationRoutes, notificationSinks } from "../../db/schema/index.ts";
+import { notificationAlerts, notificationDeliveries } from "../../db/schema/index.ts";
 import { ASSET_TYPES, type AssetType } from "../../domain/blast-radius.ts";
 import { FLAP_THRESHOLD, FLAP_WINDOW_MS } from "../../domain/flap-window.ts";
 import { alertStatusOf } from "../../domain/notifications/alert-status.ts";
 import { chooseRoot, type DownTarget, groupedMessage, targetKey } from "../../domain/notifications/grouping.ts";
-import { kindAdmitted, routeAdmits } from "../../domain/notifications/severity.ts";
 import { computeBlastRadius } from "../intelligence/blast-radius.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
 import { isIncidentInHand } from "./incident-in-hand.ts";
+import { startEscalations } from "./escalations.ts";
+import { enabledRoutes, routeTargets } from "./route-targets.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
-import { targetScope } from "./target-scope.ts";
 
 type AlertRow = typeof notificationAlerts.$inferSelect;
 
@@ -228,37 +230,6 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
   return n;
 }
 
-/** The enabled routes of enabled sinks: read once per dispatch call, not once per alert. */
-async function enabledRoutes(db: Db) {
-  return db
-    .select({
-      sink_id: notificationRoutes.sink_id,
-      alert_severity: notificationRoutes.alert_severity,
-      event_kinds: notificationRoutes.event_kinds,
-      site_id: notificationRoutes.site_id,
-      environment_id: notificationRoutes.environment_id,
-      tag: notificationRoutes.tag,
-    })
-    .from(notificationRoutes)
-    .innerJoin(notificationSinks, eq(notificationSinks.id, notificationRoutes.sink_id))
-    .where(and(eq(notificationRoutes.enabled, true), eq(notificationSinks.enabled, true)));
-}
-
-type RouteRow = Awaited<ReturnType<typeof enabledRoutes>>[number];
-
-/** The sinks whose enabled routes admit `alert`, each once. */
-async function sinksFor(db: Db, routes: RouteRow[], alert: AlertRow): Promise<number[]> {
-  if (alert.test_sink_id != null) return [alert.test_sink_id];
-  const admitted = routes.filter((r) => routeAdmits(r.alert_severity, alert.severity) && kindAdmitted(r.event_kinds, alert.kind));
-  const scoped = admitted.some((r) => r.site_id != null || r.environment_id != null || r.tag != null);
-  const scope = scoped ? await targetScope(db, alert.target_type, alert.target_id) : null;
-  const inScope = (r: (typeof admitted)[number]) =>
-    (r.site_id == null || r.site_id === scope?.site_id) &&
-    (r.environment_id == null || r.environment_id === scope?.environment_id) &&
-    (r.tag == null || (scope?.tags.includes(r.tag) ?? false));
-  return [...new Set(admitted.filter(inScope).map((r) => r.sink_id))];
-}
-
 export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, options: DispatchOptions): Promise<DispatchResult> => {
   const result: DispatchResult = { dispatched: 0, held: 0, suppressed: 0, debounced: 0, unrouted: 0, in_hand: 0, deliveries: 0 };
   const ripe = new Date(s.now.getTime() - options.groupingDelayMs);
@@ -361,7 +332,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       lateRoot ? `${alert.body}\n\nBehind "${lateRoot.title}", already reported.` : alert.body,
       members,
     );
-    const sinks = await sinksFor(s.tx, routes, alert);
+    const { sinks, policies } = await routeTargets(s.tx, routes, alert, s.now);
     await s.tx
       .update(notificationAlerts)
       .set({
@@ -387,18 +358,21 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
     const inserted = await s.tx
       .insert(notificationDeliveries)
       .values(
-        sinks.map((sink_id) => ({
+        sinks.map(({ sink_id, held_until }) => ({
           alert_id: alert.id,
           sink_id,
+          // Held by quiet hours: the digest job takes it when they end (next_attempt_at).
+          state: held_until ? "held" : "pending",
           max_attempts: options.maxAttempts,
-          next_attempt_at: s.now,
+          next_attempt_at: held_until ?? s.now,
           created_at: s.now,
           updated_at: s.now,
         })),
       )
       .onConflictDoNothing()
-      .returning({ id: notificationDeliveries.id });
-    deliveryIds.push(...inserted.map((d) => d.id));
+      .returning({ id: notificationDeliveries.id, state: notificationDeliveries.state });
+    deliveryIds.push(...inserted.filter((d) => d.state === "pending").map((d) => d.id));
+    await startEscalations(s, alert, policies);
     result.dispatched++;
   }
   result.deliveries = deliveryIds.length;

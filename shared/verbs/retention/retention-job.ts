@@ -52,7 +52,8 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       rows,
       budget,
     ),
-    // Settled alerts go with their deliveries and attempts (cascade); one still being delivered stays.
+    // Settled alerts go with their deliveries and attempts (cascade); one still being delivered, held for a
+    // digest (adr/0450) or escalating (adr/0448) stays.
     notification_alerts: await deleteInBatches(
       ctx,
       {
@@ -60,7 +61,8 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
         key: "id",
         ts: "occurred_at",
         expired: sql`occurred_at < ${c.warm}::timestamptz and state <> 'waiting'
-          and not exists (select 1 from notification_deliveries d where d.alert_id = notification_alerts.id and d.state in ('pending', 'retrying'))`,
+          and not exists (select 1 from notification_deliveries d where d.alert_id = notification_alerts.id and d.state in ('pending', 'retrying', 'held'))
+          and not exists (select 1 from notification_escalations e where e.alert_id = notification_alerts.id and e.state = 'active')`,
       },
       rows,
       budget,

@@ -1,12 +1,14 @@
 // Shared set-up of the delivery worker tests: the app with signed-in actors, the worker on the app's
 // runtime with fast timers, a loopback HTTP peer with programmable answers (tests/helpers/http-peer.ts),
 // and alerts enqueued through the agreed hand-off (enqueueAlert) in a verb's transaction, as the monitor
-// runner does.
+// runner does. The worker's clock runs with the wall clock and can be moved ahead (`advance`), so a test
+// of minutes-long escalations or quiet hours never sleeps for them.
 import { expect } from "vitest";
 import { type NotificationsWorker, notificationsWorker } from "../../../sidecar/notifications/notifications-worker.ts";
 import { type AlertInput, enqueueAlert } from "../../../shared/verbs/notifications/enqueue-alert.ts";
 import { defineVerb } from "../../../shared/verbs/verb.ts";
 import { systemContext } from "../../../shared/verbs/verb-context.ts";
+import type { Clock } from "../../../shared/clock.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 export { type Peer, type Received, startPeer } from "../../helpers/http-peer.ts";
@@ -15,8 +17,25 @@ const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) =>
   Promise.all(alerts.map((a) => enqueueAlert(s, a))).then(() => undefined),
 );
 
+/** The wall clock plus an offset that only grows: time moves on as usual and jumps when told. */
+export interface MovableClock extends Clock {
+  advance(ms: number): void;
+}
+
+function movableClock(): MovableClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms) {
+      offset += ms;
+    },
+  };
+}
+
 export interface Harness extends Actors {
   worker: NotificationsWorker;
+  /** The worker's clock (and the enqueued alerts' occurred_at). */
+  clock: MovableClock;
   enqueue(...alerts: Partial<AlertInput>[]): Promise<void>;
   /** Polls `check` until it holds (bounded: 10 s). */
   until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T>;
@@ -38,7 +57,9 @@ export async function createHarness(
   } = {},
 ): Promise<Harness> {
   const a = await createActors(options.env);
-  const worker = notificationsWorker(a.t.runtime, {
+  const clock = movableClock();
+  const runtime = { deps: { ...a.t.runtime.deps, clock }, database: a.t.runtime.database };
+  const worker = notificationsWorker(runtime, {
     groupingDelayMs: options.groupingDelayMs ?? 0,
     maxAttempts: options.maxAttempts ?? 5,
     timeoutMs: options.timeoutMs ?? 2000,
@@ -49,10 +70,11 @@ export async function createHarness(
     leaseMs: 10_000,
   });
   await worker.start();
-  const ctx = systemContext({ db: a.t.runtime.database.db, clock: a.t.runtime.deps.clock, random: a.t.runtime.deps.random });
+  const ctx = systemContext({ db: a.t.runtime.database.db, clock, random: a.t.runtime.deps.random });
   return {
     ...a,
     worker,
+    clock,
     async enqueue(...alerts) {
       const full = alerts.map((x) => ({
         kind: "monitor.down",
@@ -63,7 +85,7 @@ export async function createHarness(
         title: "Server down",
         body: "The server did not answer",
         detail: {},
-        occurred_at: new Date(),
+        occurred_at: clock.now(),
         ...x,
       }));
       await enqueueVerb({ ctx, input: full });

@@ -6971,6 +6971,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/escalation-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List escalation policies
+         * @description The list envelope; sort name, id, created_at; `q` over the name. `route_ids`: the routes naming each.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        get: operations["getApiV1NotificationsEscalationPolicies"];
+        put?: never;
+        /**
+         * Create an escalation policy
+         * @description `steps` [{after_minutes, sink_ids}] in order: step 1 notifies its sinks `after_minutes` after the incident's alert was sent if it is still open and unacknowledged, each next step `after_minutes` after the one before; a step with no sink or an unknown sink is a 422 naming `steps[i].sink_ids`. `repeat` (0-10): how many more times the whole sequence runs. `renotify_every_minutes` (optional): the route's own sinks are notified again every N minutes while the incident is open and unacknowledged. A recovery or an acknowledgement ends it.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        post: operations["postApiV1NotificationsEscalationPolicies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/escalation-policies/{policy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One escalation policy
+         * @description The ETag is the policy's version.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        get: operations["getApiV1NotificationsEscalationPoliciesByPolicyId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an escalation policy
+         * @description A policy a route names is a 409 listing `route_ids`: change those routes first. With `If-Match` a policy changed since is a 412.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        delete: operations["deleteApiV1NotificationsEscalationPoliciesByPolicyId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an escalation policy
+         * @description Only the fields given change. With `If-Match` (the ETag of GET) a policy changed since is a 412. Incidents already escalating follow the new steps from their next one. `steps` [{after_minutes, sink_ids}] in order: step 1 notifies its sinks `after_minutes` after the incident's alert was sent if it is still open and unacknowledged, each next step `after_minutes` after the one before; a step with no sink or an unknown sink is a 422 naming `steps[i].sink_ids`. `repeat` (0-10): how many more times the whole sequence runs. `renotify_every_minutes` (optional): the route's own sinks are notified again every N minutes while the incident is open and unacknowledged. A recovery or an acknowledgement ends it.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        patch: operations["patchApiV1NotificationsEscalationPoliciesByPolicyId"];
+        trace?: never;
+    };
     "/api/v1/notifications/routes": {
         parameters: {
             query?: never;
@@ -6986,7 +7048,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification route
-         * @description `alert_severity` is a minimum (`*` admits all); `event_kinds` lists admitted kinds (`monitor.down`, `monitor.*`; empty: all); `site_id`, `environment_id` and `tag` narrow it to alerts whose target lies in that scope. A sink gets an alert once even when several routes match.
+         * @description `alert_severity` is a minimum (`*` admits all); `event_kinds` lists admitted kinds (`monitor.down`, `monitor.*`; empty: all); `site_id`, `environment_id` and `tag` narrow it to alerts whose target lies in that scope. A sink gets an alert once even when several routes match. `escalation_policy_id` names an escalation policy (GET /notifications/escalation-policies): an incident this route sends is escalated while it stays open and unacknowledged. `quiet_hours` {timezone (IANA), windows [{days ["mon", ...], start "22:00", end "07:00"}], hold_below "warning" | "critical"}: during a window, alerts below `hold_below` are held and sent as one digest per sink when the quiet period ends; critical alerts always pass. A window ending at or before its start ends the next day.
          *
          *     Needs scope `admin:notifications`.
          */
@@ -7004,17 +7066,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One notification route
+         * @description The ETag is the route's version.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        get: operations["getApiV1NotificationsRoutesByRouteId"];
         put?: never;
         post?: never;
         /**
          * Delete a notification route
-         * @description Needs scope `admin:notifications`.
+         * @description With `If-Match` (the ETag of GET) a route changed since is a 412.
+         *
+         *     Needs scope `admin:notifications`.
          */
         delete: operations["deleteApiV1NotificationsRoutesByRouteId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a notification route
+         * @description Only the fields given change (null clears a policy or the quiet hours). With `If-Match` (the ETag of GET) a route changed since is a 412. `escalation_policy_id` names an escalation policy (GET /notifications/escalation-policies): an incident this route sends is escalated while it stays open and unacknowledged. `quiet_hours` {timezone (IANA), windows [{days ["mon", ...], start "22:00", end "07:00"}], hold_below "warning" | "critical"}: during a window, alerts below `hold_below` are held and sent as one digest per sink when the quiet period ends; critical alerts always pass. A window ending at or before its start ends the next day.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        patch: operations["patchApiV1NotificationsRoutesByRouteId"];
         trace?: never;
     };
     "/api/v1/notifications/sinks": {
@@ -28291,7 +28367,7 @@ export interface operations {
                 q?: string;
                 sink_id?: string;
                 sort?: "created_at" | "id" | "state" | "next_attempt_at";
-                state?: "pending" | "retrying" | "delivered" | "dead";
+                state?: "pending" | "retrying" | "delivered" | "dead" | "held" | "digested";
             };
             header?: never;
             path?: never;
@@ -28328,6 +28404,9 @@ export interface operations {
                             }[];
                             created_at: string;
                             delivered_at: string | null;
+                            escalation_round: number;
+                            escalation_step: number;
+                            held_until: string | null;
                             id: number;
                             last_error: string | null;
                             max_attempts: number;
@@ -28388,6 +28467,9 @@ export interface operations {
                         }[];
                         created_at: string;
                         delivered_at: string | null;
+                        escalation_round: number;
+                        escalation_step: number;
+                        held_until: string | null;
                         id: number;
                         last_error: string | null;
                         max_attempts: number;
@@ -28403,6 +28485,235 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1NotificationsEscalationPolicies: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "id" | "created_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            created_at: string;
+                            id: number;
+                            name: string;
+                            renotify_every_minutes: number | null;
+                            repeat: number;
+                            route_ids: number[];
+                            steps: {
+                                after_minutes: number;
+                                sink_ids: number[];
+                            }[];
+                            updated_at: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1NotificationsEscalationPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default null */
+                    renotify_every_minutes?: number | null;
+                    /** @default 0 */
+                    repeat?: number;
+                    steps: {
+                        after_minutes: number;
+                        sink_ids: number[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        renotify_every_minutes: number | null;
+                        repeat: number;
+                        route_ids: number[];
+                        steps: {
+                            after_minutes: number;
+                            sink_ids: number[];
+                        }[];
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1NotificationsEscalationPoliciesByPolicyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        renotify_every_minutes: number | null;
+                        repeat: number;
+                        route_ids: number[];
+                        steps: {
+                            after_minutes: number;
+                            sink_ids: number[];
+                        }[];
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1NotificationsEscalationPoliciesByPolicyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1NotificationsEscalationPoliciesByPolicyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    renotify_every_minutes?: number | null;
+                    repeat?: number;
+                    steps?: {
+                        after_minutes: number;
+                        sink_ids: number[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        id: number;
+                        name: string;
+                        renotify_every_minutes: number | null;
+                        repeat: number;
+                        route_ids: number[];
+                        steps: {
+                            after_minutes: number;
+                            sink_ids: number[];
+                        }[];
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -28440,11 +28751,23 @@ export interface operations {
                             created_at: string;
                             enabled: boolean;
                             environment_id: number | null;
+                            escalation_policy_id: number | null;
                             event_kinds: string[];
                             id: number;
+                            quiet_hours: {
+                                /** @enum {string} */
+                                hold_below: "warning" | "critical";
+                                timezone: string;
+                                windows: {
+                                    days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                    end: string;
+                                    start: string;
+                                }[];
+                            } | null;
                             sink_id: number;
                             site_id: number | null;
                             tag: string | null;
+                            updated_at: string;
                         }[];
                         limit: number;
                         offset: number;
@@ -28479,8 +28802,21 @@ export interface operations {
                     enabled?: boolean;
                     /** @default null */
                     environment_id?: number | null;
+                    /** @default null */
+                    escalation_policy_id?: number | null;
                     /** @default [] */
                     event_kinds?: string[];
+                    /** @default null */
+                    quiet_hours?: {
+                        /** @enum {string} */
+                        hold_below: "warning" | "critical";
+                        timezone: string;
+                        windows: {
+                            days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                            end: string;
+                            start: string;
+                        }[];
+                    } | null;
                     sink_id: number;
                     /** @default null */
                     site_id?: number | null;
@@ -28501,11 +28837,23 @@ export interface operations {
                         created_at: string;
                         enabled: boolean;
                         environment_id: number | null;
+                        escalation_policy_id: number | null;
                         event_kinds: string[];
                         id: number;
+                        quiet_hours: {
+                            /** @enum {string} */
+                            hold_below: "warning" | "critical";
+                            timezone: string;
+                            windows: {
+                                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                end: string;
+                                start: string;
+                            }[];
+                        } | null;
                         sink_id: number;
                         site_id: number | null;
                         tag: string | null;
+                        updated_at: string;
                     };
                 };
             };
@@ -28517,6 +28865,56 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1NotificationsRoutesByRouteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                route_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alert_severity: string;
+                        created_at: string;
+                        enabled: boolean;
+                        environment_id: number | null;
+                        escalation_policy_id: number | null;
+                        event_kinds: string[];
+                        id: number;
+                        quiet_hours: {
+                            /** @enum {string} */
+                            hold_below: "warning" | "critical";
+                            timezone: string;
+                            windows: {
+                                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                end: string;
+                                start: string;
+                            }[];
+                        } | null;
+                        sink_id: number;
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteApiV1NotificationsRoutesByRouteId: {
@@ -28545,6 +28943,84 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1NotificationsRoutesByRouteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                route_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    alert_severity?: "*" | "info" | "warning" | "critical";
+                    enabled?: boolean;
+                    environment_id?: number | null;
+                    escalation_policy_id?: number | null;
+                    event_kinds?: string[];
+                    quiet_hours?: {
+                        /** @enum {string} */
+                        hold_below: "warning" | "critical";
+                        timezone: string;
+                        windows: {
+                            days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                            end: string;
+                            start: string;
+                        }[];
+                    } | null;
+                    sink_id?: number;
+                    site_id?: number | null;
+                    tag?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        alert_severity: string;
+                        created_at: string;
+                        enabled: boolean;
+                        environment_id: number | null;
+                        escalation_policy_id: number | null;
+                        event_kinds: string[];
+                        id: number;
+                        quiet_hours: {
+                            /** @enum {string} */
+                            hold_below: "warning" | "critical";
+                            timezone: string;
+                            windows: {
+                                days: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                end: string;
+                                start: string;
+                            }[];
+                        } | null;
+                        sink_id: number;
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -1,17 +1,22 @@
-// Notification routes: which alerts (severity, event kinds, tag) go to which sink.
+// Notification routes: which alerts (severity, event kinds, tag) go to which sink, and how each pages:
+// its escalation policy and quiet hours (route-paging.tsx); the policies themselves below the routes.
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
-import { Table } from "./table.tsx";
+import { EscalationPolicies } from "./escalation-policies.tsx";
 import { LoadError } from "./load-error.tsx";
+import { describeQuiet, RoutePaging } from "./route-paging.tsx";
+import { Table } from "./table.tsx";
 
 const SEVERITIES = ["*", "info", "warning", "critical"] as const;
 type Severity = (typeof SEVERITIES)[number];
 
 export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: number; name: string }>; canEdit: boolean }) {
   const routes = useLoad(() => ok(api.GET("/api/v1/notifications/routes", { params: { query: { limit: "100" } } })), [sinks.length]);
+  const policies = useLoad(() => ok(api.GET("/api/v1/notifications/escalation-policies", { params: { query: { limit: "100" } } })), []);
+  const [paging, setPaging] = useState<number | undefined>();
   const [sinkId, setSinkId] = useState("");
   const [severity, setSeverity] = useState<Severity>("*");
   const [kinds, setKinds] = useState("");
@@ -19,6 +24,9 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
   const submit = useSubmit();
   const act = useSubmit();
   const nameOf = (id: number) => sinks.find((s) => s.id === id)?.name ?? `#${id}`;
+  const policyList = policies.data?.items ?? [];
+  const policyName = (id: number | null) => (id == null ? "—" : (policyList.find((p) => p.id === id)?.name ?? `#${id}`));
+  const pagingRoute = routes.data?.items.find((r) => r.id === paging);
 
   const send = (e: Event) => {
     e.preventDefault();
@@ -44,15 +52,24 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
       <LoadError error={routes.error} what="the routes" />
       <Notice kind="error">{act.error}</Notice>
       {routes.data?.items.length === 0 && <p class="empty">No routes: a sink receives only its tests.</p>}
-      <Table caption="Notification routes" columns={["Sink", "Severity", "Event kinds", "Tag"]} actions={canEdit}>
+      <Table
+        caption="Notification routes"
+        columns={["Sink", "Severity", "Event kinds", "Tag", "Escalation", "Quiet hours"]}
+        actions={canEdit}
+      >
         {routes.data?.items.map((r) => (
-          <tr key={r.id}>
+          <tr key={r.id} data-route={r.id}>
             <td data-label="Sink">{nameOf(r.sink_id)}</td>
             <td data-label="Severity">{r.alert_severity}</td>
             <td data-label="Event kinds">{r.event_kinds.join(", ") || "all"}</td>
             <td data-label="Tag">{r.tag ?? "—"}</td>
+            <td data-label="Escalation">{policyName(r.escalation_policy_id)}</td>
+            <td data-label="Quiet hours">{describeQuiet(r.quiet_hours)}</td>
             {canEdit && (
               <td>
+                <button type="button" onClick={() => setPaging(r.id)}>
+                  Paging…
+                </button>
                 <button
                   type="button"
                   class="danger"
@@ -71,6 +88,18 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
           </tr>
         ))}
       </Table>
+      {canEdit && pagingRoute && (
+        <RoutePaging
+          key={pagingRoute.id}
+          route={pagingRoute}
+          policies={policyList}
+          title={`Paging of the route to ${nameOf(pagingRoute.sink_id)}`}
+          onDone={(saved) => {
+            setPaging(undefined);
+            if (saved) routes.reload();
+          }}
+        />
+      )}
       {canEdit && sinks.length > 0 && (
         <form class="card" onSubmit={send} noValidate aria-labelledby="route-new">
           <h3 id="route-new">New route</h3>
@@ -113,6 +142,16 @@ export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: num
           </button>
         </form>
       )}
+      <LoadError error={policies.error} what="the escalation policies" />
+      <EscalationPolicies
+        policies={policyList}
+        sinks={sinks}
+        canEdit={canEdit}
+        onChanged={() => {
+          policies.reload();
+          routes.reload();
+        }}
+      />
     </>
   );
 }

@@ -1,5 +1,6 @@
 // Notification deliveries, newest first, filtered by state: a dead one (its attempts used up: the dead
-// letters) shows its last error and can be replayed with a fresh attempt budget.
+// letters) shows its last error and can be replayed with a fresh attempt budget. An escalation step or a
+// reminder says which (adr/0448); a delivery held by quiet hours says until when (adr/0450).
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
@@ -9,8 +10,15 @@ import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
 import { LoadError, when } from "./load-error.tsx";
 
-const STATES = ["", "dead", "pending", "retrying", "delivered"] as const;
+const STATES = ["", "dead", "pending", "retrying", "delivered", "held", "digested"] as const;
 type State = (typeof STATES)[number];
+
+/** "step 2", "step 1, pass 2", "reminder 3", or nothing for the route's own send. */
+function stepOf(d: { escalation_step: number; escalation_round: number }): string | null {
+  if (d.escalation_step > 0)
+    return d.escalation_round > 0 ? `step ${d.escalation_step}, pass ${d.escalation_round + 1}` : `step ${d.escalation_step}`;
+  return d.escalation_round > 0 ? `reminder ${d.escalation_round}` : null;
+}
 
 export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh: number }) {
   const [state, setState] = useState<State>("");
@@ -57,11 +65,12 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
         {deliveries.data?.items.map((d) => (
           <tr key={d.id} data-delivery={d.id}>
             <td data-label="Alert">
-              {d.alert.title} <span class="meta">({d.alert.kind})</span>
+              {d.alert.title} <span class="meta">({[d.alert.kind, stepOf(d)].filter(Boolean).join(", ")})</span>
             </td>
             <td data-label="Sink">{d.sink_name ?? `#${d.sink_id}`}</td>
             <td data-label="State">
               <Status value={d.state} />
+              {d.held_until && <span class="meta"> until {when(d.held_until)}</span>}
             </td>
             <td data-label="Attempts">
               {d.attempt_count} / {d.max_attempts}
