@@ -203,8 +203,15 @@ export function applyTemplates(config: Record<string, unknown>, m: AlertMessage)
       return fallback;
     }
   };
-  return { ...m, title: one("title_template", m.title, MAX_TITLE), body: one("body_template", m.body, MAX_BODY) };
+  return { ...m, title: one("title_template", m.title, MAX_TITLE), body: one("body_template", withAckLine(m), MAX_BODY) };
 }
+
+/**
+ * The server's own body ends with the acknowledge link when the message has one, so every channel that
+ * shows text can acknowledge from the message itself (docs/adr/0447); a body template places
+ * `{{links.acknowledge}}` where it likes instead.
+ */
+const withAckLine = (m: AlertMessage): string => (m.links.acknowledge ? `${m.body}\n\nAcknowledge: ${m.links.acknowledge}` : m.body);
 
 /**
  * The sample alert the preview renders (docs/notifications.md): a down HTTP monitor with two dependents

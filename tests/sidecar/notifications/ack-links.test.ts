@@ -21,6 +21,9 @@ describe("acknowledge links in delivered messages", () => {
     expect(links.alert).toBe(`${BASE}/alerts/${incident!.id}`);
     const ack = new URL(links.acknowledge);
     expect(ack.origin).toBe(BASE);
+    // The message text carries it too, for the channels that show only text.
+    expect(JSON.parse(r.body).data.message as string).toMatch(/\n\nAcknowledge: \S+$/);
+    expect((JSON.parse(r.body).data.message as string).endsWith(`Acknowledge: ${links.acknowledge}`)).toBe(true);
     expect((await h.req("GET", ack.pathname)).status).toBe(200);
     expect((await h.t.sql`select acknowledged_at from notification_alerts where id = ${incident!.id}`)[0]!.acknowledged_at).toBeNull();
     const done = await h.req("POST", ack.pathname);
