@@ -4,27 +4,15 @@
 //   tab, naming who; the API agrees;
 // - the alert's page shows its timeline, and Un-acknowledge there opens it again;
 // - a new failure elsewhere appears in the open list without a reload (the monitors stream).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, tempDataDir } from "../helpers.ts";
+import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
-import { type SignedIn, signedIn } from "./signed-in.ts";
+import { signedInSuite } from "./signed-in.ts";
 
 const HOST = "127.0.0.226";
 const ADMIN = { email: "alerts@example.com", password: "a long passphrase for alerts" };
 
 describe.skipIf(!hasChromium)("alerts in a real browser", () => {
-  const data = tempDataDir();
-  let s: SignedIn;
-
-  beforeAll(async () => {
-    s = await signedIn(HOST, data.dir, ADMIN);
-  }, 300_000);
-
-  afterAll(async () => {
-    await s?.browser.close();
-    await killAll();
-    data.remove();
-  });
+  const s = signedInSuite(HOST, ADMIN);
 
   /** A push monitor whose job reports that it failed: its down alert opens an incident. */
   async function failingJob(name: string): Promise<{ monitorId: number; alertId: number }> {

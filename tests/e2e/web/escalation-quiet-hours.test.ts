@@ -4,21 +4,18 @@
 // - the route's paging settings name the policy and quiet hours; an unknown zone shows its 422 on the
 //   time zone field, then the route lists both;
 // - the policy is edited, and deleting it while the route names it says so (409), nothing removed.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, tempDataDir } from "../helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
-import { type SignedIn, signedIn } from "./signed-in.ts";
+import { signedInSuite } from "./signed-in.ts";
 
 const HOST = "127.0.0.237";
 const ADMIN = { email: "escalation@example.com", password: "a long passphrase for escalation" };
 
 describe.skipIf(!hasChromium)("escalation policies and quiet hours in a real browser", () => {
-  const data = tempDataDir();
-  let s: SignedIn;
+  const s = signedInSuite(HOST, ADMIN);
   let routeId = 0;
 
   beforeAll(async () => {
-    s = await signedIn(HOST, data.dir, ADMIN);
     const sink = async (name: string) =>
       (
         await s.api("POST", "/notifications/sinks", {
@@ -31,12 +28,6 @@ describe.skipIf(!hasChromium)("escalation policies and quiet hours in a real bro
     await sink("pager");
     routeId = (await s.api("POST", "/notifications/routes", { sink_id: chat })).id as number;
   }, 300_000);
-
-  afterAll(async () => {
-    await s?.browser.close();
-    await killAll();
-    data.remove();
-  });
 
   it("creates a policy, gives the route the policy and quiet hours, edits the policy", async () => {
     const { page } = s;

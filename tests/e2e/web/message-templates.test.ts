@@ -2,27 +2,15 @@
 // README says: the sink form's Preview renders the title and body templates against the sample alert; a
 // template naming an unknown field shows the API's 422 on its field, from the preview and from a save
 // (nothing stored); fixed, the sink is created with its templates, which its row in the list mentions.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, tempDataDir } from "../helpers.ts";
+import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
-import { type SignedIn, signedIn } from "./signed-in.ts";
+import { signedInSuite } from "./signed-in.ts";
 
 const HOST = "127.0.0.252";
 const ADMIN = { email: "templates@example.com", password: "a long passphrase for templates" };
 
 describe.skipIf(!hasChromium)("message templates in a real browser", () => {
-  const data = tempDataDir();
-  let s: SignedIn;
-
-  beforeAll(async () => {
-    s = await signedIn(HOST, data.dir, ADMIN);
-  }, 300_000);
-
-  afterAll(async () => {
-    await s?.browser.close();
-    await killAll();
-    data.remove();
-  });
+  const s = signedInSuite(HOST, ADMIN);
 
   it("previews a template, shows a bad one's 422 on its field, and saves", async () => {
     const { page } = s;

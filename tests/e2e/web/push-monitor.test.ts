@@ -5,27 +5,15 @@
 //   it up, a push saying down marks it down;
 // - "Rotate push URL" (confirmed) shows a new URL; the old one answers 404, the new one 200; a reload
 //   shows no URL at all.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAll, tempDataDir } from "../helpers.ts";
+import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
-import { type SignedIn, signedIn } from "./signed-in.ts";
+import { signedInSuite } from "./signed-in.ts";
 
 const HOST = "127.0.0.242";
 const ADMIN = { email: "push-monitor@example.com", password: "a long passphrase for push monitors" };
 
 describe.skipIf(!hasChromium)("a push monitor in a real browser", () => {
-  const data = tempDataDir();
-  let s: SignedIn;
-
-  beforeAll(async () => {
-    s = await signedIn(HOST, data.dir, ADMIN);
-  }, 300_000);
-
-  afterAll(async () => {
-    await s?.browser.close();
-    await killAll();
-    data.remove();
-  });
+  const s = signedInSuite(HOST, ADMIN);
 
   const status = async (id: number) => (await s.api("GET", `/monitors/${id}`)).status;
 

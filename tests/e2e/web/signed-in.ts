@@ -1,7 +1,8 @@
 // A product started as the README says with its administrator created, an API client with the
 // administrator's bearer token, and a browser page signed in as them: the start of most browser tests.
 import type { Browser, Page } from "playwright-core";
-import { jsonBody, type Product, SETUP_TOKEN, startProduct } from "../helpers.ts";
+import { afterAll, beforeAll } from "vitest";
+import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir } from "../helpers.ts";
 import { launch, seen } from "./browser.ts";
 
 export interface SignedIn {
@@ -39,4 +40,28 @@ export async function signedIn(
   await page.getByRole("button", { name: "Sign in" }).click();
   await seen(page.getByRole("heading", { name: "Monitoring overview" }));
   return { product, browser, page, api };
+}
+
+/**
+ * The set-up most browser suites share: a product on `host` with a data directory of its own, signed in
+ * as `admin` before the suite's tests, its browser closed, product stopped and directory removed after
+ * them. Answers the session: its properties can be read from the tests on (they run after beforeAll).
+ */
+export function signedInSuite(host: string, admin: { email: string; password: string }, env: Record<string, string> = {}): SignedIn {
+  const data = tempDataDir();
+  let session: SignedIn | undefined;
+  beforeAll(async () => {
+    session = await signedIn(host, data.dir, admin, env);
+  }, 300_000);
+  afterAll(async () => {
+    await session?.browser.close();
+    await killAll();
+    data.remove();
+  });
+  return new Proxy({} as SignedIn, {
+    get(_, key) {
+      if (!session) throw new Error("signedInSuite: the session is read before the suite's beforeAll ran");
+      return session[key as keyof SignedIn];
+    },
+  });
 }
