@@ -71,14 +71,52 @@ export const clearIsSafe = (rule: Pick<RuleCondition, "operator" | "threshold" |
   rule.operator === ">" ? rule.clear_threshold <= rule.threshold : rule.clear_threshold >= rule.threshold;
 
 /**
+ * What a state was before a batch changed it in place, so a rolled-back batch can put it back
+ * (docs/adr/0451): its scalars, its window's length, and the entries step() dropped from the window's
+ * front (the only other change a window sees is a push at its end).
+ */
+export interface StateUndo {
+  readonly target: NodeState;
+  readonly state: NodeState["state"];
+  readonly pending_since: number | null;
+  readonly firing_since: number | null;
+  readonly last_ts: number;
+  readonly length: number;
+  dropped: [number, number][] | null;
+}
+
+export const undoOf = (s: NodeState): StateUndo => ({
+  target: s,
+  state: s.state,
+  pending_since: s.pending_since,
+  firing_since: s.firing_since,
+  last_ts: s.last_ts,
+  length: s.window.length,
+  dropped: null,
+});
+
+/** Puts the state back as `undoOf` saw it: the window was (dropped ++ window) cut to its old length. */
+export function restore(u: StateUndo): void {
+  const s = u.target;
+  s.state = u.state;
+  s.pending_since = u.pending_since;
+  s.firing_since = u.firing_since;
+  s.last_ts = u.last_ts;
+  if (u.dropped) s.window.unshift(...u.dropped);
+  s.window.length = Math.min(s.window.length, u.length);
+}
+
+/**
  * Takes one sample (ts ms, value) into `state` (changed in place) and answers the transition it caused,
- * with the aggregate it judged; null when the sample is older than one already taken.
+ * with the aggregate it judged; null when the sample is older than one already taken. Window entries it
+ * drops are appended to `undo.dropped` when given.
  */
 export function step(
   rule: RuleCondition,
   state: NodeState,
   ts: number,
   value: number,
+  undo?: StateUndo,
 ): { transition: Transition | null; value: number } | null {
   if (ts <= state.last_ts) return null;
   state.last_ts = ts;
@@ -88,7 +126,10 @@ export function step(
     let drop = 0;
     while (drop < state.window.length && state.window[drop]![0] <= from) drop++;
     drop = Math.max(drop, state.window.length - MAX_WINDOW_VALUES);
-    if (drop > 0) state.window.splice(0, drop);
+    if (drop > 0) {
+      const gone = state.window.splice(0, drop);
+      if (undo) undo.dropped = undo.dropped ? undo.dropped.concat(gone) : gone;
+    }
   }
   const judged = aggregate(rule, state.window, value);
   if (state.state === "firing") {
