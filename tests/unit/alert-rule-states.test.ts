@@ -92,7 +92,7 @@ describe("RuleStates", () => {
     const u = store.batch(tx.scope).take(key, 7)!;
     step(avg(), u.target, 60_000, 30, u);
     tx.commit();
-    expect(store.get(key, 7)!.window.map(([, v]) => v)).toEqual([10, 20, 30]);
+    expect(store.get(key, 7)!.window_v).toEqual([10, 20, 30]);
     expect(store.batch(fakeScope().scope).take(key, 7)).not.toBeNull();
   });
 

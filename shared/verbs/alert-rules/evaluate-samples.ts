@@ -125,8 +125,11 @@ async function loadStates(db: Db, pairs: { rule: CompiledRule; hardware_id: numb
       const end = p.first.getTime();
       const state = out.get(stateKey(p.rule, p.hardware_id))!;
       for (const x of byNode.get(p.hardware_id) ?? [])
-        if (x.ts < end && x.ts > end - p.rule.window_secs * 1000) state.window.push([x.ts, x.v]);
-      if (state.window.length > 0) state.last_ts = state.window.at(-1)![0];
+        if (x.ts < end && x.ts > end - p.rule.window_secs * 1000) {
+          state.window_ts.push(x.ts);
+          state.window_v.push(x.v);
+        }
+      if (state.window_ts.length > 0) state.last_ts = state.window_ts.at(-1)!;
     }
   }
   return out;
