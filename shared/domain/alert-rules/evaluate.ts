@@ -145,12 +145,21 @@ export function step(
     while (drop < times.length && times[drop]! <= from) drop++;
     drop = Math.max(drop, times.length - MAX_WINDOW_VALUES);
     if (drop > 0) {
-      const goneTs = times.splice(0, drop);
-      const goneV = state.window_v.splice(0, drop);
+      const values = state.window_v;
       if (undo) {
-        undo.dropped_ts = undo.dropped_ts ? undo.dropped_ts.concat(goneTs) : goneTs;
-        undo.dropped_v = undo.dropped_v ? undo.dropped_v.concat(goneV) : goneV;
+        const ts = (undo.dropped_ts ??= []);
+        const vs = (undo.dropped_v ??= []);
+        for (let i = 0; i < drop; i++) {
+          ts.push(times[i]!);
+          vs.push(values[i]!);
+        }
       }
+      // Shifted down within the same arrays rather than spliced: no array is returned or reallocated, so a
+      // steady window allocates nothing the young generation must keep.
+      times.copyWithin(0, drop);
+      values.copyWithin(0, drop);
+      times.length -= drop;
+      values.length -= drop;
     }
   }
   const judged = aggregate(rule, state.window_v, value);
