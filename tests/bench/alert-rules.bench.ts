@@ -96,7 +96,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     });
     // The first round leaves a large heap to collect, and its first full collection lands in the loop
     // above; a sidecar meets it once, minutes before its steady state. The same loop again after a full
-    // collection (npm run bench runs with --expose-gc) is the steady state proper.
+    // collection (npm run bench runs with --expose-gc) shows what is left once that garbage is gone.
     (globalThis as { gc?: () => void }).gc?.();
     const { result: settled, gc: gcSettled } = await withGcPauses(() => measure(N, batch, 0));
     rows.push({
