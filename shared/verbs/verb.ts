@@ -47,6 +47,11 @@ export interface VerbScope {
    * the database does not.
    */
   afterCommit(effect: () => void): void;
+  /**
+   * Runs `effect` if the transaction rolls back (never when it commits), latest first: for what this
+   * process changed in memory in place during the transaction and must put back (docs/adr/0451).
+   */
+  onRollback(effect: () => void): void;
 }
 
 /** What `s.refuse()` returns for the body to return; the verb throws its error after the commit. */
@@ -161,7 +166,8 @@ export function savepointOn<T>(tx: Db, body: (tx: Db) => Promise<T>): Promise<T>
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;
   const committed: (() => void)[] = [];
-  const result = await ctx.db.transaction(async (tx) => {
+  const undo: (() => void)[] = [];
+  const run = ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     const entries: AuditEntryInput[] = [];
     const events: [EventChannel, Record<string, unknown>][] = [];
@@ -175,6 +181,7 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       refuse: (error) => new Refusal(error),
       savepoint: (body) => savepointOn(tx as unknown as Db, body),
       afterCommit: (effect) => committed.push(effect),
+      onRollback: (effect) => undo.push(effect),
     };
     const result = await body(scope);
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.
@@ -184,6 +191,11 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
     for (const [channel, payload] of events) await scope.tx.execute(sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`);
     securityRelevant = entries.some((e) => !CREDENTIAL_NEUTRAL.has(e.category));
     return result;
+  });
+  // Memory changed in place by a body that rolled back is put back before its caller hears of the failure.
+  const result = await run.catch((e: unknown) => {
+    for (const effect of undo.reverse()) effect();
+    throw e;
   });
   // The database announces credential changes to every process (migration 0007), but asynchronously:
   // this process forgets its cached credentials before its own caller hears that the change is done.

@@ -111,7 +111,7 @@ export function alertRuleRoutes(app: Hono<AppEnv>): void {
       response: { schema: AlertRule },
       errors: [412],
       summary: "Change a threshold alert rule",
-      description: `Only the fields given change; the result is checked whole. With \`If-Match\` (the ETag of GET) a rule changed since is a 412. A change starts the rule's nodes again from ok. ${SHAPE}`,
+      description: `Only the fields given change; the result is checked whole. With \`If-Match\` (the ETag of GET) a rule changed since is a 412. A change to what the rule judges (metric, condition, window, scope, enabled) clears the nodes it left firing (\`metric.cleared\` with \`detail.reason\` \`rule_changed\`) and starts its nodes again from ok; a new name, description or severity keeps their state. A delete clears them likewise (\`rule_deleted\`). ${SHAPE}`,
     },
     async (c, { params: p, body, reply }) =>
       reply(
@@ -131,6 +131,8 @@ export function alertRuleRoutes(app: Hono<AppEnv>): void {
       params,
       response: { status: 204, description: "Deleted" },
       summary: "Delete a threshold alert rule",
+      description:
+        "The nodes the rule left firing get their `metric.cleared` (`detail.reason` `rule_deleted`), so their incidents are resolved.",
     },
     async (c, { params: p }) => {
       await deleteRule({ ctx: verbContext(c), input: { id: p.rule_id } });

@@ -8,14 +8,14 @@ import type { Db } from "../../db/database.ts";
 import { alertRules } from "../../db/schema/index.ts";
 import type { Aggregation, Operator, RuleCondition, ScopeKind } from "../../domain/alert-rules/evaluate.ts";
 import { findMetric, type MetricDef } from "../../domain/alert-rules/metrics.ts";
-import type { NodeState } from "../../domain/alert-rules/evaluate.ts";
+import { RuleStates } from "./rule-states.ts";
 
 export const ALERT_RULE_CONTROL_CHANNEL = "alert_rule_control";
 const MAX_AGE_MS = 30_000;
 
 export interface CompiledRule extends RuleCondition {
   id: number;
-  /** `id@updated_at`: a state is kept across reloads only for the same version of its rule. */
+  /** `id@condition`: a state is kept across reloads and edits only while its rule judges the same way. */
   key: string;
   name: string;
   metric: string;
@@ -29,12 +29,32 @@ export interface CompiledRule extends RuleCondition {
 
 export type RuleRow = typeof alertRules.$inferSelect;
 
+/**
+ * What decides a node's state under a rule: an edit that changes none of it (name, description, severity)
+ * keeps the nodes' states and alerts; any other edit retires them (docs/adr/0451).
+ */
+export const conditionOf = (r: RuleRow): string =>
+  JSON.stringify([
+    r.enabled,
+    r.metric,
+    r.operator,
+    r.threshold,
+    r.clear_threshold,
+    r.aggregation,
+    r.window_secs,
+    r.for_secs,
+    r.scope_kind,
+    r.scope_node_id,
+    r.scope_tag,
+    r.scope_site_id,
+  ]);
+
 export function compileRule(r: RuleRow): CompiledRule | null {
   const def = findMetric(r.metric);
   if (!def) return null;
   return {
     id: r.id,
-    key: `${r.id}@${r.updated_at.getTime()}`,
+    key: `${r.id}@${conditionOf(r)}`,
     name: r.name,
     metric: r.metric,
     def,
@@ -57,8 +77,8 @@ export class RuleEngine {
   #rules: CompiledRule[] | null = null;
   #loadedAt = 0;
   #loading: Promise<CompiledRule[]> | null = null;
-  /** `${rule.key}:${hardware_id}` -> the state as last committed. */
-  readonly states = new Map<string, NodeState>();
+  /** Per rule key and node, the state as last committed (rule-states.ts). */
+  readonly states = new RuleStates();
 
   /** Forget the rules: the next evaluation reads them again (states of rules unchanged are kept). */
   invalidate(): void {
@@ -78,8 +98,7 @@ export class RuleEngine {
       this.#rules = rules;
       this.#loadedAt = nowMs;
       this.#loading = null;
-      const live = new Set(rules.map((r) => r.key));
-      for (const key of this.states.keys()) if (!live.has(key.slice(0, key.lastIndexOf(":")))) this.states.delete(key);
+      this.states.prune(new Set(rules.map((r) => r.key)));
     }
     return rules;
   }

@@ -2,14 +2,14 @@
 // batch, pushed samples, SNMP polls, the capacity forecast) inside their own transaction: a rule's alert
 // exists if and only if the samples that fired it committed (docs/adr/0438). Each (rule, node) state is
 // taken from this process's memory; a state not there is read from alert_rule_states and its window
-// seeded from the stored samples once. States change on a copy, transitions are written (and alerted)
-// in the transaction, and the copies replace the memory only after the commit.
+// seeded from the stored samples once. States change in place and are put back if the transaction rolls
+// back (rule-states.ts, docs/adr/0451); transitions are written (and alerted) in the transaction.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
-import { freshState, type NodeState, step, type Transition } from "../../domain/alert-rules/evaluate.ts";
-import { enqueueAlert } from "../notifications/enqueue-alert.ts";
+import { freshState, type NodeState, type StateUndo, step, type Transition } from "../../domain/alert-rules/evaluate.ts";
 import type { VerbScope } from "../verb.ts";
 import { type CompiledRule, ruleEngineFor } from "./compiled-rules.ts";
+import { fmt, raiseRuleAlert } from "./rule-alerts.ts";
 
 /** The values of one node at one instant, by metric name. */
 export interface MetricSample {
@@ -125,8 +125,11 @@ async function loadStates(db: Db, pairs: { rule: CompiledRule; hardware_id: numb
       const end = p.first.getTime();
       const state = out.get(stateKey(p.rule, p.hardware_id))!;
       for (const x of byNode.get(p.hardware_id) ?? [])
-        if (x.ts < end && x.ts > end - p.rule.window_secs * 1000) state.window.push([x.ts, x.v]);
-      if (state.window.length > 0) state.last_ts = state.window.at(-1)![0];
+        if (x.ts < end && x.ts > end - p.rule.window_secs * 1000) {
+          state.window_ts.push(x.ts);
+          state.window_v.push(x.v);
+        }
+      if (state.window_ts.length > 0) state.last_ts = state.window_ts.at(-1)!;
     }
   }
   return out;
@@ -136,8 +139,6 @@ async function nodeScopes(db: Db, hardwareIds: readonly number[]): Promise<Map<n
   const rows = await queryRows<NodeScope>(db, sql`select id, name, site_id, tags from hardware where id = any(${ids(hardwareIds)}::int[])`);
   return new Map(rows.map((r) => [r.id, { ...r, tags: r.tags ?? [] }]));
 }
-
-const fmt = (v: number) => (Number.isFinite(v) ? String(Math.round(v * 100) / 100) : String(v));
 
 async function recordTransition(
   s: VerbScope,
@@ -172,38 +173,14 @@ async function recordTransition(
   const firing = transition === "firing";
   const cmp = firing ? `${rule.operator} ${fmt(rule.threshold)}` : `back ${rule.operator === ">" ? "<" : ">"} ${fmt(rule.clear_threshold)}`;
   const aggregate = rule.aggregation === "last" ? "" : ` (${rule.aggregation} over ${rule.window_secs} s)`;
-  await enqueueAlert(s, {
-    kind: firing ? "metric.firing" : "metric.cleared",
-    severity: rule.severity,
-    monitor_id: null,
-    target_type: "hardware",
-    target_id: node.id,
+  await raiseRuleAlert(s, {
+    rule,
+    node,
+    firing,
+    value: last,
+    at,
     title: `${rule.name} ${firing ? "firing" : "cleared"} on ${node.name}`,
     body: `${rule.metric}${aggregate} is ${fmt(value)}, ${cmp}${firing && rule.for_secs > 0 ? ` for ${rule.for_secs} s` : ""}.`,
-    detail: {
-      rule_id: rule.id,
-      rule_name: rule.name,
-      metric: rule.metric,
-      value: last,
-      operator: rule.operator,
-      threshold: rule.threshold,
-      clear_threshold: rule.clear_threshold,
-      aggregation: rule.aggregation,
-      window_secs: rule.window_secs,
-      for_secs: rule.for_secs,
-    },
-    occurred_at: at,
-  });
-  s.emit("telemetry", {
-    type: "alert_rule",
-    transition,
-    rule_id: rule.id,
-    rule_name: rule.name,
-    metric: rule.metric,
-    severity: rule.severity,
-    hardware_id: node.id,
-    value: last,
-    at: at.toISOString(),
   });
 }
 
@@ -222,46 +199,52 @@ export async function evaluateSamples(s: VerbScope, samples: readonly MetricSamp
   const first = new Map<number, Date>();
   for (const x of ordered) if (!first.has(x.hardware_id)) first.set(x.hardware_id, x.ts);
 
-  // The pairs this batch touches, and the states not yet in memory.
-  const work = new Map<string, { rule: CompiledRule; node: NodeScope; state: NodeState }>();
-  const missing: { rule: CompiledRule; hardware_id: number; first: Date }[] = [];
+  // The pairs this batch judges, per node. States in memory are taken (held, changed in place, put back
+  // on rollback) all at once before any await; the others are read from the table.
+  const batch = engine.states.batch(s);
+  const byNode = new Map<number, Pair[]>();
+  const missing: { rule: CompiledRule; hardware_id: number; first: Date; list: Pair[] }[] = [];
   for (const [hardwareId, at] of first) {
     const node = nodes.get(hardwareId);
     if (!node) continue;
+    const list: Pair[] = [];
+    byNode.set(hardwareId, list);
     for (const rule of relevant) {
       if (!inScope(rule, node)) continue;
-      const key = stateKey(rule, hardwareId);
-      const held = engine.states.get(key);
-      if (held) work.set(key, { rule, node, state: { ...held, window: held.window.slice() } });
-      else missing.push({ rule, hardware_id: hardwareId, first: at });
+      const undo = batch.take(rule.key, hardwareId);
+      if (undo) list.push({ rule, node, state: undo.target, undo });
+      else missing.push({ rule, hardware_id: hardwareId, first: at, list });
     }
   }
-  if (work.size === 0 && missing.length === 0) return { transitions: 0 };
-  const loaded = await loadStates(s.tx, missing);
-  for (const p of missing) {
-    const key = stateKey(p.rule, p.hardware_id);
-    work.set(key, { rule: p.rule, node: nodes.get(p.hardware_id)!, state: loaded.get(key)! });
+  if (missing.length > 0) {
+    const loaded = await loadStates(s.tx, missing);
+    for (const p of missing) {
+      const state = loaded.get(stateKey(p.rule, p.hardware_id))!;
+      batch.adopt(p.rule.key, p.hardware_id, state);
+      p.list.push({ rule: p.rule, node: nodes.get(p.hardware_id)!, state, undo: undefined });
+    }
   }
 
-  const byNode = new Map<number, { rule: CompiledRule; node: NodeScope; state: NodeState; key: string }[]>();
-  for (const [key, w] of work) {
-    const list = byNode.get(w.node.id);
-    if (list) list.push({ ...w, key });
-    else byNode.set(w.node.id, [{ ...w, key }]);
-  }
   let transitions = 0;
   for (const sample of ordered) {
-    for (const w of byNode.get(sample.hardware_id) ?? []) {
+    const list = byNode.get(sample.hardware_id);
+    if (!list) continue;
+    for (const w of list) {
       const value = sample.values[w.rule.metric];
       if (value === undefined) continue;
-      const judged = step(w.rule, w.state, sample.ts.getTime(), value);
+      const judged = step(w.rule, w.state, sample.ts.getTime(), value, w.undo);
       if (!judged?.transition) continue;
       transitions++;
       await recordTransition(s, w.rule, w.node, w.state, judged.transition, judged.value, sample.ts);
     }
   }
-  s.afterCommit(() => {
-    for (const list of byNode.values()) for (const w of list) engine.states.set(w.key, w.state);
-  });
   return { transitions };
+}
+
+/** One (rule, node) judged by a batch; `undo` for a state held in memory (none for one read from the table). */
+interface Pair {
+  rule: CompiledRule;
+  node: NodeScope;
+  state: NodeState;
+  undo: StateUndo | undefined;
 }

@@ -13,7 +13,8 @@ import type { ListParams } from "../../schemas/list-query.ts";
 import { DELETE_MONITORS, READ_MONITORS, WRITE_MONITORS } from "../monitors/scopes.ts";
 import { type ListPage, type ListSpec, listPage } from "../resources/list.ts";
 import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
-import { ALERT_RULE_CONTROL_CHANNEL, type RuleRow, ruleEngineFor } from "./compiled-rules.ts";
+import { ALERT_RULE_CONTROL_CHANNEL, conditionOf, type RuleRow, ruleEngineFor } from "./compiled-rules.ts";
+import { retireStates } from "./retire-states.ts";
 
 export function presentRule(r: RuleRow, firing = 0): AlertRuleShape {
   return {
@@ -165,9 +166,9 @@ export const patchRule = defineVerb<{ id: number; body: AlertRuleInput; ifMatch?
       .set({ ...values, updated_at: updated })
       .where(eq(alertRules.id, id))
       .returning();
-    // What the rule judged under its old condition no longer holds: its nodes start again from ok. A node
-    // left firing gets no clear alert (the rule that fired is gone); the audit entry says it was changed.
-    await s.tx.execute(sql`delete from alert_rule_states where rule_id = ${id}`);
+    // A change to what the rule judges retires its states: nodes left firing get their clear (saying the
+    // rule changed) and start again from ok. A rename, a new description or severity keeps them.
+    if (conditionOf(before) !== conditionOf(row!)) await retireStates(s, before, "rule_changed");
     announce(s, id, "update", { before: presentRule(before), after: presentRule(row!) });
     await rulesChanged(s);
     return presentRule(row!);
@@ -176,6 +177,7 @@ export const patchRule = defineVerb<{ id: number; body: AlertRuleInput; ifMatch?
 
 export const deleteRule = defineVerb<{ id: number }, void>({ scope: DELETE_MONITORS }, async (s, { id }) => {
   const before = await requireRule(s.tx, id, true);
+  await retireStates(s, before, "rule_deleted");
   await s.tx.delete(alertRules).where(eq(alertRules.id, id));
   announce(s, id, "delete", { before: presentRule(before) });
   await rulesChanged(s);

@@ -2,10 +2,12 @@
 // link batch verb, pushed samples, the capacity forecast; one alert per firing and per clear, hysteresis,
 // scopes by tag and site, the live event, and the per-node state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ruleEngineFor } from "../../../shared/verbs/alert-rules/compiled-rules.ts";
-import { forecastCapacity } from "../../../shared/verbs/analytics/capacity-forecast.ts";
-import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { cryptoRandom } from "../../../shared/clock.ts";
+import { type CompiledRule, ruleEngineFor } from "../../../shared/verbs/alert-rules/compiled-rules.ts";
+import { evaluateSamples } from "../../../shared/verbs/alert-rules/evaluate-samples.ts";
+import { forecastCapacity } from "../../../shared/verbs/analytics/capacity-forecast.ts";
+import { defineVerb } from "../../../shared/verbs/verb.ts";
+import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { eventually } from "../telemetry/support.ts";
 import { createRuleActors, type RuleActors } from "./support.ts";
 
@@ -206,5 +208,175 @@ describe("pushed samples and forecasts", () => {
     expect(fired.map((x) => x.kind)).toEqual(["metric.firing"]);
     expect(fired[0]!.detail.value as number).toBeGreaterThan(1.5);
     expect(fired[0]!.detail.value as number).toBeLessThan(2.5);
+  });
+});
+
+describe("a rolled-back transaction", () => {
+  // A verb that judges samples and then fails, as a link batch whose later write fails would.
+  const judgeThenFail = defineVerb<{ hardware_id: number; points: [Date, number][] }, void>({ scope: "public" }, async (s, input) => {
+    await evaluateSamples(
+      s,
+      input.points.map(([ts, v]) => ({ hardware_id: input.hardware_id, ts, values: { "host.load_1": v } })),
+    );
+    throw new Error("the batch failed after judging");
+  });
+
+  it("leaves the in-memory state, the stored state and the alerts as they were", async () => {
+    const n = await a.agentNode("rules-rollback-01");
+    const rule = await a.rule({
+      name: "Load avg rollback",
+      metric: "host.load_1",
+      operator: ">",
+      threshold: 50,
+      aggregation: "avg",
+      window_secs: 90,
+      scope_kind: "node",
+      scope_node_id: n.hardware_id,
+    });
+    const t0 = base();
+    const at = (secs: number) => new Date(t0.getTime() + secs * 1000);
+    await a.frames(n.agent_id, t0, [
+      [0, { load_1: 10 }],
+      [30, { load_1: 20 }],
+    ]);
+    const engine = ruleEngineFor(a.t.runtime.database.db);
+    const key = (await engine.rules(a.t.runtime.database.db, a.clock.now().getTime())).find((r: CompiledRule) => r.id === rule.id)!.key;
+    const held = engine.states.get(key, n.hardware_id)!;
+    const before = structuredClone(held);
+
+    // Would push three values, drop the first two from the window and fire: all of it must be undone.
+    const ctx = systemContext({ db: a.t.runtime.database.db, clock: a.clock, random: cryptoRandom });
+    await expect(
+      judgeThenFail({
+        ctx,
+        input: {
+          hardware_id: n.hardware_id,
+          points: [
+            [at(60), 100],
+            [at(90), 100],
+            [at(120), 100],
+          ],
+        },
+      }),
+    ).rejects.toThrow("the batch failed after judging");
+    expect(engine.states.get(key, n.hardware_id)).toBe(held);
+    expect(held).toEqual(before);
+    expect(engine.states.held.size).toBe(0);
+    expect(await a.alerts(n.hardware_id)).toEqual([]);
+    expect(await a.t.sql`select state from alert_rule_states where rule_id = ${rule.id}`).toEqual([]);
+
+    // The next committed frames are judged as if the failed batch never happened: (10 + 20 + 30) / 3, then
+    // (20 + 30 + 200) / 3 once the first has left the 90 s window.
+    await a.frames(n.agent_id, t0, [[60, { load_1: 30 }]]);
+    expect(await a.alerts(n.hardware_id)).toEqual([]);
+    await a.frames(n.agent_id, t0, [[90, { load_1: 200 }]]);
+    const fired = await a.alerts(n.hardware_id);
+    expect(fired.map((x) => x.kind)).toEqual(["metric.firing"]);
+    expect(fired[0]!.detail.value).toBeCloseTo((20 + 30 + 200) / 3, 5);
+  });
+});
+
+describe("a rule changed or deleted while a node fires", () => {
+  const hot = (name: string, hardwareId: number) =>
+    a.rule({
+      name,
+      metric: "host.cpu_pct",
+      operator: ">",
+      threshold: 90,
+      severity: "critical",
+      scope_kind: "node",
+      scope_node_id: hardwareId,
+    });
+  // In the order written: a clear raised by the change is stamped now, after frames stamped in the past.
+  const written = (hardwareId: number) =>
+    a.t.sql<{ kind: string; severity: string; target_id: number; detail: Record<string, unknown> }[]>`
+      select kind, severity, target_id, detail from notification_alerts where kind like 'metric.%' and target_id = ${hardwareId} order by id`;
+  const incidentsOpen = async (hardwareId: number) =>
+    (
+      await a.t.sql`select count(*)::int as n from notification_alerts
+        where kind = 'metric.firing' and target_id = ${hardwareId} and incident_id = id and resolved_at is null`
+    )[0]!.n;
+
+  it("a new name or severity keeps the firing state; a new threshold clears it, saying so, and judges afresh", async () => {
+    const n = await a.agentNode("rules-change-01");
+    const rule = await hot("CPU change", n.hardware_id);
+    const t0 = base();
+    await a.frames(n.agent_id, t0, [[0, cpu(95)]]);
+    expect((await written(n.hardware_id)).map((x) => x.kind)).toEqual(["metric.firing"]);
+
+    let res = await a.req("PATCH", `alert-rules/${rule.id}`, a.admin, { name: "CPU change (renamed)", severity: "warning" });
+    expect(res.status).toBe(200);
+    expect((await written(n.hardware_id)).map((x) => x.kind)).toEqual(["metric.firing"]);
+    expect((await a.t.sql`select state from alert_rule_states where rule_id = ${rule.id}`).map((r) => r.state)).toEqual(["firing"]);
+    // Still firing under the renamed rule: a frame above the threshold raises nothing new.
+    await a.frames(n.agent_id, t0, [[30, cpu(96)]]);
+    expect(await written(n.hardware_id)).toHaveLength(1);
+
+    const events = await a.notifications();
+    res = await a.req("PATCH", `alert-rules/${rule.id}`, a.admin, { threshold: 97, clear_threshold: 97 });
+    expect(res.status).toBe(200);
+    const after = await written(n.hardware_id);
+    expect(after.map((x) => x.kind)).toEqual(["metric.firing", "metric.cleared"]);
+    // The clear is the rule's as it fired (threshold 90) with the reason; the incident it opened is resolved.
+    expect(after[1]).toMatchObject({ severity: "warning", target_id: n.hardware_id });
+    expect(after[1]!.detail).toMatchObject({ rule_id: rule.id, reason: "rule_changed", threshold: 90, value: null });
+    const [text] = await a.t
+      .sql`select title, body from notification_alerts where kind = 'metric.cleared' and target_id = ${n.hardware_id}`;
+    expect(text!.title).toContain("the rule was changed");
+    expect(await incidentsOpen(n.hardware_id)).toBe(0);
+    expect(await a.t.sql`select 1 from alert_rule_states where rule_id = ${rule.id}`).toEqual([]);
+    await eventually(() => events.payloads.some((p) => p.type === "alert_rule" && p.reason === "rule_changed"));
+    await events.stop();
+
+    // Judged afresh under the new threshold: 96 is below 97, 98 fires again.
+    await a.frames(n.agent_id, t0, [[60, cpu(96)]]);
+    expect(await written(n.hardware_id)).toHaveLength(2);
+    await a.frames(n.agent_id, t0, [[90, cpu(98)]]);
+    expect((await written(n.hardware_id)).map((x) => x.kind)).toEqual(["metric.firing", "metric.cleared", "metric.firing"]);
+  });
+
+  it("disabling or deleting a rule clears the nodes it left firing; nodes not firing get nothing", async () => {
+    const firing = await a.agentNode("rules-delete-01");
+    const quiet = await a.agentNode("rules-delete-02");
+    const t0 = base();
+    const disabled = await hot("CPU disabled", firing.hardware_id);
+    await a.frames(firing.agent_id, t0, [[0, cpu(95)]]);
+    expect((await a.req("PATCH", `alert-rules/${disabled.id}`, a.admin, { enabled: false })).status).toBe(200);
+    expect((await written(firing.hardware_id)).map((x) => [x.kind, x.detail.reason ?? null])).toEqual([
+      ["metric.firing", null],
+      ["metric.cleared", "rule_changed"],
+    ]);
+
+    const deleted = await hot("CPU deleted", firing.hardware_id);
+    const other = await hot("CPU deleted quiet", quiet.hardware_id);
+    await a.frames(firing.agent_id, t0, [[30, cpu(95)]]);
+    await a.frames(quiet.agent_id, t0, [[30, cpu(20)]]);
+    expect((await a.req("DELETE", `alert-rules/${deleted.id}`, a.admin)).status).toBe(204);
+    expect((await a.req("DELETE", `alert-rules/${other.id}`, a.admin)).status).toBe(204);
+    const all = await written(firing.hardware_id);
+    expect(all.map((x) => [x.kind, x.detail.rule_name, x.detail.reason ?? null])).toEqual([
+      ["metric.firing", "CPU disabled", null],
+      ["metric.cleared", "CPU disabled", "rule_changed"],
+      ["metric.firing", "CPU deleted", null],
+      ["metric.cleared", "CPU deleted", "rule_deleted"],
+    ]);
+    expect(await incidentsOpen(firing.hardware_id)).toBe(0);
+    expect(await written(quiet.hardware_id)).toEqual([]);
+  });
+});
+
+describe("agents not linked to a node", () => {
+  it("are not judged; once linked, the node's rules judge the agent's next frames", async () => {
+    const hw = await a.node("rules-unlinked-hw");
+    await a.rule({ name: "CPU unlinked", metric: "host.cpu_pct", operator: ">", threshold: 90, scope_kind: "node", scope_node_id: hw });
+    const [agent] = await a.t.sql<{ id: number }[]>`insert into agents (name, status, device_pk, fingerprint)
+      values ('rules-unlinked', 'active', ${"ab".repeat(32)}, ${"ab".repeat(16)}) returning id`;
+    const t0 = base();
+    await a.frames(agent!.id, t0, [[0, cpu(99)]]);
+    expect(await a.alerts(hw)).toEqual([]);
+    const res = await a.req("PATCH", `agents/${agent!.id}`, a.admin, { hardware_id: hw });
+    expect(res.status).toBe(200);
+    await a.frames(agent!.id, t0, [[30, cpu(99)]]);
+    expect((await a.alerts(hw)).map((x) => [x.kind, x.detail.value])).toEqual([["metric.firing", 99]]);
   });
 });

@@ -10,8 +10,8 @@ export function DeleteRuleDialog({ rule, onClose }: { rule: { id: number; name: 
   };
   return (
     <DeleteDialog name={rule.name} button="Delete rule" remove={remove} onClose={onClose}>
-      The rule {rule.name} stops being judged and its per-node state is deleted with it; alerts it already raised stay. This cannot be
-      undone.
+      The rule {rule.name} stops being judged and its per-node state is deleted with it; each node it left firing gets a clear alert saying
+      the rule was deleted, and alerts it already raised stay. This cannot be undone.
     </DeleteDialog>
   );
 }

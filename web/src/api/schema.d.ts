@@ -1491,14 +1491,16 @@ export interface paths {
         post?: never;
         /**
          * Delete a threshold alert rule
-         * @description Needs scope `delete:monitors`.
+         * @description The nodes the rule left firing get their `metric.cleared` (`detail.reason` `rule_deleted`), so their incidents are resolved.
+         *
+         *     Needs scope `delete:monitors`.
          */
         delete: operations["deleteApiV1AlertRulesByRuleId"];
         options?: never;
         head?: never;
         /**
          * Change a threshold alert rule
-         * @description Only the fields given change; the result is checked whole. With `If-Match` (the ETag of GET) a rule changed since is a 412. A change starts the rule's nodes again from ok. `metric`: one of host.cpu_pct, host.mem_pct, host.swap_pct, host.disk_pct, host.load_1, host.max_temp_c, host.net_rx_bps, host.net_tx_bps, live.cpu_pct, live.mem_pct, live.disk_pct, live.temp_c, live.net_rx_bps, live.net_tx_bps, forecast.disk_full_days, forecast.mem_full_days, host.fs_pct{<mountpoint>} (another name is a 422 naming `metric`). `operator` `>` or `<` against `threshold`; `aggregation` last | avg | p50 | p75 | p90 | p95 | p99 over `window_secs` (1-3600, default 300); `for_secs` (0-86400) the breach must hold before it fires; `clear_threshold` (default the threshold) where a firing rule clears: at most the threshold for `>`, at least it for `<`, else a 422; `severity` info | warning | critical (default warning); `scope_kind` node (`scope_node_id`, a hardware id) | tag (`scope_tag`) | site (`scope_site_id`) | all (default). Firing and clearing raise the alerts `metric.firing` / `metric.cleared` (target the hardware) through the notification routes, and an `alert_rule` event on the telemetry stream.
+         * @description Only the fields given change; the result is checked whole. With `If-Match` (the ETag of GET) a rule changed since is a 412. A change to what the rule judges (metric, condition, window, scope, enabled) clears the nodes it left firing (`metric.cleared` with `detail.reason` `rule_changed`) and starts its nodes again from ok; a new name, description or severity keeps their state. A delete clears them likewise (`rule_deleted`). `metric`: one of host.cpu_pct, host.mem_pct, host.swap_pct, host.disk_pct, host.load_1, host.max_temp_c, host.net_rx_bps, host.net_tx_bps, live.cpu_pct, live.mem_pct, live.disk_pct, live.temp_c, live.net_rx_bps, live.net_tx_bps, forecast.disk_full_days, forecast.mem_full_days, host.fs_pct{<mountpoint>} (another name is a 422 naming `metric`). `operator` `>` or `<` against `threshold`; `aggregation` last | avg | p50 | p75 | p90 | p95 | p99 over `window_secs` (1-3600, default 300); `for_secs` (0-86400) the breach must hold before it fires; `clear_threshold` (default the threshold) where a firing rule clears: at most the threshold for `>`, at least it for `<`, else a 422; `severity` info | warning | critical (default warning); `scope_kind` node (`scope_node_id`, a hardware id) | tag (`scope_tag`) | site (`scope_site_id`) | all (default). Firing and clearing raise the alerts `metric.firing` / `metric.cleared` (target the hardware) through the notification routes, and an `alert_rule` event on the telemetry stream.
          *
          *     Needs scope `write:monitors`.
          */
