@@ -237,9 +237,13 @@ describe("quiet hours", () => {
     expect(digest.message).toContain("[recovered] m1 is degraded");
     expect(digest.message).toContain("[still open] m2 is degraded");
     expect(digest.message).not.toContain("m1 is up again");
-    const states = await h.t
-      .sql`select state, count(*)::int as n from notification_deliveries where sink_id = ${own.id} group by state order by state`;
-    expect(states.map((x) => [x.state, x.n])).toEqual([
+    // The receiver answers before the worker records the attempt: wait for the record, then compare.
+    const states = async () =>
+      (
+        await h.t.sql`select state, count(*)::int as n from notification_deliveries where sink_id = ${own.id} group by state order by state`
+      ).map((x) => [x.state, x.n]);
+    await h.until(async () => (await states()).every(([state]) => state !== "pending"), "the digest's attempt recorded");
+    expect(await states()).toEqual([
       ["delivered", 3],
       ["digested", 3],
     ]);
