@@ -78,6 +78,7 @@ import { certificateRoutes } from "./routes/certificates/certificate-routes.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { webAppRoutes, withWebAppPage } from "./routes/web-app.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
+import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 import { vaultRoutes } from "./routes/vault/index.ts";
 
@@ -147,6 +148,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   discoveryRoutes(app);
   integrationsRoutes(app);
   notificationsRoutes(app);
+  statusPageRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
