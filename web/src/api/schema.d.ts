@@ -8054,6 +8054,26 @@ export interface paths {
         patch: operations["patchApiV1StatusPagesByPageId"];
         trace?: never;
     };
+    "/api/v1/status-pages/{slug}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published status page's summary (public)
+         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match.
+         */
+        get: operations["getApiV1StatusPagesBySlugSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/storage": {
         parameters: {
             query?: never;
@@ -31881,6 +31901,70 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesBySlugSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            accent: string;
+                            primary: string;
+                        };
+                        description: string | null;
+                        footer_text: string | null;
+                        logo_url: string | null;
+                        maintenance: {
+                            ends_at: string | null;
+                            items: string[];
+                            starts_at: string | null;
+                            /** @enum {string} */
+                            state: "in_progress" | "scheduled";
+                        }[];
+                        sections: {
+                            items: {
+                                days: {
+                                    date: string;
+                                    uptime: number | null;
+                                }[];
+                                last_24h: {
+                                    hour: string;
+                                    uptime: number | null;
+                                }[];
+                                message?: string | null;
+                                name: string;
+                                /** @enum {string} */
+                                state: "up" | "degraded" | "down" | "maintenance" | "unknown";
+                                upstream_down: string | null;
+                                uptime_90d: number | null;
+                            }[];
+                            name: string;
+                        }[];
+                        slug: string;
+                        /** @enum {string} */
+                        state: "operational" | "degraded" | "outage" | "maintenance" | "unknown";
+                        title: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Storage: {
