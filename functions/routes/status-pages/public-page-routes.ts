@@ -48,6 +48,8 @@ export function publicStatusPageRoutes(app: Hono<AppEnv>): void {
     const host = hostOf(c);
     // Only a name that could be a custom domain costs a lookup (the console's own host mostly has no dot or is an IP).
     if (!host.includes(".") || /^[\d.]+$/.test(host)) return next();
-    return (await page(c, { domain: host })) ?? next();
+    // The console must still load when the lookup fails (the database down): only a found page answers.
+    const found = await page(c, { domain: host }).catch(() => null);
+    return found ?? next();
   });
 }
