@@ -78,6 +78,9 @@ import { certificateRoutes } from "./routes/certificates/certificate-routes.ts";
 import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { webAppRoutes, withWebAppPage } from "./routes/web-app.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
+import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
+import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
+import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 import { vaultRoutes } from "./routes/vault/index.ts";
 
@@ -147,6 +150,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   discoveryRoutes(app);
   integrationsRoutes(app);
   notificationsRoutes(app);
+  statusPageRoutes(app);
+  statusPageSummaryRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
@@ -166,6 +171,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   staticUploadRoutes(app);
   installScriptRoutes(app);
   acmeChallengeRoutes(app);
+  publicStatusPageRoutes(app);
   webAppRoutes(app);
 
   documentRoutes(app, deps.config.version);

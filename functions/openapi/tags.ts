@@ -46,6 +46,7 @@ export const TAGS = [
   "services",
   "settings",
   "sites",
+  "status-pages",
   "storage",
   "system",
   "tags",

@@ -39,6 +39,8 @@ const PUBLIC = new Set([
   // docs/adr/0439: a heartbeat monitor's push URL; its token is the credential (a cron job's curl has no other).
   key("GET", "/api/v1/push/{token}"),
   key("POST", "/api/v1/push/{token}"),
+  // docs/adr/0454: a published status page's JSON twin is for anyone (a draft is a 404).
+  key("GET", "/api/v1/status-pages/{slug}/summary"),
   // docs/adr/0447: a delivered message's signed acknowledge link; its token is the credential.
   key("GET", "/api/v1/ack/{token}"),
   key("POST", "/api/v1/ack/{token}"),

@@ -15,3 +15,4 @@ export * from "./administration.ts";
 export * from "./oauth.ts";
 export * from "./exposure.ts";
 export * from "./alert-rules.ts";
+export * from "./status-pages.ts";

@@ -7994,6 +7994,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List status pages
+         * @description The list envelope; sort title, slug, id, created_at; `q` over the title and slug. Drafts included.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPages"];
+        put?: never;
+        /**
+         * Create a status page
+         * @description `slug` (unique, lower-case), `title`, `description`, `logo_url` (http(s) or a path), `primary_color`/`accent_color` (#RRGGBB; null: the branding colours), `footer_text`, `published` (false: a draft, never public), `custom_domain` (unique host name: requests with that Host get the page at `/`). `sections` [{name, show_messages, items}] in order; each item is {kind: "monitor", monitor_id, public_name}, {kind: "service", service_id, public_name} or {kind: "tag", tag, public_name?} (the tag's members follow the tag). `show_messages` opts a section in to showing its monitors' last messages publicly. A slug or domain already taken is a 409; an unknown monitor or service a 422 naming `sections[i].items[j].monitor_id`.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One status page
+         * @description The ETag is the page's version.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a status page
+         * @description With `If-Match` a page changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        delete: operations["deleteApiV1StatusPagesByPageId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a status page
+         * @description Only the fields given change; `sections`, when given, replaces every section and item. With `If-Match` (the ETag of GET) a page changed since is a 412. `slug` (unique, lower-case), `title`, `description`, `logo_url` (http(s) or a path), `primary_color`/`accent_color` (#RRGGBB; null: the branding colours), `footer_text`, `published` (false: a draft, never public), `custom_domain` (unique host name: requests with that Host get the page at `/`). `sections` [{name, show_messages, items}] in order; each item is {kind: "monitor", monitor_id, public_name}, {kind: "service", service_id, public_name} or {kind: "tag", tag, public_name?} (the tag's members follow the tag). `show_messages` opts a section in to showing its monitors' last messages publicly. A slug or domain already taken is a 409; an unknown monitor or service a 422 naming `sections[i].items[j].monitor_id`.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        patch: operations["patchApiV1StatusPagesByPageId"];
+        trace?: never;
+    };
+    "/api/v1/status-pages/{slug}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published status page's summary (public)
+         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match.
+         */
+        get: operations["getApiV1StatusPagesBySlugSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/storage": {
         parameters: {
             query?: never;
@@ -31482,6 +31564,409 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPages: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "title" | "slug" | "id" | "created_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            accent_color: string | null;
+                            created_at: string;
+                            custom_domain: string | null;
+                            description: string | null;
+                            footer_text: string | null;
+                            id: number;
+                            logo_url: string | null;
+                            primary_color: string | null;
+                            published: boolean;
+                            sections: {
+                                items: {
+                                    /** @enum {string} */
+                                    kind: "monitor" | "service" | "tag";
+                                    monitor_id: number | null;
+                                    public_name: string | null;
+                                    service_id: number | null;
+                                    tag: string | null;
+                                }[];
+                                name: string;
+                                show_messages: boolean;
+                            }[];
+                            slug: string;
+                            title: string;
+                            updated_at: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default null */
+                    accent_color?: string | null;
+                    /** @default null */
+                    custom_domain?: string | null;
+                    description?: string | null;
+                    footer_text?: string | null;
+                    /** @default null */
+                    logo_url?: string | null;
+                    /** @default null */
+                    primary_color?: string | null;
+                    /** @default false */
+                    published?: boolean;
+                    /** @default [] */
+                    sections?: {
+                        items: ({
+                            /** @constant */
+                            kind: "monitor";
+                            monitor_id: number;
+                            public_name: string;
+                        } | {
+                            /** @constant */
+                            kind: "service";
+                            public_name: string;
+                            service_id: number;
+                        } | {
+                            /** @constant */
+                            kind: "tag";
+                            /** @default null */
+                            public_name?: string | null;
+                            tag: string;
+                        })[];
+                        name: string;
+                        /** @default false */
+                        show_messages?: boolean;
+                    }[];
+                    slug: string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_color: string | null;
+                        created_at: string;
+                        custom_domain: string | null;
+                        description: string | null;
+                        footer_text: string | null;
+                        id: number;
+                        logo_url: string | null;
+                        primary_color: string | null;
+                        published: boolean;
+                        sections: {
+                            items: {
+                                /** @enum {string} */
+                                kind: "monitor" | "service" | "tag";
+                                monitor_id: number | null;
+                                public_name: string | null;
+                                service_id: number | null;
+                                tag: string | null;
+                            }[];
+                            name: string;
+                            show_messages: boolean;
+                        }[];
+                        slug: string;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_color: string | null;
+                        created_at: string;
+                        custom_domain: string | null;
+                        description: string | null;
+                        footer_text: string | null;
+                        id: number;
+                        logo_url: string | null;
+                        primary_color: string | null;
+                        published: boolean;
+                        sections: {
+                            items: {
+                                /** @enum {string} */
+                                kind: "monitor" | "service" | "tag";
+                                monitor_id: number | null;
+                                public_name: string | null;
+                                service_id: number | null;
+                                tag: string | null;
+                            }[];
+                            name: string;
+                            show_messages: boolean;
+                        }[];
+                        slug: string;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1StatusPagesByPageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1StatusPagesByPageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default null */
+                    accent_color?: string | null;
+                    /** @default null */
+                    custom_domain?: string | null;
+                    description?: string | null;
+                    footer_text?: string | null;
+                    /** @default null */
+                    logo_url?: string | null;
+                    /** @default null */
+                    primary_color?: string | null;
+                    /** @default false */
+                    published?: boolean;
+                    sections?: {
+                        items: ({
+                            /** @constant */
+                            kind: "monitor";
+                            monitor_id: number;
+                            public_name: string;
+                        } | {
+                            /** @constant */
+                            kind: "service";
+                            public_name: string;
+                            service_id: number;
+                        } | {
+                            /** @constant */
+                            kind: "tag";
+                            /** @default null */
+                            public_name?: string | null;
+                            tag: string;
+                        })[];
+                        name: string;
+                        /** @default false */
+                        show_messages?: boolean;
+                    }[];
+                    slug?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accent_color: string | null;
+                        created_at: string;
+                        custom_domain: string | null;
+                        description: string | null;
+                        footer_text: string | null;
+                        id: number;
+                        logo_url: string | null;
+                        primary_color: string | null;
+                        published: boolean;
+                        sections: {
+                            items: {
+                                /** @enum {string} */
+                                kind: "monitor" | "service" | "tag";
+                                monitor_id: number | null;
+                                public_name: string | null;
+                                service_id: number | null;
+                                tag: string | null;
+                            }[];
+                            name: string;
+                            show_messages: boolean;
+                        }[];
+                        slug: string;
+                        title: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesBySlugSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            accent: string;
+                            primary: string;
+                        };
+                        description: string | null;
+                        footer_text: string | null;
+                        logo_url: string | null;
+                        maintenance: {
+                            ends_at: string | null;
+                            items: string[];
+                            starts_at: string | null;
+                            /** @enum {string} */
+                            state: "in_progress" | "scheduled";
+                        }[];
+                        sections: {
+                            items: {
+                                days: {
+                                    date: string;
+                                    uptime: number | null;
+                                }[];
+                                last_24h: {
+                                    hour: string;
+                                    uptime: number | null;
+                                }[];
+                                message?: string | null;
+                                name: string;
+                                /** @enum {string} */
+                                state: "up" | "degraded" | "down" | "maintenance" | "unknown";
+                                upstream_down: string | null;
+                                uptime_90d: number | null;
+                            }[];
+                            name: string;
+                        }[];
+                        slug: string;
+                        /** @enum {string} */
+                        state: "operational" | "degraded" | "outage" | "maintenance" | "unknown";
+                        title: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Storage: {

@@ -6,24 +6,31 @@ import { type Db, queryRows } from "../../../db/database.ts";
 import { maintenanceWindows } from "../../../db/schema/index.ts";
 import { windowOpen } from "../../../domain/monitors/maintenance-window.ts";
 
+type WindowRow = typeof maintenanceWindows.$inferSelect;
+
 export async function monitorsInMaintenance(tx: Db, monitorIds: readonly number[], now: Date): Promise<Set<number>> {
   if (monitorIds.length === 0) return new Set();
   const windows = (await tx.select().from(maintenanceWindows)).filter((w) => windowOpen(w, now));
   if (windows.length === 0) return new Set();
   const covered = new Set<number>();
+  for (const w of windows) for (const id of await monitorsCoveredBy(tx, w, monitorIds)) covered.add(id);
+  return covered;
+}
+
+/** Which of `monitorIds` one window covers (open or not): listed, by target, or by the target's site or tag. */
+export async function monitorsCoveredBy(tx: Db, w: WindowRow, monitorIds: readonly number[]): Promise<Set<number>> {
+  const covered = new Set<number>();
   const ids = `{${monitorIds.join(",")}}`;
-  for (const w of windows) {
-    for (const id of w.monitor_ids) if (monitorIds.includes(id)) covered.add(id);
-    if (w.target_type && w.target_id !== null) {
-      const rows = await queryRows<{ id: number }>(
-        tx,
-        sql`select id from monitors where id = any(${ids}::int[]) and target_type = ${w.target_type} and target_id = ${w.target_id}`,
-      );
-      for (const r of rows) covered.add(r.id);
-    }
-    if (w.site_id !== null || w.tag) {
-      for (const id of await bySiteOrTag(tx, ids, w.site_id, w.tag)) covered.add(id);
-    }
+  for (const id of w.monitor_ids) if (monitorIds.includes(id)) covered.add(id);
+  if (w.target_type && w.target_id !== null) {
+    const rows = await queryRows<{ id: number }>(
+      tx,
+      sql`select id from monitors where id = any(${ids}::int[]) and target_type = ${w.target_type} and target_id = ${w.target_id}`,
+    );
+    for (const r of rows) covered.add(r.id);
+  }
+  if (w.site_id !== null || w.tag) {
+    for (const id of await bySiteOrTag(tx, ids, w.site_id, w.tag)) covered.add(id);
   }
   return covered;
 }

@@ -1,0 +1,98 @@
+// Request and answer shapes of /status-pages* (docs/adr/0454-status-pages.md): the admin API's page with
+// its sections and items, replaced as a whole when `sections` is given.
+import * as v from "valibot";
+import { HexColour } from "./branding.ts";
+import { OptionalText, patchBody, Ref, TagName, writeBody } from "./fields.ts";
+import { listQuery, listResponse } from "./list-query.ts";
+
+export const MAX_SECTIONS = 50;
+export const MAX_ITEMS = 200;
+
+const Slug = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, "A slug is 1-64 lower-case letters, digits and inner hyphens."),
+);
+const Title = v.pipe(v.string(), v.trim(), v.minLength(1, "Must not be empty."), v.maxLength(200));
+const PublicName = v.pipe(v.string(), v.trim(), v.minLength(1, "Give the name the public sees."), v.maxLength(200));
+// Only web addresses: a javascript: or data: logo would be an injection on a public page.
+const LogoUrl = v.nullable(
+  v.pipe(
+    v.string(),
+    v.maxLength(2000),
+    v.check((s) => /^https?:\/\/[^\s"'<>]+$/i.test(s) || /^\/[^\s"'<>]*$/.test(s), "Must be an http(s) URL or a path starting with /."),
+  ),
+);
+const Domain = v.nullable(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.toLowerCase(),
+    v.maxLength(253),
+    v.regex(
+      /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      "Must be a host name such as status.example.com (no scheme, port or path).",
+    ),
+  ),
+);
+
+const MonitorItem = v.object({ kind: v.literal("monitor"), monitor_id: Ref, public_name: PublicName });
+const ServiceItem = v.object({ kind: v.literal("service"), service_id: Ref, public_name: PublicName });
+// A tag's public name is optional: the tag's own name is shown when none is given.
+const TagItem = v.object({ kind: v.literal("tag"), tag: TagName, public_name: v.optional(v.nullable(PublicName), null) });
+const Item = v.variant("kind", [MonitorItem, ServiceItem, TagItem], 'kind must be "monitor", "service" or "tag".');
+export type StatusPageItemInput = v.InferOutput<typeof Item>;
+
+const Section = v.object({
+  name: Title,
+  show_messages: v.optional(v.boolean(), false),
+  items: v.pipe(v.array(Item), v.maxLength(MAX_ITEMS)),
+});
+const Sections = v.pipe(v.array(Section), v.maxLength(MAX_SECTIONS));
+export type StatusPageSectionInput = v.InferOutput<typeof Section>;
+
+const entries = {
+  slug: Slug,
+  title: Title,
+  description: OptionalText(5000),
+  logo_url: v.optional(LogoUrl, null),
+  primary_color: v.optional(v.nullable(HexColour), null),
+  accent_color: v.optional(v.nullable(HexColour), null),
+  footer_text: OptionalText(2000),
+  published: v.optional(v.boolean(), false),
+  custom_domain: v.optional(Domain, null),
+  sections: v.optional(Sections, []),
+};
+export const StatusPageBody = writeBody(entries);
+export type StatusPageCreate = v.InferOutput<typeof StatusPageBody>;
+export const StatusPagePatchBody = patchBody({ ...entries, sections: Sections });
+export type StatusPagePatch = v.InferOutput<typeof StatusPagePatchBody>;
+
+const ItemOut = v.object({
+  kind: v.picklist(["monitor", "service", "tag"]),
+  monitor_id: v.nullable(v.number()),
+  service_id: v.nullable(v.number()),
+  tag: v.nullable(v.string()),
+  public_name: v.nullable(v.string()),
+});
+export const StatusPageOut = v.object({
+  id: v.number(),
+  slug: v.string(),
+  title: v.string(),
+  description: v.nullable(v.string()),
+  logo_url: v.nullable(v.string()),
+  primary_color: v.nullable(v.string()),
+  accent_color: v.nullable(v.string()),
+  footer_text: v.nullable(v.string()),
+  published: v.boolean(),
+  custom_domain: v.nullable(v.string()),
+  sections: v.array(v.object({ name: v.string(), show_messages: v.boolean(), items: v.array(ItemOut) })),
+  created_at: v.string(),
+  updated_at: v.string(),
+});
+export type StatusPageShape = v.InferInput<typeof StatusPageOut>;
+
+export const STATUS_PAGE_SORTS = ["title", "slug", "id", "created_at"] as const;
+export const StatusPageListQuery = listQuery(STATUS_PAGE_SORTS, {}, "title");
+export const StatusPageList = listResponse(StatusPageOut);
