@@ -14,6 +14,9 @@ export const BADGE_COLORS = {
   lightgrey: "#9f9f9f",
 } as const;
 
+/** The checks that record a certificate's days left (cert_days_remaining samples): they have a cert-expiry badge. */
+export const CERT_CHECK_TYPES: readonly string[] = ["http", "tls", "smtp", "grpc"];
+
 export type BadgeColor = (typeof BADGE_COLORS)[keyof typeof BADGE_COLORS];
 
 export interface BadgeValue {

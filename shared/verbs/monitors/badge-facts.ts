@@ -4,8 +4,14 @@
 // the minute buckets (uptime) or the samples (response time, certificate) of one window.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { type BadgeValue, certExpiryValue, responseTimeValue, statusValue, uptimeValue } from "../../domain/badges/badge-values.ts";
-import type { CheckType } from "../../domain/monitors/check-types.ts";
+import {
+  type BadgeValue,
+  CERT_CHECK_TYPES,
+  certExpiryValue,
+  responseTimeValue,
+  statusValue,
+  uptimeValue,
+} from "../../domain/badges/badge-values.ts";
 import { ApiError } from "../../errors.ts";
 import type { BadgeKind, BadgePeriod } from "../../schemas/badges.ts";
 import { defineRead } from "../verb.ts";
@@ -13,9 +19,6 @@ import { findMonitor } from "./monitor-row.ts";
 
 export const BADGE_NOT_FOUND = "No such badge.";
 const notFound = () => new ApiError("RESOURCE_NOT_FOUND", BADGE_NOT_FOUND);
-
-/** The checks that record a certificate's days left (cert_days_remaining samples). */
-export const CERT_CHECK_TYPES: readonly CheckType[] = ["http", "tls", "smtp", "grpc"];
 
 const WINDOW_MINUTES: Record<BadgePeriod, number> = { "24h": 1440, "7d": 10_080, "30d": 43_200 };
 const MAX_ID = 2_147_483_647;
