@@ -114,6 +114,8 @@ const monitorFields = {
   quorum: v.optional(v.nullable(boundedInt(1, MAX_VANTAGE_AGENTS + 1))),
   // The group monitor this one belongs to (docs/adr/0440): a group, not itself, no cycle.
   group_id: RefId,
+  // Its SVG badges answer anyone (docs/adr/0455).
+  badge_public: v.optional(v.boolean()),
 };
 
 export const MonitorCreateBody = writeBody({ ...monitorFields, check_type: oneOf(CHECK_TYPES) }, MONITOR_READ_ONLY);
@@ -230,6 +232,8 @@ export const MonitorRead = v.object({
   /** The quorum applied (the stored one, or a majority of the points); null for a single-point monitor. */
   quorum: v.nullable(v.number()),
   group_id: v.nullable(v.number()),
+  /** Whether its SVG badges (/badges/monitors/{id}/...) answer anyone, without a credential (docs/adr/0455). */
+  badge_public: v.boolean(),
   /** A group monitor's members by where they stand (paused and in maintenance do not count); null for other monitors. */
   members: v.nullable(
     v.object({ total: v.number(), up: v.number(), down: v.number(), pending: v.number(), paused: v.number(), maintenance: v.number() }),

@@ -2,6 +2,7 @@
 // against the same PostgreSQL as the API suites.
 import type { Readable } from "node:stream";
 import type { Miniflare } from "miniflare";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { buildBundle, type EdgeBundle, openConnectionsAfterWait, startWorker, wranglerAssets } from "./harness.ts";
@@ -115,6 +116,22 @@ describe("worker with DATABASE_URL", () => {
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
     expect(await res.json()).toMatchObject({ error_code: "RESOURCE_NOT_FOUND" });
+  });
+
+  it("draws a public monitor's SVG badge (badge-maker's width tables load in workerd)", async () => {
+    const db = postgres(database.url, { max: 1, onnotice: () => {} });
+    let id = 0;
+    try {
+      const [row] = await db<{ id: number }[]>`
+        insert into monitors (name, check_type, host, status, badge_public) values ('edge', 'tcp', '127.0.0.1', 'up', true) returning id`;
+      id = row!.id;
+    } finally {
+      await db.end();
+    }
+    const res = await get(`/api/v1/badges/monitors/${id}/status.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(await res.text()).toContain("<title>status: up</title>");
   });
 
   it("answers POST /api/v1/tenants with 410 after the write guard admits it", async () => {

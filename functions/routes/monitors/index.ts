@@ -3,6 +3,7 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../../deps.ts";
 import { alertRuleRoutes } from "./alert-rule-routes.ts";
+import { badgeRoutes } from "./badge-routes.ts";
 import { collectionRoutes } from "./collection-routes.ts";
 import { maintenanceRoutes } from "./maintenance-routes.ts";
 import { monitorRoutes } from "./monitor-routes.ts";
@@ -14,6 +15,7 @@ export function monitorsRoutes(app: Hono<AppEnv>): void {
   maintenanceRoutes(app);
   targetRoutes(app);
   pushRoutes(app);
+  badgeRoutes(app);
   monitorRoutes(app);
   alertRuleRoutes(app);
 }

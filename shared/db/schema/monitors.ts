@@ -89,6 +89,8 @@ export const monitors = pgTable(
      */
     push_window_start: tz("push_window_start"),
     push_window_hits: integer("push_window_hits").notNull().default(0),
+    /** Whether its SVG badges are served to anyone, without a credential (docs/adr/0455); off by default. */
+    badge_public: boolean("badge_public").notNull().default(false),
     ...timestamps,
   },
   (t) => [

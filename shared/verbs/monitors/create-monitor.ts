@@ -38,6 +38,8 @@ export interface NewMonitor {
   /** Multi-vantage checks (docs/adr/0441); none when left out. */
   vantage?: VantageConfig;
   group_id?: number | null;
+  /** Its badges answer anyone (docs/adr/0455); off when left out. */
+  badge_public?: boolean;
 }
 
 export async function insertMonitor(s: VerbScope, vault: Vault, m: NewMonitor, action = "create"): Promise<MonitorRow> {
@@ -103,6 +105,7 @@ export const createMonitor = defineVerb<{ body: MonitorCreateInput }, { monitor:
         quorum: body.quorum ?? null,
       },
       group_id: body.group_id ?? null,
+      badge_public: body.badge_public ?? false,
     });
     const push_token = sourceOf(row.check_type) === "push" ? await issuePushToken(s, row.id) : null;
     const monitor = await presentMonitor(s.tx, push_token ? { ...row, push_token_hash: pushTokenHash(push_token) } : row, s.now);

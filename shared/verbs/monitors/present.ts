@@ -82,6 +82,7 @@ export function monitorShape(
     vantage_sidecar: row.vantage_sidecar,
     quorum: isQuorumMonitor(row) ? effectiveQuorum(row) : null,
     group_id: row.group_id,
+    badge_public: row.badge_public,
     members,
     // Only whether a push monitor has its token: the token is answered once, by create and rotate.
     ...(sourceOf(row.check_type) === "push" ? { push_token_set: row.push_token_hash != null } : {}),

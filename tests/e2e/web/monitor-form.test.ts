@@ -2,6 +2,7 @@
 // fake HTTP and TCP target in the test:
 // - "New monitor" on the overview; an http monitor with a bad URL shows the API's 422 on the URL field, then
 //   with the target's URL it is created, its page opens and shows it up after "Check now";
+// - its badges made public with the form's checkbox: its page shows them, and they load without a credential;
 // - a tcp monitor watching a hardware node picked with the search picker (its address the host); dns and icmp monitors with
 //   only their own fields; a postgres monitor with its fields, the API's 422 on its port, its password sealed;
 // - its interval edited; an edit while someone else changed it shows the 412 with "Load their version";
@@ -82,6 +83,29 @@ describe.skipIf(!hasChromium)("the monitor form and delete in a real browser", (
     await page.getByRole("button", { name: "Check now" }).click();
     await seen(heading.locator(".status-good"), 30_000);
     await shot(page, "51-monitor-created-up");
+  }, 120_000);
+
+  it("makes the http monitor's badges public: the page shows them, and they load without a credential", async () => {
+    const { page } = s;
+    await page.goto(`${s.product.url}/monitors/${httpMonitorId}`);
+    await seen(page.getByRole("heading", { name: /shop http/, level: 1 }));
+    expect(await page.getByRole("heading", { name: "Public badges" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    const box = page.getByLabel(/Public badges/);
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await seen(page.getByRole("heading", { name: "Public badges" }));
+    expect((await s.api("GET", `/monitors/${httpMonitorId}`)).badge_public).toBe(true);
+    const img = page.getByTestId("badge-status").getByRole("img");
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+    await seen(page.getByTestId("badge-cert-expiry"));
+    const url = `${s.product.url}/api/v1/badges/monitors/${httpMonitorId}/status.svg`;
+    await seen(page.getByTestId("badge-status").getByText(`![status](${url})`));
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.text()).toContain("<title>status: up</title>");
+    await shot(page, "51b-monitor-badges");
   }, 120_000);
 
   it("creates a tcp monitor watching a hardware node picked with the search picker", async () => {

@@ -2260,6 +2260,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/badges/monitors/{monitor_id}/cert-expiry.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's certificate badge: the days its certificate has left (http, tls, smtp, grpc checks)
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesMonitorsByMonitorIdCertExpirySvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/monitors/{monitor_id}/response-time.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's average response time badge (successful checks) over 24h, 7d or 30d
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesMonitorsByMonitorIdResponseTimeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/monitors/{monitor_id}/status.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's status badge: up, down, degraded, maintenance, pending or paused
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesMonitorsByMonitorIdStatusSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/monitors/{monitor_id}/uptime.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's uptime badge over 24h, 7d or 30d, coloured by shields.io's uptime steps
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesMonitorsByMonitorIdUptimeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bootstrap/domain": {
         parameters: {
             query?: never;
@@ -15068,6 +15148,126 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1BadgesMonitorsByMonitorIdCertExpirySvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesMonitorsByMonitorIdResponseTimeSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description The window: 24h (default), 7d or 30d */
+                period?: "24h" | "7d" | "30d";
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesMonitorsByMonitorIdStatusSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesMonitorsByMonitorIdUptimeSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description The window: 24h (default), 7d or 30d */
+                period?: "24h" | "7d" | "30d";
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     postApiV1BootstrapDomain: {
         parameters: {
             query?: never;
@@ -26050,6 +26250,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                             config: {
@@ -26125,6 +26326,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    badge_public?: boolean;
                     /** @enum {string} */
                     check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                     config?: {
@@ -26154,6 +26356,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
@@ -26238,6 +26441,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
@@ -26353,6 +26557,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    badge_public?: boolean;
                     /** @enum {string} */
                     check_type?: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                     config?: {
@@ -26382,6 +26587,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
@@ -26464,6 +26670,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
@@ -26650,6 +26857,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
@@ -26820,6 +27028,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {
@@ -27239,6 +27448,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                             config: {
@@ -27391,6 +27601,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
                         config: {

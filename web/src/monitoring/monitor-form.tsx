@@ -46,6 +46,7 @@ interface Draft {
   max_retries: string;
   retry_interval_secs: string;
   enabled: boolean;
+  badge_public: boolean;
 }
 
 const EMPTY: Draft = {
@@ -61,6 +62,7 @@ const EMPTY: Draft = {
   max_retries: "0",
   retry_interval_secs: "",
   enabled: true,
+  badge_public: false,
 };
 const text = (v: number | string | null | undefined) => (v == null ? "" : String(v));
 /** A number as a number; anything else as typed, so the API's 422 names the field. */
@@ -107,6 +109,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
       max_retries: text(m.max_retries),
       retry_interval_secs: text(m.retry_interval_secs),
       enabled: m.enabled,
+      badge_public: m.badge_public,
     });
     const c = configValues(type, m.config);
     setConfig(c.values);
@@ -152,6 +155,7 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         ...(probed ? { host, probe_agent_id: draft.probe_agent_id === "" ? null : num(draft.probe_agent_id) } : {}),
         config: cfg,
         enabled: draft.enabled,
+        badge_public: draft.badge_public,
         target_type: draft.target_type === "" ? null : draft.target_type,
         target_id: draft.target_type === "" || draft.target_id === "" ? null : num(draft.target_id),
         vantage_agent_ids: probed ? draft.vantage.agent_ids : [],
@@ -324,6 +328,10 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         <label class="check row">
           <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
           not checked)
+        </label>
+        <label class="check row">
+          <input type="checkbox" checked={draft.badge_public} onChange={() => set({ badge_public: !draft.badge_public })} /> Public badges
+          (anyone with the link sees its status, uptime, response time and certificate badges; docs/badges.md)
         </label>
         <SaveBar
           error={submit.error}

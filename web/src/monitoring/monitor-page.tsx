@@ -8,6 +8,7 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { sourceOf } from "../../../shared/domain/monitors/check-types.ts";
 import { PushUrlPanel } from "./push-url.tsx";
+import { BadgeUrlsPanel } from "./badge-urls.tsx";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
@@ -139,6 +140,7 @@ export function MonitorPage({ id }: { id: string }) {
       <Notice kind="error">{action.error}</Notice>
       {deleting && <DeleteMonitorDialog monitor={m} onClose={() => setDeleting(false)} />}
       {sourceOf(m.check_type) === "push" && <PushUrlPanel key={m.id} monitorId={m.id} canWrite={canWrite} />}
+      {m.badge_public && <BadgeUrlsPanel monitorId={m.id} checkType={m.check_type} />}
       {suppressedNow && (
         <p class="notice notice-info suppression" role="status">
           <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own:{" "}

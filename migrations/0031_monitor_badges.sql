@@ -1,0 +1,1 @@
+ALTER TABLE "monitors" ADD COLUMN "badge_public" boolean DEFAULT false NOT NULL;
