@@ -9,8 +9,11 @@ import type { VerbContext } from "../../verb-context.ts";
 import { type Push, type PushOutcome, recordPushes } from "./record-pushes.ts";
 
 const MAX_BATCH = 500;
-/** Batches in flight at once: each holds one pooled connection while it commits (DB_POOL_MAX is 10 by default). */
-export const PUSH_BATCHES_IN_FLIGHT = 4;
+/**
+ * Batches in flight at once, each holding one pooled connection while it commits. Two overlap one batch's
+ * round trips with the next one's; more made batches smaller and cost more CPU per push (docs/adr/0453).
+ */
+export const PUSH_BATCHES_IN_FLIGHT = 2;
 
 const committers = new WeakMap<Db, GroupCommitter<Push, PushOutcome>>();
 
