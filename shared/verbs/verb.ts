@@ -188,7 +188,11 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
     const by = ctx.actor?.masqueradeBy;
     const recorded = by == null ? entries : entries.map((e) => ({ ...e, diff: { ...(e.diff as object | undefined), masquerade_by: by } }));
     await appendAudit(scope.tx, now, auditActor(ctx), recorded, { genesis });
-    for (const [channel, payload] of events) await scope.tx.execute(sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`);
+    // All of them in one statement, in order: a batch of results announces itself in one round trip.
+    if (events.length)
+      await scope.tx.execute(
+        sql`select pg_notify(e->>0, e->>1) from jsonb_array_elements(${JSON.stringify(events.map(([c, p]) => [c, JSON.stringify(p)]))}::jsonb) with ordinality as t(e, n) order by n`,
+      );
     securityRelevant = entries.some((e) => !CREDENTIAL_NEUTRAL.has(e.category));
     return result;
   });

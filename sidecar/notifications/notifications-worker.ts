@@ -63,7 +63,9 @@ export function notificationsWorker(
   const logger = deps.logger;
   const inFlight = new Set<Promise<void>>();
   // Each attempt is committed before its slot frees; attempts that end together share a transaction.
-  const attempts = new GroupCommitter<AttemptRecord, { state: string }>((records) => recordAttempts({ ctx, input: records }), 200);
+  const attempts = new GroupCommitter<AttemptRecord, { state: string }>((records) => recordAttempts({ ctx, input: records }), {
+    maxBatch: 200,
+  });
   const recordAttempt = ({ input }: { input: AttemptRecord }) => attempts.submit(input);
   /** Sends in flight per sink id (the claim leaves a sink at its limit out). */
   const busy = new Map<number, number>();

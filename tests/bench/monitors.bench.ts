@@ -54,36 +54,46 @@ async function writes(ctx: BenchContext): Promise<number> {
   return Number(r!.n);
 }
 
-export async function run(ctx: BenchContext): Promise<BenchRow[]> {
-  const peers = await targets();
-  const tag = `bench-mon-${process.pid}`;
+/** A monitor row of the bench, as inserted (its name and next_check_at are set by measureMonitors). */
+export interface BenchMonitor {
+  check_type: string;
+  host: string;
+  config: Record<string, unknown>;
+}
+
+/**
+ * Inserts `count` monitors at INTERVAL_S named `<tag>-<n>` (the tag has three dash-separated parts), due
+ * times spread evenly over one interval, waits one interval, and measures WINDOW_S: check lag p50/p99,
+ * checks skipped (and results down), the server's CPU and RSS and the rows written. `prepare` runs before the warm-up.
+ * The monitors are deleted at the end.
+ */
+export async function measureMonitors(
+  ctx: BenchContext,
+  options: {
+    tag: string;
+    count: number;
+    monitor: (n: number) => BenchMonitor;
+    what: string;
+    prepare?: () => Promise<void>;
+    /** Rows measured after the window, while the monitors still exist. */
+    after?: () => Promise<BenchRow[]>;
+  },
+): Promise<BenchRow[]> {
+  const { tag, count } = options;
   try {
     // Due times spread over one interval, starting a few seconds from now.
     const t0 = Date.now() + 5000;
-    const spacing = (INTERVAL_S * 1000) / COUNT;
-    for (let i = 0; i < COUNT; i += 1000) {
-      const rows = Array.from({ length: Math.min(1000, COUNT - i) }, (_, j) => {
-        const n = i + j;
-        const http = n % 2 === 0;
-        const peer = Math.floor(n / 2) % LISTENERS;
-        return {
-          name: `${tag}-${n}`,
-          check_type: http ? "http" : "tcp",
-          host: http ? `127.0.77.${peer + 1}` : peers.tcp[peer]!.host,
-          config: http ? { url: peers.http[peer]!, timeout: 5 } : { port: peers.tcp[peer]!.port, timeout: 2 },
-          interval_secs: INTERVAL_S,
-          next_check_at: new Date(t0 + n * spacing),
-        };
-      });
-      await ctx.sql`insert into monitors ${ctx.sql(rows)}`;
+    const spacing = (INTERVAL_S * 1000) / count;
+    for (let i = 0; i < count; i += 1000) {
+      const rows = Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({
+        name: `${tag}-${i + j}`,
+        ...options.monitor(i + j),
+        interval_secs: INTERVAL_S,
+        next_check_at: new Date(t0 + (i + j) * spacing),
+      }));
+      await ctx.sql`insert into monitors ${ctx.sql(rows as never)}`;
     }
-    const ids = await ctx.sql<{ id: number }[]>`select id from monitors where name like ${`${tag}-%`} order by id limit 200`;
-
-    // A year of daily rollups for every monitor (for the uptime read), written before the run.
-    await ctx.sql`
-      insert into monitor_uptime_daily (monitor_id, day, up, total, minutes)
-      select m.id, d::date, 1430, 1440, 1440 from monitors m, generate_series(current_date - 366, current_date - 1, interval '1 day') d
-      where m.name like ${`${tag}-%`}`;
+    await options.prepare?.();
 
     // Warm-up: one interval, then the measured window.
     await new Promise((r) => setTimeout(r, 5000 + INTERVAL_S * 1000));
@@ -98,12 +108,13 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const rss1 = Math.round(processRssBytes(ctx.serverPid) / 2 ** 20);
 
     // Each result's start (its time minus its latency) against the due time it answered.
-    const samples = await ctx.sql<{ idx: number; start_ms: number }[]>`
-      select split_part(m.name, '-', 4)::int as idx, (extract(epoch from s.ts) * 1000 - coalesce(s.latency_ms, 0))::float8 as start_ms
+    const samples = await ctx.sql<{ idx: number; start_ms: number; avail: boolean }[]>`
+      select split_part(m.name, '-', 4)::int as idx, (extract(epoch from s.ts) * 1000 - coalesce(s.latency_ms, 0))::float8 as start_ms, s.avail
       from monitor_samples s join monitors m on m.id = s.monitor_id
       where m.name like ${`${tag}-%`} and s.ts >= ${new Date(from - 5000)} and s.ts < ${new Date(to + 5000)}`;
     const lags: number[] = [];
     const answered = new Set<string>();
+    let down = 0;
     for (const s of samples) {
       const base = t0 + s.idx * spacing;
       const k = Math.round((s.start_ms - base) / (INTERVAL_S * 1000));
@@ -111,11 +122,12 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       if (due < from || due >= to) continue;
       lags.push(Math.max(0, s.start_ms - due));
       answered.add(`${s.idx}:${k}`);
+      if (!s.avail) down++;
     }
     // Due times in the window, minus a margin at its end for checks still in flight.
     let expected = 0;
     let skipped = 0;
-    for (let idx = 0; idx < COUNT; idx++) {
+    for (let idx = 0; idx < count; idx++) {
       const base = t0 + idx * spacing;
       for (let k = Math.ceil((from - base) / (INTERVAL_S * 1000)); base + k * INTERVAL_S * 1000 < to - 5000; k++) {
         expected++;
@@ -124,32 +136,65 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     }
     lags.sort((a, b) => a - b);
     const seconds = (to - from) / 1000;
-
-    const uptime = await measure(200, (i) => hit(ctx, "GET", `/api/v1/monitors/${ids[i % ids.length]!.id}/uptime`));
+    const more = (await options.after?.()) ?? [];
     return [
       {
-        name: `${COUNT.toLocaleString("en")} monitors at ${INTERVAL_S} s: check lag (start - due)`,
+        name: `${count.toLocaleString("en")} monitors at ${INTERVAL_S} s: check lag (start - due)`,
         p50_ms: pick(lags, 0.5),
         p99_ms: pick(lags, 0.99),
         rps: round(lags.length / seconds),
         total_ms: to - from,
-        note: `${lags.length} checks started in the window of ${expected} due (${skipped} skipped); half http, half tcp over ${LISTENERS}+${LISTENERS} loopback listeners`,
+        note: `${lags.length} checks started in the window of ${expected} due (${skipped} skipped, ${down} down); ${options.what}`,
       },
       {
-        name: `${COUNT.toLocaleString("en")} monitors: server CPU, memory, database writes`,
+        name: `${count.toLocaleString("en")} monitors: server CPU, memory, database writes`,
         rps: round(written / seconds),
         note: `server CPU ${round((cpu / (seconds * 1000)) * 100)}% of one core; RSS ${rss0} -> ${rss1} MiB; ${written} rows inserted/updated in the monitor tables (${round(written / seconds)}/s; rps = rows/s)`,
       },
-      {
-        name: "GET /monitors/{id}/uptime (365 daily rollups + minute buckets)",
-        p50_ms: uptime.p50,
-        p99_ms: uptime.p99,
-        rps: uptime.rps,
-        note: "sequential, keep-alive",
-      },
+      ...more,
     ];
   } finally {
     await ctx.sql`delete from monitors where name like ${`${tag}-%`}`;
+  }
+}
+
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  const peers = await targets();
+  const tag = `bench-mon-${process.pid}`;
+  try {
+    return await measureMonitors(ctx, {
+      tag,
+      count: COUNT,
+      what: `half http, half tcp over ${LISTENERS}+${LISTENERS} loopback listeners`,
+      monitor: (n) => {
+        const http = n % 2 === 0;
+        const peer = Math.floor(n / 2) % LISTENERS;
+        return http
+          ? { check_type: "http", host: `127.0.77.${peer + 1}`, config: { url: peers.http[peer]!, timeout: 5 } }
+          : { check_type: "tcp", host: peers.tcp[peer]!.host, config: { port: peers.tcp[peer]!.port, timeout: 2 } };
+      },
+      // A year of daily rollups for every monitor (for the uptime read), written before the run.
+      prepare: async () => {
+        await ctx.sql`
+          insert into monitor_uptime_daily (monitor_id, day, up, total, minutes)
+          select m.id, d::date, 1430, 1440, 1440 from monitors m, generate_series(current_date - 366, current_date - 1, interval '1 day') d
+          where m.name like ${`${tag}-%`}`;
+      },
+      after: async () => {
+        const ids = await ctx.sql<{ id: number }[]>`select id from monitors where name like ${`${tag}-%`} order by id limit 200`;
+        const uptime = await measure(200, (i) => hit(ctx, "GET", `/api/v1/monitors/${ids[i % ids.length]!.id}/uptime`));
+        return [
+          {
+            name: "GET /monitors/{id}/uptime (365 daily rollups + minute buckets)",
+            p50_ms: uptime.p50,
+            p99_ms: uptime.p99,
+            rps: uptime.rps,
+            note: "sequential, keep-alive",
+          },
+        ];
+      },
+    });
+  } finally {
     await peers.close();
   }
 }

@@ -2,11 +2,12 @@
 // (default 10,000) under wrk at 64 connections for BENCH_WRK_S seconds (default 10), against the
 // benchmark's server process. Target: 5,000 pushes a second accepted by one process, each answered
 // after its commit (the group commit shares a transaction among the pushes that arrive together).
-// Figures: pushes/s, p50/p99, answers that were not 200, and the samples committed (which must equal
-// the 200s). Only reports.
+// Figures: pushes/s, p50/p99, answers that were not 200, the samples committed (which must equal
+// the 200s) and the server's and database's CPU per push. Only reports.
 import { fileURLToPath } from "node:url";
 import { pushTokenHash } from "../../shared/verbs/monitors/push/token.ts";
 import { type BenchContext, type BenchRow, round } from "./harness.ts";
+import { metered } from "./proc-cpu.ts";
 import { wrk, WRK_MISSING, wrkInstalled } from "./wrk.ts";
 
 const TOKENS = Number(process.env.BENCH_PUSH_TOKENS ?? "10000");
@@ -27,10 +28,15 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   try {
     const [before] = await ctx.sql<{ n: number }[]>`
       select count(*)::int as n from monitor_samples s join monitors m on m.id = s.monitor_id where m.name like ${`${tag}-%`}`;
-    const r = await wrk({ url: ctx.baseUrl, connections: 64, threads: 2, seconds: SECONDS, script: SCRIPT });
+    const { result: r, cost } = await metered(ctx.sql, ctx.serverPid, () =>
+      wrk({ url: ctx.baseUrl, connections: 64, threads: 2, seconds: SECONDS, script: SCRIPT }),
+    );
     const [after] = await ctx.sql<{ n: number }[]>`
       select count(*)::int as n from monitor_samples s join monitors m on m.id = s.monitor_id where m.name like ${`${tag}-%`}`;
     const committed = after!.n - before!.n;
+    // CPU per answered push, the server's and its database backends': steadier than pushes/s on a shared machine.
+    const us = (ms: number) => round((ms * 1000) / Math.max(1, r.requests));
+    const perPush = cost ? `; CPU per push: server ${us(cost.serverMs)} us, database ${us(cost.databaseMs)} us` : "";
     return [
       {
         name: `push GET, ${TOKENS} monitors, 64 connections`,
@@ -38,7 +44,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
         p99_ms: round(r.p99_ms),
         rps: round(r.rps),
         total_ms: round(r.seconds * 1000),
-        note: `target >= 5000/s; ${r.requests} answered, ${r.non2xx} not 200, ${r.socketErrors} socket errors, ${committed} samples committed`,
+        note: `target >= 5000/s; ${r.requests} answered, ${r.non2xx} not 200, ${r.socketErrors} socket errors, ${committed} samples committed${perPush}`,
       },
     ];
   } finally {

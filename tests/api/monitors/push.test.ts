@@ -248,6 +248,36 @@ describe("pushes", () => {
   }, 30_000);
 });
 
+describe("concurrent pushes (docs/adr/0453: several batches in flight)", () => {
+  it("many pushes at once to the same and different monitors are each committed exactly once, none failing", async () => {
+    const monitors = await Promise.all(Array.from({ length: 6 }, () => pushMonitor()));
+    const perMonitor = 25;
+    const sent = monitors.flatMap((m, i) => Array.from({ length: perMonitor }, (_, j) => ({ m, msg: `m${i}-p${j}` })));
+    // Interleaved, so pushes to one monitor arrive while batches holding it are in flight.
+    sent.sort((x, y) => Number(x.msg.split("-p")[1]) - Number(y.msg.split("-p")[1]));
+    const answers = await Promise.all(sent.map((p) => push(p.m.token, `?msg=${p.msg}`)));
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.map((r, i) => `${r.status} ${bodies[i]}`).filter((x) => !x.startsWith("200"))).toEqual([]);
+    for (const [i, m] of monitors.entries()) {
+      const msgs = (await samples(m.id)).map((x) => x.msg).sort();
+      expect(msgs).toEqual(Array.from({ length: perMonitor }, (_, j) => `m${i}-p${j}`).sort());
+      const [w] = await a.t.sql<{ hits: number; total: number }[]>`
+        select m.push_window_hits as hits, (select sum(total)::int from monitor_uptime_minutes where monitor_id = m.id) as total
+        from monitors m where m.id = ${m.id}`;
+      expect(w).toEqual({ hits: perMonitor, total: perMonitor });
+    }
+  }, 60_000);
+
+  it("pushes at once past the per-token limit: exactly the limit recorded, the rest 429", async () => {
+    const { id, token } = await pushMonitor();
+    const answers = await Promise.all(Array.from({ length: PUSHES_PER_MINUTE + 15 }, (_, i) => push(token, `?msg=c${i}`)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(PUSHES_PER_MINUTE);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    expect(await samples(id)).toHaveLength(PUSHES_PER_MINUTE);
+  }, 60_000);
+});
+
 describe("absence", () => {
   it("an interval monitor goes down once its interval and grace pass without a push, and recovers on the next push", async () => {
     const { id, token } = await pushMonitor({ interval_secs: 120, config: { grace_secs: 30 } });

@@ -11,7 +11,13 @@ import { CHECK_TYPES, sourceOf } from "../../../domain/monitors/check-types.ts";
 import { deadlineAfterPush, expectationOf } from "../../../domain/monitors/push-expectation.ts";
 import type { CheckSample } from "../../../domain/monitors/state.ts";
 import { defineVerb } from "../../verb.ts";
-import { type MonitorResult, recordMonitorResults } from "../run/record-results.ts";
+import {
+  LOCKED_MONITOR_COLUMNS,
+  type LockedMonitor,
+  lockedMonitor,
+  type MonitorResult,
+  recordMonitorResults,
+} from "../run/record-results.ts";
 
 export const PUSH_CHECK_TYPES = CHECK_TYPES.filter((t) => sourceOf(t) === "push");
 
@@ -39,12 +45,9 @@ const WINDOW_MS = 60_000;
  */
 export type PushOutcome = { status: "recorded" | "paused" | "unknown" } | { status: "limited"; retry_after_s: number };
 
-interface PushMonitor {
-  id: number;
+interface PushMonitor extends LockedMonitor {
   push_token_hash: string;
-  enabled: boolean;
   config: Record<string, unknown>;
-  interval_secs: number;
   push_window_start: string | Date | null;
   push_window_hits: number;
 }
@@ -72,7 +75,7 @@ export const recordPushes = defineVerb<{ pushes: Push[] }, PushOutcome[]>({ scop
   const hashes = [...new Set(pushes.map((p) => p.token_hash))];
   const found = await queryRows<PushMonitor>(
     s.tx,
-    sql`select id, push_token_hash, enabled, config, interval_secs, push_window_start, push_window_hits from monitors
+    sql`select ${LOCKED_MONITOR_COLUMNS}, push_token_hash, config, push_window_start, push_window_hits from monitors
         where push_token_hash = any(${`{${hashes.join(",")}}`}::text[])
           and check_type in (${sql.join(
             PUSH_CHECK_TYPES.map((t) => sql`${t}`),
@@ -100,7 +103,8 @@ export const recordPushes = defineVerb<{ pushes: Push[] }, PushOutcome[]>({ scop
     results.push(pushResult(p, m.id, s.now));
     return { status: "recorded" };
   });
-  if (results.length > 0) await recordMonitorResults(s, results);
+  // The monitors are locked already (above): the recording reads them from here, not again.
+  if (results.length > 0) await recordMonitorResults(s, results, new Map(found.map((m) => [m.id, lockedMonitor(m)])));
   if (windows.size === 0) return outcomes;
   const pushed = new Set(results.map((r) => r.monitor_id));
   const updates = found

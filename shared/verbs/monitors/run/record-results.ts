@@ -33,7 +33,7 @@ export interface RecordOutcome {
   alerts: number;
 }
 
-interface LockedMonitor extends MonitorState {
+export interface LockedMonitor extends MonitorState {
   id: number;
   name: string;
   host: string;
@@ -41,6 +41,9 @@ interface LockedMonitor extends MonitorState {
   target_type: string | null;
   target_id: number | null;
   enabled: boolean;
+  group_id: number | null;
+  /** It has vantage points (docs/adr/0441): judged by its quorum. */
+  multi_vantage: boolean;
 }
 
 /** A monitor's alert by kind; a degraded one (some vantage points down, fewer than the quorum) is a warning. */
@@ -55,17 +58,23 @@ const COLUMNS = new Set(["avail", "latency_ms", "packet_loss_pct", "http_status"
 const RESULTS_PER_NOTIFY = 40;
 const rows = (list: readonly unknown[]) => sql`${JSON.stringify(list)}::jsonb`;
 
+/** The columns of a LockedMonitor, for a caller that locks the monitors itself (the pushes, by token). */
+export const LOCKED_MONITOR_COLUMNS = sql.raw(
+  "id, name, host, check_type, target_type, target_id, enabled, status, retries, max_retries, interval_secs, retry_interval_secs, last_status_change_at, group_id, cardinality(vantage_agent_ids) > 0 as multi_vantage",
+);
+
+/** A locked row as read (LOCKED_MONITOR_COLUMNS) made a LockedMonitor. */
+export function lockedMonitor(m: LockedMonitor & { last_status_change_at: string | Date | null }): LockedMonitor {
+  return { ...m, last_status_change_at: m.last_status_change_at ? new Date(m.last_status_change_at) : null };
+}
+
 async function lockMonitors(tx: Db, ids: number[]): Promise<Map<number, LockedMonitor>> {
   // Locked in id order, so two batches touching the same monitors never deadlock.
   const list = await queryRows<LockedMonitor & { last_status_change_at: string | Date | null }>(
     tx,
-    sql`
-    select id, name, host, check_type, target_type, target_id, enabled, status, retries, max_retries, interval_secs, retry_interval_secs, last_status_change_at
-    from monitors where id = any(${`{${ids.join(",")}}`}::int[]) order by id for update`,
+    sql`select ${LOCKED_MONITOR_COLUMNS} from monitors where id = any(${`{${ids.join(",")}}`}::int[]) order by id for update`,
   );
-  return new Map(
-    list.map((m) => [m.id, { ...m, last_status_change_at: m.last_status_change_at ? new Date(m.last_status_change_at) : null }]),
-  );
+  return new Map(list.map((m) => [m.id, lockedMonitor(m)]));
 }
 
 function sampleRow(r: MonitorResult, status: MonitorStatus) {
@@ -89,12 +98,20 @@ function sampleRow(r: MonitorResult, status: MonitorStatus) {
   };
 }
 
-/** The core, for callers already in a transaction (the agent link batch); the runner uses the verb below. */
-export async function recordMonitorResults(s: VerbScope, results: readonly MonitorResult[]): Promise<RecordOutcome> {
+/**
+ * The core, for callers already in a transaction (the agent link batch); the runner uses the verb below.
+ * `alreadyLocked`: the results' monitors, locked in this transaction by the caller (the pushes lock them
+ * by token), so they are not read twice.
+ */
+export async function recordMonitorResults(
+  s: VerbScope,
+  results: readonly MonitorResult[],
+  alreadyLocked?: Map<number, LockedMonitor>,
+): Promise<RecordOutcome> {
   const outcome: RecordOutcome = { recorded: 0, skipped: 0, events: 0, alerts: 0 };
   if (results.length === 0) return outcome;
   const ids = [...new Set(results.map((r) => r.monitor_id))].sort((a, b) => a - b);
-  const locked = await lockMonitors(s.tx, ids);
+  const locked = alreadyLocked ?? (await lockMonitors(s.tx, ids));
   const inMaintenance = await monitorsInMaintenance(s.tx, [...locked.keys()], s.now);
 
   const samples: ReturnType<typeof sampleRow>[] = [];
@@ -133,9 +150,10 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
 
   const ordered = [...results].sort((a, b) => a.checked_at.localeCompare(b.checked_at));
   // Multi-vantage monitors are judged by their quorum over each point's last result (docs/adr/0441).
+  // Only monitors with vantage points are judged so: none in the batch, no query.
   const vantage = await judgeVantageResults(
     s.tx,
-    ordered.filter((r) => locked.get(r.monitor_id)?.enabled),
+    ordered.filter((r) => locked.get(r.monitor_id)?.enabled && locked.get(r.monitor_id)?.multi_vantage),
   );
   for (const point of ordered) {
     const m = locked.get(point.monitor_id);
@@ -264,9 +282,10 @@ export async function recordMonitorResults(s: VerbScope, results: readonly Monit
         .map((r) => ({ monitor_id: r.monitor_id, status: r.status, up: r.avail, latency_ms: r.latency_ms, ts: r.ts })),
     });
   // The groups these monitors belong to follow them, one call per level up the chain (docs/adr/0440).
+  // Only monitors in a group have one to follow: none in the batch, no query.
   const groups = await groupsToFollow(
     s,
-    results.filter((r) => finals.has(r.monitor_id)),
+    results.filter((r) => finals.has(r.monitor_id) && locked.get(r.monitor_id)?.group_id != null),
     events.map((e) => e.monitor_id),
   );
   if (groups.length) await recordMonitorResults(s, groups);

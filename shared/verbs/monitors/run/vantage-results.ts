@@ -64,6 +64,7 @@ async function lastResults(tx: Db, ids: readonly number[]): Promise<Map<number, 
  */
 export async function judgeVantageResults(tx: Db, results: readonly MonitorResult[]): Promise<Map<MonitorResult, VantageVerdict>> {
   const verdicts = new Map<MonitorResult, VantageVerdict>();
+  if (results.length === 0) return verdicts;
   const monitors = await quorumMonitors(tx, [...new Set(results.map((r) => r.monitor_id))]);
   if (monitors.size === 0) return verdicts;
   const last = await lastResults(tx, [...monitors.keys()]);
