@@ -108,20 +108,36 @@ async function dnsProvider(options: AcmeIssuerOptions): Promise<DnsSetup> {
 /** The dns-01 half of an order: TXT records put, waited for, and removed (each exactly once, even on failure). */
 function dnsChallenges(options: AcmeIssuerOptions, { provider: dns, policy }: DnsSetup, signal: AbortSignal) {
   const presented = new Map<string, { fqdn: string; value: string }>();
-  const cleanup = async (key: string) => {
+  /** Removals in flight: a second ask for the same record joins the first instead of removing it twice. */
+  const removing = new Map<string, Promise<void>>();
+  const cleanup = (key: string): Promise<void> => {
+    const running = removing.get(key);
+    if (running) return running;
     const record = presented.get(key);
-    if (!record) return;
-    try {
-      await dns.cleanup(record.fqdn, record.value);
-      presented.delete(key);
-    } catch (err) {
-      options.logger.warn("acme dns-01 record not removed", {
-        provider: dns.kind,
-        record: record.fqdn,
-        detail: err instanceof Error ? err.message : String(err),
-      });
-    }
+    if (!record) return Promise.resolve();
+    const removal = (async () => {
+      try {
+        await dns.cleanup(record.fqdn, record.value);
+        presented.delete(key);
+      } catch (err) {
+        options.logger.warn("acme dns-01 record not removed", {
+          provider: dns.kind,
+          record: record.fqdn,
+          detail: err instanceof Error ? err.message : String(err),
+        });
+      } finally {
+        removing.delete(key);
+      }
+    })();
+    removing.set(key, removal);
+    return removal;
   };
+  const removeAll = async (): Promise<void> => {
+    for (const key of [...presented.keys()]) await cleanup(key);
+  };
+  // A cancelled or timed-out order removes its records at once: the order itself winds down only when the
+  // CA next answers, which may take long, and the record must not outlive the caller's wait by that much.
+  signal.addEventListener("abort", () => void removeAll(), { once: true });
   return {
     async create(identifier: string, value: string): Promise<void> {
       const fqdn = challengeRecordName(identifier);
@@ -140,9 +156,7 @@ function dnsChallenges(options: AcmeIssuerOptions, { provider: dns, policy }: Dn
     },
     remove: (identifier: string, value: string) => cleanup(`${challengeRecordName(identifier)}\n${value}`),
     /** Whatever is still there after the order (a removal that failed once is tried again). */
-    async removeAll(): Promise<void> {
-      for (const key of [...presented.keys()]) await cleanup(key);
-    },
+    removeAll,
   };
 }
 
