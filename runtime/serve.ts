@@ -46,19 +46,33 @@ function track(runtime: NodeRuntime, state: LifespanState, server: AnyServer): v
   });
 }
 
+/**
+ * The timeouts of both listeners (HTTP here, HTTPS in tls/https-server.ts). Node looks for expired
+ * requests only every connectionsCheckingInterval (30 s by default). An idle keep-alive connection is kept
+ * KEEP_ALIVE_TIMEOUT_S (65 s), not Node's 5 s: a client or proxy that reuses a connection it believes open
+ * (nginx and cloud load balancers keep theirs 60 s; a busy client's own idle timer fires late) otherwise
+ * meets a socket the server closed under it ("other side closed", seen in a loaded CI run).
+ */
+export function serverTimeouts(config: { HEADERS_TIMEOUT_S: number; KEEP_ALIVE_TIMEOUT_S: number }) {
+  const headersTimeout = config.HEADERS_TIMEOUT_S * 1000;
+  return {
+    headersTimeout,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_S * 1000,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
+  };
+}
+
 export async function serveWithLifespan(
   runtime: NodeRuntime,
   fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
 ): Promise<Server> {
   const { deps } = runtime;
   const { config, lifecycle, logger } = deps;
-  const headersTimeout = config.HEADERS_TIMEOUT_S * 1000;
   const server = serve({
     fetch,
     port: config.PORT,
     hostname: config.HOST,
-    // Node looks for expired requests only every connectionsCheckingInterval (30 s by default).
-    serverOptions: { headersTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)) },
+    serverOptions: serverTimeouts(config),
   }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

@@ -86,6 +86,7 @@ export const ConfigSchema = v.object({
   DRAIN_WINDOW_S: int(5, 0, 600),
   // How long a client may take to send a request's headers before Node answers 408 (at most its 300 s request timeout).
   HEADERS_TIMEOUT_S: int(60, 1, 300),
+  KEEP_ALIVE_TIMEOUT_S: int(65, 1, 600),
   HEALTH_CACHE_MS: int(2000, 0, 60_000),
   // How long a process may reuse a successful credential lookup (0: look every request up).
   CREDENTIAL_CACHE_S: int(10, 0, 300),

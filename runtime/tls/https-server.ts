@@ -14,6 +14,7 @@ import { createCertificate } from "../../shared/verbs/certificates/create-certif
 import { activeCertificate, type ServedCertificate } from "../../shared/verbs/certificates/read-certificates.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
 import type { NodeRuntime } from "../node-deps.ts";
+import { serverTimeouts } from "../serve.ts";
 import { attachToLifespan } from "../serve.ts";
 import { NodeTls } from "./node-tls.ts";
 import { tlsWorker } from "./tls-worker.ts";
@@ -54,7 +55,6 @@ export async function listenHttps(
 ): Promise<HttpsServer> {
   const { config, logger } = runtime.deps;
   const served = await ensureActiveCertificate(runtime, config.SVC_TLS_DOMAIN);
-  const headersTimeout = config.HEADERS_TIMEOUT_S * 1000;
   const server = serve({
     fetch,
     port: config.SVC_HTTPS_PORT,
@@ -63,8 +63,7 @@ export async function listenHttps(
     serverOptions: {
       cert: served.cert_pem,
       key: served.key_pem,
-      headersTimeout,
-      connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
+      ...serverTimeouts(config),
     },
   }) as unknown as HttpsServer;
   await new Promise<void>((resolve, reject) => {
