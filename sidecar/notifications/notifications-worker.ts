@@ -152,7 +152,8 @@ export function notificationsWorker(
           const left = (busy.get(sink) ?? 1) - 1;
           if (left > 0) busy.set(sink, left);
           else busy.delete(sink);
-          if (!stopped) void kick();
+          // A freed slot is filled at once, without waiting for a whole round (routing a burst takes a while).
+          if (!stopped) void refill();
         });
       inFlight.add(p);
     }
@@ -163,7 +164,7 @@ export function notificationsWorker(
     // burst reach their receivers while the rest are still being routed.
     for (let i = 0; i < 10 && !stopped; i++) {
       const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
-      await claimAndSend();
+      await refill();
       if (r.dispatched + r.suppressed + r.debounced + r.unrouted + r.in_hand < 200) break;
     }
     // Escalation steps and digests due (adr/0448, adr/0450); a failure here is logged and must not hold up
@@ -180,7 +181,31 @@ export function notificationsWorker(
         if (r.digests < 20) break;
       }
     });
-    await claimAndSend();
+    await refill();
+  }
+
+  /** One claim at a time (each counts the slots in flight); a refill asked for during one runs after it. */
+  let claiming: Promise<void> | null = null;
+  let claimAgain = false;
+  function refill(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (claiming) {
+      claimAgain = true;
+      return claiming;
+    }
+    claiming = (async () => {
+      try {
+        do {
+          claimAgain = false;
+          await claimAndSend();
+        } while (claimAgain && !stopped);
+      } catch (e) {
+        logger.error("notification claim failed", { error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        claiming = null;
+      }
+    })();
+    return claiming;
   }
 
   /** One round at a time; a kick during a round asks for one more after it. */
@@ -228,6 +253,7 @@ export function notificationsWorker(
       clearInterval(timer);
       await unlisten?.().catch(() => {});
       await round?.catch(() => {});
+      await claiming?.catch(() => {});
       await Promise.allSettled([...inFlight]);
     },
   };
