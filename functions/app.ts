@@ -171,7 +171,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   staticUploadRoutes(app);
   installScriptRoutes(app);
   acmeChallengeRoutes(app);
-  publicStatusPageRoutes(app);
+  publicStatusPageRoutes(app, { root: deps.webApp !== undefined });
   webAppRoutes(app);
 
   documentRoutes(app, deps.config.version);

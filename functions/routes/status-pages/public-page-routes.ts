@@ -39,11 +39,17 @@ async function page(c: Context<AppEnv>, by: PageLookup): Promise<Response | null
 const hostOf = (c: Context<AppEnv>) =>
   (c.req.header("host") ?? new URL(c.req.url).host).toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
 
-export function publicStatusPageRoutes(app: Hono<AppEnv>): void {
+/**
+ * `root`: whether this app answers `/` itself (it serves the console's build, on Node). On the edge the
+ * asset layer answers `/` before the worker runs, so a custom domain there points at `/status/<slug>`
+ * (docs/status-pages.md); only `/status/*` is routed to the worker first (wrangler.toml).
+ */
+export function publicStatusPageRoutes(app: Hono<AppEnv>, { root }: { root: boolean }): void {
   app.get("/status/:slug", async (c) => {
     const slug = c.req.param("slug");
     return (SLUG.test(slug) ? await page(c, { slug }) : null) ?? notFound(c);
   });
+  if (!root) return;
   app.get("/", async (c, next) => {
     const host = hostOf(c);
     // Only a name that could be a custom domain costs a lookup (the console's own host mostly has no dot or is an IP).
