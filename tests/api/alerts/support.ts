@@ -1,13 +1,9 @@
 // Shared set-up of the alerts tests: the app with signed-in actors, and alerts enqueued through the agreed
 // hand-off (enqueueAlert) in a verb's transaction, as the monitor runner does.
-import { type AlertInput, enqueueAlert } from "../../../shared/verbs/notifications/enqueue-alert.ts";
-import { defineVerb } from "../../../shared/verbs/verb.ts";
+import type { AlertInput } from "../../../shared/verbs/notifications/enqueue-alert.ts";
 import { systemContext, type VerbContext } from "../../../shared/verbs/verb-context.ts";
 import type { Actors } from "../../helpers/actors.ts";
-
-const enqueueVerb = defineVerb({ scope: "public" }, async (s, alerts: AlertInput[]) => {
-  for (const a of alerts) await enqueueAlert(s, a);
-});
+import { enqueueAlerts } from "../../helpers/enqueue-alerts.ts";
 
 export const systemOf = (a: Actors): VerbContext =>
   systemContext({
@@ -20,20 +16,8 @@ export const systemOf = (a: Actors): VerbContext =>
 /** Enqueues alerts (a monitor.down by default) one after the other, each a millisecond later; answers their ids. */
 export async function enqueue(a: Actors, ...alerts: Partial<AlertInput>[]): Promise<number[]> {
   const base = Date.now();
-  const full = alerts.map((x, i) => ({
-    kind: "monitor.down",
-    severity: "critical" as const,
-    monitor_id: null,
-    target_type: null,
-    target_id: null,
-    title: "Server down",
-    body: "The server did not answer",
-    detail: {},
-    occurred_at: new Date(base + i),
-    ...x,
-  }));
   const [{ n }] = (await a.t.sql`select coalesce(max(id), 0)::int as n from notification_alerts`) as unknown as [{ n: number }];
-  await enqueueVerb({ ctx: systemOf(a), input: full });
+  await enqueueAlerts(systemOf(a), alerts, (i) => new Date(base + i));
   const rows = await a.t.sql<{ id: number }[]>`select id::int as id from notification_alerts where id > ${n} order by id`;
   return rows.map((r) => r.id);
 }

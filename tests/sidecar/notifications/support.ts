@@ -5,17 +5,13 @@
 // of minutes-long escalations or quiet hours never sleeps for them.
 import { expect } from "vitest";
 import { type NotificationsWorker, notificationsWorker } from "../../../sidecar/notifications/notifications-worker.ts";
-import { type AlertInput, enqueueAlert } from "../../../shared/verbs/notifications/enqueue-alert.ts";
-import { defineVerb } from "../../../shared/verbs/verb.ts";
+import type { AlertInput } from "../../../shared/verbs/notifications/enqueue-alert.ts";
+import { enqueueAlerts } from "../../helpers/enqueue-alerts.ts";
 import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import type { Clock } from "../../../shared/clock.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
 
 export { type Peer, type Received, startPeer } from "../../helpers/http-peer.ts";
-
-const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) =>
-  Promise.all(alerts.map((a) => enqueueAlert(s, a))).then(() => undefined),
-);
 
 /** The wall clock plus an offset that only grows: time moves on as usual and jumps when told. */
 export interface MovableClock extends Clock {
@@ -76,19 +72,7 @@ export async function createHarness(
     worker,
     clock,
     async enqueue(...alerts) {
-      const full = alerts.map((x) => ({
-        kind: "monitor.down",
-        severity: "critical" as const,
-        monitor_id: null,
-        target_type: null,
-        target_id: null,
-        title: "Server down",
-        body: "The server did not answer",
-        detail: {},
-        occurred_at: clock.now(),
-        ...x,
-      }));
-      await enqueueVerb({ ctx, input: full });
+      await enqueueAlerts(ctx, alerts, () => clock.now());
     },
     async until(check, what) {
       for (let i = 0; i < 200; i++) {
