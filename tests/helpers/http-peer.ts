@@ -1,5 +1,10 @@
 // A loopback HTTP receiver with programmable answers that records every request (method, path, headers,
 // body): the stand-in for a notification provider's endpoint.
+//
+// Its URL carries a random path prefix, and only requests under it are recorded (with the prefix taken off):
+// tests run in parallel on one loopback, and a port this peer took may have been another test's target a
+// moment ago (an HTTP monitor still polling it), whose stray GET would otherwise count as a delivery.
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -21,11 +26,17 @@ export interface Peer {
 export async function startPeer(answer: Peer["answer"] = () => ({ status: 200 })): Promise<Peer> {
   const peer: Peer = { url: "", received: [], answer, close: async () => {} };
   const hanging = new Set<import("node:http").ServerResponse>();
+  const prefix = `/peer-${randomBytes(6).toString("hex")}`;
   const server: Server = createServer((req, res) => {
+    const path = req.url ?? "";
+    if (path !== prefix && !path.startsWith(`${prefix}/`) && !path.startsWith(`${prefix}?`)) {
+      res.statusCode = 404;
+      return void res.end();
+    }
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const r = { method: req.method ?? "", url: `/${path.slice(prefix.length).replace(/^\//, "")}`, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       const n = peer.received.push(r) - 1;
       const a = peer.answer(n, r);
       if (a === "hang") return void hanging.add(res);
@@ -45,7 +56,7 @@ export async function startPeer(answer: Peer["answer"] = () => ({ status: 200 })
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`;
   peer.close = async () => {
     for (const res of hanging) res.destroy();
     server.closeAllConnections();
