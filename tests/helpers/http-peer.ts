@@ -36,7 +36,12 @@ export async function startPeer(answer: Peer["answer"] = () => ({ status: 200 })
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const r = { method: req.method ?? "", url: `/${path.slice(prefix.length).replace(/^\//, "")}`, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const r = {
+        method: req.method ?? "",
+        url: `/${path.slice(prefix.length).replace(/^\//, "")}`,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       const n = peer.received.push(r) - 1;
       const a = peer.answer(n, r);
       if (a === "hang") return void hanging.add(res);
