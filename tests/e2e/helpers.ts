@@ -5,11 +5,11 @@
 // (detached) so that cleanup can kill npm, sh and node together.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
+import { freePort } from "../helpers/free-port.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const SETUP_TOKEN = "e2e-setup-token-0123456789";
@@ -39,18 +39,7 @@ export interface Product {
 
 const running = new Set<Product>();
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export function tempDataDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "cp-e2e-"));
@@ -161,7 +150,14 @@ export function spawnServer(argv: string[], env: NodeJS.ProcessEnv, port: number
     pid,
     exited,
     output: () => out,
-    fetch: (path, init) => fetch(`${url}${path}`, { signal: AbortSignal.timeout(20_000), ...init }),
+    // A refused or reset call says what became of the process and what it printed, not only the socket error.
+    fetch: (path, init) =>
+      fetch(`${url}${path}`, { signal: AbortSignal.timeout(20_000), ...init }).catch((e: unknown) => {
+        throw new Error(
+          `${what}: ${init?.method ?? "GET"} ${path} failed (${done ? `exited ${JSON.stringify(done)}` : "running"}):\n${out.slice(-4000)}`,
+          { cause: e },
+        );
+      }),
     kill,
     async waitReady(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;

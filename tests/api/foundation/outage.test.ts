@@ -1,8 +1,4 @@
-// Dependency outages without a restart (docs/architecture.md, API contracts, spec 7.3/7.4): the database cut off or its schema
-// behind the build -> readyz 503 not_ready and writes 503 SERVICE_NOT_READY; Redis lost -> degraded,
-// writes still admitted; each recovers on its own once the dependency is back. The app talks to
-// PostgreSQL (and Redis) through a TCP proxy that the test cuts and restores.
-import { createServer } from "node:net";
+
 import type { Hono } from "hono";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../../helpers/database.ts
 import { REDIS_URL } from "../../helpers/env.ts";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy.ts";
 import { expectWriteAdmitted, type Instance, openInstance, readyzUntil, through } from "./outage-harness.ts";
+import { freePort } from "../../helpers/free-port.ts";
 
 let database: TestDatabase;
 let pgProxy: TcpProxy;
@@ -22,18 +19,6 @@ async function instance(env: Record<string, string>): Promise<Instance> {
   const made = await openInstance({ DATABASE_URL: database.url, ...env });
   instances.push(made);
   return made;
-}
-
-/** A port nobody listens on (bound once by the system, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 6390));
-    });
-  });
 }
 
 async function expectWriteRefused(app: Hono<AppEnv>, health: string) {
@@ -148,7 +133,7 @@ describe("schema behind the build", () => {
 
 describe("redis outage", () => {
   it("Redis unreachable from the start: ready but degraded, writes admitted", async () => {
-    const t = await instance({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    const t = await instance({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     const res = await t.app.request("/api/v1/readyz");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({

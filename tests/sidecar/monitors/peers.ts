@@ -135,11 +135,7 @@ export async function startTcpPeer(host = "127.0.0.1", options: { silent?: boole
 }
 
 /** A port nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const peer = await startTcpPeer();
-  await peer.close();
-  return peer.port;
-}
+export { freePort as closedPort } from "../../helpers/free-port.ts";
 
 export type Zone = Record<
   string,

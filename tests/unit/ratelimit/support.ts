@@ -3,6 +3,7 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import type { Clock } from "../../../shared/clock.ts";
 import type { Logger } from "../../../shared/logger.ts";
+export { freePort as closedPort } from "../../helpers/free-port.ts";
 
 export function drivenClock(startMs: number): Clock & { set(ms: number): void; advance(ms: number): void } {
   let now = startMs;
@@ -22,18 +23,6 @@ export function capturingLogger(): Logger & { lines: LogLine[] } {
     (msg: string, fields: Record<string, unknown> = {}) =>
       void lines.push({ level, msg, fields });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
-}
-
-/** A port nobody listens on (bound once by the system, then released). */
-export function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 6390));
-    });
-  });
 }
 
 /**
