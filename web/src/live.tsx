@@ -1,14 +1,18 @@
 // A live stream (spec 4.5): a WebSocket on this origin, authenticated by the session cookie, whose
 // `{type: "event", channel, data}` frames go to the screen. Reconnects with a growing pause (up to 30 s)
-// while the screen is open; answers the server's pings.
+// while the screen is open; answers the server's pings. A change made before the socket opened (the page's
+// first read races the connection) or while it was away sent no event this screen heard, so `onLive` runs
+// each time the stream goes live: the screen reads again what it shows.
 import { useEffect, useRef, useState } from "preact/hooks";
 
 export type LiveState = "connecting" | "live" | "offline";
 
-export function useStream(path: string, onEvent: (data: Record<string, unknown>) => void): LiveState {
+export function useStream(path: string, onEvent: (data: Record<string, unknown>) => void, onLive: () => void): LiveState {
   const [state, setState] = useState<LiveState>("connecting");
   const handler = useRef(onEvent);
   handler.current = onEvent;
+  const resync = useRef(onLive);
+  resync.current = onLive;
   useEffect(() => {
     let socket: WebSocket | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -21,6 +25,7 @@ export function useStream(path: string, onEvent: (data: Record<string, unknown>)
       socket.onopen = () => {
         pause = 1000;
         setState("live");
+        resync.current();
       };
       socket.onmessage = (m) => {
         if (typeof m.data !== "string") return;

@@ -30,19 +30,27 @@ export function AgentPage({ id }: { id: string }) {
   const agent = useLoad(() => ok(api.GET("/api/v1/agents/{agent_id}", { params: { path: { agent_id: id } } })), [id, version]);
   const [revoking, setRevoking] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
-  const live = useStream("/api/v1/agents/stream", (data) => {
-    if (data.agent_id === Number(id)) setVersion((v) => v + 1);
-  });
+  const live = useStream(
+    "/api/v1/agents/stream",
+    (data) => {
+      if (data.agent_id === Number(id)) setVersion((v) => v + 1);
+    },
+    () => setVersion((v) => v + 1),
+  );
   const telemetryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useStream("/api/v1/telemetry/stream", (data) => {
-    const hw = agent.data?.hardware_id;
-    const ids = Array.isArray(data.hardware_ids) ? data.hardware_ids : [data.hardware_id];
-    if (hw == null || !ids.includes(hw) || telemetryTimer.current) return;
-    telemetryTimer.current = setTimeout(() => {
-      telemetryTimer.current = undefined;
-      setTelemetryVersion((v) => v + 1);
-    }, TELEMETRY_RELOAD_MS);
-  });
+  useStream(
+    "/api/v1/telemetry/stream",
+    (data) => {
+      const hw = agent.data?.hardware_id;
+      const ids = Array.isArray(data.hardware_ids) ? data.hardware_ids : [data.hardware_id];
+      if (hw == null || !ids.includes(hw) || telemetryTimer.current) return;
+      telemetryTimer.current = setTimeout(() => {
+        telemetryTimer.current = undefined;
+        setTelemetryVersion((v) => v + 1);
+      }, TELEMETRY_RELOAD_MS);
+    },
+    () => setTelemetryVersion((v) => v + 1),
+  );
 
   if (agent.error !== undefined && !agent.data) return <Notice kind="error">{messageOf(agent.error)}</Notice>;
   const a = agent.data;

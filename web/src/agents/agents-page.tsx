@@ -27,11 +27,18 @@ export function AgentsPage() {
   /** Counts /agents/stream events (and started rollouts): the rollouts are read again on each. */
   const [events, setEvents] = useState(0);
   const [started, setStarted] = useState<string | undefined>();
-  const live = useStream("/api/v1/agents/stream", () => {
-    pending.reload();
-    all.reload();
-    setEvents((n) => n + 1);
-  });
+  const live = useStream(
+    "/api/v1/agents/stream",
+    () => {
+      pending.reload();
+      all.reload();
+      setEvents((n) => n + 1);
+    },
+    () => {
+      pending.reload();
+      all.reload();
+    },
+  );
   const [code, setCode] = useState("");
   const [found, setFound] = useState<Lookup | undefined>();
   const [done, setDone] = useState<string | undefined>();

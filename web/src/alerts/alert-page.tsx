@@ -1,7 +1,7 @@
 // One incident's page (/alerts/<id>; docs/adr/0447-acknowledgement.md): its state, who acknowledged it
 // and why, its alerts in order (the failure, what joined it, the recovery) and each delivery to a sink,
 // with Acknowledge / Un-acknowledge. Live from /monitors/stream: an alert event of this incident reloads it.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
@@ -17,16 +17,17 @@ export function AlertPage({ id }: { id: string }) {
   const [version, setVersion] = useState(0);
   const incident = useLoad(() => ok(api.GET("/api/v1/alerts/{alert_id}", { params: { path: { alert_id: id } } })), [id, version]);
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useStream("/api/v1/monitors/stream", (data) => {
-    if (data.type !== "alert") return;
-    const mine = incident.data?.id ?? Number(id);
-    if (data.alert_id !== mine && data.incident_id !== mine) return;
-    clearTimeout(reloadSoon.current);
-    reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
-  });
-  useEffect(() => {
-    if (live === "live") setVersion((v) => v + 1);
-  }, [live]);
+  const live = useStream(
+    "/api/v1/monitors/stream",
+    (data) => {
+      if (data.type !== "alert") return;
+      const mine = incident.data?.id ?? Number(id);
+      if (data.alert_id !== mine && data.incident_id !== mine) return;
+      clearTimeout(reloadSoon.current);
+      reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
+    },
+    () => setVersion((v) => v + 1),
+  );
 
   if (incident.error !== undefined && !incident.data) return <Notice kind="error">{messageOf(incident.error)}</Notice>;
   const a = incident.data;

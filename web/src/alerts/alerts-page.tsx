@@ -2,7 +2,7 @@
 // events, one tab each; each row its severity, title, what it is about, since when and who acknowledged
 // it, with Acknowledge / Un-acknowledge for a role with write:alerts. Live from /monitors/stream: a new
 // alert or an acknowledgement anywhere reloads the page (a burst once).
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
@@ -46,14 +46,15 @@ export function AlertsPage() {
     [tab, offset, version],
   );
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useStream("/api/v1/monitors/stream", (data) => {
-    if (data.type !== "alert") return;
-    clearTimeout(reloadSoon.current);
-    reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
-  });
-  useEffect(() => {
-    if (live === "live") setVersion((v) => v + 1);
-  }, [live]);
+  const live = useStream(
+    "/api/v1/monitors/stream",
+    (data) => {
+      if (data.type !== "alert") return;
+      clearTimeout(reloadSoon.current);
+      reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
+    },
+    () => setVersion((v) => v + 1),
+  );
   const choose = (t: Tab) => {
     setTab(t);
     setOffset(0);

@@ -61,14 +61,19 @@ export function DiscoveryPage() {
   // A review's outcome belongs to the scan it was made on.
   useEffect(() => setReviewed(undefined), [current]);
   const soon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useStream("/api/v1/discovery/stream", () => {
-    clearTimeout(soon.current);
-    soon.current = setTimeout(() => {
-      jobs.reload();
-      results.reload();
-      setTick((t) => t + 1);
-    }, 300);
-  });
+  const readAgain = () => {
+    jobs.reload();
+    results.reload();
+    setTick((t) => t + 1);
+  };
+  const live = useStream(
+    "/api/v1/discovery/stream",
+    () => {
+      clearTimeout(soon.current);
+      soon.current = setTimeout(readAgain, 300);
+    },
+    readAgain,
+  );
 
   const scan = (e: Event) => {
     e.preventDefault();

@@ -3,7 +3,7 @@
 // current outage's alert was folded into an upstream's (dispatch-alerts.ts), a notice says which
 // upstream. Live from /monitors/stream: its results extend the chart, a status change or a fold reloads
 // the state, uptime and events.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { sourceOf } from "../../../shared/domain/monitors/check-types.ts";
@@ -50,31 +50,30 @@ export function MonitorPage({ id }: { id: string }) {
   );
   const [fresh, setFresh] = useState<LiveResult[]>([]);
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useStream("/api/v1/monitors/stream", (data) => {
-    const mine = Number(id);
-    if (data.type === "results" && Array.isArray(data.results)) {
-      const added = (data.results as { monitor_id: number; up: boolean; latency_ms: number | null; ts: string }[])
-        .filter((r) => r.monitor_id === mine)
-        .map((r) => ({ ts: Date.parse(r.ts), up: r.up, latency_ms: r.latency_ms }));
-      if (added.length) setFresh((f) => [...f, ...added].slice(-2000));
-      // A multi-vantage monitor's points change with every result: read them again (a burst once).
-      if (added.length && (monitor.data?.vantage_agent_ids.length ?? 0) > 0) {
-        clearTimeout(reloadSoon.current);
-        reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 1000);
+  const live = useStream(
+    "/api/v1/monitors/stream",
+    (data) => {
+      const mine = Number(id);
+      if (data.type === "results" && Array.isArray(data.results)) {
+        const added = (data.results as { monitor_id: number; up: boolean; latency_ms: number | null; ts: string }[])
+          .filter((r) => r.monitor_id === mine)
+          .map((r) => ({ ts: Date.parse(r.ts), up: r.up, latency_ms: r.latency_ms }));
+        if (added.length) setFresh((f) => [...f, ...added].slice(-2000));
+        // A multi-vantage monitor's points change with every result: read them again (a burst once).
+        if (added.length && (monitor.data?.vantage_agent_ids.length ?? 0) > 0) {
+          clearTimeout(reloadSoon.current);
+          reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 1000);
+        }
+        return;
       }
-      return;
-    }
-    if (data.monitor_id !== mine && data.root_monitor_id !== mine) return;
-    // A status change, a fold into an upstream's alert (or of a dependent's into ours), or a change to
-    // the monitor: read it all again (a burst of them once).
-    clearTimeout(reloadSoon.current);
-    reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
-  });
-  // A change made while the stream was connecting (or away) sent no event this page heard: read it all
-  // again each time the stream goes live.
-  useEffect(() => {
-    if (live === "live") setVersion((v) => v + 1);
-  }, [live]);
+      if (data.monitor_id !== mine && data.root_monitor_id !== mine) return;
+      // A status change, a fold into an upstream's alert (or of a dependent's into ours), or a change to
+      // the monitor: read it all again (a burst of them once).
+      clearTimeout(reloadSoon.current);
+      reloadSoon.current = setTimeout(() => setVersion((v) => v + 1), 300);
+    },
+    () => setVersion((v) => v + 1),
+  );
   const action = useSubmit();
   const [deleting, setDeleting] = useState(false);
   const act = (what: "check" | "pause" | "resume") =>

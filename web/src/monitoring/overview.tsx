@@ -39,13 +39,20 @@ export function MonitoringOverview() {
     [page.data],
   );
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useStream("/api/v1/monitors/stream", (data) => {
-    if (data.type === "status" && typeof data.monitor_id === "number") {
-      setChanged((c) => ({ ...c, [data.monitor_id as number]: { status: data.status as Monitor["status"], msg: String(data.msg ?? "") } }));
-    }
-    clearTimeout(reloadSoon.current);
-    reloadSoon.current = setTimeout(() => page.reload(), 1500);
-  });
+  const live = useStream(
+    "/api/v1/monitors/stream",
+    (data) => {
+      if (data.type === "status" && typeof data.monitor_id === "number") {
+        setChanged((c) => ({
+          ...c,
+          [data.monitor_id as number]: { status: data.status as Monitor["status"], msg: String(data.msg ?? "") },
+        }));
+      }
+      clearTimeout(reloadSoon.current);
+      reloadSoon.current = setTimeout(() => page.reload(), 1500);
+    },
+    () => page.reload(),
+  );
 
   const items = (page.data?.items ?? []).map((m) =>
     changed[m.id] ? { ...m, status: changed[m.id]!.status, last_msg: changed[m.id]!.msg ?? m.last_msg } : m,

@@ -39,13 +39,20 @@ export function TopologyPage({ loc }: { loc: Location }) {
   );
   // A burst of changes (a discovery merge) reloads once.
   const pendingReload = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const live = useStream("/api/v1/topology/stream", () => {
-    clearTimeout(pendingReload.current);
-    pendingReload.current = setTimeout(() => {
+  const live = useStream(
+    "/api/v1/topology/stream",
+    () => {
+      clearTimeout(pendingReload.current);
+      pendingReload.current = setTimeout(() => {
+        summary.reload();
+        topo.reload();
+      }, 300);
+    },
+    () => {
       summary.reload();
       topo.reload();
-    }, 300);
-  });
+    },
+  );
   useEffect(() => () => clearTimeout(pendingReload.current), []);
 
   const grouping = useMemo(() => (topo.data ? clustersOf(topo.data) : { clusters: [], leafOf: new Map() }), [topo.data]);
