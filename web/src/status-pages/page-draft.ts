@@ -3,7 +3,7 @@
 // inputs and its error messages. The API knows sections and items only by their place in the list
 // (docs/adr/0454): a save sends the whole list, and its 422s (`sections.i.items.j.field`) are mapped back
 // to the keys of the list that was sent.
-import type { paths } from "../api/client.ts";
+import type { paths } from "../api/schema.d.ts";
 
 export type StatusPage = paths["/api/v1/status-pages/{page_id}"]["get"]["responses"][200]["content"]["application/json"];
 export type ItemKind = "monitor" | "service" | "tag";
