@@ -233,6 +233,9 @@ describe.skipIf(!hasChromium)("status pages in a real browser", () => {
       expect(await p.getByRole("button", { name: /^Move (up|down):/ }).count()).toBe(0);
       await seen(p.frameLocator('iframe[title="Preview of Family status"]').getByText("NAS"));
       await shot(p, "84-status-pages-viewer");
+      await p.setViewportSize({ width: 390, height: 844 });
+      await seen(p.getByRole("heading", { name: "Family status", level: 1 }));
+      await shot(p, "85-status-page-phone");
     } finally {
       await context.close();
     }
