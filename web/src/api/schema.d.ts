@@ -8136,6 +8136,28 @@ export interface paths {
         patch: operations["patchApiV1StatusPagesByPageId"];
         trace?: never;
     };
+    "/api/v1/status-pages/{page_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a status page (drafts too)
+         * @description The HTML the public page renders (`GET /status/{slug}`), from the page as saved, published or not: what the console's editor shows in a sandboxed frame before publishing. The same CSP as the public page except that this origin may frame it; `Cache-Control: no-store`.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status-pages/{slug}/summary": {
         parameters: {
             query?: never;
@@ -32114,6 +32136,32 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's HTML, as `/status/{slug}` would render it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1StatusPagesBySlugSummary: {
