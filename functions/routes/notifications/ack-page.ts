@@ -44,3 +44,16 @@ export function refusedPage(status: number, message: string): string {
     `<h1>This link cannot acknowledge</h1><p>${escapeHtml(message)}</p><p class="meta">HTTP ${status}</p>`,
   );
 }
+
+/** A link page as the answer: no caching, no referrer (the URL holds the token), the CSP above. */
+export function linkPageResponse(body: string, status: number): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": ACK_PAGE_CSP,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
+  });
+}

@@ -32,7 +32,7 @@ import {
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { ACK_PAGE_CSP, escapeHtml, page } from "../notifications/ack-page.ts";
+import { escapeHtml, linkPageResponse, page } from "../notifications/ack-page.ts";
 import { STATUS_PAGES_BASE } from "./page-routes.ts";
 
 /** Subscribe requests per client (each may send a message to a stranger's address: kept low). */
@@ -54,17 +54,7 @@ async function limited(c: Context<AppEnv>, key: string, rule: { limit: number; w
     );
 }
 
-function html(body: string, status: number): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": ACK_PAGE_CSP,
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-    },
-  });
-}
+const html = linkPageResponse;
 
 const who = (v: SubscriptionLinkShape) =>
   `<p><strong>${escapeHtml(v.address)}</strong> (${v.kind === "email" ? "e-mail" : "webhook"}) for the status page <strong>${escapeHtml(v.page_title)}</strong>.</p>`;

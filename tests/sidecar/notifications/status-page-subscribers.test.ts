@@ -4,23 +4,22 @@
 // noticeSubscribers queues one delivery per confirmed subscriber with its unsubscribe link (and the
 // List-Unsubscribe headers); forged, expired and wrong-purpose tokens change nothing; the subscribe route
 // is rate-limited per client; a webhook the outbound policy refuses is refused at subscribe and at send.
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintSubscriptionToken } from "../../../shared/domain/status-pages/subscription-token.ts";
 import { noticeSubscribers } from "../../../shared/verbs/status-pages/subscriber-notices.ts";
 import { defineVerb } from "../../../shared/verbs/verb.ts";
+import { type CaughtMail, type MailCatcher, startMailCatcher } from "../../helpers/mail-catcher.ts";
 import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { createHarness, type Harness, type Peer, startPeer } from "./support.ts";
 
 const BASE = "https://status.example.net";
 const SMTP_HOST = "127.0.0.42";
 let h: Harness;
-let smtp: SMTPServer;
+let smtp: MailCatcher;
 let key: Uint8Array;
 let pageId: number;
 let peer: Peer;
-const mails: { to: string[]; data: string }[] = [];
+let mails: CaughtMail[] = [];
 
 // The incidents work calls noticeSubscribers inside its own verb; a test verb stands in for it.
 const announce = defineVerb({ scope: "public" }, async (s, input: { pageId: number; subject: string; text: string; html?: string }) =>
@@ -28,19 +27,9 @@ const announce = defineVerb({ scope: "public" }, async (s, input: { pageId: numb
 );
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, SMTP_HOST, r));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startMailCatcher(SMTP_HOST);
+  mails = smtp.mails;
+  const smtpPort = smtp.port;
   h = await createHarness({ env: { PUBLIC_URL: BASE } });
   key = await h.t.runtime.deps.identity.signingKey(h.t.runtime.database.db);
   // Loopback receivers stand in for the internet here (a private address stays refused for subscribers).
@@ -62,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await peer?.close();
   await h?.close();
-  await new Promise((r) => smtp?.close(() => r(undefined)));
+  await smtp?.close();
 });
 
 const subscribeAs = (body: unknown, slug = "home") => h.req("POST", `status-pages/${slug}/subscribers`, undefined, body);
