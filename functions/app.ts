@@ -80,6 +80,7 @@ import { webAppRoutes, withWebAppPage } from "./routes/web-app.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
 import { statusPagePreviewRoutes } from "./routes/status-pages/preview-routes.ts";
+import { statusPageSubscriberRoutes } from "./routes/status-pages/subscriber-routes.ts";
 import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
 import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
@@ -154,6 +155,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   statusPageRoutes(app);
   statusPageSummaryRoutes(app);
   statusPagePreviewRoutes(app);
+  statusPageSubscriberRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

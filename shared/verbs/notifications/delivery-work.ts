@@ -4,7 +4,14 @@
 // exponential backoff with jitter, or dead after the last attempt.
 import { eq, inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { monitors, notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
+import {
+  monitors,
+  notificationAlerts,
+  notificationAttempts,
+  notificationDeliveries,
+  notificationSinks,
+  type SubscriberNoticeRow,
+} from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
 import { isNotifierType, type NotifierType } from "../../domain/notifications/notifiers/index.ts";
 import { alertStatusOf, dedupKeyOf } from "../../domain/notifications/alert-status.ts";
@@ -17,12 +24,15 @@ import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { type LinkSigning, linkSigning, messageLinks } from "./message-links.ts";
 import { escalationLabel } from "./escalations.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
+import { subscriberJobs } from "../status-pages/subscriber-notices.ts";
 
 export interface DeliveryJob {
   delivery_id: number;
   attempt: number;
   sink: { id: number; provider_type: NotifierType; config: Record<string, unknown>; secrets: Record<string, string> };
   message: AlertMessage;
+  /** A status page subscriber's webhook: sent under subscriberWebhookPolicy (docs/adr/0458). */
+  publicSubscriber?: true;
 }
 
 export interface ClaimOptions {
@@ -52,20 +62,26 @@ export const claimDeliveries = defineVerb(
     const busyJson = JSON.stringify(Object.fromEntries(busy));
     // Each sink's due deliveries ranked oldest first; a sink offers only its free slots, and the oldest of
     // those across sinks are taken. Locked with SKIP LOCKED after the ranking (a window cannot be locked).
-    const claimed = await queryRows<{
+    const rows = await queryRows<{
       id: number;
-      alert_id: number;
-      sink_id: number;
+      alert_id: number | null;
+      sink_id: number | null;
       attempt_count: number;
       escalation_step: number;
       escalation_round: number;
+      subscriber_id: number | null;
+      notice: SubscriberNoticeRow | null;
     }>(
       s.tx,
       sql`with ranked as (
-          select d.id, d.next_attempt_at, row_number() over (partition by d.sink_id order by d.next_attempt_at, d.id) as rn,
-            ${perSink}::int - coalesce((${busyJson}::jsonb ->> d.sink_id::text)::int, 0) as room
-          from notification_deliveries d join notification_sinks k on k.id = d.sink_id and k.enabled
-          where d.state in ('pending', 'retrying') and d.next_attempt_at <= ${now}::timestamptz
+          select d.id, d.next_attempt_at, row_number() over (partition by l.lane order by d.next_attempt_at, d.id) as rn,
+            ${perSink}::int - coalesce((${busyJson}::jsonb ->> l.lane::text)::int, 0) as room
+          from notification_deliveries d
+            left join notification_sinks k on k.id = d.sink_id
+            left join status_page_subscribers p on p.id = d.subscriber_id
+            -- A status page subscriber's deliveries (adr/0458) share their page's lane, numbered -page id.
+            cross join lateral (select coalesce(d.sink_id, -p.page_id) as lane) l
+          where (k.enabled or p.id is not null) and d.state in ('pending', 'retrying') and d.next_attempt_at <= ${now}::timestamptz
             and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)),
         chosen as (select id from ranked where rn <= room order by next_attempt_at, id limit ${limit})
       update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
@@ -73,11 +89,20 @@ export const claimDeliveries = defineVerb(
         select d.id from notification_deliveries d where d.id in (select id from chosen)
           and d.state in ('pending', 'retrying') and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
         for update skip locked)
-      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round`,
+      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round,
+        subscriber_id, notice`,
     );
-    const links = claimed.length > 0 ? await linkSigning(s.tx, configured) : undefined;
-    const jobs: DeliveryJob[] = [];
-    const failed: { id: number; error: string }[] = [];
+    const links = rows.length > 0 ? await linkSigning(s.tx, configured) : undefined;
+    // A status page's messages to its subscribers are made apart (../status-pages/subscriber-notices.ts).
+    const { jobs, failed } = await subscriberJobs(
+      s.tx,
+      rows.flatMap((d) => (d.subscriber_id != null && d.notice ? [{ ...d, subscriber_id: d.subscriber_id, notice: d.notice }] : [])),
+      vault,
+      links,
+    );
+    const claimed = rows.flatMap((d) =>
+      d.alert_id != null && d.sink_id != null ? [{ ...d, alert_id: d.alert_id, sink_id: d.sink_id }] : [],
+    );
     if (claimed.length === 0) return { jobs, failed };
     // One read of the alerts and of the sinks for the whole claim; each sink's secrets opened once.
     const alerts = new Map(

@@ -8158,6 +8158,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status-pages/{page_id}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a status page's subscribers
+         * @description Administrators (write:status_pages): the addresses are personal data. The list envelope; `state` pending | confirmed; sort created_at, id, address; `q` over the address. `last_delivery_state`/`last_delivery_error`: the newest message queued to the subscriber (a dead letter says why).
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/subscribers/{subscriber_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a subscriber
+         * @description Audited (`status_page.subscriber.delete`, without the address). Its queued messages go with it.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        delete: operations["deleteApiV1StatusPagesByPageIdSubscribersBySubscriberId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{slug}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe an e-mail address or a webhook to a published status page (public)
+         * @description No credential. `{email}` or `{webhook_url}` (http(s); never a private or loopback address unless the outbound policy allows loopback). The answer is the same 202 whether or not the address is subscribed already; a new or pending address is sent a confirmation (an e-mail with a signed link; a webhook gets a POST whose `data.confirm_url` it POSTs to), and nothing else is sent before it is confirmed. An unknown slug and a draft are the same 404; 409 `reason` unavailable (no public address) or email_unavailable (no SMTP). 10 requests an hour per client, then 429.
+         */
+        post: operations["postApiV1StatusPagesBySlugSubscribers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status-pages/{slug}/summary": {
         parameters: {
             query?: never;
@@ -8172,6 +8236,54 @@ export interface paths {
         get: operations["getApiV1StatusPagesBySlugSummary"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/subscriptions/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what a confirmation link confirms (changes nothing)
+         * @description Public: the signed token is the credential. Mail scanners fetch links, so GET only shows a page whose button POSTs. A forged or malformed token answers 404 (more than 30 a minute from one client: 429); an expired one, or one whose subscription was removed, 410 (`reason`).
+         */
+        get: operations["getApiV1StatusPagesSubscriptionsConfirmByToken"];
+        put?: never;
+        /**
+         * Confirm a subscription (double opt-in)
+         * @description Public: the signed token is the credential. The subscription starts; confirming again changes nothing. A forged or malformed token answers 404 (more than 30 a minute from one client: 429); an expired one, or one whose subscription was removed, 410 (`reason`).
+         */
+        post: operations["postApiV1StatusPagesSubscriptionsConfirmByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/subscriptions/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what an unsubscribe link removes (changes nothing)
+         * @description Public: the signed token is the credential. Mail scanners fetch links, so GET only shows a page whose button POSTs. A forged or malformed token answers 404 (more than 30 a minute from one client: 429).
+         */
+        get: operations["getApiV1StatusPagesSubscriptionsUnsubscribeByToken"];
+        put?: never;
+        /**
+         * Unsubscribe (one click, RFC 8058)
+         * @description Public: the signed token is the credential. Removes the subscription (`state` removed); again, nothing more happens. A mail client's List-Unsubscribe-Post body is accepted and ignored. A forged or malformed token answers 404 (more than 30 a minute from one client: 429).
+         */
+        post: operations["postApiV1StatusPagesSubscriptionsUnsubscribeByToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -32164,6 +32276,131 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getApiV1StatusPagesByPageIdSubscribers: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "created_at" | "id" | "address";
+                state?: "pending" | "confirmed";
+            };
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            address: string;
+                            confirmed_at: string | null;
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "email" | "webhook";
+                            last_delivery_error: string | null;
+                            last_delivery_state: string | null;
+                            /** @enum {string} */
+                            state: "pending" | "confirmed";
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1StatusPagesByPageIdSubscribersBySubscriberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1StatusPagesBySlugSubscribers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address that receives the page's notices (exclusive with webhook_url). */
+                    email?: string;
+                    /** @description An http(s) endpoint that receives each notice as a JSON POST (exclusive with email). */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        status: "accepted";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1StatusPagesBySlugSummary: {
         parameters: {
             query?: never;
@@ -32226,6 +32463,146 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1StatusPagesSubscriptionsConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page with one button (a browser), or what the link would do (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesSubscriptionsConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The done page (a browser), or the subscription (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesSubscriptionsUnsubscribeByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page with one button (a browser), or what the link would do (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesSubscriptionsUnsubscribeByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The done page (a browser), or the subscription (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Storage: {
