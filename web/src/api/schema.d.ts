@@ -32164,17 +32164,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default null */
                     accent_color?: string | null;
-                    /** @default null */
                     custom_domain?: string | null;
                     description?: string | null;
                     footer_text?: string | null;
-                    /** @default null */
                     logo_url?: string | null;
-                    /** @default null */
                     primary_color?: string | null;
-                    /** @default false */
                     published?: boolean;
                     sections?: {
                         items: ({
