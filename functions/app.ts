@@ -79,6 +79,7 @@ import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { webAppRoutes, withWebAppPage } from "./routes/web-app.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
+import { itemBadgeRoutes } from "./routes/status-pages/item-badge-routes.ts";
 import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
 import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
@@ -152,6 +153,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   notificationsRoutes(app);
   statusPageRoutes(app);
   statusPageSummaryRoutes(app);
+  itemBadgeRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);
