@@ -2,12 +2,11 @@
 // badge-public, or listed as a monitor item on a published status page (docs/adr/0461), answers; any
 // other id (private, missing, malformed) is the one 404 below, the same body whichever, so badges tell
 // nobody which monitors exist. One small read per badge: the row, then one window of buckets or samples.
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/database.ts";
 import { type BadgeValue, CERT_CHECK_TYPES, statusValue } from "../../domain/badges/badge-values.ts";
 import { ApiError } from "../../errors.ts";
 import type { BadgeKind, BadgePeriod } from "../../schemas/badges.ts";
 import { DEFAULT_LABELS, windowBadgeValue } from "../badges/window-values.ts";
+import { listedOnPublishedPages } from "../status-pages/listed-monitors.ts";
 import { defineRead } from "../verb.ts";
 import { findMonitor } from "./monitor-row.ts";
 
@@ -28,21 +27,10 @@ export interface BadgeInput {
   period: BadgePeriod;
 }
 
-/** Whether the monitor is a monitor item of a published status page: the page already shows it to anyone. */
-export async function listedOnPublishedPage(db: Db, monitorId: number): Promise<boolean> {
-  const rows = await queryRows<{ one: number }>(
-    db,
-    sql`select 1 as one from status_page_items i join status_page_sections s on s.id = i.section_id
-        join status_pages p on p.id = s.page_id
-        where i.kind = 'monitor' and i.monitor_id = ${monitorId} and p.published limit 1`,
-  );
-  return rows.length > 0;
-}
-
 export const monitorBadgeFacts = defineRead<BadgeInput, BadgeFacts>({ scope: "public" }, async (ctx, { id: raw, kind, period }) => {
   const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
   const row = id > 0 && id <= MAX_ID ? await findMonitor(ctx.db, id) : undefined;
-  if (!row || !(row.badge_public || (await listedOnPublishedPage(ctx.db, id)))) throw badgeNotFound();
+  if (!row || !(row.badge_public || (await listedOnPublishedPages(ctx.db, [id])).has(id))) throw badgeNotFound();
   if (kind === "cert-expiry" && !CERT_CHECK_TYPES.includes(row.check_type)) throw badgeNotFound();
   const label = DEFAULT_LABELS[kind](period);
   if (kind === "status") return { label, ...statusValue(row.status, row.enabled) };

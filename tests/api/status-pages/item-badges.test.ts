@@ -225,11 +225,16 @@ describe("a monitor's own badges", () => {
     // web1 is on the page only through the service item; hidden only on the draft.
     expect((await monitorBadge(web1)).status).toBe(404);
     expect((await monitorBadge(hidden)).status).toBe(404);
+    // Reads say so (the console shows the badges then), for a listed monitor only.
+    expect((await (await a.req("GET", `monitors/${db}`, a.viewer)).json()).badge_listed).toBe(true);
+    expect((await (await a.req("GET", `monitors/${web1}`, a.viewer)).json()).badge_listed).toBe(false);
+    expect((await (await a.req("GET", `monitors/${hidden}`, a.viewer)).json()).badge_listed).toBe(false);
     // Its default label stays generic: the monitor may be on several pages under several names.
     expect(await read(await monitorBadge(db))).toMatchObject({ label: "status" });
     expect((await a.req("PATCH", `status-pages/${pageId}`, a.admin, { published: false })).status).toBe(200);
     expect((await monitorBadge(db)).status).toBe(404);
     expect((await badge("pub", "shop-eu", "status")).status).toBe(404);
+    expect((await (await a.req("GET", `monitors/${db}`, a.viewer)).json()).badge_listed).toBe(false);
     expect((await a.req("PATCH", `status-pages/${pageId}`, a.admin, { published: true })).status).toBe(200);
     expect((await monitorBadge(db)).status).toBe(200);
   });

@@ -4,7 +4,8 @@
 //   90-day and 24-hour bars, the upstream line of an item down because of a listed upstream, maintenance;
 // - at phone width (390x844) nothing scrolls sideways and no text is cut off;
 // - a draft page is the 404 page;
-// - the CSP header is there and the browser blocks nothing and logs no error.
+// - the CSP header is there and the browser blocks nothing and logs no error;
+// - in the console, a monitor the page lists shows its (now public) badges, saying why.
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonBody, killAll, type Product, SETUP_TOKEN, startProduct, tempDataDir, until } from "../helpers.ts";
@@ -20,6 +21,7 @@ describe.skipIf(!hasChromium)("the public status page in a real browser", () => 
   let product: Product;
   let browser: Browser;
   let api: (method: string, path: string, body?: unknown) => Promise<Record<string, any>>;
+  let storageId: number;
 
   beforeAll(async () => {
     product = await startProduct({ HOST, DATA_DIR: data.dir, SVC_SETUP_TOKEN: SETUP_TOKEN }, 240_000);
@@ -39,6 +41,7 @@ describe.skipIf(!hasChromium)("the public status page in a real browser", () => 
     const shop = await api("POST", "/services", { name: "shop-backend-internal", hardware_id: nas.id });
     const push = (name: string, target: Record<string, unknown> = {}) => api("POST", "/monitors", { name, check_type: "push", ...target });
     const storage = await push("nas heartbeat", { target_type: "hardware", target_id: nas.id });
+    storageId = storage.id;
     const shopMonitor = await push("shop heartbeat", { target_type: "service", target_id: shop.id });
     const website = await push("website heartbeat");
     const backups = await push("backup heartbeat");
@@ -205,6 +208,25 @@ describe.skipIf(!hasChromium)("the public status page in a real browser", () => 
     } finally {
       await draft.close();
       await unknown.close();
+    }
+  }, 60_000);
+
+  it("shows a listed monitor's public badges in the console, saying why", async () => {
+    const { page, close } = await open({ viewport: { width: 1280, height: 900 } }, "/");
+    try {
+      await page.getByLabel("Email").fill(ADMIN.email);
+      await page.getByLabel("Password").fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await seen(page.getByRole("heading", { name: "Monitoring overview" }));
+      await page.goto(`${product.url}/monitors/${storageId}`);
+      await seen(page.getByRole("heading", { name: "Public badges" }));
+      await seen(page.getByTestId("badges-listed"));
+      const url = `${product.url}/api/v1/badges/monitors/${storageId}/status.svg`;
+      await seen(page.getByTestId("badge-status").getByText(`![status](${url})`));
+      expect((await fetch(url)).status).toBe(200);
+      await shot(page, "status-page-listed-monitor-badges");
+    } finally {
+      await close();
     }
   }, 60_000);
 });

@@ -26454,6 +26454,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_listed: boolean;
                             badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26560,6 +26561,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26645,6 +26647,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26791,6 +26794,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26874,6 +26878,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27061,6 +27066,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27232,6 +27238,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27652,6 +27659,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_listed: boolean;
                             badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27805,6 +27813,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
