@@ -88,6 +88,8 @@ const MONITOR_READ_ONLY = [
   "recent_checks",
   "vantage_results",
   "members",
+  // Derived from the status pages that list the monitor (docs/adr/0461).
+  "badge_listed",
 ];
 
 const monitorFields = {
