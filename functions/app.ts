@@ -81,6 +81,7 @@ import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
 import { statusPagePreviewRoutes } from "./routes/status-pages/preview-routes.ts";
 import { statusPageSubscriberRoutes } from "./routes/status-pages/subscriber-routes.ts";
+import { itemBadgeRoutes } from "./routes/status-pages/item-badge-routes.ts";
 import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
 import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
@@ -156,6 +157,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   statusPageSummaryRoutes(app);
   statusPagePreviewRoutes(app);
   statusPageSubscriberRoutes(app);
+  itemBadgeRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

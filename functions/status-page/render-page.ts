@@ -39,7 +39,7 @@ ${i.message ? `<div class="note">${escapeHtml(i.message)}</div>` : ""}
 ${bar(
   i.days.map((d) => ({ label: d.date, uptime: d.uptime })),
   false,
-)}<div class="legend"><span>90 days ago</span><span>${escapeHtml(pctText(i.uptime_90d))} uptime</span><span>Today</span></div>
+)}<div class="legend"><span>90 days ago</span><span>${i.uptime_90d === null ? "No data yet" : `${i.uptime_90d}% uptime`}</span><span>Today</span></div>
 ${bar(
   i.last_24h.map((h) => ({ label: when(h.hour), uptime: h.uptime })),
   true,

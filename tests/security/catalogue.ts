@@ -47,6 +47,10 @@ const PUBLIC = new Set([
   ...["confirm", "unsubscribe"].flatMap((p) => ["GET", "POST"].map((m) => key(m, `/api/v1/status-pages/subscriptions/${p}/{token}`))),
   // docs/adr/0455: SVG badges of monitors made badge-public, for READMEs and dashboards; any other id is one 404.
   ...["status", "uptime", "response-time", "cert-expiry"].map((b) => key("GET", `/api/v1/badges/monitors/{monitor_id}/${b}.svg`)),
+  // docs/adr/0461: SVG badges of a published status page's items; a draft's item or an unknown key is the same 404.
+  ...["status", "uptime", "response-time", "cert-expiry"].map((b) =>
+    key("GET", `/api/v1/badges/status-pages/{slug}/items/{item_key}/${b}.svg`),
+  ),
   // docs/adr/0447: a delivered message's signed acknowledge link; its token is the credential.
   key("GET", "/api/v1/ack/{token}"),
   key("POST", "/api/v1/ack/{token}"),

@@ -61,6 +61,12 @@ export const statusPageItems = pgTable(
     service_id: integer("service_id").references(() => services.id, { onDelete: "cascade" }),
     tag: text("tag"),
     public_name: text("public_name"),
+    /**
+     * The item's public address within its page (badges: /badges/status-pages/{slug}/items/{key}/...):
+     * kept across saves when the admin API sends it back, else a slug of the public name (docs/adr/0461).
+     * Unique within a page, which the save checks (items are replaced as a whole under the page's lock).
+     */
+    key: text("key").notNull(),
   },
   (t) => [
     uniqueIndex("status_page_items_position_idx").on(t.section_id, t.position),

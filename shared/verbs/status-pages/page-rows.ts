@@ -62,6 +62,7 @@ export function presentPage(p: PageRow, sections: SectionWithItems[]): StatusPag
         service_id: i.service_id,
         tag: i.tag,
         public_name: i.public_name,
+        key: i.key,
       })),
     })),
     created_at: p.created_at.toISOString(),

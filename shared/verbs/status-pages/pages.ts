@@ -4,6 +4,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { monitors, services, statusPageItems, statusPageSections, statusPages } from "../../db/schema/index.ts";
+import { assignItemKeys } from "../../domain/status-pages/item-keys.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import type { StatusPageCreate, StatusPagePatch, StatusPageSectionInput, StatusPageShape } from "../../schemas/status-pages.ts";
@@ -52,9 +53,29 @@ async function checkUnique(db: Db, values: { slug?: string | undefined; custom_d
     throw ApiError.conflict(`The domain "${values.custom_domain}" is taken by another status page.`, { field: "custom_domain" });
 }
 
+/** Each item's key, by section then item (docs/adr/0461); a key sent twice is a 422 naming the later one. */
+function itemKeys(sections: StatusPageSectionInput[]): string[][] {
+  const at = sections.flatMap((s, i) => s.items.map((item, j) => ({ item, i, j })));
+  const { keys, duplicates } = assignItemKeys(
+    at.map(({ item }) => ({ key: item.key, name: item.kind === "tag" ? (item.public_name ?? item.tag) : item.public_name })),
+  );
+  if (duplicates.length > 0)
+    throw ApiError.validation(
+      duplicates.map((n) => ({
+        loc: ["body", "sections", at[n]!.i, "items", at[n]!.j, "key"],
+        msg: `Another item of this page has the key "${at[n]!.item.key}".`,
+        type: "duplicate",
+      })),
+    );
+  let n = 0;
+  return sections.map((s) => s.items.map(() => keys[n++]!));
+}
+
 async function replaceSections(tx: Db, pageId: number, sections: StatusPageSectionInput[]): Promise<void> {
+  const keys = itemKeys(sections);
   await tx.delete(statusPageSections).where(eq(statusPageSections.page_id, pageId));
   for (const [position, s] of sections.entries()) {
+    const sectionKeys = keys[position]!;
     const [row] = await tx
       .insert(statusPageSections)
       .values({ page_id: pageId, position, name: s.name, show_messages: s.show_messages })
@@ -69,6 +90,7 @@ async function replaceSections(tx: Db, pageId: number, sections: StatusPageSecti
         service_id: item.kind === "service" ? item.service_id : null,
         tag: item.kind === "tag" ? item.tag : null,
         public_name: item.public_name ?? null,
+        key: sectionKeys[j]!,
       })),
     );
   }

@@ -2269,7 +2269,7 @@ export interface paths {
         };
         /**
          * A monitor's certificate badge: the days its certificate has left (http, tls, smtp, grpc checks)
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdCertExpirySvg"];
         put?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
         };
         /**
          * A monitor's average response time badge (successful checks) over 24h, 7d or 30d
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdResponseTimeSvg"];
         put?: never;
@@ -2309,7 +2309,7 @@ export interface paths {
         };
         /**
          * A monitor's status badge: up, down, degraded, maintenance, pending or paused
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdStatusSvg"];
         put?: never;
@@ -2329,9 +2329,89 @@ export interface paths {
         };
         /**
          * A monitor's uptime badge over 24h, 7d or 30d, coloured by shields.io's uptime steps
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdUptimeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/cert-expiry.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's certificate badge: the days left of its soonest-expiring certificate
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyCertExpirySvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/response-time.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's average response time badge (its monitors' successful checks) over 24h, 7d or 30d
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyResponseTimeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/status.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's status badge: up, degraded, down, maintenance or unknown, judged over its monitors
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyStatusSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/uptime.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's uptime badge over 24h, 7d or 30d: every check of its monitors
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyUptimeSvg"];
         put?: never;
         post?: never;
         delete?: never;
@@ -15402,6 +15482,130 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyCertExpirySvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyResponseTimeSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description The window: 24h (default), 7d or 30d */
+                period?: "24h" | "7d" | "30d";
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyStatusSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyUptimeSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description The window: 24h (default), 7d or 30d */
+                period?: "24h" | "7d" | "30d";
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     postApiV1BootstrapDomain: {
         parameters: {
             query?: never;
@@ -26384,6 +26588,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_listed: boolean;
                             badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26490,6 +26695,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26575,6 +26781,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26721,6 +26928,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26804,6 +27012,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26991,6 +27200,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27162,6 +27372,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27582,6 +27793,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_listed: boolean;
                             badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27735,6 +27947,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -31948,6 +32161,7 @@ export interface operations {
                             published: boolean;
                             sections: {
                                 items: {
+                                    key: string;
                                     /** @enum {string} */
                                     kind: "monitor" | "service" | "tag";
                                     monitor_id: number | null;
@@ -32001,16 +32215,22 @@ export interface operations {
                     /** @default [] */
                     sections?: {
                         items: ({
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "monitor";
                             monitor_id: number;
                             public_name: string;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "service";
                             public_name: string;
                             service_id: number;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "tag";
                             /** @default null */
@@ -32045,6 +32265,7 @@ export interface operations {
                         published: boolean;
                         sections: {
                             items: {
+                                key: string;
                                 /** @enum {string} */
                                 kind: "monitor" | "service" | "tag";
                                 monitor_id: number | null;
@@ -32100,6 +32321,7 @@ export interface operations {
                         published: boolean;
                         sections: {
                             items: {
+                                key: string;
                                 /** @enum {string} */
                                 kind: "monitor" | "service" | "tag";
                                 monitor_id: number | null;
@@ -32173,16 +32395,22 @@ export interface operations {
                     published?: boolean;
                     sections?: {
                         items: ({
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "monitor";
                             monitor_id: number;
                             public_name: string;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "service";
                             public_name: string;
                             service_id: number;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "tag";
                             /** @default null */
@@ -32217,6 +32445,7 @@ export interface operations {
                         published: boolean;
                         sections: {
                             items: {
+                                key: string;
                                 /** @enum {string} */
                                 kind: "monitor" | "service" | "tag";
                                 monitor_id: number | null;
