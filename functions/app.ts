@@ -81,6 +81,8 @@ import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
 import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
 import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
+import { statusPageIncidentRoutes } from "./routes/status-pages/incident-routes.ts";
+import { statusPageHistoryRoutes } from "./routes/status-pages/history-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 import { vaultRoutes } from "./routes/vault/index.ts";
 
@@ -152,6 +154,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   notificationsRoutes(app);
   statusPageRoutes(app);
   statusPageSummaryRoutes(app);
+  statusPageIncidentRoutes(app);
+  statusPageHistoryRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

@@ -41,6 +41,8 @@ const PUBLIC = new Set([
   key("POST", "/api/v1/push/{token}"),
   // docs/adr/0454: a published status page's JSON twin is for anyone (a draft is a 404).
   key("GET", "/api/v1/status-pages/{slug}/summary"),
+  // docs/adr/0457: its incident history's JSON twin likewise (published incidents only).
+  key("GET", "/api/v1/status-pages/{slug}/history"),
   // docs/adr/0455: SVG badges of monitors made badge-public, for READMEs and dashboards; any other id is one 404.
   ...["status", "uptime", "response-time", "cert-expiry"].map((b) => key("GET", `/api/v1/badges/monitors/{monitor_id}/${b}.svg`)),
   // docs/adr/0447: a delivered message's signed acknowledge link; its token is the credential.

@@ -16,3 +16,4 @@ export * from "./oauth.ts";
 export * from "./exposure.ts";
 export * from "./alert-rules.ts";
 export * from "./status-pages.ts";
+export * from "./status-page-incidents.ts";
