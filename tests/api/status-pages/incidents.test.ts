@@ -216,6 +216,26 @@ describe("status page incidents (admin API)", () => {
     expect((await a.t.app.request("/status/home/history?page=99")).status).toBe(404);
   });
 
+  it("announces every public change on NOTIFY status_pages, and nothing for a draft", async () => {
+    const seen: { change: string; page_id: number; incident_id: number }[] = [];
+    const { unlisten } = await a.t.sql.listen("status_pages", (p) => seen.push(JSON.parse(p)));
+    try {
+      const draft = await (await a.req("POST", P(), a.admin, { title: "quiet", body: "draft" })).json();
+      await a.req("POST", `${P()}/${draft.id}/updates`, a.admin, { body: "still a draft" });
+      await a.req("PATCH", `${P()}/${draft.id}`, a.admin, { title: "quiet 2" });
+      await a.req("POST", `${P()}/${draft.id}/publish`, a.admin);
+      await a.req("POST", `${P()}/${draft.id}/updates`, a.admin, { status: "monitoring", body: "watching" });
+      await a.req("PATCH", `${P()}/${draft.id}`, a.admin, { impact: "none" });
+      await a.req("POST", `${P()}/${draft.id}/updates`, a.admin, { status: "resolved", body: "done" });
+      await a.req("DELETE", `${P()}/${draft.id}`, a.admin);
+      for (let i = 0; i < 200 && seen.length < 5; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(seen.map((n) => n.change)).toEqual(["published", "updated", "edited", "resolved", "deleted"]);
+      expect(seen.every((n) => n.page_id === pageId && n.incident_id === draft.id)).toBe(true);
+    } finally {
+      await unlisten();
+    }
+  });
+
   it("stores the page's automatic incident setting", async () => {
     const page = await (await a.req("GET", `status-pages/${pageId}`, a.admin)).json();
     expect(page.auto_incidents).toEqual({ enabled: false, publish_after_secs: null });

@@ -50,7 +50,7 @@ export async function publishDraft(s: VerbScope, row: IncidentRow): Promise<Inci
     .where(and(eq(statusPageIncidents.id, row.id), isNull(statusPageIncidents.published_at)))
     .returning();
   if (!published) return null;
-  afterIncidentChange(s, { page_id: published.page_id, incident_id: published.id, kind: published.resolved_at ? "resolved" : "published" });
+  afterIncidentChange(s, { page_id: published.page_id, incident_id: published.id, kind: "published" });
   return published;
 }
 

@@ -83,8 +83,7 @@ export const createIncident = defineVerb(
     await s.tx.insert(statusPageIncidentUpdates).values({ incident_id: row!.id, status: body.status, body: body.body, created_at: s.now });
     const out = await presentOneIncident(s.tx, row!, names);
     auditIncident(s, row!, "create", { after: out });
-    if (body.publish)
-      afterIncidentChange(s, { page_id: pageId, incident_id: row!.id, kind: body.status === "resolved" ? "resolved" : "published" });
+    if (body.publish) afterIncidentChange(s, { page_id: pageId, incident_id: row!.id, kind: "published" });
     return out;
   },
 );
@@ -106,6 +105,7 @@ export const patchIncident = defineVerb(
       .returning();
     const out = await presentOneIncident(s.tx, row!, names);
     auditIncident(s, row!, "update", { before: beforeShape, after: out });
+    if (row!.published_at !== null) afterIncidentChange(s, { page_id: row!.page_id, incident_id: row!.id, kind: "edited" });
     return out;
   },
 );
@@ -118,6 +118,7 @@ export const deleteIncident = defineVerb(
     const beforeShape = await presentOneIncident(s.tx, before);
     await s.tx.delete(statusPageIncidents).where(eq(statusPageIncidents.id, before.id));
     auditIncident(s, before, "delete", { before: beforeShape });
+    if (before.published_at !== null) afterIncidentChange(s, { page_id: before.page_id, incident_id: before.id, kind: "deleted" });
   },
 );
 
