@@ -84,6 +84,8 @@ import { statusPageSubscriberRoutes } from "./routes/status-pages/subscriber-rou
 import { itemBadgeRoutes } from "./routes/status-pages/item-badge-routes.ts";
 import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
 import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
+import { statusPageIncidentRoutes } from "./routes/status-pages/incident-routes.ts";
+import { statusPageHistoryRoutes } from "./routes/status-pages/history-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 import { vaultRoutes } from "./routes/vault/index.ts";
 
@@ -158,6 +160,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   statusPagePreviewRoutes(app);
   statusPageSubscriberRoutes(app);
   itemBadgeRoutes(app);
+  statusPageIncidentRoutes(app);
+  statusPageHistoryRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

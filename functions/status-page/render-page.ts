@@ -4,6 +4,7 @@
 import { escapeHtml } from "../../shared/domain/notifications/message-text.ts";
 import type { StatusPageSummaryItemShape, StatusPageSummaryShape } from "../../shared/schemas/status-page-summary.ts";
 import { pageStyle } from "./page-style.ts";
+import { feedLinks, historyLinks, renderIncident } from "./render-incidents.ts";
 
 const BANNER: Record<StatusPageSummaryShape["state"], string> = {
   operational: "All systems operational",
@@ -46,6 +47,10 @@ ${bar(
 )}<div class="legend"><span>24 hours ago</span><span>Now</span></div></div>`;
 }
 
+function incidents(s: StatusPageSummaryShape): string {
+  return s.incidents.length === 0 ? "" : `<h2>Current incidents</h2>${s.incidents.map(renderIncident).join("")}`;
+}
+
 function maintenance(s: StatusPageSummaryShape): string {
   if (s.maintenance.length === 0) return "";
   const rows = s.maintenance.map((m) => {
@@ -62,11 +67,11 @@ export function renderStatusPage(s: StatusPageSummaryShape): { html: string; sty
   const sections = s.sections.map((sec) => `<h2>${escapeHtml(sec.name)}</h2>${sec.items.map(item).join("")}`).join("");
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(s.title)}</title><style>${style}</style></head>
+<title>${escapeHtml(s.title)}</title>${feedLinks(s.slug, s.title)}<style>${style}</style></head>
 <body><main><header>${logo}<div><h1>${escapeHtml(s.title)}</h1>${s.description ? `<p class="meta">${escapeHtml(s.description)}</p>` : ""}</div></header>
 <div class="banner ${s.state}">${BANNER[s.state]}</div>
-${maintenance(s)}${sections}
-<footer>${s.footer_text ? `${escapeHtml(s.footer_text)}<br>` : ""}Times in UTC.</footer></main></body></html>`;
+${incidents(s)}${maintenance(s)}${sections}
+<footer>${s.footer_text ? `${escapeHtml(s.footer_text)}<br>` : ""}Times in UTC. <a href="${historyLinks(s.slug).history}">Incident history</a></footer></main></body></html>`;
   return { html, style };
 }
 

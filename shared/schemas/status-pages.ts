@@ -67,6 +67,13 @@ const Section = v.object({
 const Sections = v.pipe(v.array(Section), v.maxLength(MAX_SECTIONS));
 export type StatusPageSectionInput = v.InferOutput<typeof Section>;
 
+/** Automatic incident proposals (docs/adr/0456): off, or on with a delay before a draft is published (null: an operator publishes). */
+export const AutoIncidents = v.object({
+  enabled: v.boolean(),
+  publish_after_secs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(7 * 86_400))), null),
+});
+export type AutoIncidentsShape = v.InferOutput<typeof AutoIncidents>;
+
 const entries = {
   slug: Slug,
   title: Title,
@@ -78,20 +85,11 @@ const entries = {
   published: v.optional(v.boolean(), false),
   custom_domain: v.optional(Domain, null),
   sections: v.optional(Sections, []),
+  auto_incidents: v.optional(AutoIncidents, { enabled: false, publish_after_secs: null }),
 };
 export const StatusPageBody = writeBody(entries);
 export type StatusPageCreate = v.InferOutput<typeof StatusPageBody>;
-// Without the create's defaults: a PATCH that leaves `published` or `logo_url` out must keep them, not
-// reset them (patchBody keeps an optional field's default, which would unpublish the page).
-export const StatusPagePatchBody = patchBody({
-  ...entries,
-  logo_url: LogoUrl,
-  primary_color: v.nullable(HexColour),
-  accent_color: v.nullable(HexColour),
-  published: v.boolean(),
-  custom_domain: Domain,
-  sections: Sections,
-});
+export const StatusPagePatchBody = patchBody({ ...entries, sections: Sections, auto_incidents: AutoIncidents });
 export type StatusPagePatch = v.InferOutput<typeof StatusPagePatchBody>;
 
 const ItemOut = v.object({
@@ -114,6 +112,7 @@ export const StatusPageOut = v.object({
   footer_text: v.nullable(v.string()),
   published: v.boolean(),
   custom_domain: v.nullable(v.string()),
+  auto_incidents: v.object({ enabled: v.boolean(), publish_after_secs: v.nullable(v.number()) }),
   sections: v.array(v.object({ name: v.string(), show_messages: v.boolean(), items: v.array(ItemOut) })),
   created_at: v.string(),
   updated_at: v.string(),

@@ -2,11 +2,9 @@
 // opens from a chat message without a session. The confirmation page's only action is a form that POSTs
 // the token back; no script, and a CSP that allows nothing but its own inline style and that form.
 import type { AckLinkView } from "../../../shared/verbs/notifications/acknowledge-link.ts";
+import { escapeHtml } from "../../../shared/domain/notifications/message-text.ts";
 
 export const ACK_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 export function page(title: string, body: string): string {
   return `<!doctype html>

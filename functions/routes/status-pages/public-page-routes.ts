@@ -13,11 +13,11 @@ import { cachedAnswer } from "./cached-answer.ts";
 const HTML = "text/html; charset=utf-8";
 const SLUG = /^[a-z0-9-]{1,64}$/i;
 
-async function pageHeaders(style: string, logoUrl: string | null): Promise<Record<string, string>> {
+export async function pageHeaders(style: string, logoUrl: string | null): Promise<Record<string, string>> {
   return { "Content-Security-Policy": await statusPageCsp(style, logoUrl), "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY" };
 }
 
-async function notFound(c: Context<AppEnv>): Promise<Response> {
+export async function notFound(c: Context<AppEnv>): Promise<Response> {
   const { html, style } = notFoundPage();
   return c.body(html, 404, { "Content-Type": HTML, "Cache-Control": "no-store", ...(await pageHeaders(style, null)) });
 }

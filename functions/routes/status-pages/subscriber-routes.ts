@@ -32,7 +32,8 @@ import {
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { escapeHtml, linkPageResponse, page } from "../notifications/ack-page.ts";
+import { escapeHtml } from "../../../shared/domain/notifications/message-text.ts";
+import { linkPageResponse, page } from "../notifications/ack-page.ts";
 import { STATUS_PAGES_BASE } from "./page-routes.ts";
 
 /** Subscribe requests per client (each may send a message to a stranger's address: kept low). */

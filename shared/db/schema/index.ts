@@ -17,3 +17,4 @@ export * from "./exposure.ts";
 export * from "./alert-rules.ts";
 export * from "./status-pages.ts";
 export * from "./status-page-subscribers.ts";
+export * from "./status-page-incidents.ts";

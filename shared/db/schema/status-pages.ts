@@ -23,6 +23,10 @@ export const statusPages = pgTable(
     published: boolean("published").notNull().default(false),
     /** Lower-case host name; requests with this Host get the page at `/`. */
     custom_domain: text("custom_domain"),
+    /** Propose a draft incident when a listed item goes down (docs/adr/0456-status-page-incidents.md). */
+    auto_incidents: boolean("auto_incidents").notNull().default(false),
+    /** Publish such a draft after this many seconds if the item is still down; null waits for an operator. */
+    auto_publish_after_s: integer("auto_publish_after_s"),
     ...timestamps,
   },
   (t) => [

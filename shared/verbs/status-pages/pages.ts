@@ -7,7 +7,13 @@ import { monitors, services, statusPageItems, statusPageSections, statusPages } 
 import { assignItemKeys } from "../../domain/status-pages/item-keys.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { StatusPageCreate, StatusPagePatch, StatusPageSectionInput, StatusPageShape } from "../../schemas/status-pages.ts";
+import type {
+  AutoIncidentsShape,
+  StatusPageCreate,
+  StatusPagePatch,
+  StatusPageSectionInput,
+  StatusPageShape,
+} from "../../schemas/status-pages.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
 import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
 import { type PageRow, presentOne, presentPage, requirePage, sectionsOf } from "./page-rows.ts";
@@ -96,6 +102,11 @@ async function replaceSections(tx: Db, pageId: number, sections: StatusPageSecti
   }
 }
 
+/** The page's automatic incident setting as its two columns (none when not given). */
+function autoColumns(auto: AutoIncidentsShape | undefined) {
+  return auto === undefined ? {} : { auto_incidents: auto.enabled, auto_publish_after_s: auto.publish_after_secs };
+}
+
 function checkVersion(row: PageRow, ifMatch: number | undefined): void {
   if (ifMatch !== undefined && row.updated_at.getTime() !== ifMatch)
     throw new ApiError("PRECONDITION_FAILED", `Status page ${row.id} changed since it was read: read it again.`);
@@ -106,12 +117,12 @@ function audit(s: VerbScope, id: number, action: string, diff: Record<string, un
 }
 
 export const createStatusPage = defineVerb({ scope: WRITE_STATUS_PAGES }, async (s, body: StatusPageCreate): Promise<StatusPageShape> => {
-  const { sections, ...fields } = body;
+  const { sections, auto_incidents, ...fields } = body;
   await checkUnique(s.tx, fields);
   await checkRefs(s.tx, sections);
   const [row] = await s.tx
     .insert(statusPages)
-    .values({ ...fields, created_at: s.now, updated_at: s.now })
+    .values({ ...fields, ...autoColumns(auto_incidents), created_at: s.now, updated_at: s.now })
     .returning();
   await replaceSections(s.tx, row!.id, sections);
   const out = await presentOne(s.tx, row!);
@@ -124,7 +135,7 @@ export const patchStatusPage = defineVerb(
   async (s, { id, body, ifMatch }: { id: number; body: StatusPagePatch; ifMatch?: number | undefined }) => {
     const before = await requirePage(s.tx, id, true);
     checkVersion(before, ifMatch);
-    const { sections, ...fields } = body;
+    const { sections, auto_incidents, ...fields } = body;
     await checkUnique(s.tx, fields, id);
     if (sections) await checkRefs(s.tx, sections);
     const beforeShape = await presentOne(s.tx, before);
@@ -132,7 +143,7 @@ export const patchStatusPage = defineVerb(
     const updated_at = new Date(Math.max(s.now.getTime(), before.updated_at.getTime() + 1));
     const [row] = await s.tx
       .update(statusPages)
-      .set({ ...fields, updated_at })
+      .set({ ...fields, ...autoColumns(auto_incidents), updated_at })
       .where(eq(statusPages.id, id))
       .returning();
     if (sections) await replaceSections(s.tx, id, sections);

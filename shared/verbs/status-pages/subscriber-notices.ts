@@ -17,6 +17,7 @@ import { senderOf } from "../settings/smtp-server.ts";
 import { openSectionSecret } from "../settings/secret-section.ts";
 import { SMTP_SECTION } from "../settings/smtp.ts";
 import type { VerbScope } from "../verb.ts";
+import { escapeHtml } from "../../domain/notifications/message-text.ts";
 
 /** Attempts of a subscriber's message before its dead letter (the sinks' default budget). */
 export const SUBSCRIBER_MAX_ATTEMPTS = 5;
@@ -83,9 +84,6 @@ export async function queueConfirmation(s: VerbScope, subscriberId: number, page
     url: pageUrl,
   });
 }
-
-const escapeHtml = (t: string) =>
-  t.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export interface SubscriberDeliveryRow {
   id: number;

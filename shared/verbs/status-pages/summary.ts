@@ -10,6 +10,7 @@ import { ApiError } from "../../errors.ts";
 import type { StatusPageSummaryShape } from "../../schemas/status-page-summary.ts";
 import { readBrandingSettings } from "../branding/config.ts";
 import { defineRead } from "../verb.ts";
+import { currentIncidents } from "./incidents/public-incidents.ts";
 import { itemMonitors } from "./item-monitors.ts";
 import { type PageRow, sectionsOf } from "./page-rows.ts";
 import { pageMaintenance } from "./page-maintenance.ts";
@@ -18,7 +19,7 @@ import { bar, DAYS, dailyCounts, dayKeys, hourKeys, hourlyCounts, overall } from
 
 export type PageLookup = { slug: string } | { domain: string };
 
-async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
+export async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
   const where = "slug" in by ? eq(statusPages.slug, by.slug.toLowerCase()) : eq(statusPages.custom_domain, by.domain.toLowerCase());
   const [row] = await db
     .select()
@@ -27,6 +28,14 @@ async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
   // The same answer for a draft as for nothing: a draft's existence is not public.
   if (!row) throw new ApiError("RESOURCE_NOT_FOUND", "No such status page.");
   return row;
+}
+
+/** The page's colours; null ones follow the branding settings. */
+export function pageColors(page: PageRow, branding: Awaited<ReturnType<typeof readBrandingSettings>>) {
+  return {
+    primary: page.primary_color ?? branding.primary_color,
+    accent: page.accent_color ?? branding.accent_colors[0] ?? branding.primary_color,
+  };
 }
 
 export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<StatusPageSummaryShape> {
@@ -52,11 +61,9 @@ export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<St
     description: page.description,
     logo_url: page.logo_url,
     footer_text: page.footer_text,
-    colors: {
-      primary: page.primary_color ?? branding.primary_color,
-      accent: page.accent_color ?? branding.accent_colors[0] ?? branding.primary_color,
-    },
+    colors: pageColors(page, branding),
     state: pageState([...states.values()]),
+    incidents: await currentIncidents(db, page.id, items),
     maintenance: maintenance.map((m) => ({
       state: m.state,
       starts_at: m.starts_at,

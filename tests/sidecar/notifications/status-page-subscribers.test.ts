@@ -21,7 +21,7 @@ let pageId: number;
 let peer: Peer;
 let mails: CaughtMail[] = [];
 
-// The incidents work calls noticeSubscribers inside its own verb; a test verb stands in for it.
+// noticeSubscribers called directly (the e-mail case); the webhook case goes through a published incident.
 const announce = defineVerb({ scope: "public" }, async (s, input: { pageId: number; subject: string; text: string; html?: string }) =>
   noticeSubscribers(s, { ...input, url: `${BASE}/status/home` }),
 );
@@ -138,12 +138,29 @@ describe("status page subscribers", () => {
     expect(body.data.confirm_url.endsWith(body.data.confirm_token)).toBe(true);
     expect((await h.req("POST", new URL(body.data.confirm_url).pathname)).status).toBe(200);
 
-    await announce({ ctx: ctx(), input: { pageId, subject: "Storage degraded", text: "Slow writes." } });
+    // An incident published through the API tells the subscriber (after-change.ts), and so does its resolution.
+    const created = await h.req("POST", `status-pages/${pageId}/incidents`, h.admin, {
+      title: "Storage degraded",
+      body: "Slow **writes**.",
+      publish: true,
+    });
+    expect(created.status).toBe(201);
+    const incidentId = (await created.json()).id;
     const n = await h.until(async () => peer.received.find((x) => x.body.includes("Storage degraded")), "the webhook notice");
     const notice = JSON.parse(n.body);
     expect(notice.type).toBe("status_page.notice");
-    expect(notice.data).toMatchObject({ title: "Storage degraded", message: "Slow writes.", page: { title: "Home services" } });
+    expect(notice.data).toMatchObject({
+      title: "Home services: Storage degraded (New incident)",
+      message: "New incident: Storage degraded\n\nSlow **writes**.",
+      page: { title: "Home services" },
+    });
     expect(notice.data.unsubscribe_url).toMatch(/\/subscriptions\/unsubscribe\/u\./);
+    const resolved = await h.req("POST", `status-pages/${pageId}/incidents/${incidentId}/updates`, h.admin, {
+      status: "resolved",
+      body: "Fixed.",
+    });
+    expect(resolved.status).toBe(201);
+    await h.until(async () => peer.received.find((x) => x.body.includes("Storage degraded (Resolved)")), "the resolution notice");
     // The attempt is recorded just after the receiver answered.
     await h.until(
       async () =>

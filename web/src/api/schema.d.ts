@@ -8216,6 +8216,112 @@ export interface paths {
         patch: operations["patchApiV1StatusPagesByPageId"];
         trace?: never;
     };
+    "/api/v1/status-pages/{page_id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a status page's incidents
+         * @description The list envelope, drafts included; sort created_at, id, published_at, title; `q` over the title; `state` draft, open (unresolved) or resolved.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdIncidents"];
+        put?: never;
+        /**
+         * Open an incident
+         * @description `body` is the first timeline entry (Markdown, rendered and sanitised when shown). A draft unless `publish: true`. `title`, `status` (investigating, identified, monitoring, resolved), `impact` (none, minor, major, critical), `affected` ([{kind: "monitor", monitor_id} | {kind: "service", service_id} | {kind: "tag", tag}]: what the page's items point at; each must be on the page when written, a 422 naming `affected[i]` otherwise; an item later taken off the page is no longer shown). A draft (`published: false`) is never public.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPagesByPageIdIncidents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One incident with its timeline
+         * @description The ETag is the incident's version. Each update carries its Markdown `body` and the sanitised `html` the public sees.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdIncidentsByIncidentId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an incident
+         * @description Removes it and its timeline, published or not (audited). With `If-Match` an incident changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        delete: operations["deleteApiV1StatusPagesByPageIdIncidentsByIncidentId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an incident's title, impact or affected items
+         * @description Only the fields given change; the status changes through an update. With `If-Match` an incident changed since is a 412. `title`, `status` (investigating, identified, monitoring, resolved), `impact` (none, minor, major, critical), `affected` ([{kind: "monitor", monitor_id} | {kind: "service", service_id} | {kind: "tag", tag}]: what the page's items point at; each must be on the page when written, a 422 naming `affected[i]` otherwise; an item later taken off the page is no longer shown). A draft (`published: false`) is never public.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        patch: operations["patchApiV1StatusPagesByPageIdIncidentsByIncidentId"];
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/incidents/{incident_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft incident
+         * @description The operator's confirmation: the incident and its timeline become public (on a published page). Already published: a 409. With `If-Match` an incident changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPagesByPageIdIncidentsByIncidentIdPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/incidents/{incident_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a timeline entry
+         * @description `body` (Markdown) and optionally a new `status`; `resolved` sets `resolved_at`. A resolved incident takes further notes but is not reopened (a 409: open a new incident). Answers the incident with its timeline. With `If-Match` an incident changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPagesByPageIdIncidentsByIncidentIdUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status-pages/{page_id}/preview": {
         parameters: {
             query?: never;
@@ -8277,6 +8383,26 @@ export interface paths {
          *     Needs scope `write:status_pages`.
          */
         delete: operations["deleteApiV1StatusPagesByPageIdSubscribersBySubscriberId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{slug}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published status page's incident history (public)
+         * @description No credential. The list envelope of the page's published incidents, newest first (`limit` default 20, `offset`): title, status, impact, started_at, resolved_at, the public names of the affected items and the timeline (newest first, each update's Markdown as sanitised `html`). Drafts never appear; no ids (`key` is random per incident). An unknown slug and a draft page are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match. The same as HTML: /status/{slug}/history; as feeds: /status/{slug}/feed.atom and feed.rss.
+         */
+        get: operations["getApiV1StatusPagesBySlugHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -32151,6 +32277,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             accent_color: string | null;
+                            auto_incidents: {
+                                enabled: boolean;
+                                publish_after_secs: number | null;
+                            };
                             created_at: string;
                             custom_domain: string | null;
                             description: string | null;
@@ -32202,6 +32332,17 @@ export interface operations {
                 "application/json": {
                     /** @default null */
                     accent_color?: string | null;
+                    /**
+                     * @default {
+                     *       "enabled": false,
+                     *       "publish_after_secs": null
+                     *     }
+                     */
+                    auto_incidents?: {
+                        enabled: boolean;
+                        /** @default null */
+                        publish_after_secs?: number | null;
+                    };
                     /** @default null */
                     custom_domain?: string | null;
                     description?: string | null;
@@ -32255,6 +32396,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         accent_color: string | null;
+                        auto_incidents: {
+                            enabled: boolean;
+                            publish_after_secs: number | null;
+                        };
                         created_at: string;
                         custom_domain: string | null;
                         description: string | null;
@@ -32311,6 +32456,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         accent_color: string | null;
+                        auto_incidents: {
+                            enabled: boolean;
+                            publish_after_secs: number | null;
+                        };
                         created_at: string;
                         custom_domain: string | null;
                         description: string | null;
@@ -32387,6 +32536,11 @@ export interface operations {
             content: {
                 "application/json": {
                     accent_color?: string | null;
+                    auto_incidents?: {
+                        enabled: boolean;
+                        /** @default null */
+                        publish_after_secs?: number | null;
+                    };
                     custom_domain?: string | null;
                     description?: string | null;
                     footer_text?: string | null;
@@ -32435,6 +32589,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         accent_color: string | null;
+                        auto_incidents: {
+                            enabled: boolean;
+                            publish_after_secs: number | null;
+                        };
                         created_at: string;
                         custom_domain: string | null;
                         description: string | null;
@@ -32459,6 +32617,495 @@ export interface operations {
                         slug: string;
                         title: string;
                         updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageIdIncidents: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "created_at" | "id" | "published_at" | "title";
+                state?: "draft" | "open" | "resolved";
+            };
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            affected: {
+                                /** @enum {string} */
+                                kind: "monitor" | "service" | "tag";
+                                monitor_id: number | null;
+                                public_name: string | null;
+                                service_id: number | null;
+                                tag: string | null;
+                            }[];
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            impact: "none" | "minor" | "major" | "critical";
+                            key: string;
+                            page_id: number;
+                            publish_after: string | null;
+                            published: boolean;
+                            published_at: string | null;
+                            resolved_at: string | null;
+                            /** @enum {string} */
+                            source: "operator" | "automatic";
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                            title: string;
+                            updated_at: string;
+                            updates: {
+                                body: string;
+                                created_at: string;
+                                html: string;
+                                id: number;
+                                /** @enum {string} */
+                                status: "investigating" | "identified" | "monitoring" | "resolved";
+                            }[];
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesByPageIdIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    affected?: ({
+                        /** @constant */
+                        kind: "monitor";
+                        monitor_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "service";
+                        service_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "tag";
+                        tag: string;
+                    })[];
+                    body: string;
+                    /**
+                     * @default minor
+                     * @enum {string}
+                     */
+                    impact?: "none" | "minor" | "major" | "critical";
+                    /** @default false */
+                    publish?: boolean;
+                    /**
+                     * @default investigating
+                     * @enum {string}
+                     */
+                    status?: "investigating" | "identified" | "monitoring" | "resolved";
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1StatusPagesByPageIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1StatusPagesByPageIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    affected?: ({
+                        /** @constant */
+                        kind: "monitor";
+                        monitor_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "service";
+                        service_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "tag";
+                        tag: string;
+                    })[];
+                    /** @enum {string} */
+                    impact?: "none" | "minor" | "major" | "critical";
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1StatusPagesByPageIdIncidentsByIncidentIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1StatusPagesByPageIdIncidentsByIncidentIdUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @enum {string} */
+                    status?: "investigating" | "identified" | "monitoring" | "resolved";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
                     };
                 };
             };
@@ -32583,6 +33230,61 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiV1StatusPagesBySlugHistory: {
+        parameters: {
+            query?: {
+                /** @description How many items at most: a whole number from 1, default 20. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            affected: string[];
+                            /** @enum {string} */
+                            impact: "none" | "minor" | "major" | "critical";
+                            key: string;
+                            resolved_at: string | null;
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                            title: string;
+                            updated_at: string;
+                            updates: {
+                                created_at: string;
+                                html: string;
+                                /** @enum {string} */
+                                status: "investigating" | "identified" | "monitoring" | "resolved";
+                            }[];
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     postApiV1StatusPagesBySlugSubscribers: {
         parameters: {
             query?: never;
@@ -32649,6 +33351,24 @@ export interface operations {
                         };
                         description: string | null;
                         footer_text: string | null;
+                        incidents: {
+                            affected: string[];
+                            /** @enum {string} */
+                            impact: "none" | "minor" | "major" | "critical";
+                            key: string;
+                            resolved_at: string | null;
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                            title: string;
+                            updated_at: string;
+                            updates: {
+                                created_at: string;
+                                html: string;
+                                /** @enum {string} */
+                                status: "investigating" | "identified" | "monitoring" | "resolved";
+                            }[];
+                        }[];
                         logo_url: string | null;
                         maintenance: {
                             ends_at: string | null;
