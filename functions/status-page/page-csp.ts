@@ -1,8 +1,9 @@
-// The public status page's Content-Security-Policy: nothing loads but its own stylesheet (by hash) and
-// its logo (by the logo's origin, or this origin for a path); no script, frame, form or base.
+// The public status page's Content-Security-Policy: nothing loads but its own stylesheet (by hash), its
+// logo (by the logo's origin, or this origin for a path) and, where live updates are served, the live
+// script (by hash) and its event stream and page fetches ('self'); no frame, form or base.
 import { bytesToBase64, utf8Bytes } from "../../shared/auth/encoding.ts";
 
-export async function statusPageCsp(style: string, logoUrl: string | null): Promise<string> {
+export async function statusPageCsp(style: string, logoUrl: string | null, scriptHash?: string): Promise<string> {
   const hash = bytesToBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8Bytes(style))));
   let img = "'none'";
   if (logoUrl) img = logoUrl.startsWith("/") ? "'self'" : (URL.parse(logoUrl)?.origin ?? "'none'");
@@ -10,6 +11,7 @@ export async function statusPageCsp(style: string, logoUrl: string | null): Prom
     "default-src 'none'",
     `style-src 'sha256-${hash}'`,
     `img-src ${img}`,
+    ...(scriptHash ? [`script-src '${scriptHash}'`, "connect-src 'self'"] : []),
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'none'",

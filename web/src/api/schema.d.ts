@@ -8145,7 +8145,7 @@ export interface paths {
         };
         /**
          * A published status page's summary (public)
-         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match.
+         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=1`, 304 on If-None-Match. Served from a cache that forgets the page on its state changes (within 60 s for the bars' time grain); not rate-limited.
          */
         get: operations["getApiV1StatusPagesBySlugSummary"];
         put?: never;
