@@ -17,21 +17,44 @@ import type { AppEnv } from "../../deps.ts";
 export const STATUS_PAGE_MAX_AGE_S = 1;
 export const STATUS_PAGE_CACHE_CONTROL = `public, max-age=${STATUS_PAGE_MAX_AGE_S}`;
 
+async function gzipped(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 export async function prepareAnswer(body: string, contentType: string, extra: Record<string, string> = {}): Promise<PreparedAnswer> {
   const bytes = utf8Bytes(body);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const etag = `"${bytesToBase64Url(digest).slice(0, 27)}"`;
-  return { bytes, etag, headers: { "Content-Type": contentType, ETag: etag, "Cache-Control": STATUS_PAGE_CACHE_CONTROL, ...extra } };
+  const headers = {
+    "Content-Type": contentType,
+    ETag: etag,
+    "Cache-Control": STATUS_PAGE_CACHE_CONTROL,
+    Vary: "Accept-Encoding",
+    ...extra,
+  };
+  // A representation of its own, so its own strong ETag (derived: the same bytes always gzip the same here).
+  const gzEtag = `${etag.slice(0, -1)}-gz"`;
+  return {
+    bytes,
+    etag,
+    headers,
+    gzip: { bytes: await gzipped(bytes), etag: gzEtag, headers: { ...headers, ETag: gzEtag, "Content-Encoding": "gzip" } },
+  };
 }
 
-/** 304 when the client holds these bytes, else 200 with them. */
+const acceptsGzip = (header: string | undefined) =>
+  header !== undefined && /\bgzip\b/i.test(header) && !/\bgzip;\s*q=0(\.0*)?\b/i.test(header);
+
+/** 304 when the client holds these bytes, else 200 with them (gzipped when the client takes it). */
 export function answerWith(c: Context<AppEnv>, prepared: PreparedAnswer): Response {
+  const chosen = prepared.gzip && acceptsGzip(c.req.header("accept-encoding")) ? prepared.gzip : prepared;
   const asked = c.req.header("if-none-match");
   if (asked) {
     const tags = asked.split(",").map((t) => t.trim().replace(/^W\//, ""));
-    if (tags.includes(prepared.etag) || tags.includes("*")) return c.body(null, 304, prepared.headers);
+    if (tags.includes(chosen.etag) || tags.includes("*")) return c.body(null, 304, chosen.headers);
   }
-  return c.body(prepared.bytes, 200, prepared.headers);
+  return c.body(chosen.bytes, 200, chosen.headers);
 }
 
 export async function cachedAnswer(

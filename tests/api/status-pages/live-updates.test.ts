@@ -5,11 +5,9 @@
 import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cryptoRandom, systemClock } from "../../../shared/clock.ts";
 import { PageEventHub } from "../../../shared/status-pages/page-events.ts";
-import { recordCheckResults } from "../../../shared/verbs/monitors/run/record-results.ts";
-import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
+import { recordResult } from "../../helpers/record-result.ts";
 import { changeStatusPages } from "../../helpers/app.ts";
 
 let a: Actors;
@@ -47,24 +45,7 @@ afterAll(async () => {
   await a?.t.close();
 });
 
-/** A check result recorded as the runner records it (recordMonitorResults: the row, its event, NOTIFY monitors). */
-const record = (up: boolean) =>
-  recordCheckResults({
-    ctx: systemContext({ db: a.t.runtime.database.db, clock: systemClock, random: cryptoRandom }),
-    input: {
-      results: [
-        {
-          monitor_id: monitorId,
-          checked_at: new Date().toISOString(),
-          up,
-          latency_ms: null,
-          samples: [],
-          msg: "refused",
-          source: "server",
-        },
-      ],
-    },
-  });
+const record = (up: boolean) => recordResult(a.t, monitorId, up);
 
 const get = (path: string, headers: Record<string, string> = {}) => a.t.app.request(path, { headers });
 
@@ -119,6 +100,13 @@ describe("status page cache", () => {
     const not = await get("/api/v1/status-pages/live/summary", { "if-none-match": etag });
     expect(not.status).toBe(304);
     expect(not.headers.get("etag")).toBe(etag);
+    // Gzipped for a client that takes it (compressed once, at build), with an ETag of its own.
+    const gz = await get("/api/v1/status-pages/live/summary", { "accept-encoding": "gzip, br" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("vary")).toBe("Accept-Encoding");
+    const gzEtag = gz.headers.get("etag")!;
+    expect(gzEtag).not.toBe(etag);
+    expect((await get("/api/v1/status-pages/live/summary", { "accept-encoding": "gzip", "if-none-match": gzEtag })).status).toBe(304);
     const html = await get("/status/live");
     expect((await get("/status/live", { "if-none-match": `W/${html.headers.get("etag")}` })).status).toBe(304);
     await changeStatusPages(a.t, () => a.req("PATCH", `status-pages/${pageId}`, a.admin, { title: "Renamed page", published: true }));

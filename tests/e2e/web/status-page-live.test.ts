@@ -5,10 +5,8 @@ import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cryptoRandom, systemClock } from "../../../shared/clock.ts";
-import { recordCheckResults } from "../../../shared/verbs/monitors/run/record-results.ts";
-import { systemContext } from "../../../shared/verbs/verb-context.ts";
 import { type Actors, createActors } from "../../helpers/actors.ts";
+import { recordResult } from "../../helpers/record-result.ts";
 import { hasChromium, launch, seen, shot } from "./browser.ts";
 
 describe.skipIf(!hasChromium)("the public status page in a browser", () => {
@@ -18,23 +16,7 @@ describe.skipIf(!hasChromium)("the public status page in a browser", () => {
   let browser: Browser;
   let monitorId: number;
 
-  const record = (up: boolean) =>
-    recordCheckResults({
-      ctx: systemContext({ db: a.t.runtime.database.db, clock: systemClock, random: cryptoRandom }),
-      input: {
-        results: [
-          {
-            monitor_id: monitorId,
-            checked_at: new Date().toISOString(),
-            up,
-            latency_ms: null,
-            samples: [],
-            msg: "refused",
-            source: "server",
-          },
-        ],
-      },
-    });
+  const record = (up: boolean) => recordResult(a.t, monitorId, up);
 
   beforeAll(async () => {
     a = await createActors();
