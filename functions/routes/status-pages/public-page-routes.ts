@@ -67,6 +67,8 @@ function eventsRoute(app: Hono<AppEnv>): void {
     if (!SLUG.test(slug)) throw noSuchPage();
     const found = await summaryJson(c, slug);
     if (found.pageId === null) throw noSuchPage();
+    // Hono answers HEAD with the GET handler and drops the body unread: no subscription for it.
+    if (c.req.method === "HEAD") return c.body(null, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
     const sub = hub.open(found.pageId);
     c.header("Cache-Control", "no-store");
     // Reverse proxies that buffer (nginx) pass the events on at once.
