@@ -61,17 +61,23 @@ function maintenance(s: StatusPageSummaryShape): string {
   return `<h2>Maintenance</h2>${rows.join("")}`;
 }
 
-export function renderStatusPage(s: StatusPageSummaryShape): { html: string; style: string } {
+/** Where live updates are served (docs/adr/0459): the page's event stream and its script's tag. */
+export interface LiveMarkup {
+  events: string;
+  script: string;
+}
+
+export function renderStatusPage(s: StatusPageSummaryShape, live?: LiveMarkup): { html: string; style: string } {
   const style = pageStyle(s.colors.primary, s.colors.accent);
   const logo = s.logo_url ? `<img src="${escapeHtml(s.logo_url)}" alt="">` : "";
   const sections = s.sections.map((sec) => `<h2>${escapeHtml(sec.name)}</h2>${sec.items.map(item).join("")}`).join("");
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(s.title)}</title>${feedLinks(s.slug, s.title)}<style>${style}</style></head>
-<body><main><header>${logo}<div><h1>${escapeHtml(s.title)}</h1>${s.description ? `<p class="meta">${escapeHtml(s.description)}</p>` : ""}</div></header>
+<body><main${live ? ` data-events="${escapeHtml(live.events)}"` : ""}><header>${logo}<div><h1>${escapeHtml(s.title)}</h1>${s.description ? `<p class="meta">${escapeHtml(s.description)}</p>` : ""}</div></header>
 <div class="banner ${s.state}">${BANNER[s.state]}</div>
 ${incidents(s)}${maintenance(s)}${sections}
-<footer>${s.footer_text ? `${escapeHtml(s.footer_text)}<br>` : ""}Times in UTC. <a href="${historyLinks(s.slug).history}">Incident history</a></footer></main></body></html>`;
+<footer>${s.footer_text ? `${escapeHtml(s.footer_text)}<br>` : ""}Times in UTC. <a href="${historyLinks(s.slug).history}">Incident history</a></footer></main>${live?.script ?? ""}</body></html>`;
   return { html, style };
 }
 

@@ -50,8 +50,8 @@ async function page(slug: string, publishAfter: number | null): Promise<number> 
     runtime,
     sql`insert into status_page_sections (page_id, position, name) values (${row!.id}, 0, 'All') returning id`,
   );
-  await runtime.database.db.execute(sql`insert into status_page_items (section_id, position, kind, monitor_id, public_name)
-    values (${section!.id}, 0, 'monitor', ${nas}, 'Storage'), (${section!.id}, 1, 'monitor', ${web}, 'Website')`);
+  await runtime.database.db.execute(sql`insert into status_page_items (section_id, position, kind, monitor_id, public_name, key)
+    values (${section!.id}, 0, 'monitor', ${nas}, 'Storage', 'storage'), (${section!.id}, 1, 'monitor', ${web}, 'Website', 'website')`);
   return row!.id;
 }
 

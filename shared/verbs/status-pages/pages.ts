@@ -114,6 +114,8 @@ function checkVersion(row: PageRow, ifMatch: number | undefined): void {
 
 function audit(s: VerbScope, id: number, action: string, diff: Record<string, unknown>): void {
   s.audit({ action: `status_page.${action}`, category: "status_pages", entity_type: "status_page", entity_id: id, diff });
+  // Every process's page cache forgets this page (and its live streams read it again) on commit (docs/adr/0459).
+  s.emit("status_pages", { page_id: id });
 }
 
 export const createStatusPage = defineVerb({ scope: WRITE_STATUS_PAGES }, async (s, body: StatusPageCreate): Promise<StatusPageShape> => {

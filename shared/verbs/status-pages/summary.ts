@@ -18,6 +18,11 @@ import { upstreamsDown } from "./upstream-down.ts";
 import { bar, DAYS, dailyCounts, dayKeys, hourKeys, hourlyCounts, overall } from "./uptime-bars.ts";
 
 export type PageLookup = { slug: string } | { domain: string };
+/** Filled by a build for the page cache (docs/adr/0459): the page and the monitors its items resolved to. */
+export interface SummarySources {
+  pageId?: number;
+  monitorIds?: number[];
+}
 
 export async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
   const where = "slug" in by ? eq(statusPages.slug, by.slug.toLowerCase()) : eq(statusPages.custom_domain, by.domain.toLowerCase());
@@ -38,11 +43,12 @@ export function pageColors(page: PageRow, branding: Awaited<ReturnType<typeof re
   };
 }
 
-export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<StatusPageSummaryShape> {
+export async function buildSummary(db: Db, page: PageRow, now: Date, sources: SummarySources = {}): Promise<StatusPageSummaryShape> {
   const sections = (await sectionsOf(db, [page.id])).get(page.id) ?? [];
   const items = sections.flatMap((s) => s.items);
   const members = await itemMonitors(db, items);
   const monitorIds = [...new Set([...members.values()].flat().map((m) => m.id))];
+  Object.assign(sources, { pageId: page.id, monitorIds });
   const [daily, hourly, branding] = [
     await dailyCounts(db, monitorIds, now),
     await hourlyCounts(db, monitorIds, now),
@@ -90,8 +96,8 @@ export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<St
   };
 }
 
-export const statusPageSummary = defineRead({ scope: "public" }, async (ctx, by: PageLookup) =>
-  buildSummary(ctx.db, await publishedPage(ctx.db, by), ctx.clock.now()),
+export const statusPageSummary = defineRead({ scope: "public" }, async (ctx, by: PageLookup & { sources?: SummarySources }) =>
+  buildSummary(ctx.db, await publishedPage(ctx.db, by), ctx.clock.now(), by.sources),
 );
 
 export { DAYS };

@@ -8397,7 +8397,7 @@ export interface paths {
         };
         /**
          * A published status page's incident history (public)
-         * @description No credential. The list envelope of the page's published incidents, newest first (`limit` default 20, `offset`): title, status, impact, started_at, resolved_at, the public names of the affected items and the timeline (newest first, each update's Markdown as sanitised `html`). Drafts never appear; no ids (`key` is random per incident). An unknown slug and a draft page are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match. The same as HTML: /status/{slug}/history; as feeds: /status/{slug}/feed.atom and feed.rss.
+         * @description No credential. The list envelope of the page's published incidents, newest first (`limit` default 20, `offset`): title, status, impact, started_at, resolved_at, the public names of the affected items and the timeline (newest first, each update's Markdown as sanitised `html`). Drafts never appear; no ids (`key` is random per incident). An unknown slug and a draft page are the same 404. ETag, `Cache-Control: public, max-age=1`, 304 on If-None-Match. The same as HTML: /status/{slug}/history; as feeds: /status/{slug}/feed.atom and feed.rss.
          */
         get: operations["getApiV1StatusPagesBySlugHistory"];
         put?: never;
@@ -8437,7 +8437,7 @@ export interface paths {
         };
         /**
          * A published status page's summary (public)
-         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match.
+         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=1`, 304 on If-None-Match. Served from a cache that forgets the page on its state changes (within 60 s for the bars' time grain); not rate-limited.
          */
         get: operations["getApiV1StatusPagesBySlugSummary"];
         put?: never;
