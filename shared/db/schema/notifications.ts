@@ -151,7 +151,8 @@ export const notificationDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex("notification_deliveries_alert_sink_idx").on(t.alert_id, t.sink_id, t.escalation_step, t.escalation_round),
-    index("notification_deliveries_due_idx").on(t.next_attempt_at).where(sql`state in ('pending', 'retrying')`),
+    // The claim walks each sink's due deliveries oldest first (docs/adr/0462-delivery-claim-per-sink.md).
+    index("notification_deliveries_sink_due_idx").on(t.sink_id, t.next_attempt_at, t.id).where(sql`state in ('pending', 'retrying')`),
     index("notification_deliveries_sink_idx").on(t.sink_id),
     index("notification_deliveries_held_idx").on(t.next_attempt_at).where(sql`state = 'held'`),
   ],
