@@ -26,6 +26,7 @@ import { announceSetupToken } from "../sidecar/startup/setup-token.ts";
 import { encryptStoredSecrets } from "../sidecar/startup/vault-secrets.ts";
 import { jsonLogger } from "../shared/logger.ts";
 import { statusWorker } from "../sidecar/status/status-worker.ts";
+import { statusPagesWorker } from "../sidecar/status-pages/status-pages-worker.ts";
 import { streamsWorker } from "../sidecar/streams/streams-worker.ts";
 import { telemetryWorker } from "../sidecar/telemetry/telemetry-worker.ts";
 
@@ -61,6 +62,7 @@ const workers: Worker[] = [
   discoveryWorker(runtime, { agentLinks: agentLinks.discovery }),
   listenerWorker(runtime),
   integrationsWorker(runtime),
+  statusPagesWorker(runtime),
 ];
 
 const app = createApp(deps, { events: streams.events });

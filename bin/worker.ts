@@ -16,6 +16,7 @@ import { createApp } from "../functions/app.ts";
 import type { Deps } from "../functions/deps.ts";
 import { edgeDatabase } from "../shared/db/edge-database.ts";
 import { fetchOutboundHttp } from "../functions/outbound-fetch.ts";
+import { StatusPageCache } from "../shared/status-pages/page-cache.ts";
 
 // The VERSION file, substituted by scripts/build-edge.ts; absent when another bundler builds this file.
 declare const __APP_VERSION__: string | undefined;
@@ -82,6 +83,8 @@ async function build(env: WorkerEnv): Promise<Handler> {
     startedAt: systemClock.now(),
     vault,
     outbound: fetchOutboundHttp(),
+    // No LISTEN on the edge: the status pages' answers are kept 1 s per isolate, and there are no live streams.
+    statusPageCache: new StatusPageCache({ precompressed: false }),
     // No peerAddress: the rate limiter reads CF-Connecting-IP on workerd.
   };
   if (config.REDIS_URL) logger.warn("REDIS_URL is not used on the edge: rate-limit counters are kept in the database");

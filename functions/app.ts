@@ -79,8 +79,13 @@ import { staticUploadRoutes } from "./routes/static-uploads.ts";
 import { webAppRoutes, withWebAppPage } from "./routes/web-app.ts";
 import { telemetryRoutes } from "./routes/telemetry/telemetry-routes.ts";
 import { statusPageRoutes } from "./routes/status-pages/page-routes.ts";
+import { statusPagePreviewRoutes } from "./routes/status-pages/preview-routes.ts";
+import { statusPageSubscriberRoutes } from "./routes/status-pages/subscriber-routes.ts";
+import { itemBadgeRoutes } from "./routes/status-pages/item-badge-routes.ts";
 import { statusPageSummaryRoutes } from "./routes/status-pages/summary-routes.ts";
 import { publicStatusPageRoutes } from "./routes/status-pages/public-page-routes.ts";
+import { statusPageIncidentRoutes } from "./routes/status-pages/incident-routes.ts";
+import { statusPageHistoryRoutes } from "./routes/status-pages/history-routes.ts";
 import { userRoutes } from "./routes/users/user-routes.ts";
 import { vaultRoutes } from "./routes/vault/index.ts";
 
@@ -152,6 +157,11 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   notificationsRoutes(app);
   statusPageRoutes(app);
   statusPageSummaryRoutes(app);
+  statusPagePreviewRoutes(app);
+  statusPageSubscriberRoutes(app);
+  itemBadgeRoutes(app);
+  statusPageIncidentRoutes(app);
+  statusPageHistoryRoutes(app);
   cveRoutes(app);
   vaultRoutes(app);
   eventsRoutes(app, sidecar.events);

@@ -26,6 +26,9 @@ import { packageAssets } from "./assets.ts";
 import { loadWebApp } from "./web-app.ts";
 import { type NodeDatabase, openDatabase } from "./database.ts";
 import { listenForCredentialChanges } from "./credential-invalidation.ts";
+import { listenForStatusPageChanges } from "./status-page-invalidation.ts";
+import { StatusPageCache } from "../shared/status-pages/page-cache.ts";
+import { PageEventHub } from "../shared/status-pages/page-events.ts";
 import { nodePeerAddress } from "./peer-address.ts";
 import { RedisRateLimitStore } from "./ratelimit-redis.ts";
 import { openRedis } from "./redis.ts";
@@ -109,6 +112,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     cacheMs: config.HEALTH_CACHE_MS,
   });
   const credentialCache = config.CREDENTIAL_CACHE_S > 0 ? new CredentialCache({ ttlMs: config.CREDENTIAL_CACHE_S * 1000 }) : undefined;
+  const statusPageCache = new StatusPageCache();
+  const statusPageEvents = new PageEventHub(statusPageCache);
+  // The live streams end when the drain begins: they never finish by themselves, and the drain waits for every answer.
+  lifecycle.onStopping(() => statusPageEvents.closeAll());
   const outbound = nodeOutboundHttp();
   const webApp = await loadWebApp(config.WEB_DIR);
   const agentBinaries = agentBinarySource(config, logger, options);
@@ -123,6 +130,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     startedAt: systemClock.now(),
     identity: new IdentityState(cryptoRandom),
     ...(credentialCache ? { credentialCache } : {}),
+    statusPageCache,
+    statusPageEvents,
     assets: packageAssets(),
     ...(webApp ? { webApp } : {}),
     // Redis when configured (and not overridden by RATE_LIMIT_STORE=database), else the database.
@@ -161,6 +170,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   };
   const background = new Workers(logger);
   if (credentialCache) void background.start(listenForCredentialChanges(database, credentialCache, logger, config.DATABASE_URL));
+  void background.start(listenForStatusPageChanges(database, statusPageCache, logger, config.DATABASE_URL));
   const close = async () => {
     await background.stopAll();
     redis?.disconnect();

@@ -18,8 +18,10 @@ const WEB_DIST = join(root, "web/dist");
 // library it knows lazily; only valibot's is ever used here, the others are not installed.
 export const OPTIONAL_IMPORTS = ["effect", "sury", "zod-to-json-schema", "zod-openapi", "zod/v4/core", "arktype", "@sinclair/typebox"];
 
-// Bare node built-ins badge-maker's width tables require for file loaders it never calls (docs/adr/0455).
-export const NODE_STUBBED_IMPORTS = ["fs", "util"];
+// Bare node built-ins badge-maker's width tables require for file loaders it never calls (docs/adr/0455),
+// and those postcss (sanitize-html's CSS parser, never called: no style attribute is allowed) requires for
+// source maps; postcss's own `browser` field maps fs, path and url to nothing (docs/adr/0456).
+export const NODE_STUBBED_IMPORTS = ["fs", "util", "path", "url"];
 const NODE_STUB = join(root, "scripts/edge-node-fs-stub.js");
 
 export interface EdgeBuild {
@@ -45,7 +47,9 @@ const emptyOptionalImports: esbuild.Plugin = {
     const names = new Set(OPTIONAL_IMPORTS);
     build.onResolve({ filter: /^[@a-z]/ }, (args) => (names.has(args.path) ? { path: args.path, namespace: "empty-module" } : undefined));
     build.onLoad({ filter: /.*/, namespace: "empty-module" }, () => ({ contents: "export {};", loader: "js" }));
-    build.onResolve({ filter: /^(fs|util)$/ }, (args) => (NODE_STUBBED_IMPORTS.includes(args.path) ? { path: NODE_STUB } : undefined));
+    build.onResolve({ filter: /^(fs|util|path|url)$/ }, (args) =>
+      NODE_STUBBED_IMPORTS.includes(args.path) ? { path: NODE_STUB } : undefined,
+    );
   },
 };
 

@@ -21,6 +21,8 @@ import type { AcmeIssuer } from "./verbs/certificates/acme-issuer.ts";
 import type { BackupStore } from "./verbs/backups/store.ts";
 import type { CveFeedFiles } from "./verbs/cve/feed-files.ts";
 import type { TlsReloader } from "./verbs/certificates/tls-reloader.ts";
+import type { StatusPageCache } from "./status-pages/page-cache.ts";
+import type { PageEventHub } from "./status-pages/page-events.ts";
 
 /** Serves the documentation pages' scripts from installed packages (Node); absent on the edge. */
 export type AssetLoader = (name: "scalar.js" | "redoc.js") => Promise<Uint8Array | undefined>;
@@ -54,6 +56,13 @@ export interface Deps {
    * `credentials` channel is up); absent on the edge and when CREDENTIAL_CACHE_S is 0.
    */
   credentialCache?: CredentialCache;
+  /**
+   * The public status pages' answers, kept until a state change announced by NOTIFY (60 s at most), or
+   * 1 s while no LISTEN stands behind them (the edge, a lost connection). docs/adr/0459.
+   */
+  statusPageCache?: StatusPageCache;
+  /** The status pages' live update streams (Node: one LISTEN per process tells them); absent on the edge. */
+  statusPageEvents?: PageEventHub;
   /** Per-route rate limits (spec 8.1), counting in Redis or the database, never in memory. */
   rateLimiter: RateLimiter;
   /** Secrets at rest (docs/architecture.md, API contracts): the installation's vault key, from SVC_VAULT_KEY or the data directory. */

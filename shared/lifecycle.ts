@@ -7,6 +7,7 @@ export class Lifecycle {
   #state: LifecycleState = "starting";
   #inFlight = 0;
   #idleWaiters: (() => void)[] = [];
+  #stopping: (() => void)[] = [];
 
   get state(): LifecycleState {
     return this.#state;
@@ -22,7 +23,15 @@ export class Lifecycle {
     if (this.#state === "starting") this.#state = "ready";
   }
   beginStopping(): void {
+    if (this.#state === "stopping") return;
     this.#state = "stopping";
+    for (const f of this.#stopping.splice(0)) f();
+  }
+
+  /** Runs `f` once the process starts stopping: for answers that never end by themselves (event streams). */
+  onStopping(f: () => void): void {
+    if (this.#state === "stopping") f();
+    else this.#stopping.push(f);
   }
 
   /** Counts a request in; the returned function counts it out. */

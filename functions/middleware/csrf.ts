@@ -23,6 +23,8 @@ const EXEMPT = [
   "/api/v1/health",
   // The acknowledge link's token is its credential (docs/adr/0447): a session cookie adds nothing to forge.
   "/api/v1/ack",
+  // Likewise a status page subscription's signed links (docs/adr/0458).
+  "/api/v1/status-pages/subscriptions",
 ];
 
 export const csrf: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -16,5 +16,9 @@ header img{max-height:3rem;max-width:10rem}h1{margin:.2rem 0;font-size:1.6rem}h2
 .bar .u100{background:var(--ok)}.bar .u99{background:#8cc63f}.bar .u95{background:var(--warn)}.bar .u0{background:var(--bad)}
 .legend{display:flex;justify-content:space-between;color:#57606a;font-size:.8rem}
 footer{margin:2rem 0 1rem;color:#57606a;font-size:.9rem;border-top:1px solid #e3e6ea;padding-top:.8rem;overflow-wrap:anywhere}
-a{color:var(--accent)}`;
+a{color:var(--accent)}
+.incident{border-left:.3rem solid var(--warn)}.incident.major,.incident.critical{border-left-color:var(--bad)}.incident.none{border-left-color:var(--none)}
+.timeline{list-style:none;margin:.5rem 0 0;padding:0}.timeline li{border-top:1px solid #e3e6ea;padding:.4rem 0}
+.md{overflow-wrap:anywhere}.md p{margin:.3rem 0}.md pre{overflow-x:auto;background:#f6f7f9;padding:.4rem}
+nav.row{margin:1rem 0}`;
 }

@@ -4,6 +4,7 @@
 import { escapeHtml } from "../../shared/domain/notifications/message-text.ts";
 import type { StatusPageSummaryItemShape, StatusPageSummaryShape } from "../../shared/schemas/status-page-summary.ts";
 import { pageStyle } from "./page-style.ts";
+import { feedLinks, historyLinks, renderIncident } from "./render-incidents.ts";
 
 const BANNER: Record<StatusPageSummaryShape["state"], string> = {
   operational: "All systems operational",
@@ -39,11 +40,15 @@ ${i.message ? `<div class="note">${escapeHtml(i.message)}</div>` : ""}
 ${bar(
   i.days.map((d) => ({ label: d.date, uptime: d.uptime })),
   false,
-)}<div class="legend"><span>90 days ago</span><span>${escapeHtml(pctText(i.uptime_90d))} uptime</span><span>Today</span></div>
+)}<div class="legend"><span>90 days ago</span><span>${i.uptime_90d === null ? "No data yet" : `${i.uptime_90d}% uptime`}</span><span>Today</span></div>
 ${bar(
   i.last_24h.map((h) => ({ label: when(h.hour), uptime: h.uptime })),
   true,
 )}<div class="legend"><span>24 hours ago</span><span>Now</span></div></div>`;
+}
+
+function incidents(s: StatusPageSummaryShape): string {
+  return s.incidents.length === 0 ? "" : `<h2>Current incidents</h2>${s.incidents.map(renderIncident).join("")}`;
 }
 
 function maintenance(s: StatusPageSummaryShape): string {
@@ -56,17 +61,23 @@ function maintenance(s: StatusPageSummaryShape): string {
   return `<h2>Maintenance</h2>${rows.join("")}`;
 }
 
-export function renderStatusPage(s: StatusPageSummaryShape): { html: string; style: string } {
+/** Where live updates are served (docs/adr/0459): the page's event stream and its script's tag. */
+export interface LiveMarkup {
+  events: string;
+  script: string;
+}
+
+export function renderStatusPage(s: StatusPageSummaryShape, live?: LiveMarkup): { html: string; style: string } {
   const style = pageStyle(s.colors.primary, s.colors.accent);
   const logo = s.logo_url ? `<img src="${escapeHtml(s.logo_url)}" alt="">` : "";
   const sections = s.sections.map((sec) => `<h2>${escapeHtml(sec.name)}</h2>${sec.items.map(item).join("")}`).join("");
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(s.title)}</title><style>${style}</style></head>
-<body><main><header>${logo}<div><h1>${escapeHtml(s.title)}</h1>${s.description ? `<p class="meta">${escapeHtml(s.description)}</p>` : ""}</div></header>
+<title>${escapeHtml(s.title)}</title>${feedLinks(s.slug, s.title)}<style>${style}</style></head>
+<body><main${live ? ` data-events="${escapeHtml(live.events)}"` : ""}><header>${logo}<div><h1>${escapeHtml(s.title)}</h1>${s.description ? `<p class="meta">${escapeHtml(s.description)}</p>` : ""}</div></header>
 <div class="banner ${s.state}">${BANNER[s.state]}</div>
-${maintenance(s)}${sections}
-<footer>${s.footer_text ? `${escapeHtml(s.footer_text)}<br>` : ""}Times in UTC.</footer></main></body></html>`;
+${incidents(s)}${maintenance(s)}${sections}
+<footer>${s.footer_text ? `${escapeHtml(s.footer_text)}<br>` : ""}Times in UTC. <a href="${historyLinks(s.slug).history}">Incident history</a></footer></main>${live?.script ?? ""}</body></html>`;
   return { html, style };
 }
 

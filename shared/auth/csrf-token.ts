@@ -3,28 +3,19 @@
 // subdomain, or a token minted for another session, is refused even when header and cookie agree.
 // k is derived from the session signing key (HKDF, fixed label): no configuration of its own, and every
 // instance that signs sessions alike also agrees on CSRF tokens.
-import { hkdf } from "@noble/hashes/hkdf.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { Random } from "../clock.ts";
 import { timingSafeEqualString } from "./constant-time.ts";
+import { derivedKey } from "./derived-key.ts";
 import { bytesToBase64Url, utf8Bytes } from "./encoding.ts";
 
-const KEY_LABEL = utf8Bytes("svc-control-plane csrf-token v1");
+const KEY_LABEL = "svc-control-plane csrf-token v1";
 const NONCE_BYTES = 32;
 /** 32 bytes of nonce and 32 of MAC, each 43 characters of unpadded base64url. */
 const SHAPE = /^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/;
 
-const derived = new WeakMap<Uint8Array, Uint8Array>();
-
-function csrfKey(signingKey: Uint8Array): Uint8Array {
-  let key = derived.get(signingKey);
-  if (!key) {
-    key = hkdf(sha256, signingKey, undefined, KEY_LABEL, 32);
-    derived.set(signingKey, key);
-  }
-  return key;
-}
+const csrfKey = (signingKey: Uint8Array) => derivedKey(signingKey, KEY_LABEL);
 
 function withMac(signingKey: Uint8Array, sessionId: string, nonce: string): string {
   // Length-prefixed fields (as OWASP writes it): no two (sid, nonce) pairs share a message.

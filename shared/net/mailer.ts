@@ -22,6 +22,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  html?: string | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface Mailer {

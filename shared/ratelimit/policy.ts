@@ -93,17 +93,21 @@ export function categoryFor(method: string, rawPath: string): Category {
   return "default";
 }
 
+const STATUS_PAGE_SUMMARY = /^\/api\/v1\/status-pages\/[^/]+\/summary$/;
 const SKIPPED = new Set(["livez", "startupz", "readyz", "health"].map((p) => `${V1}/${p}`));
 
 /**
  * The probes and the metrics scrape are never limited; they are skipped by name (spec 8.2.3). Pushes to
  * heartbeat monitors are limited per token by their route instead (functions/routes/monitors/push-routes.ts):
- * one host may push for thousands of monitors, so a per-client bucket would be the wrong one.
+ * one host may push for thousands of monitors, so a per-client bucket would be the wrong one. A public
+ * status page's JSON twin is served from the page cache, as its HTML page outside /api is (docs/adr/0459):
+ * counting it would cost a store write per answer that costs no query.
  */
 export function isSkipped(rawPath: string): boolean {
   const path = normalise(rawPath);
   if (SKIPPED.has(path)) return true;
   if (path.startsWith(`${V1}/push/`)) return true;
   if (path.startsWith(`${V1}/health/`)) return true;
+  if (STATUS_PAGE_SUMMARY.test(path)) return true;
   return path.startsWith(`${V1}/metrics`);
 }

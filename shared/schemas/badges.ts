@@ -1,4 +1,5 @@
-// The public SVG badges' routes (docs/adr/0455): GET /badges/monitors/{monitor_id}/<badge>.svg.
+// The public SVG badges' routes (docs/adr/0455, 0461): GET /badges/monitors/{monitor_id}/<badge>.svg and
+// /badges/status-pages/{slug}/items/{item_key}/<badge>.svg.
 import * as v from "valibot";
 import { oneOf } from "../domain/monitors/config-fields.ts";
 
@@ -11,6 +12,9 @@ export const BADGE_LABEL_MAX = 64;
 
 // Text, not an id: a malformed or out-of-range id answers the one badge 404 like any other miss.
 export const BadgeParams = v.object({ monitor_id: v.pipe(v.string(), v.maxLength(20)) });
+// A status page item's badge (docs/adr/0461): the page's slug and the item's key, as text for the same reason
+// (and unbounded here: the verb's patterns bound them, so an overlong one is the same 404, not a 422).
+export const ItemBadgeParams = v.object({ slug: v.string(), item_key: v.string() });
 
 export const BadgeQuery = v.object({
   label: v.optional(

@@ -68,9 +68,18 @@ export function writeBody<E extends Entries>(entries: E, readOnly: readonly stri
   );
 }
 
-/** The PATCH form of a write body: every field optional, only the given ones change. */
+/**
+ * The PATCH form of a write body: every field optional, only the given ones change. A create default
+ * (`v.optional(x, default)`) is dropped: an absent field must keep its stored value, not be reset to the
+ * default (a PATCH of a status page's title once unpublished it).
+ */
 export function patchBody<E extends Entries>(entries: E, readOnly: readonly string[] = []) {
-  const partial = Object.fromEntries(Object.entries(entries).map(([k, s]) => [k, s.type === "optional" ? s : v.optional(s)])) as {
+  const partial = Object.fromEntries(
+    Object.entries(entries).map(([k, s]) => [
+      k,
+      v.optional(s.type === "optional" ? (s as unknown as v.OptionalSchema<v.GenericSchema, unknown>).wrapped : s),
+    ]),
+  ) as {
     [K in keyof E]: v.OptionalSchema<E[K], undefined>;
   };
   return writeBody(partial, readOnly);

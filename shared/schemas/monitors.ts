@@ -88,6 +88,8 @@ const MONITOR_READ_ONLY = [
   "recent_checks",
   "vantage_results",
   "members",
+  // Derived from the status pages that list the monitor (docs/adr/0461).
+  "badge_listed",
 ];
 
 const monitorFields = {
@@ -234,6 +236,8 @@ export const MonitorRead = v.object({
   group_id: v.nullable(v.number()),
   /** Whether its SVG badges (/badges/monitors/{id}/...) answer anyone, without a credential (docs/adr/0455). */
   badge_public: v.boolean(),
+  /** Whether a published status page lists it as a monitor item, which makes its badges public too (docs/adr/0461). */
+  badge_listed: v.boolean(),
   /** A group monitor's members by where they stand (paused and in maintenance do not count); null for other monitors. */
   members: v.nullable(
     v.object({ total: v.number(), up: v.number(), down: v.number(), pending: v.number(), paused: v.number(), maintenance: v.number() }),

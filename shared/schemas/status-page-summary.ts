@@ -1,6 +1,7 @@
 // GET /status-pages/{slug}/summary (docs/adr/0454-status-pages.md): what a published status page shows,
 // and nothing else: public names, states, bars, maintenance; no ids, hosts or internal names.
 import * as v from "valibot";
+import { PublicIncident } from "./status-page-incidents.ts";
 
 const State = v.picklist(["up", "degraded", "down", "maintenance", "unknown"]);
 const Pct = v.nullable(v.number());
@@ -26,6 +27,8 @@ export const StatusPageSummary = v.object({
   footer_text: v.nullable(v.string()),
   colors: v.object({ primary: v.string(), accent: v.string() }),
   state: v.picklist(["operational", "degraded", "outage", "maintenance", "unknown"]),
+  /** Published, unresolved incidents, newest first, each with its timeline (newest first). */
+  incidents: v.array(PublicIncident),
   maintenance: v.array(
     v.object({
       state: v.picklist(["in_progress", "scheduled"]),

@@ -1,6 +1,7 @@
 // Request and answer shapes of /status-pages* (docs/adr/0454-status-pages.md): the admin API's page with
 // its sections and items, replaced as a whole when `sections` is given.
 import * as v from "valibot";
+import { ITEM_KEY_PATTERN } from "../domain/status-pages/item-keys.ts";
 import { HexColour } from "./branding.ts";
 import { OptionalText, patchBody, Ref, TagName, writeBody } from "./fields.ts";
 import { listQuery, listResponse } from "./list-query.ts";
@@ -37,10 +38,24 @@ const Domain = v.nullable(
   ),
 );
 
-const MonitorItem = v.object({ kind: v.literal("monitor"), monitor_id: Ref, public_name: PublicName });
-const ServiceItem = v.object({ kind: v.literal("service"), service_id: Ref, public_name: PublicName });
+// The item's public address in its page (badge URLs, docs/adr/0461): send back the key a read returned to
+// keep it across saves and renames; without one the save makes a slug of the public name.
+const ItemKey = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.toLowerCase(),
+      v.regex(ITEM_KEY_PATTERN, "A key is 1-64 lower-case letters, digits and inner hyphens."),
+      v.description("The item's address in badge URLs, unique within the page; omitted: a slug of the public name."),
+    ),
+  ),
+  null,
+);
+const MonitorItem = v.object({ kind: v.literal("monitor"), monitor_id: Ref, public_name: PublicName, key: ItemKey });
+const ServiceItem = v.object({ kind: v.literal("service"), service_id: Ref, public_name: PublicName, key: ItemKey });
 // A tag's public name is optional: the tag's own name is shown when none is given.
-const TagItem = v.object({ kind: v.literal("tag"), tag: TagName, public_name: v.optional(v.nullable(PublicName), null) });
+const TagItem = v.object({ kind: v.literal("tag"), tag: TagName, public_name: v.optional(v.nullable(PublicName), null), key: ItemKey });
 const Item = v.variant("kind", [MonitorItem, ServiceItem, TagItem], 'kind must be "monitor", "service" or "tag".');
 export type StatusPageItemInput = v.InferOutput<typeof Item>;
 
@@ -51,6 +66,13 @@ const Section = v.object({
 });
 const Sections = v.pipe(v.array(Section), v.maxLength(MAX_SECTIONS));
 export type StatusPageSectionInput = v.InferOutput<typeof Section>;
+
+/** Automatic incident proposals (docs/adr/0456): off, or on with a delay before a draft is published (null: an operator publishes). */
+export const AutoIncidents = v.object({
+  enabled: v.boolean(),
+  publish_after_secs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(7 * 86_400))), null),
+});
+export type AutoIncidentsShape = v.InferOutput<typeof AutoIncidents>;
 
 const entries = {
   slug: Slug,
@@ -63,10 +85,11 @@ const entries = {
   published: v.optional(v.boolean(), false),
   custom_domain: v.optional(Domain, null),
   sections: v.optional(Sections, []),
+  auto_incidents: v.optional(AutoIncidents, { enabled: false, publish_after_secs: null }),
 };
 export const StatusPageBody = writeBody(entries);
 export type StatusPageCreate = v.InferOutput<typeof StatusPageBody>;
-export const StatusPagePatchBody = patchBody({ ...entries, sections: Sections });
+export const StatusPagePatchBody = patchBody({ ...entries, sections: Sections, auto_incidents: AutoIncidents });
 export type StatusPagePatch = v.InferOutput<typeof StatusPagePatchBody>;
 
 const ItemOut = v.object({
@@ -75,6 +98,8 @@ const ItemOut = v.object({
   service_id: v.nullable(v.number()),
   tag: v.nullable(v.string()),
   public_name: v.nullable(v.string()),
+  /** Unique within the page: the item's badges are /badges/status-pages/{slug}/items/{key}/... (docs/adr/0461). */
+  key: v.string(),
 });
 export const StatusPageOut = v.object({
   id: v.number(),
@@ -87,6 +112,7 @@ export const StatusPageOut = v.object({
   footer_text: v.nullable(v.string()),
   published: v.boolean(),
   custom_domain: v.nullable(v.string()),
+  auto_incidents: v.object({ enabled: v.boolean(), publish_after_secs: v.nullable(v.number()) }),
   sections: v.array(v.object({ name: v.string(), show_messages: v.boolean(), items: v.array(ItemOut) })),
   created_at: v.string(),
   updated_at: v.string(),

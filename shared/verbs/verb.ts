@@ -23,7 +23,8 @@ export type EventChannel =
   | "agent_control"
   | "monitor_control"
   | "discovery_control"
-  | "certificates";
+  | "certificates"
+  | "status_pages";
 
 export interface VerbScope {
   tx: Db;

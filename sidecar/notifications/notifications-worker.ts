@@ -10,6 +10,7 @@ import type { NodeRuntime } from "../../runtime/node-deps.ts";
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts";
 import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts";
+import { subscriberWebhookPolicy } from "../../shared/domain/status-pages/subscriber-policy.ts";
 import { GroupCommitter } from "../../shared/group-commit.ts";
 import { type AttemptRecord, type DeliveryJob, claimDeliveries, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
 import { sendDigests } from "../../shared/verbs/notifications/digests.ts";
@@ -88,7 +89,10 @@ export function notificationsWorker(
       outcome =
         provider.transport === "smtp"
           ? await sendEmail(provider, job, options.timeoutMs, nowSecs, policy)
-          : await sendHttp(provider, job, options.timeoutMs, nowSecs, { outbound: deps.outbound, policy });
+          : await sendHttp(provider, job, options.timeoutMs, nowSecs, {
+              outbound: deps.outbound,
+              policy: job.publicSubscriber ? subscriberWebhookPolicy(policy) : policy,
+            });
     } catch (e) {
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }

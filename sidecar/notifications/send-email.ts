@@ -25,14 +25,22 @@ export async function sendEmail(
         host: String(c.smtp_host),
         port: Number(c.smtp_port ?? (secure ? 465 : 587)),
         secure,
-        requireTls: true,
+        // Sinks always require TLS; the installation's own SMTP settings (a status page subscriber's mail) may not.
+        requireTls: c.smtp_require_tls !== false,
         verifyTls: c.smtp_verify_tls !== false,
         username: c.smtp_username ? String(c.smtp_username) : null,
         password: job.sink.secrets.smtp_password ?? "",
         timeoutMs,
         policy,
       },
-      { from: mail.from, to: mail.to, subject: mail.subject, text: mail.text },
+      {
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      },
     );
     return { outcome: "delivered", http_status: null, error: null };
   } catch (e) {

@@ -134,6 +134,28 @@ describe("worker with DATABASE_URL", () => {
     expect(await res.text()).toContain("<title>status: up</title>");
   });
 
+  it("renders a status page's incident Markdown and its Atom feed (markdown-it, sanitize-html and feed load in workerd)", async () => {
+    const db = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const [page] = await db<{ id: number }[]>`
+        insert into status_pages (slug, title, published) values ('edge-page', 'Edge page', true) returning id`;
+      const [inc] = await db<{ id: number }[]>`
+        insert into status_page_incidents (page_id, public_key, title, status, impact, source, published_at)
+        values (${page!.id}, 'edgekey12345', 'Edge incident', 'identified', 'minor', 'operator', now()) returning id`;
+      await db`insert into status_page_incident_updates (incident_id, status, body)
+        values (${inc!.id}, 'identified', ${"**Found** it <script>alert(1)</script> [x](javascript:alert(1))"})`;
+    } finally {
+      await db.end();
+    }
+    const html = await (await get("/status/edge-page")).text();
+    expect(html).toContain("<strong>Found</strong> it &lt;script&gt;");
+    expect(html).not.toContain("<script>");
+    const feed = await get("/status/edge-page/feed.atom");
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("content-type")).toMatch(/^application\/atom\+xml/);
+    expect(await feed.text()).toContain('<title type="html"><![CDATA[Edge incident (Identified)]]></title>');
+  });
+
   it("answers POST /api/v1/tenants with 410 after the write guard admits it", async () => {
     const res = await get("/api/v1/tenants", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(410);

@@ -47,15 +47,30 @@ export function json(body: unknown, headers: Record<string, string> = {}): Reque
   return { body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } };
 }
 
+/** Runs `change`, then waits (3 s at most) until `generation` moves: the cache heard of it through the database. */
+async function untilAnnounced(generation: () => number, change: () => Promise<unknown>, what: string): Promise<void> {
+  const before = generation();
+  await change();
+  for (let i = 0; i < 300 && generation() === before; i++) await new Promise((r) => setTimeout(r, 10));
+  if (generation() === before) throw new Error(`the ${what} was not announced within 3 s`);
+}
+
 /**
  * Runs SQL that changes what a credential resolves to, then waits until the app's credential cache has
  * heard of it through the database (migration 0007's triggers -> NOTIFY), as another instance would.
  */
 export async function changeCredentials(t: Pick<TestApp, "runtime">, change: () => Promise<unknown>): Promise<void> {
   const cache = t.runtime.deps.credentialCache;
-  const before = cache?.generation;
-  await change();
-  if (!cache) return;
-  for (let i = 0; i < 300 && cache.generation === before; i++) await new Promise((r) => setTimeout(r, 10));
-  if (cache.generation === before) throw new Error("the credential change was not announced within 3 s");
+  if (!cache) return void (await change());
+  await untilAnnounced(() => cache.generation, change, "credential change");
+}
+
+/**
+ * Runs `change` (which NOTIFYs `monitors` or `status_pages`, as the verbs do), then waits until the
+ * app's status page cache has heard of it (docs/adr/0459), once its LISTEN is up.
+ */
+export async function changeStatusPages(t: Pick<TestApp, "runtime">, change: () => Promise<unknown>): Promise<void> {
+  const cache = t.runtime.deps.statusPageCache!;
+  for (let i = 0; i < 300 && !cache.live; i++) await new Promise((r) => setTimeout(r, 10));
+  await untilAnnounced(() => cache.generation, change, "status page change");
 }

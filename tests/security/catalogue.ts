@@ -41,8 +41,18 @@ const PUBLIC = new Set([
   key("POST", "/api/v1/push/{token}"),
   // docs/adr/0454: a published status page's JSON twin is for anyone (a draft is a 404).
   key("GET", "/api/v1/status-pages/{slug}/summary"),
+  // docs/adr/0458: subscribing to a published page (rate-limited, always the same 202), and the subscription's
+  // signed confirm and unsubscribe links, whose token is the credential.
+  key("POST", "/api/v1/status-pages/{slug}/subscribers"),
+  ...["confirm", "unsubscribe"].flatMap((p) => ["GET", "POST"].map((m) => key(m, `/api/v1/status-pages/subscriptions/${p}/{token}`))),
+  // docs/adr/0457: its incident history's JSON twin likewise (published incidents only).
+  key("GET", "/api/v1/status-pages/{slug}/history"),
   // docs/adr/0455: SVG badges of monitors made badge-public, for READMEs and dashboards; any other id is one 404.
   ...["status", "uptime", "response-time", "cert-expiry"].map((b) => key("GET", `/api/v1/badges/monitors/{monitor_id}/${b}.svg`)),
+  // docs/adr/0461: SVG badges of a published status page's items; a draft's item or an unknown key is the same 404.
+  ...["status", "uptime", "response-time", "cert-expiry"].map((b) =>
+    key("GET", `/api/v1/badges/status-pages/{slug}/items/{item_key}/${b}.svg`),
+  ),
   // docs/adr/0447: a delivered message's signed acknowledge link; its token is the credential.
   key("GET", "/api/v1/ack/{token}"),
   key("POST", "/api/v1/ack/{token}"),

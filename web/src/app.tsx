@@ -25,6 +25,7 @@ import { AlertsPage } from "./alerts/alerts-page.tsx";
 import { RulePage } from "./alert-rules/rule-page.tsx";
 import { RulesPage } from "./alert-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
+import { statusPagesScreen } from "./status-pages/routes.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
 import { LazyTopology } from "./topology/lazy-topology.tsx";
@@ -95,6 +96,7 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/alerts", label: "Alerts" },
   { href: "/alert-rules", label: "Alert rules" },
+  { href: "/status-pages", label: "Status pages" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
   { href: "/topology", label: "Topology" },
   { href: "/agents", label: "Agents" },
@@ -169,6 +171,10 @@ function Screen() {
   if (path === "/alerts") return <AlertsPage />;
   if (path === "/alert-rules") return <RulesPage />;
   if (path === "/alert-rules/new") return <RuleForm key="new" />;
+  if (path === "/status-pages" || path.startsWith("/status-pages/")) {
+    const screen = statusPagesScreen(path);
+    if (screen) return screen;
+  }
   let m = match("/monitors/:id/edit", path);
   if (m) return <MonitorForm key={`edit-${m.id}`} id={m.id} />;
   m = match("/alert-rules/:id/edit", path);

@@ -11,24 +11,14 @@ import { acknowledgeByLink, inspectAckLink } from "../../../shared/verbs/notific
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
-import { ACK_PAGE_CSP, confirmPage, donePage, refusedPage } from "./ack-page.ts";
+import { confirmPage, donePage, linkPageResponse, refusedPage } from "./ack-page.ts";
 
 /** Invalid acknowledge tokens, per client. */
 export const ACK_MISSES_PER_CLIENT = { limit: 30, windowMs: 60_000 };
 
 const wantsHtml = (c: Context<AppEnv>) => /\btext\/html\b/i.test(c.req.header("accept") ?? "");
 
-function html(body: string, status: number): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": ACK_PAGE_CSP,
-      "cache-control": "no-store",
-      "referrer-policy": "no-referrer",
-    },
-  });
-}
+const html = linkPageResponse;
 
 /** Runs the verb; an invalid token counts against the client (429 once too many), and a browser sees a page. */
 async function answer<T>(c: Context<AppEnv>, run: () => Promise<T>, ok: (v: T) => Response): Promise<Response> {

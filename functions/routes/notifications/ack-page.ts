@@ -2,13 +2,11 @@
 // opens from a chat message without a session. The confirmation page's only action is a form that POSTs
 // the token back; no script, and a CSP that allows nothing but its own inline style and that form.
 import type { AckLinkView } from "../../../shared/verbs/notifications/acknowledge-link.ts";
+import { escapeHtml } from "../../../shared/domain/notifications/message-text.ts";
 
 export const ACK_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
-
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
@@ -43,4 +41,17 @@ export function refusedPage(status: number, message: string): string {
     "Acknowledgement link",
     `<h1>This link cannot acknowledge</h1><p>${escapeHtml(message)}</p><p class="meta">HTTP ${status}</p>`,
   );
+}
+
+/** A link page as the answer: no caching, no referrer (the URL holds the token), the CSP above. */
+export function linkPageResponse(body: string, status: number): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": ACK_PAGE_CSP,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
+  });
 }

@@ -1,5 +1,5 @@
 // [status-pages] /status-pages*: the administrators' API of public status pages (docs/adr/0454-status-pages.md).
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { IdParam } from "../../../shared/schemas/fields.ts";
 import {
   StatusPageBody,
@@ -7,7 +7,6 @@ import {
   StatusPageListQuery,
   StatusPageOut,
   StatusPagePatchBody,
-  type StatusPageShape,
 } from "../../../shared/schemas/status-pages.ts";
 import { parseIfMatch } from "../../../shared/verbs/resources/if-match.ts";
 import {
@@ -20,16 +19,11 @@ import {
 import { verbContext } from "../../context.ts";
 import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
+import { withVersion } from "../updated-at-etag.ts";
 
 export const STATUS_PAGES_BASE = "/api/v1/status-pages";
 const ONE = `${STATUS_PAGES_BASE}/:page_id`;
 const params = IdParam("page_id");
-
-/** The page's version (its updated_at in epoch ms) as the ETag a PATCH or DELETE sends back in If-Match. */
-function withVersion(c: Context<AppEnv>, p: StatusPageShape): StatusPageShape {
-  c.header("ETag", `W/"${Date.parse(p.updated_at)}"`);
-  return p;
-}
 
 const SHAPE =
   "`slug` (unique, lower-case), `title`, `description`, `logo_url` (http(s) or a path), `primary_color`/`accent_color` (#RRGGBB; null: the branding colours), `footer_text`, " +

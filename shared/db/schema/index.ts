@@ -16,3 +16,5 @@ export * from "./oauth.ts";
 export * from "./exposure.ts";
 export * from "./alert-rules.ts";
 export * from "./status-pages.ts";
+export * from "./status-page-subscribers.ts";
+export * from "./status-page-incidents.ts";

@@ -4,9 +4,21 @@
 //
 // Alerts keep `monitor_id` without a foreign key: an alert is history and outlives its monitor.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, tz } from "./columns.ts";
 import { environments, sites } from "./inventory.ts";
+import { statusPageSubscribers } from "./status-page-subscribers.ts";
+
+/** notification_deliveries.notice: what a status page says to a subscriber (shared/verbs/status-pages/subscriber-notices.ts). */
+export interface SubscriberNoticeRow {
+  /** confirm: the double opt-in's request; notice: a message of the page (an incident, an update). */
+  kind: "confirm" | "notice";
+  subject: string;
+  text: string;
+  html?: string | undefined;
+  /** The page or incident the message is about, on the public site. */
+  url?: string | undefined;
+}
 
 export const notificationSinks = pgTable("notification_sinks", {
   id: serial("id").primaryKey(),
@@ -123,12 +135,13 @@ export const notificationDeliveries = pgTable(
   "notification_deliveries",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    alert_id: bigint("alert_id", { mode: "number" })
-      .notNull()
-      .references(() => notificationAlerts.id, { onDelete: "cascade" }),
-    sink_id: integer("sink_id")
-      .notNull()
-      .references(() => notificationSinks.id, { onDelete: "cascade" }),
+    // An alert to a sink, or (both null) a status page's message to one subscriber: subscriber_id and
+    // notice set (docs/adr/0458-status-page-subscribers.md). The check below keeps exactly one of the two.
+    alert_id: bigint("alert_id", { mode: "number" }).references(() => notificationAlerts.id, { onDelete: "cascade" }),
+    sink_id: integer("sink_id").references(() => notificationSinks.id, { onDelete: "cascade" }),
+    subscriber_id: integer("subscriber_id").references(() => statusPageSubscribers.id, { onDelete: "cascade" }),
+    /** A subscriber's message as queued: its subject and text (and html), rendered per subscriber when sent. */
+    notice: jsonb("notice").$type<SubscriberNoticeRow>(),
     /**
      * pending | retrying | delivered | dead, or held (quiet hours: until `next_attempt_at`, the end of the
      * quiet period) | digested (sent inside a digest instead)
@@ -155,6 +168,15 @@ export const notificationDeliveries = pgTable(
     index("notification_deliveries_sink_due_idx").on(t.sink_id, t.next_attempt_at, t.id).where(sql`state in ('pending', 'retrying')`),
     index("notification_deliveries_sink_idx").on(t.sink_id),
     index("notification_deliveries_held_idx").on(t.next_attempt_at).where(sql`state = 'held'`),
+    index("notification_deliveries_subscriber_idx").on(t.subscriber_id).where(sql`subscriber_id is not null`),
+    // The claim's walk of each status page's due subscriber deliveries (sink null: adr/0458, adr/0462).
+    index("notification_deliveries_subscriber_due_idx")
+      .on(t.next_attempt_at, t.id)
+      .where(sql`sink_id is null and state in ('pending', 'retrying')`),
+    check(
+      "notification_deliveries_alert_or_subscriber",
+      sql`(alert_id is not null and sink_id is not null and subscriber_id is null and notice is null) or (alert_id is null and sink_id is null and subscriber_id is not null and notice is not null)`,
+    ),
   ],
 );
 

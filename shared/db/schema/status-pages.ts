@@ -23,6 +23,10 @@ export const statusPages = pgTable(
     published: boolean("published").notNull().default(false),
     /** Lower-case host name; requests with this Host get the page at `/`. */
     custom_domain: text("custom_domain"),
+    /** Propose a draft incident when a listed item goes down (docs/adr/0456-status-page-incidents.md). */
+    auto_incidents: boolean("auto_incidents").notNull().default(false),
+    /** Publish such a draft after this many seconds if the item is still down; null waits for an operator. */
+    auto_publish_after_s: integer("auto_publish_after_s"),
     ...timestamps,
   },
   (t) => [
@@ -61,6 +65,12 @@ export const statusPageItems = pgTable(
     service_id: integer("service_id").references(() => services.id, { onDelete: "cascade" }),
     tag: text("tag"),
     public_name: text("public_name"),
+    /**
+     * The item's public address within its page (badges: /badges/status-pages/{slug}/items/{key}/...):
+     * kept across saves when the admin API sends it back, else a slug of the public name (docs/adr/0461).
+     * Unique within a page, which the save checks (items are replaced as a whole under the page's lock).
+     */
+    key: text("key").notNull(),
   },
   (t) => [
     uniqueIndex("status_page_items_position_idx").on(t.section_id, t.position),

@@ -1,6 +1,6 @@
 // What an SVG badge says and in which colour (docs/adr/0455), after the shields.io conventions, so a
-// badge of ours reads like every other badge in a README. Pure: a monitor's badge and (later) a status
-// page item's read their facts each their own way and share these.
+// badge of ours reads like every other badge in a README. Pure: a monitor's badge and a status page
+// item's read their facts each their own way and share these.
 
 /** The shields.io palette (its named colours, as hex). */
 export const BADGE_COLORS = {
@@ -41,6 +41,11 @@ export function statusValue(status: string, enabled: boolean): BadgeValue {
     default:
       return { message: "pending", color: BADGE_COLORS.lightgrey };
   }
+}
+
+/** A status page item's judged state (docs/adr/0461): like a monitor's, and unknown (no active monitor, none checked) in grey. */
+export function itemStatusValue(state: "up" | "degraded" | "down" | "maintenance" | "unknown"): BadgeValue {
+  return state === "unknown" ? { message: "unknown", color: BADGE_COLORS.lightgrey } : statusValue(state, true);
 }
 
 /** shields' uptime steps: 99.9 and over brightgreen, then green, yellowgreen, yellow, orange, red. */

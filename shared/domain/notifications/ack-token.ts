@@ -5,14 +5,14 @@
 // under a label of its own (as the CSRF key is): no key store of its own, and every instance agrees.
 // Single use is the database's part: the nonce of a used token is recorded (shared/verbs/notifications/
 // acknowledge-link.ts).
-import { hkdf } from "@noble/hashes/hkdf.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { timingSafeEqualString } from "../../auth/constant-time.ts";
+import { derivedKey } from "../../auth/derived-key.ts";
 import { bytesToBase64Url, utf8Bytes } from "../../auth/encoding.ts";
 import type { Random } from "../../clock.ts";
 
-const KEY_LABEL = utf8Bytes("svc-control-plane alert-ack-link v1");
+const KEY_LABEL = "svc-control-plane alert-ack-link v1";
 const NONCE_BYTES = 16;
 /** How long a link acknowledges (it also stops when its incident resolves). */
 export const ACK_LINK_TTL_MS = 24 * 3600_000;
@@ -26,16 +26,7 @@ export interface AckClaims {
   nonce: string;
 }
 
-const derived = new WeakMap<Uint8Array, Uint8Array>();
-
-function ackKey(signingKey: Uint8Array): Uint8Array {
-  let key = derived.get(signingKey);
-  if (!key) {
-    key = hkdf(sha256, signingKey, undefined, KEY_LABEL, 32);
-    derived.set(signingKey, key);
-  }
-  return key;
-}
+const ackKey = (signingKey: Uint8Array) => derivedKey(signingKey, KEY_LABEL);
 
 const sign = (signingKey: Uint8Array, fields: string) =>
   `${fields}.${bytesToBase64Url(hmac(sha256, ackKey(signingKey), utf8Bytes(fields)))}`;

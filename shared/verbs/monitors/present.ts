@@ -6,6 +6,7 @@ import { agents } from "../../db/schema/index.ts";
 import { effectiveQuorum, isQuorumMonitor } from "../../domain/monitors/quorum.ts";
 import type { MonitorReadShape } from "../../schemas/monitors.ts";
 import type { MonitorRow } from "./monitor-row.ts";
+import { listedOnPublishedPages } from "../status-pages/listed-monitors.ts";
 import { type MemberSummary, memberSummaries } from "./groups/summary.ts";
 import { presentConfig } from "./secrets.ts";
 import { sourceOf } from "../../domain/monitors/check-types.ts";
@@ -54,6 +55,7 @@ export function monitorShape(
   uptime: number | null,
   names: Map<number, string | null>,
   members: MemberSummary | null = null,
+  listed = false,
 ): MonitorReadShape {
   return {
     id: row.id,
@@ -83,6 +85,7 @@ export function monitorShape(
     quorum: isQuorumMonitor(row) ? effectiveQuorum(row) : null,
     group_id: row.group_id,
     badge_public: row.badge_public,
+    badge_listed: listed,
     members,
     // Only whether a push monitor has its token: the token is answered once, by create and rotate.
     ...(sourceOf(row.check_type) === "push" ? { push_token_set: row.push_token_hash != null } : {}),
@@ -92,8 +95,13 @@ export function monitorShape(
 export async function presentMonitors(db: Db, rows: MonitorRow[], now: Date): Promise<MonitorReadShape[]> {
   const ids = rows.map((r) => r.id);
   const agentIds = [...new Set(rows.map((r) => r.probe_agent_id).filter((id): id is number => id != null))];
-  const [uptimes, names, members] = await Promise.all([uptime24h(db, ids, now), agentNames(db, agentIds), memberSummaries(db, rows)]);
-  return rows.map((r) => monitorShape(r, uptimes.get(r.id) ?? null, names, members.get(r.id) ?? null));
+  const [uptimes, names, members, listed] = await Promise.all([
+    uptime24h(db, ids, now),
+    agentNames(db, agentIds),
+    memberSummaries(db, rows),
+    listedOnPublishedPages(db, ids),
+  ]);
+  return rows.map((r) => monitorShape(r, uptimes.get(r.id) ?? null, names, members.get(r.id) ?? null, listed.has(r.id)));
 }
 
 export async function presentMonitor(db: Db, row: MonitorRow, now: Date): Promise<MonitorReadShape> {

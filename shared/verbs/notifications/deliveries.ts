@@ -13,7 +13,9 @@ import type { Db } from "../../db/database.ts";
 import { NOTIFICATIONS_CHANNEL } from "./enqueue-alert.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 
-type DeliveryRow = typeof notificationDeliveries.$inferSelect;
+/** An alert's delivery to a sink; a status page subscriber's (alert and sink null, adr/0458) is not listed here. */
+type DeliveryRow = typeof notificationDeliveries.$inferSelect & { alert_id: number; sink_id: number };
+const ofAlerts = sql`${notificationDeliveries.alert_id} is not null`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -99,6 +101,7 @@ export const listDeliveries = defineSnapshotRead<DeliveryListInput, ListPage<Del
     SPEC,
     q,
     [
+      ofAlerts,
       q.state ? eq(notificationDeliveries.state, q.state) : undefined,
       q.sink_id !== undefined ? eq(notificationDeliveries.sink_id, q.sink_id) : undefined,
       q.alert_id !== undefined ? eq(notificationDeliveries.alert_id, q.alert_id) : undefined,
@@ -113,7 +116,11 @@ export const listDeliveries = defineSnapshotRead<DeliveryListInput, ListPage<Del
 export const replayDelivery = defineVerb(
   { scope: ADMIN_NOTIFICATIONS },
   async (s, { id, maxAttempts }: { id: number; maxAttempts: number }): Promise<DeliveryShape> => {
-    const [before] = await s.tx.select().from(notificationDeliveries).where(eq(notificationDeliveries.id, id)).for("update");
+    const [before] = (await s.tx
+      .select()
+      .from(notificationDeliveries)
+      .where(and(eq(notificationDeliveries.id, id), ofAlerts))
+      .for("update")) as DeliveryRow[];
     if (!before) throw ApiError.notFound("Notification delivery", id);
     if (before.state === "pending" || before.state === "retrying" || before.state === "held")
       throw ApiError.conflict(`Delivery ${id} is still ${before.state}; only a delivered or dead delivery can be replayed.`);
@@ -137,6 +144,6 @@ export const replayDelivery = defineVerb(
       entity_id: id,
       diff: { state_before: before.state },
     });
-    return (await present(s.tx, [row!]))[0]!;
+    return (await present(s.tx, [row as DeliveryRow]))[0]!;
   },
 );

@@ -4,7 +4,14 @@
 // exponential backoff with jitter, or dead after the last attempt.
 import { inArray, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { monitors, notificationAlerts, notificationAttempts, notificationDeliveries, notificationSinks } from "../../db/schema/index.ts";
+import {
+  monitors,
+  notificationAlerts,
+  notificationAttempts,
+  notificationDeliveries,
+  notificationSinks,
+  type SubscriberNoticeRow,
+} from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
 import { isNotifierType, type NotifierType } from "../../domain/notifications/notifiers/index.ts";
 import { alertStatusOf, dedupKeyOf } from "../../domain/notifications/alert-status.ts";
@@ -17,12 +24,15 @@ import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
 import { type LinkSigning, linkSigning, messageLinks } from "./message-links.ts";
 import { escalationLabel } from "./escalations.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
+import { subscriberJobs } from "../status-pages/subscriber-notices.ts";
 
 export interface DeliveryJob {
   delivery_id: number;
   attempt: number;
   sink: { id: number; provider_type: NotifierType; config: Record<string, unknown>; secrets: Record<string, string> };
   message: AlertMessage;
+  /** A status page subscriber's webhook: sent under subscriberWebhookPolicy (docs/adr/0458). */
+  publicSubscriber?: true;
 }
 
 export interface ClaimOptions {
@@ -58,14 +68,19 @@ export const claimDeliveries = defineVerb(
     // Each enabled sink offers its oldest due deliveries up to its free slots (a LATERAL walk of the due
     // index per sink, locked there with SKIP LOCKED so several workers never claim one twice); the oldest
     // of those across sinks are taken. Ranking every due row with a window cost a scan of the whole
-    // backlog per claim (docs/adr/0462-delivery-claim-per-sink.md).
-    const claimed = await queryRows<{
+    // backlog per claim (docs/adr/0462-delivery-claim-per-sink.md). A status page's subscriber deliveries
+    // (sink null, adr/0458) are offered the same way per page, whose lane in `busy` is the negative page id,
+    // over their own partial index.
+    const notPending = `{${[...pending].join(",")}}`;
+    const rows = await queryRows<{
       id: number;
-      alert_id: number;
-      sink_id: number;
+      alert_id: number | null;
+      sink_id: number | null;
       attempt_count: number;
       escalation_step: number;
       escalation_round: number;
+      subscriber_id: number | null;
+      notice: SubscriberNoticeRow | null;
     }>(
       s.tx,
       sql`with offered as (
@@ -75,33 +90,58 @@ export const claimDeliveries = defineVerb(
             select d.id, d.next_attempt_at from notification_deliveries d
             where d.sink_id = k.id and d.state in ('pending', 'retrying') and d.next_attempt_at <= ${now}::timestamptz
               and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
-              and d.id <> all(${`{${[...pending].join(",")}}`}::bigint[])
+              and d.id <> all(${notPending}::bigint[])
             order by d.next_attempt_at, d.id
             limit greatest(0, ${perSink}::int - coalesce((${busyJson}::jsonb ->> k.id::text)::int, 0))
             for update of d skip locked) c
-          where k.enabled),
+          where k.enabled
+          union all
+          select c.id, c.next_attempt_at
+          from status_pages p
+          cross join lateral (
+            select d.id, d.next_attempt_at from notification_deliveries d
+              join status_page_subscribers u on u.id = d.subscriber_id
+            where d.sink_id is null and u.page_id = p.id and d.state in ('pending', 'retrying')
+              and d.next_attempt_at <= ${now}::timestamptz
+              and (d.claimed_until is null or d.claimed_until < ${now}::timestamptz)
+              and d.id <> all(${notPending}::bigint[])
+            order by d.next_attempt_at, d.id
+            limit greatest(0, ${perSink}::int - coalesce((${busyJson}::jsonb ->> (-p.id)::text)::int, 0))
+            for update of d skip locked) c),
         chosen as (select id from offered order by next_attempt_at, id limit ${limit})
       update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
       where id in (select id from chosen)
-      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round`,
+      returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round,
+        subscriber_id, notice`,
     );
-    const jobs: DeliveryJob[] = [];
-    const failed: { id: number; error: string }[] = [];
-    if (claimed.length === 0) return { jobs, failed };
+    if (rows.length === 0) return { jobs: [], failed: [] };
+    const subscribed = rows.flatMap((d) =>
+      d.subscriber_id != null && d.notice ? [{ ...d, subscriber_id: d.subscriber_id, notice: d.notice }] : [],
+    );
+    const claimed = rows.flatMap((d) =>
+      d.alert_id != null && d.sink_id != null ? [{ ...d, alert_id: d.alert_id, sink_id: d.sink_id }] : [],
+    );
     // One read of the alerts and of the sinks for the whole claim; each sink's secrets opened once. The
     // reads are issued together (postgres.js pipelines them on the transaction's connection): a claim
     // runs each time slots free, and its round trips bounded the send rate of a burst (adr/0462).
     const [links, alertRows, sinkRows] = await Promise.all([
       linkSigning(s.tx, configured),
-      s.tx
-        .select()
-        .from(notificationAlerts)
-        .where(inArray(notificationAlerts.id, [...new Set(claimed.map((d) => d.alert_id))])),
-      s.tx
-        .select()
-        .from(notificationSinks)
-        .where(inArray(notificationSinks.id, [...new Set(claimed.map((d) => d.sink_id))])),
+      claimed.length === 0
+        ? []
+        : s.tx
+            .select()
+            .from(notificationAlerts)
+            .where(inArray(notificationAlerts.id, [...new Set(claimed.map((d) => d.alert_id))])),
+      claimed.length === 0
+        ? []
+        : s.tx
+            .select()
+            .from(notificationSinks)
+            .where(inArray(notificationSinks.id, [...new Set(claimed.map((d) => d.sink_id))])),
     ]);
+    // A status page's messages to its subscribers are made apart (../status-pages/subscriber-notices.ts).
+    const { jobs, failed } = await subscriberJobs(s.tx, subscribed, vault, links);
+    if (claimed.length === 0) return { jobs, failed };
     const alerts = new Map(alertRows.map((a) => [a.id, a]));
     const sinks = new Map(sinkRows.map((k) => [k.id, k]));
     // The incidents (for the acknowledge link: none once resolved) and the monitors (template fields:

@@ -15,11 +15,17 @@ export interface LinkSigning {
   signingKey: Uint8Array;
 }
 
+/** The server's public address without a trailing slash (the public_url setting, else PUBLIC_URL), or undefined. */
+export async function publicBaseUrl(db: Db, configured: string | undefined): Promise<string | undefined> {
+  const base = ((await readSetting(db, "public_url")) || configured || "").trim().replace(/\/+$/, "");
+  return /^https?:\/\/[^/]/i.test(base) ? base : undefined;
+}
+
 /** The signing with the address the links are made under, or undefined when the server knows none. */
 export async function linkSigning(db: Db, configured: LinkSigning | undefined): Promise<LinkSigning | undefined> {
   if (!configured) return undefined;
-  const base = ((await readSetting(db, "public_url")) || configured.publicUrl || "").trim().replace(/\/+$/, "");
-  return /^https?:\/\/[^/]/i.test(base) ? { publicUrl: base, signingKey: configured.signingKey } : undefined;
+  const base = await publicBaseUrl(db, configured.publicUrl);
+  return base ? { publicUrl: base, signingKey: configured.signingKey } : undefined;
 }
 
 type AlertRow = Pick<typeof notificationAlerts.$inferSelect, "id" | "kind" | "incident_id">;

@@ -168,7 +168,14 @@ export async function readIncident(db: Db, id: number): Promise<AlertDetailShape
   return {
     ...shape!,
     alerts: alerts.map(alertFields),
-    deliveries_list: deliveries.map((d) => ({ ...d, delivered_at: iso(d.delivered_at), created_at: d.created_at.toISOString() })),
+    // Selected by alert, so each has its alert and sink (a subscriber's delivery has neither: adr/0458).
+    deliveries_list: deliveries.map((d) => ({
+      ...d,
+      alert_id: d.alert_id!,
+      sink_id: d.sink_id!,
+      delivered_at: iso(d.delivered_at),
+      created_at: d.created_at.toISOString(),
+    })),
   };
 }
 

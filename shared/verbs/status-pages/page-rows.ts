@@ -53,6 +53,7 @@ export function presentPage(p: PageRow, sections: SectionWithItems[]): StatusPag
     footer_text: p.footer_text,
     published: p.published,
     custom_domain: p.custom_domain,
+    auto_incidents: { enabled: p.auto_incidents, publish_after_secs: p.auto_publish_after_s },
     sections: sections.map((s) => ({
       name: s.name,
       show_messages: s.show_messages,
@@ -62,6 +63,7 @@ export function presentPage(p: PageRow, sections: SectionWithItems[]): StatusPag
         service_id: i.service_id,
         tag: i.tag,
         public_name: i.public_name,
+        key: i.key,
       })),
     })),
     created_at: p.created_at.toISOString(),

@@ -4,9 +4,16 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { monitors, services, statusPageItems, statusPageSections, statusPages } from "../../db/schema/index.ts";
+import { assignItemKeys } from "../../domain/status-pages/item-keys.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import type { StatusPageCreate, StatusPagePatch, StatusPageSectionInput, StatusPageShape } from "../../schemas/status-pages.ts";
+import type {
+  AutoIncidentsShape,
+  StatusPageCreate,
+  StatusPagePatch,
+  StatusPageSectionInput,
+  StatusPageShape,
+} from "../../schemas/status-pages.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
 import { defineRead, defineVerb, type VerbScope } from "../verb.ts";
 import { type PageRow, presentOne, presentPage, requirePage, sectionsOf } from "./page-rows.ts";
@@ -52,9 +59,29 @@ async function checkUnique(db: Db, values: { slug?: string | undefined; custom_d
     throw ApiError.conflict(`The domain "${values.custom_domain}" is taken by another status page.`, { field: "custom_domain" });
 }
 
+/** Each item's key, by section then item (docs/adr/0461); a key sent twice is a 422 naming the later one. */
+function itemKeys(sections: StatusPageSectionInput[]): string[][] {
+  const at = sections.flatMap((s, i) => s.items.map((item, j) => ({ item, i, j })));
+  const { keys, duplicates } = assignItemKeys(
+    at.map(({ item }) => ({ key: item.key, name: item.kind === "tag" ? (item.public_name ?? item.tag) : item.public_name })),
+  );
+  if (duplicates.length > 0)
+    throw ApiError.validation(
+      duplicates.map((n) => ({
+        loc: ["body", "sections", at[n]!.i, "items", at[n]!.j, "key"],
+        msg: `Another item of this page has the key "${at[n]!.item.key}".`,
+        type: "duplicate",
+      })),
+    );
+  let n = 0;
+  return sections.map((s) => s.items.map(() => keys[n++]!));
+}
+
 async function replaceSections(tx: Db, pageId: number, sections: StatusPageSectionInput[]): Promise<void> {
+  const keys = itemKeys(sections);
   await tx.delete(statusPageSections).where(eq(statusPageSections.page_id, pageId));
   for (const [position, s] of sections.entries()) {
+    const sectionKeys = keys[position]!;
     const [row] = await tx
       .insert(statusPageSections)
       .values({ page_id: pageId, position, name: s.name, show_messages: s.show_messages })
@@ -69,9 +96,15 @@ async function replaceSections(tx: Db, pageId: number, sections: StatusPageSecti
         service_id: item.kind === "service" ? item.service_id : null,
         tag: item.kind === "tag" ? item.tag : null,
         public_name: item.public_name ?? null,
+        key: sectionKeys[j]!,
       })),
     );
   }
+}
+
+/** The page's automatic incident setting as its two columns (none when not given). */
+function autoColumns(auto: AutoIncidentsShape | undefined) {
+  return auto === undefined ? {} : { auto_incidents: auto.enabled, auto_publish_after_s: auto.publish_after_secs };
 }
 
 function checkVersion(row: PageRow, ifMatch: number | undefined): void {
@@ -81,15 +114,17 @@ function checkVersion(row: PageRow, ifMatch: number | undefined): void {
 
 function audit(s: VerbScope, id: number, action: string, diff: Record<string, unknown>): void {
   s.audit({ action: `status_page.${action}`, category: "status_pages", entity_type: "status_page", entity_id: id, diff });
+  // Every process's page cache forgets this page (and its live streams read it again) on commit (docs/adr/0459).
+  s.emit("status_pages", { page_id: id });
 }
 
 export const createStatusPage = defineVerb({ scope: WRITE_STATUS_PAGES }, async (s, body: StatusPageCreate): Promise<StatusPageShape> => {
-  const { sections, ...fields } = body;
+  const { sections, auto_incidents, ...fields } = body;
   await checkUnique(s.tx, fields);
   await checkRefs(s.tx, sections);
   const [row] = await s.tx
     .insert(statusPages)
-    .values({ ...fields, created_at: s.now, updated_at: s.now })
+    .values({ ...fields, ...autoColumns(auto_incidents), created_at: s.now, updated_at: s.now })
     .returning();
   await replaceSections(s.tx, row!.id, sections);
   const out = await presentOne(s.tx, row!);
@@ -102,7 +137,7 @@ export const patchStatusPage = defineVerb(
   async (s, { id, body, ifMatch }: { id: number; body: StatusPagePatch; ifMatch?: number | undefined }) => {
     const before = await requirePage(s.tx, id, true);
     checkVersion(before, ifMatch);
-    const { sections, ...fields } = body;
+    const { sections, auto_incidents, ...fields } = body;
     await checkUnique(s.tx, fields, id);
     if (sections) await checkRefs(s.tx, sections);
     const beforeShape = await presentOne(s.tx, before);
@@ -110,7 +145,7 @@ export const patchStatusPage = defineVerb(
     const updated_at = new Date(Math.max(s.now.getTime(), before.updated_at.getTime() + 1));
     const [row] = await s.tx
       .update(statusPages)
-      .set({ ...fields, updated_at })
+      .set({ ...fields, ...autoColumns(auto_incidents), updated_at })
       .where(eq(statusPages.id, id))
       .returning();
     if (sections) await replaceSections(s.tx, id, sections);

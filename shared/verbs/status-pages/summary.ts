@@ -10,6 +10,7 @@ import { ApiError } from "../../errors.ts";
 import type { StatusPageSummaryShape } from "../../schemas/status-page-summary.ts";
 import { readBrandingSettings } from "../branding/config.ts";
 import { defineRead } from "../verb.ts";
+import { currentIncidents } from "./incidents/public-incidents.ts";
 import { itemMonitors } from "./item-monitors.ts";
 import { type PageRow, sectionsOf } from "./page-rows.ts";
 import { pageMaintenance } from "./page-maintenance.ts";
@@ -17,8 +18,13 @@ import { upstreamsDown } from "./upstream-down.ts";
 import { bar, DAYS, dailyCounts, dayKeys, hourKeys, hourlyCounts, overall } from "./uptime-bars.ts";
 
 export type PageLookup = { slug: string } | { domain: string };
+/** Filled by a build for the page cache (docs/adr/0459): the page and the monitors its items resolved to. */
+export interface SummarySources {
+  pageId?: number;
+  monitorIds?: number[];
+}
 
-async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
+export async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
   const where = "slug" in by ? eq(statusPages.slug, by.slug.toLowerCase()) : eq(statusPages.custom_domain, by.domain.toLowerCase());
   const [row] = await db
     .select()
@@ -29,11 +35,20 @@ async function publishedPage(db: Db, by: PageLookup): Promise<PageRow> {
   return row;
 }
 
-export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<StatusPageSummaryShape> {
+/** The page's colours; null ones follow the branding settings. */
+export function pageColors(page: PageRow, branding: Awaited<ReturnType<typeof readBrandingSettings>>) {
+  return {
+    primary: page.primary_color ?? branding.primary_color,
+    accent: page.accent_color ?? branding.accent_colors[0] ?? branding.primary_color,
+  };
+}
+
+export async function buildSummary(db: Db, page: PageRow, now: Date, sources: SummarySources = {}): Promise<StatusPageSummaryShape> {
   const sections = (await sectionsOf(db, [page.id])).get(page.id) ?? [];
   const items = sections.flatMap((s) => s.items);
   const members = await itemMonitors(db, items);
   const monitorIds = [...new Set([...members.values()].flat().map((m) => m.id))];
+  Object.assign(sources, { pageId: page.id, monitorIds });
   const [daily, hourly, branding] = [
     await dailyCounts(db, monitorIds, now),
     await hourlyCounts(db, monitorIds, now),
@@ -52,11 +67,9 @@ export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<St
     description: page.description,
     logo_url: page.logo_url,
     footer_text: page.footer_text,
-    colors: {
-      primary: page.primary_color ?? branding.primary_color,
-      accent: page.accent_color ?? branding.accent_colors[0] ?? branding.primary_color,
-    },
+    colors: pageColors(page, branding),
     state: pageState([...states.values()]),
+    incidents: await currentIncidents(db, page.id, items),
     maintenance: maintenance.map((m) => ({
       state: m.state,
       starts_at: m.starts_at,
@@ -83,8 +96,8 @@ export async function buildSummary(db: Db, page: PageRow, now: Date): Promise<St
   };
 }
 
-export const statusPageSummary = defineRead({ scope: "public" }, async (ctx, by: PageLookup) =>
-  buildSummary(ctx.db, await publishedPage(ctx.db, by), ctx.clock.now()),
+export const statusPageSummary = defineRead({ scope: "public" }, async (ctx, by: PageLookup & { sources?: SummarySources }) =>
+  buildSummary(ctx.db, await publishedPage(ctx.db, by), ctx.clock.now(), by.sources),
 );
 
 export { DAYS };

@@ -1,4 +1,7 @@
-
+// Dependency outages without a restart (docs/architecture.md, API contracts, spec 7.3/7.4): the database cut off or its schema
+// behind the build -> readyz 503 not_ready and writes 503 SERVICE_NOT_READY; Redis lost -> degraded,
+// writes still admitted; each recovers on its own once the dependency is back. The app talks to
+// PostgreSQL (and Redis) through a TCP proxy that the test cuts and restores.
 import type { Hono } from "hono";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -1,10 +1,9 @@
 // Sign-in through OpenID Connect and GitHub, driven over HTTP only against peers on loopback: the
 // jose-built OpenID provider (tests/helpers/oidc-fakes.ts, 127.0.0.93) and the GitHub fake replaying
 // recorded answers (127.0.0.92). Each refusal leaves no session behind.
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, type FakeOidc, startFakeGitHub, startFakeOidc } from "../../helpers/oidc-fakes.ts";
+import { type CaughtMail, type MailCatcher, startMailCatcher } from "../../helpers/mail-catcher.ts";
 import { fromSameBrowser } from "../../helpers/oauth-browser.ts";
 import { createHarness, type Harness, json } from "../audit/harness.ts";
 
@@ -303,30 +302,20 @@ describe("the sign-in is bound to the browser that started it", () => {
 
 describe("no account enumeration (issue 36 item 5)", () => {
   const SMTP_HOST = "127.0.0.96";
-  const mails: { to: string[]; data: string }[] = [];
-  let smtp: SMTPServer;
+  let catcher: MailCatcher | undefined;
+  let mails: CaughtMail[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      onData(stream, session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, SMTP_HOST, r));
-    const port = (smtp.server.address() as AddressInfo).port;
+    catcher = await startMailCatcher(SMTP_HOST);
+    const port = catcher.port;
+    mails = catcher.mails;
     const res = await h.call("/api/v1/settings/smtp", {
       method: "PATCH",
       ...json({ smtp_enabled: true, smtp_host: SMTP_HOST, smtp_port: port, smtp_from_email: "cb@example.test", smtp_verify_tls: false }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
   });
-  afterAll(async () => new Promise<void>((r) => (smtp ? smtp.close(() => r()) : r())));
+  afterAll(async () => catcher?.close());
 
   /** Waits (bounded) until `n` mails arrived. */
   async function mailsArrived(n: number): Promise<void> {

@@ -77,11 +77,12 @@ describe("status pages", () => {
       {
         name: "Only",
         show_messages: false,
-        items: [{ kind: "service", monitor_id: null, service_id: serviceId, tag: null, public_name: "Shop" }],
+        items: [{ kind: "service", monitor_id: null, service_id: serviceId, tag: null, public_name: "Shop", key: "shop" }],
       },
     ]);
-    // A PATCH without sections keeps them.
+    // A PATCH without sections keeps them, and leaves every field it does not name as it was (no defaults).
     const titled = await a.req("PATCH", `${P}/${page.id}`, a.admin, { title: "Status" });
+    expect(await titled.clone().json()).toMatchObject({ title: "Status", published: true });
     expect((await titled.json()).sections).toHaveLength(1);
     expect((await a.req("PATCH", `${P}/${page.id}`, a.admin, { title: "x" }, { "if-match": etag })).status).toBe(412);
     expect((await a.req("DELETE", `${P}/${page.id}`, a.admin, undefined, { "if-match": etag })).status).toBe(412);

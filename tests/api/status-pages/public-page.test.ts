@@ -31,7 +31,7 @@ afterAll(async () => a?.t.close());
 const get = (url: string, headers: Record<string, string> = {}) => a.t.app.request(url, { headers });
 
 describe("public status page", () => {
-  it("renders HTML with every stored text escaped, no script and a strict CSP", async () => {
+  it("renders HTML with every stored text escaped, only the live script and a strict CSP", async () => {
     const res = await get("/status/home");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
@@ -40,9 +40,18 @@ describe("public status page", () => {
     expect(csp).toMatch(/style-src 'sha256-[\w+/=]+'/);
     expect(csp).toContain("img-src https://cdn.example.net");
     expect(csp).not.toContain("unsafe-inline");
-    expect(csp).not.toContain("script-src");
+    // The one script: the live updates', by its hash, which the tag repeats as its integrity.
+    const scriptHash = /script-src '(sha256-[\w+/=]+)'(;|$)/.exec(csp)?.[1];
+    expect(scriptHash).toBeDefined();
+    expect(csp).toContain("connect-src 'self'");
     const html = await res.text();
-    expect(html).not.toMatch(/<script/i);
+    const scripts = html.match(/<script[^>]*>/gi) ?? [];
+    expect(scripts).toEqual([
+      expect.stringMatching(
+        new RegExp(`^<script src="/status/assets/live\\.js\\?v=[\\w%-]+" integrity="${scriptHash!.replace(/[+/]/g, "\\$&")}" defer>$`),
+      ),
+    ]);
+    expect(html).toContain(`<main data-events="/status/home/events">`);
     expect(html).not.toContain("<img src=x");
     expect(html).not.toContain("<b>bold</b>");
     expect(html).not.toContain(`<a href="javascript`);

@@ -93,10 +93,18 @@ describe("isSkipped", () => {
     "/api/v1/health/db",
     "/api/v1/metrics",
     "/api/v1/metrics/json",
+    // A status page's JSON twin, served from the page cache (docs/adr/0459).
+    "/api/v1/status-pages/home/summary",
   ])("%s is never limited", (path) => expect(isSkipped(path)).toBe(true));
 
-  it.each(["/api/v1/tenants", "/api/v1/healthz", "/api/v1/health-report", "/api/v1/livez/x", "/api/v2/livez", "/api/v1/auth/login"])(
-    "%s is limited",
-    (path) => expect(isSkipped(path)).toBe(false),
-  );
+  it.each([
+    "/api/v1/tenants",
+    "/api/v1/healthz",
+    "/api/v1/health-report",
+    "/api/v1/livez/x",
+    "/api/v2/livez",
+    "/api/v1/auth/login",
+    "/api/v1/status-pages",
+    "/api/v1/status-pages/1",
+  ])("%s is limited", (path) => expect(isSkipped(path)).toBe(false));
 });

@@ -2269,7 +2269,7 @@ export interface paths {
         };
         /**
          * A monitor's certificate badge: the days its certificate has left (http, tls, smtp, grpc checks)
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdCertExpirySvg"];
         put?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
         };
         /**
          * A monitor's average response time badge (successful checks) over 24h, 7d or 30d
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdResponseTimeSvg"];
         put?: never;
@@ -2309,7 +2309,7 @@ export interface paths {
         };
         /**
          * A monitor's status badge: up, down, degraded, maintenance, pending or paused
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdStatusSvg"];
         put?: never;
@@ -2329,9 +2329,89 @@ export interface paths {
         };
         /**
          * A monitor's uptime badge over 24h, 7d or 30d, coloured by shields.io's uptime steps
-         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`); any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         * @description Public: an SVG badge (shields.io's look) of a monitor made badge-public (`badge_public`) or listed as a monitor item on a published status page; any other id, existing or not, answers the same 404. `label` replaces the left-hand text (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
          */
         get: operations["getApiV1BadgesMonitorsByMonitorIdUptimeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/cert-expiry.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's certificate badge: the days left of its soonest-expiring certificate
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyCertExpirySvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/response-time.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's average response time badge (its monitors' successful checks) over 24h, 7d or 30d
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyResponseTimeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/status.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's status badge: up, degraded, down, maintenance or unknown, judged over its monitors
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyStatusSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/badges/status-pages/{slug}/items/{item_key}/uptime.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A status page item's uptime badge over 24h, 7d or 30d: every check of its monitors
+         * @description Public: an SVG badge (shields.io's look) of an item of a published status page, addressed by the page's slug and the item's `key` (from the page's read). A draft's item, an unknown page or key answer the same 404. The default label is the item's public name. `label` replaces it (escaped; empty for none), `style` is flat or flat-square. Cached for 60 s (`Cache-Control: public, max-age=60`), with an ETag (304 on If-None-Match).
+         */
+        get: operations["getApiV1BadgesStatusPagesBySlugItemsByItemKeyUptimeSvg"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8136,6 +8216,218 @@ export interface paths {
         patch: operations["patchApiV1StatusPagesByPageId"];
         trace?: never;
     };
+    "/api/v1/status-pages/{page_id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a status page's incidents
+         * @description The list envelope, drafts included; sort created_at, id, published_at, title; `q` over the title; `state` draft, open (unresolved) or resolved.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdIncidents"];
+        put?: never;
+        /**
+         * Open an incident
+         * @description `body` is the first timeline entry (Markdown, rendered and sanitised when shown). A draft unless `publish: true`. `title`, `status` (investigating, identified, monitoring, resolved), `impact` (none, minor, major, critical), `affected` ([{kind: "monitor", monitor_id} | {kind: "service", service_id} | {kind: "tag", tag}]: what the page's items point at; each must be on the page when written, a 422 naming `affected[i]` otherwise; an item later taken off the page is no longer shown). A draft (`published: false`) is never public.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPagesByPageIdIncidents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One incident with its timeline
+         * @description The ETag is the incident's version. Each update carries its Markdown `body` and the sanitised `html` the public sees.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdIncidentsByIncidentId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an incident
+         * @description Removes it and its timeline, published or not (audited). With `If-Match` an incident changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        delete: operations["deleteApiV1StatusPagesByPageIdIncidentsByIncidentId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an incident's title, impact or affected items
+         * @description Only the fields given change; the status changes through an update. With `If-Match` an incident changed since is a 412. `title`, `status` (investigating, identified, monitoring, resolved), `impact` (none, minor, major, critical), `affected` ([{kind: "monitor", monitor_id} | {kind: "service", service_id} | {kind: "tag", tag}]: what the page's items point at; each must be on the page when written, a 422 naming `affected[i]` otherwise; an item later taken off the page is no longer shown). A draft (`published: false`) is never public.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        patch: operations["patchApiV1StatusPagesByPageIdIncidentsByIncidentId"];
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/incidents/{incident_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft incident
+         * @description The operator's confirmation: the incident and its timeline become public (on a published page). Already published: a 409. With `If-Match` an incident changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPagesByPageIdIncidentsByIncidentIdPublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/incidents/{incident_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a timeline entry
+         * @description `body` (Markdown) and optionally a new `status`; `resolved` sets `resolved_at`. A resolved incident takes further notes but is not reopened (a 409: open a new incident). Answers the incident with its timeline. With `If-Match` an incident changed since is a 412.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        post: operations["postApiV1StatusPagesByPageIdIncidentsByIncidentIdUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a status page (drafts too)
+         * @description The HTML the public page renders (`GET /status/{slug}`), from the page as saved, published or not: what the console's editor shows in a sandboxed frame before publishing. The same CSP as the public page except that this origin may frame it; `Cache-Control: no-store`.
+         *
+         *     Needs scope `read:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a status page's subscribers
+         * @description Administrators (write:status_pages): the addresses are personal data. The list envelope; `state` pending | confirmed; sort created_at, id, address; `q` over the address. `last_delivery_state`/`last_delivery_error`: the newest message queued to the subscriber (a dead letter says why).
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        get: operations["getApiV1StatusPagesByPageIdSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{page_id}/subscribers/{subscriber_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a subscriber
+         * @description Audited (`status_page.subscriber.delete`, without the address). Its queued messages go with it.
+         *
+         *     Needs scope `write:status_pages`.
+         */
+        delete: operations["deleteApiV1StatusPagesByPageIdSubscribersBySubscriberId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{slug}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published status page's incident history (public)
+         * @description No credential. The list envelope of the page's published incidents, newest first (`limit` default 20, `offset`): title, status, impact, started_at, resolved_at, the public names of the affected items and the timeline (newest first, each update's Markdown as sanitised `html`). Drafts never appear; no ids (`key` is random per incident). An unknown slug and a draft page are the same 404. ETag, `Cache-Control: public, max-age=1`, 304 on If-None-Match. The same as HTML: /status/{slug}/history; as feeds: /status/{slug}/feed.atom and feed.rss.
+         */
+        get: operations["getApiV1StatusPagesBySlugHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{slug}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe an e-mail address or a webhook to a published status page (public)
+         * @description No credential. `{email}` or `{webhook_url}` (http(s); never a private or loopback address unless the outbound policy allows loopback). The answer is the same 202 whether or not the address is subscribed already; a new or pending address is sent a confirmation (an e-mail with a signed link; a webhook gets a POST whose `data.confirm_url` it POSTs to), and nothing else is sent before it is confirmed. An unknown slug and a draft are the same 404; 409 `reason` unavailable (no public address) or email_unavailable (no SMTP). 10 requests an hour per client, then 429.
+         */
+        post: operations["postApiV1StatusPagesBySlugSubscribers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status-pages/{slug}/summary": {
         parameters: {
             query?: never;
@@ -8145,11 +8437,59 @@ export interface paths {
         };
         /**
          * A published status page's summary (public)
-         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=15`, 304 on If-None-Match.
+         * @description No credential. The overall `state`, each section's items by their public names with their state, the availability (%) of each of the last 90 UTC days and of each of the last 24 hours (null: no check), maintenance in progress or within a week (times and the public names of the items covered), `upstream_down` (the public name of a listed upstream that is down and explains an item's state) and, in a section that opts in, a monitor item's last `message`. Nothing else: no ids, hosts or internal names. An unknown slug and a draft are the same 404. ETag, `Cache-Control: public, max-age=1`, 304 on If-None-Match. Served from a cache that forgets the page on its state changes (within 60 s for the bars' time grain); not rate-limited.
          */
         get: operations["getApiV1StatusPagesBySlugSummary"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/subscriptions/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what a confirmation link confirms (changes nothing)
+         * @description Public: the signed token is the credential. Mail scanners fetch links, so GET only shows a page whose button POSTs. A forged or malformed token answers 404 (more than 30 a minute from one client: 429); an expired one, or one whose subscription was removed, 410 (`reason`).
+         */
+        get: operations["getApiV1StatusPagesSubscriptionsConfirmByToken"];
+        put?: never;
+        /**
+         * Confirm a subscription (double opt-in)
+         * @description Public: the signed token is the credential. The subscription starts; confirming again changes nothing. A forged or malformed token answers 404 (more than 30 a minute from one client: 429); an expired one, or one whose subscription was removed, 410 (`reason`).
+         */
+        post: operations["postApiV1StatusPagesSubscriptionsConfirmByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/subscriptions/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what an unsubscribe link removes (changes nothing)
+         * @description Public: the signed token is the credential. Mail scanners fetch links, so GET only shows a page whose button POSTs. A forged or malformed token answers 404 (more than 30 a minute from one client: 429).
+         */
+        get: operations["getApiV1StatusPagesSubscriptionsUnsubscribeByToken"];
+        put?: never;
+        /**
+         * Unsubscribe (one click, RFC 8058)
+         * @description Public: the signed token is the credential. Removes the subscription (`state` removed); again, nothing more happens. A mail client's List-Unsubscribe-Post body is accepted and ignored. A forged or malformed token answers 404 (more than 30 a minute from one client: 429).
+         */
+        post: operations["postApiV1StatusPagesSubscriptionsUnsubscribeByToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15250,6 +15590,130 @@ export interface operations {
             header?: never;
             path: {
                 monitor_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyCertExpirySvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyResponseTimeSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description The window: 24h (default), 7d or 30d */
+                period?: "24h" | "7d" | "30d";
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyStatusSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge (SVG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1BadgesStatusPagesBySlugItemsByItemKeyUptimeSvg: {
+        parameters: {
+            query?: {
+                /** @description The badge's left-hand text (shown as text, escaped); empty for none. Each badge has its own default. */
+                label?: string;
+                /** @description The window: 24h (default), 7d or 30d */
+                period?: "24h" | "7d" | "30d";
+                /** @description flat (default, rounded) or flat-square */
+                style?: "flat" | "flat-square";
+            };
+            header?: never;
+            path: {
+                item_key: string;
+                slug: string;
             };
             cookie?: never;
         };
@@ -26250,6 +26714,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_listed: boolean;
                             badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26356,6 +26821,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26441,6 +26907,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26587,6 +27054,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26670,6 +27138,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -26857,6 +27326,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27028,6 +27498,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27448,6 +27919,7 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            badge_listed: boolean;
                             badge_public: boolean;
                             /** @enum {string} */
                             check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -27601,6 +28073,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        badge_listed: boolean;
                         badge_public: boolean;
                         /** @enum {string} */
                         check_type: "icmp" | "tcp" | "http" | "dns" | "postgres" | "mysql" | "redis" | "ssh" | "tls" | "smtp" | "grpc" | "websocket" | "udp" | "snmp" | "mqtt" | "docker" | "group" | "push";
@@ -31804,6 +32277,10 @@ export interface operations {
                         direction: "asc" | "desc";
                         items: {
                             accent_color: string | null;
+                            auto_incidents: {
+                                enabled: boolean;
+                                publish_after_secs: number | null;
+                            };
                             created_at: string;
                             custom_domain: string | null;
                             description: string | null;
@@ -31814,6 +32291,7 @@ export interface operations {
                             published: boolean;
                             sections: {
                                 items: {
+                                    key: string;
                                     /** @enum {string} */
                                     kind: "monitor" | "service" | "tag";
                                     monitor_id: number | null;
@@ -31854,6 +32332,17 @@ export interface operations {
                 "application/json": {
                     /** @default null */
                     accent_color?: string | null;
+                    /**
+                     * @default {
+                     *       "enabled": false,
+                     *       "publish_after_secs": null
+                     *     }
+                     */
+                    auto_incidents?: {
+                        enabled: boolean;
+                        /** @default null */
+                        publish_after_secs?: number | null;
+                    };
                     /** @default null */
                     custom_domain?: string | null;
                     description?: string | null;
@@ -31867,16 +32356,22 @@ export interface operations {
                     /** @default [] */
                     sections?: {
                         items: ({
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "monitor";
                             monitor_id: number;
                             public_name: string;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "service";
                             public_name: string;
                             service_id: number;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "tag";
                             /** @default null */
@@ -31901,6 +32396,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         accent_color: string | null;
+                        auto_incidents: {
+                            enabled: boolean;
+                            publish_after_secs: number | null;
+                        };
                         created_at: string;
                         custom_domain: string | null;
                         description: string | null;
@@ -31911,6 +32410,7 @@ export interface operations {
                         published: boolean;
                         sections: {
                             items: {
+                                key: string;
                                 /** @enum {string} */
                                 kind: "monitor" | "service" | "tag";
                                 monitor_id: number | null;
@@ -31956,6 +32456,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         accent_color: string | null;
+                        auto_incidents: {
+                            enabled: boolean;
+                            publish_after_secs: number | null;
+                        };
                         created_at: string;
                         custom_domain: string | null;
                         description: string | null;
@@ -31966,6 +32470,7 @@ export interface operations {
                         published: boolean;
                         sections: {
                             items: {
+                                key: string;
                                 /** @enum {string} */
                                 kind: "monitor" | "service" | "tag";
                                 monitor_id: number | null;
@@ -32030,30 +32535,36 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default null */
                     accent_color?: string | null;
-                    /** @default null */
+                    auto_incidents?: {
+                        enabled: boolean;
+                        /** @default null */
+                        publish_after_secs?: number | null;
+                    };
                     custom_domain?: string | null;
                     description?: string | null;
                     footer_text?: string | null;
-                    /** @default null */
                     logo_url?: string | null;
-                    /** @default null */
                     primary_color?: string | null;
-                    /** @default false */
                     published?: boolean;
                     sections?: {
                         items: ({
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "monitor";
                             monitor_id: number;
                             public_name: string;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "service";
                             public_name: string;
                             service_id: number;
                         } | {
+                            /** @default null */
+                            key?: string | null;
                             /** @constant */
                             kind: "tag";
                             /** @default null */
@@ -32078,6 +32589,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         accent_color: string | null;
+                        auto_incidents: {
+                            enabled: boolean;
+                            publish_after_secs: number | null;
+                        };
                         created_at: string;
                         custom_domain: string | null;
                         description: string | null;
@@ -32088,6 +32603,7 @@ export interface operations {
                         published: boolean;
                         sections: {
                             items: {
+                                key: string;
                                 /** @enum {string} */
                                 kind: "monitor" | "service" | "tag";
                                 monitor_id: number | null;
@@ -32109,6 +32625,701 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageIdIncidents: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "created_at" | "id" | "published_at" | "title";
+                state?: "draft" | "open" | "resolved";
+            };
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            affected: {
+                                /** @enum {string} */
+                                kind: "monitor" | "service" | "tag";
+                                monitor_id: number | null;
+                                public_name: string | null;
+                                service_id: number | null;
+                                tag: string | null;
+                            }[];
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            impact: "none" | "minor" | "major" | "critical";
+                            key: string;
+                            page_id: number;
+                            publish_after: string | null;
+                            published: boolean;
+                            published_at: string | null;
+                            resolved_at: string | null;
+                            /** @enum {string} */
+                            source: "operator" | "automatic";
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                            title: string;
+                            updated_at: string;
+                            updates: {
+                                body: string;
+                                created_at: string;
+                                html: string;
+                                id: number;
+                                /** @enum {string} */
+                                status: "investigating" | "identified" | "monitoring" | "resolved";
+                            }[];
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesByPageIdIncidents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    affected?: ({
+                        /** @constant */
+                        kind: "monitor";
+                        monitor_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "service";
+                        service_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "tag";
+                        tag: string;
+                    })[];
+                    body: string;
+                    /**
+                     * @default minor
+                     * @enum {string}
+                     */
+                    impact?: "none" | "minor" | "major" | "critical";
+                    /** @default false */
+                    publish?: boolean;
+                    /**
+                     * @default investigating
+                     * @enum {string}
+                     */
+                    status?: "investigating" | "identified" | "monitoring" | "resolved";
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1StatusPagesByPageIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1StatusPagesByPageIdIncidentsByIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    affected?: ({
+                        /** @constant */
+                        kind: "monitor";
+                        monitor_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "service";
+                        service_id: number;
+                    } | {
+                        /** @constant */
+                        kind: "tag";
+                        tag: string;
+                    })[];
+                    /** @enum {string} */
+                    impact?: "none" | "minor" | "major" | "critical";
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1StatusPagesByPageIdIncidentsByIncidentIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1StatusPagesByPageIdIncidentsByIncidentIdUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @enum {string} */
+                    status?: "investigating" | "identified" | "monitoring" | "resolved";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affected: {
+                            /** @enum {string} */
+                            kind: "monitor" | "service" | "tag";
+                            monitor_id: number | null;
+                            public_name: string | null;
+                            service_id: number | null;
+                            tag: string | null;
+                        }[];
+                        created_at: string;
+                        id: number;
+                        /** @enum {string} */
+                        impact: "none" | "minor" | "major" | "critical";
+                        key: string;
+                        page_id: number;
+                        publish_after: string | null;
+                        published: boolean;
+                        published_at: string | null;
+                        resolved_at: string | null;
+                        /** @enum {string} */
+                        source: "operator" | "automatic";
+                        /** @enum {string} */
+                        status: "investigating" | "identified" | "monitoring" | "resolved";
+                        title: string;
+                        updated_at: string;
+                        updates: {
+                            body: string;
+                            created_at: string;
+                            html: string;
+                            id: number;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesByPageIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's HTML, as `/status/{slug}` would render it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1StatusPagesByPageIdSubscribers: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "created_at" | "id" | "address";
+                state?: "pending" | "confirmed";
+            };
+            header?: never;
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            address: string;
+                            confirmed_at: string | null;
+                            created_at: string;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "email" | "webhook";
+                            last_delivery_error: string | null;
+                            last_delivery_state: string | null;
+                            /** @enum {string} */
+                            state: "pending" | "confirmed";
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1StatusPagesByPageIdSubscribersBySubscriberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                page_id: string;
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesBySlugHistory: {
+        parameters: {
+            query?: {
+                /** @description How many items at most: a whole number from 1, default 20. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            affected: string[];
+                            /** @enum {string} */
+                            impact: "none" | "minor" | "major" | "critical";
+                            key: string;
+                            resolved_at: string | null;
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                            title: string;
+                            updated_at: string;
+                            updates: {
+                                created_at: string;
+                                html: string;
+                                /** @enum {string} */
+                                status: "investigating" | "identified" | "monitoring" | "resolved";
+                            }[];
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesBySlugSubscribers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address that receives the page's notices (exclusive with webhook_url). */
+                    email?: string;
+                    /** @description An http(s) endpoint that receives each notice as a JSON POST (exclusive with email). */
+                    webhook_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        status: "accepted";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
@@ -32140,6 +33351,24 @@ export interface operations {
                         };
                         description: string | null;
                         footer_text: string | null;
+                        incidents: {
+                            affected: string[];
+                            /** @enum {string} */
+                            impact: "none" | "minor" | "major" | "critical";
+                            key: string;
+                            resolved_at: string | null;
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "investigating" | "identified" | "monitoring" | "resolved";
+                            title: string;
+                            updated_at: string;
+                            updates: {
+                                created_at: string;
+                                html: string;
+                                /** @enum {string} */
+                                status: "investigating" | "identified" | "monitoring" | "resolved";
+                            }[];
+                        }[];
                         logo_url: string | null;
                         maintenance: {
                             ends_at: string | null;
@@ -32178,6 +33407,146 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1StatusPagesSubscriptionsConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page with one button (a browser), or what the link would do (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesSubscriptionsConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The done page (a browser), or the subscription (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StatusPagesSubscriptionsUnsubscribeByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page with one button (a browser), or what the link would do (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1StatusPagesSubscriptionsUnsubscribeByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a confirmation or unsubscribe link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The done page (a browser), or the subscription (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": {
+                        address: string;
+                        /** @enum {string} */
+                        kind: "email" | "webhook";
+                        page_title: string;
+                        /** @enum {string} */
+                        state: "pending" | "confirmed" | "removed";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Storage: {

@@ -1,4 +1,4 @@
-// A badge-public monitor's SVG badges (docs/badges.md): each one's URL, shown as the badge itself with
+// A badge-public monitor's SVG badges, or one a published status page lists (docs/badges.md): each one's URL, shown as the badge itself with
 // Markdown to embed it and a copy button. The URLs are this server's, as the browser reached it.
 import { CERT_CHECK_TYPES } from "../../../shared/domain/badges/badge-values.ts";
 
@@ -16,13 +16,20 @@ export function badgeUrls(origin: string, monitorId: number, checkType: string):
   }));
 }
 
-export function BadgeUrlsPanel({ monitorId, checkType }: { monitorId: number; checkType: string }) {
+/** `listed`: public only because a published status page lists the monitor (not ticked on its form). */
+export function BadgeUrlsPanel({ monitorId, checkType, listed = false }: { monitorId: number; checkType: string; listed?: boolean }) {
   return (
     <section class="badge-urls" aria-labelledby="badge-urls-title">
       <h2 id="badge-urls-title">Public badges</h2>
       <p class="meta">
         Anyone with these links sees the badges (no sign-in). Add <code>?label=</code> to change the left-hand text (docs/badges.md).
       </p>
+      {listed && (
+        <p class="meta" data-testid="badges-listed">
+          They are public because a published status page lists this monitor; unpublishing the page or removing it from the page hides them
+          again.
+        </p>
+      )}
       <ul>
         {badgeUrls(location.origin, monitorId, checkType).map((b) => {
           const markdown = `![${b.kind}](${b.url})`;

@@ -139,7 +139,7 @@ export function MonitorPage({ id }: { id: string }) {
       <Notice kind="error">{action.error}</Notice>
       {deleting && <DeleteMonitorDialog monitor={m} onClose={() => setDeleting(false)} />}
       {sourceOf(m.check_type) === "push" && <PushUrlPanel key={m.id} monitorId={m.id} canWrite={canWrite} />}
-      {m.badge_public && <BadgeUrlsPanel monitorId={m.id} checkType={m.check_type} />}
+      {(m.badge_public || m.badge_listed) && <BadgeUrlsPanel monitorId={m.id} checkType={m.check_type} listed={!m.badge_public} />}
       {suppressedNow && (
         <p class="notice notice-info suppression" role="status">
           <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own:{" "}

@@ -20,10 +20,13 @@ export const email = {
     smtp_verify_tls: { kind: "bool" },
   },
   render({ config, message: m }) {
+    const to = String(config.to);
+    const from = String(config.from_email ?? `alerts@${String(config.smtp_host)}`);
+    if (m.mail) return { to, from, ...m.mail, subject: m.mail.subject.slice(0, 250) };
     const prefix = typeof config.subject_prefix === "string" && config.subject_prefix !== "" ? `${config.subject_prefix} ` : "";
     return {
-      to: String(config.to),
-      from: String(config.from_email ?? `alerts@${String(config.smtp_host)}`),
+      to,
+      from,
       subject: `${prefix}[${m.severity}] ${m.title}`.slice(0, 250),
       text: `${m.title}\n\n${m.body}\n\nSeverity: ${m.severity}\nEvent: ${m.kind}\nAt: ${m.occurred_at}\n`,
     };

@@ -51,6 +51,11 @@ export interface AlertMessage {
   /** The monitor the alert is about, when it is one (a template field: ../templates.ts). */
   monitor?: { id: number; name: string; check_type: string; host: string } | null;
   data: Record<string, unknown>;
+  /**
+   * An e-mail written in full by its sender, which the email provider sends as it is (a status page's
+   * message to a subscriber, docs/adr/0458-status-page-subscribers.md) instead of its alert layout.
+   */
+  mail?: { subject: string; text: string; html?: string | undefined; headers?: Record<string, string> | undefined } | undefined;
 }
 
 /** A rendered HTTP notification (the sender adds its user-agent). */
@@ -77,6 +82,9 @@ export interface EmailSpec {
   from: string;
   subject: string;
   text: string;
+  html?: string | undefined;
+  /** Extra header lines (List-Unsubscribe and List-Unsubscribe-Post of a subscriber's message). */
+  headers?: Record<string, string> | undefined;
 }
 
 /** What a render is given: the sink's plain keys, its opened secrets, the alert and the send time. */

@@ -2,6 +2,7 @@
 // explicit slug that another service holds is a 409 naming the field.
 import { and, eq, like, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
+import { slugText } from "../../../domain/slug-text.ts";
 import { services } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 
@@ -9,14 +10,7 @@ const SLUG_LOCK = 7_246_041; // first key of the two-key advisory lock that seri
 
 /** "My App (prod)" -> "my-app-prod": lower-case, accents dropped, every run of other characters one dash. */
 export function slugify(name: string): string {
-  const base = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .slice(0, 120)
-    .replace(/^-+|-+$/g, "");
-  return base || "service";
+  return slugText(name, 120) || "service";
 }
 
 /** The first of base, base-2, base-3 ... that no other service holds. */

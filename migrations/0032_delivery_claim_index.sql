@@ -1,2 +1,0 @@
-DROP INDEX "notification_deliveries_due_idx";--> statement-breakpoint
-CREATE INDEX "notification_deliveries_sink_due_idx" ON "notification_deliveries" USING btree ("sink_id","next_attempt_at","id") WHERE state in ('pending', 'retrying');

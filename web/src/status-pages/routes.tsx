@@ -1,0 +1,14 @@
+// The status pages' screens by path: the list, a new page, and each page's screens (page-tabs.tsx), so a
+// further screen of a page is added here and there without touching the app's router.
+import type { JSX } from "preact";
+import { match } from "../router.tsx";
+import { PageEditor } from "./page-editor.tsx";
+import { PagesList } from "./pages-list.tsx";
+
+export function statusPagesScreen(path: string): JSX.Element | undefined {
+  if (path === "/status-pages") return <PagesList />;
+  if (path === "/status-pages/new") return <PageEditor key="new" />;
+  const m = match("/status-pages/:id", path);
+  if (m) return <PageEditor key={m.id} id={m.id} />;
+  return undefined;
+}
