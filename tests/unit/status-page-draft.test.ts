@@ -2,7 +2,16 @@
 // sections and items that were sent, so a message stays with its item after a reorder; moves within and
 // across sections; the body sent for the API.
 import { describe, expect, it } from "vitest";
-import { bodyOf, EMPTY_PAGE, keyedErrors, movedItem, newItem, newSection } from "../../web/src/status-pages/page-draft.ts";
+import {
+  bodyOf,
+  draftOf,
+  EMPTY_PAGE,
+  keyedErrors,
+  movedItem,
+  newItem,
+  newSection,
+  type StatusPage,
+} from "../../web/src/status-pages/page-draft.ts";
 
 const page = () => {
   const a = {
@@ -57,5 +66,17 @@ describe("status page draft", () => {
       { kind: "tag", tag: "nas", public_name: null },
     ]);
     expect(body.sections[1]!.items).toEqual([{ kind: "service", service_id: 7, public_name: "Shop" }]);
+  });
+  it("sends each stored item's key back, so a save keeps its badge URLs (docs/adr/0461); a new item has none", () => {
+    const stored = {
+      ...EMPTY_PAGE,
+      id: 1,
+      sections: [{ name: "A", show_messages: false, items: [{ kind: "monitor", monitor_id: 3, public_name: "NAS", key: "nas" }] }],
+    } as unknown as StatusPage;
+    const draft = draftOf(stored);
+    draft.sections[0]!.items.push({ ...newItem("tag"), tag: "media" });
+    const items = bodyOf(draft).sections[0]!.items;
+    expect(items[0]).toMatchObject({ kind: "monitor", monitor_id: 3, key: "nas" });
+    expect(items[1]).not.toHaveProperty("key");
   });
 });

@@ -82,10 +82,10 @@ describe("escalation", () => {
   it("pages step 1 when the incident is still unacknowledged after its minutes, recorded as step 1", async () => {
     const s = await setup({ after: [5] });
     const alertId = await incident(s);
-    h.clock.advance(4 * MIN);
+    await h.advance(4 * MIN);
     await settled(alertId);
     expect(s.steps[0]!.peer.received).toHaveLength(0);
-    h.clock.advance(MIN + 1000);
+    await h.advance(MIN + 1000);
     await h.until(async () => s.steps[0]!.peer.received.length === 1, "step 1");
     expect(titles(s.steps[0]!.peer)).toEqual([`[Escalation step 1] monitor ${monitorSeq} is down`]);
     const list = await (await h.req("GET", `notifications/deliveries?alert_id=${alertId}`, h.admin)).json();
@@ -104,7 +104,7 @@ describe("escalation", () => {
     const s = await setup({ after: [5] });
     const alertId = await incident(s);
     await h.t.sql`update notification_alerts set acknowledged_at = now(), acknowledged_by = 'tests' where id = ${alertId}`;
-    h.clock.advance(5 * MIN + 1000);
+    await h.advance(5 * MIN + 1000);
     expect((await settled(alertId)).state).toBe("acknowledged");
     expect(s.steps[0]!.peer.received).toHaveLength(0);
     await teardown(s);
@@ -115,7 +115,7 @@ describe("escalation", () => {
     const alertId = await incident(s);
     await h.enqueue({ kind: "monitor.up", severity: "info", monitor_id: monitorSeq, title: "up again" });
     await h.until(async () => s.own.peer.received.length === 2, "the recovery");
-    h.clock.advance(5 * MIN + 1000);
+    await h.advance(5 * MIN + 1000);
     expect((await settled(alertId)).state).toBe("resolved");
     expect(s.steps[0]!.peer.received).toHaveLength(0);
     await teardown(s);
@@ -133,12 +133,12 @@ describe("escalation", () => {
       [2, 2],
     ];
     for (const [nb, nc] of after) {
-      h.clock.advance(5 * MIN + 1000);
+      await h.advance(5 * MIN + 1000);
       await h.until(async () => b.received.length === nb && c.received.length === nc, `${nb} pages to B and ${nc} to C`);
     }
     expect(titles(b)[1]).toMatch(/^\[Escalation step 1, pass 2\]/);
     expect(titles(c)[1]).toMatch(/^\[Escalation step 2, pass 2\]/);
-    h.clock.advance(5 * MIN + 1000);
+    await h.advance(5 * MIN + 1000);
     expect((await settled(alertId)).state).toBe("done");
     expect([b.received.length, c.received.length]).toEqual([2, 2]);
     const rows = await h.t.sql`select escalation_step as step, escalation_round as round from notification_deliveries
@@ -156,7 +156,7 @@ describe("escalation", () => {
     const s = await setup({ after: [600], renotify: 10 });
     const alertId = await incident(s);
     for (const n of [2, 3]) {
-      h.clock.advance(10 * MIN + 1000);
+      await h.advance(10 * MIN + 1000);
       await h.until(async () => s.own.peer.received.length === n, `reminder ${n - 1}`);
     }
     expect(titles(s.own.peer).slice(1)).toEqual([
@@ -164,7 +164,7 @@ describe("escalation", () => {
       `[Reminder 2] monitor ${monitorSeq} is down`,
     ]);
     await h.t.sql`update notification_alerts set acknowledged_at = now() where id = ${alertId}`;
-    h.clock.advance(10 * MIN + 1000);
+    await h.advance(10 * MIN + 1000);
     const after = await settled(alertId);
     // Paused, not ended: an un-acknowledge would resume it.
     expect(after).toMatchObject({ state: "active", renotify_count: 2 });
@@ -183,7 +183,7 @@ describe("escalation", () => {
     ]);
     expect(one.deliveries + two.deliveries).toBe(1);
     // The step's delivery is due from their time: the worker's clock catches up to send it.
-    h.clock.advance(6 * MIN + 1000);
+    await h.advance(6 * MIN + 1000);
     await h.until(async () => s.steps[0]!.peer.received.length === 1, "step 1");
     const rows = await h.t.sql`select count(*)::int as n from notification_deliveries where alert_id = ${alertId} and escalation_step = 1`;
     expect(rows[0]!.n).toBe(1);
@@ -230,7 +230,7 @@ describe("quiet hours", () => {
     expect(end).toBeGreaterThan(now.getTime());
     expect(end).toBeLessThanOrEqual(now.getTime() + 61 * MIN);
 
-    h.clock.advance(61 * MIN);
+    await h.advance(61 * MIN);
     await h.until(async () => own.peer.received.length === 3, "the digest");
     const digest = JSON.parse(own.peer.received[2]!.body).data;
     expect(digest.title).toBe("2 alerts held during quiet hours, 1 recovered, 1 still open");
@@ -248,7 +248,7 @@ describe("quiet hours", () => {
       ["digested", 3],
     ]);
     // Nothing more: the digest went out once.
-    h.clock.advance(MIN);
+    await h.advance(MIN);
     await h.worker.kick();
     expect(own.peer.received).toHaveLength(3);
     await own.peer.close();

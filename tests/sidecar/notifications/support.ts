@@ -33,6 +33,13 @@ export interface Harness extends Actors {
   /** The worker's clock (and the enqueued alerts' occurred_at). */
   clock: MovableClock;
   enqueue(...alerts: Partial<AlertInput>[]): Promise<void>;
+  /**
+   * Moves the worker's clock ahead once no delivery is in flight. A claim's lease runs on that clock
+   * (leaseMs, 10 s here): a jump of minutes while a send is still out would expire its lease, and the
+   * worker would claim and send the same delivery again (a receiver that has the request while the
+   * attempt is not yet recorded: a loaded machine).
+   */
+  advance(ms: number): Promise<void>;
   /** Polls `check` until it holds (bounded: 10 s). */
   until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T>;
   sink(
@@ -67,6 +74,14 @@ export async function createHarness(
   });
   await worker.start();
   const ctx = systemContext({ db: a.t.runtime.database.db, clock, random: a.t.runtime.deps.random });
+  const until: Harness["until"] = async (check, what) => {
+    for (let i = 0; i < 200; i++) {
+      const v = await check();
+      if (v) return v;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  };
   return {
     ...a,
     worker,
@@ -74,14 +89,15 @@ export async function createHarness(
     async enqueue(...alerts) {
       await enqueueAlerts(ctx, alerts, () => clock.now());
     },
-    async until(check, what) {
-      for (let i = 0; i < 200; i++) {
-        const v = await check();
-        if (v) return v;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`timed out waiting for ${what}`);
+    async advance(ms) {
+      await until(async () => {
+        const [row] = await a.t.sql`select count(*)::int as n from notification_deliveries where claimed_until is not null
+          and state in ('pending', 'retrying')`;
+        return row!.n === 0;
+      }, "the deliveries in flight");
+      clock.advance(ms);
     },
+    until,
     async sink(provider_type, provider_config, route = {}) {
       const res = await a.req("POST", "notifications/sinks", a.admin, {
         name: `${provider_type}-${Math.random()}`,

@@ -112,6 +112,11 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
       heading.current?.focus();
       onChanged();
     });
+  /** Keeps the rollout: the dialog closes and the focus goes back to its button (an unmounted Dialog tells nobody). */
+  const keep = () => {
+    setConfirming(false);
+    setTimeout(() => (cancelButton.current ?? heading.current)?.focus(), 0);
+  };
   return (
     <article class="card rollout" data-rollout={r.id} aria-labelledby={titleId}>
       <h3 id={titleId} ref={heading} tabIndex={-1}>
@@ -156,13 +161,7 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
         </div>
       )}
       {confirming && (
-        <Dialog
-          title={`Cancel rollout ${r.id}?`}
-          onClose={() => {
-            setConfirming(false);
-            setTimeout(() => (cancelButton.current ?? heading.current)?.focus(), 0);
-          }}
-        >
+        <Dialog title={`Cancel rollout ${r.id}?`} onClose={keep}>
           <p>
             The {r.counts.pending} {r.counts.pending === 1 ? "agent" : "agents"} not sent the update yet will not get it. Agents already
             sent it ({r.counts.queued + r.counts.started} still answering) keep updating.
@@ -172,7 +171,7 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
             <button type="button" class="danger" disabled={act.busy} onClick={() => void cancel()}>
               Cancel rollout
             </button>
-            <button type="button" onClick={() => setConfirming(false)}>
+            <button type="button" onClick={keep}>
               Keep it
             </button>
           </div>

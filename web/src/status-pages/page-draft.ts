@@ -15,6 +15,8 @@ export interface ItemDraft {
   ref: string;
   tag: string;
   public_name: string;
+  /** The item's public address as stored (its badges' URLs, docs/adr/0461); sent back so a save keeps it. */
+  badge_key?: string | undefined;
 }
 
 export interface SectionDraft {
@@ -79,6 +81,7 @@ export function draftOf(p: StatusPage): PageDraft {
         ref: text(i.kind === "monitor" ? i.monitor_id : i.service_id),
         tag: text(i.tag),
         public_name: text(i.public_name),
+        badge_key: i.key,
       })),
     })),
   };
@@ -103,13 +106,14 @@ export function bodyOf(d: PageDraft) {
     sections: d.sections.map((s) => ({
       name: s.name.trim(),
       show_messages: s.show_messages,
-      items: s.items.map((i) =>
-        i.kind === "tag"
+      items: s.items.map((i) => ({
+        ...(i.kind === "tag"
           ? { kind: i.kind, tag: i.tag.trim(), public_name: orNull(i.public_name) }
           : i.kind === "monitor"
             ? { kind: i.kind, monitor_id: ref(i.ref), public_name: i.public_name.trim() }
-            : { kind: i.kind, service_id: ref(i.ref), public_name: i.public_name.trim() },
-      ),
+            : { kind: i.kind, service_id: ref(i.ref), public_name: i.public_name.trim() }),
+        ...(i.badge_key ? { key: i.badge_key } : {}),
+      })),
     })),
   };
 }
