@@ -70,13 +70,16 @@ export function notificationsWorker(
   const recordAttempt = ({ input }: { input: AttemptRecord }) => attempts.submit(input);
   /** Sends in flight per sink id (the claim leaves a sink at its limit out). */
   const busy = new Map<number, number>();
+  /** Deliveries sent by this worker whose attempts are not committed yet. */
+  const pending = new Set<number>();
   let stopped = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let round: Promise<void> | null = null;
   let again = false;
 
-  async function send(job: DeliveryJob, policy: OutboundPolicy): Promise<void> {
+  /** Sends one delivery and records its attempt; `answered` is called once the receiver is done with it. */
+  async function send(job: DeliveryJob, policy: OutboundPolicy, answered: () => void): Promise<void> {
     const started = deps.clock.now();
     const t0 = performance.now();
     let outcome: SendOutcome;
@@ -93,6 +96,7 @@ export function notificationsWorker(
     } catch (e) {
       outcome = { outcome: "failed", http_status: null, error: `Send failed: ${(e as Error).name}` };
     }
+    answered();
     await recordAttempt({
       input: {
         delivery_id: job.delivery_id,
@@ -127,7 +131,7 @@ export function notificationsWorker(
     const links = { publicUrl: deps.config.PUBLIC_URL, signingKey: await deps.identity.signingKey(database.db) };
     const { jobs, failed } = await claimDeliveries({
       ctx,
-      input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault, perSink: options.perSinkConcurrency, busy, links },
+      input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault, perSink: options.perSinkConcurrency, busy, pending, links },
     });
     for (const f of failed)
       await recordAttempt({
@@ -147,16 +151,27 @@ export function notificationsWorker(
     for (const job of jobs) {
       const sink = job.sink.id;
       busy.set(sink, (busy.get(sink) ?? 0) + 1);
-      const p = send(job, policy!)
+      pending.add(job.delivery_id);
+      // The sink's slot frees once its receiver answered (the limit spares the receiver); the worker's own
+      // slot once the attempt is committed (the delivery stays claimed until then, so it is not sent twice).
+      let answered = false;
+      const release = () => {
+        if (answered) return;
+        answered = true;
+        const left = (busy.get(sink) ?? 1) - 1;
+        if (left > 0) busy.set(sink, left);
+        else busy.delete(sink);
+        // A freed slot is filled at once, without waiting for a whole round (routing a burst takes a while).
+        if (!stopped) void refill();
+      };
+      const p = send(job, policy!, release)
         .catch((e: unknown) =>
           logger.error("notification attempt could not be recorded", { delivery_id: job.delivery_id, error: String(e) }),
         )
         .finally(() => {
           inFlight.delete(p);
-          const left = (busy.get(sink) ?? 1) - 1;
-          if (left > 0) busy.set(sink, left);
-          else busy.delete(sink);
-          // A freed slot is filled at once, without waiting for a whole round (routing a burst takes a while).
+          pending.delete(job.delivery_id);
+          release();
           if (!stopped) void refill();
         });
       inFlight.add(p);
@@ -168,7 +183,9 @@ export function notificationsWorker(
     // burst reach their receivers while the rest are still being routed.
     for (let i = 0; i < 10 && !stopped; i++) {
       const r = await dispatchAlerts({ ctx, input: { groupingDelayMs: options.groupingDelayMs, maxAttempts: options.maxAttempts } });
-      await refill();
+      // Not awaited: while a burst is being sent, the claims run on as slots free (refill loops), and
+      // the next batch must not wait for them.
+      void refill();
       if (r.dispatched + r.suppressed + r.debounced + r.unrouted + r.in_hand < 200) break;
     }
     // Escalation steps and digests due (adr/0448, adr/0450); a failure here is logged and must not hold up
@@ -185,7 +202,7 @@ export function notificationsWorker(
         if (r.digests < 20) break;
       }
     });
-    await refill();
+    void refill();
   }
 
   /** One claim at a time (each counts the slots in flight); a refill asked for during one runs after it. */

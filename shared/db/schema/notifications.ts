@@ -164,10 +164,15 @@ export const notificationDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex("notification_deliveries_alert_sink_idx").on(t.alert_id, t.sink_id, t.escalation_step, t.escalation_round),
-    index("notification_deliveries_due_idx").on(t.next_attempt_at).where(sql`state in ('pending', 'retrying')`),
+    // The claim walks each sink's due deliveries oldest first (docs/adr/0462-delivery-claim-per-sink.md).
+    index("notification_deliveries_sink_due_idx").on(t.sink_id, t.next_attempt_at, t.id).where(sql`state in ('pending', 'retrying')`),
     index("notification_deliveries_sink_idx").on(t.sink_id),
     index("notification_deliveries_held_idx").on(t.next_attempt_at).where(sql`state = 'held'`),
     index("notification_deliveries_subscriber_idx").on(t.subscriber_id).where(sql`subscriber_id is not null`),
+    // The claim's walk of each status page's due subscriber deliveries (sink null: adr/0458, adr/0462).
+    index("notification_deliveries_subscriber_due_idx")
+      .on(t.next_attempt_at, t.id)
+      .where(sql`sink_id is null and state in ('pending', 'retrying')`),
     check(
       "notification_deliveries_alert_or_subscriber",
       sql`(alert_id is not null and sink_id is not null and subscriber_id is null and notice is null) or (alert_id is null and sink_id is null and subscriber_id is not null and notice is not null)`,

@@ -18,7 +18,7 @@
 // Alerts are locked with SKIP LOCKED, so several sidecars dispatch without sending anything twice.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
-import { notificationAlerts, notificationDeliveries } from "../../db/schema/index.ts";
+import { notificationAlerts } from "../../db/schema/index.ts";
 import { ASSET_TYPES, type AssetType } from "../../domain/blast-radius.ts";
 import { FLAP_THRESHOLD, FLAP_WINDOW_MS } from "../../domain/flap-window.ts";
 import { alertStatusOf } from "../../domain/notifications/alert-status.ts";
@@ -200,7 +200,13 @@ async function foldInto(s: VerbScope, alert: AlertRow, rootId: number): Promise<
  * A root about to be sent takes in the down alerts of its blast radius that are still waiting (they failed
  * after it, inside the grouping delay), so its message names them all instead of sending them later.
  */
-async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string>>, root: AlertRow, folded: Set<number>): Promise<number> {
+async function foldWaitingDependents(
+  s: VerbScope,
+  radii: Map<string, Set<string>>,
+  root: AlertRow,
+  folded: Set<number>,
+  decided: Decided,
+): Promise<number> {
   const own = await radiusOf(s.tx, radii, root.target_type as AssetType, root.target_id!);
   if (own.size === 0) return 0;
   const waiting = await s.tx
@@ -217,6 +223,8 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
     .for("update", { skipLocked: true });
   let n = 0;
   for (const other of waiting) {
+    // Sent (or unrouted) earlier in this call: still `waiting` in the table until the writes are made.
+    if (decided.has(other.id)) continue;
     if (!isAsset(other.target_type) || other.target_id == null) continue;
     const key = targetKey(other.target_type, other.target_id);
     if (key === targetKey(root.target_type!, root.target_id!) || !own.has(key)) continue;
@@ -228,6 +236,68 @@ async function foldWaitingDependents(s: VerbScope, radii: Map<string, Set<string
     n++;
   }
   return n;
+}
+
+/** Alerts of this call already sent or found unrouted, whose rows are written together later: state and title as sent. */
+type Decided = Map<number, { state: string; title: string }>;
+
+/** A read of an alert's state and title, as this call decided it when its write is still to be made. */
+function asDecided<T extends { id: number; state: string; title: string }>(decided: Decided, row: T | null | undefined): T | null {
+  if (!row) return null;
+  const d = decided.get(row.id);
+  return d ? { ...row, ...d } : row;
+}
+
+/**
+ * The writes of the alerts sent in one dispatch call: each alert's new state and message, and its
+ * deliveries, made in two statements for the whole batch instead of two per alert (the burst benchmark,
+ * issue 30; docs/adr/0462-delivery-claim-per-sink.md). Reads that must see them flush first.
+ */
+function dispatchWrites(s: VerbScope, maxAttempts: number) {
+  const decided: Decided = new Map();
+  let alerts: { id: number; state: string; title: string; body: string; detail: Record<string, unknown> | null }[] = [];
+  let deliveries: { alert_id: number; sink_id: number; state: string; next_attempt_at: string }[] = [];
+  const pendingIds: number[] = [];
+  return {
+    decided,
+    pendingIds,
+    add(
+      alert: { id: number; state: string; title: string; body: string; detail: Record<string, unknown> | null },
+      sinks: { sink_id: number; held_until: Date | null }[],
+    ) {
+      decided.set(alert.id, { state: alert.state, title: alert.title });
+      alerts.push(alert);
+      for (const { sink_id, held_until } of sinks)
+        deliveries.push({
+          alert_id: alert.id,
+          sink_id,
+          // Held by quiet hours: the digest job takes it when they end (next_attempt_at).
+          state: held_until ? "held" : "pending",
+          next_attempt_at: (held_until ?? s.now).toISOString(),
+        });
+    },
+    async flush() {
+      const now = s.now.toISOString();
+      if (alerts.length > 0)
+        await s.tx.execute(sql`update notification_alerts a set state = v.state, dispatched_at = ${now}::timestamptz,
+            title = v.title, body = v.body, detail = coalesce(v.detail, a.detail)
+          from jsonb_to_recordset(${JSON.stringify(alerts)}::jsonb) as v(id bigint, state text, title text, body text, detail jsonb)
+          where a.id = v.id`);
+      if (deliveries.length > 0) {
+        const inserted = await queryRows<{ id: number; state: string }>(
+          s.tx,
+          sql`insert into notification_deliveries (alert_id, sink_id, state, max_attempts, next_attempt_at, created_at, updated_at)
+            select v.alert_id, v.sink_id, v.state, ${maxAttempts}::int, v.next_attempt_at, ${now}::timestamptz, ${now}::timestamptz
+            from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as v(alert_id bigint, sink_id int, state text, next_attempt_at timestamptz)
+            on conflict do nothing
+            returning id::int as id, state`,
+        );
+        pendingIds.push(...inserted.filter((d) => d.state === "pending").map((d) => d.id));
+      }
+      alerts = [];
+      deliveries = [];
+    },
+  };
 }
 
 export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (s, options: DispatchOptions): Promise<DispatchResult> => {
@@ -245,13 +315,16 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
   const radii = new Map<string, Set<string>>();
   const routes = await enabledRoutes(s.tx);
   let down: DownTarget[] | null = null;
-  const deliveryIds: number[] = [];
+  const writes = dispatchWrites(s, options.maxAttempts);
   const folded = new Set<number>();
   for (const alert of alerts) {
     if (folded.has(alert.id)) continue;
     let lateRoot: { id: number; title: string } | null = null;
     // A member of a group that is down is folded into the group's alert, which names its members.
-    const group = alert.kind === DOWN && alert.monitor_id != null ? await downGroupAlert(s.tx, alert.monitor_id, s.now) : null;
+    const group =
+      alert.kind === DOWN && alert.monitor_id != null
+        ? asDecided(writes.decided, await downGroupAlert(s.tx, alert.monitor_id, s.now))
+        : null;
     if (group && (group.state === "waiting" || group.state === "suppressed")) {
       await foldInto(s, alert, group.id);
       result.suppressed++;
@@ -275,10 +348,15 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       const own = await radiusOf(s.tx, radii, alert.target_type, alert.target_id);
       const root = chooseRoot(alert.id, targetKey(alert.target_type, alert.target_id), own, down);
       if (root != null) {
-        const [rootRow] = await s.tx
-          .select({ state: notificationAlerts.state, title: notificationAlerts.title })
-          .from(notificationAlerts)
-          .where(eq(notificationAlerts.id, root));
+        const rootRow = asDecided(
+          writes.decided,
+          (
+            await s.tx
+              .select({ id: notificationAlerts.id, state: notificationAlerts.state, title: notificationAlerts.title })
+              .from(notificationAlerts)
+              .where(eq(notificationAlerts.id, root))
+          )[0],
+        );
         if (rootRow?.state === "waiting" || rootRow?.state === "suppressed") {
           await foldInto(s, alert, root);
           const mine = down.find((d) => d.alert_id === alert.id);
@@ -310,7 +388,7 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       continue;
     }
     if (alert.kind === DOWN && isAsset(alert.target_type) && alert.target_id != null) {
-      const n = await foldWaitingDependents(s, radii, alert, folded);
+      const n = await foldWaitingDependents(s, radii, alert, folded, writes.decided);
       result.suppressed += n;
     }
     // Only a down can be a root that others were folded into.
@@ -332,51 +410,36 @@ export const dispatchAlerts = defineVerb({ scope: ADMIN_NOTIFICATIONS }, async (
       lateRoot ? `${alert.body}\n\nBehind "${lateRoot.title}", already reported.` : alert.body,
       members,
     );
+    // A recovery reads how its opening alert went to each sink: that alert's deliveries must be written.
+    if (alert.incident_id != null && writes.decided.has(alert.incident_id)) await writes.flush();
     const { sinks, policies } = await routeTargets(s.tx, routes, alert, s.now);
-    await s.tx
-      .update(notificationAlerts)
-      .set({
+    writes.add(
+      {
+        id: alert.id,
         state: sinks.length > 0 ? "dispatched" : "unrouted",
-        dispatched_at: s.now,
         title: message.title,
         body: message.body,
-        ...(members.length > 0 || lateRoot
-          ? {
-              detail: {
+        detail:
+          members.length > 0 || lateRoot
+            ? {
                 ...alert.detail,
                 ...(members.length > 0 ? { affected: members } : {}),
                 ...(lateRoot ? { root_alert_id: lateRoot.id } : {}),
-              },
-            }
-          : {}),
-      })
-      .where(eq(notificationAlerts.id, alert.id));
+              }
+            : null,
+      },
+      sinks,
+    );
     if (sinks.length === 0) {
       result.unrouted++;
       continue;
     }
-    const inserted = await s.tx
-      .insert(notificationDeliveries)
-      .values(
-        sinks.map(({ sink_id, held_until }) => ({
-          alert_id: alert.id,
-          sink_id,
-          // Held by quiet hours: the digest job takes it when they end (next_attempt_at).
-          state: held_until ? "held" : "pending",
-          max_attempts: options.maxAttempts,
-          next_attempt_at: held_until ?? s.now,
-          created_at: s.now,
-          updated_at: s.now,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ id: notificationDeliveries.id, state: notificationDeliveries.state });
-    deliveryIds.push(...inserted.filter((d) => d.state === "pending").map((d) => d.id));
     await startEscalations(s, alert, policies);
     result.dispatched++;
   }
-  result.deliveries = deliveryIds.length;
-  if (deliveryIds.length > 0)
-    await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ deliveries: deliveryIds.length })})`);
+  await writes.flush();
+  result.deliveries = writes.pendingIds.length;
+  if (result.deliveries > 0)
+    await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ deliveries: result.deliveries })})`);
   return result;
 });

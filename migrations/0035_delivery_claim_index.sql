@@ -1,0 +1,3 @@
+DROP INDEX "notification_deliveries_due_idx";--> statement-breakpoint
+CREATE INDEX "notification_deliveries_sink_due_idx" ON "notification_deliveries" USING btree ("sink_id","next_attempt_at","id") WHERE state in ('pending', 'retrying');--> statement-breakpoint
+CREATE INDEX "notification_deliveries_subscriber_due_idx" ON "notification_deliveries" USING btree ("next_attempt_at","id") WHERE sink_id is null and state in ('pending', 'retrying');
