@@ -2,14 +2,12 @@
 // the page cache (docs/adr/0459) at >= 3,000 requests/s with p99 < 50 ms at 64 connections (wrk), and a
 // monitor state change visible within 2 s: recorded the way record-results.ts does (the row and
 // NOTIFY `monitors` in one transaction), timed to the page's `change` event and to the page showing it.
-import { fileURLToPath } from "node:url";
 import { api, type BenchContext, type BenchRow } from "./harness.ts";
 import { WRK_MISSING, wrk, wrkInstalled } from "./wrk.ts";
 
 const ITEMS = 50;
 const SECONDS = 10;
 const CONNECTIONS = 64;
-const SCRIPT = fileURLToPath(new URL("./wrk-plain.lua", import.meta.url));
 
 async function seedPage(ctx: BenchContext): Promise<{ slug: string; monitorIds: number[] }> {
   const monitorIds: number[] = [];
@@ -119,7 +117,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     ] as const) {
       // As browsers and proxies ask (Accept-Encoding: gzip): the cache holds the gzipped bytes too.
       const headers = gzip ? { "Accept-Encoding": "gzip" } : undefined;
-      const r = await wrk({ url, connections: CONNECTIONS, threads: 2, seconds: SECONDS, script: SCRIPT, ...(headers ? { headers } : {}) });
+      const r = await wrk({ url, connections: CONNECTIONS, threads: 2, seconds: SECONDS, script: null, ...(headers ? { headers } : {}) });
       rows.push({
         name,
         p50_ms: Math.round(r.p50_ms * 100) / 100,

@@ -1,7 +1,7 @@
 -- wrk script of the throughput bench. Every request comes from another client (its own X-Forwarded-For,
 -- which the product trusts from 127.0.0.1, as the harness's nextClient does), so the rate limiter does
 -- its full work per request yet refuses none; and it walks 50 pages (offset 0..4900) as the other
--- benches do. At the end one line "WRK_JSON {...}" carries the figures for tests/bench/wrk.ts.
+-- benches do. tests/bench/wrk.ts appends wrk-figures.lua, whose done() prints the figures.
 local thread_count = 0
 
 function setup(thread)
@@ -22,12 +22,4 @@ function request()
   local client = string.format("198.%d.%d.%d", 18 + (id % 2), math.floor(n / 256) % 256, n % 256)
   wrk.headers["X-Forwarded-For"] = client
   return wrk.format(nil, string.format("%s&offset=%d", base, (n % 50) * 100))
-end
-
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    'WRK_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"non2xx":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50_us":%d,"p99_us":%d}\n',
-    summary.requests, summary.duration, summary.bytes, e.status, e.connect, e.read, e.write, e.timeout,
-    latency:percentile(50), latency:percentile(99)))
 end

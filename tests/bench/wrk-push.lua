@@ -1,6 +1,6 @@
 -- wrk script of the push bench: every request is a GET push to one of BENCH_PUSH_TOKENS push monitors
 -- in turn (tokens pushbench<34-digit index>, made by push.bench.ts), so no token nears its per-token
--- limit. At the end one line "WRK_JSON {...}" carries the figures for tests/bench/wrk.ts.
+-- limit. tests/bench/wrk.ts appends wrk-figures.lua, whose done() prints the figures.
 local thread_count = 0
 
 function setup(thread)
@@ -15,12 +15,4 @@ function request()
   n = n + 1
   local i = (id * 7919 + n) % count
   return wrk.format("GET", string.format("/api/v1/push/pushbench%034d?msg=ok", i))
-end
-
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    'WRK_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"non2xx":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50_us":%d,"p99_us":%d}\n',
-    summary.requests, summary.duration, summary.bytes, e.status, e.connect, e.read, e.write, e.timeout,
-    latency:percentile(50), latency:percentile(99)))
 end

@@ -2,10 +2,14 @@
 // harness's node:http client, for throughput: a Node load generator would spend more CPU per request
 // than the servers it measures on a 2-core machine.
 import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const WRK_MISSING = "wrk not installed (apt-get install wrk)";
 const SCRIPT = fileURLToPath(new URL("./wrk-clients.lua", import.meta.url));
+const FIGURES = fileURLToPath(new URL("./wrk-figures.lua", import.meta.url));
 
 export function wrkInstalled(): boolean {
   return spawnSync("wrk", ["--version"], { stdio: "ignore" }).error === undefined;
@@ -30,29 +34,28 @@ export interface WrkRun {
   threads: number;
   seconds: number;
   headers?: Record<string, string>;
-  /** Another wrk script (default wrk-clients.lua); it must end with the same WRK_JSON line. */
-  script?: string;
+  /** Another wrk script (default wrk-clients.lua; null: the same request each time); wrk-figures.lua is appended. */
+  script?: string | null;
+}
+
+/** `script` with wrk-figures.lua appended, in a file of its own (removed by the caller). */
+function withFigures(script: string | null): { path: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "wrk-"));
+  const own = script === null ? "" : `${readFileSync(script, "utf8")}\n`;
+  const path = join(dir, "script.lua");
+  writeFileSync(path, own + readFileSync(FIGURES, "utf8"));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export async function wrk(run: WrkRun): Promise<WrkResult> {
-  const args = [
-    "-t",
-    String(run.threads),
-    "-c",
-    String(run.connections),
-    "-d",
-    `${run.seconds}s`,
-    "--timeout",
-    "5s",
-    "-s",
-    run.script ?? SCRIPT,
-  ];
+  const script = withFigures(run.script === undefined ? SCRIPT : run.script);
+  const args = ["-t", String(run.threads), "-c", String(run.connections), "-d", `${run.seconds}s`, "--timeout", "5s", "-s", script.path];
   for (const [name, value] of Object.entries(run.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(run.url);
   const stdout = await new Promise<string>((resolve, reject) =>
     // Bounded: wrk stops itself after -d; the timeout only catches a wedged process.
     execFile("wrk", args, { timeout: (run.seconds + 30) * 1000 }, (e, out) => (e ? reject(e) : resolve(out))),
-  );
+  ).finally(script.remove);
   const line = stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
   if (!line) throw new Error(`wrk printed no figures: ${stdout.slice(0, 300)}`);
   const r = JSON.parse(line.slice("WRK_JSON ".length)) as Record<string, number>;

@@ -1,5 +1,5 @@
--- wrk script of benches that send the same request each time (the status page bench): only the
--- figures line "WRK_JSON {...}" that tests/bench/wrk.ts reads.
+-- The figures of a wrk run as one line "WRK_JSON {...}" that tests/bench/wrk.ts reads. wrk.ts appends
+-- this file to every script it runs (wrk loads one script only), so no script repeats it.
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
