@@ -2,7 +2,10 @@
 // (routes.tsx). Another screen of the page (its incidents, say) is one more entry here and in routes.tsx.
 import { Link } from "../router.tsx";
 
-export const PAGE_TABS = [{ sub: "", label: "Page and sections" }] as const;
+export const PAGE_TABS = [
+  { sub: "", label: "Page and sections" },
+  { sub: "incidents", label: "Incidents" },
+] as const;
 
 export function PageTabs({ id, current }: { id: string; current: string }) {
   // One screen needs no tabs.
