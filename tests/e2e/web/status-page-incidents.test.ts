@@ -4,7 +4,7 @@
 // - a draft is created with an affected item chosen among the page's items; it is not on the public page;
 // - Publish on a version changed elsewhere is a 412 saying so, with "Load their version";
 // - published, it shows on /status/<slug>; an "identified" update's Markdown shows as bold in the timeline;
-// - resolved, it is on /status/<slug>/history;
+// - resolved, it is on /status/<slug>/history; its title and impact are edited (a 422 at Title first);
 // - a viewer sees the incidents and an incident read-only.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -101,6 +101,17 @@ describe.skipIf(!hasChromium)("status page incidents in a real browser", () => {
     await seen(page.getByText("Fixed: the disk was replaced."));
     expect((await s.api("GET", `/status-pages/${pageId}/incidents/${list[0]!.id}`)).resolved_at).not.toBeNull();
     await publicly("/status/home/history", (html) => html.includes(TITLE) && html.includes("full disk"));
+
+    // Edited: an empty title is the API's 422 at Title, nothing changed; then the impact is saved.
+    await page.getByLabel("Title").fill("");
+    await page.getByLabel("Impact").selectOption("minor");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await seen(page.locator("#incident-title-error"));
+    expect((await s.api("GET", `/status-pages/${pageId}/incidents/${list[0]!.id}`)).impact).toBe("critical");
+    await page.getByLabel("Title").fill(TITLE);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await seen(page.getByText("Saved."));
+    expect((await s.api("GET", `/status-pages/${pageId}/incidents/${list[0]!.id}`)).impact).toBe("minor");
 
     // The list, filtered: resolved, not open.
     await openIncidents(page);
