@@ -12,7 +12,8 @@ import type { BackoffPolicy } from "../../shared/domain/notifications/backoff.ts
 import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts";
 import { subscriberWebhookPolicy } from "../../shared/domain/status-pages/subscriber-policy.ts";
 import { GroupCommitter } from "../../shared/group-commit.ts";
-import { type AttemptRecord, type DeliveryJob, claimDeliveries, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-job.ts";
+import { type AttemptRecord, claimDeliveries, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
 import { sendDigests } from "../../shared/verbs/notifications/digests.ts";
 import { dispatchAlerts } from "../../shared/verbs/notifications/dispatch-alerts.ts";
 import { runEscalations } from "../../shared/verbs/notifications/escalations.ts";

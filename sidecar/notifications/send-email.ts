@@ -6,7 +6,7 @@ import { sendMail } from "../../net/smtp-mailer.ts";
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import { MailError } from "../../shared/net/mailer.ts";
 import type { SmtpNotifier } from "../../shared/domain/notifications/notifiers/notifier.ts";
-import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-job.ts";
 import type { SendOutcome } from "./send-http.ts";
 
 export async function sendEmail(

@@ -7,7 +7,7 @@
 import type { OutboundPolicy } from "../../shared/domain/net/outbound-policy.ts";
 import type { HttpNotifier, HttpRequestSpec } from "../../shared/domain/notifications/notifiers/notifier.ts";
 import { OutboundError, type OutboundHttp, type OutboundResponse } from "../../shared/net/outbound.ts";
-import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-job.ts";
 
 export interface SendOutcome {
   outcome: "delivered" | "failed" | "timeout";

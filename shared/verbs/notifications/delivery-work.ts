@@ -13,11 +13,10 @@ import {
   type SubscriberNoticeRow,
 } from "../../db/schema/index.ts";
 import { type BackoffPolicy, backoffMs } from "../../domain/notifications/backoff.ts";
-import { isNotifierType, type NotifierType } from "../../domain/notifications/notifiers/index.ts";
+import { isNotifierType } from "../../domain/notifications/notifiers/index.ts";
 import { alertStatusOf, dedupKeyOf } from "../../domain/notifications/alert-status.ts";
 import { normalizeSeverity } from "../../domain/notifications/severity.ts";
 import { applyTemplates } from "../../domain/notifications/templates.ts";
-import type { AlertMessage } from "../../domain/notifications/notifiers/notifier.ts";
 import type { Vault } from "../../vault/vault.ts";
 import { defineVerb, type VerbScope } from "../verb.ts";
 import { ADMIN_NOTIFICATIONS } from "./scopes.ts";
@@ -25,15 +24,7 @@ import { type LinkSigning, linkSigning, messageLinks } from "./message-links.ts"
 import { escalationLabel } from "./escalations.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
 import { subscriberJobs } from "../status-pages/subscriber-notices.ts";
-
-export interface DeliveryJob {
-  delivery_id: number;
-  attempt: number;
-  sink: { id: number; provider_type: NotifierType; config: Record<string, unknown>; secrets: Record<string, string> };
-  message: AlertMessage;
-  /** A status page subscriber's webhook: sent under subscriberWebhookPolicy (docs/adr/0458). */
-  publicSubscriber?: true;
-}
+import type { DeliveryJob } from "./delivery-job.ts";
 
 export interface ClaimOptions {
   limit: number;

@@ -9,7 +9,7 @@ import { notificationDeliveries, type SubscriberNoticeRow, statusPageSubscribers
 import type { AlertMessage } from "../../domain/notifications/notifiers/notifier.ts";
 import { CONFIRM_TTL_MS, mintSubscriptionToken } from "../../domain/status-pages/subscription-token.ts";
 import type { Vault } from "../../vault/vault.ts";
-import type { DeliveryJob } from "../notifications/delivery-work.ts";
+import type { DeliveryJob } from "../notifications/delivery-job.ts";
 import { NOTIFICATIONS_CHANNEL } from "../notifications/enqueue-alert.ts";
 import type { LinkSigning } from "../notifications/message-links.ts";
 import { readSmtp } from "../settings/smtp.ts";

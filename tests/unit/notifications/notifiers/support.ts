@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { nodeOutboundHttp } from "../../../../net/outbound-http.ts";
 import type { Notifier } from "../../../../shared/domain/notifications/notifiers/notifier.ts";
 import { sendHttp } from "../../../../sidecar/notifications/send-http.ts";
-import type { DeliveryJob } from "../../../../shared/verbs/notifications/delivery-work.ts";
+import type { DeliveryJob } from "../../../../shared/verbs/notifications/delivery-job.ts";
 import type { NotifierType } from "../../../../shared/domain/notifications/notifiers/index.ts";
 import { TEST_OUTBOUND_POLICY } from "../../../helpers/env.ts";
 import { startPeer } from "../../../helpers/http-peer.ts";
