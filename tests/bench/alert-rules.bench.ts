@@ -15,18 +15,25 @@ import { type BenchContext, type BenchRow, measure, round } from "./harness.ts";
 const FRAMES_PER_BATCH = 2;
 const N = 300;
 
-/** Runs `body` and answers the garbage collector's pauses meanwhile (the steady p99 was GC: docs/adr/0451). */
-async function withGcPauses<T>(body: () => Promise<T>): Promise<{ result: T; gc: string }> {
+/**
+ * Runs `body` and answers the garbage collector's pauses meanwhile (the steady p99 was GC: docs/adr/0451),
+ * and this process's CPU time per batch (main thread and the collector's helpers): on a shared machine the
+ * latencies swing with the load, the CPU a batch costs barely does.
+ */
+async function withGcPauses<T>(body: () => Promise<T>): Promise<{ result: T; gc: string; cpuMs: number }> {
   const pauses: number[] = [];
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) pauses.push(e.duration);
   });
   obs.observe({ entryTypes: ["gc"] });
+  const cpu = process.cpuUsage();
   const result = await body();
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000 / N;
   await new Promise((r) => setTimeout(r, 50));
   obs.disconnect();
   const total = pauses.reduce((a, b) => a + b, 0);
-  return { result, gc: `GC ${pauses.length} pauses, ${round(total)} ms in all, longest ${round(Math.max(0, ...pauses))} ms` };
+  return { result, cpuMs, gc: `GC ${pauses.length} pauses, ${round(total)} ms in all, longest ${round(Math.max(0, ...pauses))} ms` };
 }
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
@@ -65,13 +72,14 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   };
   const rows: BenchRow[] = [];
   try {
-    const { result: without, gc: gcWithout } = await withGcPauses(() => measure(N, batch));
+    for (let i = 0; i < 20; i++) await batch(); // warm, outside the CPU measured
+    const { result: without, gc: gcWithout, cpuMs: cpuWithout } = await withGcPauses(() => measure(N, batch, 0));
     rows.push({
       name: `link batch (${FRAMES_PER_BATCH} frames), no rules`,
       p50_ms: without.p50,
       p99_ms: without.p99,
       rps: without.rps,
-      note: gcWithout,
+      note: `CPU ${round(cpuWithout)} ms a batch; ${gcWithout}`,
     });
 
     const metrics = ["host.cpu_pct", "host.mem_pct", "host.load_1", "host.swap_pct", "host.fs_pct{/}", "host.max_temp_c"];
@@ -86,25 +94,25 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       name: `first round over ${agents.length} agents under ${rulesWanted} rules (states read, windows seeded)`,
       total_ms: Math.round(performance.now() - cold),
     });
-    const { result: withRules, gc } = await withGcPauses(() => measure(N, batch, 0));
+    const { result: withRules, gc, cpuMs } = await withGcPauses(() => measure(N, batch, 0));
     rows.push({
       name: `link batch (${FRAMES_PER_BATCH} frames), ${rulesWanted} rules on every host`,
       p50_ms: withRules.p50,
       p99_ms: withRules.p99,
       rps: withRules.rps,
-      note: `adds p50 ${round(withRules.p50 - without.p50)} ms, p99 ${round(withRules.p99 - without.p99)} ms (target < 5 ms p99); ${gc}`,
+      note: `adds p50 ${round(withRules.p50 - without.p50)} ms, p99 ${round(withRules.p99 - without.p99)} ms (target < 5 ms p99), CPU ${round(cpuMs - cpuWithout)} ms a batch; ${gc}`,
     });
     // The first round leaves a large heap to collect, and its first full collection lands in the loop
     // above; a sidecar meets it once, minutes before its steady state. The same loop again after a full
     // collection (npm run bench runs with --expose-gc) shows what is left once that garbage is gone.
     (globalThis as { gc?: () => void }).gc?.();
-    const { result: settled, gc: gcSettled } = await withGcPauses(() => measure(N, batch, 0));
+    const { result: settled, gc: gcSettled, cpuMs: cpuSettled } = await withGcPauses(() => measure(N, batch, 0));
     rows.push({
       name: `link batch (${FRAMES_PER_BATCH} frames), ${rulesWanted} rules on every host, after a full collection`,
       p50_ms: settled.p50,
       p99_ms: settled.p99,
       rps: settled.rps,
-      note: `adds p50 ${round(settled.p50 - without.p50)} ms, p99 ${round(settled.p99 - without.p99)} ms; ${gcSettled}`,
+      note: `adds p50 ${round(settled.p50 - without.p50)} ms, p99 ${round(settled.p99 - without.p99)} ms, CPU ${round(cpuSettled - cpuWithout)} ms a batch; ${gcSettled}`,
     });
   } finally {
     await sql`delete from alert_rules where name like 'bench rule %'`;

@@ -52,11 +52,22 @@ export const freshState = (): NodeState => ({
   window_v: [],
 });
 
+/**
+ * Scratch space for percentiles: a window is copied here and sorted in place, so judging a percentile
+ * allocates nothing (a batch judges thousands of windows; each sorted copy was garbage: docs/adr/0474).
+ * A Float64Array sorts numerically without a comparator.
+ */
+const scratch = new Float64Array(MAX_WINDOW_VALUES + 1);
+
 /** The p-th percentile (0..100) of the values, linearly interpolated between closest ranks. */
 export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 1) return sorted[0]!;
-  const rank = (p / 100) * (sorted.length - 1);
+  const n = values.length;
+  if (n === 1) return values[0]!;
+  // A window is at most MAX_WINDOW_VALUES long; a longer list (a caller of its own) gets its own copy.
+  const sorted = n <= scratch.length ? scratch.subarray(0, n) : new Float64Array(n);
+  for (let i = 0; i < n; i++) sorted[i] = values[i]!;
+  sorted.sort();
+  const rank = (p / 100) * (n - 1);
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
@@ -81,58 +92,14 @@ export const clearIsSafe = (rule: Pick<RuleCondition, "operator" | "threshold" |
   rule.operator === ">" ? rule.clear_threshold <= rule.threshold : rule.clear_threshold >= rule.threshold;
 
 /**
- * What a state was before a batch changed it in place, so a rolled-back batch can put it back
- * (docs/adr/0451): its scalars, its window's length, and the entries step() dropped from the window's
- * front (the only other change a window sees is a push at its end).
- */
-export interface StateUndo {
-  readonly target: NodeState;
-  readonly state: NodeState["state"];
-  readonly pending_since: number | null;
-  readonly firing_since: number | null;
-  readonly last_ts: number;
-  readonly length: number;
-  dropped_ts: number[] | null;
-  dropped_v: number[] | null;
-}
-
-export const undoOf = (s: NodeState): StateUndo => ({
-  target: s,
-  state: s.state,
-  pending_since: s.pending_since,
-  firing_since: s.firing_since,
-  last_ts: s.last_ts,
-  length: s.window_ts.length,
-  dropped_ts: null,
-  dropped_v: null,
-});
-
-/** Puts the state back as `undoOf` saw it: the window was (dropped ++ window) cut to its old length. */
-export function restore(u: StateUndo): void {
-  const s = u.target;
-  s.state = u.state;
-  s.pending_since = u.pending_since;
-  s.firing_since = u.firing_since;
-  s.last_ts = u.last_ts;
-  if (u.dropped_ts && u.dropped_v) {
-    s.window_ts.unshift(...u.dropped_ts);
-    s.window_v.unshift(...u.dropped_v);
-  }
-  s.window_ts.length = Math.min(s.window_ts.length, u.length);
-  s.window_v.length = Math.min(s.window_v.length, u.length);
-}
-
-/**
  * Takes one sample (ts ms, value) into `state` (changed in place) and answers the transition it caused,
- * with the aggregate it judged; null when the sample is older than one already taken. Window entries it
- * drops are appended to `undo`'s when given.
+ * with the aggregate it judged; null when the sample is older than one already taken.
  */
 export function step(
   rule: RuleCondition,
   state: NodeState,
   ts: number,
   value: number,
-  undo?: StateUndo,
 ): { transition: Transition | null; value: number } | null {
   if (ts <= state.last_ts) return null;
   state.last_ts = ts;
@@ -146,14 +113,6 @@ export function step(
     drop = Math.max(drop, times.length - MAX_WINDOW_VALUES);
     if (drop > 0) {
       const values = state.window_v;
-      if (undo) {
-        const ts = (undo.dropped_ts ??= []);
-        const vs = (undo.dropped_v ??= []);
-        for (let i = 0; i < drop; i++) {
-          ts.push(times[i]!);
-          vs.push(values[i]!);
-        }
-      }
       // Shifted down within the same arrays rather than spliced: no array is returned or reallocated, so a
       // steady window allocates nothing the young generation must keep.
       times.copyWithin(0, drop);

@@ -2,11 +2,12 @@
 // batch, pushed samples, SNMP polls, the capacity forecast) inside their own transaction: a rule's alert
 // exists if and only if the samples that fired it committed (docs/adr/0438). Each (rule, node) state is
 // taken from this process's memory; a state not there is read from alert_rule_states and its window
-// seeded from the stored samples once. States change in place and are put back if the transaction rolls
-// back (rule-states.ts, docs/adr/0451); transitions are written (and alerted) in the transaction.
+// seeded from the stored samples once. States change in place and are forgotten if the transaction rolls
+// back (rule-states.ts, docs/adr/0451, 0474); transitions are written (and alerted) in the transaction.
+// A steady batch allocates nothing per (rule, node) it judges: the collector's pauses were the commit's p99.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/database.ts";
-import { freshState, type NodeState, type StateUndo, step, type Transition } from "../../domain/alert-rules/evaluate.ts";
+import { freshState, type NodeState, step, type Transition } from "../../domain/alert-rules/evaluate.ts";
 import type { VerbScope } from "../verb.ts";
 import { type CompiledRule, ruleEngineFor } from "./compiled-rules.ts";
 import { fmt, raiseRuleAlert } from "./rule-alerts.ts";
@@ -135,7 +136,13 @@ async function loadStates(db: Db, pairs: { rule: CompiledRule; hardware_id: numb
   return out;
 }
 
+/**
+ * The nodes' names, sites and tags. Read only when needed: a rule scoped by site or tag needs them for
+ * every node; otherwise only a transition does (its alert names the node), and a steady batch has none, so
+ * it pays no round trip for them (docs/adr/0474).
+ */
 async function nodeScopes(db: Db, hardwareIds: readonly number[]): Promise<Map<number, NodeScope>> {
+  if (hardwareIds.length === 0) return new Map();
   const rows = await queryRows<NodeScope>(db, sql`select id, name, site_id, tags from hardware where id = any(${ids(hardwareIds)}::int[])`);
   return new Map(rows.map((r) => [r.id, { ...r, tags: r.tags ?? [] }]));
 }
@@ -144,7 +151,7 @@ async function recordTransition(
   s: VerbScope,
   rule: CompiledRule,
   node: NodeScope,
-  state: NodeState,
+  state: Fired["state"],
   transition: Transition,
   value: number,
   at: Date,
@@ -194,26 +201,49 @@ export async function evaluateSamples(s: VerbScope, samples: readonly MetricSamp
   const relevant = rules.filter((r) => metrics.has(r.metric));
   if (relevant.length === 0) return { transitions: 0 };
 
-  const ordered = [...samples].sort((a, b) => a.ts.getTime() - b.ts.getTime());
-  const nodes = await nodeScopes(s.tx, [...new Set(ordered.map((x) => x.hardware_id))]);
-  const first = new Map<number, Date>();
-  for (const x of ordered) if (!first.has(x.hardware_id)) first.set(x.hardware_id, x.ts);
+  // Each node's samples, oldest first.
+  const byNode = new Map<number, MetricSample[]>();
+  for (const x of [...samples].sort((a, b) => a.ts.getTime() - b.ts.getTime())) {
+    const list = byNode.get(x.hardware_id);
+    if (list) list.push(x);
+    else byNode.set(x.hardware_id, [x]);
+  }
+  const scoped = relevant.some((r) => r.scope_kind === "site" || r.scope_kind === "tag");
+  const scopes = scoped ? await nodeScopes(s.tx, [...byNode.keys()]) : null;
+  // Without site or tag rules a node's scope is its id; a node that no longer exists has no scope.
+  const scopeOf = (hardwareId: number): NodeScope | undefined =>
+    scopes ? scopes.get(hardwareId) : { id: hardwareId, name: "", site_id: null, tags: [] };
 
-  // The pairs this batch judges, per node. States in memory are taken (held, changed in place, put back
-  // on rollback) all at once before any await; the others are read from the table.
+  // States in memory are taken (held, changed in place) and judged at once, all before any await; the
+  // others are read from the table, then judged the same way. Judging is synchronous: transitions are
+  // written after, each with the state as it was when it happened.
   const batch = engine.states.batch(s);
-  const byNode = new Map<number, Pair[]>();
-  const missing: { rule: CompiledRule; hardware_id: number; first: Date; list: Pair[] }[] = [];
-  for (const [hardwareId, at] of first) {
-    const node = nodes.get(hardwareId);
+  const fired: Fired[] = [];
+  const judge = (rule: CompiledRule, hardwareId: number, state: NodeState) => {
+    for (const sample of byNode.get(hardwareId)!) {
+      const value = sample.values[rule.metric];
+      if (value === undefined) continue;
+      const judged = step(rule, state, sample.ts.getTime(), value);
+      if (judged?.transition)
+        fired.push({
+          rule,
+          hardware_id: hardwareId,
+          state: { state: state.state, pending_since: state.pending_since, firing_since: state.firing_since },
+          transition: judged.transition,
+          value: judged.value,
+          at: sample.ts,
+        });
+    }
+  };
+  const missing: { rule: CompiledRule; hardware_id: number; first: Date }[] = [];
+  for (const [hardwareId, list] of byNode) {
+    const node = scopeOf(hardwareId);
     if (!node) continue;
-    const list: Pair[] = [];
-    byNode.set(hardwareId, list);
     for (const rule of relevant) {
       if (!inScope(rule, node)) continue;
-      const undo = batch.take(rule.key, hardwareId);
-      if (undo) list.push({ rule, node, state: undo.target, undo });
-      else missing.push({ rule, hardware_id: hardwareId, first: at, list });
+      const state = batch.take(rule.key, hardwareId);
+      if (state) judge(rule, hardwareId, state);
+      else missing.push({ rule, hardware_id: hardwareId, first: list[0]!.ts });
     }
   }
   if (missing.length > 0) {
@@ -221,30 +251,28 @@ export async function evaluateSamples(s: VerbScope, samples: readonly MetricSamp
     for (const p of missing) {
       const state = loaded.get(stateKey(p.rule, p.hardware_id))!;
       batch.adopt(p.rule.key, p.hardware_id, state);
-      p.list.push({ rule: p.rule, node: nodes.get(p.hardware_id)!, state, undo: undefined });
+      judge(p.rule, p.hardware_id, state);
     }
   }
+  if (fired.length === 0) return { transitions: 0 };
 
-  let transitions = 0;
-  for (const sample of ordered) {
-    const list = byNode.get(sample.hardware_id);
-    if (!list) continue;
-    for (const w of list) {
-      const value = sample.values[w.rule.metric];
-      if (value === undefined) continue;
-      const judged = step(w.rule, w.state, sample.ts.getTime(), value, w.undo);
-      if (!judged?.transition) continue;
-      transitions++;
-      await recordTransition(s, w.rule, w.node, w.state, judged.transition, judged.value, sample.ts);
-    }
+  // A transition's alert names its node: read now if the scopes were not.
+  const named = scopes ?? (await nodeScopes(s.tx, [...new Set(fired.map((f) => f.hardware_id))]));
+  // In the order of the samples that caused them, as the alerts are read.
+  fired.sort((a, b) => a.at.getTime() - b.at.getTime());
+  for (const f of fired) {
+    const node = named.get(f.hardware_id);
+    if (node) await recordTransition(s, f.rule, node, f.state, f.transition, f.value, f.at);
   }
-  return { transitions };
+  return { transitions: fired.length };
 }
 
-/** One (rule, node) judged by a batch; `undo` for a state held in memory (none for one read from the table). */
-interface Pair {
+/** A transition a batch caused, with the state it left (written with it). */
+interface Fired {
   rule: CompiledRule;
-  node: NodeScope;
-  state: NodeState;
-  undo: StateUndo | undefined;
+  hardware_id: number;
+  state: Pick<NodeState, "state" | "pending_since" | "firing_since">;
+  transition: Transition;
+  value: number;
+  at: Date;
 }

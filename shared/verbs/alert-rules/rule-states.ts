@@ -1,14 +1,19 @@
-// The (rule, node) states one process keeps, changed in place by the transaction that judges them and put
-// back if it rolls back (docs/adr/0451): copying every touched state per batch and swapping the copies in
-// after the commit kept the young generation full of survivors, and the scavenges were the p99. Memory
-// holds only what committed, or what the one transaction in flight holding a state is changing.
-import { type NodeState, restore, type StateUndo, undoOf } from "../../domain/alert-rules/evaluate.ts";
+// The (rule, node) states one process keeps, changed in place by the transaction that judges them
+// (docs/adr/0451). If that transaction rolls back, the states it took are dropped from memory rather than
+// put back (docs/adr/0474): the next batch reads them from alert_rule_states and seeds their windows from
+// the stored samples, which is exactly what committed. Memory holds only what committed, or what the one
+// transaction in flight holding a state is changing.
+import type { NodeState } from "../../domain/alert-rules/evaluate.ts";
 import type { VerbScope } from "../verb.ts";
 
 /** One transaction's hold on the states it judges: taken before its first await, ended by commit or rollback. */
 export class StateBatch {
   readonly #store: RuleStates;
-  readonly #undo: StateUndo[] = [];
+  // Side by side rather than as objects: a steady batch takes thousands of states and allocates no record
+  // for each (docs/adr/0474).
+  readonly #takenKeys: string[] = [];
+  readonly #takenNodes: number[] = [];
+  readonly #taken: NodeState[] = [];
   readonly #installs: { key: string; hardwareId: number; state: NodeState }[] = [];
   readonly #evicts: { key: string; hardwareId: number }[] = [];
 
@@ -19,10 +24,10 @@ export class StateBatch {
   }
 
   /**
-   * The state held in memory, now held by this batch, with its undo record (step() logs its window drops
-   * there); null when memory has none or another transaction in flight holds it: read it from the table.
+   * The state held in memory, now held by this batch, which may change it in place; null when memory has
+   * none or another transaction in flight holds it: read it from the table.
    */
-  take(key: string, hardwareId: number): StateUndo | null {
+  take(key: string, hardwareId: number): NodeState | null {
     const state = this.#store.get(key, hardwareId);
     if (!state) return null;
     if (this.#store.held.has(state)) {
@@ -32,9 +37,10 @@ export class StateBatch {
       return null;
     }
     this.#store.held.add(state);
-    const undo = undoOf(state);
-    this.#undo.push(undo);
-    return undo;
+    this.#takenKeys.push(key);
+    this.#takenNodes.push(hardwareId);
+    this.#taken.push(state);
+    return state;
   }
 
   /** A state read from the table for this batch: kept in memory after the commit unless another came first. */
@@ -43,7 +49,7 @@ export class StateBatch {
   }
 
   #commit(): void {
-    for (const u of this.#undo) this.#store.held.delete(u.target);
+    for (const state of this.#taken) this.#store.held.delete(state);
     for (const e of this.#evicts) this.#store.drop(e.key, e.hardwareId);
     for (const i of this.#installs) {
       // Two transactions read the same missing state at once: neither copy has the other's samples.
@@ -52,11 +58,11 @@ export class StateBatch {
     }
   }
 
+  /** The states this batch changed are not what committed: forgotten, to be read from the table again. */
   #rollback(): void {
-    for (let i = this.#undo.length - 1; i >= 0; i--) {
-      const u = this.#undo[i]!;
-      restore(u);
-      this.#store.held.delete(u.target);
+    for (let i = 0; i < this.#taken.length; i++) {
+      this.#store.held.delete(this.#taken[i]!);
+      this.#store.drop(this.#takenKeys[i]!, this.#takenNodes[i]!);
     }
   }
 }
