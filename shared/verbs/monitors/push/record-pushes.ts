@@ -2,9 +2,9 @@
 // group commit (functions/routes/push/group-commit.ts) hands in every push that arrived while the
 // previous commit was in flight, and answers each one after this commits. One index lookup by token
 // hash for the whole batch (locking the monitors in id order, so a rotation either committed before and
-// the old token finds nothing, or waits for this), the results through the probed checks' recording
-// (state, events, alerts, uptime, samples, live events), then each monitor's next deadline and its
-// count of pushes this minute (the per-token limit).
+// the old token finds nothing, or waits for this), then the results through the probed checks' recording
+// (state, events, alerts, uptime, samples, live events), which also writes each monitor's next deadline
+// and its count of pushes this minute (the per-token limit) in its one update of the row.
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../../db/database.ts";
 import { CHECK_TYPES, sourceOf } from "../../../domain/monitors/check-types.ts";
@@ -103,21 +103,19 @@ export const recordPushes = defineVerb<{ pushes: Push[] }, PushOutcome[]>({ scop
     results.push(pushResult(p, m.id, s.now));
     return { status: "recorded" };
   });
+  // Each recorded push carries its monitor's next deadline and its count this minute (the last push of a
+  // monitor in the batch carries the final count), written by the recording's one update of the row.
+  const byId = new Map(found.map((m) => [m.id, m]));
+  for (const r of results) {
+    const m = byId.get(r.monitor_id)!;
+    const w = windows.get(m.id)!;
+    r.push = {
+      deadline: deadlineAfterPush(expectationOf(m.config, m.interval_secs), s.now).toISOString(),
+      window_start: new Date(w.start).toISOString(),
+      window_hits: w.hits,
+    };
+  }
   // The monitors are locked already (above): the recording reads them from here, not again.
   if (results.length > 0) await recordMonitorResults(s, results, new Map(found.map((m) => [m.id, lockedMonitor(m)])));
-  if (windows.size === 0) return outcomes;
-  const pushed = new Set(results.map((r) => r.monitor_id));
-  const updates = found
-    .filter((m) => windows.has(m.id))
-    .map((m) => ({
-      id: m.id,
-      window_start: new Date(windows.get(m.id)!.start).toISOString(),
-      hits: windows.get(m.id)!.hits,
-      due: pushed.has(m.id) ? deadlineAfterPush(expectationOf(m.config, m.interval_secs), s.now).toISOString() : null,
-    }));
-  await s.tx.execute(sql`
-    update monitors m set next_check_at = coalesce(r.due, m.next_check_at), push_window_start = r.window_start, push_window_hits = r.hits
-    from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as r(id integer, window_start timestamptz, hits integer, due timestamptz)
-    where m.id = r.id`);
   return outcomes;
 });

@@ -19,4 +19,9 @@ export interface MonitorResult {
   agent_id?: number | null;
   /** A group monitor's evaluation (groups/results.ts): its verdict, applied without retries, and its depth. */
   group?: (GroupJudgement & { depth: number }) | undefined;
+  /**
+   * A push's effect on its monitor's row (../push/record-pushes.ts): its next deadline and its per-minute
+   * count, written by the same update as the result (one row version per push, not two).
+   */
+  push?: { deadline: string; window_start: string; window_hits: number };
 }

@@ -145,6 +145,9 @@ export async function recordMonitorResults(
       msg: string;
       retry_at: string | null;
       agent: boolean;
+      deadline: string | null;
+      window_start: string | null;
+      window_hits: number | null;
     }
   >();
 
@@ -200,42 +203,58 @@ export async function recordMonitorResults(
       // A pending monitor is checked again after its retry interval, sooner than its next turn.
       retry_at: d.status === "pending" ? new Date(at.getTime() + d.next_check_secs * 1000).toISOString() : null,
       agent: r.source === "agent",
+      deadline: r.push?.deadline ?? null,
+      window_start: r.push?.window_start ?? null,
+      window_hits: r.push?.window_hits ?? null,
     });
     outcome.recorded++;
   }
   if (outcome.recorded === 0) return outcome;
 
-  await s.tx.execute(sql`
+  // The writes do not depend on one another: sent together, they share one round trip (postgres.js
+  // pipelines the statements of a transaction issued at once; PostgreSQL still runs them in this order).
+  const writes: Promise<unknown>[] = [
+    s.tx.execute(sql`
     insert into monitor_samples (monitor_id, ts, avail, latency_ms, packet_loss_pct, http_status, cert_days_remaining, extra, msg, source)
     select r.monitor_id, r.ts, r.avail, r.latency_ms, r.packet_loss_pct, r.http_status, r.cert_days_remaining, r.extra, r.msg, r.source
-    from jsonb_to_recordset(${rows(samples)}) as r(monitor_id integer, ts timestamptz, avail boolean, latency_ms real, packet_loss_pct real, http_status integer, cert_days_remaining integer, extra jsonb, msg text, source text)`);
+    from jsonb_to_recordset(${rows(samples)}) as r(monitor_id integer, ts timestamptz, avail boolean, latency_ms real, packet_loss_pct real, http_status integer, cert_days_remaining integer, extra jsonb, msg text, source text)`),
+  ];
   if (buckets.size)
-    await s.tx.execute(sql`
+    writes.push(
+      s.tx.execute(sql`
       insert into monitor_uptime_minutes (monitor_id, minute, up, total)
       select r.monitor_id, r.minute, r.up, r.total
       from jsonb_to_recordset(${rows([...buckets.values()].sort((a, b) => a.monitor_id - b.monitor_id || a.minute.localeCompare(b.minute)))}) as r(monitor_id integer, minute timestamptz, up integer, total integer)
-      on conflict (monitor_id, minute) do update set up = monitor_uptime_minutes.up + excluded.up, total = monitor_uptime_minutes.total + excluded.total`);
-  await s.tx.execute(sql`
+      on conflict (monitor_id, minute) do update set up = monitor_uptime_minutes.up + excluded.up, total = monitor_uptime_minutes.total + excluded.total`),
+    );
+  // A push sets its monitor's next deadline (over any retry) and its count this minute.
+  writes.push(
+    s.tx.execute(sql`
     update monitors m set
       status = r.status, retries = r.retries, last_status_change_at = r.changed_at, last_polled_at = r.polled_at,
       last_latency_ms = r.latency_ms, last_msg = r.msg, claimed_by = null, claimed_at = null,
-      next_check_at = case when r.retry_at is not null then least(m.next_check_at, r.retry_at) else m.next_check_at end,
+      next_check_at = coalesce(r.deadline, case when r.retry_at is not null then least(m.next_check_at, r.retry_at) else m.next_check_at end),
       probe_last_result_at = case when r.agent then ${s.now.toISOString()}::timestamptz else m.probe_last_result_at end,
-      probe_execution_status = case when r.agent then 'ready' else m.probe_execution_status end
-    from jsonb_to_recordset(${rows([...finals.values()])}) as r(id integer, status text, retries integer, changed_at timestamptz, polled_at timestamptz, latency_ms real, msg text, retry_at timestamptz, agent boolean)
-    where m.id = r.id`);
-
-  let eventIds: number[] = [];
-  if (events.length) {
-    const inserted = await queryRows<{ id: number }>(
-      s.tx,
-      sql`
+      probe_execution_status = case when r.agent then 'ready' else m.probe_execution_status end,
+      push_window_start = coalesce(r.window_start, m.push_window_start), push_window_hits = coalesce(r.window_hits, m.push_window_hits)
+    from jsonb_to_recordset(${rows([...finals.values()])}) as r(id integer, status text, retries integer, changed_at timestamptz, polled_at timestamptz, latency_ms real, msg text, retry_at timestamptz, agent boolean, deadline timestamptz, window_start timestamptz, window_hits integer)
+    where m.id = r.id`),
+  );
+  const inserting = events.length
+    ? queryRows<{ id: number }>(
+        s.tx,
+        sql`
       insert into monitor_events (monitor_id, event_type, status_from, status_to, msg, duration_secs, created_at, detail)
       select r.monitor_id, r.event_type, r.status_from, r.status_to, r.msg, r.duration_secs, r.at, r.detail
       from jsonb_to_recordset(${rows(events.map((e, ord) => ({ ...e, ord })))}) as r(monitor_id integer, event_type text, status_from text, status_to text, msg text, duration_secs integer, at timestamptz, ord integer, detail jsonb)
       order by r.ord
       returning id`,
-    );
+      )
+    : Promise.resolve([]);
+  const [inserted] = await Promise.all([inserting, ...writes]);
+
+  let eventIds: number[] = [];
+  if (events.length) {
     // Rows are inserted, and returned, in the order of the select.
     eventIds = inserted.map((e) => Number(e.id));
     outcome.events = events.length;
