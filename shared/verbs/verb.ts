@@ -24,7 +24,8 @@ export type EventChannel =
   | "monitor_control"
   | "discovery_control"
   | "certificates"
-  | "status_pages";
+  | "status_pages"
+  | "notifications";
 
 export interface VerbScope {
   tx: Db;

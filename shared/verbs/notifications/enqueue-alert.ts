@@ -3,9 +3,8 @@
 // committed. The delivery worker hears of it through NOTIFY `notifications` (PostgreSQL delivers a NOTIFY
 // issued inside a transaction only when that transaction commits) and dispatches it after the grouping
 // delay, when dependent failures can be folded into their root cause (dispatch-alerts.ts).
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
-import { notificationAlerts } from "../../db/schema/notifications.ts";
 import { alertStatusOf, alertSubject } from "../../domain/notifications/alert-status.ts";
 import type { VerbScope } from "../verb.ts";
 
@@ -30,50 +29,35 @@ const MAX_TITLE = 500;
 const MAX_BODY = 4000;
 
 /**
- * The open incident of `subject`: the firing alert that opened it, locked so that a recovery and a new
- * firing about the same subject are serialized (each subject's alerts come from one recording path anyway).
+ * Records an alert in the caller's transaction, in one statement (a burst of 1,000 alerts took four
+ * round trips each: docs/adr/0478). The lifecycle (docs/adr/0442-alert-lifecycle.md): a firing alert joins
+ * its subject's open incident or opens one (its own id); a recovery ends the open incident (none open: it
+ * stands alone, an old incident's tail). The open incident's row is locked, so a recovery and a new firing
+ * about the same subject are serialized (each subject's alerts come from one recording path anyway).
  */
-async function openIncident(s: VerbScope, subject: string): Promise<number | null> {
-  const [row] = await queryRows<{ id: number }>(
-    s.tx,
-    sql`select id::int as id from notification_alerts where subject = ${subject} and incident_id = id and resolved_at is null
-      order by id desc limit 1 for update`,
-  );
-  return row?.id ?? null;
-}
-
 export async function enqueueAlert(s: VerbScope, alert: AlertInput): Promise<void> {
-  // The lifecycle (docs/adr/0442-alert-lifecycle.md): a firing alert joins its subject's open incident or
-  // opens one; a recovery ends the open incident (none open: it stands alone, an old incident's tail).
   const status = alertStatusOf(alert.kind);
   const subject = alertSubject(alert);
-  const open = subject ? await openIncident(s, subject) : null;
-  if (status === "resolved" && open != null)
-    await s.tx.update(notificationAlerts).set({ resolved_at: alert.occurred_at }).where(eq(notificationAlerts.id, open));
-  const [row] = await s.tx
-    .insert(notificationAlerts)
-    .values({
-      subject,
-      incident_id: open,
-      kind: alert.kind,
-      severity: alert.severity,
-      monitor_id: alert.monitor_id,
-      target_type: alert.target_type,
-      target_id: alert.target_id,
-      title: alert.title.slice(0, MAX_TITLE),
-      body: alert.body.slice(0, MAX_BODY),
-      detail: alert.detail,
-      occurred_at: alert.occurred_at,
-    })
-    .returning({ id: notificationAlerts.id });
-  if (status === "firing" && open == null)
-    await s.tx.update(notificationAlerts).set({ incident_id: row!.id }).where(eq(notificationAlerts.id, row!.id));
+  const [row] = await queryRows<{ id: number; incident_id: number | null }>(
+    s.tx,
+    sql`with open as (
+        select id from notification_alerts
+        where ${subject}::text is not null and subject = ${subject} and incident_id = id and resolved_at is null
+        order by id desc limit 1 for update
+      ), resolved as (
+        update notification_alerts set resolved_at = ${alert.occurred_at.toISOString()}::timestamptz
+        where ${status === "resolved"}::boolean and id = (select id from open)
+      ), new as (select nextval('notification_alerts_id_seq') as id)
+      insert into notification_alerts (id, subject, incident_id, kind, severity, monitor_id, target_type, target_id, title, body, detail, occurred_at)
+      select new.id, ${subject}, coalesce((select id from open), case when ${status === "firing"}::boolean then new.id end),
+        ${alert.kind}, ${alert.severity}, ${alert.monitor_id}, ${alert.target_type}, ${alert.target_id},
+        ${alert.title.slice(0, MAX_TITLE)}, ${alert.body.slice(0, MAX_BODY)}, ${JSON.stringify(alert.detail)}::jsonb, ${alert.occurred_at.toISOString()}::timestamptz
+      from new
+      returning id::int as id, incident_id::int as incident_id`,
+  );
   // Open alerts screens learn of it (docs/adr/0447-acknowledgement.md).
-  s.emit("monitors", {
-    type: "alert",
-    action: status,
-    alert_id: row!.id,
-    incident_id: status === "firing" && open == null ? row!.id : open,
-  });
-  await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ alert_id: row!.id })})`);
+  s.emit("monitors", { type: "alert", action: status, alert_id: row!.id, incident_id: row!.incident_id });
+  // The delivery worker wakes on any payload of this channel; an identical payload is delivered once per
+  // transaction, so a batch of alerts wakes it once, and the NOTIFY goes with the verb's own at its end.
+  s.emit(NOTIFICATIONS_CHANNEL, { alerts: true });
 }
