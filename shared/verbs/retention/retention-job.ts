@@ -67,6 +67,19 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       rows,
       budget,
     ),
+    // A status page subscriber's finished messages (docs/adr/0458) have no alert to go with: they expire on
+    // their own once delivered or dead; one still being delivered stays.
+    subscriber_deliveries: await deleteInBatches(
+      ctx,
+      {
+        table: "notification_deliveries",
+        key: "id",
+        ts: "updated_at",
+        expired: sql`subscriber_id is not null and state in ('delivered', 'dead') and updated_at < ${c.warm}::timestamptz`,
+      },
+      rows,
+      budget,
+    ),
     // The scheduler's run log: discovery's every-minute job alone writes 525,600 rows a year.
     job_runs: await deleteInBatches(
       ctx,

@@ -33,15 +33,8 @@ export interface SubscriberNotice {
   url?: string | undefined;
 }
 
-/** How long a finished subscriber delivery (delivered or dead) is kept with its attempts. */
-export const SUBSCRIBER_DELIVERY_KEEP_MS = 30 * 24 * 3600_000;
-
 async function queue(s: VerbScope, subscriberIds: number[], notice: SubscriberNoticeRow): Promise<number> {
-  // The alerts' retention removes their deliveries with them; a subscriber's finished ones go here, in
-  // bounded batches, each time more are queued.
-  await s.tx.execute(sql`delete from notification_deliveries where id in (
-    select id from notification_deliveries where subscriber_id is not null and state in ('delivered', 'dead')
-      and updated_at < ${new Date(s.now.getTime() - SUBSCRIBER_DELIVERY_KEEP_MS).toISOString()}::timestamptz limit 1000)`);
+  // Finished ones expire with the retention job (shared/verbs/retention/retention-job.ts).
   if (subscriberIds.length === 0) return 0;
   const rows = await s.tx
     .insert(notificationDeliveries)

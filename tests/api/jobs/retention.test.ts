@@ -257,3 +257,30 @@ describe("the run log and discovery's scan jobs", () => {
     expect((await t.sql`select scan_job_id from scan_results`).map((r) => r.scan_job_id)).toEqual([baselineOfProfile]);
   });
 });
+
+describe("status page subscribers' messages", () => {
+  it("expire past warm once delivered or dead; one still being delivered, and recent ones, stay", async () => {
+    now = T;
+    const [page] = await t.sql`insert into status_pages (slug, title, published) values ('retention-page', 'Retention', true) returning id`;
+    const [sub] = await t.sql`insert into status_page_subscribers (page_id, kind, address, confirmed_at, confirm_sent_at)
+      values (${page!.id}, 'email', 'keep@example.org', now(), now()) returning id`;
+    const old = new Date(WARM - DAY);
+    const recent = new Date(T - DAY);
+    const delivery = async (state: string, at: Date) =>
+      (
+        await t.sql`insert into notification_deliveries (subscriber_id, notice, state, max_attempts, created_at, updated_at)
+          values (${sub!.id}, ${t.sql.json({ subject: "s", text: "t" })}, ${state}, 3, ${at}, ${at}) returning id`
+      )[0]!.id as number;
+    const goneDelivered = await delivery("delivered", old);
+    const goneDead = await delivery("dead", old);
+    const stillRetrying = await delivery("retrying", old);
+    const recentDelivered = await delivery("delivered", recent);
+
+    const out = await retain();
+    expect(out.detail).toMatchObject({ expired: { subscriber_deliveries: 2 } });
+    const kept = (await t.sql`select id from notification_deliveries where subscriber_id = ${sub!.id} order by id`).map((r) => r.id);
+    expect(kept).toEqual([stillRetrying, recentDelivered]);
+    expect(kept).not.toContain(goneDelivered);
+    expect(kept).not.toContain(goneDead);
+  });
+});
