@@ -5,6 +5,7 @@ import { Link } from "../router.tsx";
 export const PAGE_TABS = [
   { sub: "", label: "Page and sections" },
   { sub: "incidents", label: "Incidents" },
+  { sub: "subscribers", label: "Subscribers" },
 ] as const;
 
 export function PageTabs({ id, current }: { id: string; current: string }) {

@@ -6,6 +6,7 @@ import { IncidentDetail } from "./incident-detail.tsx";
 import { IncidentsList } from "./incidents-list.tsx";
 import { PageEditor } from "./page-editor.tsx";
 import { PagesList } from "./pages-list.tsx";
+import { SubscribersList } from "./subscribers-list.tsx";
 
 export function statusPagesScreen(path: string): JSX.Element | undefined {
   if (path === "/status-pages") return <PagesList />;
@@ -14,6 +15,8 @@ export function statusPagesScreen(path: string): JSX.Element | undefined {
   if (inc) return <IncidentDetail key={`${inc.id}/${inc.incident}`} pageId={inc.id!} id={inc.incident!} />;
   const incs = match("/status-pages/:id/incidents", path);
   if (incs) return <IncidentsList key={incs.id} pageId={incs.id!} />;
+  const subs = match("/status-pages/:id/subscribers", path);
+  if (subs) return <SubscribersList key={subs.id} pageId={subs.id!} />;
   const m = match("/status-pages/:id", path);
   if (m) return <PageEditor key={m.id} id={m.id} />;
   return undefined;
