@@ -31,12 +31,17 @@ function shown(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** The changed fields of an entry, each with its value before and after (one side absent on a create or delete). */
+const empty = (v: unknown) => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+
+/**
+ * The changed fields of an entry, each with its value before and after (one side absent on a create or
+ * delete, whose empty fields are left out: they say nothing).
+ */
 function changes(diff: unknown): { field: string; before: unknown; after: unknown }[] {
   if (!isFields(diff)) return [];
   const before = isFields(diff.before) ? diff.before : {};
   const after = isFields(diff.after) ? diff.after : {};
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !(empty(before[k]) && empty(after[k])));
   const rest = Object.keys(diff).filter((k) => k !== "before" && k !== "after");
   return [
     ...names.map((field) => ({ field, before: before[field], after: after[field] })),
