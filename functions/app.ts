@@ -60,6 +60,7 @@ import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
+import { namesRoutes } from "./routes/inventory/names.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
 import { vlanRoutes } from "./routes/inventory/vlans.ts";
@@ -148,6 +149,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   vlanRoutes(app);
   graphRoutes(app);
   searchRoutes(app);
+  namesRoutes(app);
   intelligenceRoutes(app);
   telemetryRoutes(app);
   agentsRoutes(app);

@@ -1,4 +1,4 @@
-// Bulk operations on the records of one inventory resource (POST {base}/bulk-delete, {base}/bulk-tags):
+// Bulk operations on the records of one inventory resource (POST {base}/bulk-delete, {base}/bulk-tags, {base}/bulk-update):
 // up to one list page of ids, all changed or none.
 import * as v from "valibot";
 import { Ref, TagName, writeBody } from "./fields.ts";
@@ -28,12 +28,27 @@ export const BulkTagBody = v.pipe(
   ),
 );
 
+/**
+ * POST {base}/bulk-update: the fields to set on every selected record, validated by the resource's own
+ * PATCH schema (`patch`); at least one.
+ */
+export const bulkUpdateBody = (patch: v.GenericSchema<unknown, Record<string, unknown>>) =>
+  v.pipe(
+    writeBody({ ids: Ids, set: patch }),
+    v.forward(
+      v.check((b) => Object.keys(b.set as Record<string, unknown>).length > 0, "Give a field to set."),
+      ["set"],
+    ),
+  );
+
 export const BulkDeleted = v.object({ deleted: v.array(v.number()), count: v.number() });
 export const BulkTagged = v.object({
   /** The records whose tags changed (each audited), and those that already had them as asked. */
   changed: v.array(v.number()),
   unchanged: v.array(v.number()),
 });
+
+export const BulkUpdated = v.object({ updated: v.array(v.number()) });
 
 /** One record a bulk operation could not change, and why; the 422 lists them all. */
 export interface BulkRefusal {

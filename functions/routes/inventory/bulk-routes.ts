@@ -1,9 +1,10 @@
-// POST {base}/bulk-delete and {base}/bulk-tags of an inventory resource: not in the catalogue (the console's
+// POST {base}/bulk-delete, {base}/bulk-update and {base}/bulk-tags of an inventory resource: not in the catalogue (the console's
 // bulk actions, docs/adr/0260-all-or-nothing-through-the-resources-own-verbs.md), one transaction each, all or nothing.
 // Bulk delete is high-impact (spec 5.6): it runs behind the confirmation headers.
 import type { Hono } from "hono";
-import { BulkDeleteBody, BulkDeleted, BulkTagBody, BulkTagged } from "../../../shared/schemas/bulk.ts";
-import { bulkVerbs } from "../../../shared/verbs/resources/bulk-verbs.ts";
+import type * as v from "valibot";
+import { BulkDeleteBody, BulkDeleted, BulkTagBody, BulkTagged, BulkUpdated, bulkUpdateBody } from "../../../shared/schemas/bulk.ts";
+import { bulkUpdateVerb, bulkVerbs } from "../../../shared/verbs/resources/bulk-verbs.ts";
 import type { ResourceVerbs } from "../../../shared/verbs/resources/resource-verbs.ts";
 import { confirmationDoc, confirmed } from "../../confirmation.ts";
 import { verbContext } from "../../context.ts";
@@ -18,6 +19,8 @@ export interface BulkRouteOptions<Api, Q, V> {
   noun: [string, string];
   /** Also POST {base}/bulk-tags (the resource carries tags). */
   tags: boolean;
+  /** Also POST {base}/bulk-update, its `set` validated by the resource's PATCH schema. */
+  patch?: v.GenericSchema<unknown, Record<string, unknown>>;
 }
 
 const REFUSAL =
@@ -44,6 +47,23 @@ export function bulkRoutes<Api, Q, V>(app: Hono<AppEnv>, o: BulkRouteOptions<Api
     },
     async (c, { body, reply }) => confirmed(c, spec, reply, (ctx) => bulk.remove({ ctx, input: body })),
   );
+  if (o.patch) {
+    const update = bulkUpdateVerb(o.verbs);
+    route(
+      app,
+      {
+        method: "post",
+        path: `${o.basePath}/bulk-update`,
+        tag: o.tag,
+        scope: update.scope,
+        body: bulkUpdateBody(o.patch),
+        summary: `Set the same fields on several ${o.noun[1]} at once (all or none)`,
+        description: `\`set\` is a PATCH body of a ${o.noun[0]} (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). ${REFUSAL}`,
+        response: { schema: BulkUpdated },
+      },
+      async (c, { body, reply }) => reply(await update({ ctx: verbContext(c), input: { ids: body.ids, values: body.set as V } })),
+    );
+  }
   if (!o.tags) return;
   route(
     app,

@@ -4,7 +4,7 @@
 import type { Context, Hono } from "hono";
 import type * as v from "valibot";
 import { IdParam } from "../../../shared/schemas/fields.ts";
-import { listResponse } from "../../../shared/schemas/list-query.ts";
+import { type ListParams, listResponse } from "../../../shared/schemas/list-query.ts";
 import { parseIfMatch } from "../../../shared/verbs/resources/if-match.ts";
 import type { ResourceVerbs, Versioned } from "../../../shared/verbs/resources/resource-verbs.ts";
 import { verbContext } from "../../context.ts";
@@ -12,6 +12,7 @@ import type { AppEnv } from "../../deps.ts";
 import { route } from "../../openapi/route.ts";
 import type { Tag } from "../../openapi/tags.ts";
 import { bulkRoutes } from "./bulk-routes.ts";
+import { exportRoutes } from "./export-routes.ts";
 
 type AnySchema = v.GenericSchema;
 /** A request schema whose parsed value the verb accepts. */
@@ -48,7 +49,10 @@ export interface ResourceRouteOptions<IS extends AnySchema, Q, V, K, N extends s
   deleteDescription?: string;
   /** Rules of the writable fields or of who may write, for the create/patch/put descriptions. */
   writeDescription?: string;
-  /** POST {base}/bulk-delete, and {base}/bulk-tags when the resource carries tags (integer keys only). */
+  /**
+   * The console's list actions (integer keys only): POST {base}/bulk-delete, {base}/bulk-update (with `patch`),
+   * {base}/bulk-tags when the resource carries tags, and GET {base}/export.csv (with `query`).
+   */
   bulk?: K extends number ? { tags: boolean } : never;
 }
 
@@ -84,6 +88,17 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
       },
       async (c, { query, reply }) => reply(await verbs.list({ ctx: verbContext(c), input: query })),
     );
+
+  // Before GET {id}, which would take "export.csv" for an id.
+  if (o.bulk && o.query)
+    exportRoutes(app, {
+      verbs: verbs as unknown as ResourceVerbs<unknown, ListParams, V, number>,
+      tag,
+      basePath,
+      noun,
+      query: o.query,
+      item: o.item,
+    });
 
   if (o.create)
     route(
@@ -160,5 +175,12 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
   );
   // The option's type admits it only for integer keys, which is what the bulk bodies carry.
   if (o.bulk)
-    bulkRoutes(app, { verbs: verbs as unknown as ResourceVerbs<v.InferInput<IS>, Q, V, number>, tag, basePath, noun, tags: o.bulk.tags });
+    bulkRoutes(app, {
+      verbs: verbs as unknown as ResourceVerbs<v.InferInput<IS>, Q, V, number>,
+      tag,
+      basePath,
+      noun,
+      tags: o.bulk.tags,
+      ...(o.patch ? { patch: o.patch as v.GenericSchema<unknown, Record<string, unknown>> } : {}),
+    });
 }

@@ -1,4 +1,4 @@
-// Bulk delete and bulk tag over a resource's own verbs: one transaction for the whole selection, each
+// Bulk delete, bulk tag and bulk update (one or more fields set alike, docs/adr/0470) over a resource's own verbs: one transaction for the whole selection, each
 // record deleted or retagged by the resource's verb (its scope, its dependents rule, its audit entry and
 // events), each in a savepoint so that every record that cannot be changed is found and named. When
 // any is refused the whole selection is left as it was: 422 listing them, nothing changed.
@@ -12,6 +12,9 @@ export interface BulkVerbs {
   remove: Verb<{ ids: number[] }, { deleted: number[]; count: number }>;
   retag: Verb<{ ids: number[]; add: string[]; remove: string[] }, { changed: number[]; unchanged: number[] }>;
 }
+
+/** Bulk update: the fields set alike on every record, as a PATCH of the resource would set them. */
+export type BulkUpdateVerb<V> = Verb<{ ids: number[]; values: V }, { updated: number[] }>;
 
 /** The most tags a record carries (the write schemas' limit). */
 const MAX_TAGS = 50;
@@ -81,4 +84,14 @@ export function bulkVerbs<Api, Q, V>(verbs: ResourceVerbs<Api, Q, V, number>): B
       },
     ),
   };
+}
+
+/** The bulk update of a resource: each record written by its PATCH verb (its checks, audit entry and events). */
+export function bulkUpdateVerb<Api, Q, V>(verbs: ResourceVerbs<Api, Q, V, number>): BulkUpdateVerb<V> {
+  return defineVerb({ scope: verbs.scopes.write }, async (s, { ids, values }: { ids: number[]; values: V }) => {
+    const ctx = { ...s.ctx, db: s.tx };
+    const refusals = await eachId(ids, async (id) => void (await verbs.update({ ctx, input: { id, values } })));
+    if (refusals.length > 0) throw refused(ids, refusals, "changed");
+    return { updated: ids };
+  });
 }

@@ -2826,6 +2826,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/categories/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several categories at once (all or none)
+         * @description `set` is a PATCH body of a category (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:services`.
+         */
+        post: operations["postApiV1CategoriesBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/categories/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every category the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/categories (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:services`.
+         */
+        get: operations["getApiV1CategoriesExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/certificates": {
         parameters: {
             query?: never;
@@ -3044,6 +3088,50 @@ export interface paths {
          *     Needs scope `write:compute`.
          */
         post: operations["postApiV1ComputeUnitsBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compute-units/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several compute units at once (all or none)
+         * @description `set` is a PATCH body of a compute unit (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:compute`.
+         */
+        post: operations["postApiV1ComputeUnitsBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compute-units/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every compute unit the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/compute-units (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:compute`.
+         */
+        get: operations["getApiV1ComputeUnitsExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4302,6 +4390,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/environments/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several environments at once (all or none)
+         * @description `set` is a PATCH body of a environment (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:services`.
+         */
+        post: operations["postApiV1EnvironmentsBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/environments/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every environment the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/environments (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:services`.
+         */
+        get: operations["getApiV1EnvironmentsExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/status": {
         parameters: {
             query?: never;
@@ -4507,6 +4639,50 @@ export interface paths {
          *     Needs scope `write:external`.
          */
         post: operations["postApiV1ExternalNodesBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external-nodes/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several external nodes at once (all or none)
+         * @description `set` is a PATCH body of a external node (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:external`.
+         */
+        post: operations["postApiV1ExternalNodesBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/external-nodes/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every external node the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/external-nodes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:external`.
+         */
+        get: operations["getApiV1ExternalNodesExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4779,6 +4955,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hardware-clusters/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several hardware clusters at once (all or none)
+         * @description `set` is a PATCH body of a hardware cluster (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:clusters`.
+         */
+        post: operations["postApiV1HardwareClustersBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware-clusters/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every hardware cluster the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware-clusters (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:clusters`.
+         */
+        get: operations["getApiV1HardwareClustersExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/hardware-connections/{connection_id}": {
         parameters: {
             query?: never;
@@ -5027,6 +5247,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hardware/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several hardware nodes at once (all or none)
+         * @description `set` is a PATCH body of a hardware node (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1HardwareBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/hardware/entity/{entity_type}/{entity_id}": {
         parameters: {
             query?: never;
@@ -5041,6 +5283,28 @@ export interface paths {
          *     Needs scope `read:telemetry`.
          */
         get: operations["getApiV1HardwareEntityByEntityTypeByEntityId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every hardware node the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/hardware (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:hardware`.
+         */
+        get: operations["getApiV1HardwareExportCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5690,6 +5954,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inventory/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The names of inventory records, asked by kind and id
+         * @description One parameter per kind (hardware, compute_unit, service, network, storage, cluster, external_node, misc, site, vlan, ip_address, environment, category), each up to 100 comma-separated ids: `?hardware=1,2&site=3`. Answers the records that exist, each with its type, id and name (an IP address's name is its address); an unknown id is left out. Each kind asked needs its read scope (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and addresses, …): 403 naming the kinds the caller cannot read.
+         */
+        get: operations["getApiV1InventoryNames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ip-check": {
         parameters: {
             query?: never;
@@ -5794,6 +6078,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ipam/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several recorded IP addresses at once (all or none)
+         * @description `set` is a PATCH body of a recorded IP address (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1IpamBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ipam/check": {
         parameters: {
             query?: never;
@@ -5810,6 +6116,28 @@ export interface paths {
          *     Needs scope `read:networks`.
          */
         post: operations["postApiV1IpamCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ipam/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every recorded IP address the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/ipam (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1IpamExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6319,6 +6647,50 @@ export interface paths {
          *     Needs scope `write:misc`.
          */
         post: operations["postApiV1MiscBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/misc/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several misc items at once (all or none)
+         * @description `set` is a PATCH body of a misc item (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:misc`.
+         */
+        post: operations["postApiV1MiscBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/misc/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every misc item the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/misc (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:misc`.
+         */
+        get: operations["getApiV1MiscExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7093,6 +7465,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several networks at once (all or none)
+         * @description `set` is a PATCH body of a network (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1NetworksBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/networks/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every network the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/networks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1NetworksExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/deliveries": {
         parameters: {
             query?: never;
@@ -7799,6 +8215,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/services/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several services at once (all or none)
+         * @description `set` is a PATCH body of a service (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:services`.
+         */
+        post: operations["postApiV1ServicesBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/services/check-ip": {
         parameters: {
             query?: never;
@@ -7815,6 +8253,28 @@ export interface paths {
          *     Needs scope `write:services`.
          */
         post: operations["postApiV1ServicesCheckIp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/services/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every service the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/services (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:services`.
+         */
+        get: operations["getApiV1ServicesExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8131,6 +8591,50 @@ export interface paths {
          *     Needs scope `delete:sites`.
          */
         post: operations["postApiV1SitesBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several sites at once (all or none)
+         * @description `set` is a PATCH body of a site (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:sites`.
+         */
+        post: operations["postApiV1SitesBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every site the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/sites (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:sites`.
+         */
+        get: operations["getApiV1SitesExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8590,6 +9094,50 @@ export interface paths {
          *     Needs scope `write:storage`.
          */
         post: operations["postApiV1StorageBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several storage items at once (all or none)
+         * @description `set` is a PATCH body of a storage item (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:storage`.
+         */
+        post: operations["postApiV1StorageBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every storage item the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/storage (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:storage`.
+         */
+        get: operations["getApiV1StorageExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9106,6 +9654,50 @@ export interface paths {
          *     Needs scope `delete:networks`.
          */
         post: operations["postApiV1VlansBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vlans/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several VLANs at once (all or none)
+         * @description `set` is a PATCH body of a VLAN (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1VlansBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vlans/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every VLAN the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/vlans (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1VlansExportCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -16646,6 +17238,77 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1CategoriesBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        color?: string | null;
+                        description?: string | null;
+                        icon?: string | null;
+                        name?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1CategoriesExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "color" | "description" | "created_at" | "updated_at" | "icon")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1Certificates: {
         parameters: {
             query?: {
@@ -17413,6 +18076,93 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1ComputeUnitsBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        cpu_cores?: number | null;
+                        disk_gb?: number | null;
+                        environment_id?: number | null;
+                        hardware_id?: number | null;
+                        icon_slug?: string | null;
+                        ip_address?: string | null;
+                        /** @enum {string} */
+                        kind?: "vm" | "container";
+                        memory_mb?: number | null;
+                        name?: string;
+                        notes?: string | null;
+                        os?: string | null;
+                        status?: string;
+                        tags?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1ComputeUnitsExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "kind" | "hardware_id" | "hardware_name" | "memory_mb" | "cpu_cores" | "disk_gb" | "ip_address" | "status" | "os" | "icon_slug" | "environment_id" | "environment_name" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                environment?: string;
+                environment_id?: string;
+                hardware_id?: string;
+                kind?: "vm" | "container";
+                q?: string;
+                sort?: "name" | "kind" | "status" | "ip_address" | "os" | "memory_mb" | "cpu_cores" | "disk_gb" | "hardware_id" | "created_at" | "updated_at";
+                status?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1ComputeUnitsIcons: {
@@ -20969,6 +21719,76 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1EnvironmentsBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        color?: string | null;
+                        description?: string | null;
+                        name?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1EnvironmentsExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "color" | "description" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1EventsStatus: {
         parameters: {
             query?: never;
@@ -21516,6 +22336,85 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1ExternalNodesBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        ip_address?: string | null;
+                        kind?: string | null;
+                        name?: string;
+                        notes?: string | null;
+                        provider?: string | null;
+                        region?: string | null;
+                        tags?: string[];
+                        url?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1ExternalNodesExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "provider" | "kind" | "region" | "ip_address" | "url" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                kind?: string;
+                provider?: string;
+                q?: string;
+                region?: string;
+                sort?: "name" | "provider" | "kind" | "region" | "ip_address" | "created_at" | "updated_at";
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteApiV1GraphEdgesByEdgeId: {
@@ -22378,6 +23277,79 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1HardwareClustersBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        description?: string | null;
+                        environment_id?: number | null;
+                        name?: string;
+                        type?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1HardwareClustersExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "type" | "description" | "environment_id" | "environment_name" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                environment_id?: string;
+                q?: string;
+                sort?: "name" | "type" | "created_at" | "updated_at";
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     deleteApiV1HardwareConnectionsByConnectionId: {
         parameters: {
             query?: never;
@@ -23126,6 +24098,64 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1HardwareBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        cpu?: string | null;
+                        cpu_brand?: string | null;
+                        environment_id?: number | null;
+                        ip_address?: string | null;
+                        location?: string | null;
+                        mac_address?: string | null;
+                        memory_gb?: number | null;
+                        model?: string | null;
+                        model_catalog_key?: string | null;
+                        name?: string;
+                        notes?: string | null;
+                        rack_unit?: number | null;
+                        role?: string | null;
+                        site_id?: number | null;
+                        /** @enum {string} */
+                        status?: "up" | "down" | "degraded" | "maintenance" | "unknown";
+                        status_override?: ("up" | "down" | "degraded" | "maintenance" | "unknown") | null;
+                        tags?: string[];
+                        u_height?: number | null;
+                        vendor?: string | null;
+                        vendor_catalog_key?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1HardwareEntityByEntityTypeByEntityId: {
         parameters: {
             query?: {
@@ -23209,6 +24239,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1HardwareExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                environment_id?: string;
+                q?: string;
+                role?: string;
+                site_id?: string;
+                sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
+                status?: string;
+                tag?: string;
+                vendor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -24954,6 +26020,65 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getApiV1InventoryNames: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids of this kind */
+                category?: string[];
+                /** @description Comma-separated ids of this kind */
+                cluster?: string[];
+                /** @description Comma-separated ids of this kind */
+                compute_unit?: string[];
+                /** @description Comma-separated ids of this kind */
+                environment?: string[];
+                /** @description Comma-separated ids of this kind */
+                external_node?: string[];
+                /** @description Comma-separated ids of this kind */
+                hardware?: string[];
+                /** @description Comma-separated ids of this kind */
+                ip_address?: string[];
+                /** @description Comma-separated ids of this kind */
+                misc?: string[];
+                /** @description Comma-separated ids of this kind */
+                network?: string[];
+                /** @description Comma-separated ids of this kind */
+                service?: string[];
+                /** @description Comma-separated ids of this kind */
+                site?: string[];
+                /** @description Comma-separated ids of this kind */
+                storage?: string[];
+                /** @description Comma-separated ids of this kind */
+                vlan?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     postApiV1IpCheck: {
         parameters: {
             query?: never;
@@ -25292,6 +26417,52 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1IpamBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        address?: string;
+                        assigned_id?: number | null;
+                        assigned_type?: ("hardware" | "compute_unit" | "service") | null;
+                        description?: string | null;
+                        hostname?: string | null;
+                        mac_address?: string | null;
+                        network_id?: number | null;
+                        /** @enum {string} */
+                        status?: "allocated" | "reserved" | "dhcp" | "free";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1IpamCheck: {
         parameters: {
             query?: never;
@@ -25340,6 +26511,39 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1IpamExportCsv: {
+        parameters: {
+            query?: {
+                assigned_type?: "hardware" | "compute_unit" | "service";
+                columns?: ("id" | "address" | "network_id" | "network_name" | "status" | "hostname" | "mac_address" | "assigned_type" | "assigned_id" | "description" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                network_id?: string;
+                q?: string;
+                sort?: "address" | "status" | "hostname" | "created_at" | "updated_at";
+                status?: "allocated" | "reserved" | "dhcp" | "free";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1IpamNextFree: {
@@ -26679,6 +27883,80 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1MiscBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        description?: string | null;
+                        kind?: string | null;
+                        name?: string;
+                        tags?: string[];
+                        url?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1MiscExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "kind" | "description" | "url" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                kind?: string;
+                q?: string;
+                sort?: "name" | "kind" | "created_at" | "updated_at";
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Monitors: {
@@ -29123,6 +30401,84 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1NetworksBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        cidr?: string | null;
+                        description?: string | null;
+                        dns_servers?: string[] | null;
+                        gateway?: string | null;
+                        name?: string;
+                        site_id?: number | null;
+                        tags?: string[];
+                        vlan_id?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1NetworksExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                site_id?: string;
+                sort?: "name" | "cidr" | "vlan_id" | "created_at" | "updated_at";
+                tag?: string;
+                vlan_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1NotificationsDeliveries: {
         parameters: {
             query?: {
@@ -31307,6 +32663,66 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1ServicesBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        category_id?: number | null;
+                        compute_id?: number | null;
+                        description?: string | null;
+                        environment?: string | null;
+                        environment_id?: number | null;
+                        hardware_id?: number | null;
+                        ip_address?: string | null;
+                        name?: string;
+                        ports?: {
+                            ip?: string | null;
+                            label?: string | null;
+                            port: number;
+                            /**
+                             * @default tcp
+                             * @enum {string}
+                             */
+                            protocol?: "tcp" | "udp";
+                        }[];
+                        slug?: string;
+                        /** @enum {string} */
+                        status?: "running" | "stopped" | "degraded" | "maintenance";
+                        tags?: string[];
+                        url?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1ServicesCheckIp: {
         parameters: {
             query?: never;
@@ -31348,6 +32764,43 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1ServicesExportCsv: {
+        parameters: {
+            query?: {
+                category_id?: string;
+                columns?: ("id" | "name" | "slug" | "environment" | "environment_id" | "environment_name" | "status" | "hardware_id" | "compute_id" | "category_id" | "url" | "ip_address" | "ports" | "description" | "tags" | "version" | "created_at" | "updated_at")[];
+                compute_id?: string;
+                direction?: "asc" | "desc";
+                environment?: string;
+                environment_id?: string;
+                hardware_id?: string;
+                q?: string;
+                sort?: "name" | "slug" | "status" | "environment" | "ip_address" | "created_at" | "updated_at";
+                status?: string;
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Settings: {
@@ -32221,6 +33674,79 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1SitesBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        address?: string | null;
+                        description?: string | null;
+                        latitude?: number | null;
+                        longitude?: number | null;
+                        name?: string;
+                        notes?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1SitesExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "description" | "address" | "latitude" | "longitude" | "notes" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Startupz: {
@@ -33879,6 +35405,85 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postApiV1StorageBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        capacity_gb?: number | null;
+                        hardware_id?: number | null;
+                        /** @enum {string} */
+                        kind?: "disk" | "pool" | "dataset" | "share";
+                        name?: string;
+                        notes?: string | null;
+                        path?: string | null;
+                        tags?: string[];
+                        used_gb?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1StorageExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "kind" | "capacity_gb" | "used_gb" | "used_pct" | "hardware_id" | "hardware_name" | "path" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                hardware_id?: string;
+                kind?: "disk" | "pool" | "dataset" | "share";
+                q?: string;
+                sort?: "name" | "kind" | "capacity_gb" | "used_gb" | "path" | "hardware_id" | "created_at" | "updated_at";
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getApiV1SystemStats: {
         parameters: {
             query?: never;
@@ -35442,6 +37047,79 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1VlansBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        description?: string | null;
+                        name?: string;
+                        site_id?: number | null;
+                        vlan_id?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1VlansExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "vlan_id" | "name" | "description" | "site_id" | "site_name" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                site_id?: string;
+                sort?: "name" | "vlan_id" | "created_at" | "updated_at";
+                vlan_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

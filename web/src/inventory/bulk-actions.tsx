@@ -1,4 +1,5 @@
-// Bulk actions on the rows selected in a list: add or remove a tag on all of them, or delete them all.
+// Bulk actions on the rows selected in a list: add or remove a tag on all of them, set one field on all
+// of them (POST {list}/bulk-update, docs/adr/0470), or delete them all.
 // Each is one request to the resource's bulk route, all or nothing on the server (docs/adr/ 0259-0261,
 // "Bulk inventory operations"). Delete asks for the confirmation word first and only then sends the
 // spec 5.6 confirmation headers, with one idempotency key per dialog so a retry never deletes twice.
@@ -8,6 +9,7 @@ import { useSession } from "../auth/session.tsx";
 import { type Submit, useSubmit } from "../auth/use-submit.ts";
 import { Dialog } from "../components/dialog.tsx";
 import { Field, Notice } from "../components/field.tsx";
+import { FieldInput, fieldValue } from "./field-input.tsx";
 import type { Group } from "./types.ts";
 
 /** What the operator types to confirm a bulk delete. */
@@ -25,10 +27,11 @@ export function plural(n: number, noun: string): string {
 }
 
 /** Who may use which bulk action on a group: none at all means no selection column. */
-export function useBulkRights(group: Group): { tag: boolean; remove: boolean } {
+export function useBulkRights(group: Group): { tag: boolean; edit: boolean; remove: boolean } {
   const session = useSession();
   return {
     tag: Boolean(group.bulk?.tags) && session.can(group.writeScope),
+    edit: group.bulk !== undefined && session.can(group.writeScope),
     remove: group.bulk !== undefined && session.can(group.deleteScope),
   };
 }
@@ -114,6 +117,82 @@ function TagDialog({
   );
 }
 
+/** The fields a bulk edit can set: not what names a record (each has its own), nor tags (the Tag dialog). */
+const editable = (group: Group) => group.fields.filter((f) => f.name !== (group.titleField ?? "name") && f.kind !== "tags");
+
+function EditDialog({
+  group,
+  selected,
+  onClose,
+  onDone,
+}: {
+  group: Group;
+  selected: Selected[];
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const fields = editable(group);
+  const [name, setName] = useState(fields[0]?.name ?? "");
+  const [raw, setRaw] = useState("");
+  const submit = useSubmit();
+  const field = fields.find((f) => f.name === name);
+  const count = plural(selected.length, group.noun);
+  // An emptied field clears it on every record (null); a select's empty choice sets nothing.
+  const value = field ? fieldValue(field, raw, false) : undefined;
+  const send = (e: Event) => {
+    e.preventDefault();
+    if (!field || value === undefined) return;
+    void submit.run(async () => {
+      await ok(anyApi.POST(`${group.listPath}/bulk-update`, { body: { ids: selected.map((s) => s.id), set: { [field.name]: value } } }));
+      onDone(value === null ? `${field.label} cleared on ${count}.` : `${field.label} set on ${count}.`);
+    });
+  };
+  return (
+    <Dialog title={`Edit ${count}`} onClose={onClose}>
+      <form onSubmit={send} noValidate>
+        <Field id="bulk-edit-field" label="Field">
+          {(a11y) => (
+            <select
+              {...a11y}
+              value={name}
+              onChange={(e) => {
+                setName((e.currentTarget as HTMLSelectElement).value);
+                setRaw("");
+              }}
+            >
+              {fields.map((f) => (
+                <option key={f.name} value={f.name}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {field && (
+          <Field
+            key={field.name}
+            id="bulk-edit-value"
+            label={`New ${field.label.toLowerCase()}`}
+            error={submit.fields[`set.${field.name}`]}
+            hint={field.kind === "select" ? "Choose a value" : "Left empty, it is cleared on every one"}
+          >
+            {(a11y) => <FieldInput field={field} value={raw} onValue={setRaw} a11y={a11y} emptyChoice="Choose…" />}
+          </Field>
+        )}
+        <Refusal submit={submit} selected={selected} />
+        <div class="actions">
+          <button type="submit" class="primary" disabled={submit.busy || value === undefined}>
+            {value === null ? `Clear on ${count}` : `Set on ${count}`}
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
 function DeleteDialog({
   group,
   selected,
@@ -189,7 +268,7 @@ export interface BulkBarProps {
 /** The bar over a list while rows are selected. */
 export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone }: BulkBarProps) {
   const rights = useBulkRights(group);
-  const [open, setOpen] = useState<"tag" | "delete" | undefined>();
+  const [open, setOpen] = useState<"tag" | "edit" | "delete" | undefined>();
   const done = (message: string) => {
     setOpen(undefined);
     onDone(message);
@@ -200,6 +279,11 @@ export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone 
       {rights.tag && (
         <button type="button" onClick={() => setOpen("tag")}>
           Tag…
+        </button>
+      )}
+      {rights.edit && (
+        <button type="button" onClick={() => setOpen("edit")}>
+          Edit field…
         </button>
       )}
       {rights.remove && (
@@ -216,6 +300,7 @@ export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone 
         Clear selection
       </button>
       {open === "tag" && <TagDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
+      {open === "edit" && <EditDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
       {open === "delete" && <DeleteDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
     </section>
   );

@@ -1,5 +1,7 @@
-// One record of a group: its fields, its relations (each a link to the related record), and edit and
-// delete for users whose scopes allow them. Delete sends If-Match, so it never removes a changed record.
+// One record of a group: its fields (a reference by the referenced record's name, linking to it), its
+// relations (each a link, added and removed here by a role that may: relation-list.tsx), its History tab
+// (history-tab.tsx), and edit and delete for users whose scopes allow them. Delete sends If-Match, so it
+// never removes a changed record.
 import { useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -8,56 +10,47 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
+import { HistoryTab } from "./history-tab.tsx";
 import { cell, titleOf } from "./list-page.tsx";
-import type { Group, Relation } from "./types.ts";
+import { RefLink, useNames } from "./names.tsx";
+import { RelationList } from "./relation-list.tsx";
+import type { Group, GroupKey } from "./types.ts";
 
 type Row = Record<string, unknown>;
 
-function RelationList({ relation, id }: { relation: Relation; id: string }) {
-  const rows = useLoad(async () => {
-    const answer = (await ok(anyApi.GET(relation.path, { params: relation.params(id) }))) as Row[] | { items: Row[]; total: number };
-    return Array.isArray(answer) ? { items: answer, total: answer.length } : answer;
-  }, [relation.path, id]);
-  return (
-    <section class="relation" aria-label={relation.label}>
-      <h2>
-        {relation.label} {rows.data && <span class="count">({rows.data.total})</span>}
-      </h2>
-      {rows.error !== undefined && <Notice kind="error">{messageOf(rows.error)}</Notice>}
-      {rows.data && rows.data.items.length === 0 && <p class="empty">None.</p>}
-      <ul>
-        {rows.data?.items.map((r) => (
-          <li key={String(r[relation.idField]) + String(r.id)}>
-            <Link href={`/inventory/${relation.group}/${String(r[relation.idField])}`}>
-              {cell(r[relation.nameField ?? "name"] ?? `#${String(r[relation.idField])}`)}
-            </Link>
-            {relation.show.map((k) =>
-              k === "status" ? (
-                <Status key={k} value={r[k] as string} />
-              ) : (
-                <span key={k} class="meta">
-                  {cell(r[k])}
-                </span>
-              ),
-            )}
-          </li>
-        ))}
-      </ul>
-      {rows.data && rows.data.total > rows.data.items.length && (
-        <p class="meta">
-          Showing {rows.data.items.length} of {rows.data.total}.
-        </p>
-      )}
-    </section>
-  );
+/** The detail page's tabs: sub-routes of /inventory/<group>/<id> (app.tsx). */
+export const DETAIL_TABS = [
+  { sub: "", label: "Details" },
+  { sub: "history", label: "History" },
+] as const;
+export type DetailTab = (typeof DETAIL_TABS)[number]["sub"];
+
+/** The fields of `data` that refer to another record: field -> the group it is in. */
+function referencesOf(group: Group, data: Row): Map<string, GroupKey> {
+  const refs = new Map<string, GroupKey>([
+    ...group.fields.flatMap((f) => (f.ref ? [[f.name, f.ref] as const] : [])),
+    ...group.columns.flatMap((c) => (c.ref && !c.idField ? [[c.name, c.ref] as const] : [])),
+  ]);
+  const poly = group.polyRef;
+  const target = poly?.groups[String(data[poly.typeField])];
+  if (poly && target) refs.set(poly.idField, target);
+  return refs;
 }
 
-export function DetailPage({ group, id }: { group: Group; id: string }) {
+export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; tab?: DetailTab }) {
   const session = useSession();
   const params = { path: { [group.idParam]: id } };
   const item = useLoad(async () => (await ok(anyApi.GET(group.itemPath, { params }))) as Row & { version?: number }, [group.key, id]);
   const [error, setError] = useState<string | undefined>();
   const base = `/inventory/${group.key}`;
+  const data = item.data;
+  const refs = data ? referencesOf(group, data) : new Map<string, GroupKey>();
+  // The name the record carries beside a reference's id (hardware_name beside hardware_id), if any.
+  const carried = (k: string) => {
+    const c = group.columns.find((col) => col.idField === k && typeof data?.[col.name] === "string");
+    return c ? (data![c.name] as string) : undefined;
+  };
+  const nameOf = useNames([...refs].filter(([k]) => carried(k) === undefined).map(([k, g]) => ({ group: g, id: data?.[k] })));
 
   const remove = async () => {
     if (!item.data || !confirm(`Delete ${titleOf(group, item.data)}? This cannot be undone.`)) return;
@@ -72,16 +65,27 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
   };
 
   if (item.error !== undefined) return <Notice kind="error">{messageOf(item.error)}</Notice>;
-  const data = item.data;
   if (!data) return <p aria-busy="true">Loading…</p>;
+  // A name the record carries for a reference shown by its id (site_name beside site_id) is not listed twice.
   const shown = [...new Set([...group.columns.map((c) => c.name), ...group.fields.map((f) => f.name)])].filter(
-    (k) => k !== (group.titleField ?? "name") && k in data,
+    (k) => k !== (group.titleField ?? "name") && k in data && !group.columns.some((c) => c.name === k && c.idField && refs.has(c.idField)),
   );
-  const refs = new Map(group.fields.flatMap((f) => (f.ref ? [[f.name as string, f.ref] as const] : [])));
+  const linkedBy = new Map(
+    group.columns.flatMap((c) => (c.ref && c.idField ? [[c.name, { group: c.ref, idField: c.idField }] as const] : [])),
+  );
   const labels = new Map<string, string>([
     ...group.fields.map((f) => [f.name, f.label] as const),
     ...group.columns.map((c) => [c.name, c.label] as const),
   ]);
+  const value = (k: string) => {
+    const ref = refs.get(k);
+    const linked = linkedBy.get(k);
+    if (k.endsWith("status")) return <Status value={data[k] as string} />;
+    if (ref && data[k] != null) return <RefLink group={ref} id={data[k]} name={carried(k) ?? nameOf(ref, data[k])} />;
+    if (linked && data[linked.idField] != null)
+      return <RefLink group={linked.group} id={data[linked.idField]} name={data[k] as string | undefined} />;
+    return cell(data[k]);
+  };
   return (
     <article aria-labelledby="detail-title">
       <header class="page-head">
@@ -104,32 +108,37 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
           )}
         </div>
       </header>
+      <nav class="tabs" aria-label={`${group.noun} screens`}>
+        {DETAIL_TABS.map((t) => (
+          <Link key={t.sub} href={`${base}/${id}${t.sub ? `/${t.sub}` : ""}`} aria-current={t.sub === tab ? "page" : undefined}>
+            {t.label}
+          </Link>
+        ))}
+      </nav>
       <Notice kind="error">{error}</Notice>
-      <dl class="fields">
-        {shown.map((k) => (
-          <div key={k}>
-            <dt>{labels.get(k) ?? k}</dt>
-            <dd>
-              {k.endsWith("status") ? (
-                <Status value={data[k] as string} />
-              ) : refs.get(k) && data[k] != null ? (
-                <Link href={`/inventory/${refs.get(k)}/${String(data[k])}`}>#{String(data[k])}</Link>
-              ) : (
-                cell(data[k])
-              )}
-            </dd>
+      {tab === "history" ? (
+        <HistoryTab group={group} id={id} />
+      ) : (
+        <>
+          <dl class="fields">
+            {shown.map((k) => (
+              <div key={k}>
+                <dt>{labels.get(k) ?? k}</dt>
+                <dd>{value(k)}</dd>
+              </div>
+            ))}
+            <div>
+              <dt>Updated</dt>
+              <dd>{cell(data.updated_at)}</dd>
+            </div>
+          </dl>
+          <div class="relations">
+            {group.relations.map((r) => (
+              <RelationList key={r.label} relation={r} id={id} />
+            ))}
           </div>
-        ))}
-        <div>
-          <dt>Updated</dt>
-          <dd>{cell(data.updated_at)}</dd>
-        </div>
-      </dl>
-      <div class="relations">
-        {group.relations.map((r) => (
-          <RelationList key={r.label} relation={r} id={id} />
-        ))}
-      </div>
+        </>
+      )}
     </article>
   );
 }

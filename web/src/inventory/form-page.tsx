@@ -7,10 +7,9 @@ import { anyApi, ok } from "../api/client.ts";
 import { ApiProblem, messageOf } from "../api/problem.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
-import { RefPicker } from "../components/ref-picker.tsx";
 import { navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
-import { GROUPS } from "./groups.ts";
+import { FieldInput, fieldValue } from "./field-input.tsx";
 import { titleOf } from "./list-page.tsx";
 import type { AnyField, Group } from "./types.ts";
 
@@ -26,24 +25,12 @@ function toValues(fields: readonly AnyField[], item: Item | undefined): Values {
   return out;
 }
 
-/** The request body: numbers as numbers, tags as a list, an emptied optional field as null. */
+/** The request body: each field's value as the API takes it (field-input.tsx). */
 function toBody(fields: readonly AnyField[], values: Values, creating: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
-    const raw = (values[f.name] ?? "").trim();
-    if (f.kind === "tags")
-      body[f.name] = raw
-        ? raw
-            .split(",")
-            .map((t) => t.trim())
-            .filter(Boolean)
-        : [];
-    else if (raw === "") {
-      // The name stays so that the API says it is required; other empty fields are left out or cleared.
-      if (f.name === "name") body[f.name] = "";
-      else if (!creating && f.kind !== "select") body[f.name] = null;
-    } else if (f.kind === "number" || f.kind === "ref") body[f.name] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    else body[f.name] = raw;
+    const v = fieldValue(f, values[f.name] ?? "", creating);
+    if (v !== undefined) body[f.name] = v;
   }
   return body;
 }
@@ -102,27 +89,9 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
           const fid = `field-${f.name}`;
           const value = values[f.name] ?? "";
           const set = (v: string) => setValues((old) => ({ ...old, [f.name]: v }));
-          const onInput = (e: Event) => set((e.currentTarget as HTMLInputElement).value);
           return (
             <Field key={f.name} id={fid} label={f.label} error={submit.fields[f.name]} {...(f.hint ? { hint: f.hint } : {})}>
-              {(a11y) =>
-                f.kind === "textarea" ? (
-                  <textarea {...a11y} rows={4} value={value} onInput={onInput} />
-                ) : f.kind === "select" ? (
-                  <select {...a11y} value={value} onChange={onInput}>
-                    <option value="">{creating ? "Default" : "Unchanged"}</option>
-                    {(f.options ?? []).map((o) => (
-                      <option key={o} value={o}>
-                        {o}
-                      </option>
-                    ))}
-                  </select>
-                ) : f.kind === "ref" && f.ref ? (
-                  <RefPicker source={GROUPS[f.ref]} value={value} onValue={set} a11y={a11y} />
-                ) : (
-                  <input {...a11y} type="text" inputMode={f.kind === "number" ? "decimal" : undefined} value={value} onInput={onInput} />
-                )
-              }
+              {(a11y) => <FieldInput field={f} value={value} onValue={set} a11y={a11y} emptyChoice={creating ? "Default" : "Unchanged"} />}
             </Field>
           );
         })}

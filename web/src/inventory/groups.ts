@@ -8,6 +8,7 @@ const ASSIGNED_TYPES = ["hardware", "compute_unit", "service"] as const;
 
 const hardware = defineGroup({
   key: "hardware",
+  kind: "hardware",
   title: "Hardware",
   noun: "hardware node",
   bulk: { tags: true },
@@ -23,12 +24,19 @@ const hardware = defineGroup({
     { name: "vendor", label: "Vendor" },
     { name: "memory_gb", label: "Memory (GB)" },
     { name: "effective_status", label: "Effective status" },
+    { name: "site_id", label: "Site", ref: "sites", optional: true },
+    { name: "rack_unit", label: "Rack unit", optional: true },
+    { name: "environment_name", label: "Environment", ref: "environments", idField: "environment_id", optional: true },
+    { name: "model", label: "Model", optional: true },
+    { name: "tags", label: "Tags", optional: true },
   ],
   sorts: ["name", "role", "status", "vendor", "ip_address", "memory_gb", "updated_at"],
   filters: [
     { name: "status", label: "Status", options: ["up", "down", "degraded", "maintenance", "unknown"] },
     { name: "role", label: "Role" },
     { name: "vendor", label: "Vendor" },
+    { name: "site_id", label: "Site", ref: "sites" },
+    { name: "environment_id", label: "Environment", ref: "environments" },
     { name: "tag", label: "Tag" },
   ],
   fields: [
@@ -39,7 +47,11 @@ const hardware = defineGroup({
     { name: "model", label: "Model", kind: "text" },
     { name: "cpu", label: "CPU", kind: "text" },
     { name: "memory_gb", label: "Memory (GB)", kind: "number" },
-    { name: "location", label: "Location", kind: "text" },
+    { name: "site_id", label: "Site", kind: "ref", ref: "sites" },
+    { name: "location", label: "Location", kind: "text", hint: "Room, rack…" },
+    { name: "rack_unit", label: "Rack unit", kind: "number", hint: "Lowest unit it occupies, 0 to 100" },
+    { name: "u_height", label: "Height (U)", kind: "number" },
+    { name: "environment_id", label: "Environment", kind: "ref", ref: "environments" },
     { name: "status", label: "Status", kind: "select", options: ["up", "down", "degraded", "maintenance", "unknown"] },
     { name: "tags", label: "Tags", kind: "tags", hint: "Comma-separated" },
     { name: "notes", label: "Notes", kind: "textarea" },
@@ -75,13 +87,29 @@ const hardware = defineGroup({
       params: (id) => ({ path: { hardware_id: id } }),
       group: "hardware",
       idField: "target_hardware_id",
+      // Listed both ways: the other end is the target of an outgoing connection, the source of an incoming one.
+      idFieldOf: (row, id) => (String(row.source_hardware_id) === id ? "target_hardware_id" : "source_hardware_id"),
       show: ["connection_type", "bandwidth_mbps"],
+      edit: {
+        scope: "write:hardware",
+        pick: "hardware",
+        add: {
+          path: "/api/v1/hardware/{hardware_id}/connections",
+          params: (id) => ({ path: { hardware_id: id } }),
+          body: (picked) => ({ target_hardware_id: picked }),
+        },
+        remove: {
+          path: "/api/v1/hardware-connections/{connection_id}",
+          params: (_id, row) => ({ path: { connection_id: String(row.id) } }),
+        },
+      },
     },
   ],
 });
 
 const compute = defineGroup({
   key: "compute",
+  kind: "compute_unit",
   title: "Compute units",
   noun: "compute unit",
   bulk: { tags: true },
@@ -93,16 +121,21 @@ const compute = defineGroup({
   columns: [
     { name: "name", label: "Name" },
     { name: "kind", label: "Kind" },
-    { name: "hardware_name", label: "Host" },
+    { name: "hardware_name", label: "Host", ref: "hardware", idField: "hardware_id" },
     { name: "ip_address", label: "Address" },
     { name: "cpu_cores", label: "Cores" },
     { name: "memory_mb", label: "Memory (MB)" },
     { name: "status", label: "Status" },
+    { name: "environment_name", label: "Environment", ref: "environments", idField: "environment_id", optional: true },
+    { name: "os", label: "Operating system", optional: true },
+    { name: "tags", label: "Tags", optional: true },
   ],
   sorts: ["name", "kind", "status", "ip_address", "cpu_cores", "memory_mb", "updated_at"],
   filters: [
     { name: "kind", label: "Kind", options: ["vm", "container"] },
     { name: "status", label: "Status" },
+    { name: "hardware_id", label: "Host", ref: "hardware" },
+    { name: "environment_id", label: "Environment", ref: "environments" },
     { name: "tag", label: "Tag" },
   ],
   fields: [
@@ -132,6 +165,7 @@ const compute = defineGroup({
 
 const services = defineGroup({
   key: "services",
+  kind: "service",
   title: "Services",
   noun: "service",
   bulk: { tags: true },
@@ -146,11 +180,16 @@ const services = defineGroup({
     { name: "ip_address", label: "Address" },
     { name: "url", label: "URL" },
     { name: "status", label: "Status" },
+    { name: "hardware_id", label: "Hardware", ref: "hardware", optional: true },
+    { name: "compute_id", label: "Compute unit", ref: "compute", optional: true },
+    { name: "tags", label: "Tags", optional: true },
   ],
   sorts: ["name", "slug", "status", "environment", "ip_address", "updated_at"],
   filters: [
     { name: "status", label: "Status", options: ["running", "stopped", "degraded", "maintenance"] },
     { name: "environment", label: "Environment" },
+    { name: "environment_id", label: "Environment record", ref: "environments" },
+    { name: "hardware_id", label: "Hardware", ref: "hardware" },
     { name: "tag", label: "Tag" },
   ],
   fields: [
@@ -172,12 +211,26 @@ const services = defineGroup({
       group: "services",
       idField: "id",
       show: ["status"],
+      edit: {
+        scope: "write:services",
+        pick: "services",
+        add: {
+          path: "/api/v1/services/{service_id}/dependencies",
+          params: (id) => ({ path: { service_id: id } }),
+          body: (picked) => ({ depends_on_id: picked }),
+        },
+        remove: {
+          path: "/api/v1/services/{service_id}/dependencies/{depends_on_id}",
+          params: (id, row) => ({ path: { service_id: id, depends_on_id: String(row.id) } }),
+        },
+      },
     },
   ],
 });
 
 const networks = defineGroup({
   key: "networks",
+  kind: "network",
   title: "Networks",
   noun: "network",
   bulk: { tags: true },
@@ -191,11 +244,13 @@ const networks = defineGroup({
     { name: "cidr", label: "CIDR" },
     { name: "vlan_id", label: "VLAN" },
     { name: "gateway", label: "Gateway" },
-    { name: "site_name", label: "Site" },
+    { name: "site_name", label: "Site", ref: "sites", idField: "site_id" },
+    { name: "tags", label: "Tags", optional: true },
   ],
   sorts: ["name", "cidr", "vlan_id", "updated_at"],
   filters: [
     { name: "vlan_id", label: "VLAN" },
+    { name: "site_id", label: "Site", ref: "sites" },
     { name: "tag", label: "Tag" },
   ],
   fields: [
@@ -203,6 +258,7 @@ const networks = defineGroup({
     { name: "cidr", label: "CIDR", kind: "text", hint: "e.g. 10.0.0.0/24" },
     { name: "vlan_id", label: "VLAN id", kind: "number" },
     { name: "gateway", label: "Gateway", kind: "text" },
+    { name: "site_id", label: "Site", kind: "ref", ref: "sites" },
     { name: "tags", label: "Tags", kind: "tags", hint: "Comma-separated" },
     { name: "description", label: "Description", kind: "textarea" },
   ],
@@ -214,6 +270,19 @@ const networks = defineGroup({
       group: "hardware",
       idField: "hardware_id",
       show: ["ip_address", "status"],
+      edit: {
+        scope: "write:networks",
+        pick: "hardware",
+        add: {
+          path: "/api/v1/networks/{network_id}/hardware-members",
+          params: (id) => ({ path: { network_id: id } }),
+          body: (picked) => ({ hardware_id: picked }),
+        },
+        remove: {
+          path: "/api/v1/networks/{network_id}/hardware-members/{hardware_id}",
+          params: (id, row) => ({ path: { network_id: id, hardware_id: String(row.hardware_id) } }),
+        },
+      },
     },
     {
       label: "Recorded addresses",
@@ -231,12 +300,26 @@ const networks = defineGroup({
       group: "compute",
       idField: "compute_id",
       show: ["kind", "ip_address", "status"],
+      edit: {
+        scope: "write:networks",
+        pick: "compute",
+        add: {
+          path: "/api/v1/networks/{network_id}/members",
+          params: (id) => ({ path: { network_id: id } }),
+          body: (picked) => ({ compute_id: picked }),
+        },
+        remove: {
+          path: "/api/v1/networks/{network_id}/members/{compute_id}",
+          params: (id, row) => ({ path: { network_id: id, compute_id: String(row.compute_id) } }),
+        },
+      },
     },
   ],
 });
 
 const storage = defineGroup({
   key: "storage",
+  kind: "storage",
   title: "Storage",
   noun: "storage item",
   bulk: { tags: true },
@@ -248,7 +331,7 @@ const storage = defineGroup({
   columns: [
     { name: "name", label: "Name" },
     { name: "kind", label: "Kind" },
-    { name: "hardware_name", label: "Hardware" },
+    { name: "hardware_name", label: "Hardware", ref: "hardware", idField: "hardware_id" },
     { name: "capacity_gb", label: "Capacity (GB)" },
     { name: "used_pct", label: "Used (%)" },
     { name: "path", label: "Path" },
@@ -256,7 +339,7 @@ const storage = defineGroup({
   sorts: ["name", "kind", "capacity_gb", "used_gb", "path", "updated_at"],
   filters: [
     { name: "kind", label: "Kind", options: STORAGE_KINDS },
-    { name: "hardware_id", label: "Hardware id" },
+    { name: "hardware_id", label: "Hardware", ref: "hardware" },
     { name: "tag", label: "Tag" },
   ],
   fields: [
@@ -274,6 +357,7 @@ const storage = defineGroup({
 
 const clusters = defineGroup({
   key: "clusters",
+  kind: "cluster",
   title: "Clusters",
   noun: "hardware cluster",
   bulk: { tags: false },
@@ -285,13 +369,13 @@ const clusters = defineGroup({
   columns: [
     { name: "name", label: "Name" },
     { name: "type", label: "Type" },
-    { name: "environment_name", label: "Environment" },
+    { name: "environment_name", label: "Environment", ref: "environments", idField: "environment_id" },
     { name: "description", label: "Description" },
   ],
   sorts: ["name", "type", "updated_at"],
   filters: [
     { name: "type", label: "Type" },
-    { name: "environment_id", label: "Environment id" },
+    { name: "environment_id", label: "Environment", ref: "environments" },
   ],
   fields: [
     { name: "name", label: "Name", kind: "text" },
@@ -314,6 +398,7 @@ const clusters = defineGroup({
 
 const external = defineGroup({
   key: "external",
+  kind: "external_node",
   title: "External nodes",
   noun: "external node",
   bulk: { tags: true },
@@ -370,6 +455,7 @@ const external = defineGroup({
 
 const misc = defineGroup({
   key: "misc",
+  kind: "misc",
   title: "Misc",
   noun: "misc item",
   bulk: { tags: true },
@@ -401,6 +487,7 @@ const misc = defineGroup({
 
 const sites = defineGroup({
   key: "sites",
+  kind: "site",
   title: "Sites",
   noun: "site",
   bulk: { tags: false },
@@ -455,6 +542,7 @@ const sites = defineGroup({
 
 const vlans = defineGroup({
   key: "vlans",
+  kind: "vlan",
   title: "VLANs",
   noun: "VLAN",
   bulk: { tags: false },
@@ -467,13 +555,13 @@ const vlans = defineGroup({
   columns: [
     { name: "name", label: "Name" },
     { name: "vlan_id", label: "Tag (802.1Q)" },
-    { name: "site_name", label: "Site" },
+    { name: "site_name", label: "Site", ref: "sites", idField: "site_id" },
     { name: "description", label: "Description" },
   ],
   sorts: ["name", "vlan_id", "updated_at"],
   filters: [
     { name: "vlan_id", label: "Tag" },
-    { name: "site_id", label: "Site id" },
+    { name: "site_id", label: "Site", ref: "sites" },
   ],
   fields: [
     { name: "name", label: "Name", kind: "text" },
@@ -486,6 +574,7 @@ const vlans = defineGroup({
 
 const ipam = defineGroup({
   key: "ipam",
+  kind: "ip_address",
   title: "IP addresses",
   noun: "IP address",
   bulk: { tags: false },
@@ -500,7 +589,7 @@ const ipam = defineGroup({
     { name: "address", label: "Address" },
     { name: "status", label: "Status" },
     { name: "hostname", label: "Hostname" },
-    { name: "network_name", label: "Network" },
+    { name: "network_name", label: "Network", ref: "networks", idField: "network_id" },
     { name: "mac_address", label: "MAC" },
     { name: "assigned_type", label: "Assigned to" },
   ],
@@ -508,7 +597,7 @@ const ipam = defineGroup({
   filters: [
     { name: "status", label: "Status", options: IP_STATUSES },
     { name: "assigned_type", label: "Assigned to", options: ASSIGNED_TYPES },
-    { name: "network_id", label: "Network id" },
+    { name: "network_id", label: "Network", ref: "networks" },
   ],
   fields: [
     { name: "address", label: "Address", kind: "text" },
@@ -520,11 +609,17 @@ const ipam = defineGroup({
     { name: "assigned_id", label: "Assigned to (id)", kind: "number", hint: "The id of the hardware node, compute unit or service" },
     { name: "description", label: "Description", kind: "textarea" },
   ],
+  polyRef: {
+    typeField: "assigned_type",
+    idField: "assigned_id",
+    groups: { hardware: "hardware", compute_unit: "compute", service: "services" },
+  },
   relations: [],
 });
 
 const environments = defineGroup({
   key: "environments",
+  kind: "environment",
   title: "Environments",
   noun: "environment",
   bulk: { tags: false },
@@ -576,6 +671,7 @@ const environments = defineGroup({
 
 const categories = defineGroup({
   key: "categories",
+  kind: "category",
   title: "Categories",
   noun: "category",
   bulk: { tags: false },

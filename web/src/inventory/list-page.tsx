@@ -1,16 +1,23 @@
-// A group's list over the list envelope (docs/architecture.md, API contracts): search, filters, sort and paging, all in the URL so
-// a list can be bookmarked and the back button works. Paged by the server: one page is all that is loaded.
+// A group's list over the list envelope (docs/architecture.md, API contracts): search, filters (a related
+// record's through a search picker), sort and paging, all in the URL so a list can be bookmarked and the
+// back button works. Paged by the server: one page is all that is loaded. The columns shown are chosen
+// per list (column-choice.tsx); a reference column shows the record's name, looked up for the whole page
+// at once (names.tsx); "Export CSV" downloads every record the filters select (GET {list}/export.csv).
 import { useEffect, useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { Notice } from "../components/field.tsx";
+import { RefPicker } from "../components/ref-picker.tsx";
 import { SelectAllHeader } from "../components/select-all.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { BulkBar, useBulkRights } from "./bulk-actions.tsx";
-import type { Group } from "./types.ts";
+import { ColumnsMenu, useColumnChoice } from "./column-choice.tsx";
+import { GROUPS } from "./groups.ts";
+import { RefLink, useNames } from "./names.tsx";
+import type { AnyColumn, Group } from "./types.ts";
 
 const PAGE = 25;
 
@@ -30,6 +37,15 @@ export function cell(value: unknown): string {
 /** What names a record of the group (its `name`, or the group's title field: an IP record's address). */
 export function titleOf(group: Group, item: Record<string, unknown>): string {
   return cell(item[group.titleField ?? "name"]);
+}
+
+/** A cell after the first: a status with its shape, a reference as a link by name, anything else as text. */
+function Cell({ column: c, item, nameOf }: { column: AnyColumn; item: Record<string, unknown>; nameOf: ReturnType<typeof useNames> }) {
+  if (c.name.endsWith("status")) return <Status value={item[c.name] as string} />;
+  if (c.ref && c.idField)
+    return item[c.idField] == null ? <>—</> : <RefLink group={c.ref} id={item[c.idField]} name={cell(item[c.name])} />;
+  if (c.ref) return item[c.name] == null ? <>—</> : <RefLink group={c.ref} id={item[c.name]} name={nameOf(c.ref, item[c.name])} />;
+  return <>{cell(item[c.name])}</>;
 }
 
 export function ListPage({ group, loc }: { group: Group; loc: Location }) {
@@ -69,7 +85,15 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   const page = useLoad(() => ok(anyApi.GET(group.listPath, { params: { query } })) as Promise<Envelope>, [group.key, key]);
   // Bulk selection is of rows on the shown page: another page, filter or sort starts a new one.
   const rights = useBulkRights(group);
-  const selecting = rights.tag || rights.remove;
+  const selecting = rights.tag || rights.edit || rights.remove;
+  const columns = useColumnChoice(group);
+  // The ids a reference column holds (site_id), named for the whole page in one request.
+  const nameOf = useNames(
+    columns.shown.flatMap((c) => (c.ref && !c.idField ? (page.data?.items ?? []).map((i) => ({ group: c.ref!, id: i[c.name] })) : [])),
+  );
+  const exportQuery = new URLSearchParams({ ...query, columns: columns.shown.map((c) => c.name).join(",") });
+  exportQuery.delete("limit");
+  exportQuery.delete("offset");
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [done, setDone] = useState<string | undefined>();
   useEffect(() => setSelected(new Set()), [group.key, key]);
@@ -122,28 +146,40 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)}
           />
         </label>
-        {group.filters.map((f) => (
-          // biome-ignore lint/a11y/noLabelWithoutControl: the label holds a <select> or an <input>, chosen below
-          <label key={f.name} class="filter">
-            <span>{f.label}</span>
-            {f.options ? (
-              <select value={q.get(f.name) ?? ""} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLSelectElement).value })}>
-                <option value="">Any</option>
-                {f.options.map((o) => (
-                  <option key={o} value={o}>
-                    {o}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
+        {group.filters.map((f) =>
+          f.ref ? (
+            <div key={f.name} class="filter filter-ref">
+              <label for={`filter-${f.name}`}>{f.label}</label>
+              <RefPicker
+                source={GROUPS[f.ref]}
                 value={q.get(f.name) ?? ""}
-                size={10}
-                onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLInputElement).value.trim() })}
+                onValue={(v) => setQuery({ [f.name]: v })}
+                a11y={{ id: `filter-${f.name}`, "aria-invalid": false }}
               />
-            )}
-          </label>
-        ))}
+            </div>
+          ) : (
+            // biome-ignore lint/a11y/noLabelWithoutControl: the label holds a <select> or an <input>, chosen below
+            <label key={f.name} class="filter">
+              <span>{f.label}</span>
+              {f.options ? (
+                <select value={q.get(f.name) ?? ""} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLSelectElement).value })}>
+                  <option value="">Any</option>
+                  {f.options.map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  value={q.get(f.name) ?? ""}
+                  size={10}
+                  onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLInputElement).value.trim() })}
+                />
+              )}
+            </label>
+          ),
+        )}
         <label class="filter">
           <span>Sort</span>
           <select
@@ -163,6 +199,10 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             ])}
           </select>
         </label>
+        <ColumnsMenu group={group} choice={columns} />
+        <a class="button" href={`${group.listPath}/export.csv?${exportQuery}`} download>
+          Export CSV
+        </a>
       </form>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <Notice kind="success">{done}</Notice>
@@ -197,7 +237,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
                   onToggle={() => setSelected(allOnPage ? new Set() : new Set(pageIds))}
                 />
               )}
-              {group.columns.map((c) => {
+              {columns.shown.map((c) => {
                 const onSort = sortBy(c.name);
                 const active = sort === c.name;
                 return (
@@ -228,14 +268,12 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
                     />
                   </td>
                 )}
-                {group.columns.map((c, i) => (
+                {columns.shown.map((c, i) => (
                   <td key={c.name} data-label={c.label}>
                     {i === 0 ? (
                       <Link href={`${base}/${String(item.id)}`}>{cell(item[c.name])}</Link>
-                    ) : c.name.endsWith("status") ? (
-                      <Status value={item[c.name] as string} />
                     ) : (
-                      cell(item[c.name])
+                      <Cell column={c} item={item} nameOf={nameOf} />
                     )}
                   </td>
                 ))}

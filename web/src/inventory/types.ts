@@ -26,6 +26,9 @@ export type OnePath = {
   [P in keyof paths]: Get<P> extends { parameters: { path: infer A } } ? (keyof A extends never ? never : P) : never;
 }[keyof paths];
 
+/** The API's name of a kind of record: the audit log's entity_type, and a parameter of GET /inventory/names. */
+export type RecordKind = keyof NonNullable<Get<"/api/v1/inventory/names"> extends { parameters: { query?: infer Q } } ? Q : never>;
+
 export type FieldKind = "text" | "textarea" | "number" | "select" | "tags" | "ref";
 
 export interface FormField<B> {
@@ -42,8 +45,29 @@ export interface FormField<B> {
 export interface Column<I> {
   name: keyof I & string;
   label: string;
-  /** Links to this group's record whose id is the value (hardware_id -> a hardware node). */
+  /**
+   * Links to this group's record: the one whose id is the value (site_id -> a site, shown by its name),
+   * or, with `idField`, the one whose id is in that field (hardware_name, linked by hardware_id).
+   */
   ref?: GroupKey;
+  idField?: keyof I & string;
+  /** Not shown until chosen in the list's Columns menu. */
+  optional?: boolean;
+}
+
+type Row = Record<string, unknown>;
+type Params = { path?: Record<string, string>; query?: Record<string, string> };
+
+/** How a relation's rows are added and removed from the record's page (the relation's own API routes). */
+export interface RelationEdit {
+  /** The scope the routes need (buttons hidden without it). */
+  scope: string;
+  /** The group the picker searches for a record to add. */
+  pick: GroupKey;
+  /** POST adding the picked record (`picked` its id) to record `id`. */
+  add: { path: keyof paths; params: (id: string) => Params; body: (picked: number) => Row };
+  /** DELETE removing a row from record `id`. */
+  remove: { path: keyof paths; params: (id: string, row: Row) => Params };
 }
 
 export interface Relation {
@@ -55,10 +79,13 @@ export interface Relation {
   /** The group the rows are, and the field holding their id. */
   group: GroupKey;
   idField: string;
+  /** When a row links either way (a connection), the field holding the other end's id for record `id`. */
+  idFieldOf?: (row: Row, id: string) => string;
   /** The field naming the related record when it is not `name` (a membership's hardware_name). */
   nameField?: string;
   /** Extra fields shown after the name. */
   show: readonly string[];
+  edit?: RelationEdit;
 }
 
 export type GroupKey =
@@ -78,6 +105,8 @@ export type GroupKey =
 
 export interface GroupDef<L extends ListPath = ListPath> {
   key: GroupKey;
+  /** The API's name of its records (names lookup, audit history). */
+  kind: RecordKind;
   title: string;
   noun: string;
   listPath: L;
@@ -90,9 +119,12 @@ export interface GroupDef<L extends ListPath = ListPath> {
   deleteScope: string;
   columns: readonly Column<ListItem<L>>[];
   sorts: readonly NonNullable<ListQuery<L> extends { sort?: infer S } ? S : never>[];
-  filters: readonly { name: keyof ListQuery<L> & string; label: string; options?: readonly string[] }[];
+  /** A filter by a related record (`ref`) is a search picker; its value (an id) is kept in the URL like the others. */
+  filters: readonly { name: keyof ListQuery<L> & string; label: string; options?: readonly string[]; ref?: GroupKey }[];
   fields: readonly FormField<CreateBody<L>>[];
   relations: readonly Relation[];
+  /** A reference whose group is named by another field (an address assigned to a hardware node, a compute unit or a service). */
+  polyRef?: { typeField: string; idField: string; groups: Readonly<Record<string, GroupKey>> };
   /** Rows can be selected for bulk delete (POST {list}/bulk-delete) and, with tags, bulk tagging ({list}/bulk-tags). */
   bulk?: `${L}/bulk-delete` extends keyof paths ? { tags: `${L}/bulk-tags` extends keyof paths ? boolean : false } : never;
 }
@@ -101,13 +133,18 @@ export interface GroupDef<L extends ListPath = ListPath> {
 export interface Group extends Omit<GroupDef, "columns" | "sorts" | "filters" | "fields" | "bulk" | "titleField"> {
   titleField?: string;
   bulk?: { tags: boolean };
-  columns: readonly (Omit<Column<never>, "name"> & { name: string })[];
+  columns: readonly AnyColumn[];
   sorts: readonly string[];
-  filters: readonly { name: string; label: string; options?: readonly string[] }[];
+  filters: readonly AnyFilter[];
   fields: readonly AnyField[];
 }
 
 export type AnyField = Omit<FormField<never>, "name"> & { name: string };
+export type AnyColumn = Omit<Column<never>, "name" | "idField"> & { name: string; idField?: string };
+export type AnyFilter = { name: string; label: string; options?: readonly string[]; ref?: GroupKey };
+
+/** The scope reading a group: its write scope's resource (write:networks -> read:networks). */
+export const readScopeOf = (group: Pick<Group, "writeScope">): string => group.writeScope.replace(/^write:/, "read:");
 
 /** Checks a definition against its paths and keeps its literal types. */
 export const defineGroup = <L extends ListPath>(def: GroupDef<L>): GroupDef<L> => def;

@@ -1,0 +1,121 @@
+// A record's History tab: its entries in the audit log (GET /logs by entity_type and entity_id, newest
+// first, a page at a time), each with when, who and what, and the fields it changed with their values
+// before and after. The audit log is read under its own scope (admin:*, docs/adr/0470): another role is
+// told so instead of being shown a failure.
+import { useState } from "preact/hooks";
+import { anyApi, ok } from "../api/client.ts";
+import { messageOf } from "../api/problem.ts";
+import { useSession } from "../auth/session.tsx";
+import { Notice } from "../components/field.tsx";
+import { useLoad } from "../use-load.ts";
+import type { Group } from "./types.ts";
+
+const PAGE = 20;
+/** The audit log's scope (shared/verbs/audit/entry.ts). */
+const AUDIT_SCOPE = "admin:*";
+
+interface Entry {
+  id: number;
+  timestamp: string;
+  action: string;
+  actor_email: string | null;
+  diff: unknown;
+}
+
+type Fields = Record<string, unknown>;
+const isFields = (v: unknown): v is Fields => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A value as the table shows it: text as is, anything else as JSON, nothing as a dash. */
+function shown(value: unknown): string {
+  if (value === undefined || value === null || value === "") return "—";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+const empty = (v: unknown) => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+
+/**
+ * The changed fields of an entry, each with its value before and after (one side absent on a create or
+ * delete, whose empty fields are left out: they say nothing).
+ */
+function changes(diff: unknown): { field: string; before: unknown; after: unknown }[] {
+  if (!isFields(diff)) return [];
+  const before = isFields(diff.before) ? diff.before : {};
+  const after = isFields(diff.after) ? diff.after : {};
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !(empty(before[k]) && empty(after[k])));
+  const rest = Object.keys(diff).filter((k) => k !== "before" && k !== "after");
+  return [
+    ...names.map((field) => ({ field, before: before[field], after: after[field] })),
+    ...rest.map((field) => ({ field, before: undefined, after: diff[field] })),
+  ];
+}
+
+function EntryView({ entry }: { entry: Entry }) {
+  const rows = changes(entry.diff);
+  return (
+    <li class="history-entry">
+      <p>
+        <time dateTime={entry.timestamp}>{new Date(entry.timestamp).toLocaleString()}</time> ·{" "}
+        <strong>{entry.actor_email ?? "system"}</strong> · <code>{entry.action}</code>
+      </p>
+      {rows.length > 0 && (
+        <table class="diff">
+          <caption class="visually-hidden">Changes of {entry.action}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Before</th>
+              <th scope="col">After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.field}>
+                <th scope="row">{r.field}</th>
+                <td data-label="Before">{shown(r.before)}</td>
+                <td data-label="After">{shown(r.after)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </li>
+  );
+}
+
+export function HistoryTab({ group, id }: { group: Group; id: string }) {
+  const session = useSession();
+  const allowed = session.can(AUDIT_SCOPE);
+  const [offset, setOffset] = useState(0);
+  const page = useLoad(async () => {
+    if (!allowed) return undefined;
+    const query = { entity_type: group.kind, entity_id: id, limit: String(PAGE), offset: String(offset) };
+    return (await ok(anyApi.GET("/api/v1/logs", { params: { query } }))) as { items: Entry[]; total: number };
+  }, [group.kind, id, offset, allowed]);
+  if (!allowed) return <p class="empty">Your role cannot read the audit log, where a record's history is kept.</p>;
+  if (page.error !== undefined) return <Notice kind="error">{messageOf(page.error)}</Notice>;
+  const data = page.data;
+  if (!data) return <p aria-busy="true">Loading…</p>;
+  return (
+    <section aria-label="History" aria-busy={page.loading}>
+      {data.items.length === 0 && <p class="empty">No changes recorded.</p>}
+      <ol class="history">
+        {data.items.map((e) => (
+          <EntryView key={e.id} entry={e} />
+        ))}
+      </ol>
+      {data.total > PAGE && (
+        <nav class="pager" aria-label="History pages">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Newer
+          </button>
+          <span>
+            {offset + 1}–{Math.min(offset + data.items.length, data.total)} of {data.total}
+          </span>
+          <button type="button" disabled={offset + PAGE >= data.total} onClick={() => setOffset(offset + PAGE)}>
+            Older
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}
