@@ -10,6 +10,7 @@ import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { cell, titleOf } from "./list-page.tsx";
 import type { Group, Relation } from "./types.ts";
+import { RelativeTime } from "../components/time.tsx";
 
 type Row = Record<string, unknown>;
 
@@ -122,7 +123,9 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
         ))}
         <div>
           <dt>Updated</dt>
-          <dd>{cell(data.updated_at)}</dd>
+          <dd>
+            <RelativeTime at={data.updated_at as string | undefined} />
+          </dd>
         </div>
       </dl>
       <div class="relations">
