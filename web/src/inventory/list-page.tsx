@@ -11,6 +11,7 @@ import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { BulkBar, useBulkRights } from "./bulk-actions.tsx";
 import type { Group } from "./types.ts";
+import { EmptyList } from "./empty-list.tsx";
 
 const PAGE = 25;
 
@@ -243,7 +244,13 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             ))}
           </tbody>
         </table>
-        {data && data.items.length === 0 && <p class="empty">No {group.title.toLowerCase()} match.</p>}
+        {data && data.items.length === 0 && (
+          <EmptyList
+            group={group}
+            filtered={Boolean(text) || group.filters.some((f) => q.get(f.name))}
+            canAdd={session.can(group.writeScope)}
+          />
+        )}
       </div>
       {data && (
         <nav class="pager" aria-label="Pages">
