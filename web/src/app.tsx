@@ -13,7 +13,7 @@ import { DiscoveryPage } from "./discovery/discovery-page.tsx";
 import { ProfilesPage } from "./discovery/profiles-page.tsx";
 import { DetailPage } from "./inventory/detail-page.tsx";
 import { FormPage } from "./inventory/form-page.tsx";
-import { GROUPS, groupOf } from "./inventory/groups.ts";
+import { groupOf } from "./inventory/groups.ts";
 import { ListPage } from "./inventory/list-page.tsx";
 import { MonitoringOverview } from "./monitoring/overview.tsx";
 import { MonitorPage } from "./monitoring/monitor-page.tsx";
@@ -27,6 +27,8 @@ import { RulesPage } from "./alert-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { statusPagesScreen } from "./status-pages/routes.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
+import { GlobalSearch } from "./shell/global-search.tsx";
+import { SideNav } from "./shell/side-nav.tsx";
 import { ThemeToggle } from "./theme.tsx";
 import { LazyTopology } from "./topology/lazy-topology.tsx";
 
@@ -92,18 +94,6 @@ export function App() {
   );
 }
 
-const NAV = [
-  { href: "/", label: "Overview" },
-  { href: "/alerts", label: "Alerts" },
-  { href: "/alert-rules", label: "Alert rules" },
-  { href: "/status-pages", label: "Status pages" },
-  ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
-  { href: "/topology", label: "Topology" },
-  { href: "/agents", label: "Agents" },
-  { href: "/discovery", label: "Discovery" },
-  { href: "/settings", label: "Settings" },
-];
-
 function Shell() {
   const session = useSession();
   const loc = useLocation();
@@ -122,6 +112,7 @@ function Shell() {
         <Link href="/" class="brand">
           Control plane
         </Link>
+        {session.can("read:search") && <GlobalSearch />}
         <div class="topbar-right">
           {readOnly && (
             <span class="badge" title="Your role can read everything and change nothing">
@@ -137,20 +128,7 @@ function Shell() {
           </button>
         </div>
       </header>
-      <nav id="nav" class={`sidenav${menuOpen ? " open" : ""}`} aria-label="Main">
-        <ul>
-          {NAV.map((n) => {
-            const current = n.href === "/" ? loc.path === "/" : loc.path.startsWith(n.href);
-            return (
-              <li key={n.href}>
-                <Link href={n.href} aria-current={current ? "page" : undefined}>
-                  {n.label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <SideNav path={loc.path} open={menuOpen} />
       <main id="main" tabIndex={-1}>
         <Screen />
       </main>

@@ -6,6 +6,7 @@ import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { useLoad } from "../use-load.ts";
+import { RelativeTime } from "../components/time.tsx";
 
 const PAGE = 20;
 
@@ -37,7 +38,9 @@ export function AgentEvents({ agentId, version }: { agentId: number; version: nu
           <tbody>
             {events.data?.items.map((e) => (
               <tr key={e.id} data-event={e.event_type}>
-                <td data-label="When">{new Date(e.created_at).toLocaleString()}</td>
+                <td data-label="When">
+                  <RelativeTime at={e.created_at} />
+                </td>
                 <td data-label="Event">{e.event_type.replaceAll("_", " ")}</td>
                 <td data-label="Detail">
                   <code class="detail">

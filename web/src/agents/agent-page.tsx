@@ -17,8 +17,8 @@ import { AgentEvents } from "./agent-events.tsx";
 import { AgentTelemetry } from "./agent-telemetry.tsx";
 import { AgentVersion } from "./agent-version.tsx";
 import { RevokeDialog } from "./revoke-dialog.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 /** Telemetry arrives every few seconds from a busy fleet: read it again at most this often. */
 const TELEMETRY_RELOAD_MS = 5000;
 
@@ -109,7 +109,15 @@ export function AgentPage({ id }: { id: string }) {
           <dt>Presence</dt>
           <dd>
             <Status value={a.online ? "up" : "down"} />{" "}
-            {a.online ? `connected since ${when(a.connected_since)}` : `last seen ${when(a.last_seen_at)}`}
+            {a.online ? (
+              <>
+                connected since <RelativeTime at={a.connected_since} />
+              </>
+            ) : (
+              <>
+                last seen <RelativeTime at={a.last_seen_at} />
+              </>
+            )}
           </dd>
         </div>
         <div>
@@ -141,11 +149,15 @@ export function AgentPage({ id }: { id: string }) {
         </div>
         <div>
           <dt>Enrolled</dt>
-          <dd>{when(a.enrolled_at)}</dd>
+          <dd>
+            <RelativeTime at={a.enrolled_at} />
+          </dd>
         </div>
         <div>
           <dt>Approved</dt>
-          <dd>{when(a.approved_at)}</dd>
+          <dd>
+            <RelativeTime at={a.approved_at} />
+          </dd>
         </div>
         <div>
           <dt>Spool</dt>

@@ -10,6 +10,7 @@ import { Segmented } from "../components/segmented.tsx";
 import { Status } from "../components/status.tsx";
 import { type ChartSeries, TimeChart } from "../components/time-chart.tsx";
 import { useLoad } from "../use-load.ts";
+import { RelativeTime } from "../components/time.tsx";
 
 const RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
 type Range = (typeof RANGES)[number];
@@ -58,8 +59,8 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
       )}
       {now && (
         <p class="meta">
-          Latest frame {new Date(now.collected_at).toLocaleString()}: CPU {now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct)}
-          , memory {now.summary.mem_pct == null ? "—" : percent(now.summary.mem_pct)}, root disk{" "}
+          Latest frame <RelativeTime at={now.collected_at} />: CPU {now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct)},
+          memory {now.summary.mem_pct == null ? "—" : percent(now.summary.mem_pct)}, root disk{" "}
           {now.summary.root_disk_pct == null ? "—" : percent(now.summary.root_disk_pct)}
           {now.summary.load_1 != null && `, load ${now.summary.load_1.toFixed(2)}`}
           {now.summary.max_temp_c != null && `, ${Math.round(now.summary.max_temp_c)} °C`}.

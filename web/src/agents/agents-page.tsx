@@ -13,6 +13,7 @@ import { useLoad } from "../use-load.ts";
 import { InstallCommand } from "./install-command.tsx";
 import { AgentsTable } from "./agents-table.tsx";
 import { RolloutsSection } from "./rollout-progress.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 type Lookup = paths["/api/v1/agents/pairing/lookup"]["post"]["responses"][200]["content"]["application/json"];
 
@@ -130,7 +131,7 @@ export function AgentsPage() {
           <li key={a.id} class="card">
             <strong>{a.hostname ?? a.name ?? `agent ${a.id}`}</strong>{" "}
             <span class="meta">
-              {a.os}/{a.arch} from {a.reported_ip ?? "?"}, enrolled {new Date(a.enrolled_at).toLocaleString()}
+              {a.os}/{a.arch} from {a.reported_ip ?? "?"}, enrolled <RelativeTime at={a.enrolled_at} />
             </span>
             <div class="meta">
               Fingerprint <code>{a.fingerprint}</code>. Approve it with the pairing code it printed, which proves you are at that host.

@@ -7,6 +7,7 @@ import { SelectAllHeader } from "../components/select-all.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
 import { type AgentItem, agentName, type Rollout, UpdateDialog } from "./agent-updates.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 const UPDATE_STATE: Record<string, string> = {
   queued: "queued, waits for its link",
@@ -143,7 +144,9 @@ export function AgentsTable({ items, canUpdate, onStarted }: AgentsTableProps) {
                     "—"
                   )}
                 </td>
-                <td data-label="Last seen">{a.last_seen_at ? new Date(a.last_seen_at).toLocaleString() : "—"}</td>
+                <td data-label="Last seen">
+                  <RelativeTime at={a.last_seen_at} />
+                </td>
               </tr>
             ))}
           </tbody>

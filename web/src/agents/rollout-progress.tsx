@@ -13,6 +13,7 @@ import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import type { Rollout } from "./agent-updates.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 type Summary = paths["/api/v1/agents/rollouts"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 
@@ -76,7 +77,11 @@ export function RolloutsSection({ canManage, version, onProgress }: RolloutsSect
                 Rollout {r.id}: version {r.version} <Status value={r.state} />{" "}
                 <span class="meta">
                   {r.counts.succeeded} succeeded, {r.counts.failed + r.counts.rolled_back} failed or rolled back, {r.counts.skipped} skipped
-                  {r.finished_at ? `; finished ${new Date(r.finished_at).toLocaleString()}` : ""}
+                  {r.finished_at && (
+                    <>
+                      ; finished <RelativeTime at={r.finished_at} />
+                    </>
+                  )}
                 </span>
               </li>
             ))}

@@ -12,8 +12,7 @@ import { useLoad } from "../use-load.ts";
 import { DeleteRuleDialog } from "./delete-rule-dialog.tsx";
 import { RuleScope } from "./rule-scope.tsx";
 import { conditionText, duration } from "./rule-text.ts";
-
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
+import { RelativeTime } from "../components/time.tsx";
 
 export function RulePage({ id }: { id: string }) {
   const session = useSession();
@@ -102,7 +101,7 @@ export function RulePage({ id }: { id: string }) {
                     <Status value={n.state} />
                   </td>
                   <td data-label="Since">
-                    {when(n.state === "firing" ? n.firing_since : n.state === "pending" ? n.pending_since : n.changed_at)}
+                    <RelativeTime at={n.state === "firing" ? n.firing_since : n.state === "pending" ? n.pending_since : n.changed_at} />
                   </td>
                   <td data-label="Last value">{n.last_value ?? "—"}</td>
                 </tr>

@@ -10,8 +10,8 @@ import { LiveBadge, useStream } from "../live.tsx";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { AckButtons } from "./ack-buttons.tsx";
-import { since } from "./alerts-page.tsx";
 import { SubjectLink } from "./subject-link.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 export function AlertPage({ id }: { id: string }) {
   const [version, setVersion] = useState(0);
@@ -56,11 +56,23 @@ export function AlertPage({ id }: { id: string }) {
           <SubjectLink alert={a} />
         </dd>
         <dt>Since</dt>
-        <dd>{since(a.occurred_at)}</dd>
+        <dd>
+          <RelativeTime at={a.occurred_at} />
+        </dd>
         <dt>Resolved</dt>
-        <dd>{a.resolved_at ? since(a.resolved_at) : "—"}</dd>
+        <dd>
+          <RelativeTime at={a.resolved_at} />
+        </dd>
         <dt>Acknowledged by</dt>
-        <dd>{a.acknowledged_by ? `${a.acknowledged_by}, ${since(a.acknowledged_at!)}` : "—"}</dd>
+        <dd>
+          {a.acknowledged_by ? (
+            <>
+              {a.acknowledged_by}, <RelativeTime at={a.acknowledged_at} />
+            </>
+          ) : (
+            "—"
+          )}
+        </dd>
         {a.acknowledged_note && (
           <>
             <dt>Note</dt>
@@ -83,7 +95,9 @@ export function AlertPage({ id }: { id: string }) {
           <tbody>
             {a.alerts.map((x) => (
               <tr key={x.id} data-alert={x.id}>
-                <td data-label="When">{since(x.occurred_at)}</td>
+                <td data-label="When">
+                  <RelativeTime at={x.occurred_at} />
+                </td>
                 <td data-label="Kind">
                   <Status value={x.status} /> {x.kind}
                 </td>
@@ -116,7 +130,9 @@ export function AlertPage({ id }: { id: string }) {
                   <Status value={d.state} />
                 </td>
                 <td data-label="Attempts">{d.attempt_count}</td>
-                <td data-label="Delivered">{d.delivered_at ? since(d.delivered_at) : "—"}</td>
+                <td data-label="Delivered">
+                  <RelativeTime at={d.delivered_at} />
+                </td>
               </tr>
             ))}
           </tbody>

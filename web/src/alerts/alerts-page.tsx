@@ -14,6 +14,7 @@ import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { AckButtons } from "./ack-buttons.tsx";
 import { SubjectLink } from "./subject-link.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 const PAGE = 50;
 type Tab = "open" | "acknowledged" | "resolved" | "event";
@@ -29,8 +30,6 @@ const EMPTY: Record<Tab, string> = {
   resolved: "No resolved alerts yet.",
   event: "No events yet.",
 };
-
-export const since = (iso: string) => new Date(iso).toLocaleString();
 
 export function AlertsPage() {
   const [tab, setTab] = useState<Tab>("open");
@@ -99,7 +98,9 @@ export function AlertsPage() {
                 <td data-label="About">
                   <SubjectLink alert={a} />
                 </td>
-                <td data-label="Since">{since(a.occurred_at)}</td>
+                <td data-label="Since">
+                  <RelativeTime at={a.occurred_at} />
+                </td>
                 <td data-label="Acknowledged by">{a.acknowledged_by ?? "—"}</td>
                 <td data-label="Actions">
                   <AckButtons alert={a} onDone={() => setVersion((v) => v + 1)} />

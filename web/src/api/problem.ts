@@ -11,12 +11,15 @@ export class ApiProblem extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
+  /** For a 429: the seconds to wait before asking again (0 when the answer did not say). */
+  readonly retryAfterS: number;
 
   constructor(status: number, body: ErrorBody | undefined) {
     super(ApiProblem.sentence(status, body));
     this.status = status;
     this.code = body?.error_code ?? `HTTP_${status}`;
     this.fields = { ...ApiProblem.issueFields(body), ...(body?.fields ?? {}) };
+    this.retryAfterS = body?.retry_after ?? 0;
   }
 
   private static sentence(status: number, body: ErrorBody | undefined): string {

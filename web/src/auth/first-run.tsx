@@ -81,7 +81,8 @@ export function FirstRun({
             />
           </>
         )}
-        <Notice kind="error">{submit.error}</Notice>
+        {/* A field's message (a short password) is shown at its field, not a second time here. */}
+        <Notice kind="error">{submit.errorBesides(Object.keys(form))}</Notice>
         <button type="submit" class="primary" disabled={submit.busy}>
           {submit.busy ? "Creating…" : "Create administrator"}
         </button>

@@ -7,6 +7,8 @@ export interface Submit {
   busy: boolean;
   error: string | undefined;
   fields: Record<string, string>;
+  /** The error for the form's own line: none when one of `shown` (the form's fields) already says it. */
+  errorBesides(shown: readonly string[]): string | undefined;
   run(action: () => Promise<void>): Promise<void>;
 }
 
@@ -18,6 +20,7 @@ export function useSubmit(): Submit {
     busy,
     error,
     fields,
+    errorBesides: (shown) => (shown.some((k) => fields[k]) ? undefined : error),
     async run(action) {
       setBusy(true);
       setError(undefined);

@@ -8,6 +8,7 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
+import { RelativeTime } from "../components/time.tsx";
 
 const PROTOCOLS = ["", "mdns", "ssdp"] as const;
 type Protocol = (typeof PROTOCOLS)[number];
@@ -62,7 +63,7 @@ export function ListenerPanel({ refresh }: { refresh: number }) {
           <div>
             <dt>Last packet</dt>
             <dd>
-              {s.last_packet_at ? <time dateTime={s.last_packet_at}>{new Date(s.last_packet_at).toLocaleString()}</time> : "none yet"}
+              <RelativeTime at={s.last_packet_at} empty="none yet" />
             </dd>
           </div>
           <div>

@@ -7,7 +7,8 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
-import { LoadError, when } from "../settings/load-error.tsx";
+import { LoadError } from "../settings/load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 import { Table } from "../settings/table.tsx";
 import { useLoad } from "../use-load.ts";
 import { DiscoveryTabs } from "./discovery-tabs.tsx";
@@ -96,13 +97,18 @@ export function ProfilesPage() {
             <td data-label="Schedule">
               {p.schedule_cron ? (
                 <>
-                  <code>{p.schedule_cron}</code> UTC<div class="meta">next {when(p.next_run_at)}</div>
+                  <code>{p.schedule_cron}</code> UTC
+                  <div class="meta">
+                    next <RelativeTime at={p.next_run_at} />
+                  </div>
                 </>
               ) : (
                 "by hand"
               )}
             </td>
-            <td data-label="Last run">{when(p.last_run)}</td>
+            <td data-label="Last run">
+              <RelativeTime at={p.last_run} />
+            </td>
             <td data-label="State">
               <Status value={stateOf(p)} />
             </td>

@@ -10,6 +10,7 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
+import { RelativeTime } from "../components/time.tsx";
 import { HistoryTab } from "./history-tab.tsx";
 import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
@@ -129,7 +130,9 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
             ))}
             <div>
               <dt>Updated</dt>
-              <dd>{cell(data.updated_at)}</dd>
+              <dd>
+                <RelativeTime at={data.updated_at as string | undefined} />
+              </dd>
             </div>
           </dl>
           <div class="relations">

@@ -18,6 +18,7 @@ import { ColumnsMenu, useColumnChoice } from "./column-choice.tsx";
 import { GROUPS } from "./groups.ts";
 import { RefLink, useNames } from "./names.tsx";
 import type { AnyColumn, Group } from "./types.ts";
+import { EmptyList } from "./empty-list.tsx";
 
 const PAGE = 25;
 
@@ -281,7 +282,13 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             ))}
           </tbody>
         </table>
-        {data && data.items.length === 0 && <p class="empty">No {group.title.toLowerCase()} match.</p>}
+        {data && data.items.length === 0 && (
+          <EmptyList
+            group={group}
+            filtered={Boolean(text) || group.filters.some((f) => q.get(f.name))}
+            canAdd={session.can(group.writeScope)}
+          />
+        )}
       </div>
       {data && (
         <nav class="pager" aria-label="Pages">

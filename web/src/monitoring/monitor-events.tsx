@@ -10,6 +10,7 @@ import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 const PAGE = 20;
 
@@ -51,7 +52,9 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
           <tbody>
             {events.data?.items.map((e) => (
               <tr key={e.id} data-event={e.event_type} class={e.suppressed_by != null ? "event-suppressed" : undefined}>
-                <td data-label="When">{new Date(e.created_at).toLocaleString()}</td>
+                <td data-label="When">
+                  <RelativeTime at={e.created_at} />
+                </td>
                 <td data-label="Event">
                   <Status value={e.status_to ?? e.event_type} />{" "}
                   <span class="meta">

@@ -23,8 +23,8 @@ import { DeleteMonitorDialog } from "./delete-monitor-dialog.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 import { VantageTable } from "./vantage-table.tsx";
 import { GroupMembers } from "./group-members.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
 // The API rounds uptime to one decimal.
 const pct = (v: number | null | undefined) => (v == null ? "—" : `${v} %`);
 
@@ -230,15 +230,19 @@ export function MonitorPage({ id }: { id: string }) {
         </div>
         <div>
           <dt>Last checked</dt>
-          <dd>{when(m.last_polled_at)}</dd>
+          <dd>
+            <RelativeTime at={m.last_polled_at} />
+          </dd>
         </div>
         <div>
           <dt>In this state since</dt>
-          <dd>{when(m.last_status_change_at)}</dd>
+          <dd>
+            <RelativeTime at={m.last_status_change_at} />
+          </dd>
         </div>
         <div>
           <dt>Next check</dt>
-          <dd>{m.enabled ? when(m.next_check_at) : "paused"}</dd>
+          <dd>{m.enabled ? <RelativeTime at={m.next_check_at} /> : "paused"}</dd>
         </div>
       </dl>
       <ul class="tiles" aria-label="Uptime">

@@ -4,11 +4,10 @@
 import type { paths } from "../api/schema.d.ts";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 type VantageResult =
   paths["/api/v1/monitors/{monitor_id}"]["get"]["responses"][200]["content"]["application/json"]["vantage_results"][number];
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
 
 export function VantageTable({ points, quorum }: { points: VantageResult[]; quorum: number | null }) {
   if (points.length === 0) return null;
@@ -43,7 +42,9 @@ export function VantageTable({ points, quorum }: { points: VantageResult[]; quor
                   {p.latency_ms != null && <span class="meta"> ({Math.round(p.latency_ms)} ms)</span>}
                   {p.dispatch_status === "unavailable" && <span class="meta"> — last run not taken: {p.dispatch_reason}</span>}
                 </td>
-                <td data-label="When">{when(p.checked_at)}</td>
+                <td data-label="When">
+                  <RelativeTime at={p.checked_at} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,10 +1,10 @@
 // Notification routes: which alerts (severity, event kinds, tag) go to which sink, and how each pages:
 // its escalation policy and quiet hours (route-paging.tsx); the policies themselves below the routes.
 import { useState } from "preact/hooks";
-import { api, ok } from "../api/client.ts";
+import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
-import { useLoad } from "../use-load.ts";
+import { type Loaded, useLoad } from "../use-load.ts";
 import { EscalationPolicies } from "./escalation-policies.tsx";
 import { LoadError } from "./load-error.tsx";
 import { describeQuiet, RoutePaging } from "./route-paging.tsx";
@@ -13,8 +13,18 @@ import { Table } from "./table.tsx";
 const SEVERITIES = ["*", "info", "warning", "critical"] as const;
 type Severity = (typeof SEVERITIES)[number];
 
-export function AlertRoutes({ sinks, canEdit }: { sinks: ReadonlyArray<{ id: number; name: string }>; canEdit: boolean }) {
-  const routes = useLoad(() => ok(api.GET("/api/v1/notifications/routes", { params: { query: { limit: "100" } } })), [sinks.length]);
+type RouteList = paths["/api/v1/notifications/routes"]["get"]["responses"][200]["content"]["application/json"];
+
+/** The routes are loaded by the notifications screen, which also marks the sinks none sends to. */
+export function AlertRoutes({
+  sinks,
+  canEdit,
+  routes,
+}: {
+  sinks: ReadonlyArray<{ id: number; name: string }>;
+  canEdit: boolean;
+  routes: Loaded<RouteList>;
+}) {
   const policies = useLoad(() => ok(api.GET("/api/v1/notifications/escalation-policies", { params: { query: { limit: "100" } } })), []);
   const [paging, setPaging] = useState<number | undefined>();
   const [sinkId, setSinkId] = useState("");

@@ -8,7 +8,8 @@ import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
-import { LoadError, when } from "./load-error.tsx";
+import { LoadError } from "./load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 type Created = paths["/api/v1/auth/api-token"]["post"]["responses"][201]["content"]["application/json"];
 
@@ -125,8 +126,12 @@ export function ApiTokensSection() {
               </td>
               {everyone && <td data-label="Owner">{t.email}</td>}
               <td data-label="Scopes">{t.scopes.join(", ")}</td>
-              <td data-label="Expires">{when(t.expires_at)}</td>
-              <td data-label="Last used">{when(t.last_used_at)}</td>
+              <td data-label="Expires">
+                <RelativeTime at={t.expires_at} />
+              </td>
+              <td data-label="Last used">
+                <RelativeTime at={t.last_used_at} />
+              </td>
               <td data-label="State">
                 <Status value={state} />
               </td>

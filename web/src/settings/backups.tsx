@@ -6,7 +6,8 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
-import { LoadError, when } from "./load-error.tsx";
+import { LoadError } from "./load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 export function BackupsSection() {
   const archives = useLoad(() => ok(api.GET("/api/v1/admin/db/snapshots")), []);
@@ -47,8 +48,12 @@ export function BackupsSection() {
               {b.kind} <span class="meta">({b.trigger})</span>
             </td>
             <td data-label="Size">{b.size_mb} MB</td>
-            <td data-label="Taken">{when(b.created_at)}</td>
-            <td data-label="Verified">{when(b.verified_at)}</td>
+            <td data-label="Taken">
+              <RelativeTime at={b.created_at} />
+            </td>
+            <td data-label="Verified">
+              <RelativeTime at={b.verified_at} />
+            </td>
             <td data-label="Copy">{b.s3_key ? <code>{b.s3_key}</code> : "local only"}</td>
           </tr>
         ))}

@@ -8,7 +8,8 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
-import { LoadError, when } from "./load-error.tsx";
+import { LoadError } from "./load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 const STATES = ["", "dead", "pending", "retrying", "delivered", "held", "digested"] as const;
 type State = (typeof STATES)[number];
@@ -70,13 +71,20 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
             <td data-label="Sink">{d.sink_name ?? `#${d.sink_id}`}</td>
             <td data-label="State">
               <Status value={d.state} />
-              {d.held_until && <span class="meta"> until {when(d.held_until)}</span>}
+              {d.held_until && (
+                <span class="meta">
+                  {" "}
+                  until <RelativeTime at={d.held_until} />
+                </span>
+              )}
             </td>
             <td data-label="Attempts">
               {d.attempt_count} / {d.max_attempts}
             </td>
             <td data-label="Last error">{d.last_error ?? "—"}</td>
-            <td data-label="Created">{when(d.created_at)}</td>
+            <td data-label="Created">
+              <RelativeTime at={d.created_at} />
+            </td>
             {canReplay && (
               <td>
                 {(d.state === "dead" || d.state === "delivered") && (

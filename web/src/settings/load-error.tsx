@@ -9,8 +9,3 @@ export function LoadError({ error, what }: { error: unknown; what: string }) {
     return <Notice kind="info">{`Your role cannot see ${what}; an administrator can.`}</Notice>;
   return <Notice kind="error">{messageOf(error)}</Notice>;
 }
-
-/** Local date and time of an API timestamp, or a dash. */
-export function when(value: string | null | undefined): string {
-  return value ? new Date(value).toLocaleString() : "—";
-}

@@ -8,7 +8,8 @@ import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
-import { LoadError, when } from "./load-error.tsx";
+import { LoadError } from "./load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
 import { typedPort, useSettingsDraft } from "./use-settings-draft.ts";
 
@@ -152,7 +153,7 @@ export function SmtpSection() {
           <h2 id="smtp-test-title">Test the saved settings</h2>
           <p class="meta">
             Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"}{" "}
-            {when(stored.smtp_last_test_at)}
+            <RelativeTime at={stored.smtp_last_test_at} />
           </p>
           <TextInput
             id="smtp-send-to"

@@ -8,7 +8,8 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
-import { LoadError, when } from "./load-error.tsx";
+import { LoadError } from "./load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 import { VaultActions } from "./vault-actions.tsx";
 
 /** What a profile allows, from the table the server enforces (spec 8.1). */
@@ -43,7 +44,7 @@ function VaultStatus() {
           <dd>{v.encrypted_secrets}</dd>
           <dt>Last rotation</dt>
           <dd>
-            {when(v.last_rotation)}
+            <RelativeTime at={v.last_rotation} />
             {v.rotation_pending ? " (a rotation is pending)" : ""}
           </dd>
         </dl>

@@ -11,7 +11,8 @@ import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { CustomRoles } from "./custom-roles.tsx";
 import { Table } from "./table.tsx";
-import { LoadError, when } from "./load-error.tsx";
+import { LoadError } from "./load-error.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 type Invite = paths["/api/v1/admin/invites"]["post"]["responses"][201]["content"]["application/json"];
 
@@ -99,7 +100,8 @@ function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => vo
       {invite && (
         <div class="secret-once" role="status">
           <p>
-            Invite for {invite.email} ({invite.role}), valid until {when(invite.expires_at)}. Give them this link; it is shown once:
+            Invite for {invite.email} ({invite.role}), valid until <RelativeTime at={invite.expires_at} />. Give them this link; it is shown
+            once:
           </p>
           <p>
             <code class="secret">{invite.invite_url}</code>
@@ -149,7 +151,9 @@ export function UsersSection() {
                   )}
                 </td>
                 <td data-label="MFA">{u.mfa_enabled ? "on" : "off"}</td>
-                <td data-label="Last sign-in">{when(u.last_login_at)}</td>
+                <td data-label="Last sign-in">
+                  <RelativeTime at={u.last_login_at} />
+                </td>
                 <td data-label="State">
                   <Status value={u.is_active ? "active" : "stopped"} />
                 </td>

@@ -27,6 +27,7 @@ import {
   STATUSES,
 } from "./incident-fields.tsx";
 import { PageTabs } from "./page-tabs.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
   const canWrite = useSession().can(WRITE_STATUS_PAGES);
@@ -166,7 +167,7 @@ export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
         {incident.updates.map((u) => (
           <li key={u.id} class="card" data-update={u.id}>
             <p class="meta">
-              <strong>{u.status}</strong> <time dateTime={u.created_at}>{new Date(u.created_at).toLocaleString()}</time>
+              <strong>{u.status}</strong> <RelativeTime at={u.created_at} />
             </p>
             {/* The API's `html` is the update's Markdown rendered without raw HTML and sanitised on the server
                 (docs/status-pages.md: no scripts, handlers, styles, images or other link schemes), the same the

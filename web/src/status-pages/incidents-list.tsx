@@ -15,6 +15,7 @@ import { WRITE_STATUS_PAGES } from "../../../shared/verbs/status-pages/scopes.ts
 import { AffectedField, affectedError, affectedOf, type Impact, ImpactField } from "./incident-fields.tsx";
 import type { StatusPage } from "./page-draft.ts";
 import { PageTabs } from "./page-tabs.tsx";
+import { RelativeTime } from "../components/time.tsx";
 
 const PAGE = 50;
 type State = "" | "draft" | "open" | "resolved";
@@ -108,7 +109,9 @@ export function IncidentsList({ pageId }: { pageId: string }) {
                 </td>
                 <td data-label="Status">{i.status}</td>
                 <td data-label="Impact">{i.impact}</td>
-                <td data-label="Started">{new Date(i.published_at ?? i.created_at).toLocaleString()}</td>
+                <td data-label="Started">
+                  <RelativeTime at={i.published_at ?? i.created_at} />
+                </td>
               </tr>
             ))}
           </tbody>
