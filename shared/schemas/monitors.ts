@@ -384,6 +384,8 @@ export const MaintenanceWindow = v.object({
   tag: v.nullable(v.string()),
   /** Whether the window covers now. */
   active: v.boolean(),
+  /** While active: when the open occurrence ends (ends_at, or a recurring run's start + duration_minutes). */
+  current_ends_at: Timestamp,
   /** The next occurrence's start (recurring), or starts_at while still ahead (one-off). */
   next_starts_at: Timestamp,
   created_at: v.string(),

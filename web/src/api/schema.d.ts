@@ -6566,7 +6566,7 @@ export interface paths {
         };
         /**
          * List maintenance windows
-         * @description The list envelope; filters `enabled`, `monitor_id` (windows listing it).
+         * @description The list envelope; filters `enabled`, `monitor_id` (windows listing it). Each window says whether it is `active` now (and `current_ends_at`, when that occurrence ends) and when it `next_starts_at`.
          *
          *     Needs scope `read:monitors`.
          */
@@ -6574,7 +6574,7 @@ export interface paths {
         put?: never;
         /**
          * Create a maintenance window
-         * @description One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open.
+         * @description One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open. The ETag is the window's version.
          *
          *     Needs scope `write:monitors`.
          */
@@ -6594,21 +6594,25 @@ export interface paths {
         };
         /**
          * One maintenance window
-         * @description Needs scope `read:monitors`.
+         * @description The ETag is the window's version (its updated_at), which PATCH and DELETE take in If-Match.
+         *
+         *     Needs scope `read:monitors`.
          */
         get: operations["getApiV1MonitorsMaintenanceWindowsByWindowId"];
         put?: never;
         post?: never;
         /**
          * Delete a maintenance window
-         * @description Needs scope `delete:monitors`.
+         * @description With `If-Match` (the ETag of GET) a window changed since is a 412 and stays.
+         *
+         *     Needs scope `delete:monitors`.
          */
         delete: operations["deleteApiV1MonitorsMaintenanceWindowsByWindowId"];
         options?: never;
         head?: never;
         /**
          * Change a maintenance window
-         * @description Only the fields given change; the result is checked whole. One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open.
+         * @description Only the fields given change; the result is checked whole. With `If-Match` (the ETag of GET) a window changed since is a 412. One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open.
          *
          *     Needs scope `write:monitors`.
          */
@@ -27643,6 +27647,7 @@ export interface operations {
                             active: boolean;
                             created_at: string;
                             cron: string | null;
+                            current_ends_at: string | null;
                             description: string | null;
                             duration_minutes: number | null;
                             enabled: boolean;
@@ -27712,6 +27717,7 @@ export interface operations {
                         active: boolean;
                         created_at: string;
                         cron: string | null;
+                        current_ends_at: string | null;
                         description: string | null;
                         duration_minutes: number | null;
                         enabled: boolean;
@@ -27762,6 +27768,7 @@ export interface operations {
                         active: boolean;
                         created_at: string;
                         cron: string | null;
+                        current_ends_at: string | null;
                         description: string | null;
                         duration_minutes: number | null;
                         enabled: boolean;
@@ -27811,6 +27818,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -27856,6 +27864,7 @@ export interface operations {
                         active: boolean;
                         created_at: string;
                         cron: string | null;
+                        current_ends_at: string | null;
                         description: string | null;
                         duration_minutes: number | null;
                         enabled: boolean;
@@ -27879,6 +27888,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
