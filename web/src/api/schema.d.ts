@@ -27233,6 +27233,19 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            alert: {
+                                deliveries: {
+                                    dead: number;
+                                    delivered: number;
+                                    /** @description pending or retrying */
+                                    pending: number;
+                                    total: number;
+                                };
+                                /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                                dispatch_state: string;
+                                id: number;
+                                incident_id: number | null;
+                            } | null;
                             created_at: string;
                             detail: {
                                 [key: string]: unknown;

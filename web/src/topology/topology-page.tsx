@@ -241,7 +241,8 @@ export function TopologyPage({ loc }: { loc: Location }) {
               {blast && (
                 <div class="blast">
                   <p>
-                    <strong>{blast.total_impact_count} impacted</strong> if {node.label} goes down. {blast.summary}
+                    {/* The summary says the node's actual state, and the impact as a what-if unless it is out (docs/adr/0467). */}
+                    <strong>{blast.total_impact_count} impacted.</strong> {blast.summary}
                   </p>
                   <ul>
                     {impacted.map((a) => (
