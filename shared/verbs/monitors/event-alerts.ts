@@ -8,7 +8,11 @@ import type { MonitorEventAlertShape } from "../../schemas/monitors.ts";
 import { deliverySummary } from "../notifications/delivery-summary.ts";
 
 /** Each event id of `eventIds` that raised an alert, mapped to that alert. */
-export async function alertsOfEvents(db: Db, monitorId: number, eventIds: number[]): Promise<Map<number, MonitorEventAlertShape & { kind: string }>> {
+export async function alertsOfEvents(
+  db: Db,
+  monitorId: number,
+  eventIds: number[],
+): Promise<Map<number, MonitorEventAlertShape & { kind: string }>> {
   const out = new Map<number, MonitorEventAlertShape & { kind: string }>();
   if (eventIds.length === 0) return out;
   const alerts = await db
@@ -21,10 +25,7 @@ export async function alertsOfEvents(db: Db, monitorId: number, eventIds: number
     })
     .from(notificationAlerts)
     .where(
-      and(
-        eq(notificationAlerts.monitor_id, monitorId),
-        inArray(sql`${notificationAlerts.detail} ->> 'event_id'`, eventIds.map(String)),
-      ),
+      and(eq(notificationAlerts.monitor_id, monitorId), inArray(sql`${notificationAlerts.detail} ->> 'event_id'`, eventIds.map(String))),
     );
   if (alerts.length === 0) return out;
   const counts = await queryRows<{ alert_id: number; state: string; n: number }>(

@@ -35,7 +35,11 @@ async function check(monitorId: number, up: boolean): Promise<void> {
 describe("an event's alert", () => {
   it("names the alert a down event raised, its dispatch and its delivered delivery; other events none", async () => {
     const sink = await (
-      await a.req("POST", "notifications/sinks", a.admin, { name: "hook", provider_type: "webhook", provider_config: { url: "http://127.0.0.1:9/hook" } })
+      await a.req("POST", "notifications/sinks", a.admin, {
+        name: "hook",
+        provider_type: "webhook",
+        provider_config: { url: "http://127.0.0.1:9/hook" },
+      })
     ).json();
     expect((await a.req("POST", "notifications/routes", a.admin, { sink_id: sink.id })).status).toBe(201);
     const m = await a.monitor({ name: "api", max_retries: 0 });
