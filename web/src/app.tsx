@@ -25,6 +25,7 @@ import { AlertsPage } from "./alerts/alerts-page.tsx";
 import { RulePage } from "./alert-rules/rule-page.tsx";
 import { RulesPage } from "./alert-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
+import { maintenanceScreen } from "./maintenance/routes.tsx";
 import { statusPagesScreen } from "./status-pages/routes.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { ThemeToggle } from "./theme.tsx";
@@ -96,6 +97,7 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/alerts", label: "Alerts" },
   { href: "/alert-rules", label: "Alert rules" },
+  { href: "/maintenance", label: "Maintenance" },
   { href: "/status-pages", label: "Status pages" },
   ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title })),
   { href: "/topology", label: "Topology" },
@@ -171,6 +173,8 @@ function Screen() {
   if (path === "/alerts") return <AlertsPage />;
   if (path === "/alert-rules") return <RulesPage />;
   if (path === "/alert-rules/new") return <RuleForm key="new" />;
+  const maintenance = path === "/maintenance" || path.startsWith("/maintenance/") ? maintenanceScreen(path) : undefined;
+  if (maintenance) return maintenance;
   if (path === "/status-pages" || path.startsWith("/status-pages/")) {
     const screen = statusPagesScreen(path);
     if (screen) return screen;

@@ -8,6 +8,7 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
+import { GroupRecordMonitors } from "../monitoring/target-monitors.tsx";
 import { cell, titleOf } from "./list-page.tsx";
 import type { Group, Relation } from "./types.ts";
 
@@ -126,6 +127,7 @@ export function DetailPage({ group, id }: { group: Group; id: string }) {
         </div>
       </dl>
       <div class="relations">
+        <GroupRecordMonitors group={group.key} id={id} />
         {group.relations.map((r) => (
           <RelationList key={r.label} relation={r} id={id} />
         ))}
