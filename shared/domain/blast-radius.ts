@@ -45,8 +45,23 @@ export function blastRadius(root: BlastItem, impacted: BlastItem[]): BlastRadius
   const services = result.impacted_services.length;
   const others = impacted.length - vms - services;
   const rest = others > 0 ? `, plus ${plural(others, "other asset", "other assets")}` : "";
-  const summary = `${LABEL[root.asset_type]} "${root.name}" is DOWN: ${plural(vms, "VM", "VMs")} and ${plural(services, "service", "services")} affected${rest}.`;
-  return { ...result, summary };
+  const counts = `${plural(vms, "VM", "VMs")} and ${plural(services, "service", "services")} affected${rest}`;
+  return { ...result, summary: `${LABEL[root.asset_type]} "${root.name}" ${stateClause(root.status)}${counts}.` };
+}
+
+/** States in which the asset is out now: what it would take down is already affected. */
+const OUT = new Set(["down", "stopped", "failed", "offline"]);
+
+/**
+ * The summary names the asset as DOWN (spec 4.1), but only says it *is* down when its status says so: the
+ * blast radius is asked of any asset, so one that is up, unknown or in maintenance gets the impact as a
+ * what-if (docs/adr/0467).
+ */
+function stateClause(status: string | null): string {
+  if (status === "down") return "is DOWN: ";
+  if (status !== null && OUT.has(status)) return `is ${status}: `;
+  const now = status === null ? "has no status" : status === "maintenance" ? "is in maintenance" : `is ${status}`;
+  return `${now}; if it goes DOWN: `;
 }
 
 /** The status-history form of a blast radius (spec 6.5): the summary and the counts. */

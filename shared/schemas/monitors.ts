@@ -4,6 +4,7 @@
 import * as v from "valibot";
 import { CHECK_TYPES } from "../domain/monitors/config.ts";
 import { Name, patchBody, Ref, RefId, writeBody } from "./fields.ts";
+import { DeliverySummary } from "./alerts.ts";
 import { IntFilter, limitParam, listQuery, listResponse, Offset, queryInt } from "./list-query.ts";
 
 export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "service", "ip"] as const;
@@ -313,6 +314,18 @@ export const MonitorUpstream = v.object({
 });
 export type MonitorUpstreamShape = v.InferInput<typeof MonitorUpstream>;
 
+/**
+ * The alert an event raised (a down, degraded or recovery event; others raise none) and what became of it:
+ * `dispatch_state` as on /alerts, its `incident_id` (the page /alerts/{id}) and its deliveries by outcome.
+ */
+export const MonitorEventAlert = v.object({
+  id: v.number(),
+  dispatch_state: v.pipe(v.string(), v.description("waiting | dispatched | suppressed | debounced | unrouted | in_hand")),
+  incident_id: v.nullable(v.number()),
+  deliveries: DeliverySummary,
+});
+export type MonitorEventAlertShape = v.InferInput<typeof MonitorEventAlert>;
+
 export const MonitorEvent = v.object({
   id: v.number(),
   monitor_id: v.number(),
@@ -325,6 +338,8 @@ export const MonitorEvent = v.object({
   upstream: v.nullable(MonitorUpstream),
   /** On a down event whose alert others were folded into: those monitors (a deleted one has no name). */
   suppressed_dependents: v.array(v.object({ id: v.number(), name: v.nullable(v.string()) })),
+  /** The alert it raised; null when it raised none, or the caller may not read alerts (read:alerts). */
+  alert: v.nullable(MonitorEventAlert),
   /** What decided a group monitor's change (docs/adr/0440): its rule, its members' counts and the deciding members; null otherwise. */
   detail: v.nullable(Json),
   created_at: v.string(),
@@ -384,6 +399,8 @@ export const MaintenanceWindow = v.object({
   tag: v.nullable(v.string()),
   /** Whether the window covers now. */
   active: v.boolean(),
+  /** While active: when the open occurrence ends (ends_at, or a recurring run's start + duration_minutes). */
+  current_ends_at: Timestamp,
   /** The next occurrence's start (recurring), or starts_at while still ahead (one-off). */
   next_starts_at: Timestamp,
   created_at: v.string(),

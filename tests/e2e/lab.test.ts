@@ -95,6 +95,6 @@ describe("a small lab through HTTP only", () => {
     const blast = await call<{ total_impact_count: number; summary: string }>("GET", `intel/blast-radius/hardware/${host.id}`);
     // The NAS shares the network; the VM, both services and the NAS's pool all follow.
     expect(blast.total_impact_count).toBe(5);
-    expect(blast.summary).toBe('Hardware node "pve-lab" is DOWN: 1 VM and 2 services affected, plus 2 other assets.');
+    expect(blast.summary).toBe('Hardware node "pve-lab" is up; if it goes DOWN: 1 VM and 2 services affected, plus 2 other assets.');
   });
 });

@@ -10,7 +10,7 @@ const item = (asset_type: BlastItem["asset_type"], asset_id: number, name = `${a
 
 describe("blast radius summary", () => {
   it("names the asset as DOWN and counts VMs and services", () => {
-    const b = blastRadius(item("hardware", 1, "pve-01"), [
+    const b = blastRadius({ ...item("hardware", 1, "pve-01"), status: "down" }, [
       item("compute_unit", 3),
       item("compute_unit", 2),
       item("service", 9),
@@ -37,6 +37,17 @@ describe("blast radius summary", () => {
       impacted_storage: [],
       total_impact_count: 0,
     });
-    expect(b.summary).toBe('Service "lonely" is DOWN: 0 VMs and 0 services affected.');
+    expect(b.summary).toBe('Service "lonely" has no status; if it goes DOWN: 0 VMs and 0 services affected.');
+  });
+
+  it("says the asset's actual state: the impact is a what-if unless it is out", () => {
+    const summary = (status: string | null) => blastRadius({ ...item("hardware", 1, "sw-1"), status }, [item("compute_unit", 2)]).summary;
+    expect(summary("unknown")).toBe('Hardware node "sw-1" is unknown; if it goes DOWN: 1 VM and 0 services affected.');
+    expect(summary("up")).toBe('Hardware node "sw-1" is up; if it goes DOWN: 1 VM and 0 services affected.');
+    expect(summary("maintenance")).toBe('Hardware node "sw-1" is in maintenance; if it goes DOWN: 1 VM and 0 services affected.');
+    expect(summary("down")).toBe('Hardware node "sw-1" is DOWN: 1 VM and 0 services affected.');
+    expect(blastRadius({ ...item("compute_unit", 3, "vm-3"), status: "stopped" }, []).summary).toBe(
+      'Compute unit "vm-3" is stopped: 0 VMs and 0 services affected.',
+    );
   });
 });

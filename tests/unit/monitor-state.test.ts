@@ -1,7 +1,7 @@
 // decide(), the monitor state machine (spec/catalogue.tsv, group monitors), and when a
 // maintenance window is open.
 import { describe, expect, it } from "vitest";
-import { windowOpen } from "../../shared/domain/monitors/maintenance-window.ts";
+import { openSpan, windowOpen } from "../../shared/domain/monitors/maintenance-window.ts";
 import { decide, type MonitorState } from "../../shared/domain/monitors/state.ts";
 
 const now = new Date("2026-11-02T10:00:00Z");
@@ -111,5 +111,13 @@ describe("windowOpen", () => {
     expect(windowOpen(w, new Date("2026-11-01T02:59:00Z"))).toBe(true);
     expect(windowOpen(w, new Date("2026-11-01T03:00:00Z"))).toBe(false);
     expect(windowOpen({ ...w, cron: "not a cron" }, new Date("2026-11-01T01:30:00Z"))).toBe(false);
+  });
+  it("openSpan: the open occurrence's start and end, a recurring run cut at the window's ends_at", () => {
+    const w = { ...base, kind: "recurring", cron: "0 2 * * 0", duration_minutes: 120, timezone: "Europe/Berlin" };
+    const at = new Date("2026-11-01T01:30:00Z");
+    expect(openSpan(w, at)).toEqual([new Date("2026-11-01T01:00:00Z"), new Date("2026-11-01T03:00:00Z")]);
+    const cut = { ...w, ends_at: new Date("2026-11-01T02:00:00Z") };
+    expect(openSpan(cut, at)).toEqual([new Date("2026-11-01T01:00:00Z"), new Date("2026-11-01T02:00:00Z")]);
+    expect(openSpan(w, new Date("2026-11-01T03:00:00Z"))).toBeNull();
   });
 });

@@ -25,6 +25,7 @@ import { AlertsPage } from "./alerts/alerts-page.tsx";
 import { RulePage } from "./alert-rules/rule-page.tsx";
 import { RulesPage } from "./alert-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
+import { maintenanceScreen } from "./maintenance/routes.tsx";
 import { statusPagesScreen } from "./status-pages/routes.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { GlobalSearch } from "./shell/global-search.tsx";
@@ -149,6 +150,8 @@ function Screen() {
   if (path === "/alerts") return <AlertsPage />;
   if (path === "/alert-rules") return <RulesPage />;
   if (path === "/alert-rules/new") return <RuleForm key="new" />;
+  const maintenance = path === "/maintenance" || path.startsWith("/maintenance/") ? maintenanceScreen(path) : undefined;
+  if (maintenance) return maintenance;
   if (path === "/status-pages" || path.startsWith("/status-pages/")) {
     const screen = statusPagesScreen(path);
     if (screen) return screen;

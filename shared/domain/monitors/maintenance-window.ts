@@ -12,18 +12,26 @@ export interface WindowTiming {
   timezone: string | null;
 }
 
-export function windowOpen(w: WindowTiming, now: Date): boolean {
-  if (!w.enabled) return false;
-  if (w.kind === "one_off") return w.starts_at !== null && w.ends_at !== null && w.starts_at <= now && now < w.ends_at;
-  if (w.kind !== "recurring" || !w.cron || !w.duration_minutes) return false;
+/** The occurrence open at `now` as [start, end] (a recurring window's current run, ending at ends_at at the latest), or null when closed. */
+export function openSpan(w: WindowTiming, now: Date): [Date, Date] | null {
+  if (!w.enabled) return null;
+  if (w.kind === "one_off")
+    return w.starts_at !== null && w.ends_at !== null && w.starts_at <= now && now < w.ends_at ? [w.starts_at, w.ends_at] : null;
+  if (w.kind !== "recurring" || !w.cron || !w.duration_minutes) return null;
   // Bounded by starts_at/ends_at when given (a recurring window that begins next month).
-  if ((w.starts_at && now < w.starts_at) || (w.ends_at && now >= w.ends_at)) return false;
+  if ((w.starts_at && now < w.starts_at) || (w.ends_at && now >= w.ends_at)) return null;
+  const span = w.duration_minutes * 60_000;
   try {
-    const since = new Date(now.getTime() - w.duration_minutes * 60_000);
     // The first occurrence after (now - duration): open when it has already begun.
-    const next = new Cron(w.cron, { timezone: w.timezone ?? "UTC", paused: true }).nextRun(since);
-    return next !== null && next <= now;
+    const start = new Cron(w.cron, { timezone: w.timezone ?? "UTC", paused: true }).nextRun(new Date(now.getTime() - span));
+    if (start === null || start > now) return null;
+    const end = new Date(start.getTime() + span);
+    return [start, w.ends_at && w.ends_at < end ? w.ends_at : end];
   } catch {
-    return false;
+    return null;
   }
+}
+
+export function windowOpen(w: WindowTiming, now: Date): boolean {
+  return openSpan(w, now) !== null;
 }

@@ -3,7 +3,7 @@
 // status) and the target that monitor watches (the upstream node whose failure explains this one). The
 // alert itself stays behind the notifications scopes; only who it was about is shown here. The target's
 // name is given only to a caller who may read that inventory group (a narrowed token may not).
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/database.ts";
 import { monitors, notificationAlerts } from "../../db/schema/index.ts";
 import type { MonitorUpstreamShape, TargetType } from "../../schemas/monitors.ts";
@@ -66,43 +66,22 @@ export async function upstreamsOf(db: Db, actor: Actor | undefined, alertIds: nu
 }
 
 /**
- * The other side of a fold: for each of `monitorId`'s down events (by id), the monitors whose down alerts
- * were folded into the alert that event raised (record-results puts the event's id in the alert's detail).
- * Read through notification_alerts' suppressed_by index, never by scanning the events.
+ * The other side of a fold: for each of a monitor's down events, the monitors whose down alerts were
+ * folded into the alert that event raised. `roots` maps each such alert's id to its event's id
+ * (event-alerts.ts). Read through notification_alerts' suppressed_by index, never by scanning the events.
  */
-export async function dependentsOf(
-  db: Db,
-  monitorId: number,
-  downEventIds: number[],
-): Promise<Map<number, { id: number; name: string | null }[]>> {
+export async function dependentsOf(db: Db, roots: Map<number, number>): Promise<Map<number, { id: number; name: string | null }[]>> {
   const out = new Map<number, { id: number; name: string | null }[]>();
-  if (downEventIds.length === 0) return out;
-  const roots = await db
-    .select({ id: notificationAlerts.id, event_id: sql<string>`${notificationAlerts.detail} ->> 'event_id'` })
-    .from(notificationAlerts)
-    .where(
-      and(
-        eq(notificationAlerts.monitor_id, monitorId),
-        eq(notificationAlerts.kind, "monitor.down"),
-        inArray(sql`${notificationAlerts.detail} ->> 'event_id'`, downEventIds.map(String)),
-      ),
-    );
-  if (roots.length === 0) return out;
+  if (roots.size === 0) return out;
   const folded = await db
     .select({ root: notificationAlerts.suppressed_by, monitor_id: notificationAlerts.monitor_id, name: monitors.name })
     .from(notificationAlerts)
     .leftJoin(monitors, eq(monitors.id, notificationAlerts.monitor_id))
-    .where(
-      inArray(
-        notificationAlerts.suppressed_by,
-        roots.map((r) => r.id),
-      ),
-    )
+    .where(inArray(notificationAlerts.suppressed_by, [...roots.keys()]))
     .orderBy(notificationAlerts.id)
     .limit(1000);
-  const eventOf = new Map(roots.map((r) => [r.id, Number(r.event_id)]));
   for (const f of folded) {
-    const eventId = f.root == null ? undefined : eventOf.get(f.root);
+    const eventId = f.root == null ? undefined : roots.get(f.root);
     if (eventId === undefined || f.monitor_id == null) continue;
     const list = out.get(eventId) ?? [];
     if (!list.some((m) => m.id === f.monitor_id)) list.push({ id: f.monitor_id, name: f.name });

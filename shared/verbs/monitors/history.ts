@@ -2,14 +2,19 @@
 // probe runs its agent was asked for (agent_probe_runs by monitor_id, newest first, list envelope).
 import { and, count, desc, eq, gte, isNotNull, type SQL, sql } from "drizzle-orm";
 import { agentProbeRuns, monitorEvents, monitorSamples } from "../../db/schema/index.ts";
-import { type MonitorEventShape, type ProbeRunShape, SAMPLE_METRICS } from "../../schemas/monitors.ts";
+import { type MonitorEventAlertShape, type MonitorEventShape, type ProbeRunShape, SAMPLE_METRICS } from "../../schemas/monitors.ts";
 import type { ListPage } from "../resources/list.ts";
 import { defineRead } from "../verb.ts";
+import { actorCan } from "../actor.ts";
+import { READ_ALERTS } from "../notifications/scopes.ts";
+import { alertsOfEvents } from "./event-alerts.ts";
 import { dependentsOf, upstreamsOf } from "./event-upstream.ts";
 import { requireMonitor } from "./monitor-row.ts";
 import { READ_MONITORS } from "./scopes.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const alertOut = (a: (MonitorEventAlertShape & { kind: string }) | undefined): MonitorEventAlertShape | null =>
+  a ? { id: a.id, dispatch_state: a.dispatch_state, incident_id: a.incident_id, deliveries: a.deliveries } : null;
 const page = <T>(items: T[], total: number, limit: number, offset: number, sort: string): ListPage<T> => ({
   items,
   total,
@@ -29,14 +34,19 @@ export const listMonitorEvents = defineRead<
     ctx.db.select().from(monitorEvents).where(where).orderBy(desc(monitorEvents.id)).limit(limit).offset(offset),
     ctx.db.select({ n: count() }).from(monitorEvents).where(where),
   ]);
-  const [upstreams, dependents] = await Promise.all([
+  const [upstreams, alerts] = await Promise.all([
     upstreamsOf(ctx.db, ctx.actor, [...new Set(rows.map((e) => e.suppressed_by).filter((a): a is number => a != null))]),
-    dependentsOf(
+    alertsOfEvents(
       ctx.db,
       id,
-      rows.filter((e) => e.event_type === "down").map((e) => e.id),
+      rows.map((e) => e.id),
     ),
   ]);
+  // The down alerts others were folded into (a root's alert id -> its event's id).
+  const roots = new Map([...alerts].filter(([, a]) => a.kind === "monitor.down").map(([eventId, a]) => [a.id, eventId]));
+  const dependents = await dependentsOf(ctx.db, roots);
+  // The alert itself is the on-call person's (read:alerts): a token narrowed to monitors sees none.
+  const mayReadAlerts = ctx.actor ? actorCan(ctx.actor, READ_ALERTS) : false;
   const items = rows.map((e) => ({
     id: e.id,
     monitor_id: e.monitor_id,
@@ -48,6 +58,7 @@ export const listMonitorEvents = defineRead<
     suppressed_by: e.suppressed_by,
     upstream: e.suppressed_by == null ? null : (upstreams.get(e.suppressed_by) ?? null),
     suppressed_dependents: dependents.get(e.id) ?? [],
+    alert: mayReadAlerts ? alertOut(alerts.get(e.id)) : null,
     detail: e.detail ?? null,
     created_at: e.created_at.toISOString(),
   }));

@@ -11,6 +11,7 @@ import { defineVerb, type VerbScope } from "../verb.ts";
 import { auditView, findMonitor, type MonitorRow, requireMonitor } from "./monitor-row.ts";
 import { evaluateGroups } from "./groups/evaluate.ts";
 import { announceMonitor, auditMonitor, recordUserEvent, wakeRunner } from "./notify.ts";
+import { followMonitors } from "./node-status.ts";
 import { presentMonitor } from "./present.ts";
 import { DELETE_MONITORS, WRITE_MONITORS } from "./scopes.ts";
 import { cancelOpenRuns } from "./write-fields.ts";
@@ -30,8 +31,9 @@ export async function pauseRow(s: VerbScope, before: MonitorRow): Promise<Monito
   auditMonitor(s, "pause", before.id, { enabled: { before: true, after: false }, ...(cancelled > 0 ? { cancelled_runs: cancelled } : {}) });
   announceMonitor(s, before.id, "paused");
   wakeRunner(s, [before.id], "paused");
-  // A paused member no longer counts in its group.
+  // A paused member no longer counts in its group, nor in what the node it watches is.
   await evaluateGroups(s, [before.group_id]);
+  await followMonitorsOf(s, before);
   return after!;
 }
 
@@ -49,6 +51,8 @@ export async function resumeRow(s: VerbScope, before: MonitorRow): Promise<Monit
   wakeRunner(s, [before.id], "resumed");
   // It counts in its group again (with its last status until its next result); a resumed group is judged now.
   await evaluateGroups(s, [before.group_id, before.check_type === "group" ? before.id : null]);
+  // And in what the node it watches is, likewise.
+  await followMonitorsOf(s, before);
   return (await findMonitor(s.tx, before.id)) ?? after!;
 }
 
@@ -110,4 +114,10 @@ export const deleteMonitor = defineVerb<{ id: number }, void>({ scope: DELETE_MO
   wakeRunner(s, [id], "deleted");
   // Its group is judged without it (a deleted group's members simply leave it: group_id set null).
   await evaluateGroups(s, [before.group_id]);
+  await followMonitorsOf(s, before);
 });
+
+/** The hardware node `m` watched takes what its other monitors say (docs/adr/0466). */
+async function followMonitorsOf(s: VerbScope, m: MonitorRow): Promise<void> {
+  if (m.target_type === "hardware" && m.target_id != null) await followMonitors(s, [m.target_id]);
+}

@@ -10,6 +10,7 @@ import type { AlertDetailShape, AlertShape, AlertState } from "../../schemas/ale
 import type { ListParams } from "../../schemas/list-query.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
 import { defineSnapshotRead } from "../verb.ts";
+import { deliverySummary } from "./delivery-summary.ts";
 import { READ_ALERTS } from "./scopes.ts";
 
 type AlertRow = typeof notificationAlerts.$inferSelect;
@@ -63,13 +64,6 @@ async function present(db: Db, rows: AlertRow[]): Promise<AlertShape[]> {
   const nameOf = new Map(names.map((m) => [m.id, m.name]));
   const countOf = new Map(counts.map((c) => [c.key, c]));
   return rows.map((a) => {
-    const summary = { total: 0, delivered: 0, pending: 0, dead: 0 };
-    for (const d of deliveries.filter((x) => x.key === a.id)) {
-      summary.total += d.n;
-      if (d.state === "delivered") summary.delivered += d.n;
-      else if (d.state === "dead") summary.dead += d.n;
-      else summary.pending += d.n;
-    }
     const c = alertStateOf(a) === "event" ? undefined : countOf.get(a.id);
     return {
       ...alertFields(a),
@@ -81,7 +75,7 @@ async function present(db: Db, rows: AlertRow[]): Promise<AlertShape[]> {
       acknowledged_note: a.acknowledged_note,
       alert_count: c?.n ?? 1,
       last_alert_at: c ? new Date(c.last).toISOString() : a.occurred_at.toISOString(),
-      deliveries: summary,
+      deliveries: deliverySummary(deliveries.filter((x) => x.key === a.id)),
     };
   });
 }

@@ -1,5 +1,5 @@
-// Applies reported reachability (pushed samples and SNMP polls alike) to a hardware node: in ts order,
-// each change of up/down newer than the node's status_changed_at updates hardware.status and appends a
+// Applies reported reachability (pushed samples, SNMP polls and the node's monitors alike) to a hardware
+// node: in ts order, each change of status newer than the node's status_changed_at updates hardware.status and appends a
 // status_history row dated at the sample (flap detection counts these transitions later).
 import { eq } from "drizzle-orm";
 import { hardware, statusHistory } from "../../db/schema/index.ts";
@@ -8,7 +8,8 @@ import type { HardwareStatusRow } from "./hardware-row.ts";
 
 export interface StatusSample {
   ts: Date;
-  status: "up" | "down";
+  /** Pushes and polls report up or down; a node's monitors may also say degraded or maintenance. */
+  status: "up" | "down" | "degraded" | "maintenance";
 }
 
 export interface StatusOutcome {
@@ -36,7 +37,7 @@ export async function applyStatusSamples(
       status: sample.status,
       previous_status: status,
       severity: sample.status === "down" ? "warning" : "info",
-      message: `Hardware node ${node.name} is ${sample.status === "down" ? "DOWN" : "UP"} (reported by ${origin}).`,
+      message: `Hardware node ${node.name} is ${sample.status.toUpperCase()} (reported by ${origin}).`,
       created_at: sample.ts,
     });
     status = sample.status;

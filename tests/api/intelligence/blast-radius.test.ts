@@ -37,7 +37,7 @@ describe("blast radius", () => {
     expect(ids(body.impacted_services)).toEqual([20, 21, 22]); // db on hw3, api on hw2's VM, web depends on api
     expect(ids(body.impacted_storage)).toEqual([30]);
     expect(body.total_impact_count).toBe(9);
-    expect(body.summary).toBe('Hardware node "core" is DOWN: 2 VMs and 3 services affected, plus 4 other assets.');
+    expect(body.summary).toBe('Hardware node "core" is up; if it goes DOWN: 2 VMs and 3 services affected, plus 4 other assets.');
   });
 
   it("follows a dependency chain upwards only (B down impacts A, not the reverse)", async () => {

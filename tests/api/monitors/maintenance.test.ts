@@ -1,4 +1,5 @@
-// Maintenance windows: one-off and recurring (croner, timezone), what they cover, validation and scopes.
+// Maintenance windows: one-off and recurring (croner, timezone), what they cover, validation and scopes,
+// their version (ETag / If-Match) and when an open one ends.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMonitorActors, type MonitorActors } from "./support.ts";
 
@@ -91,5 +92,46 @@ describe("maintenance windows", () => {
     }
     expect(await a.t.sql`select 1 from maintenance_windows where name = 'bad'`).toHaveLength(0);
     expect((await a.req("POST", BASE, a.viewer, { name: "v", tag: "x", starts_at: iso(0), ends_at: iso(1000) })).status).toBe(403);
+  });
+
+  it("answers its version as the ETag; a PATCH or DELETE with a stale If-Match is a 412 and changes nothing", async () => {
+    const res = await a.req("POST", BASE, a.admin, { name: "versioned", starts_at: iso(-60_000), ends_at: iso(3_600_000), tag: "v" });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    const etag = res.headers.get("etag")!;
+    expect(etag).toBe(`W/"${Date.parse(created.updated_at)}"`);
+    const got = await a.req("GET", `${BASE}/${created.id}`, a.viewer);
+    expect(got.headers.get("etag")).toBe(etag);
+
+    // Two changes in the same instant still give two versions: the driven clock does not move here.
+    const first = await a.req("PATCH", `${BASE}/${created.id}`, a.admin, { description: "first" }, { "if-match": etag });
+    expect(first.status).toBe(200);
+    const next = first.headers.get("etag")!;
+    expect(next).not.toBe(etag);
+    const stale = await a.req("PATCH", `${BASE}/${created.id}`, a.admin, { description: "second" }, { "if-match": etag });
+    expect(stale.status).toBe(412);
+    expect((await (await a.req("GET", `${BASE}/${created.id}`, a.viewer)).json()).description).toBe("first");
+
+    expect((await a.req("DELETE", `${BASE}/${created.id}`, a.admin, undefined, { "if-match": etag })).status).toBe(412);
+    expect((await a.req("GET", `${BASE}/${created.id}`, a.viewer)).status).toBe(200);
+    expect((await a.req("DELETE", `${BASE}/${created.id}`, a.admin, undefined, { "if-match": next })).status).toBe(204);
+  });
+
+  it("an active window says when its open occurrence ends; an upcoming one when it starts", async () => {
+    const ends = iso(3_600_000);
+    const oneOff = await (await a.req("POST", BASE, a.admin, { name: "now", starts_at: iso(-60_000), ends_at: ends, tag: "e" })).json();
+    expect(oneOff).toMatchObject({ active: true, current_ends_at: ends, next_starts_at: null });
+    // Every 10 minutes for 10 minutes: the run that began at the last multiple of 10 minutes ends at the next.
+    const recurring = await (
+      await a.req("POST", BASE, a.admin, { name: "rolling", cron: "*/10 * * * *", duration_minutes: 10, tag: "e" })
+    ).json();
+    const tenMinutes = 600_000;
+    expect(recurring.active).toBe(true);
+    expect(Date.parse(recurring.current_ends_at)).toBe(Math.floor(a.clock.now().getTime() / tenMinutes) * tenMinutes + tenMinutes);
+    const later = await (
+      await a.req("POST", BASE, a.admin, { name: "later", starts_at: iso(7_200_000), ends_at: iso(9_000_000), tag: "e" })
+    ).json();
+    expect(later).toMatchObject({ active: false, current_ends_at: null });
+    expect(Date.parse(later.next_starts_at)).toBeGreaterThan(Date.now());
   });
 });

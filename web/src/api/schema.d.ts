@@ -6938,7 +6938,7 @@ export interface paths {
         };
         /**
          * List maintenance windows
-         * @description The list envelope; filters `enabled`, `monitor_id` (windows listing it).
+         * @description The list envelope; filters `enabled`, `monitor_id` (windows listing it). Each window says whether it is `active` now (and `current_ends_at`, when that occurrence ends) and when it `next_starts_at`.
          *
          *     Needs scope `read:monitors`.
          */
@@ -6946,7 +6946,7 @@ export interface paths {
         put?: never;
         /**
          * Create a maintenance window
-         * @description One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open.
+         * @description One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open. The ETag is the window's version.
          *
          *     Needs scope `write:monitors`.
          */
@@ -6966,21 +6966,25 @@ export interface paths {
         };
         /**
          * One maintenance window
-         * @description Needs scope `read:monitors`.
+         * @description The ETag is the window's version (its updated_at), which PATCH and DELETE take in If-Match.
+         *
+         *     Needs scope `read:monitors`.
          */
         get: operations["getApiV1MonitorsMaintenanceWindowsByWindowId"];
         put?: never;
         post?: never;
         /**
          * Delete a maintenance window
-         * @description Needs scope `delete:monitors`.
+         * @description With `If-Match` (the ETag of GET) a window changed since is a 412 and stays.
+         *
+         *     Needs scope `delete:monitors`.
          */
         delete: operations["deleteApiV1MonitorsMaintenanceWindowsByWindowId"];
         options?: never;
         head?: never;
         /**
          * Change a maintenance window
-         * @description Only the fields given change; the result is checked whole. One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open.
+         * @description Only the fields given change; the result is checked whole. With `If-Match` (the ETag of GET) a window changed since is a 412. One-off: `starts_at` and `ends_at` (ISO 8601 with a zone). Recurring: `cron` (croner syntax), `duration_minutes` and `timezone` (IANA, default UTC), optionally bounded by starts_at/ends_at. Covers `monitor_ids`, plus every monitor of `target_type`/`target_id`, plus every monitor whose target sits on hardware (itself, or the hardware its compute unit or service runs on) at `site_id` and/or tagged `tag` (both given: both must hold). At least one of these. Covered monitors are `maintenance` and silenced while it is open.
          *
          *     Needs scope `write:monitors`.
          */
@@ -28507,6 +28511,19 @@ export interface operations {
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
+                            alert: {
+                                deliveries: {
+                                    dead: number;
+                                    delivered: number;
+                                    /** @description pending or retrying */
+                                    pending: number;
+                                    total: number;
+                                };
+                                /** @description waiting | dispatched | suppressed | debounced | unrouted | in_hand */
+                                dispatch_state: string;
+                                id: number;
+                                incident_id: number | null;
+                            } | null;
                             created_at: string;
                             detail: {
                                 [key: string]: unknown;
@@ -28921,6 +28938,7 @@ export interface operations {
                             active: boolean;
                             created_at: string;
                             cron: string | null;
+                            current_ends_at: string | null;
                             description: string | null;
                             duration_minutes: number | null;
                             enabled: boolean;
@@ -28990,6 +29008,7 @@ export interface operations {
                         active: boolean;
                         created_at: string;
                         cron: string | null;
+                        current_ends_at: string | null;
                         description: string | null;
                         duration_minutes: number | null;
                         enabled: boolean;
@@ -29040,6 +29059,7 @@ export interface operations {
                         active: boolean;
                         created_at: string;
                         cron: string | null;
+                        current_ends_at: string | null;
                         description: string | null;
                         duration_minutes: number | null;
                         enabled: boolean;
@@ -29089,6 +29109,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -29134,6 +29155,7 @@ export interface operations {
                         active: boolean;
                         created_at: string;
                         cron: string | null;
+                        current_ends_at: string | null;
                         description: string | null;
                         duration_minutes: number | null;
                         enabled: boolean;
@@ -29157,6 +29179,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];

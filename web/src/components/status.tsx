@@ -24,6 +24,7 @@ const TONE: Record<string, string> = {
   warning: "warn",
   pending: "warn",
   started: "warn",
+  upcoming: "warn",
   maintenance: "muted",
   paused: "muted",
   unknown: "muted",

@@ -11,6 +11,7 @@ import { Status } from "../components/status.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { RelativeTime } from "../components/time.tsx";
+import { GroupRecordMonitors } from "../monitoring/target-monitors.tsx";
 import { HistoryTab } from "./history-tab.tsx";
 import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
@@ -136,6 +137,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
             </div>
           </dl>
           <div class="relations">
+            <GroupRecordMonitors group={group.key} id={id} />
             {group.relations.map((r) => (
               <RelationList key={r.label} relation={r} id={id} />
             ))}

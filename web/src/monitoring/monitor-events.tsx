@@ -1,6 +1,7 @@
-// A monitor's events (GET /monitors/{id}/events), newest first, a page at a time. A down event whose
-// alert was folded into an upstream's says so, naming and linking that upstream; one whose alert took
-// in others' lists them. `version` changes when
+// A monitor's events (GET /monitors/{id}/events), newest first, a page at a time. An event that raised an
+// alert says what became of it (delivered, on its way, failed, not sent and why) with a link to it; a down
+// event whose alert was folded into an upstream's says so, naming and linking that upstream; one whose
+// alert took in others' lists them. `version` changes when
 // the live stream reports something about this monitor, and the page shown is read again.
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
@@ -9,6 +10,7 @@ import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
+import { EventAlert } from "./event-alert.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 import { RelativeTime } from "../components/time.tsx";
 
@@ -69,9 +71,15 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
                     <>
                       <span class="badge badge-suppressed">Suppressed</span> <UpstreamCause upstream={e.upstream} />
                     </>
-                  ) : e.suppressed_dependents.length > 0 ? (
+                  ) : e.alert || e.suppressed_dependents.length > 0 ? (
                     <>
-                      Also named <FoldedDependents monitors={e.suppressed_dependents} />
+                      {e.alert && <EventAlert alert={e.alert} />}
+                      {e.suppressed_dependents.length > 0 && (
+                        <>
+                          {e.alert ? "; also named " : "Also named "}
+                          <FoldedDependents monitors={e.suppressed_dependents} />
+                        </>
+                      )}
                     </>
                   ) : (
                     "—"

@@ -13,7 +13,6 @@ import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { RefPicker, type RefSource } from "../components/ref-picker.tsx";
-import { GROUPS } from "../inventory/groups.ts";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
@@ -21,16 +20,9 @@ import { DEFAULT_INTERVAL_SECS, sourceOf } from "../../../shared/domain/monitors
 import { majority } from "../../../shared/domain/monitors/quorum.ts";
 import { revealPushUrl } from "./push-url.tsx";
 import { CheckFields } from "./check-fields.tsx";
+import { TARGETS } from "./target-kinds.ts";
 import { type VantageDraft, VantageFields } from "./vantage-fields.tsx";
 
-/** The inventory kinds a monitor can watch, the group its picker searches and the field holding its address. */
-const TARGETS: Record<string, { label: string; source: RefSource; address: string }> = {
-  hardware: { label: "Hardware node", source: GROUPS.hardware, address: "ip_address" },
-  compute_unit: { label: "Compute unit", source: GROUPS.compute, address: "ip_address" },
-  service: { label: "Service", source: GROUPS.services, address: "ip_address" },
-  external_node: { label: "External node", source: GROUPS.external, address: "ip_address" },
-  ip: { label: "IP address", source: GROUPS.ipam, address: "address" },
-};
 const AGENTS: RefSource = { listPath: "/api/v1/agents", itemPath: "/api/v1/agents/{agent_id}", idParam: "agent_id", noun: "agent" };
 
 interface Draft {

@@ -31,6 +31,7 @@ import {
   Tags,
   Trees,
   Users,
+  Wrench,
 } from "lucide-preact";
 import { GROUPS } from "../inventory/groups.ts";
 import type { GroupKey } from "../inventory/types.ts";
@@ -73,6 +74,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
       { href: "/", label: "Overview", Icon: LayoutDashboard },
       { href: "/alerts", label: "Alerts", Icon: Bell },
       { href: "/alert-rules", label: "Alert rules", Icon: BellRing },
+      { href: "/maintenance", label: "Maintenance", Icon: Wrench },
       { href: "/status-pages", label: "Status pages", Icon: Globe },
     ],
   },

@@ -1,6 +1,6 @@
 // The topology: GET /graph/topology drawn with cytoscape, filtered by kind (kept in the URL), live from
 // /topology/stream (a change reloads the graph, the view stays put), a selected node's details with a
-// link to its page, and its blast radius (/intel/blast-radius) highlighted on demand. Past MAX_NODES it is
+// link to its page, the monitors watching it (each with its state, a link), and its blast radius (/intel/blast-radius) highlighted on demand. Past MAX_NODES it is
 // drawn as groups (./clusters.ts) opened by a tap; the summary (/graph/summary: counts per kind) is drawn
 // first, so a big inventory's screen shows its groups at once while the whole graph is still on its way.
 // The lists under the graph are the keyboard and screen-reader way to the same selection and groups.
@@ -11,6 +11,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
+import { TargetMonitors } from "../monitoring/target-monitors.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { clustersOf, drawn, drawnCount, findCluster, firstOpen, groupsHolding, summaryDrawing } from "./clusters.ts";
@@ -237,11 +238,13 @@ export function TopologyPage({ loc }: { loc: Location }) {
                   </button>
                 )}
               </div>
+              <TargetMonitors type={node.type} id={node.ref_id} heading="h3" />
               <Notice kind="error">{walk.error}</Notice>
               {blast && (
                 <div class="blast">
                   <p>
-                    <strong>{blast.total_impact_count} impacted</strong> if {node.label} goes down. {blast.summary}
+                    {/* The summary says the node's actual state, and the impact as a what-if unless it is out (docs/adr/0467). */}
+                    <strong>{blast.total_impact_count} impacted.</strong> {blast.summary}
                   </p>
                   <ul>
                     {impacted.map((a) => (

@@ -5,7 +5,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { maintenanceWindows, monitors, sites } from "../../../db/schema/index.ts";
-import { windowOpen } from "../../../domain/monitors/maintenance-window.ts";
+import { openSpan } from "../../../domain/monitors/maintenance-window.ts";
 import { ApiError, type ValidationIssue } from "../../../errors.ts";
 import type { ListParams } from "../../../schemas/list-query.ts";
 import type { MaintenanceWindowInput, MaintenanceWindowShape, TargetType } from "../../../schemas/monitors.ts";
@@ -20,6 +20,7 @@ type WindowRow = typeof maintenanceWindows.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentWindow(w: WindowRow, now: Date): MaintenanceWindowShape {
+  const open = openSpan(w, now);
   return {
     id: w.id,
     name: w.name,
@@ -36,7 +37,8 @@ export function presentWindow(w: WindowRow, now: Date): MaintenanceWindowShape {
     target_id: w.target_id,
     site_id: w.site_id,
     tag: w.tag,
-    active: windowOpen(w, now),
+    active: open !== null,
+    current_ends_at: open ? open[1].toISOString() : null,
     next_starts_at: iso(nextStart(w, now)),
     created_at: w.created_at.toISOString(),
     updated_at: w.updated_at.toISOString(),
@@ -48,6 +50,12 @@ async function requireWindow(db: Db, id: number, forUpdate = false): Promise<Win
   const [row] = forUpdate ? await q.for("update") : await q;
   if (!row) throw ApiError.notFound("Maintenance window", id);
   return row;
+}
+
+/** A window's version is its updated_at in epoch ms (the ETag, functions/routes/updated-at-etag.ts): 412 when If-Match names another. */
+function checkWindowVersion(row: WindowRow, ifMatch: number | undefined): void {
+  if (ifMatch !== undefined && row.updated_at.getTime() !== ifMatch)
+    throw new ApiError("PRECONDITION_FAILED", `Maintenance window ${row.id} changed since it was read: read it again.`);
 }
 
 const date = (s: string | null | undefined) => (s == null ? null : new Date(s));
@@ -116,14 +124,17 @@ export const createWindow = defineVerb<{ body: MaintenanceWindowInput }, Mainten
   },
 );
 
-export const patchWindow = defineVerb<{ id: number; body: MaintenanceWindowInput }, MaintenanceWindowShape>(
+export const patchWindow = defineVerb<{ id: number; body: MaintenanceWindowInput; ifMatch?: number | undefined }, MaintenanceWindowShape>(
   { scope: WRITE_MONITORS },
-  async (s, { id, body }) => {
+  async (s, { id, body, ifMatch }) => {
     const before = await requireWindow(s.tx, id, true);
+    checkWindowVersion(before, ifMatch);
     const values = await windowValues(s.tx, body, before);
+    // The version must move on even within one millisecond: it is the ETag.
+    const updated = new Date(Math.max(s.now.getTime(), before.updated_at.getTime() + 1));
     const [row] = await s.tx
       .update(maintenanceWindows)
-      .set({ ...values, updated_at: s.now })
+      .set({ ...values, updated_at: updated })
       .where(eq(maintenanceWindows.id, id))
       .returning();
     announce(s, id, "update", { before: presentWindow(before, s.now), after: presentWindow(row!, s.now) });
@@ -131,11 +142,15 @@ export const patchWindow = defineVerb<{ id: number; body: MaintenanceWindowInput
   },
 );
 
-export const deleteWindow = defineVerb<{ id: number }, void>({ scope: DELETE_MONITORS }, async (s, { id }) => {
-  const before = await requireWindow(s.tx, id, true);
-  await s.tx.delete(maintenanceWindows).where(eq(maintenanceWindows.id, id));
-  announce(s, id, "delete", { before: presentWindow(before, s.now) });
-});
+export const deleteWindow = defineVerb<{ id: number; ifMatch?: number | undefined }, void>(
+  { scope: DELETE_MONITORS },
+  async (s, { id, ifMatch }) => {
+    const before = await requireWindow(s.tx, id, true);
+    checkWindowVersion(before, ifMatch);
+    await s.tx.delete(maintenanceWindows).where(eq(maintenanceWindows.id, id));
+    announce(s, id, "delete", { before: presentWindow(before, s.now) });
+  },
+);
 
 export const getWindow = defineRead<{ id: number }, MaintenanceWindowShape>({ scope: READ_MONITORS }, async (ctx, { id }) =>
   presentWindow(await requireWindow(ctx.db, id), ctx.clock.now()),

@@ -20,6 +20,7 @@ import { enqueueAlert } from "../../notifications/enqueue-alert.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { groupsToFollow } from "../groups/results.ts";
 import { WRITE_MONITORS } from "../scopes.ts";
+import { followMonitors } from "../node-status.ts";
 import { monitorsInMaintenance } from "./maintenance-cover.ts";
 import { judgeVantageResults, quorumMessage } from "./vantage-results.ts";
 
@@ -268,6 +269,12 @@ export async function recordMonitorResults(
         ts: e.at,
       });
   }
+  // A node's status follows the monitors watching it (docs/adr/0466): only a change can change it.
+  const watchedNodes = events.flatMap((e) => {
+    const m = locked.get(e.monitor_id);
+    return m?.target_type === "hardware" && m.target_id != null ? [m.target_id] : [];
+  });
+  if (watchedNodes.length) await followMonitors(s, watchedNodes);
   for (const a of alerts) {
     const label = a.monitor.name;
     const what = ALERT_TEXT[a.kind];
