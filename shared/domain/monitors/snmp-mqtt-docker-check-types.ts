@@ -10,6 +10,8 @@ import { NullableText, oneOf, Port, timeoutField, WholeNumber } from "./config-f
 import { SNMP_V3_DEFAULTS, SNMP_V3_RULES, SNMP_V3_SECRET_KEYS, snmpConfigIssues } from "./snmp-v3-fields.ts";
 
 export const SNMP_VERSIONS = ["v1", "v2c", "v3"] as const;
+/** The MQTT protocol levels the mqtt check speaks: 4 (MQTT 3.1.1) and 5 (MQTT 5). */
+export const MQTT_PROTOCOL_VERSIONS = [4, 5] as const;
 export const SNMP_OPERATORS = ["==", "!=", ">", ">=", "<", "<=", "contains"] as const;
 /** A numeric OID, dotted, at least two arcs (1.3.6.1.2.1.1.5.0); a leading dot is allowed. */
 export const NUMERIC_OID = /^\.?[0-2](\.(0|[1-9]\d{0,9})){1,127}$/;
@@ -44,6 +46,7 @@ export const SNMP_MQTT_DOCKER_CHECK_TYPES = {
       username: NullableText(200),
       password: NullableText(1000),
       client_id: NullableText(128),
+      protocol_version: v.optional(v.picklist(MQTT_PROTOCOL_VERSIONS, "Must be 4 (MQTT 3.1.1) or 5 (MQTT 5).")),
       topic: NullableText(1000),
       expected_payload: NullableText(1000),
       timeout: timeoutField(60),
@@ -55,6 +58,7 @@ export const SNMP_MQTT_DOCKER_CHECK_TYPES = {
       username: null,
       password: null,
       client_id: null,
+      protocol_version: 4,
       topic: null,
       expected_payload: null,
     },

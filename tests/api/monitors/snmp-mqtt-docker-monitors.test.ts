@@ -31,6 +31,7 @@ const CASES = [
       username: "probe",
       password: "mq-Secret-1",
       client_id: "m1",
+      protocol_version: 5,
       topic: "ups/+/state",
       expected_payload: "online",
     },
@@ -165,9 +166,10 @@ describe("snmp, mqtt and docker monitors", () => {
       ],
       [{ check_type: "snmp", config: { key: "x" } }, ["config.key"]],
       [
-        { check_type: "mqtt", config: { port: 0, tls: "yes", client_id: "x".repeat(129) } },
-        ["config.client_id", "config.port", "config.tls"],
+        { check_type: "mqtt", config: { port: 0, tls: "yes", client_id: "x".repeat(129), protocol_version: 3 } },
+        ["config.client_id", "config.port", "config.protocol_version", "config.tls"],
       ],
+      [{ check_type: "mqtt", config: { protocol_version: "5" } }, ["config.protocol_version"]],
       [
         { check_type: "docker", config: { container: "../etc", max_restarts: -1, require_healthy: 1 } },
         ["config.container", "config.max_restarts", "config.require_healthy"],

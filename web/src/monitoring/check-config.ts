@@ -6,7 +6,7 @@
 
 import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
-import { SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
+import { MQTT_PROTOCOL_VERSIONS, SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
 import {
   SNMP_AUTH_PROTOCOLS,
   SNMP_KEY_MIN,
@@ -26,6 +26,8 @@ export interface ConfigField {
   label: string;
   kind: Kind;
   options?: readonly string[];
+  /** A select whose options are numbers: sent as a number (mqtt's protocol_version). */
+  numeric?: boolean;
   hint?: string;
   /** A checkbox's state when the stored config does not have the key (the API's default). */
   fallback?: boolean;
@@ -245,6 +247,14 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "username", label: "User name", kind: "text", hint: "Empty: anonymous" },
     databasePassword,
     { key: "client_id", label: "Client id", kind: "text", hint: "Empty: monitor-check-<random>" },
+    {
+      key: "protocol_version",
+      label: "MQTT protocol version",
+      kind: "select",
+      options: MQTT_PROTOCOL_VERSIONS.map(String),
+      numeric: true,
+      hint: "4: MQTT 3.1.1 (default); 5: MQTT 5",
+    },
     { key: "topic", label: "Topic", kind: "text", hint: "Subscribe and wait for a message (optional; + and # allowed)" },
     { key: "expected_payload", label: "Expected payload text", kind: "text", hint: "The first message must contain it (needs a topic)" },
     timeout("mqtt"),
@@ -361,7 +371,7 @@ export function configBody(type: CheckType, values: ConfigValues, kept: Record<s
       continue;
     }
     if (raw === "") continue;
-    if (f.kind === "number") out[f.key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    if (f.kind === "number" || f.numeric) out[f.key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     else if (f.kind === "list")
       out[f.key] = raw
         .split(",")

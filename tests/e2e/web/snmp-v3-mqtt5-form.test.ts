@@ -5,7 +5,8 @@
 //   only, and the community goes;
 // - the API's 422 shows on the auth key field (shorter than 8 characters) and on the missing privacy key;
 // - created with the keys, it is up after "Check now"; the keys are never sent back: the form's password
-//   fields hold the mask, and saving the edit unchanged keeps the stored keys (still up).
+//   fields hold the mask, and saving the edit unchanged keeps the stored keys (still up);
+// - an mqtt monitor's protocol version 5 (MQTT 5) chosen in the form is stored as the number 5.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeUdpPort, type Snmpd, startSnmpd } from "../../helpers/snmpd.ts";
 import { hasChromium, seen, shot } from "./browser.ts";
@@ -17,7 +18,7 @@ const ADMIN = { email: "snmp-v3-form@example.com", password: "a long passphrase 
 const AUTH_KEY = "authpass123";
 const PRIV_KEY = "privpass123";
 
-describe.skipIf(!hasChromium)("the monitor form's SNMPv3 fields in a real browser", () => {
+describe.skipIf(!hasChromium)("the monitor form's SNMPv3 and MQTT 5 fields in a real browser", () => {
   const s = signedInSuite(HOST, ADMIN);
   let agent: Snmpd | undefined;
   let port = 0;
@@ -140,5 +141,24 @@ describe.skipIf(!hasChromium)("the monitor form's SNMPv3 fields in a real browse
       status: "up",
       last_msg: '1.3.6.1.2.1.1.5.0 = OctetString: "v3-form-target"',
     });
+  }, 120_000);
+
+  it("stores an mqtt monitor's protocol version 5 chosen in the form as a number", async () => {
+    const { page } = s;
+    await page.goto(`${s.product.url}/monitors/new`);
+    await seen(page.getByRole("heading", { name: "New monitor", level: 1 }));
+    await page.getByLabel("Name", { exact: true }).fill("broker v5");
+    await page.getByLabel("Check type").selectOption("mqtt");
+    await page.getByLabel("Host", { exact: true }).fill(TARGET_HOST);
+    const version = page.getByLabel("MQTT protocol version");
+    expect(await version.inputValue()).toBe("");
+    await version.selectOption("5");
+    await page.getByLabel("Check every (seconds)").fill("3600");
+    await page.getByRole("button", { name: "Create monitor" }).click();
+    await seen(page.getByRole("heading", { name: /broker v5/, level: 1 }));
+    const id = Number(/\/monitors\/(\d+)$/.exec(page.url())![1]);
+    expect((await s.api("GET", `/monitors/${id}`)).config).toEqual({ protocol_version: 5 });
+    await page.goto(`${s.product.url}/monitors/${id}/edit`);
+    expect(await (await seen(page.getByLabel("MQTT protocol version"))).inputValue()).toBe("5");
   }, 120_000);
 });
