@@ -1,14 +1,19 @@
-// mqtt: connect to the broker (MQTT 3.1.1 through the mqtt package, TLS with `tls`), log in with the
-// monitor's user and password, and be accepted (CONNACK 0): that is up, with the CONNACK time as latency.
+// mqtt: connect to the broker (MQTT 3.1.1, or MQTT 5 with `protocol_version` 5, through the mqtt package;
+// TLS with `tls`), log in with the monitor's user and password, and be accepted (CONNACK 0): that is up,
+// with the CONNACK time as latency. A refusal names the CONNACK's code (MQTT 5: its reason code, and the
+// broker's reason string when it sends one).
 // With a `topic`, the check subscribes to it and the first message delivered within the timeout decides:
 // up when its payload contains `expected_payload` (any payload without one), down showing it otherwise;
 // a retained message counts, so a status topic answers at once. No message in time is a timeout. The
 // client gets the address the monitor policy allowed (pinned.ts), never reconnects, and is closed after.
 import { randomBytes } from "node:crypto";
 import { connect, type IClientOptions, type MqttClient } from "mqtt";
+import { MQTT_PROTOCOL_VERSIONS } from "../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
 import { pinnedAddress, serverNameOf, untilAborted } from "./pinned.ts";
 import { type Check, CheckConfigError, ConfigReader, elapsed, failed, invalidConfig, reasonOf, succeeded } from "./result.ts";
 
+/** The CONNECT packet's protocol level byte: 4 is MQTT 3.1.1, 5 is MQTT 5. */
+type ProtocolVersion = (typeof MQTT_PROTOCOL_VERSIONS)[number];
 const PLAIN_PORT = 1883;
 const TLS_PORT = 8883;
 /** Enough of a payload to show in a message. */
@@ -44,12 +49,15 @@ function targetOf(spec: Parameters<Check>[0], timeoutMs: number): MqttTarget {
     throw new CheckConfigError(`topic ${JSON.stringify(topic.slice(0, SHOWN))} is not a valid topic filter`);
   const expected = config.string("expected_payload", null);
   if (expected !== null && topic === null) throw new CheckConfigError("expected_payload needs a topic");
+  const protocolVersion = config.number("protocol_version", 4);
+  if (!(MQTT_PROTOCOL_VERSIONS as readonly number[]).includes(protocolVersion))
+    throw new CheckConfigError("protocol_version must be 4 (MQTT 3.1.1) or 5 (MQTT 5)");
   const servername = serverNameOf(spec);
   return {
     options: {
       port,
       protocol: tls ? "mqtts" : "mqtt",
-      protocolVersion: 4,
+      protocolVersion: protocolVersion as ProtocolVersion,
       clientId: config.string("client_id", null) ?? `monitor-check-${randomBytes(6).toString("hex")}`,
       clean: true,
       ...(username !== null ? { username } : {}),
@@ -65,11 +73,19 @@ function targetOf(spec: Parameters<Check>[0], timeoutMs: number): MqttTarget {
   };
 }
 
-/** Resolves on CONNACK accepted; rejects with the broker's refusal (its CONNACK reason) or the connection's error. */
+/**
+ * Resolves on CONNACK accepted; rejects with the broker's refusal (its CONNACK code, and an MQTT 5
+ * CONNACK's reason string as `reasonString`) or the connection's error.
+ */
 function connected(client: MqttClient): Promise<void> {
   return new Promise((resolve, reject) => {
+    let reasonString: string | undefined;
+    // The CONNACK is seen here before the client turns a refusal into an error that drops its properties.
+    client.on("packetreceive", (packet) => {
+      if (packet.cmd === "connack") reasonString = packet.properties?.reasonString;
+    });
     client.once("connect", () => resolve());
-    client.once("error", (e) => reject(e));
+    client.once("error", (e) => reject(reasonString === undefined ? e : Object.assign(e, { reasonString })));
     client.once("close", () => reject(new Error("the broker closed the connection before CONNACK")));
   });
 }
@@ -87,11 +103,16 @@ function firstMessage(client: MqttClient, topic: string): Promise<{ topic: strin
   });
 }
 
-/** The broker's refusal (Bad username or password, Not authorized, ...) or the connection's error. */
-function mqttReason(e: unknown): string {
-  const err = e as { message?: string; code?: unknown };
-  if (typeof err?.code === "number") return `CONNACK refused (${err.code}): ${(err.message ?? "").replace(/^Connection refused: /, "")}`;
-  return reasonOf(e);
+/**
+ * The broker's refusal or the connection's error. MQTT 3.1.1: `CONNACK refused (4): Bad username or
+ * password`; MQTT 5: `CONNACK refused: Not authorized (135)`, then the broker's reason string if any.
+ */
+function mqttReason(e: unknown, version: ProtocolVersion): string {
+  const err = e as { message?: string; code?: unknown; reasonString?: string };
+  if (typeof err?.code !== "number") return reasonOf(e);
+  const text = (err.message ?? "").replace(/^Connection refused: /, "");
+  if (version === 4) return `CONNACK refused (${err.code}): ${text}`;
+  return `CONNACK refused: ${text} (${err.code})${err.reasonString ? `: ${JSON.stringify(err.reasonString.slice(0, SHOWN))}` : ""}`;
 }
 
 export const mqttCheck: Check = async (spec, signal, timeoutMs) => {
@@ -122,7 +143,12 @@ export const mqttCheck: Check = async (spec, signal, timeoutMs) => {
   } catch (e) {
     if (signal.aborted)
       return failed(latency === null ? "timeout: no CONNACK" : `timeout: no message on ${JSON.stringify(target.topic)}`, latency);
-    return failed(latency === null ? `connect failed: ${mqttReason(e)}` : `subscribe failed: ${reasonOf(e)}`, latency ?? elapsed(start));
+    return failed(
+      latency === null
+        ? `connect failed: ${mqttReason(e, target.options.protocolVersion as ProtocolVersion)}`
+        : `subscribe failed: ${reasonOf(e)}`,
+      latency ?? elapsed(start),
+    );
   } finally {
     close();
   }

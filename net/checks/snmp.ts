@@ -1,13 +1,21 @@
-// snmp: one GET of config.oid (v1 or v2c, community a secret) through the SNMP session the telemetry
-// poller and the discovery share (net/snmp-session.ts), to the address the monitor policy allowed
-// (pinned.ts). Up when the agent answers a value and, with an `operator` and `expected_value`, the
-// value compares as asked; the message shows the value. An OID the agent does not have (noSuchObject,
-// noSuchInstance, v1's noSuchName) is down; a v2c agent answers a wrong community with silence, so that
-// is a timeout. Latency: the GET's round trip; a numeric value is also an `snmp_value` sample.
+// snmp: one GET of config.oid (v1 or v2c with a community, or v3 with a USM user; the community and the
+// v3 keys are secrets) through the SNMP session the telemetry poller and the discovery share
+// (net/snmp-session.ts), to the address the monitor policy allowed (pinned.ts). Up when the agent answers
+// a value and, with an `operator` and `expected_value`, the value compares as asked; the message shows the
+// value. An OID the agent does not have (noSuchObject, noSuchInstance, v1's noSuchName) is down; a v2c
+// agent answers a wrong community with silence, and a v3 agent a wrong privacy key, so those are a
+// timeout; a wrong v3 user or auth key is the agent's USM report. Latency: the GET's round trip (for v3
+// the engine discovery before it too); a numeric value is also an `snmp_value` sample.
 import { isIP } from "node:net";
 import snmp, { type Session, type Varbind } from "net-snmp";
 import { NUMERIC_OID, SNMP_OPERATORS, SNMP_VERSIONS } from "../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
-import { openSnmpSession } from "../snmp-session.ts";
+import {
+  type SnmpAuthProtocol,
+  type SnmpPrivProtocol,
+  type SnmpSecurityLevel,
+  snmpV3ConfigProblem,
+} from "../../shared/domain/monitors/snmp-v3-fields.ts";
+import { openSnmpSession, type SnmpV3User } from "../snmp-session.ts";
 import { pinnedAddress, untilAborted } from "./pinned.ts";
 import {
   type Check,
@@ -77,19 +85,42 @@ function snmpGetOne(session: Session, oid: string): Promise<Varbind> {
   );
 }
 
+/** What an agent's USM report (RFC 3414 3.2, net-snmp's EAuthFailure) means for the monitor's config. */
+const USM_REPORTS: Record<string, string> = {
+  "Unknown User Name": "unknown user name",
+  "Wrong Digest (incorrect password, community or key)": "wrong digest: a wrong auth key or auth protocol",
+  "Unsupported Security Level": "the agent does not offer this user that security level",
+  "Decryption Error": "decryption error: a wrong privacy key or privacy protocol",
+  "Not In Time Window": "not in the agent's time window",
+};
+
 /** Why an SNMP request failed, in the words a user can act on. */
-function snmpReason(e: unknown): string {
-  const err = e as { name?: string; message?: string };
-  if (err?.name === "RequestTimedOutError") return "timeout: no answer (a wrong community, an ACL, or no agent at this port)";
+function snmpReason(e: unknown, v3: boolean): string {
+  const err = e as { name?: string; message?: string; code?: number };
+  if (err?.name === "RequestTimedOutError")
+    return `timeout: no answer (${v3 ? "a wrong privacy key or privacy protocol" : "a wrong community"}, an ACL, or no agent at this port)`;
   if (err?.name === "RequestFailedError") return `the agent refused the request: ${err.message}`;
+  if (err?.name === "ResponseInvalidError" && err.code === snmp.ResponseInvalidCode.EAuthFailure)
+    return `SNMPv3 authentication failed: ${USM_REPORTS[err.message ?? ""] ?? err.message}`;
   if (err?.name === "ResponseInvalidError") return `not an SNMP answer: ${err.message}`;
   return `request failed: ${reasonOf(e)}`;
+}
+
+/** The v3 user of a config whose v3 keys passed snmpV3ConfigProblem (defaults: noAuthNoPriv, SHA, AES). */
+function v3UserOf(config: ConfigReader): SnmpV3User {
+  const level = config.string("security_level", "noAuthNoPriv") as SnmpSecurityLevel;
+  const user: SnmpV3User = { name: config.string("username", ""), level };
+  if (level !== "noAuthNoPriv")
+    user.auth = { protocol: config.string("auth_protocol", "SHA") as SnmpAuthProtocol, key: config.string("auth_key", "") };
+  if (level === "authPriv")
+    user.priv = { protocol: config.string("priv_protocol", "AES") as SnmpPrivProtocol, key: config.string("priv_key", "") };
+  return user;
 }
 
 export const snmpCheck: Check = async (spec, signal, timeoutMs) => {
   let port: number;
   let version: string;
-  let community: string;
+  let credentials: string | SnmpV3User;
   let oid: string;
   let comparison: Comparison | null = null;
   try {
@@ -99,7 +130,9 @@ export const snmpCheck: Check = async (spec, signal, timeoutMs) => {
     version = config.string("version", "v2c");
     if (!(SNMP_VERSIONS as readonly string[]).includes(version))
       throw new CheckConfigError(`version must be one of ${SNMP_VERSIONS.join(", ")}`);
-    community = config.string("community", "public");
+    const problem = snmpV3ConfigProblem({ ...spec.config, version });
+    if (problem !== null) throw new CheckConfigError(problem);
+    credentials = version === "v3" ? v3UserOf(config) : config.string("community", "public");
     const given = config.string("oid", null);
     if (given === null) throw new CheckConfigError("oid is required");
     if (!NUMERIC_OID.test(given)) throw new CheckConfigError(`oid ${JSON.stringify(given.slice(0, 200))} is not a numeric OID`);
@@ -128,7 +161,7 @@ export const snmpCheck: Check = async (spec, signal, timeoutMs) => {
   const start = performance.now();
   try {
     const address = await untilAborted(pinnedAddress(spec), signal, () => {});
-    session = openSnmpSession(address, community, {
+    session = openSnmpSession(address, credentials, {
       port,
       version,
       timeoutMs,
@@ -145,7 +178,7 @@ export const snmpCheck: Check = async (spec, signal, timeoutMs) => {
     const problem = comparison ? compareSnmpValue(text, comparison) : null;
     return problem ? failed(`${problem} (${shown})`, latency, extra) : succeeded(shown, latency, extra);
   } catch (e) {
-    return failed(signal.aborted ? "timeout" : snmpReason(e), signal.aborted ? null : elapsed(start));
+    return failed(signal.aborted ? "timeout" : snmpReason(e, version === "v3"), signal.aborted ? null : elapsed(start));
   } finally {
     close();
   }

@@ -3,20 +3,13 @@
 // and cleaned up by stop().
 import { type ChildProcess, spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { openSnmpSession, snmpGet } from "../../net/snmp-session.ts";
+import { findDebianCommand } from "./debian-command.ts";
 
-export function findSnmpd(): string {
-  for (const dir of [...(process.env.PATH ?? "").split(delimiter), "/usr/sbin", "/sbin"]) {
-    try {
-      accessSync(join(dir, "snmpd"), constants.X_OK);
-      return join(dir, "snmpd");
-    } catch {}
-  }
-  throw new Error("snmpd is not installed: this test needs Debian's snmpd package (apt-get install snmpd).");
-}
+export const findSnmpd = (): string => findDebianCommand("snmpd", "snmpd");
 
 /** A UDP port free on `host` now. */
 export async function freeUdpPort(host = "127.0.0.1"): Promise<number> {

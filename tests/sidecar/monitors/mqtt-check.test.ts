@@ -1,12 +1,17 @@
 // The mqtt check against a real broker (aedes) on 127.0.0.1, plain and over TLS with a test CA: up on
 // CONNACK, down with the broker's CONNACK reason on bad credentials, a retained payload that contains
 // the expected text or does not, a message published after the check subscribed, no message in time
-// (timeout), a silent peer (timeout), a closed port, an invalid config, and the monitor policy.
+// (timeout), a silent peer (timeout), a closed port, an invalid config, and the monitor policy. MQTT 5
+// (`protocol_version` 5) against Debian's Mosquitto started by the test (tests/helpers/mosquitto.ts;
+// aedes does not speak MQTT 5): accepted, its log showing the protocol level 5, a retained payload, and a
+// refusal showing the CONNACK's reason code.
 import { createServer, type Server } from "node:net";
 import { createServer as createTlsServer, type Server as TlsServer } from "node:tls";
 import { Aedes, type AuthenticateError } from "aedes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect as connectMqtt } from "mqtt";
 import { EXECUTORS, runCheck } from "../../../net/checks/run-check.ts";
+import { type Mosquitto, startMosquitto } from "../../helpers/mosquitto.ts";
 import { expectPolicyRefusals, issueCert, type Pem, type SilentPeer, startSilentPeer, testCa } from "./net-peers.ts";
 import { closedPort } from "./peers.ts";
 
@@ -125,6 +130,52 @@ describe("mqtt check", () => {
     expect(untrusted.msg).toMatch(/^connect failed: .*(certificate|UNABLE_TO_VERIFY|SELF_SIGNED)/i);
   });
 
+  describe("MQTT 5 (protocol_version 5), against Mosquitto", () => {
+    let mosquitto: Mosquitto;
+    beforeAll(async () => {
+      mosquitto = await startMosquitto({ users: { [USER]: PASSWORD } });
+      // A retained status, published with MQTT 5 by a client of the test's own.
+      const publisher = connectMqtt({ host: "127.0.0.1", port: mosquitto.port, protocolVersion: 5, reconnectPeriod: 0 });
+      await new Promise<void>((resolve, reject) => {
+        publisher.once("error", reject);
+        publisher.once("connect", () =>
+          publisher.publish("status/v5", "online", { qos: 1, retain: true }, (e) => (e ? reject(e) : resolve())),
+        );
+      });
+      await publisher.endAsync();
+    }, 30_000);
+    afterAll(() => mosquitto?.stop());
+
+    const v5 = (config: Record<string, unknown>) => check({ port: mosquitto.port, protocol_version: 5, ...config });
+
+    it("is up on an MQTT 5 CONNACK, the broker seeing protocol level 5, and reads a retained payload", async () => {
+      expect(await v5({ client_id: "monitor-v5-anon" })).toMatchObject({ up: true, msg: "CONNACK accepted" });
+      expect(await v5({ client_id: "monitor-v5-user", username: USER, password: PASSWORD })).toMatchObject({ up: true });
+      // Mosquitto logs each client's protocol: p5 is MQTT 5, p2 its name for 3.1.1.
+      // (The log comes through a pipe: it may land a moment after the CONNACK.)
+      await expect.poll(() => mosquitto.log()).toMatch(/as monitor-v5-anon \(p5,/);
+      await expect.poll(() => mosquitto.log()).toMatch(/as monitor-v5-user \(p5,.*u'probe'/);
+      expect(await v5({ topic: "status/v5", expected_payload: "online" })).toMatchObject({
+        up: true,
+        msg: 'CONNACK accepted, payload "online" on "status/v5"',
+      });
+      // Without protocol_version the check speaks 3.1.1 to the same broker.
+      expect(await check({ port: mosquitto.port, client_id: "monitor-v4" })).toMatchObject({ up: true });
+      await expect.poll(() => mosquitto.log()).toMatch(/as monitor-v4 \(p2,/);
+    });
+
+    it("is down with the CONNACK's reason code on a refusal", async () => {
+      const r = await v5({ username: USER, password: "wrong" });
+      expect(r).toMatchObject({ up: false, msg: "connect failed: CONNACK refused: Not authorized (135)" });
+      expect(r.latency_ms).not.toBeNull();
+      // The same refusal in 3.1.1 is its return code 5.
+      expect(await check({ port: mosquitto.port, username: USER, password: "wrong" })).toMatchObject({
+        up: false,
+        msg: "connect failed: CONNACK refused (5): Not authorized",
+      });
+    });
+  });
+
   it("answers an invalid config without connecting", async () => {
     const before = connections;
     expect(await check({ topic: "a/#/b" })).toMatchObject({
@@ -137,6 +188,10 @@ describe("mqtt check", () => {
     });
     expect(await check({ password: "x" })).toMatchObject({ invalid_config: true, msg: "invalid config: password needs a username" });
     expect(await check({ tls: "yes" })).toMatchObject({ invalid_config: true });
+    expect(await check({ protocol_version: 3 })).toMatchObject({
+      invalid_config: true,
+      msg: "invalid config: protocol_version must be 4 (MQTT 3.1.1) or 5 (MQTT 5)",
+    });
     expect(connections).toBe(before);
   });
 

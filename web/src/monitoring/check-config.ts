@@ -6,7 +6,13 @@
 
 import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
-import { SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
+import { MQTT_PROTOCOL_VERSIONS, SNMP_OPERATORS, SNMP_VERSIONS } from "../../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
+import {
+  SNMP_AUTH_PROTOCOLS,
+  SNMP_KEY_MIN,
+  SNMP_PRIV_PROTOCOLS,
+  SNMP_SECURITY_LEVELS,
+} from "../../../shared/domain/monitors/snmp-v3-fields.ts";
 import { GROUP_MODES } from "../../../shared/domain/monitors/group.ts";
 import { PUSH_DEFAULTS, PUSH_EXPECTS } from "../../../shared/domain/monitors/push-expectation.ts";
 
@@ -20,16 +26,27 @@ export interface ConfigField {
   label: string;
   kind: Kind;
   options?: readonly string[];
+  /** A select whose options are numbers: sent as a number (mqtt's protocol_version). */
+  numeric?: boolean;
   hint?: string;
   /** A checkbox's state when the stored config does not have the key (the API's default). */
   fallback?: boolean;
-  /** Shown only when another key has one of these values (a password only with basic auth). */
-  when?: {
-    key: string;
-    values: readonly string[] /** The other key's value while the form has none (the API's default). */;
-    unset: string;
-  };
+  /** Shown only when another key has one of these values (a password only with basic auth); a list: each holds. */
+  when?: Condition | readonly Condition[];
 }
+
+interface Condition {
+  key: string;
+  values: readonly string[];
+  /** The other key's value while the form has none (the API's default). */
+  unset: string;
+}
+
+// snmp's v3 (USM) fields: with version v3; the auth key with authNoPriv or authPriv, the privacy key with authPriv.
+const SNMP_V3: Condition = { key: "version", values: ["v3"], unset: "v2c" };
+const SNMP_AUTH = [SNMP_V3, { key: "security_level", values: ["authNoPriv", "authPriv"], unset: "noAuthNoPriv" }] as const;
+const SNMP_PRIV = [SNMP_V3, { key: "security_level", values: ["authPriv"], unset: "noAuthNoPriv" }] as const;
+const USM_KEY_HINT = `Stored sealed; at least ${SNMP_KEY_MIN} characters`;
 
 const timeout = (type: CheckType): ConfigField => ({
   key: "timeout",
@@ -186,11 +203,38 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "expected_reply", label: "Expected reply", kind: "text", hint: "The reply must contain this text; empty: any reply" },
     timeout("udp"),
   ],
-  // snmp, mqtt, docker (issue 29 item 2): the community, the broker password and the client key are stored sealed.
+  // snmp, mqtt, docker (issue 29 item 2): the community, the v3 keys, the broker password and the client key
+  // are stored sealed. snmp's v3 fields show with version v3, the keys as its security level needs them.
   snmp: [
     { key: "oid", label: "OID", kind: "text", hint: "Numeric, e.g. 1.3.6.1.2.1.1.3.0 (required)" },
     { key: "version", label: "SNMP version", kind: "select", options: SNMP_VERSIONS },
-    { key: "community", label: "Community", kind: "secret", hint: "Stored sealed; empty: public" },
+    {
+      key: "community",
+      label: "Community",
+      kind: "secret",
+      hint: "Stored sealed; empty: public",
+      when: { ...SNMP_V3, values: ["v1", "v2c"] },
+    },
+    { key: "username", label: "SNMPv3 user name", kind: "text", hint: "Required", when: SNMP_V3 },
+    {
+      key: "security_level",
+      label: "Security level",
+      kind: "select",
+      options: SNMP_SECURITY_LEVELS,
+      hint: "Default: noAuthNoPriv",
+      when: SNMP_V3,
+    },
+    { key: "auth_protocol", label: "Auth protocol", kind: "select", options: SNMP_AUTH_PROTOCOLS, hint: "Default: SHA", when: SNMP_AUTH },
+    { key: "auth_key", label: "Auth key", kind: "secret", hint: `${USM_KEY_HINT}; ******** keeps the stored one`, when: SNMP_AUTH },
+    {
+      key: "priv_protocol",
+      label: "Privacy protocol",
+      kind: "select",
+      options: SNMP_PRIV_PROTOCOLS,
+      hint: "Default: AES (128)",
+      when: SNMP_PRIV,
+    },
+    { key: "priv_key", label: "Privacy key", kind: "secret", hint: `${USM_KEY_HINT}; ******** keeps the stored one`, when: SNMP_PRIV },
     { key: "port", label: "Port", kind: "number", hint: "Empty: 161" },
     { key: "operator", label: "Comparison", kind: "select", options: SNMP_OPERATORS, hint: "Default: any value is up" },
     { key: "expected_value", label: "Compared with", kind: "text", hint: "A number for > >= < <=; with no comparison: ==" },
@@ -203,6 +247,14 @@ export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
     { key: "username", label: "User name", kind: "text", hint: "Empty: anonymous" },
     databasePassword,
     { key: "client_id", label: "Client id", kind: "text", hint: "Empty: monitor-check-<random>" },
+    {
+      key: "protocol_version",
+      label: "MQTT protocol version",
+      kind: "select",
+      options: MQTT_PROTOCOL_VERSIONS.map(String),
+      numeric: true,
+      hint: "4: MQTT 3.1.1 (default); 5: MQTT 5",
+    },
     { key: "topic", label: "Topic", kind: "text", hint: "Subscribe and wait for a message (optional; + and # allowed)" },
     { key: "expected_payload", label: "Expected payload text", kind: "text", hint: "The first message must contain it (needs a topic)" },
     timeout("mqtt"),
@@ -300,9 +352,8 @@ export function checked(f: ConfigField, values: ConfigValues): boolean {
 
 /** Whether a field applies given the other values. */
 export function shown(f: ConfigField, values: ConfigValues): boolean {
-  if (!f.when) return true;
-  const other = values[f.when.key] || f.when.unset;
-  return f.when.values.includes(other);
+  const conditions: readonly Condition[] = f.when === undefined ? [] : "key" in f.when ? [f.when] : f.when;
+  return conditions.every((c) => c.values.includes(values[c.key] || c.unset));
 }
 
 /**
@@ -320,7 +371,7 @@ export function configBody(type: CheckType, values: ConfigValues, kept: Record<s
       continue;
     }
     if (raw === "") continue;
-    if (f.kind === "number") out[f.key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    if (f.kind === "number" || f.numeric) out[f.key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
     else if (f.kind === "list")
       out[f.key] = raw
         .split(",")
