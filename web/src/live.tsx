@@ -76,29 +76,37 @@ export function useStream(path: string, onEvent: (data: Record<string, unknown>)
 /** Re-reads at most once a minute: what a screen that is open all day may ask of a route (docs/adr/0463). */
 export const MIN_REREAD_MS = 60_000;
 
+/** The gap for a change that is rare and only a read can show (an alert folded into an upstream's). */
+export const RARE_REREAD_MS = 15_000;
+
 /**
  * Coalesces a screen's requests to read again: `soon()` runs `read` after `settleMs` (a burst of events
- * is one read), and never sooner than `gapMs` after the previous run or `mark()` (the screen's own read).
+ * is one read), and never sooner than `gapMs` (default a minute) after the previous run or `mark()` (the
+ * screen's own read). A request with a shorter gap moves a pending read earlier.
  */
-export function useCoalesced(read: () => void, { gapMs = MIN_REREAD_MS, settleMs = 1500 } = {}): { soon(): void; mark(): void } {
+export function useCoalesced(read: () => void, { settleMs = 1500 } = {}): { soon(gapMs?: number): void; mark(): void } {
   const fn = useRef(read);
   fn.current = read;
   const last = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const timer = useRef<{ id: ReturnType<typeof setTimeout>; at: number } | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current?.id), []);
   const ref = useRef({
-    soon() {
-      if (timer.current !== undefined) return;
-      const wait = Math.max(settleMs, last.current + gapMs - Date.now());
-      timer.current = setTimeout(() => {
-        timer.current = undefined;
-        last.current = Date.now();
-        fn.current();
-      }, wait);
+    soon(gapMs = MIN_REREAD_MS) {
+      const at = Date.now() + Math.max(settleMs, last.current + gapMs - Date.now());
+      if (timer.current && timer.current.at <= at) return;
+      clearTimeout(timer.current?.id);
+      timer.current = {
+        at,
+        id: setTimeout(() => {
+          timer.current = undefined;
+          last.current = Date.now();
+          fn.current();
+        }, at - Date.now()),
+      };
     },
     mark() {
       last.current = Date.now();
-      clearTimeout(timer.current);
+      clearTimeout(timer.current?.id);
       timer.current = undefined;
     },
   });

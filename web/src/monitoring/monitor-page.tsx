@@ -17,7 +17,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { BEATS, HeartbeatBar } from "../components/heartbeat-bar.tsx";
 import { Status } from "../components/status.tsx";
-import { LiveBadge, useCoalesced, useStream } from "../live.tsx";
+import { LiveBadge, RARE_REREAD_MS, useCoalesced, useStream } from "../live.tsx";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { type LiveEvent, MonitorEvents } from "./monitor-events.tsx";
@@ -33,7 +33,12 @@ const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleSt
 const pct = (v: number | null | undefined) => (v == null ? "—" : `${v} %`);
 const after = (a: string, b: string | null | undefined) => b == null || Date.parse(a) > Date.parse(b);
 
+/** A page per monitor: going to another monitor's page starts afresh (its stream, reads and live state). */
 export function MonitorPage({ id }: { id: string }) {
+  return <MonitorScreen key={id} id={id} />;
+}
+
+function MonitorScreen({ id }: { id: string }) {
   const session = useSession();
   const canWrite = session.can("write:monitors");
   const path = { monitor_id: id };
@@ -85,7 +90,9 @@ export function MonitorPage({ id }: { id: string }) {
         };
         setChanges((c) => [...c, change].slice(-50));
       }
-      reread.soon();
+      // A fold into an upstream's alert (or of a dependent's into ours) comes once an outage, and only a
+      // read shows it: sooner than the minute.
+      reread.soon(data.type === "suppressed" ? RARE_REREAD_MS : undefined);
     },
     () => {
       resync.current++;

@@ -101,7 +101,8 @@ export function MonitoringOverview() {
         if (heard.current === mine) heard.current = undefined;
       }
     },
-    [JSON.stringify(query), epoch, rereads],
+    // `loc` changes with each navigation: choosing the overview again (its link) reads it again.
+    [JSON.stringify(query), epoch, rereads, loc],
     { wait: epoch === 0 },
   );
   // The page as read, then moved by the live events (the ref is what the next event applies to).
