@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { CHECK_TYPES } from "../domain/monitors/config.ts";
 import { Name, patchBody, Ref, RefId, writeBody } from "./fields.ts";
 import { DeliverySummary } from "./alerts.ts";
-import { IntFilter, limitParam, listQuery, listResponse, Offset, queryInt } from "./list-query.ts";
+import { IntFilter, limitParam, listQuery, listResponse, Offset, queryInt, TextFilter } from "./list-query.ts";
 
 export const TARGET_TYPES = ["hardware", "compute_unit", "external_node", "service", "ip"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
@@ -16,7 +16,8 @@ export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 export const MONITOR_EVENT_TYPES = ["up", "down", "pending", "degraded", "paused", "resumed", "maintenance"] as const;
 /** At most this many vantage agents per monitor (each is one probe run per interval). */
 export const MAX_VANTAGE_AGENTS = 16;
-export const MONITOR_SORTS = ["name", "status", "check_type", "host", "last_polled_at", "created_at", "id"] as const;
+/** `target_type` and `site` (the site's name) keep the console's groups together across pages. */
+export const MONITOR_SORTS = ["name", "status", "check_type", "host", "last_polled_at", "created_at", "id", "target_type", "site"] as const;
 /** The metrics a sample holds as columns; others live in its `extra` (history reads both). */
 export const SAMPLE_METRICS = ["avail", "latency_ms", "packet_loss_pct", "http_status", "cert_days_remaining"] as const;
 
@@ -53,9 +54,14 @@ const BoolQuery = v.optional(
 export const MonitorListQuery = listQuery(
   MONITOR_SORTS,
   {
-    target_type: v.optional(oneOf(TARGET_TYPES)),
+    /** `none`: the monitors without a target (they check an address). */
+    target_type: v.optional(oneOf([...TARGET_TYPES, "none"] as const)),
     target_id: IntFilter,
     enabled: BoolQuery,
+    /** The site of the hardware the target is or runs on (docs/adr/0464). */
+    site_id: IntFilter,
+    /** A tag of the target or of the hardware it runs on (docs/adr/0464). */
+    tag: TextFilter,
     status: v.optional(oneOf(MONITOR_STATUSES)),
     check_type: v.optional(oneOf(CHECK_TYPES)),
     probe_agent_id: IntFilter,
@@ -87,6 +93,9 @@ const MONITOR_READ_ONLY = [
   "push_url",
   "latency_series",
   "recent_checks",
+  "heartbeats",
+  "site",
+  "tags",
   "vantage_results",
   "members",
   // Derived from the status pages that list the monitor (docs/adr/0461).
@@ -249,6 +258,15 @@ export const MonitorRead = v.object({
 });
 export type MonitorReadShape = v.InferInput<typeof MonitorRead>;
 
+/** One result of a heartbeat bar (docs/adr/0465): when, the state the monitor was in after it, its latency and message. */
+export const Heartbeat = v.object({
+  ts: v.string(),
+  status: oneOf(MONITOR_STATUSES),
+  latency_ms: v.nullable(v.number()),
+  msg: v.nullable(v.string()),
+});
+export type HeartbeatShape = v.InferInput<typeof Heartbeat>;
+
 /** One vantage point's last result (docs/adr/0441). */
 export const VantageResult = v.object({
   /** `sidecar`, or the agent's id as text. */
@@ -267,7 +285,7 @@ export const VantageResult = v.object({
   dispatched_at: Timestamp,
 });
 export type VantageResultShape = v.InferInput<typeof VantageResult>;
-export const MonitorDetail = v.object({ ...MonitorRead.entries, vantage_results: v.array(VantageResult) });
+export const MonitorDetail = v.object({ ...MonitorRead.entries, vantage_results: v.array(VantageResult), heartbeats: v.array(Heartbeat) });
 export type MonitorDetailShape = v.InferInput<typeof MonitorDetail>;
 export const MonitorList = listResponse(MonitorRead);
 
@@ -277,13 +295,32 @@ export const RecentCheck = v.object({
   msg: v.nullable(v.string()),
   created_at: v.string(),
 });
+
 export const MonitorOverview = v.object({
   ...MonitorRead.entries,
   latency_series: v.array(v.number()),
   recent_checks: v.array(RecentCheck),
+  /** The last 50 results, oldest first. */
+  heartbeats: v.array(Heartbeat),
+  /** The site of the hardware the target is or runs on (docs/adr/0464). */
+  site: v.nullable(v.object({ id: v.number(), name: v.string() })),
+  /** The target's tags and those of the hardware it runs on, sorted, each once. */
+  tags: v.array(v.string()),
 });
 export type MonitorOverviewShape = v.InferInput<typeof MonitorOverview>;
-export const MonitorOverviewList = listResponse(MonitorOverview);
+
+/** A count per state (MONITOR_STATUSES). */
+const StatusCounts = v.object({ up: v.number(), pending: v.number(), degraded: v.number(), down: v.number(), maintenance: v.number() });
+export type StatusCountsShape = v.InferInput<typeof StatusCounts>;
+/** How many monitors of the filtered list (its `status` filter aside) are in each state, in all and per target kind. */
+export const MonitorCounts = v.object({
+  total: v.number(),
+  status: StatusCounts,
+  /** One row per target kind present; `none` for the monitors without a target. */
+  target_types: v.array(v.object({ target_type: v.string(), total: v.number(), status: StatusCounts })),
+});
+export type MonitorCountsShape = v.InferInput<typeof MonitorCounts>;
+export const MonitorOverviewList = v.object({ ...listResponse(MonitorOverview).entries, counts: MonitorCounts });
 
 export const TargetSummary = v.object({
   target_type: v.string(),

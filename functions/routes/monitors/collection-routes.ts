@@ -22,7 +22,7 @@ import { serverUrlOf } from "../agents/server-url.ts";
 
 const BASE = "/api/v1/monitors";
 const LIST_NOTE =
-  "The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host.";
+  "The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at, id, target_type or site (the site's name); filters target_type (`none`: monitors without a target), target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members), site_id (the site of the hardware the target is or runs on) and tag (a tag of the target or of that hardware; docs/adr/0464); `q` over name and host.";
 
 export function collectionRoutes(app: Hono<AppEnv>): void {
   route(
@@ -69,8 +69,8 @@ export function collectionRoutes(app: Hono<AppEnv>): void {
       scope: monitorOverview.scope,
       query: MonitorListQuery,
       response: { schema: MonitorOverviewList },
-      summary: "Monitors with their last 12 latencies and last 20 events",
-      description: `${LIST_NOTE} Each item is a MonitorRead plus \`latency_series\` (oldest first) and \`recent_checks\` (newest first).`,
+      summary: "Monitors with their last 12 latencies, last 20 events and last 50 results, and the counts per state and target kind",
+      description: `${LIST_NOTE} Each item is a MonitorRead plus \`latency_series\` (oldest first), \`recent_checks\` (newest first), \`heartbeats\` (the last 50 results oldest first, each with the state the monitor was in after it, docs/adr/0465), \`site\` and \`tags\`. \`counts\` says how many monitors the filters select (the \`status\` filter aside, so each state's count is what that status filter would list) in each state, in all and per target kind (\`none\`: without a target): the console's overview reads its tiles and its table in this one request (docs/adr/0463).`,
     },
     async (c, { query, reply }) => reply(await monitorOverview({ ctx: verbContext(c), input: query })),
   );

@@ -46,7 +46,7 @@ export function monitorRoutes(app: Hono<AppEnv>): void {
       response: { schema: MonitorDetail },
       summary: "One monitor",
       description:
-        "The monitor, with `vantage_results` for a multi-vantage monitor (docs/adr/0441): each vantage point (`sidecar` or an agent's id) with its last result, whether it is fresh enough to count in the quorum, and the agent's last dispatch. Empty for a single-point monitor.",
+        "The monitor, with `vantage_results` for a multi-vantage monitor (docs/adr/0441): each vantage point (`sidecar` or an agent's id) with its last result, whether it is fresh enough to count in the quorum, and the agent's last dispatch. Empty for a single-point monitor. `heartbeats`: its last 50 results, oldest first, each with the state the monitor was in after it (docs/adr/0465).",
     },
     async (c, { params: p, reply }) => reply(withVersion(c, await getMonitor({ ctx: verbContext(c), input: { id: p.monitor_id } }))),
   );

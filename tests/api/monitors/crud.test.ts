@@ -130,7 +130,7 @@ describe("GET /monitors and /monitors/{id}", () => {
     expect(disabled.items.map((m: { id: number }) => m.id)).toEqual([y.id]);
     expect((await a.req("GET", "monitors?enabled=maybe", a.viewer)).status).toBe(422);
     // The detail is the MonitorRead plus its vantage points (none for a single-point monitor).
-    expect(await (await a.req("GET", `monitors/${x.id}`, a.viewer)).json()).toEqual({ ...x, vantage_results: [] });
+    expect(await (await a.req("GET", `monitors/${x.id}`, a.viewer)).json()).toEqual({ ...x, vantage_results: [], heartbeats: [] });
     const missing = await a.req("GET", "monitors/987654", a.viewer);
     expect(missing.status).toBe(404);
     expect((await missing.json()).detail).toContain("987654");

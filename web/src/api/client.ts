@@ -48,7 +48,7 @@ interface FetchResult<T> {
 /** The data of a successful answer, or an ApiProblem carrying the envelope. */
 export async function ok<T>(call: Promise<FetchResult<T>>): Promise<T> {
   const { data, error, response } = await call;
-  if (!response.ok) throw new ApiProblem(response.status, error as ErrorBody | undefined);
+  if (!response.ok) throw new ApiProblem(response.status, error as ErrorBody | undefined, response.headers.get("Retry-After"));
   return data as T;
 }
 

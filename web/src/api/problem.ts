@@ -11,15 +11,17 @@ export class ApiProblem extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
-  /** For a 429: the seconds to wait before asking again (0 when the answer did not say). */
-  readonly retryAfterS: number;
+  /** A 429's wait in seconds: its Retry-After header, else the envelope's retry_after; undefined otherwise. */
+  readonly retryAfter: number | undefined;
 
-  constructor(status: number, body: ErrorBody | undefined) {
+  constructor(status: number, body: ErrorBody | undefined, retryAfterHeader?: string | null) {
     super(ApiProblem.sentence(status, body));
     this.status = status;
     this.code = body?.error_code ?? `HTTP_${status}`;
     this.fields = { ...ApiProblem.issueFields(body), ...(body?.fields ?? {}) };
-    this.retryAfterS = body?.retry_after ?? 0;
+    const header = Number(retryAfterHeader);
+    this.retryAfter =
+      status !== 429 ? undefined : retryAfterHeader && Number.isFinite(header) && header >= 0 ? header : (body?.retry_after ?? undefined);
   }
 
   private static sentence(status: number, body: ErrorBody | undefined): string {
@@ -43,6 +45,18 @@ export class ApiProblem extends Error {
       if (path.length > 1 && !(dotted in out)) out[dotted] = issue.msg;
     }
     return out;
+  }
+}
+
+/**
+ * A read refused with 429 that the load layer (use-load.ts) will send again at `retryAt` (ms since the
+ * epoch): its message counts down to then, so a screen never shows old numbers without saying why.
+ */
+export class ThrottledError extends Error {
+  readonly retryAt: number;
+  constructor(retryAt: number, now = Date.now()) {
+    super(`The server is throttling requests; retrying in ${Math.max(1, Math.ceil((retryAt - now) / 1000))} s.`);
+    this.retryAt = retryAt;
   }
 }
 

@@ -6706,7 +6706,7 @@ export interface paths {
         };
         /**
          * List monitors
-         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host.
+         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at, id, target_type or site (the site's name); filters target_type (`none`: monitors without a target), target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members), site_id (the site of the hardware the target is or runs on) and tag (a tag of the target or of that hardware; docs/adr/0464); `q` over name and host.
          *
          *     Needs scope `read:monitors`.
          */
@@ -6734,7 +6734,7 @@ export interface paths {
         };
         /**
          * One monitor
-         * @description The monitor, with `vantage_results` for a multi-vantage monitor (docs/adr/0441): each vantage point (`sidecar` or an agent's id) with its last result, whether it is fresh enough to count in the quorum, and the agent's last dispatch. Empty for a single-point monitor.
+         * @description The monitor, with `vantage_results` for a multi-vantage monitor (docs/adr/0441): each vantage point (`sidecar` or an agent's id) with its last result, whether it is fresh enough to count in the quorum, and the agent's last dispatch. Empty for a single-point monitor. `heartbeats`: its last 50 results, oldest first, each with the state the monitor was in after it (docs/adr/0465).
          *
          *     Needs scope `read:monitors`.
          */
@@ -6999,8 +6999,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Monitors with their last 12 latencies and last 20 events
-         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at or id; filters target_type, target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members); `q` over name and host. Each item is a MonitorRead plus `latency_series` (oldest first) and `recent_checks` (newest first).
+         * Monitors with their last 12 latencies, last 20 events and last 50 results, and the counts per state and target kind
+         * @description The list envelope; `sort` name (default), status, check_type, host, last_polled_at, created_at, id, target_type or site (the site's name); filters target_type (`none`: monitors without a target), target_id, enabled, status, check_type, probe_agent_id, group_id (a group's members), site_id (the site of the hardware the target is or runs on) and tag (a tag of the target or of that hardware; docs/adr/0464); `q` over name and host. Each item is a MonitorRead plus `latency_series` (oldest first), `recent_checks` (newest first), `heartbeats` (the last 50 results oldest first, each with the state the monitor was in after it, docs/adr/0465), `site` and `tags`. `counts` says how many monitors the filters select (the `status` filter aside, so each state's count is what that status filter would list) in each state, in all and per target kind (`none`: without a target): the console's overview reads its tiles and its table in this one request (docs/adr/0463).
          *
          *     Needs scope `read:monitors`.
          */
@@ -27975,10 +27975,12 @@ export interface operations {
                 offset?: string;
                 probe_agent_id?: string;
                 q?: string;
-                sort?: "name" | "status" | "check_type" | "host" | "last_polled_at" | "created_at" | "id";
+                site_id?: string;
+                sort?: "name" | "status" | "check_type" | "host" | "last_polled_at" | "created_at" | "id" | "target_type" | "site";
                 status?: "up" | "pending" | "degraded" | "down" | "maintenance";
+                tag?: string;
                 target_id?: string;
-                target_type?: "hardware" | "compute_unit" | "external_node" | "service" | "ip";
+                target_type?: "hardware" | "compute_unit" | "external_node" | "service" | "ip" | "none";
             };
             header?: never;
             path?: never;
@@ -28199,6 +28201,13 @@ export interface operations {
                         created_at: string;
                         enabled: boolean;
                         group_id: number | null;
+                        heartbeats: {
+                            latency_ms: number | null;
+                            msg: string | null;
+                            /** @enum {string} */
+                            status: "up" | "pending" | "degraded" | "down" | "maintenance";
+                            ts: string;
+                        }[];
                         host: string;
                         id: number;
                         interval_secs: number;
@@ -29199,10 +29208,12 @@ export interface operations {
                 offset?: string;
                 probe_agent_id?: string;
                 q?: string;
-                sort?: "name" | "status" | "check_type" | "host" | "last_polled_at" | "created_at" | "id";
+                site_id?: string;
+                sort?: "name" | "status" | "check_type" | "host" | "last_polled_at" | "created_at" | "id" | "target_type" | "site";
                 status?: "up" | "pending" | "degraded" | "down" | "maintenance";
+                tag?: string;
                 target_id?: string;
-                target_type?: "hardware" | "compute_unit" | "external_node" | "service" | "ip";
+                target_type?: "hardware" | "compute_unit" | "external_node" | "service" | "ip" | "none";
             };
             header?: never;
             path?: never;
@@ -29217,6 +29228,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        counts: {
+                            status: {
+                                degraded: number;
+                                down: number;
+                                maintenance: number;
+                                pending: number;
+                                up: number;
+                            };
+                            target_types: {
+                                status: {
+                                    degraded: number;
+                                    down: number;
+                                    maintenance: number;
+                                    pending: number;
+                                    up: number;
+                                };
+                                target_type: string;
+                                total: number;
+                            }[];
+                            total: number;
+                        };
                         /** @enum {string} */
                         direction: "asc" | "desc";
                         items: {
@@ -29230,6 +29262,13 @@ export interface operations {
                             created_at: string;
                             enabled: boolean;
                             group_id: number | null;
+                            heartbeats: {
+                                latency_ms: number | null;
+                                msg: string | null;
+                                /** @enum {string} */
+                                status: "up" | "pending" | "degraded" | "down" | "maintenance";
+                                ts: string;
+                            }[];
                             host: string;
                             id: number;
                             interval_secs: number;
@@ -29271,8 +29310,13 @@ export interface operations {
                             }[];
                             retries: number;
                             retry_interval_secs: number | null;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "up" | "pending" | "degraded" | "down" | "maintenance";
+                            tags: string[];
                             target_id: number | null;
                             target_type: string | null;
                             updated_at: string;

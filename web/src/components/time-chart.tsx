@@ -51,19 +51,28 @@ function summary(s: ChartSeries): string {
   return `${s.label}: latest ${fmt(vals[vals.length - 1]!)}, between ${fmt(Math.min(...vals))} and ${fmt(Math.max(...vals))} over ${vals.length} points`;
 }
 
-/** `times` in milliseconds since the epoch, ascending. */
+/**
+ * `times` in milliseconds since the epoch, ascending. `span` (ms): the time axis's exact range, the period
+ * the screen chose, whatever the points (without it uPlot fits the axis to the data, and widens a single
+ * point to years). The figure's data-x-min and data-x-max say the range drawn.
+ */
 export function TimeChart({
   title,
   times,
   series,
+  span,
   height = 200,
 }: {
   title: string;
   times: readonly number[];
   series: readonly ChartSeries[];
+  span?: readonly [number, number];
   height?: number;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const figure = useRef<HTMLElement>(null);
+  const range = useRef(span);
+  range.current = span;
   const chart = useRef<uPlot | undefined>(undefined);
   const [failed, setFailed] = useState<string | undefined>();
   const theme = useThemeVersion();
@@ -87,12 +96,33 @@ export function TimeChart({
           height,
           legend: { show: true },
           cursor: { drag: { x: false, y: false } },
-          scales: Object.fromEntries(
-            scales.map((k) => {
-              const fixed = series.find((s) => (s.scale ?? "y") === k)?.range;
-              return [k, fixed ? { range: fixed } : {}];
-            }),
-          ),
+          scales: {
+            // Read at each setData: the period moves on with the clock and changes with the choice.
+            ...(range.current
+              ? {
+                  x: {
+                    time: true,
+                    range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
+                      range.current ? [range.current[0] / 1000, range.current[1] / 1000] : [min, max],
+                  },
+                }
+              : {}),
+            ...Object.fromEntries(
+              scales.map((k) => {
+                const fixed = series.find((s) => (s.scale ?? "y") === k)?.range;
+                return [k, fixed ? { range: fixed } : {}];
+              }),
+            ),
+          },
+          hooks: {
+            setScale: [
+              (u, key) => {
+                if (key !== "x" || !figure.current || u.scales.x?.min == null || u.scales.x.max == null) return;
+                figure.current.dataset.xMin = String(Math.round(u.scales.x.min * 1000));
+                figure.current.dataset.xMax = String(Math.round(u.scales.x.max * 1000));
+              },
+            ],
+          },
           axes: [
             { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
             ...scales.map((k, i) => {
@@ -142,11 +172,11 @@ export function TimeChart({
 
   useEffect(() => {
     chart.current?.setData(data.current());
-  }, [times, series]);
+  }, [times, series, span?.[0], span?.[1]]);
 
   const label = `${title}. ${series.map(summary).join(". ")}.`;
   return (
-    <figure class="time-chart" data-points={times.length}>
+    <figure ref={figure} class="time-chart" data-points={times.length}>
       <figcaption>{title}</figcaption>
       {failed ? (
         <p class="notice notice-error" role="alert">

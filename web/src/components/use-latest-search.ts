@@ -55,7 +55,7 @@ export function useLatestSearch<T>(
           if (s.mounted) setAnswer({ query: q, data });
         },
         (error: unknown) => {
-          if (error instanceof ApiProblem && error.status === 429) s.pausedUntil = Date.now() + Math.max(1, error.retryAfterS) * 1000;
+          if (error instanceof ApiProblem && error.status === 429) s.pausedUntil = Date.now() + Math.max(1, error.retryAfter ?? 0) * 1000;
           if (s.mounted) setAnswer({ query: q, error });
         },
       )

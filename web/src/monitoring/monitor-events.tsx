@@ -1,8 +1,8 @@
 // A monitor's events (GET /monitors/{id}/events), newest first, a page at a time. An event that raised an
 // alert says what became of it (delivered, on its way, failed, not sent and why) with a link to it; a down
 // event whose alert was folded into an upstream's says so, naming and linking that upstream; one whose
-// alert took in others' lists them. `version` changes when
-// the live stream reports something about this monitor, and the page shown is read again.
+// alert took in others' lists them. `version` changes when the page is read again; `live` holds the status
+// changes the stream reported, shown above the first page until a read has them (docs/adr/0463).
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -16,6 +16,14 @@ import { RelativeTime } from "../components/time.tsx";
 
 const PAGE = 20;
 
+/** A status change as the stream reports it (`type: "status"`). */
+export interface LiveEvent {
+  status: string;
+  status_from: string;
+  msg: string;
+  ts: string;
+}
+
 function duration(secs: number | null): string {
   if (secs == null) return "—";
   if (secs < 120) return `${secs} s`;
@@ -24,7 +32,7 @@ function duration(secs: number | null): string {
   return `${Math.round(secs / 86_400)} d`;
 }
 
-export function MonitorEvents({ monitorId, version }: { monitorId: number; version: number }) {
+export function MonitorEvents({ monitorId, version, live }: { monitorId: number; version: number; live: readonly LiveEvent[] }) {
   const [offset, setOffset] = useState(0);
   const events = useLoad(
     () =>
@@ -35,6 +43,9 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
       ),
     [monitorId, offset, version],
   );
+  const newest = events.data?.items[0]?.created_at;
+  const heard =
+    offset === 0 && events.data ? live.filter((e) => newest === undefined || Date.parse(e.ts) > Date.parse(newest)).reverse() : [];
   return (
     <section aria-labelledby="monitor-events-title">
       <h2 id="monitor-events-title">Events</h2>
@@ -52,6 +63,19 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
             </tr>
           </thead>
           <tbody>
+            {heard.map((e) => (
+              <tr key={`live-${e.ts}`} data-event={e.status} data-live="true">
+                <td data-label="When">
+                  <RelativeTime at={e.ts} />
+                </td>
+                <td data-label="Event">
+                  <Status value={e.status} /> <span class="meta">{e.status_from ? `from ${e.status_from}` : ""}</span>
+                </td>
+                <td data-label="Message">{e.msg || "—"}</td>
+                <td data-label="Previous state lasted">—</td>
+                <td data-label="Alert">—</td>
+              </tr>
+            ))}
             {events.data?.items.map((e) => (
               <tr key={e.id} data-event={e.event_type} class={e.suppressed_by != null ? "event-suppressed" : undefined}>
                 <td data-label="When">
@@ -89,7 +113,7 @@ export function MonitorEvents({ monitorId, version }: { monitorId: number; versi
             ))}
           </tbody>
         </table>
-        {events.data?.items.length === 0 && <p class="empty">No events yet: the first check records one.</p>}
+        {events.data?.items.length === 0 && heard.length === 0 && <p class="empty">No events yet: the first check records one.</p>}
       </div>
       {events.data && <Pager offset={offset} limit={PAGE} total={events.data.total} onOffset={setOffset} label="Pages of events" />}
     </section>

@@ -1,6 +1,8 @@
 // A monitor's history chart: latency (ms, left axis) and up / down (stepped, right axis) over the chosen
 // period, from GET /monitors/{id}/history (latency_ms and avail come from the same samples, so they share
-// their times). Results that arrived on the live stream after the load are added at the right.
+// their times). Results that arrived on the live stream after the load are added at the right. The time
+// axis spans the chosen period, ending now, however many points there are. `version` changes when the
+// stream has come back: the period is read again.
 import { useMemo, useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -11,6 +13,8 @@ import { useLoad } from "../use-load.ts";
 
 export interface LiveResult {
   ts: number;
+  /** The monitor's state after it (the stream's `status`). */
+  status: string;
   up: boolean;
   latency_ms: number | null;
 }
@@ -22,7 +26,7 @@ const PERIODS = [
   { hours: 720, label: "30 d" },
 ] as const;
 
-export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh: readonly LiveResult[] }) {
+export function MonitorHistory({ monitorId, fresh, version }: { monitorId: number; fresh: readonly LiveResult[]; version: number }) {
   const [hours, setHours] = useState<number>(24);
   const history = useLoad(async () => {
     const read = (metric: string) =>
@@ -33,20 +37,25 @@ export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh:
       );
     const [latency, avail] = await Promise.all([read("latency_ms"), read("avail")]);
     const byTime = new Map<number, LiveResult>();
-    for (const p of avail) byTime.set(Date.parse(p.ts), { ts: Date.parse(p.ts), up: p.value === 1, latency_ms: null });
+    for (const p of avail)
+      byTime.set(Date.parse(p.ts), { ts: Date.parse(p.ts), status: p.value === 1 ? "up" : "down", up: p.value === 1, latency_ms: null });
     for (const p of latency) {
       const at = byTime.get(Date.parse(p.ts));
       if (at) at.latency_ms = p.value;
     }
     return [...byTime.values()].sort((a, b) => a.ts - b.ts);
-  }, [monitorId, hours]);
+  }, [monitorId, hours, version]);
 
+  // The period ends now: a new live result moves it on.
+  const span = useMemo<[number, number]>(() => {
+    const now = Date.now();
+    return [now - hours * 3_600_000, now];
+  }, [hours, history.data, fresh]);
   const points = useMemo(() => {
     const loaded = history.data ?? [];
     const last = loaded.length ? loaded[loaded.length - 1]!.ts : 0;
-    const since = Date.now() - hours * 3_600_000;
-    return [...loaded.filter((p) => p.ts >= since), ...fresh.filter((p) => p.ts > last)];
-  }, [history.data, fresh, hours]);
+    return [...loaded.filter((p) => p.ts >= span[0]), ...fresh.filter((p) => p.ts > last)];
+  }, [history.data, fresh, span]);
   const times = useMemo(() => points.map((p) => p.ts), [points]);
   const series = useMemo<ChartSeries[]>(
     () => [
@@ -72,7 +81,12 @@ export function MonitorHistory({ monitorId, fresh }: { monitorId: number; fresh:
         <Segmented label="Period" options={PERIODS.map((p) => ({ value: p.hours, label: p.label }))} value={hours} onChange={setHours} />
       </header>
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
-      <TimeChart title={`Latency and state, last ${PERIODS.find((p) => p.hours === hours)!.label}`} times={times} series={series} />
+      <TimeChart
+        title={`Latency and state, last ${PERIODS.find((p) => p.hours === hours)!.label}`}
+        times={times}
+        series={series}
+        span={span}
+      />
     </section>
   );
 }

@@ -157,7 +157,7 @@ export function GlobalSearch() {
     ? ""
     : error !== undefined
       ? error instanceof ApiProblem && error.status === 429
-        ? `Too many searches at once; trying again in ${Math.max(1, error.retryAfterS)} s.`
+        ? `Too many searches at once; trying again in ${Math.max(1, error.retryAfter ?? 0)} s.`
         : `Search failed: ${messageOf(error)}`
       : busy || !current
         ? "Searching…"

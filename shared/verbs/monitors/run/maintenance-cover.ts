@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../../db/database.ts";
 import { maintenanceWindows } from "../../../db/schema/index.ts";
 import { windowOpen } from "../../../domain/monitors/maintenance-window.ts";
+import { hardwareIdOf } from "../target-place.ts";
 
 type WindowRow = typeof maintenanceWindows.$inferSelect;
 
@@ -39,18 +40,9 @@ export async function monitorsCoveredBy(tx: Db, w: WindowRow, monitorIds: readon
 async function bySiteOrTag(tx: Db, ids: string, siteId: number | null, tag: string | null): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(
     tx,
-    sql`
-    with m as (
-      select m.id,
-        case m.target_type
-          when 'hardware' then m.target_id
-          when 'compute_unit' then (select c.hardware_id from compute_units c where c.id = m.target_id)
-          when 'service' then (select coalesce(s.hardware_id, (select c.hardware_id from compute_units c where c.id = s.compute_id)) from services s where s.id = m.target_id)
-        end as hardware_id
-      from monitors m where m.id = any(${ids}::int[])
-    )
-    select m.id from m join hardware h on h.id = m.hardware_id
-    where (${siteId}::int is null or h.site_id = ${siteId}) and (${tag}::text is null or ${tag} = any(h.tags))`,
+    sql`select m.id from monitors m join hardware h on h.id = ${hardwareIdOf(sql`m.target_type`, sql`m.target_id`)}
+    where m.id = any(${ids}::int[])
+      and (${siteId}::int is null or h.site_id = ${siteId}) and (${tag}::text is null or ${tag} = any(h.tags))`,
   );
   return rows.map((r) => r.id);
 }
