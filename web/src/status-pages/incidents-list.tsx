@@ -7,6 +7,7 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
+import { ChoiceFilter } from "../components/choice-filter.tsx";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Link, navigate } from "../router.tsx";
@@ -68,22 +69,15 @@ export function IncidentsList({ pageId }: { pageId: string }) {
       {!canWrite && <Notice kind="info">Your role can read incidents but not change them (write:status_pages).</Notice>}
       {creating && <NewIncident page={p} onCancel={() => setCreating(false)} />}
       <div class="toolbar">
-        <label class="filter">
-          Show
-          <select
-            value={state}
-            onChange={(e) => {
-              setOffset(0);
-              setState((e.currentTarget as HTMLSelectElement).value as State);
-            }}
-          >
-            {STATES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter
+          label="Show"
+          value={state}
+          choices={STATES}
+          onValue={(v) => {
+            setOffset(0);
+            setState(v);
+          }}
+        />
       </div>
       {list.error !== undefined && <Notice kind="error">{messageOf(list.error)}</Notice>}
       <div class="table-wrap">

@@ -7,6 +7,7 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { DeleteDialog } from "../components/delete-dialog.tsx";
+import { ChoiceFilter } from "../components/choice-filter.tsx";
 import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Link } from "../router.tsx";
@@ -72,22 +73,15 @@ function SubscriberTable({ pageId }: { pageId: string }) {
   return (
     <>
       <div class="toolbar">
-        <label class="filter">
-          Show
-          <select
-            value={state}
-            onChange={(e) => {
-              setOffset(0);
-              setState((e.currentTarget as HTMLSelectElement).value as State);
-            }}
-          >
-            {STATES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter
+          label="Show"
+          value={state}
+          choices={STATES}
+          onValue={(v) => {
+            setOffset(0);
+            setState(v);
+          }}
+        />
         <form
           class="filter"
           onSubmit={(e) => {
