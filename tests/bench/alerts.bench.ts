@@ -27,7 +27,8 @@ const pct = (xs: number[], p: number) => {
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const { sql, runtime } = ctx;
-  const n = Math.max(50, Math.round(1000 * ctx.scale));
+  // BENCH_ALERTS sets the burst whatever the scale (the 1,000 without seeding the full inventory).
+  const n = Number(process.env.BENCH_ALERTS ?? "0") || Math.max(50, Math.round(1000 * ctx.scale));
   const peers = await Promise.all([
     startPeer(),
     startPeer(),
@@ -46,6 +47,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     timeoutMs: SLOW_MS + 3000,
     backoff: { baseMs: 200, capMs: 1000 },
     tickMs: 100,
+    ...(process.env.BENCH_PER_SINK ? { perSinkConcurrency: Number(process.env.BENCH_PER_SINK) } : {}),
   });
   try {
     for (const [i, peer] of peers.entries()) {
