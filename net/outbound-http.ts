@@ -1,11 +1,13 @@
 // The Node OutboundHttp (shared/net/outbound.ts): one HTTP(S) request, buffered or streamed, no redirects followed (a 3xx is
-// returned as it came), no connection reuse. The SSRF policy is enforced on the address each connection
+// returned as it came), a fresh connection each time unless the request asks to reuse one (docs/adr/0484:
+// kept-alive connections pooled per outbound policy, so a connection checked under one policy never
+// serves a request made under another). The SSRF policy is enforced on the address each connection
 // actually uses: a custom `lookup` refuses resolved addresses the policy forbids, so a name that
 // resolves (or re-resolves, DNS rebinding) to loopback or metadata cannot pass. IP literals never reach
 // `lookup`; checkOutboundUrl judges them first. A unix socketPath (the Docker engine) has no address.
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { type ClientRequest, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, type ClientRequest, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { addressAllowed, checkOutboundHost, checkOutboundUrl, type OutboundPolicy } from "../shared/domain/net/outbound-policy.ts";
 import {
@@ -99,8 +101,28 @@ interface Prepared {
   where: string;
 }
 
+/**
+ * The pools of kept-alive connections of one OutboundHttp, one per (scheme, policy): the policy's lookup
+ * judges each new connection's address, and a pooled connection only ever serves requests made under the
+ * policy it was checked with. An idle connection closes before the receiver's own keep-alive timeout
+ * (Node reads its `Keep-Alive: timeout` hint; 4 s when it gives none, under common servers' 5 s).
+ */
+type Pools = Map<string, HttpAgent>;
+const IDLE_MS = 4000;
+
+function pooledAgent(pools: Pools, tls: boolean, policy: OutboundPolicy): HttpAgent {
+  const key = `${tls ? "https" : "http"} ${JSON.stringify(policy)}`;
+  let agent = pools.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: IDLE_MS, maxSockets: 32, maxFreeSockets: 8, scheduling: "lifo" as const };
+    agent = tls ? new HttpsAgent(options) : new HttpAgent(options);
+    pools.set(key, agent);
+  }
+  return agent;
+}
+
 /** Checks the URL against the policy and builds the request's options (the policy's lookup included). */
-function prepare(req: OutboundRequest, resolveName: Resolve | undefined): Prepared {
+function prepare(req: OutboundRequest, resolveName: Resolve | undefined, pools: Pools): Prepared {
   // With a socket path the URL names only the request path; the host is not connected to.
   const check = req.socketPath
     ? checkOutboundUrl(req.url, { allow_private: true, allow_loopback: true }, { schemes: ["http"] })
@@ -117,7 +139,7 @@ function prepare(req: OutboundRequest, resolveName: Resolve | undefined): Prepar
     method: req.method ?? "GET",
     path: `${url.pathname}${url.search}`,
     headers: { host: url.host, ...(body ? { "content-length": String(body.byteLength) } : {}), ...req.headers },
-    agent: false,
+    agent: req.reuseConnection && !req.socketPath ? pooledAgent(pools, tls, req.policy) : false,
     ...(req.socketPath
       ? { socketPath: req.socketPath }
       : { host: hostname, port: url.port ? Number(url.port) : tls ? 443 : 80, lookup: policyLookup(req.policy, resolveName) }),
@@ -133,12 +155,12 @@ function prepare(req: OutboundRequest, resolveName: Resolve | undefined): Prepar
   return { options, body, tls, where };
 }
 
-function send(req: OutboundRequest, resolveName: Resolve | undefined): Promise<OutboundResponse> {
+function send(req: OutboundRequest, resolveName: Resolve | undefined, pools: Pools): Promise<OutboundResponse> {
   const started = performance.now();
   const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
   let prepared: Prepared;
   try {
-    prepared = prepare(req, resolveName);
+    prepared = prepare(req, resolveName, pools);
   } catch (e) {
     return Promise.reject(e as Error);
   }
@@ -202,9 +224,9 @@ export function nodeHostResolver(resolveName: Resolve = systemResolve): HostReso
  * connection or the body with the matching OutboundError), and the byte count fails the body past
  * maxBytes. One `end` path (finished, failed, cancelled) clears the timer and the listener.
  */
-async function sendStream(req: OutboundRequest, resolveName: Resolve | undefined): Promise<OutboundStream> {
+async function sendStream(req: OutboundRequest, resolveName: Resolve | undefined, pools: Pools): Promise<OutboundStream> {
   const maxBytes = req.maxBytes ?? DEFAULT_OUTBOUND_MAX_BYTES;
-  const { options, body, tls, where } = prepare(req, resolveName);
+  const { options, body, tls, where } = prepare(req, resolveName, pools);
   let request: ClientRequest | undefined;
   let res: IncomingMessage | undefined;
   // Before the answer the request carries the error; after it, the body (whose reader then throws it).
@@ -273,5 +295,6 @@ async function sendStream(req: OutboundRequest, resolveName: Resolve | undefined
 
 /** `resolve` replaces the system resolver (tests: a name that resolves to loopback, as a rebinding DNS would). */
 export function nodeOutboundHttp(options: { resolve?: Resolve } = {}): OutboundHttp {
-  return { request: (req) => send(req, options.resolve), stream: (req) => sendStream(req, options.resolve) };
+  const pools: Pools = new Map();
+  return { request: (req) => send(req, options.resolve, pools), stream: (req) => sendStream(req, options.resolve, pools) };
 }

@@ -24,6 +24,12 @@ export interface OutboundRequest {
   socketPath?: string | null;
   signal?: AbortSignal;
   policy: OutboundPolicy;
+  /**
+   * Keep the connection open for the next request to the same place (docs/adr/0484):
+   * for senders that talk to one receiver often (notification deliveries, a hypervisor's API). Never for a
+   * monitor's check, which measures a fresh connection (DNS, connect, TLS) each time. Default false.
+   */
+  reuseConnection?: boolean;
 }
 
 export interface OutboundResponse {

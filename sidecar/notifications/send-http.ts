@@ -37,6 +37,8 @@ export async function sendHttp(
       timeoutMs,
       maxBytes: BODY_LIMIT,
       policy: net.policy,
+      // A burst sends many messages to one receiver: one connection each cost more than the send (adr/0484).
+      reuseConnection: true,
     });
   } catch (e) {
     if (!(e instanceof OutboundError)) return { outcome: "failed", http_status: null, error: `Request failed: ${(e as Error).name}` };

@@ -125,6 +125,43 @@ describe("the policy", () => {
   });
 });
 
+describe("connection reuse (docs/adr/0484)", () => {
+  it("a fresh connection per request unless asked; asked, one kept-alive connection serves them in turn", async () => {
+    const client = nodeOutboundHttp();
+    const url = `${plain.url}/hello`;
+    let before = plain.connections();
+    for (let i = 0; i < 3; i++) expect((await client.request({ url, timeoutMs: 3000, policy: LAB })).status).toBe(200);
+    expect(plain.connections() - before).toBe(3);
+    before = plain.connections();
+    for (let i = 0; i < 3; i++)
+      expect((await client.request({ url, timeoutMs: 3000, policy: LAB, reuseConnection: true })).status).toBe(200);
+    expect(plain.connections() - before).toBe(1);
+  });
+
+  it("a connection checked under one policy never serves a request made under another", async () => {
+    const client = nodeOutboundHttp({ resolve: async () => [{ address: "127.0.0.2", family: 4 }] });
+    const url = `http://pooled.test:${plain.port}/hello`;
+    const before = plain.connections();
+    const seen = plain.seen.length;
+    expect((await client.request({ url, timeoutMs: 3000, policy: LAB, reuseConnection: true })).status).toBe(200);
+    // The kept connection reached loopback under LAB; under the default policy the name is judged afresh.
+    const e = await failure(client.request({ url, timeoutMs: 3000, policy: DEFAULT_OUTBOUND_POLICY, reuseConnection: true }));
+    expect(e.code).toBe("refused");
+    expect(plain.seen.length).toBe(seen + 1);
+    expect((await client.request({ url, timeoutMs: 3000, policy: LAB, reuseConnection: true })).status).toBe(200);
+    expect(plain.connections() - before).toBe(1);
+  });
+
+  it("a kept-alive TLS connection is not shared with a request that would not trust the certificate", async () => {
+    const client = nodeOutboundHttp();
+    expect((await client.request({ url: secure.url, timeoutMs: 3000, policy: LAB, caPem: cert.cert, reuseConnection: true })).status).toBe(
+      200,
+    );
+    const e = await failure(client.request({ url: secure.url, timeoutMs: 3000, policy: LAB, reuseConnection: true }));
+    expect(e.code).toBe("tls");
+  });
+});
+
 describe("pinAllowedAddress (clients without a custom lookup)", () => {
   it("answers the allowed address of a name or literal, refuses forbidden ones", async () => {
     expect(await pinAllowedAddress("localhost", LAB)).toBe("127.0.0.1");

@@ -28,6 +28,8 @@ export interface HttpPeer {
   on(path: string, answer: Answer | Handler): void;
   /** Requests seen: method, path, headers, body. */
   seen: { method: string; path: string; headers: IncomingMessage["headers"]; body: string }[];
+  /** Connections accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startHttpPeer(options: { tls?: { key: string; cert: string
   const routes = new Map<string, Answer | Handler>();
   const seen: HttpPeer["seen"] = [];
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -88,6 +91,7 @@ export async function startHttpPeer(options: { tls?: { key: string; cert: string
   };
   const server: Server = options.tls ? createHttpsServer(options.tls, handle) : createHttpServer(handle);
   server.on("connection", (s: Socket) => {
+    accepted++;
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
@@ -99,6 +103,7 @@ export async function startHttpPeer(options: { tls?: { key: string; cert: string
     port,
     on: (path, answer) => void routes.set(path, answer),
     seen,
+    connections: () => accepted,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -49,6 +49,8 @@ export function dockerProviderClient(
       clientCertPem: credential.value?.cert ?? null,
       clientKeyPem: credential.value?.key ?? null,
       policy: config.policy,
+      // One sync reads every container of the engine (adr/0484); a unix socket is never pooled.
+      reuseConnection: true,
     });
     return { status: res.status, text: res.text() };
   });

@@ -78,6 +78,8 @@ export function pveClient(opts: PveClientOptions) {
         verifySsl: opts.verifySsl,
         caPem: opts.caPem,
         policy: opts.policy,
+        // A discovery is hundreds of calls to one API: a TLS handshake each was most of its time (adr/0484).
+        reuseConnection: true,
       });
     } catch (e) {
       throw transportError(e, baseUrl);
