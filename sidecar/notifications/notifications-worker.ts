@@ -13,7 +13,7 @@ import { notifierOf } from "../../shared/domain/notifications/notifiers/index.ts
 import { subscriberWebhookPolicy } from "../../shared/domain/status-pages/subscriber-policy.ts";
 import { GroupCommitter } from "../../shared/group-commit.ts";
 import type { DeliveryJob } from "../../shared/verbs/notifications/delivery-job.ts";
-import { type AttemptRecord, claimDeliveries, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
+import { type AttemptRecord, claimDeliveries, type OpenedSecrets, recordAttempts } from "../../shared/verbs/notifications/delivery-work.ts";
 import { sendDigests } from "../../shared/verbs/notifications/digests.ts";
 import { dispatchAlerts } from "../../shared/verbs/notifications/dispatch-alerts.ts";
 import { runEscalations } from "../../shared/verbs/notifications/escalations.ts";
@@ -73,6 +73,8 @@ export function notificationsWorker(
   const busy = new Map<number, number>();
   /** Deliveries sent by this worker whose attempts are not committed yet. */
   const pending = new Set<number>();
+  /** Sink secrets opened by earlier claims (delivery-work.ts). */
+  const opened: OpenedSecrets = new Map();
   let stopped = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
@@ -132,7 +134,16 @@ export function notificationsWorker(
     const links = { publicUrl: deps.config.PUBLIC_URL, signingKey: await deps.identity.signingKey(database.db) };
     const { jobs, failed } = await claimDeliveries({
       ctx,
-      input: { limit: room, leaseMs: options.leaseMs, vault: deps.vault, perSink: options.perSinkConcurrency, busy, pending, links },
+      input: {
+        limit: room,
+        leaseMs: options.leaseMs,
+        vault: deps.vault,
+        perSink: options.perSinkConcurrency,
+        busy,
+        pending,
+        links,
+        opened,
+      },
     });
     for (const f of failed)
       await recordAttempt({

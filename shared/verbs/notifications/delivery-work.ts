@@ -44,14 +44,24 @@ export interface ClaimOptions {
   pending?: ReadonlySet<number>;
   /** Set when PUBLIC_URL is: the messages carry links to the console and a signed acknowledge link. */
   links?: LinkSigning | undefined;
+  /**
+   * The worker's opened sink secrets across claims, keyed by the sink and its sealed value (a changed secret
+   * is a new key, never a stale answer): a burst's claims each opened the same few sinks again.
+   */
+  opened?: OpenedSecrets;
 }
+
+/** Opened sink secrets by `${sink id}:${sealed value}` (null: the vault could not open them). */
+export type OpenedSecrets = Map<string, Promise<Record<string, string> | null>>;
+/** Sinks are few; past this many entries the cache starts afresh rather than grow with edits. */
+const OPENED_MAX = 256;
 
 /** Claims up to `limit` due deliveries of enabled sinks, fairly across sinks, and answers what to send for each. */
 export const claimDeliveries = defineVerb(
   { scope: ADMIN_NOTIFICATIONS },
   async (
     s,
-    { limit, leaseMs, vault, perSink = limit, busy = new Map(), pending = new Set(), links: configured }: ClaimOptions,
+    { limit, leaseMs, vault, perSink = limit, busy = new Map(), pending = new Set(), links: configured, opened = new Map() }: ClaimOptions,
   ): Promise<{ jobs: DeliveryJob[]; failed: { id: number; error: string }[] }> => {
     const now = s.now.toISOString();
     const until = new Date(s.now.getTime() + leaseMs).toISOString();
@@ -155,7 +165,6 @@ export const claimDeliveries = defineVerb(
     ]);
     const incidents = new Map(incidentRows.map((i) => [i.id, i]));
     const monitorsById = new Map(monitorRows.map((m) => [m.id, m]));
-    const opened = new Map<number, Promise<Record<string, string> | null>>();
     for (const d of claimed) {
       const alert = alerts.get(d.alert_id);
       const sink = sinks.get(d.sink_id);
@@ -164,12 +173,19 @@ export const claimDeliveries = defineVerb(
         failed.push({ id: d.id, error: `Unknown provider type: ${sink.provider_type}` });
         continue;
       }
-      if (!opened.has(sink.id))
+      const sealed = `${sink.id}:${sink.secrets ?? ""}`;
+      if (!opened.has(sealed)) {
+        if (opened.size >= OPENED_MAX) opened.clear();
+        // A failure is not kept: the vault may open them on a later claim (a key restored meanwhile).
         opened.set(
-          sink.id,
-          openSinkSecrets(vault, sink).catch(() => null),
+          sealed,
+          openSinkSecrets(vault, sink).catch(() => {
+            opened.delete(sealed);
+            return null;
+          }),
         );
-      const secrets = await opened.get(sink.id)!;
+      }
+      const secrets = await opened.get(sealed)!;
       if (!secrets) {
         failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
         continue;
