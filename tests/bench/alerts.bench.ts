@@ -6,7 +6,7 @@
 // delivery is delivered, and what the slow and failing sinks got meanwhile: the slow one must not hold
 // the others back (per-sink concurrency). Only reports.
 import { notificationsWorker } from "../../sidecar/notifications/notifications-worker.ts";
-import { type AlertInput, enqueueAlert } from "../../shared/verbs/notifications/enqueue-alert.ts";
+import { type AlertInput, enqueueAlerts } from "../../shared/verbs/notifications/enqueue-alert.ts";
 import { defineVerb } from "../../shared/verbs/verb.ts";
 import { systemContext } from "../../shared/verbs/verb-context.ts";
 import { startPeer } from "../helpers/http-peer.ts";
@@ -17,9 +17,7 @@ const KIND = "bench.burst";
 const SLOW_MS = 2000;
 const WAIT_MS = 180_000;
 
-const enqueueMany = defineVerb({ scope: "public" }, async (s, alerts: AlertInput[]) => {
-  for (const a of alerts) await enqueueAlert(s, a);
-});
+const enqueueMany = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) => enqueueAlerts(s, alerts));
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

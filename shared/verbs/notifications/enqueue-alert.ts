@@ -61,3 +61,13 @@ export async function enqueueAlert(s: VerbScope, alert: AlertInput): Promise<voi
   // transaction, so a batch of alerts wakes it once, and the NOTIFY goes with the verb's own at its end.
   s.emit(NOTIFICATIONS_CHANNEL, { alerts: true });
 }
+
+/**
+ * Records several alerts in the caller's transaction, their statements pipelined on its connection (one
+ * round trip's wait for the lot, not one each: a burst of monitors going down together). PostgreSQL runs
+ * them one after another in the order given, so a later alert about the same subject still sees the
+ * incident an earlier one opened, exactly as awaiting each in turn would.
+ */
+export async function enqueueAlerts(s: VerbScope, alerts: AlertInput[]): Promise<void> {
+  await Promise.all(alerts.map((a) => enqueueAlert(s, a)));
+}

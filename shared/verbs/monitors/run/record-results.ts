@@ -16,7 +16,7 @@ import { decideGroup, type GroupJudgement } from "../../../domain/monitors/group
 import { decideQuorum } from "../../../domain/monitors/quorum.ts";
 import type { MonitorResult } from "./monitor-result.ts";
 import { decide, type MonitorState, type MonitorStatus } from "../../../domain/monitors/state.ts";
-import { enqueueAlert } from "../../notifications/enqueue-alert.ts";
+import { enqueueAlerts } from "../../notifications/enqueue-alert.ts";
 import { defineVerb, type VerbScope } from "../../verb.ts";
 import { groupsToFollow } from "../groups/results.ts";
 import { WRITE_MONITORS } from "../scopes.ts";
@@ -275,31 +275,34 @@ export async function recordMonitorResults(
     return m?.target_type === "hardware" && m.target_id != null ? [m.target_id] : [];
   });
   if (watchedNodes.length) await followMonitors(s, watchedNodes);
-  for (const a of alerts) {
-    const label = a.monitor.name;
-    const what = ALERT_TEXT[a.kind];
-    await enqueueAlert(s, {
-      kind: `monitor.${a.kind}`,
-      severity: what.severity,
-      monitor_id: a.monitor.id,
-      target_type: a.monitor.target_type,
-      target_id: a.monitor.target_id,
-      title: `${label} ${what.title}`,
-      // A push or group monitor has no host: its type alone says what it is.
-      body: `${label} (${[a.monitor.check_type, a.monitor.host].filter(Boolean).join(" ")}) ${what.body}: ${a.result.msg}`,
-      detail: {
-        event_id: eventIds[a.eventIndex] ?? null,
-        status_from: a.from,
-        status: a.kind,
-        msg: a.result.msg.slice(0, 500),
-        latency_ms: a.result.latency_ms,
-        host: a.monitor.host,
-        check_type: a.monitor.check_type,
-      },
-      occurred_at: new Date(a.result.checked_at),
-    });
-    outcome.alerts++;
-  }
+  await enqueueAlerts(
+    s,
+    alerts.map((a) => {
+      const label = a.monitor.name;
+      const what = ALERT_TEXT[a.kind];
+      return {
+        kind: `monitor.${a.kind}`,
+        severity: what.severity,
+        monitor_id: a.monitor.id,
+        target_type: a.monitor.target_type,
+        target_id: a.monitor.target_id,
+        title: `${label} ${what.title}`,
+        // A push or group monitor has no host: its type alone says what it is.
+        body: `${label} (${[a.monitor.check_type, a.monitor.host].filter(Boolean).join(" ")}) ${what.body}: ${a.result.msg}`,
+        detail: {
+          event_id: eventIds[a.eventIndex] ?? null,
+          status_from: a.from,
+          status: a.kind,
+          msg: a.result.msg.slice(0, 500),
+          latency_ms: a.result.latency_ms,
+          host: a.monitor.host,
+          check_type: a.monitor.check_type,
+        },
+        occurred_at: new Date(a.result.checked_at),
+      };
+    }),
+  );
+  outcome.alerts += alerts.length;
   for (let i = 0; i < samples.length; i += RESULTS_PER_NOTIFY)
     s.emit("monitors", {
       type: "results",
