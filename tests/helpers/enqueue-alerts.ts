@@ -1,12 +1,10 @@
-// Alerts enqueued as the monitor runner does, through the agreed hand-off (enqueueAlert) in one verb's
-// transaction, one after the other: the notification and alerts tests' one way to raise alerts.
-import { type AlertInput, enqueueAlert } from "../../shared/verbs/notifications/enqueue-alert.ts";
+// Alerts enqueued as the monitor runner does, through the agreed hand-off (enqueueAlerts) in one verb's
+// transaction, in order: the notification and alerts tests' one way to raise alerts.
+import { type AlertInput, enqueueAlerts as enqueueInOrder } from "../../shared/verbs/notifications/enqueue-alert.ts";
 import { defineVerb } from "../../shared/verbs/verb.ts";
 import type { VerbContext } from "../../shared/verbs/verb-context.ts";
 
-const enqueueVerb = defineVerb({ scope: "public" }, async (s, alerts: AlertInput[]) => {
-  for (const a of alerts) await enqueueAlert(s, a);
-});
+const enqueueVerb = defineVerb({ scope: "public" }, (s, alerts: AlertInput[]) => enqueueInOrder(s, alerts));
 
 /** Enqueues `alerts` (each a monitor.down "Server down" unless it says otherwise), the i-th occurring at `at(i)`. */
 export async function enqueueAlerts(ctx: VerbContext, alerts: Partial<AlertInput>[], at: (i: number) => Date): Promise<void> {
