@@ -419,6 +419,8 @@ describe("GET /auth/scopes", () => {
       "delete:*",
       "admin:*",
       "write:telemetry",
+      "read:ansible-inventory",
+      "read:prometheus-sd",
       "*:*",
     ]);
     for (const s of body.scopes) expect(s.description.length).toBeGreaterThan(5);
