@@ -3,13 +3,14 @@
 // groups come from the kind, site, role, environment and tags; host vars are the object's fields as
 // `svc_*`, its custom fields (to come, issue 33 item 3) under `svc_custom_fields`. Notes and
 // descriptions are left out: free text has no place in a play's variables, and nothing here is secret.
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { ANSIBLE_INVENTORY_SCOPE } from "../../auth/scopes.ts";
 import { queryRows } from "../../db/database.ts";
 import { ansibleGroup, ansibleHostNames, bareAddress } from "../../domain/service-discovery-names.ts";
 import type { SD_HOST_KINDS } from "../../schemas/service-discovery.ts";
 import { defineRead } from "../verb.ts";
-import { checkSdFilters, type SdFilters } from "./filters.ts";
+import type { VerbContext } from "../verb-context.ts";
+import { allOf, checkSdFilters, type SdFilters } from "./filters.ts";
 
 type HostKind = (typeof SD_HOST_KINDS)[number];
 type HostVars = Record<string, string | number | boolean | null | string[] | Record<string, unknown>>;
@@ -64,15 +65,13 @@ interface Host {
   own: HostVars;
 }
 
-const where = (parts: (SQL | false)[]) => sql.join([sql`true`, ...parts.filter((p): p is SQL => p !== false)], sql` and `);
-
-async function hardwareHosts(ctx: Parameters<typeof checkSdFilters>[0], f: SdFilters, envId: number | null): Promise<Host[]> {
+async function hardwareHosts(ctx: VerbContext, f: SdFilters, envId: number | null): Promise<Host[]> {
   const rows = await queryRows<HardwareRow>(
     ctx.db,
     sql`select h.id, h.name, h.ip_address, h.mac_address, h.status, h.role, h.vendor, h.model, h.cpu, h.memory_gb,
                h.location, h.tags, s.id as site_id, s.name as site, e.name as environment
         from hardware h left join sites s on s.id = h.site_id left join environments e on e.id = h.environment_id
-        where ${where([
+        where ${allOf([
           sql`btrim(coalesce(h.ip_address, '')) <> ''`,
           f.site_id !== undefined && sql`h.site_id = ${f.site_id}`,
           envId !== null && sql`h.environment_id = ${envId}`,
@@ -100,19 +99,14 @@ async function hardwareHosts(ctx: Parameters<typeof checkSdFilters>[0], f: SdFil
   }));
 }
 
-async function computeHosts(
-  ctx: Parameters<typeof checkSdFilters>[0],
-  f: SdFilters,
-  envId: number | null,
-  kind?: HostKind,
-): Promise<Host[]> {
+async function computeHosts(ctx: VerbContext, f: SdFilters, envId: number | null, kind?: HostKind): Promise<Host[]> {
   const rows = await queryRows<ComputeRow>(
     ctx.db,
     sql`select c.id, c.kind, c.name, c.ip_address, c.status, c.os, c.memory_mb, c.cpu_cores, c.disk_gb, c.tags,
                h.id as host_id, h.name as host, s.id as site_id, s.name as site, e.name as environment
         from compute_units c left join hardware h on h.id = c.hardware_id left join sites s on s.id = h.site_id
              left join environments e on e.id = c.environment_id
-        where ${where([
+        where ${allOf([
           sql`btrim(coalesce(c.ip_address, '')) <> ''`,
           kind !== undefined && sql`c.kind = ${kind}`,
           f.site_id !== undefined && sql`h.site_id = ${f.site_id}`,

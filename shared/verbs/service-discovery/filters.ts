@@ -2,7 +2,7 @@
 // name must exist, or the read is a 422 naming the parameter. A scrape or inventory config pointing at a
 // deleted site then fails loudly instead of quietly finding nothing; a tag is a free label, so an
 // unknown one simply matches nothing.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import type { VerbContext } from "../verb-context.ts";
@@ -27,4 +27,9 @@ export async function checkSdFilters(ctx: VerbContext, f: SdFilters): Promise<{ 
     issues.push({ loc: ["query", "environment"], msg: `Environment "${f.environment}" was not found.`, type: "not_found" });
   if (issues.length > 0) throw ApiError.validation(issues);
   return { environmentId: row?.env ?? null };
+}
+
+/** The conditions given (false ones left out) joined with `and`; `true` when none is. */
+export function allOf(parts: (SQL | false)[]): SQL {
+  return sql.join([sql`true`, ...parts.filter((p): p is SQL => p !== false)], sql` and `);
 }

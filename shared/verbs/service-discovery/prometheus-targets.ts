@@ -8,7 +8,7 @@ import { PROMETHEUS_SD_SCOPE } from "../../auth/scopes.ts";
 import { queryRows } from "../../db/database.ts";
 import { bareAddress, hostPort, tagsLabel } from "../../domain/service-discovery-names.ts";
 import { defineRead } from "../verb.ts";
-import { checkSdFilters, type SdFilters } from "./filters.ts";
+import { allOf, checkSdFilters, type SdFilters } from "./filters.ts";
 
 export interface PrometheusTargetGroup {
   targets: string[];
@@ -55,16 +55,15 @@ export const prometheusTargets = defineRead(
   { scope: PROMETHEUS_SD_SCOPE },
   async (ctx, f: PrometheusFilters): Promise<PrometheusTargetGroup[]> => {
     const { environmentId } = await checkSdFilters(ctx, f);
-    const conditions = [
+    const conditions = allOf([
       sql`jsonb_array_length(s.ports) > 0`,
-      ...(f.site_id !== undefined ? [sql`st.id = ${f.site_id}`] : []),
+      f.site_id !== undefined && sql`st.id = ${f.site_id}`,
       // A service names its environment by reference, or (older rows) by name only.
-      ...(environmentId !== null
-        ? [sql`(s.environment_id = ${environmentId} or (s.environment_id is null and s.environment = ${f.environment ?? null}))`]
-        : []),
-      ...(f.tag !== undefined ? [sql`${f.tag} = any(s.tags)`] : []),
-      ...(f.status !== undefined ? [sql`s.status = ${f.status}`] : []),
-    ];
+      environmentId !== null &&
+        sql`(s.environment_id = ${environmentId} or (s.environment_id is null and s.environment = ${f.environment ?? null}))`,
+      f.tag !== undefined && sql`${f.tag} = any(s.tags)`,
+      f.status !== undefined && sql`s.status = ${f.status}`,
+    ]);
     const rows = await queryRows<ServiceRow>(
       ctx.db,
       sql`select s.id, s.name, s.slug, s.status, s.ip_address, s.ports, s.tags,
@@ -77,7 +76,7 @@ export const prometheusTargets = defineRead(
           left join sites st on st.id = h.site_id
           left join environments e on e.id = s.environment_id
           left join categories cat on cat.id = s.category_id
-          where ${sql.join(conditions, sql` and `)}
+          where ${conditions}
           order by s.name, s.id`,
     );
     const groups: PrometheusTargetGroup[] = [];
