@@ -51,6 +51,7 @@ import { healthRoutes } from "./routes/health/index.ts";
 import { intelligenceRoutes } from "./routes/intelligence/index.ts";
 import { clusterRoutes } from "./routes/inventory/clusters.ts";
 import { graphRoutes } from "./routes/inventory/graph.ts";
+import { serviceDiscoveryRoutes } from "./routes/service-discovery.ts";
 import { computeUnitRoutes } from "./routes/inventory/compute-units.ts";
 import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
@@ -148,6 +149,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   clusterRoutes(app);
   vlanRoutes(app);
   graphRoutes(app);
+  serviceDiscoveryRoutes(app);
   searchRoutes(app);
   namesRoutes(app);
   intelligenceRoutes(app);

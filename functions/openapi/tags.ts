@@ -44,6 +44,8 @@ export const TAGS = [
   "search",
   "security",
   "services",
+  // Ours (docs/adr/0482): the Ansible inventory and the Prometheus http_sd targets.
+  "service-discovery",
   "settings",
   "sites",
   "status-pages",

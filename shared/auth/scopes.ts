@@ -33,8 +33,24 @@ export const ROLE_SCOPES: Readonly<Record<BuiltInRole, readonly string[]>> = {
  */
 export const MINT_TOKENS_SCOPE = "write:tokens";
 
+/**
+ * The service discovery reads (docs/adr/0482): each its own resource, so a token made for Ansible or for
+ * Prometheus reads that answer and nothing else; `read:*` covers them like any other read.
+ */
+export const ANSIBLE_INVENTORY_SCOPE = "read:ansible-inventory";
+export const PROMETHEUS_SD_SCOPE = "read:prometheus-sd";
+
 /** What a token may be given (served by GET /api/v1/auth/scopes). */
-export const GRANTABLE_SCOPES: readonly string[] = ["read:*", "write:*", "delete:*", "admin:*", "write:telemetry", "*:*"];
+export const GRANTABLE_SCOPES: readonly string[] = [
+  "read:*",
+  "write:*",
+  "delete:*",
+  "admin:*",
+  "write:telemetry",
+  ANSIBLE_INVENTORY_SCOPE,
+  PROMETHEUS_SD_SCOPE,
+  "*:*",
+];
 
 /** viewer < editor < admin; demo is read-only and ranks with viewer. */
 export const ROLE_RANK: Readonly<Record<BuiltInRole, number>> = { viewer: 0, demo: 0, editor: 1, admin: 2 };

@@ -7,6 +7,8 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "delete:*": "Delete every resource.",
   "admin:*": "Administer users, tokens, roles and settings.",
   "write:telemetry": "Push telemetry samples for hardware, and nothing else.",
+  "read:ansible-inventory": "Read the Ansible dynamic inventory (GET /api/v1/sd/ansible), and nothing else.",
+  "read:prometheus-sd": "Read the Prometheus HTTP service discovery targets (GET /api/v1/sd/prometheus), and nothing else.",
   "*:*": "Everything: every action on every resource.",
 };
 

@@ -33,7 +33,16 @@ describe("roles (spec 5.2)", () => {
   });
 
   it("grantable scopes are the spec's list", () => {
-    expect([...GRANTABLE_SCOPES]).toEqual(["read:*", "write:*", "delete:*", "admin:*", "write:telemetry", "*:*"]);
+    expect([...GRANTABLE_SCOPES]).toEqual([
+      "read:*",
+      "write:*",
+      "delete:*",
+      "admin:*",
+      "write:telemetry",
+      "read:ansible-inventory",
+      "read:prometheus-sd",
+      "*:*",
+    ]);
     expect(isGrantableScope("write:telemetry")).toBe(true);
     expect(isGrantableScope("write:hardware")).toBe(false);
   });
@@ -87,6 +96,13 @@ describe("scopeAllows", () => {
     [["write:hardware"], "read:hardware", false],
     [["write:telemetry"], "write:telemetry", true],
     [["write:telemetry"], "write:hardware", false],
+    // docs/adr/0482: the service discovery scopes are reads like any other (read:* covers them), and
+    // each covers its own answer only.
+    [["read:ansible-inventory"], "read:ansible-inventory", true],
+    [["read:ansible-inventory"], "read:prometheus-sd", false],
+    [["read:ansible-inventory"], "read:hardware", false],
+    [["read:prometheus-sd"], "read:services", false],
+    [viewer, "read:prometheus-sd", true],
     [["*:hardware"], "delete:hardware", true],
     [["*:hardware"], "delete:services", false],
     [[], "read:hardware", false],
