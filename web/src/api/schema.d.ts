@@ -7878,6 +7878,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sd/ansible": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inventory as Ansible dynamic inventory JSON (an inventory script's --list answer)
+         * @description Hosts: hardware, VMs and containers that have an IP address (`ansible_host`). Groups: `type_<kind>`, `site_<name>`, `role_<role>`, `env_<environment>`, `tag_<tag>` (names made of a-z, 0-9 and _). Host vars: the object's fields as `svc_*`. Any credential works; a token made for this alone holds only this scope (`read:*` covers it too). An unknown query parameter, site or environment is a 422. ETag, 304 on If-None-Match.
+         *
+         *     Needs scope `read:ansible-inventory`.
+         */
+        get: operations["getApiV1SdAnsible"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sd/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Services' ports as Prometheus HTTP service discovery target groups (http_sd_configs)
+         * @description One target group per port of a service with an address (the port's, the service's, or its host's), labelled `__meta_svc_*` (service, status, category, environment, site, host, port label and protocol, tags as `,a,b,`). Any credential works; a token made for this alone holds only this scope (`read:*` covers it too). An unknown query parameter, site or environment is a 422. ETag, 304 on If-None-Match.
+         *
+         *     Needs scope `read:prometheus-sd`.
+         */
+        get: operations["getApiV1SdPrometheus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -31764,6 +31808,100 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1SdAnsible: {
+        parameters: {
+            query?: {
+                /** @description Only what is in the environment of this name; an unknown environment is a 422. */
+                environment?: string;
+                /** @description Only hosts of this kind. */
+                kind?: "hardware" | "vm" | "container";
+                /** @description Only what is at this site (a VM or container is at its host's site); an unknown site is a 422. */
+                site_id?: string;
+                /** @description Only what carries this tag (exact name). */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _meta: {
+                            hostvars: {
+                                [key: string]: {
+                                    [key: string]: string | number | boolean | null | string[] | {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
+                        };
+                        all: {
+                            children: string[];
+                        };
+                    } & {
+                        [key: string]: {
+                            hosts: string[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1SdPrometheus: {
+        parameters: {
+            query?: {
+                /** @description Only what is in the environment of this name; an unknown environment is a 422. */
+                environment?: string;
+                /** @description Only the ports with this label (e.g. metrics). */
+                port_label?: string;
+                /** @description Only the ports of this protocol. */
+                protocol?: "tcp" | "udp";
+                /** @description Only what is at this site (a VM or container is at its host's site); an unknown site is a 422. */
+                site_id?: string;
+                /** @description Only services in this status. */
+                status?: "running" | "stopped" | "degraded" | "maintenance";
+                /** @description Only what carries this tag (exact name). */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        labels: {
+                            [key: string]: string;
+                        };
+                        targets: string[];
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Search: {
