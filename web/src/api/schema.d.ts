@@ -9524,7 +9524,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change your display name or email address (an email change needs current_password)
+         * Change your display name, email address (needs current_password) or console language
          * @description Read-only fields of the user shape (id, role, scopes, ...) are ignored; any other unknown field is a 422 naming it.
          */
         patch: operations["patchApiV1UsersMe"];
@@ -11256,6 +11256,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             locked_until: string | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
@@ -11313,6 +11315,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -11403,6 +11407,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -11462,6 +11468,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -11586,6 +11594,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             locked_until: string | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
@@ -11665,6 +11675,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -11719,6 +11731,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -14876,6 +14890,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15076,6 +15092,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15152,6 +15170,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15299,6 +15319,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15374,6 +15396,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         masquerade_by: number | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -15459,6 +15483,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
                         role: string;
@@ -15654,6 +15680,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15894,6 +15922,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16013,6 +16043,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16068,6 +16100,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16402,6 +16436,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16455,6 +16491,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -36521,6 +36559,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -36536,6 +36576,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
                         role: string;
@@ -36623,6 +36665,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -36667,6 +36711,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         masquerade_by: number | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -36696,6 +36742,8 @@ export interface operations {
                     display_name?: string | null;
                     /** Format: email */
                     email?: string;
+                    /** @description The console's language; null follows the browser. */
+                    locale?: ("en" | "de" | "fr" | "es") | null;
                 };
             };
         };
@@ -36716,6 +36764,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
                         role: string;
