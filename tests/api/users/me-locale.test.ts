@@ -61,4 +61,12 @@ describe("the user's console language", () => {
     expect((await res.json()).locale).toBeNull();
     expect(await stored()).toBeNull();
   });
+
+  it("is the user's own: an administrator's PATCH /admin/users ignores it", async () => {
+    const me = await (await call("GET", "/users/me")).json();
+    const res = await call("PATCH", `/admin/users/${me.id}`, { locale: "es" });
+    expect(res.status).toBe(200);
+    expect((await res.json()).locale).toBeNull();
+    expect(await stored()).toBeNull();
+  });
 });
