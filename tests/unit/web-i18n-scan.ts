@@ -20,7 +20,13 @@ const VISIBLE_ATTRIBUTES = new Set([
   "alt",
   "label",
   "empty",
+  // The console's own components' props that end up on screen.
   "hint",
+  "caption",
+  "button",
+  "emptyChoice",
+  // A table cell's column name, shown before the value on a narrow screen (styles.css, attr(data-label)).
+  "data-label",
 ]);
 const LETTERS = /\p{L}/u;
 /** The explicit escape for text that is not prose (a product name, an example command): docs/web-ui.md. */
@@ -40,8 +46,7 @@ export function sourceFiles(ext: RegExp, dir = WEB_SRC): string[] {
     .sort();
 }
 
-function parse(file: string): ts.SourceFile {
-  const text = readFileSync(join(ROOT, file), "utf8");
+function parse(file: string, text = readFileSync(join(ROOT, file), "utf8")): ts.SourceFile {
   return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
 }
 
@@ -59,9 +64,12 @@ function shownStrings(e: ts.Expression): ts.Node[] {
   return [];
 }
 
-/** English a user would see in a .tsx file: JSX text, and string literals in JSX children and visible attributes. */
-export function visibleLiterals(file: string): Literal[] {
-  const sf = parse(file);
+/**
+ * English a user would see in a .tsx file: JSX text, and string literals in JSX children and visible
+ * attributes. `text` instead of the file's own (the test of this scanner).
+ */
+export function visibleLiterals(file: string, text?: string): Literal[] {
+  const sf = parse(file, text);
   const lines = sf.text.split("\n");
   const found: Literal[] = [];
   const add = (node: ts.Node, raw: string) => {

@@ -28,8 +28,26 @@ describe("web console translations", () => {
   });
 
   it("a translated screen shows no English outside the catalogue", () => {
-    const left = tsx.filter((f) => !pending.has(f)).flatMap(visibleLiterals);
+    const left = tsx.filter((f) => !pending.has(f)).flatMap((f) => visibleLiterals(f));
     expect(left.map((l) => `${l.file}:${l.line} "${l.text}"`)).toEqual([]);
+  });
+
+  it("the scan finds English in JSX text, shown literals and visible attributes, and honours i18n-ignore", () => {
+    const source = [
+      "const A = () => (",
+      '  <p title="Hover text" class="meta" data-x="Not shown">',
+      "    Plain text {n}",
+      '    {busy ? "Saving…" : t("common:save.saving")}',
+      "    {`${n} items`}",
+      "    {/* i18n-ignore: a command, not prose */}",
+      "    <code>npm start</code>",
+      '    <input placeholder={t("x:y")} aria-label="Name" />',
+      '    {42} — {t("common:cancel")}',
+      "  </p>",
+      ");",
+    ].join("\n");
+    const found = visibleLiterals("web/src/example.tsx", source).map((l) => `${l.line} ${l.text}`);
+    expect(found).toEqual(["2 Hover text", "3 Plain text", "4 Saving…", "5 items", "8 Name"]);
   });
 
   it("the catalogues hold exactly the languages users can choose", () => {
