@@ -38,7 +38,8 @@ describe("web console translations", () => {
       '  <p title="Hover text" class="meta" data-x="Not shown">',
       "    Plain text {n}",
       '    {busy ? "Saving…" : t("common:save.saving")}',
-      "    {`${n} items`}",
+      // A template literal in the snippet; split so it is not one here.
+      "    {`$" + "{n} items`}",
       "    {/* i18n-ignore: a command, not prose */}",
       "    <code>npm start</code>",
       '    <input placeholder={t("x:y")} aria-label="Name" />',
