@@ -14,7 +14,6 @@ export const ROLE_SCOPES: Readonly<Record<BuiltInRole, readonly string[]>> = {
     "write:hardware",
     "write:services",
     "write:networks",
-    "write:racks",
     "write:clusters",
     "write:external",
     "write:compute",

@@ -13,7 +13,7 @@ beforeAll(async () => {
   a = await createActors();
   hq = (await a.t.sql`insert into sites (name) values ('hq') returning id`)[0]!.id as number;
   branch = (await a.t.sql`insert into sites (name) values ('branch') returning id`)[0]!.id as number;
-  rackId = (await (await a.req("POST", "racks", a.editor, { site_id: hq, name: "r1", u_height: 42 })).json()).id;
+  rackId = (await (await a.req("POST", "racks", a.admin, { site_id: hq, name: "r1", u_height: 42 })).json()).id;
   const sw = await a.req("POST", "hardware", a.editor, { name: "sw-01", rack_id: rackId, rack_unit: 10, u_height: 2 });
   expect(sw.status).toBe(201);
   swId = (await sw.json()).id;
@@ -107,7 +107,7 @@ describe("placement: refused, nothing changed", () => {
   });
 
   it("a reserved unit is 409 naming the reservation", async () => {
-    const rv = await (await a.req("POST", `racks/${rackId}/reservations`, a.editor, { first_unit: 35, u_count: 2, reason: "UPS" })).json();
+    const rv = await (await a.req("POST", `racks/${rackId}/reservations`, a.admin, { first_unit: 35, u_count: 2, reason: "UPS" })).json();
     const b = await refused(
       a.req("POST", "hardware", a.editor, { name: "into-res", rack_id: rackId, rack_unit: 36, rack_face: "rear" }),
       409,

@@ -16,7 +16,7 @@ afterAll(async () => a.t.close());
 const body = async (res: Response) => res.json();
 const rackRow = async (id: number) => (await a.t.sql`select * from racks where id = ${id}`)[0];
 async function rack(fields: Record<string, unknown>) {
-  const res = await a.req("POST", "racks", a.editor, { site_id: hq, ...fields });
+  const res = await a.req("POST", "racks", a.admin, { site_id: hq, ...fields });
   expect(res.status).toBe(201);
   return body(res);
 }
@@ -28,7 +28,7 @@ async function node(fields: Record<string, unknown>) {
 
 describe("racks: CRUD", () => {
   it("creates with NetBox's defaults, reads with an ETag, lists, patches with If-Match, deletes", async () => {
-    const res = await a.req("POST", "racks", a.editor, {
+    const res = await a.req("POST", "racks", a.admin, {
       site_id: hq,
       name: "r1",
       facility_id: "DC1-A01",
@@ -53,13 +53,13 @@ describe("racks: CRUD", () => {
     const got = await a.req("GET", `racks/${r.id}`, a.viewer);
     expect(got.headers.get("etag")).toBe('W/"1"');
 
-    const stale = await a.req("PATCH", `racks/${r.id}`, a.editor, { description: "x" }, { "if-match": 'W/"7"' });
+    const stale = await a.req("PATCH", `racks/${r.id}`, a.admin, { description: "x" }, { "if-match": 'W/"7"' });
     expect(stale.status).toBe(412);
     expect((await rackRow(r.id))!.version).toBe(1);
     const patched = await a.req(
       "PATCH",
       `racks/${r.id}`,
-      a.editor,
+      a.admin,
       { description: "row A", numbering: "top_down" },
       { "if-match": 'W/"1"' },
     );
@@ -93,17 +93,20 @@ describe("racks: CRUD", () => {
       { name: "" },
       { name: "x", colour: "red" },
     ])
-      expect((await a.req("POST", "racks", a.editor, { site_id: hq, ...bad })).status, JSON.stringify(bad)).toBe(422);
-    expect((await a.req("POST", "racks", a.editor, { name: "x" })).status).toBe(422);
-    const unknownSite = await a.req("POST", "racks", a.editor, { site_id: 999_999, name: "x" });
+      expect((await a.req("POST", "racks", a.admin, { site_id: hq, ...bad })).status, JSON.stringify(bad)).toBe(422);
+    expect((await a.req("POST", "racks", a.admin, { name: "x" })).status).toBe(422);
+    const unknownSite = await a.req("POST", "racks", a.admin, { site_id: 999_999, name: "x" });
     expect(unknownSite.status).toBe(422);
     expect((await body(unknownSite)).fields).toEqual({ site_id: "Site 999999 was not found." });
     const first = await rack({ name: "dup" });
-    const dup = await a.req("POST", "racks", a.editor, { site_id: hq, name: "dup" });
+    const dup = await a.req("POST", "racks", a.admin, { site_id: hq, name: "dup" });
     expect(dup.status).toBe(409);
     expect((await body(dup)).detail).toBe(`Rack ${first.id} of site ${hq} already has name "dup".`);
-    expect((await a.req("POST", "racks", a.editor, { site_id: branch, name: "dup" })).status).toBe(201);
+    expect((await a.req("POST", "racks", a.admin, { site_id: branch, name: "dup" })).status).toBe(201);
+    // Racks have their own scope like sites (write:racks): editors place hardware but do not change racks.
     expect((await a.req("POST", "racks", a.viewer, { site_id: hq, name: "v" })).status).toBe(403);
+    expect((await a.req("POST", "racks", a.editor, { site_id: hq, name: "v" })).status).toBe(403);
+    expect((await a.req("POST", `racks/${first.id}/reservations`, a.editor, { first_unit: 1, reason: "v" })).status).toBe(403);
     expect((await a.t.sql`select count(*)::int as n from racks`)[0]!.n).toBe(before + 2);
   });
 });
@@ -111,7 +114,7 @@ describe("racks: CRUD", () => {
 describe("racks: reservations", () => {
   it("reserves units with a reason and who, lists, patches and releases them", async () => {
     const r = await rack({ name: "res", u_height: 12 });
-    const res = await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 3, u_count: 2, reason: "new firewall" });
+    const res = await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 3, u_count: 2, reason: "new firewall" });
     expect(res.status).toBe(201);
     const rv = await body(res);
     expect(rv).toMatchObject({
@@ -120,7 +123,7 @@ describe("racks: reservations", () => {
       u_count: 2,
       last_unit: 4,
       reason: "new firewall",
-      created_by: "editor@example.com",
+      created_by: "admin@example.com",
       version: 1,
     });
     expect((await body(await a.req("GET", `racks/${r.id}/reservations`, a.viewer))).items).toHaveLength(1);
@@ -130,7 +133,7 @@ describe("racks: reservations", () => {
       free_u: 10,
       percent: 0,
     });
-    const patched = await a.req("PATCH", `racks/${r.id}/reservations/${rv.id}`, a.editor, { u_count: 3 }, { "if-match": 'W/"1"' });
+    const patched = await a.req("PATCH", `racks/${r.id}/reservations/${rv.id}`, a.admin, { u_count: 3 }, { "if-match": 'W/"1"' });
     expect(await body(patched)).toMatchObject({ last_unit: 5, version: 2 });
 
     const other = await rack({ name: "res-other" });
@@ -144,19 +147,19 @@ describe("racks: reservations", () => {
   it("refuses a reservation without a reason (422), past the top or over a node or another reservation (409), changing nothing", async () => {
     const r = await rack({ name: "res-409", u_height: 10 });
     const n = await node({ name: "res-node", site_id: hq, rack_id: r.id, rack_unit: 5, u_height: 2, rack_face: "rear" });
-    const held = await body(await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 1, u_count: 2, reason: "cabling" }));
+    const held = await body(await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 1, u_count: 2, reason: "cabling" }));
     const count = async () => (await a.t.sql`select count(*)::int as n from rack_reservations where rack_id = ${r.id}`)[0]!.n;
-    expect((await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 7 })).status).toBe(422);
-    expect((await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 7, reason: " " })).status).toBe(422);
-    const past = await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 9, u_count: 3, reason: "x" });
+    expect((await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 7 })).status).toBe(422);
+    expect((await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 7, reason: " " })).status).toBe(422);
+    const past = await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 9, u_count: 3, reason: "x" });
     expect(past.status).toBe(409);
     expect((await body(past)).detail).toBe(`units 9-11 run past rack 'res-409' (id ${r.id}), which has 10 U.`);
-    const overNode = await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 6, reason: "x" });
+    const overNode = await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 6, reason: "x" });
     expect(overNode.status).toBe(409);
     expect((await body(overNode)).detail).toBe(
       `In rack 'res-409' (id ${r.id}), unit 6 (rear) overlap units 5-6, taken by hardware 'res-node' (id ${n.id}).`,
     );
-    const overRes = await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 2, u_count: 2, reason: "x" });
+    const overRes = await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 2, u_count: 2, reason: "x" });
     expect(overRes.status).toBe(409);
     expect((await body(overRes)).detail).toContain(`reserved (reservation ${held.id}: cabling)`);
     expect(await count()).toBe(1);
@@ -170,7 +173,7 @@ describe("racks: elevation", () => {
     const front = await node({ name: "sw-front", rack_id: r.id, rack_unit: 4, u_height: 1 });
     const rear = await node({ name: "pdu-rear", rack_id: r.id, rack_unit: 4, u_height: 1, rack_face: "rear" });
     await node({ name: "loose", rack_id: r.id });
-    const rv = await body(await a.req("POST", `racks/${r.id}/reservations`, a.editor, { first_unit: 6, reason: "spare" }));
+    const rv = await body(await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 6, reason: "spare" }));
     expect(full.site_id).toBe(hq);
     expect(front.rack_face).toBe("front");
 
@@ -186,7 +189,7 @@ describe("racks: elevation", () => {
     expect(e.unplaced).toEqual([{ id: expect.any(Number), name: "loose" }]);
     expect(e.utilisation).toEqual({ used_u: 3, reserved_u: 1, free_u: 2, percent: 50 });
 
-    await a.req("PATCH", `racks/${r.id}`, a.editor, { numbering: "top_down" });
+    await a.req("PATCH", `racks/${r.id}`, a.admin, { numbering: "top_down" });
     const td = await body(await a.req("GET", `racks/${r.id}/elevation`, a.viewer));
     expect(td.numbering).toBe("top_down");
     expect(td.units.map((u: { unit: number }) => u.unit)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -199,11 +202,11 @@ describe("racks: refusals that protect what is mounted", () => {
   it("shrinking below a node is 409 naming it; moving a rack with nodes to another site is 409; deleting it is 409", async () => {
     const r = await rack({ name: "shrink", u_height: 20 });
     const n = await node({ name: "top-box", rack_id: r.id, rack_unit: 15, u_height: 4 });
-    const shrink = await a.req("PATCH", `racks/${r.id}`, a.editor, { u_height: 17 });
+    const shrink = await a.req("PATCH", `racks/${r.id}`, a.admin, { u_height: 17 });
     expect(shrink.status).toBe(409);
     expect((await body(shrink)).detail).toBe(`Rack 'shrink' (id ${r.id}) cannot be 17 U: hardware 'top-box' (id ${n.id}) reaches unit 18.`);
-    expect((await a.req("PATCH", `racks/${r.id}`, a.editor, { u_height: 18 })).status).toBe(200);
-    const move = await a.req("PATCH", `racks/${r.id}`, a.editor, { site_id: branch });
+    expect((await a.req("PATCH", `racks/${r.id}`, a.admin, { u_height: 18 })).status).toBe(200);
+    const move = await a.req("PATCH", `racks/${r.id}`, a.admin, { site_id: branch });
     expect(move.status).toBe(409);
     const del = await a.req("DELETE", `racks/${r.id}`, a.admin);
     expect(del.status).toBe(409);
