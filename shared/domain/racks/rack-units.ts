@@ -57,14 +57,18 @@ export function occupantAt(
   return reservation ? { kind: "reservation", reservation } : undefined;
 }
 
-/** The sentence of a 409: which units are asked for and who has them. */
-export function takenText(first: number, height: number, taken: NonNullable<ReturnType<typeof occupantAt>>): string {
+const onFace = (face: Face) => (face === "both" ? "on both faces" : `on the ${face}`);
+
+/** The sentence of a 409: which units are asked for on which face, and who has them. */
+export function takenText(first: number, height: number, face: Face, taken: NonNullable<ReturnType<typeof occupantAt>>): string {
+  const asked = `${unitsText(first, height)} ${onFace(face)} cannot be used`;
   if (taken.kind === "hardware") {
     const n = taken.node;
-    return `${unitsText(first, height)} (${n.face === "both" ? "both faces" : n.face}) overlap ${unitsText(n.first_unit, n.u_height)}, taken by hardware '${n.name}' (id ${n.id}).`;
+    const verb = n.u_height === 1 ? "is" : "are";
+    return `${asked}: ${unitsText(n.first_unit, n.u_height)} ${verb} taken by hardware '${n.name}' (id ${n.id}), mounted ${n.face === "both" ? "full depth" : onFace(n.face)}.`;
   }
   const r = taken.reservation;
-  return `${unitsText(first, height)} overlap ${unitsText(r.first_unit, r.u_count)}, reserved (reservation ${r.id}: ${r.reason}).`;
+  return `${asked}: ${unitsText(r.first_unit, r.u_count)} ${r.u_count === 1 ? "is" : "are"} reserved (reservation ${r.id}: ${r.reason}).`;
 }
 
 /** Units top of the rack first: bottom-up racks count down from the top, top-down racks count up. */

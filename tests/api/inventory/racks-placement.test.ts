@@ -67,12 +67,12 @@ describe("placement: accepted", () => {
 
 describe("placement: refused, nothing changed", () => {
   it("overlapping a node on the same face is 409 naming it (create, PATCH, PUT)", async () => {
-    const msg = `In rack 'r1' (id ${rackId}), units 11-12 (front) overlap units 10-11, taken by hardware 'sw-01' (id ${swId}).`;
+    const msg = `In rack 'r1' (id ${rackId}), units 11-12 on the front cannot be used: units 10-11 are taken by hardware 'sw-01' (id ${swId}), mounted on the front.`;
     const b = await refused(a.req("POST", "hardware", a.editor, { name: "clash", rack_id: rackId, rack_unit: 11, u_height: 2 }), 409, msg);
     expect(b.occupant).toEqual({ type: "hardware", id: swId, name: "sw-01" });
     expect(b.fields).toEqual({ rack_unit: msg });
     const other = await (await a.req("POST", "hardware", a.editor, { name: "mover", rack_id: rackId, rack_unit: 20 })).json();
-    await refused(a.req("PATCH", `hardware/${other.id}`, a.editor, { rack_unit: 11 }), 409, /taken by hardware 'sw-01'/);
+    await refused(a.req("PATCH", `hardware/${other.id}`, a.editor, { rack_unit: 11 }), 409, /are taken by hardware 'sw-01'/);
     await refused(
       a.req("PUT", `hardware/${other.id}`, a.editor, { name: "mover", rack_id: rackId, rack_unit: 10, rack_face: "both" }),
       409,
@@ -111,7 +111,7 @@ describe("placement: refused, nothing changed", () => {
     const b = await refused(
       a.req("POST", "hardware", a.editor, { name: "into-res", rack_id: rackId, rack_unit: 36, rack_face: "rear" }),
       409,
-      /reserved \(reservation \d+: UPS\)/,
+      /are reserved \(reservation \d+: UPS\)/,
     );
     expect(b.occupant).toEqual({ type: "reservation", id: rv.id, reason: "UPS" });
   });

@@ -157,7 +157,7 @@ describe("racks: reservations", () => {
     const overNode = await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 6, reason: "x" });
     expect(overNode.status).toBe(409);
     expect((await body(overNode)).detail).toBe(
-      `In rack 'res-409' (id ${r.id}), unit 6 (rear) overlap units 5-6, taken by hardware 'res-node' (id ${n.id}).`,
+      `In rack 'res-409' (id ${r.id}), unit 6 on both faces cannot be used: units 5-6 are taken by hardware 'res-node' (id ${n.id}), mounted on the rear.`,
     );
     const overRes = await a.req("POST", `racks/${r.id}/reservations`, a.admin, { first_unit: 2, u_count: 2, reason: "x" });
     expect(overRes.status).toBe(409);

@@ -61,7 +61,7 @@ export async function placementValues(s: VerbScope, input: HardwareValues, exist
   const others = contents.nodes.filter((n) => n.id !== existing?.id);
   const taken = occupantAt(first, height, face, others, contents.reservations);
   if (taken) {
-    const msg = `In ${where}, ${takenText(first, height, taken)}`;
+    const msg = `In ${where}, ${takenText(first, height, face, taken)}`;
     const occupant =
       taken.kind === "hardware"
         ? { type: "hardware", id: taken.node.id, name: taken.node.name }

@@ -38,7 +38,7 @@ export const reservationVerbs = resourceVerbs(
       const others = contents.reservations.filter((r) => r.id !== existing?.id);
       const taken = occupantAt(first, count, "both", contents.nodes, others);
       if (taken) {
-        const msg = `In ${where}, ${takenText(first, count, taken)}`;
+        const msg = `In ${where}, ${takenText(first, count, "both", taken)}`;
         throw ApiError.conflict(msg, { fields: { first_unit: msg } });
       }
       return existing ? input : { ...input, created_by: s.ctx.actor?.email ?? s.ctx.actor?.role ?? null };
