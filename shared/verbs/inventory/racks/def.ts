@@ -7,7 +7,7 @@ import { hardware, rackReservations, racks, sites } from "../../../db/schema/ind
 import { heightOf, type Utilisation } from "../../../domain/racks/rack-units.ts";
 import { ApiError } from "../../../errors.ts";
 import type { RackListQuery } from "../../../schemas/racks.ts";
-import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { refuseWhileDependents } from "../../resources/dependents-conflict.ts";
 import { eqFilter, tagFilter } from "../../resources/filters.ts";
 import { iso, namesById } from "../../resources/present.ts";
 import { defineResource } from "../../resources/resource-def.ts";
@@ -91,13 +91,8 @@ export const rackVerbs = resourceVerbs(
       return input;
     },
     async beforeDelete(s, row) {
-      const nodes = await s.tx.select({ id: hardware.id, name: hardware.name }).from(hardware).where(eq(hardware.rack_id, row.id));
-      if (nodes.length > 0)
-        throw dependentsConflict(
-          "Rack",
-          row.id,
-          nodes.map((n) => ({ type: "hardware", ...n })),
-        );
+      const where = eq(hardware.rack_id, row.id);
+      await refuseWhileDependents(s.tx, "Rack", row.id, { type: "hardware", table: hardware, id: hardware.id, name: hardware.name, where });
     },
     async present(db, rows) {
       const [names, utilisation] = await Promise.all([

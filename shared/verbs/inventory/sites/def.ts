@@ -5,7 +5,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { racks, sites, vlans } from "../../../db/schema/index.ts";
-import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { dependentsConflict, refuseWhileDependents } from "../../resources/dependents-conflict.ts";
 import { withIsoTimestamps } from "../../resources/present.ts";
 import { defineResource } from "../../resources/resource-def.ts";
 import { resourceVerbs } from "../../resources/resource-verbs.ts";
@@ -37,13 +37,8 @@ export const siteVerbs = resourceVerbs(
       return input;
     },
     async beforeDelete(s, row) {
-      const siteRacks = await s.tx.select({ id: racks.id, name: racks.name }).from(racks).where(eq(racks.site_id, row.id));
-      if (siteRacks.length > 0)
-        throw dependentsConflict(
-          "Site",
-          row.id,
-          siteRacks.map((r) => ({ type: "rack", ...r })),
-        );
+      const where = eq(racks.site_id, row.id);
+      await refuseWhileDependents(s.tx, "Site", row.id, { type: "rack", table: racks, id: racks.id, name: racks.name, where });
       const loose = alias(vlans, "loose");
       const clashes = await s.tx
         .select({ id: vlans.id, name: vlans.name, vlan_id: vlans.vlan_id, loose_id: loose.id })
