@@ -47,6 +47,8 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const used = (elevation as { utilisation: { used_u: number } }).utilisation.used_u;
   const e = await measure(CALLS, () => hit(ctx, "GET", `/api/v1/racks/${rackId}/elevation`));
   const sqlMs = await bareSql(ctx, rackId);
+  // The same rack's record (one row and its utilisation): the floor of an authenticated GET here.
+  const g = await measure(CALLS, () => hit(ctx, "GET", `/api/v1/racks/${rackId}`));
   // The rear device moves between the rear of units 5 and 6, free but for itself.
   const m = await measure(100, (i) => hit(ctx, "PATCH", `/api/v1/hardware/${moverId}`, { rack_unit: 5 + (i % 2) }), 10);
   return [
@@ -57,6 +59,13 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
       rps: e.rps,
       baseline_sql_ms: round(sqlMs),
       note: `GET /racks/{id}/elevation, ${CALLS} calls, ${used} U used, 1 reserved; target < 50 ms`,
+    },
+    {
+      name: "the rack's record with its utilisation",
+      p50_ms: g.p50,
+      p99_ms: g.p99,
+      rps: g.rps,
+      note: `GET /racks/{id}, ${CALLS} calls: the same request without the units`,
     },
     {
       name: "device moved in the rack (PATCH, rack locked, overlap checked)",
