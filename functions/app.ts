@@ -57,6 +57,7 @@ import { hardwareRoutes } from "./routes/inventory/hardware.ts";
 import { externalNodeRoutes } from "./routes/inventory/external-nodes.ts";
 import { labelRoutes } from "./routes/inventory/labels.ts";
 import { miscRoutes } from "./routes/inventory/misc.ts";
+import { rackRoutes } from "./routes/inventory/racks.ts";
 import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
@@ -146,6 +147,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   ipamRoutes(app);
   labelRoutes(app);
   siteRoutes(app);
+  rackRoutes(app);
   clusterRoutes(app);
   vlanRoutes(app);
   graphRoutes(app);

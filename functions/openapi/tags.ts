@@ -41,6 +41,7 @@ export const TAGS = [
   "notifications",
   "oauth",
   "privacy and threat analysis",
+  "racks",
   "search",
   "security",
   "services",

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
+import { RACK_FACES } from "./racks.ts";
 import { IpAddress, Name, OptionalInt, OptionalNumber, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
 export const HARDWARE_STATUSES = ["up", "down", "degraded", "maintenance", "unknown"] as const;
@@ -19,6 +20,8 @@ const writable = {
   location: OptionalText(200),
   u_height: OptionalInt(0, 100),
   rack_unit: OptionalInt(0, 100),
+  rack_id: RefId,
+  rack_face: v.optional(v.nullable(v.picklist(RACK_FACES, `Must be one of: ${RACK_FACES.join(", ")}.`))),
   environment_id: RefId,
   site_id: RefId,
   vendor_catalog_key: OptionalText(200),
@@ -26,7 +29,7 @@ const writable = {
   notes: OptionalText(10_000),
   tags: Tags,
 };
-const readOnly = ["environment_name", "effective_status", "status_changed_at"];
+const readOnly = ["environment_name", "effective_status", "status_changed_at", "rack_name"];
 
 export const HardwareCreate = writeBody(writable, readOnly);
 export const HardwarePatch = patchBody(writable, readOnly);
@@ -49,6 +52,9 @@ export const Hardware = v.object({
   location: v.nullable(v.string()),
   u_height: v.nullable(v.number()),
   rack_unit: v.nullable(v.number()),
+  rack_id: v.nullable(v.number()),
+  rack_name: v.nullable(v.string()),
+  rack_face: v.nullable(v.picklist(RACK_FACES)),
   environment_id: v.nullable(v.number()),
   environment_name: v.nullable(v.string()),
   site_id: v.nullable(v.number()),
@@ -67,6 +73,7 @@ export const HardwareListQuery = listQuery(["name", "role", "status", "vendor", 
   vendor: TextFilter,
   environment_id: IntFilter,
   site_id: IntFilter,
+  rack_id: IntFilter,
   tag: TextFilter,
 });
 

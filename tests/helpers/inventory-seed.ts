@@ -9,9 +9,13 @@ export async function seedRichInventory(sql: postgres.Sql): Promise<void> {
     const [env] = await tx`insert into environments (name, color) values ('prod', '#ff0000') returning id`;
     const [cat] = await tx`insert into categories (name, icon) values ('Media', 'film') returning id`;
     await tx`insert into tags (name, color) values ('core', '#00ff00'), ('edge', null)`;
-    const [h1] = await tx`insert into hardware (name, role, vendor, memory_gb, ip_address, environment_id, site_id, tags, notes)
+    const [rack] =
+      await tx`insert into racks (site_id, name, u_height, numbering, facility_id, tags) values (${site!.id}, 'rack-a', 24, 'top_down', 'A01', '{core}') returning id`;
+    await tx`insert into rack_reservations (rack_id, first_unit, u_count, reason, created_by) values (${rack!.id}, 20, 2, 'UPS', 'admin@example.com')`;
+    const [h1] =
+      await tx`insert into hardware (name, role, vendor, memory_gb, ip_address, environment_id, site_id, tags, notes, rack_id, rack_unit, u_height, rack_face)
                           values ('pve-1', 'hypervisor', 'Dell', 64.5, '10.0.0.2', ${env!.id}, ${site!.id}, '{core,edge}', 'line 1
-line "2" ü') returning id`;
+line "2" ü', ${rack!.id}, 3, 2, 'both') returning id`;
     const [h2] = await tx`insert into hardware (name, role, tags) values ('switch-1', 'switch', '{edge}') returning id`;
     await tx`insert into hardware_connections (source_hardware_id, target_hardware_id, connection_type, bandwidth_mbps) values (${h1!.id}, ${h2!.id}, 'ethernet', 10000)`;
     const [cu] =
@@ -50,6 +54,8 @@ line "2" ü') returning id`;
 export async function tableCounts(sql: postgres.Sql): Promise<Record<string, number>> {
   const tables = [
     "sites",
+    "racks",
+    "rack_reservations",
     "environments",
     "categories",
     "tags",

@@ -20,6 +20,6 @@ export function siteRoutes(app: Hono<AppEnv>): void {
     writeDescription:
       "Sites have their own scope, write:sites, which no built-in role but admin (write:*) holds: editors read sites but do not change them; grant write:sites to a custom role or token to delegate. name is unique (409); latitude -90..90, longitude -180..180.",
     deleteDescription:
-      "Detaches what was at the site (hardware, networks and VLANs keep existing with site_id null); 409 when one of its VLANs would then share its tag with a VLAN that has no site.",
+      "Detaches what was at the site (hardware, networks and VLANs keep existing with site_id null); 409 naming its racks while it has any, and when one of its VLANs would then share its tag with a VLAN that has no site.",
   });
 }

@@ -46,6 +46,58 @@ export const tags = pgTable("tags", {
   ...timestamps,
 });
 
+/**
+ * Racks at a site (issue 33, docs/racks.md, ADR 0480). Units are numbered 1..u_height whatever the
+ * numbering: `numbering` says only whether unit 1 is drawn at the bottom (bottom_up, as NetBox) or the top.
+ */
+export const racks = pgTable(
+  "racks",
+  {
+    id: serial("id").primaryKey(),
+    site_id: integer("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "restrict" }),
+    name: text("name").notNull(),
+    u_height: integer("u_height").notNull().default(42),
+    numbering: text("numbering").notNull().default("bottom_up"),
+    width: integer("width").notNull().default(19),
+    facility_id: text("facility_id"),
+    description: text("description"),
+    ...tagsColumn,
+    ...versioned,
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("racks_site_name_idx").on(t.site_id, t.name),
+    index("racks_name_idx").on(t.name),
+    index("racks_tags_idx").using("gin", t.tags),
+    check("racks_u_height_range", sql`${t.u_height} between 1 and 100`),
+    check("racks_numbering", sql`${t.numbering} in ('bottom_up', 'top_down')`),
+    check("racks_width", sql`${t.width} in (10, 19, 21, 23)`),
+  ],
+);
+
+/** Units of a rack kept free on both faces, with the reason and who reserved them. */
+export const rackReservations = pgTable(
+  "rack_reservations",
+  {
+    id: serial("id").primaryKey(),
+    rack_id: integer("rack_id")
+      .notNull()
+      .references(() => racks.id, { onDelete: "cascade" }),
+    first_unit: integer("first_unit").notNull(),
+    u_count: integer("u_count").notNull().default(1),
+    reason: text("reason").notNull(),
+    created_by: text("created_by"),
+    ...versioned,
+    ...timestamps,
+  },
+  (t) => [
+    index("rack_reservations_rack_idx").on(t.rack_id),
+    check("rack_reservations_units", sql`${t.first_unit} >= 1 and ${t.u_count} >= 1`),
+  ],
+);
+
 export const hardware = pgTable(
   "hardware",
   {
@@ -66,6 +118,10 @@ export const hardware = pgTable(
     location: text("location"),
     u_height: integer("u_height"),
     rack_unit: integer("rack_unit"),
+    /** The rack the node is mounted in; deleting a rack that holds nodes is refused (ADR 0480). */
+    rack_id: integer("rack_id").references(() => racks.id, { onDelete: "restrict" }),
+    /** front, rear or both (a full-depth node); set to front when a node is placed without one. */
+    rack_face: text("rack_face"),
     environment_id: integer("environment_id").references(() => environments.id, { onDelete: "set null" }),
     site_id: integer("site_id").references(() => sites.id, { onDelete: "set null" }),
     vendor_catalog_key: text("vendor_catalog_key"),
@@ -79,6 +135,8 @@ export const hardware = pgTable(
     index("hardware_name_idx").on(t.name),
     index("hardware_status_idx").on(t.status),
     index("hardware_env_idx").on(t.environment_id),
+    index("hardware_rack_idx").on(t.rack_id),
+    check("hardware_rack_face", sql`${t.rack_face} in ('front', 'rear', 'both')`),
     index("hardware_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
     index("hardware_tags_idx").using("gin", t.tags),
     // Discovery matches findings by MAC, then address, then hostname (issue 13).

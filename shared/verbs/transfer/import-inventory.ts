@@ -15,6 +15,7 @@ import { requireVerifiedBackup } from "../backups/verified-backup.ts";
 import { defineVerb, savepointOn } from "../verb.ts";
 import { wipeInventory } from "./clear-lab.ts";
 import { columnDefault, KIND_BY_KEY, KINDS, type Kind, TAGGED_KINDS } from "./kinds.ts";
+import { type PlacementProblem, placementProblems } from "./rack-placements.ts";
 import { ADMIN_SCOPE, INVENTORY_IMPORT_LOCK } from "./scope.ts";
 import { ident, jsonbObject, keyJoin, list, qualified } from "./sql-parts.ts";
 
@@ -168,6 +169,34 @@ class ImportRun {
     }
     diff.conflict_count += list.length;
     diff.conflicts.push(...list.slice(0, Math.max(0, MAX_CONFLICTS - diff.conflicts.length)));
+  }
+
+  /**
+   * Rack placements that break the rules once every row is written (rack-placements.ts): outside a dry
+   * run the first ends the import (422 naming the row), in a dry run each is a conflict of its kind.
+   */
+  placements(problems: PlacementProblem[], data: Record<string, unknown>): void {
+    const indexOf = (p: PlacementProblem) => {
+      const rows = data[p.kind];
+      return Array.isArray(rows) ? rows.findIndex((r: Row) => r.id === p.id) : -1;
+    };
+    const first = problems[0];
+    if (!first) return;
+    if (!this.dryRun)
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        problems.map((p) => ({
+          loc: ["body", "data", p.kind, indexOf(p)],
+          msg: `Import failed: ${p.kind} ${p.id}: ${p.reason}`,
+          type: "conflict",
+        })),
+        { fields: { [`data.${first.kind}.${indexOf(first)}`]: first.reason }, kind: first.kind, id: first.id },
+      );
+    for (const p of problems) {
+      const diff = (this.kinds[p.kind] ??= emptyDiff());
+      diff.conflict_count++;
+      if (diff.conflicts.length < MAX_CONFLICTS) diff.conflicts.push({ id: p.id, index: indexOf(p), reason: p.reason });
+    }
   }
 
   /** References of a chunk to rows that exist neither in the document (already written) nor before. */
@@ -340,6 +369,7 @@ async function runImport(tx: Db, data: Record<string, unknown>, wipe: boolean, d
     if (Array.isArray(rows)) await run.kind(kind, rows as Row[]);
   }
   if (Array.isArray(data.entity_tags)) await run.entityTags(data.entity_tags as Row[]);
+  if (["hardware", "racks", "rack_reservations"].some((k) => Array.isArray(data[k]))) run.placements(await placementProblems(tx), data);
   return run;
 }
 

@@ -23,6 +23,8 @@ import {
   networkMembers,
   networkPeers,
   networks,
+  rackReservations,
+  racks,
   serviceDependencies,
   serviceExternalDependencies,
   serviceMisc,
@@ -43,6 +45,7 @@ import { IpCreate } from "../../schemas/ipam.ts";
 import { CategoryCreate, Color, EnvironmentCreate } from "../../schemas/labels.ts";
 import { MiscCreate } from "../../schemas/misc.ts";
 import { NetworkCreate } from "../../schemas/networks.ts";
+import { RackCreate, RackReservationCreate } from "../../schemas/racks.ts";
 import { ServiceCreate } from "../../schemas/services.ts";
 import { SiteCreate } from "../../schemas/sites.ts";
 import { StorageCreate } from "../../schemas/storage.ts";
@@ -202,11 +205,21 @@ export const KINDS: Kind[] = [
     rules: { name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)), color: Color },
     unique: [["name"]],
   }),
+  // Racks and their reservations before the hardware mounted in them (docs/racks.md).
+  kind({ key: "racks", table: racks, create: RackCreate, refs: { site_id: "sites" }, unique: [["site_id", "name"]] }),
+  kind({
+    key: "rack_reservations",
+    table: rackReservations,
+    create: RackReservationCreate,
+    refs: { rack_id: "racks" },
+    // Users are not exported, so neither is who made a reservation (as with documents).
+    omit: ["created_by"],
+  }),
   kind({
     key: "hardware",
     table: hardware,
     create: HardwareCreate,
-    refs: { environment_id: "environments", site_id: "sites" },
+    refs: { environment_id: "environments", site_id: "sites", rack_id: "racks" },
     entityType: "hardware",
   }),
   kind({
@@ -339,6 +352,8 @@ export const EXPORT_ORDER = [
   "ip_addresses",
   "hardware_connections",
   "network_peers",
+  "racks",
+  "rack_reservations",
 ] as const;
 
 /** The kinds whose rows carry tags, by the entity_type entity_tags names them with. */

@@ -71,10 +71,30 @@ describe("GET /admin/export", () => {
       "external_node_networks",
       "service_external_nodes",
     ]);
-    for (const extra of ["sites", "environments", "categories", "vlans", "ip_addresses", "hardware_connections", "network_peers"])
+    for (const extra of [
+      "sites",
+      "environments",
+      "categories",
+      "vlans",
+      "ip_addresses",
+      "hardware_connections",
+      "network_peers",
+      "racks",
+      "rack_reservations",
+    ])
       expect(doc[extra]).toHaveLength(1);
     expect(doc.hardware.map((h: Doc) => h.name)).toEqual(["pve-1", "switch-1"]);
     expect(doc.hardware[0]).toMatchObject({ role: "hypervisor", memory_gb: 64.5, tags: ["core", "edge"], version: 1 });
+    expect(doc.hardware[0]).toMatchObject({ rack_id: doc.racks[0].id, rack_unit: 3, u_height: 2, rack_face: "both" });
+    expect(doc.racks[0]).toMatchObject({
+      name: "rack-a",
+      u_height: 24,
+      numbering: "top_down",
+      width: 19,
+      facility_id: "A01",
+      tags: ["core"],
+    });
+    expect(doc.rack_reservations[0]).toMatchObject({ rack_id: doc.racks[0].id, first_unit: 20, u_count: 2, reason: "UPS" });
     expect(doc.hardware[0].notes).toBe('line 1\nline "2" ü');
     expect(doc.services[0].ports).toEqual([{ ip: null, port: 32400, protocol: "tcp", label: "web" }]);
     expect(doc.networks[0].dns_servers).toEqual(["10.0.0.1", "1.1.1.1"]);
@@ -273,6 +293,38 @@ describe("POST /admin/import merging and refusing", () => {
     expect(await tableCounts(b.t.sql)).toEqual(before);
     const dry = await (await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { data })).json();
     expect(dry.kinds.hardware_connections).toMatchObject({ created: 1, conflict_count: 1, conflicts: [{ id: 701, index: 1 }] });
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+  });
+
+  it("rack placements that overlap, run past the rack or sit at another site are a 422 naming the row; a dry run lists them", async () => {
+    const before = await tableCounts(b.t.sql);
+    const data = {
+      sites: [
+        { id: 9101, name: "rack import site" },
+        { id: 9102, name: "rack import other site" },
+      ],
+      racks: [{ id: 9201, site_id: 9101, name: "imp-r", u_height: 10 }],
+      rack_reservations: [{ id: 9251, rack_id: 9201, first_unit: 9, u_count: 2, reason: "UPS" }],
+      hardware: [
+        { id: 9301, name: "imp-a", site_id: 9101, rack_id: 9201, rack_unit: 1, u_height: 2, rack_face: "both" },
+        { id: 9302, name: "imp-b", site_id: 9101, rack_id: 9201, rack_unit: 2, u_height: 1, rack_face: "rear" },
+        { id: 9303, name: "imp-c", site_id: 9102, rack_id: 9201, rack_unit: 5 },
+        { id: 9304, name: "imp-d", site_id: 9101, rack_id: 9201, rack_unit: 8, u_height: 2 },
+      ],
+    };
+    const res = await b.req("POST", "/api/v1/admin/import", b.admin, { data });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body).toMatchObject({ kind: "hardware", id: 9302 });
+    expect(body.fields["data.hardware.1"]).toBe("at unit 2, overlapping hardware 'imp-a' (id 9301) in rack 9201");
+    expect(await tableCounts(b.t.sql)).toEqual(before);
+    const dry = await (await b.req("POST", "/api/v1/admin/import?dry_run=true", b.admin, { data })).json();
+    expect(dry.kinds.hardware.conflicts).toEqual([
+      { id: 9302, index: 1, reason: "at unit 2, overlapping hardware 'imp-a' (id 9301) in rack 9201" },
+      { id: 9303, index: 2, reason: "rack 9201 is at site 9101, the node at site 9102" },
+      { id: 9304, index: 3, reason: "at units 8-9, overlapping reservation 9251 (UPS) in rack 9201" },
+    ]);
+    expect(dry.kinds.rack_reservations).toMatchObject({ created: 1, conflict_count: 0 });
     expect(await tableCounts(b.t.sql)).toEqual(before);
   });
 

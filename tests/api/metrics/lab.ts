@@ -81,6 +81,13 @@ export async function populateLab(sql: postgres.Sql): Promise<void> {
   await sql`insert into misc_items (name) values ('ups')`;
   await sql`insert into docs (title) values ('runbook'), ('network plan'), ('faq')`;
   await sql`insert into tags (name) values ('critical'), ('lab')`;
+  // Two racks (svc_rack_units): node-a (2 U) and node-b (1 U, rear) in the first, units 10-13 reserved.
+  const [site] = await sql<{ id: number }[]>`insert into sites (name) values ('dc "1"') returning id`;
+  const racks = await sql<{ id: number }[]>`insert into racks (site_id, name, u_height) values
+    (${site!.id}, 'r1', 42), (${site!.id}, 'r2', 12) returning id`;
+  await sql`update hardware set site_id = ${site!.id}, rack_id = ${racks[0]!.id}, rack_unit = 1, u_height = 2, rack_face = 'front' where name = 'node-a'`;
+  await sql`update hardware set site_id = ${site!.id}, rack_id = ${racks[0]!.id}, rack_unit = 2, u_height = 1, rack_face = 'rear' where name = 'node-b'`;
+  await sql`insert into rack_reservations (rack_id, first_unit, u_count, reason) values (${racks[0]!.id}, 10, 4, 'UPS')`;
 }
 
 /** The sample lines of one family (no comments), in the order written. */

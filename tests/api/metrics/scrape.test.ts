@@ -62,8 +62,8 @@ describe("families", () => {
       .split("\n")
       .filter((l) => l.startsWith("# HELP "))
       .map((l) => l.split(" ")[2]);
-    // The spec's families, then the monitors' (issue 12 item 5).
-    expect(helps).toEqual([...ALL, "monitor_up", "monitor_degraded", "monitor_response_ms"]);
+    // The spec's families, then the monitors' (issue 12 item 5) and the racks' (issue 33 item 1).
+    expect(helps).toEqual([...ALL, "monitor_up", "monitor_degraded", "monitor_response_ms", "svc_rack_units"]);
     for (const name of ALL) {
       const lines = text.split("\n");
       const help = lines.indexOf(lines.find((l) => l.startsWith(`# HELP ${name} `))!);
@@ -221,6 +221,17 @@ describe("per-resource series", () => {
 });
 
 describe("freshness and paging", () => {
+  it("svc_rack_units: used, reserved and free units per rack, labelled by rack and site only", () => {
+    expect(familySamples(text, "svc_rack_units")).toEqual([
+      'svc_rack_units{rack="r1",site="dc \\"1\\"",state="used"} 2',
+      'svc_rack_units{rack="r1",site="dc \\"1\\"",state="reserved"} 4',
+      'svc_rack_units{rack="r1",site="dc \\"1\\"",state="free"} 36',
+      'svc_rack_units{rack="r2",site="dc \\"1\\"",state="used"} 0',
+      'svc_rack_units{rack="r2",site="dc \\"1\\"",state="reserved"} 0',
+      'svc_rack_units{rack="r2",site="dc \\"1\\"",state="free"} 12',
+    ]);
+  });
+
   it("builds each scrape from the data stored at that moment", async () => {
     await m.t.sql`insert into services (name, slug, status) values ('late', 'late', 'stopped')`;
     await m.t.sql`update hardware set memory_gb = null where name = 'node-a'`;

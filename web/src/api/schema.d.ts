@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -7861,6 +7861,228 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/racks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List racks
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:racks`.
+         */
+        get: operations["getApiV1Racks"];
+        put?: never;
+        /**
+         * Create a rack
+         * @description name is unique per site (409). u_height 1-100 (default 42), numbering bottom_up (unit 1 at the bottom, default) or top_down, width 10, 19, 21 or 23 inches. Shrinking below a node or reservation, or moving to another site while holding nodes, is a 409 naming it.
+         *
+         *     Needs scope `write:racks`.
+         */
+        post: operations["postApiV1Racks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/{rack_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a rack
+         * @description Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksByRackId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a rack
+         * @description 409 naming the hardware mounted in it; its reservations go with it.
+         *
+         *     Needs scope `delete:racks`.
+         */
+        delete: operations["deleteApiV1RacksByRackId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a rack (only the given fields; If-Match honoured)
+         * @description name is unique per site (409). u_height 1-100 (default 42), numbering bottom_up (unit 1 at the bottom, default) or top_down, width 10, 19, 21 or 23 inches. Shrinking below a node or reservation, or moving to another site while holding nodes, is a 409 naming it.
+         *
+         *     Needs scope `write:racks`.
+         */
+        patch: operations["patchApiV1RacksByRackId"];
+        trace?: never;
+    };
+    "/api/v1/racks/{rack_id}/elevation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rack's units, top first, with what takes each on the front and on the rear
+         * @description Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksByRackIdElevation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/{rack_id}/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rack's reservations
+         * @description Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksByRackIdReservations"];
+        put?: never;
+        /**
+         * Reserve units of the rack (both faces) with a reason
+         * @description 409 naming the node or reservation that takes one of the units, or when the units run past the rack's top.
+         *
+         *     Needs scope `write:racks`.
+         */
+        post: operations["postApiV1RacksByRackIdReservations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/{rack_id}/reservations/{reservation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reservation of the rack
+         * @description Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksByRackIdReservationsByReservationId"];
+        put?: never;
+        post?: never;
+        /**
+         * Release a reservation
+         * @description Needs scope `delete:racks`.
+         */
+        delete: operations["deleteApiV1RacksByRackIdReservationsByReservationId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a reservation's units or reason (If-Match honoured)
+         * @description Needs scope `write:racks`.
+         */
+        patch: operations["patchApiV1RacksByRackIdReservationsByReservationId"];
+        trace?: never;
+    };
+    "/api/v1/racks/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete several racks at once (all or none)
+         * @description High-impact: send `x-svc-confirmation: bulk-delete-racks`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. Each rack is deleted as DELETE on it would, with its own audit entry. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `delete:racks`.
+         */
+        post: operations["postApiV1RacksBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/bulk-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove tags on several racks at once (all or none)
+         * @description Each rack whose tags change is written as PATCH on it would (version bumped, its own audit entry); those that already have them as asked are `unchanged`. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:racks`.
+         */
+        post: operations["postApiV1RacksBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several racks at once (all or none)
+         * @description `set` is a PATCH body of a rack (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:racks`.
+         */
+        post: operations["postApiV1RacksBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every rack the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/racks (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:racks`.
+         */
+        get: operations["getApiV1RacksExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/readyz": {
         parameters: {
             query?: never;
@@ -8607,7 +8829,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a site
-         * @description Detaches what was at the site (hardware, networks and VLANs keep existing with site_id null); 409 when one of its VLANs would then share its tag with a VLAN that has no site.
+         * @description Detaches what was at the site (hardware, networks and VLANs keep existing with site_id null); 409 naming its racks while it has any, and when one of its VLANs would then share its tag with a VLAN that has no site.
          *
          *     Needs scope `delete:sites`.
          */
@@ -10661,6 +10883,12 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         networks: {
+                            [key: string]: unknown;
+                        }[];
+                        rack_reservations: {
+                            [key: string]: unknown;
+                        }[];
+                        racks: {
                             [key: string]: unknown;
                         }[];
                         service_dependencies: {
@@ -22806,6 +23034,7 @@ export interface operations {
                 limit?: string;
                 offset?: string;
                 q?: string;
+                rack_id?: string;
                 role?: string;
                 site_id?: string;
                 sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
@@ -22844,6 +23073,9 @@ export interface operations {
                             model_catalog_key: string | null;
                             name: string;
                             notes: string | null;
+                            rack_face: ("front" | "rear" | "both") | null;
+                            rack_id: number | null;
+                            rack_name: string | null;
                             rack_unit: number | null;
                             role: string | null;
                             site_id: number | null;
@@ -22892,6 +23124,8 @@ export interface operations {
                     model_catalog_key?: string | null;
                     name: string;
                     notes?: string | null;
+                    rack_face?: ("front" | "rear" | "both") | null;
+                    rack_id?: number | null;
                     rack_unit?: number | null;
                     role?: string | null;
                     site_id?: number | null;
@@ -22928,6 +23162,9 @@ export interface operations {
                         model_catalog_key: string | null;
                         name: string;
                         notes: string | null;
+                        rack_face: ("front" | "rear" | "both") | null;
+                        rack_id: number | null;
+                        rack_name: string | null;
                         rack_unit: number | null;
                         role: string | null;
                         site_id: number | null;
@@ -23496,6 +23733,9 @@ export interface operations {
                         model_catalog_key: string | null;
                         name: string;
                         notes: string | null;
+                        rack_face: ("front" | "rear" | "both") | null;
+                        rack_id: number | null;
+                        rack_name: string | null;
                         rack_unit: number | null;
                         role: string | null;
                         site_id: number | null;
@@ -23542,6 +23782,8 @@ export interface operations {
                     model_catalog_key?: string | null;
                     name: string;
                     notes?: string | null;
+                    rack_face?: ("front" | "rear" | "both") | null;
+                    rack_id?: number | null;
                     rack_unit?: number | null;
                     role?: string | null;
                     site_id?: number | null;
@@ -23578,6 +23820,9 @@ export interface operations {
                         model_catalog_key: string | null;
                         name: string;
                         notes: string | null;
+                        rack_face: ("front" | "rear" | "both") | null;
+                        rack_id: number | null;
+                        rack_name: string | null;
                         rack_unit: number | null;
                         role: string | null;
                         site_id: number | null;
@@ -23657,6 +23902,8 @@ export interface operations {
                     model_catalog_key?: string | null;
                     name?: string;
                     notes?: string | null;
+                    rack_face?: ("front" | "rear" | "both") | null;
+                    rack_id?: number | null;
                     rack_unit?: number | null;
                     role?: string | null;
                     site_id?: number | null;
@@ -23693,6 +23940,9 @@ export interface operations {
                         model_catalog_key: string | null;
                         name: string;
                         notes: string | null;
+                        rack_face: ("front" | "rear" | "both") | null;
+                        rack_id: number | null;
+                        rack_name: string | null;
                         rack_unit: number | null;
                         role: string | null;
                         site_id: number | null;
@@ -24207,6 +24457,8 @@ export interface operations {
                         model_catalog_key?: string | null;
                         name?: string;
                         notes?: string | null;
+                        rack_face?: ("front" | "rear" | "both") | null;
+                        rack_id?: number | null;
                         rack_unit?: number | null;
                         role?: string | null;
                         site_id?: number | null;
@@ -24333,10 +24585,11 @@ export interface operations {
     getApiV1HardwareExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: ("id" | "name" | "role" | "vendor" | "model" | "cpu" | "cpu_brand" | "memory_gb" | "ip_address" | "mac_address" | "status" | "status_changed_at" | "status_override" | "effective_status" | "location" | "u_height" | "rack_unit" | "rack_id" | "rack_name" | "rack_face" | "environment_id" | "environment_name" | "site_id" | "vendor_catalog_key" | "model_catalog_key" | "notes" | "tags" | "version" | "created_at" | "updated_at")[];
                 direction?: "asc" | "desc";
                 environment_id?: string;
                 q?: string;
+                rack_id?: string;
                 role?: string;
                 site_id?: string;
                 sort?: "name" | "role" | "status" | "vendor" | "ip_address" | "created_at" | "updated_at" | "memory_gb";
@@ -31807,6 +32060,737 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1Racks: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                site_id?: string;
+                sort?: "name" | "u_height" | "created_at" | "updated_at";
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            created_at: string;
+                            description: string | null;
+                            facility_id: string | null;
+                            id: number;
+                            name: string;
+                            /** @enum {string} */
+                            numbering: "bottom_up" | "top_down";
+                            site_id: number;
+                            site_name: string;
+                            tags: string[];
+                            u_height: number;
+                            updated_at: string;
+                            utilisation: {
+                                free_u: number;
+                                percent: number;
+                                reserved_u: number;
+                                used_u: number;
+                            };
+                            version: number;
+                            width: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1Racks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    facility_id?: string | null;
+                    name: string;
+                    /**
+                     * @default bottom_up
+                     * @enum {string}
+                     */
+                    numbering?: "bottom_up" | "top_down";
+                    site_id: number;
+                    tags?: string[];
+                    /** @default 42 */
+                    u_height?: number;
+                    /**
+                     * @default 19
+                     * @enum {number}
+                     */
+                    width?: 10 | 19 | 21 | 23;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        facility_id: string | null;
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        numbering: "bottom_up" | "top_down";
+                        site_id: number;
+                        site_name: string;
+                        tags: string[];
+                        u_height: number;
+                        updated_at: string;
+                        utilisation: {
+                            free_u: number;
+                            percent: number;
+                            reserved_u: number;
+                            used_u: number;
+                        };
+                        version: number;
+                        width: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RacksByRackId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        facility_id: string | null;
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        numbering: "bottom_up" | "top_down";
+                        site_id: number;
+                        site_name: string;
+                        tags: string[];
+                        u_height: number;
+                        updated_at: string;
+                        utilisation: {
+                            free_u: number;
+                            percent: number;
+                            reserved_u: number;
+                            used_u: number;
+                        };
+                        version: number;
+                        width: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1RacksByRackId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1RacksByRackId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    facility_id?: string | null;
+                    name?: string;
+                    /** @enum {string} */
+                    numbering?: "bottom_up" | "top_down";
+                    site_id?: number;
+                    tags?: string[];
+                    u_height?: number;
+                    /** @enum {number} */
+                    width?: 10 | 19 | 21 | 23;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        facility_id: string | null;
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        numbering: "bottom_up" | "top_down";
+                        site_id: number;
+                        site_name: string;
+                        tags: string[];
+                        u_height: number;
+                        updated_at: string;
+                        utilisation: {
+                            free_u: number;
+                            percent: number;
+                            reserved_u: number;
+                            used_u: number;
+                        };
+                        version: number;
+                        width: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RacksByRackIdElevation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        numbering: "bottom_up" | "top_down";
+                        rack_id: number;
+                        u_height: number;
+                        units: {
+                            front: ({
+                                /** @enum {string} */
+                                face: "front" | "rear" | "both";
+                                first_unit: number;
+                                id: number;
+                                name: string;
+                                /** @constant */
+                                type: "hardware";
+                                u_height: number;
+                            } | {
+                                first_unit: number;
+                                id: number;
+                                reason: string;
+                                /** @constant */
+                                type: "reservation";
+                                u_count: number;
+                            }) | null;
+                            rear: ({
+                                /** @enum {string} */
+                                face: "front" | "rear" | "both";
+                                first_unit: number;
+                                id: number;
+                                name: string;
+                                /** @constant */
+                                type: "hardware";
+                                u_height: number;
+                            } | {
+                                first_unit: number;
+                                id: number;
+                                reason: string;
+                                /** @constant */
+                                type: "reservation";
+                                u_count: number;
+                            }) | null;
+                            unit: number;
+                        }[];
+                        unplaced: {
+                            id: number;
+                            name: string;
+                        }[];
+                        utilisation: {
+                            free_u: number;
+                            percent: number;
+                            reserved_u: number;
+                            used_u: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1RacksByRackIdReservations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            created_at: string;
+                            created_by: string | null;
+                            first_unit: number;
+                            id: number;
+                            last_unit: number;
+                            rack_id: number;
+                            reason: string;
+                            u_count: number;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1RacksByRackIdReservations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_unit: number;
+                    reason: string;
+                    /** @default 1 */
+                    u_count?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string | null;
+                        first_unit: number;
+                        id: number;
+                        last_unit: number;
+                        rack_id: number;
+                        reason: string;
+                        u_count: number;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RacksByRackIdReservationsByReservationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+                reservation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string | null;
+                        first_unit: number;
+                        id: number;
+                        last_unit: number;
+                        rack_id: number;
+                        reason: string;
+                        u_count: number;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1RacksByRackIdReservationsByReservationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+                reservation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1RacksByRackIdReservationsByReservationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rack_id: string;
+                reservation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_unit?: number;
+                    reason?: string;
+                    u_count?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        created_by: string | null;
+                        first_unit: number;
+                        id: number;
+                        last_unit: number;
+                        rack_id: number;
+                        reason: string;
+                        u_count: number;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1RacksBulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        deleted: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1RacksBulkTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    add?: string[];
+                    ids: number[];
+                    /** @default [] */
+                    remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number[];
+                        unchanged: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1RacksBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        description?: string | null;
+                        facility_id?: string | null;
+                        name?: string;
+                        /** @enum {string} */
+                        numbering?: "bottom_up" | "top_down";
+                        site_id?: number;
+                        tags?: string[];
+                        u_height?: number;
+                        /** @enum {number} */
+                        width?: 10 | 19 | 21 | 23;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1RacksExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "site_id" | "site_name" | "name" | "u_height" | "numbering" | "width" | "facility_id" | "description" | "tags" | "utilisation" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                site_id?: string;
+                sort?: "name" | "u_height" | "created_at" | "updated_at";
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiV1Readyz: {

@@ -5,7 +5,7 @@ import type * as v from "valibot";
 import { computeUnits, environments, hardware, networkMembers, services } from "../../../db/schema/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { ComputeUnitListQuery } from "../../../schemas/compute-units.ts";
-import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { refuseWhileDependents } from "../../resources/dependents-conflict.ts";
 import { eqFilter, tagFilter } from "../../resources/filters.ts";
 import { iso } from "../../resources/present.ts";
 import { removeLinks } from "../../resources/remove-links.ts";
@@ -63,13 +63,14 @@ const computeUnitDef = defineResource({
     return input;
   },
   async beforeDelete(s, row) {
-    const running = await s.tx.select({ id: services.id, name: services.name }).from(services).where(eq(services.compute_id, row.id));
-    if (running.length > 0)
-      throw dependentsConflict(
-        "Compute unit",
-        row.id,
-        running.map((r) => ({ type: "service", ...r })),
-      );
+    const where = eq(services.compute_id, row.id);
+    await refuseWhileDependents(s.tx, "Compute unit", row.id, {
+      type: "service",
+      table: services,
+      id: services.id,
+      name: services.name,
+      where,
+    });
     await removeLinks(s, { entityType: "compute_unit", id: row.id }, [
       { name: "network_members", table: networkMembers, column: networkMembers.compute_id },
     ]);

@@ -2,13 +2,14 @@
 // them; its connections, cluster and network memberships go with it (they are links, not things).
 import { eq } from "drizzle-orm";
 import type * as v from "valibot";
-import { computeUnits, environments, hardware, services, storage } from "../../../db/schema/index.ts";
+import { computeUnits, environments, hardware, racks, services, storage } from "../../../db/schema/index.ts";
 import type { HardwareListQuery } from "../../../schemas/hardware.ts";
 import { dependentsConflict } from "../../resources/dependents-conflict.ts";
 import { eqFilter, tagFilter } from "../../resources/filters.ts";
 import { iso, namesById } from "../../resources/present.ts";
 import { defineResource } from "../../resources/resource-def.ts";
 import { resourceVerbs } from "../../resources/resource-verbs.ts";
+import { placementValues } from "../racks/placement.ts";
 
 type Row = typeof hardware.$inferSelect;
 
@@ -37,12 +38,15 @@ const hardwareDef = defineResource({
     eqFilter(hardware.vendor, q.vendor),
     eqFilter(hardware.environment_id, q.environment_id),
     eqFilter(hardware.site_id, q.site_id),
+    eqFilter(hardware.rack_id, q.rack_id),
     tagFilter(hardware.tags, q.tag),
   ],
   // A status change records when it happened: the status worker's "offline for more than 5 minutes".
+  // A node in a rack is checked where it is mounted (racks/placement.ts, ADR 0480).
   async toValues(s, input, existing) {
+    const placed = await placementValues(s, input, existing);
     const changed = input.status !== undefined && input.status !== existing?.status;
-    return changed ? { ...input, status_changed_at: s.now } : input;
+    return changed ? { ...placed, status_changed_at: s.now } : placed;
   },
   async beforeDelete(s, row) {
     const id = row.id;
@@ -59,20 +63,29 @@ const hardwareDef = defineResource({
     if (dependents.length > 0) throw dependentsConflict("Hardware node", id, dependents);
   },
   async present(db, rows) {
-    const envs = await namesById(
-      db,
-      environments,
-      environments.id,
-      environments.name,
-      rows.map((r) => r.environment_id),
-    );
-    return rows.map((r) => presentOne(r, envs));
+    const [envs, rackNames] = await Promise.all([
+      namesById(
+        db,
+        environments,
+        environments.id,
+        environments.name,
+        rows.map((r) => r.environment_id),
+      ),
+      namesById(
+        db,
+        racks,
+        racks.id,
+        racks.name,
+        rows.map((r) => r.rack_id),
+      ),
+    ]);
+    return rows.map((r) => presentOne(r, envs, rackNames));
   },
 });
 
 export const hardwareVerbs = resourceVerbs(hardwareDef);
 
-function presentOne(r: Row, envs: Map<number, string>) {
+function presentOne(r: Row, envs: Map<number, string>, rackNames: Map<number, string>) {
   return {
     id: r.id,
     name: r.name,
@@ -91,6 +104,9 @@ function presentOne(r: Row, envs: Map<number, string>) {
     location: r.location,
     u_height: r.u_height,
     rack_unit: r.rack_unit,
+    rack_id: r.rack_id,
+    rack_name: r.rack_id == null ? null : (rackNames.get(r.rack_id) ?? null),
+    rack_face: r.rack_face as "front" | "rear" | "both" | null,
     environment_id: r.environment_id,
     environment_name: r.environment_id == null ? null : (envs.get(r.environment_id) ?? null),
     site_id: r.site_id,

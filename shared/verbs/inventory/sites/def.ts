@@ -1,10 +1,11 @@
 // Sites: the name is unique. Deleting a site detaches what was there (hardware, networks, VLANs get
 // site_id null, the foreign keys do it), unless a VLAN of the site would then collide with a site-less
-// VLAN of the same tag: that is a 409 naming both.
+// VLAN of the same tag: that is a 409 naming both. A site with racks cannot be deleted (409 naming
+// them): a rack is always at a site (ADR 0480).
 import { and, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { sites, vlans } from "../../../db/schema/index.ts";
-import { dependentsConflict } from "../../resources/dependents-conflict.ts";
+import { racks, sites, vlans } from "../../../db/schema/index.ts";
+import { dependentsConflict, refuseWhileDependents } from "../../resources/dependents-conflict.ts";
 import { withIsoTimestamps } from "../../resources/present.ts";
 import { defineResource } from "../../resources/resource-def.ts";
 import { resourceVerbs } from "../../resources/resource-verbs.ts";
@@ -36,6 +37,8 @@ export const siteVerbs = resourceVerbs(
       return input;
     },
     async beforeDelete(s, row) {
+      const where = eq(racks.site_id, row.id);
+      await refuseWhileDependents(s.tx, "Site", row.id, { type: "rack", table: racks, id: racks.id, name: racks.name, where });
       const loose = alias(vlans, "loose");
       const clashes = await s.tx
         .select({ id: vlans.id, name: vlans.name, vlan_id: vlans.vlan_id, loose_id: loose.id })
