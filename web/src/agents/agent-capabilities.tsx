@@ -5,6 +5,8 @@ import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 // tenant_id is always null (no tenants yet) and the client leaves it out of what it returns.
 type Agent = Omit<paths["/api/v1/agents/{agent_id}"]["get"]["responses"][200]["content"]["application/json"], "tenant_id">;
@@ -12,9 +14,9 @@ type Grants = Agent["capabilities"];
 type Name = keyof Grants;
 
 const NAMES: readonly { key: Name; title: string }[] = [
-  { key: "host_telemetry", title: "Host telemetry" },
-  { key: "remote_probe", title: "Remote probes" },
-  { key: "local_discovery", title: "Local discovery" },
+  { key: "host_telemetry", title: i18nKey("agents:cap.hostTelemetry") },
+  { key: "remote_probe", title: i18nKey("agents:cap.remoteProbe") },
+  { key: "local_discovery", title: i18nKey("agents:cap.localDiscovery") },
 ];
 
 interface Draft {
@@ -29,6 +31,7 @@ const draftOf = (g: Grants): Record<Name, Draft> =>
   >;
 
 export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; canEdit: boolean; onSaved: () => void }) {
+  const t = useT();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(() => draftOf(agent.capabilities));
   const [invalid, setInvalid] = useState<Partial<Record<Name, string>>>({});
@@ -47,7 +50,7 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
         if (typeof config !== "object" || config === null || Array.isArray(config)) throw new Error("not an object");
         capabilities[key] = { enabled: draft[key].enabled, config: config as Record<string, unknown> };
       } catch {
-        bad[key] = 'Must be a JSON object of settings, such as {"interval_s": 30}.';
+        bad[key] = t("agents:cap.notObject");
       }
     }
     setInvalid(bad);
@@ -59,14 +62,14 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
       onSaved();
       setDraft(draftOf(updated.capabilities));
       setEditing(false);
-      setSaved("Grants saved; the agent applies them on its link.");
+      setSaved(t("agents:cap.saved"));
     });
   };
 
   return (
     <section aria-labelledby="agent-capabilities-title">
       <header class="section-head">
-        <h2 id="agent-capabilities-title">Capabilities</h2>
+        <h2 id="agent-capabilities-title">{t("agents:cap.title")}</h2>
         {editable && !editing && (
           <button
             type="button"
@@ -75,26 +78,30 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
               setEditing(true);
             }}
           >
-            Edit capabilities
+            {t("agents:cap.edit")}
           </button>
         )}
-        {canEdit && agent.status !== "active" && <span class="meta">Only an active agent's grants can be changed.</span>}
+        {canEdit && agent.status !== "active" && <span class="meta">{t("agents:cap.onlyActive")}</span>}
       </header>
       <Notice kind="success">{saved}</Notice>
       {!editing ? (
         <dl class="fields">
           {NAMES.map(({ key, title }) => (
             <div key={key} data-capability={key}>
-              <dt>{title}</dt>
+              <dt>{t(title)}</dt>
               <dd>
-                {agent.capabilities[key].enabled ? "granted" : "not granted"}
+                {agent.capabilities[key].enabled ? t("agents:cap.granted") : t("agents:cap.notGranted")}
                 {Object.keys(agent.capabilities[key].config).length > 0 && (
                   <ul class="settings-list">
                     {Object.entries(agent.capabilities[key].config).map(([k, v]) => (
                       <li key={k}>
                         {k}:{" "}
                         <code>
-                          {Array.isArray(v) ? v.join(", ") || "none" : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}
+                          {Array.isArray(v)
+                            ? v.join(", ") || t("agents:cap.none")
+                            : typeof v === "object" && v !== null
+                              ? JSON.stringify(v)
+                              : String(v)}
                         </code>
                       </li>
                     ))}
@@ -105,21 +112,21 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
           ))}
         </dl>
       ) : (
-        <form class="card" onSubmit={submit} aria-label="Edit capabilities">
+        <form class="card" onSubmit={submit} aria-label={t("agents:cap.edit")}>
           {NAMES.map(({ key, title }) => (
             <fieldset key={key}>
-              <legend>{title}</legend>
+              <legend>{t(title)}</legend>
               <label class="check">
                 <input
                   type="checkbox"
                   checked={draft[key].enabled}
                   onChange={(e) => setDraft({ ...draft, [key]: { ...draft[key], enabled: (e.currentTarget as HTMLInputElement).checked } })}
                 />{" "}
-                Granted
+                {t("agents:cap.grant")}
               </label>
               <Field
                 id={`cap-${key}`}
-                label={`${title} settings (JSON)`}
+                label={t("agents:cap.settings", { title: t(title) })}
                 error={invalid[key] ?? save.fields[`capabilities.${key}`] ?? save.fields[`capabilities.${key}.config`]}
               >
                 {(a11y) => (
@@ -138,10 +145,10 @@ export function AgentCapabilities({ agent, canEdit, onSaved }: { agent: Agent; c
           <Notice kind="error">{save.error}</Notice>
           <div class="actions">
             <button type="submit" class="primary" disabled={save.busy}>
-              Save capabilities
+              {t("agents:cap.save")}
             </button>
             <button type="button" onClick={() => setEditing(false)}>
-              Cancel
+              {t("common:cancel")}
             </button>
           </div>
         </form>

@@ -7,10 +7,12 @@ import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { useLoad } from "../use-load.ts";
 import { RelativeTime } from "../components/time.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 const PAGE = 20;
 
 export function AgentEvents({ agentId, version }: { agentId: number; version: number }) {
+  const t = useT();
   const [offset, setOffset] = useState(0);
   const events = useLoad(
     () =>
@@ -23,26 +25,26 @@ export function AgentEvents({ agentId, version }: { agentId: number; version: nu
   );
   return (
     <section aria-labelledby="agent-events-title">
-      <h2 id="agent-events-title">Events</h2>
+      <h2 id="agent-events-title">{t("agents:events.title")}</h2>
       {events.error !== undefined && <Notice kind="error">{messageOf(events.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption class="visually-hidden">Events of this agent, newest first</caption>
+          <caption class="visually-hidden">{t("agents:events.caption")}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Detail</th>
+              <th scope="col">{t("agents:events.when")}</th>
+              <th scope="col">{t("agents:events.event")}</th>
+              <th scope="col">{t("agents:events.detail")}</th>
             </tr>
           </thead>
           <tbody>
             {events.data?.items.map((e) => (
               <tr key={e.id} data-event={e.event_type}>
-                <td data-label="When">
+                <td data-label={t("agents:events.when")}>
                   <RelativeTime at={e.created_at} />
                 </td>
-                <td data-label="Event">{e.event_type.replaceAll("_", " ")}</td>
-                <td data-label="Detail">
+                <td data-label={t("agents:events.event")}>{e.event_type.replaceAll("_", " ")}</td>
+                <td data-label={t("agents:events.detail")}>
                   <code class="detail">
                     {e.detail
                       ? Object.entries(e.detail)
@@ -55,9 +57,11 @@ export function AgentEvents({ agentId, version }: { agentId: number; version: nu
             ))}
           </tbody>
         </table>
-        {events.data?.items.length === 0 && <p class="empty">No events yet.</p>}
+        {events.data?.items.length === 0 && <p class="empty">{t("agents:events.none")}</p>}
       </div>
-      {events.data && <Pager offset={offset} limit={PAGE} total={events.data.total} onOffset={setOffset} label="Pages of events" />}
+      {events.data && (
+        <Pager offset={offset} limit={PAGE} total={events.data.total} onOffset={setOffset} label={t("agents:events.pages")} />
+      )}
     </section>
   );
 }

@@ -18,11 +18,13 @@ import { AgentTelemetry } from "./agent-telemetry.tsx";
 import { AgentVersion } from "./agent-version.tsx";
 import { RevokeDialog } from "./revoke-dialog.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 /** Telemetry arrives every few seconds from a busy fleet: read it again at most this often. */
 const TELEMETRY_RELOAD_MS = 5000;
 
 export function AgentPage({ id }: { id: string }) {
+  const t = useT();
   const session = useSession();
   const isAdmin = session.can("admin:agents");
   const [version, setVersion] = useState(0);
@@ -54,15 +56,15 @@ export function AgentPage({ id }: { id: string }) {
 
   if (agent.error !== undefined && !agent.data) return <Notice kind="error">{messageOf(agent.error)}</Notice>;
   const a = agent.data;
-  if (!a) return <p aria-busy="true">Loading…</p>;
-  const name = a.name ?? a.hostname ?? `agent ${a.id}`;
+  if (!a) return <p aria-busy="true">{t("common:loading")}</p>;
+  const name = a.name ?? a.hostname ?? t("agents:agentN", { id: a.id });
   const revocable = a.status === "active" || a.status === "pending";
   return (
     <article aria-labelledby="agent-title">
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href="/agents">Agents</Link>
+            <Link href="/agents">{t("agents:title")}</Link>
           </p>
           <h1 id="agent-title">
             {name} <Status value={a.status} />
@@ -80,18 +82,18 @@ export function AgentPage({ id }: { id: string }) {
                   setRevoking(true);
                 }}
               >
-                Revoke…
+                {t("agents:page.revoke")}
               </button>
             )
           ) : (
-            <span class="meta">Updating, revoking and changing grants need the admin:agents scope.</span>
+            <span class="meta">{t("agents:page.needsScope")}</span>
           )}
         </div>
       </header>
       <Notice kind="success">{notice}</Notice>
       {a.status === "revoked" && (
         <p class="notice notice-error" role="status">
-          Revoked{a.revoke_reason ? `: ${a.revoke_reason}` : ""}. It cannot connect again.
+          {a.revoke_reason ? t("agents:page.revokedWhy", { reason: a.revoke_reason }) : t("agents:page.revoked")}
         </p>
       )}
       {revoking && (
@@ -99,77 +101,73 @@ export function AgentPage({ id }: { id: string }) {
           agent={a}
           onClose={() => setRevoking(false)}
           onRevoked={() => {
-            setNotice(`${name} is revoked.`);
+            setNotice(t("agents:page.revokedNotice", { name }));
             setVersion((v) => v + 1);
           }}
         />
       )}
       <dl class="fields">
         <div>
-          <dt>Presence</dt>
+          <dt>{t("agents:col.presence")}</dt>
           <dd>
             <Status value={a.online ? "up" : "down"} />{" "}
             {a.online ? (
               <>
-                connected since <RelativeTime at={a.connected_since} />
+                {t("agents:page.connectedSince")} <RelativeTime at={a.connected_since} />
               </>
             ) : (
               <>
-                last seen <RelativeTime at={a.last_seen_at} />
+                {t("agents:page.lastSeen")} <RelativeTime at={a.last_seen_at} />
               </>
             )}
           </dd>
         </div>
         <div>
-          <dt>Host</dt>
+          <dt>{t("agents:col.host")}</dt>
           <dd>
             {a.hostname ?? "—"} <span class="meta">{[a.os, a.os_version, a.arch].filter(Boolean).join(" ")}</span>
           </dd>
         </div>
         <div>
-          <dt>Hardware</dt>
+          <dt>{t("agents:col.hardware")}</dt>
           <dd>
             {a.hardware_id ? (
               <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link>
             ) : (
-              "not linked"
+              t("agents:page.notLinked")
             )}
           </dd>
         </div>
         <div>
-          <dt>Address</dt>
+          <dt>{t("agents:page.address")}</dt>
           <dd>{a.reported_ip ?? "—"}</dd>
         </div>
         <AgentVersion agent={a} canUpdate={isAdmin} onQueued={() => setVersion((v) => v + 1)} />
         <div>
-          <dt>Key fingerprint</dt>
+          <dt>{t("agents:page.fingerprint")}</dt>
           <dd>
             <code>{a.fingerprint}</code>
           </dd>
         </div>
         <div>
-          <dt>Enrolled</dt>
+          <dt>{t("agents:page.enrolled")}</dt>
           <dd>
             <RelativeTime at={a.enrolled_at} />
           </dd>
         </div>
         <div>
-          <dt>Approved</dt>
+          <dt>{t("agents:page.approved")}</dt>
           <dd>
             <RelativeTime at={a.approved_at} />
           </dd>
         </div>
         <div>
-          <dt>Spool</dt>
-          <dd>
-            {a.spool_depth == null
-              ? "—"
-              : `${a.spool_depth} ${a.spool_depth === 1 ? "sample" : "samples"} waiting (${a.spool_bytes ?? 0} bytes)`}
-          </dd>
+          <dt>{t("agents:page.spool")}</dt>
+          <dd>{a.spool_depth == null ? "—" : t("agents:page.spoolWaiting", { count: a.spool_depth, bytes: a.spool_bytes ?? 0 })}</dd>
         </div>
         {a.notes && (
           <div>
-            <dt>Notes</dt>
+            <dt>{t("agents:page.notes")}</dt>
             <dd>{a.notes}</dd>
           </div>
         )}

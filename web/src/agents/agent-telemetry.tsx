@@ -11,17 +11,20 @@ import { Status } from "../components/status.tsx";
 import { type ChartSeries, TimeChart } from "../components/time-chart.tsx";
 import { useLoad } from "../use-load.ts";
 import { RelativeTime } from "../components/time.tsx";
+import { activeLocale, i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
 type Range = (typeof RANGES)[number];
 const METRICS = [
-  { key: "cpu_pct", title: "CPU", color: "--accent" },
-  { key: "mem_pct", title: "Memory", color: "--warn" },
-  { key: "root_disk_pct", title: "Root disk", color: "--good" },
+  { key: "cpu_pct", title: i18nKey("agents:telemetry.cpu"), color: "--accent" },
+  { key: "mem_pct", title: i18nKey("agents:telemetry.memory"), color: "--warn" },
+  { key: "root_disk_pct", title: i18nKey("agents:telemetry.rootDisk"), color: "--good" },
 ] as const;
 const percent = (v: number) => `${Math.round(v * 10) / 10} %`;
 
 export function AgentTelemetry({ agentId, active, version }: { agentId: number; active: boolean; version: number }) {
+  const t = useT();
   const [range, setRange] = useState<Range>("1h");
   const path = { agent_id: String(agentId) };
   const latest = useLoad(() => ok(api.GET("/api/v1/agents/{agent_id}/telemetry", { params: { path } })), [agentId, version]);
@@ -34,36 +37,41 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
   const charts = useMemo(
     () =>
       METRICS.map((m): { title: string; series: ChartSeries[] } => ({
-        title: `${m.title} use, last ${range}`,
+        title: t("agents:telemetry.chart", { metric: t(m.title), range }),
         series: [
-          { label: m.title, unit: "%", color: m.color, range: [0, 100], values: points.map((p) => p.summary[m.key]), format: percent },
+          { label: t(m.title), unit: "%", color: m.color, range: [0, 100], values: points.map((p) => p.summary[m.key]), format: percent },
         ],
       })),
-    [history.data],
+    // The titles are words of the active language.
+    [history.data, activeLocale()],
   );
   const now = latest.data?.latest;
   return (
     <section aria-labelledby="agent-telemetry-title">
       <header class="section-head">
-        <h2 id="agent-telemetry-title">Telemetry</h2>
-        <Segmented label="Range" options={RANGES.map((r) => ({ value: r, label: r }))} value={range} onChange={setRange} />
+        <h2 id="agent-telemetry-title">{t("agents:telemetry.title")}</h2>
+        <Segmented
+          label={t("agents:telemetry.range")}
+          options={RANGES.map((r) => ({ value: r, label: r }))}
+          value={range}
+          onChange={setRange}
+        />
       </header>
       {latest.error !== undefined && <Notice kind="error">{messageOf(latest.error)}</Notice>}
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
       {/* The API reports no grant for an agent that is not active, whatever its stored grants say. */}
-      {latest.data && !active && <p class="notice notice-info">Only an active agent sends telemetry; what it sent before is kept.</p>}
-      {latest.data && active && !latest.data.capability.enabled && (
-        <p class="notice notice-info">
-          Host telemetry is not granted to this agent: it sends none until an administrator enables it below.
-        </p>
-      )}
+      {latest.data && !active && <p class="notice notice-info">{t("agents:telemetry.inactive")}</p>}
+      {latest.data && active && !latest.data.capability.enabled && <p class="notice notice-info">{t("agents:telemetry.notGranted")}</p>}
       {now && (
         <p class="meta">
-          Latest frame <RelativeTime at={now.collected_at} />: CPU {now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct)},
-          memory {now.summary.mem_pct == null ? "—" : percent(now.summary.mem_pct)}, root disk{" "}
-          {now.summary.root_disk_pct == null ? "—" : percent(now.summary.root_disk_pct)}
-          {now.summary.load_1 != null && `, load ${now.summary.load_1.toFixed(2)}`}
-          {now.summary.max_temp_c != null && `, ${Math.round(now.summary.max_temp_c)} °C`}.
+          {t("agents:telemetry.latest")} <RelativeTime at={now.collected_at} />
+          {t("agents:telemetry.figures", {
+            cpu: now.summary.cpu_pct == null ? "—" : percent(now.summary.cpu_pct),
+            memory: now.summary.mem_pct == null ? "—" : percent(now.summary.mem_pct),
+            disk: now.summary.root_disk_pct == null ? "—" : percent(now.summary.root_disk_pct),
+          })}
+          {now.summary.load_1 != null && t("agents:telemetry.load", { load: now.summary.load_1.toFixed(2) })}
+          {now.summary.max_temp_c != null && t("agents:telemetry.temperature", { temperature: Math.round(now.summary.max_temp_c) })}.
         </p>
       )}
       <div class="chart-grid">
@@ -72,7 +80,7 @@ export function AgentTelemetry({ agentId, active, version }: { agentId: number; 
         ))}
       </div>
       {latest.data && latest.data.readiness.length > 0 && (
-        <ul class="readiness" aria-label="Collectors">
+        <ul class="readiness" aria-label={t("agents:telemetry.collectors")}>
           {latest.data.readiness.map((r) => (
             <li key={r.collector}>
               {r.collector} <Status value={r.state === "ready" ? "up" : r.state} />

@@ -8,11 +8,14 @@ import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Dialog } from "../components/dialog.tsx";
 import { Notice, TextInput } from "../components/field.tsx";
+import { i18nKey, t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export type AgentItem = paths["/api/v1/agents"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 export type Rollout = paths["/api/v1/agents/rollouts/{rollout_id}"]["get"]["responses"][200]["content"]["application/json"];
 
-export const agentName = (a: { id: number; name?: string | null; hostname?: string | null }) => a.hostname ?? a.name ?? `agent ${a.id}`;
+export const agentName = (a: { id: number; name?: string | null; hostname?: string | null }) =>
+  a.hostname ?? a.name ?? t("agents:agentN", { id: a.id });
 
 /** The newest available_version among `agents`, or "" when none has one. */
 export function newestAvailable(agents: readonly AgentItem[]): string {
@@ -32,13 +35,13 @@ const numberOrText = (s: string): number => {
 
 /** The rollout's settings, each a whole number the API checks (its 422 is shown under the field). */
 const SETTINGS = [
-  { name: "wave_percent", id: "rollout-wave", label: "First wave (% of the agents)" },
-  { name: "failure_threshold", id: "rollout-threshold", label: "Stop after this many failures" },
+  { name: "wave_percent", id: "rollout-wave", label: i18nKey("agents:rollout.wavePercent") },
+  { name: "failure_threshold", id: "rollout-threshold", label: i18nKey("agents:rollout.threshold") },
   {
     name: "wave_timeout_seconds",
     id: "rollout-timeout",
-    label: "Wave timeout (seconds)",
-    hint: "An agent that has not answered by then counts as failed",
+    label: i18nKey("agents:rollout.timeout"),
+    hint: i18nKey("agents:rollout.timeoutHint"),
   },
 ] as const;
 
@@ -52,6 +55,7 @@ export interface UpdateDialogProps {
 }
 
 export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialogProps) {
+  const t = useT();
   const [form, setForm] = useState({
     version: newestAvailable(selected ?? all),
     // The API's defaults (shared/schemas/agent-rollouts.ts, ROLLOUT_DEFAULTS).
@@ -79,30 +83,26 @@ export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialog
       onClose();
     });
   };
-  const title = selected ? `Update ${selected.length} ${selected.length === 1 ? "agent" : "agents"}` : "Update all agents";
+  const title = selected ? t("agents:update.titleSome", { count: selected.length }) : t("agents:update.titleAll");
   return (
     <Dialog title={title} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         {selected ? (
-          <ul class="bulk-names" aria-label="Agents to update">
+          <ul class="bulk-names" aria-label={t("agents:update.list")}>
             {selected.map((a) => (
               <li key={a.id}>
-                {agentName(a)} <span class="meta">{a.agent_version ?? "version unknown"}</span>
+                {agentName(a)} <span class="meta">{a.agent_version ?? t("agents:update.versionUnknown")}</span>
               </li>
             ))}
           </ul>
         ) : (
-          <p>Every active agent whose version differs from the one below is updated.</p>
+          <p>{t("agents:update.every")}</p>
         )}
-        <p class="hint">
-          The update goes in two waves: the first takes the given share of the agents (at least one), the second the rest once every agent
-          of the first has answered. As soon as the given number of agents failed or rolled back, the rollout stops before sending to more;
-          you can resume or cancel it. An agent already on the version, or with no signed build for its platform, is skipped.
-        </p>
+        <p class="hint">{t("agents:update.how")}</p>
         <TextInput
           id="rollout-version"
-          label="Version"
-          hint="Empty: the newest signed build"
+          label={t("agents:version")}
+          hint={t("agents:update.versionHint")}
           value={form.version}
           error={start.fields.version}
           onValue={(v) => set({ version: v })}
@@ -111,8 +111,8 @@ export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialog
           <TextInput
             key={f.name}
             id={f.id}
-            label={f.label}
-            {...("hint" in f ? { hint: f.hint } : {})}
+            label={t(f.label)}
+            {...("hint" in f ? { hint: t(f.hint) } : {})}
             inputMode="numeric"
             value={form[f.name]}
             error={start.fields[f.name]}
@@ -122,10 +122,10 @@ export function UpdateDialog({ selected, all, onClose, onStarted }: UpdateDialog
         <Notice kind="error">{start.error}</Notice>
         <div class="actions">
           <button type="submit" class="primary" disabled={start.busy}>
-            Start update
+            {t("agents:update.start")}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </form>

@@ -6,10 +6,12 @@ import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Available } from "./agents-table.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 type Agent = Omit<paths["/api/v1/agents/{agent_id}"]["get"]["responses"][200]["content"]["application/json"], "tenant_id">;
 
 export function AgentVersion({ agent, canUpdate, onQueued }: { agent: Agent; canUpdate: boolean; onQueued: () => void }) {
+  const t = useT();
   const update = useSubmit();
   const [queued, setQueued] = useState<string | undefined>();
   const target = agent.available_version;
@@ -22,23 +24,25 @@ export function AgentVersion({ agent, canUpdate, onQueued }: { agent: Agent; can
           body: { version: target ?? undefined },
         }),
       );
-      setQueued(`Update to ${r.version} queued: ${agent.online ? "sent to the agent" : "the agent gets it when it links"}.`);
+      setQueued(
+        agent.online ? t("agents:update.queuedSent", { version: r.version }) : t("agents:update.queuedLater", { version: r.version }),
+      );
       onQueued();
     });
   return (
     <>
       <div>
-        <dt>Version</dt>
+        <dt>{t("agents:version")}</dt>
         <dd>{agent.agent_version ?? "—"}</dd>
       </div>
       <div class="agent-update">
-        <dt>Available version</dt>
+        <dt>{t("agents:availableVersion")}</dt>
         <dd>
           <Available agent={agent} />
           {canUpdate && target && agent.status === "active" && (
             <div>
               <button type="button" disabled={update.busy} onClick={() => void send()}>
-                Update to {target}
+                {t("agents:update.to", { version: target })}
               </button>
             </div>
           )}

@@ -14,10 +14,12 @@ import { InstallCommand } from "./install-command.tsx";
 import { AgentsTable } from "./agents-table.tsx";
 import { RolloutsSection } from "./rollout-progress.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 type Lookup = paths["/api/v1/agents/pairing/lookup"]["post"]["responses"][200]["content"]["application/json"];
 
 export function AgentsPage() {
+  const t = useT();
   const session = useSession();
   const canApprove = session.can("admin:agents");
   const pending = useLoad(
@@ -58,7 +60,12 @@ export function AgentsPage() {
     approve.run(async () => {
       const body = hardwareId ? { host_link_action: "select" as const, hardware_id: hardwareId } : { host_link_action: "create" as const };
       const agent = await ok(api.POST("/api/v1/agents/{agent_id}/approve", { params: { path: { agent_id: String(agentId) } }, body }));
-      setDone(`Approved ${agent.hostname ?? `agent ${agent.id}`}${agent.hardware_name ? `, linked to ${agent.hardware_name}` : ""}.`);
+      const name = agent.hostname ?? t("agents:agentN", { id: agent.id });
+      setDone(
+        agent.hardware_name
+          ? t("agents:pairing.approvedLinked", { name, hardware: agent.hardware_name })
+          : t("agents:pairing.approved", { name }),
+      );
       setFound(undefined);
       setCode("");
       pending.reload();
@@ -68,15 +75,16 @@ export function AgentsPage() {
   return (
     <section aria-labelledby="agents-title">
       <header class="page-head">
-        <h1 id="agents-title">Agents</h1>
+        <h1 id="agents-title">{t("agents:title")}</h1>
         <LiveBadge state={live} />
       </header>
       {canApprove && (
         <form class="card" onSubmit={find} aria-labelledby="pairing-title">
-          <h2 id="pairing-title">Approve by pairing code</h2>
+          <h2 id="pairing-title">{t("agents:pairing.title")}</h2>
           <TextInput
             id="pairing-code"
-            label="Pairing code the agent printed"
+            label={t("agents:pairing.code")}
+            // i18n-ignore: the code's format, not words
             placeholder="XXXX-XXXX-XXXX"
             autoComplete="off"
             value={code}
@@ -85,17 +93,17 @@ export function AgentsPage() {
           />
           <Notice kind="error">{lookup.error}</Notice>
           <button type="submit" disabled={lookup.busy || !code.trim()}>
-            Look up
+            {t("agents:pairing.lookUp")}
           </button>
           {found && (
             <div class="found">
               <p>
-                Agent {found.agent_id}: <strong>{found.hostname ?? "unknown host"}</strong> ({found.os ?? "?"}/{found.arch ?? "?"}), key
-                fingerprint <code>{found.fingerprint}</code>
+                {t("agents:pairing.agent", { id: found.agent_id })} <strong>{found.hostname ?? t("agents:pairing.unknownHost")}</strong>{" "}
+                {t("agents:pairing.platform", { os: found.os ?? "?", arch: found.arch ?? "?" })} <code>{found.fingerprint}</code>
                 {found.duplicate_machine_id && (
                   <>
                     {" "}
-                    — <strong>another agent already uses this machine id</strong>
+                    — <strong>{t("agents:pairing.duplicate")}</strong>
                   </>
                 )}
               </p>
@@ -106,8 +114,8 @@ export function AgentsPage() {
                 onClick={() => void decide(found.agent_id, found.proposed_hardware_id)}
               >
                 {found.proposed_hardware_name
-                  ? `Approve and link to ${found.proposed_hardware_name}`
-                  : "Approve and create a hardware node"}
+                  ? t("agents:pairing.approveLink", { hardware: found.proposed_hardware_name })
+                  : t("agents:pairing.approveCreate")}
               </button>
             </div>
           )}
@@ -116,30 +124,28 @@ export function AgentsPage() {
         </form>
       )}
       {canApprove && <InstallCommand />}
-      <h2>Pending enrollments</h2>
+      <h2>{t("agents:pending.title")}</h2>
       {pending.error !== undefined && <Notice kind="error">{messageOf(pending.error)}</Notice>}
       {pending.data?.items.length === 0 && (
         <p class="empty">
-          No agent is waiting.{" "}
-          {canApprove
-            ? "Run the command under Add a host on a host, or npm run agent from a checkout."
-            : "An administrator adds hosts with the install command shown on this screen."}
+          {t("agents:pending.none")} {canApprove ? t("agents:pending.noneAdmin") : t("agents:pending.noneReader")}
         </p>
       )}
       <ul class="cards">
         {pending.data?.items.map((a) => (
           <li key={a.id} class="card">
-            <strong>{a.hostname ?? a.name ?? `agent ${a.id}`}</strong>{" "}
+            <strong>{a.hostname ?? a.name ?? t("agents:agentN", { id: a.id })}</strong>{" "}
             <span class="meta">
-              {a.os}/{a.arch} from {a.reported_ip ?? "?"}, enrolled <RelativeTime at={a.enrolled_at} />
+              {t("agents:pending.from", { os: a.os ?? "", arch: a.arch ?? "", ip: a.reported_ip ?? "?" })}{" "}
+              <RelativeTime at={a.enrolled_at} />
             </span>
             <div class="meta">
-              Fingerprint <code>{a.fingerprint}</code>. Approve it with the pairing code it printed, which proves you are at that host.
+              {t("agents:pending.fingerprint")} <code>{a.fingerprint}</code>. {t("agents:pending.approveHint")}
             </div>
           </li>
         ))}
       </ul>
-      <h2>All agents</h2>
+      <h2>{t("agents:all.title")}</h2>
       {all.error !== undefined && <Notice kind="error">{messageOf(all.error)}</Notice>}
       <Notice kind="success">{started}</Notice>
       {all.data && (
@@ -147,7 +153,7 @@ export function AgentsPage() {
           items={all.data.items}
           canUpdate={canApprove}
           onStarted={(r) => {
-            setStarted(`Rollout ${r.id} of version ${r.version} started: its progress is under Rollouts.`);
+            setStarted(t("agents:all.started", { id: r.id, version: r.version }));
             setEvents((n) => n + 1);
             all.reload();
           }}

@@ -8,31 +8,35 @@ import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
 import { type AgentItem, agentName, type Rollout, UpdateDialog } from "./agent-updates.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const UPDATE_STATE: Record<string, string> = {
-  queued: "queued, waits for its link",
-  sent: "sent",
-  started: "started",
+  queued: i18nKey("agents:updateState.queued"),
+  sent: i18nKey("agents:updateState.sent"),
+  started: i18nKey("agents:updateState.started"),
 };
 
 /** The version available to an agent (an arrow and words, not colour alone), or the update under way. */
 export function Available({ agent }: { agent: Pick<AgentItem, "available_version" | "update" | "agent_version"> }) {
+  const t = useT();
   const u = agent.update;
+  const state = u && UPDATE_STATE[u.state];
   return (
     <>
       {agent.available_version ? (
         <span class="update-available">
-          <span aria-hidden="true">⬆</span> {agent.available_version} available
+          <span aria-hidden="true">⬆</span> {t("agents:available.version", { version: agent.available_version })}
         </span>
       ) : agent.agent_version ? (
-        <span class="meta">up to date</span>
+        <span class="meta">{t("agents:available.upToDate")}</span>
       ) : (
         "—"
       )}
       {u && (
         <div class="meta update-state">
-          Update to {u.version}: {UPDATE_STATE[u.state] ?? u.state}
-          {u.rollout_id ? ` (rollout ${u.rollout_id})` : ""}
+          {t("agents:available.update", { version: u.version })} {state ? t(state) : u.state}
+          {u.rollout_id ? ` ${t("agents:available.rollout", { id: u.rollout_id })}` : ""}
         </div>
       )}
     </>
@@ -46,6 +50,7 @@ export interface AgentsTableProps {
 }
 
 export function AgentsTable({ items, canUpdate, onStarted }: AgentsTableProps) {
+  const t = useT();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   /** The dialog: the agents chosen, or "all". */
   const [dialog, setDialog] = useState<readonly AgentItem[] | "all" | undefined>();
@@ -69,14 +74,14 @@ export function AgentsTable({ items, canUpdate, onStarted }: AgentsTableProps) {
       {canUpdate ? (
         <div class="actions table-actions">
           <button type="button" disabled={chosen.length === 0} onClick={(e) => open(e, chosen)}>
-            Update selected… ({chosen.length})
+            {t("agents:table.updateSelected", { n: chosen.length })}
           </button>
           <button type="button" id="update-all" onClick={(e) => open(e, "all")}>
-            Update all…
+            {t("agents:table.updateAll")}
           </button>
         </div>
       ) : (
-        <p class="meta">Updating agents needs the admin:agents scope.</p>
+        <p class="meta">{t("agents:table.needsScope")}</p>
       )}
       {dialog && (
         <UpdateDialog
@@ -91,60 +96,60 @@ export function AgentsTable({ items, canUpdate, onStarted }: AgentsTableProps) {
       )}
       <div class="table-wrap">
         <table>
-          <caption class="visually-hidden">All agents</caption>
+          <caption class="visually-hidden">{t("agents:all.title")}</caption>
           <thead>
             <tr>
               {canUpdate && (
                 <SelectAllHeader
-                  label="Select all agents"
+                  label={t("agents:table.selectAll")}
                   all={allChosen}
                   some={chosen.length > 0}
                   onToggle={() => setSelected(allChosen ? new Set() : new Set(items.map((a) => a.id)))}
                 />
               )}
-              <th scope="col">Host</th>
-              <th scope="col">Status</th>
-              <th scope="col">Presence</th>
-              <th scope="col">Version</th>
-              <th scope="col">Available</th>
-              <th scope="col">Hardware</th>
-              <th scope="col">Last seen</th>
+              <th scope="col">{t("agents:col.host")}</th>
+              <th scope="col">{t("agents:col.status")}</th>
+              <th scope="col">{t("agents:col.presence")}</th>
+              <th scope="col">{t("agents:version")}</th>
+              <th scope="col">{t("agents:col.available")}</th>
+              <th scope="col">{t("agents:col.hardware")}</th>
+              <th scope="col">{t("agents:col.lastSeen")}</th>
             </tr>
           </thead>
           <tbody>
             {items.map((a) => (
               <tr key={a.id} data-agent={a.id} class={selected.has(a.id) ? "selected" : undefined}>
                 {canUpdate && (
-                  <td class="select" data-label="Select">
+                  <td class="select" data-label={t("agents:table.select")}>
                     <input
                       type="checkbox"
-                      aria-label={`Select ${agentName(a)}`}
+                      aria-label={t("agents:table.selectOne", { name: agentName(a) })}
                       checked={selected.has(a.id)}
                       onChange={() => toggle(a.id)}
                     />
                   </td>
                 )}
-                <td data-label="Host">
+                <td data-label={t("agents:col.host")}>
                   <Link href={`/agents/${a.id}`}>{agentName(a)}</Link>
                 </td>
-                <td data-label="Status">
+                <td data-label={t("agents:col.status")}>
                   <Status value={a.status} />
                 </td>
-                <td data-label="Presence">
+                <td data-label={t("agents:col.presence")}>
                   <Status value={a.online ? "up" : "down"} />
                 </td>
-                <td data-label="Version">{a.agent_version ?? "—"}</td>
-                <td data-label="Available">
+                <td data-label={t("agents:version")}>{a.agent_version ?? "—"}</td>
+                <td data-label={t("agents:col.available")}>
                   <Available agent={a} />
                 </td>
-                <td data-label="Hardware">
+                <td data-label={t("agents:col.hardware")}>
                   {a.hardware_id ? (
                     <Link href={`/inventory/hardware/${a.hardware_id}`}>{a.hardware_name ?? `#${a.hardware_id}`}</Link>
                   ) : (
                     "—"
                   )}
                 </td>
-                <td data-label="Last seen">
+                <td data-label={t("agents:col.lastSeen")}>
                   <RelativeTime at={a.last_seen_at} />
                 </td>
               </tr>

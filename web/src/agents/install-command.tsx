@@ -6,22 +6,22 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const MODE_NOTE: Record<string, string> = {
-  public: "The script is fetched over HTTPS and piped to sh.",
-  self_signed: "The server's certificate is self-signed: the script is saved, checked against its SHA-256, then run.",
-  none: "Plain HTTP: the script is saved, checked against its SHA-256, then run. Serve HTTPS to protect the download itself.",
+  public: i18nKey("agents:install.public"),
+  self_signed: i18nKey("agents:install.selfSigned"),
+  none: i18nKey("agents:install.none"),
 };
 
 export function InstallCommand() {
+  const t = useT();
   const install = useLoad(() => ok(api.GET("/api/v1/agents/install-command")), []);
   return (
     <section class="card" aria-labelledby="install-title">
-      <h2 id="install-title">Add a host</h2>
-      <p>
-        Run this as root on a Linux host (x86-64 or arm64). It checks the agent's release signature, installs it as a service, and prints a
-        pairing code to approve above.
-      </p>
+      <h2 id="install-title">{t("agents:install.title")}</h2>
+      <p>{t("agents:install.text")}</p>
       {install.error !== undefined && <Notice kind="error">{messageOf(install.error)}</Notice>}
       {install.data && (
         <>
@@ -29,11 +29,12 @@ export function InstallCommand() {
             <code data-testid="install-command">{install.data.command}</code>
           </pre>
           <p class="meta">
-            {MODE_NOTE[install.data.tls_mode]} Script SHA-256 <code>{install.data.script_sha256}</code>.
+            {MODE_NOTE[install.data.tls_mode] ? t(MODE_NOTE[install.data.tls_mode]!) : ""} {t("agents:install.sha")}{" "}
+            <code>{install.data.script_sha256}</code>.
           </p>
           <div class="actions">
             <button type="button" onClick={() => void navigator.clipboard?.writeText(install.data!.command)}>
-              Copy command
+              {t("agents:install.copy")}
             </button>
           </div>
         </>

@@ -5,14 +5,16 @@ import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Dialog } from "../components/dialog.tsx";
 import { Notice, TextInput } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 // tenant_id is always null (no tenants yet) and the client leaves it out of what it returns.
 type Agent = Omit<paths["/api/v1/agents/{agent_id}"]["get"]["responses"][200]["content"]["application/json"], "tenant_id">;
 
 export function RevokeDialog({ agent, onClose, onRevoked }: { agent: Agent; onClose: () => void; onRevoked: () => void }) {
+  const t = useT();
   const [reason, setReason] = useState("");
   const revoke = useSubmit();
-  const name = agent.name ?? agent.hostname ?? `agent ${agent.id}`;
+  const name = agent.name ?? agent.hostname ?? t("agents:agentN", { id: agent.id });
   const submit = (e: Event) => {
     e.preventDefault();
     void revoke.run(async () => {
@@ -24,15 +26,12 @@ export function RevokeDialog({ agent, onClose, onRevoked }: { agent: Agent; onCl
     });
   };
   return (
-    <Dialog title={`Revoke ${name}?`} onClose={onClose}>
+    <Dialog title={t("agents:revoke.title", { name })} onClose={onClose}>
       <form onSubmit={submit}>
-        <p>
-          Its link is cut at once, its queued probe runs are cancelled, and it can never connect again with this key: to bring the host
-          back, enroll a new agent.
-        </p>
+        <p>{t("agents:revoke.text")}</p>
         <TextInput
           id="revoke-reason"
-          label="Reason (kept in its events and the audit log)"
+          label={t("agents:revoke.reason")}
           value={reason}
           error={revoke.fields.reason}
           onValue={setReason}
@@ -41,10 +40,10 @@ export function RevokeDialog({ agent, onClose, onRevoked }: { agent: Agent; onCl
         <Notice kind="error">{revoke.error}</Notice>
         <div class="actions">
           <button type="submit" class="danger" disabled={revoke.busy || reason.trim().length < 3}>
-            Revoke
+            {t("agents:revoke.button")}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </form>

@@ -14,6 +14,8 @@ import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import type { Rollout } from "./agent-updates.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type Summary = paths["/api/v1/agents/rollouts"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 
@@ -22,7 +24,15 @@ const POLL_MS = 3000;
 /** A rollout that finished this recently is shown in full, not only in the collapsed list. */
 const RECENT_MS = 10 * 60_000;
 const STATES = ["succeeded", "failed", "rolled_back", "started", "queued", "pending", "skipped"] as const;
-const label = (s: string) => s.replace("_", " ");
+const STATE_LABEL: Record<(typeof STATES)[number], string> = {
+  succeeded: i18nKey("agents:state.succeeded"),
+  failed: i18nKey("agents:state.failed"),
+  rolled_back: i18nKey("agents:state.rolledBack"),
+  started: i18nKey("agents:state.started"),
+  queued: i18nKey("agents:state.queued"),
+  pending: i18nKey("agents:state.pending"),
+  skipped: i18nKey("agents:state.skipped"),
+};
 const isActive = (r: Summary) => r.state === "running" || r.state === "stopped";
 const waiting = (r: Summary) => r.state === "running" || r.counts.queued + r.counts.started > 0;
 
@@ -35,6 +45,7 @@ export interface RolloutsSectionProps {
 }
 
 export function RolloutsSection({ canManage, version, onProgress }: RolloutsSectionProps) {
+  const t = useT();
   const [tick, setTick] = useState(0);
   const list = useLoad(
     () => ok(api.GET("/api/v1/agents/rollouts", { params: { query: { limit: "20", sort: "id", direction: "desc" } } })),
@@ -44,7 +55,7 @@ export function RolloutsSection({ canManage, version, onProgress }: RolloutsSect
   const seen = useRef(new Set<number>());
   const items = list.data?.items ?? [];
   for (const r of items) if (isActive(r)) seen.current.add(r.id);
-  const reload = () => setTick((t) => t + 1);
+  const reload = () => setTick((n) => n + 1);
 
   const busy = items.some(waiting);
   useEffect(() => {
@@ -62,24 +73,28 @@ export function RolloutsSection({ canManage, version, onProgress }: RolloutsSect
   const earlier = items.filter((r) => !shown.includes(r));
   return (
     <section aria-labelledby="rollouts-title">
-      <h2 id="rollouts-title">Rollouts</h2>
+      <h2 id="rollouts-title">{t("agents:rollouts.title")}</h2>
       {list.error !== undefined && <Notice kind="error">{messageOf(list.error)}</Notice>}
-      {list.data && shown.length === 0 && <p class="empty">No rollout is under way.</p>}
+      {list.data && shown.length === 0 && <p class="empty">{t("agents:rollouts.none")}</p>}
       {shown.map((r) => (
         <RolloutCard key={r.id} rollout={r} canManage={canManage} onChanged={reload} />
       ))}
       {earlier.length > 0 && (
         <details class="recent-rollouts">
-          <summary>Earlier rollouts ({earlier.length})</summary>
+          <summary>{t("agents:rollouts.earlier", { n: earlier.length })}</summary>
           <ul>
             {earlier.map((r) => (
               <li key={r.id}>
-                Rollout {r.id}: version {r.version} <Status value={r.state} />{" "}
+                {t("agents:rollouts.name", { id: r.id, version: r.version })} <Status value={r.state} />{" "}
                 <span class="meta">
-                  {r.counts.succeeded} succeeded, {r.counts.failed + r.counts.rolled_back} failed or rolled back, {r.counts.skipped} skipped
+                  {t("agents:rollouts.outcome", {
+                    succeeded: r.counts.succeeded,
+                    failed: r.counts.failed + r.counts.rolled_back,
+                    skipped: r.counts.skipped,
+                  })}
                   {r.finished_at && (
                     <>
-                      ; finished <RelativeTime at={r.finished_at} />
+                      {t("agents:rollouts.finished")} <RelativeTime at={r.finished_at} />
                     </>
                   )}
                 </span>
@@ -93,6 +108,7 @@ export function RolloutsSection({ canManage, version, onProgress }: RolloutsSect
 }
 
 function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; canManage: boolean; onChanged: () => void }) {
+  const t = useT();
   const act = useSubmit();
   const [confirming, setConfirming] = useState(false);
   const [showTargets, setShowTargets] = useState(false);
@@ -125,31 +141,27 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
   return (
     <article class="card rollout" data-rollout={r.id} aria-labelledby={titleId}>
       <h3 id={titleId} ref={heading} tabIndex={-1}>
-        Rollout {r.id}: version {r.version} <Status value={r.state} />
+        {t("agents:rollouts.name", { id: r.id, version: r.version })} <Status value={r.state} />
       </h3>
       <p>
-        {r.current_wave === 0 ? "No wave sent" : `Wave ${r.current_wave} of ${r.waves}`}
-        <progress max={Math.max(1, sent)} value={done} aria-label={`Agents done in rollout ${r.id}`} />
-        {done} of {sent} {sent === 1 ? "agent" : "agents"} done
+        {r.current_wave === 0 ? t("agents:rollouts.noWave") : t("agents:rollouts.wave", { wave: r.current_wave, waves: r.waves })}
+        <progress max={Math.max(1, sent)} value={done} aria-label={t("agents:rollouts.doneLabel", { id: r.id })} />
+        {t("agents:rollouts.done", { done, count: sent })}
       </p>
-      <ul class="rollout-counts" aria-label={`Agents by state in rollout ${r.id}`}>
+      <ul class="rollout-counts" aria-label={t("agents:rollouts.byState", { id: r.id })}>
         {STATES.map((s) => (
           <li key={s} data-state={s}>
-            <span class="count-label">{label(s)}</span> <strong>{r.counts[s]}</strong>
+            <span class="count-label">{t(STATE_LABEL[s])}</span> <strong>{r.counts[s]}</strong>
           </li>
         ))}
       </ul>
       <p class="meta">
-        First wave {r.wave_percent}%, stops at {r.failure_threshold} {r.failure_threshold === 1 ? "failure" : "failures"}, wave timeout{" "}
-        {r.wave_timeout_seconds} s
-        {r.failures_acknowledged > 0
-          ? `; ${r.failures_acknowledged} earlier ${r.failures_acknowledged === 1 ? "failure" : "failures"} acknowledged on resume`
-          : ""}
-        .
+        {t("agents:rollouts.settings", { percent: r.wave_percent, count: r.failure_threshold, seconds: r.wave_timeout_seconds })}
+        {r.failures_acknowledged > 0 ? t("agents:rollouts.acknowledged", { count: r.failures_acknowledged }) : ""}.
       </p>
       {r.stop_reason && (
         <p class="notice notice-error stop-reason">
-          <strong>Stopped:</strong> {r.stop_reason}
+          <strong>{t("agents:rollouts.stopped")}</strong> {r.stop_reason}
         </p>
       )}
       <Notice kind="error">{act.error}</Notice>
@@ -157,33 +169,30 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
         <div class="actions">
           {r.state === "stopped" && (
             <button type="button" class="primary" disabled={act.busy} onClick={() => void resume()}>
-              Resume
+              {t("agents:rollouts.resume")}
             </button>
           )}
           <button type="button" class="danger" ref={cancelButton} disabled={act.busy} onClick={() => setConfirming(true)}>
-            Cancel rollout…
+            {t("agents:rollouts.cancelAsk")}
           </button>
         </div>
       )}
       {confirming && (
-        <Dialog title={`Cancel rollout ${r.id}?`} onClose={keep}>
-          <p>
-            The {r.counts.pending} {r.counts.pending === 1 ? "agent" : "agents"} not sent the update yet will not get it. Agents already
-            sent it ({r.counts.queued + r.counts.started} still answering) keep updating.
-          </p>
+        <Dialog title={t("agents:rollouts.cancelTitle", { id: r.id })} onClose={keep}>
+          <p>{t("agents:rollouts.cancelText", { count: r.counts.pending, answering: r.counts.queued + r.counts.started })}</p>
           <Notice kind="error">{act.error}</Notice>
           <div class="actions">
             <button type="button" class="danger" disabled={act.busy} onClick={() => void cancel()}>
-              Cancel rollout
+              {t("agents:rollouts.cancel")}
             </button>
             <button type="button" onClick={keep}>
-              Keep it
+              {t("agents:rollouts.keep")}
             </button>
           </div>
         </Dialog>
       )}
       <details onToggle={(e) => setShowTargets((e.currentTarget as HTMLDetailsElement).open)}>
-        <summary>Agents in rollout {r.id}</summary>
+        <summary>{t("agents:rollouts.targets", { id: r.id })}</summary>
         {showTargets && <Targets id={r.id} updatedAt={r.updated_at} counts={r.counts} />}
       </details>
     </article>
@@ -192,6 +201,7 @@ function RolloutCard({ rollout: r, canManage, onChanged }: { rollout: Summary; c
 
 /** The rollout's agents with their wave, state and error; read when opened, and again as the rollout changes. */
 function Targets({ id, updatedAt, counts }: { id: number; updatedAt: string; counts: Summary["counts"] }) {
+  const t = useT();
   const one = useLoad<Rollout>(
     () => ok(api.GET("/api/v1/agents/rollouts/{rollout_id}", { params: { path: { rollout_id: String(id) } } })),
     [id, updatedAt, JSON.stringify(counts)],
@@ -199,26 +209,26 @@ function Targets({ id, updatedAt, counts }: { id: number; updatedAt: string; cou
   if (one.error !== undefined) return <Notice kind="error">{messageOf(one.error)}</Notice>;
   return (
     <table class="compact">
-      <caption class="visually-hidden">Agents in rollout {id}</caption>
+      <caption class="visually-hidden">{t("agents:rollouts.targets", { id })}</caption>
       <thead>
         <tr>
-          <th scope="col">Agent</th>
-          <th scope="col">Wave</th>
-          <th scope="col">State</th>
-          <th scope="col">Error</th>
+          <th scope="col">{t("agents:targets.agent")}</th>
+          <th scope="col">{t("agents:targets.wave")}</th>
+          <th scope="col">{t("agents:targets.state")}</th>
+          <th scope="col">{t("agents:targets.error")}</th>
         </tr>
       </thead>
       <tbody>
-        {one.data?.targets.map((t) => (
-          <tr key={t.agent_id}>
+        {one.data?.targets.map((x) => (
+          <tr key={x.agent_id}>
             <td>
-              <Link href={`/agents/${t.agent_id}`}>{t.hostname ?? `agent ${t.agent_id}`}</Link>
+              <Link href={`/agents/${x.agent_id}`}>{x.hostname ?? t("agents:agentN", { id: x.agent_id })}</Link>
             </td>
-            <td>{t.wave === 0 ? "—" : t.wave}</td>
+            <td>{x.wave === 0 ? "—" : x.wave}</td>
             <td>
-              <Status value={t.state} />
+              <Status value={x.state} />
             </td>
-            <td>{t.error ?? "—"}</td>
+            <td>{x.error ?? "—"}</td>
           </tr>
         ))}
       </tbody>

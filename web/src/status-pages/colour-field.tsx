@@ -1,6 +1,7 @@
 // A colour typed as #RRGGBB or picked, where empty means "follow the branding settings" (the API's null):
 // a colour input alone cannot be empty.
 import { Field } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export function ColourField({
   id,
@@ -15,19 +16,20 @@ export function ColourField({
   error: string | undefined;
   onValue: (v: string) => void;
 }) {
+  const t = useT();
   return (
-    <Field id={id} label={label} error={error} hint="#RRGGBB; empty follows the branding settings">
+    <Field id={id} label={label} error={error} hint={t("status-pages:colour.hint")}>
       {(a11y) => (
         <div class="colour-field">
           <input
             {...a11y}
             value={value}
-            placeholder="from branding"
+            placeholder={t("status-pages:colour.placeholder")}
             onInput={(e) => onValue((e.currentTarget as HTMLInputElement).value)}
           />
           <input
             type="color"
-            aria-label={`Pick the ${label.toLowerCase()}`}
+            aria-label={t("status-pages:colour.pick", { label })}
             value={/^#[0-9a-f]{6}$/i.test(value) ? value : "#000000"}
             onInput={(e) => onValue((e.currentTarget as HTMLInputElement).value)}
           />

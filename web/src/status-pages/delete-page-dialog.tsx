@@ -3,6 +3,7 @@
 import { api, ok } from "../api/client.ts";
 import { DeleteDialog } from "../components/delete-dialog.tsx";
 import { navigate } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export function DeletePageDialog({
   page,
@@ -13,6 +14,7 @@ export function DeletePageDialog({
   version: number | undefined;
   onClose: () => void;
 }) {
+  const t = useT();
   const remove = async () => {
     await ok(
       api.DELETE("/api/v1/status-pages/{page_id}", {
@@ -23,9 +25,8 @@ export function DeletePageDialog({
     navigate("/status-pages");
   };
   return (
-    <DeleteDialog name={page.title} button="Delete status page" remove={remove} onClose={onClose}>
-      The page at /status/{page.slug} (and its custom domain, if it has one) stops answering at once, with its sections and items. The
-      monitors, services and tags it listed stay. This cannot be undone.
+    <DeleteDialog name={page.title} button={t("status-pages:delete.button")} remove={remove} onClose={onClose}>
+      {t("status-pages:delete.text", { slug: page.slug })}
     </DeleteDialog>
   );
 }

@@ -17,19 +17,22 @@ import {
   AffectedField,
   affectedError,
   affectedOf,
+  IMPACT_LABEL,
   type Impact,
   ImpactField,
-  INCIDENT_CHANGED,
   type Incident,
   type IncidentStatus,
   ifMatch,
   refKey,
+  STATUS_LABEL,
   STATUSES,
 } from "./incident-fields.tsx";
 import { PageTabs } from "./page-tabs.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
+  const t = useT();
   const canWrite = useSession().can(WRITE_STATUS_PAGES);
   const path = { page_id: pageId, incident_id: id };
   const page = useLoad(() => ok(api.GET("/api/v1/status-pages/{page_id}", { params: { path: { page_id: pageId } } })), [pageId]);
@@ -81,13 +84,13 @@ export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
 
   if ((loaded.error !== undefined && !loaded.data) || (page.error !== undefined && !page.data))
     return <Notice kind="error">{messageOf(loaded.error ?? page.error)}</Notice>;
-  if (!incident || !page.data) return <p aria-busy="true">Loading…</p>;
+  if (!incident || !page.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const p = page.data;
   const resolved = incident.status === "resolved";
 
   const onEdit = (e: Event) => {
     e.preventDefault();
-    void write(edit, "Saved.", (headers) =>
+    void write(edit, t("status-pages:saved"), (headers) =>
       ok(
         api.PATCH("/api/v1/status-pages/{page_id}/incidents/{incident_id}", {
           params: { path },
@@ -99,7 +102,7 @@ export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
   };
   const onUpdate = (e: Event) => {
     e.preventDefault();
-    void write(update, "Update added.", async (headers) => {
+    void write(update, t("status-pages:incident.updateAdded"), async (headers) => {
       const answer = await ok(
         api.POST("/api/v1/status-pages/{page_id}/incidents/{incident_id}/updates", { params: { path }, headers, body: { status, body } }),
       );
@@ -108,66 +111,70 @@ export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
     });
   };
   const onPublish = () =>
-    void write(publish, "Published.", (headers) =>
+    void write(publish, t("status-pages:incident.publishedNotice"), (headers) =>
       ok(api.POST("/api/v1/status-pages/{page_id}/incidents/{incident_id}/publish", { params: { path }, headers })),
     );
   const remove = async () => {
     await ok(api.DELETE("/api/v1/status-pages/{page_id}/incidents/{incident_id}", { params: { path }, headers: ifMatch(incident) }));
     navigate(`/status-pages/${p.id}/incidents`);
   };
-  const error = conflict ? INCIDENT_CHANGED : fresh ? undefined : (publish.error ?? edit.error ?? update.error);
+  const error = conflict ? t("status-pages:incident.changed") : fresh ? undefined : (publish.error ?? edit.error ?? update.error);
 
   return (
     <section aria-labelledby="incident-title-heading" class="form-page status-incident">
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href="/status-pages">Status pages</Link> / <Link href={`/status-pages/${p.id}/incidents`}>Incidents of {p.title}</Link>
+            <Link href="/status-pages">{t("status-pages:title")}</Link> /{" "}
+            <Link href={`/status-pages/${p.id}/incidents`}>{t("status-pages:incidents.of", { title: p.title })}</Link>
           </p>
           <h1 id="incident-title-heading">{incident.title}</h1>
           <p class="meta">
-            <span class="badge">{incident.published ? "published" : "draft: not public"}</span> {incident.status}, impact {incident.impact}
-            {incident.source === "automatic" ? ", opened automatically" : ""}
+            <span class="badge">
+              {incident.published ? t("status-pages:incident.published") : t("status-pages:incident.draftNotPublic")}
+            </span>{" "}
+            {t("status-pages:incident.summary", { status: t(STATUS_LABEL[incident.status]), impact: t(IMPACT_LABEL[incident.impact]) })}
+            {incident.source === "automatic" ? t("status-pages:incident.automatic") : ""}
           </p>
         </div>
         {canWrite && (
           <div class="actions">
             {!incident.published && (
               <button type="button" class="primary" disabled={publish.busy} onClick={onPublish}>
-                Publish
+                {t("status-pages:incident.publish")}
               </button>
             )}
             <button type="button" class="danger" onClick={() => setDeleting(true)}>
-              Delete…
+              {t("status-pages:deleteAsk")}
             </button>
           </div>
         )}
       </header>
       <PageTabs id={String(p.id)} current="incidents" />
       {deleting && (
-        <DeleteDialog name={incident.title} button="Delete incident" remove={remove} onClose={() => setDeleting(false)}>
-          The incident and its whole timeline go, from this console and from the public page. This cannot be undone.
+        <DeleteDialog name={incident.title} button={t("status-pages:incident.delete")} remove={remove} onClose={() => setDeleting(false)}>
+          {t("status-pages:incident.deleteText")}
         </DeleteDialog>
       )}
-      {!canWrite && <Notice kind="info">Your role can read incidents but not change them (write:status_pages).</Notice>}
+      {!canWrite && <Notice kind="info">{t("status-pages:incidents.readOnly")}</Notice>}
       {error && (
         <p class="notice notice-error" role="alert">
           {error}{" "}
           {conflict && (
             <button type="button" onClick={() => loaded.reload()}>
-              Load their version
+              {t("common:save.loadTheirs")}
             </button>
           )}
         </p>
       )}
       {saved && <Notice kind="success">{saved}</Notice>}
 
-      <h2>Timeline</h2>
+      <h2>{t("status-pages:incident.timeline")}</h2>
       <ol class="incident-timeline">
         {incident.updates.map((u) => (
           <li key={u.id} class="card" data-update={u.id}>
             <p class="meta">
-              <strong>{u.status}</strong> <RelativeTime at={u.created_at} />
+              <strong>{t(STATUS_LABEL[u.status])}</strong> <RelativeTime at={u.created_at} />
             </p>
             {/* The API's `html` is the update's Markdown rendered without raw HTML and sanitised on the server
                 (docs/status-pages.md: no scripts, handlers, styles, images or other link schemes), the same the
@@ -179,42 +186,47 @@ export function IncidentDetail({ pageId, id }: { pageId: string; id: string }) {
 
       {canWrite && (
         <form class="card" aria-labelledby="add-update-title" onSubmit={onUpdate} noValidate>
-          <h2 id="add-update-title">Add an update</h2>
-          <Field id="update-status" label="Status" error={update.fields.status}>
+          <h2 id="add-update-title">{t("status-pages:incident.addTitle")}</h2>
+          <Field id="update-status" label={t("status-pages:incidents.status")} error={update.fields.status}>
             {(a11y) => (
               <select {...a11y} value={status} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as IncidentStatus)}>
                 {STATUSES.filter((s) => !resolved || s === "resolved").map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {t(STATUS_LABEL[s])}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          <Field id="update-body" label="Update" hint="Markdown" error={update.fields.body}>
+          <Field
+            id="update-body"
+            label={t("status-pages:incident.update")}
+            hint={t("status-pages:incident.markdown")}
+            error={update.fields.body}
+          >
             {(a11y) => (
               <textarea {...a11y} rows={4} value={body} onInput={(e) => setBody((e.currentTarget as HTMLTextAreaElement).value)} />
             )}
           </Field>
           <div class="actions">
             <button type="submit" class="primary" disabled={update.busy}>
-              Add update
+              {t("status-pages:incident.add")}
             </button>
           </div>
         </form>
       )}
 
       <form class="card" aria-labelledby="edit-incident-title" onSubmit={onEdit} noValidate>
-        <h2 id="edit-incident-title">Incident</h2>
+        <h2 id="edit-incident-title">{t("status-pages:incident.title")}</h2>
         <fieldset class="plain" disabled={!canWrite}>
-          <TextInput id="incident-title" label="Title" value={title} error={edit.fields.title} onValue={setTitle} />
+          <TextInput id="incident-title" label={t("status-pages:col.title")} value={title} error={edit.fields.title} onValue={setTitle} />
           <ImpactField id="incident-impact" value={impact} error={edit.fields.impact} onValue={setImpact} />
           <AffectedField page={p} chosen={chosen} error={affectedError(edit.fields)} onChosen={setChosen} />
         </fieldset>
         {canWrite && (
           <div class="actions">
             <button type="submit" class="primary" disabled={edit.busy}>
-              Save changes
+              {t("status-pages:saveChanges")}
             </button>
           </div>
         )}

@@ -4,6 +4,8 @@
 import type { paths } from "../api/client.ts";
 import { Field } from "../components/field.tsx";
 import type { StatusPage } from "./page-draft.ts";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export type Incident =
   paths["/api/v1/status-pages/{page_id}/incidents/{incident_id}"]["get"]["responses"][200]["content"]["application/json"];
@@ -13,8 +15,19 @@ export type Affected = { kind: "monitor"; monitor_id: number } | { kind: "servic
 
 export const IMPACTS: Impact[] = ["none", "minor", "major", "critical"];
 export const STATUSES: IncidentStatus[] = ["investigating", "identified", "monitoring", "resolved"];
-export const INCIDENT_CHANGED =
-  "This incident was changed meanwhile (by someone else, or in another tab). Load their version, then make your change again.";
+/** The words shown for an impact and a status (the API's values are the English ones). */
+export const IMPACT_LABEL: Record<Impact, string> = {
+  none: i18nKey("status-pages:impact.none"),
+  minor: i18nKey("status-pages:impact.minor"),
+  major: i18nKey("status-pages:impact.major"),
+  critical: i18nKey("status-pages:impact.critical"),
+};
+export const STATUS_LABEL: Record<IncidentStatus, string> = {
+  investigating: i18nKey("status-pages:status.investigating"),
+  identified: i18nKey("status-pages:status.identified"),
+  monitoring: i18nKey("status-pages:status.monitoring"),
+  resolved: i18nKey("status-pages:status.resolved"),
+};
 
 /** The If-Match header of an incident as loaded (its ETag is its updated_at in epoch ms). */
 export const ifMatch = (i: { updated_at: string } | undefined): Record<string, string> =>
@@ -63,13 +76,14 @@ export function ImpactField({
   error?: string | undefined;
   onValue: (v: Impact) => void;
 }) {
+  const t = useT();
   return (
-    <Field id={id} label="Impact" error={error}>
+    <Field id={id} label={t("status-pages:incident.impact")} error={error}>
       {(a11y) => (
         <select {...a11y} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value as Impact)}>
           {IMPACTS.map((i) => (
             <option key={i} value={i}>
-              {i}
+              {t(IMPACT_LABEL[i])}
             </option>
           ))}
         </select>
@@ -90,11 +104,12 @@ export function AffectedField({
   error?: string | undefined;
   onChosen: (keys: string[]) => void;
 }) {
+  const t = useT();
   const choices = choicesOf(page);
   return (
     <fieldset class={`plain${error ? " field-invalid" : ""}`}>
-      <legend>Affected items</legend>
-      {choices.length === 0 && <p class="empty">The page lists no items yet.</p>}
+      <legend>{t("status-pages:incident.affected")}</legend>
+      {choices.length === 0 && <p class="empty">{t("status-pages:incident.noItems")}</p>}
       {choices.map((c) => (
         <label key={c.key} class="check row">
           <input

@@ -13,21 +13,24 @@ import { Pager } from "../components/pager.tsx";
 import { Link, navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { WRITE_STATUS_PAGES } from "../../../shared/verbs/status-pages/scopes.ts";
-import { AffectedField, affectedError, affectedOf, type Impact, ImpactField } from "./incident-fields.tsx";
+import { AffectedField, affectedError, affectedOf, IMPACT_LABEL, type Impact, ImpactField, STATUS_LABEL } from "./incident-fields.tsx";
 import type { StatusPage } from "./page-draft.ts";
 import { PageTabs } from "./page-tabs.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const PAGE = 50;
 type State = "" | "draft" | "open" | "resolved";
 const STATES: { value: State; label: string }[] = [
-  { value: "", label: "All" },
-  { value: "draft", label: "Drafts" },
-  { value: "open", label: "Open" },
-  { value: "resolved", label: "Resolved" },
+  { value: "", label: i18nKey("status-pages:filter.all") },
+  { value: "draft", label: i18nKey("status-pages:filter.drafts") },
+  { value: "open", label: i18nKey("status-pages:filter.open") },
+  { value: "resolved", label: i18nKey("status-pages:filter.resolved") },
 ];
 
 export function IncidentsList({ pageId }: { pageId: string }) {
+  const t = useT();
   const canWrite = useSession().can(WRITE_STATUS_PAGES);
   const [state, setState] = useState<State>("");
   const [offset, setOffset] = useState(0);
@@ -46,33 +49,33 @@ export function IncidentsList({ pageId }: { pageId: string }) {
     [pageId, state, offset],
   );
   if (page.error !== undefined && !page.data) return <Notice kind="error">{messageOf(page.error)}</Notice>;
-  if (!page.data) return <p aria-busy="true">Loading…</p>;
+  if (!page.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const p = page.data;
   return (
     <section aria-labelledby="incidents-title" class="status-incidents">
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href="/status-pages">Status pages</Link> / <Link href={`/status-pages/${p.id}`}>{p.title}</Link>
+            <Link href="/status-pages">{t("status-pages:title")}</Link> / <Link href={`/status-pages/${p.id}`}>{p.title}</Link>
           </p>
-          <h1 id="incidents-title">Incidents of {p.title}</h1>
+          <h1 id="incidents-title">{t("status-pages:incidents.of", { title: p.title })}</h1>
         </div>
         {canWrite && !creating && (
           <div class="actions">
             <button type="button" class="primary" onClick={() => setCreating(true)}>
-              New incident
+              {t("status-pages:incidents.new")}
             </button>
           </div>
         )}
       </header>
       <PageTabs id={String(p.id)} current="incidents" />
-      {!canWrite && <Notice kind="info">Your role can read incidents but not change them (write:status_pages).</Notice>}
+      {!canWrite && <Notice kind="info">{t("status-pages:incidents.readOnly")}</Notice>}
       {creating && <NewIncident page={p} onCancel={() => setCreating(false)} />}
       <div class="toolbar">
         <ChoiceFilter
-          label="Show"
+          label={t("status-pages:filter.show")}
           value={state}
-          choices={STATES}
+          choices={STATES.map((c) => ({ ...c, label: t(c.label) }))}
           onValue={(v) => {
             setOffset(0);
             setState(v);
@@ -82,42 +85,47 @@ export function IncidentsList({ pageId }: { pageId: string }) {
       {list.error !== undefined && <Notice kind="error">{messageOf(list.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption>Incidents</caption>
+          <caption>{t("status-pages:tabs.incidents")}</caption>
           <thead>
             <tr>
-              <th scope="col">Title</th>
-              <th scope="col">State</th>
-              <th scope="col">Status</th>
-              <th scope="col">Impact</th>
-              <th scope="col">Started</th>
+              <th scope="col">{t("status-pages:col.title")}</th>
+              <th scope="col">{t("status-pages:col.state")}</th>
+              <th scope="col">{t("status-pages:incidents.status")}</th>
+              <th scope="col">{t("status-pages:incident.impact")}</th>
+              <th scope="col">{t("status-pages:incidents.started")}</th>
             </tr>
           </thead>
           <tbody>
             {(list.data?.items ?? []).map((i) => (
               <tr key={i.id} data-incident={i.id}>
-                <td data-label="Title">
+                <td data-label={t("status-pages:col.title")}>
                   <Link href={`/status-pages/${p.id}/incidents/${i.id}`}>{i.title}</Link>
                 </td>
-                <td data-label="State">
-                  <span class="badge">{i.published ? "published" : "draft"}</span>
+                <td data-label={t("status-pages:col.state")}>
+                  <span class="badge">{i.published ? t("status-pages:incident.published") : t("status-pages:draft")}</span>
                 </td>
-                <td data-label="Status">{i.status}</td>
-                <td data-label="Impact">{i.impact}</td>
-                <td data-label="Started">
+                <td data-label={t("status-pages:incidents.status")}>{t(STATUS_LABEL[i.status])}</td>
+                <td data-label={t("status-pages:incident.impact")}>{t(IMPACT_LABEL[i.impact])}</td>
+                <td data-label={t("status-pages:incidents.started")}>
                   <RelativeTime at={i.published_at ?? i.created_at} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {list.data && list.data.items.length === 0 && <p class="empty">No incidents{state ? " in this state" : ""}.</p>}
+        {list.data && list.data.items.length === 0 && (
+          <p class="empty">{state ? t("status-pages:incidents.noneInState") : t("status-pages:incidents.none")}</p>
+        )}
       </div>
-      {list.data && <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} label="Incidents" />}
+      {list.data && (
+        <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} label={t("status-pages:tabs.incidents")} />
+      )}
     </section>
   );
 }
 
 function NewIncident({ page, onCancel }: { page: StatusPage; onCancel: () => void }) {
+  const t = useT();
   const [title, setTitle] = useState("");
   const [impact, setImpact] = useState<Impact>("minor");
   const [chosen, setChosen] = useState<string[]>([]);
@@ -139,23 +147,28 @@ function NewIncident({ page, onCancel }: { page: StatusPage; onCancel: () => voi
   const f = submit.fields;
   return (
     <form class="card" aria-labelledby="new-incident-title" onSubmit={send} noValidate>
-      <h2 id="new-incident-title">New incident</h2>
-      <TextInput id="incident-title" label="Title" value={title} error={f.title} onValue={setTitle} />
+      <h2 id="new-incident-title">{t("status-pages:incidents.new")}</h2>
+      <TextInput id="incident-title" label={t("status-pages:col.title")} value={title} error={f.title} onValue={setTitle} />
       <ImpactField id="incident-impact" value={impact} error={f.impact} onValue={setImpact} />
       <AffectedField page={page} chosen={chosen} error={affectedError(f)} onChosen={setChosen} />
-      <Field id="incident-body" label="First update" hint="Markdown: shown to the public once published" error={f.body}>
+      <Field
+        id="incident-body"
+        label={t("status-pages:incidents.firstUpdate")}
+        hint={t("status-pages:incidents.firstUpdateHint")}
+        error={f.body}
+      >
         {(a11y) => <textarea {...a11y} rows={4} value={body} onInput={(e) => setBody((e.currentTarget as HTMLTextAreaElement).value)} />}
       </Field>
       <label class="check row">
-        <input type="checkbox" checked={publish} onChange={() => setPublish(!publish)} /> Publish now (otherwise a draft, never public)
+        <input type="checkbox" checked={publish} onChange={() => setPublish(!publish)} /> {t("status-pages:incidents.publishNow")}
       </label>
       <Notice kind="error">{submit.error}</Notice>
       <div class="actions">
         <button type="submit" class="primary" disabled={submit.busy}>
-          Create incident
+          {t("status-pages:incidents.create")}
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t("common:cancel")}
         </button>
       </div>
     </form>

@@ -4,6 +4,8 @@ import { Field, TextInput } from "../components/field.tsx";
 import { RefPicker, type RefSource } from "../components/ref-picker.tsx";
 import { GROUPS } from "../inventory/groups.ts";
 import type { ItemDraft, ItemKind } from "./page-draft.ts";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const MONITORS: RefSource = {
   listPath: "/api/v1/monitors",
@@ -11,7 +13,11 @@ const MONITORS: RefSource = {
   idParam: "monitor_id",
   noun: "monitor",
 };
-const KINDS: Record<ItemKind, string> = { monitor: "Monitor", service: "Inventory service", tag: "Tag (its monitors follow the tag)" };
+const KINDS: Record<ItemKind, string> = {
+  monitor: i18nKey("status-pages:item.kindMonitor"),
+  service: i18nKey("status-pages:item.kindService"),
+  tag: i18nKey("status-pages:item.kindTag"),
+};
 export const TAGS_LIST = "status-page-tags";
 
 export function ItemFields({
@@ -23,11 +29,12 @@ export function ItemFields({
   onItem: (change: Partial<ItemDraft>) => void;
   errors: Record<string, string>;
 }) {
+  const t = useT();
   const id = `item-${item.key}`;
   const err = (f: string) => errors[`${item.key}.${f}`];
   return (
     <div class="status-item-fields">
-      <Field id={`${id}-kind`} label="Shows" error={err("kind") ?? errors[item.key]}>
+      <Field id={`${id}-kind`} label={t("status-pages:item.shows")} error={err("kind") ?? errors[item.key]}>
         {(a11y) => (
           <select
             {...a11y}
@@ -37,14 +44,14 @@ export function ItemFields({
           >
             {(Object.keys(KINDS) as ItemKind[]).map((k) => (
               <option key={k} value={k}>
-                {KINDS[k]}
+                {t(KINDS[k])}
               </option>
             ))}
           </select>
         )}
       </Field>
       {item.kind === "tag" ? (
-        <Field id={`${id}-tag`} label="Tag" error={err("ref")}>
+        <Field id={`${id}-tag`} label={t("status-pages:item.tag")} error={err("ref")}>
           {(a11y) => (
             <input
               {...a11y}
@@ -55,10 +62,14 @@ export function ItemFields({
           )}
         </Field>
       ) : (
-        <Field id={`${id}-ref`} label={item.kind === "monitor" ? "Monitor" : "Service"} error={err("ref")}>
+        <Field
+          id={`${id}-ref`}
+          label={item.kind === "monitor" ? t("status-pages:item.monitor") : t("status-pages:item.service")}
+          error={err("ref")}
+        >
           {(a11y) => (
             <RefPicker
-              source={item.kind === "monitor" ? MONITORS : GROUPS.services}
+              source={item.kind === "monitor" ? { ...MONITORS, noun: t("status-pages:item.monitorNoun") } : GROUPS.services}
               value={item.ref}
               onValue={(ref) => onItem({ ref })}
               a11y={a11y}
@@ -68,10 +79,10 @@ export function ItemFields({
       )}
       <TextInput
         id={`${id}-public-name`}
-        label="Public name"
+        label={t("status-pages:item.publicName")}
         value={item.public_name}
         error={err("public_name")}
-        hint={item.kind === "tag" ? "Optional: the tag's name is shown without one" : "What the public sees instead of the internal name"}
+        hint={item.kind === "tag" ? t("status-pages:item.publicNameTag") : t("status-pages:item.publicNameHint")}
         onValue={(public_name) => onItem({ public_name })}
       />
     </div>

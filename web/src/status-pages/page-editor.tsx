@@ -19,29 +19,36 @@ import { PagePreview } from "./page-preview.tsx";
 import { PageTabs } from "./page-tabs.tsx";
 import { SectionsEditor } from "./sections-editor.tsx";
 import { WRITE_STATUS_PAGES } from "../../../shared/verbs/status-pages/scopes.ts";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type TextKey = "slug" | "title" | "description" | "logo_url" | "primary_color" | "accent_color" | "footer_text" | "custom_domain";
 /** The page's own text fields in the order shown; the colours get a picker beside the text. */
 const FIELDS: { key: TextKey; id: string; label: string; hint?: string; multiline?: boolean }[] = [
-  { key: "slug", id: "page-slug", label: "Slug", hint: "The page's address: /status/<slug>; lower-case letters, digits and inner hyphens" },
-  { key: "title", id: "page-title", label: "Title" },
-  { key: "description", id: "page-description", label: "Description", hint: "Optional; shown as text under the title", multiline: true },
-  { key: "logo_url", id: "page-logo", label: "Logo URL", hint: "Optional: an http(s) URL or a path on this server" },
-  { key: "primary_color", id: "page-primary", label: "Primary colour" },
-  { key: "accent_color", id: "page-accent", label: "Accent colour" },
-  { key: "footer_text", id: "page-footer", label: "Footer text", hint: "Optional; shown as text", multiline: true },
+  { key: "slug", id: "page-slug", label: i18nKey("status-pages:col.slug"), hint: i18nKey("status-pages:field.slugHint") },
+  { key: "title", id: "page-title", label: i18nKey("status-pages:col.title") },
   {
-    key: "custom_domain",
-    id: "page-domain",
-    label: "Custom domain",
-    hint: "Optional: a host name such as status.example.com, whose requests get this page at /",
+    key: "description",
+    id: "page-description",
+    label: i18nKey("status-pages:field.description"),
+    hint: i18nKey("status-pages:field.descriptionHint"),
+    multiline: true,
   },
+  { key: "logo_url", id: "page-logo", label: i18nKey("status-pages:field.logo"), hint: i18nKey("status-pages:field.logoHint") },
+  { key: "primary_color", id: "page-primary", label: i18nKey("status-pages:field.primary") },
+  { key: "accent_color", id: "page-accent", label: i18nKey("status-pages:field.accent") },
+  {
+    key: "footer_text",
+    id: "page-footer",
+    label: i18nKey("status-pages:field.footer"),
+    hint: i18nKey("status-pages:field.footerHint"),
+    multiline: true,
+  },
+  { key: "custom_domain", id: "page-domain", label: i18nKey("status-pages:field.domain"), hint: i18nKey("status-pages:field.domainHint") },
 ];
 
-const CHANGED =
-  "This status page was changed meanwhile (by someone else, or in another tab). Load their version, then make your changes again.";
-
 export function PageEditor({ id }: { id?: string | undefined }) {
+  const t = useT();
   const creating = id === undefined;
   const canWrite = useSession().can(WRITE_STATUS_PAGES);
   const [draft, setDraft] = useState<PageDraft>(EMPTY_PAGE);
@@ -110,31 +117,30 @@ export function PageEditor({ id }: { id?: string | undefined }) {
   };
 
   if (!creating && loaded.error !== undefined && !loaded.data) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
-  if (!creating && !page) return <p aria-busy="true">Loading…</p>;
-  if (creating && !canWrite)
-    return <Notice kind="error">Your role cannot create status pages (it needs the write:status_pages scope).</Notice>;
+  if (!creating && !page) return <p aria-busy="true">{t("common:loading")}</p>;
+  if (creating && !canWrite) return <Notice kind="error">{t("status-pages:editor.cannotCreate")}</Notice>;
   const f = keyedErrors(submit.fields, sent.current);
   return (
     <section aria-labelledby="form-title" class="form-page status-page-editor">
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href="/status-pages">Status pages</Link>
+            <Link href="/status-pages">{t("status-pages:title")}</Link>
           </p>
-          <h1 id="form-title">{page ? page.title : "New status page"}</h1>
+          <h1 id="form-title">{page ? page.title : t("status-pages:list.new")}</h1>
         </div>
         {page && (
           <div class="actions">
             {page.published ? (
               <a class="button" href={`/status/${page.slug}`} target="_blank" rel="noopener">
-                Open the public page
+                {t("status-pages:editor.open")}
               </a>
             ) : (
-              <span class="badge">Draft: not public</span>
+              <span class="badge">{t("status-pages:editor.draft")}</span>
             )}
             {canWrite && (
               <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                Delete…
+                {t("status-pages:deleteAsk")}
               </button>
             )}
           </div>
@@ -142,51 +148,51 @@ export function PageEditor({ id }: { id?: string | undefined }) {
       </header>
       {page && <PageTabs id={String(page.id)} current="" />}
       {deleting && page && <DeletePageDialog page={page} version={version} onClose={() => setDeleting(false)} />}
-      {!canWrite && <Notice kind="info">Your role can read status pages but not change them (write:status_pages).</Notice>}
+      {!canWrite && <Notice kind="info">{t("status-pages:editor.readOnly")}</Notice>}
       <form onSubmit={send} noValidate>
         <fieldset class="plain" disabled={!canWrite}>
-          {FIELDS.map((t) =>
-            t.key === "primary_color" || t.key === "accent_color" ? (
+          {FIELDS.map((x) =>
+            x.key === "primary_color" || x.key === "accent_color" ? (
               <ColourField
-                key={t.key}
-                id={t.id}
-                label={t.label}
-                value={draft[t.key]}
-                error={f[t.key]}
-                onValue={(v) => set({ [t.key]: v })}
+                key={x.key}
+                id={x.id}
+                label={t(x.label)}
+                value={draft[x.key]}
+                error={f[x.key]}
+                onValue={(v) => set({ [x.key]: v })}
               />
             ) : (
-              <Field key={t.key} id={t.id} label={t.label} error={f[t.key]} {...(t.hint ? { hint: t.hint } : {})}>
+              <Field key={x.key} id={x.id} label={t(x.label)} error={f[x.key]} {...(x.hint ? { hint: t(x.hint) } : {})}>
                 {(a11y) =>
-                  t.multiline ? (
+                  x.multiline ? (
                     <textarea
                       {...a11y}
                       rows={2}
-                      value={draft[t.key]}
-                      onInput={(e) => set({ [t.key]: (e.currentTarget as HTMLTextAreaElement).value })}
+                      value={draft[x.key]}
+                      onInput={(e) => set({ [x.key]: (e.currentTarget as HTMLTextAreaElement).value })}
                     />
                   ) : (
-                    <input {...a11y} value={draft[t.key]} onInput={(e) => set({ [t.key]: (e.currentTarget as HTMLInputElement).value })} />
+                    <input {...a11y} value={draft[x.key]} onInput={(e) => set({ [x.key]: (e.currentTarget as HTMLInputElement).value })} />
                   )
                 }
               </Field>
             ),
           )}
           <label class="check row">
-            <input type="checkbox" checked={draft.published} onChange={() => set({ published: !draft.published })} /> Published (a draft is
-            never public)
+            <input type="checkbox" checked={draft.published} onChange={() => set({ published: !draft.published })} />{" "}
+            {t("status-pages:editor.published")}
           </label>
           {f.published && <small class="field-error">{f.published}</small>}
           <SectionsEditor sections={draft.sections} onSections={setSections} errors={f} readOnly={!canWrite} />
         </fieldset>
-        {saved && <Notice kind="success">Saved.</Notice>}
+        {saved && <Notice kind="success">{t("status-pages:saved")}</Notice>}
         {canWrite && (
           <SaveBar
-            error={conflict ? CHANGED : submit.error}
+            error={conflict ? t("status-pages:editor.changed") : submit.error}
             conflict={conflict}
             onLoadTheirs={() => loaded.reload()}
             busy={submit.busy}
-            label={creating ? "Create status page" : "Save changes"}
+            label={creating ? t("status-pages:editor.create") : t("status-pages:saveChanges")}
           />
         )}
       </form>

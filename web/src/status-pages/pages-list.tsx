@@ -10,10 +10,12 @@ import { Pager } from "../components/pager.tsx";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { WRITE_STATUS_PAGES } from "../../../shared/verbs/status-pages/scopes.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const PAGE = 100;
 
 export function PagesList() {
+  const t = useT();
   const canWrite = useSession().can(WRITE_STATUS_PAGES);
   const [offset, setOffset] = useState(0);
   const list = useLoad(
@@ -23,29 +25,27 @@ export function PagesList() {
   return (
     <section aria-labelledby="status-pages-title">
       <header class="page-head">
-        <h1 id="status-pages-title">Status pages</h1>
+        <h1 id="status-pages-title">{t("status-pages:title")}</h1>
         {canWrite && (
           <div class="actions">
             <Link href="/status-pages/new" class="button primary">
-              New status page
+              {t("status-pages:list.new")}
             </Link>
           </div>
         )}
       </header>
-      <p class="meta">
-        Public pages that tell people without an account what works and what does not, under the names you choose for what they list.
-      </p>
+      <p class="meta">{t("status-pages:list.intro")}</p>
       {list.error !== undefined && <Notice kind="error">{messageOf(list.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption>Status pages</caption>
+          <caption>{t("status-pages:title")}</caption>
           <thead>
             <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Slug</th>
-              <th scope="col">State</th>
-              <th scope="col">Lists</th>
-              <th scope="col">Public page</th>
+              <th scope="col">{t("status-pages:col.title")}</th>
+              <th scope="col">{t("status-pages:col.slug")}</th>
+              <th scope="col">{t("status-pages:col.state")}</th>
+              <th scope="col">{t("status-pages:col.lists")}</th>
+              <th scope="col">{t("status-pages:col.publicPage")}</th>
             </tr>
           </thead>
           <tbody>
@@ -53,25 +53,32 @@ export function PagesList() {
               const items = p.sections.reduce((n, s) => n + s.items.length, 0);
               return (
                 <tr key={p.id} data-page={p.slug}>
-                  <td data-label="Title">
+                  <td data-label={t("status-pages:col.title")}>
                     <Link href={`/status-pages/${p.id}`}>{p.title}</Link>
                   </td>
-                  <td data-label="Slug">
+                  <td data-label={t("status-pages:col.slug")}>
                     <code>{p.slug}</code>
                   </td>
-                  <td data-label="State">{p.published ? <span class="badge">published</span> : <span class="badge">draft</span>}</td>
-                  <td data-label="Lists">
-                    {p.sections.length} {p.sections.length === 1 ? "section" : "sections"}, {items} {items === 1 ? "item" : "items"}
+                  <td data-label={t("status-pages:col.state")}>
+                    {p.published ? (
+                      <span class="badge">{t("status-pages:published")}</span>
+                    ) : (
+                      <span class="badge">{t("status-pages:draft")}</span>
+                    )}
                   </td>
-                  <td data-label="Public page">
+                  <td data-label={t("status-pages:col.lists")}>
+                    {t("status-pages:list.sections", { count: p.sections.length })}, {t("status-pages:list.items", { count: items })}
+                  </td>
+                  <td data-label={t("status-pages:col.publicPage")}>
                     {p.published ? (
                       <a href={`/status/${p.slug}`} target="_blank" rel="noopener">
+                        {/* i18n-ignore: the page's URL path, not words */}
                         /status/{p.slug}
                       </a>
                     ) : (
-                      <span class="meta">not public while a draft</span>
+                      <span class="meta">{t("status-pages:list.notPublic")}</span>
                     )}
-                    {p.custom_domain && <span class="meta"> and {p.custom_domain}</span>}
+                    {p.custom_domain && <span class="meta"> {t("status-pages:list.andDomain", { domain: p.custom_domain })}</span>}
                   </td>
                 </tr>
               );
@@ -79,14 +86,12 @@ export function PagesList() {
           </tbody>
         </table>
         {list.data && list.data.items.length === 0 && (
-          <p class="empty">
-            {canWrite
-              ? "No status pages yet. Add one with New status page."
-              : "No status pages yet. Your role can read them but not create them (write:status_pages)."}
-          </p>
+          <p class="empty">{canWrite ? t("status-pages:list.emptyWriter") : t("status-pages:list.emptyReader")}</p>
         )}
       </div>
-      {list.data && <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} label="Pages" />}
+      {list.data && (
+        <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} label={t("status-pages:list.pages")} />
+      )}
     </section>
   );
 }

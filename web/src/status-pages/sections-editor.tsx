@@ -10,12 +10,16 @@ import { TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
 import { ItemFields, TAGS_LIST } from "./item-fields.tsx";
 import { type ItemDraft, moved, movedItem, newItem, newSection, type SectionDraft } from "./page-draft.ts";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type Drag = { kind: "section"; key: string } | { kind: "item"; key: string };
 type Sections = SectionDraft[];
 
-const sectionName = (s: SectionDraft, i: number) => (s.name.trim() ? `“${s.name.trim()}”` : `${i + 1}`);
-const itemName = (it: ItemDraft, i: number) => (it.public_name.trim() ? `“${it.public_name.trim()}”` : `${i + 1}`);
+const sectionName = (s: SectionDraft, i: number) =>
+  s.name.trim() ? t("status-pages:sections.quoted", { name: s.name.trim() }) : `${i + 1}`;
+const itemName = (it: ItemDraft, i: number) =>
+  it.public_name.trim() ? t("status-pages:sections.quoted", { name: it.public_name.trim() }) : `${i + 1}`;
 
 /** Where an item is: its section's and its own place. */
 function findItem(sections: Sections, key: string): [number, number] | undefined {
@@ -37,6 +41,7 @@ export function SectionsEditor({
   errors: Record<string, string>;
   readOnly: boolean;
 }) {
+  const t = useT();
   const drag = useRef<Drag | undefined>(undefined);
   const [over, setOver] = useState<string | undefined>();
   const [said, setSaid] = useState("");
@@ -55,7 +60,7 @@ export function SectionsEditor({
   const sectionAt = (from: number, to: number, how: "up" | "down" | "drop") => {
     const s = sections[from]!;
     onSections((all) => moved(all, from, to));
-    setSaid(`Section ${sectionName(s, from)} moved to place ${to + 1} of ${sections.length}.`);
+    setSaid(t("status-pages:sections.sectionMoved", { name: sectionName(s, from), place: to + 1, total: sections.length }));
     if (how !== "drop") focusNext.current = { id: `${s.key}-${how}`, twin: `${s.key}-${how === "up" ? "down" : "up"}` };
   };
 
@@ -68,7 +73,12 @@ export function SectionsEditor({
     onSections(() => next);
     const place = next[ts]!.items.findIndex((i) => i.key === key);
     setSaid(
-      `Item ${itemName(item, fi)} moved to place ${place + 1} of ${next[ts]!.items.length} in section ${sectionName(next[ts]!, ts)}.`,
+      t("status-pages:sections.itemMoved", {
+        name: itemName(item, fi),
+        place: place + 1,
+        total: next[ts]!.items.length,
+        section: sectionName(next[ts]!, ts),
+      }),
     );
     if (how !== "drop") focusNext.current = { id: `${key}-${how}`, twin: `${key}-${how === "up" ? "down" : "up"}` };
   };
@@ -125,7 +135,7 @@ export function SectionsEditor({
         <span
           class="drag-handle"
           draggable
-          title="Drag to reorder"
+          title={t("status-pages:sections.drag")}
           aria-hidden="true"
           onDragStart={(e) => startDrag(e, row.drag, row.what)}
           onDragEnd={endDrag}
@@ -136,14 +146,26 @@ export function SectionsEditor({
       {row.heading}
       {!readOnly && (
         <div class="actions">
-          <button type="button" id={`${row.drag.key}-up`} aria-label={`Move up: ${row.what}`} disabled={row.first} onClick={row.up}>
-            Move up
+          <button
+            type="button"
+            id={`${row.drag.key}-up`}
+            aria-label={t("status-pages:sections.moveUpWhat", { what: row.what })}
+            disabled={row.first}
+            onClick={row.up}
+          >
+            {t("status-pages:sections.moveUp")}
           </button>
-          <button type="button" id={`${row.drag.key}-down`} aria-label={`Move down: ${row.what}`} disabled={row.last} onClick={row.down}>
-            Move down
+          <button
+            type="button"
+            id={`${row.drag.key}-down`}
+            aria-label={t("status-pages:sections.moveDownWhat", { what: row.what })}
+            disabled={row.last}
+            onClick={row.down}
+          >
+            {t("status-pages:sections.moveDown")}
           </button>
-          <button type="button" aria-label={`Remove ${row.what}`} onClick={row.remove}>
-            Remove
+          <button type="button" aria-label={t("status-pages:sections.removeWhat", { what: row.what })} onClick={row.remove}>
+            {t("status-pages:remove")}
           </button>
         </div>
       )}
@@ -152,7 +174,7 @@ export function SectionsEditor({
 
   return (
     <fieldset class="status-sections">
-      <legend>Sections</legend>
+      <legend>{t("status-pages:sections.title")}</legend>
       {errors.sections && <small class="field-error">{errors.sections}</small>}
       <p class="visually-hidden" role="status" aria-live="polite">
         {said}
@@ -162,10 +184,10 @@ export function SectionsEditor({
           <option key={t.name} value={t.name} />
         ))}
       </datalist>
-      {sections.length === 0 && <p class="empty">No sections yet{readOnly ? "." : ": add one, then its monitors, services or tags."}</p>}
+      {sections.length === 0 && <p class="empty">{readOnly ? t("status-pages:sections.none") : t("status-pages:sections.noneWriter")}</p>}
       <ol class="status-sections-list">
         {sections.map((s, si) => {
-          const what = `section ${sectionName(s, si)}`;
+          const what = t("status-pages:sections.whatSection", { name: sectionName(s, si) });
           return (
             <li
               key={s.key}
@@ -186,7 +208,7 @@ export function SectionsEditor({
             >
               {head({
                 drag: { kind: "section", key: s.key },
-                heading: <h3>Section {si + 1}</h3>,
+                heading: <h3>{t("status-pages:sections.section", { n: si + 1 })}</h3>,
                 what,
                 up: () => sectionAt(si, si - 1, "up"),
                 down: () => sectionAt(si, si + 1, "down"),
@@ -196,19 +218,19 @@ export function SectionsEditor({
               })}
               <TextInput
                 id={`section-${s.key}-name`}
-                label="Section name"
+                label={t("status-pages:sections.name")}
                 value={s.name}
                 error={errors[`${s.key}.name`]}
                 onValue={(name) => setSection(s.key, { name })}
               />
               <label class="check row">
                 <input type="checkbox" checked={s.show_messages} onChange={() => setSection(s.key, { show_messages: !s.show_messages })} />{" "}
-                Show each monitor's last message publicly (messages may name hosts)
+                {t("status-pages:sections.showMessages")}
               </label>
               {errors[`${s.key}.items`] && <small class="field-error">{errors[`${s.key}.items`]}</small>}
               <ol class="status-items">
                 {s.items.map((it, ii) => {
-                  const itemWhat = `item ${itemName(it, ii)} of ${what}`;
+                  const itemWhat = t("status-pages:sections.whatItem", { name: itemName(it, ii), section: what });
                   return (
                     <li
                       key={it.key}
@@ -226,7 +248,7 @@ export function SectionsEditor({
                     >
                       {head({
                         drag: { kind: "item", key: it.key },
-                        heading: <h4>Item {ii + 1}</h4>,
+                        heading: <h4>{t("status-pages:sections.item", { n: ii + 1 })}</h4>,
                         what: itemWhat,
                         up: () => itemUp(si, ii),
                         down: () => itemDown(si, ii),
@@ -242,10 +264,10 @@ export function SectionsEditor({
               {!readOnly && (
                 <button
                   type="button"
-                  aria-label={`Add item to ${what}`}
+                  aria-label={t("status-pages:sections.addItemTo", { what })}
                   onClick={() => setSection(s.key, { items: [...s.items, newItem()] })}
                 >
-                  Add item
+                  {t("status-pages:sections.addItem")}
                 </button>
               )}
             </li>
@@ -254,7 +276,7 @@ export function SectionsEditor({
       </ol>
       {!readOnly && (
         <button type="button" onClick={() => onSections((all) => [...all, newSection()])}>
-          Add section
+          {t("status-pages:sections.add")}
         </button>
       )}
     </fieldset>
