@@ -226,9 +226,16 @@ describe("POST /admin/import merging and refusing", () => {
     expect(orphan.status).toBe(422);
     const body = await orphan.json();
     expect(body).toMatchObject({ kind: "journal_entries", id: 960 });
-    expect(body.fields["data.journal_entries.0"]).toMatch(/object_id 4343 names a hardware row that is neither in the document nor in the database/);
+    expect(body.fields["data.journal_entries.0"]).toMatch(
+      /object_id 4343 names a hardware row that is neither in the document nor in the database/,
+    );
     const badKind = await b.req("POST", "/api/v1/admin/import", b.admin, {
-      data: { journal_entries: [{ ...entry, object_type: "printer" }, { ...entry, id: 961, kind: "urgent" }] },
+      data: {
+        journal_entries: [
+          { ...entry, object_type: "printer" },
+          { ...entry, id: 961, kind: "urgent" },
+        ],
+      },
     });
     expect(badKind.status).toBe(422);
     expect(Object.keys((await badKind.json()).fields)).toEqual(

@@ -24,7 +24,8 @@ afterAll(async () => a.t.close());
 
 /** The journal's rows and audit entries, to show a refusal changed nothing. */
 const state = async () => {
-  const [j] = await a.t.sql`select count(*)::int as n, coalesce(sum(version), 0)::int as v, string_agg(comments || kind, '|' order by id) as c from journal_entries`;
+  const [j] = await a.t
+    .sql`select count(*)::int as n, coalesce(sum(version), 0)::int as v, string_agg(comments || kind, '|' order by id) as c from journal_entries`;
   const [l] = await a.t.sql`select count(*)::int as n from audit_log where entity_type = 'journal_entry'`;
   return { ...j, audit: l!.n };
 };
