@@ -62,6 +62,7 @@ import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
+import { journalRoutes } from "./routes/inventory/journal.ts";
 import { namesRoutes } from "./routes/inventory/names.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
@@ -150,6 +151,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   rackRoutes(app);
   clusterRoutes(app);
   vlanRoutes(app);
+  journalRoutes(app);
   graphRoutes(app);
   serviceDiscoveryRoutes(app);
   searchRoutes(app);

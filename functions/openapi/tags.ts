@@ -32,6 +32,8 @@ export const TAGS = [
   "intelligence",
   "ip-check",
   "ipam",
+  // Ours (docs/adr/0485): the journal of inventory objects.
+  "journal",
   "kb",
   "logs",
   "maps",

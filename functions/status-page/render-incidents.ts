@@ -1,6 +1,6 @@
 // Incidents on the public status page and its history page (docs/adr/0456, 0457): title, impact,
 // status, affected items' public names and the timeline, newest first. Every stored text is escaped;
-// an update's body is the sanitised HTML of its Markdown (shared/domain/status-pages/markdown.ts).
+// an update's body is the sanitised HTML of its Markdown (shared/domain/markdown.ts).
 import { escapeHtml } from "../../shared/domain/notifications/message-text.ts";
 import type { PublicIncidentShape } from "../../shared/schemas/status-page-incidents.ts";
 

@@ -43,6 +43,12 @@ export const IntFilter = v.optional(
     v.maxValue(MAX_INT4, `Must be at most ${MAX_INT4}.`),
   ),
 );
+/** A date or timestamp filter (ISO 8601), read as a Date. */
+export const When = v.pipe(
+  v.string(),
+  v.check((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), "Use an ISO 8601 date or timestamp (2026-01-31T12:00:00Z)."),
+  v.transform((s) => new Date(s)),
+);
 export const TextFilter = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)));
 
 export function listQuery<const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(

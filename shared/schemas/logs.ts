@@ -2,14 +2,9 @@
 // reads), on the shared list contract; audit lists run newest first by default.
 import * as v from "valibot";
 import { IdParam } from "./fields.ts";
-import { IntFilter, Limit, listQuery, listResponse, Offset, TextFilter } from "./list-query.ts";
+import { IntFilter, Limit, listQuery, listResponse, Offset, TextFilter, When } from "./list-query.ts";
 import { AUDIT_LEVELS, AUDIT_SORTS } from "../verbs/audit/list-entries.ts";
 
-const When = v.pipe(
-  v.string(),
-  v.check((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), "Use an ISO 8601 date or timestamp (2026-01-31T12:00:00Z)."),
-  v.transform((s) => new Date(s)),
-);
 const NewestFirst = v.optional(v.picklist(["asc", "desc"], "Must be asc or desc."), "desc");
 
 export const Paging = v.object({ limit: Limit, offset: Offset, direction: NewestFirst });

@@ -46,7 +46,10 @@ line "2" ü', ${rack!.id}, 3, 2, 'both') returning id`;
     const [doc] =
       await tx`insert into docs (title, body_md, category, pinned) values ('Runbook', '# Restart\nsteps', 'ops', true) returning id`;
     await tx`insert into doc_entities (doc_id, entity_type, entity_id) values (${doc!.id}, 'hardware', ${h1!.id}), (${doc!.id}, 'service', ${s1!.id})`;
-    void vl;
+    // An author who is not exported (users are not), and an entry on a kind outside the graph's.
+    await tx`insert into journal_entries (object_type, object_id, kind, comments, created_by)
+             values ('hardware', ${h1!.id}, 'warning', 'PSU **fan** noisy', (select min(id) from users)),
+                    ('vlan', ${vl!.id}, 'info', 'trunked to the core', null)`;
   });
 }
 
@@ -81,6 +84,7 @@ export async function tableCounts(sql: postgres.Sql): Promise<Record<string, num
     "service_external_dependencies",
     "docs",
     "doc_entities",
+    "journal_entries",
     "monitors",
     "users",
   ];

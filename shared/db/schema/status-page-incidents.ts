@@ -52,7 +52,7 @@ export const statusPageIncidentUpdates = pgTable(
       .notNull()
       .references(() => statusPageIncidents.id, { onDelete: "cascade" }),
     status: text("status").notNull(),
-    /** Markdown; rendered and sanitised when shown (shared/domain/status-pages/markdown.ts). */
+    /** Markdown; rendered and sanitised when shown (shared/domain/markdown.ts). */
     body: text("body").notNull(),
     created_at: tz("created_at").notNull().defaultNow(),
   },

@@ -4,46 +4,14 @@
 // caller cannot read is refused (403) rather than quietly left out, so a missing name always means a
 // record that is not there.
 import { inArray, sql, type SQL } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { queryRows } from "../../db/database.ts";
-import {
-  categories,
-  computeUnits,
-  environments,
-  externalNodes,
-  hardware,
-  hardwareClusters,
-  ipAddresses,
-  miscItems,
-  networks,
-  services,
-  sites,
-  storage,
-  vlans,
-} from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import { actorCan } from "../actor.ts";
 import { defineRead } from "../verb.ts";
+import { OBJECT_KINDS, OBJECT_TYPES, type ObjectType, readScopeOf } from "./object-kinds.ts";
 
-/** type (the audit log's entity_type) -> its table, id and naming column, and the scope reading it. */
-const KINDS = {
-  hardware: [hardware, hardware.id, hardware.name, "read:hardware"],
-  compute_unit: [computeUnits, computeUnits.id, computeUnits.name, "read:compute"],
-  service: [services, services.id, services.name, "read:services"],
-  network: [networks, networks.id, networks.name, "read:networks"],
-  storage: [storage, storage.id, storage.name, "read:storage"],
-  cluster: [hardwareClusters, hardwareClusters.id, hardwareClusters.name, "read:clusters"],
-  external_node: [externalNodes, externalNodes.id, externalNodes.name, "read:external"],
-  misc: [miscItems, miscItems.id, miscItems.name, "read:misc"],
-  site: [sites, sites.id, sites.name, "read:sites"],
-  vlan: [vlans, vlans.id, vlans.name, "read:networks"],
-  ip_address: [ipAddresses, ipAddresses.id, ipAddresses.address, "read:networks"],
-  environment: [environments, environments.id, environments.name, "read:services"],
-  category: [categories, categories.id, categories.name, "read:services"],
-} as const satisfies Record<string, readonly [PgTable, PgColumn, PgColumn, string]>;
-
-export type NamedKind = keyof typeof KINDS;
-export const NAMED_KINDS = Object.keys(KINDS) as NamedKind[];
+export type NamedKind = ObjectType;
+export const NAMED_KINDS = OBJECT_TYPES;
 
 export type NamesInput = Partial<Record<NamedKind, number[]>>;
 export interface NamedRecord {
@@ -58,9 +26,9 @@ export const lookUpNames = defineRead<NamesInput, { items: NamedRecord[] }>(
   {
     scope: (ctx, input) => {
       if (!ctx.actor) throw ApiError.unauthorized("Authentication required.");
-      const denied = asked(input).filter((k) => !actorCan(ctx.actor!, KINDS[k][3]));
+      const denied = asked(input).filter((k) => !actorCan(ctx.actor!, readScopeOf(k)));
       if (denied.length > 0)
-        throw ApiError.forbidden(`Looking up ${denied.join(", ")} needs ${[...new Set(denied.map((k) => KINDS[k][3]))].join(", ")}.`);
+        throw ApiError.forbidden(`Looking up ${denied.join(", ")} needs ${[...new Set(denied.map(readScopeOf))].join(", ")}.`);
     },
   },
   async (ctx, input) => {
@@ -68,7 +36,7 @@ export const lookUpNames = defineRead<NamesInput, { items: NamedRecord[] }>(
     if (kinds.length === 0) return { items: [] };
     // One statement: a branch per kind asked, each an index lookup of at most a list page of ids.
     const branches: SQL[] = kinds.map((k) => {
-      const [table, id, name] = KINDS[k];
+      const { table, id, name } = OBJECT_KINDS[k];
       const ids = [...new Set(input[k])];
       return sql`(select ${k}::text as type, ${id} as id, ${name}::text as name from ${table} where ${inArray(id, ids)})`;
     });

@@ -1,12 +1,14 @@
-// Documents, maps, pins, topologies, layouts and IPAM assignments point at inventory objects by
-// (type, id) with no foreign key behind them. When an object is deleted, these pointers go in the same
-// transaction, so nothing is left naming an object that no longer exists.
+// Documents, maps, pins, topologies, layouts, IPAM assignments and journal entries point at inventory
+// objects by (type, id) with no foreign key behind them. When an object is deleted, these pointers go in
+// the same transaction, so nothing is left naming an object that no longer exists. An object's journal
+// goes with it (docs/adr/0485): notes about something that is gone have nothing to be shown beside.
 import { sql } from "drizzle-orm";
 import { NODE_TYPES, nodeId, type NodeType } from "../../domain/graph-ids.ts";
 import type { VerbScope } from "../verb.ts";
 
 export async function forgetReferences(s: VerbScope, entityType: string, id: number): Promise<number> {
-  if (!(NODE_TYPES as string[]).includes(entityType)) return 0;
+  const journal = affected(await s.tx.execute(sql`delete from journal_entries where object_type = ${entityType} and object_id = ${id}`));
+  if (!(NODE_TYPES as string[]).includes(entityType)) return journal;
   const node = nodeId(entityType as NodeType, id);
   const counts = await Promise.all([
     s.tx.execute(sql`delete from doc_entities where entity_type = ${entityType} and entity_id = ${id}`),
@@ -18,7 +20,7 @@ export async function forgetReferences(s: VerbScope, entityType: string, id: num
       sql`update ip_addresses set assigned_type = null, assigned_id = null where assigned_type = ${entityType} and assigned_id = ${id}`,
     ),
   ]);
-  return counts.reduce((n: number, r: unknown) => n + affected(r), 0);
+  return counts.reduce((n: number, r: unknown) => n + affected(r), journal);
 }
 
 /** Rows a statement touched, whichever driver answered (postgres.js: count; PGlite: affectedRows). */

@@ -18,6 +18,7 @@ import {
   hardwareClusters,
   hardwareConnections,
   ipAddresses,
+  journalEntries,
   miscItems,
   networkHardwareMembers,
   networkMembers,
@@ -42,6 +43,7 @@ import { ExternalNodeCreate } from "../../schemas/external-nodes.ts";
 import { MAX_INT4 } from "../../schemas/fields.ts";
 import { HardwareCreate } from "../../schemas/hardware.ts";
 import { IpCreate } from "../../schemas/ipam.ts";
+import { JournalCreate } from "../../schemas/journal.ts";
 import { CategoryCreate, Color, EnvironmentCreate } from "../../schemas/labels.ts";
 import { MiscCreate } from "../../schemas/misc.ts";
 import { NetworkCreate } from "../../schemas/networks.ts";
@@ -191,6 +193,16 @@ const ENTITY_KINDS: Record<string, string> = {
   misc: "misc_items",
 };
 
+/** The kinds a journal entry's object_type names (every inventory kind, docs/adr/0485). */
+const JOURNAL_OBJECT_KINDS: Record<string, string> = {
+  ...ENTITY_KINDS,
+  site: "sites",
+  vlan: "vlans",
+  ip_address: "ip_addresses",
+  environment: "environments",
+  category: "categories",
+};
+
 /**
  * Every kind in import order: a kind comes after the kinds it references, so a reference is checked
  * against the database once its target kind is written. The reference's keys first, then ours.
@@ -319,6 +331,14 @@ export const KINDS: Kind[] = [
     poly: { typeColumn: "entity_type", idColumn: "entity_id", kinds: ENTITY_KINDS },
     rules: { entity_type: v.picklist(Object.keys(ENTITY_KINDS), `Must be one of: ${Object.keys(ENTITY_KINDS).join(", ")}.`) },
   }),
+  // Users are not exported, so neither is who wrote an entry: an imported entry has no author.
+  kind({
+    key: "journal_entries",
+    table: journalEntries,
+    create: JournalCreate,
+    omit: ["created_by"],
+    poly: { typeColumn: "object_type", idColumn: "object_id", kinds: JOURNAL_OBJECT_KINDS },
+  }),
 ];
 
 export const KIND_BY_KEY = new Map(KINDS.map((k) => [k.key, k]));
@@ -354,6 +374,7 @@ export const EXPORT_ORDER = [
   "network_peers",
   "racks",
   "rack_reservations",
+  "journal_entries",
 ] as const;
 
 /** The kinds whose rows carry tags, by the entity_type entity_tags names them with. */

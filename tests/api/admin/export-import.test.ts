@@ -100,6 +100,13 @@ describe("GET /admin/export", () => {
     expect(doc.networks[0].dns_servers).toEqual(["10.0.0.1", "1.1.1.1"]);
     expect(doc.docs[0]).not.toHaveProperty("created_by");
     expect(doc.entity_docs).toHaveLength(2);
+    // The journal, last, without its authors (users are not exported).
+    expect(Object.keys(doc).at(-1)).toBe("journal_entries");
+    expect(doc.journal_entries.map((j: Doc) => [j.object_type, j.kind, j.comments])).toEqual([
+      ["hardware", "warning", "PSU **fan** noisy"],
+      ["vlan", "info", "trunked to the core"],
+    ]);
+    expect(doc.journal_entries[0]).not.toHaveProperty("created_by");
     const tagIds = Object.fromEntries(doc.tags.map((t: Doc) => [t.name, t.id]));
     expect(doc.entity_tags).toContainEqual({ entity_type: "hardware", entity_id: doc.hardware[0].id, tag_id: tagIds.core });
     expect(doc.entity_tags).toHaveLength(7);
@@ -159,6 +166,7 @@ describe("POST /admin/import", () => {
     expect(body).toMatchObject({ imported: true, dry_run: false, wiped: false, ignored_keys: [] });
     expect(body.kinds.hardware).toMatchObject({ created: first.hardware.length, updated: 0, unchanged: 0, conflict_count: 0 });
     expect(body.kinds.entity_tags).toMatchObject({ created: 0, unchanged: first.entity_tags.length });
+    expect(body.kinds.journal_entries).toMatchObject({ created: 2, updated: 0, unchanged: 0 });
     const second = await exportOf(b);
     expect(withoutStamp(second)).toEqual(withoutStamp(first));
     const after = await tableCounts(b.t.sql);
@@ -229,6 +237,31 @@ describe("POST /admin/import merging and refusing", () => {
     );
     expect(await tableCounts(b.t.sql)).toEqual(before);
     expect(await b.t.sql`select 1 from sites where id = 71`).toHaveLength(0);
+  });
+
+  it("a journal entry on an object neither in the document nor in the database, or of an unknown kind, is refused; nothing written", async () => {
+    const before = await tableCounts(b.t.sql);
+    const entry = { id: 960, object_type: "hardware", object_id: 4343, kind: "info", comments: "orphan note" };
+    const orphan = await b.req("POST", "/api/v1/admin/import", b.admin, { data: { journal_entries: [entry] } });
+    expect(orphan.status).toBe(422);
+    const body = await orphan.json();
+    expect(body).toMatchObject({ kind: "journal_entries", id: 960 });
+    expect(body.fields["data.journal_entries.0"]).toMatch(
+      /object_id 4343 names a hardware row that is neither in the document nor in the database/,
+    );
+    const badKind = await b.req("POST", "/api/v1/admin/import", b.admin, {
+      data: {
+        journal_entries: [
+          { ...entry, object_type: "printer" },
+          { ...entry, id: 961, kind: "urgent" },
+        ],
+      },
+    });
+    expect(badKind.status).toBe(422);
+    expect(Object.keys((await badKind.json()).fields)).toEqual(
+      expect.arrayContaining(["data.journal_entries.0.object_type", "data.journal_entries.1.kind"]),
+    );
+    expect(await tableCounts(b.t.sql)).toEqual(before);
   });
 
   it("a unique value held by another row is a conflict naming both, and nothing is written", async () => {

@@ -34,4 +34,18 @@ describe("change events", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(heard).toEqual([]);
   });
+
+  it("a journal entry's writes are announced on the inventory channel", async () => {
+    const hw = await (await a.req("POST", "hardware", a.editor, { name: "noted" })).json();
+    heard.length = 0;
+    const entry = await (await a.req("POST", "journal", a.editor, { object_type: "hardware", object_id: hw.id, comments: "hello" })).json();
+    await a.req("DELETE", `journal/${entry.id}`, a.editor);
+    // The hardware's own events may still be arriving: only the journal's are looked at.
+    const journal = () => heard.filter((h) => h.payload.entity === "journal_entry");
+    await until(() => journal().length >= 2);
+    expect(journal()).toEqual([
+      { channel: "inventory", payload: { entity: "journal_entry", action: "create", id: entry.id } },
+      { channel: "inventory", payload: { entity: "journal_entry", action: "delete", id: entry.id } },
+    ]);
+  });
 });

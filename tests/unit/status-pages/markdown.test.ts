@@ -1,7 +1,7 @@
-// The incident Markdown policy (shared/domain/status-pages/markdown.ts, docs/adr/0456): what an operator
+// The incident Markdown policy (shared/domain/markdown.ts, docs/adr/0456): what an operator
 // writes becomes harmless HTML on the public page, whatever they (or someone with their token) type.
 import { describe, expect, it } from "vitest";
-import { renderIncidentMarkdown as render } from "../../../shared/domain/status-pages/markdown.ts";
+import { renderSafeMarkdown as render } from "../../../shared/domain/markdown.ts";
 
 describe("incident Markdown", () => {
   it("renders the usual Markdown", () => {

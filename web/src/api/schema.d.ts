@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -6188,6 +6188,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List journal entries, newest first
+         * @description Filters: object_type (hardware, compute_unit, service, network, storage, cluster, external_node, misc, site, vlan, ip_address, environment, category) with object_id for one object's journal (404 when the object is not there; object_id alone is a 422), kind, created_by (a user id), created_after and created_before (ISO 8601; after is inclusive, before exclusive), q (text in the comments). Sorts: created_at (default, desc), updated_at, kind. Without object_type: the entries of every kind the caller may read. Reading needs the read scope of the object's kind (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and IP addresses, ...); writing needs its write scope.
+         */
+        get: operations["getApiV1Journal"];
+        put?: never;
+        /**
+         * Write a journal entry on an inventory object
+         * @description Body {object_type, object_id, kind? (info, success, warning, danger; default info), comments (Markdown, 1-20,000 characters)}. 404 when the object is not there. The answer carries comments_html, the Markdown rendered and sanitised. Reading needs the read scope of the object's kind (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and IP addresses, ...); writing needs its write scope.
+         */
+        post: operations["postApiV1Journal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/journal/{journal_entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a journal entry
+         * @description Reading needs the read scope of the object's kind (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and IP addresses, ...); writing needs its write scope.
+         */
+        get: operations["getApiV1JournalByJournalEntryId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a journal entry (If-Match honoured)
+         * @description Only the entry's author, or an administrator (admin:*), may change or delete it (403 otherwise). Reading needs the read scope of the object's kind (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and IP addresses, ...); writing needs its write scope. Deleting an object deletes its journal with it.
+         */
+        delete: operations["deleteApiV1JournalByJournalEntryId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a journal entry's kind or comments (If-Match honoured)
+         * @description Body {kind?, comments?}; an entry stays on its object. Only the entry's author, or an administrator (admin:*), may change or delete it (403 otherwise). Reading needs the read scope of the object's kind (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and IP addresses, ...); writing needs its write scope.
+         */
+        patch: operations["patchApiV1JournalByJournalEntryId"];
+        trace?: never;
+    };
     "/api/v1/kb/hostname": {
         parameters: {
             query?: never;
@@ -10874,6 +10926,9 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         ip_addresses: {
+                            [key: string]: unknown;
+                        }[];
+                        journal_entries: {
                             [key: string]: unknown;
                         }[];
                         misc_items: {
@@ -26973,6 +27028,244 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1Journal: {
+        parameters: {
+            query?: {
+                created_after?: string;
+                created_before?: string;
+                created_by?: string;
+                direction?: "asc" | "desc";
+                kind?: "info" | "success" | "warning" | "danger";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                object_id?: string;
+                object_type?: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                offset?: string;
+                q?: string;
+                sort?: "created_at" | "updated_at" | "kind";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            comments: string;
+                            comments_html: string;
+                            created_at: string;
+                            created_by: number | null;
+                            created_by_name: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "info" | "success" | "warning" | "danger";
+                            object_id: number;
+                            /** @enum {string} */
+                            object_type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1Journal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comments: string;
+                    /**
+                     * @default info
+                     * @enum {string}
+                     */
+                    kind?: "info" | "success" | "warning" | "danger";
+                    object_id: number;
+                    /** @enum {string} */
+                    object_type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: string;
+                        comments_html: string;
+                        created_at: string;
+                        created_by: number | null;
+                        created_by_name: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "info" | "success" | "warning" | "danger";
+                        object_id: number;
+                        /** @enum {string} */
+                        object_type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1JournalByJournalEntryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                journal_entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: string;
+                        comments_html: string;
+                        created_at: string;
+                        created_by: number | null;
+                        created_by_name: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "info" | "success" | "warning" | "danger";
+                        object_id: number;
+                        /** @enum {string} */
+                        object_type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1JournalByJournalEntryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                journal_entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1JournalByJournalEntryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                journal_entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comments?: string;
+                    /** @enum {string} */
+                    kind?: "info" | "success" | "warning" | "danger";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: string;
+                        comments_html: string;
+                        created_at: string;
+                        created_by: number | null;
+                        created_by_name: string | null;
+                        id: number;
+                        /** @enum {string} */
+                        kind: "info" | "success" | "warning" | "danger";
+                        object_id: number;
+                        /** @enum {string} */
+                        object_type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -7,7 +7,7 @@
 // tells them alike and only what committed. Never called for a draft's changes: nothing public happened.
 import { desc, eq } from "drizzle-orm";
 import { statusPageIncidents, statusPageIncidentUpdates, statusPages } from "../../../db/schema/index.ts";
-import { renderIncidentMarkdown } from "../../../domain/status-pages/markdown.ts";
+import { renderSafeMarkdown } from "../../../domain/markdown.ts";
 import { noticeSubscribers } from "../subscriber-notices.ts";
 import type { VerbScope } from "../../verb.ts";
 import { escapeHtml } from "../../../domain/notifications/message-text.ts";
@@ -46,6 +46,6 @@ export async function afterIncidentChange(
     subject: `${incident.page_title}: ${incident.title} (${what})`,
     text: `${what}: ${incident.title}${body ? `\n\n${body}` : ""}`,
     // The update's Markdown is rendered and sanitised as on the page.
-    html: `<p><strong>${escapeHtml(what)}</strong>: ${escapeHtml(incident.title)}</p>${body ? renderIncidentMarkdown(body) : ""}`,
+    html: `<p><strong>${escapeHtml(what)}</strong>: ${escapeHtml(incident.title)}</p>${body ? renderSafeMarkdown(body) : ""}`,
   });
 }

@@ -4,7 +4,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/database.ts";
 import { type IncidentRef, statusPageIncidents, statusPageIncidentUpdates } from "../../../db/schema/index.ts";
-import { renderIncidentMarkdown } from "../../../domain/status-pages/markdown.ts";
+import { renderSafeMarkdown } from "../../../domain/markdown.ts";
 import { ApiError } from "../../../errors.ts";
 import type { IncidentImpact, IncidentShape, IncidentStatus, PublicIncidentShape } from "../../../schemas/status-page-incidents.ts";
 import type { ItemRow } from "../page-rows.ts";
@@ -71,7 +71,7 @@ export function presentIncident(row: IncidentRow, updates: UpdateRow[], names: M
       id: u.id,
       status: u.status as IncidentStatus,
       body: u.body,
-      html: renderIncidentMarkdown(u.body),
+      html: renderSafeMarkdown(u.body),
       created_at: u.created_at.toISOString(),
     })),
     created_at: row.created_at.toISOString(),
@@ -93,7 +93,7 @@ export function presentPublicIncident(row: IncidentRow, updates: UpdateRow[], na
     updated_at: new Date(latest).toISOString(),
     affected,
     updates: updates
-      .map((u) => ({ status: u.status as IncidentStatus, html: renderIncidentMarkdown(u.body), created_at: u.created_at.toISOString() }))
+      .map((u) => ({ status: u.status as IncidentStatus, html: renderSafeMarkdown(u.body), created_at: u.created_at.toISOString() }))
       .reverse(),
   };
 }

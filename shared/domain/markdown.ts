@@ -1,4 +1,5 @@
-// Markdown of status page incident updates -> HTML safe to put on a public page (docs/adr/0456).
+// Markdown an operator writes -> HTML safe to put on a page: status page incident updates (public,
+// docs/adr/0456) and inventory journal entries (docs/adr/0485) share this one policy.
 // Two layers: markdown-it with raw HTML off (HTML in the source is shown as text) and its link check,
 // then sanitize-html with an allowlist, so a parser bug or a future option cannot let markup through:
 // no script, no event handler, no style, no image (the page's CSP loads none), links only to http(s)
@@ -17,7 +18,7 @@ const POLICY: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ["href"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
-  // A page has its own h1/h2: an update's headings start one level below.
+  // A page has its own h1/h2: a text's headings start one level below.
   transformTags: {
     h1: "h3",
     h2: "h4",
@@ -26,7 +27,7 @@ const POLICY: sanitizeHtml.IOptions = {
   parseStyleAttributes: false,
 };
 
-/** Sanitised HTML of an update's Markdown body. */
-export function renderIncidentMarkdown(markdown: string): string {
+/** Sanitised HTML of a Markdown text (an incident update's body, a journal entry's comments). */
+export function renderSafeMarkdown(markdown: string): string {
   return sanitizeHtml(md.render(markdown), POLICY).trim();
 }
