@@ -83,7 +83,12 @@ describe("racks: CRUD", () => {
     expect(await names(`q=list-&site_id=${hq}&sort=u_height`)).toEqual(["list-b", "list-a"]);
     const csv = await a.req("GET", `racks/export.csv?q=list-&sort=name&columns=name,u_height,site_name`, a.viewer);
     expect(csv.status).toBe(200);
-    expect((await csv.text()).trim().split(/\r?\n/)).toEqual(["name,u_height,site_name", "list-a,48,hq", "list-b,10,hq", "list-c,42,branch"]);
+    expect((await csv.text()).trim().split(/\r?\n/)).toEqual([
+      "name,u_height,site_name",
+      "list-a,48,hq",
+      "list-b,10,hq",
+      "list-c,42,branch",
+    ]);
   });
 
   it("refuses bad bodies (422), a name twice at one site (409), an unknown site (422), viewers (403)", async () => {
