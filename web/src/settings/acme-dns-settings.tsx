@@ -8,6 +8,7 @@ import { Field, Notice, TextInput } from "../components/field.tsx";
 import { LoadError } from "./load-error.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
 import { typedPort, useSettingsDraft } from "./use-settings-draft.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type AcmeDns = paths["/api/v1/settings/acme-dns"]["patch"]["responses"][200]["content"]["application/json"]["acme_dns"];
 type Provider = "" | "cloudflare" | "rfc2136";
@@ -49,38 +50,41 @@ function bodyOf(d: Draft) {
 }
 
 export function AcmeDnsSection() {
+  const t = useT();
   const canEdit = useSession().can("admin:*");
   // GET /settings carries `acme_dns` (read shape of PATCH /settings/acme-dns) among the other keys.
   const { settings, draft: d, set, save, saved, submit } = useSettingsDraft((all) => (all as { acme_dns: AcmeDns }).acme_dns, draftOf);
   const send = submit((d) => ok(api.PATCH("/api/v1/settings/acme-dns", { body: bodyOf(d) })));
 
-  if (settings.error !== undefined) return <LoadError error={settings.error} what="the ACME DNS credentials" />;
+  if (settings.error !== undefined) return <LoadError error={settings.error} what={t("settings:acme.what")} />;
   const stored = settings.data;
-  if (!stored || !d) return <p aria-busy="true">Loading…</p>;
+  if (!stored || !d) return <p aria-busy="true">{t("common:loading")}</p>;
   const same = stored.provider === (d.provider || null);
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby="acme-dns-title">
-      <h2 id="acme-dns-title">ACME DNS credentials</h2>
-      <p class="meta">Certificates issued with a DNS-01 challenge publish their record through this provider.</p>
+      <h2 id="acme-dns-title">{t("settings:acme.title")}</h2>
+      <p class="meta">{t("settings:acme.intro")}</p>
       <fieldset class="plain" disabled={!canEdit}>
-        <Field id="acme-dns-provider" label="DNS provider" error={save.fields.provider}>
+        <Field id="acme-dns-provider" label={t("settings:acme.provider")} error={save.fields.provider}>
           {(a11y) => (
             <select
               {...a11y}
               value={d.provider}
               onChange={(e) => set({ provider: (e.currentTarget as HTMLSelectElement).value as Provider })}
             >
-              <option value="">None</option>
+              <option value="">{t("settings:none")}</option>
+              {/* i18n-ignore: a product name */}
               <option value="cloudflare">Cloudflare</option>
+              {/* i18n-ignore: a standard's name */}
               <option value="rfc2136">RFC 2136 (TSIG)</option>
             </select>
           )}
         </Field>
-        {!same && stored.provider && <Notice kind="info">{`Saving replaces the stored ${stored.provider} credentials.`}</Notice>}
+        {!same && stored.provider && <Notice kind="info">{t("settings:acme.replaces", { provider: stored.provider })}</Notice>}
         {d.provider === "cloudflare" && (
           <SecretInput
             id="acme-dns-api-token"
-            label="API token"
+            label={t("settings:acme.apiToken")}
             stored={same && stored.api_token_set === true}
             draft={d.token}
             error={save.fields.api_token}
@@ -91,7 +95,8 @@ export function AcmeDnsSection() {
           <>
             <TextInput
               id="acme-dns-server"
-              label="DNS server"
+              label={t("settings:acme.server")}
+              // i18n-ignore: an example host name
               placeholder="ns1.example.com"
               value={d.server}
               error={save.fields.server}
@@ -99,7 +104,7 @@ export function AcmeDnsSection() {
             />
             <TextInput
               id="acme-dns-port"
-              label="Port"
+              label={t("settings:port")}
               inputMode="numeric"
               value={d.port}
               error={save.fields.port}
@@ -107,12 +112,12 @@ export function AcmeDnsSection() {
             />
             <TextInput
               id="acme-dns-tsig-name"
-              label="TSIG key name"
+              label={t("settings:acme.tsigName")}
               value={d.tsigName}
               error={save.fields.tsig_name}
               onValue={(tsigName) => set({ tsigName })}
             />
-            <Field id="acme-dns-tsig-algorithm" label="TSIG algorithm" error={save.fields.tsig_algorithm}>
+            <Field id="acme-dns-tsig-algorithm" label={t("settings:acme.tsigAlgorithm")} error={save.fields.tsig_algorithm}>
               {(a11y) => (
                 <select {...a11y} value={d.algorithm} onChange={(e) => set({ algorithm: (e.currentTarget as HTMLSelectElement).value })}>
                   {ALGORITHMS.map((a) => (
@@ -125,7 +130,7 @@ export function AcmeDnsSection() {
             </Field>
             <SecretInput
               id="acme-dns-tsig-secret"
-              label="TSIG secret"
+              label={t("settings:acme.tsigSecret")}
               stored={same && stored.tsig_secret_set === true}
               draft={d.tsigSecret}
               error={save.fields.tsig_secret}
@@ -135,10 +140,10 @@ export function AcmeDnsSection() {
         )}
       </fieldset>
       <Notice kind="error">{save.error}</Notice>
-      <Notice kind="success">{saved ? "The ACME DNS credentials are saved." : undefined}</Notice>
+      <Notice kind="success">{saved ? t("settings:acme.saved") : undefined}</Notice>
       {canEdit && (
         <button type="submit" class="primary" disabled={save.busy}>
-          Save DNS credentials
+          {t("settings:acme.save")}
         </button>
       )}
     </form>

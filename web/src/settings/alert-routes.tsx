@@ -9,6 +9,7 @@ import { EscalationPolicies } from "./escalation-policies.tsx";
 import { LoadError } from "./load-error.tsx";
 import { describeQuiet, RoutePaging } from "./route-paging.tsx";
 import { Table } from "./table.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 const SEVERITIES = ["*", "info", "warning", "critical"] as const;
 type Severity = (typeof SEVERITIES)[number];
@@ -25,6 +26,7 @@ export function AlertRoutes({
   canEdit: boolean;
   routes: Loaded<RouteList>;
 }) {
+  const t = useT();
   const policies = useLoad(() => ok(api.GET("/api/v1/notifications/escalation-policies", { params: { query: { limit: "100" } } })), []);
   const [paging, setPaging] = useState<number | undefined>();
   const [sinkId, setSinkId] = useState("");
@@ -58,27 +60,34 @@ export function AlertRoutes({
 
   return (
     <>
-      <h2>Routes</h2>
-      <LoadError error={routes.error} what="the routes" />
+      <h2>{t("settings:routes.title")}</h2>
+      <LoadError error={routes.error} what={t("settings:routes.what")} />
       <Notice kind="error">{act.error}</Notice>
-      {routes.data?.items.length === 0 && <p class="empty">No routes: a sink receives only its tests.</p>}
+      {routes.data?.items.length === 0 && <p class="empty">{t("settings:routes.empty")}</p>}
       <Table
-        caption="Notification routes"
-        columns={["Sink", "Severity", "Event kinds", "Tag", "Escalation", "Quiet hours"]}
+        caption={t("settings:routes.caption")}
+        columns={[
+          t("settings:deliveries.sink"),
+          t("settings:routes.severity"),
+          t("settings:routes.kinds"),
+          t("settings:routes.tag"),
+          t("settings:routes.escalation"),
+          t("settings:paging.quiet"),
+        ]}
         actions={canEdit}
       >
         {routes.data?.items.map((r) => (
           <tr key={r.id} data-route={r.id}>
-            <td data-label="Sink">{nameOf(r.sink_id)}</td>
-            <td data-label="Severity">{r.alert_severity}</td>
-            <td data-label="Event kinds">{r.event_kinds.join(", ") || "all"}</td>
-            <td data-label="Tag">{r.tag ?? "—"}</td>
-            <td data-label="Escalation">{policyName(r.escalation_policy_id)}</td>
-            <td data-label="Quiet hours">{describeQuiet(r.quiet_hours)}</td>
+            <td data-label={t("settings:deliveries.sink")}>{nameOf(r.sink_id)}</td>
+            <td data-label={t("settings:routes.severity")}>{r.alert_severity}</td>
+            <td data-label={t("settings:routes.kinds")}>{r.event_kinds.join(", ") || t("settings:routes.allKinds")}</td>
+            <td data-label={t("settings:routes.tag")}>{r.tag ?? "—"}</td>
+            <td data-label={t("settings:routes.escalation")}>{policyName(r.escalation_policy_id)}</td>
+            <td data-label={t("settings:paging.quiet")}>{describeQuiet(r.quiet_hours)}</td>
             {canEdit && (
               <td>
                 <button type="button" onClick={() => setPaging(r.id)}>
-                  Paging…
+                  {t("settings:routes.paging")}
                 </button>
                 <button
                   type="button"
@@ -91,7 +100,7 @@ export function AlertRoutes({
                     })
                   }
                 >
-                  Delete
+                  {t("settings:delete")}
                 </button>
               </td>
             )}
@@ -103,7 +112,7 @@ export function AlertRoutes({
           key={pagingRoute.id}
           route={pagingRoute}
           policies={policyList}
-          title={`Paging of the route to ${nameOf(pagingRoute.sink_id)}`}
+          title={t("settings:routes.pagingTitle", { sink: nameOf(pagingRoute.sink_id) })}
           onDone={(saved) => {
             setPaging(undefined);
             if (saved) routes.reload();
@@ -112,11 +121,11 @@ export function AlertRoutes({
       )}
       {canEdit && sinks.length > 0 && (
         <form class="card" onSubmit={send} noValidate aria-labelledby="route-new">
-          <h3 id="route-new">New route</h3>
-          <Field id="route-sink" label="Sink" error={submit.fields.sink_id}>
+          <h3 id="route-new">{t("settings:routes.new")}</h3>
+          <Field id="route-sink" label={t("settings:deliveries.sink")} error={submit.fields.sink_id}>
             {(a11y) => (
               <select {...a11y} value={sinkId} onChange={(e) => setSinkId((e.currentTarget as HTMLSelectElement).value)}>
-                <option value="">Choose a sink</option>
+                <option value="">{t("settings:routes.chooseSink")}</option>
                 {sinks.map((s) => (
                   <option key={s.id} value={String(s.id)}>
                     {s.name}
@@ -125,12 +134,12 @@ export function AlertRoutes({
               </select>
             )}
           </Field>
-          <Field id="route-severity" label="Severity" error={submit.fields.alert_severity}>
+          <Field id="route-severity" label={t("settings:routes.severity")} error={submit.fields.alert_severity}>
             {(a11y) => (
               <select {...a11y} value={severity} onChange={(e) => setSeverity((e.currentTarget as HTMLSelectElement).value as Severity)}>
                 {SEVERITIES.map((s) => (
                   <option key={s} value={s}>
-                    {s === "*" ? "any" : s}
+                    {s === "*" ? t("settings:routes.any") : s}
                   </option>
                 ))}
               </select>
@@ -138,21 +147,22 @@ export function AlertRoutes({
           </Field>
           <TextInput
             id="route-kinds"
-            label="Event kinds (comma-separated)"
+            label={t("settings:routes.kindsInput")}
+            // i18n-ignore: example event kinds
             placeholder="monitor.down, agent.*"
-            hint="Empty: every kind."
+            hint={t("settings:routes.kinds.hint")}
             value={kinds}
             error={submit.fields.event_kinds}
             onValue={setKinds}
           />
-          <TextInput id="route-tag" label="Only for the tag (optional)" value={tag} error={submit.fields.tag} onValue={setTag} />
+          <TextInput id="route-tag" label={t("settings:routes.tagInput")} value={tag} error={submit.fields.tag} onValue={setTag} />
           <Notice kind="error">{submit.error}</Notice>
           <button type="submit" disabled={submit.busy}>
-            Add route
+            {t("settings:routes.add")}
           </button>
         </form>
       )}
-      <LoadError error={policies.error} what="the escalation policies" />
+      <LoadError error={policies.error} what={t("settings:policies.what")} />
       <EscalationPolicies
         policies={policyList}
         sinks={sinks}

@@ -10,12 +10,14 @@ import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 type Created = paths["/api/v1/auth/api-token"]["post"]["responses"][201]["content"]["application/json"];
 
 const SCOPE_CHOICES = ["read:*", "write:*", "delete:*", "admin:*"] as const;
 
 export function ApiTokensSection() {
+  const t = useT();
   const session = useSession();
   const isAdmin = session.can("admin:*");
   const [everyone, setEveryone] = useState(false);
@@ -46,19 +48,26 @@ export function ApiTokensSection() {
   return (
     <>
       <form class="card" onSubmit={send} noValidate aria-labelledby="token-new">
-        <h2 id="token-new">New API token</h2>
-        <TextInput id="token-label" label="Label" value={label} error={create.fields.label} onValue={setLabel} autoComplete="off" />
+        <h2 id="token-new">{t("settings:tokens.new")}</h2>
+        <TextInput
+          id="token-label"
+          label={t("settings:tokens.label")}
+          value={label}
+          error={create.fields.label}
+          onValue={setLabel}
+          autoComplete="off"
+        />
         <TextInput
           id="token-days"
-          label="Expires in (days)"
+          label={t("settings:tokens.days")}
           inputMode="numeric"
           value={days}
           error={create.fields.expires_in_days}
-          hint="Empty: never expires."
+          hint={t("settings:tokens.days.hint")}
           onValue={setDays}
         />
         <fieldset class="scopes">
-          <legend>Scopes (none ticked: all of yours)</legend>
+          <legend>{t("settings:tokens.scopes")}</legend>
           {SCOPE_CHOICES.filter((s) => session.can(s)).map((s) => (
             <label key={s} class="check">
               <input
@@ -77,13 +86,13 @@ export function ApiTokensSection() {
         </fieldset>
         <Notice kind="error">{create.error}</Notice>
         <button type="submit" class="primary" disabled={create.busy}>
-          Create token
+          {t("settings:tokens.create")}
         </button>
       </form>
       {created && (
         <div class="card secret-once" role="status" aria-labelledby="token-once">
-          <h2 id="token-once">Token "{created.label}" created</h2>
-          <p>Copy it now: it is shown this once and cannot be read again.</p>
+          <h2 id="token-once">{t("settings:tokens.created", { label: created.label })}</h2>
+          <p>{t("settings:tokens.copyNow")}</p>
           <p>
             <code class="secret" data-testid="new-token">
               {created.token}
@@ -91,48 +100,56 @@ export function ApiTokensSection() {
           </p>
           <div class="actions">
             <button type="button" onClick={() => void navigator.clipboard?.writeText(created.token)}>
-              Copy
+              {t("common:copy.button")}
             </button>
             <button type="button" onClick={() => setCreated(undefined)}>
-              I have copied it
+              {t("settings:copiedIt")}
             </button>
           </div>
         </div>
       )}
       <div class="page-head">
-        <h2>Tokens</h2>
+        <h2>{t("settings:tokens.title")}</h2>
         {isAdmin && (
           <label class="check">
             <input type="checkbox" checked={everyone} onChange={(e) => setEveryone((e.currentTarget as HTMLInputElement).checked)} />{" "}
-            Everyone's
+            {t("settings:tokens.everyone")}
           </label>
         )}
       </div>
-      <LoadError error={tokens.error} what="API tokens" />
+      <LoadError error={tokens.error} what={t("settings:tokens.what")} />
       <Notice kind="error">{revoke.error}</Notice>
-      {tokens.data?.length === 0 && <p class="empty">No API tokens yet.</p>}
+      {tokens.data?.length === 0 && <p class="empty">{t("settings:tokens.empty")}</p>}
       <Table
-        caption="API tokens"
-        columns={["Label", "Prefix", ...(everyone ? ["Owner"] : []), "Scopes", "Expires", "Last used", "State"]}
+        caption={t("settings:section.tokens")}
+        columns={[
+          t("settings:tokens.label"),
+          t("settings:tokens.prefix"),
+          ...(everyone ? [t("settings:tokens.owner")] : []),
+          t("settings:roles.scopes"),
+          t("settings:tokens.expires"),
+          t("settings:tokens.lastUsed"),
+          t("settings:tokens.state"),
+        ]}
         actions
       >
-        {tokens.data?.map((t) => {
-          const state = t.revoked_at ? "revoked" : t.expired ? "expired" : "active";
+        {tokens.data?.map((tok) => {
+          const state = tok.revoked_at ? "revoked" : tok.expired ? "expired" : "active";
           return (
-            <tr key={t.id} data-token={t.id}>
-              <td data-label="Label">{t.label}</td>
-              <td data-label="Prefix">
-                <code>{t.prefix}…</code>
+            <tr key={tok.id} data-token={tok.id}>
+              <td data-label={t("settings:tokens.label")}>{tok.label}</td>
+              <td data-label={t("settings:tokens.prefix")}>
+                <code>{tok.prefix}…</code>
               </td>
-              {everyone && <td data-label="Owner">{t.email}</td>}
-              <td data-label="Scopes">{t.scopes.join(", ")}</td>
-              <td data-label="Expires">
-                <RelativeTime at={t.expires_at} />
+              {everyone && <td data-label={t("settings:tokens.owner")}>{tok.email}</td>}
+              <td data-label={t("settings:roles.scopes")}>{tok.scopes.join(", ")}</td>
+              <td data-label={t("settings:tokens.expires")}>
+                <RelativeTime at={tok.expires_at} />
               </td>
-              <td data-label="Last used">
-                <RelativeTime at={t.last_used_at} />
+              <td data-label={t("settings:tokens.lastUsed")}>
+                <RelativeTime at={tok.last_used_at} />
               </td>
-              <td data-label="State">
+              <td data-label={t("settings:tokens.state")}>
                 <Status value={state} />
               </td>
               <td>
@@ -142,14 +159,14 @@ export function ApiTokensSection() {
                     class="danger"
                     disabled={revoke.busy}
                     onClick={() =>
-                      confirm(`Revoke the token "${t.label}"? Anything using it stops working.`) &&
+                      confirm(t("settings:tokens.confirmRevoke", { label: tok.label })) &&
                       void revoke.run(async () => {
-                        await ok(api.DELETE("/api/v1/auth/api-tokens/{token_id}", { params: { path: { token_id: String(t.id) } } }));
+                        await ok(api.DELETE("/api/v1/auth/api-tokens/{token_id}", { params: { path: { token_id: String(tok.id) } } }));
                         tokens.reload();
                       })
                     }
                   >
-                    Revoke
+                    {t("settings:tokens.revoke")}
                   </button>
                 )}
               </td>

@@ -8,6 +8,8 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type BackupSettings = paths["/api/v1/admin/settings/backup"]["get"]["responses"][200]["content"]["application/json"];
 const KEYS = [
@@ -23,23 +25,28 @@ const KEYS = [
 type Key = (typeof KEYS)[number];
 const LABELS: Record<Key, { label: string; hint?: string; placeholder?: string; numeric?: boolean }> = {
   backup_schedule: {
-    label: "Schedule",
+    label: i18nKey("settings:backupSettings.schedule"),
     placeholder: "0 2 * * *",
-    hint: "Five-field crontab in UTC (minute hour day month weekday); empty: no scheduled backups",
+    hint: i18nKey("settings:backupSettings.schedule.hint"),
   },
-  backup_local_retention_count: { label: "Archives kept on disk", numeric: true },
-  backup_s3_bucket: { label: "S3 bucket", hint: "Empty: no copy leaves this machine" },
-  backup_s3_endpoint_url: { label: "S3 endpoint URL (optional)", placeholder: "https://s3.example.com", hint: "Empty: AWS" },
-  backup_s3_region: { label: "S3 region" },
-  backup_s3_prefix: { label: "Key prefix" },
-  backup_s3_access_key_id: { label: "Access key id" },
-  backup_s3_retention_count: { label: "Archives kept in the bucket", numeric: true },
+  backup_local_retention_count: { label: i18nKey("settings:backupSettings.localCount"), numeric: true },
+  backup_s3_bucket: { label: i18nKey("settings:backupSettings.bucket"), hint: i18nKey("settings:backupSettings.bucket.hint") },
+  backup_s3_endpoint_url: {
+    label: i18nKey("settings:backupSettings.endpoint"),
+    placeholder: "https://s3.example.com",
+    hint: i18nKey("settings:backupSettings.endpoint.hint"),
+  },
+  backup_s3_region: { label: i18nKey("settings:backupSettings.region") },
+  backup_s3_prefix: { label: i18nKey("settings:backupSettings.prefix") },
+  backup_s3_access_key_id: { label: i18nKey("settings:backupSettings.accessKey") },
+  backup_s3_retention_count: { label: i18nKey("settings:backupSettings.bucketCount"), numeric: true },
 };
 
 const inputsOf = (b: BackupSettings): Record<Key, string> =>
   Object.fromEntries(KEYS.map((k) => [k, b[k] == null ? "" : String(b[k])])) as Record<Key, string>;
 
 export function BackupSettingsForm() {
+  const t = useT();
   const stored = useLoad(() => ok(api.GET("/api/v1/admin/settings/backup")), []);
   const [inputs, setInputs] = useState<Record<Key, string> | undefined>();
   const [secret, setSecret] = useState("");
@@ -73,7 +80,11 @@ export function BackupSettingsForm() {
       );
       setSecret("");
       setRemoveSecret(false);
-      setSaved(out.backup_schedule ? `Saved: backups run at "${out.backup_schedule}" (UTC).` : "Saved: no scheduled backups.");
+      setSaved(
+        out.backup_schedule
+          ? t("settings:backupSettings.savedSchedule", { schedule: out.backup_schedule })
+          : t("settings:backupSettings.savedNone"),
+      );
       stored.reload();
     });
   };
@@ -81,20 +92,24 @@ export function BackupSettingsForm() {
     check.run(async () => {
       setChecked(undefined);
       const out = await ok(api.POST("/api/v1/admin/settings/backup/test"));
-      setChecked(`The bucket ${out.bucket}${out.endpoint ? ` at ${out.endpoint}` : ""} answers.`);
+      setChecked(
+        out.endpoint
+          ? t("settings:backupSettings.answersAt", { bucket: out.bucket, endpoint: out.endpoint })
+          : t("settings:backupSettings.answers", { bucket: out.bucket }),
+      );
     });
 
-  if (stored.error !== undefined) return <LoadError error={stored.error} what="the backup settings" />;
-  if (!stored.data || !inputs) return <p aria-busy="true">Loading…</p>;
+  if (stored.error !== undefined) return <LoadError error={stored.error} what={t("settings:backupSettings.what")} />;
+  if (!stored.data || !inputs) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby="backup-settings-title">
-      <h2 id="backup-settings-title">Schedule and S3 copy</h2>
+      <h2 id="backup-settings-title">{t("settings:backupSettings.title")}</h2>
       {KEYS.map((k) => (
         <TextInput
           key={k}
           id={`backup-${k}`}
-          label={LABELS[k].label}
-          {...(LABELS[k].hint ? { hint: LABELS[k].hint } : {})}
+          label={t(LABELS[k].label)}
+          {...(LABELS[k].hint ? { hint: t(LABELS[k].hint) } : {})}
           {...(LABELS[k].placeholder ? { placeholder: LABELS[k].placeholder } : {})}
           {...(LABELS[k].numeric ? { inputMode: "numeric" as const } : {})}
           autoComplete="off"
@@ -105,10 +120,10 @@ export function BackupSettingsForm() {
       ))}
       <TextInput
         id="backup-s3-secret"
-        label="Secret access key"
+        label={t("settings:backupSettings.secretKey")}
         type="password"
         autoComplete="new-password"
-        hint={stored.data.backup_s3_secret_key_set ? "Set (never shown); empty keeps it." : "Not set."}
+        hint={stored.data.backup_s3_secret_key_set ? t("settings:secret.set") : t("settings:secret.notSet")}
         value={secret}
         error={save.fields.backup_s3_secret_key}
         onValue={(v) => {
@@ -126,7 +141,7 @@ export function BackupSettingsForm() {
               setSecret("");
             }}
           />{" "}
-          Remove the stored secret key
+          {t("settings:backupSettings.removeSecret")}
         </label>
       )}
       <Notice kind="error">{save.error}</Notice>
@@ -135,10 +150,10 @@ export function BackupSettingsForm() {
       <Notice kind="success">{checked}</Notice>
       <div class="actions">
         <button type="submit" class="primary" disabled={save.busy}>
-          Save backup settings
+          {t("settings:backupSettings.save")}
         </button>
         <button type="button" disabled={check.busy || !stored.data.backup_s3_bucket} onClick={() => void runCheck()}>
-          Check the S3 target
+          {t("settings:backupSettings.check")}
         </button>
       </div>
     </form>

@@ -9,6 +9,8 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type Branding = paths["/api/v1/branding"]["get"]["responses"][200]["content"]["application/json"];
 type Asset = "login-logo" | "login-bg" | "favicon";
@@ -16,22 +18,22 @@ type Asset = "login-logo" | "login-bg" | "favicon";
 const ASSETS: ReadonlyArray<{ type: Asset; label: string; hint: string; accept: string; path: (b: Branding) => string | null }> = [
   {
     type: "login-logo",
-    label: "Login logo",
-    hint: "PNG or JPEG, at most 2 MiB",
+    label: i18nKey("settings:branding.logo"),
+    hint: i18nKey("settings:branding.logo.hint"),
     accept: "image/png,image/jpeg",
     path: (b) => b.login_logo_path,
   },
   {
     type: "login-bg",
-    label: "Login background",
-    hint: "PNG or JPEG, at most 5 MiB; scaled down to fit 1920×1080",
+    label: i18nKey("settings:branding.background"),
+    hint: i18nKey("settings:branding.background.hint"),
     accept: "image/png,image/jpeg",
     path: (b) => b.login_bg_path,
   },
   {
     type: "favicon",
-    label: "Favicon",
-    hint: "PNG or ICO, at most 256 KiB",
+    label: i18nKey("settings:branding.favicon"),
+    hint: i18nKey("settings:branding.favicon.hint"),
     accept: "image/png,image/x-icon,.ico",
     path: (b) => b.favicon_path,
   },
@@ -46,6 +48,7 @@ async function uploadFile(type: Asset, file: File): Promise<void> {
 }
 
 export function BrandingSection() {
+  const t = useT();
   const canEdit = useSession().can("admin:*");
   const branding = useLoad(() => ok(api.GET("/api/v1/branding")), []);
   const [name, setName] = useState("");
@@ -76,7 +79,7 @@ export function BrandingSection() {
         .map((c) => c.trim())
         .filter(Boolean);
       await ok(api.POST("/api/v1/branding/import", { body: { app_name: name, primary_color: primary.trim(), accent_colors: accentList } }));
-      setSaved("The name and colours are saved.");
+      setSaved(t("settings:branding.saved"));
       branding.reload();
     });
   };
@@ -86,12 +89,12 @@ export function BrandingSection() {
       setUploaded(undefined);
       setLastAsset(type);
       await uploadFile(type, file);
-      setUploaded(`The ${ASSETS.find((a) => a.type === type)!.label.toLowerCase()} is uploaded.`);
+      setUploaded(t("settings:branding.uploaded", { asset: t(ASSETS.find((a) => a.type === type)!.label) }));
       setVersion((v) => v + 1);
       branding.reload();
     });
   const remove = (type: Asset, label: string) =>
-    confirm(`Remove the ${label.toLowerCase()}?`) &&
+    confirm(t("settings:branding.confirmRemove", { asset: t(label) })) &&
     files.run(async () => {
       setUploaded(undefined);
       setLastAsset(type);
@@ -99,24 +102,32 @@ export function BrandingSection() {
       branding.reload();
     });
 
-  if (branding.error !== undefined) return <LoadError error={branding.error} what="the branding" />;
+  if (branding.error !== undefined) return <LoadError error={branding.error} what={t("settings:branding.what")} />;
   const b = branding.data;
-  if (!b) return <p aria-busy="true">Loading…</p>;
+  if (!b) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
     <>
       <form class="card" onSubmit={send} noValidate aria-labelledby="branding-title">
-        <h2 id="branding-title">Name and colours</h2>
+        <h2 id="branding-title">{t("settings:branding.title")}</h2>
         {!canEdit && (
           <p class="meta">
-            <span class="badge">read-only</span> Only an administrator changes the branding.
+            <span class="badge">{t("settings:readOnly")}</span> {t("settings:branding.adminOnly")}
           </p>
         )}
         <fieldset class="plain" disabled={!canEdit}>
-          <TextInput id="branding-name" label="App name" value={name} error={save.fields.app_name} onValue={setName} />
+          <TextInput
+            id="branding-name"
+            label={t("settings:branding.appName")}
+            value={name}
+            error={save.fields.app_name}
+            onValue={setName}
+          />
           <TextInput
             id="branding-primary"
-            label="Primary colour"
+            label={t("settings:branding.primary")}
+            // i18n-ignore: an example colour and its format
             placeholder="#fe8019"
+            // i18n-ignore: a colour's format
             hint="#RRGGBB"
             value={primary}
             error={save.fields.primary_color}
@@ -124,9 +135,10 @@ export function BrandingSection() {
           />
           <TextInput
             id="branding-accents"
-            label="Accent colours"
+            label={t("settings:branding.accents")}
+            // i18n-ignore: example colours
             placeholder="#fabd2f, #b8bb26"
-            hint="1 to 4, each #RRGGBB, separated by commas"
+            hint={t("settings:branding.accents.hint")}
             value={accents}
             error={save.fields.accent_colors}
             onValue={setAccents}
@@ -141,17 +153,17 @@ export function BrandingSection() {
         <Notice kind="success">{saved}</Notice>
         {canEdit && (
           <button type="submit" class="primary" disabled={save.busy}>
-            Save name and colours
+            {t("settings:branding.save")}
           </button>
         )}
       </form>
       <section class="card" aria-labelledby="branding-assets-title">
-        <h2 id="branding-assets-title">Images</h2>
+        <h2 id="branding-assets-title">{t("settings:branding.images")}</h2>
         {ASSETS.map((a) => {
           const path = a.path(b);
           return (
             <div key={a.type} class="branding-asset" data-asset={a.type}>
-              <Field id={`branding-${a.type}`} label={a.label} hint={a.hint} error={lastAsset === a.type ? files.error : undefined}>
+              <Field id={`branding-${a.type}`} label={t(a.label)} hint={t(a.hint)} error={lastAsset === a.type ? files.error : undefined}>
                 {(a11y) => (
                   <input
                     {...a11y}
@@ -169,17 +181,17 @@ export function BrandingSection() {
               </Field>
               {path ? (
                 <figure class="branding-preview">
-                  <img src={`${path}?v=${version}`} alt={`The stored ${a.label.toLowerCase()}`} />
+                  <img src={`${path}?v=${version}`} alt={t("settings:branding.stored", { asset: t(a.label) })} />
                   <figcaption class="meta">
                     <code>{path}</code>
                   </figcaption>
                 </figure>
               ) : (
-                <p class="meta">None uploaded.</p>
+                <p class="meta">{t("settings:branding.none")}</p>
               )}
               {canEdit && path && (
                 <button type="button" class="danger" disabled={files.busy} onClick={() => void remove(a.type, a.label)}>
-                  Remove
+                  {t("settings:branding.remove")}
                 </button>
               )}
             </div>

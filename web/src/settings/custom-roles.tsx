@@ -9,6 +9,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export type Role = paths["/api/v1/settings/roles"]["get"]["responses"][200]["content"]["application/json"][number];
 const list = (s: string) =>
@@ -18,6 +19,7 @@ const list = (s: string) =>
     .filter(Boolean);
 
 function RoleForm({ role, hint, onDone, onCancel }: { role?: Role; hint: string; onDone: () => void; onCancel?: () => void }) {
+  const t = useT();
   const [name, setName] = useState(role?.name ?? "");
   const [description, setDescription] = useState(role?.description ?? "");
   const [scopes, setScopes] = useState(role?.scopes.join(" ") ?? "");
@@ -39,26 +41,27 @@ function RoleForm({ role, hint, onDone, onCancel }: { role?: Role; hint: string;
   };
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{role ? `Edit role ${role.name}` : "New custom role"}</h3>
+      <h3 id={`${id}-title`}>{role ? t("settings:roles.edit", { name: role.name }) : t("settings:roles.new")}</h3>
       <TextInput
         id={`${id}-name`}
-        label="Role name"
+        label={t("settings:roles.name")}
         autoComplete="off"
-        hint="A lower-case slug, such as noc-operator"
+        hint={t("settings:roles.name.hint")}
         value={name}
         error={submit.fields.name}
         onValue={setName}
       />
       <TextInput
         id={`${id}-description`}
-        label="Description (optional)"
+        label={t("settings:roles.description")}
         value={description}
         error={submit.fields.description}
         onValue={setDescription}
       />
       <TextInput
         id={`${id}-scopes`}
-        label="Scopes"
+        label={t("settings:roles.scopes")}
+        // i18n-ignore: example scopes
         placeholder="read:* write:hardware"
         hint={hint}
         value={scopes}
@@ -68,11 +71,11 @@ function RoleForm({ role, hint, onDone, onCancel }: { role?: Role; hint: string;
       <Notice kind="error">{submit.error}</Notice>
       <div class="actions">
         <button type="submit" class={role ? "primary" : ""} disabled={submit.busy}>
-          {role ? "Save role" : "Create role"}
+          {role ? t("settings:roles.save") : t("settings:roles.create")}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t("common:cancel")}
           </button>
         )}
       </div>
@@ -81,14 +84,17 @@ function RoleForm({ role, hint, onDone, onCancel }: { role?: Role; hint: string;
 }
 
 export function CustomRoles({ roles, onChange }: { roles: readonly Role[] | undefined; onChange: () => void }) {
+  const t = useT();
   const session = useSession();
   const canEdit = session.can("admin:*");
   const grantable = useLoad(() => ok(api.GET("/api/v1/auth/scopes")), []);
   const [editing, setEditing] = useState<number | undefined>();
   const act = useSubmit();
-  const hint = `Separated by spaces or commas: ${grantable.data ? grantable.data.scopes.map((s) => s.scope).join(", ") : "read:*, write:*, delete:*, admin:*"}, or a narrower one such as write:hardware.`;
+  const hint = t("settings:roles.scopes.hint", {
+    scopes: grantable.data ? grantable.data.scopes.map((s) => s.scope).join(", ") : "read:*, write:*, delete:*, admin:*",
+  });
   const remove = (r: Role) =>
-    confirm(`Delete the role "${r.name}"?`) &&
+    confirm(t("settings:roles.confirmDelete", { name: r.name })) &&
     act.run(async () => {
       await ok(api.DELETE("/api/v1/settings/roles/{role_id}", { params: { path: { role_id: String(r.id) } } }));
       onChange();
@@ -97,17 +103,22 @@ export function CustomRoles({ roles, onChange }: { roles: readonly Role[] | unde
   return (
     <>
       <Notice kind="error">{act.error}</Notice>
-      <Table caption="Roles" columns={["Role", "Scopes", "Kind"]} actions={canEdit} compact>
+      <Table
+        caption={t("settings:roles.caption")}
+        columns={[t("settings:roles.role"), t("settings:roles.scopes"), t("settings:roles.kind")]}
+        actions={canEdit}
+        compact
+      >
         {roles?.map((r) => (
           <tr key={r.name} data-role={r.name}>
-            <td data-label="Role">
+            <td data-label={t("settings:roles.role")}>
               {r.name}
               {r.description && <div class="meta">{r.description}</div>}
             </td>
-            <td data-label="Scopes">
+            <td data-label={t("settings:roles.scopes")}>
               <code>{r.scopes.join(" ")}</code>
             </td>
-            <td data-label="Kind">{r.built_in ? "built-in" : "custom"}</td>
+            <td data-label={t("settings:roles.kind")}>{r.built_in ? t("settings:roles.builtIn") : t("settings:roles.custom")}</td>
             {canEdit && (
               <td>
                 {!r.built_in && r.id !== null && (
@@ -118,10 +129,10 @@ export function CustomRoles({ roles, onChange }: { roles: readonly Role[] | unde
                       aria-expanded={editing === r.id}
                       onClick={() => setEditing(editing === r.id ? undefined : r.id!)}
                     >
-                      Edit
+                      {t("settings:edit")}
                     </button>
                     <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(r)}>
-                      Delete
+                      {t("settings:delete")}
                     </button>
                   </span>
                 )}

@@ -10,6 +10,8 @@ import { useLoad } from "../use-load.ts";
 import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const STATES = ["", "dead", "pending", "retrying", "delivered", "held", "digested"] as const;
 type State = (typeof STATES)[number];
@@ -17,11 +19,14 @@ type State = (typeof STATES)[number];
 /** "step 2", "step 1, pass 2", "reminder 3", or nothing for the route's own send. */
 function stepOf(d: { escalation_step: number; escalation_round: number }): string | null {
   if (d.escalation_step > 0)
-    return d.escalation_round > 0 ? `step ${d.escalation_step}, pass ${d.escalation_round + 1}` : `step ${d.escalation_step}`;
-  return d.escalation_round > 0 ? `reminder ${d.escalation_round}` : null;
+    return d.escalation_round > 0
+      ? t("settings:deliveries.stepPass", { step: d.escalation_step, pass: d.escalation_round + 1 })
+      : t("settings:deliveries.step", { step: d.escalation_step });
+  return d.escalation_round > 0 ? t("settings:deliveries.reminder", { n: d.escalation_round }) : null;
 }
 
 export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh: number }) {
+  const t = useT();
   const [state, setState] = useState<State>("");
   const deliveries = useLoad(
     () =>
@@ -38,51 +43,60 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
   return (
     <>
       <div class="page-head">
-        <h2>Deliveries</h2>
+        <h2>{t("settings:deliveries.title")}</h2>
         <div class="toolbar">
           <label class="filter">
-            State
+            {t("settings:deliveries.state")}
             <select value={state} onChange={(e) => setState((e.currentTarget as HTMLSelectElement).value as State)}>
               {STATES.map((s) => (
                 <option key={s} value={s}>
-                  {s === "" ? "all" : s === "dead" ? "dead letters" : s}
+                  {s === "" ? t("settings:deliveries.all") : s === "dead" ? t("settings:deliveries.deadLetters") : s}
                 </option>
               ))}
             </select>
           </label>
           <button type="button" onClick={() => deliveries.reload()}>
-            {pending ? "Refresh (some are in flight)" : "Refresh"}
+            {pending ? t("settings:deliveries.refreshInFlight") : t("settings:deliveries.refresh")}
           </button>
         </div>
       </div>
-      <LoadError error={deliveries.error} what="the deliveries" />
+      <LoadError error={deliveries.error} what={t("settings:deliveries.what")} />
       <Notice kind="error">{replay.error}</Notice>
-      {deliveries.data?.items.length === 0 && <p class="empty">{state === "dead" ? "No dead letters." : "No deliveries."}</p>}
+      {deliveries.data?.items.length === 0 && (
+        <p class="empty">{state === "dead" ? t("settings:deliveries.noDead") : t("settings:deliveries.none")}</p>
+      )}
       <Table
-        caption="Notification deliveries"
-        columns={["Alert", "Sink", "State", "Attempts", "Last error", "Created"]}
+        caption={t("settings:deliveries.caption")}
+        columns={[
+          t("settings:deliveries.alert"),
+          t("settings:deliveries.sink"),
+          t("settings:deliveries.state"),
+          t("settings:deliveries.attempts"),
+          t("settings:deliveries.lastError"),
+          t("settings:deliveries.created"),
+        ]}
         actions={canReplay}
       >
         {deliveries.data?.items.map((d) => (
           <tr key={d.id} data-delivery={d.id}>
-            <td data-label="Alert">
+            <td data-label={t("settings:deliveries.alert")}>
               {d.alert.title} <span class="meta">({[d.alert.kind, stepOf(d)].filter(Boolean).join(", ")})</span>
             </td>
-            <td data-label="Sink">{d.sink_name ?? `#${d.sink_id}`}</td>
-            <td data-label="State">
+            <td data-label={t("settings:deliveries.sink")}>{d.sink_name ?? `#${d.sink_id}`}</td>
+            <td data-label={t("settings:deliveries.state")}>
               <Status value={d.state} />
               {d.held_until && (
                 <span class="meta">
                   {" "}
-                  until <RelativeTime at={d.held_until} />
+                  {t("settings:deliveries.until")} <RelativeTime at={d.held_until} />
                 </span>
               )}
             </td>
-            <td data-label="Attempts">
+            <td data-label={t("settings:deliveries.attempts")}>
               {d.attempt_count} / {d.max_attempts}
             </td>
-            <td data-label="Last error">{d.last_error ?? "—"}</td>
-            <td data-label="Created">
+            <td data-label={t("settings:deliveries.lastError")}>{d.last_error ?? "—"}</td>
+            <td data-label={t("settings:deliveries.created")}>
               <RelativeTime at={d.created_at} />
             </td>
             {canReplay && (
@@ -102,7 +116,7 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
                       })
                     }
                   >
-                    Replay
+                    {t("settings:deliveries.replay")}
                   </button>
                 )}
               </td>

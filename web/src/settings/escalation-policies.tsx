@@ -6,6 +6,8 @@ import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { Table } from "./table.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export type Policy =
   paths["/api/v1/notifications/escalation-policies"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
@@ -18,7 +20,9 @@ interface StepDraft {
 const ifMatch = (p: Policy) => ({ "If-Match": `W/"${Date.parse(p.updated_at)}"` });
 
 export function describeSteps(p: Policy, nameOf: (id: number) => string): string {
-  return p.steps.map((s, i) => `${i + 1}: after ${s.after_minutes} min, ${s.sink_ids.map(nameOf).join(", ")}`).join("; ");
+  return p.steps
+    .map((s, i) => t("settings:policies.stepText", { n: i + 1, minutes: s.after_minutes, sinks: s.sink_ids.map(nameOf).join(", ") }))
+    .join("; ");
 }
 
 export function EscalationPolicies({
@@ -32,27 +36,42 @@ export function EscalationPolicies({
   canEdit: boolean;
   onChanged: () => void;
 }) {
+  const t = useT();
   const [editing, setEditing] = useState<Policy | "new" | undefined>();
   const act = useSubmit();
   const nameOf = (id: number) => sinks.find((s) => s.id === id)?.name ?? `#${id}`;
   return (
     <>
-      <h2>Escalation policies</h2>
+      <h2>{t("settings:policies.title")}</h2>
       <Notice kind="error">{act.error}</Notice>
-      {policies.length === 0 && <p class="empty">No escalation policies: a route pages only its own sink.</p>}
+      {policies.length === 0 && <p class="empty">{t("settings:policies.empty")}</p>}
       {policies.length > 0 && (
-        <Table caption="Escalation policies" columns={["Name", "Steps", "Repeat", "Re-notify", "Routes"]} actions={canEdit}>
+        <Table
+          caption={t("settings:policies.title")}
+          columns={[
+            t("settings:name"),
+            t("settings:policies.steps"),
+            t("settings:policies.repeat"),
+            t("settings:policies.renotify"),
+            t("settings:routes.title"),
+          ]}
+          actions={canEdit}
+        >
           {policies.map((p) => (
             <tr key={p.id} data-policy={p.id}>
-              <td data-label="Name">{p.name}</td>
-              <td data-label="Steps">{describeSteps(p, nameOf)}</td>
-              <td data-label="Repeat">{p.repeat === 0 ? "once" : `${p.repeat} more`}</td>
-              <td data-label="Re-notify">{p.renotify_every_minutes ? `every ${p.renotify_every_minutes} min` : "—"}</td>
-              <td data-label="Routes">{p.route_ids.length}</td>
+              <td data-label={t("settings:name")}>{p.name}</td>
+              <td data-label={t("settings:policies.steps")}>{describeSteps(p, nameOf)}</td>
+              <td data-label={t("settings:policies.repeat")}>
+                {p.repeat === 0 ? t("settings:policies.once") : t("settings:policies.more", { count: p.repeat })}
+              </td>
+              <td data-label={t("settings:policies.renotify")}>
+                {p.renotify_every_minutes ? t("settings:policies.every", { minutes: p.renotify_every_minutes }) : "—"}
+              </td>
+              <td data-label={t("settings:routes.title")}>{p.route_ids.length}</td>
               {canEdit && (
                 <td>
                   <button type="button" onClick={() => setEditing(p)}>
-                    Edit
+                    {t("settings:edit")}
                   </button>
                   <button
                     type="button"
@@ -60,7 +79,7 @@ export function EscalationPolicies({
                     disabled={act.busy}
                     onClick={() =>
                       void act.run(async () => {
-                        if (!confirm(`Delete the escalation policy "${p.name}"?`)) return;
+                        if (!confirm(t("settings:policies.confirmDelete", { name: p.name }))) return;
                         await ok(
                           api.DELETE("/api/v1/notifications/escalation-policies/{policy_id}", {
                             params: { path: { policy_id: String(p.id) } },
@@ -71,7 +90,7 @@ export function EscalationPolicies({
                       })
                     }
                   >
-                    Delete
+                    {t("settings:delete")}
                   </button>
                 </td>
               )}
@@ -81,7 +100,7 @@ export function EscalationPolicies({
       )}
       {canEdit && sinks.length > 0 && editing === undefined && (
         <button type="button" onClick={() => setEditing("new")}>
-          New escalation policy
+          {t("settings:policies.new")}
         </button>
       )}
       {canEdit && editing !== undefined && (
@@ -100,6 +119,7 @@ export function EscalationPolicies({
 }
 
 function PolicyForm({ policy, sinks, onDone }: { policy: Policy | undefined; sinks: readonly Sink[]; onDone: (saved: boolean) => void }) {
+  const t = useT();
   const [name, setName] = useState(policy?.name ?? "");
   const [steps, setSteps] = useState<StepDraft[]>(
     policy?.steps.map((s) => ({ after_minutes: String(s.after_minutes), sink_ids: [...s.sink_ids] })) ?? [
@@ -109,7 +129,7 @@ function PolicyForm({ policy, sinks, onDone }: { policy: Policy | undefined; sin
   const [repeat, setRepeat] = useState(String(policy?.repeat ?? 0));
   const [renotify, setRenotify] = useState(policy?.renotify_every_minutes ? String(policy.renotify_every_minutes) : "");
   const submit = useSubmit();
-  const title = policy ? `Edit ${policy.name}` : "New escalation policy";
+  const title = policy ? t("settings:policies.edit", { name: policy.name }) : t("settings:policies.new");
   const change = (i: number, next: Partial<StepDraft>) => setSteps(steps.map((s, j) => (j === i ? { ...s, ...next } : s)));
 
   const save = (e: Event) => {
@@ -137,21 +157,21 @@ function PolicyForm({ policy, sinks, onDone }: { policy: Policy | undefined; sin
   return (
     <form class="card" onSubmit={save} noValidate aria-labelledby="policy-form">
       <h3 id="policy-form">{title}</h3>
-      <TextInput id="policy-name" label="Policy name" value={name} error={submit.fields.name} onValue={setName} />
+      <TextInput id="policy-name" label={t("settings:policies.name")} value={name} error={submit.fields.name} onValue={setName} />
       {steps.map((s, i) => (
         <fieldset key={i} class="card">
-          <legend>Step {i + 1}</legend>
+          <legend>{t("settings:policies.step", { n: i + 1 })}</legend>
           <TextInput
             id={`policy-step-${i}-after`}
-            label={`Step ${i + 1}: wait (minutes)`}
+            label={t("settings:policies.wait", { n: i + 1 })}
             inputMode="numeric"
-            hint={i === 0 ? "After the alert was sent, while nobody acknowledged it." : "After the step before."}
+            hint={i === 0 ? t("settings:policies.waitFirst") : t("settings:policies.waitNext")}
             value={s.after_minutes}
             error={submit.fields[`steps.${i}.after_minutes`]}
             onValue={(v) => change(i, { after_minutes: v })}
           />
           <fieldset aria-describedby={submit.fields[`steps.${i}.sink_ids`] ? `policy-step-${i}-sinks-error` : undefined}>
-            <legend>Step {i + 1}: notify</legend>
+            <legend>{t("settings:policies.notify", { n: i + 1 })}</legend>
             {sinks.map((k) => (
               <label key={k.id} class="check">
                 <input
@@ -176,38 +196,38 @@ function PolicyForm({ policy, sinks, onDone }: { policy: Policy | undefined; sin
           </fieldset>
           {steps.length > 1 && (
             <button type="button" onClick={() => setSteps(steps.filter((_, j) => j !== i))}>
-              Remove step {i + 1}
+              {t("settings:policies.removeStep", { n: i + 1 })}
             </button>
           )}
         </fieldset>
       ))}
       <button type="button" onClick={() => setSteps([...steps, { after_minutes: "10", sink_ids: [] }])}>
-        Add a step
+        {t("settings:policies.addStep")}
       </button>
       <TextInput
         id="policy-repeat"
-        label="Repeat the sequence (times)"
+        label={t("settings:policies.repeatInput")}
         inputMode="numeric"
-        hint="0 to 10 more passes after the first."
+        hint={t("settings:policies.repeatInput.hint")}
         value={repeat}
         error={submit.fields.repeat}
         onValue={setRepeat}
       />
       <TextInput
         id="policy-renotify"
-        label="Re-notify the route's sink every (minutes)"
+        label={t("settings:policies.renotifyInput")}
         inputMode="numeric"
-        hint="Empty: no re-notification. Paused while acknowledged."
+        hint={t("settings:policies.renotifyInput.hint")}
         value={renotify}
         error={submit.fields.renotify_every_minutes}
         onValue={setRenotify}
       />
       <Notice kind="error">{submit.error}</Notice>
       <button type="submit" disabled={submit.busy}>
-        {policy ? "Save policy" : "Create policy"}
+        {policy ? t("settings:policies.save") : t("settings:policies.create")}
       </button>
       <button type="button" onClick={() => onDone(false)}>
-        Cancel
+        {t("common:cancel")}
       </button>
     </form>
   );

@@ -9,6 +9,8 @@ import { Notice, TextInput } from "../components/field.tsx";
 import { LoadError } from "./load-error.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
 import { useSettingsDraft } from "./use-settings-draft.ts";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type Firewall = paths["/api/v1/settings/firewall"]["patch"]["responses"][200]["content"]["application/json"];
 type Check = paths["/api/v1/settings/firewall/test"]["get"]["responses"][200]["content"]["application/json"];
@@ -28,12 +30,14 @@ const draftOf = (f: Firewall): Draft => ({
 });
 
 function checkText(c: Check): string {
-  if (!c.ok) return `The firewall check failed: ${c.error ?? "no reason given"}`;
-  const count = (n: number | null) => (n === null ? "unknown" : String(n));
-  return `OPNsense ${c.version ?? "(version unknown)"}: ${count(c.arp_count)} ARP entries, ${count(c.lease_count)} DHCP leases${c.kea ? " (Kea)" : ""}.`;
+  if (!c.ok) return t("settings:firewall.failed", { reason: c.error ?? t("settings:firewall.noReason") });
+  const count = (n: number | null) => (n === null ? t("settings:firewall.unknown") : String(n));
+  const found = { version: c.version ?? t("settings:firewall.versionUnknown"), arp: count(c.arp_count), leases: count(c.lease_count) };
+  return c.kea ? t("settings:firewall.okKea", found) : t("settings:firewall.ok", found);
 }
 
 export function FirewallSection() {
+  const t = useT();
   const canEdit = useSession().can("admin:*");
   // GET /settings carries the firewall keys (read shape of PATCH /settings/firewall) among the others.
   const { settings, draft: d, set, save, saved, submit } = useSettingsDraft((all) => all as Firewall, draftOf);
@@ -58,30 +62,31 @@ export function FirewallSection() {
       setCheck(await ok(api.GET("/api/v1/settings/firewall/test")));
     });
 
-  if (settings.error !== undefined) return <LoadError error={settings.error} what="the firewall settings" />;
+  if (settings.error !== undefined) return <LoadError error={settings.error} what={t("settings:firewall.what")} />;
   const stored = settings.data;
-  if (!stored || !d) return <p aria-busy="true">Loading…</p>;
+  if (!stored || !d) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
     <>
       <form class="card" onSubmit={send} noValidate aria-labelledby="firewall-title">
-        <h2 id="firewall-title">Firewall (OPNsense)</h2>
-        <p class="meta">The discovery scan "opnsense" reads this firewall's ARP table and DHCP leases through its API.</p>
+        <h2 id="firewall-title">{t("settings:section.firewall")}</h2>
+        <p class="meta">{t("settings:firewall.intro")}</p>
         <fieldset class="plain" disabled={!canEdit}>
           <TextInput
             id="firewall-url"
-            label="API URL"
+            label={t("settings:firewall.url")}
+            // i18n-ignore: an example address
             placeholder="https://opnsense.example.lan"
             value={d.url}
             error={save.fields.firewall_url}
             onValue={(url) => set({ url })}
           />
           <label class="check row">
-            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the firewall's
-            certificate (untick for a self-signed one)
+            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} />{" "}
+            {t("settings:firewall.verifyTls")}
           </label>
           <SecretInput
             id="firewall-api-key"
-            label="API key"
+            label={t("settings:firewall.apiKey")}
             stored={stored.firewall_api_key_set}
             draft={d.key}
             error={save.fields.firewall_api_key}
@@ -89,7 +94,7 @@ export function FirewallSection() {
           />
           <SecretInput
             id="firewall-api-secret"
-            label="API secret"
+            label={t("settings:firewall.apiSecret")}
             stored={stored.firewall_api_secret_set}
             draft={d.secret}
             error={save.fields.firewall_api_secret}
@@ -97,20 +102,20 @@ export function FirewallSection() {
           />
         </fieldset>
         <Notice kind="error">{save.error}</Notice>
-        <Notice kind="success">{saved ? "The firewall settings are saved." : undefined}</Notice>
+        <Notice kind="success">{saved ? t("settings:firewall.saved") : undefined}</Notice>
         {canEdit && (
           <button type="submit" class="primary" disabled={save.busy}>
-            Save firewall settings
+            {t("settings:firewall.save")}
           </button>
         )}
       </form>
       {canEdit && (
         <section class="card" aria-labelledby="firewall-test-title">
-          <h2 id="firewall-test-title">Check the saved firewall settings</h2>
+          <h2 id="firewall-test-title">{t("settings:firewall.checkTitle")}</h2>
           <Notice kind="error">{test.error}</Notice>
           {check && <Notice kind={check.ok ? "success" : "error"}>{checkText(check)}</Notice>}
           <button type="button" disabled={test.busy} onClick={() => void runCheck()}>
-            Check the firewall
+            {t("settings:firewall.check")}
           </button>
         </section>
       )}

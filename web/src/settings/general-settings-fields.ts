@@ -1,8 +1,10 @@
 // The plain application settings (PUT /settings) as form fields, grouped by area. Keys and enum values are
 // typed against the API's body, so a renamed key or value fails `npm run build:web`. The bounds are the
 // inputs' hints only: the server's rules (shared/verbs/settings/rules.ts) decide, and their 422 is shown
-// on the field. The rate-limit profile is changed in "Vault and rate limits"; SMTP has its own section.
+// on the field. Titles, labels and hints are catalogue keys (settings namespace), translated where shown.
+// The rate-limit profile is changed in "Vault and rate limits"; SMTP has its own section.
 import type { paths } from "../api/client.ts";
+import { i18nKey } from "../i18n/i18n.ts";
 
 export type SettingsBody = NonNullable<paths["/api/v1/settings"]["put"]["requestBody"]>["content"]["application/json"];
 type Key = keyof SettingsBody & string;
@@ -27,91 +29,91 @@ const roles: Options<"registration_default_role"> = ["viewer", "demo", "editor"]
 export const SETTING_GROUPS: ReadonlyArray<{ id: string; title: string; fields: readonly SettingField[] }> = [
   {
     id: "general",
-    title: "General",
+    title: i18nKey("settings:general.group.general"),
     fields: [
       {
         key: "public_url",
-        label: "Public URL",
+        label: i18nKey("settings:general.publicUrl"),
         kind: "text",
         placeholder: "https://ops.example.com",
-        hint: "http(s)://host[:port], no path; links in emails and OAuth callbacks are built from it. Empty: the PUBLIC_URL environment variable",
+        hint: i18nKey("settings:general.publicUrl.hint"),
       },
-      { key: "onboarding_dismissed", label: "Hide the onboarding checklist", kind: "boolean" },
+      { key: "onboarding_dismissed", label: i18nKey("settings:general.onboarding"), kind: "boolean" },
     ],
   },
   {
     id: "security",
-    title: "Sign-in and security",
+    title: i18nKey("settings:general.group.security"),
     fields: [
-      { key: "session_timeout_hours", label: "Session lifetime (hours)", kind: "number", min: 1, max: 720 },
-      { key: "lockout_threshold", label: "Failed sign-ins before a lockout", kind: "number", min: 1, max: 100 },
-      { key: "lockout_minutes", label: "Lockout (minutes)", kind: "number", min: 1, max: 1440 },
-      { key: "invite_expiry_hours", label: "Invitations expire after (hours)", kind: "number", min: 1, max: 720 },
-      { key: "masquerade_minutes", label: "Masquerade sessions last (minutes)", kind: "number", min: 1, max: 1440 },
-      { key: "allow_registration", label: "Anyone may register an account", kind: "boolean" },
+      { key: "session_timeout_hours", label: i18nKey("settings:general.sessionHours"), kind: "number", min: 1, max: 720 },
+      { key: "lockout_threshold", label: i18nKey("settings:general.lockoutThreshold"), kind: "number", min: 1, max: 100 },
+      { key: "lockout_minutes", label: i18nKey("settings:general.lockoutMinutes"), kind: "number", min: 1, max: 1440 },
+      { key: "invite_expiry_hours", label: i18nKey("settings:general.inviteHours"), kind: "number", min: 1, max: 720 },
+      { key: "masquerade_minutes", label: i18nKey("settings:general.masqueradeMinutes"), kind: "number", min: 1, max: 1440 },
+      { key: "allow_registration", label: i18nKey("settings:general.allowRegistration"), kind: "boolean" },
       {
         key: "registration_default_role",
-        label: "Role of a self-registered user",
+        label: i18nKey("settings:general.registrationRole"),
         kind: "enum",
         options: roles,
-        hint: "Never more than editor",
+        hint: i18nKey("settings:general.registrationRole.hint"),
       },
-      { key: "demo_enabled", label: "Demo mode", kind: "boolean" },
+      { key: "demo_enabled", label: i18nKey("settings:general.demo"), kind: "boolean" },
     ],
   },
   {
     id: "outbound",
-    title: "Outbound requests",
+    title: i18nKey("settings:general.group.outbound"),
     fields: [
       {
         key: "outbound_policy",
-        label: "Addresses operator-configured URLs may reach (integrations, notification sinks, sign-in providers)",
+        label: i18nKey("settings:general.outboundPolicy"),
         kind: "flags",
         flags: [
-          { flag: "allow_private", label: "Private networks" },
-          { flag: "allow_loopback", label: "Loopback" },
+          { flag: "allow_private", label: i18nKey("settings:general.private") },
+          { flag: "allow_loopback", label: i18nKey("settings:general.loopback") },
         ],
-        hint: "Link-local and cloud metadata addresses are never reachable",
+        hint: i18nKey("settings:general.neverReachable"),
       },
       {
         key: "monitor_policy",
-        label: "Addresses monitors may check",
+        label: i18nKey("settings:general.monitorPolicy"),
         kind: "flags",
         flags: [
-          { flag: "allow_private", label: "Private networks (monitors)" },
-          { flag: "allow_loopback", label: "Services on this host (monitors)" },
+          { flag: "allow_private", label: i18nKey("settings:general.monitorPrivate") },
+          { flag: "allow_loopback", label: i18nKey("settings:general.monitorLoopback") },
         ],
-        hint: "Link-local and cloud metadata addresses are never reachable",
+        hint: i18nKey("settings:general.neverReachable"),
       },
     ],
   },
   {
     id: "retention",
-    title: "Monitoring and retention",
+    title: i18nKey("settings:general.group.retention"),
     fields: [
-      { key: "telemetry_hot_days", label: "Full-resolution telemetry kept (days)", kind: "number", min: 1, max: 365 },
+      { key: "telemetry_hot_days", label: i18nKey("settings:general.hotDays"), kind: "number", min: 1, max: 365 },
       {
         key: "telemetry_warm_days",
-        label: "Rolled-up telemetry kept (days)",
+        label: i18nKey("settings:general.warmDays"),
         kind: "number",
         min: 2,
         max: 3650,
-        hint: "more than the full-resolution days",
+        hint: i18nKey("settings:general.warmDays.hint"),
       },
-      { key: "privacy_analysis_enabled", label: "Privacy and threat analysis of the network", kind: "boolean" },
+      { key: "privacy_analysis_enabled", label: i18nKey("settings:general.privacy"), kind: "boolean" },
     ],
   },
   {
     id: "cve",
-    title: "CVE feed",
+    title: i18nKey("settings:general.group.cve"),
     fields: [
-      { key: "cve_enabled", label: "Sync the CVE feed", kind: "boolean" },
-      { key: "cve_sync_interval_hours", label: "Sync every (hours)", kind: "number", min: 1, max: 720 },
+      { key: "cve_enabled", label: i18nKey("settings:general.cveEnabled"), kind: "boolean" },
+      { key: "cve_sync_interval_hours", label: i18nKey("settings:general.cveInterval"), kind: "number", min: 1, max: 720 },
       {
         key: "cve_feed_sources",
-        label: "Feed sources",
+        label: i18nKey("settings:general.cveSources"),
         kind: "lines",
-        hint: "One a line: an absolute file path or an http(s) URL of NVD CVE API 2.0 JSON; at most 50",
+        hint: i18nKey("settings:general.cveSources.hint"),
       },
     ],
   },

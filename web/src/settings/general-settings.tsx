@@ -10,6 +10,7 @@ import { Field, Notice, TextInput } from "../components/field.tsx";
 import { useLoad } from "../use-load.ts";
 import { SETTING_GROUPS, type SettingField, type SettingsBody } from "./general-settings-fields.ts";
 import { LoadError } from "./load-error.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 type Stored = Record<string, unknown>;
 /** The inputs' values: text as typed (numbers too, so a bad one reaches the server's rule), booleans as they are. */
@@ -46,6 +47,7 @@ function fieldValue(f: SettingField, input: Draft[string]): unknown {
 }
 
 export function GeneralSettingsSection() {
+  const t = useT();
   const canEdit = useSession().can("admin:*");
   const settings = useLoad(() => ok(api.GET("/api/v1/settings")), []);
   const [d, setD] = useState<Draft | undefined>();
@@ -66,30 +68,30 @@ export function GeneralSettingsSection() {
     );
     const keys = Object.keys(changed);
     if (keys.length === 0) {
-      setSaved("Nothing changed.");
+      setSaved(t("settings:general.nothingChanged"));
       return;
     }
     void save.run(async () => {
       await ok(api.PUT("/api/v1/settings", { body: changed as SettingsBody }));
-      setSaved(`Saved: ${keys.join(", ")}.`);
+      setSaved(t("settings:general.saved", { keys: keys.join(", ") }));
       settings.reload();
     });
   };
 
-  if (settings.error !== undefined) return <LoadError error={settings.error} what="the settings" />;
-  if (!settings.data || !d) return <p aria-busy="true">Loading…</p>;
+  if (settings.error !== undefined) return <LoadError error={settings.error} what={t("settings:general.what")} />;
+  if (!settings.data || !d) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
     <form class="card general-settings" onSubmit={send} noValidate aria-labelledby="general-title">
-      <h2 id="general-title">General settings</h2>
+      <h2 id="general-title">{t("settings:general.title")}</h2>
       {!canEdit && (
         <p class="meta">
-          <span class="badge">read-only</span> Only an administrator changes these.
+          <span class="badge">{t("settings:readOnly")}</span> {t("settings:general.adminOnly")}
         </p>
       )}
       <fieldset class="plain" disabled={!canEdit}>
         {SETTING_GROUPS.map((g) => (
           <fieldset key={g.id} class="settings-group">
-            <legend>{g.title}</legend>
+            <legend>{t(g.title)}</legend>
             {g.fields.map((f) => (
               <SettingInput key={f.key} field={f} value={d[f.key]!} error={save.fields[f.key]} onValue={(v) => set(f.key, v)} />
             ))}
@@ -100,7 +102,7 @@ export function GeneralSettingsSection() {
       <Notice kind="success">{saved}</Notice>
       {canEdit && (
         <button type="submit" class="primary" disabled={save.busy}>
-          Save settings
+          {t("settings:general.save")}
         </button>
       )}
     </form>
@@ -118,8 +120,11 @@ function SettingInput({
   error: string | undefined;
   onValue: (v: Draft[string]) => void;
 }) {
+  const t = useT();
   const id = `setting-${f.key}`;
-  const hint = f.kind === "number" ? [`${f.min} to ${f.max}`, f.hint].filter(Boolean).join("; ") : f.hint;
+  const ownHint = f.hint === undefined ? undefined : t(f.hint);
+  const hint =
+    f.kind === "number" ? [t("settings:general.range", { min: f.min, max: f.max }), ownHint].filter(Boolean).join("; ") : ownHint;
   if (f.kind === "boolean")
     return (
       <div class={`field${error ? " field-invalid" : ""}`}>
@@ -132,7 +137,7 @@ function SettingInput({
             aria-describedby={error ? `${id}-error` : undefined}
             onChange={() => onValue(value !== true)}
           />{" "}
-          {f.label}
+          {t(f.label)}
         </label>
         {error && (
           <small id={`${id}-error`} class="field-error" role="alert">
@@ -148,11 +153,11 @@ function SettingInput({
         class="plain"
         aria-describedby={[error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined}
       >
-        <legend class="meta">{f.label}</legend>
+        <legend class="meta">{t(f.label)}</legend>
         {f.flags.map((x) => (
           <label key={x.flag} class="check row">
             <input type="checkbox" checked={flags[x.flag] === true} onChange={() => onValue({ ...flags, [x.flag]: !flags[x.flag] })} />{" "}
-            {x.label}
+            {t(x.label)}
           </label>
         ))}
         {hint && (
@@ -170,7 +175,7 @@ function SettingInput({
   }
   if (f.kind === "enum")
     return (
-      <Field id={id} label={f.label} error={error} {...(hint ? { hint } : {})}>
+      <Field id={id} label={t(f.label)} error={error} {...(hint ? { hint } : {})}>
         {(a11y) => (
           <select {...a11y} value={String(value)} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
             {f.options.map((o) => (
@@ -184,7 +189,7 @@ function SettingInput({
     );
   if (f.kind === "lines")
     return (
-      <Field id={id} label={f.label} error={error} {...(hint ? { hint } : {})}>
+      <Field id={id} label={t(f.label)} error={error} {...(hint ? { hint } : {})}>
         {(a11y) => (
           <textarea {...a11y} rows={3} value={String(value)} onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)} />
         )}
@@ -193,7 +198,7 @@ function SettingInput({
   return (
     <TextInput
       id={id}
-      label={f.label}
+      label={t(f.label)}
       value={String(value)}
       error={error}
       {...(hint ? { hint } : {})}

@@ -15,16 +15,19 @@ import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { SinkForm } from "./sink-form.tsx";
 import { SinkSettings } from "./sink-settings.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 const ROUTES_SHOWN = 100;
 
 export function NotificationsSection() {
+  const t = useT();
   if (!useSession().can("admin:notifications"))
-    return <Notice kind="info">Your role cannot see the notification settings; an administrator can.</Notice>;
+    return <Notice kind="info">{t("settings:loadError.refused", { what: t("settings:notifications.what") })}</Notice>;
   return <Notifications />;
 }
 
 function Notifications() {
+  const t = useT();
   const canEdit = useSession().can("admin:notifications");
   const sinks = useLoad(() => ok(api.GET("/api/v1/notifications/sinks", { params: { query: { limit: "100", sort: "name" } } })), []);
   // Loaded here, not only by the routes' table: a sink no route sends to is marked in the sinks' list.
@@ -47,11 +50,12 @@ function Notifications() {
       setTesting(id);
       try {
         const answer = await ok(api.POST("/api/v1/notifications/sinks/{sink_id}/test", sinkPath(id)));
-        const status = answer.http_status === null ? "" : ` (HTTP ${answer.http_status})`;
-        setTested({
-          ok: answer.ok,
-          text: `Test to "${name}": ${answer.ok ? `Delivered${status}` : `Failed: ${answer.error}`}`,
-        });
+        const outcome = !answer.ok
+          ? t("settings:notifications.testFailed", { error: answer.error })
+          : answer.http_status === null
+            ? t("settings:notifications.delivered")
+            : t("settings:notifications.deliveredHttp", { status: answer.http_status });
+        setTested({ ok: answer.ok, text: t("settings:notifications.testTo", { name, outcome }) });
         setDeliveriesTick((t) => t + 1);
       } finally {
         setTesting(undefined);
@@ -63,13 +67,13 @@ function Notifications() {
       sinks.reload();
     });
   const remove = (id: number, name: string) =>
-    confirm(`Delete the sink "${name}" with its routes and deliveries?`) &&
+    confirm(t("settings:notifications.confirmDelete", { name })) &&
     act.run(async () => {
       await ok(api.DELETE("/api/v1/notifications/sinks/{sink_id}", sinkPath(id)));
       sinks.reload();
     });
 
-  if (sinks.error !== undefined) return <LoadError error={sinks.error} what="the notification settings" />;
+  if (sinks.error !== undefined) return <LoadError error={sinks.error} what={t("settings:notifications.what")} />;
   const list = sinks.data?.items ?? [];
   // Only said once every route has been read: past one page of routes it cannot be told.
   const routed = new Set(
@@ -88,7 +92,7 @@ function Notifications() {
       )}
       {secret && (
         <div class="card secret-once" role="status">
-          <p>The webhook's signing secret, shown this once (requests carry its HMAC signature):</p>
+          <p>{t("settings:notifications.secretOnce")}</p>
           <p>
             <code class="secret" data-testid="sink-secret">
               {secret}
@@ -97,36 +101,47 @@ function Notifications() {
           <div class="actions">
             <CopyButton text={secret} />
             <button type="button" onClick={() => setSecret(undefined)}>
-              I have copied it
+              {t("settings:copiedIt")}
             </button>
           </div>
         </div>
       )}
-      <h2>Sinks</h2>
+      <h2>{t("settings:notifications.sinks")}</h2>
       <Notice kind="error">{act.error}</Notice>
       <Notice kind={tested?.ok ? "success" : "error"}>{tested?.text}</Notice>
-      {sinks.data && list.length === 0 && <p class="empty">No sinks yet: alerts are recorded but sent nowhere.</p>}
+      {sinks.data && list.length === 0 && <p class="empty">{t("settings:notifications.empty")}</p>}
       {unrouted.length > 0 && (
         <Notice kind="info">
-          {`${unrouted.length === 1 ? `The sink "${unrouted[0]!.name}" receives` : `${unrouted.length} sinks receive`} nothing but tests: no route sends alerts to ${unrouted.length === 1 ? "it" : "them"} yet. Add a route under Routes below.`}
+          {unrouted.length === 1
+            ? t("settings:notifications.unroutedSink", { name: unrouted[0]!.name })
+            : t("settings:notifications.unrouted", { count: unrouted.length })}
         </Notice>
       )}
-      <Table caption="Notification sinks" columns={["Name", "Provider", "Settings", "State"]} actions={canEdit}>
+      <Table
+        caption={t("settings:notifications.caption")}
+        columns={[
+          t("settings:name"),
+          t("settings:notifications.provider"),
+          t("settings:notifications.settings"),
+          t("settings:tokens.state"),
+        ]}
+        actions={canEdit}
+      >
         {list.map((s) => (
           <tr key={s.id} data-sink={s.id}>
-            <td data-label="Name">{s.name}</td>
-            <td data-label="Provider">{s.provider_type}</td>
-            <td data-label="Settings" class="meta">
+            <td data-label={t("settings:name")}>{s.name}</td>
+            <td data-label={t("settings:notifications.provider")}>{s.provider_type}</td>
+            <td data-label={t("settings:notifications.settings")} class="meta">
               <SinkSettings sink={s} />
             </td>
-            <td data-label="State">
+            <td data-label={t("settings:tokens.state")}>
               <Status value={s.enabled ? "active" : "paused"} />
-              {unrouted.includes(s) && <div class="meta">no route yet</div>}
+              {unrouted.includes(s) && <div class="meta">{t("settings:notifications.noRoute")}</div>}
             </td>
             {canEdit && (
               <td class="actions">
                 <button type="button" disabled={act.busy} aria-busy={testing === s.id} onClick={() => void test(s.id, s.name)}>
-                  {testing === s.id ? "Sending…" : "Send a test"}
+                  {testing === s.id ? t("settings:notifications.sending") : t("settings:notifications.sendTest")}
                 </button>
                 <button
                   type="button"
@@ -134,13 +149,13 @@ function Notifications() {
                   aria-expanded={editing === s.id}
                   onClick={() => setEditing(editing === s.id ? undefined : s.id)}
                 >
-                  Edit
+                  {t("settings:edit")}
                 </button>
                 <button type="button" disabled={act.busy} onClick={() => void toggle(s.id)}>
-                  {s.enabled ? "Disable" : "Enable"}
+                  {s.enabled ? t("settings:disable") : t("settings:enable")}
                 </button>
                 <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s.id, s.name)}>
-                  Delete
+                  {t("settings:delete")}
                 </button>
               </td>
             )}

@@ -6,17 +6,27 @@ import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
+import { i18nKey, t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type OAuth = paths["/api/v1/settings/oauth"]["get"]["responses"][200]["content"]["application/json"];
 export type Provider = OAuth["providers"][string];
 export type ProviderType = Provider["type"];
 
-export const PRESETS: ReadonlyArray<{ type: ProviderType; label: string; name: string }> = [
-  { type: "oidc", label: "OpenID Connect (any issuer)", name: "" },
+/** The kinds offered for a new provider; the product names stay as they are, the generic one is translated. */
+const PRESETS: ReadonlyArray<{ type: ProviderType; label: string; translated?: true; name: string }> = [
+  { type: "oidc", label: i18nKey("settings:oauthForm.oidc"), translated: true, name: "" },
   { type: "github", label: "GitHub", name: "github" },
   { type: "google", label: "Google", name: "google" },
   { type: "microsoft", label: "Microsoft", name: "microsoft" },
 ];
+
+/** A kind's name as shown, or the API's type for one the console does not know. */
+export function presetLabel(type: ProviderType): string {
+  const preset = PRESETS.find((p) => p.type === type);
+  if (!preset) return type;
+  return preset.translated ? t(preset.label) : preset.label;
+}
 
 /** The redirect URI the server sends for this provider (shared/verbs/oauth/flow.ts callbackUrl). */
 export function callbackPath(name: string, type: ProviderType): string {
@@ -73,6 +83,7 @@ export function OAuthProviderForm({
   onSaved: () => void;
   onCancel?: () => void;
 }) {
+  const t = useT();
   const editing = provider !== undefined;
   const [d, setD] = useState<Draft>(() => draftOf(name ?? "", provider));
   const save = useSubmit();
@@ -89,7 +100,7 @@ export function OAuthProviderForm({
   const send = (e: Event) => {
     e.preventDefault();
     void save.run(async () => {
-      if (!key) throw new Error("Give the provider a name.");
+      if (!key) throw new Error(t("settings:oauthForm.needName"));
       const body = {
         ...(editing ? {} : { type: d.type }),
         label: orNull(d.label),
@@ -112,14 +123,14 @@ export function OAuthProviderForm({
   const fixedName = editing || d.type === "github" || d.type === "google";
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${prefix}-title`}>
-      <h2 id={`${prefix}-title`}>{editing ? `Edit provider "${key}"` : "New sign-in provider"}</h2>
+      <h2 id={`${prefix}-title`}>{editing ? t("settings:oauthForm.edit", { name: key }) : t("settings:oauthForm.new")}</h2>
       {!editing && (
-        <Field id="oauth-new-type" label="Kind">
+        <Field id="oauth-new-type" label={t("settings:roles.kind")}>
           {(a11y) => (
             <select {...a11y} value={d.type} onChange={(e) => choose((e.currentTarget as HTMLSelectElement).value as ProviderType)}>
               {PRESETS.map((p) => (
                 <option key={p.type} value={p.type}>
-                  {p.label}
+                  {presetLabel(p.type)}
                 </option>
               ))}
             </select>
@@ -128,13 +139,13 @@ export function OAuthProviderForm({
       )}
       {fixedName ? (
         <p class="meta">
-          Name: <code>{key}</code>
+          {t("settings:oauthForm.name")} <code>{key}</code>
         </p>
       ) : (
         <TextInput
           id="oauth-new-name"
-          label="Name"
-          hint="Lower-case letters, digits, - or _; part of the sign-in and callback URLs"
+          label={t("settings:name")}
+          hint={t("settings:oauthForm.name.hint")}
           value={d.name}
           error={save.fields[`providers.${key}`]}
           onValue={(n) => set({ name: n })}
@@ -142,7 +153,7 @@ export function OAuthProviderForm({
       )}
       {key && (
         <p class="meta">
-          Callback URL to register with the provider:{" "}
+          {t("settings:oauthForm.callback")}{" "}
           <code data-testid={`${prefix}-callback`}>
             {base}
             {callbackPath(key, d.type)}
@@ -151,8 +162,8 @@ export function OAuthProviderForm({
       )}
       <TextInput
         id={`${prefix}-label`}
-        label="Button label (optional)"
-        hint="Shown on the sign-in page as “Sign in with …”"
+        label={t("settings:oauthForm.label")}
+        hint={t("settings:oauthForm.label.hint")}
         value={d.label}
         error={err("label")}
         onValue={(label) => set({ label })}
@@ -160,9 +171,10 @@ export function OAuthProviderForm({
       {d.type === "oidc" && (
         <TextInput
           id={`${prefix}-issuer`}
-          label="Issuer URL"
+          label={t("settings:oauthForm.issuer")}
+          // i18n-ignore: an example address
           placeholder="https://idp.example.com"
-          hint="Its /.well-known/openid-configuration must name this issuer"
+          hint={t("settings:oauthForm.issuer.hint")}
           value={d.issuer}
           error={err("issuer")}
           onValue={(issuer) => set({ issuer })}
@@ -171,9 +183,10 @@ export function OAuthProviderForm({
       {d.type === "microsoft" && (
         <TextInput
           id={`${prefix}-tenant`}
-          label="Tenant"
+          label={t("settings:oauthForm.tenant")}
+          // i18n-ignore: a value Microsoft's sign-in takes as it is
           placeholder="organizations"
-          hint="A tenant id or domain, or organizations / common"
+          hint={t("settings:oauthForm.tenant.hint")}
           value={d.tenant}
           error={err("tenant")}
           onValue={(tenant) => set({ tenant })}
@@ -183,7 +196,8 @@ export function OAuthProviderForm({
         <>
           <TextInput
             id={`${prefix}-base-url`}
-            label="GitHub URL (Enterprise only)"
+            label={t("settings:oauthForm.githubUrl")}
+            // i18n-ignore: an address
             placeholder="https://github.com"
             value={d.baseUrl}
             error={err("base_url")}
@@ -191,7 +205,8 @@ export function OAuthProviderForm({
           />
           <TextInput
             id={`${prefix}-api-url`}
-            label="GitHub API URL (Enterprise only)"
+            label={t("settings:oauthForm.githubApiUrl")}
+            // i18n-ignore: an address
             placeholder="https://api.github.com"
             value={d.apiUrl}
             error={err("api_url")}
@@ -201,7 +216,7 @@ export function OAuthProviderForm({
       )}
       <TextInput
         id={`${prefix}-client-id`}
-        label="Client id"
+        label={t("settings:oauthForm.clientId")}
         autoComplete="off"
         value={d.clientId}
         error={err("client_id")}
@@ -209,21 +224,21 @@ export function OAuthProviderForm({
       />
       <TextInput
         id={`${prefix}-secret`}
-        label="Client secret"
+        label={t("settings:oauthForm.clientSecret")}
         type="password"
         autoComplete="new-password"
-        hint={provider?.client_secret_set ? "Set (never shown); empty keeps it." : "Not set."}
+        hint={provider?.client_secret_set ? t("settings:secret.set") : t("settings:secret.notSet")}
         value={d.secret}
         error={err("client_secret")}
         onValue={(secret) => set({ secret, removeSecret: false })}
       />
       {provider?.client_secret_set && (
         <label class="check row">
-          <input type="checkbox" checked={d.removeSecret} onChange={() => set({ removeSecret: !d.removeSecret, secret: "" })} /> Remove the
-          stored client secret
+          <input type="checkbox" checked={d.removeSecret} onChange={() => set({ removeSecret: !d.removeSecret, secret: "" })} />{" "}
+          {t("settings:oauthForm.removeSecret")}
         </label>
       )}
-      <Field id={`${prefix}-role`} label="Role of a new user" error={err("default_role")}>
+      <Field id={`${prefix}-role`} label={t("settings:oauthForm.role")} error={err("default_role")}>
         {(a11y) => (
           <select {...a11y} value={d.defaultRole} onChange={(e) => set({ defaultRole: (e.currentTarget as HTMLSelectElement).value })}>
             {[...new Set([...roles, d.defaultRole])].map((r) => (
@@ -235,8 +250,8 @@ export function OAuthProviderForm({
         )}
       </Field>
       <label class="check row">
-        <input type="checkbox" checked={d.allowRegistration} onChange={() => set({ allowRegistration: !d.allowRegistration })} /> Create an
-        account on the first sign-in of someone unknown
+        <input type="checkbox" checked={d.allowRegistration} onChange={() => set({ allowRegistration: !d.allowRegistration })} />{" "}
+        {t("settings:oauthForm.allowRegistration")}
       </label>
       <label class="check row">
         <input
@@ -245,7 +260,7 @@ export function OAuthProviderForm({
           onChange={() => set({ enabled: !d.enabled })}
           aria-describedby={err("enabled") ? `${prefix}-enabled-error` : undefined}
         />{" "}
-        Enabled (offered on the sign-in page)
+        {t("settings:oauthForm.enabled")}
       </label>
       {err("enabled") && (
         <small id={`${prefix}-enabled-error`} class="field-error" role="alert">
@@ -255,11 +270,11 @@ export function OAuthProviderForm({
       <Notice kind="error">{save.error}</Notice>
       <div class="actions">
         <button type="submit" class="primary" disabled={save.busy}>
-          {editing ? "Save provider" : "Add provider"}
+          {editing ? t("settings:oauthForm.save") : t("settings:oauthForm.add")}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t("common:cancel")}
           </button>
         )}
       </div>

@@ -9,10 +9,12 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
-import { callbackPath, OAuthProviderForm, PRESETS } from "./oauth-provider-form.tsx";
+import { callbackPath, OAuthProviderForm, presetLabel } from "./oauth-provider-form.tsx";
 import { Table } from "./table.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export function OAuthSection() {
+  const t = useT();
   const canEdit = useSession().can("admin:*");
   const oauth = useLoad(() => ok(api.GET("/api/v1/settings/oauth")), []);
   // The callback URLs are built from the public_url setting (else PUBLIC_URL, which the browser cannot see).
@@ -29,11 +31,10 @@ export function OAuthSection() {
       await ok(api.PATCH("/api/v1/settings/oauth", { body: { providers: { [name]: body } } }));
       oauth.reload();
     });
-  const remove = (name: string) =>
-    confirm(`Delete the sign-in provider "${name}"? Its users keep their accounts but cannot sign in through it.`) && patch(name, null);
+  const remove = (name: string) => confirm(t("settings:oauth.confirmDelete", { name })) && patch(name, null);
 
-  if (oauth.error !== undefined) return <LoadError error={oauth.error} what="the sign-in providers" />;
-  if (!oauth.data) return <p aria-busy="true">Loading…</p>;
+  if (oauth.error !== undefined) return <LoadError error={oauth.error} what={t("settings:oauth.what")} />;
+  if (!oauth.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const list = Object.entries(oauth.data.providers);
   const roleNames = roles.data?.map((r) => r.name) ?? [];
   const saved = () => {
@@ -42,35 +43,44 @@ export function OAuthSection() {
   };
   return (
     <>
-      {canEdit && !publicUrl && (
-        <Notice kind="info">
-          No public URL is set in General: the callback URLs below use this page's address, and sign-in through a provider needs the
-          public_url setting or PUBLIC_URL.
-        </Notice>
-      )}
+      {canEdit && !publicUrl && <Notice kind="info">{t("settings:oauth.noPublicUrl")}</Notice>}
       {canEdit && <OAuthProviderForm roles={roleNames} base={base} onSaved={saved} />}
-      <h2>Sign-in providers</h2>
+      <h2>{t("settings:section.oauth")}</h2>
       <Notice kind="error">{act.error}</Notice>
-      {list.length === 0 && <p class="empty">No providers: everyone signs in with a password.</p>}
-      <Table caption="Sign-in providers" columns={["Name", "Kind", "Client", "Callback URL", "New users", "State"]} actions={canEdit}>
+      {list.length === 0 && <p class="empty">{t("settings:oauth.empty")}</p>}
+      <Table
+        caption={t("settings:section.oauth")}
+        columns={[
+          t("settings:name"),
+          t("settings:roles.kind"),
+          t("settings:oauth.client"),
+          t("settings:oauth.callback"),
+          t("settings:oauth.newUsers"),
+          t("settings:tokens.state"),
+        ]}
+        actions={canEdit}
+      >
         {list.map(([name, p]) => (
           <tr key={name} data-provider={name}>
-            <td data-label="Name">{p.label ? `${p.label} (${name})` : name}</td>
-            <td data-label="Kind">
-              {PRESETS.find((x) => x.type === p.type)?.label ?? p.type}
+            <td data-label={t("settings:name")}>{p.label ? `${p.label} (${name})` : name}</td>
+            <td data-label={t("settings:roles.kind")}>
+              {presetLabel(p.type)}
               {p.issuer ? <div class="meta">{p.issuer}</div> : null}
             </td>
-            <td data-label="Client" class="meta">
-              {p.client_id ?? "no client id"}; secret {p.client_secret_set ? "set" : "not set"}
+            <td data-label={t("settings:oauth.client")} class="meta">
+              {p.client_id ?? t("settings:oauth.noClientId")};{" "}
+              {p.client_secret_set ? t("settings:oauth.secretSet") : t("settings:oauth.secretNotSet")}
             </td>
-            <td data-label="Callback URL">
+            <td data-label={t("settings:oauth.callback")}>
               <code>
                 {base}
                 {callbackPath(name, p.type)}
               </code>
             </td>
-            <td data-label="New users">{p.allow_registration ? `registered as ${p.default_role}` : "refused"}</td>
-            <td data-label="State">
+            <td data-label={t("settings:oauth.newUsers")}>
+              {p.allow_registration ? t("settings:oauth.registeredAs", { role: p.default_role }) : t("settings:oauth.refused")}
+            </td>
+            <td data-label={t("settings:tokens.state")}>
               <Status value={p.enabled ? "active" : "paused"} />
             </td>
             {canEdit && (
@@ -81,13 +91,13 @@ export function OAuthSection() {
                   aria-expanded={editing === name}
                   onClick={() => setEditing(editing === name ? undefined : name)}
                 >
-                  Edit
+                  {t("settings:edit")}
                 </button>
                 <button type="button" disabled={act.busy} onClick={() => void patch(name, { enabled: !p.enabled })}>
-                  {p.enabled ? "Disable" : "Enable"}
+                  {p.enabled ? t("settings:disable") : t("settings:enable")}
                 </button>
                 <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(name)}>
-                  Delete
+                  {t("settings:delete")}
                 </button>
               </td>
             )}

@@ -2,6 +2,8 @@
 // is left empty, removed only by its checkbox. `secretPatch` turns the draft into the API's convention:
 // absent keeps, a string replaces, null removes.
 import { TextInput } from "../components/field.tsx";
+import { activeLocale } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export interface SecretDraft {
   value: string;
@@ -23,10 +25,12 @@ interface Props {
   onDraft: (d: SecretDraft) => void;
 }
 
-/** "Password" reads "password" mid-sentence; "API key" and "TSIG secret" keep their capitals. */
-const midSentence = (label: string) => (/^.[a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label);
+/** "Password" reads "password" mid-sentence; "API key" and "TSIG secret" keep their capitals, and so do German nouns. */
+const midSentence = (label: string) =>
+  activeLocale() !== "de" && /^.[a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 
 export function SecretInput({ id, label, stored, draft, error, onDraft }: Props) {
+  const t = useT();
   return (
     <>
       <TextInput
@@ -34,15 +38,15 @@ export function SecretInput({ id, label, stored, draft, error, onDraft }: Props)
         label={label}
         type="password"
         autoComplete="new-password"
-        hint={stored ? "Set (never shown); empty keeps it." : "Not set."}
+        hint={stored ? t("settings:secret.set") : t("settings:secret.notSet")}
         value={draft.value}
         error={error}
         onValue={(value) => onDraft({ value, remove: false })}
       />
       {stored && (
         <label class="check row">
-          <input type="checkbox" checked={draft.remove} onChange={() => onDraft({ value: "", remove: !draft.remove })} /> Remove the stored{" "}
-          {midSentence(label)}
+          <input type="checkbox" checked={draft.remove} onChange={() => onDraft({ value: "", remove: !draft.remove })} />{" "}
+          {t("settings:secret.remove", { label: midSentence(label) })}
         </label>
       )}
     </>

@@ -17,23 +17,26 @@ import { OAuthSection } from "./oauth-providers.tsx";
 import { SmtpSection } from "./smtp-settings.tsx";
 import { SystemSection } from "./system.tsx";
 import { UsersSection } from "./users.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const SECTIONS = [
-  { key: "notifications", label: "Notifications", Screen: NotificationsSection },
-  { key: "tokens", label: "API tokens", Screen: ApiTokensSection },
-  { key: "users", label: "Users and roles", Screen: UsersSection },
-  { key: "backups", label: "Backups", Screen: BackupsSection },
-  { key: "system", label: "Vault and rate limits", Screen: SystemSection },
-  { key: "smtp", label: "Email (SMTP)", Screen: SmtpSection, adminOnly: true },
-  { key: "backup-schedule", label: "Backup schedule", Screen: BackupSettingsForm },
-  { key: "oauth", label: "Sign-in providers", Screen: OAuthSection },
-  { key: "general", label: "General", Screen: GeneralSettingsSection, adminOnly: true },
-  { key: "branding", label: "Branding", Screen: BrandingSection },
-  { key: "acme-dns", label: "ACME DNS", Screen: AcmeDnsSection, adminOnly: true },
-  { key: "firewall", label: "Firewall (OPNsense)", Screen: FirewallSection, adminOnly: true },
+  { key: "notifications", label: i18nKey("settings:section.notifications"), Screen: NotificationsSection },
+  { key: "tokens", label: i18nKey("settings:section.tokens"), Screen: ApiTokensSection },
+  { key: "users", label: i18nKey("settings:section.users"), Screen: UsersSection },
+  { key: "backups", label: i18nKey("settings:section.backups"), Screen: BackupsSection },
+  { key: "system", label: i18nKey("settings:section.system"), Screen: SystemSection },
+  { key: "smtp", label: i18nKey("settings:section.smtp"), Screen: SmtpSection, adminOnly: true },
+  { key: "backup-schedule", label: i18nKey("settings:section.backupSchedule"), Screen: BackupSettingsForm },
+  { key: "oauth", label: i18nKey("settings:section.oauth"), Screen: OAuthSection },
+  { key: "general", label: i18nKey("settings:section.general"), Screen: GeneralSettingsSection, adminOnly: true },
+  { key: "branding", label: i18nKey("settings:section.branding"), Screen: BrandingSection },
+  { key: "acme-dns", label: i18nKey("settings:section.acmeDns"), Screen: AcmeDnsSection, adminOnly: true },
+  { key: "firewall", label: i18nKey("settings:section.firewall"), Screen: FirewallSection, adminOnly: true },
 ] as const;
 
 export function SettingsPage({ section }: { section: string | undefined }) {
+  const t = useT();
   const current = SECTIONS.find((s) => s.key === section) ?? SECTIONS[0];
   const { Screen } = current;
   const isAdmin = useSession().can("admin:*");
@@ -41,16 +44,16 @@ export function SettingsPage({ section }: { section: string | undefined }) {
   return (
     <section aria-labelledby="settings-title">
       <header class="page-head">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t("settings:page.title")}</h1>
       </header>
-      <nav class="tabs" aria-label="Settings sections">
+      <nav class="tabs" aria-label={t("settings:page.sections")}>
         {SECTIONS.map((s) => (
           <Link key={s.key} href={`/settings/${s.key}`} aria-current={s === current ? "page" : undefined}>
-            {s.label}
+            {t(s.label)}
           </Link>
         ))}
       </nav>
-      {hidden ? <Notice kind="info">Only an administrator sees these settings.</Notice> : <Screen />}
+      {hidden ? <Notice kind="info">{t("settings:page.adminOnly")}</Notice> : <Screen />}
     </section>
   );
 }

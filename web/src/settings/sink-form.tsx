@@ -10,6 +10,7 @@ import { TEMPLATE_KEYS } from "../../../shared/domain/notifications/templates.ts
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 /** The typed value of one config input: numbers and booleans as such, an empty input left out. */
 function configValue(kind: string, raw: string): unknown {
@@ -44,6 +45,7 @@ export function SinkForm({
   onSaved: (secret: string | undefined) => void;
   onCancel?: () => void;
 }) {
+  const t = useT();
   const [name, setName] = useState(sink?.name ?? "");
   const [type, setType] = useState<NotifierType>((sink?.provider_type as NotifierType | undefined) ?? "webhook");
   const [config, setConfig] = useState<Record<string, string>>(() => inputsOf(sink));
@@ -61,10 +63,10 @@ export function SinkForm({
     const stored =
       f.secret && sameType
         ? sink?.provider_config[`${key}_set`] === true
-          ? "Set (never shown); empty keeps it."
-          : "Not set."
+          ? t("settings:secret.set")
+          : t("settings:secret.notSet")
         : type === "webhook" && key === "secret" && !sink
-          ? "Empty: one is generated and shown once."
+          ? t("settings:sink.secretGenerated")
           : undefined;
     return [f.hint, stored].filter(Boolean).join(" ") || undefined;
   };
@@ -113,14 +115,21 @@ export function SinkForm({
 
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${prefix}-title`}>
-      <h2 id={`${prefix}-title`}>{sink ? `Edit sink ${sink.name}` : "New sink"}</h2>
-      <TextInput id={`${prefix}-name`} label="Name" value={name} error={submit.fields.name} onValue={setName} autoComplete="off" />
-      <Field id={`${prefix}-type`} label="Provider" error={submit.fields.provider_type}>
+      <h2 id={`${prefix}-title`}>{sink ? t("settings:sink.edit", { name: sink.name }) : t("settings:sink.new")}</h2>
+      <TextInput
+        id={`${prefix}-name`}
+        label={t("settings:name")}
+        value={name}
+        error={submit.fields.name}
+        onValue={setName}
+        autoComplete="off"
+      />
+      <Field id={`${prefix}-type`} label={t("settings:notifications.provider")} error={submit.fields.provider_type}>
         {(a11y) => (
           <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as NotifierType)}>
-            {NOTIFIER_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {notifierOf(t).label ?? t}
+            {NOTIFIER_TYPES.map((n) => (
+              <option key={n} value={n}>
+                {notifierOf(n).label ?? n}
               </option>
             ))}
           </select>
@@ -128,9 +137,13 @@ export function SinkForm({
       </Field>
       {Object.entries(fields).map(([key, f]) => {
         const id = `${prefix}-${key}`;
-        // A key needed unless another is given says so instead of "(optional)".
-        const either = f.requiredUnless ? ` (or ${f.requiredUnless.replace(/_/g, " ")})` : " (optional)";
-        const label = `${key.replace(/_/g, " ")}${f.required ? "" : either}`;
+        // The provider's key names, read as words; a key needed unless another is given says so instead of "(optional)".
+        const words = key.replace(/_/g, " ");
+        const label = f.required
+          ? words
+          : f.requiredUnless
+            ? t("settings:sink.orOther", { key: words, other: f.requiredUnless.replace(/_/g, " ") })
+            : t("settings:sink.optional", { key: words });
         const error = errorOf(key);
         const set = (v: string) => setConfig((old) => ({ ...old, [key]: v }));
         const hint = hintOf(key, f);
@@ -139,7 +152,7 @@ export function SinkForm({
             <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(hint ? { hint } : {})}>
               {(a11y) => (
                 <select {...a11y} value={config[key] ?? ""} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
-                  <option value="">Default</option>
+                  <option value="">{t("settings:sink.default")}</option>
                   {(f.options ?? []).map((o) => (
                     <option key={o} value={o}>
                       {o}
@@ -167,9 +180,9 @@ export function SinkForm({
             <Field key={`${type}-${key}`} id={id} label={label} error={error} {...(hint ? { hint } : {})}>
               {(a11y) => (
                 <select {...a11y} value={config[key] ?? ""} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
-                  <option value="">Default</option>
-                  <option value="true">yes</option>
-                  <option value="false">no</option>
+                  <option value="">{t("settings:sink.default")}</option>
+                  <option value="true">{t("settings:vault.yes")}</option>
+                  <option value="false">{t("settings:sink.no")}</option>
                 </select>
               )}
             </Field>
@@ -190,28 +203,28 @@ export function SinkForm({
       })}
       <div class="actions">
         <button type="button" onClick={showPreview} disabled={trial.busy}>
-          Preview
+          {t("settings:sink.preview")}
         </button>
       </div>
       {latest === "preview" && !trial.fields.title_template && !trial.fields.body_template && <Notice kind="error">{trial.error}</Notice>}
       {preview && (
-        <section class="notice notice-info" role="status" aria-label="Preview">
+        <section class="notice notice-info" role="status" aria-label={t("settings:sink.preview")}>
           <p>
             <strong>{preview.title}</strong>
           </p>
           <p class="message-preview">{preview.body}</p>
-          <p class="hint">For a sample alert: the ping monitor core-switch down, with web-1 and db-1 folded into it.</p>
+          <p class="hint">{t("settings:sink.sample")}</p>
         </section>
       )}
       <Notice kind="error">{submit.fields.provider_config ? undefined : submit.error}</Notice>
-      {submit.fields.provider_config && <Notice kind="error">The sink's settings need fixing (see the fields above).</Notice>}
+      {submit.fields.provider_config && <Notice kind="error">{t("settings:sink.fix")}</Notice>}
       <div class="actions">
         <button type="submit" class="primary" disabled={submit.busy}>
-          {sink ? "Save sink" : "Create sink"}
+          {sink ? t("settings:sink.save") : t("settings:sink.create")}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t("common:cancel")}
           </button>
         )}
       </div>

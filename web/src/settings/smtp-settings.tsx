@@ -12,6 +12,7 @@ import { LoadError } from "./load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { emptySecret, type SecretDraft, SecretInput, secretPatch } from "./secret-input.tsx";
 import { typedPort, useSettingsDraft } from "./use-settings-draft.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type Smtp = paths["/api/v1/settings/smtp"]["patch"]["responses"][200]["content"]["application/json"];
 
@@ -41,6 +42,7 @@ const draftOf = (s: Smtp): Draft => ({
 
 export function SmtpSection() {
   // Any reader of the settings sees them; only an administrator changes or tests them.
+  const t = useT();
   const canEdit = useSession().can("admin:*");
   // GET /settings carries the SMTP keys (read shape of PATCH /settings/smtp) among the others.
   const { settings, draft: d, set, save, saved, submit } = useSettingsDraft((all) => all as Smtp, draftOf);
@@ -72,21 +74,22 @@ export function SmtpSection() {
       settings.reload();
     });
 
-  if (settings.error !== undefined) return <LoadError error={settings.error} what="the SMTP settings" />;
+  if (settings.error !== undefined) return <LoadError error={settings.error} what={t("settings:smtp.what")} />;
   const stored = settings.data;
-  if (!stored || !d) return <p aria-busy="true">Loading…</p>;
+  if (!stored || !d) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
     <>
       <form class="card" onSubmit={send} noValidate aria-labelledby="smtp-title">
-        <h2 id="smtp-title">Email (SMTP)</h2>
-        <p class="meta">Invites, password resets and email sinks are sent through this server.</p>
+        <h2 id="smtp-title">{t("settings:section.smtp")}</h2>
+        <p class="meta">{t("settings:smtp.intro")}</p>
         <fieldset class="plain" disabled={!canEdit}>
           <label class="check row">
-            <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Send email
+            <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> {t("settings:smtp.enabled")}
           </label>
           <TextInput
             id="smtp-host"
-            label="Server"
+            label={t("settings:smtp.server")}
+            // i18n-ignore: an example host name
             placeholder="mail.example.com"
             value={d.host}
             error={save.fields.smtp_host}
@@ -94,23 +97,22 @@ export function SmtpSection() {
           />
           <TextInput
             id="smtp-port"
-            label="Port"
+            label={t("settings:port")}
             inputMode="numeric"
-            hint="587 with STARTTLS; 465 for TLS from the start"
+            hint={t("settings:smtp.port.hint")}
             value={d.port}
             error={save.fields.smtp_port}
             onValue={(port) => set({ port })}
           />
           <label class="check row">
-            <input type="checkbox" checked={d.tls} onChange={() => set({ tls: !d.tls })} /> Require STARTTLS
+            <input type="checkbox" checked={d.tls} onChange={() => set({ tls: !d.tls })} /> {t("settings:smtp.starttls")}
           </label>
           <label class="check row">
-            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> Verify the server's
-            certificate (untick for a self-signed one)
+            <input type="checkbox" checked={d.verifyTls} onChange={() => set({ verifyTls: !d.verifyTls })} /> {t("settings:smtp.verifyTls")}
           </label>
           <TextInput
             id="smtp-username"
-            label="User name (optional)"
+            label={t("settings:smtp.username")}
             autoComplete="off"
             value={d.username}
             error={save.fields.smtp_username}
@@ -118,7 +120,7 @@ export function SmtpSection() {
           />
           <SecretInput
             id="smtp-password"
-            label="Password"
+            label={t("settings:smtp.password")}
             stored={stored.smtp_password_set}
             draft={d.password}
             error={save.fields.smtp_password}
@@ -126,7 +128,7 @@ export function SmtpSection() {
           />
           <TextInput
             id="smtp-from-email"
-            label="Sender address"
+            label={t("settings:smtp.fromEmail")}
             type="email"
             value={d.fromEmail}
             error={save.fields.smtp_from_email}
@@ -134,32 +136,37 @@ export function SmtpSection() {
           />
           <TextInput
             id="smtp-from-name"
-            label="Sender name"
+            label={t("settings:smtp.fromName")}
             value={d.fromName}
             error={save.fields.smtp_from_name}
             onValue={(fromName) => set({ fromName })}
           />
         </fieldset>
         <Notice kind="error">{save.error}</Notice>
-        <Notice kind="success">{saved ? "The SMTP settings are saved." : undefined}</Notice>
+        <Notice kind="success">{saved ? t("settings:smtp.saved") : undefined}</Notice>
         {canEdit && (
           <button type="submit" class="primary" disabled={save.busy}>
-            Save SMTP settings
+            {t("settings:smtp.save")}
           </button>
         )}
       </form>
       {canEdit && (
         <section class="card" aria-labelledby="smtp-test-title">
-          <h2 id="smtp-test-title">Test the saved settings</h2>
+          <h2 id="smtp-test-title">{t("settings:smtp.testTitle")}</h2>
           <p class="meta">
-            Last test: {stored.smtp_last_test_status ? <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} /> : "never"}{" "}
+            {t("settings:smtp.lastTest")}{" "}
+            {stored.smtp_last_test_status ? (
+              <Status value={stored.smtp_last_test_status === "ok" ? "ok" : "failed"} />
+            ) : (
+              t("settings:smtp.never")
+            )}{" "}
             <RelativeTime at={stored.smtp_last_test_at} />
           </p>
           <TextInput
             id="smtp-send-to"
-            label="Send a test message to (optional)"
+            label={t("settings:smtp.sendTo")}
             type="email"
-            hint="Empty: connect and log in only"
+            hint={t("settings:smtp.sendTo.hint")}
             value={sendTo}
             error={test.fields.send_to}
             onValue={setSendTo}
@@ -167,7 +174,7 @@ export function SmtpSection() {
           <Notice kind="error">{test.error}</Notice>
           {outcome && <Notice kind={outcome.status === "ok" ? "success" : "error"}>{outcome.message}</Notice>}
           <button type="button" disabled={test.busy} onClick={() => void runTest()}>
-            {sendTo.trim() ? "Send test message" : "Check the connection"}
+            {sendTo.trim() ? t("settings:smtp.sendTest") : t("settings:smtp.checkConnection")}
           </button>
         </section>
       )}

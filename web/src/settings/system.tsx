@@ -11,41 +11,44 @@ import { useLoad } from "../use-load.ts";
 import { LoadError } from "./load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { VaultActions } from "./vault-actions.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 /** What a profile allows, from the table the server enforces (spec 8.1). */
 function describe(profile: Profile): string {
   const rate = (c: keyof typeof POLICY) => {
     const r = POLICY[c][profile];
-    return `${r.limit} per ${r.windowMs / 60_000} min`;
+    return t("settings:rate.per", { limit: r.limit, minutes: r.windowMs / 60_000 });
   };
-  return `Per route and address: ${rate("default")}; sign-ins ${rate("auth")}; MFA codes ${rate("mfa_verify")}; scans ${rate("scan")}.`;
+  return t("settings:rate.describe", { default: rate("default"), auth: rate("auth"), mfa: rate("mfa_verify"), scan: rate("scan") });
 }
 
 function VaultStatus() {
+  const t = useT();
   const vault = useLoad(() => ok(api.GET("/api/v1/health/vault")), []);
   const v = vault.data;
   return (
     <section class="card" aria-labelledby="vault-title">
-      <h2 id="vault-title">Vault</h2>
-      <LoadError error={vault.error} what="the vault" />
+      <h2 id="vault-title">{t("settings:vault.title")}</h2>
+      <LoadError error={vault.error} what={t("settings:vault.what")} />
       {v && (
         <dl class="fields">
-          <dt>Status</dt>
+          <dt>{t("settings:vault.status")}</dt>
           <dd>
             <Status value={v.status} />
           </dd>
-          <dt>Key from</dt>
-          <dd>{v.key_source === "none" ? "nowhere: secrets cannot be sealed" : v.key_source}</dd>
-          <dt>Key id</dt>
+          <dt>{t("settings:vault.keyFrom")}</dt>
+          <dd>{v.key_source === "none" ? t("settings:vault.keyNowhere") : v.key_source}</dd>
+          <dt>{t("settings:vault.keyId")}</dt>
           <dd>{v.key_id ?? "—"}</dd>
-          <dt>Key recorded</dt>
-          <dd>{v.initialized ? "yes" : "not yet (the first secret stored records it)"}</dd>
-          <dt>Sealed secrets</dt>
+          <dt>{t("settings:vault.keyRecorded")}</dt>
+          <dd>{v.initialized ? t("settings:vault.yes") : t("settings:vault.notYet")}</dd>
+          <dt>{t("settings:vault.sealed")}</dt>
           <dd>{v.encrypted_secrets}</dd>
-          <dt>Last rotation</dt>
+          <dt>{t("settings:vault.lastRotation")}</dt>
           <dd>
             <RelativeTime at={v.last_rotation} />
-            {v.rotation_pending ? " (a rotation is pending)" : ""}
+            {v.rotation_pending ? t("settings:vault.pending") : ""}
           </dd>
         </dl>
       )}
@@ -55,6 +58,7 @@ function VaultStatus() {
 }
 
 function RateLimitProfile() {
+  const t = useT();
   const session = useSession();
   const canEdit = session.can("admin:*");
   const settings = useLoad(() => ok(api.GET("/api/v1/settings")), []);
@@ -74,11 +78,11 @@ function RateLimitProfile() {
   };
   return (
     <form class="card" onSubmit={send} aria-labelledby="rate-title">
-      <h2 id="rate-title">Rate-limit profile</h2>
-      <LoadError error={settings.error} what="the settings" />
+      <h2 id="rate-title">{t("settings:rate.title")}</h2>
+      <LoadError error={settings.error} what={t("settings:general.what")} />
       {stored && (
         <>
-          <Field id="rate-profile" label="Profile" error={save.fields.rate_limit_profile} hint={describe(profile)}>
+          <Field id="rate-profile" label={t("settings:rate.profile")} error={save.fields.rate_limit_profile} hint={describe(profile)}>
             {(a11y) => (
               <select
                 {...a11y}
@@ -95,10 +99,10 @@ function RateLimitProfile() {
             )}
           </Field>
           <Notice kind="error">{save.error}</Notice>
-          <Notice kind="success">{saved ? `The ${stored} profile applies from now on.` : undefined}</Notice>
+          <Notice kind="success">{saved ? t("settings:rate.saved", { profile: stored }) : undefined}</Notice>
           {canEdit && (
             <button type="submit" disabled={save.busy || profile === stored}>
-              Save
+              {t("settings:rate.save")}
             </button>
           )}
         </>

@@ -1,6 +1,7 @@
 // A settings table: a hidden caption for screen readers, the column headers (with an unlabelled
 // actions column when the user may act), and the rows; on a phone the rows become labelled cards.
 import type { ComponentChildren } from "preact";
+import { useT } from "../i18n/use-t.ts";
 
 export function Table({
   caption,
@@ -15,6 +16,7 @@ export function Table({
   compact?: boolean;
   children: ComponentChildren;
 }) {
+  const t = useT();
   return (
     <div class="table-wrap">
       <table class={compact ? "compact" : undefined}>
@@ -28,7 +30,7 @@ export function Table({
             ))}
             {actions && (
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t("settings:table.actions")}</span>
               </th>
             )}
           </tr>

@@ -13,6 +13,7 @@ import { CustomRoles } from "./custom-roles.tsx";
 import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 type Invite = paths["/api/v1/admin/invites"]["post"]["responses"][201]["content"]["application/json"];
 
@@ -39,6 +40,7 @@ function RoleSelect({
 }
 
 function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => void }) {
+  const t = useT();
   const [mode, setMode] = useState<"invite" | "create">("invite");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -58,20 +60,21 @@ function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => vo
   };
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby="user-new">
-      <h2 id="user-new">Add a user</h2>
+      <h2 id="user-new">{t("settings:users.add")}</h2>
       <fieldset class="choice">
-        <legend>How</legend>
+        <legend>{t("settings:users.how")}</legend>
         <label class="check">
-          <input type="radio" name="user-mode" checked={mode === "invite"} onChange={() => setMode("invite")} /> Invite by email
+          <input type="radio" name="user-mode" checked={mode === "invite"} onChange={() => setMode("invite")} />{" "}
+          {t("settings:users.invite")}
         </label>
         <label class="check">
-          <input type="radio" name="user-mode" checked={mode === "create"} onChange={() => setMode("create")} /> Create with a first
-          password
+          <input type="radio" name="user-mode" checked={mode === "create"} onChange={() => setMode("create")} />{" "}
+          {t("settings:users.createWith")}
         </label>
       </fieldset>
       <TextInput
         id="user-email"
-        label="Email"
+        label={t("settings:users.email")}
         type="email"
         autoComplete="off"
         value={email}
@@ -81,27 +84,27 @@ function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => vo
       {mode === "create" && (
         <TextInput
           id="user-password"
-          label="First password"
+          label={t("settings:users.firstPassword")}
           type="password"
           autoComplete="new-password"
-          hint="They must change it at their first sign-in."
+          hint={t("settings:users.firstPassword.hint")}
           value={password}
           error={submit.fields.password}
           onValue={setPassword}
         />
       )}
-      <Field id="user-role" label="Role" error={submit.fields.role}>
+      <Field id="user-role" label={t("settings:roles.role")} error={submit.fields.role}>
         {(a11y) => <RoleSelect roles={roles} value={role} onValue={setRole} a11y={a11y} />}
       </Field>
       <Notice kind="error">{submit.error}</Notice>
       <button type="submit" class="primary" disabled={submit.busy}>
-        {mode === "invite" ? "Send invite" : "Create user"}
+        {mode === "invite" ? t("settings:users.sendInvite") : t("settings:users.create")}
       </button>
       {invite && (
         <div class="secret-once" role="status">
           <p>
-            Invite for {invite.email} ({invite.role}), valid until <RelativeTime at={invite.expires_at} />. Give them this link; it is shown
-            once:
+            {t("settings:users.inviteFor", { email: invite.email, role: invite.role })} <RelativeTime at={invite.expires_at} />
+            {t("settings:users.inviteLink")}
           </p>
           <p>
             <code class="secret">{invite.invite_url}</code>
@@ -113,6 +116,7 @@ function NewUser({ roles, onDone }: { roles: readonly string[]; onDone: () => vo
 }
 
 export function UsersSection() {
+  const t = useT();
   const session = useSession();
   const users = useLoad(() => ok(api.GET("/api/v1/admin/users", { params: { query: { limit: "100", sort: "email" } } })), []);
   const roles = useLoad(() => ok(api.GET("/api/v1/settings/roles")), []);
@@ -127,18 +131,29 @@ export function UsersSection() {
   return (
     <>
       {users.error === undefined && <NewUser roles={roleNames} onDone={() => users.reload()} />}
-      <h2>Users</h2>
-      <LoadError error={users.error} what="the users" />
+      <h2>{t("settings:users.title")}</h2>
+      <LoadError error={users.error} what={t("settings:users.what")} />
       <Notice kind="error">{act.error}</Notice>
       {users.data && (
-        <Table caption="Users" columns={["Email", "Name", "Role", "MFA", "Last sign-in", "State"]} actions>
+        <Table
+          caption={t("settings:users.title")}
+          columns={[
+            t("settings:users.email"),
+            t("settings:name"),
+            t("settings:roles.role"),
+            t("settings:users.mfa"),
+            t("settings:users.lastSignIn"),
+            t("settings:tokens.state"),
+          ]}
+          actions
+        >
           {users.data.items.map((u) => {
             const self = u.id === session.user.id;
             return (
               <tr key={u.id} data-user={u.id}>
-                <td data-label="Email">{u.email}</td>
-                <td data-label="Name">{u.display_name ?? "—"}</td>
-                <td data-label="Role">
+                <td data-label={t("settings:users.email")}>{u.email}</td>
+                <td data-label={t("settings:name")}>{u.display_name ?? "—"}</td>
+                <td data-label={t("settings:roles.role")}>
                   {self ? (
                     u.role
                   ) : (
@@ -146,15 +161,15 @@ export function UsersSection() {
                       roles={roleNames.includes(u.role) ? roleNames : [u.role, ...roleNames]}
                       value={u.role}
                       onValue={(role) => void change(u.id, { role })}
-                      a11y={{ "aria-label": `Role of ${u.email}`, disabled: act.busy }}
+                      a11y={{ "aria-label": t("settings:users.roleOf", { email: u.email }), disabled: act.busy }}
                     />
                   )}
                 </td>
-                <td data-label="MFA">{u.mfa_enabled ? "on" : "off"}</td>
-                <td data-label="Last sign-in">
+                <td data-label={t("settings:users.mfa")}>{u.mfa_enabled ? t("settings:users.on") : t("settings:users.off")}</td>
+                <td data-label={t("settings:users.lastSignIn")}>
                   <RelativeTime at={u.last_login_at} />
                 </td>
-                <td data-label="State">
+                <td data-label={t("settings:tokens.state")}>
                   <Status value={u.is_active ? "active" : "stopped"} />
                 </td>
                 <td>
@@ -165,7 +180,7 @@ export function UsersSection() {
                       disabled={act.busy}
                       onClick={() => void change(u.id, { is_active: !u.is_active })}
                     >
-                      {u.is_active ? "Deactivate" : "Reactivate"}
+                      {u.is_active ? t("settings:users.deactivate") : t("settings:users.reactivate")}
                     </button>
                   )}
                 </td>
@@ -174,8 +189,8 @@ export function UsersSection() {
           })}
         </Table>
       )}
-      <h2>Roles</h2>
-      <LoadError error={roles.error} what="the roles" />
+      <h2>{t("settings:roles.caption")}</h2>
+      <LoadError error={roles.error} what={t("settings:users.rolesWhat")} />
       {roles.error === undefined && <CustomRoles roles={roles.data} onChange={() => roles.reload()} />}
     </>
   );

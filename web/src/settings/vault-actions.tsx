@@ -7,15 +7,12 @@ import { api, ok, type paths } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 type VaultState = paths["/api/v1/health/vault"]["get"]["responses"][200]["content"]["application/json"];
 
-const INITIALIZE_NOTE =
-  "Record this server's key as the installation's vault key? Secrets stored from now on can only be opened with it: keep a copy of the key (SVC_VAULT_KEY, or vault.key in the data directory) with your backups.";
-const ROTATE_NOTE =
-  "Re-encrypt every stored secret under the new key? Every process must already run with the new key in SVC_VAULT_KEY and the old one in SVC_VAULT_KEY_PREVIOUS. It happens in one transaction; afterwards the old key is no longer needed.";
-
 export function VaultActions({ vault, onChange }: { vault: VaultState; onChange: () => void }) {
+  const t = useT();
   const session = useSession();
   const act = useSubmit();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();
@@ -46,9 +43,11 @@ export function VaultActions({ vault, onChange }: { vault: VaultState; onChange:
             type="button"
             class="primary"
             disabled={act.busy}
-            onClick={() => void change("/api/v1/admin/vault/initialize", INITIALIZE_NOTE, "This key is now the installation's vault key.")}
+            onClick={() =>
+              void change("/api/v1/admin/vault/initialize", t("settings:vault.initializeNote"), t("settings:vault.initialized"))
+            }
           >
-            Initialise the vault with this key
+            {t("settings:vault.initialize")}
           </button>
         )}
         {vault.rotation_pending && (
@@ -56,13 +55,13 @@ export function VaultActions({ vault, onChange }: { vault: VaultState; onChange:
             type="button"
             class="primary"
             disabled={act.busy}
-            onClick={() => void change("/api/v1/admin/vault/rotate", ROTATE_NOTE, "Every secret is now sealed with the new key.")}
+            onClick={() => void change("/api/v1/admin/vault/rotate", t("settings:vault.rotateNote"), t("settings:vault.rotated"))}
           >
-            Re-encrypt under the new key
+            {t("settings:vault.rotate")}
           </button>
         )}
         <button type="button" disabled={act.busy} onClick={() => void test()}>
-          Test the vault
+          {t("settings:vault.test")}
         </button>
       </div>
     </>
