@@ -50,6 +50,12 @@ export interface VerbScope {
    */
   afterCommit(effect: () => void): void;
   /**
+   * Runs `effect` in this transaction once the body has finished, before the audit entries are appended:
+   * for what a verb collects across its writes and records at once (the inventory changes that event
+   * rules send: shared/verbs/event-rules/record-change.ts).
+   */
+  beforeCommit(effect: () => Promise<void>): void;
+  /**
    * Runs `effect` if the transaction rolls back (never when it commits), latest first: for what this
    * process changed in memory in place during the transaction and must put back (docs/adr/0451).
    */
@@ -170,6 +176,7 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
   const committed: (() => void)[] = [];
   const undo: (() => void)[] = [];
   const run = ctx.db.transaction(async (tx) => {
+    const finishing: (() => Promise<void>)[] = [];
     const now = ctx.clock.now();
     const entries: AuditEntryInput[] = [];
     const events: [EventChannel, Record<string, unknown>][] = [];
@@ -184,8 +191,10 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       savepoint: (body) => savepointOn(tx as unknown as Db, body),
       afterCommit: (effect) => committed.push(effect),
       onRollback: (effect) => undo.push(effect),
+      beforeCommit: (effect) => finishing.push(effect),
     };
     const result = await body(scope);
+    for (const effect of finishing) await effect();
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.
     const by = ctx.actor?.masqueradeBy;
     const recorded = by == null ? entries : entries.map((e) => ({ ...e, diff: { ...(e.diff as object | undefined), masquerade_by: by } }));
