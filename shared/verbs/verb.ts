@@ -56,6 +56,11 @@ export interface VerbScope {
    */
   beforeCommit(effect: () => Promise<void>): void;
   /**
+   * The scope of the verb whose transaction this one runs in (a bulk operation calling a resource's verb
+   * per record), if any: what this verb collects can be handed to it once this savepoint is released.
+   */
+  outer?: VerbScope | undefined;
+  /**
    * Runs `effect` if the transaction rolls back (never when it commits), latest first: for what this
    * process changed in memory in place during the transaction and must put back (docs/adr/0451).
    */
@@ -171,6 +176,9 @@ export function savepointOn<T>(tx: Db, body: (tx: Db) => Promise<T>): Promise<T>
   return tx.transaction(body as never) as Promise<T>;
 }
 
+/** The scope of each open verb transaction, so that a verb nested in it (ctx.db is its tx) finds it. */
+const scopeOfTx = new WeakMap<object, VerbScope>();
+
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;
   const committed: (() => void)[] = [];
@@ -192,7 +200,9 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       afterCommit: (effect) => committed.push(effect),
       onRollback: (effect) => undo.push(effect),
       beforeCommit: (effect) => finishing.push(effect),
+      outer: scopeOfTx.get(ctx.db),
     };
+    scopeOfTx.set(tx, scope);
     const result = await body(scope);
     for (const effect of finishing) await effect();
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.

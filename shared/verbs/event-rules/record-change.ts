@@ -46,6 +46,10 @@ export function recordChange(
   after: unknown,
 ): void {
   if (!kind.present || !isEventKind(kind.entityType)) return;
+  // A verb nested in another's transaction (a bulk update's per record) hands its changes up once its
+  // savepoint is released: the outermost verb sends them all with one read of the rules.
+  const outer = s.outer;
+  if (outer) return s.afterCommit(() => recordChange(outer, kind, write, id, before, after));
   let changes = pending.get(s);
   if (!changes) {
     const list: Change[] = [];
@@ -162,4 +166,10 @@ async function sendChanges(s: VerbScope, changes: Change[]): Promise<void> {
   for (let i = 0; i < rows.length; i += EVENT_CHUNK) await s.tx.insert(notificationDeliveries).values(rows.slice(i, i + EVENT_CHUNK));
   // The worker wakes on commit (NOTIFY is delivered only then).
   await s.tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ event_deliveries: rows.length })})`);
+}
+
+/** The kinds some enabled rule names: a bulk writer (the import) reads the rows before and after only for these. */
+export async function kindsWithRules(db: Db): Promise<Set<string>> {
+  const rows = await db.select({ kinds: eventRules.kinds }).from(eventRules).where(eq(eventRules.enabled, true));
+  return new Set(rows.flatMap((r) => r.kinds));
 }

@@ -25,6 +25,8 @@ export interface ResourceVerbs<Api, Q, V, K> {
   create: Verb<V, Versioned<Api>>;
   update: Verb<{ id: K; values: V; ifMatch?: number | undefined }, Versioned<Api>>;
   remove: Verb<{ id: K; ifMatch?: number | undefined }, void>;
+  /** Stored rows as the API answers them (the event rules' payloads of writes made outside these verbs: an import). */
+  present(db: Db, rows: never[]): Promise<Api[]>;
 }
 
 /** The property a column is read under in the table's rows. */
@@ -53,6 +55,7 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
 
   return {
     scopes,
+    present: (db, rows) => def.present(db, rows as Row[]),
 
     get: defineRead({ scope: scopes.read }, async (ctx, { id }: { id: K }) => one(ctx.db, await loadRow(ctx.db, def, id))),
 
