@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { CONDITION_OPS, EVENT_ACTIONS, EVENT_KINDS } from "../domain/event-rules.ts";
 import { IntFilter, listQuery, listResponse } from "./list-query.ts";
-import { AttemptOut, DELIVERY_STATES } from "./notifications.ts";
+import { AttemptOut, DELIVERY_STATES, DeliveryProgress } from "./notifications.ts";
 import { MAX_INT4, Name, patchBody, Ref, TagName, writeBody } from "./fields.ts";
 
 const nonEmptySet = <T extends v.GenericSchema<unknown, string | number>>(item: T, what: string) =>
@@ -57,14 +57,7 @@ export const EventDeliveryOut = v.object({
   rule_id: v.nullable(v.number()),
   sink_id: v.number(),
   sink_name: v.nullable(v.string()),
-  state: v.string(),
-  attempt_count: v.number(),
-  max_attempts: v.number(),
-  next_attempt_at: v.nullable(v.string()),
-  last_error: v.nullable(v.string()),
-  delivered_at: v.nullable(v.string()),
-  replayed_at: v.nullable(v.string()),
-  created_at: v.string(),
+  ...DeliveryProgress,
   /** The body as sent (docs/event-rules.md, "The payload"). */
   event: v.record(v.string(), v.unknown()),
   attempts: v.array(AttemptOut),

@@ -5,14 +5,13 @@ import { notificationDeliveries, notificationSinks } from "../../db/schema/index
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import type { EventDeliveryShape } from "../../schemas/event-rules.ts";
-import { attemptsOf, replayRow } from "../notifications/deliveries.ts";
+import { attemptsOf, progressOf, replayRow } from "../notifications/deliveries.ts";
 import { ADMIN_NOTIFICATIONS } from "../notifications/scopes.ts";
 import { type ListPage, listPage } from "../resources/list.ts";
 import { defineSnapshotRead, defineVerb } from "../verb.ts";
 
 type Row = typeof notificationDeliveries.$inferSelect;
 const ofEvents = sql`${notificationDeliveries.event} is not null`;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 async function present(db: Db, rows: Row[]): Promise<EventDeliveryShape[]> {
   if (rows.length === 0) return [];
@@ -32,14 +31,7 @@ async function present(db: Db, rows: Row[]): Promise<EventDeliveryShape[]> {
     rule_id: r.event_rule_id,
     sink_id: r.sink_id!,
     sink_name: sinkName.get(r.sink_id!) ?? null,
-    state: r.state,
-    attempt_count: r.attempt_count,
-    max_attempts: r.max_attempts,
-    next_attempt_at: r.state === "pending" || r.state === "retrying" ? r.next_attempt_at.toISOString() : null,
-    last_error: r.last_error,
-    delivered_at: iso(r.delivered_at),
-    replayed_at: iso(r.replayed_at),
-    created_at: r.created_at.toISOString(),
+    ...progressOf(r),
     event: r.event!,
     attempts: attempts.get(r.id) ?? [],
   }));

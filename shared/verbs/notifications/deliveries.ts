@@ -47,14 +47,7 @@ async function present(db: Db, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
       alert_id: r.alert_id,
       sink_id: r.sink_id,
       sink_name: sinkName.get(r.sink_id) ?? null,
-      state: r.state,
-      attempt_count: r.attempt_count,
-      max_attempts: r.max_attempts,
-      next_attempt_at: r.state === "pending" || r.state === "retrying" ? r.next_attempt_at.toISOString() : null,
-      last_error: r.last_error,
-      delivered_at: iso(r.delivered_at),
-      replayed_at: iso(r.replayed_at),
-      created_at: r.created_at.toISOString(),
+      ...progressOf(r),
       escalation_step: r.escalation_step,
       escalation_round: r.escalation_round,
       held_until: r.state === "held" ? r.next_attempt_at.toISOString() : null,
@@ -62,6 +55,20 @@ async function present(db: Db, rows: DeliveryRow[]): Promise<DeliveryShape[]> {
       attempts: attempts.get(r.id) ?? [],
     };
   });
+}
+
+/** What every delivery shows of its progress (DeliveryProgress): an alert's, and an event rule's. */
+export function progressOf(r: typeof notificationDeliveries.$inferSelect) {
+  return {
+    state: r.state,
+    attempt_count: r.attempt_count,
+    max_attempts: r.max_attempts,
+    next_attempt_at: r.state === "pending" || r.state === "retrying" ? r.next_attempt_at.toISOString() : null,
+    last_error: r.last_error,
+    delivered_at: iso(r.delivered_at),
+    replayed_at: iso(r.replayed_at),
+    created_at: r.created_at.toISOString(),
+  };
 }
 
 /** The attempts of these deliveries, oldest first, in one read (the event deliveries' list shares it). */
