@@ -140,11 +140,8 @@ export const AttemptOut = v.object({
   started_at: v.string(),
 });
 
-export const DeliveryOut = v.object({
-  id: v.number(),
-  alert_id: v.number(),
-  sink_id: v.number(),
-  sink_name: v.nullable(v.string()),
+/** What every delivery shows of its progress: an alert's, and an event rule's (event-rules.ts). */
+export const DeliveryProgress = {
   state: v.string(),
   attempt_count: v.number(),
   max_attempts: v.number(),
@@ -153,6 +150,14 @@ export const DeliveryOut = v.object({
   delivered_at: v.nullable(v.string()),
   replayed_at: v.nullable(v.string()),
   created_at: v.string(),
+};
+
+export const DeliveryOut = v.object({
+  id: v.number(),
+  alert_id: v.number(),
+  sink_id: v.number(),
+  sink_name: v.nullable(v.string()),
+  ...DeliveryProgress,
   /** 0 and 0 for the route's own send; step n of the escalation policy in pass `round`; step 0 round n: the n-th re-notification. */
   escalation_step: v.number(),
   escalation_round: v.number(),

@@ -50,6 +50,17 @@ export interface VerbScope {
    */
   afterCommit(effect: () => void): void;
   /**
+   * Runs `effect` in this transaction once the body has finished, before the audit entries are appended:
+   * for what a verb collects across its writes and records at once (the inventory changes that event
+   * rules send: shared/verbs/event-rules/record-change.ts).
+   */
+  beforeCommit(effect: () => Promise<void>): void;
+  /**
+   * The scope of the verb whose transaction this one runs in (a bulk operation calling a resource's verb
+   * per record), if any: what this verb collects can be handed to it once this savepoint is released.
+   */
+  outer?: VerbScope | undefined;
+  /**
    * Runs `effect` if the transaction rolls back (never when it commits), latest first: for what this
    * process changed in memory in place during the transaction and must put back (docs/adr/0451).
    */
@@ -165,11 +176,15 @@ export function savepointOn<T>(tx: Db, body: (tx: Db) => Promise<T>): Promise<T>
   return tx.transaction(body as never) as Promise<T>;
 }
 
+/** The scope of each open verb transaction, so that a verb nested in it (ctx.db is its tx) finds it. */
+const scopeOfTx = new WeakMap<object, VerbScope>();
+
 async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope: VerbScope) => Promise<O>): Promise<O> {
   let securityRelevant = false;
   const committed: (() => void)[] = [];
   const undo: (() => void)[] = [];
   const run = ctx.db.transaction(async (tx) => {
+    const finishing: (() => Promise<void>)[] = [];
     const now = ctx.clock.now();
     const entries: AuditEntryInput[] = [];
     const events: [EventChannel, Record<string, unknown>][] = [];
@@ -184,8 +199,12 @@ async function inTransaction<O>(ctx: VerbContext, genesis: boolean, body: (scope
       savepoint: (body) => savepointOn(tx as unknown as Db, body),
       afterCommit: (effect) => committed.push(effect),
       onRollback: (effect) => undo.push(effect),
+      beforeCommit: (effect) => finishing.push(effect),
+      outer: scopeOfTx.get(ctx.db),
     };
+    scopeOfTx.set(tx, scope);
     const result = await body(scope);
+    for (const effect of finishing) await effect();
     // Under a masquerade the target is the actor; the administrator behind it goes into the (hashed) diff.
     const by = ctx.actor?.masqueradeBy;
     const recorded = by == null ? entries : entries.map((e) => ({ ...e, diff: { ...(e.diff as object | undefined), masquerade_by: by } }));

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../deps.ts";
 import { ackLinkRoutes } from "./ack-link-routes.ts";
 import { alertRoutes } from "./alert-routes.ts";
 import { deliveryRoutes } from "./delivery-routes.ts";
+import { eventRuleRoutes } from "../event-rules/index.ts";
 import { escalationPolicyRoutes } from "./escalation-policy-routes.ts";
 import { routeRoutes } from "./route-routes.ts";
 import { sinkRoutes } from "./sink-routes.ts";
@@ -17,4 +18,5 @@ export function notificationsRoutes(app: Hono<AppEnv>): void {
   alertRoutes(app);
   ackLinkRoutes(app);
   templateRoutes(app);
+  eventRuleRoutes(app);
 }

@@ -19,3 +19,4 @@ export * from "./status-pages.ts";
 export * from "./status-page-subscribers.ts";
 export * from "./status-page-incidents.ts";
 export * from "./journal.ts";
+export * from "./event-rules.ts";

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, tz } from "./columns.ts";
 import { environments, sites } from "./inventory.ts";
+import { eventRules } from "./event-rules.ts";
 import { statusPageSubscribers } from "./status-page-subscribers.ts";
 
 /** notification_deliveries.notice: what a status page says to a subscriber (shared/verbs/status-pages/subscriber-notices.ts). */
@@ -143,6 +144,12 @@ export const notificationDeliveries = pgTable(
     /** A subscriber's message as queued: its subject and text (and html), rendered per subscriber when sent. */
     notice: jsonb("notice").$type<SubscriberNoticeRow>(),
     /**
+     * An inventory change to a webhook sink (alert null, sink set: docs/adr/0488-inventory-event-rules.md):
+     * the body as sent, made in the transaction of the change; the rule that queued it.
+     */
+    event: jsonb("event").$type<Record<string, unknown>>(),
+    event_rule_id: integer("event_rule_id").references(() => eventRules.id, { onDelete: "set null" }),
+    /**
      * pending | retrying | delivered | dead, or held (quiet hours: until `next_attempt_at`, the end of the
      * quiet period) | digested (sent inside a digest instead)
      */
@@ -173,9 +180,11 @@ export const notificationDeliveries = pgTable(
     index("notification_deliveries_subscriber_due_idx")
       .on(t.next_attempt_at, t.id)
       .where(sql`sink_id is null and state in ('pending', 'retrying')`),
+    // The event deliveries of a rule, newest first (GET /event-rules/deliveries).
+    index("notification_deliveries_event_rule_idx").on(t.event_rule_id, t.id).where(sql`event is not null`),
     check(
       "notification_deliveries_alert_or_subscriber",
-      sql`(alert_id is not null and sink_id is not null and subscriber_id is null and notice is null) or (alert_id is null and sink_id is null and subscriber_id is not null and notice is not null)`,
+      sql`(alert_id is not null and sink_id is not null and subscriber_id is null and notice is null and event is null) or (alert_id is null and sink_id is null and subscriber_id is not null and notice is not null and event is null) or (alert_id is null and sink_id is not null and subscriber_id is null and notice is null and event is not null)`,
     ),
   ],
 );

@@ -24,6 +24,7 @@ import { type LinkSigning, linkSigning, messageLinks } from "./message-links.ts"
 import { escalationLabel } from "./escalations.ts";
 import { openSinkSecrets } from "./sink-secrets.ts";
 import { subscriberJobs } from "../status-pages/subscriber-notices.ts";
+import { eventJobs, SECRETS_UNOPENED, type SinkRow } from "../event-rules/event-jobs.ts";
 import type { DeliveryJob } from "./delivery-job.ts";
 
 export interface ClaimOptions {
@@ -82,6 +83,7 @@ export const claimDeliveries = defineVerb(
       escalation_round: number;
       subscriber_id: number | null;
       notice: SubscriberNoticeRow | null;
+      event: Record<string, unknown> | null;
     }>(
       s.tx,
       sql`with offered as (
@@ -113,7 +115,7 @@ export const claimDeliveries = defineVerb(
       update notification_deliveries set claimed_until = ${until}::timestamptz, updated_at = ${now}::timestamptz
       where id in (select id from chosen)
       returning id::int as id, alert_id::int as alert_id, sink_id, attempt_count, escalation_step, escalation_round,
-        subscriber_id, notice`,
+        subscriber_id, notice, event`,
     );
     if (rows.length === 0) return { jobs: [], failed: [] };
     const subscribed = rows.flatMap((d) =>
@@ -122,6 +124,9 @@ export const claimDeliveries = defineVerb(
     const claimed = rows.flatMap((d) =>
       d.alert_id != null && d.sink_id != null ? [{ ...d, alert_id: d.alert_id, sink_id: d.sink_id }] : [],
     );
+    // An event rule's inventory change to a webhook sink (../event-rules/event-jobs.ts).
+    const evented = rows.flatMap((d) => (d.event != null && d.sink_id != null ? [{ ...d, sink_id: d.sink_id, event: d.event }] : []));
+    const sinkIds = [...new Set([...claimed, ...evented].map((d) => d.sink_id))];
     // One read of the alerts and of the sinks for the whole claim; each sink's secrets opened once. The
     // reads are issued together (postgres.js pipelines them on the transaction's connection): a claim
     // runs each time slots free, and its round trips bounded the send rate of a burst (adr/0462).
@@ -133,18 +138,29 @@ export const claimDeliveries = defineVerb(
             .select()
             .from(notificationAlerts)
             .where(inArray(notificationAlerts.id, [...new Set(claimed.map((d) => d.alert_id))])),
-      claimed.length === 0
-        ? []
-        : s.tx
-            .select()
-            .from(notificationSinks)
-            .where(inArray(notificationSinks.id, [...new Set(claimed.map((d) => d.sink_id))])),
+      sinkIds.length === 0 ? [] : s.tx.select().from(notificationSinks).where(inArray(notificationSinks.id, sinkIds)),
     ]);
-    // A status page's messages to its subscribers are made apart (../status-pages/subscriber-notices.ts).
+    const sinks = new Map(sinkRows.map((k) => [k.id, k]));
+    const secretsOf = (sink: SinkRow): Promise<Record<string, string> | null> => {
+      const sealed = `${sink.id}:${sink.secrets ?? ""}`;
+      if (!opened.has(sealed)) {
+        if (opened.size >= OPENED_MAX) opened.clear();
+        // A failure is not kept: the vault may open them on a later claim (a key restored meanwhile).
+        opened.set(
+          sealed,
+          openSinkSecrets(vault, sink).catch(() => {
+            opened.delete(sealed);
+            return null;
+          }),
+        );
+      }
+      return opened.get(sealed)!;
+    };
+    // A status page's messages to its subscribers, and the event rules' changes, are made apart.
     const { jobs, failed } = await subscriberJobs(s.tx, subscribed, vault, links);
+    await eventJobs(evented, sinks, secretsOf, jobs, failed);
     if (claimed.length === 0) return { jobs, failed };
     const alerts = new Map(alertRows.map((a) => [a.id, a]));
-    const sinks = new Map(sinkRows.map((k) => [k.id, k]));
     // The incidents (for the acknowledge link: none once resolved) and the monitors (template fields:
     // ../../domain/notifications/templates.ts) of the claim, one read each.
     const incidentIds = links ? [...new Set([...alerts.values()].flatMap((a) => (a.incident_id != null ? [a.incident_id] : [])))] : [];
@@ -173,21 +189,9 @@ export const claimDeliveries = defineVerb(
         failed.push({ id: d.id, error: `Unknown provider type: ${sink.provider_type}` });
         continue;
       }
-      const sealed = `${sink.id}:${sink.secrets ?? ""}`;
-      if (!opened.has(sealed)) {
-        if (opened.size >= OPENED_MAX) opened.clear();
-        // A failure is not kept: the vault may open them on a later claim (a key restored meanwhile).
-        opened.set(
-          sealed,
-          openSinkSecrets(vault, sink).catch(() => {
-            opened.delete(sealed);
-            return null;
-          }),
-        );
-      }
-      const secrets = await opened.get(sealed)!;
+      const secrets = await secretsOf(sink);
       if (!secrets) {
-        failed.push({ id: d.id, error: "The sink's secrets cannot be opened with this server's vault key." });
+        failed.push({ id: d.id, error: SECRETS_UNOPENED });
         continue;
       }
       const incident = alert.incident_id != null ? incidents.get(alert.incident_id) : undefined;

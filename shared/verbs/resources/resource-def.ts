@@ -30,6 +30,8 @@ export interface ResourceDef<T extends PgTable, Api, Q extends ListParams = List
   columns: { id: I; version?: AnyColumn; tags?: AnyColumn };
   /** The scope names' resource part when it differs from entityType (e.g. "compute" for compute units). */
   scopeResource?: string;
+  /** One scope for reads and writes alike, outside the read/write/delete vocabulary (admin:notifications). */
+  scope?: string;
   /** Where changes are announced (default ["inventory"]; [] announces nothing). */
   channels?: EventChannel[];
   list: Omit<ListSpec, "table" | "id">;
@@ -57,7 +59,8 @@ export function defineResource<T extends PgTable, Api, Q extends ListParams = Li
   return def;
 }
 
-export function scopesOf(def: { scopeResource?: string; entityType: string }) {
+export function scopesOf(def: { scopeResource?: string; scope?: string; entityType: string }) {
+  if (def.scope) return { read: def.scope, write: def.scope, delete: def.scope };
   const r = def.scopeResource ?? def.entityType;
   return { read: `read:${r}`, write: `write:${r}`, delete: `delete:${r}` };
 }

@@ -7,6 +7,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import { defineRead, defineVerb, type Verb } from "../verb.ts";
+import { recordChange } from "../event-rules/record-change.ts";
 import { forgetReferences } from "./forget-references.ts";
 import { type ListPage, listPage, type ListSpec } from "./list.ts";
 import { type KeyOf, type ResourceDef, type RowOf, scopesOf, type ValuesOf } from "./resource-def.ts";
@@ -24,6 +25,8 @@ export interface ResourceVerbs<Api, Q, V, K> {
   create: Verb<V, Versioned<Api>>;
   update: Verb<{ id: K; values: V; ifMatch?: number | undefined }, Versioned<Api>>;
   remove: Verb<{ id: K; ifMatch?: number | undefined }, void>;
+  /** Stored rows as the API answers them (the event rules' payloads of writes made outside these verbs: an import). */
+  present(db: Db, rows: never[]): Promise<Api[]>;
 }
 
 /** The property a column is read under in the table's rows. */
@@ -52,6 +55,7 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
 
   return {
     scopes,
+    present: (db, rows) => def.present(db, rows as Row[]),
 
     get: defineRead({ scope: scopes.read }, async (ctx, { id }: { id: K }) => one(ctx.db, await loadRow(ctx.db, def, id))),
 
@@ -72,6 +76,7 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
       const id = keyOf(row!);
       auditRow(s, def, "create", id, diff(undefined, auditViewOf(def, row!)));
       emitAll(s, def, "create", id);
+      recordChange(s, def, "create", id, undefined, row);
       return one(s.tx, row!);
     }),
 
@@ -96,6 +101,7 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
       const forgotten = typeof id === "number" ? await forgetReferences(s, def.entityType, id) : 0;
       auditRow(s, def, "delete", id, { before: auditViewOf(def, row), references_removed: forgotten });
       emitAll(s, def, "delete", id);
+      recordChange(s, def, "delete", id, row, undefined);
     }),
   };
 }

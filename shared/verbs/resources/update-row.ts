@@ -11,6 +11,7 @@ import type { Db } from "../../db/database.ts";
 import { tags } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
+import { recordChange } from "../event-rules/record-change.ts";
 import type { VerbScope } from "../verb.ts";
 import type { KeyOf, ResourceDef, RowOf, ValuesOf } from "./resource-def.ts";
 
@@ -18,7 +19,9 @@ import type { KeyOf, ResourceDef, RowOf, ValuesOf } from "./resource-def.ts";
 export type RowKind<T extends PgTable, I extends AnyColumn = AnyColumn> = Pick<
   ResourceDef<T, unknown, ListParams, I>,
   "label" | "entityType" | "auditPrefix" | "auditCategory" | "table" | "columns" | "channels" | "versionOf" | "auditView"
->;
+> &
+  // The API shape, for the event rules' payloads (../event-rules/record-change.ts); a kind without one sends none.
+  Partial<Pick<ResourceDef<T, unknown, ListParams, I>, "present">>;
 
 export type Fields = Record<string, unknown>;
 
@@ -142,6 +145,7 @@ export async function updateRow<T extends PgTable, I extends AnyColumn>(
   if (Object.keys(d.after).length > 0 || Object.keys(added).length > 0) {
     auditRow(s, kind, "update", id, { ...d, ...added });
     emitAll(s, kind, "update", id);
+    recordChange(s, kind, "update", id, before, after);
   }
   return after!;
 }

@@ -80,6 +80,18 @@ export async function runRetention({ ctx, signal }: JobContext, opts: RetentionO
       rows,
       budget,
     ),
+    // An event rule's finished deliveries (docs/adr/0488) likewise: delivered or dead, past the warm window.
+    event_deliveries: await deleteInBatches(
+      ctx,
+      {
+        table: "notification_deliveries",
+        key: "id",
+        ts: "updated_at",
+        expired: sql`event is not null and state in ('delivered', 'dead') and updated_at < ${c.warm}::timestamptz`,
+      },
+      rows,
+      budget,
+    ),
     // The scheduler's run log: discovery's every-minute job alone writes 525,600 rows a year.
     job_runs: await deleteInBatches(
       ctx,

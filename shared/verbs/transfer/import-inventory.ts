@@ -12,7 +12,10 @@ import type { Db } from "../../db/database.ts";
 import { queryRows } from "../../db/database.ts";
 import { ApiError, type ValidationIssue } from "../../errors.ts";
 import { requireVerifiedBackup } from "../backups/verified-backup.ts";
-import { defineVerb, savepointOn } from "../verb.ts";
+import { defineVerb, savepointOn, type VerbScope } from "../verb.ts";
+import { PRESENTERS } from "../event-rules/presenters.ts";
+import { kindsWithRules, recordChange } from "../event-rules/record-change.ts";
+import { isEventKind } from "../event-rules/kinds.ts";
 import { wipeInventory } from "./clear-lab.ts";
 import { columnDefault, KIND_BY_KEY, KINDS, type Kind, TAGGED_KINDS } from "./kinds.ts";
 import { type PlacementProblem, placementProblems } from "./rack-placements.ts";
@@ -141,15 +144,34 @@ async function missingIds(tx: Db, table: string, ids: number[]): Promise<Set<num
   return new Set(rows.map((r) => Number(r.v)));
 }
 
+/** Where an import that commits records its created and updated rows for the event rules (docs/event-rules.md). */
+interface ImportEvents {
+  s: VerbScope;
+  /** The kinds an enabled rule names: only their rows are read before and after the write. */
+  kinds: Set<string>;
+}
+
 class ImportRun {
   readonly kinds: Record<string, KindDiff> = {};
   private readonly tx: Db;
   private readonly dryRun: boolean;
   private readonly now: Date;
-  constructor(tx: Db, dryRun: boolean, now: Date) {
+  private readonly events: ImportEvents | undefined;
+  constructor(tx: Db, dryRun: boolean, now: Date, events?: ImportEvents) {
     this.tx = tx;
     this.dryRun = dryRun;
     this.now = now;
+    this.events = events;
+  }
+
+  /** The rows of `kind` with these ids as stored (for the event rules' snapshots). */
+  private async rowsById(kind: Kind, ids: number[]): Promise<Map<number, Row>> {
+    if (ids.length === 0) return new Map();
+    const rows = await queryRows<Row>(
+      this.tx,
+      sql`select * from ${ident(kind.name)} where id in (select (e)::int from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) e)`,
+    );
+    return new Map(rows.map((r) => [Number(r.id), r]));
   }
 
   /** Records a conflict; outside a dry run the first chunk with any ends the import (422). */
@@ -273,6 +295,14 @@ class ImportRun {
         else diff.unchanged++;
       }
       if (changed.length === 0) continue;
+      const entityType = kind.entityType;
+      const sent = this.events && entityType && isEventKind(entityType) && this.events.kinds.has(entityType) ? entityType : undefined;
+      const befores = sent
+        ? await this.rowsById(
+            kind,
+            changed.filter((c) => !c.created).map((c) => Number(c.row.id)),
+          )
+        : new Map<number, Row>();
       let written = changed;
       if (
         (await this.upsert(
@@ -293,6 +323,24 @@ class ImportRun {
         this.fail(kind.key, refused, chunk, start, (r) => keyOf(kind, r));
       }
       for (const c of written) c.created ? diff.created++ : diff.updated++;
+      if (sent && this.events) {
+        // One read of the written rows per chunk; the deliveries are inserted once for the whole import.
+        const afters = await this.rowsById(
+          kind,
+          written.map((c) => Number(c.row.id)),
+        );
+        for (const c of written) {
+          const id = Number(c.row.id);
+          recordChange(
+            this.events.s,
+            { entityType: sent, present: PRESENTERS[sent].present },
+            c.created ? "create" : "update",
+            id,
+            befores.get(id),
+            afters.get(id),
+          );
+        }
+      }
     }
   }
 
@@ -360,10 +408,17 @@ class ImportRun {
   }
 }
 
-async function runImport(tx: Db, data: Record<string, unknown>, wipe: boolean, dryRun: boolean, now: Date): Promise<ImportRun> {
+async function runImport(
+  tx: Db,
+  data: Record<string, unknown>,
+  wipe: boolean,
+  dryRun: boolean,
+  now: Date,
+  events?: ImportEvents,
+): Promise<ImportRun> {
   await tx.execute(sql`select pg_advisory_xact_lock(${INVENTORY_IMPORT_LOCK})`);
   if (wipe) await wipeInventory(tx, true);
-  const run = new ImportRun(tx, dryRun, now);
+  const run = new ImportRun(tx, dryRun, now, events);
   for (const kind of KINDS) {
     const rows = data[kind.key];
     if (Array.isArray(rows)) await run.kind(kind, rows as Row[]);
@@ -418,7 +473,9 @@ export const importInventory = defineVerb<ImportInput, ImportResult, { ignored: 
       }
     }
     const backup = wipe ? await requireVerifiedBackup(s.tx, s.now, RESTORE_WITH_WIPE, backupsAvailable) : null;
-    const run = await runImport(s.tx, data, wipe, false, s.now);
+    // A restore that wipes first sends no events: it is a new inventory, not a change to mirror row by row.
+    const events = wipe ? undefined : { s, kinds: await kindsWithRules(s.tx) };
+    const run = await runImport(s.tx, data, wipe, false, s.now, events);
     await advanceSequences(s.tx);
     s.audit({
       action: wipe ? "inventory_restore_with_wipe" : "inventory_import",

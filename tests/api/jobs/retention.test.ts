@@ -284,3 +284,27 @@ describe("status page subscribers' messages", () => {
     expect(kept).not.toContain(goneDead);
   });
 });
+
+describe("event rules' deliveries", () => {
+  it("expire past warm once delivered or dead; one still being delivered, and recent ones, stay", async () => {
+    now = T;
+    const [sink] = await t.sql`insert into notification_sinks (name, provider_type, provider_config)
+      values ('retention-hook', 'webhook', ${t.sql.json({ url: "http://127.0.0.1:9/hook" })}) returning id`;
+    const old = new Date(WARM - DAY);
+    const recent = new Date(T - DAY);
+    const delivery = async (state: string, at: Date) =>
+      (
+        await t.sql`insert into notification_deliveries (sink_id, event, state, max_attempts, created_at, updated_at)
+          values (${sink!.id}, ${t.sql.json({ event: "created", kind: "hardware", id: 1 })}, ${state}, 3, ${at}, ${at}) returning id`
+      )[0]!.id as number;
+    await delivery("delivered", old);
+    await delivery("dead", old);
+    const stillRetrying = await delivery("retrying", old);
+    const recentDelivered = await delivery("delivered", recent);
+
+    const out = await retain();
+    expect(out.detail).toMatchObject({ expired: { event_deliveries: 2 } });
+    const kept = (await t.sql`select id from notification_deliveries where sink_id = ${sink!.id} order by id`).map((r) => r.id);
+    expect(kept).toEqual([stillRetrying, recentDelivered]);
+  });
+});

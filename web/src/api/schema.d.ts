@@ -4434,6 +4434,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/event-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event rules
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        get: operations["getApiV1EventRules"];
+        put?: never;
+        /**
+         * Create a event rule
+         * @description kinds: inventory kinds (hardware, service, ...); actions: created, updated, deleted; tag, site_id and condition {field, op: eq|neq|in|contains, value} narrow it (either the object before or after the change must match); sink_ids: webhook sinks only (422 naming the field otherwise). A matching change queues one signed delivery per sink in the change's own transaction (docs/event-rules.md).
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        post: operations["postApiV1EventRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-rules/{event_rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event rule
+         * @description Needs scope `admin:notifications`.
+         */
+        get: operations["getApiV1EventRulesByEventRuleId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event rule
+         * @description Needs scope `admin:notifications`.
+         */
+        delete: operations["deleteApiV1EventRulesByEventRuleId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a event rule (only the given fields; If-Match honoured)
+         * @description kinds: inventory kinds (hardware, service, ...); actions: created, updated, deleted; tag, site_id and condition {field, op: eq|neq|in|contains, value} narrow it (either the object before or after the change must match); sink_ids: webhook sinks only (422 naming the field otherwise). A matching change queues one signed delivery per sink in the change's own transaction (docs/event-rules.md).
+         *
+         *     Needs scope `admin:notifications`.
+         */
+        patch: operations["patchApiV1EventRulesByEventRuleId"];
+        trace?: never;
+    };
+    "/api/v1/event-rules/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event rules' deliveries (state pending | retrying | delivered | dead, the body sent, the attempts)
+         * @description Needs scope `admin:notifications`.
+         */
+        get: operations["getApiV1EventRulesDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/event-rules/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a delivered or dead event delivery again with a fresh attempt budget
+         * @description Needs scope `admin:notifications`.
+         */
+        post: operations["postApiV1EventRulesDeliveriesByDeliveryIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/status": {
         parameters: {
             query?: never;
@@ -22156,6 +22254,390 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1EventRules: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sink_id?: string;
+                sort?: "name" | "created_at" | "updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            actions: string[];
+                            condition: {
+                                field: string;
+                                op: string;
+                                value: unknown;
+                            } | null;
+                            created_at: string;
+                            enabled: boolean;
+                            id: number;
+                            kinds: string[];
+                            name: string;
+                            sink_ids: number[];
+                            site_id: number | null;
+                            tag: string | null;
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1EventRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions: ("created" | "updated" | "deleted")[];
+                    condition?: {
+                        field: string;
+                        /** @enum {string} */
+                        op: "eq" | "neq" | "in" | "contains";
+                        value: unknown;
+                    } | null;
+                    /** @default true */
+                    enabled?: boolean;
+                    kinds: ("hardware" | "service" | "compute_unit" | "storage" | "network" | "vlan" | "ip_address" | "site" | "cluster" | "external_node" | "misc" | "environment" | "category")[];
+                    name: string;
+                    sink_ids: number[];
+                    site_id?: number | null;
+                    tag?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        actions: string[];
+                        condition: {
+                            field: string;
+                            op: string;
+                            value: unknown;
+                        } | null;
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        kinds: string[];
+                        name: string;
+                        sink_ids: number[];
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1EventRulesByEventRuleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        actions: string[];
+                        condition: {
+                            field: string;
+                            op: string;
+                            value: unknown;
+                        } | null;
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        kinds: string[];
+                        name: string;
+                        sink_ids: number[];
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1EventRulesByEventRuleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1EventRulesByEventRuleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions?: ("created" | "updated" | "deleted")[];
+                    condition?: {
+                        field: string;
+                        /** @enum {string} */
+                        op: "eq" | "neq" | "in" | "contains";
+                        value: unknown;
+                    } | null;
+                    enabled?: boolean;
+                    kinds?: ("hardware" | "service" | "compute_unit" | "storage" | "network" | "vlan" | "ip_address" | "site" | "cluster" | "external_node" | "misc" | "environment" | "category")[];
+                    name?: string;
+                    sink_ids?: number[];
+                    site_id?: number | null;
+                    tag?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        actions: string[];
+                        condition: {
+                            field: string;
+                            op: string;
+                            value: unknown;
+                        } | null;
+                        created_at: string;
+                        enabled: boolean;
+                        id: number;
+                        kinds: string[];
+                        name: string;
+                        sink_ids: number[];
+                        site_id: number | null;
+                        tag: string | null;
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1EventRulesDeliveries: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                rule_id?: string;
+                sink_id?: string;
+                sort?: "created_at" | "id" | "state";
+                state?: "pending" | "retrying" | "delivered" | "dead" | "held" | "digested";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            attempt_count: number;
+                            attempts: {
+                                attempt: number;
+                                duration_ms: number;
+                                error: string | null;
+                                http_status: number | null;
+                                outcome: string;
+                                started_at: string;
+                            }[];
+                            created_at: string;
+                            delivered_at: string | null;
+                            event: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            last_error: string | null;
+                            max_attempts: number;
+                            next_attempt_at: string | null;
+                            replayed_at: string | null;
+                            rule_id: number | null;
+                            sink_id: number;
+                            sink_name: string | null;
+                            state: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1EventRulesDeliveriesByDeliveryIdReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt_count: number;
+                        attempts: {
+                            attempt: number;
+                            duration_ms: number;
+                            error: string | null;
+                            http_status: number | null;
+                            outcome: string;
+                            started_at: string;
+                        }[];
+                        created_at: string;
+                        delivered_at: string | null;
+                        event: {
+                            [key: string]: unknown;
+                        };
+                        id: number;
+                        last_error: string | null;
+                        max_attempts: number;
+                        next_attempt_at: string | null;
+                        replayed_at: string | null;
+                        rule_id: number | null;
+                        sink_id: number;
+                        sink_name: string | null;
+                        state: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1EventsStatus: {

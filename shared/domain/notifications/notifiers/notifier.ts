@@ -56,6 +56,11 @@ export interface AlertMessage {
    * message to a subscriber, docs/adr/0458-status-page-subscribers.md) instead of its alert layout.
    */
   mail?: { subject: string; text: string; html?: string | undefined; headers?: Record<string, string> | undefined } | undefined;
+  /**
+   * A webhook body written in full by its sender, which the webhook provider sends as it is (signed like
+   * any other) instead of its alert layout: an inventory change of an event rule (docs/adr/0488).
+   */
+  webhookBody?: Record<string, unknown> | undefined;
 }
 
 /** A rendered HTTP notification (the sender adds its user-agent). */

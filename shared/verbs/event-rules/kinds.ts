@@ -1,0 +1,50 @@
+// The inventory kinds an event rule may name (docs/adr/0488-inventory-event-rules.md), by the entity type
+// the resource engine writes them under, with the table whose columns a rule's field condition may test.
+// The columns come from the drizzle table, so a column added to a table can be tested without a change here.
+import { getTableColumns } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import {
+  categories,
+  computeUnits,
+  environments,
+  externalNodes,
+  hardware,
+  hardwareClusters,
+  ipAddresses,
+  miscItems,
+  networks,
+  services,
+  sites,
+  storage,
+  vlans,
+} from "../../db/schema/index.ts";
+import { type EventAction, EVENT_KINDS, type EventKind } from "../../domain/event-rules.ts";
+
+const TABLES = {
+  hardware,
+  service: services,
+  compute_unit: computeUnits,
+  storage,
+  network: networks,
+  vlan: vlans,
+  ip_address: ipAddresses,
+  site: sites,
+  cluster: hardwareClusters,
+  external_node: externalNodes,
+  misc: miscItems,
+  environment: environments,
+  category: categories,
+} satisfies Record<EventKind, PgTable>;
+
+/** The engine's write verbs by the event they make. */
+export const EVENT_OF_WRITE = { create: "created", update: "updated", delete: "deleted" } as const satisfies Record<string, EventAction>;
+
+export function isEventKind(kind: string): kind is EventKind {
+  return (EVENT_KINDS as readonly string[]).includes(kind);
+}
+
+/** The fields a condition may test on each of `kinds`: those every one of them has. */
+export function fieldsOf(kinds: EventKind[]): Set<string> {
+  const [first, ...rest] = kinds.map((k) => Object.keys(getTableColumns(TABLES[k])));
+  return new Set((first ?? []).filter((f) => rest.every((cols) => cols.includes(f))));
+}
