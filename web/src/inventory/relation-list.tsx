@@ -36,7 +36,8 @@ export function RelationList({ relation, id }: { relation: Relation; id: string 
   const edit = relation.edit && session.can(relation.edit.scope) ? relation.edit : undefined;
   const [picked, setPicked] = useState("");
   const submit = useSubmit();
-  const slug = relation.label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  // The English label names the form's field, so its id is the same in every language.
+  const slug = t(relation.label, { lng: "en" }).toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
   const add = (e: Event) => {
     e.preventDefault();
