@@ -37,7 +37,9 @@ export function RelationList({ relation, id }: { relation: Relation; id: string 
   const [picked, setPicked] = useState("");
   const submit = useSubmit();
   // The English label names the form's field, so its id is the same in every language.
-  const slug = t(relation.label, { lng: "en" }).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const slug = t(relation.label, { lng: "en" })
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
 
   const add = (e: Event) => {
     e.preventDefault();
