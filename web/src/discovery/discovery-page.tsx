@@ -12,6 +12,8 @@ import { Notice, TextInput } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { Link, useLocation } from "../router.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { DiscoveryTabs } from "./discovery-tabs.tsx";
 import { JobLogs } from "./job-logs.tsx";
@@ -28,6 +30,7 @@ const list = (s: string) =>
     .filter(Boolean);
 
 export function DiscoveryPage() {
+  useT();
   const session = useSession();
   const canScan = session.can("write:discovery");
   const canCancel = session.can("delete:discovery");
@@ -64,7 +67,7 @@ export function DiscoveryPage() {
   const readAgain = () => {
     jobs.reload();
     results.reload();
-    setTick((t) => t + 1);
+    setTick((n) => n + 1);
   };
   const live = useStream(
     "/api/v1/discovery/stream",
@@ -103,27 +106,24 @@ export function DiscoveryPage() {
         );
       else {
         const out = await ok(api.POST("/api/v1/discovery/results/bulk-merge", { body: { action, result_ids: ids } }));
-        setReviewed(
-          `${out.accepted} merged, ${out.rejected} rejected, ${out.skipped} skipped${out.skipped ? " (conflicts and results reviewed meanwhile are left for one-by-one review)" : ""}.`,
-        );
+        const counts = { accepted: out.accepted, rejected: out.rejected, skipped: out.skipped };
+        setReviewed(out.skipped ? t("discovery:review.doneSkipped", counts) : t("discovery:review.done", counts));
       }
       setSelected(new Set());
       results.reload();
     });
   const undo = (auditId: number, ip: string) => {
     const shared = (results.data?.items ?? []).filter((r) => r.merge_audit_id === auditId).length;
-    const what = shared > 1 ? `the review of ${ip} and the ${shared - 1} other results reviewed with it` : `the review of ${ip}`;
-    if (!confirm(`Undo ${what}? Nodes it created are deleted and nodes it changed get their previous values back.`)) return;
+    const question = shared > 1 ? t("discovery:undo.confirmShared", { ip, count: shared - 1 }) : t("discovery:undo.confirm", { ip });
+    if (!confirm(question)) return;
     void review.run(async () => {
       const out = await ok(api.POST("/api/v1/discovery/merges/{audit_id}/undo", { params: { path: { audit_id: String(auditId) } } }));
-      setReviewed(
-        `Undone: ${out.results_reset} results back to pending, ${out.rows_deleted} records deleted, ${out.rows_restored} restored.`,
-      );
+      setReviewed(t("discovery:undo.done", { reset: out.results_reset, deleted: out.rows_deleted, restored: out.rows_restored }));
       results.reload();
     });
   };
   const stop = (id: number) =>
-    confirm(`Cancel scan ${id}? What it found so far stays.`) &&
+    confirm(t("discovery:scan.confirmCancel", { id })) &&
     cancel.run(async () => {
       await ok(api.DELETE("/api/v1/discovery/jobs/{job_id}", { params: { path: { job_id: String(id) } } }));
       jobs.reload();
@@ -135,24 +135,24 @@ export function DiscoveryPage() {
   return (
     <section aria-labelledby="discovery-title">
       <header class="page-head">
-        <h1 id="discovery-title">Discovery</h1>
+        <h1 id="discovery-title">{t("discovery:title")}</h1>
         <LiveBadge state={live} />
       </header>
       <DiscoveryTabs current="/discovery" />
       {canScan && (
         <form class="card" onSubmit={scan} aria-labelledby="scan-title" noValidate>
-          <h2 id="scan-title">Start a scan</h2>
+          <h2 id="scan-title">{t("discovery:scan.start")}</h2>
           <TextInput
             id="scan-targets"
-            label="Targets"
+            label={t("discovery:scan.targets")}
             placeholder="192.168.1.0/24, 10.0.0.5-10.0.0.20"
-            hint="Addresses, ranges or CIDRs, separated by commas"
+            hint={t("discovery:scan.targetsHint")}
             value={form.targets}
             error={start.fields.targets}
             onValue={(v) => setForm({ ...form, targets: v })}
           />
           <fieldset class="probes">
-            <legend>Probes</legend>
+            <legend>{t("discovery:scan.probes")}</legend>
             {PROBES.map((p) => (
               <label key={p} class="check">
                 <input
@@ -166,38 +166,42 @@ export function DiscoveryPage() {
           </fieldset>
           <TextInput
             id="scan-ports"
-            label="TCP ports"
+            label={t("discovery:scan.ports")}
             value={form.ports}
             error={start.fields.tcp_ports}
             onValue={(v) => setForm({ ...form, ports: v })}
           />
-          <TextInput id="scan-label" label="Label (optional)" value={form.label} onValue={(v) => setForm({ ...form, label: v })} />
+          <TextInput id="scan-label" label={t("discovery:scan.label")} value={form.label} onValue={(v) => setForm({ ...form, label: v })} />
           <Notice kind="error">{start.error}</Notice>
           <button type="submit" class="primary" disabled={start.busy || probes.size === 0}>
-            Start scan
+            {t("discovery:scan.submit")}
           </button>
         </form>
       )}
-      <h2>Recent scans</h2>
+      <h2>{t("discovery:scan.recent")}</h2>
       {jobs.error !== undefined && <Notice kind="error">{messageOf(jobs.error)}</Notice>}
       <Notice kind="error">{cancel.error}</Notice>
       <ul class="cards">
         {jobs.data?.items.map((j) => (
           <li key={j.id} class={`card${j.id === current ? " selected" : ""}`}>
             <button type="button" class="link" aria-pressed={j.id === current} onClick={() => setJobId(j.id)}>
-              Scan {j.id}
+              {t("discovery:scan.name", { id: j.id })}
               {j.label ? ` (${j.label})` : ""}: {j.targets.join(", ") || j.target_cidr}
             </button>{" "}
             <Status value={j.status} />
-            <progress max={Math.max(1, j.addresses_total)} value={j.addresses_done} aria-label={`Progress of scan ${j.id}`} />
+            <progress
+              max={Math.max(1, j.addresses_total)}
+              value={j.addresses_done}
+              aria-label={t("discovery:scan.progress", { id: j.id })}
+            />
             <span class="meta">
-              {j.addresses_done} of {j.addresses_total} addresses, {j.hosts_found} found
+              {t("discovery:scan.counts", { done: j.addresses_done, total: j.addresses_total, found: j.hosts_found })}
               {j.progress_message ? ` — ${j.progress_message}` : ""}
               {j.error_text ? ` — ${j.error_text}` : ""}
             </span>
             {canCancel && (j.status === "queued" || j.status === "running") && (
               <button type="button" class="danger" disabled={cancel.busy} onClick={() => void stop(j.id)}>
-                Cancel scan {j.id}
+                {t("discovery:scan.cancel", { id: j.id })}
               </button>
             )}
           </li>
@@ -205,69 +209,73 @@ export function DiscoveryPage() {
       </ul>
       {job && (
         <>
-          <h2>Results of scan {job.id}</h2>
+          <h2>{t("discovery:results.title", { id: job.id })}</h2>
           <Notice kind="error">{review.error}</Notice>
           <Notice kind="success">{reviewed}</Notice>
           {canScan && pending.length > 0 && (
             <div class="actions">
               <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("accept", [...selected])}>
-                Merge selected ({selected.size})
+                {t("discovery:results.mergeSelected", { count: selected.size })}
               </button>
               <button type="button" disabled={selected.size === 0 || review.busy} onClick={() => void decide("reject", [...selected])}>
-                Reject selected
+                {t("discovery:results.rejectSelected")}
               </button>
             </div>
           )}
           <div class="table-wrap">
             <table>
-              <caption class="visually-hidden">Results of scan {job.id}</caption>
+              <caption class="visually-hidden">{t("discovery:results.title", { id: job.id })}</caption>
               <thead>
                 <tr>
                   <th scope="col">
-                    <span class="visually-hidden">Select</span>
+                    <span class="visually-hidden">{t("discovery:col.select")}</span>
                   </th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Host name</th>
-                  <th scope="col">Open ports</th>
-                  <th scope="col">Device</th>
-                  <th scope="col">Match</th>
-                  <th scope="col">Review</th>
+                  <th scope="col">{t("discovery:col.address")}</th>
+                  <th scope="col">{t("discovery:col.hostname")}</th>
+                  <th scope="col">{t("discovery:col.openPorts")}</th>
+                  <th scope="col">{t("discovery:col.device")}</th>
+                  <th scope="col">{t("discovery:col.match")}</th>
+                  <th scope="col">{t("discovery:col.review")}</th>
                 </tr>
               </thead>
               <tbody>
                 {results.data?.items.map((r) => (
                   <tr key={r.id}>
-                    <td data-label="Select">
+                    <td data-label={t("discovery:col.select")}>
                       {r.merge_status === "pending" && canScan && (
                         <input
                           type="checkbox"
-                          aria-label={`Select ${r.ip_address}`}
+                          aria-label={t("discovery:results.select", { ip: r.ip_address })}
                           checked={selected.has(r.id)}
                           onChange={() => toggle(r.id)}
                         />
                       )}
                     </td>
-                    <td data-label="Address">{r.ip_address}</td>
-                    <td data-label="Host name">{r.hostname ?? "—"}</td>
-                    <td data-label="Open ports">{r.open_ports.map((p) => portText(p)).join(", ") || "—"}</td>
-                    <td data-label="Device">
-                      {[r.vendor, r.model, r.serial_number ? `serial ${r.serial_number}` : null].filter(Boolean).join(" ") || "—"}
+                    <td data-label={t("discovery:col.address")}>{r.ip_address}</td>
+                    <td data-label={t("discovery:col.hostname")}>{r.hostname ?? "—"}</td>
+                    <td data-label={t("discovery:col.openPorts")}>{r.open_ports.map((p) => portText(p)).join(", ") || "—"}</td>
+                    <td data-label={t("discovery:col.device")}>
+                      {[r.vendor, r.model, r.serial_number ? t("discovery:serial", { serial: r.serial_number }) : null]
+                        .filter(Boolean)
+                        .join(" ") || "—"}
                     </td>
-                    <td data-label="Match">
+                    <td data-label={t("discovery:col.match")}>
                       {r.matched_entity_type === "hardware" && r.matched_entity_id ? (
-                        <Link href={`/inventory/hardware/${r.matched_entity_id}`}>hardware #{r.matched_entity_id}</Link>
+                        <Link href={`/inventory/hardware/${r.matched_entity_id}`}>
+                          {t("discovery:results.hardware", { id: r.matched_entity_id })}
+                        </Link>
                       ) : (
                         r.state
                       )}
                     </td>
-                    <td data-label="Review">
+                    <td data-label={t("discovery:col.review")}>
                       {r.merge_status === "pending" && canScan ? (
                         <span class="actions">
                           <button type="button" disabled={review.busy} onClick={() => void decide("accept", [r.id])}>
-                            Merge
+                            {t("discovery:results.merge")}
                           </button>
                           <button type="button" disabled={review.busy} onClick={() => void decide("reject", [r.id])}>
-                            Reject
+                            {t("discovery:results.reject")}
                           </button>
                         </span>
                       ) : (
@@ -275,7 +283,7 @@ export function DiscoveryPage() {
                           <Status value={r.merge_status} />
                           {canScan && r.merge_status !== "pending" && r.merge_audit_id !== null && (
                             <button type="button" disabled={review.busy} onClick={() => undo(r.merge_audit_id!, r.ip_address)}>
-                              Undo {r.merge_status === "rejected" ? "reject" : "merge"}
+                              {r.merge_status === "rejected" ? t("discovery:results.undoReject") : t("discovery:results.undoMerge")}
                             </button>
                           )}
                         </span>
@@ -285,7 +293,7 @@ export function DiscoveryPage() {
                 ))}
               </tbody>
             </table>
-            {results.data?.items.length === 0 && <p class="empty">Nothing found yet.</p>}
+            {results.data?.items.length === 0 && <p class="empty">{t("discovery:results.none")}</p>}
           </div>
           <JobLogs jobId={job.id} refresh={tick} />
         </>

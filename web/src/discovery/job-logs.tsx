@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 
 const LEVELS = ["", "DEBUG", "INFO", "WARNING", "ERROR"] as const;
@@ -11,6 +12,7 @@ type Level = (typeof LEVELS)[number];
 const LIMIT = 500;
 
 export function JobLogs({ jobId, refresh }: { jobId: number; refresh: number }) {
+  const t = useT();
   const [level, setLevel] = useState<Level>("");
   const logs = useLoad(
     () =>
@@ -25,22 +27,24 @@ export function JobLogs({ jobId, refresh }: { jobId: number; refresh: number }) 
   return (
     <section class="job-logs" aria-labelledby={`job-log-${jobId}`}>
       <div class="page-head">
-        <h2 id={`job-log-${jobId}`}>Log of scan {jobId}</h2>
+        <h2 id={`job-log-${jobId}`}>{t("discovery:log.title", { id: jobId })}</h2>
         <label class="filter">
-          Level
+          {t("discovery:log.level")}
           <select value={level} onChange={(e) => setLevel((e.currentTarget as HTMLSelectElement).value as Level)}>
             {LEVELS.map((l) => (
               <option key={l} value={l}>
-                {l === "" ? "all" : l.toLowerCase()}
+                {l === "" ? t("discovery:log.all") : l.toLowerCase()}
               </option>
             ))}
           </select>
         </label>
       </div>
       {logs.error !== undefined && <Notice kind="error">{messageOf(logs.error)}</Notice>}
-      {logs.data && entries.length === 0 && <p class="empty">Nothing logged{level ? ` at ${level.toLowerCase()}` : ""} yet.</p>}
+      {logs.data && entries.length === 0 && (
+        <p class="empty">{level ? t("discovery:log.noneAt", { level: level.toLowerCase() }) : t("discovery:log.none")}</p>
+      )}
       {entries.length > 0 && (
-        <ol class="log-lines" aria-label={`Log entries of scan ${jobId}`}>
+        <ol class="log-lines" aria-label={t("discovery:log.entries", { id: jobId })}>
           {entries.map((e) => (
             <li key={e.id} class={`log-${e.level.toLowerCase()}`}>
               <time dateTime={e.timestamp}>{new Date(e.timestamp).toLocaleTimeString()}</time> <span class="log-level">{e.level}</span>
@@ -49,7 +53,7 @@ export function JobLogs({ jobId, refresh }: { jobId: number; refresh: number }) 
           ))}
         </ol>
       )}
-      {entries.length === LIMIT && <p class="meta">The first {LIMIT} entries are shown.</p>}
+      {entries.length === LIMIT && <p class="meta">{t("discovery:log.first", { count: LIMIT })}</p>}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice, TextInput } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export type Profile = paths["/api/v1/discovery/profiles"]["get"]["responses"][200]["content"]["application/json"]["items"][number];
 
@@ -37,6 +38,7 @@ const draftOf = (p: Profile | undefined): Draft => ({
 });
 
 export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; onDone: (p: Profile) => void; onCancel?: () => void }) {
+  const t = useT();
   const [d, setD] = useState<Draft>(() => draftOf(profile));
   const submit = useSubmit();
   const id = profile ? `profile-${profile.id}` : "profile-new";
@@ -69,10 +71,10 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
 
   return (
     <form class="card" onSubmit={send} noValidate aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{profile ? `Edit profile ${profile.name}` : "New profile"}</h2>
+      <h2 id={`${id}-title`}>{profile ? t("discovery:profile.edit", { name: profile.name }) : t("discovery:profile.new")}</h2>
       <TextInput
         id={`${id}-name`}
-        label="Name"
+        label={t("discovery:profile.name")}
         autoComplete="off"
         value={d.name}
         error={submit.fields.name}
@@ -80,22 +82,22 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
       />
       <TextInput
         id={`${id}-targets`}
-        label="Targets"
+        label={t("discovery:scan.targets")}
         placeholder="192.168.1.0/24, 10.0.0.5-10.0.0.20"
-        hint="Addresses, ranges or CIDRs, separated by commas"
+        hint={t("discovery:scan.targetsHint")}
         value={d.targets}
         error={submit.fields.targets ?? submit.fields.cidr}
         onValue={(targets) => set({ targets })}
       />
       <TextInput
         id={`${id}-exclude`}
-        label="Leave out (optional)"
+        label={t("discovery:profile.exclude")}
         value={d.exclude}
         error={submit.fields.exclude}
         onValue={(exclude) => set({ exclude })}
       />
       <fieldset class="probes" aria-describedby={submit.fields.scan_types ? `${id}-probes-error` : undefined}>
-        <legend>Probes</legend>
+        <legend>{t("discovery:scan.probes")}</legend>
         {offered.map((p) => (
           <label key={p} class="check">
             <input
@@ -114,33 +116,32 @@ export function ProfileForm({ profile, onDone, onCancel }: { profile?: Profile; 
       </fieldset>
       <TextInput
         id={`${id}-ports`}
-        label="TCP ports"
-        hint="Empty: the common ports"
+        label={t("discovery:scan.ports")}
+        hint={t("discovery:profile.portsHint")}
         value={d.ports}
         error={submit.fields.tcp_ports}
         onValue={(ports) => set({ ports })}
       />
       <TextInput
         id={`${id}-cron`}
-        label="Schedule (optional)"
+        label={t("discovery:profile.schedule")}
         placeholder="0 3 * * *"
-        hint="Five-field crontab in UTC (minute hour day month weekday); empty: only when run by hand"
+        hint={t("discovery:profile.scheduleHint")}
         value={d.cron}
         error={submit.fields.schedule_cron}
         onValue={(cron) => set({ cron })}
       />
       <label class="check row">
-        <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> Enabled (a disabled profile neither runs
-        on its schedule nor by hand)
+        <input type="checkbox" checked={d.enabled} onChange={() => set({ enabled: !d.enabled })} /> {t("discovery:profile.enabled")}
       </label>
       <Notice kind="error">{submit.error}</Notice>
       <div class="actions">
         <button type="submit" class="primary" disabled={submit.busy}>
-          {profile ? "Save profile" : "Create profile"}
+          {profile ? t("discovery:profile.save") : t("discovery:profile.create")}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t("common:cancel")}
           </button>
         )}
       </div>

@@ -10,6 +10,8 @@ import { Link } from "../router.tsx";
 import { LoadError } from "../settings/load-error.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { Table } from "../settings/table.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { DiscoveryTabs } from "./discovery-tabs.tsx";
 import { type Profile, ProfileForm } from "./profile-form.tsx";
@@ -17,6 +19,7 @@ import { type Profile, ProfileForm } from "./profile-form.tsx";
 const stateOf = (p: Profile) => (!p.enabled ? "disabled" : p.paused_at ? "paused" : "active");
 
 export function ProfilesPage() {
+  useT();
   const session = useSession();
   const canWrite = session.can("write:discovery");
   const canDelete = session.can("delete:discovery");
@@ -40,7 +43,7 @@ export function ProfilesPage() {
       profiles.reload();
     });
   const remove = (p: Profile) =>
-    confirm(`Delete the profile "${p.name}"? Its past scans stay.`) &&
+    confirm(t("discovery:profiles.confirmDelete", { name: p.name })) &&
     act.run(async () => {
       await ok(api.DELETE("/api/v1/discovery/profiles/{profile_id}", path(p.id)));
       profiles.reload();
@@ -51,7 +54,7 @@ export function ProfilesPage() {
   return (
     <section aria-labelledby="profiles-title">
       <header class="page-head">
-        <h1 id="profiles-title">Discovery profiles</h1>
+        <h1 id="profiles-title">{t("discovery:profiles.title")}</h1>
       </header>
       <DiscoveryTabs current="/discovery/profiles" />
       {canWrite && !edited && <ProfileForm onDone={() => profiles.reload()} />}
@@ -66,50 +69,59 @@ export function ProfilesPage() {
           }}
         />
       )}
-      <h2>Profiles</h2>
-      <LoadError error={profiles.error} what="the discovery profiles" />
+      <h2>{t("discovery:profiles.heading")}</h2>
+      <LoadError error={profiles.error} what={t("discovery:profiles.what")} />
       <Notice kind="error">{act.error}</Notice>
       {started && (
         <p class="notice notice-success" role="status">
-          Scan {started.job} of "{started.profile}" is queued. <Link href={`/discovery?job=${started.job}`}>Open scan {started.job}</Link>
+          {t("discovery:profiles.queued", { job: started.job, profile: started.profile })}{" "}
+          <Link href={`/discovery?job=${started.job}`}>{t("discovery:profiles.openScan", { job: started.job })}</Link>
         </p>
       )}
-      {profiles.data && list.length === 0 && <p class="empty">No profiles yet.</p>}
+      {profiles.data && list.length === 0 && <p class="empty">{t("discovery:profiles.none")}</p>}
       <Table
-        caption="Discovery profiles"
-        columns={["Name", "Targets", "Probes", "Schedule", "Last run", "State"]}
+        caption={t("discovery:profiles.title")}
+        columns={[
+          t("discovery:profile.name"),
+          t("discovery:scan.targets"),
+          t("discovery:scan.probes"),
+          t("discovery:profiles.schedule"),
+          t("discovery:profiles.lastRun"),
+          t("discovery:profiles.state"),
+        ]}
         actions={canWrite || canDelete}
       >
         {list.map((p) => (
           <tr key={p.id} data-profile={p.id}>
-            <td data-label="Name">
+            <td data-label={t("discovery:profile.name")}>
               {p.name}
-              {p.managed_by && <div class="meta">managed by the {p.managed_by}</div>}
+              {p.managed_by && <div class="meta">{t("discovery:profiles.managedBy", { by: p.managed_by })}</div>}
             </td>
-            <td data-label="Targets">
+            <td data-label={t("discovery:scan.targets")}>
               {p.targets.join(", ") || "—"}
-              {p.exclude.length > 0 && <div class="meta">not {p.exclude.join(", ")}</div>}
+              {p.exclude.length > 0 && <div class="meta">{t("discovery:profiles.not", { list: p.exclude.join(", ") })}</div>}
             </td>
-            <td data-label="Probes">
+            <td data-label={t("discovery:scan.probes")}>
               {p.scan_types.join(", ")}
-              {p.tcp_ports.length > 0 && <div class="meta">ports {p.tcp_ports.join(", ")}</div>}
+              {p.tcp_ports.length > 0 && <div class="meta">{t("discovery:profiles.ports", { list: p.tcp_ports.join(", ") })}</div>}
             </td>
-            <td data-label="Schedule">
+            <td data-label={t("discovery:profiles.schedule")}>
               {p.schedule_cron ? (
                 <>
+                  {/* i18n-ignore: the time zone's name */}
                   <code>{p.schedule_cron}</code> UTC
                   <div class="meta">
-                    next <RelativeTime at={p.next_run_at} />
+                    {t("discovery:profiles.next")} <RelativeTime at={p.next_run_at} />
                   </div>
                 </>
               ) : (
-                "by hand"
+                t("discovery:profiles.byHand")
               )}
             </td>
-            <td data-label="Last run">
+            <td data-label={t("discovery:profiles.lastRun")}>
               <RelativeTime at={p.last_run} />
             </td>
-            <td data-label="State">
+            <td data-label={t("discovery:profiles.state")}>
               <Status value={stateOf(p)} />
             </td>
             {(canWrite || canDelete) && (
@@ -119,25 +131,25 @@ export function ProfilesPage() {
                     <button
                       type="button"
                       disabled={act.busy || !p.enabled}
-                      title={p.enabled ? undefined : "Enable the profile to run it"}
+                      title={p.enabled ? undefined : t("discovery:profiles.enableToRun")}
                       onClick={() => void run(p)}
                     >
-                      Run now
+                      {t("discovery:profiles.run")}
                     </button>
                   )}
                   {canWrite && p.schedule_cron && (
                     <button type="button" disabled={act.busy} onClick={() => void pause(p)}>
-                      {p.paused_at ? "Resume" : "Pause"}
+                      {p.paused_at ? t("discovery:profiles.resume") : t("discovery:profiles.pause")}
                     </button>
                   )}
                   {canWrite && (
                     <button type="button" disabled={act.busy} onClick={() => setEditing(p.id)}>
-                      Edit
+                      {t("discovery:profiles.edit")}
                     </button>
                   )}
                   {canDelete && (
                     <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)}>
-                      Delete
+                      {t("discovery:profiles.delete")}
                     </button>
                   )}
                 </span>

@@ -9,7 +9,10 @@ import { useSession } from "../auth/session.tsx";
 import { type Submit, useSubmit } from "../auth/use-submit.ts";
 import { Dialog } from "../components/dialog.tsx";
 import { Field, Notice } from "../components/field.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { FieldInput, fieldValue } from "./field-input.tsx";
+import { GROUP_COUNTS } from "./group-nouns.ts";
 import type { Group } from "./types.ts";
 
 /** What the operator types to confirm a bulk delete. */
@@ -20,10 +23,9 @@ export interface Selected {
   name: string;
 }
 
-export function plural(n: number, noun: string): string {
-  if (n === 1) return `1 ${noun}`;
-  const many = noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : /(s|x|sh|ch)$/.test(noun) ? `${noun}es` : `${noun}s`;
-  return `${n.toLocaleString()} ${many}`;
+/** "3 hardware nodes", in the active language's plural form. */
+export function plural(n: number, group: Pick<Group, "key">): string {
+  return t(GROUP_COUNTS[group.key], { count: n });
 }
 
 /** Who may use which bulk action on a group: none at all means no selection column. */
@@ -73,43 +75,47 @@ function TagDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
+  const t = useT();
   const [tag, setTag] = useState("");
   const [mode, setMode] = useState<"add" | "remove">("add");
   const submit = useSubmit();
-  const count = plural(selected.length, group.noun);
+  const count = plural(selected.length, group);
   const send = (e: Event) => {
     e.preventDefault();
     void submit.run(async () => {
       const body = { ids: selected.map((s) => s.id), [mode]: [tag.trim()] };
       const answer = (await ok(anyApi.POST(`${group.listPath}/bulk-tags`, { body }))) as { changed: number[]; unchanged: number[] };
-      const verb = mode === "add" ? "added to" : "removed from";
-      onDone(
-        `Tag "${tag.trim()}" ${verb} ${plural(answer.changed.length, group.noun)}${answer.unchanged.length ? ` (${answer.unchanged.length} already as asked)` : ""}.`,
-      );
+      const vars = {
+        tag: tag.trim(),
+        records: plural(answer.changed.length, group),
+        unchanged: answer.unchanged.length ? t("inventory:bulk.tagUnchanged", { count: answer.unchanged.length }) : "",
+      };
+      onDone(mode === "add" ? t("inventory:bulk.tagAdded", vars) : t("inventory:bulk.tagRemoved", vars));
     });
   };
   return (
-    <Dialog title={`Tag ${count}`} onClose={onClose}>
+    <Dialog title={t("inventory:bulk.tagTitle", { records: count })} onClose={onClose}>
       <form onSubmit={send} noValidate>
         <fieldset class="choice">
-          <legend>Action</legend>
+          <legend>{t("inventory:bulk.action")}</legend>
           <label>
-            <input type="radio" name="tag-mode" checked={mode === "add"} onChange={() => setMode("add")} /> Add the tag
+            <input type="radio" name="tag-mode" checked={mode === "add"} onChange={() => setMode("add")} /> {t("inventory:bulk.addTag")}
           </label>
           <label>
-            <input type="radio" name="tag-mode" checked={mode === "remove"} onChange={() => setMode("remove")} /> Remove the tag
+            <input type="radio" name="tag-mode" checked={mode === "remove"} onChange={() => setMode("remove")} />{" "}
+            {t("inventory:bulk.removeTag")}
           </label>
         </fieldset>
-        <Field id="bulk-tag" label="Tag" error={submit.fields[mode] ?? submit.fields[`${mode}.0`]}>
+        <Field id="bulk-tag" label={t("inventory:bulk.tag")} error={submit.fields[mode] ?? submit.fields[`${mode}.0`]}>
           {(a11y) => <input {...a11y} value={tag} autoFocus onInput={(e) => setTag((e.currentTarget as HTMLInputElement).value)} />}
         </Field>
         <Refusal submit={submit} selected={selected} />
         <div class="actions">
           <button type="submit" class="primary" disabled={submit.busy || tag.trim() === ""}>
-            {mode === "add" ? `Add tag to ${count}` : `Remove tag from ${count}`}
+            {mode === "add" ? t("inventory:bulk.addTagTo", { records: count }) : t("inventory:bulk.removeTagFrom", { records: count })}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </form>
@@ -131,12 +137,13 @@ function EditDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
+  const t = useT();
   const fields = editable(group);
   const [name, setName] = useState(fields[0]?.name ?? "");
   const [raw, setRaw] = useState("");
   const submit = useSubmit();
   const field = fields.find((f) => f.name === name);
-  const count = plural(selected.length, group.noun);
+  const count = plural(selected.length, group);
   // An emptied field clears it on every record (null); a select's empty choice sets nothing.
   const value = field ? fieldValue(field, raw, false) : undefined;
   const send = (e: Event) => {
@@ -144,13 +151,14 @@ function EditDialog({
     if (!field || value === undefined) return;
     void submit.run(async () => {
       await ok(anyApi.POST(`${group.listPath}/bulk-update`, { body: { ids: selected.map((s) => s.id), set: { [field.name]: value } } }));
-      onDone(value === null ? `${field.label} cleared on ${count}.` : `${field.label} set on ${count}.`);
+      const vars = { field: t(field.label), records: count };
+      onDone(value === null ? t("inventory:bulk.cleared", vars) : t("inventory:bulk.set", vars));
     });
   };
   return (
-    <Dialog title={`Edit ${count}`} onClose={onClose}>
+    <Dialog title={t("inventory:bulk.editTitle", { records: count })} onClose={onClose}>
       <form onSubmit={send} noValidate>
-        <Field id="bulk-edit-field" label="Field">
+        <Field id="bulk-edit-field" label={t("inventory:bulk.field")}>
           {(a11y) => (
             <select
               {...a11y}
@@ -162,7 +170,7 @@ function EditDialog({
             >
               {fields.map((f) => (
                 <option key={f.name} value={f.name}>
-                  {f.label}
+                  {t(f.label)}
                 </option>
               ))}
             </select>
@@ -172,20 +180,20 @@ function EditDialog({
           <Field
             key={field.name}
             id="bulk-edit-value"
-            label={`New ${field.label.toLowerCase()}`}
+            label={t("inventory:bulk.newValue", { field: t(field.label) })}
             error={submit.fields[`set.${field.name}`]}
-            hint={field.kind === "select" ? "Choose a value" : "Left empty, it is cleared on every one"}
+            hint={field.kind === "select" ? t("inventory:bulk.chooseValue") : t("inventory:bulk.emptyClears")}
           >
-            {(a11y) => <FieldInput field={field} value={raw} onValue={setRaw} a11y={a11y} emptyChoice="Choose…" />}
+            {(a11y) => <FieldInput field={field} value={raw} onValue={setRaw} a11y={a11y} emptyChoice={t("inventory:bulk.choose")} />}
           </Field>
         )}
         <Refusal submit={submit} selected={selected} />
         <div class="actions">
           <button type="submit" class="primary" disabled={submit.busy || value === undefined}>
-            {value === null ? `Clear on ${count}` : `Set on ${count}`}
+            {value === null ? t("inventory:bulk.clearOn", { records: count }) : t("inventory:bulk.setOn", { records: count })}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </form>
@@ -204,10 +212,11 @@ function DeleteDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
+  const t = useT();
   const [word, setWord] = useState("");
   const key = useRef(idempotencyKey()).current;
   const submit = useSubmit();
-  const count = plural(selected.length, group.noun);
+  const count = plural(selected.length, group);
   const confirmed = word.trim().toLowerCase() === CONFIRM_WORD;
   const send = (e: Event) => {
     e.preventDefault();
@@ -215,21 +224,21 @@ function DeleteDialog({
     void submit.run(async () => {
       const headers = { "x-svc-confirmation": `bulk-delete-${group.listPath.split("/").pop()}`, "idempotency-key": key };
       await ok(anyApi.POST(`${group.listPath}/bulk-delete`, { body: { ids: selected.map((s) => s.id) }, headers }));
-      onDone(`Deleted ${count}.`);
+      onDone(t("inventory:bulk.deleted", { records: count }));
     });
   };
   const shown = selected.slice(0, 10);
   return (
-    <Dialog title={`Delete ${count}?`} onClose={onClose}>
+    <Dialog title={t("inventory:bulk.deleteTitle", { records: count })} onClose={onClose}>
       <form onSubmit={send} noValidate>
-        <p>This deletes {count} and cannot be undone. All are deleted or, when one cannot be, none is.</p>
+        <p>{t("inventory:bulk.deleteText", { records: count })}</p>
         <ul class="bulk-names">
           {shown.map((s) => (
             <li key={s.id}>{s.name}</li>
           ))}
-          {selected.length > shown.length && <li>and {selected.length - shown.length} more</li>}
+          {selected.length > shown.length && <li>{t("inventory:bulk.more", { count: selected.length - shown.length })}</li>}
         </ul>
-        <Field id="bulk-confirm" label={`Type "${CONFIRM_WORD}" to confirm`}>
+        <Field id="bulk-confirm" label={t("inventory:bulk.typeToConfirm", { word: CONFIRM_WORD })}>
           {(a11y) => (
             <input
               {...a11y}
@@ -243,10 +252,10 @@ function DeleteDialog({
         <Refusal submit={submit} selected={selected} />
         <div class="actions">
           <button type="submit" class="danger" disabled={!confirmed || submit.busy}>
-            {submit.busy ? "Deleting…" : `Delete ${count}`}
+            {submit.busy ? t("inventory:bulk.deleting") : t("inventory:bulk.deleteCount", { records: count })}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </form>
@@ -267,6 +276,7 @@ export interface BulkBarProps {
 
 /** The bar over a list while rows are selected. */
 export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone }: BulkBarProps) {
+  const t = useT();
   const rights = useBulkRights(group);
   const [open, setOpen] = useState<"tag" | "edit" | "delete" | undefined>();
   const done = (message: string) => {
@@ -274,30 +284,30 @@ export function BulkBar({ group, selected, onPage, onSelectAll, onClear, onDone 
     onDone(message);
   };
   return (
-    <section class="bulk-bar" aria-label="Bulk actions">
-      <span aria-live="polite">{plural(selected.length, group.noun)} selected</span>
+    <section class="bulk-bar" aria-label={t("inventory:bulk.label")}>
+      <span aria-live="polite">{t("inventory:bulk.selected", { records: plural(selected.length, group) })}</span>
       {rights.tag && (
         <button type="button" onClick={() => setOpen("tag")}>
-          Tag…
+          {t("inventory:bulk.tagMenu")}
         </button>
       )}
       {rights.edit && (
         <button type="button" onClick={() => setOpen("edit")}>
-          Edit field…
+          {t("inventory:bulk.editMenu")}
         </button>
       )}
       {rights.remove && (
         <button type="button" class="danger" onClick={() => setOpen("delete")}>
-          Delete…
+          {t("inventory:bulk.deleteMenu")}
         </button>
       )}
       {selected.length < onPage && (
         <button type="button" class="link" onClick={onSelectAll}>
-          Select all {onPage} on this page
+          {t("inventory:bulk.selectAll", { count: onPage })}
         </button>
       )}
       <button type="button" class="link" onClick={onClear}>
-        Clear selection
+        {t("inventory:bulk.clear")}
       </button>
       {open === "tag" && <TagDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}
       {open === "edit" && <EditDialog group={group} selected={selected} onClose={() => setOpen(undefined)} onDone={done} />}

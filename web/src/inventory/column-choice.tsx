@@ -2,6 +2,7 @@
 // (localStorage, one entry per group; docs/adr/0470). The first column, the record's link, is always
 // shown; a remembered column the group no longer has is ignored.
 import { useState } from "preact/hooks";
+import { useT } from "../i18n/use-t.ts";
 import type { AnyColumn, Group } from "./types.ts";
 
 const keyOf = (group: Group) => `svc.inventory.columns.${group.key}`;
@@ -47,18 +48,20 @@ export function useColumnChoice(group: Group): ColumnChoice {
 
 /** The Columns menu: a checkbox per column (the first, the record's link, always shown). */
 export function ColumnsMenu({ group, choice }: { group: Group; choice: ColumnChoice }) {
+  const t = useT();
   return (
     <details class="columns-menu">
-      <summary>Columns</summary>
+      <summary>{t("inventory:columns.menu")}</summary>
       <fieldset>
-        <legend class="visually-hidden">Columns shown</legend>
+        <legend class="visually-hidden">{t("inventory:columns.shown")}</legend>
         {group.columns.map((c, i) => (
           <label key={c.name}>
-            <input type="checkbox" checked={choice.isShown(c.name)} disabled={i === 0} onChange={() => choice.toggle(c.name)} /> {c.label}
+            <input type="checkbox" checked={choice.isShown(c.name)} disabled={i === 0} onChange={() => choice.toggle(c.name)} />{" "}
+            {t(c.label)}
           </label>
         ))}
         <button type="button" class="link" onClick={choice.reset}>
-          Default columns
+          {t("inventory:columns.default")}
         </button>
       </fieldset>
     </details>

@@ -9,9 +9,13 @@ import { useSession } from "../auth/session.tsx";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate } from "../router.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
+import { GROUP_TITLES } from "../shell/group-titles.ts";
 import { useLoad } from "../use-load.ts";
 import { RelativeTime } from "../components/time.tsx";
 import { GroupRecordMonitors } from "../monitoring/target-monitors.tsx";
+import { GROUP_NOUNS } from "./group-nouns.ts";
 import { HistoryTab } from "./history-tab.tsx";
 import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
@@ -22,8 +26,8 @@ type Row = Record<string, unknown>;
 
 /** The detail page's tabs: sub-routes of /inventory/<group>/<id> (app.tsx). */
 export const DETAIL_TABS = [
-  { sub: "", label: "Details" },
-  { sub: "history", label: "History" },
+  { sub: "", label: i18nKey("inventory:detail.details") },
+  { sub: "history", label: i18nKey("inventory:detail.history") },
 ] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number]["sub"];
 
@@ -40,6 +44,7 @@ function referencesOf(group: Group, data: Row): Map<string, GroupKey> {
 }
 
 export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; tab?: DetailTab }) {
+  const t = useT();
   const session = useSession();
   const params = { path: { [group.idParam]: id } };
   const item = useLoad(async () => (await ok(anyApi.GET(group.itemPath, { params }))) as Row & { version?: number }, [group.key, id]);
@@ -55,7 +60,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
   const nameOf = useNames([...refs].filter(([k]) => carried(k) === undefined).map(([k, g]) => ({ group: g, id: data?.[k] })));
 
   const remove = async () => {
-    if (!item.data || !confirm(`Delete ${titleOf(group, item.data)}? This cannot be undone.`)) return;
+    if (!item.data || !confirm(t("inventory:detail.confirmDelete", { name: titleOf(group, item.data) }))) return;
     setError(undefined);
     try {
       const headers: Record<string, string> = item.data.version !== undefined ? { "If-Match": `"${item.data.version}"` } : {};
@@ -67,7 +72,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
   };
 
   if (item.error !== undefined) return <Notice kind="error">{messageOf(item.error)}</Notice>;
-  if (!data) return <p aria-busy="true">Loading…</p>;
+  if (!data) return <p aria-busy="true">{t("common:loading")}</p>;
   // A name the record carries for a reference shown by its id (site_name beside site_id) is not listed twice.
   const shown = [...new Set([...group.columns.map((c) => c.name), ...group.fields.map((f) => f.name)])].filter(
     (k) => k !== (group.titleField ?? "name") && k in data && !group.columns.some((c) => c.name === k && c.idField && refs.has(c.idField)),
@@ -93,27 +98,27 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href={base}>{group.title}</Link>
+            <Link href={base}>{t(GROUP_TITLES[group.key])}</Link>
           </p>
           <h1 id="detail-title">{titleOf(group, data)}</h1>
         </div>
         <div class="actions">
           {session.can(group.writeScope) && (
             <Link class="button primary" href={`${base}/${id}/edit`}>
-              Edit
+              {t("inventory:detail.edit")}
             </Link>
           )}
           {session.can(group.deleteScope) && (
             <button type="button" class="danger" onClick={() => void remove()}>
-              Delete
+              {t("inventory:detail.delete")}
             </button>
           )}
         </div>
       </header>
-      <nav class="tabs" aria-label={`${group.noun} screens`}>
-        {DETAIL_TABS.map((t) => (
-          <Link key={t.sub} href={`${base}/${id}${t.sub ? `/${t.sub}` : ""}`} aria-current={t.sub === tab ? "page" : undefined}>
-            {t.label}
+      <nav class="tabs" aria-label={t("inventory:detail.screens", { noun: t(GROUP_NOUNS[group.key]) })}>
+        {DETAIL_TABS.map((d) => (
+          <Link key={d.sub} href={`${base}/${id}${d.sub ? `/${d.sub}` : ""}`} aria-current={d.sub === tab ? "page" : undefined}>
+            {t(d.label)}
           </Link>
         ))}
       </nav>
@@ -125,12 +130,12 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
           <dl class="fields">
             {shown.map((k) => (
               <div key={k}>
-                <dt>{labels.get(k) ?? k}</dt>
+                <dt>{t(labels.get(k) ?? k)}</dt>
                 <dd>{value(k)}</dd>
               </div>
             ))}
             <div>
-              <dt>Updated</dt>
+              <dt>{t("inventory:detail.updated")}</dt>
               <dd>
                 <RelativeTime at={data.updated_at as string | undefined} />
               </dd>

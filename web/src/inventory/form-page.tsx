@@ -8,9 +8,11 @@ import { ApiProblem, messageOf } from "../api/problem.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
 import { navigate } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { FieldInput, fieldValue } from "./field-input.tsx";
 import { titleOf } from "./list-page.tsx";
+import { GROUP_NOUNS } from "./group-nouns.ts";
 import type { AnyField, Group } from "./types.ts";
 
 type Values = Record<string, string>;
@@ -36,6 +38,7 @@ function toBody(fields: readonly AnyField[], values: Values, creating: boolean):
 }
 
 export function FormPage({ group, id }: { group: Group; id?: string | undefined }) {
+  const t = useT();
   const creating = id === undefined;
   const fields = group.fields as readonly AnyField[];
   const [values, setValues] = useState<Values>(() => toValues(fields, undefined));
@@ -79,8 +82,9 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
   };
 
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
-  if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
-  const title = creating ? `New ${group.noun}` : `Edit ${loaded.data ? titleOf(group, loaded.data) : group.noun}`;
+  if (!creating && !loaded.data) return <p aria-busy="true">{t("common:loading")}</p>;
+  const noun = t(GROUP_NOUNS[group.key]);
+  const title = creating ? t("inventory:new", { noun }) : t("inventory:edit", { name: loaded.data ? titleOf(group, loaded.data) : noun });
   return (
     <section aria-labelledby="form-title" class="form-page">
       <h1 id="form-title">{title}</h1>
@@ -90,8 +94,16 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
           const value = values[f.name] ?? "";
           const set = (v: string) => setValues((old) => ({ ...old, [f.name]: v }));
           return (
-            <Field key={f.name} id={fid} label={f.label} error={submit.fields[f.name]} {...(f.hint ? { hint: f.hint } : {})}>
-              {(a11y) => <FieldInput field={f} value={value} onValue={set} a11y={a11y} emptyChoice={creating ? "Default" : "Unchanged"} />}
+            <Field key={f.name} id={fid} label={t(f.label)} error={submit.fields[f.name]} {...(f.hint ? { hint: t(f.hint) } : {})}>
+              {(a11y) => (
+                <FieldInput
+                  field={f}
+                  value={value}
+                  onValue={set}
+                  a11y={a11y}
+                  emptyChoice={creating ? t("inventory:form.default") : t("inventory:form.unchanged")}
+                />
+              )}
             </Field>
           );
         })}
@@ -100,7 +112,7 @@ export function FormPage({ group, id }: { group: Group; id?: string | undefined 
           conflict={conflict}
           onLoadTheirs={() => loaded.reload()}
           busy={submit.busy}
-          label={creating ? `Create ${group.noun}` : "Save changes"}
+          label={creating ? t("inventory:form.create", { noun }) : t("inventory:form.save")}
         />
       </form>
     </section>

@@ -7,6 +7,7 @@ import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { useSession } from "../auth/session.tsx";
 import { Notice } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import type { Group } from "./types.ts";
 
@@ -50,29 +51,30 @@ function changes(diff: unknown): { field: string; before: unknown; after: unknow
 }
 
 function EntryView({ entry }: { entry: Entry }) {
+  const t = useT();
   const rows = changes(entry.diff);
   return (
     <li class="history-entry">
       <p>
         <time dateTime={entry.timestamp}>{new Date(entry.timestamp).toLocaleString()}</time> ·{" "}
-        <strong>{entry.actor_email ?? "system"}</strong> · <code>{entry.action}</code>
+        <strong>{entry.actor_email ?? t("inventory:history.system")}</strong> · <code>{entry.action}</code>
       </p>
       {rows.length > 0 && (
         <table class="diff">
-          <caption class="visually-hidden">Changes of {entry.action}</caption>
+          <caption class="visually-hidden">{t("inventory:history.changesOf", { action: entry.action })}</caption>
           <thead>
             <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
+              <th scope="col">{t("inventory:history.field")}</th>
+              <th scope="col">{t("inventory:history.before")}</th>
+              <th scope="col">{t("inventory:history.after")}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.field}>
                 <th scope="row">{r.field}</th>
-                <td data-label="Before">{shown(r.before)}</td>
-                <td data-label="After">{shown(r.after)}</td>
+                <td data-label={t("inventory:history.before")}>{shown(r.before)}</td>
+                <td data-label={t("inventory:history.after")}>{shown(r.after)}</td>
               </tr>
             ))}
           </tbody>
@@ -83,6 +85,7 @@ function EntryView({ entry }: { entry: Entry }) {
 }
 
 export function HistoryTab({ group, id }: { group: Group; id: string }) {
+  const t = useT();
   const session = useSession();
   const allowed = session.can(AUDIT_SCOPE);
   const [offset, setOffset] = useState(0);
@@ -91,28 +94,28 @@ export function HistoryTab({ group, id }: { group: Group; id: string }) {
     const query = { entity_type: group.kind, entity_id: id, limit: String(PAGE), offset: String(offset) };
     return (await ok(anyApi.GET("/api/v1/logs", { params: { query } }))) as { items: Entry[]; total: number };
   }, [group.kind, id, offset, allowed]);
-  if (!allowed) return <p class="empty">Your role cannot read the audit log, where a record's history is kept.</p>;
+  if (!allowed) return <p class="empty">{t("inventory:history.noScope")}</p>;
   if (page.error !== undefined) return <Notice kind="error">{messageOf(page.error)}</Notice>;
   const data = page.data;
-  if (!data) return <p aria-busy="true">Loading…</p>;
+  if (!data) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
-    <section aria-label="History" aria-busy={page.loading}>
-      {data.items.length === 0 && <p class="empty">No changes recorded.</p>}
+    <section aria-label={t("inventory:history.label")} aria-busy={page.loading}>
+      {data.items.length === 0 && <p class="empty">{t("inventory:history.none")}</p>}
       <ol class="history">
         {data.items.map((e) => (
           <EntryView key={e.id} entry={e} />
         ))}
       </ol>
       {data.total > PAGE && (
-        <nav class="pager" aria-label="History pages">
+        <nav class="pager" aria-label={t("inventory:history.pages")}>
           <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Newer
+            {t("inventory:history.newer")}
           </button>
           <span>
-            {offset + 1}–{Math.min(offset + data.items.length, data.total)} of {data.total}
+            {t("common:pager.range", { from: offset + 1, to: Math.min(offset + data.items.length, data.total), total: data.total })}
           </span>
           <button type="button" disabled={offset + PAGE >= data.total} onClick={() => setOffset(offset + PAGE)}>
-            Older
+            {t("inventory:history.older")}
           </button>
         </nav>
       )}

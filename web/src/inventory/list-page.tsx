@@ -12,9 +12,12 @@ import { RefPicker } from "../components/ref-picker.tsx";
 import { SelectAllHeader } from "../components/select-all.tsx";
 import { Status } from "../components/status.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
+import { GROUP_TITLES } from "../shell/group-titles.ts";
 import { useLoad } from "../use-load.ts";
 import { BulkBar, useBulkRights } from "./bulk-actions.tsx";
 import { ColumnsMenu, useColumnChoice } from "./column-choice.tsx";
+import { GROUP_NOUNS } from "./group-nouns.ts";
 import { GROUPS } from "./groups.ts";
 import { RefLink, useNames } from "./names.tsx";
 import type { AnyColumn, Group } from "./types.ts";
@@ -50,6 +53,8 @@ function Cell({ column: c, item, nameOf }: { column: AnyColumn; item: Record<str
 }
 
 export function ListPage({ group, loc }: { group: Group; loc: Location }) {
+  const t = useT();
+  const title = t(GROUP_TITLES[group.key]);
   const session = useSession();
   const q = loc.query;
   const sort = q.get("sort") ?? group.titleField ?? "name";
@@ -71,8 +76,8 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   // Search as the user types, a moment after the last key.
   useEffect(() => {
     if (search === (q.get("q") ?? "")) return;
-    const t = setTimeout(() => setQuery({ q: search.trim() }), 300);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setQuery({ q: search.trim() }), 300);
+    return () => clearTimeout(timer);
   }, [search]);
 
   const query: Record<string, string> = { limit: String(PAGE), offset: String(offset), sort, direction };
@@ -122,10 +127,10 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
   return (
     <section aria-labelledby="list-title">
       <header class="page-head">
-        <h1 id="list-title">{group.title}</h1>
+        <h1 id="list-title">{title}</h1>
         {session.can(group.writeScope) && (
           <Link class="button primary" href={`${base}/new`}>
-            New {group.noun}
+            {t("inventory:new", { noun: t(GROUP_NOUNS[group.key]) })}
           </Link>
         )}
       </header>
@@ -139,10 +144,10 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         }}
       >
         <label class="grow">
-          <span class="visually-hidden">Search {group.title.toLowerCase()}</span>
+          <span class="visually-hidden">{t("inventory:list.search", { title })}</span>
           <input
             type="search"
-            placeholder={`Search ${group.title.toLowerCase()}`}
+            placeholder={t("inventory:list.search", { title })}
             value={search}
             onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)}
           />
@@ -150,7 +155,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         {group.filters.map((f) =>
           f.ref ? (
             <div key={f.name} class="filter filter-ref">
-              <label for={`filter-${f.name}`}>{f.label}</label>
+              <label for={`filter-${f.name}`}>{t(f.label)}</label>
               <RefPicker
                 source={GROUPS[f.ref]}
                 value={q.get(f.name) ?? ""}
@@ -161,10 +166,10 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
           ) : (
             // biome-ignore lint/a11y/noLabelWithoutControl: the label holds a <select> or an <input>, chosen below
             <label key={f.name} class="filter">
-              <span>{f.label}</span>
+              <span>{t(f.label)}</span>
               {f.options ? (
                 <select value={q.get(f.name) ?? ""} onChange={(e) => setQuery({ [f.name]: (e.currentTarget as HTMLSelectElement).value })}>
-                  <option value="">Any</option>
+                  <option value="">{t("inventory:list.any")}</option>
                   {f.options.map((o) => (
                     <option key={o} value={o}>
                       {o}
@@ -182,7 +187,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
           ),
         )}
         <label class="filter">
-          <span>Sort</span>
+          <span>{t("inventory:list.sort")}</span>
           <select
             value={`${sort}:${direction}`}
             onChange={(e) => {
@@ -202,7 +207,7 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         </label>
         <ColumnsMenu group={group} choice={columns} />
         <a class="button" href={`${group.listPath}/export.csv?${exportQuery}`} download>
-          Export CSV
+          {t("inventory:list.export")}
         </a>
       </form>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
@@ -226,13 +231,13 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
       <div class="table-wrap" aria-busy={page.loading}>
         <table>
           <caption class="visually-hidden">
-            {group.title}, sorted by {sort} {direction === "asc" ? "ascending" : "descending"}
+            {direction === "asc" ? t("inventory:list.sortedAsc", { title, sort }) : t("inventory:list.sortedDesc", { title, sort })}
           </caption>
           <thead>
             <tr>
               {selecting && (
                 <SelectAllHeader
-                  label="Select all on this page"
+                  label={t("inventory:list.selectPage")}
                   all={allOnPage}
                   some={pageIds.some((id) => selected.has(id))}
                   onToggle={() => setSelected(allOnPage ? new Set() : new Set(pageIds))}
@@ -245,11 +250,11 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
                   <th key={c.name} scope="col" aria-sort={active ? (direction === "asc" ? "ascending" : "descending") : undefined}>
                     {onSort ? (
                       <button type="button" class="sort" onClick={onSort}>
-                        {c.label}
+                        {t(c.label)}
                         <span aria-hidden="true">{active ? (direction === "asc" ? " ▲" : " ▼") : ""}</span>
                       </button>
                     ) : (
-                      c.label
+                      t(c.label)
                     )}
                   </th>
                 );
@@ -260,17 +265,17 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
             {data?.items.map((item) => (
               <tr key={String(item.id)} class={selected.has(Number(item.id)) ? "selected" : undefined}>
                 {selecting && (
-                  <td class="select" data-label="Select">
+                  <td class="select" data-label={t("inventory:list.select")}>
                     <input
                       type="checkbox"
-                      aria-label={`Select ${titleOf(group, item)}`}
+                      aria-label={t("inventory:list.selectOne", { name: titleOf(group, item) })}
                       checked={selected.has(Number(item.id))}
                       onChange={() => toggle(Number(item.id))}
                     />
                   </td>
                 )}
                 {columns.shown.map((c, i) => (
-                  <td key={c.name} data-label={c.label}>
+                  <td key={c.name} data-label={t(c.label)}>
                     {i === 0 ? (
                       <Link href={`${base}/${String(item.id)}`}>{cell(item[c.name])}</Link>
                     ) : (
@@ -291,15 +296,21 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         )}
       </div>
       {data && (
-        <nav class="pager" aria-label="Pages">
+        <nav class="pager" aria-label={t("inventory:list.pages")}>
           <button type="button" disabled={offset === 0} onClick={() => setQuery({ offset: String(Math.max(0, offset - PAGE)) }, false)}>
-            Previous
+            {t("common:pager.previous")}
           </button>
           <span aria-live="polite">
-            {data.total === 0 ? "0" : `${offset + 1}–${Math.min(offset + data.items.length, data.total)}`} of {data.total.toLocaleString()}
+            {data.total === 0
+              ? t("inventory:list.rangeNone", { total: data.total.toLocaleString() })
+              : t("common:pager.range", {
+                  from: offset + 1,
+                  to: Math.min(offset + data.items.length, data.total),
+                  total: data.total.toLocaleString(),
+                })}
           </span>
           <button type="button" disabled={offset + PAGE >= data.total} onClick={() => setQuery({ offset: String(offset + PAGE) }, false)}>
-            Next
+            {t("common:pager.next")}
           </button>
         </nav>
       )}

@@ -10,7 +10,9 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice } from "../components/field.tsx";
 import { RefPicker } from "../components/ref-picker.tsx";
 import { Status } from "../components/status.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
+import { GROUP_NOUNS } from "./group-nouns.ts";
 import { GROUPS } from "./groups.ts";
 import { cell } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
@@ -19,6 +21,8 @@ import type { Relation } from "./types.ts";
 type Row = Record<string, unknown>;
 
 export function RelationList({ relation, id }: { relation: Relation; id: string }) {
+  const t = useT();
+  const label = t(relation.label);
   const session = useSession();
   const rows = useLoad(async () => {
     const answer = (await ok(anyApi.GET(relation.path, { params: relation.params(id) }))) as Row[] | { items: Row[]; total: number };
@@ -32,7 +36,10 @@ export function RelationList({ relation, id }: { relation: Relation; id: string 
   const edit = relation.edit && session.can(relation.edit.scope) ? relation.edit : undefined;
   const [picked, setPicked] = useState("");
   const submit = useSubmit();
-  const slug = relation.label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  // The English label names the form's field, so its id is the same in every language.
+  const slug = t(relation.label, { lng: "en" })
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
 
   const add = (e: Event) => {
     e.preventDefault();
@@ -52,12 +59,12 @@ export function RelationList({ relation, id }: { relation: Relation; id: string 
   };
 
   return (
-    <section class="relation" aria-label={relation.label}>
+    <section class="relation" aria-label={label}>
       <h2>
-        {relation.label} {rows.data && <span class="count">({rows.data.total})</span>}
+        {label} {rows.data && <span class="count">({rows.data.total})</span>}
       </h2>
       {rows.error !== undefined && <Notice kind="error">{messageOf(rows.error)}</Notice>}
-      {rows.data && rows.data.items.length === 0 && <p class="empty">None.</p>}
+      {rows.data && rows.data.items.length === 0 && <p class="empty">{t("inventory:relation.none")}</p>}
       <ul>
         {rows.data?.items.map((r) => {
           const name = (r[nameField] as string | null | undefined) ?? nameOf(relation.group, otherId(r));
@@ -77,11 +84,11 @@ export function RelationList({ relation, id }: { relation: Relation; id: string 
                 <button
                   type="button"
                   class="link"
-                  aria-label={`Remove ${name ?? `#${String(otherId(r))}`} from ${relation.label.toLowerCase()}`}
+                  aria-label={t("inventory:relation.removeFrom", { name: name ?? `#${String(otherId(r))}`, relation: label })}
                   disabled={submit.busy}
                   onClick={() => remove(r)}
                 >
-                  Remove
+                  {t("inventory:relation.remove")}
                 </button>
               )}
             </li>
@@ -89,17 +96,19 @@ export function RelationList({ relation, id }: { relation: Relation; id: string 
         })}
       </ul>
       {rows.data && rows.data.total > rows.data.items.length && (
-        <p class="meta">
-          Showing {rows.data.items.length} of {rows.data.total}.
-        </p>
+        <p class="meta">{t("inventory:relation.showing", { shown: rows.data.items.length, total: rows.data.total })}</p>
       )}
       {edit && (
         <form class="relation-add" onSubmit={add} noValidate>
-          <Field id={`add-${slug}`} label={`Add ${GROUPS[edit.pick].noun}`} error={Object.values(submit.fields)[0]}>
+          <Field
+            id={`add-${slug}`}
+            label={t("inventory:relation.addNoun", { noun: t(GROUP_NOUNS[edit.pick]) })}
+            error={Object.values(submit.fields)[0]}
+          >
             {(a11y) => <RefPicker source={GROUPS[edit.pick]} value={picked} onValue={setPicked} a11y={a11y} />}
           </Field>
           <button type="submit" disabled={picked === "" || submit.busy}>
-            Add
+            {t("inventory:relation.add")}
           </button>
         </form>
       )}

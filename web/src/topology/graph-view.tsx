@@ -4,6 +4,7 @@
 // grouped drawing (./clusters.ts) is placed by ./cluster-layout.ts, open groups as compound nodes.
 import cytoscape, { type Core, type ElementDefinition } from "cytoscape";
 import { useEffect, useRef } from "preact/hooks";
+import { useT } from "../i18n/use-t.ts";
 import { clusterPositions } from "./cluster-layout.ts";
 import type { GraphData } from "./clusters.ts";
 
@@ -157,6 +158,7 @@ export interface GraphViewProps {
 }
 
 export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: GraphViewProps) {
+  const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const cy = useRef<Core | undefined>(undefined);
   const handlers = useRef({ onSelect, onOpen });
@@ -251,21 +253,21 @@ export function GraphView({ data, selected, blast, onSelect, onOpen, focus }: Gr
   return (
     <div class="graph-wrap">
       <div class="graph-controls actions">
-        <button type="button" onClick={() => zoom(1.25)} aria-label="Zoom in">
+        <button type="button" onClick={() => zoom(1.25)} aria-label={t("topology:zoomIn")}>
           +
         </button>
-        <button type="button" onClick={() => zoom(0.8)} aria-label="Zoom out">
+        <button type="button" onClick={() => zoom(0.8)} aria-label={t("topology:zoomOut")}>
           −
         </button>
         <button type="button" onClick={() => cy.current?.fit(undefined, 30)}>
-          Fit
+          {t("topology:fit")}
         </button>
       </div>
       <div
         ref={box}
         class="graph"
         role="img"
-        aria-label={`Topology graph of ${data.nodes.length} nodes and ${data.edges.length} edges; the list below holds the same nodes`}
+        aria-label={t("topology:graphLabel", { nodes: data.nodes.length, edges: data.edges.length })}
         data-nodes={data.nodes.length}
         data-impacted={blast ? blast.impacted.size : 0}
       />

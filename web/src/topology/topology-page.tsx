@@ -13,10 +13,12 @@ import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { TargetMonitors } from "../monitoring/target-monitors.tsx";
 import { Link, navigate, type Location } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { clustersOf, drawn, drawnCount, findCluster, firstOpen, groupsHolding, summaryDrawing } from "./clusters.ts";
 import { DETAIL_GROUP, isBlastKind, KINDS, MAX_NODES, type NodeKind, type TopoNode } from "./graph-data.ts";
 import { GraphView } from "./graph-view.tsx";
+import { KIND_LABELS, kindLabel } from "./kind-labels.ts";
 
 type Blast = paths["/api/v1/intel/blast-radius/{asset_type}/{asset_id}"]["get"]["responses"][200]["content"]["application/json"];
 const LIST_LIMIT = 200;
@@ -24,6 +26,7 @@ const LIST_LIMIT = 200;
 const detailHref = (n: TopoNode) => (DETAIL_GROUP[n.type] ? `/inventory/${DETAIL_GROUP[n.type]}/${n.ref_id}` : undefined);
 
 export function TopologyPage({ loc }: { loc: Location }) {
+  const t = useT();
   const chosen = loc.query.get("types");
   const types = (
     chosen ? chosen.split(",").filter((k): k is NodeKind => (KINDS as readonly string[]).includes(k)) : [...KINDS]
@@ -89,9 +92,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
     const count = drawnCount(clusters, next);
     if (count > MAX_NODES) {
       const names = ids.filter((id) => !openIds.has(id)).map((id) => findCluster(clusters, id)?.label ?? id);
-      setRefused(
-        `Opening ${names.join(", ")} would draw ${count.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: close another group first.`,
-      );
+      setRefused(t("topology:refused", { names: names.join(", "), count, max: MAX_NODES }));
       return false;
     }
     setRefused(undefined);
@@ -154,19 +155,19 @@ export function TopologyPage({ loc }: { loc: Location }) {
   return (
     <section aria-labelledby="topology-title" class="topology">
       <header class="page-head">
-        <h1 id="topology-title">Topology</h1>
+        <h1 id="topology-title">{t("topology:title")}</h1>
         <LiveBadge state={live} />
       </header>
       <fieldset class="scopes kinds">
-        <legend>Kinds</legend>
+        <legend>{t("topology:kinds")}</legend>
         {KINDS.map((k) => (
           <label key={k} class="check">
             <input
               type="checkbox"
               checked={types.includes(k)}
-              onChange={(e) => setTypes((e.currentTarget as HTMLInputElement).checked ? [...types, k] : types.filter((t) => t !== k))}
+              onChange={(e) => setTypes((e.currentTarget as HTMLInputElement).checked ? [...types, k] : types.filter((x) => x !== k))}
             />{" "}
-            {k.replace("_", " ")}
+            {t(KIND_LABELS[k])}
           </label>
         ))}
       </fieldset>
@@ -175,10 +176,10 @@ export function TopologyPage({ loc }: { loc: Location }) {
       {data && (
         <p class="meta" role="status">
           {data.groups.length === 0
-            ? `${data.nodes.length} nodes, ${data.edges.length} edges`
+            ? t("topology:counts", { nodes: data.nodes.length, edges: data.edges.length })
             : partial
-              ? `${data.total.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: drawn in groups by kind; loading the nodes to open them…`
-              : `${data.total.toLocaleString("en")} nodes, more than ${MAX_NODES.toLocaleString("en")}: drawn in groups, ${data.nodes.length.toLocaleString("en")} of them shown. Tap a group (or use the list of groups below) to open it.`}
+              ? t("topology:grouped.loading", { total: data.total, max: MAX_NODES })
+              : t("topology:grouped.shown", { total: data.total, max: MAX_NODES, shown: data.nodes.length })}
         </p>
       )}
       <Notice kind="error">{refused}</Notice>
@@ -198,19 +199,13 @@ export function TopologyPage({ loc }: { loc: Location }) {
           />
         )}
         <aside class="card node-panel" aria-live="polite">
-          {!node && !group && (
-            <p class="meta">
-              Select a node (tap it, or pick it from the list below) to see it and its blast radius. Double-tap opens its page.
-            </p>
-          )}
+          {!node && !group && <p class="meta">{t("topology:selectHint")}</p>}
           {group && (
             <>
               <h2>{group.label}</h2>
-              <p>
-                A group of {group.count.toLocaleString("en")} {group.kind.replace("_", " ")} nodes.
-              </p>
+              <p>{t("topology:group.of", { count: group.count, kind: t(KIND_LABELS[group.kind]) })}</p>
               <button type="button" onClick={() => toggle(group.id)}>
-                Close group
+                {t("topology:group.close")}
               </button>
             </>
           )}
@@ -218,13 +213,13 @@ export function TopologyPage({ loc }: { loc: Location }) {
             <>
               <h2>{node.label}</h2>
               <p>
-                {node.type.replace("_", " ")} {node.subtitle && <span class="meta">({node.subtitle})</span>}{" "}
+                {t(KIND_LABELS[node.type])} {node.subtitle && <span class="meta">({node.subtitle})</span>}{" "}
                 {node.status && <Status value={node.status} />}
               </p>
               <div class="actions">
                 {detailHref(node) && (
                   <Link href={detailHref(node)!} class="button">
-                    Open details
+                    {t("topology:openDetails")}
                   </Link>
                 )}
                 {isBlastKind(node.type) && (
@@ -234,7 +229,7 @@ export function TopologyPage({ loc }: { loc: Location }) {
                     disabled={walk.busy}
                     onClick={() => void (blast ? setBlast(undefined) : showBlast(node))}
                   >
-                    {blast ? "Hide blast radius" : "Show blast radius"}
+                    {blast ? t("topology:blast.hide") : t("topology:blast.show")}
                   </button>
                 )}
               </div>
@@ -244,12 +239,12 @@ export function TopologyPage({ loc }: { loc: Location }) {
                 <div class="blast">
                   <p>
                     {/* The summary says the node's actual state, and the impact as a what-if unless it is out (docs/adr/0467). */}
-                    <strong>{blast.total_impact_count} impacted.</strong> {blast.summary}
+                    <strong>{t("topology:blast.impacted", { count: blast.total_impact_count })}</strong> {blast.summary}
                   </p>
                   <ul>
                     {impacted.map((a) => (
                       <li key={`${a.asset_type}:${a.asset_id}`}>
-                        {a.name} <span class="meta">({a.asset_type.replace("_", " ")})</span>
+                        {a.name} <span class="meta">({kindLabel(t, a.asset_type)})</span>
                       </li>
                     ))}
                   </ul>
@@ -261,24 +256,22 @@ export function TopologyPage({ loc }: { loc: Location }) {
       </div>
       {data && data.groups.length > 0 && (
         <>
-          <h2>Groups</h2>
+          <h2>{t("topology:groups")}</h2>
           <ul class="group-list">
             {data.groups.map((g) => (
               <li key={g.id} style={{ marginLeft: `${(g.id.split(".").length - 1) * 1.25}rem` }}>
                 <button type="button" class="link" aria-expanded={g.open} disabled={partial} onClick={() => toggle(g.id)}>
                   {g.label}
                 </button>{" "}
-                <span class="meta">
-                  {g.count.toLocaleString("en")} {g.kind.replace("_", " ")}
-                </span>
+                <span class="meta">{t("topology:group.count", { count: g.count, kind: t(KIND_LABELS[g.kind]) })}</span>
               </li>
             ))}
           </ul>
         </>
       )}
-      <h2>Nodes</h2>
+      <h2>{t("topology:nodes")}</h2>
       <label class="filter">
-        Find a node
+        {t("topology:find")}
         <input type="search" value={filter} onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)} />
       </label>
       <ul class="node-list">
@@ -288,13 +281,13 @@ export function TopologyPage({ loc }: { loc: Location }) {
               {n.label}
             </button>{" "}
             <span class="meta">
-              {n.type.replace("_", " ")}
-              {data?.shownAs(n.id) !== n.id && ", in a closed group"}
+              {t(KIND_LABELS[n.type])}
+              {data?.shownAs(n.id) !== n.id && t("topology:inClosedGroup")}
             </span>
           </li>
         ))}
       </ul>
-      {listed.length > LIST_LIMIT && <p class="meta">{listed.length - LIST_LIMIT} more: narrow the search.</p>}
+      {listed.length > LIST_LIMIT && <p class="meta">{t("topology:more", { count: listed.length - LIST_LIMIT })}</p>}
     </section>
   );
 }
