@@ -2,6 +2,7 @@
 // the password, the sessions and deleting the account. The user shape itself is auth.ts's PublicUser.
 import * as v from "valibot";
 import { DisplayName, USER_READ_ONLY } from "../verbs/admin-users/input-schemas.ts";
+import { LOCALES } from "../identity/locales.ts";
 import { Email, Password, PublicUser } from "./auth.ts";
 import { writeBody } from "./fields.ts";
 
@@ -14,6 +15,12 @@ export const ProfilePatch = writeBody(
     display_name: v.optional(DisplayName),
     email: v.optional(Email),
     current_password: v.optional(v.pipe(Password, v.description("Required when email changes."))),
+    locale: v.optional(
+      v.pipe(
+        v.nullable(v.picklist(LOCALES, `Must be one of: ${LOCALES.join(", ")}, or null.`)),
+        v.description("The console's language; null follows the browser."),
+      ),
+    ),
   },
   SELF_READ_ONLY,
 );

@@ -2,6 +2,7 @@
 // (spec/catalogue.tsv, group auth; docs/architecture.md, API contracts). Tokens: tokens.ts; provider
 // sign-in: oauth.ts; the caller's own account: account.ts.
 import * as v from "valibot";
+import { LOCALES } from "../identity/locales.ts";
 import { DisplayName } from "../verbs/admin-users/input-schemas.ts";
 
 export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email("Enter a valid email address."), v.maxLength(254));
@@ -22,6 +23,7 @@ export const PublicUser = v.object({
   is_service_account: v.boolean(),
   must_change_password: v.boolean(),
   avatar_url: v.nullable(v.string()),
+  locale: v.pipe(v.nullable(v.picklist(LOCALES)), v.description("The console's language; null follows the browser.")),
   last_login_at: v.nullable(v.string()),
   created_at: v.string(),
 });

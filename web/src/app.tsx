@@ -28,7 +28,10 @@ import { SettingsPage } from "./settings/settings-page.tsx";
 import { maintenanceScreen } from "./maintenance/routes.tsx";
 import { statusPagesScreen } from "./status-pages/routes.tsx";
 import { Link, match, navigate, useLocation } from "./router.tsx";
+import { setLocale } from "./i18n/i18n.ts";
+import { useT } from "./i18n/use-t.ts";
 import { GlobalSearch } from "./shell/global-search.tsx";
+import { LanguagePicker } from "./shell/language-picker.tsx";
 import { SideNav } from "./shell/side-nav.tsx";
 import { ThemeToggle } from "./theme.tsx";
 import { LazyTopology } from "./topology/lazy-topology.tsx";
@@ -44,36 +47,42 @@ type Gate =
 const callback = takeOAuthCallback();
 
 export function App() {
+  const t = useT();
   const [gate, setGate] = useState<Gate>({ kind: "loading" });
 
   const load = async (notice?: string): Promise<void> => {
     try {
       // Who is signed in first: a returning operator's screen needs one round trip less.
       const { data, response } = await api.GET("/api/v1/auth/me");
-      if (data) return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
+      if (data) {
+        // The user's language wins over the browser's (null: follow the browser).
+        await setLocale(data.locale);
+        return setGate({ kind: "ready", session: sessionOf(data, signOut, () => load()) });
+      }
       // 401 signed out; before first run there is no user to be (404).
       if (response.status >= 500) throw new ApiProblem(response.status, undefined);
       const status = await ok(api.GET("/api/v1/bootstrap/status"));
       if (status.needs_bootstrap) return setGate({ kind: "first-run" });
       setGate({ kind: "sign-in", ...(notice ? { notice } : {}) });
     } catch (e) {
-      setGate({ kind: "error", message: e instanceof ApiProblem ? e.message : `The server cannot be reached (${messageOf(e)}).` });
+      setGate({ kind: "error", message: e instanceof ApiProblem ? e.message : t("shell:error.unreachable", { reason: messageOf(e) }) });
     }
   };
   const signOut = async () => {
     await api.POST("/api/v1/auth/logout").catch(() => undefined);
-    setGate({ kind: "sign-in", notice: "You are signed out." });
+    await setLocale(null);
+    setGate({ kind: "sign-in", notice: t("shell:notice.signedOut") });
   };
 
   useEffect(() => {
     void load();
-    return onUnauthorized(() => setGate({ kind: "sign-in", notice: "Your session has ended; sign in again." }));
+    return onUnauthorized(() => setGate({ kind: "sign-in", notice: t("shell:notice.sessionEnded") }));
   }, []);
 
   if (gate.kind === "loading")
     return (
       <p class="splash" aria-busy="true">
-        Loading…
+        {t("common:loading")}
       </p>
     );
   if (gate.kind === "error")
@@ -81,7 +90,7 @@ export function App() {
       <main class="auth-card">
         <Notice kind="error">{gate.message}</Notice>
         <button type="button" onClick={() => void load()}>
-          Try again
+          {t("common:tryAgain")}
         </button>
       </main>
     );
@@ -96,6 +105,7 @@ export function App() {
 }
 
 function Shell() {
+  const t = useT();
   const session = useSession();
   const loc = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -104,28 +114,29 @@ function Shell() {
   return (
     <div class="shell">
       <a class="skip" href="#main">
-        Skip to content
+        {t("shell:skipToContent")}
       </a>
       <header class="topbar">
         <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
-          Menu
+          {t("shell:menu")}
         </button>
         <Link href="/" class="brand">
-          Control plane
+          {t("shell:brand")}
         </Link>
         {session.can("read:search") && <GlobalSearch />}
         <div class="topbar-right">
           {readOnly && (
-            <span class="badge" title="Your role can read everything and change nothing">
-              read-only
+            <span class="badge" title={t("shell:readOnly.title")}>
+              {t("shell:readOnly.badge")}
             </span>
           )}
           <span class="who">
             {session.user.display_name ?? session.user.email} <span class="meta">({session.user.role})</span>
           </span>
+          <LanguagePicker />
           <ThemeToggle />
           <button type="button" onClick={() => void session.signOut()}>
-            Sign out
+            {t("shell:signOut")}
           </button>
         </div>
       </header>
@@ -138,6 +149,7 @@ function Shell() {
 }
 
 function Screen() {
+  const t = useT();
   const loc = useLocation();
   const path = loc.path;
   if (path === "/" || path === "") return <MonitoringOverview />;
@@ -182,10 +194,10 @@ function Screen() {
   if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} />;
   return (
     <section>
-      <h1>Not found</h1>
-      <p>There is no screen at {path}.</p>
+      <h1>{t("shell:notFound.title")}</h1>
+      <p>{t("shell:notFound.text", { path })}</p>
       <button type="button" onClick={() => navigate("/")}>
-        Go to the overview
+        {t("shell:notFound.home")}
       </button>
     </section>
   );

@@ -8,6 +8,7 @@
 // `onLive` also runs when the socket fails or is not ready within a few seconds, so a screen without its
 // stream still reads.
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useT } from "./i18n/use-t.ts";
 
 export type LiveState = "connecting" | "live" | "offline";
 
@@ -114,9 +115,10 @@ export function useCoalesced(read: () => void, { settleMs = 1500 } = {}): { soon
 }
 
 export function LiveBadge({ state }: { state: LiveState }) {
+  const t = useT();
   return (
     <span class={`live live-${state}`} role="status">
-      {state === "live" ? "Live" : state === "connecting" ? "Connecting…" : "Offline, retrying"}
+      {state === "live" ? t("common:live.live") : state === "connecting" ? t("common:live.connecting") : t("common:live.offline")}
     </span>
   );
 }

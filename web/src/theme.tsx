@@ -1,6 +1,7 @@
 // Light and dark themes: the system's preference (prefers-color-scheme) unless the operator picked one,
 // which is remembered in this browser.
 import { useState } from "preact/hooks";
+import { useT } from "./i18n/use-t.ts";
 
 type Theme = "light" | "dark" | "system";
 const KEY = "svc-theme";
@@ -15,6 +16,7 @@ export function initTheme(): void {
 }
 
 export function ThemeToggle() {
+  const t = useT();
   const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem(KEY) as Theme | null) ?? "system");
   const change = (e: Event) => {
     const next = (e.currentTarget as HTMLSelectElement).value as Theme;
@@ -25,11 +27,11 @@ export function ThemeToggle() {
   };
   return (
     <label class="theme-toggle">
-      <span class="visually-hidden">Theme</span>
-      <select value={theme} onChange={change} aria-label="Theme">
-        <option value="system">System theme</option>
-        <option value="light">Light</option>
-        <option value="dark">Dark</option>
+      <span class="visually-hidden">{t("shell:theme.label")}</span>
+      <select value={theme} onChange={change} aria-label={t("shell:theme.label")}>
+        <option value="system">{t("shell:theme.system")}</option>
+        <option value="light">{t("shell:theme.light")}</option>
+        <option value="dark">{t("shell:theme.dark")}</option>
       </select>
     </label>
   );

@@ -28,7 +28,7 @@ export function profileRoutes(app: Hono<AppEnv>): void {
       method: "patch",
       path: "/api/v1/users/me",
       tag: "users",
-      summary: "Change your display name or email address (an email change needs current_password)",
+      summary: "Change your display name, email address (needs current_password) or console language",
       description: "Read-only fields of the user shape (id, role, scopes, ...) are ignored; any other unknown field is a 422 naming it.",
       body: ProfilePatch,
       response: { schema: PublicUser },

@@ -36,6 +36,8 @@ export const users = pgTable(
     /** Last accepted TOTP time step, so a code cannot be replayed inside its window. */
     mfa_last_step: integer("mfa_last_step"),
     avatar_path: text("avatar_path"),
+    /** The console's language (en | de | fr | es); null follows the browser (docs/adr/0479-console-i18n.md). */
+    locale: text("locale"),
     last_login_at: tz("last_login_at"),
     ...timestamps,
   },

@@ -1,8 +1,9 @@
-// PATCH /users/me: display name and e-mail address. Changing the address needs the current password
+// PATCH /users/me: display name, e-mail address and the console's language. Changing the address needs the current password
 // (it is the sign-in name); only the fields given change, and the audit entry holds before and after.
 import { and, eq, ne, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
+import type { Locale } from "../../identity/locales.ts";
 import { roleScopes } from "../../identity/role-scopes.ts";
 import { findUser, lockUser } from "../admin-users/user-rows.ts";
 import { type PublicUser, publicUser } from "../auth/public-user.ts";
@@ -13,6 +14,7 @@ export interface ProfileInput {
   display_name?: string | null | undefined;
   email?: string | undefined;
   current_password?: string | undefined;
+  locale?: Locale | null | undefined;
 }
 
 export const updateMyProfile = defineVerb<ProfileInput, PublicUser, boolean>(
@@ -34,8 +36,9 @@ export const updateMyProfile = defineVerb<ProfileInput, PublicUser, boolean>(
   },
   async (s, input, emailChanges) => {
     const user = await lockUser(s.tx, requireSelfWrite(s.ctx).userId);
-    const changes: { display_name?: string | null; email?: string } = {};
+    const changes: { display_name?: string | null; email?: string; locale?: Locale | null } = {};
     if (input.display_name !== undefined && input.display_name !== user.display_name) changes.display_name = input.display_name;
+    if (input.locale !== undefined && input.locale !== user.locale) changes.locale = input.locale;
     if (emailChanges) {
       const [taken] = await s.tx
         .select({ id: users.id })

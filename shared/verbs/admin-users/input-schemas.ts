@@ -27,4 +27,6 @@ export const USER_READ_ONLY = [
   "failed_logins",
   "locked_until",
   "masquerade_by",
+  // The user's own choice (PATCH /users/me); an administrator does not pick it for them.
+  "locale",
 ];

@@ -1,4 +1,5 @@
 import type { users } from "../../db/schema/index.ts";
+import type { Locale } from "../../identity/locales.ts";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -16,6 +17,7 @@ export function publicUser(u: UserRow, scopes: string[]) {
     is_service_account: u.is_service_account,
     must_change_password: u.must_change_password,
     avatar_url: u.avatar_path ? `/user-icons/${u.avatar_path}` : null,
+    locale: u.locale as Locale | null,
     last_login_at: u.last_login_at?.toISOString() ?? null,
     created_at: u.created_at.toISOString(),
   };

@@ -9568,7 +9568,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change your display name or email address (an email change needs current_password)
+         * Change your display name, email address (needs current_password) or console language
          * @description Read-only fields of the user shape (id, role, scopes, ...) are ignored; any other unknown field is a 422 naming it.
          */
         patch: operations["patchApiV1UsersMe"];
@@ -11300,6 +11300,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             locked_until: string | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
@@ -11357,6 +11359,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -11447,6 +11451,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -11506,6 +11512,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -11630,6 +11638,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             locked_until: string | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
@@ -11709,6 +11719,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -11763,6 +11775,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -14920,6 +14934,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15120,6 +15136,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15196,6 +15214,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15343,6 +15363,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15418,6 +15440,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         masquerade_by: number | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -15503,6 +15527,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
                         role: string;
@@ -15698,6 +15724,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -15938,6 +15966,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16057,6 +16087,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16112,6 +16144,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16446,6 +16480,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -16499,6 +16535,8 @@ export interface operations {
                             is_admin: boolean;
                             is_service_account: boolean;
                             last_login_at: string | null;
+                            /** @description The console's language; null follows the browser. */
+                            locale: ("en" | "de" | "fr" | "es") | null;
                             mfa_enabled: boolean;
                             must_change_password: boolean;
                             role: string;
@@ -36659,6 +36697,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -36674,6 +36714,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
                         role: string;
@@ -36761,6 +36803,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         locked_until: string | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -36805,6 +36849,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         masquerade_by: number | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
@@ -36834,6 +36880,8 @@ export interface operations {
                     display_name?: string | null;
                     /** Format: email */
                     email?: string;
+                    /** @description The console's language; null follows the browser. */
+                    locale?: ("en" | "de" | "fr" | "es") | null;
                 };
             };
         };
@@ -36854,6 +36902,8 @@ export interface operations {
                         is_admin: boolean;
                         is_service_account: boolean;
                         last_login_at: string | null;
+                        /** @description The console's language; null follows the browser. */
+                        locale: ("en" | "de" | "fr" | "es") | null;
                         mfa_enabled: boolean;
                         must_change_password: boolean;
                         role: string;

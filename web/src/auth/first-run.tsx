@@ -5,6 +5,7 @@ import { api, ok } from "../api/client.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { initializeThroughProvider, OAuthButtons } from "./oauth.tsx";
 import { useSubmit } from "./use-submit.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export function FirstRun({
   onDone,
@@ -15,6 +16,7 @@ export function FirstRun({
   providerCode?: string | undefined;
   provider?: string | undefined;
 }) {
+  const t = useT();
   const [form, setForm] = useState({ setup_token: "", email: "", display_name: "", password: "" });
   const submit = useSubmit();
   const set = (k: keyof typeof form) => (value: string) => setForm({ ...form, [k]: value });
@@ -32,15 +34,15 @@ export function FirstRun({
   };
   return (
     <main class="auth-card" aria-labelledby="first-run-title">
-      <h1 id="first-run-title">Set up the control plane</h1>
+      <h1 id="first-run-title">{t("auth:firstRun.title")}</h1>
       <p>
-        {providerCode ? `Your ${provider ?? "provider"} account becomes the administrator. ` : "Create the first administrator. "}
-        The setup token is SVC_SETUP_TOKEN, or the one the first start wrote to its log.
+        {providerCode ? t("auth:firstRun.viaProvider", { provider: provider ?? t("auth:firstRun.provider") }) : t("auth:firstRun.create")}
+        {t("auth:firstRun.token")}
       </p>
       <form onSubmit={send} noValidate>
         <TextInput
           id="setup-token"
-          label="Setup token"
+          label={t("auth:firstRun.setupToken")}
           type="password"
           autoComplete="off"
           required
@@ -52,7 +54,7 @@ export function FirstRun({
           <>
             <TextInput
               id="admin-email"
-              label="Email"
+              label={t("auth:email")}
               type="email"
               autoComplete="username"
               required
@@ -62,7 +64,7 @@ export function FirstRun({
             />
             <TextInput
               id="admin-name"
-              label="Display name (optional)"
+              label={t("auth:firstRun.displayName")}
               autoComplete="name"
               value={form.display_name}
               error={submit.fields.display_name}
@@ -70,23 +72,23 @@ export function FirstRun({
             />
             <TextInput
               id="admin-password"
-              label="Password"
+              label={t("auth:password")}
               type="password"
               autoComplete="new-password"
               required
               value={form.password}
               error={submit.fields.password}
               onValue={set("password")}
-              hint="At least 12 characters; a passphrase is fine."
+              hint={t("auth:firstRun.passwordHint")}
             />
           </>
         )}
         {/* A field's message (a short password) is shown at its field, not a second time here. */}
         <Notice kind="error">{submit.errorBesides(Object.keys(form))}</Notice>
         <button type="submit" class="primary" disabled={submit.busy}>
-          {submit.busy ? "Creating…" : "Create administrator"}
+          {submit.busy ? t("auth:firstRun.creating") : t("auth:firstRun.submit")}
         </button>
-        {!providerCode && <OAuthButtons verb="Set up" />}
+        {!providerCode && <OAuthButtons action="setUp" />}
       </form>
     </main>
   );

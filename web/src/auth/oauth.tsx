@@ -4,6 +4,7 @@
 // first run, when the provider's account becomes the administrator with the setup token.
 import { api, ok } from "../api/client.ts";
 import { useLoad } from "../use-load.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export interface Callback {
   mfaToken?: string;
@@ -28,13 +29,15 @@ export function takeOAuthCallback(): Callback {
   return out;
 }
 
-export function OAuthButtons({ verb }: { verb: string }) {
+/** "Sign in with GitHub" on the sign-in screen, "Set up with GitHub" on the first run. */
+export function OAuthButtons({ action }: { action: "signIn" | "setUp" }) {
+  const t = useT();
   const providers = useLoad(() => ok(api.GET("/api/v1/auth/oauth/providers")), []);
   const list = providers.data?.providers ?? [];
   if (list.length === 0) return null;
   return (
     <div class="oauth">
-      <p class="meta">or</p>
+      <p class="meta">{t("auth:oauth.or")}</p>
       {list.map((p) => (
         <a
           key={p.name}
@@ -43,7 +46,7 @@ export function OAuthButtons({ verb }: { verb: string }) {
             p.type === "oidc" ? `/api/v1/auth/oauth/oidc/${encodeURIComponent(p.name)}` : `/api/v1/auth/oauth/${encodeURIComponent(p.name)}`
           }
         >
-          {verb} with {p.label}
+          {action === "signIn" ? t("auth:oauth.signIn", { provider: p.label }) : t("auth:oauth.setUp", { provider: p.label })}
         </a>
       ))}
     </div>

@@ -6,10 +6,12 @@ import { api, ok } from "../api/client.ts";
 import { Notice, TextInput } from "../components/field.tsx";
 import { OAuthButtons } from "./oauth.tsx";
 import { useSubmit } from "./use-submit.ts";
+import { useT } from "../i18n/use-t.ts";
 
 type Step = { kind: "password" } | { kind: "mfa"; mfa_token: string } | { kind: "change"; change_token: string };
 
 export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notice?: string | undefined; mfaToken?: string | undefined }) {
+  const t = useT();
   const [step, setStep] = useState<Step>(mfaToken ? { kind: "mfa", mfa_token: mfaToken } : { kind: "password" });
   const [form, setForm] = useState({ email: "", password: "", code: "", new_password: "", confirm: "" });
   const submit = useSubmit();
@@ -25,7 +27,7 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
       } else if (step.kind === "mfa") {
         await ok(api.POST("/api/v1/auth/mfa/verify", { body: { mfa_token: step.mfa_token, code: form.code.trim() } }));
       } else {
-        if (form.new_password !== form.confirm) throw new Error("The two new passwords differ.");
+        if (form.new_password !== form.confirm) throw new Error(t("auth:passwordsDiffer"));
         await ok(
           api.POST("/api/v1/auth/force-change-password", { body: { change_token: step.change_token, new_password: form.new_password } }),
         );
@@ -34,7 +36,7 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
     });
   };
 
-  const title = step.kind === "password" ? "Sign in" : step.kind === "mfa" ? "Two-factor code" : "Choose a new password";
+  const title = step.kind === "password" ? t("auth:signIn") : step.kind === "mfa" ? t("auth:mfa.title") : t("auth:change.title");
   return (
     <main class="auth-card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">{title}</h1>
@@ -44,7 +46,7 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
           <>
             <TextInput
               id="email"
-              label="Email"
+              label={t("auth:email")}
               type="email"
               autoComplete="username"
               required
@@ -54,7 +56,7 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
             />
             <TextInput
               id="password"
-              label="Password"
+              label={t("auth:password")}
               type="password"
               autoComplete="current-password"
               required
@@ -67,7 +69,7 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
         {step.kind === "mfa" && (
           <TextInput
             id="mfa-code"
-            label="Code from your authenticator app (or a backup code)"
+            label={t("auth:mfa.code")}
             inputMode="numeric"
             autoComplete="one-time-code"
             required
@@ -78,10 +80,10 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
         )}
         {step.kind === "change" && (
           <>
-            <p>An administrator set your password; choose your own before going on.</p>
+            <p>{t("auth:change.text")}</p>
             <TextInput
               id="new-password"
-              label="New password"
+              label={t("auth:change.new")}
               type="password"
               autoComplete="new-password"
               required
@@ -91,7 +93,7 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
             />
             <TextInput
               id="confirm-password"
-              label="New password again"
+              label={t("auth:change.again")}
               type="password"
               autoComplete="new-password"
               required
@@ -102,12 +104,12 @@ export function SignIn({ onDone, notice, mfaToken }: { onDone: () => void; notic
         )}
         <Notice kind="error">{submit.error}</Notice>
         <button type="submit" class="primary" disabled={submit.busy}>
-          {submit.busy ? "Checking…" : step.kind === "password" ? "Sign in" : "Continue"}
+          {submit.busy ? t("auth:checking") : step.kind === "password" ? t("auth:signIn") : t("auth:continue")}
         </button>
-        {step.kind === "password" && <OAuthButtons verb="Sign in" />}
+        {step.kind === "password" && <OAuthButtons action="signIn" />}
         {step.kind !== "password" && (
           <button type="button" class="link" onClick={() => setStep({ kind: "password" })}>
-            Back to sign-in
+            {t("auth:back")}
           </button>
         )}
       </form>

@@ -4,6 +4,7 @@ import type { ComponentChildren } from "preact";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Dialog } from "./dialog.tsx";
 import { Notice } from "./field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export function DeleteDialog({
   name,
@@ -21,13 +22,14 @@ export function DeleteDialog({
   /** What deleting it does. */
   children: ComponentChildren;
 }) {
+  const t = useT();
   const submit = useSubmit();
   const onSubmit = (e: Event) => {
     e.preventDefault();
     void submit.run(remove);
   };
   return (
-    <Dialog title={`Delete ${name}?`} onClose={onClose}>
+    <Dialog title={t("common:delete.title", { name })} onClose={onClose}>
       <form onSubmit={onSubmit}>
         <p>{children}</p>
         <Notice kind="error">{submit.error}</Notice>
@@ -36,7 +38,7 @@ export function DeleteDialog({
             {button}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </form>

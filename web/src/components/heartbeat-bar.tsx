@@ -3,6 +3,8 @@
 // colour; styles.css, .beat-*). The bar is one tab stop: arrow keys, Home and End move between results,
 // and hovering or focusing one shows its time, state, latency and message.
 import { useState } from "preact/hooks";
+import { activeLocale, t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 export interface Beat {
   ts: string;
@@ -16,18 +18,20 @@ export interface Beat {
 export const BEATS = 50;
 
 export function describeBeat(b: Beat): string {
-  const latency = b.latency_ms == null ? "" : `, ${Math.round(b.latency_ms)} ms`;
-  const msg = b.msg === undefined ? "message arrives with the next read" : (b.msg ?? "no message");
-  return `${b.status} at ${new Date(b.ts).toLocaleString()}${latency}: ${msg}`;
+  const latency = b.latency_ms == null ? "" : t("common:beat.latency", { ms: Math.round(b.latency_ms) });
+  const msg = b.msg === undefined ? t("common:beat.msgLater") : (b.msg ?? t("common:beat.noMsg"));
+  return t("common:beat.describe", { status: b.status, at: new Date(b.ts).toLocaleString(activeLocale()), latency, msg });
 }
 
 export function HeartbeatBar({ beats, label }: { beats: readonly Beat[]; label: string }) {
+  // Re-renders on a language change; describeBeat translates with the module's t.
+  useT();
   const shown = beats.slice(-BEATS);
   // The result the keyboard is on (the newest until moved), and the one whose details show.
   const [at, setAt] = useState<number | undefined>(undefined);
   const [open, setOpen] = useState<number | undefined>(undefined);
   const cursor = Math.min(at ?? shown.length - 1, shown.length - 1);
-  if (shown.length === 0) return <span class="meta">No results yet</span>;
+  if (shown.length === 0) return <span class="meta">{t("common:beat.none")}</span>;
   const move = (e: KeyboardEvent) => {
     const to =
       e.key === "ArrowLeft"
@@ -50,7 +54,7 @@ export function HeartbeatBar({ beats, label }: { beats: readonly Beat[]; label: 
   return (
     <div class="heartbeats-wrap">
       {/* biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; these are results, one tab stop moved by the arrow keys */}
-      <div class="heartbeats" role="group" aria-label={`${label}: last ${shown.length} results, oldest first`} onKeyDown={move}>
+      <div class="heartbeats" role="group" aria-label={t("common:beat.bar", { label, count: shown.length })} onKeyDown={move}>
         {Array.from({ length: BEATS - shown.length }, (_, i) => (
           <span key={`gap-${i}`} class="beat beat-none" aria-hidden="true" />
         ))}

@@ -1,4 +1,5 @@
 // Previous / next over a list envelope's page (offset, limit, total), for the lists on a record's page.
+import { useT } from "../i18n/use-t.ts";
 export function Pager({
   offset,
   limit,
@@ -12,17 +13,16 @@ export function Pager({
   onOffset: (offset: number) => void;
   label: string;
 }) {
+  const t = useT();
   if (total <= limit) return null;
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
-        Previous
+        {t("common:pager.previous")}
       </button>
-      <span>
-        {offset + 1}–{Math.min(offset + limit, total)} of {total}
-      </span>
+      <span>{t("common:pager.range", { from: offset + 1, to: Math.min(offset + limit, total), total })}</span>
       <button type="button" disabled={offset + limit >= total} onClick={() => onOffset(offset + limit)}>
-        Next
+        {t("common:pager.next")}
       </button>
     </nav>
   );

@@ -6,6 +6,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 /** The referenced group as the picker needs it (an inventory group definition fits). */
 export interface RefSource {
@@ -43,6 +45,7 @@ export function RefPicker({
   onValue: (id: string) => void;
   a11y: { id: string; "aria-invalid": boolean; "aria-describedby"?: string };
 }) {
+  useT();
   const [text, setText] = useState("");
   const [label, setLabel] = useState("");
   const [open, setOpen] = useState(false);
@@ -84,7 +87,10 @@ export function RefPicker({
         setLabel(name);
         setText((t) => (t === `#${value}` ? name : t));
       },
-      (e: unknown) => mounted.current && known.current === value && setError(`${source.noun} #${value}: ${messageOf(e)}`),
+      (e: unknown) =>
+        mounted.current &&
+        known.current === value &&
+        setError(t("common:ref.loadFailed", { noun: source.noun, id: value, reason: messageOf(e) })),
     );
   }, [value, source.itemPath]);
 
@@ -127,7 +133,7 @@ export function RefPicker({
 
   const shownForQuery = matches?.query === query ? matches : undefined;
   const choices: Choice[] = [
-    ...(query === "" ? [{ id: "", name: "None" }] : []),
+    ...(query === "" ? [{ id: "", name: t("common:ref.none") }] : []),
     ...(matches?.items ?? []).map((r) => ({ id: String(r.id), name: nameOf(r) })),
   ];
 
@@ -182,14 +188,14 @@ export function RefPicker({
   const status = !open
     ? ""
     : error
-      ? `Search failed: ${error}`
+      ? t("common:ref.failed", { reason: error })
       : searching || !shownForQuery
-        ? "Searching…"
+        ? t("common:ref.searching")
         : shownForQuery.total === 0
-          ? `No ${source.noun} matches “${query}”`
+          ? t("common:ref.nothing", { noun: source.noun, query })
           : shownForQuery.total > shownForQuery.items.length
-            ? `${shownForQuery.items.length} of ${shownForQuery.total} shown: type more of the name to narrow them`
-            : `${shownForQuery.total} ${shownForQuery.total === 1 ? "match" : "matches"}`;
+            ? t("common:ref.some", { shown: shownForQuery.items.length, total: shownForQuery.total })
+            : t("common:ref.count", { count: shownForQuery.total });
 
   return (
     <div class="ref-picker">
@@ -203,7 +209,7 @@ export function RefPicker({
         aria-expanded={open}
         aria-controls={listId}
         aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
-        placeholder="Search by name…"
+        placeholder={t("common:ref.placeholder")}
         value={text}
         onInput={(e) => {
           setText((e.currentTarget as HTMLInputElement).value);
@@ -214,7 +220,14 @@ export function RefPicker({
         onClick={() => setOpen(true)}
       />
       <div class="ref-picker-popup">
-        <div role="listbox" id={listId} aria-label={`${source.noun} matches`} aria-busy={searching} hidden={!open} class="ref-picker-list">
+        <div
+          role="listbox"
+          id={listId}
+          aria-label={t("common:ref.list", { noun: source.noun })}
+          aria-busy={searching}
+          hidden={!open}
+          class="ref-picker-list"
+        >
           {open &&
             choices.map((c, i) => (
               // biome-ignore lint/a11y/useFocusableInteractive: the focus stays in the input; the active option is aria-activedescendant

@@ -1,6 +1,7 @@
 // The end of an edit form: the save's error (a 412 offers to load the version someone else saved, as
 // If-Match refused ours) and the Save / Cancel buttons.
 import { Notice } from "./field.tsx";
+import { useT } from "../i18n/use-t.ts";
 
 export function SaveBar({
   error,
@@ -17,13 +18,14 @@ export function SaveBar({
   /** The submit button's words ("Create monitor", "Save changes"). */
   label: string;
 }) {
+  const t = useT();
   return (
     <>
       {conflict ? (
         <div class="notice notice-error" role="alert">
           <p>{error}</p>
           <button type="button" onClick={onLoadTheirs}>
-            Load their version
+            {t("common:save.loadTheirs")}
           </button>
         </div>
       ) : (
@@ -31,10 +33,10 @@ export function SaveBar({
       )}
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? "Saving…" : label}
+          {busy ? t("common:save.saving") : label}
         </button>
         <button type="button" onClick={() => history.back()}>
-          Cancel
+          {t("common:cancel")}
         </button>
       </div>
     </>

@@ -4,6 +4,7 @@
 // read by a screen reader, so the figure carries a text summary of each series' latest value and range.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type uPlot from "uplot";
+import { useT } from "../i18n/use-t.ts";
 
 export interface ChartSeries {
   label: string;
@@ -74,6 +75,7 @@ export function TimeChart({
   const range = useRef(span);
   range.current = span;
   const chart = useRef<uPlot | undefined>(undefined);
+  const t = useT();
   const [failed, setFailed] = useState<string | undefined>();
   const theme = useThemeVersion();
   // The chart is rebuilt only when its shape changes; new points go through setData (live updates).
@@ -185,7 +187,7 @@ export function TimeChart({
       ) : (
         <div ref={box} class="time-chart-plot" role="img" aria-label={label} />
       )}
-      {times.length === 0 && <p class="empty">No data in this period yet.</p>}
+      {times.length === 0 && <p class="empty">{t("common:chart.noData")}</p>}
     </figure>
   );
 }

@@ -2,6 +2,8 @@
 // hover and for assistive technology (<time datetime> and its title). Every shown time shares one
 // minute timer, started while any is on screen, so a screen with a thousand rows still redraws once a minute.
 import { useEffect, useState } from "preact/hooks";
+import { activeLocale } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 
 const MINUTE = 60_000;
 const listeners = new Set<() => void>();
@@ -28,9 +30,20 @@ function useMinute(): number {
   return now;
 }
 
-// The browser's language and time zone (undefined locale = the user's own).
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto", style: "short" });
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "long" });
+// The console's language (i18n/i18n.ts) and the browser's time zone; one formatter pair per language.
+const formatters = new Map<string, { relative: Intl.RelativeTimeFormat; exact: Intl.DateTimeFormat }>();
+function formatter() {
+  const lang = activeLocale();
+  let f = formatters.get(lang);
+  if (!f) {
+    f = {
+      relative: new Intl.RelativeTimeFormat(lang, { numeric: "auto", style: "short" }),
+      exact: new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "long" }),
+    };
+    formatters.set(lang, f);
+  }
+  return f;
+}
 
 /** Largest unit first: the first whose size the distance reaches is the one said. */
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -46,14 +59,14 @@ const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
 export function relativeTo(at: Date, now: number): string {
   const diff = at.getTime() - now;
   for (const [unit, size] of UNITS) {
-    if (Math.abs(diff) >= size) return relative.format(Math.trunc(diff / size), unit);
+    if (Math.abs(diff) >= size) return formatter().relative.format(Math.trunc(diff / size), unit);
   }
-  return relative.format(0, "second");
+  return formatter().relative.format(0, "second");
 }
 
 /** The exact moment in the user's locale and time zone, the zone named ("29 Nov 2026, 14:03:07 CET"). */
 export function exactTime(at: Date): string {
-  return exact.format(at);
+  return formatter().exact.format(at);
 }
 
 /**
@@ -61,6 +74,7 @@ export function exactTime(at: Date): string {
  * or it is not a date.
  */
 export function RelativeTime({ at, empty = "—" }: { at: string | null | undefined; empty?: string }) {
+  useT();
   const now = useMinute();
   const date = at ? new Date(at) : undefined;
   if (!date || Number.isNaN(date.getTime())) return <>{empty}</>;

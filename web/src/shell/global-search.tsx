@@ -10,7 +10,10 @@ import { ApiProblem, messageOf } from "../api/problem.ts";
 import { useLatestSearch } from "../components/use-latest-search.ts";
 import { GROUPS } from "../inventory/groups.ts";
 import type { GroupKey } from "../inventory/types.ts";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { navigate } from "../router.tsx";
+import { GROUP_TITLES } from "./group-titles.ts";
 
 type Results = paths["/api/v1/search"]["get"]["responses"][200]["content"]["application/json"];
 type Kind = Results["results"][number]["type"];
@@ -64,9 +67,9 @@ function sectionsOf(results: Results | undefined): Section[] {
       options.push({
         id: `${kind}-more`,
         href: `/inventory/${group.key}?q=${encodeURIComponent(results.query)}`,
-        label: `All ${group.title.toLowerCase()} matching “${results.query}”`,
+        label: t("shell:search.more", { group: t(GROUP_TITLES[group.key]), query: results.query }),
       });
-    sections.push({ kind, title: group.title, options });
+    sections.push({ kind, title: t(GROUP_TITLES[group.key]), options });
   }
   return sections;
 }
@@ -98,6 +101,7 @@ function useShortcuts(input: RefObject<HTMLInputElement | null>): void {
 }
 
 export function GlobalSearch() {
+  const t = useT();
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
@@ -157,18 +161,18 @@ export function GlobalSearch() {
     ? ""
     : error !== undefined
       ? error instanceof ApiProblem && error.status === 429
-        ? `Too many searches at once; trying again in ${Math.max(1, error.retryAfter ?? 0)} s.`
-        : `Search failed: ${messageOf(error)}`
+        ? t("shell:search.tooMany", { seconds: Math.max(1, error.retryAfter ?? 0) })
+        : t("shell:search.failed", { reason: messageOf(error) })
       : busy || !current
-        ? "Searching…"
+        ? t("shell:search.searching")
         : options.length === 0
-          ? `Nothing matches “${query}”.`
-          : `${answer.data!.results.length} ${answer.data!.results.length === 1 ? "match" : "matches"}`;
+          ? t("shell:search.nothing", { query })
+          : t("shell:search.count", { count: answer.data!.results.length });
 
   return (
     <div class="global-search">
       <label for="global-search" class="visually-hidden">
-        Search the inventory
+        {t("shell:search.label")}
       </label>
       <input
         ref={input}
@@ -183,7 +187,7 @@ export function GlobalSearch() {
         aria-controls={LIST_ID}
         aria-activedescendant={shown && activeOption ? optionId(activeOption) : undefined}
         aria-keyshortcuts="Control+K Meta+K /"
-        placeholder="Search (Ctrl+K)"
+        placeholder={t("shell:search.placeholder")}
         value={text}
         onInput={(e) => {
           setText((e.currentTarget as HTMLInputElement).value);
@@ -194,7 +198,7 @@ export function GlobalSearch() {
         onKeyDown={onKeyDown}
       />
       <div class="global-search-popup" hidden={!shown}>
-        <div role="listbox" id={LIST_ID} aria-label="Search results" aria-busy={busy} class="global-search-list">
+        <div role="listbox" id={LIST_ID} aria-label={t("shell:search.results")} aria-busy={busy} class="global-search-list">
           {shown &&
             sections.map((s) => (
               // biome-ignore lint/a11y/useSemanticElements: a listbox groups its options with role="group" (WAI-ARIA); a fieldset is for form controls

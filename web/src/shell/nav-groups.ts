@@ -33,17 +33,21 @@ import {
   Users,
   Wrench,
 } from "lucide-preact";
+import { i18nKey } from "../i18n/i18n.ts";
 import { GROUPS } from "../inventory/groups.ts";
 import type { GroupKey } from "../inventory/types.ts";
+import { GROUP_TITLES } from "./group-titles.ts";
 
 export interface NavItem {
   href: string;
+  /** A catalogue key: side-nav.tsx translates it. */
   label: string;
   Icon: LucideIcon;
 }
 
 export interface NavGroup {
   key: string;
+  /** A catalogue key. */
   label: string;
   Icon: LucideIcon;
   items: NavItem[];
@@ -68,43 +72,43 @@ const INVENTORY_ICONS: Record<GroupKey, LucideIcon> = {
 export const NAV_GROUPS: readonly NavGroup[] = [
   {
     key: "monitoring",
-    label: "Monitoring",
+    label: i18nKey("shell:nav.monitoring"),
     Icon: Activity,
     items: [
-      { href: "/", label: "Overview", Icon: LayoutDashboard },
-      { href: "/alerts", label: "Alerts", Icon: Bell },
-      { href: "/alert-rules", label: "Alert rules", Icon: BellRing },
-      { href: "/maintenance", label: "Maintenance", Icon: Wrench },
-      { href: "/status-pages", label: "Status pages", Icon: Globe },
+      { href: "/", label: i18nKey("shell:nav.overview"), Icon: LayoutDashboard },
+      { href: "/alerts", label: i18nKey("shell:nav.alerts"), Icon: Bell },
+      { href: "/alert-rules", label: i18nKey("shell:nav.alertRules"), Icon: BellRing },
+      { href: "/maintenance", label: i18nKey("shell:nav.maintenance"), Icon: Wrench },
+      { href: "/status-pages", label: i18nKey("shell:nav.statusPages"), Icon: Globe },
     ],
   },
   {
     key: "inventory",
-    label: "Inventory",
+    label: i18nKey("shell:nav.inventory"),
     Icon: Boxes,
     items: [
-      ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: g.title, Icon: INVENTORY_ICONS[g.key] })),
-      { href: "/topology", label: "Topology", Icon: Share2 },
+      ...Object.values(GROUPS).map((g) => ({ href: `/inventory/${g.key}`, label: GROUP_TITLES[g.key], Icon: INVENTORY_ICONS[g.key] })),
+      { href: "/topology", label: i18nKey("shell:nav.topology"), Icon: Share2 },
     ],
   },
   {
     key: "discovery",
-    label: "Discovery",
+    label: i18nKey("shell:nav.discovery"),
     Icon: Radar,
     items: [
-      { href: "/discovery", label: "Discovery", Icon: ScanSearch },
-      { href: "/agents", label: "Agents", Icon: Bot },
+      { href: "/discovery", label: i18nKey("shell:nav.discovery"), Icon: ScanSearch },
+      { href: "/agents", label: i18nKey("shell:nav.agents"), Icon: Bot },
     ],
   },
   {
     key: "settings",
-    label: "Settings",
+    label: i18nKey("shell:nav.settings"),
     Icon: Settings,
     items: [
-      { href: "/settings/notifications", label: "Notifications", Icon: Send },
-      { href: "/settings/users", label: "Users and roles", Icon: Users },
-      { href: "/settings/tokens", label: "API tokens", Icon: KeyRound },
-      { href: "/settings", label: "All settings", Icon: SlidersHorizontal },
+      { href: "/settings/notifications", label: i18nKey("shell:nav.notifications"), Icon: Send },
+      { href: "/settings/users", label: i18nKey("shell:nav.users"), Icon: Users },
+      { href: "/settings/tokens", label: i18nKey("shell:nav.tokens"), Icon: KeyRound },
+      { href: "/settings", label: i18nKey("shell:nav.allSettings"), Icon: SlidersHorizontal },
     ],
   },
 ];

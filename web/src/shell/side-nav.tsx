@@ -3,6 +3,7 @@
 // current screen is marked, so the operator still sees where they are.
 import { ChevronDown } from "lucide-preact";
 import { useState } from "preact/hooks";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { currentItem, NAV_GROUPS } from "./nav-groups.ts";
 
@@ -18,6 +19,7 @@ function readFolded(): Set<string> {
 }
 
 export function SideNav({ path, open }: { path: string; open: boolean }) {
+  const t = useT();
   const [folded, setFolded] = useState(readFolded);
   const current = currentItem(path);
   const toggle = (key: string) => {
@@ -27,7 +29,7 @@ export function SideNav({ path, open }: { path: string; open: boolean }) {
     localStorage.setItem(KEY, JSON.stringify([...next]));
   };
   return (
-    <nav id="nav" class={`sidenav${open ? " open" : ""}`} aria-label="Main">
+    <nav id="nav" class={`sidenav${open ? " open" : ""}`} aria-label={t("shell:nav.label")}>
       {NAV_GROUPS.map((g) => {
         const isFolded = folded.has(g.key);
         const holdsCurrent = g.items.some((i) => i.href === current);
@@ -42,7 +44,7 @@ export function SideNav({ path, open }: { path: string; open: boolean }) {
               onClick={() => toggle(g.key)}
             >
               <g.Icon size={18} />
-              <span>{g.label}</span>
+              <span>{t(g.label)}</span>
               <ChevronDown size={16} class="nav-chevron" />
             </button>
             <ul id={listId} hidden={isFolded}>
@@ -50,7 +52,7 @@ export function SideNav({ path, open }: { path: string; open: boolean }) {
                 <li key={n.href}>
                   <Link href={n.href} aria-current={n.href === current ? "page" : undefined}>
                     <n.Icon size={16} />
-                    <span>{n.label}</span>
+                    <span>{t(n.label)}</span>
                   </Link>
                 </li>
               ))}

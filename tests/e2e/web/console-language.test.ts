@@ -1,0 +1,65 @@
+// The console's language in a real browser (docs/adr/0479-console-i18n.md): a user without a language
+// of their own sees the browser's (German here); the picker in the top bar switches to French at once,
+// without a reload, and the choice is stored on the user, so a reload keeps it. Another user, without
+// a language and with an English browser, still sees English.
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hasChromium, seen, shot } from "./browser.ts";
+import { signedInSuite } from "./signed-in.ts";
+
+const HOST = "127.0.0.171";
+const ADMIN = { email: "language-admin@example.com", password: "a long passphrase for languages" };
+const GERMAN = { email: "greta@example.com", password: "greta's long passphrase here" };
+
+describe.skipIf(!hasChromium)("the console's language in a real browser", () => {
+  const s = signedInSuite(HOST, ADMIN);
+  let context: BrowserContext;
+  let page: Page;
+  let userId = 0;
+
+  it("a user without a language sees the shell in the browser's language (German)", async () => {
+    const user = await s.api("POST", "/admin/users", { ...GERMAN, role: "editor", must_change_password: false });
+    expect(user.locale).toBeNull();
+    userId = user.id as number;
+    context = await s.browser.newContext({ locale: "de-DE", viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await page.goto(s.product.url);
+    // The sign-in screen already speaks the browser's language.
+    await page.getByLabel("E-Mail").fill(GERMAN.email);
+    await page.getByLabel("Passwort").fill(GERMAN.password);
+    await page.getByRole("button", { name: "Anmelden" }).click();
+    const nav = page.getByRole("navigation", { name: "Hauptnavigation" });
+    await seen(nav.getByRole("button", { name: "Überwachung" }));
+    for (const name of ["Inventar", "Erkennung", "Einstellungen"]) expect(await nav.getByRole("button", { name }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Abmelden" }).isVisible()).toBe(true);
+    expect(await page.locator("html").getAttribute("lang")).toBe("de");
+    expect(await page.getByLabel("Sprache").inputValue()).toBe("");
+    await shot(page, "console-language-de");
+  });
+
+  it("picking French switches at once, is stored on the user and survives a reload", async () => {
+    await page.getByLabel("Sprache").selectOption("fr");
+    const nav = page.getByRole("navigation", { name: "Navigation principale" });
+    await seen(nav.getByRole("button", { name: "Supervision" }));
+    expect(await page.getByRole("button", { name: "Se déconnecter" }).isVisible()).toBe(true);
+    expect(await page.locator("html").getAttribute("lang")).toBe("fr");
+    // Stored on the user (the save runs after the switch: wait for it, bounded by poll's timeout).
+    await expect.poll(async () => (await s.api("GET", `/users/${userId}`)).locale).toBe("fr");
+    await page.reload();
+    await seen(page.getByRole("navigation", { name: "Navigation principale" }).getByRole("button", { name: "Inventaire" }));
+    expect(await page.getByLabel("Langue").inputValue()).toBe("fr");
+    await shot(page, "console-language-fr");
+    await context.close();
+  });
+
+  it("another user without a language and an English browser sees English", async () => {
+    const { page: admin } = s;
+    await admin.reload();
+    const nav = admin.getByRole("navigation", { name: "Main" });
+    await seen(nav.getByRole("button", { name: "Monitoring" }));
+    expect(await nav.getByRole("button", { name: "Inventory" }).isVisible()).toBe(true);
+    expect(await admin.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+    expect(await admin.locator("html").getAttribute("lang")).toBe("en");
+    expect(await admin.getByLabel("Language").inputValue()).toBe("");
+  });
+});
