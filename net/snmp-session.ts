@@ -27,7 +27,6 @@ export function snmpWalk(session: Session, oid: string): Promise<Varbind[]> {
   });
 }
 
-
 const AUTH_PROTOCOL: Record<SnmpAuthProtocol, string> = {
   SHA: "sha",
   "SHA-224": "sha224",

@@ -80,7 +80,11 @@ export const setTelemetryConfig = defineVerb(
       snmp_version: version,
       community,
       usm: usm.usm,
-      usm_keys: !usmKeysChanged ? (before?.usm_keys ?? null) : keysJson ? await sealSecret(vault, SNMP_USM_KEYS, hardwareId, keysJson) : null,
+      usm_keys: !usmKeysChanged
+        ? (before?.usm_keys ?? null)
+        : keysJson
+          ? await sealSecret(vault, SNMP_USM_KEYS, hardwareId, keysJson)
+          : null,
       interval_s: given(input.interval_s, before?.interval_s, 60),
       options: given<Record<string, unknown>>(input.options, before?.options, {}),
       updated_at: s.now,

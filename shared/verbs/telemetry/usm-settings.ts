@@ -12,9 +12,7 @@ export interface UsmKeys {
   priv_key?: string;
 }
 
-export type UsmOutcome =
-  | { ok: true; usm: TelemetryUsm | null; keys: UsmKeys | null }
-  | { ok: false; issues: ConfigIssue[] };
+export type UsmOutcome = { ok: true; usm: TelemetryUsm | null; keys: UsmKeys | null } | { ok: false; issues: ConfigIssue[] };
 
 const V3_KEYS = Object.keys(SNMP_V3_DEFAULTS) as (keyof typeof SNMP_V3_DEFAULTS)[];
 const AUTH = ["auth_protocol", "auth_key"] as const;
@@ -35,7 +33,11 @@ export function mergeUsm(
   const before: Record<string, unknown> = { ...(stored.usm ?? {}), ...(stored.keys ?? {}) };
   const level = (input.security_level !== undefined ? input.security_level : before.security_level) ?? "noAuthNoPriv";
   const uses = (key: string) =>
-    (AUTH as readonly string[]).includes(key) ? level !== "noAuthNoPriv" : (PRIV as readonly string[]).includes(key) ? level === "authPriv" : true;
+    (AUTH as readonly string[]).includes(key)
+      ? level !== "noAuthNoPriv"
+      : (PRIV as readonly string[]).includes(key)
+        ? level === "authPriv"
+        : true;
   const merged: Record<string, unknown> = { version: "v3", community: input.community };
   for (const k of V3_KEYS) merged[k] = k in sent ? sent[k] : uses(k) ? (before[k] ?? null) : null;
   merged.security_level = level;
@@ -48,7 +50,12 @@ export function mergeUsm(
   };
   return {
     ok: true,
-    usm: { username: text("username") ?? "", security_level: level as string, auth_protocol: text("auth_protocol"), priv_protocol: text("priv_protocol") },
+    usm: {
+      username: text("username") ?? "",
+      security_level: level as string,
+      auth_protocol: text("auth_protocol"),
+      priv_protocol: text("priv_protocol"),
+    },
     keys: Object.keys(keys).length ? keys : null,
   };
 }
