@@ -5148,7 +5148,7 @@ export interface paths {
         put?: never;
         /**
          * Set how the sidecar polls this node
-         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.
+         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` and the SNMPv3 `auth_key`/`priv_key` are write-only: answers carry `community_set`, `auth_key_set`, `priv_key_set`. With `snmp_version: v3`, `username`, `security_level` and the protocols (docs/adr/0489).
          *
          *     Needs scope `write:hardware`.
          */
@@ -9309,7 +9309,7 @@ export interface paths {
         put?: never;
         /**
          * Set how the sidecar polls this node
-         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.
+         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` and the SNMPv3 `auth_key`/`priv_key` are write-only: answers carry `community_set`, `auth_key_set`, `priv_key_set`. With `snmp_version: v3`, `username`, `security_level` and the protocols (docs/adr/0489).
          *
          *     Needs scope `write:hardware`.
          */
@@ -23899,6 +23899,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -23910,9 +23912,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         hardware_id: number | null;
                         hardware_name: string | null;
@@ -23970,6 +23976,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    auth_key?: string | null;
+                    auth_protocol?: ("SHA" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512") | null;
                     community?: string | null;
                     enabled?: boolean;
                     host?: string | null;
@@ -23979,10 +23987,14 @@ export interface operations {
                         timeout_ms?: number;
                     };
                     port?: number;
+                    priv_key?: string | null;
+                    priv_protocol?: ("AES" | "AES-256-B" | "AES-256-R") | null;
                     /** @enum {string} */
                     protocol?: "snmp" | "push";
+                    security_level?: ("noAuthNoPriv" | "authNoPriv" | "authPriv") | null;
                     /** @enum {string} */
-                    snmp_version?: "v2c" | "v1";
+                    snmp_version?: "v2c" | "v1" | "v3";
+                    username?: string | null;
                 };
             };
         };
@@ -23994,6 +24006,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        auth_key_set: boolean;
+                        auth_protocol: string | null;
                         community_set: boolean;
                         enabled: boolean;
                         hardware_id: number;
@@ -24005,9 +24019,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         port: number | null;
+                        priv_key_set: boolean;
+                        priv_protocol: string | null;
                         protocol: string;
+                        security_level: string | null;
                         snmp_version: string | null;
                         updated_at: string;
+                        username: string | null;
                     };
                 };
             };
@@ -24268,6 +24286,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -24279,9 +24299,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         entity_id: number;
                         /** @enum {string} */
@@ -35886,6 +35910,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -35897,9 +35923,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         hardware_id: number | null;
                         hardware_name: string | null;
@@ -35957,6 +35987,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    auth_key?: string | null;
+                    auth_protocol?: ("SHA" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512") | null;
                     community?: string | null;
                     enabled?: boolean;
                     host?: string | null;
@@ -35966,10 +35998,14 @@ export interface operations {
                         timeout_ms?: number;
                     };
                     port?: number;
+                    priv_key?: string | null;
+                    priv_protocol?: ("AES" | "AES-256-B" | "AES-256-R") | null;
                     /** @enum {string} */
                     protocol?: "snmp" | "push";
+                    security_level?: ("noAuthNoPriv" | "authNoPriv" | "authPriv") | null;
                     /** @enum {string} */
-                    snmp_version?: "v2c" | "v1";
+                    snmp_version?: "v2c" | "v1" | "v3";
+                    username?: string | null;
                 };
             };
         };
@@ -35981,6 +36017,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        auth_key_set: boolean;
+                        auth_protocol: string | null;
                         community_set: boolean;
                         enabled: boolean;
                         hardware_id: number;
@@ -35992,9 +36030,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         port: number | null;
+                        priv_key_set: boolean;
+                        priv_protocol: string | null;
                         protocol: string;
+                        security_level: string | null;
                         snmp_version: string | null;
                         updated_at: string;
+                        username: string | null;
                     };
                 };
             };
@@ -36068,6 +36110,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -36079,9 +36123,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         entity_id: number;
                         /** @enum {string} */
