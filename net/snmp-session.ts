@@ -2,7 +2,7 @@
 // The telemetry poll (sidecar/telemetry/snmp-read.ts), the LLDP walk, the discovery's sysName read and the
 // snmp check share them.
 import snmp, { type Session, type User, type Varbind } from "net-snmp";
-import type { SnmpAuthProtocol, SnmpPrivProtocol, SnmpSecurityLevel } from "../shared/domain/monitors/snmp-v3-fields.ts";
+import type { SnmpAuthProtocol, SnmpPrivProtocol, SnmpV3User } from "../shared/domain/monitors/snmp-v3-fields.ts";
 
 export const DEFAULT_TIMEOUT_MS = 3000;
 export const DEFAULT_RETRIES = 1;
@@ -25,16 +25,6 @@ export function snmpWalk(session: Session, oid: string): Promise<Varbind[]> {
       (error) => (error ? reject(error) : resolve(out)),
     );
   });
-}
-
-/** An SNMPv3 (USM) user; the keys are secrets: pass them to the session, never to a log. */
-export interface SnmpV3User {
-  name: string;
-  level: SnmpSecurityLevel;
-  /** With authNoPriv and authPriv. */
-  auth?: { protocol: SnmpAuthProtocol; key: string };
-  /** With authPriv. */
-  priv?: { protocol: SnmpPrivProtocol; key: string };
 }
 
 const AUTH_PROTOCOL: Record<SnmpAuthProtocol, string> = {

@@ -9,13 +9,8 @@
 import { isIP } from "node:net";
 import snmp, { type Session, type Varbind } from "net-snmp";
 import { NUMERIC_OID, SNMP_OPERATORS, SNMP_VERSIONS } from "../../shared/domain/monitors/snmp-mqtt-docker-check-types.ts";
-import {
-  type SnmpAuthProtocol,
-  type SnmpPrivProtocol,
-  type SnmpSecurityLevel,
-  snmpV3ConfigProblem,
-} from "../../shared/domain/monitors/snmp-v3-fields.ts";
-import { openSnmpSession, type SnmpV3User } from "../snmp-session.ts";
+import { type SnmpV3User, snmpV3ConfigProblem, snmpV3UserOf } from "../../shared/domain/monitors/snmp-v3-fields.ts";
+import { openSnmpSession } from "../snmp-session.ts";
 import { pinnedAddress, untilAborted } from "./pinned.ts";
 import {
   type Check,
@@ -106,17 +101,6 @@ function snmpReason(e: unknown, v3: boolean): string {
   return `request failed: ${reasonOf(e)}`;
 }
 
-/** The v3 user of a config whose v3 keys passed snmpV3ConfigProblem (defaults: noAuthNoPriv, SHA, AES). */
-function v3UserOf(config: ConfigReader): SnmpV3User {
-  const level = config.string("security_level", "noAuthNoPriv") as SnmpSecurityLevel;
-  const user: SnmpV3User = { name: config.string("username", ""), level };
-  if (level !== "noAuthNoPriv")
-    user.auth = { protocol: config.string("auth_protocol", "SHA") as SnmpAuthProtocol, key: config.string("auth_key", "") };
-  if (level === "authPriv")
-    user.priv = { protocol: config.string("priv_protocol", "AES") as SnmpPrivProtocol, key: config.string("priv_key", "") };
-  return user;
-}
-
 export const snmpCheck: Check = async (spec, signal, timeoutMs) => {
   let port: number;
   let version: string;
@@ -132,7 +116,7 @@ export const snmpCheck: Check = async (spec, signal, timeoutMs) => {
       throw new CheckConfigError(`version must be one of ${SNMP_VERSIONS.join(", ")}`);
     const problem = snmpV3ConfigProblem({ ...spec.config, version });
     if (problem !== null) throw new CheckConfigError(problem);
-    credentials = version === "v3" ? v3UserOf(config) : config.string("community", "public");
+    credentials = version === "v3" ? snmpV3UserOf(spec.config) : config.string("community", "public");
     const given = config.string("oid", null);
     if (given === null) throw new CheckConfigError("oid is required");
     if (!NUMERIC_OID.test(given)) throw new CheckConfigError(`oid ${JSON.stringify(given.slice(0, 200))} is not a numeric OID`);

@@ -1,11 +1,12 @@
-// [telemetry] request and response shapes: the series query, the poll configuration (the community is
-// write-only: responses carry `community_set`), pushed samples (docs/architecture.md, API contracts) and the read shapes.
+// [telemetry] request and response shapes: the series query, the poll configuration (the community and the
+// SNMPv3 keys are write-only: responses carry `community_set`, `auth_key_set`, `priv_key_set`), pushed samples (docs/architecture.md, API contracts) and the read shapes.
 import * as v from "valibot";
+import { SNMP_V3_RULES } from "../domain/monitors/snmp-v3-fields.ts";
 import { writeBody } from "./fields.ts";
 import { limitParam } from "./list-query.ts";
 
 export const TELEMETRY_PROTOCOLS = ["snmp", "push"] as const;
-export const SNMP_VERSIONS = ["v2c", "v1"] as const;
+export const SNMP_VERSIONS = ["v2c", "v1", "v3"] as const;
 export const SAMPLE_STATUSES = ["up", "down"] as const;
 export const TELEMETRY_ENTITY_TYPES = ["hardware", "compute_unit", "service"] as const;
 export type TelemetryEntityType = (typeof TELEMETRY_ENTITY_TYPES)[number];
@@ -66,7 +67,7 @@ const ConfigOptions = writeBody({
   retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(5))),
 });
 
-const configReadOnly = ["hardware_id", "community_set", "last_polled_at", "last_error", "updated_at"];
+const configReadOnly = ["hardware_id", "community_set", "auth_key_set", "priv_key_set", "last_polled_at", "last_error", "updated_at"];
 
 /** POST .../telemetry/config: fields given change, the rest keep their stored (or default) values. */
 export const TelemetryConfigBody = writeBody(
@@ -77,6 +78,8 @@ export const TelemetryConfigBody = writeBody(
     port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65_535))),
     snmp_version: v.optional(v.picklist(SNMP_VERSIONS, `Must be one of: ${SNMP_VERSIONS.join(", ")}.`)),
     community: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1, "Must not be empty."), v.maxLength(255)))),
+    // SNMPv3 (docs/adr/0489): the same keys and rules as the snmp monitor check's.
+    ...SNMP_V3_RULES,
     interval_s: v.optional(
       v.pipe(
         v.number(),
@@ -135,6 +138,12 @@ export const TelemetryConfig = v.object({
   port: v.nullable(v.number()),
   snmp_version: v.nullable(v.string()),
   community_set: v.boolean(),
+  username: v.nullable(v.string()),
+  security_level: v.nullable(v.string()),
+  auth_protocol: v.nullable(v.string()),
+  auth_key_set: v.boolean(),
+  priv_protocol: v.nullable(v.string()),
+  priv_key_set: v.boolean(),
   interval_s: v.number(),
   options: v.record(v.string(), v.unknown()),
   last_polled_at: v.nullable(v.string()),

@@ -1,4 +1,4 @@
-// One SNMP reading of a host (v2c or v1) through net-snmp: sysUpTime decides reachability (a timeout or
+// One SNMP reading of a host (v1, v2c or v3) through net-snmp: sysUpTime decides reachability (a timeout or
 // an unreachable host throws), then the HOST-RESOURCES tables give CPU, memory and disk. A table the
 // agent does not serve leaves its metric null rather than failing the poll.
 import type { Varbind } from "net-snmp";
@@ -24,7 +24,7 @@ export interface SnmpReading {
 
 /** Reads `target`; `previous` are the CPU counters of the node's last poll (for the fallback). */
 export async function readSnmp(target: PollTarget, previous: CpuCounters | undefined): Promise<SnmpReading> {
-  const session = openSnmpSession(target.host, target.community, {
+  const session = openSnmpSession(target.host, target.credentials, {
     port: target.port,
     version: target.snmp_version,
     timeoutMs: target.options.timeout_ms,

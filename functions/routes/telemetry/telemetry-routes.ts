@@ -71,7 +71,7 @@ export function telemetryRoutes(app: Hono<AppEnv>): void {
       response: { schema: TelemetryConfig },
       summary: "Set how the sidecar polls this node",
       description:
-        "Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.",
+        "Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` and the SNMPv3 `auth_key`/`priv_key` are write-only: answers carry `community_set`, `auth_key_set`, `priv_key_set`. With `snmp_version: v3`, `username`, `security_level` and the protocols (docs/adr/0489).",
     },
     async (c, { params: p, body, reply }) =>
       reply(await setTelemetryConfig({ ctx: verbContext(c), input: { hardwareId: p.hardware_id!, config: body } })),

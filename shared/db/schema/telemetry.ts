@@ -77,6 +77,14 @@ export const agentHostSamplesHourly = pgTable(
   (t) => [uniqueIndex("ahsh_agent_hour_idx").on(t.agent_id, t.hour), index("ahsh_hour_idx").on(t.hour)],
 );
 
+/** The SNMPv3 settings of a poll that are not secret (the keys are sealed apart, in `usm_keys`). */
+export interface TelemetryUsm {
+  username: string;
+  security_level: string | null;
+  auth_protocol: string | null;
+  priv_protocol: string | null;
+}
+
 /** How the sidecar polls a node (SNMP first). The community is a secret: written, never returned. */
 export const telemetryConfigs = pgTable("telemetry_configs", {
   hardware_id: integer("hardware_id")
@@ -88,6 +96,10 @@ export const telemetryConfigs = pgTable("telemetry_configs", {
   port: integer("port"),
   snmp_version: text("snmp_version"),
   community: text("community"),
+  /** SNMPv3 (docs/adr/0489): the user name, security level and protocols; null for v1/v2c. */
+  usm: jsonb("usm").$type<TelemetryUsm>(),
+  /** Vault ciphertext of the v3 keys as JSON {auth_key?, priv_key?} (context `telemetry_configs.usm_keys:<id>`); never returned. */
+  usm_keys: text("usm_keys"),
   interval_s: integer("interval_s").notNull().default(60),
   options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
   last_polled_at: tz("last_polled_at"),

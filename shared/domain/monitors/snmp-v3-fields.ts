@@ -91,3 +91,26 @@ export function snmpV3ConfigProblem(config: Record<string, unknown>): string | n
   const path = "msg" in first ? first.path.join(".") : (first.path ?? []).map((p) => String(p.key)).join(".");
   return `${path}: ${"msg" in first ? first.msg : first.message}`;
 }
+
+/** An SNMPv3 (USM) user; the keys are secrets: pass them to the session, never to a log. */
+export interface SnmpV3User {
+  name: string;
+  level: SnmpSecurityLevel;
+  /** With authNoPriv and authPriv. */
+  auth?: { protocol: SnmpAuthProtocol; key: string };
+  /** With authPriv. */
+  priv?: { protocol: SnmpPrivProtocol; key: string };
+}
+
+/**
+ * The v3 user of flat v3 keys (a monitor's config, a poll target's settings and keys) that passed
+ * snmpV3ConfigProblem; the runner's defaults where a key is null: noAuthNoPriv, SHA, AES.
+ */
+export function snmpV3UserOf(keys: Record<string, unknown>): SnmpV3User {
+  const text = (key: string, fallback: string) => (typeof keys[key] === "string" ? (keys[key] as string) : fallback);
+  const level = text("security_level", "noAuthNoPriv") as SnmpSecurityLevel;
+  const user: SnmpV3User = { name: text("username", ""), level };
+  if (level !== "noAuthNoPriv") user.auth = { protocol: text("auth_protocol", "SHA") as SnmpAuthProtocol, key: text("auth_key", "") };
+  if (level === "authPriv") user.priv = { protocol: text("priv_protocol", "AES") as SnmpPrivProtocol, key: text("priv_key", "") };
+  return user;
+}

@@ -6,7 +6,9 @@ import type { Db } from "../../db/database.ts";
 import { hardwareLiveMetrics, telemetryConfigs } from "../../db/schema/index.ts";
 import { DEFAULT_SNMP_PORT } from "../../schemas/telemetry.ts";
 import type { Vault } from "../../vault/vault.ts";
-import { openSecret, SNMP_COMMUNITY } from "../vault/secret-columns.ts";
+import { openSecret, SNMP_COMMUNITY, SNMP_USM_KEYS } from "../vault/secret-columns.ts";
+import type { TelemetryUsm } from "../../db/schema/index.ts";
+import { type SnmpV3User, snmpV3UserOf } from "../../domain/monitors/snmp-v3-fields.ts";
 import { liveRowValues } from "../../domain/alert-rules/metrics.ts";
 import { evaluateSamples } from "../alert-rules/evaluate-samples.ts";
 import { defineVerb } from "../verb.ts";
@@ -23,18 +25,27 @@ export async function listPollSchedules(db: Db): Promise<{ hardware_id: number; 
     .where(pollable);
 }
 
-/** Where and how to poll; `community` is a secret: pass it to the SNMP session, never to a log. */
+/**
+ * Where and how to poll; `credentials` (a community for v1/v2c, the v3 user with its keys) are secrets:
+ * pass them to the SNMP session, never to a log.
+ */
 export interface PollTarget {
   hardware_id: number;
   host: string;
   port: number;
-  snmp_version: "v1" | "v2c";
-  community: string;
+  snmp_version: "v1" | "v2c" | "v3";
+  credentials: string | SnmpV3User;
   options: { timeout_ms?: number; retries?: number };
 }
 
-/** A claimed poll as stored: the community still sealed by the vault (or null: none configured). */
-export type ClaimedPoll = Omit<PollTarget, "community"> & { sealedCommunity: string | null };
+/** A claimed poll as stored: the community or the v3 keys still sealed by the vault (or null: none configured). */
+export type ClaimedPoll = Omit<PollTarget, "credentials"> & {
+  sealedCommunity: string | null;
+  usm: TelemetryUsm | null;
+  sealedUsmKeys: string | null;
+};
+
+const versionOf = (stored: string | null): PollTarget["snmp_version"] => (stored === "v1" || stored === "v3" ? stored : "v2c");
 
 /** Claims the next poll of a node unless one was claimed less than `minGapMs` ago; null when not due. */
 export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, ClaimedPoll | null>(
@@ -57,19 +68,25 @@ export const claimPoll = defineVerb<{ hardwareId: number; minGapMs: number }, Cl
       hardware_id: row.hardware_id,
       host: row.host!,
       port: row.port ?? DEFAULT_SNMP_PORT,
-      snmp_version: row.snmp_version === "v1" ? "v1" : "v2c",
+      snmp_version: versionOf(row.snmp_version),
       sealedCommunity: row.community || null,
+      usm: row.usm ?? null,
+      sealedUsmKeys: row.usm_keys || null,
       options: (row.options ?? {}) as PollTarget["options"],
     };
   },
 );
 
-/** Opens a claimed poll's community with the vault (throws VaultError when this process's key cannot). */
+/** Opens a claimed poll's community or v3 keys with the vault (throws VaultError when this process's key cannot). */
 export async function openPollTarget(vault: Vault, claimed: ClaimedPoll): Promise<PollTarget> {
-  const { sealedCommunity, ...target } = claimed;
+  const { sealedCommunity, usm, sealedUsmKeys, ...target } = claimed;
+  if (claimed.snmp_version === "v3") {
+    const keys = sealedUsmKeys ? (JSON.parse(await openSecret(vault, SNMP_USM_KEYS, claimed.hardware_id, sealedUsmKeys)) as object) : {};
+    return { ...target, credentials: snmpV3UserOf({ ...usm, ...keys }) };
+  }
   // SNMP's conventional read community when none was configured.
   const community = sealedCommunity ? await openSecret(vault, SNMP_COMMUNITY, claimed.hardware_id, sealedCommunity) : "public";
-  return { ...target, community };
+  return { ...target, credentials: community };
 }
 
 export interface PollReading {

@@ -1,5 +1,5 @@
-// API shapes of live-metric rows and poll configurations. The community never leaves the server:
-// a configuration says only whether one is set.
+// API shapes of live-metric rows and poll configurations. The community and the SNMPv3 keys never leave
+// the server: a configuration says only whether each is set.
 import type { hardwareLiveMetrics, telemetryConfigs } from "../../db/schema/index.ts";
 import { iso } from "../resources/present.ts";
 
@@ -23,6 +23,15 @@ export function presentSample(r: SampleRow) {
   };
 }
 
+/**
+ * Which v3 keys a configuration holds, from the level they were written for: set-config.ts stores exactly the
+ * keys the level needs (an auth key from authNoPriv up, a privacy key with authPriv), never one apart.
+ */
+function usmKeysSet(r: ConfigRow): { auth: boolean; priv: boolean } {
+  const level = r.usm_keys ? (r.usm?.security_level ?? "noAuthNoPriv") : "noAuthNoPriv";
+  return { auth: level !== "noAuthNoPriv", priv: level === "authPriv" };
+}
+
 export function presentConfig(r: ConfigRow) {
   return {
     hardware_id: r.hardware_id,
@@ -32,6 +41,12 @@ export function presentConfig(r: ConfigRow) {
     port: r.port,
     snmp_version: r.snmp_version,
     community_set: r.community != null && r.community !== "",
+    username: r.usm?.username ?? null,
+    security_level: r.usm?.security_level ?? null,
+    auth_protocol: r.usm?.auth_protocol ?? null,
+    auth_key_set: usmKeysSet(r).auth,
+    priv_protocol: r.usm?.priv_protocol ?? null,
+    priv_key_set: usmKeysSet(r).priv,
     interval_s: r.interval_s,
     options: r.options ?? {},
     last_polled_at: iso(r.last_polled_at),

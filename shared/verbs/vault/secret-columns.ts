@@ -44,6 +44,17 @@ export const SNMP_COMMUNITY: SecretColumn = {
   migrateClear: true,
 };
 
+/** A telemetry poll's SNMPv3 keys, one JSON object {auth_key?, priv_key?} (docs/adr/0489). */
+export const SNMP_USM_KEYS: SecretColumn = {
+  name: "telemetry_configs.usm_keys",
+  table: telemetryConfigs,
+  key: telemetryConfigs.hardware_id,
+  value: telemetryConfigs.usm_keys,
+  context: (hardwareId) => `telemetry_configs.usm_keys:${hardwareId}`,
+  // Always written encrypted (v3 polls arrived with the vault).
+  migrateClear: false,
+};
+
 /** The prefix and suffix of an OAuth client secret's name in server_secrets (oauth.<provider>.client_secret). */
 export const oauthSecretName = (provider: string) => `oauth.${provider}.client_secret`;
 
@@ -171,6 +182,7 @@ export const CERTIFICATE_KEY: SecretColumn = {
 
 export const SECRET_COLUMNS: readonly SecretColumn[] = [
   SNMP_COMMUNITY,
+  SNMP_USM_KEYS,
   OAUTH_CLIENT_SECRET,
   AGENT_SERVER_PRIVATE_KEY,
   NOTIFICATION_SINK_SECRETS,

@@ -68,7 +68,7 @@ describe("config: errors and security", () => {
   it("404 for an unknown node, 422 for bad fields, and for enabled SNMP without any host", async () => {
     expect((await config(515151, { host: "x" })).status).toBe(404);
     const id = await a.node("cfg-e1");
-    const bad = await config(id, { interval_s: 5, snmp_version: "v3", community: "", colour: "red" });
+    const bad = await config(id, { interval_s: 5, snmp_version: "v4", community: "", colour: "red" });
     expect(bad.status).toBe(422);
     expect(Object.keys((await bad.json()).fields).sort()).toEqual(["colour", "community", "interval_s", "snmp_version"]);
     expect((await config(id, { interval_s: 3601 })).status).toBe(422);

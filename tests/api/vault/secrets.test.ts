@@ -36,7 +36,7 @@ describe("writes seal, reads open", () => {
     const ctx = systemContext({ db: a.t.runtime.database.db, clock: { now: () => new Date() }, random: a.t.runtime.deps.random });
     const claimed = await claimPoll({ ctx, input: { hardwareId: id, minGapMs: 0 } });
     expect(claimed!.sealedCommunity).toBe(stored);
-    expect((await openPollTarget(vault(), claimed!)).community).toBe("sealed-community");
+    expect((await openPollTarget(vault(), claimed!)).credentials).toBe("sealed-community");
     // Sending the same community again is no change; another one is.
     await a.req("POST", `hardware/${id}/telemetry/config`, a.admin, { community: "sealed-community" });
     await a.req("POST", `hardware/${id}/telemetry/config`, a.admin, { community: "another-community" });

@@ -5246,7 +5246,7 @@ export interface paths {
         put?: never;
         /**
          * Set how the sidecar polls this node
-         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.
+         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` and the SNMPv3 `auth_key`/`priv_key` are write-only: answers carry `community_set`, `auth_key_set`, `priv_key_set`. With `snmp_version: v3`, `username`, `security_level` and the protocols (docs/adr/0489).
          *
          *     Needs scope `write:hardware`.
          */
@@ -9681,7 +9681,7 @@ export interface paths {
         put?: never;
         /**
          * Set how the sidecar polls this node
-         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` is write-only: answers carry `community_set`.
+         * @description Fields given change; the rest keep their values (defaults: snmp, enabled, the node's IP as host, port 161, v2c, every 60 s). `community` and the SNMPv3 `auth_key`/`priv_key` are write-only: answers carry `community_set`, `auth_key_set`, `priv_key_set`. With `snmp_version: v3`, `username`, `security_level` and the protocols (docs/adr/0489).
          *
          *     Needs scope `write:hardware`.
          */
@@ -24686,6 +24686,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -24697,9 +24699,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         hardware_id: number | null;
                         hardware_name: string | null;
@@ -24757,6 +24763,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    auth_key?: string | null;
+                    auth_protocol?: ("SHA" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512") | null;
                     community?: string | null;
                     enabled?: boolean;
                     host?: string | null;
@@ -24766,10 +24774,14 @@ export interface operations {
                         timeout_ms?: number;
                     };
                     port?: number;
+                    priv_key?: string | null;
+                    priv_protocol?: ("AES" | "AES-256-B" | "AES-256-R") | null;
                     /** @enum {string} */
                     protocol?: "snmp" | "push";
+                    security_level?: ("noAuthNoPriv" | "authNoPriv" | "authPriv") | null;
                     /** @enum {string} */
-                    snmp_version?: "v2c" | "v1";
+                    snmp_version?: "v2c" | "v1" | "v3";
+                    username?: string | null;
                 };
             };
         };
@@ -24781,6 +24793,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        auth_key_set: boolean;
+                        auth_protocol: string | null;
                         community_set: boolean;
                         enabled: boolean;
                         hardware_id: number;
@@ -24792,9 +24806,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         port: number | null;
+                        priv_key_set: boolean;
+                        priv_protocol: string | null;
                         protocol: string;
+                        security_level: string | null;
                         snmp_version: string | null;
                         updated_at: string;
+                        username: string | null;
                     };
                 };
             };
@@ -25057,6 +25075,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -25068,9 +25088,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         entity_id: number;
                         /** @enum {string} */
@@ -37645,6 +37669,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -37656,9 +37682,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         hardware_id: number | null;
                         hardware_name: string | null;
@@ -37716,6 +37746,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    auth_key?: string | null;
+                    auth_protocol?: ("SHA" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512") | null;
                     community?: string | null;
                     enabled?: boolean;
                     host?: string | null;
@@ -37725,10 +37757,14 @@ export interface operations {
                         timeout_ms?: number;
                     };
                     port?: number;
+                    priv_key?: string | null;
+                    priv_protocol?: ("AES" | "AES-256-B" | "AES-256-R") | null;
                     /** @enum {string} */
                     protocol?: "snmp" | "push";
+                    security_level?: ("noAuthNoPriv" | "authNoPriv" | "authPriv") | null;
                     /** @enum {string} */
-                    snmp_version?: "v2c" | "v1";
+                    snmp_version?: "v2c" | "v1" | "v3";
+                    username?: string | null;
                 };
             };
         };
@@ -37740,6 +37776,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        auth_key_set: boolean;
+                        auth_protocol: string | null;
                         community_set: boolean;
                         enabled: boolean;
                         hardware_id: number;
@@ -37751,9 +37789,13 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         port: number | null;
+                        priv_key_set: boolean;
+                        priv_protocol: string | null;
                         protocol: string;
+                        security_level: string | null;
                         snmp_version: string | null;
                         updated_at: string;
+                        username: string | null;
                     };
                 };
             };
@@ -37827,6 +37869,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         config: {
+                            auth_key_set: boolean;
+                            auth_protocol: string | null;
                             community_set: boolean;
                             enabled: boolean;
                             hardware_id: number;
@@ -37838,9 +37882,13 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             port: number | null;
+                            priv_key_set: boolean;
+                            priv_protocol: string | null;
                             protocol: string;
+                            security_level: string | null;
                             snmp_version: string | null;
                             updated_at: string;
+                            username: string | null;
                         } | null;
                         entity_id: number;
                         /** @enum {string} */

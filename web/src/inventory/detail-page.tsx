@@ -20,6 +20,7 @@ import { HistoryTab } from "./history-tab.tsx";
 import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
 import { RelationList } from "./relation-list.tsx";
+import { TelemetryConfigSection } from "./telemetry-config.tsx";
 import type { Group, GroupKey } from "./types.ts";
 
 type Row = Record<string, unknown>;
@@ -143,6 +144,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
           </dl>
           <div class="relations">
             <GroupRecordMonitors group={group.key} id={id} />
+            {group.key === "hardware" && <TelemetryConfigSection id={id} />}
             {group.relations.map((r) => (
               <RelationList key={r.label} relation={r} id={id} />
             ))}
