@@ -2,21 +2,26 @@
 // external nodes and IPAM addresses have no screen yet, so they are named without a link.
 import { anyApi, ok } from "../api/client.ts";
 import { groupOf } from "../inventory/groups.ts";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 
 const SCREEN: Record<string, { group: string; noun: string }> = {
-  hardware: { group: "hardware", noun: "hardware node" },
-  compute_unit: { group: "compute", noun: "compute unit" },
-  service: { group: "services", noun: "service" },
-  external_node: { group: "", noun: "external node" },
-  ip: { group: "", noun: "address" },
+  hardware: { group: "hardware", noun: i18nKey("monitoring:target.hardware") },
+  compute_unit: { group: "compute", noun: i18nKey("monitoring:target.compute") },
+  service: { group: "services", noun: i18nKey("monitoring:target.service") },
+  external_node: { group: "", noun: i18nKey("monitoring:target.external") },
+  ip: { group: "", noun: i18nKey("monitoring:target.ip") },
 };
 
 export function TargetLink({ type, id, name }: { type: string; id: number; name?: string | null | undefined }) {
-  const s = SCREEN[type] ?? { group: "", noun: type };
-  const text = name ? `${s.noun} ${name}` : `${s.noun} #${id}`;
-  return s.group ? <Link href={`/inventory/${s.group}/${id}`}>{text}</Link> : <span>{text}</span>;
+  const t = useT();
+  const s = SCREEN[type];
+  // A target type the console does not know is named as the API gives it.
+  const noun = s ? t(s.noun) : type;
+  const text = name ? t("monitoring:target.named", { noun, name }) : t("monitoring:target.numbered", { noun, id });
+  return s?.group ? <Link href={`/inventory/${s.group}/${id}`}>{text}</Link> : <span>{text}</span>;
 }
 
 /** The target record's name read from its group's API (undefined while loading, unreadable or gone). */
