@@ -44,7 +44,7 @@ export function CheckFields({
                   checked={checked(f, values)}
                   onChange={(e) => onValues({ [f.key]: String((e.currentTarget as HTMLInputElement).checked) })}
                 />{" "}
-                {f.label}
+                {t(f.label)}
               </label>
               {error && (
                 <small class="field-error" role="alert">
@@ -54,7 +54,7 @@ export function CheckFields({
             </div>
           );
         return (
-          <Field key={f.key} id={id} label={f.label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+          <Field key={f.key} id={id} label={t(f.label)} error={error} {...(f.hint ? { hint: t(f.hint, f.hintValues ?? {}) } : {})}>
             {(a11y) =>
               f.kind === "select" ? (
                 <select {...a11y} value={value} onChange={set}>
