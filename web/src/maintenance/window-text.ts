@@ -2,7 +2,8 @@
 // stands now (active until…, upcoming from…, ended, disabled), from the API's `active`, `current_ends_at`
 // and `next_starts_at`, in the active language (the screens showing them call useT(), so they redraw).
 import type { paths } from "../api/client.ts";
-import { i18nKey, t } from "../i18n/i18n.ts";
+import { t } from "../i18n/i18n.ts";
+import { targetNoun } from "../monitoring/target-kinds.ts";
 
 export type MaintenanceWindow =
   paths["/api/v1/monitors/maintenance-windows/{window_id}"]["get"]["responses"][200]["content"]["application/json"];
@@ -33,24 +34,12 @@ export function scheduleText(w: MaintenanceWindow): string {
   return bounds ? `${recurring}, ${bounds}` : recurring;
 }
 
-const TARGET_NOUN: Record<string, string> = {
-  hardware: i18nKey("monitoring:target.hardware"),
-  compute_unit: i18nKey("monitoring:target.compute"),
-  service: i18nKey("monitoring:target.service"),
-  external_node: i18nKey("monitoring:target.external"),
-  ip: i18nKey("monitoring:target.ip"),
-};
-const noun = (type: string) => {
-  const key = TARGET_NOUN[type];
-  return key ? t(key) : type;
-};
-
 /** "2 monitors, hardware node #4, site #1, tag lab": what the window covers, in short. */
 export function coversText(w: MaintenanceWindow): string {
   const n = w.monitor_ids.length;
   return [
     n > 0 ? t("maintenance:text.monitors", { count: n }) : "",
-    w.target_type && w.target_id != null ? t("monitoring:target.numbered", { noun: noun(w.target_type), id: w.target_id }) : "",
+    w.target_type && w.target_id != null ? t("monitoring:target.numbered", { noun: targetNoun(w.target_type), id: w.target_id }) : "",
     w.site_id != null ? t("maintenance:text.site", { id: w.site_id }) : "",
     w.tag ? t("maintenance:text.tag", { tag: w.tag }) : "",
   ]
