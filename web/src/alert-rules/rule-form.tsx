@@ -14,6 +14,8 @@ import { Field, Notice, TextInput } from "../components/field.tsx";
 import { RefPicker } from "../components/ref-picker.tsx";
 import { GROUPS } from "../inventory/groups.ts";
 import { Link, navigate } from "../router.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { AGGREGATIONS, type OPERATORS, RULE_SEVERITIES, SCOPE_KINDS } from "../../../shared/domain/alert-rules/evaluate.ts";
 import { FS_METRIC, findMetric, METRICS } from "../../../shared/domain/alert-rules/metrics.ts";
@@ -58,11 +60,12 @@ const EMPTY: Draft = {
   scope_site_id: "",
   enabled: true,
 };
+// Catalogue keys: `t(SCOPES[k])`.
 const SCOPES: Record<Draft["scope_kind"], string> = {
-  all: "Every node",
-  node: "One node",
-  tag: "Nodes with a tag",
-  site: "Nodes at a site",
+  all: i18nKey("alert-rules:form.scope.all"),
+  node: i18nKey("alert-rules:form.scope.node"),
+  tag: i18nKey("alert-rules:form.scope.tag"),
+  site: i18nKey("alert-rules:form.scope.site"),
 };
 const text = (v: number | string | null | undefined) => (v == null ? "" : String(v));
 /** A number as a number; anything else as typed, so the API's 422 names the field. */
@@ -92,6 +95,7 @@ function bodyOf(d: Draft, creating: boolean) {
 }
 
 export function RuleForm({ id }: { id?: string | undefined }) {
+  const t = useT();
   const creating = id === undefined;
   const session = useSession();
   const [draft, setDraft] = useState<Draft>(EMPTY);
@@ -170,16 +174,15 @@ export function RuleForm({ id }: { id?: string | undefined }) {
     });
   };
 
-  if (!session.can("write:monitors"))
-    return <Notice kind="error">Your role cannot create or change alert rules (it needs the write:monitors scope).</Notice>;
+  if (!session.can("write:monitors")) return <Notice kind="error">{t("alert-rules:form.forbidden")}</Notice>;
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
-  if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
+  if (!creating && !loaded.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const f = latest === "test" ? trial.fields : submit.fields;
   const metric = findMetric(draft.metric);
   return (
     <section aria-labelledby="form-title" class="form-page rule-form">
       <p class="crumbs">
-        <Link href="/alert-rules">Alert rules</Link>
+        <Link href="/alert-rules">{t("alert-rules:title")}</Link>
         {!creating && (
           <>
             {" "}
@@ -187,18 +190,18 @@ export function RuleForm({ id }: { id?: string | undefined }) {
           </>
         )}
       </p>
-      <h1 id="form-title">{creating ? "New alert rule" : `Edit ${loaded.data!.name}`}</h1>
+      <h1 id="form-title">{creating ? t("alert-rules:form.new") : t("alert-rules:form.edit", { name: loaded.data!.name })}</h1>
       <form onSubmit={send} noValidate>
-        <TextInput id="rule-name" label="Name" value={draft.name} error={f.name} onValue={(name) => set({ name })} />
+        <TextInput id="rule-name" label={t("alert-rules:col.name")} value={draft.name} error={f.name} onValue={(name) => set({ name })} />
         <TextInput
           id="rule-description"
-          label="Description"
+          label={t("alert-rules:form.description")}
           value={draft.description}
           error={f.description}
-          hint="Optional"
+          hint={t("alert-rules:form.optional")}
           onValue={(description) => set({ description })}
         />
-        <Field id="rule-metric" label="Metric" error={f.metric} {...(metric ? { hint: metric.description } : {})}>
+        <Field id="rule-metric" label={t("alert-rules:page.metric")} error={f.metric} {...(metric ? { hint: metric.description } : {})}>
           {(a11y) => (
             <select {...a11y} value={draft.metric} onChange={(e) => set({ metric: (e.currentTarget as HTMLSelectElement).value })}>
               {METRICS.map((m) => (
@@ -209,7 +212,7 @@ export function RuleForm({ id }: { id?: string | undefined }) {
               ))}
               <option value={FS_METRIC}>
                 {FS_METRIC}
-                {"{mount point}"} (%)
+                {t("alert-rules:form.fsMetric")}
               </option>
             </select>
           )}
@@ -217,18 +220,13 @@ export function RuleForm({ id }: { id?: string | undefined }) {
         {draft.metric === FS_METRIC && (
           <TextInput
             id="rule-mount"
-            label="Mount point"
+            label={t("alert-rules:form.mount")}
             value={draft.mount}
-            hint="The filesystem's mount point as the agent reports it, e.g. /var; only its latest value is kept, so it cannot be tested"
+            hint={t("alert-rules:form.mountHint")}
             onValue={(mount) => set({ mount })}
           />
         )}
-        <Field
-          id="rule-aggregation"
-          label="Compare"
-          error={f.aggregation}
-          hint="last: each sample; avg or a percentile: of the samples over a window"
-        >
+        <Field id="rule-aggregation" label={t("alert-rules:page.compare")} error={f.aggregation} hint={t("alert-rules:form.compareHint")}>
           {(a11y) => (
             <select
               {...a11y}
@@ -246,29 +244,29 @@ export function RuleForm({ id }: { id?: string | undefined }) {
         {draft.aggregation !== "last" && (
           <TextInput
             id="rule-window"
-            label="Window (seconds)"
+            label={t("alert-rules:form.window")}
             inputMode="numeric"
             value={draft.window_secs}
             error={f.window_secs}
-            hint="1 to 3600"
+            hint={t("alert-rules:form.windowHint")}
             onValue={(window_secs) => set({ window_secs })}
           />
         )}
-        <Field id="rule-operator" label="Operator" error={f.operator}>
+        <Field id="rule-operator" label={t("alert-rules:form.operator")} error={f.operator}>
           {(a11y) => (
             <select
               {...a11y}
               value={draft.operator}
               onChange={(e) => set({ operator: (e.currentTarget as HTMLSelectElement).value as Draft["operator"] })}
             >
-              <option value=">">&gt; fires above the threshold</option>
-              <option value="<">&lt; fires below the threshold</option>
+              <option value=">">{t("alert-rules:form.above")}</option>
+              <option value="<">{t("alert-rules:form.below")}</option>
             </select>
           )}
         </Field>
         <TextInput
           id="rule-threshold"
-          label="Threshold"
+          label={t("alert-rules:form.threshold")}
           inputMode="decimal"
           value={draft.threshold}
           error={f.threshold}
@@ -276,27 +274,23 @@ export function RuleForm({ id }: { id?: string | undefined }) {
         />
         <TextInput
           id="rule-clear"
-          label="Clear threshold"
+          label={t("alert-rules:form.clear")}
           inputMode="decimal"
           value={draft.clear_threshold}
           error={f.clear_threshold}
-          hint={
-            draft.operator === ">"
-              ? "A firing rule clears below this; at most the threshold. Empty: the threshold"
-              : "A firing rule clears above this; at least the threshold. Empty: the threshold"
-          }
+          hint={draft.operator === ">" ? t("alert-rules:form.clearBelowHint") : t("alert-rules:form.clearAboveHint")}
           onValue={(clear_threshold) => set({ clear_threshold })}
         />
         <TextInput
           id="rule-for"
-          label="For (seconds)"
+          label={t("alert-rules:form.for")}
           inputMode="numeric"
           value={draft.for_secs}
           error={f.for_secs}
-          hint="How long the condition must hold before it fires; 0: at once"
+          hint={t("alert-rules:form.forHint")}
           onValue={(for_secs) => set({ for_secs })}
         />
-        <Field id="rule-severity" label="Severity" error={f.severity} hint="The alert's severity, which notification routes filter on">
+        <Field id="rule-severity" label={t("alert-rules:col.severity")} error={f.severity} hint={t("alert-rules:form.severityHint")}>
           {(a11y) => (
             <select
               {...a11y}
@@ -311,7 +305,7 @@ export function RuleForm({ id }: { id?: string | undefined }) {
             </select>
           )}
         </Field>
-        <Field id="rule-scope" label="Applies to" error={f.scope_kind}>
+        <Field id="rule-scope" label={t("alert-rules:col.appliesTo")} error={f.scope_kind}>
           {(a11y) => (
             <select
               {...a11y}
@@ -320,14 +314,14 @@ export function RuleForm({ id }: { id?: string | undefined }) {
             >
               {SCOPE_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {SCOPES[k]}
+                  {t(SCOPES[k])}
                 </option>
               ))}
             </select>
           )}
         </Field>
         {draft.scope_kind === "node" && (
-          <Field id="rule-scope-node" label="Node" error={f.scope_node_id}>
+          <Field id="rule-scope-node" label={t("alert-rules:page.node")} error={f.scope_node_id}>
             {(a11y) => (
               <RefPicker
                 source={GROUPS.hardware}
@@ -341,14 +335,14 @@ export function RuleForm({ id }: { id?: string | undefined }) {
         {draft.scope_kind === "tag" && (
           <TextInput
             id="rule-scope-tag"
-            label="Tag"
+            label={t("alert-rules:form.tag")}
             value={draft.scope_tag}
             error={f.scope_tag}
             onValue={(scope_tag) => set({ scope_tag })}
           />
         )}
         {draft.scope_kind === "site" && (
-          <Field id="rule-scope-site" label="Site" error={f.scope_site_id}>
+          <Field id="rule-scope-site" label={t("alert-rules:form.site")} error={f.scope_site_id}>
             {(a11y) => (
               <RefPicker
                 source={GROUPS.sites}
@@ -360,12 +354,12 @@ export function RuleForm({ id }: { id?: string | undefined }) {
           </Field>
         )}
         <label class="check row">
-          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a disabled rule is
-          not judged)
+          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} />{" "}
+          {t("alert-rules:form.enabled")}
         </label>
         <div class="actions">
           <button type="button" disabled={trial.busy} onClick={test}>
-            {trial.busy ? "Testing…" : "Test against the last hour"}
+            {trial.busy ? t("alert-rules:form.testing") : t("alert-rules:test.title")}
           </button>
         </div>
         {latest === "test" && <Notice kind="error">{trial.error}</Notice>}
@@ -375,7 +369,7 @@ export function RuleForm({ id }: { id?: string | undefined }) {
           conflict={latest !== "test" && conflict}
           onLoadTheirs={() => loaded.reload()}
           busy={submit.busy}
-          label={creating ? "Create rule" : "Save changes"}
+          label={creating ? t("alert-rules:form.create") : t("alert-rules:form.save")}
         />
       </form>
     </section>

@@ -1,19 +1,26 @@
 // The answer of "Test against the last hour" in words, one line per node that changed state; a rule that
 // changed nothing says so, with how much it was judged on (no node with values is not "all quiet").
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { clock, outcomes, type TestResult } from "./rule-text.ts";
 
 export function RuleTestResult({ result }: { result: TestResult }) {
+  const t = useT();
   const lines = outcomes(result);
-  const judged = `${result.nodes_evaluated} ${result.nodes_evaluated === 1 ? "node" : "nodes"}, ${result.samples} samples, ${clock(result.from)}–${clock(result.to)}`;
+  const judged = t("alert-rules:test.judged", {
+    count: result.nodes_evaluated,
+    samples: result.samples,
+    from: clock(result.from),
+    to: clock(result.to),
+  });
   return (
-    <section class="notice notice-info rule-test" role="status" aria-label="Test against the last hour">
+    <section class="notice notice-info rule-test" role="status" aria-label={t("alert-rules:test.title")}>
       {result.nodes_evaluated === 0 ? (
-        <p>No node in this rule's scope has values of this metric in the last hour: there is nothing to judge.</p>
+        <p>{t("alert-rules:test.nothing")}</p>
       ) : lines.length === 0 || lines.every((l) => !l.fired) ? (
-        <p>Would not have fired in the last hour ({judged}).</p>
+        <p>{t("alert-rules:test.quiet", { judged })}</p>
       ) : (
-        <p>Judged on {judged}:</p>
+        <p>{t("alert-rules:test.judgedOn", { judged })}</p>
       )}
       {lines.length > 0 && (
         <ul>

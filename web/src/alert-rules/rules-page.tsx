@@ -9,6 +9,7 @@ import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { RuleScope } from "./rule-scope.tsx";
 import { conditionText } from "./rule-text.ts";
@@ -16,6 +17,7 @@ import { conditionText } from "./rule-text.ts";
 const PAGE = 100;
 
 export function RulesPage() {
+  const t = useT();
   const canWrite = useSession().can("write:monitors");
   const [offset, setOffset] = useState(0);
   const page = useLoad(
@@ -25,62 +27,56 @@ export function RulesPage() {
   return (
     <section aria-labelledby="rules-title">
       <header class="page-head">
-        <h1 id="rules-title">Alert rules</h1>
+        <h1 id="rules-title">{t("alert-rules:title")}</h1>
         {canWrite && (
           <div class="actions">
             <Link href="/alert-rules/new" class="button primary">
-              New rule
+              {t("alert-rules:new")}
             </Link>
           </div>
         )}
       </header>
-      <p class="meta">
-        A rule raises an alert when a metric of the nodes in its scope crosses a threshold for long enough, and another when it is back.
-      </p>
+      <p class="meta">{t("alert-rules:intro")}</p>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption>Threshold alert rules</caption>
+          <caption>{t("alert-rules:caption")}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Condition</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Applies to</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Firing on</th>
+              <th scope="col">{t("alert-rules:col.name")}</th>
+              <th scope="col">{t("alert-rules:col.condition")}</th>
+              <th scope="col">{t("alert-rules:col.severity")}</th>
+              <th scope="col">{t("alert-rules:col.appliesTo")}</th>
+              <th scope="col">{t("alert-rules:col.enabled")}</th>
+              <th scope="col">{t("alert-rules:col.firingOn")}</th>
             </tr>
           </thead>
           <tbody>
             {(page.data?.items ?? []).map((r) => (
               <tr key={r.id} data-rule={r.id}>
-                <td data-label="Name">
+                <td data-label={t("alert-rules:col.name")}>
                   <Link href={`/alert-rules/${r.id}`}>{r.name}</Link>
                 </td>
-                <td data-label="Condition">
+                <td data-label={t("alert-rules:col.condition")}>
                   <code>{conditionText(r)}</code>
                 </td>
-                <td data-label="Severity">{r.severity}</td>
-                <td data-label="Applies to">
+                <td data-label={t("alert-rules:col.severity")}>{r.severity}</td>
+                <td data-label={t("alert-rules:col.appliesTo")}>
                   <RuleScope rule={r} />
                 </td>
-                <td data-label="Enabled">{r.enabled ? "yes" : <Status value="paused" />}</td>
-                <td data-label="Firing on">
-                  {r.firing_count === 0 ? "—" : `${r.firing_count} ${r.firing_count === 1 ? "node" : "nodes"}`}
+                <td data-label={t("alert-rules:col.enabled")}>{r.enabled ? t("alert-rules:yes") : <Status value="paused" />}</td>
+                <td data-label={t("alert-rules:col.firingOn")}>
+                  {r.firing_count === 0 ? "—" : t("alert-rules:nodes", { count: r.firing_count })}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
         {page.data && page.data.items.length === 0 && (
-          <p class="empty">
-            {canWrite
-              ? "No alert rules yet. Add one with New rule."
-              : "No alert rules yet. Your role can read rules but not create them (write:monitors)."}
-          </p>
+          <p class="empty">{canWrite ? t("alert-rules:empty") : t("alert-rules:emptyReadOnly")}</p>
         )}
       </div>
-      {page.data && <Pager offset={offset} limit={PAGE} total={page.data.total} onOffset={setOffset} label="Pages" />}
+      {page.data && <Pager offset={offset} limit={PAGE} total={page.data.total} onOffset={setOffset} label={t("alert-rules:pages")} />}
     </section>
   );
 }

@@ -3,6 +3,7 @@
 import { api, ok } from "../api/client.ts";
 import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
+import { useT } from "../i18n/use-t.ts";
 
 interface Incident {
   id: number;
@@ -11,6 +12,7 @@ interface Incident {
 }
 
 export function AckButtons({ alert, onDone }: { alert: Incident; onDone: () => void }) {
+  const t = useT();
   const canAck = useSession().can("write:alerts");
   const submit = useSubmit();
   if (!canAck || (alert.state !== "open" && alert.state !== "acknowledged")) return null;
@@ -24,12 +26,22 @@ export function AckButtons({ alert, onDone }: { alert: Incident; onDone: () => v
   return (
     <span class="actions">
       {alert.state === "open" ? (
-        <button type="button" disabled={submit.busy} aria-label={`Acknowledge ${alert.title}`} onClick={() => void run(true)}>
-          Acknowledge
+        <button
+          type="button"
+          disabled={submit.busy}
+          aria-label={t("alerts:ack.label", { title: alert.title })}
+          onClick={() => void run(true)}
+        >
+          {t("alerts:ack.button")}
         </button>
       ) : (
-        <button type="button" disabled={submit.busy} aria-label={`Un-acknowledge ${alert.title}`} onClick={() => void run(false)}>
-          Un-acknowledge
+        <button
+          type="button"
+          disabled={submit.busy}
+          aria-label={t("alerts:unack.label", { title: alert.title })}
+          onClick={() => void run(false)}
+        >
+          {t("alerts:unack.button")}
         </button>
       )}
       {submit.error && (

@@ -8,12 +8,14 @@ import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { Link } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { AckButtons } from "./ack-buttons.tsx";
 import { SubjectLink } from "./subject-link.tsx";
 import { RelativeTime } from "../components/time.tsx";
 
 export function AlertPage({ id }: { id: string }) {
+  const t = useT();
   const [version, setVersion] = useState(0);
   const incident = useLoad(() => ok(api.GET("/api/v1/alerts/{alert_id}", { params: { path: { alert_id: id } } })), [id, version]);
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -31,13 +33,13 @@ export function AlertPage({ id }: { id: string }) {
 
   if (incident.error !== undefined && !incident.data) return <Notice kind="error">{messageOf(incident.error)}</Notice>;
   const a = incident.data;
-  if (!a) return <p aria-busy="true">Loading…</p>;
+  if (!a) return <p aria-busy="true">{t("common:loading")}</p>;
   return (
     <article aria-labelledby="alert-title">
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href="/alerts">Alerts</Link>
+            <Link href="/alerts">{t("alerts:title")}</Link>
           </p>
           <h1 id="alert-title">
             {a.title} <Status value={a.state} />
@@ -47,23 +49,23 @@ export function AlertPage({ id }: { id: string }) {
         <AckButtons alert={a} onDone={() => setVersion((v) => v + 1)} />
       </header>
       <dl class="fields">
-        <dt>Severity</dt>
+        <dt>{t("alerts:col.severity")}</dt>
         <dd>
           <Status value={a.severity} />
         </dd>
-        <dt>About</dt>
+        <dt>{t("alerts:col.about")}</dt>
         <dd>
           <SubjectLink alert={a} />
         </dd>
-        <dt>Since</dt>
+        <dt>{t("alerts:col.since")}</dt>
         <dd>
           <RelativeTime at={a.occurred_at} />
         </dd>
-        <dt>Resolved</dt>
+        <dt>{t("alerts:page.resolved")}</dt>
         <dd>
           <RelativeTime at={a.resolved_at} />
         </dd>
-        <dt>Acknowledged by</dt>
+        <dt>{t("alerts:col.ackBy")}</dt>
         <dd>
           {a.acknowledged_by ? (
             <>
@@ -75,71 +77,69 @@ export function AlertPage({ id }: { id: string }) {
         </dd>
         {a.acknowledged_note && (
           <>
-            <dt>Note</dt>
+            <dt>{t("alerts:page.note")}</dt>
             <dd>{a.acknowledged_note}</dd>
           </>
         )}
       </dl>
-      <h2>Timeline</h2>
+      <h2>{t("alerts:page.timeline")}</h2>
       <div class="table-wrap">
         <table>
-          <caption>The alerts of this incident, oldest first</caption>
+          <caption>{t("alerts:page.timelineCaption")}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Title</th>
-              <th scope="col">Sent</th>
+              <th scope="col">{t("alerts:page.when")}</th>
+              <th scope="col">{t("alerts:page.kind")}</th>
+              <th scope="col">{t("alerts:col.title")}</th>
+              <th scope="col">{t("alerts:page.sent")}</th>
             </tr>
           </thead>
           <tbody>
             {a.alerts.map((x) => (
               <tr key={x.id} data-alert={x.id}>
-                <td data-label="When">
+                <td data-label={t("alerts:page.when")}>
                   <RelativeTime at={x.occurred_at} />
                 </td>
-                <td data-label="Kind">
+                <td data-label={t("alerts:page.kind")}>
                   <Status value={x.status} /> {x.kind}
                 </td>
-                <td data-label="Title">{x.title}</td>
-                <td data-label="Sent">{x.dispatch_state}</td>
+                <td data-label={t("alerts:col.title")}>{x.title}</td>
+                <td data-label={t("alerts:page.sent")}>{x.dispatch_state}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      <h2>Deliveries</h2>
+      <h2>{t("alerts:page.deliveries")}</h2>
       <div class="table-wrap">
         <table>
-          <caption>Each alert of this incident sent to each sink</caption>
+          <caption>{t("alerts:page.deliveriesCaption")}</caption>
           <thead>
             <tr>
-              <th scope="col">Alert</th>
-              <th scope="col">Sink</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Delivered</th>
+              <th scope="col">{t("alerts:page.alert")}</th>
+              <th scope="col">{t("alerts:page.sink")}</th>
+              <th scope="col">{t("alerts:page.state")}</th>
+              <th scope="col">{t("alerts:page.attempts")}</th>
+              <th scope="col">{t("alerts:page.delivered")}</th>
             </tr>
           </thead>
           <tbody>
             {a.deliveries_list.map((d) => (
               <tr key={d.id}>
-                <td data-label="Alert">#{d.alert_id}</td>
-                <td data-label="Sink">{d.sink_name ?? `#${d.sink_id}`}</td>
-                <td data-label="State">
+                <td data-label={t("alerts:page.alert")}>#{d.alert_id}</td>
+                <td data-label={t("alerts:page.sink")}>{d.sink_name ?? `#${d.sink_id}`}</td>
+                <td data-label={t("alerts:page.state")}>
                   <Status value={d.state} />
                 </td>
-                <td data-label="Attempts">{d.attempt_count}</td>
-                <td data-label="Delivered">
+                <td data-label={t("alerts:page.attempts")}>{d.attempt_count}</td>
+                <td data-label={t("alerts:page.delivered")}>
                   <RelativeTime at={d.delivered_at} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {a.deliveries_list.length === 0 && (
-          <p class="empty">Nothing was sent for this incident (no route matched, or it is still waiting).</p>
-        )}
+        {a.deliveries_list.length === 0 && <p class="empty">{t("alerts:page.nothingSent")}</p>}
       </div>
     </article>
   );

@@ -11,6 +11,8 @@ import { Segmented } from "../components/segmented.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useStream } from "../live.tsx";
 import { Link } from "../router.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { AckButtons } from "./ack-buttons.tsx";
 import { SubjectLink } from "./subject-link.tsx";
@@ -18,20 +20,28 @@ import { RelativeTime } from "../components/time.tsx";
 
 const PAGE = 50;
 type Tab = "open" | "acknowledged" | "resolved" | "event";
+// Labels, captions and empty messages are catalogue keys: `t(...)`.
 const TABS: readonly { value: Tab; label: string }[] = [
-  { value: "open", label: "Open" },
-  { value: "acknowledged", label: "Acknowledged" },
-  { value: "resolved", label: "Resolved" },
-  { value: "event", label: "Events" },
+  { value: "open", label: i18nKey("alerts:tab.open") },
+  { value: "acknowledged", label: i18nKey("alerts:tab.acknowledged") },
+  { value: "resolved", label: i18nKey("alerts:tab.resolved") },
+  { value: "event", label: i18nKey("alerts:tab.event") },
 ];
+const CAPTION: Record<Tab, string> = {
+  open: i18nKey("alerts:caption.open"),
+  acknowledged: i18nKey("alerts:caption.acknowledged"),
+  resolved: i18nKey("alerts:caption.resolved"),
+  event: i18nKey("alerts:caption.event"),
+};
 const EMPTY: Record<Tab, string> = {
-  open: "No open alerts: nothing is failing that nobody has in hand.",
-  acknowledged: "No acknowledged alerts.",
-  resolved: "No resolved alerts yet.",
-  event: "No events yet.",
+  open: i18nKey("alerts:empty.open"),
+  acknowledged: i18nKey("alerts:empty.acknowledged"),
+  resolved: i18nKey("alerts:empty.resolved"),
+  event: i18nKey("alerts:empty.event"),
 };
 
 export function AlertsPage() {
+  const t = useT();
   const [tab, setTab] = useState<Tab>("open");
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0);
@@ -54,64 +64,61 @@ export function AlertsPage() {
     },
     () => setVersion((v) => v + 1),
   );
-  const choose = (t: Tab) => {
-    setTab(t);
+  const choose = (next: Tab) => {
+    setTab(next);
     setOffset(0);
   };
   return (
     <section aria-labelledby="alerts-title">
       <header class="page-head">
-        <h1 id="alerts-title">Alerts</h1>
+        <h1 id="alerts-title">{t("alerts:title")}</h1>
         <LiveBadge state={live} />
       </header>
-      <p class="meta">
-        An incident opens with a failure and ends with its recovery. Acknowledging it says someone has it in hand: its later failures are
-        not sent again until it recovers or is un-acknowledged.
-      </p>
-      <Segmented label="Show" options={TABS} value={tab} onChange={choose} />
+      <p class="meta">{t("alerts:intro")}</p>
+      <Segmented label={t("alerts:show")} options={TABS.map((o) => ({ ...o, label: t(o.label) }))} value={tab} onChange={choose} />
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption>{TABS.find((t) => t.value === tab)!.label} alerts</caption>
+          <caption>{t(CAPTION[tab])}</caption>
           <thead>
             <tr>
-              <th scope="col">Severity</th>
-              <th scope="col">Title</th>
-              <th scope="col">About</th>
-              <th scope="col">Since</th>
-              <th scope="col">Acknowledged by</th>
+              <th scope="col">{t("alerts:col.severity")}</th>
+              <th scope="col">{t("alerts:col.title")}</th>
+              <th scope="col">{t("alerts:col.about")}</th>
+              <th scope="col">{t("alerts:col.since")}</th>
+              <th scope="col">{t("alerts:col.ackBy")}</th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t("alerts:col.actions")}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {(page.data?.items ?? []).map((a) => (
               <tr key={a.id} data-alert={a.id}>
-                <td data-label="Severity">
+                <td data-label={t("alerts:col.severity")}>
                   <Status value={a.severity} />
                 </td>
-                <td data-label="Title">
+                <td data-label={t("alerts:col.title")}>
                   <Link href={`/alerts/${a.id}`}>{a.title}</Link>
-                  {a.alert_count > 1 && <span class="meta"> ({a.alert_count} alerts)</span>}
+                  {a.alert_count > 1 && <span class="meta">{t("alerts:count", { count: a.alert_count })}</span>}
                 </td>
-                <td data-label="About">
+                <td data-label={t("alerts:col.about")}>
                   <SubjectLink alert={a} />
                 </td>
-                <td data-label="Since">
+                <td data-label={t("alerts:col.since")}>
                   <RelativeTime at={a.occurred_at} />
                 </td>
-                <td data-label="Acknowledged by">{a.acknowledged_by ?? "—"}</td>
-                <td data-label="Actions">
+                <td data-label={t("alerts:col.ackBy")}>{a.acknowledged_by ?? "—"}</td>
+                <td data-label={t("alerts:col.actions")}>
                   <AckButtons alert={a} onDone={() => setVersion((v) => v + 1)} />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {page.data && page.data.items.length === 0 && <p class="empty">{EMPTY[tab]}</p>}
+        {page.data && page.data.items.length === 0 && <p class="empty">{t(EMPTY[tab])}</p>}
       </div>
-      {page.data && <Pager offset={offset} limit={PAGE} total={page.data.total} onOffset={setOffset} label="Pages" />}
+      {page.data && <Pager offset={offset} limit={PAGE} total={page.data.total} onOffset={setOffset} label={t("alerts:pages")} />}
     </section>
   );
 }

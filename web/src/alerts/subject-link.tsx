@@ -1,6 +1,7 @@
 // What an alert is about: its monitor (a link to the monitor's page), else its target record, else its
 // subject as the API names it.
 import { TargetLink } from "../monitoring/target-link.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 
 interface About {
@@ -12,7 +13,9 @@ interface About {
 }
 
 export function SubjectLink({ alert: a }: { alert: About }) {
-  if (a.monitor_id != null) return <Link href={`/monitors/${a.monitor_id}`}>{a.monitor_name ?? `monitor #${a.monitor_id}`}</Link>;
+  const t = useT();
+  if (a.monitor_id != null)
+    return <Link href={`/monitors/${a.monitor_id}`}>{a.monitor_name ?? t("alerts:monitorN", { id: a.monitor_id })}</Link>;
   if (a.target_type && a.target_id != null) return <TargetLink type={a.target_type} id={a.target_id} />;
   return <span>{a.subject ?? "—"}</span>;
 }

@@ -2,6 +2,7 @@
 // changed meanwhile is not deleted unseen. The list is shown afterwards.
 import { api, ok } from "../api/client.ts";
 import { DeleteDialog } from "../components/delete-dialog.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { navigate } from "../router.tsx";
 
 export function DeleteWindowDialog({
@@ -13,6 +14,7 @@ export function DeleteWindowDialog({
   version: number | undefined;
   onClose: () => void;
 }) {
+  const t = useT();
   const remove = async () => {
     await ok(
       api.DELETE("/api/v1/monitors/maintenance-windows/{window_id}", {
@@ -23,10 +25,8 @@ export function DeleteWindowDialog({
     navigate("/maintenance");
   };
   return (
-    <DeleteDialog name={w.name} button="Delete window" remove={remove} onClose={onClose}>
-      {w.active
-        ? `The window ${w.name} is open now: the monitors it covers leave maintenance at their next check and alert again. This cannot be undone.`
-        : `The window ${w.name} will not put its monitors in maintenance again. This cannot be undone.`}
+    <DeleteDialog name={w.name} button={t("maintenance:delete.button")} remove={remove} onClose={onClose}>
+      {w.active ? t("maintenance:delete.open", { name: w.name }) : t("maintenance:delete.closed", { name: w.name })}
     </DeleteDialog>
   );
 }

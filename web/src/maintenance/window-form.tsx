@@ -16,6 +16,7 @@ import { Status } from "../components/status.tsx";
 import { GROUPS } from "../inventory/groups.ts";
 import { TARGETS } from "../monitoring/target-kinds.ts";
 import { Link, navigate } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { DeleteWindowDialog } from "./delete-window-dialog.tsx";
 import { MonitorIdsField } from "./monitor-ids-field.tsx";
@@ -92,6 +93,7 @@ function bodyOf(d: Draft) {
 }
 
 export function WindowForm({ id }: { id?: string | undefined }) {
+  const t = useT();
   const creating = id === undefined;
   const session = useSession();
   const canWrite = session.can("write:monitors");
@@ -156,10 +158,9 @@ export function WindowForm({ id }: { id?: string | undefined }) {
     });
   };
 
-  if (creating && !canWrite)
-    return <Notice kind="error">Your role cannot create maintenance windows (it needs the write:monitors scope).</Notice>;
+  if (creating && !canWrite) return <Notice kind="error">{t("maintenance:form.forbidden")}</Notice>;
   if (!creating && loaded.error !== undefined && !loaded.data) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
-  if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
+  if (!creating && !loaded.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const w = loaded.data;
   const state = w && windowState(w);
   const f = submit.fields;
@@ -168,78 +169,86 @@ export function WindowForm({ id }: { id?: string | undefined }) {
   return (
     <section aria-labelledby="form-title" class="form-page window-form">
       <p class="crumbs">
-        <Link href="/maintenance">Maintenance windows</Link>
+        <Link href="/maintenance">{t("maintenance:title")}</Link>
       </p>
       <header class="page-head">
-        <h1 id="form-title">{w ? (canWrite ? `Edit ${w.name}` : w.name) : "New maintenance window"}</h1>
+        <h1 id="form-title">{w ? (canWrite ? t("maintenance:form.edit", { name: w.name }) : w.name) : t("maintenance:new")}</h1>
         {w && session.can("delete:monitors") && (
           <div class="actions">
             <button type="button" class="danger" onClick={() => setDeleting(true)}>
-              Delete…
+              {t("maintenance:form.delete")}
             </button>
           </div>
         )}
       </header>
       {w && state && (
         <p class="window-state" data-state={state.status}>
-          <Status value={state.status} /> {state.detail} <span class="meta">({scheduleText(w)})</span>
+          <Status value={state.status} /> {state.detail}{" "}
+          <span class="meta">{t("maintenance:form.schedule", { schedule: scheduleText(w) })}</span>
         </p>
       )}
       {deleting && w && <DeleteWindowDialog window={w} version={version} onClose={() => setDeleting(false)} />}
       <form onSubmit={send} noValidate>
         <fieldset disabled={!canWrite} class="plain">
-          <TextInput id="window-name" label="Name" value={draft.name} error={f.name} onValue={(name) => set({ name })} />
+          <TextInput
+            id="window-name"
+            label={t("maintenance:col.name")}
+            value={draft.name}
+            error={f.name}
+            onValue={(name) => set({ name })}
+          />
           <TextInput
             id="window-description"
-            label="Description"
+            label={t("maintenance:form.description")}
             value={draft.description}
             error={f.description}
-            hint="Optional: what is done in it, for the people who read the list"
+            hint={t("maintenance:form.descriptionHint")}
             onValue={(description) => set({ description })}
           />
           <fieldset>
-            <legend>When</legend>
+            <legend>{t("maintenance:col.when")}</legend>
             <label class="check row">
-              <input type="radio" name="window-kind" checked={!recurring} onChange={() => set({ kind: "one_off" })} /> Once
+              <input type="radio" name="window-kind" checked={!recurring} onChange={() => set({ kind: "one_off" })} />{" "}
+              {t("maintenance:form.once")}
             </label>
             <label class="check row">
-              <input type="radio" name="window-kind" checked={recurring} onChange={() => set({ kind: "recurring" })} /> Recurring (a cron
-              schedule)
+              <input type="radio" name="window-kind" checked={recurring} onChange={() => set({ kind: "recurring" })} />{" "}
+              {t("maintenance:form.recurring")}
             </label>
             {recurring && (
               <>
                 <TextInput
                   id="window-cron"
-                  label="Cron pattern"
+                  label={t("maintenance:form.cron")}
                   value={draft.cron}
                   error={f.cron}
-                  hint='Five fields (minute hour day month weekday), e.g. "0 2 * * 0" for Sundays at 02:00'
+                  hint={t("maintenance:form.cronHint")}
                   onValue={(cron) => set({ cron })}
                 />
                 <TextInput
                   id="window-duration"
-                  label="Lasts (minutes)"
+                  label={t("maintenance:form.lasts")}
                   inputMode="numeric"
                   value={draft.duration_minutes}
                   error={f.duration_minutes}
-                  hint="1 to 10080 (a week)"
+                  hint={t("maintenance:form.lastsHint")}
                   onValue={(duration_minutes) => set({ duration_minutes })}
                 />
                 <TextInput
                   id="window-timezone"
-                  label="Time zone"
+                  label={t("maintenance:form.timezone")}
                   value={draft.timezone}
                   error={f.timezone}
-                  hint={`The pattern's time zone, an IANA name (yours: ${BROWSER_ZONE}); empty: UTC`}
+                  hint={t("maintenance:form.timezoneHint", { zone: BROWSER_ZONE })}
                   onValue={(timezone) => set({ timezone })}
                 />
               </>
             )}
             <Field
               id="window-starts"
-              label={recurring ? "Not before" : "Starts"}
+              label={recurring ? t("maintenance:form.notBefore") : t("maintenance:form.starts")}
               error={f.starts_at}
-              hint={recurring ? "Optional: the first day it may apply (your time zone)" : "Your time zone"}
+              hint={recurring ? t("maintenance:form.notBeforeHint") : t("maintenance:form.yourZone")}
             >
               {(a11y) => (
                 <input
@@ -252,9 +261,9 @@ export function WindowForm({ id }: { id?: string | undefined }) {
             </Field>
             <Field
               id="window-ends"
-              label={recurring ? "Not after" : "Ends"}
+              label={recurring ? t("maintenance:form.notAfter") : t("maintenance:form.ends")}
               error={f.ends_at}
-              hint={recurring ? "Optional: when it stops applying (your time zone)" : "Your time zone"}
+              hint={recurring ? t("maintenance:form.notAfterHint") : t("maintenance:form.yourZone")}
             >
               {(a11y) => (
                 <input
@@ -267,50 +276,47 @@ export function WindowForm({ id }: { id?: string | undefined }) {
             </Field>
           </fieldset>
           <fieldset>
-            <legend>What it covers</legend>
-            <p class="meta">
-              Any of these, together: the monitors listed, every monitor of the inventory node, and every monitor whose node is at the site
-              and tagged with the tag (both given: both must hold).
-            </p>
+            <legend>{t("maintenance:form.covers")}</legend>
+            <p class="meta">{t("maintenance:form.coversText")}</p>
             <MonitorIdsField ids={draft.monitor_ids} onIds={(monitor_ids) => set({ monitor_ids })} error={f.monitor_ids} />
-            <Field id="window-target-type" label="Inventory node" error={f.target_type} hint="Every monitor watching it">
+            <Field id="window-target-type" label={t("maintenance:form.node")} error={f.target_type} hint={t("maintenance:form.nodeHint")}>
               {(a11y) => (
                 <select
                   {...a11y}
                   value={draft.target_type}
                   onChange={(e) => set({ target_type: (e.currentTarget as HTMLSelectElement).value, target_id: "" })}
                 >
-                  <option value="">None</option>
-                  {Object.entries(TARGETS).map(([k, t]) => (
+                  <option value="">{t("maintenance:form.none")}</option>
+                  {Object.entries(TARGETS).map(([k, kind]) => (
                     <option key={k} value={k}>
-                      {t.label}
+                      {t(kind.label)}
                     </option>
                   ))}
                 </select>
               )}
             </Field>
             {target && (
-              <Field key={draft.target_type} id="window-target" label={target.label} error={f.target_id}>
+              <Field key={draft.target_type} id="window-target" label={t(target.label)} error={f.target_id}>
                 {(a11y) => (
                   <RefPicker source={target.source} value={draft.target_id} onValue={(target_id) => set({ target_id })} a11y={a11y} />
                 )}
               </Field>
             )}
-            <Field id="window-site" label="Site" error={f.site_id} hint="Monitors whose node is at this site">
+            <Field id="window-site" label={t("maintenance:form.site")} error={f.site_id} hint={t("maintenance:form.siteHint")}>
               {(a11y) => <RefPicker source={GROUPS.sites} value={draft.site_id} onValue={(site_id) => set({ site_id })} a11y={a11y} />}
             </Field>
             <TextInput
               id="window-tag"
-              label="Tag"
+              label={t("maintenance:form.tag")}
               value={draft.tag}
               error={f.tag}
-              hint="Monitors whose node carries this tag"
+              hint={t("maintenance:form.tagHint")}
               onValue={(tag) => set({ tag })}
             />
           </fieldset>
           <label class="check row">
-            <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a disabled window
-            never applies)
+            <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} />{" "}
+            {t("maintenance:form.enabled")}
           </label>
         </fieldset>
         {canWrite ? (
@@ -319,10 +325,10 @@ export function WindowForm({ id }: { id?: string | undefined }) {
             conflict={conflict}
             onLoadTheirs={() => loaded.reload()}
             busy={submit.busy}
-            label={creating ? "Create window" : "Save changes"}
+            label={creating ? t("maintenance:form.create") : t("maintenance:form.save")}
           />
         ) : (
-          <p class="meta">Your role can read maintenance windows but not change them (write:monitors).</p>
+          <p class="meta">{t("maintenance:form.readOnly")}</p>
         )}
       </form>
     </section>

@@ -10,6 +10,7 @@ import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { coversText, scheduleText, windowState } from "./window-text.ts";
 
@@ -17,6 +18,7 @@ const PAGE = 100;
 const ORDER = { active: 0, upcoming: 1, ended: 2, disabled: 3 };
 
 export function WindowsPage() {
+  const t = useT();
   const canWrite = useSession().can("write:monitors");
   const [offset, setOffset] = useState(0);
   const page = useLoad(
@@ -33,28 +35,26 @@ export function WindowsPage() {
   return (
     <section aria-labelledby="maintenance-title">
       <header class="page-head">
-        <h1 id="maintenance-title">Maintenance windows</h1>
+        <h1 id="maintenance-title">{t("maintenance:title")}</h1>
         {canWrite && (
           <div class="actions">
             <Link href="/maintenance/new" class="button primary">
-              New maintenance window
+              {t("maintenance:new")}
             </Link>
           </div>
         )}
       </header>
-      <p class="meta">
-        While a window is open, the monitors it covers are in maintenance: they raise no alerts and it does not count against their uptime.
-      </p>
+      <p class="meta">{t("maintenance:intro")}</p>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption>Maintenance windows, open ones first</caption>
+          <caption>{t("maintenance:caption")}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">State</th>
-              <th scope="col">When</th>
-              <th scope="col">Covers</th>
+              <th scope="col">{t("maintenance:col.name")}</th>
+              <th scope="col">{t("maintenance:col.state")}</th>
+              <th scope="col">{t("maintenance:col.when")}</th>
+              <th scope="col">{t("maintenance:col.covers")}</th>
             </tr>
           </thead>
           <tbody>
@@ -62,28 +62,24 @@ export function WindowsPage() {
               const state = windowState(w);
               return (
                 <tr key={w.id} data-window={w.id}>
-                  <td data-label="Name">
+                  <td data-label={t("maintenance:col.name")}>
                     <Link href={`/maintenance/${w.id}`}>{w.name}</Link>
                   </td>
-                  <td data-label="State">
+                  <td data-label={t("maintenance:col.state")}>
                     <Status value={state.status} /> {state.detail && <span class="meta">{state.detail}</span>}
                   </td>
-                  <td data-label="When">{scheduleText(w)}</td>
-                  <td data-label="Covers">{coversText(w)}</td>
+                  <td data-label={t("maintenance:col.when")}>{scheduleText(w)}</td>
+                  <td data-label={t("maintenance:col.covers")}>{coversText(w)}</td>
                 </tr>
               );
             })}
           </tbody>
         </table>
         {page.data && page.data.items.length === 0 && (
-          <p class="empty">
-            {canWrite
-              ? "No maintenance windows yet. Add one with New maintenance window."
-              : "No maintenance windows yet. Your role can read them but not create them (write:monitors)."}
-          </p>
+          <p class="empty">{canWrite ? t("maintenance:empty") : t("maintenance:emptyReadOnly")}</p>
         )}
       </div>
-      {page.data && <Pager offset={offset} limit={PAGE} total={page.data.total} onOffset={setOffset} label="Pages" />}
+      {page.data && <Pager offset={offset} limit={PAGE} total={page.data.total} onOffset={setOffset} label={t("maintenance:pages")} />}
     </section>
   );
 }

@@ -2,7 +2,7 @@
 // rules), and the conversions between a stored config and the form's text. The API stores only the keys
 // sent and applies its defaults to the rest, so an empty field is left out; keys the form has no field for
 // (an http check's json_path, a tcp check's port list, ...) are kept as loaded, since a PATCH replaces the
-// whole config.
+// whole config. Check type names (http, snmp, ...) are protocol names, shown as they are.
 
 import type { operations } from "../api/schema.d.ts";
 import { CHECK_TYPE_REGISTRY, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS } from "../../../shared/domain/monitors/check-types.ts";
@@ -15,6 +15,11 @@ import {
 } from "../../../shared/domain/monitors/snmp-v3-fields.ts";
 import { GROUP_MODES } from "../../../shared/domain/monitors/group.ts";
 import { PUSH_DEFAULTS, PUSH_EXPECTS } from "../../../shared/domain/monitors/push-expectation.ts";
+
+// Labels and hints are catalogue keys (`t(f.label)`, `t(f.hint, f.hintValues)` where shown). Marked here
+// rather than with i18n.ts's i18nKey: that module touches the document when loaded, and Node's unit tests
+// load this one.
+const i18nKey = <K extends string>(key: K): K => key;
 
 /** The check types the API takes (its OpenAPI enum): CONFIG_FIELDS must have an entry for each. */
 export type CheckType = operations["postApiV1Monitors"]["requestBody"]["content"]["application/json"]["check_type"];
@@ -29,6 +34,8 @@ export interface ConfigField {
   /** A select whose options are numbers: sent as a number (mqtt's protocol_version). */
   numeric?: boolean;
   hint?: string;
+  /** The hint's {{variables}}. */
+  hintValues?: Record<string, string | number>;
   /** A checkbox's state when the stored config does not have the key (the API's default). */
   fallback?: boolean;
   /** Shown only when another key has one of these values (a password only with basic auth); a list: each holds. */
@@ -46,36 +53,58 @@ interface Condition {
 const SNMP_V3: Condition = { key: "version", values: ["v3"], unset: "v2c" };
 const SNMP_AUTH = [SNMP_V3, { key: "security_level", values: ["authNoPriv", "authPriv"], unset: "noAuthNoPriv" }] as const;
 const SNMP_PRIV = [SNMP_V3, { key: "security_level", values: ["authPriv"], unset: "noAuthNoPriv" }] as const;
-const USM_KEY_HINT = `Stored sealed; at least ${SNMP_KEY_MIN} characters`;
 
 const timeout = (type: CheckType): ConfigField => ({
   key: "timeout",
-  label: "Timeout (seconds)",
+  label: i18nKey("monitoring:check.timeoutSeconds"),
   kind: "number",
-  hint: `Empty: ${CHECK_TYPE_REGISTRY[type].timeout.fallback} s`,
+  hint: i18nKey("monitoring:check.emptySeconds"),
+  hintValues: { secs: CHECK_TYPE_REGISTRY[type].timeout.fallback },
 });
 
 // The database checks (issue 29 item 2): the host is the monitor's; the password is stored sealed.
 const databasePort = (type: "postgres" | "mysql" | "redis"): ConfigField => ({
   key: "port",
-  label: "Port",
+  label: i18nKey("monitoring:check.port"),
   kind: "number",
-  hint: `Empty: ${String(CHECK_TYPE_REGISTRY[type].defaults.port)}`,
+  hint: i18nKey("monitoring:check.emptyValue"),
+  hintValues: { value: String(CHECK_TYPE_REGISTRY[type].defaults.port) },
 });
 const databasePassword: ConfigField = {
   key: "password",
-  label: "Password",
+  label: i18nKey("monitoring:check.password"),
   kind: "secret",
-  hint: "Stored sealed; ******** keeps the stored one",
+  hint: i18nKey("monitoring:check.storedSealedKeepsTheStored"),
 };
 const sqlFields = (type: "postgres" | "mysql", user: string): readonly ConfigField[] => [
   databasePort(type),
-  { key: "database", label: "Database", kind: "text", hint: type === "postgres" ? "Empty: the user's name" : "Empty: none" },
-  { key: "username", label: "User name", kind: "text", hint: `Empty: ${user}` },
+  {
+    key: "database",
+    label: i18nKey("monitoring:check.database"),
+    kind: "text",
+    hint: type === "postgres" ? i18nKey("monitoring:check.emptyTheUserSName") : i18nKey("monitoring:check.emptyNone"),
+  },
+  {
+    key: "username",
+    label: i18nKey("monitoring:check.userName"),
+    kind: "text",
+    hint: i18nKey("monitoring:check.emptyValue"),
+    hintValues: { value: user },
+  },
   databasePassword,
-  { key: "query", label: "Query", kind: "text", hint: type === "postgres" ? "Empty: select 1" : "Empty: a PING" },
-  { key: "expected_value", label: "Expected value", kind: "text", hint: "The first column of the first row, as text (optional)" },
-  { key: "tls", label: "Use TLS (certificate verified)", kind: "checkbox", fallback: false },
+  {
+    key: "query",
+    label: i18nKey("monitoring:check.query"),
+    kind: "text",
+    hint: type === "postgres" ? i18nKey("monitoring:check.emptySelect1") : i18nKey("monitoring:check.emptyAPing"),
+  },
+  {
+    key: "expected_value",
+    label: i18nKey("monitoring:check.expectedValue"),
+    kind: "text",
+    hint: i18nKey("monitoring:check.theFirstColumnOfThe"),
+  },
+  { key: "tls", label: i18nKey("monitoring:check.useTlsCertificateVerified"), kind: "checkbox", fallback: false },
   timeout(type),
 ];
 const DATABASE_FIELDS = {
@@ -83,238 +112,399 @@ const DATABASE_FIELDS = {
   mysql: sqlFields("mysql", "root"),
   redis: [
     databasePort("redis"),
-    { key: "database", label: "Database number", kind: "number", hint: "0 to 15; empty: 0" },
-    { key: "username", label: "User name", kind: "text", hint: "Empty: the default user" },
+    { key: "database", label: i18nKey("monitoring:check.databaseNumber"), kind: "number", hint: i18nKey("monitoring:check.0To15Empty0") },
+    { key: "username", label: i18nKey("monitoring:check.userName"), kind: "text", hint: i18nKey("monitoring:check.emptyTheDefaultUser") },
     databasePassword,
-    { key: "key", label: "Key", kind: "text", hint: "Must exist (optional)" },
-    { key: "expected_value", label: "Expected value", kind: "text", hint: "The key's value must equal it (optional)" },
-    { key: "tls", label: "Use TLS (certificate verified)", kind: "checkbox", fallback: false },
+    { key: "key", label: i18nKey("monitoring:check.key"), kind: "text", hint: i18nKey("monitoring:check.mustExistOptional") },
+    {
+      key: "expected_value",
+      label: i18nKey("monitoring:check.expectedValue"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.theKeySValueMust"),
+    },
+    { key: "tls", label: i18nKey("monitoring:check.useTlsCertificateVerified"), kind: "checkbox", fallback: false },
     timeout("redis"),
   ],
 } satisfies Partial<Record<CheckType, readonly ConfigField[]>>;
 /** The certificate rules of the tls and smtp types (shared/domain/monitors/tls-config-fields.ts). */
 const TLS_CERT_FIELDS: readonly ConfigField[] = [
-  { key: "server_name", label: "Server name (SNI)", kind: "text", hint: "The name the certificate must be for; empty: the host" },
-  { key: "verify_chain", label: "Verify the certificate chain", kind: "checkbox", fallback: true },
-  { key: "verify_hostname", label: "Verify the host name", kind: "checkbox", fallback: true },
+  {
+    key: "server_name",
+    label: i18nKey("monitoring:check.serverNameSni"),
+    kind: "text",
+    hint: i18nKey("monitoring:check.theNameTheCertificateMust"),
+  },
+  { key: "verify_chain", label: i18nKey("monitoring:check.verifyTheCertificateChain"), kind: "checkbox", fallback: true },
+  { key: "verify_hostname", label: i18nKey("monitoring:check.verifyTheHostName"), kind: "checkbox", fallback: true },
   {
     key: "expiry_days",
-    label: "Certificate expiry warning (days)",
+    label: i18nKey("monitoring:check.certificateExpiryWarningDays"),
     kind: "number",
-    hint: "Down when it expires within this many days; empty: 14",
+    hint: i18nKey("monitoring:check.downWhenItExpiresWithin"),
   },
-  { key: "ca_pem", label: "Trusted CA (PEM)", kind: "multiline", hint: "Trust these CAs instead of the system's (optional)" },
+  {
+    key: "ca_pem",
+    label: i18nKey("monitoring:check.trustedCaPem"),
+    kind: "multiline",
+    hint: i18nKey("monitoring:check.trustTheseCasInsteadOf"),
+  },
 ];
 
 /** Basic or bearer authentication (http, websocket: shared/domain/monitors/http-auth-fields.ts). */
 const HTTP_AUTH_FIELDS: readonly ConfigField[] = [
-  { key: "auth_type", label: "Authentication", kind: "select", options: HTTP_AUTH_TYPES },
-  { key: "username", label: "User name", kind: "text", when: { key: "auth_type", values: ["basic"], unset: "none" } },
+  { key: "auth_type", label: i18nKey("monitoring:check.authentication"), kind: "select", options: HTTP_AUTH_TYPES },
+  {
+    key: "username",
+    label: i18nKey("monitoring:check.userName"),
+    kind: "text",
+    when: { key: "auth_type", values: ["basic"], unset: "none" },
+  },
   {
     key: "password",
-    label: "Password",
+    label: i18nKey("monitoring:check.password"),
     kind: "secret",
     when: { key: "auth_type", values: ["basic"], unset: "none" },
-    hint: "Stored sealed; ******** keeps the stored one",
+    hint: i18nKey("monitoring:check.storedSealedKeepsTheStored"),
   },
   {
     key: "token",
-    label: "Bearer token",
+    label: i18nKey("monitoring:check.bearerToken"),
     kind: "secret",
     when: { key: "auth_type", values: ["bearer"], unset: "none" },
-    hint: "Stored sealed; ******** keeps the stored one",
+    hint: i18nKey("monitoring:check.storedSealedKeepsTheStored"),
   },
 ];
 
 export const CONFIG_FIELDS: Record<CheckType, readonly ConfigField[]> = {
   http: [
-    { key: "url", label: "URL", kind: "text", hint: "http:// or https://; empty: http://<host>/" },
-    { key: "method", label: "Method", kind: "select", options: HTTP_METHODS },
+    { key: "url", label: i18nKey("monitoring:check.url"), kind: "text", hint: i18nKey("monitoring:check.httpOrHttpsEmptyHttp") },
+    { key: "method", label: i18nKey("monitoring:check.method"), kind: "select", options: HTTP_METHODS },
     {
       key: "accepted_statuses",
-      label: "Expected status codes",
+      label: i18nKey("monitoring:check.expectedStatusCodes"),
       kind: "list",
-      hint: "Comma-separated statuses or ranges, e.g. 200-299, 301; empty: 200-299",
+      hint: i18nKey("monitoring:check.commaSeparatedStatusesOrRanges"),
     },
-    { key: "keyword", label: "Keyword", kind: "text", hint: "The body must contain it (optional)" },
-    { key: "keyword_invert", label: "Up when the keyword is absent", kind: "checkbox", fallback: false },
-    { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
-    { key: "body", label: "Request body", kind: "text" },
+    { key: "keyword", label: i18nKey("monitoring:check.keyword"), kind: "text", hint: i18nKey("monitoring:check.theBodyMustContainIt") },
+    { key: "keyword_invert", label: i18nKey("monitoring:check.upWhenTheKeywordIs"), kind: "checkbox", fallback: false },
+    {
+      key: "headers",
+      label: i18nKey("monitoring:check.requestHeaders"),
+      kind: "headers",
+      hint: i18nKey("monitoring:check.onePerLineNameValue"),
+    },
+    { key: "body", label: i18nKey("monitoring:check.requestBody"), kind: "text" },
     ...HTTP_AUTH_FIELDS,
-    { key: "follow_redirects", label: "Follow redirects", kind: "checkbox", fallback: true },
+    { key: "follow_redirects", label: i18nKey("monitoring:check.followRedirects"), kind: "checkbox", fallback: true },
     {
       key: "max_redirects",
-      label: "At most this many redirects",
+      label: i18nKey("monitoring:check.atMostThisManyRedirects"),
       kind: "number",
-      hint: "Empty: 10",
+      hint: i18nKey("monitoring:check.empty10"),
       when: { key: "follow_redirects", values: ["true"], unset: "true" },
     },
-    { key: "verify_tls", label: "Verify the TLS certificate", kind: "checkbox", fallback: true },
+    { key: "verify_tls", label: i18nKey("monitoring:check.verifyTheTlsCertificate"), kind: "checkbox", fallback: true },
     {
       key: "cert_expiry_days",
-      label: "Certificate expiry warning (days)",
+      label: i18nKey("monitoring:check.certificateExpiryWarningDays"),
       kind: "number",
-      hint: "Down when the certificate expires within this many days (optional)",
+      hint: i18nKey("monitoring:check.downWhenTheCertificateExpires"),
     },
     timeout("http"),
   ],
-  tcp: [{ key: "port", label: "Port", kind: "number" }, timeout("tcp")],
+  tcp: [{ key: "port", label: i18nKey("monitoring:check.port"), kind: "number" }, timeout("tcp")],
   icmp: [timeout("icmp")],
   dns: [
-    { key: "record_type", label: "Record type", kind: "select", options: DNS_RECORD_TYPES },
-    { key: "resolver", label: "Resolver", kind: "text", hint: "Empty: the system's resolver" },
-    { key: "expected_values", label: "Expected values", kind: "list", hint: "Comma-separated; empty: any answer" },
+    { key: "record_type", label: i18nKey("monitoring:check.recordType"), kind: "select", options: DNS_RECORD_TYPES },
+    {
+      key: "resolver",
+      label: i18nKey("monitoring:check.resolver"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.emptyTheSystemSResolver"),
+    },
+    {
+      key: "expected_values",
+      label: i18nKey("monitoring:check.expectedValues"),
+      kind: "list",
+      hint: i18nKey("monitoring:check.commaSeparatedEmptyAnyAnswer"),
+    },
     timeout("dns"),
   ],
   ...DATABASE_FIELDS,
   ssh: [
-    { key: "port", label: "Port", kind: "number", hint: "Empty: 22" },
-    { key: "expected_banner", label: "Expected banner text", kind: "text", hint: "The SSH-2.0-... line must contain it (optional)" },
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.empty22") },
+    {
+      key: "expected_banner",
+      label: i18nKey("monitoring:check.expectedBannerText"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.theSsh20Line"),
+    },
     timeout("ssh"),
   ],
-  tls: [{ key: "port", label: "Port", kind: "number", hint: "Empty: 443" }, ...TLS_CERT_FIELDS, timeout("tls")],
+  tls: [
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.empty443") },
+    ...TLS_CERT_FIELDS,
+    timeout("tls"),
+  ],
   smtp: [
-    { key: "port", label: "Port", kind: "number", hint: "Empty: 25" },
-    { key: "ehlo_name", label: "EHLO name", kind: "text", hint: "Empty: localhost" },
-    { key: "starttls", label: "Require STARTTLS", kind: "checkbox", fallback: false },
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.empty25") },
+    { key: "ehlo_name", label: i18nKey("monitoring:check.ehloName"), kind: "text", hint: i18nKey("monitoring:check.emptyLocalhost") },
+    { key: "starttls", label: i18nKey("monitoring:check.requireStarttls"), kind: "checkbox", fallback: false },
     ...TLS_CERT_FIELDS.map((f) => ({ ...f, when: { key: "starttls", values: ["true"], unset: "false" } })),
     timeout("smtp"),
   ],
   grpc: [
-    { key: "port", label: "Port", kind: "number", hint: "Required" },
-    { key: "service", label: "Service name", kind: "text", hint: "As the health service knows it; empty: the whole server" },
-    { key: "tls", label: "Use TLS", kind: "checkbox", fallback: false },
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.required") },
+    {
+      key: "service",
+      label: i18nKey("monitoring:check.serviceName"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.asTheHealthServiceKnows"),
+    },
+    { key: "tls", label: i18nKey("monitoring:check.useTls"), kind: "checkbox", fallback: false },
     ...TLS_CERT_FIELDS.map((f) => ({ ...f, when: { key: "tls", values: ["true"], unset: "false" } })),
     timeout("grpc"),
   ],
   websocket: [
-    { key: "url", label: "URL", kind: "text", hint: "ws:// or wss://; empty: ws://<host>/" },
-    { key: "headers", label: "Request headers", kind: "headers", hint: "One per line: Name: value" },
+    { key: "url", label: i18nKey("monitoring:check.url"), kind: "text", hint: i18nKey("monitoring:check.wsOrWssEmptyWs") },
+    {
+      key: "headers",
+      label: i18nKey("monitoring:check.requestHeaders"),
+      kind: "headers",
+      hint: i18nKey("monitoring:check.onePerLineNameValue"),
+    },
     ...HTTP_AUTH_FIELDS,
-    { key: "send", label: "Message to send", kind: "text", hint: "Sent as text once upgraded (optional)" },
-    { key: "expected_reply", label: "Expected reply", kind: "text", hint: "A message must contain this text (optional)" },
-    { key: "verify_tls", label: "Verify the TLS certificate", kind: "checkbox", fallback: true },
+    {
+      key: "send",
+      label: i18nKey("monitoring:check.messageToSend"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.sentAsTextOnceUpgraded"),
+    },
+    {
+      key: "expected_reply",
+      label: i18nKey("monitoring:check.expectedReply"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.aMessageMustContainThis"),
+    },
+    { key: "verify_tls", label: i18nKey("monitoring:check.verifyTheTlsCertificate"), kind: "checkbox", fallback: true },
     timeout("websocket"),
   ],
   udp: [
-    { key: "port", label: "Port", kind: "number", hint: "Required" },
-    { key: "payload", label: "Payload (text)", kind: "text", hint: "Empty: an empty datagram" },
-    { key: "payload_hex", label: "Payload (hex)", kind: "text", hint: "Instead of text, e.g. 0a 1b ff" },
-    { key: "expected_reply", label: "Expected reply", kind: "text", hint: "The reply must contain this text; empty: any reply" },
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.required") },
+    {
+      key: "payload",
+      label: i18nKey("monitoring:check.payloadText"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.emptyAnEmptyDatagram"),
+    },
+    { key: "payload_hex", label: i18nKey("monitoring:check.payloadHex"), kind: "text", hint: i18nKey("monitoring:check.insteadOfTextEG") },
+    {
+      key: "expected_reply",
+      label: i18nKey("monitoring:check.expectedReply"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.theReplyMustContainThis"),
+    },
     timeout("udp"),
   ],
   // snmp, mqtt, docker (issue 29 item 2): the community, the v3 keys, the broker password and the client key
   // are stored sealed. snmp's v3 fields show with version v3, the keys as its security level needs them.
   snmp: [
-    { key: "oid", label: "OID", kind: "text", hint: "Numeric, e.g. 1.3.6.1.2.1.1.3.0 (required)" },
-    { key: "version", label: "SNMP version", kind: "select", options: SNMP_VERSIONS },
+    { key: "oid", label: i18nKey("monitoring:check.oid"), kind: "text", hint: i18nKey("monitoring:check.numericEG13") },
+    { key: "version", label: i18nKey("monitoring:check.snmpVersion"), kind: "select", options: SNMP_VERSIONS },
     {
       key: "community",
-      label: "Community",
+      label: i18nKey("monitoring:check.community"),
       kind: "secret",
-      hint: "Stored sealed; empty: public",
+      hint: i18nKey("monitoring:check.storedSealedEmptyPublic"),
       when: { ...SNMP_V3, values: ["v1", "v2c"] },
     },
-    { key: "username", label: "SNMPv3 user name", kind: "text", hint: "Required", when: SNMP_V3 },
     {
-      key: "security_level",
-      label: "Security level",
-      kind: "select",
-      options: SNMP_SECURITY_LEVELS,
-      hint: "Default: noAuthNoPriv",
+      key: "username",
+      label: i18nKey("monitoring:check.snmpv3UserName"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.required"),
       when: SNMP_V3,
     },
-    { key: "auth_protocol", label: "Auth protocol", kind: "select", options: SNMP_AUTH_PROTOCOLS, hint: "Default: SHA", when: SNMP_AUTH },
-    { key: "auth_key", label: "Auth key", kind: "secret", hint: `${USM_KEY_HINT}; ******** keeps the stored one`, when: SNMP_AUTH },
+    {
+      key: "security_level",
+      label: i18nKey("monitoring:check.securityLevel"),
+      kind: "select",
+      options: SNMP_SECURITY_LEVELS,
+      hint: i18nKey("monitoring:check.defaultNoauthnopriv"),
+      when: SNMP_V3,
+    },
+    {
+      key: "auth_protocol",
+      label: i18nKey("monitoring:check.authProtocol"),
+      kind: "select",
+      options: SNMP_AUTH_PROTOCOLS,
+      hint: i18nKey("monitoring:check.defaultSha"),
+      when: SNMP_AUTH,
+    },
+    {
+      key: "auth_key",
+      label: i18nKey("monitoring:check.authKey"),
+      kind: "secret",
+      hint: i18nKey("monitoring:check.usmKey"),
+      hintValues: { min: SNMP_KEY_MIN },
+      when: SNMP_AUTH,
+    },
     {
       key: "priv_protocol",
-      label: "Privacy protocol",
+      label: i18nKey("monitoring:check.privacyProtocol"),
       kind: "select",
       options: SNMP_PRIV_PROTOCOLS,
-      hint: "Default: AES (128)",
+      hint: i18nKey("monitoring:check.defaultAes128"),
       when: SNMP_PRIV,
     },
-    { key: "priv_key", label: "Privacy key", kind: "secret", hint: `${USM_KEY_HINT}; ******** keeps the stored one`, when: SNMP_PRIV },
-    { key: "port", label: "Port", kind: "number", hint: "Empty: 161" },
-    { key: "operator", label: "Comparison", kind: "select", options: SNMP_OPERATORS, hint: "Default: any value is up" },
-    { key: "expected_value", label: "Compared with", kind: "text", hint: "A number for > >= < <=; with no comparison: ==" },
+    {
+      key: "priv_key",
+      label: i18nKey("monitoring:check.privacyKey"),
+      kind: "secret",
+      hint: i18nKey("monitoring:check.usmKey"),
+      hintValues: { min: SNMP_KEY_MIN },
+      when: SNMP_PRIV,
+    },
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.empty161") },
+    {
+      key: "operator",
+      label: i18nKey("monitoring:check.comparison"),
+      kind: "select",
+      options: SNMP_OPERATORS,
+      hint: i18nKey("monitoring:check.defaultAnyValueIsUp"),
+    },
+    {
+      key: "expected_value",
+      label: i18nKey("monitoring:check.comparedWith"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.aNumberForWithNo"),
+    },
     timeout("snmp"),
   ],
   mqtt: [
-    { key: "tls", label: "Use TLS (certificate verified)", kind: "checkbox", fallback: false },
-    { key: "port", label: "Port", kind: "number", hint: "Empty: 1883, or 8883 with TLS" },
-    { key: "ca_pem", label: "Trusted CA (PEM)", kind: "multiline", when: { key: "tls", values: ["true"], unset: "false" } },
-    { key: "username", label: "User name", kind: "text", hint: "Empty: anonymous" },
+    { key: "tls", label: i18nKey("monitoring:check.useTlsCertificateVerified"), kind: "checkbox", fallback: false },
+    { key: "port", label: i18nKey("monitoring:check.port"), kind: "number", hint: i18nKey("monitoring:check.empty1883Or8883With") },
+    {
+      key: "ca_pem",
+      label: i18nKey("monitoring:check.trustedCaPem"),
+      kind: "multiline",
+      when: { key: "tls", values: ["true"], unset: "false" },
+    },
+    { key: "username", label: i18nKey("monitoring:check.userName"), kind: "text", hint: i18nKey("monitoring:check.emptyAnonymous") },
     databasePassword,
-    { key: "client_id", label: "Client id", kind: "text", hint: "Empty: monitor-check-<random>" },
+    {
+      key: "client_id",
+      label: i18nKey("monitoring:check.clientId"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.emptyMonitorCheckRandom"),
+    },
     {
       key: "protocol_version",
-      label: "MQTT protocol version",
+      label: i18nKey("monitoring:check.mqttProtocolVersion"),
       kind: "select",
       options: MQTT_PROTOCOL_VERSIONS.map(String),
       numeric: true,
-      hint: "4: MQTT 3.1.1 (default); 5: MQTT 5",
+      hint: i18nKey("monitoring:check.4Mqtt311"),
     },
-    { key: "topic", label: "Topic", kind: "text", hint: "Subscribe and wait for a message (optional; + and # allowed)" },
-    { key: "expected_payload", label: "Expected payload text", kind: "text", hint: "The first message must contain it (needs a topic)" },
+    { key: "topic", label: i18nKey("monitoring:check.topic"), kind: "text", hint: i18nKey("monitoring:check.subscribeAndWaitForA") },
+    {
+      key: "expected_payload",
+      label: i18nKey("monitoring:check.expectedPayloadText"),
+      kind: "text",
+      hint: i18nKey("monitoring:check.theFirstMessageMustContain"),
+    },
     timeout("mqtt"),
   ],
   docker: [
-    { key: "container", label: "Container", kind: "text", hint: "Its name or id (required)" },
-    { key: "tls", label: "Engine API over TLS", kind: "checkbox", fallback: true },
-    { key: "port", label: "Engine API port", kind: "number", hint: "Empty: 2376 with TLS, 2375 without" },
-    { key: "ca_pem", label: "Engine CA (PEM)", kind: "multiline", when: { key: "tls", values: ["true"], unset: "true" } },
-    { key: "client_cert", label: "Client certificate (PEM)", kind: "multiline", when: { key: "tls", values: ["true"], unset: "true" } },
+    { key: "container", label: i18nKey("monitoring:check.container"), kind: "text", hint: i18nKey("monitoring:check.itsNameOrIdRequired") },
+    { key: "tls", label: i18nKey("monitoring:check.engineApiOverTls"), kind: "checkbox", fallback: true },
     {
-      key: "client_key",
-      label: "Client key (PEM)",
-      kind: "secret",
-      hint: "Stored sealed; ******** keeps the stored one (pasted on one line is fine)",
+      key: "port",
+      label: i18nKey("monitoring:check.engineApiPort"),
+      kind: "number",
+      hint: i18nKey("monitoring:check.empty2376WithTls2375"),
+    },
+    {
+      key: "ca_pem",
+      label: i18nKey("monitoring:check.engineCaPem"),
+      kind: "multiline",
       when: { key: "tls", values: ["true"], unset: "true" },
     },
-    { key: "require_healthy", label: "Require healthy (when it has a healthcheck)", kind: "checkbox", fallback: true },
-    { key: "max_restarts", label: "At most this many restarts", kind: "number", hint: "Empty: any number" },
+    {
+      key: "client_cert",
+      label: i18nKey("monitoring:check.clientCertificatePem"),
+      kind: "multiline",
+      when: { key: "tls", values: ["true"], unset: "true" },
+    },
+    {
+      key: "client_key",
+      label: i18nKey("monitoring:check.clientKeyPem"),
+      kind: "secret",
+      hint: i18nKey("monitoring:check.storedSealedKeepsTheStored2"),
+      when: { key: "tls", values: ["true"], unset: "true" },
+    },
+    { key: "require_healthy", label: i18nKey("monitoring:check.requireHealthyWhenItHas"), kind: "checkbox", fallback: true },
+    {
+      key: "max_restarts",
+      label: i18nKey("monitoring:check.atMostThisManyRestarts"),
+      kind: "number",
+      hint: i18nKey("monitoring:check.emptyAnyNumber"),
+    },
     timeout("docker"),
   ],
   // A group's state comes from its members (docs/adr/0440); each member names its group on its own form.
   group: [
-    { key: "mode", label: "Up when", kind: "select", options: GROUP_MODES, hint: "all: every member up; any: one; at_least: a number" },
+    {
+      key: "mode",
+      label: i18nKey("monitoring:check.upWhen"),
+      kind: "select",
+      options: GROUP_MODES,
+      hint: i18nKey("monitoring:check.allEveryMemberUpAny"),
+    },
     {
       key: "min_up",
-      label: "At least this many members up",
+      label: i18nKey("monitoring:check.atLeastThisManyMembers"),
       kind: "number",
       when: { key: "mode", values: ["at_least"], unset: "all" },
     },
   ],
   // Heartbeat monitors (docs/monitors.md, Push monitors): what the pushes must keep up with.
   push: [
-    { key: "expect", label: "Expect a push", kind: "select", options: PUSH_EXPECTS, hint: "interval: every interval; cron: on a schedule" },
+    {
+      key: "expect",
+      label: i18nKey("monitoring:check.expectAPush"),
+      kind: "select",
+      options: PUSH_EXPECTS,
+      hint: i18nKey("monitoring:check.intervalEveryIntervalCronOn"),
+    },
     {
       key: "grace_secs",
-      label: "Grace (seconds)",
+      label: i18nKey("monitoring:check.graceSeconds"),
       kind: "number",
-      hint: `Late by this much after the interval is still in time; empty: ${PUSH_DEFAULTS.grace_secs}`,
+      hint: i18nKey("monitoring:check.grace"),
+      hintValues: { value: PUSH_DEFAULTS.grace_secs },
       when: { key: "expect", values: ["interval"], unset: "interval" },
     },
     {
       key: "cron",
-      label: "Schedule (cron)",
+      label: i18nKey("monitoring:check.scheduleCron"),
       kind: "text",
-      hint: "When the job runs, e.g. 0 2 * * * (daily at 02:00)",
+      hint: i18nKey("monitoring:check.whenTheJobRunsE"),
       when: { key: "expect", values: ["cron"], unset: "interval" },
     },
     {
       key: "tolerance_secs",
-      label: "Tolerance (seconds)",
+      label: i18nKey("monitoring:check.toleranceSeconds"),
       kind: "number",
-      hint: `A push this much before or after the scheduled time counts; empty: ${PUSH_DEFAULTS.tolerance_secs}`,
+      hint: i18nKey("monitoring:check.tolerance"),
+      hintValues: { value: PUSH_DEFAULTS.tolerance_secs },
       when: { key: "expect", values: ["cron"], unset: "interval" },
     },
     {
       key: "timezone",
-      label: "Time zone",
+      label: i18nKey("monitoring:check.timeZone"),
       kind: "text",
-      hint: "The schedule's IANA time zone, e.g. Europe/Berlin; empty: UTC",
+      hint: i18nKey("monitoring:check.theScheduleSIanaTime"),
       when: { key: "expect", values: ["cron"], unset: "interval" },
     },
   ],

@@ -2,6 +2,7 @@
 // its key: `config.url`, or for a list or the headers the first message under it (`config.accepted_statuses.0`,
 // `config.headers.X-A`).
 import { Field } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { type CheckType, checked, CONFIG_FIELDS, type ConfigValues, shown } from "./check-config.ts";
 
 export function configError(fields: Record<string, string>, key: string): string | undefined {
@@ -22,11 +23,12 @@ export function CheckFields({
   onValues: (change: ConfigValues) => void;
   errors: Record<string, string>;
 }) {
+  const t = useT();
   const fields = CONFIG_FIELDS[type].filter((f) => shown(f, values));
   if (fields.length === 0) return null;
   return (
     <fieldset class="check-config">
-      <legend>{type} check</legend>
+      <legend>{t("monitoring:checkFields.legend", { type })}</legend>
       {fields.map((f) => {
         const id = `config-${f.key}`;
         const value = values[f.key] ?? "";
@@ -42,7 +44,7 @@ export function CheckFields({
                   checked={checked(f, values)}
                   onChange={(e) => onValues({ [f.key]: String((e.currentTarget as HTMLInputElement).checked) })}
                 />{" "}
-                {f.label}
+                {t(f.label)}
               </label>
               {error && (
                 <small class="field-error" role="alert">
@@ -52,11 +54,11 @@ export function CheckFields({
             </div>
           );
         return (
-          <Field key={f.key} id={id} label={f.label} error={error} {...(f.hint ? { hint: f.hint } : {})}>
+          <Field key={f.key} id={id} label={t(f.label)} error={error} {...(f.hint ? { hint: t(f.hint, f.hintValues ?? {}) } : {})}>
             {(a11y) =>
               f.kind === "select" ? (
                 <select {...a11y} value={value} onChange={set}>
-                  <option value="">Default</option>
+                  <option value="">{t("monitoring:checkFields.default")}</option>
                   {(f.options ?? []).map((o) => (
                     <option key={o} value={o}>
                       {o}

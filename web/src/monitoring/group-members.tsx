@@ -5,12 +5,14 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 
 const SHOWN = 100;
 
 export function GroupMembers({ groupId, version }: { groupId: number; version: number }) {
+  const t = useT();
   const members = useLoad(
     () => ok(api.GET("/api/v1/monitors", { params: { query: { group_id: String(groupId), limit: String(SHOWN), sort: "name" } } })),
     [groupId, version],
@@ -18,19 +20,19 @@ export function GroupMembers({ groupId, version }: { groupId: number; version: n
   const page = members.data;
   return (
     <section aria-labelledby="group-members-title">
-      <h2 id="group-members-title">Members</h2>
+      <h2 id="group-members-title">{t("monitoring:members.title")}</h2>
       {members.error !== undefined && <Notice kind="error">{messageOf(members.error)}</Notice>}
-      {page && page.items.length === 0 && <p>No monitor belongs to this group yet: choose it as the Group of a monitor.</p>}
+      {page && page.items.length === 0 && <p>{t("monitoring:members.empty")}</p>}
       {page && page.items.length > 0 && (
         <div class="table-wrap">
           <table class="group-members">
-            <caption class="visually-hidden">Members of this group and their states</caption>
+            <caption class="visually-hidden">{t("monitoring:members.caption")}</caption>
             <thead>
               <tr>
-                <th scope="col">Monitor</th>
-                <th scope="col">State</th>
-                <th scope="col">Check</th>
-                <th scope="col">Last message</th>
+                <th scope="col">{t("monitoring:col.monitor")}</th>
+                <th scope="col">{t("monitoring:col.state")}</th>
+                <th scope="col">{t("monitoring:col.check")}</th>
+                <th scope="col">{t("monitoring:col.lastMessage")}</th>
               </tr>
             </thead>
             <tbody>
@@ -51,9 +53,7 @@ export function GroupMembers({ groupId, version }: { groupId: number; version: n
             </tbody>
           </table>
           {page.total > page.items.length && (
-            <p class="meta">
-              {page.items.length} of {page.total} members shown.
-            </p>
+            <p class="meta">{t("monitoring:members.shown", { shown: page.items.length, count: page.total })}</p>
           )}
         </div>
       )}

@@ -9,6 +9,8 @@ import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
+import { t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { EventAlert } from "./event-alert.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
@@ -26,13 +28,14 @@ export interface LiveEvent {
 
 function duration(secs: number | null): string {
   if (secs == null) return "—";
-  if (secs < 120) return `${secs} s`;
-  if (secs < 7200) return `${Math.round(secs / 60)} min`;
-  if (secs < 172_800) return `${Math.round(secs / 3600)} h`;
-  return `${Math.round(secs / 86_400)} d`;
+  if (secs < 120) return t("monitoring:duration.s", { n: secs });
+  if (secs < 7200) return t("monitoring:duration.min", { n: Math.round(secs / 60) });
+  if (secs < 172_800) return t("monitoring:duration.h", { n: Math.round(secs / 3600) });
+  return t("monitoring:duration.d", { n: Math.round(secs / 86_400) });
 }
 
 export function MonitorEvents({ monitorId, version, live }: { monitorId: number; version: number; live: readonly LiveEvent[] }) {
+  useT();
   const [offset, setOffset] = useState(0);
   const events = useLoad(
     () =>
@@ -48,59 +51,61 @@ export function MonitorEvents({ monitorId, version, live }: { monitorId: number;
     offset === 0 && events.data ? live.filter((e) => newest === undefined || Date.parse(e.ts) > Date.parse(newest)).reverse() : [];
   return (
     <section aria-labelledby="monitor-events-title">
-      <h2 id="monitor-events-title">Events</h2>
+      <h2 id="monitor-events-title">{t("monitoring:events.title")}</h2>
       {events.error !== undefined && <Notice kind="error">{messageOf(events.error)}</Notice>}
       <div class="table-wrap">
         <table>
-          <caption class="visually-hidden">Events of this monitor, newest first</caption>
+          <caption class="visually-hidden">{t("monitoring:events.caption")}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Message</th>
-              <th scope="col">Previous state lasted</th>
-              <th scope="col">Alert</th>
+              <th scope="col">{t("monitoring:events.when")}</th>
+              <th scope="col">{t("monitoring:events.event")}</th>
+              <th scope="col">{t("monitoring:events.message")}</th>
+              <th scope="col">{t("monitoring:events.lasted")}</th>
+              <th scope="col">{t("monitoring:events.alert")}</th>
             </tr>
           </thead>
           <tbody>
             {heard.map((e) => (
               <tr key={`live-${e.ts}`} data-event={e.status} data-live="true">
-                <td data-label="When">
+                <td data-label={t("monitoring:events.when")}>
                   <RelativeTime at={e.ts} />
                 </td>
-                <td data-label="Event">
-                  <Status value={e.status} /> <span class="meta">{e.status_from ? `from ${e.status_from}` : ""}</span>
+                <td data-label={t("monitoring:events.event")}>
+                  <Status value={e.status} />{" "}
+                  <span class="meta">{e.status_from ? t("monitoring:events.from", { status: e.status_from }) : ""}</span>
                 </td>
-                <td data-label="Message">{e.msg || "—"}</td>
-                <td data-label="Previous state lasted">—</td>
-                <td data-label="Alert">—</td>
+                <td data-label={t("monitoring:events.message")}>{e.msg || "—"}</td>
+                <td data-label={t("monitoring:events.lasted")}>—</td>
+                <td data-label={t("monitoring:events.alert")}>—</td>
               </tr>
             ))}
             {events.data?.items.map((e) => (
               <tr key={e.id} data-event={e.event_type} class={e.suppressed_by != null ? "event-suppressed" : undefined}>
-                <td data-label="When">
+                <td data-label={t("monitoring:events.when")}>
                   <RelativeTime at={e.created_at} />
                 </td>
-                <td data-label="Event">
+                <td data-label={t("monitoring:events.event")}>
                   <Status value={e.status_to ?? e.event_type} />{" "}
                   <span class="meta">
                     {e.event_type}
-                    {e.status_from ? ` from ${e.status_from}` : ""}
+                    {e.status_from ? ` ${t("monitoring:events.from", { status: e.status_from })}` : ""}
                   </span>
                 </td>
-                <td data-label="Message">{e.msg ?? "—"}</td>
-                <td data-label="Previous state lasted">{duration(e.duration_secs)}</td>
-                <td data-label="Alert">
+                <td data-label={t("monitoring:events.message")}>{e.msg ?? "—"}</td>
+                <td data-label={t("monitoring:events.lasted")}>{duration(e.duration_secs)}</td>
+                <td data-label={t("monitoring:events.alert")}>
                   {e.suppressed_by != null ? (
                     <>
-                      <span class="badge badge-suppressed">Suppressed</span> <UpstreamCause upstream={e.upstream} />
+                      <span class="badge badge-suppressed">{t("monitoring:events.suppressed")}</span>{" "}
+                      <UpstreamCause upstream={e.upstream} />
                     </>
                   ) : e.alert || e.suppressed_dependents.length > 0 ? (
                     <>
                       {e.alert && <EventAlert alert={e.alert} />}
                       {e.suppressed_dependents.length > 0 && (
                         <>
-                          {e.alert ? "; also named " : "Also named "}
+                          {e.alert ? t("monitoring:events.alsoNamedAfter") : t("monitoring:events.alsoNamed")}
                           <FoldedDependents monitors={e.suppressed_dependents} />
                         </>
                       )}
@@ -113,9 +118,11 @@ export function MonitorEvents({ monitorId, version, live }: { monitorId: number;
             ))}
           </tbody>
         </table>
-        {events.data?.items.length === 0 && heard.length === 0 && <p class="empty">No events yet: the first check records one.</p>}
+        {events.data?.items.length === 0 && heard.length === 0 && <p class="empty">{t("monitoring:events.empty")}</p>}
       </div>
-      {events.data && <Pager offset={offset} limit={PAGE} total={events.data.total} onOffset={setOffset} label="Pages of events" />}
+      {events.data && (
+        <Pager offset={offset} limit={PAGE} total={events.data.total} onOffset={setOffset} label={t("monitoring:events.pages")} />
+      )}
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
 import { RefPicker, type RefSource } from "../components/ref-picker.tsx";
 import { Link, navigate } from "../router.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { type CheckType, CHECK_TYPES, configBody, configValues, type ConfigValues } from "./check-config.ts";
 import { DEFAULT_INTERVAL_SECS, sourceOf } from "../../../shared/domain/monitors/check-types.ts";
@@ -23,6 +24,7 @@ import { CheckFields } from "./check-fields.tsx";
 import { TARGETS } from "./target-kinds.ts";
 import { type VantageDraft, VantageFields } from "./vantage-fields.tsx";
 
+// Its noun is given in the active language where the picker is drawn.
 const AGENTS: RefSource = { listPath: "/api/v1/agents", itemPath: "/api/v1/agents/{agent_id}", idParam: "agent_id", noun: "agent" };
 
 interface Draft {
@@ -61,6 +63,7 @@ const text = (v: number | string | null | undefined) => (v == null ? "" : String
 const num = (raw: string) => (Number.isFinite(Number(raw)) ? Number(raw) : raw);
 
 export function MonitorForm({ id }: { id?: string | undefined }) {
+  const t = useT();
   const creating = id === undefined;
   const session = useSession();
   const [draft, setDraft] = useState<Draft>(EMPTY);
@@ -119,11 +122,11 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
   // it fails the picker shows why, and the host is typed by hand.
   const pickTarget = (target_id: string) => {
     set({ target_id });
-    const t = TARGETS[draft.target_type];
-    if (!t || target_id === "" || draft.host.trim() !== "") return;
-    ok(anyApi.GET(t.source.itemPath, { params: { path: { [t.source.idParam]: target_id } } })).then(
+    const kind = TARGETS[draft.target_type];
+    if (!kind || target_id === "" || draft.host.trim() !== "") return;
+    ok(anyApi.GET(kind.source.itemPath, { params: { path: { [kind.source.idParam]: target_id } } })).then(
       (row) => {
-        const address = (row as Record<string, unknown>)[t.address];
+        const address = (row as Record<string, unknown>)[kind.address];
         if (typeof address !== "string" || address === "") return;
         const host = address.replace(/\/\d+$/, "");
         setDraft((d) => (d.host.trim() === "" && d.target_id === target_id ? { ...d, host } : d));
@@ -185,16 +188,15 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
     });
   };
 
-  if (!session.can("write:monitors"))
-    return <Notice kind="error">Your role cannot create or change monitors (it needs the write:monitors scope).</Notice>;
+  if (!session.can("write:monitors")) return <Notice kind="error">{t("monitoring:form.forbidden")}</Notice>;
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
-  if (!creating && !loaded.data) return <p aria-busy="true">Loading…</p>;
+  if (!creating && !loaded.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const f = submit.fields;
   const target = TARGETS[draft.target_type];
   return (
     <section aria-labelledby="form-title" class="form-page monitor-form">
       <p class="crumbs">
-        <Link href="/">Monitoring overview</Link>
+        <Link href="/">{t("monitoring:overview.crumb")}</Link>
         {!creating && (
           <>
             {" "}
@@ -202,14 +204,20 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
           </>
         )}
       </p>
-      <h1 id="form-title">{creating ? "New monitor" : `Edit ${loaded.data!.name}`}</h1>
+      <h1 id="form-title">{creating ? t("monitoring:form.new") : t("monitoring:form.edit", { name: loaded.data!.name })}</h1>
       <form onSubmit={send} noValidate>
-        <TextInput id="monitor-name" label="Name" value={draft.name} error={f.name} onValue={(name) => set({ name })} />
+        <TextInput
+          id="monitor-name"
+          label={t("monitoring:form.name")}
+          value={draft.name}
+          error={f.name}
+          onValue={(name) => set({ name })}
+        />
         <Field
           id="monitor-check-type"
-          label="Check type"
+          label={t("monitoring:form.checkType")}
           error={f.check_type}
-          {...(creating ? {} : { hint: "Fixed once created: make a new monitor for another type" })}
+          {...(creating ? {} : { hint: t("monitoring:form.checkTypeFixed") })}
         >
           {(a11y) => (
             <select
@@ -218,9 +226,9 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
               disabled={!creating}
               onChange={(e) => set({ check_type: (e.currentTarget as HTMLSelectElement).value as CheckType })}
             >
-              {CHECK_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
+              {CHECK_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
                 </option>
               ))}
             </select>
@@ -229,83 +237,79 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         {probed && (
           <TextInput
             id="monitor-host"
-            label="Host"
+            label={t("monitoring:form.host")}
             value={draft.host}
             error={f.host}
-            hint={
-              draft.check_type === "http"
-                ? "Host name or address; empty: the URL's host, or the address of the node picked below"
-                : "Host name or address to check; empty: the address of the node picked below"
-            }
+            hint={draft.check_type === "http" ? t("monitoring:form.hostHintHttp") : t("monitoring:form.hostHint")}
             onValue={(host) => set({ host })}
           />
         )}
-        <Field
-          id="monitor-target-type"
-          label="Watches"
-          error={f.target_type}
-          hint="The inventory node this monitor stands for (alerts and the topology use it)"
-        >
+        <Field id="monitor-target-type" label={t("monitoring:form.watches")} error={f.target_type} hint={t("monitoring:form.watchesHint")}>
           {(a11y) => (
             <select
               {...a11y}
               value={draft.target_type}
               onChange={(e) => set({ target_type: (e.currentTarget as HTMLSelectElement).value, target_id: "" })}
             >
-              <option value="">No inventory node (a plain host or URL)</option>
-              {Object.entries(TARGETS).map(([k, t]) => (
+              <option value="">{t("monitoring:form.noTarget")}</option>
+              {Object.entries(TARGETS).map(([k, kind]) => (
                 <option key={k} value={k}>
-                  {t.label}
+                  {t(kind.label)}
                 </option>
               ))}
             </select>
           )}
         </Field>
         {target && (
-          <Field key={draft.target_type} id="monitor-target" label={target.label} error={f.target_id}>
+          <Field key={draft.target_type} id="monitor-target" label={t(target.label)} error={f.target_id}>
             {(a11y) => <RefPicker source={target.source} value={draft.target_id} onValue={pickTarget} a11y={a11y} />}
           </Field>
         )}
         <CheckFields type={draft.check_type} values={config} onValues={(c) => setConfig((old) => ({ ...old, ...c }))} errors={f} />
         <TextInput
           id="monitor-interval"
-          label={draft.check_type === "push" ? "Expect a push every (seconds)" : "Check every (seconds)"}
+          label={draft.check_type === "push" ? t("monitoring:form.pushEvery") : t("monitoring:form.checkEvery")}
           inputMode="numeric"
           value={draft.interval_secs}
           error={f.interval_secs}
-          hint="10 to 86400"
+          hint={t("monitoring:form.intervalHint")}
           onValue={(interval_secs) => set({ interval_secs })}
         />
         <TextInput
           id="monitor-retries"
-          label="Retries before down"
+          label={t("monitoring:form.retries")}
           inputMode="numeric"
           value={draft.max_retries}
           error={f.max_retries}
-          hint="0 to 10; 0: down at the first failure"
+          hint={t("monitoring:form.retriesHint")}
           onValue={(max_retries) => set({ max_retries })}
         />
         <TextInput
           id="monitor-retry-interval"
-          label="Retry every (seconds)"
+          label={t("monitoring:form.retryEvery")}
           inputMode="numeric"
           value={draft.retry_interval_secs}
           error={f.retry_interval_secs}
-          hint="Empty: the check interval"
+          hint={t("monitoring:form.retryEveryHint")}
           onValue={(retry_interval_secs) => set({ retry_interval_secs })}
         />
         {probed && (
-          <Field id="monitor-agent" label="Run through an agent" error={f.probe_agent_id} hint="Empty: the server checks it">
+          <Field id="monitor-agent" label={t("monitoring:form.agent")} error={f.probe_agent_id} hint={t("monitoring:form.agentHint")}>
             {(a11y) => (
-              <RefPicker source={AGENTS} value={draft.probe_agent_id} onValue={(probe_agent_id) => set({ probe_agent_id })} a11y={a11y} />
+              <RefPicker
+                source={{ ...AGENTS, noun: t("monitoring:form.agentNoun") }}
+                value={draft.probe_agent_id}
+                onValue={(probe_agent_id) => set({ probe_agent_id })}
+                a11y={a11y}
+              />
             )}
           </Field>
         )}
         {probed && <VantageFields draft={draft.vantage} onDraft={(c) => set({ vantage: { ...draft.vantage, ...c } })} errors={f} />}
-        <Field id="monitor-group" label="Group" error={f.group_id} hint="The group monitor whose state this one counts in (optional)">
+        <Field id="monitor-group" label={t("monitoring:form.group")} error={f.group_id} hint={t("monitoring:form.groupHint")}>
           {(a11y) => (
             <select {...a11y} value={draft.group_id} onChange={(e) => set({ group_id: (e.currentTarget as HTMLSelectElement).value })}>
-              <option value="">No group</option>
+              <option value="">{t("monitoring:form.noGroup")}</option>
               {(groups.data ?? [])
                 .filter((g) => String(g.id) !== id)
                 .map((g) => (
@@ -318,19 +322,18 @@ export function MonitorForm({ id }: { id?: string | undefined }) {
         </Field>
         {groups.error !== undefined && <Notice kind="error">{messageOf(groups.error)}</Notice>}
         <label class="check row">
-          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> Enabled (a paused monitor is
-          not checked)
+          <input type="checkbox" checked={draft.enabled} onChange={() => set({ enabled: !draft.enabled })} /> {t("monitoring:form.enabled")}
         </label>
         <label class="check row">
-          <input type="checkbox" checked={draft.badge_public} onChange={() => set({ badge_public: !draft.badge_public })} /> Public badges
-          (anyone with the link sees its status, uptime, response time and certificate badges; docs/badges.md)
+          <input type="checkbox" checked={draft.badge_public} onChange={() => set({ badge_public: !draft.badge_public })} />{" "}
+          {t("monitoring:form.badgePublic")}
         </label>
         <SaveBar
           error={submit.error}
           conflict={conflict}
           onLoadTheirs={() => loaded.reload()}
           busy={submit.busy}
-          label={creating ? "Create monitor" : "Save changes"}
+          label={creating ? t("monitoring:form.create") : t("monitoring:form.save")}
         />
       </form>
     </section>

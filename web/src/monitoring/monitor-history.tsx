@@ -9,6 +9,8 @@ import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { Segmented } from "../components/segmented.tsx";
 import { type ChartSeries, TimeChart } from "../components/time-chart.tsx";
+import { i18nKey } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 
 export interface LiveResult {
@@ -20,13 +22,14 @@ export interface LiveResult {
 }
 
 const PERIODS = [
-  { hours: 1, label: "1 h" },
-  { hours: 24, label: "24 h" },
-  { hours: 168, label: "7 d" },
-  { hours: 720, label: "30 d" },
+  { hours: 1, label: i18nKey("monitoring:history.1h") },
+  { hours: 24, label: i18nKey("monitoring:history.24h") },
+  { hours: 168, label: i18nKey("monitoring:history.7d") },
+  { hours: 720, label: i18nKey("monitoring:history.30d") },
 ] as const;
 
 export function MonitorHistory({ monitorId, fresh, version }: { monitorId: number; fresh: readonly LiveResult[]; version: number }) {
+  const t = useT();
   const [hours, setHours] = useState<number>(24);
   const history = useLoad(async () => {
     const read = (metric: string) =>
@@ -59,9 +62,15 @@ export function MonitorHistory({ monitorId, fresh, version }: { monitorId: numbe
   const times = useMemo(() => points.map((p) => p.ts), [points]);
   const series = useMemo<ChartSeries[]>(
     () => [
-      { label: "Latency", unit: "ms", color: "--accent", scale: "ms", values: points.map((p) => p.latency_ms) },
       {
-        label: "Up",
+        label: t("monitoring:history.latency"),
+        unit: t("monitoring:history.ms"),
+        color: "--accent",
+        scale: "ms",
+        values: points.map((p) => p.latency_ms),
+      },
+      {
+        label: t("monitoring:history.up"),
         unit: "",
         color: "--good",
         scale: "state",
@@ -71,18 +80,23 @@ export function MonitorHistory({ monitorId, fresh, version }: { monitorId: numbe
         format: (v) => (v >= 0.5 ? "up" : "down"),
       },
     ],
-    [points],
+    [points, t("monitoring:history.latency")],
   );
 
   return (
     <section aria-labelledby="monitor-history-title">
       <header class="section-head">
-        <h2 id="monitor-history-title">History</h2>
-        <Segmented label="Period" options={PERIODS.map((p) => ({ value: p.hours, label: p.label }))} value={hours} onChange={setHours} />
+        <h2 id="monitor-history-title">{t("monitoring:history.title")}</h2>
+        <Segmented
+          label={t("monitoring:history.period")}
+          options={PERIODS.map((p) => ({ value: p.hours, label: t(p.label) }))}
+          value={hours}
+          onChange={setHours}
+        />
       </header>
       {history.error !== undefined && <Notice kind="error">{messageOf(history.error)}</Notice>}
       <TimeChart
-        title={`Latency and state, last ${PERIODS.find((p) => p.hours === hours)!.label}`}
+        title={t("monitoring:history.chart", { period: t(PERIODS.find((p) => p.hours === hours)!.label) })}
         times={times}
         series={series}
         span={span}

@@ -19,6 +19,8 @@ import { BEATS, HeartbeatBar } from "../components/heartbeat-bar.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, RARE_REREAD_MS, useCoalesced, useStream } from "../live.tsx";
 import { Link } from "../router.tsx";
+import { i18nKey, t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { type LiveEvent, MonitorEvents } from "./monitor-events.tsx";
 import { type LiveResult, MonitorHistory } from "./monitor-history.tsx";
@@ -30,7 +32,12 @@ import { GroupMembers } from "./group-members.tsx";
 import { RelativeTime } from "../components/time.tsx";
 
 // The API rounds uptime to one decimal.
-const pct = (v: number | null | undefined) => (v == null ? "—" : `${v} %`);
+const pct = (v: number | null | undefined) => (v == null ? "—" : t("monitoring:page.pct", { v }));
+const UPTIME = {
+  "24h": i18nKey("monitoring:page.uptime24h"),
+  "7d": i18nKey("monitoring:page.uptime7d"),
+  "30d": i18nKey("monitoring:page.uptime30d"),
+} as const;
 const after = (a: string, b: string | null | undefined) => b == null || Date.parse(a) > Date.parse(b);
 
 /** A page per monitor: going to another monitor's page starts afresh (its stream, reads and live state). */
@@ -39,6 +46,7 @@ export function MonitorPage({ id }: { id: string }) {
 }
 
 function MonitorScreen({ id }: { id: string }) {
+  useT();
   const session = useSession();
   const canWrite = session.can("write:monitors");
   const path = { monitor_id: id };
@@ -112,7 +120,7 @@ function MonitorScreen({ id }: { id: string }) {
 
   if (monitor.error !== undefined && !monitor.data) return <Notice kind="error">{messageOf(monitor.error)}</Notice>;
   const read = monitor.data;
-  if (!read) return <p aria-busy="true">Loading…</p>;
+  if (!read) return <p aria-busy="true">{t("common:loading")}</p>;
   // The read, with the status changes and results heard since (each only when newer than what was read).
   const change = changes.filter((c) => after(c.ts, read.last_status_change_at)).at(-1);
   const lastBeat = read.heartbeats.at(-1)?.ts;
@@ -141,7 +149,7 @@ function MonitorScreen({ id }: { id: string }) {
       <header class="page-head">
         <div>
           <p class="crumbs">
-            <Link href="/">Monitoring overview</Link>
+            <Link href="/">{t("monitoring:overview.crumb")}</Link>
           </p>
           <h1 id="monitor-title">
             {m.name} <Status value={m.enabled ? m.status : "paused"} />
@@ -153,29 +161,29 @@ function MonitorScreen({ id }: { id: string }) {
             <>
               {checkable && (
                 <button type="button" class="primary" disabled={action.busy || !m.enabled} onClick={() => void act("check")}>
-                  Check now
+                  {t("monitoring:page.checkNow")}
                 </button>
               )}
               {m.enabled ? (
                 <button type="button" disabled={action.busy} onClick={() => void act("pause")}>
-                  Pause
+                  {t("monitoring:page.pause")}
                 </button>
               ) : (
                 <button type="button" disabled={action.busy} onClick={() => void act("resume")}>
-                  Resume
+                  {t("monitoring:page.resume")}
                 </button>
               )}
               <Link href={`/monitors/${m.id}/edit`} class="button">
-                Edit
+                {t("monitoring:page.edit")}
               </Link>
               {session.can("delete:monitors") && (
                 <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                  Delete…
+                  {t("monitoring:page.delete")}
                 </button>
               )}
             </>
           ) : (
-            <span class="meta">Checking, pausing and resuming need the write:monitors scope.</span>
+            <span class="meta">{t("monitoring:page.readOnly")}</span>
           )}
         </div>
       </header>
@@ -185,35 +193,34 @@ function MonitorScreen({ id }: { id: string }) {
       {(m.badge_public || m.badge_listed) && <BadgeUrlsPanel monitorId={m.id} checkType={m.check_type} listed={!m.badge_public} />}
       {suppressedNow && (
         <p class="notice notice-info suppression" role="status">
-          <span class="badge badge-suppressed">Alert suppressed</span> This monitor's down alert was not sent on its own:{" "}
-          <UpstreamCause upstream={down.upstream} /> first, and its alert names this monitor among those affected.
+          <span class="badge badge-suppressed">{t("monitoring:page.suppressedBadge")}</span> {t("monitoring:page.suppressedBefore")}{" "}
+          <UpstreamCause upstream={down.upstream} /> {t("monitoring:page.suppressedAfter")}
         </p>
       )}
       {m.status === "down" && down && down.suppressed_dependents.length > 0 && (
         <p class="notice notice-info folded-notice" role="status">
-          This monitor's down alert was sent for <FoldedDependents monitors={down.suppressed_dependents} /> too; their own alerts were
-          suppressed.
+          {t("monitoring:page.foldedBefore")} <FoldedDependents monitors={down.suppressed_dependents} /> {t("monitoring:page.foldedAfter")}
         </p>
       )}
       <dl class="fields">
         <div>
-          <dt>Check</dt>
+          <dt>{t("monitoring:col.check")}</dt>
           <dd>
             {m.check_type} {m.host}
           </dd>
         </div>
         <div>
-          <dt>Target</dt>
+          <dt>{t("monitoring:page.target")}</dt>
           <dd>{m.target_type && m.target_id != null ? <TargetLink type={m.target_type} id={m.target_id} name={targetName} /> : "—"}</dd>
         </div>
         <div>
-          <dt>Group</dt>
+          <dt>{t("monitoring:form.group")}</dt>
           <dd>
             {m.group_id == null ? (
               "—"
             ) : (
               <>
-                <Link href={`/monitors/${m.group_id}`}>{group.data?.name ?? `monitor ${m.group_id}`}</Link>{" "}
+                <Link href={`/monitors/${m.group_id}`}>{group.data?.name ?? t("monitoring:page.monitorN", { id: m.group_id })}</Link>{" "}
                 {group.data && <Status value={group.data.enabled ? group.data.status : "paused"} />}
               </>
             )}
@@ -221,82 +228,93 @@ function MonitorScreen({ id }: { id: string }) {
         </div>
         {m.members && (
           <div>
-            <dt>Members</dt>
+            <dt>{t("monitoring:members.title")}</dt>
             <dd>
-              {m.members.total} in all: {m.members.up} up, {m.members.down} down, {m.members.pending} pending
-              {m.members.paused ? `, ${m.members.paused} paused` : ""}
-              {m.members.maintenance ? `, ${m.members.maintenance} in maintenance` : ""}
+              {t("monitoring:page.members", {
+                total: m.members.total,
+                up: m.members.up,
+                down: m.members.down,
+                pending: m.members.pending,
+              })}
+              {m.members.paused ? t("monitoring:page.membersPaused", { n: m.members.paused }) : ""}
+              {m.members.maintenance ? t("monitoring:page.membersMaintenance", { n: m.members.maintenance }) : ""}
             </dd>
           </div>
         )}
         <div>
-          <dt>Interval</dt>
+          <dt>{t("monitoring:page.interval")}</dt>
           <dd>
             {m.check_type === "group"
-              ? `judged when a member changes, and every ${m.interval_secs} s while members report`
-              : `every ${m.interval_secs} s${
-                  m.max_retries > 0
-                    ? `, down after ${m.max_retries + 1} failures${m.retry_interval_secs ? ` ${m.retry_interval_secs} s apart` : ""}`
-                    : ", down at the first failure"
-                }`}
+              ? t("monitoring:page.intervalGroup", { secs: m.interval_secs })
+              : t("monitoring:page.intervalEvery", { secs: m.interval_secs }) +
+                (m.max_retries > 0
+                  ? t("monitoring:page.downAfter", { count: m.max_retries + 1 }) +
+                    (m.retry_interval_secs ? t("monitoring:page.apart", { secs: m.retry_interval_secs }) : "")
+                  : t("monitoring:page.downFirst"))}
           </dd>
         </div>
         <div hidden={!probed}>
-          <dt>Probed by</dt>
+          <dt>{t("monitoring:page.probedBy")}</dt>
           <dd>
             {m.vantage_agent_ids.length > 0 ? (
-              `${m.vantage_sidecar ? "the server and " : ""}${m.vantage_agent_ids.length} agent${m.vantage_agent_ids.length === 1 ? "" : "s"}, quorum ${m.quorum}`
+              m.vantage_sidecar ? (
+                t("monitoring:page.probedServerAgents", { count: m.vantage_agent_ids.length, quorum: m.quorum })
+              ) : (
+                t("monitoring:page.probedAgents", { count: m.vantage_agent_ids.length, quorum: m.quorum })
+              )
             ) : m.probe_mode === "agent" ? (
               m.probe_agent ? (
-                <Link href={`/agents/${m.probe_agent.id}`}>{m.probe_agent.name ?? `agent ${m.probe_agent.id}`}</Link>
+                <Link href={`/agents/${m.probe_agent.id}`}>
+                  {m.probe_agent.name ?? t("monitoring:vantage.agent", { id: m.probe_agent.id })}
+                </Link>
               ) : (
-                "an agent"
+                t("monitoring:page.anAgent")
               )
             ) : (
-              "the server"
+              t("monitoring:vantage.server")
             )}
           </dd>
         </div>
         {config.length > 0 && (
           <div>
-            <dt>Settings</dt>
+            <dt>{t("monitoring:page.settings")}</dt>
             <dd>{config.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`).join(", ")}</dd>
           </div>
         )}
         <div>
-          <dt>Latency</dt>
-          <dd>{m.latency_ms == null ? "—" : `${Math.round(m.latency_ms)} ms`}</dd>
+          <dt>{t("monitoring:history.latency")}</dt>
+          <dd>{m.latency_ms == null ? "—" : t("monitoring:page.ms", { ms: Math.round(m.latency_ms) })}</dd>
         </div>
         <div>
-          <dt>Last message</dt>
+          <dt>{t("monitoring:col.lastMessage")}</dt>
           <dd>{m.last_msg ?? "—"}</dd>
         </div>
         <div>
-          <dt>Last checked</dt>
+          <dt>{t("monitoring:page.lastChecked")}</dt>
           <dd>
             <RelativeTime at={m.last_polled_at} />
           </dd>
         </div>
         <div>
-          <dt>In this state since</dt>
+          <dt>{t("monitoring:page.since")}</dt>
           <dd>
             <RelativeTime at={m.last_status_change_at} />
           </dd>
         </div>
         <div>
-          <dt>Next check</dt>
-          <dd>{m.enabled ? <RelativeTime at={m.next_check_at} /> : "paused"}</dd>
+          <dt>{t("monitoring:page.nextCheck")}</dt>
+          <dd>{m.enabled ? <RelativeTime at={m.next_check_at} /> : t("monitoring:page.paused")}</dd>
         </div>
       </dl>
       <section aria-labelledby="monitor-beats-title">
-        <h2 id="monitor-beats-title">Last {BEATS} checks</h2>
-        <HeartbeatBar beats={heartbeats} label={`Checks of ${m.name}`} />
+        <h2 id="monitor-beats-title">{t("monitoring:page.lastChecks", { count: BEATS })}</h2>
+        <HeartbeatBar beats={heartbeats} label={t("monitoring:page.checksOf", { name: m.name })} />
       </section>
-      <ul class="tiles" aria-label="Uptime">
+      <ul class="tiles" aria-label={t("monitoring:page.uptime")}>
         {(["24h", "7d", "30d"] as const).map((w) => (
           <li key={w} class="tile">
             <span class="tile-count">{uptime.data ? pct(uptime.data[`pct_${w}`]) : "…"}</span>
-            <span>uptime {w.replace("h", " h").replace("d", " d")}</span>
+            <span>{t(UPTIME[w])}</span>
           </li>
         ))}
       </ul>

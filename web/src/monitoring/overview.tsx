@@ -14,25 +14,32 @@ import { Sparkline } from "../components/sparkline.tsx";
 import { Status } from "../components/status.tsx";
 import { LiveBadge, useCoalesced, useStream } from "../live.tsx";
 import { Link, navigate, useLocation } from "../router.tsx";
+import { i18nKey, t } from "../i18n/i18n.ts";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { applyEvent, type Overview, type OverviewMonitor } from "./overview-live.ts";
 
 const STATES = ["up", "degraded", "down", "pending", "maintenance"] as const;
 const KINDS = ["hardware", "compute_unit", "external_node", "service", "ip", "none"] as const;
+// Labels are catalogue keys: `t(label)`.
 const KIND_LABEL: Record<string, string> = {
-  hardware: "hardware",
-  compute_unit: "compute unit",
-  external_node: "external node",
-  service: "service",
-  ip: "ip",
-  none: "no target (address)",
+  hardware: i18nKey("monitoring:overview.kind.hardware"),
+  compute_unit: i18nKey("monitoring:overview.kind.compute"),
+  external_node: i18nKey("monitoring:overview.kind.external"),
+  service: i18nKey("monitoring:overview.kind.service"),
+  ip: i18nKey("monitoring:overview.kind.ip"),
+  none: i18nKey("monitoring:overview.kind.none"),
+};
+const kindLabel = (kind: string) => {
+  const key = KIND_LABEL[kind];
+  return key ? t(key) : kind;
 };
 const GROUPS = [
-  { value: "", label: "None", sort: "status" },
-  { value: "status", label: "Status", sort: "status" },
-  { value: "target_type", label: "Target kind", sort: "target_type" },
-  { value: "site", label: "Site", sort: "site" },
-  { value: "tag", label: "Tag", sort: "name" },
+  { value: "", label: i18nKey("monitoring:overview.group.none"), sort: "status" },
+  { value: "status", label: i18nKey("monitoring:overview.group.status"), sort: "status" },
+  { value: "target_type", label: i18nKey("monitoring:overview.group.kind"), sort: "target_type" },
+  { value: "site", label: i18nKey("monitoring:overview.group.site"), sort: "site" },
+  { value: "tag", label: i18nKey("monitoring:overview.group.tag"), sort: "name" },
 ] as const;
 const FILTERS = ["status", "target_type", "site_id", "tag"] as const;
 type Filter = (typeof FILTERS)[number];
@@ -42,20 +49,22 @@ function groupsOf(items: OverviewMonitor[], by: string): [string, OverviewMonito
   if (!by) return [["", items]];
   const groups = new Map<string, OverviewMonitor[]>();
   const add = (key: string, m: OverviewMonitor) => groups.set(key, [...(groups.get(key) ?? []), m]);
+  const noTag = t("monitoring:overview.noTag");
   for (const m of items) {
     if (by === "status") add(m.status, m);
-    else if (by === "target_type") add(KIND_LABEL[m.target_type ?? "none"] ?? m.target_type ?? "", m);
-    else if (by === "site") add(m.site?.name ?? "No site", m);
-    else if (m.tags.length === 0) add("No tag", m);
-    else for (const t of m.tags) add(t, m);
+    else if (by === "target_type") add(kindLabel(m.target_type ?? "none"), m);
+    else if (by === "site") add(m.site?.name ?? t("monitoring:overview.noSite"), m);
+    else if (m.tags.length === 0) add(noTag, m);
+    else for (const tag of m.tags) add(tag, m);
   }
   const out = [...groups];
   // Tags are grouped here (a monitor may have several): by name, the untagged last.
-  if (by === "tag") out.sort(([a], [b]) => (a === "No tag" ? 1 : b === "No tag" ? -1 : a.localeCompare(b)));
+  if (by === "tag") out.sort(([a], [b]) => (a === noTag ? 1 : b === noTag ? -1 : a.localeCompare(b)));
   return out;
 }
 
 export function MonitoringOverview() {
+  useT();
   const canWrite = useSession().can("write:monitors");
   const loc = useLocation();
   const filter = Object.fromEntries(FILTERS.map((k) => [k, loc.query.get(k) ?? ""])) as Record<Filter, string>;
@@ -130,30 +139,30 @@ export function MonitoringOverview() {
   const items = view?.items ?? [];
   const counts = view?.counts;
   const siteOptions = sites.data?.items ?? [];
-  const tagOptions = [...new Set([...(tags.data ?? []).map((t) => t.name), ...(filter.tag ? [filter.tag] : [])])].sort();
+  const tagOptions = [...new Set([...(tags.data ?? []).map((tag) => tag.name), ...(filter.tag ? [filter.tag] : [])])].sort();
 
   return (
     <section aria-labelledby="overview-title">
       <header class="page-head">
-        <h1 id="overview-title">Monitoring overview</h1>
+        <h1 id="overview-title">{t("monitoring:overview.crumb")}</h1>
         <LiveBadge state={live} />
         {canWrite && (
           <div class="actions">
             <Link href="/monitors/new" class="button primary">
-              New monitor
+              {t("monitoring:form.new")}
             </Link>
           </div>
         )}
       </header>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
-      <ul class="tiles" aria-label="Monitors by state">
+      <ul class="tiles" aria-label={t("monitoring:overview.byState")}>
         {STATES.map((s) => (
           <li key={s} class={`tile tile-${s}`} data-state={s} aria-current={filter.status === s ? "true" : undefined}>
             <button
               type="button"
               class="tile-filter"
               aria-pressed={filter.status === s}
-              title={filter.status === s ? "Show every state" : `Show only ${s}`}
+              title={filter.status === s ? t("monitoring:overview.showEvery") : t("monitoring:overview.showOnly", { state: s })}
               onClick={() => setQuery({ status: filter.status === s ? "" : s })}
             >
               <span class="tile-count">{counts ? counts.status[s] : "…"}</span>
@@ -162,11 +171,11 @@ export function MonitoringOverview() {
           </li>
         ))}
       </ul>
-      <form class="overview-filters" aria-label="Filter and group the monitors" onSubmit={(e) => e.preventDefault()}>
+      <form class="overview-filters" aria-label={t("monitoring:overview.filters")} onSubmit={(e) => e.preventDefault()}>
         <div class="overview-filter">
-          <label for="overview-status">Status</label>
+          <label for="overview-status">{t("monitoring:overview.group.status")}</label>
           <select id="overview-status" value={filter.status} onChange={(e) => setQuery({ status: e.currentTarget.value })}>
-            <option value="">Any</option>
+            <option value="">{t("monitoring:overview.any")}</option>
             {STATES.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -175,22 +184,22 @@ export function MonitoringOverview() {
           </select>
         </div>
         <div class="overview-filter">
-          <label for="overview-target-kind">Target kind</label>
+          <label for="overview-target-kind">{t("monitoring:overview.group.kind")}</label>
           <select id="overview-target-kind" value={filter.target_type} onChange={(e) => setQuery({ target_type: e.currentTarget.value })}>
-            <option value="">Any</option>
+            <option value="">{t("monitoring:overview.any")}</option>
             {KINDS.map((k) => (
               <option key={k} value={k}>
-                {KIND_LABEL[k]}
+                {kindLabel(k)}
               </option>
             ))}
           </select>
         </div>
         <div class="overview-filter">
-          <label for="overview-site">Site</label>
+          <label for="overview-site">{t("monitoring:overview.group.site")}</label>
           <select id="overview-site" value={filter.site_id} onChange={(e) => setQuery({ site_id: e.currentTarget.value })}>
-            <option value="">Any</option>
+            <option value="">{t("monitoring:overview.any")}</option>
             {filter.site_id && !siteOptions.some((s) => String(s.id) === filter.site_id) && (
-              <option value={filter.site_id}>site {filter.site_id}</option>
+              <option value={filter.site_id}>{t("monitoring:overview.siteN", { id: filter.site_id })}</option>
             )}
             {siteOptions.map((s) => (
               <option key={s.id} value={String(s.id)}>
@@ -200,38 +209,38 @@ export function MonitoringOverview() {
           </select>
         </div>
         <div class="overview-filter">
-          <label for="overview-tag">Tag</label>
+          <label for="overview-tag">{t("monitoring:overview.group.tag")}</label>
           <select id="overview-tag" value={filter.tag} onChange={(e) => setQuery({ tag: e.currentTarget.value })}>
-            <option value="">Any</option>
-            {tagOptions.map((t) => (
-              <option key={t} value={t}>
-                {t}
+            <option value="">{t("monitoring:overview.any")}</option>
+            {tagOptions.map((tag) => (
+              <option key={tag} value={tag}>
+                {tag}
               </option>
             ))}
           </select>
         </div>
         <div class="overview-filter">
-          <label for="overview-group-by">Group by</label>
+          <label for="overview-group-by">{t("monitoring:overview.groupBy")}</label>
           <select id="overview-group-by" value={groupBy.value} onChange={(e) => setQuery({ group: e.currentTarget.value })}>
             {GROUPS.map((g) => (
               <option key={g.value} value={g.value}>
-                {g.label}
+                {t(g.label)}
               </option>
             ))}
           </select>
         </div>
         {(FILTERS.some((k) => filter[k]) || groupBy.value) && (
           <button type="button" onClick={() => setQuery({ status: "", target_type: "", site_id: "", tag: "", group: "" })}>
-            Clear
+            {t("monitoring:overview.clear")}
           </button>
         )}
       </form>
       {counts && counts.target_types.length > 0 && (
-        <table class="compact" aria-label="Monitors by target kind and state">
-          <caption>By target kind</caption>
+        <table class="compact" aria-label={t("monitoring:overview.byKindState")}>
+          <caption>{t("monitoring:overview.byKind")}</caption>
           <thead>
             <tr>
-              <th scope="col">Kind</th>
+              <th scope="col">{t("monitoring:overview.kind")}</th>
               {STATES.map((s) => (
                 <th key={s} scope="col">
                   {s}
@@ -242,7 +251,7 @@ export function MonitoringOverview() {
           <tbody>
             {counts.target_types.map((k) => (
               <tr key={k.target_type} data-kind={k.target_type}>
-                <th scope="row">{KIND_LABEL[k.target_type] ?? k.target_type}</th>
+                <th scope="row">{kindLabel(k.target_type)}</th>
                 {STATES.map((s) => (
                   <td key={s} data-state={s}>
                     {k.status[s]}
@@ -255,16 +264,19 @@ export function MonitoringOverview() {
       )}
       <div class="table-wrap">
         <table>
-          <caption>Monitors{view ? ` (${view.total})` : ""}</caption>
+          <caption>
+            {t("monitoring:targetMonitors.title")}
+            {view ? ` (${view.total})` : ""}
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last 50 checks</th>
-              <th scope="col">Check</th>
-              <th scope="col">Latency</th>
-              <th scope="col">Uptime 24 h</th>
-              <th scope="col">Last message</th>
+              <th scope="col">{t("monitoring:form.name")}</th>
+              <th scope="col">{t("monitoring:overview.group.status")}</th>
+              <th scope="col">{t("monitoring:overview.last50")}</th>
+              <th scope="col">{t("monitoring:col.check")}</th>
+              <th scope="col">{t("monitoring:history.latency")}</th>
+              <th scope="col">{t("monitoring:overview.uptime24h")}</th>
+              <th scope="col">{t("monitoring:col.lastMessage")}</th>
             </tr>
           </thead>
           {groupsOf(items, groupBy.value).map(([group, rows]) => (
@@ -278,24 +290,29 @@ export function MonitoringOverview() {
               )}
               {rows.map((m) => (
                 <tr key={m.id} data-monitor={m.id}>
-                  <td data-label="Name">
+                  <td data-label={t("monitoring:form.name")}>
                     <Link href={`/monitors/${m.id}`}>{m.name}</Link>
                   </td>
-                  <td data-label="Status">
+                  <td data-label={t("monitoring:overview.group.status")}>
                     <Status value={m.status} />
                   </td>
-                  <td data-label="Last 50 checks">
-                    <HeartbeatBar beats={m.heartbeats} label={`Checks of ${m.name}`} />
+                  <td data-label={t("monitoring:overview.last50")}>
+                    <HeartbeatBar beats={m.heartbeats} label={t("monitoring:page.checksOf", { name: m.name })} />
                   </td>
-                  <td data-label="Check">
+                  <td data-label={t("monitoring:col.check")}>
                     {m.check_type} {m.host}
                   </td>
-                  <td data-label="Latency">
-                    <Sparkline points={m.latency_series} label={`Latency of ${m.name}, last ${m.latency_series.length} checks`} />
-                    {m.latency_ms !== null && <span class="meta"> {Math.round(m.latency_ms)} ms</span>}
+                  <td data-label={t("monitoring:history.latency")}>
+                    <Sparkline
+                      points={m.latency_series}
+                      label={t("monitoring:overview.latencyOf", { name: m.name, count: m.latency_series.length })}
+                    />
+                    {m.latency_ms !== null && <span class="meta"> {t("monitoring:page.ms", { ms: Math.round(m.latency_ms) })}</span>}
                   </td>
-                  <td data-label="Uptime 24 h">{m.uptime_pct_24h === null ? "—" : `${m.uptime_pct_24h.toFixed(2)} %`}</td>
-                  <td data-label="Last message">{m.last_msg ?? "—"}</td>
+                  <td data-label={t("monitoring:overview.uptime24h")}>
+                    {m.uptime_pct_24h === null ? "—" : t("monitoring:page.pct", { v: m.uptime_pct_24h.toFixed(2) })}
+                  </td>
+                  <td data-label={t("monitoring:col.lastMessage")}>{m.last_msg ?? "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -304,23 +321,21 @@ export function MonitoringOverview() {
         {view && view.items.length === 0 && (
           <p class="empty">
             {FILTERS.some((k) => filter[k])
-              ? "No monitor matches these filters."
+              ? t("monitoring:overview.noMatch")
               : canWrite
-                ? "No monitors yet. Add one with New monitor."
-                : "No monitors yet. Your role can read monitors but not create them (write:monitors)."}
+                ? t("monitoring:overview.empty")
+                : t("monitoring:overview.emptyReadOnly")}
           </p>
         )}
       </div>
       {view && view.total > PAGE && (
-        <nav class="pager" aria-label="Pages">
+        <nav class="pager" aria-label={t("monitoring:overview.pages")}>
           <button type="button" disabled={offset === 0} onClick={() => setQuery({ offset: String(Math.max(0, offset - PAGE)) })}>
-            Previous
+            {t("common:pager.previous")}
           </button>
-          <span>
-            {offset + 1}–{Math.min(offset + PAGE, view.total)} of {view.total}
-          </span>
+          <span>{t("common:pager.range", { from: offset + 1, to: Math.min(offset + PAGE, view.total), total: view.total })}</span>
           <button type="button" disabled={offset + PAGE >= view.total} onClick={() => setQuery({ offset: String(offset + PAGE) })}>
-            Next
+            {t("common:pager.next")}
           </button>
         </nav>
       )}

@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
 import { Notice } from "../components/field.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
+import { useT } from "../i18n/use-t.ts";
 
 /** URLs answered by a create, waiting for the monitor's page; taken (and forgotten) when it shows them. */
 const revealed = new Map<number, string>();
@@ -26,6 +27,7 @@ export function curlExamples(url: string): string[] {
 }
 
 export function PushUrlPanel({ monitorId, canWrite }: { monitorId: number; canWrite: boolean }) {
+  const t = useT();
   const [url, setUrl] = useState<string | undefined>(() => takeRevealed(monitorId));
   const [confirming, setConfirming] = useState(false);
   const rotate = useSubmit();
@@ -40,22 +42,22 @@ export function PushUrlPanel({ monitorId, canWrite }: { monitorId: number; canWr
   return (
     <section class="push-url" aria-labelledby="push-url-title">
       <div class="page-head">
-        <h2 id="push-url-title">Push URL</h2>
+        <h2 id="push-url-title">{t("monitoring:push.title")}</h2>
         {canWrite && !confirming && (
           <button type="button" onClick={() => setConfirming(true)}>
-            Rotate push URL
+            {t("monitoring:push.rotateButton")}
           </button>
         )}
       </div>
       {confirming && (
         <div class="notice notice-info" role="alert">
-          <p>A new push URL replaces this monitor's; the old one stops working at once.</p>
+          <p>{t("monitoring:push.confirm")}</p>
           <div class="actions">
             <button type="button" class="danger" disabled={rotate.busy} onClick={doRotate}>
-              {rotate.busy ? "Rotating…" : "Rotate"}
+              {rotate.busy ? t("monitoring:push.rotating") : t("monitoring:push.rotate")}
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
+              {t("common:cancel")}
             </button>
           </div>
         </div>
@@ -63,7 +65,7 @@ export function PushUrlPanel({ monitorId, canWrite }: { monitorId: number; canWr
       <Notice kind="error">{rotate.error}</Notice>
       {url ? (
         <div class="card secret-once" role="status">
-          <p>Copy it now: it is shown this once and cannot be read again (rotate it to get a new one).</p>
+          <p>{t("monitoring:push.once")}</p>
           <p>
             <code class="secret" data-testid="push-url">
               {url}
@@ -71,13 +73,13 @@ export function PushUrlPanel({ monitorId, canWrite }: { monitorId: number; canWr
           </p>
           <div class="actions">
             <button type="button" onClick={() => void navigator.clipboard?.writeText(url)}>
-              Copy
+              {t("common:copy.button")}
             </button>
             <button type="button" onClick={() => setUrl(undefined)}>
-              I have copied it
+              {t("monitoring:push.copied")}
             </button>
           </div>
-          <p>From a cron job or script (GET or POST; `status`, `msg`, `ping` in ms and `exit_code` are optional):</p>
+          <p>{t("monitoring:push.cron")}</p>
           {curlExamples(url).map((line) => (
             <pre key={line}>
               <code data-testid="push-curl">{line}</code>
@@ -85,7 +87,7 @@ export function PushUrlPanel({ monitorId, canWrite }: { monitorId: number; canWr
           ))}
         </div>
       ) : (
-        <p class="meta">The push URL is shown only when it is made; rotate it to see a new one.</p>
+        <p class="meta">{t("monitoring:push.hidden")}</p>
       )}
     </section>
   );

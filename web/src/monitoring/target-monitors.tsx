@@ -6,6 +6,7 @@ import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 
@@ -21,6 +22,7 @@ const GROUP_TARGET: Record<string, TargetType> = {
 const SHOWN = 50;
 
 export function TargetMonitors({ type, id, heading = "h2" }: { type: string; id: number | string; heading?: "h2" | "h3" }) {
+  const t = useT();
   const target = TARGET_TYPES.includes(type) ? (type as TargetType) : undefined;
   const list = useLoad(
     async () =>
@@ -37,10 +39,12 @@ export function TargetMonitors({ type, id, heading = "h2" }: { type: string; id:
   const Heading = heading;
   const items = list.data?.items ?? [];
   return (
-    <section class="relation target-monitors" aria-label="Monitors">
-      <Heading>Monitors {list.data && <span class="count">({list.data.total})</span>}</Heading>
+    <section class="relation target-monitors" aria-label={t("monitoring:targetMonitors.title")}>
+      <Heading>
+        {t("monitoring:targetMonitors.title")} {list.data && <span class="count">({list.data.total})</span>}
+      </Heading>
       {list.error !== undefined && <Notice kind="error">{messageOf(list.error)}</Notice>}
-      {list.data && items.length === 0 && <p class="empty">No monitor watches it.</p>}
+      {list.data && items.length === 0 && <p class="empty">{t("monitoring:targetMonitors.empty")}</p>}
       <ul>
         {items.map((m) => (
           <li key={m.id}>
@@ -50,9 +54,7 @@ export function TargetMonitors({ type, id, heading = "h2" }: { type: string; id:
         ))}
       </ul>
       {list.data && list.data.total > items.length && (
-        <p class="meta">
-          Showing {items.length} of {list.data.total}.
-        </p>
+        <p class="meta">{t("monitoring:targetMonitors.showing", { shown: items.length, total: list.data.total })}</p>
       )}
     </section>
   );

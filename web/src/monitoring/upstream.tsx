@@ -4,6 +4,7 @@
 // on the upstream's side, which monitors were folded into its alert (`suppressed_dependents`).
 import type { paths } from "../api/client.ts";
 import { Status } from "../components/status.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { TargetLink } from "./target-link.tsx";
 
@@ -12,22 +13,29 @@ export type MonitorEvent =
 type Upstream = NonNullable<MonitorEvent["upstream"]>;
 
 export function UpstreamCause({ upstream }: { upstream: Upstream | null }) {
-  if (!upstream) return <span>folded into an alert that no longer exists</span>;
+  const t = useT();
+  if (!upstream) return <span>{t("monitoring:upstream.gone")}</span>;
   const m = upstream.monitor;
   return (
     <span class="upstream">
-      upstream {m ? <Link href={`/monitors/${m.id}`}>{m.name ?? `monitor #${m.id} (deleted)`}</Link> : "a node"}
+      {t("monitoring:upstream.upstream")}{" "}
+      {m ? (
+        <Link href={`/monitors/${m.id}`}>{m.name ?? t("monitoring:upstream.deleted", { id: m.id })}</Link>
+      ) : (
+        t("monitoring:upstream.aNode")
+      )}
       {upstream.target && (
         <>
           {" "}
-          on <TargetLink type={upstream.target.type} id={upstream.target.id} name={upstream.target.name} />
+          {t("monitoring:upstream.on")} <TargetLink type={upstream.target.type} id={upstream.target.id} name={upstream.target.name} />
         </>
       )}{" "}
-      was down
+      {t("monitoring:upstream.wasDown")}
       {m?.status && (
         <>
           {" "}
-          (it is <Status value={m.status} /> now)
+          {t("monitoring:upstream.itIs")} <Status value={m.status} />
+          {t("monitoring:upstream.now")}
         </>
       )}
     </span>
@@ -36,13 +44,14 @@ export function UpstreamCause({ upstream }: { upstream: Upstream | null }) {
 
 /** The other side: the monitors whose down alerts were folded into this monitor's, each a link. */
 export function FoldedDependents({ monitors }: { monitors: MonitorEvent["suppressed_dependents"] }) {
+  const t = useT();
   return (
     <span class="folded">
-      {monitors.length} {monitors.length === 1 ? "monitor" : "monitors"} behind it:{" "}
+      {t("monitoring:upstream.behind", { count: monitors.length })}{" "}
       {monitors.map((m, i) => (
         <span key={m.id}>
           {i > 0 && ", "}
-          <Link href={`/monitors/${m.id}`}>{m.name ?? `monitor #${m.id} (deleted)`}</Link>
+          <Link href={`/monitors/${m.id}`}>{m.name ?? t("monitoring:upstream.deleted", { id: m.id })}</Link>
         </span>
       ))}
     </span>

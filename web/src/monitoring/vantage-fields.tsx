@@ -4,6 +4,7 @@
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice, TextInput } from "../components/field.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { majority } from "../../../shared/domain/monitors/quorum.ts";
 
@@ -26,6 +27,7 @@ export function VantageFields({
   onDraft: (change: Partial<VantageDraft>) => void;
   errors: Record<string, string>;
 }) {
+  const t = useT();
   const agents = useLoad(() => ok(api.GET("/api/v1/agents", { params: { query: { limit: "100", sort: "name" } } })), []);
   const error = listError(errors);
   const toggle = (id: number) =>
@@ -34,17 +36,17 @@ export function VantageFields({
   const points = draft.agent_ids.length + (draft.sidecar ? 1 : 0);
   return (
     <fieldset class="vantage-fields" aria-describedby="vantage-hint">
-      <legend>Vantage points</legend>
+      <legend>{t("monitoring:vantage.title")}</legend>
       <small id="vantage-hint" class="hint">
-        Agents that run this check too. The monitor is down only when the quorum of points agree; fewer make it degraded.
+        {t("monitoring:vantage.hint")}
       </small>
       {agents.error !== undefined && <Notice kind="error">{messageOf(agents.error)}</Notice>}
       <div class={`field${error ? " field-invalid" : ""}`}>
-        {choices.length === 0 && agents.data && <p class="meta">No active agents.</p>}
+        {choices.length === 0 && agents.data && <p class="meta">{t("monitoring:vantage.noAgents")}</p>}
         {choices.map((a) => (
           <label key={a.id} class="check row">
             <input type="checkbox" checked={draft.agent_ids.includes(a.id)} onChange={() => toggle(a.id)} />{" "}
-            {a.name ?? a.hostname ?? `agent ${a.id}`}
+            {a.name ?? a.hostname ?? t("monitoring:vantage.agent", { id: a.id })}
           </label>
         ))}
         {error && (
@@ -56,15 +58,16 @@ export function VantageFields({
       {draft.agent_ids.length > 0 && (
         <>
           <label class="check row">
-            <input type="checkbox" checked={draft.sidecar} onChange={() => onDraft({ sidecar: !draft.sidecar })} /> The server checks it too
+            <input type="checkbox" checked={draft.sidecar} onChange={() => onDraft({ sidecar: !draft.sidecar })} />{" "}
+            {t("monitoring:vantage.sidecar")}
           </label>
           <TextInput
             id="monitor-quorum"
-            label="Quorum (points that must agree it is down)"
+            label={t("monitoring:vantage.quorum")}
             inputMode="numeric"
             value={draft.quorum}
             error={errors.quorum}
-            hint={`1 to ${points}; empty: a majority (${majority(points)})`}
+            hint={t("monitoring:vantage.quorumHint", { points, majority: majority(points) })}
             onValue={(quorum) => onDraft({ quorum })}
           />
         </>

@@ -3,6 +3,7 @@
 // could not take the last run says why (offline, at capacity...).
 import type { paths } from "../api/schema.d.ts";
 import { Status } from "../components/status.tsx";
+import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { RelativeTime } from "../components/time.tsx";
 
@@ -10,39 +11,45 @@ type VantageResult =
   paths["/api/v1/monitors/{monitor_id}"]["get"]["responses"][200]["content"]["application/json"]["vantage_results"][number];
 
 export function VantageTable({ points, quorum }: { points: VantageResult[]; quorum: number | null }) {
+  const t = useT();
   if (points.length === 0) return null;
   return (
     <section aria-labelledby="vantage-title" class="vantage-points">
-      <h2 id="vantage-title">Vantage points</h2>
-      <p class="meta">
-        Down when at least {quorum} of {points.length} points report down within one interval; degraded when fewer do.
-      </p>
+      <h2 id="vantage-title">{t("monitoring:vantage.title")}</h2>
+      <p class="meta">{t("monitoring:vantage.rule", { quorum, count: points.length })}</p>
       <div class="table-wrap">
         <table>
-          <caption class="visually-hidden">Each vantage point's last result</caption>
+          <caption class="visually-hidden">{t("monitoring:vantage.caption")}</caption>
           <thead>
             <tr>
-              <th scope="col">Point</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last result</th>
-              <th scope="col">When</th>
+              <th scope="col">{t("monitoring:vantage.point")}</th>
+              <th scope="col">{t("monitoring:vantage.status")}</th>
+              <th scope="col">{t("monitoring:vantage.lastResult")}</th>
+              <th scope="col">{t("monitoring:events.when")}</th>
             </tr>
           </thead>
           <tbody>
             {points.map((p) => (
               <tr key={p.vantage} data-vantage={p.vantage}>
-                <td data-label="Point">
-                  {p.agent ? <Link href={`/agents/${p.agent.id}`}>{p.agent.name ?? `agent ${p.agent.id}`}</Link> : "the server"}
+                <td data-label={t("monitoring:vantage.point")}>
+                  {p.agent ? (
+                    <Link href={`/agents/${p.agent.id}`}>{p.agent.name ?? t("monitoring:vantage.agent", { id: p.agent.id })}</Link>
+                  ) : (
+                    t("monitoring:vantage.server")
+                  )}
                 </td>
-                <td data-label="Status">
-                  <Status value={p.status ?? "pending"} /> {p.status && !p.fresh && <span class="meta">stale, not counted</span>}
+                <td data-label={t("monitoring:vantage.status")}>
+                  <Status value={p.status ?? "pending"} />{" "}
+                  {p.status && !p.fresh && <span class="meta">{t("monitoring:vantage.stale")}</span>}
                 </td>
-                <td data-label="Last result">
+                <td data-label={t("monitoring:vantage.lastResult")}>
                   {p.msg ?? "—"}
-                  {p.latency_ms != null && <span class="meta"> ({Math.round(p.latency_ms)} ms)</span>}
-                  {p.dispatch_status === "unavailable" && <span class="meta"> — last run not taken: {p.dispatch_reason}</span>}
+                  {p.latency_ms != null && <span class="meta">{t("monitoring:vantage.latency", { ms: Math.round(p.latency_ms) })}</span>}
+                  {p.dispatch_status === "unavailable" && (
+                    <span class="meta">{t("monitoring:vantage.notTaken", { reason: p.dispatch_reason })}</span>
+                  )}
                 </td>
-                <td data-label="When">
+                <td data-label={t("monitoring:events.when")}>
                   <RelativeTime at={p.checked_at} />
                 </td>
               </tr>
