@@ -80,13 +80,14 @@ describe("sample schema", () => {
 });
 
 describe("config and query schemas", () => {
-  it("bounds interval_s to 10-3600 and knows only v2c and v1", () => {
-    expect(paths(TelemetryConfigBody, { interval_s: 9, snmp_version: "v3", port: 0 }).sort()).toEqual([
+  it("bounds interval_s to 10-3600 and knows only v2c, v1 and v3", () => {
+    expect(paths(TelemetryConfigBody, { interval_s: 9, snmp_version: "v4", port: 0 }).sort()).toEqual([
       "interval_s",
       "port",
       "snmp_version",
     ]);
     expect(paths(TelemetryConfigBody, { interval_s: 3600, snmp_version: "v1", options: { timeout_ms: 500, retries: 0 } })).toEqual([]);
+    expect(paths(TelemetryConfigBody, { snmp_version: "v3", username: "u", security_level: "authNoPriv", auth_key: "8 chars!" })).toEqual([]);
     expect(paths(TelemetryConfigBody, { options: { community: "x" } })).toEqual(["options.community"]);
   });
 
