@@ -61,6 +61,8 @@ import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
+import { prefixRoutes } from "./routes/inventory/prefixes.ts";
+import { vrfRoutes } from "./routes/inventory/vrfs.ts";
 import { namesRoutes } from "./routes/inventory/names.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
@@ -144,6 +146,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   externalNodeRoutes(app);
   networkRoutes(app);
   ipamRoutes(app);
+  vrfRoutes(app);
+  prefixRoutes(app);
   labelRoutes(app);
   siteRoutes(app);
   clusterRoutes(app);

@@ -18,3 +18,4 @@ export * from "./alert-rules.ts";
 export * from "./status-pages.ts";
 export * from "./status-page-subscribers.ts";
 export * from "./status-page-incidents.ts";
+export * from "./prefixes.ts";
