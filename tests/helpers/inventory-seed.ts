@@ -42,7 +42,8 @@ line "2" ü') returning id`;
     const [doc] =
       await tx`insert into docs (title, body_md, category, pinned) values ('Runbook', '# Restart\nsteps', 'ops', true) returning id`;
     await tx`insert into doc_entities (doc_id, entity_type, entity_id) values (${doc!.id}, 'hardware', ${h1!.id}), (${doc!.id}, 'service', ${s1!.id})`;
-    void vl;
+    const [vrf] = await tx`insert into vrfs (name, rd, tags) values ('customer-a', '65000:1', '{tenant}') returning id`;
+    await tx`insert into prefixes (prefix, vrf_id, status, site_id, vlan_id, description) values ('10.0.0.0/16', ${vrf!.id}, 'container', ${site!.id}, ${vl!.id}, 'tenant space')`;
   });
 }
 
@@ -58,6 +59,8 @@ export async function tableCounts(sql: postgres.Sql): Promise<Record<string, num
     "compute_units",
     "storage",
     "vlans",
+    "vrfs",
+    "prefixes",
     "networks",
     "ip_addresses",
     "network_peers",

@@ -71,8 +71,20 @@ describe("GET /admin/export", () => {
       "external_node_networks",
       "service_external_nodes",
     ]);
-    for (const extra of ["sites", "environments", "categories", "vlans", "ip_addresses", "hardware_connections", "network_peers"])
+    for (const extra of [
+      "sites",
+      "environments",
+      "categories",
+      "vlans",
+      "ip_addresses",
+      "hardware_connections",
+      "network_peers",
+      "vrfs",
+      "prefixes",
+    ])
       expect(doc[extra]).toHaveLength(1);
+    expect(doc.vrfs[0]).toMatchObject({ name: "customer-a", rd: "65000:1", enforce_unique: true, tags: ["tenant"] });
+    expect(doc.prefixes[0]).toMatchObject({ prefix: "10.0.0.0/16", vrf_id: doc.vrfs[0].id, status: "container", is_pool: false });
     expect(doc.hardware.map((h: Doc) => h.name)).toEqual(["pve-1", "switch-1"]);
     expect(doc.hardware[0]).toMatchObject({ role: "hypervisor", memory_gb: 64.5, tags: ["core", "edge"], version: 1 });
     expect(doc.hardware[0].notes).toBe('line 1\nline "2" ü');
