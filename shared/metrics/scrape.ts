@@ -6,14 +6,16 @@ import { countsText } from "./counts.ts";
 import { familyHeader } from "./exposition.ts";
 import { MONITOR_FAMILIES } from "./monitor-gauges.ts";
 import { PER_RESOURCE_FAMILIES } from "./per-resource.ts";
+import { PREFIX_FAMILY } from "./prefix-gauges.ts";
 
 export const SCRAPE_PAGE_SIZE = 5000;
 
 /** The exposition text in chunks: svc_info and the counts, then each per-resource family page by page. */
 export async function* scrapeChunks(db: Db, version: string, pageSize = SCRAPE_PAGE_SIZE): AsyncGenerator<string> {
   yield await countsText(db, version);
-  // The spec's per-resource families, then ours for the monitors (issue 12: monitor_up, monitor_response_ms).
-  for (const family of [...PER_RESOURCE_FAMILIES, ...MONITOR_FAMILIES]) {
+  // The spec's per-resource families, then ours for the monitors (issue 12: monitor_up, monitor_response_ms)
+  // and the prefixes (issue 33: prefix_utilisation_percent).
+  for (const family of [...PER_RESOURCE_FAMILIES, ...MONITOR_FAMILIES, PREFIX_FAMILY]) {
     yield familyHeader(family);
     yield* family.chunks(db, pageSize);
   }

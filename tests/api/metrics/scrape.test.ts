@@ -63,7 +63,7 @@ describe("families", () => {
       .filter((l) => l.startsWith("# HELP "))
       .map((l) => l.split(" ")[2]);
     // The spec's families, then the monitors' (issue 12 item 5).
-    expect(helps).toEqual([...ALL, "monitor_up", "monitor_degraded", "monitor_response_ms"]);
+    expect(helps).toEqual([...ALL, "monitor_up", "monitor_degraded", "monitor_response_ms", "prefix_utilisation_percent"]);
     for (const name of ALL) {
       const lines = text.split("\n");
       const help = lines.indexOf(lines.find((l) => l.startsWith(`# HELP ${name} `))!);
@@ -221,6 +221,22 @@ describe("per-resource series", () => {
 });
 
 describe("freshness and paging", () => {
+  it("prefix_utilisation_percent: one series per prefix, as the API computes it", async () => {
+    const [vrf] = await m.t.sql`insert into vrfs (name) values ('red') returning id`;
+    await m.t.sql`insert into prefixes (prefix, status) values ('10.77.0.0/24', 'container'), ('10.77.0.0/25', 'active')`;
+    await m.t.sql`insert into prefixes (prefix, vrf_id, mark_utilized) values ('2001:db8::/64', ${vrf!.id}, true)`;
+    const after = await scrape();
+    const samples = familySamples(after, "prefix_utilisation_percent").map((l) => l.replace(/id="\d+",/, ""));
+    expect(samples).toEqual([
+      'prefix_utilisation_percent{prefix="10.77.0.0/24",vrf="",status="container"} 50',
+      'prefix_utilisation_percent{prefix="10.77.0.0/25",vrf="",status="active"} 0',
+      'prefix_utilisation_percent{prefix="2001:db8::/64",vrf="red",status="active"} 100',
+    ]);
+    await m.t.sql`delete from prefixes`;
+    await m.t.sql`delete from vrfs`;
+    expect(await scrape()).toBe(text);
+  });
+
   it("builds each scrape from the data stored at that moment", async () => {
     await m.t.sql`insert into services (name, slug, status) values ('late', 'late', 'stopped')`;
     await m.t.sql`update hardware set memory_gb = null where name = 'node-a'`;
