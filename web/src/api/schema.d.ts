@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, vrfs, prefixes}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -11009,6 +11009,9 @@ export interface operations {
                         networks: {
                             [key: string]: unknown;
                         }[];
+                        prefixes: {
+                            [key: string]: unknown;
+                        }[];
                         service_dependencies: {
                             [key: string]: unknown;
                         }[];
@@ -11036,6 +11039,9 @@ export interface operations {
                         /** @constant */
                         version: 2;
                         vlans: {
+                            [key: string]: unknown;
+                        }[];
+                        vrfs: {
                             [key: string]: unknown;
                         }[];
                     };
