@@ -63,6 +63,8 @@ import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
 import { journalRoutes } from "./routes/inventory/journal.ts";
+import { prefixRoutes } from "./routes/inventory/prefixes.ts";
+import { vrfRoutes } from "./routes/inventory/vrfs.ts";
 import { namesRoutes } from "./routes/inventory/names.ts";
 import { searchRoutes } from "./routes/inventory/search.ts";
 import { serviceRoutes } from "./routes/inventory/services.ts";
@@ -146,6 +148,8 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   externalNodeRoutes(app);
   networkRoutes(app);
   ipamRoutes(app);
+  vrfRoutes(app);
+  prefixRoutes(app);
   labelRoutes(app);
   siteRoutes(app);
   rackRoutes(app);

@@ -42,6 +42,8 @@ export const TAGS = [
   "networks",
   "notifications",
   "oauth",
+  // Ours (docs/adr/0486): IP prefixes and VRFs.
+  "prefixes",
   "privacy and threat analysis",
   "racks",
   "search",
@@ -63,6 +65,7 @@ export const TAGS = [
   "users",
   "vault",
   "vlans",
+  "vrfs",
 ] as const;
 
 export type Tag = (typeof TAGS)[number];

@@ -69,14 +69,25 @@ export function hostRange(c: Cidr): { first: bigint; last: bigint } {
 
 /** The lowest host address of `c` not in `used`; undefined when every host address is taken. */
 export function lowestFree(c: Cidr, used: Iterable<bigint>): bigint | undefined {
-  const { first, last } = hostRange(c);
+  return freeHosts(c, used, 1)[0];
+}
+
+/**
+ * The first `max` addresses of `c` not in `used`, lowest first: host addresses (hostRange), or every
+ * address of a pool, whose network and broadcast addresses are usable too.
+ */
+export function freeHosts(c: Cidr, used: Iterable<bigint>, max: number, { pool = false } = {}): bigint[] {
+  const { first, last } = pool ? { first: c.network, last: c.network + (1n << BigInt(BITS[c.version] - c.prefix)) - 1n } : hostRange(c);
   const taken = [...new Set(used)].filter((u) => u >= first && u <= last).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const out: bigint[] = [];
   let candidate = first;
-  for (const u of taken) {
-    if (u !== candidate) break;
-    candidate++;
+  // Each turn either passes a taken address or yields one: at most taken.length + max turns.
+  for (const u of [...taken, last + 1n]) {
+    while (out.length < max && candidate < u && candidate <= last) out.push(candidate++);
+    if (out.length >= max) break;
+    candidate = u + 1n;
   }
-  return candidate <= last ? candidate : undefined;
+  return out;
 }
 
 /**

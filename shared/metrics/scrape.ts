@@ -7,6 +7,7 @@ import { familyHeader } from "./exposition.ts";
 import { MONITOR_FAMILIES } from "./monitor-gauges.ts";
 import { PER_RESOURCE_FAMILIES } from "./per-resource.ts";
 import { RACK_FAMILIES } from "./rack-gauges.ts";
+import { PREFIX_FAMILY } from "./prefix-gauges.ts";
 
 export const SCRAPE_PAGE_SIZE = 5000;
 
@@ -14,8 +15,8 @@ export const SCRAPE_PAGE_SIZE = 5000;
 export async function* scrapeChunks(db: Db, version: string, pageSize = SCRAPE_PAGE_SIZE): AsyncGenerator<string> {
   yield await countsText(db, version);
   // The spec's per-resource families, then ours for the monitors (issue 12: monitor_up, monitor_response_ms)
-  // and the racks (issue 33: svc_rack_units).
-  for (const family of [...PER_RESOURCE_FAMILIES, ...MONITOR_FAMILIES, ...RACK_FAMILIES]) {
+  // and the racks and prefixes (issue 33: svc_rack_units, prefix_utilisation_percent).
+  for (const family of [...PER_RESOURCE_FAMILIES, ...MONITOR_FAMILIES, ...RACK_FAMILIES, PREFIX_FAMILY]) {
     yield familyHeader(family);
     yield* family.chunks(db, pageSize);
   }

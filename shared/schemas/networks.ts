@@ -5,7 +5,7 @@ import { parseAddress, parseNetwork } from "../domain/cidr-math.ts";
 import { IntFilter, listQuery, TextFilter } from "./list-query.ts";
 import { Name, OptionalInt, OptionalText, patchBody, Ref, RefId, Tags, writeBody } from "./fields.ts";
 
-type Parse = typeof parseAddress | typeof parseNetwork;
+type Parse = (input: string) => { ok: true; text: string } | { ok: false; message: string };
 
 /** The parser's canonical text, or its message as the field's issue; "" is null when blankIsNull. */
 const canonical = <B extends boolean>(parse: Parse, blankIsNull: B) =>
@@ -23,6 +23,12 @@ export const Address = v.pipe(text, canonical(parseAddress, false));
 /** An optional address; "" clears it like null. */
 export const OptionalAddress = v.optional(v.nullable(v.pipe(text, canonical(parseAddress, true))));
 /** A network in CIDR notation with the host bits zero; otherwise the message names the canonical form. */
+export const NetworkCidr = v.pipe(text, canonical(parseNetwork, false));
+/** An address or a network (host bits zero), canonical. */
+export const AddressOrCidr = v.pipe(
+  text,
+  canonical((s: string) => (s.includes("/") ? parseNetwork(s) : parseAddress(s)), false),
+);
 const OptionalCidr = v.optional(v.nullable(v.pipe(text, canonical(parseNetwork, true))));
 
 const writable = {
@@ -35,7 +41,7 @@ const writable = {
   site_id: RefId,
   tags: Tags,
 };
-const readOnly = ["site_name"];
+const readOnly = ["site_name", "prefix_id"];
 
 export const NetworkCreate = writeBody(writable, readOnly);
 export const NetworkPatch = patchBody(writable, readOnly);
@@ -50,6 +56,7 @@ export const Network = v.object({
   description: v.nullable(v.string()),
   site_id: v.nullable(v.number()),
   site_name: v.nullable(v.string()),
+  prefix_id: v.nullable(v.number()),
   tags: v.array(v.string()),
   version: v.number(),
   created_at: v.string(),

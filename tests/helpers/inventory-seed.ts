@@ -50,6 +50,8 @@ line "2" ü', ${rack!.id}, 3, 2, 'both') returning id`;
     await tx`insert into journal_entries (object_type, object_id, kind, comments, created_by)
              values ('hardware', ${h1!.id}, 'warning', 'PSU **fan** noisy', (select min(id) from users)),
                     ('vlan', ${vl!.id}, 'info', 'trunked to the core', null)`;
+    const [vrf] = await tx`insert into vrfs (name, rd, tags) values ('customer-a', '65000:1', '{tenant}') returning id`;
+    await tx`insert into prefixes (prefix, vrf_id, status, site_id, vlan_id, description) values ('10.0.0.0/16', ${vrf!.id}, 'container', ${site!.id}, ${vl!.id}, 'tenant space')`;
   });
 }
 
@@ -67,6 +69,8 @@ export async function tableCounts(sql: postgres.Sql): Promise<Record<string, num
     "compute_units",
     "storage",
     "vlans",
+    "vrfs",
+    "prefixes",
     "networks",
     "ip_addresses",
     "network_peers",

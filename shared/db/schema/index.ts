@@ -20,3 +20,4 @@ export * from "./status-page-subscribers.ts";
 export * from "./status-page-incidents.ts";
 export * from "./journal.ts";
 export * from "./event-rules.ts";
+export * from "./prefixes.ts";

@@ -12,7 +12,7 @@ export interface ListSpec {
   /** API sort key -> column. */
   sortable: Record<string, AnyColumn | SQL>;
   /** Columns `q` searches (case-insensitive substring; LIKE wildcards in q are literal). */
-  search: AnyColumn[];
+  search: (AnyColumn | SQL)[];
 }
 
 export interface ListPage<T> {
@@ -28,7 +28,7 @@ export function escapeLike(q: string): string {
   return q.replace(/[\\%_]/g, (m) => `\\${m}`);
 }
 
-export function searchCondition(columns: AnyColumn[], q: string | undefined): SQL | undefined {
+export function searchCondition(columns: (AnyColumn | SQL)[], q: string | undefined): SQL | undefined {
   if (!q) return undefined;
   const pattern = `%${escapeLike(q.toLowerCase())}%`;
   const parts = columns.map((c) => sql`lower(${c}) like ${pattern} escape '\\'`);

@@ -2,7 +2,7 @@
 // of the one contract (shared/verbs/verb.ts) and carries its scope; writes run in one transaction with
 // optimistic concurrency on `version`, tag sync, an audit entry with the before/after diff, and events on
 // commit (the steps on one row are update-row.ts, which verbs outside the engine share).
-import { type AnyColumn, eq, getTableColumns, type InferInsertModel } from "drizzle-orm";
+import { type AnyColumn, eq } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
@@ -11,7 +11,7 @@ import { recordChange } from "../event-rules/record-change.ts";
 import { forgetReferences } from "./forget-references.ts";
 import { type ListPage, listPage, type ListSpec } from "./list.ts";
 import { type KeyOf, type ResourceDef, type RowOf, scopesOf, type ValuesOf } from "./resource-def.ts";
-import { auditRow, auditViewOf, checkVersion, diff, emitAll, type Fields, loadRow, syncTags, updateRow, versionOf } from "./update-row.ts";
+import { auditRow, auditViewOf, checkVersion, emitAll, insertRow, loadRow, updateRow, versionOf } from "./update-row.ts";
 
 export interface Versioned<Api> {
   item: Api;
@@ -29,11 +29,6 @@ export interface ResourceVerbs<Api, Q, V, K> {
   present(db: Db, rows: never[]): Promise<Api[]>;
 }
 
-/** The property a column is read under in the table's rows. */
-function propertyOf(table: PgTable, column: AnyColumn): string {
-  return Object.entries(getTableColumns(table)).find(([, c]) => c === column)![0];
-}
-
 export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I extends AnyColumn>(
   def: ResourceDef<T, Api, Q, I>,
 ): ResourceVerbs<Api, Q, ValuesOf<T>, KeyOf<I>> {
@@ -41,12 +36,6 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
   type K = KeyOf<I>;
   const scopes = scopesOf(def);
   const spec: ListSpec = { ...def.list, table: def.table, id: def.columns.id };
-  const idKey = propertyOf(def.table, def.columns.id);
-  // drizzle types what a query on a table given as a type parameter returns loosely: it is the table's rows.
-  const rowsOf = (rows: unknown) => rows as Row[];
-  // The engine reads a few columns by name whatever the table: the key, version and tags.
-  const fields = (row: Row | ValuesOf<T>) => row as Fields;
-  const keyOf = (row: Row) => fields(row)[idKey] as K;
 
   const one = async (db: Db, row: Row): Promise<Versioned<Api>> => ({
     item: (await def.present(db, [row]))[0]!,
@@ -63,22 +52,7 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
       listPage<Row, Api>(ctx.db, spec, query, def.filters?.(query), (rows) => def.present(ctx.db, rows)),
     ),
 
-    create: defineVerb({ scope: scopes.write }, async (s, input: ValuesOf<T>) => {
-      const values = def.toValues ? await def.toValues(s, input, undefined) : input;
-      if (def.columns.tags) await syncTags(s, fields(values).tags);
-      // The create schema requires the columns the table cannot default, or toValues derives them (a slug).
-      const [row] = rowsOf(
-        await s.tx
-          .insert(def.table)
-          .values(values as InferInsertModel<T>)
-          .returning(),
-      );
-      const id = keyOf(row!);
-      auditRow(s, def, "create", id, diff(undefined, auditViewOf(def, row!)));
-      emitAll(s, def, "create", id);
-      recordChange(s, def, "create", id, undefined, row);
-      return one(s.tx, row!);
-    }),
+    create: defineVerb({ scope: scopes.write }, async (s, input: ValuesOf<T>) => one(s.tx, await insertRow(s, def, input))),
 
     update: defineVerb(
       { scope: scopes.write },

@@ -4,7 +4,7 @@
 // kind whose rules do not fit a ResourceDef's hooks: `updateRow` takes the kind's own steps (its checks,
 // its sealed secrets, what the change brings besides the row), as a monitor's PATCH does
 // (shared/verbs/monitors/patch-monitor.ts).
-import { type AnyColumn, eq, sql } from "drizzle-orm";
+import { type AnyColumn, eq, getTableColumns, type InferInsertModel, sql } from "drizzle-orm";
 import type { PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { canonicalJson } from "../../audit/canonical.ts";
 import type { Db } from "../../db/database.ts";
@@ -79,6 +79,35 @@ export function diff(before: Fields | undefined, after: Fields): { before?: Fiel
 /** What the audit diff shows of a row. */
 export function auditViewOf<T extends PgTable>(kind: RowKind<T>, row: RowOf<T>): Fields {
   return kind.auditView ? kind.auditView(row) : fields(row);
+}
+
+/**
+ * The create step: the kind's toValues, tag sync, the insert, the audit entry and the events. The engine's
+ * create is this; a verb that creates a row of an engine kind on its own terms (a prefix allocated
+ * inside its parent) calls it too, so the row is checked and recorded the same way.
+ */
+export async function insertRow<T extends PgTable, I extends AnyColumn>(
+  s: VerbScope,
+  def: Pick<ResourceDef<T, unknown, ListParams, I>, keyof RowKind<T, I> | "toValues">,
+  input: ValuesOf<T>,
+): Promise<RowOf<T>> {
+  const values = def.toValues ? await def.toValues(s, input, undefined) : input;
+  if (def.columns.tags) await syncTags(s, fields(values).tags);
+  // The create schema requires the columns the table cannot default, or toValues derives them (a slug).
+  const [row] = (await s.tx
+    .insert(def.table)
+    .values(values as InferInsertModel<T>)
+    .returning()) as RowOf<T>[];
+  const id = fields(row)[idProperty(def.table, def.columns.id)];
+  auditRow(s, def, "create", id, diff(undefined, auditViewOf(def, row!)));
+  emitAll(s, def, "create", id);
+  recordChange(s, def, "create", id, undefined, row);
+  return row!;
+}
+
+/** The property a column is read under in the table's rows. */
+export function idProperty(table: PgTable, column: AnyColumn): string {
+  return Object.entries(getTableColumns(table)).find(([, c]) => c === column)![0];
 }
 
 export async function syncTags(s: VerbScope, names: unknown): Promise<void> {

@@ -26,6 +26,7 @@ import {
   networks,
   rackReservations,
   racks,
+  prefixes,
   serviceDependencies,
   serviceExternalDependencies,
   serviceMisc,
@@ -35,6 +36,7 @@ import {
   storage,
   tags,
   vlans,
+  vrfs,
 } from "../../db/schema/index.ts";
 import { ClusterCreate } from "../../schemas/clusters.ts";
 import { ComputeUnitCreate } from "../../schemas/compute-units.ts";
@@ -48,10 +50,12 @@ import { CategoryCreate, Color, EnvironmentCreate } from "../../schemas/labels.t
 import { MiscCreate } from "../../schemas/misc.ts";
 import { NetworkCreate } from "../../schemas/networks.ts";
 import { RackCreate, RackReservationCreate } from "../../schemas/racks.ts";
+import { PrefixCreate } from "../../schemas/prefixes.ts";
 import { ServiceCreate } from "../../schemas/services.ts";
 import { SiteCreate } from "../../schemas/sites.ts";
 import { StorageCreate } from "../../schemas/storage.ts";
 import { VlanCreate } from "../../schemas/vlans.ts";
+import { VrfCreate } from "../../schemas/vrfs.ts";
 import { slugify } from "../inventory/services/slug.ts";
 
 /** The document's `version` (the reference's) and our own marker of the row shapes. */
@@ -249,6 +253,8 @@ export const KINDS: Kind[] = [
   }),
   kind({ key: "storage", table: storage, create: StorageCreate, refs: { hardware_id: "hardware" }, entityType: "storage" }),
   kind({ key: "vlans", table: vlans, create: VlanCreate, refs: { site_id: "sites" } }),
+  kind({ key: "vrfs", table: vrfs, create: VrfCreate, unique: [["name"]] }),
+  kind({ key: "prefixes", table: prefixes, create: PrefixCreate, refs: { vrf_id: "vrfs", site_id: "sites", vlan_id: "vlans" } }),
   kind({ key: "networks", table: networks, create: NetworkCreate, refs: { site_id: "sites" }, entityType: "network" }),
   kind({ key: "ip_addresses", table: ipAddresses, create: IpCreate, refs: { network_id: "networks" }, unique: [["address"]] }),
   kind({
@@ -374,6 +380,8 @@ export const EXPORT_ORDER = [
   "network_peers",
   "racks",
   "rack_reservations",
+  "vrfs",
+  "prefixes",
   "journal_entries",
 ] as const;
 

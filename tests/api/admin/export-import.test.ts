@@ -81,8 +81,12 @@ describe("GET /admin/export", () => {
       "network_peers",
       "racks",
       "rack_reservations",
+      "vrfs",
+      "prefixes",
     ])
       expect(doc[extra]).toHaveLength(1);
+    expect(doc.vrfs[0]).toMatchObject({ name: "customer-a", rd: "65000:1", enforce_unique: true, tags: ["tenant"] });
+    expect(doc.prefixes[0]).toMatchObject({ prefix: "10.0.0.0/16", vrf_id: doc.vrfs[0].id, status: "container", is_pool: false });
     expect(doc.hardware.map((h: Doc) => h.name)).toEqual(["pve-1", "switch-1"]);
     expect(doc.hardware[0]).toMatchObject({ role: "hypervisor", memory_gb: 64.5, tags: ["core", "edge"], version: 1 });
     expect(doc.hardware[0]).toMatchObject({ rack_id: doc.racks[0].id, rack_unit: 3, u_height: 2, rack_face: "both" });

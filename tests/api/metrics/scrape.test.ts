@@ -62,8 +62,15 @@ describe("families", () => {
       .split("\n")
       .filter((l) => l.startsWith("# HELP "))
       .map((l) => l.split(" ")[2]);
-    // The spec's families, then the monitors' (issue 12 item 5) and the racks' (issue 33 item 1).
-    expect(helps).toEqual([...ALL, "monitor_up", "monitor_degraded", "monitor_response_ms", "svc_rack_units"]);
+    // The spec's families, then the monitors' (issue 12 item 5), the racks' and the prefixes' (issue 33 items 1 and 4).
+    expect(helps).toEqual([
+      ...ALL,
+      "monitor_up",
+      "monitor_degraded",
+      "monitor_response_ms",
+      "svc_rack_units",
+      "prefix_utilisation_percent",
+    ]);
     for (const name of ALL) {
       const lines = text.split("\n");
       const help = lines.indexOf(lines.find((l) => l.startsWith(`# HELP ${name} `))!);
@@ -230,6 +237,22 @@ describe("freshness and paging", () => {
       'svc_rack_units{rack="r2",site="dc \\"1\\"",state="reserved"} 0',
       'svc_rack_units{rack="r2",site="dc \\"1\\"",state="free"} 12',
     ]);
+  });
+
+  it("prefix_utilisation_percent: one series per prefix, as the API computes it", async () => {
+    const [vrf] = await m.t.sql`insert into vrfs (name) values ('red') returning id`;
+    await m.t.sql`insert into prefixes (prefix, status) values ('10.77.0.0/24', 'container'), ('10.77.0.0/25', 'active')`;
+    await m.t.sql`insert into prefixes (prefix, vrf_id, mark_utilized) values ('2001:db8::/64', ${vrf!.id}, true)`;
+    const after = await scrape();
+    const samples = familySamples(after, "prefix_utilisation_percent").map((l) => l.replace(/id="\d+",/, ""));
+    expect(samples).toEqual([
+      'prefix_utilisation_percent{prefix="10.77.0.0/24",vrf="",status="container"} 50',
+      'prefix_utilisation_percent{prefix="10.77.0.0/25",vrf="",status="active"} 0',
+      'prefix_utilisation_percent{prefix="2001:db8::/64",vrf="red",status="active"} 100',
+    ]);
+    await m.t.sql`delete from prefixes`;
+    await m.t.sql`delete from vrfs`;
+    expect(await scrape()).toBe(text);
   });
 
   it("builds each scrape from the data stored at that moment", async () => {

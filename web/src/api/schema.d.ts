@@ -259,7 +259,7 @@ export interface paths {
         };
         /**
          * Export the inventory and its relations as one versioned JSON document (streamed)
-         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
+         * @description {version: 2, format: "infra-control-plane/inventory@1", exported_at, hardware, compute_units, services, storage, networks, misc_items, docs, tags, entity_tags, entity_docs, service_dependencies, service_storage, service_misc, hardware_networks, compute_networks, hardware_clusters, hardware_cluster_members, external_nodes, external_node_networks, service_external_nodes, sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers, racks, rack_reservations, vrfs, prefixes, journal_entries}: every key an array of rows ordered by key, read from one consistent snapshot and written while it is read. The reference's keys come first, then ours (sites, environments, categories, vlans, ip_addresses, hardware_connections, network_peers). No users, secrets, sessions, settings, monitors or audit. An error after the first byte aborts the response (a truncated document never parses).
          *
          *     Needs scope `admin:*`.
          */
@@ -7939,6 +7939,204 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/prefixes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List prefixes
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1Prefixes"];
+        put?: never;
+        /**
+         * Create a prefix
+         * @description prefix is a network with the host bits zero (the 422 names the network address). Without vrf_id it is in the global table. In the global table and in a VRF with enforce_unique a prefix exists once (409 naming the holder). parent_id, depth, children and utilisation are computed from containment, never declared.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1Prefixes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prefixes/{prefix_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a prefix
+         * @description Needs scope `read:networks`.
+         */
+        get: operations["getApiV1PrefixesByPrefixId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a prefix
+         * @description Nothing points at a prefix: its children and networks find their closest remaining parent.
+         *
+         *     Needs scope `delete:networks`.
+         */
+        delete: operations["deleteApiV1PrefixesByPrefixId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a prefix (only the given fields; If-Match honoured)
+         * @description prefix is a network with the host bits zero (the 422 names the network address). Without vrf_id it is in the global table. In the global table and in a VRF with enforce_unique a prefix exists once (409 naming the holder). parent_id, depth, children and utilisation are computed from containment, never declared.
+         *
+         *     Needs scope `write:networks`.
+         */
+        patch: operations["patchApiV1PrefixesByPrefixId"];
+        trace?: never;
+    };
+    "/api/v1/prefixes/{prefix_id}/available-ips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The free addresses of a prefix
+         * @description The first `limit` addresses no IPAM record (other than free), hardware node, compute unit, service, network member or gateway uses, by the rules of /ipam/next-free; a pool's network and broadcast addresses count as usable. A suggestion, not a reservation.
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1PrefixesByPrefixIdAvailableIps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prefixes/{prefix_id}/available-prefixes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next free child prefixes of a length
+         * @description The first `limit` blocks of prefix length `length` inside this prefix that no prefix of the same VRF overlaps, lowest first. A length not longer than the prefix's, or past the family's bits, is a 422.
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1PrefixesByPrefixIdAvailablePrefixes"];
+        put?: never;
+        /**
+         * Allocate the next free child prefix
+         * @description Creates the lowest free block of `length` inside this prefix as a new prefix in the same VRF (status active unless given; the parent's site unless given). Concurrent allocations are serialised on the parent: they never get the same block. 409 when no block is free.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1PrefixesByPrefixIdAvailablePrefixes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prefixes/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete several prefixes at once (all or none)
+         * @description High-impact: send `x-svc-confirmation: bulk-delete-prefixes`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. Each prefix is deleted as DELETE on it would, with its own audit entry. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `delete:networks`.
+         */
+        post: operations["postApiV1PrefixesBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prefixes/bulk-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove tags on several prefixes at once (all or none)
+         * @description Each prefix whose tags change is written as PATCH on it would (version bumped, its own audit entry); those that already have them as asked are `unchanged`. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1PrefixesBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prefixes/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several prefixes at once (all or none)
+         * @description `set` is a PATCH body of a prefix (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1PrefixesBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prefixes/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every prefix the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/prefixes (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1PrefixesExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/privacy-findings/ignore": {
         parameters: {
             query?: never;
@@ -10124,6 +10322,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vrfs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List VRFs
+         * @description Paged: limit (default 25, at most 100), offset, sort, direction, q (case-insensitive search) and filters.
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1Vrfs"];
+        put?: never;
+        /**
+         * Create a VRF
+         * @description name and rd (route distinguisher, ASN:number or IPv4:number) are each unique (409 naming the holder). enforce_unique (default true) refuses a second prefix with the same network in the VRF; turning it on while duplicates exist is a 409 naming them.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1Vrfs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vrfs/{vrf_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a VRF
+         * @description Needs scope `read:networks`.
+         */
+        get: operations["getApiV1VrfsByVrfId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a VRF
+         * @description A VRF that still holds prefixes cannot be deleted (409 listing them).
+         *
+         *     Needs scope `delete:networks`.
+         */
+        delete: operations["deleteApiV1VrfsByVrfId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a VRF (only the given fields; If-Match honoured)
+         * @description name and rd (route distinguisher, ASN:number or IPv4:number) are each unique (409 naming the holder). enforce_unique (default true) refuses a second prefix with the same network in the VRF; turning it on while duplicates exist is a 409 naming them.
+         *
+         *     Needs scope `write:networks`.
+         */
+        patch: operations["patchApiV1VrfsByVrfId"];
+        trace?: never;
+    };
+    "/api/v1/vrfs/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete several VRFs at once (all or none)
+         * @description High-impact: send `x-svc-confirmation: bulk-delete-vrfs`, `idempotency-key` (12+ characters); otherwise 428 CONFIRMATION_REQUIRED. Repeating the idempotency key replays the first answer; the same key for another request is 409. Each VRF is deleted as DELETE on it would, with its own audit entry. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `delete:networks`.
+         */
+        post: operations["postApiV1VrfsBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vrfs/bulk-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or remove tags on several VRFs at once (all or none)
+         * @description Each VRF whose tags change is written as PATCH on it would (version bumped, its own audit entry); those that already have them as asked are `unchanged`. When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1VrfsBulkTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vrfs/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the same fields on several VRFs at once (all or none)
+         * @description `set` is a PATCH body of a VRF (the same fields and rules; at least one field), written to each selected one as PATCH on it would (version bumped, its own audit entry). When any selected record cannot be changed (unknown id, dependents, a concurrent change) nothing is: 422 whose `refused` lists each id with its reason (not_found, conflict, invalid) and detail.
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1VrfsBulkUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vrfs/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every VRF the list's filters select, as CSV
+         * @description The list's filters, q, sort and direction as on GET /api/v1/vrfs (no paging: every matching record, at most 250,000; more is a 422 asking to narrow it). `columns`: the fields to write, comma-separated, in that order (default: every field). UTF-8 with a byte-order mark, a header row, lists joined by ", ".
+         *
+         *     Needs scope `read:networks`.
+         */
+        get: operations["getApiV1VrfsExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11038,6 +11384,9 @@ export interface operations {
                         networks: {
                             [key: string]: unknown;
                         }[];
+                        prefixes: {
+                            [key: string]: unknown;
+                        }[];
                         rack_reservations: {
                             [key: string]: unknown;
                         }[];
@@ -11071,6 +11420,9 @@ export interface operations {
                         /** @constant */
                         version: 2;
                         vlans: {
+                            [key: string]: unknown;
+                        }[];
+                        vrfs: {
                             [key: string]: unknown;
                         }[];
                     };
@@ -30998,6 +31350,7 @@ export interface operations {
                             gateway: string | null;
                             id: number;
                             name: string;
+                            prefix_id: number | null;
                             site_id: number | null;
                             site_name: string | null;
                             tags: string[];
@@ -31055,6 +31408,7 @@ export interface operations {
                         gateway: string | null;
                         id: number;
                         name: string;
+                        prefix_id: number | null;
                         site_id: number | null;
                         site_name: string | null;
                         tags: string[];
@@ -31099,6 +31453,7 @@ export interface operations {
                         gateway: string | null;
                         id: number;
                         name: string;
+                        prefix_id: number | null;
                         site_id: number | null;
                         site_name: string | null;
                         tags: string[];
@@ -31183,6 +31538,7 @@ export interface operations {
                         gateway: string | null;
                         id: number;
                         name: string;
+                        prefix_id: number | null;
                         site_id: number | null;
                         site_name: string | null;
                         tags: string[];
@@ -31650,7 +32006,7 @@ export interface operations {
     getApiV1NetworksExportCsv: {
         parameters: {
             query?: {
-                columns?: ("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "tags" | "version" | "created_at" | "updated_at")[];
+                columns?: ("id" | "name" | "cidr" | "vlan_id" | "gateway" | "dns_servers" | "description" | "site_id" | "site_name" | "prefix_id" | "tags" | "version" | "created_at" | "updated_at")[];
                 direction?: "asc" | "desc";
                 q?: string;
                 site_id?: string;
@@ -32652,6 +33008,609 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1Prefixes: {
+        parameters: {
+            query?: {
+                contains?: string;
+                direction?: "asc" | "desc";
+                family?: "4" | "6";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                site_id?: string;
+                sort?: "prefix" | "vrf_id" | "status" | "created_at" | "updated_at";
+                status?: "container" | "active" | "reserved" | "deprecated";
+                tag?: string;
+                vrf_id?: string;
+                within?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            children: number;
+                            created_at: string;
+                            depth: number;
+                            description: string | null;
+                            /** @enum {number} */
+                            family: 4 | 6;
+                            id: number;
+                            is_pool: boolean;
+                            mark_utilized: boolean;
+                            parent_id: number | null;
+                            prefix: string;
+                            site_id: number | null;
+                            site_name: string | null;
+                            status: string;
+                            tags: string[];
+                            updated_at: string;
+                            utilisation: {
+                                percent: number;
+                                total: string;
+                                used: string;
+                            };
+                            version: number;
+                            vlan_id: number | null;
+                            vrf_id: number | null;
+                            vrf_name: string | null;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1Prefixes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    is_pool?: boolean;
+                    mark_utilized?: boolean;
+                    prefix: string;
+                    site_id?: number | null;
+                    /** @enum {string} */
+                    status?: "container" | "active" | "reserved" | "deprecated";
+                    tags?: string[];
+                    vlan_id?: number | null;
+                    vrf_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        children: number;
+                        created_at: string;
+                        depth: number;
+                        description: string | null;
+                        /** @enum {number} */
+                        family: 4 | 6;
+                        id: number;
+                        is_pool: boolean;
+                        mark_utilized: boolean;
+                        parent_id: number | null;
+                        prefix: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        utilisation: {
+                            percent: number;
+                            total: string;
+                            used: string;
+                        };
+                        version: number;
+                        vlan_id: number | null;
+                        vrf_id: number | null;
+                        vrf_name: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PrefixesByPrefixId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                prefix_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        children: number;
+                        created_at: string;
+                        depth: number;
+                        description: string | null;
+                        /** @enum {number} */
+                        family: 4 | 6;
+                        id: number;
+                        is_pool: boolean;
+                        mark_utilized: boolean;
+                        parent_id: number | null;
+                        prefix: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        utilisation: {
+                            percent: number;
+                            total: string;
+                            used: string;
+                        };
+                        version: number;
+                        vlan_id: number | null;
+                        vrf_id: number | null;
+                        vrf_name: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1PrefixesByPrefixId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                prefix_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1PrefixesByPrefixId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                prefix_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    is_pool?: boolean;
+                    mark_utilized?: boolean;
+                    prefix?: string;
+                    site_id?: number | null;
+                    /** @enum {string} */
+                    status?: "container" | "active" | "reserved" | "deprecated";
+                    tags?: string[];
+                    vlan_id?: number | null;
+                    vrf_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        children: number;
+                        created_at: string;
+                        depth: number;
+                        description: string | null;
+                        /** @enum {number} */
+                        family: 4 | 6;
+                        id: number;
+                        is_pool: boolean;
+                        mark_utilized: boolean;
+                        parent_id: number | null;
+                        prefix: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        utilisation: {
+                            percent: number;
+                            total: string;
+                            used: string;
+                        };
+                        version: number;
+                        vlan_id: number | null;
+                        vrf_id: number | null;
+                        vrf_name: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PrefixesByPrefixIdAvailableIps: {
+        parameters: {
+            query?: {
+                /** @description How many items at most: a whole number from 1, default 10. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                prefix_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: string[];
+                        prefix: string;
+                        prefix_id: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1PrefixesByPrefixIdAvailablePrefixes: {
+        parameters: {
+            query: {
+                length: number;
+                /** @description How many items at most: a whole number from 1, default 10. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                prefix_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            prefix: string;
+                            vrf_id: number | null;
+                        }[];
+                        length: number;
+                        parent_id: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1PrefixesByPrefixIdAvailablePrefixes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                prefix_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    length: number;
+                    site_id?: number | null;
+                    /** @enum {string} */
+                    status?: "container" | "active" | "reserved" | "deprecated";
+                    tags?: string[];
+                    vlan_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        children: number;
+                        created_at: string;
+                        depth: number;
+                        description: string | null;
+                        /** @enum {number} */
+                        family: 4 | 6;
+                        id: number;
+                        is_pool: boolean;
+                        mark_utilized: boolean;
+                        parent_id: number | null;
+                        prefix: string;
+                        site_id: number | null;
+                        site_name: string | null;
+                        status: string;
+                        tags: string[];
+                        updated_at: string;
+                        utilisation: {
+                            percent: number;
+                            total: string;
+                            used: string;
+                        };
+                        version: number;
+                        vlan_id: number | null;
+                        vrf_id: number | null;
+                        vrf_name: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1PrefixesBulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        deleted: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1PrefixesBulkTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    add?: string[];
+                    ids: number[];
+                    /** @default [] */
+                    remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number[];
+                        unchanged: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1PrefixesBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        description?: string | null;
+                        is_pool?: boolean;
+                        mark_utilized?: boolean;
+                        prefix?: string;
+                        site_id?: number | null;
+                        /** @enum {string} */
+                        status?: "container" | "active" | "reserved" | "deprecated";
+                        tags?: string[];
+                        vlan_id?: number | null;
+                        vrf_id?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1PrefixesExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "prefix" | "family" | "vrf_id" | "vrf_name" | "status" | "is_pool" | "mark_utilized" | "site_id" | "site_name" | "vlan_id" | "description" | "parent_id" | "depth" | "children" | "utilisation" | "tags" | "version" | "created_at" | "updated_at")[];
+                contains?: string;
+                direction?: "asc" | "desc";
+                family?: "4" | "6";
+                q?: string;
+                site_id?: string;
+                sort?: "prefix" | "vrf_id" | "status" | "created_at" | "updated_at";
+                status?: "container" | "active" | "reserved" | "deprecated";
+                tag?: string;
+                vrf_id?: string;
+                within?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     postApiV1PrivacyFindingsIgnore: {
@@ -39161,6 +40120,379 @@ export interface operations {
                 site_id?: string;
                 sort?: "name" | "vlan_id" | "created_at" | "updated_at";
                 vlan_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records as CSV, offered as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1Vrfs: {
+        parameters: {
+            query?: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                offset?: string;
+                q?: string;
+                sort?: "name" | "rd" | "created_at" | "updated_at";
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            created_at: string;
+                            description: string | null;
+                            enforce_unique: boolean;
+                            id: number;
+                            name: string;
+                            prefix_count: number;
+                            rd: string | null;
+                            tags: string[];
+                            updated_at: string;
+                            version: number;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1Vrfs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    enforce_unique?: boolean;
+                    name: string;
+                    rd?: string | null;
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        enforce_unique: boolean;
+                        id: number;
+                        name: string;
+                        prefix_count: number;
+                        rd: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1VrfsByVrfId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vrf_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        enforce_unique: boolean;
+                        id: number;
+                        name: string;
+                        prefix_count: number;
+                        rd: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiV1VrfsByVrfId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vrf_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchApiV1VrfsByVrfId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vrf_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    enforce_unique?: boolean;
+                    name?: string;
+                    rd?: string | null;
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        description: string | null;
+                        enforce_unique: boolean;
+                        id: number;
+                        name: string;
+                        prefix_count: number;
+                        rd: string | null;
+                        tags: string[];
+                        updated_at: string;
+                        version: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1VrfsBulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        deleted: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            428: components["responses"]["ConfirmationRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1VrfsBulkTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    add?: string[];
+                    ids: number[];
+                    /** @default [] */
+                    remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number[];
+                        unchanged: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1VrfsBulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    set: {
+                        description?: string | null;
+                        enforce_unique?: boolean;
+                        name?: string;
+                        rd?: string | null;
+                        tags?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: number[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiV1VrfsExportCsv: {
+        parameters: {
+            query?: {
+                columns?: ("id" | "name" | "rd" | "description" | "enforce_unique" | "prefix_count" | "tags" | "version" | "created_at" | "updated_at")[];
+                direction?: "asc" | "desc";
+                q?: string;
+                sort?: "name" | "rd" | "created_at" | "updated_at";
+                tag?: string;
             };
             header?: never;
             path?: never;

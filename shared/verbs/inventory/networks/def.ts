@@ -16,6 +16,7 @@ import { resourceVerbs } from "../../resources/resource-verbs.ts";
 import { requireOptionalRow } from "../../resources/row-checks.ts";
 import type { VerbScope } from "../../verb.ts";
 import { inetSortKey } from "./inet-sort.ts";
+import { prefixLinks } from "./prefix-link.ts";
 
 type Row = typeof networks.$inferSelect;
 
@@ -99,20 +100,26 @@ const networkDef = defineResource({
       });
   },
   async present(db, rows) {
-    const names = await namesById(
-      db,
-      sites,
-      sites.id,
-      sites.name,
-      rows.map((r) => r.site_id),
-    );
-    return rows.map((r) => presentOne(r, names));
+    const [names, links] = await Promise.all([
+      namesById(
+        db,
+        sites,
+        sites.id,
+        sites.name,
+        rows.map((r) => r.site_id),
+      ),
+      prefixLinks(
+        db,
+        rows.map((r) => r.id),
+      ),
+    ]);
+    return rows.map((r) => presentOne(r, names, links.get(r.id) ?? null));
   },
 });
 
 export const networkVerbs = resourceVerbs(networkDef);
 
-function presentOne(r: Row, siteNames: Map<number, string>) {
+function presentOne(r: Row, siteNames: Map<number, string>, prefixId: number | null) {
   return {
     id: r.id,
     name: r.name,
@@ -123,6 +130,7 @@ function presentOne(r: Row, siteNames: Map<number, string>) {
     description: r.description,
     site_id: r.site_id,
     site_name: r.site_id == null ? null : (siteNames.get(r.site_id) ?? null),
+    prefix_id: prefixId,
     tags: r.tags,
     version: r.version,
     created_at: iso(r.created_at)!,
