@@ -87,7 +87,9 @@ describe("config and query schemas", () => {
       "snmp_version",
     ]);
     expect(paths(TelemetryConfigBody, { interval_s: 3600, snmp_version: "v1", options: { timeout_ms: 500, retries: 0 } })).toEqual([]);
-    expect(paths(TelemetryConfigBody, { snmp_version: "v3", username: "u", security_level: "authNoPriv", auth_key: "8 chars!" })).toEqual([]);
+    expect(paths(TelemetryConfigBody, { snmp_version: "v3", username: "u", security_level: "authNoPriv", auth_key: "8 chars!" })).toEqual(
+      [],
+    );
     expect(paths(TelemetryConfigBody, { options: { community: "x" } })).toEqual(["options.community"]);
   });
 
