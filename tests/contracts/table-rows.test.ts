@@ -45,6 +45,7 @@ const SAMPLES: Record<string, [string, string]> = {
   bytea: ["'\\x00ff10'", "''"],
   date: ["'2026-11-03'", "'1999-12-31'"],
   "integer[]": ["'{1,-2,NULL}'", "'{}'"],
+  cidr: ["'10.0.0.0/8'", "'2001:db8::/32'"],
 };
 
 function rowsSql(t: PgTable): string {
