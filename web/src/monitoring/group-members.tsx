@@ -1,6 +1,6 @@
 // A group monitor's members (GET /monitors?group_id=, docs/adr/0440) with their states, on the group's
-// page: what its state is made of. `version` changes when the live stream reports on the group, and the
-// list is read again (a member's change moves the group, so the group's reload covers it).
+// page: what its state is made of. `version` changes when the page reads again (at most once a minute), and
+// `heard` are status changes the page's live stream reported since: a member's newer one shows at once.
 import { api, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
@@ -11,7 +11,18 @@ import { useLoad } from "../use-load.ts";
 
 const SHOWN = 100;
 
-export function GroupMembers({ groupId, version }: { groupId: number; version: number }) {
+/** A monitor's status change heard on the live stream. */
+export interface HeardStatus {
+  status: string;
+  ts: string;
+}
+
+/** The member's state: the one heard live when it is newer than the read's. */
+function stateOf(m: { status: string; last_status_change_at: string | null }, heard: HeardStatus | undefined): string {
+  return heard && (m.last_status_change_at == null || Date.parse(heard.ts) > Date.parse(m.last_status_change_at)) ? heard.status : m.status;
+}
+
+export function GroupMembers({ groupId, version, heard }: { groupId: number; version: number; heard: Record<number, HeardStatus> }) {
   const t = useT();
   const members = useLoad(
     () => ok(api.GET("/api/v1/monitors", { params: { query: { group_id: String(groupId), limit: String(SHOWN), sort: "name" } } })),
@@ -42,7 +53,7 @@ export function GroupMembers({ groupId, version }: { groupId: number; version: n
                     <Link href={`/monitors/${m.id}`}>{m.name}</Link>
                   </td>
                   <td>
-                    <Status value={m.enabled ? m.status : "paused"} />
+                    <Status value={m.enabled ? stateOf(m, heard[m.id]) : "paused"} />
                   </td>
                   <td>
                     {m.check_type} {m.host}

@@ -28,7 +28,7 @@ import { TargetLink, useTargetName } from "./target-link.tsx";
 import { DeleteMonitorDialog } from "./delete-monitor-dialog.tsx";
 import { FoldedDependents, UpstreamCause } from "./upstream.tsx";
 import { VantageTable } from "./vantage-table.tsx";
-import { GroupMembers } from "./group-members.tsx";
+import { GroupMembers, type HeardStatus } from "./group-members.tsx";
 import { RelativeTime } from "../components/time.tsx";
 
 // The API rounds uptime to one decimal.
@@ -38,6 +38,8 @@ const UPTIME = {
   "7d": i18nKey("monitoring:page.uptime7d"),
   "30d": i18nKey("monitoring:page.uptime30d"),
 } as const;
+/** Other monitors' status changes kept for a group's member list at most (the newest). */
+const HEARD_MAX = 500;
 const after = (a: string, b: string | null | undefined) => b == null || Date.parse(a) > Date.parse(b);
 
 /** A page per monitor: going to another monitor's page starts afresh (its stream, reads and live state). */
@@ -72,6 +74,9 @@ function MonitorScreen({ id }: { id: string }) {
   );
   const [fresh, setFresh] = useState<LiveResult[]>([]);
   const [changes, setChanges] = useState<LiveEvent[]>([]);
+  // Other monitors' status changes heard live, for a group's member list (group-members.tsx): a member's
+  // change shows at once, like the group's own, not with the next read a minute later.
+  const [heard, setHeard] = useState<Record<number, HeardStatus>>({});
   const reread = useCoalesced(() => setVersion((v) => v + 1));
   const resync = useRef(0);
   const live = useStream(
@@ -86,6 +91,14 @@ function MonitorScreen({ id }: { id: string }) {
         // A multi-vantage monitor's points change with every result: read them again (once a minute).
         if (added.length && (monitor.data?.vantage_agent_ids.length ?? 0) > 0) reread.soon();
         return;
+      }
+      // Kept before the page knows it is a group's (a change may come before the first read ends), bounded.
+      const groupPage = monitor.data ? monitor.data.check_type === "group" : true;
+      if (data.type === "status" && Number(data.monitor_id) !== mine && groupPage) {
+        const other = Number(data.monitor_id);
+        setHeard((h) =>
+          Object.fromEntries([...Object.entries(h).slice(-(HEARD_MAX - 1)), [other, { status: String(data.status), ts: String(data.ts) }]]),
+        );
       }
       if (data.monitor_id !== mine && data.root_monitor_id !== mine) return;
       // Its status change shows at once; uptime and a fold into an upstream's alert follow with the next read.
@@ -320,7 +333,7 @@ function MonitorScreen({ id }: { id: string }) {
       </ul>
       {uptime.error !== undefined && <Notice kind="error">{messageOf(uptime.error)}</Notice>}
       <VantageTable points={m.vantage_results} quorum={m.quorum} />
-      {m.check_type === "group" && <GroupMembers groupId={m.id} version={version} />}
+      {m.check_type === "group" && <GroupMembers groupId={m.id} version={version} heard={heard} />}
       <MonitorHistory monitorId={m.id} fresh={fresh} version={resync.current} />
       <MonitorEvents monitorId={m.id} version={version} live={changes} />
     </article>
