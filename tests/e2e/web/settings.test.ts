@@ -74,6 +74,19 @@ describe.skipIf(!hasChromium)("web UI settings in a real browser", () => {
     expect((await s.product.fetch("/api/v1/auth/me", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 
+  it("makes a Prometheus service-discovery token that reads its targets and nothing else", async () => {
+    const { page } = s;
+    await seen(page.getByRole("heading", { name: "New API token" }));
+    await page.getByLabel("Label").fill("prometheus sd");
+    await page.getByLabel("read:prometheus-sd").check();
+    await page.getByRole("button", { name: "Create token" }).click();
+    const token = (await (await seen(page.getByTestId("new-token"))).textContent())!;
+    const as = (path: string) => s.product.fetch(path, { headers: { authorization: `Bearer ${token}` } });
+    expect((await as("/api/v1/sd/prometheus")).status).toBe(200);
+    expect((await as("/api/v1/hardware")).status).toBe(403);
+    await page.getByRole("button", { name: "I have copied it" }).click();
+  });
+
   it("creates a webhook sink (its 422 on the field first) and sends a test to a receiver", async () => {
     receiver = createServer((req, res) => {
       let body = "";

@@ -14,7 +14,9 @@ import { useT } from "../i18n/use-t.ts";
 
 type Created = paths["/api/v1/auth/api-token"]["post"]["responses"][201]["content"]["application/json"];
 
-const SCOPE_CHOICES = ["read:*", "write:*", "delete:*", "admin:*"] as const;
+// The wide scopes, and the two narrow ones a service-discovery token is made for (docs/service-discovery.md):
+// a Prometheus or Ansible token that can read nothing else.
+const SCOPE_CHOICES = ["read:*", "write:*", "delete:*", "admin:*", "read:prometheus-sd", "read:ansible-inventory"] as const;
 
 export function ApiTokensSection() {
   const t = useT();
