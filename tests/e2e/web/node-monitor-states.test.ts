@@ -118,6 +118,9 @@ describe.skipIf(!hasChromium)("a node's monitors and states in a real browser", 
         return open.items[0]?.deliveries.delivered === 1 ? open.items[0].id : undefined;
       },
       60_000,
+      () => "",
+      // Twice a second: the alert waits for the grouping delay, and polling faster is throttled (429).
+      500,
     );
     expect(received).toBeGreaterThan(0);
 
