@@ -51,7 +51,11 @@ export function BackupSettingsForm() {
   const [inputs, setInputs] = useState<Record<Key, string> | undefined>();
   const [secret, setSecret] = useState("");
   const [removeSecret, setRemoveSecret] = useState(false);
-  useEffect(() => stored.data && setInputs(inputsOf(stored.data)), [stored.data]);
+  // The inputs start from the first read; later reads (after a save) must not overwrite what is being typed,
+  // so a save sets them from its own answer instead.
+  useEffect(() => {
+    if (stored.data && !inputs) setInputs(inputsOf(stored.data));
+  }, [stored.data]);
   const save = useSubmit();
   const check = useSubmit();
   const [saved, setSaved] = useState<string | undefined>();
@@ -78,6 +82,7 @@ export function BackupSettingsForm() {
           body: body as paths["/api/v1/admin/settings/backup"]["put"]["requestBody"]["content"]["application/json"],
         }),
       );
+      setInputs(inputsOf(out as BackupSettings));
       setSecret("");
       setRemoveSecret(false);
       setSaved(
