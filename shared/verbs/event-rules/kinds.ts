@@ -1,40 +1,10 @@
 // The inventory kinds an event rule may name (docs/adr/0488-inventory-event-rules.md), by the entity type
 // the resource engine writes them under, with the table whose columns a rule's field condition may test.
-// The columns come from the drizzle table, so a column added to a table can be tested without a change here.
+// The columns come from the drizzle table of each kind (the inventory's object kinds, object-kinds.ts: indexing
+// them by an event kind is what keeps the two lists in step), so a new column can be tested without a change here.
 import { getTableColumns } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
-import {
-  categories,
-  computeUnits,
-  environments,
-  externalNodes,
-  hardware,
-  hardwareClusters,
-  ipAddresses,
-  miscItems,
-  networks,
-  services,
-  sites,
-  storage,
-  vlans,
-} from "../../db/schema/index.ts";
 import { type EventAction, EVENT_KINDS, type EventKind } from "../../domain/event-rules.ts";
-
-const TABLES = {
-  hardware,
-  service: services,
-  compute_unit: computeUnits,
-  storage,
-  network: networks,
-  vlan: vlans,
-  ip_address: ipAddresses,
-  site: sites,
-  cluster: hardwareClusters,
-  external_node: externalNodes,
-  misc: miscItems,
-  environment: environments,
-  category: categories,
-} satisfies Record<EventKind, PgTable>;
+import { OBJECT_KINDS } from "../inventory/object-kinds.ts";
 
 /** The engine's write verbs by the event they make. */
 export const EVENT_OF_WRITE = { create: "created", update: "updated", delete: "deleted" } as const satisfies Record<string, EventAction>;
@@ -45,6 +15,6 @@ export function isEventKind(kind: string): kind is EventKind {
 
 /** The fields a condition may test on each of `kinds`: those every one of them has. */
 export function fieldsOf(kinds: EventKind[]): Set<string> {
-  const [first, ...rest] = kinds.map((k) => Object.keys(getTableColumns(TABLES[k])));
+  const [first, ...rest] = kinds.map((k) => Object.keys(getTableColumns(OBJECT_KINDS[k].table)));
   return new Set((first ?? []).filter((f) => rest.every((cols) => cols.includes(f))));
 }

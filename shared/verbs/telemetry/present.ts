@@ -33,6 +33,7 @@ function usmKeysSet(r: ConfigRow): { auth: boolean; priv: boolean } {
 }
 
 export function presentConfig(r: ConfigRow) {
+  const keys = usmKeysSet(r);
   return {
     hardware_id: r.hardware_id,
     protocol: r.protocol,
@@ -44,9 +45,9 @@ export function presentConfig(r: ConfigRow) {
     username: r.usm?.username ?? null,
     security_level: r.usm?.security_level ?? null,
     auth_protocol: r.usm?.auth_protocol ?? null,
-    auth_key_set: usmKeysSet(r).auth,
+    auth_key_set: keys.auth,
     priv_protocol: r.usm?.priv_protocol ?? null,
-    priv_key_set: usmKeysSet(r).priv,
+    priv_key_set: keys.priv,
     interval_s: r.interval_s,
     options: r.options ?? {},
     last_polled_at: iso(r.last_polled_at),
