@@ -59,7 +59,14 @@ describe.skipIf(!hasChromium)("a ten-minute session clicking through every scree
     const hw = (await api("POST", "/hardware", { name: "rack1-srv01", site_id: site, ip_address: "10.0.0.10" })).id as number;
     await api("POST", "/services", { name: "web", hardware_id: hw });
     await api("POST", "/networks", { name: "lan", cidr: "10.0.0.0/24", site_id: site });
-    await api("POST", "/monitors", { name: "rack1 push", check_type: "push", config: { expect: "interval" }, interval_secs: 3600, target_type: "hardware", target_id: hw });
+    await api("POST", "/monitors", {
+      name: "rack1 push",
+      check_type: "push",
+      config: { expect: "interval" },
+      interval_secs: 3600,
+      target_type: "hardware",
+      target_id: hw,
+    });
 
     const pending = inFlight(page);
     const refused: string[] = [];
@@ -112,7 +119,10 @@ describe.skipIf(!hasChromium)("a ten-minute session clicking through every scree
     // so a person clicking at their own pace stays far from it.
     const minutes = Math.max(1, Math.ceil(seconds / 60));
     const busiest = [...perRoute.entries()].sort((a, b) => b[1] - a[1])[0];
-    console.log(`${clicks} clicks in ${seconds.toFixed(0)} s; busiest routes:`, [...perRoute.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8));
+    console.log(
+      `${clicks} clicks in ${seconds.toFixed(0)} s; busiest routes:`,
+      [...perRoute.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
+    );
     expect(busiest?.[1] ?? 0, `busiest route ${busiest?.[0]}`).toBeLessThanOrEqual(30 * minutes);
   }, 600_000);
 });
