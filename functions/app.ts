@@ -62,6 +62,7 @@ import { siteRoutes } from "./routes/inventory/sites.ts";
 import { storageRoutes } from "./routes/inventory/storage.ts";
 import { ipamRoutes } from "./routes/inventory/ipam.ts";
 import { networkRoutes } from "./routes/inventory/networks.ts";
+import { historyRoutes } from "./routes/inventory/history.ts";
 import { journalRoutes } from "./routes/inventory/journal.ts";
 import { prefixRoutes } from "./routes/inventory/prefixes.ts";
 import { vrfRoutes } from "./routes/inventory/vrfs.ts";
@@ -156,6 +157,7 @@ export function createApp(deps: Deps, sidecar: SidecarSources = {}): Hono<AppEnv
   clusterRoutes(app);
   vlanRoutes(app);
   journalRoutes(app);
+  historyRoutes(app);
   graphRoutes(app);
   serviceDiscoveryRoutes(app);
   searchRoutes(app);

@@ -27,6 +27,8 @@ export const TAGS = [
   "graph",
   "hardware",
   "health",
+  // Ours (docs/adr/0483): an inventory object's change history for its readers.
+  "history",
   "hypervisor integration",
   "integrations",
   "intelligence",

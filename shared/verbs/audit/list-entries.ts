@@ -1,6 +1,7 @@
 // GET /logs, /admin/recent-changes and /admin/user-actions/{id}: the audit log filtered, sorted and
 // paged by the list contract of docs/architecture.md, API contracts (shared list machinery; newest first unless asked).
 import { gte, lte, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/database.ts";
 import { auditLog } from "../../db/schema/index.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
 import { eqFilter } from "../resources/filters.ts";
@@ -39,10 +40,11 @@ function searchEntries(q: string | undefined): SQL | undefined {
   return sql`(${sql.join([...columns.map((c) => sql`${c} ilike ${p}`), sql`${auditLog.diff}::text ilike ${p}`], sql` or `)})`;
 }
 
-export const listAuditEntries = defineRead<AuditListInput, ListPage<AuditEntry>>({ scope: AUDIT_SCOPE }, async (ctx, input) => {
+/** One page of audit entries by the list contract: the admin log's read and an object's history share it. */
+export function auditPage(db: Db, input: AuditListInput): Promise<ListPage<AuditEntry>> {
   const { q, ...params } = input;
   return listPage<typeof auditLog.$inferSelect, AuditEntry>(
-    ctx.db,
+    db,
     SPEC,
     params,
     [
@@ -59,4 +61,8 @@ export const listAuditEntries = defineRead<AuditListInput, ListPage<AuditEntry>>
     ],
     (rows) => rows.map(toAuditEntry),
   );
-});
+}
+
+export const listAuditEntries = defineRead<AuditListInput, ListPage<AuditEntry>>({ scope: AUDIT_SCOPE }, (ctx, input) =>
+  auditPage(ctx.db, input),
+);

@@ -43,7 +43,7 @@ async function settled(page: Page, path: string, pending: () => number): Promise
         if (pending() > 0) quietSince = Date.now();
         return Date.now() - quietSince >= 250;
       },
-      { timeout: 15_000, intervals: [50] },
+      { timeout: 15_000, interval: 50 },
     )
     .toBe(true);
 }

@@ -2,7 +2,7 @@
 // by a related record (site, environment) through the search picker, kept in the URL across a reload;
 // columns chosen per list and remembered by the browser; the filtered list exported as CSV (the columns
 // shown, every matching row); one field set on the selected rows at once; and a record's History tab
-// from the audit log, with what changed before and after (a viewer is told their role cannot read it).
+// from the audit log, with what changed before and after, which a viewer reads too (docs/adr/0483).
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)("web UI inventory list tools in a real browser", (
     await seen(page.locator("tbody tr").filter({ hasText: "east-02" }).getByText("db-server"));
   });
 
-  it("shows a record's history from the audit log, with each change before and after", async () => {
+  it("shows a record's history from the audit log, with each change before and after, to a viewer too", async () => {
     const { page } = s;
     const node = (await hardware()).find((h) => h.name === "east-01")!;
     await page.goto(`${s.product.url}/inventory/hardware/${node.id}`);
@@ -115,7 +115,11 @@ describe.skipIf(!hasChromium)("web UI inventory list tools in a real browser", (
     await p.getByLabel("Email").fill("viewer@example.com");
     await p.getByLabel("Password").fill(password);
     await p.getByRole("button", { name: "Sign in" }).click();
-    await seen(p.getByText("Your role cannot read the audit log, where a record's history is kept."));
+    // A viewer reads the record's history as the administrator does (GET /history, the read scope).
+    const theirs = await seen(p.getByRole("region", { name: "History" }));
+    const seenUpdate = theirs.locator("li").filter({ hasText: "hardware.update" });
+    await seen(seenUpdate);
+    expect(await seenUpdate.getByRole("row", { name: /role/ }).locator("td").allTextContents()).toEqual(["—", "db-server"]);
     await context.close();
   });
 });

@@ -5450,6 +5450,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inventory object's change history, newest first
+         * @description object_type (hardware, compute_unit, service, network, storage, cluster, external_node, misc, site, vlan, ip_address, environment, category) and object_id name the object (both required; 404 when it is not there). Each entry says when, which action, who (actor_id and actor_name) and the diff (before/after of the changed fields). Needs the read scope of the object's kind (read:hardware, read:compute, read:services for services, environments and categories, read:networks for networks, VLANs and IP addresses, ...); the audit log itself, with addresses and the hash chain, stays at GET /logs for administrators.
+         */
+        get: operations["getApiV1History"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integrations": {
         parameters: {
             query?: never;
@@ -25602,6 +25622,55 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiV1History: {
+        parameters: {
+            query: {
+                direction?: "asc" | "desc";
+                /** @description How many items at most: a whole number from 1, default 25. Above 100 it is clamped to 100, not refused. */
+                limit?: string;
+                object_id: string;
+                object_type: "hardware" | "compute_unit" | "service" | "network" | "storage" | "cluster" | "external_node" | "misc" | "site" | "vlan" | "ip_address" | "environment" | "category";
+                offset?: string;
+                q?: string;
+                sort?: "timestamp";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                        items: {
+                            action: string;
+                            actor_id: number | null;
+                            actor_name: string | null;
+                            diff: unknown;
+                            id: number;
+                            timestamp: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        sort: string;
+                        total: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
