@@ -2,7 +2,8 @@
 // product started as the README says: a hardware node's site and rack unit and a network's site set
 // through their forms; a network's hardware member, a service's dependency (and the server's refusal of a
 // cycle) and a hardware connection added and removed from the detail pages with the search picker; and
-// every reference on a page shown as the record's name linking to it, its names fetched in one request.
+// a cluster's members and an external node's networks added and removed the same way; and every reference
+// on a page shown as the record's name linking to it, its names fetched in one request.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
@@ -118,6 +119,38 @@ describe.skipIf(!hasChromium)("web UI inventory relations and references in a re
     await back.getByRole("button", { name: "Remove rack1-srv01 from connections" }).click();
     await seen(back.getByText("None."));
     expect(await s.api("GET", `/hardware/${sw}/connections`)).toEqual([]);
+  });
+
+  it("adds and removes a cluster's member and an external node's network from their pages", async () => {
+    const { page } = s;
+    const cluster = await create("/hardware-clusters", { name: "pve-cluster" });
+    await create("/hardware", { name: "pve-node-1" });
+    await page.goto(`${s.product.url}/inventory/clusters/${cluster}`);
+    const members = await seen(page.getByRole("region", { name: "Members" }));
+    await seen(members.getByText("None."));
+    await pick(page, members, "Add hardware node", "pve-node", "pve-node-1");
+    await members.getByRole("button", { name: "Add", exact: true }).click();
+    await seen(members.getByRole("link", { name: "pve-node-1" }));
+    expect(
+      ((await s.api("GET", `/hardware-clusters/${cluster}/members`)) as unknown as { hardware_name: string }[]).map((m) => m.hardware_name),
+    ).toEqual(["pve-node-1"]);
+    await members.getByRole("button", { name: "Remove pve-node-1 from members" }).click();
+    await seen(members.getByText("None."));
+    expect(await s.api("GET", `/hardware-clusters/${cluster}/members`)).toEqual([]);
+
+    const cloud = await create("/external-nodes", { name: "cloud-vpn", provider: "aws" });
+    await page.goto(`${s.product.url}/inventory/external/${cloud}`);
+    const networks = await seen(page.getByRole("region", { name: "Networks" }));
+    await pick(page, networks, "Add network", "lan", "^lan");
+    await networks.getByRole("button", { name: "Add", exact: true }).click();
+    await seen(networks.getByRole("link", { name: "lan" }));
+    await shot(page, "65-external-node-network");
+    expect(
+      ((await s.api("GET", `/external-nodes/${cloud}/networks`)) as unknown as { network_name: string }[]).map((n) => n.network_name),
+    ).toEqual(["lan"]);
+    await networks.getByRole("button", { name: "Remove lan from networks" }).click();
+    await seen(networks.getByText("None."));
+    expect(await s.api("GET", `/external-nodes/${cloud}/networks`)).toEqual([]);
   });
 
   it("shows every reference on a page by name, its names fetched in one request", async () => {

@@ -415,6 +415,19 @@ const clusters = defineGroup({
       idField: "hardware_id",
       nameField: "hardware_name",
       show: ["role"],
+      edit: {
+        scope: "write:clusters",
+        pick: "hardware",
+        add: {
+          path: "/api/v1/hardware-clusters/{cluster_id}/members",
+          params: (id) => ({ path: { cluster_id: id } }),
+          body: (picked) => ({ hardware_id: picked }),
+        },
+        remove: {
+          path: "/api/v1/hardware-clusters/{cluster_id}/members/{member_id}",
+          params: (id, row) => ({ path: { cluster_id: id, member_id: String(row.id) } }),
+        },
+      },
     },
   ],
 });
@@ -464,6 +477,19 @@ const external = defineGroup({
       idField: "network_id",
       nameField: "network_name",
       show: ["cidr", "link_type"],
+      edit: {
+        scope: "write:external",
+        pick: "networks",
+        add: {
+          path: "/api/v1/external-nodes/{node_id}/networks",
+          params: (id) => ({ path: { node_id: id } }),
+          body: (picked) => ({ network_id: picked }),
+        },
+        remove: {
+          path: "/api/v1/external-node-networks/{relation_id}",
+          params: (_id, row) => ({ path: { relation_id: String(row.id) } }),
+        },
+      },
     },
     {
       label: i18nKey("inventory:field.dependents"),
