@@ -1,7 +1,8 @@
 // The console's language in a real browser (docs/adr/0479-console-i18n.md): a user without a language
 // of their own sees the browser's (German here); the picker in the top bar switches to French at once,
 // without a reload, and the choice is stored on the user, so a reload keeps it. Another user, without
-// a language and with an English browser, still sees English.
+// a language and with an English browser, still sees English. Status values the API sends are translated
+// too (web/src/components/status.tsx).
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
@@ -35,6 +36,12 @@ describe.skipIf(!hasChromium)("the console's language in a real browser", () => 
     expect(await page.locator("html").getAttribute("lang")).toBe("de");
     expect(await page.getByLabel("Sprache").inputValue()).toBe("");
     await shot(page, "console-language-de");
+    // A status the API sends as "down" reads in German, with its shape and colour unchanged.
+    await s.api("POST", "/hardware", { name: "greta-node", status: "down" });
+    await page.goto(`${s.product.url}/inventory/hardware`);
+    const badge = await seen(page.locator("tbody tr").filter({ hasText: "greta-node" }).locator(".status"));
+    expect(await badge.textContent()).toBe("ausgefallen");
+    expect(await badge.getAttribute("class")).toContain("status-bad");
   });
 
   it("picking French switches at once, is stored on the user and survives a reload", async () => {
