@@ -1,7 +1,28 @@
 // The console's words for alert rules (web/src/alert-rules/rule-text.ts): a rule's condition in one line,
 // and the rule test's transitions as one sentence per node, nodes that fired first.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { clock, conditionText, duration, outcomes, type TestResult } from "../../web/src/alert-rules/rule-text.ts";
+import {
+  clock,
+  conditionText as conditionIn,
+  duration,
+  outcomes as outcomesIn,
+  type Say,
+  type TestResult,
+} from "../../web/src/alert-rules/rule-text.ts";
+
+// The English catalogue the console uses, with i18next's {{variable}} interpolation: the same words.
+const EN = JSON.parse(readFileSync(new URL("../../web/src/locales/en/alert-rules.json", import.meta.url), "utf8")) as Record<
+  string,
+  string
+>;
+const say: Say = (key, vars = {}) => {
+  const text = EN[key.replace(/^alert-rules:/, "")];
+  if (text === undefined) throw new Error(`no English text for ${key}`);
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name]));
+};
+const conditionText = (r: Parameters<typeof conditionIn>[1]) => conditionIn(say, r);
+const outcomes = (r: TestResult) => outcomesIn(say, r);
 
 const at = (min: number) => new Date(Date.UTC(2026, 10, 29, 14, min)).toISOString();
 const result = (transitions: TestResult["transitions"], firing_now: number[] = []): TestResult => ({

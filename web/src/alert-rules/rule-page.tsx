@@ -8,6 +8,7 @@ import { useSession } from "../auth/session.tsx";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
+import { say } from "../i18n/i18n.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { DeleteRuleDialog } from "./delete-rule-dialog.tsx";
@@ -56,7 +57,7 @@ export function RulePage({ id }: { id: string }) {
       <dl class="fields">
         <dt>{t("alert-rules:col.condition")}</dt>
         <dd>
-          <code>{conditionText(r)}</code>
+          <code>{conditionText(say, r)}</code>
         </dd>
         <dt>{t("alert-rules:page.metric")}</dt>
         <dd>{r.metric}</dd>

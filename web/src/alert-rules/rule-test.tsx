@@ -1,12 +1,13 @@
 // The answer of "Test against the last hour" in words, one line per node that changed state; a rule that
 // changed nothing says so, with how much it was judged on (no node with values is not "all quiet").
+import { say } from "../i18n/i18n.ts";
 import { useT } from "../i18n/use-t.ts";
 import { Link } from "../router.tsx";
 import { clock, outcomes, type TestResult } from "./rule-text.ts";
 
 export function RuleTestResult({ result }: { result: TestResult }) {
   const t = useT();
-  const lines = outcomes(result);
+  const lines = outcomes(say, result);
   const judged = t("alert-rules:test.judged", {
     count: result.nodes_evaluated,
     samples: result.samples,

@@ -9,6 +9,7 @@ import { Notice } from "../components/field.tsx";
 import { Pager } from "../components/pager.tsx";
 import { Status } from "../components/status.tsx";
 import { Link } from "../router.tsx";
+import { say } from "../i18n/i18n.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
 import { RuleScope } from "./rule-scope.tsx";
@@ -58,7 +59,7 @@ export function RulesPage() {
                   <Link href={`/alert-rules/${r.id}`}>{r.name}</Link>
                 </td>
                 <td data-label={t("alert-rules:col.condition")}>
-                  <code>{conditionText(r)}</code>
+                  <code>{conditionText(say, r)}</code>
                 </td>
                 <td data-label={t("alert-rules:col.severity")}>{r.severity}</td>
                 <td data-label={t("alert-rules:col.appliesTo")}>

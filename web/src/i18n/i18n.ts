@@ -66,3 +66,6 @@ export const t = i18next.t.bind(i18next);
  * used: `label: i18nKey("shell:nav.inventory")`.
  */
 export const i18nKey = <K extends string>(key: K): K => key;
+
+/** `t` as a plain function of a key and its variables, for code that also runs outside the console (rule-text.ts). */
+export const say = (key: string, vars?: Record<string, unknown>): string => String(t(key, vars ?? {}));
