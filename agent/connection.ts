@@ -6,6 +6,7 @@ import type { Agent as HttpsAgent } from "node:https";
 import WebSocket from "ws";
 import { FrameChannel } from "../shared/agents/frame-channel.ts";
 import { type AgentFrameType, type Frame, SERVER_FRAME_TYPES, type ServerFrameType } from "../shared/agents/frames.ts";
+import { nodeX25519 } from "../net/node-x25519.ts";
 import { initiator, type KeyPair, MAX_MESSAGE } from "../shared/noise/index.ts";
 
 export type ServerFrame = Frame<ServerFrameType | "transport.rekey">;
@@ -71,7 +72,7 @@ export class Connection {
         ...(localAddress ? { localAddress } : {}),
         ...(agent ? { agent } : {}),
       });
-      const noise = initiator({ s: device.secretKey, rs: serverKey });
+      const noise = initiator({ s: device.secretKey, rs: serverKey, x25519: nodeX25519 });
       let stage: LinkClosed["stage"] = "connect";
       const early: Buffer[] = [];
       let channel: FrameChannel<ServerFrameType, AgentFrameType> | undefined;

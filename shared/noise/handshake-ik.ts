@@ -15,6 +15,7 @@ import { NoiseError } from "./noise-error.ts";
 import { DHLEN, dh, generateKeyPair, type KeyPair, keyPairOf, MAX_MESSAGE, TAGLEN } from "./primitives.ts";
 import { SymmetricState } from "./symmetric-state.ts";
 import { ReceiveCipher, SendCipher, type Transport } from "./transport.ts";
+import { nobleX25519, type X25519 } from "./x25519.ts";
 
 export const PROTOCOL_NAME = "Noise_IK_25519_ChaChaPoly_SHA256";
 
@@ -24,23 +25,27 @@ const MESSAGE_1_OVERHEAD = DHLEN + DHLEN + TAGLEN + TAGLEN;
 const MESSAGE_2_OVERHEAD = DHLEN + TAGLEN;
 
 export interface InitiatorOptions {
-  /** Our static secret key (32 bytes). */
-  s: Uint8Array;
+  /** Our static secret key (32 bytes), or its key pair made once with the same X25519 (keyPairOf). */
+  s: Uint8Array | KeyPair;
   /** The responder's static public key (32 bytes), known beforehand. */
   rs: Uint8Array;
   /** Bytes both sides must agree on; empty in production. */
   prologue?: Uint8Array;
   /** Our ephemeral secret key: injected only by tests; otherwise fresh from WebCrypto. */
   e?: Uint8Array;
+  /** The X25519 to use: @noble's by default; Node's native one where the code runs on Node (x25519.ts). */
+  x25519?: X25519;
 }
 
 export interface ResponderOptions {
-  /** Our static secret key (32 bytes). */
-  s: Uint8Array;
+  /** Our static secret key (32 bytes), or its key pair made once with the same X25519 (keyPairOf). */
+  s: Uint8Array | KeyPair;
   /** Bytes both sides must agree on; empty in production. */
   prologue?: Uint8Array;
   /** Our ephemeral secret key: injected only by tests; otherwise fresh from WebCrypto. */
   e?: Uint8Array;
+  /** The X25519 to use: @noble's by default; Node's native one where the code runs on Node (x25519.ts). */
+  x25519?: X25519;
 }
 
 type Step = "write message 1" | "read message 1" | "write message 2" | "read message 2" | "split" | "done" | "failed";
@@ -49,16 +54,18 @@ abstract class IKHandshake {
   protected readonly symmetric = new SymmetricState(PROTOCOL_NAME);
   protected readonly s: KeyPair;
   protected readonly e: KeyPair;
+  protected readonly x: X25519;
 
   readonly #initiator: boolean;
   #step: Step;
 
   /** Initialize(): the protocol name, then the prologue. The subclass hashes the pre-message "<- s". */
-  protected constructor(initiator: boolean, options: { s: Uint8Array; e?: Uint8Array; prologue?: Uint8Array }) {
+  protected constructor(initiator: boolean, options: { s: Uint8Array | KeyPair; e?: Uint8Array; prologue?: Uint8Array; x25519?: X25519 }) {
     this.#initiator = initiator;
     this.#step = initiator ? "write message 1" : "read message 1";
-    this.s = keyPairOf(options.s);
-    this.e = options.e ? keyPairOf(options.e) : generateKeyPair();
+    this.x = options.x25519 ?? nobleX25519;
+    this.s = options.s instanceof Uint8Array ? keyPairOf(options.s, this.x) : options.s;
+    this.e = options.e ? keyPairOf(options.e, this.x) : generateKeyPair(this.x);
     this.symmetric.mixHash(options.prologue ?? new Uint8Array(0));
   }
 
@@ -118,9 +125,9 @@ export class IKInitiator extends IKHandshake {
       checkSize(MESSAGE_1_OVERHEAD + payload.length, MESSAGE_1_OVERHEAD);
       const { symmetric, s, e } = this;
       symmetric.mixHash(e.publicKey); // e
-      symmetric.mixKey(dh(e.secretKey, this.#rs)); // es
+      symmetric.mixKey(dh(e, this.#rs, this.x)); // es
       const encryptedStatic = symmetric.encryptAndHash(s.publicKey); // s
-      symmetric.mixKey(dh(s.secretKey, this.#rs)); // ss
+      symmetric.mixKey(dh(s, this.#rs, this.x)); // ss
       return concatBytes(e.publicKey, encryptedStatic, symmetric.encryptAndHash(payload));
     });
   }
@@ -132,8 +139,8 @@ export class IKInitiator extends IKHandshake {
       const { symmetric, s, e } = this;
       const re = message.slice(0, DHLEN);
       symmetric.mixHash(re); // e
-      symmetric.mixKey(dh(e.secretKey, re)); // ee
-      symmetric.mixKey(dh(s.secretKey, re)); // se
+      symmetric.mixKey(dh(e, re, this.x)); // ee
+      symmetric.mixKey(dh(s, re, this.x)); // se
       return symmetric.decryptAndHash(message.subarray(DHLEN));
     });
   }
@@ -161,9 +168,9 @@ export class IKResponder extends IKHandshake {
       const { symmetric, s } = this;
       const re = message.slice(0, DHLEN);
       symmetric.mixHash(re); // e
-      symmetric.mixKey(dh(s.secretKey, re)); // es
+      symmetric.mixKey(dh(s, re, this.x)); // es
       const rs = symmetric.decryptAndHash(message.subarray(DHLEN, DHLEN + DHLEN + TAGLEN)); // s
-      symmetric.mixKey(dh(s.secretKey, rs)); // ss
+      symmetric.mixKey(dh(s, rs, this.x)); // ss
       const payload = symmetric.decryptAndHash(message.subarray(DHLEN + DHLEN + TAGLEN));
       [this.#re, this.#rs] = [re, rs];
       return payload;
@@ -177,8 +184,8 @@ export class IKResponder extends IKHandshake {
       const { symmetric, e } = this;
       const [re, rs] = [this.#re!, this.#rs!]; // set by message 1, which this step follows
       symmetric.mixHash(e.publicKey); // e
-      symmetric.mixKey(dh(e.secretKey, re)); // ee
-      symmetric.mixKey(dh(e.secretKey, rs)); // se
+      symmetric.mixKey(dh(e, re, this.x)); // ee
+      symmetric.mixKey(dh(e, rs, this.x)); // se
       return concatBytes(e.publicKey, symmetric.encryptAndHash(payload));
     });
   }

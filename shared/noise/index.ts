@@ -21,4 +21,5 @@ export {
 export { NoiseError, type NoiseErrorReason } from "./noise-error.ts";
 export { generateKeyPair, type KeyPair, keyPairOf, MAX_MESSAGE, MAX_NONCE } from "./primitives.ts";
 export { SymmetricState } from "./symmetric-state.ts";
+export { nobleX25519, type X25519 } from "./x25519.ts";
 export { ReceiveCipher, SendCipher, type Transport } from "./transport.ts";

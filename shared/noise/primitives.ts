@@ -1,12 +1,14 @@
 // The crypto functions of Noise_*_25519_ChaChaPoly_SHA256 (Noise specification revision 34, sections 4
-// and 12), named as the specification names them. The primitives are @noble's; only the nonce encoding
-// and HKDF, which the specification defines itself, are written here.
+// and 12), named as the specification names them. The primitives are @noble's (X25519 may be handed in:
+// x25519.ts); only the nonce encoding and HKDF, which the specification defines itself, are written here.
 import { chacha20poly1305 } from "@noble/ciphers/chacha.js";
-import { x25519 } from "@noble/curves/ed25519.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concatBytes } from "@noble/hashes/utils.js";
 import { NoiseError } from "./noise-error.ts";
+import { type KeyPair, nobleX25519, type X25519 } from "./x25519.ts";
+
+export type { KeyPair };
 
 /** Bytes of an X25519 key or shared secret. */
 export const DHLEN = 32;
@@ -21,27 +23,22 @@ export const MAX_MESSAGE = 65535;
 /** 2^64-1: used only by REKEY, never for a message (section 5.1). */
 export const MAX_NONCE = 2n ** 64n - 1n;
 
-export interface KeyPair {
-  secretKey: Uint8Array;
-  publicKey: Uint8Array;
-}
-
 /** The key pair of an X25519 secret key. */
-export function keyPairOf(secretKey: Uint8Array): KeyPair {
+export function keyPairOf(secretKey: Uint8Array, x: X25519 = nobleX25519): KeyPair {
   if (secretKey.length !== DHLEN) throw new NoiseError("bad-key", `an X25519 secret key has ${DHLEN} bytes, not ${secretKey.length}`);
-  return { secretKey: secretKey.slice(), publicKey: x25519.getPublicKey(secretKey) };
+  return x.keyPair(secretKey.slice());
 }
 
 /** GENERATE_KEYPAIR(): a fresh X25519 key pair from WebCrypto's random source. */
-export function generateKeyPair(): KeyPair {
-  return keyPairOf(crypto.getRandomValues(new Uint8Array(DHLEN)));
+export function generateKeyPair(x: X25519 = nobleX25519): KeyPair {
+  return keyPairOf(crypto.getRandomValues(new Uint8Array(DHLEN)), x);
 }
 
 /** DH(key_pair, public_key): X25519. A low-order public key (all-zero result) is refused. */
-export function dh(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
+export function dh(pair: KeyPair, publicKey: Uint8Array, x: X25519 = nobleX25519): Uint8Array {
   if (publicKey.length !== DHLEN) throw new NoiseError("bad-key", `an X25519 public key has ${DHLEN} bytes, not ${publicKey.length}`);
   try {
-    return x25519.getSharedSecret(secretKey, publicKey);
+    return x.sharedSecret(pair, publicKey);
   } catch {
     throw new NoiseError("bad-key", "X25519 refused the public key (a low-order point)");
   }

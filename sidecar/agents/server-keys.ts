@@ -4,7 +4,8 @@
 // completes it with the successor, one that does not yet with the current key.
 import { bytesToHex } from "../../shared/auth/encoding.ts";
 import type { Db } from "../../shared/db/database.ts";
-import { type IKResponder, responder, type Transport } from "../../shared/noise/index.ts";
+import { nodeX25519 } from "../../net/node-x25519.ts";
+import { type IKResponder, type KeyPair, keyPairOf, responder, type Transport } from "../../shared/noise/index.ts";
 import { type LinkServerKey, linkServerKeys } from "../../shared/verbs/agents/server-key.ts";
 import type { Vault } from "../../shared/vault/vault.ts";
 
@@ -19,6 +20,7 @@ export interface Accepted {
 
 export class ServerKeys {
   #keys: LinkServerKey[] = [];
+  #pairs = new Map<LinkServerKey, KeyPair>();
   readonly #db: Db;
   readonly #vault: Vault;
 
@@ -33,6 +35,8 @@ export class ServerKeys {
 
   async reload(now: Date): Promise<void> {
     this.#keys = await linkServerKeys(this.#db, this.#vault, now);
+    // Each key prepared for the native X25519 once, not on every handshake (issue 37).
+    this.#pairs = new Map(this.#keys.map((k) => [k, keyPairOf(k.secretKey, nodeX25519)]));
   }
 
   /** The successor being rotated to, if any (for key.rotate). */
@@ -48,7 +52,7 @@ export class ServerKeys {
     for (const key of this.#keys) {
       let hs: IKResponder;
       try {
-        hs = responder({ s: key.secretKey });
+        hs = responder({ s: this.#pairs.get(key) ?? key.secretKey, x25519: nodeX25519 });
         const payload = hs.readMessage(message1);
         if (payload.length !== 0) return "handshake_payload_not_empty";
       } catch {
