@@ -1,6 +1,8 @@
 // The metric catalogue of alert rules (docs/alert-rules.md): every metric a rule may watch, in one place.
 // Adding a metric is one entry here (and, for a new source, the place that commits that source's
-// samples passes its values to the engine). Runtime-neutral: the console's form reads this list too.
+// samples passes its values to the engine). Runtime-neutral: the console's form reads this list too, and
+// shows each description translated: `node scripts/console-text.ts`, then the key's German, French and
+// Spanish in web/src/locales/{de,fr,es}/metrics.json (tests/unit/console-text.test.ts names what is missing).
 //
 // Sources:
 // - `agent`: an agent's telemetry.host frame (agent_host_samples; the summary's fields, and per-filesystem

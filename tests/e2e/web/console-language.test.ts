@@ -2,7 +2,8 @@
 // of their own sees the browser's (German here); the picker in the top bar switches to French at once,
 // without a reload, and the choice is stored on the user, so a reload keeps it. Another user, without
 // a language and with an English browser, still sees English. Status values the API sends are translated
-// too (web/src/components/status.tsx).
+// too (web/src/components/status.tsx), and so is the text shared/domain writes: a notification provider
+// field's hint and an alert-rule metric's description (web/src/i18n/domain-text.ts).
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot } from "./browser.ts";
@@ -11,6 +12,7 @@ import { signedInSuite } from "./signed-in.ts";
 const HOST = "127.0.0.171";
 const ADMIN = { email: "language-admin@example.com", password: "a long passphrase for languages" };
 const GERMAN = { email: "greta@example.com", password: "greta's long passphrase here" };
+const SPANISH = { email: "ana@example.com", password: "ana's long passphrase here" };
 
 describe.skipIf(!hasChromium)("the console's language in a real browser", () => {
   const s = signedInSuite(HOST, ADMIN);
@@ -57,6 +59,30 @@ describe.skipIf(!hasChromium)("the console's language in a real browser", () => 
     expect(await page.getByLabel("Langue").inputValue()).toBe("fr");
     await shot(page, "console-language-fr");
     await context.close();
+  });
+
+  it("a provider field's hint and a metric's description are in the user's language (Spanish)", async () => {
+    await s.api("POST", "/admin/users", { ...SPANISH, role: "admin", must_change_password: false });
+    const spanish = await s.browser.newContext({ locale: "es-ES", viewport: { width: 1280, height: 900 } });
+    const es = await spanish.newPage();
+    await es.goto(`${s.product.url}/settings/notifications`);
+    await es.getByLabel("Correo electrónico").fill(SPANISH.email);
+    await es.getByLabel("Contraseña").fill(SPANISH.password);
+    await es.getByRole("button", { name: "Iniciar sesión" }).click();
+    await (await seen(es.locator("#sink-type"))).selectOption("pagerduty");
+    // The label stays the API's key name; the hint under it is Spanish, a template's examples as written.
+    expect(await (await seen(es.locator("#sink-routing_key-hint"))).textContent()).toBe(
+      "La Integration Key de una integración Events API v2 del servicio de PagerDuty (32 caracteres).",
+    );
+    expect(await es.locator("#sink-title_template-hint").textContent()).toContain("{{monitor.name}} está {{status}}");
+    await es.goto(`${s.product.url}/alert-rules/new`);
+    await (await seen(es.locator("#rule-metric"))).selectOption("host.mem_pct");
+    expect(await (await seen(es.locator("#rule-metric-hint"))).textContent()).toBe("Uso de memoria informado por el agente");
+    await es.locator("#rule-metric").selectOption("host.fs_pct");
+    await es.locator("#rule-mount").fill("/var");
+    await seen(es.locator("#rule-metric-hint").getByText("Ocupación del sistema de archivos montado en /var informada por el agente"));
+    await shot(es, "console-language-es-rule-form");
+    await spanish.close();
   });
 
   it("another user without a language and an English browser sees English", async () => {

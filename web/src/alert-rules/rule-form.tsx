@@ -14,6 +14,7 @@ import { Field, Notice, TextInput } from "../components/field.tsx";
 import { RefPicker } from "../components/ref-picker.tsx";
 import { GROUPS } from "../inventory/groups.ts";
 import { Link, navigate } from "../router.tsx";
+import { metricDescription } from "../i18n/domain-text.ts";
 import { i18nKey } from "../i18n/i18n.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
@@ -178,7 +179,11 @@ export function RuleForm({ id }: { id?: string | undefined }) {
   if (!creating && loaded.error !== undefined) return <Notice kind="error">{messageOf(loaded.error)}</Notice>;
   if (!creating && !loaded.data) return <p aria-busy="true">{t("common:loading")}</p>;
   const f = latest === "test" ? trial.fields : submit.fields;
-  const metric = findMetric(draft.metric);
+  // The filesystem metric's description names the mount once one is given.
+  const description = metricDescription(
+    t,
+    draft.metric === FS_METRIC && draft.mount.trim() ? `${FS_METRIC}{${draft.mount.trim()}}` : draft.metric,
+  );
   return (
     <section aria-labelledby="form-title" class="form-page rule-form">
       <p class="crumbs">
@@ -201,7 +206,7 @@ export function RuleForm({ id }: { id?: string | undefined }) {
           hint={t("alert-rules:form.optional")}
           onValue={(description) => set({ description })}
         />
-        <Field id="rule-metric" label={t("alert-rules:page.metric")} error={f.metric} {...(metric ? { hint: metric.description } : {})}>
+        <Field id="rule-metric" label={t("alert-rules:page.metric")} error={f.metric} {...(description ? { hint: description } : {})}>
           {(a11y) => (
             <select {...a11y} value={draft.metric} onChange={(e) => set({ metric: (e.currentTarget as HTMLSelectElement).value })}>
               {METRICS.map((m) => (

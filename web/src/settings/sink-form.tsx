@@ -10,6 +10,7 @@ import { TEMPLATE_KEYS } from "../../../shared/domain/notifications/templates.ts
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
+import { fieldHint } from "../i18n/domain-text.ts";
 import { useT } from "../i18n/use-t.ts";
 
 /** The typed value of one config input: numbers and booleans as such, an empty input left out. */
@@ -68,7 +69,7 @@ export function SinkForm({
         : type === "webhook" && key === "secret" && !sink
           ? t("settings:sink.secretGenerated")
           : undefined;
-    return [f.hint, stored].filter(Boolean).join(" ") || undefined;
+    return [fieldHint(t, type, key, f.hint), stored].filter(Boolean).join(" ") || undefined;
   };
 
   const send = (e: Event) => {
@@ -137,7 +138,9 @@ export function SinkForm({
       </Field>
       {Object.entries(fields).map(([key, f]) => {
         const id = `${prefix}-${key}`;
-        // The provider's key names, read as words; a key needed unless another is given says so instead of "(optional)".
+        // The provider's key names, read as words in every language (they are the API's field names, which its
+        // messages name too; the translated hint says what the value is); a key needed unless another is
+        // given says so instead of "(optional)".
         const words = key.replace(/_/g, " ");
         const label = f.required
           ? words
