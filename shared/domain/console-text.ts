@@ -1,11 +1,11 @@
 // The English text shared/domain writes for people, keyed as the console's catalogue keys it
 // (docs/web-ui.md, Translations; docs/adr/0502-domain-text-catalogues.md): the notification providers'
-// field hints and the alert-rule metrics' descriptions. One source of truth: scripts/console-text.ts writes
+// names and field hints and the alert-rule metrics' descriptions. One source of truth: scripts/console-text.ts writes
 // web/src/locales/en/<namespace>.json from these entries (its --check, run by
 // tests/unit/console-text.test.ts, fails on drift), and the console builds the same keys at run time with
 // the functions below. Runtime-neutral and free of the console's i18n module, so Node tests import it.
 import { FS_METRIC, findMetric, METRICS } from "./alert-rules/metrics.ts";
-import { NOTIFIER_FIELDS } from "./notifications/notifiers/index.ts";
+import { NOTIFIER_FIELDS, NOTIFIERS } from "./notifications/notifiers/index.ts";
 import { TEMPLATE_KEYS } from "./notifications/templates.ts";
 
 /** The catalogue namespaces generated from shared/domain, each checked by its own test instead of by key usage. */
@@ -16,6 +16,15 @@ export type DomainNamespace = (typeof DOMAIN_NAMESPACES)[number];
 export function notifierHintKey(type: string, key: string): string {
   return key in TEMPLATE_KEYS ? `notifier-fields:template.${key}.hint` : `notifier-fields:${type}.${key}.hint`;
 }
+
+/** The key of a provider's name in the console (its label, or its type where it has none). */
+export function notifierLabelKey(type: string): string {
+  return `notifier-fields:${type}.label`;
+}
+
+/** A provider's name as the domain writes it: its label, or its type. */
+export const notifierName = (type: string): string =>
+  (NOTIFIERS.find((p) => p.type === type) as { label?: string } | undefined)?.label ?? type;
 
 /** The key of a metric's description; every `host.fs_pct{<mount>}` shares one, with `{{mount}}`. */
 export function metricKey(name: string): string {
@@ -33,6 +42,7 @@ export function consoleTextEntries(): Record<DomainNamespace, Record<string, str
     const [ns, key] = [full.slice(0, full.indexOf(":")), full.slice(full.indexOf(":") + 1)] as [DomainNamespace, string];
     out[ns][key] = text;
   };
+  for (const p of NOTIFIERS) put(notifierLabelKey(p.type), notifierName(p.type));
   // Every provider's fields, the template keys among them (which land on their one shared key).
   for (const [type, fields] of Object.entries(NOTIFIER_FIELDS))
     for (const [key, f] of Object.entries(fields)) put(notifierHintKey(type, key), f.hint);

@@ -1,17 +1,17 @@
 // The text shared/domain writes for people reaches the console in every language (docs/web-ui.md,
 // Translations): the English catalogues are shared/domain's text (scripts/console-text.ts), every field
-// hint and metric description has its key in all four languages, and the console's lookups find them,
+// hint, provider name and metric description has its key in all four languages, and the console's lookups find them,
 // here through a real i18next over the real catalogue files.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import i18next from "i18next";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FS_METRIC, METRICS } from "../../shared/domain/alert-rules/metrics.ts";
-import { consoleTextEntries, DOMAIN_NAMESPACES, metricKey, notifierHintKey } from "../../shared/domain/console-text.ts";
-import { NOTIFIER_FIELDS } from "../../shared/domain/notifications/notifiers/index.ts";
+import { consoleTextEntries, DOMAIN_NAMESPACES, metricKey, notifierHintKey, notifierLabelKey } from "../../shared/domain/console-text.ts";
+import { NOTIFIER_FIELDS, NOTIFIER_TYPES } from "../../shared/domain/notifications/notifiers/index.ts";
 import { LOCALES } from "../../shared/identity/locales.ts";
 import { staleConsoleText } from "../../scripts/console-text.ts";
-import { fieldHint, metricDescription } from "../../web/src/i18n/domain-text.ts";
+import { fieldHint, metricDescription, providerName } from "../../web/src/i18n/domain-text.ts";
 import { LOCALES_DIR, variables } from "./web-i18n-scan.ts";
 
 const file = (lang: string, ns: string): Record<string, string> => JSON.parse(readFileSync(join(LOCALES_DIR, lang, `${ns}.json`), "utf8"));
@@ -27,6 +27,7 @@ describe("console text from shared/domain", () => {
 
   // The domain's lists themselves, walked as the console walks them, not the generated files.
   const wanted = [
+    ...NOTIFIER_TYPES.map(notifierLabelKey),
     ...Object.entries(NOTIFIER_FIELDS).flatMap(([type, fields]) =>
       Object.entries(fields)
         .filter(([, f]) => f.hint)
@@ -36,7 +37,7 @@ describe("console text from shared/domain", () => {
     metricKey(`${FS_METRIC}{/var}`),
   ];
 
-  it("walks every hint and metric of the domain", () => {
+  it("walks every provider name, hint and metric of the domain", () => {
     const entries = consoleTextEntries();
     const count = DOMAIN_NAMESPACES.reduce((n, ns) => n + Object.keys(entries[ns]).length, 0);
     expect(new Set(wanted).size).toBe(count);
@@ -80,6 +81,15 @@ describe("console text from shared/domain", () => {
       expect(fieldHint(i18n.t, "ntfy", "body_template", NOTIFIER_FIELDS.ntfy.body_template!.hint)).toBe(
         NOTIFIER_FIELDS.ntfy.body_template!.hint,
       );
+    });
+
+    it("show a provider's name in the language, product names as they are", async () => {
+      await i18n.changeLanguage("es");
+      expect(providerName(i18n.t, "http_request")).toBe("Petición HTTP");
+      expect(providerName(i18n.t, "pagerduty")).toBe("PagerDuty");
+      await i18n.changeLanguage("en");
+      expect(providerName(i18n.t, "email")).toBe("email");
+      expect(providerName(i18n.t, "http_request")).toBe("HTTP request");
     });
 
     it("show a metric's description in the language, a filesystem's with its mount", async () => {

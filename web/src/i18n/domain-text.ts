@@ -6,7 +6,12 @@
 // runs it over the real catalogues.
 import type { TFunction } from "i18next";
 import { findMetric } from "../../../shared/domain/alert-rules/metrics.ts";
-import { metricKey, notifierHintKey } from "../../../shared/domain/console-text.ts";
+import { metricKey, notifierHintKey, notifierLabelKey, notifierName } from "../../../shared/domain/console-text.ts";
+
+/** A provider's name in the console's language (most are product names, the same in every language). */
+export function providerName(t: TFunction, type: string): string {
+  return t(notifierLabelKey(type), { skipInterpolation: true, defaultValue: notifierName(type) });
+}
 
 /**
  * A provider field's hint (undefined when the domain gives none), as it is: a hint shows mustache

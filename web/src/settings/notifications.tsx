@@ -15,6 +15,7 @@ import { Table } from "./table.tsx";
 import { LoadError } from "./load-error.tsx";
 import { SinkForm } from "./sink-form.tsx";
 import { SinkSettings } from "./sink-settings.tsx";
+import { providerName } from "../i18n/domain-text.ts";
 import { useT } from "../i18n/use-t.ts";
 
 const ROUTES_SHOWN = 100;
@@ -130,7 +131,7 @@ function Notifications() {
         {list.map((s) => (
           <tr key={s.id} data-sink={s.id}>
             <td data-label={t("settings:name")}>{s.name}</td>
-            <td data-label={t("settings:notifications.provider")}>{s.provider_type}</td>
+            <td data-label={t("settings:notifications.provider")}>{providerName(t, s.provider_type)}</td>
             <td data-label={t("settings:notifications.settings")} class="meta">
               <SinkSettings sink={s} />
             </td>

@@ -10,7 +10,7 @@ import { TEMPLATE_KEYS } from "../../../shared/domain/notifications/templates.ts
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Field, Notice, TextInput } from "../components/field.tsx";
-import { fieldHint } from "../i18n/domain-text.ts";
+import { fieldHint, providerName } from "../i18n/domain-text.ts";
 import { useT } from "../i18n/use-t.ts";
 
 /** The typed value of one config input: numbers and booleans as such, an empty input left out. */
@@ -130,7 +130,7 @@ export function SinkForm({
           <select {...a11y} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as NotifierType)}>
             {NOTIFIER_TYPES.map((n) => (
               <option key={n} value={n}>
-                {notifierOf(n).label ?? n}
+                {providerName(t, n)}
               </option>
             ))}
           </select>
