@@ -5,7 +5,7 @@
 // it), an emptied plain key is sent as null, which removes it. Every sink's title and body templates have a
 // Preview: the server renders them against its sample alert, a template error lands on its field.
 import { useState } from "preact/hooks";
-import { NOTIFIER_FIELDS, NOTIFIER_TYPES, type NotifierType, notifierOf } from "../../../shared/domain/notifications/notifiers/index.ts";
+import { NOTIFIER_FIELDS, NOTIFIER_TYPES, type NotifierType } from "../../../shared/domain/notifications/notifiers/index.ts";
 import { TEMPLATE_KEYS } from "../../../shared/domain/notifications/templates.ts";
 import { api, ok, type paths } from "../api/client.ts";
 import { useSubmit } from "../auth/use-submit.ts";
