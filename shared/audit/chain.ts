@@ -72,6 +72,9 @@ export async function appendAudit(
     const [last] = await tx.select({ h: auditLog.log_hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     previous = last?.h ?? null;
   }
+  // Many entries (a bulk write, an import) go in a chunk per statement; ids follow the rows' order, so
+  // the chain reads in id order as it was linked (the advisory lock keeps other writers out meanwhile).
+  const rows: (typeof auditLog.$inferInsert)[] = [];
   for (const e of entries) {
     const row = {
       timestamp: now,
@@ -85,7 +88,7 @@ export async function appendAudit(
       previous_hash: previous,
     };
     const log_hash = auditHash(row);
-    await tx.insert(auditLog).values({
+    rows.push({
       ...row,
       level: e.level ?? "info",
       category: e.category,
@@ -94,7 +97,11 @@ export async function appendAudit(
     });
     previous = log_hash;
   }
+  for (let i = 0; i < rows.length; i += AUDIT_CHUNK) await tx.insert(auditLog).values(rows.slice(i, i + AUDIT_CHUNK));
 }
+
+/** Audit entries per insert statement (13 parameters each, far below PostgreSQL's 65,535). */
+const AUDIT_CHUNK = 1000;
 
 export interface ChainVerification {
   valid: boolean;
