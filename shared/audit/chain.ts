@@ -4,8 +4,9 @@
 // lock, so parallel writers can never fork the chain.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { asc, desc, gt, sql } from "drizzle-orm";
+import { asc, desc, getTableColumns, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
+import { insertJsonRows } from "../db/json-rows.ts";
 import { auditLog } from "../db/schema/index.ts";
 import { canonicalJson } from "./canonical.ts";
 
@@ -97,11 +98,15 @@ export async function appendAudit(
     });
     previous = log_hash;
   }
-  for (let i = 0; i < rows.length; i += AUDIT_CHUNK) await tx.insert(auditLog).values(rows.slice(i, i + AUDIT_CHUNK));
+  if (rows.length === 1) return void (await tx.insert(auditLog).values(rows[0]!));
+  for (let i = 0; i < rows.length; i += AUDIT_CHUNK) await insertJsonRows(tx, auditLog, AUDIT_COLUMNS, rows.slice(i, i + AUDIT_CHUNK));
 }
 
-/** Audit entries per insert statement (13 parameters each, far below PostgreSQL's 65,535). */
+/** Audit entries per insert statement (one JSON parameter each, db/json-rows.ts). */
 const AUDIT_CHUNK = 1000;
+const AUDIT_COLUMNS = Object.values(getTableColumns(auditLog))
+  .map((c) => c.name)
+  .filter((n) => n !== "id");
 
 export interface ChainVerification {
   valid: boolean;

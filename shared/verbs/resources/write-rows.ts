@@ -2,12 +2,14 @@
 // docs/adr/0497): each row gets exactly the steps the create and update verbs give one row — the kind's
 // `toValues` rules, tag sync, a new version and updated_at on an update, an audit entry with the
 // before/after diff, the kind's events and the event rules' record — but the rows to update are loaded
-// and locked with one statement per chunk, new rows are inserted with one multi-row statement per chunk,
-// updates are sent pipelined, and the audit entries go in with one statement per chunk (audit/chain.ts).
+// and locked with one statement per chunk, and new rows inserted and changed rows
+// updated with one statement per chunk (the rows as one JSON parameter, db/json-rows.ts), and the audit
+// entries go in with one statement per chunk (audit/chain.ts).
 // A chunk the database refuses is retried row by row in savepoints, so every row it refuses is named.
 // Rows are never silently skipped: each answers created, updated, unchanged or error.
-import { type AnyColumn, eq, type InferInsertModel, inArray, sql } from "drizzle-orm";
-import type { PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { type AnyColumn, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { insertJsonRows, updateJsonRows } from "../../db/json-rows.ts";
 import { canonicalJson } from "../../audit/canonical.ts";
 import { tags } from "../../db/schema/index.ts";
 import { ApiError } from "../../errors.ts";
@@ -38,9 +40,8 @@ export interface RowOutcome {
   errors: RowProblem[];
 }
 
-/** Rows locked or inserted per statement (an insert also stays under PostgreSQL's 65,535 parameters). */
+/** Rows locked, written or read back per statement (each batch is at most this many rows). */
 const CHUNK = 1000;
-const MAX_PARAMETERS = 30_000;
 
 type Def<T extends PgTable> = Pick<
   ResourceDef<T, unknown, ListParams, AnyColumn>,
@@ -169,46 +170,65 @@ async function flush<T extends PgTable>(
   }
   const creates = batch.filter((p) => !p.before);
   const updates = batch.filter((p) => p.before);
-  const insert = (list: Pending<T>[]) =>
-    s.savepoint(
-      (tx) =>
-        tx
-          .insert(def.table)
-          .values(list.map((p) => p.values) as InferInsertModel<T>[])
-          .returning() as Promise<RowOf<T>[]>,
-    );
-  const update = (list: Pending<T>[]) =>
-    s.savepoint((tx) =>
-      Promise.all(
-        list.map(async (p) => {
-          const set: PgUpdateSetSource<T> = {
-            ...p.values,
-            updated_at: s.now,
-            ...(def.columns.version ? { version: sql`${def.columns.version} + 1` } : {}),
-          };
-          const [after] = (await tx
-            .update(def.table)
-            .set(set)
-            .where(eq(def.columns.id, idOf(p.before!)))
-            .returning()) as RowOf<T>[];
-          return after!;
-        }),
-      ),
-    );
-  const perRow = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, Object.keys(creates[0]?.values ?? {}).length)));
-  for (let i = 0; i < creates.length; i += perRow)
-    await writeChunk(
-      creates.slice(i, i + perRow),
-      insert,
-      (p, row) => {
-        const id = idOf(row);
-        outcomes[p.at] = { action: "created", id, errors: [] };
-        auditRow(s, def, "create", id, diff(undefined, auditViewOf(def, row)));
-        emitAll(s, def, "create", id);
-        recordChange(s, def, "create", id, undefined, row);
-      },
-      fail,
-    );
+  const columns = getTableColumns(def.table) as Record<string, PgColumn>;
+  const versionName = def.columns.version?.name;
+  const bump = sql.join(
+    [
+      ...("updated_at" in columns ? [sql`"updated_at" = ${s.now.toISOString()}::timestamptz`] : []),
+      ...(versionName ? [sql`${sql.raw(`"${versionName}" = t."${versionName}" + 1`)}`] : []),
+    ],
+    sql`, `,
+  );
+  // Rows with the same fields go in one statement (an insert leaves the others to their defaults).
+  const write = (list: Pending<T>[], creating: boolean) =>
+    s.savepoint(async (tx) => {
+      const ids: number[] = new Array(list.length);
+      const groups = new Map<string, number[]>();
+      list.forEach((p, i) => {
+        const keys = Object.keys(p.values)
+          .filter((k) => (p.values as Fields)[k] !== undefined && k in columns)
+          .sort()
+          .join(",");
+        groups.set(keys, [...(groups.get(keys) ?? []), i]);
+      });
+      for (const [joined, at] of groups) {
+        const keys = joined === "" ? [] : joined.split(",");
+        const names = keys.map((k) => columns[k]!.name);
+        const records = at.map((i) => {
+          const values = list[i]!.values as Fields;
+          const record = Object.fromEntries(keys.map((k) => [columns[k]!.name, values[k]]));
+          return creating ? record : { ...record, [def.columns.id.name]: idOf(list[i]!.before!) };
+        });
+        const written = creating
+          ? await insertJsonRows(tx, def.table, names, records)
+          : (await updateJsonRows(tx, def.table, names, records, bump), at.map((i) => idOf(list[i]!.before!)));
+        at.forEach((i, k) => {
+          ids[i] = written[k]!;
+        });
+      }
+      const rows = new Map<number, RowOf<T>>();
+      for (let i = 0; i < ids.length; i += CHUNK)
+        for (const row of (await tx
+          .select()
+          .from(def.table as PgTable)
+          .where(inArray(def.columns.id, ids.slice(i, i + CHUNK)))) as RowOf<T>[])
+          rows.set(idOf(row), row);
+      return ids.map((id) => rows.get(id)!);
+    });
+  const insert = (list: Pending<T>[]) => write(list, true);
+  const update = (list: Pending<T>[]) => write(list, false);
+  await writeChunk(
+    creates,
+    insert,
+    (p, row) => {
+      const id = idOf(row);
+      outcomes[p.at] = { action: "created", id, errors: [] };
+      auditRow(s, def, "create", id, diff(undefined, auditViewOf(def, row)));
+      emitAll(s, def, "create", id);
+      recordChange(s, def, "create", id, undefined, row);
+    },
+    fail,
+  );
   await writeChunk(
     updates,
     update,
