@@ -17,7 +17,7 @@ export const CsvImportRow = v.object({
   /** The line of the file it starts on (the header is line 1). */
   line: v.number(),
   action: v.picklist(CSV_ROW_ACTIONS),
-  /** The record's id (created, updated, unchanged; an update's id when it failed), else null. */
+  /** The record's id (created, updated, unchanged; an update's id when it failed), else null (a dry run's creations). */
   id: v.nullable(v.number()),
   errors: v.array(CsvImportRowError),
 });

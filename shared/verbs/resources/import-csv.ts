@@ -379,7 +379,8 @@ function reportOf(
       row: i + 1,
       line: r.line,
       action: outcome.action,
-      id: outcome.id,
+      // A dry run's new records were rolled back: their ids name nothing.
+      id: dryRun && outcome.action === "created" ? null : outcome.id,
       errors: outcome.errors.map((e) => ({ column: e.field === "" ? "" : columnOf(e.field, header), field: e.field, message: e.message })),
     };
   });
