@@ -24,7 +24,9 @@ describe.skipIf(!hasChromium)("CSV import of hardware in a real browser", () => 
     await page.goto(`${s.product.url}/inventory/hardware`);
     await (await seen(page.getByRole("link", { name: "Import" }))).click();
     await seen(page.getByRole("heading", { name: "Import Hardware from CSV" }));
-    const csv = ["id,name,role,site,tags", `,imp-new-1,web,imp-site,"a, b"`, `,imp-new-2,web,nowhere,`, `${old},imp-old,storage,,`].join("\n");
+    const csv = ["id,name,role,site,tags", `,imp-new-1,web,imp-site,"a, b"`, `,imp-new-2,web,nowhere,`, `${old},imp-old,storage,,`].join(
+      "\n",
+    );
     await page.getByLabel("Or paste the CSV here").fill(csv);
     await page.getByRole("button", { name: "Check (dry run)" }).click();
     const table = page.getByRole("table", { name: "What each row does" });
