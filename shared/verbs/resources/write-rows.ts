@@ -81,6 +81,8 @@ export function changesRow(row: Fields, values: Fields): boolean {
 interface Pending<T extends PgTable> {
   at: number;
   before: RowOf<T> | undefined;
+  /** The row as given, and as the kind's toValues made it. */
+  input: ValuesOf<T>;
   values: ValuesOf<T>;
 }
 
@@ -140,7 +142,7 @@ export async function writeRows<T extends PgTable>(s: VerbScope, def: Def<T>, ro
       fail(at, problemsOf(err));
       continue;
     }
-    batch.push({ at, before, values });
+    batch.push({ at, before, input, values });
     if (alone || batch.length >= CHUNK) {
       await flush(s, def, batch, outcomes, fail, idOf);
       batch = [];
@@ -218,6 +220,8 @@ async function flush<T extends PgTable>(
   const insert = (list: Pending<T>[]) => write(list, true);
   const update = (list: Pending<T>[]) => write(list, false);
   await writeChunk(
+    s,
+    def,
     creates,
     insert,
     (p, row) => {
@@ -230,6 +234,8 @@ async function flush<T extends PgTable>(
     fail,
   );
   await writeChunk(
+    s,
+    def,
     updates,
     update,
     (p, row) => {
@@ -247,6 +253,8 @@ async function flush<T extends PgTable>(
 
 /** One statement for the chunk; when the database refuses it, each row alone to name the ones it refuses. */
 async function writeChunk<T extends PgTable>(
+  s: VerbScope,
+  def: Def<T>,
   list: Pending<T>[],
   write: (list: Pending<T>[]) => Promise<RowOf<T>[]>,
   done: (p: Pending<T>, row: RowOf<T>) => void,
@@ -264,9 +272,12 @@ async function writeChunk<T extends PgTable>(
     for (let i = 0; i < list.length; i++) done(list[i]!, written[i]!);
     return;
   }
+  // Row by row, each checked again by the kind's rules first: they now see the rows written before it
+  // (a name the file gives twice), and say so as the API would.
   for (const p of list) {
     try {
-      const [row] = await write([p]);
+      const values = def.toValues ? await def.toValues(s, p.input, p.before) : p.input;
+      const [row] = await write([{ ...p, values }]);
       done(p, row!);
     } catch (err) {
       fail(p.at, problemsOf(err));

@@ -238,4 +238,40 @@ describe("CSV import by unique name and of other kinds", () => {
     expect(report.rows.map((r) => r.action)).toEqual(["created", "error", "created"]);
     expect(report.rows[1]!.errors[0]!.field).toBe("rack_unit");
   });
+
+  it("a value the database refuses is named on its row: the chunk is retried row by row, each row checked again", async () => {
+    // Two VLANs 3001 without a site: the second breaks the unique (vlan_id, site) index.
+    const res = await importCsv("vlans", "name,vlan_id\nv-a,3001\nv-b,3002\nv-c,3001\n", { dryRun: true });
+    const report = (await res.json()) as Report;
+    expect(report.rows.map((r) => r.action)).toEqual(["created", "created", "error"]);
+    // The kind's own check says it, as POST /vlans would: it now sees the rows written before it.
+    expect(report.rows[2]!.errors[0]).toMatchObject({ column: "vlan_id", field: "vlan_id" });
+    expect(report.rows[2]!.errors[0]!.message).toMatch(/^VLAN record \d+ \(no site\) already has vlan_id 3001\.$/);
+    expect(Number((await a.t.sql`select count(*)::int as n from vlans where vlan_id in (3001, 3002)`)[0]!.n)).toBe(0);
+  });
+
+  it("services without a slug get one each from their names, as their create would", async () => {
+    const res = await importCsv("services", 'name,ports\nsame-name,"[{""port"":443,""protocol"":""tcp""}]"\nsame-name,\n');
+    expect(res.status).toBe(201);
+    const rows = await a.t.sql`select slug, ports from services where name = 'same-name' order by id`;
+    expect(rows.map((r) => r.slug)).toEqual(["same-name", "same-name-2"]);
+    expect(rows[0]!.ports).toMatchObject([{ port: 443, protocol: "tcp" }]);
+  });
+
+  it("IP addresses: a row whose address is recorded updates it, its network given by name", async () => {
+    const net = await create("networks", { name: "csv-net", cidr: "10.123.0.0/24" });
+    const ip = await create("ipam", { address: "10.123.0.5" });
+    const res = await importCsv("ipam", "address,network,hostname\n10.123.0.5,csv-net,host-a\n10.123.0.6,csv-net,host-b\n");
+    expect(res.status).toBe(201);
+    const report = (await res.json()) as Report;
+    expect(report.rows.map((r) => [r.action, r.id === ip])).toEqual([
+      ["updated", true],
+      ["created", false],
+    ]);
+    const rows = await a.t.sql`select address, network_id, hostname from ip_addresses where address like '10.123.0.%' order by address`;
+    expect(rows).toEqual([
+      { address: "10.123.0.5", network_id: net, hostname: "host-a" },
+      { address: "10.123.0.6", network_id: net, hostname: "host-b" },
+    ]);
+  });
 });
