@@ -191,6 +191,17 @@ describe("CSV import of hardware", () => {
     expect((await res.json()).detail).toContain("at most 50,000");
   });
 
+  it("takes a file over the API's usual 1 MiB body limit, and refuses one over 32 MiB with 413", async () => {
+    const big = `name,description\n${`big-row,${"x".repeat(1000)}\n`.repeat(1500)}`;
+    expect(big.length).toBeGreaterThan(1_048_576);
+    const res = await importCsv("misc", big, { dryRun: true });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Report).totals.created).toBe(1500);
+    const huge = await importCsv("misc", `name\n${"y".repeat(33 * 1024 * 1024)}\n`, { dryRun: true });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error_code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
   it("needs the kind's write scope", async () => {
     expect((await importCsv("hardware", "name\nviewer-row\n", { token: a.viewer })).status).toBe(403);
     // Editors write hardware but not sites.
