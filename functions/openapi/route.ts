@@ -37,6 +37,11 @@ export interface RouteDef<P, Q, B, R extends AnySchema | undefined = AnySchema |
   /** Also accept the body as application/x-www-form-urlencoded (OAuth2 password-form clients). */
   acceptsForm?: boolean;
   /**
+   * A text body of this media type (text/csv), handed to the handler as `text` after the same check for
+   * NUL and unpaired surrogates as any JSON body; text/plain is taken too (a paste).
+   */
+  text?: { contentType: string; description: string };
+  /**
    * A multipart/form-data upload, documented here and read by the handler itself (`c.req.parseBody()`):
    * the file field's name and any extra text fields with their descriptions.
    */
@@ -50,6 +55,8 @@ export interface RouteInput<P, Q, B, R extends AnySchema | undefined = AnySchema
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The text body of a route with `text` ("" otherwise). */
+  text: string;
   /**
    * Answers `value` as JSON, type-checked against the response schema, with the route's success status
    * unless another is given (an upsert's 200 beside its 201).
@@ -124,6 +131,19 @@ async function readBody(c: Context<AppEnv>, acceptsForm: boolean): Promise<{ raw
   }
 }
 
+/** A text body of `contentType` (or text/plain), checked for what no text may hold. */
+async function readText(c: Context<AppEnv>, contentType: string): Promise<string> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== contentType && type !== "text/plain")
+    throw ApiError.validation([
+      { loc: ["body"], msg: `Content-Type must be ${contentType}, got "${type || "none"}".`, type: "content_type" },
+    ]);
+  const raw = await c.req.text();
+  const unsafe = unsafeTextIssues("body", raw);
+  if (unsafe.length > 0) throw ApiError.validation(unsafe);
+  return raw;
+}
+
 function parameters(where: "path" | "query", schema: AnySchema | undefined) {
   if (!schema) return [];
   const json = toJsonSchema(schema, { errorMode: "ignore" }) as {
@@ -157,7 +177,8 @@ function errorResponses(def: RouteDef<unknown, unknown, unknown>, methods: Metho
   if (def.auth !== "public") for (const s of [401, 403]) statuses.add(s);
   if (def.params) statuses.add(404);
   if (def.params || def.query || def.body) statuses.add(422);
-  if (def.body || def.upload) statuses.add(413);
+  if (def.body || def.upload || def.text) statuses.add(413);
+  if (def.text) statuses.add(422);
   if (def.upload) statuses.add(422);
   if (methods.some((m) => WRITES.includes(m))) statuses.add(503);
   statuses.add(429);
@@ -198,6 +219,14 @@ export function route<
         }
       : {}),
     ...(def.upload ? { requestBody: uploadBody(def.upload) as never } : {}),
+    ...(def.text
+      ? {
+          requestBody: {
+            required: true,
+            content: { [def.text.contentType]: { schema: { type: "string", description: def.text.description } } },
+          } as never,
+        }
+      : {}),
     responses: responses as never,
   });
   app.on(
@@ -213,8 +242,9 @@ export function route<
         const { raw, value } = await readBody(c, def.acceptsForm ?? false);
         body = parse("body", def.body, value, raw);
       }
+      const text = def.text ? await readText(c, def.text.contentType) : "";
       const reply = (value: Answer<R>, status = Number(okStatus) as ContentfulStatusCode) => c.json(value as object, status);
-      return handler(c, { params, query, body, reply });
+      return handler(c, { params, query, body, text, reply });
     },
   );
 }

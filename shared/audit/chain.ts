@@ -4,8 +4,9 @@
 // lock, so parallel writers can never fork the chain.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { asc, desc, gt, sql } from "drizzle-orm";
+import { asc, desc, getTableColumns, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
+import { insertJsonRows } from "../db/json-rows.ts";
 import { auditLog } from "../db/schema/index.ts";
 import { canonicalJson } from "./canonical.ts";
 
@@ -72,6 +73,9 @@ export async function appendAudit(
     const [last] = await tx.select({ h: auditLog.log_hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
     previous = last?.h ?? null;
   }
+  // Many entries (a bulk write, an import) go in a chunk per statement; ids follow the rows' order, so
+  // the chain reads in id order as it was linked (the advisory lock keeps other writers out meanwhile).
+  const rows: (typeof auditLog.$inferInsert)[] = [];
   for (const e of entries) {
     const row = {
       timestamp: now,
@@ -85,7 +89,7 @@ export async function appendAudit(
       previous_hash: previous,
     };
     const log_hash = auditHash(row);
-    await tx.insert(auditLog).values({
+    rows.push({
       ...row,
       level: e.level ?? "info",
       category: e.category,
@@ -94,7 +98,15 @@ export async function appendAudit(
     });
     previous = log_hash;
   }
+  if (rows.length === 1) return void (await tx.insert(auditLog).values(rows[0]!));
+  for (let i = 0; i < rows.length; i += AUDIT_CHUNK) await insertJsonRows(tx, auditLog, AUDIT_COLUMNS, rows.slice(i, i + AUDIT_CHUNK));
 }
+
+/** Audit entries per insert statement (one JSON parameter each, db/json-rows.ts). */
+const AUDIT_CHUNK = 1000;
+const AUDIT_COLUMNS = Object.values(getTableColumns(auditLog))
+  .map((c) => c.name)
+  .filter((n) => n !== "id");
 
 export interface ChainVerification {
   valid: boolean;

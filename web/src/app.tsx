@@ -15,6 +15,7 @@ import { DetailPage } from "./inventory/detail-page.tsx";
 import { FormPage } from "./inventory/form-page.tsx";
 import { groupOf } from "./inventory/groups.ts";
 import { ListPage } from "./inventory/list-page.tsx";
+import { ImportPage } from "./inventory/import-page.tsx";
 import { MonitoringOverview } from "./monitoring/overview.tsx";
 import { MonitorPage } from "./monitoring/monitor-page.tsx";
 import { MonitorForm } from "./monitoring/monitor-form.tsx";
@@ -184,6 +185,8 @@ function Screen() {
     const g = groupOf(m.group);
     if (g) return <ListPage key={g.key} group={g} loc={loc} />;
   }
+  m = match("/inventory/:group/import", path);
+  if (m && groupOf(m.group)?.bulk) return <ImportPage key={`${m.group}-import`} group={groupOf(m.group)!} />;
   m = match("/inventory/:group/new", path);
   if (m && groupOf(m.group)) return <FormPage key={`${m.group}-new`} group={groupOf(m.group)!} />;
   m = match("/inventory/:group/:id/edit", path);

@@ -13,6 +13,7 @@ import { route } from "../../openapi/route.ts";
 import type { Tag } from "../../openapi/tags.ts";
 import { bulkRoutes } from "./bulk-routes.ts";
 import { exportRoutes } from "./export-routes.ts";
+import { importRoutes } from "./import-routes.ts";
 
 type AnySchema = v.GenericSchema;
 /** A request schema whose parsed value the verb accepts. */
@@ -51,7 +52,8 @@ export interface ResourceRouteOptions<IS extends AnySchema, Q, V, K, N extends s
   writeDescription?: string;
   /**
    * The console's list actions (integer keys only): POST {base}/bulk-delete, {base}/bulk-update (with `patch`),
-   * {base}/bulk-tags when the resource carries tags, and GET {base}/export.csv (with `query`).
+   * {base}/bulk-tags when the resource carries tags, GET {base}/export.csv (with `query`) and POST
+   * {base}/import.csv (with `create` and `patch`).
    */
   bulk?: K extends number ? { tags: boolean } : never;
 }
@@ -173,6 +175,16 @@ export function resourceRoutes<IS extends AnySchema, Q, V, K, N extends string>(
       return c.body(null, 204);
     },
   );
+  if (o.bulk && o.create && o.patch)
+    importRoutes(app, {
+      verbs: verbs as unknown as ResourceVerbs<unknown, unknown, V, number>,
+      tag,
+      basePath,
+      noun,
+      create: o.create,
+      patch: o.patch,
+      item: o.item,
+    });
   // The option's type admits it only for integer keys, which is what the bulk bodies carry.
   if (o.bulk)
     bulkRoutes(app, {

@@ -39,6 +39,12 @@ export interface ResourceDef<T extends PgTable, Api, Q extends ListParams = List
   filters?(query: Q): (SQL | undefined)[];
   /** Validated input -> column values: derive fields, check references with clear errors. */
   toValues?(s: VerbScope, input: ValuesOf<T>, existing: RowOf<T> | undefined): Promise<ValuesOf<T>>;
+  /**
+   * For a batched write of many rows (write-rows.ts): whether this row's rules read rows of the kind that
+   * the same batch may write (a node placed in a rack checks the rack's other nodes), so it must be
+   * checked and written after the rows before it, on its own. Default: no.
+   */
+  writesAlone?(input: ValuesOf<T>, existing: RowOf<T> | undefined): boolean;
   /** Refuses (409 listing dependents) or unlinks before the row goes. */
   beforeDelete?(s: VerbScope, row: RowOf<T>): Promise<void>;
   /**

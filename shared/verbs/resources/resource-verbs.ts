@@ -6,11 +6,12 @@ import { type AnyColumn, eq } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/database.ts";
 import type { ListParams } from "../../schemas/list-query.ts";
-import { defineRead, defineVerb, type Verb } from "../verb.ts";
+import { defineRead, defineVerb, type Verb, type VerbScope } from "../verb.ts";
 import { recordChange } from "../event-rules/record-change.ts";
 import { forgetReferences } from "./forget-references.ts";
 import { type ListPage, listPage, type ListSpec } from "./list.ts";
 import { type KeyOf, type ResourceDef, type RowOf, scopesOf, type ValuesOf } from "./resource-def.ts";
+import { type RowOutcome, type WriteRow, writeRows } from "./write-rows.ts";
 import { auditRow, auditViewOf, checkVersion, emitAll, insertRow, loadRow, updateRow, versionOf } from "./update-row.ts";
 
 export interface Versioned<Api> {
@@ -25,6 +26,10 @@ export interface ResourceVerbs<Api, Q, V, K> {
   create: Verb<V, Versioned<Api>>;
   update: Verb<{ id: K; values: V; ifMatch?: number | undefined }, Versioned<Api>>;
   remove: Verb<{ id: K; ifMatch?: number | undefined }, void>;
+  /** What the batched import needs of the kind: its table, id column, label and audit name. */
+  kind: { label: string; entityType: string; table: PgTable; id: AnyColumn };
+  /** The batched write of many rows in the caller's transaction, each with the create/update steps (write-rows.ts). */
+  writeRows(s: VerbScope, rows: WriteRow<V>[]): Promise<RowOutcome[]>;
   /** Stored rows as the API answers them (the event rules' payloads of writes made outside these verbs: an import). */
   present(db: Db, rows: never[]): Promise<Api[]>;
 }
@@ -44,6 +49,8 @@ export function resourceVerbs<T extends PgTable, Api, Q extends ListParams, I ex
 
   return {
     scopes,
+    kind: { label: def.label, entityType: def.entityType, table: def.table, id: def.columns.id },
+    writeRows: (s, rows) => writeRows(s, def, rows),
     present: (db, rows) => def.present(db, rows as Row[]),
 
     get: defineRead({ scope: scopes.read }, async (ctx, { id }: { id: K }) => one(ctx.db, await loadRow(ctx.db, def, id))),

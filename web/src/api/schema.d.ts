@@ -2870,6 +2870,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/categories/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update categories from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/categories, then one category a row. A row with `id` (or a `name` already taken) updates that category (only its columns change); any other row creates one. Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:services`.
+         */
+        post: operations["postApiV1CategoriesImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/certificates": {
         parameters: {
             query?: never;
@@ -3196,6 +3218,28 @@ export interface paths {
          *     Needs scope `write:compute`.
          */
         post: operations["postApiV1ComputeUnitsIconsUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compute-units/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update compute units from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/compute-units, then one compute unit a row. A row with `id` updates that compute unit (only its columns change); any other row creates one. References by id (`site_id`) or by name (`hardware`, `environment`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:compute`.
+         */
+        post: operations["postApiV1ComputeUnitsImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4434,6 +4478,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/environments/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update environments from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/environments, then one environment a row. A row with `id` (or a `name` already taken) updates that environment (only its columns change); any other row creates one. Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:services`.
+         */
+        post: operations["postApiV1EnvironmentsImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-rules": {
         parameters: {
             query?: never;
@@ -4787,6 +4853,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/external-nodes/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update external nodes from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/external-nodes, then one external node a row. A row with `id` updates that external node (only its columns change); any other row creates one. Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:external`.
+         */
+        post: operations["postApiV1ExternalNodesImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/edges/{edge_id}": {
         parameters: {
             query?: never;
@@ -5091,6 +5179,28 @@ export interface paths {
         get: operations["getApiV1HardwareClustersExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware-clusters/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update hardware clusters from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/hardware-clusters, then one hardware cluster a row. A row with `id` (or a `name` already taken) updates that hardware cluster (only its columns change); any other row creates one. References by id (`site_id`) or by name (`environment`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:clusters`.
+         */
+        post: operations["postApiV1HardwareClustersImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5405,6 +5515,28 @@ export interface paths {
         get: operations["getApiV1HardwareExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hardware/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update hardware nodes from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/hardware, then one hardware node a row. A row with `id` updates that hardware node (only its columns change); any other row creates one. References by id (`site_id`) or by name (`site`, `environment`, `rack`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:hardware`.
+         */
+        post: operations["postApiV1HardwareImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6262,6 +6394,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ipam/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update recorded IP addresses from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/ipam, then one recorded IP address a row. A row with `id` (or a `address` already taken) updates that recorded IP address (only its columns change); any other row creates one. References by id (`site_id`) or by name (`network`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1IpamImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ipam/next-free": {
         parameters: {
             query?: never;
@@ -6861,6 +7015,28 @@ export interface paths {
         get: operations["getApiV1MiscExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/misc/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update misc items from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/misc, then one misc item a row. A row with `id` updates that misc item (only its columns change); any other row creates one. Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:misc`.
+         */
+        post: operations["postApiV1MiscImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7683,6 +7859,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/networks/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update networks from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/networks, then one network a row. A row with `id` updates that network (only its columns change); any other row creates one. References by id (`site_id`) or by name (`site`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1NetworksImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/deliveries": {
         parameters: {
             query?: never;
@@ -8157,6 +8355,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/prefixes/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update prefixes from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/prefixes, then one prefix a row. A row with `id` updates that prefix (only its columns change); any other row creates one. References by id (`site_id`) or by name (`vrf`, `site`, `vlan`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1PrefixesImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/privacy-findings/ignore": {
         parameters: {
             query?: never;
@@ -8445,6 +8665,28 @@ export interface paths {
         get: operations["getApiV1RacksExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/racks/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update racks from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/racks, then one rack a row. A row with `id` updates that rack (only its columns change); any other row creates one. References by id (`site_id`) or by name (`site`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:racks`.
+         */
+        post: operations["postApiV1RacksImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8919,6 +9161,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/services/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update services from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/services, then one service a row. A row with `id` (or a `slug` already taken) updates that service (only its columns change); any other row creates one. References by id (`site_id`) or by name (`environment`, `hardware`, `compute`, `category`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:services`.
+         */
+        post: operations["postApiV1ServicesImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings": {
         parameters: {
             query?: never;
@@ -9273,6 +9537,28 @@ export interface paths {
         get: operations["getApiV1SitesExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update sites from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/sites, then one site a row. A row with `id` (or a `name` already taken) updates that site (only its columns change); any other row creates one. Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:sites`.
+         */
+        post: operations["postApiV1SitesImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9776,6 +10062,28 @@ export interface paths {
         get: operations["getApiV1StorageExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update storage items from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/storage, then one storage item a row. A row with `id` updates that storage item (only its columns change); any other row creates one. References by id (`site_id`) or by name (`hardware`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:storage`.
+         */
+        post: operations["postApiV1StorageImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10342,6 +10650,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vlans/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update VLANs from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/vlans, then one VLAN a row. A row with `id` updates that VLAN (only its columns change); any other row creates one. References by id (`site_id`) or by name (`site`). Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1VlansImportCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/vrfs": {
         parameters: {
             query?: never;
@@ -10484,6 +10814,28 @@ export interface paths {
         get: operations["getApiV1VrfsExportCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vrfs/import.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update VRFs from a CSV file (all or none; dry run)
+         * @description A header row naming the create fields of POST /api/v1/vrfs, then one VRF a row. A row with `id` (or a `name` already taken) updates that VRF (only its columns change); any other row creates one. Lists (`tags`) joined by ","; `cf_<name>` columns go into `custom_fields`; an empty cell clears a field that can be empty; the read shape's other fields (an export's columns) are ignored, any other column is a 422 naming it. Every row goes through the same rules, audit entries and events as POST and PATCH, in one transaction: 201 with the per-row report; when any row fails nothing is written and the 422's `report` lists every row. `dry_run=true` answers the same report with 200, errors included, and writes nothing. At most 50,000 rows and 32 MiB (413).
+         *
+         *     Needs scope `write:networks`.
+         */
+        post: operations["postApiV1VrfsImportCsv"];
         delete?: never;
         options?: never;
         head?: never;
@@ -18148,6 +18500,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1CategoriesImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1Certificates: {
         parameters: {
             query?: {
@@ -19107,6 +19515,62 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postApiV1ComputeUnitsImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
@@ -22628,6 +23092,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1EnvironmentsImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1EventRules: {
         parameters: {
             query?: {
@@ -23640,6 +24160,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1ExternalNodesImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     deleteApiV1GraphEdgesByEdgeId: {
         parameters: {
             query?: never;
@@ -24580,6 +25156,62 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1HardwareClustersImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteApiV1HardwareConnectionsByConnectionId: {
@@ -25550,6 +26182,62 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1HardwareImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Health: {
@@ -27867,6 +28555,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1IpamImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1IpamNextFree: {
         parameters: {
             query: {
@@ -29516,6 +30260,62 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1MiscImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Monitors: {
@@ -32105,6 +32905,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1NetworksImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1NotificationsDeliveries: {
         parameters: {
             query?: {
@@ -33682,6 +34538,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1PrefixesImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postApiV1PrivacyFindingsIgnore: {
         parameters: {
             query?: never;
@@ -34618,6 +35530,62 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1RacksImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Readyz: {
@@ -35857,6 +36825,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1ServicesImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1Settings: {
         parameters: {
             query?: never;
@@ -36801,6 +37825,62 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1SitesImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getApiV1Startupz: {
@@ -38538,6 +39618,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1StorageImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1SystemStats: {
         parameters: {
             query?: never;
@@ -40212,6 +41348,62 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postApiV1VlansImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getApiV1Vrfs: {
         parameters: {
             query?: {
@@ -40583,6 +41775,62 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    postApiV1VrfsImportCsv: {
+        parameters: {
+            query?: {
+                /** @description Answer the diff the import would apply and change nothing. */
+                dry_run?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The rows written, with the per-row report (a dry run: 200, applied false) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: boolean;
+                        dry_run: boolean;
+                        rows: {
+                            /** @enum {string} */
+                            action: "created" | "updated" | "unchanged" | "error";
+                            errors: {
+                                column: string;
+                                field: string;
+                                message: string;
+                            }[];
+                            id: number | null;
+                            line: number;
+                            row: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            error: number;
+                            rows: number;
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

@@ -2,7 +2,8 @@
 // record's through a search picker), sort and paging, all in the URL so a list can be bookmarked and the
 // back button works. Paged by the server: one page is all that is loaded. The columns shown are chosen
 // per list (column-choice.tsx); a reference column shows the record's name, looked up for the whole page
-// at once (names.tsx); "Export CSV" downloads every record the filters select (GET {list}/export.csv).
+// at once (names.tsx); "Export CSV" downloads every record the filters select (GET {list}/export.csv),
+// "Import" opens the bulk import (import-page.tsx, POST {list}/import.csv).
 import { useEffect, useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
 import { messageOf } from "../api/problem.ts";
@@ -209,6 +210,11 @@ export function ListPage({ group, loc }: { group: Group; loc: Location }) {
         <a class="button" href={`${group.listPath}/export.csv?${exportQuery}`} download>
           {t("inventory:list.export")}
         </a>
+        {rights.edit && (
+          <Link class="button" href={`${base}/import`}>
+            {t("csv-import:button")}
+          </Link>
+        )}
       </form>
       {page.error !== undefined && <Notice kind="error">{messageOf(page.error)}</Notice>}
       <Notice kind="success">{done}</Notice>

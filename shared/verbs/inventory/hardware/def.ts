@@ -9,7 +9,7 @@ import { eqFilter, tagFilter } from "../../resources/filters.ts";
 import { iso, namesById } from "../../resources/present.ts";
 import { defineResource } from "../../resources/resource-def.ts";
 import { resourceVerbs } from "../../resources/resource-verbs.ts";
-import { placementValues } from "../racks/placement.ts";
+import { placementChecked, placementValues } from "../racks/placement.ts";
 
 type Row = typeof hardware.$inferSelect;
 
@@ -48,6 +48,8 @@ const hardwareDef = defineResource({
     const changed = input.status !== undefined && input.status !== existing?.status;
     return changed ? { ...placed, status_changed_at: s.now } : placed;
   },
+  // A batched import writes a node placed in a rack after the rows before it, so the units they take count.
+  writesAlone: placementChecked,
   async beforeDelete(s, row) {
     const id = row.id;
     const [cus, svcs, sts] = await Promise.all([

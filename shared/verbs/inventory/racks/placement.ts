@@ -32,6 +32,11 @@ async function siteName(db: Db, id: number): Promise<string> {
   return row ? `'${row.name}' (id ${id})` : `${id}`;
 }
 
+/** Whether placementValues checks this write against the rack's other nodes (a batched write then writes it on its own). */
+export function placementChecked(input: HardwareValues, existing: HardwareRow | undefined): boolean {
+  return PLACEMENT_FIELDS.some((f) => f in input) && { ...existing, ...input }.rack_id != null;
+}
+
 /** The node's values with what placement derives (the rack's site, the front face), or a 409/422. */
 export async function placementValues(s: VerbScope, input: HardwareValues, existing: HardwareRow | undefined): Promise<HardwareValues> {
   if (!PLACEMENT_FIELDS.some((f) => f in input)) return input;

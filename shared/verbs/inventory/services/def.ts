@@ -59,6 +59,8 @@ const serviceDef = defineResource({
     else if (!existing) values.slug = await uniqueSlug(s.tx, slugify(String(values.name)));
     return values;
   },
+  // A slug made from the name reads the slugs taken, those of the same import's earlier rows too.
+  writesAlone: (input, existing) => !existing && typeof input.slug !== "string",
   async beforeDelete(s, row) {
     // The foreign keys would cascade; deleting here first records what went, and how many edges, in the audit trail.
     const gone = (table: PgTable, column: PgColumn) =>
