@@ -190,6 +190,8 @@ function Screen() {
   if (m && groupOf(m.group)) return <FormPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id} />;
   m = match("/inventory/:group/:id/history", path);
   if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} tab="history" />;
+  m = match("/inventory/:group/:id/journal", path);
+  if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} tab="journal" />;
   m = match("/inventory/:group/:id", path);
   if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} />;
   return (

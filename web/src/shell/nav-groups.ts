@@ -6,9 +6,11 @@ import {
   AppWindow,
   Bell,
   BellRing,
+  Binary,
   Bot,
   Boxes,
   Cloud,
+  Columns3,
   Cpu,
   Globe,
   HardDrive,
@@ -21,6 +23,7 @@ import {
   Network,
   Package,
   Radar,
+  Route,
   ScanSearch,
   Send,
   Server,
@@ -67,6 +70,9 @@ const INVENTORY_ICONS: Record<GroupKey, LucideIcon> = {
   ipam: Hash,
   environments: Trees,
   categories: Tags,
+  racks: Columns3,
+  prefixes: Binary,
+  vrfs: Route,
 };
 
 export const NAV_GROUPS: readonly NavGroup[] = [
