@@ -24,6 +24,9 @@ import { AlertPage } from "./alerts/alert-page.tsx";
 import { AlertsPage } from "./alerts/alerts-page.tsx";
 import { RulePage } from "./alert-rules/rule-page.tsx";
 import { RulesPage } from "./alert-rules/rules-page.tsx";
+import { EventRuleForm } from "./event-rules/rule-form.tsx";
+import { EventRulePage } from "./event-rules/rule-page.tsx";
+import { EventRulesPage } from "./event-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { maintenanceScreen } from "./maintenance/routes.tsx";
 import { statusPagesScreen } from "./status-pages/routes.tsx";
@@ -161,6 +164,8 @@ function Screen() {
   if (path === "/monitors/new") return <MonitorForm key="new" />;
   if (path === "/alerts") return <AlertsPage />;
   if (path === "/alert-rules") return <RulesPage />;
+  if (path === "/event-rules") return <EventRulesPage />;
+  if (path === "/event-rules/new") return <EventRuleForm key="new" />;
   if (path === "/alert-rules/new") return <RuleForm key="new" />;
   const maintenance = path === "/maintenance" || path.startsWith("/maintenance/") ? maintenanceScreen(path) : undefined;
   if (maintenance) return maintenance;
@@ -170,6 +175,10 @@ function Screen() {
   }
   let m = match("/monitors/:id/edit", path);
   if (m) return <MonitorForm key={`edit-${m.id}`} id={m.id} />;
+  m = match("/event-rules/:id/edit", path);
+  if (m) return <EventRuleForm key={`edit-${m.id}`} id={m.id} />;
+  m = match("/event-rules/:id", path);
+  if (m) return <EventRulePage key={m.id} id={m.id!} />;
   m = match("/alert-rules/:id/edit", path);
   if (m) return <RuleForm key={`edit-${m.id}`} id={m.id} />;
   m = match("/alerts/:id", path);

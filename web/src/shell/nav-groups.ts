@@ -34,6 +34,7 @@ import {
   Tags,
   Trees,
   Users,
+  Webhook,
   Wrench,
 } from "lucide-preact";
 import { i18nKey } from "../i18n/i18n.ts";
@@ -112,6 +113,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     Icon: Settings,
     items: [
       { href: "/settings/notifications", label: i18nKey("shell:nav.notifications"), Icon: Send },
+      { href: "/event-rules", label: i18nKey("shell:nav.eventRules"), Icon: Webhook },
       { href: "/settings/users", label: i18nKey("shell:nav.users"), Icon: Users },
       { href: "/settings/tokens", label: i18nKey("shell:nav.tokens"), Icon: KeyRound },
       { href: "/settings", label: i18nKey("shell:nav.allSettings"), Icon: SlidersHorizontal },
