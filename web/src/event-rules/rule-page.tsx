@@ -11,6 +11,7 @@ import { Status } from "../components/status.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { Link, navigate } from "../router.tsx";
+import { ReplayButton } from "../settings/deliveries.tsx";
 import { Table } from "../settings/table.tsx";
 import { useLoad } from "../use-load.ts";
 import { RuleFilters } from "./rule-filters.tsx";
@@ -71,24 +72,16 @@ function RuleDeliveries({ ruleId }: { ruleId: string }) {
                 <RelativeTime at={d.created_at} />
               </td>
               <td>
-                {(d.state === "dead" || d.state === "delivered") && (
-                  <button
-                    type="button"
-                    disabled={replay.busy}
-                    onClick={() =>
-                      void replay.run(async () => {
-                        await ok(
-                          api.POST("/api/v1/event-rules/deliveries/{delivery_id}/replay", {
-                            params: { path: { delivery_id: String(d.id) } },
-                          }),
-                        );
-                        list.reload();
-                      })
-                    }
-                  >
-                    {t("event-rules:deliveries.replay")}
-                  </button>
-                )}
+                <ReplayButton
+                  state={d.state}
+                  submit={replay}
+                  replay={async () => {
+                    await ok(
+                      api.POST("/api/v1/event-rules/deliveries/{delivery_id}/replay", { params: { path: { delivery_id: String(d.id) } } }),
+                    );
+                    list.reload();
+                  }}
+                />
               </td>
             </tr>
           ))}

@@ -1,5 +1,6 @@
 // What the event rule screens share: the kinds and actions a rule names, the condition's operators, the
 // webhook sinks a rule can send to, and a rule's filters in one line.
+import { CONDITION_OPS as EVENT_CONDITION_OPS, EVENT_ACTIONS, EVENT_KINDS } from "../../../shared/domain/event-rules.ts";
 import { api, ok } from "../api/client.ts";
 import type { paths } from "../api/client.ts";
 
@@ -12,23 +13,10 @@ export type ConditionOp = NonNullable<Body["condition"]>["op"];
 /** The scope event rules need (as the sinks they send to). */
 export const EVENT_RULES_SCOPE = "admin:notifications";
 
-export const RULE_KINDS: readonly RuleKind[] = [
-  "hardware",
-  "compute_unit",
-  "service",
-  "storage",
-  "network",
-  "vlan",
-  "ip_address",
-  "site",
-  "cluster",
-  "external_node",
-  "misc",
-  "environment",
-  "category",
-];
-export const RULE_ACTIONS: readonly RuleAction[] = ["created", "updated", "deleted"];
-export const CONDITION_OPS: readonly ConditionOp[] = ["eq", "neq", "in", "contains"];
+// The server's own vocabulary (shared/domain/event-rules.ts), typed as the API's body takes it.
+export const RULE_KINDS: readonly RuleKind[] = EVENT_KINDS;
+export const RULE_ACTIONS: readonly RuleAction[] = EVENT_ACTIONS;
+export const CONDITION_OPS: readonly ConditionOp[] = EVENT_CONDITION_OPS;
 
 /** A condition's value as typed: `in` takes a comma-separated list, the others one value. */
 export function conditionValue(op: ConditionOp, text: string): unknown {

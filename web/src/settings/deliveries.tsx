@@ -3,7 +3,7 @@
 // reminder says which (adr/0448); a delivery held by quiet hours says until when (adr/0450).
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
-import { useSubmit } from "../auth/use-submit.ts";
+import { type Submit, useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
@@ -23,6 +23,17 @@ function stepOf(d: { escalation_step: number; escalation_round: number }): strin
       ? t("settings:deliveries.stepPass", { step: d.escalation_step, pass: d.escalation_round + 1 })
       : t("settings:deliveries.step", { step: d.escalation_step });
   return d.escalation_round > 0 ? t("settings:deliveries.reminder", { n: d.escalation_round }) : null;
+}
+
+/** Replay for a delivery that is finished (delivered, or dead: its attempts used up); nothing otherwise. */
+export function ReplayButton({ state, submit, replay }: { state: string; submit: Submit; replay: () => Promise<void> }) {
+  const t = useT();
+  if (state !== "dead" && state !== "delivered") return null;
+  return (
+    <button type="button" disabled={submit.busy} onClick={() => void submit.run(replay)}>
+      {t("settings:deliveries.replay")}
+    </button>
+  );
 }
 
 export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh: number }) {
@@ -101,24 +112,18 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
             </td>
             {canReplay && (
               <td>
-                {(d.state === "dead" || d.state === "delivered") && (
-                  <button
-                    type="button"
-                    disabled={replay.busy}
-                    onClick={() =>
-                      void replay.run(async () => {
-                        await ok(
-                          api.POST("/api/v1/notifications/deliveries/{delivery_id}/replay", {
-                            params: { path: { delivery_id: String(d.id) } },
-                          }),
-                        );
-                        deliveries.reload();
-                      })
-                    }
-                  >
-                    {t("settings:deliveries.replay")}
-                  </button>
-                )}
+                <ReplayButton
+                  state={d.state}
+                  submit={replay}
+                  replay={async () => {
+                    await ok(
+                      api.POST("/api/v1/notifications/deliveries/{delivery_id}/replay", {
+                        params: { path: { delivery_id: String(d.id) } },
+                      }),
+                    );
+                    deliveries.reload();
+                  }}
+                />
               </td>
             )}
           </tr>
