@@ -30,3 +30,18 @@ export async function seen(locator: Locator, timeout = 15_000): Promise<Locator>
   }
   return locator.first();
 }
+
+/** How far the page scrolls sideways (0: not at all) and, when it does, the elements reaching past its edge. */
+export const sideways = (page: Page): Promise<number | string> =>
+  page.evaluate(() => {
+    const el = document.scrollingElement!;
+    const over = el.scrollWidth - el.clientWidth;
+    if (over <= 0) return 0;
+    const beyond = (e: Element) => e.getBoundingClientRect().right > el.clientWidth + 0.5;
+    // The innermost elements past the edge: what widens the page, not its ancestors.
+    const past = [...document.querySelectorAll("body *")]
+      .filter((e) => beyond(e) && ![...e.children].some(beyond))
+      .slice(0, 3)
+      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).replaceAll(" ", ".")}` : ""}`);
+    return `${over} px (${past.join(", ")})`;
+  });

@@ -4,27 +4,12 @@
 // redrawn as the minutes pass.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, seen, shot } from "./browser.ts";
+import { hasChromium, seen, shot, sideways } from "./browser.ts";
 import { signedInSuite } from "./signed-in.ts";
 
 const HOST = "127.0.32.2";
 const ADMIN = { email: "shell@example.com", password: "a long passphrase for the shell" };
 const GROUPS = ["Monitoring", "Inventory", "Discovery", "Settings"];
-
-/** How far the page scrolls sideways (0: not at all) and, when it does, the elements reaching past its edge. */
-const sideways = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.scrollingElement!;
-    const over = el.scrollWidth - el.clientWidth;
-    if (over <= 0) return 0;
-    const beyond = (e: Element) => e.getBoundingClientRect().right > el.clientWidth + 0.5;
-    // The innermost elements past the edge: what widens the page, not its ancestors.
-    const past = [...document.querySelectorAll("body *")]
-      .filter((e) => beyond(e) && ![...e.children].some(beyond))
-      .slice(0, 3)
-      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).replaceAll(" ", ".")}` : ""}`);
-    return `${over} px (${past.join(", ")})`;
-  });
 
 describe.skipIf(!hasChromium)("the console's frame in a real browser", () => {
   const s = signedInSuite(HOST, ADMIN);

@@ -6,7 +6,7 @@
 // prefix's page with its child prefix, its utilisation and the next free prefix.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, seen, shot } from "./browser.ts";
+import { hasChromium, seen, shot, sideways } from "./browser.ts";
 import { signedInSuite } from "./signed-in.ts";
 
 const ADMIN = { email: "racks@example.com", password: "a long passphrase for racks" };
@@ -141,5 +141,33 @@ describe.skipIf(!hasChromium)("racks, journal and prefixes in the console, in a 
     await space.getByRole("button", { name: "Find the next free prefix" }).click();
     await seen(space.getByText("Free: 10.20.0.0/24, 10.20.2.0/24"));
     await shot(page, "prefix-space");
+  });
+
+  it("scrolls none of these screens sideways at 390 x 844", async () => {
+    const context = await s.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await s.page.context().storageState(),
+    });
+    const page = await context.newPage();
+    const { items } = (await s.api("GET", "/prefixes?q=10.20.0.0")) as { items: Rec[] };
+    const screens: Array<[string, (p: Page) => Locator]> = [
+      ["/inventory/racks", (p) => p.getByRole("link", { name: "r1" })],
+      [`/inventory/racks/${rack}`, (p) => p.getByRole("heading", { name: "Elevation" })],
+      [`/inventory/hardware/${alpha}/journal`, (p) => p.getByRole("heading", { name: "Journal", exact: true })],
+      ["/inventory/prefixes", (p) => p.getByRole("link", { name: "10.20.0.0/16" })],
+      [`/inventory/prefixes/${items[0]!.id}`, (p) => p.getByRole("heading", { name: "Address space" })],
+      ["/inventory/vrfs", (p) => p.getByRole("heading", { name: "VRFs" })],
+    ];
+    const wide: string[] = [];
+    for (const [path, ready] of screens) {
+      await page.goto(`${s.product.url}${path}`);
+      await seen(ready(page));
+      await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"]'), undefined, { timeout: 15_000 });
+      const over = await sideways(page);
+      if (over !== 0) wide.push(`${path}: ${over}`);
+      await shot(page, `racks-390${path.replaceAll("/", "-")}`);
+    }
+    await context.close();
+    expect(wide).toEqual([]);
   });
 });
