@@ -2,7 +2,8 @@
 // README says: a rack's elevation drawn from the API, a device dragged to a free unit (the API's rack_unit
 // changes), dragged onto another device (the 409 naming the occupant is shown, nothing changes, the box
 // goes back), moved from the keyboard, and refused with a 412 when it changed since the page loaded; a
-// note added to a hardware node's journal, its Markdown rendered and its raw HTML shown as text; a
+// note added to a hardware node's journal, its Markdown rendered and its raw HTML shown as text, then
+// deleted by its author; a
 // prefix's page with its child prefix, its utilisation and the next free prefix.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -108,7 +109,7 @@ describe.skipIf(!hasChromium)("racks, journal and prefixes in the console, in a 
     expect(new URL(page.url()).pathname).toBe(`/inventory/hardware/${alpha}`);
   });
 
-  it("adds a note to a hardware node's journal, rendered safely with its kind", async () => {
+  it("adds a note to a hardware node's journal, rendered safely with its kind, and deletes it", async () => {
     const { page } = s;
     await page.goto(`${s.product.url}/inventory/hardware/${alpha}/journal`);
     await seen(page.getByRole("heading", { name: "Journal", exact: true }));
@@ -126,6 +127,12 @@ describe.skipIf(!hasChromium)("racks, journal and prefixes in the console, in a 
     await shot(page, "journal-note");
     const { items } = (await s.api("GET", `/journal?object_type=hardware&object_id=${alpha}`)) as { items: { kind: string }[] };
     expect(items.map((i) => i.kind)).toEqual(["warning"]);
+
+    // The author deletes their own note (after confirming).
+    page.once("dialog", (d) => void d.accept());
+    await entry.getByRole("button", { name: "Delete" }).click();
+    await seen(page.getByText("No notes yet."));
+    expect(((await s.api("GET", `/journal?object_type=hardware&object_id=${alpha}`)) as { total: number }).total).toBe(0);
   });
 
   it("shows a prefix's child prefix, its utilisation and the next free prefix", async () => {

@@ -84,6 +84,20 @@ async function versionsIn(rackId: string): Promise<Map<number, number>> {
   }
 }
 
+/**
+ * State the drawing shows and its event handlers read: the handlers read the ref, current at once, since
+ * a pointer release or a key may come before the re-render of the previous move.
+ */
+function useHeld<T>(): [T | undefined, { readonly current: T | undefined }, (next: T | undefined) => void] {
+  const [value, setValue] = useState<T | undefined>(undefined);
+  const now = useRef<T | undefined>(undefined);
+  const set = (next: T | undefined) => {
+    now.current = next;
+    setValue(() => next);
+  };
+  return [value, now, set];
+}
+
 interface Drag {
   id: number;
   pointer: number;
@@ -103,9 +117,9 @@ export function RackElevation({ rackId, onMoved }: { rackId: string; onMoved?: (
     return { elevation, versions };
   }, [rackId]);
   const svg = useRef<SVGSVGElement>(null);
-  const [drag, setDrag] = useState<Drag | undefined>();
+  const [drag, dragNow, setDrag] = useHeld<Drag>();
   // A keyboard move in progress: the node and the unit it would go to.
-  const [pending, setPending] = useState<{ id: number; unit: number } | undefined>();
+  const [pending, pendingNow, setPending] = useHeld<{ id: number; unit: number }>();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "error" | "success"; text: string } | undefined>();
   const [moveId, setMoveId] = useState("");
@@ -160,21 +174,24 @@ export function RackElevation({ rackId, onMoved }: { rackId: string; onMoved?: (
     setDrag({ id: d.id, pointer: ev.pointerId, startY: yOf(ev), rows: 0 });
   };
   const onPointerMove = (ev: PointerEvent) => {
-    if (!drag || ev.pointerId !== drag.pointer || !canMove) return;
-    const rows = rowsMoved(yOf(ev) - drag.startY, ROW);
-    if (rows !== drag.rows) setDrag({ ...drag, rows });
+    const held = dragNow.current;
+    if (!held || ev.pointerId !== held.pointer || !canMove) return;
+    const rows = rowsMoved(yOf(ev) - held.startY, ROW);
+    if (rows !== held.rows) setDrag({ ...held, rows });
   };
   const onPointerUp = (d: Device) => (ev: PointerEvent) => {
-    if (!drag || ev.pointerId !== drag.pointer) return;
-    if (drag.rows === 0 || !canMove) {
+    const held = dragNow.current;
+    if (!held || ev.pointerId !== held.pointer) return;
+    if (held.rows === 0 || !canMove) {
       setDrag(undefined);
       navigate(`/inventory/hardware/${d.id}`);
       return;
     }
-    void move(d, unitAfterDrag(rack, d.first, drag.rows));
+    void move(d, unitAfterDrag(rack, d.first, held.rows));
   };
   const onKeyDown = (d: Device) => (ev: KeyboardEvent) => {
-    const at = pending?.id === d.id ? pending.unit : d.first;
+    const keyed = pendingNow.current;
+    const at = keyed?.id === d.id ? keyed.unit : d.first;
     if (canMove && (ev.key === "ArrowUp" || ev.key === "ArrowDown")) {
       ev.preventDefault();
       setPending({ id: d.id, unit: unitAfterKey(rack, at, ev.key) });
@@ -182,7 +199,7 @@ export function RackElevation({ rackId, onMoved }: { rackId: string; onMoved?: (
       setPending(undefined);
     } else if (ev.key === "Enter" || ev.key === " ") {
       ev.preventDefault();
-      if (pending?.id === d.id && pending.unit !== d.first) void move(d, pending.unit);
+      if (keyed?.id === d.id && keyed.unit !== d.first) void move(d, keyed.unit);
       else navigate(`/inventory/hardware/${d.id}`);
     }
   };
@@ -246,7 +263,7 @@ export function RackElevation({ rackId, onMoved }: { rackId: string; onMoved?: (
               onPointerUp={onPointerUp(d)}
               onPointerCancel={() => setDrag(undefined)}
               onKeyDown={onKeyDown(d)}
-              onBlur={() => pending?.id === d.id && setPending(undefined)}
+              onBlur={() => pendingNow.current?.id === d.id && setPending(undefined)}
             >
               <rect x={GUTTER + 3} y={HEAD + b.top * ROW + 2} width={PANEL - 6} height={b.rows * ROW - 4} rx={3} />
               <text x={GUTTER + 10} y={HEAD + b.top * ROW + ROW / 2 + 4}>
