@@ -1,10 +1,10 @@
 // Racks, the journal and prefixes in the console, in a real browser against the product started as the
 // README says: a rack's elevation drawn from the API, a device dragged to a free unit (the API's rack_unit
 // changes), dragged onto another device (the 409 naming the occupant is shown, nothing changes, the box
-// goes back), moved from the keyboard, and refused with a 412 when it changed since the page loaded; a
-// note added to a hardware node's journal, its Markdown rendered and its raw HTML shown as text, then
-// deleted by its author; a
-// prefix's page with its child prefix, its utilisation and the next free prefix.
+// goes back), moved from the keyboard, and refused with a 412 when it changed since the page loaded;
+// units reserved and released from the rack's page; a note added to a hardware node's journal, its
+// Markdown rendered and its raw HTML shown as text, then deleted by its author; a prefix's page with its
+// child prefix, its utilisation and the next free prefix.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, seen, shot, sideways } from "./browser.ts";
@@ -107,6 +107,31 @@ describe.skipIf(!hasChromium)("racks, journal and prefixes in the console, in a 
     await device(page, "alpha-sw").locator("rect").click();
     await seen(page.getByRole("heading", { name: "alpha-sw" }));
     expect(new URL(page.url()).pathname).toBe(`/inventory/hardware/${alpha}`);
+  });
+
+  it("reserves units from the rack's page, refuses units a device takes, and releases them", async () => {
+    const { page } = s;
+    await page.goto(`${s.product.url}/inventory/racks/${rack}`);
+    const section = await seen(page.getByRole("region", { name: "Reserved units" }));
+    const form = section.getByRole("form", { name: "Reserve units" });
+    // Units 5-6 hold alpha-sw: the API's 409 names it, nothing is reserved.
+    await form.getByLabel("First unit").fill("6");
+    await form.getByLabel("Reason").fill("patch panel");
+    await form.getByRole("button", { name: "Reserve units" }).click();
+    await seen(section.getByText(/alpha-sw/));
+    expect(((await s.api("GET", `/racks/${rack}/reservations`)) as { items: unknown[] }).items).toHaveLength(1);
+
+    await form.getByLabel("First unit").fill("14");
+    await form.getByLabel("Units", { exact: true }).fill("2");
+    await form.getByRole("button", { name: "Reserve units" }).click();
+    await seen(page.getByRole("img", { name: "Reserved, units 14–15: patch panel" }));
+    await section.getByRole("button", { name: "Release “patch panel”" }).click();
+    // The list and the drawing are read again together: the released block leaves both.
+    await section.getByRole("button", { name: "Release “patch panel”" }).waitFor({ state: "detached", timeout: 15_000 });
+    expect(await page.getByRole("img", { name: /patch panel/ }).count()).toBe(0);
+    await seen(section.getByText("units 3–4: UPS shelf"));
+    const { items } = (await s.api("GET", `/racks/${rack}/reservations`)) as { items: { reason: string }[] };
+    expect(items.map((r) => r.reason)).toEqual(["UPS shelf"]);
   });
 
   it("adds a note to a hardware node's journal, rendered safely with its kind, and deletes it", async () => {

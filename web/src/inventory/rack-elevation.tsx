@@ -16,6 +16,7 @@ import { useT } from "../i18n/use-t.ts";
 import { navigate } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { RefLink } from "./names.tsx";
+import { RackReservations, type ReservationRow } from "./rack-reservations.tsx";
 import { blockRows, type Numbering, rowOf, rowsMoved, unitAfterDrag, unitAfterKey } from "./rack-geometry.ts";
 
 type Face = "front" | "rear" | "both";
@@ -110,11 +111,15 @@ export function RackElevation({ rackId, onMoved }: { rackId: string; onMoved?: (
   const session = useSession();
   const canMove = session.can("write:hardware");
   const loaded = useLoad(async () => {
-    const [elevation, versions] = await Promise.all([
+    const [elevation, versions, reservations] = await Promise.all([
       ok(anyApi.GET("/api/v1/racks/{rack_id}/elevation", { params: { path: { rack_id: rackId } } })) as Promise<Elevation>,
       versionsIn(rackId),
+      // Every reservation of the rack (the route is not paged: a rack has at most 100 U).
+      ok(anyApi.GET("/api/v1/racks/{rack_id}/reservations", { params: { path: { rack_id: rackId } } })) as Promise<{
+        items: ReservationRow[];
+      }>,
     ]);
-    return { elevation, versions };
+    return { elevation, versions, reservations: reservations.items };
   }, [rackId]);
   const svg = useRef<SVGSVGElement>(null);
   const [drag, dragNow, setDrag] = useHeld<Drag>();
@@ -346,6 +351,7 @@ export function RackElevation({ rackId, onMoved }: { rackId: string; onMoved?: (
           </button>
         </form>
       )}
+      <RackReservations rackId={rackId} rows={data.reservations} onChanged={() => loaded.reload()} />
       {e.unplaced.length > 0 && (
         <p>
           {t("racks:elevation.unplaced")}{" "}
