@@ -45,3 +45,23 @@ export const sideways = (page: Page): Promise<number | string> =>
       .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).replaceAll(" ", ".")}` : ""}`);
     return `${over} px (${past.join(", ")})`;
   });
+
+/** A screen's path, and what shows that its data has arrived. */
+export type Screen = [path: string, ready: (p: Page) => Locator];
+
+/**
+ * Opens each screen at `base`, waits for its data (and whatever else it loads: no busy region left), and
+ * answers those that scroll sideways with how far and what reaches past the edge; a screenshot of each.
+ */
+export async function screensWiderThanPage(page: Page, base: string, screens: readonly Screen[], shotPrefix: string): Promise<string[]> {
+  const wide: string[] = [];
+  for (const [path, ready] of screens) {
+    await page.goto(`${base}${path}`);
+    await seen(ready(page));
+    await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"]'), undefined, { timeout: 15_000 });
+    const over = await sideways(page);
+    if (over !== 0) wide.push(`${path}: ${over}`);
+    await shot(page, `${shotPrefix}${path.replaceAll("/", "-")}`);
+  }
+  return wide;
+}

@@ -7,7 +7,7 @@
 // child prefix, its utilisation and the next free prefix.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, seen, shot, sideways } from "./browser.ts";
+import { hasChromium, type Screen, screensWiderThanPage, seen, shot } from "./browser.ts";
 import { signedInSuite } from "./signed-in.ts";
 
 const ADMIN = { email: "racks@example.com", password: "a long passphrase for racks" };
@@ -182,7 +182,7 @@ describe.skipIf(!hasChromium)("racks, journal and prefixes in the console, in a 
     });
     const page = await context.newPage();
     const { items } = (await s.api("GET", "/prefixes?q=10.20.0.0")) as { items: Rec[] };
-    const screens: Array<[string, (p: Page) => Locator]> = [
+    const screens: Screen[] = [
       ["/inventory/racks", (p) => p.getByRole("link", { name: "r1" })],
       [`/inventory/racks/${rack}`, (p) => p.getByRole("heading", { name: "Elevation" })],
       [`/inventory/hardware/${alpha}/journal`, (p) => p.getByRole("heading", { name: "Journal", exact: true })],
@@ -190,15 +190,7 @@ describe.skipIf(!hasChromium)("racks, journal and prefixes in the console, in a 
       [`/inventory/prefixes/${items[0]!.id}`, (p) => p.getByRole("heading", { name: "Address space" })],
       ["/inventory/vrfs", (p) => p.getByRole("heading", { name: "VRFs" })],
     ];
-    const wide: string[] = [];
-    for (const [path, ready] of screens) {
-      await page.goto(`${s.product.url}${path}`);
-      await seen(ready(page));
-      await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"]'), undefined, { timeout: 15_000 });
-      const over = await sideways(page);
-      if (over !== 0) wide.push(`${path}: ${over}`);
-      await shot(page, `racks-390${path.replaceAll("/", "-")}`);
-    }
+    const wide = await screensWiderThanPage(page, s.product.url, screens, "racks-390");
     await context.close();
     expect(wide).toEqual([]);
   });
