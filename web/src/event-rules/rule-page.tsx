@@ -8,10 +8,9 @@ import { useSession } from "../auth/session.tsx";
 import { useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
-import { RelativeTime } from "../components/time.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { Link, navigate } from "../router.tsx";
-import { ReplayButton } from "../settings/deliveries.tsx";
+import { DeliveryProgress, ReplayButton } from "../settings/deliveries.tsx";
 import { Table } from "../settings/table.tsx";
 import { useLoad } from "../use-load.ts";
 import { RuleFilters } from "./rule-filters.tsx";
@@ -49,9 +48,9 @@ function RuleDeliveries({ ruleId }: { ruleId: string }) {
             t("event-rules:deliveries.event"),
             t("event-rules:deliveries.sink"),
             t("event-rules:deliveries.state"),
-            t("event-rules:deliveries.attempts"),
-            t("event-rules:deliveries.lastError"),
-            t("event-rules:deliveries.created"),
+            t("settings:deliveries.attempts"),
+            t("settings:deliveries.lastError"),
+            t("settings:deliveries.created"),
           ]}
           actions
         >
@@ -64,13 +63,7 @@ function RuleDeliveries({ ruleId }: { ruleId: string }) {
               <td data-label={t("event-rules:deliveries.state")}>
                 <Status value={d.state} />
               </td>
-              <td data-label={t("event-rules:deliveries.attempts")}>
-                {d.attempt_count} / {d.max_attempts}
-              </td>
-              <td data-label={t("event-rules:deliveries.lastError")}>{d.last_error ?? "—"}</td>
-              <td data-label={t("event-rules:deliveries.created")}>
-                <RelativeTime at={d.created_at} />
-              </td>
+              <DeliveryProgress delivery={d} />
               <td>
                 <ReplayButton
                   state={d.state}

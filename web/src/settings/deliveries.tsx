@@ -25,6 +25,26 @@ function stepOf(d: { escalation_step: number; escalation_round: number }): strin
   return d.escalation_round > 0 ? t("settings:deliveries.reminder", { n: d.escalation_round }) : null;
 }
 
+/** A delivery's attempts, last error and when it was queued: three cells of a deliveries table. */
+export function DeliveryProgress({
+  delivery: d,
+}: {
+  delivery: { attempt_count: number; max_attempts: number; last_error: string | null; created_at: string };
+}) {
+  const t = useT();
+  return (
+    <>
+      <td data-label={t("settings:deliveries.attempts")}>
+        {d.attempt_count} / {d.max_attempts}
+      </td>
+      <td data-label={t("settings:deliveries.lastError")}>{d.last_error ?? "—"}</td>
+      <td data-label={t("settings:deliveries.created")}>
+        <RelativeTime at={d.created_at} />
+      </td>
+    </>
+  );
+}
+
 /** Replay for a delivery that is finished (delivered, or dead: its attempts used up); nothing otherwise. */
 export function ReplayButton({ state, submit, replay }: { state: string; submit: Submit; replay: () => Promise<void> }) {
   const t = useT();
@@ -103,13 +123,7 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
                 </span>
               )}
             </td>
-            <td data-label={t("settings:deliveries.attempts")}>
-              {d.attempt_count} / {d.max_attempts}
-            </td>
-            <td data-label={t("settings:deliveries.lastError")}>{d.last_error ?? "—"}</td>
-            <td data-label={t("settings:deliveries.created")}>
-              <RelativeTime at={d.created_at} />
-            </td>
+            <DeliveryProgress delivery={d} />
             {canReplay && (
               <td>
                 <ReplayButton
