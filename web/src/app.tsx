@@ -25,6 +25,9 @@ import { AlertPage } from "./alerts/alert-page.tsx";
 import { AlertsPage } from "./alerts/alerts-page.tsx";
 import { RulePage } from "./alert-rules/rule-page.tsx";
 import { RulesPage } from "./alert-rules/rules-page.tsx";
+import { EventRuleForm } from "./event-rules/rule-form.tsx";
+import { EventRulePage } from "./event-rules/rule-page.tsx";
+import { EventRulesPage } from "./event-rules/rules-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { maintenanceScreen } from "./maintenance/routes.tsx";
 import { statusPagesScreen } from "./status-pages/routes.tsx";
@@ -162,6 +165,8 @@ function Screen() {
   if (path === "/monitors/new") return <MonitorForm key="new" />;
   if (path === "/alerts") return <AlertsPage />;
   if (path === "/alert-rules") return <RulesPage />;
+  if (path === "/event-rules") return <EventRulesPage />;
+  if (path === "/event-rules/new") return <EventRuleForm key="new" />;
   if (path === "/alert-rules/new") return <RuleForm key="new" />;
   const maintenance = path === "/maintenance" || path.startsWith("/maintenance/") ? maintenanceScreen(path) : undefined;
   if (maintenance) return maintenance;
@@ -171,6 +176,10 @@ function Screen() {
   }
   let m = match("/monitors/:id/edit", path);
   if (m) return <MonitorForm key={`edit-${m.id}`} id={m.id} />;
+  m = match("/event-rules/:id/edit", path);
+  if (m) return <EventRuleForm key={`edit-${m.id}`} id={m.id} />;
+  m = match("/event-rules/:id", path);
+  if (m) return <EventRulePage key={m.id} id={m.id!} />;
   m = match("/alert-rules/:id/edit", path);
   if (m) return <RuleForm key={`edit-${m.id}`} id={m.id} />;
   m = match("/alerts/:id", path);
@@ -193,6 +202,8 @@ function Screen() {
   if (m && groupOf(m.group)) return <FormPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id} />;
   m = match("/inventory/:group/:id/history", path);
   if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} tab="history" />;
+  m = match("/inventory/:group/:id/journal", path);
+  if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} tab="journal" />;
   m = match("/inventory/:group/:id", path);
   if (m && groupOf(m.group)) return <DetailPage key={`${m.group}-${m.id}`} group={groupOf(m.group)!} id={m.id!} />;
   return (

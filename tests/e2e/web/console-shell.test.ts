@@ -2,29 +2,13 @@
 // groups with their icons, remembered across a reload; no main screen scrolls sideways on a 390 px
 // phone; and times shown relative ("3 min. ago") with the exact time, in the browser's time zone, on hover,
 // redrawn as the minutes pass.
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, seen, shot } from "./browser.ts";
+import { hasChromium, type Screen, screensWiderThanPage, seen, shot, sideways } from "./browser.ts";
 import { signedInSuite } from "./signed-in.ts";
 
 const HOST = "127.0.32.2";
 const ADMIN = { email: "shell@example.com", password: "a long passphrase for the shell" };
 const GROUPS = ["Monitoring", "Inventory", "Discovery", "Settings"];
-
-/** How far the page scrolls sideways (0: not at all) and, when it does, the elements reaching past its edge. */
-const sideways = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.scrollingElement!;
-    const over = el.scrollWidth - el.clientWidth;
-    if (over <= 0) return 0;
-    const beyond = (e: Element) => e.getBoundingClientRect().right > el.clientWidth + 0.5;
-    // The innermost elements past the edge: what widens the page, not its ancestors.
-    const past = [...document.querySelectorAll("body *")]
-      .filter((e) => beyond(e) && ![...e.children].some(beyond))
-      .slice(0, 3)
-      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).replaceAll(" ", ".")}` : ""}`);
-    return `${over} px (${past.join(", ")})`;
-  });
 
 describe.skipIf(!hasChromium)("the console's frame in a real browser", () => {
   const s = signedInSuite(HOST, ADMIN);
@@ -69,7 +53,7 @@ describe.skipIf(!hasChromium)("the console's frame in a real browser", () => {
     });
     const page = await context.newPage();
     // Each screen, and what shows that its data has arrived.
-    const screens: Array<[string, (p: Page) => ReturnType<Page["getByText"]>]> = [
+    const screens: Screen[] = [
       ["/", (p) => p.getByText("By target kind")],
       ["/alerts", (p) => p.getByRole("heading", { name: "Alerts", exact: true })],
       ["/alert-rules", (p) => p.getByRole("heading", { name: "Alert rules" })],
@@ -85,16 +69,7 @@ describe.skipIf(!hasChromium)("the console's frame in a real browser", () => {
       ["/settings/notifications", (p) => p.getByRole("heading", { name: "Routes" })],
       ["/settings/users", (p) => p.getByRole("cell", { name: ADMIN.email })],
     ];
-    const wide: string[] = [];
-    for (const [path, ready] of screens) {
-      await page.goto(`${s.product.url}${path}`);
-      await seen(ready(page));
-      // Whatever else the screen loads has arrived (or failed) too.
-      await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"]'), undefined, { timeout: 15_000 });
-      const over = await sideways(page);
-      if (over !== 0) wide.push(`${path}: ${over}`);
-      await shot(page, `shell-390${path.replaceAll("/", "-")}`);
-    }
+    const wide = await screensWiderThanPage(page, s.product.url, screens, "shell-390");
     // The sidebar opened over the overview.
     await page.goto(s.product.url);
     await seen(page.getByText("By target kind"));

@@ -1,6 +1,7 @@
 // One record of a group: its fields (a reference by the referenced record's name, linking to it), its
 // relations (each a link, added and removed here by a role that may: relation-list.tsx), its History tab
-// (history-tab.tsx), and edit and delete for users whose scopes allow them. Delete sends If-Match, so it
+// (history-tab.tsx), its Journal tab (journal-tab.tsx; the kinds that have one), a rack's elevation
+// (rack-elevation.tsx) and a prefix's address space (prefix-space.tsx), and edit and delete for users whose scopes allow them. Delete sends If-Match, so it
 // never removes a changed record.
 import { useState } from "preact/hooks";
 import { anyApi, ok } from "../api/client.ts";
@@ -17,6 +18,9 @@ import { RelativeTime } from "../components/time.tsx";
 import { GroupRecordMonitors } from "../monitoring/target-monitors.tsx";
 import { GROUP_NOUNS } from "./group-nouns.ts";
 import { HistoryTab } from "./history-tab.tsx";
+import { hasJournal, JournalTab } from "./journal-tab.tsx";
+import { PrefixSpace } from "./prefix-space.tsx";
+import { RackElevation } from "./rack-elevation.tsx";
 import { cell, titleOf } from "./list-page.tsx";
 import { RefLink, useNames } from "./names.tsx";
 import { RelationList } from "./relation-list.tsx";
@@ -28,6 +32,7 @@ type Row = Record<string, unknown>;
 /** The detail page's tabs: sub-routes of /inventory/<group>/<id> (app.tsx). */
 export const DETAIL_TABS = [
   { sub: "", label: i18nKey("inventory:detail.details") },
+  { sub: "journal", label: i18nKey("journal:tab") },
   { sub: "history", label: i18nKey("inventory:detail.history") },
 ] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number]["sub"];
@@ -50,6 +55,8 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
   const params = { path: { [group.idParam]: id } };
   const item = useLoad(async () => (await ok(anyApi.GET(group.itemPath, { params }))) as Row & { version?: number }, [group.key, id]);
   const [error, setError] = useState<string | undefined>();
+  // Moves made in a rack's elevation: the relations below (the rack's hardware with its units) reload.
+  const [moves, setMoves] = useState(0);
   const base = `/inventory/${group.key}`;
   const data = item.data;
   const refs = data ? referencesOf(group, data) : new Map<string, GroupKey>();
@@ -117,7 +124,7 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
         </div>
       </header>
       <nav class="tabs" aria-label={t("inventory:detail.screens", { noun: t(GROUP_NOUNS[group.key]) })}>
-        {DETAIL_TABS.map((d) => (
+        {DETAIL_TABS.filter((d) => d.sub === "" || hasJournal(group)).map((d) => (
           <Link key={d.sub} href={`${base}/${id}${d.sub ? `/${d.sub}` : ""}`} aria-current={d.sub === tab ? "page" : undefined}>
             {t(d.label)}
           </Link>
@@ -126,6 +133,8 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
       <Notice kind="error">{error}</Notice>
       {tab === "history" ? (
         <HistoryTab group={group} id={id} />
+      ) : tab === "journal" ? (
+        <JournalTab group={group} id={id} />
       ) : (
         <>
           <dl class="fields">
@@ -142,7 +151,9 @@ export function DetailPage({ group, id, tab = "" }: { group: Group; id: string; 
               </dd>
             </div>
           </dl>
-          <div class="relations">
+          {group.key === "racks" && <RackElevation rackId={id} onMoved={() => setMoves((n) => n + 1)} />}
+          {group.key === "prefixes" && <PrefixSpace id={id} />}
+          <div class="relations" key={moves}>
             <GroupRecordMonitors group={group.key} id={id} />
             {group.key === "hardware" && <TelemetryConfigSection id={id} />}
             {group.relations.map((r) => (

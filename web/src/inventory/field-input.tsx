@@ -2,6 +2,7 @@
 // its kind calls for (text, number, select, a search picker for a reference, tags, a text area), and
 // the value the API takes (numbers as numbers, tags as a list, an emptied field as null).
 import { RefPicker } from "../components/ref-picker.tsx";
+import { t } from "../i18n/i18n.ts";
 import { GROUPS } from "./groups.ts";
 import type { AnyField } from "./types.ts";
 
@@ -21,7 +22,8 @@ export function fieldValue(f: AnyField, raw: string, creating: boolean): unknown
           .map((t) => t.trim())
           .filter(Boolean)
       : [];
-  if (text === "") return f.name === "name" ? "" : !creating && f.kind !== "select" ? null : undefined;
+  if (text === "") return f.name === "name" ? "" : !creating && f.kind !== "select" && f.kind !== "boolean" ? null : undefined;
+  if (f.kind === "boolean") return text === "true";
   if (f.kind === "number" || f.kind === "ref") return Number.isFinite(Number(text)) ? Number(text) : text;
   return text;
 }
@@ -51,6 +53,14 @@ export function FieldInput({
             {o}
           </option>
         ))}
+      </select>
+    );
+  if (f.kind === "boolean")
+    return (
+      <select {...a11y} value={value} onChange={onInput}>
+        <option value="">{emptyChoice}</option>
+        <option value="true">{t("inventory:form.yes")}</option>
+        <option value="false">{t("inventory:form.no")}</option>
       </select>
     );
   if (f.kind === "ref" && f.ref) return <RefPicker source={GROUPS[f.ref]} value={value} onValue={onValue} a11y={a11y} />;

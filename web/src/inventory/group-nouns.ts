@@ -18,6 +18,9 @@ export const GROUP_NOUNS: Record<GroupKey, string> = {
   ipam: i18nKey("inventory:noun.ipam"),
   environments: i18nKey("inventory:noun.environments"),
   categories: i18nKey("inventory:noun.categories"),
+  racks: i18nKey("inventory:noun.racks"),
+  prefixes: i18nKey("inventory:noun.prefixes"),
+  vrfs: i18nKey("inventory:noun.vrfs"),
 };
 
 export const GROUP_COUNTS: Record<GroupKey, string> = {
@@ -34,4 +37,7 @@ export const GROUP_COUNTS: Record<GroupKey, string> = {
   ipam: i18nKey("inventory:count.ipam"),
   environments: i18nKey("inventory:count.environments"),
   categories: i18nKey("inventory:count.categories"),
+  racks: i18nKey("inventory:count.racks"),
+  prefixes: i18nKey("inventory:count.prefixes"),
+  vrfs: i18nKey("inventory:count.vrfs"),
 };

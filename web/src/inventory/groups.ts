@@ -6,6 +6,8 @@ import { defineGroup, type Group, type GroupKey } from "./types.ts";
 const STORAGE_KINDS = ["disk", "pool", "dataset", "share"] as const;
 const IP_STATUSES = ["allocated", "reserved", "dhcp", "free"] as const;
 const ASSIGNED_TYPES = ["hardware", "compute_unit", "service"] as const;
+const RACK_FACES = ["front", "rear", "both"] as const;
+const PREFIX_STATUSES = ["container", "active", "reserved", "deprecated"] as const;
 
 const hardware = defineGroup({
   key: "hardware",
@@ -26,6 +28,7 @@ const hardware = defineGroup({
     { name: "memory_gb", label: i18nKey("inventory:field.memoryGb") },
     { name: "effective_status", label: i18nKey("inventory:field.effectiveStatus") },
     { name: "site_id", label: i18nKey("inventory:field.site"), ref: "sites", optional: true },
+    { name: "rack_name", label: i18nKey("inventory:field.rack"), ref: "racks", idField: "rack_id", optional: true },
     { name: "rack_unit", label: i18nKey("inventory:field.rackUnit"), optional: true },
     {
       name: "environment_name",
@@ -43,6 +46,7 @@ const hardware = defineGroup({
     { name: "role", label: i18nKey("inventory:field.role") },
     { name: "vendor", label: i18nKey("inventory:field.vendor") },
     { name: "site_id", label: i18nKey("inventory:field.site"), ref: "sites" },
+    { name: "rack_id", label: i18nKey("inventory:field.rack"), ref: "racks" },
     { name: "environment_id", label: i18nKey("inventory:field.environment"), ref: "environments" },
     { name: "tag", label: i18nKey("inventory:field.tag") },
   ],
@@ -57,7 +61,9 @@ const hardware = defineGroup({
     { name: "site_id", label: i18nKey("inventory:field.site"), kind: "ref", ref: "sites" },
     { name: "location", label: i18nKey("inventory:field.location"), kind: "text", hint: i18nKey("inventory:hint.location") },
     { name: "rack_unit", label: i18nKey("inventory:field.rackUnit"), kind: "number", hint: i18nKey("inventory:hint.rackUnit") },
+    { name: "rack_id", label: i18nKey("inventory:field.rack"), kind: "ref", ref: "racks", hint: i18nKey("racks:hint.rack") },
     { name: "u_height", label: i18nKey("inventory:field.heightU"), kind: "number" },
+    { name: "rack_face", label: i18nKey("racks:field.face"), kind: "select", options: RACK_FACES },
     { name: "environment_id", label: i18nKey("inventory:field.environment"), kind: "ref", ref: "environments" },
     {
       name: "status",
@@ -755,6 +761,143 @@ const categories = defineGroup({
   ],
 });
 
+const racks = defineGroup({
+  key: "racks",
+  kind: "rack",
+  title: "Racks",
+  noun: "rack",
+  bulk: { tags: true },
+  listPath: "/api/v1/racks",
+  itemPath: "/api/v1/racks/{rack_id}",
+  idParam: "rack_id",
+  writeScope: "write:racks",
+  deleteScope: "delete:racks",
+  columns: [
+    { name: "name", label: i18nKey("inventory:field.name") },
+    { name: "site_name", label: i18nKey("inventory:field.site"), ref: "sites", idField: "site_id" },
+    { name: "u_height", label: i18nKey("inventory:field.heightU") },
+    { name: "utilisation", label: i18nKey("racks:field.utilisation") },
+    { name: "facility_id", label: i18nKey("racks:field.facilityId") },
+    { name: "numbering", label: i18nKey("racks:field.numbering"), optional: true },
+    { name: "width", label: i18nKey("racks:field.width"), optional: true },
+    { name: "tags", label: i18nKey("inventory:field.tags"), optional: true },
+  ],
+  sorts: ["name", "u_height", "updated_at"],
+  filters: [
+    { name: "site_id", label: i18nKey("inventory:field.site"), ref: "sites" },
+    { name: "tag", label: i18nKey("inventory:field.tag") },
+  ],
+  fields: [
+    { name: "site_id", label: i18nKey("inventory:field.site"), kind: "ref", ref: "sites" },
+    { name: "name", label: i18nKey("inventory:field.name"), kind: "text" },
+    { name: "u_height", label: i18nKey("inventory:field.heightU"), kind: "number", hint: i18nKey("racks:hint.height") },
+    { name: "numbering", label: i18nKey("racks:field.numbering"), kind: "select", options: ["bottom_up", "top_down"] },
+    { name: "width", label: i18nKey("racks:field.width"), kind: "number", hint: i18nKey("racks:hint.width") },
+    { name: "facility_id", label: i18nKey("racks:field.facilityId"), kind: "text" },
+    { name: "tags", label: i18nKey("inventory:field.tags"), kind: "tags", hint: i18nKey("inventory:hint.commaSeparated") },
+    { name: "description", label: i18nKey("inventory:field.description"), kind: "textarea" },
+  ],
+  relations: [
+    {
+      label: i18nKey("racks:field.hardwareInIt"),
+      path: "/api/v1/hardware",
+      params: (id) => ({ query: { rack_id: id } }),
+      group: "hardware",
+      idField: "id",
+      show: ["rack_unit", "rack_face"],
+    },
+  ],
+});
+
+const prefixes = defineGroup({
+  key: "prefixes",
+  kind: "prefix",
+  title: "Prefixes",
+  noun: "prefix",
+  bulk: { tags: true },
+  listPath: "/api/v1/prefixes",
+  itemPath: "/api/v1/prefixes/{prefix_id}",
+  idParam: "prefix_id",
+  titleField: "prefix",
+  // Address space, like networks and IPAM records: the networks scopes.
+  writeScope: "write:networks",
+  deleteScope: "delete:networks",
+  columns: [
+    { name: "prefix", label: i18nKey("ipam-prefixes:field.prefix") },
+    { name: "vrf_name", label: i18nKey("ipam-prefixes:field.vrf"), ref: "vrfs", idField: "vrf_id" },
+    { name: "status", label: i18nKey("inventory:field.status") },
+    { name: "utilisation", label: i18nKey("ipam-prefixes:field.utilisation") },
+    { name: "children", label: i18nKey("ipam-prefixes:field.children") },
+    { name: "site_name", label: i18nKey("inventory:field.site"), ref: "sites", idField: "site_id" },
+    { name: "description", label: i18nKey("inventory:field.description"), optional: true },
+    { name: "depth", label: i18nKey("ipam-prefixes:field.depth"), optional: true },
+    { name: "tags", label: i18nKey("inventory:field.tags"), optional: true },
+  ],
+  sorts: ["prefix", "vrf_id", "status", "updated_at"],
+  filters: [
+    { name: "vrf_id", label: i18nKey("ipam-prefixes:field.vrf"), ref: "vrfs" },
+    { name: "status", label: i18nKey("inventory:field.status"), options: PREFIX_STATUSES },
+    { name: "site_id", label: i18nKey("inventory:field.site"), ref: "sites" },
+    { name: "family", label: i18nKey("ipam-prefixes:field.family"), options: ["4", "6"] },
+    { name: "within", label: i18nKey("ipam-prefixes:field.within") },
+    { name: "contains", label: i18nKey("ipam-prefixes:field.contains") },
+    { name: "tag", label: i18nKey("inventory:field.tag") },
+  ],
+  fields: [
+    { name: "prefix", label: i18nKey("ipam-prefixes:field.prefix"), kind: "text", hint: i18nKey("ipam-prefixes:hint.prefix") },
+    { name: "vrf_id", label: i18nKey("ipam-prefixes:field.vrf"), kind: "ref", ref: "vrfs", hint: i18nKey("ipam-prefixes:hint.vrf") },
+    { name: "status", label: i18nKey("inventory:field.status"), kind: "select", options: PREFIX_STATUSES },
+    { name: "is_pool", label: i18nKey("ipam-prefixes:field.isPool"), kind: "boolean" },
+    { name: "mark_utilized", label: i18nKey("ipam-prefixes:field.markUtilized"), kind: "boolean" },
+    { name: "site_id", label: i18nKey("inventory:field.site"), kind: "ref", ref: "sites" },
+    { name: "vlan_id", label: i18nKey("inventory:field.vlan"), kind: "ref", ref: "vlans" },
+    { name: "tags", label: i18nKey("inventory:field.tags"), kind: "tags", hint: i18nKey("inventory:hint.commaSeparated") },
+    { name: "description", label: i18nKey("inventory:field.description"), kind: "textarea" },
+  ],
+  relations: [],
+});
+
+const vrfs = defineGroup({
+  key: "vrfs",
+  kind: "vrf",
+  title: "VRFs",
+  noun: "VRF",
+  bulk: { tags: true },
+  listPath: "/api/v1/vrfs",
+  itemPath: "/api/v1/vrfs/{vrf_id}",
+  idParam: "vrf_id",
+  writeScope: "write:networks",
+  deleteScope: "delete:networks",
+  columns: [
+    { name: "name", label: i18nKey("inventory:field.name") },
+    { name: "rd", label: i18nKey("ipam-prefixes:field.rd") },
+    { name: "enforce_unique", label: i18nKey("ipam-prefixes:field.enforceUnique") },
+    { name: "prefix_count", label: i18nKey("ipam-prefixes:field.prefixCount") },
+    { name: "description", label: i18nKey("inventory:field.description") },
+    { name: "tags", label: i18nKey("inventory:field.tags"), optional: true },
+  ],
+  sorts: ["name", "rd", "updated_at"],
+  filters: [{ name: "tag", label: i18nKey("inventory:field.tag") }],
+  fields: [
+    { name: "name", label: i18nKey("inventory:field.name"), kind: "text" },
+    { name: "rd", label: i18nKey("ipam-prefixes:field.rd"), kind: "text", hint: i18nKey("ipam-prefixes:hint.rd") },
+    { name: "enforce_unique", label: i18nKey("ipam-prefixes:field.enforceUnique"), kind: "boolean" },
+    { name: "tags", label: i18nKey("inventory:field.tags"), kind: "tags", hint: i18nKey("inventory:hint.commaSeparated") },
+    { name: "description", label: i18nKey("inventory:field.description"), kind: "textarea" },
+  ],
+  relations: [
+    {
+      label: i18nKey("ipam-prefixes:field.prefixesInIt"),
+      path: "/api/v1/prefixes",
+      params: (id) => ({ query: { vrf_id: id } }),
+      group: "prefixes",
+      idField: "id",
+      nameField: "prefix",
+      show: ["status"],
+    },
+  ],
+});
+
 export const GROUPS: Record<GroupKey, Group> = {
   hardware,
   compute,
@@ -769,6 +912,9 @@ export const GROUPS: Record<GroupKey, Group> = {
   ipam,
   environments,
   categories,
+  racks,
+  prefixes,
+  vrfs,
 };
 
 export function groupOf(key: string | undefined): Group | undefined {

@@ -8,7 +8,7 @@ import { messageOf } from "../api/problem.ts";
 import { Notice } from "../components/field.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { useLoad } from "../use-load.ts";
-import type { Group } from "./types.ts";
+import { type Group, isNamedKind } from "./types.ts";
 
 const PAGE = 20;
 
@@ -81,11 +81,14 @@ function EntryView({ entry }: { entry: Entry }) {
   );
 }
 
+/** The tab is offered for the kinds GET /history names (detail-page.tsx); another kind reads nothing. */
 export function HistoryTab({ group, id }: { group: Group; id: string }) {
   const t = useT();
   const [offset, setOffset] = useState(0);
+  const kind = group.kind;
   const page = useLoad(async () => {
-    const query = { object_type: group.kind, object_id: id, limit: String(PAGE), offset: String(offset) };
+    if (!isNamedKind(kind)) return { items: [], total: 0 };
+    const query = { object_type: kind, object_id: id, limit: String(PAGE), offset: String(offset) };
     return (await ok(api.GET("/api/v1/history", { params: { query } }))) as { items: Entry[]; total: number };
   }, [group.kind, id, offset]);
   if (page.error !== undefined) return <Notice kind="error">{messageOf(page.error)}</Notice>;

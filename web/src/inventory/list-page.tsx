@@ -36,7 +36,15 @@ interface Envelope {
 export function cell(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (Array.isArray(value)) return value.join(", ") || "—";
+  if (typeof value === "object") return utilisationText(value as Record<string, unknown>);
   return String(value);
+}
+
+/** A utilisation the API answers: a rack's units used / reserved / free, a prefix's percent with its counts. */
+function utilisationText(u: Record<string, unknown>): string {
+  if ("used_u" in u) return `${String(u.used_u)} / ${String(u.reserved_u)} / ${String(u.free_u)} U`;
+  if ("percent" in u) return `${String(u.percent)} % (${String(u.used)} / ${String(u.total)})`;
+  return JSON.stringify(u);
 }
 
 /** What names a record of the group (its `name`, or the group's title field: an IP record's address). */

@@ -7,7 +7,7 @@ import { useSession } from "../auth/session.tsx";
 import { Link } from "../router.tsx";
 import { useLoad } from "../use-load.ts";
 import { GROUPS } from "./groups.ts";
-import { type GroupKey, readScopeOf } from "./types.ts";
+import { type GroupKey, isNamedKind, readScopeOf } from "./types.ts";
 
 export interface RecordRef {
   group: GroupKey;
@@ -31,7 +31,7 @@ export function useNames(refs: readonly RecordRef[]): NameOf {
   for (const r of refs) {
     const id = idOf(r.id);
     const group = GROUPS[r.group];
-    if (id === undefined || !session.can(readScopeOf(group))) continue;
+    if (id === undefined || !isNamedKind(group.kind) || !session.can(readScopeOf(group))) continue;
     const ids = wanted.get(group.kind) ?? new Set<number>();
     if (ids.size < MAX_IDS) ids.add(id);
     wanted.set(group.kind, ids);

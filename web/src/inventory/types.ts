@@ -26,10 +26,12 @@ export type OnePath = {
   [P in keyof paths]: Get<P> extends { parameters: { path: infer A } } ? (keyof A extends never ? never : P) : never;
 }[keyof paths];
 
-/** The API's name of a kind of record: the audit log's entity_type, and a parameter of GET /inventory/names. */
-export type RecordKind = keyof NonNullable<Get<"/api/v1/inventory/names"> extends { parameters: { query?: infer Q } } ? Q : never>;
+/** The kinds GET /inventory/names and the journal (GET /journal's object_type) know. */
+export type NamedKind = keyof NonNullable<Get<"/api/v1/inventory/names"> extends { parameters: { query?: infer Q } } ? Q : never>;
+/** The API's name of a kind of record: the audit log's entity_type (racks, prefixes and VRFs have no names lookup or journal). */
+export type RecordKind = NamedKind | "rack" | "prefix" | "vrf";
 
-export type FieldKind = "text" | "textarea" | "number" | "select" | "tags" | "ref";
+export type FieldKind = "text" | "textarea" | "number" | "select" | "boolean" | "tags" | "ref";
 
 export interface FormField<B> {
   name: keyof B & string;
@@ -101,7 +103,10 @@ export type GroupKey =
   | "vlans"
   | "ipam"
   | "environments"
-  | "categories";
+  | "categories"
+  | "racks"
+  | "prefixes"
+  | "vrfs";
 
 export interface GroupDef<L extends ListPath = ListPath> {
   key: GroupKey;
@@ -145,6 +150,9 @@ export type AnyFilter = { name: string; label: string; options?: readonly string
 
 /** The scope reading a group: its write scope's resource (write:networks -> read:networks). */
 export const readScopeOf = (group: Pick<Group, "writeScope">): string => group.writeScope.replace(/^write:/, "read:");
+
+/** Whether GET /inventory/names and the journal know a kind. */
+export const isNamedKind = (kind: RecordKind): kind is NamedKind => kind !== "rack" && kind !== "prefix" && kind !== "vrf";
 
 /** Checks a definition against its paths and keeps its literal types. */
 export const defineGroup = <L extends ListPath>(def: GroupDef<L>): GroupDef<L> => def;

@@ -3,7 +3,7 @@
 // reminder says which (adr/0448); a delivery held by quiet hours says until when (adr/0450).
 import { useState } from "preact/hooks";
 import { api, ok } from "../api/client.ts";
-import { useSubmit } from "../auth/use-submit.ts";
+import { type Submit, useSubmit } from "../auth/use-submit.ts";
 import { Notice } from "../components/field.tsx";
 import { Status } from "../components/status.tsx";
 import { useLoad } from "../use-load.ts";
@@ -23,6 +23,37 @@ function stepOf(d: { escalation_step: number; escalation_round: number }): strin
       ? t("settings:deliveries.stepPass", { step: d.escalation_step, pass: d.escalation_round + 1 })
       : t("settings:deliveries.step", { step: d.escalation_step });
   return d.escalation_round > 0 ? t("settings:deliveries.reminder", { n: d.escalation_round }) : null;
+}
+
+/** A delivery's attempts, last error and when it was queued: three cells of a deliveries table. */
+export function DeliveryProgress({
+  delivery: d,
+}: {
+  delivery: { attempt_count: number; max_attempts: number; last_error: string | null; created_at: string };
+}) {
+  const t = useT();
+  return (
+    <>
+      <td data-label={t("settings:deliveries.attempts")}>
+        {d.attempt_count} / {d.max_attempts}
+      </td>
+      <td data-label={t("settings:deliveries.lastError")}>{d.last_error ?? "—"}</td>
+      <td data-label={t("settings:deliveries.created")}>
+        <RelativeTime at={d.created_at} />
+      </td>
+    </>
+  );
+}
+
+/** Replay for a delivery that is finished (delivered, or dead: its attempts used up); nothing otherwise. */
+export function ReplayButton({ state, submit, replay }: { state: string; submit: Submit; replay: () => Promise<void> }) {
+  const t = useT();
+  if (state !== "dead" && state !== "delivered") return null;
+  return (
+    <button type="button" disabled={submit.busy} onClick={() => void submit.run(replay)}>
+      {t("settings:deliveries.replay")}
+    </button>
+  );
 }
 
 export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh: number }) {
@@ -92,33 +123,21 @@ export function Deliveries({ canReplay, refresh }: { canReplay: boolean; refresh
                 </span>
               )}
             </td>
-            <td data-label={t("settings:deliveries.attempts")}>
-              {d.attempt_count} / {d.max_attempts}
-            </td>
-            <td data-label={t("settings:deliveries.lastError")}>{d.last_error ?? "—"}</td>
-            <td data-label={t("settings:deliveries.created")}>
-              <RelativeTime at={d.created_at} />
-            </td>
+            <DeliveryProgress delivery={d} />
             {canReplay && (
               <td>
-                {(d.state === "dead" || d.state === "delivered") && (
-                  <button
-                    type="button"
-                    disabled={replay.busy}
-                    onClick={() =>
-                      void replay.run(async () => {
-                        await ok(
-                          api.POST("/api/v1/notifications/deliveries/{delivery_id}/replay", {
-                            params: { path: { delivery_id: String(d.id) } },
-                          }),
-                        );
-                        deliveries.reload();
-                      })
-                    }
-                  >
-                    {t("settings:deliveries.replay")}
-                  </button>
-                )}
+                <ReplayButton
+                  state={d.state}
+                  submit={replay}
+                  replay={async () => {
+                    await ok(
+                      api.POST("/api/v1/notifications/deliveries/{delivery_id}/replay", {
+                        params: { path: { delivery_id: String(d.id) } },
+                      }),
+                    );
+                    deliveries.reload();
+                  }}
+                />
               </td>
             )}
           </tr>

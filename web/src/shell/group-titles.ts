@@ -17,4 +17,7 @@ export const GROUP_TITLES: Record<GroupKey, string> = {
   ipam: i18nKey("common:group.ipam"),
   environments: i18nKey("common:group.environments"),
   categories: i18nKey("common:group.categories"),
+  racks: i18nKey("common:group.racks"),
+  prefixes: i18nKey("common:group.prefixes"),
+  vrfs: i18nKey("common:group.vrfs"),
 };

@@ -6,9 +6,11 @@ import {
   AppWindow,
   Bell,
   BellRing,
+  Binary,
   Bot,
   Boxes,
   Cloud,
+  Columns3,
   Cpu,
   Globe,
   HardDrive,
@@ -21,6 +23,7 @@ import {
   Network,
   Package,
   Radar,
+  Route,
   ScanSearch,
   Send,
   Server,
@@ -31,6 +34,7 @@ import {
   Tags,
   Trees,
   Users,
+  Webhook,
   Wrench,
 } from "lucide-preact";
 import { i18nKey } from "../i18n/i18n.ts";
@@ -67,6 +71,9 @@ const INVENTORY_ICONS: Record<GroupKey, LucideIcon> = {
   ipam: Hash,
   environments: Trees,
   categories: Tags,
+  racks: Columns3,
+  prefixes: Binary,
+  vrfs: Route,
 };
 
 export const NAV_GROUPS: readonly NavGroup[] = [
@@ -106,6 +113,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     Icon: Settings,
     items: [
       { href: "/settings/notifications", label: i18nKey("shell:nav.notifications"), Icon: Send },
+      { href: "/event-rules", label: i18nKey("shell:nav.eventRules"), Icon: Webhook },
       { href: "/settings/users", label: i18nKey("shell:nav.users"), Icon: Users },
       { href: "/settings/tokens", label: i18nKey("shell:nav.tokens"), Icon: KeyRound },
       { href: "/settings", label: i18nKey("shell:nav.allSettings"), Icon: SlidersHorizontal },
